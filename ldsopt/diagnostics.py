@@ -1,0 +1,57 @@
+"""Diagnostics as the user sees them: `file:line:col: error: message`, like mlir-opt.
+
+MLIR reports parse and pass failures through `ir.MLIRError`; its diagnostics carry
+locations whose file name is whatever the buffer was parsed as. Tools parse with the
+real line numbers (see lds_opt's split) and substitute the real file name here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import sys
+
+from iree.compiler import ir
+
+_FILE_LOC = re.compile(r'"([^"]*)":(\d+):(\d+)')
+
+
+@dataclasses.dataclass
+class Diagnostic:
+    severity: str  # error | warning | remark | note
+    line: int | None
+    col: int | None
+    message: str
+    notes: list["Diagnostic"] = dataclasses.field(default_factory=list)
+
+    def format(self, filename: str) -> str:
+        where = f"{filename}:{self.line}:{self.col}" if self.line is not None else filename
+        text = f"{where}: {self.severity}: {self.message}"
+        return "\n".join([text] + [n.format(filename) for n in self.notes])
+
+
+_SEVERITY = {
+    ir.DiagnosticSeverity.ERROR: "error",
+    ir.DiagnosticSeverity.WARNING: "warning",
+    ir.DiagnosticSeverity.REMARK: "remark",
+    ir.DiagnosticSeverity.NOTE: "note",
+}
+
+
+def from_mlir(d) -> Diagnostic:
+    """Converts an ir.Diagnostic or ir.DiagnosticInfo (from MLIRError)."""
+    line = col = None
+    m = _FILE_LOC.search(str(d.location))
+    if m:
+        line, col = int(m.group(2)), int(m.group(3))
+    return Diagnostic(_SEVERITY[d.severity], line, col, d.message, [from_mlir(n) for n in d.notes])
+
+
+def from_error(e: ir.MLIRError) -> list[Diagnostic]:
+    diags = [from_mlir(d) for d in e.error_diagnostics]
+    return diags or [Diagnostic("error", None, None, e.message)]
+
+
+def report(filename: str, diags: list[Diagnostic], stream=sys.stderr) -> None:
+    for d in diags:
+        print(d.format(filename), file=stream)

@@ -1,0 +1,143 @@
+"""What a dispatch function computes, in terms the strategy passes can match on.
+
+After `iree-compile --compile-to=executable-configurations` each dispatch is a
+`func.func` with no arguments: bindings (`hal.interface.binding.subspan`), whole-tensor
+loads of them, one linalg computation, and whole-tensor stores. Two spellings exist in
+IREE 3.13: on CUDA/HIP the bindings are memrefs read by `iree_codegen.load_from_buffer`
+(through `amdgpu.fat_raw_buffer_cast` on HIP); on Vulkan they are
+`!iree_tensor_ext.dispatch.tensor` read by `iree_tensor_ext.dispatch.tensor.load`.
+`analyze` hides the difference: each operand becomes a `Binding` whose `memref()` gives
+a memref value a kernel can load from and store to.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from iree.compiler import ir
+
+_DISPATCH_TENSOR = re.compile(r"!iree_tensor_ext\.dispatch\.tensor<(readonly|writeonly|readwrite):(tensor<.*>)>")
+
+
+@dataclasses.dataclass
+class Binding:
+    """One whole-tensor operand of the dispatch."""
+
+    tensor_type: ir.RankedTensorType
+    source: ir.Value  # a memref value, or a dispatch-tensor binding (Vulkan)
+
+    def memref(self) -> ir.Value:
+        """A memref over the binding; built next to the binding the first time (Vulkan)."""
+        if isinstance(self.source.type, ir.MemRefType):
+            return self.source
+        subspan = self.source.owner
+        mtype = ir.MemRefType.get(self.tensor_type.shape, self.tensor_type.element_type,
+                                  memory_space=ir.Attribute.parse("#hal.descriptor_type<storage_buffer>"))
+        attrs = dict(subspan.attributes.items())
+        with ir.InsertionPoint(subspan), subspan.location:
+            new = ir.Operation.create("hal.interface.binding.subspan", results=[mtype],
+                                      operands=list(subspan.operands), attributes=attrs)
+        self.source = new.result
+        return self.source
+
+
+@dataclasses.dataclass
+class Dispatch:
+    func: ir.Operation            # the func.func
+    root: ir.Operation            # the one linalg op that computes the stored value
+    inputs: list[Binding]         # per root input operand (None entries are not loads)
+    output: Binding               # where the root's result is stored
+    body_ops: list[ir.Operation]  # every op of the func but the terminator
+
+    @property
+    def location(self) -> ir.Location:
+        return self.root.location
+
+
+def dispatch_funcs(module: ir.Operation) -> list[ir.Operation]:
+    """Every func.func with a body: inside hal.executable variants and at top level."""
+    out = []
+
+    def visit(op):
+        if op.name == "func.func" and len(op.regions[0].blocks) > 0:
+            out.append(op)
+            return ir.WalkResult.SKIP
+        return ir.WalkResult.ADVANCE
+
+    module.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return out
+
+
+def _is_full_slice(op: ir.Operation, binding: ir.Value, tensor_type: ir.Type) -> bool:
+    """A dispatch.tensor.load/store of the whole bound tensor, with static shapes."""
+    offsets = list(ir.DenseI64ArrayAttr(op.attributes["static_offsets"]))
+    strides = list(ir.DenseI64ArrayAttr(op.attributes["static_strides"]))
+    m = _DISPATCH_TENSOR.fullmatch(str(binding.type))
+    return (len(op.operands) == (1 if op.name.endswith("load") else 2)
+            and all(o == 0 for o in offsets) and all(s == 1 for s in strides)
+            and m is not None and m.group(2) == str(tensor_type))
+
+
+def _binding_of_load(op: ir.Operation) -> Binding | None:
+    if op.name == "iree_codegen.load_from_buffer":
+        return Binding(ir.RankedTensorType(op.result.type), op.operands[0])
+    if op.name == "iree_tensor_ext.dispatch.tensor.load" and _is_full_slice(op, op.operands[0], op.result.type):
+        return Binding(ir.RankedTensorType(op.result.type), op.operands[0])
+    return None
+
+
+def _binding_of_store(op: ir.Operation) -> tuple[ir.Value, Binding] | None:
+    """(stored tensor, binding) for a whole-tensor store."""
+    if op.name == "iree_codegen.store_to_buffer":
+        return op.operands[0], Binding(ir.RankedTensorType(op.operands[0].type), op.operands[1])
+    if op.name == "iree_tensor_ext.dispatch.tensor.store" and _is_full_slice(op, op.operands[1], op.operands[0].type):
+        return op.operands[0], Binding(ir.RankedTensorType(op.operands[0].type), op.operands[1])
+    return None
+
+
+def analyze(func: ir.Operation, root_names: tuple[str, ...]) -> Dispatch | None:
+    """Matches a dispatch made of whole-tensor loads, one root op of `root_names` (plus
+    tensor.empty / linalg.fill feeding its inits) and one whole-tensor store of its result.
+    Anything else (several roots, dynamic shapes, partial slices) is not matched."""
+    block = func.regions[0].blocks[0]
+    ops = list(block.operations)[:-1]
+    loads: list[tuple[ir.Operation, Binding]] = []
+    roots, stores = [], []
+    for op in ops:
+        name = op.name
+        b = _binding_of_load(op)
+        if b is not None:
+            loads.append((op, b))
+        elif name in root_names:
+            roots.append(op)
+        elif name in ("iree_codegen.store_to_buffer", "iree_tensor_ext.dispatch.tensor.store"):
+            stores.append(op)
+        elif name in ("arith.constant", "hal.interface.binding.subspan", "amdgpu.fat_raw_buffer_cast",
+                      "tensor.empty", "linalg.fill"):
+            continue
+        else:
+            return None
+    if len(roots) != 1 or len(stores) != 1:
+        return None
+    root = roots[0]
+    stored = _binding_of_store(stores[0])
+    if stored is None or len(root.results) != 1 or stored[0] != root.results[0]:
+        return None
+    n_inputs = len(root.operands) - len(root.results)
+    inputs = []
+    for v in list(root.operands)[:n_inputs]:
+        b = next((b for op, b in loads if v.owner == op), None) if isinstance(v, ir.OpResult) else None
+        if b is None or not b.tensor_type.has_static_shape:
+            return None
+        inputs.append(b)
+    if not stored[1].tensor_type.has_static_shape:
+        return None
+    return Dispatch(func, root, inputs, stored[1], ops)
+
+
+def erase_unused(ops: list[ir.Operation]) -> None:
+    """Erases, last first, each op of `ops` whose results are no longer used."""
+    for op in reversed(ops):
+        if all(len(list(r.uses)) == 0 for r in op.results):
+            op.erase()

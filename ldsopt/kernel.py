@@ -1,0 +1,100 @@
+"""Turning a dispatch function into a GPU-level kernel that IREE lowers as written.
+
+A strategy pass builds thread-level code (memref bindings, `gpu.thread_id`, `vector`
+ops, workgroup memory, barriers) in front of the dispatch's terminator, then calls
+`Kernel.finish`, which
+- erases the tensor-level ops the kernel replaced,
+- sets `translation_info` to IREE's BaseLowering pipeline with the chosen workgroup size,
+- makes the `iree_codegen.dispatch_config` region yield the chosen workgroup count,
+- records the pass in the function's `ldsopt.lowered_by` list, which the tools report.
+"""
+
+from __future__ import annotations
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, gpu, vector
+
+from ldsopt.dispatch import Dispatch, erase_unused
+from ldsopt.target import Target
+
+LOWERED_BY = "ldsopt.lowered_by"
+
+
+class Kernel:
+    def __init__(self, dispatch: Dispatch, target: Target, workgroup_size: tuple[int, int, int],
+                 grid: tuple[int, int, int]):
+        for g, limit in zip(grid, target.max_workgroup_counts):
+            if g > limit:
+                raise ValueError(f"grid {grid} exceeds the target's max workgroup counts")
+        self.dispatch = dispatch
+        self.target = target
+        self.workgroup_size = workgroup_size
+        self.grid = grid
+        self._consts: dict[tuple[int, str], ir.Value] = {}
+        block = dispatch.func.regions[0].blocks[0]
+        self.ip = ir.InsertionPoint(list(block.operations)[-1])  # kernel code: before the return
+        self._const_ip = ir.InsertionPoint.at_block_begin(block)  # constants dominate it all
+
+    def const(self, value: int, type_: ir.Type | None = None) -> ir.Value:
+        """An index (or `type_`) constant, made once."""
+        type_ = type_ or ir.IndexType.get()
+        key = (value, str(type_))
+        if key not in self._consts:
+            with self._const_ip:
+                self._consts[key] = arith.constant(type_, value)
+        return self._consts[key]
+
+    def thread_id(self, dim: str = "x") -> ir.Value:
+        return gpu.thread_id(getattr(gpu.Dimension, dim), upper_bound=self.workgroup_size["xyz".index(dim)])
+
+    def block_id(self, dim: str = "x") -> ir.Value:
+        return gpu.block_id(getattr(gpu.Dimension, dim), upper_bound=self.grid["xyz".index(dim)])
+
+    def finish(self, pass_name: str) -> None:
+        func = self.dispatch.func
+        erase_unused(self.dispatch.body_ops)
+        wg = ", ".join(map(str, self.workgroup_size))
+        func.attributes["translation_info"] = ir.Attribute.parse(
+            f"#iree_codegen.translation_info<pipeline = {self.target.pipeline_attr} "
+            f"workgroup_size = [{wg}] subgroup_size = {self.target.subgroup_size}>")
+        done = [ir.StringAttr(a).value for a in func.attributes[LOWERED_BY]] if LOWERED_BY in func.attributes else []
+        func.attributes[LOWERED_BY] = ir.ArrayAttr.get([ir.StringAttr.get(n) for n in done + [pass_name]])
+        _set_workgroup_count(func, self.grid)
+
+
+def _set_workgroup_count(func: ir.Operation, grid: tuple[int, int, int]) -> None:
+    """Makes the dispatch_config of `func` (if it has one) yield `grid`."""
+    name = ir.StringAttr(func.attributes["sym_name"]).value
+    for op in func.parent.regions[0].blocks[0].operations:
+        if op.name != "iree_codegen.dispatch_config" or ir.FlatSymbolRefAttr(op.attributes["function_ref"]).value != name:
+            continue
+        block = op.regions[0].blocks[0]
+        old = list(block.operations)
+        with ir.InsertionPoint(old[0]), op.location:
+            counts = [arith.constant(ir.IndexType.get(), g) for g in grid]
+            ir.Operation.create("iree_codegen.yield", operands=counts)
+        for o in reversed(old):
+            o.erase()
+
+
+def _minor_identity(rank: int, vrank: int) -> ir.AffineMap:
+    return ir.AffineMap.get_minor_identity(rank, vrank)
+
+
+def read_vector(vtype: ir.VectorType, buf: ir.Value, indices: list[ir.Value]) -> ir.Value:
+    """An in-bounds read of `vtype` along the innermost dims of `buf`.
+
+    Transfers rather than vector.load: IREE's SPIR-V memref flattening handles transfers
+    on N-D bindings but left a vector.store unconverted."""
+    rank = ir.MemRefType(buf.type).rank
+    etype = ir.MemRefType(buf.type).element_type
+    pad = arith.constant(etype, 0.0 if isinstance(etype, ir.FloatType) else 0)
+    vrank = len(vtype.shape)
+    return vector.transfer_read(vtype, buf, indices, _minor_identity(rank, vrank), pad, [True] * vrank)
+
+
+def write_vector(value: ir.Value, buf: ir.Value, indices: list[ir.Value]) -> None:
+    """An in-bounds write of `value` along the innermost dims of `buf`."""
+    rank = ir.MemRefType(buf.type).rank
+    vrank = len(ir.VectorType(value.type).shape)
+    vector.transfer_write(None, value, buf, indices, _minor_identity(rank, vrank), [True] * vrank)

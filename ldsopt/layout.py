@@ -1,0 +1,505 @@
+"""A compact layout algebra and the LDS address maps built on it.
+
+Every seed pass is a map between (thread, register slot) and tensor coordinates,
+and between tensor coordinates and LDS addresses.  This module is the one place
+where those maps are written down, so that the passes and the bank-conflict model
+(:mod:`ldsopt.banks`) agree on them.
+
+Two kinds of objects share one interface (``f(i) -> int``):
+
+``Layout``
+    CuTe's ``shape:stride`` layout, *flat* (no nested modes).  Conventions, as
+    in CuTe: a linear index is split into a coordinate **colexicographically**
+    (the first mode varies fastest), and the image of a coordinate is the dot
+    product with the strides.  ``Layout((4, 2), (1, 4))`` is a 4x2 column-major
+    tile; ``Layout.row_major((4, 2))`` is ``(4,2):(2,1)``.  Hierarchical CuTe
+    results (composition) are returned flattened: the same function of the linear
+    index, without the grouping of modes.
+
+LDS address maps (``Padded``, ``BlockPadded``, ``XorSwizzle``, ``RotatingSwizzle``,
+``PerpPermutation``, ``BlockedRotation``)
+    Maps from a *logical* element index of a 2-D tile stored row by row
+    (``i = row * row_elems + col``; "row" is whatever the pass keeps contiguous)
+    to an LDS element offset.  They are injective, may leave holes (padding), and
+    each has ``inverse(offset)`` (``None`` on a padding slot) and
+    ``alloc_size(n)`` (LDS elements to allocate for logical elements ``[0, n)``).
+    A Layout produces the logical index, an address map places it:
+    ``lds_offset = amap(layout(coord))``; bytes are ``elem_bytes * lds_offset``.
+
+All values are plain Python ints; nothing here needs MLIR.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Optional, Sequence, Union
+
+Index = Union[int, Sequence[int]]
+
+
+def _is_pow2(x: int) -> bool:
+    return x > 0 and x & (x - 1) == 0
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+# --------------------------------------------------------------------------- Layout
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A flat CuTe layout ``shape:stride`` with non-negative strides."""
+
+    shape: tuple[int, ...]
+    stride: tuple[int, ...]
+
+    def __post_init__(self):
+        shape = (self.shape,) if isinstance(self.shape, int) else tuple(self.shape)
+        stride = (self.stride,) if isinstance(self.stride, int) else tuple(self.stride)
+        if not shape or len(shape) != len(stride):
+            raise ValueError(f"shape {shape} and stride {stride} must be non-empty and of equal rank")
+        if any(s < 1 for s in shape) or any(d < 0 for d in stride):
+            raise ValueError(f"shapes must be >= 1 and strides >= 0: {shape}:{stride}")
+        object.__setattr__(self, "shape", shape)
+        object.__setattr__(self, "stride", stride)
+
+    @classmethod
+    def col_major(cls, shape: Sequence[int]) -> "Layout":
+        """Compact layout whose first mode is contiguous (CuTe's default)."""
+        shape = tuple(shape)
+        return cls(shape, tuple(math.prod(shape[:i]) for i in range(len(shape))))
+
+    @classmethod
+    def row_major(cls, shape: Sequence[int]) -> "Layout":
+        """Compact layout whose last mode is contiguous (C order, MLIR memref order)."""
+        shape = tuple(shape)
+        return cls(shape, tuple(math.prod(shape[i + 1:]) for i in range(len(shape))))
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def size(self) -> int:
+        """Number of coordinates (the domain is ``[0, size)``)."""
+        return math.prod(self.shape)
+
+    @property
+    def cosize(self) -> int:
+        """One past the largest image: the codomain extent the layout touches."""
+        return sum((s - 1) * d for s, d in zip(self.shape, self.stride)) + 1
+
+    def coords(self, i: int) -> tuple[int, ...]:
+        """Colexicographic coordinate of linear index ``i`` (first mode fastest)."""
+        if not 0 <= i < self.size:
+            raise IndexError(f"index {i} outside [0, {self.size}) of {self}")
+        out = []
+        for s in self.shape:
+            i, c = divmod(i, s)
+            out.append(c)
+        return tuple(out)
+
+    def __call__(self, idx: Index) -> int:
+        coord = self.coords(idx) if isinstance(idx, int) else tuple(idx)
+        if len(coord) != self.rank or any(not 0 <= c < s for c, s in zip(coord, self.shape)):
+            raise IndexError(f"coordinate {coord} outside shape {self.shape}")
+        return sum(c * d for c, d in zip(coord, self.stride))
+
+    def coalesce(self) -> "Layout":
+        """Same function of the linear index with the fewest modes.
+
+        Drops size-1 modes and merges mode i+1 into mode i when
+        ``stride[i+1] == shape[i] * stride[i]``.
+        """
+        shape, stride = [], []
+        for s, d in zip(self.shape, self.stride):
+            if s == 1:
+                continue
+            if shape and d == shape[-1] * stride[-1]:
+                shape[-1] *= s
+            else:
+                shape.append(s)
+                stride.append(d)
+        return Layout(tuple(shape), tuple(stride)) if shape else Layout((1,), (0,))
+
+    def _sorted_modes(self) -> list[tuple[int, int]]:
+        return sorted((d, s) for s, d in zip(self.shape, self.stride) if s > 1)
+
+    def is_bijective_onto(self, n: int) -> bool:
+        """True iff the layout is a bijection from ``[0, size)`` onto ``[0, n)``.
+
+        Decided structurally: sorted by stride, the modes must tile ``[0, n)``
+        exactly (each stride equals the extent of the modes below it).
+        """
+        extent = 1
+        for d, s in self._sorted_modes():
+            if d != extent:
+                return False
+            extent *= s
+        return extent == n
+
+    def right_inverse(self) -> "Layout":
+        """``R`` with ``self(R(i)) == i`` for ``i < size``; needs a bijection onto ``[0, size)``.
+
+        Sorted by stride, mode k of the result has the shape of that mode and as
+        stride that mode's weight in the colexicographic linear index.
+        """
+        if not self.is_bijective_onto(self.size):
+            raise ValueError(f"{self} is not a bijection onto [0, {self.size})")
+        weight = {}
+        w = 1
+        for k, s in enumerate(self.shape):
+            weight[k] = w
+            w *= s
+        order = sorted((k for k in range(self.rank) if self.shape[k] > 1), key=lambda k: self.stride[k])
+        if not order:
+            return Layout((1,), (0,))
+        return Layout(tuple(self.shape[k] for k in order), tuple(weight[k] for k in order))
+
+    def __str__(self) -> str:
+        def fmt(t):
+            return str(t[0]) if len(t) == 1 else "(" + ",".join(map(str, t)) + ")"
+        return f"{fmt(self.shape)}:{fmt(self.stride)}"
+
+
+def concat(*layouts: Layout) -> Layout:
+    """The layout whose modes are those of ``layouts`` in order (CuTe ``make_layout(a, b)``)."""
+    return Layout(sum((l.shape for l in layouts), ()), sum((l.stride for l in layouts), ()))
+
+
+def composition(a: Layout, b: Layout) -> Layout:
+    """``a o b``: the layout ``i -> a(b(i))`` over ``b``'s domain (CuTe composition).
+
+    Each mode ``n:r`` of ``b`` selects, from ``a``, every r-th element n times:
+    divide ``a``'s shape by ``r`` (from the fastest mode up), then keep the first
+    ``n`` elements.  This requires CuTe's divisibility conditions; a ``ValueError``
+    says which one fails.  As in CuTe, ``a``'s last mode is extended as needed, so
+    ``b``'s images may exceed ``a.size``.  The result is flattened and coalesced.
+    """
+    a = a.coalesce()
+    shape, stride = [], []
+    for n, r in zip(b.shape, b.stride):
+        if n == 1:
+            continue
+        if r == 0:
+            shape.append(n)
+            stride.append(0)
+            continue
+        rest_n, rest_r = n, r
+        for k, (s, d) in enumerate(zip(a.shape, a.stride)):
+            last = k == a.rank - 1
+            if not last and rest_r >= s:        # this mode is skipped entirely
+                if rest_r % s:
+                    raise ValueError(f"stride {r} does not divide through shape {a.shape} of {a}")
+                rest_r //= s
+                continue
+            if last:
+                take = rest_n
+            else:
+                if s % rest_r:
+                    raise ValueError(f"stride {r} does not divide shape {a.shape} of {a}")
+                avail = s // rest_r
+                take = min(avail, rest_n)
+                if rest_n % take:
+                    raise ValueError(f"shape {n} does not split over shape {a.shape} of {a}")
+            shape.append(take)
+            stride.append(d * rest_r)
+            rest_n //= take
+            rest_r = 1
+            if rest_n == 1:
+                break
+    if not shape:
+        return Layout((1,), (0,))
+    return Layout(tuple(shape), tuple(stride)).coalesce()
+
+
+def complement(a: Layout, cotarget: int) -> Layout:
+    """The layout that fills the holes of ``a`` up to ``cotarget`` (CuTe complement).
+
+    With ``a``'s modes sorted by stride ``(s_k, d_k)`` the result is
+    ``(d_0, d_1/(s_0 d_0), ..., ceil(M/(s_n d_n))) : (1, s_0 d_0, ..., s_n d_n)``,
+    coalesced; ``concat(a, complement(a, M))`` is then a bijection onto
+    ``[0, M)`` whenever ``M`` is a multiple of ``a.cosize``-compatible extents.
+    ``a`` must be injective with each stride divisible by the extent below it.
+    """
+    shape, stride = [], []
+    current = 1
+    for d, s in a._sorted_modes():
+        if d == 0 or d % current:
+            raise ValueError(f"{a} has no complement: stride {d} is not a multiple of {current}")
+        shape.append(d // current)
+        stride.append(current)
+        current = s * d
+    shape.append(max(1, _ceil_div(cotarget, current)))
+    stride.append(current)
+    return Layout(tuple(shape), tuple(stride)).coalesce()
+
+
+# ------------------------------------------------------------------ LDS address maps
+
+
+class LdsMap:
+    """Interface of the LDS address maps: logical element index -> LDS element offset."""
+
+    def __call__(self, i: int) -> int:
+        raise NotImplementedError
+
+    def inverse(self, offset: int) -> Optional[int]:
+        """Logical index stored at ``offset``, or ``None`` for a padding slot."""
+        raise NotImplementedError
+
+    def alloc_size(self, n: int) -> int:
+        """LDS elements to allocate so that logical elements ``[0, n)`` fit."""
+        raise NotImplementedError
+
+
+class _PadEvery(LdsMap):
+    """``pad`` unused elements after every ``interval`` logical elements."""
+
+    interval: int
+    pad: int
+
+    def __call__(self, i: int) -> int:
+        return i + (i // self.interval) * self.pad
+
+    def inverse(self, offset: int) -> Optional[int]:
+        block, rem = divmod(offset, self.interval + self.pad)
+        return None if rem >= self.interval else block * self.interval + rem
+
+    def alloc_size(self, n: int) -> int:
+        return self(n - 1) + 1 if n > 0 else 0
+
+
+@dataclass(frozen=True)
+class Padded(_PadEvery):
+    """Row padding: ``pad_elems`` after every ``rows_per_pad`` rows of ``row_elems``.
+
+    The classic fix for column reads: with 32 banks of 4 B a 32-word row padded by
+    one word starts each row on the next bank.
+    """
+
+    row_elems: int
+    pad_elems: int
+    rows_per_pad: int = 1
+
+    def __post_init__(self):
+        if self.row_elems < 1 or self.pad_elems < 0 or self.rows_per_pad < 1:
+            raise ValueError(f"invalid padding {self}")
+
+    @property
+    def interval(self) -> int:
+        return self.row_elems * self.rows_per_pad
+
+    @property
+    def pad(self) -> int:
+        return self.pad_elems
+
+
+@dataclass(frozen=True)
+class BlockPadded(_PadEvery):
+    """Padding only between the blocks that one wave's direct-to-LDS load writes.
+
+    A wave's ``buffer_load ... lds`` writes ``wave_size * lane_bytes`` contiguous
+    bytes from M0, so padding can only be inserted between loads, by advancing M0.
+    hipBLASLt therefore rounds its ``LdsBlockSizePerPad`` up to a multiple of
+    ``wave_size * lane_bytes`` (256 B for dword loads on gfx942; hipBLASLt issue
+    #3078 is the bug where it came out as 0).  ``block_bytes`` is rounded the same
+    way here; ``block_elems`` says what it became.
+    """
+
+    block_bytes: int
+    pad_bytes: int
+    elem_bytes: int
+    wave_size: int = 64
+    lane_bytes: int = 4
+
+    def __post_init__(self):
+        if min(self.block_bytes, self.elem_bytes, self.wave_size, self.lane_bytes) < 1 or self.pad_bytes < 0:
+            raise ValueError(f"invalid block padding {self}")
+        if self.pad_bytes % self.elem_bytes or self.wave_size * self.lane_bytes % self.elem_bytes:
+            raise ValueError(f"pad and wave block must be whole elements: {self}")
+
+    @property
+    def block_elems(self) -> int:
+        run = self.wave_size * self.lane_bytes
+        return _ceil_div(self.block_bytes, run) * run // self.elem_bytes
+
+    @property
+    def interval(self) -> int:
+        return self.block_elems
+
+    @property
+    def pad(self) -> int:
+        return self.pad_bytes // self.elem_bytes
+
+
+@dataclass(frozen=True)
+class XorSwizzle(LdsMap):
+    """CuTe ``Swizzle<B, M, S>``: ``o ^ ((o & yyy) >> S)`` with ``yyy = (2^B - 1) << (M + S)``.
+
+    Bits ``[M+S, M+S+B)`` of the offset are XORed into bits ``[M, M+B)``: units of
+    ``2^M`` elements stay contiguous, and the row selected by the high bits picks
+    which unit goes where.  With ``S >= B`` the source and target bits are disjoint,
+    so the map is an involution (its own inverse) on every aligned block of
+    ``2^(B+M+S)`` elements.  Offsets are in whatever unit the input is (elements).
+    """
+
+    bits: int
+    base: int
+    shift: int
+
+    def __post_init__(self):
+        if self.bits < 0 or self.base < 0 or self.shift < self.bits:
+            raise ValueError(f"need bits >= 0, base >= 0, shift >= bits: {self}")
+
+    def __call__(self, i: int) -> int:
+        yyy = ((1 << self.bits) - 1) << (self.base + self.shift)
+        return i ^ ((i & yyy) >> self.shift)
+
+    def inverse(self, offset: int) -> int:
+        return self(offset)
+
+    def alloc_size(self, n: int) -> int:
+        # Only bits below base+bits change, so images stay in their aligned 2^(base+bits) block.
+        unit = 1 << (self.base + self.bits)
+        return _ceil_div(n, unit) * unit
+
+
+@dataclass(frozen=True)
+class RotatingSwizzle(LdsMap):
+    """Triton's AMD rotating shared layout (``#ttg.amd_rotating_shared<vec, perPhase, maxPhase>``).
+
+    Definition (Triton ``sharedToLinearLayoutAMDRotating``, LinearLayoutConversions.cpp)::
+
+        phase = (row // per_phase) % max_phase
+        block = (row // (per_phase * max_phase)) % max_phase
+        col'  = col ^ ((vec * (phase ^ block)) % row_elems)
+
+    For the first ``per_phase * max_phase`` rows this is the usual swizzle
+    ``((col // vec) ^ phase) * vec + col % vec``; the ``block`` term then changes
+    (rotates) the pattern for every further block of rows, so that rows a whole
+    swizzle period apart no longer share banks.  All parameters are powers of two
+    (Triton's definition is a linear layout over GF(2)); ``row_elems`` is the
+    length of the contiguous (K) dimension.
+    """
+
+    vec: int
+    per_phase: int
+    max_phase: int
+    row_elems: int
+
+    def __post_init__(self):
+        if not all(_is_pow2(v) for v in (self.vec, self.per_phase, self.max_phase, self.row_elems)):
+            raise ValueError(f"rotating swizzle parameters must be powers of two: {self}")
+
+    def _mask(self, row: int) -> int:
+        phase = (row // self.per_phase) % self.max_phase
+        block = (row // (self.per_phase * self.max_phase)) % self.max_phase
+        return (self.vec * (phase ^ block)) % self.row_elems
+
+    def __call__(self, i: int) -> int:
+        row, col = divmod(i, self.row_elems)
+        return row * self.row_elems + (col ^ self._mask(row))
+
+    def inverse(self, offset: int) -> int:
+        return self(offset)     # the XOR mask depends only on the row, which is unchanged
+
+    def alloc_size(self, n: int) -> int:
+        return _ceil_div(n, self.row_elems) * self.row_elems
+
+
+@dataclass(frozen=True)
+class PerpPermutation(LdsMap):
+    """hipBLASLt's perpDim permutation of rows, in blocks of ``block`` rows.
+
+    With ``S' = block // stride``, within each block (hipBLASLt PR #2487)::
+
+        forward:  I' = S  * (I  % S') + I  // S'    (global-read offsets)
+        backward: I  = S' * (I' % S ) + I' // S     (local-read offsets)
+
+    Under direct-to-LDS each lane's LDS slot is fixed, so the load that fills LDS
+    row ``I`` fetches global (logical) row ``forward(I)``, and a local read of
+    logical row ``J`` finds it at LDS row ``backward(J)``.  Consecutive logical
+    rows thus land in different loads and, with M0 padding between loads, start
+    on different banks.  As an :class:`LdsMap` (logical -> LDS) the map is
+    ``backward``, applied to the row of ``i = row * row_elems + col``.
+    """
+
+    block: int
+    stride: int
+    row_elems: int = 1
+
+    def __post_init__(self):
+        if self.block < 1 or self.stride < 1 or self.block % self.stride or self.row_elems < 1:
+            raise ValueError(f"stride must divide block: {self}")
+
+    def _per_block(self, i: int, fn) -> int:
+        base, j = divmod(i, self.block)
+        return base * self.block + fn(j)
+
+    def forward(self, row: int) -> int:
+        sp = self.block // self.stride
+        return self._per_block(row, lambda j: self.stride * (j % sp) + j // sp)
+
+    def backward(self, row: int) -> int:
+        sp = self.block // self.stride
+        return self._per_block(row, lambda j: sp * (j % self.stride) + j // self.stride)
+
+    def __call__(self, i: int) -> int:
+        row, col = divmod(i, self.row_elems)
+        return self.backward(row) * self.row_elems + col
+
+    def inverse(self, offset: int) -> int:
+        row, col = divmod(offset, self.row_elems)
+        return self.forward(row) * self.row_elems + col
+
+    def alloc_size(self, n: int) -> int:
+        rows = _ceil_div(n, self.row_elems)
+        return _ceil_div(rows, self.block) * self.block * self.row_elems
+
+
+@dataclass(frozen=True)
+class BlockedRotation(LdsMap):
+    """hipBLASLt's blocked rotation of the K-chunk index (PR #4314, replaces perpDim for TLU=0 + DTL).
+
+    A row of ``row_elems`` is cut into chunks of ``chunk_elems``; chunk ``k`` of row
+    ``row`` is stored at chunk::
+
+        (k + row // (perp_block * stride_tile)) & (para_block - 1)
+
+    i.e. every ``perp_block * stride_tile`` rows the chunks rotate by one.  hipBLASLt
+    applies this to a chunk index below ``para_block``; here chunks are rotated
+    within each aligned group of ``para_block`` chunks (the high bits of ``k`` are
+    kept), so a row may hold several groups.
+    """
+
+    perp_block: int
+    stride_tile: int
+    para_block: int
+    chunk_elems: int
+    row_elems: int
+
+    def __post_init__(self):
+        if not _is_pow2(self.para_block) or min(self.perp_block, self.stride_tile, self.chunk_elems) < 1:
+            raise ValueError(f"para_block must be a power of two, the rest positive: {self}")
+        if self.row_elems % (self.chunk_elems * self.para_block):
+            raise ValueError(f"row_elems must be a multiple of chunk_elems * para_block: {self}")
+
+    def _rotate(self, i: int, sign: int) -> int:
+        row, col = divmod(i, self.row_elems)
+        k, e = divmod(col, self.chunk_elems)
+        rot = row // (self.perp_block * self.stride_tile)
+        m = self.para_block - 1
+        k = (k & ~m) | ((k + sign * rot) & m)
+        return row * self.row_elems + k * self.chunk_elems + e
+
+    def __call__(self, i: int) -> int:
+        return self._rotate(i, +1)
+
+    def inverse(self, offset: int) -> int:
+        return self._rotate(offset, -1)
+
+    def alloc_size(self, n: int) -> int:
+        return _ceil_div(n, self.row_elems) * self.row_elems

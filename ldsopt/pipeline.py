@@ -1,0 +1,131 @@
+"""Textual pass pipelines that mix ldsopt's Python passes with MLIR/IREE C++ passes.
+
+`builtin.module(ldsopt-lower-elementwise, func.func(canonicalize), cse)` becomes one
+`PassManager` on `builtin.module`: C++ elements are added as text, each ldsopt pass as a
+Python pass (`ExternalPass`). The pass manager verifies the IR after every pass.
+A pass failure or a verifier failure comes out as `ir.MLIRError` with located
+diagnostics; a pipeline that does not parse raises `PipelineError`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from iree.compiler import ir, passmanager
+
+from ldsopt import registry
+from ldsopt.registry import ModulePass, OptionError, PassError
+
+
+class PipelineError(ValueError):
+    """An unknown pass, a bad option or unbalanced brackets."""
+
+
+@dataclasses.dataclass
+class Element:
+    text: str  # as written, for C++ elements
+    py_pass: ModulePass | None = None
+
+
+_NAME = re.compile(r"\s*([A-Za-z_][\w.\-]*)")
+
+
+def split_top_level(text: str) -> list[str]:
+    """Splits on commas that are not inside (), {} or quotes."""
+    parts, depth, start, quote = [], 0, 0, False
+    for i, ch in enumerate(text):
+        if ch == '"':
+            quote = not quote
+        elif quote:
+            continue
+        elif ch in "({":
+            depth += 1
+        elif ch in ")}":
+            depth -= 1
+            if depth < 0:
+                raise PipelineError(f"unbalanced '{ch}' in pipeline '{text}'")
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    if depth or quote:
+        raise PipelineError(f"unbalanced brackets in pipeline '{text}'")
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def parse(text: str) -> list[Element]:
+    """Parses `builtin.module(a, b{opt=1}, func.func(c))` or a bare `a, b`."""
+    text = text.strip()
+    m = re.fullmatch(r"builtin\.module\s*\((.*)\)", text, re.S)
+    if m:
+        text = m.group(1)
+    elements = []
+    for part in split_top_level(text):
+        name_m = _NAME.match(part)
+        if not name_m:
+            raise PipelineError(f"expected a pass name, got '{part}'")
+        name = name_m.group(1)
+        rest = part[name_m.end():].strip()
+        if registry.is_registered(name):
+            elements.append(Element(part, _build_python_pass(name, rest)))
+            continue
+        for inner in re.findall(r"[A-Za-z_][\w.\-]*", rest):
+            if registry.is_registered(inner):
+                raise PipelineError(
+                    f"ldsopt pass '{inner}' cannot be nested under '{name}': "
+                    "ldsopt passes run on builtin.module and visit every function themselves")
+        elements.append(Element(part))
+    return elements
+
+
+def _build_python_pass(name: str, rest: str) -> ModulePass:
+    if rest and not (rest.startswith("{") and rest.endswith("}")):
+        raise PipelineError(f"expected '{{options}}' after '{name}', got '{rest}'")
+    try:
+        return registry.lookup(name).from_options(rest[1:-1] if rest else "")
+    except OptionError as e:
+        raise PipelineError(str(e)) from None
+
+
+def _as_external(p: ModulePass):
+    def run(op, ext_pass):
+        with op.context, ir.Location.unknown():
+            try:
+                p.run(op)
+            except PassError as e:
+                e.location.emit_error(e.message)
+                ext_pass.signal_pass_failure()
+    return run
+
+
+def build(elements: list[Element], context: ir.Context, print_ir_after_all: bool = False):
+    pm = passmanager.PassManager("builtin.module", context)
+    pm.enable_verifier(True)
+    if print_ir_after_all:
+        pm.enable_ir_printing()
+    cpp: list[str] = []
+
+    def flush():
+        if cpp:
+            try:
+                pm.add(",".join(cpp))
+            except ValueError as e:
+                raise PipelineError(f"'{','.join(cpp)}': {e}") from None
+            cpp.clear()
+
+    for el in elements:
+        if el.py_pass is None:
+            cpp.append(el.text)
+            continue
+        flush()
+        pm.add(_as_external(el.py_pass), name=type(el.py_pass).__name__, argument=el.py_pass.NAME,
+               description=el.py_pass.SUMMARY)
+    flush()
+    return pm
+
+
+def run(module: ir.Module, pipeline: str, print_ir_after_all: bool = False) -> None:
+    """Runs `pipeline` on `module` in place. Raises PipelineError or ir.MLIRError."""
+    pm = build(parse(pipeline), module.context, print_ir_after_all)
+    pm.run(module.operation)

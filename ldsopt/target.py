@@ -1,0 +1,152 @@
+"""The facts about a GPU that a pass may use, read from the IR or chosen by name.
+
+Inside a dispatch, the facts come from the `iree_codegen.target_info = #iree_gpu.target<...>`
+of the enclosing `hal.executable.variant`: passes never assume a constant. By name
+(`--target`), `KNOWN` lists gfx942, cuda (sm_89 PTX, which runs on an H200) and lavapipe
+(Mesa's CPU Vulkan driver, with its real limits; see DESIGN.md), with the IREE flags that
+select each.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from iree.compiler import ir
+
+
+@dataclasses.dataclass(frozen=True)
+class Target:
+    name: str                 # our name: gfx942 | cuda | lavapipe | the arch otherwise
+    backend: str              # rocm | cuda | vulkan
+    arch: str
+    subgroup_size: int
+    lds_bytes: int            # max_workgroup_memory_bytes
+    lds_banks: int
+    lds_bank_bytes: int
+    max_threads: int          # per workgroup
+    max_workgroup_counts: tuple[int, int, int]
+    max_load_bits: int        # widest global/LDS access of one thread
+    max_vector_elems: int | None  # SPIR-V rejects vectors of more than 4 elements
+    dma_bits: tuple[int, ...]  # direct-to-LDS transfer sizes (gfx942: 32)
+    async_copy: bool          # cp.async (sm_80+)
+
+    def vector_elems(self, elem_bits: int) -> int:
+        """Elements of `elem_bits` in the widest vector access this target allows."""
+        n = max(1, self.max_load_bits // elem_bits)
+        return min(n, self.max_vector_elems) if self.max_vector_elems else n
+
+    @property
+    def pipeline_attr(self) -> str:
+        """The BaseLowering pipeline attribute: IREE lowers such a kernel as written."""
+        if self.backend == "vulkan":
+            return "#iree_gpu.spirv_pipeline<BaseLowering>"
+        return "#iree_gpu.pipeline<BaseLowering>"
+
+
+def _ints(text: str, key: str) -> list[int] | None:
+    m = re.search(key + r"\s*=\s*\[([^\]]*)\]", text)
+    return [int(x) for x in m.group(1).split(",") if x.strip()] if m else None
+
+
+def _int(text: str, key: str) -> int | None:
+    m = re.search(key + r"\s*=\s*(\d+)", text)
+    return int(m.group(1)) if m else None
+
+
+def parse_target_info(info: str, backend: str) -> Target:
+    """Builds a Target from the text of an `#iree_gpu.target<...>` attribute."""
+    arch_m = re.search(r'arch\s*=\s*"([^"]*)"', info)
+    arch = arch_m.group(1) if arch_m else "unknown"
+    name = {"gfx942": "gfx942", "lavapipe": "lavapipe"}.get(arch, "cuda" if arch.startswith("sm_") else arch)
+    counts = _ints(info, "max_workgroup_counts") or [65535, 65535, 65535]
+    return Target(
+        name=name,
+        backend=backend,
+        arch=arch,
+        subgroup_size=(_ints(info, "subgroup_size_choices") or [32])[0],
+        lds_bytes=_int(info, "max_workgroup_memory_bytes") or 16384,
+        lds_banks=_int(info, "workgroup_memory_bank_count") or 32,
+        lds_bank_bytes=4,
+        max_threads=_int(info, "max_thread_count_per_workgroup") or 128,
+        max_workgroup_counts=tuple(counts),
+        # IREE states max_load_instruction_bits for AMD only; sm_80+ and lavapipe load 128 bits too.
+        max_load_bits=_int(info, "max_load_instruction_bits") or 128,
+        max_vector_elems=4 if backend == "vulkan" else None,
+        dma_bits=tuple(_ints(info, "dma_sizes") or ()),
+        async_copy=arch.startswith("sm_") and int(arch[3:]) >= 80,
+    )
+
+
+_BACKENDS = {"rocm": "rocm", "cuda": "cuda", "vulkan-spirv": "vulkan"}
+
+
+def of_op(op: ir.Operation) -> Target | None:
+    """The target of the `hal.executable.variant` around `op`; outside one, the target named
+    by an `ldsopt.target = "<name>"` attribute on an enclosing module (lds-opt --target sets
+    it); None if neither."""
+    cur = op
+    while cur is not None:
+        if cur.name == "builtin.module" and "ldsopt.target" in cur.attributes:
+            return by_name(ir.StringAttr(cur.attributes["ldsopt.target"]).value)
+        if cur.name == "hal.executable.variant":
+            text = str(cur.attributes["target"])
+            info = re.search(r"#iree_gpu\.target<.*>>", text, re.S)
+            backend_m = re.match(r'#hal\.executable\.target<"([^"]+)"', text)
+            if not info or not backend_m:
+                return None
+            return parse_target_info(info.group(0), _BACKENDS.get(backend_m.group(1), backend_m.group(1)))
+        parent = cur.parent
+        cur = parent.operation if parent is not None else None
+    return None
+
+
+LAVAPIPE_DEVICE_TARGET = """#hal.device.target<"vulkan", [#hal.executable.target<"vulkan-spirv", "vulkan-spirv-fb", {
+  iree_codegen.target_info = #iree_gpu.target<arch = "lavapipe",
+    features = "spirv:v1.3,cap:Shader,cap:Float16,cap:Int16,cap:Int8,cap:StorageBuffer16BitAccess,cap:StorageBuffer8BitAccess,cap:GroupNonUniform,cap:GroupNonUniformArithmetic,cap:GroupNonUniformShuffle,cap:GroupNonUniformBallot,ext:SPV_KHR_16bit_storage,ext:SPV_KHR_8bit_storage,ext:SPV_KHR_storage_buffer_storage_class",
+    wgp = <compute = fp32|fp16|int32|int16|int8, storage = b32|b16|b8, subgroup = shuffle|arithmetic,
+           subgroup_size_choices = [8], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024,
+           max_workgroup_memory_bytes = 32768, max_workgroup_counts = [65535, 65535, 65535]>>}>]>"""
+
+
+# Target info as IREE 3.13 states it for `--iree-rocm-target=gfx942` and
+# `--iree-cuda-target=sm_89` (copied from `--compile-to=executable-configurations` output).
+GFX942_INFO = """#iree_gpu.target<arch = "gfx942", features = "", wgp = <compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic, dot = dp4xi8toi32, mma = [<MFMA_F32_16x16x16_BF16>, <MFMA_F32_32x32x8_BF16>, <MFMA_F32_16x16x32_F8E5M2FNUZ>, <MFMA_F32_16x16x32_F8E5M2FNUZ_F8E4M3FNUZ>, <MFMA_F32_16x16x32_F8E4M3FNUZ>, <MFMA_F32_16x16x32_F8E4M3FNUZ_F8E5M2FNUZ>, <MFMA_F32_32x32x16_F8E5M2FNUZ>, <MFMA_F32_32x32x16_F8E5M2FNUZ_F8E4M3FNUZ>, <MFMA_F32_32x32x16_F8E4M3FNUZ>, <MFMA_F32_32x32x16_F8E4M3FNUZ_F8E5M2FNUZ>, <MFMA_I32_16x16x32_I8>, <MFMA_I32_32x32x16_I8>, <MFMA_F64_16x16x4_F64>, <MFMA_F32_16x16x4_F32>, <MFMA_F32_16x16x16_F16>, <MFMA_F32_32x32x8_F16>, <MFMA_F32_4x4x4x16B_F16>, <MFMA_F32_16x16x4x4B_F16>, <MFMA_F32_32x32x4x2B_F16>, <MFMA_F32_4x4x4x16B_BF16>, <MFMA_F32_16x16x4x4B_BF16>, <MFMA_F32_32x32x4x2B_BF16>, <MFMA_F32_4x4x1x16B_F32>, <MFMA_F32_16x16x1x4B_F32>, <MFMA_F32_32x32x1x2B_F32>, <MFMA_F64_4x4x4x4B_F64>, <MFMA_I32_4x4x4x16B_I8>, <MFMA_I32_16x16x4x4B_I8>, <MFMA_I32_32x32x4x2B_I8>], subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 65536, max_workgroup_counts = [2147483647, 2147483647, 2147483647], max_load_instruction_bits = 128, simds_per_wgp = 4, vgpr_space_bits = 16384, dma_sizes = [32], workgroup_memory_bank_count = 32>>"""
+SM89_INFO = """#iree_gpu.target<arch = "sm_89", features = "+ptx84", wgp = <compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic, dot = dp4xi8toi32, mma = [<NV_MMA_SYNC_F32_16x8x16_F16>, <NV_MMA_SYNC_F16_16x8x16_F16>, <NV_MMA_SYNC_F32_16x8x16_BF16>, <NV_MMA_SYNC_F32_16x8x32_F8E4M3FN>, <NV_MMA_SYNC_F32_16x8x32_F8E5M2>, <NV_WMMA_F32_16x16x16_F16>, <NV_WMMA_F16_16x16x16_F16>], subgroup_size_choices = [32], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 101376, max_workgroup_counts = [2147483647, 65535, 65535]>>"""
+
+
+@dataclasses.dataclass(frozen=True)
+class KnownTarget:
+    name: str
+    compile_flags: tuple[str, ...]
+    device: str                     # iree-run-module --device
+    module_targets: str | None = None  # hal.device.targets to put on the input module
+    backend: str = ""
+    target_info: str = ""
+
+
+KNOWN: dict[str, KnownTarget] = {
+    "gfx942": KnownTarget("gfx942", ("--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"), "hip",
+                          backend="rocm", target_info=GFX942_INFO),
+    "cuda": KnownTarget("cuda", ("--iree-hal-target-device=cuda", "--iree-cuda-target=sm_89"), "cuda",
+                        backend="cuda", target_info=SM89_INFO),
+    "lavapipe": KnownTarget("lavapipe", (), "vulkan", LAVAPIPE_DEVICE_TARGET,
+                            backend="vulkan",
+                            target_info=re.search(r"#iree_gpu\.target<.*>>", LAVAPIPE_DEVICE_TARGET, re.S).group(0)),
+    "llvm-cpu": KnownTarget("llvm-cpu", ("--iree-hal-target-device=local",
+                                         "--iree-hal-local-target-device-backends=llvm-cpu"), "local-task"),
+}
+
+
+def known(name: str) -> KnownTarget:
+    if name not in KNOWN:
+        raise ValueError(f"unknown target '{name}' (known: {', '.join(KNOWN)})")
+    return KNOWN[name]
+
+
+def by_name(name: str) -> Target:
+    """The Target of a known GPU target name (gfx942, cuda, lavapipe)."""
+    k = known(name)
+    if not k.target_info:
+        raise ValueError(f"target '{name}' is not a GPU target")
+    return parse_target_info(k.target_info, k.backend)
