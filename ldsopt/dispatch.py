@@ -101,7 +101,7 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...]) -> Dispatch | None:
     tensor.empty / linalg.fill feeding its inits) and one whole-tensor store of its result.
     Anything else (several roots, dynamic shapes, partial slices) is not matched."""
     block = func.regions[0].blocks[0]
-    ops = list(block.operations)[:-1]
+    ops = [o.operation for o in block.operations][:-1]  # Operation, not OpView: FuncOp.name is its symbol
     loads: list[tuple[ir.Operation, Binding]] = []
     roots, stores = [], []
     for op in ops:

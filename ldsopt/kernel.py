@@ -66,6 +66,7 @@ def _set_workgroup_count(func: ir.Operation, grid: tuple[int, int, int]) -> None
     """Makes the dispatch_config of `func` (if it has one) yield `grid`."""
     name = ir.StringAttr(func.attributes["sym_name"]).value
     for op in func.parent.regions[0].blocks[0].operations:
+        op = op.operation
         if op.name != "iree_codegen.dispatch_config" or ir.FlatSymbolRefAttr(op.attributes["function_ref"]).value != name:
             continue
         block = op.regions[0].blocks[0]

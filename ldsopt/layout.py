@@ -220,14 +220,17 @@ def complement(a: Layout, cotarget: int) -> Layout:
 
     With ``a``'s modes sorted by stride ``(s_k, d_k)`` the result is
     ``(d_0, d_1/(s_0 d_0), ..., ceil(M/(s_n d_n))) : (1, s_0 d_0, ..., s_n d_n)``,
-    coalesced; ``concat(a, complement(a, M))`` is then a bijection onto
-    ``[0, M)`` whenever ``M`` is a multiple of ``a.cosize``-compatible extents.
-    ``a`` must be injective with each stride divisible by the extent below it.
+    coalesced.  Stride-0 (broadcast) modes are ignored, as in CuTe.  When ``M`` is
+    a multiple of ``s_n d_n``, ``concat(a, complement(a, M))`` is a bijection onto
+    ``[0, M)``: this is how a pass finds the modes a thread layout leaves free.
+    Each stride must be a multiple of the extent of the modes below it.
     """
     shape, stride = [], []
     current = 1
     for d, s in a._sorted_modes():
-        if d == 0 or d % current:
+        if d == 0:
+            continue
+        if d % current:
             raise ValueError(f"{a} has no complement: stride {d} is not a multiple of {current}")
         shape.append(d // current)
         stride.append(current)

@@ -64,9 +64,9 @@ def body_is_elementwise(root: ir.Operation) -> bool:
     out_arg = block.arguments[len(block.arguments) - 1]
     if len(list(out_arg.uses)):
         return False
-    return all(op.name == "linalg.yield" or
-               (op.name.startswith(_ELEMENTWISE_DIALECTS) and len(op.regions) == 0)
-               for op in block.operations)
+    names = [op.operation.name for op in block.operations]
+    return all(n == "linalg.yield" or n.startswith(_ELEMENTWISE_DIALECTS) for n in names) and \
+        all(len(op.regions) == 0 for op in block.operations)
 
 
 def collapse_groups(shape: list[int], operand_dims: list[list[int]]) -> list[list[int]]:
@@ -184,6 +184,7 @@ def _vectorize_body(root: ir.Operation, inputs: list[ir.Value], v: int) -> ir.Va
         return vector.broadcast(ir.VectorType.get([v], val.type), val)
 
     for op in block.operations:
+        op = op.operation
         if op.name == "linalg.yield":
             return get(op.operands[0])
         attrs = dict(op.attributes.items())

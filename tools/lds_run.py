@@ -1,0 +1,109 @@
+"""lds-run: compile a program through IREE with ldsopt, run it, and check it against llvm-cpu.
+
+    lds-run prog.mlir [--target lavapipe|cuda|gfx942] [--require-ldsopt] [--emit-dir DIR]
+    lds-run prog.mlir --target cuda --prepare DIR      # compile here ...
+    lds-run --replay DIR                               # ... run there (runtime only)
+
+Prints, per dispatch, which pipeline lowered it (the ldsopt passes, or `iree-default`),
+the max abs/rel error per output, and a last line starting PASS or FAIL (exit 0 only on
+PASS). For gfx942 with no AMD GPU present it compiles, prints an ISA summary per
+dispatch and ends with a line starting COMPILED.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from ldsopt import replay as replay_mod
+
+
+def available_devices() -> set[str]:
+    try:
+        out = subprocess.run([replay_mod.tool("iree-run-module"), "--list_devices"], capture_output=True,
+                             text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return set()
+    return {line.split(":")[0].strip() for line in out.splitlines() if "://" in line}
+
+
+def default_target(devices: set[str]) -> str:
+    for dev, name in (("hip", "gfx942"), ("cuda", "cuda"), ("vulkan", "lavapipe")):
+        if dev in devices:
+            return name
+    raise SystemExit("lds-run: error: no GPU device found (hip, cuda or vulkan); name one with --target")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="lds-run", description=__doc__.split("\n")[0])
+    ap.add_argument("input", nargs="?", help="program .mlir (functions on tensors)")
+    ap.add_argument("--target", choices=["gfx942", "cuda", "lavapipe"])
+    ap.add_argument("--function", help="entry function (default: the only public one)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--atol", type=float)
+    ap.add_argument("--rtol", type=float)
+    ap.add_argument("--emit-dir", help="keep every intermediate (sources, vmfb, inputs, outputs) here")
+    ap.add_argument("--baseline", action="store_true", help="IREE's default pipeline only")
+    ap.add_argument("--pipeline", help="ldsopt pass pipeline (default: the full ldsopt pipeline)")
+    ap.add_argument("--require-ldsopt", action="store_true", help="fail if a dispatch fell back to IREE's default")
+    ap.add_argument("--json", action="store_true", help="print the result as JSON")
+    ap.add_argument("--prepare", metavar="DIR", help="compile, make inputs and reference outputs into DIR; do not run")
+    ap.add_argument("--replay", metavar="DIR", help="run a folder made by --prepare (needs only the IREE runtime)")
+    args = ap.parse_args(argv)
+
+    if args.replay:
+        return replay_mod.main([args.replay] + (["--require-ldsopt"] if args.require_ldsopt else [])
+                               + (["--json"] if args.json else []))
+    if not args.input:
+        ap.error("an input file is required")
+    from ldsopt import driver, isa  # the compiler is needed from here on
+
+    devices = available_devices()
+    target = args.target or default_target(devices)
+    folder = args.prepare or args.emit_dir or tempfile.mkdtemp(prefix="lds-run-")
+    device = driver.target_model.known(target).device
+    run_here = args.prepare is None and device in devices
+    try:
+        man = driver.prepare(args.input, target, folder, function=args.function, seed=args.seed,
+                             pipeline_text=args.pipeline or driver.DEFAULT_PIPELINE, baseline=args.baseline,
+                             dump=target == "gfx942", atol=args.atol, rtol=args.rtol, run_reference=run_here
+                             or args.prepare is not None)
+    except (driver.DriverError, FileNotFoundError) as e:
+        print(f"{args.input}: error: {e}", file=sys.stderr)
+        return 1
+    if run_here:
+        try:
+            result = replay_mod.replay(folder)
+        except RuntimeError as e:
+            print(f"{args.input}: error: {e}", file=sys.stderr)
+            return 1
+        text, ok = replay_mod.format_report(result, args.require_ldsopt)
+        print(json.dumps(result, indent=1) if args.json else text)
+        return 0 if ok else 1
+
+    lines = [f"dispatch {d['name']}: " + ("ldsopt: " + ", ".join(d["passes"]) if d["passes"]
+                                         else f"iree-default ({d['pipeline']})") for d in man["dispatches"]]
+    fell_back = [d for d in man["dispatches"] if not d["passes"]]
+    if target == "gfx942":
+        kernels = isa.from_dump_dir(os.path.join(folder, "executables"))
+        lines += [k.summary() for k in kernels]
+        verdict = f"COMPILED {args.input} for gfx942 ({len(kernels)} kernels; no AMD GPU here, not run)"
+    else:
+        verdict = f"PREPARED {folder} for {target}: run it with `lds-run --replay {folder}`"
+    if args.require_ldsopt and fell_back:
+        lines.append(f"FAIL --require-ldsopt: {len(fell_back)} dispatch(es) fell back to IREE's default pipeline")
+        print("\n".join(lines))
+        return 1
+    if args.json:
+        print(json.dumps({**man, "verdict": verdict}, indent=1))
+    else:
+        print("\n".join(lines + [verdict]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
