@@ -46,6 +46,8 @@ GFX942_DS_READ_B128_LANE_GROUPS: tuple[tuple[int, ...], ...] = tuple(
 
 @dataclass(frozen=True)
 class BankModel:
+    """Banks of one target; see the module docstring for the phase model."""
+
     num_banks: int
     bank_bytes: int
     wave_size: int

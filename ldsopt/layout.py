@@ -31,6 +31,7 @@ All values are plain Python ints; nothing here needs MLIR.
 from __future__ import annotations
 
 import math
+import operator
 from dataclasses import dataclass
 from typing import Optional, Sequence, Union
 
@@ -102,7 +103,11 @@ class Layout:
         return tuple(out)
 
     def __call__(self, idx: Index) -> int:
-        coord = self.coords(idx) if isinstance(idx, int) else tuple(idx)
+        """Image of a linear index (split colexicographically) or of a coordinate tuple."""
+        try:
+            coord = self.coords(operator.index(idx))
+        except TypeError:
+            coord = tuple(idx)
         if len(coord) != self.rank or any(not 0 <= c < s for c, s in zip(coord, self.shape)):
             raise IndexError(f"coordinate {coord} outside shape {self.shape}")
         return sum(c * d for c, d in zip(coord, self.stride))

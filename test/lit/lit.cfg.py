@@ -1,0 +1,15 @@
+# lit configuration for ldsopt's IR tests: `lds-opt ... | filecheck %s`.
+import os
+
+import lit.formats
+
+config.name = "ldsopt"
+config.test_format = lit.formats.ShTest(execute_external=False)  # internal shell: gives `not`
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.test_source_root, "Output")
+config.excludes = ["Inputs", "Output"]
+# lit scrubs the environment: forward what finds lds-opt, filecheck and the package.
+for var in ("PATH", "PYTHONPATH", "HOME", "VIRTUAL_ENV"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
