@@ -55,9 +55,13 @@ def as_float64(a: np.ndarray, dtype: str) -> np.ndarray:
 
 
 def tool(name: str) -> str:
-    """An IREE tool from the runtime wheel: next to this interpreter, or on PATH."""
+    """An IREE tool from the runtime wheel: next to this interpreter, on PATH, or (a wheel
+    installed with `pip --target` onto PYTHONPATH) the binary in its `iree/_runtime_libs`."""
     here = os.path.join(sysconfig.get_path("scripts"), name)
     found = here if os.path.exists(here) else shutil.which(name)
+    if not found:
+        libs = (os.path.join(p, "iree", "_runtime_libs", name) for p in sys.path if p)
+        found = next((p for p in libs if os.path.isfile(p)), None)
     if not found:
         raise FileNotFoundError(f"{name} not found (pip install iree-base-runtime)")
     return found
@@ -144,22 +148,39 @@ def format_report(result: dict, require_ldsopt: bool = False) -> tuple[str, bool
     return "\n".join(lines), ok
 
 
+def prepared_folders(folder: str) -> list[str]:
+    """`folder` itself if prepared, else its prepared subfolders (a suite)."""
+    if os.path.exists(os.path.join(folder, "manifest.json")):
+        return [folder]
+    return sorted(os.path.join(folder, d) for d in os.listdir(folder)
+                  if os.path.exists(os.path.join(folder, d, "manifest.json")))
+
+
 def main(argv=None) -> int:
     import argparse
-    ap = argparse.ArgumentParser(prog="python -m ldsopt.replay", description="run a folder prepared by lds-run --prepare")
+    ap = argparse.ArgumentParser(prog="python -m ldsopt.replay",
+                                 description="run folders prepared by lds-run --prepare (one, or a suite of them)")
     ap.add_argument("folder")
     ap.add_argument("--device")
     ap.add_argument("--require-ldsopt", action="store_true")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    try:
-        result = replay(args.folder, args.device)
-    except (RuntimeError, FileNotFoundError) as e:
-        print(f"{args.folder}: error: {e}", file=sys.stderr)
+    folders = prepared_folders(args.folder)
+    if not folders:
+        print(f"{args.folder}: error: no manifest.json here or in its subfolders", file=sys.stderr)
         return 1
-    text, ok = format_report(result, args.require_ldsopt)
-    print(json.dumps(result, indent=1) if args.json else text)
-    return 0 if ok else 1
+    passed = failed = 0
+    for folder in folders:
+        try:
+            result = replay(folder, args.device)
+            text, ok = format_report(result, args.require_ldsopt)
+        except (RuntimeError, FileNotFoundError) as e:
+            text, ok = f"FAIL {folder}: error: {e}", False
+        print(json.dumps(result, indent=1) if args.json and ok else text, flush=True)
+        passed, failed = passed + ok, failed + (not ok)
+    if len(folders) > 1:
+        print(f"{passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
     lds-run prog.mlir [--target lavapipe|cuda|gfx942] [--require-ldsopt] [--emit-dir DIR]
     lds-run prog.mlir --target cuda --prepare DIR      # compile here ...
     lds-run --replay DIR                               # ... run there (runtime only)
+    lds-run a.mlir b.mlir --target cuda --prepare DIR  # a suite: DIR/a, DIR/b; --replay DIR runs all
 
 Prints, per dispatch, which pipeline lowered it (the ldsopt passes, or `iree-default`),
 the max abs/rel error per output, and a last line starting PASS or FAIL (exit 0 only on
@@ -38,9 +39,26 @@ def default_target(devices: set[str]) -> str:
     raise SystemExit("lds-run: error: no GPU device found (hip, cuda or vulkan); name one with --target")
 
 
+def prepare_suite(args) -> int:
+    """Prepares each input into its own subfolder; prints one line each."""
+    from ldsopt import driver
+    failed = 0
+    for path in args.inputs:
+        folder = os.path.join(args.prepare, os.path.splitext(os.path.basename(path))[0])
+        try:
+            driver.prepare(path, args.target or "cuda", folder, function=args.function, seed=args.seed,
+                           pipeline_text=args.pipeline or driver.DEFAULT_PIPELINE, baseline=args.baseline,
+                           atol=args.atol, rtol=args.rtol)
+            print(f"PREPARED {folder}", flush=True)
+        except (driver.DriverError, FileNotFoundError) as e:
+            failed += 1
+            print(f"{path}: error: {e}", file=sys.stderr, flush=True)
+    return 1 if failed else 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="lds-run", description=__doc__.split("\n")[0])
-    ap.add_argument("input", nargs="?", help="program .mlir (functions on tensors)")
+    ap.add_argument("inputs", nargs="*", metavar="input", help="program .mlir (functions on tensors)")
     ap.add_argument("--target", choices=["gfx942", "cuda", "lavapipe"])
     ap.add_argument("--function", help="entry function (default: the only public one)")
     ap.add_argument("--seed", type=int, default=0)
@@ -58,8 +76,13 @@ def main(argv=None) -> int:
     if args.replay:
         return replay_mod.main([args.replay] + (["--require-ldsopt"] if args.require_ldsopt else [])
                                + (["--json"] if args.json else []))
-    if not args.input:
+    if not args.inputs:
         ap.error("an input file is required")
+    if len(args.inputs) > 1:
+        if not args.prepare:
+            ap.error("several inputs need --prepare DIR (each goes to DIR/<name>)")
+        return prepare_suite(args)
+    args.input = args.inputs[0]
     from ldsopt import driver, isa  # the compiler is needed from here on
 
     devices = available_devices()
