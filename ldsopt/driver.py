@@ -108,12 +108,12 @@ def with_device_target(text: str, tgt: target_model.KnownTarget) -> str:
         return str(module)
 
 
-def configure(text: str, tgt: target_model.KnownTarget, folder: str) -> str:
+def configure(text: str, tgt: target_model.KnownTarget, folder: str, extra: tuple[str, ...] = ()) -> str:
     src = os.path.join(folder, "source.mlir")
     out = os.path.join(folder, "configured.mlir")
     with open(src, "w") as f:
         f.write(with_device_target(text, tgt))
-    iree_compile([src, *tgt.compile_flags, "--compile-to=executable-configurations", "-o", out],
+    iree_compile([src, *tgt.compile_flags, "--compile-to=executable-configurations", "-o", out, *extra],
                  "iree-compile --compile-to=executable-configurations")
     with open(out) as f:
         return f.read()

@@ -1,0 +1,141 @@
+"""The lds-bench cases: programs on tensors, the bytes each must move, and a PyTorch twin.
+
+Each case is a `func.func @main` of one `linalg.generic`, generated from a few numbers so
+that the shapes in the name, the program and the byte count cannot drift apart. Bytes
+moved are the floor of memory traffic: each input read once, the output written once.
+The memory-bound cases are the workloads of `shared/anchors/baselines.md`; those that no
+ldsopt pass takes yet run IREE's default pipeline in both variants until one does.
+
+This file imports only the standard library: `ldsopt.bench` copies it into each prepared
+folder, and the replay on the GPU machine (no compiler, maybe no torch) loads it from
+there. The PyTorch twins import torch only when called.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Callable
+
+ELEMENT_BYTES = {"f32": 4, "f16": 2}
+
+# Run by `lds-bench --target lavapipe` when no --cases are given: small enough for a CPU.
+SMOKE = ("rowsum_4x4096_f32", "add_bcast_1024x1024_f32")
+
+
+@dataclasses.dataclass(frozen=True)
+class Operand:
+    shape: tuple[int, ...]
+    dtype: str
+    dims: tuple[int, ...]  # the loop dims that index it, in order
+
+    @property
+    def type(self) -> str:
+        return "tensor<" + "".join(f"{d}x" for d in self.shape) + self.dtype + ">"
+
+    @property
+    def bytes(self) -> int:
+        return math.prod(self.shape) * ELEMENT_BYTES[self.dtype]
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    name: str
+    inputs: tuple[Operand, ...]
+    output: Operand
+    iterators: tuple[str, ...]  # "parallel" | "reduction", one a loop dim
+    body: tuple[str, ...]       # ops on %in0.. and %acc ending in a value named %r
+    init: str | None            # the reduction's initial value (an arith.constant literal)
+    torch: Callable             # the PyTorch equivalent on torch tensors shaped like `inputs`
+    what: str                   # one line for the table
+
+    @property
+    def bytes(self) -> int:
+        """Each input read once, the output written once."""
+        return sum(o.bytes for o in self.inputs) + self.output.bytes
+
+    @property
+    def mlir(self) -> str:
+        rank = len(self.iterators)
+        loops = ", ".join(f"d{i}" for i in range(rank))
+        maps = ", ".join(f"affine_map<({loops}) -> ({', '.join(f'd{d}' for d in o.dims)})>"
+                         for o in (*self.inputs, self.output))
+        iters = ", ".join(f'"{it}"' for it in self.iterators)
+        args = ", ".join(f"%a{i}: {o.type}" for i, o in enumerate(self.inputs))
+        ins = ", ".join(f"%a{i}" for i in range(len(self.inputs)))
+        in_types = ", ".join(o.type for o in self.inputs)
+        out, et = self.output.type, self.output.dtype
+        lines = [f"func.func @main({args}) -> {out} {{", f"  %empty = tensor.empty() : {out}"]
+        dest = "%empty"
+        if self.init is not None:
+            lines += [f"  %init = arith.constant {self.init} : {et}",
+                      f"  %filled = linalg.fill ins(%init : {et}) outs(%empty : {out}) -> {out}"]
+            dest = "%filled"
+        block = ", ".join([f"%in{i}: {o.dtype}" for i, o in enumerate(self.inputs)] + [f"%acc: {et}"])
+        lines += [f"  %res = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{iters}]}}",
+                  f"      ins({ins} : {in_types}) outs({dest} : {out}) {{",
+                  f"  ^bb0({block}):",
+                  *(f"    {op}" for op in self.body),
+                  f"    linalg.yield %r : {et}",
+                  f"  }} -> {out}",
+                  f"  return %res : {out}", "}"]
+        return "\n".join(lines) + "\n"
+
+
+def _add(name: str, a: Operand, b: Operand, out_shape: tuple[int, ...], torch: Callable, what: str) -> Case:
+    dt = a.dtype
+    return Case(name, (a, b), Operand(out_shape, dt, tuple(range(len(out_shape)))), ("parallel",) * len(out_shape),
+                (f"%r = arith.addf %in0, %in1 : {dt}",), None, torch, what)
+
+
+def _reduce(name: str, shape: tuple[int, ...], dtype: str, reduced: tuple[int, ...], kind: str,
+            torch: Callable, what: str) -> Case:
+    """A reduction over `reduced` dims in f32 (an f16 input is extended first)."""
+    kept = tuple(d for d in range(len(shape)) if d not in reduced)
+    body = (f"%x = arith.extf %in0 : {dtype} to f32",) if dtype != "f32" else ()
+    x = "%x" if body else "%in0"
+    body += ((f"%r = arith.addf {x}, %acc : f32",) if kind == "sum" else (f"%r = arith.maximumf {x}, %acc : f32",))
+    init = "0.0" if kind == "sum" else "0xFF800000"  # -inf
+    return Case(name, (Operand(shape, dtype, tuple(range(len(shape)))),),
+                Operand(tuple(shape[d] for d in kept), "f32", kept),
+                tuple("reduction" if d in reduced else "parallel" for d in range(len(shape))),
+                body, init, torch, what)
+
+
+def _sum_f32(dim: int | None) -> Callable:
+    def run(a):
+        import torch
+        return a.sum(dtype=torch.float32) if dim is None else a.sum(dim, dtype=torch.float32)
+    return run
+
+
+def _nhwc_nchw_add(n: int, h: int, w: int, c: int, dtype: str) -> Case:
+    """out (NCHW) = a (NHWC) + b (NCHW): one input is read transposed."""
+    return _add(f"nhwc_nchw_add_{n}x{h}x{w}x{c}_{dtype}", Operand((n, h, w, c), dtype, (0, 2, 3, 1)),
+                Operand((n, c, h, w), dtype, (0, 1, 2, 3)), (n, c, h, w),
+                lambda a, b: b + a.permute(0, 3, 1, 2), f"NHWC + NCHW -> NCHW, {dtype}")
+
+
+N26 = 1 << 26
+
+CASES: tuple[Case, ...] = (
+    _add("add_bcast_1024x1024_f32", Operand((1024, 1024), "f32", (0, 1)), Operand((1024,), "f32", (1,)),
+         (1024, 1024), lambda a, b: a + b, "a + row vector, small (smoke)"),
+    _add("add_bcast_8192x8192_f32", Operand((8192, 8192), "f32", (0, 1)), Operand((8192,), "f32", (1,)),
+         (8192, 8192), lambda a, b: a + b, "a + row vector"),
+    _add("add_2p26_f32", Operand((N26,), "f32", (0,)), Operand((N26,), "f32", (0,)), (N26,),
+         lambda a, b: a + b, "a + b, 2^26 elements"),
+    _add("add_2p26_f16", Operand((N26,), "f16", (0,)), Operand((N26,), "f16", (0,)), (N26,),
+         lambda a, b: a + b, "a + b, 2^26 elements"),
+    *(_reduce(f"rowsum_{m}x{k}_f32", (m, k), "f32", (1,), "sum", _sum_f32(1), "sum over rows")
+      for m, k in ((4, 4096), (8192, 8192), (32, 1 << 20))),
+    *(_reduce(f"rowsum_{m}x{k}_f16", (m, k), "f16", (1,), "sum", _sum_f32(1), "sum over rows, f32 accumulation")
+      for m, k in ((4, 4096), (8192, 8192), (32, 1 << 20))),
+    _reduce("sum_2p26_f32", (N26,), "f32", (0,), "sum", _sum_f32(None), "full sum to a scalar"),
+    _reduce("max_mid_64x4096x64_f32", (64, 4096, 64), "f32", (1,), "max", lambda a: a.amax(1),
+            "max over the middle dim"),
+    *(_nhwc_nchw_add(*nhwc, dt) for nhwc in ((64, 56, 56, 128), (256, 7, 7, 2048)) for dt in ("f32", "f16")),
+    _nhwc_nchw_add(32, 49, 7, 1009, "f32"),
+    _add("transpose_add_8192x8192_f32", Operand((8192, 8192), "f32", (1, 0)), Operand((8192, 8192), "f32", (0, 1)),
+         (8192, 8192), lambda a, b: b + a.t(), "out = a^T + b"),
+)

@@ -1,0 +1,293 @@
+"""The run half of lds-bench: time prepared dispatch benchmark modules, PyTorch and a copy.
+
+Runs on the lent GPU machine, which has the IREE runtime wheel but no compiler ("compile
+here, run there" in DESIGN.md), so this module imports only the standard library, plus
+torch and matplotlib when they import. A folder made by `lds-bench --prepare` holds
+`manifest.json`, `cases.py` and per case and variant the `.vmfb` of each dispatch
+benchmark module IREE dumped. Those modules need no inputs: each exports one function per
+dispatch that runs it `--batch_size` times back to back in one command buffer.
+
+What is measured, all in one run ("Performance, measured honestly" in DESIGN.md):
+- each dispatch: `iree-benchmark-module --batch_size=N --benchmark_repetitions=R`; its
+  `real_time` is already per dispatch (the tool counts N iterations per batch), and the
+  case's time is the sum over its dispatches of each one's median;
+- the same computation in PyTorch eager and a device-to-device copy (`clone` of 1 GiB),
+  timed the same way: N calls back to back between two CUDA events, median of R;
+- each time as a fraction of that copy's bandwidth (bytes read + written over time).
+
+    python -m ldsopt.bench_replay DIR [--out OUT]      (or lds-bench --replay DIR)
+
+writes OUT/results.json, results.md and results.png, and prints progress as it goes.
+"""
+
+from __future__ import annotations
+
+import datetime
+import importlib.util
+import json
+import os
+import statistics
+import subprocess
+import sys
+import types
+
+from ldsopt.replay import tool
+
+VARIANTS = ("ldsopt", "iree-default")
+TORCH_DTYPES = {"f32": "float32", "f16": "float16"}
+COPY_BYTES = 1 << 30
+TIME_UNITS_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+
+def say(msg: str) -> None:
+    print(msg, flush=True)
+
+
+def load_cases(path: str) -> types.ModuleType:
+    """A cases.py by path: bench/ is a folder of the repository, not a package, and a
+    prepared folder carries its own copy (the cases that were compiled)."""
+    spec = importlib.util.spec_from_file_location("ldsopt_bench_cases", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up there
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def batch_size(nbytes: int, target: str) -> int:
+    """Dispatches per batch: about 2 ms of work at 4 TB/s on a GPU, so launch and the
+    batch's own overhead vanish; 2 on lavapipe (a CPU), which is only a smoke test."""
+    if target == "lavapipe":
+        return 2
+    return max(10, min(1000, int(8e9 // max(nbytes, 1))))
+
+
+def run_benchmark_module(vmfb: str, device: str, batch: int, repetitions: int, min_time: str,
+                         timeout: float = 120) -> dict[str, list[float]]:
+    """Per benchmark function of the module, each repetition's time per dispatch in us."""
+    cmd = [tool("iree-benchmark-module"), f"--device={device}", f"--module={vmfb}", f"--batch_size={batch}",
+           f"--benchmark_repetitions={repetitions}", f"--benchmark_min_time={min_time}",
+           "--benchmark_format=json"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if proc.returncode != 0:
+        raise RuntimeError(f"iree-benchmark-module failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
+    return parse_benchmark_json(proc.stdout)
+
+
+def parse_benchmark_json(text: str) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {}
+    for b in json.loads(text)["benchmarks"]:
+        if b.get("run_type", "iteration") == "iteration":
+            name = b.get("run_name", b["name"]).split("/")[0].removeprefix("BM_")
+            times.setdefault(name, []).append(b["real_time"] * TIME_UNITS_US[b["time_unit"]])
+    return times
+
+
+class TorchTimer:
+    """Times PyTorch callables like the IREE batches: `batch` calls back to back between
+    two CUDA events, per call, median over `repetitions`."""
+
+    def __init__(self, repetitions: int):
+        import torch
+        self.torch = torch
+        self.repetitions = repetitions
+        self.gpu = torch.cuda.get_device_name()
+
+    def time_us(self, fn, batch: int) -> float:
+        torch = self.torch
+        for _ in range(3):
+            fn()
+        torch.cuda.synchronize()
+        times = []
+        for _ in range(self.repetitions):
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            for _ in range(batch):
+                fn()
+            end.record()
+            end.synchronize()
+            times.append(start.elapsed_time(end) * 1e3 / batch)
+        return statistics.median(times)
+
+    def copy_bandwidth(self) -> float:
+        """Device-to-device copy bandwidth in bytes/s (read + written)."""
+        x = self.torch.empty(COPY_BYTES // 4, dtype=self.torch.float32, device="cuda")
+        us = self.time_us(x.clone, 20)
+        del x
+        return 2 * COPY_BYTES / (us * 1e-6)
+
+    def case_us(self, case, batch: int) -> float:
+        torch = self.torch
+        args = [torch.randn(o.shape, device="cuda", dtype=getattr(torch, TORCH_DTYPES[o.dtype])) for o in case.inputs]
+        out = case.torch(*args)
+        if tuple(out.shape) != case.output.shape or not out.is_contiguous():
+            raise RuntimeError(f"the PyTorch equivalent returned {tuple(out.shape)} "
+                               f"(contiguous: {out.is_contiguous()}), expected {case.output.shape}")
+        return self.time_us(lambda: case.torch(*args), batch)
+
+
+def _gpu_name(timer: TorchTimer | None, device: str) -> str:
+    if timer is not None:
+        return timer.gpu
+    if device == "cuda":
+        try:
+            return subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
+                                  text=True, timeout=30).stdout.strip().splitlines()[0]
+        except (OSError, IndexError, subprocess.TimeoutExpired):
+            return "unknown CUDA GPU"
+    return device
+
+
+def replay(folder: str, out: str | None = None, *, batch: int | None = None, repetitions: int = 5,
+           min_time: str | None = None, use_torch: bool = True) -> dict:
+    """Times every case of a prepared folder; writes results.{json,md,png} into `out`."""
+    out = out or folder
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(folder, "manifest.json")) as f:
+        man = json.load(f)
+    device = man["device"]
+    min_time = min_time or ("0.05s" if man["target"] == "lavapipe" else "0.2s")
+    cases = {c.name: c for c in load_cases(os.path.join(folder, "cases.py")).CASES}
+    timer = None
+    if use_torch and device in ("cuda", "hip"):  # ROCm builds of torch answer to torch.cuda too
+        try:
+            timer = TorchTimer(repetitions)
+        except (ImportError, RuntimeError, AssertionError) as e:
+            say(f"torch column skipped: {e}")
+    stamp = {"commit": man["commit"], "target": man["target"], "gpu": _gpu_name(timer, device),
+             "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+    copy_bw = timer.copy_bandwidth() if timer else None
+    if copy_bw:
+        say(f"copy bandwidth: {copy_bw / 1e12:.3f} TB/s (clone of {COPY_BYTES >> 20} MiB, read + written)")
+    results = []
+    for entry in man["cases"]:
+        n = batch or batch_size(entry["bytes"], man["target"])
+        res = {"name": entry["name"], "what": entry["what"], "bytes": entry["bytes"], "batch_size": n, **stamp}
+        for variant in VARIANTS:
+            res[variant] = _time_variant(folder, entry["variants"][variant], device, n, repetitions, min_time)
+            v = res[variant]
+            say(f"{entry['name']:<32} {variant:<13} " + (f"{v['us']:10.2f} us" if "us" in v else "error: " + v["error"]))
+        if timer:
+            try:
+                res["torch"] = {"us": timer.case_us(cases[entry["name"]], n)}
+            except Exception as e:  # noqa: BLE001 - a failing twin must not lose the IREE numbers
+                res["torch"] = {"error": f"{type(e).__name__}: {e}"}
+            t = res["torch"]
+            say(f"{entry['name']:<32} {'torch':<13} " + (f"{t['us']:10.2f} us" if "us" in t else "error: " + t["error"]))
+        results.append(res)
+    report = {**stamp, "device": device, "pipeline": man["pipeline"], "dirty": man.get("dirty", False),
+              "copy_bandwidth": copy_bw, "repetitions": repetitions, "min_time": min_time, "cases": results}
+    write_results(report, out)
+    return report
+
+
+def _time_variant(folder: str, variant: dict, device: str, batch: int, repetitions: int, min_time: str) -> dict:
+    counts = {k: variant[k] for k in ("ldsopt_dispatches", "total_dispatches")}
+    dispatches = []
+    try:
+        for module in variant["modules"]:
+            times = run_benchmark_module(os.path.join(folder, module), device, batch, repetitions, min_time)
+            dispatches += [{"function": fn, "us": statistics.median(t), "repetitions": t} for fn, t in times.items()]
+    except (RuntimeError, OSError, subprocess.TimeoutExpired, ValueError, KeyError) as e:
+        return {"error": f"{type(e).__name__}: {e}", **counts}
+    return {"us": sum(d["us"] for d in dispatches), "dispatches": dispatches, **counts}
+
+
+def _cell(result: dict | None, nbytes: int, copy_bw: float | None) -> str:
+    if not result:
+        return "-"
+    if "us" not in result:
+        return "error"
+    if not copy_bw:
+        return f"{result['us']:.1f}"
+    pct = 100 * nbytes / (result["us"] * 1e-6) / copy_bw
+    return f"{result['us']:.1f} ({pct:.0f}%)" if pct >= 10 else f"{result['us']:.1f} ({pct:.2g}%)"
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.1f} KB"
+
+
+def markdown(report: dict) -> str:
+    """The results table: times in us, each with its % of the copy bandwidth."""
+    bw = report["copy_bandwidth"]
+    lines = [f"# lds-bench on {report['gpu']} ({report['target']})", "",
+             f"commit {report['commit']}{' (working tree had changes)' if report['dirty'] else ''}, "
+             f"{report['date']}; ldsopt pipeline `{report['pipeline']}`.",
+             "Per-dispatch times from IREE's dispatch benchmark modules, median of "
+             f"{report['repetitions']} repetitions, summed over the case's dispatches; "
+             + (f"(%) = fraction of the device-to-device copy bandwidth measured in this run, {bw / 1e12:.2f} TB/s."
+                if bw else "no copy bandwidth measured (no torch), so no fractions."),
+             "", "| case | bytes | ldsopt us | IREE default us | torch us | ldsopt/IREE | ldsopt dispatches |",
+             "|---|---|---|---|---|---|---|"]
+    for c in report["cases"]:
+        ours, iree = c["ldsopt"], c["iree-default"]
+        ratio = f"{ours['us'] / iree['us']:.2f}" if "us" in ours and "us" in iree else "-"
+        taken = f"{ours['ldsopt_dispatches']}/{ours['total_dispatches']}"
+        lines.append(f"| {c['name']} | {_size(c['bytes'])} | {_cell(ours, c['bytes'], bw)} | "
+                     f"{_cell(iree, c['bytes'], bw)} | {_cell(c.get('torch'), c['bytes'], bw)} | {ratio} | {taken} |")
+    lines += ["", "ldsopt dispatches: how many of the case's dispatches an ldsopt pass lowered; "
+              "0 means both variants are IREE's default code."]
+    return "\n".join(lines) + "\n"
+
+
+def plot(report: dict, path: str) -> bool:
+    """A bar chart of each variant's fraction of the copy bandwidth (GB/s without one)."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    bw = report["copy_bandwidth"]
+    names = [c["name"] for c in report["cases"]]
+    fig, ax = plt.subplots(figsize=(max(8, 0.7 * len(names)), 5))
+    width = 0.27
+    for i, variant in enumerate((*VARIANTS, "torch")):
+        vals = []
+        for c in report["cases"]:
+            r = c.get(variant) or {}
+            rate = c["bytes"] / (r["us"] * 1e-6) if "us" in r else 0.0
+            vals.append(rate / bw if bw else rate / 1e9)
+        ax.bar([x + (i - 1) * width for x in range(len(names))], vals, width, label=variant)
+    if bw:
+        ax.axhline(1.0, color="k", lw=0.8, ls="--")
+    ax.set_xticks(range(len(names)), names, rotation=60, ha="right", fontsize=8)
+    ax.set_ylabel("fraction of copy bandwidth" if bw else "GB/s")
+    ax.set_title(f"lds-bench, {report['gpu']}, commit {report['commit'][:10]}")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
+def write_results(report: dict, out: str) -> None:
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write(markdown(report))
+    if not plot(report, os.path.join(out, "results.png")):
+        say("results.png skipped: matplotlib is not installed")
+
+
+def main(argv=None) -> int:
+    import argparse
+    ap = argparse.ArgumentParser(prog="python -m ldsopt.bench_replay", description="time a folder made by lds-bench --prepare")
+    ap.add_argument("folder")
+    ap.add_argument("--out", help="where results.{json,md,png} go (default: the folder)")
+    ap.add_argument("--batch-size", type=int, help="dispatches per batch (default: from each case's bytes)")
+    ap.add_argument("--repetitions", type=int, default=5)
+    ap.add_argument("--min-time", help="google-benchmark min time per repetition, e.g. 0.2s")
+    ap.add_argument("--no-torch", action="store_true")
+    args = ap.parse_args(argv)
+    report = replay(args.folder, args.out, batch=args.batch_size, repetitions=args.repetitions,
+                    min_time=args.min_time, use_torch=not args.no_torch)
+    print(markdown(report), flush=True)
+    failed = [c["name"] for c in report["cases"] if any("us" not in c[v] for v in VARIANTS)]
+    if failed:
+        print(f"failed: {', '.join(failed)}", file=sys.stderr)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

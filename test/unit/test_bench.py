@@ -1,0 +1,102 @@
+"""lds-bench: the cases are what their names say, the table is right, a smoke run works."""
+
+import inspect
+import json
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+from iree.compiler import ir
+
+from ldsopt import bench, bench_replay
+
+CASES = bench_replay.load_cases(bench.CASES_FILE)
+BY_NAME = {c.name: c for c in CASES.CASES}
+
+
+def test_cases_well_formed():
+    assert len(BY_NAME) == len(CASES.CASES), "case names must be unique"
+    assert set(CASES.SMOKE) <= set(BY_NAME)
+    for c in CASES.CASES:
+        assert len(inspect.signature(c.torch).parameters) == len(c.inputs), c.name
+        for o in (*c.inputs, c.output):
+            assert len(o.dims) == len(o.shape) and all(0 <= d < len(c.iterators) for d in o.dims), c.name
+        with ir.Context():
+            ir.Module.parse(c.mlir)  # the generated program parses and verifies
+
+
+@pytest.mark.parametrize("name,expected", [
+    # inputs read once + output written once, counted by hand
+    ("add_bcast_8192x8192_f32", 8192 * 8192 * 4 * 2 + 8192 * 4),
+    ("rowsum_32x1048576_f16", 32 * 2**20 * 2 + 32 * 4),
+    ("sum_2p26_f32", 2**26 * 4 + 4),
+    ("max_mid_64x4096x64_f32", 64 * 4096 * 64 * 4 + 64 * 64 * 4),
+    ("nhwc_nchw_add_64x56x56x128_f32", 3 * 64 * 56 * 56 * 128 * 4),       # baselines.md: 308 MB
+    ("nhwc_nchw_add_256x7x7x2048_f16", 3 * 256 * 49 * 2048 * 2),          # 154 MB
+    ("nhwc_nchw_add_32x49x7x1009_f32", 3 * 32 * 49 * 7 * 1009 * 4),       # 133 MB
+    ("transpose_add_8192x8192_f32", 3 * 8192 * 8192 * 4),                 # 805 MB
+])
+def test_bytes(name, expected):
+    assert BY_NAME[name].bytes == expected
+
+
+def test_nhwc_case_reads_a_transposed():
+    c = BY_NAME["nhwc_nchw_add_64x56x56x128_f16"]
+    assert c.inputs[0].shape == (64, 56, 56, 128) and c.output.shape == (64, 128, 56, 56)
+    assert "affine_map<(d0, d1, d2, d3) -> (d0, d2, d3, d1)>" in c.mlir
+
+
+def _fake_report():
+    stamp = {"commit": "abc123", "target": "cuda", "gpu": "NVIDIA H200", "date": "2026-11-29T12:00:00+00:00"}
+    nbytes = 4_000_000  # at 4 TB/s the copy takes 1 us
+    case = {"name": "add", "what": "a + b", "bytes": nbytes, "batch_size": 10, **stamp,
+            "ldsopt": {"us": 2.0, "ldsopt_dispatches": 1, "total_dispatches": 1},
+            "iree-default": {"us": 4.0, "ldsopt_dispatches": 0, "total_dispatches": 1},
+            "torch": {"us": 1.25}}
+    failed = {**case, "name": "broken", "ldsopt": {"error": "boom", "ldsopt_dispatches": 0, "total_dispatches": 2},
+              "torch": {"error": "no"}}
+    return {**stamp, "device": "cuda", "pipeline": "p", "dirty": False, "copy_bandwidth": 4e12,
+            "repetitions": 5, "min_time": "0.2s", "cases": [case, failed]}
+
+
+def test_markdown_table():
+    lines = bench_replay.markdown(_fake_report()).splitlines()
+    assert "| case | bytes | ldsopt us | IREE default us | torch us | ldsopt/IREE | ldsopt dispatches |" in lines
+    assert "| add | 4.0 MB | 2.0 (50%) | 4.0 (25%) | 1.2 (80%) | 0.50 | 1/1 |" in lines
+    assert "| broken | 4.0 MB | error | 4.0 (25%) | error | - | 0/2 |" in lines
+    assert any("4.00 TB/s" in line for line in lines)
+
+
+def test_write_results(tmp_path):
+    bench_replay.write_results(_fake_report(), str(tmp_path))
+    assert json.loads((tmp_path / "results.json").read_text())["cases"][0]["ldsopt"]["us"] == 2.0
+    assert (tmp_path / "results.md").read_text().startswith("# lds-bench on NVIDIA H200 (cuda)")
+
+
+def test_parse_benchmark_json():
+    rows = [{"name": "BM_f/process_time/real_time", "run_name": "BM_f/process_time/real_time", "run_type": "iteration",
+             "real_time": t, "time_unit": "ms"} for t in (1.0, 3.0, 2.0)]
+    rows.append({**rows[0], "run_type": "aggregate", "real_time": 99.0})
+    assert bench_replay.parse_benchmark_json(json.dumps({"benchmarks": rows})) == {"f": [1000.0, 3000.0, 2000.0]}
+
+
+def _has_vulkan() -> bool:
+    from ldsopt.tools.lds_run import available_devices
+    return "vulkan" in available_devices()
+
+
+@pytest.mark.skipif(not _has_vulkan(), reason="no Vulkan device (apt-get install mesa-vulkan-drivers)")
+def test_lavapipe_smoke(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "ldsopt.tools.lds_bench", "--target", "lavapipe",
+                           "--cases", "add_bcast_1024x1024_f32", "--out", str(tmp_path), "--repetitions", "2"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    report = json.loads((tmp_path / "results.json").read_text())
+    (case,) = report["cases"]
+    for variant in ("ldsopt", "iree-default"):
+        assert case[variant]["us"] > 0 and math.isfinite(case[variant]["us"])
+        assert case[variant]["total_dispatches"] == 1
+    assert "torch" not in case and report["copy_bandwidth"] is None
+    assert os.path.exists(tmp_path / "results.md")

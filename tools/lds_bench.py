@@ -1,0 +1,65 @@
+"""lds-bench: time ldsopt's dispatches against IREE's default pipeline and PyTorch.
+
+    lds-bench --target cuda --prepare DIR [--cases a,b]   # compile here ...
+    lds-bench --replay DIR [--out OUT]                    # ... time there (runtime only)
+    lds-bench --target lavapipe [--cases a,b] [--out OUT] # compile and time here (smoke)
+    lds-bench --list
+
+Cases live in bench/cases.py. Results: OUT/results.json, results.md (a table of times
+and fractions of the copy bandwidth measured in the same run) and results.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+
+from ldsopt import bench_replay
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="lds-bench", description=__doc__.split("\n")[0])
+    ap.add_argument("--target", choices=["cuda", "lavapipe", "gfx942"])
+    ap.add_argument("--cases", help="comma-separated case names (default: all; lavapipe: a small subset)")
+    ap.add_argument("--pipeline", help="ldsopt pass pipeline (default: the full ldsopt pipeline)")
+    ap.add_argument("--prepare", metavar="DIR", help="compile the benchmark modules into DIR; do not run")
+    ap.add_argument("--replay", metavar="DIR", help="time a folder made by --prepare (needs only the IREE runtime)")
+    ap.add_argument("--out", help="results folder (default: the prepared folder)")
+    ap.add_argument("--batch-size", type=int, help="dispatches per batch (default: from each case's bytes)")
+    ap.add_argument("--repetitions", type=int, default=5)
+    ap.add_argument("--min-time", help="google-benchmark min time per repetition (default 0.2s on GPUs)")
+    ap.add_argument("--no-torch", action="store_true", help="skip the PyTorch column and the copy bandwidth")
+    ap.add_argument("--list", action="store_true", help="list the cases and their bytes")
+    args = ap.parse_args(argv)
+
+    replay_args = ["--repetitions", str(args.repetitions)] + (["--out", args.out] if args.out else []) \
+        + (["--batch-size", str(args.batch_size)] if args.batch_size else []) \
+        + (["--min-time", args.min_time] if args.min_time else []) + (["--no-torch"] if args.no_torch else [])
+    if args.replay:
+        return bench_replay.main([args.replay] + replay_args)
+
+    from ldsopt import bench, driver  # the compiler is needed from here on
+
+    if args.list:
+        for c in bench_replay.load_cases(bench.CASES_FILE).CASES:
+            print(f"{c.name:<32} {c.bytes:>12} bytes  {c.what}")
+        return 0
+    if not args.target:
+        ap.error("--target is required to compile")
+    folder = args.prepare or args.out or tempfile.mkdtemp(prefix="lds-bench-")
+    try:
+        bench.prepare(args.target, folder, args.cases.split(",") if args.cases else None,
+                      args.pipeline or driver.DEFAULT_PIPELINE, progress=lambda m: print(m, flush=True))
+    except (driver.DriverError, FileNotFoundError) as e:
+        print(f"lds-bench: error: {e}", file=sys.stderr)
+        return 1
+    if args.prepare:
+        print(f"PREPARED {folder} for {args.target}: time it with `lds-bench --replay {folder}` "
+              f"or `python -m ldsopt.bench_replay {folder}`")
+        return 0
+    return bench_replay.main([folder] + replay_args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
