@@ -87,6 +87,11 @@ def _binding_of_load(op: ir.Operation) -> Binding | None:
     return None
 
 
+def load_binding(value: ir.Value) -> Binding | None:
+    """The binding that a whole-tensor load producing `value` reads; None for other values."""
+    return _binding_of_load(value.owner.operation) if isinstance(value, ir.OpResult) else None
+
+
 def _binding_of_store(op: ir.Operation) -> tuple[ir.Value, Binding] | None:
     """(stored tensor, binding) for a whole-tensor store."""
     if op.name == "iree_codegen.store_to_buffer":

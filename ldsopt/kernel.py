@@ -15,6 +15,7 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, vector
 
 from ldsopt.dispatch import Dispatch, erase_unused
+from ldsopt.elementwise import element_bits
 from ldsopt.target import Target
 
 LOWERED_BY = "ldsopt.lowered_by"
@@ -49,6 +50,38 @@ class Kernel:
 
     def block_id(self, dim: str = "x") -> ir.Value:
         return gpu.block_id(getattr(gpu.Dimension, dim), upper_bound=self.grid["xyz".index(dim)])
+
+    def delinearize(self, index: ir.Value, sizes: list[int]) -> list[ir.Value]:
+        """Row-major coordinates of `index` (< prod(sizes)) in a space of `sizes`."""
+        coords = []
+        for i, size in enumerate(reversed(sizes)):
+            if i == len(sizes) - 1:  # the outermost coordinate needs no remainder
+                coords.insert(0, index)
+            else:
+                coords.insert(0, arith.remui(index, self.const(size)))
+                index = arith.divui(index, self.const(size))
+        return coords
+
+    def shuffle_xor(self, value: ir.Value, offset: int) -> ir.Value:
+        """`value` of the lane whose id is this lane's xor `offset`. Values narrower than
+        32 bits travel as i32: the shuffle lowerings of CUDA and SPIR-V want 32-bit words."""
+        width = self.const(self.target.subgroup_size, ir.IntegerType.get_signless(32))
+        off = self.const(offset, ir.IntegerType.get_signless(32))
+        bits = element_bits(value.type)
+        if bits >= 32:
+            return gpu.shuffle(value, off, width, gpu.ShuffleMode.XOR)[0]
+        as_int = value if isinstance(value.type, ir.IntegerType) else \
+            arith.bitcast(ir.IntegerType.get_signless(bits), value)
+        word = arith.extui(ir.IntegerType.get_signless(32), as_int)
+        back = arith.trunci(as_int.type, gpu.shuffle(word, off, width, gpu.ShuffleMode.XOR)[0])
+        return back if back.type == value.type else arith.bitcast(value.type, back)
+
+    def butterfly(self, value: ir.Value, offsets: list[int], combine) -> ir.Value:
+        """Combines `value` over the lanes that differ only in the bits of `offsets`; every
+        such lane ends with the same result. All lanes of the subgroup must execute it."""
+        for offset in offsets:
+            value = combine(value, self.shuffle_xor(value, offset))
+        return value
 
     def finish(self, pass_name: str) -> None:
         func = self.dispatch.func

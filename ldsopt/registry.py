@@ -128,6 +128,7 @@ def _convert_scalar(raw: str, tp):
 # name -> "module:Class", imported on first use.
 _REGISTRY: dict[str, str] = {
     "ldsopt-lower-elementwise": "ldsopt.passes.lower_elementwise:LowerElementwise",
+    "ldsopt-vector-distribute": "ldsopt.passes.vector_distribute:VectorDistribute",
 }
 
 

@@ -27,20 +27,10 @@ from iree.compiler.dialects import arith, memref, scf, vector
 
 from ldsopt import target as target_model
 from ldsopt.dispatch import Dispatch, analyze, dispatch_funcs
+from ldsopt.elementwise import (body_is_elementwise, collapse_groups, collapsed_view, element_bits, map_dims,
+                                vectorize_body)
 from ldsopt.kernel import LOWERED_BY, Kernel, read_vector, write_vector
 from ldsopt.registry import ModulePass, PassError, option
-
-_ELEMENTWISE_DIALECTS = ("arith.", "math.")
-
-
-def _map_dims(m: ir.AffineMap) -> list[int] | None:
-    """The dims a projected-permutation map reads, in order; None for any other map."""
-    dims = []
-    for e in m.results:
-        if not isinstance(e, ir.AffineDimExpr):
-            return None
-        dims.append(ir.AffineDimExpr(e).position)
-    return dims
 
 
 def elementwise_operand_dims(root: ir.Operation) -> list[list[int]] | None:
@@ -52,33 +42,11 @@ def elementwise_operand_dims(root: ir.Operation) -> list[list[int]] | None:
     if any("parallel" not in it for it in iters):
         return None
     maps = [ir.AffineMapAttr(a).value for a in root.attributes["indexing_maps"]]
-    dims = [_map_dims(m) for m in maps]
+    dims = [map_dims(m) for m in maps]
     rank = len(iters)
     if any(d is None or d != sorted(d) for d in dims) or dims[-1] != list(range(rank)):
         return None
     return dims
-
-
-def body_is_elementwise(root: ir.Operation) -> bool:
-    block = root.regions[0].blocks[0]
-    out_arg = block.arguments[len(block.arguments) - 1]
-    if len(list(out_arg.uses)):
-        return False
-    names = [op.operation.name for op in block.operations]
-    return all(n == "linalg.yield" or n.startswith(_ELEMENTWISE_DIALECTS) for n in names) and \
-        all(len(op.regions) == 0 for op in block.operations)
-
-
-def collapse_groups(shape: list[int], operand_dims: list[list[int]]) -> list[list[int]]:
-    """Groups of consecutive dims that every operand has or lacks alike."""
-    groups: list[list[int]] = []
-    for d in range(len(shape)):
-        same = groups and all((groups[-1][-1] in dims) == (d in dims) for dims in operand_dims)
-        if same:
-            groups[-1].append(d)
-        else:
-            groups.append([d])
-    return groups
 
 
 @dataclasses.dataclass(frozen=True)
@@ -110,14 +78,14 @@ class LowerElementwise(ModulePass):
         shape = list(out_type.shape)
         groups = collapse_groups(shape, dims)
         cshape = [math.prod(shape[i] for i in g) for g in groups]
-        vmax = min(tgt.vector_elems(_bits(b.tensor_type.element_type)) for b in d.inputs + [d.output])
+        vmax = min(tgt.vector_elems(element_bits(b.tensor_type.element_type)) for b in d.inputs + [d.output])
         v = math.gcd(cshape[-1], 1 << (vmax.bit_length() - 1))  # power of two dividing the row
         n_items = math.prod(cshape) // v
         wg = self.workgroup_size
         n_wg = max(1, min(math.ceil(n_items / wg), self.max_workgroups, tgt.max_workgroup_counts[0]))
         k = Kernel(d, tgt, (wg, 1, 1), (n_wg, 1, 1))
         with k.ip, d.location:
-            views = [_collapsed_view(b.memref(), [g for g in groups if g[0] in od], shape)
+            views = [collapsed_view(b.memref(), [g for g in groups if g[0] in od], shape)
                      for b, od in zip(d.inputs + [d.output], dims)]
             start = arith.addi(arith.muli(k.block_id(), k.const(wg)), k.thread_id())
             loop = scf.ForOp(start, k.const(n_items), k.const(n_wg * wg))
@@ -143,57 +111,7 @@ class LowerElementwise(ModulePass):
                     values.append(read_vector(vtype, view, vi))
                 else:
                     values.append(vector.broadcast(vtype, memref.load(view, vi)))
-            result = _vectorize_body(d.root, values, v)
+            result = vectorize_body(d.root, values, v)
             write_vector(result, views[-1], idx)
             scf.yield_([])
         k.finish(self.NAME)
-
-
-def _bits(t: ir.Type) -> int:
-    if isinstance(t, ir.IntegerType):
-        return ir.IntegerType(t).width
-    return ir.FloatType(t).width
-
-
-def _collapsed_view(buf: ir.Value, groups: list[list[int]], shape: list[int]) -> ir.Value:
-    """`buf` (an operand with some of the output dims) collapsed along `groups`."""
-    mtype = ir.MemRefType(buf.type)
-    if all(len(g) == 1 for g in groups):
-        return buf
-    # Positions of each group's dims within this operand's own (possibly broadcast) rank.
-    pos, reassoc = 0, []
-    for g in groups:
-        reassoc.append(list(range(pos, pos + len(g))))
-        pos += len(g)
-    new_shape = [math.prod(shape[i] for i in g) for g in groups]
-    rtype = ir.MemRefType.get(new_shape, mtype.element_type, memory_space=mtype.memory_space)
-    attr = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), i) for i in r])
-                             for r in reassoc])
-    return memref.collapse_shape(rtype, buf, attr)
-
-
-def _vectorize_body(root: ir.Operation, inputs: list[ir.Value], v: int) -> ir.Value:
-    """Clones the generic's scalar body onto vectors of `v` lanes."""
-    block = root.regions[0].blocks[0]
-    mapping = {block.arguments[i]: inputs[i] for i in range(len(inputs))}
-
-    def get(val: ir.Value) -> ir.Value:
-        if val in mapping:
-            return mapping[val]
-        # A value from outside the body (a scalar constant of the function): broadcast it.
-        return vector.broadcast(ir.VectorType.get([v], val.type), val)
-
-    for op in block.operations:
-        op = op.operation
-        if op.name == "linalg.yield":
-            return get(op.operands[0])
-        attrs = dict(op.attributes.items())
-        if op.name == "arith.constant":
-            new = ir.Operation.create(op.name, results=[op.results[0].type], attributes=attrs)
-            mapping[op.results[0]] = vector.broadcast(ir.VectorType.get([v], op.results[0].type), new.results[0])
-            continue
-        new = ir.Operation.create(op.name, results=[ir.VectorType.get([v], r.type) for r in op.results],
-                                  operands=[get(x) for x in op.operands], attributes=attrs)
-        for old, res in zip(op.results, new.results):
-            mapping[old] = res
-    raise AssertionError("linalg.generic body without linalg.yield")

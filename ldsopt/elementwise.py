@@ -1,0 +1,104 @@
+"""What the pointwise passes share: reading a linalg.generic's maps and body, collapsing
+dims that stay contiguous in every operand, and cloning a scalar body onto vectors.
+
+Operand dims are lists of iteration dims in the operand's own memory order (its
+indexing map's results), so permuted (transposed) operands are described too.
+"""
+
+from __future__ import annotations
+
+import math
+
+from iree.compiler import ir
+from iree.compiler.dialects import memref, vector
+
+_ELEMENTWISE_DIALECTS = ("arith.", "math.")
+
+
+def map_dims(m: ir.AffineMap) -> list[int] | None:
+    """The dims a projected-permutation map reads, in order; None for any other map."""
+    dims = []
+    for e in m.results:
+        if not isinstance(e, ir.AffineDimExpr):
+            return None
+        dims.append(ir.AffineDimExpr(e).position)
+    return dims
+
+
+def body_is_elementwise(root: ir.Operation) -> bool:
+    """The generic's body is arith/math ops on its inputs only (the init is not read)."""
+    block = root.regions[0].blocks[0]
+    out_arg = block.arguments[len(block.arguments) - 1]
+    if len(list(out_arg.uses)):
+        return False
+    names = [op.operation.name for op in block.operations]
+    return all(n == "linalg.yield" or n.startswith(_ELEMENTWISE_DIALECTS) for n in names) and \
+        all(len(op.regions) == 0 for op in block.operations)
+
+
+def collapse_groups(shape: list[int], operand_dims: list[list[int]]) -> list[list[int]]:
+    """Groups of consecutive dims d, d+1 that every operand lacks both of, or has both of
+    with d+1 right after d in its memory order (so the group is contiguous in memory)."""
+    def joins(d: int, dims: list[int]) -> bool:
+        if d not in dims and d + 1 not in dims:
+            return True
+        return d in dims and d + 1 in dims and dims.index(d + 1) == dims.index(d) + 1
+
+    groups: list[list[int]] = []
+    for d in range(len(shape)):
+        if groups and all(joins(d - 1, dims) for dims in operand_dims):
+            groups[-1].append(d)
+        else:
+            groups.append([d])
+    return groups
+
+
+def collapsed_view(buf: ir.Value, groups: list[list[int]], shape: list[int]) -> ir.Value:
+    """`buf` collapsed along `groups`: the groups of dims it has, in its memory order;
+    `shape` gives the extent of each dim."""
+    mtype = ir.MemRefType(buf.type)
+    if all(len(g) == 1 for g in groups):
+        return buf
+    # Positions of each group's dims within this operand's own (possibly broadcast) rank.
+    pos, reassoc = 0, []
+    for g in groups:
+        reassoc.append(list(range(pos, pos + len(g))))
+        pos += len(g)
+    new_shape = [math.prod(shape[i] for i in g) for g in groups]
+    rtype = ir.MemRefType.get(new_shape, mtype.element_type, memory_space=mtype.memory_space)
+    attr = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), i) for i in r])
+                             for r in reassoc])
+    return memref.collapse_shape(rtype, buf, attr)
+
+
+def element_bits(t: ir.Type) -> int:
+    if isinstance(t, ir.IntegerType):
+        return ir.IntegerType(t).width
+    return ir.FloatType(t).width
+
+
+def vectorize_body(root: ir.Operation, inputs: list[ir.Value], v: int) -> ir.Value:
+    """Clones the generic's scalar body onto vectors of `v` lanes."""
+    block = root.regions[0].blocks[0]
+    mapping = {block.arguments[i]: inputs[i] for i in range(len(inputs))}
+
+    def get(val: ir.Value) -> ir.Value:
+        if val in mapping:
+            return mapping[val]
+        # A value from outside the body (a scalar constant of the function): broadcast it.
+        return vector.broadcast(ir.VectorType.get([v], val.type), val)
+
+    for op in block.operations:
+        op = op.operation
+        if op.name == "linalg.yield":
+            return get(op.operands[0])
+        attrs = dict(op.attributes.items())
+        if op.name == "arith.constant":
+            new = ir.Operation.create(op.name, results=[op.results[0].type], attributes=attrs)
+            mapping[op.results[0]] = vector.broadcast(ir.VectorType.get([v], op.results[0].type), new.results[0])
+            continue
+        new = ir.Operation.create(op.name, results=[ir.VectorType.get([v], r.type) for r in op.results],
+                                  operands=[get(x) for x in op.operands], attributes=attrs)
+        for old, res in zip(op.results, new.results):
+            mapping[old] = res
+    raise AssertionError("linalg.generic body without linalg.yield")

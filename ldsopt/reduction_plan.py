@@ -1,0 +1,355 @@
+"""How a reduction is distributed over a workgroup: the plan behind ldsopt-vector-distribute.
+
+The iteration space of a reduction splits into its parallel dims P (the outputs) and its
+reduced dims R. Both are linearized row-major: an output index `o` in [0, N_out) and a
+reduction index in [0, K). The innermost iteration dim is the contiguous one in memory;
+each thread reads vectors of `vector` elements along it, so the *vector side* is the
+reduction (innermost dim reduced: row sums, full reductions) or the outputs (innermost dim
+parallel: sums over an outer or middle dim).
+
+A workgroup of `lanes_p * lanes_r` lanes times `subgroups_p * subgroups_r` subgroups works
+on a tile of `outputs_per_tile` consecutive outputs at a time:
+- thread coordinate p = subgroup_p * lanes_p + lane_p owns `vec_p` consecutive outputs
+  (vec_p = vector on the output side, else 1);
+- thread coordinate r = subgroup_r * lanes_r + lane_r reads reduction chunks r, r + TR, ...
+  (TR = lanes_r * subgroups_r threads, each chunk `vec_r` elements);
+- `reduction_fastest` says which of lane_p / lane_r varies fastest with the lane id (the same
+  order is used for the subgroup id).
+Lanes that share an output (same lane_p) meet through shuffles; if subgroups_r > 1, the
+subgroups that share an output meet through an LDS buffer of subgroups_r x outputs_per_tile
+partials (a subgroup's partials are one contiguous row, and reading back, consecutive lanes
+read consecutive outputs of a row; rows are padded where the bank model of ldsopt.banks still
+sees read-back conflicts, i.e. when lanes of one phase read several rows).
+
+A user's lowering_config is honoured when it states a layout (a `lane_basis` / `thread_basis`
+or `subgroup_basis`): seed 001's keys (`workgroup`, `reduction`, `thread_basis`,
+`subgroup_basis`) and IREE 3.13's (`workgroup`, `partial_reduction`, `thread`, `lane_basis`,
+`subgroup_basis`). A basis is `[[counts], [mapping]]`: the lane (subgroup) id is delinearized
+by `counts`, iteration dim d takes position `mapping[d]`. Tiling-only configs (IREE's own
+TileAndFuse choices) carry no layout and are ignored. A layout config that this scheme cannot
+express raises PlanError.
+
+Plain Python: nothing here needs MLIR.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import math
+import re
+
+from ldsopt.banks import BankModel
+
+
+class PlanError(ValueError):
+    """A user lowering_config that cannot be honoured."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Problem:
+    shape: tuple[int, ...]          # the iteration space
+    reduced: tuple[int, ...]        # reduced dims, ascending
+    vector_limit: int               # widest vector the inputs allow (target and element widths)
+    subgroup_size: int
+    max_threads: int
+    max_workgroups: int
+
+    @property
+    def parallel(self) -> tuple[int, ...]:
+        return tuple(d for d in range(len(self.shape)) if d not in self.reduced)
+
+    @property
+    def vector_on_reduction(self) -> bool:
+        return len(self.shape) - 1 in self.reduced
+
+    @property
+    def n_outputs(self) -> int:
+        return math.prod(self.shape[d] for d in self.parallel)
+
+    @property
+    def n_reduced(self) -> int:
+        return math.prod(self.shape[d] for d in self.reduced)
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    problem: Problem
+    vector: int
+    lanes_p: int
+    lanes_r: int
+    subgroups_p: int
+    subgroups_r: int
+    reduction_fastest: bool
+    source: str  # "default" or "lowering_config"
+
+    @property
+    def subgroup_size(self) -> int:
+        return self.lanes_p * self.lanes_r
+
+    @property
+    def workgroup_size(self) -> int:
+        return self.subgroup_size * self.subgroups_p * self.subgroups_r
+
+    @property
+    def vec_p(self) -> int:
+        return 1 if self.problem.vector_on_reduction else self.vector
+
+    @property
+    def vec_r(self) -> int:
+        return self.vector if self.problem.vector_on_reduction else 1
+
+    @property
+    def threads_p(self) -> int:
+        return self.lanes_p * self.subgroups_p
+
+    @property
+    def threads_r(self) -> int:
+        return self.lanes_r * self.subgroups_r
+
+    @property
+    def outputs_per_tile(self) -> int:
+        return self.threads_p * self.vec_p
+
+    @property
+    def n_tiles(self) -> int:
+        return self.problem.n_outputs // self.outputs_per_tile
+
+    @property
+    def grid(self) -> int:
+        return min(self.n_tiles, self.problem.max_workgroups)
+
+    @property
+    def chunks(self) -> int:
+        """Reduction chunks (of vec_r elements) per output."""
+        return self.problem.n_reduced // self.vec_r
+
+    def shuffle_offsets(self) -> list[int]:
+        """xor offsets of the butterfly over the lanes that share an output, widest first."""
+        stride = 1 if self.reduction_fastest else self.lanes_p
+        return [stride << i for i in reversed(range(self.lanes_r.bit_length() - 1))]
+
+    def readback_group(self) -> int:
+        """Lanes that reduce one output's LDS partials together (the rest is serial per lane)."""
+        return min(_pow2_ceil(self.subgroups_r), self.subgroup_size)
+
+    def readback_offsets(self) -> list[int]:
+        """xor offsets of the read-back butterfly: the readback_group lanes of one output are
+        subgroup_size / group apart (the lanes in between read other outputs), widest first."""
+        group = self.readback_group()
+        spread = self.subgroup_size // group
+        return [spread << i for i in reversed(range(group.bit_length() - 1))]
+
+    def readback_addresses(self, row_stride: int) -> list[int | None]:
+        """LDS element offsets that the lanes of subgroup 0 read in the first read-back step
+        (partial kk of output lane % spread; lanes past the partials read nothing)."""
+        spread = self.subgroup_size // self.readback_group()
+        out = []
+        for lane in range(self.subgroup_size):
+            kk, o = divmod(lane, spread)
+            out.append(kk * row_stride + min(o, self.outputs_per_tile - 1) if kk < self.subgroups_r else None)
+        return out
+
+    def lds_row_pad(self, banks: BankModel, elem_bytes: int) -> int:
+        """Elements to pad each row of the partials buffer with so that the read-back has no
+        bank conflicts: the first such multiple of vec_p (vector writes stay aligned) below a
+        full set of banks; 0 if none helps. The writes need none: a subgroup writes one
+        contiguous row."""
+        def conflicts(pad: int) -> int:
+            addrs = [a * elem_bytes if a is not None else None
+                     for a in self.readback_addresses(self.outputs_per_tile + pad)]
+            return banks.conflicts(addrs, elem_bytes)
+
+        pads = range(0, banks.num_banks * banks.bank_bytes // elem_bytes, self.vec_p)
+        return next((pad for pad in pads if conflicts(pad) == 0), 0)
+
+    def tiles(self) -> dict[str, list[int]]:
+        """[subgroup, batch, thread, element] tiles of the output and reduction spaces."""
+        return {"parallel": [self.subgroups_p, math.ceil(self.n_tiles / self.grid), self.lanes_p, self.vec_p],
+                "reduction": [self.subgroups_r, math.ceil(self.chunks / self.threads_r), self.lanes_r, self.vec_r]}
+
+    def check(self) -> None:
+        p = self.problem
+        for what, n in (("lanes", self.lanes_p), ("lanes", self.lanes_r), ("vector", self.vector)):
+            if not _is_pow2(n):
+                raise PlanError(f"{what} count {n} is not a power of two")
+        if self.subgroup_size != p.subgroup_size:
+            raise PlanError(f"{self.subgroup_size} lanes per subgroup, the target has {p.subgroup_size}")
+        if self.workgroup_size > p.max_threads:
+            raise PlanError(f"workgroup of {self.workgroup_size} threads exceeds the target's {p.max_threads}")
+        if self.vector > p.vector_limit:
+            raise PlanError(f"vectors of {self.vector} elements exceed the target's widest load ({p.vector_limit})")
+        inner = p.shape[-1]
+        if inner % self.vector:
+            raise PlanError(f"vectors of {self.vector} elements do not divide the innermost dim ({inner})")
+        if p.n_outputs % self.outputs_per_tile:
+            raise PlanError(f"a tile of {self.outputs_per_tile} outputs does not divide the {p.n_outputs} outputs")
+
+
+def _is_pow2(n: int) -> bool:
+    return n > 0 and n & (n - 1) == 0
+
+
+def _pow2_ceil(n: int) -> int:
+    return 1 << max(0, n - 1).bit_length()
+
+
+def _pow2_dividing(n: int, cap: int) -> int:
+    """The largest power of two that divides n and is at most cap."""
+    return min(n & -n, 1 << (cap.bit_length() - 1))
+
+
+def default_plan(p: Problem, workgroup_size: int) -> Plan:
+    """Vectors along the contiguous dim; every lane and subgroup on the reduction, except on
+    the output side where the innermost dim is parallel: there lanes take consecutive
+    vectors of outputs (coalesced reads) and the rest of the subgroup takes the reduction."""
+    L = p.subgroup_size
+    vector = _pow2_dividing(p.shape[-1], p.vector_limit)
+    if p.vector_on_reduction:
+        lanes_p = 1
+        chunks = p.n_reduced // vector
+    else:
+        lanes_p = _pow2_dividing(p.shape[-1] // vector, L)
+        chunks = p.n_reduced
+    lanes_r = L // lanes_p
+    # Enough threads for the chunks of one output, a whole number of subgroups.
+    threads = min(workgroup_size, p.max_threads, max(L, lanes_p * _pow2_ceil(chunks)))
+    plan = Plan(p, vector, lanes_p, lanes_r, 1, max(1, threads // L), reduction_fastest=lanes_p == 1,
+                source="default")
+    plan.check()
+    return plan
+
+
+# --- user lowering configs -----------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class LoweringConfig:
+    workgroup: tuple[int, ...] | None = None
+    reduction: tuple[int, ...] | None = None
+    thread: tuple[int, ...] | None = None
+    lane_basis: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    subgroup_basis: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    workgroup_size: tuple[int, ...] | None = None
+    subgroup_size: int | None = None
+
+    @property
+    def has_layout(self) -> bool:
+        return self.lane_basis is not None or self.subgroup_basis is not None
+
+    def permuted(self, perm: list[int]) -> "LoweringConfig":
+        """The config with its per-dim entries renumbered: new dim j is old dim perm[j] (a
+        Problem numbers dims as the inputs do, a config as the op's iterators do)."""
+        def tiles(t):
+            return tuple(t[i] if i < len(t) else 0 for i in perm) if t is not None else None
+
+        def basis(b):
+            return (b[0], tuple(b[1][i] for i in perm)) if b is not None else None
+
+        return dataclasses.replace(self, workgroup=tiles(self.workgroup), reduction=tiles(self.reduction),
+                                   thread=tiles(self.thread), lane_basis=basis(self.lane_basis),
+                                   subgroup_basis=basis(self.subgroup_basis))
+
+
+_KEYS = {"workgroup": "workgroup", "reduction": "reduction", "partial_reduction": "reduction",
+         "thread": "thread", "thread_basis": "lane_basis", "lane_basis": "lane_basis",
+         "subgroup_basis": "subgroup_basis"}
+
+
+def _bracketed(text: str, start: int) -> str:
+    """The balanced [...] starting at text[start]."""
+    depth = 0
+    for i in range(start, len(text)):
+        depth += {"[": 1, "]": -1}.get(text[i], 0)
+        if depth == 0:
+            return text[start:i + 1]
+    raise PlanError(f"unbalanced brackets in '{text[start:]}'")
+
+
+def _as_tuple(value):
+    return tuple(_as_tuple(v) for v in value) if isinstance(value, list) else value
+
+
+def parse_lowering_config(config_text: str, translation_text: str = "") -> LoweringConfig:
+    """Reads the keys of an `#iree_gpu.lowering_config<{...}>` (either generation of names)
+    and workgroup_size / subgroup_size of a translation_info."""
+    values: dict[str, object] = {}
+    for m in re.finditer(r"\b(\w+)\s*=\s*\[", config_text):
+        if m.group(1) in _KEYS:
+            values[_KEYS[m.group(1)]] = _as_tuple(ast.literal_eval(_bracketed(config_text, m.end() - 1)))
+    wg = re.search(r"workgroup_size\s*=\s*(\[[^\]]*\])", translation_text)
+    sg = re.search(r"subgroup_size\s*=\s*(\d+)", translation_text)
+    return LoweringConfig(**values, workgroup_size=_as_tuple(ast.literal_eval(wg.group(1))) if wg else None,
+                          subgroup_size=int(sg.group(1)) if sg else None)
+
+
+def _basis_split(basis, p: Problem, what: str) -> tuple[int, int, bool | None]:
+    """(count on the outputs, count on the reduction, reduction fastest?) of a basis.
+    The order is None when one side has a single lane or subgroup."""
+    counts, mapping = basis
+    if len(mapping) != len(p.shape):
+        raise PlanError(f"{what} maps {len(mapping)} dims, the op has {len(p.shape)}")
+    per_dim = [counts[m] for m in mapping]
+    n_p = math.prod(per_dim[d] for d in p.parallel)
+    n_r = math.prod(per_dim[d] for d in p.reduced)
+    pos_p = [mapping[d] for d in p.parallel if per_dim[d] > 1]
+    pos_r = [mapping[d] for d in p.reduced if per_dim[d] > 1]
+    if not pos_p or not pos_r:
+        return n_p, n_r, None
+    if min(pos_r) > max(pos_p):
+        return n_p, n_r, True
+    if min(pos_p) > max(pos_r):
+        return n_p, n_r, False
+    raise PlanError(f"{what} interleaves parallel and reduced dims")
+
+
+def _tile_outputs(tiles: tuple[int, ...], p: Problem) -> int:
+    """Outputs in a workgroup tile; the tile must be a run of consecutive (row-major) outputs."""
+    sizes = [(tiles[d] if d < len(tiles) else 0) or p.shape[d] for d in p.parallel]
+    full = [s == p.shape[d] for s, d in zip(sizes, p.parallel)]
+    partial = [i for i, f in enumerate(full) if not f]
+    if partial and any(s != 1 for s in sizes[:partial[-1]]):
+        raise PlanError(f"workgroup tile {list(tiles)} is not a run of consecutive outputs")
+    return math.prod(sizes)
+
+
+def config_plan(p: Problem, cfg: LoweringConfig, scale_to_target: bool) -> Plan:
+    """The plan a layout config states. With scale_to_target, a config written for another
+    subgroup size keeps its workgroup size and its lanes on the outputs, and moves the
+    difference between lanes and subgroups on the reduction."""
+    lanes_p, lanes_r, order_l = _basis_split(cfg.lane_basis, p, "lane basis") if cfg.lane_basis \
+        else (1, p.subgroup_size, None)
+    sgs_p, sgs_r, order_s = _basis_split(cfg.subgroup_basis, p, "subgroup basis") if cfg.subgroup_basis \
+        else (1, 1, None)
+    if order_l is not None and order_s is not None and order_l != order_s:
+        raise PlanError("lane and subgroup bases order parallel and reduced dims differently")
+    reduction_fastest = order_l if order_l is not None else order_s if order_s is not None else True
+    cfg_lanes = lanes_p * lanes_r
+    if cfg.subgroup_size is not None and cfg.subgroup_size != cfg_lanes:
+        raise PlanError(f"lane basis covers {cfg_lanes} lanes, subgroup_size is {cfg.subgroup_size}")
+    threads = cfg_lanes * sgs_p * sgs_r
+    if cfg.workgroup_size is not None and math.prod(cfg.workgroup_size) != threads:
+        raise PlanError(f"bases cover {threads} threads, workgroup_size is {list(cfg.workgroup_size)}")
+    L = p.subgroup_size
+    if cfg_lanes != L:
+        if not scale_to_target:
+            raise PlanError(f"lowering_config is written for subgroups of {cfg_lanes} lanes, the target has {L} "
+                            "(set scale-config-to-target=true to rescale it)")
+        if L % lanes_p or threads % (L * sgs_p):
+            raise PlanError(f"cannot rescale the lowering_config from {cfg_lanes} to {L} lanes per subgroup")
+        lanes_r, sgs_r = L // lanes_p, threads // (L * sgs_p)
+    threads_p, threads_r = lanes_p * sgs_p, lanes_r * sgs_r
+    inner = len(p.shape) - 1
+    if cfg.thread and inner < len(cfg.thread) and cfg.thread[inner]:
+        vector = cfg.thread[inner]
+    elif p.vector_on_reduction and cfg.reduction:
+        vector = max(1, math.prod(t for t in cfg.reduction if t) // threads_r)
+    elif not p.vector_on_reduction and cfg.workgroup:
+        vector = max(1, _tile_outputs(cfg.workgroup, p) // threads_p)
+    else:
+        vector = _pow2_dividing(p.shape[-1], p.vector_limit)
+    plan = Plan(p, vector, lanes_p, lanes_r, sgs_p, sgs_r, reduction_fastest, source="lowering_config")
+    if cfg.workgroup is not None and _tile_outputs(cfg.workgroup, p) != plan.outputs_per_tile:
+        raise PlanError(f"workgroup tile {list(cfg.workgroup)} covers {_tile_outputs(cfg.workgroup, p)} outputs, "
+                        f"the bases and vectors give {plan.outputs_per_tile}")
+    plan.check()
+    return plan

@@ -1,0 +1,13 @@
+// i32 sums.
+func.func @main(%x0: tensor<64x300xi32>) -> tensor<64xi32> {
+  %cst = arith.constant 0 : i32
+  %e = tensor.empty() : tensor<64xi32>
+  %f = linalg.fill ins(%cst : i32) outs(%e : tensor<64xi32>) -> tensor<64xi32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x0 : tensor<64x300xi32>) outs(%f : tensor<64xi32>) {
+  ^bb0(%in0: i32, %out: i32):
+    %s = arith.addi %in0, %out : i32
+    linalg.yield %s : i32
+  } -> tensor<64xi32>
+  return %r : tensor<64xi32>
+}

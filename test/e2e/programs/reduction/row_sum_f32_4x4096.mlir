@@ -1,0 +1,13 @@
+// Row sums of 4 rows of 4096 (innermost dim reduced).
+func.func @main(%x0: tensor<4x4096xf32>) -> tensor<4xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x0 : tensor<4x4096xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%in0: f32, %out: f32):
+    %s = arith.addf %in0, %out : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

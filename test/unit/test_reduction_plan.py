@@ -1,0 +1,120 @@
+"""Unit tests of ldsopt.reduction_plan: default plans, both generations of config keys,
+rescaling, refusals, butterfly offsets and the read-back's bank conflicts."""
+import pytest
+
+from ldsopt.banks import BankModel
+from ldsopt.reduction_plan import PlanError, Problem, config_plan, default_plan, parse_lowering_config
+
+GFX942 = dict(subgroup_size=64, max_threads=1024, max_workgroups=2**31 - 1)
+LAVAPIPE = dict(subgroup_size=8, max_threads=1024, max_workgroups=65535)
+
+SEED001_4x4096 = """#iree_codegen.compilation_info<lowering_config = #iree_gpu.lowering_config<{reduction = [0, 256],
+  subgroup_basis = [[1, 4], [0, 1]], thread_basis = [[4, 16], [0, 1]], workgroup = [4, 0]}>,
+  translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<VectorDistribute>
+  workgroup_size = [256, 1, 1] subgroup_size = 64, {}>>"""
+IREE313_4x4096 = """#iree_gpu.lowering_config<{lane_basis = [[1, 64], [0, 1]], partial_reduction = [0, 4096],
+  subgroup_basis = [[1, 16], [0, 1]], thread = [0, 4], workgroup = [1, 0]}>"""
+IREE313_TRANSLATION = ("#iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<VectorDistribute> "
+                       "workgroup_size = [1024, 1, 1] subgroup_size = 64>")
+
+
+def test_parse_seed_keys():
+    cfg = parse_lowering_config(SEED001_4x4096, SEED001_4x4096)
+    assert cfg.workgroup == (4, 0) and cfg.reduction == (0, 256)
+    assert cfg.lane_basis == ((4, 16), (0, 1)) and cfg.subgroup_basis == ((1, 4), (0, 1))
+    assert cfg.workgroup_size == (256, 1, 1) and cfg.subgroup_size == 64
+    assert cfg.has_layout
+
+
+def test_parse_iree313_keys():
+    cfg = parse_lowering_config(IREE313_4x4096, IREE313_TRANSLATION)
+    assert cfg.reduction == (0, 4096) and cfg.thread == (0, 4) and cfg.lane_basis == ((1, 64), (0, 1))
+    assert cfg.workgroup_size == (1024, 1, 1)
+
+
+def test_tiling_only_config_has_no_layout():
+    cfg = parse_lowering_config("#iree_gpu.lowering_config<{reduction = [0, 4], thread = [1, 0], workgroup = [32, 0]}>")
+    assert not cfg.has_layout
+
+
+def test_seed_config_plan():
+    p = Problem((4, 4096), (1,), 4, **GFX942)
+    plan = config_plan(p, parse_lowering_config(SEED001_4x4096, SEED001_4x4096), False)
+    assert (plan.lanes_p, plan.lanes_r, plan.subgroups_p, plan.subgroups_r, plan.vector) == (4, 16, 1, 4, 4)
+    assert plan.workgroup_size == 256 and plan.outputs_per_tile == 4 and plan.grid == 1
+    assert plan.shuffle_offsets() == [8, 4, 2, 1]
+    assert plan.readback_group() == 4 and plan.readback_offsets() == [32, 16]
+    assert plan.tiles() == {"parallel": [1, 1, 4, 1], "reduction": [4, 16, 16, 4]}
+
+
+def test_iree313_default_config_plan():
+    p = Problem((4, 4096), (1,), 4, **GFX942)
+    plan = config_plan(p, parse_lowering_config(IREE313_4x4096, IREE313_TRANSLATION), False)
+    assert (plan.lanes_r, plan.subgroups_r, plan.vector, plan.workgroup_size) == (64, 16, 4, 1024)
+
+
+def test_rescale_only_when_asked():
+    p = Problem((4, 4096), (1,), 4, **LAVAPIPE)
+    cfg = parse_lowering_config(SEED001_4x4096, SEED001_4x4096)
+    with pytest.raises(PlanError, match="written for subgroups of 64 lanes, the target has 8"):
+        config_plan(p, cfg, False)
+    plan = config_plan(p, cfg, True)
+    # Same workgroup, same 4 rows on lanes; the reduction side takes the difference.
+    assert (plan.lanes_p, plan.lanes_r, plan.subgroups_r, plan.workgroup_size) == (4, 2, 32, 256)
+
+
+def test_interleaved_basis_is_refused():
+    p = Problem((4, 8, 64), (0, 2), 4, **LAVAPIPE)
+    cfg = parse_lowering_config("#iree_gpu.lowering_config<{lane_basis = [[2, 2, 2], [0, 1, 2]]}>")
+    with pytest.raises(PlanError, match="interleaves"):
+        config_plan(p, cfg, False)
+
+
+@pytest.mark.parametrize("shape, reduced, vector, lanes_p, threads", [
+    ((4, 4096), (1,), 4, 1, 256),       # row sums: every lane on the row, 128-bit loads
+    ((13, 1000), (1,), 4, 1, 256),
+    ((10007,), (0,), 1, 1, 256),        # a prime: scalar reads
+    ((512, 64), (0,), 4, 8, 256),       # outer dim: lanes along the outputs
+    ((6, 50, 10), (1,), 2, 1, 64),      # middle dim, 10 outputs a row: vectors of 2
+    ((32, 6), (1,), 2, 1, 8),           # a short row: one subgroup
+])
+def test_default_plans_on_lavapipe(shape, reduced, vector, lanes_p, threads):
+    plan = default_plan(Problem(shape, reduced, 4, **LAVAPIPE), 256)
+    assert (plan.vector, plan.lanes_p, plan.workgroup_size) == (vector, lanes_p, threads)
+    assert plan.n_tiles * plan.outputs_per_tile == plan.problem.n_outputs
+    assert plan.chunks * plan.vec_r == plan.problem.n_reduced
+
+
+def test_grid_is_capped():
+    plan = default_plan(Problem((70000, 4), (1,), 4, **LAVAPIPE), 256)
+    assert plan.n_tiles == 70000 and plan.grid == 65535 and plan.tiles()["parallel"][1] == 2
+
+
+def test_parallel_fastest_offsets():
+    plan = default_plan(Problem((512, 64), (0,), 4, **GFX942), 256)
+    assert (plan.lanes_p, plan.lanes_r, plan.reduction_fastest) == (16, 4, False)
+    assert plan.shuffle_offsets() == [32, 16]
+
+
+def test_readback_padding_removes_conflicts():
+    banks = BankModel.gfx942()
+    # 16 outputs a row, 4 partials: lanes 0-15 read row 0, 16-31 row 1: unpadded rows of 64
+    # floats put both half-rows in the same banks.
+    plan = default_plan(Problem((512, 64), (0,), 4, **GFX942), 256)
+    unpadded = [a * 4 if a is not None else None for a in plan.readback_addresses(plan.outputs_per_tile)]
+    assert banks.conflicts(unpadded, 4) > 0
+    pad = plan.lds_row_pad(banks, 4)
+    padded = [a * 4 if a is not None else None for a in plan.readback_addresses(plan.outputs_per_tile + pad)]
+    assert pad == 16 and banks.conflicts(padded, 4) == 0
+    # One output a tile (row sums): the lanes read one row of partials; no padding.
+    assert default_plan(Problem((4, 4096), (1,), 4, **GFX942), 256).lds_row_pad(banks, 4) == 0
+
+
+def test_config_follows_the_inputs_dim_order():
+    # IREE's form of a sum over the outer dim of 512x64: iterators (64 parallel, 512 reduced),
+    # input map (d1, d0). The config speaks of iterators; the Problem of the input's dims.
+    cfg = parse_lowering_config("#iree_gpu.lowering_config<{workgroup = [64, 0], thread = [4, 0], "
+                                "lane_basis = [[16, 4], [0, 1]], subgroup_basis = [[1, 4], [0, 1]]}>")
+    plan = config_plan(Problem((512, 64), (0,), 4, **GFX942), cfg.permuted([1, 0]), False)
+    assert (plan.lanes_p, plan.lanes_r, plan.subgroups_r, plan.vector, plan.reduction_fastest) == (16, 4, 4, 4, True)
+    assert plan.outputs_per_tile == 64
