@@ -161,13 +161,32 @@ def compile_module(text: str, folder: str, name: str, dump: bool = False, extra:
     return vmfb
 
 
+_GPU_CONFIG_ATTRS = ("compilation_info", "lowering_config")
+
+
+def without_gpu_configs(text: str) -> str:
+    """The program without GPU lowering configs, which llvm-cpu rejects; the values it
+    computes do not depend on them."""
+    with ir.Context() as ctx:
+        module = ir.Module.parse(text, ctx)
+
+        def strip(op):
+            for name in _GPU_CONFIG_ATTRS:
+                if name in op.attributes:
+                    del op.attributes[name]
+            return ir.WalkResult.ADVANCE
+
+        module.operation.walk(strip)
+        return str(module)
+
+
 def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str) -> list[Tensor]:
     """Runs the original program on IREE's llvm-cpu backend."""
     cpu = target_model.known("llvm-cpu")
     src = os.path.join(folder, "reference_source.mlir")
     vmfb = os.path.join(folder, "reference.vmfb")
     with open(src, "w") as f:
-        f.write(text)
+        f.write(without_gpu_configs(text))
     iree_compile([src, *cpu.compile_flags, "-o", vmfb], "reference compile (llvm-cpu)")
     expected = [Tensor(shape, dtype, f"expected{i}.bin") for i, (shape, dtype) in enumerate(sig.outputs)]
     run_module(vmfb, sig.function, cpu.device, inputs, expected, folder)

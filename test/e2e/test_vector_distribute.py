@@ -9,7 +9,6 @@ test waits for its own.
 from __future__ import annotations
 
 import concurrent.futures
-import json
 import os
 import pathlib
 import re
@@ -18,7 +17,7 @@ import sys
 
 import pytest
 
-from ldsopt import driver, isa, replay
+from ldsopt import isa
 
 HERE = pathlib.Path(__file__).parent
 PROGRAMS = HERE / "programs"
@@ -33,46 +32,28 @@ def _lds_run(program: pathlib.Path, options: str = "", *extra: str) -> subproces
     return subprocess.run(args, capture_output=True, text=True, timeout=600)
 
 
-def _run_plain(program: pathlib.Path, options: str, folder: pathlib.Path) -> tuple[bool, str]:
+def _run_case(program: pathlib.Path, options: str, folder: pathlib.Path) -> tuple[bool, str]:
     proc = _lds_run(program, options, "--emit-dir", str(folder))
     lines = proc.stdout.strip().splitlines()
     return proc.returncode == 0 and bool(lines) and lines[-1].startswith("PASS"), proc.stdout + proc.stderr
 
 
-def _run_with_config(program: pathlib.Path, options: str, folder: pathlib.Path) -> tuple[bool, str]:
-    """lds-run on lavapipe for a program that carries a GPU compilation_info. llvm-cpu (the
-    reference) rejects such a program, so the inputs and the reference come from a copy
-    without it, and the kernel from the program itself (same signature, same seeded inputs)."""
-    pipeline = PASS_ONLY % options
-    text = driver.read_source(str(program))
-    plain = folder / "plain.mlir"
-    plain.write_text(re.sub(r",\s*compilation_info = #\w+", "", text))
-    run = folder / "run"
-    manifest = driver.prepare(str(plain), "lavapipe", str(run), pipeline_text=pipeline)
-    configured = driver.configure(text, driver.target_model.known("lavapipe"), str(folder))
-    ours, manifest["dispatches"] = driver.apply_ldsopt(configured, pipeline)
-    driver.compile_module(ours, str(run), "ldsopt")
-    (run / "manifest.json").write_text(json.dumps(manifest, indent=1))
-    report, ok = replay.format_report(replay.replay(str(run)), require_ldsopt=True)
-    return ok, report
-
-
-# (id, runner, program, pass options): every reduction program with the default plan; a few
+# (id, program, pass options): every reduction program with the default plan; a few
 # with few workgroups, so that each workgroup loops over output tiles (barrier before the LDS
 # write); and user layout configs.
-CASES = [(p.stem, _run_plain, p, "") for p in sorted((PROGRAMS / "reduction").glob("*.mlir"))] + [
-    ("grid_stride_lds_rows", _run_plain, PROGRAMS / "reduction" / "row_sum_f32_13x1000.mlir", "max-workgroups=3"),
-    ("grid_stride_lds_cols", _run_plain, PROGRAMS / "reduction" / "col_sum_f32_512x64.mlir", "max-workgroups=1"),
-    ("grid_stride_lds_middle", _run_plain, PROGRAMS / "reduction" / "max_middle_f32_6x50x10.mlir", "max-workgroups=4"),
+CASES = [(p.stem, p, "") for p in sorted((PROGRAMS / "reduction").glob("*.mlir"))] + [
+    ("grid_stride_lds_rows", PROGRAMS / "reduction" / "row_sum_f32_13x1000.mlir", "max-workgroups=3"),
+    ("grid_stride_lds_cols", PROGRAMS / "reduction" / "col_sum_f32_512x64.mlir", "max-workgroups=1"),
+    ("grid_stride_lds_middle", PROGRAMS / "reduction" / "max_middle_f32_6x50x10.mlir", "max-workgroups=4"),
     # Written for lavapipe's subgroups of 8: one thread per subgroup on the reduced dim.
-    ("config_serial_tail", _run_with_config, PROGRAMS / "reduction_config" / "serial_tail_config_f32_16x8.mlir", ""),
+    ("config_serial_tail", PROGRAMS / "reduction_config" / "serial_tail_config_f32_16x8.mlir", ""),
     # 3 subgroups on the reduced dim: the read-back masks the fourth lane with the identity.
-    ("config_three_subgroups", _run_with_config,
+    ("config_three_subgroups",
      PROGRAMS / "reduction_config" / "three_subgroups_config_f32_16x48.mlir", ""),
     # Seed 001's configs (subgroups of 64), rescaled to 8 lanes as asked.
-    ("config_seed001_4x4096_scaled", _run_with_config, PROGRAMS / "seed001" / "reduce_4x4096.mlir",
+    ("config_seed001_4x4096_scaled", PROGRAMS / "seed001" / "reduce_4x4096.mlir",
      "scale-config-to-target=true"),
-    ("config_seed001_4096_scaled", _run_with_config, PROGRAMS / "seed001" / "reduce_4096.mlir",
+    ("config_seed001_4096_scaled", PROGRAMS / "seed001" / "reduce_4096.mlir",
      "scale-config-to-target=true"),
 ]
 
@@ -83,8 +64,8 @@ def results(request, tmp_path_factory):
     selected = {item.callspec.params["case"][0] for item in request.session.items
                 if getattr(item, "originalname", None) == "test_reduction_on_lavapipe"}
     pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
-    futures = {cid: pool.submit(run, prog, opts, tmp_path_factory.mktemp(cid))
-               for cid, run, prog, opts in CASES if cid in selected}
+    futures = {cid: pool.submit(_run_case, prog, opts, tmp_path_factory.mktemp(cid))
+               for cid, prog, opts in CASES if cid in selected}
     yield futures
     pool.shutdown(cancel_futures=True)
 
