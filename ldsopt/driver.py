@@ -78,6 +78,18 @@ def signature(text: str, function: str | None) -> Signature:
                          [_tensor(t, f"result {i}") for i, t in enumerate(ftype.results)])
 
 
+def check_buffer_sizes(sig: Signature, tgt: target_model.KnownTarget) -> None:
+    """Refuses tensors larger than one binding of the target can cover."""
+    if tgt.max_buffer_bytes is None:
+        return
+    for what, tensors in (("argument", sig.inputs), ("result", sig.outputs)):
+        for i, (shape, dtype) in enumerate(tensors):
+            nbytes = int(np.prod(shape, dtype=np.int64)) * np.dtype(DTYPES[dtype][0]).itemsize
+            if nbytes > tgt.max_buffer_bytes:
+                raise DriverError(f"{what} {i} ({nbytes} bytes) is larger than a {tgt.name} storage buffer "
+                                  f"binding can be ({tgt.max_buffer_bytes} bytes): its values would be garbage")
+
+
 def random_inputs(sig: Signature, seed: int) -> list[np.ndarray]:
     """Seeded random inputs: unit normal floats, small integers (products stay exact)."""
     rng = np.random.default_rng(seed)
@@ -202,6 +214,7 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
     tgt = target_model.known(target_name)
     text = read_source(source_path)
     sig = signature(text, function)
+    check_buffer_sizes(sig, tgt)
     configured = configure(text, tgt, folder)
     if baseline:
         ours = configured

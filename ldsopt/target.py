@@ -123,6 +123,9 @@ class KnownTarget:
     module_targets: str | None = None  # hal.device.targets to put on the input module
     backend: str = ""
     target_info: str = ""
+    # The largest buffer one binding may cover (Vulkan's maxStorageBufferRange); past it a
+    # kernel reads garbage rather than failing, so the tools refuse such programs.
+    max_buffer_bytes: int | None = None
 
 
 KNOWN: dict[str, KnownTarget] = {
@@ -131,7 +134,7 @@ KNOWN: dict[str, KnownTarget] = {
     "cuda": KnownTarget("cuda", ("--iree-hal-target-device=cuda", "--iree-cuda-target=sm_89"), "cuda",
                         backend="cuda", target_info=SM89_INFO),
     "lavapipe": KnownTarget("lavapipe", (), "vulkan", LAVAPIPE_DEVICE_TARGET,
-                            backend="vulkan",
+                            backend="vulkan", max_buffer_bytes=1 << 27,
                             target_info=re.search(r"#iree_gpu\.target<.*>>", LAVAPIPE_DEVICE_TARGET, re.S).group(0)),
     "llvm-cpu": KnownTarget("llvm-cpu", ("--iree-hal-target-device=local",
                                          "--iree-hal-local-target-device-backends=llvm-cpu"), "local-task"),
