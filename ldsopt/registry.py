@@ -129,6 +129,7 @@ def _convert_scalar(raw: str, tp):
 _REGISTRY: dict[str, str] = {
     "ldsopt-lower-elementwise": "ldsopt.passes.lower_elementwise:LowerElementwise",
     "ldsopt-vector-distribute": "ldsopt.passes.vector_distribute:VectorDistribute",
+    "ldsopt-preload-transposed": "ldsopt.passes.preload_transposed:PreloadTransposed",
 }
 
 
