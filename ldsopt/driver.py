@@ -25,7 +25,7 @@ from ldsopt.kernel import LOWERED_BY
 from ldsopt.replay import DTYPES, Tensor, run_module, tool
 
 # Specialized passes first; the elementwise lowering takes what is left and qualifies.
-DEFAULT_PIPELINE = "builtin.module(ldsopt-vector-distribute, ldsopt-preload-transposed, ldsopt-lower-elementwise, canonicalize, cse)"
+DEFAULT_PIPELINE = "builtin.module(ldsopt-vector-distribute, ldsopt-matmul-lds, ldsopt-preload-transposed, ldsopt-lower-elementwise, canonicalize, cse)"
 
 
 class DriverError(Exception):

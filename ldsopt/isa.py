@@ -23,6 +23,7 @@ class KernelIsa:
     barriers: int = 0
     v_perm: int = 0
     lds_direct_loads: int = 0  # buffer_load_* ... lds / global_load_lds_*
+    mfma: int = 0  # v_mfma_* (matrix-core instructions)
     ds_ops: dict[str, int] = dataclasses.field(default_factory=dict)  # ds_read_b128 -> count
     global_ops: dict[str, int] = dataclasses.field(default_factory=dict)
 
@@ -34,7 +35,7 @@ class KernelIsa:
         ds = " ".join(f"{k}={v}" for k, v in sorted(self.ds_ops.items())) or "none"
         return (f"{self.name}: LDS {self.lds_bytes} B; ds ops: {ds}; s_barrier {self.barriers}; "
                 f"VGPRs {self.vgprs}, SGPRs {self.sgprs}, spills {self.vgpr_spills}+{self.sgpr_spills}; "
-                f"v_perm_b32 {self.v_perm}; direct-to-LDS loads {self.lds_direct_loads}")
+                f"v_perm_b32 {self.v_perm}; direct-to-LDS loads {self.lds_direct_loads}; v_mfma {self.mfma}")
 
 
 _FUNCTION_TYPE = re.compile(r"^\s*\.type\s+([\w.$]+),@function")
@@ -95,6 +96,8 @@ def parse_rocmasm(text: str) -> list[KernelIsa]:
             cur.barriers += 1
         elif op == "v_perm_b32":
             cur.v_perm += 1
+        elif op.startswith("v_mfma"):
+            cur.mfma += 1
     return list(kernels.values())
 
 

@@ -130,6 +130,7 @@ _REGISTRY: dict[str, str] = {
     "ldsopt-lower-elementwise": "ldsopt.passes.lower_elementwise:LowerElementwise",
     "ldsopt-vector-distribute": "ldsopt.passes.vector_distribute:VectorDistribute",
     "ldsopt-preload-transposed": "ldsopt.passes.preload_transposed:PreloadTransposed",
+    "ldsopt-matmul-lds": "ldsopt.passes.matmul_lds:MatmulLds",
 }
 
 

@@ -1,0 +1,114 @@
+"""Matrix-core intrinsics as lane layouts: which elements of A, B and C each lane holds.
+
+One `Intrinsic` computes C[M x N] += A[M x K] * B[K x N] over one subgroup. For each operand
+an `OperandLayout` says where element e of a lane's register vector sits: along the
+operand's first dim (M for A and C, N for B) at `first(lane) + d_first[e]`, along its second
+dim (K for A and B, N for C) at `second(lane) + d_second[e]`. Layouts are from the AMD matrix
+instruction calculator (gfx942 `v_mfma_f32_16x16x16_f16`, `..._bf16`, `v_mfma_f32_16x16x4_f32`)
+and the PTX ISA (`mma.sync.m16n8k16`, "Matrix Fragments for mma.m16n8k16").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from iree.compiler import ir
+from iree.compiler.dialects import amdgpu
+
+
+@dataclasses.dataclass(frozen=True)
+class LaneMap:
+    """lane -> (lane // div) % mod * scale."""
+
+    div: int
+    mod: int
+    scale: int
+
+    def __call__(self, lane: int) -> int:
+        return lane // self.div % self.mod * self.scale
+
+
+@dataclasses.dataclass(frozen=True)
+class OperandLayout:
+    first: LaneMap
+    second: LaneMap
+    d_first: tuple[int, ...]
+    d_second: tuple[int, ...]
+    shape: tuple[int, ...]  # of the register value; () for a scalar
+
+    @property
+    def elems(self) -> int:
+        return len(self.d_first)
+
+    def coords(self, lane: int) -> list[tuple[int, int]]:
+        """(first, second) of each element lane `lane` holds."""
+        f, s = self.first(lane), self.second(lane)
+        return [(f + df, s + ds) for df, ds in zip(self.d_first, self.d_second)]
+
+    def register_type(self, elem: ir.Type) -> ir.Type:
+        return ir.VectorType.get(list(self.shape), elem) if self.shape else elem
+
+
+@dataclasses.dataclass(frozen=True)
+class Intrinsic:
+    name: str
+    m: int
+    n: int
+    k: int
+    a: OperandLayout
+    b: OperandLayout
+    c: OperandLayout
+    subgroup: int
+
+    def emit(self, a: ir.Value, b: ir.Value, c: ir.Value) -> ir.Value:
+        if self.name.startswith("MFMA"):
+            return amdgpu.mfma(self.m, self.n, self.k, a, b, c)
+        i64 = ir.IntegerType.get_signless(64)
+        shape = ir.ArrayAttr.get([ir.IntegerAttr.get(i64, x) for x in (self.m, self.n, self.k)])
+        return ir.Operation.create("nvgpu.mma.sync", results=[c.type], operands=[a, b, c],
+                                   attributes={"mmaShape": shape}).result
+
+
+_ROW16 = LaneMap(1, 16, 1)   # lane % 16
+_QUAD4 = LaneMap(16, 4, 4)   # 4 * (lane // 16)
+_MFMA_16x16x16 = OperandLayout(_ROW16, _QUAD4, (0, 0, 0, 0), (0, 1, 2, 3), (4,))
+_MFMA_ACC = OperandLayout(_QUAD4, _ROW16, (0, 1, 2, 3), (0, 0, 0, 0), (4,))
+_MFMA_16x16x4 = OperandLayout(_ROW16, LaneMap(16, 4, 1), (0,), (0,), ())
+
+_GROUP = LaneMap(4, 8, 1)    # lane // 4
+_PAIR = LaneMap(1, 4, 2)     # 2 * (lane % 4)
+_MMA_A = OperandLayout(_GROUP, _PAIR, (0, 0, 8, 8, 0, 0, 8, 8), (0, 1, 0, 1, 8, 9, 8, 9), (4, 2))
+_MMA_B = OperandLayout(_GROUP, _PAIR, (0, 0, 0, 0), (0, 1, 8, 9), (2, 2))
+_MMA_ACC = OperandLayout(_GROUP, _PAIR, (0, 0, 8, 8), (0, 1, 0, 1), (2, 2))
+
+# (target family, input type) -> intrinsic. f32 on CUDA has none: tf32 would lose precision.
+INTRINSICS = {
+    ("cdna3", "f16"): Intrinsic("MFMA_F32_16x16x16_F16", 16, 16, 16, _MFMA_16x16x16, _MFMA_16x16x16, _MFMA_ACC, 64),
+    ("cdna3", "bf16"): Intrinsic("MFMA_F32_16x16x16_BF16", 16, 16, 16, _MFMA_16x16x16, _MFMA_16x16x16, _MFMA_ACC, 64),
+    ("cdna3", "f32"): Intrinsic("MFMA_F32_16x16x4_F32", 16, 16, 4, _MFMA_16x16x4, _MFMA_16x16x4, _MFMA_ACC, 64),
+    ("sm80", "f16"): Intrinsic("NV_MMA_SYNC_F32_16x8x16_F16", 16, 8, 16, _MMA_A, _MMA_B, _MMA_ACC, 32),
+    ("sm80", "bf16"): Intrinsic("NV_MMA_SYNC_F32_16x8x16_BF16", 16, 8, 16, _MMA_A, _MMA_B, _MMA_ACC, 32),
+}
+
+
+def family(backend: str, arch: str) -> str | None:
+    """The intrinsic family of a target: gfx940-942 (CDNA3) or CUDA sm_80 and later."""
+    if backend == "rocm" and arch in ("gfx940", "gfx941", "gfx942"):
+        return "cdna3"
+    sm = re.fullmatch(r"sm_(\d+)a?", arch)
+    if backend == "cuda" and sm and int(sm.group(1)) >= 80:
+        return "sm80"
+    return None
+
+
+def runs(coords: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(first element, length) of each run of consecutive elements whose coords step by one
+    along the second coordinate with the first fixed: what one contiguous access covers."""
+    out: list[list[int]] = []
+    for e, (f, s) in enumerate(coords):
+        if out and coords[e - 1] == (f, s - 1):
+            out[-1][1] += 1
+        else:
+            out.append([e, 1])
+    return [(e, n) for e, n in out]

@@ -1,0 +1,671 @@
+"""ldsopt-matmul-lds: matmul dispatches to a tiled kernel that stages both operands through LDS.
+
+Contract.
+- Matches a dispatch whose root is a `linalg.generic` contraction (IREE generalizes
+  `linalg.matmul`, `linalg.batch_matmul` and their transposed-operand forms to one by
+  `executable-configurations`; the named ops are taken too): one reduction dim k, output map
+  (b?, m, n) in that order, one input over {m, k} and one over {n, k} in either order (NN, NT,
+  TN, TT), plus an optional batch dim b that leads every map; inputs of one type among f32,
+  f16, bf16, output f32; body `out + ext?(a) * ext?(b)`; the output starts as a
+  `linalg.fill` of a constant or as a loaded tensor. Anything else is left alone.
+- Needs a GPU target (#iree_gpu.target around the dispatch or lds-opt --target); a matched
+  dispatch without one is an error.
+
+The kernel. Workgroup (x, y, z) computes the BM x BN tile (y, x) of batch z (BM = BN = 128
+or 64: the largest that the target's threads, vector width and LDS take, and that M and N
+fill), 256 threads. Per K step of BK (64 bytes of K: 16 f32, 32 f16/bf16):
+- each operand's tile is staged global -> registers -> LDS as its `StagingLayout`
+  (ldsopt/staging.py) says: vector reads in the operand's own memory order (no transpose),
+  rows padded by the pad the bank model (ldsopt/banks.py) finds cheapest for the first wave's
+  stores and fragment reads; the layout is recorded as `ldsopt.staging` on the operand's
+  `memref.alloc`, the one place later passes (inthread_transpose, dtl_layout) rewrite;
+- double buffering: the LDS allocs hold two tiles. Step kt reads the global tile kt+1 into
+  registers first (its latency hides behind the math), multiplies the LDS tile kt % 2, stores
+  the registers into the other LDS tile, then one barrier: it both publishes tile kt+1 and
+  tells every thread that tile kt % 2 is no longer read before step kt+1 overwrites it. The
+  last step re-reads the last tile (the index is clamped) instead of branching;
+- the product, by scheme:
+  FMA (every target; f32 on CUDA, where mma.sync would round to tf32; lavapipe): thread
+  (ty, tx) owns the TM x TN micro-tile at (ty*TM, tx*TN), reads TM x KU of A and KU x TN of
+  B per sub-step (vector reads along the LDS rows, converted to f32) and does TM x KU
+  `vector.fma`s on vectors of TN (at most 4 on SPIR-V);
+  matrix cores (gfx942 `amdgpu.mfma` 16x16x16 f16/bf16 and 16x16x4 f32; CUDA sm_80+
+  `nvgpu.mma.sync` m16n8k16 f16/bf16; ldsopt/mma.py has their lane layouts): the waves tile
+  the workgroup tile, each wave RM x RN intrinsic tiles; each lane reads its A and B operand
+  registers from LDS in the longest runs the staging order allows (a K-contiguous A fragment
+  of MFMA is one 4-element read, a K-strided one four scalar reads).
+Tails: global reads past M, N or K (tiles that do not divide the extents) are guarded and
+read zeros, so they add nothing; stores (and reads of a loaded init) past M or N are guarded.
+Vector widths divide the extents they run along, so a vector is all in or all out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import math
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, gpu, memref, scf, vector
+
+from ldsopt import mma
+from ldsopt import target as target_model
+from ldsopt.banks import BankModel
+from ldsopt.dispatch import Binding, Dispatch, analyze, dispatch_funcs, load_binding
+from ldsopt.elementwise import element_bits, map_dims
+from ldsopt.kernel import LOWERED_BY, Kernel, read_vector, write_vector
+from ldsopt.mma import Intrinsic, OperandLayout
+from ldsopt.registry import ModulePass, PassError, option
+from ldsopt.staging import ATTR, StagingLayout
+
+# Named matmuls carry `indexing_maps` (defaults included) and a generic-like body too.
+ROOTS = ("linalg.generic", "linalg.matmul", "linalg.batch_matmul")
+_INPUT_TYPES = ("f32", "f16", "bf16")
+
+
+@dataclasses.dataclass
+class Problem:
+    """A matched contraction: sizes, each operand's dims in memory order, its init."""
+
+    sizes: dict[str, int]               # "b" (1 without batch), "m", "n", "k"
+    operands: dict[str, Binding]        # "A" (over m, k), "B" (over n, k)
+    dims: dict[str, tuple[str, ...]]    # memory order per operand, batch dropped: ("m", "k") ...
+    batched: bool
+    init: float | Binding               # a fill constant or the loaded initial output
+    output: Binding
+
+    @property
+    def elem_type(self) -> ir.Type:
+        return self.operands["A"].tensor_type.element_type
+
+
+@dataclasses.dataclass(frozen=True)
+class Tiling:
+    bm: int
+    bn: int
+    tm: int  # FMA: the thread's micro-tile, TM x TN; the thread count of both schemes
+    tn: int
+    ku: int = 4  # FMA: K elements of one fragment read, per LDS row or as rows
+
+    @property
+    def threads(self) -> int:
+        return (self.bm // self.tm) * (self.bn // self.tn)
+
+
+# Largest first; the first that the target and the problem take is used.
+TILINGS = (Tiling(128, 128, 8, 8), Tiling(64, 64, 4, 4))
+
+
+@dataclasses.dataclass(frozen=True)
+class FmaScheme:
+    """Thread (ty, tx) owns the TM x TN micro-tile at (ty*TM, tx*TN); per K element, TM x TN
+    FMAs on vectors of TN. Fragments: TM (A) or TN (B) by KU per K sub-step of KU."""
+
+    tiling: Tiling
+
+    @property
+    def k_step(self) -> int:
+        return self.tiling.ku
+
+    def extent(self, role: str) -> int:
+        return self.tiling.tm if role == "A" else self.tiling.tn
+
+    def fragment(self, role: str) -> str:
+        return f"fma {self.extent(role)}x{self.tiling.ku}"
+
+    def reads(self, role: str, k_contiguous: bool, lane: int) -> list[tuple[int, int, int]]:
+        """(row, col, width) in the LDS tile of each fragment read of `lane`, K sub-step 0."""
+        per_row = self.tiling.bn // self.tiling.tn
+        x0 = (lane // per_row) * self.tiling.tm if role == "A" else (lane % per_row) * self.tiling.tn
+        if k_contiguous:
+            return [(x0 + i, 0, self.tiling.ku) for i in range(self.extent(role))]
+        return [(u, x0, self.extent(role)) for u in range(self.tiling.ku)]
+
+
+@dataclasses.dataclass(frozen=True)
+class MmaScheme:
+    """The waves form a WGM x WGN grid over the workgroup tile; each wave owns RM x RN
+    intrinsic tiles of its (BM/WGM) x (BN/WGN) part and accumulates them in the intrinsic's
+    C layout. Fragments are the intrinsic's A and B operand layouts."""
+
+    tiling: Tiling
+    intrinsic: Intrinsic
+
+    @property
+    def waves(self) -> tuple[int, int]:
+        n = self.tiling.threads // self.intrinsic.subgroup
+        wgm = 1 << (n.bit_length() - 1) // 2
+        return wgm, n // wgm
+
+    @property
+    def reps(self) -> tuple[int, int]:
+        wgm, wgn = self.waves
+        return self.tiling.bm // wgm // self.intrinsic.m, self.tiling.bn // wgn // self.intrinsic.n
+
+    @property
+    def k_step(self) -> int:
+        return self.intrinsic.k
+
+    def fits(self) -> bool:
+        wgm, wgn = self.waves
+        return all(r >= 1 for r in self.reps) and self.tiling.bm % (wgm * self.intrinsic.m) == 0 and \
+            self.tiling.bn % (wgn * self.intrinsic.n) == 0
+
+    def layout(self, role: str) -> OperandLayout:
+        return self.intrinsic.a if role == "A" else self.intrinsic.b
+
+    def fragment(self, role: str) -> str:
+        return self.intrinsic.name
+
+    def lds_coords(self, role: str, k_contiguous: bool) -> list[tuple[int, int]]:
+        """(row, col) offsets in the LDS tile of each register element, from the lane's base."""
+        pairs = zip(self.layout(role).d_first, self.layout(role).d_second)
+        return [(x, k) if k_contiguous else (k, x) for x, k in pairs]
+
+    def reads(self, role: str, k_contiguous: bool, lane: int) -> list[tuple[int, int, int]]:
+        lay = self.layout(role)
+        x, k = lay.first(lane), lay.second(lane)
+        row, col = (x, k) if k_contiguous else (k, x)
+        coords = self.lds_coords(role, k_contiguous)
+        return [(row + coords[e][0], col + coords[e][1], n) for e, n in mma.runs(coords)]
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    scheme: FmaScheme | MmaScheme
+    bk: int
+    staging: dict[str, StagingLayout]
+
+    @property
+    def tiling(self) -> Tiling:
+        return self.scheme.tiling
+
+    def lds_bytes(self, elem_bytes: int) -> int:
+        return sum(math.prod(s.lds_shape) for s in self.staging.values()) * elem_bytes
+
+
+# --- matching ------------------------------------------------------------------------------
+
+def _producer(value: ir.Value) -> ir.Operation | None:
+    return value.owner.operation if isinstance(value, ir.OpResult) else None
+
+
+def _is_mul_add_body(root: ir.Operation) -> bool:
+    """The body is `yield out + ext?(in0) * ext?(in1)` (either order of add and mul operands)."""
+    block = root.regions[0].blocks[0]
+    in0, in1, out = list(block.arguments)
+    ops = [op.operation for op in block.operations]
+    add = _producer(ops[-1].operands[0])
+    if add is None or add.name != "arith.addf":
+        return False
+    add_args = list(add.operands)
+    if out not in add_args:
+        return False
+    mul = _producer(add_args[1] if add_args[0] == out else add_args[0])
+    if mul is None or mul.name != "arith.mulf":
+        return False
+
+    def source(v: ir.Value) -> ir.Value:
+        op = _producer(v)
+        return op.operands[0] if op is not None and op.name == "arith.extf" else v
+
+    x, y = (source(v) for v in mul.operands)
+    exts = sum(1 for v in mul.operands if source(v) != v)
+    return ((x == in0 and y == in1) or (x == in1 and y == in0)) and len(ops) == 3 + exts
+
+
+def _init_of(root: ir.Operation) -> float | Binding | None:
+    init = root.operands[len(root.operands) - 1]
+    fill = _producer(init)
+    if fill is not None and fill.name == "linalg.fill":
+        cst = _producer(fill.operands[0])
+        if cst is not None and cst.name == "arith.constant" and isinstance(cst.attributes["value"], ir.FloatAttr):
+            return ir.FloatAttr(cst.attributes["value"]).value
+        return None
+    return load_binding(init)
+
+
+def match(d: Dispatch) -> Problem | None:
+    root = d.root
+    if len(d.inputs) != 2 or len(root.regions) != 1:
+        return None
+    types = [str(b.tensor_type.element_type) for b in d.inputs]
+    if types[0] != types[1] or types[0] not in _INPUT_TYPES or str(d.output.tensor_type.element_type) != "f32":
+        return None
+    maps = [ir.AffineMapAttr(a).value for a in root.attributes["indexing_maps"]]
+    dims = [map_dims(m) for m in maps]
+    if any(x is None for x in dims):
+        return None
+    n_loops = maps[2].n_dims
+    out = dims[2]
+    if out != list(range(n_loops - 1)) or n_loops not in (3, 4):  # (b?, m, n) in order; k last
+        return None
+    if "iterator_types" in root.attributes and \
+            ["reduction" in str(it) for it in root.attributes["iterator_types"]] != [False] * len(out) + [True]:
+        return None
+    k = n_loops - 1
+    batched = n_loops == 4
+    names = {out[-2]: "m", out[-1]: "n", k: "k"}
+    if batched:
+        names[out[0]] = "b"
+    roles = {}
+    for pos, ds in enumerate(dims[:2]):
+        if batched and (not ds or ds[0] != out[0]):
+            return None
+        mem = tuple(names[x] for x in (ds[1:] if batched else ds))
+        if len(mem) != 2 or "k" not in mem or len(set(mem)) != 2 or "b" in mem:
+            return None
+        roles["A" if "m" in mem else "B"] = (pos, mem)
+    if set(roles) != {"A", "B"} or not _is_mul_add_body(root):
+        return None
+    init = _init_of(root)
+    if init is None:
+        return None
+    shape = list(d.output.tensor_type.shape)
+    a_pos, a_mem = roles["A"]
+    k_size = list(d.inputs[a_pos].tensor_type.shape)[(1 if batched else 0) + a_mem.index("k")]
+    sizes = {"b": shape[0] if batched else 1, "m": shape[-2], "n": shape[-1], "k": k_size}
+    return Problem(sizes, {r: d.inputs[pos] for r, (pos, _) in roles.items()},
+                   {r: mem for r, (_, mem) in roles.items()}, batched, init, d.output)
+
+
+# --- planning (pure Python) ----------------------------------------------------------------
+
+def _pow2_dividing(n: int, cap: int) -> int:
+    return math.gcd(n, 1 << (cap.bit_length() - 1))
+
+
+def _staging(p: Problem, role: str, scheme, bk: int, tgt: target_model.Target, model: BankModel) -> StagingLayout:
+    """The operand's staging: global order kept, the widest vectors that divide the
+    contiguous extent (and split evenly over the threads), the cheapest pad of the bank model."""
+    t = scheme.tiling
+    dims = p.dims[role]
+    extent = {"m": t.bm, "n": t.bn, "k": bk}
+    tile = (extent[dims[0]], extent[dims[1]])
+    bits = element_bits(p.elem_type)
+    vec = _pow2_dividing(math.gcd(p.sizes[dims[1]], tile[1]), tgt.vector_elems(bits))
+    while (tile[0] * tile[1] // vec) % t.threads:
+        vec //= 2
+    k_contiguous = dims[1] == "k"
+    read = max(n for _, _, n in scheme.reads(role, k_contiguous, 0))
+    base = StagingLayout(role, dims, tile, vec, t.threads, 0, scheme.fragment(role), read)
+    step = max(vec, read)
+    pads = range(0, 2 * step + 1, step)  # multiples of the vectors keep LDS accesses aligned
+    cost = {pad: _bank_conflicts(dataclasses.replace(base, pad=pad), scheme, bits // 8, model) for pad in pads}
+    return dataclasses.replace(base, pad=min(pads, key=lambda pad: (cost[pad], pad)))
+
+
+def _bank_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -> int:
+    """Extra LDS cycles of the first wave: its tile stores, then each of its fragment reads."""
+    lanes = range(model.wave_size)
+
+    def addr(row: int, col: int) -> int:
+        return s.address_map(row * s.tile[1] + col) * elem_bytes
+
+    total = model.conflicts([addr(*s.chunk_coords(lane)) for lane in lanes], s.vector * elem_bytes)
+    reads = [scheme.reads(s.operand, s.k_contiguous, lane) for lane in lanes]
+    for r, (_, _, width) in enumerate(reads[0]):
+        total += model.conflicts([addr(*lane_reads[r][:2]) for lane_reads in reads], width * elem_bytes)
+    return total
+
+
+def _scheme(p: Problem, t: Tiling, tgt: target_model.Target, use_mma: bool) -> FmaScheme | MmaScheme | None:
+    """The target's matrix-core scheme for the input type if there is one (and it is wanted),
+    else FMA; None when the FMA micro-tile is too wide for the target's vectors."""
+    intrinsic = mma.INTRINSICS.get((mma.family(tgt.backend, tgt.arch), str(p.elem_type))) if use_mma else None
+    if intrinsic is not None and intrinsic.subgroup == tgt.subgroup_size:
+        scheme = MmaScheme(t, intrinsic)
+        if scheme.fits():
+            return scheme
+    if tgt.max_vector_elems and max(t.tm, t.tn, t.ku) > tgt.max_vector_elems:
+        return None
+    return FmaScheme(t)
+
+
+def plan(p: Problem, tgt: target_model.Target, lds_budget: int, use_mma: bool) -> Plan | None:
+    """The largest tiling that fits the target (threads, vector width, LDS) and the problem
+    (a tile no larger than M x N, unless no tiling is); None if none fits the target."""
+    elem_bytes = element_bits(p.elem_type) // 8
+    bk = 64 // elem_bytes  # 64 bytes of K per row: 16 f32, 32 f16/bf16
+    model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
+    fitting = []
+    for t in TILINGS:
+        scheme = _scheme(p, t, tgt, use_mma) if t.threads <= tgt.max_threads else None
+        if scheme is None:
+            continue
+        pl = Plan(scheme, bk, {r: _staging(p, r, scheme, bk, tgt, model) for r in ("A", "B")})
+        if pl.lds_bytes(elem_bytes) <= lds_budget:
+            fitting.append(pl)
+    sized = [pl for pl in fitting if pl.tiling.bm <= p.sizes["m"] and pl.tiling.bn <= p.sizes["n"]]
+    return (sized or fitting[-1:] or [None])[0]
+
+
+# --- the pass ------------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class MatmulLds(ModulePass):
+    NAME = "ldsopt-matmul-lds"
+    SUMMARY = "Lower matmul dispatches to LDS-staged, double-buffered tiled kernels"
+
+    workgroups_per_cu: int = option(1, "workgroups that must fit the target's LDS together")
+    mma: bool = option(True, "use the target's matrix-core intrinsic (gfx942 MFMA, CUDA mma.sync) where it has one")
+
+    def run(self, module: ir.Operation) -> None:
+        for func in dispatch_funcs(module):
+            if LOWERED_BY in func.attributes:
+                continue
+            d = analyze(func, ROOTS)
+            p = match(d) if d is not None else None
+            if p is None:
+                continue
+            tgt = target_model.of_op(func)
+            if tgt is None:
+                raise PassError(func.location, f"{self.NAME}: no GPU target for this dispatch "
+                                "(no #iree_gpu.target around it; lds-opt --target names one)")
+            pl = plan(p, tgt, tgt.lds_bytes // self.workgroups_per_cu, self.mma)
+            if pl is None:
+                raise PassError(d.location, f"{self.NAME}: no tiling fits the target's threads, vectors and LDS")
+            emitter = _MmaEmitter if isinstance(pl.scheme, MmaScheme) else _FmaEmitter
+            emitter(d, p, pl, tgt).emit(self.NAME)
+
+
+class _Emitter:
+    """Builds the kernel of one planned dispatch: staging and the K loop here; the product
+    and the output store in the scheme's subclass."""
+
+    def __init__(self, d: Dispatch, p: Problem, pl: Plan, tgt: target_model.Target):
+        self.d, self.p, self.pl = d, p, pl
+        t = pl.tiling
+        grid = (math.ceil(p.sizes["n"] / t.bn), math.ceil(p.sizes["m"] / t.bm), p.sizes["b"])
+        self.k = Kernel(d, tgt, (t.threads, 1, 1), grid)
+        self.f32 = ir.F32Type.get()
+        self.n_steps = math.ceil(p.sizes["k"] / pl.bk)
+
+    def emit(self, pass_name: str) -> None:
+        k, p, pl, t = self.k, self.p, self.pl, self.pl.tiling
+        with k.ip, self.d.location:
+            loaded = isinstance(p.init, Binding)
+            init_is_output = loaded and p.init.source == p.output.source  # before memref() rebinds it
+            self.out = p.output.memref()
+            self.init = None if not loaded else self.out if init_is_output else p.init.memref()
+            self.mem = {r: b.memref() for r, b in p.operands.items()}
+            self.lds = {r: self._alloc(s) for r, s in pl.staging.items()}
+            self.tid = k.thread_id()
+            self.batch = k.block_id("z") if p.batched else None
+            self.origin = {"m": arith.muli(k.block_id("y"), k.const(t.bm)),
+                           "n": arith.muli(k.block_id("x"), k.const(t.bn))}
+            self._thread_origins()
+            self.chunks = {r: self._chunk_coords(s) for r, s in pl.staging.items()}
+            first = {r: self._read_tile(r, k.const(0)) for r in pl.staging}
+            for r, regs in first.items():
+                self._store_tile(r, regs, k.const(0))
+            gpu.barrier()
+            acc0 = self._acc_init(k.const(p.init if isinstance(p.init, float) else 0.0, self.f32))
+            loop = scf.ForOp(k.const(0), k.const(self.n_steps), k.const(1), acc0)
+        with ir.InsertionPoint(loop.body), self.d.location:
+            self._k_step(loop.induction_variable, list(loop.inner_iter_args))
+        with k.ip, self.d.location:
+            self._store_output(list(loop.results))
+        k.finish(pass_name)
+
+    # --- what a scheme provides ---
+
+    def _thread_origins(self) -> None:
+        """Sets `frag_origin[role]`: where this thread's fragments start in the tile, along M (A)
+        or N (B)."""
+        raise NotImplementedError
+
+    def _acc_init(self, value: ir.Value) -> list[ir.Value]:
+        raise NotImplementedError
+
+    def _multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value]) -> list[ir.Value]:
+        """The accumulators after the K sub-step at `kk` of LDS buffer `buf`."""
+        raise NotImplementedError
+
+    def _store_output(self, acc: list[ir.Value]) -> None:
+        raise NotImplementedError
+
+    # --- staging ---
+
+    def _alloc(self, s: StagingLayout) -> ir.Value:
+        mtype = ir.MemRefType.get(list(s.lds_shape), self.p.elem_type,
+                                  memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
+        buf = memref.alloc(mtype, [], [])
+        buf.owner.attributes[ATTR] = s.attr()
+        return buf
+
+    def _chunk_coords(self, s: StagingLayout) -> list[tuple[ir.Value, ir.Value]]:
+        """Tile (row, col) of each chunk this thread moves, as the thread map says; the same
+        every K step, so computed once."""
+        k = self.k
+        out = []
+        for j in range(s.chunks_per_thread):
+            c = arith.addi(self.tid, k.const(s.threads * j)) if j else self.tid
+            row, col = k.delinearize(c, [s.tile[0], s.tile[1] // s.vector])
+            out.append((row, arith.muli(col, k.const(s.vector)) if s.vector > 1 else col))
+        return out
+
+    def _read_tile(self, role: str, k0: ir.Value) -> list[ir.Value]:
+        """This thread's chunks of the operand's tile at K offset `k0`, zeros past the ends."""
+        s = self.pl.staging[role]
+        origin = {**self.origin, "k": k0}
+        tile_extent = dict(zip(s.dims, s.tile))
+        vtype = ir.VectorType.get([s.vector], self.p.elem_type)
+        regs = []
+        for local in self.chunks[role]:
+            glob = [arith.addi(origin[dim], x) for dim, x in zip(s.dims, local)]
+            ragged = [(g, self.p.sizes[dim]) for dim, g in zip(s.dims, glob)
+                      if self.p.sizes[dim] % tile_extent[dim]]
+            idx = ([self.batch] if self.batch is not None else []) + glob
+            regs.append(self._read_or_zero(ragged, vtype, self.mem[role], idx))
+        return regs
+
+    def _store_tile(self, role: str, regs: list[ir.Value], buf: ir.Value) -> None:
+        for value, (row, col) in zip(regs, self.chunks[role]):
+            write_vector(value, self.lds[role], [buf, row, col])
+
+    # --- the K loop ---
+
+    def _k_step(self, kt: ir.Value, acc: list[ir.Value]) -> None:
+        k, pl = self.k, self.pl
+        cur = arith.remui(kt, k.const(2))
+        nxt = arith.subi(k.const(1), cur)
+        k_next = arith.minui(arith.muli(arith.addi(kt, k.const(1)), k.const(pl.bk)),
+                             k.const((self.n_steps - 1) * pl.bk))
+        prefetch = {r: self._read_tile(r, k_next) for r in pl.staging}
+        for kk in range(0, pl.bk, pl.scheme.k_step):
+            acc = self._multiply(cur, kk, acc)
+        for r, regs in prefetch.items():
+            self._store_tile(r, regs, nxt)
+        gpu.barrier()
+        scf.yield_(acc)
+
+    def _lds_read(self, role: str, buf: ir.Value, row: ir.Value, col: ir.Value, n: int) -> ir.Value:
+        return read_vector(ir.VectorType.get([n], self.p.elem_type), self.lds[role], [buf, row, col])
+
+    def _offset(self, base: ir.Value, off: int) -> ir.Value:
+        return arith.addi(base, self.k.const(off)) if off else base
+
+    # --- output ---
+
+    def _store_piece(self, piece: ir.Value, m: ir.Value, n: ir.Value) -> None:
+        """Stores a vector of the output along N at (m, n), adding the loaded init if any;
+        guarded where the tiles do not divide M or N (vector widths divide N)."""
+        p, t = self.p, self.pl.tiling
+        ragged = [(x, p.sizes[dim]) for dim, x, tile in (("m", m, t.bm), ("n", n, t.bn)) if p.sizes[dim] % tile]
+        idx = ([self.batch] if self.batch is not None else []) + [m, n]
+        with self._guard(ragged):
+            value = piece if self.init is None else arith.addf(piece, read_vector(piece.type, self.init, idx))
+            write_vector(value, self.out, idx)
+
+    # --- guards ---
+
+    def _inside(self, ragged: list[tuple[ir.Value, int]]) -> ir.Value:
+        conds = [arith.cmpi(arith.CmpIPredicate.ult, x, self.k.const(n)) for x, n in ragged]
+        cond = conds[0]
+        for c in conds[1:]:
+            cond = arith.andi(cond, c)
+        return cond
+
+    def _read_or_zero(self, ragged: list[tuple[ir.Value, int]], vtype: ir.VectorType, buf: ir.Value,
+                      idx: list[ir.Value]) -> ir.Value:
+        if not ragged:
+            return read_vector(vtype, buf, idx)
+        guard = scf.IfOp(self._inside(ragged), [vtype], has_else=True)
+        with ir.InsertionPoint(guard.then_block):
+            scf.yield_([read_vector(vtype, buf, idx)])
+        with ir.InsertionPoint(guard.else_block):
+            scf.yield_([vector.broadcast(vtype, self.k.const(0.0, vtype.element_type))])
+        return guard.result
+
+    @contextlib.contextmanager
+    def _guard(self, ragged: list[tuple[ir.Value, int]]):
+        """Emits the body of the `with` under `scf.if` all of `ragged` inside (directly if empty)."""
+        if not ragged:
+            yield
+            return
+        guard = scf.IfOp(self._inside(ragged))
+        with ir.InsertionPoint(guard.then_block):
+            yield
+            scf.yield_([])
+
+
+class _FmaEmitter(_Emitter):
+    """FMA on f32 vectors of TN: correct on every target, vectors of at most 4 on SPIR-V."""
+
+    def _thread_origins(self) -> None:
+        k, t = self.k, self.pl.tiling
+        ty, tx = k.delinearize(self.tid, [t.bm // t.tm, t.bn // t.tn])
+        self.frag_origin = {"A": arith.muli(ty, k.const(t.tm)), "B": arith.muli(tx, k.const(t.tn))}
+
+    def _acc_init(self, value: ir.Value) -> list[ir.Value]:
+        t = self.pl.tiling
+        return [vector.broadcast(ir.VectorType.get([t.tn], self.f32), value)] * t.tm
+
+    def _multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value]) -> list[ir.Value]:
+        t = self.pl.tiling
+        a, b = self._fragment_reads("A", buf, kk), self._fragment_reads("B", buf, kk)
+        acc = list(acc)
+        for u in range(t.ku):
+            b_u = self._fragment_vector("B", b, u)
+            for i in range(t.tm):
+                a_iu = vector.broadcast(b_u.type, self._fragment_elem("A", a, i, u))
+                acc[i] = vector.fma(a_iu, b_u, acc[i])
+        return acc
+
+    def _fragment_reads(self, role: str, buf: ir.Value, kk: int) -> list[ir.Value]:
+        """This thread's fragment for the K sub-step at `kk`, as f32 vectors read along the LDS
+        rows: one per M/N element when the rows run along K, else one per K element."""
+        s, k = self.pl.staging[role], self.k
+        x0 = self.frag_origin[role]
+        reads = self.pl.scheme.reads(role, s.k_contiguous, 0)  # static offsets: lane 0's origin is 0
+        return [self._to_f32(self._lds_read(role, buf, self._offset(x0, row) if s.k_contiguous else k.const(kk + row),
+                                            k.const(kk + col) if s.k_contiguous else self._offset(x0, col), n))
+                for row, col, n in reads]
+
+    def _fragment_elem(self, role: str, reads: list[ir.Value], x: int, u: int) -> ir.Value:
+        """Element (M/N offset x, K offset u) of a fragment read by `_fragment_reads`."""
+        if self.pl.staging[role].k_contiguous:
+            return vector.extract(reads[x], [], [u])
+        return vector.extract(reads[u], [], [x])
+
+    def _fragment_vector(self, role: str, reads: list[ir.Value], u: int) -> ir.Value:
+        """The fragment's vector along M/N at K offset u."""
+        if not self.pl.staging[role].k_contiguous:
+            return reads[u]
+        n = self.pl.scheme.extent(role)
+        return vector.from_elements(ir.VectorType.get([n], self.f32),
+                                    [self._fragment_elem(role, reads, x, u) for x in range(n)])
+
+    def _to_f32(self, v: ir.Value) -> ir.Value:
+        vtype = ir.VectorType(v.type)
+        if vtype.element_type == self.f32:
+            return v
+        return arith.extf(ir.VectorType.get(vtype.shape, self.f32), v)
+
+    def _store_output(self, acc: list[ir.Value]) -> None:
+        """Each accumulator row in the widest vectors that divide N."""
+        p, t = self.p, self.pl.tiling
+        width = _pow2_dividing(math.gcd(t.tn, p.sizes["n"]), t.tn)
+        m0 = arith.addi(self.origin["m"], self.frag_origin["A"])
+        n0 = arith.addi(self.origin["n"], self.frag_origin["B"])
+        for i, row in enumerate(acc):
+            for q in range(0, t.tn, width):
+                piece = row if width == t.tn else \
+                    vector.extract_strided_slice(ir.VectorType.get([width], self.f32), row, [q], [width], [1])
+                self._store_piece(piece, self._offset(m0, i), self._offset(n0, q))
+
+
+class _MmaEmitter(_Emitter):
+    """Matrix-core intrinsics (amdgpu.mfma, nvgpu.mma.sync) on fragments in their operand
+    layouts, read from LDS in the longest runs the staging order allows."""
+
+    def _thread_origins(self) -> None:
+        k, sch = self.k, self.pl.scheme
+        sg = sch.intrinsic.subgroup
+        self.lane = arith.remui(self.tid, k.const(sg))
+        wy, wx = k.delinearize(arith.divui(self.tid, k.const(sg)), list(sch.waves))
+        wgm, wgn = sch.waves
+        self.frag_origin = {"A": arith.muli(wy, k.const(self.pl.tiling.bm // wgm)),
+                            "B": arith.muli(wx, k.const(self.pl.tiling.bn // wgn))}
+
+    def _lane_offset(self, lane_map: mma.LaneMap) -> ir.Value:
+        k, v = self.k, self.lane
+        if lane_map.div > 1:
+            v = arith.divui(v, k.const(lane_map.div))
+        if lane_map.div * lane_map.mod < self.pl.scheme.intrinsic.subgroup:
+            v = arith.remui(v, k.const(lane_map.mod))
+        return arith.muli(v, k.const(lane_map.scale)) if lane_map.scale > 1 else v
+
+    def _acc_init(self, value: ir.Value) -> list[ir.Value]:
+        rm, rn = self.pl.scheme.reps
+        return [vector.broadcast(self.pl.scheme.intrinsic.c.register_type(self.f32), value)] * (rm * rn)
+
+    def _multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value]) -> list[ir.Value]:
+        sch = self.pl.scheme
+        rm, rn = sch.reps
+        a = [self._operand("A", buf, kk, r * sch.intrinsic.m) for r in range(rm)]
+        b = [self._operand("B", buf, kk, c * sch.intrinsic.n) for c in range(rn)]
+        return [sch.intrinsic.emit(a[r], b[c], acc[r * rn + c]) for r in range(rm) for c in range(rn)]
+
+    def _operand(self, role: str, buf: ir.Value, kk: int, x_off: int) -> ir.Value:
+        """This lane's register value of the intrinsic tile at M/N offset `x_off` (from the
+        wave's origin) and K offset `kk`."""
+        s, sch, k = self.pl.staging[role], self.pl.scheme, self.k
+        lay = sch.layout(role)
+        x = arith.addi(self._offset(self.frag_origin[role], x_off), self._lane_offset(lay.first))
+        kv = arith.addi(k.const(kk), self._lane_offset(lay.second))
+        row, col = (x, kv) if s.k_contiguous else (kv, x)
+        coords = sch.lds_coords(role, s.k_contiguous)
+        pieces = [self._lds_read(role, buf, self._offset(row, coords[e][0]), self._offset(col, coords[e][1]), n)
+                  for e, n in mma.runs(coords)]
+        rtype = lay.register_type(self.p.elem_type)
+        if len(pieces) == 1 and ir.VectorType(pieces[0].type).shape == list(lay.shape):
+            return pieces[0]
+        elems = [vector.extract(v, [], [i]) for v in pieces for i in range(ir.VectorType(v.type).shape[0])]
+        if not lay.shape:
+            return elems[0]
+        flat = vector.from_elements(ir.VectorType.get([lay.elems], self.p.elem_type), elems)
+        return flat if len(lay.shape) == 1 else vector.shape_cast(rtype, flat)
+
+    def _store_output(self, acc: list[ir.Value]) -> None:
+        """Each intrinsic tile's C elements in runs along N, as long as the runs and N allow."""
+        sch = self.pl.scheme
+        c = sch.intrinsic.c
+        rm, rn = sch.reps
+        coords = list(zip(c.d_first, c.d_second))
+        m_lane = arith.addi(arith.addi(self.origin["m"], self.frag_origin["A"]), self._lane_offset(c.first))
+        n_lane = arith.addi(arith.addi(self.origin["n"], self.frag_origin["B"]), self._lane_offset(c.second))
+        for r in range(rm):
+            for q in range(rn):
+                value = acc[r * rn + q]
+                flat = value if len(c.shape) == 1 else \
+                    vector.shape_cast(ir.VectorType.get([c.elems], self.f32), value)
+                for e, n in mma.runs(coords):
+                    width = _pow2_dividing(math.gcd(n, self.p.sizes["n"]), n)
+                    for j in range(e, e + n, width):
+                        piece = flat if width == c.elems else vector.extract_strided_slice(
+                            ir.VectorType.get([width], self.f32), flat, [j], [width], [1])
+                        dm, dn = coords[j]
+                        self._store_piece(piece, self._offset(m_lane, r * sch.intrinsic.m + dm),
+                                          self._offset(n_lane, q * sch.intrinsic.n + dn))

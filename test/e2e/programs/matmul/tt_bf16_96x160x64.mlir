@@ -1,0 +1,16 @@
+// TT bf16: both transposed, bf16.
+func.func @main(%a: tensor<64x96xbf16>, %b: tensor<160x64xbf16>) -> tensor<96x160xf32> {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<96x160xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<96x160xf32>) -> tensor<96x160xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(m, n, k) -> (k, m)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<64x96xbf16>, tensor<160x64xbf16>) outs(%f : tensor<96x160xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %o: f32):
+    %xf = arith.extf %x : bf16 to f32
+    %yf = arith.extf %y : bf16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<96x160xf32>
+  return %r : tensor<96x160xf32>
+}

@@ -1,0 +1,100 @@
+// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds)' | filecheck %s --check-prefix=MFMA
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds)' | filecheck %s --check-prefix=MMA
+// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds{mma=false})' | filecheck %s --check-prefix=FMA
+
+// NN f16, 96x160x64 (tails on M and N). The staging is the FMA path's; the product uses the
+// target's matrix cores. gfx942: 4 waves of 64 in a 2x2 grid, each 2x2 MFMA 16x16x16 tiles of
+// its 32x32; an A fragment (4 consecutive K) is one read from the K-contiguous LDS rows, a B
+// fragment four scalar reads down N-contiguous rows (what inthread_transpose is for).
+// MFMA:       workgroup_size = [256, 1, 1] subgroup_size = 64
+// MFMA-LABEL: func.func @nn_f16
+// MFMA:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "MFMA_F32_16x16x16_F16", {{.*}} read_vector = 4 : i64, {{.*}}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>
+// MFMA:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "MFMA_F32_16x16x16_F16", {{.*}} read_vector = 1 : i64, {{.*}}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>
+// MFMA:         %[[LANE:.+]] = arith.remui %{{.+}}, %c64
+// MFMA:         scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// MFMA:           %[[A0:.+]] = vector.transfer_read %[[LA]]{{.*}} vector<4xf16>
+// MFMA:           %[[A1:.+]] = vector.transfer_read %[[LA]]{{.*}} vector<4xf16>
+// MFMA:           vector.transfer_read %[[LB]]{{.*}} vector<1xf16>
+// MFMA:           %[[B0:.+]] = vector.from_elements {{.*}} : vector<4xf16>
+// MFMA:           %[[B1:.+]] = vector.from_elements {{.*}} : vector<4xf16>
+// MFMA:           amdgpu.mfma 16x16x16 %[[A0]] * %[[B0]] + %{{.+}} : vector<4xf16>, vector<4xf16>, vector<4xf32>
+// MFMA-NEXT:      amdgpu.mfma 16x16x16 %[[A0]] * %[[B1]]
+// MFMA-NEXT:      amdgpu.mfma 16x16x16 %[[A1]] * %[[B0]]
+// MFMA-NEXT:      amdgpu.mfma 16x16x16 %[[A1]] * %[[B1]]
+// MFMA:           gpu.barrier
+// MFMA-NEXT:      scf.yield
+// MFMA:         arith.cmpi ult, %{{.+}}, %c96
+// MFMA:         arith.cmpi ult, %{{.+}}, %c160
+// MFMA:         vector.transfer_write {{.*}} : vector<1xf32>, memref<96x160xf32
+// CUDA sm_89: 8 warps of 32 in a 2x4 grid, each 2x2 mma.sync m16n8k16 tiles of its 32x16; A
+// fragments are 4 K-pairs, accumulators 2x2 and stored as pairs along N.
+// MMA:       workgroup_size = [256, 1, 1] subgroup_size = 32
+// MMA-LABEL: func.func @nn_f16
+// MMA:         memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", {{.*}} read_vector = 2 : i64, {{.*}}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>
+// MMA:         scf.for {{.*}} -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>)
+// MMA:           vector.transfer_read {{.*}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// MMA:           %[[A:.+]] = vector.shape_cast %{{.+}} : vector<8xf16> to vector<4x2xf16>
+// MMA:           %[[B:.+]] = vector.shape_cast %{{.+}} : vector<4xf16> to vector<2x2xf16>
+// MMA:           nvgpu.mma.sync(%[[A]], %[[B]], %{{.+}}) mmaShape = [16, 8, 16] : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// MMA:         vector.shape_cast %{{.+}} : vector<2x2xf32> to vector<4xf32>
+// MMA:         vector.extract_strided_slice %{{.+}} offsets = [0], sizes = [2], strides = [1] : vector<4xf32> to vector<2xf32>
+// MMA:         vector.transfer_write {{.*}} : vector<2xf32>, memref<96x160xf32
+// With mma=false, FMA on vectors of 4 (the FMA path's 64x64 tile: M = 96 is under 128).
+// FMA-LABEL: func.func @nn_f16
+// FMA:         fragment = "fma 4x4"
+// FMA-NOT:     amdgpu.mfma
+// FMA:         vector.fma
+func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<96x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x160xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<96x160xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = iree_codegen.load_from_buffer %0 : memref<96x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<96x64xf16>
+  %4 = iree_codegen.load_from_buffer %1 : memref<64x160xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x160xf16>
+  %5 = tensor.empty() : tensor<96x160xf32>
+  %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<96x160xf32>) -> tensor<96x160xf32>
+  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<96x64xf16>, tensor<64x160xf16>) outs(%6 : tensor<96x160xf32>) attrs =  {lowering_config = #iree_gpu.lowering_config<{convert_acc_gemm, mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16>, padding = [32, 32, 64], promote_operands = [0, 1], reduction = [0, 0, 4], subgroup = [1, 2, 0], workgroup = [32, 32, 0]}>} {
+  ^bb0(%in: f16, %in_0: f16, %out: f32):
+    %8 = arith.extf %in : f16 to f32
+    %9 = arith.extf %in_0 : f16 to f32
+    %10 = arith.mulf %8, %9 : f32
+    %11 = arith.addf %out, %10 : f32
+    linalg.yield %11 : f32
+  } -> tensor<96x160xf32>
+  iree_codegen.store_to_buffer %7, %2 : tensor<96x160xf32> into memref<96x160xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// NN f32, 64x64x64: gfx942 has MFMA 16x16x4 f32 (scalar operands); CUDA takes the FMA path
+// (mma.sync would round f32 to tf32).
+// MFMA-LABEL: func.func @nn_f32
+// MFMA:         fragment = "MFMA_F32_16x16x4_F32"
+// MFMA:         amdgpu.mfma 16x16x4 %{{.+}} * %{{.+}} + %{{.+}} : f32, f32, vector<4xf32>
+// MMA-LABEL:  func.func @nn_f32
+// MMA:          fragment = "fma 4x4"
+// MMA-NOT:      nvgpu.mma.sync
+// MMA:          vector.fma
+// FMA-LABEL:  func.func @nn_f32
+// FMA:          vector.fma
+func.func @nn_f32() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [8, 8, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<no_reduce_shared_memory_bank_conflicts = true, use_igemm_convolution = false>}>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = iree_codegen.load_from_buffer %0 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %4 = iree_codegen.load_from_buffer %1 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %5 = tensor.empty() : tensor<64x64xf32>
+  %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<64x64xf32>, tensor<64x64xf32>) outs(%6 : tensor<64x64xf32>) attrs =  {lowering_config = #iree_gpu.lowering_config<{reduction = [0, 0, 32], thread = [1, 4, 0], workgroup = [8, 32, 1]}>} {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %8 = arith.mulf %in, %in_0 : f32
+    %9 = arith.addf %out, %8 : f32
+    linalg.yield %9 : f32
+  } -> tensor<64x64xf32>
+  iree_codegen.store_to_buffer %7, %2 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}

@@ -1,0 +1,99 @@
+"""Planning of ldsopt-matmul-lds without IR: staging layouts, tilings per target, bank-model
+padding, and the matrix-core lane layouts (each must cover its tile exactly once)."""
+
+import pytest
+from iree.compiler import ir
+
+from ldsopt import isa, mma
+from ldsopt import target as target_model
+from ldsopt.dispatch import Binding
+from ldsopt.passes import matmul_lds
+from ldsopt.staging import StagingLayout
+
+
+def problem(dims_a, dims_b, dtype, m, n, k):
+    """A Problem over fake bindings (planning reads only shapes and types)."""
+    sizes = {"b": 1, "m": m, "n": n, "k": k}
+    elem = ir.Type.parse(dtype)
+
+    def binding(dims):
+        return Binding(ir.RankedTensorType.get([sizes[d] for d in dims], elem), None)
+
+    out = Binding(ir.RankedTensorType.get([m, n], ir.F32Type.get()), None)
+    return matmul_lds.Problem(sizes, {"A": binding(dims_a), "B": binding(dims_b)}, {"A": dims_a, "B": dims_b},
+                              False, 0.0, out)
+
+
+@pytest.fixture(autouse=True)
+def context():
+    with ir.Context(), ir.Location.unknown():
+        yield
+
+
+def test_staging_thread_map_covers_the_tile_once():
+    s = StagingLayout("A", ("m", "k"), (64, 16), 4, 256, 4, "fma 4x4", 4)
+    starts = {s.chunk_coords(c) for c in range(s.threads * s.chunks_per_thread)}
+    assert starts == {(r, c) for r in range(64) for c in range(0, 16, 4)}
+    assert s.lds_shape == (2, 64, 20) and s.lds_order == (1, 0) and str(s.thread_map) == "(4,64):(4,16)"
+    assert s.address_map(16) == 20  # row 1 starts after one padded row
+
+
+def test_staging_attr_states_the_layout():
+    s = StagingLayout("B", ("n", "k"), (64, 16), 4, 256, 4, "fma 4x4", 4)
+    text = str(s.attr())
+    for part in ('operand = "B"', "lds_order = [0, 1]", "lds_shape = [2, 64, 20]", "pad = 4", 'swizzle = "none"',
+                 'thread_map = "(4,64):(4,16)"', 'fragment = "fma 4x4"'):
+        assert part in text, text
+
+
+def test_lavapipe_takes_64x64_fma_within_4_wide_vectors():
+    pl = matmul_lds.plan(problem(("m", "k"), ("k", "n"), "f32", 256, 256, 64), target_model.by_name("lavapipe"),
+                         32768, use_mma=True)
+    assert isinstance(pl.scheme, matmul_lds.FmaScheme)
+    assert (pl.tiling.bm, pl.tiling.bn, pl.bk) == (64, 64, 16)
+
+
+def test_gfx942_takes_128x128_mfma_for_large_f16():
+    pl = matmul_lds.plan(problem(("m", "k"), ("k", "n"), "f16", 256, 256, 64), target_model.by_name("gfx942"),
+                         65536, use_mma=True)
+    assert pl.scheme.intrinsic.name == "MFMA_F32_16x16x16_F16"
+    assert (pl.tiling.bm, pl.tiling.bn, pl.bk) == (128, 128, 32)
+    assert pl.scheme.waves == (2, 2) and pl.scheme.reps == (4, 4)
+
+
+def test_cuda_f32_has_no_mma():
+    pl = matmul_lds.plan(problem(("m", "k"), ("k", "n"), "f32", 64, 64, 64), target_model.by_name("cuda"),
+                         101376, use_mma=True)
+    assert isinstance(pl.scheme, matmul_lds.FmaScheme)
+
+
+def test_bank_model_pads_k_contiguous_b_read_by_rows():
+    """NT on lavapipe: 8 lanes read B rows 4 apart, 16 floats long: a pad of 4 spreads them."""
+    pl = matmul_lds.plan(problem(("m", "k"), ("n", "k"), "f32", 64, 64, 64), target_model.by_name("lavapipe"),
+                         32768, use_mma=True)
+    assert pl.staging["B"].pad == 4
+    assert pl.staging["A"].pad == 0  # A rows are read by all 8 lanes alike: broadcasts
+
+
+@pytest.mark.parametrize("name", sorted(mma.INTRINSICS[key].name for key in mma.INTRINSICS))
+def test_intrinsic_layouts_cover_their_tiles_once(name):
+    intr = next(i for i in mma.INTRINSICS.values() if i.name == name)
+    for lay, shape in ((intr.a, (intr.m, intr.k)), (intr.b, (intr.n, intr.k)), (intr.c, (intr.m, intr.n))):
+        held = [xy for lane in range(intr.subgroup) for xy in lay.coords(lane)]
+        assert sorted(held) == [(x, y) for x in range(shape[0]) for y in range(shape[1])], (name, lay)
+
+
+def test_runs_group_consecutive_elements_along_the_row():
+    assert mma.runs([(0, 0), (0, 1), (8, 0), (8, 1)]) == [(0, 2), (2, 2)]
+    assert mma.runs([(0, 0), (1, 0), (2, 0)]) == [(0, 1), (1, 1), (2, 1)]
+
+
+def test_isa_counts_mfma():
+    asm = """\t.type\tk,@function
+k:
+\tv_mfma_f32_16x16x16_f16 a[0:3], v[0:1], v[2:3], a[0:3]
+\tv_mfma_f32_16x16x4_f32 a[0:3], v0, v1, a[0:3]
+\ts_endpgm
+"""
+    (kernel,) = isa.parse_rocmasm(asm)
+    assert kernel.mfma == 2
