@@ -5,12 +5,15 @@ For each case of `bench/cases.py`:
     program --iree-compile --compile-to=executable-configurations
               --iree-hal-dump-executable-benchmarks-to=...--> one *_benchmark.mlir per executable
     each benchmark module, as IREE configured it     --iree-compile--> iree-default/<x>.vmfb
-    the same after the ldsopt pipeline (in process)   --iree-compile--> ldsopt/<x>.vmfb
+    program after the ldsopt program pipeline (in process, e.g. a reduction split in two
+      dispatches) --the same dump--> each module after the ldsopt pipeline (in process)
+                                                      --iree-compile--> ldsopt/<x>.vmfb
 
 The benchmarks are dumped at configuration time and ldsopt runs on them, not on the
 program: `--compile-from=executable-configurations` dumps no benchmarks, and this way the
 two variants share one harness (same buffers, same dispatch loop) and differ only in the
-dispatch code. The modules carry their own device target and need no inputs, so the
+dispatch code (and, where the program pipeline split the program, in the dispatches: a
+case's time is the sum over its dispatches). The modules carry their own device target and need no inputs, so the
 prepared folder (vmfbs, `manifest.json`, a copy of `cases.py`) stays a few MB and travels
 to the GPU machine, where `ldsopt.bench_replay` times it.
 """
@@ -61,39 +64,55 @@ def _count(report: list[dict]) -> tuple[int, int]:
     return sum(1 for d in report if d["passes"]), len(report)
 
 
-def prepare_case(case, tgt: target_model.KnownTarget, folder: str, pipeline_text: str) -> dict:
-    """Compiles one case's benchmark modules both ways into folder/<case>/<variant>/."""
+def _benchmark_modules(program: str, tgt: target_model.KnownTarget, work: str) -> list[tuple[str, str]]:
+    """(stem, text) of each dispatch benchmark module IREE dumps while configuring `program`."""
+    os.makedirs(work)
+    dumps = os.path.join(work, "benchmarks")
+    driver.configure(program, tgt, work, extra=(f"--iree-hal-dump-executable-benchmarks-to={dumps}",))
+    out = []
+    for src in sorted(glob.glob(os.path.join(dumps, "*_benchmark.mlir"))):
+        with open(src) as f:
+            out.append((os.path.basename(src).removesuffix("_benchmark.mlir"), f.read()))
+    return out
+
+
+def _as_configured(text: str, pipeline_text: str) -> tuple[str, list[dict]]:
+    """IREE's default variant: the module as IREE configured it (`pipeline_text` unused; the
+    signature of driver.apply_ldsopt)."""
+    with ir.Context() as ctx:
+        return text, driver.dispatch_report(ir.Module.parse(text, ctx))
+
+
+def prepare_case(case, tgt: target_model.KnownTarget, folder: str, pipeline_text: str,
+                 program_pipeline: str = driver.PROGRAM_PIPELINE) -> dict:
+    """Compiles one case's benchmark modules both ways into folder/<case>/<variant>/: IREE's
+    default on the case's program, ldsopt on the program after `program_pipeline`."""
+    variants = {}
     with tempfile.TemporaryDirectory(prefix=f"lds-bench-{case.name}-") as work:
-        dumps = os.path.join(work, "benchmarks")
-        driver.configure(case.mlir, tgt, work, extra=(f"--iree-hal-dump-executable-benchmarks-to={dumps}",))
-        sources = sorted(glob.glob(os.path.join(dumps, "*_benchmark.mlir")))
-        if not sources:
-            raise driver.DriverError(f"{case.name}: IREE dumped no dispatch benchmark modules")
-        variants = {v: {"modules": [], "dispatches": []} for v in ("ldsopt", "iree-default")}
-        for src in sources:
-            stem = os.path.basename(src).removesuffix("_benchmark.mlir")
-            with open(src) as f:
-                default_text = f.read()
-            with ir.Context() as ctx:
-                default_report = driver.dispatch_report(ir.Module.parse(default_text, ctx))
-            ours_text, ours_report = driver.apply_ldsopt(default_text, pipeline_text)
-            for variant, text, report in (("iree-default", default_text, default_report),
-                                          ("ldsopt", ours_text, ours_report)):
+        for variant, program, lower in (
+                ("ldsopt", driver.apply_program_pipeline(case.mlir, program_pipeline), driver.apply_ldsopt),
+                ("iree-default", case.mlir, _as_configured)):
+            modules = _benchmark_modules(program, tgt, os.path.join(work, variant))
+            if not modules:
+                raise driver.DriverError(f"{case.name}: IREE dumped no dispatch benchmark modules")
+            entry = variants[variant] = {"modules": [], "dispatches": []}
+            for stem, text in modules:
+                text, report = lower(text, pipeline_text)
                 rel = os.path.join(case.name, variant, stem + ".vmfb")
                 os.makedirs(os.path.dirname(os.path.join(folder, rel)), exist_ok=True)
-                mlir = os.path.join(work, f"{variant}_{stem}.mlir")
+                mlir = os.path.join(work, variant, stem + ".mlir")
                 with open(mlir, "w") as f:
                     f.write(text)
                 driver.iree_compile([mlir, "-o", os.path.join(folder, rel)], f"{case.name}: compile {variant} {stem}")
-                variants[variant]["modules"].append(rel)
-                variants[variant]["dispatches"] += report
-    for v in variants.values():
-        v["ldsopt_dispatches"], v["total_dispatches"] = _count(v["dispatches"])
+                entry["modules"].append(rel)
+                entry["dispatches"] += report
+            entry["ldsopt_dispatches"], entry["total_dispatches"] = _count(entry["dispatches"])
     return {"name": case.name, "what": case.what, "bytes": case.bytes, "variants": variants}
 
 
 def prepare(target: str, folder: str, names: list[str] | None = None,
-            pipeline_text: str = driver.DEFAULT_PIPELINE, progress=print) -> dict:
+            pipeline_text: str = driver.DEFAULT_PIPELINE, program_pipeline: str = driver.PROGRAM_PIPELINE,
+            progress=print) -> dict:
     """Compiles the selected cases for `target` into `folder` and writes its manifest.json."""
     tgt = target_model.known(target)
     cases = select(bench_replay.load_cases(CASES_FILE), names, target)
@@ -102,13 +121,13 @@ def prepare(target: str, folder: str, names: list[str] | None = None,
     commit, dirty = git_state()
     entries = []
     for case in cases:
-        entry = prepare_case(case, tgt, folder, pipeline_text)
+        entry = prepare_case(case, tgt, folder, pipeline_text, program_pipeline)
         ours = entry["variants"]["ldsopt"]
         progress(f"prepared {case.name}: {ours['total_dispatches']} dispatch(es), "
                  f"{ours['ldsopt_dispatches']} lowered by ldsopt")
         entries.append(entry)
     manifest = {"target": target, "device": tgt.device, "commit": commit, "dirty": dirty,
-                "pipeline": pipeline_text,
+                "pipeline": pipeline_text, "program_pipeline": program_pipeline,
                 "prepared": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                 "cases": entries}
     with open(os.path.join(folder, "manifest.json"), "w") as f:

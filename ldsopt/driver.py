@@ -1,6 +1,7 @@
 """The compile half of lds-run and lds-bench: IREE round trips with ldsopt in the middle.
 
-    source.mlir --iree-compile --compile-to=executable-configurations--> configured
+    source.mlir --ldsopt program pipeline (in process)-->                 program
+                --iree-compile --compile-to=executable-configurations--> configured
                 --ldsopt pipeline (in process)-->                         ours
                 --iree-compile --compile-from=executable-configurations--> .vmfb
 
@@ -24,6 +25,8 @@ from ldsopt import target as target_model
 from ldsopt.kernel import LOWERED_BY
 from ldsopt.replay import DTYPES, Tensor, run_module, tool
 
+# Run on the program, before IREE forms dispatches: passes that change which dispatches exist.
+PROGRAM_PIPELINE = "builtin.module(ldsopt-split-reduction)"
 # Specialized passes first; the elementwise lowering takes what is left and qualifies.
 DEFAULT_PIPELINE = "builtin.module(ldsopt-vector-distribute, ldsopt-matmul-lds, ldsopt-preload-transposed, ldsopt-lower-elementwise, canonicalize, cse)"
 
@@ -133,13 +136,25 @@ def configure(text: str, tgt: target_model.KnownTarget, folder: str, extra: tupl
 
 def apply_ldsopt(configured: str, pipeline_text: str) -> tuple[str, list[dict]]:
     with ir.Context() as ctx:
-        module = ir.Module.parse(configured, ctx)
-        try:
-            pipeline.run(module, pipeline_text)
-        except ir.MLIRError as e:
-            raise DriverError("ldsopt pipeline failed:\n" + "\n".join(
-                f"{d.location}: error: {d.message}" for d in e.error_diagnostics)) from None
+        module = _run_pipeline(ir.Module.parse(configured, ctx), pipeline_text, "ldsopt pipeline")
         return str(module), dispatch_report(module)
+
+
+def apply_program_pipeline(text: str, pipeline_text: str) -> str:
+    """The program after `pipeline_text` (PROGRAM_PIPELINE); unchanged for an empty pipeline."""
+    if not pipeline_text:
+        return text
+    with ir.Context() as ctx:
+        return str(_run_pipeline(ir.Module.parse(text, ctx), pipeline_text, "ldsopt program pipeline"))
+
+
+def _run_pipeline(module: ir.Module, pipeline_text: str, what: str) -> ir.Module:
+    try:
+        pipeline.run(module, pipeline_text)
+    except ir.MLIRError as e:
+        raise DriverError(f"{what} failed:\n" + "\n".join(
+            f"{d.location}: error: {d.message}" for d in e.error_diagnostics)) from None
+    return module
 
 
 def dispatch_report(module: ir.Module) -> list[dict]:
@@ -206,16 +221,18 @@ def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str) -> l
 
 
 def prepare(source_path: str, target_name: str, folder: str, *, function: str | None = None, seed: int = 0,
-            pipeline_text: str = DEFAULT_PIPELINE, baseline: bool = False, dump: bool = False,
+            pipeline_text: str = DEFAULT_PIPELINE, program_pipeline: str = PROGRAM_PIPELINE,
+            baseline: bool = False, dump: bool = False,
             atol: float | None = None, rtol: float | None = None, run_reference: bool = True) -> dict:
     """Compiles `source_path` for `target_name` into `folder` with inputs, reference outputs
-    and a manifest that `replay.replay` runs anywhere the runtime is installed."""
+    and a manifest that `replay.replay` runs anywhere the runtime is installed. Unless
+    `baseline`, `program_pipeline` runs on the program first; the reference runs the original."""
     os.makedirs(folder, exist_ok=True)
     tgt = target_model.known(target_name)
     text = read_source(source_path)
     sig = signature(text, function)
     check_buffer_sizes(sig, tgt)
-    configured = configure(text, tgt, folder)
+    configured = configure(text if baseline else apply_program_pipeline(text, program_pipeline), tgt, folder)
     if baseline:
         ours = configured
         with ir.Context() as ctx:
@@ -229,7 +246,8 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
     expected = reference(text, sig, inputs, folder) if run_reference else []
     manifest = {"source": os.path.basename(source_path), "target": target_name, "device": tgt.device,
                 "function": sig.function, "vmfb": os.path.basename(vmfb), "seed": seed,
-                "pipeline": "iree-default" if baseline else pipeline_text, "dispatches": report,
+                "pipeline": "iree-default" if baseline else pipeline_text,
+                "program_pipeline": "" if baseline else program_pipeline, "dispatches": report,
                 "inputs": [dataclasses.asdict(t) for t in inputs],
                 "expected": [dataclasses.asdict(t) for t in expected], "atol": atol, "rtol": rtol}
     with open(os.path.join(folder, "manifest.json"), "w") as f:

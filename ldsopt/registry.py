@@ -131,6 +131,7 @@ _REGISTRY: dict[str, str] = {
     "ldsopt-vector-distribute": "ldsopt.passes.vector_distribute:VectorDistribute",
     "ldsopt-preload-transposed": "ldsopt.passes.preload_transposed:PreloadTransposed",
     "ldsopt-matmul-lds": "ldsopt.passes.matmul_lds:MatmulLds",
+    "ldsopt-split-reduction": "ldsopt.passes.split_reduction:SplitReduction",
 }
 
 

@@ -42,6 +42,7 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 from ldsopt import reduction_plan
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
+from ldsopt.combining import combining_op, identity_attr
 from ldsopt.dispatch import Binding, Dispatch, analyze, dispatch_funcs, load_binding
 from ldsopt.elementwise import element_bits, map_dims, vectorize_body
 from ldsopt.kernel import LOWERED_BY, Kernel, read_vector, write_vector
@@ -49,22 +50,6 @@ from ldsopt.reduction_plan import Plan, PlanError, Problem
 from ldsopt.registry import ModulePass, PassError, option
 
 LAYOUT_ATTR = "ldsopt.reduction_layout"
-
-_FLOAT_IDENTITY = {"arith.addf": 0.0, "arith.mulf": 1.0, "arith.minimumf": math.inf, "arith.minnumf": math.inf,
-                   "arith.maximumf": -math.inf, "arith.maxnumf": -math.inf}
-# Of a signless integer of `w` bits; -1 is all ones.
-_INT_IDENTITY = {"arith.addi": lambda w: 0, "arith.muli": lambda w: 1, "arith.minsi": lambda w: (1 << (w - 1)) - 1,
-                 "arith.maxsi": lambda w: -(1 << (w - 1)), "arith.minui": lambda w: -1, "arith.maxui": lambda w: 0,
-                 "arith.andi": lambda w: -1, "arith.ori": lambda w: 0, "arith.xori": lambda w: 0}
-_BODY_DIALECTS = ("arith.", "math.")
-
-
-def identity_attr(kind: str, t: ir.Type) -> ir.Attribute:
-    """The value x with `kind(x, y) == y` for every y of type `t`."""
-    if isinstance(t, ir.IntegerType):
-        return ir.IntegerAttr.get(t, _INT_IDENTITY[kind](ir.IntegerType(t).width))
-    return ir.FloatAttr.get(t, _FLOAT_IDENTITY[kind])
-
 
 @dataclasses.dataclass
 class Reduction:
@@ -102,27 +87,6 @@ def _reduced_dims(root: ir.Operation) -> tuple[tuple[int, ...], list[int]] | Non
     return reduced, perm
 
 
-def _combining_op(root: ir.Operation) -> ir.Operation | None:
-    """The op that yields `kind(value from the inputs, output block argument)`, if the body
-    is such a chain of elementwise ops."""
-    block = root.regions[0].blocks[0]
-    out_arg = block.arguments[len(block.arguments) - 1]
-    ops = [op.operation for op in block.operations]
-    if any(len(op.regions) or not (op.name == "linalg.yield" or op.name.startswith(_BODY_DIALECTS)) for op in ops):
-        return None
-    yielded = ops[-1].operands[0]
-    if not isinstance(yielded, ir.OpResult):
-        return None
-    combine = yielded.owner.operation
-    if combine.name not in _FLOAT_IDENTITY and combine.name not in _INT_IDENTITY:
-        return None
-    uses = list(out_arg.uses)
-    if len(uses) != 1 or uses[0].owner.operation != combine or len(combine.operands) != 2 \
-            or list(combine.operands).count(out_arg) != 1:
-        return None
-    return combine
-
-
 def _initial_value(root: ir.Operation) -> ir.Value | Binding | None:
     init = root.operands[len(root.operands) - 1]
     if isinstance(init, ir.OpResult) and init.owner.operation.name == "linalg.fill":
@@ -141,7 +105,7 @@ def match_reduction(root: ir.Operation) -> Reduction | None:
     if not all(isinstance(t, ir.FloatType) or isinstance(t, ir.IntegerType) and element_bits(t) >= 8
                for t in types):
         return None
-    combine = _combining_op(root)
+    combine = combining_op(root)
     init = _initial_value(root)
     if combine is None or init is None:
         return None

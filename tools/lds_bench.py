@@ -23,6 +23,8 @@ def main(argv=None) -> int:
     ap.add_argument("--target", choices=["cuda", "lavapipe", "gfx942"])
     ap.add_argument("--cases", help="comma-separated case names (default: all; lavapipe: a small subset)")
     ap.add_argument("--pipeline", help="ldsopt pass pipeline (default: the full ldsopt pipeline)")
+    ap.add_argument("--program-pipeline", help="ldsopt passes run on the program before IREE forms dispatches, "
+                    "ldsopt variant only (default: the split of long reductions; '' for none)")
     ap.add_argument("--prepare", metavar="DIR", help="compile the benchmark modules into DIR; do not run")
     ap.add_argument("--replay", metavar="DIR", help="time a folder made by --prepare (needs only the IREE runtime)")
     ap.add_argument("--out", help="results folder (default: the prepared folder)")
@@ -50,7 +52,9 @@ def main(argv=None) -> int:
     folder = args.prepare or args.out or tempfile.mkdtemp(prefix="lds-bench-")
     try:
         bench.prepare(args.target, folder, args.cases.split(",") if args.cases else None,
-                      args.pipeline or driver.DEFAULT_PIPELINE, progress=lambda m: print(m, flush=True))
+                      args.pipeline or driver.DEFAULT_PIPELINE,
+                      driver.PROGRAM_PIPELINE if args.program_pipeline is None else args.program_pipeline,
+                      progress=lambda m: print(m, flush=True))
     except (driver.DriverError, FileNotFoundError) as e:
         print(f"lds-bench: error: {e}", file=sys.stderr)
         return 1

@@ -39,6 +39,12 @@ def default_target(devices: set[str]) -> str:
     raise SystemExit("lds-run: error: no GPU device found (hip, cuda or vulkan); name one with --target")
 
 
+def program_pipeline(args) -> str:
+    """--program-pipeline, where '' means none and leaving it out the default."""
+    from ldsopt import driver
+    return driver.PROGRAM_PIPELINE if args.program_pipeline is None else args.program_pipeline
+
+
 def prepare_suite(args) -> int:
     """Prepares each input into its own subfolder; prints one line each."""
     from ldsopt import driver
@@ -47,7 +53,8 @@ def prepare_suite(args) -> int:
         folder = os.path.join(args.prepare, os.path.splitext(os.path.basename(path))[0])
         try:
             driver.prepare(path, args.target or "cuda", folder, function=args.function, seed=args.seed,
-                           pipeline_text=args.pipeline or driver.DEFAULT_PIPELINE, baseline=args.baseline,
+                           pipeline_text=args.pipeline or driver.DEFAULT_PIPELINE,
+                           program_pipeline=program_pipeline(args), baseline=args.baseline,
                            atol=args.atol, rtol=args.rtol)
             print(f"PREPARED {folder}", flush=True)
         except (driver.DriverError, FileNotFoundError) as e:
@@ -67,6 +74,8 @@ def main(argv=None) -> int:
     ap.add_argument("--emit-dir", help="keep every intermediate (sources, vmfb, inputs, outputs) here")
     ap.add_argument("--baseline", action="store_true", help="IREE's default pipeline only")
     ap.add_argument("--pipeline", help="ldsopt pass pipeline (default: the full ldsopt pipeline)")
+    ap.add_argument("--program-pipeline", help="ldsopt passes run on the program before IREE forms dispatches "
+                    "(default: the split of long reductions; '' for none)")
     ap.add_argument("--require-ldsopt", action="store_true", help="fail if a dispatch fell back to IREE's default")
     ap.add_argument("--json", action="store_true", help="print the result as JSON")
     ap.add_argument("--prepare", metavar="DIR", help="compile, make inputs and reference outputs into DIR; do not run")
@@ -92,7 +101,8 @@ def main(argv=None) -> int:
     run_here = args.prepare is None and device in devices
     try:
         man = driver.prepare(args.input, target, folder, function=args.function, seed=args.seed,
-                             pipeline_text=args.pipeline or driver.DEFAULT_PIPELINE, baseline=args.baseline,
+                             pipeline_text=args.pipeline or driver.DEFAULT_PIPELINE,
+                             program_pipeline=program_pipeline(args), baseline=args.baseline,
                              dump=target == "gfx942", atol=args.atol, rtol=args.rtol, run_reference=run_here
                              or args.prepare is not None)
     except (driver.DriverError, FileNotFoundError) as e:

@@ -26,7 +26,8 @@ PASS_ONLY = "builtin.module(ldsopt-vector-distribute{%s}, canonicalize, cse)"
 
 
 def _lds_run(program: pathlib.Path, options: str = "", *extra: str) -> subprocess.CompletedProcess:
-    args = [LDS_RUN, str(program), "--target", "lavapipe", "--require-ldsopt", *extra]
+    # No program pipeline: each program stays one dispatch (the split reduction has its own tests).
+    args = [LDS_RUN, str(program), "--target", "lavapipe", "--require-ldsopt", "--program-pipeline", "", *extra]
     if options:
         args += ["--pipeline", PASS_ONLY % options]
     return subprocess.run(args, capture_output=True, text=True, timeout=600)

@@ -1,0 +1,47 @@
+"""Reduction bodies: the combining op that folds a value into the accumulator, and its identity.
+
+Shared by ldsopt-vector-distribute (which starts every partial from the identity) and
+ldsopt-split-reduction (which starts the first of its two reductions from it).
+"""
+
+from __future__ import annotations
+
+import math
+
+from iree.compiler import ir
+
+_FLOAT_IDENTITY = {"arith.addf": 0.0, "arith.mulf": 1.0, "arith.minimumf": math.inf, "arith.minnumf": math.inf,
+                   "arith.maximumf": -math.inf, "arith.maxnumf": -math.inf}
+# Of a signless integer of `w` bits; -1 is all ones.
+_INT_IDENTITY = {"arith.addi": lambda w: 0, "arith.muli": lambda w: 1, "arith.minsi": lambda w: (1 << (w - 1)) - 1,
+                 "arith.maxsi": lambda w: -(1 << (w - 1)), "arith.minui": lambda w: -1, "arith.maxui": lambda w: 0,
+                 "arith.andi": lambda w: -1, "arith.ori": lambda w: 0, "arith.xori": lambda w: 0}
+_BODY_DIALECTS = ("arith.", "math.")
+
+
+def identity_attr(kind: str, t: ir.Type) -> ir.Attribute:
+    """The value x with `kind(x, y) == y` for every y of type `t`."""
+    if isinstance(t, ir.IntegerType):
+        return ir.IntegerAttr.get(t, _INT_IDENTITY[kind](ir.IntegerType(t).width))
+    return ir.FloatAttr.get(t, _FLOAT_IDENTITY[kind])
+
+
+def combining_op(root: ir.Operation) -> ir.Operation | None:
+    """The op that yields `kind(value from the inputs, output block argument)`, if the body
+    of the linalg.generic / linalg.reduce `root` is such a chain of elementwise ops."""
+    block = root.regions[0].blocks[0]
+    out_arg = block.arguments[len(block.arguments) - 1]
+    ops = [op.operation for op in block.operations]
+    if any(len(op.regions) or not (op.name == "linalg.yield" or op.name.startswith(_BODY_DIALECTS)) for op in ops):
+        return None
+    yielded = ops[-1].operands[0]
+    if not isinstance(yielded, ir.OpResult):
+        return None
+    combine = yielded.owner.operation
+    if combine.name not in _FLOAT_IDENTITY and combine.name not in _INT_IDENTITY:
+        return None
+    uses = list(out_arg.uses)
+    if len(uses) != 1 or uses[0].owner.operation != combine or len(combine.operands) != 2 \
+            or list(combine.operands).count(out_arg) != 1:
+        return None
+    return combine
