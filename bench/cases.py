@@ -17,7 +17,7 @@ import dataclasses
 import math
 from typing import Callable
 
-ELEMENT_BYTES = {"f32": 4, "f16": 2}
+ELEMENT_BYTES = {"f32": 4, "f16": 2, "bf16": 2}
 
 # Run by `lds-bench --target lavapipe` when no --cases are given: small enough for a CPU.
 SMOKE = ("rowsum_4x4096_f32", "add_bcast_1024x1024_f32")
@@ -48,6 +48,7 @@ class Case:
     init: str | None            # the reduction's initial value (an arith.constant literal)
     torch: Callable             # the PyTorch equivalent on torch tensors shaped like `inputs`
     what: str                   # one line for the table
+    flops: int = 0              # arithmetic of a compute-bound case (matmuls: 2*M*N*K); 0 otherwise
 
     @property
     def bytes(self) -> int:
@@ -116,6 +117,26 @@ def _nhwc_nchw_add(n: int, h: int, w: int, c: int, dtype: str) -> Case:
                 lambda a, b: b + a.permute(0, 3, 1, 2), f"NHWC + NCHW -> NCHW, {dtype}")
 
 
+def _matmul(m: int, n: int, k: int, dtype: str, a_stored: str, b_stored: str) -> Case:
+    """out[m,n] (f32) = sum_k a[m,k] * b[k,n], with A stored as "mk" or "km" and B as "kn" or
+    "nk" (NN is mk/kn; TN stores A as KxM; NT stores B as NxK); f16/bf16 extended to f32."""
+    dims = {"m": 0, "n": 1, "k": 2}
+    ext = {"m": m, "n": n, "k": k}
+    a = Operand(tuple(ext[c] for c in a_stored), dtype, tuple(dims[c] for c in a_stored))
+    b = Operand(tuple(ext[c] for c in b_stored), dtype, tuple(dims[c] for c in b_stored))
+    body = () if dtype == "f32" else (f"%x = arith.extf %in0 : {dtype} to f32", f"%y = arith.extf %in1 : {dtype} to f32")
+    x, y = ("%in0", "%in1") if dtype == "f32" else ("%x", "%y")
+    body += (f"%p = arith.mulf {x}, {y} : f32", "%r = arith.addf %acc, %p : f32")
+    layout = ("N" if a_stored == "mk" else "T") + ("N" if b_stored == "kn" else "T")
+
+    def torch_twin(ta, tb):  # cuBLAS; a 16-bit product comes out 16-bit (f32 accumulation inside)
+        return (ta if a_stored == "mk" else ta.t()) @ (tb if b_stored == "kn" else tb.t())
+
+    return Case(f"matmul_{layout}_{m}x{n}x{k}_{dtype}", (a, b), Operand((m, n), "f32", (0, 1)),
+                ("parallel", "parallel", "reduction"), body, "0.0", torch_twin,
+                f"matmul {layout} ({a_stored}, {b_stored}) {dtype} -> f32", flops=2 * m * n * k)
+
+
 N26 = 1 << 26
 
 CASES: tuple[Case, ...] = (
@@ -138,4 +159,6 @@ CASES: tuple[Case, ...] = (
     _nhwc_nchw_add(32, 49, 7, 1009, "f32"),
     _add("transpose_add_8192x8192_f32", Operand((8192, 8192), "f32", (1, 0)), Operand((8192, 8192), "f32", (0, 1)),
          (8192, 8192), lambda a, b: b + a.t(), "out = a^T + b"),
+    *(_matmul(4096, 4096, 4096, "f16", a, b) for a, b in (("mk", "kn"), ("km", "kn"), ("mk", "nk"))),
+    _matmul(8192, 8192, 1024, "bf16", "mk", "kn"),
 )

@@ -107,7 +107,7 @@ def prepare_case(case, tgt: target_model.KnownTarget, folder: str, pipeline_text
                 entry["modules"].append(rel)
                 entry["dispatches"] += report
             entry["ldsopt_dispatches"], entry["total_dispatches"] = _count(entry["dispatches"])
-    return {"name": case.name, "what": case.what, "bytes": case.bytes, "variants": variants}
+    return {"name": case.name, "what": case.what, "bytes": case.bytes, "flops": case.flops, "variants": variants}
 
 
 def prepare(target: str, folder: str, names: list[str] | None = None,

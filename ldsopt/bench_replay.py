@@ -34,7 +34,7 @@ import types
 from ldsopt.replay import tool
 
 VARIANTS = ("ldsopt", "iree-default")
-TORCH_DTYPES = {"f32": "float32", "f16": "float16"}
+TORCH_DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16"}
 COPY_BYTES = 1 << 30
 TIME_UNITS_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
@@ -53,11 +53,14 @@ def load_cases(path: str) -> types.ModuleType:
     return mod
 
 
-def batch_size(nbytes: int, target: str) -> int:
-    """Dispatches per batch: about 2 ms of work at 4 TB/s on a GPU, so launch and the
-    batch's own overhead vanish; 2 on lavapipe (a CPU), which is only a smoke test."""
+def batch_size(nbytes: int, target: str, flops: int = 0) -> int:
+    """Dispatches per batch: about 2 ms of work at 4 TB/s (or 500 TFLOP/s for a compute-bound
+    case) on a GPU, so launch and the batch's own overhead vanish; 2 on lavapipe (a CPU),
+    which is only a smoke test."""
     if target == "lavapipe":
         return 2
+    if flops:
+        return max(10, min(1000, int(1e12 // flops)))
     return max(10, min(1000, int(8e9 // max(nbytes, 1))))
 
 
@@ -160,8 +163,9 @@ def replay(folder: str, out: str | None = None, *, batch: int | None = None, rep
         say(f"copy bandwidth: {copy_bw / 1e12:.3f} TB/s (clone of {COPY_BYTES >> 20} MiB, read + written)")
     results = []
     for entry in man["cases"]:
-        n = batch or batch_size(entry["bytes"], man["target"])
-        res = {"name": entry["name"], "what": entry["what"], "bytes": entry["bytes"], "batch_size": n, **stamp}
+        n = batch or batch_size(entry["bytes"], man["target"], entry.get("flops", 0))
+        res = {"name": entry["name"], "what": entry["what"], "bytes": entry["bytes"],
+               "flops": entry.get("flops", 0), "batch_size": n, **stamp}
         for variant in VARIANTS:
             res[variant] = _time_variant(folder, entry["variants"][variant], device, n, repetitions, min_time)
             v = res[variant]
@@ -192,11 +196,15 @@ def _time_variant(folder: str, variant: dict, device: str, batch: int, repetitio
     return {"us": sum(d["us"] for d in dispatches), "dispatches": dispatches, **counts}
 
 
-def _cell(result: dict | None, nbytes: int, copy_bw: float | None) -> str:
+def _cell(result: dict | None, nbytes: int, copy_bw: float | None, flops: int = 0) -> str:
+    """Time in us with the rate that bounds the case: TFLOP/s for compute-bound cases
+    (matmuls), else the fraction of the copy bandwidth."""
     if not result:
         return "-"
     if "us" not in result:
         return "error"
+    if flops:
+        return f"{result['us']:.1f} ({flops / (result['us'] * 1e-6) / 1e12:.0f} TFLOP/s)"
     if not copy_bw:
         return f"{result['us']:.1f}"
     pct = 100 * nbytes / (result["us"] * 1e-6) / copy_bw
@@ -223,10 +231,12 @@ def markdown(report: dict) -> str:
         ours, iree = c["ldsopt"], c["iree-default"]
         ratio = f"{ours['us'] / iree['us']:.2f}" if "us" in ours and "us" in iree else "-"
         taken = f"{ours['ldsopt_dispatches']}/{ours['total_dispatches']}"
-        lines.append(f"| {c['name']} | {_size(c['bytes'])} | {_cell(ours, c['bytes'], bw)} | "
-                     f"{_cell(iree, c['bytes'], bw)} | {_cell(c.get('torch'), c['bytes'], bw)} | {ratio} | {taken} |")
+        f = c.get("flops", 0)
+        lines.append(f"| {c['name']} | {_size(c['bytes'])} | {_cell(ours, c['bytes'], bw, f)} | "
+                     f"{_cell(iree, c['bytes'], bw, f)} | {_cell(c.get('torch'), c['bytes'], bw, f)} | {ratio} | {taken} |")
     lines += ["", "ldsopt dispatches: how many of the case's dispatches an ldsopt pass lowered; "
-              "0 means both variants are IREE's default code."]
+              "0 means both variants are IREE's default code. Matmul cells give TFLOP/s (2*M*N*K over the time); "
+              "their torch column is cuBLAS through torch.matmul."]
     return "\n".join(lines) + "\n"
 
 
@@ -239,12 +249,13 @@ def plot(report: dict, path: str) -> bool:
     except ImportError:
         return False
     bw = report["copy_bandwidth"]
-    names = [c["name"] for c in report["cases"]]
+    cases = [c for c in report["cases"] if not c.get("flops")]  # matmuls are in the table, in TFLOP/s
+    names = [c["name"] for c in cases]
     fig, ax = plt.subplots(figsize=(max(8, 0.7 * len(names)), 5))
     width = 0.27
     for i, variant in enumerate((*VARIANTS, "torch")):
         vals = []
-        for c in report["cases"]:
+        for c in cases:
             r = c.get(variant) or {}
             rate = c["bytes"] / (r["us"] * 1e-6) if "us" in r else 0.0
             vals.append(rate / bw if bw else rate / 1e9)

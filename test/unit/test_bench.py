@@ -42,6 +42,18 @@ def test_bytes(name, expected):
     assert BY_NAME[name].bytes == expected
 
 
+def test_matmul_cases_count_flops_and_store_operands_as_named():
+    nn, tn, nt = (BY_NAME[f"matmul_{x}_4096x4096x4096_f16"] for x in ("NN", "TN", "NT"))
+    assert nn.flops == 2 * 4096**3 and nn.bytes == 2 * 4096 * 4096 * 2 + 4096 * 4096 * 4
+    assert "affine_map<(d0, d1, d2) -> (d2, d0)>" in tn.mlir  # A stored KxM
+    assert "affine_map<(d0, d1, d2) -> (d1, d2)>" in nt.mlir  # B stored NxK
+    assert bench_replay.batch_size(nn.bytes, "cuda", nn.flops) == 10
+
+
+def test_matmul_cell_is_in_tflops():
+    assert bench_replay._cell({"us": 1000.0}, 1, 4e12, flops=2 * 4096**3) == "1000.0 (137 TFLOP/s)"
+
+
 def test_nhwc_case_reads_a_transposed():
     c = BY_NAME["nhwc_nchw_add_64x56x56x128_f16"]
     assert c.inputs[0].shape == (64, 56, 56, 128) and c.output.shape == (64, 128, 56, 56)
