@@ -13,6 +13,7 @@ a memref value a kernel can load from and store to.
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 
 from iree.compiler import ir
@@ -32,7 +33,14 @@ class Binding:
         if isinstance(self.source.type, ir.MemRefType):
             return self.source
         subspan = self.source.owner
-        mtype = ir.MemRefType.get(self.tensor_type.shape, self.tensor_type.element_type,
+        shape = self.tensor_type.shape
+        layout = None
+        if not _is_zero(subspan.operands[0]):
+            # A binding at an offset (e.g. two results in one buffer): as IREE types it on
+            # CUDA/HIP, contiguous strides with a dynamic offset.
+            strides = [math.prod(shape[i + 1:]) for i in range(len(shape))]
+            layout = ir.StridedLayoutAttr.get(ir.ShapedType.get_dynamic_stride_or_offset(), strides)
+        mtype = ir.MemRefType.get(shape, self.tensor_type.element_type, layout=layout,
                                   memory_space=ir.Attribute.parse("#hal.descriptor_type<storage_buffer>"))
         attrs = dict(subspan.attributes.items())
         with ir.InsertionPoint(subspan), subspan.location:
@@ -40,6 +48,12 @@ class Binding:
                                       operands=list(subspan.operands), attributes=attrs)
         self.source = new.result
         return self.source
+
+
+def _is_zero(value: ir.Value) -> bool:
+    owner = value.owner
+    return (isinstance(value, ir.OpResult) and owner.name == "arith.constant"
+            and isinstance(owner.attributes["value"], ir.IntegerAttr) and ir.IntegerAttr(owner.attributes["value"]).value == 0)
 
 
 @dataclasses.dataclass
