@@ -23,6 +23,9 @@ The kernel (after seed 000 and MIGraphX's tiled pointwise kernels, anchors/trans
   access is guarded (vector widths divide the extents, so a vector is all in or all out);
 - workgroups walk the tiles in a grid-stride loop (a barrier first when a workgroup may
   take several), so any size fits the target's max workgroup count;
+- within a tile each thread takes every workgroup-size-th block of a walk, `unroll` blocks at
+  once: all their loads first, then all their stores (only the loads of ragged blocks and
+  the stores sit under guards), so a thread keeps several loads in flight;
 - load side (the default): each transposed input's tile is read from global memory with
   vectors along its own contiguous dim and written to a padded LDS buffer in its own order;
   barrier; threads then walk the tile in the output's order with vectors along `a`, read
@@ -36,15 +39,27 @@ The kernel (after seed 000 and MIGraphX's tiled pointwise kernels, anchors/trans
   neighbouring vectors along `a`, the next lanes step along `b` (where all LDS buffers
   share one `b`): `g` lanes store one contiguous segment of an output row (at least
   `store-segment-bytes`), and lanes reading different LDS rows at once spread over banks;
+- a tile that holds all of a short `a` (HW = 49) whose `b` is the output's next dim covers
+  one contiguous output range per other coordinate: the column walk then runs over that
+  range as one flat dim with vectors as wide as the range's extents allow (`flat`), reading
+  each element's column from LDS and the inputs laid out like the output as vectors, so
+  HW = 49 no longer means scalar global accesses;
 - `g` and the padding of each LDS row (up to two row vectors) are chosen with the bank
   model (ldsopt/banks.py) for the target's banks and wave: those that make the first
-  wave's row writes and column reads cheapest (ties: the larger `g`, the smaller pad).
+  wave's row writes and column reads cheapest (ties: the larger `g`, the smaller pad). A
+  row vector costs as many writes as the padded rows' alignment splits it into (f16 rows
+  of 64 + 1 halves: 8 two-byte writes; of 64 + 2: 4 four-byte ones).
 
-Measured on an H200 (lds-bench, NHWC + NCHW -> NCHW, fraction of copy bandwidth; IREE
-3.13's default in brackets): 64x56x56x128 f32 90% (69%), f16 81% (50%); 256x7x7x2048 f32
-88% (13%), f16 68% (7.4%); 32x49x7x1009 f32 58% (9.9%). With all lanes along `a` (no
-`g`) 64x56x56x128 f16 took 84 us instead of 45. Reading two or four row neighbours at
-once and transposing them in registers was slower there (130-220 us) and was dropped.
+Measured on an H200 (lds-bench, NHWC + NCHW -> NCHW, fraction of copy bandwidth, 4.24 TB/s;
+IREE 3.13's default in brackets; 2026-11-29, before unroll, flat and the aligned-row pads
+after the arrow, same run): 64x56x56x128 f32 92% -> 91% (70%), f16 83% -> 86% (50%);
+256x7x7x2048 f32 88% -> 92% (13%), f16 69% -> 87% (7.4%); 32x49x7x1009 f32 58% -> 72%
+(9.8%); 8192^2 transpose-add 95% -> 95%. tile-bytes=32768 was worse (f16 64x56x56x128 79%,
+32x49x7x1009 63%). 32x49x7x1009 stays short of 85%: both of its contiguous extents are odd,
+so every global access there is one f32 (rows of odd length are not 16-byte aligned).
+With all lanes along `a` (no `g`) 64x56x56x128 f16 took 84 us instead of 45. Reading two or
+four row neighbours at once and transposing them in registers was slower there (130-220 us)
+and was dropped.
 """
 
 from __future__ import annotations
@@ -64,6 +79,7 @@ from ldsopt.kernel import LOWERED_BY, Kernel, read_vector, write_vector
 from ldsopt.registry import ModulePass, PassError, option
 
 OUTPUT = -1  # the stage key of the output (inputs are keyed by position)
+FLAT = -2  # the column walk's dim when it runs over the output's (col_b, a) tile as one range
 
 
 @dataclasses.dataclass
@@ -119,6 +135,7 @@ class Plan:
     col_g: int = 1               # column walk: lanes along `a` before stepping along col_b
     pads: dict[int, int] = dataclasses.field(default_factory=dict)  # LDS row padding, in elements
     workgroup_size: int = 0
+    flat: int = 0                # column walk over the output's (col_b, a) tile as one range: its vector width
 
     @property
     def tiled(self) -> list[int]:
@@ -141,6 +158,9 @@ class Plan:
         """Column accesses (the output's order), vectors along `a`: `col_g` lanes side by side
         along `a`, then along col_b, then the rest of `a`, then the other dims."""
         a, va = self.a, self.vec[self.a]
+        if self.flat:
+            return [(FLAT, self.tile[self.col_b] * self.tile[a] // self.flat, self.flat)] + \
+                [(x, self.tile[x], 1) for x in reversed(self.tiled) if x not in (a, self.col_b)]
         walk = [(a, self.col_g, va)]
         if self.col_b is not None:
             walk.append((self.col_b, self.tile[self.col_b], 1))
@@ -204,6 +224,12 @@ def _walk_coords(walk: Walk, i: int) -> dict[int, int]:
     return coords
 
 
+def _zeros(vtype: ir.VectorType) -> ir.Value:
+    etype = vtype.element_type
+    zero = ir.FloatAttr.get(etype, 0.0) if isinstance(etype, ir.FloatType) else ir.IntegerAttr.get(etype, 0)
+    return arith.constant(vtype, ir.DenseElementsAttr.get_splat(vtype, zero))
+
+
 def _row_major(coords: list[int], shape: list[int]) -> int:
     off = 0
     for c, s in zip(coords, shape):
@@ -222,6 +248,10 @@ class PreloadTransposed(ModulePass):
     row_bytes: int = option(256, "output bytes a tile spans along the output's contiguous dim")
     workgroups_per_cu: int = option(2, "workgroups that must fit the target's LDS together")
     store_segment_bytes: int = option(128, "contiguous output bytes neighbouring lanes store at least")
+    unroll: int = option(16, "blocks a thread loads at once before storing any (0: one block per loop "
+                         "iteration, loads and stores guarded together)")
+    flat: bool = option(True, "when the tile holds all of a short `a`, walk the output's (b, a) tile as "
+                        "one contiguous range with full-width vectors")
 
     def run(self, module: ir.Operation) -> None:
         for func in dispatch_funcs(module):
@@ -235,7 +265,7 @@ class PreloadTransposed(ModulePass):
             if tgt is None:
                 raise PassError(func.location, f"{self.NAME}: no GPU target for this dispatch "
                                 "(no #iree_gpu.target around it; lds-opt --target names one)")
-            _Emitter(d, p, self.plan(p, tgt), tgt, self.max_workgroups).emit(self.NAME)
+            _Emitter(d, p, self.plan(p, tgt), tgt, self.max_workgroups, self.unroll).emit(self.NAME)
 
     # --- planning (pure Python) ---------------------------------------------------------
 
@@ -250,12 +280,26 @@ class PreloadTransposed(ModulePass):
         col_b = rows.pop() if len(rows) == 1 else None
         plan = Plan(p.a, core, vec, [vec.get(x, 1) for x in range(len(p.shape))], sources, store_side, col_b)
         self._grow_tile(p, plan, tgt)
+        if self.flat and not store_side:
+            plan.flat = self._flat_width(p, plan, vmax)
         self._choose_lds_layout(p, plan, tgt)
         blocks = [math.prod(c for _, c, _ in plan.row_walk(k)) for k in sources] + \
             [math.prod(c for _, c, _ in plan.column_walk)]
         sg = tgt.subgroup_size
         plan.workgroup_size = min(self.workgroup_size, tgt.max_threads, math.ceil(max(blocks) / sg) * sg)
         return plan
+
+    @staticmethod
+    def _flat_width(p: Problem, plan: Plan, vmax: int) -> int:
+        """The vector width of a flat column walk, or 0: when the tile holds all of `a` and
+        col_b is the output's next dim, the tile's output is one contiguous range per other
+        coordinate, walked with vectors wider than `a` allows (HW = 49: 1) that still divide
+        the tile's and the tensor's (col_b, a) extents (so a vector is all in or all out)."""
+        a, b = p.a, plan.col_b
+        if b != a - 1 or plan.tile[a] != p.shape[a] or plan.tile[b] == 1:
+            return 0
+        width = _widest_pow2_dividing(math.gcd(plan.tile[b] * p.shape[a], p.shape[b] * p.shape[a]), vmax)
+        return width if width > plan.vec[a] else 0
 
     def _stage_elem_bytes(self, p: Problem, key: int) -> int:
         return (p.output if key == OUTPUT else p.inputs[key]).elem_bytes
@@ -321,12 +365,22 @@ class PreloadTransposed(ModulePass):
             return [_walk_coords(walk, lane) if lane < n else None for lane in range(tgt.subgroup_size)]
 
         def addr(c: dict[int, int] | None, j: int = 0) -> int | None:
-            return None if c is None else _row_major([c[x] + (j if x == p.a else 0) for x in dims], shape) * eb
+            if c is None:
+                return None
+            if FLAT in c:  # a flat column walk: element j of the range's block
+                c = dict(c)
+                c[plan.col_b], c[p.a] = divmod(c.pop(FLAT) + j, p.shape[p.a])
+                return _row_major([c.get(x, 0) for x in dims], shape) * eb
+            return _row_major([c[x] + (j if x == p.a else 0) for x in dims], shape) * eb
 
         row_walk = plan.row_walk(key)
         writers, readers = first_wave(row_walk), first_wave(plan.column_walk)
-        accesses = [([addr(c) for c in writers], row_walk[0][2] * eb)] + \
-            [([addr(c, j) for c in readers], eb) for j in range(plan.vec[p.a])]
+        # a row vector splits into accesses as wide as the padded rows keep it aligned
+        row_bytes = row_walk[0][2] * eb
+        width = math.gcd(row_bytes, shape[-1] * eb)
+        accesses = [([None if c is None else addr(c) + j * width for c in writers], width)
+                    for j in range(row_bytes // width)] + \
+            [([addr(c, j) for c in readers], eb) for j in range(plan.flat or plan.vec[p.a])]
         return sum(math.ceil(tgt.subgroup_size / model.lanes_per_phase(nbytes)) + model.conflicts(lanes, nbytes)
                    for lanes, nbytes in accesses)
 
@@ -334,8 +388,9 @@ class PreloadTransposed(ModulePass):
 class _Emitter:
     """Builds the kernel of one planned dispatch."""
 
-    def __init__(self, d: Dispatch, p: Problem, plan: Plan, tgt: target_model.Target, max_workgroups: int):
-        self.d, self.p, self.plan = d, p, plan
+    def __init__(self, d: Dispatch, p: Problem, plan: Plan, tgt: target_model.Target, max_workgroups: int,
+                 unroll: int = 0):
+        self.d, self.p, self.plan, self.unroll = d, p, plan, unroll
         counts = [math.ceil(s / t) for s, t in zip(p.shape, plan.tile)]
         self.tile_counts = counts
         self.n_tiles = math.prod(counts)
@@ -346,21 +401,38 @@ class _Emitter:
         k, p, plan = self.k, self.p, self.plan
         with k.ip, self.d.location:
             self.views = [self._view(x) for x in p.inputs + [p.output]]
+            if plan.flat:
+                self.flat_views = {i: self._flat_view(x) for i, x in enumerate(p.inputs + [p.output])
+                                   if x.dims[-2:] == [plan.col_b, p.a]}
+                self.flat_views[-1] = self.flat_views.pop(len(p.inputs))
             self.lds = {key: self._alloc(key) for key in plan.sources}
             loop = scf.ForOp(k.block_id(), k.const(self.n_tiles), k.const(k.grid[0]))
         with ir.InsertionPoint(loop.body), self.d.location:
             if self.n_tiles > k.grid[0]:
                 gpu.barrier()  # the previous tile's LDS reads are done before it is overwritten
             origin = self._tile_origin(loop.induction_variable)
+            etype = p.output.binding.tensor_type.element_type
+            out_a = ir.VectorType.get([plan.vec[p.a]], etype)
             if plan.store_side:
-                self._each_block(plan.row_walk(OUTPUT), origin, self._compute_to_lds)
+                b = plan.stage(OUTPUT)[-1]
+                self._each_block(plan.row_walk(OUTPUT), origin, ir.VectorType.get([plan.vec[b]], etype),
+                                 self._compute_for_lds, self._to_lds(OUTPUT))
                 gpu.barrier()
-                self._each_block(plan.column_walk, origin, self._store_from_lds)
+                self._each_block(plan.column_walk, origin, out_a, lambda loc, glob: self._column(OUTPUT, loc),
+                                 self._to_output)
             else:
                 for i in plan.sources:
-                    self._each_block(plan.row_walk(i), origin, lambda loc, glob, i=i: self._preload(i, loc, glob))
+                    x = p.inputs[i]
+                    vt = ir.VectorType.get([plan.vec[x.fastest]], x.binding.tensor_type.element_type)
+                    self._each_block(plan.row_walk(i), origin, vt, lambda loc, glob, i=i: self._preload(i, glob),
+                                     self._to_lds(i))
                 gpu.barrier()
-                self._each_block(plan.column_walk, origin, self._compute_to_global)
+                if plan.flat:
+                    origin[FLAT] = arith.muli(origin[plan.col_b], k.const(p.shape[p.a]))
+                    self._each_block(plan.column_walk, origin, ir.VectorType.get([plan.flat], etype),
+                                     self._compute_flat, self._to_output_flat)
+                else:
+                    self._each_block(plan.column_walk, origin, out_a, self._compute_from_lds, self._to_output)
             scf.yield_([])
         k.finish(pass_name)
 
@@ -386,37 +458,150 @@ class _Emitter:
 
     # --- walking a tile ---
 
-    def _each_block(self, walk: Walk, origin: dict[int, ir.Value], body) -> None:
-        """Each thread takes every workgroup-size-th block of `walk` and calls body(local
-        coords, global coords) for it when the block lies inside the tensor."""
+    def _each_block(self, walk: Walk, origin: dict[int, ir.Value], vtype: ir.Type, load, sink) -> None:
+        """Each thread takes every workgroup-size-th block of `walk`: value = load(local coords,
+        global coords), then sink(value, local, global) when the block lies inside the tensor.
+        With `unroll`, a thread loads up to `unroll` blocks before it stores any (many loads in
+        flight, not one per loop trip). Their coordinates are the thread's plus constants where
+        the walk allows (short index chains: LLVM then still proves vector accesses aligned;
+        deeper chains and selects on coordinates made it split them into scalars)."""
+        if self.unroll <= 0:
+            return self._each_block_looped(walk, origin, vtype, load, sink)
+        k, plan = self.k, self.plan
+        counts = [c for _, c, _ in walk]
+        total, wg = math.prod(counts), plan.workgroup_size
+        iters = math.ceil(total / wg)
+        batch = min(iters, self.unroll)
+        n_batches = math.ceil(iters / batch)
+        overflow = n_batches * batch * wg > total  # some thread's last blocks lie past the walk
+        tid = self.tid = k.thread_id()
+
+        def blocks(first) -> None:  # `first`: the batch's first iteration (int, or index value)
+            items = []
+            for j in range(batch):
+                if isinstance(first, int):
+                    it = first + j
+                    if it >= iters:
+                        break
+                    i = arith.addi(tid, k.const(it * wg)) if it else tid
+                    past = (it + 1) * wg > total
+                else:
+                    i = arith.addi(tid, arith.muli(arith.addi(first, k.const(j)) if j else first, k.const(wg)))
+                    past = overflow
+                offset = it * wg if isinstance(first, int) else None
+                past_cond = arith.cmpi(arith.CmpIPredicate.ult, i, k.const(total)) if past else None
+                # a block past the walk takes block 0's coordinates (no branch, alignment kept)
+                local, glob = self._block_coords(walk, counts, i, origin, offset, past_cond)
+                inside = [arith.cmpi(arith.CmpIPredicate.ult, glob[x], k.const(self._extent(x)))
+                          for x in local if self._extent(x) % self._tile(x)]
+                for c in inside[1:]:
+                    inside[0] = arith.andi(inside[0], c)
+                if inside:  # the load alone under the guard (clamped coordinates would hide alignment)
+                    guard = scf.IfOp(inside[0], [vtype], has_else=True)
+                    with ir.InsertionPoint(guard.then_block):
+                        scf.yield_([load(local, glob)])
+                    with ir.InsertionPoint(guard.else_block):
+                        scf.yield_([_zeros(vtype)])
+                    value = guard.result
+                else:
+                    value = load(local, glob)
+                conds = [c for c in (past_cond, inside[0] if inside else None) if c is not None]
+                cond = arith.andi(*conds) if len(conds) == 2 else conds[0] if conds else None
+                items.append((value, local, glob, cond))
+            for value, local, glob, cond in items:
+                if cond is not None:
+                    guard = scf.IfOp(cond)
+                    with ir.InsertionPoint(guard.then_block):
+                        sink(value, local, glob)
+                        scf.yield_([])
+                else:
+                    sink(value, local, glob)
+
+        if n_batches == 1:
+            blocks(0)
+            return
+        loop = scf.ForOp(k.const(0), k.const(n_batches), k.const(1))
+        with ir.InsertionPoint(loop.body):
+            blocks(arith.muli(loop.induction_variable, k.const(batch)))
+            scf.yield_([])
+
+    def _block_coords(self, walk: Walk, counts: list[int], i: ir.Value, origin: dict[int, ir.Value],
+                      offset: int | None = None, keep: ir.Value | None = None
+                      ) -> tuple[dict[int, ir.Value], dict[int, ir.Value]]:
+        """Tile-local and global coords of block `i` of `walk` (of block 0 where `keep` is
+        false); `offset`, if given, says that `i` is the thread id plus that constant."""
+        k = self.k
+        index = self._split_offset(counts, offset) if offset is not None else None
+        if index is None:
+            index = k.delinearize(i, counts[::-1])[::-1]  # the fastest level first
+        if keep is not None:
+            index = [arith.select(keep, ix, k.const(0)) for ix in index]
+        local: dict[int, ir.Value] = {}
+        for (dim, count, step), ix in zip(walk, index):
+            if count == 1:
+                continue
+            term = ix if step == 1 else arith.muli(ix, k.const(step))
+            local[dim] = arith.addi(local[dim], term) if dim in local else term
+        for dim, _, _ in walk:
+            local.setdefault(dim, k.const(0))
+        glob = dict(origin)
+        for x in local:
+            glob[x] = arith.addi(origin[x], local[x])
+        return local, glob
+
+    def _extent(self, x: int) -> int:
+        return self.p.shape[self.plan.col_b] * self.p.shape[self.p.a] if x == FLAT else self.p.shape[x]
+
+    def _tile(self, x: int) -> int:
+        return self.plan.tile[self.plan.col_b] * self.plan.tile[self.p.a] if x == FLAT else self.plan.tile[x]
+
+    def _split_offset(self, counts: list[int], offset: int) -> list[ir.Value] | None:
+        """The level indices of block thread-id + `offset` as the thread id's own level indices
+        plus constants, when no level carries (power-of-two counts and workgroup): short index
+        chains, from which LLVM still sees that vector accesses are aligned. None otherwise."""
+        k = self.k
+        t, bound, s = self.tid, self.plan.workgroup_size, offset  # block = t + s, 0 <= t < bound
+        index = []
+        last = max([n for n, c in enumerate(counts) if c > 1], default=0)
+        for n, c in enumerate(counts):
+            if n > last:
+                index.append(k.const(0))
+                continue
+            if n == last:
+                part = t
+            elif bound % c == 0 and s % c == 0:
+                part, t, bound, s = arith.remui(t, k.const(c)), arith.divui(t, k.const(c)), bound // c, s // c
+                index.append(part)
+                continue
+            elif c % bound == 0 and s % bound == 0:
+                part, t, bound, s = t, k.const(0), 1, s
+                index.append(arith.addi(part, k.const(s % c)) if s % c else part)
+                s //= c
+                continue
+            else:
+                return None
+            index.append(arith.addi(part, k.const(s)) if s else part)
+        return index
+
+    def _each_block_looped(self, walk: Walk, origin: dict[int, ir.Value], vtype, load, sink) -> None:
+        """One block per loop iteration, loads and stores under one guard (unroll=0)."""
         k, plan = self.k, self.plan
         counts = [c for _, c, _ in walk]
         loop = scf.ForOp(k.thread_id(), k.const(math.prod(counts)), k.const(plan.workgroup_size))
         with ir.InsertionPoint(loop.body):
-            index = k.delinearize(loop.induction_variable, counts[::-1])[::-1]  # the fastest level first
-            local: dict[int, ir.Value] = {}
-            for (dim, count, step), i in zip(walk, index):
-                if count == 1:
-                    continue
-                term = i if step == 1 else arith.muli(i, k.const(step))
-                local[dim] = arith.addi(local[dim], term) if dim in local else term
-            for dim, _, _ in walk:
-                local.setdefault(dim, k.const(0))
-            glob = dict(origin)
-            for x in local:
-                glob[x] = arith.addi(origin[x], local[x])
-            ragged = [x for x in local if self.p.shape[x] % plan.tile[x]]
+            local, glob = self._block_coords(walk, counts, loop.induction_variable, origin)
+            ragged = [x for x in local if self._extent(x) % self._tile(x)]
             if ragged:
-                inside = [arith.cmpi(arith.CmpIPredicate.ult, glob[x], k.const(self.p.shape[x])) for x in ragged]
+                inside = [arith.cmpi(arith.CmpIPredicate.ult, glob[x], k.const(self._extent(x))) for x in ragged]
                 cond = inside[0]
                 for c in inside[1:]:
                     cond = arith.andi(cond, c)
                 guard = scf.IfOp(cond)
                 with ir.InsertionPoint(guard.then_block):
-                    body(local, glob)
+                    sink(load(local, glob), local, glob)
                     scf.yield_([])
             else:
-                body(local, glob)
+                sink(load(local, glob), local, glob)
             scf.yield_([])
 
     # --- accesses ---
@@ -447,10 +632,17 @@ class _Emitter:
             memref.load(buf, [arith.addi(local[x], self.k.const(j)) if x == a and j else local[x]
                               for x in plan.stage(key)]) for j in range(plan.vec[a])])
 
-    def _preload(self, i: int, local: dict, glob: dict) -> None:
-        x, dims = self.p.inputs[i], self.plan.stage(i)
-        value = self._read_along(self.views[i], x.dims, glob, x.fastest, self.plan.vec[x.fastest])
-        write_vector(value, self.lds[i], [local[d] for d in dims])
+    def _preload(self, i: int, glob: dict) -> ir.Value:
+        x = self.p.inputs[i]
+        return self._read_along(self.views[i], x.dims, glob, x.fastest, self.plan.vec[x.fastest])
+
+    def _to_lds(self, key: int):
+        def sink(value: ir.Value, local: dict, glob: dict) -> None:
+            write_vector(value, self.lds[key], [local[d] for d in self.plan.stage(key)])
+        return sink
+
+    def _to_output(self, value: ir.Value, local: dict, glob: dict) -> None:
+        write_vector(value, self.views[-1], [glob[d] for d in self.p.output.dims])
 
     def _body(self, staged: dict[int, ir.Value], glob: dict, along: int) -> ir.Value:
         """The body on vectors along `along`: `staged` inputs as given, others from global."""
@@ -459,13 +651,50 @@ class _Emitter:
                   for i, (x, view) in enumerate(zip(self.p.inputs, self.views))]
         return vectorize_body(self.d.root, values, v)
 
-    def _compute_to_global(self, local: dict, glob: dict) -> None:
-        result = self._body({i: self._column(i, local) for i in self.lds}, glob, self.p.a)
-        write_vector(result, self.views[-1], [glob[d] for d in self.p.output.dims])
+    def _compute_from_lds(self, local: dict, glob: dict) -> ir.Value:
+        return self._body({i: self._column(i, local) for i in self.lds}, glob, self.p.a)
 
-    def _compute_to_lds(self, local: dict, glob: dict) -> None:
-        dims = self.plan.stage(OUTPUT)
-        write_vector(self._body({}, glob, dims[-1]), self.lds[OUTPUT], [local[d] for d in dims])
+    def _compute_for_lds(self, local: dict, glob: dict) -> ir.Value:
+        return self._body({}, glob, self.plan.stage(OUTPUT)[-1])
 
-    def _store_from_lds(self, local: dict, glob: dict) -> None:
-        write_vector(self._column(OUTPUT, local), self.views[-1], [glob[d] for d in self.p.output.dims])
+    # --- the flat column walk (all of a short `a` in the tile) ---
+
+    def _flat_view(self, x: Operand) -> ir.Value:
+        """An operand ending with (col_b, a) over its collapsed dims with those two merged."""
+        groups = self.p.groups
+        b, a = self.plan.col_b, self.p.a
+        return collapsed_view(x.binding.memref(), [groups[g] for g in x.dims[:-2]] + [groups[b] + groups[a]],
+                              list(self.p.output.binding.tensor_type.shape))
+
+    def _compute_flat(self, local: dict, glob: dict) -> ir.Value:
+        """plan.flat output elements from flat position local[FLAT]: staged inputs read one
+        element each from LDS, inputs laid out like the output as one vector, others one
+        element each (or broadcast)."""
+        k, p, plan = self.k, self.p, self.plan
+        a, b, n = p.a, plan.col_b, plan.flat
+        coords = []  # (local, global) coords of each element
+        for j in range(n):
+            pos = arith.addi(local[FLAT], k.const(j)) if j else local[FLAT]
+            loc = dict(local)
+            loc[b], loc[a] = arith.divui(pos, k.const(p.shape[a])), arith.remui(pos, k.const(p.shape[a]))
+            glo = dict(glob)
+            glo[b], glo[a] = arith.addi(glob[b], loc[b]) if b in glob else loc[b], loc[a]
+            coords.append((loc, glo))
+        values = []
+        for i, x in enumerate(p.inputs):
+            etype = x.binding.tensor_type.element_type
+            vtype = ir.VectorType.get([n], etype)
+            if i in self.lds:
+                values.append(vector.from_elements(vtype, [
+                    memref.load(self.lds[i], [loc[d] for d in plan.stage(i)]) for loc, _ in coords]))
+            elif x.dims[-2:] == [b, a]:
+                values.append(read_vector(vtype, self.flat_views[i], [glob[d] for d in x.dims[:-2]] + [glob[FLAT]]))
+            elif a not in x.dims and b not in x.dims:
+                values.append(self._read_along(self.views[i], x.dims, glob, a, n))
+            else:
+                values.append(vector.from_elements(vtype, [
+                    memref.load(self.views[i], [glo[d] for d in x.dims]) for _, glo in coords]))
+        return vectorize_body(self.d.root, values, n)
+
+    def _to_output_flat(self, value: ir.Value, local: dict, glob: dict) -> None:
+        write_vector(value, self.flat_views[-1], [glob[d] for d in self.p.output.dims[:-2]] + [glob[FLAT]])

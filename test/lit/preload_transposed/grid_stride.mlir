@@ -7,11 +7,9 @@
 // CHECK:         %[[BID:.+]] = gpu.block_id x upper_bound 5
 // CHECK:         scf.for %{{.+}} = %[[BID]] to %c16 step %c5
 // CHECK-NEXT:      gpu.barrier
-// CHECK:           scf.for
-// CHECK:             vector.transfer_write %{{.+}}, %[[LDS]]
+// CHECK:           vector.transfer_write %{{.+}}, %[[LDS]]
 // CHECK:           gpu.barrier
-// CHECK:           scf.for
-// CHECK:             memref.load %[[LDS]]
+// CHECK:           memref.load %[[LDS]]
 // CHECK:       iree_codegen.dispatch_config @grid_stride
 // CHECK:         %[[N:.+]] = arith.constant 5 : index
 // CHECK:         iree_codegen.yield %[[N]],

@@ -19,20 +19,25 @@
 // CHECK:         %[[BID:.+]] = gpu.block_id x upper_bound 16
 // CHECK:         scf.for %{{.+}} = %[[BID]] to %c16 step %c16
 // CHECK-NOT:       gpu.barrier
-// CHECK:           scf.for
-// CHECK:             %[[V:.+]] = vector.transfer_read %[[NHWC]][{{.+}}]{{.*}} : memref<2x256x64xf32, {{.+}}>, vector<4xf32>
-// CHECK:             vector.transfer_write %[[V]], %[[LDS]][{{.+}}]{{.*}} : vector<4xf32>, memref<64x33xf32, #gpu.address_space<workgroup>>
+// Each thread's two blocks (512 row vectors, 256 threads): both loads before either store.
+// CHECK-NOT:       scf.for
+// CHECK:           %[[V:.+]] = vector.transfer_read %[[NHWC]][{{.+}}]{{.*}} : memref<2x256x64xf32, {{.+}}>, vector<4xf32>
+// CHECK:           %[[V2:.+]] = vector.transfer_read %[[NHWC]][{{.+}}]{{.*}} : memref<2x256x64xf32, {{.+}}>, vector<4xf32>
+// CHECK:           vector.transfer_write %[[V]], %[[LDS]][{{.+}}]{{.*}} : vector<4xf32>, memref<64x33xf32, #gpu.address_space<workgroup>>
+// CHECK:           vector.transfer_write %[[V2]], %[[LDS]][{{.+}}]{{.*}} : vector<4xf32>, memref<64x33xf32, #gpu.address_space<workgroup>>
 // CHECK:           gpu.barrier
-// CHECK:           scf.for
-// CHECK:             %[[E0:.+]] = memref.load %[[LDS]][%[[ROW:.+]], %[[CH:.+]]] : memref<64x33xf32
-// CHECK:             %[[R1:.+]] = arith.addi %[[ROW]], %c1
-// CHECK:             %[[E1:.+]] = memref.load %[[LDS]][%[[R1]], %[[CH]]]
-// CHECK:             %[[E2:.+]] = memref.load %[[LDS]][%{{.+}}, %[[CH]]]
-// CHECK:             %[[E3:.+]] = memref.load %[[LDS]][%{{.+}}, %[[CH]]]
-// CHECK:             %[[COL:.+]] = vector.from_elements %[[E0]], %[[E1]], %[[E2]], %[[E3]] : vector<4xf32>
-// CHECK:             %[[D:.+]] = vector.transfer_read %[[NCHW]][{{.+}}]{{.*}} : memref<2x64x256xf32, {{.+}}>, vector<4xf32>
-// CHECK:             %[[S:.+]] = arith.addf %[[COL]], %[[D]] : vector<4xf32>
-// CHECK:             vector.transfer_write %[[S]], %[[OUT]][{{.+}}]{{.*}} : vector<4xf32>, memref<2x64x256xf32
+// CHECK-NOT:       scf.for
+// CHECK:           %[[E0:.+]] = memref.load %[[LDS]][%[[ROW:.+]], %[[CH:.+]]] : memref<64x33xf32
+// CHECK:           %[[R1:.+]] = arith.addi %[[ROW]], %c1
+// CHECK:           %[[E1:.+]] = memref.load %[[LDS]][%[[R1]], %[[CH]]]
+// CHECK:           %[[E2:.+]] = memref.load %[[LDS]][%{{.+}}, %[[CH]]]
+// CHECK:           %[[E3:.+]] = memref.load %[[LDS]][%{{.+}}, %[[CH]]]
+// CHECK:           %[[COL:.+]] = vector.from_elements %[[E0]], %[[E1]], %[[E2]], %[[E3]] : vector<4xf32>
+// CHECK:           %[[D:.+]] = vector.transfer_read %[[NCHW]][{{.+}}]{{.*}} : memref<2x64x256xf32, {{.+}}>, vector<4xf32>
+// CHECK:           %[[S:.+]] = arith.addf %[[COL]], %[[D]] : vector<4xf32>
+// CHECK:           %[[S2:.+]] = arith.addf %{{.+}}, %{{.+}} : vector<4xf32>
+// CHECK:           vector.transfer_write %[[S]], %[[OUT]][{{.+}}]{{.*}} : vector<4xf32>, memref<2x64x256xf32
+// CHECK:           vector.transfer_write %[[S2]], %[[OUT]][{{.+}}]{{.*}} : vector<4xf32>, memref<2x64x256xf32
 // CHECK-NOT:     linalg.generic
 // CHECK:       iree_codegen.dispatch_config @nhwc_nchw_add
 // CHECK:         %[[N:.+]] = arith.constant 16 : index
@@ -44,15 +49,17 @@
 // GFX942-LABEL: func.func @nhwc_nchw_add
 // GFX942:        memref.alloc() : memref<64x65xf32, #gpu.address_space<workgroup>>
 // GFX942:        gpu.block_id x upper_bound 8
+// Each thread takes blocks thread and thread + 256, whose coordinates are the thread's plus
+// constants (the second block: 32 channels on).
 // GFX942:        gpu.barrier
-// GFX942:          %[[LO:.+]] = arith.remui %[[I:.+]], %c8 : index
-// GFX942:          %[[REST:.+]] = arith.divui %[[I]], %c8 : index
-// GFX942:          %[[CH:.+]] = arith.remui %[[REST]], %c64 : index
-// GFX942:          %[[HI:.+]] = arith.divui %[[REST]], %c64 : index
+// GFX942:          %[[T:.+]] = gpu.thread_id x
+// GFX942:          %[[LO:.+]] = arith.remui %[[T]], %c8 : index
+// GFX942:          %[[CH:.+]] = arith.divui %[[T]], %c8 : index
 // GFX942:          %[[A0:.+]] = arith.muli %[[LO]], %c4 : index
-// GFX942:          %[[A1:.+]] = arith.muli %[[HI]], %c32 : index
-// GFX942:          %[[HW:.+]] = arith.addi %[[A0]], %[[A1]] : index
+// GFX942:          %[[HW:.+]] = arith.addi %[[A0]], %{{.+}} : index
 // GFX942:          memref.load %{{.+}}[%[[HW]], %[[CH]]] : memref<64x65xf32
+// GFX942:          %[[CH2:.+]] = arith.addi %{{.+}}, %c32 : index
+// GFX942:          memref.load %{{.+}}[%{{.+}}, %[[CH2]]] : memref<64x65xf32
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @nhwc_nchw_add() {
   %c0 = arith.constant 0 : index
@@ -83,17 +90,26 @@ iree_codegen.dispatch_config @nhwc_nchw_add {
 // reads stay vector<4>; 49 is odd, so the HW side works one element at a time.
 // CHECK-LABEL: func.func @hw49_several_channels
 // CHECK:         %[[NHWC:.+]] = memref.collapse_shape %{{.+}} into memref<2x49x256xf32
-// CHECK:         %[[NCHW:.+]] = memref.collapse_shape %{{.+}} into memref<2x256x49xf32
+// CHECK:         memref.collapse_shape %{{.+}} into memref<2x256x49xf32
+// The tile holds all of HW: the column walk runs over its 64 x 49 outputs as one range, in
+// vectors of 4 (HW alone allows 1): NCHW and the output are read and written flattened.
+// CHECK:         %[[NCHW:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0], [1, 2, 3]] : memref<2x256x7x7xf32, {{.+}}> into memref<2x12544xf32
+// CHECK:         %[[OUT:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0], [1, 2, 3]] : memref<2x256x7x7xf32, {{.+}}> into memref<2x12544xf32
 // CHECK:         %[[LDS:.+]] = memref.alloc() : memref<49x65xf32, #gpu.address_space<workgroup>>
 // CHECK:         gpu.block_id x upper_bound 8
 // CHECK:           %[[V:.+]] = vector.transfer_read %[[NHWC]][{{.+}}]{{.*}}, vector<4xf32>
 // CHECK:           vector.transfer_write %[[V]], %[[LDS]]
 // CHECK:         gpu.barrier
 // CHECK:           memref.load %[[LDS]]
-// CHECK:           vector.transfer_read %[[NCHW]][{{.+}}]{{.*}}, vector<1xf32>
-// CHECK:           arith.addf {{.+}} : vector<1xf32>
+// CHECK:           memref.load %[[LDS]]
+// CHECK:           memref.load %[[LDS]]
+// CHECK:           memref.load %[[LDS]]
+// CHECK:           %[[COL:.+]] = vector.from_elements {{.+}} : vector<4xf32>
+// CHECK:           %[[D:.+]] = vector.transfer_read %[[NCHW]][{{.+}}]{{.*}}, vector<4xf32>
+// CHECK:           %[[S:.+]] = arith.addf %[[COL]], %[[D]] : vector<4xf32>
+// CHECK:           vector.transfer_write %[[S]], %[[OUT]][{{.+}}]{{.*}} : vector<4xf32>, memref<2x12544xf32
 // GFX942-LABEL: func.func @hw49_several_channels
-// GFX942:        memref.alloc() : memref<49x65xf32, #gpu.address_space<workgroup>>
+// GFX942:        memref.alloc() : memref<49x67xf32, #gpu.address_space<workgroup>>
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @hw49_several_channels() {
   %c0 = arith.constant 0 : index
@@ -124,16 +140,19 @@ iree_codegen.dispatch_config @hw49_several_channels {
 // CHECK-LABEL: func.func @ragged_1009x21
 // CHECK:         %[[LDS:.+]] = memref.alloc() : memref<21x129xf32, #gpu.address_space<workgroup>>
 // CHECK:         gpu.block_id x upper_bound 8
+// Ragged blocks: the loads alone are guarded (yielding zeros outside), the stores follow.
 // CHECK:           %[[IN:.+]] = arith.cmpi ult, %{{.+}}, %c1009 : index
-// CHECK:           scf.if %[[IN]] {
+// CHECK:           %[[V:.+]] = scf.if %[[IN]] -> (vector<1xf32>) {
 // CHECK:             vector.transfer_read {{.+}} : memref<21x1009xf32, {{.+}}>, vector<1xf32>
-// CHECK:             vector.transfer_write {{.+}}, %[[LDS]]
+// CHECK:           scf.if %[[IN]] {
+// CHECK-NEXT:        vector.transfer_write %[[V]], %[[LDS]]
 // CHECK:         gpu.barrier
 // CHECK:           %[[IN2:.+]] = arith.cmpi ult, %{{.+}}, %c1009 : index
-// CHECK:           scf.if %[[IN2]] {
+// CHECK:           %[[R:.+]] = scf.if %[[IN2]] -> (vector<1xf32>) {
 // CHECK:             memref.load %[[LDS]]
 // CHECK:             arith.negf
-// CHECK:             vector.transfer_write {{.+}} : vector<1xf32>, memref<1009x21xf32
+// CHECK:           scf.if %[[IN2]] {
+// CHECK-NEXT:        vector.transfer_write %[[R]], {{.+}} : vector<1xf32>, memref<1009x21xf32
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @ragged_1009x21() {
   %c0 = arith.constant 0 : index
@@ -206,7 +225,7 @@ iree_codegen.dispatch_config @output_transposed {
 // tile spans all three dims and each input has its own LDS buffer in its own order.
 // CHECK-LABEL: func.func @two_transposed_differently
 // CHECK:         %[[L0:.+]] = memref.alloc() : memref<16x8x8xf32, #gpu.address_space<workgroup>>
-// CHECK:         %[[L1:.+]] = memref.alloc() : memref<8x16x9xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[L1:.+]] = memref.alloc() : memref<8x16x10xf32, #gpu.address_space<workgroup>>
 // CHECK:           vector.transfer_write %{{.+}}, %[[L0]]
 // CHECK:           vector.transfer_write %{{.+}}, %[[L1]]
 // CHECK:         gpu.barrier
@@ -277,7 +296,8 @@ iree_codegen.dispatch_config @broadcast_bias {
 
 // f16: the same kernel on vector<4xf16> (SPIR-V's widest vector); gfx942 reads 8 at a time.
 // CHECK-LABEL: func.func @transpose_f16
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<96x65xf16, #gpu.address_space<workgroup>>
+// Rows padded by 2 halves, not 1: 32-bit aligned, so a row vector is 2 LDS writes, not 4.
+// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<96x66xf16, #gpu.address_space<workgroup>>
 // CHECK:           vector.transfer_read {{.+}} : memref<96x128xf16, {{.+}}>, vector<4xf16>
 // CHECK:         gpu.barrier
 // CHECK:           vector.from_elements {{.+}} : vector<4xf16>
@@ -306,16 +326,17 @@ iree_codegen.dispatch_config @transpose_f16 {
 
 // -----
 
-// i8 A^T + B: LDS rows of 32 + 1 bytes; B is read from global memory as it is.
+// i8 A^T + B: LDS rows of 32 + 4 bytes (32-bit aligned row vectors); B is read from global
+// memory as it is.
 // CHECK-LABEL: func.func @transpose_i8
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<256x33xi8, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<256x36xi8, #gpu.address_space<workgroup>>
 // CHECK:           vector.transfer_read %{{.+}} : memref<256x128xi8, {{.+}}>, vector<4xi8>
 // CHECK:         gpu.barrier
 // CHECK:           vector.from_elements {{.+}} : vector<4xi8>
 // CHECK:           vector.transfer_read %{{.+}} : memref<128x256xi8, {{.+}}>, vector<4xi8>
 // CHECK:           arith.addi {{.+}} : vector<4xi8>
 // GFX942-LABEL: func.func @transpose_i8
-// GFX942:        memref.alloc() : memref<256x65xi8, #gpu.address_space<workgroup>>
+// GFX942:        memref.alloc() : memref<256x66xi8, #gpu.address_space<workgroup>>
 // GFX942:          vector.transfer_read %{{.+}} : memref<256x128xi8, {{.+}}>, vector<16xi8>
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @transpose_i8() {
