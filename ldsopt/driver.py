@@ -28,7 +28,7 @@ from ldsopt.replay import DTYPES, Tensor, run_module, tool
 # Run on the program, before IREE forms dispatches: passes that change which dispatches exist.
 PROGRAM_PIPELINE = "builtin.module(ldsopt-split-reduction)"
 # Specialized passes first; the elementwise lowering takes what is left and qualifies.
-DEFAULT_PIPELINE = "builtin.module(ldsopt-vector-distribute, ldsopt-matmul-lds, ldsopt-preload-transposed, ldsopt-lower-elementwise, canonicalize, cse)"
+DEFAULT_PIPELINE = "builtin.module(ldsopt-vector-distribute, ldsopt-inthread-transpose, ldsopt-matmul-lds, ldsopt-preload-transposed, ldsopt-lower-elementwise, canonicalize, cse)"
 
 
 class DriverError(Exception):

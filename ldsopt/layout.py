@@ -511,3 +511,22 @@ class BlockedRotation(LdsMap):
 
     def alloc_size(self, n: int) -> int:
         return _ceil_div(n, self.row_elems) * self.row_elems
+
+
+@dataclass(frozen=True)
+class Composed(LdsMap):
+    """``outer(inner(i))``: a placement ``inner`` (a bijection of ``[0, n)``, e.g. a row
+    permutation or a chunk rotation) followed by a map that may leave holes (padding)."""
+
+    inner: LdsMap
+    outer: LdsMap
+
+    def __call__(self, i: int) -> int:
+        return self.outer(self.inner(i))
+
+    def inverse(self, offset: int) -> Optional[int]:
+        j = self.outer.inverse(offset)
+        return None if j is None else self.inner.inverse(j)
+
+    def alloc_size(self, n: int) -> int:
+        return self.outer.alloc_size(self.inner.alloc_size(n))

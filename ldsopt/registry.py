@@ -131,6 +131,8 @@ _REGISTRY: dict[str, str] = {
     "ldsopt-vector-distribute": "ldsopt.passes.vector_distribute:VectorDistribute",
     "ldsopt-preload-transposed": "ldsopt.passes.preload_transposed:PreloadTransposed",
     "ldsopt-matmul-lds": "ldsopt.passes.matmul_lds:MatmulLds",
+    "ldsopt-dtl-layout": "ldsopt.passes.dtl_layout:DtlLayout",
+    "ldsopt-inthread-transpose": "ldsopt.passes.inthread_transpose:InthreadTranspose",
     "ldsopt-split-reduction": "ldsopt.passes.split_reduction:SplitReduction",
 }
 

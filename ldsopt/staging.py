@@ -2,38 +2,49 @@
 
 A matmul kernel stages, per K step, a tile of each operand through LDS. Everything about
 that trip is one `StagingLayout`, so that the kernel builder emits it from one place and a
-later pass (inthread_transpose, dtl_layout) finds it in the IR and rewrites it:
+pass (inthread_transpose, dtl_layout) rewrites it before the kernel builder runs:
 
 - global read: the tile is read in the operand's *global* memory order, `rows x cols` (cols
-  contiguous in memory), by `threads` threads, each taking vectors of `vector` elements:
-  chunk `c = tid + threads * j` (j < `chunks_per_thread`) starts at logical element
+  contiguous in memory), by `threads` threads. Chunk `c = tid + threads * j` (j <
+  `chunks_per_thread`) is a register tile of `rake` consecutive rows by `vector` columns,
+  read as `rake` vectors of `vector` elements; its first element is logical element
   `thread_map(c)` (a `layout.Layout`; logical index = row * cols + col);
-- LDS: `buffers` (double buffering) copies of the tile, stored row by row in the same order
-  (`swizzle = "none"`), each row padded by `pad` elements (`layout.Padded`); the
-  memref is `buffers x rows x (cols + pad)`;
+- registers -> LDS: with `rake == 1` the vector is stored as read, and the LDS holds the tile
+  in the global order. With `rake > 1` (`register_transpose`, the in-thread transpose) the
+  register tile is transposed first and stored as `vector` runs of `rake` elements: the LDS
+  holds the tile transposed, `cols x rows`, i.e. in the order of `lds_dims`;
+- LDS: `buffers` (double buffering) copies of the tile in `lds_dims` order, each LDS row
+  padded by `pad` elements (`layout.Padded`) or, with `swizzle = (vec, per_phase,
+  max_phase)`, its columns permuted by Triton's rotating swizzle (`layout.RotatingSwizzle`;
+  never both); the memref is `buffers x lds rows x (lds cols + pad)`;
 - registers: each thread reads its fragment (`fragment` names the register layout: `fma TxU`,
   T elements along M (A) or N (B) by U along K per thread, or a matrix-core intrinsic such as
   `MFMA_F32_16x16x16_F16`, whose operand layout is in ldsopt/mma.py) with LDS reads of at
   most `read_vector` elements along the LDS rows.
 
 `attr()` serializes it as the discardable `ldsopt.staging` dictionary that the kernel builder
-puts on the operand's `memref.alloc`, e.g. for a K-contiguous A:
+puts on the operand's `memref.alloc` (and a rewriting pass on the root op), e.g. for a
+K-contiguous A:
 `{operand = "A", dims = ["m", "k"], lds_order = [1, 0], tile = [64, 16], lds_shape = [2, 64, 20],
-pad = 4, swizzle = "none", vector = 4, thread_map = "(4,64):(4,16)", fragment = "fma 4x4", read_vector = 4}`.
+pad = 4, swizzle = "none", vector = 4, rake = 1, register_transpose = false, threads = 256,
+thread_map = "(4,64):(4,16)", fragment = "fma 4x4", read_vector = 4}`; `from_attr` reads it back.
 `lds_order` follows Triton's `order` over the operand's logical dims (A: [m, k], B: [k, n]),
-fastest first: [1, 0] is K-contiguous for A and N-contiguous for B.
+fastest first, of the LDS: [1, 0] is K-contiguous for A and N-contiguous for B.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from iree.compiler import ir
 
-from ldsopt.layout import Layout, Padded
+from ldsopt.dtl import DtlSpec
+from ldsopt.layout import Layout, LdsMap, Padded, RotatingSwizzle
 
 ATTR = "ldsopt.staging"
 _LOGICAL = {"A": ("m", "k"), "B": ("k", "n")}
+_ROTATING = re.compile(r"rotating<(\d+),(\d+),(\d+)>")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,57 +52,132 @@ class StagingLayout:
     operand: str                 # "A" | "B"
     dims: tuple[str, str]        # the tile's dims in global memory order (last contiguous): ("m", "k"), ...
     tile: tuple[int, int]        # rows, cols in that order
-    vector: int                  # elements per global read and LDS write
+    vector: int                  # elements per global read (and LDS write unless transposed)
     threads: int
     pad: int                     # elements after each LDS row
     fragment: str                # the register layout the LDS reads feed
     read_vector: int             # elements of the widest fragment read along an LDS row
     buffers: int = 2
-    swizzle: str = "none"
+    swizzle: tuple[int, ...] = ()  # (vec, per_phase, max_phase) of a rotating swizzle; () for none
+    rake: int = 1                # rows per chunk; > 1: the register tile is transposed into LDS
+    # Set by dtl_layout (ldsopt/dtl.py): "direct" copies global -> LDS without registers
+    # (gather_to_lds, cp.async); a `lds_layout` other than "rows" is a dtl.DtlSpec placing the
+    # tile in a flat `buffers x elements` LDS (pad and swizzle unused). Serialized only when set.
+    copy: str = "registers"      # "registers" | "direct"
+    lds_layout: str = "rows"     # "rows" (rows padded by `pad` or swizzled) | a dtl.DtlSpec text
 
     def __post_init__(self):
         rows, cols = self.tile
-        if cols % self.vector or (rows * cols // self.vector) % self.threads:
-            raise ValueError(f"{self}: vectors must tile the rows and chunks split evenly over threads")
+        if cols % self.vector or rows % self.rake or self.chunks % self.threads:
+            raise ValueError(f"{self}: chunks must tile the tile and split evenly over threads")
+        if self.swizzle and (self.pad or len(self.swizzle) != 3 or self.swizzle[0] % self.write_vector):
+            raise ValueError(f"{self}: a swizzle has no pad and keeps each LDS write in one unit")
+
+    @property
+    def register_transpose(self) -> bool:
+        return self.rake > 1
+
+    @property
+    def lds_dims(self) -> tuple[str, str]:
+        return self.dims[::-1] if self.register_transpose else self.dims
+
+    @property
+    def lds_tile(self) -> tuple[int, int]:
+        return self.tile[::-1] if self.register_transpose else self.tile
 
     @property
     def k_contiguous(self) -> bool:
-        return self.dims[1] == "k"
+        """Whether the LDS rows run along K (fragment reads along K are then vectors)."""
+        return self.lds_dims[1] == "k"
+
+    @property
+    def write_vector(self) -> int:
+        return self.rake if self.register_transpose else self.vector
 
     @property
     def lds_order(self) -> tuple[int, int]:
         logical = _LOGICAL[self.operand]
-        return logical.index(self.dims[1]), logical.index(self.dims[0])
+        return logical.index(self.lds_dims[1]), logical.index(self.lds_dims[0])
+
+    @property
+    def chunks(self) -> int:
+        rows, cols = self.tile
+        return rows // self.rake * (cols // self.vector)
 
     @property
     def thread_map(self) -> Layout:
         """Chunk index -> logical element index of its first element (column chunks fastest)."""
         rows, cols = self.tile
-        return Layout((cols // self.vector, rows), (self.vector, cols))
+        return Layout((cols // self.vector, rows // self.rake), (self.vector, self.rake * cols))
 
     @property
     def chunks_per_thread(self) -> int:
-        rows, cols = self.tile
-        return rows * cols // self.vector // self.threads
+        return self.chunks // self.threads
 
     @property
-    def address_map(self) -> Padded:
-        return Padded(row_elems=self.tile[1], pad_elems=self.pad)
+    def address_map(self) -> LdsMap:
+        """LDS row-major logical index (lds row * lds cols + lds col) -> LDS element offset."""
+        cols = self.lds_tile[1]
+        if self.lds_layout != "rows":
+            return DtlSpec.parse(self.lds_layout).address_map(cols)
+        if self.swizzle:
+            return RotatingSwizzle(*self.swizzle, row_elems=cols)
+        return Padded(row_elems=cols, pad_elems=self.pad)
 
     @property
-    def lds_shape(self) -> tuple[int, int, int]:
-        return self.buffers, self.tile[0], self.tile[1] + self.pad
+    def lds_shape(self) -> tuple[int, ...]:
+        if self.lds_layout != "rows":
+            return self.buffers, self.address_map.alloc_size(self.tile[0] * self.tile[1])
+        return self.buffers, self.lds_tile[0], self.lds_tile[1] + self.pad
 
     def chunk_coords(self, c: int) -> tuple[int, int]:
         """(row, col) in the tile of chunk `c`'s first element."""
         return divmod(self.thread_map(c), self.tile[1])
 
+    def lds_writes(self, c: int) -> list[tuple[int, int, int]]:
+        """(LDS row, LDS col, elements) of each LDS write of chunk `c`, before the address map."""
+        row, col = self.chunk_coords(c)
+        if not self.register_transpose:
+            return [(row, col, self.vector)]
+        return [(col + j, row, self.rake) for j in range(self.vector)]
+
     def attr(self) -> ir.Attribute:
         def ints(xs):
             return "[" + ", ".join(map(str, xs)) + "]"
 
+        swizzle = "rotating<{},{},{}>".format(*self.swizzle) if self.swizzle else "none"
         return ir.Attribute.parse(
             f'{{operand = "{self.operand}", dims = ["{self.dims[0]}", "{self.dims[1]}"], '
             f"lds_order = {ints(self.lds_order)}, tile = {ints(self.tile)}, lds_shape = {ints(self.lds_shape)}, "
-            f'pad = {self.pad}, swizzle = "{self.swizzle}", vector = {self.vector}, '
-            f'thread_map = "{self.thread_map}", fragment = "{self.fragment}", read_vector = {self.read_vector}}}')
+            f'pad = {self.pad}, swizzle = "{swizzle}", vector = {self.vector}, rake = {self.rake}, '
+            f"register_transpose = {str(self.register_transpose).lower()}, threads = {self.threads}, "
+            f'thread_map = "{self.thread_map}", fragment = "{self.fragment}", read_vector = {self.read_vector}'
+            + (f', copy = "{self.copy}", lds_layout = "{self.lds_layout}"' if self.lds_layout != "rows" else "")
+            + "}")
+
+    @classmethod
+    def from_attr(cls, attr: ir.Attribute) -> "StagingLayout":
+        """The layout `attr()` wrote; derived entries (lds_order, lds_shape, thread_map, ...)
+        must agree with the fields, so a hand-edited attribute cannot say two things."""
+        d = ir.DictAttr(attr)
+
+        def text(key):
+            return ir.StringAttr(d[key]).value
+
+        def ints(key):
+            return tuple(ir.IntegerAttr(x).value for x in ir.ArrayAttr(d[key]))
+
+        def integer(key):
+            return ir.IntegerAttr(d[key]).value
+
+        swizzle = _ROTATING.fullmatch(text("swizzle"))
+        if swizzle is None and text("swizzle") != "none":
+            raise ValueError(f"unknown swizzle '{text('swizzle')}' in {attr}")
+        dims = tuple(ir.StringAttr(x).value for x in ir.ArrayAttr(d["dims"]))
+        s = cls(text("operand"), dims, ints("tile"), integer("vector"), integer("threads"), integer("pad"),
+                text("fragment"), integer("read_vector"), ints("lds_shape")[0],
+                tuple(map(int, swizzle.groups())) if swizzle else (), integer("rake"),
+                *((text("copy"), text("lds_layout")) if "lds_layout" in d else ()))
+        if s.attr() != attr:
+            raise ValueError(f"inconsistent staging layout {attr}: its fields say {s.attr()}")
+        return s

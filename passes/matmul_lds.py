@@ -15,10 +15,15 @@ The kernel. Workgroup (x, y, z) computes the BM x BN tile (y, x) of batch z (BM 
 or 64: the largest that the target's threads, vector width and LDS take, and that M and N
 fill), 256 threads. Per K step of BK (64 bytes of K: 16 f32, 32 f16/bf16):
 - each operand's tile is staged global -> registers -> LDS as its `StagingLayout`
-  (ldsopt/staging.py) says: vector reads in the operand's own memory order (no transpose),
-  rows padded by the pad the bank model (ldsopt/banks.py) finds cheapest for the first wave's
-  stores and fragment reads; the layout is recorded as `ldsopt.staging` on the operand's
-  `memref.alloc`, the one place later passes (inthread_transpose, dtl_layout) rewrite;
+  (ldsopt/staging.py) says. Planned here: vector reads in the operand's own memory order (no
+  transpose), rows padded by the pad the bank model (ldsopt/banks.py) finds cheapest for the
+  first wave's stores and fragment reads. A pass before this one (inthread_transpose) may
+  record a rewritten layout for an operand on the root op (`ldsopt.staging = {B = {...}}`,
+  `record_staging`): it must stage the tile this plan stages (same tile, threads, fragment),
+  and is emitted as it says: raked reads of several rows, a `vector.transpose` of each
+  register tile, K-contiguous LDS with its rotating swizzle applied to every LDS column
+  index; the passes that recorded one are named before this one in `ldsopt.lowered_by`. The
+  emitted layout is recorded as `ldsopt.staging` on the operand's `memref.alloc`;
 - double buffering: the LDS allocs hold two tiles. Step kt reads the global tile kt+1 into
   registers first (its latency hides behind the math), multiplies the LDS tile kt % 2, stores
   the registers into the other LDS tile, then one barrier: it both publishes tile kt+1 and
@@ -57,10 +62,13 @@ from ldsopt.kernel import LOWERED_BY, Kernel, read_vector, write_vector
 from ldsopt.mma import Intrinsic, OperandLayout
 from ldsopt.registry import ModulePass, PassError, option
 from ldsopt.staging import ATTR, StagingLayout
+from ldsopt.passes.dtl_emit import uses_dtl, with_dtl
 
 # Named matmuls carry `indexing_maps` (defaults included) and a generic-like body too.
 ROOTS = ("linalg.generic", "linalg.matmul", "linalg.batch_matmul")
 _INPUT_TYPES = ("f32", "f16", "bf16")
+# On the root op: the passes that recorded a staging layout there (see `record_staging`).
+STAGED_BY = "ldsopt.staged_by"
 
 
 @dataclasses.dataclass
@@ -286,23 +294,25 @@ def _staging(p: Problem, role: str, scheme, bk: int, tgt: target_model.Target, m
     vec = _pow2_dividing(math.gcd(p.sizes[dims[1]], tile[1]), tgt.vector_elems(bits))
     while (tile[0] * tile[1] // vec) % t.threads:
         vec //= 2
-    k_contiguous = dims[1] == "k"
-    read = max(n for _, _, n in scheme.reads(role, k_contiguous, 0))
+    read = max(n for _, _, n in scheme.reads(role, dims[1] == "k", 0))
     base = StagingLayout(role, dims, tile, vec, t.threads, 0, scheme.fragment(role), read)
     step = max(vec, read)
     pads = range(0, 2 * step + 1, step)  # multiples of the vectors keep LDS accesses aligned
-    cost = {pad: _bank_conflicts(dataclasses.replace(base, pad=pad), scheme, bits // 8, model) for pad in pads}
+    cost = {pad: bank_conflicts(dataclasses.replace(base, pad=pad), scheme, bits // 8, model) for pad in pads}
     return dataclasses.replace(base, pad=min(pads, key=lambda pad: (cost[pad], pad)))
 
 
-def _bank_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -> int:
-    """Extra LDS cycles of the first wave: its tile stores, then each of its fragment reads."""
+def bank_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -> int:
+    """Extra LDS cycles of the first wave: each of its tile stores, then each of its fragment reads."""
     lanes = range(model.wave_size)
+    cols = s.lds_tile[1]
 
     def addr(row: int, col: int) -> int:
-        return s.address_map(row * s.tile[1] + col) * elem_bytes
+        return s.address_map(row * cols + col) * elem_bytes
 
-    total = model.conflicts([addr(*s.chunk_coords(lane)) for lane in lanes], s.vector * elem_bytes)
+    writes = [s.lds_writes(lane) for lane in lanes]
+    total = sum(model.conflicts([addr(*lane_writes[w][:2]) for lane_writes in writes], width * elem_bytes)
+                for w, (_, _, width) in enumerate(writes[0]))
     reads = [scheme.reads(s.operand, s.k_contiguous, lane) for lane in lanes]
     for r, (_, _, width) in enumerate(reads[0]):
         total += model.conflicts([addr(*lane_reads[r][:2]) for lane_reads in reads], width * elem_bytes)
@@ -340,6 +350,44 @@ def plan(p: Problem, tgt: target_model.Target, lds_budget: int, use_mma: bool) -
     return (sized or fitting[-1:] or [None])[0]
 
 
+# --- staging layouts recorded by a pass before this one (inthread_transpose) ----------------
+
+def recorded_staging(root: ir.Operation) -> dict[str, StagingLayout]:
+    """The staging layouts recorded on the root op as `ldsopt.staging = {B = {...}}`, by operand."""
+    if ATTR not in root.attributes:
+        return {}
+    recorded = ir.DictAttr(root.attributes[ATTR])
+    return {r: StagingLayout.from_attr(recorded[r]) for r in ("A", "B") if r in recorded}
+
+
+def record_staging(root: ir.Operation, staging: dict[str, StagingLayout], pass_name: str) -> None:
+    """Records `staging` on the root op (over what was recorded) for the kernel builder to emit,
+    and `pass_name` in `ldsopt.staged_by`, which the kernel reports in `ldsopt.lowered_by`."""
+    merged = {**recorded_staging(root), **staging}
+    root.attributes[ATTR] = ir.DictAttr.get({r: s.attr() for r, s in sorted(merged.items())})
+    names = _staged_by(root)
+    names += [pass_name] if pass_name not in names else []
+    root.attributes[STAGED_BY] = ir.ArrayAttr.get([ir.StringAttr.get(n) for n in names])
+
+
+def _staged_by(root: ir.Operation) -> list[str]:
+    return [ir.StringAttr(a).value for a in root.attributes[STAGED_BY]] if STAGED_BY in root.attributes else []
+
+
+def with_recorded(pl: Plan, recorded: dict[str, StagingLayout]) -> Plan:
+    """`pl` staging each operand as recorded. A recorded layout was made from this planner's
+    layout, so it stages the same tile, for the same threads and fragment; else ValueError."""
+    def key(s: StagingLayout):
+        return s.dims, s.tile, s.threads, s.fragment, s.buffers
+
+    for r, s in recorded.items():
+        if key(s) != key(pl.staging[r]):
+            raise ValueError(f"the staging recorded for {r} ({s.tile} by {s.threads} threads for {s.fragment}) "
+                             f"is not of this plan ({pl.staging[r].tile} by {pl.staging[r].threads} threads "
+                             f"for {pl.staging[r].fragment}); were the passes run with other options?")
+    return dataclasses.replace(pl, staging={**pl.staging, **recorded})
+
+
 # --- the pass ------------------------------------------------------------------------------
 
 @dataclasses.dataclass(frozen=True)
@@ -351,22 +399,45 @@ class MatmulLds(ModulePass):
     mma: bool = option(True, "use the target's matrix-core intrinsic (gfx942 MFMA, CUDA mma.sync) where it has one")
 
     def run(self, module: ir.Operation) -> None:
-        for func in dispatch_funcs(module):
-            if LOWERED_BY in func.attributes:
-                continue
-            d = analyze(func, ROOTS)
-            p = match(d) if d is not None else None
-            if p is None:
-                continue
-            tgt = target_model.of_op(func)
-            if tgt is None:
-                raise PassError(func.location, f"{self.NAME}: no GPU target for this dispatch "
-                                "(no #iree_gpu.target around it; lds-opt --target names one)")
-            pl = plan(p, tgt, tgt.lds_bytes // self.workgroups_per_cu, self.mma)
-            if pl is None:
-                raise PassError(d.location, f"{self.NAME}: no tiling fits the target's threads, vectors and LDS")
+        for d, p, tgt in matches(module, self.NAME):
+            pl = self.plan_dispatch(d, p, tgt)
+            if STAGED_BY in d.root.attributes:  # they are named before this pass in lowered_by
+                d.func.attributes[LOWERED_BY] = d.root.attributes[STAGED_BY]
             emitter = _MmaEmitter if isinstance(pl.scheme, MmaScheme) else _FmaEmitter
+            if any(uses_dtl(s) for s in pl.staging.values()):  # laid out by ldsopt-dtl-layout
+                emitter = with_dtl(emitter)
             emitter(d, p, pl, tgt).emit(self.NAME)
+
+    def plan_dispatch(self, d: Dispatch, p: Problem, tgt: target_model.Target) -> Plan:
+        """The plan of this pass's options, staging each operand as recorded on the root op if it is."""
+        budget = tgt.lds_bytes // self.workgroups_per_cu
+        pl = plan(p, tgt, budget, self.mma)
+        if pl is None:
+            raise PassError(d.location, f"{self.NAME}: no tiling fits the target's threads, vectors and LDS")
+        try:
+            pl = with_recorded(pl, recorded_staging(d.root))
+        except ValueError as e:
+            raise PassError(d.location, f"{self.NAME}: {e}") from None
+        if pl.lds_bytes(element_bits(p.elem_type) // 8) > budget:
+            raise PassError(d.location, f"{self.NAME}: the recorded staging needs more LDS than the target has")
+        return pl
+
+
+def matches(module: ir.Operation, pass_name: str):
+    """(dispatch, problem, target) of each matmul dispatch not lowered yet; a matched dispatch
+    without a GPU target is an error."""
+    for func in dispatch_funcs(module):
+        if LOWERED_BY in func.attributes:
+            continue
+        d = analyze(func, ROOTS)
+        p = match(d) if d is not None else None
+        if p is None:
+            continue
+        tgt = target_model.of_op(func)
+        if tgt is None:
+            raise PassError(func.location, f"{pass_name}: no GPU target for this dispatch "
+                            "(no #iree_gpu.target around it; lds-opt --target names one)")
+        yield d, p, tgt
 
 
 class _Emitter:
@@ -441,28 +512,64 @@ class _Emitter:
         out = []
         for j in range(s.chunks_per_thread):
             c = arith.addi(self.tid, k.const(s.threads * j)) if j else self.tid
-            row, col = k.delinearize(c, [s.tile[0], s.tile[1] // s.vector])
-            out.append((row, arith.muli(col, k.const(s.vector)) if s.vector > 1 else col))
+            row, col = k.delinearize(c, [s.tile[0] // s.rake, s.tile[1] // s.vector])
+            out.append((self._scaled(row, s.rake), self._scaled(col, s.vector)))
         return out
 
-    def _read_tile(self, role: str, k0: ir.Value) -> list[ir.Value]:
-        """This thread's chunks of the operand's tile at K offset `k0`, zeros past the ends."""
+    def _scaled(self, v: ir.Value, factor: int) -> ir.Value:
+        return arith.muli(v, self.k.const(factor)) if factor > 1 else v
+
+    def _read_tile(self, role: str, k0: ir.Value) -> list[list[ir.Value]]:
+        """This thread's chunks of the operand's tile at K offset `k0`, zeros past the ends:
+        per chunk, the vectors its LDS writes store (`StagingLayout.lds_writes` order)."""
         s = self.pl.staging[role]
         origin = {**self.origin, "k": k0}
         tile_extent = dict(zip(s.dims, s.tile))
         vtype = ir.VectorType.get([s.vector], self.p.elem_type)
         regs = []
-        for local in self.chunks[role]:
-            glob = [arith.addi(origin[dim], x) for dim, x in zip(s.dims, local)]
-            ragged = [(g, self.p.sizes[dim]) for dim, g in zip(s.dims, glob)
-                      if self.p.sizes[dim] % tile_extent[dim]]
-            idx = ([self.batch] if self.batch is not None else []) + glob
-            regs.append(self._read_or_zero(ragged, vtype, self.mem[role], idx))
+        for row0, col in self.chunks[role]:
+            rows = []
+            for i in range(s.rake):
+                glob = [arith.addi(origin[dim], x) for dim, x in zip(s.dims, (self._offset(row0, i), col))]
+                ragged = [(g, self.p.sizes[dim]) for dim, g in zip(s.dims, glob)
+                          if self.p.sizes[dim] % tile_extent[dim]]
+                idx = ([self.batch] if self.batch is not None else []) + glob
+                rows.append(self._read_or_zero(ragged, vtype, self.mem[role], idx))
+            regs.append(self._transposed(rows) if s.register_transpose else rows)
         return regs
 
-    def _store_tile(self, role: str, regs: list[ir.Value], buf: ir.Value) -> None:
-        for value, (row, col) in zip(regs, self.chunks[role]):
-            write_vector(value, self.lds[role], [buf, row, col])
+    def _transposed(self, rows: list[ir.Value]) -> list[ir.Value]:
+        """The columns of the register tile whose rows are `rows`: one `vector.transpose` of the
+        tile (for 16-bit elements gfx942 packs the columns with v_perm_b32)."""
+        width = ir.VectorType(rows[0].type).shape[0]
+        elem = ir.VectorType(rows[0].type).element_type
+        tile = vector.broadcast(ir.VectorType.get([len(rows), width], elem), self.k.const(0.0, elem))
+        for i, row in enumerate(rows):
+            tile = vector.insert(row, tile, [], [i])
+        columns = vector.transpose(ir.VectorType.get([width, len(rows)], elem), tile, [1, 0])
+        return [vector.extract(columns, [], [j]) for j in range(width)]
+
+    def _store_tile(self, role: str, regs: list[list[ir.Value]], buf: ir.Value) -> None:
+        s = self.pl.staging[role]
+        for values, (row, col) in zip(regs, self.chunks[role]):
+            for j, value in enumerate(values):
+                # Transposed: column j of the register tile goes to LDS row col + j, at K = row.
+                lds_row, lds_col = (self._offset(col, j), row) if s.register_transpose else (self._offset(row, j), col)
+                write_vector(value, self.lds[role], [buf, lds_row, self._swizzled(s, lds_row, lds_col)])
+
+    def _swizzled(self, s: StagingLayout, row: ir.Value, col: ir.Value) -> ir.Value:
+        """The LDS column of (row, col) under the staging's rotating swizzle (layout.RotatingSwizzle):
+        col ^ (vec * (phase ^ block)) % cols, phase = row / perPhase % maxPhase, block = row /
+        (perPhase * maxPhase) % maxPhase; `col` itself without a swizzle."""
+        if not s.swizzle:
+            return col
+        k = self.k
+        vec, per_phase, max_phase = s.swizzle
+        rows = arith.divui(row, k.const(per_phase)) if per_phase > 1 else row
+        phase = arith.remui(rows, k.const(max_phase))
+        block = arith.remui(arith.divui(rows, k.const(max_phase)), k.const(max_phase))
+        mask = arith.remui(arith.muli(arith.xori(phase, block), k.const(vec)), k.const(s.lds_tile[1]))
+        return arith.xori(col, mask)
 
     # --- the K loop ---
 
@@ -481,6 +588,7 @@ class _Emitter:
         scf.yield_(acc)
 
     def _lds_read(self, role: str, buf: ir.Value, row: ir.Value, col: ir.Value, n: int) -> ir.Value:
+        col = self._swizzled(self.pl.staging[role], row, col)
         return read_vector(ir.VectorType.get([n], self.p.elem_type), self.lds[role], [buf, row, col])
 
     def _offset(self, base: ir.Value, off: int) -> ir.Value:

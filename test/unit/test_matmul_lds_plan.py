@@ -6,22 +6,8 @@ from iree.compiler import ir
 
 from ldsopt import isa, mma
 from ldsopt import target as target_model
-from ldsopt.dispatch import Binding
 from ldsopt.passes import matmul_lds
 from ldsopt.staging import StagingLayout
-
-
-def problem(dims_a, dims_b, dtype, m, n, k):
-    """A Problem over fake bindings (planning reads only shapes and types)."""
-    sizes = {"b": 1, "m": m, "n": n, "k": k}
-    elem = ir.Type.parse(dtype)
-
-    def binding(dims):
-        return Binding(ir.RankedTensorType.get([sizes[d] for d in dims], elem), None)
-
-    out = Binding(ir.RankedTensorType.get([m, n], ir.F32Type.get()), None)
-    return matmul_lds.Problem(sizes, {"A": binding(dims_a), "B": binding(dims_b)}, {"A": dims_a, "B": dims_b},
-                              False, 0.0, out)
 
 
 @pytest.fixture(autouse=True)
@@ -46,30 +32,30 @@ def test_staging_attr_states_the_layout():
         assert part in text, text
 
 
-def test_lavapipe_takes_64x64_fma_within_4_wide_vectors():
-    pl = matmul_lds.plan(problem(("m", "k"), ("k", "n"), "f32", 256, 256, 64), target_model.by_name("lavapipe"),
+def test_lavapipe_takes_64x64_fma_within_4_wide_vectors(matmul_problem):
+    pl = matmul_lds.plan(matmul_problem(("m", "k"), ("k", "n"), "f32", 256, 256, 64), target_model.by_name("lavapipe"),
                          32768, use_mma=True)
     assert isinstance(pl.scheme, matmul_lds.FmaScheme)
     assert (pl.tiling.bm, pl.tiling.bn, pl.bk) == (64, 64, 16)
 
 
-def test_gfx942_takes_128x128_mfma_for_large_f16():
-    pl = matmul_lds.plan(problem(("m", "k"), ("k", "n"), "f16", 256, 256, 64), target_model.by_name("gfx942"),
+def test_gfx942_takes_128x128_mfma_for_large_f16(matmul_problem):
+    pl = matmul_lds.plan(matmul_problem(("m", "k"), ("k", "n"), "f16", 256, 256, 64), target_model.by_name("gfx942"),
                          65536, use_mma=True)
     assert pl.scheme.intrinsic.name == "MFMA_F32_16x16x16_F16"
     assert (pl.tiling.bm, pl.tiling.bn, pl.bk) == (128, 128, 32)
     assert pl.scheme.waves == (2, 2) and pl.scheme.reps == (4, 4)
 
 
-def test_cuda_f32_has_no_mma():
-    pl = matmul_lds.plan(problem(("m", "k"), ("k", "n"), "f32", 64, 64, 64), target_model.by_name("cuda"),
+def test_cuda_f32_has_no_mma(matmul_problem):
+    pl = matmul_lds.plan(matmul_problem(("m", "k"), ("k", "n"), "f32", 64, 64, 64), target_model.by_name("cuda"),
                          101376, use_mma=True)
     assert isinstance(pl.scheme, matmul_lds.FmaScheme)
 
 
-def test_bank_model_pads_k_contiguous_b_read_by_rows():
+def test_bank_model_pads_k_contiguous_b_read_by_rows(matmul_problem):
     """NT on lavapipe: 8 lanes read B rows 4 apart, 16 floats long: a pad of 4 spreads them."""
-    pl = matmul_lds.plan(problem(("m", "k"), ("n", "k"), "f32", 64, 64, 64), target_model.by_name("lavapipe"),
+    pl = matmul_lds.plan(matmul_problem(("m", "k"), ("n", "k"), "f32", 64, 64, 64), target_model.by_name("lavapipe"),
                          32768, use_mma=True)
     assert pl.staging["B"].pad == 4
     assert pl.staging["A"].pad == 0  # A rows are read by all 8 lanes alike: broadcasts

@@ -11,8 +11,8 @@
 // CHECK:         %[[A:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
 // CHECK:         %[[B:.+]] = hal.interface.binding.subspan {{.*}} binding(1)
 // CHECK:         %[[C:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
-// CHECK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "fma 4x4", lds_order = [1, 0], lds_shape = [2, 64, 16], operand = "A", pad = 0 : i64, read_vector = 4 : i64, swizzle = "none", thread_map = "(4,64):(4,16)", tile = [64, 16], vector = 4 : i64}} : memref<2x64x16xf32, #gpu.address_space<workgroup>>
-// CHECK:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "fma 4x4", lds_order = [1, 0], lds_shape = [2, 16, 64], operand = "B", pad = 0 : i64, read_vector = 4 : i64, swizzle = "none", thread_map = "(16,16):(4,64)", tile = [16, 64], vector = 4 : i64}} : memref<2x16x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "fma 4x4", lds_order = [1, 0], lds_shape = [2, 64, 16], operand = "A", pad = 0 : i64, rake = 1 : i64, read_vector = 4 : i64, register_transpose = false, swizzle = "none", thread_map = "(4,64):(4,16)", threads = 256 : i64, tile = [64, 16], vector = 4 : i64}} : memref<2x64x16xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "fma 4x4", lds_order = [1, 0], lds_shape = [2, 16, 64], operand = "B", pad = 0 : i64, rake = 1 : i64, read_vector = 4 : i64, register_transpose = false, swizzle = "none", thread_map = "(16,16):(4,64)", threads = 256 : i64, tile = [16, 64], vector = 4 : i64}} : memref<2x16x64xf32, #gpu.address_space<workgroup>>
 // CHECK-NOT:     scf.if
 // CHECK:         %[[GA:.+]] = vector.transfer_read %[[A]]{{.*}} vector<4xf32>
 // CHECK:         %[[GB:.+]] = vector.transfer_read %[[B]]{{.*}} vector<4xf32>

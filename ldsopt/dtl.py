@@ -1,0 +1,292 @@
+"""Direct-to-LDS (DTL) staging layouts: the thread -> element map, the LDS placement, and the
+bank-model choice between them (seed 003; hipBLASLt PR #2487, anchors/direct-to-lds.md).
+
+The copy. A matmul operand's tile (`rows x cols`, cols contiguous in global memory *and* in
+LDS: DTL cannot transpose) is moved in 4-byte lanes of `vec = 4 / elem_bytes` elements.
+Chunk `c = tid + threads * j` owns LDS storage index `u = c * vec` (the tile's elements in LDS
+storage order, before padding): one wave's load j writes `wave_size` chunks, i.e. one
+contiguous run of `wave_size * 4` bytes (256 B on gfx942), from one base, which is all that
+`amdgpu.gather_to_lds` (`buffer_load_dword ... lds`, only lane 0's LDS indices count) can do.
+Generalized NLC=1: a chunk is split into (row, col) by `cols / vec`, the number of threads along
+the coalesced dim, which need not be a power of two (tiles of 96, 160, 192, 320 elements):
+the emitter divides by it with a magic multiply-shift whose exact range is proven
+(`divider`, ldsopt.magic_div).
+
+The placement (`DtlSpec`, serialized as `StagingLayout.lds_layout`):
+- `none`: storage order, no holes;
+- `block_pad<E,P>`: P elements of padding after every E (layout.BlockPadded): padding can only
+  sit between the runs of whole wave loads (a wave's M0 base advances), so E * elem_bytes is a
+  multiple of `wave_size * 4` (the M0 rule; 256 B on gfx942);
+- `perm<B,S>` (+ optional block_pad): hipBLASLt's perpDim permutation (layout.PerpPermutation)
+  of rows in blocks of B: consecutive logical rows go to different loads, so with block
+  padding they start on different banks;
+- `rotation<P,Q,C>`: hipBLASLt's blocked rotation (layout.BlockedRotation, PR #4314): chunks of
+  C elements of a row rotate within groups of Q, by one every P rows.
+Each lane's LDS slot is fixed, so the layout is applied on the *global* side: the lane that
+fills storage index u fetches logical element `inner^-1(u)` (the forward permutation /
+inverse rotation), and a fragment read of logical (row, col) goes to `address_map(row * cols +
+col)` (the inverse permutation / rotation, then the padding). The register path (targets
+without DTL) uses the very same maps, so the layout is checked by values where DTL cannot run.
+
+The choice: the shared bank model (ldsopt.banks) prices each candidate's wave writes and
+fragment reads (extra cycles per access); the cheapest wins, ties going to less LDS and then
+to the simpler kind (none, pad, rotation, perm).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Callable, Optional, Sequence
+
+from ldsopt.banks import BankModel
+from ldsopt.layout import BlockedRotation, BlockPadded, Composed, LdsMap, Padded, PerpPermutation
+from ldsopt.magic_div import MagicDivider
+
+LANE_BYTES = 4           # the DTL transfer of gfx942 (dma_sizes = [32]); cp.async and the register
+                         # path use it too, so one layout serves all targets
+INDEX_LIMIT = 1 << 31    # index math must fit a signed 32-bit index (SPIR-V's index width)
+KINDS = ("none", "pad", "rotation", "perm")   # simplest first: ties go to the earlier kind
+
+_PART = re.compile(r"(perm|rotation|block_pad)<(\d+(?:,\d+)*)>")
+
+Read = Callable[[int], tuple[int, int, int]]   # one wave-wide read: lane -> (row, col, elements)
+
+
+@dataclasses.dataclass(frozen=True)
+class DtlSpec:
+    """An LDS placement of a DTL-staged tile; sizes in elements."""
+
+    perm: Optional[tuple[int, int]] = None            # (B, S)
+    rotation: Optional[tuple[int, int, int]] = None   # (P, Q, C)
+    block_pad: Optional[tuple[int, int]] = None       # (E, P)
+
+    def __post_init__(self):
+        if self.perm and self.rotation:
+            raise ValueError("a DTL layout permutes rows or rotates chunks, not both")
+
+    @property
+    def kind(self) -> str:
+        return "perm" if self.perm else "rotation" if self.rotation else "pad" if self.block_pad else "none"
+
+    @property
+    def text(self) -> str:
+        parts = [f"{name}<{','.join(map(str, v))}>" for name, v in
+                 (("perm", self.perm), ("rotation", self.rotation), ("block_pad", self.block_pad)) if v]
+        return "+".join(parts) or "none"
+
+    @classmethod
+    def parse(cls, text: str) -> "DtlSpec":
+        if text == "none":
+            return cls()
+        fields = {}
+        for part in text.split("+"):
+            m = _PART.fullmatch(part)
+            if m is None or m.group(1) in fields:
+                raise ValueError(f"unknown DTL layout '{text}'")
+            fields[m.group(1)] = tuple(int(x) for x in m.group(2).split(","))
+        return cls(**fields)
+
+    def inner(self, cols: int) -> Optional[LdsMap]:
+        """The bijective part (row permutation or chunk rotation), None for the identity."""
+        if self.perm:
+            return PerpPermutation(*self.perm, row_elems=cols)
+        if self.rotation:
+            p, q, c = self.rotation
+            return BlockedRotation(perp_block=p, stride_tile=1, para_block=q, chunk_elems=c, row_elems=cols)
+        return None
+
+    def outer(self, cols: int) -> LdsMap:
+        """The padding: storage index -> LDS element offset."""
+        # Elements as the unit: 1-byte "elements" in 1-element lanes of 1-lane "waves" make
+        # BlockPadded keep E as given (the M0 rule is checked where E is chosen: `candidates`, `check`).
+        return BlockPadded(*self.block_pad, elem_bytes=1, wave_size=1, lane_bytes=1) if self.block_pad \
+            else Padded(row_elems=cols, pad_elems=0)
+
+    def address_map(self, cols: int) -> LdsMap:
+        """Logical index (row * cols + col) -> LDS element offset."""
+        inner = self.inner(cols)
+        return Composed(inner, self.outer(cols)) if inner else self.outer(cols)
+
+
+@dataclasses.dataclass(frozen=True)
+class Geometry:
+    """One operand tile under a DTL copy."""
+
+    rows: int
+    cols: int
+    elem_bytes: int
+    threads: int
+    wave_size: int
+
+    def __post_init__(self):
+        if LANE_BYTES % self.elem_bytes or self.cols % self.vec or self.chunks % self.threads \
+                or self.threads % self.wave_size:
+            raise ValueError(f"{self}: 4-byte lanes must tile the rows and whole waves the tile")
+
+    @property
+    def vec(self) -> int:
+        return LANE_BYTES // self.elem_bytes
+
+    @property
+    def lanes_per_row(self) -> int:
+        """Threads along the coalesced dim (GNLC's divisor; any positive number)."""
+        return self.cols // self.vec
+
+    @property
+    def chunks(self) -> int:
+        return self.rows * self.cols // self.vec
+
+    @property
+    def run_elems(self) -> int:
+        """Elements one wave load writes contiguously (the M0 granule)."""
+        return self.wave_size * self.vec
+
+    def storage(self, c: int) -> tuple[int, int]:
+        """LDS storage (row, col) of chunk c: divmod by the threads along the coalesced dim."""
+        row, lane = divmod(c, self.lanes_per_row)
+        return row, lane * self.vec
+
+    def source(self, c: int, spec: DtlSpec) -> tuple[int, int]:
+        """Tile (row, col) that chunk c fetches: the inverse of the inner placement."""
+        row, col = self.storage(c)
+        inner = spec.inner(self.cols)
+        return divmod(inner.inverse(row * self.cols + col), self.cols) if inner else (row, col)
+
+    def dest(self, c: int, spec: DtlSpec) -> int:
+        """LDS element offset chunk c writes (only padding moves it)."""
+        return spec.outer(self.cols)(c * self.vec)
+
+    def alloc(self, spec: DtlSpec) -> int:
+        return spec.address_map(self.cols).alloc_size(self.rows * self.cols)
+
+
+def divider(d: int, bound: int) -> MagicDivider:
+    """The divider for `x // d` with `0 <= x <= bound`, its exactness on that range proven and
+    its product inside a signed 32-bit index; ValueError otherwise (the pass reports it)."""
+    div = MagicDivider.for_divisor(d, bound)
+    if bound > div.proven_range() or (not div.is_pow2 and bound * div.magic >= INDEX_LIMIT):
+        raise ValueError(f"x // {d} for x <= {bound}: magic {div.magic} >> {div.shift} is exact only "
+                         f"up to {div.proven_range()} within 32-bit index math")
+    return div
+
+
+# --- the bank model ----------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Cost:
+    write: float   # extra cycles per wave write (load into LDS)
+    read: float    # extra cycles per wave fragment read
+
+    @property
+    def total(self) -> float:
+        return self.write + self.read
+
+
+def cost(g: Geometry, spec: DtlSpec, reads: Sequence[Read], model: BankModel) -> Optional[Cost]:
+    """The model's extra cycles of the first wave's loads and of its fragment reads
+    (`reads[a](lane)` = (row, col, elements) of read a); None when a read would straddle a
+    padding hole or a rotation chunk (such a layout cannot serve that read as one access)."""
+    amap = spec.address_map(g.cols)
+    per_thread = g.chunks // g.threads
+    write = [model.conflicts([g.dest(lane + g.threads * j, spec) * g.elem_bytes for lane in range(g.wave_size)],
+                             LANE_BYTES) for j in range(per_thread)]
+    read = []
+    for access in reads:
+        addrs, width = [], 0
+        for lane in range(model.wave_size):
+            row, col, width = access(lane)
+            start = amap(row * g.cols + col)
+            if any(amap(row * g.cols + col + e) != start + e for e in range(1, width)):
+                return None
+            addrs.append(start * g.elem_bytes)
+        read.append(model.conflicts(addrs, width * g.elem_bytes))
+    return Cost(sum(write) / len(write), sum(read) / max(1, len(read)))
+
+
+def check(g: Geometry, spec: DtlSpec, reads: Sequence[Read], model: BankModel, max_alloc: Optional[int] = None) -> Cost:
+    """The cost of a layout given by hand, after the checks `candidates` meets by construction:
+    ValueError if padding splits a wave load (the M0 rule), a permutation block does not divide
+    the rows, a rotation chunk splits a lane, a read straddles a hole or a chunk, or it needs
+    more than `max_alloc` elements."""
+    if spec.block_pad and spec.block_pad[0] % g.run_elems:
+        raise ValueError(f"{spec.text}: padding blocks must be whole wave loads of {g.run_elems} elements")
+    if spec.perm and g.rows % spec.perm[0]:
+        raise ValueError(f"{spec.text}: the permutation block must divide the {g.rows} rows")
+    if spec.rotation and spec.rotation[2] % g.vec:
+        raise ValueError(f"{spec.text}: rotation chunks must be whole {g.vec}-element lanes")
+    c = cost(g, spec, reads, model)
+    if c is None:
+        raise ValueError(f"{spec.text}: a fragment read would straddle a padding hole or a rotation chunk")
+    if max_alloc is not None and g.alloc(spec) > max_alloc:
+        raise ValueError(f"{spec.text}: needs {g.alloc(spec)} LDS elements a buffer, more than the {max_alloc} left")
+    return c
+
+
+def candidates(g: Geometry, read_elems: int) -> list[DtlSpec]:
+    """The layouts considered: none; block padding (blocks of 1, 2, 4 wave runs, pads of 1..16
+    lanes); the perpDim permutation (blocks of up to 16 rows) with or without block padding; the
+    blocked rotation of chunks of max(read, lane) elements. Pads and chunks are multiples of the
+    fragment reads so that reads stay aligned."""
+    unit = max(read_elems, g.vec)
+    pads = [None] + [(g.run_elems * m, unit * p) for m in (1, 2, 4) for p in (1, 2, 4, 8, 16)
+                     if (g.run_elems * m) <= g.rows * g.cols]
+    out = [DtlSpec(block_pad=b) for b in pads]
+    for b in (2, 4, 8, 16):
+        if g.rows % b == 0:
+            out += [DtlSpec(perm=(b, s), block_pad=p) for s in (2, 4, 8) if s < b and b % s == 0 for p in pads]
+    chunks = g.cols // unit
+    for q in (2, 4, 8, 16):
+        if chunks % q == 0:
+            out += [DtlSpec(rotation=(p, q, unit)) for p in (1, 2, 4, 8)]
+    return out
+
+
+def choose(g: Geometry, reads: Sequence[Read], model: BankModel, kinds: Sequence[str] = KINDS, read_elems: int = 1,
+           max_alloc: Optional[int] = None) -> tuple[DtlSpec, dict[str, tuple[DtlSpec, Cost]]]:
+    """The cheapest layout among `kinds` (ties: less LDS, then the simpler kind), and the best
+    of each kind (the report's columns). `max_alloc` bounds the LDS elements of one buffer."""
+    best: dict[str, tuple[DtlSpec, Cost]] = {}
+    for spec in candidates(g, read_elems):
+        if spec.kind not in kinds or (max_alloc is not None and g.alloc(spec) > max_alloc):
+            continue
+        c = cost(g, spec, reads, model)
+        if c is None:
+            continue
+        key = (c.total, g.alloc(spec))
+        if spec.kind not in best or key < (best[spec.kind][1].total, g.alloc(best[spec.kind][0])):
+            best[spec.kind] = (spec, c)
+    if not best:
+        raise ValueError(f"no DTL layout of kinds {list(kinds)} fits {g}")
+    pick = min(best, key=lambda k: (best[k][1].total, g.alloc(best[k][0]), KINDS.index(k)))
+    return best[pick][0], best
+
+
+def thread_elements(g: Geometry, spec: DtlSpec) -> list[tuple[int, int]]:
+    """Tile (row, col) each chunk fetches, in chunk order: the whole thread -> element map."""
+    return [g.source(c, spec) for c in range(g.chunks)]
+
+
+
+def divisions(g: Geometry, spec: DtlSpec) -> dict[str, MagicDivider]:
+    """Every static division the emitted index math of (g, spec) does, by name, each proven
+    exact over its dividends' range (`divider`; ValueError if one is not)."""
+    return {name: divider(d, bound) for name, (d, bound) in division_ranges(g, spec).items()}
+
+
+def division_ranges(g: Geometry, spec: DtlSpec) -> dict[str, tuple[int, int]]:
+    """(divisor, largest dividend) of each division of the index math, by name:
+    lanes_per_row (chunk -> storage row, lane), block_chunks / block_elems (storage index ->
+    padding block, in chunks or elements), perm_block / perm_sp / perm_s (row -> block, within;
+    within by S' or S), rot_perp (row -> rotation), chunk (col -> rotated chunk)."""
+    need = {"lanes_per_row": (g.lanes_per_row, g.chunks - 1)}
+    if spec.block_pad:
+        e = spec.block_pad[0]
+        need.update(block_chunks=(e // g.vec, g.chunks - 1), block_elems=(e, g.rows * g.cols - 1))
+    if spec.perm:
+        b, s = spec.perm
+        need.update(perm_block=(b, g.rows - 1), perm_sp=(b // s, b - 1), perm_s=(s, b - 1))
+    if spec.rotation:
+        p, _, c = spec.rotation
+        need.update(rot_perp=(p, g.rows - 1), chunk=(c, g.cols - 1))
+    return need

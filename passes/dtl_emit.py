@@ -1,0 +1,244 @@
+"""The matmul_lds emitter for operands staged with a DTL layout (`StagingLayout.lds_layout` set
+by ldsopt-dtl-layout); the math is ldsopt/dtl.py, whose pure-Python maps this file emits.
+
+`with_dtl(Emitter)` is the one hook matmul_lds calls: a subclass whose staging methods take the
+operands with a DTL layout and leave the others to matmul_lds:
+- chunk coordinates (once, before the K loop): chunk c = tid + threads * j is split by the
+  threads along the coalesced dim (shift/mask, or a magic multiply-shift proven exact for the
+  chunk range: `dtl.divisions`), its source is the inverse placement (forward permutation /
+  inverse rotation) and its LDS destination the padded storage index;
+- the copy, by `StagingLayout.copy`:
+  "direct" on gfx942: `amdgpu.gather_to_lds` of one 4-byte lane (f32, vector<2xf16>) from the
+  operand's binding relabelled `#amdgpu.address_space<fat_raw_buffer>` by a
+  `memref.memory_space_cast` (IREE's ROCm lowering makes bindings buffer resources itself, so
+  the cast is the identity; an `amdgpu.fat_raw_buffer_cast` made a buffer resource of a buffer
+  resource, which the AMDGPU backend cannot select, and a cast to global memory one it cannot
+  cast back), into the flat LDS buffer at the chunk's destination (lane 0's is the wave's
+  base: the destinations of a wave are contiguous), then
+  after the last operand copied so, `amdgpu.memory_counter_wait load(0)` (s_waitcnt vmcnt(0))
+  so that the barrier publishes them;
+  "direct" on CUDA: `nvgpu.device_async_copy` (cp.async) from the operand cast to
+  `#gpu.address_space<global>`, one group of both operands' copies per step, waited before
+  the barrier;
+  "registers": a vector read and an LDS write at the same source and destination (targets
+  without DTL; the same layout, checked by values);
+  M/N indices past the operand's extent are clamped (rows and columns past M or N only feed
+  outputs that are never stored; a DMA cannot zero-fill); dtl_layout refuses K tails;
+- fragment reads: logical (row, col) -> flat LDS offset (inverse permutation / rotation, then
+  the padding).
+Direct copies are issued where matmul_lds stores the prefetched registers (after the step's
+math): the buffer they fill is known only there.
+"""
+
+from __future__ import annotations
+
+from iree.compiler import ir
+from iree.compiler.dialects import amdgpu, arith, memref
+
+from ldsopt import dtl
+from ldsopt.elementwise import element_bits
+from ldsopt.kernel import read_vector, write_vector
+from ldsopt.staging import StagingLayout
+
+ROWS = "rows"
+
+
+def uses_dtl(s: StagingLayout) -> bool:
+    return s.lds_layout != ROWS
+
+
+def with_dtl(emitter: type) -> type:
+    """`emitter` staging the operands that have a DTL layout as this module says."""
+
+    class DtlEmitter(emitter):
+        def __init__(self, *args):
+            super().__init__(*args)
+            self.dtl_sources = {}  # operand -> its binding cast for the DMA
+            self.dtl_tokens = []   # cp.async tokens not waited for yet
+
+        def _chunk_coords(self, s: StagingLayout):
+            if not uses_dtl(s):
+                return super()._chunk_coords(s)
+            if s.copy == "direct":  # before the K loop, like the chunk coordinates
+                self.dtl_sources[s.operand] = _dma_source(self, self.mem[s.operand])
+            return _chunk_coords(self, s)
+
+        def _read_tile(self, role: str, k0: ir.Value):
+            s = self.pl.staging[role]
+            if not uses_dtl(s):
+                return super()._read_tile(role, k0)
+            if s.copy == "direct":
+                return k0  # copied where the destination buffer is known: _store_tile
+            return [read_vector(_lane_type(self, s), self.mem[role], _global_index(self, role, k0, src))
+                    for src, _ in self.chunks[role]]
+
+        def _store_tile(self, role: str, regs, buf: ir.Value) -> None:
+            s = self.pl.staging[role]
+            if not uses_dtl(s):
+                super()._store_tile(role, regs, buf)
+            elif s.copy == "direct":
+                _direct_copy(self, role, regs, buf)
+            else:
+                for value, (_, dest) in zip(regs, self.chunks[role]):
+                    write_vector(value, self.lds[role], [buf, dest])
+
+        def _lds_read(self, role: str, buf: ir.Value, row: ir.Value, col: ir.Value, n: int) -> ir.Value:
+            s = self.pl.staging[role]
+            if not uses_dtl(s):
+                return super()._lds_read(role, buf, row, col, n)
+            return read_vector(ir.VectorType.get([n], self.p.elem_type), self.lds[role],
+                               [buf, _lds_offset(self, s, row, col)])
+
+    return DtlEmitter
+
+
+# --- index math ------------------------------------------------------------------------------
+
+class _Math:
+    """Emits the static divisions of one operand's layout (`dtl.divisions`)."""
+
+    def __init__(self, em, s: StagingLayout):
+        self.k = em.k
+        self.spec = dtl.DtlSpec.parse(s.lds_layout)
+        self.g = _geometry(em, s)
+        self.div = dtl.divisions(self.g, self.spec)
+
+    def c(self, v: int) -> ir.Value:
+        return self.k.const(v)
+
+    def quotient(self, x: ir.Value, name: str) -> ir.Value:
+        """x // d: a shift, or the magic multiply-shift `(x * magic) >> shift`."""
+        d = self.div[name]
+        if d.is_pow2:
+            return arith.shrui(x, self.c(d.shift))
+        return arith.shrui(arith.muli(x, self.c(d.magic)), self.c(d.shift))
+
+    def divmod(self, x: ir.Value, name: str) -> tuple[ir.Value, ir.Value]:
+        d = self.div[name]
+        q = self.quotient(x, name)
+        if d.is_pow2:
+            return q, arith.andi(x, self.c(d.divisor - 1))
+        return q, arith.subi(x, arith.muli(q, self.c(d.divisor)))
+
+    def mul_add(self, a: ir.Value, m: int, b: ir.Value) -> ir.Value:
+        return arith.addi(arith.muli(a, self.c(m)), b)
+
+    def permuted_row(self, row: ir.Value, forward: bool) -> ir.Value:
+        """layout.PerpPermutation: forward `S * (j % S') + j / S'` (global side) or backward
+        `S' * (j % S) + j / S` (LDS side), j the row within its block of B."""
+        b, s = self.spec.perm
+        base, j = self.divmod(row, "perm_block")
+        q, r = self.divmod(j, "perm_sp" if forward else "perm_s")
+        within = self.mul_add(r, s if forward else b // s, q)
+        return self.mul_add(base, b, within)
+
+    def rotated_col(self, row: ir.Value, col: ir.Value, sign: int) -> ir.Value:
+        """layout.BlockedRotation: chunk k of the row moves to `(k + sign * (row / P)) & (Q-1)`
+        within its group of Q chunks."""
+        _, q, chunk = self.spec.rotation
+        mask = self.c(q - 1)
+        rot = arith.andi(self.quotient(row, "rot_perp"), mask)
+        k, e = self.divmod(col, "chunk")
+        shift = rot if sign > 0 else arith.subi(self.c(q), rot)
+        kk = arith.addi(arith.subi(k, arith.andi(k, mask)), arith.andi(arith.addi(k, shift), mask))
+        return self.mul_add(kk, chunk, e)
+
+    def padded(self, u: ir.Value, name: str, unit: int) -> ir.Value:
+        """layout.BlockPadded on storage index `u` (in units of `unit` elements)."""
+        if not self.spec.block_pad:
+            return u if unit == 1 else arith.muli(u, self.c(unit))
+        blocks = self.quotient(u, name)
+        flat = u if unit == 1 else arith.muli(u, self.c(unit))
+        return self.mul_add(blocks, self.spec.block_pad[1], flat)
+
+
+def _geometry(em, s: StagingLayout) -> dtl.Geometry:
+    return dtl.Geometry(s.tile[0], s.tile[1], element_bits(em.p.elem_type) // 8, s.threads, em.k.target.subgroup_size)
+
+
+def _chunk_coords(em, s: StagingLayout) -> list[tuple[tuple[ir.Value, ir.Value], ir.Value]]:
+    """((source row, source col), LDS destination) of each chunk of this thread."""
+    m = _Math(em, s)
+    out = []
+    for j in range(s.chunks_per_thread):
+        c = arith.addi(em.tid, m.c(s.threads * j)) if j else em.tid
+        row, lane = m.divmod(c, "lanes_per_row")
+        col = arith.muli(lane, m.c(s.vector)) if s.vector > 1 else lane
+        if m.spec.perm:
+            row = m.permuted_row(row, forward=True)
+        elif m.spec.rotation:
+            col = m.rotated_col(row, col, sign=-1)
+        out.append(((row, col), m.padded(c, "block_chunks", s.vector)))
+    return out
+
+
+def _lds_offset(em, s: StagingLayout, row: ir.Value, col: ir.Value) -> ir.Value:
+    """Flat LDS offset of logical tile element (row, col): `StagingLayout.address_map`."""
+    m = _Math(em, s)
+    if m.spec.perm:
+        row = m.permuted_row(row, forward=False)
+    elif m.spec.rotation:
+        col = m.rotated_col(row, col, sign=+1)
+    return m.padded(m.mul_add(row, s.tile[1], col), "block_elems", 1)
+
+
+def _global_index(em, role: str, k0: ir.Value, src: tuple[ir.Value, ir.Value]) -> list[ir.Value]:
+    """The operand's index of a chunk's source, clamped inside M and N (see the header)."""
+    s = em.pl.staging[role]
+    origin = {**em.origin, "k": k0}
+    idx = []
+    for dim, local, extent, last in zip(s.dims, src, s.tile, (1, s.vector)):
+        g = arith.addi(origin[dim], local)
+        size = em.p.sizes[dim]
+        if size % extent:
+            g = arith.minui(g, em.k.const(size - last))
+        idx.append(g)
+    return ([em.batch] if em.batch is not None else []) + idx
+
+
+def _lane_type(em, s: StagingLayout) -> ir.Type:
+    return ir.VectorType.get([s.vector], em.p.elem_type)
+
+
+# --- direct copies -----------------------------------------------------------------------------
+
+def _direct_copy(em, role: str, k0: ir.Value, buf: ir.Value) -> None:
+    """Issues the operand's copies; after the last operand copied directly (matmul_lds stores
+    the operands in staging order, then the barrier), waits for all of them at once."""
+    s = em.pl.staging[role]
+    src = em.dtl_sources[role]
+    last = role == [r for r, t in em.pl.staging.items() if uses_dtl(t) and t.copy == "direct"][-1]
+    if em.k.target.backend == "rocm":
+        transfer = _lane_type(em, s) if s.vector > 1 else em.p.elem_type
+        for chunk_src, dest in em.chunks[role]:
+            amdgpu.gather_to_lds(src, _global_index(em, role, k0, chunk_src), em.lds[role], [buf, dest], transfer)
+        if last:
+            amdgpu.memory_counter_wait(load=0)
+        return
+    em.dtl_tokens += [_async_copy(em.lds[role], [buf, dest], src, _global_index(em, role, k0, chunk_src), s.vector)
+                      for chunk_src, dest in em.chunks[role]]
+    if last:
+        group = ir.Operation.create("nvgpu.device_async_create_group", results=[_token()],
+                                    operands=em.dtl_tokens).result
+        ir.Operation.create("nvgpu.device_async_wait", operands=[group])
+        em.dtl_tokens = []
+
+
+def _dma_source(em, mem: ir.Value) -> ir.Value:
+    """The operand's binding as a DMA source: a fat raw buffer (gfx942, see the header) or
+    global memory (CUDA: cp.async reads `#gpu.address_space<global>`)."""
+    space = ir.Attribute.parse("#amdgpu.address_space<fat_raw_buffer>" if em.k.target.backend == "rocm"
+                               else "#gpu.address_space<global>")
+    t = ir.MemRefType(mem.type)
+    return memref.memory_space_cast(ir.MemRefType.get(t.shape, t.element_type, t.layout, space), mem)
+
+
+def _token() -> ir.Type:
+    return ir.Type.parse("!nvgpu.device.async.token")
+
+
+def _async_copy(dst: ir.Value, dst_idx: list[ir.Value], src: ir.Value, src_idx: list[ir.Value], n: int) -> ir.Value:
+    sizes = ir.DenseI32ArrayAttr.get([1, len(dst_idx), 1, len(src_idx), 0])  # no srcElements
+    return ir.Operation.create(
+        "nvgpu.device_async_copy", results=[_token()], operands=[dst, *dst_idx, src, *src_idx],
+        attributes={"operandSegmentSizes": sizes, "dstElements": ir.IntegerAttr.get(ir.IndexType.get(), n)}).result

@@ -1,0 +1,147 @@
+"""ldsopt-dtl-layout (seed 003): stage matmul operands global -> LDS directly, in a bank-aware
+layout.
+
+Contract. For each matmul dispatch that ldsopt-matmul-lds takes (same matching and planning,
+so run it just before that pass, with the same `workgroups-per-cu` and `mma` options), each
+operand that qualifies gets a rewritten `StagingLayout` recorded on the root op
+(`matmul_lds.record_staging`; matmul_lds emits it, through passes/dtl_emit.py):
+- `vector` = one 4-byte lane (f32: 1, f16/bf16: 2); chunk c = tid + threads * j fills LDS
+  storage index c * vec, so each wave writes whole runs of wave_size * 4 bytes (ldsopt/dtl.py);
+- `lds_layout` = the placement the bank model (ldsopt.banks) prices cheapest, counting the
+  first wave's writes and every fragment read of a K step (or the best of the kind the
+  `layout` option forces): none, block padding (M0 rule: blocks of whole wave runs), the
+  perpDim permutation (+ block padding) or the blocked rotation;
+- `copy` = "direct" where the target has a direct-to-LDS copy: gfx942 (`dma_sizes` holds 32:
+  `amdgpu.gather_to_lds`) and sm_80+ (`async_copy`: `nvgpu.device_async_copy`); elsewhere
+  "registers", the same layout through registers (lavapipe proves it by values).
+The func gets `ldsopt.dtl = {A = "...", B = "..."}`: per operand, the copy and layout, or why it
+was left alone.
+
+Guards (an operand that fails one keeps matmul_lds's own staging):
+- its LDS order must equal its global order (DTL cannot transpose; e.g. an operand that
+  ldsopt-inthread-transpose rewrote, or one already rewritten here);
+- its elements must pack into 4-byte lanes (element size 1, 2 or 4 bytes) and its contiguous
+  extent must be a multiple of a lane (a lane must not straddle rows; gfx942's 1- and 2-byte
+  DMA zero-extends to 4 bytes in LDS, which would break any layout);
+- K must be a multiple of the K step: a DMA cannot zero-fill a K tail (M/N tails are
+  clamped: they only feed outputs that are never stored);
+- the tile must split into whole wave runs over the threads;
+- every static division of its index math must be proven exact (ldsopt.magic_div) over its
+  range: if not, the pass fails (PassError) rather than emit a wrong map;
+- padding must keep the LDS of the plan within the target's budget.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from iree.compiler import ir
+
+from ldsopt import dtl
+from ldsopt.banks import BankModel
+from ldsopt.elementwise import element_bits
+from ldsopt.passes import matmul_lds
+from ldsopt.registry import ModulePass, PassError, option
+from ldsopt.staging import StagingLayout
+from ldsopt.target import Target
+
+RECORD = "ldsopt.dtl"
+
+
+@dataclasses.dataclass(frozen=True)
+class DtlLayout(ModulePass):
+    NAME = "ldsopt-dtl-layout"
+    SUMMARY = "Stage matmul operands direct-to-LDS (gather_to_lds, cp.async) in a bank-aware LDS layout"
+
+    layout: str = option("auto", "auto (the bank model picks) | none | pad | perm | rotation (the best of that "
+                                 "kind) | a layout, e.g. perm<16,8>+block_pad<512,16> (checked, then used as is)")
+    workgroups_per_cu: int = option(1, "as ldsopt-matmul-lds's option (the plans must agree)")
+    mma: bool = option(True, "as ldsopt-matmul-lds's option (the plans must agree)")
+
+    def run(self, module: ir.Operation) -> None:
+        if self.layout != "auto" and self.layout not in dtl.KINDS:
+            try:
+                dtl.DtlSpec.parse(self.layout)
+            except ValueError as e:
+                raise PassError(module.location, f"{self.NAME}: {e}") from None
+        lowering = matmul_lds.MatmulLds(workgroups_per_cu=self.workgroups_per_cu, mma=self.mma)
+        for d, p, tgt in matmul_lds.matches(module, self.NAME):
+            pl = lowering.plan_dispatch(d, p, tgt)
+            budget = tgt.lds_bytes // self.workgroups_per_cu
+            chosen, notes = {}, {}
+            for role, s in pl.staging.items():
+                try:
+                    chosen[role] = self.rewrite(p, pl, role, s, tgt, budget)
+                    notes[role] = f"{chosen[role].copy} {chosen[role].lds_layout}"
+                except LeftAlone as why:
+                    notes[role] = f"left alone: {why}"
+                except ValueError as e:
+                    raise PassError(d.location, f"{self.NAME}: operand {role}: {e}") from None
+            if chosen:
+                matmul_lds.record_staging(d.root, chosen, self.NAME)
+            d.func.attributes[RECORD] = ir.DictAttr.get({r: ir.StringAttr.get(n) for r, n in sorted(notes.items())})
+
+    def rewrite(self, p: matmul_lds.Problem, pl: matmul_lds.Plan, role: str, s: StagingLayout, tgt: Target,
+                budget: int) -> StagingLayout:
+        """`s` staged direct-to-LDS (where the target can) in the layout this pass's option
+        says; LeftAlone where a guard refuses, ValueError where the layout cannot be proven."""
+        elem_bytes = element_bits(p.elem_type) // 8
+        _check_guards(p, pl, s, elem_bytes)
+        try:
+            g = dtl.Geometry(s.tile[0], s.tile[1], elem_bytes, s.threads, tgt.subgroup_size)
+        except ValueError:
+            raise LeftAlone(f"the {s.tile[0]}x{s.tile[1]} tile is not whole wave runs of 4-byte lanes "
+                             f"over {s.threads} threads") from None
+        others = pl.lds_bytes(elem_bytes) - math.prod(s.lds_shape) * elem_bytes  # the other operand's LDS
+        max_alloc = (budget - others) // (s.buffers * elem_bytes)
+        model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
+        reads = fragment_reads(pl, role, s, tgt.subgroup_size)
+        if self.layout == "auto" or self.layout in dtl.KINDS:
+            kinds = dtl.KINDS if self.layout == "auto" else (self.layout,)
+            spec, _ = dtl.choose(g, reads, model, kinds, s.read_vector, max_alloc)
+        else:
+            spec = dtl.DtlSpec.parse(self.layout)
+            dtl.check(g, spec, reads, model, max_alloc)
+        dtl.divisions(g, spec)  # proves every division the emitter will do; ValueError -> PassError
+        copy = "direct" if 32 in tgt.dma_bits or tgt.async_copy else "registers"
+        return dataclasses.replace(s, vector=g.vec, pad=0, swizzle=(), copy=copy, lds_layout=spec.text)
+
+
+class LeftAlone(Exception):
+    """An operand a guard refuses; the message says which guard."""
+
+
+def _check_guards(p: matmul_lds.Problem, pl: matmul_lds.Plan, s: StagingLayout, elem_bytes: int) -> None:
+    if s.register_transpose:
+        raise LeftAlone("its LDS layout is not its global order as planned (DTL cannot transpose)")
+    if s.lds_layout != "rows":
+        raise LeftAlone(f"already staged as {s.copy} {s.lds_layout}")
+    if dtl.LANE_BYTES % elem_bytes:
+        raise LeftAlone(f"{elem_bytes}-byte elements do not pack into 4-byte lanes")
+    vec = dtl.LANE_BYTES // elem_bytes
+    if p.sizes[s.dims[1]] % vec:
+        raise LeftAlone(f"its contiguous extent {p.sizes[s.dims[1]]} is not whole 4-byte lanes "
+                         "(the transfer size the target supports)")
+    if p.sizes["k"] % pl.bk:
+        raise LeftAlone(f"K = {p.sizes['k']} has a tail past the K step {pl.bk}: a DMA cannot zero-fill it")
+
+
+def fragment_reads(pl: matmul_lds.Plan, role: str, s: StagingLayout, wave_size: int) -> list[dtl.Read]:
+    """Every fragment read of one K step of the first wave, as `lane -> (row, col, elements)`
+    in the tile: the scheme's reads at each K sub-step and (matrix cores) each repetition."""
+    sch = pl.scheme
+    if isinstance(sch, matmul_lds.MmaScheme):
+        along = sch.intrinsic.m if role == "A" else sch.intrinsic.n
+        xs = [r * along for r in range(sch.reps[0 if role == "A" else 1])]
+    else:
+        xs = [0]
+    lanes = [sch.reads(role, s.k_contiguous, lane) for lane in range(wave_size)]
+    out = []
+    for kk in range(0, pl.bk, sch.k_step):
+        for x in xs:
+            dr, dc = (x, kk) if s.k_contiguous else (kk, x)
+            for a in range(len(lanes[0])):
+                out.append(lambda lane, a=a, dr=dr, dc=dc: (lanes[lane][a][0] + dr, lanes[lane][a][1] + dc,
+                                                            lanes[lane][a][2]))
+    return out

@@ -1,0 +1,115 @@
+"""ldsopt-inthread-transpose end to end: matmul programs run on lavapipe with the pass and
+without it, both checked against llvm-cpu; and a gfx942 compile with the default pipeline and
+without the pass, whose ISA must show the transposed operand's LDS reads widened.
+
+Lavapipe has no matrix cores: its FMA kernels' fragment reads gain no width from the transpose,
+so the default pipeline leaves them (test_matmul_lds.py runs that). Here the pass runs there
+with `force=true`, in the default pipeline's place, so that the transposed staging (raked
+reads, register transpose, swizzled K-contiguous LDS, tails) is checked against values.
+
+Programs run two at a time (this machine has 2 cores and each run mostly waits on
+iree-compile / iree-run-module): a module fixture starts the selected runs in a pool and each
+test waits for its own.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+from ldsopt import isa
+from ldsopt.driver import DEFAULT_PIPELINE
+
+HERE = pathlib.Path(__file__).parent
+MATMUL = HERE / "programs" / "matmul"
+LDS_RUN = os.path.join(os.path.dirname(sys.executable), "lds-run")
+PASS = "ldsopt-inthread-transpose"
+WITHOUT = DEFAULT_PIPELINE.replace(f"{PASS}, ", "")
+assert WITHOUT != DEFAULT_PIPELINE, "the default pipeline no longer runs the pass"
+FORCED = DEFAULT_PIPELINE.replace(PASS, PASS + "{force=true}")
+# test_matmul_lds.py's: f32 accumulation in another order than llvm-cpu's.
+TOLERANCE = ("--atol", "1e-3", "--rtol", "1e-3")
+
+# (program, whether the forced pass restages an operand on lavapipe: 64x64 tiles, 256 threads).
+PROGRAMS = [
+    ("nn_f16_96x160x64", True),         # NN: B (K x N)
+    ("nn_bf16_128x256x64", True),
+    ("nn_f32_257x129x65_acc", True),    # f32 (rake 2), tails on M, N and K, loaded init
+    ("nn_f32_40x50x30_fill", True),
+    ("batch_nn_f32_3x33x17x70", True),  # batch dim outside the tile; odd sizes, 1-wide reads
+    ("tn_f16_64x96x48", True),          # TN: A (K x M) and B (K x N)
+    ("tn_f32_257x129x65", True),
+    ("tt_bf16_96x160x64", True),        # TT: A (K x M)
+    ("tt_f32_33x17x70", True),
+    ("swapped_inputs_f16_48x72x40", True),
+    ("nt_bf16_33x17x70_acc", False),    # both operands K-contiguous
+    ("nn_f32_64x64x64", False),         # B's K tile gives each thread one row: too small
+]
+RUNS = [(name, with_pass) for name, _ in PROGRAMS for with_pass in (True, False)]
+
+
+def _run(program: pathlib.Path, pipeline: str, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run([LDS_RUN, str(program), "--require-ldsopt", "--pipeline", pipeline, *extra],
+                          capture_output=True, text=True, timeout=600)
+
+
+def _run_on_lavapipe(name: str, with_pass: bool) -> tuple[bool, str]:
+    proc = _run(MATMUL / f"{name}.mlir", FORCED if with_pass else WITHOUT, "--target", "lavapipe", *TOLERANCE)
+    lines = proc.stdout.strip().splitlines()
+    return proc.returncode == 0 and bool(lines) and lines[-1].startswith("PASS"), proc.stdout + proc.stderr
+
+
+@pytest.fixture(scope="module")
+def results(request):
+    """Starts every selected run in a pool of two; {(program, with pass): future of (ok, report)}."""
+    selected = {(item.callspec.params["name"], item.callspec.params["with_pass"]) for item in request.session.items
+                if getattr(item, "originalname", None) == "test_lavapipe_with_and_without"}
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+    yield {run: pool.submit(_run_on_lavapipe, *run) for run in RUNS if run in selected}
+    pool.shutdown(cancel_futures=True)
+
+
+@pytest.mark.parametrize("name, with_pass", RUNS, ids=[f"{n}-{'with' if w else 'without'}" for n, w in RUNS])
+def test_lavapipe_with_and_without(name, with_pass, results):
+    ok, report = results[(name, with_pass)].result()
+    assert ok, report
+    restaged = dict(PROGRAMS)[name] and with_pass
+    assert (f"ldsopt: {PASS}, ldsopt-matmul-lds" in report) == restaged, report
+    assert "ldsopt-matmul-lds" in report
+
+
+NARROW_READS = ("ds_read_u16", "ds_read_i16", "ds_read_u8", "ds_read_i8")
+WIDE_READS = ("ds_read_b64", "ds_read2_b64", "ds_read2st64_b64", "ds_read_b128")
+
+
+def _gfx942_kernel(tmp_path: pathlib.Path, with_pass: bool) -> isa.KernelIsa:
+    folder = tmp_path / ("with" if with_pass else "without")
+    proc = _run(HERE / "programs" / "inthread_transpose" / "nn_f16_256x256x256.mlir",
+                DEFAULT_PIPELINE if with_pass else WITHOUT, "--target", "gfx942", "--emit-dir", str(folder))
+    assert proc.returncode == 0 and "COMPILED" in proc.stdout, proc.stdout + proc.stderr
+    assert (f"{PASS}, ldsopt-matmul-lds" in proc.stdout) == with_pass, proc.stdout
+    (kernel,) = isa.from_dump_dir(str(folder / "executables"))
+    return kernel
+
+
+def test_gfx942_isa_reads_transposed_operand_wide(tmp_path):
+    """NN f16 256x256x256: without the pass B's MFMA fragments are 16-bit LDS reads (four per
+    fragment); with it B is staged K-contiguous, transposed in registers (v_perm_b32 packs the
+    f16 columns) and each fragment is one 64-bit read."""
+    with_pass, without = _gfx942_kernel(tmp_path, True), _gfx942_kernel(tmp_path, False)
+
+    def count(kernel, ops):
+        return sum(kernel.ds_count(op) for op in ops)
+
+    assert count(without, NARROW_READS) > 0, without.summary()
+    assert count(with_pass, NARROW_READS) == 0, with_pass.summary()
+    assert count(with_pass, WIDE_READS) > count(without, WIDE_READS), (with_pass.summary(), without.summary())
+    assert with_pass.ds_count("ds_read") < without.ds_count("ds_read"), (with_pass.summary(), without.summary())
+    assert with_pass.ds_count("ds_write_b64") > 0, with_pass.summary()  # the 4-f16 K columns
+    assert with_pass.v_perm > 0, with_pass.summary()
+    assert with_pass.vgpr_spills == 0 and with_pass.mfma > 0, with_pass.summary()

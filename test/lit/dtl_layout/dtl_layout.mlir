@@ -1,0 +1,204 @@
+// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout, ldsopt-matmul-lds)' | filecheck %s
+// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{layout=perm}, ldsopt-matmul-lds)' | filecheck %s --check-prefix=PERM
+// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{layout=pad}, ldsopt-matmul-lds)' | filecheck %s --check-prefix=PAD
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout, ldsopt-matmul-lds)' | filecheck %s --check-prefix=CUDA
+
+// NN f16 96x160x64 on gfx942 (MFMA 16x16x16, 4 waves of 64; tiles A 64x32 K-contiguous, B 32x64
+// N-contiguous). Both operands are copied global -> LDS by amdgpu.gather_to_lds, one 4-byte lane
+// (vector<2xf16>) per chunk c = tid + 256 j, from the binding relabelled as a fat raw buffer; no
+// register round trip (no LDS transfer_write). The bank model picks the blocked rotation for A
+// (its MFMA reads of 4 K run down 16 rows 64 B apart) and the perpDim permutation with block
+// padding for B.
+// CHECK-LABEL: func.func @nn_f16
+// CHECK-SAME:    ldsopt.dtl = {A = "direct rotation<2,8,4>", B = "direct perm<16,8>+block_pad<512,16>"}
+// CHECK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {copy = "direct", {{.*}} lds_layout = "rotation<2,8,4>", {{.*}} lds_shape = [2, 2048], {{.*}} vector = 2 : i64}} : memref<2x2048xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {copy = "direct", {{.*}} lds_layout = "perm<16,8>+block_pad<512,16>", {{.*}} lds_shape = [2, 2096], {{.*}}} : memref<2x2096xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[TID:.+]] = gpu.thread_id x
+// CHECK:         %[[SA:.+]] = memref.memory_space_cast %{{.+}} : memref<96x64xf16, #hal.descriptor_type<storage_buffer>> to memref<96x64xf16, #amdgpu.address_space<fat_raw_buffer>>
+// A's chunk 0: storage row tid / 16 and col 2 (tid % 16); the source chunk is rotated back by
+// (row / 2) & 7 chunks of 4 (the inverse rotation); the LDS base is 2 c (no padding).
+// CHECK:         %[[ROW:.+]] = arith.shrui %[[TID]], %c4 : index
+// CHECK-NEXT:    %[[LANE:.+]] = arith.andi %[[TID]], %c15 : index
+// CHECK-NEXT:    %[[COL:.+]] = arith.muli %[[LANE]], %c2 : index
+// CHECK-NEXT:    %[[ROT:.+]] = arith.shrui %[[ROW]], %c1 : index
+// CHECK-NEXT:    %[[ROT7:.+]] = arith.andi %[[ROT]], %c7 : index
+// CHECK-NEXT:    %[[K:.+]] = arith.shrui %[[COL]], %c2 : index
+// CHECK-NEXT:    %[[E:.+]] = arith.andi %[[COL]], %c3 : index
+// CHECK-NEXT:    %[[BACK:.+]] = arith.subi %c8, %[[ROT7]] : index
+// CHECK:         %[[SRCCOL:.+]] = arith.addi %{{.+}}, %[[E]] : index
+// CHECK-NEXT:    %[[DEST:.+]] = arith.muli %[[TID]], %c2 : index
+// The M/N index is clamped inside M = 96 (rows past M feed outputs never stored).
+// CHECK:         %[[GM:.+]] = arith.minui %{{.+}}, %c95 : index
+// CHECK-NEXT:    %[[GK:.+]] = arith.addi %c0, %[[SRCCOL]] : index
+// CHECK-NEXT:    amdgpu.gather_to_lds %[[SA]][%[[GM]], %[[GK]]], %[[LA]][%c0, %[[DEST]]] : vector<2xf16>, memref<96x64xf16, #amdgpu.address_space<fat_raw_buffer>>, memref<2x2048xf16, #gpu.address_space<workgroup>>
+// CHECK-COUNT-3: amdgpu.gather_to_lds %[[SA]]
+// CHECK-NOT:     amdgpu.memory_counter_wait
+// CHECK-COUNT-4: amdgpu.gather_to_lds
+// CHECK-NEXT:    amdgpu.memory_counter_wait load(0)
+// CHECK-NEXT:    gpu.barrier
+// CHECK:         scf.for
+// A's fragment read: the rotation forward, (k + (row / 2) & 7) & 7.
+// CHECK:           arith.shrui %{{.+}}, %c1 : index
+// CHECK-NEXT:      %[[R:.+]] = arith.andi %{{.+}}, %c7 : index
+// CHECK-NEXT:      %[[RK:.+]] = arith.shrui %{{.+}}, %c2 : index
+// CHECK-NEXT:      arith.andi %{{.+}}, %c3 : index
+// CHECK-NEXT:      arith.andi %[[RK]], %c7 : index
+// CHECK-NEXT:      arith.subi
+// CHECK-NEXT:      arith.addi %[[RK]], %[[R]] : index
+// CHECK:           vector.transfer_read %[[LA]]{{.*}} : memref<2x2048xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// CHECK:           amdgpu.mfma 16x16x16
+// CHECK:           amdgpu.gather_to_lds
+// CHECK:           amdgpu.memory_counter_wait load(0)
+// CHECK:           gpu.barrier
+// CHECK-NOT:     vector.transfer_write {{.*}}#gpu.address_space<workgroup>
+// CHECK:         return
+
+// The permutation (B: blocks of 16 K rows, S = 8, S' = 2), forward on the global side,
+// I' = 8 (I % 2) + I / 2, and inverse on the fragment reads, I = 2 (I' % 8) + I' / 8; the
+// padding goes between 512-element (1 KiB = 4 wave loads) blocks: dest = c * 2 + (c / 256) * 16.
+// PERM-LABEL: func.func @nn_f16
+// PERM-SAME:    B = "direct perm<16,8>+block_pad<512,16>"
+// PERM:         %[[TID:.+]] = gpu.thread_id x
+// PERM:         memref.memory_space_cast %{{.+}} : memref<64x160xf16
+// PERM-NEXT:    %[[ROW:.+]] = arith.shrui %[[TID]], %c5 : index
+// PERM-NEXT:    %[[LANE:.+]] = arith.andi %[[TID]], %c31 : index
+// PERM-NEXT:    arith.muli %[[LANE]], %c2 : index
+// PERM-NEXT:    %[[BASE:.+]] = arith.shrui %[[ROW]], %c4 : index
+// PERM-NEXT:    %[[J:.+]] = arith.andi %[[ROW]], %c15 : index
+// PERM-NEXT:    %[[Q:.+]] = arith.shrui %[[J]], %c1 : index
+// PERM-NEXT:    %[[R:.+]] = arith.andi %[[J]], %c1 : index
+// PERM-NEXT:    %[[R8:.+]] = arith.muli %[[R]], %c8 : index
+// PERM-NEXT:    %[[W:.+]] = arith.addi %[[R8]], %[[Q]] : index
+// PERM-NEXT:    %[[B16:.+]] = arith.muli %[[BASE]], %c16 : index
+// PERM-NEXT:    %[[SRCROW:.+]] = arith.addi %[[B16]], %[[W]] : index
+// PERM-NEXT:    %[[BLK:.+]] = arith.shrui %[[TID]], %c8 : index
+// PERM-NEXT:    %[[U:.+]] = arith.muli %[[TID]], %c2 : index
+// PERM-NEXT:    %[[PADS:.+]] = arith.muli %[[BLK]], %c16 : index
+// PERM-NEXT:    %[[DEST:.+]] = arith.addi %[[PADS]], %[[U]] : index
+// PERM:         %[[GR:.+]] = arith.addi %c0, %[[SRCROW]] : index
+// PERM:         amdgpu.gather_to_lds %{{.+}}[%[[GR]], %{{.+}}], %{{.+}}[%c0, %[[DEST]]] : vector<2xf16>, memref<64x160xf16
+// PERM:         scf.for
+// PERM:           %[[J2:.+]] = arith.andi %{{.+}}, %c15 : index
+// PERM-NEXT:      %[[Q2:.+]] = arith.shrui %[[J2]], %c3 : index
+// PERM-NEXT:      %[[R2:.+]] = arith.andi %[[J2]], %c7 : index
+// PERM-NEXT:      %[[R22:.+]] = arith.muli %[[R2]], %c2 : index
+// PERM-NEXT:      arith.addi %[[R22]], %[[Q2]] : index
+// PERM-NEXT:      arith.muli %{{.+}}, %c16 : index
+// PERM-NEXT:      %[[LROW:.+]] = arith.addi
+// PERM-NEXT:      %[[LROWE:.+]] = arith.muli %[[LROW]], %c64 : index
+// PERM-NEXT:      %[[FLAT:.+]] = arith.addi %[[LROWE]], %{{.+}} : index
+// PERM-NEXT:      %[[FB:.+]] = arith.shrui %[[FLAT]], %c9 : index
+// PERM-NEXT:      %[[FP:.+]] = arith.muli %[[FB]], %c16 : index
+// PERM-NEXT:      %[[OFF:.+]] = arith.addi %[[FP]], %[[FLAT]] : index
+// PERM:           vector.transfer_read %{{.+}}[%{{.+}}, %[[OFF]]]{{.*}} : memref<2x2096xf16, #gpu.address_space<workgroup>>, vector<1xf16>
+
+// Padding only: blocks of whole wave loads (the M0 rule: 128 f16 = 256 B for A); no pad after the last block.
+// PAD-LABEL: func.func @nn_f16
+// PAD-SAME:    A = "direct block_pad<128,4>", B = "direct block_pad<256,16>"
+// PAD:         memref.alloc() {{.*}} : memref<2x2108xf16, #gpu.address_space<workgroup>>
+// PAD:         memref.alloc() {{.*}} : memref<2x2160xf16, #gpu.address_space<workgroup>>
+
+// CUDA (sm_89): cp.async, one group of both operands' copies per K step, waited before the barrier.
+// CUDA-LABEL: func.func @nn_f16
+// CUDA-SAME:    ldsopt.dtl = {A = "direct
+// CUDA:         %[[SA:.+]] = memref.memory_space_cast %{{.+}} : memref<96x64xf16, #hal.descriptor_type<storage_buffer>> to memref<96x64xf16, #gpu.address_space<global>>
+// CUDA:         %[[T0:.+]] = nvgpu.device_async_copy %[[SA]][%{{.+}}, %{{.+}}], %{{.+}}[%c0, %{{.+}}], 2 : memref<96x64xf16, #gpu.address_space<global>> to memref<2x{{[0-9]+}}xf16, #gpu.address_space<workgroup>>
+// CUDA-COUNT-3: nvgpu.device_async_copy %[[SA]]
+// CUDA-NOT:     nvgpu.device_async_create_group
+// CUDA-COUNT-4: nvgpu.device_async_copy
+// CUDA-NEXT:    %[[G:.+]] = nvgpu.device_async_create_group %[[T0]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}
+// CUDA-NEXT:    nvgpu.device_async_wait %[[G]]
+// CUDA-NEXT:    gpu.barrier
+// CUDA:         scf.for
+// CUDA:           nvgpu.device_async_create_group
+// CUDA:           nvgpu.device_async_wait
+// CUDA:           nvgpu.device_async_copy
+// CUDA:           gpu.barrier
+
+func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<96x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x160xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<96x160xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = iree_codegen.load_from_buffer %0 : memref<96x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<96x64xf16>
+  %4 = iree_codegen.load_from_buffer %1 : memref<64x160xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x160xf16>
+  %5 = tensor.empty() : tensor<96x160xf32>
+  %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<96x160xf32>) -> tensor<96x160xf32>
+  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<96x64xf16>, tensor<64x160xf16>) outs(%6 : tensor<96x160xf32>) attrs =  {lowering_config = #iree_gpu.lowering_config<{convert_acc_gemm, mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16>, padding = [32, 32, 64], promote_operands = [0, 1], reduction = [0, 0, 4], subgroup = [1, 2, 0], workgroup = [32, 32, 0]}>} {
+  ^bb0(%in: f16, %in_0: f16, %out: f32):
+    %8 = arith.extf %in : f16 to f32
+    %9 = arith.extf %in_0 : f16 to f32
+    %10 = arith.mulf %8, %9 : f32
+    %11 = arith.addf %out, %10 : f32
+    linalg.yield %11 : f32
+  } -> tensor<96x160xf32>
+  iree_codegen.store_to_buffer %7, %2 : tensor<96x160xf32> into memref<96x160xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// Left alone: K = 48 is not a multiple of the K step (32 f16): a DMA cannot zero-fill the tail.
+// CHECK-LABEL: func.func @k_tail
+// CHECK-SAME:    ldsopt.dtl = {A = "left alone: K = 48 has a tail past the K step 32: a DMA cannot zero-fill it", B = "left alone: K = 48
+// CHECK-NOT:     amdgpu.gather_to_lds
+// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["m", "k"]
+// CHECK-NOT:     amdgpu.gather_to_lds
+// CHECK:         return
+
+func.func @k_tail() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<96x48xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<48x160xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<96x160xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = iree_codegen.load_from_buffer %0 : memref<96x48xf16, #hal.descriptor_type<storage_buffer>> -> tensor<96x48xf16>
+  %4 = iree_codegen.load_from_buffer %1 : memref<48x160xf16, #hal.descriptor_type<storage_buffer>> -> tensor<48x160xf16>
+  %5 = tensor.empty() : tensor<96x160xf32>
+  %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<96x160xf32>) -> tensor<96x160xf32>
+  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<96x48xf16>, tensor<48x160xf16>) outs(%6 : tensor<96x160xf32>) attrs =  {lowering_config = #iree_gpu.lowering_config<{convert_acc_gemm, mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16>, padding = [32, 32, 64], promote_operands = [0, 1], reduction = [0, 0, 4], subgroup = [1, 2, 0], workgroup = [32, 32, 0]}>} {
+  ^bb0(%in: f16, %in_0: f16, %out: f32):
+    %8 = arith.extf %in : f16 to f32
+    %9 = arith.extf %in_0 : f16 to f32
+    %10 = arith.mulf %8, %9 : f32
+    %11 = arith.addf %out, %10 : f32
+    linalg.yield %11 : f32
+  } -> tensor<96x160xf32>
+  iree_codegen.store_to_buffer %7, %2 : tensor<96x160xf32> into memref<96x160xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// Left alone: N = 161 f16 rows are not whole 4-byte lanes (the only transfer size gfx942's DTL
+// supports without zero-extension); A still goes direct.
+// CHECK-LABEL: func.func @odd_n
+// CHECK-SAME:    ldsopt.dtl = {A = "direct rotation<2,8,4>", B = "left alone: its contiguous extent 161 is not whole 4-byte lanes (the transfer size the target supports)"}
+// CHECK:         memref.alloc() {ldsopt.staging = {copy = "direct"
+// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["k", "n"]
+// CHECK:         amdgpu.gather_to_lds {{.*}} memref<96x64xf16
+// CHECK-NOT:     amdgpu.gather_to_lds {{.*}} memref<64x161xf16
+// CHECK:         vector.transfer_write {{.*}} : vector<{{[0-9]+}}xf16>, memref<2x32x{{[0-9]+}}xf16, #gpu.address_space<workgroup>>
+
+func.func @odd_n() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<96x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x161xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<96x161xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = iree_codegen.load_from_buffer %0 : memref<96x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<96x64xf16>
+  %4 = iree_codegen.load_from_buffer %1 : memref<64x161xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x161xf16>
+  %5 = tensor.empty() : tensor<96x161xf32>
+  %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<96x161xf32>) -> tensor<96x161xf32>
+  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<96x64xf16>, tensor<64x161xf16>) outs(%6 : tensor<96x161xf32>) attrs =  {lowering_config = #iree_gpu.lowering_config<{convert_acc_gemm, mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16>, padding = [32, 32, 64], promote_operands = [0, 1], reduction = [0, 0, 4], subgroup = [1, 2, 0], workgroup = [32, 32, 0]}>} {
+  ^bb0(%in: f16, %in_0: f16, %out: f32):
+    %8 = arith.extf %in : f16 to f32
+    %9 = arith.extf %in_0 : f16 to f32
+    %10 = arith.mulf %8, %9 : f32
+    %11 = arith.addf %out, %10 : f32
+    linalg.yield %11 : f32
+  } -> tensor<96x161xf32>
+  iree_codegen.store_to_buffer %7, %2 : tensor<96x161xf32> into memref<96x161xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}

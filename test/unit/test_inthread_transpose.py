@@ -1,0 +1,105 @@
+"""ldsopt-inthread-transpose's staging rewrite without IR: the thread rake, the transposed LDS
+writes, the address map the bank model picks, each guard; and the staging attribute round trip."""
+
+import dataclasses
+
+import pytest
+from iree.compiler import ir
+
+from ldsopt import target as target_model
+from ldsopt.banks import BankModel
+from ldsopt.passes import inthread_transpose, matmul_lds
+from ldsopt.staging import StagingLayout
+
+
+@pytest.fixture(autouse=True)
+def context():
+    with ir.Context(), ir.Location.unknown():
+        yield
+
+
+@pytest.fixture
+def restaged(matmul_problem):
+    """`restaged(target, dims_a, dims_b, dtype, m, n, k, force=False)`: the plan and {operand:
+    (planned staging, rewritten staging or None)}, as the pass computes them."""
+
+    def run(target, dims_a, dims_b, dtype, m, n, k, force=False):
+        tgt = target_model.by_name(target)
+        pl = matmul_lds.plan(matmul_problem(dims_a, dims_b, dtype, m, n, k), tgt, tgt.lds_bytes, use_mma=True)
+        model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
+        bits = 32 if dtype == "f32" else 16
+        return pl, {r: (s, inthread_transpose.transposed(s, pl.scheme, bits, model, force))
+                    for r, s in pl.staging.items()}
+
+    return run
+
+
+def test_gfx942_nn_f16_b_is_raked_transposed_and_swizzled(restaged):
+    """Triton's B 32x128 case: sizePerThread [4, 8] there; here 4 K rows of 4 along N, since each
+    element has one thread (Triton replicates threads instead)."""
+    pl, out = restaged("gfx942", ("m", "k"), ("k", "n"), "f16", 256, 256, 256)
+    planned, b = out["B"]
+    assert out["A"][1] is None  # K-contiguous already
+    assert (b.rake, b.vector, b.read_vector, b.pad, b.swizzle) == (4, 4, 4, 0, (4, 1, 8))
+    assert b.register_transpose and b.k_contiguous and b.lds_order == (0, 1) and b.lds_shape == (2, 128, 32)
+    assert str(b.thread_map) == "(32,8):(4,512)" and b.chunks_per_thread == 1
+    model = BankModel.gfx942()
+    assert matmul_lds.bank_conflicts(b, pl.scheme, 2, model) < \
+        matmul_lds.bank_conflicts(dataclasses.replace(b, swizzle=()), pl.scheme, 2, model)
+    assert b.lds_shape[1] * b.lds_shape[2] <= planned.lds_shape[1] * planned.lds_shape[2]
+
+
+def test_transposed_writes_cover_the_lds_tile_once(restaged):
+    _, out = restaged("gfx942", ("k", "m"), ("n", "k"), "f16", 256, 256, 256)
+    a = out["A"][1]
+    covered = [(row, col + i) for c in range(a.chunks) for row, col, n in a.lds_writes(c) for i in range(n)]
+    assert sorted(covered) == [(r, c) for r in range(a.lds_tile[0]) for c in range(a.lds_tile[1])]
+    # Each write is 64 bits and stays whole under the swizzle.
+    for c in range(a.chunks):
+        for row, col, n in a.lds_writes(c):
+            first = a.address_map(row * 32 + col)
+            assert n * 16 == 64 and [a.address_map(row * 32 + col + i) for i in range(n)] == \
+                list(range(first, first + n))
+
+
+def test_lavapipe_f32_rakes_two_rows_when_threads_hold_two(restaged):
+    """40x50x30 f32, forced (FMA): B's 16 x 64 tile in 2-wide reads gives each thread 2 K rows:
+    rake 2 (64 bits)."""
+    _, out = restaged("lavapipe", ("m", "k"), ("k", "n"), "f32", 40, 50, 30, force=True)
+    b = out["B"][1]
+    assert (b.rake, b.vector, b.write_vector) == (2, 2, 2) and b.k_contiguous
+
+
+@pytest.mark.parametrize("target, dims_a, dims_b, dtype, m, n, k, why", [
+    ("gfx942", ("m", "k"), ("n", "k"), "f16", 256, 256, 256, "both K-contiguous"),
+    ("gfx942", ("m", "k"), ("k", "n"), "f16", 96, 160, 64, "one K row per thread"),
+    ("lavapipe", ("m", "k"), ("k", "n"), "f32", 64, 64, 64, "one K row per thread"),
+    ("gfx942", ("m", "k"), ("k", "n"), "f32", 256, 256, 256, "MFMA 16x16x4 reads one K element"),
+    ("lavapipe", ("k", "m"), ("k", "n"), "f16", 64, 96, 48, "FMA reads 4 along M/N as planned"),
+])
+def test_guards_leave_the_staging(target, dims_a, dims_b, dtype, m, n, k, why, restaged):
+    _, out = restaged(target, dims_a, dims_b, dtype, m, n, k)
+    assert all(new is None for _, new in out.values()), why
+
+
+def test_rewriting_twice_changes_nothing(restaged):
+    pl, out = restaged("gfx942", ("m", "k"), ("k", "n"), "f16", 256, 256, 256)
+    b = out["B"][1]
+    assert inthread_transpose.transposed(b, pl.scheme, 16, BankModel.gfx942()) is None
+
+
+def test_staging_attr_round_trip_and_consistency():
+    s = StagingLayout("B", ("k", "n"), (32, 128), 4, 256, 0, "MFMA_F32_16x16x16_F16", 4, swizzle=(4, 1, 8), rake=4)
+    assert StagingLayout.from_attr(s.attr()) == s
+    assert 'swizzle = "rotating<4,1,8>"' in str(s.attr()) and "register_transpose = true" in str(s.attr())
+    edited = ir.Attribute.parse(str(s.attr()).replace("lds_shape = [2, 128, 32]", "lds_shape = [2, 32, 128]"))
+    with pytest.raises(ValueError, match="inconsistent"):
+        StagingLayout.from_attr(edited)
+
+
+def test_recorded_staging_must_be_of_the_plan(restaged):
+    pl, out = restaged("gfx942", ("m", "k"), ("k", "n"), "f16", 256, 256, 256)
+    b = out["B"][1]
+    assert matmul_lds.with_recorded(pl, {"B": b}).staging["B"] == b
+    with pytest.raises(ValueError, match="not of this plan"):
+        matmul_lds.with_recorded(pl, {"B": dataclasses.replace(b, fragment="fma 8x4")})
