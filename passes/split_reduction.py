@@ -57,9 +57,6 @@ def choose_splits(extent: int, outputs: int, target_outputs: int, max_splits: in
     return min(candidates, key=key)
 
 
-# About the most outputs of a contiguous row that one workgroup covers (256 threads).
-ROW_CAP = 256
-
 # A lowering the user chose for this op, which a split would drop.
 _USER_CONFIGS = ("compilation_info", "lowering_config")
 
@@ -79,14 +76,6 @@ class Reduction:
     @property
     def outputs(self) -> int:
         return math.prod(self.extents[d] for d in self.operand_dims[-1])
-
-    @property
-    def row(self) -> int:
-        """Outputs that sit contiguously after the reduced dim in the first input (1 when it
-        reduces its innermost dim): one step along the reduced dim reads a row of them, and a
-        workgroup of vector_distribute covers such a row (up to ROW_CAP) rather than one output."""
-        dims = self.operand_dims[0]
-        return min(ROW_CAP, math.prod(self.extents[d] for d in dims[dims.index(self.dim) + 1:]))
 
 
 def _maps_and_iterators(op: ir.Operation) -> tuple[list[list[int] | None], list[str]]:
@@ -219,10 +208,10 @@ class SplitReduction(ModulePass):
     NAME = "ldsopt-split-reduction"
     SUMMARY = "Split reductions with few outputs and a long reduced dim in two (program level, before dispatches)"
 
-    min_reduced: int = option(32768, "split only reductions that read at least this many elements per output row")
-    target_outputs: int = option(1024, "aim for output rows x splits partials (enough workgroups); split only below")
+    min_reduced: int = option(32768, "split only reductions whose reduced extent is at least this")
+    target_outputs: int = option(1024, "aim for outputs x splits partials (enough workgroups); split only below")
     max_splits: int = option(1024, "partials per output at most")
-    min_chunk: int = option(4096, "elements each partial row reduces at least")
+    min_chunk: int = option(4096, "elements each partial reduces at least")
 
     def run(self, module: ir.Operation) -> None:
         found: list[Reduction] = []
@@ -244,10 +233,7 @@ class SplitReduction(ModulePass):
                 rewrite(red, splits)
 
     def _splits(self, red: Reduction) -> int | None:
-        """Counts in rows of outputs (see Reduction.row): a reduction over a middle dim with
-        contiguous outputs (max over 4096 of 64x4096x64) has few rows though many outputs."""
-        extent, row = red.extents[red.dim], red.row
-        rows = max(1, red.outputs // row)
-        if rows >= self.target_outputs or extent * row < self.min_reduced:
+        extent = red.extents[red.dim]
+        if red.outputs >= self.target_outputs or extent < self.min_reduced:
             return None
-        return choose_splits(extent, rows, self.target_outputs, self.max_splits, max(1, self.min_chunk // row))
+        return choose_splits(extent, red.outputs, self.target_outputs, self.max_splits, self.min_chunk)
