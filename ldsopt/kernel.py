@@ -14,11 +14,31 @@ from __future__ import annotations
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, vector
 
-from ldsopt.dispatch import Dispatch, erase_unused
+from ldsopt import target as target_model
+from ldsopt.dispatch import Dispatch, analyze, dispatch_funcs, erase_unused
 from ldsopt.elementwise import element_bits
+from ldsopt.registry import PassError
 from ldsopt.target import Target
 
 LOWERED_BY = "ldsopt.lowered_by"
+
+
+def matched_dispatches(module: ir.Operation, roots: tuple[str, ...], match, pass_name: str):
+    """(dispatch, match(dispatch), target) for each dispatch no pass has lowered yet whose
+    root is one of `roots` and that `match` accepts (returns non-None); the loop every
+    strategy pass starts with. A matched dispatch without a GPU target is an error."""
+    for func in dispatch_funcs(module):
+        if LOWERED_BY in func.attributes:
+            continue
+        d = analyze(func, roots)
+        m = match(d) if d is not None else None
+        if m is None:
+            continue
+        tgt = target_model.of_op(func)
+        if tgt is None:
+            raise PassError(func.location, f"{pass_name}: no GPU target for this dispatch "
+                            "(no #iree_gpu.target around it; lds-opt --target names one)")
+        yield d, m, tgt
 
 
 class Kernel:

@@ -26,11 +26,11 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, memref, scf, vector
 
 from ldsopt import target as target_model
-from ldsopt.dispatch import Dispatch, analyze, dispatch_funcs
+from ldsopt.dispatch import Dispatch
 from ldsopt.elementwise import (body_is_elementwise, collapse_groups, collapsed_view, element_bits, map_dims,
                                 vectorize_body)
-from ldsopt.kernel import LOWERED_BY, Kernel, read_vector, write_vector
-from ldsopt.registry import ModulePass, PassError, option
+from ldsopt.kernel import Kernel, matched_dispatches, read_vector, write_vector
+from ldsopt.registry import ModulePass, option
 
 
 def elementwise_operand_dims(root: ir.Operation) -> list[list[int]] | None:
@@ -49,6 +49,11 @@ def elementwise_operand_dims(root: ir.Operation) -> list[list[int]] | None:
     return dims
 
 
+def _match(d: Dispatch) -> list[list[int]] | None:
+    dims = elementwise_operand_dims(d.root)
+    return dims if dims is not None and body_is_elementwise(d.root) else None
+
+
 @dataclasses.dataclass(frozen=True)
 class LowerElementwise(ModulePass):
     NAME = "ldsopt-lower-elementwise"
@@ -58,19 +63,7 @@ class LowerElementwise(ModulePass):
     max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)")
 
     def run(self, module: ir.Operation) -> None:
-        for func in dispatch_funcs(module):
-            if LOWERED_BY in func.attributes:
-                continue
-            d = analyze(func, ("linalg.generic",))
-            if d is None:
-                continue
-            dims = elementwise_operand_dims(d.root)
-            if dims is None or not body_is_elementwise(d.root):
-                continue
-            tgt = target_model.of_op(func)
-            if tgt is None:
-                raise PassError(func.location, f"{self.NAME}: no GPU target for this dispatch "
-                                "(no #iree_gpu.target around it; lds-opt --target names one)")
+        for d, dims, tgt in matched_dispatches(module, ("linalg.generic",), _match, self.NAME):
             self._lower(d, dims, tgt)
 
     def _lower(self, d: Dispatch, dims: list[list[int]], tgt: target_model.Target) -> None:

@@ -56,9 +56,9 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 from ldsopt import mma
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
-from ldsopt.dispatch import Binding, Dispatch, analyze, dispatch_funcs, load_binding
+from ldsopt.dispatch import Binding, Dispatch, load_binding
 from ldsopt.elementwise import element_bits, map_dims
-from ldsopt.kernel import LOWERED_BY, Kernel, read_vector, write_vector
+from ldsopt.kernel import LOWERED_BY, Kernel, matched_dispatches, read_vector, write_vector
 from ldsopt.mma import Intrinsic, OperandLayout
 from ldsopt.registry import ModulePass, PassError, option
 from ldsopt.staging import ATTR, StagingLayout
@@ -424,20 +424,8 @@ class MatmulLds(ModulePass):
 
 
 def matches(module: ir.Operation, pass_name: str):
-    """(dispatch, problem, target) of each matmul dispatch not lowered yet; a matched dispatch
-    without a GPU target is an error."""
-    for func in dispatch_funcs(module):
-        if LOWERED_BY in func.attributes:
-            continue
-        d = analyze(func, ROOTS)
-        p = match(d) if d is not None else None
-        if p is None:
-            continue
-        tgt = target_model.of_op(func)
-        if tgt is None:
-            raise PassError(func.location, f"{pass_name}: no GPU target for this dispatch "
-                            "(no #iree_gpu.target around it; lds-opt --target names one)")
-        yield d, p, tgt
+    """(dispatch, problem, target) of each matmul dispatch not lowered yet."""
+    return matched_dispatches(module, ROOTS, match, pass_name)
 
 
 class _Emitter:

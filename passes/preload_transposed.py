@@ -72,11 +72,11 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
-from ldsopt.dispatch import Binding, Dispatch, analyze, dispatch_funcs
+from ldsopt.dispatch import Binding, Dispatch
 from ldsopt.elementwise import (body_is_elementwise, collapse_groups, collapsed_view, element_bits, map_dims,
                                 vectorize_body)
-from ldsopt.kernel import LOWERED_BY, Kernel, read_vector, write_vector
-from ldsopt.registry import ModulePass, PassError, option
+from ldsopt.kernel import Kernel, matched_dispatches, read_vector, write_vector
+from ldsopt.registry import ModulePass, option
 
 OUTPUT = -1  # the stage key of the output (inputs are keyed by position)
 FLAT = -2  # the column walk's dim when it runs over the output's (col_b, a) tile as one range
@@ -254,17 +254,7 @@ class PreloadTransposed(ModulePass):
                         "one contiguous range with full-width vectors")
 
     def run(self, module: ir.Operation) -> None:
-        for func in dispatch_funcs(module):
-            if LOWERED_BY in func.attributes:
-                continue
-            d = analyze(func, ("linalg.generic",))
-            p = analyze_problem(d) if d is not None else None
-            if p is None:
-                continue
-            tgt = target_model.of_op(func)
-            if tgt is None:
-                raise PassError(func.location, f"{self.NAME}: no GPU target for this dispatch "
-                                "(no #iree_gpu.target around it; lds-opt --target names one)")
+        for d, p, tgt in matched_dispatches(module, ("linalg.generic",), analyze_problem, self.NAME):
             _Emitter(d, p, self.plan(p, tgt), tgt, self.max_workgroups, self.unroll).emit(self.NAME)
 
     # --- planning (pure Python) ---------------------------------------------------------

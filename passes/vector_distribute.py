@@ -43,9 +43,9 @@ from ldsopt import reduction_plan
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
 from ldsopt.combining import combining_op, identity_attr
-from ldsopt.dispatch import Binding, Dispatch, analyze, dispatch_funcs, load_binding
+from ldsopt.dispatch import Binding, Dispatch, load_binding
 from ldsopt.elementwise import element_bits, map_dims, vectorize_body
-from ldsopt.kernel import LOWERED_BY, Kernel, read_vector, write_vector
+from ldsopt.kernel import Kernel, matched_dispatches, read_vector, write_vector
 from ldsopt.reduction_plan import Plan, PlanError, Problem
 from ldsopt.registry import ModulePass, PassError, option
 
@@ -164,17 +164,9 @@ class VectorDistribute(ModulePass):
     scale_config_to_target: bool = option(False, "rescale a lowering_config written for another subgroup size")
 
     def run(self, module: ir.Operation) -> None:
-        for func in dispatch_funcs(module):
-            if LOWERED_BY in func.attributes:
-                continue
-            d = analyze(func, ("linalg.generic", "linalg.reduce"))
-            red = match_reduction(d.root) if d is not None else None
-            if red is None:
-                continue
-            tgt = target_model.of_op(func)
-            if tgt is None:
-                raise PassError(func.location, f"{self.NAME}: no GPU target for this dispatch "
-                                "(no #iree_gpu.target around it; lds-opt --target names one)")
+        for d, red, tgt in matched_dispatches(module, ("linalg.generic", "linalg.reduce"),
+                                              lambda d: match_reduction(d.root), self.NAME):
+            func = d.func
             plan = self._plan(d, red, tgt)
             banks = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
             lds_pad = plan.lds_row_pad(banks, element_bits(red.acc_type) // 8) if plan.subgroups_r > 1 else 0
