@@ -141,8 +141,10 @@ def _gpu_name(timer: TorchTimer | None, device: str) -> str:
 
 
 def replay(folder: str, out: str | None = None, *, batch: int | None = None, repetitions: int = 5,
-           min_time: str | None = None, use_torch: bool = True) -> dict:
-    """Times every case of a prepared folder; writes results.{json,md,png} into `out`."""
+           min_time: str | None = None, use_torch: bool = True, variants: tuple[str, ...] = VARIANTS) -> dict:
+    """Times every case of a prepared folder; writes results.{json,md,png} into `out`.
+    `variants` leaves the others out (a sweep of ldsopt pipelines need not re-time IREE's
+    default, the same modules in every folder): their cells read "-"."""
     out = out or folder
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(folder, "manifest.json")) as f:
@@ -166,7 +168,7 @@ def replay(folder: str, out: str | None = None, *, batch: int | None = None, rep
         n = batch or batch_size(entry["bytes"], man["target"], entry.get("flops", 0))
         res = {"name": entry["name"], "what": entry["what"], "bytes": entry["bytes"],
                "flops": entry.get("flops", 0), "batch_size": n, **stamp}
-        for variant in VARIANTS:
+        for variant in variants:
             res[variant] = _time_variant(folder, entry["variants"][variant], device, n, repetitions, min_time)
             v = res[variant]
             say(f"{entry['name']:<32} {variant:<13} " + (f"{v['us']:10.2f} us" if "us" in v else "error: " + v["error"]))
@@ -228,9 +230,9 @@ def markdown(report: dict) -> str:
              "", "| case | bytes | ldsopt us | IREE default us | torch us | ldsopt/IREE | ldsopt dispatches |",
              "|---|---|---|---|---|---|---|"]
     for c in report["cases"]:
-        ours, iree = c["ldsopt"], c["iree-default"]
+        ours, iree = c.get("ldsopt", {}), c.get("iree-default", {})
         ratio = f"{ours['us'] / iree['us']:.2f}" if "us" in ours and "us" in iree else "-"
-        taken = f"{ours['ldsopt_dispatches']}/{ours['total_dispatches']}"
+        taken = f"{ours['ldsopt_dispatches']}/{ours['total_dispatches']}" if ours else "-"
         f = c.get("flops", 0)
         lines.append(f"| {c['name']} | {_size(c['bytes'])} | {_cell(ours, c['bytes'], bw, f)} | "
                      f"{_cell(iree, c['bytes'], bw, f)} | {_cell(c.get('torch'), c['bytes'], bw, f)} | {ratio} | {taken} |")
@@ -290,11 +292,16 @@ def main(argv=None) -> int:
     ap.add_argument("--repetitions", type=int, default=5)
     ap.add_argument("--min-time", help="google-benchmark min time per repetition, e.g. 0.2s")
     ap.add_argument("--no-torch", action="store_true")
+    ap.add_argument("--variants", default=",".join(VARIANTS),
+                    help=f"comma-separated variants to time (default: {','.join(VARIANTS)})")
     args = ap.parse_args(argv)
+    variants = tuple(args.variants.split(","))
+    if unknown := set(variants) - set(VARIANTS):
+        ap.error(f"unknown variant(s) {', '.join(sorted(unknown))}; known: {', '.join(VARIANTS)}")
     report = replay(args.folder, args.out, batch=args.batch_size, repetitions=args.repetitions,
-                    min_time=args.min_time, use_torch=not args.no_torch)
+                    min_time=args.min_time, use_torch=not args.no_torch, variants=variants)
     print(markdown(report), flush=True)
-    failed = [c["name"] for c in report["cases"] if any("us" not in c[v] for v in VARIANTS)]
+    failed = [c["name"] for c in report["cases"] if any("us" not in c[v] for v in variants)]
     if failed:
         print(f"failed: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0

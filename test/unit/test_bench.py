@@ -81,6 +81,22 @@ def test_markdown_table():
     assert any("4.00 TB/s" in line for line in lines)
 
 
+def test_markdown_of_a_sweep_without_iree_default():
+    """`--variants ldsopt`: IREE's column reads "-", and no ratio is made up."""
+    report = _fake_report()
+    for case in report["cases"]:
+        del case["iree-default"]
+    lines = bench_replay.markdown(report).splitlines()
+    assert "| add | 4.0 MB | 2.0 (50%) | - | 1.2 (80%) | - | 1/1 |" in lines
+
+
+def test_unknown_variant_is_refused(capsys):
+    with pytest.raises(SystemExit) as e:
+        bench_replay.main(["folder", "--variants", "ldsopt,cublas"])
+    assert e.value.code == 2
+    assert "unknown variant(s) cublas" in capsys.readouterr().err
+
+
 def test_write_results(tmp_path):
     bench_replay.write_results(_fake_report(), str(tmp_path))
     assert json.loads((tmp_path / "results.json").read_text())["cases"][0]["ldsopt"]["us"] == 2.0
