@@ -56,7 +56,13 @@ after the arrow, same run): 64x56x56x128 f32 92% -> 91% (70%), f16 83% -> 86% (5
 256x7x7x2048 f32 88% -> 92% (13%), f16 69% -> 87% (7.4%); 32x49x7x1009 f32 58% -> 72%
 (9.8%); 8192^2 transpose-add 95% -> 95%. tile-bytes=32768 was worse (f16 64x56x56x128 79%,
 32x49x7x1009 63%). 32x49x7x1009 stays short of 85%: both of its contiguous extents are odd,
-so every global access there is one f32 (rows of odd length are not 16-byte aligned).
+so every global access there is one f32 (rows of odd length are not 16-byte aligned). Aligned
+16-byte windows over the flat tensors (branch wip-preload, 8d50318: rows rounded down to 4-element
+windows, in-row elements written to LDS one by one under a guard, whole-or-masked stores; PTX
+with `align 16` vector accesses) were slower in one H200 run: 48.7 us against 43.8 us for the
+scalar accesses (65% and 72% of 4.22 TB/s), and were dropped: per-element guards and 17 windows
+per 64-element row cost more than the wider accesses save, as a warp's scalar loads of one row
+are already coalesced into full sectors.
 With all lanes along `a` (no `g`) 64x56x56x128 f16 took 84 us instead of 45. Reading two or
 four row neighbours at once and transposing them in registers was slower there (130-220 us)
 and was dropped.
