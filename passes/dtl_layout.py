@@ -89,12 +89,16 @@ class DtlLayout(ModulePass):
                 matmul_lds.record_staging(d.root, chosen, self.NAME)
             d.func.attributes[RECORD] = ir.DictAttr.get({r: ir.StringAttr.get(n) for r, n in sorted(notes.items())})
 
+    def lane(self, tgt: Target) -> int:
+        """Bytes one lane copies: the option, else the target's (cp.async's widest on CUDA)."""
+        return self.lane_bytes or (16 if tgt.async_copy else dtl.LANE_BYTES)
+
     def rewrite(self, p: matmul_lds.Problem, pl: matmul_lds.Plan, role: str, s: StagingLayout, tgt: Target,
                 budget: int) -> StagingLayout:
         """`s` staged direct-to-LDS (where the target can) in the layout this pass's option
         says; LeftAlone where a guard refuses, ValueError where the layout cannot be proven."""
         elem_bytes = element_bits(p.elem_type) // 8
-        lane = self.lane_bytes or (16 if tgt.async_copy else dtl.LANE_BYTES)
+        lane = self.lane(tgt)
         if (32 in tgt.dma_bits and lane != 4) or lane // elem_bytes > tgt.vector_elems(8 * elem_bytes):
             raise ValueError(f"{lane}-byte lanes: not a transfer this target has")
         _check_guards(p, pl, s, elem_bytes, lane)
