@@ -21,7 +21,10 @@ operands with a DTL layout and leave the others to matmul_lds:
   "registers": a vector read and an LDS write at the same source and destination (targets
   without DTL; the same layout, checked by values);
   M/N indices past the operand's extent are clamped (rows and columns past M or N only feed
-  outputs that are never stored; a DMA cannot zero-fill); dtl_layout refuses K tails;
+  outputs that are never stored; a DMA cannot zero-fill); so are K indices past K, whose
+  chunks must be zeros (their products would add to the sums): cp.async copies no source
+  element there (srcElements = 0: zero-fill), the register path reads zeros (matmul_lds's guarded read), and gfx942's
+  DMA cannot, so dtl_layout refuses K tails there;
 - fragment reads: logical (row, col) -> flat LDS offset (inverse permutation / rotation, then
   the padding).
 Overlap: direct copies of K tile kt+1 start where matmul_lds reads its registers, before the
@@ -73,8 +76,7 @@ def with_dtl(emitter: type) -> type:
                 return super()._read_tile(role, k0, buf)
             if s.copy == "direct":
                 return _direct_copy(self, role, k0, buf)  # in flight during the step's math
-            return [read_vector(_lane_type(self, s), self.mem[role], _global_index(self, role, k0, src))
-                    for src, _ in self.chunks[role]]
+            return [_read_lane(self, role, k0, src) for src, _ in self.chunks[role]]
 
         def _store_tile(self, role: str, regs, buf: ir.Value) -> None:
             s = self.pl.staging[role]
@@ -188,18 +190,27 @@ def _lds_offset(em, s: StagingLayout, row: ir.Value, col: ir.Value) -> ir.Value:
     return m.padded(m.mul_add(row, s.tile[1], col), "block_elems", 1)
 
 
-def _global_index(em, role: str, k0: ir.Value, src: tuple[ir.Value, ir.Value]) -> list[ir.Value]:
-    """The operand's index of a chunk's source, clamped inside M and N (see the header)."""
+def _global_index(em, role: str, k0: ir.Value, src: tuple[ir.Value, ir.Value]):
+    """The operand's index of a chunk's source, clamped inside the operand (see the header),
+    and `[(K index, K)]` where the K steps do not divide K (else []): the chunk is zeros unless
+    the index is below K (lanes do not straddle K: the guards)."""
     s = em.pl.staging[role]
     origin = {**em.origin, "k": k0}
-    idx = []
+    idx, k_tail = [], []
     for dim, local, extent, last in zip(s.dims, src, s.tile, (1, s.vector)):
         g = arith.addi(origin[dim], local)
         size = em.p.sizes[dim]
-        if size % extent:
+        if size % extent:  # the K extent is the K step
+            k_tail += [(g, size)] if dim == "k" else []
             g = arith.minui(g, em.k.const(size - last))
         idx.append(g)
-    return ([em.batch] if em.batch is not None else []) + idx
+    return ([em.batch] if em.batch is not None else []) + idx, k_tail
+
+
+def _read_lane(em, role: str, k0: ir.Value, src: tuple[ir.Value, ir.Value]) -> ir.Value:
+    """The register path's read of one chunk: zeros past K (as cp.async's zero-fill)."""
+    idx, k_tail = _global_index(em, role, k0, src)
+    return em._read_or_zero(k_tail, _lane_type(em, em.pl.staging[role]), em.mem[role], idx)
 
 
 def _lane_type(em, s: StagingLayout) -> ir.Type:
@@ -220,11 +231,13 @@ def _direct_copy(em, role: str, k0: ir.Value, buf: ir.Value) -> None:
     src = em.dtl_sources[role]
     if em.k.target.backend == "rocm":
         transfer = _lane_type(em, s) if s.vector > 1 else em.p.elem_type
-        for chunk_src, dest in em.chunks[role]:
-            amdgpu.gather_to_lds(src, _global_index(em, role, k0, chunk_src), em.lds[role], [buf, dest], transfer)
+        for chunk_src, dest in em.chunks[role]:  # dtl_layout refuses K tails here
+            amdgpu.gather_to_lds(src, _global_index(em, role, k0, chunk_src)[0], em.lds[role], [buf, dest], transfer)
         return
-    em.dtl_tokens += [_async_copy(em.lds[role], [buf, dest], src, _global_index(em, role, k0, chunk_src), s.vector)
-                      for chunk_src, dest in em.chunks[role]]
+    for chunk_src, dest in em.chunks[role]:
+        idx, k_tail = _global_index(em, role, k0, chunk_src)
+        inside = em._inside(k_tail) if k_tail else None
+        em.dtl_tokens.append(_async_copy(em.lds[role], [buf, dest], src, idx, s.vector, inside))
     if role == _last_direct(em):
         em.dtl_group = ir.Operation.create("nvgpu.device_async_create_group", results=[_token()],
                                            operands=em.dtl_tokens).result
@@ -253,12 +266,17 @@ def _token() -> ir.Type:
     return ir.Type.parse("!nvgpu.device.async.token")
 
 
-def _async_copy(dst: ir.Value, dst_idx: list[ir.Value], src: ir.Value, src_idx: list[ir.Value], n: int) -> ir.Value:
+def _async_copy(dst: ir.Value, dst_idx: list[ir.Value], src: ir.Value, src_idx: list[ir.Value], n: int,
+                inside: ir.Value | None = None) -> ir.Value:
     """cp.async of n elements; 16-byte copies bypass L1 (`cp.async.cg`, the only 16-byte form
-    that skips it; smaller ones are `.ca`)."""
-    sizes = ir.DenseI32ArrayAttr.get([1, len(dst_idx), 1, len(src_idx), 0])  # no srcElements
+    that skips it; smaller ones are `.ca`). Where `inside` is given, a chunk outside copies no
+    source element (srcElements = 0) and the copy zero-fills its n."""
+    extra = []
+    if inside is not None:
+        extra = [arith.select(inside, arith.constant(ir.IndexType.get(), n), arith.constant(ir.IndexType.get(), 0))]
+    sizes = ir.DenseI32ArrayAttr.get([1, len(dst_idx), 1, len(src_idx), len(extra)])
     attrs = {"operandSegmentSizes": sizes, "dstElements": ir.IntegerAttr.get(ir.IndexType.get(), n)}
     if n * element_bits(ir.MemRefType(dst.type).element_type) == 128:
         attrs["bypassL1"] = ir.UnitAttr.get()
-    return ir.Operation.create("nvgpu.device_async_copy", results=[_token()], operands=[dst, *dst_idx, src, *src_idx],
-                               attributes=attrs).result
+    return ir.Operation.create("nvgpu.device_async_copy", results=[_token()],
+                               operands=[dst, *dst_idx, src, *src_idx, *extra], attributes=attrs).result

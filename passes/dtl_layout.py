@@ -25,8 +25,9 @@ Guards (an operand that fails one keeps matmul_lds's own staging):
 - its elements must pack into lanes (element size 1, 2 or 4 bytes) and its contiguous
   extent must be a multiple of a lane (a lane must not straddle rows; gfx942's 1- and 2-byte
   DMA zero-extends to 4 bytes in LDS, which would break any layout);
-- K must be a multiple of the K step: a DMA cannot zero-fill a K tail (M/N tails are
-  clamped: they only feed outputs that are never stored);
+- on gfx942, K must be a multiple of the K step: its DMA cannot zero-fill a K tail (M/N tails
+  are clamped: they only feed outputs that are never stored); cp.async zero-fills the chunks
+  past K (src-size 0) and the register path reads zeros there, so they take K tails;
 - the tile must split into whole wave runs over the threads;
 - every static division of its index math must be proven exact (ldsopt.magic_div) over its
   range: if not, the pass fails (PassError) rather than emit a wrong map;
@@ -101,7 +102,7 @@ class DtlLayout(ModulePass):
         lane = self.lane(tgt)
         if (32 in tgt.dma_bits and lane != 4) or lane // elem_bytes > tgt.vector_elems(8 * elem_bytes):
             raise ValueError(f"{lane}-byte lanes: not a transfer this target has")
-        _check_guards(p, pl, s, elem_bytes, lane)
+        _check_guards(p, pl, s, elem_bytes, lane, 32 in tgt.dma_bits)
         try:
             g = dtl.Geometry(s.tile[0], s.tile[1], elem_bytes, s.threads, tgt.subgroup_size, lane)
         except ValueError:
@@ -126,7 +127,8 @@ class LeftAlone(Exception):
     """An operand a guard refuses; the message says which guard."""
 
 
-def _check_guards(p: matmul_lds.Problem, pl: matmul_lds.Plan, s: StagingLayout, elem_bytes: int, lane: int) -> None:
+def _check_guards(p: matmul_lds.Problem, pl: matmul_lds.Plan, s: StagingLayout, elem_bytes: int, lane: int,
+                  dma: bool) -> None:
     if s.register_transpose:
         raise LeftAlone("its LDS layout is not its global order as planned (DTL cannot transpose)")
     if s.lds_layout != "rows":
@@ -137,7 +139,7 @@ def _check_guards(p: matmul_lds.Problem, pl: matmul_lds.Plan, s: StagingLayout, 
     if p.sizes[s.dims[1]] % vec:
         raise LeftAlone(f"its contiguous extent {p.sizes[s.dims[1]]} is not whole {lane}-byte lanes "
                          "(the transfer size the target supports)")
-    if p.sizes["k"] % pl.bk:
+    if dma and p.sizes["k"] % pl.bk:
         raise LeftAlone(f"K = {p.sizes['k']} has a tail past the K step {pl.bk}: a DMA cannot zero-fill it")
 
 

@@ -6,10 +6,11 @@ checked against IREE's llvm-cpu; tiles that are not powers of two (96, 160, 192 
 `tiles` option of ldsopt-matmul-lds, whose thread maps split rows of 96 lanes by magic
 divisions) likewise (320: two of its tiles exceed lavapipe's 32 KiB of LDS, so gfx942 only);
 gfx942 compiles whose ISA must stage through LDS-direct loads
-(`buffer_load_dword ... lds`) instead of a VGPR round trip (no ds_write); a CUDA compile whose
-PTX must stage with cp.async."""
+(`buffer_load_dword ... lds`) instead of a VGPR round trip (no ds_write); CUDA compiles whose
+PTX must stage with cp.async (zero-filling past a K tail)."""
 
 import pathlib
+import re
 
 import pytest
 
@@ -35,6 +36,9 @@ def _pipeline(layout: str = "auto", tiles: str = "") -> str:
     ("nn_f16_96x160x64", "rotation<3,8,4>+block_pad<48,8>"),  # magic divisions by 3 and 48 (and 24)
     ("nt_f32_96x160x64", "auto"), ("tt_bf16_96x160x64", "perm<8,2>+block_pad<128,8>"),
     ("nn_f32_64x64x64", "rotation<1,4,4>"), ("nt_f16_160x192x128", "auto"),
+    # K tails: the register path reads zeros past K (cp.async zero-fills them; gfx942 refuses)
+    ("nt_bf16_33x17x70_acc", "auto"), ("nn_f32_257x129x65_acc", "perm<16,2>+block_pad<64,4>"),
+    ("tn_f16_64x96x48", "auto"),
 ])
 def test_lavapipe(name, layout, run_program):
     out = run_program(PROGRAMS[name].read_text(), "--target", "lavapipe", "--require-ldsopt", *TOLERANCE,
@@ -77,13 +81,17 @@ def test_gfx942_stages_with_lds_direct_loads(name, tiles, run_program, tmp_path)
     assert direct.ds_count("ds_read") > 0 and direct.mfma > 0 and direct.vgpr_spills == 0, direct.summary()
 
 
-def test_cuda_compiles_to_cp_async(tmp_path):
-    """sm_89: the staging is cp.async (16 bytes a lane: `.cg`) with commit / wait groups. Compiled here;
-    running it needs the H200 (`lds-run FILE --target cuda --prepare DIR`, then replay there)."""
-    configured = driver.configure(PROGRAMS["nt_f16_160x192x128"].read_text(), target.known("cuda"), str(tmp_path))
+@pytest.mark.parametrize("name, k_tail", [("nt_f16_160x192x128", False), ("tn_f16_64x96x48", True)])
+def test_cuda_compiles_to_cp_async(name, k_tail, tmp_path):
+    """sm_89: the staging is cp.async (16 bytes a lane: `.cg`) with commit / wait groups; with a K
+    tail each copy also gets its source size (0 past K: zero-fill). Compiled here; running it
+    needs the H200 (`lds-run FILE --target cuda --prepare DIR`, then replay there)."""
+    configured = driver.configure(PROGRAMS[name].read_text(), target.known("cuda"), str(tmp_path))
     lowered, report = driver.apply_ldsopt(configured, _pipeline())
     assert "ldsopt-dtl-layout" in str(report), report
     driver.compile_module(lowered, str(tmp_path), "dtl", dump=True)
     (ptx,) = (tmp_path / "executables").glob("*.ptx")
     text = ptx.read_text()
     assert text.count("cp.async.cg.shared.global") > 0 and "cp.async.wait_group" in text
+    sized = re.findall(r"cp\.async\.cg\.shared\.global \[[^]]+\], \[[^]]+\], 16, %r", text)
+    assert bool(sized) == k_tail, text[:2000]

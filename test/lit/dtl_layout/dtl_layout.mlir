@@ -160,7 +160,15 @@ func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_inf
 
 // -----
 
-// Left alone: K = 48 is not a multiple of the K step (32 f16): a DMA cannot zero-fill the tail.
+// Left alone on gfx942: K = 48 is not a multiple of the K step (32 f16): a DMA cannot zero-fill
+// the tail. cp.async can: a chunk past K copies no source element (srcElements = 0), its K index
+// clamped inside K (48 - 8).
+// CUDA-LABEL: func.func @k_tail
+// CUDA-SAME:    ldsopt.dtl = {A = "direct rotation<2,4,8>", B = "direct rotation<2,4,8>"}
+// CUDA:         %[[KC:.+]] = arith.minui %[[K:.+]], %c40 : index
+// CUDA-NEXT:    %[[IN:.+]] = arith.cmpi ult, %[[K]], %c48 : index
+// CUDA:         %[[N:.+]] = arith.select %[[IN]], %c8{{.*}}, %c0{{.*}} : index
+// CUDA-NEXT:    nvgpu.device_async_copy %{{.+}}[%{{.+}}, %[[KC]]], %{{.+}}[%c0, %{{.+}}], 8, %[[N]] bypassL1 : memref<96x48xf16
 // CHECK-LABEL: func.func @k_tail
 // CHECK-SAME:    ldsopt.dtl = {A = "left alone: K = 48 has a tail past the K step 32: a DMA cannot zero-fill it", B = "left alone: K = 48
 // CHECK-NOT:     amdgpu.gather_to_lds
