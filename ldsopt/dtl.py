@@ -188,7 +188,8 @@ class Cost:
 def cost(g: Geometry, spec: DtlSpec, reads: Sequence[Read], model: BankModel) -> Optional[Cost]:
     """The model's extra cycles of the first wave's loads and of its fragment reads
     (`reads[a](lane)` = (row, col, elements) of read a); None when a read would straddle a
-    padding hole or a rotation chunk (such a layout cannot serve that read as one access)."""
+    padding hole or a rotation chunk (such a layout cannot serve that read as one access) or
+    start off a multiple of its width (the emitter states that alignment)."""
     amap = spec.address_map(g.cols)
     per_thread = g.chunks // g.threads
     write = [model.conflicts([g.dest(lane + g.threads * j, spec) * g.elem_bytes for lane in range(g.wave_size)],
@@ -199,8 +200,8 @@ def cost(g: Geometry, spec: DtlSpec, reads: Sequence[Read], model: BankModel) ->
         for lane in range(model.wave_size):
             row, col, width = access(lane)
             start = amap(row * g.cols + col)
-            if any(amap(row * g.cols + col + e) != start + e for e in range(1, width)):
-                return None
+            if start % width or any(amap(row * g.cols + col + e) != start + e for e in range(1, width)):
+                return None  # the emitter states each read's alignment: n elements
             addrs.append(start * g.elem_bytes)
         read.append(model.conflicts(addrs, width * g.elem_bytes))
     return Cost(sum(write) / len(write), sum(read) / max(1, len(read)))

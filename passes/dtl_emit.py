@@ -26,7 +26,8 @@ operands with a DTL layout and leave the others to matmul_lds:
   element there (srcElements = 0: zero-fill), the register path reads zeros (matmul_lds's guarded read), and gfx942's
   DMA cannot, so dtl_layout refuses K tails there;
 - fragment reads: logical (row, col) -> flat LDS offset (inverse permutation / rotation, then
-  the padding).
+  the padding), as `vector.load`s stating their alignment (n elements: every layout keeps
+  it) except on SPIR-V.
 Overlap: direct copies of K tile kt+1 start where matmul_lds reads its registers, before the
 math of step kt, into the other LDS tile (free: the barrier ending step kt-1 is after the last
 read of it), and are waited for where matmul_lds stores the registers, after the math and before
@@ -38,8 +39,10 @@ the barrier).
 
 from __future__ import annotations
 
+import math
+
 from iree.compiler import ir
-from iree.compiler.dialects import amdgpu, arith, memref
+from iree.compiler.dialects import amdgpu, arith, memref, vector
 
 from ldsopt import dtl
 from ldsopt.elementwise import element_bits
@@ -93,8 +96,7 @@ def with_dtl(emitter: type) -> type:
             s = self.pl.staging[role]
             if not uses_dtl(s):
                 return super()._lds_read(role, buf, row, col, n)
-            return read_vector(ir.VectorType.get([n], self.p.elem_type), self.lds[role],
-                               [buf, _lds_offset(self, s, row, col)])
+            return _aligned_read(self, s, n, [buf, _lds_offset(self, s, row, col)])
 
     return DtlEmitter
 
@@ -188,6 +190,20 @@ def _lds_offset(em, s: StagingLayout, row: ir.Value, col: ir.Value) -> ir.Value:
     elif m.spec.rotation:
         col = m.rotated_col(row, col, sign=+1)
     return m.padded(m.mul_add(row, s.tile[1], col), "block_elems", 1)
+
+
+def _aligned_read(em, s: StagingLayout, n: int, idx: list[ir.Value]) -> ir.Value:
+    """A fragment read of n elements, stating its alignment where the target takes it: every
+    layout keeps a read's start a multiple of n (rotation chunks and pads are multiples of the
+    widest read) and the buffers' stride too, which the index math hides from LLVM (CUDA split
+    such reads into 2-byte loads). SPIR-V gets the transfer read (see kernel.read_vector)."""
+    vtype = ir.VectorType.get([n], em.p.elem_type)
+    if em.k.target.backend == "vulkan" or n == 1:
+        return read_vector(vtype, em.lds[s.operand], idx)
+    elem_bytes = element_bits(em.p.elem_type) // 8
+    stride = s.lds_shape[1] * elem_bytes
+    align = math.gcd(n * elem_bytes, stride & -stride)
+    return vector.load(vtype, em.lds[s.operand], idx, alignment=align)
 
 
 def _global_index(em, role: str, k0: ir.Value, src: tuple[ir.Value, ir.Value]):

@@ -46,6 +46,7 @@
 // CHECK-COUNT-4:   amdgpu.gather_to_lds {{.*}}, %[[LB]][%[[NXT]], %{{.+}}]
 // CHECK-NOT:       amdgpu.memory_counter_wait
 // A's fragment read: the rotation forward, (k + (row / 2) & 7) & 7.
+// Fragment reads state their alignment (4 f16 = 8 bytes: every layout keeps reads aligned).
 // CHECK:           arith.shrui %{{.+}}, %c1 : index
 // CHECK-NEXT:      %[[R:.+]] = arith.andi %{{.+}}, %c7 : index
 // CHECK-NEXT:      %[[RK:.+]] = arith.shrui %{{.+}}, %c2 : index
@@ -53,7 +54,7 @@
 // CHECK-NEXT:      arith.andi %[[RK]], %c7 : index
 // CHECK-NEXT:      arith.subi
 // CHECK-NEXT:      arith.addi %[[RK]], %[[R]] : index
-// CHECK:           vector.transfer_read %[[LA]]{{.*}} : memref<2x2048xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// CHECK:           vector.load %[[LA]][%{{.+}}, %{{.+}}] alignment = 8 : memref<2x2048xf16, #gpu.address_space<workgroup>>, vector<4xf16>
 // CHECK:           amdgpu.mfma 16x16x16
 // CHECK-NOT:       amdgpu.gather_to_lds
 // CHECK:           amdgpu.memory_counter_wait load(0)

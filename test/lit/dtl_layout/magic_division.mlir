@@ -23,7 +23,7 @@
 // CHECK-NEXT:      %[[EB:.+]] = arith.shrui %[[EM]], %c18 : index
 // CHECK-NEXT:      %[[EP:.+]] = arith.muli %[[EB]], %c16 : index
 // CHECK-NEXT:      %[[OFF:.+]] = arith.addi %[[EP]], %[[E]] : index
-// CHECK:           vector.transfer_read %{{.+}}[%{{.+}}, %[[OFF]]]
+// CHECK:           vector.load %{{.+}}[%{{.+}}, %[[OFF]]] alignment = 8
 
 // The rotation of row r is r / 3 = (r * 43) >> 7 (r < 64).
 // ROT-LABEL: func.func @nn_f16
