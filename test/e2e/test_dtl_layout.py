@@ -1,10 +1,10 @@
 """ldsopt-dtl-layout end to end: matmuls whose operands qualify for direct-to-LDS staging
-(K a multiple of the K step; K-contiguous TN-style operands and M/N-contiguous ones, both kept
-in their global order), with tails on M and N (96, 160, 192 on tiles of 64 / 128), run on
+(K-contiguous TN-style operands and M/N-contiguous ones, both kept in their global order),
+with tails on M and N (96, 160, 192 on tiles of 64 / 128) and on K (read as zeros), run on
 lavapipe through the register path with the same LDS layouts (picked, and given) and
 checked against IREE's llvm-cpu; tiles that are not powers of two (96, 160, 192 through the
 `tiles` option of ldsopt-matmul-lds, whose thread maps split rows of 96 lanes by magic
-divisions) likewise (320: two of its tiles exceed lavapipe's 32 KiB of LDS, so gfx942 only);
+divisions) likewise (320: two of its tiles exceed lavapipe's 32 KiB of LDS, so gfx942 and CUDA);
 gfx942 compiles whose ISA must stage through LDS-direct loads
 (`buffer_load_dword ... lds`) instead of a VGPR round trip (no ds_write); CUDA compiles whose
 PTX must stage with cp.async (zero-filling past a K tail)."""
