@@ -161,4 +161,5 @@ CASES: tuple[Case, ...] = (
          (8192, 8192), lambda a, b: b + a.t(), "out = a^T + b"),
     *(_matmul(4096, 4096, 4096, "f16", a, b) for a, b in (("mk", "kn"), ("km", "kn"), ("mk", "nk"))),
     _matmul(8192, 8192, 1024, "bf16", "mk", "kn"),
+    _matmul(4096, 4096, 4096, "bf16", "mk", "nk"),  # K-contiguous both: direct-to-LDS (dtl_layout) needs no transpose
 )

@@ -2,7 +2,8 @@
 bank-model choice between them (seed 003; hipBLASLt PR #2487, anchors/direct-to-lds.md).
 
 The copy. A matmul operand's tile (`rows x cols`, cols contiguous in global memory *and* in
-LDS: DTL cannot transpose) is moved in 4-byte lanes of `vec = 4 / elem_bytes` elements.
+LDS: DTL cannot transpose) is moved in lanes of `vec = lane_bytes / elem_bytes` elements (4
+bytes: gfx942's only DMA size and the default; cp.async also copies 8 or 16).
 Chunk `c = tid + threads * j` owns LDS storage index `u = c * vec` (the tile's elements in LDS
 storage order, before padding): one wave's load j writes `wave_size` chunks, i.e. one
 contiguous run of `wave_size * 4` bytes (256 B on gfx942), from one base, which is all that
@@ -43,8 +44,8 @@ from ldsopt.banks import BankModel
 from ldsopt.layout import BlockedRotation, BlockPadded, Composed, LdsMap, Padded, PerpPermutation
 from ldsopt.magic_div import MagicDivider
 
-LANE_BYTES = 4           # the DTL transfer of gfx942 (dma_sizes = [32]); cp.async and the register
-                         # path use it too, so one layout serves all targets
+LANE_BYTES = 4           # the DTL transfer of gfx942 (dma_sizes = [32]) and the register path's lane
+LANE_CHOICES = (4, 8, 16)  # cp.async copies 4, 8 or 16 bytes (16: `cp.async.cg`, the fewest copies)
 INDEX_LIMIT = 1 << 31    # index math must fit a signed 32-bit index (SPIR-V's index width)
 KINDS = ("none", "pad", "rotation", "perm")   # simplest first: ties go to the earlier kind
 
@@ -118,15 +119,16 @@ class Geometry:
     elem_bytes: int
     threads: int
     wave_size: int
+    lane_bytes: int = LANE_BYTES  # bytes one lane copies
 
     def __post_init__(self):
-        if LANE_BYTES % self.elem_bytes or self.cols % self.vec or self.chunks % self.threads \
-                or self.threads % self.wave_size:
-            raise ValueError(f"{self}: 4-byte lanes must tile the rows and whole waves the tile")
+        if self.lane_bytes not in LANE_CHOICES or self.lane_bytes % self.elem_bytes or self.cols % self.vec \
+                or self.chunks % self.threads or self.threads % self.wave_size:
+            raise ValueError(f"{self}: {self.lane_bytes}-byte lanes must tile the rows and whole waves the tile")
 
     @property
     def vec(self) -> int:
-        return LANE_BYTES // self.elem_bytes
+        return self.lane_bytes // self.elem_bytes
 
     @property
     def lanes_per_row(self) -> int:
@@ -186,19 +188,20 @@ class Cost:
 def cost(g: Geometry, spec: DtlSpec, reads: Sequence[Read], model: BankModel) -> Optional[Cost]:
     """The model's extra cycles of the first wave's loads and of its fragment reads
     (`reads[a](lane)` = (row, col, elements) of read a); None when a read would straddle a
-    padding hole or a rotation chunk (such a layout cannot serve that read as one access)."""
+    padding hole or a rotation chunk (such a layout cannot serve that read as one access) or
+    start off a multiple of its width (the emitter states that alignment)."""
     amap = spec.address_map(g.cols)
     per_thread = g.chunks // g.threads
     write = [model.conflicts([g.dest(lane + g.threads * j, spec) * g.elem_bytes for lane in range(g.wave_size)],
-                             LANE_BYTES) for j in range(per_thread)]
+                             g.lane_bytes) for j in range(per_thread)]
     read = []
     for access in reads:
         addrs, width = [], 0
         for lane in range(model.wave_size):
             row, col, width = access(lane)
             start = amap(row * g.cols + col)
-            if any(amap(row * g.cols + col + e) != start + e for e in range(1, width)):
-                return None
+            if start % width or any(amap(row * g.cols + col + e) != start + e for e in range(1, width)):
+                return None  # the emitter states each read's alignment: n elements
             addrs.append(start * g.elem_bytes)
         read.append(model.conflicts(addrs, width * g.elem_bytes))
     return Cost(sum(write) / len(write), sum(read) / max(1, len(read)))

@@ -4,7 +4,8 @@ For each matrix case (test/e2e/programs/matmul and bench/cases.py's 4096^3 f16 T
 ldsopt-matmul-lds for gfx942, and each operand: the bank model's (ldsopt.banks) predicted extra
 cycles per LDS write (one wave's direct-to-LDS load) and per fragment read, with no padding,
 block padding only, the perpDim permutation (+ block padding) and the blocked rotation (each the
-best of its kind), and what ldsopt-dtl-layout picks, or why it leaves the operand alone.
+best of its kind), and what ldsopt-dtl-layout picks, or why it leaves the operand alone; then
+the same for the CUDA benchmark cases (NT 4096^3 f16 / bf16) with cp.async's 16-byte lanes.
 The choice and the prices are the pass's own (`dtl.choose`, `dtl_layout.fragment_reads`).
 """
 
@@ -26,6 +27,7 @@ from ldsopt.passes import dtl_layout, matmul_lds
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PROGRAMS = ROOT / "test" / "e2e" / "programs" / "matmul"
 BENCH_CASES = ("matmul_TN_4096x4096x4096_f16",)
+CUDA_CASES = ("matmul_NT_4096x4096x4096_f16", "matmul_NT_4096x4096x4096_bf16")  # the H200 benchmarks
 
 
 @dataclasses.dataclass
@@ -37,11 +39,12 @@ class Row:
     pick: str                           # the pass's layout, or why it left the operand alone
 
 
-def programs() -> list[tuple[str, str]]:
-    """(name, program text) of every case of the report."""
-    cases = [(p.stem, p.read_text()) for p in sorted(PROGRAMS.glob("*.mlir"))]
+def programs(names: tuple[str, ...] = BENCH_CASES, with_e2e: bool = True) -> list[tuple[str, str]]:
+    """(name, program text) of every case of the report: the e2e matrix programs and the bench
+    cases named."""
+    cases = [(p.stem, p.read_text()) for p in sorted(PROGRAMS.glob("*.mlir"))] if with_e2e else []
     bench_cases = bench_replay.load_cases(bench.CASES_FILE).CASES
-    return cases + [(c.name, c.mlir) for c in bench_cases if c.name in BENCH_CASES]
+    return cases + [(c.name, c.mlir) for c in bench_cases if c.name in names]
 
 
 def rows(name: str, text: str, target: str = "gfx942") -> list[Row]:
@@ -63,7 +66,7 @@ def _row(name: str, p, pl, role: str, s, tgt) -> Row:
     elem_bytes = element_bits(p.elem_type) // 8
     staging = f"{role} {''.join(s.dims)} {s.tile[0]}x{s.tile[1]}"
     # The prices also where a guard leaves the operand alone: what DTL would cost without it.
-    g = dtl.Geometry(s.tile[0], s.tile[1], elem_bytes, s.threads, tgt.subgroup_size)
+    g = dtl.Geometry(s.tile[0], s.tile[1], elem_bytes, s.threads, tgt.subgroup_size, dtl_layout.DtlLayout().lane(tgt))
     model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
     reads = dtl_layout.fragment_reads(pl, role, s, tgt.subgroup_size)
     _, best = dtl.choose(g, reads, model, dtl.KINDS, s.read_vector)
@@ -74,7 +77,7 @@ def _row(name: str, p, pl, role: str, s, tgt) -> Row:
     return Row(name, role, staging, best, pick)
 
 
-def markdown(all_rows: list[Row]) -> str:
+def _table(all_rows: list[Row]) -> str:
     head = ("| case | operand | " + " | ".join(f"{k} (write / read)" for k in dtl.KINDS) + " | picked |\n"
             "|---|---|" + "---|" * len(dtl.KINDS) + "---|\n")
 
@@ -84,8 +87,11 @@ def markdown(all_rows: list[Row]) -> str:
         spec, c = row.best[kind]
         return f"{c.write:.2f} / {c.read:.2f} `{spec.text}`"
 
-    body = "".join(f"| {r.case} | {r.staging} | " + " | ".join(cell(r, k) for k in dtl.KINDS) + f" | {r.pick} |\n"
-                   for r in all_rows)
+    return head + "".join(f"| {r.case} | {r.staging} | " + " | ".join(cell(r, k) for k in dtl.KINDS)
+                          + f" | {r.pick} |\n" for r in all_rows)
+
+
+def markdown(all_rows: list[Row], cuda_rows: list[Row]) -> str:
     return ("# DTL bank-conflict report (gfx942, predicted)\n\n"
             "Made by `python -m ldsopt.dtl_report`. Extra LDS cycles per wave-wide access predicted by the "
             "shared bank model (ldsopt/banks.py: 32 banks x 4 B, wave64 served in phases) for the first "
@@ -99,14 +105,21 @@ def markdown(all_rows: list[Row]) -> str:
             "the chunks rotate (or rows are permuted into different runs). The M/N-contiguous operands' "
             "scalar reads along K need padding between runs (alone or after the permutation). Writes are "
             "conflict-free in every layout: DTL keeps each wave's run contiguous.\n\n"
-            + head + body)
+            + _table(all_rows)
+            + "\n## CUDA (the H200 benchmarks, predicted)\n\n"
+            "The same for the CUDA target (32 banks x 4 B, warps of 32, mma.sync m16n8k16 fragments) and "
+            "its default lane, 16-byte cp.async: *write* = one warp's cp.async (512 contiguous bytes), "
+            "*read* = a fragment read. `bench/ncu_dtl.sh` measures the LDS load conflicts of each layout "
+            "(the bench-dtl-cpasync-* folders) to rank against the *read* column.\n\n"
+            + _table(cuda_rows))
 
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-o", "--output", default=str(ROOT / "bench" / "dtl_bank_report.md"))
     args = ap.parse_args(argv)
-    report = markdown([r for name, text in programs() for r in rows(name, text)])
+    report = markdown([r for name, text in programs() for r in rows(name, text)],
+                      [r for name, text in programs(CUDA_CASES, False) for r in rows(name, text, "cuda")])
     pathlib.Path(args.output).write_text(report)
     print(report)
 

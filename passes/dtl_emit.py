@@ -14,26 +14,35 @@ operands with a DTL layout and leave the others to matmul_lds:
   the cast is the identity; an `amdgpu.fat_raw_buffer_cast` made a buffer resource of a buffer
   resource, which the AMDGPU backend cannot select, and a cast to global memory one it cannot
   cast back), into the flat LDS buffer at the chunk's destination (lane 0's is the wave's
-  base: the destinations of a wave are contiguous), then
-  after the last operand copied so, `amdgpu.memory_counter_wait load(0)` (s_waitcnt vmcnt(0))
-  so that the barrier publishes them;
-  "direct" on CUDA: `nvgpu.device_async_copy` (cp.async) from the operand cast to
-  `#gpu.address_space<global>`, one group of both operands' copies per step, waited before
-  the barrier;
+  base: the destinations of a wave are contiguous);
+  "direct" on CUDA: `nvgpu.device_async_copy` (cp.async of one lane, 16 bytes by default:
+  `.cg`, L1 bypassed) from the operand cast to `#gpu.address_space<global>`, the step's copies
+  of both operands closed into one group;
   "registers": a vector read and an LDS write at the same source and destination (targets
   without DTL; the same layout, checked by values);
   M/N indices past the operand's extent are clamped (rows and columns past M or N only feed
-  outputs that are never stored; a DMA cannot zero-fill); dtl_layout refuses K tails;
+  outputs that are never stored; a DMA cannot zero-fill); so are K indices past K, whose
+  chunks must be zeros (their products would add to the sums): cp.async copies no source
+  element there (srcElements = 0: zero-fill), the register path reads zeros (matmul_lds's guarded read), and gfx942's
+  DMA cannot, so dtl_layout refuses K tails there;
 - fragment reads: logical (row, col) -> flat LDS offset (inverse permutation / rotation, then
-  the padding).
-Direct copies are issued where matmul_lds stores the prefetched registers (after the step's
-math): the buffer they fill is known only there.
+  the padding), as `vector.load`s stating their alignment (n elements: every layout keeps
+  it) except on SPIR-V.
+Overlap: direct copies of K tile kt+1 start where matmul_lds reads its registers, before the
+math of step kt, into the other LDS tile (free: the barrier ending step kt-1 is after the last
+read of it), and are waited for where matmul_lds stores the registers, after the math and before
+the step's barrier: `amdgpu.memory_counter_wait load(0)` (s_waitcnt vmcnt(0)) on gfx942,
+`nvgpu.device_async_wait` of the step's group (cp.async.wait_group 0: with two LDS tiles one
+group is in flight during the math; a third tile would let the wait keep one in flight across
+the barrier).
 """
 
 from __future__ import annotations
 
+import math
+
 from iree.compiler import ir
-from iree.compiler.dialects import amdgpu, arith, memref
+from iree.compiler.dialects import amdgpu, arith, memref, vector
 
 from ldsopt import dtl
 from ldsopt.elementwise import element_bits
@@ -54,7 +63,8 @@ def with_dtl(emitter: type) -> type:
         def __init__(self, *args):
             super().__init__(*args)
             self.dtl_sources = {}  # operand -> its binding cast for the DMA
-            self.dtl_tokens = []   # cp.async tokens not waited for yet
+            self.dtl_tokens = []   # cp.async tokens of the step not grouped yet (CUDA)
+            self.dtl_group = None  # the step's cp.async group, in flight during its math
 
         def _chunk_coords(self, s: StagingLayout):
             if not uses_dtl(s):
@@ -63,21 +73,21 @@ def with_dtl(emitter: type) -> type:
                 self.dtl_sources[s.operand] = _dma_source(self, self.mem[s.operand])
             return _chunk_coords(self, s)
 
-        def _read_tile(self, role: str, k0: ir.Value):
+        def _read_tile(self, role: str, k0: ir.Value, buf: ir.Value):
             s = self.pl.staging[role]
             if not uses_dtl(s):
-                return super()._read_tile(role, k0)
+                return super()._read_tile(role, k0, buf)
             if s.copy == "direct":
-                return k0  # copied where the destination buffer is known: _store_tile
-            return [read_vector(_lane_type(self, s), self.mem[role], _global_index(self, role, k0, src))
-                    for src, _ in self.chunks[role]]
+                return _direct_copy(self, role, k0, buf)  # in flight during the step's math
+            return [_read_lane(self, role, k0, src) for src, _ in self.chunks[role]]
 
         def _store_tile(self, role: str, regs, buf: ir.Value) -> None:
             s = self.pl.staging[role]
             if not uses_dtl(s):
                 super()._store_tile(role, regs, buf)
             elif s.copy == "direct":
-                _direct_copy(self, role, regs, buf)
+                if role == _last_direct(self):
+                    _wait_direct(self)
             else:
                 for value, (_, dest) in zip(regs, self.chunks[role]):
                     write_vector(value, self.lds[role], [buf, dest])
@@ -86,8 +96,7 @@ def with_dtl(emitter: type) -> type:
             s = self.pl.staging[role]
             if not uses_dtl(s):
                 return super()._lds_read(role, buf, row, col, n)
-            return read_vector(ir.VectorType.get([n], self.p.elem_type), self.lds[role],
-                               [buf, _lds_offset(self, s, row, col)])
+            return _aligned_read(self, s, n, [buf, _lds_offset(self, s, row, col)])
 
     return DtlEmitter
 
@@ -153,7 +162,8 @@ class _Math:
 
 
 def _geometry(em, s: StagingLayout) -> dtl.Geometry:
-    return dtl.Geometry(s.tile[0], s.tile[1], element_bits(em.p.elem_type) // 8, s.threads, em.k.target.subgroup_size)
+    elem_bytes = element_bits(em.p.elem_type) // 8
+    return dtl.Geometry(s.tile[0], s.tile[1], elem_bytes, s.threads, em.k.target.subgroup_size, s.vector * elem_bytes)
 
 
 def _chunk_coords(em, s: StagingLayout) -> list[tuple[tuple[ir.Value, ir.Value], ir.Value]]:
@@ -182,18 +192,41 @@ def _lds_offset(em, s: StagingLayout, row: ir.Value, col: ir.Value) -> ir.Value:
     return m.padded(m.mul_add(row, s.tile[1], col), "block_elems", 1)
 
 
-def _global_index(em, role: str, k0: ir.Value, src: tuple[ir.Value, ir.Value]) -> list[ir.Value]:
-    """The operand's index of a chunk's source, clamped inside M and N (see the header)."""
+def _aligned_read(em, s: StagingLayout, n: int, idx: list[ir.Value]) -> ir.Value:
+    """A fragment read of n elements, stating its alignment where the target takes it: every
+    layout keeps a read's start a multiple of n (rotation chunks and pads are multiples of the
+    widest read) and the buffers' stride too, which the index math hides from LLVM (CUDA split
+    such reads into 2-byte loads). SPIR-V gets the transfer read (see kernel.read_vector)."""
+    vtype = ir.VectorType.get([n], em.p.elem_type)
+    if em.k.target.backend == "vulkan" or n == 1:
+        return read_vector(vtype, em.lds[s.operand], idx)
+    elem_bytes = element_bits(em.p.elem_type) // 8
+    stride = s.lds_shape[1] * elem_bytes
+    align = math.gcd(n * elem_bytes, stride & -stride)
+    return vector.load(vtype, em.lds[s.operand], idx, alignment=align)
+
+
+def _global_index(em, role: str, k0: ir.Value, src: tuple[ir.Value, ir.Value]):
+    """The operand's index of a chunk's source, clamped inside the operand (see the header),
+    and `[(K index, K)]` where the K steps do not divide K (else []): the chunk is zeros unless
+    the index is below K (lanes do not straddle K: the guards)."""
     s = em.pl.staging[role]
     origin = {**em.origin, "k": k0}
-    idx = []
+    idx, k_tail = [], []
     for dim, local, extent, last in zip(s.dims, src, s.tile, (1, s.vector)):
         g = arith.addi(origin[dim], local)
         size = em.p.sizes[dim]
-        if size % extent:
+        if size % extent:  # the K extent is the K step
+            k_tail += [(g, size)] if dim == "k" else []
             g = arith.minui(g, em.k.const(size - last))
         idx.append(g)
-    return ([em.batch] if em.batch is not None else []) + idx
+    return ([em.batch] if em.batch is not None else []) + idx, k_tail
+
+
+def _read_lane(em, role: str, k0: ir.Value, src: tuple[ir.Value, ir.Value]) -> ir.Value:
+    """The register path's read of one chunk: zeros past K (as cp.async's zero-fill)."""
+    idx, k_tail = _global_index(em, role, k0, src)
+    return em._read_or_zero(k_tail, _lane_type(em, em.pl.staging[role]), em.mem[role], idx)
 
 
 def _lane_type(em, s: StagingLayout) -> ir.Type:
@@ -202,26 +235,38 @@ def _lane_type(em, s: StagingLayout) -> ir.Type:
 
 # --- direct copies -----------------------------------------------------------------------------
 
+def _last_direct(em) -> str:
+    """The last operand (in staging order) that is copied directly."""
+    return [r for r, t in em.pl.staging.items() if uses_dtl(t) and t.copy == "direct"][-1]
+
+
 def _direct_copy(em, role: str, k0: ir.Value, buf: ir.Value) -> None:
-    """Issues the operand's copies; after the last operand copied directly (matmul_lds stores
-    the operands in staging order, then the barrier), waits for all of them at once."""
+    """Starts the operand's copies of the tile at K offset `k0` into LDS tile `buf`; on CUDA,
+    after the last operand copied directly, closes the step's copies into one cp.async group."""
     s = em.pl.staging[role]
     src = em.dtl_sources[role]
-    last = role == [r for r, t in em.pl.staging.items() if uses_dtl(t) and t.copy == "direct"][-1]
     if em.k.target.backend == "rocm":
         transfer = _lane_type(em, s) if s.vector > 1 else em.p.elem_type
-        for chunk_src, dest in em.chunks[role]:
-            amdgpu.gather_to_lds(src, _global_index(em, role, k0, chunk_src), em.lds[role], [buf, dest], transfer)
-        if last:
-            amdgpu.memory_counter_wait(load=0)
+        for chunk_src, dest in em.chunks[role]:  # dtl_layout refuses K tails here
+            amdgpu.gather_to_lds(src, _global_index(em, role, k0, chunk_src)[0], em.lds[role], [buf, dest], transfer)
         return
-    em.dtl_tokens += [_async_copy(em.lds[role], [buf, dest], src, _global_index(em, role, k0, chunk_src), s.vector)
-                      for chunk_src, dest in em.chunks[role]]
-    if last:
-        group = ir.Operation.create("nvgpu.device_async_create_group", results=[_token()],
-                                    operands=em.dtl_tokens).result
-        ir.Operation.create("nvgpu.device_async_wait", operands=[group])
+    for chunk_src, dest in em.chunks[role]:
+        idx, k_tail = _global_index(em, role, k0, chunk_src)
+        inside = em._inside(k_tail) if k_tail else None
+        em.dtl_tokens.append(_async_copy(em.lds[role], [buf, dest], src, idx, s.vector, inside))
+    if role == _last_direct(em):
+        em.dtl_group = ir.Operation.create("nvgpu.device_async_create_group", results=[_token()],
+                                           operands=em.dtl_tokens).result
         em.dtl_tokens = []
+
+
+def _wait_direct(em) -> None:
+    """Waits for this thread's direct copies of the step (before the barrier that publishes
+    them): `s_waitcnt vmcnt(0)` on gfx942, the step's cp.async group on CUDA."""
+    if em.k.target.backend == "rocm":
+        amdgpu.memory_counter_wait(load=0)
+    else:
+        ir.Operation.create("nvgpu.device_async_wait", operands=[em.dtl_group])
 
 
 def _dma_source(em, mem: ir.Value) -> ir.Value:
@@ -237,8 +282,17 @@ def _token() -> ir.Type:
     return ir.Type.parse("!nvgpu.device.async.token")
 
 
-def _async_copy(dst: ir.Value, dst_idx: list[ir.Value], src: ir.Value, src_idx: list[ir.Value], n: int) -> ir.Value:
-    sizes = ir.DenseI32ArrayAttr.get([1, len(dst_idx), 1, len(src_idx), 0])  # no srcElements
-    return ir.Operation.create(
-        "nvgpu.device_async_copy", results=[_token()], operands=[dst, *dst_idx, src, *src_idx],
-        attributes={"operandSegmentSizes": sizes, "dstElements": ir.IntegerAttr.get(ir.IndexType.get(), n)}).result
+def _async_copy(dst: ir.Value, dst_idx: list[ir.Value], src: ir.Value, src_idx: list[ir.Value], n: int,
+                inside: ir.Value | None = None) -> ir.Value:
+    """cp.async of n elements; 16-byte copies bypass L1 (`cp.async.cg`, the only 16-byte form
+    that skips it; smaller ones are `.ca`). Where `inside` is given, a chunk outside copies no
+    source element (srcElements = 0) and the copy zero-fills its n."""
+    extra = []
+    if inside is not None:
+        extra = [arith.select(inside, arith.constant(ir.IndexType.get(), n), arith.constant(ir.IndexType.get(), 0))]
+    sizes = ir.DenseI32ArrayAttr.get([1, len(dst_idx), 1, len(src_idx), len(extra)])
+    attrs = {"operandSegmentSizes": sizes, "dstElements": ir.IntegerAttr.get(ir.IndexType.get(), n)}
+    if n * element_bits(ir.MemRefType(dst.type).element_type) == 128:
+        attrs["bypassL1"] = ir.UnitAttr.get()
+    return ir.Operation.create("nvgpu.device_async_copy", results=[_token()],
+                               operands=[dst, *dst_idx, src, *src_idx, *extra], attributes=attrs).result

@@ -2,11 +2,13 @@
 layout.
 
 Contract. For each matmul dispatch that ldsopt-matmul-lds takes (same matching and planning,
-so run it just before that pass, with the same `workgroups-per-cu` and `mma` options), each
+so run it just before that pass, with the same `workgroups-per-cu`, `mma` and `tiles` options), each
 operand that qualifies gets a rewritten `StagingLayout` recorded on the root op
 (`matmul_lds.record_staging`; matmul_lds emits it, through passes/dtl_emit.py):
-- `vector` = one 4-byte lane (f32: 1, f16/bf16: 2); chunk c = tid + threads * j fills LDS
-  storage index c * vec, so each wave writes whole runs of wave_size * 4 bytes (ldsopt/dtl.py);
+- `vector` = one lane of `lane-bytes` (the option; by default the target's: 4 on gfx942, its
+  only DMA size, f32: 1, f16/bf16: 2 elements; 16 on CUDA, cp.async's widest; 4 for the
+  register path); chunk c = tid + threads * j fills LDS storage index c * vec, so each wave
+  writes whole runs of wave_size * lane bytes (ldsopt/dtl.py);
 - `lds_layout` = the placement the bank model (ldsopt.banks) prices cheapest, counting the
   first wave's writes and every fragment read of a K step (or the best of the kind the
   `layout` option forces): none, block padding (M0 rule: blocks of whole wave runs), the
@@ -20,11 +22,12 @@ was left alone.
 Guards (an operand that fails one keeps matmul_lds's own staging):
 - its LDS order must equal its global order (DTL cannot transpose; e.g. an operand that
   ldsopt-inthread-transpose rewrote, or one already rewritten here);
-- its elements must pack into 4-byte lanes (element size 1, 2 or 4 bytes) and its contiguous
+- its elements must pack into lanes (element size 1, 2 or 4 bytes) and its contiguous
   extent must be a multiple of a lane (a lane must not straddle rows; gfx942's 1- and 2-byte
   DMA zero-extends to 4 bytes in LDS, which would break any layout);
-- K must be a multiple of the K step: a DMA cannot zero-fill a K tail (M/N tails are
-  clamped: they only feed outputs that are never stored);
+- on gfx942, K must be a multiple of the K step: its DMA cannot zero-fill a K tail (M/N tails
+  are clamped: they only feed outputs that are never stored); cp.async zero-fills the chunks
+  past K (src-size 0) and the register path reads zeros there, so they take K tails;
 - the tile must split into whole wave runs over the threads;
 - every static division of its index math must be proven exact (ldsopt.magic_div) over its
   range: if not, the pass fails (PassError) rather than emit a wrong map;
@@ -58,6 +61,9 @@ class DtlLayout(ModulePass):
                                  "kind) | a layout, e.g. perm<16,8>+block_pad<512,16> (checked, then used as is)")
     workgroups_per_cu: int = option(1, "as ldsopt-matmul-lds's option (the plans must agree)")
     mma: bool = option(True, "as ldsopt-matmul-lds's option (the plans must agree)")
+    tiles: str = option("", "as ldsopt-matmul-lds's option (the plans must agree)")
+    lane_bytes: int = option(0, "bytes one lane copies: 0 = the target's (gfx942 4, CUDA 16, registers 4); "
+                                "4, 8 or 16 (gfx942: 4 only; registers: as wide as the target's vectors)")
 
     def run(self, module: ir.Operation) -> None:
         if self.layout != "auto" and self.layout not in dtl.KINDS:
@@ -65,7 +71,9 @@ class DtlLayout(ModulePass):
                 dtl.DtlSpec.parse(self.layout)
             except ValueError as e:
                 raise PassError(module.location, f"{self.NAME}: {e}") from None
-        lowering = matmul_lds.MatmulLds(workgroups_per_cu=self.workgroups_per_cu, mma=self.mma)
+        if self.lane_bytes and self.lane_bytes not in dtl.LANE_CHOICES:
+            raise PassError(module.location, f"{self.NAME}: lane-bytes must be 0 or one of {list(dtl.LANE_CHOICES)}")
+        lowering = matmul_lds.MatmulLds(workgroups_per_cu=self.workgroups_per_cu, mma=self.mma, tiles=self.tiles)
         for d, p, tgt in matmul_lds.matches(module, self.NAME):
             pl = lowering.plan_dispatch(d, p, tgt)
             budget = tgt.lds_bytes // self.workgroups_per_cu
@@ -82,16 +90,23 @@ class DtlLayout(ModulePass):
                 matmul_lds.record_staging(d.root, chosen, self.NAME)
             d.func.attributes[RECORD] = ir.DictAttr.get({r: ir.StringAttr.get(n) for r, n in sorted(notes.items())})
 
+    def lane(self, tgt: Target) -> int:
+        """Bytes one lane copies: the option, else the target's (cp.async's widest on CUDA)."""
+        return self.lane_bytes or (16 if tgt.async_copy else dtl.LANE_BYTES)
+
     def rewrite(self, p: matmul_lds.Problem, pl: matmul_lds.Plan, role: str, s: StagingLayout, tgt: Target,
                 budget: int) -> StagingLayout:
         """`s` staged direct-to-LDS (where the target can) in the layout this pass's option
         says; LeftAlone where a guard refuses, ValueError where the layout cannot be proven."""
         elem_bytes = element_bits(p.elem_type) // 8
-        _check_guards(p, pl, s, elem_bytes)
+        lane = self.lane(tgt)
+        if (32 in tgt.dma_bits and lane != 4) or lane // elem_bytes > tgt.vector_elems(8 * elem_bytes):
+            raise ValueError(f"{lane}-byte lanes: not a transfer this target has")
+        _check_guards(p, pl, s, elem_bytes, lane, 32 in tgt.dma_bits)
         try:
-            g = dtl.Geometry(s.tile[0], s.tile[1], elem_bytes, s.threads, tgt.subgroup_size)
+            g = dtl.Geometry(s.tile[0], s.tile[1], elem_bytes, s.threads, tgt.subgroup_size, lane)
         except ValueError:
-            raise LeftAlone(f"the {s.tile[0]}x{s.tile[1]} tile is not whole wave runs of 4-byte lanes "
+            raise LeftAlone(f"the {s.tile[0]}x{s.tile[1]} tile is not whole wave runs of {lane}-byte lanes "
                              f"over {s.threads} threads") from None
         others = pl.lds_bytes(elem_bytes) - math.prod(s.lds_shape) * elem_bytes  # the other operand's LDS
         max_alloc = (budget - others) // (s.buffers * elem_bytes)
@@ -112,18 +127,19 @@ class LeftAlone(Exception):
     """An operand a guard refuses; the message says which guard."""
 
 
-def _check_guards(p: matmul_lds.Problem, pl: matmul_lds.Plan, s: StagingLayout, elem_bytes: int) -> None:
+def _check_guards(p: matmul_lds.Problem, pl: matmul_lds.Plan, s: StagingLayout, elem_bytes: int, lane: int,
+                  dma: bool) -> None:
     if s.register_transpose:
         raise LeftAlone("its LDS layout is not its global order as planned (DTL cannot transpose)")
     if s.lds_layout != "rows":
         raise LeftAlone(f"already staged as {s.copy} {s.lds_layout}")
-    if dtl.LANE_BYTES % elem_bytes:
-        raise LeftAlone(f"{elem_bytes}-byte elements do not pack into 4-byte lanes")
-    vec = dtl.LANE_BYTES // elem_bytes
+    if lane % elem_bytes:
+        raise LeftAlone(f"{elem_bytes}-byte elements do not pack into {lane}-byte lanes")
+    vec = lane // elem_bytes
     if p.sizes[s.dims[1]] % vec:
-        raise LeftAlone(f"its contiguous extent {p.sizes[s.dims[1]]} is not whole 4-byte lanes "
+        raise LeftAlone(f"its contiguous extent {p.sizes[s.dims[1]]} is not whole {lane}-byte lanes "
                          "(the transfer size the target supports)")
-    if p.sizes["k"] % pl.bk:
+    if dma and p.sizes["k"] % pl.bk:
         raise LeftAlone(f"K = {p.sizes['k']} has a tail past the K step {pl.bk}: a DMA cannot zero-fill it")
 
 

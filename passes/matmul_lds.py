@@ -13,7 +13,8 @@ Contract.
 
 The kernel. Workgroup (x, y, z) computes the BM x BN tile (y, x) of batch z (BM = BN = 128
 or 64: the largest that the target's threads, vector width and LDS take, and that M and N
-fill), 256 threads. Per K step of BK (64 bytes of K: 16 f32, 32 f16/bf16):
+fill), 256 threads; the `tiles` option gives other tilings, BMxBNxTMxTN, any sizes (96, 160,
+192, 320, ...) whose BM/TM * BN/TN threads split both tiles evenly. Per K step of BK (64 bytes of K: 16 f32, 32 f16/bf16):
 - each operand's tile is staged global -> registers -> LDS as its `StagingLayout`
   (ldsopt/staging.py) says. Planned here: vector reads in the operand's own memory order (no
   transpose), rows padded by the pad the bank model (ldsopt/banks.py) finds cheapest for the
@@ -102,6 +103,23 @@ class Tiling:
 
 # Largest first; the first that the target and the problem take is used.
 TILINGS = (Tiling(128, 128, 8, 8), Tiling(64, 64, 4, 4))
+
+
+def parse_tilings(text: str) -> tuple[Tiling, ...]:
+    """The `tiles` option: comma-separated `BMxBNxTMxTN` (TM, TN: the FMA micro-tile, which
+    also sets the thread count), largest first; "" for TILINGS. ValueError if malformed."""
+    if not text:
+        return TILINGS
+    out = []
+    for item in text.split(","):
+        try:
+            bm, bn, tm, tn = (int(x) for x in item.strip().split("x"))
+        except ValueError:
+            raise ValueError(f"tile '{item}' is not BMxBNxTMxTN") from None
+        if min(bm, bn, tm, tn) < 1 or bm % tm or bn % tn:
+            raise ValueError(f"tile '{item}': TM must divide BM and TN divide BN")
+        out.append(Tiling(bm, bn, tm, tn))
+    return tuple(out)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -283,17 +301,21 @@ def _pow2_dividing(n: int, cap: int) -> int:
     return math.gcd(n, 1 << (cap.bit_length() - 1))
 
 
-def _staging(p: Problem, role: str, scheme, bk: int, tgt: target_model.Target, model: BankModel) -> StagingLayout:
+def _staging(p: Problem, role: str, scheme, bk: int, tgt: target_model.Target,
+             model: BankModel) -> StagingLayout | None:
     """The operand's staging: global order kept, the widest vectors that divide the
-    contiguous extent (and split evenly over the threads), the cheapest pad of the bank model."""
+    contiguous extent (and split evenly over the threads), the cheapest pad of the bank model;
+    None when not even single elements split evenly over the threads (a given tiling)."""
     t = scheme.tiling
     dims = p.dims[role]
     extent = {"m": t.bm, "n": t.bn, "k": bk}
     tile = (extent[dims[0]], extent[dims[1]])
     bits = element_bits(p.elem_type)
     vec = _pow2_dividing(math.gcd(p.sizes[dims[1]], tile[1]), tgt.vector_elems(bits))
-    while (tile[0] * tile[1] // vec) % t.threads:
+    while vec and (tile[0] * tile[1] // vec) % t.threads:
         vec //= 2
+    if not vec:
+        return None
     read = max(n for _, _, n in scheme.reads(role, dims[1] == "k", 0))
     base = StagingLayout(role, dims, tile, vec, t.threads, 0, scheme.fragment(role), read)
     step = max(vec, read)
@@ -327,23 +349,30 @@ def _scheme(p: Problem, t: Tiling, tgt: target_model.Target, use_mma: bool) -> F
         scheme = MmaScheme(t, intrinsic)
         if scheme.fits():
             return scheme
-    if tgt.max_vector_elems and max(t.tm, t.tn, t.ku) > tgt.max_vector_elems:
+    # Vector widths are powers of two (SPIR-V has no vector<3xf16> loads); TM is one only for the
+    # reads of an A whose rows run along M.
+    widths = (t.tn, t.ku) + ((t.tm,) if p.dims["A"][1] != "k" else ())
+    if any(w & (w - 1) for w in widths) or (tgt.max_vector_elems and max(widths) > tgt.max_vector_elems):
         return None
     return FmaScheme(t)
 
 
-def plan(p: Problem, tgt: target_model.Target, lds_budget: int, use_mma: bool) -> Plan | None:
-    """The largest tiling that fits the target (threads, vector width, LDS) and the problem
-    (a tile no larger than M x N, unless no tiling is); None if none fits the target."""
+def plan(p: Problem, tgt: target_model.Target, lds_budget: int, use_mma: bool,
+         tilings: tuple[Tiling, ...] = TILINGS) -> Plan | None:
+    """The largest of `tilings` that fits the target (threads, vector width, LDS) and the
+    problem (a tile no larger than M x N, unless no tiling is); None if none fits the target."""
     elem_bytes = element_bits(p.elem_type) // 8
     bk = 64 // elem_bytes  # 64 bytes of K per row: 16 f32, 32 f16/bf16
     model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
     fitting = []
-    for t in TILINGS:
+    for t in tilings:
         scheme = _scheme(p, t, tgt, use_mma) if t.threads <= tgt.max_threads else None
         if scheme is None:
             continue
-        pl = Plan(scheme, bk, {r: _staging(p, r, scheme, bk, tgt, model) for r in ("A", "B")})
+        staging = {r: _staging(p, r, scheme, bk, tgt, model) for r in ("A", "B")}
+        if None in staging.values():
+            continue
+        pl = Plan(scheme, bk, staging)
         if pl.lds_bytes(elem_bytes) <= lds_budget:
             fitting.append(pl)
     sized = [pl for pl in fitting if pl.tiling.bm <= p.sizes["m"] and pl.tiling.bn <= p.sizes["n"]]
@@ -397,6 +426,8 @@ class MatmulLds(ModulePass):
 
     workgroups_per_cu: int = option(1, "workgroups that must fit the target's LDS together")
     mma: bool = option(True, "use the target's matrix-core intrinsic (gfx942 MFMA, CUDA mma.sync) where it has one")
+    tiles: str = option("", "tilings to try, largest first, as BMxBNxTMxTN,... (TMxTN: the FMA micro-tile; "
+                            "threads = BM/TM * BN/TN; any sizes, e.g. 96x96x3x4); default 128x128x8x8,64x64x4x4")
 
     def run(self, module: ir.Operation) -> None:
         for d, p, tgt in matches(module, self.NAME):
@@ -411,7 +442,11 @@ class MatmulLds(ModulePass):
     def plan_dispatch(self, d: Dispatch, p: Problem, tgt: target_model.Target) -> Plan:
         """The plan of this pass's options, staging each operand as recorded on the root op if it is."""
         budget = tgt.lds_bytes // self.workgroups_per_cu
-        pl = plan(p, tgt, budget, self.mma)
+        try:
+            tilings = parse_tilings(self.tiles)
+        except ValueError as e:
+            raise PassError(d.location, f"{self.NAME}: {e}") from None
+        pl = plan(p, tgt, budget, self.mma, tilings)
         if pl is None:
             raise PassError(d.location, f"{self.NAME}: no tiling fits the target's threads, vectors and LDS")
         try:
@@ -455,7 +490,7 @@ class _Emitter:
                            "n": arith.muli(k.block_id("x"), k.const(t.bn))}
             self._thread_origins()
             self.chunks = {r: self._chunk_coords(s) for r, s in pl.staging.items()}
-            first = {r: self._read_tile(r, k.const(0)) for r in pl.staging}
+            first = {r: self._read_tile(r, k.const(0), k.const(0)) for r in pl.staging}
             for r, regs in first.items():
                 self._store_tile(r, regs, k.const(0))
             gpu.barrier()
@@ -507,9 +542,10 @@ class _Emitter:
     def _scaled(self, v: ir.Value, factor: int) -> ir.Value:
         return arith.muli(v, self.k.const(factor)) if factor > 1 else v
 
-    def _read_tile(self, role: str, k0: ir.Value) -> list[list[ir.Value]]:
+    def _read_tile(self, role: str, k0: ir.Value, buf: ir.Value) -> list[list[ir.Value]]:
         """This thread's chunks of the operand's tile at K offset `k0`, zeros past the ends:
-        per chunk, the vectors its LDS writes store (`StagingLayout.lds_writes` order)."""
+        per chunk, the vectors its LDS writes store (`StagingLayout.lds_writes` order). `buf`
+        is the LDS tile they will fill (unused here; a direct copy starts there at once)."""
         s = self.pl.staging[role]
         origin = {**self.origin, "k": k0}
         tile_extent = dict(zip(s.dims, s.tile))
@@ -567,7 +603,7 @@ class _Emitter:
         nxt = arith.subi(k.const(1), cur)
         k_next = arith.minui(arith.muli(arith.addi(kt, k.const(1)), k.const(pl.bk)),
                              k.const((self.n_steps - 1) * pl.bk))
-        prefetch = {r: self._read_tile(r, k_next) for r in pl.staging}
+        prefetch = {r: self._read_tile(r, k_next, nxt) for r in pl.staging}
         for kk in range(0, pl.bk, pl.scheme.k_step):
             acc = self._multiply(cur, kk, acc)
         for r, regs in prefetch.items():

@@ -1,24 +1,30 @@
 """ldsopt-dtl-layout end to end: matmuls whose operands qualify for direct-to-LDS staging
-(K a multiple of the K step; K-contiguous TN-style operands and M/N-contiguous ones, both kept
-in their global order), with tails on M and N (96, 160, 192 on tiles of 64 / 128), run on
+(K-contiguous TN-style operands and M/N-contiguous ones, both kept in their global order),
+with tails on M and N (96, 160, 192 on tiles of 64 / 128) and on K (read as zeros), run on
 lavapipe through the register path with the same LDS layouts (picked, and given) and
-checked against IREE's llvm-cpu; gfx942 compiles whose ISA must stage through LDS-direct loads
-(`buffer_load_dword ... lds`) instead of a VGPR round trip (no ds_write); a CUDA compile whose
-PTX must stage with cp.async."""
+checked against IREE's llvm-cpu; tiles that are not powers of two (96, 160, 192 through the
+`tiles` option of ldsopt-matmul-lds, whose thread maps split rows of 96 lanes by magic
+divisions) likewise (320: two of its tiles exceed lavapipe's 32 KiB of LDS, so gfx942 and CUDA);
+gfx942 compiles whose ISA must stage through LDS-direct loads
+(`buffer_load_dword ... lds`) instead of a VGPR round trip (no ds_write); CUDA compiles whose
+PTX must stage with cp.async (zero-filling past a K tail)."""
 
 import pathlib
+import re
 
 import pytest
 
 from ldsopt import driver, isa, target
 
 HERE = pathlib.Path(__file__).parent
-PROGRAMS = {p.stem: p for d in ("matmul", "dtl") for p in (HERE / "programs" / d).glob("*.mlir")}
+PROGRAMS = {p.stem: p for d in ("matmul", "dtl", "dtl_tiles") for p in (HERE / "programs" / d).glob("*.mlir")}
 TOLERANCE = ("--atol", "1e-3", "--rtol", "1e-3")  # as test_matmul_lds.py
 
 
-def _pipeline(layout: str = "auto") -> str:
-    return f"builtin.module(ldsopt-vector-distribute, ldsopt-dtl-layout{{layout={layout}}}, ldsopt-matmul-lds)"
+def _pipeline(layout: str = "auto", tiles: str = "") -> str:
+    opt = f" tiles={tiles}" if tiles else ""
+    return (f"builtin.module(ldsopt-vector-distribute, ldsopt-dtl-layout{{layout={layout}{opt}}}, "
+            f"ldsopt-matmul-lds{{{opt.strip()}}})")
 
 
 # Layouts by kind (the bank model's pick on lavapipe) and given explicitly: on lavapipe's FMA
@@ -30,10 +36,26 @@ def _pipeline(layout: str = "auto") -> str:
     ("nn_f16_96x160x64", "rotation<3,8,4>+block_pad<48,8>"),  # magic divisions by 3 and 48 (and 24)
     ("nt_f32_96x160x64", "auto"), ("tt_bf16_96x160x64", "perm<8,2>+block_pad<128,8>"),
     ("nn_f32_64x64x64", "rotation<1,4,4>"), ("nt_f16_160x192x128", "auto"),
+    # K tails: the register path reads zeros past K (cp.async zero-fills them; gfx942 refuses)
+    ("nt_bf16_33x17x70_acc", "auto"), ("nn_f32_257x129x65_acc", "perm<16,2>+block_pad<64,4>"),
+    ("tn_f16_64x96x48", "auto"),
 ])
 def test_lavapipe(name, layout, run_program):
     out = run_program(PROGRAMS[name].read_text(), "--target", "lavapipe", "--require-ldsopt", *TOLERANCE,
                       "--pipeline", _pipeline(layout), name=name)
+    assert "ldsopt-dtl-layout, ldsopt-matmul-lds" in out
+
+
+# Tiles given by the `tiles` option (BMxBNxTMxTN); M and N have tails on them.
+@pytest.mark.parametrize("name, tiles, layout", [
+    ("nt_f32_200x130x64", "160x64x5x4", "auto"), ("nt_f32_200x130x64", "160x64x5x4", "perm<16,4>+block_pad<64,4>"),
+    ("nt_bf16_170x100x96", "160x64x5x4", "rotation<5,8,4>"),   # a magic division by 5
+    ("nn_f32_100x200x48", "96x96x3x4", "auto"), ("nn_f32_100x200x48", "96x96x3x4", "perm<8,2>+block_pad<96,8>"),
+    ("nn_f16_200x70x64", "192x64x3x4", "auto"), ("nn_f16_200x70x64", "192x64x3x4", "rotation<3,8,4>"),
+])
+def test_lavapipe_tiles(name, tiles, layout, run_program):
+    out = run_program(PROGRAMS[name].read_text(), "--target", "lavapipe", "--require-ldsopt", *TOLERANCE,
+                      "--pipeline", _pipeline(layout, tiles), name=name)
     assert "ldsopt-dtl-layout, ldsopt-matmul-lds" in out
 
 
@@ -45,25 +67,31 @@ def _kernel(name: str, pipeline: str, run_program, folder: pathlib.Path) -> isa.
     return kernel
 
 
-@pytest.mark.parametrize("name", ["nn_f16_96x160x64", "nt_f32_96x160x64"])
-def test_gfx942_stages_with_lds_direct_loads(name, run_program, tmp_path):
+@pytest.mark.parametrize("name, tiles", [("nn_f16_96x160x64", ""), ("nt_f32_96x160x64", ""),
+                                         ("nt_f16_330x100x96", "320x64x5x4")])
+def test_gfx942_stages_with_lds_direct_loads(name, tiles, run_program, tmp_path):
     """Both operands go global -> LDS by `buffer_load_dword ... lds`: no ds_write at all, where
     matmul_lds alone writes every staged vector from VGPRs."""
-    direct = _kernel(name, _pipeline(), run_program, tmp_path / "dtl")
-    plain = _kernel(name, "builtin.module(ldsopt-vector-distribute, ldsopt-matmul-lds)", run_program,
+    direct = _kernel(name, _pipeline(tiles=tiles), run_program, tmp_path / "dtl")
+    opt = f"{{tiles={tiles}}}" if tiles else ""
+    plain = _kernel(name, f"builtin.module(ldsopt-vector-distribute, ldsopt-matmul-lds{opt})", run_program,
                     tmp_path / "plain")
     assert direct.lds_direct_loads > 0 and plain.lds_direct_loads == 0, (direct.summary(), plain.summary())
     assert direct.ds_count("ds_write") == 0 < plain.ds_count("ds_write"), (direct.summary(), plain.summary())
     assert direct.ds_count("ds_read") > 0 and direct.mfma > 0 and direct.vgpr_spills == 0, direct.summary()
 
 
-def test_cuda_compiles_to_cp_async(tmp_path):
-    """sm_89: the staging is cp.async (4 bytes a lane) with commit / wait groups. Compiled here;
-    running it needs the H200 (`lds-run FILE --target cuda --prepare DIR`, then replay there)."""
-    configured = driver.configure(PROGRAMS["nt_f16_160x192x128"].read_text(), target.known("cuda"), str(tmp_path))
+@pytest.mark.parametrize("name, k_tail", [("nt_f16_160x192x128", False), ("tn_f16_64x96x48", True)])
+def test_cuda_compiles_to_cp_async(name, k_tail, tmp_path):
+    """sm_89: the staging is cp.async (16 bytes a lane: `.cg`) with commit / wait groups; with a K
+    tail each copy also gets its source size (0 past K: zero-fill). Compiled here; running it
+    needs the H200 (`lds-run FILE --target cuda --prepare DIR`, then replay there)."""
+    configured = driver.configure(PROGRAMS[name].read_text(), target.known("cuda"), str(tmp_path))
     lowered, report = driver.apply_ldsopt(configured, _pipeline())
     assert "ldsopt-dtl-layout" in str(report), report
     driver.compile_module(lowered, str(tmp_path), "dtl", dump=True)
     (ptx,) = (tmp_path / "executables").glob("*.ptx")
     text = ptx.read_text()
-    assert text.count("cp.async.ca.shared.global") > 0 and "cp.async.wait_group" in text
+    assert text.count("cp.async.cg.shared.global") > 0 and "cp.async.wait_group" in text
+    sized = re.findall(r"cp\.async\.cg\.shared\.global \[[^]]+\], \[[^]]+\], 16, %r", text)
+    assert bool(sized) == k_tail, text[:2000]

@@ -120,7 +120,9 @@ def test_bank_report_is_produced():
     text = (dtl_report.PROGRAMS / "nn_f16_96x160x64.mlir").read_text()
     rows = dtl_report.rows("nn_f16_96x160x64", text)
     assert [r.operand for r in rows] == ["A", "B"]
-    report = dtl_report.markdown(rows)
+    cuda = dtl_report.rows("nn_f16_96x160x64", text, "cuda")  # 16-byte cp.async lanes: chunks of 8 f16
+    report = dtl_report.markdown(rows, cuda)
     assert "| case | operand | none (write / read) | pad (write / read) | rotation (write / read) | perm" in report
     assert all(set(r.best) == set(dtl.KINDS) for r in rows)
     assert "nn_f16_96x160x64" in report and rows[0].pick in report
+    assert cuda[0].pick == "rotation<2,4,8>" and "## CUDA" in report

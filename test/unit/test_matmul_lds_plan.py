@@ -53,6 +53,31 @@ def test_cuda_f32_has_no_mma(matmul_problem):
     assert isinstance(pl.scheme, matmul_lds.FmaScheme)
 
 
+def test_tiles_option_parses_and_rejects():
+    assert matmul_lds.parse_tilings("") == matmul_lds.TILINGS
+    assert matmul_lds.parse_tilings("160x64x5x4, 96x96x3x4") == (matmul_lds.Tiling(160, 64, 5, 4),
+                                                                 matmul_lds.Tiling(96, 96, 3, 4))
+    for bad, why in (("96x96x3", "not BMxBNxTMxTN"), ("96x96x5x4", "TM must divide BM"), ("0x64x1x1", "TM must")):
+        with pytest.raises(ValueError, match=why):
+            matmul_lds.parse_tilings(bad)
+
+
+def test_non_power_of_2_tiles_plan_on_lavapipe(matmul_problem):
+    """A given 160x64 tiling (512 threads): TM = 5 is no vector for a K-contiguous A, so lavapipe
+    takes it for NT but not for TN (A's fragment reads would be 5-wide vectors); a tiling whose
+    threads cannot split a tile evenly is skipped, not planned."""
+    lavapipe = target_model.by_name("lavapipe")
+    tiles = matmul_lds.parse_tilings("160x64x5x4")
+    pl = matmul_lds.plan(matmul_problem(("m", "k"), ("n", "k"), "f32", 200, 130, 64), lavapipe, 32768, True, tiles)
+    assert (pl.tiling.bm, pl.tiling.bn, pl.tiling.threads) == (160, 64, 512)
+    assert pl.staging["A"].tile == (160, 16) and pl.staging["A"].chunks_per_thread == 5
+    assert matmul_lds.plan(matmul_problem(("k", "m"), ("k", "n"), "f32", 200, 130, 64), lavapipe, 32768, True,
+                           tiles) is None
+    uneven = matmul_lds.parse_tilings("96x96x4x4")  # 576 threads; a 96x16 tile has 1536 elements
+    assert matmul_lds.plan(matmul_problem(("m", "k"), ("n", "k"), "f32", 96, 96, 64), lavapipe, 32768, True,
+                           uneven) is None
+
+
 def test_bank_model_pads_k_contiguous_b_read_by_rows(matmul_problem):
     """NT on lavapipe: 8 lanes read B rows 4 apart, 16 floats long: a pad of 4 spreads them."""
     pl = matmul_lds.plan(matmul_problem(("m", "k"), ("n", "k"), "f32", 64, 64, 64), target_model.by_name("lavapipe"),

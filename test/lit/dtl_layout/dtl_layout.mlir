@@ -2,6 +2,7 @@
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{layout=perm}, ldsopt-matmul-lds)' | filecheck %s --check-prefix=PERM
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{layout=pad}, ldsopt-matmul-lds)' | filecheck %s --check-prefix=PAD
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout, ldsopt-matmul-lds)' | filecheck %s --check-prefix=CUDA
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{lane-bytes=4}, ldsopt-matmul-lds)' | filecheck %s --check-prefix=CUDA4
 
 // NN f16 96x160x64 on gfx942 (MFMA 16x16x16, 4 waves of 64; tiles A 64x32 K-contiguous, B 32x64
 // N-contiguous). Both operands are copied global -> LDS by amdgpu.gather_to_lds, one 4-byte lane
@@ -36,8 +37,16 @@
 // CHECK-COUNT-4: amdgpu.gather_to_lds
 // CHECK-NEXT:    amdgpu.memory_counter_wait load(0)
 // CHECK-NEXT:    gpu.barrier
+// The K loop overlaps copy and math: step kt first starts the copies of tile kt+1 into the other
+// LDS tile (%[[NXT]]), then reads and multiplies tile kt, then waits for the copies (vmcnt(0))
+// before the one barrier of the step.
 // CHECK:         scf.for
+// CHECK:           %[[NXT:.+]] = arith.subi %c1, %{{.+}} : index
+// CHECK-COUNT-4:   amdgpu.gather_to_lds %[[SA]][%{{.+}}, %{{.+}}], %[[LA]][%[[NXT]], %{{.+}}]
+// CHECK-COUNT-4:   amdgpu.gather_to_lds {{.*}}, %[[LB]][%[[NXT]], %{{.+}}]
+// CHECK-NOT:       amdgpu.memory_counter_wait
 // A's fragment read: the rotation forward, (k + (row / 2) & 7) & 7.
+// Fragment reads state their alignment (4 f16 = 8 bytes: every layout keeps reads aligned).
 // CHECK:           arith.shrui %{{.+}}, %c1 : index
 // CHECK-NEXT:      %[[R:.+]] = arith.andi %{{.+}}, %c7 : index
 // CHECK-NEXT:      %[[RK:.+]] = arith.shrui %{{.+}}, %c2 : index
@@ -45,11 +54,12 @@
 // CHECK-NEXT:      arith.andi %[[RK]], %c7 : index
 // CHECK-NEXT:      arith.subi
 // CHECK-NEXT:      arith.addi %[[RK]], %[[R]] : index
-// CHECK:           vector.transfer_read %[[LA]]{{.*}} : memref<2x2048xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// CHECK:           vector.load %[[LA]][%{{.+}}, %{{.+}}] alignment = 8 : memref<2x2048xf16, #gpu.address_space<workgroup>>, vector<4xf16>
 // CHECK:           amdgpu.mfma 16x16x16
-// CHECK:           amdgpu.gather_to_lds
+// CHECK-NOT:       amdgpu.gather_to_lds
 // CHECK:           amdgpu.memory_counter_wait load(0)
-// CHECK:           gpu.barrier
+// CHECK-NEXT:      gpu.barrier
+// CHECK-NEXT:      scf.yield
 // CHECK-NOT:     vector.transfer_write {{.*}}#gpu.address_space<workgroup>
 // CHECK:         return
 
@@ -98,22 +108,34 @@
 // PAD:         memref.alloc() {{.*}} : memref<2x2108xf16, #gpu.address_space<workgroup>>
 // PAD:         memref.alloc() {{.*}} : memref<2x2160xf16, #gpu.address_space<workgroup>>
 
-// CUDA (sm_89): cp.async, one group of both operands' copies per K step, waited before the barrier.
+// CUDA (sm_89): cp.async of 16-byte lanes by default (8 f16, `.cg`: bypassL1), one chunk of each
+// 64x32 tile per thread, one group of both operands' copies per K step.
 // CUDA-LABEL: func.func @nn_f16
-// CUDA-SAME:    ldsopt.dtl = {A = "direct
+// CUDA-SAME:    ldsopt.dtl = {A = "direct rotation<2,4,8>", B = "direct rotation<2,4,8>"}
 // CUDA:         %[[SA:.+]] = memref.memory_space_cast %{{.+}} : memref<96x64xf16, #hal.descriptor_type<storage_buffer>> to memref<96x64xf16, #gpu.address_space<global>>
-// CUDA:         %[[T0:.+]] = nvgpu.device_async_copy %[[SA]][%{{.+}}, %{{.+}}], %{{.+}}[%c0, %{{.+}}], 2 : memref<96x64xf16, #gpu.address_space<global>> to memref<2x{{[0-9]+}}xf16, #gpu.address_space<workgroup>>
-// CUDA-COUNT-3: nvgpu.device_async_copy %[[SA]]
+// CUDA:         %[[T0:.+]] = nvgpu.device_async_copy %[[SA]][%{{.+}}, %{{.+}}], %{{.+}}[%c0, %{{.+}}], 8 bypassL1 : memref<96x64xf16, #gpu.address_space<global>> to memref<2x2048xf16, #gpu.address_space<workgroup>>
 // CUDA-NOT:     nvgpu.device_async_create_group
-// CUDA-COUNT-4: nvgpu.device_async_copy
-// CUDA-NEXT:    %[[G:.+]] = nvgpu.device_async_create_group %[[T0]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}
+// CUDA:         %[[T1:.+]] = nvgpu.device_async_copy {{.*}}, 8 bypassL1 : memref<64x160xf16
+// CUDA-NEXT:    %[[G:.+]] = nvgpu.device_async_create_group %[[T0]], %[[T1]]
 // CUDA-NEXT:    nvgpu.device_async_wait %[[G]]
 // CUDA-NEXT:    gpu.barrier
+// With lane-bytes=4: 4-byte `.ca` copies (2 f16), four per operand and thread.
+// CUDA4-LABEL: func.func @nn_f16
+// CUDA4:         %[[T0:.+]] = nvgpu.device_async_copy %{{.+}}[%{{.+}}, %{{.+}}], %{{.+}}[%c0, %{{.+}}], 2 : memref<96x64xf16, #gpu.address_space<global>>
+// CUDA4-COUNT-7: nvgpu.device_async_copy {{.*}}, 2 : memref
+// CUDA4-NEXT:    %[[G:.+]] = nvgpu.device_async_create_group %[[T0]], %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}, %{{[0-9]+}}
+// CUDA4-NEXT:    nvgpu.device_async_wait %[[G]]
+// In the loop the step's group (tile kt+1) is started before the math of tile kt and waited for
+// after it, right before the barrier.
 // CUDA:         scf.for
-// CUDA:           nvgpu.device_async_create_group
-// CUDA:           nvgpu.device_async_wait
 // CUDA:           nvgpu.device_async_copy
-// CUDA:           gpu.barrier
+// CUDA:           %[[GL:.+]] = nvgpu.device_async_create_group
+// CUDA-NOT:       nvgpu.device_async_wait
+// CUDA:           nvgpu.mma.sync
+// CUDA-NOT:       nvgpu.device_async_copy
+// CUDA:           nvgpu.device_async_wait %[[GL]]
+// CUDA-NEXT:      gpu.barrier
+// CUDA-NEXT:      scf.yield
 
 func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
   %cst = arith.constant 0.000000e+00 : f32
@@ -139,7 +161,15 @@ func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_inf
 
 // -----
 
-// Left alone: K = 48 is not a multiple of the K step (32 f16): a DMA cannot zero-fill the tail.
+// Left alone on gfx942: K = 48 is not a multiple of the K step (32 f16): a DMA cannot zero-fill
+// the tail. cp.async can: a chunk past K copies no source element (srcElements = 0), its K index
+// clamped inside K (48 - 8).
+// CUDA-LABEL: func.func @k_tail
+// CUDA-SAME:    ldsopt.dtl = {A = "direct rotation<2,4,8>", B = "direct rotation<2,4,8>"}
+// CUDA:         %[[KC:.+]] = arith.minui %[[K:.+]], %c40 : index
+// CUDA-NEXT:    %[[IN:.+]] = arith.cmpi ult, %[[K]], %c48 : index
+// CUDA:         %[[N:.+]] = arith.select %[[IN]], %c8{{.*}}, %c0{{.*}} : index
+// CUDA-NEXT:    nvgpu.device_async_copy %{{.+}}[%{{.+}}, %[[KC]]], %{{.+}}[%c0, %{{.+}}], 8, %[[N]] bypassL1 : memref<96x48xf16
 // CHECK-LABEL: func.func @k_tail
 // CHECK-SAME:    ldsopt.dtl = {A = "left alone: K = 48 has a tail past the K step 32: a DMA cannot zero-fill it", B = "left alone: K = 48
 // CHECK-NOT:     amdgpu.gather_to_lds

@@ -1,10 +1,11 @@
 // Static divisions by non-powers of two are magic multiply-shifts, q = (x * magic) >> shift, with
-// the dividend range proven exact (ldsopt.magic_div) by the pass. matmul_lds plans 64 / 128 tiles,
-// so the thread -> (row, col) split is a shift there (non-power-of-2 tiles: test/unit/test_dtl.py);
-// a layout given by hand with blocks of 3 wave loads (384 f16 = 768 B, still the M0 rule) or a
+// the dividend range proven exact (ldsopt.magic_div) by the pass. matmul_lds plans 64 / 128 tiles
+// by default, so the thread -> (row, col) split is a shift there; its `tiles` option gives others
+// (TILES below); a layout given by hand with blocks of 3 wave loads (384 f16 = 768 B, still the M0 rule) or a
 // rotation every 3 rows divides by 192, 384 and 3.
 // RUN: lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{layout=block_pad<384,16>}, ldsopt-matmul-lds)' | filecheck %s
 // RUN: lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{layout=rotation<3,8,4>}, ldsopt-matmul-lds)' | filecheck %s --check-prefix=ROT
+// RUN: lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{tiles=96x96x3x4}, ldsopt-matmul-lds{tiles=96x96x3x4})' | filecheck %s --check-prefix=TILES
 
 // Chunk c (< 1024) goes to 2 c + (c / 192) * 16: c / 192 = (c * 683) >> 17, exact for c < 1024.
 // CHECK-LABEL: func.func @nn_f16
@@ -22,7 +23,7 @@
 // CHECK-NEXT:      %[[EB:.+]] = arith.shrui %[[EM]], %c18 : index
 // CHECK-NEXT:      %[[EP:.+]] = arith.muli %[[EB]], %c16 : index
 // CHECK-NEXT:      %[[OFF:.+]] = arith.addi %[[EP]], %[[E]] : index
-// CHECK:           vector.transfer_read %{{.+}}[%{{.+}}, %[[OFF]]]
+// CHECK:           vector.load %{{.+}}[%{{.+}}, %[[OFF]]] alignment = 8
 
 // The rotation of row r is r / 3 = (r * 43) >> 7 (r < 64).
 // ROT-LABEL: func.func @nn_f16
@@ -31,6 +32,21 @@
 // ROT:         %[[RM:.+]] = arith.muli %[[ROW]], %c43 : index
 // ROT-NEXT:    %[[R3:.+]] = arith.shrui %[[RM]], %c7 : index
 // ROT-NEXT:    arith.andi %[[R3]], %c7 : index
+// A 96x96 tile (tiles=96x96x3x4: 768 threads, 12 waves): B's rows of 96 f16 are 48 lanes, so
+// chunk c = tid (< 1536) is split by c / 48 = (c * 683) >> 15 and c - 48 (c / 48); its rows are
+// permuted in blocks of 8 (S = 4, S' = 2) from that quotient.
+// TILES-LABEL: func.func @nn_f16
+// TILES-SAME:    B = "direct perm<8,4>"
+// TILES:         %[[TID:.+]] = gpu.thread_id x upper_bound 768
+// TILES:         memref.memory_space_cast %{{.+}} : memref<64x160xf16
+// TILES-NEXT:    %[[M:.+]] = arith.muli %[[TID]], %c683 : index
+// TILES-NEXT:    %[[ROW:.+]] = arith.shrui %[[M]], %c15 : index
+// TILES-NEXT:    %[[R48:.+]] = arith.muli %[[ROW]], %c48 : index
+// TILES-NEXT:    %[[LANE:.+]] = arith.subi %[[TID]], %[[R48]] : index
+// TILES-NEXT:    arith.muli %[[LANE]], %c2 : index
+// TILES-NEXT:    arith.shrui %[[ROW]], %c3 : index
+// TILES-NEXT:    arith.andi %[[ROW]], %c7 : index
+// TILES:         amdgpu.gather_to_lds
 func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
   %cst = arith.constant 0.000000e+00 : f32
   %c0 = arith.constant 0 : index
