@@ -6,7 +6,11 @@ ops, workgroup memory, barriers) in front of the dispatch's terminator, then cal
 - erases the tensor-level ops the kernel replaced,
 - sets `translation_info` to IREE's BaseLowering pipeline with the chosen workgroup size,
 - makes the `iree_codegen.dispatch_config` region yield the chosen workgroup count,
-- records the pass in the function's `ldsopt.lowered_by` list, which the tools report.
+- records the pass in the function's `ldsopt.lowered_by` list, which the tools report,
+- on CUDA, given workgroups that must be resident per SM, sets `nvvm.minctasm` on the
+  function (IREE carries it to the llvm.func, PTX `.minnctapersm N`) so that ptxas keeps
+  registers low enough for them: a kernel whose registers let fewer workgroups in than its
+  LDS does loses the latency hiding it was planned for.
 """
 
 from __future__ import annotations
@@ -103,8 +107,10 @@ class Kernel:
             value = combine(value, self.shuffle_xor(value, offset))
         return value
 
-    def finish(self, pass_name: str) -> None:
+    def finish(self, pass_name: str, workgroups_per_cu: int = 1) -> None:
         func = self.dispatch.func
+        if workgroups_per_cu > 1 and self.target.backend == "cuda":
+            func.attributes["nvvm.minctasm"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(32), workgroups_per_cu)
         erase_unused(self.dispatch.body_ops)
         wg = ", ".join(map(str, self.workgroup_size))
         func.attributes["translation_info"] = ir.Attribute.parse(

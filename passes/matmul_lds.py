@@ -424,7 +424,8 @@ class MatmulLds(ModulePass):
     NAME = "ldsopt-matmul-lds"
     SUMMARY = "Lower matmul dispatches to LDS-staged, double-buffered tiled kernels"
 
-    workgroups_per_cu: int = option(1, "workgroups that must fit the target's LDS together")
+    workgroups_per_cu: int = option(1, "workgroups that must fit an SM/CU together: in its LDS, and on CUDA in its "
+                                       "registers (nvvm.minctasm)")
     mma: bool = option(True, "use the target's matrix-core intrinsic (gfx942 MFMA, CUDA mma.sync) where it has one")
     tiles: str = option("", "tilings to try, largest first, as BMxBNxTMxTN,... (TMxTN: the FMA micro-tile; "
                             "threads = BM/TM * BN/TN; any sizes, e.g. 96x96x3x4); default 128x128x8x8,64x64x4x4")
@@ -437,7 +438,7 @@ class MatmulLds(ModulePass):
             emitter = _MmaEmitter if isinstance(pl.scheme, MmaScheme) else _FmaEmitter
             if any(uses_dtl(s) for s in pl.staging.values()):  # laid out by ldsopt-dtl-layout
                 emitter = with_dtl(emitter)
-            emitter(d, p, pl, tgt).emit(self.NAME)
+            emitter(d, p, pl, tgt).emit(self.NAME, self.workgroups_per_cu)
 
     def plan_dispatch(self, d: Dispatch, p: Problem, tgt: target_model.Target) -> Plan:
         """The plan of this pass's options, staging each operand as recorded on the root op if it is."""
@@ -475,7 +476,7 @@ class _Emitter:
         self.f32 = ir.F32Type.get()
         self.n_steps = math.ceil(p.sizes["k"] / pl.bk)
 
-    def emit(self, pass_name: str) -> None:
+    def emit(self, pass_name: str, workgroups_per_cu: int = 1) -> None:
         k, p, pl, t = self.k, self.p, self.pl, self.pl.tiling
         with k.ip, self.d.location:
             loaded = isinstance(p.init, Binding)
@@ -500,7 +501,7 @@ class _Emitter:
             self._k_step(loop.induction_variable, list(loop.inner_iter_args))
         with k.ip, self.d.location:
             self._store_output(list(loop.results))
-        k.finish(pass_name)
+        k.finish(pass_name, workgroups_per_cu)
 
     # --- what a scheme provides ---
 
