@@ -16,7 +16,7 @@ Two kinds of objects share one interface (``f(i) -> int``):
     results (composition) are returned flattened: the same function of the linear
     index, without the grouping of modes.
 
-LDS address maps (``Padded``, ``BlockPadded``, ``XorSwizzle``, ``RotatingSwizzle``,
+LDS address maps (``Padded``, ``BlockPadded``, ``XorSwizzle``, ``RotatingSwizzle``, ``RowXor``,
 ``PerpPermutation``, ``BlockedRotation``)
     Maps from a *logical* element index of a 2-D tile stored row by row
     (``i = row * row_elems + col``; "row" is whatever the pass keeps contiguous)
@@ -416,6 +416,31 @@ class RotatingSwizzle(LdsMap):
 
     def alloc_size(self, n: int) -> int:
         return _ceil_div(n, self.row_elems) * self.row_elems
+
+
+@dataclass(frozen=True)
+class RowXor(LdsMap):
+    """Row ``r`` stored at row ``r ^ (r // stride % 2)``: in every odd block of ``stride``
+    rows, rows swap in pairs.  Rows ``stride`` apart then differ in the lowest row bit, so
+    with rows of half a bank row (64 B on 32 x 4 B banks) they fill the two halves: what a
+    thread rake writing ``stride`` consecutive rows per lane needs.  An involution."""
+
+    stride: int
+    row_elems: int
+
+    def __post_init__(self):
+        if not (_is_pow2(self.stride) and self.stride >= 2 and self.row_elems >= 1):
+            raise ValueError(f"row_xor stride must be a power of two >= 2: {self}")
+
+    def __call__(self, i: int) -> int:
+        row, col = divmod(i, self.row_elems)
+        return (row ^ (row // self.stride % 2)) * self.row_elems + col
+
+    def inverse(self, offset: int) -> int:
+        return self(offset)
+
+    def alloc_size(self, n: int) -> int:
+        return _ceil_div(n, 2 * self.row_elems) * 2 * self.row_elems
 
 
 @dataclass(frozen=True)

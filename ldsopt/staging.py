@@ -8,7 +8,8 @@ pass (inthread_transpose, dtl_layout) rewrites it before the kernel builder runs
   contiguous in memory), by `threads` threads. Chunk `c = tid + threads * j` (j <
   `chunks_per_thread`) is a register tile of `rake` consecutive rows by `vector` columns,
   read as `rake` vectors of `vector` elements; its first element is logical element
-  `thread_map(c)` (a `layout.Layout`; logical index = row * cols + col);
+  `thread_map(c)` (a `layout.Layout`; logical index = row * cols + col): column chunks
+  fastest, or with `lanes = "rows"` row chunks fastest (consecutive threads down the rows);
 - registers -> LDS: with `rake == 1` the vector is stored as read, and the LDS holds the tile
   in the global order. With `rake > 1` (`register_transpose`, the in-thread transpose) the
   register tile is transposed first and stored as `vector` runs of `rake` elements: the LDS
@@ -16,7 +17,8 @@ pass (inthread_transpose, dtl_layout) rewrites it before the kernel builder runs
 - LDS: `buffers` (double buffering) copies of the tile in `lds_dims` order, each LDS row
   padded by `pad` elements (`layout.Padded`) or, with `swizzle = (vec, per_phase,
   max_phase)`, its columns permuted by Triton's rotating swizzle (`layout.RotatingSwizzle`;
-  never both); the memref is `buffers x lds rows x (lds cols + pad)`;
+  never both); with `row_xor = s`, LDS row r first moves to row r ^ (r / s % 2)
+  (`layout.RowXor`); the memref is `buffers x lds rows x (lds cols + pad)`;
 - registers: each thread reads its fragment (`fragment` names the register layout: `fma TxU`,
   T elements along M (A) or N (B) by U along K per thread, or a matrix-core intrinsic such as
   `MFMA_F32_16x16x16_F16`, whose operand layout is in ldsopt/mma.py) with LDS reads of at
@@ -40,7 +42,7 @@ import re
 from iree.compiler import ir
 
 from ldsopt.dtl import DtlSpec
-from ldsopt.layout import Layout, LdsMap, Padded, RotatingSwizzle
+from ldsopt.layout import Composed, Layout, LdsMap, Padded, RotatingSwizzle, RowXor
 
 ATTR = "ldsopt.staging"
 _LOGICAL = {"A": ("m", "k"), "B": ("k", "n")}
@@ -65,11 +67,19 @@ class StagingLayout:
     # tile in a flat `buffers x elements` LDS (pad and swizzle unused). Serialized only when set.
     copy: str = "registers"      # "registers" | "direct"
     lds_layout: str = "rows"     # "rows" (rows padded by `pad` or swizzled) | a dtl.DtlSpec text
+    # Set by inthread_transpose. `lanes`: which chunks consecutive threads take, "cols" (along
+    # the contiguous dim) or "rows" (down the raked rows first). `row_xor` = s > 0: LDS row r
+    # is stored at row r ^ (r // s % 2) (layout.RowXor) before the pad or swizzle, so that
+    # writes of rows s apart land in the two halves of a bank row. Serialized only when set.
+    lanes: str = "cols"
+    row_xor: int = 0
 
     def __post_init__(self):
         rows, cols = self.tile
         if cols % self.vector or rows % self.rake or self.chunks % self.threads:
             raise ValueError(f"{self}: chunks must tile the tile and split evenly over threads")
+        if self.lanes not in ("cols", "rows") or self.row_xor < 0 or self.row_xor & (self.row_xor - 1):
+            raise ValueError(f"{self}: lanes is cols or rows, row_xor 0 or a power of two")
         if self.swizzle and (self.pad or len(self.swizzle) != 3 or self.swizzle[0] % self.write_vector):
             raise ValueError(f"{self}: a swizzle has no pad and keeps each LDS write in one unit")
 
@@ -106,8 +116,11 @@ class StagingLayout:
 
     @property
     def thread_map(self) -> Layout:
-        """Chunk index -> logical element index of its first element (column chunks fastest)."""
+        """Chunk index -> logical element index of its first element (column chunks fastest, or
+        row chunks with `lanes = "rows"`)."""
         rows, cols = self.tile
+        if self.lanes == "rows":
+            return Layout((rows // self.rake, cols // self.vector), (self.rake * cols, self.vector))
         return Layout((cols // self.vector, rows // self.rake), (self.vector, self.rake * cols))
 
     @property
@@ -120,9 +133,9 @@ class StagingLayout:
         cols = self.lds_tile[1]
         if self.lds_layout != "rows":
             return DtlSpec.parse(self.lds_layout).address_map(cols)
-        if self.swizzle:
-            return RotatingSwizzle(*self.swizzle, row_elems=cols)
-        return Padded(row_elems=cols, pad_elems=self.pad)
+        amap = RotatingSwizzle(*self.swizzle, row_elems=cols) if self.swizzle else \
+            Padded(row_elems=cols, pad_elems=self.pad)
+        return Composed(RowXor(self.row_xor, cols), amap) if self.row_xor else amap
 
     @property
     def lds_shape(self) -> tuple[int, ...]:
@@ -153,6 +166,8 @@ class StagingLayout:
             f"register_transpose = {str(self.register_transpose).lower()}, threads = {self.threads}, "
             f'thread_map = "{self.thread_map}", fragment = "{self.fragment}", read_vector = {self.read_vector}'
             + (f', copy = "{self.copy}", lds_layout = "{self.lds_layout}"' if self.lds_layout != "rows" else "")
+            + (f', lanes = "{self.lanes}"' if self.lanes != "cols" else "")
+            + (f", row_xor = {self.row_xor}" if self.row_xor else "")
             + "}")
 
     @classmethod
@@ -177,7 +192,9 @@ class StagingLayout:
         s = cls(text("operand"), dims, ints("tile"), integer("vector"), integer("threads"), integer("pad"),
                 text("fragment"), integer("read_vector"), ints("lds_shape")[0],
                 tuple(map(int, swizzle.groups())) if swizzle else (), integer("rake"),
-                *((text("copy"), text("lds_layout")) if "lds_layout" in d else ()))
+                *((text("copy"), text("lds_layout")) if "lds_layout" in d else ()),
+                **({"lanes": text("lanes")} if "lanes" in d else {}),
+                **({"row_xor": integer("row_xor")} if "row_xor" in d else {}))
         if s.attr() != attr:
             raise ValueError(f"inconsistent staging layout {attr}: its fields say {s.attr()}")
         return s

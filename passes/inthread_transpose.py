@@ -19,10 +19,25 @@ Contract.
   v_perm_b32) and writes each column, `rake` K-consecutive elements (64 bits), to LDS, which
   then holds the tile K-contiguous: the fragment reads along K become vectors (4 f16 for MFMA
   16x16x16 and for FMA: ds_read_b64 on gfx942) instead of single elements. The LDS address map
-  is the one of fewest bank conflicts, by the shared bank model (ldsopt/banks.py) over the
-  first wave's LDS writes and fragment reads, among row pads and rotating swizzles
-  (layout.RotatingSwizzle, Triton's amd_rotating_shared) that need no more LDS than the
-  operand had; a swizzle unit holds whole writes and reads, so both stay vectors.
+  and the thread -> chunk order are the ones of fewest bank conflicts, by the shared bank
+  model (ldsopt/banks.py) over the first wave's LDS writes (each lane's `rake`-element
+  columns: b64 in phases of 16 lanes on 32 x 4 B banks) and its fragment reads, then of
+  affine addresses (no row XOR, no swizzle: a padded layout reads at immediate offsets, an
+  XORed one computes every fragment address in the K loop; seen in the CUDA PTX), then least
+  LDS. Candidates: consecutive threads along M/N (lanes cols, Triton's) or down the K blocks
+  (lanes rows); with or without a row XOR (layout.RowXor: LDS rows r and r + vector land in
+  different halves of the banks, which the 4 rows a lane writes and those of its neighbour
+  need when an LDS row is 64 bytes); row pads of 0..2 units or rotating swizzles
+  (layout.RotatingSwizzle, Triton's amd_rotating_shared) of 1 or 2 units; within the
+  operand's planned LDS plus half of what the plan leaves free of ldsopt-matmul-lds's budget.
+  A unit holds whole writes and reads, so both stay vectors. Picked (model): CUDA f16/bf16
+  NN/TN, lanes rows + pad 8, 0 extra cycles on writes and reads (cf64297's lanes cols +
+  rotating<4,1,8>: 8 on writes, which ncu saw as 2x the store conflicts); gfx942, lanes cols +
+  row XOR 4 + rotating<4,1,8>, 0 (16 on writes without the XOR).
+- Options force parts of the layout, to measure variants: `rake-bits` (64, or 128: 8 K rows
+  of 16-bit, 16-byte writes, narrower global reads), `lanes`, `row-xor`, `pad`, `swizzle`
+  (vec,perPhase,maxPhase; 0 none); a forced layout may use any LDS (ldsopt-matmul-lds checks
+  its budget), and one no candidate has is a located error.
 
 Guards; an operand that fails one keeps its planned staging:
 - already K-contiguous in LDS (K-contiguous in global memory: NN's A, NT's B; or rewritten
@@ -50,11 +65,13 @@ from iree.compiler import ir
 from ldsopt.banks import BankModel
 from ldsopt.elementwise import element_bits
 from ldsopt.passes import matmul_lds
-from ldsopt.registry import ModulePass, option
+from ldsopt.registry import ModulePass, PassError, option
 from ldsopt.staging import StagingLayout
 
-# Bits each thread writes to LDS per transposed column (Triton: sizePerThread[K] = 64 / elemBits).
+# Bits each thread writes to LDS per transposed column by default (Triton: sizePerThread[K] =
+# 64 / elemBits); option rake-bits takes 128.
 WRITE_BITS = 64
+AUTO = -1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -64,17 +81,49 @@ class InthreadTranspose(ModulePass):
 
     force: bool = option(False, "also restage operands whose fragment reads would not get wider (FMA kernels), "
                                 "to run the transposed staging on targets without matrix cores")
+    rake_bits: int = option(WRITE_BITS, "bits of K each thread holds per column of its register tile (64 or 128)")
+    lanes: str = option("auto", "which chunks consecutive threads take: cols (along M/N), rows (down K), "
+                                "or auto (the bank model's choice)")
+    row_xor: int = option(AUTO, "LDS row r stored at r ^ (r / row-xor % 2); 0 none; -1 the bank model's choice")
+    pad: int = option(AUTO, "elements after each LDS row (no swizzle); -1 the bank model's choice")
+    swizzle: tuple[int, ...] = option((), "rotating swizzle vec,perPhase,maxPhase (0 for none); "
+                                          "empty: the bank model's choice")
 
     def run(self, module: ir.Operation) -> None:
+        if self.lanes not in ("auto", "cols", "rows") or self.rake_bits not in (64, 128) or \
+                len(self.swizzle) not in (0, 1, 3):
+            raise PassError(module.location, f"{self.NAME}: lanes is auto, cols or rows; rake-bits 64 or 128; "
+                                             "swizzle 0 or vec,perPhase,maxPhase")
         planner = matmul_lds.MatmulLds()
         for d, p, tgt in matmul_lds.matches(module, self.NAME):
             pl = planner.plan_dispatch(d, p, tgt)
-            model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
-            bits = element_bits(p.elem_type)
-            rewritten = {role: t for role, s in pl.staging.items()
-                         if (t := transposed(s, pl.scheme, bits, model, self.force)) is not None}
+            try:
+                rewritten = {role: t for role, t in self.restaged(pl, tgt, element_bits(p.elem_type)).items()
+                             if t is not None}
+            except ValueError as e:
+                raise PassError(d.location, f"{self.NAME}: {e}") from None
             if rewritten:
                 matmul_lds.record_staging(d.root, rewritten, self.NAME)
+
+    def restaged(self, pl: matmul_lds.Plan, tgt, bits: int) -> dict[str, StagingLayout | None]:
+        """Each operand's transposed staging (None: a guard keeps the planned one). Each may take
+        its planned LDS plus half of what the plan leaves free of ldsopt-matmul-lds's budget."""
+        model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
+        spare = (tgt.lds_bytes * 8 // bits - sum(math.prod(s.lds_shape) for s in pl.staging.values())) // 2
+        return {role: transposed(s, pl.scheme, bits, model, self.force, self, math.prod(s.lds_shape) + spare)
+                for role, s in pl.staging.items()}
+
+    def wants(self, c: StagingLayout) -> bool:
+        """Whether candidate `c` agrees with every forced option."""
+        forced_swizzle = None if not self.swizzle else () if self.swizzle == (0,) else self.swizzle
+        return ((self.lanes == "auto" or c.lanes == self.lanes)
+                and (self.row_xor == AUTO or c.row_xor == self.row_xor)
+                and (self.pad == AUTO or (c.pad == self.pad and not c.swizzle))
+                and (forced_swizzle is None or c.swizzle == forced_swizzle))
+
+    @property
+    def forced(self) -> bool:
+        return self.lanes != "auto" or self.row_xor != AUTO or self.pad != AUTO or bool(self.swizzle)
 
 
 def k_per_thread(s: StagingLayout) -> int:
@@ -84,13 +133,17 @@ def k_per_thread(s: StagingLayout) -> int:
     return rows // along_k
 
 
-def transposed(s: StagingLayout, scheme, bits: int, model: BankModel, force: bool = False) -> StagingLayout | None:
+def transposed(s: StagingLayout, scheme, bits: int, model: BankModel, force: bool = False,
+               opts: InthreadTranspose | None = None, lds_elems: float | None = None) -> StagingLayout | None:
     """`s` raked, transposed in registers and K-contiguous in LDS; None where a guard says no
-    (`force`: even where the fragment reads get no wider)."""
+    (`force`: even where the fragment reads get no wider). `opts` may force parts of the layout
+    (ValueError if no candidate has them); the LDS map takes at most `lds_elems` elements (default
+    what `s` takes; forced layouts are not limited: ldsopt-matmul-lds checks its budget)."""
+    opts = opts or InthreadTranspose()
     if s.k_contiguous or k_per_thread(s) < 2:
         return None
     rows, cols = s.tile
-    rake = min(WRITE_BITS // bits, rows)
+    rake = min(opts.rake_bits // bits, rows)
     read = max(n for _, _, n in scheme.reads(s.operand, True, 0))
     if read <= s.read_vector and not force:
         return None
@@ -100,28 +153,41 @@ def transposed(s: StagingLayout, scheme, bits: int, model: BankModel, force: boo
             return None
         vec //= 2
     base = dataclasses.replace(s, vector=vec, rake=rake, read_vector=read, pad=0, swizzle=())
-    return _cheapest(base, scheme, bits // 8, model, math.prod(s.lds_shape))
+    lds_elems = math.inf if opts.forced else lds_elems or math.prod(s.lds_shape)
+    candidates = [c for c in _address_maps(base, opts.pad) if opts.wants(c) and math.prod(c.lds_shape) <= lds_elems]
+    if not candidates:
+        raise ValueError(f"no staging of operand {s.operand} has the forced lanes, row-xor, pad and swizzle")
+    return _cheapest(candidates, scheme, bits // 8, model)
 
 
-def _cheapest(base: StagingLayout, scheme, elem_bytes: int, model: BankModel, lds_elems: int) -> StagingLayout:
-    """The address map of fewest bank conflicts, then least LDS, then first listed (no swizzle,
-    small pads, then swizzles by period), among those within `lds_elems`."""
-    candidates = [c for c in _address_maps(base) if math.prod(c.lds_shape) <= lds_elems]
-    cost = [(matmul_lds.bank_conflicts(c, scheme, elem_bytes, model), math.prod(c.lds_shape), i)
-            for i, c in enumerate(candidates)]
-    return candidates[min(cost)[2]]
+def _cheapest(candidates: list[StagingLayout], scheme, elem_bytes: int, model: BankModel) -> StagingLayout:
+    """The candidate of fewest bank conflicts (LDS writes and fragment reads of the first wave),
+    then of the fewest non-affine address maps (a row XOR, a swizzle: each makes every fragment
+    read compute its address, where a padded layout reads at immediate offsets from one base),
+    then least LDS, then first listed."""
+    cost = [(matmul_lds.bank_conflicts(c, scheme, elem_bytes, model), bool(c.row_xor) + bool(c.swizzle),
+             math.prod(c.lds_shape), i) for i, c in enumerate(candidates)]
+    return candidates[min(cost)[-1]]
 
 
-def _address_maps(base: StagingLayout) -> list[StagingLayout]:
-    """Row pads of 0, 1 and 2 units, and rotating swizzles of that unit (perPhase 1..8 rows,
-    maxPhase 2..units per row): the unit is the wider of the LDS writes and the fragment reads,
-    so that both stay whole vectors."""
+def _address_maps(base: StagingLayout, forced_pad: int = AUTO) -> list[StagingLayout]:
+    """For threads along M/N or down K (lanes cols, rows), without and with a row XOR of the
+    thread's column count: row pads of 0, 1 and 2 units (and `forced_pad` if it is a multiple of
+    the unit), and rotating swizzles of 1 and 2 units (perPhase 1..8 rows, maxPhase 2..units per
+    row). The unit is the wider of the LDS writes and the fragment reads, so that both stay whole
+    vectors."""
     unit = max(base.write_vector, base.read_vector)
     cols = base.lds_tile[1]
-    pads = [dataclasses.replace(base, pad=pad) for pad in (0, unit, 2 * unit)]
-    swizzles = [dataclasses.replace(base, swizzle=(unit, per_phase, max_phase))
-                for max_phase in _powers_of_two(2, cols // unit) for per_phase in _powers_of_two(1, 8)]
-    return pads + swizzles
+    pads = sorted({0, unit, 2 * unit} | ({forced_pad} if forced_pad > 0 and forced_pad % unit == 0 else set()))
+    out = []
+    for lanes in ("cols", "rows"):
+        for row_xor in (0, base.vector) if base.vector > 1 else (0,):
+            b = dataclasses.replace(base, lanes=lanes, row_xor=row_xor)
+            out += [dataclasses.replace(b, pad=pad) for pad in pads]
+            out += [dataclasses.replace(b, swizzle=(u, per_phase, max_phase))
+                    for u in (unit, 2 * unit) if u <= cols
+                    for max_phase in _powers_of_two(2, cols // u) for per_phase in _powers_of_two(1, 8)]
+    return out
 
 
 def _powers_of_two(lo: int, hi: int) -> list[int]:

@@ -22,7 +22,7 @@ fill), 256 threads; the `tiles` option gives other tilings, BMxBNxTMxTN, any siz
   record a rewritten layout for an operand on the root op (`ldsopt.staging = {B = {...}}`,
   `record_staging`): it must stage the tile this plan stages (same tile, threads, fragment),
   and is emitted as it says: raked reads of several rows, a `vector.transpose` of each
-  register tile, K-contiguous LDS with its rotating swizzle applied to every LDS column
+  register tile, K-contiguous LDS with its row XOR and rotating swizzle applied to every LDS
   index; the passes that recorded one are named before this one in `ldsopt.lowered_by`. The
   emitted layout is recorded as `ldsopt.staging` on the operand's `memref.alloc`;
 - double buffering: the LDS allocs hold two tiles. Step kt reads the global tile kt+1 into
@@ -326,6 +326,12 @@ def _staging(p: Problem, role: str, scheme, bk: int, tgt: target_model.Target,
 
 def bank_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -> int:
     """Extra LDS cycles of the first wave: each of its tile stores, then each of its fragment reads."""
+    return sum(lds_conflicts(s, scheme, elem_bytes, model))
+
+
+def lds_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -> tuple[int, int]:
+    """(stores, fragment reads): extra LDS cycles of the first wave's stores of its first chunk
+    and of its fragment reads of K sub-step 0."""
     lanes = range(model.wave_size)
     cols = s.lds_tile[1]
 
@@ -333,12 +339,12 @@ def bank_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) 
         return s.address_map(row * cols + col) * elem_bytes
 
     writes = [s.lds_writes(lane) for lane in lanes]
-    total = sum(model.conflicts([addr(*lane_writes[w][:2]) for lane_writes in writes], width * elem_bytes)
-                for w, (_, _, width) in enumerate(writes[0]))
+    stores = sum(model.conflicts([addr(*lane_writes[w][:2]) for lane_writes in writes], width * elem_bytes)
+                 for w, (_, _, width) in enumerate(writes[0]))
     reads = [scheme.reads(s.operand, s.k_contiguous, lane) for lane in lanes]
-    for r, (_, _, width) in enumerate(reads[0]):
-        total += model.conflicts([addr(*lane_reads[r][:2]) for lane_reads in reads], width * elem_bytes)
-    return total
+    loads = sum(model.conflicts([addr(*lane_reads[r][:2]) for lane_reads in reads], width * elem_bytes)
+                for r, (_, _, width) in enumerate(reads[0]))
+    return stores, loads
 
 
 def _scheme(p: Problem, t: Tiling, tgt: target_model.Target, use_mma: bool) -> FmaScheme | MmaScheme | None:
@@ -536,7 +542,10 @@ class _Emitter:
         out = []
         for j in range(s.chunks_per_thread):
             c = arith.addi(self.tid, k.const(s.threads * j)) if j else self.tid
-            row, col = k.delinearize(c, [s.tile[0] // s.rake, s.tile[1] // s.vector])
+            if s.lanes == "rows":  # consecutive threads down the raked rows
+                col, row = k.delinearize(c, [s.tile[1] // s.vector, s.tile[0] // s.rake])
+            else:
+                row, col = k.delinearize(c, [s.tile[0] // s.rake, s.tile[1] // s.vector])
             out.append((self._scaled(row, s.rake), self._scaled(col, s.vector)))
         return out
 
@@ -580,21 +589,24 @@ class _Emitter:
             for j, value in enumerate(values):
                 # Transposed: column j of the register tile goes to LDS row col + j, at K = row.
                 lds_row, lds_col = (self._offset(col, j), row) if s.register_transpose else (self._offset(row, j), col)
-                write_vector(value, self.lds[role], [buf, lds_row, self._swizzled(s, lds_row, lds_col)])
+                write_vector(value, self.lds[role], [buf, *self._lds_index(s, lds_row, lds_col)])
 
-    def _swizzled(self, s: StagingLayout, row: ir.Value, col: ir.Value) -> ir.Value:
-        """The LDS column of (row, col) under the staging's rotating swizzle (layout.RotatingSwizzle):
-        col ^ (vec * (phase ^ block)) % cols, phase = row / perPhase % maxPhase, block = row /
-        (perPhase * maxPhase) % maxPhase; `col` itself without a swizzle."""
-        if not s.swizzle:
-            return col
+    def _lds_index(self, s: StagingLayout, row: ir.Value, col: ir.Value) -> tuple[ir.Value, ir.Value]:
+        """The LDS (row, col) of tile element (row, col), as `s.address_map` places it: row ^ (row /
+        row_xor % 2) (layout.RowXor), then the column under the rotating swizzle of that row
+        (layout.RotatingSwizzle): col ^ (vec * (phase ^ block)) % cols, phase = row / perPhase %
+        maxPhase, block = row / (perPhase * maxPhase) % maxPhase."""
         k = self.k
+        if s.row_xor:
+            row = arith.xori(row, arith.andi(arith.shrui(row, k.const(s.row_xor.bit_length() - 1)), k.const(1)))
+        if not s.swizzle:
+            return row, col
         vec, per_phase, max_phase = s.swizzle
         rows = arith.divui(row, k.const(per_phase)) if per_phase > 1 else row
         phase = arith.remui(rows, k.const(max_phase))
         block = arith.remui(arith.divui(rows, k.const(max_phase)), k.const(max_phase))
         mask = arith.remui(arith.muli(arith.xori(phase, block), k.const(vec)), k.const(s.lds_tile[1]))
-        return arith.xori(col, mask)
+        return row, arith.xori(col, mask)
 
     # --- the K loop ---
 
@@ -613,8 +625,8 @@ class _Emitter:
         scf.yield_(acc)
 
     def _lds_read(self, role: str, buf: ir.Value, row: ir.Value, col: ir.Value, n: int) -> ir.Value:
-        col = self._swizzled(self.pl.staging[role], row, col)
-        return read_vector(ir.VectorType.get([n], self.p.elem_type), self.lds[role], [buf, row, col])
+        return read_vector(ir.VectorType.get([n], self.p.elem_type), self.lds[role],
+                           [buf, *self._lds_index(self.pl.staging[role], row, col)])
 
     def _offset(self, base: ir.Value, off: int) -> ir.Value:
         return arith.addi(base, self.k.const(off)) if off else base

@@ -83,6 +83,26 @@ def test_lavapipe_with_and_without(name, with_pass, results):
     assert "ldsopt-matmul-lds" in report
 
 
+# Layouts forced by the pass's options (the bank model picks others on lavapipe), on programs
+# with tails: the row XOR under a swizzle with threads along M/N, threads down K with a forced
+# pad and with a swizzle (257x129x65: 1-wide columns), 8-row (128-bit) rakes.
+LAYOUTS = [
+    ("tn_f16_64x96x48", "lanes=cols row-xor=2"),
+    ("nn_f32_257x129x65_acc", "lanes=rows row-xor=0 pad=8 swizzle=0"),
+    ("tt_bf16_96x160x64", "rake-bits=128"),
+    ("tn_f32_257x129x65", "lanes=rows swizzle=4,1,4"),
+]
+
+
+@pytest.mark.parametrize("name, options", LAYOUTS, ids=[f"{n}-{o.replace(' ', '-')}" for n, o in LAYOUTS])
+def test_lavapipe_forced_layouts(name, options):
+    pipeline = DEFAULT_PIPELINE.replace(PASS, PASS + "{force=true " + options + "}")
+    proc = _run(MATMUL / f"{name}.mlir", pipeline, "--target", "lavapipe", *TOLERANCE)
+    lines = proc.stdout.strip().splitlines()
+    assert proc.returncode == 0 and lines and lines[-1].startswith("PASS"), proc.stdout + proc.stderr
+    assert f"ldsopt: {PASS}, ldsopt-matmul-lds" in proc.stdout, proc.stdout
+
+
 NARROW_READS = ("ds_read_u16", "ds_read_i16", "ds_read_u8", "ds_read_i8")
 WIDE_READS = ("ds_read_b64", "ds_read2_b64", "ds_read2st64_b64", "ds_read_b128")
 

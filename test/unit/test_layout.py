@@ -4,7 +4,7 @@ import itertools
 import pytest
 
 from ldsopt.layout import (BlockedRotation, BlockPadded, Layout, Padded, PerpPermutation,
-                           RotatingSwizzle, XorSwizzle, complement, composition, concat)
+                           RotatingSwizzle, RowXor, XorSwizzle, complement, composition, concat)
 
 
 def table(f, n):
@@ -262,3 +262,13 @@ def test_layout_then_map():
     col = Layout((32,), (32,))                                  # lane -> (row=lane, col=0)
     m = Padded(32, 1)
     assert [m(col(l)) for l in range(32)] == [33 * l for l in range(32)]
+
+
+def test_row_xor_swaps_row_pairs_in_odd_blocks():
+    m = RowXor(stride=4, row_elems=32)
+    rows = [m(r * 32) // 32 for r in range(16)]
+    assert rows == [0, 1, 2, 3, 5, 4, 7, 6, 8, 9, 10, 11, 13, 12, 15, 14]
+    assert all(m.inverse(m(i)) == i and m(i) % 32 == i % 32 for i in range(16 * 32))
+    assert m.alloc_size(3 * 32) == 4 * 32
+    with pytest.raises(ValueError):
+        RowXor(stride=3, row_elems=32)

@@ -5,13 +5,16 @@
 // N-contiguous) was planned as 8-wide reads along N, 2 K rows per thread, stored N-contiguous and
 // read by the MFMA B fragments one element at a time (4 K rows). The pass records B's new staging
 // on the root op: the thread rake (4 K rows of 4 elements along N per thread: thread_map (32,8):(4,512)),
-// the register transpose, the LDS K-contiguous (lds_order [0, 1], 128 x 32) with the rotating swizzle
-// the bank model picks (<4,1,8>: 268 extra cycles of the first wave without it, 16 with), fragment
-// reads of 4. A is K-contiguous already: not recorded.
+// the register transpose, the LDS K-contiguous (lds_order [0, 1], 128 x 32) with the address map
+// the bank model picks over the first wave's LDS writes and fragment reads: rows r ^ (r / 4 % 2)
+// (row_xor 4: the 4 rows a lane writes and those of the next lane fill both halves of the banks)
+// then the rotating swizzle <4,1,8>; extra cycles (writes + reads): 240 + 28 with neither, 16 + 0
+// with the swizzle alone (cf64297's choice), 0 + 0 with both. Fragment reads of 4. A is
+// K-contiguous already: not recorded.
 // REC-LABEL: func.func @nn_f16
 // REC:         linalg.generic
 // REC-SAME:      ldsopt.staged_by = ["ldsopt-inthread-transpose"]
-// REC-SAME:      ldsopt.staging = {B = {dims = ["k", "n"], fragment = "MFMA_F32_16x16x16_F16", lds_order = [0, 1], lds_shape = [2, 128, 32], operand = "B", pad = 0 : i64, rake = 4 : i64, read_vector = 4 : i64, register_transpose = true, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)", threads = 256 : i64, tile = [32, 128], vector = 4 : i64}}
+// REC-SAME:      ldsopt.staging = {B = {dims = ["k", "n"], fragment = "MFMA_F32_16x16x16_F16", lds_order = [0, 1], lds_shape = [2, 128, 32], operand = "B", pad = 0 : i64, rake = 4 : i64, read_vector = 4 : i64, register_transpose = true, row_xor = 4 : i64, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)", threads = 256 : i64, tile = [32, 128], vector = 4 : i64}}
 // The kernel: each thread reads 4 rows of vector<4xf16> along N, transposes the 4x4 register tile,
 // writes its 4 columns (4 K-consecutive f16, 64 bits each) to 4 LDS rows (N) at the swizzled K
 // column; the MFMA B fragments are single vector<4xf16> reads at the same swizzle, fed to the MFMAs
@@ -20,7 +23,7 @@
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"]
 // CHECK:         %[[B:.+]] = hal.interface.binding.subspan {{.*}} binding(1)
 // CHECK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], {{.*}} rake = 1 : i64, read_vector = 4 : i64, register_transpose = false, {{.*}}} : memref<2x128x40xf16, #gpu.address_space<workgroup>>
-// CHECK:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}} rake = 4 : i64, {{.*}} register_transpose = true, swizzle = "rotating<4,1,8>", {{.*}}} : memref<2x128x32xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}} rake = 4 : i64, {{.*}} register_transpose = true, row_xor = 4 : i64, swizzle = "rotating<4,1,8>", {{.*}}} : memref<2x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK:         %[[R0:.+]] = vector.transfer_read %[[B]][{{.+}}]{{.*}} : memref<64x256xf16, {{.*}}>, vector<4xf16>
 // CHECK:         %[[R1:.+]] = vector.transfer_read %[[B]][{{.+}}]{{.*}} : memref<64x256xf16, {{.*}}>, vector<4xf16>
 // CHECK:         %[[R2:.+]] = vector.transfer_read %[[B]][{{.+}}]{{.*}} : memref<64x256xf16, {{.*}}>, vector<4xf16>
@@ -30,9 +33,13 @@
 // CHECK:         %[[T:.+]] = vector.transpose %[[TILE]], [1, 0] : vector<4x4xf16> to vector<4x4xf16>
 // CHECK:         %[[C0:.+]] = vector.extract %[[T]][0] : vector<4xf16> from vector<4x4xf16>
 // CHECK:         %[[C3:.+]] = vector.extract %[[T]][3] : vector<4xf16> from vector<4x4xf16>
+// CHECK:         %[[H:.+]] = arith.shrui %[[ROW:.+]], %c2 : index
+// CHECK-NEXT:    %[[H1:.+]] = arith.andi %[[H]], %c1 : index
+// CHECK-NEXT:    %[[XROW:.+]] = arith.xori %[[ROW]], %[[H1]] : index
+// CHECK-NEXT:    arith.remui %[[XROW]], %c8 : index
 // CHECK:         arith.remui %{{.+}}, %c32 : index
 // CHECK-NEXT:    %[[SW:.+]] = arith.xori %{{.+}}, %{{.+}} : index
-// CHECK-NEXT:    vector.transfer_write %[[C0]], %[[LB]][%c0, %{{.+}}, %[[SW]]] {in_bounds = [true]} : vector<4xf16>, memref<2x128x32xf16, #gpu.address_space<workgroup>>
+// CHECK-NEXT:    vector.transfer_write %[[C0]], %[[LB]][%c0, %[[XROW]], %[[SW]]] {in_bounds = [true]} : vector<4xf16>, memref<2x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK-COUNT-2: vector.transfer_write {{.*}} : vector<4xf16>, memref<2x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK:         vector.transfer_write %[[C3]], %[[LB]]
 // CHECK:         gpu.barrier
@@ -81,7 +88,7 @@ iree_codegen.dispatch_config @nn_f16 {
 // (lds_order [1, 0] for A); B (N x K) is K-contiguous already and keeps its staging. A's MFMA
 // fragments become single vector<4xf16> reads.
 // REC-LABEL: func.func @tt_f16
-// REC:         ldsopt.staging = {A = {dims = ["k", "m"], fragment = "MFMA_F32_16x16x16_F16", lds_order = [1, 0], lds_shape = [2, 128, 32], operand = "A", pad = 0 : i64, rake = 4 : i64, read_vector = 4 : i64, register_transpose = true, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)", threads = 256 : i64, tile = [32, 128], vector = 4 : i64}}
+// REC:         ldsopt.staging = {A = {dims = ["k", "m"], fragment = "MFMA_F32_16x16x16_F16", lds_order = [1, 0], lds_shape = [2, 128, 32], operand = "A", pad = 0 : i64, rake = 4 : i64, read_vector = 4 : i64, register_transpose = true, row_xor = 4 : i64, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)", threads = 256 : i64, tile = [32, 128], vector = 4 : i64}}
 // REC-NOT:     operand = "B"
 // CHECK-LABEL: func.func @tt_f16
 // CHECK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "m"], {{.*}} register_transpose = true, {{.*}}} : memref<2x128x32xf16, #gpu.address_space<workgroup>>

@@ -1,0 +1,62 @@
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose)' | filecheck %s --check-prefix=AUTO
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=cols row-xor=0 swizzle=4,1,8})' | filecheck %s --check-prefix=OLD
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=cols})' | filecheck %s --check-prefix=XOR
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=cols row-xor=0 pad=8 swizzle=0})' | filecheck %s --check-prefix=PAD
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{rake-bits=128})' | filecheck %s --check-prefix=WIDE
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=rows}, ldsopt-matmul-lds)' | filecheck %s --check-prefix=ROWS
+// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=diagonal})' 2>&1 | filecheck %s --check-prefix=BAD
+// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{pad=3 row-xor=4})' 2>&1 | filecheck %s --check-prefix=NONE
+
+// NN f16 256x256x64 on CUDA (mma.sync m16n8k16, warps of 32, 32 x 4 B banks): B's layout
+// options, each forcing part of the staging that the bank model otherwise picks.
+// By default: threads down K (lanes rows: 4 K rows x 4 N each, consecutive threads on
+// consecutive 4-row K blocks) and rows padded by 8: 0 extra cycles of the first warp's 4 LDS
+// writes (b64: 2 phases of 16 lanes) and 2 fragment reads (b32), at immediate offsets (no XOR).
+// AUTO: ldsopt.staging = {B = {{{.*}}lanes = "rows", lds_order = [0, 1], lds_shape = [2, 128, 40], {{.*}}pad = 8 : i64, rake = 4 : i64, read_vector = 2 : i64, register_transpose = true, swizzle = "none", thread_map = "(8,32):(512,4)", {{.*}}vector = 4 : i64}}
+// Threads along N with the row XOR and the swizzle: also 0 extra cycles, XOR addresses.
+// XOR: ldsopt.staging = {B = {{{.*}}row_xor = 4 : i64, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)"
+// cf64297's choice, forced: no row XOR, 8 extra cycles on the writes (as ncu counted on the H200).
+// OLD: ldsopt.staging = {B = {{{.*}}register_transpose = true, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)"
+// PAD: ldsopt.staging = {B = {{{.*}}lds_shape = [2, 128, 40], {{.*}}pad = 8 : i64, {{.*}}swizzle = "none"
+// rake-bits=128: 8 K rows (128 bits) of 2 N columns per thread, rows r ^ (r / 2 % 2), swizzle of 8.
+// WIDE: ldsopt.staging = {B = {{{.*}}rake = 8 : i64, {{.*}}row_xor = 2 : i64, swizzle = "rotating<8,1,4>", thread_map = "(64,4):(2,1024)", {{.*}}vector = 2 : i64}}
+// lanes=rows: consecutive threads take consecutive 4-row K blocks of one 4-column N group: thread t
+// reads K rows 4 * (t % 8) + i at N 4 * (t / 8).
+// ROWS: memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}lanes = "rows", {{.*}}thread_map = "(8,32):(512,4)"
+// ROWS: %[[TID:.+]] = gpu.thread_id x
+// ROWS: %[[KB:.+]] = arith.remui %[[TID]], %c8 : index
+// ROWS-NEXT: %[[NB:.+]] = arith.divui %[[TID]], %c8 : index
+// ROWS-NEXT: %[[K0:.+]] = arith.muli %[[KB]], %c4 : index
+// ROWS-NEXT: %[[N0:.+]] = arith.muli %[[NB]], %c4 : index
+// ROWS: %[[K:.+]] = arith.addi %c0, %[[K0]] : index
+// ROWS-NEXT: %[[N:.+]] = arith.addi %{{.+}}, %[[N0]] : index
+// ROWS-NEXT: arith.constant
+// ROWS-NEXT: vector.transfer_read %{{.+}}[%[[K]], %[[N]]]{{.*}} : memref<64x256xf16, {{.*}}>, vector<4xf16>
+// BAD: error: ldsopt-inthread-transpose: lanes is auto, cols or rows
+// NONE: error: ldsopt-inthread-transpose: no staging of operand B has the forced lanes, row-xor, pad and swizzle
+func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] subgroup_size = 64>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<256x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x256xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<256x256xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = iree_codegen.load_from_buffer %0 : memref<256x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<256x64xf16>
+  %4 = iree_codegen.load_from_buffer %1 : memref<64x256xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x256xf16>
+  %5 = tensor.empty() : tensor<256x256xf32>
+  %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<256x64xf16>, tensor<64x256xf16>) outs(%6 : tensor<256x256xf32>) {
+  ^bb0(%in: f16, %in_0: f16, %out: f32):
+    %8 = arith.extf %in : f16 to f32
+    %9 = arith.extf %in_0 : f16 to f32
+    %10 = arith.mulf %8, %9 : f32
+    %11 = arith.addf %out, %10 : f32
+    linalg.yield %11 : f32
+  } -> tensor<256x256xf32>
+  iree_codegen.store_to_buffer %7, %2 : tensor<256x256xf32> into memref<256x256xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+iree_codegen.dispatch_config @nn_f16 {
+^bb0(%arg0: !hal.device):
+  %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+  iree_codegen.yield %x, %y, %z : index, index, index
+}
