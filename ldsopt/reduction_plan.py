@@ -14,7 +14,10 @@ on a tile of `outputs_per_tile` consecutive outputs at a time:
 - thread coordinate r = subgroup_r * lanes_r + lane_r reads reduction chunks r, r + TR, ...
   (TR = lanes_r * subgroups_r threads, each chunk `vec_r` elements);
 - `reduction_fastest` says which of lane_p / lane_r varies fastest with the lane id (the same
-  order is used for the subgroup id).
+  order is used for the subgroup id);
+- `unroll` U: a thread loads U of its chunks (r, r + TR, ..., r + (U-1) TR) before combining
+  them, so that U loads are in flight per thread; the default (`choose_unroll`) aims at
+  IN_FLIGHT_BYTES per thread, capped by the chunks a thread has.
 Lanes that share an output (same lane_p) meet through shuffles; if subgroups_r > 1, the
 subgroups that share an output meet through an LDS buffer of subgroups_r x outputs_per_tile
 partials (a subgroup's partials are one contiguous row, and reading back, consecutive lanes
@@ -54,6 +57,7 @@ class Problem:
     subgroup_size: int
     max_threads: int
     max_workgroups: int
+    element_bytes: int = 4          # bytes the inputs hold per element of the iteration space
 
     @property
     def parallel(self) -> tuple[int, ...]:
@@ -82,6 +86,23 @@ class Plan:
     subgroups_r: int
     reduction_fastest: bool
     source: str  # "default" or "lowering_config"
+    unroll: int = 1  # chunks a thread loads before combining them
+
+    @property
+    def chunks_per_thread(self) -> tuple[int, int]:
+        """(fewest, most) chunks a thread on the reduction gets."""
+        return self.chunks // self.threads_r, math.ceil(self.chunks / self.threads_r)
+
+    @property
+    def remainder_loads(self) -> int:
+        """Loads after the whole groups of `unroll`: the most a thread has left over."""
+        return max(n % self.unroll for n in self.chunks_per_thread)
+
+    @property
+    def remainder_guarded(self) -> bool:
+        """Whether threads differ in their leftover chunks (each leftover load then checks
+        its chunk exists)."""
+        return self.chunks % self.threads_r != 0
 
     @property
     def subgroup_size(self) -> int:
@@ -170,6 +191,8 @@ class Plan:
 
     def check(self) -> None:
         p = self.problem
+        if self.unroll < 1:
+            raise PlanError(f"unroll {self.unroll} is not positive")
         for what, n in (("lanes", self.lanes_p), ("lanes", self.lanes_r), ("vector", self.vector)):
             if not _is_pow2(n):
                 raise PlanError(f"{what} count {n} is not a power of two")
@@ -197,6 +220,26 @@ def _pow2_ceil(n: int) -> int:
 def _pow2_dividing(n: int, cap: int) -> int:
     """The largest power of two that divides n and is at most cap."""
     return min(n & -n, 1 << (cap.bit_length() - 1))
+
+
+# Bytes of loads a thread should have in flight (one group of `unroll` chunks): four 128-bit
+# loads. Measured on the H200: see passes/vector_distribute.py.
+IN_FLIGHT_BYTES = 64
+
+
+def choose_unroll(plan: Plan) -> int:
+    """The largest power of two U with U chunks of the thread's loads within IN_FLIGHT_BYTES
+    (at least 1), and no more than the chunks a thread has."""
+    chunk_bytes = plan.vector * plan.problem.element_bytes
+    goal = max(1, IN_FLIGHT_BYTES // chunk_bytes)
+    return 1 << (min(goal, max(1, plan.chunks_per_thread[1])).bit_length() - 1)
+
+
+def with_unroll(plan: Plan, unroll: int = 0) -> Plan:
+    """The plan loading `unroll` chunks at once (0: choose_unroll's choice)."""
+    plan = dataclasses.replace(plan, unroll=unroll or choose_unroll(plan))
+    plan.check()
+    return plan
 
 
 def default_plan(p: Problem, workgroup_size: int) -> Plan:

@@ -136,6 +136,7 @@ def layout_attr(plan: Plan, lds_pad: int) -> ir.DictAttr:
     - lds_partials: the shape of the LDS buffer of partials, subgroups on the reduction x
       (outputs per tile + padding against bank conflicts); absent when a single subgroup
       holds each output;
+    - unroll: chunks a thread loads (in flight at once) before combining them;
     - source: "default" or "lowering_config"."""
     p = plan.problem
     tiles = plan.tiles()
@@ -147,6 +148,7 @@ def layout_attr(plan: Plan, lds_pad: int) -> ir.DictAttr:
         "vector_side": ir.StringAttr.get("reduction" if p.vector_on_reduction else "parallel"),
         "lanes": ir.StringAttr.get("reduction_fastest" if plan.reduction_fastest else "parallel_fastest"),
         "source": ir.StringAttr.get(plan.source),
+        "unroll": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), plan.unroll),
     }
     if plan.subgroups_r > 1:
         entries["lds_partials"] = ir.DenseI64ArrayAttr.get([plan.subgroups_r, plan.outputs_per_tile + lds_pad])
@@ -162,6 +164,7 @@ class VectorDistribute(ModulePass):
     max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)")
     honour_config: bool = option(True, "follow a layout lowering_config (lane/subgroup bases) on the root")
     scale_config_to_target: bool = option(False, "rescale a lowering_config written for another subgroup size")
+    unroll: int = option(0, "reduction chunks a thread loads before combining them (0: from the bytes per thread)")
 
     def run(self, module: ir.Operation) -> None:
         for d, red, tgt in matched_dispatches(module, ("linalg.generic", "linalg.reduce"),
@@ -174,15 +177,18 @@ class VectorDistribute(ModulePass):
             _ReductionKernel(d, red, plan, tgt, lds_pad).emit()
 
     def _plan(self, d: Dispatch, red: Reduction, tgt: target_model.Target) -> Plan:
-        vector_limit = min(tgt.vector_elems(element_bits(b.tensor_type.element_type)) for b in d.inputs)
-        problem = Problem(red.shape, red.reduced, vector_limit, tgt.subgroup_size, tgt.max_threads,
-                          min(self.max_workgroups, tgt.max_workgroup_counts[0]))
+        bits = [element_bits(b.tensor_type.element_type) for b in d.inputs]
+        problem = Problem(red.shape, red.reduced, min(tgt.vector_elems(b) for b in bits), tgt.subgroup_size,
+                          tgt.max_threads, min(self.max_workgroups, tgt.max_workgroup_counts[0]),
+                          element_bytes=sum(bits) // 8)
         cfg = user_config(d.func, d.root) if self.honour_config else None
         cfg = cfg.permuted(red.perm) if cfg is not None else None
         try:
             if cfg is not None and cfg.has_layout:
-                return reduction_plan.config_plan(problem, cfg, self.scale_config_to_target)
-            return reduction_plan.default_plan(problem, self.workgroup_size)
+                plan = reduction_plan.config_plan(problem, cfg, self.scale_config_to_target)
+            else:
+                plan = reduction_plan.default_plan(problem, self.workgroup_size)
+            return reduction_plan.with_unroll(plan, self.unroll)
         except PlanError as e:
             what = "cannot honour the lowering_config" if cfg is not None and cfg.has_layout else "no plan"
             raise PassError(d.location, f"{self.NAME}: {what}: {e}") from None
@@ -285,31 +291,63 @@ class _ReductionKernel:
         self._read_back(tile_first)
 
     def _thread_partials(self, first: ir.Value) -> list[ir.Value]:
-        """This thread's partial result for each of its vec_p outputs starting at `first`."""
-        plan, k, red = self.plan, self.k, self.red
-        p = plan.problem
-        v = plan.vector
+        """This thread's partial result for each of its vec_p outputs starting at `first`:
+        a loop over whole groups of `unroll` chunks (all loads of a group issued before the
+        body combines them), then the thread's leftover chunks (plan.remainder_loads loads,
+        each clamped to the last chunk and its value dropped where its chunk does not exist,
+        when threads differ in their leftovers)."""
+        plan, k = self.plan, self.k
+        v, tr, u = plan.vector, plan.threads_r, plan.unroll
         out_coords = k.delinearize(first, self.out_sizes) if self.out_sizes else []
-        chunk_sizes = [red.shape[i] for i in p.reduced]
-        chunk_sizes[-1] //= plan.vec_r
-        acc_type = ir.VectorType.get([v], red.acc_type)
-        loop = scf.ForOp(self.r, k.const(plan.chunks), k.const(plan.threads_r), [self.identity(acc_type)])
-        with ir.InsertionPoint(loop.body):
-            red_coords = k.delinearize(loop.induction_variable, chunk_sizes)
-            if plan.vec_r > 1:
-                red_coords[-1] = self._linear((red_coords[-1], plan.vec_r))
-            coords = dict(zip(p.parallel, out_coords)) | dict(zip(p.reduced, red_coords))
-            index = [coords[i] for i in range(len(red.shape))]
-            values = [read_vector(ir.VectorType.get([v], b.tensor_type.element_type), buf, index)
-                      for b, buf in zip(self.d.inputs, self.inputs)]
-            scf.yield_([vectorize_body(self.d.root, values + [loop.inner_iter_args[0]], v)])
-        elements = [vector.extract(loop.results[0], [], [j]) for j in range(v)]
+        acc = self.identity(ir.VectorType.get([v], self.red.acc_type))
+        start = self.r
+        main_end = plan.chunks - (u - 1) * tr  # a group starting at chunk c ends at c + (u-1) tr
+        if main_end > 0:
+            leftover = [start] if plan.remainder_loads else []  # where a thread's leftovers begin
+            loop = scf.ForOp(self.r, k.const(main_end), k.const(u * tr), [acc] + leftover)
+            with ir.InsertionPoint(loop.body):
+                c = loop.induction_variable
+                loads = [self._read_chunk(self._linear((c, 1), (k.const(i * tr), 1)), out_coords)
+                         for i in range(u)]
+                nxt = [arith.addi(c, k.const(u * tr))] if leftover else []
+                scf.yield_([self._accumulate(loop.inner_iter_args[0], loads)] + nxt)
+            acc, start = loop.results[0], loop.results[1] if leftover else None
+        chunks = [self._linear((start, 1), (k.const(i * tr), 1)) for i in range(plan.remainder_loads)]
+        valid = None
+        if plan.remainder_guarded and chunks:
+            valid = [arith.cmpi(arith.CmpIPredicate.ult, c, k.const(plan.chunks)) for c in chunks]
+            chunks = [arith.minui(c, k.const(plan.chunks - 1)) for c in chunks]
+        if chunks:
+            acc = self._accumulate(acc, [self._read_chunk(c, out_coords) for c in chunks], valid)
+        elements = [vector.extract(acc, [], [j]) for j in range(v)]
         if plan.vec_p > 1:
             return elements
         while len(elements) > 1:  # a tree over the vector's elements
             pairs = zip(elements[::2], elements[1::2])
             elements = [self.combine(a, b) for a, b in pairs] + elements[len(elements) & ~1:]
         return elements
+
+    def _read_chunk(self, chunk: ir.Value, out_coords: list[ir.Value]) -> list[ir.Value]:
+        """Each input's vector of reduction chunk `chunk` for the outputs at `out_coords`."""
+        plan, red = self.plan, self.red
+        p = plan.problem
+        chunk_sizes = [red.shape[i] for i in p.reduced]
+        chunk_sizes[-1] //= plan.vec_r
+        red_coords = self.k.delinearize(chunk, chunk_sizes)
+        if plan.vec_r > 1:
+            red_coords[-1] = self._linear((red_coords[-1], plan.vec_r))
+        coords = dict(zip(p.parallel, out_coords)) | dict(zip(p.reduced, red_coords))
+        index = [coords[i] for i in range(len(red.shape))]
+        return [read_vector(ir.VectorType.get([plan.vector], b.tensor_type.element_type), buf, index)
+                for b, buf in zip(self.d.inputs, self.inputs)]
+
+    def _accumulate(self, acc: ir.Value, loads: list[list[ir.Value]], valid: list[ir.Value] | None = None) -> ir.Value:
+        """`acc` with the body applied to each chunk's loaded vectors in turn; a chunk whose
+        `valid` flag is false leaves it unchanged."""
+        for i, values in enumerate(loads):
+            new = vectorize_body(self.d.root, values + [acc], self.plan.vector)
+            acc = new if valid is None else arith.select(valid[i], new, acc)
+        return acc
 
     def _read_back(self, tile_first: ir.Value) -> None:
         """G lanes per output combine the subgroups' partials, each lane serially over every

@@ -11,14 +11,18 @@
 // lanes per row, 16 apart (xor 32, 16), the 16 lanes between them read the other rows.
 // SEED2:       #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<BaseLowering> workgroup_size = [256, 1, 1] subgroup_size = 64>
 // SEED2-LABEL: func.func @reduce_fp16_dispatch_0_generic_4x4096_f32
-// SEED2-SAME:    lds_partials = array<i64: 4, 4>, parallel = array<i64: 1, 1, 4, 1>, parallel_dims = array<i64: 0>, reduced_dims = array<i64: 1>, reduction = array<i64: 4, 16, 16, 4>, source = "lowering_config", vector_side = "reduction"
+// SEED2-SAME:    lds_partials = array<i64: 4, 4>, parallel = array<i64: 1, 1, 4, 1>, parallel_dims = array<i64: 0>, reduced_dims = array<i64: 1>, reduction = array<i64: 4, 16, 16, 4>, source = "lowering_config", unroll = 4 : i64, vector_side = "reduction"
 // SEED2:         %[[TID:.+]] = gpu.thread_id x upper_bound 256
 // SEED2:         %[[LANE:.+]] = arith.remui %[[TID]], %c64
 // SEED2:         %[[LANE_R:.+]] = arith.remui %[[LANE]], %c16
 // SEED2:         %[[LANE_P:.+]] = arith.divui %[[LANE]], %c16
 // SEED2:         %[[SG:.+]] = arith.divui %[[TID]], %c64
 // SEED2:         %[[LDS:.+]] = memref.alloc() : memref<4x4xf32, #gpu.address_space<workgroup>>
-// SEED2:         scf.for %{{.+}} = %{{.+}} to %c1024 step %c64 iter_args(%{{.+}} = %{{.+}}) -> (vector<4xf32>)
+// The config states the layout, the plan the unroll: 16 chunks of 4 floats per thread, 4 loads
+// per iteration (chunks c, c+64, c+128, c+192), no leftovers.
+// SEED2:         scf.for %{{.+}} = %{{.+}} to %c832 step %c256 iter_args(%{{.+}} = %{{.+}}) -> (vector<4xf32>)
+// SEED2-COUNT-4:   vector.transfer_read {{.*}} : memref<4x4096xf32, {{.*}}>, vector<4xf32>
+// SEED2-NOT:       vector.transfer_read
 // SEED2:         gpu.shuffle xor %{{.+}}, %c8_i32, %c64_i32 : f32
 // SEED2:         gpu.shuffle xor %{{.+}}, %c4_i32, %c64_i32 : f32
 // SEED2:         gpu.shuffle xor %{{.+}}, %c2_i32, %c64_i32 : f32
