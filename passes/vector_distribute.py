@@ -344,9 +344,11 @@ class _ReductionKernel:
     def _accumulate(self, acc: ir.Value, loads: list[list[ir.Value]], valid: list[ir.Value] | None = None) -> ir.Value:
         """`acc` with the body applied to each chunk's loaded vectors in turn; a chunk whose
         `valid` flag is false leaves it unchanged."""
+        mask_type = ir.VectorType.get([self.plan.vector], ir.IntegerType.get_signless(1))
         for i, values in enumerate(loads):
             new = vectorize_body(self.d.root, values + [acc], self.plan.vector)
-            acc = new if valid is None else arith.select(valid[i], new, acc)
+            # A vector condition: SPIR-V 1.3 selects vectors by vectors of booleans only.
+            acc = new if valid is None else arith.select(vector.broadcast(mask_type, valid[i]), new, acc)
         return acc
 
     def _read_back(self, tile_first: ir.Value) -> None:

@@ -145,8 +145,9 @@ func.func @col_sum() {
 // 10007 elements strided over 256 threads (39 or 40 each); the result is stored to memref<f32>.
 // Unroll 16 (64 bytes of 4-byte loads): a loop over whole groups of 16 chunks, while the
 // group's last chunk c + 15*256 < 10007, which also yields where the thread's leftovers start;
-// then 8 leftover loads (40 % 16), each clamped to the last element and dropped (select) when
-// its chunk is past the end (threads with 39 chunks have 7 leftovers).
+// then 8 leftover loads (40 % 16), each clamped to the last element and dropped when its chunk
+// is past the end (threads with 39 chunks have 7 leftovers): a select on a broadcast flag, as
+// SPIR-V 1.3 has no vector select on a scalar condition.
 // CHECK-LABEL: func.func @sum_prime
 // CHECK-SAME:    parallel_dims = array<i64>, reduced_dims = array<i64: 0>, reduction = array<i64: 32, 40, 8, 1>, source = "default", unroll = 16 : i64
 // CHECK:         memref.alloc() : memref<32x1xf32, #gpu.address_space<workgroup>>
@@ -163,9 +164,11 @@ func.func @col_sum() {
 // CHECK:         %[[X0:.+]] = vector.transfer_read %{{.+}}[%[[K0]]]
 // CHECK-COUNT-7: vector.transfer_read
 // CHECK-NEXT:    %[[Y0:.+]] = arith.addf %[[X0]], %[[MAIN]]#0 : vector<1xf32>
-// CHECK-NEXT:    %[[A0:.+]] = arith.select %[[OK0]], %[[Y0]], %[[MAIN]]#0 : vector<1xf32>
+// CHECK-NEXT:    %[[M0:.+]] = vector.broadcast %[[OK0]] : i1 to vector<1xi1>
+// CHECK-NEXT:    %[[A0:.+]] = arith.select %[[M0]], %[[Y0]], %[[MAIN]]#0 : vector<1xi1>, vector<1xf32>
 // CHECK-NEXT:    %[[Y1:.+]] = arith.addf %{{.+}}, %[[A0]] : vector<1xf32>
-// CHECK-NEXT:    arith.select %[[OK1]], %[[Y1]], %[[A0]] : vector<1xf32>
+// CHECK-NEXT:    %[[M1:.+]] = vector.broadcast %[[OK1]] : i1 to vector<1xi1>
+// CHECK-NEXT:    arith.select %[[M1]], %[[Y1]], %[[A0]] : vector<1xi1>, vector<1xf32>
 // CHECK-COUNT-6: arith.select
 // CHECK-NOT:     vector.transfer_read
 // CHECK:         memref.store %{{.+}}, %{{.+}}[] : memref<f32, #hal.descriptor_type<storage_buffer>>
