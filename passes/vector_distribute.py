@@ -13,8 +13,12 @@ Matches a dispatch whose root is a `linalg.generic` with reduction iterators or 
 - the output starts as a `linalg.fill` value or as a loaded tensor.
 Anything else is left alone.
 
-The distribution comes from ldsopt.reduction_plan (a layout lowering_config on the root is
-honoured, or the pass fails with the reason it cannot be), and is recorded on the func as
+The distribution comes from ldsopt.reduction_plan: a user's layout config on the root is
+honoured (or the pass fails with the reason it cannot be): a `compilation_info`, or a
+`lowering_config` marked `ldsopt.user_config` (lds-run / lds-bench mark the configs of the
+source program; IREE's configuration rewrites a user's compilation_info into the
+lowering_config it also writes for its own choices). An unmarked lowering_config is IREE's
+own choice and is ignored: the default plan replaces it. The plan is recorded on the func as
 `ldsopt.reduction_layout` (see `layout_attr`). The kernel, per tile of outputs in a
 grid-stride loop over workgroups:
 1. each thread reduces its reduction chunks (vector reads along the contiguous dim, strided
@@ -45,7 +49,7 @@ from ldsopt.banks import BankModel
 from ldsopt.combining import combining_op, identity_attr
 from ldsopt.dispatch import Binding, Dispatch, load_binding
 from ldsopt.elementwise import element_bits, map_dims, vectorize_body
-from ldsopt.kernel import Kernel, matched_dispatches, read_vector, write_vector
+from ldsopt.kernel import USER_CONFIG, Kernel, matched_dispatches, read_vector, write_vector
 from ldsopt.reduction_plan import Plan, PlanError, Problem
 from ldsopt.registry import ModulePass, PassError, option
 
@@ -114,11 +118,12 @@ def match_reduction(root: ir.Operation) -> Reduction | None:
 
 def user_config(func: ir.Operation, root: ir.Operation) -> reduction_plan.LoweringConfig | None:
     """The root's compilation_info (lowering_config + translation_info), or its
-    lowering_config with the func's translation_info."""
+    lowering_config with the func's translation_info when the user wrote it (USER_CONFIG);
+    None for IREE's own configs."""
     if "compilation_info" in root.attributes:
         text = str(root.attributes["compilation_info"])
         return reduction_plan.parse_lowering_config(text, text)
-    if "lowering_config" in root.attributes:
+    if "lowering_config" in root.attributes and USER_CONFIG in root.attributes:
         translation = str(func.attributes["translation_info"]) if "translation_info" in func.attributes else ""
         return reduction_plan.parse_lowering_config(str(root.attributes["lowering_config"]), translation)
     return None
@@ -162,7 +167,7 @@ class VectorDistribute(ModulePass):
 
     workgroup_size: int = option(256, "threads per workgroup at most (default plan)")
     max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)")
-    honour_config: bool = option(True, "follow a layout lowering_config (lane/subgroup bases) on the root")
+    honour_config: bool = option(True, "follow a user's layout config (lane/subgroup bases) on the root")
     scale_config_to_target: bool = option(False, "rescale a lowering_config written for another subgroup size")
     unroll: int = option(0, "reduction chunks a thread loads before combining them (0: from the bytes per thread)")
 

@@ -1,6 +1,7 @@
-// Layout lowering_configs are honoured. Seed 001's two cases (legacy syntax, upgraded on
-// parse; gfx942 from the variant) keep their #tuning: 256 threads, subgroups of 64, 4
-// subgroups on the reduced dim.
+// A user's layout configs are honoured (compilation_info, or a lowering_config marked
+// ldsopt.user_config, as lds-run marks the configs of a source program). Seed 001's two
+// cases (legacy syntax, upgraded on parse; gfx942 from the variant) keep their #tuning: 256
+// threads, subgroups of 64, 4 subgroups on the reduced dim.
 // RUN: lds-opt %S/../../seeds/seed001_reduce_4x4096.mlir --pass-pipeline='builtin.module(ldsopt-vector-distribute)' | filecheck %s --check-prefix=SEED2
 // RUN: lds-opt %S/../../seeds/seed001_reduce_4096.mlir --pass-pipeline='builtin.module(ldsopt-vector-distribute)' | filecheck %s --check-prefix=SEED1
 // RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute)' | filecheck %s
@@ -72,7 +73,7 @@ func.func @serial_tail() attributes {translation_info = #iree_codegen.translatio
   %2 = iree_codegen.load_from_buffer %0 : memref<16x8xf32, #hal.descriptor_type<storage_buffer>> -> tensor<16x8xf32>
   %3 = tensor.empty() : tensor<16xf32>
   %4 = linalg.fill ins(%cst : f32) outs(%3 : tensor<16xf32>) -> tensor<16xf32>
-  %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%2 : tensor<16x8xf32>) outs(%4 : tensor<16xf32>) attrs = {lowering_config = #iree_gpu.lowering_config<{workgroup = [16, 0], partial_reduction = [0, 8], lane_basis = [[8, 1], [0, 1]], subgroup_basis = [[2, 2], [0, 1]]}>} {
+  %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%2 : tensor<16x8xf32>) outs(%4 : tensor<16xf32>) attrs = {ldsopt.user_config, lowering_config = #iree_gpu.lowering_config<{workgroup = [16, 0], partial_reduction = [0, 8], lane_basis = [[8, 1], [0, 1]], subgroup_basis = [[2, 2], [0, 1]]}>} {
   ^bb0(%in: f32, %out: f32):
     %6 = arith.addf %in, %out : f32
     linalg.yield %6 : f32
