@@ -30,7 +30,8 @@ or `subgroup_basis`): seed 001's keys (`workgroup`, `reduction`, `thread_basis`,
 `subgroup_basis`). A basis is `[[counts], [mapping]]`: the lane (subgroup) id is delinearized
 by `counts`, iteration dim d takes position `mapping[d]`. Tiling-only configs (IREE's own
 TileAndFuse choices) carry no layout and are ignored. A layout config that this scheme cannot
-express raises PlanError.
+express raises PlanError. Only a user's config reaches config_plan: IREE's own configs are
+ignored by ldsopt-vector-distribute (see its docstring).
 
 Plain Python: nothing here needs MLIR.
 """
@@ -223,7 +224,7 @@ def _pow2_dividing(n: int, cap: int) -> int:
 
 
 # Bytes of loads a thread should have in flight (one group of `unroll` chunks): four 128-bit
-# loads. Measured on the H200: see passes/vector_distribute.py.
+# loads. Not yet measured: the H200 sweep over unroll 1-16 (bench-vd-u*) is to settle it.
 IN_FLIGHT_BYTES = 64
 
 

@@ -24,7 +24,10 @@ grid-stride loop over workgroups:
 1. each thread reduces its reduction chunks (vector reads along the contiguous dim, strided
    over the threads on the reduction) with the body applied to whole vectors, starting from
    the combining identity: chunks a thread does not get, and lanes past the end, count as
-   the identity;
+   the identity. The chunks are loaded `unroll` at a time (the plan's choice, or the
+   `unroll` option), all loads of a group issued before the body combines them, so that a
+   thread has several loads in flight; the leftovers past the whole groups are loaded at
+   once too, clamped to the last chunk and dropped by a select where threads differ;
 2. `gpu.shuffle xor` butterflies combine the lanes that share an output;
 3. if several subgroups share an output: a barrier (when a previous tile may still be read),
    one lane per subgroup and output writes its partial to a `memref.alloc` in workgroup memory
