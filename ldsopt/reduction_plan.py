@@ -18,6 +18,9 @@ on a tile of `outputs_per_tile` consecutive outputs at a time:
 - `unroll` U: a thread loads U of its chunks (r, r + TR, ..., r + (U-1) TR) before combining
   them, so that U loads are in flight per thread; the default (`choose_unroll`) aims at
   IN_FLIGHT_BYTES per thread, capped by the chunks a thread has.
+The default plan has WORKGROUP_SIZE (256) threads, more (x2 steps up to the target's maximum)
+when the grid has fewer workgroups than the target has compute units and the threads would
+still have work (`_grown`); the pass's workgroup-size option overrides it.
 Lanes that share an output (same lane_p) meet through shuffles; if subgroups_r > 1, the
 subgroups that share an output meet through an LDS buffer of subgroups_r x outputs_per_tile
 partials (a subgroup's partials are one contiguous row, and reading back, consecutive lanes
@@ -59,6 +62,7 @@ class Problem:
     max_threads: int
     max_workgroups: int
     element_bytes: int = 4          # bytes the inputs hold per element of the iteration space
+    compute_units: int | None = None  # the target's CUs / SMs; None: unknown (never grow)
 
     @property
     def parallel(self) -> tuple[int, ...]:
@@ -224,16 +228,22 @@ def _pow2_dividing(n: int, cap: int) -> int:
 
 
 # Bytes of loads a thread should have in flight (one group of `unroll` chunks): four 128-bit
-# loads. Not yet measured: the H200 sweep over unroll 1-16 (bench-vd-u*) is to settle it.
+# loads. Measured on the H200 (2026-11-29, one run, 3 repetitions, copy 4.23 TB/s): this
+# default is as good as or better than unroll 1, 2, 8 or 16 on every issue-3 case (e.g.
+# max_mid_64x4096x64_f32 37.1 us vs 39.2 / 48.0 / 37.5 / 36.6; rowsum_4x4096_f32 4.5 vs 5.3-5.7).
 IN_FLIGHT_BYTES = 64
+
+
+def _in_flight_chunks(plan: Plan) -> int:
+    """The largest power of two of chunks within IN_FLIGHT_BYTES (at least 1)."""
+    goal = max(1, IN_FLIGHT_BYTES // (plan.vector * plan.problem.element_bytes))
+    return 1 << (goal.bit_length() - 1)
 
 
 def choose_unroll(plan: Plan) -> int:
     """The largest power of two U with U chunks of the thread's loads within IN_FLIGHT_BYTES
     (at least 1), and no more than the chunks a thread has."""
-    chunk_bytes = plan.vector * plan.problem.element_bytes
-    goal = max(1, IN_FLIGHT_BYTES // chunk_bytes)
-    return 1 << (min(goal, max(1, plan.chunks_per_thread[1])).bit_length() - 1)
+    return 1 << (min(_in_flight_chunks(plan), max(1, plan.chunks_per_thread[1])).bit_length() - 1)
 
 
 def with_unroll(plan: Plan, unroll: int = 0) -> Plan:
@@ -243,10 +253,21 @@ def with_unroll(plan: Plan, unroll: int = 0) -> Plan:
     return plan
 
 
-def default_plan(p: Problem, workgroup_size: int) -> Plan:
+# Threads per workgroup of the default plan before _grown. Measured on the H200 (2026-11-29,
+# same run): 512 or 1024 threads are slower on every issue-3 case with a grid of at least 132
+# workgroups (rowsum_8192x8192_f16 38.2 / 44.9 us vs 35.5; sum_2p26_f32 81.1 / 80.1 vs 74.1;
+# rowsum_4x4096_f32 6.0 / 5.5 vs 4.5), faster only on max_mid_64x4096x64_f32 (64 workgroups:
+# 26.4 / 22.9 vs 37.1), which _grown covers.
+WORKGROUP_SIZE = 256
+
+
+def default_plan(p: Problem, workgroup_size: int = 0) -> Plan:
     """Vectors along the contiguous dim; every lane and subgroup on the reduction, except on
     the output side where the innermost dim is parallel: there lanes take consecutive
-    vectors of outputs (coalesced reads) and the rest of the subgroup takes the reduction."""
+    vectors of outputs (coalesced reads) and the rest of the subgroup takes the reduction.
+    Threads: no more than one output's chunks need (whole subgroups), at most WORKGROUP_SIZE
+    then grown by _grown; a nonzero `workgroup_size` overrides that: at most that many,
+    never grown."""
     L = p.subgroup_size
     vector = _pow2_dividing(p.shape[-1], p.vector_limit)
     if p.vector_on_reduction:
@@ -257,9 +278,25 @@ def default_plan(p: Problem, workgroup_size: int) -> Plan:
         chunks = p.n_reduced
     lanes_r = L // lanes_p
     # Enough threads for the chunks of one output, a whole number of subgroups.
-    threads = min(workgroup_size, p.max_threads, max(L, lanes_p * _pow2_ceil(chunks)))
+    threads = min(workgroup_size or WORKGROUP_SIZE, p.max_threads, max(L, lanes_p * _pow2_ceil(chunks)))
     plan = Plan(p, vector, lanes_p, lanes_r, 1, max(1, threads // L), reduction_fastest=lanes_p == 1,
                 source="default")
+    plan.check()
+    return plan if workgroup_size else _grown(plan)
+
+
+def _grown(plan: Plan) -> Plan:
+    """The plan with its subgroups on the reduction doubled while the grid has fewer
+    workgroups than the target has compute units (some units idle, each busy one holding a
+    single workgroup, whose threads alone keep loads in flight), the doubled workgroup fits
+    the target, and every reduction thread still gets at least two groups of the unroll
+    goal (2 U chunks), so that the extra threads have loads to overlap."""
+    p = plan.problem
+    in_flight = _in_flight_chunks(plan)
+    while (p.compute_units is not None and plan.grid < p.compute_units
+           and 2 * plan.workgroup_size <= p.max_threads
+           and plan.chunks // (2 * plan.threads_r) >= 2 * in_flight):
+        plan = dataclasses.replace(plan, subgroups_r=2 * plan.subgroups_r)
     plan.check()
     return plan
 

@@ -2,6 +2,7 @@
 rescaling, refusals, butterfly offsets and the read-back's bank conflicts."""
 import pytest
 
+from ldsopt import target as target_model
 from ldsopt.banks import BankModel
 from ldsopt.reduction_plan import (PlanError, Problem, choose_unroll, config_plan, default_plan,
                                    parse_lowering_config, with_unroll)
@@ -157,3 +158,45 @@ def test_leftovers():
 def test_unroll_must_be_positive():
     with pytest.raises(PlanError, match="unroll -1 is not positive"):
         with_unroll(default_plan(Problem((4, 4096), (1,), 4, **CUDA), 256), -1)
+
+
+# The H200 as ldsopt.target knows it (132 SMs); the issue-3 bench cases (after the default
+# split: 32 rows of 2^20 into 32 x 16 partials, 2^26 into 512).
+H200 = dict(CUDA, compute_units=target_model.by_name("cuda").compute_units)
+
+
+@pytest.mark.parametrize("shape, reduced, vector_limit, element_bytes, threads", [
+    ((4, 4096), (1,), 4, 4, 256),          # 4 workgroups, but 4 chunks a thread: no more threads
+    ((4, 4096), (1,), 8, 2, 256),
+    ((8192, 8192), (1,), 4, 4, 256),       # 8192 workgroups fill the GPU
+    ((8192, 8192), (1,), 8, 2, 256),
+    ((512, 65536), (1,), 4, 4, 256),       # the 32x1M split's first dispatch: 512 workgroups
+    ((512, 65536), (1,), 8, 2, 256),
+    ((32, 16), (1,), 4, 4, 32),            # its second: one chunk a thread
+    ((512, 131072), (1,), 4, 4, 256),      # sum_2p26's first dispatch
+    ((512,), (0,), 4, 4, 128),             # and its second
+    ((64, 4096, 64), (1,), 4, 4, 1024),    # max_mid: 64 workgroups of 64 outputs, 64 chunks a thread
+])
+def test_workgroup_grows_when_the_grid_leaves_units_idle(shape, reduced, vector_limit, element_bytes, threads):
+    plan = with_unroll(default_plan(Problem(shape, reduced, vector_limit, **H200, element_bytes=element_bytes)))
+    assert plan.workgroup_size == threads
+
+
+def test_workgroup_size_option_overrides():
+    p = Problem((64, 4096, 64), (1,), 4, **H200)
+    assert default_plan(p, 256).workgroup_size == 256   # never grown
+    assert default_plan(p, 512).workgroup_size == 512
+    # Few chunks: fewer threads than asked for, as before.
+    assert default_plan(Problem((32, 16), (1,), 4, **H200), 1024).workgroup_size == 32
+
+
+def test_unknown_compute_units_never_grow():
+    assert default_plan(Problem((64, 4096, 64), (1,), 4, **CUDA)).workgroup_size == 256
+
+
+def test_growth_stops_at_two_unroll_groups_a_thread():
+    # A sum over 64 columns: one workgroup, 16 lanes on the outputs, 2 on the rows (16 threads
+    # on the rows at 256), unroll goal 4: a doubling must leave every thread 8 rows.
+    assert default_plan(Problem((128, 64), (0,), 4, **H200)).workgroup_size == 256   # 512: 4 rows
+    assert default_plan(Problem((256, 64), (0,), 4, **H200)).workgroup_size == 512   # 1024: 4 rows
+    assert default_plan(Problem((512, 64), (0,), 4, **H200)).workgroup_size == 1024  # 8 rows

@@ -93,29 +93,31 @@ func.func @row_sum() {
 #layout2 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 
 // A sum over the outer dim of 512x64 (IREE's form: a transposed input map). The vectors run
-// along the 64 outputs: 8 lanes take 8 vectors of 4 outputs, every subgroup takes the rows
-// r, r+32, ...; no lane shares an output (no shuffles before LDS); each lane writes its 4
+// along the 64 outputs: 8 lanes take 8 vectors of 4 outputs, 2 tiles of 32 outputs. 2
+// workgroups leave lavapipe's 4 compute units idle, so the workgroup grows from 256 to 512
+// threads (1024 would leave a thread 4 rows, fewer than 2 groups of 4), and every subgroup
+// takes the rows r, r+64, ...; no lane shares an output (no shuffles before LDS); each lane writes its 4
 // partials as one vector to its subgroup's row of the buffer; 8 lanes per output read back,
 // lane k from row k: rows are padded from 32 to 36 floats so that the 8 reads hit 8 banks.
-// A thread has 16 rows: 4 loads an iteration (rows r, r+32, r+64, r+96).
+// A thread has 8 rows: 4 loads an iteration (rows r, r+64, r+128, r+192).
 // CHECK-LABEL: func.func @col_sum
-// CHECK-SAME:    lanes = "parallel_fastest", lds_partials = array<i64: 32, 36>, parallel = array<i64: 1, 1, 8, 4>, parallel_dims = array<i64: 1>, reduced_dims = array<i64: 0>, reduction = array<i64: 32, 16, 1, 1>, source = "default", unroll = 4 : i64
-// CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 256
+// CHECK-SAME:    lanes = "parallel_fastest", lds_partials = array<i64: 64, 36>, parallel = array<i64: 1, 1, 8, 4>, parallel_dims = array<i64: 1>, reduced_dims = array<i64: 0>, reduction = array<i64: 64, 8, 1, 1>, source = "default", unroll = 4 : i64
+// CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 512
 // CHECK:         %[[LANE:.+]] = arith.remui %[[TID]], %c8
 // CHECK:         %[[SG:.+]] = arith.divui %[[TID]], %c8
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<32x36xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<64x36xf32, #gpu.address_space<workgroup>>
 // CHECK:         scf.for %[[TILE:.+]] = %{{.+}} to %c2 step %c2 {
-// CHECK:           %[[ACC:.+]] = scf.for %[[R:.+]] = %[[SG]] to %c416 step %c128 iter_args
+// CHECK:           %[[ACC:.+]] = scf.for %[[R:.+]] = %[[SG]] to %c320 step %c256 iter_args
 // CHECK:             vector.transfer_read %{{.+}}[%[[R]], %{{.+}}]{{.*}} : memref<512x64xf32, {{.*}}>, vector<4xf32>
-// CHECK:             %[[R3:.+]] = arith.addi %[[R]], %c96
+// CHECK:             %[[R3:.+]] = arith.addi %[[R]], %c192
 // CHECK:             vector.transfer_read %{{.+}}[%[[R3]], %{{.+}}]{{.*}} : memref<512x64xf32, {{.*}}>, vector<4xf32>
 // CHECK-NOT:       vector.transfer_read
 // CHECK-NOT:       gpu.shuffle
 // CHECK:           %[[SLOT:.+]] = arith.muli %[[LANE]], %c4
 // CHECK:           %[[VEC:.+]] = vector.from_elements
-// CHECK-NEXT:      vector.transfer_write %[[VEC]], %[[LDS]][%[[SG]], %[[SLOT]]] {in_bounds = [true]} : vector<4xf32>, memref<32x36xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:      vector.transfer_write %[[VEC]], %[[LDS]][%[[SG]], %[[SLOT]]] {in_bounds = [true]} : vector<4xf32>, memref<64x36xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:      gpu.barrier
-// CHECK:           scf.for %{{.+}} = %{{.+}} to %c32 step %c8
+// CHECK:           scf.for %{{.+}} = %{{.+}} to %c64 step %c8
 // CHECK:             memref.load %[[LDS]]
 // CHECK-COUNT-3:   gpu.shuffle xor
 // CHECK:           scf.if
