@@ -22,7 +22,7 @@ from iree.compiler import ir
 
 from ldsopt import pipeline, syntax_upgrade
 from ldsopt import target as target_model
-from ldsopt.kernel import LOWERED_BY
+from ldsopt.kernel import LOWERED_BY, USER_CONFIG
 from ldsopt.replay import DTYPES, Tensor, run_module, tool
 
 # Run on the program, before IREE forms dispatches: passes that change which dispatches exist.
@@ -127,7 +127,7 @@ def configure(text: str, tgt: target_model.KnownTarget, folder: str, extra: tupl
     src = os.path.join(folder, "source.mlir")
     out = os.path.join(folder, "configured.mlir")
     with open(src, "w") as f:
-        f.write(with_device_target(text, tgt))
+        f.write(with_device_target(mark_user_configs(text), tgt))
     iree_compile([src, *tgt.compile_flags, "--compile-to=executable-configurations", "-o", out, *extra],
                  "iree-compile --compile-to=executable-configurations")
     with open(out) as f:
@@ -189,6 +189,24 @@ def compile_module(text: str, folder: str, name: str, dump: bool = False, extra:
 
 
 _GPU_CONFIG_ATTRS = ("compilation_info", "lowering_config")
+
+
+def mark_user_configs(text: str) -> str:
+    """The program with USER_CONFIG on every op that carries a GPU lowering config, so that
+    passes can tell the user's configs from those IREE's configuration adds (the attribute
+    survives dispatch formation and configuration); unchanged if there are none."""
+    if not any(name in text for name in _GPU_CONFIG_ATTRS):
+        return text
+    with ir.Context() as ctx:
+        module = ir.Module.parse(text, ctx)
+
+        def mark(op):
+            if any(name in op.attributes for name in _GPU_CONFIG_ATTRS):
+                op.attributes[USER_CONFIG] = ir.UnitAttr.get()
+            return ir.WalkResult.ADVANCE
+
+        module.operation.walk(mark)
+        return str(module)
 
 
 def without_gpu_configs(text: str) -> str:

@@ -25,6 +25,10 @@ from ldsopt.registry import PassError
 from ldsopt.target import Target
 
 LOWERED_BY = "ldsopt.lowered_by"
+# On an op of a program whose lowering config the user wrote (lds-run and lds-bench put it
+# there before IREE configures the program): IREE's configuration turns a user's
+# compilation_info into the same lowering_config it writes for its own choices.
+USER_CONFIG = "ldsopt.user_config"
 
 
 def matched_dispatches(module: ir.Operation, roots: tuple[str, ...], match, pass_name: str):

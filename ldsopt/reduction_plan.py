@@ -14,7 +14,13 @@ on a tile of `outputs_per_tile` consecutive outputs at a time:
 - thread coordinate r = subgroup_r * lanes_r + lane_r reads reduction chunks r, r + TR, ...
   (TR = lanes_r * subgroups_r threads, each chunk `vec_r` elements);
 - `reduction_fastest` says which of lane_p / lane_r varies fastest with the lane id (the same
-  order is used for the subgroup id).
+  order is used for the subgroup id);
+- `unroll` U: a thread loads U of its chunks (r, r + TR, ..., r + (U-1) TR) before combining
+  them, so that U loads are in flight per thread; the default (`choose_unroll`) aims at
+  IN_FLIGHT_BYTES per thread, capped by the chunks a thread has.
+The default plan has WORKGROUP_SIZE (256) threads, more (x2 steps up to the target's maximum)
+when the grid has fewer workgroups than the target has compute units and the threads would
+still have work (`_grown`); the pass's workgroup-size option overrides it.
 Lanes that share an output (same lane_p) meet through shuffles; if subgroups_r > 1, the
 subgroups that share an output meet through an LDS buffer of subgroups_r x outputs_per_tile
 partials (a subgroup's partials are one contiguous row, and reading back, consecutive lanes
@@ -27,7 +33,8 @@ or `subgroup_basis`): seed 001's keys (`workgroup`, `reduction`, `thread_basis`,
 `subgroup_basis`). A basis is `[[counts], [mapping]]`: the lane (subgroup) id is delinearized
 by `counts`, iteration dim d takes position `mapping[d]`. Tiling-only configs (IREE's own
 TileAndFuse choices) carry no layout and are ignored. A layout config that this scheme cannot
-express raises PlanError.
+express raises PlanError. Only a user's config reaches config_plan: IREE's own configs are
+ignored by ldsopt-vector-distribute (see its docstring).
 
 Plain Python: nothing here needs MLIR.
 """
@@ -54,6 +61,8 @@ class Problem:
     subgroup_size: int
     max_threads: int
     max_workgroups: int
+    element_bytes: int = 4          # bytes the inputs hold per element of the iteration space
+    compute_units: int | None = None  # the target's CUs / SMs; None: unknown (never grow)
 
     @property
     def parallel(self) -> tuple[int, ...]:
@@ -82,6 +91,23 @@ class Plan:
     subgroups_r: int
     reduction_fastest: bool
     source: str  # "default" or "lowering_config"
+    unroll: int = 1  # chunks a thread loads before combining them
+
+    @property
+    def chunks_per_thread(self) -> tuple[int, int]:
+        """(fewest, most) chunks a thread on the reduction gets."""
+        return self.chunks // self.threads_r, math.ceil(self.chunks / self.threads_r)
+
+    @property
+    def remainder_loads(self) -> int:
+        """Loads after the whole groups of `unroll`: the most a thread has left over."""
+        return max(n % self.unroll for n in self.chunks_per_thread)
+
+    @property
+    def remainder_guarded(self) -> bool:
+        """Whether threads differ in their leftover chunks (each leftover load then checks
+        its chunk exists)."""
+        return self.chunks % self.threads_r != 0
 
     @property
     def subgroup_size(self) -> int:
@@ -170,6 +196,8 @@ class Plan:
 
     def check(self) -> None:
         p = self.problem
+        if self.unroll < 1:
+            raise PlanError(f"unroll {self.unroll} is not positive")
         for what, n in (("lanes", self.lanes_p), ("lanes", self.lanes_r), ("vector", self.vector)):
             if not _is_pow2(n):
                 raise PlanError(f"{what} count {n} is not a power of two")
@@ -199,10 +227,47 @@ def _pow2_dividing(n: int, cap: int) -> int:
     return min(n & -n, 1 << (cap.bit_length() - 1))
 
 
-def default_plan(p: Problem, workgroup_size: int) -> Plan:
+# Bytes of loads a thread should have in flight (one group of `unroll` chunks): four 128-bit
+# loads. Measured on the H200 (2026-11-29, one run, 3 repetitions, copy 4.23 TB/s): this
+# default is as good as or better than unroll 1, 2, 8 or 16 on every issue-3 case (e.g.
+# max_mid_64x4096x64_f32 37.1 us vs 39.2 / 48.0 / 37.5 / 36.6; rowsum_4x4096_f32 4.5 vs 5.3-5.7).
+IN_FLIGHT_BYTES = 64
+
+
+def _in_flight_chunks(plan: Plan) -> int:
+    """The largest power of two of chunks within IN_FLIGHT_BYTES (at least 1)."""
+    goal = max(1, IN_FLIGHT_BYTES // (plan.vector * plan.problem.element_bytes))
+    return 1 << (goal.bit_length() - 1)
+
+
+def choose_unroll(plan: Plan) -> int:
+    """The largest power of two U with U chunks of the thread's loads within IN_FLIGHT_BYTES
+    (at least 1), and no more than the chunks a thread has."""
+    return 1 << (min(_in_flight_chunks(plan), max(1, plan.chunks_per_thread[1])).bit_length() - 1)
+
+
+def with_unroll(plan: Plan, unroll: int = 0) -> Plan:
+    """The plan loading `unroll` chunks at once (0: choose_unroll's choice)."""
+    plan = dataclasses.replace(plan, unroll=unroll or choose_unroll(plan))
+    plan.check()
+    return plan
+
+
+# Threads per workgroup of the default plan before _grown. Measured on the H200 (2026-11-29,
+# same run): 512 or 1024 threads are slower on every issue-3 case with a grid of at least 132
+# workgroups (rowsum_8192x8192_f16 38.2 / 44.9 us vs 35.5; sum_2p26_f32 81.1 / 80.1 vs 74.1;
+# rowsum_4x4096_f32 6.0 / 5.5 vs 4.5), faster only on max_mid_64x4096x64_f32 (64 workgroups:
+# 26.4 / 22.9 vs 37.1), which _grown covers.
+WORKGROUP_SIZE = 256
+
+
+def default_plan(p: Problem, workgroup_size: int = 0) -> Plan:
     """Vectors along the contiguous dim; every lane and subgroup on the reduction, except on
     the output side where the innermost dim is parallel: there lanes take consecutive
-    vectors of outputs (coalesced reads) and the rest of the subgroup takes the reduction."""
+    vectors of outputs (coalesced reads) and the rest of the subgroup takes the reduction.
+    Threads: no more than one output's chunks need (whole subgroups), at most WORKGROUP_SIZE
+    then grown by _grown; a nonzero `workgroup_size` overrides that: at most that many,
+    never grown."""
     L = p.subgroup_size
     vector = _pow2_dividing(p.shape[-1], p.vector_limit)
     if p.vector_on_reduction:
@@ -213,9 +278,25 @@ def default_plan(p: Problem, workgroup_size: int) -> Plan:
         chunks = p.n_reduced
     lanes_r = L // lanes_p
     # Enough threads for the chunks of one output, a whole number of subgroups.
-    threads = min(workgroup_size, p.max_threads, max(L, lanes_p * _pow2_ceil(chunks)))
+    threads = min(workgroup_size or WORKGROUP_SIZE, p.max_threads, max(L, lanes_p * _pow2_ceil(chunks)))
     plan = Plan(p, vector, lanes_p, lanes_r, 1, max(1, threads // L), reduction_fastest=lanes_p == 1,
                 source="default")
+    plan.check()
+    return plan if workgroup_size else _grown(plan)
+
+
+def _grown(plan: Plan) -> Plan:
+    """The plan with its subgroups on the reduction doubled while the grid has fewer
+    workgroups than the target has compute units (some units idle, each busy one holding a
+    single workgroup, whose threads alone keep loads in flight), the doubled workgroup fits
+    the target, and every reduction thread still gets at least two groups of the unroll
+    goal (2 U chunks), so that the extra threads have loads to overlap."""
+    p = plan.problem
+    in_flight = _in_flight_chunks(plan)
+    while (p.compute_units is not None and plan.grid < p.compute_units
+           and 2 * plan.workgroup_size <= p.max_threads
+           and plan.chunks // (2 * plan.threads_r) >= 2 * in_flight):
+        plan = dataclasses.replace(plan, subgroups_r=2 * plan.subgroups_r)
     plan.check()
     return plan
 

@@ -5,6 +5,11 @@ of the enclosing `hal.executable.variant`: passes never assume a constant. By na
 (`--target`), `KNOWN` lists gfx942, cuda (sm_89 PTX, which runs on an H200) and lavapipe
 (Mesa's CPU Vulkan driver, with its real limits; see DESIGN.md), with the IREE flags that
 select each.
+
+IREE's target info states the compute units only for a named chip (`chip = <wgp_count = ...>`,
+e.g. `--iree-hip-target=mi300x`), not for an arch such as gfx942 or sm_89; COMPUTE_UNITS
+supplies them for the known targets: gfx942 as an MI300X (304 CUs), cuda as the H200 the
+benchmarks run on (132 SMs), lavapipe as a CPU of a few cores.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ class Target:
     max_vector_elems: int | None  # SPIR-V rejects vectors of more than 4 elements
     dma_bits: tuple[int, ...]  # direct-to-LDS transfer sizes (gfx942: 32)
     async_copy: bool          # cp.async (sm_80+)
+    compute_units: int | None = None  # CUs / SMs (workgroups run on one each); None if unknown
 
     def vector_elems(self, elem_bits: int) -> int:
         """Elements of `elem_bits` in the widest vector access this target allows."""
@@ -54,6 +60,11 @@ def _int(text: str, key: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+# Compute units of the known targets when the target info does not state them: an MI300X
+# for gfx942, the H200 (132 SMs) for cuda, lavapipe's few CPU threads.
+COMPUTE_UNITS = {"gfx942": 304, "cuda": 132, "lavapipe": 4}
+
+
 def parse_target_info(info: str, backend: str) -> Target:
     """Builds a Target from the text of an `#iree_gpu.target<...>` attribute."""
     arch_m = re.search(r'arch\s*=\s*"([^"]*)"', info)
@@ -75,7 +86,9 @@ def parse_target_info(info: str, backend: str) -> Target:
         max_vector_elems=4 if backend == "vulkan" else None,
         dma_bits=tuple(_ints(info, "dma_sizes") or ()),
         async_copy=arch.startswith("sm_") and int(arch[3:]) >= 80,
+        compute_units=_int(info, "wgp_count") or COMPUTE_UNITS.get(name),
     )
+
 
 
 _BACKENDS = {"rocm": "rocm", "cuda": "cuda", "vulkan-spirv": "vulkan"}

@@ -46,3 +46,21 @@ def test_reference_source_drops_gpu_configs():
                                     '#iree_gpu.lowering_config<{workgroup = [0]}>}')
     assert "lowering_config" in text
     assert "lowering_config" not in driver.without_gpu_configs(text)
+
+
+def test_user_configs_are_marked():
+    program = """func.func @main(%x: tensor<16x8xf32>, %y: tensor<16xf32>) -> tensor<16xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>],
+      iterator_types = ["parallel", "reduction"]} ins(%x : tensor<16x8xf32>) outs(%y : tensor<16xf32>)
+      attrs = {lowering_config = #iree_gpu.lowering_config<{lane_basis = [[8, 1], [0, 1]]}>} {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  %n = arith.negf %r : tensor<16xf32>
+  return %n : tensor<16xf32>
+}"""
+    marked = driver.mark_user_configs(program)
+    assert marked.count("ldsopt.user_config") == 1 and "lowering_config" in marked
+    plain = program.replace("attrs = {lowering_config = #iree_gpu.lowering_config<{lane_basis = [[8, 1], [0, 1]]}>} ", "")
+    assert driver.mark_user_configs(plain) == plain

@@ -2,8 +2,10 @@
 rescaling, refusals, butterfly offsets and the read-back's bank conflicts."""
 import pytest
 
+from ldsopt import target as target_model
 from ldsopt.banks import BankModel
-from ldsopt.reduction_plan import PlanError, Problem, config_plan, default_plan, parse_lowering_config
+from ldsopt.reduction_plan import (PlanError, Problem, choose_unroll, config_plan, default_plan,
+                                   parse_lowering_config, with_unroll)
 
 GFX942 = dict(subgroup_size=64, max_threads=1024, max_workgroups=2**31 - 1)
 LAVAPIPE = dict(subgroup_size=8, max_threads=1024, max_workgroups=65535)
@@ -118,3 +120,83 @@ def test_config_follows_the_inputs_dim_order():
     plan = config_plan(Problem((512, 64), (0,), 4, **GFX942), cfg.permuted([1, 0]), False)
     assert (plan.lanes_p, plan.lanes_r, plan.subgroups_r, plan.vector, plan.reduction_fastest) == (16, 4, 4, 4, True)
     assert plan.outputs_per_tile == 64
+
+
+CUDA = dict(subgroup_size=32, max_threads=1024, max_workgroups=2**31 - 1)
+
+
+@pytest.mark.parametrize("shape, reduced, vector_limit, element_bytes, unroll", [
+    ((8192, 8192), (1,), 4, 4, 4),   # 8 chunks of 16 bytes per thread: 4 in flight (64 bytes)
+    ((8192, 8192), (1,), 8, 2, 4),   # f16: vectors of 8, the same 16 bytes
+    ((4, 4096), (1,), 4, 4, 4),      # 4 chunks per thread: all at once
+    ((10007,), (0,), 4, 4, 16),      # a prime: 4-byte scalars, 16 of them
+    ((64, 4096, 64), (1,), 4, 4, 4),  # middle dim: 256 rows of 16 bytes per thread
+    ((13, 100), (1,), 4, 4, 1),      # 25 chunks, 32 threads: one each
+    ((4, 8192), (1,), 4, 8, 2),      # two f32 inputs: 32 bytes a chunk
+])
+def test_default_unroll(shape, reduced, vector_limit, element_bytes, unroll):
+    p = Problem(shape, reduced, vector_limit, **CUDA, element_bytes=element_bytes)
+    plan = with_unroll(default_plan(p, 256))
+    assert plan.unroll == unroll
+    assert choose_unroll(plan) == unroll
+
+
+def test_leftovers():
+    # 10007 scalars over 256 threads: 39 or 40 chunks; groups of 16 leave 7 or 8, guarded.
+    plan = with_unroll(default_plan(Problem((10007,), (0,), 4, **CUDA), 256))
+    assert plan.chunks_per_thread == (39, 40)
+    assert (plan.remainder_loads, plan.remainder_guarded) == (8, True)
+    # 4 chunks each, groups of 3: one leftover for every thread, unguarded.
+    plan = with_unroll(default_plan(Problem((4, 4096), (1,), 4, **CUDA), 256), 3)
+    assert plan.chunks_per_thread == (4, 4)
+    assert (plan.unroll, plan.remainder_loads, plan.remainder_guarded) == (3, 1, False)
+    # Whole groups: nothing left over.
+    plan = with_unroll(default_plan(Problem((8192, 8192), (1,), 4, **CUDA), 256), 8)
+    assert (plan.remainder_loads, plan.remainder_guarded) == (0, False)
+
+
+def test_unroll_must_be_positive():
+    with pytest.raises(PlanError, match="unroll -1 is not positive"):
+        with_unroll(default_plan(Problem((4, 4096), (1,), 4, **CUDA), 256), -1)
+
+
+# The H200 as ldsopt.target knows it (132 SMs); the issue-3 bench cases (after the default
+# split: 32 rows of 2^20 into 32 x 16 partials, 2^26 into 512).
+H200 = dict(CUDA, compute_units=target_model.by_name("cuda").compute_units)
+
+
+@pytest.mark.parametrize("shape, reduced, vector_limit, element_bytes, threads", [
+    ((4, 4096), (1,), 4, 4, 256),          # 4 workgroups, but 4 chunks a thread: no more threads
+    ((4, 4096), (1,), 8, 2, 256),
+    ((8192, 8192), (1,), 4, 4, 256),       # 8192 workgroups fill the GPU
+    ((8192, 8192), (1,), 8, 2, 256),
+    ((512, 65536), (1,), 4, 4, 256),       # the 32x1M split's first dispatch: 512 workgroups
+    ((512, 65536), (1,), 8, 2, 256),
+    ((32, 16), (1,), 4, 4, 32),            # its second: one chunk a thread
+    ((512, 131072), (1,), 4, 4, 256),      # sum_2p26's first dispatch
+    ((512,), (0,), 4, 4, 128),             # and its second
+    ((64, 4096, 64), (1,), 4, 4, 1024),    # max_mid: 64 workgroups of 64 outputs, 64 chunks a thread
+])
+def test_workgroup_grows_when_the_grid_leaves_units_idle(shape, reduced, vector_limit, element_bytes, threads):
+    plan = with_unroll(default_plan(Problem(shape, reduced, vector_limit, **H200, element_bytes=element_bytes)))
+    assert plan.workgroup_size == threads
+
+
+def test_workgroup_size_option_overrides():
+    p = Problem((64, 4096, 64), (1,), 4, **H200)
+    assert default_plan(p, 256).workgroup_size == 256   # never grown
+    assert default_plan(p, 512).workgroup_size == 512
+    # Few chunks: fewer threads than asked for, as before.
+    assert default_plan(Problem((32, 16), (1,), 4, **H200), 1024).workgroup_size == 32
+
+
+def test_unknown_compute_units_never_grow():
+    assert default_plan(Problem((64, 4096, 64), (1,), 4, **CUDA)).workgroup_size == 256
+
+
+def test_growth_stops_at_two_unroll_groups_a_thread():
+    # A sum over 64 columns: one workgroup, 16 lanes on the outputs, 2 on the rows (16 threads
+    # on the rows at 256), unroll goal 4: a doubling must leave every thread 8 rows.
+    assert default_plan(Problem((128, 64), (0,), 4, **H200)).workgroup_size == 256   # 512: 4 rows
+    assert default_plan(Problem((256, 64), (0,), 4, **H200)).workgroup_size == 512   # 1024: 4 rows
+    assert default_plan(Problem((512, 64), (0,), 4, **H200)).workgroup_size == 1024  # 8 rows

@@ -1,21 +1,21 @@
 // RUN: lds-opt %s --split-input-file --pass-pipeline='builtin.module(ldsopt-split-reduction)' | filecheck %s
 
-// A full sum of 2^26: one output, so S = target-outputs = 1024 partials of 65536 each,
+// A full sum of 2^26: one output, so S = target-outputs = 512 partials of 131072 each,
 // the first reduction from the identity, the second into the original fill.
 // CHECK-LABEL: func.func @sum_all
 // CHECK-SAME:    (%[[X:.+]]: tensor<67108864xf32>)
 // CHECK:         %[[INIT:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<f32>)
 // CHECK:         %[[E:.+]] = tensor.expand_shape %[[X]]
-// CHECK-SAME{LITERAL}: [[0, 1]] output_shape [1024, 65536] : tensor<67108864xf32> into tensor<1024x65536xf32>
+// CHECK-SAME{LITERAL}: [[0, 1]] output_shape [512, 131072] : tensor<67108864xf32> into tensor<512x131072xf32>
 // CHECK:         %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
-// CHECK:         %[[PINIT:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.+}} : tensor<1024xf32>)
+// CHECK:         %[[PINIT:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.+}} : tensor<512xf32>)
 // CHECK:         %[[P:.+]] = linalg.generic
 // CHECK-SAME:      iterator_types = ["parallel", "reduction"]
-// CHECK-SAME:      ins(%[[E]] : tensor<1024x65536xf32>) outs(%[[PINIT]] : tensor<1024xf32>)
+// CHECK-SAME:      ins(%[[E]] : tensor<512x131072xf32>) outs(%[[PINIT]] : tensor<512xf32>)
 // CHECK:           arith.addf
 // CHECK:         %[[R:.+]] = linalg.generic
 // CHECK-SAME:      iterator_types = ["reduction"]
-// CHECK-SAME:      ins(%[[P]] : tensor<1024xf32>) outs(%[[INIT]] : tensor<f32>)
+// CHECK-SAME:      ins(%[[P]] : tensor<512xf32>) outs(%[[INIT]] : tensor<f32>)
 // CHECK:           arith.addf
 // CHECK:         return %[[R]]
 func.func @sum_all(%x: tensor<67108864xf32>) -> tensor<f32> {
@@ -33,18 +33,18 @@ func.func @sum_all(%x: tensor<67108864xf32>) -> tensor<f32> {
 
 // -----
 
-// 32 row sums of 2^20: S = 1024 / 32 = 32, so 32 x 32 partials of 32768.
+// 32 row sums of 2^20: S = 512 / 32 = 16, so 32 x 16 partials of 65536.
 // CHECK-DAG:   #[[IN3:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG:   #[[OUT3:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
 // CHECK-DAG:   #[[IN2:.+]] = affine_map<(d0, d1) -> (d0, d1)>
 // CHECK-DAG:   #[[OUT2:.+]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @row_sums
 // CHECK:         tensor.expand_shape
-// CHECK-SAME{LITERAL}: [[0], [1, 2]] output_shape [32, 32, 32768] : tensor<32x1048576xf32> into tensor<32x32x32768xf32>
+// CHECK-SAME{LITERAL}: [[0], [1, 2]] output_shape [32, 16, 65536] : tensor<32x1048576xf32> into tensor<32x16x65536xf32>
 // CHECK:         %[[P:.+]] = linalg.generic {indexing_maps = [#[[IN3]], #[[OUT3]]], iterator_types = ["parallel", "parallel", "reduction"]}
-// CHECK-SAME:      outs(%{{.+}} : tensor<32x32xf32>)
+// CHECK-SAME:      outs(%{{.+}} : tensor<32x16xf32>)
 // CHECK:         linalg.generic {indexing_maps = [#[[IN2]], #[[OUT2]]], iterator_types = ["parallel", "reduction"]}
-// CHECK-SAME:      ins(%[[P]] : tensor<32x32xf32>) outs(%{{.+}} : tensor<32xf32>)
+// CHECK-SAME:      ins(%[[P]] : tensor<32x16xf32>) outs(%{{.+}} : tensor<32xf32>)
 func.func @row_sums(%x: tensor<32x1048576xf32>) -> tensor<32xf32> {
   %cst = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<32xf32>
@@ -65,15 +65,15 @@ func.func @row_sums(%x: tensor<32x1048576xf32>) -> tensor<32xf32> {
 // CHECK-LABEL: func.func @sum_f16_to_f32
 // CHECK-SAME:    (%[[X:.+]]: tensor<32x1048576xf16>, %[[INIT:.+]]: tensor<32xf32>)
 // CHECK:         %[[E:.+]] = tensor.expand_shape %[[X]]
-// CHECK-SAME:      into tensor<32x32x32768xf16>
+// CHECK-SAME:      into tensor<32x16x65536xf16>
 // CHECK:         %[[P:.+]] = linalg.generic
-// CHECK-SAME:      ins(%[[E]] : tensor<32x32x32768xf16>) outs(%{{.+}} : tensor<32x32xf32>)
+// CHECK-SAME:      ins(%[[E]] : tensor<32x16x65536xf16>) outs(%{{.+}} : tensor<32x16xf32>)
 // CHECK-NEXT:    ^bb0(%[[IN:.+]]: f16, %[[OUT:.+]]: f32):
 // CHECK-NEXT:      %[[W:.+]] = arith.extf %[[IN]] : f16 to f32
 // CHECK-NEXT:      %[[S:.+]] = arith.addf %[[W]], %[[OUT]] fastmath<reassoc> : f32
 // CHECK-NEXT:      linalg.yield %[[S]] : f32
 // CHECK:         linalg.generic
-// CHECK-SAME:      ins(%[[P]] : tensor<32x32xf32>) outs(%[[INIT]] : tensor<32xf32>)
+// CHECK-SAME:      ins(%[[P]] : tensor<32x16xf32>) outs(%[[INIT]] : tensor<32xf32>)
 // CHECK-NEXT:    ^bb0(%[[IN2:.+]]: f32, %[[OUT2:.+]]: f32):
 // CHECK-NEXT:      %[[S2:.+]] = arith.addf %[[IN2]], %[[OUT2]] fastmath<reassoc> : f32
 // CHECK-NEXT:      linalg.yield %[[S2]] : f32
@@ -90,7 +90,7 @@ func.func @sum_f16_to_f32(%x: tensor<32x1048576xf16>, %init: tensor<32xf32>) -> 
 
 // -----
 
-// Max over the middle dim (linalg.reduce, 8 outputs): the dim is split in place, S = 1024 / 8
+// Max over the middle dim (linalg.reduce, 8 outputs): the dim is split in place, S = 512 / 8
 // capped so that chunks keep 4096 elements, and the partials start from -inf.
 // CHECK-LABEL: func.func @max_middle
 // CHECK:         tensor.expand_shape

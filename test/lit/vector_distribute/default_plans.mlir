@@ -5,12 +5,14 @@
 #layout2 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 
 // Row sums, 4x4096 f32, lavapipe (subgroups of 8): 32 subgroups of 8 lanes on each row,
-// 128-bit vector loads, a strided loop over 1024 vectors of 4 per row, then a butterfly over
-// the 8 lanes (offsets 4, 2, 1), one partial per subgroup through LDS, and a second
-// butterfly over the partials, which 8 lanes read back (4 each, serially).
+// 128-bit vector loads, 1024 vectors of 4 per row strided over 256 threads: each thread's 4
+// chunks (c, c+256, c+512, c+768) are loaded in one iteration (unroll 4, 64 bytes in flight)
+// before they are added, no leftovers; then a butterfly over the 8 lanes (offsets 4, 2, 1),
+// one partial per subgroup through LDS, and a second butterfly over the partials, which 8
+// lanes read back (4 each, serially).
 // CHECK-LABEL: func.func @row_sum
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-vector-distribute"]
-// CHECK-SAME:    ldsopt.reduction_layout = {lanes = "reduction_fastest", lds_partials = array<i64: 32, 1>, parallel = array<i64: 1, 1, 1, 1>, parallel_dims = array<i64: 0>, reduced_dims = array<i64: 1>, reduction = array<i64: 32, 4, 8, 4>, source = "default", vector_side = "reduction"}
+// CHECK-SAME:    ldsopt.reduction_layout = {lanes = "reduction_fastest", lds_partials = array<i64: 32, 1>, parallel = array<i64: 1, 1, 1, 1>, parallel_dims = array<i64: 0>, reduced_dims = array<i64: 1>, reduction = array<i64: 32, 4, 8, 4>, source = "default", unroll = 4 : i64, vector_side = "reduction"}
 // CHECK-DAG:     %[[W:.+]] = arith.constant 8 : i32
 // CHECK-DAG:     %[[O4:.+]] = arith.constant 4 : i32
 // CHECK-DAG:     %[[O2:.+]] = arith.constant 2 : i32
@@ -22,11 +24,24 @@
 // CHECK:         %[[LDS:.+]] = memref.alloc() : memref<32x1xf32, #gpu.address_space<workgroup>>
 // CHECK:         scf.for %[[ROW:.+]] = %{{.+}} to %c4 step %c4 {
 // CHECK:           %[[ZEROS:.+]] = arith.constant dense<0.000000e+00> : vector<4xf32>
-// CHECK:           %[[ACC:.+]] = scf.for %[[CH:.+]] = %[[TID]] to %c1024 step %c256 iter_args(%[[A:.+]] = %[[ZEROS]]) -> (vector<4xf32>) {
-// CHECK:             %[[COL:.+]] = arith.muli %[[CH]], %c4
-// CHECK:             %[[V:.+]] = vector.transfer_read %{{.+}}[%[[ROW]], %[[COL]]]{{.*}} : memref<4x4096xf32, {{.*}}>, vector<4xf32>
-// CHECK:             %[[SUM:.+]] = arith.addf %[[V]], %[[A]] : vector<4xf32>
-// CHECK:             scf.yield %[[SUM]]
+// CHECK:           %[[ACC:.+]] = scf.for %[[CH:.+]] = %[[TID]] to %c256 step %c1024 iter_args(%[[A:.+]] = %[[ZEROS]]) -> (vector<4xf32>) {
+// CHECK:             %[[COL0:.+]] = arith.muli %[[CH]], %c4
+// CHECK:             %[[V0:.+]] = vector.transfer_read %{{.+}}[%[[ROW]], %[[COL0]]]{{.*}} : memref<4x4096xf32, {{.*}}>, vector<4xf32>
+// CHECK:             %[[CH1:.+]] = arith.addi %[[CH]], %c256
+// CHECK:             %[[COL1:.+]] = arith.muli %[[CH1]], %c4
+// CHECK:             %[[V1:.+]] = vector.transfer_read %{{.+}}[%[[ROW]], %[[COL1]]]
+// CHECK:             %[[CH2:.+]] = arith.addi %[[CH]], %c512
+// CHECK:             %[[COL2:.+]] = arith.muli %[[CH2]], %c4
+// CHECK:             %[[V2:.+]] = vector.transfer_read %{{.+}}[%[[ROW]], %[[COL2]]]
+// CHECK:             %[[CH3:.+]] = arith.addi %[[CH]], %c768
+// CHECK:             %[[COL3:.+]] = arith.muli %[[CH3]], %c4
+// CHECK:             %[[V3:.+]] = vector.transfer_read %{{.+}}[%[[ROW]], %[[COL3]]]
+// CHECK-NEXT:        %[[S0:.+]] = arith.addf %[[V0]], %[[A]] : vector<4xf32>
+// CHECK-NEXT:        %[[S1:.+]] = arith.addf %[[V1]], %[[S0]] : vector<4xf32>
+// CHECK-NEXT:        %[[S2:.+]] = arith.addf %[[V2]], %[[S1]] : vector<4xf32>
+// CHECK-NEXT:        %[[S3:.+]] = arith.addf %[[V3]], %[[S2]] : vector<4xf32>
+// CHECK-NEXT:        scf.yield %[[S3]]
+// CHECK-NOT:       vector.transfer_read
 // CHECK-COUNT-4:   vector.extract %[[ACC]]
 // CHECK-COUNT-2:   arith.addf %{{.+}}, %{{.+}} : f32
 // CHECK:           %[[T:.+]] = arith.addf %{{.+}}, %{{.+}} : f32
@@ -78,25 +93,31 @@ func.func @row_sum() {
 #layout2 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 
 // A sum over the outer dim of 512x64 (IREE's form: a transposed input map). The vectors run
-// along the 64 outputs: 8 lanes take 8 vectors of 4 outputs, every subgroup takes the rows
-// r, r+32, ...; no lane shares an output (no shuffles before LDS); each lane writes its 4
+// along the 64 outputs: 8 lanes take 8 vectors of 4 outputs, 2 tiles of 32 outputs. 2
+// workgroups leave lavapipe's 4 compute units idle, so the workgroup grows from 256 to 512
+// threads (1024 would leave a thread 4 rows, fewer than 2 groups of 4), and every subgroup
+// takes the rows r, r+64, ...; no lane shares an output (no shuffles before LDS); each lane writes its 4
 // partials as one vector to its subgroup's row of the buffer; 8 lanes per output read back,
 // lane k from row k: rows are padded from 32 to 36 floats so that the 8 reads hit 8 banks.
+// A thread has 8 rows: 4 loads an iteration (rows r, r+64, r+128, r+192).
 // CHECK-LABEL: func.func @col_sum
-// CHECK-SAME:    lanes = "parallel_fastest", lds_partials = array<i64: 32, 36>, parallel = array<i64: 1, 1, 8, 4>, parallel_dims = array<i64: 1>, reduced_dims = array<i64: 0>, reduction = array<i64: 32, 16, 1, 1>
-// CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 256
+// CHECK-SAME:    lanes = "parallel_fastest", lds_partials = array<i64: 64, 36>, parallel = array<i64: 1, 1, 8, 4>, parallel_dims = array<i64: 1>, reduced_dims = array<i64: 0>, reduction = array<i64: 64, 8, 1, 1>, source = "default", unroll = 4 : i64
+// CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 512
 // CHECK:         %[[LANE:.+]] = arith.remui %[[TID]], %c8
 // CHECK:         %[[SG:.+]] = arith.divui %[[TID]], %c8
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<32x36xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<64x36xf32, #gpu.address_space<workgroup>>
 // CHECK:         scf.for %[[TILE:.+]] = %{{.+}} to %c2 step %c2 {
-// CHECK:           %[[ACC:.+]] = scf.for %[[R:.+]] = %[[SG]] to %c512 step %c32 iter_args
+// CHECK:           %[[ACC:.+]] = scf.for %[[R:.+]] = %[[SG]] to %c320 step %c256 iter_args
 // CHECK:             vector.transfer_read %{{.+}}[%[[R]], %{{.+}}]{{.*}} : memref<512x64xf32, {{.*}}>, vector<4xf32>
+// CHECK:             %[[R3:.+]] = arith.addi %[[R]], %c192
+// CHECK:             vector.transfer_read %{{.+}}[%[[R3]], %{{.+}}]{{.*}} : memref<512x64xf32, {{.*}}>, vector<4xf32>
+// CHECK-NOT:       vector.transfer_read
 // CHECK-NOT:       gpu.shuffle
 // CHECK:           %[[SLOT:.+]] = arith.muli %[[LANE]], %c4
 // CHECK:           %[[VEC:.+]] = vector.from_elements
-// CHECK-NEXT:      vector.transfer_write %[[VEC]], %[[LDS]][%[[SG]], %[[SLOT]]] {in_bounds = [true]} : vector<4xf32>, memref<32x36xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT:      vector.transfer_write %[[VEC]], %[[LDS]][%[[SG]], %[[SLOT]]] {in_bounds = [true]} : vector<4xf32>, memref<64x36xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT:      gpu.barrier
-// CHECK:           scf.for %{{.+}} = %{{.+}} to %c32 step %c8
+// CHECK:           scf.for %{{.+}} = %{{.+}} to %c64 step %c8
 // CHECK:             memref.load %[[LDS]]
 // CHECK-COUNT-3:   gpu.shuffle xor
 // CHECK:           scf.if
@@ -123,13 +144,35 @@ func.func @col_sum() {
 #layout2 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 
 // A full reduction of a prime number of elements to a 0-D output: scalar reads (vector<1>),
-// 10007 elements strided over 256 threads; the result is stored to memref<f32>.
+// 10007 elements strided over 256 threads (39 or 40 each); the result is stored to memref<f32>.
+// Unroll 16 (64 bytes of 4-byte loads): a loop over whole groups of 16 chunks, while the
+// group's last chunk c + 15*256 < 10007, which also yields where the thread's leftovers start;
+// then 8 leftover loads (40 % 16), each clamped to the last element and dropped when its chunk
+// is past the end (threads with 39 chunks have 7 leftovers): a select on a broadcast flag, as
+// SPIR-V 1.3 has no vector select on a scalar condition.
 // CHECK-LABEL: func.func @sum_prime
-// CHECK-SAME:    parallel_dims = array<i64>, reduced_dims = array<i64: 0>, reduction = array<i64: 32, 40, 8, 1>
+// CHECK-SAME:    parallel_dims = array<i64>, reduced_dims = array<i64: 0>, reduction = array<i64: 32, 40, 8, 1>, source = "default", unroll = 16 : i64
 // CHECK:         memref.alloc() : memref<32x1xf32, #gpu.address_space<workgroup>>
 // CHECK:         gpu.block_id x upper_bound 1
-// CHECK:         scf.for %{{.+}} = %thread_id_x to %c10007 step %c256 iter_args(%{{.+}} = %{{.+}}) -> (vector<1xf32>)
-// CHECK:           vector.transfer_read {{.*}} : memref<10007xf32, {{.*}}>, vector<1xf32>
+// CHECK:         %[[MAIN:.+]]:2 = scf.for %[[C:.+]] = %thread_id_x to %c6167 step %c4096 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %thread_id_x) -> (vector<1xf32>, index)
+// CHECK-COUNT-16:  vector.transfer_read {{.*}} : memref<10007xf32, {{.*}}>, vector<1xf32>
+// CHECK:           %[[NEXT:.+]] = arith.addi %[[C]], %c4096
+// CHECK-COUNT-16:  arith.addf
+// CHECK:           scf.yield %{{.+}}, %[[NEXT]] : vector<1xf32>, index
+// CHECK:         %[[L1:.+]] = arith.addi %[[MAIN]]#1, %c256
+// CHECK:         %[[OK0:.+]] = arith.cmpi ult, %[[MAIN]]#1, %c10007
+// CHECK-NEXT:    %[[OK1:.+]] = arith.cmpi ult, %[[L1]], %c10007
+// CHECK:         %[[K0:.+]] = arith.minui %[[MAIN]]#1, %c10006
+// CHECK:         %[[X0:.+]] = vector.transfer_read %{{.+}}[%[[K0]]]
+// CHECK-COUNT-7: vector.transfer_read
+// CHECK-NEXT:    %[[Y0:.+]] = arith.addf %[[X0]], %[[MAIN]]#0 : vector<1xf32>
+// CHECK-NEXT:    %[[M0:.+]] = vector.broadcast %[[OK0]] : i1 to vector<1xi1>
+// CHECK-NEXT:    %[[A0:.+]] = arith.select %[[M0]], %[[Y0]], %[[MAIN]]#0 : vector<1xi1>, vector<1xf32>
+// CHECK-NEXT:    %[[Y1:.+]] = arith.addf %{{.+}}, %[[A0]] : vector<1xf32>
+// CHECK-NEXT:    %[[M1:.+]] = vector.broadcast %[[OK1]] : i1 to vector<1xi1>
+// CHECK-NEXT:    arith.select %[[M1]], %[[Y1]], %[[A0]] : vector<1xi1>, vector<1xf32>
+// CHECK-COUNT-6: arith.select
+// CHECK-NOT:     vector.transfer_read
 // CHECK:         memref.store %{{.+}}, %{{.+}}[] : memref<f32, #hal.descriptor_type<storage_buffer>>
 func.func @sum_prime() {
   %c0 = arith.constant 0 : index

@@ -13,7 +13,7 @@ func.func @wrong_subgroup_size() {
   %3 = tensor.empty() : tensor<16xf32>
   %4 = linalg.fill ins(%cst : f32) outs(%3 : tensor<16xf32>) -> tensor<16xf32>
   // expected-error @+1 {{ldsopt-vector-distribute: cannot honour the lowering_config: lowering_config is written for subgroups of 64 lanes, the target has 8 (set scale-config-to-target=true to rescale it)}}
-  %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%2 : tensor<16x8xf32>) outs(%4 : tensor<16xf32>) attrs = {lowering_config = #iree_gpu.lowering_config<{workgroup = [4, 0], partial_reduction = [0, 256], lane_basis = [[4, 16], [0, 1]], subgroup_basis = [[1, 4], [0, 1]]}>} {
+  %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%2 : tensor<16x8xf32>) outs(%4 : tensor<16xf32>) attrs = {ldsopt.user_config, lowering_config = #iree_gpu.lowering_config<{workgroup = [4, 0], partial_reduction = [0, 256], lane_basis = [[4, 16], [0, 1]], subgroup_basis = [[1, 4], [0, 1]]}>} {
   ^bb0(%in: f32, %out: f32):
     %6 = arith.addf %in, %out : f32
     linalg.yield %6 : f32
@@ -36,7 +36,7 @@ func.func @tile_mismatch() {
   %3 = tensor.empty() : tensor<16xf32>
   %4 = linalg.fill ins(%cst : f32) outs(%3 : tensor<16xf32>) -> tensor<16xf32>
   // expected-error @+1 {{ldsopt-vector-distribute: cannot honour the lowering_config: workgroup tile [4, 0] covers 4 outputs, the bases and vectors give 16}}
-  %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%2 : tensor<16x8xf32>) outs(%4 : tensor<16xf32>) attrs = {lowering_config = #iree_gpu.lowering_config<{workgroup = [4, 0], partial_reduction = [0, 8], lane_basis = [[8, 1], [0, 1]], subgroup_basis = [[2, 2], [0, 1]]}>} {
+  %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%2 : tensor<16x8xf32>) outs(%4 : tensor<16xf32>) attrs = {ldsopt.user_config, lowering_config = #iree_gpu.lowering_config<{workgroup = [4, 0], partial_reduction = [0, 8], lane_basis = [[8, 1], [0, 1]], subgroup_basis = [[2, 2], [0, 1]]}>} {
   ^bb0(%in: f32, %out: f32):
     %6 = arith.addf %in, %out : f32
     linalg.yield %6 : f32
@@ -59,7 +59,7 @@ func.func @vector_too_wide() {
   %3 = tensor.empty() : tensor<16xf32>
   %4 = linalg.fill ins(%cst : f32) outs(%3 : tensor<16xf32>) -> tensor<16xf32>
   // expected-error @+1 {{ldsopt-vector-distribute: cannot honour the lowering_config: vectors of 8 elements exceed the target's widest load (4)}}
-  %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%2 : tensor<16x64xf32>) outs(%4 : tensor<16xf32>) attrs = {lowering_config = #iree_gpu.lowering_config<{workgroup = [1, 0], thread = [0, 8], lane_basis = [[1, 8], [0, 1]]}>} {
+  %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%2 : tensor<16x64xf32>) outs(%4 : tensor<16xf32>) attrs = {ldsopt.user_config, lowering_config = #iree_gpu.lowering_config<{workgroup = [1, 0], thread = [0, 8], lane_basis = [[1, 8], [0, 1]]}>} {
   ^bb0(%in: f32, %out: f32):
     %6 = arith.addf %in, %out : f32
     linalg.yield %6 : f32
@@ -82,7 +82,7 @@ func.func @workgroup_size_mismatch() attributes {translation_info = #iree_codege
   %3 = tensor.empty() : tensor<16xf32>
   %4 = linalg.fill ins(%cst : f32) outs(%3 : tensor<16xf32>) -> tensor<16xf32>
   // expected-error @+1 {{ldsopt-vector-distribute: cannot honour the lowering_config: bases cover 24 threads, workgroup_size is [64, 1, 1]}}
-  %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%2 : tensor<16x8xf32>) outs(%4 : tensor<16xf32>) attrs = {lowering_config = #iree_gpu.lowering_config<{workgroup = [2, 0], lane_basis = [[2, 4], [0, 1]], subgroup_basis = [[1, 3], [0, 1]]}>} {
+  %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%2 : tensor<16x8xf32>) outs(%4 : tensor<16xf32>) attrs = {ldsopt.user_config, lowering_config = #iree_gpu.lowering_config<{workgroup = [2, 0], lane_basis = [[2, 4], [0, 1]], subgroup_basis = [[1, 3], [0, 1]]}>} {
   ^bb0(%in: f32, %out: f32):
     %6 = arith.addf %in, %out : f32
     linalg.yield %6 : f32

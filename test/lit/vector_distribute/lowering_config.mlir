@@ -1,6 +1,7 @@
-// Layout lowering_configs are honoured. Seed 001's two cases (legacy syntax, upgraded on
-// parse; gfx942 from the variant) keep their #tuning: 256 threads, subgroups of 64, 4
-// subgroups on the reduced dim.
+// A user's layout configs are honoured (compilation_info, or a lowering_config marked
+// ldsopt.user_config, as lds-run marks the configs of a source program). Seed 001's two
+// cases (legacy syntax, upgraded on parse; gfx942 from the variant) keep their #tuning: 256
+// threads, subgroups of 64, 4 subgroups on the reduced dim.
 // RUN: lds-opt %S/../../seeds/seed001_reduce_4x4096.mlir --pass-pipeline='builtin.module(ldsopt-vector-distribute)' | filecheck %s --check-prefix=SEED2
 // RUN: lds-opt %S/../../seeds/seed001_reduce_4096.mlir --pass-pipeline='builtin.module(ldsopt-vector-distribute)' | filecheck %s --check-prefix=SEED1
 // RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute)' | filecheck %s
@@ -11,14 +12,18 @@
 // lanes per row, 16 apart (xor 32, 16), the 16 lanes between them read the other rows.
 // SEED2:       #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<BaseLowering> workgroup_size = [256, 1, 1] subgroup_size = 64>
 // SEED2-LABEL: func.func @reduce_fp16_dispatch_0_generic_4x4096_f32
-// SEED2-SAME:    lds_partials = array<i64: 4, 4>, parallel = array<i64: 1, 1, 4, 1>, parallel_dims = array<i64: 0>, reduced_dims = array<i64: 1>, reduction = array<i64: 4, 16, 16, 4>, source = "lowering_config", vector_side = "reduction"
+// SEED2-SAME:    lds_partials = array<i64: 4, 4>, parallel = array<i64: 1, 1, 4, 1>, parallel_dims = array<i64: 0>, reduced_dims = array<i64: 1>, reduction = array<i64: 4, 16, 16, 4>, source = "lowering_config", unroll = 4 : i64, vector_side = "reduction"
 // SEED2:         %[[TID:.+]] = gpu.thread_id x upper_bound 256
 // SEED2:         %[[LANE:.+]] = arith.remui %[[TID]], %c64
 // SEED2:         %[[LANE_R:.+]] = arith.remui %[[LANE]], %c16
 // SEED2:         %[[LANE_P:.+]] = arith.divui %[[LANE]], %c16
 // SEED2:         %[[SG:.+]] = arith.divui %[[TID]], %c64
 // SEED2:         %[[LDS:.+]] = memref.alloc() : memref<4x4xf32, #gpu.address_space<workgroup>>
-// SEED2:         scf.for %{{.+}} = %{{.+}} to %c1024 step %c64 iter_args(%{{.+}} = %{{.+}}) -> (vector<4xf32>)
+// The config states the layout, the plan the unroll: 16 chunks of 4 floats per thread, 4 loads
+// per iteration (chunks c, c+64, c+128, c+192), no leftovers.
+// SEED2:         scf.for %{{.+}} = %{{.+}} to %c832 step %c256 iter_args(%{{.+}} = %{{.+}}) -> (vector<4xf32>)
+// SEED2-COUNT-4:   vector.transfer_read {{.*}} : memref<4x4096xf32, {{.*}}>, vector<4xf32>
+// SEED2-NOT:       vector.transfer_read
 // SEED2:         gpu.shuffle xor %{{.+}}, %c8_i32, %c64_i32 : f32
 // SEED2:         gpu.shuffle xor %{{.+}}, %c4_i32, %c64_i32 : f32
 // SEED2:         gpu.shuffle xor %{{.+}}, %c2_i32, %c64_i32 : f32
@@ -68,7 +73,7 @@ func.func @serial_tail() attributes {translation_info = #iree_codegen.translatio
   %2 = iree_codegen.load_from_buffer %0 : memref<16x8xf32, #hal.descriptor_type<storage_buffer>> -> tensor<16x8xf32>
   %3 = tensor.empty() : tensor<16xf32>
   %4 = linalg.fill ins(%cst : f32) outs(%3 : tensor<16xf32>) -> tensor<16xf32>
-  %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%2 : tensor<16x8xf32>) outs(%4 : tensor<16xf32>) attrs = {lowering_config = #iree_gpu.lowering_config<{workgroup = [16, 0], partial_reduction = [0, 8], lane_basis = [[8, 1], [0, 1]], subgroup_basis = [[2, 2], [0, 1]]}>} {
+  %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%2 : tensor<16x8xf32>) outs(%4 : tensor<16xf32>) attrs = {ldsopt.user_config, lowering_config = #iree_gpu.lowering_config<{workgroup = [16, 0], partial_reduction = [0, 8], lane_basis = [[8, 1], [0, 1]], subgroup_basis = [[2, 2], [0, 1]]}>} {
   ^bb0(%in: f32, %out: f32):
     %6 = arith.addf %in, %out : f32
     linalg.yield %6 : f32
