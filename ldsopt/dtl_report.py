@@ -109,7 +109,7 @@ def markdown(all_rows: list[Row], cuda_rows: list[Row]) -> str:
             + "\n## CUDA (the H200 benchmarks, predicted)\n\n"
             "The same for the CUDA target (32 banks x 4 B, warps of 32, mma.sync m16n8k16 fragments) and "
             "its default lane, 16-byte cp.async: *write* = one warp's cp.async (512 contiguous bytes), "
-            "*read* = a fragment read. `bench/ncu_dtl.sh` measures the LDS load conflicts of each layout "
+            "*read* = a fragment read. `bench/ncu_lds.sh` measures the LDS load conflicts of each layout "
             "(the bench-dtl-cpasync-* folders) to rank against the *read* column.\n\n"
             + _table(cuda_rows))
 
