@@ -59,7 +59,7 @@ class DtlLayout(ModulePass):
 
     layout: str = option("auto", "auto (the bank model picks) | none | pad | perm | rotation (the best of that "
                                  "kind) | a layout, e.g. perm<16,8>+block_pad<512,16> (checked, then used as is)")
-    workgroups_per_cu: int = option(1, "as ldsopt-matmul-lds's option (the plans must agree)")
+    workgroups_per_cu: int = option(0, "as ldsopt-matmul-lds's option (the plans must agree)")
     mma: bool = option(True, "as ldsopt-matmul-lds's option (the plans must agree)")
     tiles: str = option("", "as ldsopt-matmul-lds's option (the plans must agree)")
     lane_bytes: int = option(0, "bytes one lane copies: 0 = the target's (gfx942 4, CUDA 16, registers 4); "
@@ -76,7 +76,7 @@ class DtlLayout(ModulePass):
         lowering = matmul_lds.MatmulLds(workgroups_per_cu=self.workgroups_per_cu, mma=self.mma, tiles=self.tiles)
         for d, p, tgt in matmul_lds.matches(module, self.NAME):
             pl = lowering.plan_dispatch(d, p, tgt)
-            budget = tgt.lds_bytes // self.workgroups_per_cu
+            budget = tgt.lds_bytes // lowering.occupancy(tgt)
             chosen, notes = {}, {}
             for role, s in pl.staging.items():
                 try:

@@ -24,16 +24,24 @@ Contract.
   columns: b64 in phases of 16 lanes on 32 x 4 B banks) and its fragment reads, then of
   affine addresses (no row XOR, no swizzle: a padded layout reads at immediate offsets, an
   XORed one computes every fragment address in the K loop; seen in the CUDA PTX), then least
-  LDS. Candidates: consecutive threads along M/N (lanes cols, Triton's) or down the K blocks
-  (lanes rows); with or without a row XOR (layout.RowXor: LDS rows r and r + vector land in
-  different halves of the banks, which the 4 rows a lane writes and those of its neighbour
-  need when an LDS row is 64 bytes); row pads of 0..2 units or rotating swizzles
-  (layout.RotatingSwizzle, Triton's amd_rotating_shared) of 1 or 2 units; within the
-  operand's planned LDS plus half of what the plan leaves free of ldsopt-matmul-lds's budget.
-  A unit holds whole writes and reads, so both stay vectors. Picked (model): CUDA f16/bf16
-  NN/TN, lanes rows + pad 8, 0 extra cycles on writes and reads (cf64297's lanes cols +
-  rotating<4,1,8>: 8 on writes, which ncu saw as 2x the store conflicts); gfx942, lanes cols +
-  row XOR 4 + rotating<4,1,8>, 0 (16 on writes without the XOR).
+  LDS. Candidates: consecutive threads along M/N (lanes cols, Triton's; lanes rows, down the K
+  blocks, only when forced: its global reads are not coalesced, consecutive lanes reading rows 4
+  apart, and on the H200 TN took 1120.9 us with it against 784.0 us with cols); with or without
+  a row XOR (layout.RowXor: LDS rows r and r + vector land in different halves of the banks,
+  which the 4 rows a lane writes and those of its neighbour need when an LDS row is 64 bytes);
+  row pads of 0..2 units or rotating swizzles (layout.RotatingSwizzle, Triton's
+  amd_rotating_shared) of 1 or 2 units; within the operand's planned LDS plus half of what the
+  plan leaves free of ldsopt-matmul-lds's budget. A unit holds whole writes and reads, so both
+  stay vectors. Picked (model), CUDA and gfx942 f16/bf16 NN/TN: lanes cols + row XOR 4 +
+  rotating<4,1,8>, 0 extra cycles on writes and reads (cf64297's layout without the XOR: 8 on
+  writes on CUDA, 16 on gfx942, which ncu saw on the H200 as 2x the store conflicts).
+- Measured (H200, 2026-11-29, one run, ldsopt-matmul-lds at 2 workgroups per SM; nopass = the
+  same pipeline without this pass): NN f16 4096^3 611.0 us (225 TFLOP/s) vs 652.1, 1.07x, LDS
+  load wavefronts 67.1 M -> 51.0 M; NN bf16 8192x8192x1024 632.9 vs 679.7, 1.07x; TN f16 756.8
+  vs 708.0, 0.94x: the transposed A rake costs more in the K loop (registers at the 128 cap,
+  ncu) than its wider fragment reads save. At 1 workgroup per SM the pass had raised registers
+  from 127 to 163 (NN) and 98 to 220 (TN), halving occupancy, which is why matmul_lds now asks
+  ptxas for 2 (nvvm.minctasm).
 - Options force parts of the layout, to measure variants: `rake-bits` (64, or 128: 8 K rows
   of 16-bit, 16-byte writes, narrower global reads), `lanes`, `row-xor`, `pad`, `swizzle`
   (vec,perPhase,maxPhase; 0 none); a forced layout may use any LDS (ldsopt-matmul-lds checks
@@ -82,8 +90,8 @@ class InthreadTranspose(ModulePass):
     force: bool = option(False, "also restage operands whose fragment reads would not get wider (FMA kernels), "
                                 "to run the transposed staging on targets without matrix cores")
     rake_bits: int = option(WRITE_BITS, "bits of K each thread holds per column of its register tile (64 or 128)")
-    lanes: str = option("auto", "which chunks consecutive threads take: cols (along M/N), rows (down K), "
-                                "or auto (the bank model's choice)")
+    lanes: str = option("auto", "which chunks consecutive threads take: cols (along M/N), rows (down K; "
+                                "only when forced: its global reads are not coalesced), or auto (cols)")
     row_xor: int = option(AUTO, "LDS row r stored at r ^ (r / row-xor % 2); 0 none; -1 the bank model's choice")
     pad: int = option(AUTO, "elements after each LDS row (no swizzle); -1 the bank model's choice")
     swizzle: tuple[int, ...] = option((), "rotating swizzle vec,perPhase,maxPhase (0 for none); "
@@ -116,7 +124,7 @@ class InthreadTranspose(ModulePass):
     def wants(self, c: StagingLayout) -> bool:
         """Whether candidate `c` agrees with every forced option."""
         forced_swizzle = None if not self.swizzle else () if self.swizzle == (0,) else self.swizzle
-        return ((self.lanes == "auto" or c.lanes == self.lanes)
+        return ((c.lanes == "cols" if self.lanes == "auto" else c.lanes == self.lanes)
                 and (self.row_xor == AUTO or c.row_xor == self.row_xor)
                 and (self.pad == AUTO or (c.pad == self.pad and not c.swizzle))
                 and (forced_swizzle is None or c.swizzle == forced_swizzle))

@@ -10,21 +10,20 @@
 // Forced (to run the transposed staging where there are no matrix cores): 32 x 64 tiles, 2 K
 // rows per thread as planned; each thread reads 4 K rows of vector<2xbf16> (the vector shrinks
 // so that 256 threads take one 4x2 chunk each), transposes the 4x2 register tile and writes its
-// 2 columns of 4 K-consecutive elements to the K-contiguous LDS (64 x 32); consecutive threads
-// take consecutive 4-row K blocks (lanes rows), which spreads the writes of 8 lanes over the banks
-// without a pad or swizzle (the bank model's first choice at no conflicts: affine addresses);
+// 2 columns of 4 K-consecutive elements to the K-contiguous LDS (64 x 32, rows padded by 4, the
+// bank model's pick among layouts whose global reads stay coalesced: consecutive threads along M);
 // the FMA fragments are vector<4xbf16> reads along K.
 // CHECK-LABEL: func.func @tn_bf16_fma
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"]
-// CHECK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "m"], fragment = "fma 4x4", lanes = "rows", lds_order = [1, 0], lds_shape = [2, 64, 32], operand = "A", pad = 0 : i64, rake = 4 : i64, read_vector = 4 : i64, register_transpose = true, swizzle = "none", thread_map = "(8,32):(256,2)", threads = 256 : i64, tile = [32, 64], vector = 2 : i64}} : memref<2x64x32xbf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "m"], fragment = "fma 4x4", lds_order = [1, 0], lds_shape = [2, 64, 36], operand = "A", pad = 4 : i64, rake = 4 : i64, read_vector = 4 : i64, register_transpose = true, swizzle = "none", thread_map = "(32,8):(2,256)", threads = 256 : i64, tile = [32, 64], vector = 2 : i64}} : memref<2x64x36xbf16, #gpu.address_space<workgroup>>
 // CHECK:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}} lds_order = [0, 1], lds_shape = [2, 64, 32], {{.*}} register_transpose = true, {{.*}}} : memref<2x64x32xbf16, #gpu.address_space<workgroup>>
 // CHECK-COUNT-4: vector.transfer_read {{.*}} : memref<64x64xbf16, #hal.descriptor_type<storage_buffer>>, vector<2xbf16>
 // CHECK:         vector.transpose %{{.+}}, [1, 0] : vector<4x2xbf16> to vector<2x4xbf16>
-// CHECK:         vector.transfer_write {{.*}}, %[[LA]]{{.*}} : vector<4xbf16>, memref<2x64x32xbf16, #gpu.address_space<workgroup>>
-// CHECK:         vector.transfer_write {{.*}}, %[[LA]]{{.*}} : vector<4xbf16>, memref<2x64x32xbf16, #gpu.address_space<workgroup>>
+// CHECK:         vector.transfer_write {{.*}}, %[[LA]][{{.*}} : vector<4xbf16>, memref<2x64x36xbf16, #gpu.address_space<workgroup>>
+// CHECK:         vector.transfer_write {{.*}}, %[[LA]][{{.*}} : vector<4xbf16>, memref<2x64x36xbf16, #gpu.address_space<workgroup>>
 // CHECK:         scf.for
-// CHECK:           vector.transfer_read %[[LA]]{{.*}} : memref<2x64x32xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
-// CHECK:           vector.transfer_read %[[LB]]{{.*}} : memref<2x64x32xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// CHECK:           vector.transfer_read %[[LA]][{{.*}} : memref<2x64x36xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
+// CHECK:           vector.transfer_read %[[LB]][{{.*}} : memref<2x64x32xbf16, #gpu.address_space<workgroup>>, vector<4xbf16>
 // CHECK:           vector.fma
 func.func @tn_bf16_fma() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] subgroup_size = 64>} {
   %cst = arith.constant 0.000000e+00 : f32

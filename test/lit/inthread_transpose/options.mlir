@@ -9,11 +9,13 @@
 
 // NN f16 256x256x64 on CUDA (mma.sync m16n8k16, warps of 32, 32 x 4 B banks): B's layout
 // options, each forcing part of the staging that the bank model otherwise picks.
-// By default: threads down K (lanes rows: 4 K rows x 4 N each, consecutive threads on
-// consecutive 4-row K blocks) and rows padded by 8: 0 extra cycles of the first warp's 4 LDS
-// writes (b64: 2 phases of 16 lanes) and 2 fragment reads (b32), at immediate offsets (no XOR).
-// AUTO: ldsopt.staging = {B = {{{.*}}lanes = "rows", lds_order = [0, 1], lds_shape = [2, 128, 40], {{.*}}pad = 8 : i64, rake = 4 : i64, read_vector = 2 : i64, register_transpose = true, swizzle = "none", thread_map = "(8,32):(512,4)", {{.*}}vector = 4 : i64}}
-// Threads along N with the row XOR and the swizzle: also 0 extra cycles, XOR addresses.
+// By default: threads along N (coalesced global reads) with a row XOR and the rotating swizzle:
+// 0 extra cycles of the first warp's 4 LDS writes (b64: 2 phases of 16 lanes) and 2 fragment
+// reads (b32). Threads down K (lanes rows) with rows padded by 8 also cost 0 in the model, but
+// read global memory uncoalesced, so only a forced lanes=rows gets them (ROWS below).
+// AUTO: ldsopt.staging = {B = {{{.*}}row_xor = 4 : i64, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)"
+// AUTO-NOT: lanes = "rows"
+// Threads along N forced: the same.
 // XOR: ldsopt.staging = {B = {{{.*}}row_xor = 4 : i64, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)"
 // cf64297's choice, forced: no row XOR, 8 extra cycles on the writes (as ncu counted on the H200).
 // OLD: ldsopt.staging = {B = {{{.*}}register_transpose = true, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)"

@@ -1,7 +1,7 @@
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds)' | filecheck %s --check-prefix=MFMA
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds)' | filecheck %s --check-prefix=MMA
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds{mma=false})' | filecheck %s --check-prefix=FMA
-// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{workgroups-per-cu=2})' | filecheck %s --check-prefix=OCC2
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{workgroups-per-cu=1})' | filecheck %s --check-prefix=OCC1
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds{workgroups-per-cu=2})' | filecheck %s --check-prefix=OCC2-ROCM
 
 // NN f16, 96x160x64 (tails on M and N). The staging is the FMA path's; the product uses the
@@ -31,12 +31,12 @@
 // CUDA sm_89: 8 warps of 32 in a 2x4 grid, each 2x2 mma.sync m16n8k16 tiles of its 32x16; A
 // fragments are 4 K-pairs, accumulators 2x2 and stored as pairs along N.
 // MMA:       workgroup_size = [256, 1, 1] subgroup_size = 32
+// Two workgroups per SM by default on CUDA: ptxas is told (PTX .minnctapersm 2) to keep the
+// registers low enough for them. One asked for: no hint. The ROCm path has no such hint.
 // MMA-LABEL: func.func @nn_f16
-// MMA-NOT:     nvvm.minctasm
-// Two workgroups per SM asked for: on CUDA ptxas is told (PTX .minnctapersm 2) to keep the
-// registers low enough for them; the ROCm path has no such hint and sets none.
-// OCC2-LABEL: func.func @nn_f16
-// OCC2-SAME:    nvvm.minctasm = 2 : i32
+// MMA-SAME:    nvvm.minctasm = 2 : i32
+// OCC1-LABEL: func.func @nn_f16
+// OCC1-NOT:     nvvm.minctasm
 // OCC2-ROCM-LABEL: func.func @nn_f16
 // OCC2-ROCM-NOT:   nvvm.minctasm
 // MMA:         memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", {{.*}} read_vector = 2 : i64, {{.*}}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>
