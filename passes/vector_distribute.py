@@ -36,14 +36,16 @@ grid-stride loop over workgroups:
    G-th partial, so any number of subgroups is right) and a butterfly combines them;
 4. one lane combines the result with the output's initial value and stores it.
 
-Measured on the H200 (2026-11-29, one run, 3 repetitions, copy 4.23 TB/s; program pipeline
-`ldsopt-split-reduction` with target-outputs=1024, 256 threads, unroll from the plan), us
-(fraction of copy) vs IREE's default: rowsum_4x4096_f32 4.5 vs 5.2; rowsum_8192x8192 f32
-66.6 (95%) vs 68.1, f16 35.5 vs 36.1; rowsum_32x1048576 (split) f32 42.0 (75%) vs 44.7, f16
-26.4 vs 26.0; sum_2p26_f32 (split) 74.1 (86%) vs 1653; max_mid_64x4096x64_f32 37.1 vs 106.4
-(torch 29.5), and 22.9 with 1024 threads (64 workgroups on 132 SMs), which the default plan
-now picks (reduction_plan._grown); 1024 threads elsewhere were slower (rowsum_8192x8192_f16
-44.9, sum_2p26_f32 80.1, rowsum_4x4096_f32 5.5).
+Measured on the H200 at 6eaddf9 (2026-11-29, 5 repetitions, copy 4.26 TB/s; the default
+pipelines; bench/results/cuda/), us (fraction of the copy) against IREE's default:
+rowsum_4x4096 f32 4.0 vs 4.0, f16 4.9 vs 4.1 (ncu: 2.43 vs 2.21 us a kernel); rowsum_8192x8192
+f32 66.7 (94%) vs 67.8, f16 35.1 vs 35.3; rowsum_32x1048576 (split in two dispatches) f32 41.5
+(76%) vs 44.0, f16 24.1 vs 25.5; sum_2p26_f32 (split) 71.8 (88%) vs 1656; max_mid_64x4096x64
+22.0 (72%) vs 105.9 (torch 29.1), with 1024 threads (64 workgroups on 132 SMs, chosen by
+reduction_plan._grown). An earlier sweep: 1024 threads elsewhere were slower (rowsum_8192x8192
+f16 44.9 against 35.5, sum_2p26_f32 80.1 against 74.1); unroll 1/2/8/16 no faster than the
+plan's. Before this the pass followed the layout IREE writes at configuration as if a user had,
+and so matched IREE's own figures.
 """
 
 from __future__ import annotations
