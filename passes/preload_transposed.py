@@ -50,6 +50,12 @@ The kernel (after seed 000 and MIGraphX's tiled pointwise kernels, anchors/trans
   row vector costs as many writes as the padded rows' alignment splits it into (f16 rows
   of 64 + 1 halves: 8 two-byte writes; of 64 + 2: 4 four-byte ones).
 
+At 6eaddf9 (H200, copy 4.26 TB/s, IREE's default in brackets; bench/results/cuda/): 64x56x56x128
+f32 90% (69%), f16 83% (49%), 256x7x7x2048 f32 91% (13%), f16 85% (7.4%), 32x49x7x1009 71%
+(9.8%), 8192^2 transpose-add 92% (91%); by ncu's duration of one launch 64x56x56x128 f16 moves
+4.33 TB/s and 32x49x7x1009 3.46 TB/s (the batch harness adds 5-8 us a dispatch). tile-bytes
+8192 made 32x49x7x1009 41.5 us (43.5) and 64x56x56x128 f16 65.1 us (42.6); unroll 4 and 8,
+row-bytes 128 and 512 were no faster there.
 Measured on an H200 (lds-bench, NHWC + NCHW -> NCHW, fraction of copy bandwidth, 4.24 TB/s;
 IREE 3.13's default in brackets; 2026-11-29, before unroll, flat and the aligned-row pads
 after the arrow, same run): 64x56x56x128 f32 92% -> 91% (70%), f16 83% -> 86% (50%);
