@@ -243,31 +243,69 @@ def markdown(report: dict) -> str:
 
 
 def plot(report: dict, path: str) -> bool:
-    """A bar chart of each variant's fraction of the copy bandwidth (GB/s without one)."""
+    """A results.png: each variant (and torch) of one run."""
+    return plot_series([(v, report, v) for v in (*VARIANTS, "torch")],
+                       f"lds-bench, {report['gpu']}, commit {report['commit'][:10]}", path)
+
+
+def compare(runs: list[tuple[str, dict]], path: str, names: list[str] | None = None) -> bool:
+    """One chart of several runs' ldsopt variants (e.g. folders prepared with other pipelines,
+    replayed in one device call), with IREE's default and torch from the first run that has them;
+    only the cases in `names` if given."""
+    if names:
+        runs = [(label, {**rep, "cases": [c for c in rep["cases"] if c["name"] in names]}) for label, rep in runs]
+    series = [(label, rep, "ldsopt") for label, rep in runs]
+    for variant in ("iree-default", "torch"):
+        rep = next((r for _, r in runs if any(variant in c for c in r["cases"])), None)
+        if rep is not None:
+            series.append((variant, rep, variant))
+    first = runs[0][1]
+    commits = sorted({rep["commit"][:10] for _, rep in runs})
+    return plot_series(series, f"lds-bench, {first['gpu']}, commit {', '.join(commits)}", path)
+
+
+def _rate(case: dict, result: dict | None, copy_bw: float | None) -> float:
+    """TFLOP/s of a matmul, else the fraction of the copy bandwidth (GB/s without one)."""
+    if not result or "us" not in result:
+        return 0.0
+    if case.get("flops"):
+        return case["flops"] / (result["us"] * 1e-6) / 1e12
+    rate = case["bytes"] / (result["us"] * 1e-6)
+    return rate / copy_bw if copy_bw else rate / 1e9
+
+
+def plot_series(series: list[tuple[str, dict, str]], title: str, path: str) -> bool:
+    """Grouped bars, a group per case and a bar per (label, report, variant): memory-bound cases
+    as a fraction of the copy bandwidth measured with them (the first report's that has one;
+    GB/s without), matmuls in TFLOP/s in a second panel. False without matplotlib."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         return False
-    bw = report["copy_bandwidth"]
-    cases = [c for c in report["cases"] if not c.get("flops")]  # matmuls are in the table, in TFLOP/s
-    names = [c["name"] for c in cases]
-    fig, ax = plt.subplots(figsize=(max(8, 0.7 * len(names)), 5))
-    width = 0.27
-    for i, variant in enumerate((*VARIANTS, "torch")):
-        vals = []
-        for c in cases:
-            r = c.get(variant) or {}
-            rate = c["bytes"] / (r["us"] * 1e-6) if "us" in r else 0.0
-            vals.append(rate / bw if bw else rate / 1e9)
-        ax.bar([x + (i - 1) * width for x in range(len(names))], vals, width, label=variant)
-    if bw:
-        ax.axhline(1.0, color="k", lw=0.8, ls="--")
-    ax.set_xticks(range(len(names)), names, rotation=60, ha="right", fontsize=8)
-    ax.set_ylabel("fraction of copy bandwidth" if bw else "GB/s")
-    ax.set_title(f"lds-bench, {report['gpu']}, commit {report['commit'][:10]}")
-    ax.legend()
+    copy_bw = next((rep["copy_bandwidth"] for _, rep, _ in series if rep.get("copy_bandwidth")), None)
+    names: list[str] = []
+    for _, rep, _ in series:
+        names += [c["name"] for c in rep["cases"] if c["name"] not in names]
+    cases = {c["name"]: c for _, rep, _ in reversed(series) for c in rep["cases"]}
+    panels = [(flops, [n for n in names if bool(cases[n].get("flops")) == flops]) for flops in (False, True)]
+    panels = [(flops, ns) for flops, ns in panels if ns]
+    fig, axes = plt.subplots(1, len(panels), squeeze=False, figsize=(
+        max(8, sum(0.25 * len(series) * len(ns) + 1 for _, ns in panels)), 5),
+        gridspec_kw={"width_ratios": [len(ns) for _, ns in panels]})
+    width = 0.8 / len(series)
+    for ax, (flops, ns) in zip(axes[0], panels):
+        for i, (label, rep, variant) in enumerate(series):
+            own = {c["name"]: c for c in rep["cases"]}
+            vals = [_rate(own[n], own[n].get(variant), copy_bw) if n in own else 0.0 for n in ns]
+            ax.bar([x + (i - (len(series) - 1) / 2) * width for x in range(len(ns))], vals, width, label=label)
+        if copy_bw and not flops:
+            ax.axhline(1.0, color="k", lw=0.8, ls="--")
+        ax.set_xticks(range(len(ns)), ns, rotation=60, ha="right", fontsize=8)
+        ax.set_ylabel("TFLOP/s" if flops else "fraction of copy bandwidth" if copy_bw else "GB/s")
+    axes[0][0].legend(fontsize=8)
+    fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -286,7 +324,7 @@ def write_results(report: dict, out: str) -> None:
 def main(argv=None) -> int:
     import argparse
     ap = argparse.ArgumentParser(prog="python -m ldsopt.bench_replay", description="time a folder made by lds-bench --prepare")
-    ap.add_argument("folder")
+    ap.add_argument("folder", nargs="?", help="a folder made by lds-bench --prepare")
     ap.add_argument("--out", help="where results.{json,md,png} go (default: the folder)")
     ap.add_argument("--batch-size", type=int, help="dispatches per batch (default: from each case's bytes)")
     ap.add_argument("--repetitions", type=int, default=5)
@@ -294,7 +332,25 @@ def main(argv=None) -> int:
     ap.add_argument("--no-torch", action="store_true")
     ap.add_argument("--variants", default=",".join(VARIANTS),
                     help=f"comma-separated variants to time (default: {','.join(VARIANTS)})")
+    ap.add_argument("--compare", nargs="+", metavar="LABEL=RESULTS_JSON",
+                    help="instead of timing: plot the ldsopt variants of several results.json into --plot")
+    ap.add_argument("--plot", help="the PNG that --compare writes")
+    ap.add_argument("--cases", help="with --compare: comma-separated case names to plot (default: all)")
     args = ap.parse_args(argv)
+    if args.compare:
+        if not args.plot or any("=" not in a for a in args.compare):
+            ap.error("--compare takes LABEL=RESULTS_JSON arguments and needs --plot PNG")
+        runs = []
+        for arg in args.compare:
+            label, path = arg.split("=", 1)
+            with open(path) as f:
+                runs.append((label, json.load(f)))
+        if not compare(runs, args.plot, args.cases.split(",") if args.cases else None):
+            print("error: --compare needs matplotlib", file=sys.stderr)
+            return 1
+        return 0
+    if not args.folder:
+        ap.error("a prepared folder, or --compare")
     variants = tuple(args.variants.split(","))
     if unknown := set(variants) - set(VARIANTS):
         ap.error(f"unknown variant(s) {', '.join(sorted(unknown))}; known: {', '.join(VARIANTS)}")

@@ -97,6 +97,26 @@ def test_unknown_variant_is_refused(capsys):
     assert "unknown variant(s) cublas" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["--compare", "a=x.json"], "needs --plot PNG"),
+    (["--compare", "x.json", "--plot", "p.png"], "LABEL=RESULTS_JSON"),
+    ([], "a prepared folder, or --compare"),
+])
+def test_compare_arguments_are_checked(argv, message, capsys):
+    with pytest.raises(SystemExit) as e:
+        bench_replay.main(argv)
+    assert e.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_compare_plots_memory_and_matmul_cases(tmp_path):
+    pytest.importorskip("matplotlib")
+    report = _fake_report()
+    matmul = {**report["cases"][0], "name": "mm", "flops": 2 * 64 ** 3}
+    runs = [("a", {**report, "cases": report["cases"] + [matmul]}), ("b", report)]
+    assert bench_replay.compare(runs, str(tmp_path / "c.png"), ["add", "mm"])
+    assert (tmp_path / "c.png").stat().st_size > 0
+
+
 def test_write_results(tmp_path):
     bench_replay.write_results(_fake_report(), str(tmp_path))
     assert json.loads((tmp_path / "results.json").read_text())["cases"][0]["ldsopt"]["us"] == 2.0
