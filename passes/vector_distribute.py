@@ -18,7 +18,8 @@ honoured (or the pass fails with the reason it cannot be): a `compilation_info`,
 `lowering_config` marked `ldsopt.user_config` (lds-run / lds-bench mark the configs of the
 source program; IREE's configuration rewrites a user's compilation_info into the
 lowering_config it also writes for its own choices). An unmarked lowering_config is IREE's
-own choice and is ignored: the default plan replaces it. The plan is recorded on the func as
+own choice and is ignored: the default plan replaces it (option `configs`: `all` follows
+unmarked ones too, as hand-written dispatch IR for lds-opt wants; `none` follows none). The plan is recorded on the func as
 `ldsopt.reduction_layout` (see `layout_attr`). The kernel, per tile of outputs in a
 grid-stride loop over workgroups:
 1. each thread reduces its reduction chunks (vector reads along the contiguous dim, strided
@@ -130,14 +131,14 @@ def match_reduction(root: ir.Operation) -> Reduction | None:
     return Reduction(tuple(ir.RankedTensorType(root.operands[0].type).shape), *dims, combine, init)
 
 
-def user_config(func: ir.Operation, root: ir.Operation) -> reduction_plan.LoweringConfig | None:
+def user_config(func: ir.Operation, root: ir.Operation, unmarked: bool = False) -> reduction_plan.LoweringConfig | None:
     """The root's compilation_info (lowering_config + translation_info), or its
-    lowering_config with the func's translation_info when the user wrote it (USER_CONFIG);
-    None for IREE's own configs."""
+    lowering_config with the func's translation_info when the user wrote it (USER_CONFIG, or
+    any with `unmarked`); None for IREE's own configs."""
     if "compilation_info" in root.attributes:
         text = str(root.attributes["compilation_info"])
         return reduction_plan.parse_lowering_config(text, text)
-    if "lowering_config" in root.attributes and USER_CONFIG in root.attributes:
+    if "lowering_config" in root.attributes and (unmarked or USER_CONFIG in root.attributes):
         translation = str(func.attributes["translation_info"]) if "translation_info" in func.attributes else ""
         return reduction_plan.parse_lowering_config(str(root.attributes["lowering_config"]), translation)
     return None
@@ -182,11 +183,15 @@ class VectorDistribute(ModulePass):
     workgroup_size: int = option(0, "threads per workgroup of the default plan: 0 for its own choice (256, more when "
                                     "the grid leaves compute units idle), else at most this many (an override)")
     max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)")
-    honour_config: bool = option(True, "follow a user's layout config (lane/subgroup bases) on the root")
+    configs: str = option("user", "layout lowering_configs (lane/subgroup bases) on the root to follow: user (a "
+                                  "compilation_info, or a lowering_config marked ldsopt.user_config), all (every "
+                                  "one: hand-written dispatch IR), none")
     scale_config_to_target: bool = option(False, "rescale a lowering_config written for another subgroup size")
     unroll: int = option(0, "reduction chunks a thread loads before combining them (0: from the bytes per thread)")
 
     def run(self, module: ir.Operation) -> None:
+        if self.configs not in ("user", "all", "none"):
+            raise PassError(module.location, f"{self.NAME}: configs is user, all or none, not '{self.configs}'")
         for d, red, tgt in matched_dispatches(module, ("linalg.generic", "linalg.reduce"),
                                               lambda d: match_reduction(d.root), self.NAME):
             func = d.func
@@ -201,7 +206,7 @@ class VectorDistribute(ModulePass):
         problem = Problem(red.shape, red.reduced, min(tgt.vector_elems(b) for b in bits), tgt.subgroup_size,
                           tgt.max_threads, min(self.max_workgroups, tgt.max_workgroup_counts[0]),
                           element_bytes=sum(bits) // 8, compute_units=tgt.compute_units)
-        cfg = user_config(d.func, d.root) if self.honour_config else None
+        cfg = user_config(d.func, d.root, self.configs == "all") if self.configs != "none" else None
         cfg = cfg.permuted(red.perm) if cfg is not None else None
         try:
             if cfg is not None and cfg.has_layout:

@@ -1,4 +1,7 @@
 // RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute)' | filecheck %s
+// RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute{configs=all})' | filecheck %s --check-prefix=ALL
+// RUN: not lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute{configs=some})' 2>&1 | filecheck %s --check-prefix=BAD
+// BAD: error: ldsopt-vector-distribute: configs is user, all or none, not 'some'
 
 #layout2 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 
@@ -84,6 +87,10 @@ func.func @tiling_only_config() {
 // default plan replaces it (lanes across the 8 contiguous outputs, vectors of 4).
 // CHECK-LABEL: func.func @iree_own_config
 // CHECK-SAME:    lanes = "parallel_fastest", {{.*}} parallel = array<i64: 1, 1, 2, 4>, {{.*}} source = "default"
+// configs=all follows it as written (hand-written dispatch IR): all 8 lanes down the reduced
+// dim, one output per workgroup, scalar reads.
+// ALL-LABEL: func.func @iree_own_config
+// ALL-SAME:    lanes = "reduction_fastest", parallel = array<i64: 1, 1, 1, 1>, {{.*}} reduction = array<i64: 1, 32, 8, 1>, source = "lowering_config"
 func.func @iree_own_config() {
   %c0 = arith.constant 0 : index
   %cst = arith.constant 0.000000e+00 : f32
