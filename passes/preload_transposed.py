@@ -63,9 +63,11 @@ after the arrow, same run): 64x56x56x128 f32 92% -> 91% (70%), f16 83% -> 86% (5
 (9.8%); 8192^2 transpose-add 95% -> 95%. tile-bytes=32768 was worse (f16 64x56x56x128 79%,
 32x49x7x1009 63%). 32x49x7x1009 stays short of 85%: both of its contiguous extents are odd,
 so every global access there is one f32 (rows of odd length are not 16-byte aligned). Aligned
-16-byte windows over the flat tensors (branch wip-preload, 8d50318: rows rounded down to 4-element
+16-byte windows over the flat tensors (tried on 2026-11-29 and not kept: rows rounded down to 4-element
 windows, in-row elements written to LDS one by one under a guard, whole-or-masked stores; PTX
-with `align 16` vector accesses) were slower in one H200 run: 48.7 us against 43.8 us for the
+with `align 16` vector accesses once each tensor was read through a 1-D subspan of its binding:
+IREE re-delinearizes a `collapse_shape` of the N-D binding by the odd extents, which hides from
+LLVM that a window start is a multiple of 4) were slower in one H200 run: 48.7 us against 43.8 us for the
 scalar accesses (65% and 72% of 4.22 TB/s), and were dropped: per-element guards and 17 windows
 per 64-element row cost more than the wider accesses save, as a warp's scalar loads of one row
 are already coalesced into full sectors.
