@@ -90,7 +90,6 @@ def parse_target_info(info: str, backend: str) -> Target:
     )
 
 
-
 _BACKENDS = {"rocm": "rocm", "cuda": "cuda", "vulkan-spirv": "vulkan"}
 
 

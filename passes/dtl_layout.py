@@ -76,7 +76,7 @@ class DtlLayout(ModulePass):
         lowering = matmul_lds.MatmulLds(workgroups_per_cu=self.workgroups_per_cu, mma=self.mma, tiles=self.tiles)
         for d, p, tgt in matmul_lds.matches(module, self.NAME):
             pl = lowering.plan_dispatch(d, p, tgt)
-            budget = tgt.lds_bytes // lowering.occupancy(tgt)
+            budget = lowering.lds_budget(tgt)
             chosen, notes = {}, {}
             for role, s in pl.staging.items():
                 try:

@@ -117,7 +117,8 @@ class InthreadTranspose(ModulePass):
         """Each operand's transposed staging (None: a guard keeps the planned one). Each may take
         its planned LDS plus half of what the plan leaves free of ldsopt-matmul-lds's budget."""
         model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
-        spare = (tgt.lds_bytes * 8 // bits - sum(math.prod(s.lds_shape) for s in pl.staging.values())) // 2
+        budget = matmul_lds.MatmulLds().lds_budget(tgt)  # the options this pass plans with
+        spare = (budget * 8 // bits - sum(math.prod(s.lds_shape) for s in pl.staging.values())) // 2
         return {role: transposed(s, pl.scheme, bits, model, self.force, self, math.prod(s.lds_shape) + spare)
                 for role, s in pl.staging.items()}
 

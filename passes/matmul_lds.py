@@ -453,9 +453,13 @@ class MatmulLds(ModulePass):
         H200 (TN 784.0 -> 756.8, bf16 725.4 -> 632.9)."""
         return self.workgroups_per_cu or (2 if tgt.backend == "cuda" else 1)
 
+    def lds_budget(self, tgt: target_model.Target) -> int:
+        """LDS bytes one workgroup may take: the target's, shared by `occupancy` workgroups."""
+        return tgt.lds_bytes // self.occupancy(tgt)
+
     def plan_dispatch(self, d: Dispatch, p: Problem, tgt: target_model.Target) -> Plan:
         """The plan of this pass's options, staging each operand as recorded on the root op if it is."""
-        budget = tgt.lds_bytes // self.occupancy(tgt)
+        budget = self.lds_budget(tgt)
         try:
             tilings = parse_tilings(self.tiles)
         except ValueError as e:
