@@ -21,6 +21,7 @@ from iree.compiler.dialects import arith, gpu, vector
 from ldsopt import target as target_model
 from ldsopt.dispatch import Dispatch, analyze, dispatch_funcs, erase_unused
 from ldsopt.elementwise import element_bits
+from ldsopt.layout import Layout
 from ldsopt.registry import PassError
 from ldsopt.target import Target
 
@@ -90,6 +91,21 @@ class Kernel:
                 index = arith.divui(index, self.const(size))
         return coords
 
+    def apply(self, layout: Layout, index: ir.Value) -> ir.Value:
+        """`layout(index)` on a dynamic index: its colexicographic coordinates (the first mode
+        fastest; index < layout.size) dotted with the strides."""
+        out = None
+        for i, (size, stride) in enumerate(zip(layout.shape, layout.stride)):
+            last = i == layout.rank - 1
+            coord = index if last else arith.remui(index, self.const(size))
+            if not last:
+                index = arith.divui(index, self.const(size))
+            if size == 1 or stride == 0:
+                continue
+            term = arith.muli(coord, self.const(stride)) if stride > 1 else coord
+            out = term if out is None else arith.addi(out, term)
+        return out if out is not None else self.const(0)
+
     def shuffle_xor(self, value: ir.Value, offset: int) -> ir.Value:
         """`value` of the lane whose id is this lane's xor `offset`. Values narrower than
         32 bits travel as i32: the shuffle lowerings of CUDA and SPIR-V want 32-bit words."""
@@ -145,11 +161,15 @@ def _minor_identity(rank: int, vrank: int) -> ir.AffineMap:
     return ir.AffineMap.get_minor_identity(rank, vrank)
 
 
-def read_vector(vtype: ir.VectorType, buf: ir.Value, indices: list[ir.Value]) -> ir.Value:
+def read_vector(vtype: ir.VectorType, buf: ir.Value, indices: list[ir.Value], align: int = 0) -> ir.Value:
     """An in-bounds read of `vtype` along the innermost dims of `buf`.
 
     Transfers rather than vector.load: IREE's SPIR-V memref flattening handles transfers
-    on N-D bindings but left a vector.store unconverted."""
+    on N-D bindings but left a vector.store unconverted. `align` > 0 (bytes; not on SPIR-V):
+    a `vector.load` that states it, for an index whose alignment LLVM cannot see (a swizzled
+    LDS column, a dynamic buffer index), where CUDA would otherwise split the read."""
+    if align and vtype.shape[0] > 1:
+        return vector.load(vtype, buf, indices, alignment=align)
     rank = ir.MemRefType(buf.type).rank
     etype = ir.MemRefType(buf.type).element_type
     pad = arith.constant(etype, 0.0 if isinstance(etype, ir.FloatType) else 0)
@@ -157,8 +177,11 @@ def read_vector(vtype: ir.VectorType, buf: ir.Value, indices: list[ir.Value]) ->
     return vector.transfer_read(vtype, buf, indices, _minor_identity(rank, vrank), pad, [True] * vrank)
 
 
-def write_vector(value: ir.Value, buf: ir.Value, indices: list[ir.Value]) -> None:
-    """An in-bounds write of `value` along the innermost dims of `buf`."""
+def write_vector(value: ir.Value, buf: ir.Value, indices: list[ir.Value], align: int = 0) -> None:
+    """An in-bounds write of `value` along the innermost dims of `buf` (`align`: as read_vector's)."""
+    if align and ir.VectorType(value.type).shape[0] > 1:
+        vector.store(value, buf, indices, alignment=align)
+        return
     rank = ir.MemRefType(buf.type).rank
     vrank = len(ir.VectorType(value.type).shape)
     vector.transfer_write(None, value, buf, indices, _minor_identity(rank, vrank), [True] * vrank)

@@ -78,6 +78,30 @@ class Layout:
         shape = tuple(shape)
         return cls(shape, tuple(math.prod(shape[i + 1:]) for i in range(len(shape))))
 
+    @classmethod
+    def of_bit_permutation(cls, table: Sequence[int]) -> Optional["Layout"]:
+        """The layout computing ``table`` (``i -> table[i]`` over ``[0, len(table))``) when it
+        permutes the bits of the index (a power-of-two size, each bit sent to one bit,
+        ``table[i]`` the sum of the images of ``i``'s bits); None otherwise. Runs of bits sent
+        to consecutive bits become one mode: the K orders of mma.k_order are such layouts,
+        and a layout can be emitted on a dynamic index (Kernel.apply)."""
+        n = len(table)
+        if not _is_pow2(n) or sorted(table) != list(range(n)):
+            return None
+        bits = n.bit_length() - 1
+        images = [table[1 << b] for b in range(bits)]
+        if any(not _is_pow2(x) for x in images) or \
+                any(table[i] != sum(x for b, x in enumerate(images) if i >> b & 1) for i in range(n)):
+            return None
+        shape, stride = [], []
+        for x in images:
+            if shape and x == shape[-1] * stride[-1]:
+                shape[-1] *= 2
+            else:
+                shape.append(2)
+                stride.append(x)
+        return cls(tuple(shape), tuple(stride)) if shape else cls((1,), (0,))
+
     @property
     def rank(self) -> int:
         return len(self.shape)

@@ -16,6 +16,8 @@ import re
 from iree.compiler import ir
 from iree.compiler.dialects import amdgpu
 
+from ldsopt.layout import Layout
+
 
 @dataclasses.dataclass(frozen=True)
 class LaneMap:
@@ -90,6 +92,47 @@ INTRINSICS = {
     ("sm80", "f16"): Intrinsic("NV_MMA_SYNC_F32_16x8x16_F16", 16, 8, 16, _MMA_A, _MMA_B, _MMA_ACC, 32),
     ("sm80", "bf16"): Intrinsic("NV_MMA_SYNC_F32_16x8x16_BF16", 16, 8, 16, _MMA_A, _MMA_B, _MMA_ACC, 32),
 }
+
+
+BY_NAME = {i.name: i for i in INTRINSICS.values()}
+
+
+def k_order(layout: OperandLayout, k: int, steps: int) -> Layout | None:
+    """A K order for an LDS tile whose rows run along K that puts each lane's K elements of
+    `steps` consecutive K steps (of `k`) side by side, so that one LDS read fetches them all:
+    the lanes' K offsets c_0 < c_1 < ... (`layout.second`) and the elements' K offsets
+    e_0 < e_1 < ... (E of them, `layout.d_second`) must tile [0, k); K index
+    c_i + e_j + s * k (step s) goes to position (i * steps + s) * E + j. As a Layout over
+    [0, k * steps) (a permutation of the index bits), None when the offsets do not tile K
+    or the order is no bit permutation. mma.sync m16n8k16, 2 steps: lane quad t's A elements
+    k = 2t, 2t+1, 2t+8, 2t+9 and the same + 16 go to 8t .. 8t+7, one 16-byte read for what
+    took four 4-byte reads; MFMA 16x16x16 f16, 2 steps: 8 elements, ds_read_b128 for two
+    ds_read_b64."""
+    lane_offsets = sorted({layout.second(lane) for lane in range(64)})
+    elems = sorted(set(layout.d_second))
+    table = [-1] * (k * steps)
+    for i, c in enumerate(lane_offsets):
+        for j, e in enumerate(elems):
+            for s in range(steps):
+                x = c + e + s * k
+                if x >= len(table) or table[x] >= 0 or c + e >= k:
+                    return None
+                table[x] = (i * steps + s) * len(elems) + j
+    return Layout.of_bit_permutation(table) if -1 not in table else None
+
+
+def packed_lane_map(layout: OperandLayout, steps: int) -> LaneMap:
+    """The lane's K position under `k_order(layout, k, steps)`: its i-th offset goes to i * steps * E."""
+    m = layout.second
+    return LaneMap(m.div, m.mod, steps * len(set(layout.d_second)))
+
+
+def packed_elements(layout: OperandLayout, steps: int) -> list[list[tuple[int, int]]]:
+    """Per K step s < `steps`, each register element's (first-dim offset, K position offset)
+    from the lane's base under `k_order(layout, k, steps)`."""
+    elems = sorted(set(layout.d_second))
+    return [[(f, s * len(elems) + elems.index(e)) for f, e in zip(layout.d_first, layout.d_second)]
+            for s in range(steps)]
 
 
 def family(backend: str, arch: str) -> str | None:

@@ -22,7 +22,13 @@ pass (inthread_transpose, dtl_layout) rewrites it before the kernel builder runs
 - registers: each thread reads its fragment (`fragment` names the register layout: `fma TxU`,
   T elements along M (A) or N (B) by U along K per thread, or a matrix-core intrinsic such as
   `MFMA_F32_16x16x16_F16`, whose operand layout is in ldsopt/mma.py) with LDS reads of at
-  most `read_vector` elements along the LDS rows.
+  most `read_vector` elements along the LDS rows. With `k_pack = G` (matrix cores) each read
+  group covers G intrinsic K steps and feeds K slot j of the group (the intrinsic's K index,
+  j < G * K) with K index `k_order(j)` (mma.k_order): a lane's slots of G steps are then
+  consecutive K indices, one read along K-contiguous rows (mma.sync f16: 16 bytes for four
+  4-byte reads) or rows of static offsets down K-strided ones. The product pairs slot j of A
+  with slot j of B, so both operands of a kernel have the same order; the LDS holds K in
+  its natural order.
 
 `attr()` serializes it as the discardable `ldsopt.staging` dictionary that the kernel builder
 puts on the operand's `memref.alloc` (and a rewriting pass on the root op), e.g. for a
@@ -41,6 +47,7 @@ import re
 
 from iree.compiler import ir
 
+from ldsopt import mma
 from ldsopt.dtl import DtlSpec
 from ldsopt.layout import Composed, Layout, LdsMap, Padded, RotatingSwizzle, RowXor
 
@@ -68,11 +75,16 @@ class StagingLayout:
     copy: str = "registers"      # "registers" | "direct"
     lds_layout: str = "rows"     # "rows" (rows padded by `pad` or swizzled) | a dtl.DtlSpec text
     # Set by inthread_transpose. `lanes`: which chunks consecutive threads take, "cols" (along
-    # the contiguous dim) or "rows" (down the raked rows first). `row_xor` = s > 0: LDS row r
+    # the contiguous dim; with `lane_rows` = R > 1, R row chunks down the rows first, then
+    # along) or "rows" (down all the raked rows first). `row_xor` = s > 0: LDS row r
     # is stored at row r ^ (r // s % 2) (layout.RowXor) before the pad or swizzle, so that
     # writes of rows s apart land in the two halves of a bank row. Serialized only when set.
     lanes: str = "cols"
     row_xor: int = 0
+    lane_rows: int = 1
+    # Set by the planner for a matrix-core fragment: K steps per read group, their K slots
+    # fed in `k_order` (see above). Serialized only when set.
+    k_pack: int = 0
 
     def __post_init__(self):
         rows, cols = self.tile
@@ -80,8 +92,13 @@ class StagingLayout:
             raise ValueError(f"{self}: chunks must tile the tile and split evenly over threads")
         if self.lanes not in ("cols", "rows") or self.row_xor < 0 or self.row_xor & (self.row_xor - 1):
             raise ValueError(f"{self}: lanes is cols or rows, row_xor 0 or a power of two")
+        if self.lane_rows < 1 or (rows // self.rake) % self.lane_rows or (self.lane_rows > 1 and self.lanes != "cols"):
+            raise ValueError(f"{self}: lane_rows (lanes cols only) divides the row chunks")
         if self.swizzle and (self.pad or len(self.swizzle) != 3 or self.swizzle[0] % self.write_vector):
             raise ValueError(f"{self}: a swizzle has no pad and keeps each LDS write in one unit")
+        if self.k_pack and self.k_order is None:
+            raise ValueError(f"{self}: K slots are packed only for a matrix-core fragment whose lane "
+                             "offsets tile its K step, in groups that divide the tile's K")
 
     @property
     def register_transpose(self) -> bool:
@@ -102,12 +119,23 @@ class StagingLayout:
 
     @property
     def write_vector(self) -> int:
-        return self.rake if self.register_transpose else self.vector
+        """Elements of the widest LDS write of a chunk."""
+        return max(n for _, _, n in self.write_slices())
 
     @property
     def lds_order(self) -> tuple[int, int]:
         logical = _LOGICAL[self.operand]
         return logical.index(self.lds_dims[1]), logical.index(self.lds_dims[0])
+
+    @property
+    def k_order(self) -> Layout | None:
+        """K slot -> K index within a read group of `k_pack` intrinsic K steps; None if not packed."""
+        if not self.k_pack:
+            return None
+        intrinsic = mma.BY_NAME.get(self.fragment)
+        if intrinsic is None or self.tile[self.dims.index("k")] % (intrinsic.k * self.k_pack):
+            return None
+        return mma.k_order(intrinsic.a if self.operand == "A" else intrinsic.b, intrinsic.k, self.k_pack)
 
     @property
     def chunks(self) -> int:
@@ -117,10 +145,14 @@ class StagingLayout:
     @property
     def thread_map(self) -> Layout:
         """Chunk index -> logical element index of its first element (column chunks fastest, or
-        row chunks with `lanes = "rows"`)."""
+        row chunks with `lanes = "rows"`; `lane_rows` row chunks, then column chunks)."""
         rows, cols = self.tile
         if self.lanes == "rows":
             return Layout((rows // self.rake, cols // self.vector), (self.rake * cols, self.vector))
+        if self.lane_rows > 1:
+            r = self.lane_rows
+            return Layout((r, cols // self.vector, rows // self.rake // r),
+                          (self.rake * cols, self.vector, r * self.rake * cols))
         return Layout((cols // self.vector, rows // self.rake), (self.vector, self.rake * cols))
 
     @property
@@ -147,12 +179,19 @@ class StagingLayout:
         """(row, col) in the tile of chunk `c`'s first element."""
         return divmod(self.thread_map(c), self.tile[1])
 
+    def write_slices(self) -> list[tuple[int, int, int]]:
+        """(register, LDS row offset, elements) of each LDS write of a chunk from its first
+        element's LDS (row, col): a transposed chunk writes column j of its register tile
+        (`rake` elements) to LDS row + j; an untransposed one its vector."""
+        if self.register_transpose:
+            return [(j, j, self.rake) for j in range(self.vector)]
+        return [(0, 0, self.vector)]
+
     def lds_writes(self, c: int) -> list[tuple[int, int, int]]:
         """(LDS row, LDS col, elements) of each LDS write of chunk `c`, before the address map."""
         row, col = self.chunk_coords(c)
-        if not self.register_transpose:
-            return [(row, col, self.vector)]
-        return [(col + j, row, self.rake) for j in range(self.vector)]
+        row, col = (col, row) if self.register_transpose else (row, col)
+        return [(row + dr, col, n) for _, dr, n in self.write_slices()]
 
     def attr(self) -> ir.Attribute:
         def ints(xs):
@@ -168,6 +207,8 @@ class StagingLayout:
             + (f', copy = "{self.copy}", lds_layout = "{self.lds_layout}"' if self.lds_layout != "rows" else "")
             + (f', lanes = "{self.lanes}"' if self.lanes != "cols" else "")
             + (f", row_xor = {self.row_xor}" if self.row_xor else "")
+            + (f", lane_rows = {self.lane_rows}" if self.lane_rows > 1 else "")
+            + (f', k_pack = {self.k_pack}, k_order = "{self.k_order}"' if self.k_pack else "")
             + "}")
 
     @classmethod
@@ -194,7 +235,9 @@ class StagingLayout:
                 tuple(map(int, swizzle.groups())) if swizzle else (), integer("rake"),
                 *((text("copy"), text("lds_layout")) if "lds_layout" in d else ()),
                 **({"lanes": text("lanes")} if "lanes" in d else {}),
-                **({"row_xor": integer("row_xor")} if "row_xor" in d else {}))
+                **({"row_xor": integer("row_xor")} if "row_xor" in d else {}),
+                **({"lane_rows": integer("lane_rows")} if "lane_rows" in d else {}),
+                **({"k_pack": integer("k_pack")} if "k_pack" in d else {}))
         if s.attr() != attr:
             raise ValueError(f"inconsistent staging layout {attr}: its fields say {s.attr()}")
         return s

@@ -62,6 +62,7 @@ class DtlLayout(ModulePass):
     workgroups_per_cu: int = option(0, "as ldsopt-matmul-lds's option (the plans must agree)")
     mma: bool = option(True, "as ldsopt-matmul-lds's option (the plans must agree)")
     tiles: str = option("", "as ldsopt-matmul-lds's option (the plans must agree)")
+    k_pack: int = option(-1, "as ldsopt-matmul-lds's option (the plans must agree)")
     lane_bytes: int = option(0, "bytes one lane copies: 0 = the target's (gfx942 4, CUDA 16, registers 4); "
                                 "4, 8 or 16 (gfx942: 4 only; registers: as wide as the target's vectors)")
 
@@ -73,7 +74,8 @@ class DtlLayout(ModulePass):
                 raise PassError(module.location, f"{self.NAME}: {e}") from None
         if self.lane_bytes and self.lane_bytes not in dtl.LANE_CHOICES:
             raise PassError(module.location, f"{self.NAME}: lane-bytes must be 0 or one of {list(dtl.LANE_CHOICES)}")
-        lowering = matmul_lds.MatmulLds(workgroups_per_cu=self.workgroups_per_cu, mma=self.mma, tiles=self.tiles)
+        lowering = matmul_lds.MatmulLds(workgroups_per_cu=self.workgroups_per_cu, mma=self.mma, tiles=self.tiles,
+                                        k_pack=self.k_pack)
         for d, p, tgt in matmul_lds.matches(module, self.NAME):
             pl = lowering.plan_dispatch(d, p, tgt)
             budget = lowering.lds_budget(tgt)
@@ -152,9 +154,9 @@ def fragment_reads(pl: matmul_lds.Plan, role: str, s: StagingLayout, wave_size: 
         xs = [r * along for r in range(sch.reps[0 if role == "A" else 1])]
     else:
         xs = [0]
-    lanes = [sch.reads(role, s.k_contiguous, lane) for lane in range(wave_size)]
+    lanes = [sch.reads(role, s.k_contiguous, lane, s.k_pack) for lane in range(wave_size)]
     out = []
-    for kk in range(0, pl.bk, sch.k_step):
+    for kk in range(0, pl.bk, sch.k_step * max(s.k_pack, 1)):
         for x in xs:
             dr, dc = (x, kk) if s.k_contiguous else (kk, x)
             for a in range(len(lanes[0])):

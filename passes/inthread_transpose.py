@@ -80,6 +80,11 @@ from ldsopt.staging import StagingLayout
 # 64 / elemBits); option rake-bits takes 128.
 WRITE_BITS = 64
 AUTO = -1
+# Row chunks consecutive threads take down K before moving along M/N (lanes cols): 2 puts
+# the rows written by the 16 lanes of a b64 phase at two K offsets, which 16-byte fragment
+# reads need for conflict-free writes (every lane's 64-bit column at the same K offset fills
+# only half of each 16-byte swizzle unit), and keeps each global read a whole 128-byte line.
+LANE_ROWS = (1, 2, 4)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -92,17 +97,21 @@ class InthreadTranspose(ModulePass):
     rake_bits: int = option(WRITE_BITS, "bits of K each thread holds per column of its register tile (64 or 128)")
     lanes: str = option("auto", "which chunks consecutive threads take: cols (along M/N), rows (down K; "
                                 "only when forced: its global reads are not coalesced), or auto (cols)")
+    lane_rows: int = option(AUTO, "row chunks consecutive threads take down K before moving along M/N (lanes cols): "
+                                  "1, 2 or 4; -1 the bank model's choice")
     row_xor: int = option(AUTO, "LDS row r stored at r ^ (r / row-xor % 2); 0 none; -1 the bank model's choice")
     pad: int = option(AUTO, "elements after each LDS row (no swizzle); -1 the bank model's choice")
     swizzle: tuple[int, ...] = option((), "rotating swizzle vec,perPhase,maxPhase (0 for none); "
                                           "empty: the bank model's choice")
+    k_pack: int = option(-1, "plan as ldsopt-matmul-lds{k-pack=N} does (K steps per fragment read group); "
+                             "give both passes the same")
 
     def run(self, module: ir.Operation) -> None:
         if self.lanes not in ("auto", "cols", "rows") or self.rake_bits not in (64, 128) or \
                 len(self.swizzle) not in (0, 1, 3):
             raise PassError(module.location, f"{self.NAME}: lanes is auto, cols or rows; rake-bits 64 or 128; "
                                              "swizzle 0 or vec,perPhase,maxPhase")
-        planner = matmul_lds.MatmulLds()
+        planner = matmul_lds.MatmulLds(k_pack=self.k_pack)
         for d, p, tgt in matmul_lds.matches(module, self.NAME):
             pl = planner.plan_dispatch(d, p, tgt)
             try:
@@ -119,20 +128,36 @@ class InthreadTranspose(ModulePass):
         model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
         budget = matmul_lds.MatmulLds().lds_budget(tgt)  # the options this pass plans with
         spare = (budget * 8 // bits - sum(math.prod(s.lds_shape) for s in pl.staging.values())) // 2
-        return {role: transposed(s, pl.scheme, bits, model, self.force, self, math.prod(s.lds_shape) + spare)
-                for role, s in pl.staging.items()}
+        def restage(pack: int) -> dict[str, StagingLayout | None]:
+            return {role: transposed(dataclasses.replace(s, k_pack=pack), pl.scheme, bits, model, self.force, self,
+                                     math.prod(s.lds_shape) + spare) for role, s in pl.staging.items()}
+
+        # Once every operand is K-contiguous, both can read their K slots in groups of several
+        # steps (matmul_lds.packing): the transposed ones choose their address maps for those
+        # reads, the others are restaged for them. Else each keeps the planned reads.
+        planned = pl.staging["A"].k_pack
+        pack = pl.scheme.k_pack(pl.bk, bits, tgt, self.k_pack) \
+            if isinstance(pl.scheme, matmul_lds.MmaScheme) and self.k_pack else planned
+        if pack != planned:
+            new = restage(pack)
+            if any(new.values()) and all(new[r] or s.k_contiguous for r, s in pl.staging.items()):
+                return {r: new[r] or matmul_lds.with_k_pack(s, pl.scheme, pack, bits // 8, model)
+                        for r, s in pl.staging.items()}
+        return restage(planned)
 
     def wants(self, c: StagingLayout) -> bool:
         """Whether candidate `c` agrees with every forced option."""
         forced_swizzle = None if not self.swizzle else () if self.swizzle == (0,) else self.swizzle
         return ((c.lanes == "cols" if self.lanes == "auto" else c.lanes == self.lanes)
+                and (self.lane_rows == AUTO or c.lane_rows == self.lane_rows)
                 and (self.row_xor == AUTO or c.row_xor == self.row_xor)
                 and (self.pad == AUTO or (c.pad == self.pad and not c.swizzle))
                 and (forced_swizzle is None or c.swizzle == forced_swizzle))
 
     @property
     def forced(self) -> bool:
-        return self.lanes != "auto" or self.row_xor != AUTO or self.pad != AUTO or bool(self.swizzle)
+        return self.lanes != "auto" or self.row_xor != AUTO or self.pad != AUTO or bool(self.swizzle) or \
+            self.lane_rows != AUTO
 
 
 def k_per_thread(s: StagingLayout) -> int:
@@ -153,7 +178,7 @@ def transposed(s: StagingLayout, scheme, bits: int, model: BankModel, force: boo
         return None
     rows, cols = s.tile
     rake = min(opts.rake_bits // bits, rows)
-    read = max(n for _, _, n in scheme.reads(s.operand, True, 0))
+    read = max(n for _, _, n in scheme.reads(s.operand, True, 0, s.k_pack))
     if read <= s.read_vector and not force:
         return None
     vec = s.vector
@@ -163,41 +188,9 @@ def transposed(s: StagingLayout, scheme, bits: int, model: BankModel, force: boo
         vec //= 2
     base = dataclasses.replace(s, vector=vec, rake=rake, read_vector=read, pad=0, swizzle=())
     lds_elems = math.inf if opts.forced else lds_elems or math.prod(s.lds_shape)
-    candidates = [c for c in _address_maps(base, opts.pad) if opts.wants(c) and math.prod(c.lds_shape) <= lds_elems]
+    maps = matmul_lds.address_maps(base, ("cols", "rows"), (0, base.vector) if base.vector > 1 else (0,), opts.pad,
+                                   lane_rows=LANE_ROWS)
+    candidates = [c for c in maps if opts.wants(c) and math.prod(c.lds_shape) <= lds_elems]
     if not candidates:
         raise ValueError(f"no staging of operand {s.operand} has the forced lanes, row-xor, pad and swizzle")
-    return _cheapest(candidates, scheme, bits // 8, model)
-
-
-def _cheapest(candidates: list[StagingLayout], scheme, elem_bytes: int, model: BankModel) -> StagingLayout:
-    """The candidate of fewest bank conflicts (LDS writes and fragment reads of the first wave),
-    then of the fewest non-affine address maps (a row XOR, a swizzle: each makes every fragment
-    read compute its address, where a padded layout reads at immediate offsets from one base),
-    then least LDS, then first listed."""
-    cost = [(matmul_lds.bank_conflicts(c, scheme, elem_bytes, model), bool(c.row_xor) + bool(c.swizzle),
-             math.prod(c.lds_shape), i) for i, c in enumerate(candidates)]
-    return candidates[min(cost)[-1]]
-
-
-def _address_maps(base: StagingLayout, forced_pad: int = AUTO) -> list[StagingLayout]:
-    """For threads along M/N or down K (lanes cols, rows), without and with a row XOR of the
-    thread's column count: row pads of 0, 1 and 2 units (and `forced_pad` if it is a multiple of
-    the unit), and rotating swizzles of 1 and 2 units (perPhase 1..8 rows, maxPhase 2..units per
-    row). The unit is the wider of the LDS writes and the fragment reads, so that both stay whole
-    vectors."""
-    unit = max(base.write_vector, base.read_vector)
-    cols = base.lds_tile[1]
-    pads = sorted({0, unit, 2 * unit} | ({forced_pad} if forced_pad > 0 and forced_pad % unit == 0 else set()))
-    out = []
-    for lanes in ("cols", "rows"):
-        for row_xor in (0, base.vector) if base.vector > 1 else (0,):
-            b = dataclasses.replace(base, lanes=lanes, row_xor=row_xor)
-            out += [dataclasses.replace(b, pad=pad) for pad in pads]
-            out += [dataclasses.replace(b, swizzle=(u, per_phase, max_phase))
-                    for u in (unit, 2 * unit) if u <= cols
-                    for max_phase in _powers_of_two(2, cols // u) for per_phase in _powers_of_two(1, 8)]
-    return out
-
-
-def _powers_of_two(lo: int, hi: int) -> list[int]:
-    return [1 << e for e in range(lo.bit_length() - 1, hi.bit_length())] if hi >= lo else []
+    return matmul_lds.cheapest(candidates, scheme, bits // 8, model)

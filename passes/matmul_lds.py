@@ -139,8 +139,9 @@ class FmaScheme:
     def fragment(self, role: str) -> str:
         return f"fma {self.extent(role)}x{self.tiling.ku}"
 
-    def reads(self, role: str, k_contiguous: bool, lane: int) -> list[tuple[int, int, int]]:
-        """(row, col, width) in the LDS tile of each fragment read of `lane`, K sub-step 0."""
+    def reads(self, role: str, k_contiguous: bool, lane: int, k_pack: int = 0) -> list[tuple[int, int, int]]:
+        """(row, col, width) in the LDS tile of each fragment read of `lane`, K sub-step 0
+        (`k_pack`: matrix cores only)."""
         per_row = self.tiling.bn // self.tiling.tn
         x0 = (lane // per_row) * self.tiling.tm if role == "A" else (lane % per_row) * self.tiling.tn
         if k_contiguous:
@@ -183,17 +184,47 @@ class MmaScheme:
     def fragment(self, role: str) -> str:
         return self.intrinsic.name
 
-    def lds_coords(self, role: str, k_contiguous: bool) -> list[tuple[int, int]]:
-        """(row, col) offsets in the LDS tile of each register element, from the lane's base."""
-        pairs = zip(self.layout(role).d_first, self.layout(role).d_second)
-        return [(x, k) if k_contiguous else (k, x) for x, k in pairs]
+    def k_pack(self, bk: int, bits: int, tgt: target_model.Target, most: int = -1) -> int:
+        """K steps per fragment read group, their K slots fed in mma.k_order: the most (at most
+        `most` unless -1) whose order exists and is the same for A and B (the product pairs
+        their slots), divides the K step `bk` and puts a lane's elements in one read of the
+        target's widest vector; 0 for the natural order."""
+        k = self.intrinsic.k
+        orders = {g: [mma.k_order(self.layout(r), k, g) for r in ("A", "B")] for g in (8, 4, 2, 1)}
+        fits = [g for g, (a, b) in orders.items() if (most < 0 or g <= most) and bk % (k * g) == 0 and a is not None
+                and a == b and max(len(set(self.layout(r).d_second)) for r in ("A", "B")) * g <= tgt.vector_elems(bits)]
+        return fits[0] if fits else 0
 
-    def reads(self, role: str, k_contiguous: bool, lane: int) -> list[tuple[int, int, int]]:
+    def lane_maps(self, role: str, k_pack: int) -> tuple[mma.LaneMap, mma.LaneMap]:
+        """The lane's offsets along M/N and K (of its first K slot's K index when packed)."""
         lay = self.layout(role)
-        x, k = lay.first(lane), lay.second(lane)
+        return lay.first, mma.packed_lane_map(lay, k_pack) if k_pack else lay.second
+
+    def element_coords(self, role: str, k_contiguous: bool, k_pack: int) -> list[list[tuple[int, int]]]:
+        """Per K step of one fragment read (k_pack of them, else one), each register element's
+        (row, col) offset in the LDS tile from the lane's base."""
+        lay = self.layout(role)
+        steps = mma.packed_elements(lay, k_pack) if k_pack else [list(zip(lay.d_first, lay.d_second))]
+        return [[(x, k) if k_contiguous else (k, x) for x, k in step] for step in steps]
+
+    def reads(self, role: str, k_contiguous: bool, lane: int, k_pack: int = 0) -> list[tuple[int, int, int]]:
+        first, second = self.lane_maps(role, k_pack)
+        x, k = first(lane), second(lane)
         row, col = (x, k) if k_contiguous else (k, x)
-        coords = self.lds_coords(role, k_contiguous)
-        return [(row + coords[e][0], col + coords[e][1], n) for e, n in mma.runs(coords)]
+        coords = [c for step in self.element_coords(role, k_contiguous, k_pack) for c in step]
+        return [(row + r, col + c, n) for r, c, n in row_runs(coords)]
+
+
+def row_runs(coords: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """(row, col, elements) of the runs of consecutive columns in one row that cover `coords`,
+    in row then column order: the LDS reads that fetch them."""
+    out: list[list[int]] = []
+    for r, c in sorted(set(coords)):
+        if out and out[-1][0] == r and out[-1][1] + out[-1][2] == c:
+            out[-1][2] += 1
+        else:
+            out.append([r, c, 1])
+    return [tuple(x) for x in out]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -304,8 +335,9 @@ def _pow2_dividing(n: int, cap: int) -> int:
 def _staging(p: Problem, role: str, scheme, bk: int, tgt: target_model.Target,
              model: BankModel) -> StagingLayout | None:
     """The operand's staging: global order kept, the widest vectors that divide the
-    contiguous extent (and split evenly over the threads), the cheapest pad of the bank model;
-    None when not even single elements split evenly over the threads (a given tiling)."""
+    contiguous extent (and split evenly over the threads), fragment reads of one K step, the
+    row pad of fewest bank conflicts (`with_k_pack`); None when not even single elements split
+    evenly over the threads (a given tiling)."""
     t = scheme.tiling
     dims = p.dims[role]
     extent = {"m": t.bm, "n": t.bn, "k": bk}
@@ -316,12 +348,72 @@ def _staging(p: Problem, role: str, scheme, bk: int, tgt: target_model.Target,
         vec //= 2
     if not vec:
         return None
-    read = max(n for _, _, n in scheme.reads(role, dims[1] == "k", 0))
-    base = StagingLayout(role, dims, tile, vec, t.threads, 0, scheme.fragment(role), read)
-    step = max(vec, read)
-    pads = range(0, 2 * step + 1, step)  # multiples of the vectors keep LDS accesses aligned
-    cost = {pad: bank_conflicts(dataclasses.replace(base, pad=pad), scheme, bits // 8, model) for pad in pads}
-    return dataclasses.replace(base, pad=min(pads, key=lambda pad: (cost[pad], pad)))
+    base = StagingLayout(role, dims, tile, vec, t.threads, 0, scheme.fragment(role), 1)
+    return with_k_pack(base, scheme, 0, bits // 8, model)
+
+
+def with_k_pack(s: StagingLayout, scheme, k_pack: int, elem_bytes: int, model: BankModel) -> StagingLayout:
+    """Untransposed `s` read in groups of `k_pack` K steps (MmaScheme.k_pack; 0: one, in the
+    natural order): its widest fragment read, and the row pad of fewest bank conflicts for its
+    writes and those reads. No swizzle: on the H200 the rotating swizzle that the model
+    preferred for A's K-contiguous tile made NN f16 4096^3 717.3 us against 614.5 with the pad,
+    its reads no longer at immediate offsets."""
+    read = max(n for _, _, n in scheme.reads(s.operand, s.k_contiguous, 0, k_pack))
+    base = dataclasses.replace(s, k_pack=k_pack, read_vector=read, pad=0, swizzle=())
+    return cheapest(address_maps(base, swizzles=False), scheme, elem_bytes, model)
+
+
+def address_maps(base: StagingLayout, lanes: tuple[str, ...] = ("cols",), row_xors: tuple[int, ...] = (0,),
+                 forced_pad: int = -1, swizzles: bool = True, lane_rows: tuple[int, ...] = (1,)) -> list[StagingLayout]:
+    """`base` with threads along the contiguous dim (lanes cols, with each of `lane_rows` that
+    divides the row chunks) or down the rows (lanes rows), each row XOR of `row_xors`, and row pads of 0, 1 and 2 units (and `forced_pad` if it is a
+    multiple of the unit) or (`swizzles`) rotating swizzles of 1 and 2 units (perPhase 1..8
+    rows, maxPhase 2..units per row). The unit is the wider of the LDS writes and the fragment reads, so that
+    both stay whole, aligned vectors."""
+    unit = max(base.write_vector, base.read_vector)
+    cols = base.lds_tile[1]
+    pads = sorted({0, unit, 2 * unit} | ({forced_pad} if forced_pad > 0 and forced_pad % unit == 0 else set()))
+    out = []
+    orders = [(lane_order, r) for lane_order in lanes
+              for r in (lane_rows if lane_order == "cols" else (1,)) if (base.tile[0] // base.rake) % r == 0]
+    for lane_order, rows_first in orders:
+        for row_xor in row_xors:
+            b = dataclasses.replace(base, lanes=lane_order, row_xor=row_xor, lane_rows=rows_first)
+            out += [dataclasses.replace(b, pad=pad) for pad in pads]
+            out += [dataclasses.replace(b, swizzle=(u, per_phase, max_phase))
+                    for u in (unit, 2 * unit) if swizzles and u <= cols
+                    for max_phase in _powers_of_two(2, cols // u) for per_phase in _powers_of_two(1, 8)]
+    return out
+
+
+def cheapest(candidates: list[StagingLayout], scheme, elem_bytes: int, model: BankModel) -> StagingLayout:
+    """The candidate of fewest bank conflicts (LDS writes and fragment reads of the first wave),
+    then of the fewest non-affine address maps (a row XOR, a swizzle: each makes every fragment
+    read compute its address, where a padded layout reads at immediate offsets from one base),
+    then least LDS, then first listed."""
+    cost = [(bank_conflicts(c, scheme, elem_bytes, model), bool(c.row_xor) + bool(c.swizzle),
+             math.prod(c.lds_shape), i) for i, c in enumerate(candidates)]
+    return candidates[min(cost)[-1]]
+
+
+def _powers_of_two(lo: int, hi: int) -> list[int]:
+    return [1 << e for e in range(lo.bit_length() - 1, hi.bit_length())] if hi >= lo else []
+
+
+def packing(scheme, staging: dict[str, StagingLayout], bk: int, bits: int, tgt: target_model.Target,
+            most: int = -1) -> int:
+    """K steps per fragment read group (MmaScheme.k_pack, at most `most` unless -1) when every
+    operand is K-contiguous in LDS, else 0. The group's K slots are fed in mma.k_order for both
+    operands; a K-strided one would read its slots' K rows 8 apart, one scalar at a time, all
+    in one bank (ncu on the H200: NN f16 4096^3 without inthread_transpose 1115.4 us packed
+    against 660.8)."""
+    if not isinstance(scheme, MmaScheme) or not all(s.k_contiguous for s in staging.values()):
+        return 0
+    return scheme.k_pack(bk, bits, tgt, most)
+
+
+def _powers_of_two_to(n: int) -> list[int]:
+    return [1 << e for e in range(n.bit_length())] if n else []
 
 
 def bank_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -> int:
@@ -341,7 +433,7 @@ def lds_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -
     writes = [s.lds_writes(lane) for lane in lanes]
     stores = sum(model.conflicts([addr(*lane_writes[w][:2]) for lane_writes in writes], width * elem_bytes)
                  for w, (_, _, width) in enumerate(writes[0]))
-    reads = [scheme.reads(s.operand, s.k_contiguous, lane) for lane in lanes]
+    reads = [scheme.reads(s.operand, s.k_contiguous, lane, s.k_pack) for lane in lanes]
     loads = sum(model.conflicts([addr(*lane_reads[r][:2]) for lane_reads in reads], width * elem_bytes)
                 for r, (_, _, width) in enumerate(reads[0]))
     return stores, loads
@@ -364,9 +456,11 @@ def _scheme(p: Problem, t: Tiling, tgt: target_model.Target, use_mma: bool) -> F
 
 
 def plan(p: Problem, tgt: target_model.Target, lds_budget: int, use_mma: bool,
-         tilings: tuple[Tiling, ...] = TILINGS) -> Plan | None:
+         tilings: tuple[Tiling, ...] = TILINGS, k_pack: int = -1) -> Plan | None:
     """The largest of `tilings` that fits the target (threads, vector width, LDS) and the
-    problem (a tile no larger than M x N, unless no tiling is); None if none fits the target."""
+    problem (a tile no larger than M x N, unless no tiling is); None if none fits the target.
+    `k_pack`: K steps per fragment read group of matrix-core schemes, at most (-1: the most;
+    see `packing`)."""
     elem_bytes = element_bits(p.elem_type) // 8
     bk = 64 // elem_bytes  # 64 bytes of K per row: 16 f32, 32 f16/bf16
     model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
@@ -378,6 +472,8 @@ def plan(p: Problem, tgt: target_model.Target, lds_budget: int, use_mma: bool,
         staging = {r: _staging(p, r, scheme, bk, tgt, model) for r in ("A", "B")}
         if None in staging.values():
             continue
+        pack = packing(scheme, staging, bk, element_bits(p.elem_type), tgt, k_pack)
+        staging = {r: with_k_pack(s, scheme, pack, elem_bytes, model) for r, s in staging.items()} if pack else staging
         pl = Plan(scheme, bk, staging)
         if pl.lds_bytes(elem_bytes) <= lds_budget:
             fitting.append(pl)
@@ -411,7 +507,8 @@ def _staged_by(root: ir.Operation) -> list[str]:
 
 def with_recorded(pl: Plan, recorded: dict[str, StagingLayout]) -> Plan:
     """`pl` staging each operand as recorded. A recorded layout was made from this planner's
-    layout, so it stages the same tile, for the same threads and fragment; else ValueError."""
+    layout, so it stages the same tile, for the same threads and fragment; both operands read
+    K in one order (k_pack); else ValueError."""
     def key(s: StagingLayout):
         return s.dims, s.tile, s.threads, s.fragment, s.buffers
 
@@ -420,7 +517,12 @@ def with_recorded(pl: Plan, recorded: dict[str, StagingLayout]) -> Plan:
             raise ValueError(f"the staging recorded for {r} ({s.tile} by {s.threads} threads for {s.fragment}) "
                              f"is not of this plan ({pl.staging[r].tile} by {pl.staging[r].threads} threads "
                              f"for {pl.staging[r].fragment}); were the passes run with other options?")
-    return dataclasses.replace(pl, staging={**pl.staging, **recorded})
+    staging = {**pl.staging, **recorded}
+    if len({s.k_pack for s in staging.values()}) > 1:
+        raise ValueError("the operands' fragment reads group K steps differently (k_pack "
+                         + ", ".join(f"{r} {s.k_pack}" for r, s in sorted(staging.items()))
+                         + "): the product pairs their K slots; were the passes run with other k-pack options?")
+    return dataclasses.replace(pl, staging=staging)
 
 
 # --- the pass ------------------------------------------------------------------------------
@@ -435,6 +537,9 @@ class MatmulLds(ModulePass):
     mma: bool = option(True, "use the target's matrix-core intrinsic (gfx942 MFMA, CUDA mma.sync) where it has one")
     tiles: str = option("", "tilings to try, largest first, as BMxBNxTMxTN,... (TMxTN: the FMA micro-tile; "
                             "threads = BM/TM * BN/TN; any sizes, e.g. 96x96x3x4); default 128x128x8x8,64x64x4x4")
+    k_pack: int = option(-1, "K steps of the matrix-core intrinsic per fragment read group, their K slots fed "
+                             "in mma.k_order so that a lane's are consecutive K: -1 as many as a 16-byte read "
+                             "takes, 0 the natural order, N at most N")
 
     def run(self, module: ir.Operation) -> None:
         for d, p, tgt in matches(module, self.NAME):
@@ -464,13 +569,16 @@ class MatmulLds(ModulePass):
             tilings = parse_tilings(self.tiles)
         except ValueError as e:
             raise PassError(d.location, f"{self.NAME}: {e}") from None
-        pl = plan(p, tgt, budget, self.mma, tilings)
+        pl = plan(p, tgt, budget, self.mma, tilings, self.k_pack)
         if pl is None:
             raise PassError(d.location, f"{self.NAME}: no tiling fits the target's threads, vectors and LDS")
         try:
             pl = with_recorded(pl, recorded_staging(d.root))
         except ValueError as e:
             raise PassError(d.location, f"{self.NAME}: {e}") from None
+        if self.k_pack >= 0 and pl.staging["A"].k_pack > self.k_pack:
+            raise PassError(d.location, f"{self.NAME}: the recorded staging reads {pl.staging['A'].k_pack} K steps "
+                                        f"at once, more than k-pack={self.k_pack}; give the passes the same k-pack")
         if pl.lds_bytes(element_bits(p.elem_type) // 8) > budget:
             raise PassError(d.location, f"{self.NAME}: the recorded staging needs more LDS than the target has")
         return pl
@@ -531,7 +639,7 @@ class _Emitter:
         raise NotImplementedError
 
     def _multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value]) -> list[ir.Value]:
-        """The accumulators after the K sub-step at `kk` of LDS buffer `buf`."""
+        """The accumulators after the K sub-steps of `_k_group` elements at `kk` of LDS buffer `buf`."""
         raise NotImplementedError
 
     def _store_output(self, acc: list[ir.Value]) -> None:
@@ -555,6 +663,10 @@ class _Emitter:
             c = arith.addi(self.tid, k.const(s.threads * j)) if j else self.tid
             if s.lanes == "rows":  # consecutive threads down the raked rows
                 col, row = k.delinearize(c, [s.tile[1] // s.vector, s.tile[0] // s.rake])
+            elif s.lane_rows > 1:  # lane_rows row chunks, then along the columns
+                rows_hi, col, rows_lo = k.delinearize(
+                    c, [s.tile[0] // s.rake // s.lane_rows, s.tile[1] // s.vector, s.lane_rows])
+                row = arith.addi(arith.muli(rows_hi, k.const(s.lane_rows)), rows_lo)
             else:
                 row, col = k.delinearize(c, [s.tile[0] // s.rake, s.tile[1] // s.vector])
             out.append((self._scaled(row, s.rake), self._scaled(col, s.vector)))
@@ -597,10 +709,21 @@ class _Emitter:
     def _store_tile(self, role: str, regs: list[list[ir.Value]], buf: ir.Value) -> None:
         s = self.pl.staging[role]
         for values, (row, col) in zip(regs, self.chunks[role]):
-            for j, value in enumerate(values):
-                # Transposed: column j of the register tile goes to LDS row col + j, at K = row.
-                lds_row, lds_col = (self._offset(col, j), row) if s.register_transpose else (self._offset(row, j), col)
-                write_vector(value, self.lds[role], [buf, *self._lds_index(s, lds_row, lds_col)])
+            # Transposed: column j of the register tile goes to LDS row col + j, at K = row.
+            row, col = (col, row) if s.register_transpose else (row, col)
+            for reg, dr, n in s.write_slices():
+                write_vector(values[reg], self.lds[role], [buf, *self._lds_index(s, self._offset(row, dr), col)],
+                             self._align(s, n))
+
+    def _align(self, s: StagingLayout, n: int) -> int:
+        """Bytes of alignment of an LDS access of n elements (0: none stated; SPIR-V, scalars):
+        every layout starts an access at a multiple of its elements (pads and swizzle units
+        are multiples of the widest access; unit-tested), so a row's and a buffer's stride
+        bound it."""
+        if self.k.target.backend == "vulkan" or n == 1:
+            return 0
+        elem_bytes = element_bits(self.p.elem_type) // 8
+        return math.gcd(n * elem_bytes, s.lds_shape[-1] * elem_bytes, math.prod(s.lds_shape[1:]) * elem_bytes)
 
     def _lds_index(self, s: StagingLayout, row: ir.Value, col: ir.Value) -> tuple[ir.Value, ir.Value]:
         """The LDS (row, col) of tile element (row, col), as `s.address_map` places it: row ^ (row /
@@ -628,16 +751,21 @@ class _Emitter:
         k_next = arith.minui(arith.muli(arith.addi(kt, k.const(1)), k.const(pl.bk)),
                              k.const((self.n_steps - 1) * pl.bk))
         prefetch = {r: self._read_tile(r, k_next, nxt) for r in pl.staging}
-        for kk in range(0, pl.bk, pl.scheme.k_step):
+        for kk in range(0, pl.bk, self._k_group()):
             acc = self._multiply(cur, kk, acc)
         for r, regs in prefetch.items():
             self._store_tile(r, regs, nxt)
         gpu.barrier()
         scf.yield_(acc)
 
+    def _k_group(self) -> int:
+        """K elements each `_multiply` covers."""
+        return self.pl.scheme.k_step
+
     def _lds_read(self, role: str, buf: ir.Value, row: ir.Value, col: ir.Value, n: int) -> ir.Value:
+        s = self.pl.staging[role]
         return read_vector(ir.VectorType.get([n], self.p.elem_type), self.lds[role],
-                           [buf, *self._lds_index(self.pl.staging[role], row, col)])
+                           [buf, *self._lds_index(s, row, col)], self._align(s, n))
 
     def _offset(self, base: ir.Value, off: int) -> ir.Value:
         return arith.addi(base, self.k.const(off)) if off else base
@@ -777,32 +905,63 @@ class _MmaEmitter(_Emitter):
         rm, rn = self.pl.scheme.reps
         return [vector.broadcast(self.pl.scheme.intrinsic.c.register_type(self.f32), value)] * (rm * rn)
 
+    def _k_group(self) -> int:
+        """The intrinsic's K times the K steps of one fragment read group (`k_pack`, the same
+        for both operands)."""
+        return self.pl.scheme.k_step * max(self.pl.staging["A"].k_pack, 1)
+
     def _multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value]) -> list[ir.Value]:
         sch = self.pl.scheme
         rm, rn = sch.reps
-        a = [self._operand("A", buf, kk, r * sch.intrinsic.m) for r in range(rm)]
-        b = [self._operand("B", buf, kk, c * sch.intrinsic.n) for c in range(rn)]
-        return [sch.intrinsic.emit(a[r], b[c], acc[r * rn + c]) for r in range(rm) for c in range(rn)]
+        # B's fragments (2 registers a step for mma.sync, 4 MFMA) stay in registers while A's
+        # (4) are read one repetition at a time: with two K steps a read group, all of both
+        # took more than the 128 registers of 2 workgroups per SM on CUDA (ncu: 12.7 M spill
+        # requests on NT f16 4096^3).
+        b = [self._fragments("B", buf, kk, c * sch.intrinsic.n) for c in range(rn)]
+        acc = list(acc)
+        for r in range(rm):
+            a = self._fragments("A", buf, kk, r * sch.intrinsic.m)
+            for st, a_st in enumerate(a):
+                for c in range(rn):
+                    acc[r * rn + c] = sch.intrinsic.emit(a_st, b[c][st], acc[r * rn + c])
+        return acc
 
-    def _operand(self, role: str, buf: ir.Value, kk: int, x_off: int) -> ir.Value:
-        """This lane's register value of the intrinsic tile at M/N offset `x_off` (from the
-        wave's origin) and K offset `kk`."""
+    def _fragments(self, role: str, buf: ir.Value, kk: int, x_off: int) -> list[ir.Value]:
+        """This lane's registers of the intrinsic tiles at M/N offset `x_off` (from the wave's
+        origin) for the K steps of the read group at `kk` (k_pack of them, else one), read from
+        LDS in the runs of consecutive columns (`row_runs`) and assembled in the intrinsic's
+        register layout; packed, K slot j of the group is K index kk + k_order(j)."""
         s, sch, k = self.pl.staging[role], self.pl.scheme, self.k
-        lay = sch.layout(role)
-        x = arith.addi(self._offset(self.frag_origin[role], x_off), self._lane_offset(lay.first))
-        kv = arith.addi(k.const(kk), self._lane_offset(lay.second))
+        first, second = sch.lane_maps(role, s.k_pack)
+        x = arith.addi(self._offset(self.frag_origin[role], x_off), self._lane_offset(first))
+        kv = arith.addi(k.const(kk), self._lane_offset(second))
         row, col = (x, kv) if s.k_contiguous else (kv, x)
-        coords = sch.lds_coords(role, s.k_contiguous)
-        pieces = [self._lds_read(role, buf, self._offset(row, coords[e][0]), self._offset(col, coords[e][1]), n)
-                  for e, n in mma.runs(coords)]
-        rtype = lay.register_type(self.p.elem_type)
-        if len(pieces) == 1 and ir.VectorType(pieces[0].type).shape == list(lay.shape):
-            return pieces[0]
-        elems = [vector.extract(v, [], [i]) for v in pieces for i in range(ir.VectorType(v.type).shape[0])]
+        steps = sch.element_coords(role, s.k_contiguous, s.k_pack)
+        where = {}
+        for r, c, n in row_runs([e for st in steps for e in st]):
+            piece = self._lds_read(role, buf, self._offset(row, r), self._offset(col, c), n)
+            where.update({(r, c + i): (piece, i) for i in range(n)})
+        return [self._register(sch.layout(role), [where[e] for e in st]) for st in steps]
+
+    def _register(self, lay: mma.OperandLayout, parts: list[tuple[ir.Value, int]]) -> ir.Value:
+        """The register value of `lay` whose elements are `parts` (read piece, index in it)."""
+        piece = parts[0][0]
+        whole = all(p is piece and i == e for e, (p, i) in enumerate(parts)) and \
+            ir.VectorType(piece.type).shape[0] == len(parts)
+        if whole and ir.VectorType(piece.type).shape == list(lay.shape):
+            return piece
         if not lay.shape:
-            return elems[0]
-        flat = vector.from_elements(ir.VectorType.get([lay.elems], self.p.elem_type), elems)
-        return flat if len(lay.shape) == 1 else vector.shape_cast(rtype, flat)
+            return vector.extract(piece, [], [parts[0][1]])
+        first = parts[0][1]
+        if whole:
+            flat = piece
+        elif all(p is piece and i == first + e for e, (p, i) in enumerate(parts)):  # a slice of one read
+            flat = vector.extract_strided_slice(ir.VectorType.get([lay.elems], self.p.elem_type), piece,
+                                                [first], [lay.elems], [1])
+        else:
+            flat = vector.from_elements(ir.VectorType.get([lay.elems], self.p.elem_type),
+                                        [vector.extract(p, [], [i]) for p, i in parts])
+        return flat if len(lay.shape) == 1 else vector.shape_cast(lay.register_type(self.p.elem_type), flat)
 
     def _store_output(self, acc: list[ir.Value]) -> None:
         """Each intrinsic tile's C elements in runs along N, as long as the runs and N allow."""

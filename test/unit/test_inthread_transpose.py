@@ -37,41 +37,63 @@ def test_gfx942_nn_f16_b_is_raked_transposed_and_swizzled(restaged):
     element has one thread (Triton replicates threads instead)."""
     pl, out = restaged("gfx942", ("m", "k"), ("k", "n"), "f16", 256, 256, 256)
     planned, b = out["B"]
-    assert out["A"][1] is None  # K-contiguous already
-    assert (b.rake, b.vector, b.read_vector, b.pad, b.swizzle) == (4, 4, 4, 0, (4, 1, 8))
+    a = out["A"][1]  # K-contiguous already: not transposed, restaged for the reads of two K steps
+    assert not a.register_transpose and (a.k_pack, a.read_vector) == (2, 8) and pl.staging["A"].k_pack == 0
+    # K in fragment order over 2 MFMA K steps: 8-element (ds_read_b128) fragment reads.
+    assert (b.rake, b.vector, b.read_vector, b.pad, b.swizzle, b.k_pack) == (4, 4, 8, 0, (8, 2, 4), 2)
     assert b.register_transpose and b.k_contiguous and b.lds_order == (0, 1) and b.lds_shape == (2, 128, 32)
-    assert str(b.thread_map) == "(32,8):(4,512)" and b.chunks_per_thread == 1
+    # Consecutive threads take 2 row chunks (K 0-3, 4-7) of one N column group, then the next.
+    assert b.lane_rows == 2 and str(b.thread_map) == "(2,32,4):(512,4,1024)" and b.chunks_per_thread == 1
+    # K slot j of a read group of 2 steps is fed K index k_order(j): lane quad q's 4 slots of
+    # each step are the 8 consecutive K 8q .. 8q+7.
+    assert str(b.k_order) == "(4,4,2):(1,8,4)"
     model = BankModel.gfx942()
     assert matmul_lds.bank_conflicts(b, pl.scheme, 2, model) < \
         matmul_lds.bank_conflicts(dataclasses.replace(b, swizzle=()), pl.scheme, 2, model)
     assert b.lds_shape[1] * b.lds_shape[2] <= planned.lds_shape[1] * planned.lds_shape[2]
 
 
-def test_cuda_nn_f16_b_is_conflict_free_on_writes_and_reads(restaged):
+def test_cuda_nn_f16_b_packs_k_for_16_byte_reads(restaged):
     """H200 at cf64297: threads along N with the rotating swizzle <4,1,8> alone, whose 4 b64
     writes per lane cost 8 extra cycles per warp (ncu counted the pass doubling store conflicts,
-    8.6 M -> 17.3 M on 4096^3). Costed on writes and reads together, the pick keeps threads along
-    N (coalesced global reads) and adds the row XOR: no conflicts. Threads down K with rows padded
-    by 8 cost nothing in the model either, but their global reads are not coalesced (H200: TN
-    1120.9 us against 784.0 us), so auto never picks them."""
+    8.6 M -> 17.3 M on 4096^3); costed on writes and reads together the pick added the row XOR.
+    With the K slots of two mma K steps in k_order each lane reads 8 consecutive K (16 bytes,
+    for four 4-byte reads) and the swizzle unit is 8 elements: when the 16 lanes of a b64 write
+    phase all write the same K block (rows 4 apart), they reach only one 8-byte half of each
+    16-byte unit, 8 extra cycles at best. Consecutive threads taking 2 K blocks of one N group
+    (lane_rows 2) fill both halves: no conflicts, and each global read instruction is still
+    two whole 128-byte lines. In the natural order (k-pack=0) the row XOR layout with threads
+    along N is free of conflicts. Threads down K are never picked: their global reads are not coalesced (H200: TN
+    1120.9 us against 784.0 us with threads along N)."""
     pl, out = restaged("cuda", ("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096)
     planned, b = out["B"]
     model = BankModel.nvidia()
-    assert (b.lanes, b.rake, b.vector, b.pad, b.swizzle, b.row_xor) == ("cols", 4, 4, 0, (4, 1, 8), 4)
-    assert matmul_lds.lds_conflicts(b, pl.scheme, 2, model) == (0, 0)
-    assert matmul_lds.lds_conflicts(dataclasses.replace(b, row_xor=0), pl.scheme, 2, model) == (8, 0)
-    rows = dataclasses.replace(b, lanes="rows", row_xor=0, swizzle=(), pad=8)
-    assert matmul_lds.lds_conflicts(rows, pl.scheme, 2, model) == (0, 0)
-    # The planned (untransposed) staging: A's padded K-contiguous stores cost 2 per chunk.
-    assert matmul_lds.lds_conflicts(pl.staging["A"], pl.scheme, 2, model) == (4, 0)
+    assert (b.lanes, b.rake, b.vector, b.pad, b.swizzle, b.row_xor, b.k_pack, b.read_vector) == \
+        ("cols", 4, 4, 0, (8, 2, 4), 4, 2, 8)
+    assert b.lane_rows == 2 and matmul_lds.lds_conflicts(b, pl.scheme, 2, model) == (0, 0)
+    assert matmul_lds.lds_conflicts(dataclasses.replace(b, lane_rows=1), pl.scheme, 2, model) == (8, 0)
+    unpacked = inthread_transpose.transposed(planned, pl.scheme, 16, model)  # as planned: k_pack 0
+    assert (unpacked.k_pack, unpacked.swizzle, unpacked.row_xor) == (0, (4, 1, 8), 4)
+    assert matmul_lds.lds_conflicts(unpacked, pl.scheme, 2, model) == (0, 0)
+    # The K-contiguous A, restaged for the same reads: unpadded 64-byte rows take its 16-byte
+    # writes and reads (two rows per phase of 8 lanes) without conflicts; as planned, for 4-byte
+    # reads of one step in the natural order, it had a pad of 8 (4 extra cycles on the writes).
+    planned_a, a = out["A"]
+    assert (a.vector, a.k_pack, a.read_vector, a.pad, a.swizzle) == (8, 2, 8, 0, ())
+    assert matmul_lds.lds_conflicts(a, pl.scheme, 2, model) == (0, 0)
+    assert (planned_a.k_pack, planned_a.pad) == (0, 8) and matmul_lds.lds_conflicts(planned_a, pl.scheme, 2, model) == (4, 0)
 
 
 def test_gfx942_row_xor_removes_the_write_conflicts(restaged):
-    """gfx942 (wave64, b64 writes in 4 phases of 16 lanes): the swizzle alone leaves 16 extra
-    cycles on the writes, the row XOR under it none; the padded layouts keep read conflicts."""
+    """gfx942 (wave64, b64 writes in 4 phases of 16 lanes), K in the natural order (ds_read_b64
+    reads): the swizzle alone leaves 16 extra cycles on the writes, the row XOR under it none;
+    the padded layouts keep read conflicts. Packed over 2 K steps (16-byte reads, the default)
+    threads along N alone leave 16 extra cycles on the writes; 2 K blocks a thread pair none."""
     pl, out = restaged("gfx942", ("m", "k"), ("k", "n"), "f16", 256, 256, 256)
-    b = out["B"][1]
+    b = inthread_transpose.transposed(out["B"][0], pl.scheme, 16, BankModel.gfx942())  # as planned: k_pack 0
     model = BankModel.gfx942()
+    assert matmul_lds.lds_conflicts(out["B"][1], pl.scheme, 2, model) == (0, 0) and out["B"][1].lane_rows == 2
+    assert matmul_lds.lds_conflicts(dataclasses.replace(out["B"][1], lane_rows=1), pl.scheme, 2, model) == (16, 0)
     assert (b.lanes, b.row_xor, b.swizzle) == ("cols", 4, (4, 1, 8))
     assert matmul_lds.lds_conflicts(b, pl.scheme, 2, model) == (0, 0)
     assert matmul_lds.lds_conflicts(dataclasses.replace(b, row_xor=0), pl.scheme, 2, model) == (16, 0)
@@ -79,14 +101,16 @@ def test_gfx942_row_xor_removes_the_write_conflicts(restaged):
 
 
 @pytest.mark.parametrize("options, expect", [
-    (dict(lanes="cols"), dict(lanes="cols", row_xor=4, swizzle=(4, 1, 8))),
-    (dict(lanes="cols", row_xor=0, swizzle=(4, 1, 8)), dict(lanes="cols", row_xor=0, swizzle=(4, 1, 8))),
+    (dict(lanes="cols"), dict(lanes="cols", row_xor=4, swizzle=(8, 2, 4), lane_rows=2)),
+    (dict(lane_rows=1), dict(lanes="cols", row_xor=4, swizzle=(8, 2, 4), lane_rows=1)),
+    (dict(lanes="cols", row_xor=0, swizzle=(8, 1, 4)), dict(lanes="cols", row_xor=0, swizzle=(8, 1, 4))),
     (dict(pad=16, row_xor=0), dict(pad=16, swizzle=(), row_xor=0)),
-    (dict(rake_bits=128), dict(rake=8, vector=2, row_xor=2, swizzle=(8, 1, 4))),
+    (dict(rake_bits=128), dict(rake=8, vector=2, row_xor=2, swizzle=(), lane_rows=4)),
 ])
 def test_options_force_the_layout(options, expect, restaged):
     pl, out = restaged("cuda", ("k", "m"), ("k", "n"), "f16", 4096, 4096, 4096)
-    a = inthread_transpose.transposed(out["A"][0], pl.scheme, 16, BankModel.nvidia(),
+    planned = dataclasses.replace(out["A"][0], k_pack=2)  # the reads the pass picks for this kernel
+    a = inthread_transpose.transposed(planned, pl.scheme, 16, BankModel.nvidia(),
                                       opts=inthread_transpose.InthreadTranspose(**options))
     assert {key: getattr(a, key) for key in expect} == expect
 
@@ -123,12 +147,20 @@ def test_lavapipe_f32_rakes_two_rows_when_threads_hold_two(restaged):
     ("gfx942", ("m", "k"), ("n", "k"), "f16", 256, 256, 256, "both K-contiguous"),
     ("gfx942", ("m", "k"), ("k", "n"), "f16", 96, 160, 64, "one K row per thread"),
     ("lavapipe", ("m", "k"), ("k", "n"), "f32", 64, 64, 64, "one K row per thread"),
-    ("gfx942", ("m", "k"), ("k", "n"), "f32", 256, 256, 256, "MFMA 16x16x4 reads one K element"),
     ("lavapipe", ("k", "m"), ("k", "n"), "f16", 64, 96, 48, "FMA reads 4 along M/N as planned"),
 ])
 def test_guards_leave_the_staging(target, dims_a, dims_b, dtype, m, n, k, why, restaged):
     _, out = restaged(target, dims_a, dims_b, dtype, m, n, k)
     assert all(new is None for _, new in out.values()), why
+
+
+def test_mfma_f32_transposes_only_when_k_is_packed(restaged):
+    """MFMA 16x16x4 f32 takes one K element per lane and step: in the natural K order a
+    transposed tile reads no wider (the guard), packed over 4 steps it reads 4 (ds_read_b128)."""
+    pl, out = restaged("gfx942", ("m", "k"), ("k", "n"), "f32", 256, 256, 256)
+    planned, b = out["B"]
+    assert inthread_transpose.transposed(planned, pl.scheme, 32, BankModel.gfx942()) is None  # as planned
+    assert (b.k_pack, b.read_vector, b.rake, str(b.k_order)) == (4, 4, 2, "(4,4):(4,1)")
 
 
 def test_rewriting_twice_changes_nothing(restaged):
@@ -150,7 +182,10 @@ def test_staging_attr_round_trip_and_consistency():
 
 def test_recorded_staging_must_be_of_the_plan(restaged):
     pl, out = restaged("gfx942", ("m", "k"), ("k", "n"), "f16", 256, 256, 256)
-    b = out["B"][1]
-    assert matmul_lds.with_recorded(pl, {"B": b}).staging["B"] == b
+    recorded = {r: new for r, (_, new) in out.items()}
+    b = recorded["B"]
+    assert matmul_lds.with_recorded(pl, recorded).staging["B"] == b
     with pytest.raises(ValueError, match="not of this plan"):
-        matmul_lds.with_recorded(pl, {"B": dataclasses.replace(b, fragment="fma 8x4")})
+        matmul_lds.with_recorded(pl, {**recorded, "B": dataclasses.replace(b, fragment="fma 8x4", k_pack=0)})
+    with pytest.raises(ValueError, match="group K steps differently"):
+        matmul_lds.with_recorded(pl, {"B": b})  # the planned A reads one K step at a time

@@ -24,6 +24,18 @@ def test_colexicographic_indexing():
     assert Layout.col_major((4, 2)) == l
 
 
+def test_of_bit_permutation():
+    # mma.sync m16n8k16's K order over 2 steps: bit 0 stays, bits 1-2 go to 3-4, bits 3-4 to 1-2.
+    perm = [(k & 1) | (k >> 3 & 3) << 1 | (k >> 1 & 3) << 3 for k in range(32)]
+    lay = Layout.of_bit_permutation(perm)
+    assert str(lay) == "(2,4,4):(1,8,2)" and table(lay, 32) == perm
+    assert table(lay.right_inverse(), 32) == sorted(range(32), key=perm.__getitem__)
+    assert Layout.of_bit_permutation(list(range(8))) == Layout((8,), (1,))
+    assert Layout.of_bit_permutation([1, 2, 0, 3]) is None      # a permutation, not of bits
+    assert Layout.of_bit_permutation([0, 1, 2]) is None         # not a power of two
+    assert Layout.of_bit_permutation([0, 0, 1, 2]) is None      # not a permutation
+
+
 def test_size_cosize_and_bounds():
     l = Layout((2, 3), (3, 1))
     assert (l.size, l.cosize) == (6, 6)

@@ -1,12 +1,15 @@
 """Planning of ldsopt-matmul-lds without IR: staging layouts, tilings per target, bank-model
 padding, and the matrix-core lane layouts (each must cover its tile exactly once)."""
 
+import dataclasses
+
 import pytest
 from iree.compiler import ir
+from ldsopt.passes import matmul_lds
 
 from ldsopt import isa, mma
 from ldsopt import target as target_model
-from ldsopt.passes import matmul_lds
+from ldsopt.banks import BankModel
 from ldsopt.staging import StagingLayout
 
 
@@ -79,10 +82,13 @@ def test_non_power_of_2_tiles_plan_on_lavapipe(matmul_problem):
 
 
 def test_bank_model_pads_k_contiguous_b_read_by_rows(matmul_problem):
-    """NT on lavapipe: 8 lanes read B rows 4 apart, 16 floats long: a pad of 4 spreads them."""
-    pl = matmul_lds.plan(matmul_problem(("m", "k"), ("n", "k"), "f32", 64, 64, 64), target_model.by_name("lavapipe"),
-                         32768, use_mma=True)
-    assert pl.staging["B"].pad == 4
+    """NT on lavapipe: 8 lanes read B rows 4 apart, 16 floats long: a pad of 4 spreads them
+    (13 extra cycles in the model, 28 unpadded)."""
+    lavapipe = target_model.by_name("lavapipe")
+    pl = matmul_lds.plan(matmul_problem(("m", "k"), ("n", "k"), "f32", 64, 64, 64), lavapipe, 32768, use_mma=True)
+    b, model = pl.staging["B"], BankModel(lavapipe.lds_banks, lavapipe.lds_bank_bytes, lavapipe.subgroup_size)
+    assert (b.pad, b.swizzle) == (4, ()) and matmul_lds.lds_conflicts(b, pl.scheme, 4, model) == (1, 12)
+    assert matmul_lds.lds_conflicts(dataclasses.replace(b, pad=0), pl.scheme, 4, model) == (0, 28)
     assert pl.staging["A"].pad == 0  # A rows are read by all 8 lanes alike: broadcasts
 
 
@@ -92,6 +98,73 @@ def test_intrinsic_layouts_cover_their_tiles_once(name):
     for lay, shape in ((intr.a, (intr.m, intr.k)), (intr.b, (intr.n, intr.k)), (intr.c, (intr.m, intr.n))):
         held = [xy for lane in range(intr.subgroup) for xy in lay.coords(lane)]
         assert sorted(held) == [(x, y) for x in range(shape[0]) for y in range(shape[1])], (name, lay)
+
+
+@pytest.mark.parametrize("name", sorted(mma.BY_NAME))
+@pytest.mark.parametrize("steps", [1, 2, 4])
+def test_k_order_puts_each_lanes_k_elements_side_by_side(name, steps):
+    """Fed in mma.k_order, K slot j of a group of `steps` K steps is K index order(j): each
+    lane's slots are its packed lane offset plus packed_elements, consecutive K per M/N row
+    (one LDS read), and A's order is B's, so the product still pairs equal K."""
+    intr = mma.BY_NAME[name]
+    for lay in (intr.a, intr.b):
+        order = mma.k_order(lay, intr.k, steps)
+        assert order is not None and order.is_bijective_onto(intr.k * steps)
+        base = mma.packed_lane_map(lay, steps)
+        for lane in range(intr.subgroup):
+            for s, elems in enumerate(mma.packed_elements(lay, steps)):
+                for (f, k), (pf, pk) in zip(lay.coords(lane), elems):
+                    assert f - lay.first(lane) == pf and order(k + s * intr.k) == base(lane) + pk
+        assert order == mma.k_order(intr.b if lay is intr.a else intr.a, intr.k, steps)  # A and B pair slots
+        per_row = {}
+        for f, k in (c for step in mma.packed_elements(lay, steps) for c in step):
+            per_row.setdefault(f, []).append(k)
+        assert all(sorted(ks) == list(range(len(ks))) for ks in per_row.values())
+
+
+def _plans():
+    """The plans of the 4096^3 f16 NN and TN cases on CUDA and gfx942 and of f32 NN on gfx942,
+    with the transposed staging inthread_transpose records."""
+    from ldsopt.passes import inthread_transpose
+
+    from ldsopt.dispatch import Binding
+
+    def problem(dims_a, dims_b, dtype, size):
+        sizes = {"b": 1, "m": size, "n": size, "k": size}
+        elem = ir.Type.parse(dtype)
+        bind = {r: Binding(ir.RankedTensorType.get([sizes[d] for d in dims], elem), None)
+                for r, dims in (("A", dims_a), ("B", dims_b))}
+        out = Binding(ir.RankedTensorType.get([size, size], ir.F32Type.get()), None)
+        return matmul_lds.Problem(sizes, bind, {"A": dims_a, "B": dims_b}, False, 0.0, out)
+
+    for target, dims_a, dims_b, dtype in (("cuda", ("m", "k"), ("k", "n"), "f16"),
+                                          ("cuda", ("k", "m"), ("k", "n"), "f16"),
+                                          ("gfx942", ("m", "k"), ("k", "n"), "f16"),
+                                          ("gfx942", ("m", "k"), ("k", "n"), "f32")):
+        tgt = target_model.by_name(target)
+        bits = 32 if dtype == "f32" else 16
+        pl = matmul_lds.plan(problem(dims_a, dims_b, dtype, 4096), tgt, matmul_lds.MatmulLds().lds_budget(tgt), True)
+        new = inthread_transpose.InthreadTranspose().restaged(pl, tgt, bits)
+        yield target, pl, {r: new[r] or s for r, s in pl.staging.items()}, bits // 8
+
+
+def test_lds_accesses_start_at_multiples_of_their_width():
+    """What `_Emitter._align` states to LLVM: each LDS write and fragment read (every lane,
+    every K step, every repetition) starts at a multiple of its width in elements."""
+    for target, pl, staging, _ in _plans():
+        sch = pl.scheme
+        for role, s in staging.items():
+            cols = s.lds_shape[-1] - s.pad  # LDS columns before the pad
+            step = sch.k_step * max(s.k_pack, 1)
+            along = sch.intrinsic.m if role == "A" else sch.intrinsic.n
+            for c in range(s.chunks):
+                for row, col, n in s.lds_writes(c):
+                    assert s.address_map(row * cols + col) % n == 0, (target, role, c)
+            for lane in range(sch.intrinsic.subgroup):
+                for row, col, n in sch.reads(role, True, lane, s.k_pack):
+                    for x in range(0, s.lds_tile[0], along):
+                        for kk in range(0, s.lds_tile[1], step):
+                            assert s.address_map((row + x) * cols + col + kk) % n == 0, (target, role, lane)
 
 
 def test_runs_group_consecutive_elements_along_the_row():

@@ -17,13 +17,15 @@
 // CHECK-NEXT:    %[[PADS:.+]] = arith.muli %[[BLK]], %c16 : index
 // CHECK-NEXT:    %[[DEST:.+]] = arith.addi %[[PADS]], %[[U]] : index
 // CHECK:         amdgpu.gather_to_lds %{{.+}}, %{{.+}}[%c0, %[[DEST]]] : vector<2xf16>
-// The fragment reads: element e (< 2048) at e + (e / 384) * 16, e / 384 = (e * 683) >> 18.
+// The fragment reads (B's scalar ones, then A's vectors): element e (< 2048) at e + (e / 384) * 16,
+// e / 384 = (e * 683) >> 18.
 // CHECK:         scf.for
 // CHECK:           %[[EM:.+]] = arith.muli %[[E:[^,]+]], %c683 : index
 // CHECK-NEXT:      %[[EB:.+]] = arith.shrui %[[EM]], %c18 : index
 // CHECK-NEXT:      %[[EP:.+]] = arith.muli %[[EB]], %c16 : index
 // CHECK-NEXT:      %[[OFF:.+]] = arith.addi %[[EP]], %[[E]] : index
-// CHECK:           vector.load %{{.+}}[%{{.+}}, %[[OFF]]] alignment = 8
+// CHECK:           vector.transfer_read %{{.+}}[%{{.+}}, %[[OFF]]]{{.*}} vector<1xf16>
+// CHECK:           vector.load %{{.+}} alignment = 8 : memref<2x2128xf16, #gpu.address_space<workgroup>>, vector<4xf16>
 
 // The rotation of row r is r / 3 = (r * 43) >> 7 (r < 64).
 // ROT-LABEL: func.func @nn_f16

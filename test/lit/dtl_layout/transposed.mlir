@@ -1,10 +1,12 @@
 // After ldsopt-inthread-transpose, B (N-contiguous in memory) is staged K-contiguous in LDS by a
-// transpose in registers: DTL cannot transpose, so B keeps that staging; A goes direct.
+// transpose in registers, and both operands' fragment reads take two K steps (k_pack 2: 8
+// consecutive K a lane). DTL cannot transpose, so B keeps that staging; A goes direct, in the
+// rotation the bank model picks for its 16-byte reads.
 // RUN: lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose, ldsopt-dtl-layout, ldsopt-matmul-lds)' | filecheck %s
 
 // CHECK-LABEL: func.func @transposed
-// CHECK-SAME:    ldsopt.dtl = {A = "direct rotation<2,8,4>", B = "left alone: its LDS layout is not its global order as planned (DTL cannot transpose)"}
-// CHECK:         memref.alloc() {ldsopt.staging = {copy = "direct", dims = ["m", "k"]
+// CHECK-SAME:    ldsopt.dtl = {A = "direct rotation<2,4,8>", B = "left alone: its LDS layout is not its global order as planned (DTL cannot transpose)"}
+// CHECK:         memref.alloc() {ldsopt.staging = {copy = "direct", dims = ["m", "k"], {{.*}} k_pack = 2 : i64
 // CHECK:         memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}} register_transpose = true
 // CHECK:         amdgpu.gather_to_lds {{.*}} memref<128x64xf16
 // CHECK-NOT:     amdgpu.gather_to_lds {{.*}} memref<64x256xf16

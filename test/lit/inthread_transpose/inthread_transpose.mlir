@@ -4,26 +4,28 @@
 // NN f16, 256x256x64 on gfx942: 128x128 tiles, BK = 32, 256 threads, MFMA 16x16x16. B (K x N,
 // N-contiguous) was planned as 8-wide reads along N, 2 K rows per thread, stored N-contiguous and
 // read by the MFMA B fragments one element at a time (4 K rows). The pass records B's new staging
-// on the root op: the thread rake (4 K rows of 4 elements along N per thread: thread_map (32,8):(4,512)),
-// the register transpose, the LDS K-contiguous (lds_order [0, 1], 128 x 32) with the address map
-// the bank model picks over the first wave's LDS writes and fragment reads: rows r ^ (r / 4 % 2)
-// (row_xor 4: the 4 rows a lane writes and those of the next lane fill both halves of the banks)
-// then the rotating swizzle <4,1,8>; extra cycles (writes + reads): 240 + 28 with neither, 16 + 0
-// with the swizzle alone (cf64297's choice), 0 + 0 with both. Fragment reads of 4. A is
-// K-contiguous already: not recorded.
+// on the root op: the thread rake (4 K rows of 4 elements along N per thread, consecutive
+// threads taking K rows 0-3 and 4-7 of one N group before the next: lane_rows 2, thread_map
+// (2,32,4):(512,4,1024)), the register transpose, the LDS K-contiguous (lds_order [0, 1],
+// 128 x 32), and the address map the bank model picks over the first wave's LDS writes and
+// fragment reads: rows r ^ (r / 4 % 2) (row_xor 4) then the rotating swizzle <8,2,4>, whose unit
+// is the 8-element read. With both operands K-contiguous, the fragment reads take two MFMA K
+// steps (k_pack 2), their K slots in k_order (4,4,2):(1,8,4), so that a lane's 8 slots are 8
+// consecutive K, one 16-byte read; A, K-contiguous already, is restaged for those reads (its
+// pad) and recorded too.
 // REC-LABEL: func.func @nn_f16
 // REC:         linalg.generic
 // REC-SAME:      ldsopt.staged_by = ["ldsopt-inthread-transpose"]
-// REC-SAME:      ldsopt.staging = {B = {dims = ["k", "n"], fragment = "MFMA_F32_16x16x16_F16", lds_order = [0, 1], lds_shape = [2, 128, 32], operand = "B", pad = 0 : i64, rake = 4 : i64, read_vector = 4 : i64, register_transpose = true, row_xor = 4 : i64, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)", threads = 256 : i64, tile = [32, 128], vector = 4 : i64}}
+// REC-SAME:      ldsopt.staging = {A = {dims = ["m", "k"], fragment = "MFMA_F32_16x16x16_F16", k_order = "(4,4,2):(1,8,4)", k_pack = 2 : i64, lds_order = [1, 0], lds_shape = [2, 128, 40], operand = "A", pad = 8 : i64, rake = 1 : i64, read_vector = 8 : i64, register_transpose = false, swizzle = "none", thread_map = "(4,128):(8,32)", threads = 256 : i64, tile = [128, 32], vector = 8 : i64}, B = {dims = ["k", "n"], fragment = "MFMA_F32_16x16x16_F16", k_order = "(4,4,2):(1,8,4)", k_pack = 2 : i64, lane_rows = 2 : i64, lds_order = [0, 1], lds_shape = [2, 128, 32], operand = "B", pad = 0 : i64, rake = 4 : i64, read_vector = 8 : i64, register_transpose = true, row_xor = 4 : i64, swizzle = "rotating<8,2,4>", thread_map = "(2,32,4):(512,4,1024)", threads = 256 : i64, tile = [32, 128], vector = 4 : i64}}
 // The kernel: each thread reads 4 rows of vector<4xf16> along N, transposes the 4x4 register tile,
-// writes its 4 columns (4 K-consecutive f16, 64 bits each) to 4 LDS rows (N) at the swizzled K
-// column; the MFMA B fragments are single vector<4xf16> reads at the same swizzle, fed to the MFMAs
-// as read.
+// writes its 4 columns (4 K-consecutive f16, 64 bits each, stated 8-byte aligned) to 4 LDS rows
+// (N) at the swizzled K column; each MFMA B fragment read is one 16-byte vector.load, split into
+// the registers of the two K steps, as is each A fragment read.
 // CHECK-LABEL: func.func @nn_f16
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"]
 // CHECK:         %[[B:.+]] = hal.interface.binding.subspan {{.*}} binding(1)
-// CHECK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], {{.*}} rake = 1 : i64, read_vector = 4 : i64, register_transpose = false, {{.*}}} : memref<2x128x40xf16, #gpu.address_space<workgroup>>
-// CHECK:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}} rake = 4 : i64, {{.*}} register_transpose = true, row_xor = 4 : i64, swizzle = "rotating<4,1,8>", {{.*}}} : memref<2x128x32xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], {{.*}} k_pack = 2 : i64, {{.*}} rake = 1 : i64, read_vector = 8 : i64, register_transpose = false, {{.*}}} : memref<2x128x40xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}} k_pack = 2 : i64, {{.*}} rake = 4 : i64, {{.*}} register_transpose = true, row_xor = 4 : i64, swizzle = "rotating<8,2,4>", {{.*}}} : memref<2x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK:         %[[R0:.+]] = vector.transfer_read %[[B]][{{.+}}]{{.*}} : memref<64x256xf16, {{.*}}>, vector<4xf16>
 // CHECK:         %[[R1:.+]] = vector.transfer_read %[[B]][{{.+}}]{{.*}} : memref<64x256xf16, {{.*}}>, vector<4xf16>
 // CHECK:         %[[R2:.+]] = vector.transfer_read %[[B]][{{.+}}]{{.*}} : memref<64x256xf16, {{.*}}>, vector<4xf16>
@@ -36,23 +38,22 @@
 // CHECK:         %[[H:.+]] = arith.shrui %[[ROW:.+]], %c2 : index
 // CHECK-NEXT:    %[[H1:.+]] = arith.andi %[[H]], %c1 : index
 // CHECK-NEXT:    %[[XROW:.+]] = arith.xori %[[ROW]], %[[H1]] : index
-// CHECK-NEXT:    arith.remui %[[XROW]], %c8 : index
 // CHECK:         arith.remui %{{.+}}, %c32 : index
 // CHECK-NEXT:    %[[SW:.+]] = arith.xori %{{.+}}, %{{.+}} : index
-// CHECK-NEXT:    vector.transfer_write %[[C0]], %[[LB]][%c0, %[[XROW]], %[[SW]]] {in_bounds = [true]} : vector<4xf16>, memref<2x128x32xf16, #gpu.address_space<workgroup>>
-// CHECK-COUNT-2: vector.transfer_write {{.*}} : vector<4xf16>, memref<2x128x32xf16, #gpu.address_space<workgroup>>
-// CHECK:         vector.transfer_write %[[C3]], %[[LB]]
+// CHECK-NEXT:    vector.store %[[C0]], %[[LB]][%c0, %[[XROW]], %[[SW]]] alignment = 8 : memref<2x128x32xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// CHECK-COUNT-2: vector.store {{.*}} : memref<2x128x32xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// CHECK:         vector.store %[[C3]], %[[LB]]
 // CHECK:         gpu.barrier
 // CHECK:         scf.for
 // CHECK:           vector.transpose {{.*}} : vector<4x4xf16> to vector<4x4xf16>
-// CHECK:           %[[FA:.+]] = vector.transfer_read %[[LA]]{{.*}} vector<4xf16>
-// CHECK:           arith.remui %{{.+}}, %c32 : index
-// CHECK-NEXT:      %[[KSW:.+]] = arith.xori %{{.+}}, %{{.+}} : index
-// CHECK-NEXT:      %[[PAD:.+]] = arith.constant 0.0
-// CHECK-NEXT:      %[[FB:.+]] = vector.transfer_read %[[LB]][%{{.+}}, %{{.+}}, %[[KSW]]], %[[PAD]] {in_bounds = [true]} : memref<2x128x32xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// CHECK:           %[[FB:.+]] = vector.load %[[LB]]{{.*}} alignment = 16 : memref<2x128x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK-NEXT:      %[[FB0:.+]] = vector.extract_strided_slice %[[FB]] offsets = [0], sizes = [4], strides = [1] : vector<8xf16> to vector<4xf16>
+// CHECK-NEXT:      %[[FB1:.+]] = vector.extract_strided_slice %[[FB]] offsets = [4], sizes = [4], strides = [1] : vector<8xf16> to vector<4xf16>
 // CHECK-NOT:       vector<1xf16>
-// CHECK:           amdgpu.mfma 16x16x16 %{{.+}} * %[[FB]] + %{{.+}} : vector<4xf16>, vector<4xf16>, vector<4xf32>
-// CHECK:           vector.transfer_write {{.*}} : vector<4xf16>, memref<2x128x32xf16, #gpu.address_space<workgroup>>
+// CHECK:           vector.load %[[LA]]{{.*}} alignment = 16 : memref<2x128x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK:           amdgpu.mfma 16x16x16 %{{.+}} * %[[FB0]] + %{{.+}} : vector<4xf16>, vector<4xf16>, vector<4xf32>
+// CHECK:           amdgpu.mfma 16x16x16 %{{.+}} * %[[FB1]] + %{{.+}} : vector<4xf16>, vector<4xf16>, vector<4xf32>
+// CHECK:           vector.store {{.*}} : memref<2x128x32xf16, #gpu.address_space<workgroup>>, vector<4xf16>
 // CHECK:           gpu.barrier
 // CHECK-NEXT:      scf.yield
 func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] subgroup_size = 64>} {
@@ -85,19 +86,20 @@ iree_codegen.dispatch_config @nn_f16 {
 // -----
 
 // TT f16: A stored K x M (M-contiguous) is raked and transposed into a K-contiguous LDS
-// (lds_order [1, 0] for A); B (N x K) is K-contiguous already and keeps its staging. A's MFMA
-// fragments become single vector<4xf16> reads.
+// (lds_order [1, 0] for A); B (N x K) is K-contiguous already and keeps its layout, restaged for
+// the reads of two K steps. A's MFMA fragments become single vector<8xf16> reads of two steps.
 // REC-LABEL: func.func @tt_f16
-// REC:         ldsopt.staging = {A = {dims = ["k", "m"], fragment = "MFMA_F32_16x16x16_F16", lds_order = [1, 0], lds_shape = [2, 128, 32], operand = "A", pad = 0 : i64, rake = 4 : i64, read_vector = 4 : i64, register_transpose = true, row_xor = 4 : i64, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)", threads = 256 : i64, tile = [32, 128], vector = 4 : i64}}
-// REC-NOT:     operand = "B"
+// REC:         ldsopt.staging = {A = {dims = ["k", "m"], fragment = "MFMA_F32_16x16x16_F16", k_order = "(4,4,2):(1,8,4)", k_pack = 2 : i64, lane_rows = 2 : i64, lds_order = [1, 0], lds_shape = [2, 128, 32], operand = "A", pad = 0 : i64, rake = 4 : i64, read_vector = 8 : i64, register_transpose = true, row_xor = 4 : i64, swizzle = "rotating<8,2,4>", thread_map = "(2,32,4):(512,4,1024)", threads = 256 : i64, tile = [32, 128], vector = 4 : i64}, B = {dims = ["n", "k"], {{.*}} k_pack = 2 : i64, {{.*}} register_transpose = false
 // CHECK-LABEL: func.func @tt_f16
 // CHECK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "m"], {{.*}} register_transpose = true, {{.*}}} : memref<2x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["n", "k"], {{.*}} register_transpose = false, {{.*}}} : memref<2x128x40xf16, #gpu.address_space<workgroup>>
 // CHECK:         vector.transpose {{.*}} : vector<4x4xf16> to vector<4x4xf16>
 // CHECK:         scf.for
-// CHECK:           %[[FA:.+]] = vector.transfer_read %[[LA]]{{.*}} : memref<2x128x32xf16, #gpu.address_space<workgroup>>, vector<4xf16>
-// CHECK:           %[[FB:.+]] = vector.transfer_read %[[LB]]{{.*}} : memref<2x128x40xf16, #gpu.address_space<workgroup>>, vector<4xf16>
-// CHECK:           amdgpu.mfma 16x16x16 %[[FA]] * %[[FB]]
+// CHECK:           %[[FB:.+]] = vector.load %[[LB]]{{.*}} : memref<2x128x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK:           %[[FB0:.+]] = vector.extract_strided_slice %[[FB]] offsets = [0]
+// CHECK:           %[[FA:.+]] = vector.load %[[LA]]{{.*}} : memref<2x128x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CHECK:           %[[FA0:.+]] = vector.extract_strided_slice %[[FA]] offsets = [0]
+// CHECK:           amdgpu.mfma 16x16x16 %[[FA0]] * %[[FB0]]
 func.func @tt_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] subgroup_size = 64>} {
   %cst = arith.constant 0.000000e+00 : f32
   %c0 = arith.constant 0 : index
@@ -203,15 +205,18 @@ iree_codegen.dispatch_config @nn_f16_small_k_tile {
 
 // -----
 
-// NN f32 on gfx942: MFMA 16x16x4 takes one K element per lane, so a K-contiguous LDS would not
-// widen its fragment reads: unchanged.
+// NN f32 on gfx942: MFMA 16x16x4 takes one K element per lane and step; in K-contiguous LDS in
+// fragment order over 4 steps a lane's 4 elements are one 16-byte read (for 4 scalar reads down
+// the N-contiguous rows): B is raked (2 K rows, 64 bits) and transposed.
 // REC-LABEL: func.func @nn_f32
-// REC-NOT:     ldsopt.staging
-// REC:         return
+// REC:         ldsopt.staging = {A = {{{.*}}register_transpose = false{{.*}}}, B = {dims = ["k", "n"], fragment = "MFMA_F32_16x16x4_F32", k_order = "(4,4):(4,1)", k_pack = 4 : i64, {{.*}} rake = 2 : i64, read_vector = 4 : i64, register_transpose = true
 // CHECK-LABEL: func.func @nn_f32
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "MFMA_F32_16x16x4_F32", {{.*}} register_transpose = false, {{.*}}}
-// CHECK-NOT:     vector.transpose
-// CHECK:         amdgpu.mfma 16x16x4
+// CHECK:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "MFMA_F32_16x16x4_F32", {{.*}} register_transpose = true, {{.*}}}
+// CHECK:         vector.transpose {{.*}} : vector<2x4xf32> to vector<4x2xf32>
+// CHECK:         scf.for
+// CHECK:           %[[FB:.+]] = vector.load %[[LB]]{{.*}} alignment = 16 : {{.*}}, vector<4xf32>
+// CHECK:           %[[B0:.+]] = vector.extract %[[FB]][0] : f32 from vector<4xf32>
+// CHECK:           amdgpu.mfma 16x16x4 %{{.+}} * %[[B0]]
 func.func @nn_f32() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] subgroup_size = 64>} {
   %cst = arith.constant 0.000000e+00 : f32
   %c0 = arith.constant 0 : index

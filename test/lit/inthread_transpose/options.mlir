@@ -1,27 +1,31 @@
 // RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose)' | filecheck %s --check-prefix=AUTO
-// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=cols row-xor=0 swizzle=4,1,8})' | filecheck %s --check-prefix=OLD
-// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=cols})' | filecheck %s --check-prefix=XOR
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=cols row-xor=0 swizzle=4,1,8 k-pack=0})' | filecheck %s --check-prefix=OLD
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=cols k-pack=0})' | filecheck %s --check-prefix=XOR
 // RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=cols row-xor=0 pad=8 swizzle=0})' | filecheck %s --check-prefix=PAD
 // RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{rake-bits=128})' | filecheck %s --check-prefix=WIDE
-// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=rows}, ldsopt-matmul-lds)' | filecheck %s --check-prefix=ROWS
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=rows k-pack=0}, ldsopt-matmul-lds{k-pack=0})' | filecheck %s --check-prefix=ROWS
 // RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=diagonal})' 2>&1 | filecheck %s --check-prefix=BAD
 // RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{pad=3 row-xor=4})' 2>&1 | filecheck %s --check-prefix=NONE
 
 // NN f16 256x256x64 on CUDA (mma.sync m16n8k16, warps of 32, 32 x 4 B banks): B's layout
 // options, each forcing part of the staging that the bank model otherwise picks.
-// By default: threads along N (coalesced global reads) with a row XOR and the rotating swizzle:
-// 0 extra cycles of the first warp's 4 LDS writes (b64: 2 phases of 16 lanes) and 2 fragment
-// reads (b32). Threads down K (lanes rows) with rows padded by 8 also cost 0 in the model, but
-// read global memory uncoalesced, so only a forced lanes=rows gets them (ROWS below).
-// AUTO: ldsopt.staging = {B = {{{.*}}row_xor = 4 : i64, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)"
+// By default: fragment reads of two mma K steps, their K slots in k_order (16-byte reads of 8
+// consecutive K), consecutive threads taking 2 K blocks of one N group, then along N (lane_rows
+// 2: each global read instruction two whole 128-byte lines), a row XOR and the rotating swizzle
+// of the read's 8 elements: no extra cycles on the first warp's 4 LDS writes (b64: 2 phases of
+// 16 lanes) or its reads. Threads down all of K (lanes rows) read rows 4 apart in one
+// instruction, so only a forced lanes=rows gets them (ROWS below).
+// AUTO: B = {dims = ["k", "n"]{{.*}}k_order = "(2,4,4):(1,8,2)", k_pack = 2 : i64, lane_rows = 2 : i64, {{.*}}read_vector = 8 : i64, {{.*}}row_xor = 4 : i64, swizzle = "rotating<8,2,4>", thread_map = "(2,32,4):(512,4,1024)"
 // AUTO-NOT: lanes = "rows"
-// Threads along N forced: the same.
-// XOR: ldsopt.staging = {B = {{{.*}}row_xor = 4 : i64, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)"
+// K in the natural order (k-pack=0; 4-byte fragment reads), threads along N forced: the row XOR
+// and the swizzle of 4, 0 extra cycles on the writes and the reads.
+// XOR: B = {dims = ["k", "n"]{{.*}}read_vector = 2 : i64, {{.*}}row_xor = 4 : i64, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)"
 // cf64297's choice, forced: no row XOR, 8 extra cycles on the writes (as ncu counted on the H200).
-// OLD: ldsopt.staging = {B = {{{.*}}register_transpose = true, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)"
-// PAD: ldsopt.staging = {B = {{{.*}}lds_shape = [2, 128, 40], {{.*}}pad = 8 : i64, {{.*}}swizzle = "none"
-// rake-bits=128: 8 K rows (128 bits) of 2 N columns per thread, rows r ^ (r / 2 % 2), swizzle of 8.
-// WIDE: ldsopt.staging = {B = {{{.*}}rake = 8 : i64, {{.*}}row_xor = 2 : i64, swizzle = "rotating<8,1,4>", thread_map = "(64,4):(2,1024)", {{.*}}vector = 2 : i64}}
+// OLD: B = {dims = ["k", "n"]{{.*}}register_transpose = true, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)"
+// PAD: B = {dims = ["k", "n"]{{.*}}lds_shape = [2, 128, 40], {{.*}}pad = 8 : i64, {{.*}}swizzle = "none"
+// rake-bits=128: 8 K rows (128 bits) of 2 N columns per thread, the 4 K blocks of an N pair on
+// consecutive threads (lane_rows 4), rows r ^ (r / 2 % 2), no swizzle needed.
+// WIDE: B = {dims = ["k", "n"]{{.*}}k_pack = 2 : i64, lane_rows = 4 : i64, {{.*}}rake = 8 : i64, {{.*}}row_xor = 2 : i64, swizzle = "none", thread_map = "(4,64,1):(1024,2,4096)", {{.*}}vector = 2 : i64}}
 // lanes=rows: consecutive threads take consecutive 4-row K blocks of one 4-column N group: thread t
 // reads K rows 4 * (t % 8) + i at N 4 * (t / 8).
 // ROWS: memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}lanes = "rows", {{.*}}thread_map = "(8,32):(512,4)"

@@ -7,20 +7,21 @@
 // NN f16, 96x160x64 (tails on M and N). The staging is the FMA path's; the product uses the
 // target's matrix cores. gfx942: 4 waves of 64 in a 2x2 grid, each 2x2 MFMA 16x16x16 tiles of
 // its 32x32; an A fragment (4 consecutive K) is one read from the K-contiguous LDS rows, a B
-// fragment four scalar reads down N-contiguous rows (what inthread_transpose is for).
+// fragment four scalar reads down N-contiguous rows (what inthread_transpose is for). B's
+// fragments are read first and kept; A's one repetition at a time, each followed by its MFMAs.
 // MFMA:       workgroup_size = [256, 1, 1] subgroup_size = 64
 // MFMA-LABEL: func.func @nn_f16
 // MFMA:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "MFMA_F32_16x16x16_F16", {{.*}} read_vector = 4 : i64, {{.*}}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>
 // MFMA:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "MFMA_F32_16x16x16_F16", {{.*}} read_vector = 1 : i64, {{.*}}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>
 // MFMA:         %[[LANE:.+]] = arith.remui %{{.+}}, %c64
 // MFMA:         scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
-// MFMA:           %[[A0:.+]] = vector.transfer_read %[[LA]]{{.*}} vector<4xf16>
-// MFMA:           %[[A1:.+]] = vector.transfer_read %[[LA]]{{.*}} vector<4xf16>
 // MFMA:           vector.transfer_read %[[LB]]{{.*}} vector<1xf16>
 // MFMA:           %[[B0:.+]] = vector.from_elements {{.*}} : vector<4xf16>
 // MFMA:           %[[B1:.+]] = vector.from_elements {{.*}} : vector<4xf16>
-// MFMA:           amdgpu.mfma 16x16x16 %[[A0]] * %[[B0]] + %{{.+}} : vector<4xf16>, vector<4xf16>, vector<4xf32>
+// MFMA:           %[[A0:.+]] = vector.load %[[LA]]{{.*}} alignment = 8 : {{.*}}, vector<4xf16>
+// MFMA-NEXT:      amdgpu.mfma 16x16x16 %[[A0]] * %[[B0]] + %{{.+}} : vector<4xf16>, vector<4xf16>, vector<4xf32>
 // MFMA-NEXT:      amdgpu.mfma 16x16x16 %[[A0]] * %[[B1]]
+// MFMA:           %[[A1:.+]] = vector.load %[[LA]]{{.*}} alignment = 8 : {{.*}}, vector<4xf16>
 // MFMA-NEXT:      amdgpu.mfma 16x16x16 %[[A1]] * %[[B0]]
 // MFMA-NEXT:      amdgpu.mfma 16x16x16 %[[A1]] * %[[B1]]
 // MFMA:           gpu.barrier
@@ -41,10 +42,10 @@
 // OCC2-ROCM-NOT:   nvvm.minctasm
 // MMA:         memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", {{.*}} read_vector = 2 : i64, {{.*}}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>
 // MMA:         scf.for {{.*}} -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>)
-// MMA:           vector.transfer_read {{.*}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>, vector<2xf16>
-// MMA:           %[[A:.+]] = vector.shape_cast %{{.+}} : vector<8xf16> to vector<4x2xf16>
 // MMA:           %[[B:.+]] = vector.shape_cast %{{.+}} : vector<4xf16> to vector<2x2xf16>
-// MMA:           nvgpu.mma.sync(%[[A]], %[[B]], %{{.+}}) mmaShape = [16, 8, 16] : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// MMA:           vector.load {{.*}} alignment = 4 : memref<2x64x40xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// MMA:           %[[A:.+]] = vector.shape_cast %{{.+}} : vector<8xf16> to vector<4x2xf16>
+// MMA-NEXT:      nvgpu.mma.sync(%[[A]], %[[B]], %{{.+}}) mmaShape = [16, 8, 16] : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // MMA:         vector.shape_cast %{{.+}} : vector<2x2xf32> to vector<4xf32>
 // MMA:         vector.extract_strided_slice %{{.+}} offsets = [0], sizes = [2], strides = [1] : vector<4xf32> to vector<2xf32>
 // MMA:         vector.transfer_write {{.*}} : vector<2xf32>, memref<96x160xf32
@@ -105,5 +106,62 @@ func.func @nn_f32() attributes {translation_info = #iree_codegen.translation_inf
     linalg.yield %9 : f32
   } -> tensor<64x64xf32>
   iree_codegen.store_to_buffer %7, %2 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// NT f16, 96x160x64: both operands K-contiguous in LDS, so the fragment reads take two K steps
+// at once (k_pack 2), their K slots fed in mma.k_order, the same for A and B so that the product
+// pairs equal K: a lane's 8 slots are 8 consecutive K, one 16-byte read per row. gfx942: each
+// read is split into the two steps' MFMA registers; B's kept, A's read one repetition at a time.
+// MFMA-LABEL: func.func @nt_f16
+// MFMA:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "MFMA_F32_16x16x16_F16", k_order = "(4,4,2):(1,8,4)", k_pack = 2 : i64, {{.*}} read_vector = 8 : i64
+// MFMA:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["n", "k"], fragment = "MFMA_F32_16x16x16_F16", k_order = "(4,4,2):(1,8,4)", k_pack = 2 : i64, {{.*}} read_vector = 8 : i64
+// MFMA:         scf.for
+// MFMA:           %[[RB:.+]] = vector.load %[[LB]][{{.*}} alignment = 16 : memref<2x64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// MFMA-NEXT:      %[[B0:.+]] = vector.extract_strided_slice %[[RB]] offsets = [0], sizes = [4], strides = [1]
+// MFMA-NEXT:      %[[B1:.+]] = vector.extract_strided_slice %[[RB]] offsets = [4], sizes = [4], strides = [1]
+// MFMA:           %[[RA:.+]] = vector.load %[[LA]][{{.*}} alignment = 16 : memref<2x64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// MFMA-NEXT:      %[[A0:.+]] = vector.extract_strided_slice %[[RA]] offsets = [0], sizes = [4], strides = [1]
+// MFMA-NEXT:      %[[A1:.+]] = vector.extract_strided_slice %[[RA]] offsets = [4], sizes = [4], strides = [1]
+// MFMA-NEXT:      amdgpu.mfma 16x16x16 %[[A0]] * %[[B0]]
+// MFMA-NEXT:      amdgpu.mfma 16x16x16 %[[A0]] * %{{.+}}
+// MFMA-NEXT:      amdgpu.mfma 16x16x16 %[[A1]] * %[[B1]]
+// CUDA: lane quad t's A slots 2t, 2t+1, 2t+8, 2t+9 (+ 16) of rows g and g + 8 are 16-byte reads of
+// K 8t .. 8t+7, whose elements 0, 1 / 2, 3 are step 0's A registers a0 / a2 (a1, a3 from row g+8).
+// MMA-LABEL: func.func @nt_f16
+// MMA:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", k_order = "(2,4,4):(1,8,2)", k_pack = 2 : i64
+// MMA:         scf.for
+// MMA:           %[[RB:.+]] = vector.load {{.*}} alignment = 16 : memref<2x64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// MMA-NEXT:      %[[B0:.+]] = vector.extract_strided_slice %[[RB]] offsets = [0], sizes = [4], strides = [1]
+// MMA-NEXT:      vector.shape_cast %[[B0]] : vector<4xf16> to vector<2x2xf16>
+// MMA:           %[[G:.+]] = vector.load %[[LA]][{{.*}} alignment = 16 : memref<2x64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// MMA:           %[[G8:.+]] = vector.load %[[LA]][{{.*}} alignment = 16 : memref<2x64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// MMA-NEXT:      vector.extract %[[G]][0]
+// MMA-NEXT:      vector.extract %[[G]][1]
+// MMA-NEXT:      vector.extract %[[G8]][0]
+// MMA-NEXT:      vector.extract %[[G8]][1]
+// MMA-NEXT:      vector.extract %[[G]][2]
+// MMA:           nvgpu.mma.sync
+func.func @nt_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<96x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<160x64xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<96x160xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = iree_codegen.load_from_buffer %0 : memref<96x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<96x64xf16>
+  %4 = iree_codegen.load_from_buffer %1 : memref<160x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<160x64xf16>
+  %5 = tensor.empty() : tensor<96x160xf32>
+  %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<96x160xf32>) -> tensor<96x160xf32>
+  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<96x64xf16>, tensor<160x64xf16>) outs(%6 : tensor<96x160xf32>) attrs =  {lowering_config = #iree_gpu.lowering_config<{convert_acc_gemm, mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16>, padding = [32, 32, 64], promote_operands = [0, 1], reduction = [0, 0, 4], subgroup = [1, 2, 0], workgroup = [32, 32, 0]}>} {
+  ^bb0(%in: f16, %in_0: f16, %out: f32):
+    %8 = arith.extf %in : f16 to f32
+    %9 = arith.extf %in_0 : f16 to f32
+    %10 = arith.mulf %8, %9 : f32
+    %11 = arith.addf %out, %10 : f32
+    linalg.yield %11 : f32
+  } -> tensor<96x160xf32>
+  iree_codegen.store_to_buffer %7, %2 : tensor<96x160xf32> into memref<96x160xf32, #hal.descriptor_type<storage_buffer>>
   return
 }
