@@ -5,11 +5,11 @@ import dataclasses
 
 import pytest
 from iree.compiler import ir
-from ldsopt.passes import matmul_lds
 
 from ldsopt import isa, mma
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
+from ldsopt.passes import matmul_lds
 from ldsopt.staging import StagingLayout
 
 
