@@ -39,7 +39,12 @@ fill), 256 threads; the `tiles` option gives other tilings, BMxBNxTMxTN, any siz
   `nvgpu.mma.sync` m16n8k16 f16/bf16; ldsopt/mma.py has their lane layouts): the waves tile
   the workgroup tile, each wave RM x RN intrinsic tiles; each lane reads its A and B operand
   registers from LDS in the longest runs the staging order allows (a K-contiguous A fragment
-  of MFMA is one 4-element read, a K-strided one four scalar reads).
+  of MFMA is one 4-element read, a K-strided one four scalar reads). When both operands are
+  K-contiguous in LDS (`packing`), a read group covers k_pack K steps whose K slots are fed in
+  mma.k_order, the same order for A and B, so that a lane's slots are consecutive K: one
+  16-byte read (mma.sync f16: 8 K for four 4-byte reads; MFMA: ds_read_b128 for two
+  ds_read_b64). B's fragments of a group are read first and kept, A's one repetition at a
+  time, each followed by its products.
 Tails: global reads past M, N or K (tiles that do not divide the extents) are guarded and
 read zeros, so they add nothing; stores (and reads of a loaded init) past M or N are guarded.
 Vector widths divide the extents they run along, so a vector is all in or all out.

@@ -120,7 +120,7 @@ def _gfx942_kernel(tmp_path: pathlib.Path, with_pass: bool) -> isa.KernelIsa:
 def test_gfx942_isa_reads_transposed_operand_wide(tmp_path):
     """NN f16 256x256x256: without the pass B's MFMA fragments are 16-bit LDS reads (four per
     fragment); with it B is staged K-contiguous, transposed in registers (v_perm_b32 packs the
-    f16 columns) and each fragment is one 64-bit read."""
+    f16 columns) and the fragments of two K steps are one 128-bit read (ds_read_b128)."""
     with_pass, without = _gfx942_kernel(tmp_path, True), _gfx942_kernel(tmp_path, False)
 
     def count(kernel, ops):
@@ -130,6 +130,7 @@ def test_gfx942_isa_reads_transposed_operand_wide(tmp_path):
     assert count(with_pass, NARROW_READS) == 0, with_pass.summary()
     assert count(with_pass, WIDE_READS) > count(without, WIDE_READS), (with_pass.summary(), without.summary())
     assert with_pass.ds_count("ds_read") < without.ds_count("ds_read"), (with_pass.summary(), without.summary())
+    assert with_pass.ds_count("ds_read_b128") > 0, with_pass.summary()
     assert with_pass.ds_count("ds_write_b64") > 0, with_pass.summary()  # the 4-f16 K columns
     assert with_pass.v_perm > 0, with_pass.summary()
     assert with_pass.vgpr_spills == 0 and with_pass.mfma > 0, with_pass.summary()
