@@ -7,7 +7,9 @@
 # For each FOLDER (made by `lds-bench --prepare`) writes OUT/ncu_<folder>_<CASE>.txt: LDS load and
 # store bank conflicts and wavefronts, and cp.async (LDGSTS) instructions, which write shared
 # memory without st.shared and so count in neither store column. With NCU_SECTIONS=1 it adds the
-# speed-of-light, launch (registers), occupancy, warp-state and memory sections. VARIANT is
+# speed-of-light, launch (registers), occupancy, warp-state and memory sections; with NCU_STALLS=1
+# the warps' issue stalls by reason (cycles per issued instruction), the instructions executed
+# (all, and on the LSU pipe) and the tensor pipe's active cycles. VARIANT is
 # ldsopt (default) or iree-default. The module runs its dispatch 4 times (batch 1) and ncu
 # profiles the 4th with unlocked clocks, as bench_replay times it. Needs ncu on PATH and the IREE
 # runtime importable (PYTHONPATH); prints one `folder case metric value` line per metric.
@@ -23,6 +25,9 @@ done
 mkdir -p "$out"
 bench=$(command -v iree-benchmark-module || python3 -c "from ldsopt.replay import tool; print(tool('iree-benchmark-module'))") || exit 1
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed_op_ldgsts.sum
+[ "${NCU_STALLS:-0}" = 1 ] && for r in barrier long_scoreboard short_scoreboard mio_throttle math_pipe_throttle wait \
+    not_selected selected lg_throttle dispatch_stall; do metrics+=",smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio"; done \
+  && metrics+=",smsp__inst_executed.sum,smsp__inst_executed_pipe_lsu.sum,sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active"
 sections=()
 [ "${NCU_SECTIONS:-0}" = 1 ] && for s in SpeedOfLight LaunchStats Occupancy WarpStateStats MemoryWorkloadAnalysis; do sections+=(--section "$s"); done
 for folder in "${folders[@]}"; do
@@ -45,6 +50,6 @@ PY
     --launch-skip 3 --launch-count 1 "$bench" --device=cuda --module="$module" --batch_size=1 \
     --benchmark_repetitions=1 --benchmark_min_time=4x > "$file" 2>&1
   echo "== $name $case_name rc=$?"
-  awk -v f="$name" -v c="$case_name" '$1 ~ /^(l1tex|smsp)__/ {gsub(",", "", $NF); print f, c, $1, $NF}
+  awk -v f="$name" -v c="$case_name" '$1 ~ /^(l1tex|smsp|sm)__/ {gsub(",", "", $NF); print f, c, $1, $NF}
     /Registers Per Thread|Achieved Occupancy|Theoretical Occupancy|DRAM Throughput|Duration/ {print f, c, $0}' "$file"
 done

@@ -7,7 +7,8 @@ Contract.
   matched dispatch without a GPU target is an error here as there). It plans each dispatch as
   ldsopt-matmul-lds with its default options does (`MatmulLds.plan_dispatch`) and, for each
   operand that qualifies, records the rewritten `StagingLayout` (ldsopt/staging.py) on the
-  root op, `ldsopt.staging = {B = {...}}`, and its own name in `ldsopt.staged_by`;
+  root op, `ldsopt.staging = {B = {...}}` (and, once every operand is K-contiguous, the others
+  restaged for the wider reads below), and its own name in `ldsopt.staged_by`;
   ldsopt-matmul-lds emits the recorded staging and names this pass before itself in the
   kernel's `ldsopt.lowered_by`. Nothing else in the IR changes. ldsopt-matmul-lds run with
   other options plans other tiles, and reports the recorded layout as not of its plan.
@@ -18,34 +19,44 @@ Contract.
   transposes that register tile (`vector.transpose`; gfx942 packs 16-bit columns with
   v_perm_b32) and writes each column, `rake` K-consecutive elements (64 bits), to LDS, which
   then holds the tile K-contiguous: the fragment reads along K become vectors (4 f16 for MFMA
-  16x16x16 and for FMA: ds_read_b64 on gfx942) instead of single elements. The LDS address map
+  16x16x16 and for FMA: ds_read_b64 on gfx942) instead of single elements. With every operand
+  K-contiguous, ldsopt-matmul-lds's fragment reads take two K steps at once, their K slots fed
+  in mma.k_order (matmul_lds.packing): 8 consecutive K a lane, one 16-byte read (ds_read_b128;
+  ld.shared.v4 for mma.sync's four 4-byte reads); the transposed layouts are chosen for those
+  reads, and the other, K-contiguous operands are recorded restaged for them. The LDS address map
   and the thread -> chunk order are the ones of fewest bank conflicts, by the shared bank
   model (ldsopt/banks.py) over the first wave's LDS writes (each lane's `rake`-element
   columns: b64 in phases of 16 lanes on 32 x 4 B banks) and its fragment reads, then of
   affine addresses (no row XOR, no swizzle: a padded layout reads at immediate offsets, an
   XORed one computes every fragment address in the K loop; seen in the CUDA PTX), then least
-  LDS. Candidates: consecutive threads along M/N (lanes cols, Triton's; lanes rows, down the K
-  blocks, only when forced: its global reads are not coalesced, consecutive lanes reading rows 4
-  apart, and on the H200 TN took 1120.9 us with it against 784.0 us with cols); with or without
+  LDS. Candidates: consecutive threads along M/N (lanes cols, Triton's), after taking 1, 2 or 4
+  row chunks down K (`lane_rows`: a phase of 16 b64 writes then covers two K offsets, which a
+  16-byte swizzle unit needs: threads along N alone leave 8 extra cycles per warp on CUDA's
+  writes, 16 on gfx942's; every global read instruction still covers whole 128-byte lines);
+  lanes rows, down all the K blocks, only when forced (consecutive lanes read rows 4 apart; on
+  the H200 TN took 1120.9 us with it against 784.0 us with cols); with or without
   a row XOR (layout.RowXor: LDS rows r and r + vector land in different halves of the banks,
   which the 4 rows a lane writes and those of its neighbour need when an LDS row is 64 bytes);
   row pads of 0..2 units or rotating swizzles (layout.RotatingSwizzle, Triton's
   amd_rotating_shared) of 1 or 2 units; within the operand's planned LDS plus half of what the
   plan leaves free of ldsopt-matmul-lds's budget. A unit holds whole writes and reads, so both
-  stay vectors. Picked (model), CUDA and gfx942 f16/bf16 NN/TN: lanes cols + row XOR 4 +
-  rotating<4,1,8>, 0 extra cycles on writes and reads (cf64297's layout without the XOR: 8 on
-  writes on CUDA, 16 on gfx942, which ncu saw on the H200 as 2x the store conflicts).
-- Measured (H200, 2026-11-29, one run, ldsopt-matmul-lds at 2 workgroups per SM; nopass = the
-  same pipeline without this pass): NN f16 4096^3 611.0 us (225 TFLOP/s) vs 652.1, 1.07x, LDS
-  load wavefronts 67.1 M -> 51.0 M; NN bf16 8192x8192x1024 632.9 vs 679.7, 1.07x; TN f16 756.8
-  vs 708.0, 0.94x: the transposed A rake costs more in the K loop (registers at the 128 cap,
-  ncu) than its wider fragment reads save. At 1 workgroup per SM the pass had raised registers
-  from 127 to 163 (NN) and 98 to 220 (TN), halving occupancy, which is why matmul_lds now asks
-  ptxas for 2 (nvvm.minctasm).
+  stay vectors. Picked (model), CUDA and gfx942 f16/bf16 NN/TN: lanes cols, lane_rows 2, row
+  XOR 4, rotating<8,2,4>: 0 extra cycles on writes and 16-byte reads. (In the natural K order,
+  4-byte reads: lanes cols + row XOR 4 + rotating<4,1,8>; cf64297's layout without the XOR cost
+  8 on writes on CUDA, 16 on gfx942, which ncu saw on the H200 as 2x the store conflicts.)
+- Measured (H200, faf0c71, one run, ldsopt-matmul-lds at 2 workgroups per SM; without = the
+  same pipeline without this pass; bench/results/cuda-matmul/): NN f16 4096^3 650.7 us vs
+  652.5, 1.003x; TN f16 638.2 vs 700.5, 1.098x; NN bf16 8192x8192x1024 673.0 vs 674.6, 1.002x.
+  LDS bank conflicts on NN 8.61 M -> 0.35 M, LSU instructions 75.8 M -> 26.6 M, the LDS queue
+  stall (MIO throttle) 4.63 -> 0.08 cycles per instruction: the pass removes the kernel's LDS
+  bottleneck, but at the 128 registers of 2 workgroups per SM ptxas issues the next tile's
+  global loads after the K step's last HMMA (SASS), so the kernel then waits on global memory
+  (long scoreboard 0.60 -> 3.12) and is not faster on NN.
 - Options force parts of the layout, to measure variants: `rake-bits` (64, or 128: 8 K rows
-  of 16-bit, 16-byte writes, narrower global reads), `lanes`, `row-xor`, `pad`, `swizzle`
-  (vec,perPhase,maxPhase; 0 none); a forced layout may use any LDS (ldsopt-matmul-lds checks
-  its budget), and one no candidate has is a located error.
+  of 16-bit, 16-byte writes, narrower global reads), `lanes`, `lane-rows`, `row-xor`, `pad`,
+  `swizzle` (vec,perPhase,maxPhase; 0 none); a forced layout may use any LDS (ldsopt-matmul-lds
+  checks its budget), and one no candidate has is a located error. `k-pack` plans as
+  ldsopt-matmul-lds{k-pack=N} does (give both passes the same).
 
 Guards; an operand that fails one keeps its planned staging:
 - already K-contiguous in LDS (K-contiguous in global memory: NN's A, NT's B; or rewritten
