@@ -71,7 +71,10 @@ class StagingLayout:
     rake: int = 1                # rows per chunk; > 1: the register tile is transposed into LDS
     # Set by dtl_layout (ldsopt/dtl.py): "direct" copies global -> LDS without registers
     # (gather_to_lds, cp.async); a `lds_layout` other than "rows" is a dtl.DtlSpec placing the
-    # tile in a flat `buffers x elements` LDS (pad and swizzle unused). Serialized only when set.
+    # tile in a flat `buffers x elements` LDS (pad and swizzle unused). On a transposed staging
+    # (inthread_transpose's `copy=direct`) "direct" is cp.async of each raked row into the
+    # thread's own slots of a staging buffer (`raw_elems`), read back into registers there to
+    # be transposed: the global reads hold no registers. Serialized only when set.
     copy: str = "registers"      # "registers" | "direct"
     lds_layout: str = "rows"     # "rows" (rows padded by `pad` or swizzled) | a dtl.DtlSpec text
     # Set by inthread_transpose. `lanes`: which chunks consecutive threads take, "cols" (along
@@ -136,6 +139,11 @@ class StagingLayout:
         if intrinsic is None or self.tile[self.dims.index("k")] % (intrinsic.k * self.k_pack):
             return None
         return mma.k_order(intrinsic.a if self.operand == "A" else intrinsic.b, intrinsic.k, self.k_pack)
+
+    @property
+    def raw_elems(self) -> int:
+        """LDS elements of the staging buffer of a transposed tile copied directly (0 else)."""
+        return self.tile[0] * self.tile[1] if self.register_transpose and self.copy == "direct" else 0
 
     @property
     def chunks(self) -> int:
@@ -204,7 +212,8 @@ class StagingLayout:
             f'pad = {self.pad}, swizzle = "{swizzle}", vector = {self.vector}, rake = {self.rake}, '
             f"register_transpose = {str(self.register_transpose).lower()}, threads = {self.threads}, "
             f'thread_map = "{self.thread_map}", fragment = "{self.fragment}", read_vector = {self.read_vector}'
-            + (f', copy = "{self.copy}", lds_layout = "{self.lds_layout}"' if self.lds_layout != "rows" else "")
+            + (f', copy = "{self.copy}"' if self.copy != "registers" or self.lds_layout != "rows" else "")
+            + (f', lds_layout = "{self.lds_layout}"' if self.lds_layout != "rows" else "")
             + (f', lanes = "{self.lanes}"' if self.lanes != "cols" else "")
             + (f", row_xor = {self.row_xor}" if self.row_xor else "")
             + (f", lane_rows = {self.lane_rows}" if self.lane_rows > 1 else "")
@@ -233,7 +242,7 @@ class StagingLayout:
         s = cls(text("operand"), dims, ints("tile"), integer("vector"), integer("threads"), integer("pad"),
                 text("fragment"), integer("read_vector"), ints("lds_shape")[0],
                 tuple(map(int, swizzle.groups())) if swizzle else (), integer("rake"),
-                *((text("copy"), text("lds_layout")) if "lds_layout" in d else ()),
+                text("copy") if "copy" in d else "registers", text("lds_layout") if "lds_layout" in d else "rows",
                 **({"lanes": text("lanes")} if "lanes" in d else {}),
                 **({"row_xor": integer("row_xor")} if "row_xor" in d else {}),
                 **({"lane_rows": integer("lane_rows")} if "lane_rows" in d else {}),

@@ -70,7 +70,7 @@ def with_dtl(emitter: type) -> type:
             if not uses_dtl(s):
                 return super()._chunk_coords(s)
             if s.copy == "direct":  # before the K loop, like the chunk coordinates
-                self.dtl_sources[s.operand] = _dma_source(self, self.mem[s.operand])
+                self.dtl_sources[s.operand] = dma_source(self, self.mem[s.operand])
             return _chunk_coords(self, s)
 
         def _read_tile(self, role: str, k0: ir.Value, buf: ir.Value):
@@ -206,7 +206,7 @@ def _aligned_read(em, s: StagingLayout, n: int, idx: list[ir.Value]) -> ir.Value
     return vector.load(vtype, em.lds[s.operand], idx, alignment=align)
 
 
-def _global_index(em, role: str, k0: ir.Value, src: tuple[ir.Value, ir.Value]):
+def global_index(em, role: str, k0: ir.Value, src: tuple[ir.Value, ir.Value]):
     """The operand's index of a chunk's source, clamped inside the operand (see the header),
     and `[(K index, K)]` where the K steps do not divide K (else []): the chunk is zeros unless
     the index is below K (lanes do not straddle K: the guards)."""
@@ -225,7 +225,7 @@ def _global_index(em, role: str, k0: ir.Value, src: tuple[ir.Value, ir.Value]):
 
 def _read_lane(em, role: str, k0: ir.Value, src: tuple[ir.Value, ir.Value]) -> ir.Value:
     """The register path's read of one chunk: zeros past K (as cp.async's zero-fill)."""
-    idx, k_tail = _global_index(em, role, k0, src)
+    idx, k_tail = global_index(em, role, k0, src)
     return em._read_or_zero(k_tail, _lane_type(em, em.pl.staging[role]), em.mem[role], idx)
 
 
@@ -248,14 +248,14 @@ def _direct_copy(em, role: str, k0: ir.Value, buf: ir.Value) -> None:
     if em.k.target.backend == "rocm":
         transfer = _lane_type(em, s) if s.vector > 1 else em.p.elem_type
         for chunk_src, dest in em.chunks[role]:  # dtl_layout refuses K tails here
-            amdgpu.gather_to_lds(src, _global_index(em, role, k0, chunk_src)[0], em.lds[role], [buf, dest], transfer)
+            amdgpu.gather_to_lds(src, global_index(em, role, k0, chunk_src)[0], em.lds[role], [buf, dest], transfer)
         return
     for chunk_src, dest in em.chunks[role]:
-        idx, k_tail = _global_index(em, role, k0, chunk_src)
+        idx, k_tail = global_index(em, role, k0, chunk_src)
         inside = em._inside(k_tail) if k_tail else None
-        em.dtl_tokens.append(_async_copy(em.lds[role], [buf, dest], src, idx, s.vector, inside))
+        em.dtl_tokens.append(async_copy(em.lds[role], [buf, dest], src, idx, s.vector, inside))
     if role == _last_direct(em):
-        em.dtl_group = ir.Operation.create("nvgpu.device_async_create_group", results=[_token()],
+        em.dtl_group = ir.Operation.create("nvgpu.device_async_create_group", results=[async_token()],
                                            operands=em.dtl_tokens).result
         em.dtl_tokens = []
 
@@ -269,7 +269,7 @@ def _wait_direct(em) -> None:
         ir.Operation.create("nvgpu.device_async_wait", operands=[em.dtl_group])
 
 
-def _dma_source(em, mem: ir.Value) -> ir.Value:
+def dma_source(em, mem: ir.Value) -> ir.Value:
     """The operand's binding as a DMA source: a fat raw buffer (gfx942, see the header) or
     global memory (CUDA: cp.async reads `#gpu.address_space<global>`)."""
     space = ir.Attribute.parse("#amdgpu.address_space<fat_raw_buffer>" if em.k.target.backend == "rocm"
@@ -278,11 +278,11 @@ def _dma_source(em, mem: ir.Value) -> ir.Value:
     return memref.memory_space_cast(ir.MemRefType.get(t.shape, t.element_type, t.layout, space), mem)
 
 
-def _token() -> ir.Type:
+def async_token() -> ir.Type:
     return ir.Type.parse("!nvgpu.device.async.token")
 
 
-def _async_copy(dst: ir.Value, dst_idx: list[ir.Value], src: ir.Value, src_idx: list[ir.Value], n: int,
+def async_copy(dst: ir.Value, dst_idx: list[ir.Value], src: ir.Value, src_idx: list[ir.Value], n: int,
                 inside: ir.Value | None = None) -> ir.Value:
     """cp.async of n elements; 16-byte copies bypass L1 (`cp.async.cg`, the only 16-byte form
     that skips it; smaller ones are `.ca`). Where `inside` is given, a chunk outside copies no
@@ -294,5 +294,5 @@ def _async_copy(dst: ir.Value, dst_idx: list[ir.Value], src: ir.Value, src_idx: 
     attrs = {"operandSegmentSizes": sizes, "dstElements": ir.IntegerAttr.get(ir.IndexType.get(), n)}
     if n * element_bits(ir.MemRefType(dst.type).element_type) == 128:
         attrs["bypassL1"] = ir.UnitAttr.get()
-    return ir.Operation.create("nvgpu.device_async_copy", results=[_token()],
+    return ir.Operation.create("nvgpu.device_async_copy", results=[async_token()],
                                operands=[dst, *dst_idx, src, *src_idx, *extra], attributes=attrs).result

@@ -57,6 +57,13 @@ Contract.
   `swizzle` (vec,perPhase,maxPhase; 0 none); a forced layout may use any LDS (ldsopt-matmul-lds
   checks its budget), and one no candidate has is a located error. `k-pack` plans as
   ldsopt-matmul-lds{k-pack=N} does (give both passes the same).
+- `copy=direct` (CUDA sm_80+; an error elsewhere): the rake's rows are cp.async copies into
+  the thread's own slots of a staging buffer of one tile (consecutive lanes, consecutive slots),
+  waited for after the K step's math and read back there to be transposed: the next tile's
+  global reads hold no registers across the math, where ptxas otherwise issues them after it
+  (see Measured). Opt-in: with the K-contiguous operand in registers it measured slower (NN f16
+  699.8 us against 656.7), next to ldsopt-dtl-layout's cp.async for that operand faster
+  (bench/results/cuda-matmul/README.md).
 
 Guards; an operand that fails one keeps its planned staging:
 - already K-contiguous in LDS (K-contiguous in global memory: NN's A, NT's B; or rewritten
@@ -114,14 +121,16 @@ class InthreadTranspose(ModulePass):
     pad: int = option(AUTO, "elements after each LDS row (no swizzle); -1 the bank model's choice")
     swizzle: tuple[int, ...] = option((), "rotating swizzle vec,perPhase,maxPhase (0 for none); "
                                           "empty: the bank model's choice")
+    copy: str = option("registers", "how the rake's rows reach registers: registers (global loads) or direct "
+                                    "(cp.async into a staging buffer, read back there; CUDA sm_80+)")
     k_pack: int = option(-1, "plan as ldsopt-matmul-lds{k-pack=N} does (K steps per fragment read group); "
                              "give both passes the same")
 
     def run(self, module: ir.Operation) -> None:
         if self.lanes not in ("auto", "cols", "rows") or self.rake_bits not in (64, 128) or \
-                len(self.swizzle) not in (0, 1, 3):
+                len(self.swizzle) not in (0, 1, 3) or self.copy not in ("registers", "direct"):
             raise PassError(module.location, f"{self.NAME}: lanes is auto, cols or rows; rake-bits 64 or 128; "
-                                             "swizzle 0 or vec,perPhase,maxPhase")
+                                             "swizzle 0 or vec,perPhase,maxPhase; copy registers or direct")
         planner = matmul_lds.MatmulLds(k_pack=self.k_pack)
         for d, p, tgt in matmul_lds.matches(module, self.NAME):
             pl = planner.plan_dispatch(d, p, tgt)
@@ -134,6 +143,17 @@ class InthreadTranspose(ModulePass):
                 matmul_lds.record_staging(d.root, rewritten, self.NAME)
 
     def restaged(self, pl: matmul_lds.Plan, tgt, bits: int) -> dict[str, StagingLayout | None]:
+        """Each operand's rewritten staging (None: a guard keeps the planned one), its transposed
+        ones copied as option `copy` says."""
+        new = self._restaged(pl, tgt, bits)
+        if self.copy == "registers":
+            return new
+        if not tgt.async_copy:
+            raise ValueError("copy=direct needs cp.async (CUDA sm_80+)")
+        return {r: dataclasses.replace(t, copy="direct") if t is not None and t.register_transpose else t
+                for r, t in new.items()}
+
+    def _restaged(self, pl: matmul_lds.Plan, tgt, bits: int) -> dict[str, StagingLayout | None]:
         """Each operand's transposed staging (None: a guard keeps the planned one). Each may take
         its planned LDS plus half of what the plan leaves free of ldsopt-matmul-lds's budget."""
         model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)

@@ -68,6 +68,7 @@ from ldsopt.kernel import LOWERED_BY, Kernel, matched_dispatches, read_vector, w
 from ldsopt.mma import Intrinsic, OperandLayout
 from ldsopt.registry import ModulePass, PassError, option
 from ldsopt.staging import ATTR, StagingLayout
+from ldsopt.passes import dtl_emit
 from ldsopt.passes.dtl_emit import uses_dtl, with_dtl
 
 # Named matmuls carry `indexing_maps` (defaults included) and a generic-like body too.
@@ -243,7 +244,7 @@ class Plan:
         return self.scheme.tiling
 
     def lds_bytes(self, elem_bytes: int) -> int:
-        return sum(math.prod(s.lds_shape) for s in self.staging.values()) * elem_bytes
+        return sum(math.prod(s.lds_shape) + s.raw_elems for s in self.staging.values()) * elem_bytes
 
 
 # --- matching ------------------------------------------------------------------------------
@@ -616,6 +617,7 @@ class _Emitter:
             self.mem = {r: b.memref() for r, b in p.operands.items()}
             self.lds = {r: self._alloc(s) for r, s in pl.staging.items()}
             self.tid = k.thread_id()
+            self.raw = {r: self._raw_staging(s) for r, s in pl.staging.items() if s.raw_elems}
             self.batch = k.block_id("z") if p.batched else None
             self.origin = {"m": arith.muli(k.block_id("y"), k.const(t.bm)),
                            "n": arith.muli(k.block_id("x"), k.const(t.bn))}
@@ -659,6 +661,15 @@ class _Emitter:
         buf.owner.attributes[ATTR] = s.attr()
         return buf
 
+    def _raw_staging(self, s: StagingLayout) -> tuple[ir.Value, ir.Value, ir.Value]:
+        """(staging buffer, the operand as cp.async's source, this thread's first slot) of a
+        transposed tile copied directly: raked row i of chunk j of thread t lands at element
+        ((j * rake + i) * threads + t) * vector, so a warp's copies (and its reads back) of
+        one row are consecutive vectors, free of bank conflicts."""
+        space = ir.Attribute.parse("#gpu.address_space<workgroup>")
+        buf = memref.alloc(ir.MemRefType.get([s.raw_elems], self.p.elem_type, memory_space=space), [], [])
+        return buf, dtl_emit.dma_source(self, self.mem[s.operand]), self._scaled(self.tid, s.vector)
+
     def _chunk_coords(self, s: StagingLayout) -> list[tuple[ir.Value, ir.Value]]:
         """Tile (row, col) of each chunk this thread moves, as the thread map says; the same
         every K step, so computed once."""
@@ -685,6 +696,8 @@ class _Emitter:
         per chunk, the vectors its LDS writes store (`StagingLayout.lds_writes` order). `buf`
         is the LDS tile they will fill (unused here; a direct copy starts there at once)."""
         s = self.pl.staging[role]
+        if role in self.raw:
+            return self._copy_raked(role, k0)
         origin = {**self.origin, "k": k0}
         tile_extent = dict(zip(s.dims, s.tile))
         vtype = ir.VectorType.get([s.vector], self.p.elem_type)
@@ -700,6 +713,34 @@ class _Emitter:
             regs.append(self._transposed(rows) if s.register_transpose else rows)
         return regs
 
+    def _raw_slot(self, s: StagingLayout, j: int, i: int) -> ir.Value:
+        return self._offset(self.raw[s.operand][2], (j * s.rake + i) * s.threads * s.vector)
+
+    def _copy_raked(self, role: str, k0: ir.Value) -> ir.Value:
+        """Starts the cp.async copies of this thread's raked rows of the tile at K offset `k0`
+        into its staging slots (rows past K zero-filled, indices past M/N clamped: they only
+        feed outputs never stored, as dtl_emit's copies); returns their group."""
+        s = self.pl.staging[role]
+        buf, src, _ = self.raw[role]
+        tokens = []
+        for j, (row0, col) in enumerate(self.chunks[role]):
+            for i in range(s.rake):
+                idx, k_tail = dtl_emit.global_index(self, role, k0, (self._offset(row0, i), col))
+                tokens.append(dtl_emit.async_copy(buf, [self._raw_slot(s, j, i)], src, idx, s.vector,
+                                                  self._inside(k_tail) if k_tail else None))
+        return ir.Operation.create("nvgpu.device_async_create_group", results=[dtl_emit.async_token()],
+                                   operands=tokens).result
+
+    def _raked_from_staging(self, role: str, group: ir.Value) -> list[list[ir.Value]]:
+        """Waits for the copies of `_copy_raked` and reads this thread's rows back: per chunk,
+        the columns of its transposed register tile."""
+        s = self.pl.staging[role]
+        ir.Operation.create("nvgpu.device_async_wait", operands=[group])
+        vtype = ir.VectorType.get([s.vector], self.p.elem_type)
+        elem_bytes = element_bits(self.p.elem_type) // 8
+        return [self._transposed([read_vector(vtype, self.raw[role][0], [self._raw_slot(s, j, i)], s.vector * elem_bytes)
+                                  for i in range(s.rake)]) for j in range(s.chunks_per_thread)]
+
     def _transposed(self, rows: list[ir.Value]) -> list[ir.Value]:
         """The columns of the register tile whose rows are `rows`: one `vector.transpose` of the
         tile (for 16-bit elements gfx942 packs the columns with v_perm_b32)."""
@@ -711,8 +752,10 @@ class _Emitter:
         columns = vector.transpose(ir.VectorType.get([width, len(rows)], elem), tile, [1, 0])
         return [vector.extract(columns, [], [j]) for j in range(width)]
 
-    def _store_tile(self, role: str, regs: list[list[ir.Value]], buf: ir.Value) -> None:
+    def _store_tile(self, role: str, regs: list[list[ir.Value]] | ir.Value, buf: ir.Value) -> None:
         s = self.pl.staging[role]
+        if role in self.raw:  # `regs` is the group of the copies into the staging buffer
+            regs = self._raked_from_staging(role, regs)
         for values, (row, col) in zip(regs, self.chunks[role]):
             # Transposed: column j of the register tile goes to LDS row col + j, at K = row.
             row, col = (col, row) if s.register_transpose else (row, col)

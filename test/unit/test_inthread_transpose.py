@@ -2,6 +2,7 @@
 writes, the address map the bank model picks, each guard; and the staging attribute round trip."""
 
 import dataclasses
+import math
 
 import pytest
 from iree.compiler import ir
@@ -189,3 +190,21 @@ def test_recorded_staging_must_be_of_the_plan(restaged):
         matmul_lds.with_recorded(pl, {**recorded, "B": dataclasses.replace(b, fragment="fma 8x4", k_pack=0)})
     with pytest.raises(ValueError, match="group K steps differently"):
         matmul_lds.with_recorded(pl, {"B": b})  # the planned A reads one K step at a time
+
+
+def test_copy_direct_stages_the_rake_through_a_buffer(restaged, matmul_problem):
+    """copy=direct (CUDA): the transposed operand's raked rows are cp.async copies into a
+    staging buffer of one tile, counted in the plan's LDS; the K-contiguous A keeps registers.
+    gfx942 has no per-lane cp.async: the option is an error there."""
+    tgt = target_model.by_name("cuda")
+    pl = matmul_lds.plan(matmul_problem(("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096), tgt, tgt.lds_bytes, True)
+    new = inthread_transpose.InthreadTranspose(copy="direct").restaged(pl, tgt, 16)
+    b, a = new["B"], new["A"]
+    assert (b.copy, b.raw_elems) == ("direct", 32 * 128) and (a.copy, a.raw_elems) == ("registers", 0)
+    assert StagingLayout.from_attr(b.attr()) == b and 'copy = "direct"' in str(b.attr())
+    assert matmul_lds.with_recorded(pl, new).lds_bytes(2) == \
+        (math.prod(a.lds_shape) + math.prod(b.lds_shape) + b.raw_elems) * 2
+    gfx942 = target_model.by_name("gfx942")
+    pl942 = matmul_lds.plan(matmul_problem(("m", "k"), ("k", "n"), "f16", 256, 256, 256), gfx942, gfx942.lds_bytes, True)
+    with pytest.raises(ValueError, match="needs cp.async"):
+        inthread_transpose.InthreadTranspose(copy="direct").restaged(pl942, gfx942, 16)

@@ -4,6 +4,8 @@
 // RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=cols row-xor=0 pad=8 swizzle=0})' | filecheck %s --check-prefix=PAD
 // RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{rake-bits=128})' | filecheck %s --check-prefix=WIDE
 // RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=rows k-pack=0}, ldsopt-matmul-lds{k-pack=0})' | filecheck %s --check-prefix=ROWS
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{copy=direct}, ldsopt-matmul-lds)' | filecheck %s --check-prefix=DIRECT
+// RUN: not lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{copy=direct})' 2>&1 | filecheck %s --check-prefix=NODMA
 // RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=diagonal})' 2>&1 | filecheck %s --check-prefix=BAD
 // RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{pad=3 row-xor=4})' 2>&1 | filecheck %s --check-prefix=NONE
 
@@ -38,6 +40,20 @@
 // ROWS-NEXT: %[[N:.+]] = arith.addi %{{.+}}, %[[N0]] : index
 // ROWS-NEXT: arith.constant
 // ROWS-NEXT: vector.transfer_read %{{.+}}[%[[K]], %[[N]]]{{.*}} : memref<64x256xf16, {{.*}}>, vector<4xf16>
+// copy=direct: each raked row (4 f16, 8 bytes) is a cp.async into the thread's slots of a
+// staging buffer (one tile, 4096 f16), the step's copies one group; after the group is waited
+// for, the thread reads its 4 rows back, transposes them and stores the columns as before.
+// DIRECT: memref.alloc() {ldsopt.staging = {copy = "direct", dims = ["k", "n"], {{.*}} register_transpose = true
+// DIRECT: %[[RAW:.+]] = memref.alloc() : memref<4096xf16, #gpu.address_space<workgroup>>
+// DIRECT: scf.for
+// DIRECT-COUNT-4: nvgpu.device_async_copy %{{.+}}[%{{.+}}, %{{.+}}], %[[RAW]][%{{.+}}], 4 : memref<64x256xf16, #gpu.address_space<global>> to memref<4096xf16, #gpu.address_space<workgroup>>
+// DIRECT: %[[G:.+]] = nvgpu.device_async_create_group
+// DIRECT: nvgpu.mma.sync
+// DIRECT: nvgpu.device_async_wait %[[G]]
+// DIRECT-COUNT-4: vector.load %[[RAW]][%{{.+}}] alignment = 8 : memref<4096xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// DIRECT: vector.transpose {{.*}} : vector<4x4xf16> to vector<4x4xf16>
+// DIRECT: gpu.barrier
+// NODMA: error: ldsopt-inthread-transpose: copy=direct needs cp.async (CUDA sm_80+)
 // BAD: error: ldsopt-inthread-transpose: lanes is auto, cols or rows
 // NONE: error: ldsopt-inthread-transpose: no staging of operand B has the forced lanes, row-xor, pad and swizzle
 func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] subgroup_size = 64>} {
