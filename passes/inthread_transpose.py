@@ -72,7 +72,8 @@ Guards; an operand that fails one keeps its planned staging:
   planned global read spreads the tile's K rows so thinly over the threads that none holds
   a register tile to transpose;
 - fragment reads no wider from K-contiguous LDS than planned: nothing to gain, only register
-  shuffles. MFMA 16x16x4 f32 takes one K element per lane either way; FMA kernels (lavapipe,
+  shuffles. MFMA 16x16x4 f32 takes one K element per lane and step, so it gains only from
+  reads of 4 steps at once (k_pack 4, which needs every operand K-contiguous); FMA kernels (lavapipe,
   CUDA f32) read 4-wide vectors along M or N as planned and along K transposed (Triton applies
   the transpose only to MFMA/WMMA operands). Option `force` restages these too, which tests
   the transposed staging on targets without matrix cores (lavapipe);
