@@ -21,7 +21,6 @@ from iree.compiler.dialects import arith, gpu, vector
 from ldsopt import target as target_model
 from ldsopt.dispatch import Dispatch, analyze, dispatch_funcs, erase_unused
 from ldsopt.elementwise import element_bits
-from ldsopt.layout import Layout
 from ldsopt.registry import PassError
 from ldsopt.target import Target
 
@@ -90,21 +89,6 @@ class Kernel:
                 coords.insert(0, arith.remui(index, self.const(size)))
                 index = arith.divui(index, self.const(size))
         return coords
-
-    def apply(self, layout: Layout, index: ir.Value) -> ir.Value:
-        """`layout(index)` on a dynamic index: its colexicographic coordinates (the first mode
-        fastest; index < layout.size) dotted with the strides."""
-        out = None
-        for i, (size, stride) in enumerate(zip(layout.shape, layout.stride)):
-            last = i == layout.rank - 1
-            coord = index if last else arith.remui(index, self.const(size))
-            if not last:
-                index = arith.divui(index, self.const(size))
-            if size == 1 or stride == 0:
-                continue
-            term = arith.muli(coord, self.const(stride)) if stride > 1 else coord
-            out = term if out is None else arith.addi(out, term)
-        return out if out is not None else self.const(0)
 
     def shuffle_xor(self, value: ir.Value, offset: int) -> ir.Value:
         """`value` of the lane whose id is this lane's xor `offset`. Values narrower than

@@ -83,8 +83,7 @@ class Layout:
         """The layout computing ``table`` (``i -> table[i]`` over ``[0, len(table))``) when it
         permutes the bits of the index (a power-of-two size, each bit sent to one bit,
         ``table[i]`` the sum of the images of ``i``'s bits); None otherwise. Runs of bits sent
-        to consecutive bits become one mode: the K orders of mma.k_order are such layouts,
-        and a layout can be emitted on a dynamic index (Kernel.apply)."""
+        to consecutive bits become one mode: the K slot orders of mma.k_order are such layouts."""
         n = len(table)
         if not _is_pow2(n) or sorted(table) != list(range(n)):
             return None

@@ -98,17 +98,17 @@ BY_NAME = {i.name: i for i in INTRINSICS.values()}
 
 
 def k_order(layout: OperandLayout, k: int, steps: int) -> Layout | None:
-    """A K order for an LDS tile whose rows run along K that puts each lane's K elements of
-    `steps` consecutive K steps (of `k`) side by side, so that one LDS read fetches them all:
-    the lanes' K offsets c_0 < c_1 < ... (`layout.second`) and the elements' K offsets
-    e_0 < e_1 < ... (E of them, `layout.d_second`) must tile [0, k); K index
-    c_i + e_j + s * k (step s) goes to position (i * steps + s) * E + j. As a Layout over
-    [0, k * steps) (a permutation of the index bits), None when the offsets do not tile K
-    or the order is no bit permutation. mma.sync m16n8k16, 2 steps: lane quad t's A elements
-    k = 2t, 2t+1, 2t+8, 2t+9 and the same + 16 go to 8t .. 8t+7, one 16-byte read for what
-    took four 4-byte reads; MFMA 16x16x16 f16, 2 steps: 8 elements, ds_read_b128 for two
+    """K slot -> K index for a read group of `steps` consecutive K steps (of `k`) of the
+    intrinsic, such that each lane's slots of all the steps are consecutive K indices (one
+    LDS read along K fetches them): the lanes' K offsets c_0 < c_1 < ... (`layout.second`)
+    and the elements' K offsets e_0 < e_1 < ... (E of them, `layout.d_second`) must tile
+    [0, k); slot c_i + e_j + s * k (step s) is fed K index (i * steps + s) * E + j. As a
+    Layout over [0, k * steps) (a permutation of the index bits), None when the offsets do
+    not tile K or the order is no bit permutation. mma.sync m16n8k16, 2 steps: lane quad t's
+    A slots 2t, 2t+1, 2t+8, 2t+9 and the same + 16 read K 8t .. 8t+7, one 16-byte read for
+    what took four 4-byte reads; MFMA 16x16x16 f16, 2 steps: 8 K, ds_read_b128 for two
     ds_read_b64."""
-    lane_offsets = sorted({layout.second(lane) for lane in range(64)})
+    lane_offsets = sorted({layout.second(lane) for lane in range(64)})  # 64 lanes cover every lane map here
     elems = sorted(set(layout.d_second))
     table = [-1] * (k * steps)
     for i, c in enumerate(lane_offsets):
@@ -122,14 +122,15 @@ def k_order(layout: OperandLayout, k: int, steps: int) -> Layout | None:
 
 
 def packed_lane_map(layout: OperandLayout, steps: int) -> LaneMap:
-    """The lane's K position under `k_order(layout, k, steps)`: its i-th offset goes to i * steps * E."""
+    """The K index of the lane's first slot under `k_order(layout, k, steps)`: its i-th K offset
+    reads from i * steps * E."""
     m = layout.second
     return LaneMap(m.div, m.mod, steps * len(set(layout.d_second)))
 
 
 def packed_elements(layout: OperandLayout, steps: int) -> list[list[tuple[int, int]]]:
-    """Per K step s < `steps`, each register element's (first-dim offset, K position offset)
-    from the lane's base under `k_order(layout, k, steps)`."""
+    """Per K step s < `steps`, each register element's (first-dim offset, K index offset) from
+    the lane's base under `k_order(layout, k, steps)`."""
     elems = sorted(set(layout.d_second))
     return [[(f, s * len(elems) + elems.index(e)) for f, e in zip(layout.d_first, layout.d_second)]
             for s in range(steps)]

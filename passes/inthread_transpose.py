@@ -160,6 +160,7 @@ class InthreadTranspose(ModulePass):
         model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
         budget = matmul_lds.MatmulLds().lds_budget(tgt)  # the options this pass plans with
         spare = (budget * 8 // bits - sum(math.prod(s.lds_shape) for s in pl.staging.values())) // 2
+
         def restage(pack: int) -> dict[str, StagingLayout | None]:
             return {role: transposed(dataclasses.replace(s, k_pack=pack), pl.scheme, bits, model, self.force, self,
                                      math.prod(s.lds_shape) + spare) for role, s in pl.staging.items()}

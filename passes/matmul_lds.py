@@ -372,10 +372,11 @@ def with_k_pack(s: StagingLayout, scheme, k_pack: int, elem_bytes: int, model: B
 def address_maps(base: StagingLayout, lanes: tuple[str, ...] = ("cols",), row_xors: tuple[int, ...] = (0,),
                  forced_pad: int = -1, swizzles: bool = True, lane_rows: tuple[int, ...] = (1,)) -> list[StagingLayout]:
     """`base` with threads along the contiguous dim (lanes cols, with each of `lane_rows` that
-    divides the row chunks) or down the rows (lanes rows), each row XOR of `row_xors`, and row pads of 0, 1 and 2 units (and `forced_pad` if it is a
-    multiple of the unit) or (`swizzles`) rotating swizzles of 1 and 2 units (perPhase 1..8
-    rows, maxPhase 2..units per row). The unit is the wider of the LDS writes and the fragment reads, so that
-    both stay whole, aligned vectors."""
+    divides the row chunks) or down the rows (lanes rows), each row XOR of `row_xors`, and row
+    pads of 0, 1 and 2 units (and `forced_pad` if it is a multiple of the unit) or
+    (`swizzles`) rotating swizzles of 1 and 2 units (perPhase 1..8 rows, maxPhase 2..units per
+    row). The unit is the wider of the LDS writes and the fragment reads, so that both stay
+    whole, aligned vectors."""
     unit = max(base.write_vector, base.read_vector)
     cols = base.lds_tile[1]
     pads = sorted({0, unit, 2 * unit} | ({forced_pad} if forced_pad > 0 and forced_pad % unit == 0 else set()))
@@ -416,10 +417,6 @@ def packing(scheme, staging: dict[str, StagingLayout], bk: int, bits: int, tgt: 
     if not isinstance(scheme, MmaScheme) or not all(s.k_contiguous for s in staging.values()):
         return 0
     return scheme.k_pack(bk, bits, tgt, most)
-
-
-def _powers_of_two_to(n: int) -> list[int]:
-    return [1 << e for e in range(n.bit_length())] if n else []
 
 
 def bank_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -> int:
@@ -993,17 +990,13 @@ class _MmaEmitter(_Emitter):
 
     def _register(self, lay: mma.OperandLayout, parts: list[tuple[ir.Value, int]]) -> ir.Value:
         """The register value of `lay` whose elements are `parts` (read piece, index in it)."""
-        piece = parts[0][0]
-        whole = all(p is piece and i == e for e, (p, i) in enumerate(parts)) and \
-            ir.VectorType(piece.type).shape[0] == len(parts)
-        if whole and ir.VectorType(piece.type).shape == list(lay.shape):
-            return piece
+        piece, first = parts[0]
         if not lay.shape:
-            return vector.extract(piece, [], [parts[0][1]])
-        first = parts[0][1]
-        if whole:
+            return vector.extract(piece, [], [first])
+        one_run = all(p is piece and i == first + e for e, (p, i) in enumerate(parts))
+        if one_run and ir.VectorType(piece.type).shape[0] == len(parts):  # the whole read
             flat = piece
-        elif all(p is piece and i == first + e for e, (p, i) in enumerate(parts)):  # a slice of one read
+        elif one_run:  # a slice of one read
             flat = vector.extract_strided_slice(ir.VectorType.get([lay.elems], self.p.elem_type), piece,
                                                 [first], [lay.elems], [1])
         else:

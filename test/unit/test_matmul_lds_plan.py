@@ -9,7 +9,7 @@ from iree.compiler import ir
 from ldsopt import isa, mma
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
-from ldsopt.passes import matmul_lds
+from ldsopt.passes import inthread_transpose, matmul_lds
 from ldsopt.staging import StagingLayout
 
 
@@ -122,36 +122,25 @@ def test_k_order_puts_each_lanes_k_elements_side_by_side(name, steps):
         assert all(sorted(ks) == list(range(len(ks))) for ks in per_row.values())
 
 
-def _plans():
+def _plans(matmul_problem):
     """The plans of the 4096^3 f16 NN and TN cases on CUDA and gfx942 and of f32 NN on gfx942,
     with the transposed staging inthread_transpose records."""
-    from ldsopt.passes import inthread_transpose
-
-    from ldsopt.dispatch import Binding
-
-    def problem(dims_a, dims_b, dtype, size):
-        sizes = {"b": 1, "m": size, "n": size, "k": size}
-        elem = ir.Type.parse(dtype)
-        bind = {r: Binding(ir.RankedTensorType.get([sizes[d] for d in dims], elem), None)
-                for r, dims in (("A", dims_a), ("B", dims_b))}
-        out = Binding(ir.RankedTensorType.get([size, size], ir.F32Type.get()), None)
-        return matmul_lds.Problem(sizes, bind, {"A": dims_a, "B": dims_b}, False, 0.0, out)
-
     for target, dims_a, dims_b, dtype in (("cuda", ("m", "k"), ("k", "n"), "f16"),
                                           ("cuda", ("k", "m"), ("k", "n"), "f16"),
                                           ("gfx942", ("m", "k"), ("k", "n"), "f16"),
                                           ("gfx942", ("m", "k"), ("k", "n"), "f32")):
         tgt = target_model.by_name(target)
         bits = 32 if dtype == "f32" else 16
-        pl = matmul_lds.plan(problem(dims_a, dims_b, dtype, 4096), tgt, matmul_lds.MatmulLds().lds_budget(tgt), True)
+        problem = matmul_problem(dims_a, dims_b, dtype, 4096, 4096, 4096)
+        pl = matmul_lds.plan(problem, tgt, matmul_lds.MatmulLds().lds_budget(tgt), True)
         new = inthread_transpose.InthreadTranspose().restaged(pl, tgt, bits)
         yield target, pl, {r: new[r] or s for r, s in pl.staging.items()}, bits // 8
 
 
-def test_lds_accesses_start_at_multiples_of_their_width():
+def test_lds_accesses_start_at_multiples_of_their_width(matmul_problem):
     """What `_Emitter._align` states to LLVM: each LDS write and fragment read (every lane,
     every K step, every repetition) starts at a multiple of its width in elements."""
-    for target, pl, staging, _ in _plans():
+    for target, pl, staging, _ in _plans(matmul_problem):
         sch = pl.scheme
         for role, s in staging.items():
             cols = s.lds_shape[-1] - s.pad  # LDS columns before the pad
