@@ -14,7 +14,7 @@ pass (inthread_transpose, dtl_layout) rewrites it before the kernel builder runs
   in the global order. With `rake > 1` (`register_transpose`, the in-thread transpose) the
   register tile is transposed first and stored as `vector` runs of `rake` elements: the LDS
   holds the tile transposed, `cols x rows`, i.e. in the order of `lds_dims`;
-- LDS: `buffers` (double buffering) copies of the tile in `lds_dims` order, each LDS row
+- LDS: `buffers` (the kernel's pipeline stages; 2: double buffering) copies of the tile in `lds_dims` order, each LDS row
   padded by `pad` elements (`layout.Padded`) or, with `swizzle = (vec, per_phase,
   max_phase)`, its columns permuted by Triton's rotating swizzle (`layout.RotatingSwizzle`;
   never both); with `row_xor = s`, LDS row r first moves to row r ^ (r / s % 2)
@@ -142,8 +142,11 @@ class StagingLayout:
 
     @property
     def raw_elems(self) -> int:
-        """LDS elements of the staging buffer of a transposed tile copied directly (0 else)."""
-        return self.tile[0] * self.tile[1] if self.register_transpose and self.copy == "direct" else 0
+        """LDS elements of the staging buffer of a transposed tile copied directly (0 else): a
+        slot per tile in flight, `buffers - 1`."""
+        if not (self.register_transpose and self.copy == "direct"):
+            return 0
+        return self.tile[0] * self.tile[1] * (self.buffers - 1)
 
     @property
     def chunks(self) -> int:

@@ -28,13 +28,12 @@ operands with a DTL layout and leave the others to matmul_lds:
 - fragment reads: logical (row, col) -> flat LDS offset (inverse permutation / rotation, then
   the padding), as `vector.load`s stating their alignment (n elements: every layout keeps
   it) except on SPIR-V.
-Overlap: direct copies of K tile kt+1 start where matmul_lds reads its registers, before the
-math of step kt, into the other LDS tile (free: the barrier ending step kt-1 is after the last
-read of it), and are waited for where matmul_lds stores the registers, after the math and before
-the step's barrier: `amdgpu.memory_counter_wait load(0)` (s_waitcnt vmcnt(0)) on gfx942,
-`nvgpu.device_async_wait` of the step's group (cp.async.wait_group 0: with two LDS tiles one
-group is in flight during the math; a third tile would let the wait keep one in flight across
-the barrier).
+Overlap: direct copies are matmul_lds's copied operands (`_copied`), `stages - 1` K tiles ahead
+(matmul_lds's header): step kt starts those of tile kt+stages-1 before its math and, after it,
+waits for tile kt+1's before the barrier: `nvgpu.device_async_wait` with `numGroups = stages -
+2` on CUDA (one cp.async group per tile), `amdgpu.memory_counter_wait load(N)` on gfx942 with N
+this thread's copies of the stages - 2 newer tiles (s_waitcnt vmcnt(N): loads return in order;
+0 with two tiles).
 """
 
 from __future__ import annotations
@@ -63,8 +62,6 @@ def with_dtl(emitter: type) -> type:
         def __init__(self, *args):
             super().__init__(*args)
             self.dtl_sources = {}  # operand -> its binding cast for the DMA
-            self.dtl_tokens = []   # cp.async tokens of the step not grouped yet (CUDA)
-            self.dtl_group = None  # the step's cp.async group, in flight during its math
 
         def _chunk_coords(self, s: StagingLayout):
             if not uses_dtl(s):
@@ -73,24 +70,33 @@ def with_dtl(emitter: type) -> type:
                 self.dtl_sources[s.operand] = dma_source(self, self.mem[s.operand])
             return _chunk_coords(self, s)
 
-        def _read_tile(self, role: str, k0: ir.Value, buf: ir.Value):
+        def _copied(self, role: str) -> bool:
             s = self.pl.staging[role]
-            if not uses_dtl(s):
-                return super()._read_tile(role, k0, buf)
-            if s.copy == "direct":
-                return _direct_copy(self, role, k0, buf)  # in flight during the step's math
+            return _direct(s) or super()._copied(role)
+
+        def _copy_tile(self, role: str, k0: ir.Value, buf: ir.Value, slot: ir.Value) -> list[ir.Value]:
+            if not _direct(self.pl.staging[role]):
+                return super()._copy_tile(role, k0, buf, slot)
+            return _direct_copy(self, role, k0, buf)
+
+        def _wait_copies(self) -> None:
+            if self.k.target.backend != "rocm":
+                return super()._wait_copies()
+            # Loads return in order (vmcnt): the newer tiles' gather_to_lds of this thread may
+            # stay in flight.
+            newer = (self.pl.stages - 2) * sum(s.chunks_per_thread for s in self.pl.staging.values() if _direct(s))
+            amdgpu.memory_counter_wait(load=newer)
+
+        def _read_tile(self, role: str, k0: ir.Value):
+            if not uses_dtl(self.pl.staging[role]):
+                return super()._read_tile(role, k0)
             return [_read_lane(self, role, k0, src) for src, _ in self.chunks[role]]
 
         def _store_tile(self, role: str, regs, buf: ir.Value) -> None:
-            s = self.pl.staging[role]
-            if not uses_dtl(s):
-                super()._store_tile(role, regs, buf)
-            elif s.copy == "direct":
-                if role == _last_direct(self):
-                    _wait_direct(self)
-            else:
-                for value, (_, dest) in zip(regs, self.chunks[role]):
-                    write_vector(value, self.lds[role], [buf, dest])
+            if not uses_dtl(self.pl.staging[role]):
+                return super()._store_tile(role, regs, buf)
+            for value, (_, dest) in zip(regs, self.chunks[role]):
+                write_vector(value, self.lds[role], [buf, dest])
 
         def _lds_read(self, role: str, buf: ir.Value, row: ir.Value, col: ir.Value, n: int) -> ir.Value:
             s = self.pl.staging[role]
@@ -235,38 +241,27 @@ def _lane_type(em, s: StagingLayout) -> ir.Type:
 
 # --- direct copies -----------------------------------------------------------------------------
 
-def _last_direct(em) -> str:
-    """The last operand (in staging order) that is copied directly."""
-    return [r for r, t in em.pl.staging.items() if uses_dtl(t) and t.copy == "direct"][-1]
+def _direct(s: StagingLayout) -> bool:
+    """Whether the operand is copied global -> LDS by the DMA (its own DTL layout)."""
+    return uses_dtl(s) and s.copy == "direct"
 
 
-def _direct_copy(em, role: str, k0: ir.Value, buf: ir.Value) -> None:
-    """Starts the operand's copies of the tile at K offset `k0` into LDS tile `buf`; on CUDA,
-    after the last operand copied directly, closes the step's copies into one cp.async group."""
+def _direct_copy(em, role: str, k0: ir.Value, buf: ir.Value) -> list[ir.Value]:
+    """Starts the operand's copies of the tile at K offset `k0` into LDS tile `buf`; returns
+    their cp.async tokens (CUDA; none on gfx942, whose copies vmcnt counts)."""
     s = em.pl.staging[role]
     src = em.dtl_sources[role]
     if em.k.target.backend == "rocm":
         transfer = _lane_type(em, s) if s.vector > 1 else em.p.elem_type
         for chunk_src, dest in em.chunks[role]:  # dtl_layout refuses K tails here
             amdgpu.gather_to_lds(src, global_index(em, role, k0, chunk_src)[0], em.lds[role], [buf, dest], transfer)
-        return
+        return []
+    tokens = []
     for chunk_src, dest in em.chunks[role]:
         idx, k_tail = global_index(em, role, k0, chunk_src)
         inside = em._inside(k_tail) if k_tail else None
-        em.dtl_tokens.append(async_copy(em.lds[role], [buf, dest], src, idx, s.vector, inside))
-    if role == _last_direct(em):
-        em.dtl_group = ir.Operation.create("nvgpu.device_async_create_group", results=[async_token()],
-                                           operands=em.dtl_tokens).result
-        em.dtl_tokens = []
-
-
-def _wait_direct(em) -> None:
-    """Waits for this thread's direct copies of the step (before the barrier that publishes
-    them): `s_waitcnt vmcnt(0)` on gfx942, the step's cp.async group on CUDA."""
-    if em.k.target.backend == "rocm":
-        amdgpu.memory_counter_wait(load=0)
-    else:
-        ir.Operation.create("nvgpu.device_async_wait", operands=[em.dtl_group])
+        tokens.append(async_copy(em.lds[role], [buf, dest], src, idx, s.vector, inside))
+    return tokens
 
 
 def dma_source(em, mem: ir.Value) -> ir.Value:

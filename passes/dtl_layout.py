@@ -63,6 +63,7 @@ class DtlLayout(ModulePass):
     mma: bool = option(True, "as ldsopt-matmul-lds's option (the plans must agree)")
     tiles: str = option("", "as ldsopt-matmul-lds's option (the plans must agree)")
     k_pack: int = option(-1, "as ldsopt-matmul-lds's option (the plans must agree)")
+    stages: int = option(2, "as ldsopt-matmul-lds's option (the plans must agree)")
     lane_bytes: int = option(0, "bytes one lane copies: 0 = the target's (gfx942 4, CUDA 16, registers 4); "
                                 "4, 8 or 16 (gfx942: 4 only; registers: as wide as the target's vectors)")
 
@@ -75,7 +76,7 @@ class DtlLayout(ModulePass):
         if self.lane_bytes and self.lane_bytes not in dtl.LANE_CHOICES:
             raise PassError(module.location, f"{self.NAME}: lane-bytes must be 0 or one of {list(dtl.LANE_CHOICES)}")
         lowering = matmul_lds.MatmulLds(workgroups_per_cu=self.workgroups_per_cu, mma=self.mma, tiles=self.tiles,
-                                        k_pack=self.k_pack)
+                                        k_pack=self.k_pack, stages=self.stages)
         for d, p, tgt in matmul_lds.matches(module, self.NAME):
             pl = lowering.plan_dispatch(d, p, tgt)
             budget = lowering.lds_budget(tgt)

@@ -126,13 +126,15 @@ class InthreadTranspose(ModulePass):
                                     "(cp.async into a staging buffer, read back there; CUDA sm_80+)")
     k_pack: int = option(-1, "plan as ldsopt-matmul-lds{k-pack=N} does (K steps per fragment read group); "
                              "give both passes the same")
+    stages: int = option(2, "plan as ldsopt-matmul-lds{stages=N} does (LDS tiles per operand); give both passes "
+                            "the same")
 
     def run(self, module: ir.Operation) -> None:
         if self.lanes not in ("auto", "cols", "rows") or self.rake_bits not in (64, 128) or \
                 len(self.swizzle) not in (0, 1, 3) or self.copy not in ("registers", "direct"):
             raise PassError(module.location, f"{self.NAME}: lanes is auto, cols or rows; rake-bits 64 or 128; "
                                              "swizzle 0 or vec,perPhase,maxPhase; copy registers or direct")
-        planner = matmul_lds.MatmulLds(k_pack=self.k_pack)
+        planner = matmul_lds.MatmulLds(k_pack=self.k_pack, stages=self.stages)
         for d, p, tgt in matmul_lds.matches(module, self.NAME):
             pl = planner.plan_dispatch(d, p, tgt)
             try:

@@ -25,11 +25,17 @@ fill), 256 threads; the `tiles` option gives other tilings, BMxBNxTMxTN, any siz
   register tile, K-contiguous LDS with its row XOR and rotating swizzle applied to every LDS
   index; the passes that recorded one are named before this one in `ldsopt.lowered_by`. The
   emitted layout is recorded as `ldsopt.staging` on the operand's `memref.alloc`;
-- double buffering: the LDS allocs hold two tiles. Step kt reads the global tile kt+1 into
-  registers first (its latency hides behind the math), multiplies the LDS tile kt % 2, stores
-  the registers into the other LDS tile, then one barrier: it both publishes tile kt+1 and
-  tells every thread that tile kt % 2 is no longer read before step kt+1 overwrites it. The
-  last step re-reads the last tile (the index is clamped) instead of branching;
+- the pipeline of S = `stages` LDS tiles (2 by default: double buffering). Step kt reads the
+  global tile kt+1 of the operands staged through registers first (its latency hides behind
+  the math), multiplies the LDS tile kt % S, stores the registers into LDS tile (kt+1) % S,
+  then one barrier: it both publishes tile kt+1 and tells every thread that tile kt % S is no
+  longer read before a later step overwrites it. Operands copied without registers (cp.async,
+  gather_to_lds: dtl_layout's `copy = direct`, inthread_transpose's raked rows) run S - 1 tiles
+  ahead: step kt starts the copies of tile kt+S-1 into LDS tile (kt-1) % S (free since the
+  barrier ending step kt-1; a raked tile into its own slot kt % (S-1) of the staging buffer),
+  one group per tile, and after the math waits only for tile kt+1's, leaving the S-2 newer
+  groups in flight across the barrier. Tile indices past the last tile are clamped to it (the
+  copy re-reads it into a tile no step reads) instead of branching;
 - the product, by scheme:
   FMA (every target; f32 on CUDA, where mma.sync would round to tf32; lavapipe): thread
   (ty, tx) owns the TM x TN micro-tile at (ty*TM, tx*TN), reads TM x KU of A and KU x TN of
@@ -243,6 +249,11 @@ class Plan:
     def tiling(self) -> Tiling:
         return self.scheme.tiling
 
+    @property
+    def stages(self) -> int:
+        """LDS tiles of each operand in the K pipeline."""
+        return self.staging["A"].buffers
+
     def lds_bytes(self, elem_bytes: int) -> int:
         return sum(math.prod(s.lds_shape) + s.raw_elems for s in self.staging.values()) * elem_bytes
 
@@ -339,7 +350,7 @@ def _pow2_dividing(n: int, cap: int) -> int:
 
 
 def _staging(p: Problem, role: str, scheme, bk: int, tgt: target_model.Target,
-             model: BankModel) -> StagingLayout | None:
+             model: BankModel, stages: int) -> StagingLayout | None:
     """The operand's staging: global order kept, the widest vectors that divide the
     contiguous extent (and split evenly over the threads), fragment reads of one K step, the
     row pad of fewest bank conflicts (`with_k_pack`); None when not even single elements split
@@ -354,7 +365,7 @@ def _staging(p: Problem, role: str, scheme, bk: int, tgt: target_model.Target,
         vec //= 2
     if not vec:
         return None
-    base = StagingLayout(role, dims, tile, vec, t.threads, 0, scheme.fragment(role), 1)
+    base = StagingLayout(role, dims, tile, vec, t.threads, 0, scheme.fragment(role), 1, buffers=stages)
     return with_k_pack(base, scheme, 0, bits // 8, model)
 
 
@@ -459,11 +470,11 @@ def _scheme(p: Problem, t: Tiling, tgt: target_model.Target, use_mma: bool) -> F
 
 
 def plan(p: Problem, tgt: target_model.Target, lds_budget: int, use_mma: bool,
-         tilings: tuple[Tiling, ...] = TILINGS, k_pack: int = -1) -> Plan | None:
+         tilings: tuple[Tiling, ...] = TILINGS, k_pack: int = -1, stages: int = 2) -> Plan | None:
     """The largest of `tilings` that fits the target (threads, vector width, LDS) and the
     problem (a tile no larger than M x N, unless no tiling is); None if none fits the target.
     `k_pack`: K steps per fragment read group of matrix-core schemes, at most (-1: the most;
-    see `packing`)."""
+    see `packing`); `stages`: LDS tiles per operand."""
     elem_bytes = element_bits(p.elem_type) // 8
     bk = 64 // elem_bytes  # 64 bytes of K per row: 16 f32, 32 f16/bf16
     model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
@@ -472,7 +483,7 @@ def plan(p: Problem, tgt: target_model.Target, lds_budget: int, use_mma: bool,
         scheme = _scheme(p, t, tgt, use_mma) if t.threads <= tgt.max_threads else None
         if scheme is None:
             continue
-        staging = {r: _staging(p, r, scheme, bk, tgt, model) for r in ("A", "B")}
+        staging = {r: _staging(p, r, scheme, bk, tgt, model, stages) for r in ("A", "B")}
         if None in staging.values():
             continue
         pack = packing(scheme, staging, bk, element_bits(p.elem_type), tgt, k_pack)
@@ -517,9 +528,11 @@ def with_recorded(pl: Plan, recorded: dict[str, StagingLayout]) -> Plan:
 
     for r, s in recorded.items():
         if key(s) != key(pl.staging[r]):
-            raise ValueError(f"the staging recorded for {r} ({s.tile} by {s.threads} threads for {s.fragment}) "
-                             f"is not of this plan ({pl.staging[r].tile} by {pl.staging[r].threads} threads "
-                             f"for {pl.staging[r].fragment}); were the passes run with other options?")
+            ours = pl.staging[r]
+            raise ValueError(f"the staging recorded for {r} ({s.tile} by {s.threads} threads for {s.fragment}, "
+                             f"{s.buffers} LDS tiles) is not of this plan ({ours.tile} by {ours.threads} threads "
+                             f"for {ours.fragment}, {ours.buffers} LDS tiles); were the passes run with other "
+                             "options?")
     staging = {**pl.staging, **recorded}
     if len({s.k_pack for s in staging.values()}) > 1:
         raise ValueError("the operands' fragment reads group K steps differently (k_pack "
@@ -543,6 +556,8 @@ class MatmulLds(ModulePass):
     k_pack: int = option(-1, "K steps of the matrix-core intrinsic per fragment read group, their K slots fed "
                              "in mma.k_order so that a lane's are consecutive K: -1 as many as a 16-byte read "
                              "takes, 0 the natural order, N at most N")
+    stages: int = option(2, "LDS tiles of each operand in the K pipeline (2: double buffering); operands copied "
+                            "without registers run stages - 1 tiles ahead")
 
     def run(self, module: ir.Operation) -> None:
         for d, p, tgt in matches(module, self.NAME):
@@ -572,7 +587,9 @@ class MatmulLds(ModulePass):
             tilings = parse_tilings(self.tiles)
         except ValueError as e:
             raise PassError(d.location, f"{self.NAME}: {e}") from None
-        pl = plan(p, tgt, budget, self.mma, tilings, self.k_pack)
+        if self.stages < 2:
+            raise PassError(d.location, f"{self.NAME}: stages={self.stages}: a K pipeline needs at least 2 LDS tiles")
+        pl = plan(p, tgt, budget, self.mma, tilings, self.k_pack, self.stages)
         if pl is None:
             raise PassError(d.location, f"{self.NAME}: no tiling fits the target's threads, vectors and LDS")
         try:
@@ -620,9 +637,10 @@ class _Emitter:
                            "n": arith.muli(k.block_id("x"), k.const(t.bn))}
             self._thread_origins()
             self.chunks = {r: self._chunk_coords(s) for r, s in pl.staging.items()}
-            first = {r: self._read_tile(r, k.const(0), k.const(0)) for r in pl.staging}
-            for r, regs in first.items():
-                self._store_tile(r, regs, k.const(0))
+            self.group = None  # the cp.async group of the newest tile's copies (CUDA)
+            for tile in range(pl.stages - 1):  # the copied operands run stages - 1 tiles ahead
+                self._start_copies(k.const(min(tile, self.n_steps - 1) * pl.bk), k.const(tile), k.const(tile))
+            self._land(self._read_tiles(k.const(0)), k.const(0), k.const(0))
             gpu.barrier()
             acc0 = self._acc_init(k.const(p.init if isinstance(p.init, float) else 0.0, self.f32))
             loop = scf.ForOp(k.const(0), k.const(self.n_steps), k.const(1), acc0)
@@ -659,12 +677,14 @@ class _Emitter:
         return buf
 
     def _raw_staging(self, s: StagingLayout) -> tuple[ir.Value, ir.Value, ir.Value]:
-        """(staging buffer, the operand as cp.async's source, this thread's first slot) of a
-        transposed tile copied directly: raked row i of chunk j of thread t lands at element
-        ((j * rake + i) * threads + t) * vector, so a warp's copies (and its reads back) of
-        one row are consecutive vectors, free of bank conflicts."""
+        """(staging buffer, the operand as cp.async's source, this thread's first element) of a
+        transposed tile copied directly: the buffer holds stages - 1 tiles in flight (its
+        slots); raked row i of chunk j of thread t lands at element ((j * rake + i) * threads +
+        t) * vector of its slot, so a warp's copies (and its reads back) of one row are
+        consecutive vectors, free of bank conflicts."""
         space = ir.Attribute.parse("#gpu.address_space<workgroup>")
-        buf = memref.alloc(ir.MemRefType.get([s.raw_elems], self.p.elem_type, memory_space=space), [], [])
+        shape = [s.buffers - 1, s.raw_elems // (s.buffers - 1)]
+        buf = memref.alloc(ir.MemRefType.get(shape, self.p.elem_type, memory_space=space), [], [])
         return buf, dtl_emit.dma_source(self, self.mem[s.operand]), self._scaled(self.tid, s.vector)
 
     def _chunk_coords(self, s: StagingLayout) -> list[tuple[ir.Value, ir.Value]]:
@@ -688,13 +708,10 @@ class _Emitter:
     def _scaled(self, v: ir.Value, factor: int) -> ir.Value:
         return arith.muli(v, self.k.const(factor)) if factor > 1 else v
 
-    def _read_tile(self, role: str, k0: ir.Value, buf: ir.Value) -> list[list[ir.Value]]:
+    def _read_tile(self, role: str, k0: ir.Value) -> list[list[ir.Value]]:
         """This thread's chunks of the operand's tile at K offset `k0`, zeros past the ends:
-        per chunk, the vectors its LDS writes store (`StagingLayout.lds_writes` order). `buf`
-        is the LDS tile they will fill (unused here; a direct copy starts there at once)."""
+        per chunk, the vectors its LDS writes store (`StagingLayout.lds_writes` order)."""
         s = self.pl.staging[role]
-        if role in self.raw:
-            return self._copy_raked(role, k0)
         origin = {**self.origin, "k": k0}
         tile_extent = dict(zip(s.dims, s.tile))
         vtype = ir.VectorType.get([s.vector], self.p.elem_type)
@@ -710,32 +727,33 @@ class _Emitter:
             regs.append(self._transposed(rows) if s.register_transpose else rows)
         return regs
 
-    def _raw_slot(self, s: StagingLayout, j: int, i: int) -> ir.Value:
-        return self._offset(self.raw[s.operand][2], (j * s.rake + i) * s.threads * s.vector)
+    def _raw_index(self, s: StagingLayout, slot: ir.Value, j: int, i: int) -> list[ir.Value]:
+        return [slot, self._offset(self.raw[s.operand][2], (j * s.rake + i) * s.threads * s.vector)]
 
-    def _copy_raked(self, role: str, k0: ir.Value) -> ir.Value:
-        """Starts the cp.async copies of this thread's raked rows of the tile at K offset `k0`
-        into its staging slots (rows past K zero-filled, indices past M/N clamped: they only
-        feed outputs never stored, as dtl_emit's copies); returns their group."""
+    def _copy_tile(self, role: str, k0: ir.Value, buf: ir.Value, slot: ir.Value) -> list[ir.Value]:
+        """Starts the copies of the operand's tile at K offset `k0` that need no registers
+        (`_copied`), into LDS tile `buf` or staging slot `slot`; returns their cp.async tokens.
+        Here the raked rows of a transposed tile, into this thread's part of the slot (rows past
+        K zero-filled, indices past M/N clamped: they only feed outputs never stored, as
+        dtl_emit's copies)."""
         s = self.pl.staging[role]
-        buf, src, _ = self.raw[role]
+        raw, src, _ = self.raw[role]
         tokens = []
         for j, (row0, col) in enumerate(self.chunks[role]):
             for i in range(s.rake):
                 idx, k_tail = dtl_emit.global_index(self, role, k0, (self._offset(row0, i), col))
-                tokens.append(dtl_emit.async_copy(buf, [self._raw_slot(s, j, i)], src, idx, s.vector,
+                tokens.append(dtl_emit.async_copy(raw, self._raw_index(s, slot, j, i), src, idx, s.vector,
                                                   self._inside(k_tail) if k_tail else None))
-        return ir.Operation.create("nvgpu.device_async_create_group", results=[dtl_emit.async_token()],
-                                   operands=tokens).result
+        return tokens
 
-    def _raked_from_staging(self, role: str, group: ir.Value) -> list[list[ir.Value]]:
-        """Waits for the copies of `_copy_raked` and reads this thread's rows back: per chunk,
-        the columns of its transposed register tile."""
+    def _raked_from_staging(self, role: str, slot: ir.Value) -> list[list[ir.Value]]:
+        """This thread's raked rows read back from staging slot `slot` (landed: `_land`): per
+        chunk, the columns of its transposed register tile."""
         s = self.pl.staging[role]
-        ir.Operation.create("nvgpu.device_async_wait", operands=[group])
         vtype = ir.VectorType.get([s.vector], self.p.elem_type)
         elem_bytes = element_bits(self.p.elem_type) // 8
-        return [self._transposed([read_vector(vtype, self.raw[role][0], [self._raw_slot(s, j, i)], s.vector * elem_bytes)
+        return [self._transposed([read_vector(vtype, self.raw[role][0], self._raw_index(s, slot, j, i),
+                                              s.vector * elem_bytes)
                                   for i in range(s.rake)]) for j in range(s.chunks_per_thread)]
 
     def _transposed(self, rows: list[ir.Value]) -> list[ir.Value]:
@@ -749,10 +767,8 @@ class _Emitter:
         columns = vector.transpose(ir.VectorType.get([width, len(rows)], elem), tile, [1, 0])
         return [vector.extract(columns, [], [j]) for j in range(width)]
 
-    def _store_tile(self, role: str, regs: list[list[ir.Value]] | ir.Value, buf: ir.Value) -> None:
+    def _store_tile(self, role: str, regs: list[list[ir.Value]], buf: ir.Value) -> None:
         s = self.pl.staging[role]
-        if role in self.raw:  # `regs` is the group of the copies into the staging buffer
-            regs = self._raked_from_staging(role, regs)
         for values, (row, col) in zip(regs, self.chunks[role]):
             # Transposed: column j of the register tile goes to LDS row col + j, at K = row.
             row, col = (col, row) if s.register_transpose else (row, col)
@@ -790,18 +806,61 @@ class _Emitter:
     # --- the K loop ---
 
     def _k_step(self, kt: ir.Value, acc: list[ir.Value]) -> None:
-        k, pl = self.k, self.pl
-        cur = arith.remui(kt, k.const(2))
-        nxt = arith.subi(k.const(1), cur)
-        k_next = arith.minui(arith.muli(arith.addi(kt, k.const(1)), k.const(pl.bk)),
-                             k.const((self.n_steps - 1) * pl.bk))
-        prefetch = {r: self._read_tile(r, k_next, nxt) for r in pl.staging}
-        for kk in range(0, pl.bk, self._k_group()):
+        k, stages = self.k, self.pl.stages
+        if self._any_copied():
+            ahead = self._offset(kt, stages - 1)
+            slot = arith.remui(kt, k.const(stages - 1)) if stages > 2 else k.const(0)
+            self._start_copies(self._k0(ahead), arith.remui(ahead, k.const(stages)), slot)
+        cur = arith.remui(kt, k.const(stages))
+        following = self._offset(kt, 1)
+        prefetch = self._read_tiles(self._k0(following))
+        for kk in range(0, self.pl.bk, self._k_group()):
             acc = self._multiply(cur, kk, acc)
-        for r, regs in prefetch.items():
-            self._store_tile(r, regs, nxt)
+        slot = arith.remui(following, k.const(stages - 1)) if stages > 2 else k.const(0)
+        self._land(prefetch, arith.remui(following, k.const(stages)), slot)
         gpu.barrier()
         scf.yield_(acc)
+
+    def _k0(self, tile: ir.Value) -> ir.Value:
+        """K offset of K tile `tile`, clamped to the last tile."""
+        return arith.minui(arith.muli(tile, self.k.const(self.pl.bk)), self.k.const((self.n_steps - 1) * self.pl.bk))
+
+    def _copied(self, role: str) -> bool:
+        """Whether the operand's tiles travel by copies that hold no registers (`_copy_tile`)."""
+        return role in self.raw
+
+    def _any_copied(self) -> bool:
+        return any(self._copied(r) for r in self.pl.staging)
+
+    def _read_tiles(self, k0: ir.Value) -> dict[str, list[list[ir.Value]]]:
+        """The register-staged operands' chunks of the tiles at K offset `k0`."""
+        return {r: self._read_tile(r, k0) for r in self.pl.staging if not self._copied(r)}
+
+    def _start_copies(self, k0: ir.Value, buf: ir.Value, slot: ir.Value) -> None:
+        """Starts the copied operands' copies of the tiles at K offset `k0` (into LDS tile
+        `buf`, staging slot `slot`); on CUDA closes them into one cp.async group."""
+        tokens = [t for r in self.pl.staging if self._copied(r) for t in self._copy_tile(r, k0, buf, slot)]
+        if tokens:
+            self.group = ir.Operation.create("nvgpu.device_async_create_group", results=[dtl_emit.async_token()],
+                                             operands=tokens).result
+
+    def _wait_copies(self) -> None:
+        """Waits for this thread's copies of the next tile: the stages - 2 newer groups stay
+        in flight (cp.async.wait_group)."""
+        i32 = ir.IntegerType.get_signless(32)
+        ir.Operation.create("nvgpu.device_async_wait", operands=[self.group],
+                            attributes={"numGroups": ir.IntegerAttr.get(i32, self.pl.stages - 2)})
+
+    def _land(self, regs: dict[str, list[list[ir.Value]]], buf: ir.Value, slot: ir.Value) -> None:
+        """Puts the next tile into LDS tile `buf`, before the barrier that publishes it: waits
+        for its copies, transposes a raked tile from its staging slot `slot`, stores `regs`."""
+        if self._any_copied():
+            self._wait_copies()
+        for r in self.pl.staging:
+            if r in self.raw:
+                self._store_tile(r, self._raked_from_staging(r, slot), buf)
+            elif r in regs:
+                self._store_tile(r, regs[r], buf)
 
     def _k_group(self) -> int:
         """K elements each `_multiply` covers."""

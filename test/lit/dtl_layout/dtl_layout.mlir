@@ -41,7 +41,7 @@
 // LDS tile (%[[NXT]]), then reads and multiplies tile kt, then waits for the copies (vmcnt(0))
 // before the one barrier of the step.
 // CHECK:         scf.for
-// CHECK:           %[[NXT:.+]] = arith.subi %c1, %{{.+}} : index
+// CHECK:           %[[NXT:.+]] = arith.remui %{{.+}}, %c2 : index
 // CHECK-COUNT-4:   amdgpu.gather_to_lds %[[SA]][%{{.+}}, %{{.+}}], %[[LA]][%[[NXT]], %{{.+}}]
 // CHECK-COUNT-4:   amdgpu.gather_to_lds {{.*}}, %[[LB]][%[[NXT]], %{{.+}}]
 // CHECK-NOT:       amdgpu.memory_counter_wait

@@ -44,13 +44,13 @@
 // staging buffer (one tile, 4096 f16), the step's copies one group; after the group is waited
 // for, the thread reads its 4 rows back, transposes them and stores the columns as before.
 // DIRECT: memref.alloc() {ldsopt.staging = {copy = "direct", dims = ["k", "n"], {{.*}} register_transpose = true
-// DIRECT: %[[RAW:.+]] = memref.alloc() : memref<4096xf16, #gpu.address_space<workgroup>>
+// DIRECT: %[[RAW:.+]] = memref.alloc() : memref<1x4096xf16, #gpu.address_space<workgroup>>
 // DIRECT: scf.for
-// DIRECT-COUNT-4: nvgpu.device_async_copy %{{.+}}[%{{.+}}, %{{.+}}], %[[RAW]][%{{.+}}], 4 : memref<64x256xf16, #gpu.address_space<global>> to memref<4096xf16, #gpu.address_space<workgroup>>
+// DIRECT-COUNT-4: nvgpu.device_async_copy %{{.+}}[%{{.+}}, %{{.+}}], %[[RAW]][%c0, %{{.+}}], 4 : memref<64x256xf16, #gpu.address_space<global>> to memref<1x4096xf16, #gpu.address_space<workgroup>>
 // DIRECT: %[[G:.+]] = nvgpu.device_async_create_group
 // DIRECT: nvgpu.mma.sync
 // DIRECT: nvgpu.device_async_wait %[[G]]
-// DIRECT-COUNT-4: vector.load %[[RAW]][%{{.+}}] alignment = 8 : memref<4096xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// DIRECT-COUNT-4: vector.load %[[RAW]][%c0, %{{.+}}] alignment = 8 : memref<1x4096xf16, #gpu.address_space<workgroup>>, vector<4xf16>
 // DIRECT: vector.transpose {{.*}} : vector<4x4xf16> to vector<4x4xf16>
 // DIRECT: gpu.barrier
 // NODMA: error: ldsopt-inthread-transpose: copy=direct needs cp.async (CUDA sm_80+)

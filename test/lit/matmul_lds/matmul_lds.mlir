@@ -4,7 +4,7 @@
 // no guards. Both operands are staged in their global order; the stores are 4-wide rows, the
 // A fragment reads run along K and the B ones along N (no padding needed on 8 lanes). The LDS
 // allocs hold two tiles; the prologue fills buffer 0, each K step reads the next global tile
-// (index clamped to the last), multiplies buffer kt % 2, stores into 1 - kt % 2, one barrier.
+// (index clamped to the last), multiplies buffer kt % 2, stores into (kt + 1) % 2, one barrier.
 // CHECK:       #iree_codegen.translation_info<pipeline = #iree_gpu.spirv_pipeline<BaseLowering> workgroup_size = [256, 1, 1] subgroup_size = 8>
 // CHECK-LABEL: func.func @nn_f32
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
@@ -21,8 +21,8 @@
 // CHECK-NEXT:    gpu.barrier
 // CHECK:         %[[ACC:.+]]:4 = scf.for %[[KT:.+]] = %c0 to %c4 step %c1 iter_args({{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
 // CHECK:           %[[CUR:.+]] = arith.remui %[[KT]], %c2
-// CHECK:           %[[NXT:.+]] = arith.subi %c1, %[[CUR]]
-// CHECK:           %[[KN:.+]] = arith.muli %{{.+}}, %c16
+// CHECK:           %[[NEXT:.+]] = arith.addi %[[KT]], %c1
+// CHECK:           %[[KN:.+]] = arith.muli %[[NEXT]], %c16
 // CHECK:           %[[KCL:.+]] = arith.minui %[[KN]], %c48
 // CHECK:           %[[PA:.+]] = vector.transfer_read %[[A]]
 // CHECK:           %[[PB:.+]] = vector.transfer_read %[[B]]
@@ -30,6 +30,7 @@
 // CHECK:           vector.transfer_read %[[LB]][%[[CUR]], %c0, %{{.+}}]{{.*}} vector<4xf32>
 // CHECK:           vector.fma %{{.+}}, %{{.+}}, %{{.+}} : vector<4xf32>
 // CHECK-NOT:       gpu.barrier
+// CHECK:           %[[NXT:.+]] = arith.remui %[[NEXT]], %c2
 // CHECK:           vector.transfer_write %[[PA]], %[[LA]][%[[NXT]],
 // CHECK-NEXT:      vector.transfer_write %[[PB]], %[[LB]][%[[NXT]],
 // CHECK-NEXT:      gpu.barrier
