@@ -49,6 +49,7 @@ from ldsopt.kernel import read_vector, write_vector
 from ldsopt.staging import StagingLayout
 
 ROWS = "rows"
+VMCNT_MAX = 63  # the largest count s_waitcnt vmcnt takes on gfx942 (6 bits); waiting for fewer is safe
 
 
 def uses_dtl(s: StagingLayout) -> bool:
@@ -74,7 +75,7 @@ def with_dtl(emitter: type) -> type:
             s = self.pl.staging[role]
             return _direct(s) or super()._copied(role)
 
-        def _copy_tile(self, role: str, k0: ir.Value, buf: ir.Value, slot: ir.Value) -> list[ir.Value]:
+        def _copy_tile(self, role: str, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> list[ir.Value]:
             if not _direct(self.pl.staging[role]):
                 return super()._copy_tile(role, k0, buf, slot)
             return _direct_copy(self, role, k0, buf)
@@ -85,7 +86,7 @@ def with_dtl(emitter: type) -> type:
             # Loads return in order (vmcnt): the newer tiles' gather_to_lds of this thread may
             # stay in flight.
             newer = (self.pl.stages - 2) * sum(s.chunks_per_thread for s in self.pl.staging.values() if _direct(s))
-            amdgpu.memory_counter_wait(load=newer)
+            amdgpu.memory_counter_wait(load=min(newer, VMCNT_MAX))
 
         def _read_tile(self, role: str, k0: ir.Value):
             if not uses_dtl(self.pl.staging[role]):

@@ -639,8 +639,9 @@ class _Emitter:
             self.chunks = {r: self._chunk_coords(s) for r, s in pl.staging.items()}
             self.group = None  # the cp.async group of the newest tile's copies (CUDA)
             for tile in range(pl.stages - 1):  # the copied operands run stages - 1 tiles ahead
-                self._start_copies(k.const(min(tile, self.n_steps - 1) * pl.bk), k.const(tile), k.const(tile))
-            self._land(self._read_tiles(k.const(0)), k.const(0), k.const(0))
+                self._start_copies(k.const(min(tile, self.n_steps - 1) * pl.bk), k.const(tile),
+                                   k.const(tile) if self.raw else None)
+            self._land(self._read_tiles(k.const(0)), k.const(0), k.const(0) if self.raw else None)
             gpu.barrier()
             acc0 = self._acc_init(k.const(p.init if isinstance(p.init, float) else 0.0, self.f32))
             loop = scf.ForOp(k.const(0), k.const(self.n_steps), k.const(1), acc0)
@@ -730,7 +731,7 @@ class _Emitter:
     def _raw_index(self, s: StagingLayout, slot: ir.Value, j: int, i: int) -> list[ir.Value]:
         return [slot, self._offset(self.raw[s.operand][2], (j * s.rake + i) * s.threads * s.vector)]
 
-    def _copy_tile(self, role: str, k0: ir.Value, buf: ir.Value, slot: ir.Value) -> list[ir.Value]:
+    def _copy_tile(self, role: str, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> list[ir.Value]:
         """Starts the copies of the operand's tile at K offset `k0` that need no registers
         (`_copied`), into LDS tile `buf` or staging slot `slot`; returns their cp.async tokens.
         Here the raked rows of a transposed tile, into this thread's part of the slot (rows past
@@ -809,17 +810,23 @@ class _Emitter:
         k, stages = self.k, self.pl.stages
         if self._any_copied():
             ahead = self._offset(kt, stages - 1)
-            slot = arith.remui(kt, k.const(stages - 1)) if stages > 2 else k.const(0)
-            self._start_copies(self._k0(ahead), arith.remui(ahead, k.const(stages)), slot)
+            self._start_copies(self._k0(ahead), arith.remui(ahead, k.const(stages)), self._slot(ahead))
         cur = arith.remui(kt, k.const(stages))
         following = self._offset(kt, 1)
         prefetch = self._read_tiles(self._k0(following))
         for kk in range(0, self.pl.bk, self._k_group()):
             acc = self._multiply(cur, kk, acc)
-        slot = arith.remui(following, k.const(stages - 1)) if stages > 2 else k.const(0)
-        self._land(prefetch, arith.remui(following, k.const(stages)), slot)
+        self._land(prefetch, arith.remui(following, k.const(stages)), self._slot(following))
         gpu.barrier()
         scf.yield_(acc)
+
+    def _slot(self, tile: ir.Value) -> ir.Value | None:
+        """The staging slot of K tile `tile` (tile % (stages - 1)); None without a raked tile
+        copied directly."""
+        if not self.raw:
+            return None
+        slots = self.pl.stages - 1
+        return arith.remui(tile, self.k.const(slots)) if slots > 1 else self.k.const(0)
 
     def _k0(self, tile: ir.Value) -> ir.Value:
         """K offset of K tile `tile`, clamped to the last tile."""
@@ -836,7 +843,7 @@ class _Emitter:
         """The register-staged operands' chunks of the tiles at K offset `k0`."""
         return {r: self._read_tile(r, k0) for r in self.pl.staging if not self._copied(r)}
 
-    def _start_copies(self, k0: ir.Value, buf: ir.Value, slot: ir.Value) -> None:
+    def _start_copies(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> None:
         """Starts the copied operands' copies of the tiles at K offset `k0` (into LDS tile
         `buf`, staging slot `slot`); on CUDA closes them into one cp.async group."""
         tokens = [t for r in self.pl.staging if self._copied(r) for t in self._copy_tile(r, k0, buf, slot)]
@@ -851,7 +858,7 @@ class _Emitter:
         ir.Operation.create("nvgpu.device_async_wait", operands=[self.group],
                             attributes={"numGroups": ir.IntegerAttr.get(i32, self.pl.stages - 2)})
 
-    def _land(self, regs: dict[str, list[list[ir.Value]]], buf: ir.Value, slot: ir.Value) -> None:
+    def _land(self, regs: dict[str, list[list[ir.Value]]], buf: ir.Value, slot: ir.Value | None) -> None:
         """Puts the next tile into LDS tile `buf`, before the barrier that publishes it: waits
         for its copies, transposes a raked tile from its staging slot `slot`, stores `regs`."""
         if self._any_copied():

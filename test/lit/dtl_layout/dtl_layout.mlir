@@ -3,6 +3,8 @@
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{layout=pad}, ldsopt-matmul-lds)' | filecheck %s --check-prefix=PAD
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout, ldsopt-matmul-lds)' | filecheck %s --check-prefix=CUDA
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{lane-bytes=4}, ldsopt-matmul-lds)' | filecheck %s --check-prefix=CUDA4
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{stages=3}, ldsopt-matmul-lds{stages=3})' | filecheck %s --check-prefix=STAGES
+// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{stages=4}, ldsopt-matmul-lds{stages=4})' | filecheck %s --check-prefix=STAGES4
 
 // NN f16 96x160x64 on gfx942 (MFMA 16x16x16, 4 waves of 64; tiles A 64x32 K-contiguous, B 32x64
 // N-contiguous). Both operands are copied global -> LDS by amdgpu.gather_to_lds, one 4-byte lane
@@ -136,6 +138,50 @@
 // CUDA:           nvgpu.device_async_wait %[[GL]]
 // CUDA-NEXT:      gpu.barrier
 // CUDA-NEXT:      scf.yield
+
+// stages=3 (CUDA): three LDS tiles per operand. The prologue starts tiles 0 and 1, a cp.async
+// group each, and waits for tile 0's only (numGroups = 1: tile 1's stays in flight across the
+// barrier). Step kt starts tile kt+2 into LDS tile (kt+2) % 3 (last read by step kt-1, before
+// the barrier that ended it), multiplies tile kt % 3, then waits for tile kt+1's group.
+// STAGES-LABEL: func.func @nn_f16
+// STAGES:         %[[LA:.+]] = memref.alloc() {{.*}}lds_shape = [3, 2048]{{.*}} : memref<3x2048xf16, #gpu.address_space<workgroup>>
+// STAGES:         %[[LB:.+]] = memref.alloc() {{.*}} : memref<3x2048xf16, #gpu.address_space<workgroup>>
+// STAGES:         nvgpu.device_async_copy {{.*}}, %[[LA]][%c0, %{{.+}}], 8
+// STAGES:         nvgpu.device_async_copy {{.*}}, %[[LB]][%c0, %{{.+}}], 8
+// STAGES-NEXT:    nvgpu.device_async_create_group
+// STAGES-NOT:     nvgpu.device_async_wait
+// STAGES:         nvgpu.device_async_copy {{.*}}, %[[LA]][%c1, %{{.+}}], 8
+// STAGES:         nvgpu.device_async_copy {{.*}}, %[[LB]][%c1, %{{.+}}], 8
+// STAGES-NEXT:    %[[G1:.+]] = nvgpu.device_async_create_group
+// STAGES-NEXT:    nvgpu.device_async_wait %[[G1]] numGroups = 1
+// STAGES-NEXT:    gpu.barrier
+// STAGES:         scf.for %[[KT:.+]] = %c0 to %c2
+// STAGES-NEXT:      %[[AHEAD:.+]] = arith.addi %[[KT]], %c2
+// STAGES:           %[[TO:.+]] = arith.remui %[[AHEAD]], %c3
+// STAGES:           nvgpu.device_async_copy {{.*}}, %[[LA]][%[[TO]], %{{.+}}], 8
+// STAGES:           nvgpu.device_async_copy {{.*}}, %[[LB]][%[[TO]], %{{.+}}], 8
+// STAGES-NEXT:      %[[G:.+]] = nvgpu.device_async_create_group
+// STAGES-NEXT:      %[[CUR:.+]] = arith.remui %[[KT]], %c3
+// STAGES:           vector.transfer_read %[[LB]][%[[CUR]], %{{.+}}]
+// STAGES:           nvgpu.mma.sync
+// STAGES-NOT:       nvgpu.device_async_copy
+// STAGES:           nvgpu.device_async_wait %[[G]] numGroups = 1
+// STAGES-NEXT:      gpu.barrier
+// STAGES-NEXT:      scf.yield
+
+// stages=4 (gfx942): tiles 0-2 start in the prologue (8 gather_to_lds a tile per thread); the
+// waits leave the two newer tiles' 16 loads in flight (vmcnt: loads return in order).
+// STAGES4-LABEL: func.func @nn_f16
+// STAGES4:         memref.alloc() {{.*}} : memref<4x2048xf16, #gpu.address_space<workgroup>>
+// STAGES4-COUNT-8: amdgpu.gather_to_lds {{.*}}, %{{.+}}[%c0, %{{.+}}]
+// STAGES4-COUNT-8: amdgpu.gather_to_lds {{.*}}, %{{.+}}[%c1, %{{.+}}]
+// STAGES4-COUNT-8: amdgpu.gather_to_lds {{.*}}, %{{.+}}[%c2, %{{.+}}]
+// STAGES4-NEXT:    amdgpu.memory_counter_wait load(16)
+// STAGES4-NEXT:    gpu.barrier
+// STAGES4:         scf.for
+// STAGES4:           amdgpu.mfma
+// STAGES4:           amdgpu.memory_counter_wait load(16)
+// STAGES4-NEXT:      gpu.barrier
 
 func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
   %cst = arith.constant 0.000000e+00 : f32
