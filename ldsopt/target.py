@@ -36,6 +36,12 @@ class Target:
     dma_bits: tuple[int, ...]  # direct-to-LDS transfer sizes (gfx942: 32)
     async_copy: bool          # cp.async (sm_80+)
     compute_units: int | None = None  # CUs / SMs (workgroups run on one each); None if unknown
+    lds_per_cu: int | None = None     # LDS of one CU / SM, shared by its workgroups; None if unknown
+
+    def lds_budget(self, workgroups_per_cu: int) -> int:
+        """LDS bytes one workgroup may take so that `workgroups_per_cu` fit one CU / SM
+        together (a CU of unknown LDS taken to hold one workgroup's maximum)."""
+        return min(self.lds_bytes, (self.lds_per_cu or self.lds_bytes) // workgroups_per_cu)
 
     def vector_elems(self, elem_bits: int) -> int:
         """Elements of `elem_bits` in the widest vector access this target allows."""
@@ -63,6 +69,10 @@ def _int(text: str, key: str) -> int | None:
 # Compute units of the known targets when the target info does not state them: an MI300X
 # for gfx942, the H200 (132 SMs) for cuda, lavapipe's few CPU threads.
 COMPUTE_UNITS = {"gfx942": 304, "cuda": 132, "lavapipe": 4}
+# LDS per CU / SM of the same machines: 64 KiB on an MI300X CU; the H200's 228 KiB of shared
+# memory per SM (IREE's sm_89 target states only the 99 KiB one workgroup may take; an sm_89 GPU
+# has 100 KiB per SM).
+LDS_PER_CU = {"gfx942": 65536, "cuda": 233472}
 
 
 def parse_target_info(info: str, backend: str) -> Target:
@@ -87,6 +97,7 @@ def parse_target_info(info: str, backend: str) -> Target:
         dma_bits=tuple(_ints(info, "dma_sizes") or ()),
         async_copy=arch.startswith("sm_") and int(arch[3:]) >= 80,
         compute_units=_int(info, "wgp_count") or COMPUTE_UNITS.get(name),
+        lds_per_cu=LDS_PER_CU.get(name),
     )
 
 

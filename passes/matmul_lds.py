@@ -577,8 +577,9 @@ class MatmulLds(ModulePass):
         return self.workgroups_per_cu or (2 if tgt.backend == "cuda" else 1)
 
     def lds_budget(self, tgt: target_model.Target) -> int:
-        """LDS bytes one workgroup may take: the target's, shared by `occupancy` workgroups."""
-        return tgt.lds_bytes // self.occupancy(tgt)
+        """LDS bytes one workgroup may take: its share of a CU's / SM's, `occupancy` workgroups
+        sharing it (target.Target.lds_budget)."""
+        return tgt.lds_budget(self.occupancy(tgt))
 
     def plan_dispatch(self, d: Dispatch, p: Problem, tgt: target_model.Target) -> Plan:
         """The plan of this pass's options, staging each operand as recorded on the root op if it is."""

@@ -314,7 +314,7 @@ class PreloadTransposed(ModulePass):
         round robin, the other core dims first, then the rest innermost first (more work for
         small `a` and `b`), while it holds at most `tile-bytes` of output and its LDS (with the
         largest pad tried) fits the budget."""
-        budget = tgt.lds_bytes // self.workgroups_per_cu
+        budget = tgt.lds_budget(self.workgroups_per_cu)
         max_elems = max(1, self.tile_bytes // p.output.elem_bytes)
         va = plan.vec[p.a]
         row = max(va, self.row_bytes // p.output.elem_bytes // va * va)

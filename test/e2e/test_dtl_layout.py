@@ -21,8 +21,8 @@ PROGRAMS = {p.stem: p for d in ("matmul", "dtl", "dtl_tiles") for p in (HERE / "
 TOLERANCE = ("--atol", "1e-3", "--rtol", "1e-3")  # as test_matmul_lds.py
 
 
-def _pipeline(layout: str = "auto", tiles: str = "") -> str:
-    opt = f" tiles={tiles}" if tiles else ""
+def _pipeline(layout: str = "auto", tiles: str = "", stages: int = 2) -> str:
+    opt = (f" tiles={tiles}" if tiles else "") + (f" stages={stages}" if stages != 2 else "")
     return (f"builtin.module(ldsopt-vector-distribute, ldsopt-dtl-layout{{layout={layout}{opt}}}, "
             f"ldsopt-matmul-lds{{{opt.strip()}}})")
 
@@ -59,6 +59,16 @@ def test_lavapipe_tiles(name, tiles, layout, run_program):
     assert "ldsopt-dtl-layout, ldsopt-matmul-lds" in out
 
 
+# Three LDS tiles (more than the 2 or 3 K steps: clamped tile indices; 4 exceed lavapipe's 32 KiB),
+# K tails, batches: the tile index modulo `stages` everywhere (lavapipe stages through registers).
+@pytest.mark.parametrize("name, stages", [("nn_f16_96x160x64", 3), ("nn_f32_257x129x65_acc", 3),
+                                          ("batch_nt_f16_2x64x80x48_acc", 3), ("tt_f32_33x17x70", 3)])
+def test_lavapipe_stages(name, stages, run_program):
+    out = run_program(PROGRAMS[name].read_text(), "--target", "lavapipe", "--require-ldsopt", *TOLERANCE,
+                      "--pipeline", _pipeline(stages=stages), name=name)
+    assert "ldsopt-dtl-layout, ldsopt-matmul-lds" in out
+
+
 def _kernel(name: str, pipeline: str, run_program, folder: pathlib.Path) -> isa.KernelIsa:
     out = run_program(PROGRAMS[name].read_text(), "--target", "gfx942", "--require-ldsopt",
                       "--emit-dir", str(folder), "--pipeline", pipeline, name=name)
@@ -81,17 +91,20 @@ def test_gfx942_stages_with_lds_direct_loads(name, tiles, run_program, tmp_path)
     assert direct.ds_count("ds_read") > 0 and direct.mfma > 0 and direct.vgpr_spills == 0, direct.summary()
 
 
-@pytest.mark.parametrize("name, k_tail", [("nt_f16_160x192x128", False), ("tn_f16_64x96x48", True)])
-def test_cuda_compiles_to_cp_async(name, k_tail, tmp_path):
+@pytest.mark.parametrize("name, k_tail, stages", [("nt_f16_160x192x128", False, 2), ("tn_f16_64x96x48", True, 2),
+                                                  ("nt_f16_160x192x128", False, 3)])
+def test_cuda_compiles_to_cp_async(name, k_tail, stages, tmp_path):
     """sm_89: the staging is cp.async (16 bytes a lane: `.cg`) with commit / wait groups; with a K
-    tail each copy also gets its source size (0 past K: zero-fill). Compiled here; running it
-    needs the H200 (`lds-run FILE --target cuda --prepare DIR`, then replay there)."""
+    tail each copy also gets its source size (0 past K: zero-fill); with 3 stages each wait
+    leaves the newest group in flight. Compiled here; running it needs the H200 (`lds-run FILE
+    --target cuda --prepare DIR`, then replay there)."""
     configured = driver.configure(PROGRAMS[name].read_text(), target.known("cuda"), str(tmp_path))
-    lowered, report = driver.apply_ldsopt(configured, _pipeline())
+    lowered, report = driver.apply_ldsopt(configured, _pipeline(stages=stages))
     assert "ldsopt-dtl-layout" in str(report), report
     driver.compile_module(lowered, str(tmp_path), "dtl", dump=True)
     (ptx,) = (tmp_path / "executables").glob("*.ptx")
     text = ptx.read_text()
-    assert text.count("cp.async.cg.shared.global") > 0 and "cp.async.wait_group" in text
+    assert text.count("cp.async.cg.shared.global") > 0
+    assert set(re.findall(r"cp\.async\.wait_group\s+(\d+)", text)) == {str(stages - 2)}, text[:2000]
     sized = re.findall(r"cp\.async\.cg\.shared\.global \[[^]]+\], \[[^]]+\], 16, %r", text)
     assert bool(sized) == k_tail, text[:2000]

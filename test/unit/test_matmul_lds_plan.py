@@ -170,3 +170,20 @@ k:
 """
     (kernel,) = isa.parse_rocmasm(asm)
     assert kernel.mfma == 2
+
+
+def test_stages_are_lds_tiles_of_every_operand_and_slots_of_a_raked_copy(matmul_problem):
+    """Three stages on CUDA keep the 128x128 tile (two workgroups take 99 KiB each of the H200's
+    SM): three LDS tiles per operand; a raked tile copied directly keeps two slots in flight."""
+    cuda = target_model.by_name("cuda")
+    p = matmul_problem(("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096)
+    budget = matmul_lds.MatmulLds(stages=3).lds_budget(cuda)
+    pl = matmul_lds.plan(p, cuda, budget, True, stages=3)
+    assert (pl.tiling.bm, pl.tiling.bn, pl.stages) == (128, 128, 3)
+    assert {s.lds_shape[0] for s in pl.staging.values()} == {3}
+    restaged = inthread_transpose.InthreadTranspose(copy="direct", stages=3).restaged(pl, cuda, 16)
+    assert restaged["B"].raw_elems == 2 * 128 * 32
+    assert matmul_lds.with_recorded(pl, restaged).lds_bytes(2) <= budget
+    two = matmul_lds.plan(p, cuda, budget, True)
+    with pytest.raises(ValueError, match="3 LDS tiles.*2 LDS tiles"):
+        matmul_lds.with_recorded(two, restaged)

@@ -14,3 +14,12 @@ def test_chip_wgp_count_wins():
 def test_unknown_arch_has_no_compute_units():
     info = target_model.SM89_INFO.replace('"sm_89"', '"rdna9"')
     assert target_model.parse_target_info(info, "rocm").compute_units is None
+
+
+def test_lds_budget_shares_the_cu_and_caps_at_the_workgroup_maximum():
+    cuda, gfx942, lavapipe = (target_model.by_name(n) for n in ("cuda", "gfx942", "lavapipe"))
+    # The H200's 228 KiB per SM: two workgroups may each take the 99 KiB maximum, three 76 KiB.
+    assert [cuda.lds_budget(n) for n in (1, 2, 3)] == [101376, 101376, 77824]
+    assert [gfx942.lds_budget(n) for n in (1, 2)] == [65536, 32768]
+    # lavapipe states no CU: one workgroup's maximum is taken as the CU's.
+    assert lavapipe.lds_per_cu is None and lavapipe.lds_budget(2) == lavapipe.lds_bytes // 2
