@@ -258,23 +258,6 @@ class Plan:
         return sum(math.prod(s.lds_shape) + s.raw_elems for s in self.staging.values()) * elem_bytes
 
 
-def _flatten(tree):
-    """(the values of nested lists `tree`, in order; a function that rebuilds the nesting from
-    as many values): register tiles as loop-carried values."""
-    if not isinstance(tree, list):
-        return [tree], lambda values: values[0]
-    parts = [_flatten(x) for x in tree]
-
-    def rebuild(values):
-        out, i = [], 0
-        for leaves, build in parts:
-            out.append(build(values[i:i + len(leaves)]))
-            i += len(leaves)
-        return out
-
-    return [v for leaves, _ in parts for v in leaves], rebuild
-
-
 # --- matching ------------------------------------------------------------------------------
 
 def _producer(value: ir.Value) -> ir.Operation | None:
@@ -660,18 +643,13 @@ class _Emitter:
                 self._start_copies(k.const(min(tile, self.n_steps - 1) * pl.bk), k.const(tile),
                                    k.const(tile) if self.raw else None)
             self._land(self._read_tiles(k.const(0)), k.const(0), k.const(0) if self.raw else None)
-            carried = self._read_tiles(k.const(min(1, self.n_steps - 1) * pl.bk)) if self._carries() else {}
             gpu.barrier()
             acc0 = self._acc_init(k.const(p.init if isinstance(p.init, float) else 0.0, self.f32))
-            leaves, self.rebuild = _flatten(list(carried.values()))
-            self.carried_roles = list(carried)
-            loop = scf.ForOp(k.const(0), k.const(self.n_steps), k.const(1), acc0 + leaves)
+            loop = scf.ForOp(k.const(0), k.const(self.n_steps), k.const(1), acc0)
         with ir.InsertionPoint(loop.body), self.d.location:
-            args = list(loop.inner_iter_args)
-            held = dict(zip(self.carried_roles, self.rebuild(args[len(acc0):])))
-            self._k_step(loop.induction_variable, args[:len(acc0)], held)
+            self._k_step(loop.induction_variable, list(loop.inner_iter_args))
         with k.ip, self.d.location:
-            self._store_output(list(loop.results)[:len(acc0)])
+            self._store_output(list(loop.results))
         k.finish(pass_name, workgroups_per_cu)
 
     # --- what a scheme provides ---
@@ -829,29 +807,19 @@ class _Emitter:
 
     # --- the K loop ---
 
-    def _k_step(self, kt: ir.Value, acc: list[ir.Value], held: dict[str, list]) -> None:
-        """One K step; `held`: the register-staged operands' tiles kt+1 carried from the step
-        before (`_carries`)."""
+    def _k_step(self, kt: ir.Value, acc: list[ir.Value]) -> None:
         k, stages = self.k, self.pl.stages
         if self._any_copied():
             ahead = self._offset(kt, stages - 1)
             self._start_copies(self._k0(ahead), arith.remui(ahead, k.const(stages)), self._slot(ahead))
         cur = arith.remui(kt, k.const(stages))
         following = self._offset(kt, 1)
-        prefetch = self._read_tiles(self._k0(self._offset(kt, 2) if held else following))
+        prefetch = self._read_tiles(self._k0(following))
         for kk in range(0, self.pl.bk, self._k_group()):
             acc = self._multiply(cur, kk, acc)
-        self._land(held or prefetch, arith.remui(following, k.const(stages)), self._slot(following))
+        self._land(prefetch, arith.remui(following, k.const(stages)), self._slot(following))
         gpu.barrier()
-        scf.yield_(acc + (_flatten([prefetch[r] for r in self.carried_roles])[0] if held else []))
-
-    def _carries(self) -> bool:
-        """Whether register-staged operands run two tiles ahead, the loop carrying tile kt+1 in
-        registers into step kt, which stores it to LDS after its math and reads tile kt+2 (3 or
-        more stages). One tile ahead, ptxas moved the reads behind the step's last HMMA at 128
-        registers (issue 5's ncu: long scoreboard 3.12); it cannot move them across the loop's
-        back edge."""
-        return self.pl.stages > 2 and any(not self._copied(r) for r in self.pl.staging)
+        scf.yield_(acc)
 
     def _slot(self, tile: ir.Value) -> ir.Value | None:
         """The staging slot of K tile `tile` (tile % (stages - 1)); None without a raked tile

@@ -1,5 +1,4 @@
 // RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-matmul-lds)' | filecheck %s
-// RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-matmul-lds{stages=3})' | filecheck %s --check-prefix=CARRY
 
 // NN f32, 64x64x64: one 64x64 tile (256 threads of 4x4), K in 4 steps of 16, no tails so
 // no guards. Both operands are staged in their global order; the stores are 4-wide rows, the
@@ -45,29 +44,6 @@
 // CHECK-NEXT:    %[[Y:.+]] = arith.constant 1 : index
 // CHECK-NEXT:    %[[Z:.+]] = arith.constant 1 : index
 // CHECK-NEXT:    iree_codegen.yield %[[X]], %[[Y]], %[[Z]]
-// stages=3: the register-staged operands run two tiles ahead. The prologue stores tile 0 and
-// reads tile 1 into registers that the loop carries; step kt reads global tile kt+2 (clamped),
-// multiplies LDS tile kt % 3, stores the carried tile kt+1 into LDS tile (kt+1) % 3 and yields
-// the new registers.
-// CARRY-LABEL: func.func @nn_f32
-// CARRY:         vector.transfer_write {{.*}} : vector<4xf32>, memref<3x16x64xf32, #gpu.address_space<workgroup>>
-// CARRY:         %[[T1A:.+]] = vector.transfer_read {{.*}} : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>, vector<4xf32>
-// CARRY:         %[[T1B:.+]] = vector.transfer_read {{.*}} : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>, vector<4xf32>
-// CARRY-NEXT:    gpu.barrier
-// CARRY:         scf.for %[[KT:.+]] = %c0 to %c4 step %c1 iter_args({{.*}}, %[[CA:.+]] = %[[T1A]], %[[CB:.+]] = %[[T1B]])
-// CARRY-NEXT:      %[[CUR:.+]] = arith.remui %[[KT]], %c3
-// CARRY-NEXT:      %[[NEXT:.+]] = arith.addi %[[KT]], %c1
-// CARRY-NEXT:      %[[K2:.+]] = arith.addi %[[KT]], %c2
-// CARRY-NEXT:      arith.muli %[[K2]], %c16
-// CARRY:           %[[NA:.+]] = vector.transfer_read {{.*}}storage_buffer
-// CARRY:           %[[NB:.+]] = vector.transfer_read {{.*}}storage_buffer
-// CARRY:           vector.transfer_read %{{.+}}[%[[CUR]],
-// CARRY:           vector.fma
-// CARRY:           %[[NXT:.+]] = arith.remui %[[NEXT]], %c3
-// CARRY-NEXT:      vector.transfer_write %[[CA]], %{{.+}}[%[[NXT]],
-// CARRY-NEXT:      vector.transfer_write %[[CB]], %{{.+}}[%[[NXT]],
-// CARRY-NEXT:      gpu.barrier
-// CARRY-NEXT:      scf.yield {{.*}}, %[[NA]], %[[NB]] :
 func.func @nn_f32() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [8, 8, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<no_reduce_shared_memory_bank_conflicts = true, use_igemm_convolution = false>}>} {
   %cst = arith.constant 0.000000e+00 : f32
   %c0 = arith.constant 0 : index
