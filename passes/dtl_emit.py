@@ -33,7 +33,11 @@ Overlap: direct copies are matmul_lds's copied operands (`_copied`), `stages - 1
 waits for tile kt+1's before the barrier: `nvgpu.device_async_wait` with `numGroups = stages -
 2` on CUDA (one cp.async group per tile), `amdgpu.memory_counter_wait load(N)` on gfx942 with N
 this thread's copies of the stages - 2 newer tiles (s_waitcnt vmcnt(N): loads return in order;
-0 with two tiles).
+0 with two tiles). On gfx942 the overlap is the IR's only: LLVM's waitcnt insertion cannot tell
+the LDS tiles of one alloc apart, so it waits for every copy in flight (vmcnt(0)) before the
+step's first LDS read (seen in the ISA of NN f16 256^3, 2 and 3 stages). Separate allocs per
+tile with the K loop unrolled by `stages`, or alias scopes on the copies and reads as Triton's
+AMD backend sets, would let the copies run during the math.
 """
 
 from __future__ import annotations
