@@ -2,7 +2,8 @@
 layout.
 
 Contract. For each matmul dispatch that ldsopt-matmul-lds takes (same matching and planning,
-so run it just before that pass, with the same `workgroups-per-cu`, `mma` and `tiles` options), each
+so run it just before that pass, with the same `workgroups-per-cu`, `mma`, `tiles`, `k-pack` and
+`stages` options), each
 operand that qualifies gets a rewritten `StagingLayout` recorded on the root op
 (`matmul_lds.record_staging`; matmul_lds emits it, through passes/dtl_emit.py):
 - `vector` = one lane of `lane-bytes` (the option; by default the target's: 4 on gfx942, its

@@ -55,10 +55,11 @@ Contract.
 - Options force parts of the layout, to measure variants: `rake-bits` (64, or 128: 8 K rows
   of 16-bit, 16-byte writes, narrower global reads), `lanes`, `lane-rows`, `row-xor`, `pad`,
   `swizzle` (vec,perPhase,maxPhase; 0 none); a forced layout may use any LDS (ldsopt-matmul-lds
-  checks its budget), and one no candidate has is a located error. `k-pack` plans as
-  ldsopt-matmul-lds{k-pack=N} does (give both passes the same).
+  checks its budget), and one no candidate has is a located error. `k-pack` and `stages` plan
+  as ldsopt-matmul-lds{k-pack=N stages=S} does (give both passes the same).
 - `copy=direct` (CUDA sm_80+; an error elsewhere): the rake's rows are cp.async copies into
-  the thread's own slots of a staging buffer of one tile (consecutive lanes, consecutive slots),
+  the thread's own slots of a staging buffer of `stages - 1` tiles (consecutive lanes,
+  consecutive slots; the copies run that many tiles ahead),
   waited for after the K step's math and read back there to be transposed: the next tile's
   global reads hold no registers across the math, where ptxas otherwise issues them after it
   (see Measured). Opt-in: with the K-contiguous operand in registers it measured slower (NN f16
