@@ -35,9 +35,10 @@ waits for tile kt+1's before the barrier: `nvgpu.device_async_wait` with `numGro
 this thread's copies of the stages - 2 newer tiles (s_waitcnt vmcnt(N): loads return in order;
 0 with two tiles). On gfx942 the overlap is the IR's only: LLVM's waitcnt insertion cannot tell
 the LDS tiles of one alloc apart, so it waits for every copy in flight (vmcnt(0)) before the
-step's first LDS read (seen in the ISA of NN f16 256^3, 2 and 3 stages). Separate allocs per
-tile with the K loop unrolled by `stages`, or alias scopes on the copies and reads as Triton's
-AMD backend sets, would let the copies run during the math.
+step's first LDS read (seen in the ISA of NN f16 256^3, 2 and 3 stages). Alias scopes on the
+copies and the reads (LLVM metadata that its waitcnt insertion consults for LDS DMA; Triton's
+AMD backend sets them) would let the copies run during the math; the IR this pass emits cannot
+carry them, so that is for the lowering below it.
 """
 
 from __future__ import annotations
