@@ -72,7 +72,7 @@ def with_dtl(emitter: type) -> type:
         def _chunk_coords(self, s: StagingLayout):
             if not uses_dtl(s):
                 return super()._chunk_coords(s)
-            if s.copy == "direct":  # before the K loop, like the chunk coordinates
+            if _direct(s):  # before the K loop, like the chunk coordinates
                 self.dtl_sources[s.operand] = dma_source(self, self.mem[s.operand])
             return _chunk_coords(self, s)
 

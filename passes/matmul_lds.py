@@ -639,10 +639,11 @@ class _Emitter:
             self._thread_origins()
             self.chunks = {r: self._chunk_coords(s) for r, s in pl.staging.items()}
             self.group = None  # the cp.async group of the newest tile's copies (CUDA)
-            for tile in range(pl.stages - 1):  # the copied operands run stages - 1 tiles ahead
-                self._start_copies(k.const(min(tile, self.n_steps - 1) * pl.bk), k.const(tile),
-                                   k.const(tile) if self.raw else None)
-            self._land(self._read_tiles(k.const(0)), k.const(0), k.const(0) if self.raw else None)
+            if self._any_copied():  # the copied operands run stages - 1 tiles ahead
+                for tile in range(pl.stages - 1):
+                    self._start_copies(k.const(min(tile, self.n_steps - 1) * pl.bk), k.const(tile),
+                                       self._slot(k.const(tile)))
+            self._land(self._read_tiles(k.const(0)), k.const(0), self._slot(k.const(0)))
             gpu.barrier()
             acc0 = self._acc_init(k.const(p.init if isinstance(p.init, float) else 0.0, self.f32))
             loop = scf.ForOp(k.const(0), k.const(self.n_steps), k.const(1), acc0)
@@ -685,7 +686,7 @@ class _Emitter:
         t) * vector of its slot, so a warp's copies (and its reads back) of one row are
         consecutive vectors, free of bank conflicts."""
         space = ir.Attribute.parse("#gpu.address_space<workgroup>")
-        shape = [s.buffers - 1, s.raw_elems // (s.buffers - 1)]
+        shape = [s.buffers - 1, s.tile[0] * s.tile[1]]
         buf = memref.alloc(ir.MemRefType.get(shape, self.p.elem_type, memory_space=space), [], [])
         return buf, dtl_emit.dma_source(self, self.mem[s.operand]), self._scaled(self.tid, s.vector)
 
