@@ -546,7 +546,7 @@ def with_recorded(pl: Plan, recorded: dict[str, StagingLayout]) -> Plan:
 @dataclasses.dataclass(frozen=True)
 class MatmulLds(ModulePass):
     NAME = "ldsopt-matmul-lds"
-    SUMMARY = "Lower matmul dispatches to LDS-staged, double-buffered tiled kernels"
+    SUMMARY = "Lower matmul dispatches to tiled kernels staging through LDS in a K pipeline (double-buffered by default)"
 
     workgroups_per_cu: int = option(0, "workgroups that must fit an SM/CU together: in its LDS, and on CUDA in its "
                                        "registers (nvvm.minctasm); 0: the target's (2 on CUDA, 1 elsewhere)")
