@@ -46,7 +46,7 @@ from ldsopt import dtl
 from ldsopt.banks import BankModel
 from ldsopt.elementwise import element_bits
 from ldsopt.passes import matmul_lds
-from ldsopt.registry import ModulePass, PassError, option
+from ldsopt.registry import PassError, option
 from ldsopt.staging import StagingLayout
 from ldsopt.target import Target
 
@@ -54,17 +54,12 @@ RECORD = "ldsopt.dtl"
 
 
 @dataclasses.dataclass(frozen=True)
-class DtlLayout(ModulePass):
+class DtlLayout(matmul_lds.PlanOptions):
     NAME = "ldsopt-dtl-layout"
     SUMMARY = "Stage matmul operands direct-to-LDS (gather_to_lds, cp.async) in a bank-aware LDS layout"
 
     layout: str = option("auto", "auto (the bank model picks) | none | pad | perm | rotation (the best of that "
                                  "kind) | a layout, e.g. perm<16,8>+block_pad<512,16> (checked, then used as is)")
-    workgroups_per_cu: int = option(0, "as ldsopt-matmul-lds's option (the plans must agree)")
-    mma: bool = option(True, "as ldsopt-matmul-lds's option (the plans must agree)")
-    tiles: str = option("", "as ldsopt-matmul-lds's option (the plans must agree)")
-    k_pack: int = option(-1, "as ldsopt-matmul-lds's option (the plans must agree)")
-    stages: int = option(2, "as ldsopt-matmul-lds's option (the plans must agree)")
     lane_bytes: int = option(0, "bytes one lane copies: 0 = the target's (gfx942 4, CUDA 16, registers 4); "
                                 "4, 8 or 16 (gfx942: 4 only; registers: as wide as the target's vectors)")
 
@@ -76,8 +71,7 @@ class DtlLayout(ModulePass):
                 raise PassError(module.location, f"{self.NAME}: {e}") from None
         if self.lane_bytes and self.lane_bytes not in dtl.LANE_CHOICES:
             raise PassError(module.location, f"{self.NAME}: lane-bytes must be 0 or one of {list(dtl.LANE_CHOICES)}")
-        lowering = matmul_lds.MatmulLds(workgroups_per_cu=self.workgroups_per_cu, mma=self.mma, tiles=self.tiles,
-                                        k_pack=self.k_pack, stages=self.stages)
+        lowering = self.planner()
         for d, p, tgt in matmul_lds.matches(module, self.NAME):
             pl = lowering.plan_dispatch(d, p, tgt)
             budget = lowering.lds_budget(tgt)

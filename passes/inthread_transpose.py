@@ -55,8 +55,9 @@ Contract.
 - Options force parts of the layout, to measure variants: `rake-bits` (64, or 128: 8 K rows
   of 16-bit, 16-byte writes, narrower global reads), `lanes`, `lane-rows`, `row-xor`, `pad`,
   `swizzle` (vec,perPhase,maxPhase; 0 none); a forced layout may use any LDS (ldsopt-matmul-lds
-  checks its budget), and one no candidate has is a located error. `k-pack` and `stages` plan
-  as ldsopt-matmul-lds{k-pack=N stages=S} does (give both passes the same).
+  checks its budget), and one no candidate has is a located error. The plan options
+  (`matmul_lds.PlanOptions`: workgroups-per-cu, mma, tiles, k-pack, stages) plan as
+  ldsopt-matmul-lds does with them (give both passes the same).
 - `copy=direct` (CUDA sm_80+; an error elsewhere): the rake's rows are cp.async copies into
   the thread's own slots of a staging buffer of `stages - 1` tiles (consecutive lanes,
   consecutive slots; the copies run that many tiles ahead),
@@ -93,7 +94,7 @@ from iree.compiler import ir
 from ldsopt.banks import BankModel
 from ldsopt.elementwise import element_bits
 from ldsopt.passes import matmul_lds
-from ldsopt.registry import ModulePass, PassError, option
+from ldsopt.registry import PassError, option
 from ldsopt.staging import StagingLayout
 
 # Bits each thread writes to LDS per transposed column by default (Triton: sizePerThread[K] =
@@ -108,7 +109,7 @@ LANE_ROWS = (1, 2, 4)
 
 
 @dataclasses.dataclass(frozen=True)
-class InthreadTranspose(ModulePass):
+class InthreadTranspose(matmul_lds.PlanOptions):
     NAME = "ldsopt-inthread-transpose"
     SUMMARY = "Stage matmul operands that are not K-contiguous K-contiguous in LDS, transposed in registers"
 
@@ -125,17 +126,13 @@ class InthreadTranspose(ModulePass):
                                           "empty: the bank model's choice")
     copy: str = option("registers", "how the rake's rows reach registers: registers (global loads) or direct "
                                     "(cp.async into a staging buffer, read back there; CUDA sm_80+)")
-    k_pack: int = option(-1, "plan as ldsopt-matmul-lds{k-pack=N} does (K steps per fragment read group); "
-                             "give both passes the same")
-    stages: int = option(2, "plan as ldsopt-matmul-lds{stages=N} does (LDS tiles per operand); give both passes "
-                            "the same")
 
     def run(self, module: ir.Operation) -> None:
         if self.lanes not in ("auto", "cols", "rows") or self.rake_bits not in (64, 128) or \
                 len(self.swizzle) not in (0, 1, 3) or self.copy not in ("registers", "direct"):
             raise PassError(module.location, f"{self.NAME}: lanes is auto, cols or rows; rake-bits 64 or 128; "
                                              "swizzle 0 or vec,perPhase,maxPhase; copy registers or direct")
-        planner = matmul_lds.MatmulLds(k_pack=self.k_pack, stages=self.stages)
+        planner = self.planner()
         for d, p, tgt in matmul_lds.matches(module, self.NAME):
             pl = planner.plan_dispatch(d, p, tgt)
             try:
@@ -161,7 +158,7 @@ class InthreadTranspose(ModulePass):
         """Each operand's transposed staging (None: a guard keeps the planned one). Each may take
         its planned LDS plus half of what the plan leaves free of ldsopt-matmul-lds's budget."""
         model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
-        budget = matmul_lds.MatmulLds().lds_budget(tgt)  # the options this pass plans with
+        budget = self.planner().lds_budget(tgt)
         spare = (budget * 8 // bits - sum(math.prod(s.lds_shape) for s in pl.staging.values())) // 2
 
         def restage(pack: int) -> dict[str, StagingLayout | None]:

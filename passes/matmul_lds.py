@@ -544,9 +544,11 @@ def with_recorded(pl: Plan, recorded: dict[str, StagingLayout]) -> Plan:
 # --- the pass ------------------------------------------------------------------------------
 
 @dataclasses.dataclass(frozen=True)
-class MatmulLds(ModulePass):
-    NAME = "ldsopt-matmul-lds"
-    SUMMARY = "Lower matmul dispatches to tiled kernels staging through LDS in a K pipeline (double-buffered by default)"
+class PlanOptions(ModulePass):
+    """The options that choose ldsopt-matmul-lds's plan. The passes that record a staging for
+    it to emit (ldsopt-dtl-layout, ldsopt-inthread-transpose) rewrite that plan, so they take
+    the same options and must be given the same values; a recorded staging of another plan is
+    a located error when ldsopt-matmul-lds runs (`with_recorded`)."""
 
     workgroups_per_cu: int = option(0, "workgroups that must fit an SM/CU together: in its LDS, and on CUDA in its "
                                        "registers (nvvm.minctasm); 0: the target's (2 on CUDA, 1 elsewhere)")
@@ -558,6 +560,16 @@ class MatmulLds(ModulePass):
                              "takes, 0 the natural order, N at most N")
     stages: int = option(2, "LDS tiles of each operand in the K pipeline (2: double buffering); operands copied "
                             "without registers run stages - 1 tiles ahead")
+
+    def planner(self) -> "MatmulLds":
+        """ldsopt-matmul-lds with these plan options."""
+        return MatmulLds(**{f.name: getattr(self, f.name) for f in dataclasses.fields(PlanOptions)})
+
+
+@dataclasses.dataclass(frozen=True)
+class MatmulLds(PlanOptions):
+    NAME = "ldsopt-matmul-lds"
+    SUMMARY = "Lower matmul dispatches to tiled kernels staging through LDS in a K pipeline (double-buffered by default)"
 
     def run(self, module: ir.Operation) -> None:
         for d, p, tgt in matches(module, self.NAME):
