@@ -9,7 +9,7 @@ from iree.compiler import ir
 from ldsopt import isa, mma
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
-from ldsopt.passes import inthread_transpose, matmul_lds
+from ldsopt.passes import dtl_layout, inthread_transpose, matmul_lds
 from ldsopt.staging import StagingLayout
 
 
@@ -187,3 +187,28 @@ def test_stages_are_lds_tiles_of_every_operand_and_slots_of_a_raked_copy(matmul_
     two = matmul_lds.plan(p, cuda, budget, True)
     with pytest.raises(ValueError, match="3 LDS tiles.*2 LDS tiles"):
         matmul_lds.with_recorded(two, restaged)
+
+
+def test_passes_that_record_a_staging_take_the_plan_options_of_matmul_lds(matmul_problem):
+    """dtl-layout and inthread-transpose rewrite ldsopt-matmul-lds's plan, so they take its plan
+    options (PlanOptions) and plan with them: a 512-thread 256x128 tiling at one workgroup per SM
+    reaches inthread-transpose, whose guard then leaves TN's B alone (a 32-row K tile read by 512
+    threads: one K row a thread) and rakes A (32x256: two)."""
+    def fields(cls):
+        return [f.name for f in dataclasses.fields(cls)]
+
+    shared = fields(matmul_lds.PlanOptions)
+    assert shared == ["workgroups_per_cu", "mma", "tiles", "k_pack", "stages"]
+    for cls in (matmul_lds.MatmulLds, dtl_layout.DtlLayout, inthread_transpose.InthreadTranspose):
+        assert fields(cls)[:len(shared)] == shared
+    opts = dict(tiles="256x128x8x8", workgroups_per_cu=1)
+    it = inthread_transpose.InthreadTranspose(copy="direct", **opts)
+    assert it.planner() == matmul_lds.MatmulLds(**opts)
+    cuda = target_model.by_name("cuda")
+    p = matmul_problem(("k", "m"), ("k", "n"), "f16", 4096, 4096, 4096)
+    pl = matmul_lds.plan(p, cuda, it.planner().lds_budget(cuda), True, matmul_lds.parse_tilings(opts["tiles"]))
+    assert (pl.tiling.bm, pl.tiling.bn, pl.tiling.threads, pl.scheme.waves) == (256, 128, 512, (4, 4))
+    restaged = it.restaged(pl, cuda, 16)
+    assert restaged["B"] is None and inthread_transpose.k_per_thread(pl.staging["B"]) == 1
+    assert restaged["A"].register_transpose and restaged["A"].copy == "direct"
+    assert inthread_transpose.k_per_thread(pl.staging["A"]) == 2
