@@ -8,6 +8,8 @@
 // RUN: not lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{copy=direct})' 2>&1 | filecheck %s --check-prefix=NODMA
 // RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=diagonal})' 2>&1 | filecheck %s --check-prefix=BAD
 // RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{pad=3 row-xor=4})' 2>&1 | filecheck %s --check-prefix=NONE
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x8x4 workgroups-per-cu=1}, ldsopt-matmul-lds{tiles=64x64x8x4 workgroups-per-cu=1})' | filecheck %s --check-prefix=TILES
+// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x8x4}, ldsopt-matmul-lds)' 2>&1 | filecheck %s --check-prefix=OTHERPLAN
 
 // NN f16 256x256x64 on CUDA (mma.sync m16n8k16, warps of 32, 32 x 4 B banks): B's layout
 // options, each forcing part of the staging that the bank model otherwise picks.
@@ -56,6 +58,13 @@
 // NODMA: error: ldsopt-inthread-transpose: copy=direct needs cp.async (CUDA sm_80+)
 // BAD: error: ldsopt-inthread-transpose: lanes is auto, cols or rows
 // NONE: error: ldsopt-inthread-transpose: no staging of operand B has the forced lanes, row-xor, pad and swizzle
+// The plan options of ldsopt-matmul-lds (matmul_lds.PlanOptions) plan the pass too: a 64x64
+// tile of 128 threads at one workgroup per SM (no nvvm.minctasm), B raked by those 128 threads;
+// the same pass before ldsopt-matmul-lds with its default options is a located error.
+// TILES: #translation = #iree_codegen.translation_info<{{.*}}workgroup_size = [128, 1, 1]
+// TILES: func.func @nn_f16() attributes {ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"], translation_info = #translation}
+// TILES: memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}lds_shape = [2, 64, 32], {{.*}}rake = 4 : i64, {{.*}}register_transpose = true, {{.*}}threads = 128 : i64, tile = [32, 64]
+// OTHERPLAN: options.mlir:{{[0-9]+}}:{{[0-9]+}}: error: ldsopt-matmul-lds: the staging recorded for A ((64, 32) by 128 threads {{.*}}) is not of this plan ((128, 32) by 256 threads {{.*}}); were the passes run with other options?
 func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] subgroup_size = 64>} {
   %cst = arith.constant 0.000000e+00 : f32
   %c0 = arith.constant 0 : index
