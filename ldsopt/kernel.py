@@ -16,7 +16,7 @@ ops, workgroup memory, barriers) in front of the dispatch's terminator, then cal
 from __future__ import annotations
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, gpu, vector
+from iree.compiler.dialects import arith, gpu, llvm, memref, vector
 
 from ldsopt import target as target_model
 from ldsopt.dispatch import Dispatch, analyze, dispatch_funcs, erase_unused
@@ -159,6 +159,28 @@ def read_vector(vtype: ir.VectorType, buf: ir.Value, indices: list[ir.Value], al
     pad = arith.constant(etype, 0.0 if isinstance(etype, ir.FloatType) else 0)
     vrank = len(vtype.shape)
     return vector.transfer_read(vtype, buf, indices, _minor_identity(rank, vrank), pad, [True] * vrank)
+
+
+class L1Prefetch:
+    """CUDA's `prefetch.global.L1` of elements of global memref `buf`: made once where the
+    memref's base address and strides are read, called for each element (in a loop, say).
+    Inline PTX: IREE 3.13's LLVM selects `nvvm.prefetch` only for sm_90 (our CUDA target is
+    sm_89 PTX), and at sm_90 the read-only intrinsic was dropped as dead (no instruction)."""
+
+    def __init__(self, buf: ir.Value):
+        index = ir.IndexType.get()
+        meta = memref.ExtractStridedMetadataOp(buf)
+        self.offset, self.strides = meta.offset, list(meta.strides)
+        self.base = memref.extract_aligned_pointer_as_index(meta.base_buffer)
+        self.elem_bytes = arith.constant(index, element_bits(ir.MemRefType(buf.type).element_type) // 8)
+
+    def __call__(self, indices: list[ir.Value]) -> None:
+        element = self.offset
+        for x, stride in zip(indices, self.strides):
+            element = arith.addi(element, arith.muli(x, stride))
+        address = arith.addi(self.base, arith.muli(element, self.elem_bytes))
+        pointer = llvm.inttoptr(ir.Type.parse("!llvm.ptr<1>"), arith.index_cast(ir.IntegerType.get_signless(64), address))
+        llvm.inline_asm(None, [pointer], "prefetch.global.L1 [$0];", "l", has_side_effects=True)
 
 
 def write_vector(value: ir.Value, buf: ir.Value, indices: list[ir.Value], align: int = 0) -> None:

@@ -88,6 +88,11 @@ class StagingLayout:
     # Set by the planner for a matrix-core fragment: K steps per read group, their K slots
     # fed in `k_order` (see above). Serialized only when set.
     k_pack: int = 0
+    # Set by inthread_transpose on CUDA: each K step, every global read of the tile this many
+    # K steps ahead is prefetched into L1 (`prefetch.global.L1`), so that the register loads,
+    # which ptxas issues after the step's math, find their lines there. Registers only.
+    # Serialized only when set.
+    prefetch: int = 0
 
     def __post_init__(self):
         rows, cols = self.tile
@@ -99,6 +104,8 @@ class StagingLayout:
             raise ValueError(f"{self}: lane_rows (lanes cols only) divides the row chunks")
         if self.swizzle and (self.pad or len(self.swizzle) != 3 or self.swizzle[0] % self.write_vector):
             raise ValueError(f"{self}: a swizzle has no pad and keeps each LDS write in one unit")
+        if self.prefetch < 0 or (self.prefetch and self.copy != "registers"):
+            raise ValueError(f"{self}: prefetch is a number of K steps >= 0, of register-staged global reads")
         if self.k_pack and self.k_order is None:
             raise ValueError(f"{self}: K slots are packed only for a matrix-core fragment whose lane "
                              "offsets tile its K step, in groups that divide the tile's K")
@@ -221,6 +228,7 @@ class StagingLayout:
             + (f", row_xor = {self.row_xor}" if self.row_xor else "")
             + (f", lane_rows = {self.lane_rows}" if self.lane_rows > 1 else "")
             + (f', k_pack = {self.k_pack}, k_order = "{self.k_order}"' if self.k_pack else "")
+            + (f", prefetch = {self.prefetch}" if self.prefetch else "")
             + "}")
 
     @classmethod
@@ -249,7 +257,8 @@ class StagingLayout:
                 **({"lanes": text("lanes")} if "lanes" in d else {}),
                 **({"row_xor": integer("row_xor")} if "row_xor" in d else {}),
                 **({"lane_rows": integer("lane_rows")} if "lane_rows" in d else {}),
-                **({"k_pack": integer("k_pack")} if "k_pack" in d else {}))
+                **({"k_pack": integer("k_pack")} if "k_pack" in d else {}),
+                **({"prefetch": integer("prefetch")} if "prefetch" in d else {}))
         if s.attr() != attr:
             raise ValueError(f"inconsistent staging layout {attr}: its fields say {s.attr()}")
         return s

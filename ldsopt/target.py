@@ -35,6 +35,7 @@ class Target:
     max_vector_elems: int | None  # SPIR-V rejects vectors of more than 4 elements
     dma_bits: tuple[int, ...]  # direct-to-LDS transfer sizes (gfx942: 32)
     async_copy: bool          # cp.async (sm_80+)
+    l1_prefetch: bool = False  # a global -> L1 prefetch instruction (CUDA's prefetch.global.L1)
     compute_units: int | None = None  # CUs / SMs (workgroups run on one each); None if unknown
     lds_per_cu: int | None = None     # LDS of one CU / SM, shared by its workgroups; None if unknown
 
@@ -96,6 +97,7 @@ def parse_target_info(info: str, backend: str) -> Target:
         max_vector_elems=4 if backend == "vulkan" else None,
         dma_bits=tuple(_ints(info, "dma_sizes") or ()),
         async_copy=arch.startswith("sm_") and int(arch[3:]) >= 80,
+        l1_prefetch=arch.startswith("sm_"),
         compute_units=_int(info, "wgp_count") or COMPUTE_UNITS.get(name),
         lds_per_cu=LDS_PER_CU.get(name),
     )

@@ -101,6 +101,9 @@ from ldsopt.staging import StagingLayout
 # 64 / elemBits); option rake-bits takes 128.
 WRITE_BITS = 64
 AUTO = -1
+# K steps ahead of the rake's L1 prefetch on CUDA (H200, 97d16c5+: 2, 3 and 4 within 1% of each
+# other on NN/TN f16 4096^3 and NN bf16 8192x8192x1024; bench/results/cuda-matmul/prefetch/).
+PREFETCH_STEPS = 2
 # Row chunks consecutive threads take down K before moving along M/N (lanes cols): 2 puts
 # the rows written by the 16 lanes of a b64 phase at two K offsets, which 16-byte fragment
 # reads need for conflict-free writes (every lane's 64-bit column at the same K offset fills
@@ -126,12 +129,16 @@ class InthreadTranspose(matmul_lds.PlanOptions):
                                           "empty: the bank model's choice")
     copy: str = option("registers", "how the rake's rows reach registers: registers (global loads) or direct "
                                     "(cp.async into a staging buffer, read back there; CUDA sm_80+)")
+    prefetch: int = option(AUTO, "K steps ahead at which the rake's global reads are prefetched into L1 "
+                                 "(copy=registers; CUDA): -1 the target's (2 on CUDA, none elsewhere), 0 none")
 
     def run(self, module: ir.Operation) -> None:
         if self.lanes not in ("auto", "cols", "rows") or self.rake_bits not in (64, 128) or \
-                len(self.swizzle) not in (0, 1, 3) or self.copy not in ("registers", "direct"):
+                len(self.swizzle) not in (0, 1, 3) or self.copy not in ("registers", "direct") or \
+                self.prefetch < AUTO or (self.prefetch > 0 and self.copy == "direct"):
             raise PassError(module.location, f"{self.NAME}: lanes is auto, cols or rows; rake-bits 64 or 128; "
-                                             "swizzle 0 or vec,perPhase,maxPhase; copy registers or direct")
+                                             "swizzle 0 or vec,perPhase,maxPhase; copy registers or direct; "
+                                             "prefetch -1, 0 or K steps, with copy=registers")
         planner = self.planner()
         for d, p, tgt in matmul_lds.matches(module, self.NAME):
             pl = planner.plan_dispatch(d, p, tgt)
@@ -148,7 +155,11 @@ class InthreadTranspose(matmul_lds.PlanOptions):
         ones copied as option `copy` says."""
         new = self._restaged(pl, tgt, bits)
         if self.copy == "registers":
-            return new
+            prefetch = self.prefetch if self.prefetch != AUTO else PREFETCH_STEPS if tgt.l1_prefetch else 0
+            if prefetch and not tgt.l1_prefetch:
+                raise ValueError(f"prefetch={prefetch} needs a global -> L1 prefetch (CUDA)")
+            return {r: dataclasses.replace(t, prefetch=prefetch) if t is not None and t.register_transpose else t
+                    for r, t in new.items()}
         if not tgt.async_copy:
             raise ValueError("copy=direct needs cp.async (CUDA sm_80+)")
         return {r: dataclasses.replace(t, copy="direct") if t is not None and t.register_transpose else t

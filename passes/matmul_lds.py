@@ -35,7 +35,10 @@ fill), 256 threads; the `tiles` option gives other tilings, BMxBNxTMxTN, any siz
   barrier ending step kt-1; a raked tile into its own slot kt % (S-1) of the staging buffer),
   one group per tile, and after the math waits only for tile kt+1's, leaving the S-2 newer
   groups in flight across the barrier. Tile indices past the last tile are clamped to it (the
-  copy re-reads it into a tile no step reads) instead of branching;
+  copy re-reads it into a tile no step reads) instead of branching. A register-staged
+  operand whose staging says `prefetch = P` (inthread_transpose on CUDA) first prefetches,
+  each step, the L1 lines of its global reads of tile kt+P (`prefetch.global.L1`, under the
+  reads' guards);
 - the product, by scheme:
   FMA (every target; f32 on CUDA, where mma.sync would round to tf32; lavapipe): thread
   (ty, tx) owns the TM x TN micro-tile at (ty*TM, tx*TN), reads TM x KU of A and KU x TN of
@@ -70,7 +73,7 @@ from ldsopt import target as target_model
 from ldsopt.banks import BankModel
 from ldsopt.dispatch import Binding, Dispatch, load_binding
 from ldsopt.elementwise import element_bits, map_dims
-from ldsopt.kernel import LOWERED_BY, Kernel, matched_dispatches, read_vector, write_vector
+from ldsopt.kernel import LOWERED_BY, Kernel, L1Prefetch, matched_dispatches, read_vector, write_vector
 from ldsopt.mma import Intrinsic, OperandLayout
 from ldsopt.registry import ModulePass, PassError, option
 from ldsopt.staging import ATTR, StagingLayout
@@ -650,6 +653,7 @@ class _Emitter:
                            "n": arith.muli(k.block_id("x"), k.const(t.bn))}
             self._thread_origins()
             self.chunks = {r: self._chunk_coords(s) for r, s in pl.staging.items()}
+            self.prefetchers = {r: L1Prefetch(self.mem[r]) for r, s in pl.staging.items() if s.prefetch}
             self.group = None  # the cp.async group of the newest tile's copies (CUDA)
             if self._any_copied():  # the copied operands run stages - 1 tiles ahead
                 for tile in range(pl.stages - 1):
@@ -723,24 +727,41 @@ class _Emitter:
     def _scaled(self, v: ir.Value, factor: int) -> ir.Value:
         return arith.muli(v, self.k.const(factor)) if factor > 1 else v
 
-    def _read_tile(self, role: str, k0: ir.Value) -> list[list[ir.Value]]:
-        """This thread's chunks of the operand's tile at K offset `k0`, zeros past the ends:
-        per chunk, the vectors its LDS writes store (`StagingLayout.lds_writes` order)."""
+    def _row_reads(self, role: str, k0: ir.Value) -> list[list[tuple[list[tuple[ir.Value, int]], list[ir.Value]]]]:
+        """Per chunk this thread reads of the operand's tile at K offset `k0`, per raked row:
+        (its global indices past a tile-ragged end, as `_inside` takes them; its global index)."""
         s = self.pl.staging[role]
         origin = {**self.origin, "k": k0}
         tile_extent = dict(zip(s.dims, s.tile))
-        vtype = ir.VectorType.get([s.vector], self.p.elem_type)
-        regs = []
+        out = []
         for row0, col in self.chunks[role]:
             rows = []
             for i in range(s.rake):
                 glob = [arith.addi(origin[dim], x) for dim, x in zip(s.dims, (self._offset(row0, i), col))]
                 ragged = [(g, self.p.sizes[dim]) for dim, g in zip(s.dims, glob)
                           if self.p.sizes[dim] % tile_extent[dim]]
-                idx = ([self.batch] if self.batch is not None else []) + glob
-                rows.append(self._read_or_zero(ragged, vtype, self.mem[role], idx))
+                rows.append((ragged, ([self.batch] if self.batch is not None else []) + glob))
+            out.append(rows)
+        return out
+
+    def _read_tile(self, role: str, k0: ir.Value) -> list[list[ir.Value]]:
+        """This thread's chunks of the operand's tile at K offset `k0`, zeros past the ends:
+        per chunk, the vectors its LDS writes store (`StagingLayout.lds_writes` order)."""
+        s = self.pl.staging[role]
+        vtype = ir.VectorType.get([s.vector], self.p.elem_type)
+        regs = []
+        for chunk in self._row_reads(role, k0):
+            rows = [self._read_or_zero(ragged, vtype, self.mem[role], idx) for ragged, idx in chunk]
             regs.append(self._transposed(rows) if s.register_transpose else rows)
         return regs
+
+    def _prefetch_tile(self, role: str, k0: ir.Value) -> None:
+        """Prefetches into L1 each line this thread's reads of the operand's tile at K offset `k0`
+        touch (StagingLayout.prefetch), under the reads' guards."""
+        for chunk in self._row_reads(role, k0):
+            for ragged, idx in chunk:
+                with self._guard(ragged):
+                    self.prefetchers[role](idx)
 
     def _raw_index(self, s: StagingLayout, slot: ir.Value, j: int, i: int) -> list[ir.Value]:
         return [slot, self._offset(self.raw[s.operand][2], (j * s.rake + i) * s.threads * s.vector)]
@@ -827,10 +848,12 @@ class _Emitter:
             self._start_copies(self._k0(ahead), arith.remui(ahead, k.const(stages)), self._slot(ahead))
         cur = arith.remui(kt, k.const(stages))
         following = self._offset(kt, 1)
-        prefetch = self._read_tiles(self._k0(following))
+        for r in self.prefetchers:
+            self._prefetch_tile(r, self._k0(self._offset(kt, self.pl.staging[r].prefetch)))
+        loaded = self._read_tiles(self._k0(following))
         for kk in range(0, self.pl.bk, self._k_group()):
             acc = self._multiply(cur, kk, acc)
-        self._land(prefetch, arith.remui(following, k.const(stages)), self._slot(following))
+        self._land(loaded, arith.remui(following, k.const(stages)), self._slot(following))
         gpu.barrier()
         scf.yield_(acc)
 

@@ -22,7 +22,7 @@ import sys
 
 import pytest
 
-from ldsopt import isa
+from ldsopt import driver, isa, target
 from ldsopt.driver import DEFAULT_PIPELINE
 
 HERE = pathlib.Path(__file__).parent
@@ -134,3 +134,18 @@ def test_gfx942_isa_reads_transposed_operand_wide(tmp_path):
     assert with_pass.ds_count("ds_write_b64") > 0, with_pass.summary()  # the 4-f16 K columns
     assert with_pass.v_perm > 0, with_pass.summary()
     assert with_pass.vgpr_spills == 0 and with_pass.mfma > 0, with_pass.summary()
+
+
+@pytest.mark.parametrize("prefetch", [True, False])
+def test_cuda_rake_prefetched_into_l1(prefetch, tmp_path):
+    """sm_89 PTX of NN bf16 128x256x64 (128x128 tiles): by default the raked B's global reads are
+    prefetched into L1 two K steps ahead (`prefetch.global.L1`, one per raked row, in the K
+    loop); with prefetch=0 there is none. Running it needs the H200 (the results README)."""
+    pipeline = DEFAULT_PIPELINE if prefetch else DEFAULT_PIPELINE.replace(PASS, PASS + "{prefetch=0}")
+    configured = driver.configure((MATMUL / "nn_bf16_128x256x64.mlir").read_text(), target.known("cuda"), str(tmp_path))
+    lowered, report = driver.apply_ldsopt(configured, pipeline)
+    assert PASS in str(report), report
+    driver.compile_module(lowered, str(tmp_path), "nn", dump=True)
+    (ptx,) = (tmp_path / "executables").glob("*.ptx")
+    text = ptx.read_text()
+    assert (text.count("prefetch.global.L1") > 0) == prefetch, text[:2000]

@@ -208,3 +208,21 @@ def test_copy_direct_stages_the_rake_through_a_buffer(restaged, matmul_problem):
     pl942 = matmul_lds.plan(matmul_problem(("m", "k"), ("k", "n"), "f16", 256, 256, 256), gfx942, gfx942.lds_bytes, True)
     with pytest.raises(ValueError, match="needs cp.async"):
         inthread_transpose.InthreadTranspose(copy="direct").restaged(pl942, gfx942, 16)
+
+
+def test_register_rakes_are_prefetched_into_l1_on_cuda_only(matmul_problem):
+    """With copy=registers the raked operand's staging says `prefetch = 2` on CUDA (its global
+    reads of tile kt+2 prefetched into L1 at step kt), none on gfx942; the K-contiguous A and
+    a copy=direct rake are not prefetched; the staging states it and reads it back."""
+    problem = matmul_problem(("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096)
+    cuda, gfx942 = target_model.by_name("cuda"), target_model.by_name("gfx942")
+    pl = matmul_lds.plan(problem, cuda, cuda.lds_bytes, True)
+    new = inthread_transpose.InthreadTranspose().restaged(pl, cuda, 16)
+    assert (new["B"].prefetch, new["A"].prefetch) == (inthread_transpose.PREFETCH_STEPS, 0)
+    assert StagingLayout.from_attr(new["B"].attr()) == new["B"] and "prefetch = 2" in str(new["B"].attr())
+    assert inthread_transpose.InthreadTranspose(prefetch=3).restaged(pl, cuda, 16)["B"].prefetch == 3
+    assert inthread_transpose.InthreadTranspose(copy="direct").restaged(pl, cuda, 16)["B"].prefetch == 0
+    pl942 = matmul_lds.plan(problem, gfx942, gfx942.lds_bytes, True)
+    assert inthread_transpose.InthreadTranspose().restaged(pl942, gfx942, 16)["B"].prefetch == 0
+    with pytest.raises(ValueError, match="register-staged"):
+        dataclasses.replace(new["B"], copy="direct")

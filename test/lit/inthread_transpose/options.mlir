@@ -8,6 +8,11 @@
 // RUN: not lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{copy=direct})' 2>&1 | filecheck %s --check-prefix=NODMA
 // RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=diagonal})' 2>&1 | filecheck %s --check-prefix=BAD
 // RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{pad=3 row-xor=4})' 2>&1 | filecheck %s --check-prefix=NONE
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose, ldsopt-matmul-lds)' | filecheck %s --check-prefix=PREFETCH
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{prefetch=0}, ldsopt-matmul-lds)' | filecheck %s --check-prefix=NOPREFETCH
+// RUN: lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose, ldsopt-matmul-lds)' | filecheck %s --check-prefix=NOPREFETCH
+// RUN: not lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{prefetch=2})' 2>&1 | filecheck %s --check-prefix=PFAMD
+// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{copy=direct prefetch=2})' 2>&1 | filecheck %s --check-prefix=PFDIRECT
 // RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x8x4 workgroups-per-cu=1}, ldsopt-matmul-lds{tiles=64x64x8x4 workgroups-per-cu=1})' | filecheck %s --check-prefix=TILES
 // RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x8x4}, ldsopt-matmul-lds)' 2>&1 | filecheck %s --check-prefix=OTHERPLAN
 
@@ -40,8 +45,7 @@
 // ROWS-NEXT: %[[N0:.+]] = arith.muli %[[NB]], %c4 : index
 // ROWS: %[[K:.+]] = arith.addi %c0, %[[K0]] : index
 // ROWS-NEXT: %[[N:.+]] = arith.addi %{{.+}}, %[[N0]] : index
-// ROWS-NEXT: arith.constant
-// ROWS-NEXT: vector.transfer_read %{{.+}}[%[[K]], %[[N]]]{{.*}} : memref<64x256xf16, {{.*}}>, vector<4xf16>
+// ROWS: vector.transfer_read %{{.+}}[%[[K]], %[[N]]]{{.*}} : memref<64x256xf16, {{.*}}>, vector<4xf16>
 // copy=direct: each raked row (4 f16, 8 bytes) is a cp.async into the thread's slots of a
 // staging buffer (one tile, 4096 f16), the step's copies one group; after the group is waited
 // for, the thread reads its 4 rows back, transposes them and stores the columns as before.
@@ -58,6 +62,30 @@
 // NODMA: error: ldsopt-inthread-transpose: copy=direct needs cp.async (CUDA sm_80+)
 // BAD: error: ldsopt-inthread-transpose: lanes is auto, cols or rows
 // NONE: error: ldsopt-inthread-transpose: no staging of operand B has the forced lanes, row-xor, pad and swizzle
+// The rake's L1 prefetch on CUDA (prefetch = 2 by default there): each K step kt, before its
+// loads of tile kt+1, every raked row of tile kt+2 (K offset clamped to the last tile) is
+// prefetched into L1 at the address the binding's metadata gives (read once, before the loop);
+// A, not raked, is not prefetched. prefetch=0 and gfx942: no prefetch.
+// PREFETCH: memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}prefetch = 2 : i64, rake = 4
+// PREFETCH: %[[BASE:[a-z_0-9]+]], %[[OFF:[a-z_0-9]+]], %{{[a-z_0-9]+}}:2, %[[STR:[a-z_0-9]+]]:2 = memref.extract_strided_metadata %[[B:[0-9]+]] : memref<64x256xf16
+// PREFETCH-NEXT: %[[PTR:[a-z_0-9]+]] = memref.extract_aligned_pointer_as_index %[[BASE]]
+// PREFETCH: scf.for %[[KT:[a-z_0-9]+]] =
+// PREFETCH: %[[AHEAD:[0-9]+]] = arith.addi %[[KT]], %c2 : index
+// PREFETCH-NEXT: %[[K0:[0-9]+]] = arith.muli %[[AHEAD]], %c32 : index
+// PREFETCH-NEXT: arith.minui %[[K0]], %c32 : index
+// PREFETCH: arith.muli %{{[0-9]+}}, %[[STR]]#0 : index
+// PREFETCH: %[[ADDR:[0-9]+]] = arith.addi %[[PTR]], %{{[0-9]+}} : index
+// PREFETCH-NEXT: %[[I64:[0-9]+]] = arith.index_cast %[[ADDR]] : index to i64
+// PREFETCH-NEXT: %[[P:[0-9]+]] = llvm.inttoptr %[[I64]] : i64 to !llvm.ptr<1>
+// PREFETCH-NEXT: llvm.inline_asm has_side_effects "prefetch.global.L1 [$0];", "l" %[[P]] : (!llvm.ptr<1>) -> ()
+// PREFETCH-COUNT-3: llvm.inline_asm has_side_effects "prefetch.global.L1 [$0];", "l"
+// PREFETCH-NOT: llvm.inline_asm
+// PREFETCH: vector.transfer_read %[[B]]
+// PREFETCH-NOT: llvm.inline_asm
+// PREFETCH: gpu.barrier
+// NOPREFETCH-NOT: prefetch
+// PFAMD: error: ldsopt-inthread-transpose: prefetch=2 needs a global -> L1 prefetch (CUDA)
+// PFDIRECT: error: ldsopt-inthread-transpose: {{.*}}prefetch -1, 0 or K steps, with copy=registers
 // The plan options of ldsopt-matmul-lds (matmul_lds.PlanOptions) plan the pass too: a 64x64
 // tile of 128 threads at one workgroup per SM (no nvvm.minctasm), B raked by those 128 threads;
 // the same pass before ldsopt-matmul-lds with its default options is a located error.
