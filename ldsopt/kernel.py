@@ -163,24 +163,39 @@ def read_vector(vtype: ir.VectorType, buf: ir.Value, indices: list[ir.Value], al
 
 class L1Prefetch:
     """CUDA's `prefetch.global.L1` of elements of global memref `buf`: made once where the
-    memref's base address and strides are read, called for each element (in a loop, say).
-    Inline PTX: IREE 3.13's LLVM selects `nvvm.prefetch` only for sm_90 (our CUDA target is
-    sm_89 PTX), and at sm_90 the read-only intrinsic was dropped as dead (no instruction)."""
+    memref's base address (and strides and offset, unless static) are read, called for each
+    element (in a loop, say). Inline PTX: IREE 3.13's LLVM selects `nvvm.prefetch` only for
+    sm_90 (our CUDA target is sm_89 PTX), and at sm_90 the read-only intrinsic was dropped as
+    dead (no instruction in the PTX)."""
 
     def __init__(self, buf: ir.Value):
-        index = ir.IndexType.get()
-        meta = memref.ExtractStridedMetadataOp(buf)
-        self.offset, self.strides = meta.offset, list(meta.strides)
-        self.base = memref.extract_aligned_pointer_as_index(meta.base_buffer)
-        self.elem_bytes = arith.constant(index, element_bits(ir.MemRefType(buf.type).element_type) // 8)
+        mtype = ir.MemRefType(buf.type)
+        self.elem_bytes = element_bits(mtype.element_type) // 8
+        strides, offset = mtype.get_strides_and_offset()
+        if any(mtype.is_dynamic_stride_or_offset(x) for x in (*strides, offset)):
+            meta = memref.ExtractStridedMetadataOp(buf)
+            self.offset, self.strides = meta.offset, list(meta.strides)
+            buf = meta.base_buffer
+        else:
+            self.offset, self.strides = offset, strides
+        self.base = memref.extract_aligned_pointer_as_index(buf)
 
     def __call__(self, indices: list[ir.Value]) -> None:
-        element = self.offset
+        def bytes_of(elements: int | ir.Value) -> ir.Value:
+            if isinstance(elements, int):
+                return _index(elements * self.elem_bytes)
+            return arith.muli(elements, _index(self.elem_bytes))
+
+        offset = bytes_of(self.offset)
         for x, stride in zip(indices, self.strides):
-            element = arith.addi(element, arith.muli(x, stride))
-        address = arith.addi(self.base, arith.muli(element, self.elem_bytes))
+            offset = arith.addi(offset, arith.muli(x, bytes_of(stride)))
+        address = arith.addi(self.base, offset)
         pointer = llvm.inttoptr(ir.Type.parse("!llvm.ptr<1>"), arith.index_cast(ir.IntegerType.get_signless(64), address))
         llvm.inline_asm(None, [pointer], "prefetch.global.L1 [$0];", "l", has_side_effects=True)
+
+
+def _index(value: int) -> ir.Value:
+    return arith.constant(ir.IndexType.get(), value)
 
 
 def write_vector(value: ir.Value, buf: ir.Value, indices: list[ir.Value], align: int = 0) -> None:
