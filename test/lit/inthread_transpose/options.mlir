@@ -64,17 +64,20 @@
 // NONE: error: ldsopt-inthread-transpose: no staging of operand B has the forced lanes, row-xor, pad and swizzle
 // The rake's L1 prefetch on CUDA (prefetch = 2 by default there): each K step kt, before its
 // loads of tile kt+1, every raked row of tile kt+2 (K offset clamped to the last tile) is
-// prefetched into L1 at the address the binding's metadata gives (read once, before the loop);
+// prefetched into L1 at the binding's address (read once, before the loop) + 512 bytes a row
+// + 2 a column;
 // A, not raked, is not prefetched. prefetch=0 and gfx942: no prefetch.
 // PREFETCH: memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}prefetch = 2 : i64, rake = 4
-// PREFETCH: %[[BASE:[a-z_0-9]+]], %[[OFF:[a-z_0-9]+]], %{{[a-z_0-9]+}}:2, %[[STR:[a-z_0-9]+]]:2 = memref.extract_strided_metadata %[[B:[0-9]+]] : memref<64x256xf16
-// PREFETCH-NEXT: %[[PTR:[a-z_0-9]+]] = memref.extract_aligned_pointer_as_index %[[BASE]]
+// PREFETCH: %[[PTR:[a-z_0-9]+]] = memref.extract_aligned_pointer_as_index %[[B:[0-9]+]] : memref<64x256xf16
 // PREFETCH: scf.for %[[KT:[a-z_0-9]+]] =
 // PREFETCH: %[[AHEAD:[0-9]+]] = arith.addi %[[KT]], %c2 : index
 // PREFETCH-NEXT: %[[K0:[0-9]+]] = arith.muli %[[AHEAD]], %c32 : index
 // PREFETCH-NEXT: arith.minui %[[K0]], %c32 : index
-// PREFETCH: arith.muli %{{[0-9]+}}, %[[STR]]#0 : index
-// PREFETCH: %[[ADDR:[0-9]+]] = arith.addi %[[PTR]], %{{[0-9]+}} : index
+// PREFETCH: %[[ROW:[0-9]+]] = arith.muli %{{[0-9]+}}, %c512 : index
+// PREFETCH-NEXT: %[[ROWB:[0-9]+]] = arith.addi %c0{{[_0-9]*}}, %[[ROW]] : index
+// PREFETCH: %[[COL:[0-9]+]] = arith.muli %{{[0-9]+}}, %c2{{[_0-9]*}} : index
+// PREFETCH-NEXT: %[[OFF:[0-9]+]] = arith.addi %[[ROWB]], %[[COL]] : index
+// PREFETCH-NEXT: %[[ADDR:[0-9]+]] = arith.addi %[[PTR]], %[[OFF]] : index
 // PREFETCH-NEXT: %[[I64:[0-9]+]] = arith.index_cast %[[ADDR]] : index to i64
 // PREFETCH-NEXT: %[[P:[0-9]+]] = llvm.inttoptr %[[I64]] : i64 to !llvm.ptr<1>
 // PREFETCH-NEXT: llvm.inline_asm has_side_effects "prefetch.global.L1 [$0];", "l" %[[P]] : (!llvm.ptr<1>) -> ()
