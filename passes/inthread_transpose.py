@@ -51,7 +51,16 @@ Contract.
   stall (MIO throttle) 4.63 -> 0.08 cycles per instruction: the pass removes the kernel's LDS
   bottleneck, but at the 128 registers of 2 workgroups per SM ptxas issues the next tile's
   global loads after the K step's last HMMA (SASS), so the kernel then waits on global memory
-  (long scoreboard 0.60 -> 3.12) and is not faster on NN.
+  (long scoreboard 0.60 -> 3.12) and is not faster on NN. With the L1 prefetch below (005a523,
+  two runs; bench/results/cuda-matmul/prefetch/): NN 647.2 vs 653.1 (1.009x), TN 626.8 vs
+  703.2 (1.122x), bf16 675.9 vs 676.0 (1.000x); long scoreboard 3.22 -> 2.12 (NN), 1.80 (TN).
+- `prefetch` (CUDA, copy=registers; by default 2 there, none elsewhere; 0 turns it off): the
+  raked operand's staging says `prefetch = P`, and ldsopt-matmul-lds then prefetches, each K
+  step kt, the L1 lines of the thread's global reads of tile kt+P (`prefetch.global.L1`, which
+  holds no register), so the loads ptxas sinks after the math hit L1. Measured 1.02-1.06x on
+  the pass's kernels (NN with ldsopt-dtl-layout at 3 stages 613.4 -> 580.2 us); P = 2, 3, 4
+  within 1%; prefetching the K-contiguous register-staged operands too made NT slower (641 ->
+  742 us), so only rakes are prefetched.
 - Options force parts of the layout, to measure variants: `rake-bits` (64, or 128: 8 K rows
   of 16-bit, 16-byte writes, narrower global reads), `lanes`, `lane-rows`, `row-xor`, `pad`,
   `swizzle` (vec,perPhase,maxPhase; 0 none); a forced layout may use any LDS (ldsopt-matmul-lds
