@@ -4,10 +4,10 @@ import subprocess
 import pytest
 from iree.compiler import ir
 
+from ldsopt.replay import tool
 from ldsopt.syntax_upgrade import SyntaxUpgradeError, needs_upgrade, upgrade_iree_syntax
 
 SEEDS = pathlib.Path(__file__).resolve().parents[1] / "seeds"
-IREE_OPT = "/work/venv/bin/iree-opt"
 
 # seed file -> lowering_config entries the #tuning alias must keep.
 SEED_CONFIGS = {
@@ -67,7 +67,7 @@ def test_upgrade_preserves_lines(seed):
 
 
 def test_iree_opt_accepts_upgraded_seed(seed):
-    result = subprocess.run([IREE_OPT, "-"], input=upgrade_iree_syntax(seed[1]),
+    result = subprocess.run([tool("iree-opt"), "-"], input=upgrade_iree_syntax(seed[1]),
                             capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
 
