@@ -54,16 +54,22 @@ def as_float64(a: np.ndarray, dtype: str) -> np.ndarray:
     return a.astype(DTYPES[dtype][1])
 
 
+# Where IREE's wheels keep their binaries: the runtime's, then the compiler's.
+_WHEEL_BIN_DIRS = (os.path.join("iree", "_runtime_libs"), os.path.join("iree", "compiler", "_mlir_libs"))
+
+
 def tool(name: str) -> str:
-    """An IREE tool from the runtime wheel: next to this interpreter, on PATH, or (a wheel
-    installed with `pip --target` onto PYTHONPATH) the binary in its `iree/_runtime_libs`."""
-    here = os.path.join(sysconfig.get_path("scripts"), name)
-    found = here if os.path.exists(here) else shutil.which(name)
+    """An IREE tool: the binary inside the installed wheel (iree-base-runtime or
+    iree-base-compiler, on sys.path, also when installed with `pip --target` onto PYTHONPATH),
+    else `name` beside this interpreter or on PATH. The wheel's binary comes first because the
+    console script in front of it is a Python launcher that costs an interpreter start a call."""
+    in_wheel = (os.path.join(p, d, name) for p in sys.path if p for d in _WHEEL_BIN_DIRS)
+    found = next((p for p in in_wheel if os.path.isfile(p) and os.access(p, os.X_OK)), None)
     if not found:
-        libs = (os.path.join(p, "iree", "_runtime_libs", name) for p in sys.path if p)
-        found = next((p for p in libs if os.path.isfile(p)), None)
+        here = os.path.join(sysconfig.get_path("scripts"), name)
+        found = here if os.path.exists(here) else shutil.which(name)
     if not found:
-        raise FileNotFoundError(f"{name} not found (pip install iree-base-runtime)")
+        raise FileNotFoundError(f"{name} not found (pip install iree-base-runtime iree-base-compiler)")
     return found
 
 
