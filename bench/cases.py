@@ -1,7 +1,9 @@
 """The lds-bench cases: programs on tensors, the bytes each must move, and a PyTorch twin.
 
-Each case is a `func.func @main` of one `linalg.generic`, generated from a few numbers so
-that the shapes in the name, the program and the byte count cannot drift apart. Bytes
+Each case is a `func.func @main` generated from a few numbers so that the shapes in the
+name, the program and the byte count cannot drift apart: one `linalg.generic` (`Case`), or
+the generics of a fused row-wise program as a model writes it (`RowCase`: softmax, layer
+norm, logsumexp), which IREE fuses into as few dispatches as it can. Bytes
 moved are the floor of memory traffic: each input read once, the output written once.
 The memory-bound cases are the workloads of `shared/anchors/baselines.md`; those that no
 ldsopt pass takes yet run IREE's default pipeline in both variants until one does.
@@ -137,6 +139,201 @@ def _matmul(m: int, n: int, k: int, dtype: str, a_stored: str, b_stored: str) ->
                 f"matmul {layout} ({a_stored}, {b_stored}) {dtype} -> f32", flops=2 * m * n * k)
 
 
+@dataclasses.dataclass(frozen=True)
+class RowCase:
+    """A fused row-wise program (softmax, layernorm, logsumexp) as a model forms it: several
+    generics over the same rows (the last dim reduced), which IREE fuses into one dispatch.
+    Same interface as Case; the program comes from one of the `_row_*` templates."""
+    name: str
+    inputs: tuple[Operand, ...]
+    output: Operand
+    iterators: tuple[str, ...]
+    mlir: str
+    torch: Callable
+    what: str
+    flops: int = 0
+
+    @property
+    def bytes(self) -> int:
+        """Each input read once, the output written once (the reductions' second reads of a
+        row are the kernel's cost, not the floor)."""
+        return sum(o.bytes for o in self.inputs) + self.output.bytes
+
+
+def _row_maps(rank: int) -> tuple[str, str, str]:
+    """(full, row, last-dim) affine maps of a rank-`rank` space whose last dim is reduced."""
+    loops = ", ".join(f"d{i}" for i in range(rank))
+    return (f"affine_map<({loops}) -> ({loops})>",
+            f"affine_map<({loops}) -> ({', '.join(f'd{i}' for i in range(rank - 1))})>",
+            f"affine_map<({loops}) -> (d{rank - 1})>")
+
+
+def _row_case(name, shape, inputs, output, body: list[str], torch: Callable, what: str) -> RowCase:
+    rank = len(shape)
+    ins = tuple(Operand(s, dt, d) for s, dt, d in inputs)
+    return RowCase(name, ins, Operand(*output), ("parallel",) * (rank - 1) + ("reduction",),
+                   "\n".join(body) + "\n", torch, what)
+
+
+def _softmax(shape: tuple[int, ...], dtype: str) -> RowCase:
+    """softmax over the last dim: max, sum of exp(x - max), exp(x - max) / sum, in f32 (an f16
+    input is extended, the result truncated back), as IREE decomposes linalg.softmax."""
+    rank = len(shape)
+    full, row, _ = _row_maps(rank)
+    par = ", ".join(['"parallel"'] * rank)
+    red = ", ".join(['"parallel"'] * (rank - 1) + ['"reduction"'])
+    t = "tensor<" + "x".join(map(str, shape)) + f"x{dtype}>"
+    r = "tensor<" + "x".join(map(str, shape[:-1])) + "xf32>"
+    ext = [f"      %f = arith.extf %in : {dtype} to f32"] if dtype != "f32" else []
+    f = "%f" if ext else "%in"
+    trunc = [f"      %o = arith.truncf %q : f32 to {dtype}"] if dtype != "f32" else []
+    o = "%o" if trunc else "%q"
+    body = [
+        f"func.func @main(%x: {t}) -> {t} {{",
+        "  %ninf = arith.constant 0xFF800000 : f32",
+        "  %zero = arith.constant 0.0 : f32",
+        f"  %er = tensor.empty() : {r}",
+        f"  %mi = linalg.fill ins(%ninf : f32) outs(%er : {r}) -> {r}",
+        f"  %max = linalg.generic {{indexing_maps = [{full}, {row}], iterator_types = [{red}]}}",
+        f"      ins(%x : {t}) outs(%mi : {r}) {{",
+        f"    ^bb0(%in: {dtype}, %acc: f32):", *ext,
+        f"      %m = arith.maximumf {f}, %acc : f32",
+        "      linalg.yield %m : f32",
+        f"  }} -> {r}",
+        f"  %si = linalg.fill ins(%zero : f32) outs(%er : {r}) -> {r}",
+        f"  %sum = linalg.generic {{indexing_maps = [{full}, {row}, {row}], iterator_types = [{red}]}}",
+        f"      ins(%x, %max : {t}, {r}) outs(%si : {r}) {{",
+        f"    ^bb0(%in: {dtype}, %mx: f32, %acc: f32):", *ext,
+        f"      %d = arith.subf {f}, %mx : f32",
+        "      %e = math.exp %d : f32",
+        "      %s = arith.addf %e, %acc : f32",
+        "      linalg.yield %s : f32",
+        f"  }} -> {r}",
+        f"  %eo = tensor.empty() : {t}",
+        f"  %y = linalg.generic {{indexing_maps = [{full}, {row}, {row}, {full}], iterator_types = [{par}]}}",
+        f"      ins(%x, %max, %sum : {t}, {r}, {r}) outs(%eo : {t}) {{",
+        f"    ^bb0(%in: {dtype}, %mx: f32, %sm: f32, %out: {dtype}):", *ext,
+        f"      %d = arith.subf {f}, %mx : f32",
+        "      %e = math.exp %d : f32",
+        "      %q = arith.divf %e, %sm : f32", *trunc,
+        f"      linalg.yield {o} : {dtype}",
+        f"  }} -> {t}",
+        f"  return %y : {t}",
+        "}"]
+    dims = tuple(range(rank))
+    return _row_case(f"softmax_{'x'.join(map(str, shape))}_{dtype}", shape, [(shape, dtype, dims)],
+                     (shape, dtype, dims), body, lambda a: a.softmax(-1),
+                     f"softmax over rows, f32 inside, {dtype} in and out")
+
+
+def _layernorm(rows: int, n: int, dtype: str) -> RowCase:
+    """layer norm over the last dim (x - mean) * rsqrt(var + 1e-5) * gamma + beta, the mean and
+    variance in f32, as an exporter writes it: a sum, the mean, the centered sum of squares,
+    the normalization."""
+    full, row, last = _row_maps(2)
+    t, r, v = f"tensor<{rows}x{n}x{dtype}>", f"tensor<{rows}xf32>", f"tensor<{n}x{dtype}>"
+    red, par = '"parallel", "reduction"', '"parallel", "parallel"'
+    body = [
+        f"func.func @main(%x: {t}, %gamma: {v}, %beta: {v}) -> {t} {{",
+        "  %zero = arith.constant 0.0 : f32",
+        f"  %n = arith.constant {float(n)} : f32",
+        "  %eps = arith.constant 1.0e-05 : f32",
+        f"  %er = tensor.empty() : {r}",
+        f"  %zi = linalg.fill ins(%zero : f32) outs(%er : {r}) -> {r}",
+        f"  %sum = linalg.generic {{indexing_maps = [{full}, {row}], iterator_types = [{red}]}}",
+        f"      ins(%x : {t}) outs(%zi : {r}) {{",
+        f"    ^bb0(%in: {dtype}, %acc: f32):",
+        f"      %f = arith.extf %in : {dtype} to f32",
+        "      %s = arith.addf %f, %acc : f32",
+        "      linalg.yield %s : f32",
+        f"  }} -> {r}",
+        f"  %mean = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], "
+        f"iterator_types = [\"parallel\"]}}",
+        f"      ins(%sum : {r}) outs(%er : {r}) {{",
+        "    ^bb0(%s: f32, %o: f32):",
+        "      %m = arith.divf %s, %n : f32",
+        "      linalg.yield %m : f32",
+        f"  }} -> {r}",
+        f"  %var = linalg.generic {{indexing_maps = [{full}, {row}, {row}], iterator_types = [{red}]}}",
+        f"      ins(%x, %mean : {t}, {r}) outs(%zi : {r}) {{",
+        f"    ^bb0(%in: {dtype}, %m: f32, %acc: f32):",
+        f"      %f = arith.extf %in : {dtype} to f32",
+        "      %d = arith.subf %f, %m : f32",
+        "      %q = arith.mulf %d, %d : f32",
+        "      %s = arith.addf %q, %acc : f32",
+        "      linalg.yield %s : f32",
+        f"  }} -> {r}",
+        f"  %eo = tensor.empty() : {t}",
+        f"  %y = linalg.generic {{indexing_maps = [{full}, {row}, {row}, {last}, {last}, {full}], "
+        f"iterator_types = [{par}]}}",
+        f"      ins(%x, %mean, %var, %gamma, %beta : {t}, {r}, {r}, {v}, {v}) outs(%eo : {t}) {{",
+        f"    ^bb0(%in: {dtype}, %m: f32, %vs: f32, %g: {dtype}, %b: {dtype}, %out: {dtype}):",
+        f"      %f = arith.extf %in : {dtype} to f32",
+        "      %d = arith.subf %f, %m : f32",
+        "      %va = arith.divf %vs, %n : f32",
+        "      %ve = arith.addf %va, %eps : f32",
+        "      %rs = math.rsqrt %ve : f32",
+        "      %nd = arith.mulf %d, %rs : f32",
+        f"      %gf = arith.extf %g : {dtype} to f32",
+        f"      %bf = arith.extf %b : {dtype} to f32",
+        "      %sc = arith.mulf %nd, %gf : f32",
+        "      %o = arith.addf %sc, %bf : f32",
+        f"      %ot = arith.truncf %o : f32 to {dtype}",
+        f"      linalg.yield %ot : {dtype}",
+        f"  }} -> {t}",
+        f"  return %y : {t}",
+        "}"]
+
+    def torch_twin(a, gamma, beta):
+        import torch
+        return torch.nn.functional.layer_norm(a, (n,), gamma, beta, 1e-5)
+
+    return _row_case(f"layernorm_{rows}x{n}_{dtype}", (rows, n),
+                     [((rows, n), dtype, (0, 1)), ((n,), dtype, (1,)), ((n,), dtype, (1,))],
+                     ((rows, n), dtype, (0, 1)), body, torch_twin,
+                     f"layer norm over rows, f32 statistics, {dtype} in and out")
+
+
+def _logsumexp(rows: int, n: int) -> RowCase:
+    """log(sum(exp(x - max))) + max over the last dim, f32."""
+    full, row, _ = _row_maps(2)
+    t, r = f"tensor<{rows}x{n}xf32>", f"tensor<{rows}xf32>"
+    red = '"parallel", "reduction"'
+    body = [
+        f"func.func @main(%x: {t}) -> {r} {{",
+        "  %ninf = arith.constant 0xFF800000 : f32",
+        "  %zero = arith.constant 0.0 : f32",
+        f"  %er = tensor.empty() : {r}",
+        f"  %mi = linalg.fill ins(%ninf : f32) outs(%er : {r}) -> {r}",
+        f"  %max = linalg.generic {{indexing_maps = [{full}, {row}], iterator_types = [{red}]}}",
+        f"      ins(%x : {t}) outs(%mi : {r}) {{",
+        "    ^bb0(%in: f32, %acc: f32):",
+        "      %m = arith.maximumf %in, %acc : f32",
+        "      linalg.yield %m : f32",
+        f"  }} -> {r}",
+        f"  %si = linalg.fill ins(%zero : f32) outs(%er : {r}) -> {r}",
+        f"  %sum = linalg.generic {{indexing_maps = [{full}, {row}, {row}], iterator_types = [{red}]}}",
+        f"      ins(%x, %max : {t}, {r}) outs(%si : {r}) {{",
+        "    ^bb0(%in: f32, %mx: f32, %acc: f32):",
+        "      %d = arith.subf %in, %mx : f32",
+        "      %e = math.exp %d : f32",
+        "      %s = arith.addf %e, %acc : f32",
+        "      linalg.yield %s : f32",
+        f"  }} -> {r}",
+        f"  %y = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, "
+        f"affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]}}",
+        f"      ins(%sum, %max : {r}, {r}) outs(%er : {r}) {{",
+        "    ^bb0(%s: f32, %mx: f32, %o: f32):",
+        "      %l = math.log %s : f32",
+        "      %v = arith.addf %l, %mx : f32",
+        "      linalg.yield %v : f32",
+        f"  }} -> {r}",
+        f"  return %y : {r}",
+        "}"]
+    return _row_case(f"logsumexp_{rows}x{n}_f32", (rows, n), [((rows, n), "f32", (0, 1))],
+                     ((rows,), "f32", (0,)), body, lambda a: a.logsumexp(-1), "logsumexp over rows")
+
+
 N26 = 1 << 26
 
 CASES: tuple[Case, ...] = (
@@ -162,4 +359,7 @@ CASES: tuple[Case, ...] = (
     *(_matmul(4096, 4096, 4096, "f16", a, b) for a, b in (("mk", "kn"), ("km", "kn"), ("mk", "nk"))),
     _matmul(8192, 8192, 1024, "bf16", "mk", "kn"),
     _matmul(4096, 4096, 4096, "bf16", "mk", "nk"),  # K-contiguous both: direct-to-LDS (dtl_layout) needs no transpose
+    *(_softmax(shape, dt) for shape in ((32, 4096, 4096), (4, 64, 1000)) for dt in ("f32", "f16")),
+    *(_layernorm(rows, n, "f16") for rows, n in ((16384, 4096), (512, 768))),
+    *(_logsumexp(rows, n) for rows, n in ((64, 50257), (4, 1000))),
 )

@@ -37,6 +37,9 @@ def test_cases_well_formed():
     ("nhwc_nchw_add_256x7x7x2048_f16", 3 * 256 * 49 * 2048 * 2),          # 154 MB
     ("nhwc_nchw_add_32x49x7x1009_f32", 3 * 32 * 49 * 7 * 1009 * 4),       # 133 MB
     ("transpose_add_8192x8192_f32", 3 * 8192 * 8192 * 4),                 # 805 MB
+    ("softmax_32x4096x4096_f16", 2 * 32 * 4096 * 4096 * 2),
+    ("layernorm_16384x4096_f16", 2 * 16384 * 4096 * 2 + 2 * 4096 * 2),    # x and y, gamma and beta
+    ("logsumexp_64x50257_f32", 64 * 50257 * 4 + 64 * 4),
 ])
 def test_bytes(name, expected):
     assert BY_NAME[name].bytes == expected
