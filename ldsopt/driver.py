@@ -20,7 +20,7 @@ import subprocess
 import numpy as np
 from iree.compiler import ir
 
-from ldsopt import pipeline, syntax_upgrade
+from ldsopt import model_import, pipeline, syntax_upgrade
 from ldsopt import target as target_model
 from ldsopt.kernel import LOWERED_BY, USER_CONFIG
 from ldsopt.replay import DTYPES, Tensor, run_module, tool
@@ -55,8 +55,17 @@ def _tensor(t: ir.Type, where: str) -> tuple[list[int], str]:
 
 
 def read_source(path: str) -> str:
-    with open(path) as f:
-        text = f.read()
+    """The program at `path`: linalg MLIR as it is (early-2025 IREE syntax upgraded), or a
+    model (ONNX, torch-dialect MLIR) lowered to linalg by `model_import`."""
+    try:
+        if path.endswith(".onnx"):
+            return model_import.lower_torch(model_import.import_onnx(path))
+        with open(path) as f:
+            text = f.read()
+        if model_import.is_torch_dialect(text):
+            return model_import.lower_torch(text)
+    except model_import.ModelImportError as e:
+        raise DriverError(str(e)) from None
     return syntax_upgrade.upgrade_iree_syntax(text) if syntax_upgrade.needs_upgrade(text) else text
 
 

@@ -13,6 +13,12 @@ def lds_run(*args: str, timeout: int = 600) -> subprocess.CompletedProcess:
     return subprocess.run([os.path.join(BIN, "lds-run"), *args], capture_output=True, text=True, timeout=timeout)
 
 
+@pytest.fixture(name="lds_run")
+def lds_run_fixture():
+    """`lds_run`, for tests that read more than the PASS line (errors, reports)."""
+    return lds_run
+
+
 @pytest.fixture
 def run_program(tmp_path):
     """Writes `text` to a file and runs it with lds-run; asserts the PASS line and exit 0."""

@@ -1,0 +1,179 @@
+"""The model suite: ONNX models the project writes itself with `onnx.helper` (no downloads),
+weights from a seeded generator, at a small size for lavapipe and at real sizes for a GPU.
+
+- `mlp_classifier`: Gemm, BatchNormalization, Relu, Gemm, Softmax, written at opset 9 as
+  old model files are (lds-run upgrades it before IREE's importer sees it);
+- `encoder_layer`: a transformer encoder layer (BERT): QKV projections, the head split and
+  merge, scaled dot-product attention with softmax, residual adds, LayerNormalization, an
+  MLP with GELU by erf;
+- `decoder_block`: a small GPT decoder block: RMSNorm, causal attention, a SiLU-gated MLP,
+  the logits, their logsumexp and argmax.
+
+    python models/suite.py OUT_DIR [--size small|base] [--dtype f32|f16]
+
+writes one .onnx a model into OUT_DIR. `SIZES` names the sizes; `base` is BERT-base's
+(hidden 768, 12 heads, FFN 3072, sequence 512).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import os
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+@dataclasses.dataclass(frozen=True)
+class Size:
+    seq: int
+    hidden: int
+    heads: int
+    ffn: int
+    vocab: int
+
+
+SIZES = {"small": Size(seq=16, hidden=32, heads=2, ffn=64, vocab=97),
+         "base": Size(seq=512, hidden=768, heads=12, ffn=3072, vocab=50257)}
+ELEM = {"f32": (np.float32, TensorProto.FLOAT), "f16": (np.float16, TensorProto.FLOAT16)}
+
+
+class Graph:
+    """Nodes and seeded weights of one model, with unique value names."""
+
+    def __init__(self, dtype: str, seed: int = 0):
+        self.np_type, self.onnx_type = ELEM[dtype]
+        self.rng = np.random.default_rng(seed)
+        self.nodes: list[onnx.NodeProto] = []
+        self.inits: list[onnx.TensorProto] = []
+        self.count = 0
+
+    def name(self, stem: str) -> str:
+        self.count += 1
+        return f"{stem}{self.count}"
+
+    def weight(self, *shape: int, scale: float | None = None, positive: bool = False) -> str:
+        """Normal weights scaled like an initializer (1/sqrt(fan in)), or about 1 if `positive`."""
+        a = self.rng.standard_normal(shape)
+        a = np.abs(a) * 0.5 + 0.5 if positive else a * (scale if scale is not None else 1 / math.sqrt(shape[0]))
+        name = self.name("w")
+        self.inits.append(numpy_helper.from_array(a.astype(self.np_type), name))
+        return name
+
+    def const(self, value, dtype=None) -> str:
+        name = self.name("c")
+        arr = np.asarray(value, dtype=dtype or self.np_type)
+        self.inits.append(numpy_helper.from_array(arr, name))
+        return name
+
+    def op(self, op_type: str, *inputs: str, outputs: int = 1, **attrs) -> str | list[str]:
+        outs = [self.name(op_type.lower()) for _ in range(outputs)]
+        self.nodes.append(helper.make_node(op_type, list(inputs), outs, **attrs))
+        return outs[0] if outputs == 1 else outs
+
+    def linear(self, x: str, din: int, dout: int, bias: bool = True) -> str:
+        y = self.op("MatMul", x, self.weight(din, dout))
+        return self.op("Add", y, self.weight(dout, scale=0.1)) if bias else y
+
+    def model(self, name: str, inputs, outputs, opset: int) -> onnx.ModelProto:
+        graph = helper.make_graph(self.nodes, name, inputs, outputs, self.inits)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+        model.ir_version = 4 if opset <= 9 else 8
+        onnx.checker.check_model(model)
+        return model
+
+
+def mlp_classifier(batch: int = 4, din: int = 16, hidden: int = 24, classes: int = 10) -> onnx.ModelProto:
+    g = Graph("f32")
+    h = g.op("Gemm", "x", g.weight(din, hidden), g.weight(hidden, scale=0.1))
+    n = g.op("BatchNormalization", h, g.weight(hidden, positive=True), g.weight(hidden, scale=0.1),
+             g.weight(hidden, scale=0.1), g.weight(hidden, positive=True), epsilon=1e-5)
+    r = g.op("Relu", n)
+    logits = g.op("Gemm", r, g.weight(hidden, classes), g.weight(classes, scale=0.1))
+    g.nodes.append(helper.make_node("Softmax", [logits], ["probs"], axis=1))
+    return g.model("mlp_classifier", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [batch, din])],
+                   [helper.make_tensor_value_info("probs", TensorProto.FLOAT, [batch, classes])], opset=9)
+
+
+def _attention(g: Graph, x: str, s: Size, causal: bool) -> str:
+    """Multi-head attention of x [1, S, H]: [1, S, H]."""
+    dh = s.hidden // s.heads
+    split = g.const([1, s.seq, s.heads, dh], np.int64)
+    q, k, v = (g.op("Reshape", g.linear(x, s.hidden, s.hidden), split) for _ in range(3))
+    q = g.op("Transpose", q, perm=[0, 2, 1, 3])       # [1, heads, S, dh]
+    kt = g.op("Transpose", k, perm=[0, 2, 3, 1])      # [1, heads, dh, S]
+    v = g.op("Transpose", v, perm=[0, 2, 1, 3])
+    scores = g.op("Mul", g.op("MatMul", q, kt), g.const(1 / math.sqrt(dh)))
+    if causal:
+        mask = np.triu(np.full((s.seq, s.seq), -1e4), 1)
+        scores = g.op("Add", scores, g.const(mask))
+    p = g.op("Softmax", scores, axis=-1)
+    ctx = g.op("Transpose", g.op("MatMul", p, v), perm=[0, 2, 1, 3])
+    ctx = g.op("Reshape", ctx, g.const([1, s.seq, s.hidden], np.int64))
+    return g.linear(ctx, s.hidden, s.hidden)
+
+
+def encoder_layer(size: Size, dtype: str = "f32") -> onnx.ModelProto:
+    g = Graph(dtype)
+    h = size.hidden
+    a = g.op("Add", "x", _attention(g, "x", size, causal=False))
+    a = g.op("LayerNormalization", a, g.weight(h, positive=True), g.weight(h, scale=0.1), axis=-1, epsilon=1e-5)
+    f = g.linear(a, h, size.ffn)
+    erf = g.op("Erf", g.op("Mul", f, g.const(1 / math.sqrt(2))))
+    gelu = g.op("Mul", g.op("Mul", f, g.const(0.5)), g.op("Add", erf, g.const(1.0)))
+    y = g.op("Add", a, g.linear(gelu, size.ffn, h))
+    g.nodes.append(helper.make_node("LayerNormalization", [y, g.weight(h, positive=True), g.weight(h, scale=0.1)],
+                                    ["y"], axis=-1, epsilon=1e-5))
+    t = g.onnx_type
+    return g.model("encoder_layer", [helper.make_tensor_value_info("x", t, [1, size.seq, h])],
+                   [helper.make_tensor_value_info("y", t, [1, size.seq, h])], opset=17)
+
+
+def _rmsnorm(g: Graph, x: str, hidden: int) -> str:
+    ms = g.op("ReduceMean", g.op("Mul", x, x), axes=[-1], keepdims=1)
+    r = g.op("Reciprocal", g.op("Sqrt", g.op("Add", ms, g.const(1e-6))))
+    return g.op("Mul", g.op("Mul", x, r), g.weight(hidden, positive=True))
+
+
+def decoder_block(size: Size, dtype: str = "f32") -> onnx.ModelProto:
+    g = Graph(dtype)
+    h = size.hidden
+    x1 = g.op("Add", "x", _attention(g, _rmsnorm(g, "x", h), size, causal=True))
+    n = _rmsnorm(g, x1, h)
+    gate = g.linear(n, h, size.ffn, bias=False)
+    silu = g.op("Mul", gate, g.op("Sigmoid", gate))
+    x2 = g.op("Add", x1, g.linear(g.op("Mul", silu, g.linear(n, h, size.ffn, bias=False)), size.ffn, h, bias=False))
+    logits = g.linear(_rmsnorm(g, x2, h), h, size.vocab, bias=False)
+    g.nodes.append(helper.make_node("ReduceLogSumExp", [logits], ["logsumexp"], axes=[-1], keepdims=0))
+    g.nodes.append(helper.make_node("ArgMax", [logits], ["next_token"], axis=-1, keepdims=0))
+    t = g.onnx_type
+    return g.model("decoder_block", [helper.make_tensor_value_info("x", t, [1, size.seq, h])],
+                   [helper.make_tensor_value_info("logsumexp", t, [1, size.seq]),
+                    helper.make_tensor_value_info("next_token", TensorProto.INT64, [1, size.seq])], opset=17)
+
+
+def build(size: str = "small", dtype: str = "f32") -> dict[str, onnx.ModelProto]:
+    s = SIZES[size]
+    return {"mlp_classifier": mlp_classifier(), f"encoder_layer_{size}_{dtype}": encoder_layer(s, dtype),
+            f"decoder_block_{size}_{dtype}": decoder_block(s, dtype)}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description="write the model suite as .onnx files")
+    ap.add_argument("out_dir")
+    ap.add_argument("--size", choices=sorted(SIZES), default="small")
+    ap.add_argument("--dtype", choices=sorted(ELEM), default="f32")
+    args = ap.parse_args(argv)
+    os.makedirs(args.out_dir, exist_ok=True)
+    for name, model in build(args.size, args.dtype).items():
+        path = os.path.join(args.out_dir, name + ".onnx")
+        onnx.save(model, path)
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,69 @@
+"""Models in (ldsopt/model_import.py, models/suite.py): ONNX files and torch-dialect MLIR run
+through lds-run on lavapipe against llvm-cpu, as a user would give them."""
+
+import importlib.util
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+onnx = pytest.importorskip("onnx")
+
+from ldsopt import model_import  # noqa: E402
+
+SUITE = pathlib.Path(__file__).resolve().parents[2] / "models" / "suite.py"
+
+
+@pytest.fixture(scope="module")
+def suite():
+    spec = importlib.util.spec_from_file_location("ldsopt_model_suite", SUITE)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up there
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def models(suite, tmp_path_factory):
+    out = tmp_path_factory.mktemp("models")
+    suite.main([str(out)])
+    return out
+
+
+def _passes(proc):
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1].startswith("PASS"), out
+    assert "Traceback" not in out, out
+    return out
+
+
+@pytest.mark.parametrize("model", ["mlp_classifier", "encoder_layer_small_f32", "decoder_block_small_f32"])
+def test_suite_model_runs(models, model, lds_run):
+    out = _passes(lds_run(str(models / f"{model}.onnx"), "--target", "lavapipe"))
+    assert out.count("dispatch ") >= 3, out  # a whole model, not one op
+
+
+def test_opset9_model_is_upgraded(suite, models):
+    """The opset-9 BatchNormalization that IREE's importer leaves unlowered runs once upgraded."""
+    assert suite.mlp_classifier().opset_import[0].version == 9
+    as_is = models / "as_is.mlir"
+    subprocess.run([sys.executable, "-m", "iree.compiler.tools.import_onnx", str(models / "mlp_classifier.onnx"),
+                    "-o", str(as_is)], check=True)
+    with pytest.raises(model_import.ModelImportError, match="onnx.BatchNormalization"):
+        model_import.lower_torch(as_is.read_text())
+    model_import.lower_torch(model_import.import_onnx(str(models / "mlp_classifier.onnx")))
+
+
+def test_torch_dialect_input(models, tmp_path, lds_run):
+    path = tmp_path / "mlp_torch.mlir"
+    path.write_text(model_import.import_onnx(str(models / "mlp_classifier.onnx")))
+    assert "!torch.vtensor" in path.read_text()
+    _passes(lds_run(str(path), "--target", "lavapipe"))
+
+
+def test_unreadable_onnx_is_an_error(tmp_path, lds_run):
+    bad = tmp_path / "bad.onnx"
+    bad.write_bytes(b"\x08\x07not a protobuf\xff\xfe")
+    proc = lds_run(str(bad), "--target", "lavapipe")
+    assert proc.returncode == 1 and "error:" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
