@@ -47,6 +47,12 @@ def from_mlir(d) -> Diagnostic:
     return Diagnostic(_SEVERITY[d.severity], line, col, d.message, [from_mlir(n) for n in d.notes])
 
 
+def at(location: ir.Location, severity: str, message: str) -> Diagnostic:
+    """A diagnostic of our own (a remark, say) at an op's location."""
+    m = _FILE_LOC.search(str(location))
+    return Diagnostic(severity, int(m.group(2)) if m else None, int(m.group(3)) if m else None, message)
+
+
 def from_error(e: ir.MLIRError) -> list[Diagnostic]:
     diags = [from_mlir(d) for d in e.error_diagnostics]
     return diags or [Diagnostic("error", None, None, e.message)]

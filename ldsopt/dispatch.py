@@ -18,6 +18,8 @@ import re
 
 from iree.compiler import ir
 
+from ldsopt.remarks import Unmatched
+
 _DISPATCH_TENSOR = re.compile(r"!iree_tensor_ext\.dispatch\.tensor<(readonly|writeonly|readwrite):(tensor<.*>)>")
 
 
@@ -115,14 +117,15 @@ def _binding_of_store(op: ir.Operation) -> tuple[ir.Value, Binding] | None:
     return None
 
 
-def analyze(func: ir.Operation, root_names: tuple[str, ...]) -> Dispatch | None:
+def analyze(func: ir.Operation, root_names: tuple[str, ...]) -> Dispatch | Unmatched:
     """Matches a dispatch made of whole-tensor loads, one root op of `root_names` (plus
     tensor.empty / linalg.fill feeding its inits) and one whole-tensor store of its result.
-    Anything else (several roots, dynamic shapes, partial slices) is not matched."""
+    Anything else (several roots, dynamic shapes, partial slices) is Unmatched, with why."""
     block = func.regions[0].blocks[0]
     ops = [o.operation for o in block.operations][:-1]  # Operation, not OpView: FuncOp.name is its symbol
     loads: list[tuple[ir.Operation, Binding]] = []
     roots, stores = [], []
+    takes = " or ".join(root_names)
     for op in ops:
         name = op.name
         b = _binding_of_load(op)
@@ -135,23 +138,33 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...]) -> Dispatch | None:
         elif name in ("arith.constant", "hal.interface.binding.subspan", "amdgpu.fat_raw_buffer_cast",
                       "tensor.empty", "linalg.fill"):
             continue
+        elif name.endswith("dispatch.tensor.load"):
+            return Unmatched("reads part of a binding (a tensor slice), not whole tensors")
         else:
-            return None
-    if len(roots) != 1 or len(stores) != 1:
-        return None
+            return Unmatched(f"computes with {name}; this pass takes one {takes} and its loads and store")
+    if len(roots) != 1:
+        return Unmatched(f"{len(roots)} ops fused in one dispatch ({', '.join(r.name for r in roots)}); "
+                         "this pass takes one" if roots else f"no {takes} op")
+    if len(stores) != 1:
+        return Unmatched(f"{len(stores)} stored results; this pass takes one")
     root = roots[0]
     stored = _binding_of_store(stores[0])
-    if stored is None or len(root.results) != 1 or stored[0] != root.results[0]:
-        return None
+    if stored is None:
+        return Unmatched("writes part of a binding (a tensor slice), not a whole tensor")
+    if len(root.results) != 1 or stored[0] != root.results[0]:
+        return Unmatched("the stored value is not the one result of the root op")
     n_inputs = len(root.operands) - len(root.results)
     inputs = []
     for v in list(root.operands)[:n_inputs]:
         b = next((b for op, b in loads if v.owner == op), None) if isinstance(v, ir.OpResult) else None
-        if b is None or not b.tensor_type.has_static_shape:
-            return None
+        if b is None:
+            source = v.owner.name if isinstance(v, ir.OpResult) else "a block argument"
+            return Unmatched(f"an input of {root.name} comes from {source}, not from a whole-tensor load of a binding")
+        if not b.tensor_type.has_static_shape:
+            return Unmatched("dynamic shapes")
         inputs.append(b)
     if not stored[1].tensor_type.has_static_shape:
-        return None
+        return Unmatched("dynamic shapes")
     return Dispatch(func, root, inputs, stored[1], ops)
 
 

@@ -20,7 +20,7 @@ import subprocess
 import numpy as np
 from iree.compiler import ir
 
-from ldsopt import model_import, pipeline, syntax_upgrade
+from ldsopt import model_import, pipeline, remarks, syntax_upgrade
 from ldsopt import target as target_model
 from ldsopt.kernel import LOWERED_BY, USER_CONFIG
 from ldsopt.replay import DTYPES, Tensor, run_module, tool
@@ -167,7 +167,8 @@ def _run_pipeline(module: ir.Module, pipeline_text: str, what: str) -> ir.Module
 
 
 def dispatch_report(module: ir.Module) -> list[dict]:
-    """For each dispatch: its name, IREE pipeline and the ldsopt passes that lowered it."""
+    """For each dispatch: its name, IREE pipeline, the ldsopt passes that lowered it, and
+    for one no pass lowered each pass's reason (`remarks`)."""
     out = []
 
     def visit(op):
@@ -177,7 +178,8 @@ def dispatch_report(module: ir.Module) -> list[dict]:
             pm = re.search(r"pipeline<(\w+)>", info)
             passes = [ir.StringAttr(a).value for a in op.attributes[LOWERED_BY]] if LOWERED_BY in op.attributes else []
             out.append({"name": ir.StringAttr(op.attributes["sym_name"]).value,
-                        "pipeline": pm.group(1) if pm else info, "passes": passes})
+                        "pipeline": pm.group(1) if pm else info, "passes": passes,
+                        "missed": {} if passes else remarks.reasons(op)})
             return ir.WalkResult.SKIP
         return ir.WalkResult.ADVANCE
 

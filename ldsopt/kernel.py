@@ -18,6 +18,7 @@ from __future__ import annotations
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, llvm, memref, vector
 
+from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.dispatch import Dispatch, analyze, dispatch_funcs, erase_unused
 from ldsopt.elementwise import element_bits
@@ -33,14 +34,17 @@ USER_CONFIG = "ldsopt.user_config"
 
 def matched_dispatches(module: ir.Operation, roots: tuple[str, ...], match, pass_name: str):
     """(dispatch, match(dispatch), target) for each dispatch no pass has lowered yet whose
-    root is one of `roots` and that `match` accepts (returns non-None); the loop every
-    strategy pass starts with. A matched dispatch without a GPU target is an error."""
+    root is one of `roots` and that `match` accepts; the loop every strategy pass starts
+    with. Where `analyze` or `match` declines (an `Unmatched`, or None), the reason is
+    recorded for the remarks. A matched dispatch without a GPU target is an error."""
     for func in dispatch_funcs(module):
         if LOWERED_BY in func.attributes:
             continue
         d = analyze(func, roots)
-        m = match(d) if d is not None else None
-        if m is None:
+        m = match(d) if d else d
+        if not m:
+            remarks.missed(func, pass_name, m.reason if isinstance(m, remarks.Unmatched)
+                           else "the dispatch is not of this pass's pattern")
             continue
         tgt = target_model.of_op(func)
         if tgt is None:

@@ -131,15 +131,23 @@ def replay(folder: str, device: str | None = None, atol: float | None = None, rt
     return result
 
 
+def dispatch_lines(dispatches: list[dict]) -> list[str]:
+    """Per dispatch, who lowered it; under one left to IREE, why each ldsopt pass left it;
+    then how many ldsopt lowered."""
+    lines = []
+    for d in dispatches:
+        how = "ldsopt: " + ", ".join(d["passes"]) if d["passes"] else f"iree-default ({d['pipeline']})"
+        lines.append(f"dispatch {d['name']}: {how}")
+        lines += [f"  {name}: {why}" for name, why in d.get("missed", {}).items()]
+    lowered = sum(1 for d in dispatches if d["passes"])
+    lines.append(f"ldsopt lowered {lowered} of {len(dispatches)} dispatches")
+    return lines
+
+
 def format_report(result: dict, require_ldsopt: bool = False) -> tuple[str, bool]:
     """The human report; the last line starts with PASS or FAIL."""
-    lines = []
-    fell_back = []
-    for d in result["dispatches"]:
-        how = "ldsopt: " + ", ".join(d["passes"]) if d["passes"] else f"iree-default ({d['pipeline']})"
-        if not d["passes"]:
-            fell_back.append(d["name"])
-        lines.append(f"dispatch {d['name']}: {how}")
+    lines = dispatch_lines(result["dispatches"])
+    fell_back = [d["name"] for d in result["dispatches"] if not d["passes"]]
     for c in result["outputs"]:
         lines.append(f"{c['name']}: max abs error {c['max_abs']:.3g}, max rel error {c['max_rel']:.3g}"
                      + ("" if c["ok"] else f", {c['bad']} elements out of tolerance"))

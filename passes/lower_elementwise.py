@@ -31,6 +31,7 @@ from ldsopt.elementwise import (body_is_elementwise, collapse_groups, collapsed_
                                 vectorize_body)
 from ldsopt.kernel import Kernel, matched_dispatches, read_vector, write_vector
 from ldsopt.registry import ModulePass, option
+from ldsopt.remarks import Unmatched
 
 
 def elementwise_operand_dims(root: ir.Operation) -> list[list[int]] | None:
@@ -49,9 +50,12 @@ def elementwise_operand_dims(root: ir.Operation) -> list[list[int]] | None:
     return dims
 
 
-def _match(d: Dispatch) -> list[list[int]] | None:
+def _match(d: Dispatch) -> list[list[int]] | Unmatched:
     dims = elementwise_operand_dims(d.root)
-    return dims if dims is not None and body_is_elementwise(d.root) else None
+    if dims is None:
+        return Unmatched("not elementwise without transposes: reduced loops, or an operand read "
+                         "through a permutation (ldsopt-preload-transposed's)")
+    return dims if body_is_elementwise(d.root) else Unmatched("its body is not elementwise arith/math ops")
 
 
 @dataclasses.dataclass(frozen=True)

@@ -76,6 +76,7 @@ from ldsopt.elementwise import element_bits, map_dims
 from ldsopt.kernel import LOWERED_BY, Kernel, L1Prefetch, matched_dispatches, read_vector, write_vector
 from ldsopt.mma import Intrinsic, OperandLayout
 from ldsopt.registry import ModulePass, PassError, option
+from ldsopt.remarks import Unmatched
 from ldsopt.staging import ATTR, StagingLayout
 from ldsopt.passes import dtl_emit
 from ldsopt.passes.dtl_emit import uses_dtl, with_dtl
@@ -302,24 +303,26 @@ def _init_of(root: ir.Operation) -> float | Binding | None:
     return load_binding(init)
 
 
-def match(d: Dispatch) -> Problem | None:
+def match(d: Dispatch) -> Problem | Unmatched:
     root = d.root
     if len(d.inputs) != 2 or len(root.regions) != 1:
-        return None
+        return Unmatched(f"{root.name} with {len(d.inputs)} inputs is not a contraction of two operands")
     types = [str(b.tensor_type.element_type) for b in d.inputs]
-    if types[0] != types[1] or types[0] not in _INPUT_TYPES or str(d.output.tensor_type.element_type) != "f32":
-        return None
+    out_type = str(d.output.tensor_type.element_type)
+    if types[0] != types[1] or types[0] not in _INPUT_TYPES or out_type != "f32":
+        return Unmatched(f"operands {types[0]} x {types[1]} -> {out_type}: takes two operands of one of "
+                         f"{', '.join(_INPUT_TYPES)} into f32")
     maps = [ir.AffineMapAttr(a).value for a in root.attributes["indexing_maps"]]
     dims = [map_dims(m) for m in maps]
     if any(x is None for x in dims):
-        return None
+        return Unmatched("an indexing map is not a projection of the loops")
     n_loops = maps[2].n_dims
     out = dims[2]
     if out != list(range(n_loops - 1)) or n_loops not in (3, 4):  # (b?, m, n) in order; k last
-        return None
+        return Unmatched("not a (batch) matmul: the output is not (b?, m, n) with one reduced loop k last")
     if "iterator_types" in root.attributes and \
             ["reduction" in str(it) for it in root.attributes["iterator_types"]] != [False] * len(out) + [True]:
-        return None
+        return Unmatched("not a (batch) matmul: the loops are not (b?, m, n) parallel and k reduced")
     k = n_loops - 1
     batched = n_loops == 4
     names = {out[-2]: "m", out[-1]: "n", k: "k"}
@@ -328,16 +331,18 @@ def match(d: Dispatch) -> Problem | None:
     roles = {}
     for pos, ds in enumerate(dims[:2]):
         if batched and (not ds or ds[0] != out[0]):
-            return None
+            return Unmatched("an operand does not have the batch dim first")
         mem = tuple(names[x] for x in (ds[1:] if batched else ds))
         if len(mem) != 2 or "k" not in mem or len(set(mem)) != 2 or "b" in mem:
-            return None
+            return Unmatched("an operand is not an (m, k) or (k, n) matrix in some order")
         roles["A" if "m" in mem else "B"] = (pos, mem)
-    if set(roles) != {"A", "B"} or not _is_mul_add_body(root):
-        return None
+    if set(roles) != {"A", "B"}:
+        return Unmatched("the operands are not one (m, k) and one (k, n) matrix")
+    if not _is_mul_add_body(root):
+        return Unmatched("the body is not a multiply-add (of operands extended to f32)")
     init = _init_of(root)
     if init is None:
-        return None
+        return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
     shape = list(d.output.tensor_type.shape)
     a_pos, a_mem = roles["A"]
     k_size = list(d.inputs[a_pos].tensor_type.shape)[(1 if batched else 0) + a_mem.index("k")]

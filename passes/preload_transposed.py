@@ -91,6 +91,7 @@ from ldsopt.elementwise import (body_is_elementwise, collapse_groups, collapsed_
                                 vectorize_body)
 from ldsopt.kernel import Kernel, matched_dispatches, read_vector, write_vector
 from ldsopt.registry import ModulePass, option
+from ldsopt.remarks import Unmatched
 
 OUTPUT = -1  # the stage key of the output (inputs are keyed by position)
 FLAT = -2  # the column walk's dim when it runs over the output's (col_b, a) tile as one range
@@ -190,18 +191,20 @@ class Plan:
         return [self.tile[d] for d in dims[:-1]] + [self.tile[dims[-1]] + (self.pads[key] if pad is None else pad)]
 
 
-def analyze_problem(d: Dispatch) -> Problem | None:
-    """The collapsed problem if `d` is a pointwise generic with a transposed input, else None."""
+def analyze_problem(d: Dispatch) -> Problem | Unmatched:
+    """The collapsed problem if `d` is a pointwise generic with a transposed input."""
     root = d.root
-    if any("parallel" not in str(it) for it in root.attributes["iterator_types"]) or not body_is_elementwise(root):
-        return None
+    if any("parallel" not in str(it) for it in root.attributes["iterator_types"]):
+        return Unmatched("not pointwise: it has reduced loops")
+    if not body_is_elementwise(root):
+        return Unmatched("its body is not elementwise arith/math ops")
     dims = [map_dims(ir.AffineMapAttr(m).value) for m in root.attributes["indexing_maps"]]
     if any(x is None or len(set(x)) != len(x) for x in dims):
-        return None
+        return Unmatched("an indexing map is not a permutation or projection of the loops")
     out = dims[-1]
     rank = len(root.attributes["iterator_types"])
     if sorted(out) != list(range(rank)):
-        return None
+        return Unmatched("the output does not cover every loop")
     # Renumber loops in the output's order: the output becomes the identity.
     renamed = [[out.index(x) for x in od] for od in dims]
     shape = list(d.output.tensor_type.shape)
@@ -214,7 +217,8 @@ def analyze_problem(d: Dispatch) -> Problem | None:
     p = Problem([math.prod(shape[x] for x in g) for g in groups], groups,
                 [Operand(b, collapse(od)) for b, od in zip(d.inputs, renamed)],
                 Operand(d.output, collapse(renamed[-1])))
-    return p if p.transposed() else None
+    return p if p.transposed() else Unmatched("no input is transposed: none varies along the output's "
+                                                      "fastest dim while contiguous along another")
 
 
 def stores_through_lds(p: Problem) -> bool:

@@ -17,8 +17,10 @@ import traceback
 
 from iree.compiler import ir
 
-from ldsopt import diagnostics, pipeline, registry, syntax_upgrade
+from ldsopt import diagnostics, pipeline, registry, remarks, syntax_upgrade
 from ldsopt.diagnostics import Diagnostic
+from ldsopt.dispatch import dispatch_funcs
+from ldsopt.kernel import LOWERED_BY
 from ldsopt.target import KNOWN
 
 SPLIT_MARKER = re.compile(r"^// -----\s*$", re.M)
@@ -45,6 +47,33 @@ def _parse(text: str, ctx: ir.Context, upgrade: bool) -> ir.Module:
     return ir.Module.parse(text, ctx)
 
 
+def _root_location(func: ir.Operation) -> ir.Location:
+    """Where a dispatch's computation is written: its first linalg op that is not a fill,
+    else the function."""
+    for op in func.regions[0].blocks[0].operations:
+        if op.operation.name.startswith(("linalg.", "iree_linalg_ext.")) and op.operation.name != "linalg.fill":
+            return op.location
+    return func.location
+
+
+def remark_diagnostics(module: ir.Module, which: str | None) -> list[Diagnostic]:
+    """--remarks: `missed` gives each pass's reason for each dispatch that no pass lowered;
+    `all` also says which passes lowered the others."""
+    if which is None:
+        return []
+    out = []
+    for func in dispatch_funcs(module.operation):
+        loc = _root_location(func)
+        if LOWERED_BY in func.attributes:
+            if which == "all":
+                passes = ", ".join(ir.StringAttr(a).value for a in ir.ArrayAttr(func.attributes[LOWERED_BY]))
+                out.append(diagnostics.at(loc, "remark", f"lowered by {passes}"))
+            continue
+        out += [diagnostics.at(loc, "remark", f"{name}: left to IREE: {why}")
+                for name, why in remarks.reasons(func).items()]
+    return out
+
+
 def process_chunk(text: str, args) -> tuple[str | None, list[Diagnostic]]:
     """Returns (printed module or None on failure, diagnostics)."""
     ctx = ir.Context()
@@ -62,6 +91,7 @@ def process_chunk(text: str, args) -> tuple[str | None, list[Diagnostic]]:
                 module.operation.attributes["ldsopt.target"] = ir.StringAttr.get(args.target)
         if args.pass_pipeline:
             pipeline.run(module, args.pass_pipeline, args.mlir_print_ir_after_all)
+            collected += remark_diagnostics(module, args.remarks)
         elif not module.operation.verify():
             return None, collected
         if args.target:
@@ -129,6 +159,8 @@ def main(argv=None) -> int:
                     help="check diagnostics against expected-error/warning/remark @+N {{...}} comments")
     ap.add_argument("--list-passes", action="store_true", help="list ldsopt passes and their options")
     ap.add_argument("--mlir-print-ir-after-all", action="store_true", help="print the IR after every pass")
+    ap.add_argument("--remarks", choices=["missed", "all"],
+                    help="say why each ldsopt pass left a dispatch to IREE (missed), and who lowered the rest (all)")
     ap.add_argument("--target", choices=[k for k, v in KNOWN.items() if v.target_info],
                     help="target for IR that has no #iree_gpu.target around it")
     ap.add_argument("--upgrade-iree-syntax", action="store_true",

@@ -118,8 +118,7 @@ def main(argv=None) -> int:
         print(json.dumps(result, indent=1) if args.json else text)
         return 0 if ok else 1
 
-    lines = [f"dispatch {d['name']}: " + ("ldsopt: " + ", ".join(d["passes"]) if d["passes"]
-                                         else f"iree-default ({d['pipeline']})") for d in man["dispatches"]]
+    lines = replay_mod.dispatch_lines(man["dispatches"])
     fell_back = [d for d in man["dispatches"] if not d["passes"]]
     if target == "gfx942":
         kernels = isa.from_dump_dir(os.path.join(folder, "executables"))

@@ -40,8 +40,15 @@ def _passes(proc):
 
 @pytest.mark.parametrize("model", ["mlp_classifier", "encoder_layer_small_f32", "decoder_block_small_f32"])
 def test_suite_model_runs(models, model, lds_run):
-    out = _passes(lds_run(str(models / f"{model}.onnx"), "--target", "lavapipe"))
-    assert out.count("dispatch ") >= 3, out  # a whole model, not one op
+    lines = _passes(lds_run(str(models / f"{model}.onnx"), "--target", "lavapipe")).splitlines()
+    dispatches = [i for i, line in enumerate(lines) if line.startswith("dispatch ")]
+    assert len(dispatches) >= 3, lines  # a whole model, not one op
+    # Under each dispatch left to IREE, each ldsopt pass's reason; then the coverage line.
+    for i in dispatches:
+        if ": iree-default (" in lines[i]:
+            assert lines[i + 1].startswith("  ldsopt-"), lines[i:i + 2]
+    lowered = sum(": ldsopt: " in lines[i] for i in dispatches)
+    assert f"ldsopt lowered {lowered} of {len(dispatches)} dispatches" in lines
 
 
 def test_opset9_model_is_upgraded(suite, models):
