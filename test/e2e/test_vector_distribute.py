@@ -39,10 +39,18 @@ def _run_case(program: pathlib.Path, options: str, folder: pathlib.Path) -> tupl
     return proc.returncode == 0 and bool(lines) and lines[-1].startswith("PASS"), proc.stdout + proc.stderr
 
 
-# (id, program, pass options): every reduction program with the default plan; a few
-# with few workgroups, so that each workgroup loops over output tiles (barrier before the LDS
-# write); and user layout configs.
-CASES = [(p.stem, p, "") for p in sorted((PROGRAMS / "reduction").glob("*.mlir"))] + [
+# (id, program, pass options): every reduction program and every fused one (several ops over
+# the same rows: softmax, ...) with the default plan; a few with few workgroups, so that each
+# workgroup loops over output tiles (barrier before the LDS write); fused rows read again from
+# global memory each sweep instead of kept in registers; and user layout configs.
+FUSED = PROGRAMS / "fused"
+CASES = [(p.stem, p, "") for p in sorted((PROGRAMS / "reduction").glob("*.mlir"))] + \
+    [(p.stem, p, "") for p in sorted(FUSED.glob("*.mlir"))] + [
+    # Rows of 4099 (guarded leftovers), read again each sweep; and with few workgroups.
+    ("fused_reread_5x4099", FUSED / "softmax_f32_5x4099.mlir", "row-registers=0"),
+    ("fused_reread_grid_stride_f16_5x4099", FUSED / "softmax_generics_f16_5x4099.mlir",
+     "row-registers=0 max-workgroups=2"),
+    ("fused_grid_stride_16x1000", FUSED / "softmax_f32_16x1000.mlir", "max-workgroups=3"),
     ("grid_stride_lds_rows", PROGRAMS / "reduction" / "row_sum_f32_13x1000.mlir", "max-workgroups=3"),
     ("grid_stride_lds_cols", PROGRAMS / "reduction" / "col_sum_f32_512x64.mlir", "max-workgroups=1"),
     ("grid_stride_lds_middle", PROGRAMS / "reduction" / "max_middle_f32_6x50x10.mlir", "max-workgroups=4"),
