@@ -6,8 +6,9 @@ loads of them, one linalg computation, and whole-tensor stores. Two spellings ex
 IREE 3.13: on CUDA/HIP the bindings are memrefs read by `iree_codegen.load_from_buffer`
 (through `amdgpu.fat_raw_buffer_cast` on HIP); on Vulkan they are
 `!iree_tensor_ext.dispatch.tensor` read by `iree_tensor_ext.dispatch.tensor.load`.
-`analyze` hides the difference: each operand becomes a `Binding` whose `memref()` gives
-a memref value a kernel can load from and store to.
+`analyze` (one root op) and `analyze_graph` (any number of linalg ops, as IREE fuses a
+softmax or a LayerNorm into one dispatch) hide the difference: each operand becomes a
+`Binding` whose `memref()` gives a memref value a kernel can load from and store to.
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ Matches a dispatch whose root is a `linalg.generic` with reduction iterators or 
   add, mul, float min/max (`minimumf`, `maximumf`, `minnumf`, `maxnumf`), integer min/max
   (`minsi`, `maxsi`, `minui`, `maxui`), `andi`, `ori`, `xori`;
 - the output starts as a `linalg.fill` value or as a loaded tensor.
-Anything else is left alone.
+A dispatch of several ops (or of one generic with several results) that forms rows is
+matched too: see *Fused rows* below. Anything else is left alone.
 
 The distribution comes from ldsopt.reduction_plan: a user's layout config on the root is
 honoured (or the pass fails with the reason it cannot be): a `compilation_info`, or a
@@ -36,6 +37,37 @@ grid-stride loop over workgroups:
    barrier, then G lanes per output read the partials back (each lane serially over every
    G-th partial, so any number of subgroups is right) and a butterfly combines them;
 4. one lane combines the result with the output's initial value and stores it.
+
+Fused rows. A dispatch that ldsopt.fused_rows reads as rows (softmax, LayerNorm, RMSNorm,
+logsumexp, mean, several reductions in one generic, as IREE forms them from linalg.softmax or
+from generics): linalg.generics over one iteration space whose trailing dims are the reduced
+ones; any number of reductions, each result with its own combining op (those above) and
+initial value; maps per element (before a combine, or consumers that read the row again with
+the reduced values); row maps on the reduced values (divide by N, rsqrt(var + eps), log);
+loaded operands per element, per row or per column (gamma, beta); any number of stored
+results, full or per row. Not matched (left to IREE): reductions over other dims than the
+trailing ones, transposed or repeated reads, bodies beyond arith / math, argmax-like bodies
+(a select over the outputs), a reduction starting from another generic's result. A user's
+layout config on any of its generics is refused (an error): the default plan (vectors along
+the row, every thread of the workgroup on one row at a time) is the only one. Per row:
+a. passes: the reductions that need no other one's result form pass 0, those that read a
+   pass-0 result pass 1, and so on (softmax: the max, then the sum of exp(x - max)); a pass
+   runs every reduction of its level over the thread's chunks at once (one accumulator
+   vector each), steps 1-3 above for each result (one LDS buffer per result, a single
+   barrier for all of them), except that every thread reads all partials back, so that
+   each holds the total; it is combined with the result's initial value, and the row maps
+   that need only what is known by then are computed on scalars;
+b. a last sweep writes the full results (consumers), thread by thread as their chunks were
+   read; row results are stored by thread 0;
+c. the row between sweeps: when the thread's chunks (of every operand read per element) are
+   at most `row-registers` elements (32 by default) and there is more than one sweep, they
+   are loaded once, before the first sweep, and kept in registers with whatever was computed
+   from them (exp(x - max) is computed once for the sum and the divide); otherwise each sweep
+   reads them again from global memory (the loop of step 1). Keeping rows that do not fit in
+   registers in LDS is not done.
+A workgroup looping over several rows needs a barrier before a row's LDS writes only when a
+row has one pass: with more, another pass's barrier separates the reads of one row from the
+writes of the next.
 
 Measured on the H200 at 6eaddf9 (2026-11-29, 5 repetitions, copy 4.26 TB/s; the default
 pipelines; bench/results/cuda/), us (fraction of the copy) against IREE's default:
