@@ -29,19 +29,31 @@ def identity_attr(kind: str, t: ir.Type) -> ir.Attribute:
 def combining_op(root: ir.Operation) -> ir.Operation | None:
     """The op that yields `kind(value from the inputs, output block argument)`, if the body
     of the linalg.generic / linalg.reduce `root` is such a chain of elementwise ops."""
+    ops = combining_ops(root)
+    return ops[0] if ops is not None and len(ops) == 1 else None
+
+
+def combining_ops(root: ir.Operation) -> list[ir.Operation] | None:
+    """Per result of the linalg.generic / linalg.reduce `root`, the op that yields
+    `kind(value from the inputs, its output block argument)`, if the body is a chain of
+    elementwise ops in which each output argument is read once, by its own combining op
+    (so the values combined come from the inputs alone); else None."""
     block = root.regions[0].blocks[0]
-    out_arg = block.arguments[len(block.arguments) - 1]
+    n_out = len(root.results)
+    out_args = list(block.arguments)[len(block.arguments) - n_out:]
     ops = [op.operation for op in block.operations]
     if any(len(op.regions) or not (op.name == "linalg.yield" or op.name.startswith(_BODY_DIALECTS)) for op in ops):
         return None
-    yielded = ops[-1].operands[0]
-    if not isinstance(yielded, ir.OpResult):
-        return None
-    combine = yielded.owner.operation
-    if combine.name not in _FLOAT_IDENTITY and combine.name not in _INT_IDENTITY:
-        return None
-    uses = list(out_arg.uses)
-    if len(uses) != 1 or uses[0].owner.operation != combine or len(combine.operands) != 2 \
-            or list(combine.operands).count(out_arg) != 1:
-        return None
-    return combine
+    combines = []
+    for out_arg, yielded in zip(out_args, ops[-1].operands):
+        if not isinstance(yielded, ir.OpResult):
+            return None
+        combine = yielded.owner.operation
+        if combine.name not in _FLOAT_IDENTITY and combine.name not in _INT_IDENTITY:
+            return None
+        uses = list(out_arg.uses)
+        if len(uses) != 1 or uses[0].owner.operation != combine or len(combine.operands) != 2 \
+                or list(combine.operands).count(out_arg) != 1 or combine in combines:
+            return None
+        combines.append(combine)
+    return combines

@@ -6,8 +6,9 @@ loads of them, one linalg computation, and whole-tensor stores. Two spellings ex
 IREE 3.13: on CUDA/HIP the bindings are memrefs read by `iree_codegen.load_from_buffer`
 (through `amdgpu.fat_raw_buffer_cast` on HIP); on Vulkan they are
 `!iree_tensor_ext.dispatch.tensor` read by `iree_tensor_ext.dispatch.tensor.load`.
-`analyze` hides the difference: each operand becomes a `Binding` whose `memref()` gives
-a memref value a kernel can load from and store to.
+`analyze` (one root op) and `analyze_graph` (any number of linalg ops, as IREE fuses a
+softmax or a LayerNorm into one dispatch) hide the difference: each operand becomes a
+`Binding` whose `memref()` gives a memref value a kernel can load from and store to.
 """
 
 from __future__ import annotations
@@ -166,6 +167,53 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...]) -> Dispatch | Unmat
     if not stored[1].tensor_type.has_static_shape:
         return Unmatched("dynamic shapes")
     return Dispatch(func, root, inputs, stored[1], ops)
+
+
+@dataclasses.dataclass
+class Graph:
+    """A dispatch of whole-tensor loads, any number of linalg ops and whole-tensor stores."""
+
+    func: ir.Operation
+    ops: list[ir.Operation]                 # the linalg ops of `root_names`, in program order
+    loads: list[tuple[ir.Value, Binding]]   # each loaded tensor and its binding
+    stores: list[tuple[ir.Value, Binding]]  # each stored tensor and its binding
+    body_ops: list[ir.Operation]            # every op of the func but the terminator
+
+    @property
+    def location(self) -> ir.Location:
+        return self.ops[0].location
+
+    def binding_of(self, value: ir.Value) -> Binding | None:
+        """The binding of a loaded tensor; None for any other value."""
+        return next((b for v, b in self.loads if v == value), None)
+
+
+def analyze_graph(func: ir.Operation, root_names: tuple[str, ...]) -> Graph | None:
+    """Matches a dispatch made of whole-tensor loads, linalg ops of `root_names` (plus
+    tensor.empty / linalg.fill) and whole-tensor stores, every tensor of a static shape.
+    What the ops compute together is for the caller to match."""
+    block = func.regions[0].blocks[0]
+    ops = [o.operation for o in block.operations][:-1]
+    roots, loads, stores = [], [], []
+    for op in ops:
+        b = _binding_of_load(op)
+        if b is not None:
+            loads.append((op.results[0], b))
+        elif op.name in root_names:
+            roots.append(op)
+        elif op.name in ("iree_codegen.store_to_buffer", "iree_tensor_ext.dispatch.tensor.store"):
+            stored = _binding_of_store(op)
+            if stored is None:
+                return None
+            stores.append(stored)
+        elif op.name not in ("arith.constant", "hal.interface.binding.subspan", "amdgpu.fat_raw_buffer_cast",
+                             "tensor.empty", "linalg.fill"):
+            return None
+    tensors = [b.tensor_type for _, b in loads + stores] + \
+        [ir.RankedTensorType(v.type) for op in roots for v in op.operands if isinstance(v.type, ir.RankedTensorType)]
+    if not roots or not stores or not all(t.has_static_shape for t in tensors):
+        return None
+    return Graph(func, roots, loads, stores, ops)
 
 
 def erase_unused(ops: list[ir.Operation]) -> None:

@@ -78,26 +78,36 @@ def element_bits(t: ir.Type) -> int:
 
 
 def vectorize_body(root: ir.Operation, inputs: list[ir.Value], v: int) -> ir.Value:
-    """Clones the generic's scalar body onto vectors of `v` lanes."""
+    """Clones the generic's scalar body onto vectors of `v` lanes; its (first) yielded value."""
+    return clone_body(root, inputs, v)[0]
+
+
+def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None) -> list[ir.Value]:
+    """Clones the generic's scalar body at the insertion point, its block arguments taken
+    from `args`, onto vectors of `v` lanes (None: as scalars); every yielded value."""
     block = root.regions[0].blocks[0]
-    mapping = {block.arguments[i]: inputs[i] for i in range(len(inputs))}
+    mapping = {block.arguments[i]: args[i] for i in range(len(args))}
+
+    def lifted(t: ir.Type) -> ir.Type:
+        return t if v is None else ir.VectorType.get([v], t)
 
     def get(val: ir.Value) -> ir.Value:
         if val in mapping:
             return mapping[val]
         # A value from outside the body (a scalar constant of the function): broadcast it.
-        return vector.broadcast(ir.VectorType.get([v], val.type), val)
+        return val if v is None else vector.broadcast(lifted(val.type), val)
 
     for op in block.operations:
         op = op.operation
         if op.name == "linalg.yield":
-            return get(op.operands[0])
+            return [get(x) for x in op.operands]
         attrs = dict(op.attributes.items())
         if op.name == "arith.constant":
             new = ir.Operation.create(op.name, results=[op.results[0].type], attributes=attrs)
-            mapping[op.results[0]] = vector.broadcast(ir.VectorType.get([v], op.results[0].type), new.results[0])
+            mapping[op.results[0]] = new.results[0] if v is None else vector.broadcast(lifted(op.results[0].type),
+                                                                                       new.results[0])
             continue
-        new = ir.Operation.create(op.name, results=[ir.VectorType.get([v], r.type) for r in op.results],
+        new = ir.Operation.create(op.name, results=[lifted(r.type) for r in op.results],
                                   operands=[get(x) for x in op.operands], attributes=attrs)
         for old, res in zip(op.results, new.results):
             mapping[old] = res

@@ -20,7 +20,7 @@ from iree.compiler.dialects import arith, gpu, llvm, memref, vector
 
 from ldsopt import remarks
 from ldsopt import target as target_model
-from ldsopt.dispatch import Dispatch, analyze, dispatch_funcs, erase_unused
+from ldsopt.dispatch import Dispatch, Graph, analyze, dispatch_funcs, erase_unused
 from ldsopt.elementwise import element_bits
 from ldsopt.registry import PassError
 from ldsopt.target import Target
@@ -32,15 +32,17 @@ LOWERED_BY = "ldsopt.lowered_by"
 USER_CONFIG = "ldsopt.user_config"
 
 
-def matched_dispatches(module: ir.Operation, roots: tuple[str, ...], match, pass_name: str):
-    """(dispatch, match(dispatch), target) for each dispatch no pass has lowered yet whose
-    root is one of `roots` and that `match` accepts; the loop every strategy pass starts
-    with. Where `analyze` or `match` declines (an `Unmatched`, or None), the reason is
-    recorded for the remarks. A matched dispatch without a GPU target is an error."""
+def matched_dispatches(module: ir.Operation, roots: tuple[str, ...], match, pass_name: str, analyzer=analyze):
+    """(dispatch, match(dispatch), target) for each dispatch no pass has lowered yet that
+    `analyzer` (ldsopt.dispatch.analyze: one root among `roots`; analyze_graph: any number)
+    reads and `match` accepts; the loop every strategy pass starts with. Where the analyzer
+    or `match` declines (an `Unmatched`, or None), the reason is recorded for the remarks
+    (a later loop of the same pass replaces it). A matched dispatch without a GPU target is
+    an error."""
     for func in dispatch_funcs(module):
         if LOWERED_BY in func.attributes:
             continue
-        d = analyze(func, roots)
+        d = analyzer(func, roots)
         m = match(d) if d else d
         if not m:
             remarks.missed(func, pass_name, m.reason if isinstance(m, remarks.Unmatched)
@@ -54,7 +56,7 @@ def matched_dispatches(module: ir.Operation, roots: tuple[str, ...], match, pass
 
 
 class Kernel:
-    def __init__(self, dispatch: Dispatch, target: Target, workgroup_size: tuple[int, int, int],
+    def __init__(self, dispatch: Dispatch | Graph, target: Target, workgroup_size: tuple[int, int, int],
                  grid: tuple[int, int, int]):
         for g, limit in zip(grid, target.max_workgroup_counts):
             if g > limit:

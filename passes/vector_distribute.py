@@ -11,7 +11,8 @@ Matches a dispatch whose root is a `linalg.generic` with reduction iterators or 
   add, mul, float min/max (`minimumf`, `maximumf`, `minnumf`, `maxnumf`), integer min/max
   (`minsi`, `maxsi`, `minui`, `maxui`), `andi`, `ori`, `xori`;
 - the output starts as a `linalg.fill` value or as a loaded tensor.
-Anything else is left alone.
+A dispatch of several ops (or of one generic with several results) that forms rows is
+matched too: see *Fused rows* below. Anything else is left alone.
 
 The distribution comes from ldsopt.reduction_plan: a user's layout config on the root is
 honoured (or the pass fails with the reason it cannot be): a `compilation_info`, or a
@@ -37,6 +38,37 @@ grid-stride loop over workgroups:
    G-th partial, so any number of subgroups is right) and a butterfly combines them;
 4. one lane combines the result with the output's initial value and stores it.
 
+Fused rows. A dispatch that ldsopt.fused_rows reads as rows (softmax, LayerNorm, RMSNorm,
+logsumexp, mean, several reductions in one generic, as IREE forms them from linalg.softmax or
+from generics): linalg.generics over one iteration space whose trailing dims are the reduced
+ones; any number of reductions, each result with its own combining op (those above) and
+initial value; maps per element (before a combine, or consumers that read the row again with
+the reduced values); row maps on the reduced values (divide by N, rsqrt(var + eps), log);
+loaded operands per element, per row or per column (gamma, beta); any number of stored
+results, full or per row. Not matched (left to IREE): reductions over other dims than the
+trailing ones, transposed or repeated reads, bodies beyond arith / math, argmax-like bodies
+(a select over the outputs), a reduction starting from another generic's result. A user's
+layout config on any of its generics is refused (an error): the default plan (vectors along
+the row, every thread of the workgroup on one row at a time) is the only one. Per row:
+a. passes: the reductions that need no other one's result form pass 0, those that read a
+   pass-0 result pass 1, and so on (softmax: the max, then the sum of exp(x - max)); a pass
+   runs every reduction of its level over the thread's chunks at once (one accumulator
+   vector each), steps 1-3 above for each result (one LDS buffer per result, a single
+   barrier for all of them), except that every thread reads all partials back, so that
+   each holds the total; it is combined with the result's initial value, and the row maps
+   that need only what is known by then are computed on scalars;
+b. a last sweep writes the full results (consumers), thread by thread as their chunks were
+   read; row results are stored by thread 0;
+c. the row between sweeps: when the thread's chunks (of every operand read per element) are
+   at most `row-registers` elements (32 by default) and there is more than one sweep, they
+   are loaded once, before the first sweep, and kept in registers with whatever was computed
+   from them (exp(x - max) is computed once for the sum and the divide); otherwise each sweep
+   reads them again from global memory (the loop of step 1). Keeping rows that do not fit in
+   registers in LDS is not done.
+A workgroup looping over several rows needs a barrier before a row's LDS writes only when a
+row has one pass: with more, another pass's barrier separates the reads of one row from the
+writes of the next.
+
 Measured on the H200 at 6eaddf9 (2026-11-29, 5 repetitions, copy 4.26 TB/s; the default
 pipelines; bench/results/cuda/), us (fraction of the copy) against IREE's default:
 rowsum_4x4096 f32 4.0 vs 4.0, f16 4.9 vs 4.1 (ncu: 2.43 vs 2.21 us a kernel); rowsum_8192x8192
@@ -53,17 +85,18 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import math
 
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
-from ldsopt import reduction_plan
+from ldsopt import fused_rows, reduction_plan
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
 from ldsopt.combining import combining_op, identity_attr
-from ldsopt.dispatch import Binding, Dispatch, load_binding
-from ldsopt.elementwise import element_bits, map_dims, vectorize_body
+from ldsopt.dispatch import Binding, Dispatch, Graph, analyze_graph, load_binding
+from ldsopt.elementwise import clone_body, element_bits, map_dims, vectorize_body
 from ldsopt.kernel import USER_CONFIG, Kernel, matched_dispatches, read_vector, write_vector
 from ldsopt.reduction_plan import Plan, PlanError, Problem
 from ldsopt.registry import ModulePass, PassError, option
@@ -144,7 +177,7 @@ def user_config(func: ir.Operation, root: ir.Operation, unmarked: bool = False) 
     return None
 
 
-def layout_attr(plan: Plan, lds_pad: int) -> ir.DictAttr:
+def layout_attr(plan: Plan, lds_pad: int, **fused: ir.Attribute) -> ir.DictAttr:
     """`ldsopt.reduction_layout`, a dictionary:
     - parallel_dims, reduced_dims: the dims of each side, numbered as the inputs' dims;
     - parallel, reduction: each side (its dims linearized row-major) split into
@@ -157,7 +190,10 @@ def layout_attr(plan: Plan, lds_pad: int) -> ir.DictAttr:
       (outputs per tile + padding against bank conflicts); absent when a single subgroup
       holds each output;
     - unroll: chunks a thread loads (in flight at once) before combining them;
-    - source: "default" or "lowering_config"."""
+    - source: "default" or "lowering_config";
+    - for a fused dispatch (`fused`): passes, the sweeps over each row (its reduction passes
+      and the one that stores full results); row, where the row is between sweeps:
+      "registers" (loaded once) or "global" (read again each sweep)."""
     p = plan.problem
     tiles = plan.tiles()
     entries = {
@@ -170,6 +206,7 @@ def layout_attr(plan: Plan, lds_pad: int) -> ir.DictAttr:
         "source": ir.StringAttr.get(plan.source),
         "unroll": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), plan.unroll),
     }
+    entries.update(fused)
     if plan.subgroups_r > 1:
         entries["lds_partials"] = ir.DenseI64ArrayAttr.get([plan.subgroups_r, plan.outputs_per_tile + lds_pad])
     return ir.DictAttr.get(entries)
@@ -188,6 +225,8 @@ class VectorDistribute(ModulePass):
                                   "one: hand-written dispatch IR), none")
     scale_config_to_target: bool = option(False, "rescale a lowering_config written for another subgroup size")
     unroll: int = option(0, "reduction chunks a thread loads before combining them (0: from the bytes per thread)")
+    row_registers: int = option(32, "fused rows: elements of the row a thread may keep in registers between its "
+                                    "sweeps (above: the row is read again from global memory each sweep)")
 
     def run(self, module: ir.Operation) -> None:
         if self.configs not in ("user", "all", "none"):
@@ -200,6 +239,44 @@ class VectorDistribute(ModulePass):
             lds_pad = plan.lds_row_pad(banks, element_bits(red.acc_type) // 8) if plan.subgroups_r > 1 else 0
             func.attributes[LAYOUT_ATTR] = layout_attr(plan, lds_pad)
             _ReductionKernel(d, red, plan, tgt, lds_pad).emit()
+        # Then the dispatches of several ops (or several results) that form rows.
+        for g, rows, tgt in matched_dispatches(module, ("linalg.generic",), fused_rows.match_rows, self.NAME,
+                                               analyzer=analyze_graph):
+            self._fused(g, rows, tgt)
+
+    def _fused(self, g: Graph, rows: fused_rows.RowGraph, tgt: target_model.Target) -> None:
+        for n in rows.nodes:
+            cfg = user_config(g.func, n.op, self.configs == "all") if self.configs != "none" else None
+            if cfg is not None and cfg.has_layout:
+                raise PassError(n.op.location, f"{self.NAME}: cannot honour the lowering_config: a layout "
+                                "config on a fused dispatch (several ops over the rows) is not supported")
+        chunk_operands = rows.chunk_operands()
+        vectored = [ir.RankedTensorType(o.value.type).element_type for o in chunk_operands
+                    if len(rows.shape) - 1 in o.dims] + \
+            [ir.RankedTensorType(v.type).element_type for v, _ in rows.full_stores]
+        bits = [element_bits(t) for t in vectored]
+        problem = Problem(rows.shape, rows.reduced, min((tgt.vector_elems(b) for b in bits), default=tgt.vector_elems(32)),
+                          tgt.subgroup_size, tgt.max_threads, min(self.max_workgroups, tgt.max_workgroup_counts[0]),
+                          element_bytes=max(1, sum(element_bits(ir.RankedTensorType(o.value.type).element_type)
+                                                   for o in chunk_operands) // 8),
+                          compute_units=tgt.compute_units)
+        try:
+            plan = reduction_plan.with_unroll(reduction_plan.default_plan(problem, self.workgroup_size), self.unroll)
+        except PlanError as e:
+            raise PassError(g.location, f"{self.NAME}: no plan: {e}") from None
+        # Rows are whole per workgroup (the default plan puts every thread on the reduction).
+        assert plan.threads_p == 1, plan
+        banks = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
+        accs = [n.combines[j].results[0].type for s in range(rows.passes) for n in rows.reductions(s)
+                for j in range(len(n.op.results))]
+        pads = [plan.lds_row_pad(banks, element_bits(t) // 8) if plan.subgroups_r > 1 else 0 for t in accs]
+        sweeps = rows.passes + (1 if rows.full_stores else 0)
+        in_registers = sweeps > 1 and \
+            plan.chunks_per_thread[1] * plan.vector * len(chunk_operands) <= self.row_registers
+        g.func.attributes[LAYOUT_ATTR] = layout_attr(
+            plan, max(pads), passes=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), sweeps),
+            row=ir.StringAttr.get("registers" if in_registers else "global"))
+        _FusedRowKernel(rows, plan, tgt, pads, in_registers).emit()
 
     def _plan(self, d: Dispatch, red: Reduction, tgt: target_model.Target) -> Plan:
         bits = [element_bits(b.tensor_type.element_type) for b in d.inputs]
@@ -219,45 +296,52 @@ class VectorDistribute(ModulePass):
             raise PassError(d.location, f"{self.NAME}: {what}: {e}") from None
 
 
-class _ReductionKernel:
-    """Emits the kernel of one planned reduction (steps 1-4 of the module docstring)."""
+class Combiner:
+    """A body's combining op (ldsopt.combining), applied to new values."""
 
-    def __init__(self, d: Dispatch, red: Reduction, plan: Plan, tgt: target_model.Target, lds_pad: int):
-        self.d, self.red, self.plan, self.lds_pad = d, red, plan, lds_pad
-        self.k = Kernel(d, tgt, (plan.workgroup_size, 1, 1), (plan.grid, 1, 1))
-        self.out_sizes = [red.shape[i] for i in plan.problem.parallel]
+    def __init__(self, op: ir.Operation):
+        self.op = op
 
-    def combine(self, a: ir.Value, b: ir.Value) -> ir.Value:
-        attrs = dict(self.red.combine.attributes.items())  # keeps fastmath / overflow flags
-        return ir.Operation.create(self.red.kind, results=[a.type], operands=[a, b], attributes=attrs).result
+    @property
+    def acc_type(self) -> ir.Type:
+        return self.op.results[0].type
+
+    def __call__(self, a: ir.Value, b: ir.Value) -> ir.Value:
+        attrs = dict(self.op.attributes.items())  # keeps fastmath / overflow flags
+        return ir.Operation.create(self.op.name, results=[a.type], operands=[a, b], attributes=attrs).result
 
     def identity(self, t: ir.Type) -> ir.Value:
-        attr = identity_attr(self.red.kind, self.red.acc_type)
+        """The identity as a constant of `t` (the accumulator type or a vector of it)."""
+        attr = identity_attr(self.op.name, self.acc_type)
         return arith.constant(t, ir.DenseElementsAttr.get_splat(t, attr) if isinstance(t, ir.VectorType) else attr)
 
-    def emit(self) -> None:
-        plan, k, d = self.plan, self.k, self.d
-        with k.ip, d.location:
-            self.inputs = [b.memref() for b in d.inputs]
-            self.output = d.output.memref()
-            self.init = self.red.init.memref() if isinstance(self.red.init, Binding) else self.red.init
-            self.tid = k.thread_id()
-            L = plan.subgroup_size
-            lane_p, self.lane_r = self._split(arith.remui(self.tid, k.const(L)), plan.lanes_p, plan.lanes_r)
-            sg_p, self.sg_r = self._split(arith.divui(self.tid, k.const(L)), plan.subgroups_p, plan.subgroups_r)
-            # With every thread on one side, the thread id is that side's coordinate.
-            self.p = self.tid if plan.threads_r == 1 else self._linear((sg_p, plan.lanes_p), (lane_p, 1))
-            self.r = self.tid if plan.threads_p == 1 else self._linear((self.sg_r, plan.lanes_r), (self.lane_r, 1))
-            if plan.subgroups_r > 1:
-                space = ir.Attribute.parse("#gpu.address_space<workgroup>")
-                lds_type = ir.MemRefType.get([plan.subgroups_r, plan.outputs_per_tile + self.lds_pad],
-                                             self.red.acc_type, memory_space=space)
-                self.lds = memref.alloc(lds_type, [], [])
-            tiles = scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
-        with ir.InsertionPoint(tiles.body), d.location:
-            self._tile(tiles.induction_variable)
-            scf.yield_([])
-        k.finish(VectorDistribute.NAME)
+
+class _DistributedKernel:
+    """What the kernels of this pass share: the threads' coordinates in the plan, the loop
+    over a thread's reduction chunks, the butterflies and the LDS read-back of partials."""
+
+    def __init__(self, d: Dispatch | Graph, plan: Plan, tgt: target_model.Target):
+        self.d, self.plan = d, plan
+        self.k = Kernel(d, tgt, (plan.workgroup_size, 1, 1), (plan.grid, 1, 1))
+        self.out_sizes = [plan.problem.shape[i] for i in plan.problem.parallel]
+
+    def _threads(self) -> None:
+        """Thread id, lane and subgroup coordinates on the reduction, thread coordinates p, r."""
+        plan, k = self.plan, self.k
+        self.tid = k.thread_id()
+        L = plan.subgroup_size
+        lane_p, self.lane_r = self._split(arith.remui(self.tid, k.const(L)), plan.lanes_p, plan.lanes_r)
+        sg_p, self.sg_r = self._split(arith.divui(self.tid, k.const(L)), plan.subgroups_p, plan.subgroups_r)
+        # With every thread on one side, the thread id is that side's coordinate.
+        self.p = self.tid if plan.threads_r == 1 else self._linear((sg_p, plan.lanes_p), (lane_p, 1))
+        self.r = self.tid if plan.threads_p == 1 else self._linear((self.sg_r, plan.lanes_r), (self.lane_r, 1))
+
+    def _lds_partials(self, acc_type: ir.Type, pad: int) -> ir.Value:
+        """The workgroup buffer of partials: a row per subgroup on the reduction."""
+        space = ir.Attribute.parse("#gpu.address_space<workgroup>")
+        lds_type = ir.MemRefType.get([self.plan.subgroups_r, self.plan.outputs_per_tile + pad], acc_type,
+                                     memory_space=space)
+        return memref.alloc(lds_type, [], [])
 
     def _split(self, id_: ir.Value, n_p: int, n_r: int) -> tuple[ir.Value, ir.Value]:
         """(output, reduction) coordinates of a lane or subgroup id, in the plan's order."""
@@ -290,6 +374,124 @@ class _ReductionKernel:
             yield
             scf.yield_([])
 
+    def _chunk_loop(self, accs: list[ir.Value], read, body) -> list[ir.Value]:
+        """`accs` carried over this thread's reduction chunks: a loop over whole groups of
+        `unroll` chunks, `body(accs, [read(c) for c in group], None)` (all reads of a group
+        issued before the body uses them), then `body(accs, reads, valid)` of the thread's
+        leftover chunks (plan.remainder_loads reads, each clamped to the last chunk; `valid`
+        says per read whether its chunk exists, None when every thread has them all)."""
+        plan, k = self.plan, self.k
+        tr, u = plan.threads_r, plan.unroll
+        start = self.r
+        main_end = plan.chunks - (u - 1) * tr  # a group starting at chunk c ends at c + (u-1) tr
+        if main_end > 0:
+            leftover = [start] if plan.remainder_loads else []  # where a thread's leftovers begin
+            loop = scf.ForOp(self.r, k.const(main_end), k.const(u * tr), accs + leftover)
+            with ir.InsertionPoint(loop.body):
+                c = loop.induction_variable
+                reads = [read(self._linear((c, 1), (k.const(i * tr), 1))) for i in range(u)]
+                nxt = [arith.addi(c, k.const(u * tr))] if leftover else []
+                carried = list(loop.inner_iter_args)[:len(accs)]
+                scf.yield_(body(carried, reads, None) + nxt)
+            results = list(loop.results)
+            accs, start = results[:len(accs)], results[len(accs)] if leftover else None
+        chunks = [self._linear((start, 1), (k.const(i * tr), 1)) for i in range(plan.remainder_loads)]
+        valid, chunks = self._clamped(chunks)
+        if chunks:
+            accs = body(accs, [read(c) for c in chunks], valid)
+        return accs
+
+    def _clamped(self, chunks: list[ir.Value]) -> tuple[list[ir.Value] | None, list[ir.Value]]:
+        """(whether each chunk exists, the chunks clamped to the last one) where threads differ
+        in their leftover chunks; (None, chunks) where they do not."""
+        if not (self.plan.remainder_guarded and chunks):
+            return None, chunks
+        last = self.k.const(self.plan.chunks)
+        valid = [arith.cmpi(arith.CmpIPredicate.ult, c, last) for c in chunks]
+        return valid, [arith.minui(c, self.k.const(self.plan.chunks - 1)) for c in chunks]
+
+    def _chunk_coords(self, chunk: ir.Value, out_coords: list[ir.Value]) -> list[ir.Value]:
+        """The iteration-space coordinates of the first element of reduction chunk `chunk` of
+        the outputs at `out_coords`."""
+        plan = self.plan
+        p = plan.problem
+        chunk_sizes = [p.shape[i] for i in p.reduced]
+        chunk_sizes[-1] //= plan.vec_r
+        red_coords = self.k.delinearize(chunk, chunk_sizes)
+        if plan.vec_r > 1:
+            red_coords[-1] = self._linear((red_coords[-1], plan.vec_r))
+        coords = dict(zip(p.parallel, out_coords)) | dict(zip(p.reduced, red_coords))
+        return [coords[i] for i in range(len(p.shape))]
+
+    def _select_valid(self, valid: ir.Value | None, new: ir.Value, old: ir.Value) -> ir.Value:
+        """`new`, or `old` where the chunk of `valid` does not exist."""
+        if valid is None:
+            return new
+        # A vector condition: SPIR-V 1.3 selects vectors by vectors of booleans only.
+        mask_type = ir.VectorType.get(ir.VectorType(new.type).shape, ir.IntegerType.get_signless(1))
+        return arith.select(vector.broadcast(mask_type, valid), new, old)
+
+    def _fold(self, acc: ir.Value, combine: Combiner) -> ir.Value:
+        """The elements of vector `acc` combined (a tree)."""
+        elements = [vector.extract(acc, [], [j]) for j in range(ir.VectorType(acc.type).shape[0])]
+        while len(elements) > 1:
+            pairs = zip(elements[::2], elements[1::2])
+            elements = [combine(a, b) for a, b in pairs] + elements[len(elements) & ~1:]
+        return elements[0]
+
+    def _readback_lanes(self) -> tuple[ir.Value, ir.Value]:
+        """(kk, out0): the lane's first partial of the read-back and its first output of a
+        round. G lanes per output combine the subgroups' partials, each serially over every
+        G-th one; the G lanes are xor partners `spread` apart so that the lanes in between
+        read consecutive outputs of one buffer row (with the rows' padding, no bank
+        conflicts)."""
+        plan, k = self.plan, self.k
+        spread = plan.subgroup_size // plan.readback_group()
+        lane = arith.remui(self.tid, k.const(plan.subgroup_size))
+        kk = arith.divui(lane, k.const(spread)) if spread > 1 else lane
+        out0 = self._linear((arith.divui(self.tid, k.const(plan.subgroup_size)), spread),
+                            (arith.remui(lane, k.const(spread)) if spread > 1 else k.const(0), 1))
+        return kk, out0
+
+    def _partials_total(self, lds: ir.Value, col: ir.Value, kk: ir.Value, combine: Combiner) -> ir.Value:
+        """Column `col` of the partials buffer combined over every subgroup: each lane of the
+        read-back group serially from partial kk on, then a butterfly over the group (every
+        lane of it ends with the total)."""
+        plan, k = self.plan, self.k
+        loop = scf.ForOp(kk, k.const(plan.subgroups_r), k.const(plan.readback_group()),
+                         [combine.identity(combine.acc_type)])
+        with ir.InsertionPoint(loop.body):
+            part = memref.load(lds, [loop.induction_variable, col])
+            scf.yield_([combine(loop.inner_iter_args[0], part)])
+        return k.butterfly(loop.results[0], plan.readback_offsets(), combine)
+
+    def _is_zero(self, v: ir.Value) -> ir.Value:
+        return arith.cmpi(arith.CmpIPredicate.eq, v, self.k.const(0))
+
+
+class _ReductionKernel(_DistributedKernel):
+    """Emits the kernel of one planned reduction (steps 1-4 of the module docstring)."""
+
+    def __init__(self, d: Dispatch, red: Reduction, plan: Plan, tgt: target_model.Target, lds_pad: int):
+        super().__init__(d, plan, tgt)
+        self.red, self.lds_pad = red, lds_pad
+        self.combine = Combiner(red.combine)
+
+    def emit(self) -> None:
+        plan, k, d = self.plan, self.k, self.d
+        with k.ip, d.location:
+            self.inputs = [b.memref() for b in d.inputs]
+            self.output = d.output.memref()
+            self.init = self.red.init.memref() if isinstance(self.red.init, Binding) else self.red.init
+            self._threads()
+            if plan.subgroups_r > 1:
+                self.lds = self._lds_partials(self.red.acc_type, self.lds_pad)
+            tiles = scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
+        with ir.InsertionPoint(tiles.body), d.location:
+            self._tile(tiles.induction_variable)
+            scf.yield_([])
+        k.finish(VectorDistribute.NAME)
+
     def _tile(self, tile: ir.Value) -> None:
         plan, k = self.plan, self.k
         tile_first = self._linear((tile, plan.outputs_per_tile))
@@ -316,90 +518,44 @@ class _ReductionKernel:
         self._read_back(tile_first)
 
     def _thread_partials(self, first: ir.Value) -> list[ir.Value]:
-        """This thread's partial result for each of its vec_p outputs starting at `first`:
-        a loop over whole groups of `unroll` chunks (all loads of a group issued before the
-        body combines them), then the thread's leftover chunks (plan.remainder_loads loads,
-        each clamped to the last chunk and its value dropped where its chunk does not exist,
-        when threads differ in their leftovers)."""
-        plan, k = self.plan, self.k
-        v, tr, u = plan.vector, plan.threads_r, plan.unroll
-        out_coords = k.delinearize(first, self.out_sizes) if self.out_sizes else []
-        acc = self.identity(ir.VectorType.get([v], self.red.acc_type))
-        start = self.r
-        main_end = plan.chunks - (u - 1) * tr  # a group starting at chunk c ends at c + (u-1) tr
-        if main_end > 0:
-            leftover = [start] if plan.remainder_loads else []  # where a thread's leftovers begin
-            loop = scf.ForOp(self.r, k.const(main_end), k.const(u * tr), [acc] + leftover)
-            with ir.InsertionPoint(loop.body):
-                c = loop.induction_variable
-                loads = [self._read_chunk(self._linear((c, 1), (k.const(i * tr), 1)), out_coords)
-                         for i in range(u)]
-                nxt = [arith.addi(c, k.const(u * tr))] if leftover else []
-                scf.yield_([self._accumulate(loop.inner_iter_args[0], loads)] + nxt)
-            acc, start = loop.results[0], loop.results[1] if leftover else None
-        chunks = [self._linear((start, 1), (k.const(i * tr), 1)) for i in range(plan.remainder_loads)]
-        valid = None
-        if plan.remainder_guarded and chunks:
-            valid = [arith.cmpi(arith.CmpIPredicate.ult, c, k.const(plan.chunks)) for c in chunks]
-            chunks = [arith.minui(c, k.const(plan.chunks - 1)) for c in chunks]
-        if chunks:
-            acc = self._accumulate(acc, [self._read_chunk(c, out_coords) for c in chunks], valid)
-        elements = [vector.extract(acc, [], [j]) for j in range(v)]
+        """This thread's partial result for each of its vec_p outputs starting at `first`
+        (the chunk loop of _chunk_loop, the body applied to whole vectors)."""
+        plan = self.plan
+        out_coords = self.k.delinearize(first, self.out_sizes) if self.out_sizes else []
+        acc = self.combine.identity(ir.VectorType.get([plan.vector], self.red.acc_type))
+        (acc,) = self._chunk_loop([acc], lambda c: self._read_chunk(c, out_coords),
+                                  lambda accs, loads, valid: [self._accumulate(accs[0], loads, valid)])
         if plan.vec_p > 1:
-            return elements
-        while len(elements) > 1:  # a tree over the vector's elements
-            pairs = zip(elements[::2], elements[1::2])
-            elements = [self.combine(a, b) for a, b in pairs] + elements[len(elements) & ~1:]
-        return elements
+            return [vector.extract(acc, [], [j]) for j in range(plan.vector)]
+        return [self._fold(acc, self.combine)]
 
     def _read_chunk(self, chunk: ir.Value, out_coords: list[ir.Value]) -> list[ir.Value]:
         """Each input's vector of reduction chunk `chunk` for the outputs at `out_coords`."""
-        plan, red = self.plan, self.red
-        p = plan.problem
-        chunk_sizes = [red.shape[i] for i in p.reduced]
-        chunk_sizes[-1] //= plan.vec_r
-        red_coords = self.k.delinearize(chunk, chunk_sizes)
-        if plan.vec_r > 1:
-            red_coords[-1] = self._linear((red_coords[-1], plan.vec_r))
-        coords = dict(zip(p.parallel, out_coords)) | dict(zip(p.reduced, red_coords))
-        index = [coords[i] for i in range(len(red.shape))]
-        return [read_vector(ir.VectorType.get([plan.vector], b.tensor_type.element_type), buf, index)
+        index = self._chunk_coords(chunk, out_coords)
+        return [read_vector(ir.VectorType.get([self.plan.vector], b.tensor_type.element_type), buf, index)
                 for b, buf in zip(self.d.inputs, self.inputs)]
 
     def _accumulate(self, acc: ir.Value, loads: list[list[ir.Value]], valid: list[ir.Value] | None = None) -> ir.Value:
         """`acc` with the body applied to each chunk's loaded vectors in turn; a chunk whose
         `valid` flag is false leaves it unchanged."""
-        mask_type = ir.VectorType.get([self.plan.vector], ir.IntegerType.get_signless(1))
         for i, values in enumerate(loads):
             new = vectorize_body(self.d.root, values + [acc], self.plan.vector)
-            # A vector condition: SPIR-V 1.3 selects vectors by vectors of booleans only.
-            acc = new if valid is None else arith.select(vector.broadcast(mask_type, valid[i]), new, acc)
+            acc = self._select_valid(valid[i] if valid else None, new, acc)
         return acc
 
     def _read_back(self, tile_first: ir.Value) -> None:
-        """G lanes per output combine the subgroups' partials, each lane serially over every
-        G-th one; the G lanes are xor partners `spread` apart so that the lanes in between
-        read consecutive outputs of one buffer row (with the rows' padding, no bank
-        conflicts). Rounds cover the tile."""
+        """The tile's outputs from the subgroups' partials (_partials_total), rounds of
+        workgroup_size / readback_group outputs covering the tile."""
         plan, k = self.plan, self.k
-        group = plan.readback_group()
-        spread = plan.subgroup_size // group
-        per_round = plan.workgroup_size // group
+        per_round = plan.workgroup_size // plan.readback_group()
         n_out = plan.outputs_per_tile
-        lane = arith.remui(self.tid, k.const(plan.subgroup_size))
-        kk = arith.divui(lane, k.const(spread)) if spread > 1 else lane
-        out0 = self._linear((arith.divui(self.tid, k.const(plan.subgroup_size)), spread),
-                            (arith.remui(lane, k.const(spread)) if spread > 1 else k.const(0), 1))
+        kk, out0 = self._readback_lanes()
         for rnd in range(math.ceil(n_out / per_round)):
             o = self._linear((out0, 1), (k.const(rnd * per_round), 1))
             exact = (rnd + 1) * per_round <= n_out
             # Surplus lanes read a valid column and store nothing: every lane takes part in the shuffles.
             col = o if exact else arith.minui(o, k.const(n_out - 1))
-            loop = scf.ForOp(kk, k.const(plan.subgroups_r), k.const(group), [self.identity(self.red.acc_type)])
-            with ir.InsertionPoint(loop.body):
-                part = memref.load(self.lds, [loop.induction_variable, col])
-                scf.yield_([self.combine(loop.inner_iter_args[0], part)])
-            total = k.butterfly(loop.results[0], plan.readback_offsets(), self.combine)
+            total = self._partials_total(self.lds, col, kk, self.combine)
             writes = self._is_zero(kk)
             if not exact:
                 writes = arith.andi(writes, arith.cmpi(arith.CmpIPredicate.ult, o, k.const(n_out)))
@@ -412,5 +568,171 @@ class _ReductionKernel:
         init = memref.load(self.init, coords) if isinstance(self.red.init, Binding) else self.init
         memref.store(self.combine(value, init), self.output, coords)
 
-    def _is_zero(self, v: ir.Value) -> ir.Value:
-        return arith.cmpi(arith.CmpIPredicate.eq, v, self.k.const(0))
+
+class _Chunk:
+    """One reduction chunk of the row: its coordinates and the vectors known there (loaded
+    operands by (tensor, dims), generic results by value)."""
+
+    def __init__(self, coords: list[ir.Value]):
+        self.coords = coords
+        self.values: dict = {}
+
+
+class _FusedRowKernel(_DistributedKernel):
+    """Emits the kernel of a row-wise fused dispatch (see the module docstring, *Fused rows*)."""
+
+    def __init__(self, rows: fused_rows.RowGraph, plan: Plan, tgt: target_model.Target, lds_pads: list[int],
+                 in_registers: bool):
+        super().__init__(rows.graph, plan, tgt)
+        self.rows, self.lds_pads, self.in_registers = rows, lds_pads, in_registers
+        self.reductions = [(n, j) for s in range(rows.passes) for n in rows.reductions(s)
+                           for j in range(len(n.op.results))]
+
+    def emit(self) -> None:
+        plan, k, g = self.plan, self.k, self.rows.graph
+        with k.ip, g.location:
+            self.bufs = [(v, b.memref()) for v, b in g.loads]
+            self.outs = [(v, b.memref()) for v, b in g.stores]
+            self.inits = {}
+            for n, j in self.reductions:
+                init = n.inits[j]
+                self.inits[n.op.results[j]] = init.memref() if isinstance(init, Binding) else init
+            self._threads()
+            self.lds = {}
+            if plan.subgroups_r > 1:
+                for (n, j), pad in zip(self.reductions, self.lds_pads):
+                    self.lds[n.op.results[j]] = self._lds_partials(n.combines[j].results[0].type, pad)
+            tiles = scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
+        with ir.InsertionPoint(tiles.body), g.location:
+            self._tile(tiles.induction_variable)
+            scf.yield_([])
+        k.finish(VectorDistribute.NAME)
+
+    def _buffer(self, value: ir.Value, pairs) -> ir.Value:
+        return next(buf for v, buf in pairs if v == value)
+
+    def _tile(self, tile: ir.Value) -> None:
+        """One row: the reduction passes, each followed by the exchange of its partials and
+        the row maps it makes computable, then the pass that stores the full results."""
+        rows, plan = self.rows, self.plan
+        self.out_coords = self.k.delinearize(tile, self.out_sizes) if self.out_sizes else []
+        self.row: dict = {}  # row values (scalars) by tensor, and loaded row operands by (tensor, dims)
+        for o in rows.row_operands():
+            index = [self.out_coords[d] for d in o.dims]
+            self.row[(o.value, o.dims)] = memref.load(self._buffer(o.value, self.bufs), index)
+        self._row_maps(0)
+        chunks = valid = None
+        if self.in_registers:
+            # Every chunk of the thread loaded once, up front, kept for every pass.
+            fewest, most = plan.chunks_per_thread
+            ids = [self._linear((self.r, 1), (self.k.const(i * plan.threads_r), 1)) for i in range(most)]
+            guarded, ids[fewest:] = self._clamped(ids[fewest:])
+            valid = [None] * fewest + (guarded or [None] * (most - fewest))
+            chunks = [self._read(c) for c in ids]
+        for level in range(rows.passes):
+            nodes = rows.reductions(level)
+            results = [(n, j) for n in nodes for j in range(len(n.op.results))]
+            accs = [Combiner(n.combines[j]).identity(ir.VectorType.get([plan.vector], n.combines[j].results[0].type))
+                    for n, j in results]
+            body = functools.partial(self._reduce, nodes)
+            accs = body(accs, chunks, valid) if chunks is not None else self._chunk_loop(accs, self._read, body)
+            self._exchange(results, accs)
+            self._row_maps(level + 1)
+        if rows.full_stores:
+            if chunks is not None:
+                self._store(chunks, valid)
+            else:
+                self._chunk_loop([], self._read, lambda accs, reads, v: self._store(reads, v) or [])
+        if rows.row_stores:
+            with self._only_if(self._is_zero(self.tid)):
+                for value, _ in rows.row_stores:
+                    memref.store(self.row[value], self._buffer(value, self.outs), self.out_coords)
+
+    def _read(self, chunk: ir.Value) -> _Chunk:
+        """The chunk with every loaded operand read along the row loaded (a loaded operand
+        without the innermost dim is one element, broadcast)."""
+        c = _Chunk(self._chunk_coords(chunk, self.out_coords))
+        v = self.plan.vector
+        last = len(self.rows.shape) - 1
+        for o in self.rows.chunk_operands():
+            buf = self._buffer(o.value, self.bufs)
+            etype = ir.RankedTensorType(o.value.type).element_type
+            index = [c.coords[d] for d in o.dims]
+            if last in o.dims:
+                c.values[(o.value, o.dims)] = read_vector(ir.VectorType.get([v], etype), buf, index)
+            else:
+                c.values[(o.value, o.dims)] = vector.broadcast(ir.VectorType.get([v], etype), memref.load(buf, index))
+        return c
+
+    def _operand(self, c: _Chunk, o: fused_rows.Operand) -> ir.Value:
+        """The vector of operand `o` at chunk `c`."""
+        vtype = lambda t: ir.VectorType.get([self.plan.vector], t)  # noqa: E731
+        if (o.value, o.dims) in c.values:
+            return c.values[(o.value, o.dims)]
+        if (o.value, o.dims) in self.row:  # a loaded row operand
+            return vector.broadcast(vtype(ir.RankedTensorType(o.value.type).element_type), self.row[(o.value, o.dims)])
+        if o.value in self.row:  # a row value the kernel computed
+            return vector.broadcast(vtype(self.row[o.value].type), self.row[o.value])
+        return self._full(c, o.value)
+
+    def _full(self, c: _Chunk, value: ir.Value) -> ir.Value:
+        """The vector of full tensor `value` (a map's result) at chunk `c`, computed once."""
+        if value not in c.values:
+            node = self.rows.producer(value)
+            args = [self._operand(c, o) for o in node.operands]
+            for r, x in zip(node.op.results, clone_body(node.op, args, self.plan.vector)):
+                c.values[r] = x
+        return c.values[value]
+
+    def _reduce(self, nodes, accs: list[ir.Value], chunks: list[_Chunk], valid) -> list[ir.Value]:
+        """`accs` (one per result of `nodes`, in order) with each chunk folded in."""
+        for i, c in enumerate(chunks):
+            new, pos = [], 0
+            for n in nodes:
+                m = len(n.op.results)
+                args = [self._operand(c, o) for o in n.operands] + accs[pos:pos + m]
+                new += clone_body(n.op, args, self.plan.vector)
+                pos += m
+            accs = [self._select_valid(valid[i] if valid else None, x, a) for x, a in zip(new, accs)]
+        return accs
+
+    def _exchange(self, results, accs: list[ir.Value]) -> None:
+        """Each result's accumulators combined over the workgroup (every thread gets the
+        total, then combined with the result's initial value) into self.row."""
+        plan, k = self.plan, self.k
+        combines = [Combiner(n.combines[j]) for n, j in results]
+        partials = [k.butterfly(self._fold(a, cb), plan.shuffle_offsets(), cb) for a, cb in zip(accs, combines)]
+        if plan.subgroups_r > 1:
+            # One buffer per result. With a single pass per row, the next tile's writes
+            # could overtake this tile's reads; with more, another pass's barrier parts them.
+            if plan.grid < plan.n_tiles and self.rows.passes == 1:
+                gpu.barrier()
+            with self._only_if(None if plan.lanes_r == 1 else self._is_zero(self.lane_r)):
+                for (n, j), part in zip(results, partials):
+                    memref.store(part, self.lds[n.op.results[j]], [self.sg_r, k.const(0)])
+            gpu.barrier()
+            kk, _ = self._readback_lanes()
+            partials = [self._partials_total(self.lds[n.op.results[j]], k.const(0), kk, cb)
+                        for (n, j), cb in zip(results, combines)]
+        for (n, j), cb, total in zip(results, combines, partials):
+            value = n.op.results[j]
+            init = self.inits[value]
+            if isinstance(n.inits[j], Binding):
+                init = memref.load(init, self.out_coords)
+            self.row[value] = cb(total, init)
+
+    def _row_maps(self, level: int) -> None:
+        """The row maps computable after `level` reduction passes, on scalars."""
+        for n in self.rows.row_maps(level):
+            args = []
+            for o in n.operands:
+                args.append(self.row[(o.value, o.dims)] if (o.value, o.dims) in self.row else self.row[o.value])
+            for r, x in zip(n.op.results, clone_body(n.op, args, None)):
+                self.row[r] = x
+
+    def _store(self, chunks: list[_Chunk], valid) -> None:
+        """Writes every stored full result at each chunk that exists."""
+        for i, c in enumerate(chunks):
+            with self._only_if(valid[i] if valid else None):
+                for value, _ in self.rows.full_stores:
+                    write_vector(self._full(c, value), self._buffer(value, self.outs), c.coords)

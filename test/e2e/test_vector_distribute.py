@@ -39,10 +39,22 @@ def _run_case(program: pathlib.Path, options: str, folder: pathlib.Path) -> tupl
     return proc.returncode == 0 and bool(lines) and lines[-1].startswith("PASS"), proc.stdout + proc.stderr
 
 
-# (id, program, pass options): every reduction program with the default plan; a few
-# with few workgroups, so that each workgroup loops over output tiles (barrier before the LDS
-# write); and user layout configs.
-CASES = [(p.stem, p, "") for p in sorted((PROGRAMS / "reduction").glob("*.mlir"))] + [
+# (id, program, pass options): every reduction program and every fused one (several ops over
+# the same rows: softmax, ...) with the default plan; a few with few workgroups, so that each
+# workgroup loops over output tiles (barrier before the LDS write); fused rows read again from
+# global memory each sweep instead of kept in registers; and user layout configs.
+FUSED = PROGRAMS / "fused"
+CASES = [(p.stem, p, "") for p in sorted((PROGRAMS / "reduction").glob("*.mlir"))] + \
+    [(p.stem, p, "") for p in sorted(FUSED.glob("*.mlir"))] + [
+    # Rows of 4099 (guarded leftovers), read again each sweep; and with few workgroups.
+    ("fused_reread_5x4099", FUSED / "softmax_f32_5x4099.mlir", "row-registers=0"),
+    ("fused_reread_grid_stride_f16_5x4099", FUSED / "softmax_generics_f16_5x4099.mlir",
+     "row-registers=0 max-workgroups=2"),
+    ("fused_grid_stride_16x1000", FUSED / "softmax_f32_16x1000.mlir", "max-workgroups=3"),
+    # One sweep a row: a barrier before each row's LDS writes.
+    ("fused_grid_stride_mean_24x640", FUSED / "mean_f32_24x640.mlir", "max-workgroups=5"),
+    ("fused_grid_stride_sum_max_9x4099", FUSED / "sum_max_f32_9x4099.mlir", "max-workgroups=2"),
+    ("fused_reread_layernorm_f16_16x1000", FUSED / "layernorm_f16_16x1000.mlir", "row-registers=0"),
     ("grid_stride_lds_rows", PROGRAMS / "reduction" / "row_sum_f32_13x1000.mlir", "max-workgroups=3"),
     ("grid_stride_lds_cols", PROGRAMS / "reduction" / "col_sum_f32_512x64.mlir", "max-workgroups=1"),
     ("grid_stride_lds_middle", PROGRAMS / "reduction" / "max_middle_f32_6x50x10.mlir", "max-workgroups=4"),
@@ -99,3 +111,29 @@ def test_seed001_gfx942_isa(program, tmp_path):
     layout = re.search(r"ldsopt\.reduction_layout = \{[^}]*\}", (tmp_path / "ldsopt.mlir").read_text()).group(0)
     assert 'source = "lowering_config"' in layout
     assert "reduction = array<i64: 4," in layout  # 4 subgroups on the reduced dim
+
+
+@pytest.mark.parametrize("program", ["softmax_f32_16x1000", "softmax_generics_f16_5x4099"])
+def test_fused_softmax_gfx942_isa(program, tmp_path):
+    """Fused softmax compiled for gfx942 (subgroups of 64, 4 a workgroup): each pass's
+    partials go through LDS (a write, a barrier, a read per pass) and nothing spills."""
+    proc = subprocess.run([LDS_RUN, str(FUSED / f"{program}.mlir"), "--target", "gfx942", "--require-ldsopt",
+                           "--program-pipeline", "", "--emit-dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    kernels = isa.from_dump_dir(str(tmp_path / "executables"))
+    fused = [k for k in kernels if "softmax" in k.name or "f16xf32xf32" in k.name]
+    assert len(fused) == 1, [k.name for k in kernels]
+    (kernel,) = fused
+    passes = 2 if program.startswith("softmax_f32") else 1  # the max comes loaded in the generics' second dispatch
+    assert kernel.ds_count("ds_write") == passes and kernel.barriers == passes
+    assert kernel.ds_count("ds_read") >= passes
+    assert kernel.vgpr_spills == 0 and kernel.sgpr_spills == 0
+
+
+def test_fused_not_matched_stays_with_iree():
+    """A softmax over a middle dim is no row-wise fusion: IREE's pipeline lowers it, right."""
+    proc = _lds_run(PROGRAMS / "fused_not_matched" / "softmax_middle_f32_4x300x6.mlir")
+    assert proc.returncode != 0  # --require-ldsopt: one dispatch fell back
+    assert re.search(r"dispatch \S+softmax\S+: iree-default", proc.stdout), proc.stdout + proc.stderr
+    assert "max abs error" in proc.stdout and "values differ" not in proc.stdout + proc.stderr

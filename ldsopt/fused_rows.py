@@ -1,0 +1,194 @@
+"""Row-wise fused reductions: the dispatches of several linalg.generics that IREE forms for
+softmax, layernorm, RMSNorm, logsumexp and the like, read as one computation over rows.
+
+A dispatch (ldsopt.dispatch.Graph) matches when its generics share one iteration space S of
+rank n whose trailing dims R = (k, ..., n-1) are the reduced ones. A *row* is one point of
+the leading dims P = (0, ..., k-1). Every tensor in the dispatch is
+- full: shape S, one element per point (the input, exp(x - max), the normalized output);
+- row: shape S[:k], one element per row (max, sum, mean, rsqrt(var + eps));
+- or, for loaded tensors only, read through any ascending subset of the dims (a scale or
+  bias over R, a row tensor, a scalar).
+The generics are
+- reductions: n loops, P parallel and R reduced; each result j is `combine_j(f_j(inputs),
+  out_j)` (a combining op of ldsopt.combining, its own per result: a generic with two results
+  is two reductions in one pass), a row value starting from a linalg.fill value or a loaded
+  row tensor;
+- maps: n loops, all parallel, full results, the body not reading its outputs (values per
+  element before a combine, or consumers that read the row again with row values);
+- row maps: k loops over row values, all parallel (epilogues: divide by N, sqrt, log).
+Operands are read through ascending projections (no transposes); bodies are arith / math.
+A reduction that reads a row value of another one runs in a later *pass* over the row
+(softmax: the max, then the sum of exp(x - max), then the consumer). Anything else is not
+matched (None), and stays with IREE.
+
+Plain structure: what to emit is ldsopt-vector-distribute's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from iree.compiler import ir
+
+from ldsopt.combining import combining_ops
+from ldsopt.dispatch import Binding, Graph, load_binding
+from ldsopt.elementwise import element_bits, map_dims
+
+REDUCE, MAP, ROW_MAP = "reduce", "map", "row_map"
+_BODY_DIALECTS = ("arith.", "math.")
+
+
+@dataclasses.dataclass
+class Operand:
+    value: ir.Value
+    dims: tuple[int, ...]  # the dims of S it is read through, ascending
+
+
+@dataclasses.dataclass
+class Node:
+    op: ir.Operation                 # the linalg.generic
+    kind: str                        # REDUCE, MAP or ROW_MAP
+    operands: list[Operand]          # its inputs
+    level: int                       # REDUCE: the pass over the row that computes it; else the
+                                     # passes its inputs need done first
+    combines: list[ir.Operation] = dataclasses.field(default_factory=list)  # REDUCE: per result
+    inits: list[ir.Value | Binding] = dataclasses.field(default_factory=list)  # REDUCE: fill value or loaded tensor
+
+
+@dataclasses.dataclass
+class RowGraph:
+    graph: Graph
+    shape: tuple[int, ...]
+    k: int                           # parallel dims: P = (0, ..., k-1)
+    nodes: list[Node]                # in program order
+    full_stores: list[tuple[ir.Value, Binding]]
+    row_stores: list[tuple[ir.Value, Binding]]
+
+    @property
+    def reduced(self) -> tuple[int, ...]:
+        return tuple(range(self.k, len(self.shape)))
+
+    @property
+    def passes(self) -> int:
+        """Passes over the row that reduce (a consumer pass comes on top)."""
+        return 1 + max(n.level for n in self.nodes if n.kind == REDUCE)
+
+    def reductions(self, level: int) -> list[Node]:
+        return [n for n in self.nodes if n.kind == REDUCE and n.level == level]
+
+    def row_maps(self, level: int) -> list[Node]:
+        return [n for n in self.nodes if n.kind == ROW_MAP and n.level == level]
+
+    def producer(self, value: ir.Value) -> Node:
+        return next(n for n in self.nodes if value.owner == n.op)
+
+    def chunk_operands(self) -> list[Operand]:
+        """The loaded operands read per element of the row (their dims include a reduced
+        one), each (tensor, dims) once."""
+        return self._loaded(lambda o: any(d >= self.k for d in o.dims))
+
+    def row_operands(self) -> list[Operand]:
+        """The loaded operands read once per row (their dims are parallel ones only)."""
+        return self._loaded(lambda o: all(d < self.k for d in o.dims))
+
+    def _loaded(self, keep) -> list[Operand]:
+        out = []
+        for n in self.nodes:
+            for o in n.operands:
+                if self.graph.binding_of(o.value) is not None and keep(o) and \
+                        not any(o.value == x.value and o.dims == x.dims for x in out):
+                    out.append(o)
+        return out
+
+
+def _loop_sizes(op: ir.Operation, maps: list[list[int]]) -> list[int] | None:
+    """The static extent of each loop of a generic, from its operands' shapes."""
+    sizes: dict[int, int] = {}
+    for v, dims in zip(op.operands, maps):
+        shape = ir.RankedTensorType(v.type).shape
+        for d, extent in zip(dims, shape):
+            if sizes.setdefault(d, extent) != extent:
+                return None
+    n = len(op.attributes["iterator_types"])
+    return [sizes[d] for d in range(n)] if sorted(sizes) == list(range(n)) else None
+
+
+def _scalar_type_ok(t: ir.Type) -> bool:
+    """Elements a vector load reads and a lane shuffles: floats, integers of 8+ bits."""
+    return isinstance(t, ir.FloatType) or isinstance(t, ir.IntegerType) and element_bits(t) >= 8
+
+
+def _initial_value(init: ir.Value) -> ir.Value | Binding | None:
+    if isinstance(init, ir.OpResult) and init.owner.operation.name == "linalg.fill":
+        return init.owner.operation.operands[0]
+    return load_binding(init)
+
+
+def match_rows(g: Graph) -> RowGraph | None:
+    """The dispatch as a RowGraph (module docstring), or None."""
+    if any(op.name != "linalg.generic" for op in g.ops):
+        return None
+    iterators = [["reduction" if "reduction" in str(a) else "parallel" for a in op.attributes["iterator_types"]]
+                 for op in g.ops]
+    maps_of = [[map_dims(ir.AffineMapAttr(a).value) for a in op.attributes["indexing_maps"]] for op in g.ops]
+    first = next((i for i, it in enumerate(iterators) if "reduction" in it), None)
+    if first is None or any(m is None for ms in maps_of for m in ms):
+        return None
+    n, k = len(iterators[first]), iterators[first].index("reduction")
+    shape = _loop_sizes(g.ops[first], maps_of[first])
+    if shape is None:
+        return None
+    reduce_iters = ["parallel"] * k + ["reduction"] * (n - k)
+    space: dict[ir.Value, tuple[int, ...]] = {}   # generic results: their dims
+    ready: dict[ir.Value, int] = {}               # generic results: passes done before they exist
+    nodes = []
+    for op, it, maps in zip(g.ops, iterators, maps_of):
+        sizes = _loop_sizes(op, maps)
+        if it == reduce_iters and sizes == shape:
+            kind, out_dims = REDUCE, tuple(range(k))
+        elif it == ["parallel"] * n and sizes == shape:
+            kind, out_dims = MAP, tuple(range(n))
+        elif k > 0 and it == ["parallel"] * k and sizes == shape[:k]:
+            kind, out_dims = ROW_MAP, tuple(range(k))
+        else:
+            return None
+        n_in = len(op.operands) - len(op.results)
+        if any(tuple(m) != out_dims for m in maps[n_in:]):
+            return None
+        operands = []
+        for v, m in zip(list(op.operands)[:n_in], maps[:n_in]):
+            dims = tuple(m)
+            if list(dims) != sorted(set(dims)):
+                return None  # a transposed or repeated read
+            if v in space:
+                if dims != space[v]:
+                    return None
+            elif g.binding_of(v) is None or not _scalar_type_ok(ir.RankedTensorType(v.type).element_type):
+                return None
+            operands.append(Operand(v, dims))
+        block = op.regions[0].blocks[0]
+        if any(len(b.regions) or not (b.name == "linalg.yield" or b.name.startswith(_BODY_DIALECTS))
+               for b in (x.operation for x in block.operations)):
+            return None
+        level = max((ready[o.value] for o in operands if o.value in ready), default=0)
+        node = Node(op, kind, operands, level)
+        if kind == REDUCE:
+            node.combines = combining_ops(op) or []
+            node.inits = [_initial_value(v) for v in list(op.operands)[n_in:]]
+            if not node.combines or any(i is None for i in node.inits) or \
+                    not all(_scalar_type_ok(c.results[0].type) for c in node.combines):
+                return None
+        else:
+            out_args = list(block.arguments)[n_in:]
+            if any(len(list(a.uses)) for a in out_args):
+                return None
+        for r in op.results:
+            space[r] = out_dims
+            ready[r] = level + 1 if kind == REDUCE else level
+        nodes.append(node)
+    full, row = [], []
+    for value, binding in g.stores:
+        if value not in space:
+            return None
+        (full if len(space[value]) == n else row).append((value, binding))
+    return RowGraph(g, tuple(shape), k, nodes, full, row)

@@ -1,0 +1,33 @@
+// logsumexp over rows of 7 (f32 in, f32 out): the max, the sum of exp(x - max), log(sum) + max.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#r1 = affine_map<(d0) -> (d0)>
+func.func @main(%x: tensor<40x7xf32>) -> tensor<40xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<40xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<40xf32>) -> tensor<40xf32>
+  %m = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<40x7xf32>) outs(%fm : tensor<40xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = arith.maximumf %a, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<40xf32>
+  %fs = linalg.fill ins(%zero : f32) outs(%e1 : tensor<40xf32>) -> tensor<40xf32>
+  %s = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m : tensor<40x7xf32>, tensor<40xf32>) outs(%fs : tensor<40xf32>) {
+  ^bb0(%a: f32, %mm: f32, %o: f32):
+    %d = arith.subf %a, %mm : f32
+    %ex = math.exp %d : f32
+    %y = arith.addf %ex, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<40xf32>
+  %r = linalg.generic {indexing_maps = [#r1, #r1, #r1], iterator_types = ["parallel"]}
+      ins(%s, %m : tensor<40xf32>, tensor<40xf32>) outs(%e1 : tensor<40xf32>) {
+  ^bb0(%ss: f32, %mm: f32, %o: f32):
+    %l = math.log %ss : f32
+    %y = arith.addf %l, %mm : f32
+    linalg.yield %y : f32
+  } -> tensor<40xf32>
+  return %r : tensor<40xf32>
+}

@@ -1,0 +1,166 @@
+"""Unit tests of ldsopt.fused_rows: how a dispatch of several generics is read as rows (kinds,
+passes, operands), and the dispatches it leaves to IREE."""
+
+import pytest
+from iree.compiler import ir
+
+from ldsopt.dispatch import analyze_graph, dispatch_funcs
+from ldsopt.fused_rows import MAP, REDUCE, ROW_MAP, match_rows
+
+HEAD = """
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">,
+  #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>,
+  #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+#col = affine_map<(d0, d1) -> (d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+#r1 = affine_map<(d0) -> (d0)>
+func.func @f() {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %n = arith.constant 64.0 : f32
+  %b0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<8x64xf32, #hal.descriptor_type<storage_buffer>>
+  %b1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64xf32, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %b0 : memref<8x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<8x64xf32>
+  %g = iree_codegen.load_from_buffer %b1 : memref<64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64xf32>
+  %e1 = tensor.empty() : tensor<8xf32>
+  %e2 = tensor.empty() : tensor<8x64xf32>
+  %fz = linalg.fill ins(%zero : f32) outs(%e1 : tensor<8xf32>) -> tensor<8xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%e1 : tensor<8xf32>) -> tensor<8xf32>
+"""
+
+MAX = """
+  %m = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x64xf32>) outs(%fm : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = arith.maximumf %a, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+"""
+SUM_EXP = """
+  %s = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %m : tensor<8x64xf32>, tensor<8xf32>) outs(%fz : tensor<8xf32>) {
+  ^bb0(%a: f32, %mm: f32, %o: f32):
+    %d = arith.subf %a, %mm : f32
+    %ex = math.exp %d : f32
+    %y = arith.addf %ex, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+"""
+
+
+def _store(value, type_, binding):
+    mtype = type_.replace("tensor", "memref").replace(">", ", #hal.descriptor_type<storage_buffer>>")
+    return (f"  %out{binding} = hal.interface.binding.subspan layout(#layout) binding({binding}) alignment(64) "
+            f"offset(%c0) flags(Indirect) : {mtype}\n"
+            f"  iree_codegen.store_to_buffer {value}, %out{binding} : {type_} into {mtype}\n")
+
+
+def _rows(body: str, stores: str):
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = True
+        module = ir.Module.parse(HEAD + body + stores + "  return\n}\n")
+        (func,) = dispatch_funcs(module.operation)
+        graph = analyze_graph(func, ("linalg.generic",))
+        rows = match_rows(graph) if graph is not None else None
+        if rows is None:
+            return None
+        # What the tests look at, read while the context lives.
+        return {"shape": rows.shape, "k": rows.k, "passes": rows.passes,
+                "nodes": [(n.kind, n.level, [o.dims for o in n.operands]) for n in rows.nodes],
+                "combines": [[c.name for c in n.combines] for n in rows.nodes],
+                "chunk_operands": [o.dims for o in rows.chunk_operands()],
+                "full_stores": len(rows.full_stores), "row_stores": len(rows.row_stores)}
+
+
+def test_softmax_is_two_passes_and_a_consumer():
+    consumer = """
+  %r = linalg.generic {indexing_maps = [#id, #row, #row, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m, %s, %g : tensor<8x64xf32>, tensor<8xf32>, tensor<8xf32>, tensor<64xf32>) outs(%e2 : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %mm: f32, %ss: f32, %gg: f32, %o: f32):
+    %d = arith.subf %a, %mm : f32
+    %ex = math.exp %d : f32
+    %q = arith.divf %ex, %ss : f32
+    %y = arith.mulf %q, %gg : f32
+    linalg.yield %y : f32
+  } -> tensor<8x64xf32>
+"""
+    rows = _rows(MAX + SUM_EXP + consumer, _store("%r", "tensor<8x64xf32>", 2))
+    assert rows["shape"] == (8, 64) and rows["k"] == 1 and rows["passes"] == 2
+    assert rows["nodes"] == [(REDUCE, 0, [(0, 1)]), (REDUCE, 1, [(0, 1), (0,)]),
+                             (MAP, 2, [(0, 1), (0,), (0,), (1,)])]
+    assert rows["combines"][:2] == [["arith.maximumf"], ["arith.addf"]]
+    assert rows["chunk_operands"] == [(0, 1), (1,)]  # x and the column gamma, each once
+    assert rows["full_stores"] == 1 and rows["row_stores"] == 0
+
+
+def test_row_map_epilogue_and_two_results():
+    both = """
+  %r:2 = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x64xf32>) outs(%fz, %fm : tensor<8xf32>, tensor<8xf32>) {
+  ^bb0(%a: f32, %s: f32, %mm: f32):
+    %y = arith.addf %a, %s : f32
+    %z = arith.maxnumf %a, %mm : f32
+    linalg.yield %y, %z : f32, f32
+  } -> (tensor<8xf32>, tensor<8xf32>)
+  %mean = linalg.generic {indexing_maps = [#r1, #r1], iterator_types = ["parallel"]}
+      ins(%r#0 : tensor<8xf32>) outs(%e1 : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = arith.divf %a, %n : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+"""
+    rows = _rows(both, _store("%mean", "tensor<8xf32>", 2) + _store("%r#1", "tensor<8xf32>", 3))
+    assert rows["passes"] == 1
+    assert rows["nodes"] == [(REDUCE, 0, [(0, 1)]), (ROW_MAP, 1, [(0,)])]
+    assert rows["combines"][0] == ["arith.addf", "arith.maxnumf"]
+    assert rows["row_stores"] == 2
+
+
+@pytest.mark.parametrize("body, why", [
+    ("""
+  %r = linalg.generic {indexing_maps = [#id, #row, #tr], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : tensor<8x64xf32>, tensor<8xf32>) outs(%e2t : tensor<64x8xf32>) {
+  ^bb0(%a: f32, %mm: f32, %o: f32):
+    %y = arith.subf %a, %mm : f32
+    linalg.yield %y : f32
+  } -> tensor<64x8xf32>
+""", "a consumer writing the rows transposed"),
+    ("""
+  %r = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x64xf32>) outs(%m : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = arith.addf %a, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+""", "a reduction starting from another one's result"),
+    ("""
+  %r = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x64xf32>) outs(%fz : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %c = arith.cmpf ogt, %a, %o : f32
+    %y = arith.select %c, %a, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+""", "a select over the output (argmax-like): no combining op"),
+])
+def test_left_to_iree(body, why):
+    body = "  %e2t = tensor.empty() : tensor<64x8xf32>\n" + MAX + body
+    rtype = "tensor<64x8xf32>" if "#tr" in body else "tensor<8xf32>"
+    assert _rows(body, _store("%r", rtype, 2)) is None, why
+
+
+def test_reduction_over_a_leading_dim_is_left_to_iree():
+    body = """
+  %e64 = tensor.empty() : tensor<64xf32>
+  %f64 = linalg.fill ins(%zero : f32) outs(%e64 : tensor<64xf32>) -> tensor<64xf32>
+  %cs = linalg.generic {indexing_maps = [#id, #col], iterator_types = ["reduction", "parallel"]}
+      ins(%x : tensor<8x64xf32>) outs(%f64 : tensor<64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = arith.addf %a, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<64xf32>
+"""
+    assert _rows(body, _store("%cs", "tensor<64xf32>", 2)) is None
