@@ -64,11 +64,13 @@ def _count(report: list[dict]) -> tuple[int, int]:
     return sum(1 for d in report if d["passes"]), len(report)
 
 
-def _benchmark_modules(program: str, tgt: target_model.KnownTarget, work: str) -> list[tuple[str, str]]:
-    """(stem, text) of each dispatch benchmark module IREE dumps while configuring `program`."""
+def _benchmark_modules(program: str, tgt: target_model.KnownTarget, work: str,
+                       flags: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """(stem, text) of each dispatch benchmark module IREE dumps while configuring `program`
+    with `flags`."""
     os.makedirs(work)
     dumps = os.path.join(work, "benchmarks")
-    driver.configure(program, tgt, work, extra=(f"--iree-hal-dump-executable-benchmarks-to={dumps}",))
+    driver.configure(program, tgt, work, extra=(f"--iree-hal-dump-executable-benchmarks-to={dumps}", *flags))
     out = []
     for src in sorted(glob.glob(os.path.join(dumps, "*_benchmark.mlir"))):
         with open(src) as f:
@@ -89,10 +91,11 @@ def prepare_case(case, tgt: target_model.KnownTarget, folder: str, pipeline_text
     default on the case's program, ldsopt on the program after `program_pipeline`."""
     variants = {}
     with tempfile.TemporaryDirectory(prefix=f"lds-bench-{case.name}-") as work:
-        for variant, program, lower in (
-                ("ldsopt", driver.apply_program_pipeline(case.mlir, program_pipeline), driver.apply_ldsopt),
-                ("iree-default", case.mlir, _as_configured)):
-            modules = _benchmark_modules(program, tgt, os.path.join(work, variant))
+        for variant, program, lower, flags in (
+                ("ldsopt", driver.apply_program_pipeline(case.mlir, program_pipeline), driver.apply_ldsopt,
+                 driver.LDSOPT_DISPATCH_FLAGS),
+                ("iree-default", case.mlir, _as_configured, ())):
+            modules = _benchmark_modules(program, tgt, os.path.join(work, variant), flags)
             if not modules:
                 raise driver.DriverError(f"{case.name}: IREE dumped no dispatch benchmark modules")
             entry = variants[variant] = {"modules": [], "dispatches": []}

@@ -96,6 +96,13 @@ def _is_full_slice(op: ir.Operation, binding: ir.Value, tensor_type: ir.Type) ->
             and m is not None and m.group(2) == str(tensor_type))
 
 
+# Ops of a dispatch that only set up its operands: constants, bindings (at offsets passed as
+# push constants: constant loads, casts and the range facts IREE states for them), empty
+# tensors and fills of inits.
+_PLUMBING = ("arith.constant", "hal.interface.binding.subspan", "amdgpu.fat_raw_buffer_cast", "tensor.empty",
+             "linalg.fill", "hal.interface.constant.load", "arith.index_castui", "util.assume.int")
+
+
 def _binding_of_load(op: ir.Operation) -> Binding | None:
     if op.name == "iree_codegen.load_from_buffer":
         return Binding(ir.RankedTensorType(op.result.type), op.operands[0])
@@ -136,8 +143,7 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...]) -> Dispatch | Unmat
             roots.append(op)
         elif name in ("iree_codegen.store_to_buffer", "iree_tensor_ext.dispatch.tensor.store"):
             stores.append(op)
-        elif name in ("arith.constant", "hal.interface.binding.subspan", "amdgpu.fat_raw_buffer_cast",
-                      "tensor.empty", "linalg.fill"):
+        elif name in _PLUMBING:
             continue
         elif name.endswith("dispatch.tensor.load"):
             return Unmatched("reads part of a binding (a tensor slice), not whole tensors")
@@ -188,7 +194,7 @@ class Graph:
         return next((b for v, b in self.loads if v == value), None)
 
 
-def analyze_graph(func: ir.Operation, root_names: tuple[str, ...]) -> Graph | None:
+def analyze_graph(func: ir.Operation, root_names: tuple[str, ...]) -> Graph | Unmatched:
     """Matches a dispatch made of whole-tensor loads, linalg ops of `root_names` (plus
     tensor.empty / linalg.fill) and whole-tensor stores, every tensor of a static shape.
     What the ops compute together is for the caller to match."""
@@ -204,15 +210,19 @@ def analyze_graph(func: ir.Operation, root_names: tuple[str, ...]) -> Graph | No
         elif op.name in ("iree_codegen.store_to_buffer", "iree_tensor_ext.dispatch.tensor.store"):
             stored = _binding_of_store(op)
             if stored is None:
-                return None
+                return Unmatched("writes part of a binding (a tensor slice), not a whole tensor")
             stores.append(stored)
-        elif op.name not in ("arith.constant", "hal.interface.binding.subspan", "amdgpu.fat_raw_buffer_cast",
-                             "tensor.empty", "linalg.fill"):
-            return None
+        elif op.name.endswith("dispatch.tensor.load"):
+            return Unmatched("reads part of a binding (a tensor slice), not whole tensors")
+        elif op.name not in _PLUMBING:
+            return Unmatched(f"computes with {op.name}; this pass takes {' and '.join(root_names)} ops "
+                             "between whole-tensor loads and stores")
     tensors = [b.tensor_type for _, b in loads + stores] + \
         [ir.RankedTensorType(v.type) for op in roots for v in op.operands if isinstance(v.type, ir.RankedTensorType)]
-    if not roots or not stores or not all(t.has_static_shape for t in tensors):
-        return None
+    if not roots or not stores:
+        return Unmatched("stores nothing computed" if roots else f"no {' or '.join(root_names)} op")
+    if not all(t.has_static_shape for t in tensors):
+        return Unmatched("dynamic shapes")
     return Graph(func, roots, loads, stores, ops)
 
 

@@ -31,6 +31,19 @@ PROGRAM_PIPELINE = "builtin.module(ldsopt-split-reduction)"
 DEFAULT_PIPELINE = "builtin.module(ldsopt-vector-distribute, ldsopt-inthread-transpose, ldsopt-matmul-lds, ldsopt-preload-transposed, ldsopt-lower-elementwise, canonicalize, cse)"
 
 
+# How IREE forms the dispatches of the ldsopt variant (the reference and IREE's default
+# variant, --baseline and lds-bench's iree-default, keep IREE's defaults):
+# - aggressive fusion, which IREE keeps behind a flag because not all of its backends compile
+#   what it forms: the chained row reductions of a softmax, layer norm or logsumexp become one
+#   dispatch instead of two, which ldsopt-vector-distribute takes as one kernel that reads
+#   each row from memory once;
+# - no constants inlined into dispatches: a model's small weights (a layer norm's gamma and
+#   beta, a bias) are bindings like any other operand, which the passes read as they read
+#   inputs, instead of tensor constants inside the dispatch, which no pass takes.
+LDSOPT_DISPATCH_FLAGS = ("--iree-dispatch-creation-enable-aggressive-fusion",
+                         "--iree-flow-inline-constants-max-byte-length=0")
+
+
 class DriverError(Exception):
     """A user-facing failure: bad input, a failed compile, a missing function."""
 
@@ -261,7 +274,8 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
     text = read_source(source_path)
     sig = signature(text, function)
     check_buffer_sizes(sig, tgt)
-    configured = configure(text if baseline else apply_program_pipeline(text, program_pipeline), tgt, folder)
+    configured = configure(text, tgt, folder) if baseline else \
+        configure(apply_program_pipeline(text, program_pipeline), tgt, folder, LDSOPT_DISPATCH_FLAGS)
     if baseline:
         ours = configured
         with ir.Context() as ctx:
