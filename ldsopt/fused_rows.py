@@ -33,6 +33,7 @@ from iree.compiler import ir
 from ldsopt.combining import combining_ops
 from ldsopt.dispatch import Binding, Graph, load_binding
 from ldsopt.elementwise import element_bits, map_dims
+from ldsopt.remarks import Unmatched
 
 REDUCE, MAP, ROW_MAP = "reduce", "map", "row_map"
 _BODY_DIALECTS = ("arith.", "math.")
@@ -124,7 +125,7 @@ def _initial_value(init: ir.Value) -> ir.Value | Binding | None:
     return load_binding(init)
 
 
-def match_rows(g: Graph) -> RowGraph | None:
+def match_rows(g: Graph) -> RowGraph | Unmatched | None:
     """The dispatch as a RowGraph (module docstring), or None."""
     if any(op.name != "linalg.generic" for op in g.ops):
         return None
@@ -186,6 +187,11 @@ def match_rows(g: Graph) -> RowGraph | None:
             space[r] = out_dims
             ready[r] = level + 1 if kind == REDUCE else level
         nodes.append(node)
+    if any(node.kind == REDUCE and all(len(o.dims) < n for o in node.operands) for node in nodes):
+        # Every operand broadcast along some dim: a contraction (a matmul's A[m, k] and
+        # B[n, k]), whose operands a row-wise kernel would read again for every row.
+        return Unmatched("a reduction of operands that are each broadcast along some dim is a contraction "
+                         "(ldsopt-matmul-lds's), not a row reduction")
     full, row = [], []
     for value, binding in g.stores:
         if value not in space:
