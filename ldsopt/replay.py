@@ -165,6 +165,8 @@ def replay(folder: str, device: str | None = None, atol: float | None = None, rt
     inputs = [Tensor(**t) for t in man["inputs"]]
     outputs = [Tensor(**t) for t in man["outputs"]]
     expected = [Tensor(**t) for t in man["expected"]]
+    if len(expected) != len(outputs):
+        raise RuntimeError(f"{folder} holds no reference outputs (prepared without a reference run)")
     device = device or man["device"]
     run_module(os.path.join(folder, man["vmfb"]), man["function"], device, inputs, outputs, folder)
     comps = []

@@ -106,8 +106,11 @@ def main(argv=None) -> int:
         man = driver.prepare(args.input, target, folder, function=args.function, seed=args.seed,
                              pipeline_text=args.pipeline or driver.DEFAULT_PIPELINE,
                              program_pipeline=program_pipeline(args), baseline=args.baseline,
-                             dump=target == "gfx942", atol=args.atol, rtol=args.rtol, run_reference=run_here
-                             or args.prepare is not None, special_values=args.special_values)
+                             dump=target == "gfx942", atol=args.atol, rtol=args.rtol,
+                             # every folder that may be replayed has its reference; gfx942 without
+                             # a device is only compiled
+                             run_reference=run_here or args.prepare is not None or target != "gfx942",
+                             special_values=args.special_values)
     except (driver.DriverError, FileNotFoundError) as e:
         print(f"{args.input}: error: {e}", file=sys.stderr)
         return 1

@@ -88,3 +88,15 @@ def test_passes_against_the_reference(case, results):
     if cid.startswith("special_"):
         expected = np.fromfile(folder / "expected0.bin", np.float64)
         assert not np.isfinite(expected).all(), "the special values reached no output"
+
+
+def test_a_folder_compiled_for_a_device_not_here_holds_its_reference(tmp_path):
+    """lds-run --target cuda without a CUDA device says to replay the folder elsewhere: the
+    folder must hold the reference that replay compares with."""
+    proc = subprocess.run([LDS_RUN, str(PROGRAMS / "reference" / "row_sum_f64_6x1000.mlir"), "--target", "cuda",
+                           "--emit-dir", str(tmp_path)], capture_output=True, text=True, timeout=600)
+    if "PREPARED" not in proc.stdout:
+        pytest.skip("a CUDA device is present: lds-run ran the program here")
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert len(manifest["expected"]) == 1 and (tmp_path / manifest["expected"][0]["file"]).exists()
+    assert manifest["reference"]["precision"] == "f64"

@@ -2,6 +2,8 @@
 values by class, finite values by tolerance against a reference of the same or a wider
 type, a relative error that stays sane where the reference is 0."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -124,3 +126,14 @@ def test_report_states_tolerance_reference_and_relative_error():
     assert "|out - ref| / max(|ref|, s), s = 4.1 the RMS of the reference" in text
     assert "2 elements out of tolerance (1 of them inf/NaN against a reference of another class)" in text
     assert text.splitlines()[-1].startswith("FAIL")
+
+
+def test_a_folder_without_reference_outputs_is_refused(tmp_path):
+    """No reference, no comparison: an empty check used to PASS."""
+    manifest = {"source": "p.mlir", "target": "cuda", "device": "cuda", "function": "main", "vmfb": "m.vmfb",
+                "dispatches": [], "inputs": [], "outputs": [{"shape": [4], "dtype": "f32", "file": "output0.bin"}],
+                "expected": [], "tolerances": [{"atol": 1e-4, "rtol": 1e-4}], "reference": None,
+                "special_values": False}
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(RuntimeError, match="holds no reference outputs"):
+        replay.replay(str(tmp_path))
