@@ -26,7 +26,7 @@ from ldsopt import pipeline, syntax_upgrade
 from ldsopt import reference as reference_mod
 from ldsopt import target as target_model
 from ldsopt.kernel import LOWERED_BY, USER_CONFIG
-from ldsopt.replay import DTYPES, TOLERANCES, Tensor, as_float64, run_module, tolerances, tool
+from ldsopt.replay import DTYPES, FLOATS, Tensor, as_float64, run_module, tolerances, tool
 
 # Run on the program, before IREE forms dispatches: passes that change which dispatches exist.
 PROGRAM_PIPELINE = "builtin.module(ldsopt-split-reduction)"
@@ -94,9 +94,6 @@ def check_buffer_sizes(sig: Signature, tgt: target_model.KnownTarget) -> None:
             if nbytes > tgt.max_buffer_bytes:
                 raise DriverError(f"{what} {i} ({nbytes} bytes) is larger than a {tgt.name} storage buffer "
                                   f"binding can be ({tgt.max_buffer_bytes} bytes): its values would be garbage")
-
-
-FLOATS = ("f32", "f16", "bf16", "f64")
 
 
 def specials(dtype: str) -> np.ndarray:
@@ -290,16 +287,14 @@ def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str) -> t
 
 
 def output_tolerances(sig: Signature, ref: dict | None, atol: float | None, rtol: float | None) -> list[dict]:
-    """The tolerances of each output: `atol`/`rtol` where given, else the output type's
-    defaults (replay.TOLERANCES), grown by `reference.tolerance_growth` for a float output
-    whose reference is the program as written."""
+    """The tolerances of each output (`replay.tolerances`: `atol`/`rtol` where given, else
+    the output type's defaults), the defaults grown by `reference.tolerance_growth` where
+    the reference is the program as written."""
     growth = reference_mod.tolerance_growth(ref["reduction_length"]) if ref and ref["reduction_length"] else 1.0
     out = []
     for _, dtype in sig.outputs:
         a, r = tolerances(dtype, atol, rtol)
-        if dtype in TOLERANCES:
-            a, r = a * (growth if atol is None else 1), r * (growth if rtol is None else 1)
-        out.append({"atol": a, "rtol": r})
+        out.append({"atol": a * (growth if atol is None else 1), "rtol": r * (growth if rtol is None else 1)})
     return out
 
 

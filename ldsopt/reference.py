@@ -67,7 +67,7 @@ class Promotion:
 
 
 def _where(op: ir.Operation) -> str:
-    m = re.search(r':(\d+):(\d+)', str(op.location))
+    m = re.search(r':(\d+):\d+', str(op.location))
     return f"{op.name} at line {m.group(1)}" if m else op.name
 
 

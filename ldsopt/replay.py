@@ -37,7 +37,8 @@ DTYPES = {
     "i8": (np.int8, np.int64), "i64": (np.int64, np.int64), "i1": (np.bool_, np.int64),
 }
 
-# Default tolerances per output element type: |out - ref| <= atol + rtol * |ref|.
+FLOATS = ("f32", "f16", "bf16", "f64")
+# Default (atol, rtol) per float output element type (`compare` says how they apply).
 TOLERANCES = {"f32": (1e-4, 1e-4), "f64": (1e-9, 1e-9), "f16": (1e-2, 1e-2), "bf16": (5e-2, 2e-2)}
 
 
@@ -105,12 +106,12 @@ class Comparison:
 def round_to(values: np.ndarray, dtype: str) -> np.ndarray:
     """`values` (float64) rounded to the float type `dtype`, back in float64: a value past the
     type's range becomes inf, as a kernel computing in that type would give."""
-    if dtype == "bf16":
-        bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
-        rounded = np.where(np.isnan(values), bits, bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
-        return as_float64(rounded.astype(np.uint16), "bf16")
     with np.errstate(over="ignore"):
-        return values.astype(DTYPES[dtype][0]).astype(np.float64)
+        if dtype != "bf16":
+            return values.astype(DTYPES[dtype][0]).astype(np.float64)
+        bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
+    rounded = np.where(np.isnan(values), bits, bits + 0x7FFF + ((bits >> 16) & 1)) >> 16  # to nearest even
+    return as_float64(rounded.astype(np.uint16), "bf16")
 
 
 def rms(values: np.ndarray) -> float:
@@ -131,7 +132,7 @@ def compare(out: np.ndarray, ref: np.ndarray, dtype: str, atol: float, rtol: flo
       only, -inf -inf only, NaN NaN only (a finite reference past the type's range rounds to
       inf). A finite output never passes where the reference is inf or NaN, nor the reverse."""
     o, r = as_float64(out, dtype), as_float64(ref, ref_dtype or dtype)
-    if dtype not in TOLERANCES:  # integers and i1
+    if dtype not in FLOATS:  # integers and i1
         diff = np.abs(o - r)
         bad = int((diff != 0).sum())
         worst = float(diff.max()) if diff.size else 0.0
@@ -153,7 +154,10 @@ def compare(out: np.ndarray, ref: np.ndarray, dtype: str, atol: float, rtol: flo
 
 
 def tolerances(dtype: str, atol: float | None, rtol: float | None) -> tuple[float, float]:
-    da, dr = TOLERANCES.get(dtype, (0.0, 0.0))
+    """(atol, rtol) of an output of `dtype`: the given ones, else TOLERANCES; 0 for integers."""
+    if dtype not in FLOATS:
+        return 0.0, 0.0
+    da, dr = TOLERANCES[dtype]
     return (da if atol is None else atol, dr if rtol is None else rtol)
 
 
@@ -204,7 +208,7 @@ def format_report(result: dict, require_ldsopt: bool = False) -> tuple[str, bool
         lines.append("inputs: seeded random, with +inf, -inf, NaN, -0.0 and subnormals among the floats")
     for c in result["outputs"]:
         line = f"{c['name']} ({c['dtype']}): max abs error {c['max_abs']:.3g}"
-        if c["dtype"] in TOLERANCES:
+        if c["dtype"] in FLOATS:
             line += (f", max rel error {c['max_rel']:.3g} (|out - ref| / max(|ref|, s), s = {c['scale']:.3g} the RMS"
                      f" of the reference); tolerance |out - ref| <= {c['atol']:g} + {c['rtol']:g}*max(|ref|, s),"
                      " inf/NaN by class")

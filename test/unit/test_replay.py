@@ -69,6 +69,9 @@ def test_f64_reference_that_overflows_the_output_type_matches_inf():
     assert check([INF], [70000.0], "f16", ref_dtype="f64").ok
     assert not check([-INF], [70000.0], "f16", ref_dtype="f64").ok
     assert not check([65504.0], [70000.0], "f16", ref_dtype="f64").ok
+    inf_bf16 = np.array([0x7F80], dtype=np.uint16)
+    assert replay.compare(inf_bf16, np.array([1e39]), "bf16", 5e-2, 2e-2, "o", ref_dtype="f64").ok
+    assert not replay.compare(inf_bf16, np.array([1e38]), "bf16", 5e-2, 2e-2, "o", ref_dtype="f64").ok
 
 
 def test_relative_error_is_relative_to_the_scale_of_the_output():
