@@ -100,3 +100,18 @@ def test_a_folder_compiled_for_a_device_not_here_holds_its_reference(tmp_path):
     manifest = json.loads((tmp_path / "manifest.json").read_text())
     assert len(manifest["expected"]) == 1 and (tmp_path / manifest["expected"][0]["file"]).exists()
     assert manifest["reference"]["precision"] == "f64"
+
+
+def test_replay_fails_a_kernel_the_reference_disagrees_with(tmp_path):
+    """The same kernel against references it does not match: off by 0.098 (the stalled
+    sequential f16 sum, 4.0) and +inf where it gives a finite value."""
+    folder = tmp_path / "lr"
+    program = PROGRAMS / "reference" / "large_reduction_f16_2x4096.mlir"
+    subprocess.run([LDS_RUN, str(program), "--target", "lavapipe", "--prepare", str(folder)], check=True,
+                   capture_output=True, timeout=600)
+    for wrong, why in (([4.0, 4.0977], "1 elements out of tolerance"),
+                       ([np.inf, 4.0977], "1 elements out of tolerance (1 of them inf/NaN")):
+        np.array(wrong, np.float64).tofile(folder / "expected0.bin")
+        proc = subprocess.run([LDS_RUN, "--replay", str(folder)], capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 1 and why in proc.stdout, proc.stdout + proc.stderr
+        assert proc.stdout.strip().splitlines()[-1].startswith("FAIL")
