@@ -147,10 +147,21 @@ def _narrow_attrs(op: ir.Operation) -> list[str]:
             and _NARROW_NAME.search(str(op.attributes[a]))]
 
 
+def _is_value(attr: ir.Attribute) -> bool:
+    """A float or elements attribute (dense_resource blobs are not downcast: cast to see)."""
+    for kind in (ir.FloatAttr, ir.DenseElementsAttr, ir.DenseResourceElementsAttr):
+        try:
+            kind(attr)
+            return True
+        except ValueError:
+            pass
+    return False
+
+
 def _is_constant(op: ir.Operation, narrow_attrs: list[str]) -> bool:
     """A constant-like op: no operands, results, its narrow float attributes are values."""
     return bool(not op.operands and op.results and narrow_attrs) and all(
-        isinstance(op.attributes[a], (ir.FloatAttr, ir.DenseElementsAttr)) for a in narrow_attrs)
+        _is_value(op.attributes[a]) for a in narrow_attrs)
 
 
 def _check(op: ir.Operation) -> None:

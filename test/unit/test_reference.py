@@ -124,3 +124,21 @@ def test_reduction_length_and_growth():
     assert reference.reduction_length(ELEMENTWISE.format(t="f32", u="f32", body="    linalg.yield %a : f32")) == 1
     assert reference.tolerance_growth(1) == reference.tolerance_growth(64) == 1.0
     assert reference.tolerance_growth(4096) == 8.0
+
+
+def test_resource_constants_keep_their_values_widened():
+    """Weights of an imported model come as dense_resource blobs: kept, then extended."""
+    text = """func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %w = arith.constant dense_resource<blob1> : tensor<4xf32>
+  %r = arith.addf %x, %w : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+{-#
+  dialect_resources: {builtin: {blob1: "0x040000000000803F000000400000404000008040"}}
+#-}
+"""
+    p = reference.promote_to_f64(text)
+    assert p.promoted
+    assert re.search(r"%(\w+) = arith.constant dense_resource<blob1> : tensor<4xf32>\n"
+                     r"\s*%(\w+) = arith.extf %\1 : tensor<4xf32> to tensor<4xf64>\n"
+                     r"\s*%\w+ = arith.addf %arg0, %\2 : tensor<4xf64>", p.text), p.text
