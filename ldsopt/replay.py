@@ -14,8 +14,8 @@ own element type (TOLERANCES, or the user's), recorded in the manifest and in re
 - finite floats: |out - ref| <= atol + rtol*max(|ref|, s), s the RMS of the output's finite
   reference values (at least atol), since the rounding error of a sum is relative to the size
   of its terms, not of its value; the relative error reported is |out - ref| / max(|ref|, s);
-- inf and NaN by class: an output is +inf, -inf or NaN exactly where the reference rounded
-  to the output's type is, so a finite output never passes an infinite reference.
+- inf and NaN by class: a +inf, -inf or NaN output passes only where the reference, rounded
+  to the output's type, is the same; a finite output never passes an infinite or NaN one.
 """
 
 from __future__ import annotations
