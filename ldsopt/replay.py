@@ -166,6 +166,9 @@ def replay(folder: str, device: str | None = None, atol: float | None = None, rt
     `atol`/`rtol` replace the tolerances the manifest records."""
     with open(os.path.join(folder, "manifest.json")) as f:
         man = json.load(f)
+    if "tolerances" not in man:
+        raise RuntimeError(f"{folder} was prepared by an older lds-run (no reference record, no tolerances): "
+                           "prepare it again")
     inputs = [Tensor(**t) for t in man["inputs"]]
     outputs = [Tensor(**t) for t in man["outputs"]]
     expected = [Tensor(**t) for t in man["expected"]]

@@ -132,11 +132,16 @@ def test_report_states_tolerance_reference_and_relative_error():
 
 
 def test_a_folder_without_reference_outputs_is_refused(tmp_path):
-    """No reference, no comparison: an empty check used to PASS."""
+    """No reference, no comparison: an empty check used to PASS. A folder of an older lds-run
+    (no recorded tolerances) is refused too, with a clear error rather than a KeyError."""
     manifest = {"source": "p.mlir", "target": "cuda", "device": "cuda", "function": "main", "vmfb": "m.vmfb",
                 "dispatches": [], "inputs": [], "outputs": [{"shape": [4], "dtype": "f32", "file": "output0.bin"}],
                 "expected": [], "tolerances": [{"atol": 1e-4, "rtol": 1e-4}], "reference": None,
                 "special_values": False}
     (tmp_path / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(RuntimeError, match="holds no reference outputs"):
+        replay.replay(str(tmp_path))
+    del manifest["tolerances"]  # as an older lds-run wrote it
+    (tmp_path / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(RuntimeError, match="prepared by an older lds-run"):
         replay.replay(str(tmp_path))
