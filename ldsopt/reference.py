@@ -143,8 +143,9 @@ def promote_to_f64(text: str) -> Promotion:
 
 def _narrow_attrs(op: ir.Operation) -> list[str]:
     """The attributes of `op` that name f16, bf16 or f32 (names of symbols aside)."""
-    return [a for a in op.attributes if not isinstance(op.attributes[a], (ir.StringAttr, ir.SymbolRefAttr, ir.FlatSymbolRefAttr))
-            and _NARROW_NAME.search(str(op.attributes[a]))]
+    names = (ir.StringAttr, ir.SymbolRefAttr, ir.FlatSymbolRefAttr)
+    return [a for a in op.attributes
+            if not isinstance(op.attributes[a], names) and _NARROW_NAME.search(str(op.attributes[a]))]
 
 
 def _is_value(attr: ir.Attribute) -> bool:

@@ -69,7 +69,8 @@ def test_user_configs_are_marked():
 
 
 def test_special_values_are_seeded_and_leave_the_other_elements_alone():
-    sig = driver.Signature("main", [([2, 4096], "f16"), ([10], "f32"), ([5000], "bf16"), ([7], "f64"), ([100], "i32")], [])
+    sig = driver.Signature("main", [([2, 4096], "f16"), ([10], "f32"), ([5000], "bf16"), ([7], "f64"), ([100], "i32")],
+                           [])
     plain = driver.random_inputs(sig, 3)
     special = driver.random_inputs(sig, 3, special=True)
     again = driver.random_inputs(sig, 3, special=True)

@@ -118,7 +118,8 @@ def test_integers_compare_exactly():
 def test_report_states_tolerance_reference_and_relative_error():
     result = {"source": "p.mlir", "target": "lavapipe", "device": "vulkan",
               "dispatches": [{"name": "d0", "pipeline": "x", "passes": ["ldsopt-vector-distribute"]}],
-              "reference": {"precision": "f64", "not_promoted": None, "reduction_length": None}, "special_values": False,
+              "reference": {"precision": "f64", "not_promoted": None, "reduction_length": None},
+              "special_values": False,
               "outputs": [{"name": "output 0", "dtype": "f16", "max_abs": 0.0977, "max_rel": 0.0238, "ok": False,
                            "bad": 2, "special": 1, "atol": 0.01, "rtol": 0.01, "scale": 4.1}],
               "passed": False}
