@@ -15,11 +15,17 @@ What promotion changes, and what it keeps:
   and its arithmetic (arith, math, linalg bodies) runs in f64. Integers are not touched.
 - `arith.extf` between float types, all f64 now, is folded away.
 - Values the program itself rounds stay rounded: an `arith.truncf` keeps its narrow result
-  (now rounding from f64) and is followed by an `arith.extf` back to f64; a constant keeps
-  its narrow value (e.g. 0.001 : f16 is 0.0010004) and is followed by an `arith.extf`. A
+  (now rounding from f64) and is followed by an `arith.extf` back to f64; a constant (dense,
+  scalar or dense_resource) keeps its narrow value (e.g. 0.001 : f16 is 0.0010004) and is
+  followed by an `arith.extf`. A
   kernel then differs from the reference by the rounding of its arithmetic only, not by a
   quantization the program asks for.
 - `arith.sitofp`/`uitofp` produce f64 directly (exact for every integer of 32 bits).
+- Comparisons (`arith.cmpf`, max/min) compare the f64 values: on the inputs themselves they
+  decide as the kernel does; on computed values, a tie broken by rounding may differ, as it
+  may between any two orders of the same f32 arithmetic.
+The promoted program is parsed anew and checked (`_check_promoted`): a narrow value left in
+it is a rounded one, read by an `arith.extf` only; else the program is not promoted.
 
 A program is not promoted, and the reference is the program as written, when promotion
 could change a value a kernel rightly computes, or when it cannot be done faithfully:
