@@ -17,9 +17,8 @@ What promotion changes, and what it keeps:
 - Values the program itself rounds stay rounded: an `arith.truncf` keeps its narrow result
   (now rounding from f64) and is followed by an `arith.extf` back to f64; a constant (dense,
   scalar or dense_resource) keeps its narrow value (e.g. 0.001 : f16 is 0.0010004) and is
-  followed by an `arith.extf`. A
-  kernel then differs from the reference by the rounding of its arithmetic only, not by a
-  quantization the program asks for.
+  followed by an `arith.extf`. A kernel then differs from the reference by the rounding of
+  its arithmetic only, not by a quantization the program asks for.
 - `arith.sitofp`/`uitofp` produce f64 directly (exact for every integer of 32 bits).
 - Comparisons (`arith.cmpf`, max/min) compare the f64 values: on the inputs themselves they
   decide as the kernel does; on computed values, a tie broken by rounding may differ, as it
