@@ -6,7 +6,9 @@
                 --iree-compile --compile-from=executable-configurations--> .vmfb
 
 A dispatch no ldsopt pass takes keeps IREE's own configuration; `dispatch_report` says
-which is which. The reference is the *original* source compiled for llvm-cpu.
+which is which. The reference is the *original* source (before the program pipeline)
+compiled for llvm-cpu, promoted to f64 where that is faithful (`ldsopt.reference`), on the
+same inputs; `prepare` records which reference ran and the tolerance of each output.
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ import numpy as np
 from iree.compiler import ir
 
 from ldsopt import model_import, pipeline, remarks, syntax_upgrade
+from ldsopt import reference as reference_mod
 from ldsopt import target as target_model
 from ldsopt.kernel import LOWERED_BY, USER_CONFIG
-from ldsopt.replay import DTYPES, Tensor, run_module, tool
+from ldsopt.replay import DTYPES, FLOATS, Tensor, as_float64, run_module, tolerances, tool
 
 # Run on the program, before IREE forms dispatches: passes that change which dispatches exist.
 PROGRAM_PIPELINE = "builtin.module(ldsopt-split-reduction)"
@@ -115,23 +118,46 @@ def check_buffer_sizes(sig: Signature, tgt: target_model.KnownTarget) -> None:
                                   f"binding can be ({tgt.max_buffer_bytes} bytes): its values would be garbage")
 
 
-def random_inputs(sig: Signature, seed: int) -> list[np.ndarray]:
-    """Seeded random inputs: unit normal floats, small integers (products stay exact)."""
+def specials(dtype: str) -> np.ndarray:
+    """The special values `random_inputs` puts into a float input, as stored: +inf, -inf,
+    NaN, -0.0, the smallest subnormal and minus the largest subnormal. (Large finite values
+    are left out: a sum holding +-60000 in f16 cancels to a value the rounding of its own
+    order decides, which no element-wise tolerance can judge.)"""
+    if dtype == "bf16":  # the upper halves of f32 values bf16 represents exactly
+        return np.array([0x7F80, 0xFF80, 0x7FC0, 0x8000, 0x0001, 0x807F], dtype=np.uint16)
+    t = np.dtype(DTYPES[dtype][0]).type
+    info = np.finfo(t)
+    return np.array([np.inf, -np.inf, np.nan, -0.0, info.smallest_subnormal,
+                     -(info.smallest_normal - info.smallest_subnormal)], dtype=t)
+
+
+def random_inputs(sig: Signature, seed: int, special: bool = False) -> list[np.ndarray]:
+    """Seeded random inputs: unit normal floats, small integers (products stay exact). With
+    `special`, each float input also holds `specials` at seeded random places, one
+    every 4096 elements and each of them at least once (a second generator draws them, so
+    the other elements are those of the same seed without)."""
     rng = np.random.default_rng(seed)
+    spots = np.random.default_rng([seed, 1])
     out = []
     for shape, dtype in sig.inputs:
         if dtype in ("f32", "f16", "f64"):
-            out.append(rng.standard_normal(shape).astype(DTYPES[dtype][0]))
+            arr = rng.standard_normal(shape).astype(DTYPES[dtype][0])
         elif dtype == "bf16":
             bits = rng.standard_normal(shape).astype(np.float32).view(np.uint32)
-            out.append(((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16))  # round to nearest even
+            arr = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)  # round to nearest even
         elif dtype == "i1":
-            out.append(rng.integers(0, 2, shape).astype(np.bool_))
+            arr = rng.integers(0, 2, shape).astype(np.bool_)
         elif dtype in ("i8", "i16", "i32", "i64"):
-            out.append(rng.integers(-8 if dtype == "i8" else -1000, 9 if dtype == "i8" else 1001, shape)
-                       .astype(DTYPES[dtype][0]))
+            arr = (rng.integers(-8 if dtype == "i8" else -1000, 9 if dtype == "i8" else 1001, shape)
+                   .astype(DTYPES[dtype][0]))
         else:
             raise DriverError(f"inputs of element type {dtype} are not supported")
+        if special and dtype in FLOATS and arr.size:
+            values = specials(dtype)
+            count = min(arr.size, max(len(values), arr.size // 4096))
+            flat = arr.reshape(-1)
+            flat[spots.choice(arr.size, count, replace=False)] = values[np.arange(count) % len(values)]
+        out.append(arr)
     return out
 
 
@@ -249,26 +275,62 @@ def without_gpu_configs(text: str) -> str:
         return str(module)
 
 
-def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str) -> list[Tensor]:
-    """Runs the original program on IREE's llvm-cpu backend."""
+def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str) -> tuple[list[Tensor], dict]:
+    """Runs the original program on IREE's llvm-cpu backend, promoted to f64 where
+    `ldsopt.reference` can (its inputs then widened to f64, exactly). Returns the reference
+    outputs (f64 for the float outputs of a promoted program) and what ran: `precision`
+    "f64" or "program", why not promoted, and for a float output of an unpromoted program
+    the longest reduction (the tolerances grow with it)."""
     cpu = target_model.known("llvm-cpu")
+    promotion = reference_mod.promote_to_f64(without_gpu_configs(text))
     src = os.path.join(folder, "reference_source.mlir")
     vmfb = os.path.join(folder, "reference.vmfb")
     with open(src, "w") as f:
-        f.write(without_gpu_configs(text))
+        f.write(promotion.text)
     iree_compile([src, *cpu.compile_flags, "-o", vmfb], "reference compile (llvm-cpu)")
-    expected = [Tensor(shape, dtype, f"expected{i}.bin") for i, (shape, dtype) in enumerate(sig.outputs)]
-    run_module(vmfb, sig.function, cpu.device, inputs, expected, folder)
-    return expected
+
+    def widened(dtype: str) -> str:
+        return "f64" if promotion.promoted and dtype in FLOATS else dtype
+
+    ref_inputs = []
+    for i, t in enumerate(inputs):
+        if widened(t.dtype) == t.dtype:
+            ref_inputs.append(t)
+        else:
+            ref_inputs.append(Tensor(t.shape, "f64", f"reference_input{i}.bin"))
+            ref_inputs[-1].save(folder, as_float64(t.load(folder), t.dtype))
+    expected = [Tensor(shape, widened(dtype), f"expected{i}.bin") for i, (shape, dtype) in enumerate(sig.outputs)]
+    try:
+        run_module(vmfb, sig.function, cpu.device, ref_inputs, expected, folder)
+    except RuntimeError as e:
+        raise DriverError(f"reference run (llvm-cpu) failed: {e}") from None
+    float_out = any(dtype in FLOATS for _, dtype in sig.outputs)
+    info = {"precision": "f64" if promotion.promoted else "program", "not_promoted": promotion.why,
+            "reduction_length": reference_mod.reduction_length(text) if float_out and not promotion.promoted else None}
+    return expected, info
+
+
+def output_tolerances(sig: Signature, ref: dict | None, atol: float | None, rtol: float | None) -> list[dict]:
+    """The tolerances of each output (`replay.tolerances`: `atol`/`rtol` where given, else
+    the output type's defaults), the defaults grown by `reference.tolerance_growth` where
+    the reference is the program as written."""
+    growth = reference_mod.tolerance_growth(ref["reduction_length"]) if ref and ref["reduction_length"] else 1.0
+    out = []
+    for _, dtype in sig.outputs:
+        a, r = tolerances(dtype, atol, rtol)
+        out.append({"atol": a * (growth if atol is None else 1), "rtol": r * (growth if rtol is None else 1)})
+    return out
 
 
 def prepare(source_path: str, target_name: str, folder: str, *, function: str | None = None, seed: int = 0,
             pipeline_text: str = DEFAULT_PIPELINE, program_pipeline: str = PROGRAM_PIPELINE,
-            baseline: bool = False, dump: bool = False,
-            atol: float | None = None, rtol: float | None = None, run_reference: bool = True) -> dict:
-    """Compiles `source_path` for `target_name` into `folder` with inputs, reference outputs
-    and a manifest that `replay.replay` runs anywhere the runtime is installed. Unless
-    `baseline`, `program_pipeline` runs on the program first; the reference runs the original."""
+            baseline: bool = False, dump: bool = False, atol: float | None = None, rtol: float | None = None,
+            run_reference: bool = True, special_values: bool = False) -> dict:
+    """Compiles `source_path` for `target_name` into `folder` with inputs (`random_inputs`,
+    with special values if asked), reference outputs and a manifest that `replay.replay`
+    runs anywhere the runtime is installed. Unless `baseline`, `program_pipeline` runs on the
+    program first; the reference runs the original. The manifest records the reference that
+    ran and the tolerances of each output (`atol`/`rtol` where given)."""
     os.makedirs(folder, exist_ok=True)
     tgt = target_model.known(target_name)
     text = read_source(source_path)
@@ -284,15 +346,18 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
         ours, report = apply_ldsopt(configured, pipeline_text)
     vmfb = compile_module(ours, folder, "ldsopt" if not baseline else "baseline", dump=dump)
     inputs = [Tensor(shape, dtype, f"input{i}.bin") for i, (shape, dtype) in enumerate(sig.inputs)]
-    for t, arr in zip(inputs, random_inputs(sig, seed)):
+    for t, arr in zip(inputs, random_inputs(sig, seed, special_values)):
         t.save(folder, arr)
-    expected = reference(text, sig, inputs, folder) if run_reference else []
+    outputs = [Tensor(shape, dtype, f"output{i}.bin") for i, (shape, dtype) in enumerate(sig.outputs)]
+    expected, ref = reference(text, sig, inputs, folder) if run_reference else ([], None)
     manifest = {"source": os.path.basename(source_path), "target": target_name, "device": tgt.device,
                 "function": sig.function, "vmfb": os.path.basename(vmfb), "seed": seed,
-                "pipeline": "iree-default" if baseline else pipeline_text,
+                "special_values": special_values, "pipeline": "iree-default" if baseline else pipeline_text,
                 "program_pipeline": "" if baseline else program_pipeline, "dispatches": report,
                 "inputs": [dataclasses.asdict(t) for t in inputs],
-                "expected": [dataclasses.asdict(t) for t in expected], "atol": atol, "rtol": rtol}
+                "outputs": [dataclasses.asdict(t) for t in outputs],
+                "expected": [dataclasses.asdict(t) for t in expected], "reference": ref,
+                "tolerances": output_tolerances(sig, ref, atol, rtol)}
     with open(os.path.join(folder, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     return manifest

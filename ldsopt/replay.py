@@ -5,6 +5,17 @@ This module imports nothing but the standard library and numpy, and calls IREE's
 compiler, such as the lent H200 ("compile here, run there" in DESIGN.md). A prepared
 folder holds `manifest.json`, the `.vmfb`, the inputs and the reference outputs as raw
 binary files; `python -m ldsopt.replay DIR` (or `lds-run --replay DIR`) runs it.
+
+The check (`compare`): the reference is the program on llvm-cpu, computed in f64 where
+ldsopt/reference.py can promote it (then its float outputs are f64), else as written with
+tolerances grown with the longest reduction. Each output is held to the tolerances of its
+own element type (TOLERANCES, or the user's), recorded in the manifest and in result.json:
+- integers must be equal;
+- finite floats: |out - ref| <= atol + rtol*max(|ref|, s), s the RMS of the output's finite
+  reference values (at least atol), since the rounding error of a sum is relative to the size
+  of its terms, not of its value; the relative error reported is |out - ref| / max(|ref|, s);
+- inf and NaN by class: a +inf, -inf or NaN output passes only where the reference, rounded
+  to the output's type, is the same; a finite output never passes an infinite or NaN one.
 """
 
 from __future__ import annotations
@@ -26,7 +37,8 @@ DTYPES = {
     "i8": (np.int8, np.int64), "i64": (np.int64, np.int64), "i1": (np.bool_, np.int64),
 }
 
-# Default tolerances per output element type: |out - ref| <= atol + rtol * |ref|.
+FLOATS = ("f32", "f16", "bf16", "f64")
+# Default (atol, rtol) per float output element type (`compare` says how they apply).
 TOLERANCES = {"f32": (1e-4, 1e-4), "f64": (1e-9, 1e-9), "f16": (1e-2, 1e-2), "bf16": (5e-2, 2e-2)}
 
 
@@ -86,46 +98,97 @@ def run_module(vmfb: str, function: str, device: str, inputs: list[Tensor], outp
 @dataclasses.dataclass
 class Comparison:
     name: str
-    max_abs: float
-    max_rel: float
+    dtype: str      # the output's element type, whose tolerances apply
+    max_abs: float  # over elements where output and reference are both finite
+    max_rel: float  # |out - ref| / max(|ref|, scale) over the same elements
     ok: bool
-    bad: int  # elements outside tolerance
+    bad: int        # elements that fail
+    special: int    # of them, an inf/NaN against a reference of another class (or the reverse)
+    atol: float
+    rtol: float
+    scale: float    # the RMS of the finite reference values, at least atol (floats only)
 
 
-def compare(out: np.ndarray, ref: np.ndarray, dtype: str, atol: float, rtol: float, name: str) -> Comparison:
-    o, r = as_float64(out, dtype), as_float64(ref, dtype)
-    diff = np.abs(o - r)
-    with np.errstate(invalid="ignore"):
-        bad = ~(diff <= atol + rtol * np.abs(r))  # NaN never passes
-    denom = np.maximum(np.abs(r), np.finfo(np.float64).tiny)
-    max_abs = float(np.nanmax(diff)) if diff.size else 0.0
-    max_rel = float(np.nanmax(diff / denom)) if diff.size else 0.0
-    if np.isnan(o).any() and not np.isnan(max_abs):
-        max_abs = max_rel = float("nan")
-    return Comparison(name, max_abs, max_rel, not bad.any(), int(bad.sum()))
+def round_to(values: np.ndarray, dtype: str) -> np.ndarray:
+    """`values` (float64) rounded to the float type `dtype`, back in float64: a value past the
+    type's range becomes inf, as a kernel computing in that type would give."""
+    with np.errstate(over="ignore"):
+        if dtype != "bf16":
+            return values.astype(DTYPES[dtype][0]).astype(np.float64)
+        bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
+    rounded = np.where(np.isnan(values), bits, bits + 0x7FFF + ((bits >> 16) & 1)) >> 16  # to nearest even
+    return as_float64(rounded.astype(np.uint16), "bf16")
+
+
+def rms(values: np.ndarray) -> float:
+    """The root mean square of `values` (0 if none), without overflow."""
+    top = float(np.abs(values).max()) if values.size else 0.0
+    return top * float(np.sqrt(np.mean((values / top) ** 2))) if top > 0 else 0.0
+
+
+def compare(out: np.ndarray, ref: np.ndarray, dtype: str, atol: float, rtol: float, name: str,
+            ref_dtype: str | None = None) -> Comparison:
+    """Compares an output of element type `dtype` with a reference of `ref_dtype` (the same,
+    or f64 from the promoted program). Integers must be equal. A float element passes if
+    - both are finite and |out - ref| <= atol + rtol*max(|ref|, scale), scale the RMS of the
+      output's finite reference values (at least atol): a sum's rounding error is relative to
+      the size of its terms, not of its value, so an element that cancels to near 0 is judged
+      at the scale of the output, not at its own; or
+    - it is of the same special class as the reference rounded to `dtype`: +inf matches +inf
+      only, -inf -inf only, NaN NaN only (a finite reference past the type's range rounds to
+      inf). A finite output never passes where the reference is inf or NaN, nor the reverse."""
+    o, r = as_float64(out, dtype), as_float64(ref, ref_dtype or dtype)
+    if dtype not in FLOATS:  # integers and i1
+        diff = np.abs(o - r)
+        bad = int((diff != 0).sum())
+        worst = float(diff.max()) if diff.size else 0.0
+        rel = float((diff / np.maximum(np.abs(r), 1)).max()) if diff.size else 0.0
+        return Comparison(name, dtype, worst, rel, bad == 0, bad, 0, atol, rtol, 0.0)
+    r_class = round_to(r, dtype) if ref_dtype not in (None, dtype) else r
+    both_finite = np.isfinite(o) & np.isfinite(r)
+    scale = max(rms(r[np.isfinite(r)]), atol)
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.where(both_finite, np.abs(o - r), 0.0)
+        size = np.maximum(np.abs(np.where(both_finite, r, 0.0)), scale)
+        within = both_finite & (diff <= atol + rtol * size)
+        same_class = (np.isnan(o) & np.isnan(r_class)) | (np.isinf(o) & (o == r_class))
+    failed = ~(within | same_class)
+    special = failed & ~both_finite
+    rel = diff / np.maximum(size, np.finfo(np.float64).tiny)
+    return Comparison(name, dtype, float(diff.max()) if diff.size else 0.0, float(rel.max()) if rel.size else 0.0,
+                      not failed.any(), int(failed.sum()), int(special.sum()), atol, rtol, scale)
 
 
 def tolerances(dtype: str, atol: float | None, rtol: float | None) -> tuple[float, float]:
-    da, dr = TOLERANCES.get(dtype, (0.0, 0.0))
+    """(atol, rtol) of an output of `dtype`: the given ones, else TOLERANCES; 0 for integers."""
+    if dtype not in FLOATS:
+        return 0.0, 0.0
+    da, dr = TOLERANCES[dtype]
     return (da if atol is None else atol, dr if rtol is None else rtol)
 
 
 def replay(folder: str, device: str | None = None, atol: float | None = None, rtol: float | None = None) -> dict:
-    """Runs a prepared folder; returns the result record (also written as result.json)."""
+    """Runs a prepared folder; returns the result record (also written as result.json).
+    `atol`/`rtol` replace the tolerances the manifest records."""
     with open(os.path.join(folder, "manifest.json")) as f:
         man = json.load(f)
+    if "tolerances" not in man:
+        raise RuntimeError(f"{folder} was prepared by an older lds-run (no reference record, no tolerances): "
+                           "prepare it again")
     inputs = [Tensor(**t) for t in man["inputs"]]
+    outputs = [Tensor(**t) for t in man["outputs"]]
     expected = [Tensor(**t) for t in man["expected"]]
-    actual = [dataclasses.replace(t, file="actual_" + t.file) for t in expected]
+    if len(expected) != len(outputs):
+        raise RuntimeError(f"{folder} holds no reference outputs (prepared without a reference run)")
     device = device or man["device"]
-    run_module(os.path.join(folder, man["vmfb"]), man["function"], device, inputs, actual, folder)
+    run_module(os.path.join(folder, man["vmfb"]), man["function"], device, inputs, outputs, folder)
     comps = []
-    for i, (exp, act) in enumerate(zip(expected, actual)):
-        a, r = tolerances(exp.dtype, atol if atol is not None else man.get("atol"),
-                          rtol if rtol is not None else man.get("rtol"))
-        comps.append(compare(act.load(folder), exp.load(folder), exp.dtype, a, r, f"output {i}"))
-    result = {**{k: man[k] for k in ("source", "target", "function", "dispatches")}, "device": device,
-              "outputs": [dataclasses.asdict(c) for c in comps], "passed": all(c.ok for c in comps)}
+    for i, (out, exp, tol) in enumerate(zip(outputs, expected, man["tolerances"])):
+        a = tol["atol"] if atol is None else atol
+        r = tol["rtol"] if rtol is None else rtol
+        comps.append(compare(out.load(folder), exp.load(folder), out.dtype, a, r, f"output {i}", ref_dtype=exp.dtype))
+    result = {**{k: man[k] for k in ("source", "target", "function", "dispatches", "reference", "special_values")},
+              "device": device, "outputs": [dataclasses.asdict(c) for c in comps], "passed": all(c.ok for c in comps)}
     with open(os.path.join(folder, "result.json"), "w") as f:
         json.dump(result, f, indent=1)
     return result
@@ -144,13 +207,35 @@ def dispatch_lines(dispatches: list[dict]) -> list[str]:
     return lines
 
 
+def describe_reference(ref: dict) -> str:
+    if ref["precision"] == "f64":
+        return "reference: llvm-cpu, the program with its float arithmetic in f64"
+    how = f"reference: llvm-cpu, the program as written ({ref['not_promoted']})"
+    if ref.get("reduction_length"):
+        how += f"; float tolerances scaled for reductions of {ref['reduction_length']} terms"
+    return how
+
+
 def format_report(result: dict, require_ldsopt: bool = False) -> tuple[str, bool]:
     """The human report; the last line starts with PASS or FAIL."""
     lines = dispatch_lines(result["dispatches"])
     fell_back = [d["name"] for d in result["dispatches"] if not d["passes"]]
+    lines.append(describe_reference(result["reference"]))
+    if result["special_values"]:
+        lines.append("inputs: seeded random, with +inf, -inf, NaN, -0.0 and subnormals among the floats")
     for c in result["outputs"]:
-        lines.append(f"{c['name']}: max abs error {c['max_abs']:.3g}, max rel error {c['max_rel']:.3g}"
-                     + ("" if c["ok"] else f", {c['bad']} elements out of tolerance"))
+        line = f"{c['name']} ({c['dtype']}): max abs error {c['max_abs']:.3g}"
+        if c["dtype"] in FLOATS:
+            line += (f", max rel error {c['max_rel']:.3g} (|out - ref| / max(|ref|, s), s = {c['scale']:.3g} the RMS"
+                     f" of the reference); tolerance |out - ref| <= {c['atol']:g} + {c['rtol']:g}*max(|ref|, s),"
+                     " inf/NaN by class")
+        else:
+            line += "; integers must be equal"
+        if not c["ok"]:
+            line += f"; {c['bad']} elements out of tolerance"
+            if c["special"]:
+                line += f" ({c['special']} of them inf/NaN against a reference of another class)"
+        lines.append(line)
     ok = result["passed"] and not (require_ldsopt and fell_back)
     why = []
     if not result["passed"]:

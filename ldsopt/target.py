@@ -4,7 +4,9 @@ Inside a dispatch, the facts come from the `iree_codegen.target_info = #iree_gpu
 of the enclosing `hal.executable.variant`: passes never assume a constant. By name
 (`--target`), `KNOWN` lists gfx942, cuda (sm_89 PTX, which runs on an H200) and lavapipe
 (Mesa's CPU Vulkan driver, with its real limits; see DESIGN.md), with the IREE flags that
-select each.
+select each. Every known target computes in f64 (lavapipe has shaderFloat64), so f64 stays
+f64 (`KEEP_F64`): by default IREE demotes it to f32, and a module so compiled expects f32
+where the program's caller passes f64.
 
 IREE's target info states the compute units only for a named chip (`chip = <wgp_count = ...>`,
 e.g. `--iree-hip-target=mi300x`), not for an arch such as gfx942 or sm_89; COMPUTE_UNITS
@@ -128,8 +130,8 @@ def of_op(op: ir.Operation) -> Target | None:
 
 LAVAPIPE_DEVICE_TARGET = """#hal.device.target<"vulkan", [#hal.executable.target<"vulkan-spirv", "vulkan-spirv-fb", {
   iree_codegen.target_info = #iree_gpu.target<arch = "lavapipe",
-    features = "spirv:v1.3,cap:Shader,cap:Float16,cap:Int16,cap:Int8,cap:StorageBuffer16BitAccess,cap:StorageBuffer8BitAccess,cap:GroupNonUniform,cap:GroupNonUniformArithmetic,cap:GroupNonUniformShuffle,cap:GroupNonUniformBallot,ext:SPV_KHR_16bit_storage,ext:SPV_KHR_8bit_storage,ext:SPV_KHR_storage_buffer_storage_class",
-    wgp = <compute = fp32|fp16|int32|int16|int8, storage = b32|b16|b8, subgroup = shuffle|arithmetic,
+    features = "spirv:v1.3,cap:Shader,cap:Float64,cap:Float16,cap:Int16,cap:Int8,cap:StorageBuffer16BitAccess,cap:StorageBuffer8BitAccess,cap:GroupNonUniform,cap:GroupNonUniformArithmetic,cap:GroupNonUniformShuffle,cap:GroupNonUniformBallot,ext:SPV_KHR_16bit_storage,ext:SPV_KHR_8bit_storage,ext:SPV_KHR_storage_buffer_storage_class",
+    wgp = <compute = fp64|fp32|fp16|int32|int16|int8, storage = b32|b16|b8, subgroup = shuffle|arithmetic,
            subgroup_size_choices = [8], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024,
            max_workgroup_memory_bytes = 32768, max_workgroup_counts = [65535, 65535, 65535]>>}>]>"""
 
@@ -153,16 +155,18 @@ class KnownTarget:
     max_buffer_bytes: int | None = None
 
 
+KEEP_F64 = "--iree-input-demote-f64-to-f32=false"
+
 KNOWN: dict[str, KnownTarget] = {
-    "gfx942": KnownTarget("gfx942", ("--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"), "hip",
+    "gfx942": KnownTarget("gfx942", ("--iree-hal-target-device=hip", "--iree-rocm-target=gfx942", KEEP_F64), "hip",
                           backend="rocm", target_info=GFX942_INFO),
-    "cuda": KnownTarget("cuda", ("--iree-hal-target-device=cuda", "--iree-cuda-target=sm_89"), "cuda",
+    "cuda": KnownTarget("cuda", ("--iree-hal-target-device=cuda", "--iree-cuda-target=sm_89", KEEP_F64), "cuda",
                         backend="cuda", target_info=SM89_INFO),
-    "lavapipe": KnownTarget("lavapipe", (), "vulkan", LAVAPIPE_DEVICE_TARGET,
+    "lavapipe": KnownTarget("lavapipe", (KEEP_F64,), "vulkan", LAVAPIPE_DEVICE_TARGET,
                             backend="vulkan", max_buffer_bytes=1 << 27,
                             target_info=re.search(r"#iree_gpu\.target<.*>>", LAVAPIPE_DEVICE_TARGET, re.S).group(0)),
     "llvm-cpu": KnownTarget("llvm-cpu", ("--iree-hal-target-device=local",
-                                         "--iree-hal-local-target-device-backends=llvm-cpu"), "local-task"),
+                                         "--iree-hal-local-target-device-backends=llvm-cpu", KEEP_F64), "local-task"),
 }
 
 

@@ -6,8 +6,9 @@
     lds-run a.mlir b.mlir --target cuda --prepare DIR  # a suite: DIR/a, DIR/b; --replay DIR runs all
 
 Prints, per dispatch, which pipeline lowered it (the ldsopt passes, or `iree-default`),
-the max abs/rel error per output, and a last line starting PASS or FAIL (exit 0 only on
-PASS). For gfx942 with no AMD GPU present it compiles, prints an ISA summary per
+the reference that ran (the program promoted to f64 where it can be, see ldsopt/reference.py),
+the max abs/rel error and the tolerance per output, and a last line starting PASS or FAIL
+(exit 0 only on PASS). For gfx942 with no AMD GPU present it compiles, prints an ISA summary per
 dispatch and ends with a line starting COMPILED.
 """
 
@@ -55,7 +56,7 @@ def prepare_suite(args) -> int:
             driver.prepare(path, args.target or "cuda", folder, function=args.function, seed=args.seed,
                            pipeline_text=args.pipeline or driver.DEFAULT_PIPELINE,
                            program_pipeline=program_pipeline(args), baseline=args.baseline,
-                           atol=args.atol, rtol=args.rtol)
+                           atol=args.atol, rtol=args.rtol, special_values=args.special_values)
             print(f"PREPARED {folder}", flush=True)
         except (driver.DriverError, FileNotFoundError) as e:
             failed += 1
@@ -69,8 +70,10 @@ def main(argv=None) -> int:
     ap.add_argument("--target", choices=["gfx942", "cuda", "lavapipe"])
     ap.add_argument("--function", help="entry function (default: the only public one)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--atol", type=float)
-    ap.add_argument("--rtol", type=float)
+    ap.add_argument("--atol", type=float, help="absolute tolerance of float outputs (default: per element type)")
+    ap.add_argument("--rtol", type=float, help="relative tolerance of float outputs (default: per element type)")
+    ap.add_argument("--special-values", action="store_true",
+                    help="float inputs also hold +inf, -inf, NaN, -0.0 and subnormals at seeded places")
     ap.add_argument("--emit-dir", help="keep every intermediate (sources, vmfb, inputs, outputs) here")
     ap.add_argument("--baseline", action="store_true", help="IREE's default pipeline only")
     ap.add_argument("--pipeline", help="ldsopt pass pipeline (default: the full ldsopt pipeline)")
@@ -103,8 +106,11 @@ def main(argv=None) -> int:
         man = driver.prepare(args.input, target, folder, function=args.function, seed=args.seed,
                              pipeline_text=args.pipeline or driver.DEFAULT_PIPELINE,
                              program_pipeline=program_pipeline(args), baseline=args.baseline,
-                             dump=target == "gfx942", atol=args.atol, rtol=args.rtol, run_reference=run_here
-                             or args.prepare is not None)
+                             dump=target == "gfx942", atol=args.atol, rtol=args.rtol,
+                             # every folder that may be replayed has its reference; gfx942 without
+                             # a device is only compiled
+                             run_reference=run_here or args.prepare is not None or target != "gfx942",
+                             special_values=args.special_values)
     except (driver.DriverError, FileNotFoundError) as e:
         print(f"{args.input}: error: {e}", file=sys.stderr)
         return 1

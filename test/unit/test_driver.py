@@ -1,8 +1,10 @@
-"""The compile-side driver's checks on a program, before anything is compiled."""
+"""The compile-side driver: its checks on a program before anything is compiled, the inputs
+it makes and the tolerances it records."""
 
+import numpy as np
 import pytest
 
-from ldsopt import driver, target
+from ldsopt import driver, replay, target
 
 SUM = """func.func @main(%a: tensor<{n}xf32>) -> tensor<f32> {{
   %e = tensor.empty() : tensor<f32>
@@ -64,3 +66,33 @@ def test_user_configs_are_marked():
     assert marked.count("ldsopt.user_config") == 1 and "lowering_config" in marked
     plain = program.replace("attrs = {lowering_config = #iree_gpu.lowering_config<{lane_basis = [[8, 1], [0, 1]]}>} ", "")
     assert driver.mark_user_configs(plain) == plain
+
+
+def test_special_values_are_seeded_and_leave_the_other_elements_alone():
+    sig = driver.Signature("main", [([2, 4096], "f16"), ([10], "f32"), ([5000], "bf16"), ([7], "f64"), ([100], "i32")],
+                           [])
+    plain = driver.random_inputs(sig, 3)
+    special = driver.random_inputs(sig, 3, special=True)
+    again = driver.random_inputs(sig, 3, special=True)
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(special, again))
+    assert special[4].tobytes() == plain[4].tobytes()  # integers untouched
+    for (shape, dtype), p, s in zip(sig.inputs[:4], plain, special):
+        v = replay.as_float64(s, dtype)
+        changed = p.view(np.uint8).reshape(p.size, -1) != s.view(np.uint8).reshape(s.size, -1)
+        count = min(p.size, max(6, p.size // 4096))
+        assert changed.any(axis=1).sum() <= count  # a special value may land on an equal one (-0.0 on -0.0)
+        assert np.isposinf(v).any() and np.isneginf(v).any() and np.isnan(v).any(), dtype
+        assert ((v != 0) & (np.abs(v) < np.finfo(np.float16 if dtype == "f16" else np.float32).tiny)).any() \
+            or dtype == "f64", dtype  # subnormals
+        assert (~np.isfinite(v)).sum() == sum(1 for i in range(count) if i % 6 < 3)  # +inf, -inf, NaN first
+
+
+def test_tolerances_grow_only_for_unpromoted_references():
+    sig = driver.Signature("main", [], [([4], "f16"), ([4], "i32"), ([4], "f32")])
+    promoted = {"precision": "f64", "not_promoted": None, "reduction_length": None}
+    assert driver.output_tolerances(sig, promoted, None, None) == [
+        {"atol": 1e-2, "rtol": 1e-2}, {"atol": 0.0, "rtol": 0.0}, {"atol": 1e-4, "rtol": 1e-4}]
+    as_written = {"precision": "program", "not_promoted": "arith.fptosi ...", "reduction_length": 4096}
+    assert driver.output_tolerances(sig, as_written, None, None)[2] == {"atol": 8e-4, "rtol": 8e-4}
+    # what the user gives is used as given
+    assert driver.output_tolerances(sig, as_written, 1e-3, None)[2] == {"atol": 1e-3, "rtol": 8e-4}

@@ -23,3 +23,11 @@ def test_lds_budget_shares_the_cu_and_caps_at_the_workgroup_maximum():
     assert [gfx942.lds_budget(n) for n in (1, 2)] == [65536, 32768]
     # lavapipe states no CU: one workgroup's maximum is taken as the CU's.
     assert lavapipe.lds_per_cu is None and lavapipe.lds_budget(2) == lavapipe.lds_bytes // 2
+
+
+def test_every_known_target_keeps_f64():
+    """IREE demotes f64 to f32 by default: the module would then expect f32 inputs."""
+    for name, known in target_model.KNOWN.items():
+        assert target_model.KEEP_F64 in known.compile_flags, name
+    lavapipe = target_model.LAVAPIPE_DEVICE_TARGET
+    assert "cap:Float64" in lavapipe and "compute = fp64|" in lavapipe
