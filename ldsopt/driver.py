@@ -350,8 +350,9 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
     text = read_source(source_path)
     sig = signature(text, function)
     check_buffer_sizes(sig, tgt)
-    configured = configure(text, tgt, folder) if baseline else \
-        configure(apply_program_pipeline(text, program_pipeline), tgt, folder, LDSOPT_DISPATCH_FLAGS)
+    f64_io = (target_model.KEEP_F64,) if any(dt == "f64" for _, dt in sig.inputs + sig.outputs) else ()
+    configured = configure(text, tgt, folder, f64_io) if baseline else \
+        configure(apply_program_pipeline(text, program_pipeline), tgt, folder, LDSOPT_DISPATCH_FLAGS + f64_io)
     if baseline:
         ours = configured
         with ir.Context() as ctx:

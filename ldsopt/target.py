@@ -4,9 +4,12 @@ Inside a dispatch, the facts come from the `iree_codegen.target_info = #iree_gpu
 of the enclosing `hal.executable.variant`: passes never assume a constant. By name
 (`--target`), `KNOWN` lists gfx942, cuda (sm_89 PTX, which runs on an H200) and lavapipe
 (Mesa's CPU Vulkan driver, with its real limits; see DESIGN.md), with the IREE flags that
-select each. Every known target computes in f64 (lavapipe has shaderFloat64), so f64 stays
-f64 (`KEEP_F64`): by default IREE demotes it to f32, and a module so compiled expects f32
-where the program's caller passes f64.
+select each. Every known target computes in f64 (lavapipe has shaderFloat64), but by default
+IREE demotes f64 to f32, and a module so compiled expects f32 where the program's caller
+passes f64: the tools keep f64 (`KEEP_F64`) for a program with f64 arguments or results,
+and on llvm-cpu (the reference) always. A program with f64 only inside (a model's scalars,
+as IREE's torch pipelines leave them) keeps IREE's demotion on the GPU, whose f64 math not
+every backend lowers (SPIR-V's GLSL exp is of 16/32-bit floats only).
 
 IREE's target info states the compute units only for a named chip (`chip = <wgp_count = ...>`,
 e.g. `--iree-hip-target=mi300x`), not for an arch such as gfx942 or sm_89; COMPUTE_UNITS
@@ -158,11 +161,11 @@ class KnownTarget:
 KEEP_F64 = "--iree-input-demote-f64-to-f32=false"
 
 KNOWN: dict[str, KnownTarget] = {
-    "gfx942": KnownTarget("gfx942", ("--iree-hal-target-device=hip", "--iree-rocm-target=gfx942", KEEP_F64), "hip",
+    "gfx942": KnownTarget("gfx942", ("--iree-hal-target-device=hip", "--iree-rocm-target=gfx942"), "hip",
                           backend="rocm", target_info=GFX942_INFO),
-    "cuda": KnownTarget("cuda", ("--iree-hal-target-device=cuda", "--iree-cuda-target=sm_89", KEEP_F64), "cuda",
+    "cuda": KnownTarget("cuda", ("--iree-hal-target-device=cuda", "--iree-cuda-target=sm_89"), "cuda",
                         backend="cuda", target_info=SM89_INFO),
-    "lavapipe": KnownTarget("lavapipe", (KEEP_F64,), "vulkan", LAVAPIPE_DEVICE_TARGET,
+    "lavapipe": KnownTarget("lavapipe", (), "vulkan", LAVAPIPE_DEVICE_TARGET,
                             backend="vulkan", max_buffer_bytes=1 << 27,
                             target_info=re.search(r"#iree_gpu\.target<.*>>", LAVAPIPE_DEVICE_TARGET, re.S).group(0)),
     "llvm-cpu": KnownTarget("llvm-cpu", ("--iree-hal-target-device=local",
