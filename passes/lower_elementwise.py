@@ -1,13 +1,17 @@
 """ldsopt-lower-elementwise: elementwise dispatches to a vectorized GPU kernel.
 
-Matches a dispatch whose root is an all-parallel `linalg.generic` with an identity
-output map and inputs that are the output's dims in order, some possibly missing
-(broadcasts); its body must be elementwise-mappable ops (arith, math). Transposed inputs
-are not matched: they are preload_transposed's.
+Matches a dispatch whose root is an all-parallel `linalg.generic` whose operands each
+read the output's fastest dim last or not at all: broadcasts (dims missing), and
+permutations that keep the fastest dim (attention's head split and merge, [B,S,H,D] ->
+[B,H,S,D], with the bias add IREE fuses into it), on the input or on the output side;
+its body must be elementwise-mappable ops (arith, math). Loops are renumbered in the
+output's memory order. An operand transposed against the fastest dim is not matched: it
+is preload_transposed's.
 
 The kernel:
-- collapses runs of output dims that every operand has or lacks alike (a 64x56x56x128
-  add becomes 1-D), so vectors run as long as memory is contiguous;
+- collapses runs of output dims that every operand has or lacks alike, next to each other
+  in its memory order (a 64x56x56x128 add becomes 1-D), so vectors run as long as memory
+  is contiguous; each operand's view lists its groups in its own memory order;
 - splits the innermost collapsed dim into vectors of V elements, V the widest power of
   two that divides it and fits the target's widest load (128 bits; 4 elements on SPIR-V);
 - gives each thread one vector per step of a grid-stride loop over all vectors, so any
@@ -34,34 +38,41 @@ from ldsopt.registry import ModulePass, option
 from ldsopt.remarks import Unmatched
 
 
-def elementwise_operand_dims(root: ir.Operation) -> list[list[int]] | None:
-    """Per operand (inputs then output) the output dims it reads, if the root is an
-    elementwise generic without transposes; else None."""
+def elementwise_operand_dims(root: ir.Operation) -> list[list[int]] | Unmatched:
+    """Per operand (inputs then output), in its memory order, the output dims it reads
+    (loops renumbered in the output's memory order: the output reads 0, 1, ..., n-1), if
+    the root is an elementwise generic whose operands all have the output's fastest dim
+    last or not at all (broadcasts, and permutations that keep the fastest dim)."""
     if root.name != "linalg.generic":
-        return None
+        return Unmatched(f"computes with {root.name}")
     iters = [str(a) for a in root.attributes["iterator_types"]]
     if any("parallel" not in it for it in iters):
-        return None
-    maps = [ir.AffineMapAttr(a).value for a in root.attributes["indexing_maps"]]
-    dims = [map_dims(m) for m in maps]
+        return Unmatched("not elementwise: it has reduced loops")
+    dims = [map_dims(ir.AffineMapAttr(a).value) for a in root.attributes["indexing_maps"]]
     rank = len(iters)
-    if any(d is None or d != sorted(d) for d in dims) or dims[-1] != list(range(rank)):
-        return None
-    return dims
+    if any(d is None or len(set(d)) != len(d) for d in dims) or sorted(dims[-1]) != list(range(rank)):
+        return Unmatched("an indexing map is not a permutation or projection of the loops")
+    out = dims[-1]
+    renamed = [[out.index(x) for x in od] for od in dims]
+    fastest = rank - 1
+    if any(od != sorted(od) and (not od or od[-1] != fastest) for od in renamed):
+        return Unmatched("an operand is transposed against the output's fastest dim "
+                         "(ldsopt-preload-transposed's)")
+    return renamed
 
 
 def _match(d: Dispatch) -> list[list[int]] | Unmatched:
     dims = elementwise_operand_dims(d.root)
-    if dims is None:
-        return Unmatched("not elementwise without transposes: reduced loops, or an operand read "
-                         "through a permutation (ldsopt-preload-transposed's)")
+    if not dims:
+        return dims
     return dims if body_is_elementwise(d.root) else Unmatched("its body is not elementwise arith/math ops")
 
 
 @dataclasses.dataclass(frozen=True)
 class LowerElementwise(ModulePass):
     NAME = "ldsopt-lower-elementwise"
-    SUMMARY = "Lower elementwise (broadcasting, non-transposing) dispatches to vectorized grid-stride kernels"
+    SUMMARY = ("Lower elementwise dispatches (broadcasts, permutations that keep the fastest dim) to vectorized "
+               "grid-stride kernels")
 
     workgroup_size: int = option(256, "threads per workgroup")
     max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)")
@@ -81,9 +92,12 @@ class LowerElementwise(ModulePass):
         wg = self.workgroup_size
         n_wg = max(1, min(math.ceil(n_items / wg), self.max_workgroups, tgt.max_workgroup_counts[0]))
         k = Kernel(d, tgt, (wg, 1, 1), (n_wg, 1, 1))
+        # Per operand, the collapsed groups it has, in its memory order.
+        present = [sorted((i for i, grp in enumerate(groups) if grp[0] in od), key=lambda i: od.index(groups[i][0]))
+                   for od in dims]
         with k.ip, d.location:
-            views = [collapsed_view(b.memref(), [g for g in groups if g[0] in od], shape)
-                     for b, od in zip(d.inputs + [d.output], dims)]
+            views = [collapsed_view(b.memref(), [groups[i] for i in gs], shape)
+                     for b, gs in zip(d.inputs + [d.output], present)]
             start = arith.addi(arith.muli(k.block_id(), k.const(wg)), k.thread_id())
             loop = scf.ForOp(start, k.const(n_items), k.const(n_wg * wg))
         with ir.InsertionPoint(loop.body), d.location:
@@ -99,12 +113,11 @@ class LowerElementwise(ModulePass):
                     idx.insert(0, arith.remui(rest, k.const(size)))
                     rest = arith.divui(rest, k.const(size))
             values = []
-            for b, od, view in zip(d.inputs, dims, views):
-                present = [i for i, grp in enumerate(groups) if grp[0] in od]
-                vi = [idx[i] for i in present]
+            for b, gs, view in zip(d.inputs, present, views):
+                vi = [idx[i] for i in gs]
                 etype = b.tensor_type.element_type
                 vtype = ir.VectorType.get([v], etype)
-                if present and present[-1] == len(groups) - 1:
+                if gs and gs[-1] == len(groups) - 1:
                     values.append(read_vector(vtype, view, vi))
                 else:
                     values.append(vector.broadcast(vtype, memref.load(view, vi)))

@@ -31,3 +31,26 @@ def test_gfx942_compiles_with_wide_loads(run_program, tmp_path):
     assert kernel.global_ops.get("buffer_load_dwordx4", 0) >= 2, kernel.global_ops
     assert kernel.global_ops.get("buffer_store_dwordx4", 0) >= 1, kernel.global_ops
     assert "COMPILED" in out
+
+
+PERMUTES = pathlib.Path(__file__).parent / "programs" / "permute"
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in PERMUTES.glob("*.mlir")))
+def test_permute_keeping_the_fastest_dim(name, run_program):
+    """Head split (output permuted, bias fused), head merge (input permuted), rank 6 with a
+    broadcast: ldsopt-lower-elementwise takes them (preload_transposed does not: no input is
+    transposed against the fastest dim), values right on lavapipe."""
+    out = run_program((PERMUTES / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt", name=name)
+    assert "ldsopt: ldsopt-lower-elementwise" in out
+
+
+def test_head_split_gfx942_wide_loads(run_program, tmp_path):
+    """gfx942: the f16 head split reads and writes 128 bits a lane along the kept fastest dim
+    (40 halves: vectors of 8)."""
+    run_program((PERMUTES / "head_split_bias_f16_2x7x3x40.mlir").read_text(), "--target", "gfx942",
+                "--require-ldsopt", "--emit-dir", str(tmp_path / "emit"))
+    (kernel,) = isa.from_dump_dir(str(tmp_path / "emit" / "executables"))
+    assert kernel.global_ops.get("buffer_load_dwordx4", 0) >= 1, kernel.global_ops
+    assert kernel.global_ops.get("buffer_store_dwordx4", 0) >= 1, kernel.global_ops
+    assert kernel.vgpr_spills == 0
