@@ -76,6 +76,12 @@ class RowGraph:
     def reductions(self, level: int) -> list[Node]:
         return [n for n in self.nodes if n.kind == REDUCE and n.level == level]
 
+    def reduction_results(self, level: int | None = None) -> list[tuple[Node, int]]:
+        """(reduction, result index) of every reduction result of pass `level` (None: of
+        every pass, in pass order)."""
+        levels = range(self.passes) if level is None else [level]
+        return [(n, j) for s in levels for n in self.reductions(s) for j in range(len(n.op.results))]
+
     def row_maps(self, level: int) -> list[Node]:
         return [n for n in self.nodes if n.kind == ROW_MAP and n.level == level]
 

@@ -251,15 +251,15 @@ class VectorDistribute(ModulePass):
                 raise PassError(n.op.location, f"{self.NAME}: cannot honour the lowering_config: a layout "
                                 "config on a fused dispatch (several ops over the rows) is not supported")
         chunk_operands = rows.chunk_operands()
-        vectored = [ir.RankedTensorType(o.value.type).element_type for o in chunk_operands
-                    if len(rows.shape) - 1 in o.dims] + \
+        # Vectors run along the innermost dim: as wide as its narrowest read or written tensor allows.
+        along = [ir.RankedTensorType(o.value.type).element_type for o in chunk_operands
+                 if len(rows.shape) - 1 in o.dims] + \
             [ir.RankedTensorType(v.type).element_type for v, _ in rows.full_stores]
-        bits = [element_bits(t) for t in vectored]
-        problem = Problem(rows.shape, rows.reduced, min((tgt.vector_elems(b) for b in bits), default=tgt.vector_elems(32)),
-                          tgt.subgroup_size, tgt.max_threads, min(self.max_workgroups, tgt.max_workgroup_counts[0]),
-                          element_bytes=max(1, sum(element_bits(ir.RankedTensorType(o.value.type).element_type)
-                                                   for o in chunk_operands) // 8),
-                          compute_units=tgt.compute_units)
+        vector_limit = min((tgt.vector_elems(element_bits(t)) for t in along), default=tgt.vector_elems(32))
+        read_bits = sum(element_bits(ir.RankedTensorType(o.value.type).element_type) for o in chunk_operands)
+        problem = Problem(rows.shape, rows.reduced, vector_limit, tgt.subgroup_size, tgt.max_threads,
+                          min(self.max_workgroups, tgt.max_workgroup_counts[0]),
+                          element_bytes=max(1, read_bits // 8), compute_units=tgt.compute_units)
         try:
             plan = reduction_plan.with_unroll(reduction_plan.default_plan(problem, self.workgroup_size), self.unroll)
         except PlanError as e:
@@ -267,8 +267,7 @@ class VectorDistribute(ModulePass):
         # Rows are whole per workgroup (the default plan puts every thread on the reduction).
         assert plan.threads_p == 1, plan
         banks = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
-        accs = [n.combines[j].results[0].type for s in range(rows.passes) for n in rows.reductions(s)
-                for j in range(len(n.op.results))]
+        accs = [n.combines[j].results[0].type for n, j in rows.reduction_results()]
         pads = [plan.lds_row_pad(banks, element_bits(t) // 8) if plan.subgroups_r > 1 else 0 for t in accs]
         sweeps = rows.passes + (1 if rows.full_stores else 0)
         in_registers = sweeps > 1 and \
@@ -585,8 +584,7 @@ class _FusedRowKernel(_DistributedKernel):
                  in_registers: bool):
         super().__init__(rows.graph, plan, tgt)
         self.rows, self.lds_pads, self.in_registers = rows, lds_pads, in_registers
-        self.reductions = [(n, j) for s in range(rows.passes) for n in rows.reductions(s)
-                           for j in range(len(n.op.results))]
+        self.reductions = rows.reduction_results()
 
     def emit(self) -> None:
         plan, k, g = self.plan, self.k, self.rows.graph
@@ -631,7 +629,7 @@ class _FusedRowKernel(_DistributedKernel):
             chunks = [self._read(c) for c in ids]
         for level in range(rows.passes):
             nodes = rows.reductions(level)
-            results = [(n, j) for n in nodes for j in range(len(n.op.results))]
+            results = rows.reduction_results(level)
             accs = [Combiner(n.combines[j]).identity(ir.VectorType.get([plan.vector], n.combines[j].results[0].type))
                     for n, j in results]
             body = functools.partial(self._reduce, nodes)
@@ -642,7 +640,11 @@ class _FusedRowKernel(_DistributedKernel):
             if chunks is not None:
                 self._store(chunks, valid)
             else:
-                self._chunk_loop([], self._read, lambda accs, reads, v: self._store(reads, v) or [])
+                def store(accs: list[ir.Value], reads: list[_Chunk], flags) -> list[ir.Value]:
+                    self._store(reads, flags)
+                    return accs
+
+                self._chunk_loop([], self._read, store)
         if rows.row_stores:
             with self._only_if(self._is_zero(self.tid)):
                 for value, _ in rows.row_stores:
@@ -666,13 +668,11 @@ class _FusedRowKernel(_DistributedKernel):
 
     def _operand(self, c: _Chunk, o: fused_rows.Operand) -> ir.Value:
         """The vector of operand `o` at chunk `c`."""
-        vtype = lambda t: ir.VectorType.get([self.plan.vector], t)  # noqa: E731
         if (o.value, o.dims) in c.values:
             return c.values[(o.value, o.dims)]
-        if (o.value, o.dims) in self.row:  # a loaded row operand
-            return vector.broadcast(vtype(ir.RankedTensorType(o.value.type).element_type), self.row[(o.value, o.dims)])
-        if o.value in self.row:  # a row value the kernel computed
-            return vector.broadcast(vtype(self.row[o.value].type), self.row[o.value])
+        scalar = self.row.get((o.value, o.dims), self.row.get(o.value))  # a loaded or computed row value
+        if scalar is not None:
+            return vector.broadcast(ir.VectorType.get([self.plan.vector], scalar.type), scalar)
         return self._full(c, o.value)
 
     def _full(self, c: _Chunk, value: ir.Value) -> ir.Value:
@@ -724,9 +724,7 @@ class _FusedRowKernel(_DistributedKernel):
     def _row_maps(self, level: int) -> None:
         """The row maps computable after `level` reduction passes, on scalars."""
         for n in self.rows.row_maps(level):
-            args = []
-            for o in n.operands:
-                args.append(self.row[(o.value, o.dims)] if (o.value, o.dims) in self.row else self.row[o.value])
+            args = [self.row.get((o.value, o.dims), self.row.get(o.value)) for o in n.operands]
             for r, x in zip(n.op.results, clone_body(n.op, args, None)):
                 self.row[r] = x
 
