@@ -39,15 +39,16 @@ grid-stride loop over workgroups:
 4. one lane combines the result with the output's initial value and stores it.
 
 Fused rows. A dispatch that ldsopt.fused_rows reads as rows (softmax, LayerNorm, RMSNorm,
-logsumexp, mean, several reductions in one generic, as IREE forms them from linalg.softmax or
-from generics): linalg.generics over one iteration space whose trailing dims are the reduced
-ones; any number of reductions, each result with its own combining op (those above) and
-initial value; maps per element (before a combine, or consumers that read the row again with
-the reduced values); row maps on the reduced values (divide by N, rsqrt(var + eps), log);
-loaded operands per element, per row or per column (gamma, beta); any number of stored
-results, full or per row. Not matched (left to IREE): reductions over other dims than the
-trailing ones, transposed or repeated reads, bodies beyond arith / math, argmax-like bodies
-(a select over the outputs), a reduction starting from another generic's result. A user's
+logsumexp, mean, argmax / argmin, several reductions in one generic, as IREE forms them from
+linalg.softmax or from generics): linalg.generics over one iteration space whose trailing dims
+are the reduced ones; any number of reductions, each result with its own combining op (those
+above) and initial value; arg-best reductions (torch-mlir's argmax / argmin: a value and an
+index result, first index on ties); maps per element (before a combine, or consumers that
+read the row again with the reduced values); row maps on the reduced values (divide by N,
+rsqrt(var + eps), log); loaded operands per element, per row or per column (gamma, beta);
+any number of stored results, full or per row. Not matched (left to IREE): reductions over
+other dims than the trailing ones, transposed or repeated reads, bodies beyond arith / math,
+other select-over-the-output bodies, a reduction starting from another generic's result. A user's
 layout config on any of its generics is refused (an error): the default plan (vectors along
 the row, every thread of the workgroup on one row at a time) is the only one. Per row:
 a. passes: the reductions that need no other one's result form pass 0, those that read a
@@ -56,7 +57,12 @@ a. passes: the reductions that need no other one's result form pass 0, those tha
    vector each), steps 1-3 above for each result (one LDS buffer per result, a single
    barrier for all of them), except that every thread reads all partials back, so that
    each holds the total; it is combined with the result's initial value, and the row maps
-   that need only what is known by then are computed on scalars;
+   that need only what is known by then are computed on scalars. An arg-best reduction
+   takes three passes, each an i32 / float reduction of this kind, so that its result is the
+   body's, NaN included, whatever order the threads see the row in: the index of the first
+   NaN (minsi), the best value before it, the first index before it holding that value
+   (minsi); then the value (NaN if a NaN came) and the index as the sequential body leaves
+   them, given the initial values;
 b. a last sweep writes the full results (consumers), thread by thread as their chunks were
    read; row results are stored by thread 0;
 c. the row between sweeps: when the thread's chunks (of every operand read per element) are
@@ -87,6 +93,8 @@ import contextlib
 import dataclasses
 import functools
 import math
+
+import numpy as np
 
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
@@ -267,7 +275,7 @@ class VectorDistribute(ModulePass):
         # Rows are whole per workgroup (the default plan puts every thread on the reduction).
         assert plan.threads_p == 1, plan
         banks = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
-        accs = [n.combines[j].results[0].type for n, j in rows.reduction_results()]
+        accs = [comb.acc_type for level in range(rows.passes) for _, comb in _row_partials(rows, level)]
         pads = [plan.lds_row_pad(banks, element_bits(t) // 8) if plan.subgroups_r > 1 else 0 for t in accs]
         sweeps = rows.passes + (1 if rows.full_stores else 0)
         in_registers = sweeps > 1 and \
@@ -296,22 +304,22 @@ class VectorDistribute(ModulePass):
 
 
 class Combiner:
-    """A body's combining op (ldsopt.combining), applied to new values."""
+    """A combining op (ldsopt.combining), applied to new values: a body's (`of`), or one of
+    `kind` on `acc_type`."""
 
-    def __init__(self, op: ir.Operation):
-        self.op = op
+    def __init__(self, kind: str, acc_type: ir.Type, attrs: dict | None = None):
+        self.kind, self.acc_type, self.attrs = kind, acc_type, attrs or {}
 
-    @property
-    def acc_type(self) -> ir.Type:
-        return self.op.results[0].type
+    @classmethod
+    def of(cls, op: ir.Operation) -> "Combiner":
+        return cls(op.name, op.results[0].type, dict(op.attributes.items()))  # keeps fastmath / overflow flags
 
     def __call__(self, a: ir.Value, b: ir.Value) -> ir.Value:
-        attrs = dict(self.op.attributes.items())  # keeps fastmath / overflow flags
-        return ir.Operation.create(self.op.name, results=[a.type], operands=[a, b], attributes=attrs).result
+        return ir.Operation.create(self.kind, results=[a.type], operands=[a, b], attributes=self.attrs).result
 
     def identity(self, t: ir.Type) -> ir.Value:
         """The identity as a constant of `t` (the accumulator type or a vector of it)."""
-        attr = identity_attr(self.op.name, self.acc_type)
+        attr = identity_attr(self.kind, self.acc_type)
         return arith.constant(t, ir.DenseElementsAttr.get_splat(t, attr) if isinstance(t, ir.VectorType) else attr)
 
 
@@ -474,7 +482,7 @@ class _ReductionKernel(_DistributedKernel):
     def __init__(self, d: Dispatch, red: Reduction, plan: Plan, tgt: target_model.Target, lds_pad: int):
         super().__init__(d, plan, tgt)
         self.red, self.lds_pad = red, lds_pad
-        self.combine = Combiner(red.combine)
+        self.combine = Combiner.of(red.combine)
 
     def emit(self) -> None:
         plan, k, d = self.plan, self.k, self.d
@@ -568,6 +576,22 @@ class _ReductionKernel(_DistributedKernel):
         memref.store(self.combine(value, init), self.output, coords)
 
 
+_I32_MAX = (1 << 31) - 1
+
+
+def _row_partials(rows: fused_rows.RowGraph, level: int) -> list[tuple[object, Combiner]]:
+    """(key, combiner) of each value that pass `level` reduces over the row: each result of
+    its reductions (keyed by the result), then each arg-best reduction's phase (keyed by
+    (its first result, phase)): 0, the first NaN's index (minsi of i32, none: INT32_MAX);
+    1, the best value before it; 2, the first index before it holding that value (minsi)."""
+    out = [(n.op.results[j], Combiner.of(n.combines[j])) for n, j in rows.reduction_results(level)]
+    for n, phase in rows.arg_bests(level):
+        comb = Combiner(n.arg_best.kind, n.arg_best.compared.type) if phase == 1 else \
+            Combiner("arith.minsi", ir.IntegerType.get_signless(32))
+        out.append(((n.op.results[0], phase), comb))
+    return out
+
+
 class _Chunk:
     """One reduction chunk of the row: its coordinates and the vectors known there (loaded
     operands by (tensor, dims), generic results by value)."""
@@ -584,7 +608,6 @@ class _FusedRowKernel(_DistributedKernel):
                  in_registers: bool):
         super().__init__(rows.graph, plan, tgt)
         self.rows, self.lds_pads, self.in_registers = rows, lds_pads, in_registers
-        self.reductions = rows.reduction_results()
 
     def emit(self) -> None:
         plan, k, g = self.plan, self.k, self.rows.graph
@@ -592,14 +615,15 @@ class _FusedRowKernel(_DistributedKernel):
             self.bufs = [(v, b.memref()) for v, b in g.loads]
             self.outs = [(v, b.memref()) for v, b in g.stores]
             self.inits = {}
-            for n, j in self.reductions:
-                init = n.inits[j]
-                self.inits[n.op.results[j]] = init.memref() if isinstance(init, Binding) else init
+            for n in self.rows.nodes:
+                for r, init in zip(n.op.results, n.inits):
+                    self.inits[r] = init.memref() if isinstance(init, Binding) else init
             self._threads()
             self.lds = {}
             if plan.subgroups_r > 1:
-                for (n, j), pad in zip(self.reductions, self.lds_pads):
-                    self.lds[n.op.results[j]] = self._lds_partials(n.combines[j].results[0].type, pad)
+                parts = [p for level in range(self.rows.passes) for p in _row_partials(self.rows, level)]
+                for (key, comb), pad in zip(parts, self.lds_pads):
+                    self.lds[key] = self._lds_partials(comb.acc_type, pad)
             tiles = scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
         with ir.InsertionPoint(tiles.body), g.location:
             self._tile(tiles.induction_variable)
@@ -628,13 +652,20 @@ class _FusedRowKernel(_DistributedKernel):
             valid = [None] * fewest + (guarded or [None] * (most - fewest))
             chunks = [self._read(c) for c in ids]
         for level in range(rows.passes):
-            nodes = rows.reductions(level)
-            results = rows.reduction_results(level)
-            accs = [Combiner(n.combines[j]).identity(ir.VectorType.get([plan.vector], n.combines[j].results[0].type))
-                    for n, j in results]
-            body = functools.partial(self._reduce, nodes)
+            parts = _row_partials(rows, level)
+            accs = [comb.identity(ir.VectorType.get([plan.vector], comb.acc_type)) for _, comb in parts]
+            body = functools.partial(self._reduce, level)
             accs = body(accs, chunks, valid) if chunks is not None else self._chunk_loop(accs, self._read, body)
-            self._exchange(results, accs)
+            for (key, comb), total in zip(parts, self._exchange(parts, accs)):
+                if isinstance(key, tuple):  # an arg-best phase
+                    self.row[key] = total
+                    continue
+                init = self.inits[key]
+                self.row[key] = comb(total, memref.load(init, self.out_coords) if isinstance(init.type, ir.MemRefType)
+                                     else init)
+            for n, phase in rows.arg_bests(level):
+                if phase == fused_rows.ARG_BEST_PASSES - 1:
+                    self._arg_best_results(n)
             self._row_maps(level + 1)
         if rows.full_stores:
             if chunks is not None:
@@ -684,8 +715,10 @@ class _FusedRowKernel(_DistributedKernel):
                 c.values[r] = x
         return c.values[value]
 
-    def _reduce(self, nodes, accs: list[ir.Value], chunks: list[_Chunk], valid) -> list[ir.Value]:
-        """`accs` (one per result of `nodes`, in order) with each chunk folded in."""
+    def _reduce(self, level: int, accs: list[ir.Value], chunks: list[_Chunk], valid) -> list[ir.Value]:
+        """`accs` (one per partial of pass `level`, _row_partials' order) with each chunk
+        folded in."""
+        nodes, bests = self.rows.reductions(level), self.rows.arg_bests(level)
         for i, c in enumerate(chunks):
             new, pos = [], 0
             for n in nodes:
@@ -693,33 +726,93 @@ class _FusedRowKernel(_DistributedKernel):
                 args = [self._operand(c, o) for o in n.operands] + accs[pos:pos + m]
                 new += clone_body(n.op, args, self.plan.vector)
                 pos += m
+            for (n, phase), acc in zip(bests, accs[pos:]):
+                new.append(self._arg_best_step(c, n, phase, acc))
             accs = [self._select_valid(valid[i] if valid else None, x, a) for x, a in zip(new, accs)]
         return accs
 
-    def _exchange(self, results, accs: list[ir.Value]) -> None:
-        """Each result's accumulators combined over the workgroup (every thread gets the
-        total, then combined with the result's initial value) into self.row."""
+    def _indices(self, c: _Chunk) -> ir.Value:
+        """The row indices (i32) of chunk `c`'s elements."""
+        v = self.plan.vector
+        i32 = ir.IntegerType.get_signless(32)
+        first = vector.broadcast(ir.VectorType.get([v], i32), arith.index_cast(i32, c.coords[-1]))
+        steps = ir.DenseElementsAttr.get(np.arange(v, dtype=np.int32), type=ir.VectorType.get([v], i32))
+        return arith.addi(first, arith.constant(ir.VectorType.get([v], i32), steps))
+
+    def _compared(self, c: _Chunk, n: fused_rows.Node) -> ir.Value:
+        """The vector of the values arg-best reduction `n` compares, at chunk `c` (its body
+        cloned with its outputs as constants: their uses are dead)."""
+        key = (n.op.results[0], "compared")
+        if key not in c.values:
+            v, best = self.plan.vector, n.arg_best
+            index_type = ir.VectorType.get([v], ir.IndexType.get())
+            mapping = {best.index: arith.index_cast(index_type, self._indices(c))}
+            outs = [Combiner(best.kind, best.compared.type).identity(ir.VectorType.get([v], best.compared.type)),
+                    arith.constant(ir.VectorType.get([v], n.op.results[1].type.element_type),
+                                   ir.DenseElementsAttr.get_splat(
+                                       ir.VectorType.get([v], n.op.results[1].type.element_type),
+                                       ir.IntegerAttr.get(n.op.results[1].type.element_type, 0)))]
+            clone_body(n.op, [self._operand(c, o) for o in n.operands] + outs, v, mapping)
+            c.values[key] = mapping[best.compared]
+        return c.values[key]
+
+    def _arg_best_step(self, c: _Chunk, n: fused_rows.Node, phase: int, acc: ir.Value) -> ir.Value:
+        """`acc` of arg-best phase `phase` (see _row_partials) with chunk `c` folded in."""
+        v, best = self.plan.vector, n.arg_best
+        i32 = ir.IntegerType.get_signless(32)
+        values, indices = self._compared(c, n), self._indices(c)
+        none = arith.constant(ir.VectorType.get([v], i32), ir.DenseElementsAttr.get_splat(
+            ir.VectorType.get([v], i32), ir.IntegerAttr.get(i32, _I32_MAX)))
+        if phase == 0:
+            nan = arith.cmpf(arith.CmpFPredicate.UNO, values, values)
+            return arith.minsi(acc, arith.select(nan, indices, none))
+        first_nan = vector.broadcast(indices.type, self.row[(n.op.results[0], 0)])
+        before = arith.cmpi(arith.CmpIPredicate.slt, indices, first_nan)
+        if phase == 1:
+            comb = Combiner(best.kind, best.compared.type)
+            return comb(acc, arith.select(before, values, comb.identity(values.type)))
+        top = vector.broadcast(values.type, self.row[(n.op.results[0], 1)])
+        holds = arith.andi(before, arith.cmpf(arith.CmpFPredicate.OEQ, values, top))
+        return arith.minsi(acc, arith.select(holds, indices, none))
+
+    def _arg_best_results(self, n: fused_rows.Node) -> None:
+        """The value and index results of arg-best reduction `n` from its three phases and its
+        initial values (v0, i0), as the sequential body leaves them: the value is NaN if a NaN
+        came (or v0 is one), else best(v0, the row's best); the index is that of the row's
+        best where it beats v0 (strictly), else i0."""
+        best = n.arg_best
+        r_value, r_index = n.op.results
+        first_nan, top, first = (self.row[(r_value, p)] for p in range(fused_rows.ARG_BEST_PASSES))
+        v0, i0 = (memref.load(self.inits[r], self.out_coords) if isinstance(self.inits[r].type, ir.MemRefType)
+                  else self.inits[r] for r in (r_value, r_index))
+        i32 = ir.IntegerType.get_signless(32)
+        vt = best.compared.type
+        has_nan = arith.cmpi(arith.CmpIPredicate.ne, first_nan, arith.constant(i32, _I32_MAX))
+        self.row[r_value] = arith.select(has_nan, arith.constant(vt, ir.FloatAttr.get(vt, math.nan)),
+                                         Combiner(best.kind, vt)(v0, top))
+        pred = arith.CmpFPredicate.OGT if best.kind == "arith.maximumf" else arith.CmpFPredicate.OLT
+        itype = ir.IntegerType(i0.type)
+        index = first if itype.width == 32 else \
+            arith.extsi(itype, first) if itype.width > 32 else arith.trunci(itype, first)
+        self.row[r_index] = arith.select(arith.cmpf(pred, top, v0), index, i0)
+
+    def _exchange(self, parts: list[tuple[object, Combiner]], accs: list[ir.Value]) -> list[ir.Value]:
+        """Each partial's accumulators combined over the workgroup: the totals, which every
+        thread gets."""
         plan, k = self.plan, self.k
-        combines = [Combiner(n.combines[j]) for n, j in results]
-        partials = [k.butterfly(self._fold(a, cb), plan.shuffle_offsets(), cb) for a, cb in zip(accs, combines)]
-        if plan.subgroups_r > 1:
-            # One buffer per result. With a single pass per row, the next tile's writes
-            # could overtake this tile's reads; with more, another pass's barrier parts them.
-            if plan.grid < plan.n_tiles and self.rows.passes == 1:
-                gpu.barrier()
-            with self._only_if(None if plan.lanes_r == 1 else self._is_zero(self.lane_r)):
-                for (n, j), part in zip(results, partials):
-                    memref.store(part, self.lds[n.op.results[j]], [self.sg_r, k.const(0)])
+        partials = [k.butterfly(self._fold(a, cb), plan.shuffle_offsets(), cb) for a, (_, cb) in zip(accs, parts)]
+        if plan.subgroups_r == 1:
+            return partials
+        # One buffer per partial. With a single pass per row, the next tile's writes could
+        # overtake this tile's reads; with more, another pass's barrier parts them.
+        if plan.grid < plan.n_tiles and self.rows.passes == 1:
             gpu.barrier()
-            kk, _ = self._readback_lanes()
-            partials = [self._partials_total(self.lds[n.op.results[j]], k.const(0), kk, cb)
-                        for (n, j), cb in zip(results, combines)]
-        for (n, j), cb, total in zip(results, combines, partials):
-            value = n.op.results[j]
-            init = self.inits[value]
-            if isinstance(n.inits[j], Binding):
-                init = memref.load(init, self.out_coords)
-            self.row[value] = cb(total, init)
+        with self._only_if(None if plan.lanes_r == 1 else self._is_zero(self.lane_r)):
+            for (key, _), part in zip(parts, partials):
+                memref.store(part, self.lds[key], [self.sg_r, k.const(0)])
+        gpu.barrier()
+        kk, _ = self._readback_lanes()
+        return [self._partials_total(self.lds[key], k.const(0), kk, cb) for key, cb in parts]
 
     def _row_maps(self, level: int) -> None:
         """The row maps computable after `level` reduction passes, on scalars."""

@@ -55,6 +55,8 @@ CASES = [(p.stem, p, "") for p in sorted((PROGRAMS / "reduction").glob("*.mlir")
     ("fused_grid_stride_mean_24x640", FUSED / "mean_f32_24x640.mlir", "max-workgroups=5"),
     ("fused_grid_stride_sum_max_9x4099", FUSED / "sum_max_f32_9x4099.mlir", "max-workgroups=2"),
     ("fused_reread_layernorm_f16_16x1000", FUSED / "layernorm_f16_16x1000.mlir", "row-registers=0"),
+    ("fused_reread_grid_stride_argmax_ties_9x4099", FUSED / "argmax_ties_f32_9x4099.mlir",
+     "row-registers=0 max-workgroups=4"),
     ("grid_stride_lds_rows", PROGRAMS / "reduction" / "row_sum_f32_13x1000.mlir", "max-workgroups=3"),
     ("grid_stride_lds_cols", PROGRAMS / "reduction" / "col_sum_f32_512x64.mlir", "max-workgroups=1"),
     ("grid_stride_lds_middle", PROGRAMS / "reduction" / "max_middle_f32_6x50x10.mlir", "max-workgroups=4"),

@@ -164,3 +164,28 @@ def test_reduction_over_a_leading_dim_is_left_to_iree():
   } -> tensor<64xf32>
 """
     assert _rows(body, _store("%cs", "tensor<64xf32>", 2)) is None
+
+
+ARGMAX = """
+  %ei = tensor.empty() : tensor<8xi64>
+  %c0i = arith.constant 0 : i64
+  %fi = linalg.fill ins(%c0i : i64) outs(%ei : tensor<8xi64>) -> tensor<8xi64>
+  %r:2 = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<8x64xf32>) outs(%fm, %fi : tensor<8xf32>, tensor<8xi64>) {
+  ^bb0(%a: f32, %v: f32, %i: i64):
+    %idx = linalg.index 1 : index
+    %idx64 = arith.index_cast %idx : index to i64
+    %m = arith.maximumf %a, %v : f32
+    %gt = arith.cmpf PRED, %a, %v : f32
+    %ni = arith.select %gt, %idx64, %i : i64
+    linalg.yield %m, %ni : f32, i64
+  } -> (tensor<8xf32>, tensor<8xi64>)
+"""
+
+
+def test_argmax_is_three_passes():
+    stores = _store("%r#0", "tensor<8xf32>", 2) + _store("%r#1", "tensor<8xi64>", 3)
+    rows = _rows(ARGMAX.replace("PRED", "ogt"), stores)
+    assert rows["passes"] == 3 and rows["nodes"] == [("arg_best", 0, [(0, 1)])] and rows["row_stores"] == 2
+    # oge would take the last index on ties: not the pattern, left alone.
+    assert _rows(ARGMAX.replace("PRED", "oge"), stores) is None
