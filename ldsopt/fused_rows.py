@@ -63,10 +63,10 @@ class ArgBest:
 @dataclasses.dataclass
 class Node:
     op: ir.Operation                 # the linalg.generic
-    kind: str                        # REDUCE, MAP or ROW_MAP
+    kind: str                        # REDUCE, ARG_BEST, MAP or ROW_MAP
     operands: list[Operand]          # its inputs
-    level: int                       # REDUCE: the pass over the row that computes it; else the
-                                     # passes its inputs need done first
+    level: int                       # REDUCE, ARG_BEST: the (first) pass over the row that
+                                     # computes it; else the passes its inputs need done first
     combines: list[ir.Operation] = dataclasses.field(default_factory=list)  # REDUCE: per result
     inits: list[ir.Value | Binding] = dataclasses.field(default_factory=list)  # REDUCE, ARG_BEST: fill value or
                                                                                # loaded tensor, per result
@@ -116,6 +116,10 @@ class RowGraph:
         """The loaded operands read per element of the row (their dims include a reduced
         one), each (tensor, dims) once."""
         return self._loaded(lambda o: any(d >= self.k for d in o.dims))
+
+    def staged_operands(self) -> list[Operand]:
+        """The loaded operands read in full (every dim: one element per point of the row)."""
+        return self._loaded(lambda o: len(o.dims) == len(self.shape))
 
     def row_operands(self) -> list[Operand]:
         """The loaded operands read once per row (their dims are parallel ones only)."""

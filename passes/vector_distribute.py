@@ -65,12 +65,16 @@ a. passes: the reductions that need no other one's result form pass 0, those tha
    them, given the initial values;
 b. a last sweep writes the full results (consumers), thread by thread as their chunks were
    read; row results are stored by thread 0;
-c. the row between sweeps: when the thread's chunks (of every operand read per element) are
-   at most `row-registers` elements (32 by default) and there is more than one sweep, they
-   are loaded once, before the first sweep, and kept in registers with whatever was computed
-   from them (exp(x - max) is computed once for the sum and the divide); otherwise each sweep
-   reads them again from global memory (the loop of step 1). Keeping rows that do not fit in
-   registers in LDS is not done.
+c. the row between sweeps (layout attribute `row`), when there is more than one sweep:
+   "registers" when the thread's chunks (of every operand read per element) are at most
+   `row-registers` elements (32 by default): they are loaded once, before the first sweep,
+   and kept with whatever was computed from them (exp(x - max) is computed once for the sum
+   and the divide); else "lds" (`row-lds`, on by default) when the row of every operand
+   read in full (not the columns such as gamma, the same for every row) fits the
+   workgroup's LDS with the partials: the first sweep writes each chunk it reads there, at
+   the chunk's place in the row, and later sweeps read it back (each thread only the chunks
+   it wrote: no barrier); else "global": each sweep reads the row again from global memory
+   (the loop of step 1).
 A workgroup looping over several rows needs a barrier before a row's LDS writes only when a
 row has one pass: with more, another pass's barrier separates the reads of one row from the
 writes of the next.
@@ -201,7 +205,8 @@ def layout_attr(plan: Plan, lds_pad: int, **fused: ir.Attribute) -> ir.DictAttr:
     - source: "default" or "lowering_config";
     - for a fused dispatch (`fused`): passes, the sweeps over each row (its reduction passes
       and the one that stores full results); row, where the row is between sweeps:
-      "registers" (loaded once) or "global" (read again each sweep)."""
+      "registers" (loaded once), "lds" (staged by the first sweep) or "global" (read again
+      each sweep)."""
     p = plan.problem
     tiles = plan.tiles()
     entries = {
@@ -234,7 +239,9 @@ class VectorDistribute(ModulePass):
     scale_config_to_target: bool = option(False, "rescale a lowering_config written for another subgroup size")
     unroll: int = option(0, "reduction chunks a thread loads before combining them (0: from the bytes per thread)")
     row_registers: int = option(32, "fused rows: elements of the row a thread may keep in registers between its "
-                                    "sweeps (above: the row is read again from global memory each sweep)")
+                                    "sweeps (above: the row goes to LDS, or is read again from global memory)")
+    row_lds: bool = option(True, "fused rows: a row that does not fit in registers is kept in LDS between sweeps "
+                                 "where it fits the workgroup's LDS (else it is read again from global memory)")
 
     def run(self, module: ir.Operation) -> None:
         if self.configs not in ("user", "all", "none"):
@@ -278,12 +285,21 @@ class VectorDistribute(ModulePass):
         accs = [comb.acc_type for level in range(rows.passes) for _, comb in _row_partials(rows, level)]
         pads = [plan.lds_row_pad(banks, element_bits(t) // 8) if plan.subgroups_r > 1 else 0 for t in accs]
         sweeps = rows.passes + (1 if rows.full_stores else 0)
-        in_registers = sweeps > 1 and \
-            plan.chunks_per_thread[1] * plan.vector * len(chunk_operands) <= self.row_registers
+        # Where the row waits between sweeps: registers, else LDS, else global memory (read again).
+        row = "global"
+        if sweeps > 1 and plan.chunks_per_thread[1] * plan.vector * len(chunk_operands) <= self.row_registers:
+            row = "registers"
+        elif sweeps > 1 and self.row_lds:
+            partial_bytes = sum(plan.subgroups_r * (1 + pad) * element_bits(t) // 8
+                                for t, pad in zip(accs, pads)) if plan.subgroups_r > 1 else 0
+            row_bytes = problem.n_reduced * sum(element_bits(ir.RankedTensorType(o.value.type).element_type) // 8
+                                                for o in rows.staged_operands())
+            if row_bytes and row_bytes + partial_bytes <= tgt.lds_budget(1):
+                row = "lds"
         g.func.attributes[LAYOUT_ATTR] = layout_attr(
             plan, max(pads), passes=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), sweeps),
-            row=ir.StringAttr.get("registers" if in_registers else "global"))
-        _FusedRowKernel(rows, plan, tgt, pads, in_registers).emit()
+            row=ir.StringAttr.get(row))
+        _FusedRowKernel(rows, plan, tgt, pads, row).emit()
 
     def _plan(self, d: Dispatch, red: Reduction, tgt: target_model.Target) -> Plan:
         bits = [element_bits(b.tensor_type.element_type) for b in d.inputs]
@@ -383,10 +399,11 @@ class _DistributedKernel:
 
     def _chunk_loop(self, accs: list[ir.Value], read, body) -> list[ir.Value]:
         """`accs` carried over this thread's reduction chunks: a loop over whole groups of
-        `unroll` chunks, `body(accs, [read(c) for c in group], None)` (all reads of a group
-        issued before the body uses them), then `body(accs, reads, valid)` of the thread's
-        leftover chunks (plan.remainder_loads reads, each clamped to the last chunk; `valid`
-        says per read whether its chunk exists, None when every thread has them all)."""
+        `unroll` chunks, `body(accs, [read(c, None) for c in group], None)` (all reads of a
+        group issued before the body uses them), then `body(accs, reads, valid)` of the
+        thread's leftover chunks (plan.remainder_loads reads `read(c, valid[i])`, each clamped
+        to the last chunk; `valid` says per read whether its chunk exists, None when every
+        thread has them all)."""
         plan, k = self.plan, self.k
         tr, u = plan.threads_r, plan.unroll
         start = self.r
@@ -396,7 +413,7 @@ class _DistributedKernel:
             loop = scf.ForOp(self.r, k.const(main_end), k.const(u * tr), accs + leftover)
             with ir.InsertionPoint(loop.body):
                 c = loop.induction_variable
-                reads = [read(self._linear((c, 1), (k.const(i * tr), 1))) for i in range(u)]
+                reads = [read(self._linear((c, 1), (k.const(i * tr), 1)), None) for i in range(u)]
                 nxt = [arith.addi(c, k.const(u * tr))] if leftover else []
                 carried = list(loop.inner_iter_args)[:len(accs)]
                 scf.yield_(body(carried, reads, None) + nxt)
@@ -405,7 +422,7 @@ class _DistributedKernel:
         chunks = [self._linear((start, 1), (k.const(i * tr), 1)) for i in range(plan.remainder_loads)]
         valid, chunks = self._clamped(chunks)
         if chunks:
-            accs = body(accs, [read(c) for c in chunks], valid)
+            accs = body(accs, [read(c, valid[i] if valid else None) for i, c in enumerate(chunks)], valid)
         return accs
 
     def _clamped(self, chunks: list[ir.Value]) -> tuple[list[ir.Value] | None, list[ir.Value]]:
@@ -530,7 +547,7 @@ class _ReductionKernel(_DistributedKernel):
         plan = self.plan
         out_coords = self.k.delinearize(first, self.out_sizes) if self.out_sizes else []
         acc = self.combine.identity(ir.VectorType.get([plan.vector], self.red.acc_type))
-        (acc,) = self._chunk_loop([acc], lambda c: self._read_chunk(c, out_coords),
+        (acc,) = self._chunk_loop([acc], lambda c, valid: self._read_chunk(c, out_coords),
                                   lambda accs, loads, valid: [self._accumulate(accs[0], loads, valid)])
         if plan.vec_p > 1:
             return [vector.extract(acc, [], [j]) for j in range(plan.vector)]
@@ -605,9 +622,9 @@ class _FusedRowKernel(_DistributedKernel):
     """Emits the kernel of a row-wise fused dispatch (see the module docstring, *Fused rows*)."""
 
     def __init__(self, rows: fused_rows.RowGraph, plan: Plan, tgt: target_model.Target, lds_pads: list[int],
-                 in_registers: bool):
+                 row: str):
         super().__init__(rows.graph, plan, tgt)
-        self.rows, self.lds_pads, self.in_registers = rows, lds_pads, in_registers
+        self.rows, self.lds_pads, self.row_place = rows, lds_pads, row
 
     def emit(self) -> None:
         plan, k, g = self.plan, self.k, self.rows.graph
@@ -624,6 +641,15 @@ class _FusedRowKernel(_DistributedKernel):
                 parts = [p for level in range(self.rows.passes) for p in _row_partials(self.rows, level)]
                 for (key, comb), pad in zip(parts, self.lds_pads):
                     self.lds[key] = self._lds_partials(comb.acc_type, pad)
+            # row == "lds": each staged operand's row, laid out as the chunks (the vectors of a
+            # chunk contiguous); a thread reads back only what it wrote, so no barrier.
+            self.staged = {}
+            if self.row_place == "lds":
+                space = ir.Attribute.parse("#gpu.address_space<workgroup>")
+                for o in self.rows.staged_operands():
+                    etype = ir.RankedTensorType(o.value.type).element_type
+                    self.staged[o.value] = memref.alloc(
+                        ir.MemRefType.get([plan.problem.n_reduced], etype, memory_space=space), [], [])
             tiles = scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
         with ir.InsertionPoint(tiles.body), g.location:
             self._tile(tiles.induction_variable)
@@ -644,18 +670,19 @@ class _FusedRowKernel(_DistributedKernel):
             self.row[(o.value, o.dims)] = memref.load(self._buffer(o.value, self.bufs), index)
         self._row_maps(0)
         chunks = valid = None
-        if self.in_registers:
+        if self.row_place == "registers":
             # Every chunk of the thread loaded once, up front, kept for every pass.
             fewest, most = plan.chunks_per_thread
             ids = [self._linear((self.r, 1), (self.k.const(i * plan.threads_r), 1)) for i in range(most)]
             guarded, ids[fewest:] = self._clamped(ids[fewest:])
             valid = [None] * fewest + (guarded or [None] * (most - fewest))
-            chunks = [self._read(c) for c in ids]
+            chunks = [self._read(c, ok) for c, ok in zip(ids, valid)]
         for level in range(rows.passes):
             parts = _row_partials(rows, level)
             accs = [comb.identity(ir.VectorType.get([plan.vector], comb.acc_type)) for _, comb in parts]
             body = functools.partial(self._reduce, level)
-            accs = body(accs, chunks, valid) if chunks is not None else self._chunk_loop(accs, self._read, body)
+            read = functools.partial(self._read, sweep=level)
+            accs = body(accs, chunks, valid) if chunks is not None else self._chunk_loop(accs, read, body)
             for (key, comb), total in zip(parts, self._exchange(parts, accs)):
                 if isinstance(key, tuple):  # an arg-best phase
                     self.row[key] = total
@@ -675,26 +702,38 @@ class _FusedRowKernel(_DistributedKernel):
                     self._store(reads, flags)
                     return accs
 
-                self._chunk_loop([], self._read, store)
+                self._chunk_loop([], functools.partial(self._read, sweep=rows.passes), store)
         if rows.row_stores:
             with self._only_if(self._is_zero(self.tid)):
                 for value, _ in rows.row_stores:
                     memref.store(self.row[value], self._buffer(value, self.outs), self.out_coords)
 
-    def _read(self, chunk: ir.Value) -> _Chunk:
+    def _read(self, chunk: ir.Value, valid: ir.Value | None, sweep: int = 0) -> _Chunk:
         """The chunk with every loaded operand read along the row loaded (a loaded operand
-        without the innermost dim is one element, broadcast)."""
+        without the innermost dim is one element, broadcast). With the row in LDS, the
+        first sweep also writes the staged operands there where the chunk exists (`valid`:
+        a leftover clamped to the last chunk is another thread's, and the next row's first
+        sweep may come while that thread still reads this row's), and later sweeps read
+        them back (a clamped chunk's values are dropped)."""
         c = _Chunk(self._chunk_coords(chunk, self.out_coords))
         v = self.plan.vector
         last = len(self.rows.shape) - 1
+        slot = [self._linear((chunk, self.plan.vec_r))] if self.staged else []
         for o in self.rows.chunk_operands():
-            buf = self._buffer(o.value, self.bufs)
             etype = ir.RankedTensorType(o.value.type).element_type
+            vtype = ir.VectorType.get([v], etype)
+            if o.value in self.staged and sweep > 0:
+                c.values[(o.value, o.dims)] = read_vector(vtype, self.staged[o.value], slot)
+                continue
+            buf = self._buffer(o.value, self.bufs)
             index = [c.coords[d] for d in o.dims]
             if last in o.dims:
-                c.values[(o.value, o.dims)] = read_vector(ir.VectorType.get([v], etype), buf, index)
+                c.values[(o.value, o.dims)] = read_vector(vtype, buf, index)
             else:
-                c.values[(o.value, o.dims)] = vector.broadcast(ir.VectorType.get([v], etype), memref.load(buf, index))
+                c.values[(o.value, o.dims)] = vector.broadcast(vtype, memref.load(buf, index))
+            if o.value in self.staged:
+                with self._only_if(valid):
+                    write_vector(c.values[(o.value, o.dims)], self.staged[o.value], slot)
         return c
 
     def _operand(self, c: _Chunk, o: fused_rows.Operand) -> ir.Value:
