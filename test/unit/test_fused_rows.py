@@ -72,6 +72,7 @@ def _rows(body: str, stores: str):
                 "nodes": [(n.kind, n.level, [o.dims for o in n.operands]) for n in rows.nodes],
                 "combines": [[c.name for c in n.combines] for n in rows.nodes],
                 "chunk_operands": [o.dims for o in rows.chunk_operands()],
+                "staged_operands": [o.dims for o in rows.staged_operands()],
                 "full_stores": len(rows.full_stores), "row_stores": len(rows.row_stores)}
 
 
@@ -93,6 +94,7 @@ def test_softmax_is_two_passes_and_a_consumer():
                              (MAP, 2, [(0, 1), (0,), (0,), (1,)])]
     assert rows["combines"][:2] == [["arith.maximumf"], ["arith.addf"]]
     assert rows["chunk_operands"] == [(0, 1), (1,)]  # x and the column gamma, each once
+    assert rows["staged_operands"] == [(0, 1)]  # a row in LDS holds x, not gamma (the same for every row)
     assert rows["full_stores"] == 1 and rows["row_stores"] == 0
 
 
