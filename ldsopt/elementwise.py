@@ -82,11 +82,14 @@ def vectorize_body(root: ir.Operation, inputs: list[ir.Value], v: int) -> ir.Val
     return clone_body(root, inputs, v)[0]
 
 
-def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None) -> list[ir.Value]:
+def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None, mapping: dict | None = None) -> list[ir.Value]:
     """Clones the generic's scalar body at the insertion point, its block arguments taken
-    from `args`, onto vectors of `v` lanes (None: as scalars); every yielded value."""
+    from `args`, onto vectors of `v` lanes (None: as scalars); every yielded value.
+    `mapping` (body value -> new value), if given, supplies values for ops not to clone (a
+    linalg.index) and receives every cloned one."""
     block = root.regions[0].blocks[0]
-    mapping = {block.arguments[i]: args[i] for i in range(len(args))}
+    mapping = {} if mapping is None else mapping
+    mapping.update({block.arguments[i]: args[i] for i in range(len(args))})
 
     def lifted(t: ir.Type) -> ir.Type:
         return t if v is None else ir.VectorType.get([v], t)
@@ -102,6 +105,8 @@ def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None) -> list[
         if op.name == "linalg.yield":
             return [get(x) for x in op.operands]
         attrs = dict(op.attributes.items())
+        if all(r in mapping for r in op.results):
+            continue
         if op.name == "arith.constant":
             new = ir.Operation.create(op.name, results=[op.results[0].type], attributes=attrs)
             mapping[op.results[0]] = new.results[0] if v is None else vector.broadcast(lifted(op.results[0].type),

@@ -13,6 +13,10 @@ The generics are
   out_j)` (a combining op of ldsopt.combining, its own per result: a generic with two results
   is two reductions in one pass), a row value starting from a linalg.fill value or a loaded
   row tensor;
+- arg-best reductions (argmax / argmin as torch-mlir writes them): one reduced dim, two
+  results, `maximumf(c, v)` (`minimumf`) and `select(cmpf ogt (olt) c, v, index_cast(linalg.index),
+  i)`, c computed from the inputs: the best value and the first index holding it, with IEEE
+  NaN order (the value is NaN from the first NaN on, the index that of the best before it);
 - maps: n loops, all parallel, full results, the body not reading its outputs (values per
   element before a combine, or consumers that read the row again with row values);
 - row maps: k loops over row values, all parallel (epilogues: divide by N, sqrt, log).
@@ -35,7 +39,9 @@ from ldsopt.dispatch import Binding, Graph, load_binding
 from ldsopt.elementwise import element_bits, map_dims
 from ldsopt.remarks import Unmatched
 
-REDUCE, MAP, ROW_MAP = "reduce", "map", "row_map"
+REDUCE, ARG_BEST, MAP, ROW_MAP = "reduce", "arg_best", "map", "row_map"
+ARG_BEST_PASSES = 3  # the first NaN, the best value before it, the first index holding that value
+_OGT, _OLT = 2, 4  # arith.cmpf predicates
 _BODY_DIALECTS = ("arith.", "math.")
 
 
@@ -46,14 +52,26 @@ class Operand:
 
 
 @dataclasses.dataclass
+class ArgBest:
+    """What an arg-best reduction compares: the body value `compared`, by `kind`
+    (arith.maximumf: argmax, arith.minimumf: argmin)."""
+
+    kind: str
+    compared: ir.Value
+    index: ir.Value  # the body's linalg.index
+
+
+@dataclasses.dataclass
 class Node:
     op: ir.Operation                 # the linalg.generic
-    kind: str                        # REDUCE, MAP or ROW_MAP
+    kind: str                        # REDUCE, ARG_BEST, MAP or ROW_MAP
     operands: list[Operand]          # its inputs
-    level: int                       # REDUCE: the pass over the row that computes it; else the
-                                     # passes its inputs need done first
+    level: int                       # REDUCE, ARG_BEST: the (first) pass over the row that
+                                     # computes it; else the passes its inputs need done first
     combines: list[ir.Operation] = dataclasses.field(default_factory=list)  # REDUCE: per result
-    inits: list[ir.Value | Binding] = dataclasses.field(default_factory=list)  # REDUCE: fill value or loaded tensor
+    inits: list[ir.Value | Binding] = dataclasses.field(default_factory=list)  # REDUCE, ARG_BEST: fill value or
+                                                                               # loaded tensor, per result
+    arg_best: ArgBest | None = None  # ARG_BEST
 
 
 @dataclasses.dataclass
@@ -72,10 +90,22 @@ class RowGraph:
     @property
     def passes(self) -> int:
         """Passes over the row that reduce (a consumer pass comes on top)."""
-        return 1 + max(n.level for n in self.nodes if n.kind == REDUCE)
+        return 1 + max(n.level + (ARG_BEST_PASSES - 1 if n.kind == ARG_BEST else 0)
+                       for n in self.nodes if n.kind in (REDUCE, ARG_BEST))
+
+    def arg_bests(self, level: int) -> list[tuple[Node, int]]:
+        """(arg-best reduction, its phase) of each one with a phase in pass `level`."""
+        return [(n, level - n.level) for n in self.nodes
+                if n.kind == ARG_BEST and 0 <= level - n.level < ARG_BEST_PASSES]
 
     def reductions(self, level: int) -> list[Node]:
         return [n for n in self.nodes if n.kind == REDUCE and n.level == level]
+
+    def reduction_results(self, level: int | None = None) -> list[tuple[Node, int]]:
+        """(reduction, result index) of every reduction result of pass `level` (None: of
+        every pass, in pass order)."""
+        levels = range(self.passes) if level is None else [level]
+        return [(n, j) for s in levels for n in self.reductions(s) for j in range(len(n.op.results))]
 
     def row_maps(self, level: int) -> list[Node]:
         return [n for n in self.nodes if n.kind == ROW_MAP and n.level == level]
@@ -87,6 +117,10 @@ class RowGraph:
         """The loaded operands read per element of the row (their dims include a reduced
         one), each (tensor, dims) once."""
         return self._loaded(lambda o: any(d >= self.k for d in o.dims))
+
+    def staged_operands(self) -> list[Operand]:
+        """The loaded operands read in full (every dim: one element per point of the row)."""
+        return self._loaded(lambda o: len(o.dims) == len(self.shape))
 
     def row_operands(self) -> list[Operand]:
         """The loaded operands read once per row (their dims are parallel ones only)."""
@@ -123,6 +157,47 @@ def _initial_value(init: ir.Value) -> ir.Value | Binding | None:
     if isinstance(init, ir.OpResult) and init.owner.operation.name == "linalg.fill":
         return init.owner.operation.operands[0]
     return load_binding(init)
+
+
+def _arg_best(op: ir.Operation, n: int) -> ArgBest | None:
+    """The argmax / argmin of a reduction over dim n - 1 with results (value, index), if its
+    body yields `maximumf(c, v)` (minimumf) and `select(cmpf ogt (olt) c v, index_cast
+    (linalg.index n-1), i)`, the outputs v, i read by these ops alone and c by neither; else None."""
+    if len(op.results) != 2:
+        return None
+    block = op.regions[0].blocks[0]
+    args = list(block.arguments)
+    v_out, i_out = args[-2], args[-1]
+    if not isinstance(v_out.type, ir.FloatType) or not isinstance(i_out.type, ir.IntegerType):
+        return None
+    y_value, y_index = [x for x in block.operations][-1].operation.operands
+    best, sel = _owner(y_value), _owner(y_index)
+    if best is None or sel is None or best.name not in ("arith.maximumf", "arith.minimumf") \
+            or sel.name != "arith.select" or sel.operands[2] != i_out:
+        return None
+    best_ops = list(best.operands)
+    if best_ops.count(v_out) != 1:
+        return None
+    compared = best_ops[1 - best_ops.index(v_out)]
+    cmp, cast = _owner(sel.operands[0]), _owner(sel.operands[1])
+    if cmp is None or cmp.name != "arith.cmpf" or cast is None or cast.name != "arith.index_cast" \
+            or cast.results[0].type != i_out.type:
+        return None
+    pred = ir.IntegerAttr(cmp.attributes["predicate"]).value
+    better = _OGT if best.name == "arith.maximumf" else _OLT
+    if (list(cmp.operands), pred) not in (([compared, v_out], better), ([v_out, compared], _OGT + _OLT - better)):
+        return None
+    index = _owner(cast.operands[0])
+    if index is None or index.name != "linalg.index" or ir.IntegerAttr(index.attributes["dim"]).value != n - 1:
+        return None
+    if sorted(u.owner.operation.name for u in v_out.uses) != sorted([best.name, "arith.cmpf"]) \
+            or len(list(i_out.uses)) != 1 or compared in args[-2:]:
+        return None
+    return ArgBest(best.name, compared, index.results[0])
+
+
+def _owner(value: ir.Value) -> ir.Operation | None:
+    return value.owner.operation if isinstance(value, ir.OpResult) else None
 
 
 def match_rows(g: Graph) -> RowGraph | Unmatched | None:
@@ -168,15 +243,17 @@ def match_rows(g: Graph) -> RowGraph | Unmatched | None:
                 return None
             operands.append(Operand(v, dims))
         block = op.regions[0].blocks[0]
-        if any(len(b.regions) or not (b.name == "linalg.yield" or b.name.startswith(_BODY_DIALECTS))
+        arg_best = _arg_best(op, n) if kind == REDUCE and n - k == 1 else None
+        allowed = ("linalg.yield", "linalg.index") if arg_best else ("linalg.yield",)
+        if any(len(b.regions) or not (b.name in allowed or b.name.startswith(_BODY_DIALECTS))
                for b in (x.operation for x in block.operations)):
             return None
         level = max((ready[o.value] for o in operands if o.value in ready), default=0)
-        node = Node(op, kind, operands, level)
+        node = Node(op, ARG_BEST if arg_best else kind, operands, level, arg_best=arg_best)
         if kind == REDUCE:
-            node.combines = combining_ops(op) or []
+            node.combines = [] if arg_best else combining_ops(op) or []
             node.inits = [_initial_value(v) for v in list(op.operands)[n_in:]]
-            if not node.combines or any(i is None for i in node.inits) or \
+            if not (node.combines or arg_best) or any(i is None for i in node.inits) or \
                     not all(_scalar_type_ok(c.results[0].type) for c in node.combines):
                 return None
         else:
@@ -185,7 +262,7 @@ def match_rows(g: Graph) -> RowGraph | Unmatched | None:
                 return None
         for r in op.results:
             space[r] = out_dims
-            ready[r] = level + 1 if kind == REDUCE else level
+            ready[r] = level + (ARG_BEST_PASSES if arg_best else 1 if kind == REDUCE else 0)
         nodes.append(node)
     if any(node.kind == REDUCE and all(len(o.dims) < n for o in node.operands) for node in nodes):
         # Every operand broadcast along some dim: a contraction (a matmul's A[m, k] and

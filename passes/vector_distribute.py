@@ -39,15 +39,16 @@ grid-stride loop over workgroups:
 4. one lane combines the result with the output's initial value and stores it.
 
 Fused rows. A dispatch that ldsopt.fused_rows reads as rows (softmax, LayerNorm, RMSNorm,
-logsumexp, mean, several reductions in one generic, as IREE forms them from linalg.softmax or
-from generics): linalg.generics over one iteration space whose trailing dims are the reduced
-ones; any number of reductions, each result with its own combining op (those above) and
-initial value; maps per element (before a combine, or consumers that read the row again with
-the reduced values); row maps on the reduced values (divide by N, rsqrt(var + eps), log);
-loaded operands per element, per row or per column (gamma, beta); any number of stored
-results, full or per row. Not matched (left to IREE): reductions over other dims than the
-trailing ones, transposed or repeated reads, bodies beyond arith / math, argmax-like bodies
-(a select over the outputs), a reduction starting from another generic's result. A user's
+logsumexp, mean, argmax / argmin, several reductions in one generic, as IREE forms them from
+linalg.softmax or from generics): linalg.generics over one iteration space whose trailing dims
+are the reduced ones; any number of reductions, each result with its own combining op (those
+above) and initial value; arg-best reductions (torch-mlir's argmax / argmin: a value and an
+index result, first index on ties); maps per element (before a combine, or consumers that
+read the row again with the reduced values); row maps on the reduced values (divide by N,
+rsqrt(var + eps), log); loaded operands per element, per row or per column (gamma, beta);
+any number of stored results, full or per row. Not matched (left to IREE): reductions over
+other dims than the trailing ones, transposed or repeated reads, bodies beyond arith / math,
+other select-over-the-output bodies, a reduction starting from another generic's result. A user's
 layout config on any of its generics is refused (an error): the default plan (vectors along
 the row, every thread of the workgroup on one row at a time) is the only one. Per row:
 a. passes: the reductions that need no other one's result form pass 0, those that read a
@@ -56,15 +57,24 @@ a. passes: the reductions that need no other one's result form pass 0, those tha
    vector each), steps 1-3 above for each result (one LDS buffer per result, a single
    barrier for all of them), except that every thread reads all partials back, so that
    each holds the total; it is combined with the result's initial value, and the row maps
-   that need only what is known by then are computed on scalars;
+   that need only what is known by then are computed on scalars. An arg-best reduction
+   takes three passes, each an i32 / float reduction of this kind, so that its result is the
+   body's, NaN included, whatever order the threads see the row in: the index of the first
+   NaN (minsi), the best value before it, the first index before it holding that value
+   (minsi); then the value (NaN if a NaN came) and the index as the sequential body leaves
+   them, given the initial values;
 b. a last sweep writes the full results (consumers), thread by thread as their chunks were
    read; row results are stored by thread 0;
-c. the row between sweeps: when the thread's chunks (of every operand read per element) are
-   at most `row-registers` elements (32 by default) and there is more than one sweep, they
-   are loaded once, before the first sweep, and kept in registers with whatever was computed
-   from them (exp(x - max) is computed once for the sum and the divide); otherwise each sweep
-   reads them again from global memory (the loop of step 1). Keeping rows that do not fit in
-   registers in LDS is not done.
+c. the row between sweeps (layout attribute `row`), when there is more than one sweep:
+   "registers" when the thread's chunks (of every operand read per element) are at most
+   `row-registers` elements (32 by default): they are loaded once, before the first sweep,
+   and kept with whatever was computed from them (exp(x - max) is computed once for the sum
+   and the divide); else "lds" (`row-lds`, on by default) when the row of every operand
+   read in full (not the columns such as gamma, the same for every row) fits the
+   workgroup's LDS with the partials: the first sweep writes each chunk it reads there, at
+   the chunk's place in the row, and later sweeps read it back (each thread only the chunks
+   it wrote: no barrier); else "global": each sweep reads the row again from global memory
+   (the loop of step 1).
 A workgroup looping over several rows needs a barrier before a row's LDS writes only when a
 row has one pass: with more, another pass's barrier separates the reads of one row from the
 writes of the next.
@@ -87,6 +97,8 @@ import contextlib
 import dataclasses
 import functools
 import math
+
+import numpy as np
 
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
@@ -193,7 +205,8 @@ def layout_attr(plan: Plan, lds_pad: int, **fused: ir.Attribute) -> ir.DictAttr:
     - source: "default" or "lowering_config";
     - for a fused dispatch (`fused`): passes, the sweeps over each row (its reduction passes
       and the one that stores full results); row, where the row is between sweeps:
-      "registers" (loaded once) or "global" (read again each sweep)."""
+      "registers" (loaded once), "lds" (staged by the first sweep) or "global" (read again
+      each sweep)."""
     p = plan.problem
     tiles = plan.tiles()
     entries = {
@@ -226,7 +239,9 @@ class VectorDistribute(ModulePass):
     scale_config_to_target: bool = option(False, "rescale a lowering_config written for another subgroup size")
     unroll: int = option(0, "reduction chunks a thread loads before combining them (0: from the bytes per thread)")
     row_registers: int = option(32, "fused rows: elements of the row a thread may keep in registers between its "
-                                    "sweeps (above: the row is read again from global memory each sweep)")
+                                    "sweeps (above: the row goes to LDS, or is read again from global memory)")
+    row_lds: bool = option(True, "fused rows: a row that does not fit in registers is kept in LDS between sweeps "
+                                 "where it fits the workgroup's LDS (else it is read again from global memory)")
 
     def run(self, module: ir.Operation) -> None:
         if self.configs not in ("user", "all", "none"):
@@ -251,15 +266,15 @@ class VectorDistribute(ModulePass):
                 raise PassError(n.op.location, f"{self.NAME}: cannot honour the lowering_config: a layout "
                                 "config on a fused dispatch (several ops over the rows) is not supported")
         chunk_operands = rows.chunk_operands()
-        vectored = [ir.RankedTensorType(o.value.type).element_type for o in chunk_operands
-                    if len(rows.shape) - 1 in o.dims] + \
+        # Vectors run along the innermost dim: as wide as its narrowest read or written tensor allows.
+        along = [ir.RankedTensorType(o.value.type).element_type for o in chunk_operands
+                 if len(rows.shape) - 1 in o.dims] + \
             [ir.RankedTensorType(v.type).element_type for v, _ in rows.full_stores]
-        bits = [element_bits(t) for t in vectored]
-        problem = Problem(rows.shape, rows.reduced, min((tgt.vector_elems(b) for b in bits), default=tgt.vector_elems(32)),
-                          tgt.subgroup_size, tgt.max_threads, min(self.max_workgroups, tgt.max_workgroup_counts[0]),
-                          element_bytes=max(1, sum(element_bits(ir.RankedTensorType(o.value.type).element_type)
-                                                   for o in chunk_operands) // 8),
-                          compute_units=tgt.compute_units)
+        vector_limit = min((tgt.vector_elems(element_bits(t)) for t in along), default=tgt.vector_elems(32))
+        read_bits = sum(element_bits(ir.RankedTensorType(o.value.type).element_type) for o in chunk_operands)
+        problem = Problem(rows.shape, rows.reduced, vector_limit, tgt.subgroup_size, tgt.max_threads,
+                          min(self.max_workgroups, tgt.max_workgroup_counts[0]),
+                          element_bytes=max(1, read_bits // 8), compute_units=tgt.compute_units)
         try:
             plan = reduction_plan.with_unroll(reduction_plan.default_plan(problem, self.workgroup_size), self.unroll)
         except PlanError as e:
@@ -267,16 +282,24 @@ class VectorDistribute(ModulePass):
         # Rows are whole per workgroup (the default plan puts every thread on the reduction).
         assert plan.threads_p == 1, plan
         banks = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
-        accs = [n.combines[j].results[0].type for s in range(rows.passes) for n in rows.reductions(s)
-                for j in range(len(n.op.results))]
+        accs = [comb.acc_type for level in range(rows.passes) for _, comb in _row_partials(rows, level)]
         pads = [plan.lds_row_pad(banks, element_bits(t) // 8) if plan.subgroups_r > 1 else 0 for t in accs]
         sweeps = rows.passes + (1 if rows.full_stores else 0)
-        in_registers = sweeps > 1 and \
-            plan.chunks_per_thread[1] * plan.vector * len(chunk_operands) <= self.row_registers
+        # Where the row waits between sweeps: registers, else LDS, else global memory (read again).
+        row = "global"
+        if sweeps > 1 and plan.chunks_per_thread[1] * plan.vector * len(chunk_operands) <= self.row_registers:
+            row = "registers"
+        elif sweeps > 1 and self.row_lds:
+            partial_bytes = sum(plan.subgroups_r * (1 + pad) * element_bits(t) // 8
+                                for t, pad in zip(accs, pads)) if plan.subgroups_r > 1 else 0
+            row_bytes = problem.n_reduced * sum(element_bits(ir.RankedTensorType(o.value.type).element_type) // 8
+                                                for o in rows.staged_operands())
+            if row_bytes and row_bytes + partial_bytes <= tgt.lds_budget(1):
+                row = "lds"
         g.func.attributes[LAYOUT_ATTR] = layout_attr(
             plan, max(pads), passes=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), sweeps),
-            row=ir.StringAttr.get("registers" if in_registers else "global"))
-        _FusedRowKernel(rows, plan, tgt, pads, in_registers).emit()
+            row=ir.StringAttr.get(row))
+        _FusedRowKernel(rows, plan, tgt, pads, row).emit()
 
     def _plan(self, d: Dispatch, red: Reduction, tgt: target_model.Target) -> Plan:
         bits = [element_bits(b.tensor_type.element_type) for b in d.inputs]
@@ -297,22 +320,22 @@ class VectorDistribute(ModulePass):
 
 
 class Combiner:
-    """A body's combining op (ldsopt.combining), applied to new values."""
+    """A combining op (ldsopt.combining), applied to new values: a body's (`of`), or one of
+    `kind` on `acc_type`."""
 
-    def __init__(self, op: ir.Operation):
-        self.op = op
+    def __init__(self, kind: str, acc_type: ir.Type, attrs: dict | None = None):
+        self.kind, self.acc_type, self.attrs = kind, acc_type, attrs or {}
 
-    @property
-    def acc_type(self) -> ir.Type:
-        return self.op.results[0].type
+    @classmethod
+    def of(cls, op: ir.Operation) -> "Combiner":
+        return cls(op.name, op.results[0].type, dict(op.attributes.items()))  # keeps fastmath / overflow flags
 
     def __call__(self, a: ir.Value, b: ir.Value) -> ir.Value:
-        attrs = dict(self.op.attributes.items())  # keeps fastmath / overflow flags
-        return ir.Operation.create(self.op.name, results=[a.type], operands=[a, b], attributes=attrs).result
+        return ir.Operation.create(self.kind, results=[a.type], operands=[a, b], attributes=self.attrs).result
 
     def identity(self, t: ir.Type) -> ir.Value:
         """The identity as a constant of `t` (the accumulator type or a vector of it)."""
-        attr = identity_attr(self.op.name, self.acc_type)
+        attr = identity_attr(self.kind, self.acc_type)
         return arith.constant(t, ir.DenseElementsAttr.get_splat(t, attr) if isinstance(t, ir.VectorType) else attr)
 
 
@@ -376,10 +399,11 @@ class _DistributedKernel:
 
     def _chunk_loop(self, accs: list[ir.Value], read, body) -> list[ir.Value]:
         """`accs` carried over this thread's reduction chunks: a loop over whole groups of
-        `unroll` chunks, `body(accs, [read(c) for c in group], None)` (all reads of a group
-        issued before the body uses them), then `body(accs, reads, valid)` of the thread's
-        leftover chunks (plan.remainder_loads reads, each clamped to the last chunk; `valid`
-        says per read whether its chunk exists, None when every thread has them all)."""
+        `unroll` chunks, `body(accs, [read(c, None) for c in group], None)` (all reads of a
+        group issued before the body uses them), then `body(accs, reads, valid)` of the
+        thread's leftover chunks (plan.remainder_loads reads `read(c, valid[i])`, each clamped
+        to the last chunk; `valid` says per read whether its chunk exists, None when every
+        thread has them all)."""
         plan, k = self.plan, self.k
         tr, u = plan.threads_r, plan.unroll
         start = self.r
@@ -389,7 +413,7 @@ class _DistributedKernel:
             loop = scf.ForOp(self.r, k.const(main_end), k.const(u * tr), accs + leftover)
             with ir.InsertionPoint(loop.body):
                 c = loop.induction_variable
-                reads = [read(self._linear((c, 1), (k.const(i * tr), 1))) for i in range(u)]
+                reads = [read(self._linear((c, 1), (k.const(i * tr), 1)), None) for i in range(u)]
                 nxt = [arith.addi(c, k.const(u * tr))] if leftover else []
                 carried = list(loop.inner_iter_args)[:len(accs)]
                 scf.yield_(body(carried, reads, None) + nxt)
@@ -398,7 +422,7 @@ class _DistributedKernel:
         chunks = [self._linear((start, 1), (k.const(i * tr), 1)) for i in range(plan.remainder_loads)]
         valid, chunks = self._clamped(chunks)
         if chunks:
-            accs = body(accs, [read(c) for c in chunks], valid)
+            accs = body(accs, [read(c, valid[i] if valid else None) for i, c in enumerate(chunks)], valid)
         return accs
 
     def _clamped(self, chunks: list[ir.Value]) -> tuple[list[ir.Value] | None, list[ir.Value]]:
@@ -475,7 +499,7 @@ class _ReductionKernel(_DistributedKernel):
     def __init__(self, d: Dispatch, red: Reduction, plan: Plan, tgt: target_model.Target, lds_pad: int):
         super().__init__(d, plan, tgt)
         self.red, self.lds_pad = red, lds_pad
-        self.combine = Combiner(red.combine)
+        self.combine = Combiner.of(red.combine)
 
     def emit(self) -> None:
         plan, k, d = self.plan, self.k, self.d
@@ -523,7 +547,7 @@ class _ReductionKernel(_DistributedKernel):
         plan = self.plan
         out_coords = self.k.delinearize(first, self.out_sizes) if self.out_sizes else []
         acc = self.combine.identity(ir.VectorType.get([plan.vector], self.red.acc_type))
-        (acc,) = self._chunk_loop([acc], lambda c: self._read_chunk(c, out_coords),
+        (acc,) = self._chunk_loop([acc], lambda c, valid: self._read_chunk(c, out_coords),
                                   lambda accs, loads, valid: [self._accumulate(accs[0], loads, valid)])
         if plan.vec_p > 1:
             return [vector.extract(acc, [], [j]) for j in range(plan.vector)]
@@ -569,6 +593,22 @@ class _ReductionKernel(_DistributedKernel):
         memref.store(self.combine(value, init), self.output, coords)
 
 
+_I32_MAX = (1 << 31) - 1
+
+
+def _row_partials(rows: fused_rows.RowGraph, level: int) -> list[tuple[object, Combiner]]:
+    """(key, combiner) of each value that pass `level` reduces over the row: each result of
+    its reductions (keyed by the result), then each arg-best reduction's phase (keyed by
+    (its first result, phase)): 0, the first NaN's index (minsi of i32, none: INT32_MAX);
+    1, the best value before it; 2, the first index before it holding that value (minsi)."""
+    out = [(n.op.results[j], Combiner.of(n.combines[j])) for n, j in rows.reduction_results(level)]
+    for n, phase in rows.arg_bests(level):
+        comb = Combiner(n.arg_best.kind, n.arg_best.compared.type) if phase == 1 else \
+            Combiner("arith.minsi", ir.IntegerType.get_signless(32))
+        out.append(((n.op.results[0], phase), comb))
+    return out
+
+
 class _Chunk:
     """One reduction chunk of the row: its coordinates and the vectors known there (loaded
     operands by (tensor, dims), generic results by value)."""
@@ -582,11 +622,9 @@ class _FusedRowKernel(_DistributedKernel):
     """Emits the kernel of a row-wise fused dispatch (see the module docstring, *Fused rows*)."""
 
     def __init__(self, rows: fused_rows.RowGraph, plan: Plan, tgt: target_model.Target, lds_pads: list[int],
-                 in_registers: bool):
+                 row: str):
         super().__init__(rows.graph, plan, tgt)
-        self.rows, self.lds_pads, self.in_registers = rows, lds_pads, in_registers
-        self.reductions = [(n, j) for s in range(rows.passes) for n in rows.reductions(s)
-                           for j in range(len(n.op.results))]
+        self.rows, self.lds_pads, self.row_place = rows, lds_pads, row
 
     def emit(self) -> None:
         plan, k, g = self.plan, self.k, self.rows.graph
@@ -594,14 +632,24 @@ class _FusedRowKernel(_DistributedKernel):
             self.bufs = [(v, b.memref()) for v, b in g.loads]
             self.outs = [(v, b.memref()) for v, b in g.stores]
             self.inits = {}
-            for n, j in self.reductions:
-                init = n.inits[j]
-                self.inits[n.op.results[j]] = init.memref() if isinstance(init, Binding) else init
+            for n in self.rows.nodes:
+                for r, init in zip(n.op.results, n.inits):
+                    self.inits[r] = init.memref() if isinstance(init, Binding) else init
             self._threads()
             self.lds = {}
             if plan.subgroups_r > 1:
-                for (n, j), pad in zip(self.reductions, self.lds_pads):
-                    self.lds[n.op.results[j]] = self._lds_partials(n.combines[j].results[0].type, pad)
+                parts = [p for level in range(self.rows.passes) for p in _row_partials(self.rows, level)]
+                for (key, comb), pad in zip(parts, self.lds_pads):
+                    self.lds[key] = self._lds_partials(comb.acc_type, pad)
+            # row == "lds": each staged operand's row, laid out as the chunks (the vectors of a
+            # chunk contiguous); a thread reads back only what it wrote, so no barrier.
+            self.staged = {}
+            if self.row_place == "lds":
+                space = ir.Attribute.parse("#gpu.address_space<workgroup>")
+                for o in self.rows.staged_operands():
+                    etype = ir.RankedTensorType(o.value.type).element_type
+                    self.staged[o.value] = memref.alloc(
+                        ir.MemRefType.get([plan.problem.n_reduced], etype, memory_space=space), [], [])
             tiles = scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
         with ir.InsertionPoint(tiles.body), g.location:
             self._tile(tiles.induction_variable)
@@ -622,57 +670,79 @@ class _FusedRowKernel(_DistributedKernel):
             self.row[(o.value, o.dims)] = memref.load(self._buffer(o.value, self.bufs), index)
         self._row_maps(0)
         chunks = valid = None
-        if self.in_registers:
+        if self.row_place == "registers":
             # Every chunk of the thread loaded once, up front, kept for every pass.
             fewest, most = plan.chunks_per_thread
             ids = [self._linear((self.r, 1), (self.k.const(i * plan.threads_r), 1)) for i in range(most)]
             guarded, ids[fewest:] = self._clamped(ids[fewest:])
             valid = [None] * fewest + (guarded or [None] * (most - fewest))
-            chunks = [self._read(c) for c in ids]
+            chunks = [self._read(c, ok) for c, ok in zip(ids, valid)]
         for level in range(rows.passes):
-            nodes = rows.reductions(level)
-            results = [(n, j) for n in nodes for j in range(len(n.op.results))]
-            accs = [Combiner(n.combines[j]).identity(ir.VectorType.get([plan.vector], n.combines[j].results[0].type))
-                    for n, j in results]
-            body = functools.partial(self._reduce, nodes)
-            accs = body(accs, chunks, valid) if chunks is not None else self._chunk_loop(accs, self._read, body)
-            self._exchange(results, accs)
+            parts = _row_partials(rows, level)
+            accs = [comb.identity(ir.VectorType.get([plan.vector], comb.acc_type)) for _, comb in parts]
+            body = functools.partial(self._reduce, level)
+            read = functools.partial(self._read, sweep=level)
+            accs = body(accs, chunks, valid) if chunks is not None else self._chunk_loop(accs, read, body)
+            for (key, comb), total in zip(parts, self._exchange(parts, accs)):
+                if isinstance(key, tuple):  # an arg-best phase
+                    self.row[key] = total
+                    continue
+                init = self.inits[key]
+                self.row[key] = comb(total, memref.load(init, self.out_coords) if isinstance(init.type, ir.MemRefType)
+                                     else init)
+            for n, phase in rows.arg_bests(level):
+                if phase == fused_rows.ARG_BEST_PASSES - 1:
+                    self._arg_best_results(n)
             self._row_maps(level + 1)
         if rows.full_stores:
             if chunks is not None:
                 self._store(chunks, valid)
             else:
-                self._chunk_loop([], self._read, lambda accs, reads, v: self._store(reads, v) or [])
+                def store(accs: list[ir.Value], reads: list[_Chunk], flags) -> list[ir.Value]:
+                    self._store(reads, flags)
+                    return accs
+
+                self._chunk_loop([], functools.partial(self._read, sweep=rows.passes), store)
         if rows.row_stores:
             with self._only_if(self._is_zero(self.tid)):
                 for value, _ in rows.row_stores:
                     memref.store(self.row[value], self._buffer(value, self.outs), self.out_coords)
 
-    def _read(self, chunk: ir.Value) -> _Chunk:
+    def _read(self, chunk: ir.Value, valid: ir.Value | None, sweep: int = 0) -> _Chunk:
         """The chunk with every loaded operand read along the row loaded (a loaded operand
-        without the innermost dim is one element, broadcast)."""
+        without the innermost dim is one element, broadcast). With the row in LDS, the
+        first sweep also writes the staged operands there where the chunk exists (`valid`:
+        a leftover clamped to the last chunk is another thread's, and the next row's first
+        sweep may come while that thread still reads this row's), and later sweeps read
+        them back (a clamped chunk's values are dropped)."""
         c = _Chunk(self._chunk_coords(chunk, self.out_coords))
         v = self.plan.vector
         last = len(self.rows.shape) - 1
+        slot = [self._linear((chunk, self.plan.vec_r))] if self.staged else []
         for o in self.rows.chunk_operands():
-            buf = self._buffer(o.value, self.bufs)
             etype = ir.RankedTensorType(o.value.type).element_type
+            vtype = ir.VectorType.get([v], etype)
+            if o.value in self.staged and sweep > 0:
+                c.values[(o.value, o.dims)] = read_vector(vtype, self.staged[o.value], slot)
+                continue
+            buf = self._buffer(o.value, self.bufs)
             index = [c.coords[d] for d in o.dims]
             if last in o.dims:
-                c.values[(o.value, o.dims)] = read_vector(ir.VectorType.get([v], etype), buf, index)
+                c.values[(o.value, o.dims)] = read_vector(vtype, buf, index)
             else:
-                c.values[(o.value, o.dims)] = vector.broadcast(ir.VectorType.get([v], etype), memref.load(buf, index))
+                c.values[(o.value, o.dims)] = vector.broadcast(vtype, memref.load(buf, index))
+            if o.value in self.staged:
+                with self._only_if(valid):
+                    write_vector(c.values[(o.value, o.dims)], self.staged[o.value], slot)
         return c
 
     def _operand(self, c: _Chunk, o: fused_rows.Operand) -> ir.Value:
         """The vector of operand `o` at chunk `c`."""
-        vtype = lambda t: ir.VectorType.get([self.plan.vector], t)  # noqa: E731
         if (o.value, o.dims) in c.values:
             return c.values[(o.value, o.dims)]
-        if (o.value, o.dims) in self.row:  # a loaded row operand
-            return vector.broadcast(vtype(ir.RankedTensorType(o.value.type).element_type), self.row[(o.value, o.dims)])
-        if o.value in self.row:  # a row value the kernel computed
-            return vector.broadcast(vtype(self.row[o.value].type), self.row[o.value])
+        scalar = self.row.get((o.value, o.dims), self.row.get(o.value))  # a loaded or computed row value
+        if scalar is not None:
+            return vector.broadcast(ir.VectorType.get([self.plan.vector], scalar.type), scalar)
         return self._full(c, o.value)
 
     def _full(self, c: _Chunk, value: ir.Value) -> ir.Value:
@@ -684,8 +754,10 @@ class _FusedRowKernel(_DistributedKernel):
                 c.values[r] = x
         return c.values[value]
 
-    def _reduce(self, nodes, accs: list[ir.Value], chunks: list[_Chunk], valid) -> list[ir.Value]:
-        """`accs` (one per result of `nodes`, in order) with each chunk folded in."""
+    def _reduce(self, level: int, accs: list[ir.Value], chunks: list[_Chunk], valid) -> list[ir.Value]:
+        """`accs` (one per partial of pass `level`, _row_partials' order) with each chunk
+        folded in."""
+        nodes, bests = self.rows.reductions(level), self.rows.arg_bests(level)
         for i, c in enumerate(chunks):
             new, pos = [], 0
             for n in nodes:
@@ -693,40 +765,98 @@ class _FusedRowKernel(_DistributedKernel):
                 args = [self._operand(c, o) for o in n.operands] + accs[pos:pos + m]
                 new += clone_body(n.op, args, self.plan.vector)
                 pos += m
+            for (n, phase), acc in zip(bests, accs[pos:]):
+                new.append(self._arg_best_step(c, n, phase, acc))
             accs = [self._select_valid(valid[i] if valid else None, x, a) for x, a in zip(new, accs)]
         return accs
 
-    def _exchange(self, results, accs: list[ir.Value]) -> None:
-        """Each result's accumulators combined over the workgroup (every thread gets the
-        total, then combined with the result's initial value) into self.row."""
+    def _indices(self, c: _Chunk) -> ir.Value:
+        """The row indices (i32) of chunk `c`'s elements."""
+        v = self.plan.vector
+        i32 = ir.IntegerType.get_signless(32)
+        first = vector.broadcast(ir.VectorType.get([v], i32), arith.index_cast(i32, c.coords[-1]))
+        steps = ir.DenseElementsAttr.get(np.arange(v, dtype=np.int32), type=ir.VectorType.get([v], i32))
+        return arith.addi(first, arith.constant(ir.VectorType.get([v], i32), steps))
+
+    def _compared(self, c: _Chunk, n: fused_rows.Node) -> ir.Value:
+        """The vector of the values arg-best reduction `n` compares, at chunk `c` (its body
+        cloned with its outputs as constants: their uses are dead)."""
+        key = (n.op.results[0], "compared")
+        if key not in c.values:
+            v, best = self.plan.vector, n.arg_best
+            index_type = ir.VectorType.get([v], ir.IndexType.get())
+            mapping = {best.index: arith.index_cast(index_type, self._indices(c))}
+            outs = [Combiner(best.kind, best.compared.type).identity(ir.VectorType.get([v], best.compared.type)),
+                    arith.constant(ir.VectorType.get([v], n.op.results[1].type.element_type),
+                                   ir.DenseElementsAttr.get_splat(
+                                       ir.VectorType.get([v], n.op.results[1].type.element_type),
+                                       ir.IntegerAttr.get(n.op.results[1].type.element_type, 0)))]
+            clone_body(n.op, [self._operand(c, o) for o in n.operands] + outs, v, mapping)
+            c.values[key] = mapping[best.compared]
+        return c.values[key]
+
+    def _arg_best_step(self, c: _Chunk, n: fused_rows.Node, phase: int, acc: ir.Value) -> ir.Value:
+        """`acc` of arg-best phase `phase` (see _row_partials) with chunk `c` folded in."""
+        v, best = self.plan.vector, n.arg_best
+        i32 = ir.IntegerType.get_signless(32)
+        values, indices = self._compared(c, n), self._indices(c)
+        none = arith.constant(ir.VectorType.get([v], i32), ir.DenseElementsAttr.get_splat(
+            ir.VectorType.get([v], i32), ir.IntegerAttr.get(i32, _I32_MAX)))
+        if phase == 0:
+            nan = arith.cmpf(arith.CmpFPredicate.UNO, values, values)
+            return arith.minsi(acc, arith.select(nan, indices, none))
+        first_nan = vector.broadcast(indices.type, self.row[(n.op.results[0], 0)])
+        before = arith.cmpi(arith.CmpIPredicate.slt, indices, first_nan)
+        if phase == 1:
+            comb = Combiner(best.kind, best.compared.type)
+            return comb(acc, arith.select(before, values, comb.identity(values.type)))
+        top = vector.broadcast(values.type, self.row[(n.op.results[0], 1)])
+        holds = arith.andi(before, arith.cmpf(arith.CmpFPredicate.OEQ, values, top))
+        return arith.minsi(acc, arith.select(holds, indices, none))
+
+    def _arg_best_results(self, n: fused_rows.Node) -> None:
+        """The value and index results of arg-best reduction `n` from its three phases and its
+        initial values (v0, i0), as the sequential body leaves them: the value is NaN if a NaN
+        came (or v0 is one), else best(v0, the row's best); the index is that of the row's
+        best where it beats v0 (strictly), else i0."""
+        best = n.arg_best
+        r_value, r_index = n.op.results
+        first_nan, top, first = (self.row[(r_value, p)] for p in range(fused_rows.ARG_BEST_PASSES))
+        v0, i0 = (memref.load(self.inits[r], self.out_coords) if isinstance(self.inits[r].type, ir.MemRefType)
+                  else self.inits[r] for r in (r_value, r_index))
+        i32 = ir.IntegerType.get_signless(32)
+        vt = best.compared.type
+        has_nan = arith.cmpi(arith.CmpIPredicate.ne, first_nan, arith.constant(i32, _I32_MAX))
+        self.row[r_value] = arith.select(has_nan, arith.constant(vt, ir.FloatAttr.get(vt, math.nan)),
+                                         Combiner(best.kind, vt)(v0, top))
+        pred = arith.CmpFPredicate.OGT if best.kind == "arith.maximumf" else arith.CmpFPredicate.OLT
+        itype = ir.IntegerType(i0.type)
+        index = first if itype.width == 32 else \
+            arith.extsi(itype, first) if itype.width > 32 else arith.trunci(itype, first)
+        self.row[r_index] = arith.select(arith.cmpf(pred, top, v0), index, i0)
+
+    def _exchange(self, parts: list[tuple[object, Combiner]], accs: list[ir.Value]) -> list[ir.Value]:
+        """Each partial's accumulators combined over the workgroup: the totals, which every
+        thread gets."""
         plan, k = self.plan, self.k
-        combines = [Combiner(n.combines[j]) for n, j in results]
-        partials = [k.butterfly(self._fold(a, cb), plan.shuffle_offsets(), cb) for a, cb in zip(accs, combines)]
-        if plan.subgroups_r > 1:
-            # One buffer per result. With a single pass per row, the next tile's writes
-            # could overtake this tile's reads; with more, another pass's barrier parts them.
-            if plan.grid < plan.n_tiles and self.rows.passes == 1:
-                gpu.barrier()
-            with self._only_if(None if plan.lanes_r == 1 else self._is_zero(self.lane_r)):
-                for (n, j), part in zip(results, partials):
-                    memref.store(part, self.lds[n.op.results[j]], [self.sg_r, k.const(0)])
+        partials = [k.butterfly(self._fold(a, cb), plan.shuffle_offsets(), cb) for a, (_, cb) in zip(accs, parts)]
+        if plan.subgroups_r == 1:
+            return partials
+        # One buffer per partial. With a single pass per row, the next tile's writes could
+        # overtake this tile's reads; with more, another pass's barrier parts them.
+        if plan.grid < plan.n_tiles and self.rows.passes == 1:
             gpu.barrier()
-            kk, _ = self._readback_lanes()
-            partials = [self._partials_total(self.lds[n.op.results[j]], k.const(0), kk, cb)
-                        for (n, j), cb in zip(results, combines)]
-        for (n, j), cb, total in zip(results, combines, partials):
-            value = n.op.results[j]
-            init = self.inits[value]
-            if isinstance(n.inits[j], Binding):
-                init = memref.load(init, self.out_coords)
-            self.row[value] = cb(total, init)
+        with self._only_if(None if plan.lanes_r == 1 else self._is_zero(self.lane_r)):
+            for (key, _), part in zip(parts, partials):
+                memref.store(part, self.lds[key], [self.sg_r, k.const(0)])
+        gpu.barrier()
+        kk, _ = self._readback_lanes()
+        return [self._partials_total(self.lds[key], k.const(0), kk, cb) for key, cb in parts]
 
     def _row_maps(self, level: int) -> None:
         """The row maps computable after `level` reduction passes, on scalars."""
         for n in self.rows.row_maps(level):
-            args = []
-            for o in n.operands:
-                args.append(self.row[(o.value, o.dims)] if (o.value, o.dims) in self.row else self.row[o.value])
+            args = [self.row.get((o.value, o.dims), self.row.get(o.value)) for o in n.operands]
             for r, x in zip(n.op.results, clone_body(n.op, args, None)):
                 self.row[r] = x
 

@@ -41,20 +41,31 @@ def _run_case(program: pathlib.Path, options: str, folder: pathlib.Path) -> tupl
 
 # (id, program, pass options): every reduction program and every fused one (several ops over
 # the same rows: softmax, ...) with the default plan; a few with few workgroups, so that each
-# workgroup loops over output tiles (barrier before the LDS write); fused rows read again from
-# global memory each sweep instead of kept in registers; and user layout configs.
+# workgroup loops over output tiles (barrier before the LDS write); fused rows kept in LDS or
+# read again from global memory between sweeps instead of kept in registers; and user layout
+# configs.
 FUSED = PROGRAMS / "fused"
 CASES = [(p.stem, p, "") for p in sorted((PROGRAMS / "reduction").glob("*.mlir"))] + \
     [(p.stem, p, "") for p in sorted(FUSED.glob("*.mlir"))] + [
-    # Rows of 4099 (guarded leftovers), read again each sweep; and with few workgroups.
-    ("fused_reread_5x4099", FUSED / "softmax_f32_5x4099.mlir", "row-registers=0"),
-    ("fused_reread_grid_stride_f16_5x4099", FUSED / "softmax_generics_f16_5x4099.mlir",
+    # Rows not kept in registers: in LDS between sweeps (rows of 4099: guarded leftovers, not
+    # written by the threads they are clamped in; with few workgroups, rows follow each other
+    # in one workgroup), or read again from global memory.
+    ("fused_lds_5x4099", FUSED / "softmax_f32_5x4099.mlir", "row-registers=0"),
+    ("fused_lds_grid_stride_f16_5x4099", FUSED / "softmax_generics_f16_5x4099.mlir",
      "row-registers=0 max-workgroups=2"),
+    ("fused_global_5x4099", FUSED / "softmax_f32_5x4099.mlir", "row-registers=0 row-lds=false"),
+    ("fused_global_grid_stride_f16_5x4099", FUSED / "softmax_generics_f16_5x4099.mlir",
+     "row-registers=0 row-lds=false max-workgroups=2"),
     ("fused_grid_stride_16x1000", FUSED / "softmax_f32_16x1000.mlir", "max-workgroups=3"),
     # One sweep a row: a barrier before each row's LDS writes.
     ("fused_grid_stride_mean_24x640", FUSED / "mean_f32_24x640.mlir", "max-workgroups=5"),
     ("fused_grid_stride_sum_max_9x4099", FUSED / "sum_max_f32_9x4099.mlir", "max-workgroups=2"),
-    ("fused_reread_layernorm_f16_16x1000", FUSED / "layernorm_f16_16x1000.mlir", "row-registers=0"),
+    ("fused_lds_layernorm_f16_16x1000", FUSED / "layernorm_f16_16x1000.mlir", "row-registers=0"),
+    ("fused_global_layernorm_f16_16x1000", FUSED / "layernorm_f16_16x1000.mlir", "row-registers=0 row-lds=false"),
+    ("fused_lds_grid_stride_argmax_ties_9x4099", FUSED / "argmax_ties_f32_9x4099.mlir",
+     "row-registers=0 max-workgroups=4"),
+    ("fused_global_grid_stride_argmax_ties_9x4099", FUSED / "argmax_ties_f32_9x4099.mlir",
+     "row-registers=0 row-lds=false max-workgroups=4"),
     ("grid_stride_lds_rows", PROGRAMS / "reduction" / "row_sum_f32_13x1000.mlir", "max-workgroups=3"),
     ("grid_stride_lds_cols", PROGRAMS / "reduction" / "col_sum_f32_512x64.mlir", "max-workgroups=1"),
     ("grid_stride_lds_middle", PROGRAMS / "reduction" / "max_middle_f32_6x50x10.mlir", "max-workgroups=4"),

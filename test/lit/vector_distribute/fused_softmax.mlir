@@ -1,5 +1,6 @@
 // RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute, canonicalize, cse)' | filecheck %s
-// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute{row-registers=0}, canonicalize, cse)' | filecheck %s --check-prefix=GLOBAL
+// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute{row-registers=0}, canonicalize, cse)' | filecheck %s --check-prefix=LDS
+// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute{row-registers=0 row-lds=false}, canonicalize, cse)' | filecheck %s --check-prefix=GLOBAL
 
 // The softmax dispatch IREE 3.13 forms from `linalg.softmax` (dimension 1, 16x1000 f32), as
 // configured for Vulkan: the max, the sum of exp(x - max) and the divide over the same rows.
@@ -66,8 +67,30 @@
 // CHECK-NOT:       gpu.barrier
 // CHECK:         return
 
-// Read again from global memory each sweep: three loops over the thread's chunks, each
-// loading x.
+// Not in registers: the row kept in LDS (4000 bytes) between sweeps. The first sweep's loop
+// loads x and writes each vector at its place in the row (every chunk read exists: no guard);
+// the other two sweeps read the row from there.
+// LDS-LABEL: func.func @softmax
+// LDS-SAME:    passes = 3 : i64, {{.*}} row = "lds"
+// LDS:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
+// LDS:         %[[ROW_LDS:.+]] = memref.alloc() : memref<1000xf32, #gpu.address_space<workgroup>>
+// LDS:         scf.for %[[ROW:.+]] =
+// LDS:           scf.for %[[CH:.+]] = %{{.+}} to %c250 step %c256
+// LDS:             %[[COL:.+]] = arith.muli %[[CH]], %c4
+// LDS-NEXT:        %[[V:.+]] = vector.transfer_read %[[X]][%[[ROW]], %[[COL]]]
+// LDS-NEXT:        vector.transfer_write %[[V]], %[[ROW_LDS]][%[[COL]]]
+// LDS:           gpu.barrier
+// LDS:           scf.for %[[CH2:.+]] = %{{.+}} to %c250 step %c256
+// LDS:             %[[COL2:.+]] = arith.muli %[[CH2]], %c4
+// LDS-NEXT:        vector.transfer_read %[[ROW_LDS]][%[[COL2]]]
+// LDS:           gpu.barrier
+// LDS:           scf.for %[[CH3:.+]] = %{{.+}} to %c250 step %c256
+// LDS:             %[[COL3:.+]] = arith.muli %[[CH3]], %c4
+// LDS-NEXT:        vector.transfer_read %[[ROW_LDS]][%[[COL3]]]
+// LDS-NOT:       vector.transfer_read %[[X]]
+
+// Read again from global memory each sweep (row-lds=false): three loops over the thread's
+// chunks, each loading x.
 // GLOBAL-LABEL: func.func @softmax
 // GLOBAL-SAME:    passes = 3 : i64, {{.*}} row = "global"
 // GLOBAL-COUNT-3: vector.transfer_read

@@ -1,0 +1,27 @@
+// argmax of floor(4x), rows of 4099: many ties, the first index of the max wins.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @main(%x: tensor<9x4099xf32>) -> (tensor<9xf32>, tensor<9xi64>) {
+  %init = arith.constant 0xFF800000 : f32
+  %c0 = arith.constant 0 : i64
+  %four = arith.constant 4.0 : f32
+  %cut = arith.constant 2.5 : f32
+  %nan = arith.constant 0x7FC00000 : f32
+  %e = tensor.empty() : tensor<9xf32>
+  %ei = tensor.empty() : tensor<9xi64>
+  %fv = linalg.fill ins(%init : f32) outs(%e : tensor<9xf32>) -> tensor<9xf32>
+  %fi = linalg.fill ins(%c0 : i64) outs(%ei : tensor<9xi64>) -> tensor<9xi64>
+  %r:2 = linalg.generic {indexing_maps = [#id, #row, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<9x4099xf32>) outs(%fv, %fi : tensor<9xf32>, tensor<9xi64>) {
+  ^bb0(%a: f32, %v: f32, %i: i64):
+    %s = arith.mulf %a, %four : f32
+    %c = math.floor %s : f32
+    %idx = linalg.index 1 : index
+    %idxc = arith.index_cast %idx : index to i64
+    %m = arith.maximumf %c, %v : f32
+    %better = arith.cmpf ogt, %c, %v : f32
+    %ni = arith.select %better, %idxc, %i : i64
+    linalg.yield %m, %ni : f32, i64
+  } -> (tensor<9xf32>, tensor<9xi64>)
+  return %r#0, %r#1 : tensor<9xf32>, tensor<9xi64>
+}
