@@ -21,7 +21,7 @@ from iree.compiler.dialects import arith, gpu, llvm, memref, vector
 from ldsopt import target as target_model
 from ldsopt.dispatch import Dispatch, analyze, dispatch_funcs, erase_unused
 from ldsopt.elementwise import element_bits
-from ldsopt.registry import PassError
+from ldsopt.registry import ModulePass, PassError
 from ldsopt.target import Target
 
 LOWERED_BY = "ldsopt.lowered_by"
@@ -31,10 +31,12 @@ LOWERED_BY = "ldsopt.lowered_by"
 USER_CONFIG = "ldsopt.user_config"
 
 
-def matched_dispatches(module: ir.Operation, roots: tuple[str, ...], match, pass_name: str):
+def matched_dispatches(module: ir.Operation, roots: tuple[str, ...], match, by: ModulePass | str):
     """(dispatch, match(dispatch), target) for each dispatch no pass has lowered yet whose
     root is one of `roots` and that `match` accepts (returns non-None); the loop every
-    strategy pass starts with. A matched dispatch without a GPU target is an error."""
+    strategy pass starts with. A matched dispatch without a GPU target is an error, and so is
+    an option of the pass `by` (or a pass name, for reports) past a limit of the target."""
+    pass_name = by if isinstance(by, str) else by.NAME
     for func in dispatch_funcs(module):
         if LOWERED_BY in func.attributes:
             continue
@@ -46,6 +48,8 @@ def matched_dispatches(module: ir.Operation, roots: tuple[str, ...], match, pass
         if tgt is None:
             raise PassError(func.location, f"{pass_name}: no GPU target for this dispatch "
                             "(no #iree_gpu.target around it; lds-opt --target names one)")
+        if not isinstance(by, str):
+            by.check_target(tgt, func.location)
         yield d, m, tgt
 
 

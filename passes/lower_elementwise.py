@@ -15,6 +15,11 @@ The kernel:
 - reads each input with an in-bounds `vector.transfer_read` (an input missing the
   innermost dim is loaded as a scalar and broadcast), applies the body to whole vectors,
   writes with `vector.transfer_write`.
+
+Left to IREE's own pipeline: a rank-0 output (one element: nothing to vectorize or
+distribute), and a dispatch computing in an element type the target does not compute
+natively (e.g. i64 without `int64` in its `compute`): IREE emulates those in its own
+pipeline, on the ops it knows, not on this kernel's vectors.
 """
 
 from __future__ import annotations
@@ -50,8 +55,17 @@ def elementwise_operand_dims(root: ir.Operation) -> list[list[int]] | None:
 
 
 def _match(d: Dispatch) -> list[list[int]] | None:
+    if d.output.tensor_type.rank == 0:
+        return None
     dims = elementwise_operand_dims(d.root)
     return dims if dims is not None and body_is_elementwise(d.root) else None
+
+
+def _element_types(d: Dispatch) -> set[str]:
+    """The element types the dispatch computes in: its operands' and its body's values."""
+    types = [b.tensor_type.element_type for b in d.inputs + [d.output]]
+    types += [r.type for op in d.root.regions[0].blocks[0].operations for r in op.results]
+    return {str(t) for t in types}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,12 +73,13 @@ class LowerElementwise(ModulePass):
     NAME = "ldsopt-lower-elementwise"
     SUMMARY = "Lower elementwise (broadcasting, non-transposing) dispatches to vectorized grid-stride kernels"
 
-    workgroup_size: int = option(256, "threads per workgroup")
-    max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)")
+    workgroup_size: int = option(256, "threads per workgroup", min=1, at_most="max_threads")
+    max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)", min=1)
 
     def run(self, module: ir.Operation) -> None:
-        for d, dims, tgt in matched_dispatches(module, ("linalg.generic",), _match, self.NAME):
-            self._lower(d, dims, tgt)
+        for d, dims, tgt in matched_dispatches(module, ("linalg.generic",), _match, self):
+            if all(tgt.computes(t) for t in _element_types(d)):
+                self._lower(d, dims, tgt)
 
     def _lower(self, d: Dispatch, dims: list[list[int]], tgt: target_model.Target) -> None:
         out_type = d.output.tensor_type
