@@ -20,7 +20,7 @@ import subprocess
 import numpy as np
 from iree.compiler import ir
 
-from ldsopt import pipeline, syntax_upgrade
+from ldsopt import diagnostics, pipeline, syntax_upgrade
 from ldsopt import target as target_model
 from ldsopt.kernel import LOWERED_BY, USER_CONFIG
 from ldsopt.replay import DTYPES, Tensor, run_module, tool
@@ -32,7 +32,13 @@ DEFAULT_PIPELINE = "builtin.module(ldsopt-vector-distribute, ldsopt-inthread-tra
 
 
 class DriverError(Exception):
-    """A user-facing failure: bad input, a failed compile, a missing function."""
+    """A user-facing failure: bad input, a failed compile, a missing function. `where` is
+    the location the tools print before `error:` (file:line:col) where there is a better
+    one than the input's name."""
+
+    def __init__(self, message: str, where: str | None = None):
+        super().__init__(message)
+        self.where = where
 
 
 def iree_compile(args: list[str], what: str) -> None:
@@ -55,8 +61,12 @@ def _tensor(t: ir.Type, where: str) -> tuple[list[int], str]:
 
 
 def read_source(path: str) -> str:
-    with open(path) as f:
-        text = f.read()
+    """The program's text (early-2025 IREE syntax upgraded); DriverError if it is not readable text."""
+    try:
+        text = diagnostics.read_text(path)
+    except diagnostics.InputError as e:
+        d = e.diagnostic
+        raise DriverError(d.message, f"{path}:{d.line}:{d.col}" if d.line is not None else path) from None
     return syntax_upgrade.upgrade_iree_syntax(text) if syntax_upgrade.needs_upgrade(text) else text
 
 
@@ -151,6 +161,8 @@ def apply_program_pipeline(text: str, pipeline_text: str) -> str:
 def _run_pipeline(module: ir.Module, pipeline_text: str, what: str) -> ir.Module:
     try:
         pipeline.run(module, pipeline_text)
+    except pipeline.PipelineError as e:
+        raise DriverError(f"{what}: {e}") from None
     except ir.MLIRError as e:
         raise DriverError(f"{what} failed:\n" + "\n".join(
             f"{d.location}: error: {d.message}" for d in e.error_diagnostics)) from None
