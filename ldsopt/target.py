@@ -41,6 +41,7 @@ class Target:
     compute: frozenset[str] = frozenset()
     compute_units: int | None = None  # CUs / SMs (workgroups run on one each); None if unknown
     lds_per_cu: int | None = None     # LDS of one CU / SM, shared by its workgroups; None if unknown
+    max_loop_iterations: int | None = None  # loop iterations one thread may run in all; None: no limit
 
     def lds_budget(self, workgroups_per_cu: int) -> int:
         """LDS bytes one workgroup may take so that `workgroups_per_cu` fit one CU / SM
@@ -89,6 +90,12 @@ COMPUTE_UNITS = {"gfx942": 304, "cuda": 132, "lavapipe": 4}
 LDS_PER_CU = {"gfx942": 65536, "cuda": 233472}
 
 
+# Mesa's llvmpipe (lavapipe's compiler) counts the iterations of all of a shader's loops
+# together and leaves them after 65535 (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS, "shared between
+# every loop"), silently: a longer grid-stride loop leaves outputs unwritten.
+MAX_LOOP_ITERATIONS = {"lavapipe": 65535}
+
+
 def parse_target_info(info: str, backend: str) -> Target:
     """Builds a Target from the text of an `#iree_gpu.target<...>` attribute."""
     arch_m = re.search(r'arch\s*=\s*"([^"]*)"', info)
@@ -115,6 +122,7 @@ def parse_target_info(info: str, backend: str) -> Target:
         if re.search(r"compute\s*=", info) else frozenset(_COMPUTE_TOKENS.values()),
         compute_units=_int(info, "wgp_count") or COMPUTE_UNITS.get(name),
         lds_per_cu=LDS_PER_CU.get(name),
+        max_loop_iterations=MAX_LOOP_ITERATIONS.get(name),
     )
 
 
