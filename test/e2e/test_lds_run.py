@@ -77,7 +77,9 @@ def test_negative_max_workgroups_is_refused_not_a_hang(tmp_path):
 def test_too_many_threads_for_the_target(tmp_path):
     proc = run(tmp_path, ADD, "--pipeline", "builtin.module(ldsopt-lower-elementwise{workgroup-size=2048})")
     assert_error(proc, "error: ldsopt pipeline failed")
-    assert "option 'workgroup-size=2048' is more than the target's threads per workgroup (1024)" in proc.stderr
+    assert "\nconfigured.mlir:" in proc.stderr  # located in the IR the pipeline ran on
+    assert "error: ldsopt-lower-elementwise: option 'workgroup-size=2048' is more than the target's threads per " \
+           "workgroup (1024)" in proc.stderr
 
 
 @pytest.mark.parametrize("text, ok", [(ADD, True), ("func.func @main( {", False)], ids=["pass", "parse-error"])
