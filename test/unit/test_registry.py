@@ -110,3 +110,23 @@ def test_target_compute_types():
     # lavapipe has shaderInt64 (declared, so IREE does not emulate i64), no shaderFloat64 declared.
     assert lavapipe.computes("i64") and lavapipe.computes("i8") and not lavapipe.computes("f64")
     assert lavapipe.computes("bf16")  # not a compute type IREE names: it converts bf16 itself
+
+
+@dataclasses.dataclass(frozen=True)
+class _Toy(registry.ModulePass):
+    NAME = "toy"
+    SUMMARY = "a pass of test options"
+
+    n: int = registry.option(2, "n", min=1, max=4)
+    sizes: tuple[int, ...] = registry.option((), "sizes", min=1)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("n=5", "option 'n' of pass 'toy' takes 1..4; got '5'"),
+    ("n=0", "takes 1..4; got '0'"),
+    ("sizes=2,0,3", "option 'sizes' of pass 'toy' takes >= 1; got '2,0,3'"),
+])
+def test_max_and_list_elements(text, message):
+    with pytest.raises(registry.OptionError, match=message):
+        _Toy.from_options(text)
+    assert _Toy.from_options("n=4 sizes=1,2") == _Toy(n=4, sizes=(1, 2))
