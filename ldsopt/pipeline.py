@@ -35,6 +35,7 @@ class PipelineError(ValueError):
 class Element:
     text: str  # as written, for C++ elements
     py_pass: ModulePass | None = None
+    col: int | None = None  # where it starts in the pipeline text (1-based)
 
 
 _NAME = re.compile(r"\s*([A-Za-z_][\w.\-]*)")
@@ -103,7 +104,7 @@ def parse(text: str) -> list[Element]:
                 raise PipelineError(
                     f"ldsopt pass '{inner}' cannot be nested under '{name}': "
                     "ldsopt passes run on builtin.module and visit every function themselves", col)
-        elements.append(Element(part))
+        elements.append(Element(part, col=col))
     return elements
 
 
@@ -124,24 +125,34 @@ def _as_external(p: ModulePass):
     return run
 
 
+def _parses(text: str, context: ir.Context) -> bool:
+    try:
+        passmanager.PassManager("builtin.module", context).add(text)
+        return True
+    except ValueError:
+        return False
+
+
 def build(elements: list[Element], context: ir.Context, print_ir_after_all: bool = False):
     pm = passmanager.PassManager("builtin.module", context)
     pm.enable_verifier(True)
     if print_ir_after_all:
         pm.enable_ir_printing()
-    cpp: list[str] = []
+    cpp: list[Element] = []
 
     def flush():
         if cpp:
+            text = ",".join(el.text for el in cpp)
             try:
-                pm.add(",".join(cpp))
-            except ValueError as e:
-                raise PipelineError(f"'{','.join(cpp)}': {e}") from None
+                pm.add(text)
+            except ValueError as e:  # located at the first element that does not parse alone
+                bad = next((el for el in cpp if not _parses(el.text, context)), cpp[0])
+                raise PipelineError(f"'{bad.text}': {e}", bad.col) from None
             cpp.clear()
 
     for el in elements:
         if el.py_pass is None:
-            cpp.append(el.text)
+            cpp.append(el)
             continue
         flush()
         pm.add(_as_external(el.py_pass), name=type(el.py_pass).__name__, argument=el.py_pass.NAME,

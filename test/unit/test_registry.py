@@ -79,8 +79,10 @@ def test_unknown_ldsopt_pass_is_located():
 
 
 def test_unknown_cpp_pass_is_a_pipeline_error():
-    with pytest.raises(pipeline.PipelineError, match="no-such-pass"):
-        pipeline.check("builtin.module(no-such-pass)")
+    text = "builtin.module(cse, no-such-pass, canonicalize)"
+    with pytest.raises(pipeline.PipelineError, match="no-such-pass") as e:
+        pipeline.check(text)
+    assert e.value.col == text.index("no-such-pass") + 1
 
 
 def test_target_limit_is_a_located_pass_error():
