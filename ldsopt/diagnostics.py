@@ -58,6 +58,36 @@ def from_error(e: ir.MLIRError) -> list[Diagnostic]:
     return diags or [Diagnostic("error", None, None, e.message)]
 
 
+class InputError(Exception):
+    """An input that cannot be read as text; `format` locates it like a Diagnostic."""
+
+    def __init__(self, message: str, line: int | None = None, col: int | None = None):
+        super().__init__(message)
+        self.diagnostic = Diagnostic("error", line, col, message)
+
+    def format(self, filename: str) -> str:
+        return self.diagnostic.format(filename)
+
+
+def read_text(path: str) -> str:
+    """The UTF-8 text of file `path` (- for stdin); InputError says why not, at the line and
+    column of the first byte that is not UTF-8."""
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                data = f.read()
+    except OSError as e:
+        raise InputError(f"cannot read input: {e.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line_start = data.rfind(b"\n", 0, e.start) + 1
+        raise InputError(f"input is not UTF-8 text (byte 0x{data[e.start]:02x})", data.count(b"\n", 0, e.start) + 1,
+                         e.start - line_start + 1) from None
+
+
 def report(filename: str, diags: list[Diagnostic], stream=sys.stderr) -> None:
     for d in diags:
         print(d.format(filename), file=stream)

@@ -22,7 +22,7 @@ import subprocess
 import numpy as np
 from iree.compiler import ir
 
-from ldsopt import model_import, pipeline, remarks, syntax_upgrade
+from ldsopt import diagnostics, model_import, pipeline, remarks, syntax_upgrade
 from ldsopt import reference as reference_mod
 from ldsopt import target as target_model
 from ldsopt.kernel import LOWERED_BY, USER_CONFIG
@@ -48,7 +48,13 @@ LDSOPT_DISPATCH_FLAGS = ("--iree-dispatch-creation-enable-aggressive-fusion",
 
 
 class DriverError(Exception):
-    """A user-facing failure: bad input, a failed compile, a missing function."""
+    """A user-facing failure: bad input, a failed compile, a missing function. `where` is
+    the location the tools print before `error:` (file:line:col) where there is a better
+    one than the input's name."""
+
+    def __init__(self, message: str, where: str | None = None):
+        super().__init__(message)
+        self.where = where
 
 
 def iree_compile(args: list[str], what: str) -> None:
@@ -72,16 +78,19 @@ def _tensor(t: ir.Type, where: str) -> tuple[list[int], str]:
 
 def read_source(path: str) -> str:
     """The program at `path`: linalg MLIR as it is (early-2025 IREE syntax upgraded), or a
-    model (ONNX, torch-dialect MLIR) lowered to linalg by `model_import`."""
+    model (ONNX, torch-dialect MLIR) lowered to linalg by `model_import`; DriverError if it
+    is neither."""
     try:
         if path.endswith(".onnx"):
             return model_import.lower_torch(model_import.import_onnx(path))
-        with open(path) as f:
-            text = f.read()
+        text = diagnostics.read_text(path)
         if model_import.is_torch_dialect(text):
             return model_import.lower_torch(text)
     except model_import.ModelImportError as e:
-        raise DriverError(str(e)) from None
+        raise DriverError(str(e), path) from None
+    except diagnostics.InputError as e:
+        d = e.diagnostic
+        raise DriverError(d.message, f"{path}:{d.line}:{d.col}" if d.line is not None else path) from None
     return syntax_upgrade.upgrade_iree_syntax(text) if syntax_upgrade.needs_upgrade(text) else text
 
 
@@ -184,7 +193,7 @@ def configure(text: str, tgt: target_model.KnownTarget, folder: str, extra: tupl
 
 def apply_ldsopt(configured: str, pipeline_text: str) -> tuple[str, list[dict]]:
     with ir.Context() as ctx:
-        module = _run_pipeline(ir.Module.parse(configured, ctx), pipeline_text, "ldsopt pipeline")
+        module = _run_pipeline(ir.Module.parse(configured, ctx), pipeline_text, "ldsopt pipeline", "configured.mlir")
         return str(module), dispatch_report(module)
 
 
@@ -193,15 +202,19 @@ def apply_program_pipeline(text: str, pipeline_text: str) -> str:
     if not pipeline_text:
         return text
     with ir.Context() as ctx:
-        return str(_run_pipeline(ir.Module.parse(text, ctx), pipeline_text, "ldsopt program pipeline"))
+        return str(_run_pipeline(ir.Module.parse(text, ctx), pipeline_text, "ldsopt program pipeline", "<program>"))
 
 
-def _run_pipeline(module: ir.Module, pipeline_text: str, what: str) -> ir.Module:
+def _run_pipeline(module: ir.Module, pipeline_text: str, what: str, ir_name: str) -> ir.Module:
+    """Runs the pipeline; a failure is a DriverError whose diagnostics are located in the IR
+    it ran on, `ir_name` (configured.mlir: the file lds-run --emit-dir keeps)."""
     try:
         pipeline.run(module, pipeline_text)
+    except pipeline.PipelineError as e:
+        raise DriverError(f"{what}: {e}") from None
     except ir.MLIRError as e:
         raise DriverError(f"{what} failed:\n" + "\n".join(
-            f"{d.location}: error: {d.message}" for d in e.error_diagnostics)) from None
+            d.format(ir_name) for d in diagnostics.from_error(e))) from None
     return module
 
 

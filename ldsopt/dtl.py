@@ -65,6 +65,12 @@ class DtlSpec:
     def __post_init__(self):
         if self.perm and self.rotation:
             raise ValueError("a DTL layout permutes rows or rotates chunks, not both")
+        for name, n in (("perm", 2), ("rotation", 3), ("block_pad", 2)):
+            if getattr(self, name) is not None and len(getattr(self, name)) != n:
+                raise ValueError(f"{name} takes {n} numbers, not {len(getattr(self, name))}")
+        # The maps check their own numbers; a row of one rotation group is the narrowest
+        # a rotation takes (the tile's own width is checked per dispatch: `check`).
+        self.address_map(self.rotation[1] * self.rotation[2] if self.rotation else 1)
 
     @property
     def kind(self) -> str:
@@ -86,7 +92,10 @@ class DtlSpec:
             if m is None or m.group(1) in fields:
                 raise ValueError(f"unknown DTL layout '{text}'")
             fields[m.group(1)] = tuple(int(x) for x in m.group(2).split(","))
-        return cls(**fields)
+        try:
+            return cls(**fields)
+        except ValueError as e:
+            raise ValueError(f"DTL layout '{text}': {e}") from None
 
     def inner(self, cols: int) -> Optional[LdsMap]:
         """The bijective part (row permutation or chunk rotation), None for the identity."""

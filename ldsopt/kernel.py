@@ -10,7 +10,10 @@ ops, workgroup memory, barriers) in front of the dispatch's terminator, then cal
 - on CUDA, given workgroups that must be resident per SM, sets `nvvm.minctasm` on the
   function (IREE carries it to the llvm.func, PTX `.minnctapersm N`) so that ptxas keeps
   registers low enough for them: a kernel whose registers let fewer workgroups in than its
-  LDS does loses the latency hiding it was planned for.
+  LDS does loses the latency hiding it was planned for;
+- refuses a kernel whose loops iterate more often per thread than the target runs loops
+  (`Target.max_loop_iterations`: lavapipe ends them silently past 65535), a PassError at the
+  dispatch rather than a kernel that leaves outputs unwritten.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.dispatch import Dispatch, Graph, analyze, dispatch_funcs, erase_unused
 from ldsopt.elementwise import element_bits
-from ldsopt.registry import PassError
+from ldsopt.registry import ModulePass, PassError
 from ldsopt.target import Target
 
 LOWERED_BY = "ldsopt.lowered_by"
@@ -32,13 +35,16 @@ LOWERED_BY = "ldsopt.lowered_by"
 USER_CONFIG = "ldsopt.user_config"
 
 
-def matched_dispatches(module: ir.Operation, roots: tuple[str, ...], match, pass_name: str, analyzer=analyze):
+def matched_dispatches(module: ir.Operation, roots: tuple[str, ...], match, by: ModulePass | str,
+                       analyzer=analyze):
     """(dispatch, match(dispatch), target) for each dispatch no pass has lowered yet that
     `analyzer` (ldsopt.dispatch.analyze: one root among `roots`; analyze_graph: any number)
     reads and `match` accepts; the loop every strategy pass starts with. Where the analyzer
     or `match` declines (an `Unmatched`, or None), the reason is recorded for the remarks
     (a later loop of the same pass replaces it). A matched dispatch without a GPU target is
-    an error."""
+    an error, and so is an option of the pass `by` (or a pass name, for reports) past a
+    limit of the target."""
+    pass_name = by if isinstance(by, str) else by.NAME
     for func in dispatch_funcs(module):
         if LOWERED_BY in func.attributes:
             continue
@@ -52,6 +58,8 @@ def matched_dispatches(module: ir.Operation, roots: tuple[str, ...], match, pass
         if tgt is None:
             raise PassError(func.location, f"{pass_name}: no GPU target for this dispatch "
                             "(no #iree_gpu.target around it; lds-opt --target names one)")
+        if not isinstance(by, str):
+            by.check_target(tgt, func.location)
         yield d, m, tgt
 
 
@@ -119,6 +127,13 @@ class Kernel:
 
     def finish(self, pass_name: str, workgroups_per_cu: int = 1) -> None:
         func = self.dispatch.func
+        limit = self.target.max_loop_iterations
+        iterations = loop_iterations(func.regions[0]) if limit is not None else 0
+        if limit is not None and iterations > limit:
+            raise PassError(func.location, f"{pass_name}: the kernel's loops take up to {iterations} iterations per "
+                                           f"thread, more than {self.target.name} runs ({limit}; it ends a shader's "
+                                           "loops there, leaving outputs unwritten): give it more threads or "
+                                           "workgroups (options workgroup-size, max-workgroups)")
         if workgroups_per_cu > 1 and self.target.backend == "cuda":
             func.attributes["nvvm.minctasm"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(32), workgroups_per_cu)
         erase_unused(self.dispatch.body_ops)
@@ -129,6 +144,34 @@ class Kernel:
         done = [ir.StringAttr(a).value for a in func.attributes[LOWERED_BY]] if LOWERED_BY in func.attributes else []
         func.attributes[LOWERED_BY] = ir.ArrayAttr.get([ir.StringAttr.get(n) for n in done + [pass_name]])
         _set_workgroup_count(func, self.grid)
+
+
+def loop_iterations(region: ir.Region) -> int:
+    """An upper bound on the loop iterations one thread runs in `region`, all loops together
+    (inner loops once per outer iteration): an `scf.for` with constant bounds and step runs
+    at most ceil((ub - lb) / step) times, a lower bound that is not constant (a thread or
+    block id) taken as 0; both branches of an `scf.if` are counted. Loops of other bounds
+    are not counted."""
+    total = 0
+    for block in region.blocks:
+        for op in block.operations:
+            op = op.operation
+            inner = sum(loop_iterations(r) for r in op.regions)
+            if op.name == "scf.for":
+                lb, ub, step = (_constant(v) for v in list(op.operands)[:3])
+                trips = -(-(ub - (lb or 0)) // step) if ub is not None and step else 0
+                total += max(trips, 0) * (1 + inner)
+            else:
+                total += inner
+    return total
+
+
+def _constant(value: ir.Value) -> int | None:
+    owner = value.owner
+    op = owner.operation if isinstance(owner, ir.OpView) else owner
+    if isinstance(op, ir.Operation) and op.name == "arith.constant":
+        return ir.IntegerAttr(op.attributes["value"]).value
+    return None
 
 
 def _set_workgroup_count(func: ir.Operation, grid: tuple[int, int, int]) -> None:

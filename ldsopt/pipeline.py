@@ -19,20 +19,30 @@ from ldsopt.registry import ModulePass, OptionError, PassError
 
 
 class PipelineError(ValueError):
-    """An unknown pass, a bad option or unbalanced brackets."""
+    """An unknown pass, a bad option or unbalanced brackets; `col` (1-based) is where in the
+    pipeline text, where known."""
+
+    def __init__(self, message: str, col: int | None = None):
+        super().__init__(message)
+        self.col = col
+
+    def where(self, name: str) -> str:
+        """`name:1:col` (a pipeline is one line), or `name` where the column is unknown."""
+        return f"{name}:1:{self.col}" if self.col is not None else name
 
 
 @dataclasses.dataclass
 class Element:
     text: str  # as written, for C++ elements
     py_pass: ModulePass | None = None
+    col: int | None = None  # where it starts in the pipeline text (1-based)
 
 
 _NAME = re.compile(r"\s*([A-Za-z_][\w.\-]*)")
 
 
-def split_top_level(text: str) -> list[str]:
-    """Splits on commas that are not inside (), {} or quotes."""
+def split_top_level(text: str) -> list[tuple[int, str]]:
+    """Splits on commas that are not inside (), {} or quotes: (offset in `text`, stripped part)."""
     parts, depth, start, quote = [], 0, 0, False
     for i, ch in enumerate(text):
         if ch == '"':
@@ -44,48 +54,64 @@ def split_top_level(text: str) -> list[str]:
         elif ch in ")}":
             depth -= 1
             if depth < 0:
-                raise PipelineError(f"unbalanced '{ch}' in pipeline '{text}'")
+                raise PipelineError(f"unbalanced '{ch}' in pipeline '{text}'", i + 1)
         elif ch == "," and depth == 0:
             parts.append(text[start:i])
             start = i + 1
     if depth or quote:
         raise PipelineError(f"unbalanced brackets in pipeline '{text}'")
     parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
+    out, offset = [], 0
+    for p in parts:
+        if p.strip():
+            out.append((offset + len(p) - len(p.lstrip()), p.strip()))
+        offset += len(p) + 1
+    return out
 
 
 def parse(text: str) -> list[Element]:
     """Parses `builtin.module(a, b{opt=1}, func.func(c))` or a bare `a, b`."""
+    base = len(text) - len(text.lstrip())
     text = text.strip()
     m = re.fullmatch(r"builtin\.module\s*\((.*)\)", text, re.S)
     if m:
+        base += m.start(1)
         text = m.group(1)
+    try:
+        parts = split_top_level(text)
+    except PipelineError as e:
+        raise PipelineError(str(e), base + e.col if e.col else None) from None
     elements = []
-    for part in split_top_level(text):
+    for offset, part in parts:
+        col = base + offset + 1
         name_m = _NAME.match(part)
         if not name_m:
-            raise PipelineError(f"expected a pass name, got '{part}'")
+            raise PipelineError(f"expected a pass name, got '{part}'", col)
         name = name_m.group(1)
         rest = part[name_m.end():].strip()
+        if name.startswith("ldsopt-") and not registry.is_registered(name):
+            raise PipelineError(f"unknown ldsopt pass '{name}' (ldsopt passes: {', '.join(registry.pass_names())})",
+                                col)
         if registry.is_registered(name):
-            elements.append(Element(part, _build_python_pass(name, rest)))
+            try:
+                elements.append(Element(part, _build_python_pass(name, rest)))
+            except OptionError as e:  # at the option where it names one
+                at = part.find(e.option + "=", name_m.end()) if e.option else -1
+                raise PipelineError(str(e), col + max(at, 0)) from None
             continue
         for inner in re.findall(r"[A-Za-z_][\w.\-]*", rest):
             if registry.is_registered(inner):
                 raise PipelineError(
                     f"ldsopt pass '{inner}' cannot be nested under '{name}': "
-                    "ldsopt passes run on builtin.module and visit every function themselves")
-        elements.append(Element(part))
+                    "ldsopt passes run on builtin.module and visit every function themselves", col)
+        elements.append(Element(part, col=col))
     return elements
 
 
 def _build_python_pass(name: str, rest: str) -> ModulePass:
     if rest and not (rest.startswith("{") and rest.endswith("}")):
-        raise PipelineError(f"expected '{{options}}' after '{name}', got '{rest}'")
-    try:
-        return registry.lookup(name).from_options(rest[1:-1] if rest else "")
-    except OptionError as e:
-        raise PipelineError(str(e)) from None
+        raise OptionError(f"expected '{{options}}' after '{name}', got '{rest}'")
+    return registry.lookup(name).from_options(rest[1:-1] if rest else "")
 
 
 def _as_external(p: ModulePass):
@@ -99,30 +125,46 @@ def _as_external(p: ModulePass):
     return run
 
 
+def _parses(text: str, context: ir.Context) -> bool:
+    try:
+        passmanager.PassManager("builtin.module", context).add(text)
+        return True
+    except ValueError:
+        return False
+
+
 def build(elements: list[Element], context: ir.Context, print_ir_after_all: bool = False):
     pm = passmanager.PassManager("builtin.module", context)
     pm.enable_verifier(True)
     if print_ir_after_all:
         pm.enable_ir_printing()
-    cpp: list[str] = []
+    cpp: list[Element] = []
 
     def flush():
         if cpp:
+            text = ",".join(el.text for el in cpp)
             try:
-                pm.add(",".join(cpp))
-            except ValueError as e:
-                raise PipelineError(f"'{','.join(cpp)}': {e}") from None
+                pm.add(text)
+            except ValueError as e:  # located at the first element that does not parse alone
+                bad = next((el for el in cpp if not _parses(el.text, context)), cpp[0])
+                raise PipelineError(f"'{bad.text}': {e}", bad.col) from None
             cpp.clear()
 
     for el in elements:
         if el.py_pass is None:
-            cpp.append(el.text)
+            cpp.append(el)
             continue
         flush()
         pm.add(_as_external(el.py_pass), name=type(el.py_pass).__name__, argument=el.py_pass.NAME,
                description=el.py_pass.SUMMARY)
     flush()
     return pm
+
+
+def check(pipeline: str) -> None:
+    """Raises PipelineError unless `pipeline` parses and every pass in it (C++ ones too) exists
+    and takes its options: for tools to refuse a bad pipeline before any work."""
+    build(parse(pipeline), ir.Context())
 
 
 def run(module: ir.Module, pipeline: str, print_ir_after_all: bool = False) -> None:

@@ -4,6 +4,12 @@ A pass is a frozen dataclass (after xDSL): its class variables name and describe
 its fields are its options, typed, with defaults. `name{a=1,b=2,3,flag=true}` builds
 one; MLIR's space-separated form `name{a=1 b=2,3}` is accepted too.
 
+Each option declares the values it takes (`option(min=, max=, choices=, check=)`), checked
+whenever a pass is built, so a value out of range is an error that names the option and the
+range before any pass runs, never an internal error or a silently different kernel; a limit
+of the target (`at_most="max_threads"`) is checked against each dispatch's target, an error
+located at the dispatch. `lds-opt --list-passes` lists the ranges.
+
 Passes are imported only when a pipeline names them, so `lds-opt --help` stays fast and
 a pass with a bug does not break the others.
 """
@@ -13,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import typing
-from typing import ClassVar
+from typing import Callable, ClassVar
 
 from iree.compiler import ir
 
@@ -28,7 +34,12 @@ class PassError(Exception):
 
 
 class OptionError(ValueError):
-    """A pass name or option that does not parse; the pipeline reports it."""
+    """A pass name or option that does not parse or is out of range; the pipeline reports
+    it. `option` names the offending option where there is one."""
+
+    def __init__(self, message: str, option: str | None = None):
+        super().__init__(message)
+        self.option = option
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,16 +53,36 @@ class ModulePass:
     NAME: ClassVar[str]
     SUMMARY: ClassVar[str]
 
+    def __post_init__(self):
+        for f in dataclasses.fields(self):
+            _check_value(getattr(self, "NAME", type(self).__name__), f, getattr(self, f.name))
+        self.check_options()
+
+    def check_options(self) -> None:
+        """Checks that involve several options (raise OptionError); per-option ranges are
+        declared in `option(...)`."""
+
+    def check_target(self, tgt, location: ir.Location) -> None:
+        """Raises PassError at `location` for an option past a limit of the target `tgt`
+        (a `target.Target`) that the option declares with `at_most`."""
+        for f in dataclasses.fields(self):
+            attr = f.metadata.get("at_most")
+            value = getattr(self, f.name)
+            if attr is not None and value > getattr(tgt, attr):
+                raise PassError(location, f"{self.NAME}: option '{_option_name(f.name)}={value}' is more than "
+                                          f"the target's {_TARGET_LIMITS[attr]} ({getattr(tgt, attr)})")
+
     def run(self, module: ir.Operation) -> None:
         raise NotImplementedError
 
     @classmethod
-    def options(cls) -> list[tuple[str, str, object, str]]:
-        """(name, type name, default, help) for each option, for --list-passes."""
+    def options(cls) -> list[tuple[str, str, object, str, str]]:
+        """(name, type name, default, allowed values, help) for each option, for --list-passes."""
         hints = typing.get_type_hints(cls)
         out = []
         for f in dataclasses.fields(cls):
-            out.append((_option_name(f.name), _type_name(hints[f.name]), f.default, f.metadata.get("help", "")))
+            out.append((_option_name(f.name), _type_name(hints[f.name]), f.default, _allowed(f),
+                        f.metadata.get("help", "")))
         return out
 
     @classmethod
@@ -63,17 +94,69 @@ class ModulePass:
         for key, raw in _split_options(text):
             if key not in fields:
                 known = ", ".join(sorted(fields)) or "none"
-                raise OptionError(f"pass '{cls.NAME}' has no option '{key}' (options: {known})")
+                raise OptionError(f"pass '{cls.NAME}' has no option '{key}' (options: {known})", key)
             f = fields[key]
             values[f.name] = _convert(raw, hints[f.name], cls.NAME, key)
         return cls(**values)
 
 
-def option(default, help: str):
-    """A pass option: a dataclass field with a help text for --list-passes."""
+# Target attributes an option may be limited by, as the error names them.
+_TARGET_LIMITS = {"max_threads": "threads per workgroup"}
+
+
+def option(default, help: str, *, min: int | None = None, max: int | None = None, choices: tuple = (),
+           check: Callable[[object], None] | None = None, at_most: str | None = None):
+    """A pass option: a dataclass field with a help text for --list-passes and the values it
+    takes: at least `min`, at most `max`, one of `choices` (each element, for a list), and
+    whatever `check(value)` accepts (it raises ValueError with the reason otherwise; its
+    docstring's first line describes the accepted values). `at_most` names a `target.Target`
+    attribute the value may not exceed (checked per dispatch: ModulePass.check_target)."""
     if isinstance(default, list):
         default = tuple(default)
-    return dataclasses.field(default=default, metadata={"help": help})
+    assert at_most is None or at_most in _TARGET_LIMITS, at_most
+    return dataclasses.field(default=default, metadata={"help": help, "min": min, "max": max, "choices": choices,
+                                                        "check": check, "at_most": at_most})
+
+
+def _allowed(f: dataclasses.Field) -> str:
+    """The values option `f` takes, as --list-passes and the errors state them."""
+    m = f.metadata
+    parts = []
+    if m.get("choices"):
+        parts.append(" | ".join(_show(c) for c in m["choices"]))
+    if m.get("min") is not None and m.get("max") is not None:
+        parts.append(f"{m['min']}..{m['max']}")
+    elif m.get("min") is not None:
+        parts.append(f">= {m['min']}")
+    elif m.get("max") is not None:
+        parts.append(f"<= {m['max']}")
+    if m.get("at_most"):
+        parts.append(f"at most the target's {_TARGET_LIMITS[m['at_most']]}")
+    if m.get("check") is not None and m["check"].__doc__:
+        parts.append(m["check"].__doc__.strip().split("\n")[0].rstrip("."))
+    return ", ".join(parts)
+
+
+def _show(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _check_value(pass_name: str, f: dataclasses.Field, value) -> None:
+    m = f.metadata
+    elems = value if isinstance(value, tuple) else (value,)
+    bad = (m.get("choices") and any(v not in m["choices"] for v in elems)) \
+        or (m.get("min") is not None and any(v < m["min"] for v in elems)) \
+        or (m.get("max") is not None and any(v > m["max"] for v in elems))
+    reason = ""
+    if not bad and m.get("check") is not None:
+        try:
+            m["check"](value)
+        except ValueError as e:
+            bad, reason = True, f": {e}"
+    if bad:
+        shown = ",".join(map(_show, value)) if isinstance(value, tuple) else _show(value)
+        name = _option_name(f.name)
+        raise OptionError(f"option '{name}' of pass '{pass_name}' takes {_allowed(f)}; got '{shown}'{reason}", name)
 
 
 def _option_name(field_name: str) -> str:
@@ -101,7 +184,7 @@ def _split_options(text: str) -> list[tuple[str, str]]:
         elif out:
             out[-1][1] += "," + word
         else:
-            raise OptionError(f"option '{word}' has no value (write name=value)")
+            raise OptionError(f"option '{word}' has no value (write name=value)", word)
     return [(k, v) for k, v in out]
 
 
@@ -112,7 +195,7 @@ def _convert(raw: str, tp, pass_name: str, key: str):
             return tuple(_convert_scalar(v, elem) for v in raw.split(",") if v != "")
         return _convert_scalar(raw, tp)
     except ValueError:
-        raise OptionError(f"option '{key}' of pass '{pass_name}' expects {_type_name(tp)}, got '{raw}'") from None
+        raise OptionError(f"option '{key}' of pass '{pass_name}' expects {_type_name(tp)}, got '{raw}'", key) from None
 
 
 def _convert_scalar(raw: str, tp):

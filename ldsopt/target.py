@@ -41,13 +41,23 @@ class Target:
     dma_bits: tuple[int, ...]  # direct-to-LDS transfer sizes (gfx942: 32)
     async_copy: bool          # cp.async (sm_80+)
     l1_prefetch: bool = False  # a global -> L1 prefetch instruction (CUDA's prefetch.global.L1)
+    # Element types the target computes natively (IREE's `compute = fp32|int64|...`); IREE
+    # emulates the others, which only its own pipeline knows how to do.
+    compute: frozenset[str] = frozenset()
     compute_units: int | None = None  # CUs / SMs (workgroups run on one each); None if unknown
     lds_per_cu: int | None = None     # LDS of one CU / SM, shared by its workgroups; None if unknown
+    max_loop_iterations: int | None = None  # loop iterations one thread may run in all; None: no limit
 
     def lds_budget(self, workgroups_per_cu: int) -> int:
         """LDS bytes one workgroup may take so that `workgroups_per_cu` fit one CU / SM
         together (a CU of unknown LDS taken to hold one workgroup's maximum)."""
         return min(self.lds_bytes, (self.lds_per_cu or self.lds_bytes) // workgroups_per_cu)
+
+    def computes(self, elem_type: str) -> bool:
+        """Whether `elem_type` (e.g. "i64") is computed natively; True for types IREE's
+        compute field does not name (i1, bf16: IREE converts those itself)."""
+        token = _COMPUTE_TOKENS.get(elem_type)
+        return token is None or token in self.compute
 
     def vector_elems(self, elem_bits: int) -> int:
         """Elements of `elem_bits` in the widest vector access this target allows."""
@@ -60,6 +70,10 @@ class Target:
         if self.backend == "vulkan":
             return "#iree_gpu.spirv_pipeline<BaseLowering>"
         return "#iree_gpu.pipeline<BaseLowering>"
+
+
+_COMPUTE_TOKENS = {"f64": "fp64", "f32": "fp32", "f16": "fp16", "i64": "int64", "i32": "int32", "i16": "int16",
+                   "i8": "int8"}
 
 
 def _ints(text: str, key: str) -> list[int] | None:
@@ -79,6 +93,12 @@ COMPUTE_UNITS = {"gfx942": 304, "cuda": 132, "lavapipe": 4}
 # memory per SM (IREE's sm_89 target states only the 99 KiB one workgroup may take; an sm_89 GPU
 # has 100 KiB per SM).
 LDS_PER_CU = {"gfx942": 65536, "cuda": 233472}
+
+
+# Mesa's llvmpipe (lavapipe's compiler) counts the iterations of all of a shader's loops
+# together and leaves them after 65535 (gallivm's LP_MAX_TGSI_LOOP_ITERATIONS, "shared between
+# every loop"), silently: a longer grid-stride loop leaves outputs unwritten.
+MAX_LOOP_ITERATIONS = {"lavapipe": 65535}
 
 
 def parse_target_info(info: str, backend: str) -> Target:
@@ -103,8 +123,11 @@ def parse_target_info(info: str, backend: str) -> Target:
         dma_bits=tuple(_ints(info, "dma_sizes") or ()),
         async_copy=arch.startswith("sm_") and int(arch[3:]) >= 80,
         l1_prefetch=arch.startswith("sm_"),
+        compute=frozenset(re.search(r"compute\s*=\s*([\w|]+)", info).group(1).split("|"))
+        if re.search(r"compute\s*=", info) else frozenset(_COMPUTE_TOKENS.values()),
         compute_units=_int(info, "wgp_count") or COMPUTE_UNITS.get(name),
         lds_per_cu=LDS_PER_CU.get(name),
+        max_loop_iterations=MAX_LOOP_ITERATIONS.get(name),
     )
 
 
@@ -131,10 +154,13 @@ def of_op(op: ir.Operation) -> Target | None:
     return None
 
 
+# Mesa lavapipe's Vulkan device as IREE should target it: its limits, subgroups of 8 and the
+# types it has, Int64 included (shaderInt64; without it IREE emulates i64, and its emulation
+# fails to legalize i64 vectors, so i64 programs did not compile).
 LAVAPIPE_DEVICE_TARGET = """#hal.device.target<"vulkan", [#hal.executable.target<"vulkan-spirv", "vulkan-spirv-fb", {
   iree_codegen.target_info = #iree_gpu.target<arch = "lavapipe",
-    features = "spirv:v1.3,cap:Shader,cap:Float64,cap:Float16,cap:Int16,cap:Int8,cap:StorageBuffer16BitAccess,cap:StorageBuffer8BitAccess,cap:GroupNonUniform,cap:GroupNonUniformArithmetic,cap:GroupNonUniformShuffle,cap:GroupNonUniformBallot,ext:SPV_KHR_16bit_storage,ext:SPV_KHR_8bit_storage,ext:SPV_KHR_storage_buffer_storage_class",
-    wgp = <compute = fp64|fp32|fp16|int32|int16|int8, storage = b32|b16|b8, subgroup = shuffle|arithmetic,
+    features = "spirv:v1.3,cap:Shader,cap:Float64,cap:Float16,cap:Int64,cap:Int16,cap:Int8,cap:StorageBuffer16BitAccess,cap:StorageBuffer8BitAccess,cap:GroupNonUniform,cap:GroupNonUniformArithmetic,cap:GroupNonUniformShuffle,cap:GroupNonUniformBallot,ext:SPV_KHR_16bit_storage,ext:SPV_KHR_8bit_storage,ext:SPV_KHR_storage_buffer_storage_class",
+    wgp = <compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic,
            subgroup_size_choices = [8], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024,
            max_workgroup_memory_bytes = 32768, max_workgroup_counts = [65535, 65535, 65535]>>}>]>"""
 

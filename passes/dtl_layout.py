@@ -53,26 +53,27 @@ from ldsopt.target import Target
 RECORD = "ldsopt.dtl"
 
 
+def _check_layout(text: str) -> None:
+    """auto, a kind (none, pad, perm, rotation) or a layout such as perm<16,8>+block_pad<512,16>."""
+    if text != "auto" and text not in dtl.KINDS:
+        dtl.DtlSpec.parse(text)
+
+
 @dataclasses.dataclass(frozen=True)
 class DtlLayout(matmul_lds.PlanOptions):
     NAME = "ldsopt-dtl-layout"
     SUMMARY = "Stage matmul operands direct-to-LDS (gather_to_lds, cp.async) in a bank-aware LDS layout"
 
     layout: str = option("auto", "auto (the bank model picks) | none | pad | perm | rotation (the best of that "
-                                 "kind) | a layout, e.g. perm<16,8>+block_pad<512,16> (checked, then used as is)")
+                                 "kind) | a layout, e.g. perm<16,8>+block_pad<512,16> (checked, then used as is)",
+                         check=_check_layout)
     lane_bytes: int = option(0, "bytes one lane copies: 0 = the target's (gfx942 4, CUDA 16, registers 4); "
-                                "4, 8 or 16 (gfx942: 4 only; registers: as wide as the target's vectors)")
+                                "4, 8 or 16 (gfx942: 4 only; registers: as wide as the target's vectors)",
+                             choices=(0, *dtl.LANE_CHOICES))
 
     def run(self, module: ir.Operation) -> None:
-        if self.layout != "auto" and self.layout not in dtl.KINDS:
-            try:
-                dtl.DtlSpec.parse(self.layout)
-            except ValueError as e:
-                raise PassError(module.location, f"{self.NAME}: {e}") from None
-        if self.lane_bytes and self.lane_bytes not in dtl.LANE_CHOICES:
-            raise PassError(module.location, f"{self.NAME}: lane-bytes must be 0 or one of {list(dtl.LANE_CHOICES)}")
         lowering = self.planner()
-        for d, p, tgt in matmul_lds.matches(module, self.NAME):
+        for d, p, tgt in matmul_lds.matches(module, self):
             pl = lowering.plan_dispatch(d, p, tgt)
             budget = lowering.lds_budget(tgt)
             chosen, notes = {}, {}

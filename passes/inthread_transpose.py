@@ -103,7 +103,7 @@ from iree.compiler import ir
 from ldsopt.banks import BankModel
 from ldsopt.elementwise import element_bits
 from ldsopt.passes import matmul_lds
-from ldsopt.registry import PassError, option
+from ldsopt.registry import OptionError, PassError, option
 from ldsopt.staging import StagingLayout
 
 # Bits each thread writes to LDS per transposed column by default (Triton: sizePerThread[K] =
@@ -120,6 +120,12 @@ PREFETCH_STEPS = 2
 LANE_ROWS = (1, 2, 4)
 
 
+def _check_swizzle(swizzle: tuple[int, ...]) -> None:
+    """empty, 0, or vec,perPhase,maxPhase (positive)."""
+    if swizzle not in ((), (0,)) and (len(swizzle) != 3 or min(swizzle) < 1):
+        raise ValueError("a rotating swizzle is 0 (none) or three positive numbers vec,perPhase,maxPhase")
+
+
 @dataclasses.dataclass(frozen=True)
 class InthreadTranspose(matmul_lds.PlanOptions):
     NAME = "ldsopt-inthread-transpose"
@@ -127,29 +133,32 @@ class InthreadTranspose(matmul_lds.PlanOptions):
 
     force: bool = option(False, "also restage operands whose fragment reads would not get wider (FMA kernels), "
                                 "to run the transposed staging on targets without matrix cores")
-    rake_bits: int = option(WRITE_BITS, "bits of K each thread holds per column of its register tile (64 or 128)")
+    rake_bits: int = option(WRITE_BITS, "bits of K each thread holds per column of its register tile",
+                            choices=(64, 128))
     lanes: str = option("auto", "which chunks consecutive threads take: cols (along M/N), rows (down K; "
-                                "only when forced: its global reads are not coalesced), or auto (cols)")
+                                "only when forced: its global reads are not coalesced), or auto (cols)",
+                       choices=("auto", "cols", "rows"))
     lane_rows: int = option(AUTO, "row chunks consecutive threads take down K before moving along M/N (lanes cols): "
-                                  "1, 2 or 4; -1 the bank model's choice")
-    row_xor: int = option(AUTO, "LDS row r stored at r ^ (r / row-xor % 2); 0 none; -1 the bank model's choice")
-    pad: int = option(AUTO, "elements after each LDS row (no swizzle); -1 the bank model's choice")
+                                  "1, 2 or 4; -1 the bank model's choice", choices=(AUTO, *LANE_ROWS))
+    row_xor: int = option(AUTO, "LDS row r stored at r ^ (r / row-xor % 2); 0 none; -1 the bank model's choice",
+                          min=AUTO)
+    pad: int = option(AUTO, "elements after each LDS row (no swizzle); -1 the bank model's choice", min=AUTO)
     swizzle: tuple[int, ...] = option((), "rotating swizzle vec,perPhase,maxPhase (0 for none); "
-                                          "empty: the bank model's choice")
+                                          "empty: the bank model's choice", check=_check_swizzle)
     copy: str = option("registers", "how the rake's rows reach registers: registers (global loads) or direct "
-                                    "(cp.async into a staging buffer, read back there; CUDA sm_80+)")
+                                    "(cp.async into a staging buffer, read back there; CUDA sm_80+)",
+                     choices=("registers", "direct"))
     prefetch: int = option(AUTO, "K steps ahead at which the rake's global reads are prefetched into L1 "
-                                 "(copy=registers; CUDA): -1 the target's (2 on CUDA, none elsewhere), 0 none")
+                                 "(copy=registers; CUDA): -1 the target's (2 on CUDA, none elsewhere), 0 none", min=AUTO)
+
+    def check_options(self) -> None:
+        if self.prefetch > 0 and self.copy == "direct":
+            raise OptionError(f"option 'prefetch' of pass '{self.NAME}': prefetch={self.prefetch} needs "
+                              "copy=registers (the direct copy holds no registers to prefetch for)", "prefetch")
 
     def run(self, module: ir.Operation) -> None:
-        if self.lanes not in ("auto", "cols", "rows") or self.rake_bits not in (64, 128) or \
-                len(self.swizzle) not in (0, 1, 3) or self.copy not in ("registers", "direct") or \
-                self.prefetch < AUTO or (self.prefetch > 0 and self.copy == "direct"):
-            raise PassError(module.location, f"{self.NAME}: lanes is auto, cols or rows; rake-bits 64 or 128; "
-                                             "swizzle 0 or vec,perPhase,maxPhase; copy registers or direct; "
-                                             "prefetch -1, 0 or K steps, with copy=registers")
         planner = self.planner()
-        for d, p, tgt in matmul_lds.matches(module, self.NAME):
+        for d, p, tgt in matmul_lds.matches(module, self):
             pl = planner.plan_dispatch(d, p, tgt)
             try:
                 rewritten = {role: t for role, t in self.restaged(pl, tgt, element_bits(p.elem_type)).items()

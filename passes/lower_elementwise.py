@@ -19,6 +19,11 @@ The kernel:
 - reads each input with an in-bounds `vector.transfer_read` (an input missing the
   innermost dim is loaded as a scalar and broadcast), applies the body to whole vectors,
   writes with `vector.transfer_write`.
+
+Left to IREE's own pipeline: a rank-0 output (one element: nothing to vectorize or
+distribute), and a dispatch computing in an element type the target does not compute
+natively (e.g. i64 without `int64` in its `compute`): IREE emulates those in its own
+pipeline, on the ops it knows, not on this kernel's vectors.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import arith, memref, scf, vector
 
+from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.dispatch import Dispatch
 from ldsopt.elementwise import (body_is_elementwise, collapse_groups, collapsed_view, element_bits, map_dims,
@@ -62,10 +68,19 @@ def elementwise_operand_dims(root: ir.Operation) -> list[list[int]] | Unmatched:
 
 
 def _match(d: Dispatch) -> list[list[int]] | Unmatched:
+    if d.output.tensor_type.rank == 0:
+        return Unmatched("a rank-0 output: one element, nothing to vectorize or distribute")
     dims = elementwise_operand_dims(d.root)
     if not dims:
         return dims
     return dims if body_is_elementwise(d.root) else Unmatched("its body is not elementwise arith/math ops")
+
+
+def _element_types(d: Dispatch) -> set[str]:
+    """The element types the dispatch computes in: its operands' and its body's values."""
+    types = [b.tensor_type.element_type for b in d.inputs + [d.output]]
+    types += [r.type for op in d.root.regions[0].blocks[0].operations for r in op.results]
+    return {str(t) for t in types}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -74,12 +89,17 @@ class LowerElementwise(ModulePass):
     SUMMARY = ("Lower elementwise dispatches (broadcasts, permutations that keep the fastest dim) to vectorized "
                "grid-stride kernels")
 
-    workgroup_size: int = option(256, "threads per workgroup")
-    max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)")
+    workgroup_size: int = option(256, "threads per workgroup", min=1, at_most="max_threads")
+    max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)", min=1)
 
     def run(self, module: ir.Operation) -> None:
-        for d, dims, tgt in matched_dispatches(module, ("linalg.generic",), _match, self.NAME):
-            self._lower(d, dims, tgt)
+        for d, dims, tgt in matched_dispatches(module, ("linalg.generic",), _match, self):
+            foreign = sorted(t for t in _element_types(d) if not tgt.computes(t))
+            if foreign:
+                remarks.missed(d.func, self.NAME, f"computes in {', '.join(foreign)}, which the target does not "
+                                                  "compute natively (IREE emulates it)")
+            else:
+                self._lower(d, dims, tgt)
 
     def _lower(self, d: Dispatch, dims: list[list[int]], tgt: target_model.Target) -> None:
         out_type = d.output.tensor_type

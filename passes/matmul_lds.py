@@ -14,7 +14,7 @@ Contract.
 The kernel. Workgroup (x, y, z) computes the BM x BN tile (y, x) of batch z (BM = BN = 128
 or 64: the largest that the target's threads, vector width and LDS take, and that M and N
 fill), 256 threads; the `tiles` option gives other tilings, BMxBNxTMxTN, any sizes (96, 160,
-192, 320, ...) whose BM/TM * BN/TN threads split both tiles evenly. Per K step of BK (64 bytes of K: 16 f32, 32 f16/bf16):
+192, 320, ...) whose BM/TM * BN/TN threads split both tiles evenly and are whole subgroups. Per K step of BK (64 bytes of K: 16 f32, 32 f16/bf16):
 - each operand's tile is staged global -> registers -> LDS as its `StagingLayout`
   (ldsopt/staging.py) says. Planned here: vector reads in the operand's own memory order (no
   transpose), rows padded by the pad the bank model (ldsopt/banks.py) finds cheapest for the
@@ -119,6 +119,11 @@ class Tiling:
 
 # Largest first; the first that the target and the problem take is used.
 TILINGS = (Tiling(128, 128, 8, 8), Tiling(64, 64, 4, 4))
+
+
+def check_tilings(text: str) -> None:
+    """BMxBNxTMxTN,... with TM dividing BM and TN dividing BN."""
+    parse_tilings(text)
 
 
 def parse_tilings(text: str) -> tuple[Tiling, ...]:
@@ -488,7 +493,8 @@ def plan(p: Problem, tgt: target_model.Target, lds_budget: int, use_mma: bool,
     model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
     fitting = []
     for t in tilings:
-        scheme = _scheme(p, t, tgt, use_mma) if t.threads <= tgt.max_threads else None
+        whole_subgroups = t.threads % tgt.subgroup_size == 0  # a wave's lanes are all in the tile
+        scheme = _scheme(p, t, tgt, use_mma) if t.threads <= tgt.max_threads and whole_subgroups else None
         if scheme is None:
             continue
         staging = {r: _staging(p, r, scheme, bk, tgt, model, stages) for r in ("A", "B")}
@@ -559,15 +565,16 @@ class PlanOptions(ModulePass):
     a located error when ldsopt-matmul-lds runs (`with_recorded`)."""
 
     workgroups_per_cu: int = option(0, "workgroups that must fit an SM/CU together: in its LDS, and on CUDA in its "
-                                       "registers (nvvm.minctasm); 0: the target's (2 on CUDA, 1 elsewhere)")
+                                       "registers (nvvm.minctasm); 0: the target's (2 on CUDA, 1 elsewhere)", min=0)
     mma: bool = option(True, "use the target's matrix-core intrinsic (gfx942 MFMA, CUDA mma.sync) where it has one")
     tiles: str = option("", "tilings to try, largest first, as BMxBNxTMxTN,... (TMxTN: the FMA micro-tile; "
-                            "threads = BM/TM * BN/TN; any sizes, e.g. 96x96x3x4); default 128x128x8x8,64x64x4x4")
+                            "threads = BM/TM * BN/TN, whole subgroups; any sizes, e.g. 96x96x3x4); default "
+                            "128x128x8x8,64x64x4x4", check=check_tilings)
     k_pack: int = option(-1, "K steps of the matrix-core intrinsic per fragment read group, their K slots fed "
                              "in mma.k_order so that a lane's are consecutive K: -1 as many as a 16-byte read "
-                             "takes, 0 the natural order, N at most N")
+                             "takes, 0 the natural order, N at most N", min=-1)
     stages: int = option(2, "LDS tiles of each operand in the K pipeline (2: double buffering); operands copied "
-                            "without registers run stages - 1 tiles ahead")
+                            "without registers run stages - 1 tiles ahead", min=2)
 
     def planner(self) -> "MatmulLds":
         """ldsopt-matmul-lds with these plan options."""
@@ -580,7 +587,7 @@ class MatmulLds(PlanOptions):
     SUMMARY = "Lower matmul dispatches to tiled kernels staging through LDS in a K pipeline (double-buffered by default)"
 
     def run(self, module: ir.Operation) -> None:
-        for d, p, tgt in matches(module, self.NAME):
+        for d, p, tgt in matches(module, self):
             pl = self.plan_dispatch(d, p, tgt)
             if STAGED_BY in d.root.attributes:  # they are named before this pass in lowered_by
                 d.func.attributes[LOWERED_BY] = d.root.attributes[STAGED_BY]
@@ -604,15 +611,11 @@ class MatmulLds(PlanOptions):
     def plan_dispatch(self, d: Dispatch, p: Problem, tgt: target_model.Target) -> Plan:
         """The plan of this pass's options, staging each operand as recorded on the root op if it is."""
         budget = self.lds_budget(tgt)
-        try:
-            tilings = parse_tilings(self.tiles)
-        except ValueError as e:
-            raise PassError(d.location, f"{self.NAME}: {e}") from None
-        if self.stages < 2:
-            raise PassError(d.location, f"{self.NAME}: stages={self.stages}: a K pipeline needs at least 2 LDS tiles")
-        pl = plan(p, tgt, budget, self.mma, tilings, self.k_pack, self.stages)
+        pl = plan(p, tgt, budget, self.mma, parse_tilings(self.tiles), self.k_pack, self.stages)
         if pl is None:
-            raise PassError(d.location, f"{self.NAME}: no tiling fits the target's threads, vectors and LDS")
+            which = f" of tiles={self.tiles}" if self.tiles else ""
+            raise PassError(d.location, f"{self.NAME}: no tiling{which} fits the target's threads (whole subgroups "
+                                        f"of {tgt.subgroup_size}, at most {tgt.max_threads}), vectors and LDS")
         try:
             pl = with_recorded(pl, recorded_staging(d.root))
         except ValueError as e:
@@ -625,9 +628,9 @@ class MatmulLds(PlanOptions):
         return pl
 
 
-def matches(module: ir.Operation, pass_name: str):
-    """(dispatch, problem, target) of each matmul dispatch not lowered yet."""
-    return matched_dispatches(module, ROOTS, match, pass_name)
+def matches(module: ir.Operation, by: ModulePass | str):
+    """(dispatch, problem, target) of each matmul dispatch not lowered yet (kernel.matched_dispatches)."""
+    return matched_dispatches(module, ROOTS, match, by)
 
 
 class _Emitter:

@@ -260,19 +260,19 @@ class PreloadTransposed(ModulePass):
     NAME = "ldsopt-preload-transposed"
     SUMMARY = "Stage transposed operands of pointwise dispatches through padded LDS tiles"
 
-    workgroup_size: int = option(256, "threads per workgroup at most")
-    max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)")
-    tile_bytes: int = option(16384, "output bytes a workgroup's tile holds at most")
-    row_bytes: int = option(256, "output bytes a tile spans along the output's contiguous dim")
-    workgroups_per_cu: int = option(2, "workgroups that must fit the target's LDS together")
-    store_segment_bytes: int = option(128, "contiguous output bytes neighbouring lanes store at least")
+    workgroup_size: int = option(256, "threads per workgroup at most", min=1, at_most="max_threads")
+    max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)", min=1)
+    tile_bytes: int = option(16384, "output bytes a workgroup's tile holds at most", min=1)
+    row_bytes: int = option(256, "output bytes a tile spans along the output's contiguous dim", min=1)
+    workgroups_per_cu: int = option(2, "workgroups that must fit the target's LDS together", min=1)
+    store_segment_bytes: int = option(128, "contiguous output bytes neighbouring lanes store at least", min=1)
     unroll: int = option(16, "blocks a thread loads at once before storing any (0: one block per loop "
-                         "iteration, loads and stores guarded together)")
+                         "iteration, loads and stores guarded together)", min=0)
     flat: bool = option(True, "when the tile holds all of a short `a`, walk the output's (b, a) tile as "
                         "one contiguous range with full-width vectors")
 
     def run(self, module: ir.Operation) -> None:
-        for d, p, tgt in matched_dispatches(module, ("linalg.generic",), analyze_problem, self.NAME):
+        for d, p, tgt in matched_dispatches(module, ("linalg.generic",), analyze_problem, self):
             _Emitter(d, p, self.plan(p, tgt), tgt, self.max_workgroups, self.unroll).emit(self.NAME)
 
     # --- planning (pure Python) ---------------------------------------------------------

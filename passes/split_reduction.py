@@ -218,10 +218,11 @@ class SplitReduction(ModulePass):
     NAME = "ldsopt-split-reduction"
     SUMMARY = "Split reductions with few outputs and a long reduced dim in two (program level, before dispatches)"
 
-    min_reduced: int = option(32768, "split only reductions whose reduced extent is at least this")
-    target_outputs: int = option(512, "aim for outputs x splits partials (enough workgroups); split only below")
-    max_splits: int = option(1024, "partials per output at most")
-    min_chunk: int = option(4096, "elements each partial reduces at least")
+    min_reduced: int = option(32768, "split only reductions whose reduced extent is at least this", min=1)
+    target_outputs: int = option(512, "aim for outputs x splits partials (enough workgroups); split only below",
+                                 min=1)
+    max_splits: int = option(1024, "partials per output at most", min=1)
+    min_chunk: int = option(4096, "elements each partial reduces at least", min=1)
 
     def run(self, module: ir.Operation) -> None:
         found: list[Reduction] = []

@@ -231,23 +231,23 @@ class VectorDistribute(ModulePass):
     SUMMARY = "Lower reductions to kernels that reduce in threads, across lanes (shuffles) and across subgroups (LDS)"
 
     workgroup_size: int = option(0, "threads per workgroup of the default plan: 0 for its own choice (256, more when "
-                                    "the grid leaves compute units idle), else at most this many (an override)")
-    max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)")
+                                    "the grid leaves compute units idle), else at most this many, in whole subgroups "
+                                    "(at least one; an override)", min=0, at_most="max_threads")
+    max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)", min=1)
     configs: str = option("user", "layout lowering_configs (lane/subgroup bases) on the root to follow: user (a "
                                   "compilation_info, or a lowering_config marked ldsopt.user_config), all (every "
-                                  "one: hand-written dispatch IR), none")
+                                  "one: hand-written dispatch IR), none", choices=("user", "all", "none"))
     scale_config_to_target: bool = option(False, "rescale a lowering_config written for another subgroup size")
-    unroll: int = option(0, "reduction chunks a thread loads before combining them (0: from the bytes per thread)")
+    unroll: int = option(0, "reduction chunks a thread loads before combining them (0: from the bytes per thread)",
+                         min=0)
     row_registers: int = option(32, "fused rows: elements of the row a thread may keep in registers between its "
-                                    "sweeps (above: the row goes to LDS, or is read again from global memory)")
+                                    "sweeps (above: the row goes to LDS, or is read again from global memory)", min=0)
     row_lds: bool = option(True, "fused rows: a row that does not fit in registers is kept in LDS between sweeps "
                                  "where it fits the workgroup's LDS (else it is read again from global memory)")
 
     def run(self, module: ir.Operation) -> None:
-        if self.configs not in ("user", "all", "none"):
-            raise PassError(module.location, f"{self.NAME}: configs is user, all or none, not '{self.configs}'")
         for d, red, tgt in matched_dispatches(module, ("linalg.generic", "linalg.reduce"),
-                                              lambda d: match_reduction(d.root), self.NAME):
+                                              lambda d: match_reduction(d.root), self):
             func = d.func
             plan = self._plan(d, red, tgt)
             banks = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
@@ -255,7 +255,7 @@ class VectorDistribute(ModulePass):
             func.attributes[LAYOUT_ATTR] = layout_attr(plan, lds_pad)
             _ReductionKernel(d, red, plan, tgt, lds_pad).emit()
         # Then the dispatches of several ops (or several results) that form rows.
-        for g, rows, tgt in matched_dispatches(module, ("linalg.generic",), fused_rows.match_rows, self.NAME,
+        for g, rows, tgt in matched_dispatches(module, ("linalg.generic",), fused_rows.match_rows, self,
                                                analyzer=analyze_graph):
             self._fused(g, rows, tgt)
 

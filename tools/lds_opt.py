@@ -13,6 +13,7 @@ import argparse
 import os
 import re
 import sys
+import tempfile
 import traceback
 
 from iree.compiler import ir
@@ -39,6 +40,19 @@ def split_chunks(text: str, split: bool) -> list[str]:
             offset_lines = text.count("\n", 0, m.end())
             pos = m.end()
     return chunks
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Writes `path` whole or not at all: a temporary file beside it, renamed over it."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=os.path.basename(path) + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
 
 def _parse(text: str, ctx: ir.Context, upgrade: bool) -> ir.Module:
@@ -143,10 +157,10 @@ def list_passes(stream) -> None:
     for name in registry.pass_names():
         cls = registry.lookup(name)
         print(f"{name}: {cls.SUMMARY}", file=stream)
-        for opt, tp, default, help_text in cls.options():
+        for opt, tp, default, allowed, help_text in cls.options():
             shown = ",".join(map(str, default)) if isinstance(default, tuple) else str(default).lower() \
-                if isinstance(default, bool) else default
-            print(f"    {opt}: {tp} = {shown}    {help_text}", file=stream)
+                if isinstance(default, bool) else default if default != "" else '""'
+            print(f"    {opt}: {tp} = {shown}" + (f" ({allowed})" if allowed else "") + f"    {help_text}", file=stream)
 
 
 def main(argv=None) -> int:
@@ -173,15 +187,15 @@ def main(argv=None) -> int:
         return 0
     filename = args.input if args.input != "-" else "<stdin>"
     try:
-        text = sys.stdin.read() if args.input == "-" else open(args.input).read()
-    except OSError as e:
-        print(f"{filename}: error: cannot read input: {e.strerror}", file=sys.stderr)
+        text = diagnostics.read_text(args.input)
+    except diagnostics.InputError as e:
+        print(e.format(filename), file=sys.stderr)
         return 1
     if args.pass_pipeline:
         try:
             pipeline.parse(args.pass_pipeline)
         except pipeline.PipelineError as e:
-            print(f"<pass-pipeline>: error: {e}", file=sys.stderr)
+            print(f"{e.where('<pass-pipeline>')}: error: {e}", file=sys.stderr)
             return 1
 
     outputs, ok = [], True
@@ -189,7 +203,7 @@ def main(argv=None) -> int:
         try:
             out, diags = process_chunk(chunk, args)
         except pipeline.PipelineError as e:
-            print(f"<pass-pipeline>: error: {e}", file=sys.stderr)
+            print(f"{e.where('<pass-pipeline>')}: error: {e}", file=sys.stderr)
             return 1
         except Exception as e:  # a bug in a pass: say so plainly, with a way to see more
             if os.environ.get("LDSOPT_TRACEBACK"):
@@ -208,9 +222,12 @@ def main(argv=None) -> int:
     result = "\n// -----\n".join(o.rstrip("\n") for o in outputs) + "\n" if outputs else ""
     if args.output == "-":
         sys.stdout.write(result)
-    else:
-        with open(args.output, "w") as f:
-            f.write(result)
+    elif ok:  # a failed run leaves no output file, not even an empty one (as mlir-opt)
+        try:
+            write_atomically(args.output, result)
+        except OSError as e:
+            print(f"{args.output}: error: cannot write output: {e.strerror}", file=sys.stderr)
+            return 1
     return 0 if ok else 1
 
 

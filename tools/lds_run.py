@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -60,8 +61,21 @@ def prepare_suite(args) -> int:
             print(f"PREPARED {folder}", flush=True)
         except (driver.DriverError, FileNotFoundError) as e:
             failed += 1
-            print(f"{path}: error: {e}", file=sys.stderr, flush=True)
+            print(f"{getattr(e, 'where', None) or path}: error: {e}", file=sys.stderr, flush=True)
     return 1 if failed else 0
+
+
+def check_pipelines(args) -> str | None:
+    """The located error of a --pipeline or --program-pipeline that does not parse, or whose
+    passes or options do not exist or are out of range; None if both are good."""
+    from ldsopt import pipeline
+    for flag, text in (("--pipeline", args.pipeline), ("--program-pipeline", args.program_pipeline)):
+        if text:
+            try:
+                pipeline.check(text)
+            except pipeline.PipelineError as e:
+                return f"{e.where(flag)}: error: {e}"
+    return None
 
 
 def main(argv=None) -> int:
@@ -90,16 +104,37 @@ def main(argv=None) -> int:
                                + (["--json"] if args.json else []))
     if not args.inputs:
         ap.error("an input file is required")
+    bad_pipeline = check_pipelines(args)
+    if bad_pipeline:
+        print(bad_pipeline, file=sys.stderr)
+        return 1
     if len(args.inputs) > 1:
         if not args.prepare:
             ap.error("several inputs need --prepare DIR (each goes to DIR/<name>)")
         return prepare_suite(args)
     args.input = args.inputs[0]
-    from ldsopt import driver, isa  # the compiler is needed from here on
-
     devices = available_devices()
     target = args.target or default_target(devices)
-    folder = args.prepare or args.emit_dir or tempfile.mkdtemp(prefix="lds-run-")
+    if args.prepare or args.emit_dir:
+        return run_one(args, target, devices, args.prepare or args.emit_dir)
+    from ldsopt import target as target_model
+    # Without --emit-dir nothing is kept, failed or not, except a folder prepared for a device
+    # that is not here: it is the result (the PREPARED line names it).
+    only_prepared = target != "gfx942" and target_model.known(target).device not in devices
+    folder = tempfile.mkdtemp(prefix="lds-run-")
+    rc = 1
+    try:
+        rc = run_one(args, target, devices, folder)
+        return rc
+    finally:
+        if rc != 0 or not only_prepared:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def run_one(args, target: str, devices: set[str], folder: str) -> int:
+    """Compiles args.input for `target` in `folder` and runs it if the device is here."""
+    from ldsopt import driver, isa  # the compiler is needed from here on
+
     device = driver.target_model.known(target).device
     run_here = args.prepare is None and device in devices
     try:
@@ -112,7 +147,7 @@ def main(argv=None) -> int:
                              run_reference=run_here or args.prepare is not None or target != "gfx942",
                              special_values=args.special_values)
     except (driver.DriverError, FileNotFoundError) as e:
-        print(f"{args.input}: error: {e}", file=sys.stderr)
+        print(f"{getattr(e, 'where', None) or args.input}: error: {e}", file=sys.stderr)
         return 1
     if run_here:
         try:

@@ -2,9 +2,9 @@
 
 import pytest
 from iree.compiler import ir
-from iree.compiler.dialects import func
+from iree.compiler.dialects import arith, func, gpu, scf
 
-from ldsopt.kernel import L1Prefetch
+from ldsopt.kernel import L1Prefetch, loop_iterations
 
 
 @pytest.fixture(autouse=True)
@@ -43,3 +43,23 @@ def test_l1_prefetch_of_a_memref_at_a_dynamic_offset_reads_its_metadata():
     assert "memref.extract_strided_metadata" in text
     assert "memref.extract_aligned_pointer_as_index %base_buffer" in text
     assert text.count("prefetch.global.L1") == 1
+
+
+def test_loop_iterations_counts_nested_loops_and_dynamic_starts():
+    """kernel.loop_iterations: a grid-stride loop from a thread id (taken as 0) to 1000 by 7
+    runs 143 times, each running an inner loop of 4: 143 * (1 + 4) back edges in all."""
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.create()
+        with ir.InsertionPoint(module.body):
+            f = func.FuncOp("f", ir.FunctionType.get([], []))
+        with ir.InsertionPoint(f.add_entry_block()):
+            index = ir.IndexType.get()
+            c = {n: arith.constant(index, n) for n in (0, 1, 4, 7, 1000)}
+            outer = scf.ForOp(gpu.thread_id(gpu.Dimension.x), c[1000], c[7])
+            with ir.InsertionPoint(outer.body):
+                inner = scf.ForOp(c[0], c[4], c[1])
+                with ir.InsertionPoint(inner.body):
+                    scf.yield_([])
+                scf.yield_([])
+            func.ReturnOp([])
+        assert loop_iterations(f.regions[0]) == 143 * 5

@@ -60,7 +60,7 @@
 // DIRECT: vector.transpose {{.*}} : vector<4x4xf16> to vector<4x4xf16>
 // DIRECT: gpu.barrier
 // NODMA: error: ldsopt-inthread-transpose: copy=direct needs cp.async (CUDA sm_80+)
-// BAD: error: ldsopt-inthread-transpose: lanes is auto, cols or rows
+// BAD: <pass-pipeline>:1:{{[0-9]+}}: error: option 'lanes' of pass 'ldsopt-inthread-transpose' takes auto | cols | rows; got 'diagonal'
 // NONE: error: ldsopt-inthread-transpose: no staging of operand B has the forced lanes, row-xor, pad and swizzle
 // The rake's L1 prefetch on CUDA (prefetch = 2 by default there): each K step kt, before its
 // loads of tile kt+1, every raked row of tile kt+2 (K offset clamped to the last tile) is
@@ -88,7 +88,7 @@
 // PREFETCH: gpu.barrier
 // NOPREFETCH-NOT: prefetch
 // PFAMD: error: ldsopt-inthread-transpose: prefetch=2 needs a global -> L1 prefetch (CUDA)
-// PFDIRECT: error: ldsopt-inthread-transpose: {{.*}}prefetch -1, 0 or K steps, with copy=registers
+// PFDIRECT: <pass-pipeline>:1:{{[0-9]+}}: error: option 'prefetch' of pass 'ldsopt-inthread-transpose': prefetch=2 needs copy=registers
 // The plan options of ldsopt-matmul-lds (matmul_lds.PlanOptions) plan the pass too: a 64x64
 // tile of 128 threads at one workgroup per SM (no nvvm.minctasm), B raked by those 128 threads;
 // the same pass before ldsopt-matmul-lds with its default options is a located error.

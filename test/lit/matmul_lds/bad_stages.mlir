@@ -2,7 +2,7 @@
 // as ldsopt-matmul-lds (like k-pack and tiles), else the recorded layout is not of its plan.
 // RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{stages=1})' 2>&1 | filecheck %s --check-prefix=ONE
 // RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{stages=3}, ldsopt-matmul-lds)' 2>&1 | filecheck %s --check-prefix=MISMATCH
-// ONE: error: ldsopt-matmul-lds: stages=1: a K pipeline needs at least 2 LDS tiles
+// ONE: <pass-pipeline>:1:{{[0-9]+}}: error: option 'stages' of pass 'ldsopt-matmul-lds' takes >= 2; got '1'
 // MISMATCH: error: ldsopt-matmul-lds: the staging recorded for A ({{.*}}, 3 LDS tiles) is not of this plan ({{.*}}, 2 LDS tiles); were the passes run with other options?
 
 func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {

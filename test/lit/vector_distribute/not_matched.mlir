@@ -1,7 +1,7 @@
 // RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute)' | filecheck %s
 // RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute{configs=all})' | filecheck %s --check-prefix=ALL
 // RUN: not lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute{configs=some})' 2>&1 | filecheck %s --check-prefix=BAD
-// BAD: error: ldsopt-vector-distribute: configs is user, all or none, not 'some'
+// BAD: <pass-pipeline>:1:{{[0-9]+}}: error: option 'configs' of pass 'ldsopt-vector-distribute' takes user | all | none; got 'some'
 
 #layout2 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 

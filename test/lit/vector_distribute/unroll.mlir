@@ -40,7 +40,7 @@
 // U8-NOT:     arith.select
 // U8:         gpu.shuffle xor
 
-// BAD: error: ldsopt-vector-distribute: no plan: unroll -2 is not positive
+// BAD: <pass-pipeline>:1:{{[0-9]+}}: error: option 'unroll' of pass 'ldsopt-vector-distribute' takes >= 0; got '-2'
 func.func @row_sum() {
   %c0 = arith.constant 0 : index
   %cst = arith.constant 0.000000e+00 : f32
