@@ -23,7 +23,7 @@ The generics are
 Operands are read through ascending projections (no transposes); bodies are arith / math.
 A reduction that reads a row value of another one runs in a later *pass* over the row
 (softmax: the max, then the sum of exp(x - max), then the consumer). Anything else is not
-matched (None), and stays with IREE.
+matched (an `Unmatched` with the reason the tools print), and stays with IREE.
 
 Plain structure: what to emit is ldsopt-vector-distribute's.
 """
@@ -200,20 +200,22 @@ def _owner(value: ir.Value) -> ir.Operation | None:
     return value.owner.operation if isinstance(value, ir.OpResult) else None
 
 
-def match_rows(g: Graph) -> RowGraph | Unmatched | None:
-    """The dispatch as a RowGraph (module docstring), or None."""
+def match_rows(g: Graph) -> RowGraph | Unmatched:
+    """The dispatch as a RowGraph (module docstring), or why not."""
     if any(op.name != "linalg.generic" for op in g.ops):
-        return None
+        return Unmatched("computes with " + ", ".join(sorted({op.name for op in g.ops} - {"linalg.generic"})))
     iterators = [["reduction" if "reduction" in str(a) else "parallel" for a in op.attributes["iterator_types"]]
                  for op in g.ops]
     maps_of = [[map_dims(ir.AffineMapAttr(a).value) for a in op.attributes["indexing_maps"]] for op in g.ops]
     first = next((i for i, it in enumerate(iterators) if "reduction" in it), None)
-    if first is None or any(m is None for ms in maps_of for m in ms):
-        return None
+    if first is None:
+        return Unmatched("no reduction")
+    if any(m is None for ms in maps_of for m in ms):
+        return Unmatched("an indexing map is not a projection of the loops")
     n, k = len(iterators[first]), iterators[first].index("reduction")
     shape = _loop_sizes(g.ops[first], maps_of[first])
     if shape is None:
-        return None
+        return Unmatched("the reduction's loop extents are not static")
     reduce_iters = ["parallel"] * k + ["reduction"] * (n - k)
     space: dict[ir.Value, tuple[int, ...]] = {}   # generic results: their dims
     ready: dict[ir.Value, int] = {}               # generic results: passes done before they exist
@@ -227,27 +229,30 @@ def match_rows(g: Graph) -> RowGraph | Unmatched | None:
         elif k > 0 and it == ["parallel"] * k and sizes == shape[:k]:
             kind, out_dims = ROW_MAP, tuple(range(k))
         else:
-            return None
+            return Unmatched("not one row space: the reduced dims are not the trailing ones of every op, "
+                             "or the ops' extents differ")
         n_in = len(op.operands) - len(op.results)
         if any(tuple(m) != out_dims for m in maps[n_in:]):
-            return None
+            return Unmatched("an op writes its result through a permutation or broadcast")
         operands = []
         for v, m in zip(list(op.operands)[:n_in], maps[:n_in]):
             dims = tuple(m)
             if list(dims) != sorted(set(dims)):
-                return None  # a transposed or repeated read
+                return Unmatched("an operand is read transposed or with a repeated dim")
             if v in space:
                 if dims != space[v]:
-                    return None
-            elif g.binding_of(v) is None or not _scalar_type_ok(ir.RankedTensorType(v.type).element_type):
-                return None
+                    return Unmatched("a value computed in the dispatch is read through another map than it has")
+            elif g.binding_of(v) is None:
+                return Unmatched("an operand is neither loaded from a binding nor computed by the row's ops")
+            elif not _scalar_type_ok(ir.RankedTensorType(v.type).element_type):
+                return Unmatched(f"an operand of element type {ir.RankedTensorType(v.type).element_type}")
             operands.append(Operand(v, dims))
         block = op.regions[0].blocks[0]
         arg_best = _arg_best(op, n) if kind == REDUCE and n - k == 1 else None
         allowed = ("linalg.yield", "linalg.index") if arg_best else ("linalg.yield",)
         if any(len(b.regions) or not (b.name in allowed or b.name.startswith(_BODY_DIALECTS))
                for b in (x.operation for x in block.operations)):
-            return None
+            return Unmatched("a body op other than arith and math (or an argmax's linalg.index)")
         level = max((ready[o.value] for o in operands if o.value in ready), default=0)
         node = Node(op, ARG_BEST if arg_best else kind, operands, level, arg_best=arg_best)
         if kind == REDUCE:
@@ -255,11 +260,11 @@ def match_rows(g: Graph) -> RowGraph | Unmatched | None:
             node.inits = [_initial_value(v) for v in list(op.operands)[n_in:]]
             if not (node.combines or arg_best) or any(i is None for i in node.inits) or \
                     not all(_scalar_type_ok(c.results[0].type) for c in node.combines):
-                return None
+                return Unmatched("a reduction whose combiner, initial value or type is not one the kernel combines")
         else:
             out_args = list(block.arguments)[n_in:]
             if any(len(list(a.uses)) for a in out_args):
-                return None
+                return Unmatched("an elementwise op reads its own output")
         for r in op.results:
             space[r] = out_dims
             ready[r] = level + (ARG_BEST_PASSES if arg_best else 1 if kind == REDUCE else 0)
@@ -272,6 +277,6 @@ def match_rows(g: Graph) -> RowGraph | Unmatched | None:
     full, row = [], []
     for value, binding in g.stores:
         if value not in space:
-            return None
+            return Unmatched("stores a value the row's ops do not compute")
         (full if len(space[value]) == n else row).append((value, binding))
     return RowGraph(g, tuple(shape), k, nodes, full, row)
