@@ -240,7 +240,7 @@ class VectorDistribute(ModulePass):
     scale_config_to_target: bool = option(False, "rescale a lowering_config written for another subgroup size")
     unroll: int = option(0, "reduction chunks a thread loads before combining them (0: from the bytes per thread)",
                          min=0)
-    row_registers: int = option(32, "fused rows: elements of the row a thread may keep in registers between its "
+    row_registers: int = option(64, "fused rows: elements of the row a thread may keep in registers between its "
                                     "sweeps (above: the row goes to LDS, or is read again from global memory)", min=0)
     row_lds: bool = option(True, "fused rows: a row that does not fit in registers is kept in LDS between sweeps "
                                  "where it fits the workgroup's LDS (else it is read again from global memory)")
