@@ -91,10 +91,11 @@ def prepare_case(case, tgt: target_model.KnownTarget, folder: str, pipeline_text
     default on the case's program, ldsopt on the program after `program_pipeline`."""
     variants = {}
     with tempfile.TemporaryDirectory(prefix=f"lds-bench-{case.name}-") as work:
-        for variant, program, lower, flags in (
-                ("ldsopt", driver.apply_program_pipeline(case.mlir, program_pipeline), driver.apply_ldsopt,
-                 driver.LDSOPT_DISPATCH_FLAGS),
-                ("iree-default", case.mlir, _as_configured, ())):
+        ours = driver.apply_program_pipeline(case.mlir, program_pipeline)
+        os.makedirs(os.path.join(work, "choice"))
+        flags = driver.dispatch_flags(ours, tgt, os.path.join(work, "choice"), pipeline_text)
+        for variant, program, lower, flags in (("ldsopt", ours, driver.apply_ldsopt, flags),
+                                               ("iree-default", case.mlir, _as_configured, ())):
             modules = _benchmark_modules(program, tgt, os.path.join(work, variant), flags)
             if not modules:
                 raise driver.DriverError(f"{case.name}: IREE dumped no dispatch benchmark modules")

@@ -36,15 +36,16 @@ DEFAULT_PIPELINE = "builtin.module(ldsopt-vector-distribute, ldsopt-inthread-tra
 
 # How IREE forms the dispatches of the ldsopt variant (the reference and IREE's default
 # variant, --baseline and lds-bench's iree-default, keep IREE's defaults):
-# - aggressive fusion, which IREE keeps behind a flag because not all of its backends compile
-#   what it forms: the chained row reductions of a softmax, layer norm or logsumexp become one
-#   dispatch instead of two, which ldsopt-vector-distribute takes as one kernel that reads
-#   each row from memory once;
 # - no constants inlined into dispatches: a model's small weights (a layer norm's gamma and
 #   beta, a bias) are bindings like any other operand, which the passes read as they read
-#   inputs, instead of tensor constants inside the dispatch, which no pass takes.
-LDSOPT_DISPATCH_FLAGS = ("--iree-dispatch-creation-enable-aggressive-fusion",
-                         "--iree-flow-inline-constants-max-byte-length=0")
+#   inputs, instead of tensor constants inside the dispatch, which no pass takes;
+# - aggressive fusion where it pays (`dispatch_flags`): IREE keeps it behind a flag because
+#   not all of its backends compile what it forms. With it, the chained row reductions of a
+#   softmax, layer norm or logsumexp become one dispatch instead of two, which
+#   ldsopt-vector-distribute takes as one kernel that reads each row once; but it also fuses
+#   producers no pass takes with them (a transposing elementwise op before a reduction).
+NO_INLINED_CONSTANTS = ("--iree-flow-inline-constants-max-byte-length=0",)
+AGGRESSIVE_FUSION = ("--iree-dispatch-creation-enable-aggressive-fusion",)
 
 
 class DriverError(Exception):
@@ -189,6 +190,18 @@ def configure(text: str, tgt: target_model.KnownTarget, folder: str, extra: tupl
                  "iree-compile --compile-to=executable-configurations")
     with open(out) as f:
         return f.read()
+
+
+def dispatch_flags(program: str, tgt: target_model.KnownTarget, folder: str, pipeline_text: str,
+                   extra: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """How IREE forms the ldsopt variant's dispatches (see NO_INLINED_CONSTANTS): with
+    aggressive fusion where that leaves no more dispatches to IREE and forms fewer, else
+    without. Decided by configuring the program both ways and running the ldsopt pipeline."""
+    outcome = {}
+    for flags in (NO_INLINED_CONSTANTS, NO_INLINED_CONSTANTS + AGGRESSIVE_FUSION):
+        _, report = apply_ldsopt(configure(program, tgt, folder, flags + extra), pipeline_text)
+        outcome[flags] = (sum(1 for d in report if not d["passes"]), len(report))
+    return min(outcome, key=lambda f: (outcome[f], len(f)))
 
 
 def apply_ldsopt(configured: str, pipeline_text: str) -> tuple[str, list[dict]]:
@@ -364,14 +377,15 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
     sig = signature(text, function)
     check_buffer_sizes(sig, tgt)
     f64_io = (target_model.KEEP_F64,) if any(dt == "f64" for _, dt in sig.inputs + sig.outputs) else ()
-    configured = configure(text, tgt, folder, f64_io) if baseline else \
-        configure(apply_program_pipeline(text, program_pipeline), tgt, folder, LDSOPT_DISPATCH_FLAGS + f64_io)
+    flags = f64_io
     if baseline:
-        ours = configured
+        ours = configure(text, tgt, folder, flags)
         with ir.Context() as ctx:
-            report = dispatch_report(ir.Module.parse(configured, ctx))
+            report = dispatch_report(ir.Module.parse(ours, ctx))
     else:
-        ours, report = apply_ldsopt(configured, pipeline_text)
+        program = apply_program_pipeline(text, program_pipeline)
+        flags += dispatch_flags(program, tgt, folder, pipeline_text, f64_io)
+        ours, report = apply_ldsopt(configure(program, tgt, folder, flags), pipeline_text)
     vmfb = compile_module(ours, folder, "ldsopt" if not baseline else "baseline", dump=dump)
     inputs = [Tensor(shape, dtype, f"input{i}.bin") for i, (shape, dtype) in enumerate(sig.inputs)]
     for t, arr in zip(inputs, random_inputs(sig, seed, special_values)):
@@ -381,6 +395,7 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
     manifest = {"source": os.path.basename(source_path), "target": target_name, "device": tgt.device,
                 "function": sig.function, "vmfb": os.path.basename(vmfb), "seed": seed,
                 "special_values": special_values, "pipeline": "iree-default" if baseline else pipeline_text,
+                "compile_flags": [*tgt.compile_flags, *flags],
                 "program_pipeline": "" if baseline else program_pipeline, "dispatches": report,
                 "inputs": [dataclasses.asdict(t) for t in inputs],
                 "outputs": [dataclasses.asdict(t) for t in outputs],

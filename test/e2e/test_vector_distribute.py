@@ -136,7 +136,7 @@ def test_fused_softmax_gfx942_isa(program, tmp_path):
     fused = [k for k in kernels if "softmax" in k.name or "f16xf32xf32" in k.name]
     assert len(fused) == 1, [k.name for k in kernels]
     (kernel,) = fused
-    passes = 2  # the max, then the sum of exp(x - max): one dispatch (driver.LDSOPT_DISPATCH_FLAGS)
+    passes = 2  # the max, then the sum of exp(x - max): one dispatch (driver.dispatch_flags)
     assert kernel.ds_count("ds_write") == passes and kernel.barriers == passes
     assert kernel.ds_count("ds_read") >= passes
     assert kernel.vgpr_spills == 0 and kernel.sgpr_spills == 0

@@ -1,6 +1,8 @@
 """The compile-side driver: its checks on a program before anything is compiled, the inputs
 it makes and the tolerances it records."""
 
+import pathlib
+
 import numpy as np
 import pytest
 
@@ -96,3 +98,21 @@ def test_tolerances_grow_only_for_unpromoted_references():
     assert driver.output_tolerances(sig, as_written, None, None)[2] == {"atol": 8e-4, "rtol": 8e-4}
     # what the user gives is used as given
     assert driver.output_tolerances(sig, as_written, 1e-3, None)[2] == {"atol": 1e-3, "rtol": 8e-4}
+
+
+def test_dispatch_flags_fuse_where_it_pays(tmp_path):
+    """Aggressive fusion makes a decomposed softmax one dispatch (ldsopt's); for the NHWC example it would
+    fuse a transposing producer into the reduction's dispatch, which no pass takes: IREE's
+    default formation is kept there."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    lavapipe = target.known("lavapipe")
+    # Decomposed (max, sum of exp, divide): two dispatches by default. linalg.softmax is one
+    # either way, so it keeps the default.
+    softmax = (root / "test" / "e2e" / "programs" / "fused" / "softmax_generics_f32_9x7.mlir").read_text()
+    nhwc = (root / "examples" / "nhwc_bias_relu_sum.mlir").read_text()
+    for name, text, fused in (("softmax", softmax, True), ("nhwc", nhwc, False)):
+        folder = tmp_path / name
+        folder.mkdir()
+        flags = driver.dispatch_flags(text, lavapipe, str(folder), driver.DEFAULT_PIPELINE)
+        assert set(driver.NO_INLINED_CONSTANTS) <= set(flags), name
+        assert (set(driver.AGGRESSIVE_FUSION) <= set(flags)) == fused, name
