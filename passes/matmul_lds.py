@@ -71,8 +71,8 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 from ldsopt import mma
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
-from ldsopt.dispatch import Binding, Dispatch, load_binding
-from ldsopt.elementwise import element_bits, map_dims
+from ldsopt.dispatch import Binding, Dispatch, Graph, analyze, analyze_graph, load_binding
+from ldsopt.elementwise import body_is_elementwise, element_bits, map_dims, vectorize_body
 from ldsopt.kernel import LOWERED_BY, Kernel, L1Prefetch, matched_dispatches, read_vector, write_vector
 from ldsopt.mma import Intrinsic, OperandLayout
 from ldsopt.registry import ModulePass, PassError, option
@@ -89,6 +89,25 @@ STAGED_BY = "ldsopt.staged_by"
 
 
 @dataclasses.dataclass
+class Epilogue:
+    """The elementwise linalg.generic fused after the contraction, over its output space
+    (b?, m, n): applied to each output piece before the store."""
+
+    op: ir.Operation
+    # Per input of `op`: None for the contraction's result (read through the identity map),
+    # else a loaded binding and the loops (positions in (b?, m, n), ascending) it reads.
+    inputs: list[tuple[Binding, tuple[int, ...]] | None]
+
+
+@dataclasses.dataclass
+class MatmulDispatch(Dispatch):
+    """A dispatch whose root is the contraction; `output` is where the epilogue's result is
+    stored when it has one."""
+
+    epilogue: Epilogue | None = None
+
+
+@dataclasses.dataclass
 class Problem:
     """A matched contraction: sizes, each operand's dims in memory order, its init."""
 
@@ -97,7 +116,8 @@ class Problem:
     dims: dict[str, tuple[str, ...]]    # memory order per operand, batch dropped: ("m", "k") ...
     batched: bool
     init: float | Binding               # a fill constant or the loaded initial output
-    output: Binding
+    output: Binding                     # the contraction's result, or the epilogue's
+    epilogue: Epilogue | None = None
 
     @property
     def elem_type(self) -> ir.Type:
@@ -308,7 +328,8 @@ def match(d: Dispatch) -> Problem | Unmatched:
     if len(d.inputs) != 2 or len(root.regions) != 1:
         return Unmatched(f"{root.name} with {len(d.inputs)} inputs is not a contraction of two operands")
     types = [str(b.tensor_type.element_type) for b in d.inputs]
-    out_type = str(d.output.tensor_type.element_type)
+    result_type = ir.RankedTensorType(root.results[0].type)
+    out_type = str(result_type.element_type)
     if types[0] != types[1] or types[0] not in _INPUT_TYPES or out_type != "f32":
         return Unmatched(f"operands {types[0]} x {types[1]} -> {out_type}: takes two operands of one of "
                          f"{', '.join(_INPUT_TYPES)} into f32")
@@ -343,12 +364,74 @@ def match(d: Dispatch) -> Problem | Unmatched:
     init = _init_of(root)
     if init is None:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
-    shape = list(d.output.tensor_type.shape)
+    shape = list(result_type.shape)
     a_pos, a_mem = roles["A"]
     k_size = list(d.inputs[a_pos].tensor_type.shape)[(1 if batched else 0) + a_mem.index("k")]
     sizes = {"b": shape[0] if batched else 1, "m": shape[-2], "n": shape[-1], "k": k_size}
     return Problem(sizes, {r: d.inputs[pos] for r, (pos, _) in roles.items()},
-                   {r: mem for r, (_, mem) in roles.items()}, batched, init, d.output)
+                   {r: mem for r, (_, mem) in roles.items()}, batched, init, d.output,
+                   getattr(d, "epilogue", None))
+
+
+def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch | Unmatched:
+    """The dispatch of one root op (ldsopt.dispatch.analyze), or of two fused ops: a root
+    followed by its elementwise epilogue (`_with_epilogue`)."""
+    single = analyze(func, roots)
+    if single:
+        return MatmulDispatch(**{f.name: getattr(single, f.name) for f in dataclasses.fields(Dispatch)})
+    g = analyze_graph(func, roots)
+    if not g or len(g.ops) == 1:
+        return single
+    if len(g.ops) > 2:
+        return Unmatched(f"{len(g.ops)} ops fused in one dispatch ({', '.join(op.name for op in g.ops)}); "
+                         "this pass takes a matmul and at most one elementwise consumer")
+    return _with_epilogue(g)
+
+
+def _with_epilogue(g: Graph) -> MatmulDispatch | Unmatched:
+    """A root op whose one result feeds only an all-parallel elementwise linalg.generic over
+    its output space, which reads it through the identity map and loaded bindings through
+    ascending projections of the loops (a bias, a residual), and whose result alone is stored."""
+    root, epi = g.ops
+    fused = f"a {root.name} with a fused {epi.name}"
+    if len(root.results) != 1 or len(epi.results) != 1 or epi.name != "linalg.generic":
+        return Unmatched(f"{fused}: takes a matmul followed by one elementwise linalg.generic")
+    result = root.results[0]
+    users = [u.owner for u in result.uses]
+    if len(users) != 1 or users[0] != epi:
+        return Unmatched(f"{fused}: the matmul's result has {len(users)} uses; takes one elementwise consumer")
+    if len(g.stores) != 1 or g.stores[0][0] != epi.results[0]:
+        return Unmatched(f"{fused}: stores {len(g.stores)} results; takes the consumer's one result stored")
+    rank = ir.RankedTensorType(result.type).rank
+    identity = ir.AffineMap.get_identity(rank)
+    maps = [ir.AffineMapAttr(a).value for a in epi.attributes["indexing_maps"]]
+    if any("reduction" in str(it) for it in epi.attributes["iterator_types"]) or maps[0].n_dims != rank \
+            or maps[-1] != identity:
+        return Unmatched(f"{fused}: the consumer is not all-parallel over the matmul's output, written in its order")
+    if not isinstance(ir.RankedTensorType(epi.results[0].type).element_type, ir.FloatType):
+        return Unmatched(f"{fused}: the consumer's result is not of a float type")
+    if not body_is_elementwise(epi):
+        return Unmatched(f"{fused}: the consumer's body is not arith/math ops on its inputs")
+    inputs = []
+    for v, m in zip(list(epi.operands)[:len(maps) - 1], maps):
+        if v == result:
+            if m != identity:
+                return Unmatched(f"{fused}: the consumer reads the matmul's result through a non-identity map")
+            inputs.append(None)
+            continue
+        b, dims = g.binding_of(v), map_dims(m)
+        if b is None:
+            return Unmatched(f"{fused}: an input of the consumer is not a whole-tensor load of a binding")
+        if dims is None or dims != sorted(set(dims)):
+            return Unmatched(f"{fused}: the consumer reads a binding through {m}; takes ascending projections")
+        inputs.append((b, tuple(dims)))
+    operands = []
+    for v in list(root.operands)[:len(root.operands) - 1]:
+        b = g.binding_of(v)
+        if b is None:
+            return Unmatched(f"{fused}: an input of {root.name} is not a whole-tensor load of a binding")
+        operands.append(b)
+    return MatmulDispatch(g.func, root, operands, g.stores[0][1], g.body_ops, Epilogue(epi, inputs))
 
 
 # --- planning (pure Python) ----------------------------------------------------------------
@@ -627,7 +710,7 @@ class MatmulLds(PlanOptions):
 
 def matches(module: ir.Operation, pass_name: str):
     """(dispatch, problem, target) of each matmul dispatch not lowered yet."""
-    return matched_dispatches(module, ROOTS, match, pass_name)
+    return matched_dispatches(module, ROOTS, match, pass_name, analyzer=analyze_matmul)
 
 
 class _Emitter:
@@ -650,6 +733,7 @@ class _Emitter:
             self.out = p.output.memref()
             self.init = None if not loaded else self.out if init_is_output else p.init.memref()
             self.mem = {r: b.memref() for r, b in p.operands.items()}
+            self.epilogue_mem = [x and x[0].memref() for x in p.epilogue.inputs] if p.epilogue else []
             self.lds = {r: self._alloc(s) for r, s in pl.staging.items()}
             self.tid = k.thread_id()
             self.raw = {r: self._raw_staging(s) for r, s in pl.staging.items() if s.raw_elems}
@@ -926,14 +1010,32 @@ class _Emitter:
     # --- output ---
 
     def _store_piece(self, piece: ir.Value, m: ir.Value, n: ir.Value) -> None:
-        """Stores a vector of the output along N at (m, n), adding the loaded init if any;
-        guarded where the tiles do not divide M or N (vector widths divide N)."""
+        """Stores a vector of the output along N at (m, n), adding the loaded init if any and
+        applying the epilogue if any; guarded where the tiles do not divide M or N (vector
+        widths divide N)."""
         p, t = self.p, self.pl.tiling
         ragged = [(x, p.sizes[dim]) for dim, x, tile in (("m", m, t.bm), ("n", n, t.bn)) if p.sizes[dim] % tile]
         idx = ([self.batch] if self.batch is not None else []) + [m, n]
         with self._guard(ragged):
             value = piece if self.init is None else arith.addf(piece, read_vector(piece.type, self.init, idx))
-            write_vector(value, self.out, idx)
+            write_vector(self._epilogue(value, idx) if p.epilogue else value, self.out, idx)
+
+    def _epilogue(self, value: ir.Value, idx: list[ir.Value]) -> ir.Value:
+        """The epilogue's body on vectors along N at `idx` (b?, m, n), `value` standing for the
+        contraction's result: an operand with n as its last dim read as a vector there, any
+        other as the scalar at its dims of `idx`, broadcast."""
+        width = ir.VectorType(value.type).shape[0]
+        last = len(idx) - 1
+        args = []
+        for x, buf in zip(self.p.epilogue.inputs, self.epilogue_mem):
+            if x is None:
+                args.append(value)
+                continue
+            at = [idx[i] for i in x[1]]
+            vtype = ir.VectorType.get([width], x[0].tensor_type.element_type)
+            args.append(read_vector(vtype, buf, at) if x[1] and x[1][-1] == last
+                        else vector.broadcast(vtype, memref.load(buf, at)))
+        return vectorize_body(self.p.epilogue.op, args, width)
 
     # --- guards ---
 
