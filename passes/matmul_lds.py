@@ -324,6 +324,13 @@ def _init_of(root: ir.Operation) -> float | Binding | None:
 
 
 def match(d: Dispatch) -> Problem | Unmatched:
+    p = _match_contraction(d)
+    if not p and getattr(d, "epilogue", None):
+        return Unmatched(f"{d.root.name} with a fused elementwise consumer: {p.reason}")
+    return p
+
+
+def _match_contraction(d: Dispatch) -> Problem | Unmatched:
     root = d.root
     if len(d.inputs) != 2 or len(root.regions) != 1:
         return Unmatched(f"{root.name} with {len(d.inputs)} inputs is not a contraction of two operands")
