@@ -97,6 +97,9 @@ class Epilogue:
     # Per input of `op`: None for the contraction's result (read through the identity map),
     # else a loaded binding and the loops (positions in (b?, m, n), ascending) it reads.
     inputs: list[tuple[Binding, tuple[int, ...]] | None]
+    # The loops of the stored result's dims, in its memory order: a permutation of (b?, m, n)
+    # with n last (attention's head merge writes (b, m, n) as (m, b, n)).
+    out_dims: tuple[int, ...]
 
 
 @dataclasses.dataclass
@@ -398,7 +401,8 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
 def _with_epilogue(g: Graph) -> MatmulDispatch | Unmatched:
     """A root op whose one result feeds only an all-parallel elementwise linalg.generic over
     its output space, which reads it through the identity map and loaded bindings through
-    ascending projections of the loops (a bias, a residual), and whose result alone is stored."""
+    ascending projections of the loops (a bias, a residual), and whose result alone is stored,
+    in the loops' order or permuted with n last."""
     root, epi = g.ops
     fused = f"a {root.name} with a fused {epi.name}"
     if len(root.results) != 1 or len(epi.results) != 1 or epi.name != "linalg.generic":
@@ -412,9 +416,12 @@ def _with_epilogue(g: Graph) -> MatmulDispatch | Unmatched:
     rank = ir.RankedTensorType(result.type).rank
     identity = ir.AffineMap.get_identity(rank)
     maps = [ir.AffineMapAttr(a).value for a in epi.attributes["indexing_maps"]]
-    if any("reduction" in str(it) for it in epi.attributes["iterator_types"]) or maps[0].n_dims != rank \
-            or maps[-1] != identity:
-        return Unmatched(f"{fused}: the consumer is not all-parallel over the matmul's output, written in its order")
+    if any("reduction" in str(it) for it in epi.attributes["iterator_types"]) or maps[0].n_dims != rank:
+        return Unmatched(f"{fused}: the consumer is not all-parallel over the matmul's output")
+    out_dims = map_dims(maps[-1])
+    if out_dims is None or sorted(out_dims) != list(range(rank)) or out_dims[-1] != rank - 1:
+        return Unmatched(f"{fused}: the consumer writes its result through {maps[-1]}; takes permutations "
+                         "that keep n last")
     if not isinstance(ir.RankedTensorType(epi.results[0].type).element_type, ir.FloatType):
         return Unmatched(f"{fused}: the consumer's result is not of a float type")
     if not body_is_elementwise(epi):
@@ -438,7 +445,7 @@ def _with_epilogue(g: Graph) -> MatmulDispatch | Unmatched:
         if b is None:
             return Unmatched(f"{fused}: an input of {root.name} is not a whole-tensor load of a binding")
         operands.append(b)
-    return MatmulDispatch(g.func, root, operands, g.stores[0][1], g.body_ops, Epilogue(epi, inputs))
+    return MatmulDispatch(g.func, root, operands, g.stores[0][1], g.body_ops, Epilogue(epi, inputs, tuple(out_dims)))
 
 
 # --- planning (pure Python) ----------------------------------------------------------------
@@ -1018,14 +1025,17 @@ class _Emitter:
 
     def _store_piece(self, piece: ir.Value, m: ir.Value, n: ir.Value) -> None:
         """Stores a vector of the output along N at (m, n), adding the loaded init if any and
-        applying the epilogue if any; guarded where the tiles do not divide M or N (vector
+        applying the epilogue if any (stored in its result's dim order); guarded where the tiles do not divide M or N (vector
         widths divide N)."""
         p, t = self.p, self.pl.tiling
         ragged = [(x, p.sizes[dim]) for dim, x, tile in (("m", m, t.bm), ("n", n, t.bn)) if p.sizes[dim] % tile]
         idx = ([self.batch] if self.batch is not None else []) + [m, n]
         with self._guard(ragged):
             value = piece if self.init is None else arith.addf(piece, read_vector(piece.type, self.init, idx))
-            write_vector(self._epilogue(value, idx) if p.epilogue else value, self.out, idx)
+            if p.epilogue:
+                write_vector(self._epilogue(value, idx), self.out, [idx[i] for i in p.epilogue.out_dims])
+            else:
+                write_vector(value, self.out, idx)
 
     def _epilogue(self, value: ir.Value, idx: list[ir.Value]) -> ir.Value:
         """The epilogue's body on vectors along N at `idx` (b?, m, n), `value` standing for the

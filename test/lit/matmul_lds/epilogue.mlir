@@ -155,3 +155,68 @@ func.func @two_consumers() {
   iree_codegen.store_to_buffer %s, %3 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
   return
 }
+
+// -----
+
+// Attention's head merge: the consumer writes (b, m, n) as (m, b, n), n still last, so each
+// piece is written along n at (m, b, n).
+// CHECK-LABEL: func.func @head_merge
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
+// CHECK:         %[[B:.+]] = gpu.block_id z
+// CHECK:         %[[ACC:.+]]:4 = scf.for
+// CHECK:           scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[M:.+]] = arith.addi
+// CHECK-NEXT:    %[[N:.+]] = arith.addi
+// CHECK-NEXT:    %[[E:.+]] = math.exp %[[ACC]]#0 : vector<4xf32>
+// CHECK:         vector.transfer_write %[[E]], %[[OUT]][%[[M]], %[[B]], %[[N]]] {{.*}} : vector<4xf32>, memref<64x2x64xf32
+#layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @head_merge() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout3) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<64x2x64xf32, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<2x64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<2x64x64xf32>
+  %b = iree_codegen.load_from_buffer %1 : memref<2x64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<2x64x64xf32>
+  %e = tensor.empty() : tensor<2x64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<2x64x64xf32>) -> tensor<2x64x64xf32>
+  %mm = linalg.batch_matmul ins(%a, %b : tensor<2x64x64xf32>, tensor<2x64x64xf32>) outs(%z : tensor<2x64x64xf32>) -> tensor<2x64x64xf32>
+  %t = tensor.empty() : tensor<64x2x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d0, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mm : tensor<2x64x64xf32>) outs(%t : tensor<64x2x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<64x2x64xf32>
+  iree_codegen.store_to_buffer %r, %2 : tensor<64x2x64xf32> into memref<64x2x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// Refused: the consumer writes the result transposed (n no longer last), which the stores
+// along n cannot do.
+// CHECK-LABEL: func.func @transposed_result
+// CHECK-NOT:     ldsopt.lowered_by
+#layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @transposed_result() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout3) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  // expected-remark @+1 {{ldsopt-matmul-lds: left to IREE: a linalg.matmul with a fused linalg.generic: the consumer writes its result through (d0, d1) -> (d1, d0); takes permutations that keep n last}}
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.tanh %x : f32
+    linalg.yield %y : f32
+  } -> tensor<64x64xf32>
+  iree_codegen.store_to_buffer %r, %2 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
