@@ -6,8 +6,17 @@ Contract.
   `executable-configurations`; the named ops are taken too): one reduction dim k, output map
   (b?, m, n) in that order, one input over {m, k} and one over {n, k} in either order (NN, NT,
   TN, TT), plus an optional batch dim b that leads every map; inputs of one type among f32,
-  f16, bf16, output f32; body `out + ext?(a) * ext?(b)`; the output starts as a
-  `linalg.fill` of a constant or as a loaded tensor. Anything else is left alone.
+  f16, bf16, result f32; body `out + ext?(a) * ext?(b)`; the output starts as a
+  `linalg.fill` of a constant or as a loaded tensor.
+- The contraction is stored, or feeds one elementwise consumer that IREE fused into the
+  dispatch (bias add, GELU, residual add, scaling, truncf to f16): an all-parallel
+  `linalg.generic` over the contraction's output space (b?, m, n), arith/math body ops only,
+  reading the contraction's result through the identity map and loaded bindings through
+  ascending projections of (b?, m, n) (a bias over n or m, a residual over (m, n)), whose one
+  result (any float type) is stored, in (b?, m, n) order or permuted with n last (attention's
+  head merge). The contraction's result is then never stored: each output piece goes through
+  the consumer's body on vectors (`_Emitter._epilogue`). Anything else (two consumers, a
+  stored contraction result, more fused ops) is left alone, with the reason as a remark.
 - Needs a GPU target (#iree_gpu.target around the dispatch or lds-opt --target); a matched
   dispatch without one is an error.
 
@@ -54,8 +63,12 @@ fill), 256 threads; the `tiles` option gives other tilings, BMxBNxTMxTN, any siz
   16-byte read (mma.sync f16: 8 K for four 4-byte reads; MFMA: ds_read_b128 for two
   ds_read_b64). B's fragments of a group are read first and kept, A's one repetition at a
   time, each followed by its products.
+Output: each thread stores its accumulators in vectors along N, adding a loaded init, then
+applying the consumer if there is one: its other operands are read at the same (b?, m, n) (a
+vector along n where n is the operand's last dim, else a scalar broadcast).
 Tails: global reads past M, N or K (tiles that do not divide the extents) are guarded and
-read zeros, so they add nothing; stores (and reads of a loaded init) past M or N are guarded.
+read zeros, so they add nothing; stores (and reads of a loaded init or of the consumer's
+operands) past M or N are guarded.
 Vector widths divide the extents they run along, so a vector is all in or all out.
 """
 
