@@ -339,14 +339,14 @@ def _init_of(root: ir.Operation) -> float | Binding | None:
     return load_binding(init)
 
 
-def match(d: Dispatch) -> Problem | Unmatched:
+def match(d: MatmulDispatch) -> Problem | Unmatched:
     p = _match_contraction(d)
-    if not p and getattr(d, "epilogue", None):
+    if not p and d.epilogue:
         return Unmatched(f"{d.root.name} with a fused elementwise consumer: {p.reason}")
     return p
 
 
-def _match_contraction(d: Dispatch) -> Problem | Unmatched:
+def _match_contraction(d: MatmulDispatch) -> Problem | Unmatched:
     root = d.root
     if len(d.inputs) != 2 or len(root.regions) != 1:
         return Unmatched(f"{root.name} with {len(d.inputs)} inputs is not a contraction of two operands")
@@ -392,8 +392,7 @@ def _match_contraction(d: Dispatch) -> Problem | Unmatched:
     k_size = list(d.inputs[a_pos].tensor_type.shape)[(1 if batched else 0) + a_mem.index("k")]
     sizes = {"b": shape[0] if batched else 1, "m": shape[-2], "n": shape[-1], "k": k_size}
     return Problem(sizes, {r: d.inputs[pos] for r, (pos, _) in roles.items()},
-                   {r: mem for r, (_, mem) in roles.items()}, batched, init, d.output,
-                   getattr(d, "epilogue", None))
+                   {r: mem for r, (_, mem) in roles.items()}, batched, init, d.output, d.epilogue)
 
 
 def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch | Unmatched:
@@ -760,7 +759,7 @@ class _Emitter:
             self.out = p.output.memref()
             self.init = None if not loaded else self.out if init_is_output else p.init.memref()
             self.mem = {r: b.memref() for r, b in p.operands.items()}
-            self.epilogue_mem = [x and x[0].memref() for x in p.epilogue.inputs] if p.epilogue else []
+            self.epilogue_mem = [None if x is None else x[0].memref() for x in p.epilogue.inputs] if p.epilogue else []
             self.lds = {r: self._alloc(s) for r, s in pl.staging.items()}
             self.tid = k.thread_id()
             self.raw = {r: self._raw_staging(s) for r, s in pl.staging.items() if s.raw_elems}
@@ -1038,8 +1037,8 @@ class _Emitter:
 
     def _store_piece(self, piece: ir.Value, m: ir.Value, n: ir.Value) -> None:
         """Stores a vector of the output along N at (m, n), adding the loaded init if any and
-        applying the epilogue if any (stored in its result's dim order); guarded where the tiles do not divide M or N (vector
-        widths divide N)."""
+        applying the epilogue if any (stored in its result's dim order); guarded where the
+        tiles do not divide M or N (vector widths divide N)."""
         p, t = self.p, self.pl.tiling
         ragged = [(x, p.sizes[dim]) for dim, x, tile in (("m", m, t.bm), ("n", n, t.bn)) if p.sizes[dim] % tile]
         idx = ([self.batch] if self.batch is not None else []) + [m, n]
