@@ -6,8 +6,17 @@ Contract.
   `executable-configurations`; the named ops are taken too): one reduction dim k, output map
   (b?, m, n) in that order, one input over {m, k} and one over {n, k} in either order (NN, NT,
   TN, TT), plus an optional batch dim b that leads every map; inputs of one type among f32,
-  f16, bf16, output f32; body `out + ext?(a) * ext?(b)`; the output starts as a
-  `linalg.fill` of a constant or as a loaded tensor. Anything else is left alone.
+  f16, bf16, result f32; body `out + ext?(a) * ext?(b)`; the output starts as a
+  `linalg.fill` of a constant or as a loaded tensor.
+- The contraction is stored, or feeds one elementwise consumer that IREE fused into the
+  dispatch (bias add, GELU, residual add, scaling, truncf to f16): an all-parallel
+  `linalg.generic` over the contraction's output space (b?, m, n), arith/math body ops only,
+  reading the contraction's result through the identity map and loaded bindings through
+  ascending projections of (b?, m, n) (a bias over n or m, a residual over (m, n)), whose one
+  result (any float type) is stored, in (b?, m, n) order or permuted with n last (attention's
+  head merge). The contraction's result is then never stored: each output piece goes through
+  the consumer's body on vectors (`_Emitter._epilogue`). Anything else (two consumers, a
+  stored contraction result, more fused ops) is left alone, with the reason as a remark.
 - Needs a GPU target (#iree_gpu.target around the dispatch or lds-opt --target); a matched
   dispatch without one is an error.
 
@@ -54,8 +63,12 @@ fill), 256 threads; the `tiles` option gives other tilings, BMxBNxTMxTN, any siz
   16-byte read (mma.sync f16: 8 K for four 4-byte reads; MFMA: ds_read_b128 for two
   ds_read_b64). B's fragments of a group are read first and kept, A's one repetition at a
   time, each followed by its products.
+Output: each thread stores its accumulators in vectors along N, adding a loaded init, then
+applying the consumer if there is one: its other operands are read at the same (b?, m, n) (a
+vector along n where n is the operand's last dim, else a scalar broadcast).
 Tails: global reads past M, N or K (tiles that do not divide the extents) are guarded and
-read zeros, so they add nothing; stores (and reads of a loaded init) past M or N are guarded.
+read zeros, so they add nothing; stores (and reads of a loaded init or of the consumer's
+operands) past M or N are guarded.
 Vector widths divide the extents they run along, so a vector is all in or all out.
 """
 
@@ -71,8 +84,8 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 from ldsopt import mma
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
-from ldsopt.dispatch import Binding, Dispatch, load_binding
-from ldsopt.elementwise import element_bits, map_dims
+from ldsopt.dispatch import Binding, Dispatch, Graph, analyze, analyze_graph, load_binding
+from ldsopt.elementwise import body_is_elementwise, element_bits, map_dims, vectorize_body
 from ldsopt.kernel import LOWERED_BY, Kernel, L1Prefetch, matched_dispatches, read_vector, write_vector
 from ldsopt.mma import Intrinsic, OperandLayout
 from ldsopt.registry import ModulePass, PassError, option
@@ -89,6 +102,28 @@ STAGED_BY = "ldsopt.staged_by"
 
 
 @dataclasses.dataclass
+class Epilogue:
+    """The elementwise linalg.generic fused after the contraction, over its output space
+    (b?, m, n): applied to each output piece before the store."""
+
+    op: ir.Operation
+    # Per input of `op`: None for the contraction's result (read through the identity map),
+    # else a loaded binding and the loops (positions in (b?, m, n), ascending) it reads.
+    inputs: list[tuple[Binding, tuple[int, ...]] | None]
+    # The loops of the stored result's dims, in its memory order: a permutation of (b?, m, n)
+    # with n last (attention's head merge writes (b, m, n) as (m, b, n)).
+    out_dims: tuple[int, ...]
+
+
+@dataclasses.dataclass
+class MatmulDispatch(Dispatch):
+    """A dispatch whose root is the contraction; `output` is where the epilogue's result is
+    stored when it has one."""
+
+    epilogue: Epilogue | None = None
+
+
+@dataclasses.dataclass
 class Problem:
     """A matched contraction: sizes, each operand's dims in memory order, its init."""
 
@@ -97,7 +132,8 @@ class Problem:
     dims: dict[str, tuple[str, ...]]    # memory order per operand, batch dropped: ("m", "k") ...
     batched: bool
     init: float | Binding               # a fill constant or the loaded initial output
-    output: Binding
+    output: Binding                     # the contraction's result, or the epilogue's
+    epilogue: Epilogue | None = None
 
     @property
     def elem_type(self) -> ir.Type:
@@ -308,12 +344,20 @@ def _init_of(root: ir.Operation) -> float | Binding | None:
     return load_binding(init)
 
 
-def match(d: Dispatch) -> Problem | Unmatched:
+def match(d: MatmulDispatch) -> Problem | Unmatched:
+    p = _match_contraction(d)
+    if not p and d.epilogue:
+        return Unmatched(f"{d.root.name} with a fused elementwise consumer: {p.reason}")
+    return p
+
+
+def _match_contraction(d: MatmulDispatch) -> Problem | Unmatched:
     root = d.root
     if len(d.inputs) != 2 or len(root.regions) != 1:
         return Unmatched(f"{root.name} with {len(d.inputs)} inputs is not a contraction of two operands")
     types = [str(b.tensor_type.element_type) for b in d.inputs]
-    out_type = str(d.output.tensor_type.element_type)
+    result_type = ir.RankedTensorType(root.results[0].type)
+    out_type = str(result_type.element_type)
     if types[0] != types[1] or types[0] not in _INPUT_TYPES or out_type != "f32":
         return Unmatched(f"operands {types[0]} x {types[1]} -> {out_type}: takes two operands of one of "
                          f"{', '.join(_INPUT_TYPES)} into f32")
@@ -348,12 +392,77 @@ def match(d: Dispatch) -> Problem | Unmatched:
     init = _init_of(root)
     if init is None:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
-    shape = list(d.output.tensor_type.shape)
+    shape = list(result_type.shape)
     a_pos, a_mem = roles["A"]
     k_size = list(d.inputs[a_pos].tensor_type.shape)[(1 if batched else 0) + a_mem.index("k")]
     sizes = {"b": shape[0] if batched else 1, "m": shape[-2], "n": shape[-1], "k": k_size}
     return Problem(sizes, {r: d.inputs[pos] for r, (pos, _) in roles.items()},
-                   {r: mem for r, (_, mem) in roles.items()}, batched, init, d.output)
+                   {r: mem for r, (_, mem) in roles.items()}, batched, init, d.output, d.epilogue)
+
+
+def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch | Unmatched:
+    """The dispatch of one root op (ldsopt.dispatch.analyze), or of two fused ops: a root
+    followed by its elementwise epilogue (`_with_epilogue`)."""
+    single = analyze(func, roots)
+    if single:
+        return MatmulDispatch(**{f.name: getattr(single, f.name) for f in dataclasses.fields(Dispatch)})
+    g = analyze_graph(func, roots)
+    if not g or len(g.ops) == 1:
+        return single
+    if len(g.ops) > 2:
+        return Unmatched(f"{len(g.ops)} ops fused in one dispatch ({', '.join(op.name for op in g.ops)}); "
+                         "this pass takes a matmul and at most one elementwise consumer")
+    return _with_epilogue(g)
+
+
+def _with_epilogue(g: Graph) -> MatmulDispatch | Unmatched:
+    """A root op whose one result feeds only an all-parallel elementwise linalg.generic over
+    its output space, which reads it through the identity map and loaded bindings through
+    ascending projections of the loops (a bias, a residual), and whose result alone is stored,
+    in the loops' order or permuted with n last."""
+    root, epi = g.ops
+    fused = f"a {root.name} with a fused {epi.name}"
+    if len(root.results) != 1 or len(epi.results) != 1 or epi.name != "linalg.generic":
+        return Unmatched(f"{fused}: takes a matmul followed by one elementwise linalg.generic")
+    result = root.results[0]
+    users = [u.owner for u in result.uses]
+    if len(users) != 1 or users[0] != epi:
+        return Unmatched(f"{fused}: the matmul's result has {len(users)} uses; takes one elementwise consumer")
+    if len(g.stores) != 1 or g.stores[0][0] != epi.results[0]:
+        return Unmatched(f"{fused}: stores {len(g.stores)} results; takes the consumer's one result stored")
+    rank = ir.RankedTensorType(result.type).rank
+    identity = ir.AffineMap.get_identity(rank)
+    maps = [ir.AffineMapAttr(a).value for a in epi.attributes["indexing_maps"]]
+    if any("reduction" in str(it) for it in epi.attributes["iterator_types"]) or maps[0].n_dims != rank:
+        return Unmatched(f"{fused}: the consumer is not all-parallel over the matmul's output")
+    out_dims = map_dims(maps[-1])
+    if out_dims is None or sorted(out_dims) != list(range(rank)) or out_dims[-1] != rank - 1:
+        return Unmatched(f"{fused}: the consumer writes its result through {maps[-1]}; takes permutations "
+                         "that keep n last")
+    if not isinstance(ir.RankedTensorType(epi.results[0].type).element_type, ir.FloatType):
+        return Unmatched(f"{fused}: the consumer's result is not of a float type")
+    if not body_is_elementwise(epi):
+        return Unmatched(f"{fused}: the consumer's body is not arith/math ops on its inputs")
+    inputs = []
+    for v, m in zip(list(epi.operands)[:len(maps) - 1], maps):
+        if v == result:
+            if m != identity:
+                return Unmatched(f"{fused}: the consumer reads the matmul's result through a non-identity map")
+            inputs.append(None)
+            continue
+        b, dims = g.binding_of(v), map_dims(m)
+        if b is None:
+            return Unmatched(f"{fused}: an input of the consumer is not a whole-tensor load of a binding")
+        if dims is None or dims != sorted(set(dims)):
+            return Unmatched(f"{fused}: the consumer reads a binding through {m}; takes ascending projections")
+        inputs.append((b, tuple(dims)))
+    operands = []
+    for v in list(root.operands)[:len(root.operands) - 1]:
+        b = g.binding_of(v)
+        if b is None:
+            return Unmatched(f"{fused}: an input of {root.name} is not a whole-tensor load of a binding")
+        operands.append(b)
+    return MatmulDispatch(g.func, root, operands, g.stores[0][1], g.body_ops, Epilogue(epi, inputs, tuple(out_dims)))
 
 
 # --- planning (pure Python) ----------------------------------------------------------------
@@ -630,7 +739,7 @@ class MatmulLds(PlanOptions):
 
 def matches(module: ir.Operation, by: ModulePass | str):
     """(dispatch, problem, target) of each matmul dispatch not lowered yet (kernel.matched_dispatches)."""
-    return matched_dispatches(module, ROOTS, match, by)
+    return matched_dispatches(module, ROOTS, match, by, analyzer=analyze_matmul)
 
 
 class _Emitter:
@@ -653,6 +762,7 @@ class _Emitter:
             self.out = p.output.memref()
             self.init = None if not loaded else self.out if init_is_output else p.init.memref()
             self.mem = {r: b.memref() for r, b in p.operands.items()}
+            self.epilogue_mem = [None if x is None else x[0].memref() for x in p.epilogue.inputs] if p.epilogue else []
             self.lds = {r: self._alloc(s) for r, s in pl.staging.items()}
             self.tid = k.thread_id()
             self.raw = {r: self._raw_staging(s) for r, s in pl.staging.items() if s.raw_elems}
@@ -929,14 +1039,35 @@ class _Emitter:
     # --- output ---
 
     def _store_piece(self, piece: ir.Value, m: ir.Value, n: ir.Value) -> None:
-        """Stores a vector of the output along N at (m, n), adding the loaded init if any;
-        guarded where the tiles do not divide M or N (vector widths divide N)."""
+        """Stores a vector of the output along N at (m, n), adding the loaded init if any and
+        applying the epilogue if any (stored in its result's dim order); guarded where the
+        tiles do not divide M or N (vector widths divide N)."""
         p, t = self.p, self.pl.tiling
         ragged = [(x, p.sizes[dim]) for dim, x, tile in (("m", m, t.bm), ("n", n, t.bn)) if p.sizes[dim] % tile]
         idx = ([self.batch] if self.batch is not None else []) + [m, n]
         with self._guard(ragged):
             value = piece if self.init is None else arith.addf(piece, read_vector(piece.type, self.init, idx))
-            write_vector(value, self.out, idx)
+            if p.epilogue:
+                write_vector(self._epilogue(value, idx), self.out, [idx[i] for i in p.epilogue.out_dims])
+            else:
+                write_vector(value, self.out, idx)
+
+    def _epilogue(self, value: ir.Value, idx: list[ir.Value]) -> ir.Value:
+        """The epilogue's body on vectors along N at `idx` (b?, m, n), `value` standing for the
+        contraction's result: an operand with n as its last dim read as a vector there, any
+        other as the scalar at its dims of `idx`, broadcast."""
+        width = ir.VectorType(value.type).shape[0]
+        last = len(idx) - 1
+        args = []
+        for x, buf in zip(self.p.epilogue.inputs, self.epilogue_mem):
+            if x is None:
+                args.append(value)
+                continue
+            at = [idx[i] for i in x[1]]
+            vtype = ir.VectorType.get([width], x[0].tensor_type.element_type)
+            args.append(read_vector(vtype, buf, at) if x[1] and x[1][-1] == last
+                        else vector.broadcast(vtype, memref.load(buf, at)))
+        return vectorize_body(self.p.epilogue.op, args, width)
 
     # --- guards ---
 

@@ -1,7 +1,9 @@
 """ldsopt-matmul-lds end to end: each program in programs/matmul (NN, NT, TN, TT; f32, f16,
 bf16 inputs with f32 accumulation; batched; tails on M, N and K; zero, constant and loaded
-inits) is compiled through IREE, run on lavapipe and checked against IREE's llvm-cpu on the
-original program; plus gfx942 compiles whose ISA must show the LDS staging and MFMAs.
+inits) and each in programs/matmul_epilogue (a fused elementwise consumer: bias, GELU,
+residual, truncf to f16) is compiled through IREE, run on lavapipe and checked against IREE's
+llvm-cpu on the original program; plus gfx942 compiles whose ISA must show the LDS staging and
+MFMAs.
 CUDA (mma.sync for f16/bf16) runs on the H200: `lds-run programs/matmul/*.mlir --target cuda
 --prepare DIR`, then `python -m ldsopt.replay DIR` there."""
 
@@ -13,6 +15,7 @@ import pytest
 from ldsopt import isa
 
 PROGRAMS = pathlib.Path(__file__).parent / "programs" / "matmul"
+EPILOGUES = pathlib.Path(__file__).parent / "programs" / "matmul_epilogue"
 # f32 accumulation in another order than llvm-cpu's (and tf32-free f32 products): small
 # relative differences on sums of up to 70 unit-normal products.
 TOLERANCE = ("--atol", "1e-3", "--rtol", "1e-3")
@@ -26,11 +29,22 @@ def test_lavapipe(name, run_program):
     assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
 
 
-@pytest.mark.parametrize("name, mfma", [("nn_f16_96x160x64", "v_mfma_f32_16x16x16_f16"),
-                                         ("nt_f32_96x160x64", "v_mfma_f32_16x16x4_f32")])
-def test_gfx942_compiles_to_lds_staging_and_mfma(name, mfma, run_program, tmp_path):
+@pytest.mark.parametrize("name", sorted(p.stem for p in EPILOGUES.glob("*.mlir")))
+def test_epilogue_lavapipe(name, run_program):
+    """The matmul and its fused consumer are one kernel of ours (the dispatch is not left to IREE)."""
+    out = run_program((EPILOGUES / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
+                      *TOLERANCE, name=name)
+    assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
+
+
+@pytest.mark.parametrize("program, mfma", [(PROGRAMS / "nn_f16_96x160x64.mlir", "v_mfma_f32_16x16x16_f16"),
+                                            (PROGRAMS / "nt_f32_96x160x64.mlir", "v_mfma_f32_16x16x4_f32"),
+                                            (EPILOGUES / "bias_f16_96x160x64.mlir", "v_mfma_f32_16x16x16_f16"),
+                                            (EPILOGUES / "bias_gelu_f32_64x96x48.mlir", "v_mfma_f32_16x16x4_f32")],
+                         ids=lambda x: getattr(x, "stem", x))
+def test_gfx942_compiles_to_lds_staging_and_mfma(program, mfma, run_program, tmp_path):
     """gfx942: the operands go through LDS (ds writes and reads, barriers) and feed MFMAs."""
-    out = run_program((PROGRAMS / f"{name}.mlir").read_text(), "--target", "gfx942", "--require-ldsopt",
+    out = run_program(program.read_text(), "--target", "gfx942", "--require-ldsopt",
                       "--emit-dir", str(tmp_path / "emit"))
     (kernel,) = isa.from_dump_dir(str(tmp_path / "emit" / "executables"))
     assert kernel.lds_bytes > 0, kernel.summary()

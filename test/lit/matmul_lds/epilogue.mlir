@@ -1,0 +1,222 @@
+// RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-matmul-lds)' | filecheck %s
+// RUN: lds-opt %s --split-input-file --target=lavapipe --verify-diagnostics --remarks=missed \
+// RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds)' -o /dev/null
+
+// A matmul with the elementwise consumer IREE fuses into its dispatch: f16 operands, f32
+// accumulation, + a row bias (over n), GELU by erf, truncated to f16. The f32 result is never
+// stored: each accumulator piece (4 along N) goes through the consumer's body on vectors, the
+// bias read as a vector at the same n, and the f16 vector is written to the stored binding.
+// CHECK-LABEL: func.func @bias_gelu_f16
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[BIAS:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
+// CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(3)
+// CHECK:         %[[ACC:.+]]:4 = scf.for
+// CHECK-NOT:     linalg.generic
+// CHECK:         %[[B0:.+]] = vector.transfer_read %[[BIAS]][%{{.+}}]{{.*}} : memref<64xf32, {{.*}}>, vector<4xf32>
+// CHECK:         %[[Y:.+]] = arith.addf %[[ACC]]#0, %[[B0]] : vector<4xf32>
+// CHECK:         %[[S:.+]] = arith.mulf %[[Y]], %{{.+}} : vector<4xf32>
+// CHECK:         %[[E:.+]] = math.erf %[[S]] : vector<4xf32>
+// CHECK:         %[[P:.+]] = arith.addf %[[E]], %{{.+}} : vector<4xf32>
+// CHECK:         %[[H:.+]] = arith.mulf %[[Y]], %{{.+}} : vector<4xf32>
+// CHECK:         %[[G:.+]] = arith.mulf %[[H]], %[[P]] : vector<4xf32>
+// CHECK:         %[[T:.+]] = arith.truncf %[[G]] : vector<4xf32> to vector<4xf16>
+// CHECK:         vector.transfer_write %[[T]], %[[OUT]]{{.*}} : vector<4xf16>, memref<64x64xf16
+// CHECK-NOT:     vector.transfer_write {{.*}} vector<4xf32>, memref<64x64xf32
+// CHECK:         math.erf %{{.+}} : vector<4xf32>
+// CHECK:         vector.transfer_write %{{.+}}, %[[OUT]]{{.*}} : vector<4xf16>
+#layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @bias_gelu_f16() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout4) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout4) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout4) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout4) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf16>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf16>
+  %bias = iree_codegen.load_from_buffer %2 : memref<64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %e16 = tensor.empty() : tensor<64x64xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %bias : tensor<64x64xf32>, tensor<64xf32>) outs(%e16 : tensor<64x64xf16>) {
+  ^bb0(%x: f32, %c: f32, %o: f16):
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %rsqrt2 = arith.constant 0.70710678118654752 : f32
+    %y = arith.addf %x, %c : f32
+    %s = arith.mulf %y, %rsqrt2 : f32
+    %erf = math.erf %s : f32
+    %p = arith.addf %erf, %one : f32
+    %h = arith.mulf %y, %half : f32
+    %g = arith.mulf %h, %p : f32
+    %t = arith.truncf %g : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<64x64xf16>
+  iree_codegen.store_to_buffer %r, %3 : tensor<64x64xf16> into memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// A column bias (over m) is one scalar per output row: loaded once per piece and broadcast
+// along n.
+// CHECK-LABEL: func.func @column_bias
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[BIAS:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
+// CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(3)
+// CHECK:         %[[ACC:.+]]:4 = scf.for
+// CHECK:         %[[C:.+]] = memref.load %[[BIAS]][%{{.+}}] : memref<64xf32
+// CHECK:         %[[CV:.+]] = vector.broadcast %[[C]] : f32 to vector<4xf32>
+// CHECK:         %[[Y:.+]] = arith.addf %[[ACC]]#0, %[[CV]] : vector<4xf32>
+// CHECK:         vector.transfer_write %[[Y]], %[[OUT]]
+#layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @column_bias() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout4) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout4) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout4) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout4) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %bias = iree_codegen.load_from_buffer %2 : memref<64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %bias : tensor<64x64xf32>, tensor<64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %c: f32, %o: f32):
+    %y = arith.addf %x, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<64x64xf32>
+  iree_codegen.store_to_buffer %r, %3 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// Refused: the matmul's result is stored as well as consumed (two uses), so it cannot stay in
+// registers; left to IREE with the reason.
+// CHECK-LABEL: func.func @result_also_stored
+// CHECK-NOT:     ldsopt.lowered_by
+// CHECK:         linalg.matmul
+#layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @result_also_stored() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout4) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout4) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout4) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout4) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  // expected-remark @+1 {{ldsopt-matmul-lds: left to IREE: a linalg.matmul with a fused linalg.generic: the matmul's result has 2 uses; takes one elementwise consumer}}
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.tanh %x : f32
+    linalg.yield %y : f32
+  } -> tensor<64x64xf32>
+  iree_codegen.store_to_buffer %mm, %2 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  iree_codegen.store_to_buffer %r, %3 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// Refused: two consumers of the matmul's result (three fused ops).
+#layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @two_consumers() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout4) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout4) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout4) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout4) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  // expected-remark @+1 {{ldsopt-matmul-lds: left to IREE: 3 ops fused in one dispatch (linalg.matmul, linalg.generic, linalg.generic); this pass takes a matmul and at most one elementwise consumer}}
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.tanh %x : f32
+    linalg.yield %y : f32
+  } -> tensor<64x64xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.negf %x : f32
+    linalg.yield %y : f32
+  } -> tensor<64x64xf32>
+  iree_codegen.store_to_buffer %r, %2 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  iree_codegen.store_to_buffer %s, %3 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// Attention's head merge: the consumer writes (b, m, n) as (m, b, n), n still last, so each
+// piece is written along n at (m, b, n).
+// CHECK-LABEL: func.func @head_merge
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
+// CHECK:         %[[B:.+]] = gpu.block_id z
+// CHECK:         %[[ACC:.+]]:4 = scf.for
+// CHECK:           scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[M:.+]] = arith.addi
+// CHECK-NEXT:    %[[N:.+]] = arith.addi
+// CHECK-NEXT:    %[[E:.+]] = math.exp %[[ACC]]#0 : vector<4xf32>
+// CHECK:         vector.transfer_write %[[E]], %[[OUT]][%[[M]], %[[B]], %[[N]]] {{.*}} : vector<4xf32>, memref<64x2x64xf32
+#layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @head_merge() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout3) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<64x2x64xf32, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<2x64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<2x64x64xf32>
+  %b = iree_codegen.load_from_buffer %1 : memref<2x64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<2x64x64xf32>
+  %e = tensor.empty() : tensor<2x64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<2x64x64xf32>) -> tensor<2x64x64xf32>
+  %mm = linalg.batch_matmul ins(%a, %b : tensor<2x64x64xf32>, tensor<2x64x64xf32>) outs(%z : tensor<2x64x64xf32>) -> tensor<2x64x64xf32>
+  %t = tensor.empty() : tensor<64x2x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d0, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mm : tensor<2x64x64xf32>) outs(%t : tensor<64x2x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  } -> tensor<64x2x64xf32>
+  iree_codegen.store_to_buffer %r, %2 : tensor<64x2x64xf32> into memref<64x2x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// Refused: the consumer writes the result transposed (n no longer last), which the stores
+// along n cannot do.
+// CHECK-LABEL: func.func @transposed_result
+// CHECK-NOT:     ldsopt.lowered_by
+#layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @transposed_result() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout3) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  // expected-remark @+1 {{ldsopt-matmul-lds: left to IREE: a linalg.matmul with a fused linalg.generic: the consumer writes its result through (d0, d1) -> (d1, d0); takes permutations that keep n last}}
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.tanh %x : f32
+    linalg.yield %y : f32
+  } -> tensor<64x64xf32>
+  iree_codegen.store_to_buffer %r, %2 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
