@@ -119,5 +119,5 @@ def test_iree_i8_matmul_miscompile_is_reported(tmp_path):
     emit = tmp_path / "emit"
     a = np.fromfile(emit / "input0.bin", np.int8).reshape(64, 64).astype(np.int64)
     b = np.fromfile(emit / "input1.bin", np.int8).reshape(64, 64).astype(np.int64)
-    got = np.fromfile(emit / "actual_expected0.bin", np.int32).reshape(64, 64)
+    got = np.fromfile(emit / "output0.bin", np.int32).reshape(64, 64)
     assert (got == a @ (b % 256)).all()
