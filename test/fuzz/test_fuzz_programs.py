@@ -1,0 +1,100 @@
+"""Fuzzes lds-run on lavapipe with random programs (test/fuzz/programs.py).
+
+Every program must PASS (ldsopt's kernels, or IREE's where no pass takes a dispatch, agree
+with IREE's llvm-cpu on random inputs) or be refused cleanly by an ldsopt pass: exit 1 and
+a located `error:` from the ldsopt pipeline. A traceback, an internal error, a kernel IREE
+cannot compile or run, a hang or wrong values fail the test; the message holds the program
+and the command that reproduces it. Each outcome is a separate assertion, so Hypothesis
+reports each kind of failure it finds (not only the first).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+from hypothesis import event, given, reject
+
+import programs
+
+LDS_RUN = os.path.join(os.path.dirname(sys.executable), "lds-run")
+# Compiling a program takes seconds; minutes mean a hang (on a machine shared by several jobs).
+TIMEOUT_S = 600
+# A refusal by an ldsopt pass: "ldsopt pipeline failed:" then its located errors.
+REFUSAL = re.compile(r"ldsopt (program )?pipeline failed:\n.*: error: ")
+
+# Defects known and fixed on another branch (`robust`), recognised by their signature so that
+# the fuzzer keeps generating these programs and reports them again once the fix is merged.
+KNOWN_DEFECTS = [
+    # A rank-0 dispatch (a reduction to tensor<f32> that IREE turns elementwise, a 1x1x1
+    # matmul, a rank-0 epilogue) indexes the last dim of a shape that has none.
+    ("rank-0 dispatches crash ldsopt-lower-elementwise",
+     re.compile(r"lower_elementwise\.py.*\n.*cshape\[-1\].*\n.*\nIndexError: list index out of range")),
+]
+
+
+def repro(program: programs.Program, args: list[str], proc_out: str) -> str:
+    return (f"\n$ lds-run prog.mlir {' '.join(args)}\n{proc_out.rstrip()}\n"
+            f"--- prog.mlir ({program.summary}) ---\n{program.text}")
+
+
+def check(program: programs.Program) -> None:
+    args = ["--target", "lavapipe", *program.args]
+    with tempfile.TemporaryDirectory(prefix="ldsopt-fuzz-") as tmp:
+        path = os.path.join(tmp, "prog.mlir")
+        with open(path, "w") as f:
+            f.write(program.text)
+        try:
+            proc = subprocess.run([LDS_RUN, path, *args], capture_output=True, text=True, timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"hang: lds-run ran over {TIMEOUT_S} s" + repro(program, args, "")) from None
+    out = (proc.stdout + proc.stderr).replace(path, "prog.mlir")
+    for reason, signature in KNOWN_DEFECTS:
+        if signature.search(out):
+            event(f"known defect: {reason}")
+            reject()
+    assert "Traceback" not in out, "traceback" + repro(program, args, out)
+    assert "internal error" not in out, "internal error" + repro(program, args, out)
+    last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
+    if proc.returncode == 0:
+        assert last.startswith("PASS"), "exit 0 without PASS" + repro(program, args, out)
+        fell_back = "iree-default" in proc.stdout
+        event(f"{program.kind}: PASS" + (" (a dispatch kept IREE's pipeline)" if fell_back else ""))
+        return
+    assert not last.startswith("FAIL"), "wrong values" + repro(program, args, out)
+    assert proc.returncode == 1, f"exit {proc.returncode}" + repro(program, args, out)
+    error = proc.stderr.partition(": error: ")[2]
+    if error.startswith("iree-compile") and baseline_fails(program.text):
+        event(f"{program.kind}: IREE's own pipeline cannot compile it for lavapipe either")
+        reject()
+    assert REFUSAL.match(error), "not a refusal by an ldsopt pass" + repro(program, args, out)
+    event(f"{program.kind}: refused")
+
+
+def baseline_fails(text: str) -> bool:
+    """Whether IREE's default pipeline (no ldsopt) fails to compile the program too."""
+    with tempfile.TemporaryDirectory(prefix="ldsopt-fuzz-") as tmp:
+        path = os.path.join(tmp, "prog.mlir")
+        with open(path, "w") as f:
+            f.write(text)
+        proc = subprocess.run([LDS_RUN, path, "--target", "lavapipe", "--baseline"], capture_output=True, text=True,
+                              timeout=TIMEOUT_S)
+    return proc.returncode != 0 and "error: iree-compile" in proc.stderr
+
+
+@given(programs.reductions())
+def test_reductions(program):
+    check(program)
+
+
+@given(programs.elementwise())
+def test_elementwise(program):
+    check(program)
+
+
+@given(programs.matmuls())
+def test_matmuls(program):
+    check(program)
