@@ -391,9 +391,10 @@ _MATMUL_DIMS = {"A": {"N": ("m", "k"), "T": ("k", "m")}, "B": {"N": ("k", "n"), 
 @st.composite
 def matmuls(draw) -> Program:
     et = draw(st.sampled_from(FLOATS))
-    order = draw(st.sampled_from(("NN", "NT", "TN", "TT")))
+    form = draw(st.sampled_from(("NN", "NT", "TN", "TT", "named")))
+    named = form == "named"
+    order = "NN" if named else form
     batch = draw(st.sampled_from((1, 2, 3, 5))) if draw(st.booleans()) else 0
-    named = order == "NN" and draw(st.booleans())
     budget = (1 << 21) // max(batch, 1)
     m = draw(st.sampled_from(MATMUL_SIZES))
     n = draw(st.sampled_from([s for s in MATMUL_SIZES if m * s <= budget]))
