@@ -4,7 +4,9 @@ Every program must PASS (ldsopt's kernels, or IREE's where no pass takes a dispa
 with IREE's llvm-cpu on random inputs) or be refused cleanly by an ldsopt pass: exit 1 and
 a located `error:` from the ldsopt pipeline. A traceback, an internal error, a kernel IREE
 cannot compile or run, a hang or wrong values fail the test; the message holds the program
-and the command that reproduces it. Each outcome is a separate assertion, so Hypothesis
+and the command that reproduces it. Where IREE's own pipeline (`lds-run --baseline`) fails
+to compile the program or gets the same outputs wrong, the fault is IREE's: the example is
+counted (Hypothesis's statistics) and set aside. Each outcome is a separate assertion, so Hypothesis
 reports each kind of failure it finds (not only the first).
 """
 
@@ -25,6 +27,8 @@ LDS_RUN = os.path.join(os.path.dirname(sys.executable), "lds-run")
 TIMEOUT_S = 600
 # A refusal by an ldsopt pass: "ldsopt pipeline failed:" then its located errors.
 REFUSAL = re.compile(r"ldsopt (program )?pipeline failed:\n.*: error: ")
+# "output 0: max abs error 217, max rel error 1, 2 elements out of tolerance"
+OUT_OF_TOLERANCE = re.compile(r"^(output \d+):.*out of tolerance$", re.M)
 
 # Defects known and fixed on another branch (`robust`), recognised by their signature so that
 # the fuzzer keeps generating these programs and reports them again once the fix is merged.
@@ -41,8 +45,8 @@ def repro(program: programs.Program, args: list[str], proc_out: str) -> str:
             f"--- prog.mlir ({program.summary}) ---\n{program.text}")
 
 
-def check(program: programs.Program) -> None:
-    args = ["--target", "lavapipe", *program.args]
+def lds_run(program: programs.Program, args: list[str]) -> tuple[int, str, str]:
+    """(exit status, stdout, stdout and stderr) of lds-run on the program, its path shown as prog.mlir."""
     with tempfile.TemporaryDirectory(prefix="ldsopt-fuzz-") as tmp:
         path = os.path.join(tmp, "prog.mlir")
         with open(path, "w") as f:
@@ -51,38 +55,38 @@ def check(program: programs.Program) -> None:
             proc = subprocess.run([LDS_RUN, path, *args], capture_output=True, text=True, timeout=TIMEOUT_S)
         except subprocess.TimeoutExpired:
             raise AssertionError(f"hang: lds-run ran over {TIMEOUT_S} s" + repro(program, args, "")) from None
-    out = (proc.stdout + proc.stderr).replace(path, "prog.mlir")
+    return proc.returncode, proc.stdout, (proc.stdout + proc.stderr).replace(path, "prog.mlir")
+
+
+def wrong_outputs(report: str) -> list[str]:
+    return OUT_OF_TOLERANCE.findall(report)
+
+
+def check(program: programs.Program) -> None:
+    args = ["--target", "lavapipe", *program.args]
+    rc, stdout, out = lds_run(program, args)
     for reason, signature in KNOWN_DEFECTS:
         if signature.search(out):
             event(f"known defect: {reason}")
             reject()
     assert "Traceback" not in out, "traceback" + repro(program, args, out)
     assert "internal error" not in out, "internal error" + repro(program, args, out)
-    last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
-    if proc.returncode == 0:
+    last = stdout.strip().splitlines()[-1] if stdout.strip() else ""
+    if rc == 0:
         assert last.startswith("PASS"), "exit 0 without PASS" + repro(program, args, out)
-        fell_back = "iree-default" in proc.stdout
-        event(f"{program.kind}: PASS" + (" (a dispatch kept IREE's pipeline)" if fell_back else ""))
+        event(f"{program.kind}: PASS" + (" (a dispatch kept IREE's pipeline)" if "iree-default" in stdout else ""))
         return
+    if last.startswith("FAIL") and wrong_outputs(lds_run(program, args + ["--baseline"])[2]) == wrong_outputs(out):
+        event(f"{program.kind}: IREE's own pipeline gets the same outputs wrong")
+        reject()
     assert not last.startswith("FAIL"), "wrong values" + repro(program, args, out)
-    assert proc.returncode == 1, f"exit {proc.returncode}" + repro(program, args, out)
-    error = proc.stderr.partition(": error: ")[2]
-    if error.startswith("iree-compile") and baseline_fails(program.text):
+    assert rc == 1, f"exit {rc}" + repro(program, args, out)
+    error = out.partition(": error: ")[2]
+    if error.startswith("iree-compile") and ": error: iree-compile" in lds_run(program, args + ["--baseline"])[2]:
         event(f"{program.kind}: IREE's own pipeline cannot compile it for lavapipe either")
         reject()
     assert REFUSAL.match(error), "not a refusal by an ldsopt pass" + repro(program, args, out)
     event(f"{program.kind}: refused")
-
-
-def baseline_fails(text: str) -> bool:
-    """Whether IREE's default pipeline (no ldsopt) fails to compile the program too."""
-    with tempfile.TemporaryDirectory(prefix="ldsopt-fuzz-") as tmp:
-        path = os.path.join(tmp, "prog.mlir")
-        with open(path, "w") as f:
-            f.write(text)
-        proc = subprocess.run([LDS_RUN, path, "--target", "lavapipe", "--baseline"], capture_output=True, text=True,
-                              timeout=TIMEOUT_S)
-    return proc.returncode != 0 and "error: iree-compile" in proc.stderr
 
 
 @given(programs.reductions())
