@@ -361,7 +361,9 @@ def elementwise(draw) -> Program:
         summary = (f"elementwise {', '.join(i[1] for i in ins)} through maps {maps} -> "
                    f"{tensor(out_shape, out_et)} (output dims {list(out_dims)})")
     elif style == "transpose":
-        perm = draw(permutation(rank).filter(lambda p: p != list(range(rank))))
+        perm = draw(permutation(rank))
+        if perm == ident:  # a transpose that moves nothing: rotate it instead
+            perm = ident[1:] + ident[:1]
         in_shape = shape
         out_shape = [in_shape[p] for p in perm]
         params.append(("%x0", tensor(in_shape, et)))

@@ -62,13 +62,21 @@ def wrong_outputs(report: str) -> list[str]:
     return OUT_OF_TOLERANCE.findall(report)
 
 
+def set_aside(program: programs.Program, reason: str, args: list[str], report: str) -> None:
+    """Counts an example whose fault is known or IREE's, logs it (LDSOPT_FUZZ_LOG=file) and skips it."""
+    event(reason)
+    if os.environ.get("LDSOPT_FUZZ_LOG"):
+        with open(os.environ["LDSOPT_FUZZ_LOG"], "a") as f:
+            f.write(f"=== {reason}{repro(program, args, report)}\n")
+    reject()
+
+
 def check(program: programs.Program) -> None:
     args = ["--target", "lavapipe", *program.args]
     rc, stdout, out = lds_run(program, args)
     for reason, signature in KNOWN_DEFECTS:
         if signature.search(out):
-            event(f"known defect: {reason}")
-            reject()
+            set_aside(program, f"known defect: {reason}", args, out)
     assert "Traceback" not in out, "traceback" + repro(program, args, out)
     assert "internal error" not in out, "internal error" + repro(program, args, out)
     last = stdout.strip().splitlines()[-1] if stdout.strip() else ""
@@ -77,14 +85,12 @@ def check(program: programs.Program) -> None:
         event(f"{program.kind}: PASS" + (" (a dispatch kept IREE's pipeline)" if "iree-default" in stdout else ""))
         return
     if last.startswith("FAIL") and wrong_outputs(lds_run(program, args + ["--baseline"])[2]) == wrong_outputs(out):
-        event(f"{program.kind}: IREE's own pipeline gets the same outputs wrong")
-        reject()
+        set_aside(program, f"{program.kind}: IREE's own pipeline gets the same outputs wrong", args, out)
     assert not last.startswith("FAIL"), "wrong values" + repro(program, args, out)
     assert rc == 1, f"exit {rc}" + repro(program, args, out)
     error = out.partition(": error: ")[2]
     if error.startswith("iree-compile") and ": error: iree-compile" in lds_run(program, args + ["--baseline"])[2]:
-        event(f"{program.kind}: IREE's own pipeline cannot compile it for lavapipe either")
-        reject()
+        set_aside(program, f"{program.kind}: IREE's own pipeline cannot compile it for lavapipe either", args, out)
     assert REFUSAL.match(error), "not a refusal by an ldsopt pass" + repro(program, args, out)
     event(f"{program.kind}: refused")
 
