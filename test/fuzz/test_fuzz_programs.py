@@ -6,7 +6,8 @@ a located `error:` from the ldsopt pipeline. A traceback, an internal error, a k
 cannot compile or run, a hang or wrong values fail the test; the message holds the program
 and the command that reproduces it. Where IREE's own pipeline (`lds-run --baseline`) fails
 to compile the program or gets the same outputs wrong, the fault is IREE's: the example is
-counted (Hypothesis's statistics) and set aside. Each outcome is a separate assertion, so Hypothesis
+counted (Hypothesis's statistics) and set aside. For gfx942 and CUDA, not here, lds-run
+must compile the program (matrix-core kernels, cp.async and gather_to_lds staging) or refuse it. Each outcome is a separate assertion, so Hypothesis
 reports each kind of failure it finds (not only the first).
 """
 
@@ -19,6 +20,7 @@ import sys
 import tempfile
 
 from hypothesis import event, given, reject
+from hypothesis import strategies as st
 
 import programs
 
@@ -95,6 +97,35 @@ def check(program: programs.Program) -> None:
     event(f"{program.kind}: refused")
 
 
+# The default pipeline with the opt-in ldsopt-dtl-layout before ldsopt-matmul-lds.
+WITH_DTL = ("builtin.module(ldsopt-vector-distribute, ldsopt-inthread-transpose, ldsopt-dtl-layout, "
+            "ldsopt-matmul-lds, ldsopt-preload-transposed, ldsopt-lower-elementwise, canonicalize, cse)")
+
+
+def check_compiles(program: programs.Program, target: str, pipeline: str | None) -> None:
+    """For a target not here (gfx942, cuda): lds-run compiles the program with ldsopt or refuses it."""
+    with tempfile.TemporaryDirectory(prefix="ldsopt-fuzz-") as tmp:
+        args = ["--target", target, "--emit-dir", tmp] + (["--pipeline", pipeline] if pipeline else [])
+        rc, stdout, out = lds_run(program, args)
+    out = out.replace(tmp, "DIR")
+    for reason, signature in KNOWN_DEFECTS:
+        if signature.search(out):
+            set_aside(program, f"known defect: {reason}", args, out)
+    assert "Traceback" not in out, "traceback" + repro(program, args, out)
+    assert "internal error" not in out, "internal error" + repro(program, args, out)
+    if rc == 0:
+        last = stdout.strip().splitlines()[-1] if stdout.strip() else ""
+        assert last.startswith(("COMPILED", "PREPARED")), "exit 0 without COMPILED" + repro(program, args, out)
+        event(f"{target}: compiled" + (" (a dispatch kept IREE's pipeline)" if "iree-default" in stdout else ""))
+        return
+    assert rc == 1, f"exit {rc}" + repro(program, args, out)
+    error = out.partition(": error: ")[2]
+    if error.startswith("iree-compile") and ": error: iree-compile" in lds_run(program, args + ["--baseline"])[2]:
+        set_aside(program, f"{target}: IREE's own pipeline cannot compile it either", args, out)
+    assert REFUSAL.match(error), "not a refusal by an ldsopt pass" + repro(program, args, out)
+    event(f"{target}: refused")
+
+
 @given(programs.reductions())
 def test_reductions(program):
     check(program)
@@ -108,3 +139,9 @@ def test_elementwise(program):
 @given(programs.matmuls())
 def test_matmuls(program):
     check(program)
+
+
+@given(programs.matmuls() | programs.reductions() | programs.elementwise(), st.sampled_from(("gfx942", "cuda")),
+       st.sampled_from((None, WITH_DTL)))
+def test_compiles_for_gpus(program, target, pipeline):
+    check_compiles(program, target, pipeline)
