@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -92,13 +93,28 @@ def main(argv=None) -> int:
             ap.error("several inputs need --prepare DIR (each goes to DIR/<name>)")
         return prepare_suite(args)
     args.input = args.inputs[0]
-    from ldsopt import driver, isa  # the compiler is needed from here on
+    from ldsopt import driver  # the compiler is needed from here on
 
     devices = available_devices()
     target = args.target or default_target(devices)
+    scratch = not (args.prepare or args.emit_dir)
     folder = args.prepare or args.emit_dir or tempfile.mkdtemp(prefix="lds-run-")
     device = driver.target_model.known(target).device
     run_here = args.prepare is None and device in devices
+    rc = 1
+    try:
+        rc = prepare_and_run(args, target, folder, run_here)
+        return rc
+    finally:
+        # A scratch folder outlives the run only as the prepared folder it names for --replay.
+        if scratch and (rc != 0 or run_here or target == "gfx942"):
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def prepare_and_run(args, target: str, folder: str, run_here: bool) -> int:
+    """Compiles into `folder`, runs there if `run_here`, prints the report; the exit status."""
+    from ldsopt import driver, isa
+
     try:
         man = driver.prepare(args.input, target, folder, function=args.function, seed=args.seed,
                              pipeline_text=args.pipeline or driver.DEFAULT_PIPELINE,

@@ -1,0 +1,35 @@
+"""lds-run's scratch folder: removed after a run here, kept only as the prepared folder it
+names for `--replay` (a fuzzing session of thousands of runs left thousands behind)."""
+
+import os
+import pathlib
+import subprocess
+import sys
+
+PROGRAM = pathlib.Path(__file__).parent / "programs" / "elementwise" / "i32_mul_add.mlir"
+LDS_RUN = os.path.join(os.path.dirname(sys.executable), "lds-run")
+
+
+def _run(tmp_path, *args):
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    return subprocess.run([LDS_RUN, str(PROGRAM), *args], capture_output=True, text=True, env=env, timeout=600)
+
+
+def test_run_here_leaves_nothing(tmp_path):
+    proc = _run(tmp_path, "--target", "lavapipe")
+    assert proc.returncode == 0 and "\nPASS" in proc.stdout, proc.stdout + proc.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_failed_compile_leaves_nothing(tmp_path):
+    proc = _run(tmp_path, "--target", "lavapipe", "--pipeline", "builtin.module(no-such-pass)")
+    assert proc.returncode == 1 and ": error: " in proc.stderr, proc.stdout + proc.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_prepared_folder_is_kept(tmp_path):
+    proc = _run(tmp_path, "--target", "cuda")  # no CUDA device here: compiled, to be replayed
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    folder = proc.stdout.strip().splitlines()[-1].split()[1]
+    assert proc.stdout.strip().splitlines()[-1].startswith("PREPARED ")
+    assert pathlib.Path(folder).parent == tmp_path and (pathlib.Path(folder) / "manifest.json").exists()
