@@ -176,7 +176,7 @@ def main(argv=None) -> int:
     result = "\n// -----\n".join(o.rstrip("\n") for o in outputs) + "\n" if outputs else ""
     if args.output == "-":
         sys.stdout.write(result)
-    else:
+    elif ok:  # as mlir-opt: a failed run leaves no output file, not even a partial one
         with open(args.output, "w") as f:
             f.write(result)
     return 0 if ok else 1

@@ -1,7 +1,7 @@
 """Fuzzes lds-opt with random option values (test/fuzz/options.py) for every registered pass,
-on fixed lit inputs: it must print a module (exit 0) or fail with located errors only
-(`file:line:col: error:` or `<pass-pipeline>: error:`, exit 1), never a traceback, an
-internal error or a hang. The failure message holds the command that reproduces it.
+on fixed lit inputs: it must write a module (exit 0) or fail with located errors only
+(`file:line:col: error:` or `<pass-pipeline>: error:`, exit 1) and no output file, never a
+traceback, an internal error or a hang. The failure message holds the command that reproduces it.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 
 import pytest
 from hypothesis import event, given, reject
@@ -73,11 +74,14 @@ def test_options(pass_name, data):
     cmd = [LDS_OPT, str(LIT / lit_file), "--split-input-file", f"--pass-pipeline=builtin.module({', '.join(passes)})"]
     if target:
         cmd.append(f"--target={target}")
-    shown = "$ " + shlex.join(["lds-opt", f"test/lit/{lit_file}", *cmd[2:]])
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        proc = None
+    shown = "$ " + shlex.join(["lds-opt", f"test/lit/{lit_file}", *cmd[2:], "-o", "out.mlir"])
+    with tempfile.TemporaryDirectory(prefix="ldsopt-fuzz-") as tmp:
+        output = pathlib.Path(tmp) / "out.mlir"
+        try:
+            proc = subprocess.run(cmd + ["-o", str(output)], capture_output=True, text=True, timeout=TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            proc = None
+        written = output.read_text() if output.exists() else None
     families = {v.family for _, v in opts}
     crashed = proc is None or "Traceback" in proc.stderr or "internal error" in proc.stderr
     if crashed and "range" in families:
@@ -88,10 +92,11 @@ def test_options(pass_name, data):
     assert "Traceback" not in proc.stderr, "traceback" + report
     assert "internal error" not in proc.stderr, "internal error" + report
     if proc.returncode == 0:
-        assert proc.stdout.strip(), "exit 0 without output" + report
+        assert written and written.strip(), "exit 0 without output" + report
         event(f"{pass_name}: accepted ({'/'.join(sorted(families)) or 'defaults'})")
         return
     assert proc.returncode == 1, f"exit {proc.returncode}" + report
+    assert written is None, "a failed run wrote out.mlir" + report
     errors = [line for line in proc.stderr.splitlines() if "error:" in line and not line.startswith(" ")]
     assert errors and all(LOCATED.match(e) for e in errors), "unlocated error" + report
     event(f"{pass_name}: refused ({'/'.join(sorted(families))})")
