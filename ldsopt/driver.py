@@ -151,6 +151,8 @@ def apply_program_pipeline(text: str, pipeline_text: str) -> str:
 def _run_pipeline(module: ir.Module, pipeline_text: str, what: str) -> ir.Module:
     try:
         pipeline.run(module, pipeline_text)
+    except pipeline.PipelineError as e:
+        raise DriverError(f"{what} does not parse: {e}") from None
     except ir.MLIRError as e:
         raise DriverError(f"{what} failed:\n" + "\n".join(
             f"{d.location}: error: {d.message}" for d in e.error_diagnostics)) from None

@@ -1,10 +1,13 @@
-"""lds-run's scratch folder: removed after a run here, kept only as the prepared folder it
-names for `--replay` (a fuzzing session of thousands of runs left thousands behind)."""
+"""lds-run's scratch folder: removed after a run here or a failure, kept only as the prepared
+folder it names for `--replay` (a fuzzing session of thousands of runs left thousands
+behind); a pipeline that does not parse is an error, not a traceback."""
 
 import os
 import pathlib
 import subprocess
 import sys
+
+import pytest
 
 PROGRAM = pathlib.Path(__file__).parent / "programs" / "elementwise" / "i32_mul_add.mlir"
 LDS_RUN = os.path.join(os.path.dirname(sys.executable), "lds-run")
@@ -21,9 +24,18 @@ def test_run_here_leaves_nothing(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_failed_compile_leaves_nothing(tmp_path):
-    proc = _run(tmp_path, "--target", "lavapipe", "--pipeline", "builtin.module(no-such-pass)")
-    assert proc.returncode == 1 and ": error: " in proc.stderr, proc.stdout + proc.stderr
+@pytest.mark.parametrize("option, pipeline, message", [
+    ("--pipeline", "builtin.module(no-such-pass)", "ldsopt pipeline does not parse: 'no-such-pass'"),
+    ("--pipeline", "builtin.module(ldsopt-lower-elementwise{workgroup-size=x})",
+     "ldsopt pipeline does not parse: option 'workgroup-size' of pass 'ldsopt-lower-elementwise' expects int"),
+    ("--program-pipeline", "builtin.module(ldsopt-split-reduction{min-chunk=x})",
+     "ldsopt program pipeline does not parse: option 'min-chunk' of pass 'ldsopt-split-reduction' expects int"),
+])
+def test_bad_pipeline_is_an_error_and_leaves_nothing(tmp_path, option, pipeline, message):
+    """A pipeline that does not parse is a located error (it was a traceback), exit 1."""
+    proc = _run(tmp_path, "--target", "lavapipe", option, pipeline)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stdout + proc.stderr
+    assert f"i32_mul_add.mlir: error: {message}" in proc.stderr, proc.stderr
     assert list(tmp_path.iterdir()) == []
 
 
