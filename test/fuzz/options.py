@@ -50,23 +50,27 @@ def ints(family: str):
     return st.one_of(st.sampled_from(RANGE_INTS), st.integers(-(2 ** 70), -1))
 
 
-def _int_values():
-    return st.one_of(ints("in").map(lambda i: Value(str(i), "in")),
-                     ints("range").map(lambda i: Value(str(i), "range")),
+def _int_values(plausible: bool):
+    plain = ints("in").map(lambda i: Value(str(i), "in"))
+    if plausible:
+        return plain
+    return st.one_of(plain, ints("range").map(lambda i: Value(str(i), "range")),
                      st.sampled_from(MALFORMED_INTS).map(lambda t: Value(t, "malformed")))
 
 
-def _bool_values():
-    return st.one_of(st.sampled_from(("true", "false", "1", "0")).map(lambda t: Value(t, "in")),
-                     st.sampled_from(("yes", "True", "2", "", "on")).map(lambda t: Value(t, "malformed")))
+def _bool_values(plausible: bool):
+    plain = st.sampled_from(("true", "false", "1", "0")).map(lambda t: Value(t, "in"))
+    if plausible:
+        return plain
+    return st.one_of(plain, st.sampled_from(("yes", "True", "2", "", "on")).map(lambda t: Value(t, "malformed")))
 
 
 @st.composite
-def _structured(draw, words: list[str]):
+def _structured(draw, words: list[str], plausible: bool):
     """A tiling (AxBxCxD, several separated by commas) or a parametrized word (w<a,b,c>)."""
-    family = draw(st.sampled_from(("in", "range")))
+    family = "in" if plausible else draw(st.sampled_from(("in", "range")))
     nums = st.lists(ints(family) if family == "in" else st.one_of(ints("in"), ints("range")), min_size=1,
-                    max_size=5)
+                    max_size=5, unique=plausible)
     if words and draw(st.booleans()):
         ns = draw(nums)
         if family == "in" and len(set(ns)) < len(ns):
@@ -78,16 +82,18 @@ def _structured(draw, words: list[str]):
     return Value(",".join("x".join(map(str, t)) for t in tilings), family)
 
 
-def _str_values(default, help_text: str):
+def _str_values(default, help_text: str, plausible: bool):
     words = _words(default, help_text)
-    return st.one_of(st.sampled_from(words).map(lambda t: Value(t, "in")) if words else st.nothing(),
-                     _structured(words),
+    plain = [st.sampled_from(words).map(lambda t: Value(t, "in"))] if words else []
+    if plausible:
+        return st.one_of(*plain, _structured(words, plausible))
+    return st.one_of(*plain, _structured(words, plausible),
                      st.sampled_from(MALFORMED_TEXT).map(lambda t: Value(t, "malformed")))
 
 
 @st.composite
-def _list_values(draw):
-    family = draw(st.sampled_from(("in", "range", "malformed")))
+def _list_values(draw, plausible: bool):
+    family = "in" if plausible else draw(st.sampled_from(("in", "range", "malformed")))
     if family == "malformed":
         return Value(draw(st.sampled_from(("a,b", "1;2", "1,x", "[1,2]", "1 2 3"))), family)
     ns = draw(st.lists(ints("in") if family == "in" else st.one_of(ints("in"), ints("range")), max_size=5))
@@ -96,25 +102,27 @@ def _list_values(draw):
     return Value(",".join(map(str, ns)), family)
 
 
-def values(type_name: str, default, help_text: str):
+def values(type_name: str, default, help_text: str, plausible: bool = False):
+    """Values of an option; `plausible`: of the `in` family only."""
     if type_name == "int":
-        return _int_values()
+        return _int_values(plausible)
     if type_name == "bool":
-        return _bool_values()
+        return _bool_values(plausible)
     if type_name == "str":
-        return _str_values(default, help_text)
+        return _str_values(default, help_text, plausible)
     if type_name.startswith("list<"):
-        return _list_values()
+        return _list_values(plausible)
     raise ValueError(f"no value strategy for option type {type_name}")
 
 
 @st.composite
-def option_sets(draw, pass_cls) -> list[tuple[str, Value]]:
-    """Some of the pass's options (each at most once) with random values; sometimes a wrong name."""
+def option_sets(draw, pass_cls, plausible_only: bool = False) -> list[tuple[str, Value]]:
+    """Some of the pass's options (each at most once) with random values; sometimes a wrong
+    name. `plausible_only`: values of the `in` family only, names all right."""
     opts = pass_cls.options()
     chosen = draw(st.lists(st.sampled_from(opts), unique_by=lambda o: o[0], max_size=len(opts))) if opts else []
-    out = [(name, draw(values(tp, default, help_text))) for name, tp, default, help_text in chosen]
-    if draw(st.integers(0, 9)) == 0:
+    out = [(name, draw(values(tp, default, help_text, plausible_only))) for name, tp, default, help_text in chosen]
+    if not plausible_only and draw(st.integers(0, 9)) == 0:
         out.insert(draw(st.integers(0, len(out))), (draw(st.sampled_from(WRONG_NAMES)), Value("1", "malformed")))
     return out
 

@@ -22,13 +22,18 @@ import tempfile
 from hypothesis import event, given, reject
 from hypothesis import strategies as st
 
+import options
 import programs
+from ldsopt import registry
+from ldsopt.driver import DEFAULT_PIPELINE
+from ldsopt.pipeline import split_top_level
 
 LDS_RUN = os.path.join(os.path.dirname(sys.executable), "lds-run")
 # Compiling a program takes seconds; minutes mean a hang (on a machine shared by several jobs).
 TIMEOUT_S = 600
-# A refusal by an ldsopt pass: "ldsopt pipeline failed:" then its located errors.
-REFUSAL = re.compile(r"ldsopt (program )?pipeline failed:\n.*: error: ")
+# A refusal by an ldsopt pass ("ldsopt pipeline failed:" then its located errors), or of an
+# option value it does not take.
+REFUSAL = re.compile(r"ldsopt (program )?pipeline (failed:\n.*: error: |does not parse: )")
 # "output 0: max abs error 217, max rel error 1, 2 elements out of tolerance"
 OUT_OF_TOLERANCE = re.compile(r"^(output \d+):.*out of tolerance$", re.M)
 # "/tmp/x/ldsopt.mlir:27:16: error: failed to legalize operation 'vector.create_mask': ..."
@@ -92,8 +97,8 @@ def set_aside(program: programs.Program, reason: str, args: list[str], report: s
     reject()
 
 
-def check(program: programs.Program) -> None:
-    args = ["--target", "lavapipe", *program.args]
+def check(program: programs.Program, pipeline: str | None = None) -> None:
+    args = ["--target", "lavapipe", *program.args] + (["--pipeline", pipeline] if pipeline else [])
     rc, stdout, out = lds_run(program, args)
     for reason, signature in KNOWN_DEFECTS:
         if signature.search(out):
@@ -162,3 +167,28 @@ def test_matmuls(program):
        st.sampled_from((None, WITH_DTL)))
 def test_compiles_for_gpus(program, target, pipeline):
     check_compiles(program, target, pipeline)
+
+
+@st.composite
+def pipelines_with_options(draw) -> str:
+    """lds-run's default pipeline, each ldsopt pass in it given plausible options or none; an
+    option a later pass shares with an earlier one (the plan options of ldsopt-matmul-lds)
+    gets the same value, as they must."""
+    plan_options = {o[0] for o in registry.lookup("ldsopt-matmul-lds").options()}
+    parts, given_values = [], {}
+    for part in split_top_level(DEFAULT_PIPELINE[len("builtin.module("):-1]):
+        name = part.strip()
+        if registry.is_registered(name):
+            known = [o[0] for o in registry.lookup(name).options()]
+            opts = draw(options.option_sets(registry.lookup(name), plausible_only=True)) if draw(st.booleans()) else []
+            opts = dict(opts) | {k: v for k, v in given_values.items() if k in known}
+            given_values |= {k: v for k, v in opts.items() if k in plan_options}
+            name += f"{{{options.options_text(list(opts.items()), ' ')}}}" if opts else ""
+        parts.append(name)
+    return f"builtin.module({', '.join(parts)})"
+
+
+@given(programs.matmuls() | programs.reductions() | programs.elementwise(), pipelines_with_options())
+def test_programs_with_pass_options(program, pipeline):
+    """Plausible pass options change the kernels, never their values."""
+    check(program, pipeline)
