@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, settings
 sys.path.insert(0, os.path.dirname(__file__))
 
 _SLOW = [HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large]
-settings.register_profile("ci", max_examples=6, deadline=None, derandomize=True, database=None,
+settings.register_profile("ci", max_examples=4, deadline=None, derandomize=True, database=None,
                           suppress_health_check=_SLOW, print_blob=True)
 settings.register_profile("long", max_examples=3000, deadline=None, suppress_health_check=_SLOW, print_blob=True)
 settings.load_profile(os.environ.get("LDSOPT_FUZZ", "ci"))

@@ -1,14 +1,16 @@
-"""Fuzzes lds-run on lavapipe with random programs (test/fuzz/programs.py).
+"""Fuzzes lds-run with random programs (test/fuzz/programs.py).
 
-Every program must PASS (ldsopt's kernels, or IREE's where no pass takes a dispatch, agree
-with IREE's llvm-cpu on random inputs) or be refused cleanly by an ldsopt pass: exit 1 and
-a located `error:` from the ldsopt pipeline. A traceback, an internal error, a kernel IREE
+On lavapipe every program must PASS (ldsopt's kernels, or IREE's where no pass takes a
+dispatch, agree with IREE's llvm-cpu on random inputs), also with random plausible pass
+options; for gfx942 and CUDA (not here) lds-run must compile it (matrix-core kernels,
+cp.async and gather_to_lds staging). Or an ldsopt pass refuses it cleanly: exit 1 and a
+located `error:` from the ldsopt pipeline. A traceback, an internal error, a kernel IREE
 cannot compile or run, a hang or wrong values fail the test; the message holds the program
-and the command that reproduces it. Where IREE's own pipeline (`lds-run --baseline`) fails
-to compile the program with the same error or gets the same outputs wrong, the fault is IREE's: the example is
-counted (Hypothesis's statistics) and set aside. For gfx942 and CUDA, not here, lds-run
-must compile the program (matrix-core kernels, cp.async and gather_to_lds staging) or refuse it. Each outcome is a separate assertion, so Hypothesis
-reports each kind of failure it finds (not only the first).
+and the command that reproduces it. Each outcome is a separate assertion, so Hypothesis
+reports each kind of failure it finds (not only the first). Where IREE's own pipeline
+(`lds-run --baseline`) fails to compile the program with the same error or gets the same
+outputs wrong, the fault is IREE's: the example is counted (Hypothesis's statistics) and set
+aside, as are known defects.
 """
 
 from __future__ import annotations
@@ -97,8 +99,10 @@ def set_aside(program: programs.Program, reason: str, args: list[str], report: s
     reject()
 
 
-def check(program: programs.Program, pipeline: str | None = None) -> None:
-    args = ["--target", "lavapipe", *program.args] + (["--pipeline", pipeline] if pipeline else [])
+def check(program: programs.Program, target: str = "lavapipe", pipeline: str | None = None) -> None:
+    """lavapipe: lds-run runs the program and it PASSes. gfx942, cuda (not here): lds-run
+    compiles it. Or an ldsopt pass refuses it."""
+    args = ["--target", target, *program.args] + (["--pipeline", pipeline] if pipeline else [])
     rc, stdout, out = lds_run(program, args)
     for reason, signature in KNOWN_DEFECTS:
         if signature.search(out):
@@ -106,46 +110,28 @@ def check(program: programs.Program, pipeline: str | None = None) -> None:
     assert "Traceback" not in out, "traceback" + repro(program, args, out)
     assert "internal error" not in out, "internal error" + repro(program, args, out)
     last = stdout.strip().splitlines()[-1] if stdout.strip() else ""
+    what = f"{program.kind} on {target}"
     if rc == 0:
-        assert last.startswith("PASS"), "exit 0 without PASS" + repro(program, args, out)
-        event(f"{program.kind}: PASS" + (" (a dispatch kept IREE's pipeline)" if "iree-default" in stdout else ""))
+        verdict = "PASS" if target == "lavapipe" else "COMPILED" if target == "gfx942" else "PREPARED"
+        assert last.startswith(verdict), f"exit 0 without {verdict}" + repro(program, args, out)
+        event(f"{what}: {verdict}" + (" (a dispatch kept IREE's pipeline)" if "iree-default" in stdout else ""))
         return
     if last.startswith("FAIL") and iree_fails_alike(program, args, out):
-        set_aside(program, f"{program.kind}: IREE's own pipeline gets the same outputs wrong", args, out)
+        set_aside(program, f"{what}: IREE's own pipeline gets the same outputs wrong", args, out)
     assert not last.startswith("FAIL"), "wrong values" + repro(program, args, out)
     assert rc == 1, f"exit {rc}" + repro(program, args, out)
     error = out.partition(": error: ")[2]
+    if error.startswith("reference compile (llvm-cpu) failed"):  # the original program, no ldsopt in it
+        set_aside(program, f"{program.kind}: IREE's llvm-cpu cannot compile the reference", args, out)
     if error.startswith("iree-compile") and iree_fails_alike(program, args, out):
-        set_aside(program, f"{program.kind}: IREE's own pipeline cannot compile it for lavapipe either", args, out)
+        set_aside(program, f"{what}: IREE's own pipeline cannot compile it either", args, out)
     assert REFUSAL.match(error), "not a refusal by an ldsopt pass" + repro(program, args, out)
-    event(f"{program.kind}: refused")
+    event(f"{what}: refused")
 
 
 # The default pipeline with the opt-in ldsopt-dtl-layout before ldsopt-matmul-lds.
 WITH_DTL = ("builtin.module(ldsopt-vector-distribute, ldsopt-inthread-transpose, ldsopt-dtl-layout, "
             "ldsopt-matmul-lds, ldsopt-preload-transposed, ldsopt-lower-elementwise, canonicalize, cse)")
-
-
-def check_compiles(program: programs.Program, target: str, pipeline: str | None) -> None:
-    """For a target not here (gfx942, cuda): lds-run compiles the program with ldsopt or refuses it."""
-    args = ["--target", target] + (["--pipeline", pipeline] if pipeline else [])
-    rc, stdout, out = lds_run(program, args)
-    for reason, signature in KNOWN_DEFECTS:
-        if signature.search(out):
-            set_aside(program, f"known defect: {reason}", args, out)
-    assert "Traceback" not in out, "traceback" + repro(program, args, out)
-    assert "internal error" not in out, "internal error" + repro(program, args, out)
-    if rc == 0:
-        last = stdout.strip().splitlines()[-1] if stdout.strip() else ""
-        assert last.startswith(("COMPILED", "PREPARED")), "exit 0 without COMPILED" + repro(program, args, out)
-        event(f"{target}: compiled" + (" (a dispatch kept IREE's pipeline)" if "iree-default" in stdout else ""))
-        return
-    assert rc == 1, f"exit {rc}" + repro(program, args, out)
-    error = out.partition(": error: ")[2]
-    if error.startswith("iree-compile") and iree_fails_alike(program, args, out):
-        set_aside(program, f"{target}: IREE's own pipeline cannot compile it either", args, out)
-    assert REFUSAL.match(error), "not a refusal by an ldsopt pass" + repro(program, args, out)
-    event(f"{target}: refused")
 
 
 @given(programs.reductions())
@@ -166,7 +152,7 @@ def test_matmuls(program):
 @given(programs.matmuls() | programs.reductions() | programs.elementwise(), st.sampled_from(("gfx942", "cuda")),
        st.sampled_from((None, WITH_DTL)))
 def test_compiles_for_gpus(program, target, pipeline):
-    check_compiles(program, target, pipeline)
+    check(program, target, pipeline)
 
 
 @st.composite
@@ -191,4 +177,4 @@ def pipelines_with_options(draw) -> str:
 @given(programs.matmuls() | programs.reductions() | programs.elementwise(), pipelines_with_options())
 def test_programs_with_pass_options(program, pipeline):
     """Plausible pass options change the kernels, never their values."""
-    check(program, pipeline)
+    check(program, pipeline=pipeline)
