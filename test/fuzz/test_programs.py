@@ -10,7 +10,7 @@ import programs
 from ldsopt import driver, registry
 
 
-@settings(max_examples=60, derandomize=True, database=None)
+@settings(max_examples=40, derandomize=True, database=None)
 @given(programs.reductions() | programs.elementwise() | programs.matmuls())
 def test_programs_verify(program):
     with ir.Context() as ctx:
