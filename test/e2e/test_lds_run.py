@@ -2,6 +2,7 @@
 hang; nothing left behind in the temporary folder; a kernel IREE gets wrong reported as FAIL."""
 
 import os
+import pathlib
 import subprocess
 import sys
 
@@ -94,6 +95,17 @@ def test_emit_dir_is_kept(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert (tmp_path / "emit" / "manifest.json").exists()
     assert not os.listdir(tmp_path / "tmp")
+
+
+def test_prepared_folder_is_kept(tmp_path):
+    """No CUDA device here: the program is compiled to be replayed, and its folder, named by
+    the PREPARED line, is the result: it is kept."""
+    proc = run(tmp_path, ADD, "--target", "cuda")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    last = proc.stdout.strip().splitlines()[-1]
+    assert last.startswith("PREPARED ")
+    folder = pathlib.Path(last.split()[1])
+    assert folder.parent == tmp_path / "tmp" and (folder / "manifest.json").exists()
 
 
 I8_MATMUL = """

@@ -1,0 +1,54 @@
+"""The fuzzer's generators without a device: every generated program parses and verifies,
+has the one public function lds-run takes, and the strategies reach the cases they claim."""
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from iree.compiler import ir
+
+import options
+import programs
+from ldsopt import driver, registry
+
+
+@settings(max_examples=40, derandomize=True, database=None)
+@given(programs.reductions() | programs.elementwise() | programs.matmuls())
+def test_programs_verify(program):
+    with ir.Context() as ctx:
+        module = ir.Module.parse(program.text, ctx)
+        assert module.operation.verify(), program.text
+    sig = driver.signature(program.text, None)
+    assert sig.function == "main"
+    assert program.text.startswith(f"// {program.summary}\n")
+
+
+def _examples(strategy, n=150):
+    found = []
+
+    @settings(max_examples=n, derandomize=True, database=None)
+    @given(strategy)
+    def collect(x):
+        found.append(x)
+
+    collect()
+    return found
+
+
+def test_programs_reach_their_cases():
+    summaries = [p.summary for p in _examples(programs.reductions())]
+    for kind in ("add", "mul", "max", "min"):
+        assert any(s.startswith(f"reduction {kind} ") for s in summaries), kind
+    assert any("(long)" in s for s in summaries)
+    assert any("xf16> -> tensor<" in s and "acc f32" in s for s in summaries)
+    summaries = [p.summary for p in _examples(programs.elementwise())]
+    assert any(s.startswith("linalg.transpose") for s in summaries)
+    assert any(s.startswith("linalg.broadcast") for s in summaries)
+    summaries = [p.summary for p in _examples(programs.matmuls())]
+    for what in ("NN generic", "NT generic", "TN generic", "TT generic", "linalg.matmul", "linalg.batch_matmul"):
+        assert any(what in s for s in summaries), what
+
+
+def test_options_reach_every_family():
+    for name in registry.pass_names():
+        sets = _examples(options.option_sets(registry.lookup(name)), 100)
+        families = {v.family for opts in sets for _, v in opts}
+        assert families == {"in", "range", "malformed"}, (name, families)
