@@ -17,11 +17,6 @@
 // PARSE: malformed.mlir:4:{{[0-9]+}}: error: {{.*}}
 // PARSE-NOT: Traceback
 
-// A failed run writes no output file, not even an empty one; a passing run writes it.
-// RUN: rm -f %t && not lds-opt %S/Inputs/malformed.mlir -o %t 2>/dev/null && not ls %t
-// RUN: lds-opt %s -o %t && filecheck %s --check-prefix=WRITTEN < %t
-// WRITTEN-LABEL: func.func @f
-
 // RUN: not lds-opt %S/Inputs/does-not-exist.mlir 2>&1 | filecheck %s --check-prefix=MISSING
 // MISSING: does-not-exist.mlir: error: cannot read input
 
