@@ -175,21 +175,16 @@ def _row_case(name, shape, inputs, output, body: list[str], torch: Callable, wha
                    "\n".join(body) + "\n", torch, what)
 
 
-def _softmax(shape: tuple[int, ...], dtype: str) -> RowCase:
-    """softmax over the last dim: max, sum of exp(x - max), exp(x - max) / sum, in f32 (an f16
-    input is extended, the result truncated back), as IREE decomposes linalg.softmax."""
-    rank = len(shape)
-    full, row, _ = _row_maps(rank)
-    par = ", ".join(['"parallel"'] * rank)
-    red = ", ".join(['"parallel"'] * (rank - 1) + ['"reduction"'])
+def _max_and_sum_exp(shape: tuple[int, ...], dtype: str) -> list[str]:
+    """The lines of %max (over the last dim) and %sum (of exp(x - max)) of %x, in f32 (an f16
+    input extended): the start of a softmax and of a logsumexp."""
+    full, row, _ = _row_maps(len(shape))
+    red = ", ".join(['"parallel"'] * (len(shape) - 1) + ['"reduction"'])
     t = "tensor<" + "x".join(map(str, shape)) + f"x{dtype}>"
     r = "tensor<" + "x".join(map(str, shape[:-1])) + "xf32>"
     ext = [f"      %f = arith.extf %in : {dtype} to f32"] if dtype != "f32" else []
     f = "%f" if ext else "%in"
-    trunc = [f"      %o = arith.truncf %q : f32 to {dtype}"] if dtype != "f32" else []
-    o = "%o" if trunc else "%q"
-    body = [
-        f"func.func @main(%x: {t}) -> {t} {{",
+    return [
         "  %ninf = arith.constant 0xFF800000 : f32",
         "  %zero = arith.constant 0.0 : f32",
         f"  %er = tensor.empty() : {r}",
@@ -208,7 +203,24 @@ def _softmax(shape: tuple[int, ...], dtype: str) -> RowCase:
         "      %e = math.exp %d : f32",
         "      %s = arith.addf %e, %acc : f32",
         "      linalg.yield %s : f32",
-        f"  }} -> {r}",
+        f"  }} -> {r}"]
+
+
+def _softmax(shape: tuple[int, ...], dtype: str) -> RowCase:
+    """softmax over the last dim: max, sum of exp(x - max), exp(x - max) / sum, in f32 (an f16
+    input is extended, the result truncated back), as IREE decomposes linalg.softmax."""
+    rank = len(shape)
+    full, row, _ = _row_maps(rank)
+    par = ", ".join(['"parallel"'] * rank)
+    t = "tensor<" + "x".join(map(str, shape)) + f"x{dtype}>"
+    r = "tensor<" + "x".join(map(str, shape[:-1])) + "xf32>"
+    ext = [f"      %f = arith.extf %in : {dtype} to f32"] if dtype != "f32" else []
+    f = "%f" if ext else "%in"
+    trunc = [f"      %o = arith.truncf %q : f32 to {dtype}"] if dtype != "f32" else []
+    o = "%o" if trunc else "%q"
+    body = [
+        f"func.func @main(%x: {t}) -> {t} {{",
+        *_max_and_sum_exp(shape, dtype),
         f"  %eo = tensor.empty() : {t}",
         f"  %y = linalg.generic {{indexing_maps = [{full}, {row}, {row}, {full}], iterator_types = [{par}]}}",
         f"      ins(%x, %max, %sum : {t}, {r}, {r}) outs(%eo : {t}) {{",
@@ -296,30 +308,10 @@ def _layernorm(rows: int, n: int, dtype: str) -> RowCase:
 
 def _logsumexp(rows: int, n: int) -> RowCase:
     """log(sum(exp(x - max))) + max over the last dim, f32."""
-    full, row, _ = _row_maps(2)
     t, r = f"tensor<{rows}x{n}xf32>", f"tensor<{rows}xf32>"
-    red = '"parallel", "reduction"'
     body = [
         f"func.func @main(%x: {t}) -> {r} {{",
-        "  %ninf = arith.constant 0xFF800000 : f32",
-        "  %zero = arith.constant 0.0 : f32",
-        f"  %er = tensor.empty() : {r}",
-        f"  %mi = linalg.fill ins(%ninf : f32) outs(%er : {r}) -> {r}",
-        f"  %max = linalg.generic {{indexing_maps = [{full}, {row}], iterator_types = [{red}]}}",
-        f"      ins(%x : {t}) outs(%mi : {r}) {{",
-        "    ^bb0(%in: f32, %acc: f32):",
-        "      %m = arith.maximumf %in, %acc : f32",
-        "      linalg.yield %m : f32",
-        f"  }} -> {r}",
-        f"  %si = linalg.fill ins(%zero : f32) outs(%er : {r}) -> {r}",
-        f"  %sum = linalg.generic {{indexing_maps = [{full}, {row}, {row}], iterator_types = [{red}]}}",
-        f"      ins(%x, %max : {t}, {r}) outs(%si : {r}) {{",
-        "    ^bb0(%in: f32, %mx: f32, %acc: f32):",
-        "      %d = arith.subf %in, %mx : f32",
-        "      %e = math.exp %d : f32",
-        "      %s = arith.addf %e, %acc : f32",
-        "      linalg.yield %s : f32",
-        f"  }} -> {r}",
+        *_max_and_sum_exp((rows, n), "f32"),
         f"  %y = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, "
         f"affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]}}",
         f"      ins(%sum, %max : {r}, {r}) outs(%er : {r}) {{",
