@@ -121,7 +121,7 @@ def option_sets(draw, pass_cls, plausible_only: bool = False) -> list[tuple[str,
     name. `plausible_only`: values of the `in` family only, names all right."""
     opts = pass_cls.options()
     chosen = draw(st.lists(st.sampled_from(opts), unique_by=lambda o: o[0], max_size=len(opts))) if opts else []
-    out = [(name, draw(values(tp, default, help_text, plausible_only))) for name, tp, default, help_text in chosen]
+    out = [(name, draw(values(tp, default, help_text, plausible_only))) for name, tp, default, _, help_text in chosen]
     if not plausible_only and draw(st.integers(0, 9)) == 0:
         out.insert(draw(st.integers(0, len(out))), (draw(st.sampled_from(WRONG_NAMES)), Value("1", "malformed")))
     return out
