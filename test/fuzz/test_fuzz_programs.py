@@ -162,8 +162,7 @@ def pipelines_with_options(draw) -> str:
     gets the same value, as they must."""
     plan_options = {o[0] for o in registry.lookup("ldsopt-matmul-lds").options()}
     parts, given_values = [], {}
-    for part in split_top_level(DEFAULT_PIPELINE[len("builtin.module("):-1]):
-        name = part.strip()
+    for _, name in split_top_level(DEFAULT_PIPELINE[len("builtin.module("):-1]):
         if registry.is_registered(name):
             known = [o[0] for o in registry.lookup(name).options()]
             opts = draw(options.option_sets(registry.lookup(name), plausible_only=True)) if draw(st.booleans()) else []
