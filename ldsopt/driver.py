@@ -346,19 +346,27 @@ def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str) -> t
         raise DriverError(f"reference run (llvm-cpu) failed: {e}") from None
     float_out = any(dtype in FLOATS for _, dtype in sig.outputs)
     info = {"precision": "f64" if promotion.promoted else "program", "not_promoted": promotion.why,
-            "reduction_length": reference_mod.reduction_length(text) if float_out and not promotion.promoted else None}
+            "reduction_length": reference_mod.reduction_length(text) if float_out and not promotion.promoted else None,
+            "computes_in": sorted(reference_mod.computed_float_types(text)) if float_out else []}
     return expected, info
 
 
 def output_tolerances(sig: Signature, ref: dict | None, atol: float | None, rtol: float | None) -> list[dict]:
     """The tolerances of each output (`replay.tolerances`: `atol`/`rtol` where given, else
-    the output type's defaults), the defaults grown by `reference.tolerance_growth` where
-    the reference is the program as written."""
+    the defaults of the loosest of the output's type and the float types the program
+    computes in, `reference.computed_float_types`), the defaults grown by
+    `reference.tolerance_growth` where the reference is the program as written."""
     growth = reference_mod.tolerance_growth(ref["reduction_length"]) if ref and ref["reduction_length"] else 1.0
+    computed = ref.get("computes_in", []) if ref else []
     out = []
     for _, dtype in sig.outputs:
-        a, r = tolerances(dtype, atol, rtol)
-        out.append({"atol": a * (growth if atol is None else 1), "rtol": r * (growth if rtol is None else 1)})
+        if dtype not in FLOATS:
+            a, r = tolerances(dtype, atol, rtol)
+            out.append({"atol": a, "rtol": r})
+            continue
+        defaults = [tolerances(t, None, None) for t in [dtype, *computed]]
+        out.append({"atol": atol if atol is not None else max(x for x, _ in defaults) * growth,
+                    "rtol": rtol if rtol is not None else max(y for _, y in defaults) * growth})
     return out
 
 

@@ -7,7 +7,8 @@ half an ulp of the partial exceeds the addend, while a GPU tree sum lands close 
 kernel more accurate than its reference would then fail. So the reference is the program
 with f16, bf16 and f32 promoted to f64 (`promote_to_f64`), run on llvm-cpu on the same
 inputs widened exactly to f64; lds-run compares each output with it at the tolerances of
-the output's own element type.
+the loosest of the output's element type and the float types the program rounds in
+(`computed_float_types`: an f32 output of f16 math carries f16's error).
 
 What promotion changes, and what it keeps:
 - Named linalg ops are generalized first, so that their implicit casts are explicit ops.
@@ -263,6 +264,30 @@ def reduction_length(text: str) -> int:
 
         module.operation.walk(visit)
     return longest
+
+
+# Ops whose float result carries no rounding of its own that the reference misses: widening
+# and constants are exact, and the reference keeps a truncf's rounding (module docstring).
+_EXACT = ("arith.extf", "arith.truncf", "arith.constant", "arith.bitcast")
+
+
+def computed_float_types(text: str) -> set[str]:
+    """The float types `text` computes in: the element types of the results of its arith and
+    math ops (inside linalg bodies too) that round. An f32 output computed from f16 math
+    (math.exp of an f16, then extf) carries f16's error, which the promoted reference does
+    not: its tolerances are those of the loosest type it was computed in."""
+    found: set[str] = set()
+    with ir.Context():
+        module = ir.Module.parse(text)
+        _generalize(module)
+
+        def visit(op):
+            if op.name.startswith(("arith.", "math.")) and op.name not in _EXACT:
+                found.update(str(_elem(r.type)) for r in op.results if isinstance(_elem(r.type), ir.FloatType))
+            return ir.WalkResult.ADVANCE
+
+        module.operation.walk(visit)
+    return found
 
 
 def tolerance_growth(k: int) -> float:

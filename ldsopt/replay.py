@@ -8,8 +8,9 @@ binary files; `python -m ldsopt.replay DIR` (or `lds-run --replay DIR`) runs it.
 
 The check (`compare`): the reference is the program on llvm-cpu, computed in f64 where
 ldsopt/reference.py can promote it (then its float outputs are f64), else as written with
-tolerances grown with the longest reduction. Each output is held to the tolerances of its
-own element type (TOLERANCES, or the user's), recorded in the manifest and in result.json:
+tolerances grown with the longest reduction. Each output is held to the tolerances of the
+loosest of its element type and the float types the program rounds in (TOLERANCES, or the
+user's; an f32 output of f16 math gets f16's), recorded in the manifest and in result.json:
 - integers must be equal;
 - finite floats: |out - ref| <= atol + rtol*max(|ref|, s), s the RMS of the output's finite
   reference values (at least atol), since the rounding error of a sum is relative to the size

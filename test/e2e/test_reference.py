@@ -41,6 +41,7 @@ CASES = [
     ("gelu_erf_f32", "reference/gelu_erf_f32_16x300.mlir", ("--require-ldsopt",),
      "reference: llvm-cpu, the program as written (llvm-cpu cannot compile it in f64: failed to legalize operation "
      "'math.erf'"),
+    ("exp_f16_to_f32", "reference/exp_f16_to_f32_2x2.mlir", ("--require-ldsopt",), PROMOTED),
     ("special_sum_f32", "reduction/row_sum_f32_13x1000.mlir", ("--require-ldsopt", "--special-values"), PROMOTED),
     ("special_max_f16", "reduction/max_f16_32x300.mlir", ("--require-ldsopt", "--special-values"), PROMOTED),
     ("special_exp_f16", "elementwise/f16_mul_exp.mlir", ("--require-ldsopt", "--special-values"), PROMOTED),

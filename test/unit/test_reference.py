@@ -2,6 +2,7 @@
 what it keeps, what it refuses, and the reduction length that grows an unpromoted
 program's tolerances."""
 
+import pathlib
 import re
 
 import pytest
@@ -142,3 +143,15 @@ def test_resource_constants_keep_their_values_widened():
     assert re.search(r"%(\w+) = arith.constant dense_resource<blob1> : tensor<4xf32>\n"
                      r"\s*%(\w+) = arith.extf %\1 : tensor<4xf32> to tensor<4xf64>\n"
                      r"\s*%\w+ = arith.addf %arg0, %\2 : tensor<4xf64>", p.text), p.text
+
+
+def test_computed_float_types_are_the_rounding_ops():
+    """math.exp in f16 counts; the extf to f32 and the f32 add make f32; an f16 input that is
+    only widened (the f16-in, f32-accumulated matmul) computes in f32 alone."""
+    from ldsopt.reference import computed_float_types
+    exp16 = (pathlib.Path(__file__).resolve().parents[1] / "e2e" / "programs" / "reference" /
+             "exp_f16_to_f32_2x2.mlir").read_text()
+    assert computed_float_types(exp16) == {"f16", "f32"}
+    matmul = (pathlib.Path(__file__).resolve().parents[1] / "e2e" / "programs" / "reference" /
+              "matmul_f16_acc_f32_33x40x70.mlir").read_text()
+    assert computed_float_types(matmul) == {"f32"}
