@@ -32,4 +32,4 @@ def test_machine_path_pattern():
     assert MACHINE_PATH.search('IREE_OPT = "/' + 'work/venv/bin/iree-opt"')
     assert MACHINE_PATH.search("cd /" + "root/ldsopt")
     assert not MACHINE_PATH.search("os.path.join(folder, 'work/x')")
-    assert not MACHINE_PATH.search("~/work/ldsopt")
+    assert not MACHINE_PATH.search("~/" + "work/ldsopt")
