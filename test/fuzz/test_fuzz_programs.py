@@ -37,7 +37,8 @@ TIMEOUT_S = 600
 # option value it does not take.
 REFUSAL = re.compile(r"ldsopt (program )?pipeline (failed:\n.*: error: |does not parse: )")
 # "output 0: max abs error 217, max rel error 1, 2 elements out of tolerance"
-OUT_OF_TOLERANCE = re.compile(r"^(output \d+):.*out of tolerance$", re.M)
+# "output 0 (f32): max abs error 1.73, ...; 4 elements out of tolerance"
+OUT_OF_TOLERANCE = re.compile(r"^(output \d+) \(\w+\): .*elements out of tolerance", re.M)
 # "/tmp/x/ldsopt.mlir:27:16: error: failed to legalize operation 'vector.create_mask': ..."
 COMPILE_ERROR = re.compile(r"\.mlir:\d+:\d+: error: ([^:\n]*)")
 
