@@ -3,12 +3,13 @@ registered pass (ldsopt/registry.py), as the text between a pass's braces.
 
 Each value belongs to a family:
 - `in`: plausible values (small positive numbers, the words its help text names, tilings
-  and layouts of powers of two);
+  and layouts of powers of two); `plausible_only` draws them from what the option declares
+  it takes (its choices, else values its help text names that the pass accepts), so that
+  they reach the kernels rather than the option check;
 - `range`: well-formed but out of range (zero, negative, huge; tilings and layouts with
   such numbers or repeated ones);
 - `malformed`: text that is not of the option's type (or an option that does not exist).
-Every family must give either a result or a located `error:`; only `range` values meet a
-known defect (validation, fixed on branch `robust`).
+Every family must give either a result or a located `error:`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
+from hypothesis import assume
 from hypothesis import strategies as st
 
 
@@ -34,6 +36,8 @@ MALFORMED_TEXT = ("", "x", "<>", "perm<", "perm<a,b>", "64x", "x64", "64xx64", "
 WRONG_NAMES = ("no-such-option", "workgroup_size", "WORKGROUP-SIZE", "tiles ", "")
 
 _WORD = re.compile(r"\b[a-z][a-z_]*(?:<[^>]*>)?")
+# Values a help text gives as examples: tilings (96x96x3x4,...) and layouts (perm<16,8>+...).
+_EXAMPLE = re.compile(r"\d+(?:x\d+)+(?:,\d+(?:x\d+)+)*|[a-z_]+<[\d,]+>(?:\+[a-z_]+<[\d,]+>)*")
 
 
 def _words(default, help_text: str) -> list[str]:
@@ -115,13 +119,45 @@ def values(type_name: str, default, help_text: str, plausible: bool = False):
     raise ValueError(f"no value strategy for option type {type_name}")
 
 
+def _accepted(pass_cls, text: str) -> bool:
+    try:
+        pass_cls.from_options(text)
+        return True
+    except ValueError:  # registry.OptionError, or a check's own error
+        return False
+
+
+def declared_values(pass_cls, name: str, type_name: str, default, help_text: str):
+    """Values option `name` of `pass_cls` declares it takes: its choices, else (ints, bools,
+    lists) plausible ones the option check accepts, else (strings) its default and the words
+    and examples its help text names that the check accepts."""
+    field = next(f for f in dataclasses.fields(pass_cls) if f.name.replace("_", "-") == name)
+    if field.metadata.get("choices"):
+        return st.sampled_from([_show(c) for c in field.metadata["choices"]]).map(lambda t: Value(t, "in"))
+    if type_name != "str":
+        return values(type_name, default, help_text, plausible=True).filter(
+            lambda v: _accepted(pass_cls, f"{name}={v.text}"))
+    texts = [t for t in sorted({str(default), *_words(default, help_text), *_EXAMPLE.findall(help_text)})
+             if _accepted(pass_cls, f"{name}={t}")]
+    return st.sampled_from(texts).map(lambda t: Value(t, "in"))
+
+
+def _show(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 @st.composite
 def option_sets(draw, pass_cls, plausible_only: bool = False) -> list[tuple[str, Value]]:
     """Some of the pass's options (each at most once) with random values; sometimes a wrong
-    name. `plausible_only`: values of the `in` family only, names all right."""
+    name. `plausible_only`: values the options declare they take, names all right."""
     opts = pass_cls.options()
     chosen = draw(st.lists(st.sampled_from(opts), unique_by=lambda o: o[0], max_size=len(opts))) if opts else []
-    out = [(name, draw(values(tp, default, help_text, plausible_only))) for name, tp, default, _, help_text in chosen]
+    if plausible_only:
+        out = [(name, draw(declared_values(pass_cls, name, tp, default, help_text)))
+               for name, tp, default, _, help_text in chosen]
+        assume(_accepted(pass_cls, options_text(out, " ")))  # values an option takes only with others
+        return out
+    out = [(name, draw(values(tp, default, help_text))) for name, tp, default, _, help_text in chosen]
     if not plausible_only and draw(st.integers(0, 9)) == 0:
         out.insert(draw(st.integers(0, len(out))), (draw(st.sampled_from(WRONG_NAMES)), Value("1", "malformed")))
     return out

@@ -52,3 +52,12 @@ def test_options_reach_every_family():
         sets = _examples(options.option_sets(registry.lookup(name)), 100)
         families = {v.family for opts in sets for _, v in opts}
         assert families == {"in", "range", "malformed"}, (name, families)
+
+
+def test_plausible_options_pass_the_option_check():
+    """Plausible options reach the kernels: every value drawn is one the pass takes."""
+    for name in registry.pass_names():
+        cls = registry.lookup(name)
+        for opts in _examples(options.option_sets(cls, plausible_only=True), 50):
+            text = options.options_text(opts, " ")
+            cls.from_options(text)  # raises on a value the pass does not take
