@@ -82,12 +82,15 @@ def vectorize_body(root: ir.Operation, inputs: list[ir.Value], v: int) -> ir.Val
     return clone_body(root, inputs, v)[0]
 
 
-def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None, mapping: dict | None = None) -> list[ir.Value]:
+def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None, mapping: dict | None = None,
+               reciprocals: dict | None = None) -> list[ir.Value]:
     """Clones the generic's scalar body at the insertion point, its block arguments taken
     from `args`, onto vectors of `v` lanes (None: as scalars); every yielded value.
     `mapping` (body value -> new value), if given, supplies values for ops not to clone (a
-    linalg.index) and receives every cloned one."""
+    linalg.index) and receives every cloned one. `reciprocals` (block argument -> the new
+    value of its reciprocal), if given, turns `arith.divf x, arg` into `arith.mulf x, 1/arg`."""
     block = root.regions[0].blocks[0]
+    reciprocals = reciprocals or {}
     mapping = {} if mapping is None else mapping
     mapping.update({block.arguments[i]: args[i] for i in range(len(args))})
 
@@ -112,8 +115,12 @@ def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None, mapping:
             mapping[op.results[0]] = new.results[0] if v is None else vector.broadcast(lifted(op.results[0].type),
                                                                                        new.results[0])
             continue
-        new = ir.Operation.create(op.name, results=[lifted(r.type) for r in op.results],
-                                  operands=[get(x) for x in op.operands], attributes=attrs)
+        if op.name == "arith.divf" and op.operands[1] in reciprocals:
+            new = ir.Operation.create("arith.mulf", results=[lifted(op.results[0].type)],
+                                      operands=[get(op.operands[0]), reciprocals[op.operands[1]]], attributes=attrs)
+        else:
+            new = ir.Operation.create(op.name, results=[lifted(r.type) for r in op.results],
+                                      operands=[get(x) for x in op.operands], attributes=attrs)
         for old, res in zip(op.results, new.results):
             mapping[old] = res
     raise AssertionError("linalg.generic body without linalg.yield")

@@ -72,6 +72,8 @@ class Node:
     inits: list[ir.Value | Binding] = dataclasses.field(default_factory=list)  # REDUCE, ARG_BEST: fill value or
                                                                                # loaded tensor, per result
     arg_best: ArgBest | None = None  # ARG_BEST
+    row_divisors: list[int] = dataclasses.field(default_factory=list)  # MAP, REDUCE: operands read once
+                                                                       # per row that a divf divides by
 
 
 @dataclasses.dataclass
@@ -196,6 +198,20 @@ def _arg_best(op: ir.Operation, n: int) -> ArgBest | None:
     return ArgBest(best.name, compared, index.results[0])
 
 
+def _row_divisors(block: ir.Block, operands: list[Operand], k: int) -> list[int]:
+    """The operands, read once per row (through parallel dims only), that an arith.divf of
+    the body divides by."""
+    args = list(block.arguments)
+    out = set()
+    for op in block.operations:
+        op = op.operation
+        if op.name == "arith.divf" and op.operands[1] in args[:len(operands)]:
+            i = args.index(op.operands[1])
+            if all(d < k for d in operands[i].dims):
+                out.add(i)
+    return sorted(out)
+
+
 def _owner(value: ir.Value) -> ir.Operation | None:
     return value.owner.operation if isinstance(value, ir.OpResult) else None
 
@@ -254,7 +270,8 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
                for b in (x.operation for x in block.operations)):
             return Unmatched("a body op other than arith and math (or an argmax's linalg.index)")
         level = max((ready[o.value] for o in operands if o.value in ready), default=0)
-        node = Node(op, ARG_BEST if arg_best else kind, operands, level, arg_best=arg_best)
+        node = Node(op, ARG_BEST if arg_best else kind, operands, level, arg_best=arg_best,
+                    row_divisors=_row_divisors(block, operands, k) if kind != ROW_MAP else [])
         if kind == REDUCE:
             node.combines = [] if arg_best else combining_ops(op) or []
             node.inits = [_initial_value(v) for v in list(op.operands)[n_in:]]

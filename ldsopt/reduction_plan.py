@@ -45,6 +45,7 @@ import ast
 import dataclasses
 import math
 import re
+from typing import Callable
 
 from ldsopt.banks import BankModel
 
@@ -297,6 +298,28 @@ def _grown(plan: Plan) -> Plan:
            and 2 * plan.workgroup_size <= p.max_threads
            and plan.chunks // (2 * plan.threads_r) >= 2 * in_flight):
         plan = dataclasses.replace(plan, subgroups_r=2 * plan.subgroups_r)
+    plan.check()
+    return plan
+
+
+# Chunks a thread of a fused row kernel aims to hold (see for_kept_row).
+KEPT_ROW_CHUNKS = 4
+
+
+def for_kept_row(plan: Plan, fits: Callable[[Plan], bool]) -> Plan:
+    """A default plan for a fused row kept in registers: its subgroups halved while a thread
+    holds fewer than KEPT_ROW_CHUNKS chunks of the row, the grid keeps every compute unit
+    busy, and the thread's share of the row still `fits` its registers. A row's exchanges
+    (shuffles, barriers, the LDS round trip) cost the same whatever its length, and the
+    kernel runs compute-bound on 16-bit rows: fewer threads a row spread that cost over more
+    elements each."""
+    p = plan.problem
+    while (plan.subgroups_r > 1 and plan.chunks_per_thread[1] < KEPT_ROW_CHUNKS
+           and (p.compute_units is None or plan.grid >= p.compute_units)):
+        fewer = dataclasses.replace(plan, subgroups_r=plan.subgroups_r // 2)
+        if not fits(fewer):
+            break
+        plan = fewer
     plan.check()
     return plan
 

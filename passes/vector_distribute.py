@@ -50,7 +50,9 @@ any number of stored results, full or per row. Not matched (left to IREE): reduc
 other dims than the trailing ones, transposed or repeated reads, bodies beyond arith / math,
 other select-over-the-output bodies, a reduction starting from another generic's result. A user's
 layout config on any of its generics is refused (an error): the default plan (vectors along
-the row, every thread of the workgroup on one row at a time) is the only one. Per row:
+the row, every thread of the workgroup on one row at a time) is the only one; a row kept in
+registers (c.) takes fewer threads while each holds fewer than 4 chunks and the grid fills
+the machine (reduction_plan.for_kept_row). Per row:
 a. passes: the reductions that need no other one's result form pass 0, those that read a
    pass-0 result pass 1, and so on (softmax: the max, then the sum of exp(x - max)); a pass
    runs every reduction of its level over the thread's chunks at once (one accumulator
@@ -67,14 +69,16 @@ b. a last sweep writes the full results (consumers), thread by thread as their c
    read; row results are stored by thread 0;
 c. the row between sweeps (layout attribute `row`), when there is more than one sweep:
    "registers" when the thread's chunks (of every operand read per element) are at most
-   `row-registers` elements (32 by default): they are loaded once, before the first sweep,
+   `row-registers` elements (64 by default): they are loaded once, before the first sweep,
    and kept with whatever was computed from them (exp(x - max) is computed once for the sum
    and the divide); else "lds" (`row-lds`, on by default) when the row of every operand
    read in full (not the columns such as gamma, the same for every row) fits the
    workgroup's LDS with the partials: the first sweep writes each chunk it reads there, at
    the chunk's place in the row, and later sweeps read it back (each thread only the chunks
    it wrote: no barrier); else "global": each sweep reads the row again from global memory
-   (the loop of step 1).
+   (the loop of step 1);
+d. a division by a row value (softmax's x / sum) is a multiplication by its reciprocal,
+   computed once per row when the value is known (`row-reciprocal`, on by default).
 A workgroup looping over several rows needs a barrier before a row's LDS writes only when a
 row has one pass: with more, another pass's barrier separates the reads of one row from the
 writes of the next.
@@ -244,6 +248,9 @@ class VectorDistribute(ModulePass):
                                     "sweeps (above: the row goes to LDS, or is read again from global memory)", min=0)
     row_lds: bool = option(True, "fused rows: a row that does not fit in registers is kept in LDS between sweeps "
                                  "where it fits the workgroup's LDS (else it is read again from global memory)")
+    row_reciprocal: bool = option(True, "fused rows: a division by a value of the row (softmax's sum) is a "
+                                        "multiplication by its reciprocal, computed once per row: within 1.5 ulp "
+                                        "of the division, which would cost each element as much as an exp")
 
     def run(self, module: ir.Operation) -> None:
         for d, red, tgt in matched_dispatches(module, ("linalg.generic", "linalg.reduce"),
@@ -275,8 +282,16 @@ class VectorDistribute(ModulePass):
         problem = Problem(rows.shape, rows.reduced, vector_limit, tgt.subgroup_size, tgt.max_threads,
                           min(self.max_workgroups, tgt.max_workgroup_counts[0]),
                           element_bytes=max(1, read_bits // 8), compute_units=tgt.compute_units)
+        sweeps = rows.passes + (1 if rows.full_stores else 0)
+
+        def kept(p: Plan) -> bool:  # the thread's share of the row fits in its registers
+            return p.chunks_per_thread[1] * p.vector * len(chunk_operands) <= self.row_registers
+
         try:
-            plan = reduction_plan.with_unroll(reduction_plan.default_plan(problem, self.workgroup_size), self.unroll)
+            plan = reduction_plan.default_plan(problem, self.workgroup_size)
+            if sweeps > 1 and kept(plan) and not self.workgroup_size:
+                plan = reduction_plan.for_kept_row(plan, kept)
+            plan = reduction_plan.with_unroll(plan, self.unroll)
         except PlanError as e:
             raise PassError(g.location, f"{self.NAME}: no plan: {e}") from None
         # Rows are whole per workgroup (the default plan puts every thread on the reduction).
@@ -284,10 +299,9 @@ class VectorDistribute(ModulePass):
         banks = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
         accs = [comb.acc_type for level in range(rows.passes) for _, comb in _row_partials(rows, level)]
         pads = [plan.lds_row_pad(banks, element_bits(t) // 8) if plan.subgroups_r > 1 else 0 for t in accs]
-        sweeps = rows.passes + (1 if rows.full_stores else 0)
         # Where the row waits between sweeps: registers, else LDS, else global memory (read again).
         row = "global"
-        if sweeps > 1 and plan.chunks_per_thread[1] * plan.vector * len(chunk_operands) <= self.row_registers:
+        if sweeps > 1 and kept(plan):
             row = "registers"
         elif sweeps > 1 and self.row_lds:
             partial_bytes = sum(plan.subgroups_r * (1 + pad) * element_bits(t) // 8
@@ -299,7 +313,7 @@ class VectorDistribute(ModulePass):
         g.func.attributes[LAYOUT_ATTR] = layout_attr(
             plan, max(pads), passes=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), sweeps),
             row=ir.StringAttr.get(row))
-        _FusedRowKernel(rows, plan, tgt, pads, row).emit()
+        _FusedRowKernel(rows, plan, tgt, pads, row, self.row_reciprocal).emit()
 
     def _plan(self, d: Dispatch, red: Reduction, tgt: target_model.Target) -> Plan:
         bits = [element_bits(b.tensor_type.element_type) for b in d.inputs]
@@ -622,9 +636,10 @@ class _FusedRowKernel(_DistributedKernel):
     """Emits the kernel of a row-wise fused dispatch (see the module docstring, *Fused rows*)."""
 
     def __init__(self, rows: fused_rows.RowGraph, plan: Plan, tgt: target_model.Target, lds_pads: list[int],
-                 row: str):
+                 row: str, reciprocal: bool):
         super().__init__(rows.graph, plan, tgt)
         self.rows, self.lds_pads, self.row_place = rows, lds_pads, row
+        self.divisors = [(n, i) for n in rows.nodes for i in n.row_divisors] if reciprocal else []
 
     def emit(self) -> None:
         plan, k, g = self.plan, self.k, self.rows.graph
@@ -740,17 +755,33 @@ class _FusedRowKernel(_DistributedKernel):
         """The vector of operand `o` at chunk `c`."""
         if (o.value, o.dims) in c.values:
             return c.values[(o.value, o.dims)]
-        scalar = self.row.get((o.value, o.dims), self.row.get(o.value))  # a loaded or computed row value
+        scalar = self._row_value(o)
         if scalar is not None:
             return vector.broadcast(ir.VectorType.get([self.plan.vector], scalar.type), scalar)
         return self._full(c, o.value)
+
+    def _row_value(self, o: fused_rows.Operand) -> ir.Value | None:
+        """The scalar of a row operand: loaded (by tensor and dims) or computed (by value)."""
+        return self.row.get((o.value, o.dims), self.row.get(o.value))
+
+    def _reciprocals(self, node: fused_rows.Node) -> dict:
+        """For clone_body: each row divisor of `node` (its block argument) -> its reciprocal,
+        broadcast."""
+        args = node.op.regions[0].blocks[0].arguments
+        out = {}
+        for i in node.row_divisors:
+            r = self.row.get(("reciprocal", node.operands[i].value, node.operands[i].dims))
+            if r is not None:
+                out[args[i]] = vector.broadcast(ir.VectorType.get([self.plan.vector], r.type), r)
+        return out
 
     def _full(self, c: _Chunk, value: ir.Value) -> ir.Value:
         """The vector of full tensor `value` (a map's result) at chunk `c`, computed once."""
         if value not in c.values:
             node = self.rows.producer(value)
             args = [self._operand(c, o) for o in node.operands]
-            for r, x in zip(node.op.results, clone_body(node.op, args, self.plan.vector)):
+            for r, x in zip(node.op.results, clone_body(node.op, args, self.plan.vector,
+                                                        reciprocals=self._reciprocals(node))):
                 c.values[r] = x
         return c.values[value]
 
@@ -763,7 +794,7 @@ class _FusedRowKernel(_DistributedKernel):
             for n in nodes:
                 m = len(n.op.results)
                 args = [self._operand(c, o) for o in n.operands] + accs[pos:pos + m]
-                new += clone_body(n.op, args, self.plan.vector)
+                new += clone_body(n.op, args, self.plan.vector, reciprocals=self._reciprocals(n))
                 pos += m
             for (n, phase), acc in zip(bests, accs[pos:]):
                 new.append(self._arg_best_step(c, n, phase, acc))
@@ -854,11 +885,18 @@ class _FusedRowKernel(_DistributedKernel):
         return [self._partials_total(self.lds[key], k.const(0), kk, cb) for key, cb in parts]
 
     def _row_maps(self, level: int) -> None:
-        """The row maps computable after `level` reduction passes, on scalars."""
+        """The row maps computable after `level` reduction passes, on scalars; then the
+        reciprocals of the row divisors known by then, once per row."""
         for n in self.rows.row_maps(level):
-            args = [self.row.get((o.value, o.dims), self.row.get(o.value)) for o in n.operands]
+            args = [self._row_value(o) for o in n.operands]
             for r, x in zip(n.op.results, clone_body(n.op, args, None)):
                 self.row[r] = x
+        for n, i in self.divisors:
+            o = n.operands[i]
+            key, scalar = ("reciprocal", o.value, o.dims), self._row_value(o)
+            if scalar is not None and key not in self.row:
+                one = arith.constant(scalar.type, ir.FloatAttr.get(scalar.type, 1.0))
+                self.row[key] = arith.divf(one, scalar)
 
     def _store(self, chunks: list[_Chunk], valid) -> None:
         """Writes every stored full result at each chunk that exists."""

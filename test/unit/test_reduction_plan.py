@@ -4,7 +4,7 @@ import pytest
 
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
-from ldsopt.reduction_plan import (PlanError, Problem, choose_unroll, config_plan, default_plan,
+from ldsopt.reduction_plan import (PlanError, Problem, choose_unroll, config_plan, default_plan, for_kept_row,
                                    parse_lowering_config, with_unroll)
 
 GFX942 = dict(subgroup_size=64, max_threads=1024, max_workgroups=2**31 - 1)
@@ -200,3 +200,21 @@ def test_growth_stops_at_two_unroll_groups_a_thread():
     assert default_plan(Problem((128, 64), (0,), 4, **H200)).workgroup_size == 256   # 512: 4 rows
     assert default_plan(Problem((256, 64), (0,), 4, **H200)).workgroup_size == 512   # 1024: 4 rows
     assert default_plan(Problem((512, 64), (0,), 4, **H200)).workgroup_size == 1024  # 8 rows
+
+
+def _kept(operands: int, registers: int = 64):
+    """The fused row kernel's test: a thread's share of `operands` rows fits `registers`."""
+    return lambda p: p.chunks_per_thread[1] * p.vector * operands <= registers
+
+
+@pytest.mark.parametrize("shape, vector_limit, operands, threads", [
+    ((131072, 4096), 8, 1, 128),   # softmax f16 rows: 4 chunks of 8 a thread at 128 threads
+    ((131072, 4096), 4, 1, 256),   # the same rows in f32: 4 chunks a thread at 256 already
+    ((16384, 4096), 8, 3, 256),    # layernorm f16 (x, gamma, beta): 4 chunks would not fit 64 registers
+    ((64, 4096), 8, 1, 256),       # 64 rows leave SMs idle: no fewer threads
+    ((4096, 1000), 8, 1, 32),      # 1000 halves: 125 chunks, 4 a thread on one subgroup (no LDS exchange)
+])
+def test_kept_rows_take_fewer_threads(shape, vector_limit, operands, threads):
+    plan = for_kept_row(default_plan(Problem(shape, (1,), vector_limit, **H200)), _kept(operands))
+    assert plan.workgroup_size == threads
+    assert _kept(operands)(plan)

@@ -1,4 +1,4 @@
-// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute, canonicalize, cse)' | filecheck %s
+// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute{workgroup-size=256}, canonicalize, cse)' | filecheck %s
 
 // argmax as torch-mlir writes it (value and i64 index in one generic: maximumf, and select on
 // cmpf ogt of linalg.index), of 2x over rows of 1000 f32, as IREE 3.13 configures it for Vulkan.

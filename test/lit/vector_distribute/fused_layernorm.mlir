@@ -1,4 +1,4 @@
-// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute, canonicalize, cse)' | filecheck %s
+// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute{workgroup-size=256}, canonicalize, cse)' | filecheck %s
 
 // The normalizing dispatch IREE 3.13 forms on Vulkan from LayerNorm as generics (16x1000, f16
 // in and out, f32 statistics): the mean comes in as a loaded row tensor; the dispatch sums

@@ -1,4 +1,4 @@
-// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute, canonicalize, cse)' | filecheck %s
+// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute{workgroup-size=256}, canonicalize, cse)' | filecheck %s
 
 // y = exp(x - max(x)) (16x1000 f32): the max and a consumer that reads the row again, from the
 // registers it was loaded into.

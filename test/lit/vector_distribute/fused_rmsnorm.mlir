@@ -1,4 +1,4 @@
-// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute, canonicalize, cse)' | filecheck %s
+// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute{workgroup-size=256}, canonicalize, cse)' | filecheck %s
 
 // The RMSNorm dispatch IREE 3.13 forms on Vulkan (16x1000 f32): the sum of squares and a
 // consumer x * rsqrt(sum / 1000 + eps) * gamma (IREE fuses the row map into the consumer), gamma

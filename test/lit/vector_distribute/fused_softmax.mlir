@@ -1,10 +1,12 @@
-// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute, canonicalize, cse)' | filecheck %s
+// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute{workgroup-size=256}, canonicalize, cse)' | filecheck %s
 // RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute{row-registers=0}, canonicalize, cse)' | filecheck %s --check-prefix=LDS
 // RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute{row-registers=0 row-lds=false}, canonicalize, cse)' | filecheck %s --check-prefix=GLOBAL
+// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute, canonicalize, cse)' | filecheck %s --check-prefix=PLAN
+// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute{workgroup-size=256 row-reciprocal=false}, canonicalize, cse)' | filecheck %s --check-prefix=DIV
 
 // The softmax dispatch IREE 3.13 forms from `linalg.softmax` (dimension 1, 16x1000 f32), as
 // configured for Vulkan: the max, the sum of exp(x - max) and the divide over the same rows.
-// One kernel: a row per workgroup (256 threads, 32 subgroups of 8, 250 vectors of 4: one
+// One kernel (workgroup-size=256): a row per workgroup (256 threads, 32 subgroups of 8, 250 vectors of 4: one
 // each, thread 250 and up clamped to the last vector and masked), the row loaded once and
 // kept in registers; the max through shuffles and an LDS buffer of 32 partials, every thread
 // reading them all back; then exp(x - max) of the registers summed the same way through a
@@ -15,6 +17,7 @@
 // CHECK-DAG:     %[[NINF:.+]] = arith.constant dense<0xFF800000> : vector<4xf32>
 // CHECK-DAG:     %[[ZEROS:.+]] = arith.constant dense<0.000000e+00> : vector<4xf32>
 // CHECK-DAG:     %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
 // CHECK:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0) {{.*}} : memref<16x1000xf32, #hal.descriptor_type<storage_buffer>>
 // CHECK:         %[[Y:.+]] = hal.interface.binding.subspan {{.*}} binding(1) {{.*}} : memref<16x1000xf32, #hal.descriptor_type<storage_buffer>>
 // CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 256
@@ -60,12 +63,23 @@
 // CHECK-COUNT-3:   gpu.shuffle xor
 // CHECK:           %[[TOTAL:.+]] = arith.addf
 // CHECK:           %[[SUM:.+]] = arith.addf %[[TOTAL]], %[[ZERO]] : f32
+// CHECK:           %[[RECIP:.+]] = arith.divf %[[ONE]], %[[SUM]] : f32
 // CHECK:           scf.if %[[OWNS]] {
-// CHECK-NEXT:        %[[SUMV:.+]] = vector.broadcast %[[SUM]] : f32 to vector<4xf32>
-// CHECK-NEXT:        %[[OUT:.+]] = arith.divf %[[E]], %[[SUMV]] : vector<4xf32>
+// CHECK-NEXT:        %[[RECIPV:.+]] = vector.broadcast %[[RECIP]] : f32 to vector<4xf32>
+// CHECK-NEXT:        %[[OUT:.+]] = arith.mulf %[[E]], %[[RECIPV]] : vector<4xf32>
 // CHECK-NEXT:        vector.transfer_write %[[OUT]], %[[Y]][%[[ROW]], %[[COL]]]
 // CHECK-NOT:       gpu.barrier
 // CHECK:         return
+
+// The default plan of a row kept in registers: subgroups halved until each thread holds 4
+// chunks (the target's compute units unknown): 64 threads, 8 subgroups of 8, 4 vectors of 4.
+// PLAN-LABEL: func.func @softmax
+// PLAN-SAME:    lds_partials = array<i64: 8, 1>, {{.*}} reduction = array<i64: 8, 4, 8, 4>, row = "registers"
+// PLAN:         gpu.thread_id x upper_bound 64
+
+// row-reciprocal=false: the division per element, as the program writes it.
+// DIV-LABEL: func.func @softmax
+// DIV:         arith.divf %{{.+}}, %{{.+}} : vector<4xf32>
 
 // Not in registers: the row kept in LDS (4000 bytes) between sweeps. The first sweep's loop
 // loads x and writes each vector at its place in the row (every chunk read exists: no guard);

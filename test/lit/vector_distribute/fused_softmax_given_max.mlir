@@ -1,4 +1,4 @@
-// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute, canonicalize, cse)' | filecheck %s
+// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute{workgroup-size=256}, canonicalize, cse)' | filecheck %s
 
 #layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 
@@ -32,9 +32,10 @@
 // CHECK-COUNT-3:   gpu.shuffle xor
 // CHECK:           %[[TOTAL:.+]] = arith.addf
 // CHECK:           %[[SUM:.+]] = arith.addf %[[TOTAL]], %{{.+}} : f32
+// CHECK:           %[[RECIP:.+]] = arith.divf %{{.+}}, %[[SUM]] : f32
 // CHECK:           scf.if %[[OWNS]] {
-// CHECK-NEXT:        %[[SUMV:.+]] = vector.broadcast %[[SUM]] : f32 to vector<4xf32>
-// CHECK-NEXT:        %[[Q:.+]] = arith.divf %[[E]], %[[SUMV]] : vector<4xf32>
+// CHECK-NEXT:        %[[RECIPV:.+]] = vector.broadcast %[[RECIP]] : f32 to vector<4xf32>
+// CHECK-NEXT:        %[[Q:.+]] = arith.mulf %[[E]], %[[RECIPV]] : vector<4xf32>
 // CHECK-NEXT:        %[[Y:.+]] = arith.truncf %[[Q]] : vector<4xf32> to vector<4xf16>
 // CHECK-NEXT:        vector.transfer_write %[[Y]], %{{.+}}[%[[ROW]], %{{.+}}] {{.*}} : vector<4xf16>, memref<8x300xf16
 func.func @sum_exp_divide() {
