@@ -57,6 +57,10 @@ CASES = [(p.stem, p, "") for p in sorted((PROGRAMS / "reduction").glob("*.mlir")
     ("fused_global_grid_stride_f16_5x4099", FUSED / "softmax_generics_f16_5x4099.mlir",
      "row-registers=0 row-lds=false max-workgroups=2"),
     ("fused_grid_stride_16x1000", FUSED / "softmax_f32_16x1000.mlir", "max-workgroups=3"),
+    # The division per element, as written (by default a multiplication by the reciprocal),
+    # and a full workgroup where the default plan would take fewer threads.
+    ("fused_divide_f16_5x4099", FUSED / "softmax_generics_f16_5x4099.mlir", "row-reciprocal=false"),
+    ("fused_256_threads_16x1000", FUSED / "softmax_f32_16x1000.mlir", "workgroup-size=256"),
     # One sweep a row: a barrier before each row's LDS writes.
     ("fused_grid_stride_mean_24x640", FUSED / "mean_f32_24x640.mlir", "max-workgroups=5"),
     ("fused_grid_stride_sum_max_9x4099", FUSED / "sum_max_f32_9x4099.mlir", "max-workgroups=2"),
