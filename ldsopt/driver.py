@@ -192,16 +192,33 @@ def configure(text: str, tgt: target_model.KnownTarget, folder: str, extra: tupl
         return f.read()
 
 
-def dispatch_flags(program: str, tgt: target_model.KnownTarget, folder: str, pipeline_text: str,
-                   extra: tuple[str, ...] = ()) -> tuple[str, ...]:
+def form_dispatches(program: str, tgt: target_model.KnownTarget, folder: str, pipeline_text: str,
+                    extra: tuple[str, ...] = ()) -> tuple[tuple[str, ...], str, list[dict]]:
     """How IREE forms the ldsopt variant's dispatches (see NO_INLINED_CONSTANTS): with
     aggressive fusion where that leaves no more dispatches to IREE and forms fewer, else
-    without. Decided by configuring the program both ways and running the ldsopt pipeline."""
-    outcome = {}
+    without. Decided by configuring the program both ways and running the ldsopt pipeline;
+    a program whose first way is one dispatch that ldsopt lowers is not configured again
+    (nothing does better). Returns the flags, the module after the pipeline and its dispatch
+    report; `folder`'s configured.mlir is the chosen way's."""
+    best = None
     for flags in (NO_INLINED_CONSTANTS, NO_INLINED_CONSTANTS + AGGRESSIVE_FUSION):
-        _, report = apply_ldsopt(configure(program, tgt, folder, flags + extra), pipeline_text)
-        outcome[flags] = (sum(1 for d in report if not d["passes"]), len(report))
-    return min(outcome, key=lambda f: (outcome[f], len(f)))
+        configured = configure(program, tgt, folder, flags + extra)
+        lowered, report = apply_ldsopt(configured, pipeline_text)
+        score = (sum(1 for d in report if not d["passes"]), len(report))
+        if best is None or score < best[0]:
+            best = (score, flags, configured, lowered, report)
+        if score == (0, 1):
+            break
+    _, flags, configured, lowered, report = best
+    with open(os.path.join(folder, "configured.mlir"), "w") as f:
+        f.write(configured)
+    return flags, lowered, report
+
+
+def dispatch_flags(program: str, tgt: target_model.KnownTarget, folder: str, pipeline_text: str,
+                   extra: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The flags of form_dispatches' choice."""
+    return form_dispatches(program, tgt, folder, pipeline_text, extra)[0]
 
 
 def apply_ldsopt(configured: str, pipeline_text: str) -> tuple[str, list[dict]]:
@@ -392,8 +409,8 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
             report = dispatch_report(ir.Module.parse(ours, ctx))
     else:
         program = apply_program_pipeline(text, program_pipeline)
-        flags += dispatch_flags(program, tgt, folder, pipeline_text, f64_io)
-        ours, report = apply_ldsopt(configure(program, tgt, folder, flags), pipeline_text)
+        chosen, ours, report = form_dispatches(program, tgt, folder, pipeline_text, f64_io)
+        flags += chosen
     vmfb = compile_module(ours, folder, "ldsopt" if not baseline else "baseline", dump=dump)
     inputs = [Tensor(shape, dtype, f"input{i}.bin") for i, (shape, dtype) in enumerate(sig.inputs)]
     for t, arr in zip(inputs, random_inputs(sig, seed, special_values)):

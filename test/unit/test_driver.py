@@ -116,3 +116,20 @@ def test_dispatch_flags_fuse_where_it_pays(tmp_path):
         flags = driver.dispatch_flags(text, lavapipe, str(folder), driver.DEFAULT_PIPELINE)
         assert set(driver.NO_INLINED_CONSTANTS) <= set(flags), name
         assert (set(driver.AGGRESSIVE_FUSION) <= set(flags)) == fused, name
+
+
+def test_one_lowered_dispatch_is_configured_once(tmp_path, monkeypatch):
+    """A program IREE forms into one dispatch that ldsopt lowers is not configured a second
+    time with aggressive fusion (nothing could do better); configured.mlir is the choice's."""
+    root = pathlib.Path(__file__).resolve().parents[2]
+    text = (root / "test" / "e2e" / "programs" / "fused" / "softmax_f32_9x7.mlir").read_text()
+    calls = []
+    configure = driver.configure
+    monkeypatch.setattr(driver, "configure", lambda *a, **k: calls.append(a[3]) or configure(*a, **k))
+    flags, lowered, report = driver.form_dispatches(text, target.known("lavapipe"), str(tmp_path),
+                                                    driver.DEFAULT_PIPELINE)
+    assert calls == [driver.NO_INLINED_CONSTANTS] and flags == driver.NO_INLINED_CONSTANTS
+    assert [d["passes"] for d in report] == [["ldsopt-vector-distribute"]]
+    assert "ldsopt.lowered_by" in lowered
+    assert "ldsopt.lowered_by" not in (tmp_path / "configured.mlir").read_text()  # as IREE configured it
+    assert "hal.executable" in (tmp_path / "configured.mlir").read_text()
