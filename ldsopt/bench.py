@@ -32,7 +32,7 @@ import tempfile
 
 from iree.compiler import ir
 
-from ldsopt import bench_replay, driver
+from ldsopt import bench_replay, driver, program_bench
 from ldsopt import target as target_model
 
 CASES_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench", "cases.py")
@@ -178,11 +178,6 @@ def _slim(folder: str, man: dict) -> None:
             os.remove(os.path.join(folder, name))
 
 
-def _dispatch_index(name: str) -> int:
-    m = re.search(r"_dispatch_(\d+)", name)
-    return int(m.group(1)) if m else -1
-
-
 def _twin(path: str, folder: str) -> dict | None:
     """The model's PyTorch twin where its ONNX metadata names one (models/suite.py does):
     the twin module and the model's weights (by initializer name) go into the folder."""
@@ -249,7 +244,7 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
                                                     ("iree-default", program, _as_configured, formation)),
                                        tgt, folder, work, pipeline_text)
     by_variant = {v: {d["name"]: d for d in e["dispatches"]} for v, e in variants.items()}
-    names = sorted(by_variant["ldsopt"], key=_dispatch_index)
+    names = sorted(by_variant["ldsopt"], key=program_bench.dispatch_index)
     expected = sorted(d["name"] for d in whole["ldsopt"]["dispatches"])
     if sorted(by_variant["iree-default"]) != sorted(names) or sorted(names) != expected or set(calls) != set(names):
         raise driver.DriverError(f"{path}: the dispatch benchmarks do not form the program's dispatches "

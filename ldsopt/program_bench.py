@@ -29,21 +29,26 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 
 from ldsopt import bench_replay, replay
 from ldsopt.bench_replay import parse_benchmark_json
 from ldsopt.replay import Tensor, tool
 
 
-def benchmark(folder: str, repetitions: int = 10, min_time: str = "0.5s") -> dict:
-    """The median time of one call of the folder's function, in us, with what made it."""
+def _benchmark_command(folder: str) -> tuple[dict, list[str]]:
+    """The folder's manifest, and iree-benchmark-module on its function and inputs."""
     with open(os.path.join(folder, "manifest.json")) as f:
         man = json.load(f)
-    inputs = [Tensor(**t) for t in man["inputs"]]
     cmd = [tool("iree-benchmark-module"), f"--device={man['device']}", f"--module={os.path.join(folder, man['vmfb'])}",
-           f"--function={man['function']}", f"--benchmark_repetitions={repetitions}",
-           f"--benchmark_min_time={min_time}", "--benchmark_format=json"]
-    cmd += [f"--input={t.spec}=@{os.path.join(folder, t.file)}" for t in inputs]
+           f"--function={man['function']}"]
+    return man, cmd + [f"--input={t.spec}=@{os.path.join(folder, t.file)}" for t in (Tensor(**t) for t in man["inputs"])]
+
+
+def benchmark(folder: str, repetitions: int = 10, min_time: str = "0.5s") -> dict:
+    """The median time of one call of the folder's function, in us, with what made it."""
+    man, cmd = _benchmark_command(folder)
+    cmd += [f"--benchmark_repetitions={repetitions}", f"--benchmark_min_time={min_time}", "--benchmark_format=json"]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if proc.returncode != 0:
         raise RuntimeError(f"iree-benchmark-module failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
@@ -51,6 +56,37 @@ def benchmark(folder: str, repetitions: int = 10, min_time: str = "0.5s") -> dic
     lowered = sum(1 for d in man["dispatches"] if d["passes"])
     return {"folder": folder, "source": man["source"], "pipeline": man["pipeline"], "us": statistics.median(times),
             "repetitions": times, "ldsopt_dispatches": lowered, "total_dispatches": len(man["dispatches"])}
+
+
+def profile(folder: str, iterations: int = 50) -> dict[str, dict]:
+    """Per dispatch function of the folder's module, its time inside the whole program:
+    IREE's HAL profiling (`iree-benchmark-module --device_profiling_mode=dispatch-events`,
+    device timestamps around each dispatch, no Tracy) over `iterations` calls, read back by
+    `iree-profile statistics`. {function: {"calls": per call of the program, "us": mean per
+    dispatch but for the slowest, "min_us"}}; RuntimeError where the device's HAL does not
+    profile dispatches."""
+    _, cmd = _benchmark_command(folder)
+    with tempfile.TemporaryDirectory(prefix="lds-profile-") as work:
+        capture = os.path.join(work, "dispatches.ireeprof")
+        cmd += [f"--benchmark_min_time={iterations}x", "--benchmark_repetitions=1",
+                "--device_profiling_mode=dispatch-events", f"--device_profiling_output={capture}"]
+        for what, argv in (("iree-benchmark-module", cmd),
+                           ("iree-profile", [tool("iree-profile"), "statistics", "--format=jsonl", capture])):
+            proc = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+            if proc.returncode != 0:
+                raise RuntimeError(f"{what} failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
+    rows = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    out = {}
+    for r in rows:
+        if r.get("row_type") == "dispatch_function" and r.get("has_timing") and r["sample_count"]:
+            n, total = r["sample_count"], r["total_duration_ns"]
+            if n > 1:  # the slowest call left out: the first one carries the device's first-use costs
+                n, total = n - 1, total - r["maximum_duration_ns"]
+            out[r["function_name"]] = {"calls": r["sample_count"] / iterations, "us": total / n / 1e3,
+                                       "min_us": r["minimum_duration_ns"] / 1e3}
+    if not out:
+        raise RuntimeError("the profile holds no timed dispatch (the device's HAL may not record dispatch events)")
+    return out
 
 
 def is_program_folder(folder: str) -> bool:
@@ -131,6 +167,12 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
         except (OSError, RuntimeError, KeyError, ValueError, subprocess.TimeoutExpired) as e:
             whole[variant] = {"error": f"{type(e).__name__}: {e}"}
             say(f"whole program, {variant}: error: {e}")
+            continue
+        try:  # where the time goes inside it: a view of the program, not the table's measure
+            whole[variant]["in_program"] = profile(os.path.join(folder, sub), 5 if lavapipe else 50)
+        except (OSError, RuntimeError, KeyError, ValueError, subprocess.TimeoutExpired) as e:
+            whole[variant]["in_program_error"] = f"{type(e).__name__}: {e}"
+            say(f"whole program, {variant}: no dispatch profile: {e}")
     twin = None
     if man.get("twin"):
         if not use_torch:
@@ -205,16 +247,34 @@ def markdown(report: dict) -> str:
               "compare code generation; the whole-program line above compares with IREE's own formation. "
               + (f"Share: calls x time over the sum of the ldsopt column (sum: ldsopt {s_ours:.1f} us, "
                  f"IREE {s_iree:.1f} us)." if s_ours and s_iree else "Share: not computed (a dispatch failed to time)."),
-              "", "| # | dispatch | calls | ldsopt us | IREE us | IREE/ldsopt | share | lowered by / why not |",
-              "|---|---|---|---|---|---|---|---|"]
+              "In program: the ldsopt module's own dispatch, timed inside the whole program (HAL dispatch "
+              "profiling, mean per call but for the slowest)" + ("." if "in_program" in ours else
+                                              f": not available ({ours.get('in_program_error', 'no whole-program time')})."),
+              "", "| # | dispatch | calls | ldsopt us | IREE us | IREE/ldsopt | share | in program us | "
+              "lowered by / why not |", "|---|---|---|---|---|---|---|---|---|"]
     for i, r in enumerate(report["dispatches"]):
         o, b = r["ldsopt"], r["iree-default"]
         ratio = f"{b['us'] / o['us']:.2f}" if "us" in o and "us" in b else "-"
         share = f"{100 * r['calls'] * o['us'] / s_ours:.0f}%" if s_ours and "us" in o else "-"
-        name = short(r["name"])
-        lines.append(f"| {i} | `{name}` | {r['calls']} | {_us(o)} | {_us(b)} | {ratio} | {share} | "
-                     f"{why(r).replace('|', '/')} |")
+        lines.append(f"| {i} | `{short(r['name'])}` | {r['calls']} | {_us(o)} | {_us(b)} | {ratio} | {share} | "
+                     f"{_us(ours.get('in_program', {}).get(r['name']))} | {why(r).replace('|', '/')} |")
+    if "in_program" in iree:
+        theirs = iree["in_program"]
+        total = sum(d["calls"] * d["us"] for d in theirs.values())
+        lines += ["", "## IREE's default module, its own dispatches in the program", "",
+                  "HAL dispatch profiling of the IREE-default whole-program module (its own dispatch formation, "
+                  "so other dispatches than above); mean per call but for the slowest.", "",
+                  "| dispatch | calls | us | share |", "|---|---|---|---|"]
+        for n in sorted(theirs, key=dispatch_index):
+            d = theirs[n]
+            lines.append(f"| `{short(n)}` | {d['calls']:g} | {d['us']:.1f} | {100 * d['calls'] * d['us'] / total:.0f}% |")
     return "\n".join(lines) + "\n"
+
+
+def dispatch_index(name: str) -> int:
+    """A dispatch's position in its program, from its name (dispatch_N_...)."""
+    tail = name[name.find("dispatch_") + len("dispatch_"):] if "dispatch_" in name else ""
+    return int(tail.split("_")[0]) if tail.split("_")[0].isdigit() else -1
 
 
 def plot(report: dict, path: str) -> bool:

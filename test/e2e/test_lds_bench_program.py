@@ -50,8 +50,12 @@ def test_encoder_layer_end_to_end(encoder, tmp_path):
         assert r["calls"] >= 1
         assert r["ldsopt"]["us"] > 0 and r["iree-default"]["us"] > 0, r
         assert not r["pipelines"]["iree-default"].startswith("ldsopt"), r  # the IREE column is IREE's code
-    # IREE keeps one executable for the Q, K and V projections; the table counts its 3 calls.
+    # IREE keeps one executable for the Q, K and V projections; the table counts its 3 calls,
+    # as the profile of the whole program (HAL dispatch events) does.
     assert max(r["calls"] for r in rows) == 3
+    in_program = report["whole"]["ldsopt"]["in_program"]
+    assert {r["name"]: r["calls"] for r in rows} == {n: d["calls"] for n, d in in_program.items()}
+    assert all(d["us"] > 0 for d in report["whole"]["iree-default"]["in_program"].values())
     assert report["values"]["passed"]
     assert report["whole"]["ldsopt"]["us"] > 0 and report["whole"]["iree-default"]["us"] > 0
     assert report["whole"]["iree-default"]["pipeline"] == "iree-default"
