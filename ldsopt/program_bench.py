@@ -72,7 +72,7 @@ def profile(folder: str, iterations: int = 50) -> dict[str, dict]:
                 "--device_profiling_mode=dispatch-events", f"--device_profiling_output={capture}"]
         for what, argv in (("iree-benchmark-module", cmd),
                            ("iree-profile", [tool("iree-profile"), "statistics", "--format=jsonl", capture])):
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=600)
+            proc = subprocess.run(argv, capture_output=True, text=True, timeout=180)
             if proc.returncode != 0:
                 raise RuntimeError(f"{what} failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
     rows = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
@@ -278,8 +278,9 @@ def dispatch_index(name: str) -> int:
 
 
 def plot(report: dict, path: str) -> bool:
-    """program_results.png: per dispatch, its time in the program (calls x us) for ldsopt and
-    IREE; the whole-program times in the title. False without matplotlib."""
+    """program_results.png: per dispatch, its time in one run of the program (calls x us) by
+    its benchmark module, ldsopt's and IREE's, and inside the ldsopt module where profiled; the
+    whole-program times in the title. False without matplotlib."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -288,11 +289,16 @@ def plot(report: dict, path: str) -> bool:
         return False
     rows = report["dispatches"]
     labels = [short(r["name"]) + ("" if r["passes"] else " (IREE)") for r in rows]
-    fig, ax = plt.subplots(figsize=(10, 1.5 + 0.35 * len(rows)))
-    height = 0.4
-    for i, (variant, label) in enumerate((("ldsopt", "ldsopt"), ("iree-default", "IREE default"))):
-        vals = [r["calls"] * r[variant]["us"] if "us" in r[variant] else 0.0 for r in rows]
-        ax.barh([y + (i - 0.5) * height for y in range(len(rows))], vals, height, label=label)
+    series = [(label, [r["calls"] * r[v]["us"] if "us" in r[v] else 0.0 for r in rows])
+              for v, label in (("ldsopt", "ldsopt, own benchmark"), ("iree-default", "IREE, own benchmark"))]
+    in_program = report["whole"].get("ldsopt", {}).get("in_program")
+    if in_program:
+        series.append(("ldsopt, in the program", [r["calls"] * in_program[r["name"]]["us"]
+                                                  if r["name"] in in_program else 0.0 for r in rows]))
+    fig, ax = plt.subplots(figsize=(10, 1.5 + 0.15 * len(series) * len(rows)))
+    height = 0.8 / len(series)
+    for i, (label, vals) in enumerate(series):
+        ax.barh([y + (i - (len(series) - 1) / 2) * height for y in range(len(rows))], vals, height, label=label)
     ax.set_yticks(range(len(rows)), labels, fontsize=7)
     ax.invert_yaxis()
     ax.set_xlabel("us in one run of the program (calls x us per dispatch); (IREE): left to IREE by ldsopt")
@@ -311,13 +317,27 @@ def plot(report: dict, path: str) -> bool:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ldsopt.program_bench", description=__doc__.split("\n")[0])
-    ap.add_argument("folders", nargs="+", help="folders prepared by lds-run --prepare, or one by lds-bench PROGRAM")
+    ap.add_argument("folders", nargs="*", help="folders prepared by lds-run --prepare, or one by lds-bench PROGRAM")
+    ap.add_argument("--replot", metavar="RESULTS_JSON", help="instead of timing: write the .md and .png of a "
+                    "program_results.json again, beside it (where the GPU machine had no matplotlib)")
     ap.add_argument("--out", help="write the results here")
     ap.add_argument("--repetitions", type=int, default=10)
     ap.add_argument("--batch-size", type=int, help="lds-bench folder: dispatches per batch (default 100; 2 on lavapipe)")
     ap.add_argument("--min-time", help="lds-bench folder: google-benchmark min time per repetition")
     ap.add_argument("--no-torch", action="store_true", help="lds-bench folder: skip the PyTorch twin")
     args = ap.parse_args(argv)
+    if args.replot:
+        with open(args.replot) as f:
+            report = json.load(f)
+        stem = os.path.splitext(args.replot)[0]
+        with open(stem + ".md", "w") as f:
+            f.write(markdown(report))
+        if not plot(report, stem + ".png"):
+            print("error: --replot needs matplotlib", file=sys.stderr)
+            return 1
+        return 0
+    if not args.folders:
+        ap.error("folders to time, or --replot")
     if len(args.folders) == 1 and is_program_folder(args.folders[0]):
         try:
             report = replay_program(args.folders[0], args.out, batch=args.batch_size, repetitions=args.repetitions,

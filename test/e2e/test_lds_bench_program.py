@@ -65,6 +65,12 @@ def test_encoder_layer_end_to_end(encoder, tmp_path):
     assert len(table) == len(rows)
     assert " ".join(report["dispatch_formation"]) in md  # the header says how both columns were formed
     assert (out / "program_results.png").stat().st_size > 0
+    # The table and plot made again from the JSON (for results of a GPU machine without matplotlib).
+    (tmp_path / "again.json").write_text((out / "program_results.json").read_text())
+    proc = subprocess.run([sys.executable, "-m", "ldsopt.program_bench", "--replot", str(tmp_path / "again.json")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "again.md").read_text() == md and (tmp_path / "again.png").stat().st_size > 0
     # What travels to the GPU machine: no intermediate MLIR, no reference module.
     assert sorted(os.listdir(out / "iree")) == ["baseline.vmfb", "input0.bin", "manifest.json"]
     with np.load(out / "twin_weights.npz") as w:
