@@ -366,8 +366,12 @@ def main(argv=None) -> int:
     variants = tuple(args.variants.split(","))
     if unknown := set(variants) - set(VARIANTS):
         ap.error(f"unknown variant(s) {', '.join(sorted(unknown))}; known: {', '.join(VARIANTS)}")
-    report = replay(args.folder, args.out, batch=args.batch_size, repetitions=args.repetitions,
-                    min_time=args.min_time, use_torch=not args.no_torch, variants=variants)
+    try:
+        report = replay(args.folder, args.out, batch=args.batch_size, repetitions=args.repetitions,
+                        min_time=args.min_time, use_torch=not args.no_torch, variants=variants)
+    except (OSError, ValueError, KeyError) as e:  # not a folder lds-bench --prepare made
+        print(f"{args.folder}: error: {e}", file=sys.stderr)
+        return 1
     print(markdown(report), flush=True)
     failed = [c["name"] for c in report["cases"] if any("us" not in c[v] for v in variants)]
     if failed:

@@ -8,8 +8,8 @@ each), the model goes the way `lds-run` takes it: imported, the ldsopt program p
 dispatch formation lds-run chooses, IREE's configuration of each dispatch, the ldsopt
 pipeline; only compiled to configurations, so no GPU is needed. Convolutions are counted
 apart: the coverage is of the dispatches that are not. Writes OUT_DIR/coverage.json and
-OUT_DIR/README.md (a table, then under each model the dispatches left to IREE with each
-pass's reason), stamped with the commit they were made at.
+OUT_DIR/README.md (a table, then under each model each dispatch with the passes that
+lowered it or, left to IREE, each pass's reason), stamped with the commit they were made at.
 """
 
 from __future__ import annotations
@@ -65,23 +65,25 @@ def models(out: str, sizes: list[str], dtypes: list[str]) -> list[tuple[str, str
 def markdown(report: dict) -> str:
     lines = [f"# ldsopt's coverage of the model suite ({report['target']})", "",
              f"Made at commit {report['commit']}{' (working tree had changes)' if report['dirty'] else ''}, "
-             f"{report['date']}, by `python models/coverage.py` (compiled to configurations for "
-             f"`--target {report['target']}`, no GPU). Pipeline `{report['pipeline']}`, program pipeline "
+             f"{report['date']}, by `python models/coverage.py OUT_DIR --target {report['target']}` (compiled to "
+             f"configurations, no GPU). Pipeline `{report['pipeline']}`, program pipeline "
              f"`{report['program_pipeline']}`. Coverage: dispatches lowered by ldsopt out of those that are not "
-             "convolutions (the suite has none).", "",
+             "convolutions" + ("" if any(m["convolutions"] for m in report["models"]) else " (here: none is)") + ".",
+             "",
              "| model | size | dtype | dispatches | convolutions | lowered by ldsopt | coverage |", "|---|---|---|---|---|---|---|"]
     for m in report["models"]:
         pct = f"{100 * m['lowered'] / m['non_convolution']:.0f}%" if m["non_convolution"] else "-"
         lines.append(f"| {m['model']} | {m['size']} | {m['dtype']} | {m['total']} | {m['convolutions']} | "
                      f"{m['lowered']} of {m['non_convolution']} | {pct} |")
     for m in report["models"]:
-        left = [d for d in m["dispatches"] if not d["passes"] and not is_convolution(d["name"])]
         lines += ["", f"## {m['model']} {m['size']} {m['dtype']}: {m['lowered']} of {m['non_convolution']}", "",
-                  f"Dispatch formation: `{' '.join(m['dispatch_formation'])}`."]
-        if not left:
-            lines.append("Every dispatch lowered by ldsopt.")
-        for d in left:
-            lines.append(f"- `{short(d['name'])}` left to IREE ({d['pipeline']}):")
+                  f"Dispatch formation: `{' '.join(m['dispatch_formation'])}`.", ""]
+        for d in m["dispatches"]:
+            if d["passes"]:
+                lines.append(f"- `{short(d['name'])}`: {', '.join(d['passes'])}")
+                continue
+            lines.append(f"- `{short(d['name'])}`: left to IREE ({d['pipeline']})"
+                         + (", a convolution" if is_convolution(d["name"]) else ""))
             lines += [f"  - {p}: {r}" for p, r in d["missed"].items()] or ["  - (no pass gave a reason)"]
     return "\n".join(lines) + "\n"
 

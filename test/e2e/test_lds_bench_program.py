@@ -96,3 +96,8 @@ def test_twin_is_the_same_layer(encoder):
 def test_missing_model_is_an_error(tmp_path):
     proc = lds_bench(str(tmp_path / "nope.onnx"), "--target", "lavapipe", "--prepare", str(tmp_path / "p"))
     assert proc.returncode == 1 and "error:" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_unprepared_folder_is_an_error(tmp_path):
+    proc = lds_bench("--replay", str(tmp_path))
+    assert proc.returncode == 1 and "error:" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
