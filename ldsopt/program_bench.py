@@ -72,7 +72,7 @@ def profile(folder: str, iterations: int = 50) -> dict[str, dict]:
                 "--device_profiling_mode=dispatch-events", f"--device_profiling_output={capture}"]
         for what, argv in (("iree-benchmark-module", cmd),
                            ("iree-profile", [tool("iree-profile"), "statistics", "--format=jsonl", capture])):
-            proc = subprocess.run(argv, capture_output=True, text=True, timeout=180)
+            proc = subprocess.run(argv, capture_output=True, text=True, timeout=120)
             if proc.returncode != 0:
                 raise RuntimeError(f"{what} failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
     rows = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
