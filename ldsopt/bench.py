@@ -20,17 +20,19 @@ to the GPU machine, where `ldsopt.bench_replay` times it.
 
 from __future__ import annotations
 
+import collections
 import datetime
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 
 from iree.compiler import ir
 
-from ldsopt import bench_replay, driver
+from ldsopt import bench_replay, driver, program_bench
 from ldsopt import target as target_model
 
 CASES_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench", "cases.py")
@@ -85,32 +87,47 @@ def _as_configured(text: str, pipeline_text: str) -> tuple[str, list[dict]]:
         return text, driver.dispatch_report(ir.Module.parse(text, ctx))
 
 
+def dispatch_benchmarks(name: str, variants, tgt: target_model.KnownTarget, folder: str, work: str,
+                        pipeline_text: str) -> dict:
+    """Per variant (name, program, lower, dispatch-formation flags): the dispatch benchmark
+    modules IREE dumps for the program, each lowered by `lower` (ldsopt's pipeline, or IREE's
+    configuration as it is) and compiled into folder/<name>/<variant>/<stem>.vmfb. Each
+    dispatch record names the module it is in."""
+    out = {}
+    for variant, program, lower, flags in variants:
+        modules = _benchmark_modules(program, tgt, os.path.join(work, variant), flags)
+        if not modules:
+            raise driver.DriverError(f"{name}: IREE dumped no dispatch benchmark modules")
+        entry = out[variant] = {"modules": [], "dispatches": []}
+        for stem, text in modules:
+            text, report = lower(text, pipeline_text)
+            rel = os.path.join(name, variant, stem + ".vmfb")
+            os.makedirs(os.path.dirname(os.path.join(folder, rel)), exist_ok=True)
+            mlir = os.path.join(work, variant, stem + ".mlir")
+            with open(mlir, "w") as f:
+                f.write(text)
+            # From the configurations it holds: compiled from the start, IREE would drop a unit
+            # dim of a configured op again and lose its lowering_config ("missing lowering
+            # configuration" on a 1xMxN batch matmul).
+            driver.iree_compile([mlir, "--compile-from=executable-configurations", "-o", os.path.join(folder, rel)],
+                                f"{name}: compile {variant} {stem}")
+            entry["modules"].append(rel)
+            entry["dispatches"] += [{**d, "module": rel} for d in report]
+        entry["ldsopt_dispatches"], entry["total_dispatches"] = _count(entry["dispatches"])
+    return out
+
+
 def prepare_case(case, tgt: target_model.KnownTarget, folder: str, pipeline_text: str,
                  program_pipeline: str = driver.PROGRAM_PIPELINE) -> dict:
     """Compiles one case's benchmark modules both ways into folder/<case>/<variant>/: IREE's
     default on the case's program, ldsopt on the program after `program_pipeline`."""
-    variants = {}
     with tempfile.TemporaryDirectory(prefix=f"lds-bench-{case.name}-") as work:
         ours = driver.apply_program_pipeline(case.mlir, program_pipeline)
         os.makedirs(os.path.join(work, "choice"))
         flags = driver.dispatch_flags(ours, tgt, os.path.join(work, "choice"), pipeline_text)
-        for variant, program, lower, flags in (("ldsopt", ours, driver.apply_ldsopt, flags),
-                                               ("iree-default", case.mlir, _as_configured, ())):
-            modules = _benchmark_modules(program, tgt, os.path.join(work, variant), flags)
-            if not modules:
-                raise driver.DriverError(f"{case.name}: IREE dumped no dispatch benchmark modules")
-            entry = variants[variant] = {"modules": [], "dispatches": []}
-            for stem, text in modules:
-                text, report = lower(text, pipeline_text)
-                rel = os.path.join(case.name, variant, stem + ".vmfb")
-                os.makedirs(os.path.dirname(os.path.join(folder, rel)), exist_ok=True)
-                mlir = os.path.join(work, variant, stem + ".mlir")
-                with open(mlir, "w") as f:
-                    f.write(text)
-                driver.iree_compile([mlir, "-o", os.path.join(folder, rel)], f"{case.name}: compile {variant} {stem}")
-                entry["modules"].append(rel)
-                entry["dispatches"] += report
-            entry["ldsopt_dispatches"], entry["total_dispatches"] = _count(entry["dispatches"])
+        variants = dispatch_benchmarks(case.name, (("ldsopt", ours, driver.apply_ldsopt, flags),
+                                                   ("iree-default", case.mlir, _as_configured, ())),
+                                       tgt, folder, work, pipeline_text)
     return {"name": case.name, "what": case.what, "bytes": case.bytes, "flops": case.flops, "variants": variants}
 
 
@@ -136,4 +153,116 @@ def prepare(target: str, folder: str, names: list[str] | None = None,
                 "cases": entries}
     with open(os.path.join(folder, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
+    return manifest
+
+
+# A program or model (`lds-bench PROGRAM`): its two whole-program modules, prepared as
+# `lds-run --prepare` does, in these subfolders; its dispatch benchmarks in DISPATCHES/.
+WHOLE = {"ldsopt": "ldsopt", "iree-default": "iree"}
+DISPATCHES = "dispatches"
+TWINS_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models", "torch_twins.py")
+
+
+def dispatch_calls(configured: str) -> collections.Counter:
+    """How many times the program runs each dispatch (by export name): IREE keeps one
+    executable for identical dispatches, e.g. the Q, K and V projections of a layer."""
+    return collections.Counter(re.findall(r"stream\.cmd\.dispatch @[\w.$-]+::@[\w.$-]+::@([\w.$-]+)", configured))
+
+
+def _slim(folder: str, man: dict) -> None:
+    """Leaves in a prepared folder only what its replay reads: the intermediate MLIR and the
+    reference module carry the model's weights again, which the GPU machine does not need."""
+    keep = {"manifest.json", man["vmfb"]} | {t["file"] for t in man["inputs"] + man["expected"]}
+    for name in os.listdir(folder):
+        if name not in keep:
+            os.remove(os.path.join(folder, name))
+
+
+def _twin(path: str, folder: str) -> dict | None:
+    """The model's PyTorch twin where its ONNX metadata names one (models/suite.py does):
+    the twin module and the model's weights (by initializer name) go into the folder."""
+    if not path.endswith(".onnx"):
+        return None
+    import numpy as np
+    import onnx
+    from onnx import numpy_helper
+
+    twins = bench_replay.load_script(TWINS_FILE, "ldsopt_torch_twins")
+    model = onnx.load(path)
+    spec = {p.key: p.value for p in model.metadata_props}.get(twins.TWIN_KEY)
+    if spec is None:
+        return None
+    kwargs = json.loads(spec)
+    function = kwargs.pop("function")
+    if not callable(getattr(twins, function, None)):
+        raise driver.DriverError(f"the model names the PyTorch twin '{function}', which models/torch_twins.py lacks", path)
+    np.savez(os.path.join(folder, "twin_weights.npz"),
+             **{t.name: numpy_helper.to_array(t) for t in model.graph.initializer})
+    shutil.copy(TWINS_FILE, os.path.join(folder, "torch_twins.py"))
+    return {"script": "torch_twins.py", "function": function, "kwargs": kwargs, "weights": "twin_weights.npz"}
+
+
+def prepare_program(path: str, target: str, folder: str, pipeline_text: str = driver.DEFAULT_PIPELINE,
+                    program_pipeline: str = driver.PROGRAM_PIPELINE, progress=print) -> dict:
+    """Prepares `lds-bench PROGRAM` (any program or model lds-run takes) into `folder`:
+    - ldsopt/ and iree/: the whole program through ldsopt and through IREE's default, as
+      `lds-run --prepare` (and `--baseline`) make them, for `program_bench`;
+    - dispatches/<variant>/: a benchmark module per dispatch of the program as the ldsopt
+      variant forms them (its program pipeline, its dispatch-formation flags), lowered by
+      ldsopt and as IREE configured it: the same dispatches both ways, so the per-dispatch
+      table compares code generation only;
+    - the PyTorch twin, where the model names one;
+    and manifest.json, whose `dispatches` are the table's rows in program order."""
+    tgt = target_model.known(target)
+    name = os.path.splitext(os.path.basename(path))[0]
+    text = driver.read_source(path)  # a model is imported once, for every module made of it
+    os.makedirs(folder, exist_ok=True)
+    whole = {}
+    with tempfile.TemporaryDirectory(prefix=f"lds-bench-{name}-") as work:
+        src = os.path.join(work, name + ".mlir")
+        with open(src, "w") as f:
+            f.write(text)
+        for variant, sub in WHOLE.items():
+            baseline = variant != "ldsopt"
+            sub_folder = os.path.join(folder, sub)
+            man = whole[variant] = driver.prepare(src, target, sub_folder, pipeline_text=pipeline_text,
+                                                  program_pipeline=program_pipeline, baseline=baseline,
+                                                  run_reference=not baseline)
+            if not baseline:
+                with open(os.path.join(sub_folder, "configured.mlir")) as f:
+                    calls = dispatch_calls(f.read())
+            man["source"] = os.path.basename(path)
+            with open(os.path.join(sub_folder, "manifest.json"), "w") as f:
+                json.dump(man, f, indent=1)
+            _slim(sub_folder, man)
+            progress(f"prepared the whole program, {variant}: {len(man['dispatches'])} dispatch(es)")
+        flags = whole["ldsopt"]["compile_flags"]
+        assert flags[:len(tgt.compile_flags)] == list(tgt.compile_flags), flags
+        formation = tuple(flags[len(tgt.compile_flags):])
+        program = driver.apply_program_pipeline(text, program_pipeline)
+        variants = dispatch_benchmarks(DISPATCHES, (("ldsopt", program, driver.apply_ldsopt, formation),
+                                                    ("iree-default", program, _as_configured, formation)),
+                                       tgt, folder, work, pipeline_text)
+    by_variant = {v: {d["name"]: d for d in e["dispatches"]} for v, e in variants.items()}
+    names = sorted(by_variant["ldsopt"], key=program_bench.dispatch_index)
+    expected = sorted(d["name"] for d in whole["ldsopt"]["dispatches"])
+    if sorted(by_variant["iree-default"]) != sorted(names) or sorted(names) != expected or set(calls) != set(names):
+        raise driver.DriverError(f"{path}: the dispatch benchmarks do not form the program's dispatches "
+                                 f"(benchmarks {names}, program {expected}, dispatched {sorted(calls)})")
+    rows = []
+    for n in names:
+        ours, iree = by_variant["ldsopt"][n], by_variant["iree-default"][n]
+        rows.append({"name": n, "calls": calls[n], "passes": ours["passes"], "missed": ours["missed"],
+                     "modules": {"ldsopt": ours["module"], "iree-default": iree["module"]},
+                     "pipelines": {"ldsopt": ours["pipeline"], "iree-default": iree["pipeline"]}})
+    twin = _twin(path, folder)
+    commit, dirty = git_state()
+    manifest = {"program": name, "source": os.path.basename(path), "target": target, "device": tgt.device,
+                "commit": commit, "dirty": dirty, "pipeline": pipeline_text, "program_pipeline": program_pipeline,
+                "dispatch_formation": list(formation), "whole": WHOLE, "dispatches": rows, "twin": twin,
+                "prepared": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+    with open(os.path.join(folder, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+    progress(f"prepared {len(rows)} dispatch benchmarks, {sum(bool(r['passes']) for r in rows)} lowered by ldsopt"
+             + (f"; PyTorch twin {twin['function']}" if twin else "; no PyTorch twin"))
     return manifest

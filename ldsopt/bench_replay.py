@@ -46,7 +46,13 @@ def say(msg: str) -> None:
 def load_cases(path: str) -> types.ModuleType:
     """A cases.py by path: bench/ is a folder of the repository, not a package, and a
     prepared folder carries its own copy (the cases that were compiled)."""
-    spec = importlib.util.spec_from_file_location("ldsopt_bench_cases", path)
+    return load_script(path, "ldsopt_bench_cases")
+
+
+def load_script(path: str, name: str) -> types.ModuleType:
+    """A Python file by path, as module `name` (a script folder's file, or its copy in a
+    prepared folder)."""
+    spec = importlib.util.spec_from_file_location(name, path)
     mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = mod  # dataclasses look their module up there
     spec.loader.exec_module(mod)
@@ -351,11 +357,21 @@ def main(argv=None) -> int:
         return 0
     if not args.folder:
         ap.error("a prepared folder, or --compare")
+    from ldsopt import program_bench  # it imports this module
+    if program_bench.is_program_folder(args.folder):  # lds-bench PROGRAM's folder
+        return program_bench.main([args.folder, "--repetitions", str(args.repetitions)]
+                                  + [a for k, v in (("--out", args.out), ("--batch-size", args.batch_size),
+                                                    ("--min-time", args.min_time)) if v for a in (k, str(v))]
+                                  + (["--no-torch"] if args.no_torch else []))
     variants = tuple(args.variants.split(","))
     if unknown := set(variants) - set(VARIANTS):
         ap.error(f"unknown variant(s) {', '.join(sorted(unknown))}; known: {', '.join(VARIANTS)}")
-    report = replay(args.folder, args.out, batch=args.batch_size, repetitions=args.repetitions,
-                    min_time=args.min_time, use_torch=not args.no_torch, variants=variants)
+    try:
+        report = replay(args.folder, args.out, batch=args.batch_size, repetitions=args.repetitions,
+                        min_time=args.min_time, use_torch=not args.no_torch, variants=variants)
+    except (OSError, ValueError, KeyError) as e:  # not a folder lds-bench --prepare made
+        print(f"{args.folder}: error: {e}", file=sys.stderr)
+        return 1
     print(markdown(report), flush=True)
     failed = [c["name"] for c in report["cases"] if any("us" not in c[v] for v in variants)]
     if failed:

@@ -1,5 +1,6 @@
 """Whole-program times: the function of folders prepared by `lds-run --prepare` (a model, or
-any program), run by `iree-benchmark-module` on the folder's own inputs.
+any program), run by `iree-benchmark-module` on the folder's own inputs; and the replay of
+a folder prepared by `lds-bench PROGRAM --prepare DIR`, which adds the per-dispatch table.
 
     lds-run model.onnx --target cuda --prepare DIR/ldsopt             # here: the ldsopt module
     lds-run model.onnx --target cuda --prepare DIR/iree --baseline    # IREE's default module
@@ -7,32 +8,47 @@ any program), run by `iree-benchmark-module` on the folder's own inputs.
 
 Prints, per folder, the median time per call and which pipeline made it, then each time as a
 ratio to the first folder's; writes `program_bench.json` into OUT. Like `ldsopt.replay`, it
-needs only the IREE runtime and numpy, so it runs on a GPU machine without the compiler. The
-per-dispatch view of the same program is `lds-bench`'s.
+needs only the IREE runtime and numpy, so it runs on a GPU machine without the compiler.
+
+    lds-bench model.onnx --target cuda --prepare DIR                  # here
+    python -m ldsopt.program_bench DIR [--out OUT]                    # there (= lds-bench --replay DIR)
+
+times, in one run: the ldsopt module's outputs checked against the reference (as `lds-run
+--replay`); each dispatch's benchmark module, ldsopt's and IREE's (`iree-benchmark-module
+--batch_size=N`, the time per dispatch, median of the repetitions); the two whole-program
+modules (`benchmark`); the PyTorch twin where the folder has one (CUDA events around N calls,
+its output checked against the same reference). Writes OUT/program_results.{json,md,png}.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
 
+from ldsopt import bench_replay, replay
 from ldsopt.bench_replay import parse_benchmark_json
 from ldsopt.replay import Tensor, tool
 
 
-def benchmark(folder: str, repetitions: int = 10, min_time: str = "0.5s") -> dict:
-    """The median time of one call of the folder's function, in us, with what made it."""
+def _benchmark_command(folder: str) -> tuple[dict, list[str]]:
+    """The folder's manifest, and iree-benchmark-module on its function and inputs."""
     with open(os.path.join(folder, "manifest.json")) as f:
         man = json.load(f)
-    inputs = [Tensor(**t) for t in man["inputs"]]
     cmd = [tool("iree-benchmark-module"), f"--device={man['device']}", f"--module={os.path.join(folder, man['vmfb'])}",
-           f"--function={man['function']}", f"--benchmark_repetitions={repetitions}",
-           f"--benchmark_min_time={min_time}", "--benchmark_format=json"]
-    cmd += [f"--input={t.spec}=@{os.path.join(folder, t.file)}" for t in inputs]
+           f"--function={man['function']}"]
+    return man, cmd + [f"--input={t.spec}=@{os.path.join(folder, t.file)}" for t in (Tensor(**t) for t in man["inputs"])]
+
+
+def benchmark(folder: str, repetitions: int = 10, min_time: str = "0.5s") -> dict:
+    """The median time of one call of the folder's function, in us, with what made it."""
+    man, cmd = _benchmark_command(folder)
+    cmd += [f"--benchmark_repetitions={repetitions}", f"--benchmark_min_time={min_time}", "--benchmark_format=json"]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if proc.returncode != 0:
         raise RuntimeError(f"iree-benchmark-module failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
@@ -42,12 +58,301 @@ def benchmark(folder: str, repetitions: int = 10, min_time: str = "0.5s") -> dic
             "repetitions": times, "ldsopt_dispatches": lowered, "total_dispatches": len(man["dispatches"])}
 
 
+def profile(folder: str, iterations: int = 50) -> dict[str, dict]:
+    """Per dispatch function of the folder's module, its time inside the whole program:
+    IREE's HAL profiling (`iree-benchmark-module --device_profiling_mode=dispatch-events`,
+    device timestamps around each dispatch, no Tracy) over `iterations` calls, read back by
+    `iree-profile statistics`. {function: {"calls": per call of the program, "us": mean per
+    dispatch but for the slowest, "min_us"}}; RuntimeError where the device's HAL does not
+    profile dispatches."""
+    _, cmd = _benchmark_command(folder)
+    with tempfile.TemporaryDirectory(prefix="lds-profile-") as work:
+        capture = os.path.join(work, "dispatches.ireeprof")
+        cmd += [f"--benchmark_min_time={iterations}x", "--benchmark_repetitions=1",
+                "--device_profiling_mode=dispatch-events", f"--device_profiling_output={capture}"]
+        for what, argv in (("iree-benchmark-module", cmd),
+                           ("iree-profile", [tool("iree-profile"), "statistics", "--format=jsonl", capture])):
+            proc = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+            if proc.returncode != 0:
+                raise RuntimeError(f"{what} failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
+    rows = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    out = {}
+    for r in rows:
+        if r.get("row_type") == "dispatch_function" and r.get("has_timing") and r["sample_count"]:
+            n, total = r["sample_count"], r["total_duration_ns"]
+            if n > 1:  # the slowest call left out: the first one carries the device's first-use costs
+                n, total = n - 1, total - r["maximum_duration_ns"]
+            out[r["function_name"]] = {"calls": r["sample_count"] / iterations, "us": total / n / 1e3,
+                                       "min_us": r["minimum_duration_ns"] / 1e3}
+    if not out:
+        raise RuntimeError("the profile holds no timed dispatch (the device's HAL may not record dispatch events)")
+    return out
+
+
+def is_program_folder(folder: str) -> bool:
+    """Whether `folder` was prepared by `lds-bench PROGRAM` (not lds-run, not the cases)."""
+    try:
+        with open(os.path.join(folder, "manifest.json")) as f:
+            return "program" in json.load(f)
+    except (OSError, ValueError):
+        return False
+
+
+def _time_dispatch(folder: str, module: str, name: str, device: str, batch: int, repetitions: int,
+                   min_time: str) -> dict:
+    try:
+        times = bench_replay.run_benchmark_module(os.path.join(folder, module), device, batch, repetitions, min_time)
+        mine = [t for fn, t in times.items() if fn.endswith(name)]
+        if len(mine) != 1:
+            raise KeyError(f"{module} has no single benchmark of {name} (it has {sorted(times)})")
+        return {"us": statistics.median(mine[0]), "repetitions": mine[0]}
+    except (RuntimeError, OSError, subprocess.TimeoutExpired, ValueError, KeyError) as e:
+        return {"error": f"{type(e).__name__}: {e}"}
+
+
+def _twin(folder: str, man: dict, repetitions: int, batch: int) -> dict:
+    """Times the PyTorch twin on the ldsopt folder's input and checks its output against the
+    same reference, at the same tolerances."""
+    import numpy as np
+
+    ours = os.path.join(folder, man["whole"]["ldsopt"])
+    with open(os.path.join(ours, "manifest.json")) as f:
+        whole = json.load(f)
+    timer = bench_replay.TorchTimer(repetitions)
+    torch = timer.torch
+    (x,), (exp,), (tol,) = [Tensor(**t) for t in whole["inputs"]], [Tensor(**t) for t in whole["expected"]], \
+        whole["tolerances"]
+    dtype = bench_replay.TORCH_DTYPES[x.dtype]
+    twin = man["twin"]
+    twins = bench_replay.load_script(os.path.join(folder, twin["script"]), "ldsopt_torch_twins")
+    with np.load(os.path.join(folder, twin["weights"])) as w:
+        weights = {k: w[k] for k in w.files}
+    layer = getattr(twins, twin["function"])(weights, "cuda", dtype, **twin["kwargs"])
+    xt = torch.from_numpy(x.load(ours)).to("cuda")
+    with torch.inference_mode():
+        y = layer(xt).float().cpu().numpy()
+        us = timer.time_us(lambda: layer(xt), batch)
+    c = replay.compare(y.astype(replay.DTYPES[exp.dtype][0]), exp.load(ours), exp.dtype, tol["atol"], tol["rtol"],
+                       "twin output", ref_dtype=exp.dtype)
+    return {"us": us, "gpu": timer.gpu, "passed": c.ok, "max_abs": c.max_abs, "bad": c.bad}
+
+
+def replay_program(folder: str, out: str | None = None, *, batch: int | None = None, repetitions: int = 5,
+                   min_time: str | None = None, use_torch: bool = True) -> dict:
+    """Times a folder made by `lds-bench PROGRAM --prepare` (module docstring); writes
+    program_results.{json,md,png} into `out` (default: the folder)."""
+    out = out or folder
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(folder, "manifest.json")) as f:
+        man = json.load(f)
+    device, lavapipe = man["device"], man["target"] == "lavapipe"
+    batch = batch or (2 if lavapipe else 100)
+    min_time = min_time or ("0.05s" if lavapipe else "0.2s")
+    say = bench_replay.say
+    check = replay.replay(os.path.join(folder, man["whole"]["ldsopt"]))
+    say(f"values of the ldsopt module: {'PASS' if check['passed'] else 'FAIL'} "
+        + "; ".join(f"{o['name']} max abs error {o['max_abs']:.3g}" for o in check["outputs"]))
+    rows = []
+    for d in man["dispatches"]:
+        row = {**d, **{v: _time_dispatch(folder, d["modules"][v], d["name"], device, batch, repetitions, min_time)
+                       for v in bench_replay.VARIANTS}}
+        say(f"{d['name']:<72} " + "  ".join(f"{v} {row[v]['us']:9.2f} us" if "us" in row[v] else f"{v} error"
+                                              for v in bench_replay.VARIANTS))
+        rows.append(row)
+    whole = {}
+    for variant, sub in man["whole"].items():
+        try:
+            whole[variant] = benchmark(os.path.join(folder, sub), repetitions, "0.05s" if lavapipe else "0.5s")
+            say(f"whole program, {variant}: {whole[variant]['us']:.1f} us")
+        except (OSError, RuntimeError, KeyError, ValueError, subprocess.TimeoutExpired) as e:
+            whole[variant] = {"error": f"{type(e).__name__}: {e}"}
+            say(f"whole program, {variant}: error: {e}")
+            continue
+        try:  # where the time goes inside it: a view of the program, not the table's measure
+            whole[variant]["in_program"] = profile(os.path.join(folder, sub), 5 if lavapipe else 50)
+        except (OSError, RuntimeError, KeyError, ValueError, subprocess.TimeoutExpired) as e:
+            whole[variant]["in_program_error"] = f"{type(e).__name__}: {e}"
+            say(f"whole program, {variant}: no dispatch profile: {e}")
+    twin = None
+    if man.get("twin"):
+        if not use_torch:
+            twin = {"skipped": "--no-torch"}
+        elif device != "cuda":
+            twin = {"skipped": f"the twin runs on CUDA, this folder's device is {device}"}
+        else:
+            try:
+                twin = _twin(folder, man, repetitions, batch)
+                say(f"PyTorch twin: {twin['us']:.1f} us, output {'PASS' if twin['passed'] else 'FAIL'} "
+                    f"(max abs error {twin['max_abs']:.3g})")
+            except Exception as e:  # noqa: BLE001 - a failing twin must not lose the IREE numbers
+                twin = {"error": f"{type(e).__name__}: {e}"}
+                say(f"PyTorch twin: error: {twin['error']}")
+    report = {k: man[k] for k in ("program", "source", "target", "device", "commit", "dirty", "pipeline",
+                                  "program_pipeline", "dispatch_formation")}
+    report.update({"gpu": bench_replay._gpu_name(None, device), "batch_size": batch, "repetitions": repetitions,
+                   "min_time": min_time, "values": {"passed": check["passed"], "outputs": check["outputs"]},
+                   "dispatches": rows, "whole": whole, "twin": twin,
+                   "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")})
+    for v in bench_replay.VARIANTS:
+        timed = [r for r in rows if "us" in r[v]]
+        report[f"dispatch_sum_{v}"] = sum(r["calls"] * r[v]["us"] for r in timed) if len(timed) == len(rows) else None
+    with open(os.path.join(out, "program_results.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    with open(os.path.join(out, "program_results.md"), "w") as f:
+        f.write(markdown(report))
+    if not plot(report, os.path.join(out, "program_results.png")):
+        say("program_results.png skipped: matplotlib is not installed")
+    return report
+
+
+def why(row: dict) -> str:
+    """The pass that lowered a dispatch, or each pass's reason for leaving it to IREE."""
+    if row["passes"]:
+        return ", ".join(row["passes"])
+    return "IREE: " + "; ".join(f"{p}: {r}" for p, r in row["missed"].items()) if row["missed"] else "IREE (no remark)"
+
+
+def short(name: str) -> str:
+    """A dispatch's name without its function's: dispatch_N_<root op>."""
+    return name[name.find("dispatch_"):] if "dispatch_" in name else name
+
+
+def _us(r: dict | None) -> str:
+    return f"{r['us']:.1f}" if r and "us" in r else "error" if r else "-"
+
+
+def markdown(report: dict) -> str:
+    whole, twin = report["whole"], report["twin"]
+    ours, iree = whole.get("ldsopt", {}), whole.get("iree-default", {})
+    speed = f" ({iree['us'] / ours['us']:.2f}x IREE's speed)" if "us" in ours and "us" in iree else ""
+    lowered = sum(bool(r["passes"]) for r in report["dispatches"])
+    lines = [f"# lds-bench {report['source']} on {report['gpu']} ({report['target']})", "",
+             f"commit {report['commit']}{' (working tree had changes)' if report['dirty'] else ''}, {report['date']}; "
+             f"ldsopt pipeline `{report['pipeline']}`, program pipeline `{report['program_pipeline'] or '(none)'}`.",
+             f"Values of the ldsopt module against the reference: {'PASS' if report['values']['passed'] else 'FAIL'}.",
+             "", "## Whole program (`iree-benchmark-module` on the function, median)", "",
+             f"- ldsopt: {_us(ours)} us{speed}; ldsopt lowered {lowered} of {len(report['dispatches'])} dispatches",
+             f"- IREE's default (its own dispatch formation): {_us(iree)} us"]
+    if twin:
+        lines.append("- PyTorch eager twin (same layer, same weights): " + (
+            f"{twin['us']:.1f} us, output {'PASS' if twin['passed'] else 'FAIL'} against the reference"
+            if "us" in twin else twin.get("error") or "skipped: " + twin["skipped"]))
+    s_ours, s_iree = report["dispatch_sum_ldsopt"], report["dispatch_sum_iree-default"]
+    lines += ["", "## Per dispatch", "",
+              "Each dispatch's own benchmark module (IREE's `--iree-hal-dump-executable-benchmarks-to`), "
+              f"{report['batch_size']} dispatches back to back per batch, us per dispatch, median of "
+              f"{report['repetitions']}. Both columns have the same dispatches: the program as the ldsopt variant "
+              f"forms them (program pipeline, then `{' '.join(report['dispatch_formation']) or 'no flags'}`); "
+              "the IREE column is IREE's configuration of each, the ldsopt column ldsopt's lowering. So they "
+              "compare code generation; the whole-program line above compares with IREE's own formation. "
+              + (f"Share: calls x time over the sum of the ldsopt column (sum: ldsopt {s_ours:.1f} us, "
+                 f"IREE {s_iree:.1f} us)." if s_ours and s_iree else "Share: not computed (a dispatch failed to time)."),
+              "In program: the ldsopt module's own dispatch, timed inside the whole program (HAL dispatch "
+              "profiling, mean per call but for the slowest)" + ("." if "in_program" in ours else
+                                              f": not available ({ours.get('in_program_error', 'no whole-program time')})."),
+              "", "| # | dispatch | calls | ldsopt us | IREE us | IREE/ldsopt | share | in program us | "
+              "lowered by / why not |", "|---|---|---|---|---|---|---|---|---|"]
+    for i, r in enumerate(report["dispatches"]):
+        o, b = r["ldsopt"], r["iree-default"]
+        ratio = f"{b['us'] / o['us']:.2f}" if "us" in o and "us" in b else "-"
+        share = f"{100 * r['calls'] * o['us'] / s_ours:.0f}%" if s_ours and "us" in o else "-"
+        lines.append(f"| {i} | `{short(r['name'])}` | {r['calls']} | {_us(o)} | {_us(b)} | {ratio} | {share} | "
+                     f"{_us(ours.get('in_program', {}).get(r['name']))} | {why(r).replace('|', '/')} |")
+    if "in_program" in iree:
+        theirs = iree["in_program"]
+        total = sum(d["calls"] * d["us"] for d in theirs.values())
+        lines += ["", "## IREE's default module, its own dispatches in the program", "",
+                  "HAL dispatch profiling of the IREE-default whole-program module (its own dispatch formation, "
+                  "so other dispatches than above); mean per call but for the slowest.", "",
+                  "| dispatch | calls | us | share |", "|---|---|---|---|"]
+        for n in sorted(theirs, key=dispatch_index):
+            d = theirs[n]
+            lines.append(f"| `{short(n)}` | {d['calls']:g} | {d['us']:.1f} | {100 * d['calls'] * d['us'] / total:.0f}% |")
+    return "\n".join(lines) + "\n"
+
+
+def dispatch_index(name: str) -> int:
+    """A dispatch's position in its program, from its name (dispatch_N_...)."""
+    tail = name[name.find("dispatch_") + len("dispatch_"):] if "dispatch_" in name else ""
+    return int(tail.split("_")[0]) if tail.split("_")[0].isdigit() else -1
+
+
+def plot(report: dict, path: str) -> bool:
+    """program_results.png: per dispatch, its time in one run of the program (calls x us) by
+    its benchmark module, ldsopt's and IREE's, and inside the ldsopt module where profiled; the
+    whole-program times in the title. False without matplotlib."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    rows = report["dispatches"]
+    labels = [short(r["name"]) + ("" if r["passes"] else " (IREE)") for r in rows]
+    series = [(label, [r["calls"] * r[v]["us"] if "us" in r[v] else 0.0 for r in rows])
+              for v, label in (("ldsopt", "ldsopt, own benchmark"), ("iree-default", "IREE, own benchmark"))]
+    in_program = report["whole"].get("ldsopt", {}).get("in_program")
+    if in_program:
+        series.append(("ldsopt, in the program", [r["calls"] * in_program[r["name"]]["us"]
+                                                  if r["name"] in in_program else 0.0 for r in rows]))
+    fig, ax = plt.subplots(figsize=(10, 1.5 + 0.15 * len(series) * len(rows)))
+    height = 0.8 / len(series)
+    for i, (label, vals) in enumerate(series):
+        ax.barh([y + (i - (len(series) - 1) / 2) * height for y in range(len(rows))], vals, height, label=label)
+    ax.set_yticks(range(len(rows)), labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xlabel("us in one run of the program (calls x us per dispatch); (IREE): left to IREE by ldsopt")
+    whole = report["whole"]
+    title = f"{report['source']}, {report['gpu']}, commit {report['commit'][:10]}\nwhole program: " + ", ".join(
+        f"{v} {_us(whole.get(v))} us" for v in ("ldsopt", "iree-default"))
+    if report["twin"] and "us" in report["twin"]:
+        title += f", PyTorch {report['twin']['us']:.1f} us"
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ldsopt.program_bench", description=__doc__.split("\n")[0])
-    ap.add_argument("folders", nargs="+", help="folders prepared by lds-run --prepare")
-    ap.add_argument("--out", help="write program_bench.json here")
+    ap.add_argument("folders", nargs="*", help="folders prepared by lds-run --prepare, or one by lds-bench PROGRAM")
+    ap.add_argument("--replot", metavar="RESULTS_JSON", help="instead of timing: write the .md and .png of a "
+                    "program_results.json again, beside it (where the GPU machine had no matplotlib)")
+    ap.add_argument("--out", help="write the results here")
     ap.add_argument("--repetitions", type=int, default=10)
+    ap.add_argument("--batch-size", type=int, help="lds-bench folder: dispatches per batch (default 100; 2 on lavapipe)")
+    ap.add_argument("--min-time", help="lds-bench folder: google-benchmark min time per repetition")
+    ap.add_argument("--no-torch", action="store_true", help="lds-bench folder: skip the PyTorch twin")
     args = ap.parse_args(argv)
+    if args.replot:
+        with open(args.replot) as f:
+            report = json.load(f)
+        stem = os.path.splitext(args.replot)[0]
+        with open(stem + ".md", "w") as f:
+            f.write(markdown(report))
+        if not plot(report, stem + ".png"):
+            print("error: --replot needs matplotlib", file=sys.stderr)
+            return 1
+        return 0
+    if not args.folders:
+        ap.error("folders to time, or --replot")
+    if len(args.folders) == 1 and is_program_folder(args.folders[0]):
+        try:
+            report = replay_program(args.folders[0], args.out, batch=args.batch_size, repetitions=args.repetitions,
+                                    min_time=args.min_time, use_torch=not args.no_torch)
+        except (OSError, RuntimeError, KeyError, ValueError) as e:
+            print(f"{args.folders[0]}: error: {e}", file=sys.stderr)
+            return 1
+        print(markdown(report), flush=True)
+        failed = [r["name"] for r in report["dispatches"] if any("us" not in r[v] for v in bench_replay.VARIANTS)]
+        failed += [v for v, w in report["whole"].items() if "us" not in w]
+        if failed or not report["values"]["passed"]:
+            print(f"error: {'failed to time: ' + ', '.join(failed) if failed else 'the ldsopt module gives wrong values'}",
+                  file=sys.stderr)
+            return 1
+        return 0
     results = []
     for folder in args.folders:
         try:

@@ -9,6 +9,10 @@ weights from a seeded generator, at a small size for lavapipe and at real sizes 
 - `decoder_block`: a small GPT decoder block: RMSNorm, causal attention, a SiLU-gated MLP,
   the logits, their logsumexp and argmax.
 
+The encoder layer names its weights ("attn.q.weight", "ln1.bias", ...) and its metadata
+names its PyTorch twin in `models/torch_twins.py`, the same layer on the same weights,
+which `lds-bench` times beside it.
+
     python models/suite.py OUT_DIR [--size small|base] [--dtype f32|f16]
 
 writes one .onnx a model into OUT_DIR. `SIZES` names the sizes; `base` is BERT-base's
@@ -19,12 +23,15 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import math
 import os
 
 import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
+
+from ldsopt.bench_replay import load_script
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,6 +48,10 @@ SIZES = {"small": Size(seq=16, hidden=32, heads=2, ffn=64, vocab=97),
 ELEM = {"f32": (np.float32, TensorProto.FLOAT), "f16": (np.float16, TensorProto.FLOAT16)}
 
 
+# models/ is a folder of scripts, not a package: the twins are loaded by path.
+TWINS = load_script(os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch_twins.py"), "ldsopt_torch_twins")
+
+
 class Graph:
     """Nodes and seeded weights of one model, with unique value names."""
 
@@ -55,11 +66,12 @@ class Graph:
         self.count += 1
         return f"{stem}{self.count}"
 
-    def weight(self, *shape: int, scale: float | None = None, positive: bool = False) -> str:
-        """Normal weights scaled like an initializer (1/sqrt(fan in)), or about 1 if `positive`."""
+    def weight(self, *shape: int, scale: float | None = None, positive: bool = False, name: str | None = None) -> str:
+        """Normal weights scaled like an initializer (1/sqrt(fan in)), or about 1 if `positive`;
+        `name` (unique) where a twin (models/torch_twins.py) reads the weight by it."""
         a = self.rng.standard_normal(shape)
         a = np.abs(a) * 0.5 + 0.5 if positive else a * (scale if scale is not None else 1 / math.sqrt(shape[0]))
-        name = self.name("w")
+        name = name or self.name("w")
         self.inits.append(numpy_helper.from_array(a.astype(self.np_type), name))
         return name
 
@@ -74,14 +86,19 @@ class Graph:
         self.nodes.append(helper.make_node(op_type, list(inputs), outs, **attrs))
         return outs[0] if outputs == 1 else outs
 
-    def linear(self, x: str, din: int, dout: int, bias: bool = True) -> str:
-        y = self.op("MatMul", x, self.weight(din, dout))
-        return self.op("Add", y, self.weight(dout, scale=0.1)) if bias else y
+    def linear(self, x: str, din: int, dout: int, bias: bool = True, name: str | None = None) -> str:
+        """x @ W + b; with `name`, W and b are `name`.weight and `name`.bias."""
+        y = self.op("MatMul", x, self.weight(din, dout, name=name and f"{name}.weight"))
+        return self.op("Add", y, self.weight(dout, scale=0.1, name=name and f"{name}.bias")) if bias else y
 
-    def model(self, name: str, inputs, outputs, opset: int) -> onnx.ModelProto:
+    def model(self, name: str, inputs, outputs, opset: int, twin: dict | None = None) -> onnx.ModelProto:
+        """The ONNX model; `twin` ({"function": name in models/torch_twins.py, its keyword
+        arguments}) is recorded in the metadata under torch_twins.TWIN_KEY, where lds-bench finds it."""
         graph = helper.make_graph(self.nodes, name, inputs, outputs, self.inits)
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
         model.ir_version = 4 if opset <= 9 else 8
+        if twin:
+            helper.set_model_props(model, {TWINS.TWIN_KEY: json.dumps(twin)})
         onnx.checker.check_model(model)
         return model
 
@@ -99,10 +116,10 @@ def mlp_classifier(batch: int = 4, din: int = 16, hidden: int = 24, classes: int
 
 
 def _attention(g: Graph, x: str, s: Size, causal: bool) -> str:
-    """Multi-head attention of x [1, S, H]: [1, S, H]."""
+    """Multi-head attention of x [1, S, H]: [1, S, H]; projections attn.{q,k,v,o}."""
     dh = s.hidden // s.heads
     split = g.const([1, s.seq, s.heads, dh], np.int64)
-    q, k, v = (g.op("Reshape", g.linear(x, s.hidden, s.hidden), split) for _ in range(3))
+    q, k, v = (g.op("Reshape", g.linear(x, s.hidden, s.hidden, name=f"attn.{p}"), split) for p in "qkv")
     q = g.op("Transpose", q, perm=[0, 2, 1, 3])       # [1, heads, S, dh]
     kt = g.op("Transpose", k, perm=[0, 2, 3, 1])      # [1, heads, dh, S]
     v = g.op("Transpose", v, perm=[0, 2, 1, 3])
@@ -113,23 +130,26 @@ def _attention(g: Graph, x: str, s: Size, causal: bool) -> str:
     p = g.op("Softmax", scores, axis=-1)
     ctx = g.op("Transpose", g.op("MatMul", p, v), perm=[0, 2, 1, 3])
     ctx = g.op("Reshape", ctx, g.const([1, s.seq, s.hidden], np.int64))
-    return g.linear(ctx, s.hidden, s.hidden)
+    return g.linear(ctx, s.hidden, s.hidden, name="attn.o")
 
 
 def encoder_layer(size: Size, dtype: str = "f32") -> onnx.ModelProto:
     g = Graph(dtype)
     h = size.hidden
     a = g.op("Add", "x", _attention(g, "x", size, causal=False))
-    a = g.op("LayerNormalization", a, g.weight(h, positive=True), g.weight(h, scale=0.1), axis=-1, epsilon=1e-5)
-    f = g.linear(a, h, size.ffn)
+    a = g.op("LayerNormalization", a, g.weight(h, positive=True, name="ln1.weight"),
+             g.weight(h, scale=0.1, name="ln1.bias"), axis=-1, epsilon=1e-5)
+    f = g.linear(a, h, size.ffn, name="ffn.up")
     erf = g.op("Erf", g.op("Mul", f, g.const(1 / math.sqrt(2))))
     gelu = g.op("Mul", g.op("Mul", f, g.const(0.5)), g.op("Add", erf, g.const(1.0)))
-    y = g.op("Add", a, g.linear(gelu, size.ffn, h))
-    g.nodes.append(helper.make_node("LayerNormalization", [y, g.weight(h, positive=True), g.weight(h, scale=0.1)],
+    y = g.op("Add", a, g.linear(gelu, size.ffn, h, name="ffn.down"))
+    g.nodes.append(helper.make_node("LayerNormalization", [y, g.weight(h, positive=True, name="ln2.weight"),
+                                                           g.weight(h, scale=0.1, name="ln2.bias")],
                                     ["y"], axis=-1, epsilon=1e-5))
     t = g.onnx_type
     return g.model("encoder_layer", [helper.make_tensor_value_info("x", t, [1, size.seq, h])],
-                   [helper.make_tensor_value_info("y", t, [1, size.seq, h])], opset=17)
+                   [helper.make_tensor_value_info("y", t, [1, size.seq, h])], opset=17,
+                   twin={"function": "encoder_layer", "heads": size.heads, "eps": 1e-5})
 
 
 def _rmsnorm(g: Graph, x: str, hidden: int) -> str:

@@ -4,9 +4,14 @@
     lds-bench --replay DIR [--out OUT]                    # ... time there (runtime only)
     lds-bench --target lavapipe [--cases a,b] [--out OUT] # compile and time here (smoke)
     lds-bench --list
+    lds-bench PROGRAM --target cuda --prepare DIR         # any program or model (.mlir, .onnx)
 
 Cases live in bench/cases.py. Results: OUT/results.json, results.md (a table of times
 and fractions of the copy bandwidth measured in the same run) and results.png.
+A PROGRAM (linalg or torch-dialect MLIR, or ONNX) gives OUT/program_results.{json,md,png}:
+per dispatch, its time through ldsopt and through IREE and who lowered it (or why ldsopt
+did not); the whole program through ldsopt and through IREE's default; the PyTorch twin
+where the model names one (`ldsopt.program_bench`).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from ldsopt import bench_replay
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="lds-bench", description=__doc__.split("\n")[0])
+    ap.add_argument("program", nargs="?", help="a program or model to time instead of the cases (.mlir, .onnx)")
     ap.add_argument("--target", choices=["cuda", "lavapipe", "gfx942"])
     ap.add_argument("--cases", help="comma-separated case names (default: all; lavapipe: a small subset)")
     ap.add_argument("--pipeline", help="ldsopt pass pipeline (default: the full ldsopt pipeline)")
@@ -50,13 +56,21 @@ def main(argv=None) -> int:
     if not args.target:
         ap.error("--target is required to compile")
     folder = args.prepare or args.out or tempfile.mkdtemp(prefix="lds-bench-")
+    if args.program and args.cases:
+        ap.error("a PROGRAM or --cases, not both")
     try:
-        bench.prepare(args.target, folder, args.cases.split(",") if args.cases else None,
-                      args.pipeline or driver.DEFAULT_PIPELINE,
-                      driver.PROGRAM_PIPELINE if args.program_pipeline is None else args.program_pipeline,
-                      progress=lambda m: print(m, flush=True))
+        if args.program:
+            bench.prepare_program(args.program, args.target, folder, args.pipeline or driver.DEFAULT_PIPELINE,
+                                  driver.PROGRAM_PIPELINE if args.program_pipeline is None else args.program_pipeline,
+                                  progress=lambda m: print(m, flush=True))
+        else:
+            bench.prepare(args.target, folder, args.cases.split(",") if args.cases else None,
+                          args.pipeline or driver.DEFAULT_PIPELINE,
+                          driver.PROGRAM_PIPELINE if args.program_pipeline is None else args.program_pipeline,
+                          progress=lambda m: print(m, flush=True))
     except (driver.DriverError, FileNotFoundError) as e:
-        print(f"lds-bench: error: {e}", file=sys.stderr)
+        where = getattr(e, "where", None)
+        print(f"{where + ': ' if where else 'lds-bench: '}error: {e}", file=sys.stderr)
         return 1
     if args.prepare:
         print(f"PREPARED {folder} for {args.target}: time it with `lds-bench --replay {folder}` "

@@ -1,0 +1,131 @@
+"""Coverage of the model suite: how many of each model's dispatches ldsopt lowers, and why
+it leaves the others to IREE.
+
+    python models/coverage.py OUT_DIR [--target cuda] [--sizes small,base] [--dtypes f32,f16]
+
+For each model of `suite.py` at each size and element type (the MLP classifier has one of
+each), the model goes the way `lds-run` takes it: imported, the ldsopt program pipeline, the
+dispatch formation lds-run chooses, IREE's configuration of each dispatch, the ldsopt
+pipeline; only compiled to configurations, so no GPU is needed. Convolutions are counted
+apart: the coverage is of the dispatches that are not. Writes OUT_DIR/coverage.json and
+OUT_DIR/README.md (a table, then under each model each dispatch with the passes that
+lowered it or, left to IREE, each pass's reason), stamped with the commit they were made at.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import shutil
+import sys
+import tempfile
+
+from ldsopt import bench, driver
+from ldsopt import target as target_model
+from ldsopt.bench_replay import load_script
+from ldsopt.program_bench import short
+
+SUITE = load_script(os.path.join(os.path.dirname(os.path.abspath(__file__)), "suite.py"), "ldsopt_model_suite")
+
+
+def is_convolution(name: str) -> bool:
+    """IREE names a dispatch after its root op: a convolution's has `conv` in it."""
+    return "_conv" in name
+
+
+def model_coverage(path: str, tgt: target_model.KnownTarget, work: str) -> dict:
+    """The model's dispatches as lds-run forms and lowers them for `tgt`."""
+    program = driver.apply_program_pipeline(driver.read_source(path), driver.PROGRAM_PIPELINE)
+    flags = driver.dispatch_flags(program, tgt, work, driver.DEFAULT_PIPELINE)
+    _, report = driver.apply_ldsopt(driver.configure(program, tgt, work, flags), driver.DEFAULT_PIPELINE)
+    convs = [d for d in report if is_convolution(d["name"])]
+    others = [d for d in report if not is_convolution(d["name"])]
+    return {"dispatches": report, "dispatch_formation": list(flags), "total": len(report), "convolutions": len(convs),
+            "lowered": sum(bool(d["passes"]) for d in others), "non_convolution": len(others)}
+
+
+def models(out: str, sizes: list[str], dtypes: list[str]) -> list[tuple[str, str, str, str]]:
+    """(model, size, dtype, .onnx path) of the suite, written into `out`."""
+    found = []
+    for size in sizes:
+        for dtype in dtypes:
+            for name, model in SUITE.build(size, dtype).items():
+                if name == "mlp_classifier" and (size, dtype) != (sizes[0], dtypes[0]):
+                    continue  # one size and type only
+                path = os.path.join(out, name + ".onnx")
+                SUITE.onnx.save(model, path)
+                model_name = name if name == "mlp_classifier" else name.removesuffix(f"_{size}_{dtype}")
+                found.append((model_name, "-" if name == "mlp_classifier" else size,
+                              "f32" if name == "mlp_classifier" else dtype, path))
+    return found
+
+
+def markdown(report: dict) -> str:
+    lines = [f"# ldsopt's coverage of the model suite ({report['target']})", "",
+             f"Made at commit {report['commit']}{' (working tree had changes)' if report['dirty'] else ''}, "
+             f"{report['date']}, by `python models/coverage.py OUT_DIR --target {report['target']}` (compiled to "
+             f"configurations, no GPU). Pipeline `{report['pipeline']}`, program pipeline "
+             f"`{report['program_pipeline']}`. Coverage: dispatches lowered by ldsopt out of those that are not "
+             "convolutions" + ("" if any(m["convolutions"] for m in report["models"]) else " (here: none is)") + ".",
+             "",
+             "| model | size | dtype | dispatches | convolutions | lowered by ldsopt | coverage |", "|---|---|---|---|---|---|---|"]
+    for m in report["models"]:
+        pct = f"{100 * m['lowered'] / m['non_convolution']:.0f}%" if m["non_convolution"] else "-"
+        lines.append(f"| {m['model']} | {m['size']} | {m['dtype']} | {m['total']} | {m['convolutions']} | "
+                     f"{m['lowered']} of {m['non_convolution']} | {pct} |")
+    for m in report["models"]:
+        lines += ["", f"## {m['model']} {m['size']} {m['dtype']}: {m['lowered']} of {m['non_convolution']}", "",
+                  f"Dispatch formation: `{' '.join(m['dispatch_formation'])}`.", ""]
+        for d in m["dispatches"]:
+            if d["passes"]:
+                lines.append(f"- `{short(d['name'])}`: {', '.join(d['passes'])}")
+                continue
+            lines.append(f"- `{short(d['name'])}`: left to IREE ({d['pipeline']})"
+                         + (", a convolution" if is_convolution(d["name"]) else ""))
+            lines += [f"  - {p}: {r}" for p, r in d["missed"].items()] or ["  - (no pass gave a reason)"]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("out_dir")
+    ap.add_argument("--target", default="cuda", choices=["cuda", "lavapipe", "gfx942"])
+    ap.add_argument("--sizes", default=",".join(SUITE.SIZES))
+    ap.add_argument("--dtypes", default=",".join(SUITE.ELEM))
+    args = ap.parse_args(argv)
+    tgt = target_model.known(args.target)
+    sizes, dtypes = args.sizes.split(","), args.dtypes.split(",")
+    if bad := [s for s in sizes if s not in SUITE.SIZES] + [d for d in dtypes if d not in SUITE.ELEM]:
+        ap.error(f"unknown size or dtype: {', '.join(bad)}")
+    commit, dirty = bench.git_state()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="lds-coverage-") as work:
+        for model, size, dtype, path in models(work, sizes, dtypes):
+            sub = os.path.join(work, f"{model}_{size}_{dtype}")
+            os.makedirs(sub)
+            try:
+                cov = model_coverage(path, tgt, sub)
+            except driver.DriverError as e:
+                print(f"{path}: error: {e}", file=sys.stderr)
+                return 1
+            finally:  # a base model's weights are in each of these files again
+                os.remove(path)
+                shutil.rmtree(sub)
+            rows.append({"model": model, "size": size, "dtype": dtype, **cov})
+            print(f"{model} {size} {dtype}: ldsopt lowered {cov['lowered']} of {cov['non_convolution']} "
+                  f"non-convolution dispatches", flush=True)
+    report = {"target": args.target, "commit": commit, "dirty": dirty, "pipeline": driver.DEFAULT_PIPELINE,
+              "program_pipeline": driver.PROGRAM_PIPELINE,
+              "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), "models": rows}
+    os.makedirs(args.out_dir, exist_ok=True)
+    with open(os.path.join(args.out_dir, "coverage.json"), "w") as f:
+        json.dump(report, f, indent=1)
+    with open(os.path.join(args.out_dir, "README.md"), "w") as f:
+        f.write(markdown(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""lds-bench PROGRAM (ldsopt/bench.py `prepare_program`, ldsopt/program_bench.py
+`replay_program`): the small encoder layer of the model suite end to end on lavapipe. The
+table has a row per dispatch of the program, each naming the pass that lowered it or each
+pass's reason for leaving it, with positive times; the whole program's two times; the
+values checked. No timing is asserted (lavapipe is a CPU)."""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+onnx = pytest.importorskip("onnx")
+
+from ldsopt import bench_replay  # noqa: E402
+
+MODELS = pathlib.Path(__file__).resolve().parents[2] / "models"
+BIN = os.path.dirname(sys.executable)
+
+
+@pytest.fixture(scope="module")
+def encoder(tmp_path_factory):
+    suite = bench_replay.load_script(str(MODELS / "suite.py"), "ldsopt_model_suite")
+    path = tmp_path_factory.mktemp("model") / "encoder_layer_small_f32.onnx"
+    onnx.save(suite.encoder_layer(suite.SIZES["small"], "f32"), str(path))
+    return path
+
+
+def lds_bench(*args):
+    return subprocess.run([os.path.join(BIN, "lds-bench"), *args], capture_output=True, text=True, timeout=1200)
+
+
+def test_encoder_layer_end_to_end(encoder, tmp_path):
+    out = tmp_path / "bench"
+    proc = lds_bench(str(encoder), "--target", "lavapipe", "--out", str(out), "--repetitions", "2")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    report = json.loads((out / "program_results.json").read_text())
+    with open(out / "ldsopt" / "manifest.json") as f:
+        program = json.load(f)
+    rows = report["dispatches"]
+    # A row per dispatch of the program the ldsopt module runs, in program order.
+    assert sorted(r["name"] for r in rows) == sorted(d["name"] for d in program["dispatches"])
+    assert [int(r["name"].split("_dispatch_")[1].split("_")[0]) for r in rows] == \
+        sorted(int(r["name"].split("_dispatch_")[1].split("_")[0]) for r in rows)
+    for r in rows:
+        assert r["passes"] or r["missed"], r  # a pass, or the reasons it was left to IREE
+        assert r["calls"] >= 1
+        assert r["ldsopt"]["us"] > 0 and r["iree-default"]["us"] > 0, r
+        assert not r["pipelines"]["iree-default"].startswith("ldsopt"), r  # the IREE column is IREE's code
+    # IREE keeps one executable for the Q, K and V projections; the table counts its 3 calls,
+    # as the profile of the whole program (HAL dispatch events) does.
+    assert max(r["calls"] for r in rows) == 3
+    in_program = report["whole"]["ldsopt"]["in_program"]
+    assert {r["name"]: r["calls"] for r in rows} == {n: d["calls"] for n, d in in_program.items()}
+    assert all(d["us"] > 0 for d in report["whole"]["iree-default"]["in_program"].values())
+    assert report["values"]["passed"]
+    assert report["whole"]["ldsopt"]["us"] > 0 and report["whole"]["iree-default"]["us"] > 0
+    assert report["whole"]["iree-default"]["pipeline"] == "iree-default"
+    assert "skipped" in report["twin"]  # no CUDA here
+    md = (out / "program_results.md").read_text()
+    table = [line for line in md.splitlines() if line.startswith("| ") and line[2].isdigit()]
+    assert len(table) == len(rows)
+    assert " ".join(report["dispatch_formation"]) in md  # the header says how both columns were formed
+    assert (out / "program_results.png").stat().st_size > 0
+    # The table and plot made again from the JSON (for results of a GPU machine without matplotlib).
+    (tmp_path / "again.json").write_text((out / "program_results.json").read_text())
+    proc = subprocess.run([sys.executable, "-m", "ldsopt.program_bench", "--replot", str(tmp_path / "again.json")],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "again.md").read_text() == md and (tmp_path / "again.png").stat().st_size > 0
+    # What travels to the GPU machine: no intermediate MLIR, no reference module.
+    assert sorted(os.listdir(out / "iree")) == ["baseline.vmfb", "input0.bin", "manifest.json"]
+    with np.load(out / "twin_weights.npz") as w:
+        assert w["attn.q.weight"].shape == (32, 32) and w["ln2.bias"].shape == (32,)
+
+
+def test_twin_is_the_same_layer(encoder):
+    """The PyTorch twin against ONNX's own reference evaluator on the same model."""
+    torch = pytest.importorskip("torch", reason="the PyTorch twin runs where torch is installed (the GPU machine)")
+    from onnx import numpy_helper
+    from onnx.reference import ReferenceEvaluator
+
+    model = onnx.load(str(encoder))
+    twins = bench_replay.load_script(str(MODELS / "torch_twins.py"), "ldsopt_torch_twins")
+    spec = json.loads({p.key: p.value for p in model.metadata_props}[twins.TWIN_KEY])
+    weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    layer = getattr(twins, spec.pop("function"))(weights, "cpu", "float32", **spec)
+    x = np.random.default_rng(1).standard_normal((1, 16, 32)).astype(np.float32)
+    (expected,) = ReferenceEvaluator(model).run(None, {"x": x})
+    np.testing.assert_allclose(layer(torch.from_numpy(x)).numpy(), expected, atol=1e-4, rtol=1e-4)
+
+
+def test_missing_model_is_an_error(tmp_path):
+    proc = lds_bench(str(tmp_path / "nope.onnx"), "--target", "lavapipe", "--prepare", str(tmp_path / "p"))
+    assert proc.returncode == 1 and "error:" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_unprepared_folder_is_an_error(tmp_path):
+    proc = lds_bench("--replay", str(tmp_path))
+    assert proc.returncode == 1 and "error:" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
