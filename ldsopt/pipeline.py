@@ -97,8 +97,9 @@ def parse(text: str) -> list[Element]:
             try:
                 elements.append(Element(part, _build_python_pass(name, rest)))
             except OptionError as e:  # at the option where it names one
-                at = part.find(e.option + "=", name_m.end()) if e.option else -1
-                raise PipelineError(str(e), col + max(at, 0)) from None
+                at = re.compile(rf"(?<=[{{\s,]){re.escape(e.option)}(?=[=\s,}}])").search(part, name_m.end()) \
+                    if e.option else None
+                raise PipelineError(str(e), col + (at.start() if at else 0)) from None
             continue
         for inner in re.findall(r"[A-Za-z_][\w.\-]*", rest):
             if registry.is_registered(inner):
