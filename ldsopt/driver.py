@@ -22,11 +22,11 @@ import subprocess
 import numpy as np
 from iree.compiler import ir
 
-from ldsopt import diagnostics, model_import, pipeline, remarks, syntax_upgrade
+from ldsopt import diagnostics, model_import, pipeline, remarks, run_record, syntax_upgrade
 from ldsopt import reference as reference_mod
 from ldsopt import target as target_model
 from ldsopt.kernel import LOWERED_BY, USER_CONFIG
-from ldsopt.replay import DTYPES, FLOATS, Tensor, as_float64, run_module, tolerances, tool
+from ldsopt.replay import COMMANDS, DTYPES, FLOATS, Tensor, as_float64, log_command, run_module, tolerances, tool
 
 # Run on the program, before IREE forms dispatches: passes that change which dispatches exist.
 PROGRAM_PIPELINE = "builtin.module(ldsopt-split-reduction)"
@@ -58,7 +58,10 @@ class DriverError(Exception):
         self.where = where
 
 
-def iree_compile(args: list[str], what: str) -> None:
+def iree_compile(args: list[str], what: str, folder: str | None = None) -> None:
+    """Runs iree-compile; with `folder`, the command line is logged in its commands.sh."""
+    if folder is not None:
+        log_command(folder, what, [tool("iree-compile")] + args)
     proc = subprocess.run([tool("iree-compile")] + args, capture_output=True, text=True)
     if proc.returncode != 0:
         raise DriverError(f"{what} failed:\n{proc.stderr.strip()}")
@@ -187,7 +190,7 @@ def configure(text: str, tgt: target_model.KnownTarget, folder: str, extra: tupl
     with open(src, "w") as f:
         f.write(with_device_target(mark_user_configs(text), tgt))
     iree_compile([src, *tgt.compile_flags, "--compile-to=executable-configurations", "-o", out, *extra],
-                 "iree-compile --compile-to=executable-configurations")
+                 "iree-compile --compile-to=executable-configurations", folder)
     with open(out) as f:
         return f.read()
 
@@ -260,7 +263,7 @@ def compile_module(text: str, folder: str, name: str, dump: bool = False, extra:
     flags = [src, "--compile-from=executable-configurations", "-o", vmfb, *extra]
     if dump:
         flags.append(f"--iree-hal-dump-executable-files-to={os.path.join(folder, 'executables')}")
-    iree_compile(flags, "iree-compile --compile-from=executable-configurations")
+    iree_compile(flags, "iree-compile --compile-from=executable-configurations", folder)
     return vmfb
 
 
@@ -316,7 +319,7 @@ def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str) -> t
     def compile_reference(program: str) -> None:
         with open(src, "w") as f:
             f.write(program)
-        iree_compile([src, *cpu.compile_flags, "-o", vmfb], "reference compile (llvm-cpu)")
+        iree_compile([src, *cpu.compile_flags, "-o", vmfb], "reference compile (llvm-cpu)", folder)
 
     try:
         compile_reference(promotion.text)
@@ -380,6 +383,8 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
     program first; the reference runs the original. The manifest records the reference that
     ran and the tolerances of each output (`atol`/`rtol` where given)."""
     os.makedirs(folder, exist_ok=True)
+    if os.path.exists(os.path.join(folder, COMMANDS)):  # the log is of this run's commands only
+        os.remove(os.path.join(folder, COMMANDS))
     tgt = target_model.known(target_name)
     text = read_source(source_path)
     sig = signature(text, function)
@@ -411,4 +416,5 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
                 "tolerances": output_tolerances(sig, ref, atol, rtol)}
     with open(os.path.join(folder, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
+    run_record.write_readme(folder)
     return manifest
