@@ -151,3 +151,5 @@ def test_lavapipe_smoke(tmp_path):
         assert case[variant]["total_dispatches"] == 1
     assert "torch" not in case and report["copy_bandwidth"] is None
     assert os.path.exists(tmp_path / "results.md")
+    # matplotlib is a pinned dependency: the plot is made on every install, not only where it happens to be.
+    assert (tmp_path / "results.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", proc.stdout
