@@ -2,7 +2,10 @@
 
 `builtin.module(ldsopt-lower-elementwise, func.func(canonicalize), cse)` becomes one
 `PassManager` on `builtin.module`: C++ elements are added as text, each ldsopt pass as a
-Python pass (`ExternalPass`). The pass manager verifies the IR after every pass.
+Python pass (`ExternalPass`, named with its options so that MLIR's dumps and pipeline text
+show them). The pass manager verifies the IR after every pass, and prints IR, times passes
+and prints the pipeline as mlir-opt's flags ask (`Printing`, `run`); to print before or after
+named passes only, `run` runs the pipeline as several pass managers in turn (`segments`).
 A pass failure or a verifier failure comes out as `ir.MLIRError` with located
 diagnostics; a pipeline that does not parse raises `PipelineError`.
 """
