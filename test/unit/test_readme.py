@@ -6,9 +6,11 @@ joined, that runs one of the tools: lds-opt, lds-run, lds-bench, lit, pytest or
 `python -m pytest|ldsopt.*`, bare or from `.venv/bin/`, after an optional `$ ` prompt and
 environment assignments (`A=b`). A line of commands joined by `&&` gives each piece that runs a
 tool; a `# comment` is not part of a command. In a block whose commands start with `$ `, the
-lines up to the next `$ ` are the output shown for that command: each must be a line of what it
-prints, in that order (decimal figures, such as a run's errors, masked), and the command must
-fail if the output shown holds `error:`, else succeed. Commands run from the repository root
+lines up to the next `$ ` are the output shown for that command; a block of one command without
+`$ ` has as its output shown the block right after it, if nothing but blank lines comes between.
+Each line of the output shown must be a line of what the command prints, in that order (decimal
+figures, such as a run's errors, masked), and the command must fail if the output shown holds
+`error:`, else succeed. Commands run from the repository root
 with the installed tools (those beside this interpreter). EXEMPT names the commands not run,
 each with the reason.
 """
@@ -53,29 +55,42 @@ def _runs_a_tool(command: str) -> bool:
 
 def readme_commands() -> list[tuple[str, list[str] | None]]:
     """(command, the output shown for it, or None where none is) for each command, in order."""
-    blocks, block = [], None
+    blocks: list[tuple[list[str], bool]] = []  # (lines, whether it follows the previous block directly)
+    block, gap = None, True
     for line in (ROOT / "README.md").read_text().splitlines():
         if line.startswith("```"):
             if block is not None:
-                blocks.append(block)
+                blocks.append((block, not gap))
+                gap = False
             block = None if block is not None else []
         elif block is not None:
             if block and block[-1].endswith("\\"):
                 block[-1] = block[-1][:-1].rstrip() + " " + line.strip()
             else:
                 block.append(line)
-    out = []
-    for block in blocks:
+        elif line.strip():
+            gap = True
+    out: list[tuple[str, list[str] | None]] = []
+    waiting = None  # the output list of a lone unprompted command of the previous block
+    for block, follows in blocks:
         prompted = any(line.startswith("$ ") for line in block)
+        if waiting is not None and follows and not prompted:
+            waiting.extend(block)  # the output block right after a block of one command
+            waiting = None
+            continue
+        found: list[tuple[str, list[str]]] = []
         for line in block:
             if prompted and not line.startswith("$ "):
-                if out and out[-1][1] is not None:
-                    out[-1][1].append(line)
+                if found:
+                    found[-1][1].append(line)
                 continue
             for piece in line.removeprefix("$ ").split("&&"):
                 command = piece.split(" #")[0].strip()
                 if _runs_a_tool(command):
-                    out.append((command, [] if prompted else None))
+                    found.append((command, []))
+        waiting = found[0][1] if not prompted and len(found) == 1 else None
+        # Several unprompted commands: what each prints is not told apart, none is checked.
+        out += found if prompted or len(found) == 1 else [(c, None) for c, _ in found]
     return out
 
 
