@@ -61,10 +61,12 @@ def write_atomically(path: str, text: str) -> None:
         raise
 
 
-def _parse(text: str, ctx: ir.Context, upgrade: bool) -> ir.Module:
+def _parse(text: str, ctx: ir.Context, upgrade: bool, path: str | None = None) -> ir.Module:
+    """`text` as a module; parsed from `path`, the file it is all of, where given, so that its
+    locations name the file (as mlir-opt's do: --mlir-print-debuginfo shows them)."""
     if upgrade or syntax_upgrade.needs_upgrade(text):
-        text = syntax_upgrade.upgrade_iree_syntax(text)
-    return ir.Module.parse(text, ctx)
+        return ir.Module.parse(syntax_upgrade.upgrade_iree_syntax(text), ctx)
+    return ir.Module.parseFile(path, ctx) if path is not None else ir.Module.parse(text, ctx)
 
 
 def _root_location(func: ir.Operation) -> ir.Location:
@@ -111,8 +113,9 @@ def new_context(args) -> ir.Context:
     return ctx
 
 
-def process_chunk(text: str, args) -> tuple[str | None, list[Diagnostic]]:
-    """Returns (printed module or None on failure, diagnostics)."""
+def process_chunk(text: str, args, path: str | None = None) -> tuple[str | None, list[Diagnostic]]:
+    """Returns (printed module or None on failure, diagnostics); `path` is the file `text` is
+    all of, if it is."""
     ctx = new_context(args)
     collected: list[Diagnostic] = []
 
@@ -122,7 +125,7 @@ def process_chunk(text: str, args) -> tuple[str | None, list[Diagnostic]]:
 
     ctx.attach_diagnostic_handler(handler)
     try:
-        module = _parse(text, ctx, args.upgrade_iree_syntax)
+        module = _parse(text, ctx, args.upgrade_iree_syntax, path)
         if args.target:
             with ctx:
                 module.operation.attributes["ldsopt.target"] = ir.StringAttr.get(args.target)
@@ -327,9 +330,10 @@ def main(argv=None) -> int:
             return 1
 
     outputs, ok = [], True
+    whole_file = args.input if args.input != "-" and not args.split_input_file else None
     for chunk in split_chunks(text, args.split_input_file):
         try:
-            out, diags = process_chunk(chunk, args)
+            out, diags = process_chunk(chunk, args, whole_file)
         except pipeline.PipelineError as e:
             print(pipeline_error(e, args.pass_pipeline), file=sys.stderr)
             return 1

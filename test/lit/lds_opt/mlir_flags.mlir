@@ -24,7 +24,7 @@
 // GENERIC: "arith.constant"() <{value = dense<{{.*}}> : tensor<4xf32>}> : () -> tensor<4xf32>
 // RUN: lds-opt %s --allow-unregistered-dialect --mlir-print-debuginfo | filecheck %s --check-prefix=DEBUGINFO
 // DEBUGINFO: "foo.use"(%cst) : (tensor<4xf32>) -> () loc(#[[LOC:loc[0-9]*]])
-// DEBUGINFO: #[[LOC]] = loc({{.*}}:{{[0-9]+}}:3)
+// DEBUGINFO: #[[LOC]] = loc("{{.*}}mlir_flags.mlir":{{[0-9]+}}:3)
 
 // One dash or two, -p for --pass-pipeline; a flag is never read as a longer one it begins.
 // RUN: lds-opt %s -allow-unregistered-dialect -split-input-file -pass-pipeline='builtin.module(cse)' -mlir-print-ir-after=cse 2>&1 >/dev/null | filecheck %s --check-prefix=DASH
