@@ -348,10 +348,10 @@ def main(argv=None) -> int:
         else:
             diagnostics.report(filename, diags, text)
             ok &= out is not None
-        if out is not None:
-            outputs.append(out)
+        outputs.append(out)
 
-    result = "\n// -----\n".join(o.rstrip("\n") for o in outputs) + "\n" if outputs else ""
+    # Byte for byte as mlir-opt: a chunk that failed prints nothing between its markers.
+    result = "// -----\n".join(o.rstrip("\n") + "\n\n" if o is not None else "" for o in outputs)
     if args.output == "-":
         sys.stdout.write(result)
     elif ok:  # a failed run leaves no output file, not even an empty one (as mlir-opt)

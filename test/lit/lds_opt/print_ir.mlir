@@ -7,6 +7,19 @@
 // RUN: %iree-opt %s -p 'builtin.module(func.func(canonicalize), cse)' --mlir-print-ir-after=cse 2> %t.iree > /dev/null
 // RUN: diff %t.lds %t.iree
 // RUN: filecheck %s --check-prefix=AFTER < %t.lds
+// The output too, byte for byte, also split (chunks joined by `// -----`).
+// RUN: lds-opt %s -p 'builtin.module(func.func(canonicalize), cse)' -o %t.lds
+// RUN: %iree-opt %s -p 'builtin.module(func.func(canonicalize), cse)' -o %t.iree
+// RUN: diff %t.lds %t.iree
+// RUN: not lds-opt %S/Inputs/chunks.mlir --split-input-file -p 'builtin.module(cse)' 2>/dev/null > %t.lds
+// RUN: not %iree-opt %S/Inputs/chunks.mlir --split-input-file -p 'builtin.module(cse)' 2>/dev/null > %t.iree
+// RUN: diff %t.lds %t.iree
+// RUN: filecheck %s --check-prefix=CHUNKS < %t.lds
+// CHUNKS:      func.func @first
+// CHUNKS:      // -----
+// CHUNKS-NEXT: // -----
+// CHUNKS-NEXT: module {
+// CHUNKS-NEXT:   func.func @third()
 // AFTER:      // -----// IR Dump After CSEPass: cse //----- //
 // AFTER-NEXT: module {
 // AFTER-NEXT:   func.func @f(%arg0: i32) -> i32 {
