@@ -115,3 +115,15 @@ def test_commands_are_the_ones_that_made_the_files(runs):
     assert {"configured.mlir", "ldsopt.vmfb", "reference.vmfb"} <= made
     runs_on = [a for c in commands for a in c if a.startswith("--device=")]
     assert runs_on == ["--device=local-task", "--device=vulkan"]  # the reference, then the kernel
+
+
+def test_replay_prints_the_same_record(runs):
+    """`lds-run --replay DIR --json` (the runtime-only half, on the GPU machine) prints the record too."""
+    rec, folder = runs["lavapipe"]
+    proc = subprocess.run([os.path.join(BIN, "lds-run"), "--replay", str(folder), "--json"], capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    again = json.loads(proc.stdout)
+    assert run_record.check(again) == []
+    assert again["status"] == "PASS" and again["folder"] == str(folder)
+    assert {k: v for k, v in again.items() if k != "outputs"} == {k: v for k, v in rec.items() if k != "outputs"}
