@@ -91,8 +91,9 @@ class _Parser(argparse.ArgumentParser):
         return super().format_help()
 
 
-def main(argv=None) -> int:
-    ap = _Parser(prog="lds-run", description=__doc__.split("\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+def parser() -> argparse.ArgumentParser:
+    ap = _Parser(prog="lds-run", description=__doc__.split("\n")[0],
+                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("inputs", nargs="*", metavar="input",
                     help="program: .mlir of functions on tensors (linalg), torch-dialect .mlir, or .onnx; "
                          "several with --prepare")
@@ -118,6 +119,11 @@ def main(argv=None) -> int:
     ap.add_argument("--json", action="store_true", help="print the result as one JSON record (see below)")
     ap.add_argument("--prepare", metavar="DIR", help="compile, make inputs and reference outputs into DIR; do not run")
     ap.add_argument("--replay", metavar="DIR", help="run a folder made by --prepare (needs only the IREE runtime)")
+    return ap
+
+
+def main(argv=None) -> int:
+    ap = parser()
     args = ap.parse_args(argv)
 
     if args.replay:
