@@ -251,7 +251,8 @@ def parser() -> tuple[argparse.ArgumentParser, set[str]]:
     add("--verify-diagnostics", action="store_true",
         help="check diagnostics against expected-error/warning/remark @+N {{...}} comments")
     add("--list-passes", action="store_true", help="list ldsopt passes and their options")
-    add("--allow-unregistered-dialect", action="store_true", help="allow operations of dialects that are not registered")
+    add("--allow-unregistered-dialect", action="store_true",
+        help="allow operations of dialects that are not registered")
     add("--mlir-print-ir-before", type=_pass_list, action="extend", default=[], metavar="PASS[,PASS]",
         help="print the IR before each run of the named passes (as named in a pipeline: cse, ldsopt-matmul-lds)")
     add("--mlir-print-ir-after", type=_pass_list, action="extend", default=[], metavar="PASS[,PASS]",

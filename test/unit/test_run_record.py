@@ -31,7 +31,8 @@ def lds_run(tmp_path, *args: str) -> subprocess.CompletedProcess:
     (tmp_path / "tmp").mkdir(exist_ok=True)
     (tmp_path / "prog.mlir").write_text(PROGRAM)
     return subprocess.run([os.path.join(BIN, "lds-run"), str(tmp_path / "prog.mlir"), "--json", *args],
-                          capture_output=True, text=True, timeout=300, env={**os.environ, "TMPDIR": str(tmp_path / "tmp")})
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "TMPDIR": str(tmp_path / "tmp")})
 
 
 @pytest.fixture(scope="module")
