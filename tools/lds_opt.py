@@ -234,7 +234,9 @@ def _pass_list(text: str) -> list[str]:
 
 def parser() -> tuple[argparse.ArgumentParser, set[str]]:
     """The argument parser, and its long options (which may also be spelt with one dash)."""
-    ap = argparse.ArgumentParser(prog="lds-opt", description=__doc__.split("\n")[0], allow_abbrev=False)
+    ap = argparse.ArgumentParser(prog="lds-opt", description=__doc__.split("\n")[0], allow_abbrev=False,
+                                 epilog="Long flags may also be spelt with one dash (-pass-pipeline=..., "
+                                        "-split-input-file), as LLVM tools take them; none may be abbreviated.")
     longs: set[str] = set()
 
     def add(*names, **kw):
@@ -247,7 +249,7 @@ def parser() -> tuple[argparse.ArgumentParser, set[str]]:
     add("--split-input-file", action="store_true", help="process each '// -----' chunk on its own")
     add("--verify-diagnostics", action="store_true",
         help="check diagnostics against expected-error/warning/remark @+N {{...}} comments")
-    add("--list-passes", action="store_true", help="list ldsopt passes and their options")
+    add("--list-passes", action="store_true", help="list ldsopt passes and their options (MLIR's and IREE's: iree-opt --help)")
     add("--allow-unregistered-dialect", action="store_true",
         help="allow operations of dialects that are not registered")
     add("--mlir-print-ir-before", type=_pass_list, action="extend", default=[], metavar="PASS[,PASS]",
