@@ -209,7 +209,8 @@ def dispatch_flags(program: str, tgt: target_model.KnownTarget, folder: str, pip
 
 def apply_ldsopt(configured: str, pipeline_text: str) -> tuple[str, list[dict]]:
     with ir.Context() as ctx:
-        module = _run_pipeline(ir.Module.parse(configured, ctx), pipeline_text, "ldsopt pipeline", "configured.mlir")
+        module = _run_pipeline(ir.Module.parse(configured, ctx), pipeline_text, "ldsopt pipeline", "configured.mlir",
+                               configured)
         return str(module), dispatch_report(module)
 
 
@@ -218,19 +219,21 @@ def apply_program_pipeline(text: str, pipeline_text: str) -> str:
     if not pipeline_text:
         return text
     with ir.Context() as ctx:
-        return str(_run_pipeline(ir.Module.parse(text, ctx), pipeline_text, "ldsopt program pipeline", "<program>"))
+        return str(_run_pipeline(ir.Module.parse(text, ctx), pipeline_text, "ldsopt program pipeline", "<program>",
+                                 text))
 
 
-def _run_pipeline(module: ir.Module, pipeline_text: str, what: str, ir_name: str) -> ir.Module:
+def _run_pipeline(module: ir.Module, pipeline_text: str, what: str, ir_name: str, source: str) -> ir.Module:
     """Runs the pipeline; a failure is a DriverError whose diagnostics are located in the IR
-    it ran on, `ir_name` (configured.mlir: the file lds-run --emit-dir keeps)."""
+    it ran on, `ir_name` (configured.mlir: the file lds-run --emit-dir keeps), each with its
+    line of `source`, the text of that IR, and a caret."""
     try:
         pipeline.run(module, pipeline_text)
     except pipeline.PipelineError as e:
         raise DriverError(f"{what}: {e}") from None
     except ir.MLIRError as e:
         raise DriverError(f"{what} failed:\n" + "\n".join(
-            d.format(ir_name) for d in diagnostics.from_error(e))) from None
+            d.format(ir_name, source) for d in diagnostics.from_error(e))) from None
     return module
 
 

@@ -70,13 +70,13 @@ def prepare_suite(args) -> int:
 def check_pipelines(args) -> str | None:
     """The located error of a --pipeline or --program-pipeline that does not parse, or whose
     passes or options do not exist or are out of range; None if both are good."""
-    from ldsopt import pipeline
+    from ldsopt import diagnostics, pipeline
     for flag, text in (("--pipeline", args.pipeline), ("--program-pipeline", args.program_pipeline)):
         if text:
             try:
                 pipeline.check(text)
             except pipeline.PipelineError as e:
-                return f"{e.where(flag)}: error: {e}"
+                return "\n".join([f"{e.where(flag)}: error: {e}"] + diagnostics.excerpt(text, 1, e.col))
     return None
 
 
