@@ -98,13 +98,16 @@ def read_source(path: str) -> str:
     return syntax_upgrade.upgrade_iree_syntax(text) if syntax_upgrade.needs_upgrade(text) else text
 
 
-def signature(text: str, function: str | None) -> Signature:
+def signature(text: str, function: str | None, path: str = "<input>") -> Signature:
+    """The entry function's signature; a program that does not parse is a DriverError located
+    in `path` (whose text `text` is), with the source line and a caret, as lds-opt shows it."""
     with ir.Context() as ctx:
         try:
             module = ir.Module.parse(text, ctx)
         except ir.MLIRError as e:
-            raise DriverError("cannot parse the input: " + "; ".join(
-                f"{d.location}: {d.message}" for d in e.error_diagnostics)) from None
+            first, *rest = diagnostics.from_error(e)
+            where, _, shown = first.format(path, text).partition(": error: ")
+            raise DriverError("\n".join([shown] + [d.format(path, text) for d in rest]), where) from None
         funcs = [op.operation for op in module.body.operations if op.operation.name == "func.func" and len(op.regions[0].blocks)
                  and "sym_visibility" not in op.attributes]
         names = [ir.StringAttr(f.attributes["sym_name"]).value for f in funcs]
@@ -390,7 +393,7 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
         os.remove(os.path.join(folder, COMMANDS))
     tgt = target_model.known(target_name)
     text = read_source(source_path)
-    sig = signature(text, function)
+    sig = signature(text, function, source_path)
     check_buffer_sizes(sig, tgt)
     f64_io = (target_model.KEEP_F64,) if any(dt == "f64" for _, dt in sig.inputs + sig.outputs) else ()
     flags = f64_io

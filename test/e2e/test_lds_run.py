@@ -56,6 +56,13 @@ def test_input_not_utf8(tmp_path):
     assert_error(proc, "prog.mlir:2:9: error: input is not UTF-8 text (byte 0xe9)")
 
 
+def test_parse_error_is_located(tmp_path):
+    """As lds-opt and iree-opt show it: file:line:col, the source line and a caret."""
+    proc = run(tmp_path, ADD.replace("%a, %b", "%a, %nope"))
+    assert_error(proc, "prog.mlir:3:23: error: use of undeclared SSA value name\n"
+                       "  %r = arith.addf %a, %nope : tensor<16xf32>\n" + " " * 22 + "^\n")
+
+
 def test_unknown_ldsopt_pass(tmp_path):
     proc = run(tmp_path, ADD, "--pipeline", "builtin.module(ldsopt-nope)")
     assert_error(proc, "--pipeline:1:16: error: unknown ldsopt pass 'ldsopt-nope'")
