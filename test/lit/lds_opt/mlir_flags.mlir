@@ -13,16 +13,24 @@
 // CARET-NEXT: {{^}}  "foo.use"(%0) : (tensor<4xf32>) -> (){{$}}
 // CARET-NEXT: {{^}}           ^{{$}}
 
-// --mlir-elide-elementsattrs-if-larger=N, --mlir-print-op-generic, --mlir-print-debuginfo on the output.
-// RUN: lds-opt %s -allow-unregistered-dialect -mlir-elide-elementsattrs-if-larger=2 | filecheck %s --check-prefix=ELIDE
-// RUN: %iree-opt %s -allow-unregistered-dialect -mlir-elide-elementsattrs-if-larger=2 | filecheck %s --check-prefix=ELIDE
+// --mlir-elide-elementsattrs-if-larger=N, --mlir-print-op-generic, --mlir-print-debuginfo on the
+// output: byte for byte iree-opt's.
+// RUN: lds-opt %s -allow-unregistered-dialect -mlir-elide-elementsattrs-if-larger=2 > %t.lds
+// RUN: %iree-opt %s -allow-unregistered-dialect -mlir-elide-elementsattrs-if-larger=2 > %t.iree
+// RUN: diff %t.lds %t.iree
+// RUN: filecheck %s --check-prefix=ELIDE < %t.lds
 // ELIDE: arith.constant dense_resource<__elided__> : tensor<4xf32>
 // RUN: lds-opt %s --allow-unregistered-dialect --mlir-elide-elementsattrs-if-larger=4 | filecheck %s --check-prefix=KEEP
 // KEEP: arith.constant dense<[1.000000e+00, 2.000000e+00, 3.000000e+00, 4.000000e+00]> : tensor<4xf32>
-// RUN: lds-opt %s --allow-unregistered-dialect --mlir-print-op-generic | filecheck %s --check-prefix=GENERIC
-// RUN: %iree-opt %s --allow-unregistered-dialect --mlir-print-op-generic | filecheck %s --check-prefix=GENERIC
+// RUN: lds-opt %s --allow-unregistered-dialect --mlir-print-op-generic > %t.lds
+// RUN: %iree-opt %s --allow-unregistered-dialect --mlir-print-op-generic > %t.iree
+// RUN: diff %t.lds %t.iree
+// RUN: filecheck %s --check-prefix=GENERIC < %t.lds
 // GENERIC: "arith.constant"() <{value = dense<{{.*}}> : tensor<4xf32>}> : () -> tensor<4xf32>
-// RUN: lds-opt %s --allow-unregistered-dialect --mlir-print-debuginfo | filecheck %s --check-prefix=DEBUGINFO
+// RUN: lds-opt %s --allow-unregistered-dialect --mlir-print-debuginfo > %t.lds
+// RUN: %iree-opt %s --allow-unregistered-dialect --mlir-print-debuginfo > %t.iree
+// RUN: diff %t.lds %t.iree
+// RUN: filecheck %s --check-prefix=DEBUGINFO < %t.lds
 // DEBUGINFO: "foo.use"(%cst) : (tensor<4xf32>) -> () loc(#[[LOC:loc[0-9]*]])
 // DEBUGINFO: #[[LOC]] = loc("{{.*}}mlir_flags.mlir":{{[0-9]+}}:3)
 
