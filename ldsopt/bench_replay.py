@@ -249,8 +249,9 @@ def markdown(report: dict) -> str:
 
 
 def plot(report: dict, path: str) -> bool:
-    """A results.png: each variant (and torch) of one run."""
-    return plot_series([(v, report, v) for v in (*VARIANTS, "torch")],
+    """A results.png: each variant (and torch) of one run that some case has (no torch bar or
+    legend entry from a run without torch)."""
+    return plot_series([(v, report, v) for v in (*VARIANTS, "torch") if any(v in c for c in report["cases"])],
                        f"lds-bench, {report['gpu']}, commit {report['commit'][:10]}", path)
 
 

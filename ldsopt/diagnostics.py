@@ -1,4 +1,5 @@
-"""Diagnostics as the user sees them: `file:line:col: error: message`, like mlir-opt.
+"""Diagnostics as the user sees them: `file:line:col: error: message`, then the source line
+and a caret under the column, like mlir-opt.
 
 MLIR reports parse and pass failures through `ir.MLIRError`; its diagnostics carry
 locations whose file name is whatever the buffer was parsed as. Tools parse with the
@@ -24,10 +25,22 @@ class Diagnostic:
     message: str
     notes: list["Diagnostic"] = dataclasses.field(default_factory=list)
 
-    def format(self, filename: str) -> str:
+    def format(self, filename: str, source: str | None = None, parent: "Diagnostic | None" = None) -> str:
+        """With the text of `filename` as `source`, the line it points at and a caret under
+        the column follow, as MLIR's SourceMgr prints them (not for a note at its error's place)."""
         where = f"{filename}:{self.line}:{self.col}" if self.line is not None else filename
-        text = f"{where}: {self.severity}: {self.message}"
-        return "\n".join([text] + [n.format(filename) for n in self.notes])
+        out = [f"{where}: {self.severity}: {self.message}"]
+        if source is not None and not (parent and (parent.line, parent.col) == (self.line, self.col)):
+            out += excerpt(source, self.line, self.col)
+        return "\n".join(out + [n.format(filename, source, self) for n in self.notes])
+
+
+def excerpt(source: str, line: int | None, col: int | None) -> list[str]:
+    """[the source line, a caret under `col`] (1-based), or [] where there is no such line."""
+    lines = source.split("\n")
+    if line is None or col is None or not 1 <= line <= len(lines) or col < 1:
+        return []
+    return [lines[line - 1].rstrip("\r"), " " * (col - 1) + "^"]
 
 
 _SEVERITY = {
@@ -88,6 +101,6 @@ def read_text(path: str) -> str:
                          e.start - line_start + 1) from None
 
 
-def report(filename: str, diags: list[Diagnostic], stream=sys.stderr) -> None:
+def report(filename: str, diags: list[Diagnostic], source: str | None = None, stream=None) -> None:
     for d in diags:
-        print(d.format(filename), file=stream)
+        print(d.format(filename, source), file=stream or sys.stderr)

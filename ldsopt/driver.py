@@ -22,11 +22,11 @@ import subprocess
 import numpy as np
 from iree.compiler import ir
 
-from ldsopt import diagnostics, model_import, pipeline, remarks, syntax_upgrade
+from ldsopt import diagnostics, model_import, pipeline, remarks, run_record, syntax_upgrade
 from ldsopt import reference as reference_mod
 from ldsopt import target as target_model
 from ldsopt.kernel import LOWERED_BY, USER_CONFIG
-from ldsopt.replay import DTYPES, FLOATS, Tensor, as_float64, run_module, tolerances, tool
+from ldsopt.replay import COMMANDS, DTYPES, FLOATS, Tensor, as_float64, log_command, run_module, tolerances, tool
 
 # Run on the program, before IREE forms dispatches: passes that change which dispatches exist.
 PROGRAM_PIPELINE = "builtin.module(ldsopt-split-reduction)"
@@ -58,7 +58,10 @@ class DriverError(Exception):
         self.where = where
 
 
-def iree_compile(args: list[str], what: str) -> None:
+def iree_compile(args: list[str], what: str, folder: str | None = None) -> None:
+    """Runs iree-compile; with `folder`, the command line is logged in its commands.sh."""
+    if folder is not None:
+        log_command(folder, what, [tool("iree-compile")] + args)
     proc = subprocess.run([tool("iree-compile")] + args, capture_output=True, text=True)
     if proc.returncode != 0:
         raise DriverError(f"{what} failed:\n{proc.stderr.strip()}")
@@ -95,13 +98,16 @@ def read_source(path: str) -> str:
     return syntax_upgrade.upgrade_iree_syntax(text) if syntax_upgrade.needs_upgrade(text) else text
 
 
-def signature(text: str, function: str | None) -> Signature:
+def signature(text: str, function: str | None, path: str = "<input>") -> Signature:
+    """The entry function's signature; a program that does not parse is a DriverError located
+    in `path` (whose text `text` is), with the source line and a caret, as lds-opt shows it."""
     with ir.Context() as ctx:
         try:
             module = ir.Module.parse(text, ctx)
         except ir.MLIRError as e:
-            raise DriverError("cannot parse the input: " + "; ".join(
-                f"{d.location}: {d.message}" for d in e.error_diagnostics)) from None
+            first, *rest = diagnostics.from_error(e)
+            where, _, shown = first.format(path, text).partition(": error: ")
+            raise DriverError("\n".join([shown] + [d.format(path, text) for d in rest]), where) from None
         funcs = [op.operation for op in module.body.operations if op.operation.name == "func.func" and len(op.regions[0].blocks)
                  and "sym_visibility" not in op.attributes]
         names = [ir.StringAttr(f.attributes["sym_name"]).value for f in funcs]
@@ -187,7 +193,7 @@ def configure(text: str, tgt: target_model.KnownTarget, folder: str, extra: tupl
     with open(src, "w") as f:
         f.write(with_device_target(mark_user_configs(text), tgt))
     iree_compile([src, *tgt.compile_flags, "--compile-to=executable-configurations", "-o", out, *extra],
-                 "iree-compile --compile-to=executable-configurations")
+                 "iree-compile --compile-to=executable-configurations", folder)
     with open(out) as f:
         return f.read()
 
@@ -223,7 +229,8 @@ def dispatch_flags(program: str, tgt: target_model.KnownTarget, folder: str, pip
 
 def apply_ldsopt(configured: str, pipeline_text: str) -> tuple[str, list[dict]]:
     with ir.Context() as ctx:
-        module = _run_pipeline(ir.Module.parse(configured, ctx), pipeline_text, "ldsopt pipeline", "configured.mlir")
+        module = _run_pipeline(ir.Module.parse(configured, ctx), pipeline_text, "ldsopt pipeline", "configured.mlir",
+                               configured)
         return str(module), dispatch_report(module)
 
 
@@ -232,19 +239,21 @@ def apply_program_pipeline(text: str, pipeline_text: str) -> str:
     if not pipeline_text:
         return text
     with ir.Context() as ctx:
-        return str(_run_pipeline(ir.Module.parse(text, ctx), pipeline_text, "ldsopt program pipeline", "<program>"))
+        return str(_run_pipeline(ir.Module.parse(text, ctx), pipeline_text, "ldsopt program pipeline", "<program>",
+                                 text))
 
 
-def _run_pipeline(module: ir.Module, pipeline_text: str, what: str, ir_name: str) -> ir.Module:
+def _run_pipeline(module: ir.Module, pipeline_text: str, what: str, ir_name: str, source: str) -> ir.Module:
     """Runs the pipeline; a failure is a DriverError whose diagnostics are located in the IR
-    it ran on, `ir_name` (configured.mlir: the file lds-run --emit-dir keeps)."""
+    it ran on, `ir_name` (configured.mlir: the file lds-run --emit-dir keeps), each with its
+    line of `source`, the text of that IR, and a caret."""
     try:
         pipeline.run(module, pipeline_text)
     except pipeline.PipelineError as e:
         raise DriverError(f"{what}: {e}") from None
     except ir.MLIRError as e:
         raise DriverError(f"{what} failed:\n" + "\n".join(
-            d.format(ir_name) for d in diagnostics.from_error(e))) from None
+            d.format(ir_name, source) for d in diagnostics.from_error(e))) from None
     return module
 
 
@@ -277,7 +286,7 @@ def compile_module(text: str, folder: str, name: str, dump: bool = False, extra:
     flags = [src, "--compile-from=executable-configurations", "-o", vmfb, *extra]
     if dump:
         flags.append(f"--iree-hal-dump-executable-files-to={os.path.join(folder, 'executables')}")
-    iree_compile(flags, "iree-compile --compile-from=executable-configurations")
+    iree_compile(flags, "iree-compile --compile-from=executable-configurations", folder)
     return vmfb
 
 
@@ -333,7 +342,7 @@ def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str) -> t
     def compile_reference(program: str) -> None:
         with open(src, "w") as f:
             f.write(program)
-        iree_compile([src, *cpu.compile_flags, "-o", vmfb], "reference compile (llvm-cpu)")
+        iree_compile([src, *cpu.compile_flags, "-o", vmfb], "reference compile (llvm-cpu)", folder)
 
     try:
         compile_reference(promotion.text)
@@ -397,9 +406,11 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
     program first; the reference runs the original. The manifest records the reference that
     ran and the tolerances of each output (`atol`/`rtol` where given)."""
     os.makedirs(folder, exist_ok=True)
+    if os.path.exists(os.path.join(folder, COMMANDS)):  # the log is of this run's commands only
+        os.remove(os.path.join(folder, COMMANDS))
     tgt = target_model.known(target_name)
     text = read_source(source_path)
-    sig = signature(text, function)
+    sig = signature(text, function, source_path)
     check_buffer_sizes(sig, tgt)
     f64_io = (target_model.KEEP_F64,) if any(dt == "f64" for _, dt in sig.inputs + sig.outputs) else ()
     flags = f64_io
@@ -428,4 +439,5 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
                 "tolerances": output_tolerances(sig, ref, atol, rtol)}
     with open(os.path.join(folder, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
+    run_record.write_readme(folder)
     return manifest

@@ -2,7 +2,10 @@
 
 `builtin.module(ldsopt-lower-elementwise, func.func(canonicalize), cse)` becomes one
 `PassManager` on `builtin.module`: C++ elements are added as text, each ldsopt pass as a
-Python pass (`ExternalPass`). The pass manager verifies the IR after every pass.
+Python pass (`ExternalPass`, named with its options so that MLIR's dumps and pipeline text
+show them). The pass manager verifies the IR after every pass, and prints IR, times passes
+and prints the pipeline as mlir-opt's flags ask (`Printing`, `run`); to print before or after
+named passes only, `run` runs the pipeline as several pass managers in turn (`segments`).
 A pass failure or a verifier failure comes out as `ir.MLIRError` with located
 diagnostics; a pipeline that does not parse raises `PipelineError`.
 """
@@ -11,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import sys
 
 from iree.compiler import ir, passmanager
 
@@ -96,8 +100,9 @@ def parse(text: str) -> list[Element]:
             try:
                 elements.append(Element(part, _build_python_pass(name, rest)))
             except OptionError as e:  # at the option where it names one
-                at = part.find(e.option + "=", name_m.end()) if e.option else -1
-                raise PipelineError(str(e), col + max(at, 0)) from None
+                at = re.compile(rf"(?<=[{{\s,]){re.escape(e.option)}(?=[=\s,}}])").search(part, name_m.end()) \
+                    if e.option else None
+                raise PipelineError(str(e), col + (at.start() if at else 0)) from None
             continue
         for inner in re.findall(r"[A-Za-z_][\w.\-]*", rest):
             if registry.is_registered(inner):
@@ -125,19 +130,29 @@ def _as_external(p: ModulePass):
     return run
 
 
-def _parses(text: str, context: ir.Context) -> bool:
+_MLIR_PARSER = re.compile(r"MLIR Textual PassPipeline Parser:1:(\d+): error: (.*)")
+
+
+def _add_error(el: Element, context: ir.Context) -> PipelineError | None:
+    """Why MLIR cannot add C++ element `el` on its own (None if it can), located in the
+    pipeline: at the column MLIR's pipeline parser names, else at the element."""
     try:
-        passmanager.PassManager("builtin.module", context).add(text)
-        return True
-    except ValueError:
-        return False
+        passmanager.PassManager("builtin.module", context).add(el.text)
+        return None
+    except ValueError as e:
+        m = _MLIR_PARSER.match(str(e))
+        if m:
+            return PipelineError(m.group(2), el.col + int(m.group(1)) - 1 if el.col else None)
+        return PipelineError(f"'{el.text}': " + "; ".join(ln.strip() for ln in str(e).splitlines() if ln.strip()),
+                             el.col)
 
 
-def build(elements: list[Element], context: ir.Context, print_ir_after_all: bool = False):
+def build(elements: list[Element], context: ir.Context) -> passmanager.PassManager:
+    """One PassManager running `elements` in order. An ldsopt pass is added with its options
+    in its pipeline name (`ldsopt-matmul-lds{mma=true ...}`), so that the pass manager's own
+    pipeline text and IR dumps show them as they show an MLIR pass's."""
     pm = passmanager.PassManager("builtin.module", context)
     pm.enable_verifier(True)
-    if print_ir_after_all:
-        pm.enable_ir_printing()
     cpp: list[Element] = []
 
     def flush():
@@ -146,8 +161,8 @@ def build(elements: list[Element], context: ir.Context, print_ir_after_all: bool
             try:
                 pm.add(text)
             except ValueError as e:  # located at the first element that does not parse alone
-                bad = next((el for el in cpp if not _parses(el.text, context)), cpp[0])
-                raise PipelineError(f"'{bad.text}': {e}", bad.col) from None
+                raise next((err for err in map(lambda el: _add_error(el, context), cpp) if err),
+                           PipelineError(str(e).strip(), cpp[0].col)) from None
             cpp.clear()
 
     for el in elements:
@@ -155,10 +170,76 @@ def build(elements: list[Element], context: ir.Context, print_ir_after_all: bool
             cpp.append(el)
             continue
         flush()
-        pm.add(_as_external(el.py_pass), name=type(el.py_pass).__name__, argument=el.py_pass.NAME,
+        pm.add(_as_external(el.py_pass), name=type(el.py_pass).__name__, argument=el.py_pass.textual(),
                description=el.py_pass.SUMMARY)
     flush()
     return pm
+
+
+@dataclasses.dataclass(frozen=True)
+class Printing:
+    """mlir-opt's IR printing flags, handed to `PassManager.enable_ir_printing`, which prints
+    to stderr in MLIR's format. `before`/`after` name passes as a pipeline does (`cse`,
+    `canonicalize`, `ldsopt-matmul-lds`); the bindings can only print before/after every pass
+    of a pass manager, so `run` gives each named pass a pass manager of its own."""
+    before: frozenset[str] = frozenset()
+    after: frozenset[str] = frozenset()
+    before_all: bool = False
+    after_all: bool = False
+    after_change: bool = False
+    after_failure: bool = False
+    module_scope: bool = False
+    large_elements_limit: int | None = None
+    debug_info: bool = False
+    generic: bool = False
+
+    def enable(self, pm: passmanager.PassManager, before: bool, after: bool) -> None:
+        # As mlir-opt: after-failure prints after a pass only when it failed.
+        after = after or self.after_failure
+        if before or after:
+            pm.enable_ir_printing(print_before_all=before, print_after_all=after,
+                                  print_module_scope=self.module_scope, print_after_change=self.after_change,
+                                  print_after_failure=self.after_failure,
+                                  large_elements_limit=self.large_elements_limit,
+                                  enable_debug_info=self.debug_info, print_generic_op_form=self.generic)
+
+
+def _one_pass_each(text: str) -> list[str]:
+    """A C++ element as one element per pass: `func.func(a, b)` -> `func.func(a)`, `func.func(b)`
+    (the same work: a nested pass runs on each anchor op on its own)."""
+    m = _NAME.match(text)
+    rest = text[m.end():].strip()
+    if not (rest.startswith("(") and rest.endswith(")")):
+        return [text]
+    return [f"{m.group(1)}({leaf})" for _, inner in split_top_level(rest[1:-1]) for leaf in _one_pass_each(inner)]
+
+
+def _leaf_name(text: str) -> str:
+    while True:
+        m = _NAME.match(text)
+        rest = text[m.end():].strip()
+        if not rest.startswith("("):
+            return m.group(1)
+        text = rest[1:-1]
+
+
+def segments(elements: list[Element], printing: Printing) -> list[tuple[list[Element], bool, bool]]:
+    """(elements, print before each, print after each) for each pass manager to run in turn: a
+    pass that `printing` names on its own, the passes between them together."""
+    if not (printing.before or printing.after):
+        return [(elements, printing.before_all, printing.after_all)]
+    out: list[tuple[list[Element], bool, bool, bool]] = []  # ..., whether a named pass
+    for el in elements:
+        leaves = [el] if el.py_pass else [Element(t, col=el.col) for t in _one_pass_each(el.text)]
+        for leaf in leaves:
+            name = leaf.py_pass.NAME if leaf.py_pass else _leaf_name(leaf.text)
+            named = name in printing.before or name in printing.after
+            if not named and out and not out[-1][3]:
+                out[-1][0].append(leaf)
+            else:
+                out.append(([leaf], printing.before_all or name in printing.before,
+                            printing.after_all or name in printing.after, named))
+    return [(els, before, after) for els, before, after, _ in out]
 
 
 def check(pipeline: str) -> None:
@@ -167,7 +248,24 @@ def check(pipeline: str) -> None:
     build(parse(pipeline), ir.Context())
 
 
-def run(module: ir.Module, pipeline: str, print_ir_after_all: bool = False) -> None:
-    """Runs `pipeline` on `module` in place. Raises PipelineError or ir.MLIRError."""
-    pm = build(parse(pipeline), module.context, print_ir_after_all)
-    pm.run(module.operation)
+def run(module, pipeline: str, printing: Printing | None = None, timing: bool = False,
+        dump_pipeline: bool = False) -> None:
+    """Runs `pipeline` on `module` in place: IR printed as `printing` says, a timing report
+    (`--mlir-timing`) and the pipeline itself (`--dump-pass-pipeline`) on stderr as MLIR
+    prints them. Raises PipelineError or ir.MLIRError."""
+    printing = printing or Printing()
+    elements = parse(pipeline)
+    whole = str(build(elements, module.context))  # every pass checked before any runs
+    if dump_pipeline:
+        print(f"Pass Manager with {len(elements)} passes:\n{whole}\n", file=sys.stderr, flush=True)
+    if printing.module_scope:  # MLIR prints the whole module only from a single thread
+        module.context.enable_multithreading(False)
+    for els, before, after in segments(elements, printing):
+        pm = build(els, module.context)
+        printing.enable(pm, before, after)
+        if timing:
+            pm.enable_timing()
+        try:
+            pm.run(module.operation)
+        finally:
+            del pm  # prints its timing report

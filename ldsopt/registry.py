@@ -2,7 +2,10 @@
 
 A pass is a frozen dataclass (after xDSL): its class variables name and describe it,
 its fields are its options, typed, with defaults. `name{a=1,b=2,3,flag=true}` builds
-one; MLIR's space-separated form `name{a=1 b=2,3}` is accepted too.
+one; MLIR's space-separated form `name{a=1 b=2,3}` is accepted too, and so is a bare boolean
+option (`name{flag}` is `flag=true`, as MLIR reads it). `textual()` prints a pass back in
+MLIR's form, every option with its value, as MLIR prints its own passes in pipelines and
+IR dumps.
 
 Each option declares the values it takes (`option(min=, max=, choices=, check=)`), checked
 whenever a pass is built, so a value out of range is an error that names the option and the
@@ -91,13 +94,21 @@ class ModulePass:
         hints = typing.get_type_hints(cls)
         fields = {_option_name(f.name): f for f in dataclasses.fields(cls)}
         values: dict[str, object] = {}
-        for key, raw in _split_options(text):
+        flags = {_option_name(f.name) for f in dataclasses.fields(cls) if hints[f.name] is bool}
+        for key, raw in _split_options(text, flags):
             if key not in fields:
                 known = ", ".join(sorted(fields)) or "none"
                 raise OptionError(f"pass '{cls.NAME}' has no option '{key}' (options: {known})", key)
             f = fields[key]
             values[f.name] = _convert(raw, hints[f.name], cls.NAME, key)
         return cls(**values)
+
+    def textual(self) -> str:
+        """`name{opt=value ...}`, every option sorted by name, as MLIR prints a pass with its
+        options (`canonicalize{max-iterations=10 ...}`); `from_options` reads it back."""
+        opts = sorted((_option_name(f.name), getattr(self, f.name)) for f in dataclasses.fields(self))
+        shown = " ".join(f"{k}={','.join(map(_show, v)) if isinstance(v, tuple) else _show(v)}" for k, v in opts)
+        return f"{self.NAME}{{{shown}}}" if shown else self.NAME
 
 
 # Target attributes an option may be limited by, as the error names them.
@@ -169,10 +180,12 @@ def _type_name(tp) -> str:
     return tp.__name__
 
 
-def _split_options(text: str) -> list[tuple[str, str]]:
+def _split_options(text: str, flags: set[str] = frozenset()) -> list[tuple[str, str]]:
     """'a=1,b=2,3 c=x' -> [('a','1'), ('b','2,3'), ('c','x')].
 
-    A comma-separated piece without '=' continues the previous option's list.
+    A word without '=' that names a boolean option in `flags` is that option set to true
+    ('mma' -> ('mma', 'true')); any other comma-separated piece without '=' continues the
+    previous option's list.
     """
     out: list[list[str]] = []
     for word in text.replace(",", " , ").split():
@@ -181,6 +194,8 @@ def _split_options(text: str) -> list[tuple[str, str]]:
         if "=" in word:
             key, _, val = word.partition("=")
             out.append([key.strip(), val.strip()])
+        elif word in flags:
+            out.append([word, "true"])
         elif out:
             out[-1][1] += "," + word
         else:

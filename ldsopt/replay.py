@@ -24,12 +24,15 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
 import sysconfig
 
 import numpy as np
+
+from ldsopt import run_record
 
 # IREE element type -> (numpy storage dtype, compare-in dtype). bf16 is stored as uint16.
 DTYPES = {
@@ -86,11 +89,22 @@ def tool(name: str) -> str:
     return found
 
 
+# The IREE commands run for a folder, in order, as a shell script (`log_command`).
+COMMANDS = "commands.sh"
+
+
+def log_command(folder: str, what: str, cmd: list[str]) -> None:
+    """Appends `cmd`, exactly as run, to the folder's COMMANDS, under a comment saying `what`."""
+    with open(os.path.join(folder, COMMANDS), "a") as f:
+        f.write(f"# {what}\n{shlex.join(cmd)}\n")
+
+
 def run_module(vmfb: str, function: str, device: str, inputs: list[Tensor], outputs: list[Tensor],
                folder: str, extra: tuple[str, ...] = ()) -> None:
     cmd = [tool("iree-run-module"), f"--device={device}", f"--module={vmfb}", f"--function={function}"]
     cmd += [f"--input={t.spec}=@{os.path.join(folder, t.file)}" for t in inputs]
     cmd += [f"--output=@{os.path.join(folder, t.file)}" for t in outputs]
+    log_command(folder, f"iree-run-module on {device}", cmd + list(extra))
     proc = subprocess.run(cmd + list(extra), capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(f"iree-run-module failed ({proc.returncode}):\n{proc.stderr.strip()}")
@@ -192,6 +206,7 @@ def replay(folder: str, device: str | None = None, atol: float | None = None, rt
               "device": device, "outputs": [dataclasses.asdict(c) for c in comps], "passed": all(c.ok for c in comps)}
     with open(os.path.join(folder, "result.json"), "w") as f:
         json.dump(result, f, indent=1)
+    run_record.write_readme(folder)
     return result
 
 
@@ -276,7 +291,14 @@ def main(argv=None) -> int:
             text, ok = format_report(result, args.require_ldsopt)
         except (RuntimeError, FileNotFoundError) as e:
             text, ok = f"FAIL {folder}: error: {e}", False
-        print(json.dumps(result, indent=1) if args.json and ok else text, flush=True)
+            result = None
+        if args.json and result is not None:
+            with open(os.path.join(folder, "manifest.json")) as f:
+                man = json.load(f)
+            verdict = text.splitlines()[-1]
+            text = json.dumps(run_record.record(man, status=verdict.split()[0], verdict=verdict, result=result,
+                                                folder=folder), indent=1)
+        print(text, flush=True)
         passed, failed = passed + ok, failed + (not ok)
     if len(folders) > 1:
         print(f"{passed} passed, {failed} failed")

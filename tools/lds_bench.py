@@ -23,10 +23,11 @@ import tempfile
 from ldsopt import bench_replay
 
 
-def main(argv=None) -> int:
+def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="lds-bench", description=__doc__.split("\n")[0])
     ap.add_argument("program", nargs="?", help="a program or model to time instead of the cases (.mlir, .onnx)")
-    ap.add_argument("--target", choices=["cuda", "lavapipe", "gfx942"])
+    ap.add_argument("--target", choices=["cuda", "lavapipe", "gfx942"],
+                    help="what to compile for (required unless --replay or --list)")
     ap.add_argument("--cases", help="comma-separated case names (default: all; lavapipe: a small subset)")
     ap.add_argument("--pipeline", help="ldsopt pass pipeline (default: the full ldsopt pipeline)")
     ap.add_argument("--program-pipeline", help="ldsopt passes run on the program before IREE forms dispatches, "
@@ -35,10 +36,16 @@ def main(argv=None) -> int:
     ap.add_argument("--replay", metavar="DIR", help="time a folder made by --prepare (needs only the IREE runtime)")
     ap.add_argument("--out", help="results folder (default: the prepared folder)")
     ap.add_argument("--batch-size", type=int, help="dispatches per batch (default: from each case's bytes)")
-    ap.add_argument("--repetitions", type=int, default=5)
+    ap.add_argument("--repetitions", type=int, default=5, help="benchmark repetitions of each dispatch; a "
+                    "case's time sums each dispatch's median (default: 5)")
     ap.add_argument("--min-time", help="google-benchmark min time per repetition (default 0.2s on GPUs)")
     ap.add_argument("--no-torch", action="store_true", help="skip the PyTorch column and the copy bandwidth")
     ap.add_argument("--list", action="store_true", help="list the cases and their bytes")
+    return ap
+
+
+def main(argv=None) -> int:
+    ap = parser()
     args = ap.parse_args(argv)
 
     replay_args = ["--repetitions", str(args.repetitions)] + (["--out", args.out] if args.out else []) \

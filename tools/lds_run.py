@@ -15,6 +15,7 @@ dispatch and ends with a line starting COMPILED.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import shutil
@@ -23,6 +24,7 @@ import sys
 import tempfile
 
 from ldsopt import replay as replay_mod
+from ldsopt import run_record
 
 
 def available_devices() -> set[str]:
@@ -68,35 +70,60 @@ def prepare_suite(args) -> int:
 def check_pipelines(args) -> str | None:
     """The located error of a --pipeline or --program-pipeline that does not parse, or whose
     passes or options do not exist or are out of range; None if both are good."""
-    from ldsopt import pipeline
+    from ldsopt import diagnostics, pipeline
     for flag, text in (("--pipeline", args.pipeline), ("--program-pipeline", args.program_pipeline)):
         if text:
             try:
                 pipeline.check(text)
             except pipeline.PipelineError as e:
-                return f"{e.where(flag)}: error: {e}"
+                return "\n".join([f"{e.where(flag)}: error: {e}"] + diagnostics.excerpt(text, 1, e.col))
     return None
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="lds-run", description=__doc__.split("\n")[0])
-    ap.add_argument("inputs", nargs="*", metavar="input", help="program .mlir (functions on tensors)")
-    ap.add_argument("--target", choices=["gfx942", "cuda", "lavapipe"])
+class _Parser(argparse.ArgumentParser):
+    def format_help(self) -> str:
+        from ldsopt import driver  # the compiler: imported for --help only, not for every start
+        self.epilog = (f"default pipelines:\n  --pipeline '{driver.DEFAULT_PIPELINE}'\n"
+                       f"  --program-pipeline '{driver.PROGRAM_PIPELINE}'\n\n"
+                       "--json prints one record of the same shape for every target (with a \"schema\" "
+                       "version),\nand a kept folder holds a README.md naming its files: both are described "
+                       "in\ndocs/lds-run-output.md.")
+        return super().format_help()
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = _Parser(prog="lds-run", description=__doc__.split("\n")[0],
+                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("inputs", nargs="*", metavar="input",
+                    help="program: .mlir of functions on tensors (linalg), torch-dialect .mlir, or .onnx; "
+                         "several with --prepare")
+    ap.add_argument("--target", choices=["gfx942", "cuda", "lavapipe"],
+                    help="what to compile for (default: the first device present of hip -> gfx942, cuda -> cuda, "
+                         "vulkan -> lavapipe); without its device here it is compiled only (gfx942: ISA summary, "
+                         "COMPILED) or prepared to be replayed elsewhere (PREPARED)")
     ap.add_argument("--function", help="entry function (default: the only public one)")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--atol", type=float, help="absolute tolerance of float outputs (default: per element type)")
-    ap.add_argument("--rtol", type=float, help="relative tolerance of float outputs (default: per element type)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default: 0)")
+    ap.add_argument("--atol", type=float, help="absolute tolerance of every float output (default: per element "
+                    "type and the float types the program computes in: f32 1e-4, f16 1e-2, bf16 5e-2, f64 1e-9)")
+    ap.add_argument("--rtol", type=float, help="relative tolerance of every float output, times max(|ref|, RMS of "
+                    "the reference) (default: f32 1e-4, f16 1e-2, bf16 2e-2, f64 1e-9)")
     ap.add_argument("--special-values", action="store_true",
                     help="float inputs also hold +inf, -inf, NaN, -0.0 and subnormals at seeded places")
-    ap.add_argument("--emit-dir", help="keep every intermediate (sources, vmfb, inputs, outputs) here")
+    ap.add_argument("--emit-dir", metavar="DIR", help="keep every intermediate here (sources, modules, inputs, "
+                    "outputs, the commands run; its README.md names each file)")
     ap.add_argument("--baseline", action="store_true", help="IREE's default pipeline only")
-    ap.add_argument("--pipeline", help="ldsopt pass pipeline (default: the full ldsopt pipeline)")
+    ap.add_argument("--pipeline", help="ldsopt pass pipeline run on the dispatches (default below)")
     ap.add_argument("--program-pipeline", help="ldsopt passes run on the program before IREE forms dispatches "
-                    "(default: the split of long reductions; '' for none)")
+                    "(default below; '' for none)")
     ap.add_argument("--require-ldsopt", action="store_true", help="fail if a dispatch fell back to IREE's default")
-    ap.add_argument("--json", action="store_true", help="print the result as JSON")
+    ap.add_argument("--json", action="store_true", help="print the result as one JSON record (see below)")
     ap.add_argument("--prepare", metavar="DIR", help="compile, make inputs and reference outputs into DIR; do not run")
     ap.add_argument("--replay", metavar="DIR", help="run a folder made by --prepare (needs only the IREE runtime)")
+    return ap
+
+
+def main(argv=None) -> int:
+    ap = parser()
     args = ap.parse_args(argv)
 
     if args.replay:
@@ -137,6 +164,8 @@ def run_one(args, target: str, devices: set[str], folder: str) -> int:
 
     device = driver.target_model.known(target).device
     run_here = args.prepare is None and device in devices
+    # The folder the user keeps: asked for, or the result of a run prepared for elsewhere.
+    kept = args.prepare or args.emit_dir or (folder if not run_here and target != "gfx942" else None)
     try:
         man = driver.prepare(args.input, target, folder, function=args.function, seed=args.seed,
                              pipeline_text=args.pipeline or driver.DEFAULT_PIPELINE,
@@ -156,11 +185,14 @@ def run_one(args, target: str, devices: set[str], folder: str) -> int:
             print(f"{args.input}: error: {e}", file=sys.stderr)
             return 1
         text, ok = replay_mod.format_report(result, args.require_ldsopt)
-        print(json.dumps(result, indent=1) if args.json else text)
+        verdict = text.splitlines()[-1]
+        print(json.dumps(run_record.record(man, status=verdict.split()[0], verdict=verdict, result=result,
+                                           folder=kept), indent=1) if args.json else text)
         return 0 if ok else 1
 
     lines = replay_mod.dispatch_lines(man["dispatches"])
     fell_back = [d for d in man["dispatches"] if not d["passes"]]
+    kernels = None
     if target == "gfx942":
         kernels = isa.from_dump_dir(os.path.join(folder, "executables"))
         lines += [k.summary() for k in kernels]
@@ -168,14 +200,14 @@ def run_one(args, target: str, devices: set[str], folder: str) -> int:
     else:
         verdict = f"PREPARED {folder} for {target}: run it with `lds-run --replay {folder}`"
     if args.require_ldsopt and fell_back:
-        lines.append(f"FAIL --require-ldsopt: {len(fell_back)} dispatch(es) fell back to IREE's default pipeline")
-        print("\n".join(lines))
-        return 1
+        verdict = f"FAIL --require-ldsopt: {len(fell_back)} dispatch(es) fell back to IREE's default pipeline"
     if args.json:
-        print(json.dumps({**man, "verdict": verdict}, indent=1))
+        print(json.dumps(run_record.record(man, status=verdict.split()[0], verdict=verdict, folder=kept,
+                                           isa=[dataclasses.asdict(k) for k in kernels] if kernels is not None
+                                           else None), indent=1))
     else:
         print("\n".join(lines + [verdict]))
-    return 0
+    return 1 if verdict.startswith("FAIL") else 0
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ hang; nothing left behind in the temporary folder; a kernel IREE gets wrong repo
 
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -55,9 +56,17 @@ def test_input_not_utf8(tmp_path):
     assert_error(proc, "prog.mlir:2:9: error: input is not UTF-8 text (byte 0xe9)")
 
 
+def test_parse_error_is_located(tmp_path):
+    """As lds-opt and iree-opt show it: file:line:col, the source line and a caret."""
+    proc = run(tmp_path, ADD.replace("%a, %b", "%a, %nope"))
+    assert_error(proc, "prog.mlir:3:23: error: use of undeclared SSA value name\n"
+                       "  %r = arith.addf %a, %nope : tensor<16xf32>\n" + " " * 22 + "^\n")
+
+
 def test_unknown_ldsopt_pass(tmp_path):
     proc = run(tmp_path, ADD, "--pipeline", "builtin.module(ldsopt-nope)")
     assert_error(proc, "--pipeline:1:16: error: unknown ldsopt pass 'ldsopt-nope'")
+    assert "\nbuiltin.module(ldsopt-nope)\n" + " " * 15 + "^\n" in proc.stderr  # the pipeline and a caret
 
 
 def test_program_pipeline_option_out_of_range(tmp_path):
@@ -78,6 +87,9 @@ def test_negative_max_workgroups_is_refused_not_a_hang(tmp_path):
 def test_too_many_threads_for_the_target(tmp_path):
     proc = run(tmp_path, ADD, "--pipeline", "builtin.module(ldsopt-lower-elementwise{workgroup-size=2048})")
     assert_error(proc, "error: ldsopt pipeline failed")
+    # The line of configured.mlir (gone with the temporary folder) and a caret under the column.
+    located = re.search(r"configured\.mlir:\d+:(\d+): error: .*\n *func\.func @main_dispatch.*\n( *)\^\n", proc.stderr)
+    assert located and len(located.group(2)) == int(located.group(1)) - 1, proc.stderr
     assert "\nconfigured.mlir:" in proc.stderr  # located in the IR the pipeline ran on
     assert "error: ldsopt-lower-elementwise: option 'workgroup-size=2048' is more than the target's threads per " \
            "workgroup (1024)" in proc.stderr

@@ -13,3 +13,7 @@ config.excludes = ["Inputs", "Output"]
 for var in ("PATH", "PYTHONPATH", "HOME", "VIRTUAL_ENV"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# %iree-opt: the iree-opt of the installed wheel, for tests that compare lds-opt with it.
+from ldsopt import replay  # noqa: E402
+
+config.substitutions.append(("%iree-opt", replay.tool("iree-opt")))

@@ -120,6 +120,18 @@ def test_compare_plots_memory_and_matmul_cases(tmp_path):
     assert (tmp_path / "c.png").stat().st_size > 0
 
 
+def test_plot_shows_the_variants_run(tmp_path, monkeypatch):
+    """A run without torch (--no-torch, lavapipe) plots no torch series."""
+    plotted = []
+    monkeypatch.setattr(bench_replay, "plot_series", lambda series, title, path: plotted.append(series) or True)
+    report = _fake_report()
+    bench_replay.plot(report, str(tmp_path / "a.png"))
+    no_torch = {**report, "cases": [{k: v for k, v in c.items() if k != "torch"} for c in report["cases"]]}
+    bench_replay.plot(no_torch, str(tmp_path / "b.png"))
+    assert [[label for label, _, _ in series] for series in plotted] == [["ldsopt", "iree-default", "torch"],
+                                                                         ["ldsopt", "iree-default"]]
+
+
 def test_write_results(tmp_path):
     bench_replay.write_results(_fake_report(), str(tmp_path))
     assert json.loads((tmp_path / "results.json").read_text())["cases"][0]["ldsopt"]["us"] == 2.0
@@ -151,3 +163,5 @@ def test_lavapipe_smoke(tmp_path):
         assert case[variant]["total_dispatches"] == 1
     assert "torch" not in case and report["copy_bandwidth"] is None
     assert os.path.exists(tmp_path / "results.md")
+    # matplotlib is a pinned dependency: the plot is made on every install, not only where it happens to be.
+    assert (tmp_path / "results.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", proc.stdout

@@ -132,3 +132,20 @@ def test_max_and_list_elements(text, message):
     with pytest.raises(registry.OptionError, match=message):
         _Toy.from_options(text)
     assert _Toy.from_options("n=4 sizes=1,2") == _Toy(n=4, sizes=(1, 2))
+
+
+@pytest.mark.parametrize("cls", all_passes(), ids=registry.pass_names())
+def test_textual_form_reads_back(cls):
+    """The form dumps and --dump-pass-pipeline show (every option spelt out) builds the same pass."""
+    name, _, options = cls().textual().partition("{")
+    assert name == cls.NAME
+    assert cls.from_options(options.rstrip("}")) == cls()
+
+
+def test_bare_boolean_option_is_true():
+    cls = registry.lookup("ldsopt-inthread-transpose")
+    assert cls.from_options("force").force is True
+    assert cls.from_options("lane-rows=2 force").force is True
+    assert cls.from_options("force=false").force is False
+    with pytest.raises(registry.OptionError, match="option 'lane-rows' has no value"):
+        cls.from_options("lane-rows")

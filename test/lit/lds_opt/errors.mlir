@@ -1,7 +1,9 @@
 // Bad input gets a located `error:` and exit code 1, never a traceback.
 
 // RUN: not lds-opt %s --pass-pipeline='builtin.module(no-such-pass)' 2>&1 | filecheck %s --check-prefix=UNKNOWN
-// UNKNOWN: error: {{.*}}no-such-pass
+// UNKNOWN:      <pass-pipeline>:1:16: error: 'no-such-pass' does not refer to a registered pass or pass pipeline
+// UNKNOWN-NEXT: builtin.module(no-such-pass)
+// UNKNOWN-NEXT: {{^}}               ^{{$}}
 // UNKNOWN-NOT: Traceback
 
 // RUN: not lds-opt %s --pass-pipeline='builtin.module(ldsopt-lower-elementwise{workgroup-size=abc})' 2>&1 | filecheck %s --check-prefix=BADOPT
@@ -14,7 +16,9 @@
 // NESTED: error: ldsopt pass 'ldsopt-lower-elementwise' cannot be nested under 'func.func'
 
 // RUN: not lds-opt %S/Inputs/malformed.mlir 2>&1 | filecheck %s --check-prefix=PARSE
-// PARSE: malformed.mlir:4:{{[0-9]+}}: error: {{.*}}
+// PARSE:      malformed.mlir:4:{{[0-9]+}}: error: {{.*}}
+// PARSE-NEXT: {{.+}}
+// PARSE-NEXT: {{^ *}}^{{$}}
 // PARSE-NOT: Traceback
 
 // RUN: not lds-opt %S/Inputs/does-not-exist.mlir 2>&1 | filecheck %s --check-prefix=MISSING
