@@ -43,6 +43,11 @@ EXEMPT = {
     "python -m ldsopt.replay DIR --require-ldsopt": "run on the GPU machine, on a folder DIR the user prepared",
     "lds-bench --target cuda --prepare BDIR": "compiles every benchmark case: minutes; BDIR stands for a folder",
     "python -m ldsopt.bench_replay BDIR --out OUT": "run on the GPU machine, on a folder the user prepared",
+    "lds-bench model.onnx --target cuda --prepare DIR": "model.onnx and DIR stand for the user's files "
+                                                        "(test/e2e/test_lds_bench_program.py runs it on a model)",
+    "python -m ldsopt.program_bench DIR --out OUT": "run on the GPU machine, on a folder the user prepared",
+    "lds-bench model.onnx --target lavapipe --out OUT": "model.onnx stands for the user's model "
+                                                        "(test/e2e/test_lds_bench_program.py runs it on a model)",
 }
 
 
