@@ -622,7 +622,8 @@ def plan_cost(p: Problem, pl: Plan, tgt: target_model.Target) -> tuple[float, in
     busiest CU takes n = ceil(T / CUs) of them and takes 1 + (n - 1) * SHARE times one tile's
     time (the CUs left idle cost nothing). A tile's time: K x (BM x BN + LOAD_COST x (BM + BN)
     + STEP_COST), the rows and columns past M and N included, plus BM x BN x EPILOGUE_OP_COST
-    per op of the fused consumer's body (the cast to f16 is one). work = T tiles' time.
+    per op of the fused consumer's body but its constants (the cast to f16 is one). work = T
+    tiles' time.
     So a small product takes a tiling whose tiles spread over more CUs (512 x 768 on the
     H200's 132 SMs: 96 tiles of 64x64 rather than 24 of 128x128), a large one the tiling of
     most reuse (4096^2: 128x128), and a skinny one (M or N up to 16, GEMV-like) a 16-row
@@ -631,7 +632,8 @@ def plan_cost(p: Problem, pl: Plan, tgt: target_model.Target) -> tuple[float, in
     tiles = math.ceil(p.sizes["m"] / t.bm) * math.ceil(p.sizes["n"] / t.bn) * p.sizes["b"]
     per_cu = math.ceil(tiles / (tgt.compute_units or 1))
     k = math.ceil(p.sizes["k"] / pl.bk) * pl.bk
-    epilogue_ops = len(p.epilogue.op.regions[0].blocks[0].operations) - 1 if p.epilogue else 0
+    epilogue_ops = sum(op.name not in ("arith.constant", "linalg.yield")
+                       for op in p.epilogue.op.regions[0].blocks[0].operations) if p.epilogue else 0
     tile = k * (t.bm * t.bn + LOAD_COST * (t.bm + t.bn) + STEP_COST) + t.bm * t.bn * EPILOGUE_OP_COST * epilogue_ops
     return tile * (1 + (per_cu - 1) * SHARE), tiles * tile
 

@@ -218,8 +218,10 @@ def test_passes_that_record_a_staging_take_the_plan_options_of_matmul_lds(matmul
 
 
 def _with_epilogue(p, ops: int):
-    """`p` with a fused consumer of `ops` body ops before its yield (plan_cost counts them)."""
-    body = "\n".join(f"    %v{i} = arith.addf %{'x' if i == 0 else f'v{i - 1}'}, %x : f32" for i in range(ops))
+    """`p` with a fused consumer of `ops` body ops and a constant before its yield (plan_cost
+    counts the ops, not the constant)."""
+    body = "    %c = arith.constant 1.0 : f32\n" + "\n".join(
+        f"    %v{i} = arith.addf %{'x' if i == 0 else f'v{i - 1}'}, %c : f32" for i in range(ops))
     module = ir.Module.parse(f"""
 func.func @f(%t: tensor<4xf32>) -> tensor<4xf32> {{
   %r = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
