@@ -2,8 +2,9 @@
 
 Each case is a `func.func @main` generated from a few numbers so that the shapes in the
 name, the program and the byte count cannot drift apart: one `linalg.generic` (`Case`), or
-the generics of a fused row-wise program as a model writes it (`RowCase`: softmax, layer
-norm, logsumexp), which IREE fuses into as few dispatches as it can. Bytes
+the ops of a fused program as a model writes it (`FusedCase`: softmax, layer norm,
+logsumexp; a matmul with the elementwise epilogue of a transformer layer), which IREE fuses
+into as few dispatches as it can. Bytes
 moved are the floor of memory traffic: each input read once, the output written once.
 The memory-bound cases are the workloads of `shared/anchors/baselines.md`; those that no
 ldsopt pass takes yet run IREE's default pipeline in both variants until one does.
@@ -140,10 +141,11 @@ def _matmul(m: int, n: int, k: int, dtype: str, a_stored: str, b_stored: str) ->
 
 
 @dataclasses.dataclass(frozen=True)
-class RowCase:
-    """A fused row-wise program (softmax, layernorm, logsumexp) as a model forms it: several
-    generics over the same rows (the last dim reduced), which IREE fuses into one dispatch.
-    Same interface as Case; the program comes from one of the `_row_*` templates."""
+class FusedCase:
+    """A fused program as a model forms it, which IREE fuses into one dispatch: a row-wise one
+    (softmax, layernorm, logsumexp: several generics over the same rows, the last dim
+    reduced; the `_row_*` templates) or a matmul with its epilogue (`_matmul_epilogue`). Same
+    interface as Case; `iterators` are the loops of the operands' `dims`."""
     name: str
     inputs: tuple[Operand, ...]
     output: Operand
@@ -168,10 +170,10 @@ def _row_maps(rank: int) -> tuple[str, str, str]:
             f"affine_map<({loops}) -> (d{rank - 1})>")
 
 
-def _row_case(name, shape, inputs, output, body: list[str], torch: Callable, what: str) -> RowCase:
+def _row_case(name, shape, inputs, output, body: list[str], torch: Callable, what: str) -> FusedCase:
     rank = len(shape)
     ins = tuple(Operand(s, dt, d) for s, dt, d in inputs)
-    return RowCase(name, ins, Operand(*output), ("parallel",) * (rank - 1) + ("reduction",),
+    return FusedCase(name, ins, Operand(*output), ("parallel",) * (rank - 1) + ("reduction",),
                    "\n".join(body) + "\n", torch, what)
 
 
@@ -206,7 +208,7 @@ def _max_and_sum_exp(shape: tuple[int, ...], dtype: str) -> list[str]:
         f"  }} -> {r}"]
 
 
-def _softmax(shape: tuple[int, ...], dtype: str) -> RowCase:
+def _softmax(shape: tuple[int, ...], dtype: str) -> FusedCase:
     """softmax over the last dim: max, sum of exp(x - max), exp(x - max) / sum, in f32 (an f16
     input is extended, the result truncated back), as IREE decomposes linalg.softmax."""
     rank = len(shape)
@@ -238,7 +240,7 @@ def _softmax(shape: tuple[int, ...], dtype: str) -> RowCase:
                      f"softmax over rows, f32 inside, {dtype} in and out")
 
 
-def _layernorm(rows: int, n: int, dtype: str) -> RowCase:
+def _layernorm(rows: int, n: int, dtype: str) -> FusedCase:
     """layer norm over the last dim (x - mean) * rsqrt(var + 1e-5) * gamma + beta, the mean and
     variance in f32, as an exporter writes it: a sum, the mean, the centered sum of squares,
     the normalization."""
@@ -306,7 +308,7 @@ def _layernorm(rows: int, n: int, dtype: str) -> RowCase:
                      f"layer norm over rows, f32 statistics, {dtype} in and out")
 
 
-def _logsumexp(rows: int, n: int) -> RowCase:
+def _logsumexp(rows: int, n: int) -> FusedCase:
     """log(sum(exp(x - max))) + max over the last dim, f32."""
     t, r = f"tensor<{rows}x{n}xf32>", f"tensor<{rows}xf32>"
     body = [
@@ -325,6 +327,120 @@ def _logsumexp(rows: int, n: int) -> RowCase:
     return _row_case(f"logsumexp_{rows}x{n}_f32", (rows, n), [((rows, n), "f32", (0, 1))],
                      ((rows,), "f32", (0,)), body, lambda a: a.logsumexp(-1), "logsumexp over rows")
 
+
+# The elementwise epilogues of a transformer layer's matmuls, on the f32 accumulator %x (at
+# loops (b?, m, n)): each extra input's dims (of "m", "n"), its body lines, and the PyTorch
+# twin applied to the f16 product `y` (cuBLAS: f32 accumulation, f16 out) and those inputs.
+# The result is truncated to f16 after the body: "cast" is that alone.
+EPILOGUES: dict[str, tuple[tuple[str, ...], tuple[str, ...], Callable]] = {
+    "cast": ((), (), lambda y: y),
+    "bias": (("n",), ("%c = arith.extf %in2 : f16 to f32", "%v = arith.addf %x, %c : f32"), lambda y, c: y + c),
+    "bias_gelu": (("n",), ("%c = arith.extf %in2 : f16 to f32", "%y = arith.addf %x, %c : f32",
+                           "%s = arith.mulf %y, %rsqrt2 : f32", "%e = math.erf %s : f32",
+                           "%p = arith.addf %e, %one : f32", "%h = arith.mulf %y, %half : f32",
+                           "%v = arith.mulf %h, %p : f32"),
+                  lambda y, c: _gelu(y + c)),
+    "bias_residual": (("n",), ("%c = arith.extf %in2 : f16 to f32", "%y = arith.addf %x, %c : f32",
+                               "%r0 = arith.extf %in3 : f16 to f32", "%v = arith.addf %y, %r0 : f32"),
+                      lambda y, c, r: y + c + r),
+    "scale": ((), ("%v = arith.mulf %x, %eighth : f32",), lambda y: y * 0.125),
+}
+# Extra inputs of the epilogues above (the residual is over (m, n)).
+_EPILOGUE_INPUTS = {"bias_residual": ("n", "mn")}
+
+
+def _gelu(y):
+    import torch
+    return torch.nn.functional.gelu(y)
+
+
+def _matmul_epilogue(batch: int, m: int, n: int, k: int, b_stored: str, epilogue: str) -> FusedCase:
+    """out[b?,m,n] (f16) = epilogue(sum_k a[b?,m,k] * b[b?,k,n] in f32), f16 operands, A
+    stored MxK and B as "kn" (NN) or "nk" (NT), as IREE fuses a transformer layer's matmul
+    with what follows it (the bias add, GELU by erf, the residual add, the attention scale)
+    and the cast back to f16; `batch` 0 for a plain matmul. The epilogue "cast" is the same
+    matmul without an epilogue (the cast alone), so that the epilogue's cost reads off."""
+    lead = (batch,) if batch else ()
+    bd = (0,) if batch else ()
+    o = len(bd)
+    dims = {"m": o, "n": o + 1, "k": o + 2}
+    ext = {"m": m, "n": n, "k": k}
+    extra_dims, lines, twin = EPILOGUES[epilogue]
+    extras = _EPILOGUE_INPUTS.get(epilogue, extra_dims)
+    a = Operand(lead + (m, k), "f16", bd + (dims["m"], dims["k"]))
+    b = Operand(lead + tuple(ext[c] for c in b_stored), "f16", bd + tuple(dims[c] for c in b_stored))
+    extra_ops = tuple(Operand(tuple(ext[c] for c in e), "f16", tuple(dims[c] for c in e)) for e in extras)
+    out = Operand(lead + (m, n), "f16", bd + (dims["m"], dims["n"]))
+    acc = "tensor<" + "".join(f"{d}x" for d in out.shape) + "f32>"
+
+    def amap(rank: int, ds) -> str:
+        loops = ", ".join(f"d{i}" for i in range(rank))
+        return f"affine_map<({loops}) -> ({', '.join(f'd{d}' for d in ds)})>"
+
+    mm_iters = ", ".join(['"parallel"'] * (o + 2) + ['"reduction"'])
+    ew_iters = ", ".join(['"parallel"'] * (o + 2))
+    ew_maps = ", ".join(amap(o + 2, x.dims) for x in (out, *extra_ops, out))
+    args = ", ".join(f"%a{i}: {x.type}" for i, x in enumerate((a, b, *extra_ops)))
+    extra_args = "".join(f", %a{i + 2}" for i in range(len(extra_ops)))
+    extra_types = "".join(f", {x.type}" for x in extra_ops)
+    block = ", ".join(["%x: f32"] + [f"%in{i + 2}: f16" for i in range(len(extra_ops))] + ["%o: f16"])
+    v = "%v" if lines else "%x"
+    body = [
+        f"func.func @main({args}) -> {out.type} {{",
+        "  %zero = arith.constant 0.0 : f32",
+        f"  %e32 = tensor.empty() : {acc}",
+        f"  %z = linalg.fill ins(%zero : f32) outs(%e32 : {acc}) -> {acc}",
+        f"  %mm = linalg.generic {{indexing_maps = [{amap(o + 3, a.dims)}, {amap(o + 3, b.dims)}, "
+        f"{amap(o + 3, out.dims)}], iterator_types = [{mm_iters}]}}",
+        f"      ins(%a0, %a1 : {a.type}, {b.type}) outs(%z : {acc}) {{",
+        "    ^bb0(%p: f16, %q: f16, %acc: f32):",
+        "      %pf = arith.extf %p : f16 to f32",
+        "      %qf = arith.extf %q : f16 to f32",
+        "      %pq = arith.mulf %pf, %qf : f32",
+        "      %s = arith.addf %acc, %pq : f32",
+        "      linalg.yield %s : f32",
+        f"  }} -> {acc}",
+        f"  %e16 = tensor.empty() : {out.type}",
+        f"  %y = linalg.generic {{indexing_maps = [{ew_maps}], iterator_types = [{ew_iters}]}}",
+        f"      ins(%mm{extra_args} : {acc}{extra_types}) outs(%e16 : {out.type}) {{",
+        f"    ^bb0({block}):",
+        "      %half = arith.constant 0.5 : f32",
+        "      %one = arith.constant 1.0 : f32",
+        "      %eighth = arith.constant 0.125 : f32",
+        "      %rsqrt2 = arith.constant 0.70710678118654752 : f32",
+        *(f"      {line}" for line in lines),
+        f"      %t = arith.truncf {v} : f32 to f16",
+        "      linalg.yield %t : f16",
+        f"  }} -> {out.type}",
+        f"  return %y : {out.type}",
+        "}"]
+    layout = "NN" if b_stored == "kn" else "NT"
+
+    def product(ta, tb):
+        return ta @ (tb if b_stored == "kn" else tb.transpose(-1, -2))
+
+    # One parameter per input (lds-bench passes them positionally and checks the count).
+    torch_twin = (lambda ta, tb: twin(product(ta, tb)), lambda ta, tb, c: twin(product(ta, tb), c),
+                  lambda ta, tb, c, r: twin(product(ta, tb), c, r))[len(extra_ops)]
+
+    shape = "x".join(map(str, lead + (m, n, k)))
+    return FusedCase(f"{'batch_' if batch else ''}matmul_{layout}_{shape}_f16_{epilogue}", (a, b, *extra_ops), out,
+                     ("parallel",) * (o + 2) + ("reduction",), "\n".join(body) + "\n", torch_twin,
+                     f"{'batch ' if batch else ''}matmul {layout} f16 -> f32 accumulator, "
+                     f"{epilogue.replace('_', ' + ')}, f16 out", flops=2 * max(batch, 1) * m * n * k)
+
+
+# The BERT-base encoder layer's matmul dispatches (hidden 768, 12 heads of 64, FFN 3072,
+# sequence 512): the projections (NN, weights stored KxN) with their epilogues, and
+# attention's Q x K^T (NT, scaled) and P x V (NN); each also with the cast alone.
+BERT_MATMULS = tuple(
+    _matmul_epilogue(batch, m, n, k, b_stored, epi)
+    for batch, m, n, k, b_stored, epis in ((0, 512, 768, 768, "kn", ("bias",)),
+                                           (0, 512, 3072, 768, "kn", ("bias_gelu",)),
+                                           (0, 512, 768, 3072, "kn", ("bias_residual",)),
+                                           (12, 512, 512, 64, "nk", ("scale",)),
+                                           (12, 512, 64, 512, "kn", ()))
+    for epi in (*epis, "cast"))
 
 N26 = 1 << 26
 
@@ -354,4 +470,5 @@ CASES: tuple[Case, ...] = (
     *(_softmax(shape, dt) for shape in ((32, 4096, 4096), (4, 64, 1000)) for dt in ("f32", "f16")),
     *(_layernorm(rows, n, "f16") for rows, n in ((16384, 4096), (512, 768))),
     *(_logsumexp(rows, n) for rows, n in ((64, 50257), (4, 1000))),
+    *BERT_MATMULS,
 )

@@ -56,6 +56,22 @@ def _unsupported(m: re.Match) -> str:
     raise SyntaxUpgradeError(f"'{m.group(0)}' was removed from IREE", _line_of(m))
 
 
+# The operand maps of the transposed-operand named matmuls over loops (b?, m, n, k): A, B, C.
+_TRANSPOSED_MAPS = {
+    ("matmul", "a"): ("d2, d0", "d2, d1", "d0, d1"),
+    ("matmul", "b"): ("d0, d2", "d1, d2", "d0, d1"),
+    ("batch_matmul", "a"): ("d0, d3, d1", "d0, d3, d2", "d0, d1, d2"),
+    ("batch_matmul", "b"): ("d0, d1, d3", "d0, d2, d3", "d0, d1, d2"),
+}
+
+
+def _transposed_matmul(m: re.Match) -> str:
+    op, which = m.group(1), m.group(2)
+    loops = "d0, d1, d2, d3" if op == "batch_matmul" else "d0, d1, d2"
+    maps = ", ".join(f"affine_map<({loops}) -> ({x})>" for x in _TRANSPOSED_MAPS[op, which])
+    return f"linalg.{op} indexing_maps = [{maps}]"
+
+
 # (pattern, replacement) pairs, applied in order with re.sub.
 _RULES = [
     # The dispatch tensor type and its load/store/ordinal ops moved from the
@@ -79,6 +95,10 @@ _RULES = [
     # Pipelines became attributes instead of a bare enum keyword:
     # `pipeline = LLVMGPUVectorDistribute` -> `pipeline = #iree_gpu.pipeline<VectorDistribute>`.
     (re.compile(r"(translation_info<\s*pipeline\s*=\s*)([A-Za-z_]\w*)"), _pipeline),
+    # The transposed-operand named matmuls became `linalg.matmul` / `linalg.batch_matmul`
+    # with `indexing_maps` (MLIR, spring 2025): `linalg.matmul_transpose_b ins(...)` ->
+    # `linalg.matmul indexing_maps = [...] ins(...)`.
+    (re.compile(r"\blinalg\.(batch_matmul|matmul)_transpose_(a|b)\b"), _transposed_matmul),
 ]
 
 _LEGACY = re.compile(
@@ -86,7 +106,8 @@ _LEGACY = re.compile(
     r"|\bflow\.dispatch\.(?:tensor\.load|tensor\.store|workload\.ordinal|workgroup_count_from_\w+)"
     r"|\biree\.gpu\.target\b"
     r"|translation_info<\s*pipeline\s*=\s*[A-Za-z_]"
-    r"|\bhal\.executable\.export\b[^\n]*\{\s*\^bb0\(")
+    r"|\bhal\.executable\.export\b[^\n]*\{\s*\^bb0\("
+    r"|\blinalg\.(?:batch_)?matmul_transpose_[ab]\b")
 
 
 def needs_upgrade(text: str) -> bool:

@@ -3,9 +3,11 @@
 Contract.
 - Matches a dispatch whose root is a `linalg.generic` contraction (IREE generalizes
   `linalg.matmul`, `linalg.batch_matmul` and their transposed-operand forms to one by
-  `executable-configurations`; the named ops are taken too): one reduction dim k, output map
-  (b?, m, n) in that order, one input over {m, k} and one over {n, k} in either order (NN, NT,
-  TN, TT), plus an optional batch dim b that leads every map; inputs of one type among f32,
+  `executable-configurations`; the named ops are taken too, `linalg.contract` and
+  `indexing_maps` included): one reduction loop k, an output over the other loops, which
+  names them (b?, m, n) in its memory order whatever order the loops run in, one input over
+  {m, k} and one over {n, k} in either order (NN, NT, TN, TT), plus an optional batch dim b
+  that leads every operand; inputs of one type among f32,
   f16, bf16, result f32; body `out + ext?(a) * ext?(b)`; the output starts as a
   `linalg.fill` of a constant or as a loaded tensor.
 - The contraction is stored, or feeds one elementwise consumer that IREE fused into the
@@ -20,10 +22,12 @@ Contract.
 - Needs a GPU target (#iree_gpu.target around the dispatch or lds-opt --target); a matched
   dispatch without one is an error.
 
-The kernel. Workgroup (x, y, z) computes the BM x BN tile (y, x) of batch z (BM = BN = 128
-or 64: the largest that the target's threads, vector width and LDS take, and that M and N
-fill), 256 threads; the `tiles` option gives other tilings, BMxBNxTMxTN, any sizes (96, 160,
-192, 320, ...) whose BM/TM * BN/TN threads split both tiles evenly and are whole subgroups. Per K step of BK (64 bytes of K: 16 f32, 32 f16/bf16):
+The kernel. Workgroup (x, y, z) computes the BM x BN tile (y, x) of batch z: the tiling of
+TILINGS (128x128 to 32x32 in 256 threads, 16-wide ones in 64 for skinny products) that the
+target's threads, vector width and LDS take and that `plan_cost`, a model of how the tiles
+spread over the target's compute units, finds fastest; the `tiles` option gives the tilings
+to choose from, BMxBNxTMxTN, any sizes (96, 160, 192, 320, ...) whose BM/TM * BN/TN threads
+split both tiles evenly and are whole subgroups. Per K step of BK (64 bytes of K: 16 f32, 32 f16/bf16):
 - each operand's tile is staged global -> registers -> LDS as its `StagingLayout`
   (ldsopt/staging.py) says. Planned here: vector reads in the operand's own memory order (no
   transpose), rows padded by the pad the bank model (ldsopt/banks.py) finds cheapest for the
@@ -94,8 +98,10 @@ from ldsopt.staging import ATTR, StagingLayout
 from ldsopt.passes import dtl_emit
 from ldsopt.passes.dtl_emit import uses_dtl, with_dtl
 
-# Named matmuls carry `indexing_maps` (defaults included) and a generic-like body too.
-ROOTS = ("linalg.generic", "linalg.matmul", "linalg.batch_matmul")
+# Named matmuls carry `indexing_maps` (defaults included; transposed operands are maps, as
+# IREE 3.13's MLIR spells `matmul_transpose_b`) and a generic-like body too; so does
+# `linalg.contract`.
+ROOTS = ("linalg.generic", "linalg.matmul", "linalg.batch_matmul", "linalg.contract")
 _INPUT_TYPES = ("f32", "f16", "bf16")
 # On the root op: the passes that recorded a staging layout there (see `record_staging`).
 STAGED_BY = "ldsopt.staged_by"
@@ -153,8 +159,12 @@ class Tiling:
         return (self.bm // self.tm) * (self.bn // self.tn)
 
 
-# Largest first; the first that the target and the problem take is used.
-TILINGS = (Tiling(128, 128, 8, 8), Tiling(64, 64, 4, 4))
+# The tilings `plan` chooses from by `plan_cost`: 256 threads from 128x128 down to 32x32, and
+# 64-thread ones for skinny products (M or N up to 16, GEMV-like: a 16-row tile rather than a
+# 64-row one, the grid along the long side, B read once).
+TILINGS = (Tiling(128, 128, 8, 8), Tiling(128, 64, 8, 4), Tiling(64, 128, 4, 8), Tiling(64, 64, 4, 4),
+           Tiling(64, 32, 4, 2), Tiling(32, 64, 2, 4), Tiling(32, 32, 2, 2),
+           Tiling(16, 64, 4, 4), Tiling(64, 16, 4, 4), Tiling(16, 32, 2, 4), Tiling(32, 16, 4, 2))
 
 
 def check_tilings(text: str) -> None:
@@ -164,7 +174,7 @@ def check_tilings(text: str) -> None:
 
 def parse_tilings(text: str) -> tuple[Tiling, ...]:
     """The `tiles` option: comma-separated `BMxBNxTMxTN` (TM, TN: the FMA micro-tile, which
-    also sets the thread count), largest first; "" for TILINGS. ValueError if malformed."""
+    also sets the thread count), to choose from; "" for TILINGS. ValueError if malformed."""
     if not text:
         return TILINGS
     out = []
@@ -367,12 +377,14 @@ def _match_contraction(d: MatmulDispatch) -> Problem | Unmatched:
         return Unmatched("an indexing map is not a projection of the loops")
     n_loops = maps[2].n_dims
     out = dims[2]
-    if out != list(range(n_loops - 1)) or n_loops not in (3, 4):  # (b?, m, n) in order; k last
-        return Unmatched("not a (batch) matmul: the output is not (b?, m, n) with one reduced loop k last")
+    # The output names the loops: its dims are (b?, m, n) in memory order, in whatever order
+    # the loops run (a generic's loops may be permuted); k is the one loop it does not index.
+    if n_loops not in (3, 4) or len(set(out)) != n_loops - 1:
+        return Unmatched("not a (batch) matmul: the output is not (b?, m, n) with one reduced loop k")
+    (k,) = set(range(n_loops)) - set(out)
     if "iterator_types" in root.attributes and \
-            ["reduction" in str(it) for it in root.attributes["iterator_types"]] != [False] * len(out) + [True]:
+            ["reduction" in str(it) for it in root.attributes["iterator_types"]] != [x == k for x in range(n_loops)]:
         return Unmatched("not a (batch) matmul: the loops are not (b?, m, n) parallel and k reduced")
-    k = n_loops - 1
     batched = n_loops == 4
     names = {out[-2]: "m", out[-1]: "n", k: "k"}
     if batched:
@@ -591,12 +603,48 @@ def _scheme(p: Problem, t: Tiling, tgt: target_model.Target, use_mma: bool) -> F
     return FmaScheme(t)
 
 
+# The cost model of `plan_cost`, in multiply-adds, fitted to the ldsopt matmul kernels of
+# the BERT-base layer's five shapes, f16, at seven tilings (128x128 to 32x32) on the H200
+# (bench/results/cuda-bert): per K element, a tile costs its BM x BN multiply-adds, LOAD per
+# element of A and B it loads and STEP whatever its size (the latency a K step waits for
+# that no tile size hides); the consumer's body EPILOGUE per op and output; each tile that
+# shares a CU with another adds SHARE of its time (a second workgroup on an SM hides some
+# of the first one's latency, so two took about 1.8 times one, three 2.6 times).
+LOAD_COST = 9
+STEP_COST = 4096
+EPILOGUE_OP_COST = 64
+SHARE = 0.8
+
+
+def plan_cost(p: Problem, pl: Plan, tgt: target_model.Target) -> tuple[float, int]:
+    """(time, work) of the plan in multiply-adds, by a simple model of the machine. The grid's
+    T = ceil(M/BM) * ceil(N/BN) * B tiles go round-robin over the target's CUs (SMs); the
+    busiest CU takes n = ceil(T / CUs) of them and takes 1 + (n - 1) * SHARE times one tile's
+    time (the CUs left idle cost nothing). A tile's time: K x (BM x BN + LOAD_COST x (BM + BN)
+    + STEP_COST), the rows and columns past M and N included, plus BM x BN x EPILOGUE_OP_COST
+    per op of the fused consumer's body but its constants (the cast to f16 is one). work = T
+    tiles' time.
+    So a small product takes a tiling whose tiles spread over more CUs (512 x 768 on the
+    H200's 132 SMs: 96 tiles of 64x64 rather than 24 of 128x128), a large one the tiling of
+    most reuse (4096^2: 128x128), and a skinny one (M or N up to 16, GEMV-like) a 16-row
+    (column) tile whose grid runs along the long side."""
+    t = pl.tiling
+    tiles = math.ceil(p.sizes["m"] / t.bm) * math.ceil(p.sizes["n"] / t.bn) * p.sizes["b"]
+    per_cu = math.ceil(tiles / (tgt.compute_units or 1))
+    k = math.ceil(p.sizes["k"] / pl.bk) * pl.bk
+    epilogue_ops = sum(op.name not in ("arith.constant", "linalg.yield")
+                       for op in p.epilogue.op.regions[0].blocks[0].operations) if p.epilogue else 0
+    tile = k * (t.bm * t.bn + LOAD_COST * (t.bm + t.bn) + STEP_COST) + t.bm * t.bn * EPILOGUE_OP_COST * epilogue_ops
+    return tile * (1 + (per_cu - 1) * SHARE), tiles * tile
+
+
 def plan(p: Problem, tgt: target_model.Target, lds_budget: int, use_mma: bool,
          tilings: tuple[Tiling, ...] = TILINGS, k_pack: int = -1, stages: int = 2) -> Plan | None:
-    """The largest of `tilings` that fits the target (threads, vector width, LDS) and the
-    problem (a tile no larger than M x N, unless no tiling is); None if none fits the target.
-    `k_pack`: K steps per fragment read group of matrix-core schemes, at most (-1: the most;
-    see `packing`); `stages`: LDS tiles per operand."""
+    """The plan of least `plan_cost` (time, then work, then the first listed) among those of
+    `tilings` that fit the target (threads, vector width, LDS), of the target's matrix-core
+    scheme when one of them has it (a tiling its intrinsic does not tile falls back to FMA);
+    None if none fits. `k_pack`: K steps per fragment read group of matrix-core schemes, at
+    most (-1: the most; see `packing`); `stages`: LDS tiles per operand."""
     elem_bytes = element_bits(p.elem_type) // 8
     bk = 64 // elem_bytes  # 64 bytes of K per row: 16 f32, 32 f16/bf16
     model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
@@ -614,8 +662,9 @@ def plan(p: Problem, tgt: target_model.Target, lds_budget: int, use_mma: bool,
         pl = Plan(scheme, bk, staging)
         if pl.lds_bytes(elem_bytes) <= lds_budget:
             fitting.append(pl)
-    sized = [pl for pl in fitting if pl.tiling.bm <= p.sizes["m"] and pl.tiling.bn <= p.sizes["n"]]
-    return (sized or fitting[-1:] or [None])[0]
+    if any(isinstance(pl.scheme, MmaScheme) for pl in fitting):
+        fitting = [pl for pl in fitting if isinstance(pl.scheme, MmaScheme)]
+    return min(fitting, key=lambda pl: plan_cost(p, pl, tgt), default=None)
 
 
 # --- staging layouts recorded by a pass before this one (inthread_transpose) ----------------
@@ -676,9 +725,10 @@ class PlanOptions(ModulePass):
     workgroups_per_cu: int = option(0, "workgroups that must fit an SM/CU together: in its LDS, and on CUDA in its "
                                        "registers (nvvm.minctasm); 0: the target's (2 on CUDA, 1 elsewhere)", min=0)
     mma: bool = option(True, "use the target's matrix-core intrinsic (gfx942 MFMA, CUDA mma.sync) where it has one")
-    tiles: str = option("", "tilings to try, largest first, as BMxBNxTMxTN,... (TMxTN: the FMA micro-tile; "
-                            "threads = BM/TM * BN/TN, whole subgroups; any sizes, e.g. 96x96x3x4); default "
-                            "128x128x8x8,64x64x4x4", check=check_tilings)
+    tiles: str = option("", "tilings to choose from by the plan's cost rule, as BMxBNxTMxTN,... (TMxTN: the FMA "
+                            "micro-tile; threads = BM/TM * BN/TN, whole subgroups; any sizes, e.g. 96x96x3x4); "
+                            "default 128x128x8x8 down to 32x32x2x2 and skinny ones (16x64x4x4, 64x16x4x4, "
+                            "16x32x2x4, 32x16x4x2)", check=check_tilings)
     k_pack: int = option(-1, "K steps of the matrix-core intrinsic per fragment read group, their K slots fed "
                              "in mma.k_order so that a lane's are consecutive K: -1 as many as a 16-byte read "
                              "takes, 0 the natural order, N at most N", min=-1)

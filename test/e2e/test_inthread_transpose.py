@@ -17,6 +17,7 @@ from __future__ import annotations
 import concurrent.futures
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -58,8 +59,17 @@ def _run(program: pathlib.Path, pipeline: str, *extra: str) -> subprocess.Comple
                           capture_output=True, text=True, timeout=600)
 
 
+def _tiled(pipeline: str, tiles: str) -> str:
+    """`pipeline` with the planning passes' tiling pinned, beside their other options: the
+    tests here are about the staging of one tiling (which operands a tiling lets the pass
+    restage), not about the plan's choice of tiling."""
+    return re.sub(rf"({PASS}|ldsopt-matmul-lds)(?:\{{([^}}]*)\}})?",
+                  lambda m: f"{m.group(1)}{{{m.group(2) + ' ' if m.group(2) else ''}tiles={tiles}}}", pipeline)
+
+
 def _run_on_lavapipe(name: str, with_pass: bool) -> tuple[bool, str]:
-    proc = _run(MATMUL / f"{name}.mlir", FORCED if with_pass else WITHOUT, "--target", "lavapipe", *TOLERANCE)
+    proc = _run(MATMUL / f"{name}.mlir", _tiled(FORCED if with_pass else WITHOUT, "64x64x4x4"), "--target", "lavapipe",
+                *TOLERANCE)
     lines = proc.stdout.strip().splitlines()
     return proc.returncode == 0 and bool(lines) and lines[-1].startswith("PASS"), proc.stdout + proc.stderr
 
@@ -103,6 +113,24 @@ def test_lavapipe_forced_layouts(name, options):
     assert f"ldsopt: {PASS}, ldsopt-matmul-lds" in proc.stdout, proc.stdout
 
 
+# The tilings the plan's cost rule takes besides 64x64 (ldsopt-matmul-lds's TILINGS): a
+# 128-row tile, a 32x32 one and the 64-thread skinny ones, each restaged by the forced pass.
+TILINGS = [
+    ("nn_f16_96x160x64", "128x64x8x4"),
+    ("tn_f32_257x129x65", "32x32x2x2"),
+    ("nn_f16_96x160x64", "16x64x4x4"),
+    ("tn_f32_257x129x65", "64x16x4x4"),
+]
+
+
+@pytest.mark.parametrize("name, tiles", TILINGS, ids=[f"{n}-{t}" for n, t in TILINGS])
+def test_lavapipe_forced_at_other_tilings(name, tiles):
+    proc = _run(MATMUL / f"{name}.mlir", _tiled(FORCED, tiles), "--target", "lavapipe", *TOLERANCE)
+    lines = proc.stdout.strip().splitlines()
+    assert proc.returncode == 0 and lines and lines[-1].startswith("PASS"), proc.stdout + proc.stderr
+    assert f"ldsopt: {PASS}, ldsopt-matmul-lds" in proc.stdout, proc.stdout
+
+
 NARROW_READS = ("ds_read_u16", "ds_read_i16", "ds_read_u8", "ds_read_i8")
 WIDE_READS = ("ds_read_b64", "ds_read2_b64", "ds_read2st64_b64", "ds_read_b128")
 
@@ -110,7 +138,7 @@ WIDE_READS = ("ds_read_b64", "ds_read2_b64", "ds_read2st64_b64", "ds_read_b128")
 def _gfx942_kernel(tmp_path: pathlib.Path, with_pass: bool) -> isa.KernelIsa:
     folder = tmp_path / ("with" if with_pass else "without")
     proc = _run(HERE / "programs" / "inthread_transpose" / "nn_f16_256x256x256.mlir",
-                DEFAULT_PIPELINE if with_pass else WITHOUT, "--target", "gfx942", "--emit-dir", str(folder))
+                _tiled(DEFAULT_PIPELINE if with_pass else WITHOUT, "128x128x8x8"), "--target", "gfx942", "--emit-dir", str(folder))
     assert proc.returncode == 0 and "COMPILED" in proc.stdout, proc.stdout + proc.stderr
     assert (f"{PASS}, ldsopt-matmul-lds" in proc.stdout) == with_pass, proc.stdout
     (kernel,) = isa.from_dump_dir(str(folder / "executables"))
@@ -118,7 +146,7 @@ def _gfx942_kernel(tmp_path: pathlib.Path, with_pass: bool) -> isa.KernelIsa:
 
 
 def test_gfx942_isa_reads_transposed_operand_wide(tmp_path):
-    """NN f16 256x256x256: without the pass B's MFMA fragments are 16-bit LDS reads (four per
+    """NN f16 256x256x256 in 128x128 tiles: without the pass B's MFMA fragments are 16-bit LDS reads (four per
     fragment); with it B is staged K-contiguous, transposed in registers (v_perm_b32 packs the
     f16 columns) and the fragments of two K steps are one 128-bit read (ds_read_b128)."""
     with_pass, without = _gfx942_kernel(tmp_path, True), _gfx942_kernel(tmp_path, False)

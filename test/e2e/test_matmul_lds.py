@@ -1,9 +1,12 @@
 """ldsopt-matmul-lds end to end: each program in programs/matmul (NN, NT, TN, TT; f32, f16,
 bf16 inputs with f32 accumulation; batched; tails on M, N and K; zero, constant and loaded
 inits) and each in programs/matmul_epilogue (a fused elementwise consumer: bias, GELU,
-residual, truncf to f16) is compiled through IREE, run on lavapipe and checked against IREE's
-llvm-cpu on the original program; plus gfx942 compiles whose ISA must show the LDS staging and
-MFMAs.
+residual, truncf to f16) and in programs/matmul_named (the named forms: `matmul_transpose_b`
+and `batch_matmul_transpose_b` as IREE before 3.13 spelled them, `linalg.matmul` /
+`batch_matmul` with indexing_maps, `linalg.contract`, a generic whose loops are permuted; M =
+1, K = 1, batch 3, f16 out) is compiled through IREE, run on lavapipe and checked against
+IREE's llvm-cpu on the original program; plus gfx942 compiles whose ISA must show the LDS
+staging and MFMAs.
 CUDA (mma.sync for f16/bf16) runs on the H200: `lds-run programs/matmul/*.mlir --target cuda
 --prepare DIR`, then `python -m ldsopt.replay DIR` there."""
 
@@ -16,6 +19,7 @@ from ldsopt import isa
 
 PROGRAMS = pathlib.Path(__file__).parent / "programs" / "matmul"
 EPILOGUES = pathlib.Path(__file__).parent / "programs" / "matmul_epilogue"
+NAMED = pathlib.Path(__file__).parent / "programs" / "matmul_named"
 # f32 accumulation in another order than llvm-cpu's (and tf32-free f32 products): small
 # relative differences on sums of up to 70 unit-normal products.
 TOLERANCE = ("--atol", "1e-3", "--rtol", "1e-3")
@@ -33,6 +37,14 @@ def test_lavapipe(name, run_program):
 def test_epilogue_lavapipe(name, run_program):
     """The matmul and its fused consumer are one kernel of ours (the dispatch is not left to IREE)."""
     out = run_program((EPILOGUES / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
+                      *TOLERANCE, name=name)
+    assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in NAMED.glob("*.mlir")))
+def test_named_lavapipe(name, run_program):
+    """Each named form is one kernel of ours (with its fused consumer where it has one)."""
+    out = run_program((NAMED / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
                       *TOLERANCE, name=name)
     assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
 

@@ -40,7 +40,8 @@ CASES = [
     (MATMUL, "ldsopt-matmul-lds{tiles=32x64x4x4 k-pack=0 stages=3 workgroups-per-cu=1}", "ldsopt-matmul-lds"),
     (MATMUL, "ldsopt-matmul-lds{tiles=96x96x3x4}", "ldsopt-matmul-lds"),  # 768 threads, a TM of 3
     (MATMUL, "ldsopt-matmul-lds{tiles=8x4x2x4}", None),  # 4 threads: less than a subgroup
-    (MATMUL, "ldsopt-matmul-lds{stages=8}", None),  # more LDS than the target has
+    (MATMUL, "ldsopt-matmul-lds{stages=8}", "ldsopt-matmul-lds"),  # 32 KiB in 32x32 tiles (64x64 take 64)
+    (MATMUL, "ldsopt-matmul-lds{stages=12}", None),  # more LDS than the target has, in every tiling
     (TN, "ldsopt-inthread-transpose{force=true lanes=rows rake-bits=128}, ldsopt-matmul-lds", "ldsopt-matmul-lds"),
     (TN, "ldsopt-inthread-transpose{force=true lane-rows=1 pad=4 swizzle=0}, ldsopt-matmul-lds", "ldsopt-matmul-lds"),
     (TN, "ldsopt-inthread-transpose{force=true row-xor=3}, ldsopt-matmul-lds", None),  # no staging has it
@@ -58,7 +59,7 @@ ERRORS = {
         "ldsopt-lower-elementwise: the kernel's loops take up to 75002 iterations per thread",
     "ldsopt-matmul-lds{tiles=8x4x2x4}": "ldsopt-matmul-lds: no tiling of tiles=8x4x2x4 fits the target's threads "
                                         "(whole subgroups of 8",
-    "ldsopt-matmul-lds{stages=8}": "ldsopt-matmul-lds: no tiling fits",
+    "ldsopt-matmul-lds{stages=12}": "ldsopt-matmul-lds: no tiling fits",
     "ldsopt-inthread-transpose{force=true row-xor=3}, ldsopt-matmul-lds":
         "ldsopt-inthread-transpose: no staging of operand A has the forced lanes, row-xor, pad and swizzle",
     "ldsopt-dtl-layout{layout=block_pad<1,1>}, ldsopt-matmul-lds":

@@ -53,6 +53,19 @@ def test_matmul_cases_count_flops_and_store_operands_as_named():
     assert bench_replay.batch_size(nn.bytes, "cuda", nn.flops) == 10
 
 
+def test_bert_matmul_cases_fuse_their_epilogue_and_count_its_inputs():
+    """Each BERT matmul case is the contraction and one elementwise consumer (the epilogue, or
+    the cast alone) into f16; the residual is read once like the operands."""
+    res, cast = BY_NAME["matmul_NN_512x768x3072_f16_bias_residual"], BY_NAME["matmul_NN_512x768x3072_f16_cast"]
+    assert res.bytes == (512 * 3072 + 3072 * 768 + 768 + 512 * 768 + 512 * 768) * 2
+    assert cast.bytes == (512 * 3072 + 3072 * 768 + 512 * 768) * 2 and res.flops == cast.flops == 2 * 512 * 768 * 3072
+    for c in (res, cast, BY_NAME["batch_matmul_NT_12x512x512x64_f16_scale"]):
+        assert c.mlir.count("linalg.generic") == 2 and "arith.truncf" in c.mlir and c.output.dtype == "f16"
+    assert "math.erf" in BY_NAME["matmul_NN_512x3072x768_f16_bias_gelu"].mlir
+    qk = BY_NAME["batch_matmul_NT_12x512x512x64_f16_scale"]
+    assert "affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>" in qk.mlir  # K stored (b, n, k): NT
+
+
 def test_matmul_cell_is_in_tflops():
     assert bench_replay._cell({"us": 1000.0}, 1, 4e12, flops=2 * 4096**3) == "1000.0 (137 TFLOP/s)"
 

@@ -19,14 +19,22 @@ def context():
         yield
 
 
+# 128x128 on the matrix-core targets, 64x64 on lavapipe (its vectors take 4 elements).
+TILES = {"gfx942": matmul_lds.parse_tilings("128x128x8x8"), "cuda": matmul_lds.parse_tilings("128x128x8x8"),
+         "lavapipe": matmul_lds.parse_tilings("64x64x4x4")}
+
+
 @pytest.fixture
 def restaged(matmul_problem):
-    """`restaged(target, dims_a, dims_b, dtype, m, n, k, force=False)`: the plan and {operand:
-    (planned staging, rewritten staging or None)}, as the pass computes them."""
+    """`restaged(target, dims_a, dims_b, dtype, m, n, k, force=False, tiles="")`: the plan and
+    {operand: (planned staging, rewritten staging or None)}, as the pass computes them, in the
+    tiling the case is about (`tiles`, else the target's in `TILES`), not the one the plan's
+    cost rule would choose."""
 
-    def run(target, dims_a, dims_b, dtype, m, n, k, force=False):
+    def run(target, dims_a, dims_b, dtype, m, n, k, force=False, tiles=""):
         tgt = target_model.by_name(target)
-        pl = matmul_lds.plan(matmul_problem(dims_a, dims_b, dtype, m, n, k), tgt, tgt.lds_bytes, use_mma=True)
+        pl = matmul_lds.plan(matmul_problem(dims_a, dims_b, dtype, m, n, k), tgt, tgt.lds_bytes, use_mma=True,
+                             tilings=matmul_lds.parse_tilings(tiles) if tiles else TILES[target])
         new = inthread_transpose.InthreadTranspose(force=force).restaged(pl, tgt, 32 if dtype == "f32" else 16)
         return pl, {r: (s, new[r]) for r, s in pl.staging.items()}
 
@@ -144,14 +152,14 @@ def test_lavapipe_f32_rakes_two_rows_when_threads_hold_two(restaged):
     assert (b.rake, b.vector, b.write_vector) == (2, 2, 2) and b.k_contiguous
 
 
-@pytest.mark.parametrize("target, dims_a, dims_b, dtype, m, n, k, why", [
-    ("gfx942", ("m", "k"), ("n", "k"), "f16", 256, 256, 256, "both K-contiguous"),
-    ("gfx942", ("m", "k"), ("k", "n"), "f16", 96, 160, 64, "one K row per thread"),
-    ("lavapipe", ("m", "k"), ("k", "n"), "f32", 64, 64, 64, "one K row per thread"),
-    ("lavapipe", ("k", "m"), ("k", "n"), "f16", 64, 96, 48, "FMA reads 4 along M/N as planned"),
+@pytest.mark.parametrize("target, dims_a, dims_b, dtype, m, n, k, tiles, why", [
+    ("gfx942", ("m", "k"), ("n", "k"), "f16", 256, 256, 256, "", "both K-contiguous"),
+    ("gfx942", ("m", "k"), ("k", "n"), "f16", 96, 160, 64, "64x64x4x4", "one K row per thread"),
+    ("lavapipe", ("m", "k"), ("k", "n"), "f32", 64, 64, 64, "", "one K row per thread"),
+    ("lavapipe", ("k", "m"), ("k", "n"), "f16", 64, 96, 48, "", "FMA reads 4 along M/N as planned"),
 ])
-def test_guards_leave_the_staging(target, dims_a, dims_b, dtype, m, n, k, why, restaged):
-    _, out = restaged(target, dims_a, dims_b, dtype, m, n, k)
+def test_guards_leave_the_staging(target, dims_a, dims_b, dtype, m, n, k, tiles, why, restaged):
+    _, out = restaged(target, dims_a, dims_b, dtype, m, n, k, tiles=tiles)
     assert all(new is None for _, new in out.values()), why
 
 
@@ -205,7 +213,8 @@ def test_copy_direct_stages_the_rake_through_a_buffer(restaged, matmul_problem):
     assert matmul_lds.with_recorded(pl, new).lds_bytes(2) == \
         (math.prod(a.lds_shape) + math.prod(b.lds_shape) + b.raw_elems) * 2
     gfx942 = target_model.by_name("gfx942")
-    pl942 = matmul_lds.plan(matmul_problem(("m", "k"), ("k", "n"), "f16", 256, 256, 256), gfx942, gfx942.lds_bytes, True)
+    pl942 = matmul_lds.plan(matmul_problem(("m", "k"), ("k", "n"), "f16", 256, 256, 256), gfx942, gfx942.lds_bytes, True,
+                            TILES["gfx942"])
     with pytest.raises(ValueError, match="needs cp.async"):
         inthread_transpose.InthreadTranspose(copy="direct").restaged(pl942, gfx942, 16)
 
@@ -222,7 +231,7 @@ def test_register_rakes_are_prefetched_into_l1_on_cuda_only(matmul_problem):
     assert StagingLayout.from_attr(new["B"].attr()) == new["B"] and "prefetch = 2" in str(new["B"].attr())
     assert inthread_transpose.InthreadTranspose(prefetch=3).restaged(pl, cuda, 16)["B"].prefetch == 3
     assert inthread_transpose.InthreadTranspose(copy="direct").restaged(pl, cuda, 16)["B"].prefetch == 0
-    pl942 = matmul_lds.plan(problem, gfx942, gfx942.lds_bytes, True)
+    pl942 = matmul_lds.plan(problem, gfx942, gfx942.lds_bytes, True, TILES["gfx942"])
     assert inthread_transpose.InthreadTranspose().restaged(pl942, gfx942, 16)["B"].prefetch == 0
     with pytest.raises(ValueError, match="register-staged"):
         dataclasses.replace(new["B"], copy="direct")

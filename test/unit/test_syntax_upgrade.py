@@ -128,3 +128,31 @@ def test_unrewritable_construct_raises_with_line(seed, construct):
         upgrade_iree_syntax("\n".join(lines))
     assert err.value.line == expected_line
     assert construct.split()[-1] in err.value.message
+
+
+@pytest.mark.parametrize("op, a, b, c, maps", [
+    ("matmul_transpose_b", "4x8", "6x8", "4x6", ("(d0, d2)", "(d1, d2)", "(d0, d1)")),
+    ("matmul_transpose_a", "8x4", "8x6", "4x6", ("(d2, d0)", "(d2, d1)", "(d0, d1)")),
+    ("batch_matmul_transpose_b", "2x4x8", "2x6x8", "2x4x6", ("(d0, d1, d3)", "(d0, d2, d3)", "(d0, d1, d2)")),
+    ("batch_matmul_transpose_a", "2x8x4", "2x8x6", "2x4x6", ("(d0, d3, d1)", "(d0, d3, d2)", "(d0, d1, d2)")),
+])
+def test_transposed_named_matmuls_become_maps(op, a, b, c, maps):
+    """3.13's linalg has no `matmul_transpose_b` & co. (they do not parse): they become the
+    named matmul with the operand maps that say the same, on the same line."""
+    text = (f"func.func @f(%a: tensor<{a}xf32>, %b: tensor<{b}xf32>, %c: tensor<{c}xf32>) -> tensor<{c}xf32> {{\n"
+            f"  %r = linalg.{op} ins(%a, %b : tensor<{a}xf32>, tensor<{b}xf32>) outs(%c : tensor<{c}xf32>) "
+            f"-> tensor<{c}xf32>\n"
+            f"  return %r : tensor<{c}xf32>\n}}\n")
+    with pytest.raises(ir.MLIRError, match="matmul_transpose"):
+        parse(text)
+    assert needs_upgrade(text)
+    upgraded = upgrade_iree_syntax(text)
+    assert upgraded.count("\n") == text.count("\n") and f"linalg.{op}" not in upgraded
+    ctx, module = parse(upgraded)
+    with ctx:
+        (named,) = [o for o in module.body.operations[0].regions[0].blocks[0].operations
+                    if o.operation.name.startswith("linalg.")]
+        got = [str(ir.AffineMapAttr(m).value) for m in named.attributes["indexing_maps"]]
+    loops = "(d0, d1, d2, d3)" if op.startswith("batch") else "(d0, d1, d2)"
+    assert got == [f"{loops} -> {m}" for m in maps]
+    assert named.operation.name == "linalg." + op.rsplit("_transpose", 1)[0]

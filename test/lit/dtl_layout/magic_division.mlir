@@ -3,8 +3,8 @@
 // by default, so the thread -> (row, col) split is a shift there; its `tiles` option gives others
 // (TILES below); a layout given by hand with blocks of 3 wave loads (384 f16 = 768 B, still the M0 rule) or a
 // rotation every 3 rows divides by 192, 384 and 3.
-// RUN: lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{layout=block_pad<384,16>}, ldsopt-matmul-lds)' | filecheck %s
-// RUN: lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{layout=rotation<3,8,4>}, ldsopt-matmul-lds)' | filecheck %s --check-prefix=ROT
+// RUN: lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{layout=block_pad<384,16> tiles=64x64x4x4}, ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s
+// RUN: lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{layout=rotation<3,8,4> tiles=64x64x4x4}, ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s --check-prefix=ROT
 // RUN: lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{tiles=96x96x3x4}, ldsopt-matmul-lds{tiles=96x96x3x4})' | filecheck %s --check-prefix=TILES
 
 // Chunk c (< 1024) goes to 2 c + (c / 192) * 16: c / 192 = (c * 683) >> 17, exact for c < 1024.

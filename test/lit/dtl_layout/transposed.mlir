@@ -2,7 +2,7 @@
 // transpose in registers, and both operands' fragment reads take two K steps (k_pack 2: 8
 // consecutive K a lane). DTL cannot transpose, so B keeps that staging; A goes direct, in the
 // rotation the bank model picks for its 16-byte reads.
-// RUN: lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose, ldsopt-dtl-layout, ldsopt-matmul-lds)' | filecheck %s
+// RUN: lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=128x128x8x8}, ldsopt-dtl-layout{tiles=128x128x8x8}, ldsopt-matmul-lds{tiles=128x128x8x8})' | filecheck %s
 
 // CHECK-LABEL: func.func @transposed
 // CHECK-SAME:    ldsopt.dtl = {A = "direct rotation<2,4,8>", B = "left alone: its LDS layout is not its global order as planned (DTL cannot transpose)"}

@@ -1,5 +1,5 @@
-// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-inthread-transpose)' | filecheck %s --check-prefix=GAIN
-// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true}, ldsopt-matmul-lds)' | filecheck %s
+// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x4x4})' | filecheck %s --check-prefix=GAIN
+// RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true tiles=64x64x4x4}, ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s
 
 // TN bf16, 64x64x64 on lavapipe (subgroups of 8, vectors of at most 4): FMA with 4x4
 // micro-tiles, whose fragments are 4-wide reads along M (A) and N (B) as planned and would be

@@ -1,5 +1,7 @@
-// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose)' | filecheck %s --check-prefix=REC
-// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose, ldsopt-matmul-lds)' | filecheck %s
+// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=128x128x8x8})' | filecheck %s --check-prefix=REC
+// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=128x128x8x8}, ldsopt-matmul-lds{tiles=128x128x8x8})' | filecheck %s
+// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x4x4})' | filecheck %s --check-prefix=SREC
+// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x4x4}, ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s --check-prefix=SMALL
 
 // NN f16, 256x256x64 on gfx942: 128x128 tiles, BK = 32, 256 threads, MFMA 16x16x16. B (K x N,
 // N-contiguous) was planned as 8-wide reads along N, 2 K rows per thread, stored N-contiguous and
@@ -166,16 +168,16 @@ iree_codegen.dispatch_config @nt_f16 {
 
 // -----
 
-// NN f16, 96x160x64: 64x64 tiles; B's 32 x 64 tile in 8-wide reads spreads its 32 K rows over 32
-// threads along K, one row per thread: the K tile per thread is too small to transpose. B stays
+// NN f16, 96x160x64 in 64x64 tiles (the SREC and SMALL runs): B's 32 x 64 tile in 8-wide
+// reads spreads its 32 K rows over 32 threads along K, one row per thread: the K tile per thread is too small to transpose. B stays
 // N-contiguous and its fragments are read one element at a time.
-// REC-LABEL: func.func @nn_f16_small_k_tile
-// REC-NOT:     ldsopt.staging
-// REC:         return
-// CHECK-LABEL: func.func @nn_f16_small_k_tile
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}} rake = 1 : i64, read_vector = 1 : i64, register_transpose = false, {{.*}}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>
-// CHECK-NOT:     vector.transpose
-// CHECK:         vector.transfer_read {{.*}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>, vector<1xf16>
+// SREC-LABEL: func.func @nn_f16_small_k_tile
+// SREC-NOT:     ldsopt.staging
+// SREC:         return
+// SMALL-LABEL: func.func @nn_f16_small_k_tile
+// SMALL:         memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}} rake = 1 : i64, read_vector = 1 : i64, register_transpose = false, {{.*}}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>
+// SMALL-NOT:     vector.transpose
+// SMALL:         vector.transfer_read {{.*}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>, vector<1xf16>
 func.func @nn_f16_small_k_tile() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] subgroup_size = 64>} {
   %cst = arith.constant 0.000000e+00 : f32
   %c0 = arith.constant 0 : index

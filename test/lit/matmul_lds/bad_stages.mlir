@@ -1,7 +1,7 @@
 // A K pipeline needs two LDS tiles at least; the passes that record a staging must plan as many
 // as ldsopt-matmul-lds (like k-pack and tiles), else the recorded layout is not of its plan.
-// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{stages=1})' 2>&1 | filecheck %s --check-prefix=ONE
-// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{stages=3}, ldsopt-matmul-lds)' 2>&1 | filecheck %s --check-prefix=MISMATCH
+// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{stages=1 tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=ONE
+// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{stages=3 tiles=128x128x8x8}, ldsopt-matmul-lds{tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=MISMATCH
 // ONE: <pass-pipeline>:1:{{[0-9]+}}: error: option 'stages' of pass 'ldsopt-matmul-lds' takes >= 2; got '1'
 // MISMATCH: error: ldsopt-matmul-lds: the staging recorded for A ({{.*}}, 3 LDS tiles) is not of this plan ({{.*}}, 2 LDS tiles); were the passes run with other options?
 

@@ -1,6 +1,6 @@
-// RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-matmul-lds)' | filecheck %s
+// RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s
 // RUN: lds-opt %s --split-input-file --target=lavapipe --verify-diagnostics --remarks=missed \
-// RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds)' -o /dev/null
+// RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' -o /dev/null
 
 // A matmul with the elementwise consumer IREE fuses into its dispatch: f16 operands, f32
 // accumulation, + a row bias (over n), GELU by erf, truncated to f16. The f32 result is never

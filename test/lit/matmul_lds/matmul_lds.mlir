@@ -1,4 +1,4 @@
-// RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-matmul-lds)' | filecheck %s
+// RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s
 
 // NN f32, 64x64x64: one 64x64 tile (256 threads of 4x4), K in 4 steps of 16, no tails so
 // no guards. Both operands are staged in their global order; the stores are 4-wide rows, the

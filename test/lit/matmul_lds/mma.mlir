@@ -1,8 +1,8 @@
-// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds)' | filecheck %s --check-prefix=MFMA
-// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds)' | filecheck %s --check-prefix=MMA
-// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds{mma=false})' | filecheck %s --check-prefix=FMA
-// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{workgroups-per-cu=1})' | filecheck %s --check-prefix=OCC1
-// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds{workgroups-per-cu=2})' | filecheck %s --check-prefix=OCC2-ROCM
+// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s --check-prefix=MFMA
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s --check-prefix=MMA
+// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds{mma=false tiles=64x64x4x4})' | filecheck %s --check-prefix=FMA
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{workgroups-per-cu=1 tiles=64x64x4x4})' | filecheck %s --check-prefix=OCC1
+// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds{workgroups-per-cu=2 tiles=64x64x4x4})' | filecheck %s --check-prefix=OCC2-ROCM
 
 // NN f16, 96x160x64 (tails on M and N). The staging is the FMA path's; the product uses the
 // target's matrix cores. gfx942: 4 waves of 64 in a 2x2 grid, each 2x2 MFMA 16x16x16 tiles of
