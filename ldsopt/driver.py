@@ -39,13 +39,20 @@ DEFAULT_PIPELINE = "builtin.module(ldsopt-vector-distribute, ldsopt-inthread-tra
 # - no constants inlined into dispatches: a model's small weights (a layer norm's gamma and
 #   beta, a bias) are bindings like any other operand, which the passes read as they read
 #   inputs, instead of tensor constants inside the dispatch, which no pass takes;
-# - aggressive fusion where it pays (`dispatch_flags`): IREE keeps it behind a flag because
+# - aggressive fusion where it pays (`form_dispatches`): IREE keeps it behind a flag because
 #   not all of its backends compile what it forms. With it, the chained row reductions of a
 #   softmax, layer norm or logsumexp become one dispatch instead of two, which
 #   ldsopt-vector-distribute takes as one kernel that reads each row once; but it also fuses
-#   producers no pass takes with them (a transposing elementwise op before a reduction).
+#   producers no pass takes with them (a transposing elementwise op before a reduction);
+# - with it, early fusion of a truncation into its consumers where that pays too: a matmul's
+#   f32 result truncated to f16 then biased and split into heads (a transformer's Q, K and V)
+#   is one elementwise dispatch instead of two.
 NO_INLINED_CONSTANTS = ("--iree-flow-inline-constants-max-byte-length=0",)
 AGGRESSIVE_FUSION = ("--iree-dispatch-creation-enable-aggressive-fusion",)
+EARLY_TRUNC_FUSION = ("--iree-dispatch-creation-enable-early-trunc-fusion",)
+# The formations form_dispatches tries, in this order (a tie goes to the earlier one).
+FORMATIONS = (NO_INLINED_CONSTANTS, NO_INLINED_CONSTANTS + AGGRESSIVE_FUSION,
+              NO_INLINED_CONSTANTS + AGGRESSIVE_FUSION + EARLY_TRUNC_FUSION)
 
 
 class DriverError(Exception):
@@ -200,14 +207,14 @@ def configure(text: str, tgt: target_model.KnownTarget, folder: str, extra: tupl
 
 def form_dispatches(program: str, tgt: target_model.KnownTarget, folder: str, pipeline_text: str,
                     extra: tuple[str, ...] = ()) -> tuple[tuple[str, ...], str, list[dict]]:
-    """How IREE forms the ldsopt variant's dispatches (see NO_INLINED_CONSTANTS): with
-    aggressive fusion where that leaves no more dispatches to IREE and forms fewer, else
-    without. Decided by configuring the program both ways and running the ldsopt pipeline;
-    a program whose first way is one dispatch that ldsopt lowers is not configured again
-    (nothing does better). Returns the flags, the module after the pipeline and its dispatch
-    report; `folder`'s configured.mlir is the chosen way's."""
+    """How IREE forms the ldsopt variant's dispatches (see NO_INLINED_CONSTANTS): the first
+    of FORMATIONS that leaves the fewest dispatches to IREE, then forms the fewest. Decided
+    by configuring the program each way and running the ldsopt pipeline; once a way gives
+    one dispatch that ldsopt lowers, the later ones are not tried (nothing does better).
+    Returns the flags, the module after the pipeline and its dispatch report; `folder`'s
+    configured.mlir is the chosen way's."""
     best = None
-    for flags in (NO_INLINED_CONSTANTS, NO_INLINED_CONSTANTS + AGGRESSIVE_FUSION):
+    for flags in FORMATIONS:
         configured = configure(program, tgt, folder, flags + extra)
         lowered, report = apply_ldsopt(configured, pipeline_text)
         score = (sum(1 for d in report if not d["passes"]), len(report))
