@@ -26,14 +26,22 @@ LDS address maps (``Padded``, ``BlockPadded``, ``XorSwizzle``, ``RotatingSwizzle
     A Layout produces the logical index, an address map places it:
     ``lds_offset = amap(layout(coord))``; bytes are ``elem_bytes * lds_offset``.
 
-All values are plain Python ints; nothing here needs MLIR.
+The maps a pass emits are written once, as `ldsopt.index_expr` expressions, whose integer
+face is the Python map and whose IR face is what the pass emits: the row-structured LDS maps
+(``Padded``, ``RotatingSwizzle``, ``RowXor`` and their ``Composed``) by ``place(row, col)``,
+the LDS (row, col) of a tile element in a memref whose rows are the map's rows (a pad is
+the memref's row pitch); a ``Layout``'s coordinates by ``coords_expr``.
 """
 from __future__ import annotations
 
+import functools
 import math
 import operator
 from dataclasses import dataclass
 from typing import Optional, Sequence, Union
+
+from ldsopt import index_expr
+from ldsopt.index_expr import Expr
 
 Index = Union[int, Sequence[int]]
 
@@ -114,6 +122,10 @@ class Layout:
     def cosize(self) -> int:
         """One past the largest image: the codomain extent the layout touches."""
         return sum((s - 1) * d for s, d in zip(self.shape, self.stride)) + 1
+
+    def coords_expr(self, x: Expr) -> list[Expr]:
+        """`coords` as index expressions of `x` (the last mode without a remainder)."""
+        return index_expr.split(x, self.shape)
 
     def coords(self, i: int) -> tuple[int, ...]:
         """Colexicographic coordinate of linear index ``i`` (first mode fastest)."""
@@ -285,6 +297,30 @@ class LdsMap:
         """LDS elements to allocate so that logical elements ``[0, n)`` fit."""
         raise NotImplementedError
 
+    def place(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
+        """The LDS (row, col) of tile element (row, col) in a memref whose rows are this map's
+        rows: the row-structured maps only."""
+        raise NotImplementedError(f"{type(self).__name__} has no row-structured form")
+
+
+class _RowStructured(LdsMap):
+    """A map that keeps rows of ``row_elems`` whole (its row pitch ``pitch``): ``__call__`` is
+    the integer face of ``place``."""
+
+    row_elems: int
+
+    @property
+    def pitch(self) -> int:
+        return self.row_elems
+
+    @functools.cached_property
+    def _placed(self) -> index_expr.Function:
+        return index_expr.Function(("row", "col"), self.place(index_expr.var("row"), index_expr.var("col")))
+
+    def __call__(self, i: int) -> int:
+        row, col = self._placed(*divmod(i, self.row_elems))
+        return row * self.pitch + col
+
 
 class _PadEvery(LdsMap):
     """``pad`` unused elements after every ``interval`` logical elements."""
@@ -326,6 +362,12 @@ class Padded(_PadEvery):
     @property
     def pad(self) -> int:
         return self.pad_elems
+
+    def place(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
+        """Unmoved: the pad of a padded row is the memref's row pitch (rows_per_pad 1)."""
+        if self.rows_per_pad != 1:
+            raise NotImplementedError(f"{self} pads blocks of rows, not each row")
+        return row, col
 
 
 @dataclass(frozen=True)
@@ -399,7 +441,7 @@ class XorSwizzle(LdsMap):
 
 
 @dataclass(frozen=True)
-class RotatingSwizzle(LdsMap):
+class RotatingSwizzle(_RowStructured):
     """Triton's AMD rotating shared layout (``#ttg.amd_rotating_shared<vec, perPhase, maxPhase>``).
 
     Definition (Triton ``sharedToLinearLayoutAMDRotating``, LinearLayoutConversions.cpp)::
@@ -425,14 +467,11 @@ class RotatingSwizzle(LdsMap):
         if not all(_is_pow2(v) for v in (self.vec, self.per_phase, self.max_phase, self.row_elems)):
             raise ValueError(f"rotating swizzle parameters must be powers of two: {self}")
 
-    def _mask(self, row: int) -> int:
-        phase = (row // self.per_phase) % self.max_phase
-        block = (row // (self.per_phase * self.max_phase)) % self.max_phase
-        return (self.vec * (phase ^ block)) % self.row_elems
-
-    def __call__(self, i: int) -> int:
-        row, col = divmod(i, self.row_elems)
-        return row * self.row_elems + (col ^ self._mask(row))
+    def place(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
+        rows = row // self.per_phase if self.per_phase > 1 else row
+        phase = rows % self.max_phase
+        block = rows // self.max_phase % self.max_phase
+        return row, col ^ (phase ^ block) * self.vec % self.row_elems
 
     def inverse(self, offset: int) -> int:
         return self(offset)     # the XOR mask depends only on the row, which is unchanged
@@ -442,7 +481,7 @@ class RotatingSwizzle(LdsMap):
 
 
 @dataclass(frozen=True)
-class RowXor(LdsMap):
+class RowXor(_RowStructured):
     """Row ``r`` stored at row ``r ^ (r // stride % 2)``: in every odd block of ``stride``
     rows, rows swap in pairs.  Rows ``stride`` apart then differ in the lowest row bit, so
     with rows of half a bank row (64 B on 32 x 4 B banks) they fill the two halves: what a
@@ -455,9 +494,8 @@ class RowXor(LdsMap):
         if not (_is_pow2(self.stride) and self.stride >= 2 and self.row_elems >= 1):
             raise ValueError(f"row_xor stride must be a power of two >= 2: {self}")
 
-    def __call__(self, i: int) -> int:
-        row, col = divmod(i, self.row_elems)
-        return (row ^ (row // self.stride % 2)) * self.row_elems + col
+    def place(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
+        return row ^ (row >> self.stride.bit_length() - 1) & 1, col
 
     def inverse(self, offset: int) -> int:
         return self(offset)
@@ -578,3 +616,6 @@ class Composed(LdsMap):
 
     def alloc_size(self, n: int) -> int:
         return self.outer.alloc_size(self.inner.alloc_size(n))
+
+    def place(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
+        return self.outer.place(*self.inner.place(row, col))
