@@ -223,3 +223,37 @@ class Function:
             else:
                 val[id(e)] = _OPS[e.op][0](val[id(e.a)], val[id(e.b)])
         return tuple(val[id(e)] for e in self.exprs)
+
+
+class Exact:
+    """Divisions as `arith.divui` / `arith.remui` (and `//`, `%` on ints). Each division a map
+    does is named (`quotient(x, d, name)`), so that a caller can give another strategy for it."""
+
+    def quotient(self, x: Expr, d: int, name: str) -> Expr:
+        return x // d
+
+    def divmod(self, x: Expr, d: int, name: str) -> tuple[Expr, Expr]:
+        return x // d, x % d
+
+
+EXACT = Exact()
+
+
+class Proven(Exact):
+    """Each named division by its `magic_div.MagicDivider` (shift and mask, or the magic
+    multiply-shift proven exact on that division's range: `dtl.divisions`)."""
+
+    def __init__(self, dividers: Mapping[str, object]):
+        self.dividers = dividers
+
+    def _divider(self, d: int, name: str):
+        div = self.dividers[name]
+        if div.divisor != d:
+            raise ValueError(f"division '{name}' is by {div.divisor}, not {d}")
+        return div
+
+    def quotient(self, x: Expr, d: int, name: str) -> Expr:
+        return quotient(x, self._divider(d, name))
+
+    def divmod(self, x: Expr, d: int, name: str) -> tuple[Expr, Expr]:
+        return divmod_by(x, self._divider(d, name))

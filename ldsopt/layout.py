@@ -304,14 +304,10 @@ class LdsMap:
 
 
 class _RowStructured(LdsMap):
-    """A map that keeps rows of ``row_elems`` whole (its row pitch ``pitch``): ``__call__`` is
-    the integer face of ``place``."""
+    """A map that keeps rows of ``row_elems`` whole: ``__call__`` and ``inverse`` are the
+    integer faces of ``place`` and ``unplace``."""
 
     row_elems: int
-
-    @property
-    def pitch(self) -> int:
-        return self.row_elems
 
     @functools.cached_property
     def _placed(self) -> index_expr.Function:
@@ -319,7 +315,19 @@ class _RowStructured(LdsMap):
 
     def __call__(self, i: int) -> int:
         row, col = self._placed(*divmod(i, self.row_elems))
-        return row * self.pitch + col
+        return row * self.row_elems + col
+
+    @functools.cached_property
+    def _unplaced(self) -> index_expr.Function:
+        return index_expr.Function(("row", "col"), self.unplace(index_expr.var("row"), index_expr.var("col")))
+
+    def unplace(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
+        """The inverse of ``place`` (the involutions: ``place`` itself)."""
+        return self.place(row, col)
+
+    def inverse(self, offset: int) -> Optional[int]:
+        row, col = self._unplaced(*divmod(offset, self.row_elems))
+        return row * self.row_elems + col
 
 
 class _PadEvery(LdsMap):
@@ -328,8 +336,22 @@ class _PadEvery(LdsMap):
     interval: int
     pad: int
 
+    def offset_expr(self, u: Expr, unit: int = 1, div: index_expr.Exact = index_expr.EXACT) -> Expr:
+        """The LDS offset of logical index ``u * unit`` (``unit`` dividing the interval):
+        ``(u // (interval / unit)) * pad + u * unit``, the index itself without a pad. The
+        division is named ``block_elems`` (``block_chunks`` in units of more than one element)."""
+        if not self.pad:
+            return index_expr.scaled(u, unit)
+        blocks = div.quotient(u, self.interval // unit, "block_elems" if unit == 1 else "block_chunks")
+        flat = index_expr.scaled(u, unit)
+        return blocks * self.pad + flat
+
+    @functools.cached_property
+    def _offset(self) -> index_expr.Function:
+        return index_expr.Function(("i",), [self.offset_expr(index_expr.var("i"))])
+
     def __call__(self, i: int) -> int:
-        return i + (i // self.interval) * self.pad
+        return self._offset(i)[0]
 
     def inverse(self, offset: int) -> Optional[int]:
         block, rem = divmod(offset, self.interval + self.pad)
@@ -473,9 +495,6 @@ class RotatingSwizzle(_RowStructured):
         block = rows // self.max_phase % self.max_phase
         return row, col ^ (phase ^ block) * self.vec % self.row_elems
 
-    def inverse(self, offset: int) -> int:
-        return self(offset)     # the XOR mask depends only on the row, which is unchanged
-
     def alloc_size(self, n: int) -> int:
         return _ceil_div(n, self.row_elems) * self.row_elems
 
@@ -497,15 +516,12 @@ class RowXor(_RowStructured):
     def place(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
         return row ^ (row >> self.stride.bit_length() - 1) & 1, col
 
-    def inverse(self, offset: int) -> int:
-        return self(offset)
-
     def alloc_size(self, n: int) -> int:
         return _ceil_div(n, 2 * self.row_elems) * 2 * self.row_elems
 
 
 @dataclass(frozen=True)
-class PerpPermutation(LdsMap):
+class PerpPermutation(_RowStructured):
     """hipBLASLt's perpDim permutation of rows, in blocks of ``block`` rows.
 
     With ``S' = block // stride``, within each block (hipBLASLt PR #2487)::
@@ -529,25 +545,32 @@ class PerpPermutation(LdsMap):
         if self.block < 1 or self.stride < 1 or self.block % self.stride or self.row_elems < 1:
             raise ValueError(f"stride must divide block: {self}")
 
-    def _per_block(self, i: int, fn) -> int:
-        base, j = divmod(i, self.block)
-        return base * self.block + fn(j)
+    def row_expr(self, row: Expr, forward: bool, div: index_expr.Exact = index_expr.EXACT) -> Expr:
+        """``forward`` or ``backward`` of ``row``; the divisions are named ``perm_block`` (the
+        block) and ``perm_sp`` / ``perm_s`` (within it)."""
+        sp = self.block // self.stride
+        base, j = div.divmod(row, self.block, "perm_block")
+        q, r = div.divmod(j, sp if forward else self.stride, "perm_sp" if forward else "perm_s")
+        within = r * (self.stride if forward else sp) + q
+        return base * self.block + within
+
+    @functools.cached_property
+    def _rows(self) -> index_expr.Function:
+        row = index_expr.var("row")
+        return index_expr.Function(("row",), [self.row_expr(row, True), self.row_expr(row, False)])
 
     def forward(self, row: int) -> int:
-        sp = self.block // self.stride
-        return self._per_block(row, lambda j: self.stride * (j % sp) + j // sp)
+        return self._rows(row)[0]
 
     def backward(self, row: int) -> int:
-        sp = self.block // self.stride
-        return self._per_block(row, lambda j: sp * (j % self.stride) + j // self.stride)
+        return self._rows(row)[1]
 
-    def __call__(self, i: int) -> int:
-        row, col = divmod(i, self.row_elems)
-        return self.backward(row) * self.row_elems + col
+    def place(self, row: Expr, col: Expr, div: index_expr.Exact = index_expr.EXACT) -> tuple[Expr, Expr]:
+        return self.row_expr(row, False, div), col
 
-    def inverse(self, offset: int) -> int:
-        row, col = divmod(offset, self.row_elems)
-        return self.forward(row) * self.row_elems + col
+    def unplace(self, row: Expr, col: Expr, div: index_expr.Exact = index_expr.EXACT) -> tuple[Expr, Expr]:
+        """The inverse of ``place``: the logical (row, col) stored at LDS (row, col)."""
+        return self.row_expr(row, True, div), col
 
     def alloc_size(self, n: int) -> int:
         rows = _ceil_div(n, self.row_elems)
@@ -555,7 +578,7 @@ class PerpPermutation(LdsMap):
 
 
 @dataclass(frozen=True)
-class BlockedRotation(LdsMap):
+class BlockedRotation(_RowStructured):
     """hipBLASLt's blocked rotation of the K-chunk index (PR #4314, replaces perpDim for TLU=0 + DTL).
 
     A row of ``row_elems`` is cut into chunks of ``chunk_elems``; chunk ``k`` of row
@@ -581,19 +604,24 @@ class BlockedRotation(LdsMap):
         if self.row_elems % (self.chunk_elems * self.para_block):
             raise ValueError(f"row_elems must be a multiple of chunk_elems * para_block: {self}")
 
-    def _rotate(self, i: int, sign: int) -> int:
-        row, col = divmod(i, self.row_elems)
-        k, e = divmod(col, self.chunk_elems)
-        rot = row // (self.perp_block * self.stride_tile)
-        m = self.para_block - 1
-        k = (k & ~m) | ((k + sign * rot) & m)
-        return row * self.row_elems + k * self.chunk_elems + e
+    def _rotated(self, row: Expr, col: Expr, sign: int, div: index_expr.Exact) -> Expr:
+        """Chunk k of the row moved to ``k - k % Q + (k + sign * (row / (P * stride))) % Q``
+        (masks: Q is a power of two; -rot as Q - rot % Q). The divisions are named
+        ``rot_perp`` (row -> rotation) and ``chunk`` (col -> chunk)."""
+        q = self.para_block
+        mask = index_expr.const(q - 1)
+        rot = div.quotient(row, self.perp_block * self.stride_tile, "rot_perp") & mask
+        k, e = div.divmod(col, self.chunk_elems, "chunk")
+        shift = rot if sign > 0 else q - rot
+        kk = (k - (k & mask)) + ((k + shift) & mask)
+        return kk * self.chunk_elems + e
 
-    def __call__(self, i: int) -> int:
-        return self._rotate(i, +1)
+    def place(self, row: Expr, col: Expr, div: index_expr.Exact = index_expr.EXACT) -> tuple[Expr, Expr]:
+        return row, self._rotated(row, col, +1, div)
 
-    def inverse(self, offset: int) -> int:
-        return self._rotate(offset, -1)
+    def unplace(self, row: Expr, col: Expr, div: index_expr.Exact = index_expr.EXACT) -> tuple[Expr, Expr]:
+        """The inverse of ``place``: the logical (row, col) stored at LDS (row, col)."""
+        return row, self._rotated(row, col, -1, div)
 
     def alloc_size(self, n: int) -> int:
         return _ceil_div(n, self.row_elems) * self.row_elems
@@ -619,3 +647,74 @@ class Composed(LdsMap):
 
     def place(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
         return self.outer.place(*self.inner.place(row, col))
+
+
+# ------------------------------------------------------------------ walks of a tile
+
+
+@dataclass(frozen=True)
+class Walk:
+    """Blocks of an N-D tile visited level by level: level n has ``count`` positions ``step``
+    elements apart along dim ``dim``, the first level fastest. Block i is split into its level
+    indices colexicographically (a ``Layout`` of shape ``counts``), and its coordinate along a
+    dim is the sum of its levels' index * step (a flat CuTe layout per dim)."""
+
+    levels: tuple[tuple[int, int, int], ...]   # (dim, count, step), fastest first
+
+    @property
+    def counts(self) -> list[int]:
+        return [c for _, c, _ in self.levels]
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.counts)
+
+    def levels_expr(self, i: Expr) -> list[Expr]:
+        """The level indices of block ``i`` (< size)."""
+        return index_expr.split(i, self.counts)
+
+    def levels_of_offset(self, t: Expr, bound: int, offset: int) -> Optional[list[Expr]]:
+        """The level indices of block ``t + offset`` (``0 <= t < bound``) as ``t``'s own level
+        indices plus constants, when no level carries (counts and ``bound`` dividing one
+        another); None otherwise. Short index chains: LLVM still sees that vector accesses
+        from them are aligned."""
+        counts, s, index = self.counts, offset, []
+        last = max([n for n, c in enumerate(counts) if c > 1], default=0)
+        for n, c in enumerate(counts):
+            if n > last:
+                index.append(index_expr.const(0))
+            elif n == last:
+                index.append(index_expr.offset(t, s))
+            elif bound % c == 0 and s % c == 0:
+                index.append(t % c)
+                t, bound, s = t // c, bound // c, s // c
+            elif c % bound == 0 and s % bound == 0:
+                zero = index_expr.const(0)
+                index.append(index_expr.offset(t, s % c))
+                t, bound, s = zero, 1, s // c
+            else:
+                return None
+        return index
+
+    def coords_expr(self, index: Sequence[Expr]) -> dict[int, Expr]:
+        """Each dim's coordinate of the block with level indices ``index``."""
+        coords: dict[int, Expr] = {}
+        for (dim, count, step), ix in zip(self.levels, index):
+            if count == 1:
+                continue
+            term = index_expr.scaled(ix, step)
+            coords[dim] = coords[dim] + term if dim in coords else term
+        for dim, _, _ in self.levels:
+            if dim not in coords:
+                coords[dim] = index_expr.const(0)
+        return coords
+
+    @functools.cached_property
+    def _coords(self) -> tuple[tuple[int, ...], index_expr.Function]:
+        coords = self.coords_expr(self.levels_expr(index_expr.var("i")))
+        return tuple(coords), index_expr.Function(("i",), list(coords.values()))
+
+    def __call__(self, i: int) -> dict[int, int]:
+        """Each dim's coordinate of block ``i``."""
+        dims, f = self._coords
+        return dict(zip(dims, f(i)))

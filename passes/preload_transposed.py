@@ -84,6 +84,7 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
+from ldsopt import index_expr, layout
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
 from ldsopt.dispatch import Binding, Dispatch
@@ -130,8 +131,8 @@ class Problem:
 
 
 Walk = list[tuple[int, int, int]]
-"""How threads step through a tile: levels (dim, count, step), the fastest first; block
-index i is split over the counts, and a dim's coordinate sums its levels' index * step."""
+"""How threads step through a tile: the levels (dim, count, step) of a `layout.Walk`, the
+fastest first."""
 
 
 @dataclasses.dataclass
@@ -231,15 +232,6 @@ def stores_through_lds(p: Problem) -> bool:
 
 def _widest_pow2_dividing(n: int, limit: int) -> int:
     return math.gcd(n, 1 << (limit.bit_length() - 1))
-
-
-def _walk_coords(walk: Walk, i: int) -> dict[int, int]:
-    """Tile-local coords of block `i` of `walk`."""
-    coords: dict[int, int] = {}
-    for dim, count, step in walk:
-        coords[dim] = coords.get(dim, 0) + i % count * step
-        i //= count
-    return coords
 
 
 def _zeros(vtype: ir.VectorType) -> ir.Value:
@@ -370,7 +362,7 @@ class PreloadTransposed(ModulePass):
 
         def first_wave(walk: Walk) -> list[dict[int, int] | None]:
             n = math.prod(c for _, c, _ in walk)
-            return [_walk_coords(walk, lane) if lane < n else None for lane in range(tgt.subgroup_size)]
+            return [layout.Walk(tuple(walk))(lane) if lane < n else None for lane in range(tgt.subgroup_size)]
 
         def addr(c: dict[int, int] | None, j: int = 0) -> int | None:
             if c is None:
@@ -499,7 +491,7 @@ class _Emitter:
                 offset = it * wg if isinstance(first, int) else None
                 past_cond = arith.cmpi(arith.CmpIPredicate.ult, i, k.const(total)) if past else None
                 # a block past the walk takes block 0's coordinates (no branch, alignment kept)
-                local, glob = self._block_coords(walk, counts, i, origin, offset, past_cond)
+                local, glob = self._block_coords(walk, i, origin, offset, past_cond)
                 inside = [arith.cmpi(arith.CmpIPredicate.ult, glob[x], k.const(self._extent(x)))
                           for x in local if self._extent(x) % self._tile(x)]
                 for c in inside[1:]:
@@ -533,25 +525,21 @@ class _Emitter:
             blocks(arith.muli(loop.induction_variable, k.const(batch)))
             scf.yield_([])
 
-    def _block_coords(self, walk: Walk, counts: list[int], i: ir.Value, origin: dict[int, ir.Value],
+    def _block_coords(self, walk: Walk, i: ir.Value, origin: dict[int, ir.Value],
                       offset: int | None = None, keep: ir.Value | None = None
                       ) -> tuple[dict[int, ir.Value], dict[int, ir.Value]]:
         """Tile-local and global coords of block `i` of `walk` (of block 0 where `keep` is
         false); `offset`, if given, says that `i` is the thread id plus that constant."""
-        k = self.k
-        index = self._split_offset(counts, offset) if offset is not None else None
-        if index is None:
-            index = k.delinearize(i, counts[::-1])[::-1]  # the fastest level first
+        k, w = self.k, layout.Walk(tuple(walk))
+        levels = w.levels_of_offset(index_expr.var("t"), self.plan.workgroup_size, offset) \
+            if offset is not None else None
+        index = k.index(levels, t=self.tid) if levels is not None else \
+            k.index(w.levels_expr(index_expr.var("i")), i=i)
         if keep is not None:
             index = [arith.select(keep, ix, k.const(0)) for ix in index]
-        local: dict[int, ir.Value] = {}
-        for (dim, count, step), ix in zip(walk, index):
-            if count == 1:
-                continue
-            term = ix if step == 1 else arith.muli(ix, k.const(step))
-            local[dim] = arith.addi(local[dim], term) if dim in local else term
-        for dim, _, _ in walk:
-            local.setdefault(dim, k.const(0))
+        names = [f"level{n}" for n in range(len(index))]
+        coords = w.coords_expr([index_expr.var(x) for x in names])
+        local = dict(zip(coords, k.index(list(coords.values()), **dict(zip(names, index)))))
         glob = dict(origin)
         for x in local:
             glob[x] = arith.addi(origin[x], local[x])
@@ -563,41 +551,13 @@ class _Emitter:
     def _tile(self, x: int) -> int:
         return self.plan.tile[self.plan.col_b] * self.plan.tile[self.p.a] if x == FLAT else self.plan.tile[x]
 
-    def _split_offset(self, counts: list[int], offset: int) -> list[ir.Value] | None:
-        """The level indices of block thread-id + `offset` as the thread id's own level indices
-        plus constants, when no level carries (power-of-two counts and workgroup): short index
-        chains, from which LLVM still sees that vector accesses are aligned. None otherwise."""
-        k = self.k
-        t, bound, s = self.tid, self.plan.workgroup_size, offset  # block = t + s, 0 <= t < bound
-        index = []
-        last = max([n for n, c in enumerate(counts) if c > 1], default=0)
-        for n, c in enumerate(counts):
-            if n > last:
-                index.append(k.const(0))
-                continue
-            if n == last:
-                part = t
-            elif bound % c == 0 and s % c == 0:
-                part, t, bound, s = arith.remui(t, k.const(c)), arith.divui(t, k.const(c)), bound // c, s // c
-                index.append(part)
-                continue
-            elif c % bound == 0 and s % bound == 0:
-                part, t, bound, s = t, k.const(0), 1, s
-                index.append(arith.addi(part, k.const(s % c)) if s % c else part)
-                s //= c
-                continue
-            else:
-                return None
-            index.append(arith.addi(part, k.const(s)) if s else part)
-        return index
-
     def _each_block_looped(self, walk: Walk, origin: dict[int, ir.Value], vtype, load, sink) -> None:
         """One block per loop iteration, loads and stores under one guard (unroll=0)."""
         k, plan = self.k, self.plan
         counts = [c for _, c, _ in walk]
         loop = scf.ForOp(k.thread_id(), k.const(math.prod(counts)), k.const(plan.workgroup_size))
         with ir.InsertionPoint(loop.body):
-            local, glob = self._block_coords(walk, counts, loop.induction_variable, origin)
+            local, glob = self._block_coords(walk, loop.induction_variable, origin)
             ragged = [x for x in local if self._extent(x) % self._tile(x)]
             if ragged:
                 inside = [arith.cmpi(arith.CmpIPredicate.ult, glob[x], k.const(self._extent(x))) for x in ragged]

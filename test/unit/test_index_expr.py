@@ -9,7 +9,7 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, func
 
 from ldsopt import dtl, index_expr, mma
-from ldsopt.layout import Composed, Layout, Padded, RotatingSwizzle, RowXor
+from ldsopt.layout import Composed, Layout, Padded, RotatingSwizzle, RowXor, Walk
 from ldsopt.staging import StagingLayout
 
 # The interpreter: unsigned index arithmetic on Python ints, independent of index_expr's own face.
@@ -134,3 +134,56 @@ def test_layout_coords():
     lay = Layout((3, 5, 4), (20, 1, 5))
     e = Emitted(["x"], lay.coords_expr(index_expr.var("x")))
     assert [e(x) for x in range(lay.size)] == [lay.coords(x) for x in range(lay.size)]
+
+
+_DTL = [("none", 16, 64, 2), ("block_pad<128,8>", 16, 64, 2), ("perm<4,2>", 16, 96, 4),
+        ("perm<8,4>+block_pad<64,4>", 32, 96, 4), ("rotation<2,4,4>", 16, 64, 2), ("rotation<1,2,8>", 8, 160, 4)]
+
+
+@pytest.mark.parametrize("text,rows,cols,elem_bytes", _DTL)
+def test_dtl_maps(text, rows, cols, elem_bytes):
+    """A DTL layout's chunk map (source element, LDS destination) and fragment-read offsets as
+    dtl_emit emits them, with each division by its proven magic divider (cols / vec threads
+    along a row: 24 and 40 are not powers of two), against the integer faces."""
+    spec = dtl.DtlSpec.parse(text)
+    g = dtl.Geometry(rows, cols, elem_bytes, threads=64, wave_size=64)
+    div = index_expr.Proven(dtl.divisions(g, spec))
+    (row, col), dest = g.chunk_expr(index_expr.var("c"), spec, div)
+    e = Emitted(["c"], [row, col, dest])
+    assert [e(c) for c in range(g.chunks)] == [(*g.source(c, spec), g.dest(c, spec)) for c in range(g.chunks)]
+    amap = spec.address_map(cols)
+    e = Emitted(["row", "col"], [spec.offset_expr(cols, index_expr.var("row"), index_expr.var("col"), div)])
+    for r, c in itertools.product(range(rows), range(cols)):
+        assert e(r, c) == (amap(r * cols + c),)
+    inner = spec.inner(cols)
+    if inner:  # the two faces of the inner placement are inverses
+        assert all(inner.inverse(inner(i)) == i for i in range(rows * cols))
+
+
+@pytest.mark.parametrize("levels", [((1, 8, 4), (2, 64, 1)), ((2, 16, 4), (1, 32, 1), (2, 1, 64)),
+                                    ((0, 2, 4), (1, 12, 1), (2, 16, 1)), ((0, 4, 4), (1, 6, 1), (0, 2, 16))])
+def test_walk(levels):
+    """A walk's block coordinates as preload_transposed emits them (from the block index, and
+    from the thread id plus a constant where no level carries), against the walk on ints and
+    the definition (each level's index times its step, summed per dim)."""
+    w = Walk(levels)
+
+    def by_definition(i):
+        out = {d: 0 for d, _, _ in levels}
+        for d, c, step in levels:
+            out[d] += i % c * step
+            i //= c
+        return out
+
+    coords = w.coords_expr(w.levels_expr(index_expr.var("i")))
+    e = Emitted(["i"], list(coords.values()))
+    for i in range(w.size):
+        assert dict(zip(coords, e(i))) == w(i) == by_definition(i)
+    for bound in (64, 128, 256):
+        for offset in range(0, w.size, bound):
+            levels_t = w.levels_of_offset(index_expr.var("t"), bound, offset)
+            if levels_t is None:
+                continue
+            e = Emitted(["t"], levels_t)
+            for t in range(min(bound, w.size - offset)):
+                assert list(e(t)) == list(Layout(tuple(w.counts), (1,) * len(w.counts)).coords(t + offset))
