@@ -46,7 +46,9 @@ import dataclasses
 import math
 import re
 
+from ldsopt import index_expr
 from ldsopt.banks import BankModel
+from ldsopt.index_expr import Expr
 
 
 class PlanError(ValueError):
@@ -166,15 +168,38 @@ class Plan:
         spread = self.subgroup_size // group
         return [spread << i for i in reversed(range(group.bit_length() - 1))]
 
+    def readback_lane(self, tid: Expr) -> tuple[Expr, Expr]:
+        """(kk, out0) of thread `tid` in the read-back: its first partial (row of the partials
+        buffer) and its first output of a round. G = readback_group lanes per output combine
+        the subgroups' partials, each serially over every G-th one; the G lanes are xor
+        partners `spread` apart, so that the lanes in between read consecutive outputs of one
+        row: lane = tid % subgroup, kk = lane // spread, out0 = tid // subgroup * spread +
+        lane % spread."""
+        spread = self.subgroup_size // self.readback_group()
+        lane = tid % self.subgroup_size
+        kk = lane // spread if spread > 1 else lane
+        subgroup = tid // self.subgroup_size
+        within = lane % spread if spread > 1 else None
+        out0 = index_expr.scaled(subgroup, spread)
+        return kk, out0 + within if within is not None else out0
+
+    def readback_round(self, out0: Expr, rnd: int) -> tuple[Expr, Expr]:
+        """(output, column read) of read-back round `rnd` for a thread whose first output is
+        `out0`: rounds of workgroup_size / readback_group outputs; in a round that is not
+        whole, the surplus lanes read the last column (and store nothing)."""
+        per_round = self.workgroup_size // self.readback_group()
+        o = index_expr.offset(out0, rnd * per_round)
+        exact = (rnd + 1) * per_round <= self.outputs_per_tile
+        return o, o if exact else o.minu(self.outputs_per_tile - 1)
+
     def readback_addresses(self, row_stride: int) -> list[int | None]:
         """LDS element offsets that the lanes of subgroup 0 read in the first read-back step
-        (partial kk of output lane % spread; lanes past the partials read nothing)."""
-        spread = self.subgroup_size // self.readback_group()
-        out = []
-        for lane in range(self.subgroup_size):
-            kk, o = divmod(lane, spread)
-            out.append(kk * row_stride + min(o, self.outputs_per_tile - 1) if kk < self.subgroups_r else None)
-        return out
+        (row kk, column of round 0; lanes past the partials read nothing)."""
+        tid = index_expr.var("tid")
+        kk, out0 = self.readback_lane(tid)
+        f = index_expr.Function(("tid",), (kk, self.readback_round(out0, 0)[1]))
+        return [kk * row_stride + col if kk < self.subgroups_r else None
+                for kk, col in map(f, range(self.subgroup_size))]
 
     def lds_row_pad(self, banks: BankModel, elem_bytes: int) -> int:
         """Elements to pad each row of the partials buffer with so that the read-back has no

@@ -103,7 +103,7 @@ import numpy as np
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
-from ldsopt import fused_rows, reduction_plan
+from ldsopt import fused_rows, index_expr, reduction_plan
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
 from ldsopt.combining import combining_op, identity_attr
@@ -465,16 +465,8 @@ class _DistributedKernel:
 
     def _readback_lanes(self) -> tuple[ir.Value, ir.Value]:
         """(kk, out0): the lane's first partial of the read-back and its first output of a
-        round. G lanes per output combine the subgroups' partials, each serially over every
-        G-th one; the G lanes are xor partners `spread` apart so that the lanes in between
-        read consecutive outputs of one buffer row (with the rows' padding, no bank
-        conflicts)."""
-        plan, k = self.plan, self.k
-        spread = plan.subgroup_size // plan.readback_group()
-        lane = arith.remui(self.tid, k.const(plan.subgroup_size))
-        kk = arith.divui(lane, k.const(spread)) if spread > 1 else lane
-        out0 = self._linear((arith.divui(self.tid, k.const(plan.subgroup_size)), spread),
-                            (arith.remui(lane, k.const(spread)) if spread > 1 else k.const(0), 1))
+        round (`reduction_plan.Plan.readback_lane`; with the rows' padding, no bank conflicts)."""
+        kk, out0 = self.k.index(list(self.plan.readback_lane(index_expr.var("tid"))), tid=self.tid)
         return kk, out0
 
     def _partials_total(self, lds: ir.Value, col: ir.Value, kk: ir.Value, combine: Combiner) -> ir.Value:
@@ -575,10 +567,9 @@ class _ReductionKernel(_DistributedKernel):
         n_out = plan.outputs_per_tile
         kk, out0 = self._readback_lanes()
         for rnd in range(math.ceil(n_out / per_round)):
-            o = self._linear((out0, 1), (k.const(rnd * per_round), 1))
-            exact = (rnd + 1) * per_round <= n_out
             # Surplus lanes read a valid column and store nothing: every lane takes part in the shuffles.
-            col = o if exact else arith.minui(o, k.const(n_out - 1))
+            o, col = k.index(list(plan.readback_round(index_expr.var("out0"), rnd)), out0=out0)
+            exact = (rnd + 1) * per_round <= n_out
             total = self._partials_total(self.lds, col, kk, self.combine)
             writes = self._is_zero(kk)
             if not exact:

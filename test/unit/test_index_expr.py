@@ -187,3 +187,24 @@ def test_walk(levels):
             e = Emitted(["t"], levels_t)
             for t in range(min(bound, w.size - offset)):
                 assert list(e(t)) == list(Layout(tuple(w.counts), (1,) * len(w.counts)).coords(t + offset))
+
+
+@pytest.mark.parametrize("shape,reduced,subgroup", [((512, 64), (0,), 64), ((4, 4096), (1,), 64),
+                                                    ((100, 30), (1,), 8), ((7, 4099), (1,), 8)])
+def test_reduction_readback(shape, reduced, subgroup):
+    """The read-back's (partial row, output, column) of every thread and round as
+    vector_distribute emits them, against the plan's integer face."""
+    from ldsopt.reduction_plan import Problem, default_plan
+    plan = default_plan(Problem(shape, reduced, 4, subgroup_size=subgroup, max_threads=1024,
+                                max_workgroups=65535), 256)
+    tid = index_expr.var("tid")
+    kk, out0 = plan.readback_lane(tid)
+    rounds = -(-plan.outputs_per_tile // (plan.workgroup_size // plan.readback_group()))
+    exprs = [kk] + [x for r in range(rounds) for x in plan.readback_round(out0, r)]
+    e = Emitted(["tid"], exprs)
+    for t in range(plan.workgroup_size):
+        assert e(t) == tuple(index_expr.evaluate(exprs, {"tid": t}))
+        spread = plan.subgroup_size // plan.readback_group()
+        lane = t % plan.subgroup_size
+        assert e(t)[:3] == (lane // spread, t // plan.subgroup_size * spread + lane % spread,
+                            min(t // plan.subgroup_size * spread + lane % spread, plan.outputs_per_tile - 1))
