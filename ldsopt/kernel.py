@@ -24,7 +24,7 @@ from iree.compiler.dialects import arith, gpu, llvm, memref, vector
 from ldsopt import index_expr, remarks
 from ldsopt import target as target_model
 from ldsopt.dispatch import Dispatch, Graph, analyze, dispatch_funcs, erase_unused
-from ldsopt.elementwise import element_bits
+from ldsopt.ir_types import element_bits
 from ldsopt.registry import ModulePass, PassError
 from ldsopt.target import Target
 

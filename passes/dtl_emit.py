@@ -49,7 +49,7 @@ from iree.compiler import ir
 from iree.compiler.dialects import amdgpu, arith, memref, vector
 
 from ldsopt import dtl, index_expr
-from ldsopt.elementwise import element_bits
+from ldsopt.ir_types import element_bits
 from ldsopt.kernel import read_vector, write_vector
 from ldsopt.staging import StagingLayout
 

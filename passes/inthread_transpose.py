@@ -101,7 +101,7 @@ import math
 from iree.compiler import ir
 
 from ldsopt.banks import BankModel
-from ldsopt.elementwise import element_bits
+from ldsopt.ir_types import element_bits
 from ldsopt.passes import matmul_lds
 from ldsopt.registry import OptionError, PassError, option
 from ldsopt.staging import StagingLayout

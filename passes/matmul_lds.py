@@ -85,7 +85,8 @@ from ldsopt import index_expr, mma
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
 from ldsopt.dispatch import Binding, Dispatch, Graph, analyze, analyze_graph, load_binding
-from ldsopt.elementwise import body_is_elementwise, element_bits, map_dims, vectorize_body
+from ldsopt.elementwise import body_is_elementwise, map_dims, vectorize_body
+from ldsopt.ir_types import element_bits
 from ldsopt.kernel import LOWERED_BY, Kernel, L1Prefetch, matched_dispatches, read_vector, write_vector
 from ldsopt.mma import Intrinsic, OperandLayout
 from ldsopt.registry import ModulePass, PassError, option

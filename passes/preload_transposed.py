@@ -88,8 +88,8 @@ from ldsopt import index_expr, layout
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
 from ldsopt.dispatch import Binding, Dispatch
-from ldsopt.elementwise import (body_is_elementwise, collapse_groups, collapsed_view, element_bits, map_dims,
-                                vectorize_body)
+from ldsopt.elementwise import body_is_elementwise, collapse_groups, collapsed_view, map_dims, vectorize_body
+from ldsopt.ir_types import element_bits
 from ldsopt.kernel import Kernel, matched_dispatches, read_vector, write_vector
 from ldsopt.registry import ModulePass, option
 from ldsopt.remarks import Unmatched

@@ -108,7 +108,8 @@ from ldsopt import target as target_model
 from ldsopt.banks import BankModel
 from ldsopt.combining import combining_op, identity_attr
 from ldsopt.dispatch import Binding, Dispatch, Graph, analyze_graph, load_binding
-from ldsopt.elementwise import clone_body, element_bits, map_dims, vectorize_body
+from ldsopt.elementwise import clone_body, map_dims, vectorize_body
+from ldsopt.ir_types import element_bits
 from ldsopt.kernel import USER_CONFIG, Kernel, matched_dispatches, read_vector, write_vector
 from ldsopt.reduction_plan import Plan, PlanError, Problem
 from ldsopt.registry import ModulePass, PassError, option
