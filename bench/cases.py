@@ -5,7 +5,7 @@ name, the program and the byte count cannot drift apart: one `linalg.generic` (`
 the generics of a fused row-wise program as a model writes it (`RowCase`: softmax, layer
 norm, logsumexp), which IREE fuses into as few dispatches as it can. Bytes
 moved are the floor of memory traffic: each input read once, the output written once.
-The memory-bound cases are the workloads of `shared/anchors/baselines.md`; those that no
+The memory-bound cases are the project's baseline workloads; those that no
 ldsopt pass takes yet run IREE's default pipeline in both variants until one does.
 
 This file imports only the standard library: `ldsopt.bench` copies it into each prepared

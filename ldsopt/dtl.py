@@ -1,5 +1,5 @@
 """Direct-to-LDS (DTL) staging layouts: the thread -> element map, the LDS placement, and the
-bank-model choice between them (seed 003; hipBLASLt PR #2487, anchors/direct-to-lds.md).
+bank-model choice between them (seed 003; hipBLASLt PR #2487).
 
 The copy. A matmul operand's tile (`rows x cols`, cols contiguous in global memory *and* in
 LDS: DTL cannot transpose) is moved in lanes of `vec = lane_bytes / elem_bytes` elements (4

@@ -253,9 +253,7 @@ def _pow2_dividing(n: int, cap: int) -> int:
 
 
 # Bytes of loads a thread should have in flight (one group of `unroll` chunks): four 128-bit
-# loads. Measured on the H200 (2026-11-29, one run, 3 repetitions, copy 4.23 TB/s): this
-# default is as good as or better than unroll 1, 2, 8 or 16 on every issue-3 case (e.g.
-# max_mid_64x4096x64_f32 37.1 us vs 39.2 / 48.0 / 37.5 / 36.6; rowsum_4x4096_f32 4.5 vs 5.3-5.7).
+# loads, as good as or better than other unrolls on the H200 (bench/results/cuda/README.md).
 IN_FLIGHT_BYTES = 64
 
 
@@ -278,11 +276,9 @@ def with_unroll(plan: Plan, unroll: int = 0) -> Plan:
     return plan
 
 
-# Threads per workgroup of the default plan before _grown. Measured on the H200 (2026-11-29,
-# same run): 512 or 1024 threads are slower on every issue-3 case with a grid of at least 132
-# workgroups (rowsum_8192x8192_f16 38.2 / 44.9 us vs 35.5; sum_2p26_f32 81.1 / 80.1 vs 74.1;
-# rowsum_4x4096_f32 6.0 / 5.5 vs 4.5), faster only on max_mid_64x4096x64_f32 (64 workgroups:
-# 26.4 / 22.9 vs 37.1), which _grown covers.
+# Threads per workgroup of the default plan before _grown: more were slower on the H200 where
+# the grid fills the GPU, faster only with few workgroups, which _grown covers
+# (bench/results/cuda/README.md).
 WORKGROUP_SIZE = 256
 
 

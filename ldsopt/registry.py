@@ -47,7 +47,7 @@ class ModulePass:
     """Base of every ldsopt pass. Subclasses set NAME and SUMMARY and implement run().
 
     Passes are anchored on `builtin.module` and walk what they need themselves: the
-    Python bindings cannot nest a Python pass under another op (anchors/mlir-python.md).
+    Python bindings cannot nest a Python pass under another op.
     """
 
     NAME: ClassVar[str]

@@ -12,7 +12,7 @@ Contract.
 - Needs a GPU target (#iree_gpu.target around the dispatch or lds-opt --target); a matched
   dispatch without one is an error.
 
-The kernel (after seed 000 and MIGraphX's tiled pointwise kernels, anchors/transpose-promotion.md):
+The kernel (after seed 000 and MIGraphX's tiled pointwise kernels):
 - dims that stay contiguous and in order in every operand are collapsed first (NHWC ->
   NCHW over 7x7 becomes (n, hw, c) -> (n, c, hw)), so `a` is as long as memory allows;
 - each workgroup owns a tile spanning `a` (`row-bytes` of output, or all of a short `a`)
@@ -50,30 +50,8 @@ The kernel (after seed 000 and MIGraphX's tiled pointwise kernels, anchors/trans
   row vector costs as many writes as the padded rows' alignment splits it into (f16 rows
   of 64 + 1 halves: 8 two-byte writes; of 64 + 2: 4 four-byte ones).
 
-At 6eaddf9 (H200, copy 4.26 TB/s, IREE's default in brackets; bench/results/cuda/): 64x56x56x128
-f32 90% (69%), f16 83% (49%), 256x7x7x2048 f32 91% (13%), f16 85% (7.4%), 32x49x7x1009 71%
-(9.8%), 8192^2 transpose-add 92% (91%); by ncu's duration of one launch 64x56x56x128 f16 moves
-4.33 TB/s and 32x49x7x1009 3.46 TB/s (the batch harness adds 5-8 us a dispatch). tile-bytes
-8192 made 32x49x7x1009 41.5 us (43.5) and 64x56x56x128 f16 65.1 us (42.6); unroll 4 and 8,
-row-bytes 128 and 512 were no faster there.
-Measured on an H200 (lds-bench, NHWC + NCHW -> NCHW, fraction of copy bandwidth, 4.24 TB/s;
-IREE 3.13's default in brackets; 2026-11-29, before unroll, flat and the aligned-row pads
-after the arrow, same run): 64x56x56x128 f32 92% -> 91% (70%), f16 83% -> 86% (50%);
-256x7x7x2048 f32 88% -> 92% (13%), f16 69% -> 87% (7.4%); 32x49x7x1009 f32 58% -> 72%
-(9.8%); 8192^2 transpose-add 95% -> 95%. tile-bytes=32768 was worse (f16 64x56x56x128 79%,
-32x49x7x1009 63%). 32x49x7x1009 stays short of 85%: both of its contiguous extents are odd,
-so every global access there is one f32 (rows of odd length are not 16-byte aligned). Aligned
-16-byte windows over the flat tensors (tried on 2026-11-29 and not kept: rows rounded down to 4-element
-windows, in-row elements written to LDS one by one under a guard, whole-or-masked stores; PTX
-with `align 16` vector accesses once each tensor was read through a 1-D subspan of its binding:
-IREE re-delinearizes a `collapse_shape` of the N-D binding by the odd extents, which hides from
-LLVM that a window start is a multiple of 4) were slower in one H200 run: 48.7 us against 43.8 us for the
-scalar accesses (65% and 72% of 4.22 TB/s), and were dropped: per-element guards and 17 windows
-per 64-element row cost more than the wider accesses save, as a warp's scalar loads of one row
-are already coalesced into full sectors.
-With all lanes along `a` (no `g`) 64x56x56x128 f16 took 84 us instead of 45. Reading two or
-four row neighbours at once and transposing them in registers was slower there (130-220 us)
-and was dropped.
+Measurements (the H200, the tile and unroll sizes tried, the variants dropped):
+bench/results/cuda/README.md.
 """
 
 from __future__ import annotations

@@ -79,16 +79,7 @@ A workgroup looping over several rows needs a barrier before a row's LDS writes 
 row has one pass: with more, another pass's barrier separates the reads of one row from the
 writes of the next.
 
-Measured on the H200 at 6eaddf9 (2026-11-29, 5 repetitions, copy 4.26 TB/s; the default
-pipelines; bench/results/cuda/), us (fraction of the copy) against IREE's default:
-rowsum_4x4096 f32 4.0 vs 4.0, f16 4.9 vs 4.1 (ncu: 2.43 vs 2.21 us a kernel); rowsum_8192x8192
-f32 66.7 (94%) vs 67.8, f16 35.1 vs 35.3; rowsum_32x1048576 (split in two dispatches) f32 41.5
-(76%) vs 44.0, f16 24.1 vs 25.5; sum_2p26_f32 (split) 71.8 (88%) vs 1656; max_mid_64x4096x64
-22.0 (72%) vs 105.9 (torch 29.1), with 1024 threads (64 workgroups on 132 SMs, chosen by
-reduction_plan._grown). An earlier sweep: 1024 threads elsewhere were slower (rowsum_8192x8192
-f16 44.9 against 35.5, sum_2p26_f32 80.1 against 74.1); unroll 1/2/8/16 no faster than the
-plan's. Before this the pass followed the layout IREE writes at configuration as if a user had,
-and so matched IREE's own figures.
+Measurements against IREE's default: bench/results/cuda/README.md.
 """
 
 from __future__ import annotations
