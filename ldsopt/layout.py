@@ -1,36 +1,35 @@
-"""A compact layout algebra and the LDS address maps built on it.
+"""The maps of the library, each written once with two faces.
 
-Every seed pass is a map between (thread, register slot) and tensor coordinates,
-and between tensor coordinates and LDS addresses.  This module is the one place
-where those maps are written down, so that the passes and the bank-conflict model
-(:mod:`ldsopt.banks`) agree on them.
-
-Two kinds of objects share one interface (``f(i) -> int``):
+Every pass is a map between (thread, register slot) and tensor coordinates, and between
+tensor coordinates and LDS addresses. This module (with `ldsopt.staging`, `ldsopt.mma`,
+`ldsopt.dtl` and `ldsopt.reduction_plan`, which build on it) is the one place where those
+maps are written down. Each map is built as `ldsopt.index_expr` expressions: evaluated on
+ints it is the map the bank model (`ldsopt.banks`), the planners and the tests call; emitted,
+it is the `arith` index IR the passes put in kernels. Composition is by expressions: one
+map's output expressions are the next one's inputs (``Composed.place``, a staging's chunk
+coordinates then its address map).
 
 ``Layout``
-    CuTe's ``shape:stride`` layout, *flat* (no nested modes).  Conventions, as
-    in CuTe: a linear index is split into a coordinate **colexicographically**
-    (the first mode varies fastest), and the image of a coordinate is the dot
-    product with the strides.  ``Layout((4, 2), (1, 4))`` is a 4x2 column-major
-    tile; ``Layout.row_major((4, 2))`` is ``(4,2):(2,1)``.  Hierarchical CuTe
-    results (composition) are returned flattened: the same function of the linear
-    index, without the grouping of modes.
+    CuTe's ``shape:stride`` layout, *flat* (no nested modes). As in CuTe, a linear index is
+    split into a coordinate **colexicographically** (the first mode varies fastest:
+    ``coords``, ``coords_expr``) and the image of a coordinate is the dot product with the
+    strides. ``Layout((4, 2), (1, 4))`` is a 4x2 column-major tile.
 
 LDS address maps (``Padded``, ``BlockPadded``, ``XorSwizzle``, ``RotatingSwizzle``, ``RowXor``,
-``PerpPermutation``, ``BlockedRotation``)
+``PerpPermutation``, ``BlockedRotation``, ``Composed``)
     Maps from a *logical* element index of a 2-D tile stored row by row
-    (``i = row * row_elems + col``; "row" is whatever the pass keeps contiguous)
-    to an LDS element offset.  They are injective, may leave holes (padding), and
-    each has ``inverse(offset)`` (``None`` on a padding slot) and
-    ``alloc_size(n)`` (LDS elements to allocate for logical elements ``[0, n)``).
-    A Layout produces the logical index, an address map places it:
-    ``lds_offset = amap(layout(coord))``; bytes are ``elem_bytes * lds_offset``.
+    (``i = row * row_elems + col``; "row" is whatever the pass keeps contiguous) to an LDS
+    element offset. They are injective, may leave holes (padding), and each has
+    ``inverse(offset)`` (``None`` on a padding slot) and ``alloc_size(n)`` (LDS elements to
+    allocate for logical elements ``[0, n)``). The row-structured ones keep rows whole and
+    have an expression face ``place(row, col)`` (and ``unplace``): the LDS (row, col) of a
+    tile element in a memref whose rows are the map's rows (a pad is the memref's row
+    pitch); the paddings have ``offset_expr``, the flat offset. Divisions are named, so that
+    a caller can do them by magic multiply-shifts proven for their ranges (`dtl.divisions`).
 
-The maps a pass emits are written once, as `ldsopt.index_expr` expressions, whose integer
-face is the Python map and whose IR face is what the pass emits: the row-structured LDS maps
-(``Padded``, ``RotatingSwizzle``, ``RowXor`` and their ``Composed``) by ``place(row, col)``,
-the LDS (row, col) of a tile element in a memref whose rows are the map's rows (a pad is
-the memref's row pitch); a ``Layout``'s coordinates by ``coords_expr``.
+``Walk``
+    Blocks of an N-D tile visited level by level (preload_transposed's walks): the level
+    split of a block index and each dim's coordinate.
 """
 from __future__ import annotations
 
@@ -75,18 +74,6 @@ class Layout:
         object.__setattr__(self, "stride", stride)
 
     @classmethod
-    def col_major(cls, shape: Sequence[int]) -> "Layout":
-        """Compact layout whose first mode is contiguous (CuTe's default)."""
-        shape = tuple(shape)
-        return cls(shape, tuple(math.prod(shape[:i]) for i in range(len(shape))))
-
-    @classmethod
-    def row_major(cls, shape: Sequence[int]) -> "Layout":
-        """Compact layout whose last mode is contiguous (C order, MLIR memref order)."""
-        shape = tuple(shape)
-        return cls(shape, tuple(math.prod(shape[i + 1:]) for i in range(len(shape))))
-
-    @classmethod
     def of_bit_permutation(cls, table: Sequence[int]) -> Optional["Layout"]:
         """The layout computing ``table`` (``i -> table[i]`` over ``[0, len(table))``) when it
         permutes the bits of the index (a power-of-two size, each bit sent to one bit,
@@ -118,11 +105,6 @@ class Layout:
         """Number of coordinates (the domain is ``[0, size)``)."""
         return math.prod(self.shape)
 
-    @property
-    def cosize(self) -> int:
-        """One past the largest image: the codomain extent the layout touches."""
-        return sum((s - 1) * d for s, d in zip(self.shape, self.stride)) + 1
-
     def coords_expr(self, x: Expr) -> list[Expr]:
         """`coords` as index expressions of `x` (the last mode without a remainder)."""
         return index_expr.split(x, self.shape)
@@ -147,137 +129,10 @@ class Layout:
             raise IndexError(f"coordinate {coord} outside shape {self.shape}")
         return sum(c * d for c, d in zip(coord, self.stride))
 
-    def coalesce(self) -> "Layout":
-        """Same function of the linear index with the fewest modes.
-
-        Drops size-1 modes and merges mode i+1 into mode i when
-        ``stride[i+1] == shape[i] * stride[i]``.
-        """
-        shape, stride = [], []
-        for s, d in zip(self.shape, self.stride):
-            if s == 1:
-                continue
-            if shape and d == shape[-1] * stride[-1]:
-                shape[-1] *= s
-            else:
-                shape.append(s)
-                stride.append(d)
-        return Layout(tuple(shape), tuple(stride)) if shape else Layout((1,), (0,))
-
-    def _sorted_modes(self) -> list[tuple[int, int]]:
-        return sorted((d, s) for s, d in zip(self.shape, self.stride) if s > 1)
-
-    def is_bijective_onto(self, n: int) -> bool:
-        """True iff the layout is a bijection from ``[0, size)`` onto ``[0, n)``.
-
-        Decided structurally: sorted by stride, the modes must tile ``[0, n)``
-        exactly (each stride equals the extent of the modes below it).
-        """
-        extent = 1
-        for d, s in self._sorted_modes():
-            if d != extent:
-                return False
-            extent *= s
-        return extent == n
-
-    def right_inverse(self) -> "Layout":
-        """``R`` with ``self(R(i)) == i`` for ``i < size``; needs a bijection onto ``[0, size)``.
-
-        Sorted by stride, mode k of the result has the shape of that mode and as
-        stride that mode's weight in the colexicographic linear index.
-        """
-        if not self.is_bijective_onto(self.size):
-            raise ValueError(f"{self} is not a bijection onto [0, {self.size})")
-        weight = {}
-        w = 1
-        for k, s in enumerate(self.shape):
-            weight[k] = w
-            w *= s
-        order = sorted((k for k in range(self.rank) if self.shape[k] > 1), key=lambda k: self.stride[k])
-        if not order:
-            return Layout((1,), (0,))
-        return Layout(tuple(self.shape[k] for k in order), tuple(weight[k] for k in order))
-
     def __str__(self) -> str:
         def fmt(t):
             return str(t[0]) if len(t) == 1 else "(" + ",".join(map(str, t)) + ")"
         return f"{fmt(self.shape)}:{fmt(self.stride)}"
-
-
-def concat(*layouts: Layout) -> Layout:
-    """The layout whose modes are those of ``layouts`` in order (CuTe ``make_layout(a, b)``)."""
-    return Layout(sum((l.shape for l in layouts), ()), sum((l.stride for l in layouts), ()))
-
-
-def composition(a: Layout, b: Layout) -> Layout:
-    """``a o b``: the layout ``i -> a(b(i))`` over ``b``'s domain (CuTe composition).
-
-    Each mode ``n:r`` of ``b`` selects, from ``a``, every r-th element n times:
-    divide ``a``'s shape by ``r`` (from the fastest mode up), then keep the first
-    ``n`` elements.  This requires CuTe's divisibility conditions; a ``ValueError``
-    says which one fails.  As in CuTe, ``a``'s last mode is extended as needed, so
-    ``b``'s images may exceed ``a.size``.  The result is flattened and coalesced.
-    """
-    a = a.coalesce()
-    shape, stride = [], []
-    for n, r in zip(b.shape, b.stride):
-        if n == 1:
-            continue
-        if r == 0:
-            shape.append(n)
-            stride.append(0)
-            continue
-        rest_n, rest_r = n, r
-        for k, (s, d) in enumerate(zip(a.shape, a.stride)):
-            last = k == a.rank - 1
-            if not last and rest_r >= s:        # this mode is skipped entirely
-                if rest_r % s:
-                    raise ValueError(f"stride {r} does not divide through shape {a.shape} of {a}")
-                rest_r //= s
-                continue
-            if last:
-                take = rest_n
-            else:
-                if s % rest_r:
-                    raise ValueError(f"stride {r} does not divide shape {a.shape} of {a}")
-                avail = s // rest_r
-                take = min(avail, rest_n)
-                if rest_n % take:
-                    raise ValueError(f"shape {n} does not split over shape {a.shape} of {a}")
-            shape.append(take)
-            stride.append(d * rest_r)
-            rest_n //= take
-            rest_r = 1
-            if rest_n == 1:
-                break
-    if not shape:
-        return Layout((1,), (0,))
-    return Layout(tuple(shape), tuple(stride)).coalesce()
-
-
-def complement(a: Layout, cotarget: int) -> Layout:
-    """The layout that fills the holes of ``a`` up to ``cotarget`` (CuTe complement).
-
-    With ``a``'s modes sorted by stride ``(s_k, d_k)`` the result is
-    ``(d_0, d_1/(s_0 d_0), ..., ceil(M/(s_n d_n))) : (1, s_0 d_0, ..., s_n d_n)``,
-    coalesced.  Stride-0 (broadcast) modes are ignored, as in CuTe.  When ``M`` is
-    a multiple of ``s_n d_n``, ``concat(a, complement(a, M))`` is a bijection onto
-    ``[0, M)``: this is how a pass finds the modes a thread layout leaves free.
-    Each stride must be a multiple of the extent of the modes below it.
-    """
-    shape, stride = [], []
-    current = 1
-    for d, s in a._sorted_modes():
-        if d == 0:
-            continue
-        if d % current:
-            raise ValueError(f"{a} has no complement: stride {d} is not a multiple of {current}")
-        shape.append(d // current)
-        stride.append(current)
-        current = s * d
-    shape.append(max(1, _ceil_div(cotarget, current)))
-    stride.append(current)
-    return Layout(tuple(shape), tuple(stride)).coalesce()
 
 
 # ------------------------------------------------------------------ LDS address maps

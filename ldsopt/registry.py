@@ -220,11 +220,6 @@ _REGISTRY: dict[str, str] = {
 }
 
 
-def register(name: str, target: str) -> None:
-    """Adds a pass (for out-of-tree extensions and tests)."""
-    _REGISTRY[name] = target
-
-
 def pass_names() -> list[str]:
     return sorted(_REGISTRY)
 
