@@ -6,7 +6,7 @@ the ops of a fused program as a model writes it (`FusedCase`: softmax, layer nor
 logsumexp; a matmul with the elementwise epilogue of a transformer layer), which IREE fuses
 into as few dispatches as it can. Bytes
 moved are the floor of memory traffic: each input read once, the output written once.
-The memory-bound cases are the workloads of `shared/anchors/baselines.md`; those that no
+The memory-bound cases are the project's baseline workloads; those that no
 ldsopt pass takes yet run IREE's default pipeline in both variants until one does.
 
 This file imports only the standard library: `ldsopt.bench` copies it into each prepared

@@ -14,7 +14,7 @@ Model (the same for AMD LDS and NVIDIA shared memory):
   distinct words in any one bank; the ideal is one cycle per phase.
   :meth:`BankModel.conflicts` returns the cycles beyond the ideal.
 
-Sources.  gfx942 (CDNA3): 32 banks x 4 B, wave64 (``anchors/direct-to-lds.md``);
+Sources.  gfx942 (CDNA3): 32 banks x 4 B, wave64 (the gfx942 ISA and LDS DMA docs);
 b32 is checked per half wave (AMD OpenCL optimization guide: "threads 0-31 are
 checked for conflicts as are threads 32-63"), b64 per quarter wave (same guide),
 b128 in 8 phases of 8 consecutive lanes (Composable Kernel docs, "Understanding

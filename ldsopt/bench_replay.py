@@ -1,13 +1,13 @@
 """The run half of lds-bench: time prepared dispatch benchmark modules, PyTorch and a copy.
 
-Runs on the lent GPU machine, which has the IREE runtime wheel but no compiler ("compile
-here, run there" in DESIGN.md), so this module imports only the standard library, plus
+Runs on the lent GPU machine, which has the IREE runtime wheel but no compiler (compiled
+here, run there), so this module imports only the standard library, plus
 torch and matplotlib when they import. A folder made by `lds-bench --prepare` holds
 `manifest.json`, `cases.py` and per case and variant the `.vmfb` of each dispatch
 benchmark module IREE dumped. Those modules need no inputs: each exports one function per
 dispatch that runs it `--batch_size` times back to back in one command buffer.
 
-What is measured, all in one run ("Performance, measured honestly" in DESIGN.md):
+What is measured, all in one run:
 - each dispatch: `iree-benchmark-module --batch_size=N --benchmark_repetitions=R`; its
   `real_time` is already per dispatch (the tool counts N iterations per batch), and the
   case's time is the sum over its dispatches of each one's median;

@@ -1,5 +1,5 @@
 """Direct-to-LDS (DTL) staging layouts: the thread -> element map, the LDS placement, and the
-bank-model choice between them (seed 003; hipBLASLt PR #2487, anchors/direct-to-lds.md).
+bank-model choice between them (seed 003; hipBLASLt PR #2487).
 
 The copy. A matmul operand's tile (`rows x cols`, cols contiguous in global memory *and* in
 LDS: DTL cannot transpose) is moved in lanes of `vec = lane_bytes / elem_bytes` elements (4
@@ -37,10 +37,13 @@ to the simpler kind (none, pad, rotation, perm).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from typing import Callable, Optional, Sequence
 
+from ldsopt import index_expr
 from ldsopt.banks import BankModel
+from ldsopt.index_expr import Expr
 from ldsopt.layout import BlockedRotation, BlockPadded, Composed, LdsMap, Padded, PerpPermutation
 from ldsopt.magic_div import MagicDivider
 
@@ -118,6 +121,14 @@ class DtlSpec:
         inner = self.inner(cols)
         return Composed(inner, self.outer(cols)) if inner else self.outer(cols)
 
+    def offset_expr(self, cols: int, row: Expr, col: Expr, div: index_expr.Exact = index_expr.EXACT) -> Expr:
+        """`address_map` of logical tile element (row, col): the inner placement, then the padding
+        of the flat index."""
+        inner = self.inner(cols)
+        if inner:
+            row, col = inner.place(row, col, div)
+        return self.outer(cols).offset_expr(row * cols + col, 1, div)
+
 
 @dataclasses.dataclass(frozen=True)
 class Geometry:
@@ -153,23 +164,35 @@ class Geometry:
         """Elements one wave load writes contiguously (the M0 granule)."""
         return self.wave_size * self.vec
 
-    def storage(self, c: int) -> tuple[int, int]:
-        """LDS storage (row, col) of chunk c: divmod by the threads along the coalesced dim."""
-        row, lane = divmod(c, self.lanes_per_row)
-        return row, lane * self.vec
+    def chunk_expr(self, c: Expr, spec: DtlSpec, div: index_expr.Exact = index_expr.EXACT
+                   ) -> tuple[tuple[Expr, Expr], Expr]:
+        """((source row, source col), LDS destination) of chunk c: its storage (row, col) by
+        the threads along the coalesced dim (the division `lanes_per_row`), the tile element
+        it fetches the inverse of the inner placement there, its destination the padded
+        storage index (only padding moves it)."""
+        row, lane = div.divmod(c, self.lanes_per_row, "lanes_per_row")
+        col = index_expr.scaled(lane, self.vec)
+        inner = spec.inner(self.cols)
+        if inner:
+            row, col = inner.unplace(row, col, div)
+        return (row, col), spec.outer(self.cols).offset_expr(c, self.vec, div)
 
     def source(self, c: int, spec: DtlSpec) -> tuple[int, int]:
-        """Tile (row, col) that chunk c fetches: the inverse of the inner placement."""
-        row, col = self.storage(c)
-        inner = spec.inner(self.cols)
-        return divmod(inner.inverse(row * self.cols + col), self.cols) if inner else (row, col)
+        """Tile (row, col) that chunk c fetches (`chunk_expr`)."""
+        return _chunk_function(self, spec)(c)[:2]
 
     def dest(self, c: int, spec: DtlSpec) -> int:
-        """LDS element offset chunk c writes (only padding moves it)."""
-        return spec.outer(self.cols)(c * self.vec)
+        """LDS element offset chunk c writes (`chunk_expr`)."""
+        return _chunk_function(self, spec)(c)[2]
 
     def alloc(self, spec: DtlSpec) -> int:
         return spec.address_map(self.cols).alloc_size(self.rows * self.cols)
+
+
+@functools.lru_cache(maxsize=256)
+def _chunk_function(g: Geometry, spec: DtlSpec) -> index_expr.Function:
+    (row, col), dest = g.chunk_expr(index_expr.var("c"), spec)
+    return index_expr.Function(("c",), (row, col, dest))
 
 
 def divider(d: int, bound: int) -> MagicDivider:

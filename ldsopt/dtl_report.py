@@ -21,7 +21,7 @@ from iree.compiler import ir
 from ldsopt import bench, bench_replay, driver, dtl
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
-from ldsopt.elementwise import element_bits
+from ldsopt.ir_types import element_bits
 from ldsopt.passes import dtl_layout, matmul_lds
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent

@@ -71,12 +71,6 @@ def collapsed_view(buf: ir.Value, groups: list[list[int]], shape: list[int]) -> 
     return memref.collapse_shape(rtype, buf, attr)
 
 
-def element_bits(t: ir.Type) -> int:
-    if isinstance(t, ir.IntegerType):
-        return ir.IntegerType(t).width
-    return ir.FloatType(t).width
-
-
 def vectorize_body(root: ir.Operation, inputs: list[ir.Value], v: int) -> ir.Value:
     """Clones the generic's scalar body onto vectors of `v` lanes; its (first) yielded value."""
     return clone_body(root, inputs, v)[0]

@@ -36,7 +36,8 @@ from iree.compiler import ir
 
 from ldsopt.combining import combining_ops
 from ldsopt.dispatch import Binding, Graph, load_binding
-from ldsopt.elementwise import element_bits, map_dims
+from ldsopt.elementwise import map_dims
+from ldsopt.ir_types import element_bits
 from ldsopt.remarks import Unmatched
 
 REDUCE, ARG_BEST, MAP, ROW_MAP = "reduce", "arg_best", "map", "row_map"

@@ -21,10 +21,10 @@ from __future__ import annotations
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, llvm, memref, vector
 
-from ldsopt import remarks
+from ldsopt import index_expr, remarks
 from ldsopt import target as target_model
 from ldsopt.dispatch import Dispatch, Graph, analyze, dispatch_funcs, erase_unused
-from ldsopt.elementwise import element_bits
+from ldsopt.ir_types import element_bits
 from ldsopt.registry import ModulePass, PassError
 from ldsopt.target import Target
 
@@ -86,6 +86,11 @@ class Kernel:
             with self._const_ip:
                 self._consts[key] = arith.constant(type_, value)
         return self._consts[key]
+
+    def index(self, exprs: list[index_expr.Expr], **env: ir.Value) -> list[ir.Value]:
+        """The index expressions `exprs` (a map of ldsopt.layout's) emitted at the insertion
+        point, their variables given by `env`."""
+        return index_expr.emit(exprs, env, self.const)
 
     def thread_id(self, dim: str = "x") -> ir.Value:
         return gpu.thread_id(getattr(gpu.Dimension, dim), upper_bound=self.workgroup_size["xyz".index(dim)])

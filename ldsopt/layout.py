@@ -1,39 +1,46 @@
-"""A compact layout algebra and the LDS address maps built on it.
+"""The maps of the library, each written once with two faces.
 
-Every seed pass is a map between (thread, register slot) and tensor coordinates,
-and between tensor coordinates and LDS addresses.  This module is the one place
-where those maps are written down, so that the passes and the bank-conflict model
-(:mod:`ldsopt.banks`) agree on them.
-
-Two kinds of objects share one interface (``f(i) -> int``):
+Every pass is a map between (thread, register slot) and tensor coordinates, and between
+tensor coordinates and LDS addresses. This module (with `ldsopt.staging`, `ldsopt.mma`,
+`ldsopt.dtl` and `ldsopt.reduction_plan`, which build on it) is the one place where those
+maps are written down. Each map is built as `ldsopt.index_expr` expressions: evaluated on
+ints it is the map the bank model (`ldsopt.banks`), the planners and the tests call; emitted,
+it is the `arith` index IR the passes put in kernels. Composition is by expressions: one
+map's output expressions are the next one's inputs (``Composed.place``, a staging's chunk
+coordinates then its address map).
 
 ``Layout``
-    CuTe's ``shape:stride`` layout, *flat* (no nested modes).  Conventions, as
-    in CuTe: a linear index is split into a coordinate **colexicographically**
-    (the first mode varies fastest), and the image of a coordinate is the dot
-    product with the strides.  ``Layout((4, 2), (1, 4))`` is a 4x2 column-major
-    tile; ``Layout.row_major((4, 2))`` is ``(4,2):(2,1)``.  Hierarchical CuTe
-    results (composition) are returned flattened: the same function of the linear
-    index, without the grouping of modes.
+    CuTe's ``shape:stride`` layout, *flat* (no nested modes). As in CuTe, a linear index is
+    split into a coordinate **colexicographically** (the first mode varies fastest:
+    ``coords``, ``coords_expr``) and the image of a coordinate is the dot product with the
+    strides. ``Layout((4, 2), (1, 4))`` is a 4x2 column-major tile.
 
 LDS address maps (``Padded``, ``BlockPadded``, ``XorSwizzle``, ``RotatingSwizzle``, ``RowXor``,
-``PerpPermutation``, ``BlockedRotation``)
+``PerpPermutation``, ``BlockedRotation``, ``Composed``)
     Maps from a *logical* element index of a 2-D tile stored row by row
-    (``i = row * row_elems + col``; "row" is whatever the pass keeps contiguous)
-    to an LDS element offset.  They are injective, may leave holes (padding), and
-    each has ``inverse(offset)`` (``None`` on a padding slot) and
-    ``alloc_size(n)`` (LDS elements to allocate for logical elements ``[0, n)``).
-    A Layout produces the logical index, an address map places it:
-    ``lds_offset = amap(layout(coord))``; bytes are ``elem_bytes * lds_offset``.
+    (``i = row * row_elems + col``; "row" is whatever the pass keeps contiguous) to an LDS
+    element offset. They are injective, may leave holes (padding), and each has
+    ``inverse(offset)`` (``None`` on a padding slot) and ``alloc_size(n)`` (LDS elements to
+    allocate for logical elements ``[0, n)``). The row-structured ones keep rows whole and
+    have an expression face ``place(row, col)`` (and ``unplace``): the LDS (row, col) of a
+    tile element in a memref whose rows are the map's rows (a pad is the memref's row
+    pitch); the paddings have ``offset_expr``, the flat offset. Divisions are named, so that
+    a caller can do them by magic multiply-shifts proven for their ranges (`dtl.divisions`).
 
-All values are plain Python ints; nothing here needs MLIR.
+``Walk``
+    Blocks of an N-D tile visited level by level (preload_transposed's walks): the level
+    split of a block index and each dim's coordinate.
 """
 from __future__ import annotations
 
+import functools
 import math
 import operator
 from dataclasses import dataclass
 from typing import Optional, Sequence, Union
+
+from ldsopt import index_expr
+from ldsopt.index_expr import Expr
 
 Index = Union[int, Sequence[int]]
 
@@ -67,18 +74,6 @@ class Layout:
         object.__setattr__(self, "stride", stride)
 
     @classmethod
-    def col_major(cls, shape: Sequence[int]) -> "Layout":
-        """Compact layout whose first mode is contiguous (CuTe's default)."""
-        shape = tuple(shape)
-        return cls(shape, tuple(math.prod(shape[:i]) for i in range(len(shape))))
-
-    @classmethod
-    def row_major(cls, shape: Sequence[int]) -> "Layout":
-        """Compact layout whose last mode is contiguous (C order, MLIR memref order)."""
-        shape = tuple(shape)
-        return cls(shape, tuple(math.prod(shape[i + 1:]) for i in range(len(shape))))
-
-    @classmethod
     def of_bit_permutation(cls, table: Sequence[int]) -> Optional["Layout"]:
         """The layout computing ``table`` (``i -> table[i]`` over ``[0, len(table))``) when it
         permutes the bits of the index (a power-of-two size, each bit sent to one bit,
@@ -110,10 +105,9 @@ class Layout:
         """Number of coordinates (the domain is ``[0, size)``)."""
         return math.prod(self.shape)
 
-    @property
-    def cosize(self) -> int:
-        """One past the largest image: the codomain extent the layout touches."""
-        return sum((s - 1) * d for s, d in zip(self.shape, self.stride)) + 1
+    def coords_expr(self, x: Expr) -> list[Expr]:
+        """`coords` as index expressions of `x` (the last mode without a remainder)."""
+        return index_expr.split(x, self.shape)
 
     def coords(self, i: int) -> tuple[int, ...]:
         """Colexicographic coordinate of linear index ``i`` (first mode fastest)."""
@@ -135,137 +129,10 @@ class Layout:
             raise IndexError(f"coordinate {coord} outside shape {self.shape}")
         return sum(c * d for c, d in zip(coord, self.stride))
 
-    def coalesce(self) -> "Layout":
-        """Same function of the linear index with the fewest modes.
-
-        Drops size-1 modes and merges mode i+1 into mode i when
-        ``stride[i+1] == shape[i] * stride[i]``.
-        """
-        shape, stride = [], []
-        for s, d in zip(self.shape, self.stride):
-            if s == 1:
-                continue
-            if shape and d == shape[-1] * stride[-1]:
-                shape[-1] *= s
-            else:
-                shape.append(s)
-                stride.append(d)
-        return Layout(tuple(shape), tuple(stride)) if shape else Layout((1,), (0,))
-
-    def _sorted_modes(self) -> list[tuple[int, int]]:
-        return sorted((d, s) for s, d in zip(self.shape, self.stride) if s > 1)
-
-    def is_bijective_onto(self, n: int) -> bool:
-        """True iff the layout is a bijection from ``[0, size)`` onto ``[0, n)``.
-
-        Decided structurally: sorted by stride, the modes must tile ``[0, n)``
-        exactly (each stride equals the extent of the modes below it).
-        """
-        extent = 1
-        for d, s in self._sorted_modes():
-            if d != extent:
-                return False
-            extent *= s
-        return extent == n
-
-    def right_inverse(self) -> "Layout":
-        """``R`` with ``self(R(i)) == i`` for ``i < size``; needs a bijection onto ``[0, size)``.
-
-        Sorted by stride, mode k of the result has the shape of that mode and as
-        stride that mode's weight in the colexicographic linear index.
-        """
-        if not self.is_bijective_onto(self.size):
-            raise ValueError(f"{self} is not a bijection onto [0, {self.size})")
-        weight = {}
-        w = 1
-        for k, s in enumerate(self.shape):
-            weight[k] = w
-            w *= s
-        order = sorted((k for k in range(self.rank) if self.shape[k] > 1), key=lambda k: self.stride[k])
-        if not order:
-            return Layout((1,), (0,))
-        return Layout(tuple(self.shape[k] for k in order), tuple(weight[k] for k in order))
-
     def __str__(self) -> str:
         def fmt(t):
             return str(t[0]) if len(t) == 1 else "(" + ",".join(map(str, t)) + ")"
         return f"{fmt(self.shape)}:{fmt(self.stride)}"
-
-
-def concat(*layouts: Layout) -> Layout:
-    """The layout whose modes are those of ``layouts`` in order (CuTe ``make_layout(a, b)``)."""
-    return Layout(sum((l.shape for l in layouts), ()), sum((l.stride for l in layouts), ()))
-
-
-def composition(a: Layout, b: Layout) -> Layout:
-    """``a o b``: the layout ``i -> a(b(i))`` over ``b``'s domain (CuTe composition).
-
-    Each mode ``n:r`` of ``b`` selects, from ``a``, every r-th element n times:
-    divide ``a``'s shape by ``r`` (from the fastest mode up), then keep the first
-    ``n`` elements.  This requires CuTe's divisibility conditions; a ``ValueError``
-    says which one fails.  As in CuTe, ``a``'s last mode is extended as needed, so
-    ``b``'s images may exceed ``a.size``.  The result is flattened and coalesced.
-    """
-    a = a.coalesce()
-    shape, stride = [], []
-    for n, r in zip(b.shape, b.stride):
-        if n == 1:
-            continue
-        if r == 0:
-            shape.append(n)
-            stride.append(0)
-            continue
-        rest_n, rest_r = n, r
-        for k, (s, d) in enumerate(zip(a.shape, a.stride)):
-            last = k == a.rank - 1
-            if not last and rest_r >= s:        # this mode is skipped entirely
-                if rest_r % s:
-                    raise ValueError(f"stride {r} does not divide through shape {a.shape} of {a}")
-                rest_r //= s
-                continue
-            if last:
-                take = rest_n
-            else:
-                if s % rest_r:
-                    raise ValueError(f"stride {r} does not divide shape {a.shape} of {a}")
-                avail = s // rest_r
-                take = min(avail, rest_n)
-                if rest_n % take:
-                    raise ValueError(f"shape {n} does not split over shape {a.shape} of {a}")
-            shape.append(take)
-            stride.append(d * rest_r)
-            rest_n //= take
-            rest_r = 1
-            if rest_n == 1:
-                break
-    if not shape:
-        return Layout((1,), (0,))
-    return Layout(tuple(shape), tuple(stride)).coalesce()
-
-
-def complement(a: Layout, cotarget: int) -> Layout:
-    """The layout that fills the holes of ``a`` up to ``cotarget`` (CuTe complement).
-
-    With ``a``'s modes sorted by stride ``(s_k, d_k)`` the result is
-    ``(d_0, d_1/(s_0 d_0), ..., ceil(M/(s_n d_n))) : (1, s_0 d_0, ..., s_n d_n)``,
-    coalesced.  Stride-0 (broadcast) modes are ignored, as in CuTe.  When ``M`` is
-    a multiple of ``s_n d_n``, ``concat(a, complement(a, M))`` is a bijection onto
-    ``[0, M)``: this is how a pass finds the modes a thread layout leaves free.
-    Each stride must be a multiple of the extent of the modes below it.
-    """
-    shape, stride = [], []
-    current = 1
-    for d, s in a._sorted_modes():
-        if d == 0:
-            continue
-        if d % current:
-            raise ValueError(f"{a} has no complement: stride {d} is not a multiple of {current}")
-        shape.append(d // current)
-        stride.append(current)
-        current = s * d
-    shape.append(max(1, _ceil_div(cotarget, current)))
-    stride.append(current)
-    return Layout(tuple(shape), tuple(stride)).coalesce()
 
 
 # ------------------------------------------------------------------ LDS address maps
@@ -285,6 +152,38 @@ class LdsMap:
         """LDS elements to allocate so that logical elements ``[0, n)`` fit."""
         raise NotImplementedError
 
+    def place(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
+        """The LDS (row, col) of tile element (row, col) in a memref whose rows are this map's
+        rows: the row-structured maps only."""
+        raise NotImplementedError(f"{type(self).__name__} has no row-structured form")
+
+
+class _RowStructured(LdsMap):
+    """A map that keeps rows of ``row_elems`` whole: ``__call__`` and ``inverse`` are the
+    integer faces of ``place`` and ``unplace``."""
+
+    row_elems: int
+
+    @functools.cached_property
+    def _placed(self) -> index_expr.Function:
+        return index_expr.Function(("row", "col"), self.place(index_expr.var("row"), index_expr.var("col")))
+
+    def __call__(self, i: int) -> int:
+        row, col = self._placed(*divmod(i, self.row_elems))
+        return row * self.row_elems + col
+
+    @functools.cached_property
+    def _unplaced(self) -> index_expr.Function:
+        return index_expr.Function(("row", "col"), self.unplace(index_expr.var("row"), index_expr.var("col")))
+
+    def unplace(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
+        """The inverse of ``place`` (the involutions: ``place`` itself)."""
+        return self.place(row, col)
+
+    def inverse(self, offset: int) -> Optional[int]:
+        row, col = self._unplaced(*divmod(offset, self.row_elems))
+        return row * self.row_elems + col
+
 
 class _PadEvery(LdsMap):
     """``pad`` unused elements after every ``interval`` logical elements."""
@@ -292,8 +191,22 @@ class _PadEvery(LdsMap):
     interval: int
     pad: int
 
+    def offset_expr(self, u: Expr, unit: int = 1, div: index_expr.Exact = index_expr.EXACT) -> Expr:
+        """The LDS offset of logical index ``u * unit`` (``unit`` dividing the interval):
+        ``(u // (interval / unit)) * pad + u * unit``, the index itself without a pad. The
+        division is named ``block_elems`` (``block_chunks`` in units of more than one element)."""
+        if not self.pad:
+            return index_expr.scaled(u, unit)
+        blocks = div.quotient(u, self.interval // unit, "block_elems" if unit == 1 else "block_chunks")
+        flat = index_expr.scaled(u, unit)
+        return blocks * self.pad + flat
+
+    @functools.cached_property
+    def _offset(self) -> index_expr.Function:
+        return index_expr.Function(("i",), [self.offset_expr(index_expr.var("i"))])
+
     def __call__(self, i: int) -> int:
-        return i + (i // self.interval) * self.pad
+        return self._offset(i)[0]
 
     def inverse(self, offset: int) -> Optional[int]:
         block, rem = divmod(offset, self.interval + self.pad)
@@ -326,6 +239,12 @@ class Padded(_PadEvery):
     @property
     def pad(self) -> int:
         return self.pad_elems
+
+    def place(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
+        """Unmoved: the pad of a padded row is the memref's row pitch (rows_per_pad 1)."""
+        if self.rows_per_pad != 1:
+            raise NotImplementedError(f"{self} pads blocks of rows, not each row")
+        return row, col
 
 
 @dataclass(frozen=True)
@@ -399,7 +318,7 @@ class XorSwizzle(LdsMap):
 
 
 @dataclass(frozen=True)
-class RotatingSwizzle(LdsMap):
+class RotatingSwizzle(_RowStructured):
     """Triton's AMD rotating shared layout (``#ttg.amd_rotating_shared<vec, perPhase, maxPhase>``).
 
     Definition (Triton ``sharedToLinearLayoutAMDRotating``, LinearLayoutConversions.cpp)::
@@ -425,24 +344,18 @@ class RotatingSwizzle(LdsMap):
         if not all(_is_pow2(v) for v in (self.vec, self.per_phase, self.max_phase, self.row_elems)):
             raise ValueError(f"rotating swizzle parameters must be powers of two: {self}")
 
-    def _mask(self, row: int) -> int:
-        phase = (row // self.per_phase) % self.max_phase
-        block = (row // (self.per_phase * self.max_phase)) % self.max_phase
-        return (self.vec * (phase ^ block)) % self.row_elems
-
-    def __call__(self, i: int) -> int:
-        row, col = divmod(i, self.row_elems)
-        return row * self.row_elems + (col ^ self._mask(row))
-
-    def inverse(self, offset: int) -> int:
-        return self(offset)     # the XOR mask depends only on the row, which is unchanged
+    def place(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
+        rows = row // self.per_phase if self.per_phase > 1 else row
+        phase = rows % self.max_phase
+        block = rows // self.max_phase % self.max_phase
+        return row, col ^ (phase ^ block) * self.vec % self.row_elems
 
     def alloc_size(self, n: int) -> int:
         return _ceil_div(n, self.row_elems) * self.row_elems
 
 
 @dataclass(frozen=True)
-class RowXor(LdsMap):
+class RowXor(_RowStructured):
     """Row ``r`` stored at row ``r ^ (r // stride % 2)``: in every odd block of ``stride``
     rows, rows swap in pairs.  Rows ``stride`` apart then differ in the lowest row bit, so
     with rows of half a bank row (64 B on 32 x 4 B banks) they fill the two halves: what a
@@ -455,19 +368,15 @@ class RowXor(LdsMap):
         if not (_is_pow2(self.stride) and self.stride >= 2 and self.row_elems >= 1):
             raise ValueError(f"row_xor stride must be a power of two >= 2: {self}")
 
-    def __call__(self, i: int) -> int:
-        row, col = divmod(i, self.row_elems)
-        return (row ^ (row // self.stride % 2)) * self.row_elems + col
-
-    def inverse(self, offset: int) -> int:
-        return self(offset)
+    def place(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
+        return row ^ (row >> self.stride.bit_length() - 1) & 1, col
 
     def alloc_size(self, n: int) -> int:
         return _ceil_div(n, 2 * self.row_elems) * 2 * self.row_elems
 
 
 @dataclass(frozen=True)
-class PerpPermutation(LdsMap):
+class PerpPermutation(_RowStructured):
     """hipBLASLt's perpDim permutation of rows, in blocks of ``block`` rows.
 
     With ``S' = block // stride``, within each block (hipBLASLt PR #2487)::
@@ -491,25 +400,32 @@ class PerpPermutation(LdsMap):
         if self.block < 1 or self.stride < 1 or self.block % self.stride or self.row_elems < 1:
             raise ValueError(f"stride must divide block: {self}")
 
-    def _per_block(self, i: int, fn) -> int:
-        base, j = divmod(i, self.block)
-        return base * self.block + fn(j)
+    def row_expr(self, row: Expr, forward: bool, div: index_expr.Exact = index_expr.EXACT) -> Expr:
+        """``forward`` or ``backward`` of ``row``; the divisions are named ``perm_block`` (the
+        block) and ``perm_sp`` / ``perm_s`` (within it)."""
+        sp = self.block // self.stride
+        base, j = div.divmod(row, self.block, "perm_block")
+        q, r = div.divmod(j, sp if forward else self.stride, "perm_sp" if forward else "perm_s")
+        within = r * (self.stride if forward else sp) + q
+        return base * self.block + within
+
+    @functools.cached_property
+    def _rows(self) -> index_expr.Function:
+        row = index_expr.var("row")
+        return index_expr.Function(("row",), [self.row_expr(row, True), self.row_expr(row, False)])
 
     def forward(self, row: int) -> int:
-        sp = self.block // self.stride
-        return self._per_block(row, lambda j: self.stride * (j % sp) + j // sp)
+        return self._rows(row)[0]
 
     def backward(self, row: int) -> int:
-        sp = self.block // self.stride
-        return self._per_block(row, lambda j: sp * (j % self.stride) + j // self.stride)
+        return self._rows(row)[1]
 
-    def __call__(self, i: int) -> int:
-        row, col = divmod(i, self.row_elems)
-        return self.backward(row) * self.row_elems + col
+    def place(self, row: Expr, col: Expr, div: index_expr.Exact = index_expr.EXACT) -> tuple[Expr, Expr]:
+        return self.row_expr(row, False, div), col
 
-    def inverse(self, offset: int) -> int:
-        row, col = divmod(offset, self.row_elems)
-        return self.forward(row) * self.row_elems + col
+    def unplace(self, row: Expr, col: Expr, div: index_expr.Exact = index_expr.EXACT) -> tuple[Expr, Expr]:
+        """The inverse of ``place``: the logical (row, col) stored at LDS (row, col)."""
+        return self.row_expr(row, True, div), col
 
     def alloc_size(self, n: int) -> int:
         rows = _ceil_div(n, self.row_elems)
@@ -517,7 +433,7 @@ class PerpPermutation(LdsMap):
 
 
 @dataclass(frozen=True)
-class BlockedRotation(LdsMap):
+class BlockedRotation(_RowStructured):
     """hipBLASLt's blocked rotation of the K-chunk index (PR #4314, replaces perpDim for TLU=0 + DTL).
 
     A row of ``row_elems`` is cut into chunks of ``chunk_elems``; chunk ``k`` of row
@@ -543,19 +459,24 @@ class BlockedRotation(LdsMap):
         if self.row_elems % (self.chunk_elems * self.para_block):
             raise ValueError(f"row_elems must be a multiple of chunk_elems * para_block: {self}")
 
-    def _rotate(self, i: int, sign: int) -> int:
-        row, col = divmod(i, self.row_elems)
-        k, e = divmod(col, self.chunk_elems)
-        rot = row // (self.perp_block * self.stride_tile)
-        m = self.para_block - 1
-        k = (k & ~m) | ((k + sign * rot) & m)
-        return row * self.row_elems + k * self.chunk_elems + e
+    def _rotated(self, row: Expr, col: Expr, sign: int, div: index_expr.Exact) -> Expr:
+        """Chunk k of the row moved to ``k - k % Q + (k + sign * (row / (P * stride))) % Q``
+        (masks: Q is a power of two; -rot as Q - rot % Q). The divisions are named
+        ``rot_perp`` (row -> rotation) and ``chunk`` (col -> chunk)."""
+        q = self.para_block
+        mask = index_expr.const(q - 1)
+        rot = div.quotient(row, self.perp_block * self.stride_tile, "rot_perp") & mask
+        k, e = div.divmod(col, self.chunk_elems, "chunk")
+        shift = rot if sign > 0 else q - rot
+        kk = (k - (k & mask)) + ((k + shift) & mask)
+        return kk * self.chunk_elems + e
 
-    def __call__(self, i: int) -> int:
-        return self._rotate(i, +1)
+    def place(self, row: Expr, col: Expr, div: index_expr.Exact = index_expr.EXACT) -> tuple[Expr, Expr]:
+        return row, self._rotated(row, col, +1, div)
 
-    def inverse(self, offset: int) -> int:
-        return self._rotate(offset, -1)
+    def unplace(self, row: Expr, col: Expr, div: index_expr.Exact = index_expr.EXACT) -> tuple[Expr, Expr]:
+        """The inverse of ``place``: the logical (row, col) stored at LDS (row, col)."""
+        return row, self._rotated(row, col, -1, div)
 
     def alloc_size(self, n: int) -> int:
         return _ceil_div(n, self.row_elems) * self.row_elems
@@ -578,3 +499,77 @@ class Composed(LdsMap):
 
     def alloc_size(self, n: int) -> int:
         return self.outer.alloc_size(self.inner.alloc_size(n))
+
+    def place(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
+        return self.outer.place(*self.inner.place(row, col))
+
+
+# ------------------------------------------------------------------ walks of a tile
+
+
+@dataclass(frozen=True)
+class Walk:
+    """Blocks of an N-D tile visited level by level: level n has ``count`` positions ``step``
+    elements apart along dim ``dim``, the first level fastest. Block i is split into its level
+    indices colexicographically (a ``Layout`` of shape ``counts``), and its coordinate along a
+    dim is the sum of its levels' index * step (a flat CuTe layout per dim)."""
+
+    levels: tuple[tuple[int, int, int], ...]   # (dim, count, step), fastest first
+
+    @property
+    def counts(self) -> list[int]:
+        return [c for _, c, _ in self.levels]
+
+    @property
+    def size(self) -> int:
+        return math.prod(self.counts)
+
+    def levels_expr(self, i: Expr) -> list[Expr]:
+        """The level indices of block ``i`` (< size)."""
+        return index_expr.split(i, self.counts)
+
+    def levels_of_offset(self, t: Expr, bound: int, offset: int) -> Optional[list[Expr]]:
+        """The level indices of block ``t + offset`` (``0 <= t < bound``) as ``t``'s own level
+        indices plus constants, when no level carries (counts and ``bound`` dividing one
+        another); None otherwise. Short index chains: LLVM still sees that vector accesses
+        from them are aligned."""
+        counts, s, index = self.counts, offset, []
+        last = max([n for n, c in enumerate(counts) if c > 1], default=0)
+        for n, c in enumerate(counts):
+            if n > last:
+                index.append(index_expr.const(0))
+            elif n == last:
+                index.append(index_expr.offset(t, s))
+            elif bound % c == 0 and s % c == 0:
+                index.append(t % c)
+                t, bound, s = t // c, bound // c, s // c
+            elif c % bound == 0 and s % bound == 0:
+                zero = index_expr.const(0)
+                index.append(index_expr.offset(t, s % c))
+                t, bound, s = zero, 1, s // c
+            else:
+                return None
+        return index
+
+    def coords_expr(self, index: Sequence[Expr]) -> dict[int, Expr]:
+        """Each dim's coordinate of the block with level indices ``index``."""
+        coords: dict[int, Expr] = {}
+        for (dim, count, step), ix in zip(self.levels, index):
+            if count == 1:
+                continue
+            term = index_expr.scaled(ix, step)
+            coords[dim] = coords[dim] + term if dim in coords else term
+        for dim, _, _ in self.levels:
+            if dim not in coords:
+                coords[dim] = index_expr.const(0)
+        return coords
+
+    @functools.cached_property
+    def _coords(self) -> tuple[tuple[int, ...], index_expr.Function]:
+        coords = self.coords_expr(self.levels_expr(index_expr.var("i")))
+        return tuple(coords), index_expr.Function(("i",), list(coords.values()))
+
+    def __call__(self, i: int) -> dict[int, int]:
+        """Each dim's coordinate of block ``i``."""
+        dims, f = self._coords
+        return dict(zip(dims, f(i)))

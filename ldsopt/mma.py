@@ -16,6 +16,7 @@ import re
 from iree.compiler import ir
 from iree.compiler.dialects import amdgpu
 
+from ldsopt import index_expr
 from ldsopt.layout import Layout
 
 
@@ -27,8 +28,16 @@ class LaneMap:
     mod: int
     scale: int
 
+    def expr(self, lane: index_expr.Expr, lanes: int = 0) -> index_expr.Expr:
+        """The map of `lane`, a lane below `lanes` (0: any): the division only past one, the
+        remainder only where the lanes reach past `mod` groups, the scale only past one."""
+        v = lane // self.div if self.div > 1 else lane
+        if not lanes or self.div * self.mod < lanes:
+            v = v % self.mod
+        return index_expr.scaled(v, self.scale)
+
     def __call__(self, lane: int) -> int:
-        return lane // self.div % self.mod * self.scale
+        return self.expr(index_expr.var("lane")).evaluate({"lane": lane})
 
 
 @dataclasses.dataclass(frozen=True)

@@ -47,7 +47,9 @@ import math
 import re
 from typing import Callable
 
+from ldsopt import index_expr
 from ldsopt.banks import BankModel
+from ldsopt.index_expr import Expr
 
 
 class PlanError(ValueError):
@@ -167,15 +169,38 @@ class Plan:
         spread = self.subgroup_size // group
         return [spread << i for i in reversed(range(group.bit_length() - 1))]
 
+    def readback_lane(self, tid: Expr) -> tuple[Expr, Expr]:
+        """(kk, out0) of thread `tid` in the read-back: its first partial (row of the partials
+        buffer) and its first output of a round. G = readback_group lanes per output combine
+        the subgroups' partials, each serially over every G-th one; the G lanes are xor
+        partners `spread` apart, so that the lanes in between read consecutive outputs of one
+        row: lane = tid % subgroup, kk = lane // spread, out0 = tid // subgroup * spread +
+        lane % spread."""
+        spread = self.subgroup_size // self.readback_group()
+        lane = tid % self.subgroup_size
+        kk = lane // spread if spread > 1 else lane
+        subgroup = tid // self.subgroup_size
+        within = lane % spread if spread > 1 else None
+        out0 = index_expr.scaled(subgroup, spread)
+        return kk, out0 + within if within is not None else out0
+
+    def readback_round(self, out0: Expr, rnd: int) -> tuple[Expr, Expr]:
+        """(output, column read) of read-back round `rnd` for a thread whose first output is
+        `out0`: rounds of workgroup_size / readback_group outputs; in a round that is not
+        whole, the surplus lanes read the last column (and store nothing)."""
+        per_round = self.workgroup_size // self.readback_group()
+        o = index_expr.offset(out0, rnd * per_round)
+        exact = (rnd + 1) * per_round <= self.outputs_per_tile
+        return o, o if exact else o.minu(self.outputs_per_tile - 1)
+
     def readback_addresses(self, row_stride: int) -> list[int | None]:
         """LDS element offsets that the lanes of subgroup 0 read in the first read-back step
-        (partial kk of output lane % spread; lanes past the partials read nothing)."""
-        spread = self.subgroup_size // self.readback_group()
-        out = []
-        for lane in range(self.subgroup_size):
-            kk, o = divmod(lane, spread)
-            out.append(kk * row_stride + min(o, self.outputs_per_tile - 1) if kk < self.subgroups_r else None)
-        return out
+        (row kk, column of round 0; lanes past the partials read nothing)."""
+        tid = index_expr.var("tid")
+        kk, out0 = self.readback_lane(tid)
+        f = index_expr.Function(("tid",), (kk, self.readback_round(out0, 0)[1]))
+        return [kk * row_stride + col if kk < self.subgroups_r else None
+                for kk, col in map(f, range(self.subgroup_size))]
 
     def lds_row_pad(self, banks: BankModel, elem_bytes: int) -> int:
         """Elements to pad each row of the partials buffer with so that the read-back has no
@@ -229,9 +254,7 @@ def _pow2_dividing(n: int, cap: int) -> int:
 
 
 # Bytes of loads a thread should have in flight (one group of `unroll` chunks): four 128-bit
-# loads. Measured on the H200 (2026-11-29, one run, 3 repetitions, copy 4.23 TB/s): this
-# default is as good as or better than unroll 1, 2, 8 or 16 on every issue-3 case (e.g.
-# max_mid_64x4096x64_f32 37.1 us vs 39.2 / 48.0 / 37.5 / 36.6; rowsum_4x4096_f32 4.5 vs 5.3-5.7).
+# loads, as good as or better than other unrolls on the H200 (bench/results/cuda/README.md).
 IN_FLIGHT_BYTES = 64
 
 
@@ -254,11 +277,9 @@ def with_unroll(plan: Plan, unroll: int = 0) -> Plan:
     return plan
 
 
-# Threads per workgroup of the default plan before _grown. Measured on the H200 (2026-11-29,
-# same run): 512 or 1024 threads are slower on every issue-3 case with a grid of at least 132
-# workgroups (rowsum_8192x8192_f16 38.2 / 44.9 us vs 35.5; sum_2p26_f32 81.1 / 80.1 vs 74.1;
-# rowsum_4x4096_f32 6.0 / 5.5 vs 4.5), faster only on max_mid_64x4096x64_f32 (64 workgroups:
-# 26.4 / 22.9 vs 37.1), which _grown covers.
+# Threads per workgroup of the default plan before _grown: more were slower on the H200 where
+# the grid fills the GPU, faster only with few workgroups, which _grown covers
+# (bench/results/cuda/README.md).
 WORKGROUP_SIZE = 256
 
 

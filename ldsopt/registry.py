@@ -50,7 +50,7 @@ class ModulePass:
     """Base of every ldsopt pass. Subclasses set NAME and SUMMARY and implement run().
 
     Passes are anchored on `builtin.module` and walk what they need themselves: the
-    Python bindings cannot nest a Python pass under another op (anchors/mlir-python.md).
+    Python bindings cannot nest a Python pass under another op.
     """
 
     NAME: ClassVar[str]
@@ -233,11 +233,6 @@ _REGISTRY: dict[str, str] = {
     "ldsopt-inthread-transpose": "ldsopt.passes.inthread_transpose:InthreadTranspose",
     "ldsopt-split-reduction": "ldsopt.passes.split_reduction:SplitReduction",
 }
-
-
-def register(name: str, target: str) -> None:
-    """Adds a pass (for out-of-tree extensions and tests)."""
-    _REGISTRY[name] = target
 
 
 def pass_names() -> list[str]:

@@ -2,7 +2,7 @@
 
 This module imports nothing but the standard library and numpy, and calls IREE's
 `iree-run-module` (from the iree-base-runtime wheel): it runs on machines that have no
-compiler, such as the lent H200 ("compile here, run there" in DESIGN.md). A prepared
+compiler, such as the lent H200 (compiled here, run there). A prepared
 folder holds `manifest.json`, the `.vmfb`, the inputs and the reference outputs as raw
 binary files; `python -m ldsopt.replay DIR` (or `lds-run --replay DIR`) runs it.
 

@@ -43,12 +43,14 @@ fastest first, of the LDS: [1, 0] is K-contiguous for A and N-contiguous for B.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 
 from iree.compiler import ir
 
-from ldsopt import mma
+from ldsopt import index_expr, mma
 from ldsopt.dtl import DtlSpec
+from ldsopt.index_expr import Expr
 from ldsopt.layout import Composed, Layout, LdsMap, Padded, RotatingSwizzle, RowXor
 
 ATTR = "ldsopt.staging"
@@ -160,18 +162,43 @@ class StagingLayout:
         rows, cols = self.tile
         return rows // self.rake * (cols // self.vector)
 
-    @property
-    def thread_map(self) -> Layout:
-        """Chunk index -> logical element index of its first element (column chunks fastest, or
-        row chunks with `lanes = "rows"`; `lane_rows` row chunks, then column chunks)."""
-        rows, cols = self.tile
+    def _chunk_modes(self) -> list[tuple[int, str, int]]:
+        """The modes of the chunk index, fastest first: (size, "row" or "col", stride in row
+        chunks or column chunks). Column chunks fastest, or row chunks with `lanes = "rows"`;
+        `lane_rows` row chunks, then column chunks."""
+        rows, cols = self.tile[0] // self.rake, self.tile[1] // self.vector
         if self.lanes == "rows":
-            return Layout((rows // self.rake, cols // self.vector), (self.rake * cols, self.vector))
+            return [(rows, "row", 1), (cols, "col", 1)]
         if self.lane_rows > 1:
             r = self.lane_rows
-            return Layout((r, cols // self.vector, rows // self.rake // r),
-                          (self.rake * cols, self.vector, r * self.rake * cols))
-        return Layout((cols // self.vector, rows // self.rake), (self.vector, self.rake * cols))
+            return [(r, "row", 1), (cols, "col", 1), (rows // r, "row", r)]
+        return [(cols, "col", 1), (rows, "row", 1)]
+
+    @property
+    def thread_map(self) -> Layout:
+        """Chunk index -> logical element index of its first element (`_chunk_modes`)."""
+        unit = {"row": self.rake * self.tile[1], "col": self.vector}
+        modes = self._chunk_modes()
+        return Layout(tuple(n for n, _, _ in modes), tuple(d * unit[axis] for _, axis, d in modes))
+
+    def chunk_coords_expr(self, c: Expr) -> tuple[Expr, Expr]:
+        """(row, col) in the tile of chunk `c`'s first element: the thread map's coordinates of
+        `c`, those along each axis combined from the slowest down (c_hi * (d_hi / d_lo) + c_lo),
+        then scaled to elements (rows by `rake`, columns by `vector`)."""
+        modes = self._chunk_modes()
+        xs = self.thread_map.coords_expr(c)
+        out = []
+        for axis, unit in (("row", self.rake), ("col", self.vector)):
+            mine = sorted(((d, x) for (_, a, d), x in zip(modes, xs) if a == axis), key=lambda t: -t[0])
+            acc, d_acc = mine[0][1], mine[0][0]
+            for d, x in mine[1:]:
+                acc, d_acc = acc * (d_acc // d) + x, d
+            out.append(index_expr.scaled(acc, unit))
+        return out[0], out[1]
+
+    @functools.cached_property
+    def _chunk_coords(self) -> index_expr.Function:
+        return index_expr.Function(("c",), self.chunk_coords_expr(index_expr.var("c")))
 
     @property
     def chunks_per_thread(self) -> int:
@@ -194,8 +221,8 @@ class StagingLayout:
         return self.buffers, self.lds_tile[0], self.lds_tile[1] + self.pad
 
     def chunk_coords(self, c: int) -> tuple[int, int]:
-        """(row, col) in the tile of chunk `c`'s first element."""
-        return divmod(self.thread_map(c), self.tile[1])
+        """(row, col) in the tile of chunk `c`'s first element (`chunk_coords_expr`)."""
+        return self._chunk_coords(c)
 
     def write_slices(self) -> list[tuple[int, int, int]]:
         """(register, LDS row offset, elements) of each LDS write of a chunk from its first

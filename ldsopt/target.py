@@ -3,7 +3,7 @@
 Inside a dispatch, the facts come from the `iree_codegen.target_info = #iree_gpu.target<...>`
 of the enclosing `hal.executable.variant`: passes never assume a constant. By name
 (`--target`), `KNOWN` lists gfx942, cuda (sm_89 PTX, which runs on an H200) and lavapipe
-(Mesa's CPU Vulkan driver, with its real limits; see DESIGN.md), with the IREE flags that
+(Mesa's CPU Vulkan driver, with its real limits), with the IREE flags that
 select each. Every known target computes in f64 (lavapipe has shaderFloat64), but by default
 IREE demotes f64 to f32, and a module so compiled expects f32 where the program's caller
 passes f64: the tools keep f64 (`KEEP_F64`) for a program with f64 arguments or results,

@@ -48,8 +48,8 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import amdgpu, arith, memref, vector
 
-from ldsopt import dtl
-from ldsopt.elementwise import element_bits
+from ldsopt import dtl, index_expr
+from ldsopt.ir_types import element_bits
 from ldsopt.kernel import read_vector, write_vector
 from ldsopt.staging import StagingLayout
 
@@ -113,95 +113,34 @@ def with_dtl(emitter: type) -> type:
     return DtlEmitter
 
 
-# --- index math ------------------------------------------------------------------------------
+# --- index math: the maps of ldsopt/dtl.py, each static division by the divider proven for
+# its range (`dtl.divisions`) ---
 
-class _Math:
-    """Emits the static divisions of one operand's layout (`dtl.divisions`)."""
-
-    def __init__(self, em, s: StagingLayout):
-        self.k = em.k
-        self.spec = dtl.DtlSpec.parse(s.lds_layout)
-        self.g = _geometry(em, s)
-        self.div = dtl.divisions(self.g, self.spec)
-
-    def c(self, v: int) -> ir.Value:
-        return self.k.const(v)
-
-    def quotient(self, x: ir.Value, name: str) -> ir.Value:
-        """x // d: a shift, or the magic multiply-shift `(x * magic) >> shift`."""
-        d = self.div[name]
-        if d.is_pow2:
-            return arith.shrui(x, self.c(d.shift))
-        return arith.shrui(arith.muli(x, self.c(d.magic)), self.c(d.shift))
-
-    def divmod(self, x: ir.Value, name: str) -> tuple[ir.Value, ir.Value]:
-        d = self.div[name]
-        q = self.quotient(x, name)
-        if d.is_pow2:
-            return q, arith.andi(x, self.c(d.divisor - 1))
-        return q, arith.subi(x, arith.muli(q, self.c(d.divisor)))
-
-    def mul_add(self, a: ir.Value, m: int, b: ir.Value) -> ir.Value:
-        return arith.addi(arith.muli(a, self.c(m)), b)
-
-    def permuted_row(self, row: ir.Value, forward: bool) -> ir.Value:
-        """layout.PerpPermutation: forward `S * (j % S') + j / S'` (global side) or backward
-        `S' * (j % S) + j / S` (LDS side), j the row within its block of B."""
-        b, s = self.spec.perm
-        base, j = self.divmod(row, "perm_block")
-        q, r = self.divmod(j, "perm_sp" if forward else "perm_s")
-        within = self.mul_add(r, s if forward else b // s, q)
-        return self.mul_add(base, b, within)
-
-    def rotated_col(self, row: ir.Value, col: ir.Value, sign: int) -> ir.Value:
-        """layout.BlockedRotation: chunk k of the row moves to `(k + sign * (row / P)) & (Q-1)`
-        within its group of Q chunks."""
-        _, q, chunk = self.spec.rotation
-        mask = self.c(q - 1)
-        rot = arith.andi(self.quotient(row, "rot_perp"), mask)
-        k, e = self.divmod(col, "chunk")
-        shift = rot if sign > 0 else arith.subi(self.c(q), rot)
-        kk = arith.addi(arith.subi(k, arith.andi(k, mask)), arith.andi(arith.addi(k, shift), mask))
-        return self.mul_add(kk, chunk, e)
-
-    def padded(self, u: ir.Value, name: str, unit: int) -> ir.Value:
-        """layout.BlockPadded on storage index `u` (in units of `unit` elements)."""
-        if not self.spec.block_pad:
-            return u if unit == 1 else arith.muli(u, self.c(unit))
-        blocks = self.quotient(u, name)
-        flat = u if unit == 1 else arith.muli(u, self.c(unit))
-        return self.mul_add(blocks, self.spec.block_pad[1], flat)
-
-
-def _geometry(em, s: StagingLayout) -> dtl.Geometry:
+def _maps(em, s: StagingLayout) -> tuple[dtl.DtlSpec, dtl.Geometry, index_expr.Proven]:
     elem_bytes = element_bits(em.p.elem_type) // 8
-    return dtl.Geometry(s.tile[0], s.tile[1], elem_bytes, s.threads, em.k.target.subgroup_size, s.vector * elem_bytes)
+    g = dtl.Geometry(s.tile[0], s.tile[1], elem_bytes, s.threads, em.k.target.subgroup_size, s.vector * elem_bytes)
+    spec = dtl.DtlSpec.parse(s.lds_layout)
+    return spec, g, index_expr.Proven(dtl.divisions(g, spec))
 
 
 def _chunk_coords(em, s: StagingLayout) -> list[tuple[tuple[ir.Value, ir.Value], ir.Value]]:
-    """((source row, source col), LDS destination) of each chunk of this thread."""
-    m = _Math(em, s)
+    """((source row, source col), LDS destination) of each chunk of this thread
+    (`dtl.Geometry.chunk_expr` of chunk tid + threads * j)."""
+    spec, g, div = _maps(em, s)
+    tid = index_expr.var("tid")
     out = []
     for j in range(s.chunks_per_thread):
-        c = arith.addi(em.tid, m.c(s.threads * j)) if j else em.tid
-        row, lane = m.divmod(c, "lanes_per_row")
-        col = arith.muli(lane, m.c(s.vector)) if s.vector > 1 else lane
-        if m.spec.perm:
-            row = m.permuted_row(row, forward=True)
-        elif m.spec.rotation:
-            col = m.rotated_col(row, col, sign=-1)
-        out.append(((row, col), m.padded(c, "block_chunks", s.vector)))
+        (row, col), dest = g.chunk_expr(index_expr.offset(tid, s.threads * j), spec, div)
+        row, col, dest = em.k.index([row, col, dest], tid=em.tid)
+        out.append(((row, col), dest))
     return out
 
 
 def _lds_offset(em, s: StagingLayout, row: ir.Value, col: ir.Value) -> ir.Value:
     """Flat LDS offset of logical tile element (row, col): `StagingLayout.address_map`."""
-    m = _Math(em, s)
-    if m.spec.perm:
-        row = m.permuted_row(row, forward=False)
-    elif m.spec.rotation:
-        col = m.rotated_col(row, col, sign=+1)
-    return m.padded(m.mul_add(row, s.tile[1], col), "block_elems", 1)
+    spec, _, div = _maps(em, s)
+    return em.k.index([spec.offset_expr(s.tile[1], index_expr.var("row"), index_expr.var("col"), div)],
+                      row=row, col=col)[0]
 
 
 def _aligned_read(em, s: StagingLayout, n: int, idx: list[ir.Value]) -> ir.Value:

@@ -44,7 +44,7 @@ from iree.compiler import ir
 
 from ldsopt import dtl
 from ldsopt.banks import BankModel
-from ldsopt.elementwise import element_bits
+from ldsopt.ir_types import element_bits
 from ldsopt.passes import matmul_lds
 from ldsopt.registry import PassError, option
 from ldsopt.staging import StagingLayout

@@ -33,34 +33,23 @@ Contract.
   row chunks down K (`lane_rows`: a phase of 16 b64 writes then covers two K offsets, which a
   16-byte swizzle unit needs: threads along N alone leave 8 extra cycles per warp on CUDA's
   writes, 16 on gfx942's; every global read instruction still covers whole 128-byte lines);
-  lanes rows, down all the K blocks, only when forced (consecutive lanes read rows 4 apart; on
-  the H200 TN took 1120.9 us with it against 784.0 us with cols); with or without
-  a row XOR (layout.RowXor: LDS rows r and r + vector land in different halves of the banks,
+  lanes rows, down all the K blocks, only when forced (consecutive lanes read rows 4 apart; slower
+  on the H200); with or without a row XOR (layout.RowXor: LDS rows r and r + vector land in different halves of the banks,
   which the 4 rows a lane writes and those of its neighbour need when an LDS row is 64 bytes);
   row pads of 0..2 units or rotating swizzles (layout.RotatingSwizzle, Triton's
   amd_rotating_shared) of 1 or 2 units; within the operand's planned LDS plus half of what the
   plan leaves free of ldsopt-matmul-lds's budget. A unit holds whole writes and reads, so both
   stay vectors. Picked (model), CUDA and gfx942 f16/bf16 NN/TN: lanes cols, lane_rows 2, row
   XOR 4, rotating<8,2,4>: 0 extra cycles on writes and 16-byte reads. (In the natural K order,
-  4-byte reads: lanes cols + row XOR 4 + rotating<4,1,8>; cf64297's layout without the XOR cost
-  8 on writes on CUDA, 16 on gfx942, which ncu saw on the H200 as 2x the store conflicts.)
-- Measured (H200, faf0c71, one run, ldsopt-matmul-lds at 2 workgroups per SM; without = the
-  same pipeline without this pass; bench/results/cuda-matmul/): NN f16 4096^3 650.7 us vs
-  652.5, 1.003x; TN f16 638.2 vs 700.5, 1.098x; NN bf16 8192x8192x1024 673.0 vs 674.6, 1.002x.
-  LDS bank conflicts on NN 8.61 M -> 0.35 M, LSU instructions 75.8 M -> 26.6 M, the LDS queue
-  stall (MIO throttle) 4.63 -> 0.08 cycles per instruction: the pass removes the kernel's LDS
-  bottleneck, but at the 128 registers of 2 workgroups per SM ptxas issues the next tile's
-  global loads after the K step's last HMMA (SASS), so the kernel then waits on global memory
-  (long scoreboard 0.60 -> 3.12) and is not faster on NN. With the L1 prefetch below (005a523,
-  two runs; bench/results/cuda-matmul/prefetch/): NN 647.2 vs 653.1 (1.009x), TN 626.8 vs
-  703.2 (1.122x), bf16 675.9 vs 676.0 (1.000x); long scoreboard 3.22 -> 2.12 (NN), 1.80 (TN).
+  4-byte reads: lanes cols + row XOR 4 + rotating<4,1,8>; without the XOR it costs 8 on
+  writes on CUDA, 16 on gfx942.)
+- Measurements (H200, with and without this pass, ncu): bench/results/cuda-matmul/README.md.
 - `prefetch` (CUDA, copy=registers; by default 2 there, none elsewhere; 0 turns it off): the
   raked operand's staging says `prefetch = P`, and ldsopt-matmul-lds then prefetches, each K
   step kt, the L1 lines of the thread's global reads of tile kt+P (`prefetch.global.L1`, which
-  holds no register), so the loads ptxas sinks after the math hit L1. Measured 1.02-1.06x on
-  the pass's kernels (NN with ldsopt-dtl-layout at 3 stages 613.4 -> 580.2 us); P = 2, 3, 4
-  within 1%; prefetching the K-contiguous register-staged operands too made NT slower (641 ->
-  742 us), so only rakes are prefetched.
+  holds no register), so the loads ptxas sinks after the math hit L1. Only rakes are
+  prefetched: prefetching the K-contiguous register-staged operands too was slower
+  (bench/results/cuda-matmul/README.md).
 - Options force parts of the layout, to measure variants: `rake-bits` (64, or 128: 8 K rows
   of 16-bit, 16-byte writes, narrower global reads), `lanes`, `lane-rows`, `row-xor`, `pad`,
   `swizzle` (vec,perPhase,maxPhase; 0 none); a forced layout may use any LDS (ldsopt-matmul-lds
@@ -72,9 +61,8 @@ Contract.
   consecutive slots; the copies run that many tiles ahead),
   waited for after the K step's math and read back there to be transposed: the next tile's
   global reads hold no registers across the math, where ptxas otherwise issues them after it
-  (see Measured). Opt-in: with the K-contiguous operand in registers it measured slower (NN f16
-  699.8 us against 656.7), next to ldsopt-dtl-layout's cp.async for that operand faster
-  (bench/results/cuda-matmul/README.md).
+  (bench/results/cuda-matmul/README.md). Opt-in: with the K-contiguous operand in registers
+  it measured slower, next to ldsopt-dtl-layout's cp.async for that operand faster.
 
 Guards; an operand that fails one keeps its planned staging:
 - already K-contiguous in LDS (K-contiguous in global memory: NN's A, NT's B; or rewritten
@@ -101,7 +89,7 @@ import math
 from iree.compiler import ir
 
 from ldsopt.banks import BankModel
-from ldsopt.elementwise import element_bits
+from ldsopt.ir_types import element_bits
 from ldsopt.passes import matmul_lds
 from ldsopt.registry import OptionError, PassError, option
 from ldsopt.staging import StagingLayout

@@ -85,11 +85,12 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
-from ldsopt import mma
+from ldsopt import index_expr, mma
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
 from ldsopt.dispatch import Binding, Dispatch, Graph, analyze, analyze_graph, load_binding
-from ldsopt.elementwise import body_is_elementwise, element_bits, map_dims, vectorize_body
+from ldsopt.elementwise import body_is_elementwise, map_dims, vectorize_body
+from ldsopt.ir_types import element_bits
 from ldsopt.kernel import LOWERED_BY, Kernel, L1Prefetch, matched_dispatches, read_vector, write_vector
 from ldsopt.mma import Intrinsic, OperandLayout
 from ldsopt.registry import ModulePass, PassError, option
@@ -875,22 +876,11 @@ class _Emitter:
         return buf, dtl_emit.dma_source(self, self.mem[s.operand]), self._scaled(self.tid, s.vector)
 
     def _chunk_coords(self, s: StagingLayout) -> list[tuple[ir.Value, ir.Value]]:
-        """Tile (row, col) of each chunk this thread moves, as the thread map says; the same
-        every K step, so computed once."""
-        k = self.k
-        out = []
-        for j in range(s.chunks_per_thread):
-            c = arith.addi(self.tid, k.const(s.threads * j)) if j else self.tid
-            if s.lanes == "rows":  # consecutive threads down the raked rows
-                col, row = k.delinearize(c, [s.tile[1] // s.vector, s.tile[0] // s.rake])
-            elif s.lane_rows > 1:  # lane_rows row chunks, then along the columns
-                rows_hi, col, rows_lo = k.delinearize(
-                    c, [s.tile[0] // s.rake // s.lane_rows, s.tile[1] // s.vector, s.lane_rows])
-                row = arith.addi(arith.muli(rows_hi, k.const(s.lane_rows)), rows_lo)
-            else:
-                row, col = k.delinearize(c, [s.tile[0] // s.rake, s.tile[1] // s.vector])
-            out.append((self._scaled(row, s.rake), self._scaled(col, s.vector)))
-        return out
+        """Tile (row, col) of each chunk this thread moves (`StagingLayout.chunk_coords_expr`
+        of chunk tid + threads * j); the same every K step, so computed once."""
+        tid = index_expr.var("tid")
+        return [tuple(self.k.index(list(s.chunk_coords_expr(index_expr.offset(tid, s.threads * j))), tid=self.tid))
+                for j in range(s.chunks_per_thread)]
 
     def _scaled(self, v: ir.Value, factor: int) -> ir.Value:
         return arith.muli(v, self.k.const(factor)) if factor > 1 else v
@@ -991,21 +981,9 @@ class _Emitter:
         return math.gcd(n * elem_bytes, s.lds_shape[-1] * elem_bytes, math.prod(s.lds_shape[1:]) * elem_bytes)
 
     def _lds_index(self, s: StagingLayout, row: ir.Value, col: ir.Value) -> tuple[ir.Value, ir.Value]:
-        """The LDS (row, col) of tile element (row, col), as `s.address_map` places it: row ^ (row /
-        row_xor % 2) (layout.RowXor), then the column under the rotating swizzle of that row
-        (layout.RotatingSwizzle): col ^ (vec * (phase ^ block)) % cols, phase = row / perPhase %
-        maxPhase, block = row / (perPhase * maxPhase) % maxPhase."""
-        k = self.k
-        if s.row_xor:
-            row = arith.xori(row, arith.andi(arith.shrui(row, k.const(s.row_xor.bit_length() - 1)), k.const(1)))
-        if not s.swizzle:
-            return row, col
-        vec, per_phase, max_phase = s.swizzle
-        rows = arith.divui(row, k.const(per_phase)) if per_phase > 1 else row
-        phase = arith.remui(rows, k.const(max_phase))
-        block = arith.remui(arith.divui(rows, k.const(max_phase)), k.const(max_phase))
-        mask = arith.remui(arith.muli(arith.xori(phase, block), k.const(vec)), k.const(s.lds_tile[1]))
-        return row, arith.xori(col, mask)
+        """The LDS (row, col) of tile element (row, col), as `s.address_map` places it."""
+        placed = s.address_map.place(index_expr.var("row"), index_expr.var("col"))
+        return tuple(self.k.index(list(placed), row=row, col=col))
 
     # --- the K loop ---
 
@@ -1231,12 +1209,8 @@ class _MmaEmitter(_Emitter):
                             "B": arith.muli(wx, k.const(self.pl.tiling.bn // wgn))}
 
     def _lane_offset(self, lane_map: mma.LaneMap) -> ir.Value:
-        k, v = self.k, self.lane
-        if lane_map.div > 1:
-            v = arith.divui(v, k.const(lane_map.div))
-        if lane_map.div * lane_map.mod < self.pl.scheme.intrinsic.subgroup:
-            v = arith.remui(v, k.const(lane_map.mod))
-        return arith.muli(v, k.const(lane_map.scale)) if lane_map.scale > 1 else v
+        lane = index_expr.var("lane")
+        return self.k.index([lane_map.expr(lane, self.pl.scheme.intrinsic.subgroup)], lane=self.lane)[0]
 
     def _acc_init(self, value: ir.Value) -> list[ir.Value]:
         rm, rn = self.pl.scheme.reps

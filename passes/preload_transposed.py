@@ -12,7 +12,7 @@ Contract.
 - Needs a GPU target (#iree_gpu.target around the dispatch or lds-opt --target); a matched
   dispatch without one is an error.
 
-The kernel (after seed 000 and MIGraphX's tiled pointwise kernels, anchors/transpose-promotion.md):
+The kernel (after seed 000 and MIGraphX's tiled pointwise kernels):
 - dims that stay contiguous and in order in every operand are collapsed first (NHWC ->
   NCHW over 7x7 becomes (n, hw, c) -> (n, c, hw)), so `a` is as long as memory allows;
 - each workgroup owns a tile spanning `a` (`row-bytes` of output, or all of a short `a`)
@@ -50,30 +50,8 @@ The kernel (after seed 000 and MIGraphX's tiled pointwise kernels, anchors/trans
   row vector costs as many writes as the padded rows' alignment splits it into (f16 rows
   of 64 + 1 halves: 8 two-byte writes; of 64 + 2: 4 four-byte ones).
 
-At 6eaddf9 (H200, copy 4.26 TB/s, IREE's default in brackets; bench/results/cuda/): 64x56x56x128
-f32 90% (69%), f16 83% (49%), 256x7x7x2048 f32 91% (13%), f16 85% (7.4%), 32x49x7x1009 71%
-(9.8%), 8192^2 transpose-add 92% (91%); by ncu's duration of one launch 64x56x56x128 f16 moves
-4.33 TB/s and 32x49x7x1009 3.46 TB/s (the batch harness adds 5-8 us a dispatch). tile-bytes
-8192 made 32x49x7x1009 41.5 us (43.5) and 64x56x56x128 f16 65.1 us (42.6); unroll 4 and 8,
-row-bytes 128 and 512 were no faster there.
-Measured on an H200 (lds-bench, NHWC + NCHW -> NCHW, fraction of copy bandwidth, 4.24 TB/s;
-IREE 3.13's default in brackets; 2026-11-29, before unroll, flat and the aligned-row pads
-after the arrow, same run): 64x56x56x128 f32 92% -> 91% (70%), f16 83% -> 86% (50%);
-256x7x7x2048 f32 88% -> 92% (13%), f16 69% -> 87% (7.4%); 32x49x7x1009 f32 58% -> 72%
-(9.8%); 8192^2 transpose-add 95% -> 95%. tile-bytes=32768 was worse (f16 64x56x56x128 79%,
-32x49x7x1009 63%). 32x49x7x1009 stays short of 85%: both of its contiguous extents are odd,
-so every global access there is one f32 (rows of odd length are not 16-byte aligned). Aligned
-16-byte windows over the flat tensors (tried on 2026-11-29 and not kept: rows rounded down to 4-element
-windows, in-row elements written to LDS one by one under a guard, whole-or-masked stores; PTX
-with `align 16` vector accesses once each tensor was read through a 1-D subspan of its binding:
-IREE re-delinearizes a `collapse_shape` of the N-D binding by the odd extents, which hides from
-LLVM that a window start is a multiple of 4) were slower in one H200 run: 48.7 us against 43.8 us for the
-scalar accesses (65% and 72% of 4.22 TB/s), and were dropped: per-element guards and 17 windows
-per 64-element row cost more than the wider accesses save, as a warp's scalar loads of one row
-are already coalesced into full sectors.
-With all lanes along `a` (no `g`) 64x56x56x128 f16 took 84 us instead of 45. Reading two or
-four row neighbours at once and transposing them in registers was slower there (130-220 us)
-and was dropped.
+Measurements (the H200, the tile and unroll sizes tried, the variants dropped):
+bench/results/cuda/README.md.
 """
 
 from __future__ import annotations
@@ -84,11 +62,12 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
+from ldsopt import index_expr, layout
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
 from ldsopt.dispatch import Binding, Dispatch
-from ldsopt.elementwise import (body_is_elementwise, collapse_groups, collapsed_view, element_bits, map_dims,
-                                vectorize_body)
+from ldsopt.elementwise import body_is_elementwise, collapse_groups, collapsed_view, map_dims, vectorize_body
+from ldsopt.ir_types import element_bits
 from ldsopt.kernel import Kernel, matched_dispatches, read_vector, write_vector
 from ldsopt.registry import ModulePass, option
 from ldsopt.remarks import Unmatched
@@ -130,8 +109,8 @@ class Problem:
 
 
 Walk = list[tuple[int, int, int]]
-"""How threads step through a tile: levels (dim, count, step), the fastest first; block
-index i is split over the counts, and a dim's coordinate sums its levels' index * step."""
+"""How threads step through a tile: the levels (dim, count, step) of a `layout.Walk`, the
+fastest first."""
 
 
 @dataclasses.dataclass
@@ -231,15 +210,6 @@ def stores_through_lds(p: Problem) -> bool:
 
 def _widest_pow2_dividing(n: int, limit: int) -> int:
     return math.gcd(n, 1 << (limit.bit_length() - 1))
-
-
-def _walk_coords(walk: Walk, i: int) -> dict[int, int]:
-    """Tile-local coords of block `i` of `walk`."""
-    coords: dict[int, int] = {}
-    for dim, count, step in walk:
-        coords[dim] = coords.get(dim, 0) + i % count * step
-        i //= count
-    return coords
 
 
 def _zeros(vtype: ir.VectorType) -> ir.Value:
@@ -370,7 +340,7 @@ class PreloadTransposed(ModulePass):
 
         def first_wave(walk: Walk) -> list[dict[int, int] | None]:
             n = math.prod(c for _, c, _ in walk)
-            return [_walk_coords(walk, lane) if lane < n else None for lane in range(tgt.subgroup_size)]
+            return [layout.Walk(tuple(walk))(lane) if lane < n else None for lane in range(tgt.subgroup_size)]
 
         def addr(c: dict[int, int] | None, j: int = 0) -> int | None:
             if c is None:
@@ -499,7 +469,7 @@ class _Emitter:
                 offset = it * wg if isinstance(first, int) else None
                 past_cond = arith.cmpi(arith.CmpIPredicate.ult, i, k.const(total)) if past else None
                 # a block past the walk takes block 0's coordinates (no branch, alignment kept)
-                local, glob = self._block_coords(walk, counts, i, origin, offset, past_cond)
+                local, glob = self._block_coords(walk, i, origin, offset, past_cond)
                 inside = [arith.cmpi(arith.CmpIPredicate.ult, glob[x], k.const(self._extent(x)))
                           for x in local if self._extent(x) % self._tile(x)]
                 for c in inside[1:]:
@@ -533,25 +503,21 @@ class _Emitter:
             blocks(arith.muli(loop.induction_variable, k.const(batch)))
             scf.yield_([])
 
-    def _block_coords(self, walk: Walk, counts: list[int], i: ir.Value, origin: dict[int, ir.Value],
+    def _block_coords(self, walk: Walk, i: ir.Value, origin: dict[int, ir.Value],
                       offset: int | None = None, keep: ir.Value | None = None
                       ) -> tuple[dict[int, ir.Value], dict[int, ir.Value]]:
         """Tile-local and global coords of block `i` of `walk` (of block 0 where `keep` is
         false); `offset`, if given, says that `i` is the thread id plus that constant."""
-        k = self.k
-        index = self._split_offset(counts, offset) if offset is not None else None
-        if index is None:
-            index = k.delinearize(i, counts[::-1])[::-1]  # the fastest level first
+        k, w = self.k, layout.Walk(tuple(walk))
+        levels = w.levels_of_offset(index_expr.var("t"), self.plan.workgroup_size, offset) \
+            if offset is not None else None
+        index = k.index(levels, t=self.tid) if levels is not None else \
+            k.index(w.levels_expr(index_expr.var("i")), i=i)
         if keep is not None:
             index = [arith.select(keep, ix, k.const(0)) for ix in index]
-        local: dict[int, ir.Value] = {}
-        for (dim, count, step), ix in zip(walk, index):
-            if count == 1:
-                continue
-            term = ix if step == 1 else arith.muli(ix, k.const(step))
-            local[dim] = arith.addi(local[dim], term) if dim in local else term
-        for dim, _, _ in walk:
-            local.setdefault(dim, k.const(0))
+        names = [f"level{n}" for n in range(len(index))]
+        coords = w.coords_expr([index_expr.var(x) for x in names])
+        local = dict(zip(coords, k.index(list(coords.values()), **dict(zip(names, index)))))
         glob = dict(origin)
         for x in local:
             glob[x] = arith.addi(origin[x], local[x])
@@ -563,41 +529,13 @@ class _Emitter:
     def _tile(self, x: int) -> int:
         return self.plan.tile[self.plan.col_b] * self.plan.tile[self.p.a] if x == FLAT else self.plan.tile[x]
 
-    def _split_offset(self, counts: list[int], offset: int) -> list[ir.Value] | None:
-        """The level indices of block thread-id + `offset` as the thread id's own level indices
-        plus constants, when no level carries (power-of-two counts and workgroup): short index
-        chains, from which LLVM still sees that vector accesses are aligned. None otherwise."""
-        k = self.k
-        t, bound, s = self.tid, self.plan.workgroup_size, offset  # block = t + s, 0 <= t < bound
-        index = []
-        last = max([n for n, c in enumerate(counts) if c > 1], default=0)
-        for n, c in enumerate(counts):
-            if n > last:
-                index.append(k.const(0))
-                continue
-            if n == last:
-                part = t
-            elif bound % c == 0 and s % c == 0:
-                part, t, bound, s = arith.remui(t, k.const(c)), arith.divui(t, k.const(c)), bound // c, s // c
-                index.append(part)
-                continue
-            elif c % bound == 0 and s % bound == 0:
-                part, t, bound, s = t, k.const(0), 1, s
-                index.append(arith.addi(part, k.const(s % c)) if s % c else part)
-                s //= c
-                continue
-            else:
-                return None
-            index.append(arith.addi(part, k.const(s)) if s else part)
-        return index
-
     def _each_block_looped(self, walk: Walk, origin: dict[int, ir.Value], vtype, load, sink) -> None:
         """One block per loop iteration, loads and stores under one guard (unroll=0)."""
         k, plan = self.k, self.plan
         counts = [c for _, c, _ in walk]
         loop = scf.ForOp(k.thread_id(), k.const(math.prod(counts)), k.const(plan.workgroup_size))
         with ir.InsertionPoint(loop.body):
-            local, glob = self._block_coords(walk, counts, loop.induction_variable, origin)
+            local, glob = self._block_coords(walk, loop.induction_variable, origin)
             ragged = [x for x in local if self._extent(x) % self._tile(x)]
             if ragged:
                 inside = [arith.cmpi(arith.CmpIPredicate.ult, glob[x], k.const(self._extent(x))) for x in ragged]

@@ -27,14 +27,8 @@ Reassociating the combining op changes float results by rounding only. Anything 
 matched is left alone.
 
 `target-outputs` (512) is the fewest partials that keep the first dispatch at full speed:
-512 workgroups, about 4 per SM of an H200 (132). Measured there (2026-11-29, one run, 3
-repetitions, copy 4.23 TB/s), rowsum_32x1048576: the first dispatch takes the same time
-for S = 16, 32, 64, 128 partials per row (f32 35.6 / 35.7 / 35.7 / 35.3 us, about 89% of
-copy; f16 19.8 / 20.2 / 19.8 / 19.9), the second grows with S (5.3 / 6.3 / 7.0 / 7.4 us;
-the harness's floor is about 4.5 us), so S = 16 is fastest in total: f32 40.9 vs 42.0 /
-42.7 / 42.7 us, f16 25.1 vs 26.4 / 26.1 / 26.1 (IREE's default, one dispatch: 44.7 / 26.0).
-The 1 us gain is about the spread of the second dispatch between runs of the same code
-(5.6-7.1 us for the 32x32 one).
+512 workgroups, about 4 per SM of an H200 (132). More partials made the second dispatch
+slower and the total no faster (bench/results/cuda/README.md).
 """
 
 from __future__ import annotations

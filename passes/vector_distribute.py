@@ -83,16 +83,7 @@ A workgroup looping over several rows needs a barrier before a row's LDS writes 
 row has one pass: with more, another pass's barrier separates the reads of one row from the
 writes of the next.
 
-Measured on the H200 at 6eaddf9 (2026-11-29, 5 repetitions, copy 4.26 TB/s; the default
-pipelines; bench/results/cuda/), us (fraction of the copy) against IREE's default:
-rowsum_4x4096 f32 4.0 vs 4.0, f16 4.9 vs 4.1 (ncu: 2.43 vs 2.21 us a kernel); rowsum_8192x8192
-f32 66.7 (94%) vs 67.8, f16 35.1 vs 35.3; rowsum_32x1048576 (split in two dispatches) f32 41.5
-(76%) vs 44.0, f16 24.1 vs 25.5; sum_2p26_f32 (split) 71.8 (88%) vs 1656; max_mid_64x4096x64
-22.0 (72%) vs 105.9 (torch 29.1), with 1024 threads (64 workgroups on 132 SMs, chosen by
-reduction_plan._grown). An earlier sweep: 1024 threads elsewhere were slower (rowsum_8192x8192
-f16 44.9 against 35.5, sum_2p26_f32 80.1 against 74.1); unroll 1/2/8/16 no faster than the
-plan's. Before this the pass followed the layout IREE writes at configuration as if a user had,
-and so matched IREE's own figures.
+Measurements against IREE's default: bench/results/cuda/README.md.
 """
 
 from __future__ import annotations
@@ -107,12 +98,13 @@ import numpy as np
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
-from ldsopt import fused_rows, reduction_plan
+from ldsopt import fused_rows, index_expr, reduction_plan
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
 from ldsopt.combining import combining_op, identity_attr
 from ldsopt.dispatch import Binding, Dispatch, Graph, analyze_graph, load_binding
-from ldsopt.elementwise import clone_body, element_bits, map_dims, vectorize_body
+from ldsopt.elementwise import clone_body, map_dims, vectorize_body
+from ldsopt.ir_types import element_bits
 from ldsopt.kernel import USER_CONFIG, Kernel, matched_dispatches, read_vector, write_vector
 from ldsopt.reduction_plan import Plan, PlanError, Problem
 from ldsopt.registry import ModulePass, PassError, option
@@ -479,16 +471,8 @@ class _DistributedKernel:
 
     def _readback_lanes(self) -> tuple[ir.Value, ir.Value]:
         """(kk, out0): the lane's first partial of the read-back and its first output of a
-        round. G lanes per output combine the subgroups' partials, each serially over every
-        G-th one; the G lanes are xor partners `spread` apart so that the lanes in between
-        read consecutive outputs of one buffer row (with the rows' padding, no bank
-        conflicts)."""
-        plan, k = self.plan, self.k
-        spread = plan.subgroup_size // plan.readback_group()
-        lane = arith.remui(self.tid, k.const(plan.subgroup_size))
-        kk = arith.divui(lane, k.const(spread)) if spread > 1 else lane
-        out0 = self._linear((arith.divui(self.tid, k.const(plan.subgroup_size)), spread),
-                            (arith.remui(lane, k.const(spread)) if spread > 1 else k.const(0), 1))
+        round (`reduction_plan.Plan.readback_lane`; with the rows' padding, no bank conflicts)."""
+        kk, out0 = self.k.index(list(self.plan.readback_lane(index_expr.var("tid"))), tid=self.tid)
         return kk, out0
 
     def _partials_total(self, lds: ir.Value, col: ir.Value, kk: ir.Value, combine: Combiner) -> ir.Value:
@@ -589,10 +573,9 @@ class _ReductionKernel(_DistributedKernel):
         n_out = plan.outputs_per_tile
         kk, out0 = self._readback_lanes()
         for rnd in range(math.ceil(n_out / per_round)):
-            o = self._linear((out0, 1), (k.const(rnd * per_round), 1))
-            exact = (rnd + 1) * per_round <= n_out
             # Surplus lanes read a valid column and store nothing: every lane takes part in the shuffles.
-            col = o if exact else arith.minui(o, k.const(n_out - 1))
+            o, col = k.index(list(plan.readback_round(index_expr.var("out0"), rnd)), out0=out0)
+            exact = (rnd + 1) * per_round <= n_out
             total = self._partials_total(self.lds, col, kk, self.combine)
             writes = self._is_zero(kk)
             if not exact:

@@ -1,10 +1,9 @@
-"""Unit tests of ldsopt.layout: CuTe identities and the LDS address maps' bijections."""
-import itertools
+"""Unit tests of ldsopt.layout: CuTe layouts and the LDS address maps' bijections."""
 
 import pytest
 
 from ldsopt.layout import (BlockedRotation, BlockPadded, Layout, Padded, PerpPermutation,
-                           RotatingSwizzle, RowXor, XorSwizzle, complement, composition, concat)
+                           RotatingSwizzle, RowXor, XorSwizzle)
 
 
 def table(f, n):
@@ -18,10 +17,8 @@ def test_colexicographic_indexing():
     assert l.coords(5) == (1, 1)
     assert table(l, 8) == list(range(8))
     assert l((3, 1)) == 7
-    r = Layout.row_major((4, 2))
-    assert r.stride == (2, 1)
+    r = Layout((4, 2), (2, 1))
     assert table(r, 8) == [0, 2, 4, 6, 1, 3, 5, 7]
-    assert Layout.col_major((4, 2)) == l
 
 
 def test_of_bit_permutation():
@@ -29,17 +26,15 @@ def test_of_bit_permutation():
     perm = [(k & 1) | (k >> 3 & 3) << 1 | (k >> 1 & 3) << 3 for k in range(32)]
     lay = Layout.of_bit_permutation(perm)
     assert str(lay) == "(2,4,4):(1,8,2)" and table(lay, 32) == perm
-    assert table(lay.right_inverse(), 32) == sorted(range(32), key=perm.__getitem__)
     assert Layout.of_bit_permutation(list(range(8))) == Layout((8,), (1,))
     assert Layout.of_bit_permutation([1, 2, 0, 3]) is None      # a permutation, not of bits
     assert Layout.of_bit_permutation([0, 1, 2]) is None         # not a power of two
     assert Layout.of_bit_permutation([0, 0, 1, 2]) is None      # not a permutation
 
 
-def test_size_cosize_and_bounds():
+def test_size_and_bounds():
     l = Layout((2, 3), (3, 1))
-    assert (l.size, l.cosize) == (6, 6)
-    assert Layout((4,), (8,)).cosize == 25
+    assert l.size == 6
     with pytest.raises(IndexError):
         l(6)
     with pytest.raises(IndexError):
@@ -51,99 +46,6 @@ def test_size_cosize_and_bounds():
 def test_str():
     assert str(Layout((4, 2), (1, 4))) == "(4,2):(1,4)"
     assert str(Layout(8, 1)) == "8:1"
-
-
-def test_coalesce():
-    assert Layout((2, 4), (1, 2)).coalesce() == Layout((8,), (1,))
-    assert Layout((2, 1, 6), (1, 7, 2)).coalesce() == Layout((12,), (1,))
-    assert Layout((2, 4), (4, 1)).coalesce() == Layout((2, 4), (4, 1))
-    assert Layout((1, 1), (3, 5)).coalesce() == Layout((1,), (0,))
-    l = Layout((2, 3, 4), (1, 2, 12))
-    assert table(l.coalesce(), l.size) == table(l, l.size)
-
-
-# ------------------------------------------------------------------ composition (CuTe docs)
-
-@pytest.mark.parametrize("a,b,expected", [
-    # CuTe "Layout algebra" docs: 20:2 o (5,4):(4,1) = (5,4):(8,2)
-    (Layout(20, 2), Layout((5, 4), (4, 1)), Layout((5, 4), (8, 2))),
-    # (10,2):(16,4) o (5,4):(1,5) = (5,(2,2)):(16,(80,4)), flattened
-    (Layout((10, 2), (16, 4)), Layout((5, 4), (1, 5)), Layout((5, 2, 2), (16, 80, 4))),
-    # (6,2):(8,2) o (4,3):(3,1) = ((2,2),3):((24,2),8), flattened
-    (Layout((6, 2), (8, 2)), Layout((4, 3), (3, 1)), Layout((2, 2, 3), (24, 2, 8))),
-])
-def test_composition_cute_examples(a, b, expected):
-    c = composition(a, b)
-    assert c == expected.coalesce()
-    assert table(c, b.size) == [a(b(i)) for i in range(b.size)]
-
-
-def test_composition_is_function_composition_exhaustively():
-    a = Layout((4, 3, 2), (1, 8, 48))
-    for b in [Layout((2, 3), (2, 4)), Layout((4, 3), (1, 4)), Layout((3, 2), (4, 12)),
-              Layout((2, 2), (0, 1)), Layout((6,), (4,))]:
-        c = composition(a, b)
-        assert c.size == b.size
-        assert table(c, b.size) == [a(b(i)) for i in range(b.size)], (a, b, c)
-
-
-def test_composition_rejects_non_divisible():
-    with pytest.raises(ValueError):
-        composition(Layout((4, 3), (1, 5)), Layout((2,), (3,)))    # 3 does not divide 4
-    with pytest.raises(ValueError):
-        composition(Layout((4, 3), (1, 5)), Layout((6,), (1,)))    # 6 does not split as 4 * ...
-
-
-def test_composition_with_identity():
-    a = Layout((4, 2, 3), (2, 1, 8))
-    assert composition(a, Layout(a.size, 1)) == a.coalesce()
-    assert table(composition(Layout(24, 1), a), 24) == table(a, 24)
-
-
-# ------------------------------------------------------------------ complement (CuTe docs)
-
-@pytest.mark.parametrize("a,m,expected", [
-    (Layout(4, 1), 24, Layout(6, 4)),
-    (Layout(6, 4), 24, Layout(4, 1)),
-    (Layout((4, 6), (1, 4)), 24, Layout(1, 0)),
-    (Layout(4, 2), 24, Layout((2, 3), (1, 8))),
-    (Layout((2, 2), (1, 6)), 24, Layout((3, 2), (2, 12))),
-    (Layout((2, 4), (8, 1)), 64, Layout((2, 4), (4, 16))),
-])
-def test_complement_cute_examples(a, m, expected):
-    c = complement(a, m)
-    assert c == expected
-    assert concat(a, c).is_bijective_onto(m)
-    assert sorted(table(concat(a, c), m)) == list(range(m))
-
-
-def test_complement_rejects_overlap():
-    with pytest.raises(ValueError):
-        complement(Layout((2, 2), (1, 3)), 12)      # stride 3 not a multiple of extent 2
-
-
-# ------------------------------------------------------------------ bijection and inverse
-
-def _exhaustive_bijective(l, n):
-    return l.size == n and sorted(table(l, l.size)) == list(range(n))
-
-
-def test_is_bijective_onto_matches_exhaustive_check():
-    for shape in [(2, 3), (4, 2), (2, 2, 2), (3, 1, 4)]:
-        for strides in itertools.product([0, 1, 2, 3, 4, 6, 8, 12], repeat=len(shape)):
-            l = Layout(shape, strides)
-            for n in (l.size, l.size + 1):
-                assert l.is_bijective_onto(n) == _exhaustive_bijective(l, n), (l, n)
-
-
-def test_right_inverse():
-    for l in [Layout((4, 8), (8, 1)), Layout((2, 3, 4), (12, 1, 3)), Layout((8,), (1,)),
-              Layout.row_major((2, 4, 8)), Layout((1, 6), (5, 1))]:
-        r = l.right_inverse()
-        assert [l(r(i)) for i in range(l.size)] == list(range(l.size))
-        assert [r(l(i)) for i in range(l.size)] == list(range(l.size))   # bijective: two-sided
-    with pytest.raises(ValueError):
-        Layout((4,), (2,)).right_inverse()
 
 
 # ------------------------------------------------------------------ LDS address maps

@@ -112,7 +112,7 @@ def test_k_order_puts_each_lanes_k_elements_side_by_side(name, steps):
     intr = mma.BY_NAME[name]
     for lay in (intr.a, intr.b):
         order = mma.k_order(lay, intr.k, steps)
-        assert order is not None and order.is_bijective_onto(intr.k * steps)
+        assert order is not None and sorted(map(order, range(order.size))) == list(range(intr.k * steps))
         base = mma.packed_lane_map(lay, steps)
         for lane in range(intr.subgroup):
             for s, elems in enumerate(mma.packed_elements(lay, steps)):

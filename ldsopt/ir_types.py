@@ -1,0 +1,12 @@
+"""Helpers on MLIR element types shared by the passes."""
+
+from __future__ import annotations
+
+from iree.compiler import ir
+
+
+def element_bits(t: ir.Type) -> int:
+    """Bits of an integer or float element type."""
+    if isinstance(t, ir.IntegerType):
+        return ir.IntegerType(t).width
+    return ir.FloatType(t).width
