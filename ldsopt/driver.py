@@ -43,16 +43,15 @@ DEFAULT_PIPELINE = "builtin.module(ldsopt-vector-distribute, ldsopt-inthread-tra
 #   not all of its backends compile what it forms. With it, the chained row reductions of a
 #   softmax, layer norm or logsumexp become one dispatch instead of two, which
 #   ldsopt-vector-distribute takes as one kernel that reads each row once; but it also fuses
-#   producers no pass takes with them (a transposing elementwise op before a reduction);
-# - with it, early fusion of a truncation into its consumers where that pays too: a matmul's
-#   f32 result truncated to f16 then biased and split into heads (a transformer's Q, K and V)
-#   is one elementwise dispatch instead of two.
+#   producers no pass takes with them (a transposing elementwise op before a reduction).
+# Fewer dispatches are not always faster: IREE's early truncation fusion forms a BERT layer's
+# Q, K and V bias, cast and head split as one dispatch fewer, each dispatch as fast or
+# faster, yet the whole layer runs slower on the H200 (bench/results/cuda-models/README.md);
+# it is not tried.
 NO_INLINED_CONSTANTS = ("--iree-flow-inline-constants-max-byte-length=0",)
 AGGRESSIVE_FUSION = ("--iree-dispatch-creation-enable-aggressive-fusion",)
-EARLY_TRUNC_FUSION = ("--iree-dispatch-creation-enable-early-trunc-fusion",)
 # The formations form_dispatches tries, in this order (a tie goes to the earlier one).
-FORMATIONS = (NO_INLINED_CONSTANTS, NO_INLINED_CONSTANTS + AGGRESSIVE_FUSION,
-              NO_INLINED_CONSTANTS + AGGRESSIVE_FUSION + EARLY_TRUNC_FUSION)
+FORMATIONS = (NO_INLINED_CONSTANTS, NO_INLINED_CONSTANTS + AGGRESSIVE_FUSION)
 
 
 class DriverError(Exception):

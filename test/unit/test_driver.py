@@ -134,14 +134,3 @@ def test_one_lowered_dispatch_is_configured_once(tmp_path, monkeypatch):
     assert "ldsopt.lowered_by" not in (tmp_path / "configured.mlir").read_text()  # as IREE configured it
     assert "hal.executable" in (tmp_path / "configured.mlir").read_text()
 
-
-def test_early_trunc_fusion_where_it_pays(tmp_path):
-    """A transformer's Q projection as IREE's ONNX import writes it: a batch matmul with an
-    f32 result, truncated to f16, biased, split into heads and transposed. The truncation
-    alone would be a dispatch of its own; fused early into its consumers, the bias, cast and
-    head split are one elementwise dispatch: two dispatches, both ldsopt's."""
-    root = pathlib.Path(__file__).resolve().parents[2]
-    text = (root / "test" / "e2e" / "programs" / "permute" / "q_projection_heads_f16_1x40x4x12.mlir").read_text()
-    flags, _, report = driver.form_dispatches(text, target.known("lavapipe"), str(tmp_path), driver.DEFAULT_PIPELINE)
-    assert flags == driver.NO_INLINED_CONSTANTS + driver.AGGRESSIVE_FUSION + driver.EARLY_TRUNC_FUSION
-    assert len(report) == 2 and all(d["passes"] for d in report), report

@@ -1,7 +1,7 @@
 // A transformer's Q projection as IREE's ONNX importer writes it (BERT's shapes, smaller):
 // a batch matmul with an f32 result, truncated to f16, biased, split into 4 heads of 12 and
-// transposed to (batch, head, sequence, dim). ldsopt forms it with early truncation fusion:
-// the matmul, then the bias, cast and head split in one elementwise dispatch.
+// transposed to (batch, head, sequence, dim). IREE forms three dispatches, all ldsopt's: the
+// matmul, the cast with the bias, and the head split (a permute keeping the fastest dim).
 #map1 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #map2 = affine_map<(d0, d1, d2) -> (d2)>
 func.func @main(%x: tensor<1x40x48xf16>, %w: tensor<1x48x48xf16>, %bias: tensor<48xf16>) -> tensor<1x4x40x12xf16> {
