@@ -4,8 +4,9 @@ results of different subgroups meeting through LDS (seed 001).
 Matches a dispatch whose root is a `linalg.generic` with reduction iterators or a
 `linalg.reduce` such that
 - every input reads the whole iteration space through one permutation map and the output
-  holds the parallel dims in the inputs' dim order (any subset of the inputs' dims may be
-  reduced, all of them too); dims are numbered as the inputs' dims from here on;
+  holds the parallel dims in any order (any subset of the inputs' dims may be reduced, all
+  of them too); dims are numbered as the inputs' dims from here on, outputs in the inputs'
+  order of the kept dims, each total stored where the output's own order puts it;
 - the body ends in one combining op of the output block argument and a value computed from
   the inputs alone (elementwise producers such as `x*x` or `arith.extf` may precede it):
   add, mul, float min/max (`minimumf`, `maximumf`, `minnumf`, `maxnumf`), integer min/max
@@ -116,6 +117,8 @@ class Reduction:
     shape: tuple[int, ...]        # the iteration space, in the inputs' dim order
     reduced: tuple[int, ...]
     perm: list[int]               # input dim j is the op's iteration dim perm[j]
+    out_order: list[int]          # output dim i holds kept input dim number out_order[i] (of the
+                                  # kept ones, in order): the identity unless the output is permuted
     combine: ir.Operation         # the body's combining op
     init: ir.Value | Binding      # the fill value, or the binding of the loaded initial output
 
@@ -128,23 +131,26 @@ class Reduction:
         return self.combine.results[0].type
 
 
-def _reduced_dims(root: ir.Operation) -> tuple[tuple[int, ...], list[int]] | None:
+def _reduced_dims(root: ir.Operation) -> tuple[tuple[int, ...], list[int], list[int]] | None:
     """(the reduced dims numbered as the input tensors' dims, perm: input dim j reads
-    iteration dim perm[j]) if every input reads the iteration space through one permutation
-    and the output holds the parallel dims in the inputs' order (IREE interchanges iterators
-    so that reductions come last); else None."""
+    iteration dim perm[j], out_order: output dim i holds the kept input dim numbered
+    out_order[i] among the kept ones) if every input reads the iteration space through one
+    permutation and the output holds the parallel dims in any order (IREE interchanges
+    iterators so that reductions come last); else None."""
     rank = ir.RankedTensorType(root.operands[0].type).rank
     if root.name == "linalg.reduce":
-        return tuple(sorted(ir.DenseI64ArrayAttr(root.attributes["dimensions"]))), list(range(rank))
+        reduced = tuple(sorted(ir.DenseI64ArrayAttr(root.attributes["dimensions"])))
+        return reduced, list(range(rank)), list(range(rank - len(reduced)))
     iters = [str(a) for a in root.attributes["iterator_types"]]
     maps = [map_dims(ir.AffineMapAttr(a).value) for a in root.attributes["indexing_maps"]]
     perm = maps[0]
     if len(iters) != rank or perm is None or sorted(perm) != list(range(rank)) or any(m != perm for m in maps[:-1]):
         return None
     reduced = tuple(j for j in range(rank) if "reduction" in iters[perm[j]])
-    if maps[-1] != [perm[j] for j in range(rank) if j not in reduced]:
+    kept = [perm[j] for j in range(rank) if j not in reduced]
+    if maps[-1] is None or sorted(maps[-1]) != sorted(kept):
         return None
-    return reduced, perm
+    return reduced, perm, [kept.index(d) for d in maps[-1]]
 
 
 def _initial_value(root: ir.Operation) -> ir.Value | Binding | None:
@@ -584,8 +590,10 @@ class _ReductionKernel(_DistributedKernel):
                 self._store_output(self._linear((tile_first, 1), (col, 1)), total)
 
     def _store_output(self, index: ir.Value, value: ir.Value) -> None:
-        """Combines `value` with the initial value of output `index` and stores it."""
+        """Combines `value` with the initial value of output `index` (numbered in the inputs'
+        order of the kept dims) and stores it, where the output's own dim order puts it."""
         coords = self.k.delinearize(index, self.out_sizes) if self.out_sizes else []
+        coords = [coords[i] for i in self.red.out_order]
         init = memref.load(self.init, coords) if isinstance(self.red.init, Binding) else self.init
         memref.store(self.combine(value, init), self.output, coords)
 
