@@ -319,13 +319,18 @@ def plot_series(series: list[tuple[str, dict, str]], title: str, path: str) -> b
     return True
 
 
-def write_results(report: dict, out: str) -> None:
-    with open(os.path.join(out, "results.json"), "w") as f:
+def write_report(report: dict, out: str, stem: str, to_markdown, to_plot) -> None:
+    """OUT/STEM.json (the report), STEM.md (`to_markdown`'s table) and STEM.png (`to_plot`'s)."""
+    with open(os.path.join(out, f"{stem}.json"), "w") as f:
         json.dump(report, f, indent=1)
-    with open(os.path.join(out, "results.md"), "w") as f:
-        f.write(markdown(report))
-    if not plot(report, os.path.join(out, "results.png")):
-        say("results.png skipped: matplotlib is not installed")
+    with open(os.path.join(out, f"{stem}.md"), "w") as f:
+        f.write(to_markdown(report))
+    if not to_plot(report, os.path.join(out, f"{stem}.png")):
+        say(f"{stem}.png skipped: matplotlib is not installed")
+
+
+def write_results(report: dict, out: str) -> None:
+    write_report(report, out, "results", markdown, plot)
 
 
 def main(argv=None) -> int:

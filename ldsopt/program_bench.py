@@ -196,12 +196,7 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
     for v in bench_replay.VARIANTS:
         timed = [r for r in rows if "us" in r[v]]
         report[f"dispatch_sum_{v}"] = sum(r["calls"] * r[v]["us"] for r in timed) if len(timed) == len(rows) else None
-    with open(os.path.join(out, "program_results.json"), "w") as f:
-        json.dump(report, f, indent=1)
-    with open(os.path.join(out, "program_results.md"), "w") as f:
-        f.write(markdown(report))
-    if not plot(report, os.path.join(out, "program_results.png")):
-        say("program_results.png skipped: matplotlib is not installed")
+    bench_replay.write_report(report, out, "program_results", markdown, plot)
     return report
 
 
