@@ -98,8 +98,8 @@ from ldsopt.staging import StagingLayout
 # 64 / elemBits); option rake-bits takes 128.
 WRITE_BITS = 64
 AUTO = -1
-# K steps ahead of the rake's L1 prefetch on CUDA (H200: 2, 3 and 4 within 1% of each other on
-# NN/TN f16 4096^3 and NN bf16 8192x8192x1024; bench/results/cuda-matmul/prefetch/).
+# K steps ahead of the rake's L1 prefetch on CUDA (2, 3 and 4 measured alike on the H200:
+# bench/results/cuda-matmul/prefetch/).
 PREFETCH_STEPS = 2
 # Row chunks consecutive threads take down K before moving along M/N (lanes cols): 2 puts
 # the rows written by the 16 lanes of a b64 phase at two K offsets, which 16-byte fragment

@@ -508,8 +508,8 @@ def with_k_pack(s: StagingLayout, scheme, k_pack: int, elem_bytes: int, model: B
     """Untransposed `s` read in groups of `k_pack` K steps (MmaScheme.k_pack; 0: one, in the
     natural order): its widest fragment read, and the row pad of fewest bank conflicts for its
     writes and those reads. No swizzle: on the H200 the rotating swizzle that the model
-    preferred for A's K-contiguous tile made NN f16 4096^3 717.3 us against 614.5 with the pad,
-    its reads no longer at immediate offsets."""
+    preferred for A's K-contiguous tile was slower than the pad, its reads no longer at
+    immediate offsets (bench/results/cuda-matmul/README.md, "Measured choices")."""
     read = max(n for _, _, n in scheme.reads(s.operand, s.k_contiguous, 0, k_pack))
     base = dataclasses.replace(s, k_pack=k_pack, read_vector=read, pad=0, swizzle=())
     return cheapest(address_maps(base, swizzles=False), scheme, elem_bytes, model)
@@ -558,8 +558,8 @@ def packing(scheme, staging: dict[str, StagingLayout], bk: int, bits: int, tgt: 
     """K steps per fragment read group (MmaScheme.k_pack, at most `most` unless -1) when every
     operand is K-contiguous in LDS, else 0. The group's K slots are fed in mma.k_order for both
     operands; a K-strided one would read its slots' K rows 8 apart, one scalar at a time, all
-    in one bank (ncu on the H200: NN f16 4096^3 without inthread_transpose 1115.4 us packed
-    against 660.8)."""
+    in one bank (measured on the H200: bench/results/cuda-matmul/README.md, "Measured
+    choices")."""
     if not isinstance(scheme, MmaScheme) or not all(s.k_contiguous for s in staging.values()):
         return 0
     return scheme.k_pack(bk, bits, tgt, most)
@@ -759,8 +759,8 @@ class MatmulLds(PlanOptions):
     def occupancy(self, tgt: target_model.Target) -> int:
         """Workgroups per SM/CU the kernel is planned for. CUDA's default is 2: at one (ptxas
         free to take 255 registers) the inthread-transposed kernels took 163-220 registers and
-        ran one workgroup per SM; asked for 2, NN f16 4096^3 went from 806.3 to 611.0 us on the
-        H200 (TN 784.0 -> 756.8, bf16 725.4 -> 632.9)."""
+        ran one workgroup per SM, slower than at 2 on the H200 (bench/results/cuda-matmul/
+        README.md, "Measured choices")."""
         return self.workgroups_per_cu or (2 if tgt.backend == "cuda" else 1)
 
     def lds_budget(self, tgt: target_model.Target) -> int:
