@@ -22,7 +22,9 @@ from ldsopt import bench, bench_replay, driver, dtl
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
 from ldsopt.ir_types import element_bits
-from ldsopt.passes import dtl_layout, matmul_lds
+from ldsopt.matmul.match import matches
+from ldsopt.passes import dtl_layout
+from ldsopt.passes.matmul_lds import MatmulLds
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PROGRAMS = ROOT / "test" / "e2e" / "programs" / "matmul"
@@ -55,8 +57,8 @@ def rows(name: str, text: str, target: str = "gfx942") -> list[Row]:
     out = []
     with ir.Context():
         module = ir.Module.parse(configured)
-        for d, p, tgt in matmul_lds.matches(module.operation, "dtl-report"):
-            pl = matmul_lds.MatmulLds().plan_dispatch(d, p, tgt)
+        for d, p, tgt in matches(module.operation, "dtl-report"):
+            pl = MatmulLds().plan_dispatch(d, p, tgt)
             for role, s in pl.staging.items():
                 out.append(_row(name, p, pl, role, s, tgt))
     return out

@@ -5,7 +5,8 @@ Contract. For each matmul dispatch that ldsopt-matmul-lds takes (same matching a
 so run it just before that pass, with the same `workgroups-per-cu`, `mma`, `tiles`, `k-pack` and
 `stages` options), each
 operand that qualifies gets a rewritten `StagingLayout` recorded on the root op
-(`matmul_lds.record_staging`; matmul_lds emits it, through passes/dtl_emit.py):
+(`record_staging`, ldsopt/matmul/recorded.py; ldsopt-matmul-lds emits it, through
+ldsopt/matmul/dtl_emit.py):
 - `vector` = one lane of `lane-bytes` (the option; by default the target's: 4 on gfx942, its
   only DMA size, f32: 1, f16/bf16: 2 elements; 16 on CUDA, cp.async's widest; 4 for the
   register path); chunk c = tid + threads * j fills LDS storage index c * vec, so each wave
@@ -20,7 +21,7 @@ operand that qualifies gets a rewritten `StagingLayout` recorded on the root op
 The func gets `ldsopt.dtl = {A = "...", B = "..."}`: per operand, the copy and layout, or why it
 was left alone.
 
-Guards (an operand that fails one keeps matmul_lds's own staging):
+Guards (an operand that fails one keeps ldsopt-matmul-lds's own staging):
 - its LDS order must equal its global order (DTL cannot transpose; e.g. an operand that
   ldsopt-inthread-transpose rewrote, or one already rewritten here);
 - its elements must pack into lanes (element size 1, 2 or 4 bytes) and its contiguous
@@ -45,7 +46,10 @@ from iree.compiler import ir
 from ldsopt import dtl
 from ldsopt.banks import BankModel
 from ldsopt.ir_types import element_bits
-from ldsopt.passes import matmul_lds
+from ldsopt.matmul.match import MatmulProblem, matches
+from ldsopt.matmul.recorded import record_staging
+from ldsopt.matmul.schemes import MmaScheme, MatmulPlan
+from ldsopt.passes.matmul_lds import PlanOptions
 from ldsopt.registry import PassError, option
 from ldsopt.staging import StagingLayout
 from ldsopt.target import Target
@@ -60,7 +64,7 @@ def _check_layout(text: str) -> None:
 
 
 @dataclasses.dataclass(frozen=True)
-class DtlLayout(matmul_lds.PlanOptions):
+class DtlLayout(PlanOptions):
     NAME = "ldsopt-dtl-layout"
     SUMMARY = "Stage matmul operands direct-to-LDS (gather_to_lds, cp.async) in a bank-aware LDS layout"
 
@@ -73,7 +77,7 @@ class DtlLayout(matmul_lds.PlanOptions):
 
     def run(self, module: ir.Operation) -> None:
         lowering = self.planner()
-        for d, p, tgt in matmul_lds.matches(module, self):
+        for d, p, tgt in matches(module, self):
             pl = lowering.plan_dispatch(d, p, tgt)
             budget = lowering.lds_budget(tgt)
             chosen, notes = {}, {}
@@ -86,14 +90,14 @@ class DtlLayout(matmul_lds.PlanOptions):
                 except ValueError as e:
                     raise PassError(d.location, f"{self.NAME}: operand {role}: {e}") from None
             if chosen:
-                matmul_lds.record_staging(d.root, chosen, self.NAME)
+                record_staging(d.root, chosen, self.NAME)
             d.func.attributes[RECORD] = ir.DictAttr.get({r: ir.StringAttr.get(n) for r, n in sorted(notes.items())})
 
     def lane(self, tgt: Target) -> int:
         """Bytes one lane copies: the option, else the target's (cp.async's widest on CUDA)."""
         return self.lane_bytes or (16 if tgt.async_copy else dtl.LANE_BYTES)
 
-    def rewrite(self, p: matmul_lds.Problem, pl: matmul_lds.Plan, role: str, s: StagingLayout, tgt: Target,
+    def rewrite(self, p: MatmulProblem, pl: MatmulPlan, role: str, s: StagingLayout, tgt: Target,
                 budget: int) -> StagingLayout:
         """`s` staged direct-to-LDS (where the target can) in the layout this pass's option
         says; LeftAlone where a guard refuses, ValueError where the layout cannot be proven."""
@@ -126,7 +130,7 @@ class LeftAlone(Exception):
     """An operand a guard refuses; the message says which guard."""
 
 
-def _check_guards(p: matmul_lds.Problem, pl: matmul_lds.Plan, s: StagingLayout, elem_bytes: int, lane: int,
+def _check_guards(p: MatmulProblem, pl: MatmulPlan, s: StagingLayout, elem_bytes: int, lane: int,
                   dma: bool) -> None:
     if s.register_transpose:
         raise LeftAlone("its LDS layout is not its global order as planned (DTL cannot transpose)")
@@ -142,11 +146,11 @@ def _check_guards(p: matmul_lds.Problem, pl: matmul_lds.Plan, s: StagingLayout, 
         raise LeftAlone(f"K = {p.sizes['k']} has a tail past the K step {pl.bk}: a DMA cannot zero-fill it")
 
 
-def fragment_reads(pl: matmul_lds.Plan, role: str, s: StagingLayout, wave_size: int) -> list[dtl.Read]:
+def fragment_reads(pl: MatmulPlan, role: str, s: StagingLayout, wave_size: int) -> list[dtl.Read]:
     """Every fragment read of one K step of the first wave, as `lane -> (row, col, elements)`
     in the tile: the scheme's reads at each K sub-step and (matrix cores) each repetition."""
     sch = pl.scheme
-    if isinstance(sch, matmul_lds.MmaScheme):
+    if isinstance(sch, MmaScheme):
         along = sch.intrinsic.m if role == "A" else sch.intrinsic.n
         xs = [r * along for r in range(sch.reps[0 if role == "A" else 1])]
     else:

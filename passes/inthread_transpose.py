@@ -21,8 +21,8 @@ Contract.
   then holds the tile K-contiguous: the fragment reads along K become vectors (4 f16 for MFMA
   16x16x16 and for FMA: ds_read_b64 on gfx942) instead of single elements. With every operand
   K-contiguous, ldsopt-matmul-lds's fragment reads take two K steps at once, their K slots fed
-  in mma.k_order (matmul_lds.packing): 8 consecutive K a lane, one 16-byte read (ds_read_b128;
-  ld.shared.v4 for mma.sync's four 4-byte reads); the transposed layouts are chosen for those
+  in mma.k_order (`packing`, ldsopt/matmul/planner.py): 8 consecutive K a lane, one 16-byte read
+  (ds_read_b128; ld.shared.v4 for mma.sync's four 4-byte reads); the transposed layouts are chosen for those
   reads, and the other, K-contiguous operands are recorded restaged for them. The LDS address map
   and the thread -> chunk order are the ones of fewest bank conflicts, by the shared bank
   model (ldsopt/banks.py) over the first wave's LDS writes (each lane's `rake`-element
@@ -54,7 +54,7 @@ Contract.
   of 16-bit, 16-byte writes, narrower global reads), `lanes`, `lane-rows`, `row-xor`, `pad`,
   `swizzle` (vec,perPhase,maxPhase; 0 none); a forced layout may use any LDS (ldsopt-matmul-lds
   checks its budget), and one no candidate has is a located error. The plan options
-  (`matmul_lds.PlanOptions`: workgroups-per-cu, mma, tiles, k-pack, stages) plan as
+  (`PlanOptions` of passes/matmul_lds.py: workgroups-per-cu, mma, tiles, k-pack, stages) plan as
   ldsopt-matmul-lds does with them (give both passes the same).
 - `copy=direct` (CUDA sm_80+; an error elsewhere): the rake's rows are cp.async copies into
   the thread's own slots of a staging buffer of `stages - 1` tiles (consecutive lanes,
@@ -90,7 +90,11 @@ from iree.compiler import ir
 
 from ldsopt.banks import BankModel
 from ldsopt.ir_types import element_bits
-from ldsopt.passes import matmul_lds
+from ldsopt.matmul.match import matches
+from ldsopt.matmul.planner import address_maps, cheapest, with_k_pack
+from ldsopt.matmul.recorded import record_staging
+from ldsopt.matmul.schemes import MmaScheme, MatmulPlan
+from ldsopt.passes.matmul_lds import PlanOptions
 from ldsopt.registry import OptionError, PassError, option
 from ldsopt.staging import StagingLayout
 
@@ -115,7 +119,7 @@ def _check_swizzle(swizzle: tuple[int, ...]) -> None:
 
 
 @dataclasses.dataclass(frozen=True)
-class InthreadTranspose(matmul_lds.PlanOptions):
+class InthreadTranspose(PlanOptions):
     NAME = "ldsopt-inthread-transpose"
     SUMMARY = "Stage matmul operands that are not K-contiguous K-contiguous in LDS, transposed in registers"
 
@@ -146,7 +150,7 @@ class InthreadTranspose(matmul_lds.PlanOptions):
 
     def run(self, module: ir.Operation) -> None:
         planner = self.planner()
-        for d, p, tgt in matmul_lds.matches(module, self):
+        for d, p, tgt in matches(module, self):
             pl = planner.plan_dispatch(d, p, tgt)
             try:
                 rewritten = {role: t for role, t in self.restaged(pl, tgt, element_bits(p.elem_type)).items()
@@ -154,9 +158,9 @@ class InthreadTranspose(matmul_lds.PlanOptions):
             except ValueError as e:
                 raise PassError(d.location, f"{self.NAME}: {e}") from None
             if rewritten:
-                matmul_lds.record_staging(d.root, rewritten, self.NAME)
+                record_staging(d.root, rewritten, self.NAME)
 
-    def restaged(self, pl: matmul_lds.Plan, tgt, bits: int) -> dict[str, StagingLayout | None]:
+    def restaged(self, pl: MatmulPlan, tgt, bits: int) -> dict[str, StagingLayout | None]:
         """Each operand's rewritten staging (None: a guard keeps the planned one), its transposed
         ones copied as option `copy` says."""
         new = self._restaged(pl, tgt, bits)
@@ -171,7 +175,7 @@ class InthreadTranspose(matmul_lds.PlanOptions):
         return {r: dataclasses.replace(t, copy="direct") if t is not None and t.register_transpose else t
                 for r, t in new.items()}
 
-    def _restaged(self, pl: matmul_lds.Plan, tgt, bits: int) -> dict[str, StagingLayout | None]:
+    def _restaged(self, pl: MatmulPlan, tgt, bits: int) -> dict[str, StagingLayout | None]:
         """Each operand's transposed staging (None: a guard keeps the planned one). Each may take
         its planned LDS plus half of what the plan leaves free of ldsopt-matmul-lds's budget."""
         model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
@@ -183,15 +187,15 @@ class InthreadTranspose(matmul_lds.PlanOptions):
                                      math.prod(s.lds_shape) + spare) for role, s in pl.staging.items()}
 
         # Once every operand is K-contiguous, both can read their K slots in groups of several
-        # steps (matmul_lds.packing): the transposed ones choose their address maps for those
+        # steps (ldsopt/matmul/planner.py, `packing`): the transposed ones choose their address maps for those
         # reads, the others are restaged for them. Else each keeps the planned reads.
         planned = pl.staging["A"].k_pack
         pack = pl.scheme.k_pack(pl.bk, bits, tgt, self.k_pack) \
-            if isinstance(pl.scheme, matmul_lds.MmaScheme) and self.k_pack else planned
+            if isinstance(pl.scheme, MmaScheme) and self.k_pack else planned
         if pack != planned:
             new = restage(pack)
             if any(new.values()) and all(new[r] or s.k_contiguous for r, s in pl.staging.items()):
-                return {r: new[r] or matmul_lds.with_k_pack(s, pl.scheme, pack, bits // 8, model)
+                return {r: new[r] or with_k_pack(s, pl.scheme, pack, bits // 8, model)
                         for r, s in pl.staging.items()}
         return restage(planned)
 
@@ -238,9 +242,9 @@ def transposed(s: StagingLayout, scheme, bits: int, model: BankModel, force: boo
         vec //= 2
     base = dataclasses.replace(s, vector=vec, rake=rake, read_vector=read, pad=0, swizzle=())
     lds_elems = math.inf if opts.forced else lds_elems or math.prod(s.lds_shape)
-    maps = matmul_lds.address_maps(base, ("cols", "rows"), (0, base.vector) if base.vector > 1 else (0,), opts.pad,
+    maps = address_maps(base, ("cols", "rows"), (0, base.vector) if base.vector > 1 else (0,), opts.pad,
                                    lane_rows=LANE_ROWS)
     candidates = [c for c in maps if opts.wants(c) and math.prod(c.lds_shape) <= lds_elems]
     if not candidates:
         raise ValueError(f"no staging of operand {s.operand} has the forced lanes, row-xor, pad and swizzle")
-    return matmul_lds.cheapest(candidates, scheme, bits // 8, model)
+    return cheapest(candidates, scheme, bits // 8, model)

@@ -4,12 +4,12 @@ import pytest
 from iree.compiler import ir
 
 from ldsopt.dispatch import Binding
-from ldsopt.passes import matmul_lds
+from ldsopt.matmul import match
 
 
 @pytest.fixture
 def matmul_problem():
-    """Builds a matmul_lds.Problem over fake bindings (planning reads only shapes and types):
+    """Builds a match.MatmulProblem over fake bindings (planning reads only shapes and types):
     `matmul_problem(dims_a, dims_b, dtype, m, n, k)`, dims in memory order. Needs a context."""
 
     def build(dims_a, dims_b, dtype, m, n, k):
@@ -20,7 +20,7 @@ def matmul_problem():
             return Binding(ir.RankedTensorType.get([sizes[d] for d in dims], elem), None)
 
         out = Binding(ir.RankedTensorType.get([m, n], ir.F32Type.get()), None)
-        return matmul_lds.Problem(sizes, {"A": binding(dims_a), "B": binding(dims_b)},
-                                  {"A": dims_a, "B": dims_b}, False, 0.0, out)
+        return match.MatmulProblem(sizes, {"A": binding(dims_a), "B": binding(dims_b)},
+                                   {"A": dims_a, "B": dims_b}, False, 0.0, out)
 
     return build

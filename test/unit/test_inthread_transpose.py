@@ -9,7 +9,9 @@ from iree.compiler import ir
 
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
-from ldsopt.passes import inthread_transpose, matmul_lds
+from ldsopt.matmul import planner, schemes
+from ldsopt.matmul.recorded import with_recorded
+from ldsopt.passes import inthread_transpose
 from ldsopt.staging import StagingLayout
 
 
@@ -20,8 +22,8 @@ def context():
 
 
 # 128x128 on the matrix-core targets, 64x64 on lavapipe (its vectors take 4 elements).
-TILES = {"gfx942": matmul_lds.parse_tilings("128x128x8x8"), "cuda": matmul_lds.parse_tilings("128x128x8x8"),
-         "lavapipe": matmul_lds.parse_tilings("64x64x4x4")}
+TILES = {"gfx942": schemes.parse_tilings("128x128x8x8"), "cuda": schemes.parse_tilings("128x128x8x8"),
+         "lavapipe": schemes.parse_tilings("64x64x4x4")}
 
 
 @pytest.fixture
@@ -33,8 +35,8 @@ def restaged(matmul_problem):
 
     def run(target, dims_a, dims_b, dtype, m, n, k, force=False, tiles=""):
         tgt = target_model.by_name(target)
-        pl = matmul_lds.plan(matmul_problem(dims_a, dims_b, dtype, m, n, k), tgt, tgt.lds_bytes, use_mma=True,
-                             tilings=matmul_lds.parse_tilings(tiles) if tiles else TILES[target])
+        pl = planner.plan(matmul_problem(dims_a, dims_b, dtype, m, n, k), tgt, tgt.lds_bytes, use_mma=True,
+                          tilings=schemes.parse_tilings(tiles) if tiles else TILES[target])
         new = inthread_transpose.InthreadTranspose(force=force).restaged(pl, tgt, 32 if dtype == "f32" else 16)
         return pl, {r: (s, new[r]) for r, s in pl.staging.items()}
 
@@ -57,8 +59,8 @@ def test_gfx942_nn_f16_b_is_raked_transposed_and_swizzled(restaged):
     # each step are the 8 consecutive K 8q .. 8q+7.
     assert str(b.k_order) == "(4,4,2):(1,8,4)"
     model = BankModel.gfx942()
-    assert matmul_lds.bank_conflicts(b, pl.scheme, 2, model) < \
-        matmul_lds.bank_conflicts(dataclasses.replace(b, swizzle=()), pl.scheme, 2, model)
+    assert planner.bank_conflicts(b, pl.scheme, 2, model) < \
+        planner.bank_conflicts(dataclasses.replace(b, swizzle=()), pl.scheme, 2, model)
     assert b.lds_shape[1] * b.lds_shape[2] <= planned.lds_shape[1] * planned.lds_shape[2]
 
 
@@ -79,18 +81,18 @@ def test_cuda_nn_f16_b_packs_k_for_16_byte_reads(restaged):
     model = BankModel.nvidia()
     assert (b.lanes, b.rake, b.vector, b.pad, b.swizzle, b.row_xor, b.k_pack, b.read_vector) == \
         ("cols", 4, 4, 0, (8, 2, 4), 4, 2, 8)
-    assert b.lane_rows == 2 and matmul_lds.lds_conflicts(b, pl.scheme, 2, model) == (0, 0)
-    assert matmul_lds.lds_conflicts(dataclasses.replace(b, lane_rows=1), pl.scheme, 2, model) == (8, 0)
+    assert b.lane_rows == 2 and planner.lds_conflicts(b, pl.scheme, 2, model) == (0, 0)
+    assert planner.lds_conflicts(dataclasses.replace(b, lane_rows=1), pl.scheme, 2, model) == (8, 0)
     unpacked = inthread_transpose.transposed(planned, pl.scheme, 16, model)  # as planned: k_pack 0
     assert (unpacked.k_pack, unpacked.swizzle, unpacked.row_xor) == (0, (4, 1, 8), 4)
-    assert matmul_lds.lds_conflicts(unpacked, pl.scheme, 2, model) == (0, 0)
+    assert planner.lds_conflicts(unpacked, pl.scheme, 2, model) == (0, 0)
     # The K-contiguous A, restaged for the same reads: unpadded 64-byte rows take its 16-byte
     # writes and reads (two rows per phase of 8 lanes) without conflicts; as planned, for 4-byte
     # reads of one step in the natural order, it had a pad of 8 (4 extra cycles on the writes).
     planned_a, a = out["A"]
     assert (a.vector, a.k_pack, a.read_vector, a.pad, a.swizzle) == (8, 2, 8, 0, ())
-    assert matmul_lds.lds_conflicts(a, pl.scheme, 2, model) == (0, 0)
-    assert (planned_a.k_pack, planned_a.pad) == (0, 8) and matmul_lds.lds_conflicts(planned_a, pl.scheme, 2, model) == (4, 0)
+    assert planner.lds_conflicts(a, pl.scheme, 2, model) == (0, 0)
+    assert (planned_a.k_pack, planned_a.pad) == (0, 8) and planner.lds_conflicts(planned_a, pl.scheme, 2, model) == (4, 0)
 
 
 def test_gfx942_row_xor_removes_the_write_conflicts(restaged):
@@ -101,12 +103,12 @@ def test_gfx942_row_xor_removes_the_write_conflicts(restaged):
     pl, out = restaged("gfx942", ("m", "k"), ("k", "n"), "f16", 256, 256, 256)
     b = inthread_transpose.transposed(out["B"][0], pl.scheme, 16, BankModel.gfx942())  # as planned: k_pack 0
     model = BankModel.gfx942()
-    assert matmul_lds.lds_conflicts(out["B"][1], pl.scheme, 2, model) == (0, 0) and out["B"][1].lane_rows == 2
-    assert matmul_lds.lds_conflicts(dataclasses.replace(out["B"][1], lane_rows=1), pl.scheme, 2, model) == (16, 0)
+    assert planner.lds_conflicts(out["B"][1], pl.scheme, 2, model) == (0, 0) and out["B"][1].lane_rows == 2
+    assert planner.lds_conflicts(dataclasses.replace(out["B"][1], lane_rows=1), pl.scheme, 2, model) == (16, 0)
     assert (b.lanes, b.row_xor, b.swizzle) == ("cols", 4, (4, 1, 8))
-    assert matmul_lds.lds_conflicts(b, pl.scheme, 2, model) == (0, 0)
-    assert matmul_lds.lds_conflicts(dataclasses.replace(b, row_xor=0), pl.scheme, 2, model) == (16, 0)
-    assert matmul_lds.lds_conflicts(dataclasses.replace(b, row_xor=0, swizzle=()), pl.scheme, 2, model) == (240, 28)
+    assert planner.lds_conflicts(b, pl.scheme, 2, model) == (0, 0)
+    assert planner.lds_conflicts(dataclasses.replace(b, row_xor=0), pl.scheme, 2, model) == (16, 0)
+    assert planner.lds_conflicts(dataclasses.replace(b, row_xor=0, swizzle=()), pl.scheme, 2, model) == (240, 28)
 
 
 @pytest.mark.parametrize("options, expect", [
@@ -193,11 +195,11 @@ def test_recorded_staging_must_be_of_the_plan(restaged):
     pl, out = restaged("gfx942", ("m", "k"), ("k", "n"), "f16", 256, 256, 256)
     recorded = {r: new for r, (_, new) in out.items()}
     b = recorded["B"]
-    assert matmul_lds.with_recorded(pl, recorded).staging["B"] == b
+    assert with_recorded(pl, recorded).staging["B"] == b
     with pytest.raises(ValueError, match="not of this plan"):
-        matmul_lds.with_recorded(pl, {**recorded, "B": dataclasses.replace(b, fragment="fma 8x4", k_pack=0)})
+        with_recorded(pl, {**recorded, "B": dataclasses.replace(b, fragment="fma 8x4", k_pack=0)})
     with pytest.raises(ValueError, match="group K steps differently"):
-        matmul_lds.with_recorded(pl, {"B": b})  # the planned A reads one K step at a time
+        with_recorded(pl, {"B": b})  # the planned A reads one K step at a time
 
 
 def test_copy_direct_stages_the_rake_through_a_buffer(restaged, matmul_problem):
@@ -205,16 +207,16 @@ def test_copy_direct_stages_the_rake_through_a_buffer(restaged, matmul_problem):
     staging buffer of one tile, counted in the plan's LDS; the K-contiguous A keeps registers.
     gfx942 has no per-lane cp.async: the option is an error there."""
     tgt = target_model.by_name("cuda")
-    pl = matmul_lds.plan(matmul_problem(("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096), tgt, tgt.lds_bytes, True)
+    pl = planner.plan(matmul_problem(("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096), tgt, tgt.lds_bytes, True)
     new = inthread_transpose.InthreadTranspose(copy="direct").restaged(pl, tgt, 16)
     b, a = new["B"], new["A"]
     assert (b.copy, b.raw_elems) == ("direct", 32 * 128) and (a.copy, a.raw_elems) == ("registers", 0)
     assert StagingLayout.from_attr(b.attr()) == b and 'copy = "direct"' in str(b.attr())
-    assert matmul_lds.with_recorded(pl, new).lds_bytes(2) == \
+    assert with_recorded(pl, new).lds_bytes(2) == \
         (math.prod(a.lds_shape) + math.prod(b.lds_shape) + b.raw_elems) * 2
     gfx942 = target_model.by_name("gfx942")
-    pl942 = matmul_lds.plan(matmul_problem(("m", "k"), ("k", "n"), "f16", 256, 256, 256), gfx942, gfx942.lds_bytes, True,
-                            TILES["gfx942"])
+    pl942 = planner.plan(matmul_problem(("m", "k"), ("k", "n"), "f16", 256, 256, 256), gfx942, gfx942.lds_bytes, True,
+                         TILES["gfx942"])
     with pytest.raises(ValueError, match="needs cp.async"):
         inthread_transpose.InthreadTranspose(copy="direct").restaged(pl942, gfx942, 16)
 
@@ -225,13 +227,13 @@ def test_register_rakes_are_prefetched_into_l1_on_cuda_only(matmul_problem):
     a copy=direct rake are not prefetched; the staging states it and reads it back."""
     problem = matmul_problem(("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096)
     cuda, gfx942 = target_model.by_name("cuda"), target_model.by_name("gfx942")
-    pl = matmul_lds.plan(problem, cuda, cuda.lds_bytes, True)
+    pl = planner.plan(problem, cuda, cuda.lds_bytes, True)
     new = inthread_transpose.InthreadTranspose().restaged(pl, cuda, 16)
     assert (new["B"].prefetch, new["A"].prefetch) == (inthread_transpose.PREFETCH_STEPS, 0)
     assert StagingLayout.from_attr(new["B"].attr()) == new["B"] and "prefetch = 2" in str(new["B"].attr())
     assert inthread_transpose.InthreadTranspose(prefetch=3).restaged(pl, cuda, 16)["B"].prefetch == 3
     assert inthread_transpose.InthreadTranspose(copy="direct").restaged(pl, cuda, 16)["B"].prefetch == 0
-    pl942 = matmul_lds.plan(problem, gfx942, gfx942.lds_bytes, True, TILES["gfx942"])
+    pl942 = planner.plan(problem, gfx942, gfx942.lds_bytes, True, TILES["gfx942"])
     assert inthread_transpose.InthreadTranspose().restaged(pl942, gfx942, 16)["B"].prefetch == 0
     with pytest.raises(ValueError, match="register-staged"):
         dataclasses.replace(new["B"], copy="direct")

@@ -9,6 +9,7 @@ from iree.compiler import ir
 from ldsopt import isa, mma
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
+from ldsopt.matmul import match, planner, recorded, schemes
 from ldsopt.passes import dtl_layout, inthread_transpose, matmul_lds
 from ldsopt.staging import StagingLayout
 
@@ -38,33 +39,33 @@ def test_staging_attr_states_the_layout():
 def test_lavapipe_takes_fma_within_4_wide_vectors(matmul_problem):
     """128x128x8x8 would read B in 8-wide vectors: SPIR-V takes 4 at most, so lavapipe plans
     among the others (128x64x8x4 for 256 x 256 on its 4 CUs)."""
-    pl = matmul_lds.plan(matmul_problem(("m", "k"), ("k", "n"), "f32", 256, 256, 64), target_model.by_name("lavapipe"),
-                         32768, use_mma=True)
-    assert isinstance(pl.scheme, matmul_lds.FmaScheme)
+    pl = planner.plan(matmul_problem(("m", "k"), ("k", "n"), "f32", 256, 256, 64), target_model.by_name("lavapipe"),
+                      32768, use_mma=True)
+    assert isinstance(pl.scheme, schemes.FmaScheme)
     assert (pl.tiling.bm, pl.tiling.bn, pl.tiling.tn, pl.bk) == (128, 64, 4, 16)
 
 
 def test_gfx942_takes_128x128_mfma_for_large_f16(matmul_problem):
-    pl = matmul_lds.plan(matmul_problem(("m", "k"), ("k", "n"), "f16", 4096, 4096, 64), target_model.by_name("gfx942"),
-                         65536, use_mma=True)
+    pl = planner.plan(matmul_problem(("m", "k"), ("k", "n"), "f16", 4096, 4096, 64), target_model.by_name("gfx942"),
+                      65536, use_mma=True)
     assert pl.scheme.intrinsic.name == "MFMA_F32_16x16x16_F16"
     assert (pl.tiling.bm, pl.tiling.bn, pl.bk) == (128, 128, 32)
     assert pl.scheme.waves == (2, 2) and pl.scheme.reps == (4, 4)
 
 
 def test_cuda_f32_has_no_mma(matmul_problem):
-    pl = matmul_lds.plan(matmul_problem(("m", "k"), ("k", "n"), "f32", 64, 64, 64), target_model.by_name("cuda"),
-                         101376, use_mma=True)
-    assert isinstance(pl.scheme, matmul_lds.FmaScheme)
+    pl = planner.plan(matmul_problem(("m", "k"), ("k", "n"), "f32", 64, 64, 64), target_model.by_name("cuda"),
+                      101376, use_mma=True)
+    assert isinstance(pl.scheme, schemes.FmaScheme)
 
 
 def test_tiles_option_parses_and_rejects():
-    assert matmul_lds.parse_tilings("") == matmul_lds.TILINGS
-    assert matmul_lds.parse_tilings("160x64x5x4, 96x96x3x4") == (matmul_lds.Tiling(160, 64, 5, 4),
-                                                                 matmul_lds.Tiling(96, 96, 3, 4))
+    assert schemes.parse_tilings("") == schemes.TILINGS
+    assert schemes.parse_tilings("160x64x5x4, 96x96x3x4") == (schemes.Tiling(160, 64, 5, 4),
+                                                              schemes.Tiling(96, 96, 3, 4))
     for bad, why in (("96x96x3", "not BMxBNxTMxTN"), ("96x96x5x4", "TM must divide BM"), ("0x64x1x1", "TM must")):
         with pytest.raises(ValueError, match=why):
-            matmul_lds.parse_tilings(bad)
+            schemes.parse_tilings(bad)
 
 
 def test_non_power_of_2_tiles_plan_on_lavapipe(matmul_problem):
@@ -72,26 +73,26 @@ def test_non_power_of_2_tiles_plan_on_lavapipe(matmul_problem):
     takes it for NT but not for TN (A's fragment reads would be 5-wide vectors); a tiling whose
     threads cannot split a tile evenly is skipped, not planned."""
     lavapipe = target_model.by_name("lavapipe")
-    tiles = matmul_lds.parse_tilings("160x64x5x4")
-    pl = matmul_lds.plan(matmul_problem(("m", "k"), ("n", "k"), "f32", 200, 130, 64), lavapipe, 32768, True, tiles)
+    tiles = schemes.parse_tilings("160x64x5x4")
+    pl = planner.plan(matmul_problem(("m", "k"), ("n", "k"), "f32", 200, 130, 64), lavapipe, 32768, True, tiles)
     assert (pl.tiling.bm, pl.tiling.bn, pl.tiling.threads) == (160, 64, 512)
     assert pl.staging["A"].tile == (160, 16) and pl.staging["A"].chunks_per_thread == 5
-    assert matmul_lds.plan(matmul_problem(("k", "m"), ("k", "n"), "f32", 200, 130, 64), lavapipe, 32768, True,
-                           tiles) is None
-    uneven = matmul_lds.parse_tilings("96x96x4x4")  # 576 threads; a 96x16 tile has 1536 elements
-    assert matmul_lds.plan(matmul_problem(("m", "k"), ("n", "k"), "f32", 96, 96, 64), lavapipe, 32768, True,
-                           uneven) is None
+    assert planner.plan(matmul_problem(("k", "m"), ("k", "n"), "f32", 200, 130, 64), lavapipe, 32768, True,
+                        tiles) is None
+    uneven = schemes.parse_tilings("96x96x4x4")  # 576 threads; a 96x16 tile has 1536 elements
+    assert planner.plan(matmul_problem(("m", "k"), ("n", "k"), "f32", 96, 96, 64), lavapipe, 32768, True,
+                        uneven) is None
 
 
 def test_bank_model_pads_k_contiguous_b_read_by_rows(matmul_problem):
     """NT on lavapipe: 8 lanes read B rows 4 apart, 16 floats long: a pad of 4 spreads them
     (13 extra cycles in the model, 28 unpadded)."""
     lavapipe = target_model.by_name("lavapipe")
-    pl = matmul_lds.plan(matmul_problem(("m", "k"), ("n", "k"), "f32", 64, 64, 64), lavapipe, 32768, use_mma=True,
-                         tilings=matmul_lds.parse_tilings("64x64x4x4"))
+    pl = planner.plan(matmul_problem(("m", "k"), ("n", "k"), "f32", 64, 64, 64), lavapipe, 32768, use_mma=True,
+                      tilings=schemes.parse_tilings("64x64x4x4"))
     b, model = pl.staging["B"], BankModel(lavapipe.lds_banks, lavapipe.lds_bank_bytes, lavapipe.subgroup_size)
-    assert (b.pad, b.swizzle) == (4, ()) and matmul_lds.lds_conflicts(b, pl.scheme, 4, model) == (1, 12)
-    assert matmul_lds.lds_conflicts(dataclasses.replace(b, pad=0), pl.scheme, 4, model) == (0, 28)
+    assert (b.pad, b.swizzle) == (4, ()) and planner.lds_conflicts(b, pl.scheme, 4, model) == (1, 12)
+    assert planner.lds_conflicts(dataclasses.replace(b, pad=0), pl.scheme, 4, model) == (0, 28)
     assert pl.staging["A"].pad == 0  # A rows are read by all 8 lanes alike: broadcasts
 
 
@@ -135,7 +136,7 @@ def _plans(matmul_problem):
         tgt = target_model.by_name(target)
         bits = 32 if dtype == "f32" else 16
         problem = matmul_problem(dims_a, dims_b, dtype, 4096, 4096, 4096)
-        pl = matmul_lds.plan(problem, tgt, matmul_lds.MatmulLds().lds_budget(tgt), True)
+        pl = planner.plan(problem, tgt, matmul_lds.MatmulLds().lds_budget(tgt), True)
         new = inthread_transpose.InthreadTranspose().restaged(pl, tgt, bits)
         yield target, pl, {r: new[r] or s for r, s in pl.staging.items()}, bits // 8
 
@@ -181,15 +182,15 @@ def test_stages_are_lds_tiles_of_every_operand_and_slots_of_a_raked_copy(matmul_
     cuda = target_model.by_name("cuda")
     p = matmul_problem(("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096)
     budget = matmul_lds.MatmulLds(stages=3).lds_budget(cuda)
-    pl = matmul_lds.plan(p, cuda, budget, True, stages=3)
+    pl = planner.plan(p, cuda, budget, True, stages=3)
     assert (pl.tiling.bm, pl.tiling.bn, pl.stages) == (128, 128, 3)
     assert {s.lds_shape[0] for s in pl.staging.values()} == {3}
     restaged = inthread_transpose.InthreadTranspose(copy="direct", stages=3).restaged(pl, cuda, 16)
     assert restaged["B"].raw_elems == 2 * 128 * 32
-    assert matmul_lds.with_recorded(pl, restaged).lds_bytes(2) <= budget
-    two = matmul_lds.plan(p, cuda, budget, True)
+    assert recorded.with_recorded(pl, restaged).lds_bytes(2) <= budget
+    two = planner.plan(p, cuda, budget, True)
     with pytest.raises(ValueError, match="3 LDS tiles.*2 LDS tiles"):
-        matmul_lds.with_recorded(two, restaged)
+        recorded.with_recorded(two, restaged)
 
 
 def test_passes_that_record_a_staging_take_the_plan_options_of_matmul_lds(matmul_problem):
@@ -209,7 +210,7 @@ def test_passes_that_record_a_staging_take_the_plan_options_of_matmul_lds(matmul
     assert it.planner() == matmul_lds.MatmulLds(**opts)
     cuda = target_model.by_name("cuda")
     p = matmul_problem(("k", "m"), ("k", "n"), "f16", 4096, 4096, 4096)
-    pl = matmul_lds.plan(p, cuda, it.planner().lds_budget(cuda), True, matmul_lds.parse_tilings(opts["tiles"]))
+    pl = planner.plan(p, cuda, it.planner().lds_budget(cuda), True, schemes.parse_tilings(opts["tiles"]))
     assert (pl.tiling.bm, pl.tiling.bn, pl.tiling.threads, pl.scheme.waves) == (256, 128, 512, (4, 4))
     restaged = it.restaged(pl, cuda, 16)
     assert restaged["B"] is None and inthread_transpose.k_per_thread(pl.staging["B"]) == 1
@@ -233,7 +234,7 @@ func.func @f(%t: tensor<4xf32>) -> tensor<4xf32> {{
   return %r : tensor<4xf32>
 }}""")
     op = module.body.operations[0].regions[0].blocks[0].operations[0]
-    p.epilogue = matmul_lds.Epilogue(op, [None], (0, 1))
+    p.epilogue = match.Epilogue(op, [None], (0, 1))
     p._module = module  # keeps the op alive
     return p
 
@@ -267,8 +268,8 @@ def test_plan_of_the_bert_shapes_is_the_measured_fastest_or_near(matmul_problem)
     got = []
     for (b, m, n, k), dims_b, ops in BERT:
         p = _with_epilogue(matmul_problem(("m", "k"), dims_b, "f16", m, n, k), ops)
-        pl = matmul_lds.plan(_batched(p, b) if b > 1 else p, cuda, budget, True)
-        assert isinstance(pl.scheme, matmul_lds.MmaScheme)
+        pl = planner.plan(_batched(p, b) if b > 1 else p, cuda, budget, True)
+        assert isinstance(pl.scheme, schemes.MmaScheme)
         assert -(-m // pl.tiling.bm) * -(-n // pl.tiling.bn) * b >= cuda.compute_units // 2
         got.append(_tiles(pl))
     assert got == ["64x64", "64x64", "64x64", "128x64", "64x64"]
@@ -281,8 +282,8 @@ def test_plan_keeps_128x128_where_the_grid_fills_the_machine_many_times(matmul_p
         tgt = target_model.by_name(name)
         p = matmul_problem(("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096)
         budget = matmul_lds.MatmulLds().lds_budget(tgt)
-        pl = matmul_lds.plan(p, tgt, budget, True)
-        assert _tiles(pl) == "128x128" and pl == matmul_lds.plan(p, tgt, budget, True)
+        pl = planner.plan(p, tgt, budget, True)
+        assert _tiles(pl) == "128x128" and pl == planner.plan(p, tgt, budget, True)
 
 
 @pytest.mark.parametrize("target", ["cuda", "gfx942", "lavapipe"])
@@ -294,7 +295,7 @@ def test_skinny_products_take_a_16_wide_tile_along_the_short_side(matmul_problem
     along the long side."""
     tgt = target_model.by_name(target)
     p = matmul_problem(("m", "k"), ("k", "n"), "f16" if target != "lavapipe" else "f32", m, n, k)
-    pl = matmul_lds.plan(p, tgt, matmul_lds.MatmulLds().lds_budget(tgt), True)
+    pl = planner.plan(p, tgt, matmul_lds.MatmulLds().lds_budget(tgt), True)
     short, long_tile = (pl.tiling.bm, pl.tiling.bn) if m <= 16 else (pl.tiling.bn, pl.tiling.bm)
     assert short == 16 and long_tile >= 32, _tiles(pl)
 
@@ -306,9 +307,9 @@ def test_plan_cost_counts_tiles_per_cu_and_the_epilogue(matmul_problem):
     cuda = target_model.by_name("cuda")
     p = matmul_problem(("m", "k"), ("k", "n"), "f16", 512, 768, 768)
     budget = matmul_lds.MatmulLds().lds_budget(cuda)
-    t64 = matmul_lds.plan(p, cuda, budget, True, matmul_lds.parse_tilings("64x64x4x4"))
-    t32 = matmul_lds.plan(p, cuda, budget, True, matmul_lds.parse_tilings("32x64x2x4"))
-    assert matmul_lds.plan_cost(p, t64, cuda) == (7176192, 96 * 7176192)
-    assert matmul_lds.plan_cost(p, t32, cuda)[0] == pytest.approx(1.8 * 768 * (32 * 64 + 9 * 96 + 4096))
+    t64 = planner.plan(p, cuda, budget, True, schemes.parse_tilings("64x64x4x4"))
+    t32 = planner.plan(p, cuda, budget, True, schemes.parse_tilings("32x64x2x4"))
+    assert planner.plan_cost(p, t64, cuda) == (7176192, 96 * 7176192)
+    assert planner.plan_cost(p, t32, cuda)[0] == pytest.approx(1.8 * 768 * (32 * 64 + 9 * 96 + 4096))
     _with_epilogue(p, 3)
-    assert matmul_lds.plan_cost(p, t64, cuda)[0] == 7176192 + 64 * 64 * 64 * 3
+    assert planner.plan_cost(p, t64, cuda)[0] == 7176192 + 64 * 64 * 64 * 3

@@ -1,8 +1,8 @@
-"""The matmul_lds emitter for operands staged with a DTL layout (`StagingLayout.lds_layout` set
+"""The matmul emitter (emit.py) for operands staged with a DTL layout (`StagingLayout.lds_layout` set
 by ldsopt-dtl-layout); the math is ldsopt/dtl.py, whose pure-Python maps this file emits.
 
-`with_dtl(Emitter)` is the one hook matmul_lds calls: a subclass whose staging methods take the
-operands with a DTL layout and leave the others to matmul_lds:
+`with_dtl(Emitter)` is the one hook ldsopt-matmul-lds calls: a subclass whose staging methods take
+the operands with a DTL layout and leave the others to emit.py:
 - chunk coordinates (once, before the K loop): chunk c = tid + threads * j is split by the
   threads along the coalesced dim (shift/mask, or a magic multiply-shift proven exact for the
   chunk range: `dtl.divisions`), its source is the inverse placement (forward permutation /
@@ -23,13 +23,13 @@ operands with a DTL layout and leave the others to matmul_lds:
   M/N indices past the operand's extent are clamped (rows and columns past M or N only feed
   outputs that are never stored; a DMA cannot zero-fill); so are K indices past K, whose
   chunks must be zeros (their products would add to the sums): cp.async copies no source
-  element there (srcElements = 0: zero-fill), the register path reads zeros (matmul_lds's guarded read), and gfx942's
+  element there (srcElements = 0: zero-fill), the register path reads zeros (emit.py's guarded read), and gfx942's
   DMA cannot, so dtl_layout refuses K tails there;
 - fragment reads: logical (row, col) -> flat LDS offset (inverse permutation / rotation, then
   the padding), as `vector.load`s stating their alignment (n elements: every layout keeps
   it) except on SPIR-V.
-Overlap: direct copies are matmul_lds's copied operands (`_copied`), `stages - 1` K tiles ahead
-(matmul_lds's header): step kt starts those of tile kt+stages-1 before its math and, after it,
+Overlap: direct copies are emit.py's copied operands (`_copied`), `stages - 1` K tiles ahead
+(emit.py's header): step kt starts those of tile kt+stages-1 before its math and, after it,
 waits for tile kt+1's before the barrier: `nvgpu.device_async_wait` with `numGroups = stages -
 2` on CUDA (one cp.async group per tile), `amdgpu.memory_counter_wait load(N)` on gfx942 with N
 this thread's copies of the stages - 2 newer tiles (s_waitcnt vmcnt(N): loads return in order;

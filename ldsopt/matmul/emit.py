@@ -1,0 +1,411 @@
+"""The matmul kernel of a plan (`Emitter`; its scheme's subclass, emit_fma.py or emit_mma.py,
+emits the product and the output store).
+
+The kernel. Workgroup (x, y, z) computes the BM x BN tile (y, x) of batch z: the tiling of
+TILINGS (128x128 to 32x32 in 256 threads, 16-wide ones in 64 for skinny products) that the
+target's threads, vector width and LDS take and that `plan_cost`, a model of how the tiles
+spread over the target's compute units, finds fastest; the `tiles` option gives the tilings
+to choose from, BMxBNxTMxTN, any sizes (96, 160, 192, 320, ...) whose BM/TM * BN/TN threads
+split both tiles evenly and are whole subgroups. Per K step of BK (64 bytes of K: 16 f32, 32 f16/bf16):
+- each operand's tile is staged global -> registers -> LDS as its `StagingLayout`
+  (ldsopt/staging.py) says. Planned here: vector reads in the operand's own memory order (no
+  transpose), rows padded by the pad the bank model (ldsopt/banks.py) finds cheapest for the
+  first wave's stores and fragment reads. A pass before this one (inthread_transpose) may
+  record a rewritten layout for an operand on the root op (`ldsopt.staging = {B = {...}}`,
+  `record_staging`): it must stage the tile this plan stages (same tile, threads, fragment),
+  and is emitted as it says: raked reads of several rows, a `vector.transpose` of each
+  register tile, K-contiguous LDS with its row XOR and rotating swizzle applied to every LDS
+  index; the passes that recorded one are named before this one in `ldsopt.lowered_by`. The
+  emitted layout is recorded as `ldsopt.staging` on the operand's `memref.alloc`;
+- the pipeline of S = `stages` LDS tiles (2 by default: double buffering). Step kt reads the
+  global tile kt+1 of the operands staged through registers first (its latency hides behind
+  the math), multiplies the LDS tile kt % S, stores the registers into LDS tile (kt+1) % S,
+  then one barrier: it both publishes tile kt+1 and tells every thread that tile kt % S is no
+  longer read before a later step overwrites it. Operands copied without registers (cp.async,
+  gather_to_lds: dtl_layout's `copy = direct`, inthread_transpose's raked rows) run S - 1 tiles
+  ahead: step kt starts the copies of tile kt+S-1 into LDS tile (kt-1) % S (free since the
+  barrier ending step kt-1; a raked tile into its own slot kt % (S-1) of the staging buffer),
+  one group per tile, and after the math waits only for tile kt+1's, leaving the S-2 newer
+  groups in flight across the barrier. Tile indices past the last tile are clamped to it (the
+  copy re-reads it into a tile no step reads) instead of branching. A register-staged
+  operand whose staging says `prefetch = P` (inthread_transpose on CUDA) first prefetches,
+  each step, the L1 lines of its global reads of tile kt+P (`prefetch.global.L1`, under the
+  reads' guards);
+- the product, by scheme:
+  FMA (every target; f32 on CUDA, where mma.sync would round to tf32; lavapipe): thread
+  (ty, tx) owns the TM x TN micro-tile at (ty*TM, tx*TN), reads TM x KU of A and KU x TN of
+  B per sub-step (vector reads along the LDS rows, converted to f32) and does TM x KU
+  `vector.fma`s on vectors of TN (at most 4 on SPIR-V);
+  matrix cores (gfx942 `amdgpu.mfma` 16x16x16 f16/bf16 and 16x16x4 f32; CUDA sm_80+
+  `nvgpu.mma.sync` m16n8k16 f16/bf16; ldsopt/mma.py has their lane layouts): the waves tile
+  the workgroup tile, each wave RM x RN intrinsic tiles; each lane reads its A and B operand
+  registers from LDS in the longest runs the staging order allows (a K-contiguous A fragment
+  of MFMA is one 4-element read, a K-strided one four scalar reads). When both operands are
+  K-contiguous in LDS (`packing`), a read group covers k_pack K steps whose K slots are fed in
+  mma.k_order, the same order for A and B, so that a lane's slots are consecutive K: one
+  16-byte read (mma.sync f16: 8 K for four 4-byte reads; MFMA: ds_read_b128 for two
+  ds_read_b64). B's fragments of a group are read first and kept, A's one repetition at a
+  time, each followed by its products.
+Output: each thread stores its accumulators in vectors along N, adding a loaded init, then
+applying the consumer if there is one: its other operands are read at the same (b?, m, n) (a
+vector along n where n is the operand's last dim, else a scalar broadcast).
+Tails: global reads past M, N or K (tiles that do not divide the extents) are guarded and
+read zeros, so they add nothing; stores (and reads of a loaded init or of the consumer's
+operands) past M or N are guarded.
+Vector widths divide the extents they run along, so a vector is all in or all out.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, gpu, memref, scf, vector
+
+from ldsopt import index_expr
+from ldsopt import target as target_model
+from ldsopt.dispatch import Binding, Dispatch
+from ldsopt.elementwise import vectorize_body
+from ldsopt.ir_types import element_bits
+from ldsopt.kernel import Kernel, L1Prefetch, read_vector, write_vector
+from ldsopt.matmul import dtl_emit
+from ldsopt.matmul.match import MatmulProblem
+from ldsopt.matmul.schemes import MatmulPlan
+from ldsopt.staging import ATTR, StagingLayout
+
+
+class Emitter:
+    """Builds the kernel of one planned dispatch: staging and the K loop here; the product
+    and the output store in the scheme's subclass."""
+
+    def __init__(self, d: Dispatch, p: MatmulProblem, pl: MatmulPlan, tgt: target_model.Target):
+        self.d, self.p, self.pl = d, p, pl
+        t = pl.tiling
+        grid = (math.ceil(p.sizes["n"] / t.bn), math.ceil(p.sizes["m"] / t.bm), p.sizes["b"])
+        self.k = Kernel(d, tgt, (t.threads, 1, 1), grid)
+        self.f32 = ir.F32Type.get()
+        self.n_steps = math.ceil(p.sizes["k"] / pl.bk)
+
+    def emit(self, pass_name: str, workgroups_per_cu: int = 1) -> None:
+        k, p, pl, t = self.k, self.p, self.pl, self.pl.tiling
+        with k.ip, self.d.location:
+            loaded = isinstance(p.init, Binding)
+            init_is_output = loaded and p.init.source == p.output.source  # before memref() rebinds it
+            self.out = p.output.memref()
+            self.init = None if not loaded else self.out if init_is_output else p.init.memref()
+            self.mem = {r: b.memref() for r, b in p.operands.items()}
+            self.epilogue_mem = [None if x is None else x[0].memref() for x in p.epilogue.inputs] if p.epilogue else []
+            self.lds = {r: self._alloc(s) for r, s in pl.staging.items()}
+            self.tid = k.thread_id()
+            self.raw = {r: self._raw_staging(s) for r, s in pl.staging.items() if s.raw_elems}
+            self.batch = k.block_id("z") if p.batched else None
+            self.origin = {"m": arith.muli(k.block_id("y"), k.const(t.bm)),
+                           "n": arith.muli(k.block_id("x"), k.const(t.bn))}
+            self._thread_origins()
+            self.chunks = {r: self._chunk_coords(s) for r, s in pl.staging.items()}
+            self.prefetchers = {r: L1Prefetch(self.mem[r]) for r, s in pl.staging.items() if s.prefetch}
+            self.group = None  # the cp.async group of the newest tile's copies (CUDA)
+            if self._any_copied():  # the copied operands run stages - 1 tiles ahead
+                for tile in range(pl.stages - 1):
+                    self._start_copies(k.const(min(tile, self.n_steps - 1) * pl.bk), k.const(tile),
+                                       self._slot(k.const(tile)))
+            self._land(self._read_tiles(k.const(0)), k.const(0), self._slot(k.const(0)))
+            gpu.barrier()
+            acc0 = self._acc_init(k.const(p.init if isinstance(p.init, float) else 0.0, self.f32))
+            loop = scf.ForOp(k.const(0), k.const(self.n_steps), k.const(1), acc0)
+        with ir.InsertionPoint(loop.body), self.d.location:
+            self._k_step(loop.induction_variable, list(loop.inner_iter_args))
+        with k.ip, self.d.location:
+            self._store_output(list(loop.results))
+        k.finish(pass_name, workgroups_per_cu)
+
+    # --- what a scheme provides ---
+
+    def _thread_origins(self) -> None:
+        """Sets `frag_origin[role]`: where this thread's fragments start in the tile, along M (A)
+        or N (B)."""
+        raise NotImplementedError
+
+    def _acc_init(self, value: ir.Value) -> list[ir.Value]:
+        raise NotImplementedError
+
+    def _multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value]) -> list[ir.Value]:
+        """The accumulators after the K sub-steps of `_k_group` elements at `kk` of LDS buffer `buf`."""
+        raise NotImplementedError
+
+    def _store_output(self, acc: list[ir.Value]) -> None:
+        raise NotImplementedError
+
+    # --- staging ---
+
+    def _alloc(self, s: StagingLayout) -> ir.Value:
+        mtype = ir.MemRefType.get(list(s.lds_shape), self.p.elem_type,
+                                  memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
+        buf = memref.alloc(mtype, [], [])
+        buf.owner.attributes[ATTR] = s.attr()
+        return buf
+
+    def _raw_staging(self, s: StagingLayout) -> tuple[ir.Value, ir.Value, ir.Value]:
+        """(staging buffer, the operand as cp.async's source, this thread's first element) of a
+        transposed tile copied directly: the buffer holds stages - 1 tiles in flight (its
+        slots); raked row i of chunk j of thread t lands at element ((j * rake + i) * threads +
+        t) * vector of its slot, so a warp's copies (and its reads back) of one row are
+        consecutive vectors, free of bank conflicts."""
+        space = ir.Attribute.parse("#gpu.address_space<workgroup>")
+        shape = [s.buffers - 1, s.tile[0] * s.tile[1]]
+        buf = memref.alloc(ir.MemRefType.get(shape, self.p.elem_type, memory_space=space), [], [])
+        return buf, dtl_emit.dma_source(self, self.mem[s.operand]), self._scaled(self.tid, s.vector)
+
+    def _chunk_coords(self, s: StagingLayout) -> list[tuple[ir.Value, ir.Value]]:
+        """Tile (row, col) of each chunk this thread moves (`StagingLayout.chunk_coords_expr`
+        of chunk tid + threads * j); the same every K step, so computed once."""
+        tid = index_expr.var("tid")
+        return [tuple(self.k.index(list(s.chunk_coords_expr(index_expr.offset(tid, s.threads * j))), tid=self.tid))
+                for j in range(s.chunks_per_thread)]
+
+    def _scaled(self, v: ir.Value, factor: int) -> ir.Value:
+        return arith.muli(v, self.k.const(factor)) if factor > 1 else v
+
+    def _row_reads(self, role: str, k0: ir.Value) -> list[list[tuple[list[tuple[ir.Value, int]], list[ir.Value]]]]:
+        """Per chunk this thread reads of the operand's tile at K offset `k0`, per raked row:
+        (its global indices past a tile-ragged end, as `_inside` takes them; its global index)."""
+        s = self.pl.staging[role]
+        origin = {**self.origin, "k": k0}
+        tile_extent = dict(zip(s.dims, s.tile))
+        out = []
+        for row0, col in self.chunks[role]:
+            rows = []
+            for i in range(s.rake):
+                glob = [arith.addi(origin[dim], x) for dim, x in zip(s.dims, (self._offset(row0, i), col))]
+                ragged = [(g, self.p.sizes[dim]) for dim, g in zip(s.dims, glob)
+                          if self.p.sizes[dim] % tile_extent[dim]]
+                rows.append((ragged, ([self.batch] if self.batch is not None else []) + glob))
+            out.append(rows)
+        return out
+
+    def _read_tile(self, role: str, k0: ir.Value) -> list[list[ir.Value]]:
+        """This thread's chunks of the operand's tile at K offset `k0`, zeros past the ends:
+        per chunk, the vectors its LDS writes store (`StagingLayout.lds_writes` order)."""
+        s = self.pl.staging[role]
+        vtype = ir.VectorType.get([s.vector], self.p.elem_type)
+        regs = []
+        for chunk in self._row_reads(role, k0):
+            rows = [self._read_or_zero(ragged, vtype, self.mem[role], idx) for ragged, idx in chunk]
+            regs.append(self._transposed(rows) if s.register_transpose else rows)
+        return regs
+
+    def _prefetch_tile(self, role: str, k0: ir.Value) -> None:
+        """Prefetches into L1 each line this thread's reads of the operand's tile at K offset `k0`
+        touch (StagingLayout.prefetch), under the reads' guards."""
+        for chunk in self._row_reads(role, k0):
+            for ragged, idx in chunk:
+                with self._guard(ragged):
+                    self.prefetchers[role](idx)
+
+    def _raw_index(self, s: StagingLayout, slot: ir.Value, j: int, i: int) -> list[ir.Value]:
+        return [slot, self._offset(self.raw[s.operand][2], (j * s.rake + i) * s.threads * s.vector)]
+
+    def _copy_tile(self, role: str, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> list[ir.Value]:
+        """Starts the copies of the operand's tile at K offset `k0` that need no registers
+        (`_copied`), into LDS tile `buf` or staging slot `slot`; returns their cp.async tokens.
+        Here the raked rows of a transposed tile, into this thread's part of the slot (rows past
+        K zero-filled, indices past M/N clamped: they only feed outputs never stored, as
+        dtl_emit's copies)."""
+        s = self.pl.staging[role]
+        raw, src, _ = self.raw[role]
+        tokens = []
+        for j, (row0, col) in enumerate(self.chunks[role]):
+            for i in range(s.rake):
+                idx, k_tail = dtl_emit.global_index(self, role, k0, (self._offset(row0, i), col))
+                tokens.append(dtl_emit.async_copy(raw, self._raw_index(s, slot, j, i), src, idx, s.vector,
+                                                  self._inside(k_tail) if k_tail else None))
+        return tokens
+
+    def _raked_from_staging(self, role: str, slot: ir.Value) -> list[list[ir.Value]]:
+        """This thread's raked rows read back from staging slot `slot` (landed: `_land`): per
+        chunk, the columns of its transposed register tile."""
+        s = self.pl.staging[role]
+        vtype = ir.VectorType.get([s.vector], self.p.elem_type)
+        elem_bytes = element_bits(self.p.elem_type) // 8
+        return [self._transposed([read_vector(vtype, self.raw[role][0], self._raw_index(s, slot, j, i),
+                                              s.vector * elem_bytes)
+                                  for i in range(s.rake)]) for j in range(s.chunks_per_thread)]
+
+    def _transposed(self, rows: list[ir.Value]) -> list[ir.Value]:
+        """The columns of the register tile whose rows are `rows`: one `vector.transpose` of the
+        tile (for 16-bit elements gfx942 packs the columns with v_perm_b32)."""
+        width = ir.VectorType(rows[0].type).shape[0]
+        elem = ir.VectorType(rows[0].type).element_type
+        tile = vector.broadcast(ir.VectorType.get([len(rows), width], elem), self.k.const(0.0, elem))
+        for i, row in enumerate(rows):
+            tile = vector.insert(row, tile, [], [i])
+        columns = vector.transpose(ir.VectorType.get([width, len(rows)], elem), tile, [1, 0])
+        return [vector.extract(columns, [], [j]) for j in range(width)]
+
+    def _store_tile(self, role: str, regs: list[list[ir.Value]], buf: ir.Value) -> None:
+        s = self.pl.staging[role]
+        for values, (row, col) in zip(regs, self.chunks[role]):
+            # Transposed: column j of the register tile goes to LDS row col + j, at K = row.
+            row, col = (col, row) if s.register_transpose else (row, col)
+            for reg, dr, n in s.write_slices():
+                write_vector(values[reg], self.lds[role], [buf, *self._lds_index(s, self._offset(row, dr), col)],
+                             self._align(s, n))
+
+    def _align(self, s: StagingLayout, n: int) -> int:
+        """Bytes of alignment of an LDS access of n elements (0: none stated; SPIR-V, scalars):
+        every layout starts an access at a multiple of its elements (pads and swizzle units
+        are multiples of the widest access; unit-tested), so a row's and a buffer's stride
+        bound it."""
+        if self.k.target.backend == "vulkan" or n == 1:
+            return 0
+        elem_bytes = element_bits(self.p.elem_type) // 8
+        return math.gcd(n * elem_bytes, s.lds_shape[-1] * elem_bytes, math.prod(s.lds_shape[1:]) * elem_bytes)
+
+    def _lds_index(self, s: StagingLayout, row: ir.Value, col: ir.Value) -> tuple[ir.Value, ir.Value]:
+        """The LDS (row, col) of tile element (row, col), as `s.address_map` places it."""
+        placed = s.address_map.place(index_expr.var("row"), index_expr.var("col"))
+        return tuple(self.k.index(list(placed), row=row, col=col))
+
+    # --- the K loop ---
+
+    def _k_step(self, kt: ir.Value, acc: list[ir.Value]) -> None:
+        k, stages = self.k, self.pl.stages
+        if self._any_copied():
+            ahead = self._offset(kt, stages - 1)
+            self._start_copies(self._k0(ahead), arith.remui(ahead, k.const(stages)), self._slot(ahead))
+        cur = arith.remui(kt, k.const(stages))
+        following = self._offset(kt, 1)
+        for r in self.prefetchers:
+            self._prefetch_tile(r, self._k0(self._offset(kt, self.pl.staging[r].prefetch)))
+        loaded = self._read_tiles(self._k0(following))
+        for kk in range(0, self.pl.bk, self._k_group()):
+            acc = self._multiply(cur, kk, acc)
+        self._land(loaded, arith.remui(following, k.const(stages)), self._slot(following))
+        gpu.barrier()
+        scf.yield_(acc)
+
+    def _slot(self, tile: ir.Value) -> ir.Value | None:
+        """The staging slot of K tile `tile` (tile % (stages - 1)); None without a raked tile
+        copied directly."""
+        if not self.raw:
+            return None
+        slots = self.pl.stages - 1
+        return arith.remui(tile, self.k.const(slots)) if slots > 1 else self.k.const(0)
+
+    def _k0(self, tile: ir.Value) -> ir.Value:
+        """K offset of K tile `tile`, clamped to the last tile."""
+        return arith.minui(arith.muli(tile, self.k.const(self.pl.bk)), self.k.const((self.n_steps - 1) * self.pl.bk))
+
+    def _copied(self, role: str) -> bool:
+        """Whether the operand's tiles travel by copies that hold no registers (`_copy_tile`)."""
+        return role in self.raw
+
+    def _any_copied(self) -> bool:
+        return any(self._copied(r) for r in self.pl.staging)
+
+    def _read_tiles(self, k0: ir.Value) -> dict[str, list[list[ir.Value]]]:
+        """The register-staged operands' chunks of the tiles at K offset `k0`."""
+        return {r: self._read_tile(r, k0) for r in self.pl.staging if not self._copied(r)}
+
+    def _start_copies(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> None:
+        """Starts the copied operands' copies of the tiles at K offset `k0` (into LDS tile
+        `buf`, staging slot `slot`); on CUDA closes them into one cp.async group."""
+        tokens = [t for r in self.pl.staging if self._copied(r) for t in self._copy_tile(r, k0, buf, slot)]
+        if tokens:
+            self.group = ir.Operation.create("nvgpu.device_async_create_group", results=[dtl_emit.async_token()],
+                                             operands=tokens).result
+
+    def _wait_copies(self) -> None:
+        """Waits for this thread's copies of the next tile: the stages - 2 newer groups stay
+        in flight (cp.async.wait_group)."""
+        i32 = ir.IntegerType.get_signless(32)
+        ir.Operation.create("nvgpu.device_async_wait", operands=[self.group],
+                            attributes={"numGroups": ir.IntegerAttr.get(i32, self.pl.stages - 2)})
+
+    def _land(self, regs: dict[str, list[list[ir.Value]]], buf: ir.Value, slot: ir.Value | None) -> None:
+        """Puts the next tile into LDS tile `buf`, before the barrier that publishes it: waits
+        for its copies, transposes a raked tile from its staging slot `slot`, stores `regs`."""
+        if self._any_copied():
+            self._wait_copies()
+        for r in self.pl.staging:
+            if r in self.raw:
+                self._store_tile(r, self._raked_from_staging(r, slot), buf)
+            elif r in regs:
+                self._store_tile(r, regs[r], buf)
+
+    def _k_group(self) -> int:
+        """K elements each `_multiply` covers."""
+        return self.pl.scheme.k_step
+
+    def _lds_read(self, role: str, buf: ir.Value, row: ir.Value, col: ir.Value, n: int) -> ir.Value:
+        s = self.pl.staging[role]
+        return read_vector(ir.VectorType.get([n], self.p.elem_type), self.lds[role],
+                           [buf, *self._lds_index(s, row, col)], self._align(s, n))
+
+    def _offset(self, base: ir.Value, off: int) -> ir.Value:
+        return arith.addi(base, self.k.const(off)) if off else base
+
+    # --- output ---
+
+    def _store_piece(self, piece: ir.Value, m: ir.Value, n: ir.Value) -> None:
+        """Stores a vector of the output along N at (m, n), adding the loaded init if any and
+        applying the epilogue if any (stored in its result's dim order); guarded where the
+        tiles do not divide M or N (vector widths divide N)."""
+        p, t = self.p, self.pl.tiling
+        ragged = [(x, p.sizes[dim]) for dim, x, tile in (("m", m, t.bm), ("n", n, t.bn)) if p.sizes[dim] % tile]
+        idx = ([self.batch] if self.batch is not None else []) + [m, n]
+        with self._guard(ragged):
+            value = piece if self.init is None else arith.addf(piece, read_vector(piece.type, self.init, idx))
+            if p.epilogue:
+                write_vector(self._epilogue(value, idx), self.out, [idx[i] for i in p.epilogue.out_dims])
+            else:
+                write_vector(value, self.out, idx)
+
+    def _epilogue(self, value: ir.Value, idx: list[ir.Value]) -> ir.Value:
+        """The epilogue's body on vectors along N at `idx` (b?, m, n), `value` standing for the
+        contraction's result: an operand with n as its last dim read as a vector there, any
+        other as the scalar at its dims of `idx`, broadcast."""
+        width = ir.VectorType(value.type).shape[0]
+        last = len(idx) - 1
+        args = []
+        for x, buf in zip(self.p.epilogue.inputs, self.epilogue_mem):
+            if x is None:
+                args.append(value)
+                continue
+            at = [idx[i] for i in x[1]]
+            vtype = ir.VectorType.get([width], x[0].tensor_type.element_type)
+            args.append(read_vector(vtype, buf, at) if x[1] and x[1][-1] == last
+                        else vector.broadcast(vtype, memref.load(buf, at)))
+        return vectorize_body(self.p.epilogue.op, args, width)
+
+    # --- guards ---
+
+    def _inside(self, ragged: list[tuple[ir.Value, int]]) -> ir.Value:
+        conds = [arith.cmpi(arith.CmpIPredicate.ult, x, self.k.const(n)) for x, n in ragged]
+        cond = conds[0]
+        for c in conds[1:]:
+            cond = arith.andi(cond, c)
+        return cond
+
+    def _read_or_zero(self, ragged: list[tuple[ir.Value, int]], vtype: ir.VectorType, buf: ir.Value,
+                      idx: list[ir.Value]) -> ir.Value:
+        if not ragged:
+            return read_vector(vtype, buf, idx)
+        guard = scf.IfOp(self._inside(ragged), [vtype], has_else=True)
+        with ir.InsertionPoint(guard.then_block):
+            scf.yield_([read_vector(vtype, buf, idx)])
+        with ir.InsertionPoint(guard.else_block):
+            scf.yield_([vector.broadcast(vtype, self.k.const(0.0, vtype.element_type))])
+        return guard.result
+
+    @contextlib.contextmanager
+    def _guard(self, ragged: list[tuple[ir.Value, int]]):
+        """Emits the body of the `with` under `scf.if` all of `ragged` inside (directly if empty)."""
+        if not ragged:
+            yield
+            return
+        guard = scf.IfOp(self._inside(ragged))
+        with ir.InsertionPoint(guard.then_block):
+            yield
+            scf.yield_([])

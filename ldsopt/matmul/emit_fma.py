@@ -1,0 +1,78 @@
+"""The FMA scheme's product and output store (schemes.FmaScheme): thread (ty, tx) accumulates
+its TM x TN micro-tile in f32 vectors of TN, from fragments read along the LDS rows."""
+
+from __future__ import annotations
+
+import math
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, vector
+
+from ldsopt.matmul.emit import Emitter
+from ldsopt.matmul.planner import pow2_dividing
+
+
+class FmaEmitter(Emitter):
+    """FMA on f32 vectors of TN: correct on every target, vectors of at most 4 on SPIR-V."""
+
+    def _thread_origins(self) -> None:
+        k, t = self.k, self.pl.tiling
+        ty, tx = k.delinearize(self.tid, [t.bm // t.tm, t.bn // t.tn])
+        self.frag_origin = {"A": arith.muli(ty, k.const(t.tm)), "B": arith.muli(tx, k.const(t.tn))}
+
+    def _acc_init(self, value: ir.Value) -> list[ir.Value]:
+        t = self.pl.tiling
+        return [vector.broadcast(ir.VectorType.get([t.tn], self.f32), value)] * t.tm
+
+    def _multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value]) -> list[ir.Value]:
+        t = self.pl.tiling
+        a, b = self._fragment_reads("A", buf, kk), self._fragment_reads("B", buf, kk)
+        acc = list(acc)
+        for u in range(t.ku):
+            b_u = self._fragment_vector("B", b, u)
+            for i in range(t.tm):
+                a_iu = vector.broadcast(b_u.type, self._fragment_elem("A", a, i, u))
+                acc[i] = vector.fma(a_iu, b_u, acc[i])
+        return acc
+
+    def _fragment_reads(self, role: str, buf: ir.Value, kk: int) -> list[ir.Value]:
+        """This thread's fragment for the K sub-step at `kk`, as f32 vectors read along the LDS
+        rows: one per M/N element when the rows run along K, else one per K element."""
+        s, k = self.pl.staging[role], self.k
+        x0 = self.frag_origin[role]
+        reads = self.pl.scheme.reads(role, s.k_contiguous, 0)  # static offsets: lane 0's origin is 0
+        return [self._to_f32(self._lds_read(role, buf, self._offset(x0, row) if s.k_contiguous else k.const(kk + row),
+                                            k.const(kk + col) if s.k_contiguous else self._offset(x0, col), n))
+                for row, col, n in reads]
+
+    def _fragment_elem(self, role: str, reads: list[ir.Value], x: int, u: int) -> ir.Value:
+        """Element (M/N offset x, K offset u) of a fragment read by `_fragment_reads`."""
+        if self.pl.staging[role].k_contiguous:
+            return vector.extract(reads[x], [], [u])
+        return vector.extract(reads[u], [], [x])
+
+    def _fragment_vector(self, role: str, reads: list[ir.Value], u: int) -> ir.Value:
+        """The fragment's vector along M/N at K offset u."""
+        if not self.pl.staging[role].k_contiguous:
+            return reads[u]
+        n = self.pl.scheme.extent(role)
+        return vector.from_elements(ir.VectorType.get([n], self.f32),
+                                    [self._fragment_elem(role, reads, x, u) for x in range(n)])
+
+    def _to_f32(self, v: ir.Value) -> ir.Value:
+        vtype = ir.VectorType(v.type)
+        if vtype.element_type == self.f32:
+            return v
+        return arith.extf(ir.VectorType.get(vtype.shape, self.f32), v)
+
+    def _store_output(self, acc: list[ir.Value]) -> None:
+        """Each accumulator row in the widest vectors that divide N."""
+        p, t = self.p, self.pl.tiling
+        width = pow2_dividing(math.gcd(t.tn, p.sizes["n"]), t.tn)
+        m0 = arith.addi(self.origin["m"], self.frag_origin["A"])
+        n0 = arith.addi(self.origin["n"], self.frag_origin["B"])
+        for i, row in enumerate(acc):
+            for q in range(0, t.tn, width):
+                piece = row if width == t.tn else \
+                    vector.extract_strided_slice(ir.VectorType.get([width], self.f32), row, [q], [width], [1])
+                self._store_piece(piece, self._offset(m0, i), self._offset(n0, q))

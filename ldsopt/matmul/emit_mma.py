@@ -1,0 +1,113 @@
+"""The matrix-core scheme's product and output store (schemes.MmaScheme): each wave's RM x RN
+intrinsic tiles (amdgpu.mfma, nvgpu.mma.sync), their fragments read from LDS in the
+intrinsic's lane layouts (ldsopt/mma.py)."""
+
+from __future__ import annotations
+
+import math
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, vector
+
+from ldsopt import index_expr, mma
+from ldsopt.matmul.emit import Emitter
+from ldsopt.matmul.planner import pow2_dividing
+from ldsopt.matmul.schemes import row_runs
+
+
+class MmaEmitter(Emitter):
+    """Matrix-core intrinsics (amdgpu.mfma, nvgpu.mma.sync) on fragments in their operand
+    layouts, read from LDS in the longest runs the staging order allows."""
+
+    def _thread_origins(self) -> None:
+        k, sch = self.k, self.pl.scheme
+        sg = sch.intrinsic.subgroup
+        self.lane = arith.remui(self.tid, k.const(sg))
+        wy, wx = k.delinearize(arith.divui(self.tid, k.const(sg)), list(sch.waves))
+        wgm, wgn = sch.waves
+        self.frag_origin = {"A": arith.muli(wy, k.const(self.pl.tiling.bm // wgm)),
+                            "B": arith.muli(wx, k.const(self.pl.tiling.bn // wgn))}
+
+    def _lane_offset(self, lane_map: mma.LaneMap) -> ir.Value:
+        lane = index_expr.var("lane")
+        return self.k.index([lane_map.expr(lane, self.pl.scheme.intrinsic.subgroup)], lane=self.lane)[0]
+
+    def _acc_init(self, value: ir.Value) -> list[ir.Value]:
+        rm, rn = self.pl.scheme.reps
+        return [vector.broadcast(self.pl.scheme.intrinsic.c.register_type(self.f32), value)] * (rm * rn)
+
+    def _k_group(self) -> int:
+        """The intrinsic's K times the K steps of one fragment read group (`k_pack`, the same
+        for both operands)."""
+        return self.pl.scheme.k_step * max(self.pl.staging["A"].k_pack, 1)
+
+    def _multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value]) -> list[ir.Value]:
+        sch = self.pl.scheme
+        rm, rn = sch.reps
+        # B's fragments (2 registers a step for mma.sync, 4 MFMA) stay in registers while A's
+        # (4) are read one repetition at a time: with two K steps a read group, all of both
+        # took more than the 128 registers of 2 workgroups per SM on CUDA (ncu: 12.7 M spill
+        # requests on NT f16 4096^3).
+        b = [self._fragments("B", buf, kk, c * sch.intrinsic.n) for c in range(rn)]
+        acc = list(acc)
+        for r in range(rm):
+            a = self._fragments("A", buf, kk, r * sch.intrinsic.m)
+            for st, a_st in enumerate(a):
+                for c in range(rn):
+                    acc[r * rn + c] = sch.intrinsic.emit(a_st, b[c][st], acc[r * rn + c])
+        return acc
+
+    def _fragments(self, role: str, buf: ir.Value, kk: int, x_off: int) -> list[ir.Value]:
+        """This lane's registers of the intrinsic tiles at M/N offset `x_off` (from the wave's
+        origin) for the K steps of the read group at `kk` (k_pack of them, else one), read from
+        LDS in the runs of consecutive columns (`row_runs`) and assembled in the intrinsic's
+        register layout; packed, K slot j of the group is K index kk + k_order(j)."""
+        s, sch, k = self.pl.staging[role], self.pl.scheme, self.k
+        first, second = sch.lane_maps(role, s.k_pack)
+        x = arith.addi(self._offset(self.frag_origin[role], x_off), self._lane_offset(first))
+        kv = arith.addi(k.const(kk), self._lane_offset(second))
+        row, col = (x, kv) if s.k_contiguous else (kv, x)
+        steps = sch.element_coords(role, s.k_contiguous, s.k_pack)
+        where = {}
+        for r, c, n in row_runs([e for st in steps for e in st]):
+            piece = self._lds_read(role, buf, self._offset(row, r), self._offset(col, c), n)
+            where.update({(r, c + i): (piece, i) for i in range(n)})
+        return [self._register(sch.layout(role), [where[e] for e in st]) for st in steps]
+
+    def _register(self, lay: mma.OperandLayout, parts: list[tuple[ir.Value, int]]) -> ir.Value:
+        """The register value of `lay` whose elements are `parts` (read piece, index in it)."""
+        piece, first = parts[0]
+        if not lay.shape:
+            return vector.extract(piece, [], [first])
+        one_run = all(p is piece and i == first + e for e, (p, i) in enumerate(parts))
+        if one_run and ir.VectorType(piece.type).shape[0] == len(parts):  # the whole read
+            flat = piece
+        elif one_run:  # a slice of one read
+            flat = vector.extract_strided_slice(ir.VectorType.get([lay.elems], self.p.elem_type), piece,
+                                                [first], [lay.elems], [1])
+        else:
+            flat = vector.from_elements(ir.VectorType.get([lay.elems], self.p.elem_type),
+                                        [vector.extract(p, [], [i]) for p, i in parts])
+        return flat if len(lay.shape) == 1 else vector.shape_cast(lay.register_type(self.p.elem_type), flat)
+
+    def _store_output(self, acc: list[ir.Value]) -> None:
+        """Each intrinsic tile's C elements in runs along N, as long as the runs and N allow."""
+        sch = self.pl.scheme
+        c = sch.intrinsic.c
+        rm, rn = sch.reps
+        coords = list(zip(c.d_first, c.d_second))
+        m_lane = arith.addi(arith.addi(self.origin["m"], self.frag_origin["A"]), self._lane_offset(c.first))
+        n_lane = arith.addi(arith.addi(self.origin["n"], self.frag_origin["B"]), self._lane_offset(c.second))
+        for r in range(rm):
+            for q in range(rn):
+                value = acc[r * rn + q]
+                flat = value if len(c.shape) == 1 else \
+                    vector.shape_cast(ir.VectorType.get([c.elems], self.f32), value)
+                for e, n in mma.runs(coords):
+                    width = pow2_dividing(math.gcd(n, self.p.sizes["n"]), n)
+                    for j in range(e, e + n, width):
+                        piece = flat if width == c.elems else vector.extract_strided_slice(
+                            ir.VectorType.get([width], self.f32), flat, [j], [width], [1])
+                        dm, dn = coords[j]
+                        self._store_piece(piece, self._offset(m_lane, r * sch.intrinsic.m + dm),
+                                          self._offset(n_lane, q * sch.intrinsic.n + dn))

@@ -1,0 +1,205 @@
+"""The matmul planner, pure Python: for each tiling, the target's scheme and each operand's
+staging (its global reads, LDS row pad and fragment reads, chosen by the bank model of
+ldsopt/banks.py, `cheapest`); K steps per fragment read group (`packing`); then the plan of
+least `plan_cost`, a model of how the tiles spread over the target's compute units, that
+fits the target's threads, vectors and LDS (`plan`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from ldsopt import mma
+from ldsopt import target as target_model
+from ldsopt.banks import BankModel
+from ldsopt.ir_types import element_bits
+from ldsopt.matmul.match import MatmulProblem
+from ldsopt.matmul.schemes import TILINGS, FmaScheme, MmaScheme, MatmulPlan, Tiling
+from ldsopt.staging import StagingLayout
+
+def pow2_dividing(n: int, cap: int) -> int:
+    return math.gcd(n, 1 << (cap.bit_length() - 1))
+
+
+def _staging(p: MatmulProblem, role: str, scheme, bk: int, tgt: target_model.Target,
+             model: BankModel, stages: int) -> StagingLayout | None:
+    """The operand's staging: global order kept, the widest vectors that divide the
+    contiguous extent (and split evenly over the threads), fragment reads of one K step, the
+    row pad of fewest bank conflicts (`with_k_pack`); None when not even single elements split
+    evenly over the threads (a given tiling)."""
+    t = scheme.tiling
+    dims = p.dims[role]
+    extent = {"m": t.bm, "n": t.bn, "k": bk}
+    tile = (extent[dims[0]], extent[dims[1]])
+    bits = element_bits(p.elem_type)
+    vec = pow2_dividing(math.gcd(p.sizes[dims[1]], tile[1]), tgt.vector_elems(bits))
+    while vec and (tile[0] * tile[1] // vec) % t.threads:
+        vec //= 2
+    if not vec:
+        return None
+    base = StagingLayout(role, dims, tile, vec, t.threads, 0, scheme.fragment(role), 1, buffers=stages)
+    return with_k_pack(base, scheme, 0, bits // 8, model)
+
+
+def with_k_pack(s: StagingLayout, scheme, k_pack: int, elem_bytes: int, model: BankModel) -> StagingLayout:
+    """Untransposed `s` read in groups of `k_pack` K steps (MmaScheme.k_pack; 0: one, in the
+    natural order): its widest fragment read, and the row pad of fewest bank conflicts for its
+    writes and those reads. No swizzle: on the H200 the rotating swizzle that the model
+    preferred for A's K-contiguous tile was slower than the pad, its reads no longer at
+    immediate offsets (bench/results/cuda-matmul/README.md, "Measured choices")."""
+    read = max(n for _, _, n in scheme.reads(s.operand, s.k_contiguous, 0, k_pack))
+    base = dataclasses.replace(s, k_pack=k_pack, read_vector=read, pad=0, swizzle=())
+    return cheapest(address_maps(base, swizzles=False), scheme, elem_bytes, model)
+
+
+def address_maps(base: StagingLayout, lanes: tuple[str, ...] = ("cols",), row_xors: tuple[int, ...] = (0,),
+                 forced_pad: int = -1, swizzles: bool = True, lane_rows: tuple[int, ...] = (1,)) -> list[StagingLayout]:
+    """`base` with threads along the contiguous dim (lanes cols, with each of `lane_rows` that
+    divides the row chunks) or down the rows (lanes rows), each row XOR of `row_xors`, and row
+    pads of 0, 1 and 2 units (and `forced_pad` if it is a multiple of the unit) or
+    (`swizzles`) rotating swizzles of 1 and 2 units (perPhase 1..8 rows, maxPhase 2..units per
+    row). The unit is the wider of the LDS writes and the fragment reads, so that both stay
+    whole, aligned vectors."""
+    unit = max(base.write_vector, base.read_vector)
+    cols = base.lds_tile[1]
+    pads = sorted({0, unit, 2 * unit} | ({forced_pad} if forced_pad > 0 and forced_pad % unit == 0 else set()))
+    out = []
+    orders = [(lane_order, r) for lane_order in lanes
+              for r in (lane_rows if lane_order == "cols" else (1,)) if (base.tile[0] // base.rake) % r == 0]
+    for lane_order, rows_first in orders:
+        for row_xor in row_xors:
+            b = dataclasses.replace(base, lanes=lane_order, row_xor=row_xor, lane_rows=rows_first)
+            out += [dataclasses.replace(b, pad=pad) for pad in pads]
+            out += [dataclasses.replace(b, swizzle=(u, per_phase, max_phase))
+                    for u in (unit, 2 * unit) if swizzles and u <= cols
+                    for max_phase in _powers_of_two(2, cols // u) for per_phase in _powers_of_two(1, 8)]
+    return out
+
+
+def cheapest(candidates: list[StagingLayout], scheme, elem_bytes: int, model: BankModel) -> StagingLayout:
+    """The candidate of fewest bank conflicts (LDS writes and fragment reads of the first wave),
+    then of the fewest non-affine address maps (a row XOR, a swizzle: each makes every fragment
+    read compute its address, where a padded layout reads at immediate offsets from one base),
+    then least LDS, then first listed."""
+    cost = [(bank_conflicts(c, scheme, elem_bytes, model), bool(c.row_xor) + bool(c.swizzle),
+             math.prod(c.lds_shape), i) for i, c in enumerate(candidates)]
+    return candidates[min(cost)[-1]]
+
+
+def _powers_of_two(lo: int, hi: int) -> list[int]:
+    return [1 << e for e in range(lo.bit_length() - 1, hi.bit_length())] if hi >= lo else []
+
+
+def packing(scheme, staging: dict[str, StagingLayout], bk: int, bits: int, tgt: target_model.Target,
+            most: int = -1) -> int:
+    """K steps per fragment read group (MmaScheme.k_pack, at most `most` unless -1) when every
+    operand is K-contiguous in LDS, else 0. The group's K slots are fed in mma.k_order for both
+    operands; a K-strided one would read its slots' K rows 8 apart, one scalar at a time, all
+    in one bank (measured on the H200: bench/results/cuda-matmul/README.md, "Measured
+    choices")."""
+    if not isinstance(scheme, MmaScheme) or not all(s.k_contiguous for s in staging.values()):
+        return 0
+    return scheme.k_pack(bk, bits, tgt, most)
+
+
+def bank_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -> int:
+    """Extra LDS cycles of the first wave: each of its tile stores, then each of its fragment reads."""
+    return sum(lds_conflicts(s, scheme, elem_bytes, model))
+
+
+def lds_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -> tuple[int, int]:
+    """(stores, fragment reads): extra LDS cycles of the first wave's stores of its first chunk
+    and of its fragment reads of K sub-step 0."""
+    lanes = range(model.wave_size)
+    cols = s.lds_tile[1]
+
+    def addr(row: int, col: int) -> int:
+        return s.address_map(row * cols + col) * elem_bytes
+
+    writes = [s.lds_writes(lane) for lane in lanes]
+    stores = sum(model.conflicts([addr(*lane_writes[w][:2]) for lane_writes in writes], width * elem_bytes)
+                 for w, (_, _, width) in enumerate(writes[0]))
+    reads = [scheme.reads(s.operand, s.k_contiguous, lane, s.k_pack) for lane in lanes]
+    loads = sum(model.conflicts([addr(*lane_reads[r][:2]) for lane_reads in reads], width * elem_bytes)
+                for r, (_, _, width) in enumerate(reads[0]))
+    return stores, loads
+
+
+def _scheme(p: MatmulProblem, t: Tiling, tgt: target_model.Target, use_mma: bool) -> FmaScheme | MmaScheme | None:
+    """The target's matrix-core scheme for the input type if there is one (and it is wanted),
+    else FMA; None when the FMA micro-tile is too wide for the target's vectors."""
+    intrinsic = mma.INTRINSICS.get((mma.family(tgt.backend, tgt.arch), str(p.elem_type))) if use_mma else None
+    if intrinsic is not None and intrinsic.subgroup == tgt.subgroup_size:
+        scheme = MmaScheme(t, intrinsic)
+        if scheme.fits():
+            return scheme
+    # Vector widths are powers of two (SPIR-V has no vector<3xf16> loads); TM is one only for the
+    # reads of an A whose rows run along M.
+    widths = (t.tn, t.ku) + ((t.tm,) if p.dims["A"][1] != "k" else ())
+    if any(w & (w - 1) for w in widths) or (tgt.max_vector_elems and max(widths) > tgt.max_vector_elems):
+        return None
+    return FmaScheme(t)
+
+
+# The cost model of `plan_cost`, in multiply-adds, fitted to the ldsopt matmul kernels of
+# the BERT-base layer's five shapes, f16, at seven tilings (128x128 to 32x32) on the H200
+# (bench/results/cuda-bert): per K element, a tile costs its BM x BN multiply-adds, LOAD per
+# element of A and B it loads and STEP whatever its size (the latency a K step waits for
+# that no tile size hides); the consumer's body EPILOGUE per op and output; each tile that
+# shares a CU with another adds SHARE of its time (a second workgroup on an SM hides some
+# of the first one's latency, so two took about 1.8 times one, three 2.6 times).
+LOAD_COST = 9
+STEP_COST = 4096
+EPILOGUE_OP_COST = 64
+SHARE = 0.8
+
+
+def plan_cost(p: MatmulProblem, pl: MatmulPlan, tgt: target_model.Target) -> tuple[float, int]:
+    """(time, work) of the plan in multiply-adds, by a simple model of the machine. The grid's
+    T = ceil(M/BM) * ceil(N/BN) * B tiles go round-robin over the target's CUs (SMs); the
+    busiest CU takes n = ceil(T / CUs) of them and takes 1 + (n - 1) * SHARE times one tile's
+    time (the CUs left idle cost nothing). A tile's time: K x (BM x BN + LOAD_COST x (BM + BN)
+    + STEP_COST), the rows and columns past M and N included, plus BM x BN x EPILOGUE_OP_COST
+    per op of the fused consumer's body but its constants (the cast to f16 is one). work = T
+    tiles' time.
+    So a small product takes a tiling whose tiles spread over more CUs (512 x 768 on the
+    H200's 132 SMs: 96 tiles of 64x64 rather than 24 of 128x128), a large one the tiling of
+    most reuse (4096^2: 128x128), and a skinny one (M or N up to 16, GEMV-like) a 16-row
+    (column) tile whose grid runs along the long side."""
+    t = pl.tiling
+    tiles = math.ceil(p.sizes["m"] / t.bm) * math.ceil(p.sizes["n"] / t.bn) * p.sizes["b"]
+    per_cu = math.ceil(tiles / (tgt.compute_units or 1))
+    k = math.ceil(p.sizes["k"] / pl.bk) * pl.bk
+    epilogue_ops = sum(op.name not in ("arith.constant", "linalg.yield")
+                       for op in p.epilogue.op.regions[0].blocks[0].operations) if p.epilogue else 0
+    tile = k * (t.bm * t.bn + LOAD_COST * (t.bm + t.bn) + STEP_COST) + t.bm * t.bn * EPILOGUE_OP_COST * epilogue_ops
+    return tile * (1 + (per_cu - 1) * SHARE), tiles * tile
+
+
+def plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int, use_mma: bool,
+         tilings: tuple[Tiling, ...] = TILINGS, k_pack: int = -1, stages: int = 2) -> MatmulPlan | None:
+    """The plan of least `plan_cost` (time, then work, then the first listed) among those of
+    `tilings` that fit the target (threads, vector width, LDS), of the target's matrix-core
+    scheme when one of them has it (a tiling its intrinsic does not tile falls back to FMA);
+    None if none fits. `k_pack`: K steps per fragment read group of matrix-core schemes, at
+    most (-1: the most; see `packing`); `stages`: LDS tiles per operand."""
+    elem_bytes = element_bits(p.elem_type) // 8
+    bk = 64 // elem_bytes  # 64 bytes of K per row: 16 f32, 32 f16/bf16
+    model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
+    fitting = []
+    for t in tilings:
+        whole_subgroups = t.threads % tgt.subgroup_size == 0  # a wave's lanes are all in the tile
+        scheme = _scheme(p, t, tgt, use_mma) if t.threads <= tgt.max_threads and whole_subgroups else None
+        if scheme is None:
+            continue
+        staging = {r: _staging(p, r, scheme, bk, tgt, model, stages) for r in ("A", "B")}
+        if None in staging.values():
+            continue
+        pack = packing(scheme, staging, bk, element_bits(p.elem_type), tgt, k_pack)
+        staging = {r: with_k_pack(s, scheme, pack, elem_bytes, model) for r, s in staging.items()} if pack else staging
+        pl = MatmulPlan(scheme, bk, staging)
+        if pl.lds_bytes(elem_bytes) <= lds_budget:
+            fitting.append(pl)
+    if any(isinstance(pl.scheme, MmaScheme) for pl in fitting):
+        fitting = [pl for pl in fitting if isinstance(pl.scheme, MmaScheme)]
+    return min(fitting, key=lambda pl: plan_cost(p, pl, tgt), default=None)

@@ -1,0 +1,180 @@
+"""What a matmul plan is made of: the workgroup tiling (`Tiling`, the default `TILINGS`, the
+`tiles` option's syntax), the product scheme (`FmaScheme`: per-thread micro-tiles of FMAs;
+`MmaScheme`: waves of matrix-core intrinsics), each with the LDS reads of its fragments, and
+`MatmulPlan`: the scheme, the K step and each operand's `StagingLayout`."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from ldsopt import mma
+from ldsopt import target as target_model
+from ldsopt.mma import Intrinsic, OperandLayout
+from ldsopt.staging import StagingLayout
+
+@dataclasses.dataclass(frozen=True)
+class Tiling:
+    bm: int
+    bn: int
+    tm: int  # FMA: the thread's micro-tile, TM x TN; the thread count of both schemes
+    tn: int
+    ku: int = 4  # FMA: K elements of one fragment read, per LDS row or as rows
+
+    @property
+    def threads(self) -> int:
+        return (self.bm // self.tm) * (self.bn // self.tn)
+
+
+# The tilings `plan` chooses from by `plan_cost`: 256 threads from 128x128 down to 32x32, and
+# 64-thread ones for skinny products (M or N up to 16, GEMV-like: a 16-row tile rather than a
+# 64-row one, the grid along the long side, B read once).
+TILINGS = (Tiling(128, 128, 8, 8), Tiling(128, 64, 8, 4), Tiling(64, 128, 4, 8), Tiling(64, 64, 4, 4),
+           Tiling(64, 32, 4, 2), Tiling(32, 64, 2, 4), Tiling(32, 32, 2, 2),
+           Tiling(16, 64, 4, 4), Tiling(64, 16, 4, 4), Tiling(16, 32, 2, 4), Tiling(32, 16, 4, 2))
+
+
+def check_tilings(text: str) -> None:
+    """BMxBNxTMxTN,... with TM dividing BM and TN dividing BN."""
+    parse_tilings(text)
+
+
+def parse_tilings(text: str) -> tuple[Tiling, ...]:
+    """The `tiles` option: comma-separated `BMxBNxTMxTN` (TM, TN: the FMA micro-tile, which
+    also sets the thread count), to choose from; "" for TILINGS. ValueError if malformed."""
+    if not text:
+        return TILINGS
+    out = []
+    for item in text.split(","):
+        try:
+            bm, bn, tm, tn = (int(x) for x in item.strip().split("x"))
+        except ValueError:
+            raise ValueError(f"tile '{item}' is not BMxBNxTMxTN") from None
+        if min(bm, bn, tm, tn) < 1 or bm % tm or bn % tn:
+            raise ValueError(f"tile '{item}': TM must divide BM and TN divide BN")
+        out.append(Tiling(bm, bn, tm, tn))
+    return tuple(out)
+
+
+@dataclasses.dataclass(frozen=True)
+class FmaScheme:
+    """Thread (ty, tx) owns the TM x TN micro-tile at (ty*TM, tx*TN); per K element, TM x TN
+    FMAs on vectors of TN. Fragments: TM (A) or TN (B) by KU per K sub-step of KU."""
+
+    tiling: Tiling
+
+    @property
+    def k_step(self) -> int:
+        return self.tiling.ku
+
+    def extent(self, role: str) -> int:
+        return self.tiling.tm if role == "A" else self.tiling.tn
+
+    def fragment(self, role: str) -> str:
+        return f"fma {self.extent(role)}x{self.tiling.ku}"
+
+    def reads(self, role: str, k_contiguous: bool, lane: int, k_pack: int = 0) -> list[tuple[int, int, int]]:
+        """(row, col, width) in the LDS tile of each fragment read of `lane`, K sub-step 0
+        (`k_pack`: matrix cores only)."""
+        per_row = self.tiling.bn // self.tiling.tn
+        x0 = (lane // per_row) * self.tiling.tm if role == "A" else (lane % per_row) * self.tiling.tn
+        if k_contiguous:
+            return [(x0 + i, 0, self.tiling.ku) for i in range(self.extent(role))]
+        return [(u, x0, self.extent(role)) for u in range(self.tiling.ku)]
+
+
+@dataclasses.dataclass(frozen=True)
+class MmaScheme:
+    """The waves form a WGM x WGN grid over the workgroup tile; each wave owns RM x RN
+    intrinsic tiles of its (BM/WGM) x (BN/WGN) part and accumulates them in the intrinsic's
+    C layout. Fragments are the intrinsic's A and B operand layouts."""
+
+    tiling: Tiling
+    intrinsic: Intrinsic
+
+    @property
+    def waves(self) -> tuple[int, int]:
+        n = self.tiling.threads // self.intrinsic.subgroup
+        wgm = 1 << (n.bit_length() - 1) // 2
+        return wgm, n // wgm
+
+    @property
+    def reps(self) -> tuple[int, int]:
+        wgm, wgn = self.waves
+        return self.tiling.bm // wgm // self.intrinsic.m, self.tiling.bn // wgn // self.intrinsic.n
+
+    @property
+    def k_step(self) -> int:
+        return self.intrinsic.k
+
+    def fits(self) -> bool:
+        wgm, wgn = self.waves
+        return all(r >= 1 for r in self.reps) and self.tiling.bm % (wgm * self.intrinsic.m) == 0 and \
+            self.tiling.bn % (wgn * self.intrinsic.n) == 0
+
+    def layout(self, role: str) -> OperandLayout:
+        return self.intrinsic.a if role == "A" else self.intrinsic.b
+
+    def fragment(self, role: str) -> str:
+        return self.intrinsic.name
+
+    def k_pack(self, bk: int, bits: int, tgt: target_model.Target, most: int = -1) -> int:
+        """K steps per fragment read group, their K slots fed in mma.k_order: the most (at most
+        `most` unless -1) whose order exists and is the same for A and B (the product pairs
+        their slots), divides the K step `bk` and puts a lane's elements in one read of the
+        target's widest vector; 0 for the natural order."""
+        k = self.intrinsic.k
+        orders = {g: [mma.k_order(self.layout(r), k, g) for r in ("A", "B")] for g in (8, 4, 2, 1)}
+        fits = [g for g, (a, b) in orders.items() if (most < 0 or g <= most) and bk % (k * g) == 0 and a is not None
+                and a == b and max(len(set(self.layout(r).d_second)) for r in ("A", "B")) * g <= tgt.vector_elems(bits)]
+        return fits[0] if fits else 0
+
+    def lane_maps(self, role: str, k_pack: int) -> tuple[mma.LaneMap, mma.LaneMap]:
+        """The lane's offsets along M/N and K (of its first K slot's K index when packed)."""
+        lay = self.layout(role)
+        return lay.first, mma.packed_lane_map(lay, k_pack) if k_pack else lay.second
+
+    def element_coords(self, role: str, k_contiguous: bool, k_pack: int) -> list[list[tuple[int, int]]]:
+        """Per K step of one fragment read (k_pack of them, else one), each register element's
+        (row, col) offset in the LDS tile from the lane's base."""
+        lay = self.layout(role)
+        steps = mma.packed_elements(lay, k_pack) if k_pack else [list(zip(lay.d_first, lay.d_second))]
+        return [[(x, k) if k_contiguous else (k, x) for x, k in step] for step in steps]
+
+    def reads(self, role: str, k_contiguous: bool, lane: int, k_pack: int = 0) -> list[tuple[int, int, int]]:
+        first, second = self.lane_maps(role, k_pack)
+        x, k = first(lane), second(lane)
+        row, col = (x, k) if k_contiguous else (k, x)
+        coords = [c for step in self.element_coords(role, k_contiguous, k_pack) for c in step]
+        return [(row + r, col + c, n) for r, c, n in row_runs(coords)]
+
+
+def row_runs(coords: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """(row, col, elements) of the runs of consecutive columns in one row that cover `coords`,
+    in row then column order: the LDS reads that fetch them."""
+    out: list[list[int]] = []
+    for r, c in sorted(set(coords)):
+        if out and out[-1][0] == r and out[-1][1] + out[-1][2] == c:
+            out[-1][2] += 1
+        else:
+            out.append([r, c, 1])
+    return [tuple(x) for x in out]
+
+
+@dataclasses.dataclass(frozen=True)
+class MatmulPlan:
+    scheme: FmaScheme | MmaScheme
+    bk: int
+    staging: dict[str, StagingLayout]
+
+    @property
+    def tiling(self) -> Tiling:
+        return self.scheme.tiling
+
+    @property
+    def stages(self) -> int:
+        """LDS tiles of each operand in the K pipeline."""
+        return self.staging["A"].buffers
+
+    def lds_bytes(self, elem_bytes: int) -> int:
+        return sum(math.prod(s.lds_shape) + s.raw_elems for s in self.staging.values()) * elem_bytes
