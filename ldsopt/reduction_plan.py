@@ -57,7 +57,7 @@ class PlanError(ValueError):
 
 
 @dataclasses.dataclass(frozen=True)
-class Problem:
+class ReductionProblem:
     shape: tuple[int, ...]          # the iteration space
     reduced: tuple[int, ...]        # reduced dims, ascending
     vector_limit: int               # widest vector the inputs allow (target and element widths)
@@ -85,8 +85,8 @@ class Problem:
 
 
 @dataclasses.dataclass(frozen=True)
-class Plan:
-    problem: Problem
+class ReductionPlan:
+    problem: ReductionProblem
     vector: int
     lanes_p: int
     lanes_r: int
@@ -258,19 +258,19 @@ def _pow2_dividing(n: int, cap: int) -> int:
 IN_FLIGHT_BYTES = 64
 
 
-def _in_flight_chunks(plan: Plan) -> int:
+def _in_flight_chunks(plan: ReductionPlan) -> int:
     """The largest power of two of chunks within IN_FLIGHT_BYTES (at least 1)."""
     goal = max(1, IN_FLIGHT_BYTES // (plan.vector * plan.problem.element_bytes))
     return 1 << (goal.bit_length() - 1)
 
 
-def choose_unroll(plan: Plan) -> int:
+def choose_unroll(plan: ReductionPlan) -> int:
     """The largest power of two U with U chunks of the thread's loads within IN_FLIGHT_BYTES
     (at least 1), and no more than the chunks a thread has."""
     return 1 << (min(_in_flight_chunks(plan), max(1, plan.chunks_per_thread[1])).bit_length() - 1)
 
 
-def with_unroll(plan: Plan, unroll: int = 0) -> Plan:
+def with_unroll(plan: ReductionPlan, unroll: int = 0) -> ReductionPlan:
     """The plan loading `unroll` chunks at once (0: choose_unroll's choice)."""
     plan = dataclasses.replace(plan, unroll=unroll or choose_unroll(plan))
     plan.check()
@@ -283,7 +283,7 @@ def with_unroll(plan: Plan, unroll: int = 0) -> Plan:
 WORKGROUP_SIZE = 256
 
 
-def default_plan(p: Problem, workgroup_size: int = 0) -> Plan:
+def default_plan(p: ReductionProblem, workgroup_size: int = 0) -> ReductionPlan:
     """Vectors along the contiguous dim; every lane and subgroup on the reduction, except on
     the output side where the innermost dim is parallel: there lanes take consecutive
     vectors of outputs (coalesced reads) and the rest of the subgroup takes the reduction.
@@ -301,13 +301,13 @@ def default_plan(p: Problem, workgroup_size: int = 0) -> Plan:
     lanes_r = L // lanes_p
     # Enough threads for the chunks of one output, a whole number of subgroups.
     threads = min(workgroup_size or WORKGROUP_SIZE, p.max_threads, max(L, lanes_p * _pow2_ceil(chunks)))
-    plan = Plan(p, vector, lanes_p, lanes_r, 1, max(1, threads // L), reduction_fastest=lanes_p == 1,
-                source="default")
+    plan = ReductionPlan(p, vector, lanes_p, lanes_r, 1, max(1, threads // L), reduction_fastest=lanes_p == 1,
+                         source="default")
     plan.check()
     return plan if workgroup_size else _grown(plan)
 
 
-def _grown(plan: Plan) -> Plan:
+def _grown(plan: ReductionPlan) -> ReductionPlan:
     """The plan with its subgroups on the reduction doubled while the grid has fewer
     workgroups than the target has compute units (some units idle, each busy one holding a
     single workgroup, whose threads alone keep loads in flight), the doubled workgroup fits
@@ -327,7 +327,7 @@ def _grown(plan: Plan) -> Plan:
 KEPT_ROW_CHUNKS = 4
 
 
-def for_kept_row(plan: Plan, fits: Callable[[Plan], bool]) -> Plan:
+def for_kept_row(plan: ReductionPlan, fits: Callable[[ReductionPlan], bool]) -> ReductionPlan:
     """A default plan for a fused row kept in registers: its subgroups halved while a thread
     holds fewer than KEPT_ROW_CHUNKS chunks of the row, the grid keeps every compute unit
     busy, and the thread's share of the row still `fits` its registers. A row's exchanges
@@ -363,7 +363,7 @@ class LoweringConfig:
 
     def permuted(self, perm: list[int]) -> "LoweringConfig":
         """The config with its per-dim entries renumbered: new dim j is old dim perm[j] (a
-        Problem numbers dims as the inputs do, a config as the op's iterators do)."""
+        ReductionProblem numbers dims as the inputs do, a config as the op's iterators do)."""
         def tiles(t):
             return tuple(t[i] if i < len(t) else 0 for i in perm) if t is not None else None
 
@@ -407,7 +407,7 @@ def parse_lowering_config(config_text: str, translation_text: str = "") -> Lower
                           subgroup_size=int(sg.group(1)) if sg else None)
 
 
-def _basis_split(basis, p: Problem, what: str) -> tuple[int, int, bool | None]:
+def _basis_split(basis, p: ReductionProblem, what: str) -> tuple[int, int, bool | None]:
     """(count on the outputs, count on the reduction, reduction fastest?) of a basis.
     The order is None when one side has a single lane or subgroup."""
     counts, mapping = basis
@@ -427,7 +427,7 @@ def _basis_split(basis, p: Problem, what: str) -> tuple[int, int, bool | None]:
     raise PlanError(f"{what} interleaves parallel and reduced dims")
 
 
-def _tile_outputs(tiles: tuple[int, ...], p: Problem) -> int:
+def _tile_outputs(tiles: tuple[int, ...], p: ReductionProblem) -> int:
     """Outputs in a workgroup tile; the tile must be a run of consecutive (row-major) outputs."""
     sizes = [(tiles[d] if d < len(tiles) else 0) or p.shape[d] for d in p.parallel]
     full = [s == p.shape[d] for s, d in zip(sizes, p.parallel)]
@@ -437,7 +437,7 @@ def _tile_outputs(tiles: tuple[int, ...], p: Problem) -> int:
     return math.prod(sizes)
 
 
-def config_plan(p: Problem, cfg: LoweringConfig, scale_to_target: bool) -> Plan:
+def config_plan(p: ReductionProblem, cfg: LoweringConfig, scale_to_target: bool) -> ReductionPlan:
     """The plan a layout config states. With scale_to_target, a config written for another
     subgroup size keeps its workgroup size and its lanes on the outputs, and moves the
     difference between lanes and subgroups on the reduction."""
@@ -472,7 +472,7 @@ def config_plan(p: Problem, cfg: LoweringConfig, scale_to_target: bool) -> Plan:
         vector = max(1, _tile_outputs(cfg.workgroup, p) // threads_p)
     else:
         vector = _pow2_dividing(p.shape[-1], p.vector_limit)
-    plan = Plan(p, vector, lanes_p, lanes_r, sgs_p, sgs_r, reduction_fastest, source="lowering_config")
+    plan = ReductionPlan(p, vector, lanes_p, lanes_r, sgs_p, sgs_r, reduction_fastest, source="lowering_config")
     if cfg.workgroup is not None and _tile_outputs(cfg.workgroup, p) != plan.outputs_per_tile:
         raise PlanError(f"workgroup tile {list(cfg.workgroup)} covers {_tile_outputs(cfg.workgroup, p)} outputs, "
                         f"the bases and vectors give {plan.outputs_per_tile}")

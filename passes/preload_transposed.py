@@ -57,6 +57,7 @@ bench/results/cuda/README.md.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import math
 
 from iree.compiler import ir
@@ -72,8 +73,18 @@ from ldsopt.kernel import Kernel, matched_dispatches, read_vector, write_vector
 from ldsopt.registry import ModulePass, option
 from ldsopt.remarks import Unmatched
 
-OUTPUT = -1  # the stage key of the output (inputs are keyed by position)
-FLAT = -2  # the column walk's dim when it runs over the output's (col_b, a) tile as one range
+
+
+class Marker(enum.Enum):
+    """Keys that are neither an input's position nor a dim."""
+
+    OUTPUT = "output"  # the stage key of the output, beside the inputs' positions
+    FLAT = "flat"  # a walk's dim, beside the dims: the output's (col_b, a) tile as one range
+
+
+OUTPUT, FLAT = Marker.OUTPUT, Marker.FLAT
+# An LDS buffer's key: the position of the input it stages, or OUTPUT.
+StageKey = int | Marker
 
 
 @dataclasses.dataclass
@@ -91,7 +102,7 @@ class Operand:
 
 
 @dataclasses.dataclass
-class Problem:
+class PreloadProblem:
     """The dispatch after collapsing, in the output's dim order (the output is the identity)."""
 
     shape: list[int]
@@ -108,13 +119,13 @@ class Problem:
         return [i for i, x in enumerate(self.inputs) if self.a in x.dims and x.fastest != self.a]
 
 
-Walk = list[tuple[int, int, int]]
+Walk = list[tuple[int | Marker, int, int]]
 """How threads step through a tile: the levels (dim, count, step) of a `layout.Walk`, the
 fastest first."""
 
 
 @dataclasses.dataclass
-class Plan:
+class PreloadPlan:
     """The tile, the LDS buffers and the walks of one dispatch. The tile spans the core dims
     (`a` and every `b`, vectors along them) and, when those are whole and the tile still
     small, dims next to them; its extent is 1 along the others."""
@@ -123,11 +134,11 @@ class Plan:
     core: list[int]              # `a` and every `b`
     vec: dict[int, int]          # vector width along each core dim
     tile: list[int]              # tile extent per dim
-    sources: dict[int, list[int]]  # input position or OUTPUT -> the memory order its LDS buffer follows
+    sources: dict[StageKey, list[int]]  # the memory order each LDS buffer follows
     store_side: bool             # the output goes through LDS (else the transposed inputs do)
     col_b: int | None            # the `b` all LDS buffers share, if they do
     col_g: int = 1               # column walk: lanes along `a` before stepping along col_b
-    pads: dict[int, int] = dataclasses.field(default_factory=dict)  # LDS row padding, in elements
+    pads: dict[StageKey, int] = dataclasses.field(default_factory=dict)  # LDS row padding, in elements
     workgroup_size: int = 0
     flat: int = 0                # column walk over the output's (col_b, a) tile as one range: its vector width
 
@@ -136,11 +147,11 @@ class Plan:
         """The dims the tile spans, in output order."""
         return sorted(set(self.core) | {x for x, t in enumerate(self.tile) if t > 1})
 
-    def stage(self, key: int) -> list[int]:
+    def stage(self, key: StageKey) -> list[int]:
         """The dims of an LDS buffer, in its memory order (rows along the last, a `b`)."""
         return [x for x in self.sources[key] if x in self.tiled]
 
-    def row_walk(self, key: int) -> Walk:
+    def row_walk(self, key: StageKey) -> Walk:
         """Row accesses of an LDS buffer (and the global ones of its source): vectors along
         its `b`, then its other dims, innermost first."""
         dims = self.stage(key)
@@ -161,16 +172,16 @@ class Plan:
         walk.append((a, self.tile[a] // va // self.col_g, va * self.col_g))
         return walk + [(x, self.tile[x], 1) for x in reversed(self.tiled) if x not in (a, self.col_b)]
 
-    def pad_choices(self, key: int) -> range:
+    def pad_choices(self, key: StageKey) -> range:
         """Row paddings tried: up to two row vectors."""
         return range(2 * self.vec[self.sources[key][-1]] + 1)
 
-    def lds_shape(self, key: int, pad: int | None = None) -> list[int]:
+    def lds_shape(self, key: StageKey, pad: int | None = None) -> list[int]:
         dims = self.stage(key)
         return [self.tile[d] for d in dims[:-1]] + [self.tile[dims[-1]] + (self.pads[key] if pad is None else pad)]
 
 
-def analyze_problem(d: Dispatch) -> Problem | Unmatched:
+def analyze_problem(d: Dispatch) -> PreloadProblem | Unmatched:
     """The collapsed problem if `d` is a pointwise generic with a transposed input."""
     root = d.root
     if any("parallel" not in str(it) for it in root.attributes["iterator_types"]):
@@ -193,14 +204,14 @@ def analyze_problem(d: Dispatch) -> Problem | Unmatched:
     def collapse(od: list[int]) -> list[int]:
         return list(dict.fromkeys(group_of[x] for x in od))
 
-    p = Problem([math.prod(shape[x] for x in g) for g in groups], groups,
-                [Operand(b, collapse(od)) for b, od in zip(d.inputs, renamed)],
-                Operand(d.output, collapse(renamed[-1])))
+    p = PreloadProblem([math.prod(shape[x] for x in g) for g in groups], groups,
+                       [Operand(b, collapse(od)) for b, od in zip(d.inputs, renamed)],
+                       Operand(d.output, collapse(renamed[-1])))
     return p if p.transposed() else Unmatched("no input is transposed: none varies along the output's "
                                                       "fastest dim while contiguous along another")
 
 
-def stores_through_lds(p: Problem) -> bool:
+def stores_through_lds(p: PreloadProblem) -> bool:
     """The output is the odd one out: two or more inputs share one contiguous dim `b`, and
     every input that varies along `a` is among them (one LDS buffer instead of several)."""
     t = p.transposed()
@@ -247,7 +258,7 @@ class PreloadTransposed(ModulePass):
 
     # --- planning (pure Python) ---------------------------------------------------------
 
-    def plan(self, p: Problem, tgt: target_model.Target) -> Plan:
+    def plan(self, p: PreloadProblem, tgt: target_model.Target) -> PreloadPlan:
         t = p.transposed()
         core = sorted({p.a} | {p.inputs[i].fastest for i in t})
         vmax = min(tgt.vector_elems(element_bits(x.binding.tensor_type.element_type)) for x in p.inputs + [p.output])
@@ -256,7 +267,7 @@ class PreloadTransposed(ModulePass):
         sources = {OUTPUT: p.inputs[t[0]].dims} if store_side else {i: p.inputs[i].dims for i in t}
         rows = {dims[-1] for dims in sources.values()}
         col_b = rows.pop() if len(rows) == 1 else None
-        plan = Plan(p.a, core, vec, [vec.get(x, 1) for x in range(len(p.shape))], sources, store_side, col_b)
+        plan = PreloadPlan(p.a, core, vec, [vec.get(x, 1) for x in range(len(p.shape))], sources, store_side, col_b)
         self._grow_tile(p, plan, tgt)
         if self.flat and not store_side:
             plan.flat = self._flat_width(p, plan, vmax)
@@ -268,7 +279,7 @@ class PreloadTransposed(ModulePass):
         return plan
 
     @staticmethod
-    def _flat_width(p: Problem, plan: Plan, vmax: int) -> int:
+    def _flat_width(p: PreloadProblem, plan: PreloadPlan, vmax: int) -> int:
         """The vector width of a flat column walk, or 0: when the tile holds all of `a` and
         col_b is the output's next dim, the tile's output is one contiguous range per other
         coordinate, walked with vectors wider than `a` allows (HW = 49: 1) that still divide
@@ -279,10 +290,10 @@ class PreloadTransposed(ModulePass):
         width = _widest_pow2_dividing(math.gcd(plan.tile[b] * p.shape[a], p.shape[b] * p.shape[a]), vmax)
         return width if width > plan.vec[a] else 0
 
-    def _stage_elem_bytes(self, p: Problem, key: int) -> int:
+    def _stage_elem_bytes(self, p: PreloadProblem, key: StageKey) -> int:
         return (p.output if key == OUTPUT else p.inputs[key]).elem_bytes
 
-    def _grow_tile(self, p: Problem, plan: Plan, tgt: target_model.Target) -> None:
+    def _grow_tile(self, p: PreloadProblem, plan: PreloadPlan, tgt: target_model.Target) -> None:
         """`a` first: `row-bytes` of output, or whole when shorter than two such rows (HW = 49
         stays one row and the tile takes several channels instead). Then the tile doubles
         round robin, the other core dims first, then the rest innermost first (more work for
@@ -309,7 +320,7 @@ class PreloadTransposed(ModulePass):
                         plan.tile[x] = old
                         growing.remove(x)
 
-    def _choose_lds_layout(self, p: Problem, plan: Plan, tgt: target_model.Target) -> None:
+    def _choose_lds_layout(self, p: PreloadProblem, plan: PreloadPlan, tgt: target_model.Target) -> None:
         """Sets the column walk's lanes along `a` (col_g) and each buffer's row padding to what
         makes the first wave's LDS accesses cheapest in the bank model. col_g ranges over the
         divisors of the tile's vectors along `a` that give each output row at least
@@ -329,7 +340,8 @@ class PreloadTransposed(ModulePass):
                 best = (cost, g, {k: pad for k, (_, pad) in choices.items()})
         _, plan.col_g, plan.pads = best
 
-    def _lds_cycles(self, p: Problem, plan: Plan, key: int, pad: int, tgt: target_model.Target) -> int:
+    def _lds_cycles(self, p: PreloadProblem, plan: PreloadPlan, key: StageKey, pad: int,
+                    tgt: target_model.Target) -> int:
         """Bank-model cycles (phases plus conflicts) of the first wave's LDS accesses to buffer
         `key` with rows padded by `pad`: its row writes, then its column reads (one access
         per `a` position)."""
@@ -366,7 +378,7 @@ class PreloadTransposed(ModulePass):
 class _Emitter:
     """Builds the kernel of one planned dispatch."""
 
-    def __init__(self, d: Dispatch, p: Problem, plan: Plan, tgt: target_model.Target, max_workgroups: int,
+    def __init__(self, d: Dispatch, p: PreloadProblem, plan: PreloadPlan, tgt: target_model.Target, max_workgroups: int,
                  unroll: int = 0):
         self.d, self.p, self.plan, self.unroll = d, p, plan, unroll
         counts = [math.ceil(s / t) for s, t in zip(p.shape, plan.tile)]
@@ -421,7 +433,7 @@ class _Emitter:
         return collapsed_view(x.binding.memref(), [self.p.groups[g] for g in x.dims],
                               list(self.p.output.binding.tensor_type.shape))
 
-    def _alloc(self, key: int) -> ir.Value:
+    def _alloc(self, key: StageKey) -> ir.Value:
         x = self.p.output if key == OUTPUT else self.p.inputs[key]
         mtype = ir.MemRefType.get(self.plan.lds_shape(key), x.binding.tensor_type.element_type,
                                   memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
@@ -569,7 +581,7 @@ class _Emitter:
                              + idx[pos + 1:]) for j in range(v)]
         return vector.from_elements(vtype, elems)
 
-    def _column(self, key: int, local: dict) -> ir.Value:
+    def _column(self, key: StageKey, local: dict) -> ir.Value:
         """vec[a] elements of an LDS buffer along `a` from `local` (a column: one read each)."""
         plan, a = self.plan, self.p.a
         buf = self.lds[key]
@@ -582,7 +594,7 @@ class _Emitter:
         x = self.p.inputs[i]
         return self._read_along(self.views[i], x.dims, glob, x.fastest, self.plan.vec[x.fastest])
 
-    def _to_lds(self, key: int):
+    def _to_lds(self, key: StageKey):
         def sink(value: ir.Value, local: dict, glob: dict) -> None:
             write_vector(value, self.lds[key], [local[d] for d in self.plan.stage(key)])
         return sink

@@ -107,7 +107,7 @@ from ldsopt.dispatch import Binding, Dispatch, Graph, analyze_graph, load_bindin
 from ldsopt.elementwise import clone_body, map_dims, vectorize_body
 from ldsopt.ir_types import element_bits
 from ldsopt.kernel import USER_CONFIG, Kernel, matched_dispatches, read_vector, write_vector
-from ldsopt.reduction_plan import Plan, PlanError, Problem
+from ldsopt.reduction_plan import PlanError, ReductionPlan, ReductionProblem
 from ldsopt.registry import ModulePass, PassError, option
 
 LAYOUT_ATTR = "ldsopt.reduction_layout"
@@ -191,7 +191,7 @@ def user_config(func: ir.Operation, root: ir.Operation, unmarked: bool = False) 
     return None
 
 
-def layout_attr(plan: Plan, lds_pad: int, **fused: ir.Attribute) -> ir.DictAttr:
+def layout_attr(plan: ReductionPlan, lds_pad: int, **fused: ir.Attribute) -> ir.DictAttr:
     """`ldsopt.reduction_layout`, a dictionary:
     - parallel_dims, reduced_dims: the dims of each side, numbered as the inputs' dims;
     - parallel, reduction: each side (its dims linearized row-major) split into
@@ -277,12 +277,12 @@ class VectorDistribute(ModulePass):
             [ir.RankedTensorType(v.type).element_type for v, _ in rows.full_stores]
         vector_limit = min((tgt.vector_elems(element_bits(t)) for t in along), default=tgt.vector_elems(32))
         read_bits = sum(element_bits(ir.RankedTensorType(o.value.type).element_type) for o in chunk_operands)
-        problem = Problem(rows.shape, rows.reduced, vector_limit, tgt.subgroup_size, tgt.max_threads,
-                          min(self.max_workgroups, tgt.max_workgroup_counts[0]),
-                          element_bytes=max(1, read_bits // 8), compute_units=tgt.compute_units)
+        problem = ReductionProblem(rows.shape, rows.reduced, vector_limit, tgt.subgroup_size, tgt.max_threads,
+                                   min(self.max_workgroups, tgt.max_workgroup_counts[0]),
+                                   element_bytes=max(1, read_bits // 8), compute_units=tgt.compute_units)
         sweeps = rows.passes + (1 if rows.full_stores else 0)
 
-        def kept(p: Plan) -> bool:  # the thread's share of the row fits in its registers
+        def kept(p: ReductionPlan) -> bool:  # the thread's share of the row fits in its registers
             return p.chunks_per_thread[1] * p.vector * len(chunk_operands) <= self.row_registers
 
         try:
@@ -313,11 +313,11 @@ class VectorDistribute(ModulePass):
             row=ir.StringAttr.get(row))
         _FusedRowKernel(rows, plan, tgt, pads, row, self.row_reciprocal).emit()
 
-    def _plan(self, d: Dispatch, red: Reduction, tgt: target_model.Target) -> Plan:
+    def _plan(self, d: Dispatch, red: Reduction, tgt: target_model.Target) -> ReductionPlan:
         bits = [element_bits(b.tensor_type.element_type) for b in d.inputs]
-        problem = Problem(red.shape, red.reduced, min(tgt.vector_elems(b) for b in bits), tgt.subgroup_size,
-                          tgt.max_threads, min(self.max_workgroups, tgt.max_workgroup_counts[0]),
-                          element_bytes=sum(bits) // 8, compute_units=tgt.compute_units)
+        problem = ReductionProblem(red.shape, red.reduced, min(tgt.vector_elems(b) for b in bits), tgt.subgroup_size,
+                                   tgt.max_threads, min(self.max_workgroups, tgt.max_workgroup_counts[0]),
+                                   element_bytes=sum(bits) // 8, compute_units=tgt.compute_units)
         cfg = user_config(d.func, d.root, self.configs == "all") if self.configs != "none" else None
         cfg = cfg.permuted(red.perm) if cfg is not None else None
         try:
@@ -355,7 +355,7 @@ class _DistributedKernel:
     """What the kernels of this pass share: the threads' coordinates in the plan, the loop
     over a thread's reduction chunks, the butterflies and the LDS read-back of partials."""
 
-    def __init__(self, d: Dispatch | Graph, plan: Plan, tgt: target_model.Target):
+    def __init__(self, d: Dispatch | Graph, plan: ReductionPlan, tgt: target_model.Target):
         self.d, self.plan = d, plan
         self.k = Kernel(d, tgt, (plan.workgroup_size, 1, 1), (plan.grid, 1, 1))
         self.out_sizes = [plan.problem.shape[i] for i in plan.problem.parallel]
@@ -477,7 +477,7 @@ class _DistributedKernel:
 
     def _readback_lanes(self) -> tuple[ir.Value, ir.Value]:
         """(kk, out0): the lane's first partial of the read-back and its first output of a
-        round (`reduction_plan.Plan.readback_lane`; with the rows' padding, no bank conflicts)."""
+        round (`reduction_plan.ReductionPlan.readback_lane`; with the rows' padding, no bank conflicts)."""
         kk, out0 = self.k.index(list(self.plan.readback_lane(index_expr.var("tid"))), tid=self.tid)
         return kk, out0
 
@@ -500,7 +500,7 @@ class _DistributedKernel:
 class _ReductionKernel(_DistributedKernel):
     """Emits the kernel of one planned reduction (steps 1-4 of the module docstring)."""
 
-    def __init__(self, d: Dispatch, red: Reduction, plan: Plan, tgt: target_model.Target, lds_pad: int):
+    def __init__(self, d: Dispatch, red: Reduction, plan: ReductionPlan, tgt: target_model.Target, lds_pad: int):
         super().__init__(d, plan, tgt)
         self.red, self.lds_pad = red, lds_pad
         self.combine = Combiner.of(red.combine)
@@ -626,7 +626,7 @@ class _Chunk:
 class _FusedRowKernel(_DistributedKernel):
     """Emits the kernel of a row-wise fused dispatch (see the module docstring, *Fused rows*)."""
 
-    def __init__(self, rows: fused_rows.RowGraph, plan: Plan, tgt: target_model.Target, lds_pads: list[int],
+    def __init__(self, rows: fused_rows.RowGraph, plan: ReductionPlan, tgt: target_model.Target, lds_pads: list[int],
                  row: str, reciprocal: bool):
         super().__init__(rows.graph, plan, tgt)
         self.rows, self.lds_pads, self.row_place = rows, lds_pads, row

@@ -194,9 +194,9 @@ def test_walk(levels):
 def test_reduction_readback(shape, reduced, subgroup):
     """The read-back's (partial row, output, column) of every thread and round as
     vector_distribute emits them, against the plan's integer face."""
-    from ldsopt.reduction_plan import Problem, default_plan
-    plan = default_plan(Problem(shape, reduced, 4, subgroup_size=subgroup, max_threads=1024,
-                                max_workgroups=65535), 256)
+    from ldsopt.reduction_plan import ReductionProblem, default_plan
+    plan = default_plan(ReductionProblem(shape, reduced, 4, subgroup_size=subgroup, max_threads=1024,
+                                         max_workgroups=65535), 256)
     tid = index_expr.var("tid")
     kk, out0 = plan.readback_lane(tid)
     rounds = -(-plan.outputs_per_tile // (plan.workgroup_size // plan.readback_group()))

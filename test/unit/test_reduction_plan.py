@@ -4,7 +4,7 @@ import pytest
 
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
-from ldsopt.reduction_plan import (PlanError, Problem, choose_unroll, config_plan, default_plan, for_kept_row,
+from ldsopt.reduction_plan import (PlanError, ReductionProblem, choose_unroll, config_plan, default_plan, for_kept_row,
                                    parse_lowering_config, with_unroll)
 
 GFX942 = dict(subgroup_size=64, max_threads=1024, max_workgroups=2**31 - 1)
@@ -40,7 +40,7 @@ def test_tiling_only_config_has_no_layout():
 
 
 def test_seed_config_plan():
-    p = Problem((4, 4096), (1,), 4, **GFX942)
+    p = ReductionProblem((4, 4096), (1,), 4, **GFX942)
     plan = config_plan(p, parse_lowering_config(SEED001_4x4096, SEED001_4x4096), False)
     assert (plan.lanes_p, plan.lanes_r, plan.subgroups_p, plan.subgroups_r, plan.vector) == (4, 16, 1, 4, 4)
     assert plan.workgroup_size == 256 and plan.outputs_per_tile == 4 and plan.grid == 1
@@ -50,13 +50,13 @@ def test_seed_config_plan():
 
 
 def test_iree313_default_config_plan():
-    p = Problem((4, 4096), (1,), 4, **GFX942)
+    p = ReductionProblem((4, 4096), (1,), 4, **GFX942)
     plan = config_plan(p, parse_lowering_config(IREE313_4x4096, IREE313_TRANSLATION), False)
     assert (plan.lanes_r, plan.subgroups_r, plan.vector, plan.workgroup_size) == (64, 16, 4, 1024)
 
 
 def test_rescale_only_when_asked():
-    p = Problem((4, 4096), (1,), 4, **LAVAPIPE)
+    p = ReductionProblem((4, 4096), (1,), 4, **LAVAPIPE)
     cfg = parse_lowering_config(SEED001_4x4096, SEED001_4x4096)
     with pytest.raises(PlanError, match="written for subgroups of 64 lanes, the target has 8"):
         config_plan(p, cfg, False)
@@ -66,7 +66,7 @@ def test_rescale_only_when_asked():
 
 
 def test_interleaved_basis_is_refused():
-    p = Problem((4, 8, 64), (0, 2), 4, **LAVAPIPE)
+    p = ReductionProblem((4, 8, 64), (0, 2), 4, **LAVAPIPE)
     cfg = parse_lowering_config("#iree_gpu.lowering_config<{lane_basis = [[2, 2, 2], [0, 1, 2]]}>")
     with pytest.raises(PlanError, match="interleaves"):
         config_plan(p, cfg, False)
@@ -81,19 +81,19 @@ def test_interleaved_basis_is_refused():
     ((32, 6), (1,), 2, 1, 8),           # a short row: one subgroup
 ])
 def test_default_plans_on_lavapipe(shape, reduced, vector, lanes_p, threads):
-    plan = default_plan(Problem(shape, reduced, 4, **LAVAPIPE), 256)
+    plan = default_plan(ReductionProblem(shape, reduced, 4, **LAVAPIPE), 256)
     assert (plan.vector, plan.lanes_p, plan.workgroup_size) == (vector, lanes_p, threads)
     assert plan.n_tiles * plan.outputs_per_tile == plan.problem.n_outputs
     assert plan.chunks * plan.vec_r == plan.problem.n_reduced
 
 
 def test_grid_is_capped():
-    plan = default_plan(Problem((70000, 4), (1,), 4, **LAVAPIPE), 256)
+    plan = default_plan(ReductionProblem((70000, 4), (1,), 4, **LAVAPIPE), 256)
     assert plan.n_tiles == 70000 and plan.grid == 65535 and plan.tiles()["parallel"][1] == 2
 
 
 def test_parallel_fastest_offsets():
-    plan = default_plan(Problem((512, 64), (0,), 4, **GFX942), 256)
+    plan = default_plan(ReductionProblem((512, 64), (0,), 4, **GFX942), 256)
     assert (plan.lanes_p, plan.lanes_r, plan.reduction_fastest) == (16, 4, False)
     assert plan.shuffle_offsets() == [32, 16]
 
@@ -102,22 +102,22 @@ def test_readback_padding_removes_conflicts():
     banks = BankModel.gfx942()
     # 16 outputs a row, 4 partials: lanes 0-15 read row 0, 16-31 row 1: unpadded rows of 64
     # floats put both half-rows in the same banks.
-    plan = default_plan(Problem((512, 64), (0,), 4, **GFX942), 256)
+    plan = default_plan(ReductionProblem((512, 64), (0,), 4, **GFX942), 256)
     unpadded = [a * 4 if a is not None else None for a in plan.readback_addresses(plan.outputs_per_tile)]
     assert banks.conflicts(unpadded, 4) > 0
     pad = plan.lds_row_pad(banks, 4)
     padded = [a * 4 if a is not None else None for a in plan.readback_addresses(plan.outputs_per_tile + pad)]
     assert pad == 16 and banks.conflicts(padded, 4) == 0
     # One output a tile (row sums): the lanes read one row of partials; no padding.
-    assert default_plan(Problem((4, 4096), (1,), 4, **GFX942), 256).lds_row_pad(banks, 4) == 0
+    assert default_plan(ReductionProblem((4, 4096), (1,), 4, **GFX942), 256).lds_row_pad(banks, 4) == 0
 
 
 def test_config_follows_the_inputs_dim_order():
     # IREE's form of a sum over the outer dim of 512x64: iterators (64 parallel, 512 reduced),
-    # input map (d1, d0). The config speaks of iterators; the Problem of the input's dims.
+    # input map (d1, d0). The config speaks of iterators; the ReductionProblem of the input's dims.
     cfg = parse_lowering_config("#iree_gpu.lowering_config<{workgroup = [64, 0], thread = [4, 0], "
                                 "lane_basis = [[16, 4], [0, 1]], subgroup_basis = [[1, 4], [0, 1]]}>")
-    plan = config_plan(Problem((512, 64), (0,), 4, **GFX942), cfg.permuted([1, 0]), False)
+    plan = config_plan(ReductionProblem((512, 64), (0,), 4, **GFX942), cfg.permuted([1, 0]), False)
     assert (plan.lanes_p, plan.lanes_r, plan.subgroups_r, plan.vector, plan.reduction_fastest) == (16, 4, 4, 4, True)
     assert plan.outputs_per_tile == 64
 
@@ -135,7 +135,7 @@ CUDA = dict(subgroup_size=32, max_threads=1024, max_workgroups=2**31 - 1)
     ((4, 8192), (1,), 4, 8, 2),      # two f32 inputs: 32 bytes a chunk
 ])
 def test_default_unroll(shape, reduced, vector_limit, element_bytes, unroll):
-    p = Problem(shape, reduced, vector_limit, **CUDA, element_bytes=element_bytes)
+    p = ReductionProblem(shape, reduced, vector_limit, **CUDA, element_bytes=element_bytes)
     plan = with_unroll(default_plan(p, 256))
     assert plan.unroll == unroll
     assert choose_unroll(plan) == unroll
@@ -143,21 +143,21 @@ def test_default_unroll(shape, reduced, vector_limit, element_bytes, unroll):
 
 def test_leftovers():
     # 10007 scalars over 256 threads: 39 or 40 chunks; groups of 16 leave 7 or 8, guarded.
-    plan = with_unroll(default_plan(Problem((10007,), (0,), 4, **CUDA), 256))
+    plan = with_unroll(default_plan(ReductionProblem((10007,), (0,), 4, **CUDA), 256))
     assert plan.chunks_per_thread == (39, 40)
     assert (plan.remainder_loads, plan.remainder_guarded) == (8, True)
     # 4 chunks each, groups of 3: one leftover for every thread, unguarded.
-    plan = with_unroll(default_plan(Problem((4, 4096), (1,), 4, **CUDA), 256), 3)
+    plan = with_unroll(default_plan(ReductionProblem((4, 4096), (1,), 4, **CUDA), 256), 3)
     assert plan.chunks_per_thread == (4, 4)
     assert (plan.unroll, plan.remainder_loads, plan.remainder_guarded) == (3, 1, False)
     # Whole groups: nothing left over.
-    plan = with_unroll(default_plan(Problem((8192, 8192), (1,), 4, **CUDA), 256), 8)
+    plan = with_unroll(default_plan(ReductionProblem((8192, 8192), (1,), 4, **CUDA), 256), 8)
     assert (plan.remainder_loads, plan.remainder_guarded) == (0, False)
 
 
 def test_unroll_must_be_positive():
     with pytest.raises(PlanError, match="unroll -1 is not positive"):
-        with_unroll(default_plan(Problem((4, 4096), (1,), 4, **CUDA), 256), -1)
+        with_unroll(default_plan(ReductionProblem((4, 4096), (1,), 4, **CUDA), 256), -1)
 
 
 # The H200 as ldsopt.target knows it (132 SMs); the issue-3 bench cases (after the default
@@ -178,28 +178,29 @@ H200 = dict(CUDA, compute_units=target_model.by_name("cuda").compute_units)
     ((64, 4096, 64), (1,), 4, 4, 1024),    # max_mid: 64 workgroups of 64 outputs, 64 chunks a thread
 ])
 def test_workgroup_grows_when_the_grid_leaves_units_idle(shape, reduced, vector_limit, element_bytes, threads):
-    plan = with_unroll(default_plan(Problem(shape, reduced, vector_limit, **H200, element_bytes=element_bytes)))
+    problem = ReductionProblem(shape, reduced, vector_limit, **H200, element_bytes=element_bytes)
+    plan = with_unroll(default_plan(problem))
     assert plan.workgroup_size == threads
 
 
 def test_workgroup_size_option_overrides():
-    p = Problem((64, 4096, 64), (1,), 4, **H200)
+    p = ReductionProblem((64, 4096, 64), (1,), 4, **H200)
     assert default_plan(p, 256).workgroup_size == 256   # never grown
     assert default_plan(p, 512).workgroup_size == 512
     # Few chunks: fewer threads than asked for, as before.
-    assert default_plan(Problem((32, 16), (1,), 4, **H200), 1024).workgroup_size == 32
+    assert default_plan(ReductionProblem((32, 16), (1,), 4, **H200), 1024).workgroup_size == 32
 
 
 def test_unknown_compute_units_never_grow():
-    assert default_plan(Problem((64, 4096, 64), (1,), 4, **CUDA)).workgroup_size == 256
+    assert default_plan(ReductionProblem((64, 4096, 64), (1,), 4, **CUDA)).workgroup_size == 256
 
 
 def test_growth_stops_at_two_unroll_groups_a_thread():
     # A sum over 64 columns: one workgroup, 16 lanes on the outputs, 2 on the rows (16 threads
     # on the rows at 256), unroll goal 4: a doubling must leave every thread 8 rows.
-    assert default_plan(Problem((128, 64), (0,), 4, **H200)).workgroup_size == 256   # 512: 4 rows
-    assert default_plan(Problem((256, 64), (0,), 4, **H200)).workgroup_size == 512   # 1024: 4 rows
-    assert default_plan(Problem((512, 64), (0,), 4, **H200)).workgroup_size == 1024  # 8 rows
+    assert default_plan(ReductionProblem((128, 64), (0,), 4, **H200)).workgroup_size == 256   # 512: 4 rows
+    assert default_plan(ReductionProblem((256, 64), (0,), 4, **H200)).workgroup_size == 512   # 1024: 4 rows
+    assert default_plan(ReductionProblem((512, 64), (0,), 4, **H200)).workgroup_size == 1024  # 8 rows
 
 
 def _kept(operands: int, registers: int = 64):
@@ -215,6 +216,6 @@ def _kept(operands: int, registers: int = 64):
     ((4096, 1000), 8, 1, 32),      # 1000 halves: 125 chunks, 4 a thread on one subgroup (no LDS exchange)
 ])
 def test_kept_rows_take_fewer_threads(shape, vector_limit, operands, threads):
-    plan = for_kept_row(default_plan(Problem(shape, (1,), vector_limit, **H200)), _kept(operands))
+    plan = for_kept_row(default_plan(ReductionProblem(shape, (1,), vector_limit, **H200)), _kept(operands))
     assert plan.workgroup_size == threads
     assert _kept(operands)(plan)
