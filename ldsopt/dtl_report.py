@@ -58,7 +58,7 @@ def rows(name: str, text: str, target: str = "gfx942") -> list[Row]:
     with ir.Context():
         module = ir.Module.parse(configured)
         for d, p, tgt in matches(module.operation, "dtl-report"):
-            pl = MatmulLds().plan_dispatch(d, p, tgt)
+            pl, _ = MatmulLds().plan_dispatch(d, p, tgt)
             for role, s in pl.staging.items():
                 out.append(_row(name, p, pl, role, s, tgt))
     return out

@@ -1,12 +1,11 @@
 """ldsopt-dtl-layout (seed 003): stage matmul operands global -> LDS directly, in a bank-aware
 layout.
 
-Contract. For each matmul dispatch that ldsopt-matmul-lds takes (same matching and planning,
-so run it just before that pass, with the same `workgroups-per-cu`, `mma`, `tiles`, `k-pack` and
-`stages` options), each
-operand that qualifies gets a rewritten `StagingLayout` recorded on the root op
-(`record_staging`, ldsopt/matmul/recorded.py; ldsopt-matmul-lds emits it, through
-ldsopt/matmul/dtl_emit.py):
+Contract. For each matmul dispatch that ldsopt-matmul-lds takes (same matching and planning:
+run it just before that pass; the plan, by its plan options or the one a pass before recorded,
+is recorded for ldsopt-matmul-lds to follow: ldsopt/matmul/options.py), each operand that
+qualifies gets a rewritten `StagingLayout` recorded on the root op (ldsopt/matmul/recorded.py;
+ldsopt-matmul-lds emits it, through ldsopt/matmul/dtl_emit.py):
 - `vector` = one lane of `lane-bytes` (the option; by default the target's: 4 on gfx942, its
   only DMA size, f32: 1, f16/bf16: 2 elements; 16 on CUDA, cp.async's widest; 4 for the
   register path); chunk c = tid + threads * j fills LDS storage index c * vec, so each wave
@@ -47,9 +46,8 @@ from ldsopt import dtl
 from ldsopt.banks import BankModel
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulProblem, matches
-from ldsopt.matmul.recorded import record_staging
-from ldsopt.matmul.schemes import MmaScheme, MatmulPlan
-from ldsopt.passes.matmul_lds import PlanOptions
+from ldsopt.matmul.options import PlanOptions
+from ldsopt.matmul.schemes import MatmulPlan, MmaScheme
 from ldsopt.registry import PassError, option
 from ldsopt.staging import StagingLayout
 from ldsopt.target import Target
@@ -76,10 +74,9 @@ class DtlLayout(PlanOptions):
                              choices=(0, *dtl.LANE_CHOICES))
 
     def run(self, module: ir.Operation) -> None:
-        lowering = self.planner()
         for d, p, tgt in matches(module, self):
-            pl = lowering.plan_dispatch(d, p, tgt)
-            budget = lowering.lds_budget(tgt)
+            pl, choice = self.plan_dispatch(d, p, tgt)
+            budget = choice.lds_budget(tgt)
             chosen, notes = {}, {}
             for role, s in pl.staging.items():
                 try:
@@ -90,7 +87,7 @@ class DtlLayout(PlanOptions):
                 except ValueError as e:
                     raise PassError(d.location, f"{self.NAME}: operand {role}: {e}") from None
             if chosen:
-                record_staging(d.root, chosen, self.NAME)
+                self.record(d, pl, choice, chosen)
             d.func.attributes[RECORD] = ir.DictAttr.get({r: ir.StringAttr.get(n) for r, n in sorted(notes.items())})
 
     def lane(self, tgt: Target) -> int:

@@ -5,13 +5,13 @@ in-thread transpose: the "thread rake" and the shared-encoding swap).
 Contract.
 - Runs right before ldsopt-matmul-lds, on the dispatches that pass takes (its matching; a
   matched dispatch without a GPU target is an error here as there). It plans each dispatch as
-  ldsopt-matmul-lds with its default options does (`MatmulLds.plan_dispatch`) and, for each
-  operand that qualifies, records the rewritten `StagingLayout` (ldsopt/staging.py) on the
-  root op, `ldsopt.staging = {B = {...}}` (and, once every operand is K-contiguous, the others
-  restaged for the wider reads below), and its own name in `ldsopt.staged_by`;
+  ldsopt-matmul-lds does (`PlanOptions.plan_dispatch`, ldsopt/matmul/options.py) and, for
+  each operand that qualifies, records the rewritten `StagingLayout` (ldsopt/staging.py) on
+  the root op, `ldsopt.staging = {B = {...}}` (and, once every operand is K-contiguous, the
+  others restaged for the wider reads below), its own name in `ldsopt.staged_by` and, unless
+  a pass before it did, the plan (`ldsopt.matmul_plan`), which ldsopt-matmul-lds follows;
   ldsopt-matmul-lds emits the recorded staging and names this pass before itself in the
-  kernel's `ldsopt.lowered_by`. Nothing else in the IR changes. ldsopt-matmul-lds run with
-  other options plans other tiles, and reports the recorded layout as not of its plan.
+  kernel's `ldsopt.lowered_by`. Nothing else in the IR changes.
 - The rewritten staging. Each thread reads `rake = 64 / element bits` consecutive K rows (4
   f16/bf16, 2 f32), each one vector along M or N, so that the global reads stay coalesced
   along the contiguous dim; the vector shrinks until the raked chunks split evenly over the
@@ -54,8 +54,8 @@ Contract.
   of 16-bit, 16-byte writes, narrower global reads), `lanes`, `lane-rows`, `row-xor`, `pad`,
   `swizzle` (vec,perPhase,maxPhase; 0 none); a forced layout may use any LDS (ldsopt-matmul-lds
   checks its budget), and one no candidate has is a located error. The plan options
-  (`PlanOptions` of passes/matmul_lds.py: workgroups-per-cu, mma, tiles, k-pack, stages) plan as
-  ldsopt-matmul-lds does with them (give both passes the same).
+  (`PlanOptions`: workgroups-per-cu, mma, tiles, k-pack, stages) choose the plan, recorded
+  for ldsopt-matmul-lds to follow (ldsopt/matmul/options.py says how options meet a record).
 - `copy=direct` (CUDA sm_80+; an error elsewhere): the rake's rows are cp.async copies into
   the thread's own slots of a staging buffer of `stages - 1` tiles (consecutive lanes,
   consecutive slots; the copies run that many tiles ahead),
@@ -91,10 +91,9 @@ from iree.compiler import ir
 from ldsopt.banks import BankModel
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import matches
+from ldsopt.matmul.options import PlanOptions
 from ldsopt.matmul.planner import address_maps, cheapest, with_k_pack
-from ldsopt.matmul.recorded import record_staging
-from ldsopt.matmul.schemes import MmaScheme, MatmulPlan
-from ldsopt.passes.matmul_lds import PlanOptions
+from ldsopt.matmul.schemes import MatmulPlan, MmaScheme
 from ldsopt.registry import OptionError, PassError, option
 from ldsopt.staging import StagingLayout
 
@@ -149,16 +148,15 @@ class InthreadTranspose(PlanOptions):
                               "copy=registers (the direct copy holds no registers to prefetch for)", "prefetch")
 
     def run(self, module: ir.Operation) -> None:
-        planner = self.planner()
         for d, p, tgt in matches(module, self):
-            pl = planner.plan_dispatch(d, p, tgt)
+            pl, choice = self.plan_dispatch(d, p, tgt)
             try:
-                rewritten = {role: t for role, t in self.restaged(pl, tgt, element_bits(p.elem_type)).items()
-                             if t is not None}
+                restaged = self.following(choice).restaged(pl, tgt, element_bits(p.elem_type))
             except ValueError as e:
                 raise PassError(d.location, f"{self.NAME}: {e}") from None
+            rewritten = {role: t for role, t in restaged.items() if t is not None}
             if rewritten:
-                record_staging(d.root, rewritten, self.NAME)
+                self.record(d, pl, choice, rewritten)
 
     def restaged(self, pl: MatmulPlan, tgt, bits: int) -> dict[str, StagingLayout | None]:
         """Each operand's rewritten staging (None: a guard keeps the planned one), its transposed
@@ -179,7 +177,7 @@ class InthreadTranspose(PlanOptions):
         """Each operand's transposed staging (None: a guard keeps the planned one). Each may take
         its planned LDS plus half of what the plan leaves free of ldsopt-matmul-lds's budget."""
         model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
-        budget = self.planner().lds_budget(tgt)
+        budget = self.lds_budget(tgt)
         spare = (budget * 8 // bits - sum(math.prod(s.lds_shape) for s in pl.staging.values())) // 2
 
         def restage(pack: int) -> dict[str, StagingLayout | None]:

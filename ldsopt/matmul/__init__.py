@@ -4,6 +4,7 @@ operands before it (ldsopt-inthread-transpose, ldsopt-dtl-layout):
 - schemes.py: what a plan is made of: the tilings, the product schemes (FMA, matrix cores)
   and `MatmulPlan`;
 - planner.py: the planner: each operand's staging and its bank conflicts, the cost model, `plan`;
+- options.py: the plan options the passes share, and the plan the first of them records;
 - recorded.py: the stagings a pass before ldsopt-matmul-lds records on the root op, and the
   plan that takes them;
 - emit.py: the kernel (staging, the K pipeline, the output store); emit_fma.py and

@@ -14,7 +14,7 @@ from ldsopt import target as target_model
 from ldsopt.banks import BankModel
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulProblem
-from ldsopt.matmul.schemes import TILINGS, FmaScheme, MmaScheme, MatmulPlan, Tiling
+from ldsopt.matmul.schemes import TILINGS, FmaScheme, MatmulPlan, MmaScheme, Tiling
 from ldsopt.staging import StagingLayout
 
 def pow2_dividing(n: int, cap: int) -> int:

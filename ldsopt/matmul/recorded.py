@@ -42,7 +42,8 @@ def _staged_by(root: ir.Operation) -> list[str]:
 def with_recorded(pl: MatmulPlan, recorded: dict[str, StagingLayout]) -> MatmulPlan:
     """`pl` staging each operand as recorded. A recorded layout was made from this planner's
     layout, so it stages the same tile, for the same threads and fragment; both operands read
-    K in one order (k_pack); else ValueError."""
+    K in one order (k_pack); else ValueError (the plan that a staging pass records with its
+    stagings makes this hold: ldsopt/matmul/options.py; IR written by hand may break it)."""
     def key(s: StagingLayout):
         return s.dims, s.tile, s.threads, s.fragment, s.buffers
 
@@ -51,11 +52,10 @@ def with_recorded(pl: MatmulPlan, recorded: dict[str, StagingLayout]) -> MatmulP
             ours = pl.staging[r]
             raise ValueError(f"the staging recorded for {r} ({s.tile} by {s.threads} threads for {s.fragment}, "
                              f"{s.buffers} LDS tiles) is not of this plan ({ours.tile} by {ours.threads} threads "
-                             f"for {ours.fragment}, {ours.buffers} LDS tiles); were the passes run with other "
-                             "options?")
+                             f"for {ours.fragment}, {ours.buffers} LDS tiles)")
     staging = {**pl.staging, **recorded}
     if len({s.k_pack for s in staging.values()}) > 1:
         raise ValueError("the operands' fragment reads group K steps differently (k_pack "
                          + ", ".join(f"{r} {s.k_pack}" for r, s in sorted(staging.items()))
-                         + "): the product pairs their K slots; were the passes run with other k-pack options?")
+                         + "): the product pairs their K slots")
     return dataclasses.replace(pl, staging=staging)

@@ -9,7 +9,7 @@ from iree.compiler import ir
 from ldsopt import isa, mma
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
-from ldsopt.matmul import match, planner, recorded, schemes
+from ldsopt.matmul import match, options, planner, recorded, schemes
 from ldsopt.passes import dtl_layout, inthread_transpose, matmul_lds
 from ldsopt.staging import StagingLayout
 
@@ -201,16 +201,16 @@ def test_passes_that_record_a_staging_take_the_plan_options_of_matmul_lds(matmul
     def fields(cls):
         return [f.name for f in dataclasses.fields(cls)]
 
-    shared = fields(matmul_lds.PlanOptions)
+    shared = fields(options.PlanOptions)
     assert shared == ["workgroups_per_cu", "mma", "tiles", "k_pack", "stages"]
     for cls in (matmul_lds.MatmulLds, dtl_layout.DtlLayout, inthread_transpose.InthreadTranspose):
-        assert fields(cls)[:len(shared)] == shared
+        assert issubclass(cls, options.PlanOptions) and fields(cls)[:len(shared)] == shared
     opts = dict(tiles="256x128x8x8", workgroups_per_cu=1)
     it = inthread_transpose.InthreadTranspose(copy="direct", **opts)
-    assert it.planner() == matmul_lds.MatmulLds(**opts)
     cuda = target_model.by_name("cuda")
+    assert it.lds_budget(cuda) == matmul_lds.MatmulLds(**opts).lds_budget(cuda) == cuda.lds_budget(1)
     p = matmul_problem(("k", "m"), ("k", "n"), "f16", 4096, 4096, 4096)
-    pl = planner.plan(p, cuda, it.planner().lds_budget(cuda), True, schemes.parse_tilings(opts["tiles"]))
+    pl = planner.plan(p, cuda, it.lds_budget(cuda), True, schemes.parse_tilings(opts["tiles"]))
     assert (pl.tiling.bm, pl.tiling.bn, pl.tiling.threads, pl.scheme.waves) == (256, 128, 512, (4, 4))
     restaged = it.restaged(pl, cuda, 16)
     assert restaged["B"] is None and inthread_transpose.k_per_thread(pl.staging["B"]) == 1

@@ -14,6 +14,7 @@
 // RUN: not lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{prefetch=2 tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=PFAMD
 // RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{copy=direct prefetch=2 tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=PFDIRECT
 // RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x8x4 workgroups-per-cu=1}, ldsopt-matmul-lds{tiles=64x64x8x4 workgroups-per-cu=1})' | filecheck %s --check-prefix=TILES
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x8x4 workgroups-per-cu=1}, ldsopt-matmul-lds)' | filecheck %s --check-prefix=TILES
 // RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x8x4}, ldsopt-matmul-lds{tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=OTHERPLAN
 
 // NN f16 256x256x64 on CUDA (mma.sync m16n8k16, warps of 32, 32 x 4 B banks): B's layout
@@ -89,13 +90,14 @@
 // NOPREFETCH-NOT: prefetch
 // PFAMD: error: ldsopt-inthread-transpose: prefetch=2 needs a global -> L1 prefetch (CUDA)
 // PFDIRECT: <pass-pipeline>:1:{{[0-9]+}}: error: option 'prefetch' of pass 'ldsopt-inthread-transpose': prefetch=2 needs copy=registers
-// The plan options of ldsopt-matmul-lds (matmul_lds.PlanOptions) plan the pass too: a 64x64
-// tile of 128 threads at one workgroup per SM (no nvvm.minctasm), B raked by those 128 threads;
-// the same pass before ldsopt-matmul-lds with its default options is a located error.
+// The plan options (ldsopt/matmul/options.py) plan the pass too: a 64x64 tile of 128 threads at
+// one workgroup per SM (no nvvm.minctasm), B raked by those 128 threads; ldsopt-matmul-lds
+// follows the plan recorded with the staging, given the same options or none; one that
+// contradicts it is a located error.
 // TILES: #translation = #iree_codegen.translation_info<{{.*}}workgroup_size = [128, 1, 1]
 // TILES: func.func @nn_f16() attributes {ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"], translation_info = #translation}
 // TILES: memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}lds_shape = [2, 64, 32], {{.*}}rake = 4 : i64, {{.*}}register_transpose = true, {{.*}}threads = 128 : i64, tile = [32, 64]
-// OTHERPLAN: options.mlir:{{[0-9]+}}:{{[0-9]+}}: error: ldsopt-matmul-lds: the staging recorded for A ((64, 32) by 128 threads {{.*}}) is not of this plan ((128, 32) by 256 threads {{.*}}); were the passes run with other options?
+// OTHERPLAN: options.mlir:{{[0-9]+}}:{{[0-9]+}}: error: ldsopt-matmul-lds: option tiles=128x128x8x8 contradicts the plan ldsopt-inthread-transpose recorded ({{.*}}tiling = "64x64x8x4"{{.*}}); give the plan options to the first pass that plans the matmul
 func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] subgroup_size = 64>} {
   %cst = arith.constant 0.000000e+00 : f32
   %c0 = arith.constant 0 : index

@@ -1,9 +1,9 @@
-// A K pipeline needs two LDS tiles at least; the passes that record a staging must plan as many
-// as ldsopt-matmul-lds (like k-pack and tiles), else the recorded layout is not of its plan.
+// A K pipeline needs two LDS tiles at least; ldsopt-matmul-lds follows the stages of the plan a
+// staging pass recorded (like k-pack and tiles), and other stages given to it are a located error.
 // RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{stages=1 tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=ONE
-// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{stages=3 tiles=128x128x8x8}, ldsopt-matmul-lds{tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=MISMATCH
+// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{stages=3 tiles=128x128x8x8}, ldsopt-matmul-lds{stages=4 tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=MISMATCH
 // ONE: <pass-pipeline>:1:{{[0-9]+}}: error: option 'stages' of pass 'ldsopt-matmul-lds' takes >= 2; got '1'
-// MISMATCH: error: ldsopt-matmul-lds: the staging recorded for A ({{.*}}, 3 LDS tiles) is not of this plan ({{.*}}, 2 LDS tiles); were the passes run with other options?
+// MISMATCH: bad_stages.mlir:{{[0-9]+}}:{{[0-9]+}}: error: ldsopt-matmul-lds: option stages=4 contradicts the plan ldsopt-dtl-layout recorded ({{.*}}stages = 3 : i64{{.*}})
 
 func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
   %cst = arith.constant 0.000000e+00 : f32

@@ -1,0 +1,162 @@
+"""The options that choose a matmul plan (`PlanOptions`: workgroups-per-cu, mma, tiles, k-pack,
+stages), shared by ldsopt-matmul-lds and the passes that restage its operands before it
+(ldsopt-inthread-transpose, ldsopt-dtl-layout), and the plan they record once.
+
+The first of these passes that records a staging on a matmul's root op also records what
+chose the plan it restaged (`PlanChoice`, the occupancy resolved for the target):
+`ldsopt.matmul_plan = {by = "ldsopt-inthread-transpose", k_pack = -1, mma = true, stages = 2,
+tiling = "128x128x8x8", workgroups_per_cu = 1}`. Every pass after it (a second staging pass,
+ldsopt-matmul-lds) plans that dispatch from the record, not from its own options, so the
+stagings recorded and the kernel emitted are of one plan. An option left at its default
+follows the record; one given another value that the record contradicts (a `tiles` list
+without the recorded tiling, another `mma`, `k-pack`, `stages` or `workgroups-per-cu`) is an
+error at the dispatch, naming the option and the record: give the plan options to the first
+of these passes in the pipeline (or the same ones to each).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from iree.compiler import ir
+
+from ldsopt import target as target_model
+from ldsopt.dispatch import Dispatch
+from ldsopt.ir_types import element_bits
+from ldsopt.matmul.match import MatmulProblem
+from ldsopt.matmul.planner import plan
+from ldsopt.matmul.recorded import record_staging, recorded_staging, with_recorded
+from ldsopt.matmul.schemes import MatmulPlan, Tiling, check_tilings, parse_tilings
+from ldsopt.registry import ModulePass, PassError, option
+from ldsopt.staging import StagingLayout
+
+# On the root op: what chose the plan of the stagings recorded there (`PlanChoice.attr`).
+PLAN_ATTR = "ldsopt.matmul_plan"
+
+
+@dataclasses.dataclass(frozen=True)
+class PlanChoice:
+    """What chooses a matmul plan, resolved for a target: the tilings to choose from (one when
+    recorded: the chosen one), whether to use the matrix cores, the k-pack limit, the LDS
+    tiles per operand and the workgroups per CU the LDS budget is shared by."""
+
+    tilings: tuple[Tiling, ...]
+    mma: bool
+    k_pack: int
+    stages: int
+    workgroups_per_cu: int
+
+    def lds_budget(self, tgt: target_model.Target) -> int:
+        """LDS bytes one workgroup may take: its share of a CU's / SM's (target.Target.lds_budget)."""
+        return tgt.lds_budget(self.workgroups_per_cu)
+
+    def attr(self, by: str) -> ir.DictAttr:
+        (t,) = self.tilings
+        i64 = ir.IntegerType.get_signless(64)
+        return ir.DictAttr.get({
+            "by": ir.StringAttr.get(by), "tiling": ir.StringAttr.get(f"{t.bm}x{t.bn}x{t.tm}x{t.tn}"),
+            "mma": ir.BoolAttr.get(self.mma), "k_pack": ir.IntegerAttr.get(i64, self.k_pack),
+            "stages": ir.IntegerAttr.get(i64, self.stages),
+            "workgroups_per_cu": ir.IntegerAttr.get(i64, self.workgroups_per_cu)})
+
+
+def recorded_plan(d: Dispatch, pass_name: str) -> tuple[PlanChoice, str] | None:
+    """The plan choice recorded on the dispatch's root op and the pass that recorded it; a
+    located error of `pass_name` if it does not parse (IR written by hand)."""
+    if PLAN_ATTR not in d.root.attributes:
+        return None
+    try:
+        a = ir.DictAttr(d.root.attributes[PLAN_ATTR])
+        (tiling,) = parse_tilings(ir.StringAttr(a["tiling"]).value)
+        choice = PlanChoice((tiling,), ir.BoolAttr(a["mma"]).value, ir.IntegerAttr(a["k_pack"]).value,
+                            ir.IntegerAttr(a["stages"]).value, ir.IntegerAttr(a["workgroups_per_cu"]).value)
+        if choice.k_pack < -1 or choice.stages < 2 or choice.workgroups_per_cu < 1:
+            raise ValueError("out of range")
+        return choice, ir.StringAttr(a["by"]).value
+    except (ValueError, KeyError, TypeError):
+        raise PassError(d.location, f"{pass_name}: {PLAN_ATTR} = {d.root.attributes[PLAN_ATTR]} is not a recorded plan "
+                                    "(by, tiling BMxBNxTMxTN, mma, k_pack, stages, workgroups_per_cu)") from None
+
+
+@dataclasses.dataclass(frozen=True)
+class PlanOptions(ModulePass):
+    """The options that choose ldsopt-matmul-lds's plan; the passes that record a staging for
+    it take them too (this module's docstring says which one counts)."""
+
+    workgroups_per_cu: int = option(0, "workgroups that must fit an SM/CU together: in its LDS, and on CUDA in its "
+                                       "registers (nvvm.minctasm); 0: the target's (2 on CUDA, 1 elsewhere)", min=0)
+    mma: bool = option(True, "use the target's matrix-core intrinsic (gfx942 MFMA, CUDA mma.sync) where it has one")
+    tiles: str = option("", "tilings to choose from by the plan's cost rule, as BMxBNxTMxTN,... (TMxTN: the FMA "
+                            "micro-tile; threads = BM/TM * BN/TN, whole subgroups; any sizes, e.g. 96x96x3x4); "
+                            "default 128x128x8x8 down to 32x32x2x2 and skinny ones (16x64x4x4, 64x16x4x4, "
+                            "16x32x2x4, 32x16x4x2)", check=check_tilings)
+    k_pack: int = option(-1, "K steps of the matrix-core intrinsic per fragment read group, their K slots fed "
+                             "in mma.k_order so that a lane's are consecutive K: -1 as many as a 16-byte read "
+                             "takes, 0 the natural order, N at most N", min=-1)
+    stages: int = option(2, "LDS tiles of each operand in the K pipeline (2: double buffering); operands copied "
+                            "without registers run stages - 1 tiles ahead", min=2)
+
+    def occupancy(self, tgt: target_model.Target) -> int:
+        """Workgroups per SM/CU these options plan for. CUDA's default is 2: at one (ptxas
+        free to take 255 registers) the inthread-transposed kernels took 163-220 registers and
+        ran one workgroup per SM, slower than at 2 on the H200 (bench/results/cuda-matmul/
+        README.md, "Measured choices")."""
+        return self.workgroups_per_cu or (2 if tgt.backend == "cuda" else 1)
+
+    def lds_budget(self, tgt: target_model.Target) -> int:
+        """LDS bytes one workgroup may take at these options' `occupancy`."""
+        return tgt.lds_budget(self.occupancy(tgt))
+
+    def choice(self, d: Dispatch, tgt: target_model.Target) -> PlanChoice:
+        """The dispatch's plan choice: the one recorded on its root op if a pass recorded one
+        (an option of this pass not at its default that contradicts it is a located error),
+        else these options'."""
+        recorded = recorded_plan(d, self.NAME)
+        if recorded is None:
+            return PlanChoice(parse_tilings(self.tiles), self.mma, self.k_pack, self.stages, self.occupancy(tgt))
+        rec, by = recorded
+        (t,) = rec.tilings
+        agrees = {"tiles": t in parse_tilings(self.tiles), "mma": self.mma == rec.mma,
+                  "k_pack": self.k_pack == rec.k_pack, "stages": self.stages == rec.stages,
+                  "workgroups_per_cu": self.workgroups_per_cu == rec.workgroups_per_cu}
+        for f in dataclasses.fields(PlanOptions):
+            value = getattr(self, f.name)
+            if value != f.default and not agrees[f.name]:
+                shown = str(value).lower() if isinstance(value, bool) else value
+                raise PassError(d.location, f"{self.NAME}: option {f.name.replace('_', '-')}={shown} contradicts the "
+                                            f"plan {by} recorded ({PLAN_ATTR} = {d.root.attributes[PLAN_ATTR]}); "
+                                            "give the plan options to the first pass that plans the matmul")
+        return rec
+
+    def following(self, choice: PlanChoice):
+        """This pass with the plan options of `choice` (its other options kept)."""
+        return dataclasses.replace(self, tiles=",".join(f"{t.bm}x{t.bn}x{t.tm}x{t.tn}" for t in choice.tilings),
+                                   mma=choice.mma, k_pack=choice.k_pack, stages=choice.stages,
+                                   workgroups_per_cu=choice.workgroups_per_cu)
+
+    def plan_dispatch(self, d: Dispatch, p: MatmulProblem,
+                      tgt: target_model.Target) -> tuple[MatmulPlan, PlanChoice]:
+        """The dispatch's plan by `choice`, staging each operand as recorded on the root op if it is."""
+        choice = self.choice(d, tgt)
+        budget = choice.lds_budget(tgt)
+        pl = plan(p, tgt, budget, choice.mma, choice.tilings, choice.k_pack, choice.stages)
+        if pl is None:
+            which = f" of tiles={self.tiles}" if self.tiles else ""
+            raise PassError(d.location, f"{self.NAME}: no tiling{which} fits the target's threads (whole subgroups "
+                                        f"of {tgt.subgroup_size}, at most {tgt.max_threads}), vectors and LDS")
+        try:
+            pl = with_recorded(pl, recorded_staging(d.root))
+        except ValueError as e:
+            raise PassError(d.location, f"{self.NAME}: {e}") from None
+        if choice.k_pack >= 0 and pl.staging["A"].k_pack > choice.k_pack:
+            raise PassError(d.location, f"{self.NAME}: the recorded staging reads {pl.staging['A'].k_pack} K steps "
+                                        f"at once, more than k-pack={choice.k_pack}")
+        if pl.lds_bytes(element_bits(p.elem_type) // 8) > budget:
+            raise PassError(d.location, f"{self.NAME}: the recorded staging needs more LDS than the target has")
+        return pl, choice
+
+    def record(self, d: Dispatch, pl: MatmulPlan, choice: PlanChoice, staging: dict[str, StagingLayout]) -> None:
+        """Records `staging` on the root op for ldsopt-matmul-lds, and the plan choice if no pass recorded one."""
+        record_staging(d.root, staging, self.NAME)
+        if PLAN_ATTR not in d.root.attributes:
+            d.root.attributes[PLAN_ATTR] = dataclasses.replace(choice, tilings=(pl.tiling,)).attr(self.NAME)
