@@ -80,7 +80,10 @@ class DtlLayout(PlanOptions):
             chosen, notes = {}, {}
             for role, s in pl.staging.items():
                 try:
-                    chosen[role] = self.rewrite(p, pl, role, s, tgt, budget)
+                    # The other operand as already rewritten: its padding counts against this
+                    # one's share of the budget, so that both fit together.
+                    so_far = dataclasses.replace(pl, staging={**pl.staging, **chosen})
+                    chosen[role] = self.rewrite(p, so_far, role, s, tgt, budget)
                     notes[role] = f"{chosen[role].copy} {chosen[role].lds_layout}"
                 except LeftAlone as why:
                     notes[role] = f"left alone: {why}"

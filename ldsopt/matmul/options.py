@@ -1,15 +1,15 @@
 """The options that choose a matmul plan (`PlanOptions`: workgroups-per-cu, mma, tiles, k-pack,
-stages), shared by ldsopt-matmul-lds and the passes that restage its operands before it
+stages, k-bytes), shared by ldsopt-matmul-lds and the passes that restage its operands before it
 (ldsopt-inthread-transpose, ldsopt-dtl-layout), and the plan they record once.
 
 The first of these passes that records a staging on a matmul's root op also records what
 chose the plan it restaged (`PlanChoice`, the occupancy resolved for the target):
-`ldsopt.matmul_plan = {by = "ldsopt-inthread-transpose", k_pack = -1, mma = true, stages = 2,
-tiling = "128x128x8x8", workgroups_per_cu = 1}`. Every pass after it (a second staging pass,
+`ldsopt.matmul_plan = {by = "ldsopt-inthread-transpose", k_bytes = 64, k_pack = -1, mma = true,
+stages = 2, tiling = "128x128x8x8", workgroups_per_cu = 1}`. Every pass after it (a second staging pass,
 ldsopt-matmul-lds) plans that dispatch from the record, not from its own options, so the
 stagings recorded and the kernel emitted are of one plan. An option left at its default
 follows the record; one given another value that the record contradicts (a `tiles` list
-without the recorded tiling, another `mma`, `k-pack`, `stages` or `workgroups-per-cu`) is an
+without the recorded tiling, another `mma`, `k-pack`, `stages`, `k-bytes` or `workgroups-per-cu`) is an
 error at the dispatch, naming the option and the record: give the plan options to the first
 of these passes in the pipeline (or the same ones to each).
 """
@@ -26,7 +26,7 @@ from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulProblem
 from ldsopt.matmul.planner import plan
 from ldsopt.matmul.recorded import record_staging, recorded_staging, with_recorded
-from ldsopt.matmul.schemes import MatmulPlan, Tiling, check_tilings, parse_tilings
+from ldsopt.matmul.schemes import MatmulPlan, Tiling, check_k_bytes, check_tilings, parse_tilings
 from ldsopt.registry import ModulePass, PassError, option
 from ldsopt.staging import StagingLayout
 
@@ -38,13 +38,15 @@ PLAN_ATTR = "ldsopt.matmul_plan"
 class PlanChoice:
     """What chooses a matmul plan, resolved for a target: the tilings to choose from (one when
     recorded: the chosen one), whether to use the matrix cores, the k-pack limit, the LDS
-    tiles per operand and the workgroups per CU the LDS budget is shared by."""
+    tiles per operand, the workgroups per CU the LDS budget is shared by and the bytes of K
+    per K step."""
 
     tilings: tuple[Tiling, ...]
     mma: bool
     k_pack: int
     stages: int
     workgroups_per_cu: int
+    k_bytes: int
 
     def lds_budget(self, tgt: target_model.Target) -> int:
         """LDS bytes one workgroup may take: its share of a CU's / SM's (target.Target.lds_budget)."""
@@ -57,7 +59,8 @@ class PlanChoice:
             "by": ir.StringAttr.get(by), "tiling": ir.StringAttr.get(f"{t.bm}x{t.bn}x{t.tm}x{t.tn}"),
             "mma": ir.BoolAttr.get(self.mma), "k_pack": ir.IntegerAttr.get(i64, self.k_pack),
             "stages": ir.IntegerAttr.get(i64, self.stages),
-            "workgroups_per_cu": ir.IntegerAttr.get(i64, self.workgroups_per_cu)})
+            "workgroups_per_cu": ir.IntegerAttr.get(i64, self.workgroups_per_cu),
+            "k_bytes": ir.IntegerAttr.get(i64, self.k_bytes)})
 
 
 def recorded_plan(d: Dispatch, pass_name: str) -> tuple[PlanChoice, str] | None:
@@ -69,13 +72,15 @@ def recorded_plan(d: Dispatch, pass_name: str) -> tuple[PlanChoice, str] | None:
         a = ir.DictAttr(d.root.attributes[PLAN_ATTR])
         (tiling,) = parse_tilings(ir.StringAttr(a["tiling"]).value)
         choice = PlanChoice((tiling,), ir.BoolAttr(a["mma"]).value, ir.IntegerAttr(a["k_pack"]).value,
-                            ir.IntegerAttr(a["stages"]).value, ir.IntegerAttr(a["workgroups_per_cu"]).value)
-        if choice.k_pack < -1 or choice.stages < 2 or choice.workgroups_per_cu < 1:
+                            ir.IntegerAttr(a["stages"]).value, ir.IntegerAttr(a["workgroups_per_cu"]).value,
+                            ir.IntegerAttr(a["k_bytes"]).value)
+        if choice.k_pack < -1 or choice.stages < 2 or choice.workgroups_per_cu < 1 or choice.k_bytes % 16 or \
+                choice.k_bytes < 16:
             raise ValueError("out of range")
         return choice, ir.StringAttr(a["by"]).value
     except (ValueError, KeyError, TypeError):
         raise PassError(d.location, f"{pass_name}: {PLAN_ATTR} = {d.root.attributes[PLAN_ATTR]} is not a recorded plan "
-                                    "(by, tiling BMxBNxTMxTN, mma, k_pack, stages, workgroups_per_cu)") from None
+                                    "(by, tiling BMxBNxTMxTN, mma, k_pack, stages, workgroups_per_cu, k_bytes)") from None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,6 +100,8 @@ class PlanOptions(ModulePass):
                              "takes, 0 the natural order, N at most N", min=-1)
     stages: int = option(2, "LDS tiles of each operand in the K pipeline (2: double buffering); operands copied "
                             "without registers run stages - 1 tiles ahead", min=2)
+    k_bytes: int = option(64, "bytes of K each K step stages (BK; 64: 32 f16/bf16 or 16 f32 elements)", min=16,
+                          check=check_k_bytes)
 
     def occupancy(self, tgt: target_model.Target) -> int:
         """Workgroups per SM/CU these options plan for. CUDA's default is 2: at one (ptxas
@@ -113,12 +120,14 @@ class PlanOptions(ModulePass):
         else these options'."""
         recorded = recorded_plan(d, self.NAME)
         if recorded is None:
-            return PlanChoice(parse_tilings(self.tiles), self.mma, self.k_pack, self.stages, self.occupancy(tgt))
+            return PlanChoice(parse_tilings(self.tiles), self.mma, self.k_pack, self.stages, self.occupancy(tgt),
+                              self.k_bytes)
         rec, by = recorded
         (t,) = rec.tilings
         agrees = {"tiles": t in parse_tilings(self.tiles), "mma": self.mma == rec.mma,
                   "k_pack": self.k_pack == rec.k_pack, "stages": self.stages == rec.stages,
-                  "workgroups_per_cu": self.workgroups_per_cu == rec.workgroups_per_cu}
+                  "workgroups_per_cu": self.workgroups_per_cu == rec.workgroups_per_cu,
+                  "k_bytes": self.k_bytes == rec.k_bytes}
         for f in dataclasses.fields(PlanOptions):
             value = getattr(self, f.name)
             if value != f.default and not agrees[f.name]:
@@ -132,14 +141,14 @@ class PlanOptions(ModulePass):
         """This pass with the plan options of `choice` (its other options kept)."""
         return dataclasses.replace(self, tiles=",".join(f"{t.bm}x{t.bn}x{t.tm}x{t.tn}" for t in choice.tilings),
                                    mma=choice.mma, k_pack=choice.k_pack, stages=choice.stages,
-                                   workgroups_per_cu=choice.workgroups_per_cu)
+                                   workgroups_per_cu=choice.workgroups_per_cu, k_bytes=choice.k_bytes)
 
     def plan_dispatch(self, d: Dispatch, p: MatmulProblem,
                       tgt: target_model.Target) -> tuple[MatmulPlan, PlanChoice]:
         """The dispatch's plan by `choice`, staging each operand as recorded on the root op if it is."""
         choice = self.choice(d, tgt)
         budget = choice.lds_budget(tgt)
-        pl = plan(p, tgt, budget, choice.mma, choice.tilings, choice.k_pack, choice.stages)
+        pl = plan(p, tgt, budget, choice.mma, choice.tilings, choice.k_pack, choice.stages, choice.k_bytes)
         if pl is None:
             which = f" of tiles={self.tiles}" if self.tiles else ""
             raise PassError(d.location, f"{self.NAME}: no tiling{which} fits the target's threads (whole subgroups "

@@ -177,14 +177,16 @@ def plan_cost(p: MatmulProblem, pl: MatmulPlan, tgt: target_model.Target) -> tup
 
 
 def plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int, use_mma: bool,
-         tilings: tuple[Tiling, ...] = TILINGS, k_pack: int = -1, stages: int = 2) -> MatmulPlan | None:
+         tilings: tuple[Tiling, ...] = TILINGS, k_pack: int = -1, stages: int = 2,
+         k_bytes: int = 64) -> MatmulPlan | None:
     """The plan of least `plan_cost` (time, then work, then the first listed) among those of
     `tilings` that fit the target (threads, vector width, LDS), of the target's matrix-core
     scheme when one of them has it (a tiling its intrinsic does not tile falls back to FMA);
     None if none fits. `k_pack`: K steps per fragment read group of matrix-core schemes, at
-    most (-1: the most; see `packing`); `stages`: LDS tiles per operand."""
+    most (-1: the most; see `packing`); `stages`: LDS tiles per operand; `k_bytes`: bytes of K
+    per K step (BK = k_bytes / element size)."""
     elem_bytes = element_bits(p.elem_type) // 8
-    bk = 64 // elem_bytes  # 64 bytes of K per row: 16 f32, 32 f16/bf16
+    bk = k_bytes // elem_bytes
     model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
     fitting = []
     for t in tilings:

@@ -39,6 +39,12 @@ def check_tilings(text: str) -> None:
     parse_tilings(text)
 
 
+def check_k_bytes(value: int) -> None:
+    """a multiple of 16 (a K step of whole 16-byte vectors)"""
+    if value % 16:
+        raise ValueError(f"{value} is not a multiple of 16")
+
+
 def parse_tilings(text: str) -> tuple[Tiling, ...]:
     """The `tiles` option: comma-separated `BMxBNxTMxTN` (TM, TN: the FMA micro-tile, which
     also sets the thread count), to choose from; "" for TILINGS. ValueError if malformed."""

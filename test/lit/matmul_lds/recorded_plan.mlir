@@ -7,7 +7,7 @@
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x8x4 workgroups-per-cu=1}, ldsopt-dtl-layout, ldsopt-matmul-lds)' | filecheck %s --check-prefix=DTL
 
 // REC-LABEL: func.func @nn_f16
-// REC: linalg.generic {{.*}}ldsopt.matmul_plan = {by = "ldsopt-inthread-transpose", k_pack = -1 : i64, mma = true, stages = 2 : i64, tiling = "64x64x8x4", workgroups_per_cu = 1 : i64}
+// REC: linalg.generic {{.*}}ldsopt.matmul_plan = {by = "ldsopt-inthread-transpose", k_bytes = 64 : i64, k_pack = -1 : i64, mma = true, stages = 2 : i64, tiling = "64x64x8x4", workgroups_per_cu = 1 : i64}
 // REC-SAME: ldsopt.staged_by = ["ldsopt-inthread-transpose"]
 // CHECK: #translation = #iree_codegen.translation_info<{{.*}}workgroup_size = [128, 1, 1]
 // CHECK-LABEL: func.func @nn_f16() attributes {ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"]
@@ -50,7 +50,7 @@ iree_codegen.dispatch_config @nn_f16 {
 
 // A record made by hand (stages 3, k-pack 0: no k_order) is followed by every pass; it is not rewritten.
 // REC-LABEL: func.func @recorded
-// REC: linalg.generic {{.*}}ldsopt.matmul_plan = {by = "hand", k_pack = 0 : i64, mma = true, stages = 3 : i64, tiling = "64x64x8x4", workgroups_per_cu = 1 : i64}
+// REC: linalg.generic {{.*}}ldsopt.matmul_plan = {by = "hand", k_bytes = 64 : i64, k_pack = 0 : i64, mma = true, stages = 3 : i64, tiling = "64x64x8x4", workgroups_per_cu = 1 : i64}
 // REC-SAME: ldsopt.staging = {B = {dims = ["k", "n"], fragment = "{{[^"]*}}", lds_order = [0, 1], lds_shape = [3, 64, 32]
 // CHECK: #translation = #iree_codegen.translation_info<{{.*}}workgroup_size = [128, 1, 1]
 // CHECK-LABEL: func.func @recorded()
@@ -69,7 +69,7 @@ func.func @recorded() attributes {translation_info = #iree_codegen.translation_i
   %4 = iree_codegen.load_from_buffer %1 : memref<64x256xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x256xf16>
   %5 = tensor.empty() : tensor<256x256xf32>
   %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<256x256xf32>) -> tensor<256x256xf32>
-  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<256x64xf16>, tensor<64x256xf16>) outs(%6 : tensor<256x256xf32>) attrs = {ldsopt.matmul_plan = {by = "hand", k_pack = 0 : i64, mma = true, stages = 3 : i64, tiling = "64x64x8x4", workgroups_per_cu = 1 : i64}} {
+  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<256x64xf16>, tensor<64x256xf16>) outs(%6 : tensor<256x256xf32>) attrs = {ldsopt.matmul_plan = {by = "hand", k_bytes = 64 : i64, k_pack = 0 : i64, mma = true, stages = 3 : i64, tiling = "64x64x8x4", workgroups_per_cu = 1 : i64}} {
   ^bb0(%in: f16, %in_0: f16, %out: f32):
     %8 = arith.extf %in : f16 to f32
     %9 = arith.extf %in_0 : f16 to f32

@@ -12,7 +12,7 @@ func.func @stages() attributes {translation_info = #iree_codegen.translation_inf
   %4 = iree_codegen.load_from_buffer %1 : memref<64x256xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x256xf16>
   %5 = tensor.empty() : tensor<256x256xf32>
   %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{ldsopt-matmul-lds: option stages=3 contradicts the plan ldsopt-inthread-transpose recorded (ldsopt.matmul_plan = {by = "ldsopt-inthread-transpose", k_pack = -1 : i64, mma = true, stages = 2 : i64, tiling = "64x64x8x4", workgroups_per_cu = 2 : i64}); give the plan options to the first pass that plans the matmul}}
+  // expected-error @+1 {{ldsopt-matmul-lds: option stages=3 contradicts the plan ldsopt-inthread-transpose recorded (ldsopt.matmul_plan = {by = "ldsopt-inthread-transpose", k_bytes = 64 : i64, k_pack = -1 : i64, mma = true, stages = 2 : i64, tiling = "64x64x8x4", workgroups_per_cu = 2 : i64}); give the plan options to the first pass that plans the matmul}}
   %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<256x64xf16>, tensor<64x256xf16>) outs(%6 : tensor<256x256xf32>) {
   ^bb0(%in: f16, %in_0: f16, %out: f32):
     %8 = arith.extf %in : f16 to f32
@@ -43,7 +43,7 @@ func.func @tiles() attributes {translation_info = #iree_codegen.translation_info
   %5 = tensor.empty() : tensor<256x256xf32>
   %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<256x256xf32>) -> tensor<256x256xf32>
   // expected-error @+1 {{ldsopt-inthread-transpose: option tiles=64x64x8x4 contradicts the plan hand recorded}}
-  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<256x64xf16>, tensor<64x256xf16>) outs(%6 : tensor<256x256xf32>) attrs = {ldsopt.matmul_plan = {by = "hand", k_pack = 0 : i64, mma = true, stages = 3 : i64, tiling = "128x128x8x8", workgroups_per_cu = 1 : i64}} {
+  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<256x64xf16>, tensor<64x256xf16>) outs(%6 : tensor<256x256xf32>) attrs = {ldsopt.matmul_plan = {by = "hand", k_bytes = 64 : i64, k_pack = 0 : i64, mma = true, stages = 3 : i64, tiling = "128x128x8x8", workgroups_per_cu = 1 : i64}} {
   ^bb0(%in: f16, %in_0: f16, %out: f32):
     %8 = arith.extf %in : f16 to f32
     %9 = arith.extf %in_0 : f16 to f32
@@ -72,7 +72,7 @@ func.func @malformed() attributes {translation_info = #iree_codegen.translation_
   %4 = iree_codegen.load_from_buffer %1 : memref<64x256xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x256xf16>
   %5 = tensor.empty() : tensor<256x256xf32>
   %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<256x256xf32>) -> tensor<256x256xf32>
-  // expected-error @+1 {{ldsopt-inthread-transpose: ldsopt.matmul_plan = {by = "hand", tiling = "64x64"} is not a recorded plan (by, tiling BMxBNxTMxTN, mma, k_pack, stages, workgroups_per_cu)}}
+  // expected-error @+1 {{ldsopt-inthread-transpose: ldsopt.matmul_plan = {by = "hand", tiling = "64x64"} is not a recorded plan (by, tiling BMxBNxTMxTN, mma, k_pack, stages, workgroups_per_cu, k_bytes)}}
   %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<256x64xf16>, tensor<64x256xf16>) outs(%6 : tensor<256x256xf32>) attrs = {ldsopt.matmul_plan = {by = "hand", tiling = "64x64"}} {
   ^bb0(%in: f16, %in_0: f16, %out: f32):
     %8 = arith.extf %in : f16 to f32
