@@ -1,11 +1,15 @@
-"""What every test run shares: the compile cache of the run, and under pytest-xdist a line of
-progress per test file.
+"""What every test run shares: the compile cache and the tool server of the run, and under
+pytest-xdist a line of progress per test file.
 
 - The compile cache (`ldsopt.compile_cache`): the suite compiles the same programs again and
   again (each program's llvm-cpu reference once per test that runs it, IREE's configuration
   of a program once per set of pass options tried on it). The run gives every lds-run it
   starts one cache folder, shared by the xdist workers (which inherit the environment), and
   removes it at the end. A folder already named by the environment is used as it is.
+- The tool server (`ldsopt.tools.launch`): the suite runs lds-run and lds-opt (lit) hundreds
+  of times, and each start imports IREE's bindings, numpy and every pass. The run starts one
+  server, whose forks run the commands of every test and worker (the environment names its
+  socket), and stops it at the end.
 - Progress: xdist prints a dot per test and no file names; instead, a line per file when its
   last test is done says how its tests went and how long the file took.
 """
@@ -13,12 +17,15 @@ progress per test file.
 import collections
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 
 import pytest
 
 from ldsopt import compile_cache
+from ldsopt.tools import launch
 
 
 def pytest_configure(config):
@@ -28,6 +35,24 @@ def pytest_configure(config):
         folder = tempfile.mkdtemp(prefix="ldsopt-compile-cache-")
         os.environ[compile_cache.ENV] = folder
         config.add_cleanup(lambda: (os.environ.pop(compile_cache.ENV, None), shutil.rmtree(folder, True)))
+    if not os.environ.get(launch.ENV):
+        start_tool_server(config)
+
+
+def start_tool_server(config):
+    """Starts the tool server for the run. Until it listens, the tools start as usual."""
+    folder = tempfile.mkdtemp(prefix="ldsopt-tools-")
+    server = subprocess.Popen([sys.executable, "-m", "ldsopt.tools.launch", "--serve", os.path.join(folder, "socket")],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    os.environ[launch.ENV] = os.path.join(folder, "socket")
+
+    def stop():
+        os.environ.pop(launch.ENV, None)
+        server.terminate()
+        server.wait()
+        shutil.rmtree(folder, True)
+
+    config.add_cleanup(stop)
     if config.pluginmanager.hasplugin("xdist") and config.getoption("numprocesses", None):
         config.pluginmanager.register(FileProgress(config), "ldsopt-file-progress")
 
