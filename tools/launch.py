@@ -58,7 +58,10 @@ def _forward(path: str, tool: str) -> int | None:
         return None
     request = {"tool": tool, "argv": sys.argv, "cwd": os.getcwd(), "env": dict(os.environ)}
     with sock:
-        socket.send_fds(sock, [json.dumps(request).encode()], [0, 1, 2])
+        try:
+            socket.send_fds(sock, [json.dumps(request).encode()], [0, 1, 2])
+        except OSError:  # a standard stream closed: nothing to hand over, start as usual
+            return None
         status = sock.recv(64)
     return int(status) if status else 1  # no status: the fork died without one
 
