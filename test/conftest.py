@@ -43,7 +43,7 @@ def start_tool_server(config):
     """Starts the tool server for the run. Until it listens, the tools start as usual."""
     folder = tempfile.mkdtemp(prefix="ldsopt-tools-")
     server = subprocess.Popen([sys.executable, "-m", "ldsopt.tools.launch", "--serve", os.path.join(folder, "socket")],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+                              stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
     os.environ[launch.ENV] = os.path.join(folder, "socket")
 
     def stop():

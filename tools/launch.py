@@ -22,6 +22,7 @@ import importlib
 import io
 import json
 import os
+import select
 import signal
 import socket
 import sys
@@ -67,7 +68,9 @@ def _forward(path: str, tool: str) -> int | None:
 
 
 def serve(path: str) -> None:
-    """Imports everything a tool loads, then runs each request in a fork of itself."""
+    """Imports everything a tool loads, then runs each request in a fork of itself, until
+    SIGTERM or the end of its stdin (a pipe from its starter, closed when the starter ends,
+    killed or not)."""
     for module in TOOLS.values():
         importlib.import_module(module)
     from ldsopt import registry
@@ -84,11 +87,15 @@ def serve(path: str) -> None:
     listener.listen(64)
     try:
         while True:
-            conn, _ = listener.accept()
-            if os.fork() == 0:
-                listener.close()
-                _run(conn)
-            conn.close()
+            ready, _, _ = select.select([listener, sys.stdin], [], [])
+            if sys.stdin in ready and not os.read(sys.stdin.fileno(), 4096):
+                break  # its starter is gone (or closed the pipe): so is the server
+            if listener in ready:
+                conn, _ = listener.accept()
+                if os.fork() == 0:
+                    listener.close()
+                    _run(conn)
+                conn.close()
     finally:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         _reap(0)

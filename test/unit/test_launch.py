@@ -24,13 +24,25 @@ def server(tmp_path_factory):
     """A server of this test's own (not the run's), listening."""
     path = str(tmp_path_factory.mktemp("server") / "socket")
     proc = subprocess.Popen([sys.executable, "-m", "ldsopt.tools.launch", "--serve", path],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 300
     while not os.path.exists(path) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.1)
     assert os.path.exists(path), "the server did not start"
     yield path
     proc.terminate()
+    assert proc.wait(timeout=60) == 0
+
+
+def test_the_server_ends_with_its_starter(tmp_path):
+    """Its stdin is a pipe from its starter: at the pipe's end (the starter exited, or was
+    killed without stopping it) the server exits, its commands done."""
+    proc = subprocess.Popen([sys.executable, "-m", "ldsopt.tools.launch", "--serve", str(tmp_path / "socket")],
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while not (tmp_path / "socket").exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    proc.stdin.close()
     assert proc.wait(timeout=60) == 0
 
 
