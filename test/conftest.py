@@ -9,7 +9,7 @@ pytest-xdist a line of progress per test file.
 - The tool server (`ldsopt.tools.launch`): the suite runs lds-run and lds-opt (lit) hundreds
   of times, and each start imports IREE's bindings, numpy and every pass. The run starts one
   server, whose forks run the commands of every test and worker (the environment names its
-  socket), and stops it at the end.
+  socket), and stops it at the end; a server already named by the environment is used.
 - Progress: xdist prints a dot per test and no file names; instead, a line per file when its
   last test is done says how its tests went and how long the file took.
 """
@@ -37,6 +37,8 @@ def pytest_configure(config):
         config.add_cleanup(lambda: (os.environ.pop(compile_cache.ENV, None), shutil.rmtree(folder, True)))
     if not os.environ.get(launch.ENV):
         start_tool_server(config)
+    if config.pluginmanager.hasplugin("xdist") and config.getoption("numprocesses", None):
+        config.pluginmanager.register(FileProgress(config), "ldsopt-file-progress")
 
 
 def start_tool_server(config):
@@ -53,8 +55,6 @@ def start_tool_server(config):
         shutil.rmtree(folder, True)
 
     config.add_cleanup(stop)
-    if config.pluginmanager.hasplugin("xdist") and config.getoption("numprocesses", None):
-        config.pluginmanager.register(FileProgress(config), "ldsopt-file-progress")
 
 
 class FileProgress:
