@@ -22,7 +22,7 @@ import subprocess
 import numpy as np
 from iree.compiler import ir
 
-from ldsopt import diagnostics, model_import, pipeline, remarks, run_record, syntax_upgrade
+from ldsopt import compile_cache, diagnostics, model_import, pipeline, remarks, run_record, syntax_upgrade
 from ldsopt import reference as reference_mod
 from ldsopt import target as target_model
 from ldsopt.kernel import LOWERED_BY, USER_CONFIG
@@ -65,12 +65,20 @@ class DriverError(Exception):
 
 
 def iree_compile(args: list[str], what: str, folder: str | None = None) -> None:
-    """Runs iree-compile; with `folder`, the command line is logged in its commands.sh."""
+    """Runs iree-compile, or copies its output from the compile cache (`compile_cache`, off
+    unless the environment turns it on); with `folder`, the command line is logged in its
+    commands.sh."""
+    exe = tool("iree-compile")
     if folder is not None:
-        log_command(folder, what, [tool("iree-compile")] + args)
-    proc = subprocess.run([tool("iree-compile")] + args, capture_output=True, text=True)
+        log_command(folder, what, [exe] + args)
+    key = compile_cache.key(exe, args)
+    if key is not None and compile_cache.restore(key, args):
+        return
+    proc = subprocess.run([exe] + args, capture_output=True, text=True)
     if proc.returncode != 0:
         raise DriverError(f"{what} failed:\n{proc.stderr.strip()}")
+    if key is not None:
+        compile_cache.store(key, args)
 
 
 @dataclasses.dataclass

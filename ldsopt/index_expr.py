@@ -21,6 +21,7 @@ compared by identity: a subexpression used twice is one node, emitted once per `
 
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import Callable, Mapping, Sequence
 
@@ -29,17 +30,18 @@ from iree.compiler.dialects import arith
 
 _SEQ = itertools.count()
 
-# op name -> (integer face, arith builder); operands are non-negative index values.
-_OPS: dict[str, tuple[Callable[[int, int], int], Callable[[ir.Value, ir.Value], ir.Value]]] = {
-    "add": (lambda a, b: a + b, arith.addi),
-    "sub": (lambda a, b: a - b, arith.subi),
-    "mul": (lambda a, b: a * b, arith.muli),
-    "divu": (lambda a, b: a // b, arith.divui),
-    "remu": (lambda a, b: a % b, arith.remui),
-    "shru": (lambda a, b: a >> b, arith.shrui),
-    "and": (lambda a, b: a & b, arith.andi),
-    "xor": (lambda a, b: a ^ b, arith.xori),
-    "minu": (min, arith.minui),
+# op name -> (integer face, as Python of operands {a} and {b}; arith builder);
+# operands are non-negative index values.
+_OPS: dict[str, tuple[str, Callable[[ir.Value, ir.Value], ir.Value]]] = {
+    "add": ("{a} + {b}", arith.addi),
+    "sub": ("{a} - {b}", arith.subi),
+    "mul": ("{a} * {b}", arith.muli),
+    "divu": ("{a} // {b}", arith.divui),
+    "remu": ("{a} % {b}", arith.remui),
+    "shru": ("{a} >> {b}", arith.shrui),
+    "and": ("{a} & {b}", arith.andi),
+    "xor": ("{a} ^ {b}", arith.xori),
+    "minu": ("min({a}, {b})", arith.minui),
 }
 
 
@@ -203,26 +205,41 @@ def emit(exprs: Sequence[Expr], env: Mapping[str, ir.Value], const: Callable[[in
     return [val[id(e)] for e in exprs]
 
 
+@functools.lru_cache(maxsize=4096)
+def _compiled(code: str) -> Callable[..., tuple[int, ...]]:
+    """The function `f` that `code` defines (maps of the same shape and constants share it)."""
+    scope: dict = {}
+    exec(compile(code, "<index_expr.Function>", "exec"), {"min": min}, scope)
+    return scope["f"]
+
+
 class Function:
-    """`exprs` as a function of the variables `params` on ints, its nodes ordered once (the
-    integer face of a map the bank model calls many times)."""
+    """`exprs` as a function of the variables `params` on ints (the integer face of a map the
+    bank model calls many times): its nodes, in build order, become the straight-line Python
+    function that computes them, compiled once."""
 
     def __init__(self, params: Sequence[str], exprs: Sequence[Expr]):
         self.params = tuple(params)
         self.exprs = tuple(exprs)
-        self._nodes = _nodes(self.exprs)
+        names: dict[int, str] = {}
+        body = []
+        for n, e in enumerate(_nodes(self.exprs)):
+            if isinstance(e, Var):
+                if e.name not in self.params:
+                    raise KeyError(e.name)
+                names[id(e)] = f"p{self.params.index(e.name)}"
+                continue
+            names[id(e)] = f"v{n}"
+            value = repr(e.value) if isinstance(e, Const) else \
+                "(" + _OPS[e.op][0].format(a=names[id(e.a)], b=names[id(e.b)]) + ")"
+            body.append(f"    v{n} = {value}")
+        args = ", ".join(f"p{i}" for i in range(len(self.params)))
+        result = "".join(names[id(e)] + ", " for e in self.exprs)
+        self._call = _compiled(f"def f({args}):\n" + "".join(line + "\n" for line in body)
+                               + f"    return ({result})\n")
 
     def __call__(self, *args: int) -> tuple[int, ...]:
-        env = dict(zip(self.params, args))
-        val: dict[int, int] = {}
-        for e in self._nodes:
-            if isinstance(e, Var):
-                val[id(e)] = env[e.name]
-            elif isinstance(e, Const):
-                val[id(e)] = e.value
-            else:
-                val[id(e)] = _OPS[e.op][0](val[id(e.a)], val[id(e.b)])
-        return tuple(val[id(e)] for e in self.exprs)
+        return self._call(*args)
 
 
 class Exact:

@@ -11,6 +11,7 @@ and the PTX ISA (`mma.sync.m16n8k16`, "Matrix Fragments for mma.m16n8k16").
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 
 from iree.compiler import ir
@@ -36,8 +37,12 @@ class LaneMap:
             v = v % self.mod
         return index_expr.scaled(v, self.scale)
 
+    @functools.cached_property
+    def _function(self) -> index_expr.Function:
+        return index_expr.Function(("lane",), [self.expr(index_expr.var("lane"))])
+
     def __call__(self, lane: int) -> int:
-        return self.expr(index_expr.var("lane")).evaluate({"lane": lane})
+        return self._function(lane)[0]
 
 
 @dataclasses.dataclass(frozen=True)

@@ -204,9 +204,10 @@ class StagingLayout:
     def chunks_per_thread(self) -> int:
         return self.chunks // self.threads
 
-    @property
+    @functools.cached_property
     def address_map(self) -> LdsMap:
-        """LDS row-major logical index (lds row * lds cols + lds col) -> LDS element offset."""
+        """LDS row-major logical index (lds row * lds cols + lds col) -> LDS element offset
+        (made once: the bank model calls it per element)."""
         cols = self.lds_tile[1]
         if self.lds_layout != "rows":
             return DtlSpec.parse(self.lds_layout).address_map(cols)

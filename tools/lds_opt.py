@@ -14,7 +14,6 @@ for an internal error).
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
 import os
 import re
 import subprocess
@@ -212,6 +211,7 @@ def show_dialects(stream) -> None:
 
 
 def version() -> str:
+    import importlib.metadata  # for --version only: its import costs every start
     return (f"lds-opt (ldsopt {importlib.metadata.version('ldsopt')}), on IREE's MLIR Python bindings "
             f"(iree-base-compiler {importlib.metadata.version('iree-base-compiler')})")
 

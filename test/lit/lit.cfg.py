@@ -9,8 +9,9 @@ config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.test_source_root, "Output")
 config.excludes = ["Inputs", "Output"]
-# lit scrubs the environment: forward what finds lds-opt, filecheck and the package.
-for var in ("PATH", "PYTHONPATH", "HOME", "VIRTUAL_ENV"):
+# lit scrubs the environment: forward what finds lds-opt, filecheck and the package, and the
+# test run's tool server (test/conftest.py).
+for var in ("PATH", "PYTHONPATH", "HOME", "VIRTUAL_ENV", "LDSOPT_TOOL_SERVER"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
 # %iree-opt: the iree-opt of the installed wheel, for tests that compare lds-opt with it.
