@@ -5,6 +5,7 @@ import fnmatch
 import os
 import pathlib
 import re
+import subprocess
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 # Absolute paths of a developer's machine: its work folder, root's or a user's home.
@@ -13,12 +14,27 @@ CODE = ("*.py", "*.sh", "*.toml", "*.cfg", "*.mlir")
 SKIPPED = {".venv", ".git", "Output", "results"}  # installs, lit scratch, committed measurement logs
 
 
-def tracked_code():
+def _candidates():
+    """What a commit could hold: in a git checkout, the tracked files and the untracked ones git
+    does not ignore (a developer's ignored scratch, e.g. prepared folders, is never committed);
+    else every file outside SKIPPED."""
+    try:
+        out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout
+        yield from (ROOT / name for name in out.split("\0") if name)
+        return
+    except (OSError, subprocess.CalledProcessError):
+        pass
     for folder, dirs, files in os.walk(ROOT):
         dirs[:] = [d for d in dirs if d not in SKIPPED]  # not walked at all: .venv alone is thousands of files
-        for name in files:
-            if any(fnmatch.fnmatch(name, pattern) for pattern in CODE):
-                yield pathlib.Path(folder, name)
+        yield from (pathlib.Path(folder, name) for name in files)
+
+
+def tracked_code():
+    for path in _candidates():
+        if path.is_file() and not SKIPPED & set(path.relative_to(ROOT).parts[:-1]) and \
+                any(fnmatch.fnmatch(path.name, pattern) for pattern in CODE):
+            yield path
     yield from (ROOT / ".ci").iterdir()
 
 
