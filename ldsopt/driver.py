@@ -30,8 +30,13 @@ from ldsopt.replay import COMMANDS, DTYPES, FLOATS, Tensor, as_float64, log_comm
 
 # Run on the program, before IREE forms dispatches: passes that change which dispatches exist.
 PROGRAM_PIPELINE = "builtin.module(ldsopt-split-reduction)"
-# Specialized passes first; the elementwise lowering takes what is left and qualifies.
-DEFAULT_PIPELINE = "builtin.module(ldsopt-vector-distribute, ldsopt-inthread-transpose, ldsopt-matmul-lds, ldsopt-preload-transposed, ldsopt-lower-elementwise, canonicalize, cse)"
+# Specialized passes first; the elementwise lowering takes what is left and qualifies. The
+# matmuls whose register staging is bound by load latency (on CUDA: grids of about one wave)
+# are staged by cp.async in 128-byte K steps, 4 LDS tiles deep (ldsopt-dtl-layout's
+# `grids=small`); the others by ldsopt-inthread-transpose and ldsopt-matmul-lds's own plan.
+DEFAULT_PIPELINE = ("builtin.module(ldsopt-vector-distribute, ldsopt-dtl-layout{grids=small k-bytes=128 stages=4}, "
+                    "ldsopt-inthread-transpose, ldsopt-matmul-lds, ldsopt-preload-transposed, "
+                    "ldsopt-lower-elementwise, canonicalize, cse)")
 
 
 # How IREE forms the dispatches of the ldsopt variant (the reference and IREE's default

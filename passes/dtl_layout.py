@@ -33,6 +33,14 @@ Guards (an operand that fails one keeps ldsopt-matmul-lds's own staging):
 - every static division of its index math must be proven exact (ldsopt.magic_div) over its
   range: if not, the pass fails (PassError) rather than emit a wrong map;
 - padding must keep the LDS of the plan within the target's budget.
+
+`grids=small` (the default pipeline's) takes only the dispatches that are bound by load latency
+under register staging, and leaves the others whole, with the reason as a remark: on a target
+that copies asynchronously (cp.async), a plan whose grid gives each workgroup slot of the GPU
+at most SMALL_GRID_WAVES workgroups (tiles <= SMALL_GRID_WAVES x SMs x workgroups-per-cu) and
+whose K fills the pipeline (at least `stages` K steps). There a deep cp.async pipeline pays;
+on larger grids the register staging's bigger tiles win (both measured on the H200:
+bench/results/cuda-bert/pipeline/).
 """
 
 from __future__ import annotations
@@ -42,7 +50,7 @@ import math
 
 from iree.compiler import ir
 
-from ldsopt import dtl
+from ldsopt import dtl, remarks
 from ldsopt.banks import BankModel
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulProblem, matches
@@ -53,6 +61,8 @@ from ldsopt.staging import StagingLayout
 from ldsopt.target import Target
 
 RECORD = "ldsopt.dtl"
+# `grids=small`: the most workgroups per workgroup slot (SM x occupancy) a taken plan may have.
+SMALL_GRID_WAVES = 1.5
 
 
 def _check_layout(text: str) -> None:
@@ -72,10 +82,17 @@ class DtlLayout(PlanOptions):
     lane_bytes: int = option(0, "bytes one lane copies: 0 = the target's (gfx942 4, CUDA 16, registers 4); "
                                 "4, 8 or 16 (gfx942: 4 only; registers: as wide as the target's vectors)",
                              choices=(0, *dtl.LANE_CHOICES))
+    grids: str = option("all", "which dispatches to stage: all, or small: only those bound by load latency under "
+                               "register staging (cp.async targets, a grid of at most 1.5 workgroups a slot, K "
+                               "filling the pipeline)", choices=("all", "small"))
 
     def run(self, module: ir.Operation) -> None:
         for d, p, tgt in matches(module, self):
             pl, choice = self.plan_dispatch(d, p, tgt)
+            why = _not_latency_bound(p, pl, choice.workgroups_per_cu, tgt) if self.grids == "small" else None
+            if why:
+                remarks.missed(d.func, self.NAME, f"grids=small: {why}")
+                continue
             budget = choice.lds_budget(tgt)
             chosen, notes = {}, {}
             for role, s in pl.staging.items():
@@ -124,6 +141,22 @@ class DtlLayout(PlanOptions):
         dtl.divisions(g, spec)  # proves every division the emitter will do; ValueError -> PassError
         copy = "direct" if 32 in tgt.dma_bits or tgt.async_copy else "registers"
         return dataclasses.replace(s, vector=g.vec, pad=0, swizzle=(), copy=copy, lds_layout=spec.text)
+
+
+def _not_latency_bound(p: MatmulProblem, pl: MatmulPlan, occupancy: int, tgt: Target) -> str | None:
+    """Why `grids=small` leaves the dispatch to the other stagings, or None if it takes it."""
+    if not tgt.async_copy:
+        return "the target has no asynchronous copy to LDS"
+    if not tgt.compute_units:
+        return "the target's SM count is unknown"
+    t = pl.scheme.tiling
+    tiles = p.sizes["b"] * math.ceil(p.sizes["m"] / t.bm) * math.ceil(p.sizes["n"] / t.bn)
+    slots = tgt.compute_units * occupancy
+    if tiles > SMALL_GRID_WAVES * slots:
+        return f"{tiles} workgroups of {t.bm}x{t.bn} fill the {slots} workgroup slots more than {SMALL_GRID_WAVES} times"
+    if p.sizes["k"] < pl.stages * pl.bk:
+        return f"K = {p.sizes['k']} is fewer than the pipeline's {pl.stages} K steps of {pl.bk}"
+    return None
 
 
 class LeftAlone(Exception):

@@ -64,6 +64,9 @@ Contract.
   (bench/results/cuda-matmul/README.md). Opt-in: with the K-contiguous operand in registers
   it measured slower, next to ldsopt-dtl-layout's cp.async for that operand faster.
 
+A dispatch whose operands a pass before this one staged (ldsopt-dtl-layout in the default
+pipeline, `grids=small`) is left as that pass recorded it, with a remark.
+
 Guards; an operand that fails one keeps its planned staging:
 - already K-contiguous in LDS (K-contiguous in global memory: NN's A, NT's B; or rewritten
   already, which makes the pass idempotent);
@@ -88,11 +91,13 @@ import math
 
 from iree.compiler import ir
 
+from ldsopt import remarks
 from ldsopt.banks import BankModel
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import matches
 from ldsopt.matmul.options import PlanOptions
 from ldsopt.matmul.planner import address_maps, cheapest, with_k_pack
+from ldsopt.matmul.recorded import STAGED_BY
 from ldsopt.matmul.schemes import MatmulPlan, MmaScheme
 from ldsopt.registry import OptionError, PassError, option
 from ldsopt.staging import StagingLayout
@@ -149,6 +154,10 @@ class InthreadTranspose(PlanOptions):
 
     def run(self, module: ir.Operation) -> None:
         for d, p, tgt in matches(module, self):
+            if STAGED_BY in d.root.attributes:
+                by = ", ".join(ir.StringAttr(a).value for a in ir.ArrayAttr(d.root.attributes[STAGED_BY]))
+                remarks.missed(d.func, self.NAME, f"its operands are staged already (by {by})")
+                continue
             pl, choice = self.plan_dispatch(d, p, tgt)
             try:
                 restaged = self.following(choice).restaged(pl, tgt, element_bits(p.elem_type))

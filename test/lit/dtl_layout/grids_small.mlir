@@ -1,0 +1,70 @@
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{grids=small k-bytes=128 stages=4}, ldsopt-inthread-transpose, ldsopt-matmul-lds)' | filecheck %s
+// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{grids=small k-bytes=128 stages=4}, ldsopt-inthread-transpose, ldsopt-matmul-lds)' | filecheck %s --check-prefix=GFX942
+
+// `grids=small`, as the default pipeline runs it: a matmul whose register staging is bound by
+// load latency (a grid of about one wave on a cp.async target, K filling the 4-step pipeline)
+// is staged by cp.async in 128-byte K steps; ldsopt-inthread-transpose leaves it as recorded.
+// 512 x 768 x 768 f16 on CUDA: 96 workgroups of 64x64 for 264 slots (132 SMs x 2).
+// CHECK-LABEL: func.func @bert_projection
+// CHECK-SAME:    ldsopt.dtl = {A = "direct {{.*}}", B = "direct {{.*}}"}
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-dtl-layout", "ldsopt-matmul-lds"]
+// CHECK-SAME:    ldsopt.missed = [{{.*}}["ldsopt-inthread-transpose", "its operands are staged already (by ldsopt-dtl-layout)"]]
+// CHECK:         memref.alloc() {{.*}}operand = "A"{{.*}}tile = [64, 64]
+// CHECK:         nvgpu.device_async_copy
+// CHECK:         scf.for %{{.*}} = %c0 to %c12 step %c1
+// On gfx942 (no asynchronous copy) the pass leaves it to the others.
+// GFX942-LABEL: func.func @bert_projection
+// GFX942-SAME:    ldsopt.missed = [["ldsopt-dtl-layout", "grids=small: the target has no asynchronous copy to LDS"]]
+// GFX942-NOT:     ldsopt.dtl
+#layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @bert_projection() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<512x768xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<768x768xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout3) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<512x768xf32, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<512x768xf16, #hal.descriptor_type<storage_buffer>> -> tensor<512x768xf16>
+  %b = iree_codegen.load_from_buffer %1 : memref<768x768xf16, #hal.descriptor_type<storage_buffer>> -> tensor<768x768xf16>
+  %e = tensor.empty() : tensor<512x768xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<512x768xf32>) -> tensor<512x768xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<512x768xf16>, tensor<768x768xf16>) outs(%z : tensor<512x768xf32>) -> tensor<512x768xf32>
+  iree_codegen.store_to_buffer %r, %2 : tensor<512x768xf32> into memref<512x768xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+iree_codegen.dispatch_config @bert_projection {
+^bb0(%arg0: !hal.device):
+  %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+  iree_codegen.yield %x, %y, %z : index, index, index
+}
+
+
+// -----
+
+// NT f16 4096^3: its grid fills the GPU many times over; left to the register staging.
+// CHECK-LABEL: func.func @nt_f16_4096
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK-SAME:    ldsopt.missed = [["ldsopt-dtl-layout", "grids=small: 2048 workgroups of 128x64 fill the 264 workgroup slots more than 1.5 times"]]
+// CHECK-NOT:     nvgpu.device_async_copy
+// CHECK:         nvgpu.mma.sync
+
+func.func @nt_f16_4096() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<4096x4096xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<4096x4096xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<4096x4096xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = iree_codegen.load_from_buffer %0 : memref<4096x4096xf16, #hal.descriptor_type<storage_buffer>> -> tensor<4096x4096xf16>
+  %4 = iree_codegen.load_from_buffer %1 : memref<4096x4096xf16, #hal.descriptor_type<storage_buffer>> -> tensor<4096x4096xf16>
+  %5 = tensor.empty() : tensor<4096x4096xf32>
+  %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<4096x4096xf16>, tensor<4096x4096xf16>) outs(%6 : tensor<4096x4096xf32>) attrs =  {lowering_config = #iree_gpu.lowering_config<{convert_acc_gemm, mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16>, padding = [32, 32, 64], promote_operands = [0, 1], reduction = [0, 0, 4], subgroup = [1, 2, 0], workgroup = [32, 32, 0]}>} {
+  ^bb0(%in: f16, %in_0: f16, %out: f32):
+    %8 = arith.extf %in : f16 to f32
+    %9 = arith.extf %in_0 : f16 to f32
+    %10 = arith.mulf %8, %9 : f32
+    %11 = arith.addf %out, %10 : f32
+    linalg.yield %11 : f32
+  } -> tensor<4096x4096xf32>
+  iree_codegen.store_to_buffer %7, %2 : tensor<4096x4096xf32> into memref<4096x4096xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
