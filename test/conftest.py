@@ -12,6 +12,8 @@ pytest-xdist a line of progress per test file.
   socket), and stops it at the end; a server already named by the environment is used.
 - Progress: xdist prints a dot per test and no file names; instead, a line per file when its
   last test is done says how its tests went and how long the file took.
+- Order: the files that run programs (end to end, lit) come first, the most tests first, so
+  that under `--dist loadfile` no long file starts last while the other workers sit idle.
 """
 
 import collections
@@ -26,6 +28,21 @@ import pytest
 
 from ldsopt import compile_cache
 from ldsopt.tools import launch
+
+
+# Seconds a test takes, roughly, by folder: end to end and lit tests compile and run programs.
+_WEIGHT = {"e2e": 1.0, "test_lit.py": 1.5, "fuzz": 0.5, "unit": 0.05}
+
+
+def pytest_collection_modifyitems(items):
+    """The files that take longest first (tests x their folder's weight), each file's tests in
+    their own order."""
+    files = collections.Counter(item.path for item in items)
+
+    def cost(path):
+        weight = next((w for part, w in _WEIGHT.items() if part in path.parts), 0.05)
+        return -files[path] * weight
+    items.sort(key=lambda item: cost(item.path))  # stable: a file's tests keep their order
 
 
 def pytest_configure(config):
