@@ -53,8 +53,8 @@ from iree.compiler import ir
 from ldsopt import dtl, remarks
 from ldsopt.banks import BankModel
 from ldsopt.ir_types import element_bits
-from ldsopt.matmul.match import MatmulProblem, matches
-from ldsopt.matmul.options import PlanOptions
+from ldsopt.matmul.match import MatmulDispatch, MatmulProblem, matches
+from ldsopt.matmul.options import PlanChoice, PlanOptions
 from ldsopt.matmul.schemes import MatmulPlan, MmaScheme
 from ldsopt.registry import PassError, option
 from ldsopt.staging import StagingLayout
@@ -88,11 +88,11 @@ class DtlLayout(PlanOptions):
 
     def run(self, module: ir.Operation) -> None:
         for d, p, tgt in matches(module, self):
-            pl, choice = self.plan_dispatch(d, p, tgt)
-            why = _not_latency_bound(p, pl, choice.workgroups_per_cu, tgt) if self.grids == "small" else None
-            if why:
-                remarks.missed(d.func, self.NAME, f"grids=small: {why}")
+            planned = self.planned(d, p, tgt)
+            if isinstance(planned, str):
+                remarks.missed(d.func, self.NAME, f"grids=small: {planned}")
                 continue
+            pl, choice = planned
             budget = choice.lds_budget(tgt)
             chosen, notes = {}, {}
             for role, s in pl.staging.items():
@@ -109,6 +109,29 @@ class DtlLayout(PlanOptions):
             if chosen:
                 self.record(d, pl, choice, chosen)
             d.func.attributes[RECORD] = ir.DictAttr.get({r: ir.StringAttr.get(n) for r, n in sorted(notes.items())})
+
+    def planned(self, d: MatmulDispatch, p: MatmulProblem, tgt: Target) -> tuple[MatmulPlan, PlanChoice] | str:
+        """The dispatch's plan and what chose it; under `grids=small`, instead, why the pass
+        leaves the dispatch to the other stagings: a target without cp.async, no plan of these
+        options, a grid that fills the GPU or a K shorter than the pipeline."""
+        if self.grids == "all":
+            return self.plan_dispatch(d, p, tgt)
+        if not tgt.async_copy:
+            return "the target has no asynchronous copy to LDS"
+        if not tgt.compute_units:
+            return "the target's SM count is unknown"
+        try:
+            pl, choice = self.plan_dispatch(d, p, tgt)
+        except PassError as e:
+            return e.message.split(": ", 1)[-1]
+        t = pl.scheme.tiling
+        tiles = p.sizes["b"] * math.ceil(p.sizes["m"] / t.bm) * math.ceil(p.sizes["n"] / t.bn)
+        slots = tgt.compute_units * choice.workgroups_per_cu
+        if tiles > SMALL_GRID_WAVES * slots:
+            return f"{tiles} workgroups of {t.bm}x{t.bn} fill the {slots} workgroup slots more than {SMALL_GRID_WAVES} times"
+        if p.sizes["k"] < pl.stages * pl.bk:
+            return f"K = {p.sizes['k']} is fewer than the pipeline's {pl.stages} K steps of {pl.bk}"
+        return pl, choice
 
     def lane(self, tgt: Target) -> int:
         """Bytes one lane copies: the option, else the target's (cp.async's widest on CUDA)."""
@@ -141,22 +164,6 @@ class DtlLayout(PlanOptions):
         dtl.divisions(g, spec)  # proves every division the emitter will do; ValueError -> PassError
         copy = "direct" if 32 in tgt.dma_bits or tgt.async_copy else "registers"
         return dataclasses.replace(s, vector=g.vec, pad=0, swizzle=(), copy=copy, lds_layout=spec.text)
-
-
-def _not_latency_bound(p: MatmulProblem, pl: MatmulPlan, occupancy: int, tgt: Target) -> str | None:
-    """Why `grids=small` leaves the dispatch to the other stagings, or None if it takes it."""
-    if not tgt.async_copy:
-        return "the target has no asynchronous copy to LDS"
-    if not tgt.compute_units:
-        return "the target's SM count is unknown"
-    t = pl.scheme.tiling
-    tiles = p.sizes["b"] * math.ceil(p.sizes["m"] / t.bm) * math.ceil(p.sizes["n"] / t.bn)
-    slots = tgt.compute_units * occupancy
-    if tiles > SMALL_GRID_WAVES * slots:
-        return f"{tiles} workgroups of {t.bm}x{t.bn} fill the {slots} workgroup slots more than {SMALL_GRID_WAVES} times"
-    if p.sizes["k"] < pl.stages * pl.bk:
-        return f"K = {p.sizes['k']} is fewer than the pipeline's {pl.stages} K steps of {pl.bk}"
-    return None
 
 
 class LeftAlone(Exception):

@@ -1,5 +1,6 @@
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{grids=small k-bytes=128 stages=4}, ldsopt-inthread-transpose, ldsopt-matmul-lds)' | filecheck %s
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{grids=small k-bytes=128 stages=4}, ldsopt-inthread-transpose, ldsopt-matmul-lds)' | filecheck %s --check-prefix=GFX942
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{grids=small tiles=128x128x8x8 k-bytes=128 stages=4}, ldsopt-inthread-transpose, ldsopt-matmul-lds)' | filecheck %s --check-prefix=NOPLAN
 
 // `grids=small`, as the default pipeline runs it: a matmul whose register staging is bound by
 // load latency (a grid of about one wave on a cp.async target, K filling the 4-step pipeline)
@@ -16,6 +17,10 @@
 // GFX942-LABEL: func.func @bert_projection
 // GFX942-SAME:    ldsopt.missed = [["ldsopt-dtl-layout", "grids=small: the target has no asynchronous copy to LDS"]]
 // GFX942-NOT:     ldsopt.dtl
+// With options no plan of which fits (4 LDS tiles of 128x128 by 128 bytes of K), it leaves the
+// dispatch too, saying why, rather than failing the pipeline.
+// NOPLAN-LABEL: func.func @bert_projection
+// NOPLAN-SAME:    ldsopt.missed = [["ldsopt-dtl-layout", "grids=small: no tiling of tiles=128x128x8x8 fits the target's threads (whole subgroups of 32, at most 1024), vectors and LDS"]]
 #layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @bert_projection() {
   %c0 = arith.constant 0 : index
