@@ -124,8 +124,7 @@ class DtlLayout(PlanOptions):
             pl, choice = self.plan_dispatch(d, p, tgt)
         except PassError as e:
             return e.message.split(": ", 1)[-1]
-        t = pl.scheme.tiling
-        tiles = p.sizes["b"] * math.ceil(p.sizes["m"] / t.bm) * math.ceil(p.sizes["n"] / t.bn)
+        t, tiles = pl.tiling, math.prod(pl.grid(p.sizes))
         slots = tgt.compute_units * choice.workgroups_per_cu
         if tiles > SMALL_GRID_WAVES * slots:
             return f"{tiles} workgroups of {t.bm}x{t.bn} fill the {slots} workgroup slots more than {SMALL_GRID_WAVES} times"

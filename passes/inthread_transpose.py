@@ -97,7 +97,7 @@ from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import matches
 from ldsopt.matmul.options import PlanOptions
 from ldsopt.matmul.planner import address_maps, cheapest, with_k_pack
-from ldsopt.matmul.recorded import STAGED_BY
+from ldsopt.matmul.recorded import staged_by
 from ldsopt.matmul.schemes import MatmulPlan, MmaScheme
 from ldsopt.registry import OptionError, PassError, option
 from ldsopt.staging import StagingLayout
@@ -154,9 +154,8 @@ class InthreadTranspose(PlanOptions):
 
     def run(self, module: ir.Operation) -> None:
         for d, p, tgt in matches(module, self):
-            if STAGED_BY in d.root.attributes:
-                by = ", ".join(ir.StringAttr(a).value for a in ir.ArrayAttr(d.root.attributes[STAGED_BY]))
-                remarks.missed(d.func, self.NAME, f"its operands are staged already (by {by})")
+            if staged_by(d.root):
+                remarks.missed(d.func, self.NAME, f"its operands are staged already (by {', '.join(staged_by(d.root))})")
                 continue
             pl, choice = self.plan_dispatch(d, p, tgt)
             try:

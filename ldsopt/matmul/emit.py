@@ -82,8 +82,7 @@ class Emitter:
     def __init__(self, d: Dispatch, p: MatmulProblem, pl: MatmulPlan, tgt: target_model.Target):
         self.d, self.p, self.pl = d, p, pl
         t = pl.tiling
-        grid = (math.ceil(p.sizes["n"] / t.bn), math.ceil(p.sizes["m"] / t.bm), p.sizes["b"])
-        self.k = Kernel(d, tgt, (t.threads, 1, 1), grid)
+        self.k = Kernel(d, tgt, (t.threads, 1, 1), pl.grid(p.sizes))
         self.f32 = ir.F32Type.get()
         self.n_steps = math.ceil(p.sizes["k"] / pl.bk)
 

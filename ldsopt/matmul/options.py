@@ -74,9 +74,9 @@ def recorded_plan(d: Dispatch, pass_name: str) -> tuple[PlanChoice, str] | None:
         choice = PlanChoice((tiling,), ir.BoolAttr(a["mma"]).value, ir.IntegerAttr(a["k_pack"]).value,
                             ir.IntegerAttr(a["stages"]).value, ir.IntegerAttr(a["workgroups_per_cu"]).value,
                             ir.IntegerAttr(a["k_bytes"]).value)
-        if choice.k_pack < -1 or choice.stages < 2 or choice.workgroups_per_cu < 1 or choice.k_bytes % 16 or \
-                choice.k_bytes < 16:
+        if choice.k_pack < -1 or choice.stages < 2 or choice.workgroups_per_cu < 1 or choice.k_bytes < 16:
             raise ValueError("out of range")
+        check_k_bytes(choice.k_bytes)
         return choice, ir.StringAttr(a["by"]).value
     except (ValueError, KeyError, TypeError):
         raise PassError(d.location, f"{pass_name}: {PLAN_ATTR} = {d.root.attributes[PLAN_ATTR]} is not a recorded plan "

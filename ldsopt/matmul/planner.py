@@ -167,7 +167,7 @@ def plan_cost(p: MatmulProblem, pl: MatmulPlan, tgt: target_model.Target) -> tup
     most reuse (4096^2: 128x128), and a skinny one (M or N up to 16, GEMV-like) a 16-row
     (column) tile whose grid runs along the long side."""
     t = pl.tiling
-    tiles = math.ceil(p.sizes["m"] / t.bm) * math.ceil(p.sizes["n"] / t.bn) * p.sizes["b"]
+    tiles = math.prod(pl.grid(p.sizes))
     per_cu = math.ceil(tiles / (tgt.compute_units or 1))
     k = math.ceil(p.sizes["k"] / pl.bk) * pl.bk
     epilogue_ops = sum(op.name not in ("arith.constant", "linalg.yield")

@@ -30,12 +30,13 @@ def record_staging(root: ir.Operation, staging: dict[str, StagingLayout], pass_n
     and `pass_name` in `ldsopt.staged_by`, which the kernel reports in `ldsopt.lowered_by`."""
     merged = {**recorded_staging(root), **staging}
     root.attributes[ATTR] = ir.DictAttr.get({r: s.attr() for r, s in sorted(merged.items())})
-    names = _staged_by(root)
+    names = staged_by(root)
     names += [pass_name] if pass_name not in names else []
     root.attributes[STAGED_BY] = ir.ArrayAttr.get([ir.StringAttr.get(n) for n in names])
 
 
-def _staged_by(root: ir.Operation) -> list[str]:
+def staged_by(root: ir.Operation) -> list[str]:
+    """The passes that recorded a staging on the root op, in order."""
     return [ir.StringAttr(a).value for a in root.attributes[STAGED_BY]] if STAGED_BY in root.attributes else []
 
 

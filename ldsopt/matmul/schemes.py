@@ -184,3 +184,8 @@ class MatmulPlan:
 
     def lds_bytes(self, elem_bytes: int) -> int:
         return sum(math.prod(s.lds_shape) + s.raw_elems for s in self.staging.values()) * elem_bytes
+
+    def grid(self, sizes: dict[str, int]) -> tuple[int, int, int]:
+        """Workgroups along x (N tiles), y (M tiles) and z (the batch) for a problem's sizes."""
+        t = self.tiling
+        return math.ceil(sizes["n"] / t.bn), math.ceil(sizes["m"] / t.bm), sizes["b"]
