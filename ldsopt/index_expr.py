@@ -132,8 +132,8 @@ def as_expr(x) -> Expr:
 # --- folding builders (the only folds) ---
 
 def scaled(x: Expr, factor: int) -> Expr:
-    """x * factor, x itself for a factor of one."""
-    return x * factor if factor != 1 else x
+    """x * factor, x itself for a factor of one, 0 for a factor of zero."""
+    return Const(0) if factor == 0 else x * factor if factor != 1 else x
 
 
 def offset(x: Expr, off: int) -> Expr:

@@ -67,6 +67,25 @@ class OperandLayout:
 
 
 @dataclasses.dataclass(frozen=True)
+class MatrixLoad:
+    """PTX `ldmatrix` (sm_75 and later) of an operand whose lane layout is the one ldmatrix hands
+    out: one instruction reads `tiles` 8x8 matrices of 16-bit elements from LDS and gives each
+    lane one register (2 elements) of each; read plainly, lane t gets row t // 4, columns
+    2 (t % 4) and 2 (t % 4) + 1 of a matrix; transposed (`.trans`), column t // 4 of those two
+    rows. Lane l gives the address of row l % 8 of matrix (l // 8) % tiles, which is register
+    (l // 8) % tiles of the layout: its 8x8 block starts at (`first`(l), `second`(l)) in the
+    operand's (M or N, K) coordinates. The operand's LDS rows are its first dim (K-contiguous:
+    read plainly) or K (transposed): either way one lane's row is 8 consecutive elements."""
+
+    tiles: int
+    first: LaneMap
+    second: LaneMap
+
+    ROW = LaneMap(1, 8, 1)  # the row of its matrix that lane l addresses
+    ELEMS = 8               # elements of one matrix row
+
+
+@dataclasses.dataclass(frozen=True)
 class Intrinsic:
     name: str
     m: int
@@ -76,6 +95,11 @@ class Intrinsic:
     b: OperandLayout
     c: OperandLayout
     subgroup: int
+    a_load: MatrixLoad | None = None  # how A's and B's registers are read from LDS, where
+    b_load: MatrixLoad | None = None  # a matrix load gives them whole (else element runs)
+
+    def matrix_load(self, role: str) -> MatrixLoad | None:
+        return self.a_load if role == "A" else self.b_load
 
     def emit(self, a: ir.Value, b: ir.Value, c: ir.Value) -> ir.Value:
         if self.name.startswith("MFMA"):
@@ -97,14 +121,20 @@ _PAIR = LaneMap(1, 4, 2)     # 2 * (lane % 4)
 _MMA_A = OperandLayout(_GROUP, _PAIR, (0, 0, 8, 8, 0, 0, 8, 8), (0, 1, 0, 1, 8, 9, 8, 9), (4, 2))
 _MMA_B = OperandLayout(_GROUP, _PAIR, (0, 0, 0, 0), (0, 1, 8, 9), (2, 2))
 _MMA_ACC = OperandLayout(_GROUP, _PAIR, (0, 0, 8, 8), (0, 1, 0, 1), (2, 2))
+# m16n8k16's A registers are the 8x8 blocks at (M, K) (0, 0), (8, 0), (0, 8), (8, 8); B's at
+# (N, K) (0, 0), (0, 8).
+_LDMATRIX_A = MatrixLoad(4, LaneMap(8, 2, 8), LaneMap(16, 2, 8))
+_LDMATRIX_B = MatrixLoad(2, LaneMap(1, 1, 0), LaneMap(8, 2, 8))
 
 # (target family, input type) -> intrinsic. f32 on CUDA has none: tf32 would lose precision.
 INTRINSICS = {
     ("cdna3", "f16"): Intrinsic("MFMA_F32_16x16x16_F16", 16, 16, 16, _MFMA_16x16x16, _MFMA_16x16x16, _MFMA_ACC, 64),
     ("cdna3", "bf16"): Intrinsic("MFMA_F32_16x16x16_BF16", 16, 16, 16, _MFMA_16x16x16, _MFMA_16x16x16, _MFMA_ACC, 64),
     ("cdna3", "f32"): Intrinsic("MFMA_F32_16x16x4_F32", 16, 16, 4, _MFMA_16x16x4, _MFMA_16x16x4, _MFMA_ACC, 64),
-    ("sm80", "f16"): Intrinsic("NV_MMA_SYNC_F32_16x8x16_F16", 16, 8, 16, _MMA_A, _MMA_B, _MMA_ACC, 32),
-    ("sm80", "bf16"): Intrinsic("NV_MMA_SYNC_F32_16x8x16_BF16", 16, 8, 16, _MMA_A, _MMA_B, _MMA_ACC, 32),
+    ("sm80", "f16"): Intrinsic("NV_MMA_SYNC_F32_16x8x16_F16", 16, 8, 16, _MMA_A, _MMA_B, _MMA_ACC, 32,
+                               _LDMATRIX_A, _LDMATRIX_B),
+    ("sm80", "bf16"): Intrinsic("NV_MMA_SYNC_F32_16x8x16_BF16", 16, 8, 16, _MMA_A, _MMA_B, _MMA_ACC, 32,
+                                _LDMATRIX_A, _LDMATRIX_B),
 }
 
 

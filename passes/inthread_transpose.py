@@ -239,7 +239,11 @@ def transposed(s: StagingLayout, scheme, bits: int, model: BankModel, force: boo
     rows, cols = s.tile
     rake = min(opts.rake_bits // bits, rows)
     read = max(n for _, _, n in scheme.reads(s.operand, True, 0, s.k_pack))
-    if read <= s.read_vector and not force:
+    # Against the planned element runs, even where a matrix load (CUDA's ldmatrix.trans) reads
+    # the K-strided operand 8 wide too: K-contiguous, both operands read groups of K steps
+    # (k_pack), the order the register-staged kernels were measured in.
+    planned = max(n for _, _, n in scheme.reads(s.operand, False, 0, s.k_pack, matrix_load=False))
+    if read <= planned and not force:
         return None
     vec = s.vector
     while (rows // rake * (cols // vec)) % s.threads:  # the chunks must split evenly over the threads

@@ -1,6 +1,7 @@
 """The matrix-core scheme's product and output store (schemes.MmaScheme): each wave's RM x RN
 intrinsic tiles (amdgpu.mfma, nvgpu.mma.sync), their fragments read from LDS in the
-intrinsic's lane layouts (ldsopt/mma.py)."""
+intrinsic's lane layouts (ldsopt/mma.py): whole registers by a matrix load (`nvgpu.ldmatrix`,
+CUDA) where the intrinsic has one and K is in its natural order, else in runs of elements."""
 
 from __future__ import annotations
 
@@ -63,6 +64,9 @@ class MmaEmitter(Emitter):
         LDS in the runs of consecutive columns (`row_runs`) and assembled in the intrinsic's
         register layout; packed, K slot j of the group is K index kk + k_order(j)."""
         s, sch, k = self.pl.staging[role], self.pl.scheme, self.k
+        load = sch.matrix_load(role, s.k_pack)
+        if load:
+            return [self._matrix_load(role, buf, kk, x_off, load)]
         first, second = sch.lane_maps(role, s.k_pack)
         x = arith.addi(self._offset(self.frag_origin[role], x_off), self._lane_offset(first))
         kv = arith.addi(k.const(kk), self._lane_offset(second))
@@ -73,6 +77,23 @@ class MmaEmitter(Emitter):
             piece = self._lds_read(role, buf, self._offset(row, r), self._offset(col, c), n)
             where.update({(r, c + i): (piece, i) for i in range(n)})
         return [self._register(sch.layout(role), [where[e] for e in st]) for st in steps]
+
+    def _matrix_load(self, role: str, buf: ir.Value, kk: int, x_off: int, load: mma.MatrixLoad) -> ir.Value:
+        """This lane's register of the intrinsic tile at M/N offset `x_off` and K step `kk`, read
+        whole by one `nvgpu.ldmatrix` (transposed where the LDS rows run along K)."""
+        s, k = self.pl.staging[role], self.k
+        lane = index_expr.var("lane")
+        f, kv, r = k.index([m.expr(lane, self.pl.scheme.intrinsic.subgroup) for m in (load.first, load.second, load.ROW)],
+                           lane=self.lane)
+        x = arith.addi(self._offset(self.frag_origin[role], x_off), f)
+        kv = self._offset(kv, kk)
+        row, col = (arith.addi(x, r), kv) if s.k_contiguous else (arith.addi(kv, r), x)
+        i32 = ir.IntegerType.get_signless(32)
+        return ir.Operation.create(
+            "nvgpu.ldmatrix", results=[self.pl.scheme.layout(role).register_type(self.p.elem_type)],
+            operands=[self.lds[role], buf, *self._lds_index(s, row, col)],
+            attributes={"transpose": ir.BoolAttr.get(not s.k_contiguous),
+                        "numTiles": ir.IntegerAttr.get(i32, load.tiles)}).result
 
     def _register(self, lay: mma.OperandLayout, parts: list[tuple[ir.Value, int]]) -> ir.Value:
         """The register value of `lay` whose elements are `parts` (read piece, index in it)."""

@@ -73,8 +73,8 @@ def test_cuda_nn_f16_b_packs_k_for_16_byte_reads(restaged):
     phase all write the same K block (rows 4 apart), they reach only one 8-byte half of each
     16-byte unit, 8 extra cycles at best. Consecutive threads taking 2 K blocks of one N group
     (lane_rows 2) fill both halves: no conflicts, and each global read instruction is still
-    two whole 128-byte lines. In the natural order (k-pack=0) the row XOR layout with threads
-    along N is free of conflicts. Threads down K are never picked: their global reads are not coalesced (H200: TN
+    two whole 128-byte lines. In the natural order (k-pack=0) ldmatrix reads the fragments,
+    8 consecutive K a lane as well: the same swizzle, free of conflicts. Threads down K are never picked: their global reads are not coalesced (H200: TN
     1120.9 us against 784.0 us with threads along N)."""
     pl, out = restaged("cuda", ("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096)
     planned, b = out["B"]
@@ -84,7 +84,7 @@ def test_cuda_nn_f16_b_packs_k_for_16_byte_reads(restaged):
     assert b.lane_rows == 2 and planner.lds_conflicts(b, pl.scheme, 2, model) == (0, 0)
     assert planner.lds_conflicts(dataclasses.replace(b, lane_rows=1), pl.scheme, 2, model) == (8, 0)
     unpacked = inthread_transpose.transposed(planned, pl.scheme, 16, model)  # as planned: k_pack 0
-    assert (unpacked.k_pack, unpacked.swizzle, unpacked.row_xor) == (0, (4, 1, 8), 4)
+    assert (unpacked.k_pack, unpacked.swizzle, unpacked.row_xor) == (0, (8, 2, 4), 4)
     assert planner.lds_conflicts(unpacked, pl.scheme, 2, model) == (0, 0)
     # The K-contiguous A, restaged for the same reads: unpadded 64-byte rows take its 16-byte
     # writes and reads (two rows per phase of 8 lanes) without conflicts; as planned, for 4-byte

@@ -126,6 +126,30 @@ def test_k_order_puts_each_lanes_k_elements_side_by_side(name, steps):
         assert all(sorted(ks) == list(range(len(ks))) for ks in per_row.values())
 
 
+@pytest.mark.parametrize("name", sorted(i.name for i in mma.BY_NAME.values() if i.a_load))
+@pytest.mark.parametrize("k_contiguous", [True, False])
+def test_matrix_load_gives_each_lane_its_registers(name, k_contiguous):
+    """ldmatrix as the PTX ISA states it, on an operand stored with K along the LDS rows (read
+    plainly) or down them (`.trans`): lane l addresses row l % 8 of matrix (l // 8) % tiles,
+    and lane t receives, in register q, elements 2 (t % 4) and 2 (t % 4) + 1 of row t // 4 of
+    matrix q (of column t // 4 transposed). Those must be the layout's elements 2q, 2q + 1."""
+    intr = mma.BY_NAME[name]
+    for lay, load in ((intr.a, intr.a_load), (intr.b, intr.b_load)):
+        assert lay.shape == (load.tiles, 2)
+        rows = {}  # (matrix, row) -> the (first, K) of the row's first element, from its lane's address
+        for lane in range(intr.subgroup):
+            x, k, r = load.first(lane), load.second(lane), load.ROW(lane)
+            start = (x + r, k) if k_contiguous else (x, k + r)
+            assert rows.setdefault(((lane // 8) % load.tiles, r), start) == start
+        for t in range(intr.subgroup):
+            for q in range(load.tiles):
+                for e in range(2):
+                    i, j = (t // 4, 2 * (t % 4) + e) if k_contiguous else (2 * (t % 4) + e, t // 4)
+                    x, k = rows[(q, i)]  # row i of matrix q; element j along it
+                    got = (x, k + j) if k_contiguous else (x + j, k)
+                    assert got == lay.coords(t)[2 * q + e], (name, t, q, e)
+
+
 def _plans(matmul_problem):
     """The plans of the 4096^3 f16 NN and TN cases on CUDA and gfx942 and of f32 NN on gfx942,
     with the transposed staging inthread_transpose records."""

@@ -111,9 +111,10 @@
 // PAD:         memref.alloc() {{.*}} : memref<2x2160xf16, #gpu.address_space<workgroup>>
 
 // CUDA (sm_89): cp.async of 16-byte lanes by default (8 f16, `.cg`: bypassL1), one chunk of each
-// 64x32 tile per thread, one group of both operands' copies per K step.
+// 64x32 tile per thread, one group of both operands' copies per K step. B (K x N) is read by
+// ldmatrix.trans, 8 K rows at one N a phase: a rotation by one 16-byte unit a row spreads them.
 // CUDA-LABEL: func.func @nn_f16
-// CUDA-SAME:    ldsopt.dtl = {A = "direct rotation<2,4,8>", B = "direct rotation<2,4,8>"}
+// CUDA-SAME:    ldsopt.dtl = {A = "direct rotation<2,4,8>", B = "direct rotation<1,8,8>"}
 // CUDA:         %[[SA:.+]] = memref.memory_space_cast %{{.+}} : memref<96x64xf16, #hal.descriptor_type<storage_buffer>> to memref<96x64xf16, #gpu.address_space<global>>
 // CUDA:         %[[T0:.+]] = nvgpu.device_async_copy %[[SA]][%{{.+}}, %{{.+}}], %{{.+}}[%c0, %{{.+}}], 8 bypassL1 : memref<96x64xf16, #gpu.address_space<global>> to memref<2x2048xf16, #gpu.address_space<workgroup>>
 // CUDA-NOT:     nvgpu.device_async_create_group
@@ -133,7 +134,9 @@
 // CUDA:           nvgpu.device_async_copy
 // CUDA:           %[[GL:.+]] = nvgpu.device_async_create_group
 // CUDA-NOT:       nvgpu.device_async_wait
-// CUDA:           nvgpu.mma.sync
+// CUDA:           nvgpu.ldmatrix {{.*}} numTiles = 2 transpose = true : memref<2x2048xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// CUDA:           nvgpu.ldmatrix {{.*}} numTiles = 4 transpose = false : memref<2x2048xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// CUDA-NEXT:      nvgpu.mma.sync
 // CUDA-NOT:       nvgpu.device_async_copy
 // CUDA:           nvgpu.device_async_wait %[[GL]]
 // CUDA-NEXT:      gpu.barrier
@@ -162,7 +165,7 @@
 // STAGES:           nvgpu.device_async_copy {{.*}}, %[[LB]][%[[TO]], %{{.+}}], 8
 // STAGES-NEXT:      %[[G:.+]] = nvgpu.device_async_create_group
 // STAGES-NEXT:      %[[CUR:.+]] = arith.remui %[[KT]], %c3
-// STAGES:           vector.transfer_read %[[LB]][%[[CUR]], %{{.+}}]
+// STAGES:           nvgpu.ldmatrix %[[LB]][%[[CUR]], %{{.+}}]
 // STAGES:           nvgpu.mma.sync
 // STAGES-NOT:       nvgpu.device_async_copy
 // STAGES:           nvgpu.device_async_wait %[[G]] numGroups = 1
@@ -211,7 +214,7 @@ func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_inf
 // the tail. cp.async can: a chunk past K copies no source element (srcElements = 0), its K index
 // clamped inside K (48 - 8).
 // CUDA-LABEL: func.func @k_tail
-// CUDA-SAME:    ldsopt.dtl = {A = "direct rotation<2,4,8>", B = "direct rotation<2,4,8>"}
+// CUDA-SAME:    ldsopt.dtl = {A = "direct rotation<2,4,8>", B = "direct rotation<1,8,8>"}
 // CUDA:         %[[KC:.+]] = arith.minui %[[K:.+]], %c40 : index
 // CUDA-NEXT:    %[[IN:.+]] = arith.cmpi ult, %[[K]], %c48 : index
 // CUDA:         %[[N:.+]] = arith.select %[[IN]], %c8{{.*}}, %c0{{.*}} : index

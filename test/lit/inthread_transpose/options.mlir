@@ -1,5 +1,4 @@
 // RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=128x128x8x8})' | filecheck %s --check-prefix=AUTO
-// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=cols row-xor=0 swizzle=4,1,8 k-pack=0 tiles=128x128x8x8})' | filecheck %s --check-prefix=OLD
 // RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=cols k-pack=0 tiles=128x128x8x8})' | filecheck %s --check-prefix=XOR
 // RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=cols row-xor=0 pad=8 swizzle=0 tiles=128x128x8x8})' | filecheck %s --check-prefix=PAD
 // RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{rake-bits=128 tiles=128x128x8x8})' | filecheck %s --check-prefix=WIDE
@@ -27,11 +26,9 @@
 // instruction, so only a forced lanes=rows gets them (ROWS below).
 // AUTO: B = {dims = ["k", "n"]{{.*}}k_order = "(2,4,4):(1,8,2)", k_pack = 2 : i64, lane_rows = 2 : i64, {{.*}}read_vector = 8 : i64, {{.*}}row_xor = 4 : i64, swizzle = "rotating<8,2,4>", thread_map = "(2,32,4):(512,4,1024)"
 // AUTO-NOT: lanes = "rows"
-// K in the natural order (k-pack=0; 4-byte fragment reads), threads along N forced: the row XOR
-// and the swizzle of 4, 0 extra cycles on the writes and the reads.
-// XOR: B = {dims = ["k", "n"]{{.*}}read_vector = 2 : i64, {{.*}}row_xor = 4 : i64, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)"
-// cf64297's choice, forced: no row XOR, 8 extra cycles on the writes (as ncu counted on the H200).
-// OLD: B = {dims = ["k", "n"]{{.*}}register_transpose = true, swizzle = "rotating<4,1,8>", thread_map = "(32,8):(4,512)"
+// K in the natural order (k-pack=0), threads along N forced: ldmatrix reads the fragments, 8
+// consecutive K a lane (16 bytes, as the packed reads), and gets the same layout.
+// XOR: B = {dims = ["k", "n"]{{.*}}lane_rows = 2 : i64, {{.*}}read_vector = 8 : i64, {{.*}}row_xor = 4 : i64, swizzle = "rotating<8,2,4>", thread_map = "(2,32,4):(512,4,1024)"
 // PAD: B = {dims = ["k", "n"]{{.*}}lds_shape = [2, 128, 40], {{.*}}pad = 8 : i64, {{.*}}swizzle = "none"
 // rake-bits=128: 8 K rows (128 bits) of 2 N columns per thread, the 4 K blocks of an N pair on
 // consecutive threads (lane_rows 4), rows r ^ (r / 2 % 2), no swizzle needed.

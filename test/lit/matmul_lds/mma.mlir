@@ -30,7 +30,9 @@
 // MFMA:         arith.cmpi ult, %{{.+}}, %c160
 // MFMA:         vector.transfer_write {{.*}} : vector<1xf32>, memref<96x160xf32
 // CUDA sm_89: 8 warps of 32 in a 2x4 grid, each 2x2 mma.sync m16n8k16 tiles of its 32x16; A
-// fragments are 4 K-pairs, accumulators 2x2 and stored as pairs along N.
+// fragments read whole by ldmatrix (4 8x8 matrices), B's (K x N, N-contiguous in LDS) by
+// ldmatrix.trans (2 matrices); rows padded by 8 (16 bytes) so the 8 rows of a matrix fall in
+// different banks; accumulators 2x2, stored as pairs along N.
 // MMA:       workgroup_size = [256, 1, 1] subgroup_size = 32
 // Two workgroups per SM by default on CUDA: ptxas is told (PTX .minnctapersm 2) to keep the
 // registers low enough for them. One asked for: no hint. The ROCm path has no such hint.
@@ -40,11 +42,11 @@
 // OCC1-NOT:     nvvm.minctasm
 // OCC2-ROCM-LABEL: func.func @nn_f16
 // OCC2-ROCM-NOT:   nvvm.minctasm
-// MMA:         memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", {{.*}} read_vector = 2 : i64, {{.*}}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>
+// MMA:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", {{.*}}pad = 8 : i64, {{.*}}read_vector = 8 : i64, {{.*}}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>
+// MMA:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", {{.*}}pad = 8 : i64, {{.*}}read_vector = 8 : i64, {{.*}}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>
 // MMA:         scf.for {{.*}} -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>)
-// MMA:           %[[B:.+]] = vector.shape_cast %{{.+}} : vector<4xf16> to vector<2x2xf16>
-// MMA:           vector.load {{.*}} alignment = 4 : memref<2x64x40xf16, #gpu.address_space<workgroup>>, vector<2xf16>
-// MMA:           %[[A:.+]] = vector.shape_cast %{{.+}} : vector<8xf16> to vector<4x2xf16>
+// MMA:           %[[B:.+]] = nvgpu.ldmatrix %[[LB]][{{.*}}] numTiles = 2 transpose = true : memref<2x32x72xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// MMA:           %[[A:.+]] = nvgpu.ldmatrix %[[LA]][{{.*}}] numTiles = 4 transpose = false : memref<2x64x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // MMA-NEXT:      nvgpu.mma.sync(%[[A]], %[[B]], %{{.+}}) mmaShape = [16, 8, 16] : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // MMA:         vector.shape_cast %{{.+}} : vector<2x2xf32> to vector<4xf32>
 // MMA:         vector.extract_strided_slice %{{.+}} offsets = [0], sizes = [2], strides = [1] : vector<4xf32> to vector<2xf32>

@@ -51,7 +51,7 @@ iree_codegen.dispatch_config @nn_f16 {
 // A record made by hand (stages 3, k-pack 0: no k_order) is followed by every pass; it is not rewritten.
 // REC-LABEL: func.func @recorded
 // REC: linalg.generic {{.*}}ldsopt.matmul_plan = {by = "hand", k_bytes = 64 : i64, k_pack = 0 : i64, mma = true, stages = 3 : i64, tiling = "64x64x8x4", workgroups_per_cu = 1 : i64}
-// REC-SAME: ldsopt.staging = {B = {dims = ["k", "n"], fragment = "{{[^"]*}}", lds_order = [0, 1], lds_shape = [3, 64, 32]
+// REC-SAME: ldsopt.staging = {B = {dims = ["k", "n"], fragment = "{{[^"]*}}", {{.*}}lds_order = [0, 1], lds_shape = [3, 64, 32]
 // CHECK: #translation = #iree_codegen.translation_info<{{.*}}workgroup_size = [128, 1, 1]
 // CHECK-LABEL: func.func @recorded()
 // CHECK-NOT: nvvm.minctasm
