@@ -12,6 +12,8 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import memref, vector
 
+from ldsopt import fast_math
+
 _ELEMENTWISE_DIALECTS = ("arith.", "math.")
 
 
@@ -82,7 +84,8 @@ def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None, mapping:
     from `args`, onto vectors of `v` lanes (None: as scalars); every yielded value.
     `mapping` (body value -> new value), if given, supplies values for ops not to clone (a
     linalg.index) and receives every cloned one. `reciprocals` (block argument -> the new
-    value of its reciprocal), if given, turns `arith.divf x, arg` into `arith.mulf x, 1/arg`."""
+    value of its reciprocal), if given, turns `arith.divf x, arg` into `arith.mulf x, 1/arg`.
+    An f32 `math.erf` becomes ldsopt/fast_math.py's branch-free expansion."""
     block = root.regions[0].blocks[0]
     reciprocals = reciprocals or {}
     mapping = {} if mapping is None else mapping
@@ -112,6 +115,9 @@ def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None, mapping:
         if op.name == "arith.divf" and op.operands[1] in reciprocals:
             new = ir.Operation.create("arith.mulf", results=[lifted(op.results[0].type)],
                                       operands=[get(op.operands[0]), reciprocals[op.operands[1]]], attributes=attrs)
+        elif op.name == "math.erf" and fast_math.is_f32(op.results[0].type):
+            mapping[op.results[0]] = fast_math.erf(get(op.operands[0]))
+            continue
         else:
             new = ir.Operation.create(op.name, results=[lifted(r.type) for r in op.results],
                                       operands=[get(x) for x in op.operands], attributes=attrs)
