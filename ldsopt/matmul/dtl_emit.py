@@ -104,11 +104,17 @@ def with_dtl(emitter: type) -> type:
             for value, (_, dest) in zip(regs, self.chunks[role]):
                 write_vector(value, self.lds[role], [buf, dest])
 
+        def _lds_indices(self, role: str, buf: ir.Value, row: ir.Value, col: ir.Value) -> list[ir.Value]:
+            s = self.pl.staging[role]
+            if not uses_dtl(s):
+                return super()._lds_indices(role, buf, row, col)
+            return [buf, _lds_offset(self, s, row, col)]
+
         def _lds_read(self, role: str, buf: ir.Value, row: ir.Value, col: ir.Value, n: int) -> ir.Value:
             s = self.pl.staging[role]
             if not uses_dtl(s):
                 return super()._lds_read(role, buf, row, col, n)
-            return _aligned_read(self, s, n, [buf, _lds_offset(self, s, row, col)])
+            return _aligned_read(self, s, n, self._lds_indices(role, buf, row, col))
 
     return DtlEmitter
 

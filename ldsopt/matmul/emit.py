@@ -337,10 +337,14 @@ class Emitter:
         """K elements each `_multiply` covers."""
         return self.pl.scheme.k_step
 
+    def _lds_indices(self, role: str, buf: ir.Value, row: ir.Value, col: ir.Value) -> list[ir.Value]:
+        """The indices into the operand's LDS memref of tile element (row, col) of LDS tile `buf`."""
+        return [buf, *self._lds_index(self.pl.staging[role], row, col)]
+
     def _lds_read(self, role: str, buf: ir.Value, row: ir.Value, col: ir.Value, n: int) -> ir.Value:
         s = self.pl.staging[role]
         return read_vector(ir.VectorType.get([n], self.p.elem_type), self.lds[role],
-                           [buf, *self._lds_index(s, row, col)], self._align(s, n))
+                           self._lds_indices(role, buf, row, col), self._align(s, n))
 
     def _offset(self, base: ir.Value, off: int) -> ir.Value:
         return arith.addi(base, self.k.const(off)) if off else base

@@ -91,7 +91,7 @@ class MmaEmitter(Emitter):
         i32 = ir.IntegerType.get_signless(32)
         return ir.Operation.create(
             "nvgpu.ldmatrix", results=[self.pl.scheme.layout(role).register_type(self.p.elem_type)],
-            operands=[self.lds[role], buf, *self._lds_index(s, row, col)],
+            operands=[self.lds[role], *self._lds_indices(role, buf, row, col)],
             attributes={"transpose": ir.BoolAttr.get(not s.k_contiguous),
                         "numTiles": ir.IntegerAttr.get(i32, load.tiles)}).result
 
