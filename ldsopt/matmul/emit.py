@@ -83,7 +83,7 @@ class Emitter:
         self.d, self.p, self.pl = d, p, pl
         t = pl.tiling
         self.k = Kernel(d, tgt, (t.threads, 1, 1), pl.grid(p.sizes))
-        self.f32 = ir.F32Type.get()
+        self.acc_type = p.acc_type  # f32, i32 for i8 inputs
         self.n_steps = math.ceil(p.sizes["k"] / pl.bk)
 
     def emit(self, pass_name: str, workgroups_per_cu: int = 1) -> None:
@@ -111,7 +111,7 @@ class Emitter:
                                        self._slot(k.const(tile)))
             self._land(self._read_tiles(k.const(0)), k.const(0), self._slot(k.const(0)))
             gpu.barrier()
-            acc0 = self._acc_init(k.const(p.init if isinstance(p.init, float) else 0.0, self.f32))
+            acc0 = self._acc_init(k.const(p.init, self.acc_type) if not loaded else self._zero(self.acc_type))
             loop = scf.ForOp(k.const(0), k.const(self.n_steps), k.const(1), acc0)
         with ir.InsertionPoint(loop.body), self.d.location:
             self._k_step(loop.induction_variable, list(loop.inner_iter_args))
@@ -236,7 +236,7 @@ class Emitter:
         tile (for 16-bit elements gfx942 packs the columns with v_perm_b32)."""
         width = ir.VectorType(rows[0].type).shape[0]
         elem = ir.VectorType(rows[0].type).element_type
-        tile = vector.broadcast(ir.VectorType.get([len(rows), width], elem), self.k.const(0.0, elem))
+        tile = vector.broadcast(ir.VectorType.get([len(rows), width], elem), self._zero(elem))
         for i, row in enumerate(rows):
             tile = vector.insert(row, tile, [], [i])
         columns = vector.transpose(ir.VectorType.get([width, len(rows)], elem), tile, [1, 0])
@@ -345,6 +345,13 @@ class Emitter:
     def _offset(self, base: ir.Value, off: int) -> ir.Value:
         return arith.addi(base, self.k.const(off)) if off else base
 
+    def _zero(self, elem: ir.Type) -> ir.Value:
+        return self.k.const(0 if isinstance(elem, ir.IntegerType) else 0.0, elem)
+
+    def _add(self, x: ir.Value, y: ir.Value) -> ir.Value:
+        """x + y in the accumulator's arithmetic (addi for i32, addf for f32)."""
+        return arith.addi(x, y) if isinstance(self.acc_type, ir.IntegerType) else arith.addf(x, y)
+
     # --- output ---
 
     def _store_piece(self, piece: ir.Value, m: ir.Value, n: ir.Value) -> None:
@@ -355,7 +362,7 @@ class Emitter:
         ragged = [(x, p.sizes[dim]) for dim, x, tile in (("m", m, t.bm), ("n", n, t.bn)) if p.sizes[dim] % tile]
         idx = ([self.batch] if self.batch is not None else []) + [m, n]
         with self._guard(ragged):
-            value = piece if self.init is None else arith.addf(piece, read_vector(piece.type, self.init, idx))
+            value = piece if self.init is None else self._add(piece, read_vector(piece.type, self.init, idx))
             if p.epilogue:
                 write_vector(self._epilogue(value, idx), self.out, [idx[i] for i in p.epilogue.out_dims])
             else:
@@ -395,7 +402,7 @@ class Emitter:
         with ir.InsertionPoint(guard.then_block):
             scf.yield_([read_vector(vtype, buf, idx)])
         with ir.InsertionPoint(guard.else_block):
-            scf.yield_([vector.broadcast(vtype, self.k.const(0.0, vtype.element_type))])
+            scf.yield_([vector.broadcast(vtype, self._zero(vtype.element_type))])
         return guard.result
 
     @contextlib.contextmanager
