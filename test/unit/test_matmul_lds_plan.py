@@ -104,6 +104,26 @@ def test_intrinsic_layouts_cover_their_tiles_once(name):
         assert sorted(held) == [(x, y) for x in range(shape[0]) for y in range(shape[1])], (name, lay)
 
 
+def test_i8_intrinsic_layouts_are_the_documented_ones():
+    """The i8 layouts against their sources' formulas, element by element of the register
+    value (whose bytes the intrinsic takes in order). PTX m16n8k32 .s8 (g = lane // 4, t =
+    lane % 4): A's a_i at row g + 8 * (i // 4 % 2), K 4t + i % 4 + 16 * (i >= 8); B's b_i at
+    N g, K 4t + i % 4 + 16 * (i >= 4); C's c_i (s32) at row g + 8 * (i // 2), N 2t + i % 2.
+    gfx942 v_mfma_i32_16x16x32_i8: byte e of lane l's A (B) is row (column) l % 16, K
+    8 * (l // 16) + e; C's element e row 4 * (l // 16) + e, column l % 16."""
+    nv, amd = mma.INTRINSICS[("sm80", "i8")], mma.INTRINSICS[("cdna3", "i8")]
+    assert (nv.m, nv.n, nv.k, nv.a.shape, nv.b.shape, nv.c.shape) == (16, 8, 32, (4, 4), (2, 4), (2, 2))
+    assert (amd.m, amd.n, amd.k, amd.a.shape, amd.c.shape) == (16, 16, 32, (8,), (4,))
+    for lane in range(32):
+        g, t = lane // 4, lane % 4
+        assert nv.a.coords(lane) == [(g + 8 * (i // 4 % 2), 4 * t + i % 4 + 16 * (i >= 8)) for i in range(16)]
+        assert nv.b.coords(lane) == [(g, 4 * t + i % 4 + 16 * (i >= 4)) for i in range(8)]
+        assert nv.c.coords(lane) == [(g + 8 * (i // 2), 2 * t + i % 2) for i in range(4)]
+    for lane in range(64):
+        assert amd.a.coords(lane) == amd.b.coords(lane) == [(lane % 16, 8 * (lane // 16) + e) for e in range(8)]
+        assert amd.c.coords(lane) == [(4 * (lane // 16) + e, lane % 16) for e in range(4)]
+
+
 @pytest.mark.parametrize("name", sorted(mma.BY_NAME))
 @pytest.mark.parametrize("steps", [1, 2, 4])
 def test_k_order_puts_each_lanes_k_elements_side_by_side(name, steps):
