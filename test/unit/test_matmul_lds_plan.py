@@ -2,6 +2,7 @@
 padding, and the matrix-core lane layouts (each must cover its tile exactly once)."""
 
 import dataclasses
+import math
 
 import pytest
 from iree.compiler import ir
@@ -57,6 +58,30 @@ def test_cuda_f32_has_no_mma(matmul_problem):
     pl = planner.plan(matmul_problem(("m", "k"), ("k", "n"), "f32", 64, 64, 64), target_model.by_name("cuda"),
                       101376, use_mma=True)
     assert isinstance(pl.scheme, schemes.FmaScheme)
+
+
+@pytest.mark.parametrize("target, fragment, vector", [("lavapipe", "fma", 4), ("gfx942", "MFMA_I32_16x16x32_I8", 16),
+                                                      ("cuda", "NV_MMA_SYNC_I32_16x8x32_I8", 16)])
+def test_i8_plans_stage_bytes(matmul_problem, target, fragment, vector):
+    """i8 into i32: a K step of k-bytes elements (64 by default, 128 asked), staged in vectors of
+    the target's widest access in bytes (16: 128 bits; lavapipe's SPIR-V vectors hold 4), the
+    LDS counted in bytes; the product is the target's i8 intrinsic, FMA on lavapipe."""
+    tgt = target_model.by_name(target)
+    problem = matmul_problem(("m", "k"), ("k", "n"), "i8", 256, 256, 256)
+    assert str(problem.acc_type) == "i32"
+    for k_bytes in (64, 128):
+        pl = planner.plan(problem, tgt, matmul_lds.MatmulLds().lds_budget(tgt), True, k_bytes=k_bytes)
+        assert pl.bk == k_bytes and pl.scheme.fragment("A").startswith(fragment)
+        assert {s.vector for s in pl.staging.values()} == {vector}
+        assert pl.lds_bytes(1) == sum(math.prod(s.lds_shape) for s in pl.staging.values())
+
+
+def test_bank_model_counts_bytes_of_one_word_once():
+    """1-byte LDS accesses: lanes reading bytes of one 4-byte word read one word (no conflict);
+    bytes 128 apart are distinct words of one bank."""
+    model = BankModel(32, 4, 64)
+    assert model.conflicts(list(range(64)), 1) == 0
+    assert model.conflicts([128 * lane for lane in range(4)], 1) == 3
 
 
 def test_tiles_option_parses_and_rejects():
