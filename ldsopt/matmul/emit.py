@@ -6,7 +6,8 @@ TILINGS (128x128 to 32x32 in 256 threads, 16-wide ones in 64 for skinny products
 target's threads, vector width and LDS take and that `plan_cost`, a model of how the tiles
 spread over the target's compute units, finds fastest; the `tiles` option gives the tilings
 to choose from, BMxBNxTMxTN, any sizes (96, 160, 192, 320, ...) whose BM/TM * BN/TN threads
-split both tiles evenly and are whole subgroups. Per K step of BK (`k-bytes`, 64 bytes of K by default: 16 f32, 32 f16/bf16):
+split both tiles evenly and are whole subgroups. Per K step of BK (`k-bytes`, 64 bytes of K by
+default: 16 f32, 32 f16/bf16, 64 i8):
 - each operand's tile is staged global -> registers -> LDS as its `StagingLayout`
   (ldsopt/staging.py) says. Planned here: vector reads in the operand's own memory order (no
   transpose), rows padded by the pad the bank model (ldsopt/banks.py) finds cheapest for the
@@ -34,10 +35,12 @@ split both tiles evenly and are whole subgroups. Per K step of BK (`k-bytes`, 64
 - the product, by scheme:
   FMA (every target; f32 on CUDA, where mma.sync would round to tf32; lavapipe): thread
   (ty, tx) owns the TM x TN micro-tile at (ty*TM, tx*TN), reads TM x KU of A and KU x TN of
-  B per sub-step (vector reads along the LDS rows, converted to f32) and does TM x KU
-  `vector.fma`s on vectors of TN (at most 4 on SPIR-V);
-  matrix cores (gfx942 `amdgpu.mfma` 16x16x16 f16/bf16 and 16x16x4 f32; CUDA sm_80+
-  `nvgpu.mma.sync` m16n8k16 f16/bf16; ldsopt/mma.py has their lane layouts): the waves tile
+  B per sub-step (vector reads along the LDS rows, converted to the accumulator's type: f32,
+  or i32 by `arith.extsi` for i8) and does TM x KU `vector.fma`s (i32: `arith.muli` then
+  `arith.addi`, exact) on vectors of TN (at most 4 on SPIR-V);
+  matrix cores (gfx942 `amdgpu.mfma` 16x16x16 f16/bf16, 16x16x4 f32 and 16x16x32 i8; CUDA
+  sm_80+ `nvgpu.mma.sync` m16n8k16 f16/bf16 and m16n8k32 i8; ldsopt/mma.py has their lane
+  layouts; i8 accumulates in i32): the waves tile
   the workgroup tile, each wave RM x RN intrinsic tiles; each lane reads its A and B operand
   registers from LDS in the longest runs the staging order allows (a K-contiguous A fragment
   of MFMA is one 4-element read, a K-strided one four scalar reads). When both operands are
@@ -46,7 +49,7 @@ split both tiles evenly and are whole subgroups. Per K step of BK (`k-bytes`, 64
   16-byte read (mma.sync f16: 8 K for four 4-byte reads; MFMA: ds_read_b128 for two
   ds_read_b64). B's fragments of a group are read first and kept, A's one repetition at a
   time, each followed by its products.
-Output: each thread stores its accumulators in vectors along N, adding a loaded init, then
+Output: each thread stores its accumulators (f32, i32 for i8) in vectors along N, adding a loaded init, then
 applying the consumer if there is one: its other operands are read at the same (b?, m, n) (a
 vector along n where n is the operand's last dim, else a scalar broadcast).
 Tails: global reads past M, N or K (tiles that do not divide the extents) are guarded and

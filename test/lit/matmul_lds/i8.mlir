@@ -231,3 +231,39 @@ iree_codegen.dispatch_config @nn_i8_to_i8 {
   %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
   iree_codegen.yield %x, %y, %z : index, index, index
 }
+
+// -----
+
+// Refused: an i8 matmul whose fused consumer keeps integers (+ an i32 bias, i32 out): the
+// epilogue mechanism takes consumers whose result is a float (dequantization).
+// FMA-LABEL: func.func @i8_int_consumer
+// FMA-NOT:     ldsopt.lowered_by
+// FMA:         linalg.matmul
+#layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @i8_int_consumer() {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0 : i32
+  %0 = hal.interface.binding.subspan layout(#layout4) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xi8, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout4) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xi8, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout4) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64xi32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout4) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xi32, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xi8, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xi8>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xi8, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xi8>
+  %bias = iree_codegen.load_from_buffer %2 : memref<64xi32, #hal.descriptor_type<storage_buffer>> -> tensor<64xi32>
+  %e = tensor.empty() : tensor<64x64xi32>
+  %z = linalg.fill ins(%zero : i32) outs(%e : tensor<64x64xi32>) -> tensor<64x64xi32>
+  // expected-remark @+1 {{ldsopt-matmul-lds: left to IREE: a linalg.matmul with a fused linalg.generic: the consumer's result is not of a float type}}
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xi8>, tensor<64x64xi8>) outs(%z : tensor<64x64xi32>) -> tensor<64x64xi32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %bias : tensor<64x64xi32>, tensor<64xi32>) outs(%e : tensor<64x64xi32>) {
+  ^bb0(%x: i32, %c: i32, %o: i32):
+    %y = arith.addi %x, %c : i32
+    linalg.yield %y : i32
+  } -> tensor<64x64xi32>
+  iree_codegen.store_to_buffer %r, %3 : tensor<64x64xi32> into memref<64x64xi32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+iree_codegen.dispatch_config @i8_int_consumer {
+^bb0(%arg0: !hal.device):
+  %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+  iree_codegen.yield %x, %y, %z : index, index, index
+}
