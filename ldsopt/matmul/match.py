@@ -102,17 +102,19 @@ def _is_mul_add_body(root: ir.Operation, acc_type: str) -> bool:
     return ((x == in0 and y == in1) or (x == in1 and y == in0)) and len(ops) == 3 + exts
 
 
-def _init_of(root: ir.Operation) -> float | Binding | None:
+def _init_of(root: ir.Operation, integer: bool) -> float | int | Binding | None:
+    """The accumulator's start: a loaded tensor, or the constant a `linalg.fill` writes, an
+    integer one for an integer accumulator (`integer`), else a float one."""
     init = root.operands[len(root.operands) - 1]
     fill = _producer(init)
     if fill is not None and fill.name == "linalg.fill":
         cst = _producer(fill.operands[0])
         if cst is not None and cst.name == "arith.constant":
             value = cst.attributes["value"]
-            if isinstance(value, ir.FloatAttr):
-                return ir.FloatAttr(value).value
-            if isinstance(value, ir.IntegerAttr):
+            if isinstance(value, ir.IntegerAttr) and integer:
                 return ir.IntegerAttr(value).value
+            if isinstance(value, ir.FloatAttr) and not integer:
+                return ir.FloatAttr(value).value
         return None
     return load_binding(init)
 
@@ -165,7 +167,7 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     if not _is_mul_add_body(root, out_type):
         return Unmatched("the body is not a multiply-add (of operands extended to f32)" if out_type == "f32" else
                          "the body is not a multiply-add of operands sign-extended to i32 (extsi, muli, addi)")
-    init = _init_of(root)
+    init = _init_of(root, out_type == "i32")
     if init is None:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
     shape = list(result_type.shape)
