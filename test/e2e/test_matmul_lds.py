@@ -17,7 +17,7 @@ import re
 
 import pytest
 
-from ldsopt import isa
+from ldsopt import driver, isa, target
 
 PROGRAMS = pathlib.Path(__file__).parent / "programs" / "matmul"
 EPILOGUES = pathlib.Path(__file__).parent / "programs" / "matmul_epilogue"
@@ -87,3 +87,20 @@ def test_gfx942_compiles_to_lds_staging_and_mfma(program, mfma, run_program, tmp
     (asm,) = (tmp_path / "emit" / "executables").glob("*.rocmasm")
     assert mfma in asm.read_text()
     assert "COMPILED" in out
+
+
+@pytest.mark.parametrize("name", ["nn_i8_128x256x128", "dequant_nt_i8_33x40x70"])
+def test_cuda_compiles_i8_to_mma_sync(name, tmp_path):
+    """sm_89 PTX of the default pipeline: the i8 products are mma.sync m16n8k32 s8 with s32
+    accumulators (nvgpu.mma.sync's lowering adds .satfinite), and the PTX declares no local
+    memory (no register tile left in memory; ptxas' own spills show on the device only).
+    Running it needs the H200 (`lds-run FILE --target cuda --prepare DIR`, then
+    `python -m ldsopt.replay DIR` there)."""
+    configured = driver.configure((I8 / f"{name}.mlir").read_text(), target.known("cuda"), str(tmp_path))
+    lowered, report = driver.apply_ldsopt(configured, driver.DEFAULT_PIPELINE)
+    assert "ldsopt-matmul-lds" in str(report), report
+    driver.compile_module(lowered, str(tmp_path), "i8", dump=True)
+    (ptx,) = (tmp_path / "executables").glob("*.ptx")
+    text = ptx.read_text()
+    assert text.count("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32") > 0, text[:2000]
+    assert "mma.sync.aligned.m16n8k16" not in text and ".local" not in text, text[:2000]
