@@ -49,9 +49,9 @@ default: 16 f32, 32 f16/bf16, 64 i8):
   16-byte read (mma.sync f16: 8 K for four 4-byte reads; MFMA: ds_read_b128 for two
   ds_read_b64). B's fragments of a group are read first and kept, A's one repetition at a
   time, each followed by its products.
-Output: each thread stores its accumulators (f32, i32 for i8) in vectors along N, adding a loaded init, then
-applying the consumer if there is one: its other operands are read at the same (b?, m, n) (a
-vector along n where n is the operand's last dim, else a scalar broadcast).
+Output: each thread stores its accumulators (f32, i32 for i8) in vectors along N, adding a
+loaded init, then applying the consumer if there is one: its other operands are read at the
+same (b?, m, n) (a vector along n where n is the operand's last dim, else a scalar broadcast).
 Tails: global reads past M, N or K (tiles that do not divide the extents) are guarded and
 read zeros, so they add nothing; stores (and reads of a loaded init or of the consumer's
 operands) past M or N are guarded.

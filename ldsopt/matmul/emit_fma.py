@@ -44,8 +44,9 @@ class FmaEmitter(Emitter):
         return vector.fma(a, b, c)
 
     def _fragment_reads(self, role: str, buf: ir.Value, kk: int) -> list[ir.Value]:
-        """This thread's fragment for the K sub-step at `kk`, as accumulator-type vectors read along the LDS
-        rows: one per M/N element when the rows run along K, else one per K element."""
+        """This thread's fragment for the K sub-step at `kk`, as vectors of the accumulator's
+        type read along the LDS rows: one per M/N element when the rows run along K, else one
+        per K element."""
         s, k = self.pl.staging[role], self.k
         x0 = self.frag_origin[role]
         reads = self.pl.scheme.reads(role, s.k_contiguous, 0)  # static offsets: lane 0's origin is 0
