@@ -167,7 +167,10 @@ def specials(dtype: str) -> np.ndarray:
 
 
 def random_inputs(sig: Signature, seed: int, special: bool = False) -> list[np.ndarray]:
-    """Seeded random inputs: unit normal floats, small integers (products stay exact). With
+    """Seeded random inputs: unit normal floats; integers in [-1000, 1000], i8 over its whole
+    range [-128, 127] (negative ones included, so that a kernel that zero-extends i8,
+    multiplies it in i8 or sums its products in i16 differs from the reference, while an i32
+    sum of fewer than 2^17 i8 products stays exact). With
     `special`, each float input also holds `specials` at seeded random places, one
     every 4096 elements and each of them at least once (a second generator draws them, so
     the other elements are those of the same seed without)."""
@@ -183,8 +186,8 @@ def random_inputs(sig: Signature, seed: int, special: bool = False) -> list[np.n
         elif dtype == "i1":
             arr = rng.integers(0, 2, shape).astype(np.bool_)
         elif dtype in ("i8", "i16", "i32", "i64"):
-            arr = (rng.integers(-8 if dtype == "i8" else -1000, 9 if dtype == "i8" else 1001, shape)
-                   .astype(DTYPES[dtype][0]))
+            lo, hi = (-128, 128) if dtype == "i8" else (-1000, 1001)
+            arr = rng.integers(lo, hi, shape).astype(DTYPES[dtype][0])
         else:
             raise DriverError(f"inputs of element type {dtype} are not supported")
         if special and dtype in FLOATS and arr.size:

@@ -4,8 +4,9 @@ One `Intrinsic` computes C[M x N] += A[M x K] * B[K x N] over one subgroup. For 
 an `OperandLayout` says where element e of a lane's register vector sits: along the
 operand's first dim (M for A and C, N for B) at `first(lane) + d_first[e]`, along its second
 dim (K for A and B, N for C) at `second(lane) + d_second[e]`. Layouts are from the AMD matrix
-instruction calculator (gfx942 `v_mfma_f32_16x16x16_f16`, `..._bf16`, `v_mfma_f32_16x16x4_f32`)
-and the PTX ISA (`mma.sync.m16n8k16`, "Matrix Fragments for mma.m16n8k16").
+instruction calculator (gfx942 `v_mfma_f32_16x16x16_f16`, `..._bf16`, `v_mfma_f32_16x16x4_f32`,
+`v_mfma_i32_16x16x32_i8`) and the PTX ISA (`mma.sync.m16n8k16`, "Matrix Fragments for
+mma.m16n8k16"; `mma.sync.m16n8k32` .s8, "Matrix Fragments for mma.m16n8k32").
 """
 
 from __future__ import annotations
@@ -115,6 +116,8 @@ _QUAD4 = LaneMap(16, 4, 4)   # 4 * (lane // 16)
 _MFMA_16x16x16 = OperandLayout(_ROW16, _QUAD4, (0, 0, 0, 0), (0, 1, 2, 3), (4,))
 _MFMA_ACC = OperandLayout(_QUAD4, _ROW16, (0, 1, 2, 3), (0, 0, 0, 0), (4,))
 _MFMA_16x16x4 = OperandLayout(_ROW16, LaneMap(16, 4, 1), (0,), (0,), ())
+# i8: lane l holds row l % 16, K 8 * (l // 16) + 0..7 (two VGPRs, one i64 to the intrinsic).
+_MFMA_16x16x32 = OperandLayout(_ROW16, LaneMap(16, 4, 8), (0,) * 8, tuple(range(8)), (8,))
 
 _GROUP = LaneMap(4, 8, 1)    # lane // 4
 _PAIR = LaneMap(1, 4, 2)     # 2 * (lane % 4)
@@ -125,8 +128,17 @@ _MMA_ACC = OperandLayout(_GROUP, _PAIR, (0, 0, 8, 8), (0, 1, 0, 1), (2, 2))
 # (N, K) (0, 0), (0, 8).
 _LDMATRIX_A = MatrixLoad(4, LaneMap(8, 2, 8), LaneMap(16, 2, 8))
 _LDMATRIX_B = MatrixLoad(2, LaneMap(1, 1, 0), LaneMap(8, 2, 8))
+# m16n8k32 s8: each 4-byte register holds 4 K-consecutive i8 at K 4 * (lane % 4); A's registers
+# are rows g, g + 8, g, g + 8 at K +0, +0, +16, +16 (g = lane // 4), B's (one column g) K +0, +16.
+_QUAD = LaneMap(1, 4, 4)     # 4 * (lane % 4)
+_MMA_A_I8 = OperandLayout(_GROUP, _QUAD, (0,) * 4 + (8,) * 4 + (0,) * 4 + (8,) * 4,
+                          (0, 1, 2, 3) * 2 + (16, 17, 18, 19) * 2, (4, 4))
+_MMA_B_I8 = OperandLayout(_GROUP, _QUAD, (0,) * 8, (0, 1, 2, 3, 16, 17, 18, 19), (2, 4))
 
 # (target family, input type) -> intrinsic. f32 on CUDA has none: tf32 would lose precision.
+# i8 accumulates in i32 (C's layout is the f32 one); mma.sync's s8 form saturates (.satfinite,
+# as nvgpu lowers it) where llvm-cpu's i32 sum would wrap: only past 2^31, which the i8 products
+# of K < 2^17 never reach.
 INTRINSICS = {
     ("cdna3", "f16"): Intrinsic("MFMA_F32_16x16x16_F16", 16, 16, 16, _MFMA_16x16x16, _MFMA_16x16x16, _MFMA_ACC, 64),
     ("cdna3", "bf16"): Intrinsic("MFMA_F32_16x16x16_BF16", 16, 16, 16, _MFMA_16x16x16, _MFMA_16x16x16, _MFMA_ACC, 64),
@@ -135,6 +147,8 @@ INTRINSICS = {
                                _LDMATRIX_A, _LDMATRIX_B),
     ("sm80", "bf16"): Intrinsic("NV_MMA_SYNC_F32_16x8x16_BF16", 16, 8, 16, _MMA_A, _MMA_B, _MMA_ACC, 32,
                                 _LDMATRIX_A, _LDMATRIX_B),
+    ("cdna3", "i8"): Intrinsic("MFMA_I32_16x16x32_I8", 16, 16, 32, _MFMA_16x16x32, _MFMA_16x16x32, _MFMA_ACC, 64),
+    ("sm80", "i8"): Intrinsic("NV_MMA_SYNC_I32_16x8x32_I8", 16, 8, 32, _MMA_A_I8, _MMA_B_I8, _MMA_ACC, 32),
 }
 
 

@@ -7,7 +7,7 @@ is recorded for ldsopt-matmul-lds to follow: ldsopt/matmul/options.py), each ope
 qualifies gets a rewritten `StagingLayout` recorded on the root op (ldsopt/matmul/recorded.py;
 ldsopt-matmul-lds emits it, through ldsopt/matmul/dtl_emit.py):
 - `vector` = one lane of `lane-bytes` (the option; by default the target's: 4 on gfx942, its
-  only DMA size, f32: 1, f16/bf16: 2 elements; 16 on CUDA, cp.async's widest; 4 for the
+  only DMA size, f32: 1, f16/bf16: 2, i8: 4 elements; 16 on CUDA, cp.async's widest; 4 for the
   register path); chunk c = tid + threads * j fills LDS storage index c * vec, so each wave
   writes whole runs of wave_size * lane bytes (ldsopt/dtl.py);
 - `lds_layout` = the placement the bank model (ldsopt.banks) prices cheapest, counting the

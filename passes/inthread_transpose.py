@@ -12,8 +12,8 @@ Contract.
   a pass before it did, the plan (`ldsopt.matmul_plan`), which ldsopt-matmul-lds follows;
   ldsopt-matmul-lds emits the recorded staging and names this pass before itself in the
   kernel's `ldsopt.lowered_by`. Nothing else in the IR changes.
-- The rewritten staging. Each thread reads `rake = 64 / element bits` consecutive K rows (4
-  f16/bf16, 2 f32), each one vector along M or N, so that the global reads stay coalesced
+- The rewritten staging. Each thread reads `rake = 64 / element bits` consecutive K rows (8
+  i8, 4 f16/bf16, 2 f32), each one vector along M or N, so that the global reads stay coalesced
   along the contiguous dim; the vector shrinks until the raked chunks split evenly over the
   threads (Triton replicates threads instead; here each element has exactly one). The thread
   transposes that register tile (`vector.transpose`; gfx942 packs 16-bit columns with

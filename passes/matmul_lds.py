@@ -8,14 +8,19 @@ Contract.
   names them (b?, m, n) in its memory order whatever order the loops run in, one input over
   {m, k} and one over {n, k} in either order (NN, NT, TN, TT), plus an optional batch dim b
   that leads every operand; inputs of one type among f32,
-  f16, bf16, result f32; body `out + ext?(a) * ext?(b)`; the output starts as a
-  `linalg.fill` of a constant or as a loaded tensor.
+  f16, bf16, result f32, body `out + ext?(a) * ext?(b)` (addf, mulf, extf); or inputs i8,
+  result i32, body `out + extsi(a) * extsi(b)` (addi, muli, extsi: the named ops' default,
+  signed cast). The output starts as a `linalg.fill` of a constant or as a loaded tensor.
+  Left to IREE, with the reason as a remark: other type combinations (i8 -> i8, i8 x f16,
+  i16, f8), unsigned i8 (`arith.extui`: a body that is not the one above), and an i8 product
+  whose fused consumer does not produce a float (an i32 -> i32 consumer).
 - The contraction is stored, or feeds one elementwise consumer that IREE fused into the
   dispatch (bias add, GELU, residual add, scaling, truncf to f16): an all-parallel
   `linalg.generic` over the contraction's output space (b?, m, n), arith/math body ops only,
   reading the contraction's result through the identity map and loaded bindings through
   ascending projections of (b?, m, n) (a bias over n or m, a residual over (m, n)), whose one
-  result (any float type) is stored, in (b?, m, n) order or permuted with n last (attention's
+  result (any float type; an i8 matmul's consumer reads the i32 sums, e.g. `arith.sitofp` and
+  a scale: dequantization) is stored, in (b?, m, n) order or permuted with n last (attention's
   head merge). The contraction's result is then never stored: each output piece goes through
   the consumer's body on vectors (`Emitter._epilogue` in ldsopt/matmul/emit.py). Anything
   else (two consumers, a stored contraction result, more fused ops) is left alone, with the

@@ -6,7 +6,8 @@ TILINGS (128x128 to 32x32 in 256 threads, 16-wide ones in 64 for skinny products
 target's threads, vector width and LDS take and that `plan_cost`, a model of how the tiles
 spread over the target's compute units, finds fastest; the `tiles` option gives the tilings
 to choose from, BMxBNxTMxTN, any sizes (96, 160, 192, 320, ...) whose BM/TM * BN/TN threads
-split both tiles evenly and are whole subgroups. Per K step of BK (`k-bytes`, 64 bytes of K by default: 16 f32, 32 f16/bf16):
+split both tiles evenly and are whole subgroups. Per K step of BK (`k-bytes`, 64 bytes of K by
+default: 16 f32, 32 f16/bf16, 64 i8):
 - each operand's tile is staged global -> registers -> LDS as its `StagingLayout`
   (ldsopt/staging.py) says. Planned here: vector reads in the operand's own memory order (no
   transpose), rows padded by the pad the bank model (ldsopt/banks.py) finds cheapest for the
@@ -34,10 +35,12 @@ split both tiles evenly and are whole subgroups. Per K step of BK (`k-bytes`, 64
 - the product, by scheme:
   FMA (every target; f32 on CUDA, where mma.sync would round to tf32; lavapipe): thread
   (ty, tx) owns the TM x TN micro-tile at (ty*TM, tx*TN), reads TM x KU of A and KU x TN of
-  B per sub-step (vector reads along the LDS rows, converted to f32) and does TM x KU
-  `vector.fma`s on vectors of TN (at most 4 on SPIR-V);
-  matrix cores (gfx942 `amdgpu.mfma` 16x16x16 f16/bf16 and 16x16x4 f32; CUDA sm_80+
-  `nvgpu.mma.sync` m16n8k16 f16/bf16; ldsopt/mma.py has their lane layouts): the waves tile
+  B per sub-step (vector reads along the LDS rows, converted to the accumulator's type: f32,
+  or i32 by `arith.extsi` for i8) and does TM x KU `vector.fma`s (i32: `arith.muli` then
+  `arith.addi`, exact) on vectors of TN (at most 4 on SPIR-V);
+  matrix cores (gfx942 `amdgpu.mfma` 16x16x16 f16/bf16, 16x16x4 f32 and 16x16x32 i8; CUDA
+  sm_80+ `nvgpu.mma.sync` m16n8k16 f16/bf16 and m16n8k32 i8; ldsopt/mma.py has their lane
+  layouts; i8 accumulates in i32): the waves tile
   the workgroup tile, each wave RM x RN intrinsic tiles; each lane reads its A and B operand
   registers from LDS in the longest runs the staging order allows (a K-contiguous A fragment
   of MFMA is one 4-element read, a K-strided one four scalar reads). When both operands are
@@ -46,9 +49,9 @@ split both tiles evenly and are whole subgroups. Per K step of BK (`k-bytes`, 64
   16-byte read (mma.sync f16: 8 K for four 4-byte reads; MFMA: ds_read_b128 for two
   ds_read_b64). B's fragments of a group are read first and kept, A's one repetition at a
   time, each followed by its products.
-Output: each thread stores its accumulators in vectors along N, adding a loaded init, then
-applying the consumer if there is one: its other operands are read at the same (b?, m, n) (a
-vector along n where n is the operand's last dim, else a scalar broadcast).
+Output: each thread stores its accumulators (f32, i32 for i8) in vectors along N, adding a
+loaded init, then applying the consumer if there is one: its other operands are read at the
+same (b?, m, n) (a vector along n where n is the operand's last dim, else a scalar broadcast).
 Tails: global reads past M, N or K (tiles that do not divide the extents) are guarded and
 read zeros, so they add nothing; stores (and reads of a loaded init or of the consumer's
 operands) past M or N are guarded.
@@ -83,7 +86,7 @@ class Emitter:
         self.d, self.p, self.pl = d, p, pl
         t = pl.tiling
         self.k = Kernel(d, tgt, (t.threads, 1, 1), pl.grid(p.sizes))
-        self.f32 = ir.F32Type.get()
+        self.acc_type = p.acc_type  # f32, i32 for i8 inputs
         self.n_steps = math.ceil(p.sizes["k"] / pl.bk)
 
     def emit(self, pass_name: str, workgroups_per_cu: int = 1) -> None:
@@ -111,7 +114,7 @@ class Emitter:
                                        self._slot(k.const(tile)))
             self._land(self._read_tiles(k.const(0)), k.const(0), self._slot(k.const(0)))
             gpu.barrier()
-            acc0 = self._acc_init(k.const(p.init if isinstance(p.init, float) else 0.0, self.f32))
+            acc0 = self._acc_init(k.const(p.init, self.acc_type) if not loaded else self._zero(self.acc_type))
             loop = scf.ForOp(k.const(0), k.const(self.n_steps), k.const(1), acc0)
         with ir.InsertionPoint(loop.body), self.d.location:
             self._k_step(loop.induction_variable, list(loop.inner_iter_args))
@@ -236,7 +239,7 @@ class Emitter:
         tile (for 16-bit elements gfx942 packs the columns with v_perm_b32)."""
         width = ir.VectorType(rows[0].type).shape[0]
         elem = ir.VectorType(rows[0].type).element_type
-        tile = vector.broadcast(ir.VectorType.get([len(rows), width], elem), self.k.const(0.0, elem))
+        tile = vector.broadcast(ir.VectorType.get([len(rows), width], elem), self._zero(elem))
         for i, row in enumerate(rows):
             tile = vector.insert(row, tile, [], [i])
         columns = vector.transpose(ir.VectorType.get([width, len(rows)], elem), tile, [1, 0])
@@ -349,6 +352,13 @@ class Emitter:
     def _offset(self, base: ir.Value, off: int) -> ir.Value:
         return arith.addi(base, self.k.const(off)) if off else base
 
+    def _zero(self, elem: ir.Type) -> ir.Value:
+        return self.k.const(0 if isinstance(elem, ir.IntegerType) else 0.0, elem)
+
+    def _add(self, x: ir.Value, y: ir.Value) -> ir.Value:
+        """x + y in the accumulator's arithmetic (addi for i32, addf for f32)."""
+        return arith.addi(x, y) if isinstance(self.acc_type, ir.IntegerType) else arith.addf(x, y)
+
     # --- output ---
 
     def _store_piece(self, piece: ir.Value, m: ir.Value, n: ir.Value) -> None:
@@ -359,7 +369,7 @@ class Emitter:
         ragged = [(x, p.sizes[dim]) for dim, x, tile in (("m", m, t.bm), ("n", n, t.bn)) if p.sizes[dim] % tile]
         idx = ([self.batch] if self.batch is not None else []) + [m, n]
         with self._guard(ragged):
-            value = piece if self.init is None else arith.addf(piece, read_vector(piece.type, self.init, idx))
+            value = piece if self.init is None else self._add(piece, read_vector(piece.type, self.init, idx))
             if p.epilogue:
                 write_vector(self._epilogue(value, idx), self.out, [idx[i] for i in p.epilogue.out_dims])
             else:
@@ -399,7 +409,7 @@ class Emitter:
         with ir.InsertionPoint(guard.then_block):
             scf.yield_([read_vector(vtype, buf, idx)])
         with ir.InsertionPoint(guard.else_block):
-            scf.yield_([vector.broadcast(vtype, self.k.const(0.0, vtype.element_type))])
+            scf.yield_([vector.broadcast(vtype, self._zero(vtype.element_type))])
         return guard.result
 
     @contextlib.contextmanager

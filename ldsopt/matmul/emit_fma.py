@@ -1,5 +1,7 @@
 """The FMA scheme's product and output store (schemes.FmaScheme): thread (ty, tx) accumulates
-its TM x TN micro-tile in f32 vectors of TN, from fragments read along the LDS rows."""
+its TM x TN micro-tile in accumulator vectors of TN (f32; i32 for i8 inputs, which are
+sign-extended and multiplied and added exactly: `arith.extsi`, `arith.muli`, `arith.addi`),
+from fragments read along the LDS rows."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from ldsopt.matmul.planner import pow2_dividing
 
 
 class FmaEmitter(Emitter):
-    """FMA on f32 vectors of TN: correct on every target, vectors of at most 4 on SPIR-V."""
+    """FMA on accumulator vectors of TN: correct on every target, vectors of at most 4 on SPIR-V."""
 
     def _thread_origins(self) -> None:
         k, t = self.k, self.pl.tiling
@@ -22,7 +24,7 @@ class FmaEmitter(Emitter):
 
     def _acc_init(self, value: ir.Value) -> list[ir.Value]:
         t = self.pl.tiling
-        return [vector.broadcast(ir.VectorType.get([t.tn], self.f32), value)] * t.tm
+        return [vector.broadcast(ir.VectorType.get([t.tn], self.acc_type), value)] * t.tm
 
     def _multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value]) -> list[ir.Value]:
         t = self.pl.tiling
@@ -32,16 +34,23 @@ class FmaEmitter(Emitter):
             b_u = self._fragment_vector("B", b, u)
             for i in range(t.tm):
                 a_iu = vector.broadcast(b_u.type, self._fragment_elem("A", a, i, u))
-                acc[i] = vector.fma(a_iu, b_u, acc[i])
+                acc[i] = self._fma(a_iu, b_u, acc[i])
         return acc
 
+    def _fma(self, a: ir.Value, b: ir.Value, c: ir.Value) -> ir.Value:
+        """a * b + c: one `vector.fma` in f32; `arith.muli` then `arith.addi` in i32 (exact)."""
+        if isinstance(self.acc_type, ir.IntegerType):
+            return arith.addi(arith.muli(a, b), c)
+        return vector.fma(a, b, c)
+
     def _fragment_reads(self, role: str, buf: ir.Value, kk: int) -> list[ir.Value]:
-        """This thread's fragment for the K sub-step at `kk`, as f32 vectors read along the LDS
-        rows: one per M/N element when the rows run along K, else one per K element."""
+        """This thread's fragment for the K sub-step at `kk`, as vectors of the accumulator's
+        type read along the LDS rows: one per M/N element when the rows run along K, else one
+        per K element."""
         s, k = self.pl.staging[role], self.k
         x0 = self.frag_origin[role]
         reads = self.pl.scheme.reads(role, s.k_contiguous, 0)  # static offsets: lane 0's origin is 0
-        return [self._to_f32(self._lds_read(role, buf, self._offset(x0, row) if s.k_contiguous else k.const(kk + row),
+        return [self._to_acc(self._lds_read(role, buf, self._offset(x0, row) if s.k_contiguous else k.const(kk + row),
                                             k.const(kk + col) if s.k_contiguous else self._offset(x0, col), n))
                 for row, col, n in reads]
 
@@ -56,14 +65,16 @@ class FmaEmitter(Emitter):
         if not self.pl.staging[role].k_contiguous:
             return reads[u]
         n = self.pl.scheme.extent(role)
-        return vector.from_elements(ir.VectorType.get([n], self.f32),
+        return vector.from_elements(ir.VectorType.get([n], self.acc_type),
                                     [self._fragment_elem(role, reads, x, u) for x in range(n)])
 
-    def _to_f32(self, v: ir.Value) -> ir.Value:
+    def _to_acc(self, v: ir.Value) -> ir.Value:
+        """`v` in the accumulator's type: f16/bf16 extended to f32, i8 sign-extended to i32."""
         vtype = ir.VectorType(v.type)
-        if vtype.element_type == self.f32:
+        if vtype.element_type == self.acc_type:
             return v
-        return arith.extf(ir.VectorType.get(vtype.shape, self.f32), v)
+        wide = ir.VectorType.get(vtype.shape, self.acc_type)
+        return arith.extsi(wide, v) if isinstance(self.acc_type, ir.IntegerType) else arith.extf(wide, v)
 
     def _store_output(self, acc: list[ir.Value]) -> None:
         """Each accumulator row in the widest vectors that divide N."""
@@ -74,5 +85,5 @@ class FmaEmitter(Emitter):
         for i, row in enumerate(acc):
             for q in range(0, t.tn, width):
                 piece = row if width == t.tn else \
-                    vector.extract_strided_slice(ir.VectorType.get([width], self.f32), row, [q], [width], [1])
+                    vector.extract_strided_slice(ir.VectorType.get([width], self.acc_type), row, [q], [width], [1])
                 self._store_piece(piece, self._offset(m0, i), self._offset(n0, q))

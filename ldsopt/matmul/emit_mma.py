@@ -35,7 +35,7 @@ class MmaEmitter(Emitter):
 
     def _acc_init(self, value: ir.Value) -> list[ir.Value]:
         rm, rn = self.pl.scheme.reps
-        return [vector.broadcast(self.pl.scheme.intrinsic.c.register_type(self.f32), value)] * (rm * rn)
+        return [vector.broadcast(self.pl.scheme.intrinsic.c.register_type(self.acc_type), value)] * (rm * rn)
 
     def _k_group(self) -> int:
         """The intrinsic's K times the K steps of one fragment read group (`k_pack`, the same
@@ -123,12 +123,12 @@ class MmaEmitter(Emitter):
             for q in range(rn):
                 value = acc[r * rn + q]
                 flat = value if len(c.shape) == 1 else \
-                    vector.shape_cast(ir.VectorType.get([c.elems], self.f32), value)
+                    vector.shape_cast(ir.VectorType.get([c.elems], self.acc_type), value)
                 for e, n in mma.runs(coords):
                     width = pow2_dividing(math.gcd(n, self.p.sizes["n"]), n)
                     for j in range(e, e + n, width):
                         piece = flat if width == c.elems else vector.extract_strided_slice(
-                            ir.VectorType.get([width], self.f32), flat, [j], [width], [1])
+                            ir.VectorType.get([width], self.acc_type), flat, [j], [width], [1])
                         dm, dn = coords[j]
                         self._store_piece(piece, self._offset(m_lane, r * sch.intrinsic.m + dm),
                                           self._offset(n_lane, q * sch.intrinsic.n + dn))

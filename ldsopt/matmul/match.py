@@ -19,7 +19,11 @@ from ldsopt.remarks import Unmatched
 # IREE 3.13's MLIR spells `matmul_transpose_b`) and a generic-like body too; so does
 # `linalg.contract`.
 ROOTS = ("linalg.generic", "linalg.matmul", "linalg.batch_matmul", "linalg.contract")
-_INPUT_TYPES = ("f32", "f16", "bf16")
+# Input type -> the accumulator's (and the contraction's result) type. i8 products are
+# exact in i32 (as `linalg.matmul`'s default signed cast says: both operands sign-extended).
+ACCUMULATORS = {"f32": "f32", "f16": "f32", "bf16": "f32", "i8": "i32"}
+# The multiply-add body's ops, per accumulator type: (add, multiply, extension of an input).
+_BODY_OPS = {"f32": ("arith.addf", "arith.mulf", "arith.extf"), "i32": ("arith.addi", "arith.muli", "arith.extsi")}
 
 
 @dataclasses.dataclass
@@ -52,7 +56,7 @@ class MatmulProblem:
     operands: dict[str, Binding]        # "A" (over m, k), "B" (over n, k)
     dims: dict[str, tuple[str, ...]]    # memory order per operand, batch dropped: ("m", "k") ...
     batched: bool
-    init: float | Binding               # a fill constant or the loaded initial output
+    init: float | int | Binding         # a fill constant or the loaded initial output
     output: Binding                     # the contraction's result, or the epilogue's
     epilogue: Epilogue | None = None
 
@@ -60,42 +64,57 @@ class MatmulProblem:
     def elem_type(self) -> ir.Type:
         return self.operands["A"].tensor_type.element_type
 
+    @property
+    def acc_type(self) -> ir.Type:
+        """The accumulator's type: f32 for float inputs, i32 for i8 (ACCUMULATORS)."""
+        return ir.Type.parse(ACCUMULATORS[str(self.elem_type)])
+
 
 def _producer(value: ir.Value) -> ir.Operation | None:
     return value.owner.operation if isinstance(value, ir.OpResult) else None
 
 
-def _is_mul_add_body(root: ir.Operation) -> bool:
-    """The body is `yield out + ext?(in0) * ext?(in1)` (either order of add and mul operands)."""
+def _is_mul_add_body(root: ir.Operation, acc_type: str) -> bool:
+    """The body is `yield out + ext?(in0) * ext?(in1)` (either order of add and mul operands),
+    in the accumulator's arithmetic: addf, mulf, extf for f32; addi, muli, extsi for i32 (an
+    i8 operand's extension must be there, a signed one: `arith.extui`, unsigned i8, is not
+    taken)."""
+    add_name, mul_name, ext_name = _BODY_OPS[acc_type]
     block = root.regions[0].blocks[0]
     in0, in1, out = list(block.arguments)
     ops = [op.operation for op in block.operations]
     add = _producer(ops[-1].operands[0])
-    if add is None or add.name != "arith.addf":
+    if add is None or add.name != add_name:
         return False
     add_args = list(add.operands)
     if out not in add_args:
         return False
     mul = _producer(add_args[1] if add_args[0] == out else add_args[0])
-    if mul is None or mul.name != "arith.mulf":
+    if mul is None or mul.name != mul_name or any(v.type != out.type for v in mul.operands):
         return False
 
     def source(v: ir.Value) -> ir.Value:
         op = _producer(v)
-        return op.operands[0] if op is not None and op.name == "arith.extf" else v
+        return op.operands[0] if op is not None and op.name == ext_name else v
 
     x, y = (source(v) for v in mul.operands)
     exts = sum(1 for v in mul.operands if source(v) != v)
     return ((x == in0 and y == in1) or (x == in1 and y == in0)) and len(ops) == 3 + exts
 
 
-def _init_of(root: ir.Operation) -> float | Binding | None:
+def _init_of(root: ir.Operation, integer: bool) -> float | int | Binding | None:
+    """The accumulator's start: a loaded tensor, or the constant a `linalg.fill` writes, an
+    integer one for an integer accumulator (`integer`), else a float one."""
     init = root.operands[len(root.operands) - 1]
     fill = _producer(init)
     if fill is not None and fill.name == "linalg.fill":
         cst = _producer(fill.operands[0])
-        if cst is not None and cst.name == "arith.constant" and isinstance(cst.attributes["value"], ir.FloatAttr):
-            return ir.FloatAttr(cst.attributes["value"]).value
+        if cst is not None and cst.name == "arith.constant":
+            value = cst.attributes["value"]
+            if isinstance(value, ir.IntegerAttr) and integer:
+                return ir.IntegerAttr(value).value
+            if isinstance(value, ir.FloatAttr) and not integer:
+                return ir.FloatAttr(value).value
         return None
     return load_binding(init)
 
@@ -114,9 +133,9 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     types = [str(b.tensor_type.element_type) for b in d.inputs]
     result_type = ir.RankedTensorType(root.results[0].type)
     out_type = str(result_type.element_type)
-    if types[0] != types[1] or types[0] not in _INPUT_TYPES or out_type != "f32":
-        return Unmatched(f"operands {types[0]} x {types[1]} -> {out_type}: takes two operands of one of "
-                         f"{', '.join(_INPUT_TYPES)} into f32")
+    if types[0] != types[1] or ACCUMULATORS.get(types[0]) != out_type:
+        return Unmatched(f"operands {types[0]} x {types[1]} -> {out_type}: takes two operands of one type into "
+                         f"its accumulator ({', '.join(f'{i} -> {o}' for i, o in ACCUMULATORS.items())})")
     maps = [ir.AffineMapAttr(a).value for a in root.attributes["indexing_maps"]]
     dims = [map_dims(m) for m in maps]
     if any(x is None for x in dims):
@@ -145,9 +164,10 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
         roles["A" if "m" in mem else "B"] = (pos, mem)
     if set(roles) != {"A", "B"}:
         return Unmatched("the operands are not one (m, k) and one (k, n) matrix")
-    if not _is_mul_add_body(root):
-        return Unmatched("the body is not a multiply-add (of operands extended to f32)")
-    init = _init_of(root)
+    if not _is_mul_add_body(root, out_type):
+        return Unmatched("the body is not a multiply-add (of operands extended to f32)" if out_type == "f32" else
+                         "the body is not a multiply-add of operands sign-extended to i32 (extsi, muli, addi)")
+    init = _init_of(root, out_type == "i32")
     if init is None:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
     shape = list(result_type.shape)

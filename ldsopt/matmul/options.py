@@ -100,7 +100,7 @@ class PlanOptions(ModulePass):
                              "takes, 0 the natural order, N at most N", min=-1)
     stages: int = option(2, "LDS tiles of each operand in the K pipeline (2: double buffering); operands copied "
                             "without registers run stages - 1 tiles ahead", min=2)
-    k_bytes: int = option(64, "bytes of K each K step stages (BK; 64: 32 f16/bf16 or 16 f32 elements)", min=16,
+    k_bytes: int = option(64, "bytes of K each K step stages (BK; 64: 64 i8, 32 f16/bf16 or 16 f32 elements)", min=16,
                           check=check_k_bytes)
 
     def occupancy(self, tgt: target_model.Target) -> int:

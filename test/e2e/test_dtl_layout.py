@@ -1,4 +1,4 @@
-"""ldsopt-dtl-layout end to end: matmuls whose operands qualify for direct-to-LDS staging
+"""ldsopt-dtl-layout end to end: matmuls (f32, f16, bf16; i8 into i32) whose operands qualify for direct-to-LDS staging
 (K-contiguous TN-style operands and M/N-contiguous ones, both kept in their global order),
 with tails on M and N (96, 160, 192 on tiles of 64 / 128) and on K (read as zeros), run on
 lavapipe through the register path with the same LDS layouts (picked, and given) and
@@ -17,7 +17,8 @@ import pytest
 from ldsopt import driver, isa, target
 
 HERE = pathlib.Path(__file__).parent
-PROGRAMS = {p.stem: p for d in ("matmul", "dtl", "dtl_tiles") for p in (HERE / "programs" / d).glob("*.mlir")}
+PROGRAMS = {p.stem: p for d in ("matmul", "dtl", "dtl_tiles", "matmul_i8")
+            for p in (HERE / "programs" / d).glob("*.mlir")}
 TOLERANCE = ("--atol", "1e-3", "--rtol", "1e-3")  # as test_matmul_lds.py
 
 
@@ -39,6 +40,8 @@ def _pipeline(layout: str = "auto", tiles: str = "", stages: int = 2) -> str:
     # K tails: the register path reads zeros past K (cp.async zero-fills them; gfx942 refuses)
     ("nt_bf16_33x17x70_acc", "auto"), ("nn_f32_257x129x65_acc", "perm<16,2>+block_pad<64,4>"),
     ("tn_f16_64x96x48", "auto"),
+    # i8 (into i32): 4 elements a lane on the register path
+    ("nn_i8_128x256x128", "auto"), ("nn_i8_128x256x128", "rotation<2,8,4>"), ("nt_i8_64x96x48", "auto"),
 ])
 def test_lavapipe(name, layout, run_program):
     out = run_program(PROGRAMS[name].read_text(), "--target", "lavapipe", "--require-ldsopt", *TOLERANCE,
@@ -78,7 +81,7 @@ def _kernel(name: str, pipeline: str, run_program, folder: pathlib.Path) -> isa.
 
 
 @pytest.mark.parametrize("name, tiles", [("nn_f16_96x160x64", ""), ("nt_f32_96x160x64", ""),
-                                         ("nt_f16_330x100x96", "320x64x5x4")])
+                                         ("nt_f16_330x100x96", "320x64x5x4"), ("nn_i8_128x256x128", "")])
 def test_gfx942_stages_with_lds_direct_loads(name, tiles, run_program, tmp_path):
     """Both operands go global -> LDS by `buffer_load_dword ... lds`: no ds_write at all, where
     matmul_lds alone writes every staged vector from VGPRs."""
@@ -92,7 +95,7 @@ def test_gfx942_stages_with_lds_direct_loads(name, tiles, run_program, tmp_path)
 
 
 @pytest.mark.parametrize("name, k_tail, stages", [("nt_f16_160x192x128", False, 2), ("tn_f16_64x96x48", True, 2),
-                                                  ("nt_f16_160x192x128", False, 3)])
+                                                  ("nt_f16_160x192x128", False, 3), ("nt_i8_64x96x48", True, 2)])
 def test_cuda_compiles_to_cp_async(name, k_tail, stages, tmp_path):
     """sm_89: the staging is cp.async (16 bytes a lane: `.cg`) with commit / wait groups; with a K
     tail each copy also gets its source size (0 past K: zero-fill); with 3 stages each wait

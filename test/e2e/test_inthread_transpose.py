@@ -28,6 +28,7 @@ from ldsopt.driver import DEFAULT_PIPELINE
 
 HERE = pathlib.Path(__file__).parent
 MATMUL = HERE / "programs" / "matmul"
+I8 = HERE / "programs" / "matmul_i8"
 LDS_RUN = os.path.join(os.path.dirname(sys.executable), "lds-run")
 PASS = "ldsopt-inthread-transpose"
 WITHOUT = DEFAULT_PIPELINE.replace(f"{PASS}, ", "")
@@ -135,10 +136,12 @@ NARROW_READS = ("ds_read_u16", "ds_read_i16", "ds_read_u8", "ds_read_i8")
 WIDE_READS = ("ds_read_b64", "ds_read2_b64", "ds_read2st64_b64", "ds_read_b128")
 
 
-def _gfx942_kernel(tmp_path: pathlib.Path, with_pass: bool) -> isa.KernelIsa:
+def _gfx942_kernel(tmp_path: pathlib.Path, with_pass: bool,
+                   program: pathlib.Path = HERE / "programs" / "inthread_transpose" / "nn_f16_256x256x256.mlir"
+                   ) -> isa.KernelIsa:
     folder = tmp_path / ("with" if with_pass else "without")
-    proc = _run(HERE / "programs" / "inthread_transpose" / "nn_f16_256x256x256.mlir",
-                _tiled(DEFAULT_PIPELINE if with_pass else WITHOUT, "128x128x8x8"), "--target", "gfx942", "--emit-dir", str(folder))
+    proc = _run(program, _tiled(DEFAULT_PIPELINE if with_pass else WITHOUT, "128x128x8x8"), "--target", "gfx942",
+                "--emit-dir", str(folder))
     assert proc.returncode == 0 and "COMPILED" in proc.stdout, proc.stdout + proc.stderr
     assert (f"{PASS}, ldsopt-matmul-lds" in proc.stdout) == with_pass, proc.stdout
     (kernel,) = isa.from_dump_dir(str(folder / "executables"))
@@ -162,6 +165,34 @@ def test_gfx942_isa_reads_transposed_operand_wide(tmp_path):
     assert with_pass.ds_count("ds_write_b64") > 0, with_pass.summary()  # the 4-f16 K columns
     assert with_pass.v_perm > 0, with_pass.summary()
     assert with_pass.vgpr_spills == 0 and with_pass.mfma > 0, with_pass.summary()
+
+
+def test_gfx942_isa_reads_transposed_i8_operand_wide(tmp_path):
+    """NN i8 128x256x128 (into i32) in 128x128 tiles: without the pass B's MFMA i8 fragments are
+    byte reads (eight per fragment); with it B is raked 8 K rows deep, transposed in registers
+    (v_perm_b32 packs the bytes) and written as 8-byte K columns, and the fragments of two K
+    steps are one 128-bit read."""
+    program = I8 / "nn_i8_128x256x128.mlir"
+    with_pass, without = _gfx942_kernel(tmp_path, True, program), _gfx942_kernel(tmp_path, False, program)
+    assert without.ds_count("ds_read_u8") + without.ds_count("ds_read_i8") > 0, without.summary()
+    assert sum(with_pass.ds_count(op) for op in NARROW_READS) == 0, with_pass.summary()
+    assert with_pass.ds_count("ds_read_b128") > without.ds_count("ds_read_b128"), (with_pass.summary(),
+                                                                                 without.summary())
+    assert with_pass.ds_count("ds_write_b64") > 0 and with_pass.v_perm > 0, with_pass.summary()
+    assert with_pass.vgpr_spills == 0 and with_pass.mfma > 0, with_pass.summary()
+
+
+# i8 x i8 -> i32 on lavapipe with the forced pass (8-row rakes of bytes, 64 K a tile): NN and
+# TN, tails on M, N and K.
+I8_FORCED = ["nn_i8_33x17x70", "nn_i8_128x256x128", "tn_m1_i8_1x40x70", "batch_nn_i8_3x33x17x70_acc"]
+
+
+@pytest.mark.parametrize("name", I8_FORCED)
+def test_lavapipe_forced_i8(name):
+    proc = _run(I8 / f"{name}.mlir", _tiled(FORCED, "64x64x4x4"), "--target", "lavapipe")
+    lines = proc.stdout.strip().splitlines()
+    assert proc.returncode == 0 and lines and lines[-1].startswith("PASS"), proc.stdout + proc.stderr
+    assert f"ldsopt: {PASS}, ldsopt-matmul-lds" in proc.stdout, proc.stdout
 
 
 @pytest.mark.parametrize("prefetch", [True, False])

@@ -132,16 +132,27 @@ func.func @main(%a: tensor<64x64xi8>, %b: tensor<64x64xi8>) -> tensor<64x64xi32>
 
 
 def test_iree_i8_matmul_miscompile_is_reported(tmp_path):
-    """IREE 3.13 miscompiles this i8 x i8 -> i32 matmul for SPIR-V (README, "Known IREE
-    issues"): B's i8 pairs are loaded as i32 words and unpacked zero-extended, so the kernel
-    computes a @ (b mod 256). ldsopt leaves the dispatch to IREE; lds-run must say FAIL, never
-    PASS. When IREE is fixed this test fails: then it should assert PASS."""
-    proc = run(tmp_path, I8_MATMUL, "--emit-dir", str(tmp_path / "emit"))
+    """IREE 3.13's own pipeline (--baseline) miscompiles this i8 x i8 -> i32 matmul for SPIR-V
+    (README, "Known IREE issues"): B's i8 are loaded four to an i32 word and unpacked
+    zero-extended, so the kernel computes a @ (b mod 256). lds-run must say FAIL, never PASS.
+    When IREE is fixed this test fails: then it should assert PASS."""
+    proc = run(tmp_path, I8_MATMUL, "--baseline", "--emit-dir", str(tmp_path / "emit"))
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1 and "Traceback" not in out, out
     assert "iree-default" in out and proc.stdout.strip().splitlines()[-1].startswith("FAIL"), out
     emit = tmp_path / "emit"
     a = np.fromfile(emit / "input0.bin", np.int8).reshape(64, 64).astype(np.int64)
     b = np.fromfile(emit / "input1.bin", np.int8).reshape(64, 64).astype(np.int64)
+    expected = np.fromfile(emit / "expected0.bin", np.int32).reshape(64, 64)
     got = np.fromfile(emit / "output0.bin", np.int32).reshape(64, 64)
+    assert (a < 0).any() and (b < 0).any() and (expected == a @ b).all()  # llvm-cpu sign-extends
     assert (got == a @ (b % 256)).all()
+
+
+def test_i8_matmul_is_right_through_ldsopt(tmp_path):
+    """The same matmul through ldsopt's pipeline: ldsopt-matmul-lds takes the dispatch (its
+    i8 kernel sign-extends each operand, arith.extsi) and the values equal llvm-cpu's."""
+    proc = run(tmp_path, I8_MATMUL, "--require-ldsopt")
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "ldsopt-matmul-lds" in out, out
+    assert proc.stdout.strip().splitlines()[-1].startswith("PASS"), out

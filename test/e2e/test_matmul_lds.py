@@ -4,10 +4,12 @@ inits) and each in programs/matmul_epilogue (a fused elementwise consumer: bias,
 residual, truncf to f16) and in programs/matmul_named (the named forms: `matmul_transpose_b`
 and `batch_matmul_transpose_b` as IREE before 3.13 spelled them, `linalg.matmul` /
 `batch_matmul` with indexing_maps, `linalg.contract`, a generic whose loops are permuted; M =
-1, K = 1, batch 3, f16 out) is compiled through IREE, run on lavapipe and checked against
-IREE's llvm-cpu on the original program; plus gfx942 compiles whose ISA must show the LDS
-staging and MFMAs.
-CUDA (mma.sync for f16/bf16) runs on the H200: `lds-run programs/matmul/*.mlir --target cuda
+1, K = 1, batch 3, f16 out) and in programs/matmul_i8 (i8 x i8 -> i32: named and generic, NN,
+NT, TN, TT, batch 3, M = 1, K = 1, a constant fill and a loaded init, a dequantizing consumer
+to f32) is compiled through IREE, run on lavapipe and checked against IREE's llvm-cpu on the
+original program; plus gfx942 compiles whose ISA must show the LDS staging and MFMAs (i8 ones
+for i8).
+CUDA (mma.sync for f16/bf16/i8) runs on the H200: `lds-run programs/matmul/*.mlir --target cuda
 --prepare DIR`, then `python -m ldsopt.replay DIR` there."""
 
 import pathlib
@@ -15,11 +17,12 @@ import re
 
 import pytest
 
-from ldsopt import isa
+from ldsopt import driver, isa, target
 
 PROGRAMS = pathlib.Path(__file__).parent / "programs" / "matmul"
 EPILOGUES = pathlib.Path(__file__).parent / "programs" / "matmul_epilogue"
 NAMED = pathlib.Path(__file__).parent / "programs" / "matmul_named"
+I8 = pathlib.Path(__file__).parent / "programs" / "matmul_i8"
 # f32 accumulation in another order than llvm-cpu's (and tf32-free f32 products): small
 # relative differences on sums of up to 70 unit-normal products.
 TOLERANCE = ("--atol", "1e-3", "--rtol", "1e-3")
@@ -53,7 +56,18 @@ def test_named_lavapipe(name, run_program):
     assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
 
 
-@pytest.mark.parametrize("program, mfma", [(PROGRAMS / "nn_f16_96x160x64.mlir", "v_mfma_f32_16x16x16_f16"),
+@pytest.mark.parametrize("name", sorted(p.stem for p in I8.glob("*.mlir")))
+def test_i8_lavapipe(name, run_program):
+    """Each i8 x i8 -> i32 program is one kernel of ours, its i32 sums equal to llvm-cpu's (the
+    inputs span [-128, 127]: a kernel that did not sign-extend them would differ)."""
+    out = run_program((I8 / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
+                      *TOLERANCE, name=name)
+    assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
+
+
+@pytest.mark.parametrize("program, mfma", [(I8 / "nn_i8_128x256x128.mlir", "v_mfma_i32_16x16x32_i8"),
+                                            (I8 / "dequant_nt_i8_33x40x70.mlir", "v_mfma_i32_16x16x32_i8"),
+                                            (PROGRAMS / "nn_f16_96x160x64.mlir", "v_mfma_f32_16x16x16_f16"),
                                             (PROGRAMS / "nt_f32_96x160x64.mlir", "v_mfma_f32_16x16x4_f32"),
                                             (EPILOGUES / "bias_f16_96x160x64.mlir", "v_mfma_f32_16x16x16_f16"),
                                             (EPILOGUES / "bias_gelu_f32_64x96x48.mlir", "v_mfma_f32_16x16x4_f32")],
@@ -73,3 +87,20 @@ def test_gfx942_compiles_to_lds_staging_and_mfma(program, mfma, run_program, tmp
     (asm,) = (tmp_path / "emit" / "executables").glob("*.rocmasm")
     assert mfma in asm.read_text()
     assert "COMPILED" in out
+
+
+@pytest.mark.parametrize("name", ["nn_i8_128x256x128", "dequant_nt_i8_33x40x70"])
+def test_cuda_compiles_i8_to_mma_sync(name, tmp_path):
+    """sm_89 PTX of the default pipeline: the i8 products are mma.sync m16n8k32 s8 with s32
+    accumulators (nvgpu.mma.sync's lowering adds .satfinite), and the PTX declares no local
+    memory (no register tile left in memory; ptxas' own spills show on the device only).
+    Running it needs the H200 (`lds-run FILE --target cuda --prepare DIR`, then
+    `python -m ldsopt.replay DIR` there)."""
+    configured = driver.configure((I8 / f"{name}.mlir").read_text(), target.known("cuda"), str(tmp_path))
+    lowered, report = driver.apply_ldsopt(configured, driver.DEFAULT_PIPELINE)
+    assert "ldsopt-matmul-lds" in str(report), report
+    driver.compile_module(lowered, str(tmp_path), "i8", dump=True)
+    (ptx,) = (tmp_path / "executables").glob("*.ptx")
+    text = ptx.read_text()
+    assert text.count("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32") > 0, text[:2000]
+    assert "mma.sync.aligned.m16n8k16" not in text and ".local" not in text, text[:2000]

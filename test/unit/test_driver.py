@@ -89,6 +89,14 @@ def test_special_values_are_seeded_and_leave_the_other_elements_alone():
         assert (~np.isfinite(v)).sum() == sum(1 for i in range(count) if i % 6 < 3)  # +inf, -inf, NaN first
 
 
+def test_i8_inputs_span_the_signed_range():
+    """i8 inputs reach both ends of [-128, 127]: a kernel that zero-extends them, or multiplies
+    them in i8, must differ from the reference (lds-run's i8 matmuls rely on it)."""
+    (a,) = driver.random_inputs(driver.Signature("main", [([4096], "i8")], []), 0)
+    assert a.dtype == np.int8 and a.min() == -128 and a.max() == 127
+    assert (a < 0).mean() > 0.4 and (np.abs(a.astype(np.int32)) > 64).mean() > 0.4
+
+
 def test_tolerances_grow_only_for_unpromoted_references():
     sig = driver.Signature("main", [], [([4], "f16"), ([4], "i32"), ([4], "f32")])
     promoted = {"precision": "f64", "not_promoted": None, "reduction_length": None}

@@ -2,6 +2,7 @@
 padding, and the matrix-core lane layouts (each must cover its tile exactly once)."""
 
 import dataclasses
+import math
 
 import pytest
 from iree.compiler import ir
@@ -59,6 +60,30 @@ def test_cuda_f32_has_no_mma(matmul_problem):
     assert isinstance(pl.scheme, schemes.FmaScheme)
 
 
+@pytest.mark.parametrize("target, fragment, vector", [("lavapipe", "fma", 4), ("gfx942", "MFMA_I32_16x16x32_I8", 16),
+                                                      ("cuda", "NV_MMA_SYNC_I32_16x8x32_I8", 16)])
+def test_i8_plans_stage_bytes(matmul_problem, target, fragment, vector):
+    """i8 into i32: a K step of k-bytes elements (64 by default, 128 asked), staged in vectors of
+    the target's widest access in bytes (16: 128 bits; lavapipe's SPIR-V vectors hold 4), the
+    LDS counted in bytes; the product is the target's i8 intrinsic, FMA on lavapipe."""
+    tgt = target_model.by_name(target)
+    problem = matmul_problem(("m", "k"), ("k", "n"), "i8", 256, 256, 256)
+    assert str(problem.acc_type) == "i32"
+    for k_bytes in (64, 128):
+        pl = planner.plan(problem, tgt, matmul_lds.MatmulLds().lds_budget(tgt), True, k_bytes=k_bytes)
+        assert pl.bk == k_bytes and pl.scheme.fragment("A").startswith(fragment)
+        assert {s.vector for s in pl.staging.values()} == {vector}
+        assert pl.lds_bytes(1) == sum(math.prod(s.lds_shape) for s in pl.staging.values())
+
+
+def test_bank_model_counts_bytes_of_one_word_once():
+    """1-byte LDS accesses: lanes reading bytes of one 4-byte word read one word (no conflict);
+    bytes 128 apart are distinct words of one bank."""
+    model = BankModel(32, 4, 64)
+    assert model.conflicts(list(range(64)), 1) == 0
+    assert model.conflicts([128 * lane for lane in range(4)], 1) == 3
+
+
 def test_tiles_option_parses_and_rejects():
     assert schemes.parse_tilings("") == schemes.TILINGS
     assert schemes.parse_tilings("160x64x5x4, 96x96x3x4") == (schemes.Tiling(160, 64, 5, 4),
@@ -102,6 +127,26 @@ def test_intrinsic_layouts_cover_their_tiles_once(name):
     for lay, shape in ((intr.a, (intr.m, intr.k)), (intr.b, (intr.n, intr.k)), (intr.c, (intr.m, intr.n))):
         held = [xy for lane in range(intr.subgroup) for xy in lay.coords(lane)]
         assert sorted(held) == [(x, y) for x in range(shape[0]) for y in range(shape[1])], (name, lay)
+
+
+def test_i8_intrinsic_layouts_are_the_documented_ones():
+    """The i8 layouts against their sources' formulas, element by element of the register
+    value (whose bytes the intrinsic takes in order). PTX m16n8k32 .s8 (g = lane // 4, t =
+    lane % 4): A's a_i at row g + 8 * (i // 4 % 2), K 4t + i % 4 + 16 * (i >= 8); B's b_i at
+    N g, K 4t + i % 4 + 16 * (i >= 4); C's c_i (s32) at row g + 8 * (i // 2), N 2t + i % 2.
+    gfx942 v_mfma_i32_16x16x32_i8: byte e of lane l's A (B) is row (column) l % 16, K
+    8 * (l // 16) + e; C's element e row 4 * (l // 16) + e, column l % 16."""
+    nv, amd = mma.INTRINSICS[("sm80", "i8")], mma.INTRINSICS[("cdna3", "i8")]
+    assert (nv.m, nv.n, nv.k, nv.a.shape, nv.b.shape, nv.c.shape) == (16, 8, 32, (4, 4), (2, 4), (2, 2))
+    assert (amd.m, amd.n, amd.k, amd.a.shape, amd.c.shape) == (16, 16, 32, (8,), (4,))
+    for lane in range(32):
+        g, t = lane // 4, lane % 4
+        assert nv.a.coords(lane) == [(g + 8 * (i // 4 % 2), 4 * t + i % 4 + 16 * (i >= 8)) for i in range(16)]
+        assert nv.b.coords(lane) == [(g, 4 * t + i % 4 + 16 * (i >= 4)) for i in range(8)]
+        assert nv.c.coords(lane) == [(g + 8 * (i // 2), 2 * t + i % 2) for i in range(4)]
+    for lane in range(64):
+        assert amd.a.coords(lane) == amd.b.coords(lane) == [(lane % 16, 8 * (lane // 16) + e) for e in range(8)]
+        assert amd.c.coords(lane) == [(4 * (lane // 16) + e, lane % 16) for e in range(4)]
 
 
 @pytest.mark.parametrize("name", sorted(mma.BY_NAME))

@@ -23,7 +23,7 @@ func.func @matmul_f16_out() {
   %b = iree_codegen.load_from_buffer %1 : memref<32x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<32x64xf16>
   %e = tensor.empty() : tensor<64x64xf16>
   %z = linalg.fill ins(%cst : f16) outs(%e : tensor<64x64xf16>) -> tensor<64x64xf16>
-  // expected-remark @+3 {{ldsopt-matmul-lds: left to IREE: operands f16 x f16 -> f16: takes two operands of one of f32, f16, bf16 into f32}}
+  // expected-remark @+3 {{ldsopt-matmul-lds: left to IREE: operands f16 x f16 -> f16: takes two operands of one type into its accumulator (f32 -> f32, f16 -> f32, bf16 -> f32, i8 -> i32)}}
   // expected-remark @+2 {{ldsopt-preload-transposed: left to IREE: computes with linalg.matmul; this pass takes one linalg.generic}}
   // expected-remark @+1 {{ldsopt-lower-elementwise: left to IREE: computes with linalg.matmul}}
   %r = linalg.matmul ins(%a, %b : tensor<64x32xf16>, tensor<32x64xf16>) outs(%z : tensor<64x64xf16>) -> tensor<64x64xf16>
