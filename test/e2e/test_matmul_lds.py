@@ -1,7 +1,8 @@
 """ldsopt-matmul-lds end to end: each program in programs/matmul (NN, NT, TN, TT; f32, f16,
 bf16 inputs with f32 accumulation; batched; tails on M, N and K; zero, constant and loaded
-inits) and each in programs/matmul_epilogue (a fused elementwise consumer: bias, GELU,
-residual, truncf to f16) and in programs/matmul_named (the named forms: `matmul_transpose_b`
+inits) and each in programs/matmul_epilogue (a fused elementwise consumer: bias, GELU by
+erf and by tanh, ReLU, SiLU, scaling by a constant, a 0-d or a broadcast tensor, residual,
+truncf to f16 or bf16, bias + activation + truncf in one generic) and in programs/matmul_named (the named forms: `matmul_transpose_b`
 and `batch_matmul_transpose_b` as IREE before 3.13 spelled them, `linalg.matmul` /
 `batch_matmul` with indexing_maps, `linalg.contract`, a generic whose loops are permuted; M =
 1, K = 1, batch 3, f16 out) is compiled through IREE, run on lavapipe and checked against
@@ -37,11 +38,17 @@ def test_lavapipe(name, run_program):
     assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
 
 
+def _tolerance(text: str) -> tuple[str, ...]:
+    """TOLERANCE, but lds-run's own bf16 tolerance where the program returns bf16: its f64
+    reference is not rounded to bf16, and half a bf16 ulp (up to 2^-8 relative) is above 1e-3."""
+    return () if re.search(r"-> tensor<[0-9x]*xbf16> \{", text) else TOLERANCE
+
+
 @pytest.mark.parametrize("name", sorted(p.stem for p in EPILOGUES.glob("*.mlir")))
 def test_epilogue_lavapipe(name, run_program):
     """The matmul and its fused consumer are one kernel of ours (the dispatch is not left to IREE)."""
-    out = run_program((EPILOGUES / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
-                      *TOLERANCE, name=name)
+    text = (EPILOGUES / f"{name}.mlir").read_text()
+    out = run_program(text, "--target", "lavapipe", "--require-ldsopt", *_tolerance(text), name=name)
     assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
 
 
