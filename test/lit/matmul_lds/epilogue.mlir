@@ -315,7 +315,7 @@ func.func @gelu_tanh_f16() {
 
 // -----
 
-// SiLU (x * sigmoid(x), as x / (1 + exp(-x))) after a batch matmul.
+// SiLU as torch decomposes it, x * sigmoid(x) with sigmoid 1 / (1 + exp(-x)), after a batch matmul.
 // CHECK-LABEL: func.func @silu
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
@@ -324,7 +324,8 @@ func.func @gelu_tanh_f16() {
 // CHECK:         %[[NX:.+]] = arith.negf %[[ACC]]#0 : vector<4xf32>
 // CHECK:         %[[EX:.+]] = math.exp %[[NX]] : vector<4xf32>
 // CHECK:         %[[D:.+]] = arith.addf %[[EX]], %{{.+}} : vector<4xf32>
-// CHECK:         %[[S:.+]] = arith.divf %[[ACC]]#0, %[[D]] : vector<4xf32>
+// CHECK:         %[[SIG:.+]] = arith.divf %{{.+}}, %[[D]] : vector<4xf32>
+// CHECK:         %[[S:.+]] = arith.mulf %[[ACC]]#0, %[[SIG]] : vector<4xf32>
 // CHECK:         vector.transfer_write %[[S]], %[[OUT]][%[[B]], %{{.+}}, %{{.+}}] {{.*}} : vector<4xf32>, memref<3x64x64xf32
 #layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @silu() {
@@ -345,7 +346,8 @@ func.func @silu() {
     %nx = arith.negf %x : f32
     %ex = math.exp %nx : f32
     %d = arith.addf %ex, %one : f32
-    %s = arith.divf %x, %d : f32
+    %sig = arith.divf %one, %d : f32
+    %s = arith.mulf %x, %sig : f32
     linalg.yield %s : f32
   } -> tensor<3x64x64xf32>
   iree_codegen.store_to_buffer %r, %2 : tensor<3x64x64xf32> into memref<3x64x64xf32, #hal.descriptor_type<storage_buffer>>
