@@ -1,6 +1,9 @@
 // RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s
 // RUN: lds-opt %s --split-input-file --target=lavapipe --verify-diagnostics --remarks=missed \
 // RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' -o /dev/null
+// RUN: lds-opt %s --split-input-file --target=cuda \
+// RUN:   --pass-pipeline='builtin.module(ldsopt-dtl-layout, ldsopt-inthread-transpose, ldsopt-matmul-lds)' \
+// RUN:   | filecheck %s --check-prefix=CUDA
 
 // A matmul whose B IREE computes in the same dispatch by an elementwise producer (a
 // dequantization: f16 weights extended to f32, times a per-output-channel scale over n).
@@ -27,6 +30,16 @@
 // CHECK:           vector.transfer_write %[[NEXT]], %[[LDS_B]]
 // CHECK:           gpu.barrier
 // CHECK-NOT:     memref<64x64xf32, #gpu.address_space<workgroup>>
+
+// On CUDA the passes that would copy B without registers (cp.async) or restage it leave the
+// dispatch, with the reason, to ldsopt-matmul-lds, which stages B through registers.
+// CUDA-LABEL: func.func @dequant_b_f16
+// CUDA-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CUDA-SAME:    ["ldsopt-dtl-layout", "operand B is computed by a fused elementwise producer, which ldsopt-matmul-lds applies in its register staging"]
+// CUDA-NOT:     nvgpu.device_async_copy
+// CUDA:         arith.extf %{{.+}} : vector<4xf16> to vector<4xf32>
+// CUDA-NOT:     nvgpu.device_async_copy
+// CUDA-LABEL: func.func @dequant_bt_i8_ragged
 #layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @dequant_b_f16() {
   %c0 = arith.constant 0 : index
