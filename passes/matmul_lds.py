@@ -25,12 +25,12 @@ Contract.
   weights or activations times a per-channel scale, minus a zero point; it leaves a plain
   f32 scaling in a dispatch of its own): an all-parallel `linalg.generic` whose one result
   is only that operand, written in its loops' order, arith/math body ops only, reading
-  loaded bindings through ascending projections of its loops, one of them through the
-  identity map. Its result is never stored: the operand's tile reads load its inputs and
-  apply its body on vectors before the LDS store (`Emitter._operand_vector`), so LDS, the
-  plan and the product see the contraction's operand type. The passes that restage or copy
-  an operand without registers (ldsopt-inthread-transpose, ldsopt-dtl-layout) leave such a
-  dispatch to this pass.
+  loaded bindings through ascending projections of its loops (weights over all of them or
+  broadcast along the batch, a scale over one). Its result is never stored: the operand's
+  tile reads load its inputs and apply its body on vectors before the LDS store
+  (`Emitter._operand_vector`), so LDS, the plan and the product see the contraction's
+  operand type. The passes that restage or copy an operand without registers
+  (ldsopt-inthread-transpose, ldsopt-dtl-layout) leave such a dispatch to this pass.
 - Needs a GPU target (#iree_gpu.target around the dispatch or lds-opt --target); a matched
   dispatch without one is an error.
 

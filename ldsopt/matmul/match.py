@@ -41,7 +41,7 @@ class Epilogue:
 class Prologue:
     """An elementwise linalg.generic fused before the contraction that computes one of its
     operands (IREE fuses a dequantization: `extf`/`sitofp` of narrower weights times a
-    per-channel scale): applied to the loaded values of each operand tile before they are
+    per-channel scale, broadcast along the batch or not): applied to the loaded values of each operand tile before they are
     stored into LDS."""
 
     op: ir.Operation
@@ -49,12 +49,18 @@ class Prologue:
     # (b?, r0, r1), ascending) it reads.
     inputs: list[tuple[Binding, tuple[int, ...]]]
 
+    @property
+    def source(self) -> Binding:
+        """The input over the most loops (the weights, not their scale), which stands for the
+        operand's binding."""
+        return max(self.inputs, key=lambda x: len(x[1]))[0]
+
 
 @dataclasses.dataclass
 class MatmulDispatch(Dispatch):
     """A dispatch whose root is the contraction; `output` is where the epilogue's result is
     stored when it has one. An input of the root computed by a prologue has as its binding
-    the prologue's first input read through the identity map (same shape)."""
+    the prologue's `source`."""
 
     epilogue: Epilogue | None = None
     prologues: dict[int, Prologue] = dataclasses.field(default_factory=dict)  # per root input position
@@ -65,7 +71,7 @@ class MatmulProblem:
     """A matched contraction: sizes, each operand's dims in memory order, its init."""
 
     sizes: dict[str, int]               # "b" (1 without batch), "m", "n", "k"
-    operands: dict[str, Binding]        # "A" (over m, k), "B" (over n, k)
+    operands: dict[str, Binding]        # "A" (over m, k), "B" (over n, k); a prologue's source
     dims: dict[str, tuple[str, ...]]    # memory order per operand, batch dropped: ("m", "k") ...
     batched: bool
     init: float | Binding               # a fill constant or the loaded initial output
@@ -176,7 +182,7 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
     shape = list(result_type.shape)
     a_pos, a_mem = roles["A"]
-    k_size = list(d.inputs[a_pos].tensor_type.shape)[(1 if batched else 0) + a_mem.index("k")]
+    k_size = list(ir.RankedTensorType(root.operands[a_pos].type).shape)[(1 if batched else 0) + a_mem.index("k")]
     sizes = {"b": shape[0] if batched else 1, "m": shape[-2], "n": shape[-1], "k": k_size}
     return MatmulProblem(sizes, {r: d.inputs[pos] for r, (pos, _) in roles.items()},
                          {r: mem for r, (_, mem) in roles.items()}, batched, init, d.output, d.epilogue,
@@ -209,7 +215,7 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
         prologues[pro[0]] = pro[1]
     inputs = []
     for pos, v in enumerate(list(root.operands)[:len(root.operands) - 1]):
-        b = prologues[pos].inputs[0][0] if pos in prologues else g.binding_of(v)
+        b = prologues[pos].source if pos in prologues else g.binding_of(v)
         if b is None:
             return Unmatched(f"an input of {root.name} is not a whole-tensor load of a binding or a fused "
                              "elementwise producer's result")
@@ -257,8 +263,7 @@ def _prologue(g: Graph, root: ir.Operation, pro: ir.Operation) -> tuple[int, Pro
     """(root input position, prologue) of an all-parallel elementwise linalg.generic whose one
     result is used only as that input of the root, written through the identity map (in the
     operand's memory order), reading loaded bindings through ascending projections of its
-    loops, one of them through the identity map (the operand's source, whose tile the kernel
-    reads)."""
+    loops (weights over all of them, or broadcast along the batch; a scale over one)."""
     fused = f"a {root.name} with a fused {pro.name} before it"
     if pro.name != "linalg.generic" or len(pro.results) != 1:
         return Unmatched(f"{fused}: takes elementwise linalg.generic producers")
@@ -277,11 +282,8 @@ def _prologue(g: Graph, root: ir.Operation, pro: ir.Operation) -> tuple[int, Pro
     inputs = _loaded_projections(g, pro, None, fused)
     if not isinstance(inputs, list):
         return inputs
-    full = [x for x in inputs if len(x[1]) == rank]
-    if not full:
-        return Unmatched(f"{fused}: the producer reads no binding through the identity map")
-    # The identity-read input first: it stands for the operand's binding (shape, tile reads).
-    inputs.sort(key=lambda x: len(x[1]) != rank)
+    if not inputs:
+        return Unmatched(f"{fused}: the producer reads no binding")
     return inputs_of_root.index(pro.results[0]), Prologue(pro, inputs)
 
 

@@ -227,3 +227,42 @@ func.func @producer_reads_transposed() {
   iree_codegen.store_to_buffer %mm, %2 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
   return
 }
+
+// -----
+
+// One B (k, n) for every batch: the producer dequantizes and broadcasts it to (b, k, n), its
+// scale the first input. Each B vector is read from the 2-D weights at (k, n), without the
+// batch, and the body gets its inputs in its own order.
+// CHECK-LABEL: func.func @broadcast_dequant_b
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[S:.+]] = hal.interface.binding.subspan {{.*}} binding(1)
+// CHECK:         %[[W:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
+// CHECK:         %[[LDS_B:.+]] = memref.alloc() {{.*}}operand = "B"{{.*}} : memref<2x16x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[SV:.+]] = vector.transfer_read %[[S]][%[[N:.+]]], {{.*}} : memref<64xf32, {{.*}}>, vector<4xf32>
+// CHECK:         %[[WV:.+]] = vector.transfer_read %[[W]][%{{.+}}, %[[N]]], {{.*}} : memref<64x64xi8, {{.*}}>, vector<4xi8>
+// CHECK:         %[[WF:.+]] = arith.sitofp %[[WV]] : vector<4xi8> to vector<4xf32>
+// CHECK:         %[[BV:.+]] = arith.mulf %[[SV]], %[[WF]] : vector<4xf32>
+// CHECK:         vector.transfer_write %[[BV]], %[[LDS_B]]
+#layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @broadcast_dequant_b() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout4) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout4) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout4) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xi8, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout4) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<2x64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<2x64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<2x64x64xf32>
+  %s = iree_codegen.load_from_buffer %1 : memref<64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64xf32>
+  %w = iree_codegen.load_from_buffer %2 : memref<64x64xi8, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xi8>
+  %eb = tensor.empty() : tensor<2x64x64xf32>
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %w : tensor<64xf32>, tensor<64x64xi8>) outs(%eb : tensor<2x64x64xf32>) {
+  ^bb0(%c: f32, %q: i8, %out: f32):
+    %x = arith.sitofp %q : i8 to f32
+    %y = arith.mulf %c, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<2x64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%eb : tensor<2x64x64xf32>) -> tensor<2x64x64xf32>
+  %mm = linalg.batch_matmul ins(%a, %b : tensor<2x64x64xf32>, tensor<2x64x64xf32>) outs(%z : tensor<2x64x64xf32>) -> tensor<2x64x64xf32>
+  iree_codegen.store_to_buffer %mm, %3 : tensor<2x64x64xf32> into memref<2x64x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
