@@ -269,9 +269,11 @@ def _prologue(g: Graph, root: ir.Operation, pro: ir.Operation) -> tuple[int, Pro
         return Unmatched(f"{fused}: takes elementwise linalg.generic producers")
     users = [u.owner for u in pro.results[0].uses]
     inputs_of_root = list(root.operands)[:len(root.operands) - 1]
-    if len(users) != 1 or users[0] != root or pro.results[0] not in inputs_of_root:
+    if len(users) != 1:
         return Unmatched(f"{fused}: the producer's result has {len(users)} uses; takes one, as an input of the "
                          "matmul")
+    if users[0] != root or pro.results[0] not in inputs_of_root:
+        return Unmatched(f"{fused}: the producer's result is not an input of the matmul")
     maps = [ir.AffineMapAttr(a).value for a in pro.attributes["indexing_maps"]]
     rank = ir.RankedTensorType(pro.results[0].type).rank
     identity = ir.AffineMap.get_identity(rank)

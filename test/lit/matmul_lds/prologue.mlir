@@ -266,3 +266,40 @@ func.func @broadcast_dequant_b() {
   iree_codegen.store_to_buffer %mm, %3 : tensor<2x64x64xf32> into memref<2x64x64xf32, #hal.descriptor_type<storage_buffer>>
   return
 }
+
+// -----
+
+// Refused: an elementwise op before the matmul that computes the consumer's bias, not an
+// operand of the matmul.
+// CHECK-LABEL: func.func @producer_of_the_consumer
+// CHECK-NOT:     ldsopt.lowered_by
+// CHECK:         linalg.matmul
+#layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @producer_of_the_consumer() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout4) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout4) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout4) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout4) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %bias = iree_codegen.load_from_buffer %2 : memref<64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64xf32>
+  %eb = tensor.empty() : tensor<64xf32>
+  // expected-remark @+1 {{ldsopt-matmul-lds: left to IREE: a linalg.matmul with a fused linalg.generic before it: the producer's result is not an input of the matmul}}
+  %bias2 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%bias : tensor<64xf32>) outs(%eb : tensor<64xf32>) {
+  ^bb0(%x: f32, %out: f32):
+    %y = arith.addf %x, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %bias2 : tensor<64x64xf32>, tensor<64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%v: f32, %c: f32, %o: f32):
+    %y = arith.addf %v, %c : f32
+    linalg.yield %y : f32
+  } -> tensor<64x64xf32>
+  iree_codegen.store_to_buffer %r, %3 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
