@@ -25,6 +25,17 @@ Contract.
   the consumer's body on vectors (`Emitter._epilogue` in ldsopt/matmul/emit.py). Anything
   else (two consumers, a stored contraction result, more fused ops) is left alone, with the
   reason as a remark.
+- An operand may be computed in the dispatch by an elementwise producer that IREE fused
+  before the contraction (IREE 3.13 fuses dequantizations: `extf`/`sitofp` of narrower
+  weights or activations times a per-channel scale, minus a zero point; it leaves a plain
+  f32 scaling in a dispatch of its own): an all-parallel `linalg.generic` whose one result
+  is only that operand, written in its loops' order, arith/math body ops only, reading
+  loaded bindings through ascending projections of its loops (weights over all of them or
+  broadcast along the batch, a scale over one). Its result is never stored: the operand's
+  tile reads load its inputs and apply its body on vectors before the LDS store
+  (`Emitter._operand_vector`), so LDS, the plan and the product see the contraction's
+  operand type. The passes that restage or copy an operand without registers
+  (ldsopt-inthread-transpose, ldsopt-dtl-layout) leave such a dispatch to this pass.
 - Needs a GPU target (#iree_gpu.target around the dispatch or lds-opt --target); a matched
   dispatch without one is an error.
 
@@ -63,7 +74,7 @@ class MatmulLds(PlanOptions):
     SUMMARY = "Lower matmul dispatches to tiled kernels staging through LDS in a K pipeline (double-buffered by default)"
 
     def run(self, module: ir.Operation) -> None:
-        for d, p, tgt in matches(module, self):
+        for d, p, tgt in matches(module, self, prologues=True):
             pl, choice = self.plan_dispatch(d, p, tgt)
             if STAGED_BY in d.root.attributes:  # they are named before this pass in lowered_by
                 d.func.attributes[LOWERED_BY] = d.root.attributes[STAGED_BY]

@@ -9,7 +9,8 @@ to choose from, BMxBNxTMxTN, any sizes (96, 160, 192, 320, ...) whose BM/TM * BN
 split both tiles evenly and are whole subgroups. Per K step of BK (`k-bytes`, 64 bytes of K by
 default: 16 f32, 32 f16/bf16, 64 i8):
 - each operand's tile is staged global -> registers -> LDS as its `StagingLayout`
-  (ldsopt/staging.py) says. Planned here: vector reads in the operand's own memory order (no
+  (ldsopt/staging.py) says; an operand computed by a fused prologue is computed from the
+  prologue's inputs, read at the same place, before the LDS store. Planned here: vector reads in the operand's own memory order (no
   transpose), rows padded by the pad the bank model (ldsopt/banks.py) finds cheapest for the
   first wave's stores and fragment reads. A pass before this one (inthread_transpose) may
   record a rewritten layout for an operand on the root op (`ldsopt.staging = {B = {...}}`,
@@ -98,6 +99,7 @@ class Emitter:
             self.init = None if not loaded else self.out if init_is_output else p.init.memref()
             self.mem = {r: b.memref() for r, b in p.operands.items()}
             self.epilogue_mem = [None if x is None else x[0].memref() for x in p.epilogue.inputs] if p.epilogue else []
+            self.prologue_mem = {r: [b.memref() for b, _ in pro.inputs] for r, pro in p.prologues.items()}
             self.lds = {r: self._alloc(s) for r, s in pl.staging.items()}
             self.tid = k.thread_id()
             self.raw = {r: self._raw_staging(s) for r, s in pl.staging.items() if s.raw_elems}
@@ -193,9 +195,22 @@ class Emitter:
         vtype = ir.VectorType.get([s.vector], self.p.elem_type)
         regs = []
         for chunk in self._row_reads(role, k0):
-            rows = [self._read_or_zero(ragged, vtype, self.mem[role], idx) for ragged, idx in chunk]
+            rows = [self._or_zero(ragged, vtype, lambda idx=idx: self._operand_vector(role, vtype, idx))
+                    for ragged, idx in chunk]
             regs.append(self._transposed(rows) if s.register_transpose else rows)
         return regs
+
+    def _operand_vector(self, role: str, vtype: ir.VectorType, idx: list[ir.Value]) -> ir.Value:
+        """The operand's vector `vtype` at global `idx` (b?, r0, r1), along its last dim: read,
+        or computed by its prologue from its inputs read there. The prologue runs here, once per
+        element a workgroup loads, rather than on the fragments read back from LDS, which the
+        threads along the other tile dim each read again (TM or TN times as many bodies with
+        FMA), and so that LDS, the staging layouts and the product schemes see the
+        contraction's operand type as if it were loaded."""
+        pro = self.p.prologues.get(role)
+        if pro is None:
+            return read_vector(vtype, self.mem[role], idx)
+        return self._body_at(pro.op, pro.inputs, self.prologue_mem[role], idx, vtype.shape[0])
 
     def _prefetch_tile(self, role: str, k0: ir.Value) -> None:
         """Prefetches into L1 each line this thread's reads of the operand's tile at K offset `k0`
@@ -377,12 +392,19 @@ class Emitter:
 
     def _epilogue(self, value: ir.Value, idx: list[ir.Value]) -> ir.Value:
         """The epilogue's body on vectors along N at `idx` (b?, m, n), `value` standing for the
-        contraction's result: an operand with n as its last dim read as a vector there, any
-        other as the scalar at its dims of `idx`, broadcast."""
-        width = ir.VectorType(value.type).shape[0]
+        contraction's result."""
+        return self._body_at(self.p.epilogue.op, self.p.epilogue.inputs, self.epilogue_mem, idx,
+                             ir.VectorType(value.type).shape[0], value)
+
+    def _body_at(self, op: ir.Operation, inputs: list, mems: list, idx: list[ir.Value], width: int,
+                 value: ir.Value | None = None) -> ir.Value:
+        """Elementwise `op`'s body on vectors of `width` along the last loop at `idx` (its
+        loops' values): an input (binding, loops) with that loop as its last dim read as a
+        vector there (from `mems`), any other as the scalar at its loops of `idx`, broadcast;
+        a None input is `value`."""
         last = len(idx) - 1
         args = []
-        for x, buf in zip(self.p.epilogue.inputs, self.epilogue_mem):
+        for x, buf in zip(inputs, mems):
             if x is None:
                 args.append(value)
                 continue
@@ -390,7 +412,7 @@ class Emitter:
             vtype = ir.VectorType.get([width], x[0].tensor_type.element_type)
             args.append(read_vector(vtype, buf, at) if x[1] and x[1][-1] == last
                         else vector.broadcast(vtype, memref.load(buf, at)))
-        return vectorize_body(self.p.epilogue.op, args, width)
+        return vectorize_body(op, args, width)
 
     # --- guards ---
 
@@ -403,11 +425,16 @@ class Emitter:
 
     def _read_or_zero(self, ragged: list[tuple[ir.Value, int]], vtype: ir.VectorType, buf: ir.Value,
                       idx: list[ir.Value]) -> ir.Value:
+        return self._or_zero(ragged, vtype, lambda: read_vector(vtype, buf, idx))
+
+    def _or_zero(self, ragged: list[tuple[ir.Value, int]], vtype: ir.VectorType, value) -> ir.Value:
+        """`value()` (emitted under the guard: it may read) where all of `ragged` is inside, else
+        zeros of `vtype` (past K they add nothing to the product, whatever a prologue computes)."""
         if not ragged:
-            return read_vector(vtype, buf, idx)
+            return value()
         guard = scf.IfOp(self._inside(ragged), [vtype], has_else=True)
         with ir.InsertionPoint(guard.then_block):
-            scf.yield_([read_vector(vtype, buf, idx)])
+            scf.yield_([value()])
         with ir.InsertionPoint(guard.else_block):
             scf.yield_([vector.broadcast(vtype, self._zero(vtype.element_type))])
         return guard.result

@@ -1,5 +1,6 @@
-"""Which dispatches are matmuls: a contraction (`MatmulProblem`), optionally followed by one fused
-elementwise consumer (`Epilogue`); the contract is ldsopt-matmul-lds's (passes/matmul_lds.py).
+"""Which dispatches are matmuls: a contraction (`MatmulProblem`), optionally fed by a fused
+elementwise producer per operand (`Prologue`) and followed by one fused elementwise consumer
+(`Epilogue`); the contract is ldsopt-matmul-lds's (passes/matmul_lds.py).
 `matches` yields (dispatch, problem, target) for each dispatch not lowered yet; `match`
 returns an `Unmatched` reason (a remark) for the others."""
 
@@ -41,11 +42,32 @@ class Epilogue:
 
 
 @dataclasses.dataclass
+class Prologue:
+    """An elementwise linalg.generic fused before the contraction that computes one of its
+    operands (IREE fuses a dequantization: `extf`/`sitofp` of narrower weights times a
+    per-channel scale, broadcast along the batch or not): applied to the loaded values of each operand tile before they are
+    stored into LDS."""
+
+    op: ir.Operation
+    # Per input of `op`: a loaded binding and the loops (positions in the operand's dims
+    # (b?, r0, r1), ascending) it reads.
+    inputs: list[tuple[Binding, tuple[int, ...]]]
+
+    @property
+    def source(self) -> Binding:
+        """The input over the most loops (the weights, not their scale), which stands for the
+        operand's binding."""
+        return max(self.inputs, key=lambda x: len(x[1]))[0]
+
+
+@dataclasses.dataclass
 class MatmulDispatch(Dispatch):
     """A dispatch whose root is the contraction; `output` is where the epilogue's result is
-    stored when it has one."""
+    stored when it has one. An input of the root computed by a prologue has as its binding
+    the prologue's `source`."""
 
     epilogue: Epilogue | None = None
+    prologues: dict[int, Prologue] = dataclasses.field(default_factory=dict)  # per root input position
 
 
 @dataclasses.dataclass
@@ -53,15 +75,20 @@ class MatmulProblem:
     """A matched contraction: sizes, each operand's dims in memory order, its init."""
 
     sizes: dict[str, int]               # "b" (1 without batch), "m", "n", "k"
-    operands: dict[str, Binding]        # "A" (over m, k), "B" (over n, k)
+    operands: dict[str, Binding]        # "A" (over m, k), "B" (over n, k); a prologue's source
     dims: dict[str, tuple[str, ...]]    # memory order per operand, batch dropped: ("m", "k") ...
     batched: bool
     init: float | int | Binding         # a fill constant or the loaded initial output
     output: Binding                     # the contraction's result, or the epilogue's
     epilogue: Epilogue | None = None
+    prologues: dict[str, Prologue] = dataclasses.field(default_factory=dict)  # per operand role
 
     @property
     def elem_type(self) -> ir.Type:
+        """The contraction's operand type (what LDS holds): a prologue's result type where one
+        computes A."""
+        if "A" in self.prologues:
+            return ir.RankedTensorType(self.prologues["A"].op.results[0].type).element_type
         return self.operands["A"].tensor_type.element_type
 
     @property
@@ -123,6 +150,8 @@ def match(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     p = _match_contraction(d)
     if not p and d.epilogue:
         return Unmatched(f"{d.root.name} with a fused elementwise consumer: {p.reason}")
+    if not p and d.prologues:
+        return Unmatched(f"{d.root.name} with a fused elementwise producer: {p.reason}")
     return p
 
 
@@ -130,7 +159,8 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     root = d.root
     if len(d.inputs) != 2 or len(root.regions) != 1:
         return Unmatched(f"{root.name} with {len(d.inputs)} inputs is not a contraction of two operands")
-    types = [str(b.tensor_type.element_type) for b in d.inputs]
+    # The contraction's own operand types (a prologue's result, not what it loads).
+    types = [str(ir.RankedTensorType(v.type).element_type) for v in list(root.operands)[:2]]
     result_type = ir.RankedTensorType(root.results[0].type)
     out_type = str(result_type.element_type)
     if types[0] != types[1] or ACCUMULATORS.get(types[0]) != out_type:
@@ -172,33 +202,118 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
     shape = list(result_type.shape)
     a_pos, a_mem = roles["A"]
-    k_size = list(d.inputs[a_pos].tensor_type.shape)[(1 if batched else 0) + a_mem.index("k")]
+    k_size = list(ir.RankedTensorType(root.operands[a_pos].type).shape)[(1 if batched else 0) + a_mem.index("k")]
     sizes = {"b": shape[0] if batched else 1, "m": shape[-2], "n": shape[-1], "k": k_size}
     return MatmulProblem(sizes, {r: d.inputs[pos] for r, (pos, _) in roles.items()},
-                         {r: mem for r, (_, mem) in roles.items()}, batched, init, d.output, d.epilogue)
+                         {r: mem for r, (_, mem) in roles.items()}, batched, init, d.output, d.epilogue,
+                         {r: d.prologues[pos] for r, (pos, _) in roles.items() if pos in d.prologues})
 
 
 def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch | Unmatched:
-    """The dispatch of one root op (ldsopt.dispatch.analyze), or of two fused ops: a root
-    followed by its elementwise epilogue (`_with_epilogue`)."""
+    """The dispatch of one root op (ldsopt.dispatch.analyze), or of fused ops: a root (the one
+    op with a reduced loop) fed by elementwise prologues (`_prologue`) and followed by at
+    most one elementwise epilogue (`_epilogue`)."""
     single = analyze(func, roots)
     if single:
         return MatmulDispatch(**{f.name: getattr(single, f.name) for f in dataclasses.fields(Dispatch)})
     g = analyze_graph(func, roots)
     if not g or len(g.ops) == 1:
         return single
-    if len(g.ops) > 2:
+    reducing = [i for i, op in enumerate(g.ops) if _reduces(op)]
+    # Without an op that reduces, the first is taken as the root, for `match` to say why it is no contraction.
+    r = reducing[0] if len(reducing) == 1 else 0
+    if len(reducing) > 1 or len(g.ops) - r > 2:
         return Unmatched(f"{len(g.ops)} ops fused in one dispatch ({', '.join(op.name for op in g.ops)}); "
-                         "this pass takes a matmul and at most one elementwise consumer")
-    return _with_epilogue(g)
+                         "this pass takes a matmul, elementwise producers of its operands and at most one "
+                         "elementwise consumer")
+    root = g.ops[r]
+    prologues = {}
+    for op in g.ops[:r]:
+        pro = _prologue(g, root, op)
+        if not isinstance(pro, tuple):
+            return pro
+        prologues[pro[0]] = pro[1]
+    inputs = []
+    for pos, v in enumerate(list(root.operands)[:len(root.operands) - 1]):
+        b = prologues[pos].source if pos in prologues else g.binding_of(v)
+        if b is None:
+            return Unmatched(f"an input of {root.name} is not a whole-tensor load of a binding or a fused "
+                             "elementwise producer's result")
+        inputs.append(b)
+    if r == len(g.ops) - 1:
+        if len(g.stores) != 1 or g.stores[0][0] != root.results[0]:
+            return Unmatched(f"{root.name} with fused producers: stores {len(g.stores)} results; takes the "
+                             "matmul's one result stored")
+        return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, None, prologues)
+    epilogue = _epilogue(g, root, g.ops[-1])
+    if not epilogue:
+        return epilogue
+    return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, epilogue, prologues)
 
 
-def _with_epilogue(g: Graph) -> MatmulDispatch | Unmatched:
-    """A root op whose one result feeds only an all-parallel elementwise linalg.generic over
-    its output space, which reads it through the identity map and loaded bindings through
-    ascending projections of the loops (a bias, a residual), and whose result alone is stored,
-    in the loops' order or permuted with n last."""
-    root, epi = g.ops
+def _reduces(op: ir.Operation) -> bool:
+    """A named matmul, or a generic or contract with a reduced loop."""
+    if "iterator_types" not in op.attributes:
+        return op.name != "linalg.generic"
+    return any("reduction" in str(it) for it in op.attributes["iterator_types"])
+
+
+def _loaded_projections(g: Graph, op: ir.Operation, skip: ir.Value | None,
+                        fused: str) -> list[tuple[Binding, tuple[int, ...]] | None] | Unmatched:
+    """Per input of elementwise `op`: None for `skip`, else its loaded binding and the
+    loops it reads (an ascending projection)."""
+    maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
+    inputs = []
+    for v, m in zip(list(op.operands)[:len(maps) - 1], maps):
+        if skip is not None and v == skip:
+            inputs.append(None)
+            continue
+        b, dims = g.binding_of(v), map_dims(m)
+        if b is None:
+            return Unmatched(f"{fused}: an input of the {'consumer' if skip else 'producer'} is not a "
+                             "whole-tensor load of a binding")
+        if dims is None or dims != sorted(set(dims)):
+            return Unmatched(f"{fused}: the {'consumer' if skip else 'producer'} reads a binding through {m}; "
+                             "takes ascending projections")
+        inputs.append((b, tuple(dims)))
+    return inputs
+
+
+def _prologue(g: Graph, root: ir.Operation, pro: ir.Operation) -> tuple[int, Prologue] | Unmatched:
+    """(root input position, prologue) of an all-parallel elementwise linalg.generic whose one
+    result is used only as that input of the root, written through the identity map (in the
+    operand's memory order), reading loaded bindings through ascending projections of its
+    loops (weights over all of them, or broadcast along the batch; a scale over one)."""
+    fused = f"a {root.name} with a fused {pro.name} before it"
+    if pro.name != "linalg.generic" or len(pro.results) != 1:
+        return Unmatched(f"{fused}: takes elementwise linalg.generic producers")
+    users = [u.owner for u in pro.results[0].uses]
+    inputs_of_root = list(root.operands)[:len(root.operands) - 1]
+    if len(users) != 1:
+        return Unmatched(f"{fused}: the producer's result has {len(users)} uses; takes one, as an input of the "
+                         "matmul")
+    if users[0] != root or pro.results[0] not in inputs_of_root:
+        return Unmatched(f"{fused}: the producer's result is not an input of the matmul")
+    maps = [ir.AffineMapAttr(a).value for a in pro.attributes["indexing_maps"]]
+    rank = ir.RankedTensorType(pro.results[0].type).rank
+    identity = ir.AffineMap.get_identity(rank)
+    if any("reduction" in str(it) for it in pro.attributes["iterator_types"]) or maps[-1] != identity:
+        return Unmatched(f"{fused}: the producer is not all-parallel over its result, written in its loops' order")
+    if not body_is_elementwise(pro):
+        return Unmatched(f"{fused}: the producer's body is not arith/math ops on its inputs")
+    inputs = _loaded_projections(g, pro, None, fused)
+    if not isinstance(inputs, list):
+        return inputs
+    if not inputs:
+        return Unmatched(f"{fused}: the producer reads no binding")
+    return inputs_of_root.index(pro.results[0]), Prologue(pro, inputs)
+
+
+def _epilogue(g: Graph, root: ir.Operation, epi: ir.Operation) -> Epilogue | Unmatched:
+    """The epilogue of a root op whose one result feeds only an all-parallel elementwise
+    linalg.generic over its output space, which reads it through the identity map and loaded
+    bindings through ascending projections of the loops (a bias, a residual), and whose
+    result alone is stored, in the loops' order or permuted with n last."""
     fused = f"a {root.name} with a fused {epi.name}"
     if len(root.results) != 1 or len(epi.results) != 1 or epi.name != "linalg.generic":
         return Unmatched(f"{fused}: takes a matmul followed by one elementwise linalg.generic")
@@ -221,28 +336,24 @@ def _with_epilogue(g: Graph) -> MatmulDispatch | Unmatched:
         return Unmatched(f"{fused}: the consumer's result is not of a float type")
     if not body_is_elementwise(epi):
         return Unmatched(f"{fused}: the consumer's body is not arith/math ops on its inputs")
-    inputs = []
-    for v, m in zip(list(epi.operands)[:len(maps) - 1], maps):
-        if v == result:
-            if m != identity:
-                return Unmatched(f"{fused}: the consumer reads the matmul's result through a non-identity map")
-            inputs.append(None)
-            continue
-        b, dims = g.binding_of(v), map_dims(m)
-        if b is None:
-            return Unmatched(f"{fused}: an input of the consumer is not a whole-tensor load of a binding")
-        if dims is None or dims != sorted(set(dims)):
-            return Unmatched(f"{fused}: the consumer reads a binding through {m}; takes ascending projections")
-        inputs.append((b, tuple(dims)))
-    operands = []
-    for v in list(root.operands)[:len(root.operands) - 1]:
-        b = g.binding_of(v)
-        if b is None:
-            return Unmatched(f"{fused}: an input of {root.name} is not a whole-tensor load of a binding")
-        operands.append(b)
-    return MatmulDispatch(g.func, root, operands, g.stores[0][1], g.body_ops, Epilogue(epi, inputs, tuple(out_dims)))
+    if any(v == result and m != identity for v, m in zip(epi.operands, maps)):
+        return Unmatched(f"{fused}: the consumer reads the matmul's result through a non-identity map")
+    inputs = _loaded_projections(g, epi, result, fused)
+    if not isinstance(inputs, list):
+        return inputs
+    return Epilogue(epi, inputs, tuple(out_dims))
 
 
-def matches(module: ir.Operation, by: ModulePass | str):
-    """(dispatch, problem, target) of each matmul dispatch not lowered yet (kernel.matched_dispatches)."""
-    return matched_dispatches(module, ROOTS, match, by, analyzer=analyze_matmul)
+def matches(module: ir.Operation, by: ModulePass | str, prologues: bool = False):
+    """(dispatch, problem, target) of each matmul dispatch not lowered yet (kernel.matched_dispatches).
+    A dispatch with a prologue only where `prologues`: the register staging of
+    ldsopt-matmul-lds applies it; the passes that restage an operand or copy it without
+    registers (ldsopt-inthread-transpose, ldsopt-dtl-layout) leave it to that pass."""
+    def match_here(d: MatmulDispatch) -> MatmulProblem | Unmatched:
+        p = match(d)
+        if p and p.prologues and not prologues:
+            return Unmatched(f"operand {', '.join(sorted(p.prologues))} is computed by a fused elementwise producer, "
+                             "which ldsopt-matmul-lds applies in its register staging")
+        return p
+
+    return matched_dispatches(module, ROOTS, match_here, by, analyzer=analyze_matmul)

@@ -1,14 +1,17 @@
 """ldsopt-matmul-lds end to end: each program in programs/matmul (NN, NT, TN, TT; f32, f16,
 bf16 inputs with f32 accumulation; batched; tails on M, N and K; zero, constant and loaded
-inits) and each in programs/matmul_epilogue (a fused elementwise consumer: bias, GELU,
-residual, truncf to f16) and in programs/matmul_named (the named forms: `matmul_transpose_b`
-and `batch_matmul_transpose_b` as IREE before 3.13 spelled them, `linalg.matmul` /
-`batch_matmul` with indexing_maps, `linalg.contract`, a generic whose loops are permuted; M =
-1, K = 1, batch 3, f16 out) and in programs/matmul_i8 (i8 x i8 -> i32: named and generic, NN,
-NT, TN, TT, batch 3, M = 1, K = 1, a constant fill and a loaded init, a dequantizing consumer
-to f32) is compiled through IREE, run on lavapipe and checked against IREE's llvm-cpu on the
-original program; plus gfx942 compiles whose ISA must show the LDS staging and MFMAs (i8 ones
-for i8).
+inits), each in programs/matmul_epilogue (a fused elementwise consumer: bias, GELU by erf
+and by tanh, ReLU, SiLU, scaling by a constant, a 0-d or a broadcast tensor, residual,
+truncf to f16 or bf16, bias + activation + truncf in one generic), in
+programs/matmul_prologue (an operand computed by a fused elementwise producer: a
+dequantization), in programs/matmul_skinny (M or N of 1 to 16), in programs/matmul_named
+(the named forms: `matmul_transpose_b` and `batch_matmul_transpose_b` as IREE before 3.13
+spelled them, `linalg.matmul` / `batch_matmul` with indexing_maps, `linalg.contract`, a
+generic whose loops are permuted; M = 1, K = 1, batch 3, f16 out) and in programs/matmul_i8
+(i8 x i8 -> i32: named and generic, NN, NT, TN, TT, batch 3, M = 1, K = 1, a constant fill and
+a loaded init, a dequantizing consumer to f32) is compiled through IREE, run on lavapipe and
+checked against IREE's llvm-cpu on the original program; plus gfx942 compiles whose ISA must
+show the LDS staging and MFMAs (i8 ones for i8).
 CUDA (mma.sync for f16/bf16/i8) runs on the H200: `lds-run programs/matmul/*.mlir --target cuda
 --prepare DIR`, then `python -m ldsopt.replay DIR` there."""
 
@@ -23,6 +26,10 @@ PROGRAMS = pathlib.Path(__file__).parent / "programs" / "matmul"
 EPILOGUES = pathlib.Path(__file__).parent / "programs" / "matmul_epilogue"
 NAMED = pathlib.Path(__file__).parent / "programs" / "matmul_named"
 I8 = pathlib.Path(__file__).parent / "programs" / "matmul_i8"
+PROLOGUES = pathlib.Path(__file__).parent / "programs" / "matmul_prologue"
+SKINNY = pathlib.Path(__file__).parent / "programs" / "matmul_skinny"
+# Prologue programs whose producer IREE 3.13 puts in a dispatch of its own.
+DISPATCHED_APART = {"scale_a_f32_33x40x70"}
 # f32 accumulation in another order than llvm-cpu's (and tf32-free f32 products): small
 # relative differences on sums of up to 70 unit-normal products.
 TOLERANCE = ("--atol", "1e-3", "--rtol", "1e-3")
@@ -40,11 +47,19 @@ def test_lavapipe(name, run_program):
     assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
 
 
+def _tolerance(text: str) -> tuple[str, ...]:
+    """TOLERANCE, but lds-run's own (that of the float types the program rounds in) where the
+    program returns bf16 or multiplies in f16: its f64 reference rounds neither, and half a
+    bf16 ulp (up to 2^-8 relative), or f16 products rounded in each of K terms, exceed 1e-3."""
+    low = re.search(r"-> tensor<[0-9x]*xbf16> \{", text) or re.search(r"arith\.mulf .* : f16$", text, re.M)
+    return () if low else TOLERANCE
+
+
 @pytest.mark.parametrize("name", sorted(p.stem for p in EPILOGUES.glob("*.mlir")))
 def test_epilogue_lavapipe(name, run_program):
     """The matmul and its fused consumer are one kernel of ours (the dispatch is not left to IREE)."""
-    out = run_program((EPILOGUES / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
-                      *TOLERANCE, name=name)
+    text = (EPILOGUES / f"{name}.mlir").read_text()
+    out = run_program(text, "--target", "lavapipe", "--require-ldsopt", *_tolerance(text), name=name)
     assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
 
 
@@ -65,12 +80,44 @@ def test_i8_lavapipe(name, run_program):
     assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
 
 
+@pytest.mark.parametrize("name", sorted(p.stem for p in PROLOGUES.glob("*.mlir")))
+def test_prologue_lavapipe(name, run_program):
+    """An operand computed by a producer IREE fuses into the matmul's dispatch (dequantization
+    of f16 or i8 by a per-channel scale, on A or B, with a zero point, with an epilogue too)
+    is one kernel of ours; a plain f32 scaling of A, which IREE dispatches apart, two."""
+    text = (PROLOGUES / f"{name}.mlir").read_text()
+    out = run_program(text, "--target", "lavapipe", "--require-ldsopt", *_tolerance(text), name=name)
+    assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
+    dispatches = 2 if name in DISPATCHED_APART else 1
+    assert f"ldsopt lowered {dispatches} of {dispatches} dispatches" in out, out
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in SKINNY.glob("*.mlir")))
+def test_skinny_lavapipe(name, run_program, tmp_path):
+    """Skinny products (M or N of 1 to 16, K of 1000 or 4096) get the 16-wide tilings in 64
+    threads: for M small the 16 x 64 tile, one workgroup row (B is read once, each K row of
+    its tile by 16 threads in consecutive vectors along N); for N small the 64 x 16 one, one
+    workgroup column (A is read once)."""
+    out = run_program((SKINNY / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
+                      *TOLERANCE, "--emit-dir", str(tmp_path / "emit"), name=name)
+    assert re.search(r"ldsopt: ldsopt-matmul-lds$", out, re.M), out
+    kernel = (tmp_path / "emit" / "ldsopt.mlir").read_text()
+    staged = dict(re.findall(r'operand = "([AB])".*?threads = 64 : i64, tile = (\[\d+, \d+\])', kernel))
+    if name.startswith("m"):  # (m, k) and (k, n) tiles
+        assert staged["A"].startswith("[16,") and staged["B"].endswith(" 64]"), staged
+        assert re.search(r"gpu.block_id y upper_bound 1\b", kernel)
+    else:
+        assert staged["A"].startswith("[64,") and staged["B"].endswith(" 16]"), staged
+        assert re.search(r"gpu.block_id x upper_bound 1\b", kernel)
+
+
 @pytest.mark.parametrize("program, mfma", [(I8 / "nn_i8_128x256x128.mlir", "v_mfma_i32_16x16x32_i8"),
                                             (I8 / "dequant_nt_i8_33x40x70.mlir", "v_mfma_i32_16x16x32_i8"),
                                             (PROGRAMS / "nn_f16_96x160x64.mlir", "v_mfma_f32_16x16x16_f16"),
                                             (PROGRAMS / "nt_f32_96x160x64.mlir", "v_mfma_f32_16x16x4_f32"),
                                             (EPILOGUES / "bias_f16_96x160x64.mlir", "v_mfma_f32_16x16x16_f16"),
-                                            (EPILOGUES / "bias_gelu_f32_64x96x48.mlir", "v_mfma_f32_16x16x4_f32")],
+                                            (EPILOGUES / "bias_gelu_f32_64x96x48.mlir", "v_mfma_f32_16x16x4_f32"),
+                                            (PROLOGUES / "dequant_b_i8_f16_7x72x1000.mlir", "v_mfma_f32_16x16x16_f16")],
                          ids=lambda x: getattr(x, "stem", x))
 def test_gfx942_compiles_to_lds_staging_and_mfma(program, mfma, run_program, tmp_path):
     """gfx942: the operands go through LDS (ds writes and reads, barriers) and feed MFMAs.

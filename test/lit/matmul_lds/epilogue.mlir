@@ -146,7 +146,7 @@ func.func @two_consumers() {
   %b = iree_codegen.load_from_buffer %1 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
   %e = tensor.empty() : tensor<64x64xf32>
   %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
-  // expected-remark @+1 {{ldsopt-matmul-lds: left to IREE: 3 ops fused in one dispatch (linalg.matmul, linalg.generic, linalg.generic); this pass takes a matmul and at most one elementwise consumer}}
+  // expected-remark @+1 {{ldsopt-matmul-lds: left to IREE: 3 ops fused in one dispatch (linalg.matmul, linalg.generic, linalg.generic); this pass takes a matmul, elementwise producers of its operands and at most one elementwise consumer}}
   %mm = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
   ^bb0(%x: f32, %o: f32):
@@ -225,5 +225,283 @@ func.func @transposed_result() {
     linalg.yield %y : f32
   } -> tensor<64x64xf32>
   iree_codegen.store_to_buffer %r, %2 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// ReLU (`arith.maximumf` with 0) on each accumulator piece before its store along n.
+// CHECK-LABEL: func.func @relu
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
+// CHECK:         %[[ACC:.+]]:4 = scf.for
+// CHECK:           scf.yield
+// CHECK-NEXT:    }
+// CHECK:         %[[Z:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[ZV:.+]] = vector.broadcast %[[Z]] : f32 to vector<4xf32>
+// CHECK-NEXT:    %[[R:.+]] = arith.maximumf %[[ACC]]#0, %[[ZV]] : vector<4xf32>
+// CHECK:         vector.transfer_write %[[R]], %[[OUT]]{{.*}} : vector<4xf32>, memref<64x64xf32
+// CHECK-COUNT-3: arith.maximumf %[[ACC]]#{{[1-3]}}, %{{.+}} : vector<4xf32>
+#layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @relu() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout3) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %eo = tensor.empty() : tensor<64x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x64xf32>) outs(%eo : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %z0 = arith.constant 0.0 : f32
+    %y = arith.maximumf %x, %z0 : f32
+    linalg.yield %y : f32
+  } -> tensor<64x64xf32>
+  iree_codegen.store_to_buffer %r, %2 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// GELU by tanh, 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))), on f16 operands with f32
+// accumulation, truncated to f16: the whole body on vector<4xf32>, the store a vector<4xf16>.
+// CHECK-LABEL: func.func @gelu_tanh_f16
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
+// CHECK:         %[[ACC:.+]]:4 = scf.for
+// CHECK:         %[[X2:.+]] = arith.mulf %[[ACC]]#0, %[[ACC]]#0 : vector<4xf32>
+// CHECK:         %[[X3:.+]] = arith.mulf %[[X2]], %[[ACC]]#0 : vector<4xf32>
+// CHECK:         %[[CX3:.+]] = arith.mulf %[[X3]], %{{.+}} : vector<4xf32>
+// CHECK:         %[[IN:.+]] = arith.addf %[[ACC]]#0, %[[CX3]] : vector<4xf32>
+// CHECK:         %[[ARG:.+]] = arith.mulf %[[IN]], %{{.+}} : vector<4xf32>
+// CHECK:         %[[T:.+]] = math.tanh %[[ARG]] : vector<4xf32>
+// CHECK:         %[[P:.+]] = arith.addf %[[T]], %{{.+}} : vector<4xf32>
+// CHECK:         %[[H:.+]] = arith.mulf %[[ACC]]#0, %{{.+}} : vector<4xf32>
+// CHECK:         %[[G:.+]] = arith.mulf %[[H]], %[[P]] : vector<4xf32>
+// CHECK:         %[[G16:.+]] = arith.truncf %[[G]] : vector<4xf32> to vector<4xf16>
+// CHECK:         vector.transfer_write %[[G16]], %[[OUT]]{{.*}} : vector<4xf16>, memref<64x64xf16
+// CHECK-COUNT-3: math.tanh %{{.+}} : vector<4xf32>
+#layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @gelu_tanh_f16() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout3) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf16>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf16>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %eo = tensor.empty() : tensor<64x64xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x64xf32>) outs(%eo : tensor<64x64xf16>) {
+  ^bb0(%x: f32, %o: f16):
+    %half = arith.constant 0.5 : f32
+    %one = arith.constant 1.0 : f32
+    %c = arith.constant 0.044715 : f32
+    %s2pi = arith.constant 0.7978845608028654 : f32
+    %x2 = arith.mulf %x, %x : f32
+    %x3 = arith.mulf %x2, %x : f32
+    %cx3 = arith.mulf %x3, %c : f32
+    %in = arith.addf %x, %cx3 : f32
+    %arg = arith.mulf %in, %s2pi : f32
+    %t = math.tanh %arg : f32
+    %p = arith.addf %t, %one : f32
+    %h = arith.mulf %x, %half : f32
+    %g = arith.mulf %h, %p : f32
+    %g16 = arith.truncf %g : f32 to f16
+    linalg.yield %g16 : f16
+  } -> tensor<64x64xf16>
+  iree_codegen.store_to_buffer %r, %2 : tensor<64x64xf16> into memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// SiLU as torch decomposes it, x * sigmoid(x) with sigmoid 1 / (1 + exp(-x)), after a batch matmul.
+// CHECK-LABEL: func.func @silu
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
+// CHECK:         %[[B:.+]] = gpu.block_id z
+// CHECK:         %[[ACC:.+]]:4 = scf.for
+// CHECK:         %[[NX:.+]] = arith.negf %[[ACC]]#0 : vector<4xf32>
+// CHECK:         %[[EX:.+]] = math.exp %[[NX]] : vector<4xf32>
+// CHECK:         %[[D:.+]] = arith.addf %[[EX]], %{{.+}} : vector<4xf32>
+// CHECK:         %[[SIG:.+]] = arith.divf %{{.+}}, %[[D]] : vector<4xf32>
+// CHECK:         %[[S:.+]] = arith.mulf %[[ACC]]#0, %[[SIG]] : vector<4xf32>
+// CHECK:         vector.transfer_write %[[S]], %[[OUT]][%[[B]], %{{.+}}, %{{.+}}] {{.*}} : vector<4xf32>, memref<3x64x64xf32
+#layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @silu() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<3x64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<3x64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout3) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<3x64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<3x64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<3x64x64xf32>
+  %b = iree_codegen.load_from_buffer %1 : memref<3x64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<3x64x64xf32>
+  %e = tensor.empty() : tensor<3x64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<3x64x64xf32>) -> tensor<3x64x64xf32>
+  %mm = linalg.batch_matmul ins(%a, %b : tensor<3x64x64xf32>, tensor<3x64x64xf32>) outs(%z : tensor<3x64x64xf32>) -> tensor<3x64x64xf32>
+  %eo = tensor.empty() : tensor<3x64x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%mm : tensor<3x64x64xf32>) outs(%eo : tensor<3x64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %one = arith.constant 1.0 : f32
+    %nx = arith.negf %x : f32
+    %ex = math.exp %nx : f32
+    %d = arith.addf %ex, %one : f32
+    %sig = arith.divf %one, %d : f32
+    %s = arith.mulf %x, %sig : f32
+    linalg.yield %s : f32
+  } -> tensor<3x64x64xf32>
+  iree_codegen.store_to_buffer %r, %2 : tensor<3x64x64xf32> into memref<3x64x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// Scaling by a scalar constant of the body (an attention score's 1/sqrt(d)).
+// CHECK-LABEL: func.func @scale_const
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
+// CHECK:         %[[ACC:.+]]:4 = scf.for
+// CHECK:         %[[S:.+]] = arith.constant 1.250000e-01 : f32
+// CHECK:         %[[SV:.+]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
+// CHECK:         %[[Y:.+]] = arith.mulf %[[ACC]]#0, %[[SV]] : vector<4xf32>
+// CHECK:         vector.transfer_write %[[Y]], %[[OUT]]{{.*}} : vector<4xf32>, memref<64x64xf32
+#layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @scale_const() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout3) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %eo = tensor.empty() : tensor<64x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x64xf32>) outs(%eo : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.constant 0.125 : f32
+    %y = arith.mulf %x, %s : f32
+    linalg.yield %y : f32
+  } -> tensor<64x64xf32>
+  iree_codegen.store_to_buffer %r, %2 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// Scaling by a 0-d tensor (a runtime scalar): one scalar load, broadcast along n.
+// CHECK-LABEL: func.func @scale_0d
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[S:.+]] = hal.interface.binding.subspan {{.*}} binding(2) {{.*}} : memref<f32,
+// CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(3)
+// CHECK:         %[[ACC:.+]]:4 = scf.for
+// CHECK:         %[[X:.+]] = memref.load %[[S]][] : memref<f32,
+// CHECK:         %[[XV:.+]] = vector.broadcast %[[X]] : f32 to vector<4xf32>
+// CHECK:         %[[Y:.+]] = arith.mulf %[[ACC]]#0, %[[XV]] : vector<4xf32>
+// CHECK:         %[[T:.+]] = arith.truncf %[[Y]] : vector<4xf32> to vector<4xf16>
+// CHECK:         vector.transfer_write %[[T]], %[[OUT]]{{.*}} : vector<4xf16>, memref<64x64xf16
+#layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @scale_0d() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout4) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout4) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout4) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<f32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout4) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf16>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf16>
+  %x0 = iree_codegen.load_from_buffer %2 : memref<f32, #hal.descriptor_type<storage_buffer>> -> tensor<f32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %eo = tensor.empty() : tensor<64x64xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %x0 : tensor<64x64xf32>, tensor<f32>) outs(%eo : tensor<64x64xf16>) {
+  ^bb0(%x: f32, %p0: f32, %o: f16):
+    %y = arith.mulf %x, %p0 : f32
+    %t = arith.truncf %y : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<64x64xf16>
+  iree_codegen.store_to_buffer %r, %3 : tensor<64x64xf16> into memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// The f32 result truncated to bf16: only bf16 vectors are stored.
+// CHECK-LABEL: func.func @cast_bf16
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
+// CHECK:         %[[ACC:.+]]:4 = scf.for
+// CHECK:         %[[T:.+]] = arith.truncf %[[ACC]]#0 : vector<4xf32> to vector<4xbf16>
+// CHECK:         vector.transfer_write %[[T]], %[[OUT]]{{.*}} : vector<4xbf16>, memref<64x64xbf16
+// CHECK-NOT:     vector.transfer_write {{.*}} vector<4xf32>
+#layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @cast_bf16() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout3) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xbf16, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %eo = tensor.empty() : tensor<64x64xbf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x64xf32>) outs(%eo : tensor<64x64xbf16>) {
+  ^bb0(%x: f32, %o: bf16):
+    %t = arith.truncf %x : f32 to bf16
+    linalg.yield %t : bf16
+  } -> tensor<64x64xbf16>
+  iree_codegen.store_to_buffer %r, %2 : tensor<64x64xbf16> into memref<64x64xbf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// Bias (over n) + ReLU + truncf to f16 in one generic, as IREE forms a linear layer's
+// activation.
+// CHECK-LABEL: func.func @bias_relu_f16
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[BIAS:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
+// CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(3)
+// CHECK:         %[[ACC:.+]]:4 = scf.for
+// CHECK:         %[[C:.+]] = vector.transfer_read %[[BIAS]][%{{.+}}]{{.*}} : memref<64xf32, {{.*}}>, vector<4xf32>
+// CHECK:         %[[Y:.+]] = arith.addf %[[ACC]]#0, %[[C]] : vector<4xf32>
+// CHECK:         %[[R:.+]] = arith.maximumf %[[Y]], %{{.+}} : vector<4xf32>
+// CHECK:         %[[T:.+]] = arith.truncf %[[R]] : vector<4xf32> to vector<4xf16>
+// CHECK:         vector.transfer_write %[[T]], %[[OUT]]{{.*}} : vector<4xf16>, memref<64x64xf16
+#layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @bias_relu_f16() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout4) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout4) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout4) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout4) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf16>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf16>
+  %x0 = iree_codegen.load_from_buffer %2 : memref<64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %eo = tensor.empty() : tensor<64x64xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %x0 : tensor<64x64xf32>, tensor<64xf32>) outs(%eo : tensor<64x64xf16>) {
+  ^bb0(%x: f32, %p0: f32, %o: f16):
+    %z0 = arith.constant 0.0 : f32
+    %y = arith.addf %x, %p0 : f32
+    %r0 = arith.maximumf %y, %z0 : f32
+    %t = arith.truncf %r0 : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<64x64xf16>
+  iree_codegen.store_to_buffer %r, %3 : tensor<64x64xf16> into memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
   return
 }
