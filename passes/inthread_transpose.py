@@ -77,8 +77,11 @@ Guards; an operand that fails one keeps its planned staging:
   shuffles. MFMA 16x16x4 f32 takes one K element per lane and step, so it gains only from
   reads of 4 steps at once (k_pack 4, which needs every operand K-contiguous); FMA kernels (lavapipe,
   CUDA f32) read 4-wide vectors along M or N as planned and along K transposed (Triton applies
-  the transpose only to MFMA/WMMA operands). Option `force` restages these too, which tests
-  the transposed staging on targets without matrix cores (lavapipe);
+  the transpose only to MFMA/WMMA operands); CUDA's f16/bf16 mma.sync reads the K-strided
+  operand by ldmatrix.trans, 16 bytes a lane as planned (ldsopt/mma.py, `MatrixLoad`), and
+  that kernel is the faster on the H200 (bench/results/cuda-bert/ldmatrix/). Option `force`
+  (or a forced layout option) restages these too, which tests the transposed staging on
+  targets without matrix cores (lavapipe) and on CUDA;
 - no vector width splits the raked chunks evenly over the threads;
 - types must match and tiles be 2-D (Triton's): ldsopt-matmul-lds takes only operands of one
   element type, and its tiles are 2-D (a batch dim is the workgroup's z, outside the tile).
@@ -238,12 +241,11 @@ def transposed(s: StagingLayout, scheme, bits: int, model: BankModel, force: boo
         return None
     rows, cols = s.tile
     rake = min(opts.rake_bits // bits, rows)
+    # Not where the planned fragment reads are as wide: a matrix load (CUDA's ldmatrix.trans)
+    # reads the K-strided operand 16 bytes a lane already, faster than the transposed staging
+    # (bench/results/cuda-bert/ldmatrix/README.md).
     read = max(n for _, _, n in scheme.reads(s.operand, True, 0, s.k_pack))
-    # Against the planned element runs, even where a matrix load (CUDA's ldmatrix.trans) reads
-    # the K-strided operand 8 wide too: K-contiguous, both operands read groups of K steps
-    # (k_pack), the order the register-staged kernels were measured in.
-    planned = max(n for _, _, n in scheme.reads(s.operand, False, 0, s.k_pack, matrix_load=False))
-    if read <= planned and not force:
+    if read <= s.read_vector and not (force or opts.force or opts.forced):
         return None
     vec = s.vector
     while (rows // rake * (cols // vec)) % s.threads:  # the chunks must split evenly over the threads

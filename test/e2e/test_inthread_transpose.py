@@ -197,10 +197,11 @@ def test_lavapipe_forced_i8(name):
 
 @pytest.mark.parametrize("prefetch", [True, False])
 def test_cuda_rake_prefetched_into_l1(prefetch, tmp_path):
-    """sm_89 PTX of NN bf16 128x256x64 (128x128 tiles): by default the raked B's global reads are
-    prefetched into L1 two K steps ahead (`prefetch.global.L1`, one per raked row, in the K
-    loop); with prefetch=0 there is none. Running it needs the H200 (the results README)."""
-    pipeline = DEFAULT_PIPELINE if prefetch else DEFAULT_PIPELINE.replace(PASS, PASS + "{prefetch=0}")
+    """sm_89 PTX of NN bf16 128x256x64 (128x128 tiles), the pass forced (by default CUDA reads
+    this B by ldmatrix.trans): the raked B's global reads are prefetched into L1 two K steps
+    ahead (`prefetch.global.L1`, one per raked row, in the K loop); with prefetch=0 there is
+    none. Running it needs the H200 (the results README)."""
+    pipeline = DEFAULT_PIPELINE.replace(PASS, PASS + ("{force=true}" if prefetch else "{force=true prefetch=0}"))
     configured = driver.configure((MATMUL / "nn_bf16_128x256x64.mlir").read_text(), target.known("cuda"), str(tmp_path))
     lowered, report = driver.apply_ldsopt(configured, pipeline)
     assert PASS in str(report), report

@@ -64,8 +64,18 @@ def test_gfx942_nn_f16_b_is_raked_transposed_and_swizzled(restaged):
     assert b.lds_shape[1] * b.lds_shape[2] <= planned.lds_shape[1] * planned.lds_shape[2]
 
 
+def test_cuda_16_bit_operands_are_left_to_ldmatrix(restaged):
+    """On CUDA ldmatrix.trans reads NN's K-strided B 16 bytes a lane, as wide as the transposed
+    staging would: the pass leaves it (measured faster, bench/results/cuda-bert/ldmatrix/);
+    gfx942 has no such load and i8 no matrix load: both are restaged."""
+    assert restaged("cuda", ("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096)[1]["B"][1] is None
+    assert restaged("gfx942", ("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096)[1]["B"][1] is not None
+    assert restaged("cuda", ("m", "k"), ("k", "n"), "i8", 1024, 1024, 1024)[1]["B"][1] is not None
+
+
 def test_cuda_nn_f16_b_packs_k_for_16_byte_reads(restaged):
-    """H200 at cf64297: threads along N with the rotating swizzle <4,1,8> alone, whose 4 b64
+    """Forced (by default ldmatrix reads this B, above).
+    H200 at cf64297: threads along N with the rotating swizzle <4,1,8> alone, whose 4 b64
     writes per lane cost 8 extra cycles per warp (ncu counted the pass doubling store conflicts,
     8.6 M -> 17.3 M on 4096^3); costed on writes and reads together the pick added the row XOR.
     With the K slots of two mma K steps in k_order each lane reads 8 consecutive K (16 bytes,
@@ -76,14 +86,14 @@ def test_cuda_nn_f16_b_packs_k_for_16_byte_reads(restaged):
     two whole 128-byte lines. In the natural order (k-pack=0) ldmatrix reads the fragments,
     8 consecutive K a lane as well: the same swizzle, free of conflicts. Threads down K are never picked: their global reads are not coalesced (H200: TN
     1120.9 us against 784.0 us with threads along N)."""
-    pl, out = restaged("cuda", ("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096)
+    pl, out = restaged("cuda", ("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096, force=True)
     planned, b = out["B"]
     model = BankModel.nvidia()
     assert (b.lanes, b.rake, b.vector, b.pad, b.swizzle, b.row_xor, b.k_pack, b.read_vector) == \
         ("cols", 4, 4, 0, (8, 2, 4), 4, 2, 8)
     assert b.lane_rows == 2 and planner.lds_conflicts(b, pl.scheme, 2, model) == (0, 0)
     assert planner.lds_conflicts(dataclasses.replace(b, lane_rows=1), pl.scheme, 2, model) == (8, 0)
-    unpacked = inthread_transpose.transposed(planned, pl.scheme, 16, model)  # as planned: k_pack 0
+    unpacked = inthread_transpose.transposed(planned, pl.scheme, 16, model, True)  # as planned: k_pack 0
     assert (unpacked.k_pack, unpacked.swizzle, unpacked.row_xor) == (0, (8, 2, 4), 4)
     assert planner.lds_conflicts(unpacked, pl.scheme, 2, model) == (0, 0)
     # The K-contiguous A, restaged for the same reads: unpadded 64-byte rows take its 16-byte
@@ -119,10 +129,10 @@ def test_gfx942_row_xor_removes_the_write_conflicts(restaged):
     (dict(rake_bits=128), dict(rake=8, vector=2, row_xor=2, swizzle=(), lane_rows=4)),
 ])
 def test_options_force_the_layout(options, expect, restaged):
-    pl, out = restaged("cuda", ("k", "m"), ("k", "n"), "f16", 4096, 4096, 4096)
+    pl, out = restaged("cuda", ("k", "m"), ("k", "n"), "f16", 4096, 4096, 4096, force=True)
     planned = dataclasses.replace(out["A"][0], k_pack=2)  # the reads the pass picks for this kernel
     a = inthread_transpose.transposed(planned, pl.scheme, 16, BankModel.nvidia(),
-                                      opts=inthread_transpose.InthreadTranspose(**options))
+                                      opts=inthread_transpose.InthreadTranspose(force=True, **options))
     assert {key: getattr(a, key) for key in expect} == expect
 
 
@@ -208,7 +218,7 @@ def test_copy_direct_stages_the_rake_through_a_buffer(restaged, matmul_problem):
     gfx942 has no per-lane cp.async: the option is an error there."""
     tgt = target_model.by_name("cuda")
     pl = planner.plan(matmul_problem(("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096), tgt, tgt.lds_bytes, True)
-    new = inthread_transpose.InthreadTranspose(copy="direct").restaged(pl, tgt, 16)
+    new = inthread_transpose.InthreadTranspose(copy="direct", force=True).restaged(pl, tgt, 16)
     b, a = new["B"], new["A"]
     assert (b.copy, b.raw_elems) == ("direct", 32 * 128) and (a.copy, a.raw_elems) == ("registers", 0)
     assert StagingLayout.from_attr(b.attr()) == b and 'copy = "direct"' in str(b.attr())
@@ -228,11 +238,11 @@ def test_register_rakes_are_prefetched_into_l1_on_cuda_only(matmul_problem):
     problem = matmul_problem(("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096)
     cuda, gfx942 = target_model.by_name("cuda"), target_model.by_name("gfx942")
     pl = planner.plan(problem, cuda, cuda.lds_bytes, True)
-    new = inthread_transpose.InthreadTranspose().restaged(pl, cuda, 16)
+    new = inthread_transpose.InthreadTranspose(force=True).restaged(pl, cuda, 16)
     assert (new["B"].prefetch, new["A"].prefetch) == (inthread_transpose.PREFETCH_STEPS, 0)
     assert StagingLayout.from_attr(new["B"].attr()) == new["B"] and "prefetch = 2" in str(new["B"].attr())
-    assert inthread_transpose.InthreadTranspose(prefetch=3).restaged(pl, cuda, 16)["B"].prefetch == 3
-    assert inthread_transpose.InthreadTranspose(copy="direct").restaged(pl, cuda, 16)["B"].prefetch == 0
+    assert inthread_transpose.InthreadTranspose(prefetch=3, force=True).restaged(pl, cuda, 16)["B"].prefetch == 3
+    assert inthread_transpose.InthreadTranspose(copy="direct", force=True).restaged(pl, cuda, 16)["B"].prefetch == 0
     pl942 = planner.plan(problem, gfx942, gfx942.lds_bytes, True, TILES["gfx942"])
     assert inthread_transpose.InthreadTranspose().restaged(pl942, gfx942, 16)["B"].prefetch == 0
     with pytest.raises(ValueError, match="register-staged"):

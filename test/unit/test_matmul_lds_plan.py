@@ -206,7 +206,7 @@ def _plans(matmul_problem):
         bits = 32 if dtype == "f32" else 16
         problem = matmul_problem(dims_a, dims_b, dtype, 4096, 4096, 4096)
         pl = planner.plan(problem, tgt, matmul_lds.MatmulLds().lds_budget(tgt), True)
-        new = inthread_transpose.InthreadTranspose().restaged(pl, tgt, bits)
+        new = inthread_transpose.InthreadTranspose(force=True).restaged(pl, tgt, bits)
         yield target, pl, {r: new[r] or s for r, s in pl.staging.items()}, bits // 8
 
 
@@ -254,7 +254,7 @@ def test_stages_are_lds_tiles_of_every_operand_and_slots_of_a_raked_copy(matmul_
     pl = planner.plan(p, cuda, budget, True, stages=3)
     assert (pl.tiling.bm, pl.tiling.bn, pl.stages) == (128, 128, 3)
     assert {s.lds_shape[0] for s in pl.staging.values()} == {3}
-    restaged = inthread_transpose.InthreadTranspose(copy="direct", stages=3).restaged(pl, cuda, 16)
+    restaged = inthread_transpose.InthreadTranspose(copy="direct", stages=3, force=True).restaged(pl, cuda, 16)
     assert restaged["B"].raw_elems == 2 * 128 * 32
     assert recorded.with_recorded(pl, restaged).lds_bytes(2) <= budget
     two = planner.plan(p, cuda, budget, True)
@@ -275,7 +275,7 @@ def test_passes_that_record_a_staging_take_the_plan_options_of_matmul_lds(matmul
     for cls in (matmul_lds.MatmulLds, dtl_layout.DtlLayout, inthread_transpose.InthreadTranspose):
         assert issubclass(cls, options.PlanOptions) and fields(cls)[:len(shared)] == shared
     opts = dict(tiles="256x128x8x8", workgroups_per_cu=1)
-    it = inthread_transpose.InthreadTranspose(copy="direct", **opts)
+    it = inthread_transpose.InthreadTranspose(copy="direct", force=True, **opts)
     cuda = target_model.by_name("cuda")
     assert it.lds_budget(cuda) == matmul_lds.MatmulLds(**opts).lds_budget(cuda) == cuda.lds_budget(1)
     p = matmul_problem(("k", "m"), ("k", "n"), "f16", 4096, 4096, 4096)

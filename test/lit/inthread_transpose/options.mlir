@@ -1,23 +1,30 @@
-// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=128x128x8x8})' | filecheck %s --check-prefix=AUTO
-// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=cols k-pack=0 tiles=128x128x8x8})' | filecheck %s --check-prefix=XOR
-// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=cols row-xor=0 pad=8 swizzle=0 tiles=128x128x8x8})' | filecheck %s --check-prefix=PAD
-// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{rake-bits=128 tiles=128x128x8x8})' | filecheck %s --check-prefix=WIDE
-// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=rows k-pack=0 tiles=128x128x8x8}, ldsopt-matmul-lds{k-pack=0 tiles=128x128x8x8})' | filecheck %s --check-prefix=ROWS
-// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{copy=direct tiles=128x128x8x8}, ldsopt-matmul-lds{tiles=128x128x8x8})' | filecheck %s --check-prefix=DIRECT
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true tiles=128x128x8x8})' | filecheck %s --check-prefix=AUTO
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true lanes=cols k-pack=0 tiles=128x128x8x8})' | filecheck %s --check-prefix=XOR
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true lanes=cols row-xor=0 pad=8 swizzle=0 tiles=128x128x8x8})' | filecheck %s --check-prefix=PAD
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true rake-bits=128 tiles=128x128x8x8})' | filecheck %s --check-prefix=WIDE
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true lanes=rows k-pack=0 tiles=128x128x8x8}, ldsopt-matmul-lds{k-pack=0 tiles=128x128x8x8})' | filecheck %s --check-prefix=ROWS
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true copy=direct tiles=128x128x8x8}, ldsopt-matmul-lds{tiles=128x128x8x8})' | filecheck %s --check-prefix=DIRECT
 // RUN: not lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{copy=direct tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=NODMA
-// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{lanes=diagonal tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=BAD
-// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{pad=3 row-xor=4 tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=NONE
-// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=128x128x8x8}, ldsopt-matmul-lds{tiles=128x128x8x8})' | filecheck %s --check-prefix=PREFETCH
-// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{prefetch=0 tiles=128x128x8x8}, ldsopt-matmul-lds{tiles=128x128x8x8})' | filecheck %s --check-prefix=NOPREFETCH
+// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true lanes=diagonal tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=BAD
+// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true pad=3 row-xor=4 tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=NONE
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true tiles=128x128x8x8}, ldsopt-matmul-lds{tiles=128x128x8x8})' | filecheck %s --check-prefix=PREFETCH
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true prefetch=0 tiles=128x128x8x8}, ldsopt-matmul-lds{tiles=128x128x8x8})' | filecheck %s --check-prefix=NOPREFETCH
 // RUN: lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=128x128x8x8}, ldsopt-matmul-lds{tiles=128x128x8x8})' | filecheck %s --check-prefix=NOPREFETCH
 // RUN: not lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{prefetch=2 tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=PFAMD
-// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{copy=direct prefetch=2 tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=PFDIRECT
-// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x8x4 workgroups-per-cu=1}, ldsopt-matmul-lds{tiles=64x64x8x4 workgroups-per-cu=1})' | filecheck %s --check-prefix=TILES
-// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x8x4 workgroups-per-cu=1}, ldsopt-matmul-lds)' | filecheck %s --check-prefix=TILES
-// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x8x4}, ldsopt-matmul-lds{tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=OTHERPLAN
+// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true copy=direct prefetch=2 tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=PFDIRECT
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true tiles=64x64x8x4 workgroups-per-cu=1}, ldsopt-matmul-lds{tiles=64x64x8x4 workgroups-per-cu=1})' | filecheck %s --check-prefix=TILES
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true tiles=64x64x8x4 workgroups-per-cu=1}, ldsopt-matmul-lds)' | filecheck %s --check-prefix=TILES
+// RUN: not lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true tiles=64x64x8x4}, ldsopt-matmul-lds{tiles=128x128x8x8})' 2>&1 | filecheck %s --check-prefix=OTHERPLAN
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=128x128x8x8})' | filecheck %s --check-prefix=LDMATRIX
 
-// NN f16 256x256x64 on CUDA (mma.sync m16n8k16, warps of 32, 32 x 4 B banks): B's layout
-// options, each forcing part of the staging that the bank model otherwise picks.
+// NN f16 256x256x64 on CUDA (mma.sync m16n8k16, warps of 32, 32 x 4 B banks). Unforced, the
+// pass leaves it: ldsopt-matmul-lds reads the K-strided B by ldmatrix.trans, 16 bytes a lane,
+// as wide as the transposed staging would (and faster on the H200).
+// LDMATRIX-LABEL: func.func @nn_f16
+// LDMATRIX-NOT:     ldsopt.staging
+// LDMATRIX:         return
+// Forced (`force=true` on every CUDA run here), B's layout options, each forcing part of the
+// staging that the bank model otherwise picks.
 // By default: fragment reads of two mma K steps, their K slots in k_order (16-byte reads of 8
 // consecutive K), consecutive threads taking 2 K blocks of one N group, then along N (lane_rows
 // 2: each global read instruction two whole 128-byte lines), a row XOR and the rotating swizzle

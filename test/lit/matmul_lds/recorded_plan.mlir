@@ -2,9 +2,9 @@
 // ldsopt-matmul-lds and any later staging pass follow, left at their default plan options:
 // here a 64x64 tile of 128 threads at one workgroup per SM (no nvvm.minctasm), where
 // ldsopt-matmul-lds's defaults would plan 128x128 at two.
-// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x8x4 workgroups-per-cu=1})' | filecheck %s --check-prefix=REC
-// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x8x4 workgroups-per-cu=1}, ldsopt-matmul-lds)' | filecheck %s
-// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x8x4 workgroups-per-cu=1}, ldsopt-dtl-layout, ldsopt-matmul-lds)' | filecheck %s --check-prefix=DTL
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true tiles=64x64x8x4 workgroups-per-cu=1})' | filecheck %s --check-prefix=REC
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true tiles=64x64x8x4 workgroups-per-cu=1}, ldsopt-matmul-lds)' | filecheck %s
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true tiles=64x64x8x4 workgroups-per-cu=1}, ldsopt-dtl-layout, ldsopt-matmul-lds)' | filecheck %s --check-prefix=DTL
 
 // REC-LABEL: func.func @nn_f16
 // REC: linalg.generic {{.*}}ldsopt.matmul_plan = {by = "ldsopt-inthread-transpose", k_bytes = 64 : i64, k_pack = -1 : i64, mma = true, stages = 2 : i64, tiling = "64x64x8x4", workgroups_per_cu = 1 : i64}

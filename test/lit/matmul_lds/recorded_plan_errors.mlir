@@ -1,6 +1,6 @@
 // A plan option that contradicts the plan recorded on the root op (ldsopt/matmul/options.py) is
 // an error at the dispatch, from whichever pass meets the record; so is a record that does not parse.
-// RUN: lds-opt %s --split-input-file --verify-diagnostics --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x8x4}, ldsopt-matmul-lds{stages=3})'
+// RUN: lds-opt %s --split-input-file --verify-diagnostics --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{force=true tiles=64x64x8x4}, ldsopt-matmul-lds{stages=3})'
 
 func.func @stages() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] subgroup_size = 64>} {
   %cst = arith.constant 0.000000e+00 : f32
