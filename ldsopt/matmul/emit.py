@@ -10,9 +10,9 @@ split both tiles evenly and are whole subgroups. Per K step of BK (`k-bytes`, 64
 default: 16 f32, 32 f16/bf16, 64 i8):
 - each operand's tile is staged global -> registers -> LDS as its `StagingLayout`
   (ldsopt/staging.py) says; an operand computed by a fused prologue is computed from the
-  prologue's inputs, read at the same place, before the LDS store. Planned here: vector reads in the operand's own memory order (no
-  transpose), rows padded by the pad the bank model (ldsopt/banks.py) finds cheapest for the
-  first wave's stores and fragment reads. A pass before this one (inthread_transpose) may
+  prologue's inputs, read at the same place, before the LDS store. Planned here: vector
+  reads in the operand's own memory order (no transpose), rows padded by the pad the bank
+  model (ldsopt/banks.py) finds cheapest for the first wave's stores and fragment reads. A pass before this one (inthread_transpose) may
   record a rewritten layout for an operand on the root op (`ldsopt.staging = {B = {...}}`,
   `record_staging`): it must stage the tile this plan stages (same tile, threads, fragment),
   and is emitted as it says: raked reads of several rows, a `vector.transpose` of each

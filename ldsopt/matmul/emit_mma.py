@@ -83,8 +83,8 @@ class MmaEmitter(Emitter):
         whole by one `nvgpu.ldmatrix` (transposed where the LDS rows run along K)."""
         s, k = self.pl.staging[role], self.k
         lane = index_expr.var("lane")
-        f, kv, r = k.index([m.expr(lane, self.pl.scheme.intrinsic.subgroup) for m in (load.first, load.second, load.ROW)],
-                           lane=self.lane)
+        lanes = self.pl.scheme.intrinsic.subgroup
+        f, kv, r = k.index([m.expr(lane, lanes) for m in (load.first, load.second, load.ROW)], lane=self.lane)
         x = arith.addi(self._offset(self.frag_origin[role], x_off), f)
         kv = self._offset(kv, kk)
         row, col = (arith.addi(x, r), kv) if s.k_contiguous else (arith.addi(kv, r), x)

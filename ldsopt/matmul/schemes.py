@@ -79,10 +79,9 @@ class FmaScheme:
     def fragment(self, role: str) -> str:
         return f"fma {self.extent(role)}x{self.tiling.ku}"
 
-    def reads(self, role: str, k_contiguous: bool, lane: int, k_pack: int = 0,
-              matrix_load: bool = True) -> list[tuple[int, int, int]]:
+    def reads(self, role: str, k_contiguous: bool, lane: int, k_pack: int = 0) -> list[tuple[int, int, int]]:
         """(row, col, width) in the LDS tile of each fragment read of `lane`, K sub-step 0
-        (`k_pack`, `matrix_load`: matrix cores only)."""
+        (`k_pack`: matrix cores only)."""
         per_row = self.tiling.bn // self.tiling.tn
         x0 = (lane // per_row) * self.tiling.tm if role == "A" else (lane % per_row) * self.tiling.tn
         if k_contiguous:
@@ -153,11 +152,9 @@ class MmaScheme:
         K is in its natural order (a packed K order is read in element runs)."""
         return None if k_pack else self.intrinsic.matrix_load(role)
 
-    def reads(self, role: str, k_contiguous: bool, lane: int, k_pack: int = 0,
-              matrix_load: bool = True) -> list[tuple[int, int, int]]:
-        """As FmaScheme.reads; by the matrix load where there is one, unless `matrix_load` is
-        False (the element runs the registers would take without it)."""
-        load = matrix_load and self.matrix_load(role, k_pack)
+    def reads(self, role: str, k_contiguous: bool, lane: int, k_pack: int = 0) -> list[tuple[int, int, int]]:
+        """As FmaScheme.reads; by the matrix load where there is one."""
+        load = self.matrix_load(role, k_pack)
         if load:  # the row this lane addresses
             x, k, r = load.first(lane), load.second(lane), load.ROW(lane)
             return [(x + r, k, load.ELEMS) if k_contiguous else (k + r, x, load.ELEMS)]
