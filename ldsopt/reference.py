@@ -49,6 +49,8 @@ import re
 from iree.compiler import ir, passmanager
 from iree.compiler.dialects import arith
 
+from ldsopt.ir_types import scalar_type
+
 NARROW = (ir.F16Type, ir.BF16Type, ir.F32Type)
 # f16, bf16 or f32 named in the text of a type or attribute (`f32`, `tensor<4x?xf16>`).
 _NARROW_NAME = re.compile(r"(?:(?<![\w.])|(?<=[\d?]x))(bf16|f16|f32)\b")
@@ -81,10 +83,6 @@ def _is_narrow(t: ir.Type) -> bool:
     return isinstance(t, NARROW)
 
 
-def _elem(t: ir.Type) -> ir.Type:
-    return t.element_type if isinstance(t, (ir.RankedTensorType, ir.VectorType)) else t
-
-
 def promote_type(t: ir.Type, where: str) -> ir.Type:
     """`t` with f16/bf16/f32 replaced by f64; NotPromotable for other float types."""
     f64 = ir.F64Type.get()
@@ -112,7 +110,7 @@ def _has_floats(module: ir.Module) -> tuple[bool, bool]:
 
     def visit(op):
         for v in [*op.results, *(a for r in op.regions for b in r.blocks for a in b.arguments)]:
-            e = _elem(v.type)
+            e = scalar_type(v.type)
             found[0] |= isinstance(e, ir.FloatType)
             found[1] |= _is_narrow(e)
         return ir.WalkResult.ADVANCE
@@ -174,7 +172,7 @@ def _is_constant(op: ir.Operation, narrow_attrs: list[str]) -> bool:
 def _check(op: ir.Operation) -> None:
     """NotPromotable if `op` (not yet changed) cannot be promoted faithfully."""
     where = _where(op)
-    if op.name in REFUSED and any(_is_narrow(_elem(v.type)) for v in [*op.operands, *op.results]):
+    if op.name in REFUSED and any(_is_narrow(scalar_type(v.type)) for v in [*op.operands, *op.results]):
         raise NotPromotable(f"{where} {REFUSED[op.name]}")
     narrow_attrs = _narrow_attrs(op)
     if op.name == "func.func":
@@ -205,7 +203,8 @@ def _promote(module: ir.Module) -> None:
             for block in region.blocks:
                 for arg in block.arguments:
                     arg.set_type(promote_type(arg.type, where))
-        if _is_constant(op, _narrow_attrs(op)) or (op.name == "arith.truncf" and _is_narrow(_elem(op.results[0].type))):
+        if _is_constant(op, _narrow_attrs(op)) or (op.name == "arith.truncf"
+                                                    and _is_narrow(scalar_type(op.results[0].type))):
             kept.append(op)
             continue
         for res in op.results:
@@ -230,7 +229,7 @@ def _check_promoted(module: ir.Module) -> None:
     one (the result of a constant or a truncf) that only an extf to f64 reads."""
     def visit(op):
         narrow = [v for v in [*op.results, *(a for r in op.regions for b in r.blocks for a in b.arguments)]
-                  if _is_narrow(_elem(v.type))]
+                  if _is_narrow(scalar_type(v.type))]
         rounded = op.name == "arith.truncf" or _is_constant(op, _narrow_attrs(op))
         if narrow and not (rounded and all(u.owner.name == "arith.extf" for v in narrow for u in v.uses)):
             raise NotPromotable(f"promotion left {op.name} computing in {narrow[0].type}")
@@ -283,7 +282,7 @@ def computed_float_types(text: str) -> set[str]:
 
         def visit(op):
             if op.name.startswith(("arith.", "math.")) and op.name not in _EXACT:
-                found.update(str(_elem(r.type)) for r in op.results if isinstance(_elem(r.type), ir.FloatType))
+                found.update(str(scalar_type(r.type)) for r in op.results if isinstance(scalar_type(r.type), ir.FloatType))
             return ir.WalkResult.ADVANCE
 
         module.operation.walk(visit)

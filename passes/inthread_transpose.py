@@ -192,7 +192,7 @@ class InthreadTranspose(PlanOptions):
         spare = (budget * 8 // bits - sum(math.prod(s.lds_shape) for s in pl.staging.values())) // 2
 
         def restage(pack: int) -> dict[str, StagingLayout | None]:
-            return {role: transposed(dataclasses.replace(s, k_pack=pack), pl.scheme, bits, model, self.force, self,
+            return {role: transposed(dataclasses.replace(s, k_pack=pack), pl.scheme, bits, model, self,
                                      math.prod(s.lds_shape) + spare) for role, s in pl.staging.items()}
 
         # Once every operand is K-contiguous, both can read their K slots in groups of several
@@ -230,11 +230,11 @@ def k_per_thread(s: StagingLayout) -> int:
     return rows // along_k
 
 
-def transposed(s: StagingLayout, scheme, bits: int, model: BankModel, force: bool = False,
+def transposed(s: StagingLayout, scheme, bits: int, model: BankModel,
                opts: InthreadTranspose | None = None, lds_elems: float | None = None) -> StagingLayout | None:
     """`s` raked, transposed in registers and K-contiguous in LDS; None where a guard says no
-    (`force`: even where the fragment reads get no wider). `opts` may force parts of the layout
-    (ValueError if no candidate has them); the LDS map takes at most `lds_elems` elements (default
+    (`opts.force`, or a forced part of the layout: even where the fragment reads get no wider).
+    `opts` may force parts of the layout (ValueError if no candidate has them); the LDS map takes at most `lds_elems` elements (default
     what `s` takes; forced layouts are not limited: ldsopt-matmul-lds checks its budget)."""
     opts = opts or InthreadTranspose()
     if s.k_contiguous or k_per_thread(s) < 2:
@@ -245,7 +245,7 @@ def transposed(s: StagingLayout, scheme, bits: int, model: BankModel, force: boo
     # reads the K-strided operand 16 bytes a lane already, faster than the transposed staging
     # (bench/results/cuda-bert/ldmatrix/README.md).
     read = max(n for _, _, n in scheme.reads(s.operand, True, 0, s.k_pack))
-    if read <= s.read_vector and not (force or opts.force or opts.forced):
+    if read <= s.read_vector and not (opts.force or opts.forced):
         return None
     vec = s.vector
     while (rows // rake * (cols // vec)) % s.threads:  # the chunks must split evenly over the threads

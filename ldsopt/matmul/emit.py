@@ -12,8 +12,9 @@ default: 16 f32, 32 f16/bf16, 64 i8):
   (ldsopt/staging.py) says; an operand computed by a fused prologue is computed from the
   prologue's inputs, read at the same place, before the LDS store. Planned here: vector
   reads in the operand's own memory order (no transpose), rows padded by the pad the bank
-  model (ldsopt/banks.py) finds cheapest for the first wave's stores and fragment reads. A pass before this one (inthread_transpose) may
-  record a rewritten layout for an operand on the root op (`ldsopt.staging = {B = {...}}`,
+  model (ldsopt/banks.py) finds cheapest for the first wave's stores and fragment reads. A
+  pass before this one (inthread_transpose) may record a rewritten layout for an operand on
+  the root op (`ldsopt.staging = {B = {...}}`,
   `record_staging`): it must stage the tile this plan stages (same tile, threads, fragment),
   and is emitted as it says: raked reads of several rows, a `vector.transpose` of each
   register tile, K-contiguous LDS with its row XOR and rotating swizzle applied to every LDS
@@ -266,7 +267,7 @@ class Emitter:
             # Transposed: column j of the register tile goes to LDS row col + j, at K = row.
             row, col = (col, row) if s.register_transpose else (row, col)
             for reg, dr, n in s.write_slices():
-                write_vector(values[reg], self.lds[role], [buf, *self._lds_index(s, self._offset(row, dr), col)],
+                write_vector(values[reg], self.lds[role], self._lds_indices(role, buf, self._offset(row, dr), col),
                              self._align(s, n))
 
     def _align(self, s: StagingLayout, n: int) -> int:
@@ -278,11 +279,6 @@ class Emitter:
             return 0
         elem_bytes = element_bits(self.p.elem_type) // 8
         return math.gcd(n * elem_bytes, s.lds_shape[-1] * elem_bytes, math.prod(s.lds_shape[1:]) * elem_bytes)
-
-    def _lds_index(self, s: StagingLayout, row: ir.Value, col: ir.Value) -> tuple[ir.Value, ir.Value]:
-        """The LDS (row, col) of tile element (row, col), as `s.address_map` places it."""
-        placed = s.address_map.place(index_expr.var("row"), index_expr.var("col"))
-        return tuple(self.k.index(list(placed), row=row, col=col))
 
     # --- the K loop ---
 
@@ -356,8 +352,10 @@ class Emitter:
         return self.pl.scheme.k_step
 
     def _lds_indices(self, role: str, buf: ir.Value, row: ir.Value, col: ir.Value) -> list[ir.Value]:
-        """The indices into the operand's LDS memref of tile element (row, col) of LDS tile `buf`."""
-        return [buf, *self._lds_index(self.pl.staging[role], row, col)]
+        """The indices into the operand's LDS memref of tile element (row, col) of LDS tile
+        `buf`: the LDS (row, col) where the staging's `address_map` places it."""
+        placed = self.pl.staging[role].address_map.place(index_expr.var("row"), index_expr.var("col"))
+        return [buf, *self.k.index(list(placed), row=row, col=col)]
 
     def _lds_read(self, role: str, buf: ir.Value, row: ir.Value, col: ir.Value, n: int) -> ir.Value:
         s = self.pl.staging[role]

@@ -93,7 +93,8 @@ def test_cuda_nn_f16_b_packs_k_for_16_byte_reads(restaged):
         ("cols", 4, 4, 0, (8, 2, 4), 4, 2, 8)
     assert b.lane_rows == 2 and planner.lds_conflicts(b, pl.scheme, 2, model) == (0, 0)
     assert planner.lds_conflicts(dataclasses.replace(b, lane_rows=1), pl.scheme, 2, model) == (8, 0)
-    unpacked = inthread_transpose.transposed(planned, pl.scheme, 16, model, True)  # as planned: k_pack 0
+    unpacked = inthread_transpose.transposed(planned, pl.scheme, 16, model,
+                                             inthread_transpose.InthreadTranspose(force=True))  # as planned: k_pack 0
     assert (unpacked.k_pack, unpacked.swizzle, unpacked.row_xor) == (0, (8, 2, 4), 4)
     assert planner.lds_conflicts(unpacked, pl.scheme, 2, model) == (0, 0)
     # The K-contiguous A, restaged for the same reads: unpadded 64-byte rows take its 16-byte
