@@ -22,7 +22,8 @@ import subprocess
 import numpy as np
 from iree.compiler import ir
 
-from ldsopt import compile_cache, diagnostics, model_import, pipeline, remarks, run_record, syntax_upgrade
+from ldsopt import (compile_cache, diagnostics, model_import, numpy_reference, pipeline, remarks, run_record,
+                    syntax_upgrade)
 from ldsopt import reference as reference_mod
 from ldsopt import target as target_model
 from ldsopt.kernel import LOWERED_BY, USER_CONFIG
@@ -349,15 +350,65 @@ def without_gpu_configs(text: str) -> str:
         return str(module)
 
 
-def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str) -> tuple[list[Tensor], dict]:
-    """Runs the original program on IREE's llvm-cpu backend, promoted to f64 where
-    `ldsopt.reference` can (its inputs then widened to f64, exactly). Returns the reference
-    outputs (f64 for the float outputs of a promoted program) and what ran: `precision`
-    "f64" or "program", why not promoted, and for a float output of an unpromoted program
-    the longest reduction (the tolerances grow with it)."""
-    cpu = target_model.known("llvm-cpu")
+REFERENCE_ENGINES = ("auto", "numpy", "llvm-cpu")
+
+
+def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str,
+              engine: str = "auto") -> tuple[list[Tensor], dict]:
+    """Runs the original program, promoted to f64 where `ldsopt.reference` can (its inputs then
+    widened to f64, exactly), on `engine`: numpy (`ldsopt.numpy_reference`), IREE's llvm-cpu
+    backend, or "auto": numpy where it evaluates every op of a program it takes (one promoted
+    to f64, or without floats), llvm-cpu for the rest. Returns the reference outputs (f64 for
+    the float outputs of a promoted program) and what ran: `engine`, `precision` "f64" or
+    "program", why not promoted, why numpy did not evaluate it (`numpy_refused`), and for a
+    float output of an unpromoted program the longest reduction (the tolerances grow with it)."""
     as_written = without_gpu_configs(text)
     promotion = reference_mod.promote_to_f64(as_written)
+    evaluable = promotion.promoted or promotion.why == reference_mod.NO_FLOATS
+    refused = None
+    if engine == "numpy" and not evaluable:
+        raise DriverError(f"the numpy reference takes programs promoted to f64 only; this one is not "
+                          f"({promotion.why})")
+    if engine in ("auto", "numpy") and evaluable:
+        try:
+            return _numpy_reference(text, sig, inputs, folder, promotion)
+        except numpy_reference.Unsupported as e:
+            if engine == "numpy":
+                raise DriverError(f"the numpy reference cannot evaluate the program: {e}") from None
+            refused = str(e)
+    expected, info = _llvm_cpu_reference(text, sig, inputs, folder, promotion)
+    info["numpy_refused"] = refused
+    return expected, info
+
+
+def _widened(promotion: reference_mod.Promotion, dtype: str) -> str:
+    return "f64" if promotion.promoted and dtype in FLOATS else dtype
+
+
+def _reference_info(engine: str, text: str, sig: Signature, promotion: reference_mod.Promotion) -> dict:
+    float_out = any(dtype in FLOATS for _, dtype in sig.outputs)
+    return {"engine": engine, "precision": "f64" if promotion.promoted else "program",
+            "not_promoted": promotion.why, "numpy_refused": None,
+            "reduction_length": reference_mod.reduction_length(text) if float_out and not promotion.promoted else None,
+            "computes_in": sorted(reference_mod.computed_float_types(text)) if float_out else []}
+
+
+def _numpy_reference(text: str, sig: Signature, inputs: list[Tensor], folder: str,
+                     promotion: reference_mod.Promotion) -> tuple[list[Tensor], dict]:
+    arrays = [as_float64(t.load(folder), t.dtype) if _widened(promotion, t.dtype) != t.dtype else t.load(folder)
+              for t in inputs]
+    values = numpy_reference.evaluate(promotion.text, sig.function, arrays)
+    expected = []
+    for i, ((shape, dtype), value) in enumerate(zip(sig.outputs, values)):
+        t = Tensor(shape, _widened(promotion, dtype), f"expected{i}.bin")
+        t.save(folder, np.asarray(value).reshape(shape))
+        expected.append(t)
+    return expected, _reference_info("numpy", text, sig, promotion)
+
+
+def _llvm_cpu_reference(text: str, sig: Signature, inputs: list[Tensor], folder: str,
+                        promotion: reference_mod.Promotion) -> tuple[list[Tensor], dict]:
+    cpu = target_model.known("llvm-cpu")
     src = os.path.join(folder, "reference_source.mlir")
     vmfb = os.path.join(folder, "reference.vmfb")
 
@@ -374,29 +425,24 @@ def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str) -> t
         # llvm-cpu lowers some math only in f32 (math.erf in f64 is illegal there).
         first = next((line for line in str(e).splitlines() if "error:" in line), str(e))
         why = first.split("error:", 1)[-1].split(": ", 1)[0].strip()  # the message, not the op it prints
+        as_written = without_gpu_configs(text)
         promotion = reference_mod.Promotion(as_written, False, f"llvm-cpu cannot compile it in f64: {why}")
         compile_reference(as_written)
 
-    def widened(dtype: str) -> str:
-        return "f64" if promotion.promoted and dtype in FLOATS else dtype
-
     ref_inputs = []
     for i, t in enumerate(inputs):
-        if widened(t.dtype) == t.dtype:
+        if _widened(promotion, t.dtype) == t.dtype:
             ref_inputs.append(t)
         else:
             ref_inputs.append(Tensor(t.shape, "f64", f"reference_input{i}.bin"))
             ref_inputs[-1].save(folder, as_float64(t.load(folder), t.dtype))
-    expected = [Tensor(shape, widened(dtype), f"expected{i}.bin") for i, (shape, dtype) in enumerate(sig.outputs)]
+    expected = [Tensor(shape, _widened(promotion, dtype), f"expected{i}.bin")
+                for i, (shape, dtype) in enumerate(sig.outputs)]
     try:
         run_module(vmfb, sig.function, cpu.device, ref_inputs, expected, folder)
     except RuntimeError as e:
         raise DriverError(f"reference run (llvm-cpu) failed: {e}") from None
-    float_out = any(dtype in FLOATS for _, dtype in sig.outputs)
-    info = {"precision": "f64" if promotion.promoted else "program", "not_promoted": promotion.why,
-            "reduction_length": reference_mod.reduction_length(text) if float_out and not promotion.promoted else None,
-            "computes_in": sorted(reference_mod.computed_float_types(text)) if float_out else []}
-    return expected, info
+    return expected, _reference_info("llvm-cpu", text, sig, promotion)
 
 
 def output_tolerances(sig: Signature, ref: dict | None, atol: float | None, rtol: float | None) -> list[dict]:
@@ -421,7 +467,7 @@ def output_tolerances(sig: Signature, ref: dict | None, atol: float | None, rtol
 def prepare(source_path: str, target_name: str, folder: str, *, function: str | None = None, seed: int = 0,
             pipeline_text: str = DEFAULT_PIPELINE, program_pipeline: str = PROGRAM_PIPELINE,
             baseline: bool = False, dump: bool = False, atol: float | None = None, rtol: float | None = None,
-            run_reference: bool = True, special_values: bool = False) -> dict:
+            run_reference: bool = True, special_values: bool = False, reference_engine: str = "auto") -> dict:
     """Compiles `source_path` for `target_name` into `folder` with inputs (`random_inputs`,
     with special values if asked), reference outputs and a manifest that `replay.replay`
     runs anywhere the runtime is installed. Unless `baseline`, `program_pipeline` runs on the
@@ -449,7 +495,7 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
     for t, arr in zip(inputs, random_inputs(sig, seed, special_values)):
         t.save(folder, arr)
     outputs = [Tensor(shape, dtype, f"output{i}.bin") for i, (shape, dtype) in enumerate(sig.outputs)]
-    expected, ref = reference(text, sig, inputs, folder) if run_reference else ([], None)
+    expected, ref = reference(text, sig, inputs, folder, reference_engine) if run_reference else ([], None)
     manifest = {"source": os.path.basename(source_path), "target": target_name, "device": tgt.device,
                 "function": sig.function, "vmfb": os.path.basename(vmfb), "seed": seed,
                 "special_values": special_values, "pipeline": "iree-default" if baseline else pipeline_text,

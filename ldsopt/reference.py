@@ -63,6 +63,9 @@ REFUSED = {
 }
 
 
+NO_FLOATS = "no floating-point values"  # Promotion.why of a program that has nothing to promote
+
+
 class NotPromotable(Exception):
     """Why a program is run as written."""
 
@@ -130,7 +133,7 @@ def promote_to_f64(text: str) -> Promotion:
         module = ir.Module.parse(text)
         any_float, narrow = _has_floats(module)
         if not any_float:
-            return Promotion(text, False, "no floating-point values")
+            return Promotion(text, False, NO_FLOATS)
         if not narrow:
             return Promotion(text, True, None)
         try:

@@ -224,9 +224,10 @@ def dispatch_lines(dispatches: list[dict]) -> list[str]:
 
 
 def describe_reference(ref: dict) -> str:
+    engine = ref.get("engine", "llvm-cpu")
     if ref["precision"] == "f64":
-        return "reference: llvm-cpu, the program with its float arithmetic in f64"
-    how = f"reference: llvm-cpu, the program as written ({ref['not_promoted']})"
+        return f"reference: {engine}, the program with its float arithmetic in f64"
+    how = f"reference: {engine}, the program as written ({ref['not_promoted']})"
     if ref.get("reduction_length"):
         how += f"; float tolerances scaled for reductions of {ref['reduction_length']} terms"
     return how

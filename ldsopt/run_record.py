@@ -32,8 +32,9 @@ FIELDS: dict[str, tuple[tuple[str, ...], str]] = {
     "compile_flags": (("list",), "the iree-compile flags of the target and of dispatch formation"),
     "dispatches": (("list",), "per dispatch: name, IREE pipeline, the ldsopt passes that lowered it (passes), "
                               "and for one left to IREE why each pass left it (missed)"),
-    "reference": (("dict", "null"), "the llvm-cpu reference that ran: precision (f64 or program), not_promoted "
-                                    "(why not in f64), reduction_length, computes_in; null if none ran"),
+    "reference": (("dict", "null"), "the reference that ran: engine (numpy or llvm-cpu), precision (f64 or "
+                                    "program), not_promoted (why not in f64), numpy_refused (why numpy did not "
+                                    "evaluate it), reduction_length, computes_in; null if none ran"),
     "tolerances": (("list",), "per output, the atol and rtol it is held to"),
     "outputs": (("list", "null"), "per output as compared: name, dtype, max_abs, max_rel, ok, bad, special, "
                                   "atol, rtol, scale; null if not run"),
@@ -100,8 +101,9 @@ FILES: list[tuple[str, str]] = [
     ("ldsopt.vmfb", "the compiled module"),
     ("baseline.vmfb", "--baseline: the compiled module"),
     ("input*.bin", "a seeded random input, raw little-endian in its element type (bf16 as uint16)"),
-    ("reference_input*.bin", "an input widened to f64 for the promoted reference"),
-    ("reference_source.mlir", "the reference program compiled for llvm-cpu (promoted to f64 where it can be)"),
+    ("reference_input*.bin", "an input widened to f64 for the promoted llvm-cpu reference"),
+    ("reference_source.mlir", "the reference program compiled for llvm-cpu (promoted to f64 where it can be); "
+                              "absent where numpy computed the reference"),
     ("reference.vmfb", "the reference module (llvm-cpu)"),
     ("expected*.bin", "a reference output (f64 for a float output of a promoted reference)"),
     ("output*.bin", "an output of the run on the device"),

@@ -107,6 +107,10 @@ def parser() -> argparse.ArgumentParser:
                     "type and the float types the program computes in: f32 1e-4, f16 1e-2, bf16 5e-2, f64 1e-9)")
     ap.add_argument("--rtol", type=float, help="relative tolerance of every float output, times max(|ref|, RMS of "
                     "the reference) (default: f32 1e-4, f16 1e-2, bf16 2e-2, f64 1e-9)")
+    ap.add_argument("--reference", choices=["auto", "numpy", "llvm-cpu"], default="auto",
+                    help="what computes the reference outputs: numpy (ldsopt/numpy_reference.py, in f64, for "
+                         "the programs it evaluates), IREE's llvm-cpu backend, or auto: numpy where it can, "
+                         "else llvm-cpu (default: auto)")
     ap.add_argument("--special-values", action="store_true",
                     help="float inputs also hold +inf, -inf, NaN, -0.0 and subnormals at seeded places")
     ap.add_argument("--emit-dir", metavar="DIR", help="keep every intermediate here (sources, modules, inputs, "
@@ -174,7 +178,7 @@ def run_one(args, target: str, devices: set[str], folder: str) -> int:
                              # every folder that may be replayed has its reference; gfx942 without
                              # a device is only compiled
                              run_reference=run_here or args.prepare is not None or target != "gfx942",
-                             special_values=args.special_values)
+                             special_values=args.special_values, reference_engine=args.reference)
     except (driver.DriverError, FileNotFoundError) as e:
         print(f"{getattr(e, 'where', None) or args.input}: error: {e}", file=sys.stderr)
         return 1

@@ -1,7 +1,8 @@
-"""End-to-end tests of lds-run's check (ldsopt/reference.py, ldsopt/replay.py): programs whose
-old reference was wrong or missing run on lavapipe and pass against the f64 reference; a
-program that cannot be promoted runs against itself as written; special values reach the
-kernels and come out as the reference says.
+"""End-to-end tests of lds-run's check (ldsopt/reference.py, ldsopt/numpy_reference.py,
+ldsopt/replay.py): programs whose old reference was wrong or missing run on lavapipe and pass
+against the f64 reference, computed by numpy and (`--reference llvm-cpu`) by llvm-cpu; a
+program that cannot be promoted runs against itself as written on llvm-cpu; special values
+reach the kernels and come out as the reference says.
 
 Programs run two at a time (this machine has 2 cores and each run mostly waits on
 iree-compile / iree-run-module): a module fixture starts the selected ones in a pool.
@@ -21,13 +22,17 @@ import pytest
 
 LDS_RUN = os.path.join(os.path.dirname(sys.executable), "lds-run")
 PROGRAMS = pathlib.Path(__file__).parent / "programs"
-PROMOTED = "reference: llvm-cpu, the program with its float arithmetic in f64"
+PROMOTED = "reference: numpy, the program with its float arithmetic in f64"
+ON_LLVM_CPU = ("--reference", "llvm-cpu")
+PROMOTED_ON_LLVM_CPU = "reference: llvm-cpu, the program with its float arithmetic in f64"
 
 # (id, program, extra lds-run arguments, the reference line the report must hold)
 CASES = [
     # IREE's large_reduction test: a sequential f16 sum stalls at 4.0, ldsopt's tree sum gives
     # the 4.098 IREE's test expects; the old reference (the f16 program on llvm-cpu) failed it.
     ("large_reduction_f16", "reference/large_reduction_f16_2x4096.mlir", ("--require-ldsopt",), PROMOTED),
+    ("large_reduction_f16_llvm_cpu", "reference/large_reduction_f16_2x4096.mlir", ("--require-ldsopt", *ON_LLVM_CPU),
+     PROMOTED_ON_LLVM_CPU),
     ("large_reduction_f32", "reference/large_reduction_f32_2x40960.mlir", ("--require-ldsopt",), PROMOTED),
     ("sum_f16_acc_f16", "reference/sum_f16_acc_f16_8x4096.mlir", ("--require-ldsopt",), PROMOTED),
     ("sum_f16_acc_f16_seed4", "reference/sum_f16_acc_f16_8x4096.mlir", ("--require-ldsopt", "--seed", "4"), PROMOTED),
@@ -36,12 +41,18 @@ CASES = [
     ("row_sum_f64", "reference/row_sum_f64_6x1000.mlir", ("--require-ldsopt",), PROMOTED),
     ("softmax_f16", "reference/softmax_f16_24x1000.mlir", (), PROMOTED),
     ("matmul_f16", "reference/matmul_f16_acc_f32_33x40x70.mlir", ("--require-ldsopt",), PROMOTED),
+    ("matmul_f16_llvm_cpu", "reference/matmul_f16_acc_f32_33x40x70.mlir", ("--require-ldsopt", *ON_LLVM_CPU),
+     PROMOTED_ON_LLVM_CPU),
     ("quantize_f32_to_i32", "reference/quantize_f32_to_i32_8x300.mlir", ("--require-ldsopt",),
      "reference: llvm-cpu, the program as written (arith.fptosi at line 19 converts floats to integers"),
-    ("gelu_erf_f32", "reference/gelu_erf_f32_16x300.mlir", ("--require-ldsopt",),
+    # numpy computes erf in f64; llvm-cpu lowers math.erf in f32 only.
+    ("gelu_erf_f32", "reference/gelu_erf_f32_16x300.mlir", ("--require-ldsopt",), PROMOTED),
+    ("gelu_erf_f32_llvm_cpu", "reference/gelu_erf_f32_16x300.mlir", ("--require-ldsopt", *ON_LLVM_CPU),
      "reference: llvm-cpu, the program as written (llvm-cpu cannot compile it in f64: failed to legalize operation "
      "'math.erf'"),
     ("exp_f16_to_f32", "reference/exp_f16_to_f32_2x2.mlir", ("--require-ldsopt",), PROMOTED),
+    # numpy leaves a convolution's (d0 + d1) indexing to llvm-cpu.
+    ("conv1d_f32", "reference/conv1d_f32_40x5.mlir", (), PROMOTED_ON_LLVM_CPU),
     ("special_sum_f32", "reduction/row_sum_f32_13x1000.mlir", ("--require-ldsopt", "--special-values"), PROMOTED),
     ("special_max_f16", "reduction/max_f16_32x300.mlir", ("--require-ldsopt", "--special-values"), PROMOTED),
     ("special_exp_f16", "elementwise/f16_mul_exp.mlir", ("--require-ldsopt", "--special-values"), PROMOTED),
@@ -80,10 +91,15 @@ def test_passes_against_the_reference(case, results):
     manifest = json.loads((folder / "manifest.json").read_text())
     result = json.loads((folder / "result.json").read_text())
     assert manifest["special_values"] == ("--special-values" in extra)
+    engine = "numpy" if reference_line.startswith("reference: numpy") else "llvm-cpu"
+    assert manifest["reference"]["engine"] == engine
+    assert (folder / "reference.vmfb").exists() == (engine == "llvm-cpu")
+    if cid == "conv1d_f32":
+        assert "has an indexing map numpy does not evaluate" in manifest["reference"]["numpy_refused"]
     # the tolerances used are recorded, in the manifest and in the result
     for tol, out in zip(manifest["tolerances"], result["outputs"]):
         assert tol["atol"] is not None and (tol["atol"], tol["rtol"]) == (out["atol"], out["rtol"])
-    if cid == "large_reduction_f16":
+    if cid.startswith("large_reduction_f16"):
         exact = 4096 * float(np.float16(0.001))
         assert np.allclose(np.fromfile(folder / "expected0.bin", np.float64), exact, rtol=1e-12, atol=0)
         assert np.all(np.fromfile(folder / "output0.bin", np.float16) == np.float16(exact))

@@ -1,0 +1,522 @@
+"""lds-run's reference evaluated by numpy: the program `ldsopt.reference` prepares for the
+reference (promoted to f64), interpreted op by op instead of compiled for llvm-cpu.
+
+Why: compiling even a one-op program for llvm-cpu takes 0.5-1 s, most of lds-run's time on a
+small program; numpy evaluates the same promoted program in milliseconds. It is as
+independent of ldsopt's kernels as llvm-cpu is (nothing here is shared with the passes), and
+it computes in f64 the ops llvm-cpu lowers only in f32 (`math.erf`).
+
+Contract, `evaluate(text, function, inputs)`:
+- Takes one function of one block whose ops are: `arith` and `math` ops (on scalars or
+  tensors, see `_ELEMENTWISE`), `linalg.generic` (named linalg ops are generalized first)
+  whose indexing maps are projected permutations with constant indices allowed on inputs,
+  `linalg.softmax`, `tensor.empty`, `expand_shape`, `collapse_shape`, `extract_slice`,
+  `insert_slice`, `pad` and `concat` of static shapes, `util.unfoldable_constant`,
+  `func.return`. Element types: f64, f32, f16 (numpy's own), bf16 only as the result of a
+  `truncf` or a constant read by an `extf` (held in f32, rounded to bf16 here), integers of 1
+  to 64 bits and `index`.
+- A generic's reduction is taken whole where each output yields `combine(out, e)` with `e`
+  independent of the outputs and `combine` associative (`_REDUCE`): `e` over the reduction
+  loops, a product of two operands as `numpy.einsum`. Any other reduction body runs one
+  reduction step at a time in the loops' order, as the program states it (argmax with
+  first-index ties), vectorized over the parallel loops.
+- Integer arithmetic wraps at its width as the program's does; signed and unsigned ops read
+  the same bits (`_unsigned`). Floats follow IEEE (no warnings, NaN and inf through).
+- Refuses (`Unsupported`, with the op and its line) everything else, and shapes whose
+  evaluation would hold more than `MAX_ELEMENTS` values or take more than `MAX_STEPS`
+  sequential steps: the caller then compiles the reference for llvm-cpu.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from iree.compiler import ir, passmanager
+
+from ldsopt.ir_types import scalar_type
+
+MAX_ELEMENTS = 1 << 26    # values in one evaluated array (512 MiB of f64)
+MAX_STEPS = 1 << 16       # sequential reduction steps of one generic
+
+
+class Unsupported(Exception):
+    """What the evaluator does not take (the caller falls back to llvm-cpu)."""
+
+
+def _ops(block: ir.Block) -> list[ir.Operation]:
+    """The ops of `block` as operations (an OpView's `name` can be its symbol's)."""
+    return [op.operation for op in block.operations]
+
+
+def _refuse(op: ir.Operation, why: str = "is not evaluated by numpy") -> Unsupported:
+    """Unsupported, naming the op (not its line: the program evaluated is the promoted one)."""
+    return Unsupported(f"{op.name} {why}")
+
+
+# --- types -----------------------------------------------------------------------------------
+
+def numpy_dtype(t: ir.Type) -> np.dtype:
+    """The numpy type holding values of MLIR element type `t` (bf16 in f32)."""
+    e = scalar_type(t)
+    if isinstance(e, ir.F64Type):
+        return np.dtype(np.float64)
+    if isinstance(e, (ir.F32Type, ir.BF16Type)):
+        return np.dtype(np.float32)
+    if isinstance(e, ir.F16Type):
+        return np.dtype(np.float16)
+    if isinstance(e, ir.IndexType):
+        return np.dtype(np.int64)
+    if isinstance(e, ir.IntegerType) and e.width == 1:
+        return np.dtype(np.bool_)
+    if isinstance(e, ir.IntegerType) and e.width in (8, 16, 32, 64):
+        return np.dtype(f"int{e.width}")
+    raise Unsupported(f"element type {e} is not evaluated by numpy")
+
+
+def _unsigned(x: np.ndarray) -> np.ndarray:
+    """The same bits read as unsigned (`arith`'s u-ops)."""
+    return x if x.dtype == np.bool_ else x.view(np.dtype(f"uint{x.dtype.itemsize * 8}"))
+
+
+def round_to_bf16(x: np.ndarray) -> np.ndarray:
+    """`x` rounded to the nearest bf16, ties to even, held in f32. f64 goes to f32 rounding to
+    odd first, so that the two roundings make the one direct rounding would."""
+    x = np.asarray(x)
+    if x.dtype == np.float64:
+        f = x.astype(np.float32)
+        toward_zero = np.where(np.abs(f.astype(np.float64)) > np.abs(x), np.nextafter(f, np.float32(0)), f)
+        inexact = (toward_zero.astype(np.float64) != x) & np.isfinite(x)
+        bits = toward_zero.view(np.uint32) | inexact.astype(np.uint32)
+    else:
+        bits = x.astype(np.float32).view(np.uint32)
+    rounded = ((bits.astype(np.uint64) + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16).astype(np.uint32)
+    nan = np.isnan(bits.view(np.float32))
+    return np.where(nan, np.float32(np.nan), rounded.view(np.float32))
+
+
+def _cast(x: np.ndarray, t: ir.Type) -> np.ndarray:
+    """`x` as values of element type `t` (bf16: rounded)."""
+    if isinstance(scalar_type(t), ir.BF16Type):
+        return round_to_bf16(x)
+    return np.asarray(x).astype(numpy_dtype(t))
+
+
+# --- elementwise ops -------------------------------------------------------------------------
+
+_CMPF = {1: lambda a, b: a == b, 2: lambda a, b: a > b, 3: lambda a, b: a >= b, 4: lambda a, b: a < b,
+         5: lambda a, b: a <= b, 6: lambda a, b: (a != b) & ~(np.isnan(a) | np.isnan(b)),
+         7: lambda a, b: ~(np.isnan(a) | np.isnan(b)), 8: lambda a, b: (a == b) | np.isnan(a) | np.isnan(b),
+         9: lambda a, b: ~(a <= b), 10: lambda a, b: ~(a < b), 11: lambda a, b: ~(a >= b),
+         12: lambda a, b: ~(a > b), 13: lambda a, b: a != b, 14: lambda a, b: np.isnan(a) | np.isnan(b),
+         0: lambda a, b: np.zeros(np.broadcast(a, b).shape, bool),
+         15: lambda a, b: np.ones(np.broadcast(a, b).shape, bool)}
+_CMPI = {0: np.equal, 1: np.not_equal, 2: np.less, 3: np.less_equal, 4: np.greater, 5: np.greater_equal,
+         6: lambda a, b: _unsigned(a) < _unsigned(b), 7: lambda a, b: _unsigned(a) <= _unsigned(b),
+         8: lambda a, b: _unsigned(a) > _unsigned(b), 9: lambda a, b: _unsigned(a) >= _unsigned(b)}
+
+
+def _signed(x: np.ndarray) -> np.ndarray:
+    """Signed values of `x` (an i1 true is -1)."""
+    return -x.astype(np.int8) if x.dtype == np.bool_ else x
+
+
+def _trunci(x: np.ndarray) -> np.ndarray:
+    """Bit 0 of `x`, for a trunci to i1 (numpy's casts to narrower integers keep the low bits
+    already; to bool they test for nonzero)."""
+    return x & 1 if x.dtype != np.bool_ else x
+
+
+def _divsi(a, b):
+    q = np.abs(a.astype(np.int64)) // np.abs(b.astype(np.int64))
+    return np.where((a < 0) != (b < 0), -q, q).astype(a.dtype)
+
+
+def _remsi(a, b):
+    return (a - _divsi(a, b) * b).astype(a.dtype)
+
+
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def _round_away(x):
+    return np.sign(x) * np.floor(np.abs(x) + 0.5)
+
+
+# name -> f(*operands); the result takes the op's result type (`_cast`) after.
+_ELEMENTWISE = {
+    "arith.addf": np.add, "arith.subf": np.subtract, "arith.mulf": np.multiply, "arith.divf": np.divide,
+    "arith.remf": np.fmod, "arith.negf": np.negative,
+    "arith.maximumf": np.maximum, "arith.minimumf": np.minimum, "arith.maxnumf": np.fmax, "arith.minnumf": np.fmin,
+    "arith.addi": np.add, "arith.subi": np.subtract, "arith.muli": np.multiply,
+    "arith.divsi": _divsi, "arith.remsi": _remsi,
+    "arith.divui": lambda a, b: _unsigned(a) // _unsigned(b), "arith.remui": lambda a, b: _unsigned(a) % _unsigned(b),
+    "arith.maxsi": np.maximum, "arith.minsi": np.minimum,
+    "arith.maxui": lambda a, b: np.maximum(_unsigned(a), _unsigned(b)),
+    "arith.minui": lambda a, b: np.minimum(_unsigned(a), _unsigned(b)),
+    "arith.andi": np.bitwise_and, "arith.ori": np.bitwise_or, "arith.xori": np.bitwise_xor,
+    "arith.shli": np.left_shift, "arith.shrsi": np.right_shift,
+    "arith.shrui": lambda a, b: _unsigned(a) >> _unsigned(b),
+    "arith.select": np.where,
+    "arith.extf": lambda x: x, "arith.truncf": lambda x: x, "arith.sitofp": _signed,
+    "arith.uitofp": _unsigned, "arith.extsi": _signed, "arith.extui": _unsigned,
+    "arith.trunci": lambda x: x, "arith.index_cast": _signed, "arith.index_castui": _unsigned,
+    "arith.fptosi": np.trunc, "arith.fptoui": np.trunc,
+    "math.exp": np.exp, "math.exp2": np.exp2, "math.expm1": np.expm1, "math.log": np.log, "math.log2": np.log2,
+    "math.log10": np.log10, "math.log1p": np.log1p, "math.sqrt": np.sqrt, "math.rsqrt": lambda x: 1 / np.sqrt(x),
+    "math.tanh": np.tanh, "math.sin": np.sin, "math.cos": np.cos, "math.tan": np.tan, "math.atan": np.arctan,
+    "math.atan2": np.arctan2, "math.erf": lambda x: np.asarray(_erf(x), np.float64), "math.absf": np.abs,
+    "math.absi": np.abs, "math.floor": np.floor, "math.ceil": np.ceil, "math.trunc": np.trunc,
+    "math.round": _round_away, "math.roundeven": np.rint, "math.powf": np.power, "math.copysign": np.copysign,
+    "math.fma": lambda a, b, c: a * b + c,
+}
+def _elementwise(op: ir.Operation, args: list[np.ndarray]) -> np.ndarray:
+    name = op.name
+    rtype = op.results[0].type
+    if isinstance(scalar_type(rtype), ir.BF16Type) and name != "arith.truncf":
+        raise _refuse(op, "computes in bf16")
+    if name == "arith.cmpf":
+        out = _CMPF[ir.IntegerAttr(op.attributes["predicate"]).value](*args)
+    elif name == "arith.cmpi":
+        out = _CMPI[ir.IntegerAttr(op.attributes["predicate"]).value](*args)
+    elif name in _ELEMENTWISE:
+        out = _ELEMENTWISE[name](*args)
+    else:
+        raise _refuse(op)
+    if name == "arith.trunci" and isinstance(scalar_type(rtype), ir.IntegerType) and scalar_type(rtype).width == 1:
+        out = _trunci(np.asarray(out))
+    return _cast(out, rtype)
+
+
+# --- constants -------------------------------------------------------------------------------
+
+def _attribute_value(op: ir.Operation, attr: ir.Attribute, t: ir.Type) -> np.ndarray:
+    dtype = numpy_dtype(t)
+    shape = ir.ShapedType(t).shape if isinstance(t, ir.ShapedType) else []
+    for kind in (ir.FloatAttr, ir.IntegerAttr, ir.BoolAttr):
+        if isinstance(attr, kind):
+            return _cast(np.full(shape, kind(attr).value), t)
+    if isinstance(attr, ir.DenseElementsAttr):
+        dense = ir.DenseElementsAttr(attr)
+        if dense.is_splat:
+            return _attribute_value(op, dense.get_splat_value(), ir.RankedTensorType.get(shape, scalar_type(t)))
+        for kind in (ir.DenseFPElementsAttr, ir.DenseIntElementsAttr):
+            if isinstance(attr, kind) and dtype != np.bool_ and not isinstance(scalar_type(t), ir.BF16Type):
+                return np.array(kind(attr), dtype=dtype).reshape(shape)
+    raise _refuse(op, f"has a value numpy does not read ({str(attr)[:40]})")
+
+
+# --- linalg.generic --------------------------------------------------------------------------
+
+def _dims(op: ir.Operation, amap: ir.AffineMap, constants: bool) -> list[int | None]:
+    """The loop of each result of `amap` (None: a constant index, where `constants`)."""
+    out = []
+    for e in amap.results:
+        if isinstance(e, ir.AffineDimExpr):
+            out.append(ir.AffineDimExpr(e).position)
+        elif constants and isinstance(e, ir.AffineConstantExpr):
+            out.append(None)
+        else:
+            raise _refuse(op, f"has an indexing map numpy does not evaluate ({amap})")
+    if len({d for d in out if d is not None}) != len([d for d in out if d is not None]):
+        raise _refuse(op, f"has a diagonal indexing map ({amap})")
+    return out
+
+
+def _to_loops(x: np.ndarray, amap: ir.AffineMap, dims: list[int | None], n: int) -> np.ndarray:
+    """Operand `x` laid out in loop space: one axis per loop, of size 1 where it does not vary."""
+    index = tuple(ir.AffineConstantExpr(e).value if d is None else slice(None) for d, e in zip(dims, amap.results))
+    y = x[index] if index else x
+    used = [d for d in dims if d is not None]
+    y = np.transpose(y, np.argsort(used)) if used else y
+    shape = [1] * n
+    for d, s in zip(sorted(used), y.shape):
+        shape[d] = s
+    return np.reshape(y, shape)
+
+
+def _from_loops(y: np.ndarray, dims: list[int], parallel_shape: list[int]) -> np.ndarray:
+    """An output in loop space (reduction axes of size 1) back in the output's dim order."""
+    full = np.broadcast_to(y, parallel_shape)
+    order = dims + [d for d in range(len(parallel_shape)) if d not in dims]
+    return np.transpose(full, order).reshape([parallel_shape[d] for d in dims]).copy()
+
+
+# combine op -> the reduction of many values under it.
+_REDUCE = {
+    "arith.addf": np.add.reduce, "arith.addi": np.add.reduce, "arith.mulf": np.multiply.reduce,
+    "arith.muli": np.multiply.reduce, "arith.maximumf": np.maximum.reduce, "arith.minimumf": np.minimum.reduce,
+    "arith.maxnumf": np.fmax.reduce, "arith.minnumf": np.fmin.reduce, "arith.maxsi": np.maximum.reduce,
+    "arith.minsi": np.minimum.reduce, "arith.andi": np.bitwise_and.reduce, "arith.ori": np.bitwise_or.reduce,
+    "arith.xori": np.bitwise_xor.reduce,
+    "arith.maxui": lambda x, axis: np.maximum.reduce(_unsigned(x), axis=axis).view(x.dtype),
+    "arith.minui": lambda x, axis: np.minimum.reduce(_unsigned(x), axis=axis).view(x.dtype),
+}
+
+
+class _Generic:
+    """One linalg.generic: its loops, operands in loop space, and its body."""
+
+    def __init__(self, op: ir.Operation, args: list[np.ndarray], env: dict):
+        self.op, self.env = op, env
+        self.n_out = len(op.results)
+        self.n_in = len(args) - self.n_out
+        maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+        self.n = maps[0].n_dims
+        self.reduction = [i for i, it in enumerate(ir.ArrayAttr(op.attributes["iterator_types"]))
+                          if "reduction" in str(it)]
+        dims = [_dims(op, m, constants=i < self.n_in) for i, m in enumerate(maps)]
+        self.sizes = [1] * self.n
+        for x, ds in zip(args, dims):
+            for d, s in zip(ds, np.shape(x)):
+                if d is not None:
+                    self.sizes[d] = s
+        self.out_dims = dims[self.n_in:]
+        if any(set(ds) & set(self.reduction) or len(ds) != self.n - len(self.reduction) for ds in self.out_dims):
+            raise _refuse(op, "has an output that is not indexed by every parallel loop")
+        self.loops = [_to_loops(np.asarray(x), m, ds, self.n) for x, m, ds in zip(args, maps, dims)]
+        self.block = op.regions[0].blocks[0]
+        self.parallel_shape = [1 if d in self.reduction else s for d, s in enumerate(self.sizes)]
+        if math.prod(self.parallel_shape) > MAX_ELEMENTS:
+            raise _refuse(op, "is too large for numpy")
+
+    def _arg_env(self, values: list[np.ndarray]) -> dict:
+        env = dict(self.env)
+        env.update(zip(self.block.arguments, values))
+        return env
+
+    def _body(self, env: dict, index: dict[int, np.ndarray | int]) -> list[np.ndarray]:
+        """The yielded values of the body evaluated on `env`'s block arguments."""
+        for op in _ops(self.block):
+            if op.name == "linalg.yield":
+                return [env[v] for v in op.operands]
+            if op.name == "linalg.index":
+                d = ir.IntegerAttr(op.attributes["dim"]).value
+                env[op.results[0]] = np.asarray(index[d], np.int64)
+            else:
+                env[op.results[0]] = _evaluate_op(op, [env[v] for v in op.operands], env)
+        raise _refuse(self.op, "has no linalg.yield")
+
+    def _indices(self) -> dict[int, np.ndarray]:
+        return {d: np.arange(s).reshape([s if i == d else 1 for i in range(self.n)]) for d, s in enumerate(self.sizes)}
+
+    def run(self) -> list[np.ndarray]:
+        if not self.reduction:
+            if math.prod(self.sizes) > MAX_ELEMENTS:
+                raise _refuse(self.op, "is too large for numpy")
+            ys = self._body(self._arg_env(self.loops), self._indices())
+        else:
+            ys = self._combined() or self._stepwise()
+        return [_cast(_from_loops(y, ds, self.parallel_shape), r.type)
+                for y, ds, r in zip(ys, self.out_dims, self.op.results)]
+
+    # A reduction whose outputs each yield combine(out, e), e free of the outputs.
+    def _combined(self) -> list[np.ndarray] | None:
+        outs = list(self.block.arguments)[self.n_in:]
+        yielded = list(self.block.operations)[-1].operands
+        plans = []
+        for out, y in zip(outs, yielded):
+            owner = _defining_op(y)
+            if owner is None or owner.name not in _REDUCE or len(owner.operands) != 2:
+                return None
+            a, b = owner.operands
+            e = b if a == out else a if b == out else None
+            if e is None or _depends_on(e, set(outs), self.block):
+                return None
+            plans.append((owner, e))
+        results = []
+        for (combine, e), init in zip(plans, self.loops[self.n_in:]):
+            reduced = self._reduce(combine, e)
+            results.append(_cast(_ELEMENTWISE[combine.name](init, reduced), combine.results[0].type))
+        return results
+
+    def _reduce(self, combine: ir.Operation, e: ir.Value) -> np.ndarray:
+        """`e` over every loop, reduced over the reduction loops under `combine` (keepdims)."""
+        rtype = combine.results[0].type
+        product = _defining_op(e)
+        if combine.name in ("arith.addf", "arith.addi") and product is not None and \
+                product.name in ("arith.mulf", "arith.muli"):
+            x, y = (self._value_of(v) for v in product.operands)
+            return self._einsum(_cast(x, rtype), _cast(y, rtype))
+        value = np.asarray(self._value_of(e))
+        if math.prod(self.sizes) > MAX_ELEMENTS:
+            raise _refuse(self.op, "is too large for numpy")
+        value = np.broadcast_to(value, self.sizes)
+        return _cast(_REDUCE[combine.name](value, axis=tuple(self.reduction)), rtype).reshape(self.parallel_shape)
+
+    def _value_of(self, v: ir.Value) -> np.ndarray:
+        """Value `v` of the body (free of the outputs), in loop space."""
+        env = self._arg_env(self.loops[:self.n_in])
+        index = self._indices()
+        memo = {}
+
+        def value(w):
+            if w in env:
+                return env[w]
+            if w in memo:
+                return memo[w]
+            op = _defining_op(w)
+            if op.name == "linalg.index":
+                r = np.asarray(index[ir.IntegerAttr(op.attributes["dim"]).value])
+            else:
+                r = _evaluate_op(op, [value(o) for o in op.operands], env)
+            memo[w] = r
+            return r
+        return value(v)
+
+    def _einsum(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """sum over the reduction loops of x * y, both in loop space, as one einsum."""
+        letters = "abcdefghijklmnopqrstuvwxyz"[:self.n]
+        sx = "".join(letters[d] for d in range(self.n) if x.shape[d] != 1)
+        sy = "".join(letters[d] for d in range(self.n) if y.shape[d] != 1)
+        so = "".join(letters[d] for d in range(self.n) if d not in self.reduction and (letters[d] in sx + sy))
+        out = np.einsum(f"{sx},{sy}->{so}", x.reshape([s for s in x.shape if s != 1]),
+                        y.reshape([s for s in y.shape if s != 1]), optimize=True)
+        shape = [s if letters[d] in so else 1 for d, s in enumerate(self.sizes)]
+        # A reduction loop neither factor varies along adds the same product once per step.
+        steps = math.prod(self.sizes[d] for d in self.reduction if letters[d] not in sx + sy)
+        return np.reshape(out * out.dtype.type(steps) if steps != 1 else out, shape)
+
+    # Any other reduction: one step of the reduction loops at a time, in their order.
+    def _stepwise(self) -> list[np.ndarray]:
+        red_sizes = [self.sizes[d] for d in self.reduction]
+        if math.prod(red_sizes) > MAX_STEPS:
+            raise _refuse(self.op, "takes too many sequential steps for numpy")
+        acc = list(self.loops[self.n_in:])
+        index = self._indices()
+        for step in np.ndindex(*red_sizes):
+            at = dict(zip(self.reduction, step))
+            ins = [x[tuple(at.get(d, slice(None)) if x.shape[d] != 1 else slice(None) for d in range(self.n))]
+                   for x in self.loops[:self.n_in]]
+            ins = [np.expand_dims(x, tuple(d for d in self.reduction if self.loops[i].shape[d] != 1))
+                   for i, x in enumerate(ins)]
+            step_index = {d: (at[d] if d in at else i) for d, i in index.items()}
+            acc = [_cast(v, r.type) for v, r in zip(self._body(self._arg_env(ins + acc), step_index), self.op.results)]
+        return acc
+
+
+def _defining_op(v: ir.Value) -> ir.Operation | None:
+    """The op that defines `v`; None for a block argument."""
+    return None if isinstance(v.owner, ir.Block) else v.owner.operation
+
+
+def _depends_on(v: ir.Value, targets: set, block: ir.Block) -> bool:
+    """Whether body value `v` reads any of `targets` (block arguments), directly or not."""
+    body = {r for op in block.operations for r in op.results}
+    seen = set()
+    stack = [v]
+    while stack:
+        w = stack.pop()
+        if w in targets:
+            return True
+        if w in seen or w not in body:
+            continue
+        seen.add(w)
+        stack.extend(_defining_op(w).operands)
+    return False
+
+
+# --- the other ops ---------------------------------------------------------------------------
+
+def _shape(t: ir.Type) -> list[int]:
+    shape = ir.ShapedType(t).shape
+    if any(ir.ShapedType.is_dynamic_size(s) for s in shape):
+        raise Unsupported(f"dynamic shape {t} is not evaluated by numpy")
+    return shape
+
+
+def _static(op: ir.Operation, name: str) -> list[int]:
+    values = list(ir.DenseI64ArrayAttr(op.attributes[name]))
+    if any(ir.ShapedType.is_dynamic_size(v) for v in values):
+        raise _refuse(op, f"has a dynamic {name}")
+    return values
+
+
+def _slices(op: ir.Operation) -> tuple[slice, ...]:
+    if len(op.operands) > (2 if op.name == "tensor.insert_slice" else 1):
+        raise _refuse(op, "has dynamic offsets, sizes or strides")
+    offsets, sizes, strides = (_static(op, f"static_{k}") for k in ("offsets", "sizes", "strides"))
+    return tuple(slice(o, o + s * st, st) for o, s, st in zip(offsets, sizes, strides)), sizes
+
+
+def _extract_slice(op, args, env):
+    index, _ = _slices(op)
+    return np.reshape(args[0][index], _shape(op.results[0].type)).copy()
+
+
+def _insert_slice(op, args, env):
+    index, sizes = _slices(op)
+    out = np.array(args[1])
+    out[index] = np.reshape(args[0], sizes)
+    return out
+
+
+def _pad(op, args, env):
+    if len(op.operands) > 1:
+        raise _refuse(op, "has dynamic padding")
+    block = op.regions[0].blocks[0]
+    ops = _ops(block)
+    if len(ops) != 1 or block.arguments and any(a == ops[0].operands[0] for a in block.arguments):
+        raise _refuse(op, "pads with a value that is not one constant")
+    pad = env[ops[0].operands[0]]
+    low, high = _static(op, "static_low"), _static(op, "static_high")
+    return np.pad(args[0], list(zip(low, high)), constant_values=pad)
+
+
+def _softmax(op, args, env):
+    d = ir.IntegerAttr(op.attributes["dimension"]).value
+    x = args[0]
+    e = np.exp(x - np.max(x, axis=d, keepdims=True))
+    return _cast(e / np.sum(e, axis=d, keepdims=True), op.results[0].type)
+
+
+def _constant(op, args, env):
+    return _attribute_value(op, op.attributes["value"], op.results[0].type)
+
+
+_OPS = {
+    "arith.constant": _constant,
+    "util.unfoldable_constant": _constant,
+    "tensor.empty": lambda op, args, env: np.zeros(_shape(op.results[0].type), numpy_dtype(op.results[0].type)),
+    "tensor.expand_shape": lambda op, args, env: np.reshape(args[0], _shape(op.results[0].type)),
+    "tensor.collapse_shape": lambda op, args, env: np.reshape(args[0], _shape(op.results[0].type)),
+    "tensor.extract_slice": _extract_slice,
+    "tensor.insert_slice": _insert_slice,
+    "tensor.pad": _pad,
+    "tensor.concat": lambda op, args, env: np.concatenate(args, axis=ir.IntegerAttr(op.attributes["dim"]).value),
+    "linalg.softmax": _softmax,
+    "linalg.generic": lambda op, args, env: _Generic(op, args, env).run(),
+}
+
+
+def _evaluate_op(op: ir.Operation, args: list[np.ndarray], env: dict):
+    if op.name in _OPS:
+        return _OPS[op.name](op, args, env)
+    if len(op.results) == 1 and not len(op.regions):
+        return _elementwise(op, args)
+    raise _refuse(op)
+
+
+def evaluate(text: str, function: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    """The outputs of `function` of the program `text` on `inputs` (see the module docstring);
+    Unsupported for what it does not take."""
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.parse(text)
+        passmanager.PassManager.parse("builtin.module(func.func(linalg-generalize-named-ops))").run(module.operation)
+        funcs = [op for op in _ops(module.body) if op.name == "func.func"
+                 and ir.StringAttr(op.attributes["sym_name"]).value == function]
+        if len(funcs) != 1 or len(funcs[0].regions[0].blocks) != 1:
+            raise Unsupported(f"function @{function} is not one block")
+        block = funcs[0].regions[0].blocks[0]
+        env: dict = {}
+        for arg, x in zip(block.arguments, inputs):
+            env[arg] = _cast(x, arg.type) if isinstance(scalar_type(arg.type), ir.BF16Type) \
+                else np.asarray(x, numpy_dtype(arg.type)).reshape(_shape(arg.type))
+        with np.errstate(all="ignore"):
+            for op in _ops(block):
+                if op.name == "func.return":
+                    return [np.asarray(env[v]) for v in op.operands]
+                results = _evaluate_op(op, [env[v] for v in op.operands], env)
+                results = results if isinstance(results, list) else [results]
+                env.update(zip(op.results, results))
+        raise Unsupported(f"function @{function} has no func.return")
