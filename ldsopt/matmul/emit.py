@@ -80,6 +80,32 @@ from ldsopt.matmul.schemes import MatmulPlan
 from ldsopt.staging import ATTR, StagingLayout
 
 
+# Registers (bytes per thread) the epilogue's early operand reads may hold through the K loop:
+# 32 registers, a 64x64 f16 tile's residual and bias on 128 threads.
+EARLY_READ_BYTES = 128
+
+
+class _Offsets:
+    """The output's m and n at offsets from (m0, n0), each made once (so that the early
+    reads of a bias shared by several output vectors are one read)."""
+
+    def __init__(self, emitter: "Emitter", m0: ir.Value, n0: ir.Value):
+        self._emitter = emitter
+        self._at = {"m": {0: m0}, "n": {0: n0}}
+
+    def _get(self, dim: str, off: int) -> ir.Value:
+        known = self._at[dim]
+        if off not in known:
+            known[off] = self._emitter._offset(known[0], off)
+        return known[off]
+
+    def m(self, dm: int) -> ir.Value:
+        return self._get("m", dm)
+
+    def n(self, dn: int) -> ir.Value:
+        return self._get("n", dn)
+
+
 class Emitter:
     """Builds the kernel of one planned dispatch: staging and the K loop here; the product
     and the output store in the scheme's subclass."""
@@ -118,6 +144,7 @@ class Emitter:
             self._land(self._read_tiles(k.const(0)), k.const(0), self._slot(k.const(0)))
             gpu.barrier()
             acc0 = self._acc_init(k.const(p.init, self.acc_type) if not loaded else self._zero(self.acc_type))
+            self.early = self._read_epilogue_early()
             loop = scf.ForOp(k.const(0), k.const(self.n_steps), k.const(1), acc0)
         with ir.InsertionPoint(loop.body), self.d.location:
             self._k_step(loop.induction_variable, list(loop.inner_iter_args))
@@ -139,8 +166,19 @@ class Emitter:
         """The accumulators after the K sub-steps of `_k_group` elements at `kk` of LDS buffer `buf`."""
         raise NotImplementedError
 
-    def _store_output(self, acc: list[ir.Value]) -> None:
+    def _output_pieces(self) -> list[tuple[int, int, int, int, int]]:
+        """This thread's output vectors, in store order: (accumulator, first element of its
+        `_flat` vector, width, m and n offsets from `_output_origin`)."""
         raise NotImplementedError
+
+    def _output_origin(self) -> tuple[ir.Value, ir.Value]:
+        """(m, n) of this thread's first output element."""
+        return (arith.addi(self.origin["m"], self.frag_origin["A"]),
+                arith.addi(self.origin["n"], self.frag_origin["B"]))
+
+    def _flat(self, acc: ir.Value) -> ir.Value:
+        """Accumulator `acc` as the 1-D vector `_output_pieces` counts elements of."""
+        return acc
 
     # --- staging ---
 
@@ -374,42 +412,106 @@ class Emitter:
 
     # --- output ---
 
-    def _store_piece(self, piece: ir.Value, m: ir.Value, n: ir.Value) -> None:
-        """Stores a vector of the output along N at (m, n), adding the loaded init if any and
-        applying the epilogue if any (stored in its result's dim order); guarded where the
-        tiles do not divide M or N (vector widths divide N)."""
+    def _store_output(self, acc: list[ir.Value]) -> None:
+        m0, n0 = self._output_origin()
+        at = _Offsets(self, m0, n0)
+        for i, first, width, dm, dn in self._output_pieces():
+            flat = self._flat(acc[i])
+            piece = flat if width == ir.VectorType(flat.type).shape[0] else vector.extract_strided_slice(
+                ir.VectorType.get([width], self.acc_type), flat, [first], [width], [1])
+            early = [self.early.get(key) for key in self._epilogue_keys(width, dm, dn)] if self.early else None
+            self._store_piece(piece, at.m(dm), at.n(dn), early)
+
+    def _epilogue_keys(self, width: int, dm: int, dn: int) -> list[tuple]:
+        """The key of each epilogue input's read for the output vector of `width` at offsets
+        (dm, dn): the input, the offsets along the dims it has, the width (None for the
+        contraction's result, which is not read)."""
+        dims = (["b"] if self.batch is not None else []) + ["m", "n"]
+        offset = {"b": 0, "m": dm, "n": dn}
+        return [None if x is None else (pos, tuple(offset[dims[i]] for i in x[1]), width)
+                for pos, x in enumerate(self.p.epilogue.inputs)]
+
+    def _read_epilogue_early(self) -> dict | None:
+        """The epilogue's operand reads of every output vector, emitted before the K loop, so
+        that their latency hides behind the loop instead of stalling the stores after it (a
+        grid of about one tile per CU, such as a BERT projection's, cannot hide one memory
+        round trip per workgroup behind other workgroups); each distinct read once (a bias
+        row's vector serves every output vector of its n). None where the epilogue reads no
+        operand, or where the reads would hold more than EARLY_READ_BYTES of registers per
+        thread through the loop: the epilogue then reads at the store."""
+        if not self.p.epilogue or all(x is None for x in self.p.epilogue.inputs):
+            return None
+        reads = {}
+        for _, _, width, dm, dn in self._output_pieces():
+            for key in self._epilogue_keys(width, dm, dn):
+                if key is not None:
+                    reads.setdefault(key, (dm, dn))
+        inputs = self.p.epilogue.inputs
+        held = sum((width if self._reads_vector(inputs[pos]) else 1) * element_bits(inputs[pos][0].tensor_type
+                                                                                    .element_type) // 8
+                   for pos, _, width in reads)
+        if held > EARLY_READ_BYTES:
+            return None
+        at = _Offsets(self, *self._output_origin())
+        early = {}
+        for (pos, offsets, width), (dm, dn) in reads.items():
+            m, n = at.m(dm), at.n(dn)
+            vtype = ir.VectorType.get([width], inputs[pos][0].tensor_type.element_type)
+            idx = ([self.batch] if self.batch is not None else []) + [m, n]
+            early[(pos, offsets, width)] = self._or_zero(
+                self._ragged(m, n), vtype, lambda pos=pos, idx=idx, vtype=vtype: self._input_read(
+                    inputs[pos], self.epilogue_mem[pos], idx, vtype))
+        return early
+
+    def _reads_vector(self, x: tuple) -> bool:
+        """Whether epilogue input `x` (binding, loops) is read as a vector along N (its last
+        dim is N), not as a broadcast scalar."""
+        return bool(x[1]) and x[1][-1] == (1 if self.batch is None else 2)
+
+    def _ragged(self, m: ir.Value, n: ir.Value) -> list[tuple[ir.Value, int]]:
+        """The guards of an output vector at (m, n): M and N where the tiles do not divide them."""
         p, t = self.p, self.pl.tiling
-        ragged = [(x, p.sizes[dim]) for dim, x, tile in (("m", m, t.bm), ("n", n, t.bn)) if p.sizes[dim] % tile]
+        return [(x, p.sizes[dim]) for dim, x, tile in (("m", m, t.bm), ("n", n, t.bn)) if p.sizes[dim] % tile]
+
+    def _store_piece(self, piece: ir.Value, m: ir.Value, n: ir.Value, early: list | None = None) -> None:
+        """Stores a vector of the output along N at (m, n), adding the loaded init if any and
+        applying the epilogue if any (stored in its result's dim order; `early`: its inputs'
+        reads made before the K loop); guarded where the tiles do not divide M or N (vector
+        widths divide N)."""
+        p = self.p
         idx = ([self.batch] if self.batch is not None else []) + [m, n]
-        with self._guard(ragged):
+        with self._guard(self._ragged(m, n)):
             value = piece if self.init is None else self._add(piece, read_vector(piece.type, self.init, idx))
             if p.epilogue:
-                write_vector(self._epilogue(value, idx), self.out, [idx[i] for i in p.epilogue.out_dims])
+                write_vector(self._epilogue(value, idx, early), self.out, [idx[i] for i in p.epilogue.out_dims])
             else:
                 write_vector(value, self.out, idx)
 
-    def _epilogue(self, value: ir.Value, idx: list[ir.Value]) -> ir.Value:
+    def _epilogue(self, value: ir.Value, idx: list[ir.Value], early: list | None = None) -> ir.Value:
         """The epilogue's body on vectors along N at `idx` (b?, m, n), `value` standing for the
         contraction's result."""
         return self._body_at(self.p.epilogue.op, self.p.epilogue.inputs, self.epilogue_mem, idx,
-                             ir.VectorType(value.type).shape[0], value)
+                             ir.VectorType(value.type).shape[0], value, early)
+
+    @staticmethod
+    def _input_read(x: tuple, buf: ir.Value, idx: list[ir.Value], vtype: ir.VectorType) -> ir.Value:
+        """Input `x` (binding, loops) of an elementwise body at `idx` (the body's loops' values),
+        as `vtype` along the last loop: a vector read where that loop is the input's last dim,
+        else the scalar at its loops, broadcast."""
+        at = [idx[i] for i in x[1]]
+        return read_vector(vtype, buf, at) if x[1] and x[1][-1] == len(idx) - 1 \
+            else vector.broadcast(vtype, memref.load(buf, at))
 
     def _body_at(self, op: ir.Operation, inputs: list, mems: list, idx: list[ir.Value], width: int,
-                 value: ir.Value | None = None) -> ir.Value:
+                 value: ir.Value | None = None, early: list | None = None) -> ir.Value:
         """Elementwise `op`'s body on vectors of `width` along the last loop at `idx` (its
-        loops' values): an input (binding, loops) with that loop as its last dim read as a
-        vector there (from `mems`), any other as the scalar at its loops of `idx`, broadcast;
-        a None input is `value`."""
-        last = len(idx) - 1
+        loops' values), its inputs read by `_input_read` from `mems` or given by `early`
+        (read before); a None input is `value`."""
         args = []
-        for x, buf in zip(inputs, mems):
-            if x is None:
-                args.append(value)
-                continue
-            at = [idx[i] for i in x[1]]
-            vtype = ir.VectorType.get([width], x[0].tensor_type.element_type)
-            args.append(read_vector(vtype, buf, at) if x[1] and x[1][-1] == last
-                        else vector.broadcast(vtype, memref.load(buf, at)))
+        for pos, (x, buf) in enumerate(zip(inputs, mems)):
+            vtype = None if x is None else ir.VectorType.get([width], x[0].tensor_type.element_type)
+            args.append(value if x is None else early[pos] if early is not None else
+                        self._input_read(x, buf, idx, vtype))
         return vectorize_body(op, args, width)
 
     # --- guards ---

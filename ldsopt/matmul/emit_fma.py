@@ -76,14 +76,8 @@ class FmaEmitter(Emitter):
         wide = ir.VectorType.get(vtype.shape, self.acc_type)
         return arith.extsi(wide, v) if isinstance(self.acc_type, ir.IntegerType) else arith.extf(wide, v)
 
-    def _store_output(self, acc: list[ir.Value]) -> None:
-        """Each accumulator row in the widest vectors that divide N."""
+    def _output_pieces(self) -> list[tuple[int, int, int, int, int]]:
+        """Each accumulator row (row i of the micro-tile) in the widest vectors that divide N."""
         p, t = self.p, self.pl.tiling
         width = pow2_dividing(math.gcd(t.tn, p.sizes["n"]), t.tn)
-        m0 = arith.addi(self.origin["m"], self.frag_origin["A"])
-        n0 = arith.addi(self.origin["n"], self.frag_origin["B"])
-        for i, row in enumerate(acc):
-            for q in range(0, t.tn, width):
-                piece = row if width == t.tn else \
-                    vector.extract_strided_slice(ir.VectorType.get([width], self.acc_type), row, [q], [width], [1])
-                self._store_piece(piece, self._offset(m0, i), self._offset(n0, q))
+        return [(i, q, width, i, q) for i in range(t.tm) for q in range(0, t.tn, width)]

@@ -111,24 +111,27 @@ class MmaEmitter(Emitter):
                                         [vector.extract(p, [], [i]) for p, i in parts])
         return flat if len(lay.shape) == 1 else vector.shape_cast(lay.register_type(self.p.elem_type), flat)
 
-    def _store_output(self, acc: list[ir.Value]) -> None:
+    def _output_origin(self) -> tuple[ir.Value, ir.Value]:
+        c = self.pl.scheme.intrinsic.c
+        m0, n0 = super()._output_origin()
+        return arith.addi(m0, self._lane_offset(c.first)), arith.addi(n0, self._lane_offset(c.second))
+
+    def _flat(self, acc: ir.Value) -> ir.Value:
+        c = self.pl.scheme.intrinsic.c
+        return acc if len(c.shape) == 1 else vector.shape_cast(ir.VectorType.get([c.elems], self.acc_type), acc)
+
+    def _output_pieces(self) -> list[tuple[int, int, int, int, int]]:
         """Each intrinsic tile's C elements in runs along N, as long as the runs and N allow."""
         sch = self.pl.scheme
         c = sch.intrinsic.c
         rm, rn = sch.reps
         coords = list(zip(c.d_first, c.d_second))
-        m_lane = arith.addi(arith.addi(self.origin["m"], self.frag_origin["A"]), self._lane_offset(c.first))
-        n_lane = arith.addi(arith.addi(self.origin["n"], self.frag_origin["B"]), self._lane_offset(c.second))
+        pieces = []
         for r in range(rm):
             for q in range(rn):
-                value = acc[r * rn + q]
-                flat = value if len(c.shape) == 1 else \
-                    vector.shape_cast(ir.VectorType.get([c.elems], self.acc_type), value)
                 for e, n in mma.runs(coords):
                     width = pow2_dividing(math.gcd(n, self.p.sizes["n"]), n)
                     for j in range(e, e + n, width):
-                        piece = flat if width == c.elems else vector.extract_strided_slice(
-                            ir.VectorType.get([width], self.acc_type), flat, [j], [width], [1])
                         dm, dn = coords[j]
-                        self._store_piece(piece, self._offset(m_lane, r * sch.intrinsic.m + dm),
-                                          self._offset(n_lane, q * sch.intrinsic.n + dn))
+                        pieces.append((r * rn + q, j, width, r * sch.intrinsic.m + dm, q * sch.intrinsic.n + dn))
+        return pieces

@@ -5,14 +5,18 @@
 // A matmul with the elementwise consumer IREE fuses into its dispatch: f16 operands, f32
 // accumulation, + a row bias (over n), GELU by erf, truncated to f16. The f32 result is never
 // stored: each accumulator piece (4 along N) goes through the consumer's body on vectors, the
-// bias read as a vector at the same n, and the f16 vector is written to the stored binding.
+// bias read as a vector at the same n, and the f16 vector is written to the stored binding. The
+// bias is read before the K loop, once for the 4 pieces of the same n: its latency hides behind
+// the loop instead of stalling the stores.
 // CHECK-LABEL: func.func @bias_gelu_f16
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // CHECK:         %[[BIAS:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
 // CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(3)
+// CHECK:         %[[B0:.+]] = vector.transfer_read %[[BIAS]][%{{.+}}]{{.*}} : memref<64xf32, {{.*}}>, vector<4xf32>
+// CHECK-NOT:     vector.transfer_read %[[BIAS]]
 // CHECK:         %[[ACC:.+]]:4 = scf.for
 // CHECK-NOT:     linalg.generic
-// CHECK:         %[[B0:.+]] = vector.transfer_read %[[BIAS]][%{{.+}}]{{.*}} : memref<64xf32, {{.*}}>, vector<4xf32>
+// CHECK-NOT:     vector.transfer_read %[[BIAS]]
 // CHECK:         %[[Y:.+]] = arith.addf %[[ACC]]#0, %[[B0]] : vector<4xf32>
 // CHECK:         %[[S:.+]] = arith.mulf %[[Y]], %{{.+}} : vector<4xf32>
 // erf as ldsopt/fast_math.py expands it: clamped, x P(x^2) / Q(x^2), the quotient approximate.
@@ -66,15 +70,16 @@ func.func @bias_gelu_f16() {
 
 // -----
 
-// A column bias (over m) is one scalar per output row: loaded once per piece and broadcast
-// along n.
+// A column bias (over m) is one scalar per output row: loaded once per row, before the K loop,
+// and broadcast along n.
 // CHECK-LABEL: func.func @column_bias
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // CHECK:         %[[BIAS:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
 // CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(3)
-// CHECK:         %[[ACC:.+]]:4 = scf.for
 // CHECK:         %[[C:.+]] = memref.load %[[BIAS]][%{{.+}}] : memref<64xf32
 // CHECK:         %[[CV:.+]] = vector.broadcast %[[C]] : f32 to vector<4xf32>
+// CHECK-COUNT-3: memref.load %[[BIAS]]
+// CHECK:         %[[ACC:.+]]:4 = scf.for
 // CHECK:         %[[Y:.+]] = arith.addf %[[ACC]]#0, %[[CV]] : vector<4xf32>
 // CHECK:         vector.transfer_write %[[Y]], %[[OUT]]
 #layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
@@ -402,9 +407,9 @@ func.func @scale_const() {
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // CHECK:         %[[S:.+]] = hal.interface.binding.subspan {{.*}} binding(2) {{.*}} : memref<f32,
 // CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(3)
-// CHECK:         %[[ACC:.+]]:4 = scf.for
 // CHECK:         %[[X:.+]] = memref.load %[[S]][] : memref<f32,
 // CHECK:         %[[XV:.+]] = vector.broadcast %[[X]] : f32 to vector<4xf32>
+// CHECK:         %[[ACC:.+]]:4 = scf.for
 // CHECK:         %[[Y:.+]] = arith.mulf %[[ACC]]#0, %[[XV]] : vector<4xf32>
 // CHECK:         %[[T:.+]] = arith.truncf %[[Y]] : vector<4xf32> to vector<4xf16>
 // CHECK:         vector.transfer_write %[[T]], %[[OUT]]{{.*}} : vector<4xf16>, memref<64x64xf16
@@ -473,8 +478,8 @@ func.func @cast_bf16() {
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // CHECK:         %[[BIAS:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
 // CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(3)
-// CHECK:         %[[ACC:.+]]:4 = scf.for
 // CHECK:         %[[C:.+]] = vector.transfer_read %[[BIAS]][%{{.+}}]{{.*}} : memref<64xf32, {{.*}}>, vector<4xf32>
+// CHECK:         %[[ACC:.+]]:4 = scf.for
 // CHECK:         %[[Y:.+]] = arith.addf %[[ACC]]#0, %[[C]] : vector<4xf32>
 // CHECK:         %[[R:.+]] = arith.maximumf %[[Y]], %{{.+}} : vector<4xf32>
 // CHECK:         %[[T:.+]] = arith.truncf %[[R]] : vector<4xf32> to vector<4xf16>

@@ -116,14 +116,15 @@ iree_codegen.dispatch_config @nt_i8 {
 // -----
 
 // Dequantization fused after the i8 matmul: the i32 sums converted to f32 and scaled per
-// column through the epilogue mechanism; the i32 result is never stored.
+// column through the epilogue mechanism (the scales read before the K loop); the i32 result is
+// never stored.
 // FMA-LABEL: func.func @dequant_i8
 // FMA-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // FMA:         %[[SCALE:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
 // FMA:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(3)
+// FMA:         %[[S:.+]] = vector.transfer_read %[[SCALE]][%{{.+}}]{{.*}} : memref<64xf32, {{.*}}>, vector<4xf32>
 // FMA:         %[[ACC:.+]]:4 = scf.for
 // FMA-NOT:     linalg.generic
-// FMA:         %[[S:.+]] = vector.transfer_read %[[SCALE]][%{{.+}}]{{.*}} : memref<64xf32, {{.*}}>, vector<4xf32>
 // FMA:         %[[F:.+]] = arith.sitofp %[[ACC]]#0 : vector<4xi32> to vector<4xf32>
 // FMA:         %[[Y:.+]] = arith.mulf %[[F]], %[[S]] : vector<4xf32>
 // FMA:         vector.transfer_write %[[Y]], %[[OUT]]{{.*}} : vector<4xf32>, memref<64x64xf32
