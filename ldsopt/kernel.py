@@ -18,6 +18,8 @@ ops, workgroup memory, barriers) in front of the dispatch's terminator, then cal
 
 from __future__ import annotations
 
+import math
+
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, llvm, memref, vector
 
@@ -250,6 +252,25 @@ class L1Prefetch:
 
 def _index(value: int) -> ir.Value:
     return arith.constant(ir.IndexType.get(), value)
+
+
+def global_alignment(buf: ir.Value, n: int, backend: str) -> int:
+    """Bytes of alignment of an access of `n` elements to binding memref `buf` whose index
+    along the last dim is a multiple of `n` (0: none stated; SPIR-V, scalars, an offset or
+    stride not known): what the binding's base (its subspan's `alignment`), its row strides
+    and the access's own size all divide. Stated on a `vector.load`/`store`, it keeps LLVM
+    from splitting a read or write whose address it cannot prove aligned (CUDA split a
+    vector<2xf16> at a dynamic column into two 16-bit accesses)."""
+    if backend == "vulkan" or n == 1 or not isinstance(buf, ir.OpResult) or \
+            buf.owner.name != "hal.interface.binding.subspan" or "alignment" not in buf.owner.attributes:
+        return 0
+    mtype = ir.MemRefType(buf.type)
+    strides, offset = mtype.get_strides_and_offset()
+    if not strides or strides[-1] != 1 or any(mtype.is_dynamic_stride_or_offset(v) for v in [*strides, offset]):
+        return 0
+    elem_bytes = element_bits(mtype.element_type) // 8
+    base = ir.IntegerAttr(buf.owner.attributes["alignment"]).value
+    return math.gcd(n * elem_bytes, base, *(s * elem_bytes for s in [*strides[:-1], offset] if s))
 
 
 def write_vector(value: ir.Value, buf: ir.Value, indices: list[ir.Value], align: int = 0) -> None:

@@ -1,4 +1,4 @@
-"""lds-run: compile a program through IREE with ldsopt, run it, and check it against llvm-cpu.
+"""lds-run: compile a program through IREE with ldsopt, run it, and check it against a reference.
 
     lds-run prog.mlir [--target lavapipe|cuda|gfx942] [--require-ldsopt] [--emit-dir DIR]
     lds-run prog.mlir --target cuda --prepare DIR      # compile here ...
@@ -6,7 +6,8 @@
     lds-run a.mlir b.mlir --target cuda --prepare DIR  # a suite: DIR/a, DIR/b; --replay DIR runs all
 
 Prints, per dispatch, which pipeline lowered it (the ldsopt passes, or `iree-default`),
-the reference that ran (the program promoted to f64 where it can be, see ldsopt/reference.py),
+the reference that ran (the program promoted to f64 where it can be, see ldsopt/reference.py,
+evaluated by numpy, ldsopt/numpy_reference.py, or where numpy cannot, by IREE's llvm-cpu),
 the max abs/rel error and the tolerance per output, and a last line starting PASS or FAIL
 (exit 0 only on PASS). For gfx942 with no AMD GPU present it compiles, prints an ISA summary per
 dispatch and ends with a line starting COMPILED.

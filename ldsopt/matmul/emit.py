@@ -73,7 +73,7 @@ from ldsopt import target as target_model
 from ldsopt.dispatch import Binding, Dispatch
 from ldsopt.elementwise import vectorize_body
 from ldsopt.ir_types import element_bits
-from ldsopt.kernel import Kernel, L1Prefetch, read_vector, write_vector
+from ldsopt.kernel import Kernel, L1Prefetch, global_alignment, read_vector, write_vector
 from ldsopt.matmul import dtl_emit
 from ldsopt.matmul.match import MatmulProblem
 from ldsopt.matmul.schemes import MatmulPlan
@@ -458,9 +458,10 @@ class Emitter:
             m, n = at.m(dm), at.n(dn)
             vtype = ir.VectorType.get([width], inputs[pos][0].tensor_type.element_type)
             idx = ([self.batch] if self.batch is not None else []) + [m, n]
+            mem = self.epilogue_mem[pos]
             early[(pos, offsets, width)] = self._or_zero(
-                self._ragged(m, n), vtype, lambda pos=pos, idx=idx, vtype=vtype: self._input_read(
-                    inputs[pos], self.epilogue_mem[pos], idx, vtype))
+                self._ragged(m, n), vtype, lambda pos=pos, idx=idx, vtype=vtype, mem=mem: self._input_read(
+                    inputs[pos], mem, idx, vtype, self._global_align(mem, width)))
         return early
 
     def _reads_vector(self, x: tuple) -> bool:
@@ -480,38 +481,49 @@ class Emitter:
         widths divide N)."""
         p = self.p
         idx = ([self.batch] if self.batch is not None else []) + [m, n]
+        width = ir.VectorType(piece.type).shape[0]
         with self._guard(self._ragged(m, n)):
-            value = piece if self.init is None else self._add(piece, read_vector(piece.type, self.init, idx))
-            if p.epilogue:
-                write_vector(self._epilogue(value, idx, early), self.out, [idx[i] for i in p.epilogue.out_dims])
+            value = piece if self.init is None else self._add(
+                piece, read_vector(piece.type, self.init, idx, self._global_align(self.init, width)))
+            if not p.epilogue:
+                write_vector(value, self.out, idx, self._global_align(self.out, width))
+            elif p.epilogue.out_dims[-1] == len(idx) - 1:  # stored along N
+                write_vector(self._epilogue(value, idx, early), self.out, [idx[i] for i in p.epilogue.out_dims],
+                             self._global_align(self.out, width))
             else:
-                write_vector(value, self.out, idx)
+                write_vector(self._epilogue(value, idx, early), self.out, [idx[i] for i in p.epilogue.out_dims])
+
+    def _global_align(self, buf: ir.Value, n: int) -> int:
+        """The alignment to state on an output-stage access of `n` elements along N (its
+        index along N is a multiple of n: pieces start at multiples of their width)."""
+        return global_alignment(buf, n, self.k.target.backend)
 
     def _epilogue(self, value: ir.Value, idx: list[ir.Value], early: list | None = None) -> ir.Value:
         """The epilogue's body on vectors along N at `idx` (b?, m, n), `value` standing for the
         contraction's result."""
         return self._body_at(self.p.epilogue.op, self.p.epilogue.inputs, self.epilogue_mem, idx,
-                             ir.VectorType(value.type).shape[0], value, early)
+                             ir.VectorType(value.type).shape[0], value, early, aligned=True)
 
     @staticmethod
-    def _input_read(x: tuple, buf: ir.Value, idx: list[ir.Value], vtype: ir.VectorType) -> ir.Value:
+    def _input_read(x: tuple, buf: ir.Value, idx: list[ir.Value], vtype: ir.VectorType, align: int = 0) -> ir.Value:
         """Input `x` (binding, loops) of an elementwise body at `idx` (the body's loops' values),
-        as `vtype` along the last loop: a vector read where that loop is the input's last dim,
-        else the scalar at its loops, broadcast."""
+        as `vtype` along the last loop: a vector read (of `align` bytes of alignment) where
+        that loop is the input's last dim, else the scalar at its loops, broadcast."""
         at = [idx[i] for i in x[1]]
-        return read_vector(vtype, buf, at) if x[1] and x[1][-1] == len(idx) - 1 \
+        return read_vector(vtype, buf, at, align) if x[1] and x[1][-1] == len(idx) - 1 \
             else vector.broadcast(vtype, memref.load(buf, at))
 
     def _body_at(self, op: ir.Operation, inputs: list, mems: list, idx: list[ir.Value], width: int,
-                 value: ir.Value | None = None, early: list | None = None) -> ir.Value:
+                 value: ir.Value | None = None, early: list | None = None, aligned: bool = False) -> ir.Value:
         """Elementwise `op`'s body on vectors of `width` along the last loop at `idx` (its
-        loops' values), its inputs read by `_input_read` from `mems` or given by `early`
-        (read before); a None input is `value`."""
+        loops' values), its inputs read by `_input_read` from `mems` (with their alignment
+        stated where `aligned`: `idx`'s last loop at a multiple of `width`) or given by
+        `early` (read before); a None input is `value`."""
         args = []
         for pos, (x, buf) in enumerate(zip(inputs, mems)):
             vtype = None if x is None else ir.VectorType.get([width], x[0].tensor_type.element_type)
             args.append(value if x is None else early[pos] if early is not None else
-                        self._input_read(x, buf, idx, vtype))
+                        self._input_read(x, buf, idx, vtype, self._global_align(buf, width) if aligned else 0))
         return vectorize_body(op, args, width)
 
     # --- guards ---

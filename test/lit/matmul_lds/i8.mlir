@@ -45,7 +45,7 @@
 // MMA:           vector.load {{.*}} alignment = 4 : memref<2x64x80xi8, #gpu.address_space<workgroup>>, vector<4xi8>
 // MMA:           %[[A:.+]] = vector.shape_cast %{{.+}} : vector<16xi8> to vector<4x4xi8>
 // MMA-NEXT:      nvgpu.mma.sync(%[[A]], %[[B]], %{{.+}}) mmaShape = [16, 8, 32] : (vector<4x4xi8>, vector<2x4xi8>, vector<2x2xi32>) -> vector<2x2xi32>
-// MMA:         vector.transfer_write {{.*}} : vector<2xi32>, memref<96x160xi32
+// MMA:         vector.store {{.*}} alignment = 8 : memref<96x160xi32, {{.*}}>, vector<2xi32>
 #layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @nn_i8() {
   %c0 = arith.constant 0 : index
