@@ -6,8 +6,8 @@ TILINGS (128x128 to 32x32 in 256 threads, 16-wide ones in 64 for skinny products
 target's threads, vector width and LDS take and that `plan_cost`, a model of how the tiles
 spread over the target's compute units, finds fastest; the `tiles` option gives the tilings
 to choose from, BMxBNxTMxTN, any sizes (96, 160, 192, 320, ...) whose BM/TM * BN/TN threads
-split both tiles evenly and are whole subgroups. Per K step of BK (`k-bytes`, 64 bytes of K by
-default: 16 f32, 32 f16/bf16, 64 i8):
+split both tiles evenly and are whole subgroups. Per K step of BK (`k-bytes`; by default the
+plan's choice of 64 bytes of K, 16 f32, 32 f16/bf16, 64 i8, or 128 where its cost is less):
 - each operand's tile is staged global -> registers -> LDS as its `StagingLayout`
   (ldsopt/staging.py) says; an operand computed by a fused prologue is computed from the
   prologue's inputs, read at the same place, before the LDS store. Planned here: vector
