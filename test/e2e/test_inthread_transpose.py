@@ -60,12 +60,13 @@ def _run(program: pathlib.Path, pipeline: str, *extra: str) -> subprocess.Comple
                           capture_output=True, text=True, timeout=600)
 
 
-def _tiled(pipeline: str, tiles: str) -> str:
-    """`pipeline` with the planning passes' tiling pinned, beside their other options: the
-    tests here are about the staging of one tiling (which operands a tiling lets the pass
-    restage), not about the plan's choice of tiling."""
+def _tiled(pipeline: str, tiles: str, k_bytes: int = 0) -> str:
+    """`pipeline` with the planning passes' tiling (and K step, unless 0) pinned, beside their
+    other options: the tests here are about the staging of one tiling (which operands a tiling
+    lets the pass restage), not about the plan's choice of tiling."""
+    pinned = f"tiles={tiles}" + (f" k-bytes={k_bytes}" if k_bytes else "")
     return re.sub(rf"({PASS}|ldsopt-matmul-lds)(?:\{{([^}}]*)\}})?",
-                  lambda m: f"{m.group(1)}{{{m.group(2) + ' ' if m.group(2) else ''}tiles={tiles}}}", pipeline)
+                  lambda m: f"{m.group(1)}{{{m.group(2) + ' ' if m.group(2) else ''}{pinned}}}", pipeline)
 
 
 def _run_on_lavapipe(name: str, with_pass: bool) -> tuple[bool, str]:
@@ -127,6 +128,26 @@ TILINGS = [
 @pytest.mark.parametrize("name, tiles", TILINGS, ids=[f"{n}-{t}" for n, t in TILINGS])
 def test_lavapipe_forced_at_other_tilings(name, tiles):
     proc = _run(MATMUL / f"{name}.mlir", _tiled(FORCED, tiles), "--target", "lavapipe", *TOLERANCE)
+    lines = proc.stdout.strip().splitlines()
+    assert proc.returncode == 0 and lines and lines[-1].startswith("PASS"), proc.stdout + proc.stderr
+    assert f"ldsopt: {PASS}, ldsopt-matmul-lds" in proc.stdout, proc.stdout
+
+
+# The tilings and K steps (bytes) that the default gfx942 plans of these programs took when the
+# plan began to cost narrow MFMA fragment reads, and with them the transpose (attention's P x V,
+# which test_gfx942_isa_attention_pv asserts; TN f16; TT bf16), run on lavapipe with the forced
+# pass: the raked reads and register transposes of those tiles checked against llvm-cpu
+# (lavapipe's products are FMA, and its LDS maps the bank model's for them).
+GFX942_PLANS = [
+    (HERE / "programs" / "inthread_transpose" / "pv_f16_12x512x64x512.mlir", "32x64x2x4", 128),
+    (MATMUL / "tn_f16_64x96x48.mlir", "16x32x2x4", 128),
+    (MATMUL / "tt_bf16_96x160x64.mlir", "32x16x4x2", 64),
+]
+
+
+@pytest.mark.parametrize("program, tiles, k_bytes", GFX942_PLANS, ids=[f"{p.stem}-{t}" for p, t, _ in GFX942_PLANS])
+def test_lavapipe_forced_at_gfx942_plans(program, tiles, k_bytes):
+    proc = _run(program, _tiled(FORCED, tiles, k_bytes), "--target", "lavapipe")
     lines = proc.stdout.strip().splitlines()
     assert proc.returncode == 0 and lines and lines[-1].startswith("PASS"), proc.stdout + proc.stderr
     assert f"ldsopt: {PASS}, ldsopt-matmul-lds" in proc.stdout, proc.stdout
