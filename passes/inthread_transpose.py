@@ -5,9 +5,14 @@ in-thread transpose: the "thread rake" and the shared-encoding swap).
 Contract.
 - Runs right before ldsopt-matmul-lds, on the dispatches that pass takes (its matching; a
   matched dispatch without a GPU target is an error here as there). It plans each dispatch as
-  ldsopt-matmul-lds does (`PlanOptions.plan_dispatch`, ldsopt/matmul/options.py) and, for
-  each operand that qualifies, records the rewritten `StagingLayout` (ldsopt/staging.py) on
-  the root op, `ldsopt.staging = {B = {...}}` (and, once every operand is K-contiguous, the
+  ldsopt-matmul-lds does (`PlanOptions.plan_dispatch`, ldsopt/matmul/options.py), but costs
+  each candidate plan (tiling, K step) as it would restage it (`staged`): on gfx942 a K-strided
+  operand's MFMA fragments read 16 (8) bits at a time cost their extra LDS reads
+  (planner.narrow_reads), so that a plan whose K tile gives each thread the 2 K rows the
+  transpose needs wins where the rest of the cost allows (attention's P x V: 32x64 tiles of 64
+  K, not 64x32 of 32 K); where the chosen plan restages nothing, ldsopt-matmul-lds plans the
+  same plan. For each operand that qualifies, it records the rewritten `StagingLayout`
+  (ldsopt/staging.py) on the root op, `ldsopt.staging = {B = {...}}` (and, once every operand is K-contiguous, the
   others restaged for the wider reads below), its own name in `ldsopt.staged_by` and, unless
   a pass before it did, the plan (`ldsopt.matmul_plan`), which ldsopt-matmul-lds follows;
   ldsopt-matmul-lds emits the recorded staging and names this pass before itself in the
@@ -169,6 +174,17 @@ class InthreadTranspose(PlanOptions):
             if rewritten:
                 self.record(d, pl, choice, rewritten)
 
+    def staged(self, pl: MatmulPlan, tgt, bits: int) -> MatmulPlan:
+        """`pl` with the operands this pass restages restaged: what the plan's cost rule costs,
+        so that the plan is chosen knowing which operands the transpose reads wide (a forced
+        layout that no candidate has is costed as planned, and is an error for the plan
+        chosen)."""
+        try:
+            new = self._restaged(pl, tgt, bits, cheapest_maps=False)
+        except ValueError:
+            return pl
+        return dataclasses.replace(pl, staging={r: new[r] or s for r, s in pl.staging.items()})
+
     def restaged(self, pl: MatmulPlan, tgt, bits: int) -> dict[str, StagingLayout | None]:
         """Each operand's rewritten staging (None: a guard keeps the planned one), its transposed
         ones copied as option `copy` says."""
@@ -184,16 +200,17 @@ class InthreadTranspose(PlanOptions):
         return {r: dataclasses.replace(t, copy="direct") if t is not None and t.register_transpose else t
                 for r, t in new.items()}
 
-    def _restaged(self, pl: MatmulPlan, tgt, bits: int) -> dict[str, StagingLayout | None]:
+    def _restaged(self, pl: MatmulPlan, tgt, bits: int, cheapest_maps: bool = True) -> dict[str, StagingLayout | None]:
         """Each operand's transposed staging (None: a guard keeps the planned one). Each may take
-        its planned LDS plus half of what the plan leaves free of ldsopt-matmul-lds's budget."""
+        its planned LDS plus half of what the plan leaves free of ldsopt-matmul-lds's budget.
+        `cheapest_maps` as in `transposed`."""
         model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
         budget = self.lds_budget(tgt)
         spare = (budget * 8 // bits - sum(math.prod(s.lds_shape) for s in pl.staging.values())) // 2
 
         def restage(pack: int) -> dict[str, StagingLayout | None]:
             return {role: transposed(dataclasses.replace(s, k_pack=pack), pl.scheme, bits, model, self,
-                                     math.prod(s.lds_shape) + spare) for role, s in pl.staging.items()}
+                                     math.prod(s.lds_shape) + spare, cheapest_maps) for role, s in pl.staging.items()}
 
         # Once every operand is K-contiguous, both can read their K slots in groups of several
         # steps (ldsopt/matmul/planner.py, `packing`): the transposed ones choose their address maps for those
@@ -230,12 +247,15 @@ def k_per_thread(s: StagingLayout) -> int:
     return rows // along_k
 
 
-def transposed(s: StagingLayout, scheme, bits: int, model: BankModel,
-               opts: InthreadTranspose | None = None, lds_elems: float | None = None) -> StagingLayout | None:
+def transposed(s: StagingLayout, scheme, bits: int, model: BankModel, opts: InthreadTranspose | None = None,
+               lds_elems: float | None = None, cheapest_maps: bool = True) -> StagingLayout | None:
     """`s` raked, transposed in registers and K-contiguous in LDS; None where a guard says no
     (`opts.force`, or a forced part of the layout: even where the fragment reads get no wider).
     `opts` may force parts of the layout (ValueError if no candidate has them); the LDS map takes at most `lds_elems` elements (default
-    what `s` takes; forced layouts are not limited: ldsopt-matmul-lds checks its budget)."""
+    what `s` takes; forced layouts are not limited: ldsopt-matmul-lds checks its budget).
+    `cheapest_maps=False` takes the first candidate address map, not the bank model's choice:
+    the same operands are transposed, for the plan's cost rule, which costs no bank conflicts,
+    at a small part of the bank model's time."""
     opts = opts or InthreadTranspose()
     if s.k_contiguous or k_per_thread(s) < 2:
         return None
@@ -259,4 +279,4 @@ def transposed(s: StagingLayout, scheme, bits: int, model: BankModel,
     candidates = [c for c in maps if opts.wants(c) and math.prod(c.lds_shape) <= lds_elems]
     if not candidates:
         raise ValueError(f"no staging of operand {s.operand} has the forced lanes, row-xor, pad and swizzle")
-    return cheapest(candidates, scheme, bits // 8, model)
+    return cheapest(candidates, scheme, bits // 8, model) if cheapest_maps else candidates[0]

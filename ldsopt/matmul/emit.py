@@ -6,8 +6,8 @@ TILINGS (128x128 to 32x32 in 256 threads, 16-wide ones in 64 for skinny products
 target's threads, vector width and LDS take and that `plan_cost`, a model of how the tiles
 spread over the target's compute units, finds fastest; the `tiles` option gives the tilings
 to choose from, BMxBNxTMxTN, any sizes (96, 160, 192, 320, ...) whose BM/TM * BN/TN threads
-split both tiles evenly and are whole subgroups. Per K step of BK (`k-bytes`, 64 bytes of K by
-default: 16 f32, 32 f16/bf16, 64 i8):
+split both tiles evenly and are whole subgroups. Per K step of BK (`k-bytes`; by default the
+plan's choice of 64 bytes of K, 16 f32, 32 f16/bf16, 64 i8, or 128 where its cost is less):
 - each operand's tile is staged global -> registers -> LDS as its `StagingLayout`
   (ldsopt/staging.py) says; an operand computed by a fused prologue is computed from the
   prologue's inputs, read at the same place, before the LDS store. Planned here: vector
@@ -30,7 +30,10 @@ default: 16 f32, 32 f16/bf16, 64 i8):
   barrier ending step kt-1; a raked tile into its own slot kt % (S-1) of the staging buffer),
   one group per tile, and after the math waits only for tile kt+1's, leaving the S-2 newer
   groups in flight across the barrier. Tile indices past the last tile are clamped to it (the
-  copy re-reads it into a tile no step reads) instead of branching. A register-staged
+  copy re-reads it into a tile no step reads) instead of branching. A K of one step with no
+  copied operand reads nothing ahead (its only step multiplies tile 0, with no store or
+  barrier after it): the clamped re-read would double the guarded reads of a small-K tile,
+  which at i8 97x33x17 (1-byte reads) spilled SGPRs on gfx942. A register-staged
   operand whose staging says `prefetch = P` (inthread_transpose on CUDA) first prefetches,
   each step, the L1 lines of its global reads of tile kt+P (`prefetch.global.L1`, under the
   reads' guards);
@@ -322,18 +325,24 @@ class Emitter:
 
     def _k_step(self, kt: ir.Value, acc: list[ir.Value]) -> None:
         k, stages = self.k, self.pl.stages
+        # A K of one step with every operand in registers: no tile follows, so none is read
+        # ahead, stored or published (the module docstring says why). Copied operands keep the
+        # pipeline: their wait counts on the groups that the prologue started.
+        ahead = self.n_steps > 1 or self._any_copied()
         if self._any_copied():
-            ahead = self._offset(kt, stages - 1)
-            self._start_copies(self._k0(ahead), arith.remui(ahead, k.const(stages)), self._slot(ahead))
+            copy = self._offset(kt, stages - 1)
+            self._start_copies(self._k0(copy), arith.remui(copy, k.const(stages)), self._slot(copy))
         cur = arith.remui(kt, k.const(stages))
         following = self._offset(kt, 1)
-        for r in self.prefetchers:
-            self._prefetch_tile(r, self._k0(self._offset(kt, self.pl.staging[r].prefetch)))
-        loaded = self._read_tiles(self._k0(following))
+        if ahead:
+            for r in self.prefetchers:
+                self._prefetch_tile(r, self._k0(self._offset(kt, self.pl.staging[r].prefetch)))
+            loaded = self._read_tiles(self._k0(following))
         for kk in range(0, self.pl.bk, self._k_group()):
             acc = self._multiply(cur, kk, acc)
-        self._land(loaded, arith.remui(following, k.const(stages)), self._slot(following))
-        gpu.barrier()
+        if ahead:
+            self._land(loaded, arith.remui(following, k.const(stages)), self._slot(following))
+            gpu.barrier()
         scf.yield_(acc)
 
     def _slot(self, tile: ir.Value) -> ir.Value | None:

@@ -100,8 +100,8 @@ class PlanOptions(ModulePass):
                              "takes, 0 the natural order, N at most N", min=-1)
     stages: int = option(2, "LDS tiles of each operand in the K pipeline (2: double buffering); operands copied "
                             "without registers run stages - 1 tiles ahead", min=2)
-    k_bytes: int = option(64, "bytes of K each K step stages (BK; 64: 64 i8, 32 f16/bf16 or 16 f32 elements)", min=16,
-                          check=check_k_bytes)
+    k_bytes: int = option(0, "bytes of K each K step stages (BK; 64: 64 i8, 32 f16/bf16 or 16 f32 elements); 0: "
+                             "the plan's cost rule chooses 64 or 128 (planner.K_BYTES)", min=0, check=check_k_bytes)
 
     def occupancy(self, tgt: target_model.Target) -> int:
         """Workgroups per SM/CU these options plan for. CUDA's default is 2: at one (ptxas
@@ -145,10 +145,13 @@ class PlanOptions(ModulePass):
 
     def plan_dispatch(self, d: Dispatch, p: MatmulProblem,
                       tgt: target_model.Target) -> tuple[MatmulPlan, PlanChoice]:
-        """The dispatch's plan by `choice`, staging each operand as recorded on the root op if it is."""
+        """The dispatch's plan by `choice`, costed as `staged` says, staging each operand as
+        recorded on the root op if it is; and the choice with its K step resolved."""
         choice = self.choice(d, tgt)
         budget = choice.lds_budget(tgt)
-        pl = plan(p, tgt, budget, choice.mma, choice.tilings, choice.k_pack, choice.stages, choice.k_bytes)
+        bits = element_bits(p.elem_type)
+        pl = plan(p, tgt, budget, choice.mma, choice.tilings, choice.k_pack, choice.stages, choice.k_bytes,
+                  lambda candidate: self.following(choice).staged(candidate, tgt, bits))
         if pl is None:
             which = f" of tiles={self.tiles}" if self.tiles else ""
             raise PassError(d.location, f"{self.NAME}: no tiling{which} fits the target's threads (whole subgroups "
@@ -160,9 +163,14 @@ class PlanOptions(ModulePass):
         if choice.k_pack >= 0 and pl.staging["A"].k_pack > choice.k_pack:
             raise PassError(d.location, f"{self.NAME}: the recorded staging reads {pl.staging['A'].k_pack} K steps "
                                         f"at once, more than k-pack={choice.k_pack}")
-        if pl.lds_bytes(element_bits(p.elem_type) // 8) > budget:
+        if pl.lds_bytes(bits // 8) > budget:
             raise PassError(d.location, f"{self.NAME}: the recorded staging needs more LDS than the target has")
-        return pl, choice
+        return pl, dataclasses.replace(choice, k_bytes=pl.bk * bits // 8)
+
+    def staged(self, pl: MatmulPlan, tgt: target_model.Target, bits: int) -> MatmulPlan:
+        """`pl` as this pass would record it, which the plan's cost rule costs: as planned
+        (a pass that restages operands for the cost's sake says how)."""
+        return pl
 
     def record(self, d: Dispatch, pl: MatmulPlan, choice: PlanChoice, staging: dict[str, StagingLayout]) -> None:
         """Records `staging` on the root op for ldsopt-matmul-lds, and the plan choice if no pass recorded one."""

@@ -1,13 +1,16 @@
 """The matmul planner, pure Python: for each tiling, the target's scheme and each operand's
 staging (its global reads, LDS row pad and fragment reads, chosen by the bank model of
-ldsopt/banks.py, `cheapest`); K steps per fragment read group (`packing`); then the plan of
-least `plan_cost`, a model of how the tiles spread over the target's compute units, that
-fits the target's threads, vectors and LDS (`plan`)."""
+ldsopt/banks.py, `cheapest`); K steps per fragment read group (`packing`); then, over the
+tilings and K steps, the plan of least `plan_cost`, a model of how the tiles spread over the
+target's compute units and of the LDS reads that K-strided fragments take, that fits the
+target's threads, vectors and LDS (`plan`), costed as the pass that plans it would record it
+(ldsopt-inthread-transpose: its operands transposed)."""
 
 from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 
 from ldsopt import mma
 from ldsopt import target as target_model
@@ -152,6 +155,20 @@ LOAD_COST = 9
 STEP_COST = 4096
 EPILOGUE_OP_COST = 64
 SHARE = 0.8
+# Per matrix-core family (mma.family): each LDS read instruction of a wave that a fragment
+# staged K-strided takes beyond what the same fragment K-contiguous would (MFMA f16: four
+# 16-bit reads for one 64-bit one; i8: eight 8-bit ones). CDNA3 (gfx942): not fitted (no gfx942
+# to measure on), an estimate of 2 LDS cycles a wave64 read (32 lanes a cycle) at the 1024 f16
+# multiply-adds a CDNA3 CU's matrix cores do a cycle. None on CUDA: its f16 plans are the
+# measured ones (bench/results/cuda-bert), ldmatrix.trans reads its K-strided f16 fragments as
+# wide, and its transposed i8 staging is unmeasured. What the cost decides is where
+# ldsopt-inthread-transpose may transpose such an operand (see `plan`): the tilings and K steps
+# that leave none of these reads cost less.
+NARROW_READ_COST = {"cdna3": 2048}
+# The bytes of K a K step stages that `plan` chooses from (k_bytes = 0), the first of equal cost
+# taken: 64 (32 f16), or 128 where its cost is less, e.g. where a K-strided operand's K tile
+# then gives each thread the 2 K rows that ldsopt-inthread-transpose needs.
+K_BYTES = (64, 128)
 
 
 def plan_cost(p: MatmulProblem, pl: MatmulPlan, tgt: target_model.Target) -> tuple[float, int]:
@@ -160,8 +177,9 @@ def plan_cost(p: MatmulProblem, pl: MatmulPlan, tgt: target_model.Target) -> tup
     busiest CU takes n = ceil(T / CUs) of them and takes 1 + (n - 1) * SHARE times one tile's
     time (the CUs left idle cost nothing). A tile's time: K x (BM x BN + LOAD_COST x (BM + BN)
     + STEP_COST), the rows and columns past M and N included, plus BM x BN x EPILOGUE_OP_COST
-    per op of the fused consumer's body but its constants (the cast to f16 is one). work = T
-    tiles' time.
+    per op of the fused consumer's body but its constants (the cast to f16 is one), plus K x
+    the target's NARROW_READ_COST per extra fragment read per K element of its K-strided
+    operands (`narrow_reads`). work = T tiles' time.
     So a small product takes a tiling whose tiles spread over more CUs (512 x 768 on the
     H200's 132 SMs: 96 tiles of 64x64 rather than 24 of 128x128), a large one the tiling of
     most reuse (4096^2: 128x128), and a skinny one (M or N up to 16, GEMV-like) a 16-row
@@ -172,21 +190,55 @@ def plan_cost(p: MatmulProblem, pl: MatmulPlan, tgt: target_model.Target) -> tup
     k = math.ceil(p.sizes["k"] / pl.bk) * pl.bk
     epilogue_ops = sum(op.name not in ("arith.constant", "linalg.yield")
                        for op in p.epilogue.op.regions[0].blocks[0].operations) if p.epilogue else 0
-    tile = k * (t.bm * t.bn + LOAD_COST * (t.bm + t.bn) + STEP_COST) + t.bm * t.bn * EPILOGUE_OP_COST * epilogue_ops
+    narrow = NARROW_READ_COST.get(mma.family(tgt.backend, tgt.arch), 0) * narrow_reads(pl)
+    tile = k * (t.bm * t.bn + LOAD_COST * (t.bm + t.bn) + STEP_COST + narrow) \
+        + t.bm * t.bn * EPILOGUE_OP_COST * epilogue_ops
     return tile * (1 + (per_cu - 1) * SHARE), tiles * tile
+
+
+def narrow_reads(pl: MatmulPlan) -> float:
+    """LDS read instructions per K element of one tile, over its waves, that the matrix-core
+    fragments of its K-strided operands take beyond what they would K-contiguous: 0 where a
+    matrix load reads them as wide (CUDA f16's ldmatrix.trans) and for FMA schemes (whose
+    fragment reads ldsopt-inthread-transpose widens only when forced)."""
+    if not isinstance(pl.scheme, MmaScheme):
+        return 0
+    waves = pl.tiling.threads // pl.scheme.intrinsic.subgroup
+    extra = 0.0
+    for role, s in pl.staging.items():
+        if s.k_contiguous:
+            continue
+        reads = [len(pl.scheme.reads(role, k_contiguous, 0, s.k_pack)) for k_contiguous in (False, True)]
+        reps = pl.scheme.reps[0 if role == "A" else 1]
+        extra += waves * reps * (reads[0] - reads[1]) / (pl.scheme.k_step * max(1, s.k_pack))
+    return extra
 
 
 def plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int, use_mma: bool,
          tilings: tuple[Tiling, ...] = TILINGS, k_pack: int = -1, stages: int = 2,
-         k_bytes: int = 64) -> MatmulPlan | None:
+         k_bytes: int = 0, staged: Callable[[MatmulPlan], MatmulPlan] | None = None) -> MatmulPlan | None:
     """The plan of least `plan_cost` (time, then work, then the first listed) among those of
-    `tilings` that fit the target (threads, vector width, LDS), of the target's matrix-core
-    scheme when one of them has it (a tiling its intrinsic does not tile falls back to FMA);
-    None if none fits. `k_pack`: K steps per fragment read group of matrix-core schemes, at
-    most (-1: the most; see `packing`); `stages`: LDS tiles per operand; `k_bytes`: bytes of K
-    per K step (BK = k_bytes / element size)."""
+    `tilings` and K steps that fit the target (threads, vector width, LDS), of the target's
+    matrix-core scheme when one of them has it (a tiling its intrinsic does not tile falls back
+    to FMA); None if none fits. `k_pack`: K steps per fragment read group of matrix-core
+    schemes, at most (-1: the most; see `packing`); `stages`: LDS tiles per operand; `k_bytes`:
+    bytes of K per K step (BK = k_bytes / element size; 0: each of K_BYTES); `staged`: the plan
+    as the pass planning it would record it (ldsopt-inthread-transpose's restaging), which is
+    what is costed (default: as planned here)."""
     elem_bytes = element_bits(p.elem_type) // 8
-    bk = k_bytes // elem_bytes
+    fitting = [pl for kb in ((k_bytes,) if k_bytes else K_BYTES)
+               for pl in _plans(p, tgt, lds_budget, use_mma, tilings, k_pack, stages, kb // elem_bytes)]
+    if any(isinstance(pl.scheme, MmaScheme) for pl in fitting):
+        fitting = [pl for pl in fitting if isinstance(pl.scheme, MmaScheme)]
+    staged = staged or (lambda pl: pl)
+    # Restaging changes the cost only through narrow_reads: the others are costed as planned.
+    return min(fitting, key=lambda pl: plan_cost(p, staged(pl) if narrow_reads(pl) else pl, tgt), default=None)
+
+
+def _plans(p: MatmulProblem, tgt: target_model.Target, lds_budget: int, use_mma: bool,
+           tilings: tuple[Tiling, ...], k_pack: int, stages: int, bk: int) -> list[MatmulPlan]:
+    """The plans of `tilings` at K step `bk` that fit the target, in the order of `tilings`."""
+    elem_bytes = element_bits(p.elem_type) // 8
     model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
     fitting = []
     for t in tilings:
@@ -202,6 +254,4 @@ def plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int, use_mma: b
         pl = MatmulPlan(scheme, bk, staging)
         if pl.lds_bytes(elem_bytes) <= lds_budget:
             fitting.append(pl)
-    if any(isinstance(pl.scheme, MmaScheme) for pl in fitting):
-        fitting = [pl for pl in fitting if isinstance(pl.scheme, MmaScheme)]
-    return min(fitting, key=lambda pl: plan_cost(p, pl, tgt), default=None)
+    return fitting

@@ -40,7 +40,7 @@ def check_tilings(text: str) -> None:
 
 
 def check_k_bytes(value: int) -> None:
-    """a multiple of 16 (a K step of whole 16-byte vectors)"""
+    """0 (the plan's choice) or a multiple of 16 (a K step of whole 16-byte vectors)"""
     if value % 16:
         raise ValueError(f"{value} is not a multiple of 16")
 

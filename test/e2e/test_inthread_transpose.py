@@ -60,12 +60,13 @@ def _run(program: pathlib.Path, pipeline: str, *extra: str) -> subprocess.Comple
                           capture_output=True, text=True, timeout=600)
 
 
-def _tiled(pipeline: str, tiles: str) -> str:
-    """`pipeline` with the planning passes' tiling pinned, beside their other options: the
-    tests here are about the staging of one tiling (which operands a tiling lets the pass
-    restage), not about the plan's choice of tiling."""
+def _tiled(pipeline: str, tiles: str, k_bytes: int = 0) -> str:
+    """`pipeline` with the planning passes' tiling (and K step, unless 0) pinned, beside their
+    other options: the tests here are about the staging of one tiling (which operands a tiling
+    lets the pass restage), not about the plan's choice of tiling."""
+    pinned = f"tiles={tiles}" + (f" k-bytes={k_bytes}" if k_bytes else "")
     return re.sub(rf"({PASS}|ldsopt-matmul-lds)(?:\{{([^}}]*)\}})?",
-                  lambda m: f"{m.group(1)}{{{m.group(2) + ' ' if m.group(2) else ''}tiles={tiles}}}", pipeline)
+                  lambda m: f"{m.group(1)}{{{m.group(2) + ' ' if m.group(2) else ''}{pinned}}}", pipeline)
 
 
 def _run_on_lavapipe(name: str, with_pass: bool) -> tuple[bool, str]:
@@ -132,6 +133,26 @@ def test_lavapipe_forced_at_other_tilings(name, tiles):
     assert f"ldsopt: {PASS}, ldsopt-matmul-lds" in proc.stdout, proc.stdout
 
 
+# The tilings and K steps (bytes) that the default gfx942 plans of these programs took when the
+# plan began to cost narrow MFMA fragment reads, and with them the transpose (attention's P x V,
+# which test_gfx942_isa_attention_pv asserts; TN f16; TT bf16), run on lavapipe with the forced
+# pass: the raked reads and register transposes of those tiles checked against llvm-cpu
+# (lavapipe's products are FMA, and its LDS maps the bank model's for them).
+GFX942_PLANS = [
+    (HERE / "programs" / "inthread_transpose" / "pv_f16_12x512x64x512.mlir", "32x64x2x4", 128),
+    (MATMUL / "tn_f16_64x96x48.mlir", "16x32x2x4", 128),
+    (MATMUL / "tt_bf16_96x160x64.mlir", "32x16x4x2", 64),
+]
+
+
+@pytest.mark.parametrize("program, tiles, k_bytes", GFX942_PLANS, ids=[f"{p.stem}-{t}" for p, t, _ in GFX942_PLANS])
+def test_lavapipe_forced_at_gfx942_plans(program, tiles, k_bytes):
+    proc = _run(program, _tiled(FORCED, tiles, k_bytes), "--target", "lavapipe")
+    lines = proc.stdout.strip().splitlines()
+    assert proc.returncode == 0 and lines and lines[-1].startswith("PASS"), proc.stdout + proc.stderr
+    assert f"ldsopt: {PASS}, ldsopt-matmul-lds" in proc.stdout, proc.stdout
+
+
 NARROW_READS = ("ds_read_u16", "ds_read_i16", "ds_read_u8", "ds_read_i8")
 WIDE_READS = ("ds_read_b64", "ds_read2_b64", "ds_read2st64_b64", "ds_read_b128")
 
@@ -183,22 +204,23 @@ def test_gfx942_isa_reads_transposed_i8_operand_wide(tmp_path):
 
 
 def test_gfx942_isa_attention_pv(tmp_path):
-    """Attention's P x V at BERT-base's sizes on gfx942 in 64x64 tiles of 64 K a step: the pass
-    takes V (K x N per head), transposes it in registers (v_perm_b32) and the MFMA fragments are
-    128-bit LDS reads, no 16-bit ones, no spills. The default plan (64x32 tiles, 32 K a step)
-    gives each thread one K row of V to read, so the pass's K-per-thread guard leaves it, and V
-    is read 16 bits at a time (asserted, so that a change of either shows here)."""
+    """Attention's P x V at BERT-base's sizes on gfx942, the default pipeline: the plan, costed
+    as the pass restages it, takes 32x64 tiles of 64 K a step (128 bytes), which give each
+    thread 2 K rows of V (K x N per head); the pass takes V, transposes it in registers
+    (v_perm_b32) and the MFMA fragments are 128-bit LDS reads, no 16-bit ones, no spills.
+    ldsopt-matmul-lds alone (64x32 tiles of 32 K) reads V 16 bits at a time."""
     program = HERE / "programs" / "inthread_transpose" / "pv_f16_12x512x64x512.mlir"
-    taken = _tiled(f"builtin.module({PASS}{{k-bytes=128}}, ldsopt-matmul-lds, canonicalize, cse)", "64x64x4x4")
-    for pipeline, folder, with_pass in ((taken, "taken", True), (DEFAULT_PIPELINE, "default", False)):
+    kernels = {}
+    for pipeline, folder in ((DEFAULT_PIPELINE, "default"), (WITHOUT, "alone")):
         proc = _run(program, pipeline, "--target", "gfx942", "--emit-dir", str(tmp_path / folder))
         assert proc.returncode == 0 and "COMPILED" in proc.stdout, proc.stdout + proc.stderr
-        assert (f"{PASS}, ldsopt-matmul-lds" in proc.stdout) == with_pass, proc.stdout
-        (kernel,) = isa.from_dump_dir(str(tmp_path / folder / "executables"))
-        narrow = sum(kernel.ds_count(op) for op in NARROW_READS)
-        assert (narrow == 0) == with_pass and kernel.vgpr_spills == 0 and kernel.mfma > 0, kernel.summary()
-        if with_pass:
-            assert kernel.v_perm > 0 and kernel.ds_count("ds_read_b128") > 0, kernel.summary()
+        assert (f"{PASS}, ldsopt-matmul-lds" in proc.stdout) == (folder == "default"), proc.stdout
+        (kernels[folder],) = isa.from_dump_dir(str(tmp_path / folder / "executables"))
+    default, alone = kernels["default"], kernels["alone"]
+    assert sum(alone.ds_count(op) for op in NARROW_READS) > 0 and alone.ds_count("ds_read_b128") == 0, alone.summary()
+    assert sum(default.ds_count(op) for op in NARROW_READS) == 0, default.summary()
+    assert default.ds_count("ds_read_b128") > 0 and default.v_perm > 0 and default.mfma > 0, default.summary()
+    assert default.vgpr_spills == 0 and default.sgpr_spills == 0, default.summary()
 
 
 # i8 x i8 -> i32 on lavapipe with the forced pass (8-row rakes of bytes, 64 K a tile): NN and

@@ -10,6 +10,7 @@ from iree.compiler import ir
 from ldsopt import isa, mma
 from ldsopt import target as target_model
 from ldsopt.banks import BankModel
+from ldsopt.ir_types import element_bits
 from ldsopt.matmul import match, options, planner, recorded, schemes
 from ldsopt.passes import dtl_layout, inthread_transpose, matmul_lds
 from ldsopt.staging import StagingLayout
@@ -359,14 +360,48 @@ def test_plan_keeps_128x128_where_the_grid_fills_the_machine_many_times(matmul_p
 @pytest.mark.parametrize("m, n, k", [(1, 768, 768), (1, 4096, 4096), (16, 3072, 768), (7, 1000, 64),
                                      (768, 1, 768), (4096, 16, 4096)])
 def test_skinny_products_take_a_16_wide_tile_along_the_short_side(matmul_problem, target, m, n, k):
-    """GEMV-like shapes (M or N from 1 to 16): the tile's short side is 16, not 64 or 128, so
-    one tile covers the short side and B (A when N is short) is read once; the grid runs
-    along the long side."""
+    """GEMV-like shapes (M or N from 1 to 16), planned as the default pipeline plans them (by
+    ldsopt-inthread-transpose, costing its restaging): the tile's short side is 16, not 64 or
+    128, so one tile covers the short side and B (A when N is short) is read once; the grid
+    runs along the long side. (ldsopt-matmul-lds alone on gfx942 takes 32x16 for a short M:
+    B, not transposed there, then takes one wave's 16-bit fragment reads, not two.)"""
     tgt = target_model.by_name(target)
-    p = matmul_problem(("m", "k"), ("k", "n"), "f16" if target != "lavapipe" else "f32", m, n, k)
-    pl = planner.plan(p, tgt, matmul_lds.MatmulLds().lds_budget(tgt), True)
+    dtype = "f16" if target != "lavapipe" else "f32"
+    p = matmul_problem(("m", "k"), ("k", "n"), dtype, m, n, k)
+    it = inthread_transpose.InthreadTranspose()
+    pl = planner.plan(p, tgt, it.lds_budget(tgt), True,
+                      staged=lambda candidate: it.staged(candidate, tgt, element_bits(p.elem_type)))
     short, long_tile = (pl.tiling.bm, pl.tiling.bn) if m <= 16 else (pl.tiling.bn, pl.tiling.bm)
     assert short == 16 and long_tile >= 32, _tiles(pl)
+
+
+def test_plan_costs_the_narrow_fragment_reads_that_the_transpose_saves(matmul_problem):
+    """Attention's P x V (12 x 512x64x512 f16, V K x N) on gfx942: planned alone, V's MFMA
+    fragments are 16-bit LDS reads in every plan, and 64x32 tiles of 32 K take fewest of them;
+    costed as ldsopt-inthread-transpose restages it, the plan takes 32x64 tiles of 64 K (128
+    bytes), whose V tile gives each thread the 2 K rows the transpose needs, and none is left.
+    CUDA reads V by ldmatrix.trans as wide as K-contiguous: no such cost, the 64-byte K step.
+    A K-contiguous product (NT) has none either."""
+    pv = matmul_problem(("m", "k"), ("k", "n"), "f16", 512, 64, 512)
+    pv.sizes["b"] = 12
+    for name in ("gfx942", "cuda"):
+        tgt = target_model.by_name(name)
+        it = inthread_transpose.InthreadTranspose()
+        budget = it.lds_budget(tgt)
+        alone = planner.plan(pv, tgt, budget, True)
+        planned = planner.plan(pv, tgt, budget, True, staged=lambda candidate: it.staged(candidate, tgt, 16))
+        restaged = it.staged(planned, tgt, 16)
+        if name == "gfx942":
+            assert (_tiles(alone), alone.bk, planner.narrow_reads(alone)) == ("64x32", 32, 0.75)
+            assert (_tiles(planned), planned.bk, planner.narrow_reads(restaged)) == ("32x64", 64, 0)
+            assert restaged.staging["B"].register_transpose and restaged.staging["B"].k_pack == 2
+        else:
+            assert planned == alone and alone.bk == 32 and planner.narrow_reads(alone) == 0
+            assert not restaged.staging["B"].register_transpose
+    nt = matmul_problem(("m", "k"), ("n", "k"), "f16", 512, 64, 512)
+    gfx942 = target_model.by_name("gfx942")
+    pl = planner.plan(nt, gfx942, matmul_lds.MatmulLds().lds_budget(gfx942), True)
+    assert planner.narrow_reads(pl) == 0 and pl.bk == 32
 
 
 def test_plan_cost_counts_tiles_per_cu_and_the_epilogue(matmul_problem):

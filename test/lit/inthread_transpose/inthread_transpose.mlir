@@ -1,7 +1,8 @@
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=128x128x8x8})' | filecheck %s --check-prefix=REC
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=128x128x8x8}, ldsopt-matmul-lds{tiles=128x128x8x8})' | filecheck %s
-// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x4x4})' | filecheck %s --check-prefix=SREC
-// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x4x4}, ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s --check-prefix=SMALL
+// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x4x4 k-bytes=64})' | filecheck %s --check-prefix=SREC
+// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x4x4 k-bytes=64}, ldsopt-matmul-lds{tiles=64x64x4x4 k-bytes=64})' | filecheck %s --check-prefix=SMALL
+// RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=64x64x4x4})' | filecheck %s --check-prefix=KSTEP
 
 // NN f16, 256x256x64 on gfx942: 128x128 tiles, BK = 32, 256 threads, MFMA 16x16x16. B (K x N,
 // N-contiguous) was planned as 8-wide reads along N, 2 K rows per thread, stored N-contiguous and
@@ -168,9 +169,19 @@ iree_codegen.dispatch_config @nt_f16 {
 
 // -----
 
-// NN f16, 96x160x64 in 64x64 tiles (the SREC and SMALL runs): B's 32 x 64 tile in 8-wide
-// reads spreads its 32 K rows over 32 threads along K, one row per thread: the K tile per thread is too small to transpose. B stays
-// N-contiguous and its fragments are read one element at a time.
+// NN f16, 96x160x64 in 64x64 tiles of 64 bytes of K (the SREC and SMALL runs): B's 32 x 64
+// tile in 8-wide reads spreads its 32 K rows over 32 threads along K, one row per thread: the K
+// tile per thread is too small to transpose. B stays N-contiguous and its fragments are read one
+// element at a time.
+// With the K step left to the plan (the KSTEP run), the plan's cost rule, costing the plans as
+// this pass restages them, takes 128 bytes of K (64 f16): B's 64 x 64 tile gives each thread 2 K
+// rows, the pass transposes it (4-row rakes) and its fragments are read 8 K at a time, where at
+// 64 bytes they would take four 16-bit reads a fragment (planner.narrow_reads).
+// KSTEP-LABEL: func.func @nn_f16_small_k_tile
+// KSTEP:         linalg.generic
+// KSTEP-SAME:      ldsopt.matmul_plan = {by = "ldsopt-inthread-transpose", k_bytes = 128 : i64
+// KSTEP-SAME:      B = {dims = ["k", "n"], {{.*}} rake = 4 : i64, read_vector = 8 : i64, register_transpose = true, {{.*}} tile = [64, 64]
+// KSTEP:         return
 // SREC-LABEL: func.func @nn_f16_small_k_tile
 // SREC-NOT:     ldsopt.staging
 // SREC:         return

@@ -8,7 +8,8 @@
 // are staged as i8 (a K step of k-bytes = 64 i8), accumulated in i32.
 // NN, 96x160x64, as a generic. lavapipe (no matrix cores): FMA path, each fragment read (4 i8
 // along the LDS row) sign-extended to vector<4xi32>, then muli + addi on vectors of 4 (no
-// vector.fma, which is float-only).
+// vector.fma, which is float-only). K = 64 is one K step: the loop reads no tile ahead, stores
+// none to LDS and needs no barrier.
 // FMA-LABEL: func.func @nn_i8
 // FMA-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // FMA:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "fma 4x4"{{.*}}} : memref<2x64x64xi8, #gpu.address_space<workgroup>>
@@ -23,7 +24,7 @@
 // FMA-NEXT:      %[[P:.+]] = arith.muli %[[BC]], %[[XB]] : vector<4xi32>
 // FMA-NEXT:      arith.addi %[[P]], %{{.+}} : vector<4xi32>
 // FMA-NOT:       vector.fma
-// FMA:           gpu.barrier
+// FMA-NOT:       gpu.barrier
 // FMA:         vector.transfer_write {{.*}} : vector<4xi32>, memref<96x160xi32
 // gfx942: v_mfma_i32_16x16x32_i8 (amdgpu.mfma 16x16x32), 8 K-consecutive i8 a lane: A's one
 // 8-byte read from its K-contiguous rows, B's eight scalar reads down its N-contiguous rows.

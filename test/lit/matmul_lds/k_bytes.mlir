@@ -16,7 +16,7 @@
 // CHECK:         scf.for %{{.*}} = %c0 to %c12 step %c1
 // CHECK:           nvgpu.mma.sync
 // CHECK:           nvgpu.device_async_wait %{{.*}} numGroups = 2
-// BAD: <pass-pipeline>:1:{{[0-9]+}}: error: option 'k-bytes' of pass 'ldsopt-matmul-lds' takes >= 16, a multiple of 16 (a K step of whole 16-byte vectors); got '24'
+// BAD: <pass-pipeline>:1:{{[0-9]+}}: error: option 'k-bytes' of pass 'ldsopt-matmul-lds' takes >= 0, 0 (the plan's choice) or a multiple of 16 (a K step of whole 16-byte vectors); got '24'
 #layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @bert_projection() {
   %c0 = arith.constant 0 : index
