@@ -4,7 +4,7 @@ import pytest
 from iree.compiler import ir
 from iree.compiler.dialects import arith, func, gpu, scf
 
-from ldsopt.kernel import L1Prefetch, loop_iterations
+from ldsopt.kernel import L1Prefetch, global_alignment, loop_iterations
 
 
 @pytest.fixture(autouse=True)
@@ -63,3 +63,40 @@ def test_loop_iterations_counts_nested_loops_and_dynamic_starts():
                 scf.yield_([])
             func.ReturnOp([])
         assert loop_iterations(f.regions[0]) == 143 * 5
+
+
+def _subspan(memref_type: str, alignment: int | None = 64) -> tuple[ir.Module, ir.Value]:
+    """A module with a binding subspan of `memref_type` (with `alignment` where given), and
+    the subspan's result."""
+    module = ir.Module.parse(f"""
+      #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer>]>
+      func.func @f(%off: index) {{
+        %c0 = arith.constant 0 : index
+        %0 = hal.interface.binding.subspan layout(#layout) binding(0) {f'alignment({alignment})' if alignment else ''}
+             offset({'%off' if 'offset: ?' in memref_type else '%c0'}) : {memref_type}
+        return
+      }}""")
+    op = next(o for o in module.body.operations[0].regions[0].blocks[0].operations
+              if o.operation.name == "hal.interface.binding.subspan")
+    return module, op.results[0]
+
+
+@pytest.mark.parametrize("memref_type, n, backend, expected", [
+    ("memref<512x768xf16>", 2, "cuda", 4),       # a row of 1536 bytes: the access size bounds it
+    ("memref<512x768xf16>", 8, "cuda", 16),
+    ("memref<512x70xf16>", 4, "cuda", 4),        # rows of 140 bytes: 4
+    ("memref<3x512x64xf32>", 4, "rocm", 16),
+    ("memref<512x768xf16>", 2, "vulkan", 0),     # SPIR-V: transfers, no alignment stated
+    ("memref<512x768xf16>", 1, "cuda", 0),       # a scalar
+    ("memref<f32>", 2, "cuda", 0),               # 0-d: nothing along N
+    ("memref<512x768xf16, strided<[768, 1], offset: ?>>", 2, "cuda", 0),  # an offset not known
+])
+def test_global_alignment(memref_type, n, backend, expected):
+    _, buf = _subspan(memref_type)
+    assert global_alignment(buf, n, backend) == expected
+
+
+def test_global_alignment_needs_the_binding_alignment():
+    for alignment, expected in ((None, 0), (2, 2)):
+        _, buf = _subspan("memref<512x768xf16>", alignment)
+        assert global_alignment(buf, 2, "cuda") == expected
