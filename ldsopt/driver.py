@@ -23,7 +23,7 @@ import numpy as np
 from iree.compiler import ir
 
 from ldsopt import (compile_cache, diagnostics, model_import, numpy_reference, pipeline, remarks, run_record,
-                    syntax_upgrade)
+                    shared_context, syntax_upgrade)
 from ldsopt import reference as reference_mod
 from ldsopt import target as target_model
 from ldsopt.kernel import LOWERED_BY, USER_CONFIG
@@ -121,7 +121,7 @@ def read_source(path: str) -> str:
 def signature(text: str, function: str | None, path: str = "<input>") -> Signature:
     """The entry function's signature; a program that does not parse is a DriverError located
     in `path` (whose text `text` is), with the source line and a caret, as lds-opt shows it."""
-    with ir.Context() as ctx:
+    with shared_context.get() as ctx:
         try:
             module = ir.Module.parse(text, ctx)
         except ir.MLIRError as e:
@@ -204,7 +204,7 @@ def with_device_target(text: str, tgt: target_model.KnownTarget) -> str:
     """Puts the target's hal.device.targets on the module (lavapipe has no IREE flag)."""
     if tgt.module_targets is None:
         return text
-    with ir.Context() as ctx:
+    with shared_context.get() as ctx:
         module = ir.Module.parse(text, ctx)
         module.operation.attributes["hal.device.targets"] = ir.ArrayAttr.get([ir.Attribute.parse(tgt.module_targets)])
         return str(module)
@@ -251,7 +251,7 @@ def dispatch_flags(program: str, tgt: target_model.KnownTarget, folder: str, pip
 
 
 def apply_ldsopt(configured: str, pipeline_text: str) -> tuple[str, list[dict]]:
-    with ir.Context() as ctx:
+    with shared_context.get() as ctx:
         module = _run_pipeline(ir.Module.parse(configured, ctx), pipeline_text, "ldsopt pipeline", "configured.mlir",
                                configured)
         return str(module), dispatch_report(module)
@@ -261,7 +261,7 @@ def apply_program_pipeline(text: str, pipeline_text: str) -> str:
     """The program after `pipeline_text` (PROGRAM_PIPELINE); unchanged for an empty pipeline."""
     if not pipeline_text:
         return text
-    with ir.Context() as ctx:
+    with shared_context.get() as ctx:
         return str(_run_pipeline(ir.Module.parse(text, ctx), pipeline_text, "ldsopt program pipeline", "<program>",
                                  text))
 
@@ -322,7 +322,7 @@ def mark_user_configs(text: str) -> str:
     survives dispatch formation and configuration); unchanged if there are none."""
     if not any(name in text for name in _GPU_CONFIG_ATTRS):
         return text
-    with ir.Context() as ctx:
+    with shared_context.get() as ctx:
         module = ir.Module.parse(text, ctx)
 
         def mark(op):
@@ -337,7 +337,7 @@ def mark_user_configs(text: str) -> str:
 def without_gpu_configs(text: str) -> str:
     """The program without GPU lowering configs, which llvm-cpu rejects; the values it
     computes do not depend on them."""
-    with ir.Context() as ctx:
+    with shared_context.get() as ctx:
         module = ir.Module.parse(text, ctx)
 
         def strip(op):
@@ -484,7 +484,7 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
     flags = f64_io
     if baseline:
         ours = configure(text, tgt, folder, flags)
-        with ir.Context() as ctx:
+        with shared_context.get() as ctx:
             report = dispatch_report(ir.Module.parse(ours, ctx))
     else:
         program = apply_program_pipeline(text, program_pipeline)

@@ -34,6 +34,7 @@ import math
 import numpy as np
 from iree.compiler import ir, passmanager
 
+from ldsopt import shared_context
 from ldsopt.ir_types import scalar_type
 
 MAX_ELEMENTS = 1 << 26    # values in one evaluated array (512 MiB of f64)
@@ -500,7 +501,7 @@ def _evaluate_op(op: ir.Operation, args: list[np.ndarray], env: dict):
 def evaluate(text: str, function: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
     """The outputs of `function` of the program `text` on `inputs` (see the module docstring);
     Unsupported for what it does not take."""
-    with ir.Context(), ir.Location.unknown():
+    with shared_context.get(), ir.Location.unknown():
         module = ir.Module.parse(text)
         passmanager.PassManager.parse("builtin.module(func.func(linalg-generalize-named-ops))").run(module.operation)
         funcs = [op for op in _ops(module.body) if op.name == "func.func"

@@ -18,7 +18,7 @@ import sys
 
 from iree.compiler import ir, passmanager
 
-from ldsopt import registry
+from ldsopt import registry, shared_context
 from ldsopt.registry import ModulePass, OptionError, PassError
 
 
@@ -245,7 +245,7 @@ def segments(elements: list[Element], printing: Printing) -> list[tuple[list[Ele
 def check(pipeline: str) -> None:
     """Raises PipelineError unless `pipeline` parses and every pass in it (C++ ones too) exists
     and takes its options: for tools to refuse a bad pipeline before any work."""
-    build(parse(pipeline), ir.Context())
+    build(parse(pipeline), shared_context.get())
 
 
 def run(module, pipeline: str, printing: Printing | None = None, timing: bool = False,

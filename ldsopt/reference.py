@@ -49,6 +49,7 @@ import re
 from iree.compiler import ir, passmanager
 from iree.compiler.dialects import arith
 
+from ldsopt import shared_context
 from ldsopt.ir_types import scalar_type
 
 NARROW = (ir.F16Type, ir.BF16Type, ir.F32Type)
@@ -129,7 +130,7 @@ def _generalize(module: ir.Module) -> None:
 def promote_to_f64(text: str) -> Promotion:
     """The program the reference runs: `text` promoted to f64 (see the module docstring), or
     `text` itself with the reason it is not (no float values, or NotPromotable's)."""
-    with ir.Context(), ir.Location.unknown():
+    with shared_context.get(), ir.Location.unknown():
         module = ir.Module.parse(text)
         any_float, narrow = _has_floats(module)
         if not any_float:
@@ -245,7 +246,7 @@ def reduction_length(text: str) -> int:
     """The most terms any one output element of a linalg op of `text` combines (named ops
     generalized): the product of the reduction loops' extents; 1 without reductions."""
     longest = 1
-    with ir.Context():
+    with shared_context.get():
         module = ir.Module.parse(text)
         _generalize(module)
 
@@ -279,7 +280,7 @@ def computed_float_types(text: str) -> set[str]:
     (math.exp of an f16, then extf) carries f16's error, which the promoted reference does
     not: its tolerances are those of the loosest type it was computed in."""
     found: set[str] = set()
-    with ir.Context():
+    with shared_context.get():
         module = ir.Module.parse(text)
         _generalize(module)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import json
 import os
 import shutil
@@ -28,16 +29,18 @@ from ldsopt import replay as replay_mod
 from ldsopt import run_record
 
 
-def available_devices() -> set[str]:
+@functools.cache
+def available_devices() -> frozenset[str]:
+    """The IREE runtime's device kinds here (cached: the tool server asks once, before its forks)."""
     try:
         out = subprocess.run([replay_mod.tool("iree-run-module"), "--list_devices"], capture_output=True,
                              text=True, timeout=60).stdout
     except (OSError, subprocess.TimeoutExpired):
-        return set()
-    return {line.split(":")[0].strip() for line in out.splitlines() if "://" in line}
+        return frozenset()
+    return frozenset(line.split(":")[0].strip() for line in out.splitlines() if "://" in line)
 
 
-def default_target(devices: set[str]) -> str:
+def default_target(devices: frozenset[str]) -> str:
     for dev, name in (("hip", "gfx942"), ("cuda", "cuda"), ("vulkan", "lavapipe")):
         if dev in devices:
             return name
@@ -163,7 +166,7 @@ def main(argv=None) -> int:
             shutil.rmtree(folder, ignore_errors=True)
 
 
-def run_one(args, target: str, devices: set[str], folder: str) -> int:
+def run_one(args, target: str, devices: frozenset[str], folder: str) -> int:
     """Compiles args.input for `target` in `folder` and runs it if the device is here."""
     from ldsopt import driver, isa  # the compiler is needed from here on
 

@@ -56,7 +56,10 @@ plan's choice of 64 bytes of K, 16 f32, 32 f16/bf16, 64 i8, or 128 where its cos
   time, each followed by its products.
 Output: each thread stores its accumulators (f32, i32 for i8) in vectors along N, adding a
 loaded init, then applying the consumer if there is one: its other operands are read at the
-same (b?, m, n) (a vector along n where n is the operand's last dim, else a scalar broadcast).
+same (b?, m, n) (a vector along n where n is the operand's last dim, else a scalar broadcast),
+before the K loop where they fit EARLY_READ_BYTES of registers (their latency then hides behind
+the loop). The output writes and the vector reads of this stage state their alignment
+(`kernel.global_alignment`; not on SPIR-V), which LLVM cannot prove at a dynamic column.
 Tails: global reads past M, N or K (tiles that do not divide the extents) are guarded and
 read zeros, so they add nothing; stores (and reads of a loaded init or of the consumer's
 operands) past M or N are guarded.
