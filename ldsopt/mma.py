@@ -38,12 +38,10 @@ class LaneMap:
             v = v % self.mod
         return index_expr.scaled(v, self.scale)
 
-    @functools.cached_property
-    def _function(self) -> index_expr.Function:
-        return index_expr.Function(("lane",), [self.expr(index_expr.var("lane"))])
-
     def __call__(self, lane: int) -> int:
-        return self._function(lane)[0]
+        """The map of lane number `lane` (what `expr` computes, for a lane known here: the
+        planner's bank model asks for every lane of every candidate plan)."""
+        return (lane // self.div) % self.mod * self.scale
 
 
 @dataclasses.dataclass(frozen=True)
@@ -155,6 +153,7 @@ INTRINSICS = {
 BY_NAME = {i.name: i for i in INTRINSICS.values()}
 
 
+@functools.cache
 def k_order(layout: OperandLayout, k: int, steps: int) -> Layout | None:
     """K slot -> K index for a read group of `steps` consecutive K steps (of `k`) of the
     intrinsic, such that each lane's slots of all the steps are consecutive K indices (one

@@ -12,12 +12,16 @@ pytest-xdist a line of progress per test file.
   socket), and stops it at the end; a server already named by the environment is used.
 - Progress: xdist prints a dot per test and no file names; instead, a line per file when its
   last test is done says how its tests went and how long the file took.
-- Order: the files that run programs (end to end, lit) come first, the most tests first, so
-  that under `--dist loadfile` no long file starts last while the other workers sit idle.
+- Order: the files that take longest come first, so that under `--dist loadfile` no long file
+  starts last while the other workers sit idle: as test/durations.json says (seconds per file
+  on the project's 2-core machine; `LDSOPT_RECORD_DURATIONS=test/durations.json` rewrites it
+  from a run's file lines), else by their tests and folder.
 """
 
 import collections
+import json
 import os
+import pathlib
 import shutil
 import subprocess
 import sys
@@ -30,19 +34,29 @@ from ldsopt import compile_cache
 from ldsopt.tools import launch
 
 
-# Seconds a test takes, roughly, by folder: end to end and lit tests compile and run programs.
+# Seconds a test takes, roughly, by folder (for files test/durations.json does not list): end to
+# end and lit tests compile and run programs.
 _WEIGHT = {"e2e": 1.0, "test_lit.py": 1.5, "fuzz": 0.5, "unit": 0.05}
+_DURATIONS = pathlib.Path(__file__).parent / "durations.json"
+_RECORD = "LDSOPT_RECORD_DURATIONS"
+
+
+def _file(nodeid: str) -> str:
+    return nodeid.split("::")[0]
 
 
 def pytest_collection_modifyitems(items):
-    """The files that take longest first (tests x their folder's weight), each file's tests in
-    their own order."""
-    files = collections.Counter(item.path for item in items)
+    """The files that take longest first (test/durations.json's seconds, else tests x their
+    folder's weight), each file's tests in their own order."""
+    durations = json.loads(_DURATIONS.read_text()) if _DURATIONS.exists() else {}
+    files = collections.Counter(_file(item.nodeid) for item in items)
 
-    def cost(path):
-        weight = next((w for part, w in _WEIGHT.items() if part in path.parts), 0.05)
+    def cost(path: str) -> float:
+        if path in durations:
+            return -durations[path]
+        weight = next((w for part, w in _WEIGHT.items() if part in pathlib.PurePath(path).parts), 0.05)
         return -files[path] * weight
-    items.sort(key=lambda item: cost(item.path))  # stable: a file's tests keep their order
+    items.sort(key=lambda item: cost(_file(item.nodeid)))  # stable: a file's tests keep their order
 
 
 def pytest_configure(config):
@@ -86,6 +100,7 @@ class FileProgress:
         self.started: dict[str, float] = {}
         self.outcome: dict[str, str] = {}  # test -> its outcome so far
         self.done = 0
+        self.seconds: dict[str, int] = {}  # file -> seconds, once done
 
     @pytest.hookimpl(wrapper=True)
     def pytest_report_teststatus(self, report, config):
@@ -115,8 +130,15 @@ class FileProgress:
             return
         counts = ", ".join(f"{n} {what}" for what, n in sorted(self.outcomes[path].items()))
         seconds = time.monotonic() - self.started[path]
+        self.seconds[path] = round(seconds)
         percent = 100 * self.done // max(sum(self.total.values()), 1)
         self.write(f"{path}: {counts} in {seconds:.0f} s [{percent:3d}%]")
+
+    def pytest_sessionfinish(self):
+        """With LDSOPT_RECORD_DURATIONS set, writes each file's seconds there (the order's input)."""
+        if os.environ.get(_RECORD):
+            ordered = dict(sorted(self.seconds.items(), key=lambda kv: (-kv[1], kv[0])))
+            pathlib.Path(os.environ[_RECORD]).write_text(json.dumps(ordered, indent=1) + "\n")
 
     def write(self, line: str) -> None:
         self.config.pluginmanager.get_plugin("terminalreporter").write_line(line)

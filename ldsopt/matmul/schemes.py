@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 from ldsopt import mma
@@ -161,8 +162,13 @@ class MmaScheme:
         first, second = self.lane_maps(role, k_pack)
         x, k = first(lane), second(lane)
         row, col = (x, k) if k_contiguous else (k, x)
-        coords = [c for step in self.element_coords(role, k_contiguous, k_pack) for c in step]
-        return [(row + r, col + c, n) for r, c, n in row_runs(coords)]
+        return [(row + r, col + c, n) for r, c, n in self._runs(role, k_contiguous, k_pack)]
+
+    @functools.lru_cache(maxsize=None)
+    def _runs(self, role: str, k_contiguous: bool, k_pack: int) -> tuple[tuple[int, int, int], ...]:
+        """The element runs of one fragment read from a lane's base (the same for every lane:
+        the planner's bank model asks for every lane of every candidate plan)."""
+        return tuple(row_runs([c for step in self.element_coords(role, k_contiguous, k_pack) for c in step]))
 
 
 def row_runs(coords: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
