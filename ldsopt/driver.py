@@ -372,10 +372,11 @@ def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str,
     if engine in ("auto", "numpy") and evaluable:
         try:
             return _numpy_reference(text, sig, inputs, folder, promotion)
-        except numpy_reference.Unsupported as e:
+        except Exception as e:  # Unsupported, or an evaluator bug: llvm-cpu still gives the reference
+            why = str(e) if isinstance(e, numpy_reference.Unsupported) else f"internal error: {e!r}"
             if engine == "numpy":
-                raise DriverError(f"the numpy reference cannot evaluate the program: {e}") from None
-            refused = str(e)
+                raise DriverError(f"the numpy reference cannot evaluate the program: {why}") from None
+            refused = why
     expected, info = _llvm_cpu_reference(text, sig, inputs, folder, promotion)
     info["numpy_refused"] = refused
     return expected, info

@@ -9,10 +9,11 @@ it computes in f64 the ops llvm-cpu lowers only in f32 (`math.erf`).
 Contract, `evaluate(text, function, inputs)`:
 - Takes one function of one block whose ops are: `arith` and `math` ops (on scalars or
   tensors, see `_ELEMENTWISE`), `linalg.generic` (named linalg ops are generalized first)
-  whose indexing maps are projected permutations with constant indices allowed on inputs,
+  whose indexing maps are projected permutations with constant indices allowed (an output
+  written at a constant index keeps its init elsewhere),
   `linalg.softmax`, `tensor.empty`, `expand_shape`, `collapse_shape`, `extract_slice`,
-  `insert_slice`, `pad` and `concat` of static shapes, `util.unfoldable_constant`,
-  `func.return`. Element types: f64, f32, f16 (numpy's own), bf16 only as the result of a
+  `insert_slice`, `pad` and `concat` of static shapes, `util.unfoldable_constant`, `cf.assert`
+  (checked), `func.return`. Element types: f64, f32, f16 (numpy's own), bf16 only as the result of a
   `truncf` or a constant read by an `extf` (held in f32, rounded to bf16 here), integers of 1
   to 64 bits and `index`.
 - A generic's reduction is taken whole where each output yields `combine(out, e)` with `e`
@@ -266,14 +267,17 @@ class _Generic:
         self.n = maps[0].n_dims
         self.reduction = [i for i, it in enumerate(ir.ArrayAttr(op.attributes["iterator_types"]))
                           if "reduction" in str(it)]
-        dims = [_dims(op, m, constants=i < self.n_in) for i, m in enumerate(maps)]
+        dims = [_dims(op, m, constants=True) for m in maps]
         self.sizes = [1] * self.n
         for x, ds in zip(args, dims):
             for d, s in zip(ds, np.shape(x)):
                 if d is not None:
                     self.sizes[d] = s
         self.out_dims = dims[self.n_in:]
-        if any(set(ds) & set(self.reduction) or len(ds) != self.n - len(self.reduction) for ds in self.out_dims):
+        self.out_maps = maps[self.n_in:]
+        self.inits = [np.asarray(x) for x in args[self.n_in:]]
+        if any(set(ds) & set(self.reduction) or len([d for d in ds if d is not None]) != self.n - len(self.reduction)
+               for ds in self.out_dims):
             raise _refuse(op, "has an output that is not indexed by every parallel loop")
         self.loops = [_to_loops(np.asarray(x), m, ds, self.n) for x, m, ds in zip(args, maps, dims)]
         self.block = op.regions[0].blocks[0]
@@ -295,7 +299,7 @@ class _Generic:
                 d = ir.IntegerAttr(op.attributes["dim"]).value
                 env[op.results[0]] = np.asarray(index[d], np.int64)
             else:
-                env[op.results[0]] = _evaluate_op(op, [env[v] for v in op.operands], env)
+                env.update(zip(op.results, _results(_evaluate_op(op, [env[v] for v in op.operands], env))))
         raise _refuse(self.op, "has no linalg.yield")
 
     def _indices(self) -> dict[int, np.ndarray]:
@@ -308,8 +312,19 @@ class _Generic:
             ys = self._body(self._arg_env(self.loops), self._indices())
         else:
             ys = self._combined() or self._stepwise()
-        return [_cast(_from_loops(y, ds, self.parallel_shape), r.type)
-                for y, ds, r in zip(ys, self.out_dims, self.op.results)]
+        return [_cast(self._place(i, _from_loops(y, [d for d in ds if d is not None], self.parallel_shape)), r.type)
+                for i, (y, ds, r) in enumerate(zip(ys, self.out_dims, self.op.results))]
+
+    def _place(self, i: int, value: np.ndarray) -> np.ndarray:
+        """Output `i`'s result: `value` where its map has constant indices (an output written
+        at index 0 of a kept dim) put there in a copy of its init; `value` itself otherwise."""
+        ds = self.out_dims[i]
+        if None not in ds:
+            return value
+        out = self.inits[i].copy()
+        out[tuple(ir.AffineConstantExpr(e).value if d is None else slice(None)
+                  for d, e in zip(ds, self.out_maps[i].results))] = value
+        return out
 
     # A reduction whose outputs each yield combine(out, e), e free of the outputs.
     def _combined(self) -> list[np.ndarray] | None:
@@ -471,12 +486,20 @@ def _softmax(op, args, env):
     return _cast(e / np.sum(e, axis=d, keepdims=True), op.results[0].type)
 
 
+def _assert(op, args, env):
+    """cf.assert: nothing to compute where its condition holds (a shape check of a model)."""
+    if not np.all(args[0]):
+        raise _refuse(op, "fails on these inputs")
+    return []
+
+
 def _constant(op, args, env):
     return _attribute_value(op, op.attributes["value"], op.results[0].type)
 
 
 _OPS = {
     "arith.constant": _constant,
+    "cf.assert": _assert,
     "util.unfoldable_constant": _constant,
     "tensor.empty": lambda op, args, env: np.zeros(_shape(op.results[0].type), numpy_dtype(op.results[0].type)),
     "tensor.expand_shape": lambda op, args, env: np.reshape(args[0], _shape(op.results[0].type)),
@@ -498,6 +521,11 @@ def _evaluate_op(op: ir.Operation, args: list[np.ndarray], env: dict):
     raise _refuse(op)
 
 
+def _results(value) -> list:
+    """An op's evaluated results as a list (one array, a list of several, or none)."""
+    return value if isinstance(value, list) else [value]
+
+
 def evaluate(text: str, function: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
     """The outputs of `function` of the program `text` on `inputs` (see the module docstring);
     Unsupported for what it does not take."""
@@ -517,7 +545,5 @@ def evaluate(text: str, function: str, inputs: list[np.ndarray]) -> list[np.ndar
             for op in _ops(block):
                 if op.name == "func.return":
                     return [np.asarray(env[v]) for v in op.operands]
-                results = _evaluate_op(op, [env[v] for v in op.operands], env)
-                results = results if isinstance(results, list) else [results]
-                env.update(zip(op.results, results))
+                env.update(zip(op.results, _results(_evaluate_op(op, [env[v] for v in op.operands], env))))
         raise Unsupported(f"function @{function} has no func.return")

@@ -275,3 +275,23 @@ def test_agrees_with_llvm_cpu(program, tmp_path):
         scale = max(float(np.sqrt(np.mean(theirs ** 2))), 1e-30)
         ulp = {"f16": 2.0 ** -10, "bf16": 2.0 ** -7}.get(dtype, 1e-12)
         assert np.all(np.abs(ours - theirs) <= ulp * np.maximum(np.abs(theirs), scale)), program
+
+
+def test_an_output_written_at_a_constant_index_keeps_the_rest_of_its_init():
+    """A row sum kept as a 2-D output written at column 0 of a 2-wide tensor (a map with a
+    constant result): column 1 keeps the init's values."""
+    x, init = rng.standard_normal((5, 7)), rng.standard_normal((5, 2))
+    text = """
+    func.func @f(%x: tensor<5x7xf64>, %init: tensor<5x2xf64>) -> tensor<5x2xf64> {
+      %r = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i, k)>, affine_map<(i, k) -> (i, 0)>],
+                           iterator_types = ["parallel", "reduction"]}
+          ins(%x : tensor<5x7xf64>) outs(%init : tensor<5x2xf64>) {
+      ^bb0(%v: f64, %acc: f64):
+        %s = arith.addf %v, %acc : f64
+        linalg.yield %s : f64
+      } -> tensor<5x2xf64>
+      return %r : tensor<5x2xf64>
+    }"""
+    (out,) = evaluate(text, "f", [x, init])
+    np.testing.assert_allclose(out[:, 0], init[:, 0] + x.sum(axis=1), rtol=1e-13)
+    assert np.array_equal(out[:, 1], init[:, 1])
