@@ -232,6 +232,8 @@ def form_dispatches(program: str, tgt: target_model.KnownTarget, folder: str, pi
     best = None
     for flags in FORMATIONS:
         configured = configure(program, tgt, folder, flags + extra)
+        if best is not None and configured == best[2]:
+            continue  # the same dispatches as an earlier way's: the same result
         lowered, report = apply_ldsopt(configured, pipeline_text)
         score = (sum(1 for d in report if not d["passes"]), len(report))
         if best is None or score < best[0]:
