@@ -172,6 +172,8 @@ _ELEMENTWISE = {
     "math.round": _round_away, "math.roundeven": np.rint, "math.powf": np.power, "math.copysign": np.copysign,
     "math.fma": lambda a, b, c: a * b + c,
 }
+
+
 def _elementwise(op: ir.Operation, args: list[np.ndarray]) -> np.ndarray:
     name = op.name
     rtype = op.results[0].type
