@@ -379,7 +379,7 @@ def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str,
             if engine == "numpy":
                 raise DriverError(f"the numpy reference cannot evaluate the program: {why}") from None
             refused = why
-    expected, info = _llvm_cpu_reference(text, sig, inputs, folder, promotion)
+    expected, info = _llvm_cpu_reference(text, as_written, sig, inputs, folder, promotion)
     info["numpy_refused"] = refused
     return expected, info
 
@@ -409,8 +409,10 @@ def _numpy_reference(text: str, sig: Signature, inputs: list[Tensor], folder: st
     return expected, _reference_info("numpy", text, sig, promotion)
 
 
-def _llvm_cpu_reference(text: str, sig: Signature, inputs: list[Tensor], folder: str,
+def _llvm_cpu_reference(text: str, as_written: str, sig: Signature, inputs: list[Tensor], folder: str,
                         promotion: reference_mod.Promotion) -> tuple[list[Tensor], dict]:
+    """The reference on llvm-cpu: `promotion`'s program, or `as_written` (the program without
+    GPU configs) where llvm-cpu cannot compile the promoted one."""
     cpu = target_model.known("llvm-cpu")
     src = os.path.join(folder, "reference_source.mlir")
     vmfb = os.path.join(folder, "reference.vmfb")
@@ -428,7 +430,6 @@ def _llvm_cpu_reference(text: str, sig: Signature, inputs: list[Tensor], folder:
         # llvm-cpu lowers some math only in f32 (math.erf in f64 is illegal there).
         first = next((line for line in str(e).splitlines() if "error:" in line), str(e))
         why = first.split("error:", 1)[-1].split(": ", 1)[0].strip()  # the message, not the op it prints
-        as_written = without_gpu_configs(text)
         promotion = reference_mod.Promotion(as_written, False, f"llvm-cpu cannot compile it in f64: {why}")
         compile_reference(as_written)
 

@@ -91,6 +91,12 @@ from ldsopt.staging import ATTR, StagingLayout
 EARLY_READ_BYTES = 128
 
 
+def _along_last(x: tuple, rank: int) -> bool:
+    """Whether an elementwise body's input `x` (binding, loops) has the last of the body's
+    `rank` loops as its last dim (it is read as a vector along it, else as a broadcast scalar)."""
+    return bool(x[1]) and x[1][-1] == rank - 1
+
+
 class _Offsets:
     """The output's m and n at offsets from (m0, n0), each made once (so that the early
     reads of a bias shared by several output vectors are one read)."""
@@ -459,9 +465,9 @@ class Emitter:
                 if key is not None:
                     reads.setdefault(key, (dm, dn))
         inputs = self.p.epilogue.inputs
-        held = sum((width if self._reads_vector(inputs[pos]) else 1) * element_bits(inputs[pos][0].tensor_type
-                                                                                    .element_type) // 8
-                   for pos, _, width in reads)
+        rank = 3 if self.batch is not None else 2
+        held = sum((width if _along_last(inputs[pos], rank) else 1)
+                   * element_bits(inputs[pos][0].tensor_type.element_type) // 8 for pos, _, width in reads)
         if held > EARLY_READ_BYTES:
             return None
         at = _Offsets(self, *self._output_origin())
@@ -471,15 +477,10 @@ class Emitter:
             vtype = ir.VectorType.get([width], inputs[pos][0].tensor_type.element_type)
             idx = ([self.batch] if self.batch is not None else []) + [m, n]
             mem = self.epilogue_mem[pos]
-            early[(pos, offsets, width)] = self._or_zero(
-                self._ragged(m, n), vtype, lambda pos=pos, idx=idx, vtype=vtype, mem=mem: self._input_read(
-                    inputs[pos], mem, idx, vtype, self._global_align(mem, width)))
+            early[(pos, offsets, width)] = self._or_zero(  # calls the read at once, under the guard
+                self._ragged(m, n), vtype,
+                lambda: self._input_read(inputs[pos], mem, idx, vtype, self._global_align(mem, width)))
         return early
-
-    def _reads_vector(self, x: tuple) -> bool:
-        """Whether epilogue input `x` (binding, loops) is read as a vector along N (its last
-        dim is N), not as a broadcast scalar."""
-        return bool(x[1]) and x[1][-1] == (1 if self.batch is None else 2)
 
     def _ragged(self, m: ir.Value, n: ir.Value) -> list[tuple[ir.Value, int]]:
         """The guards of an output vector at (m, n): M and N where the tiles do not divide them."""
@@ -499,11 +500,10 @@ class Emitter:
                 piece, read_vector(piece.type, self.init, idx, self._global_align(self.init, width)))
             if not p.epilogue:
                 write_vector(value, self.out, idx, self._global_align(self.out, width))
-            elif p.epilogue.out_dims[-1] == len(idx) - 1:  # stored along N
-                write_vector(self._epilogue(value, idx, early), self.out, [idx[i] for i in p.epilogue.out_dims],
-                             self._global_align(self.out, width))
-            else:
-                write_vector(self._epilogue(value, idx, early), self.out, [idx[i] for i in p.epilogue.out_dims])
+                return
+            along_n = p.epilogue.out_dims[-1] == len(idx) - 1  # else stored in another order
+            write_vector(self._epilogue(value, idx, early), self.out, [idx[i] for i in p.epilogue.out_dims],
+                         self._global_align(self.out, width) if along_n else 0)
 
     def _global_align(self, buf: ir.Value, n: int) -> int:
         """The alignment to state on an output-stage access of `n` elements along N (its
@@ -522,7 +522,7 @@ class Emitter:
         as `vtype` along the last loop: a vector read (of `align` bytes of alignment) where
         that loop is the input's last dim, else the scalar at its loops, broadcast."""
         at = [idx[i] for i in x[1]]
-        return read_vector(vtype, buf, at, align) if x[1] and x[1][-1] == len(idx) - 1 \
+        return read_vector(vtype, buf, at, align) if _along_last(x, len(idx)) \
             else vector.broadcast(vtype, memref.load(buf, at))
 
     def _body_at(self, op: ir.Operation, inputs: list, mems: list, idx: list[ir.Value], width: int,
