@@ -1,8 +1,9 @@
 """lds-run's reference evaluated by numpy: the program `ldsopt.reference` prepares for the
 reference (promoted to f64), interpreted op by op instead of compiled for llvm-cpu.
 
-Why: compiling even a one-op program for llvm-cpu takes 0.5-1 s, most of lds-run's time on a
-small program; numpy evaluates the same promoted program in milliseconds. It is as
+Why: compiling even a one-op program for llvm-cpu was most of lds-run's time on a small
+program (bench/results/suite/README.md has the figures); numpy evaluates the same promoted program
+without compiling it. It is as
 independent of ldsopt's kernels as llvm-cpu is (nothing here is shared with the passes), and
 it computes in f64 the ops llvm-cpu lowers only in f32 (`math.erf`).
 

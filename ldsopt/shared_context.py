@@ -1,8 +1,7 @@
 """The one MLIR context of a tool's process (`get`).
 
-Making an `ir.Context` registers every dialect and pass IREE's bindings carry: 16 ms each, and
-one lds-run made nine of them (one of every eight seconds the test suite spent in Python). A
-tool's modules are parsed, transformed and printed within its one command, so they share one
+Making an `ir.Context` loads every dialect IREE's bindings register, which costs more than
+most of what a short command then does with it, and one lds-run made nine. A tool's modules are parsed, transformed and printed within its one command, so they share one
 context. It is made on first use in the process that uses it, never before a fork: a context
 starts its thread pool lazily, and threads do not survive a fork.
 
