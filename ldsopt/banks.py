@@ -29,9 +29,10 @@ it ranks layouts, it does not predict time.
 """
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from typing import Callable, Optional, Sequence
+
+import numpy as np
 
 # Reported lane groups of gfx942 ds_read_b128: lanes 0-3 read with 20-23, 4-7 with
 # 16-19, 8-11 with 28-31, 12-15 with 24-27, and the same in the upper half wave.
@@ -74,24 +75,42 @@ class BankModel:
         ``byte_addresses_per_lane[l]`` is lane l's start address (``None``: lane
         inactive).  ``lane_groups`` replaces the default phases (consecutive lanes).
         """
-        addrs = list(byte_addresses_per_lane)
-        if len(addrs) > self.wave_size:
-            raise ValueError(f"{len(addrs)} lanes in a wave of {self.wave_size}")
+        addrs = [-1 if a is None else a for a in byte_addresses_per_lane]
+        return int(self.conflicts_many(np.array([addrs], dtype=np.int64).reshape(1, -1), access_bytes,
+                                       lane_groups)[0])
+
+    def conflicts_many(self, byte_addresses: np.ndarray, access_bytes: int,
+                       lane_groups: Optional[Sequence[Sequence[int]]] = None) -> np.ndarray:
+        """``conflicts`` of many wave-wide accesses of one width at once: row a of
+        ``byte_addresses`` (accesses x lanes, a negative address: lane inactive) -> extra
+        cycles of access a. The planners price hundreds of layouts, each by dozens of
+        accesses; one call per layout keeps that in numpy."""
+        addrs = np.asarray(byte_addresses, dtype=np.int64)
+        count, lanes = addrs.shape
+        if lanes > self.wave_size:
+            raise ValueError(f"{lanes} lanes in a wave of {self.wave_size}")
         if lane_groups is None:
             n = self.lanes_per_phase(access_bytes)
-            lane_groups = [range(p, min(p + n, len(addrs))) for p in range(0, len(addrs), n)]
-        extra = 0
-        for group in lane_groups:
-            words_in_bank = defaultdict(set)
-            for lane in group:
-                if lane >= len(addrs) or addrs[lane] is None:
-                    continue
-                a = addrs[lane]
-                for w in range(a // self.bank_bytes, (a + access_bytes - 1) // self.bank_bytes + 1):
-                    words_in_bank[w % self.num_banks].add(w)
-            if words_in_bank:
-                extra += max(len(ws) for ws in words_in_bank.values()) - 1
-        return extra
+            lane_groups = [range(p, min(p + n, lanes)) for p in range(0, lanes, n)]
+        # One column per (group, lane) pair: a lane may sit in several groups.
+        pairs = [(g, lane) for g, group in enumerate(lane_groups) for lane in group if lane < lanes]
+        if not pairs or count == 0:
+            return np.zeros(count, dtype=np.int64)
+        group_of, lane_of = (np.array(x) for x in zip(*pairs))
+        start = addrs[:, lane_of]                                     # (accesses, pairs)
+        first, last = start // self.bank_bytes, (start + access_bytes - 1) // self.bank_bytes
+        words = first[..., None] + np.arange(int((last - first).max()) + 1)
+        touched = (words <= last[..., None]) & (start >= 0)[..., None]
+        # Distinct words per (access, group, bank): a word's bank and its row of banks.
+        ngroups = len(lane_groups)
+        cell = ((np.arange(count)[:, None, None] * ngroups + group_of[None, :, None]) * self.num_banks
+                + words % self.num_banks)
+        rows = words // self.num_banks
+        span = int(rows.max()) + 1
+        distinct = np.unique((cell * span + rows)[touched]) // span
+        per_bank = np.bincount(distinct, minlength=count * ngroups * self.num_banks)
+        worst = per_bank.reshape(count, ngroups, self.num_banks).max(axis=2)
+        return np.maximum(worst - 1, 0).sum(axis=1)
 
     def average_conflicts(self, layout_map: Callable[[int], int], thread_to_coords: Callable[[int], int],
                           num_accesses: int, elem_bytes: int, access_bytes: int,

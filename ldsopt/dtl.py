@@ -41,6 +41,8 @@ import functools
 import re
 from typing import Callable, Optional, Sequence
 
+import numpy as np
+
 from ldsopt import index_expr
 from ldsopt.banks import BankModel
 from ldsopt.index_expr import Expr
@@ -217,26 +219,45 @@ class Cost:
         return self.write + self.read
 
 
-def cost(g: Geometry, spec: DtlSpec, reads: Sequence[Read], model: BankModel) -> Optional[Cost]:
-    """The model's extra cycles of the first wave's loads and of its fragment reads
-    (`reads[a](lane)` = (row, col, elements) of read a); None when a read would straddle a
-    padding hole or a rotation chunk (such a layout cannot serve that read as one access) or
-    start off a multiple of its width (the emitter states that alignment)."""
+@dataclasses.dataclass(frozen=True)
+class ReadTable:
+    """Fragment reads evaluated once for every layout priced: read a's lane l starts at tile
+    (rows[a, l], cols[a, l]) and reads widths[a] elements."""
+
+    rows: np.ndarray
+    cols: np.ndarray
+    widths: np.ndarray
+
+    @classmethod
+    def of(cls, reads: Sequence[Read], wave_size: int) -> "ReadTable":
+        table = np.array([[access(lane) for lane in range(wave_size)] for access in reads],
+                         dtype=np.int64).reshape(len(reads), wave_size, 3)
+        if (table[:, :, 2] != table[:, :1, 2]).any():
+            raise ValueError("a fragment read's lanes read different widths")
+        return cls(table[:, :, 0], table[:, :, 1], table[:, 0, 2])
+
+
+def cost(g: Geometry, spec: DtlSpec, reads: ReadTable | Sequence[Read], model: BankModel) -> Optional[Cost]:
+    """The model's extra cycles of the first wave's loads and of its fragment reads (`reads`,
+    or their table); None when a read would straddle a padding hole or a rotation chunk (such a
+    layout cannot serve that read as one access) or start off a multiple of its width (the
+    emitter states that alignment)."""
+    if not isinstance(reads, ReadTable):
+        reads = ReadTable.of(reads, model.wave_size)
     amap = spec.address_map(g.cols)
-    per_thread = g.chunks // g.threads
-    write = [model.conflicts([g.dest(lane + g.threads * j, spec) * g.elem_bytes for lane in range(g.wave_size)],
-                             g.lane_bytes) for j in range(per_thread)]
-    read = []
-    for access in reads:
-        addrs, width = [], 0
-        for lane in range(model.wave_size):
-            row, col, width = access(lane)
-            start = amap(row * g.cols + col)
-            if start % width or any(amap(row * g.cols + col + e) != start + e for e in range(1, width)):
-                return None  # the emitter states each read's alignment: n elements
-            addrs.append(start * g.elem_bytes)
-        read.append(model.conflicts(addrs, width * g.elem_bytes))
-    return Cost(sum(write) / len(write), sum(read) / max(1, len(read)))
+    # Every wave load j of the first wave: chunks lane + threads * j.
+    chunks = np.arange(g.wave_size) + g.threads * np.arange(g.chunks // g.threads)[:, None]
+    write = model.conflicts_many(_chunk_function(g, spec)(chunks)[2] * g.elem_bytes, g.lane_bytes)
+    read = np.zeros(len(reads.widths), dtype=np.int64)
+    for width in np.unique(reads.widths):
+        which = reads.widths == width
+        logical = reads.rows[which] * g.cols + reads.cols[which]
+        start = amap(logical)
+        run = np.arange(1, width)
+        if (start % width).any() or (amap(logical[..., None] + run) != start[..., None] + run).any():
+            return None  # the emitter states each read's alignment: n elements
+        read[which] = model.conflicts_many(start * g.elem_bytes, int(width) * g.elem_bytes)
+    return Cost(float(write.sum()) / len(write), float(read.sum()) / max(1, len(read)))
 
 
 def check(g: Geometry, spec: DtlSpec, reads: Sequence[Read], model: BankModel, max_alloc: Optional[int] = None) -> Cost:
@@ -282,6 +303,7 @@ def choose(g: Geometry, reads: Sequence[Read], model: BankModel, kinds: Sequence
     """The cheapest layout among `kinds` (ties: less LDS, then the simpler kind), and the best
     of each kind (the report's columns). `max_alloc` bounds the LDS elements of one buffer."""
     best: dict[str, tuple[DtlSpec, Cost]] = {}
+    reads = ReadTable.of(reads, model.wave_size)
     for spec in candidates(g, read_elems):
         if spec.kind not in kinds or (max_alloc is not None and g.alloc(spec) > max_alloc):
             continue

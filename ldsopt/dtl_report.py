@@ -20,7 +20,6 @@ from iree.compiler import ir
 
 from ldsopt import bench, bench_replay, driver, dtl
 from ldsopt import target as target_model
-from ldsopt.banks import BankModel
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import matches
 from ldsopt.passes import dtl_layout
@@ -69,7 +68,7 @@ def _row(name: str, p, pl, role: str, s, tgt) -> Row:
     staging = f"{role} {''.join(s.dims)} {s.tile[0]}x{s.tile[1]}"
     # The prices also where a guard leaves the operand alone: what DTL would cost without it.
     g = dtl.Geometry(s.tile[0], s.tile[1], elem_bytes, s.threads, tgt.subgroup_size, dtl_layout.DtlLayout().lane(tgt))
-    model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
+    model = tgt.bank_model()
     reads = dtl_layout.fragment_reads(pl, role, s, tgt.subgroup_size)
     _, best = dtl.choose(g, reads, model, dtl.KINDS, s.read_vector)
     try:

@@ -25,6 +25,7 @@ import functools
 import itertools
 from typing import Callable, Mapping, Sequence
 
+import numpy as np
 from iree.compiler import ir
 from iree.compiler.dialects import arith
 
@@ -205,18 +206,24 @@ def emit(exprs: Sequence[Expr], env: Mapping[str, ir.Value], const: Callable[[in
     return [val[id(e)] for e in exprs]
 
 
+def _min(a, b):
+    """`min` on ints, elementwise on numpy arrays (a Function evaluated at many points at once)."""
+    return np.minimum(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else min(a, b)
+
+
 @functools.lru_cache(maxsize=4096)
 def _compiled(code: str) -> Callable[..., tuple[int, ...]]:
     """The function `f` that `code` defines (maps of the same shape and constants share it)."""
     scope: dict = {}
-    exec(compile(code, "<index_expr.Function>", "exec"), {"min": min}, scope)
+    exec(compile(code, "<index_expr.Function>", "exec"), {"min": _min}, scope)
     return scope["f"]
 
 
 class Function:
     """`exprs` as a function of the variables `params` on ints (the integer face of a map the
     bank model calls many times): its nodes, in build order, become the straight-line Python
-    function that computes them, compiled once."""
+    function that computes them, compiled once. Called with numpy integer arrays, it computes
+    every point at once (the ops are numpy's: `//`, `%`, `&`, `>>`, ...)."""
 
     def __init__(self, params: Sequence[str], exprs: Sequence[Expr]):
         self.params = tuple(params)

@@ -24,6 +24,8 @@ import re
 
 from iree.compiler import ir
 
+from ldsopt.banks import BankModel
+
 
 @dataclasses.dataclass(frozen=True)
 class Target:
@@ -52,6 +54,10 @@ class Target:
         """LDS bytes one workgroup may take so that `workgroups_per_cu` fit one CU / SM
         together (a CU of unknown LDS taken to hold one workgroup's maximum)."""
         return min(self.lds_bytes, (self.lds_per_cu or self.lds_bytes) // workgroups_per_cu)
+
+    def bank_model(self) -> BankModel:
+        """The LDS bank model of one subgroup's accesses (ldsopt/banks.py)."""
+        return BankModel(self.lds_banks, self.lds_bank_bytes, self.subgroup_size)
 
     def computes(self, elem_type: str) -> bool:
         """Whether `elem_type` (e.g. "i64") is computed natively; True for types IREE's

@@ -51,7 +51,6 @@ import math
 from iree.compiler import ir
 
 from ldsopt import dtl, remarks
-from ldsopt.banks import BankModel
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulDispatch, MatmulProblem, matches
 from ldsopt.matmul.options import PlanChoice, PlanOptions
@@ -152,7 +151,7 @@ class DtlLayout(PlanOptions):
                              f"over {s.threads} threads") from None
         others = pl.lds_bytes(elem_bytes) - math.prod(s.lds_shape) * elem_bytes  # the other operand's LDS
         max_alloc = (budget - others) // (s.buffers * elem_bytes)
-        model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
+        model = tgt.bank_model()
         reads = fragment_reads(pl, role, s, tgt.subgroup_size)
         if self.layout == "auto" or self.layout in dtl.KINDS:
             kinds = dtl.KINDS if self.layout == "auto" else (self.layout,)

@@ -204,7 +204,7 @@ class InthreadTranspose(PlanOptions):
         """Each operand's transposed staging (None: a guard keeps the planned one). Each may take
         its planned LDS plus half of what the plan leaves free of ldsopt-matmul-lds's budget.
         `cheapest_maps` as in `transposed`."""
-        model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
+        model = tgt.bank_model()
         budget = self.lds_budget(tgt)
         spare = (budget * 8 // bits - sum(math.prod(s.lds_shape) for s in pl.staging.values())) // 2
 

@@ -65,7 +65,6 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
 from ldsopt import index_expr, layout
 from ldsopt import target as target_model
-from ldsopt.banks import BankModel
 from ldsopt.dispatch import Binding, Dispatch
 from ldsopt.elementwise import body_is_elementwise, collapse_groups, collapsed_view, map_dims, vectorize_body
 from ldsopt.ir_types import element_bits
@@ -345,7 +344,7 @@ class PreloadTransposed(ModulePass):
         """Bank-model cycles (phases plus conflicts) of the first wave's LDS accesses to buffer
         `key` with rows padded by `pad`: its row writes, then its column reads (one access
         per `a` position)."""
-        model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
+        model = tgt.bank_model()
         eb = self._stage_elem_bytes(p, key)
         dims = plan.stage(key)
         shape = plan.lds_shape(key, pad)

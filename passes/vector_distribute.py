@@ -101,7 +101,6 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
 from ldsopt import fused_rows, index_expr, reduction_plan
 from ldsopt import target as target_model
-from ldsopt.banks import BankModel
 from ldsopt.combining import combining_op, identity_attr
 from ldsopt.dispatch import Binding, Dispatch, Graph, analyze_graph, load_binding
 from ldsopt.elementwise import clone_body, map_dims, vectorize_body
@@ -255,7 +254,7 @@ class VectorDistribute(ModulePass):
                                               lambda d: match_reduction(d.root), self):
             func = d.func
             plan = self._plan(d, red, tgt)
-            banks = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
+            banks = tgt.bank_model()
             lds_pad = plan.lds_row_pad(banks, element_bits(red.acc_type) // 8) if plan.subgroups_r > 1 else 0
             func.attributes[LAYOUT_ATTR] = layout_attr(plan, lds_pad)
             _ReductionKernel(d, red, plan, tgt, lds_pad).emit()
@@ -294,7 +293,7 @@ class VectorDistribute(ModulePass):
             raise PassError(g.location, f"{self.NAME}: no plan: {e}") from None
         # Rows are whole per workgroup (the default plan puts every thread on the reduction).
         assert plan.threads_p == 1, plan
-        banks = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
+        banks = tgt.bank_model()
         accs = [comb.acc_type for level in range(rows.passes) for _, comb in _row_partials(rows, level)]
         pads = [plan.lds_row_pad(banks, element_bits(t) // 8) if plan.subgroups_r > 1 else 0 for t in accs]
         # Where the row waits between sweeps: registers, else LDS, else global memory (read again).

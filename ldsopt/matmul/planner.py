@@ -239,7 +239,7 @@ def _plans(p: MatmulProblem, tgt: target_model.Target, lds_budget: int, use_mma:
            tilings: tuple[Tiling, ...], k_pack: int, stages: int, bk: int) -> list[MatmulPlan]:
     """The plans of `tilings` at K step `bk` that fit the target, in the order of `tilings`."""
     elem_bytes = element_bits(p.elem_type) // 8
-    model = BankModel(tgt.lds_banks, tgt.lds_bank_bytes, tgt.subgroup_size)
+    model = tgt.bank_model()
     fitting = []
     for t in tilings:
         whole_subgroups = t.threads % tgt.subgroup_size == 0  # a wave's lanes are all in the tile
