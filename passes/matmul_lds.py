@@ -45,6 +45,11 @@ that ldsopt/matmul/planner.py finds fastest; each operand's tiles are staged thr
 pipeline of `stages` tiles, as their `StagingLayout` (ldsopt/staging.py) says, which a pass
 before this one may have recorded on the root op (ldsopt/matmul/recorded.py).
 
+The output (option `output-lds`): matrix-core kernels stage the output tile through LDS and
+store it in 16-byte row pieces (ldsopt/matmul/output_stage.py) where that widens the stores and
+the tile takes no more LDS than the operands' staging; other kernels, or any with
+`output-lds=false`, store their accumulator pieces directly.
+
 The plan options (workgroups-per-cu, mma, tiles, k-pack, stages) are shared with the passes
 that record a staging (ldsopt-inthread-transpose, ldsopt-dtl-layout): where one of them
 recorded the plan of its staging (`ldsopt.matmul_plan` on the root op), this pass follows
@@ -58,6 +63,7 @@ import dataclasses
 
 from iree.compiler import ir
 
+from ldsopt.ir_types import element_bits
 from ldsopt.kernel import LOWERED_BY
 from ldsopt.matmul.dtl_emit import uses_dtl, with_dtl
 from ldsopt.matmul.emit_fma import FmaEmitter
@@ -66,12 +72,19 @@ from ldsopt.matmul.match import matches
 from ldsopt.matmul.options import PlanOptions
 from ldsopt.matmul.recorded import STAGED_BY
 from ldsopt.matmul.schemes import MmaScheme
+from ldsopt.registry import option
 
 
 @dataclasses.dataclass(frozen=True)
 class MatmulLds(PlanOptions):
     NAME = "ldsopt-matmul-lds"
     SUMMARY = "Lower matmul dispatches to tiled kernels staging through LDS in a K pipeline (double-buffered by default)"
+
+    output_lds: str = option("auto", "the output tile through LDS, leaving in 16-byte row pieces "
+                                     "(ldsopt/matmul/output_stage.py): true where it widens the stores and fits "
+                                     "the LDS the plan leaves, false never, auto as true for matrix-core kernels "
+                                     "where the tile takes no more LDS than the operands' staging",
+                             choices=("auto", "true", "false"))
 
     def run(self, module: ir.Operation) -> None:
         for d, p, tgt in matches(module, self, prologues=True):
@@ -81,4 +94,11 @@ class MatmulLds(PlanOptions):
             emitter = MmaEmitter if isinstance(pl.scheme, MmaScheme) else FmaEmitter
             if any(uses_dtl(s) for s in pl.staging.values()):  # laid out by ldsopt-dtl-layout
                 emitter = with_dtl(emitter)
-            emitter(d, p, pl, tgt).emit(self.NAME, choice.workgroups_per_cu)
+            kernel = emitter(d, p, pl, tgt)
+            if self.output_lds != "false" and (self.output_lds == "true" or isinstance(pl.scheme, MmaScheme)):
+                staged = pl.lds_bytes(element_bits(p.elem_type) // 8)
+                left = choice.lds_budget(tgt) - staged
+                # auto: at most the operands' LDS again, so that the stage does not cost resident
+                # workgroups where LDS allows more than the plan's (bench/results/cuda-bert/output_stage).
+                kernel.plan_output_stage(left if self.output_lds == "true" else min(left, staged))
+            kernel.emit(self.NAME, choice.workgroups_per_cu)

@@ -58,7 +58,10 @@ Output: each thread stores its accumulators (f32, i32 for i8) in vectors along N
 loaded init, then applying the consumer if there is one: its other operands are read at the
 same (b?, m, n) (a vector along n where n is the operand's last dim, else a scalar broadcast),
 before the K loop where they fit EARLY_READ_BYTES of registers (their latency then hides behind
-the loop). The output writes and the vector reads of this stage state their alignment
+the loop). With an output stage (ldsopt/matmul/output_stage.py, planned by
+`plan_output_stage`), the resulting vectors go to an LDS tile instead, and after a barrier the
+tile leaves in 16-byte row pieces (matrix-core fragments hold 1 or 2 elements of a row). The
+output writes and the vector reads of this stage state their alignment
 (`kernel.global_alignment`; not on SPIR-V), which LLVM cannot prove at a dynamic column.
 Tails: global reads past M, N or K (tiles that do not divide the extents) are guarded and
 read zeros, so they add nothing; stores (and reads of a loaded init or of the consumer's
@@ -81,7 +84,9 @@ from ldsopt.elementwise import vectorize_body
 from ldsopt.ir_types import element_bits
 from ldsopt.kernel import Kernel, L1Prefetch, global_alignment, read_vector, write_vector
 from ldsopt.matmul import dtl_emit
+from ldsopt.matmul import output_stage
 from ldsopt.matmul.match import MatmulProblem
+from ldsopt.matmul.output_stage import OutputStage
 from ldsopt.matmul.schemes import MatmulPlan
 from ldsopt.staging import ATTR, StagingLayout
 
@@ -128,6 +133,22 @@ class Emitter:
         self.k = Kernel(d, tgt, (t.threads, 1, 1), pl.grid(p.sizes))
         self.acc_type = p.acc_type  # f32, i32 for i8 inputs
         self.n_steps = math.ceil(p.sizes["k"] / pl.bk)
+        self.output_stage: OutputStage | None = None
+
+    def plan_output_stage(self, lds_left: int) -> OutputStage | None:
+        """Sets and returns the output stage (ldsopt/matmul/output_stage.py) of this kernel: its
+        pad priced by the target's bank model on this thread layout's pieces, within `lds_left`
+        bytes of LDS; None where it does not pay or fit."""
+        t, model = self.pl.tiling, self.k.target.bank_model()
+        pieces = self._output_pieces()
+
+        def writes(lane: int) -> list[tuple[int, int, int]]:
+            m0, n0 = self._lane_output(lane)
+            return [(m0 + dm, n0 + dn, width) for _, _, width, dm, dn in pieces]
+        self.output_stage = output_stage.plan(t.bm, t.bn, self.p.sizes["n"], t.threads,
+                                              element_bits(self.p.output.tensor_type.element_type) // 8,
+                                              writes, model, lds_left, self.k.target.max_vector_elems)
+        return self.output_stage
 
     def emit(self, pass_name: str, workgroups_per_cu: int = 1) -> None:
         k, p, pl, t = self.k, self.p, self.pl, self.pl.tiling
@@ -140,6 +161,7 @@ class Emitter:
             self.epilogue_mem = [None if x is None else x[0].memref() for x in p.epilogue.inputs] if p.epilogue else []
             self.prologue_mem = {r: [b.memref() for b, _ in pro.inputs] for r, pro in p.prologues.items()}
             self.lds = {r: self._alloc(s) for r, s in pl.staging.items()}
+            self.out_lds = None if self.output_stage is None else self._alloc_output_stage()
             self.tid = k.thread_id()
             self.raw = {r: self._raw_staging(s) for r, s in pl.staging.items() if s.raw_elems}
             self.batch = k.block_id("z") if p.batched else None
@@ -188,6 +210,14 @@ class Emitter:
         return (arith.addi(self.origin["m"], self.frag_origin["A"]),
                 arith.addi(self.origin["n"], self.frag_origin["B"]))
 
+    def _output_local(self) -> tuple[ir.Value, ir.Value]:
+        """(m, n) of this thread's first output element in the workgroup's tile."""
+        return self.frag_origin["A"], self.frag_origin["B"]
+
+    def _lane_output(self, lane: int) -> tuple[int, int]:
+        """`_output_local` of lane `lane` of the first wave, on ints (the output stage's bank model)."""
+        raise NotImplementedError
+
     def _flat(self, acc: ir.Value) -> ir.Value:
         """Accumulator `acc` as the 1-D vector `_output_pieces` counts elements of."""
         return acc
@@ -199,6 +229,17 @@ class Emitter:
                                   memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
         buf = memref.alloc(mtype, [], [])
         buf.owner.attributes[ATTR] = s.attr()
+        return buf
+
+    def _alloc_output_stage(self) -> ir.Value:
+        """The output stage's LDS tile, its layout recorded on the alloc (`ldsopt.output_stage`)."""
+        st = self.output_stage
+        mtype = ir.MemRefType.get(list(st.shape), ir.MemRefType(self.out.type).element_type,
+                                  memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
+        buf = memref.alloc(mtype, [], [])
+        i64 = ir.IntegerType.get_signless(64)
+        buf.owner.attributes[output_stage.ATTR] = ir.DictAttr.get(
+            {"pad": ir.IntegerAttr.get(i64, st.pad), "vec": ir.IntegerAttr.get(i64, st.vec)})
         return buf
 
     def _raw_staging(self, s: StagingLayout) -> tuple[ir.Value, ir.Value, ir.Value]:
@@ -433,12 +474,43 @@ class Emitter:
     def _store_output(self, acc: list[ir.Value]) -> None:
         m0, n0 = self._output_origin()
         at = _Offsets(self, m0, n0)
+        local = None if self.output_stage is None else _Offsets(self, *self._output_local())
         for i, first, width, dm, dn in self._output_pieces():
             flat = self._flat(acc[i])
             piece = flat if width == ir.VectorType(flat.type).shape[0] else vector.extract_strided_slice(
                 ir.VectorType.get([width], self.acc_type), flat, [first], [width], [1])
             early = [self.early.get(key) for key in self._epilogue_keys(width, dm, dn)] if self.early else None
-            self._store_piece(piece, at.m(dm), at.n(dn), early)
+            self._store_piece(piece, at.m(dm), at.n(dn), early, local and (local.m(dm), local.n(dn)))
+        if self.output_stage is not None:
+            self._copy_out()
+
+    def _copy_out(self) -> None:
+        """The staged output tile from LDS to the output, `vec` elements a copy (guarded past M
+        and N, and past the tile in a last round the threads do not fill)."""
+        st, k = self.output_stage, self.k
+        gpu.barrier()
+        vtype = ir.VectorType.get([st.vec], ir.MemRefType(self.out.type).element_type)
+        c = index_expr.var("c")
+        for j in range(st.copies):
+            chunk = arith.addi(self.tid, k.const(st.threads * j)) if j else self.tid
+            row, col = k.index(list(st.copy_origin(c)), c=chunk)
+            m, n = arith.addi(self.origin["m"], row), arith.addi(self.origin["n"], col)
+            last = st.threads * (j + 1) > st.chunks
+            with self._guard(self._ragged(m, n) + ([(chunk, st.chunks)] if last else [])):
+                value = read_vector(vtype, self.out_lds, self._out_lds_indices(row, col), self._out_lds_align(st.vec))
+                self._write_output(value, ([self.batch] if self.batch is not None else []) + [m, n], st.vec)
+
+    def _out_lds_indices(self, row: ir.Value, col: ir.Value) -> list[ir.Value]:
+        placed = self.output_stage.address_map.place(index_expr.var("row"), index_expr.var("col"))
+        return self.k.index(list(placed), row=row, col=col)
+
+    def _out_lds_align(self, n: int) -> int:
+        """Bytes of alignment of an output-stage LDS access of n elements at a column that is a
+        multiple of n (0: SPIR-V, scalars): the pads keep every row a multiple of the widest."""
+        if self.k.target.backend == "vulkan" or n == 1:
+            return 0
+        elem_bytes = element_bits(ir.MemRefType(self.out.type).element_type) // 8
+        return math.gcd(n * elem_bytes, self.output_stage.shape[1] * elem_bytes)
 
     def _epilogue_keys(self, width: int, dm: int, dn: int) -> list[tuple]:
         """The key of each epilogue input's read for the output vector of `width` at offsets
@@ -487,23 +559,33 @@ class Emitter:
         p, t = self.p, self.pl.tiling
         return [(x, p.sizes[dim]) for dim, x, tile in (("m", m, t.bm), ("n", n, t.bn)) if p.sizes[dim] % tile]
 
-    def _store_piece(self, piece: ir.Value, m: ir.Value, n: ir.Value, early: list | None = None) -> None:
+    def _store_piece(self, piece: ir.Value, m: ir.Value, n: ir.Value, early: list | None = None,
+                     staged: tuple[ir.Value, ir.Value] | None = None) -> None:
         """Stores a vector of the output along N at (m, n), adding the loaded init if any and
-        applying the epilogue if any (stored in its result's dim order; `early`: its inputs'
-        reads made before the K loop); guarded where the tiles do not divide M or N (vector
-        widths divide N)."""
-        p = self.p
+        applying the epilogue if any (`early`: its inputs' reads made before the K loop), to
+        the output or, where `staged` gives its (row, col) in the tile, to the output stage;
+        guarded where the tiles do not divide M or N (vector widths divide N)."""
         idx = ([self.batch] if self.batch is not None else []) + [m, n]
         width = ir.VectorType(piece.type).shape[0]
         with self._guard(self._ragged(m, n)):
             value = piece if self.init is None else self._add(
                 piece, read_vector(piece.type, self.init, idx, self._global_align(self.init, width)))
-            if not p.epilogue:
-                write_vector(value, self.out, idx, self._global_align(self.out, width))
-                return
-            along_n = p.epilogue.out_dims[-1] == len(idx) - 1  # else stored in another order
-            write_vector(self._epilogue(value, idx, early), self.out, [idx[i] for i in p.epilogue.out_dims],
-                         self._global_align(self.out, width) if along_n else 0)
+            if self.p.epilogue:
+                value = self._epilogue(value, idx, early)
+            if staged is None:
+                self._write_output(value, idx, width)
+            else:
+                write_vector(value, self.out_lds, self._out_lds_indices(*staged), self._out_lds_align(width))
+
+    def _write_output(self, value: ir.Value, idx: list[ir.Value], width: int) -> None:
+        """Writes a vector of the output along N at `idx` (b?, m, n): in the epilogue's result's
+        dim order where there is one."""
+        if not self.p.epilogue:
+            write_vector(value, self.out, idx, self._global_align(self.out, width))
+            return
+        along_n = self.p.epilogue.out_dims[-1] == len(idx) - 1  # else stored in another order
+        write_vector(value, self.out, [idx[i] for i in self.p.epilogue.out_dims],
+                     self._global_align(self.out, width) if along_n else 0)
 
     def _global_align(self, buf: ir.Value, n: int) -> int:
         """The alignment to state on an output-stage access of `n` elements along N (its

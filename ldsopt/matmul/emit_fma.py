@@ -22,6 +22,11 @@ class FmaEmitter(Emitter):
         ty, tx = k.delinearize(self.tid, [t.bm // t.tm, t.bn // t.tn])
         self.frag_origin = {"A": arith.muli(ty, k.const(t.tm)), "B": arith.muli(tx, k.const(t.tn))}
 
+    def _lane_output(self, lane: int) -> tuple[int, int]:
+        t = self.pl.tiling
+        ty, tx = divmod(lane, t.bn // t.tn)  # `_thread_origins`' delinearization
+        return ty * t.tm, tx * t.tn
+
     def _acc_init(self, value: ir.Value) -> list[ir.Value]:
         t = self.pl.tiling
         return [vector.broadcast(ir.VectorType.get([t.tn], self.acc_type), value)] * t.tm

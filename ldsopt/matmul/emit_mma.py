@@ -116,6 +116,15 @@ class MmaEmitter(Emitter):
         m0, n0 = super()._output_origin()
         return arith.addi(m0, self._lane_offset(c.first)), arith.addi(n0, self._lane_offset(c.second))
 
+    def _output_local(self) -> tuple[ir.Value, ir.Value]:
+        c = self.pl.scheme.intrinsic.c
+        m0, n0 = super()._output_local()
+        return arith.addi(m0, self._lane_offset(c.first)), arith.addi(n0, self._lane_offset(c.second))
+
+    def _lane_output(self, lane: int) -> tuple[int, int]:
+        c = self.pl.scheme.intrinsic.c
+        return c.first(lane), c.second(lane)
+
     def _flat(self, acc: ir.Value) -> ir.Value:
         c = self.pl.scheme.intrinsic.c
         return acc if len(c.shape) == 1 else vector.shape_cast(ir.VectorType.get([c.elems], self.acc_type), acc)

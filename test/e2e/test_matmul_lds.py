@@ -15,6 +15,7 @@ show the LDS staging and MFMAs (i8 ones for i8).
 CUDA (mma.sync for f16/bf16/i8) runs on the H200: `lds-run programs/matmul/*.mlir --target cuda
 --prepare DIR`, then `python -m ldsopt.replay DIR` there."""
 
+import collections
 import pathlib
 import re
 
@@ -109,6 +110,51 @@ def test_skinny_lavapipe(name, run_program, tmp_path):
     else:
         assert staged["A"].startswith("[64,") and staged["B"].endswith(" 16]"), staged
         assert re.search(r"gpu.block_id x upper_bound 1\b", kernel)
+
+
+# Programs of awkward shapes for the output stage forced on the FMA path: M and N past the tile
+# (96 x 160 and 33 x 40 in 64 x 64 tiles), a batch, the consumer's result stored permuted (head
+# merge), f16 and i32 outputs, M = 1. Left without a stage, and run as before: N = 129 (odd) and
+# N = 5 (no copy wider than the pieces), and an f32 tile of 64 x 64 past the 32 KiB of LDS
+# that lavapipe's operand tiles leave (the batch with a loaded init).
+UNSTAGED = ("nn_f32_257x129x65_acc", "nt_f16_100x5x40", "batch_nt_f16_2x64x80x48_acc")
+OUTPUT_STAGE = [PROGRAMS / "nn_f16_96x160x64.mlir", PROGRAMS / "batch_nt_f16_2x64x80x48_acc.mlir",
+                EPILOGUES / "head_merge_f32_3x33x40x33.mlir", EPILOGUES / "bias_silu_f16_3x33x40x70.mlir",
+                EPILOGUES / "m1_bias_f16_1x40x70.mlir", I8 / "nn_i8_128x256x128.mlir",
+                PROGRAMS / "nn_f32_257x129x65_acc.mlir", PROGRAMS / "nt_f16_100x5x40.mlir"]
+
+
+@pytest.mark.parametrize("program", OUTPUT_STAGE, ids=lambda p: p.stem)
+def test_output_stage_lavapipe(program, run_program, tmp_path):
+    """output-lds=true: the output through LDS (ldsopt/matmul/output_stage.py) on lavapipe's
+    FMA kernels, values checked against the reference. Their micro-tiles of 8 x 2 leave a thread
+    pieces of 2 along N; the stage copies 4 (SPIR-V's widest vector) where N allows, and is not
+    made where no copy would be wider than the pieces."""
+    text = program.read_text()
+    pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", "ldsopt-matmul-lds{output-lds=true tiles=64x64x8x2},")
+    assert pipeline != driver.DEFAULT_PIPELINE
+    run_program(text, "--target", "lavapipe", "--require-ldsopt", "--pipeline", pipeline,
+                "--emit-dir", str(tmp_path / "emit"), *_tolerance(text), name=program.stem)
+    kernel = (tmp_path / "emit" / "ldsopt.mlir").read_text()
+    staged = re.search(r"ldsopt.output_stage = \{pad = \d+ : i64, vec = (\d) : i64\}", kernel)
+    assert (staged is None) == (program.stem in UNSTAGED), kernel
+    assert staged is None or int(staged.group(1)) <= 4
+
+
+def test_gfx942_output_stage_stores_16_bytes(run_program, tmp_path):
+    """gfx942, the default output stage: an MFMA 16x16 lane holds one element of a row, stored
+    directly as 4-byte stores (16 a thread at 64 x 64); through LDS, 16-byte ones (4 a thread)."""
+    stores = {}
+    for stage in ("auto", "false"):
+        emit = tmp_path / stage
+        run_program((PROGRAMS / "nn_f16_96x160x64.mlir").read_text(), "--target", "gfx942", "--require-ldsopt",
+                    "--pipeline", PINNED_64x64.replace("ldsopt-matmul-lds{", f"ldsopt-matmul-lds{{output-lds={stage} "),
+                    "--emit-dir", str(emit))
+        (asm,) = (emit / "executables").glob("*.rocmasm")
+        stores[stage] = collections.Counter(re.findall(r"^\s*(buffer_store_\w+|global_store_\w+)", asm.read_text(), re.M))
+        (kernel,) = isa.from_dump_dir(str(emit / "executables"))
+        assert kernel.vgpr_spills == 0, kernel.summary()
+    assert stores == {"auto": {"buffer_store_dwordx4": 4}, "false": {"buffer_store_dword": 16}}, stores
 
 
 @pytest.mark.parametrize("program, mfma", [(I8 / "nn_i8_128x256x128.mlir", "v_mfma_i32_16x16x32_i8"),

@@ -62,7 +62,7 @@
 // CHECK:           amdgpu.memory_counter_wait load(0)
 // CHECK-NEXT:      gpu.barrier
 // CHECK-NEXT:      scf.yield
-// CHECK-NOT:     vector.transfer_write {{.*}}#gpu.address_space<workgroup>
+// CHECK-NOT:     vector.transfer_write {{.*}}memref<2x{{[0-9]+}}xf16, #gpu.address_space<workgroup>>
 // CHECK:         return
 
 // The permutation (B: blocks of 16 K rows, S = 8, S' = 2), forward on the global side,

@@ -78,7 +78,7 @@
 // PREFETCH: %[[AHEAD:[0-9]+]] = arith.addi %[[KT]], %c2 : index
 // PREFETCH-NEXT: %[[K0:[0-9]+]] = arith.muli %[[AHEAD]], %c32 : index
 // PREFETCH-NEXT: arith.minui %[[K0]], %c32 : index
-// PREFETCH: %[[ROW:[0-9]+]] = arith.muli %{{[0-9]+}}, %c512 : index
+// PREFETCH: %[[ROW:[0-9]+]] = arith.muli %{{[0-9]+}}, %c512{{[_0-9]*}} : index
 // PREFETCH-NEXT: %[[ROWB:[0-9]+]] = arith.addi %c0{{[_0-9]*}}, %[[ROW]] : index
 // PREFETCH: %[[COL:[0-9]+]] = arith.muli %{{[0-9]+}}, %c2{{[_0-9]*}} : index
 // PREFETCH-NEXT: %[[OFF:[0-9]+]] = arith.addi %[[ROWB]], %[[COL]] : index

@@ -3,6 +3,8 @@
 // RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' -o /dev/null
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' \
 // RUN:   | filecheck %s --check-prefix=CUDA
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{output-lds=false tiles=64x64x4x4})' \
+// RUN:   | filecheck %s --check-prefix=CUDA-DIRECT
 
 // A matmul with the elementwise consumer IREE fuses into its dispatch: f16 operands, f32
 // accumulation, + a row bias (over n), GELU by erf, truncated to f16. The f32 result is never
@@ -10,16 +12,26 @@
 // bias read as a vector at the same n, and the f16 vector is written to the stored binding. The
 // bias is read before the K loop, once for the 4 pieces of the same n: its latency hides behind
 // the loop instead of stalling the stores.
-// On CUDA each lane's pieces are 2 wide (mma.sync's C layout): the bias reads and the output
-// writes state their alignment (8 and 4 bytes), which LLVM cannot prove at a dynamic column and
-// would otherwise split into 16-bit accesses.
+// On CUDA each lane's pieces are 2 wide (mma.sync's C layout): the bias reads state their
+// alignment (8 bytes), which LLVM cannot prove at a dynamic column and would otherwise split
+// into 16-bit accesses. The consumer's f16 pieces go through the output stage (64 x (64 + 8)
+// f16 in LDS) and leave 16 bytes a lane; with output-lds=false they are written directly, their
+// alignment (4 bytes) stated too.
 // CUDA-LABEL: func.func @bias_gelu_f16
 // CUDA:         %[[BIAS:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
 // CUDA:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(3)
+// CUDA:         %[[LO:.+]] = memref.alloc() {ldsopt.output_stage = {pad = 8 : i64, vec = 8 : i64}} : memref<64x72xf16, #gpu.address_space<workgroup>>
 // CUDA-COUNT-2: vector.load %[[BIAS]][%{{.+}}] alignment = 8 : memref<64xf32, {{.*}}>, vector<2xf32>
 // CUDA:         scf.for
 // CUDA-NOT:     vector.load %[[BIAS]]
-// CUDA:         vector.store %{{.+}}, %[[OUT]][%{{.+}}, %{{.+}}] alignment = 4 : memref<64x64xf16, {{.*}}>, vector<2xf16>
+// CUDA:         vector.store %{{.+}}, %[[LO]][%{{.+}}, %{{.+}}] alignment = 4 : memref<64x72xf16, #gpu.address_space<workgroup>>, vector<2xf16>
+// CUDA:         gpu.barrier
+// CUDA:         vector.load %[[LO]][%{{.+}}, %{{.+}}] alignment = 16 : memref<64x72xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// CUDA-NEXT:    vector.store %{{.+}}, %[[OUT]][%{{.+}}, %{{.+}}] alignment = 16 : memref<64x64xf16, {{.*}}>, vector<8xf16>
+// CUDA-DIRECT-LABEL: func.func @bias_gelu_f16
+// CUDA-DIRECT:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(3)
+// CUDA-DIRECT:         scf.for
+// CUDA-DIRECT:         vector.store %{{.+}}, %[[OUT]][%{{.+}}, %{{.+}}] alignment = 4 : memref<64x64xf16, {{.*}}>, vector<2xf16>
 // CHECK-LABEL: func.func @bias_gelu_f16
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // CHECK:         %[[BIAS:.+]] = hal.interface.binding.subspan {{.*}} binding(2)

@@ -36,7 +36,10 @@
 // MFMA:           %[[A0:.+]] = vector.load {{.*}} alignment = 8 : {{.*}}, vector<8xi8>
 // MFMA-NEXT:      amdgpu.mfma 16x16x32 %[[A0]] * %[[B0]] + %{{.+}} : vector<8xi8>, vector<8xi8>, vector<4xi32>
 // MFMA-NOT:       arith.extsi
-// MFMA:         vector.transfer_write {{.*}} : vector<1xi32>, memref<96x160xi32
+// The i32 sums through the output stage (64 x (64 + 4)), then 16 bytes a lane.
+// MFMA:         vector.transfer_write {{.*}} : vector<1xi32>, memref<64x68xi32, #gpu.address_space<workgroup>>
+// MFMA:         gpu.barrier
+// MFMA:         vector.store {{.*}} alignment = 16 : memref<96x160xi32, {{.*}}>, vector<4xi32>
 // CUDA: mma.sync m16n8k32 s8 (nvgpu.mma.sync, lowered to mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32):
 // A's four 4-byte registers, B's two, C's 2x2 i32 stored as pairs along N.
 // MMA-LABEL: func.func @nn_i8
@@ -46,7 +49,9 @@
 // MMA:           vector.load {{.*}} alignment = 4 : memref<2x64x80xi8, #gpu.address_space<workgroup>>, vector<4xi8>
 // MMA:           %[[A:.+]] = vector.shape_cast %{{.+}} : vector<16xi8> to vector<4x4xi8>
 // MMA-NEXT:      nvgpu.mma.sync(%[[A]], %[[B]], %{{.+}}) mmaShape = [16, 8, 32] : (vector<4x4xi8>, vector<2x4xi8>, vector<2x2xi32>) -> vector<2x2xi32>
-// MMA:         vector.store {{.*}} alignment = 8 : memref<96x160xi32, {{.*}}>, vector<2xi32>
+// MMA:         vector.store {{.*}} alignment = 8 : memref<64x72xi32, #gpu.address_space<workgroup>>, vector<2xi32>
+// MMA:         gpu.barrier
+// MMA:         vector.store {{.*}} alignment = 16 : memref<96x160xi32, {{.*}}>, vector<4xi32>
 #layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @nn_i8() {
   %c0 = arith.constant 0 : index

@@ -3,6 +3,7 @@
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds{mma=false tiles=64x64x4x4})' | filecheck %s --check-prefix=FMA
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{workgroups-per-cu=1 tiles=64x64x4x4})' | filecheck %s --check-prefix=OCC1
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds{workgroups-per-cu=2 tiles=64x64x4x4})' | filecheck %s --check-prefix=OCC2-ROCM
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{output-lds=false tiles=64x64x4x4})' | filecheck %s --check-prefix=DIRECT
 
 // NN f16, 96x160x64 (tails on M and N). The staging is the FMA path's; the product uses the
 // target's matrix cores. gfx942: 4 waves of 64 in a 2x2 grid, each 2x2 MFMA 16x16x16 tiles of
@@ -13,6 +14,7 @@
 // MFMA-LABEL: func.func @nn_f16
 // MFMA:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "MFMA_F32_16x16x16_F16", {{.*}} read_vector = 4 : i64, {{.*}}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>
 // MFMA:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "MFMA_F32_16x16x16_F16", {{.*}} read_vector = 1 : i64, {{.*}}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>
+// MFMA:         %[[LO:.+]] = memref.alloc() {ldsopt.output_stage = {pad = 4 : i64, vec = 4 : i64}} : memref<64x68xf32, #gpu.address_space<workgroup>>
 // MFMA:         %[[LANE:.+]] = arith.remui %{{.+}}, %c64
 // MFMA:         scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
 // MFMA:           vector.transfer_read %[[LB]]{{.*}} vector<1xf16>
@@ -26,9 +28,15 @@
 // MFMA-NEXT:      amdgpu.mfma 16x16x16 %[[A1]] * %[[B1]]
 // MFMA:           gpu.barrier
 // MFMA-NEXT:      scf.yield
+// The output through LDS (an MFMA lane holds one element of a row): each lane writes its
+// elements, past M and N guarded, to a 64 x (64 + 4) f32 tile; after a barrier, 16-byte rows
+// leave for the output, guarded past M and N.
 // MFMA:         arith.cmpi ult, %{{.+}}, %c96
 // MFMA:         arith.cmpi ult, %{{.+}}, %c160
-// MFMA:         vector.transfer_write {{.*}} : vector<1xf32>, memref<96x160xf32
+// MFMA:         vector.transfer_write %{{.+}}, %[[LO]][{{.*}} : vector<1xf32>, memref<64x68xf32, #gpu.address_space<workgroup>>
+// MFMA:         gpu.barrier
+// MFMA:         vector.load %[[LO]][{{.*}} alignment = 16 : memref<64x68xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// MFMA-NEXT:    vector.store {{.*}} alignment = 16 : memref<96x160xf32, {{.*}}>, vector<4xf32>
 // CUDA sm_89: 8 warps of 32 in a 2x4 grid, each 2x2 mma.sync m16n8k16 tiles of its 32x16; A
 // fragments read whole by ldmatrix (4 8x8 matrices), B's (K x N, N-contiguous in LDS) by
 // ldmatrix.trans (2 matrices); rows padded by 8 (16 bytes) so the 8 rows of a matrix fall in
@@ -44,14 +52,26 @@
 // OCC2-ROCM-NOT:   nvvm.minctasm
 // MMA:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", {{.*}}pad = 8 : i64, {{.*}}read_vector = 8 : i64, {{.*}}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>
 // MMA:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", {{.*}}pad = 8 : i64, {{.*}}read_vector = 8 : i64, {{.*}}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>
+// MMA:         %[[LO:.+]] = memref.alloc() {ldsopt.output_stage = {pad = 8 : i64, vec = 4 : i64}} : memref<64x72xf32, #gpu.address_space<workgroup>>
 // MMA:         scf.for {{.*}} -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>)
 // MMA:           %[[B:.+]] = nvgpu.ldmatrix %[[LB]][{{.*}}] numTiles = 2 transpose = true : memref<2x32x72xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
 // MMA:           %[[A:.+]] = nvgpu.ldmatrix %[[LA]][{{.*}}] numTiles = 4 transpose = false : memref<2x64x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // MMA-NEXT:      nvgpu.mma.sync(%[[A]], %[[B]], %{{.+}}) mmaShape = [16, 8, 16] : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // MMA:         vector.shape_cast %{{.+}} : vector<2x2xf32> to vector<4xf32>
 // MMA:         vector.extract_strided_slice %{{.+}} offsets = [0], sizes = [2], strides = [1] : vector<4xf32> to vector<2xf32>
-// The output written 8 bytes a lane, the alignment stated (LLVM cannot prove it at a dynamic column).
-// MMA:         vector.store {{.*}} alignment = 8 : memref<96x160xf32, {{.*}}>, vector<2xf32>
+// The output through LDS: pairs along N into a 64 x (64 + 8) tile (rows of 8 banks more: the
+// 4 rows of a 16-lane phase of 8-byte writes fall in different banks), then 16 bytes a lane.
+// MMA:         vector.store {{.*}}, %[[LO]][{{.*}} alignment = 8 : memref<64x72xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// MMA:         gpu.barrier
+// MMA:         vector.load %[[LO]][{{.*}} alignment = 16 : memref<64x72xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// MMA-NEXT:    vector.store {{.*}} alignment = 16 : memref<96x160xf32, {{.*}}>, vector<4xf32>
+// output-lds=false: the pairs go to the output directly, 8 bytes a lane, the alignment stated
+// (LLVM cannot prove it at a dynamic column).
+// DIRECT-LABEL: func.func @nn_f16
+// DIRECT-NOT:     ldsopt.output_stage
+// DIRECT:         scf.yield {{.*}} : vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>
+// DIRECT-NOT:     gpu.barrier
+// DIRECT:         vector.store {{.*}} alignment = 8 : memref<96x160xf32, {{.*}}>, vector<2xf32>
 // With mma=false, FMA on vectors of 4 (the FMA path's 64x64 tile: M = 96 is under 128).
 // FMA-LABEL: func.func @nn_f16
 // FMA:         fragment = "fma 4x4"
