@@ -24,7 +24,7 @@ from ldsopt import target as target_model
 from ldsopt.dispatch import Dispatch
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulProblem
-from ldsopt.matmul.planner import plan
+from ldsopt.matmul.planner import K_BYTES, plan
 from ldsopt.matmul.recorded import record_staging, recorded_staging, with_recorded
 from ldsopt.matmul.schemes import MatmulPlan, Tiling, check_k_bytes, check_tilings, parse_tilings
 from ldsopt.registry import ModulePass, PassError, option
@@ -32,6 +32,14 @@ from ldsopt.staging import StagingLayout
 
 # On the root op: what chose the plan of the stagings recorded there (`PlanChoice.attr`).
 PLAN_ATTR = "ldsopt.matmul_plan"
+
+# A 16-bit product whose K is one K step (at most K_BYTES' widest) runs no K pipeline: each
+# workgroup loads its tiles, multiplies once and stores, and only other resident workgroups
+# hide those latencies. On CUDA such a product, left to the default plan options, is planned
+# in 64 x 64 tiles of 4 warps for 6 workgroups an SM (attention's Q x K^T, K = 64 f16: 7.2 ->
+# 6.0 us on the H200, bench/results/cuda-bert/output_stage), where they fit (else as usual).
+SHORT_K_TILINGS = (Tiling(64, 64, 8, 4),)
+SHORT_K_WORKGROUPS = 6
 
 
 @dataclasses.dataclass(frozen=True)
@@ -137,6 +145,16 @@ class PlanOptions(ModulePass):
                                             "give the plan options to the first pass that plans the matmul")
         return rec
 
+    def short_k(self, choice: PlanChoice, p: MatmulProblem, tgt: target_model.Target) -> PlanChoice | None:
+        """`choice` (these options', not a recorded one) as SHORT_K_TILINGS at SHORT_K_WORKGROUPS
+        where they apply: CUDA, a 16-bit product of one K step, M and N of a tile at least, and
+        neither the tilings nor the workgroups per SM given; None elsewhere."""
+        one_step = p.sizes["k"] * element_bits(p.elem_type) // 8 <= max(K_BYTES)
+        if tgt.backend != "cuda" or element_bits(p.elem_type) != 16 or not one_step or \
+                min(p.sizes["m"], p.sizes["n"]) < 64 or self.tiles or self.workgroups_per_cu:
+            return None
+        return dataclasses.replace(choice, tilings=SHORT_K_TILINGS, workgroups_per_cu=SHORT_K_WORKGROUPS)
+
     def following(self, choice: PlanChoice):
         """This pass with the plan options of `choice` (its other options kept)."""
         return dataclasses.replace(self, tiles=",".join(f"{t.bm}x{t.bn}x{t.tm}x{t.tn}" for t in choice.tilings),
@@ -148,10 +166,15 @@ class PlanOptions(ModulePass):
         """The dispatch's plan by `choice`, costed as `staged` says, staging each operand as
         recorded on the root op if it is; and the choice with its K step resolved."""
         choice = self.choice(d, tgt)
-        budget = choice.lds_budget(tgt)
         bits = element_bits(p.elem_type)
-        pl = plan(p, tgt, budget, choice.mma, choice.tilings, choice.k_pack, choice.stages, choice.k_bytes,
-                  lambda candidate: self.following(choice).staged(candidate, tgt, bits))
+        short = None if PLAN_ATTR in d.root.attributes else self.short_k(choice, p, tgt)
+        pl = None
+        for choice in ([short] if short else []) + [choice]:
+            pl = plan(p, tgt, choice.lds_budget(tgt), choice.mma, choice.tilings, choice.k_pack, choice.stages,
+                      choice.k_bytes, lambda candidate: self.following(choice).staged(candidate, tgt, bits))
+            if pl is not None:
+                break
+        budget = choice.lds_budget(tgt)
         if pl is None:
             which = f" of tiles={self.tiles}" if self.tiles else ""
             raise PassError(d.location, f"{self.NAME}: no tiling{which} fits the target's threads (whole subgroups "

@@ -22,10 +22,11 @@ PROGRAMS = {p.stem: p for d in ("matmul", "dtl", "dtl_tiles", "matmul_i8")
 TOLERANCE = ("--atol", "1e-3", "--rtol", "1e-3")  # as test_matmul_lds.py
 
 
-def _pipeline(layout: str = "auto", tiles: str = "", stages: int = 2) -> str:
+def _pipeline(layout: str = "auto", tiles: str = "", stages: int = 2, matmul: str = "") -> str:
+    """dtl-layout and matmul-lds with these plan options (and `matmul`'s own for matmul-lds)."""
     opt = (f" tiles={tiles}" if tiles else "") + (f" stages={stages}" if stages != 2 else "")
     return (f"builtin.module(ldsopt-vector-distribute, ldsopt-dtl-layout{{layout={layout}{opt}}}, "
-            f"ldsopt-matmul-lds{{{opt.strip()}}})")
+            f"ldsopt-matmul-lds{{{(opt + ' ' + matmul).strip()}}})")
 
 
 # Layouts by kind (the bank model's pick on lavapipe) and given explicitly: on lavapipe's FMA
@@ -84,11 +85,12 @@ def _kernel(name: str, pipeline: str, run_program, folder: pathlib.Path) -> isa.
                                          ("nt_f16_330x100x96", "320x64x5x4"), ("nn_i8_128x256x128", "")])
 def test_gfx942_stages_with_lds_direct_loads(name, tiles, run_program, tmp_path):
     """Both operands go global -> LDS by `buffer_load_dword ... lds`: no ds_write at all, where
-    matmul_lds alone writes every staged vector from VGPRs."""
-    direct = _kernel(name, _pipeline(tiles=tiles), run_program, tmp_path / "dtl")
-    opt = f"{{tiles={tiles}}}" if tiles else ""
-    plain = _kernel(name, f"builtin.module(ldsopt-vector-distribute, ldsopt-matmul-lds{opt})", run_program,
-                    tmp_path / "plain")
+    matmul_lds alone writes every staged vector from VGPRs (both without the output stage,
+    whose writes to LDS are ds_writes too)."""
+    direct = _kernel(name, _pipeline(tiles=tiles, matmul="output-lds=false"), run_program, tmp_path / "dtl")
+    opt = f" tiles={tiles}" if tiles else ""
+    plain = _kernel(name, f"builtin.module(ldsopt-vector-distribute, ldsopt-matmul-lds{{output-lds=false{opt}}})",
+                    run_program, tmp_path / "plain")
     assert direct.lds_direct_loads > 0 and plain.lds_direct_loads == 0, (direct.summary(), plain.summary())
     assert direct.ds_count("ds_write") == 0 < plain.ds_count("ds_write"), (direct.summary(), plain.summary())
     assert direct.ds_count("ds_read") > 0 and direct.mfma > 0 and direct.vgpr_spills == 0, direct.summary()
