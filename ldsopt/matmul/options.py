@@ -33,11 +33,14 @@ from ldsopt.staging import StagingLayout
 # On the root op: what chose the plan of the stagings recorded there (`PlanChoice.attr`).
 PLAN_ATTR = "ldsopt.matmul_plan"
 
-# A 16-bit product whose K is one K step (at most K_BYTES' widest) runs no K pipeline: each
-# workgroup loads its tiles, multiplies once and stores, and only other resident workgroups
-# hide those latencies. On CUDA such a product, left to the default plan options, is planned
-# in 64 x 64 tiles of 4 warps for 6 workgroups an SM (attention's Q x K^T, K = 64 f16: 7.2 ->
-# 6.0 us on the H200, bench/results/cuda-bert/output_stage), where they fit (else as usual).
+# A 16-bit product whose K is one K step (at most K_BYTES' widest) has no K pipeline to speak
+# of: each workgroup loads its tiles, multiplies and stores, and only other resident workgroups
+# hide those latencies. On CUDA such a product, left to the default tilings and occupancy, is
+# planned in 64 x 64 tiles of 4 warps for 6 workgroups an SM, at the plan's own K step and two
+# stages whatever the pipeline's `stages` and `k-bytes` (which would leave its K shorter than
+# the pipeline, and ldsopt-dtl-layout's cp.async staging out); where that fits, else as usual.
+# Attention's Q x K^T (K = 64 f16) on the H200: 9.7 -> 6.0 us with the output stage
+# (bench/results/cuda-bert/output_stage).
 SHORT_K_TILINGS = (Tiling(64, 64, 8, 4),)
 SHORT_K_WORKGROUPS = 6
 
@@ -146,14 +149,16 @@ class PlanOptions(ModulePass):
         return rec
 
     def short_k(self, choice: PlanChoice, p: MatmulProblem, tgt: target_model.Target) -> PlanChoice | None:
-        """`choice` (these options', not a recorded one) as SHORT_K_TILINGS at SHORT_K_WORKGROUPS
-        where they apply: CUDA, a 16-bit product of one K step, M and N of a tile at least, and
-        neither the tilings nor the workgroups per SM given; None elsewhere."""
+        """`choice` (these options', not a recorded one) as SHORT_K_TILINGS at SHORT_K_WORKGROUPS,
+        two stages, the plan's K step, where they apply: CUDA, a 16-bit product of one K step, M
+        and N of a tile at least, and neither the tilings nor the workgroups per SM given; None
+        elsewhere."""
         one_step = p.sizes["k"] * element_bits(p.elem_type) // 8 <= max(K_BYTES)
         if tgt.backend != "cuda" or element_bits(p.elem_type) != 16 or not one_step or \
                 min(p.sizes["m"], p.sizes["n"]) < 64 or self.tiles or self.workgroups_per_cu:
             return None
-        return dataclasses.replace(choice, tilings=SHORT_K_TILINGS, workgroups_per_cu=SHORT_K_WORKGROUPS)
+        return dataclasses.replace(choice, tilings=SHORT_K_TILINGS, workgroups_per_cu=SHORT_K_WORKGROUPS, stages=2,
+                                   k_bytes=0)
 
     def following(self, choice: PlanChoice):
         """This pass with the plan options of `choice` (its other options kept)."""
