@@ -104,7 +104,8 @@ def test_cuda_compiles_to_cp_async(name, k_tail, stages, tmp_path):
     leaves the newest group in flight. Compiled here; running it needs the H200 (`lds-run FILE
     --target cuda --prepare DIR`, then replay there)."""
     configured = driver.configure(PROGRAMS[name].read_text(), target.known("cuda"), str(tmp_path))
-    lowered, report = driver.apply_ldsopt(configured, _pipeline(stages=stages))
+    # 64x64 tiles given: a K of at most 64 f16 would otherwise take the short-K plan (32 K a step).
+    lowered, report = driver.apply_ldsopt(configured, _pipeline(stages=stages, tiles="64x64x4x4"))
     assert "ldsopt-dtl-layout" in str(report), report
     driver.compile_module(lowered, str(tmp_path), "dtl", dump=True)
     (ptx,) = (tmp_path / "executables").glob("*.ptx")
