@@ -6,7 +6,7 @@
 // staging measured on the H200 for the BERT-base shapes, bench/results/cuda-bert/pipeline/):
 // 12 K steps, and after each step's math the copies of the tiles ahead stay in flight but the
 // next one's (numGroups = stages - 2). The plan recorded by ldsopt-dtl-layout carries it.
-// CHECK:       workgroup_size = [256, 1, 1]
+// CHECK:       workgroup_size = [128, 1, 1]
 // CHECK-LABEL: func.func @bert_projection
 // CHECK-SAME:    ldsopt.dtl = {A = "direct
 // CHECK-NOT:     ldsopt.matmul_plan
