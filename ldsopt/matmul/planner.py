@@ -9,8 +9,11 @@ target's threads, vectors and LDS (`plan`), costed as the pass that plans it wou
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Callable
+
+import numpy as np
 
 from ldsopt import mma
 from ldsopt import target as target_model
@@ -113,19 +116,24 @@ def bank_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) 
 def lds_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -> tuple[int, int]:
     """(stores, fragment reads): extra LDS cycles of the first wave's stores of its first chunk
     and of its fragment reads of K sub-step 0."""
-    lanes = range(model.wave_size)
-    cols = s.lds_tile[1]
+    writes = np.array([s.lds_writes(lane) for lane in range(model.wave_size)], dtype=np.int64)
+    reads = _fragment_reads(scheme, s.operand, s.k_contiguous, s.k_pack, model.wave_size)
+    return _cycles(s, writes, elem_bytes, model), _cycles(s, reads, elem_bytes, model)
 
-    def addr(row: int, col: int) -> int:
-        return s.address_map(row * cols + col) * elem_bytes
 
-    writes = [s.lds_writes(lane) for lane in lanes]
-    stores = sum(model.conflicts([addr(*lane_writes[w][:2]) for lane_writes in writes], width * elem_bytes)
-                 for w, (_, _, width) in enumerate(writes[0]))
-    reads = [scheme.reads(s.operand, s.k_contiguous, lane, s.k_pack) for lane in lanes]
-    loads = sum(model.conflicts([addr(*lane_reads[r][:2]) for lane_reads in reads], width * elem_bytes)
-                for r, (_, _, width) in enumerate(reads[0]))
-    return stores, loads
+@functools.lru_cache(maxsize=256)
+def _fragment_reads(scheme, role: str, k_contiguous: bool, k_pack: int, lanes: int) -> np.ndarray:
+    """(lane, read) -> (row, col, elements) of the scheme's fragment reads: the same for every
+    staging a planner prices for them (they differ in the address map only)."""
+    return np.array([scheme.reads(role, k_contiguous, lane, k_pack) for lane in range(lanes)], dtype=np.int64)
+
+
+def _cycles(s: StagingLayout, accesses: np.ndarray, elem_bytes: int, model: BankModel) -> int:
+    """Extra cycles of wave accesses `accesses[lane, a] = (LDS row, col, elements)` (access a's
+    width: lane 0's) at the staging's address map, evaluated on all of them at once."""
+    widths = accesses[0, :, 2]
+    addrs = s.address_map(accesses[:, :, 0] * s.lds_tile[1] + accesses[:, :, 1]) * elem_bytes
+    return sum(int(model.conflicts_many(addrs[:, widths == w].T, int(w) * elem_bytes).sum()) for w in np.unique(widths))
 
 
 def _scheme(p: MatmulProblem, t: Tiling, tgt: target_model.Target, use_mma: bool) -> FmaScheme | MmaScheme | None:
