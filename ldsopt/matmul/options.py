@@ -39,14 +39,12 @@ PLAN_ATTR = "ldsopt.matmul_plan"
 # planned in 64 x 64 tiles of 4 warps for 6 workgroups an SM, at the plan's own K step and two
 # stages whatever the pipeline's `stages` and `k-bytes` (which would leave its K shorter than
 # the pipeline, and ldsopt-dtl-layout's cp.async staging out); where that fits, else as usual.
-# Attention's Q x K^T (K = 64 f16) on the H200: 9.7 -> 6.0 us with the output stage
-# (bench/results/cuda-bert/output_stage).
+# Chosen by measuring attention's Q x K^T (K = 64 f16) on the H200: bench/results/cuda-bert/short_k.
 SHORT_K_TILINGS = (Tiling(64, 64, 8, 4),)
 SHORT_K_WORKGROUPS = 6
 # CUDA's default tilings: a 64 x 64 tile is 4 warps of 32 x 32 (the short-K one) rather than 8 of
-# 32 x 16. On the H200, cp.async-staged at 3 stages (the BERT-base shapes, one call): FFN up +
-# GELU 16.7 -> 15.3 us, FFN down + residual 22.2 -> 19.1, P x V 6.1 -> 5.8, the 768 x 768
-# projection 7.0 -> 7.2 (bench/results/cuda-bert/short_k).
+# 32 x 16, which measured faster on the H200 for the BERT-base shapes cp.async stages
+# (bench/results/cuda-bert/short_k and 8976432).
 CUDA_TILINGS = tuple(SHORT_K_TILINGS[0] if t == Tiling(64, 64, 4, 4) else t for t in TILINGS)
 
 
