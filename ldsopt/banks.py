@@ -112,6 +112,13 @@ class BankModel:
         worst = per_bank.reshape(count, ngroups, self.num_banks).max(axis=2)
         return np.maximum(worst - 1, 0).sum(axis=1)
 
+    def wave_cycles(self, byte_addresses: np.ndarray, access_bytes: np.ndarray) -> int:
+        """Extra cycles of a wave's accesses in all: access a of lane l starts at
+        `byte_addresses[l, a]` (negative: lane inactive) and moves `access_bytes[a]` bytes
+        (`conflicts_many` per access width)."""
+        return sum(int(self.conflicts_many(byte_addresses[:, access_bytes == w].T, int(w)).sum())
+                   for w in np.unique(access_bytes))
+
     def average_conflicts(self, layout_map: Callable[[int], int], thread_to_coords: Callable[[int], int],
                           num_accesses: int, elem_bytes: int, access_bytes: int,
                           lane_groups: Optional[Sequence[Sequence[int]]] = None) -> float:

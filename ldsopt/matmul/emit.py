@@ -366,10 +366,14 @@ class Emitter:
         every layout starts an access at a multiple of its elements (pads and swizzle units
         are multiples of the widest access; unit-tested), so a row's and a buffer's stride
         bound it."""
+        return self._lds_alignment(n, element_bits(self.p.elem_type) // 8, s.lds_shape)
+
+    def _lds_alignment(self, n: int, elem_bytes: int, shape: tuple[int, ...]) -> int:
+        """Bytes of alignment of an access of n elements at a multiple of n in an LDS buffer of
+        `shape` (0: none stated; SPIR-V, scalars): its size, a row's and a buffer's stride."""
         if self.k.target.backend == "vulkan" or n == 1:
             return 0
-        elem_bytes = element_bits(self.p.elem_type) // 8
-        return math.gcd(n * elem_bytes, s.lds_shape[-1] * elem_bytes, math.prod(s.lds_shape[1:]) * elem_bytes)
+        return math.gcd(n * elem_bytes, shape[-1] * elem_bytes, math.prod(shape[1:]) * elem_bytes)
 
     # --- the K loop ---
 
@@ -505,12 +509,10 @@ class Emitter:
         return self.k.index(list(placed), row=row, col=col)
 
     def _out_lds_align(self, n: int) -> int:
-        """Bytes of alignment of an output-stage LDS access of n elements at a column that is a
-        multiple of n (0: SPIR-V, scalars): the pads keep every row a multiple of the widest."""
-        if self.k.target.backend == "vulkan" or n == 1:
-            return 0
-        elem_bytes = element_bits(ir.MemRefType(self.out.type).element_type) // 8
-        return math.gcd(n * elem_bytes, self.output_stage.shape[1] * elem_bytes)
+        """`_lds_alignment` of an output-stage access of n elements (the pads keep every row a
+        multiple of the widest access)."""
+        return self._lds_alignment(n, element_bits(ir.MemRefType(self.out.type).element_type) // 8,
+                                   self.output_stage.shape)
 
     def _epilogue_keys(self, width: int, dm: int, dn: int) -> list[tuple]:
         """The key of each epilogue input's read for the output vector of `width` at offsets

@@ -54,7 +54,7 @@ class OutputStage:
     @property
     def copies(self) -> int:
         """Copies per thread (the last round guarded where the threads do not divide the chunks)."""
-        return math.ceil(self.rows * self.cols // self.vec / self.threads)
+        return math.ceil(self.chunks / self.threads)
 
     @property
     def chunks(self) -> int:
@@ -86,8 +86,8 @@ def plan(rows: int, cols: int, n: int, threads: int, elem_bytes: int, writes: Wr
     smallest); None where the copies (of at most `max_elems` elements) would be no wider than
     the widest piece or the tile does not fit the `lds_left` bytes."""
     vec = copy_vector(cols, n, elem_bytes, max_elems)
-    pieces = [writes(lane) for lane in range(model.wave_size)]
-    widest = max(w for lane in pieces for _, _, w in lane)
+    pieces = np.array([writes(lane) for lane in range(model.wave_size)], dtype=np.int64)  # (lane, piece, 3)
+    widest = int(pieces[:, :, 2].max())
     if vec <= widest:
         return None
     unit = max(vec, widest)
@@ -102,17 +102,14 @@ def plan(rows: int, cols: int, n: int, threads: int, elem_bytes: int, writes: Wr
     return best[1] if best else None
 
 
-def _cycles(stage: OutputStage, pieces: list[list[tuple[int, int, int]]], elem_bytes: int,
-            model: BankModel) -> int:
-    """Extra LDS cycles of the first wave: each of its piece writes, each of its copy reads."""
+def _cycles(stage: OutputStage, pieces: np.ndarray, elem_bytes: int, model: BankModel) -> int:
+    """Extra LDS cycles of the first wave: its piece writes (`pieces[lane, a]` = (row, col,
+    elements)) and its copy reads."""
     pitch = stage.cols + stage.pad
-    total = 0
-    for w in range(len(pieces[0])):
-        width = pieces[0][w][2]
-        addrs = np.array([[(row * pitch + col) * elem_bytes for row, col, _ in (lane[w] for lane in pieces)]])
-        total += int(model.conflicts_many(addrs, width * elem_bytes)[0])
+    writes = (pieces[:, :, 0] * pitch + pieces[:, :, 1]) * elem_bytes
     origin = index_expr.Function(("c",), stage.copy_origin(index_expr.var("c")))
-    chunks = np.arange(model.wave_size) + stage.threads * np.arange(stage.copies)[:, None]
+    chunks = np.arange(model.wave_size)[:, None] + stage.threads * np.arange(stage.copies)  # (lane, copy)
     row, col = origin(chunks)
-    addrs = np.where(chunks < stage.chunks, (row * pitch + col) * elem_bytes, -1)
-    return total + int(model.conflicts_many(addrs, stage.vec * elem_bytes).sum())
+    reads = np.where(chunks < stage.chunks, (row * pitch + col) * elem_bytes, -1)
+    return model.wave_cycles(writes, pieces[0, :, 2] * elem_bytes) + \
+        model.wave_cycles(reads, np.full(stage.copies, stage.vec * elem_bytes))

@@ -131,9 +131,8 @@ def _fragment_reads(scheme, role: str, k_contiguous: bool, k_pack: int, lanes: i
 def _cycles(s: StagingLayout, accesses: np.ndarray, elem_bytes: int, model: BankModel) -> int:
     """Extra cycles of wave accesses `accesses[lane, a] = (LDS row, col, elements)` (access a's
     width: lane 0's) at the staging's address map, evaluated on all of them at once."""
-    widths = accesses[0, :, 2]
     addrs = s.address_map(accesses[:, :, 0] * s.lds_tile[1] + accesses[:, :, 1]) * elem_bytes
-    return sum(int(model.conflicts_many(addrs[:, widths == w].T, int(w) * elem_bytes).sum()) for w in np.unique(widths))
+    return model.wave_cycles(addrs, accesses[0, :, 2] * elem_bytes)
 
 
 def _scheme(p: MatmulProblem, t: Tiling, tgt: target_model.Target, use_mma: bool) -> FmaScheme | MmaScheme | None:

@@ -1,5 +1,7 @@
 """ldsopt/matmul/output_stage.py: the copy vector, the pad the bank model picks, what is refused."""
 
+import numpy as np
+
 from ldsopt.banks import BankModel
 from ldsopt.matmul import output_stage
 
@@ -24,7 +26,7 @@ def test_pad_puts_the_rows_of_a_phase_in_different_banks():
     assert (st.vec, st.pad, st.shape) == (8, 8, (64, 72))
     # Unpadded, the 8 rows of a warp's 4-byte writes are 128 bytes apart: one set of 4 banks.
     unpadded = output_stage.OutputStage(64, 64, 0, 8, 128)
-    pieces = [_mma_sync_c(lane) for lane in range(32)]
+    pieces = np.array([_mma_sync_c(lane) for lane in range(32)])
     assert output_stage._cycles(unpadded, pieces, 2, NV) > output_stage._cycles(st, pieces, 2, NV) == 0
 
 
