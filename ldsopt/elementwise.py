@@ -85,8 +85,9 @@ def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None, mapping:
     `mapping` (body value -> new value), if given, supplies values for ops not to clone (a
     linalg.index) and receives every cloned one. `reciprocals` (block argument -> the new
     value of its reciprocal), if given, turns `arith.divf x, arg` into `arith.mulf x, 1/arg`.
-    An f32 `math.erf` becomes ldsopt/fast_math.py's branch-free expansion."""
+    `math.erf` and the sums around it become ldsopt/fast_math.py's expansions."""
     block = root.regions[0].blocks[0]
+    erfs: dict = {}
     reciprocals = reciprocals or {}
     mapping = {} if mapping is None else mapping
     mapping.update({block.arguments[i]: args[i] for i in range(len(args))})
@@ -115,8 +116,7 @@ def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None, mapping:
         if op.name == "arith.divf" and op.operands[1] in reciprocals:
             new = ir.Operation.create("arith.mulf", results=[lifted(op.results[0].type)],
                                       operands=[get(op.operands[0]), reciprocals[op.operands[1]]], attributes=attrs)
-        elif op.name == "math.erf" and fast_math.is_f32(op.results[0].type):
-            mapping[op.results[0]] = fast_math.erf(get(op.operands[0]))
+        elif fast_math.expand(op, get, mapping, erfs):
             continue
         else:
             new = ir.Operation.create(op.name, results=[lifted(r.type) for r in op.results],

@@ -42,16 +42,18 @@
 // CHECK-NOT:     linalg.generic
 // CHECK-NOT:     vector.transfer_read %[[BIAS]]
 // CHECK:         %[[Y:.+]] = arith.addf %[[ACC]]#0, %[[B0]] : vector<4xf32>
-// CHECK:         %[[S:.+]] = arith.mulf %[[Y]], %{{.+}} : vector<4xf32>
-// erf as ldsopt/fast_math.py expands it: clamped, x P(x^2) / Q(x^2), the quotient approximate.
-// CHECK:         %[[LO:.+]] = arith.minimumf %[[S]], %{{.+}} : vector<4xf32>
+// erf as ldsopt/fast_math.py expands it: clamped, x P(x^2) / Q(x^2), the quotient approximate,
+// here with the 1/sqrt(2) that scales its argument in the coefficients (no multiply of y) and
+// 1 + erf as one quotient, (Q + x P) / Q.
+// CHECK-NOT:     arith.mulf %[[Y]]
+// CHECK:         %[[LO:.+]] = arith.minimumf %[[Y]], %{{.+}} : vector<4xf32>
 // CHECK:         %[[X:.+]] = arith.maximumf %[[LO]], %{{.+}} : vector<4xf32>
 // CHECK:         %[[X2:.+]] = arith.mulf %[[X]], %[[X]] : vector<4xf32>
 // CHECK-COUNT-6: math.fma {{.*}} : vector<4xf32>
-// CHECK:         %[[NUM:.+]] = arith.mulf %[[X]], %{{.+}} : vector<4xf32>
-// CHECK-COUNT-4: math.fma {{.*}} : vector<4xf32>
-// CHECK:         %[[E:.+]] = arith.divf %[[NUM]], %{{.+}} fastmath<afn> : vector<4xf32>
-// CHECK:         %[[P:.+]] = arith.addf %[[E]], %{{.+}} : vector<4xf32>
+// CHECK-COUNT-3: math.fma {{.*}} : vector<4xf32>
+// CHECK:         %[[Q:.+]] = math.fma {{.*}} : vector<4xf32>
+// CHECK-NEXT:    %[[N:.+]] = math.fma %[[X]], %{{.+}}, %[[Q]] : vector<4xf32>
+// CHECK-NEXT:    %[[P:.+]] = arith.divf %[[N]], %[[Q]] fastmath<afn> : vector<4xf32>
 // CHECK:         %[[H:.+]] = arith.mulf %[[Y]], %{{.+}} : vector<4xf32>
 // CHECK:         %[[G:.+]] = arith.mulf %[[H]], %[[P]] : vector<4xf32>
 // CHECK:         %[[T:.+]] = arith.truncf %[[G]] : vector<4xf32> to vector<4xf16>
