@@ -1,4 +1,5 @@
 """Where the console scripts lds-opt, lds-run and lds-bench start, and the tool server.
+(`python -m ldsopt.tools.launch TOOL ARGS...` starts any of them, or filecheck, the same way.)
 
 Each command imports its tool and runs it, unless LDSOPT_TOOL_SERVER names the socket of a
 tool server (`python -m ldsopt.tools.launch --serve SOCKET`, which the test suite starts for
@@ -34,7 +35,9 @@ ENV = "LDSOPT_TOOL_SERVER"
 _DIALECTS = ("linalg", "hal", "flow", "util", "iree_codegen", "iree_gpu", "iree_tensor_ext", "builtin", "func",
              "arith", "math", "affine", "cf", "tensor", "scf", "memref", "vector", "gpu", "amdgpu", "nvvm", "rocdl",
              "llvm")
-TOOLS = {"lds-opt": "ldsopt.tools.lds_opt", "lds-run": "ldsopt.tools.lds_run", "lds-bench": "ldsopt.tools.lds_bench"}
+TOOLS = {"lds-opt": "ldsopt.tools.lds_opt", "lds-run": "ldsopt.tools.lds_run", "lds-bench": "ldsopt.tools.lds_bench",
+         # lit runs filecheck as often as lds-opt; its own start (imports) costs more than its work.
+         "filecheck": "filecheck.main"}
 
 
 def _entry(tool: str):
@@ -155,6 +158,10 @@ def _run(conn: socket.socket) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[1] != "--serve":
-        sys.exit("usage: python -m ldsopt.tools.launch --serve SOCKET")
-    serve(sys.argv[2])
+    if len(sys.argv) == 3 and sys.argv[1] == "--serve":
+        serve(sys.argv[2])
+    elif len(sys.argv) >= 2 and sys.argv[1] in TOOLS:  # a tool's start, by the server where there is one
+        sys.argv = sys.argv[1:]
+        sys.exit(_entry(sys.argv[0])())
+    else:
+        sys.exit(f"usage: python -m ldsopt.tools.launch --serve SOCKET | {{{','.join(TOOLS)}}} ARGS...")

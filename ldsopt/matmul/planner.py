@@ -113,9 +113,11 @@ def bank_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) 
     return sum(lds_conflicts(s, scheme, elem_bytes, model))
 
 
+@functools.lru_cache(maxsize=4096)
 def lds_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -> tuple[int, int]:
     """(stores, fragment reads): extra LDS cycles of the first wave's stores of its first chunk
-    and of its fragment reads of K sub-step 0."""
+    and of its fragment reads of K sub-step 0. Cached: each pass of a pipeline that stages a
+    matmul plans it again, pricing the same stagings."""
     writes = np.array([s.lds_writes(lane) for lane in range(model.wave_size)], dtype=np.int64)
     reads = _fragment_reads(scheme, s.operand, s.k_contiguous, s.k_pack, model.wave_size)
     return _cycles(s, writes, elem_bytes, model), _cycles(s, reads, elem_bytes, model)

@@ -14,6 +14,11 @@ config.excludes = ["Inputs", "Output"]
 for var in ("PATH", "PYTHONPATH", "HOME", "VIRTUAL_ENV", "LDSOPT_TOOL_SERVER"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# Under the test run's tool server, filecheck runs in a fork of it too (ldsopt/tools/launch.py):
+# the same filecheck, without an interpreter start and its imports for each of some 200 checks.
+if "LDSOPT_TOOL_SERVER" in os.environ:
+    import sys  # noqa: E402
+    config.substitutions.append((r"(?<![\w./-])filecheck(?![\w./-])", f"{sys.executable} -m ldsopt.tools.launch filecheck"))
 # %iree-opt: the iree-opt of the installed wheel, for tests that compare lds-opt with it.
 from ldsopt import replay  # noqa: E402
 

@@ -6,6 +6,7 @@ import pathlib
 import subprocess
 import sys
 import time
+import tomllib
 
 import pytest
 
@@ -74,6 +75,18 @@ def test_stdin_and_an_argparse_error(server):
     assert started.returncode == 2 and "unrecognized arguments" in started.stderr
 
 
+@pytest.mark.parametrize("text, code", [(ADD, 0), (ADD.replace("addf", "mulf"), 1)], ids=["match", "mismatch"])
+def test_filecheck_as_lit_runs_it(server, tmp_path, text, code):
+    """test/lit/lit.cfg.py's filecheck under a server: what the filecheck script does."""
+    (tmp_path / "check.mlir").write_text("// CHECK: arith.addf %{{.+}}, %{{.+}} : tensor<4xf32>\n")
+    started = subprocess.run([os.path.join(BIN, "filecheck"), "check.mlir"], input=text, capture_output=True,
+                             text=True, cwd=tmp_path)
+    served = subprocess.run([sys.executable, "-m", "ldsopt.tools.launch", "filecheck", "check.mlir"], input=text,
+                            capture_output=True, text=True, cwd=tmp_path, env={**os.environ, launch.ENV: server})
+    same(started, served)
+    assert started.returncode == code
+
+
 def test_lds_run_sees_the_callers_environment(server, tmp_path):
     """TMPDIR of the caller (tempfile caches it in the server): lds-run's folder PREPARED for a
     device not here is made there (and kept: it is the result)."""
@@ -95,6 +108,9 @@ def test_without_a_server_the_command_starts(tmp_path):
 
 
 def test_the_console_scripts_start_here():
-    for tool in launch.TOOLS:
+    """Every console script of the project (pyproject.toml) starts through the launcher."""
+    project = tomllib.loads((pathlib.Path(__file__).parents[2] / "pyproject.toml").read_text())
+    for tool in project["project"]["scripts"]:
+        assert tool in launch.TOOLS
         script = pathlib.Path(BIN, tool).read_text()
         assert "from ldsopt.tools.launch import" in script, f"{tool}: reinstall (pip install -e .)"
