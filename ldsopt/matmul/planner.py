@@ -87,9 +87,36 @@ def cheapest(candidates: list[StagingLayout], scheme, elem_bytes: int, model: Ba
     then of the fewest non-affine address maps (a row XOR, a swizzle: each makes every fragment
     read compute its address, where a padded layout reads at immediate offsets from one base),
     then least LDS, then first listed."""
-    cost = [(bank_conflicts(c, scheme, elem_bytes, model), bool(c.row_xor) + bool(c.swizzle),
-             math.prod(c.lds_shape), i) for i, c in enumerate(candidates)]
+    return _cheapest(tuple(candidates), scheme, elem_bytes, model)
+
+
+@functools.lru_cache(maxsize=1024)
+def _cheapest(candidates: tuple[StagingLayout, ...], scheme, elem_bytes: int, model: BankModel) -> StagingLayout:
+    """`cheapest`, cached: each pass of a pipeline that stages a matmul plans it again."""
+    conflicts = _bank_conflicts_of(candidates, scheme, elem_bytes, model)
+    cost = [(int(conflicts[i]), bool(c.row_xor) + bool(c.swizzle), math.prod(c.lds_shape), i)
+            for i, c in enumerate(candidates)]
     return candidates[min(cost)[-1]]
+
+
+def _bank_conflicts_of(candidates: tuple[StagingLayout, ...], scheme, elem_bytes: int,
+                       model: BankModel) -> np.ndarray:
+    """`bank_conflicts` of each candidate, all of them priced in one `conflicts_many` call per
+    access width (its accesses are priced one by one, so they stack)."""
+    by_width: dict[int, tuple[list, list]] = {}
+    for i, s in enumerate(candidates):
+        writes = np.array([s.lds_writes(lane) for lane in range(model.wave_size)], dtype=np.int64)
+        for accesses in (writes, _fragment_reads(scheme, s.operand, s.k_contiguous, s.k_pack, model.wave_size)):
+            addrs = s.address_map(accesses[:, :, 0] * s.lds_tile[1] + accesses[:, :, 1]) * elem_bytes
+            widths = accesses[0, :, 2] * elem_bytes
+            for w in np.unique(widths):
+                rows, owners = by_width.setdefault(int(w), ([], []))
+                rows.append(addrs[:, widths == w].T)
+                owners.append(np.full(int((widths == w).sum()), i))
+    total = np.zeros(len(candidates), dtype=np.int64)
+    for w, (rows, owners) in by_width.items():
+        np.add.at(total, np.concatenate(owners), model.conflicts_many(np.concatenate(rows), w))
+    return total
 
 
 def _powers_of_two(lo: int, hi: int) -> list[int]:
@@ -113,11 +140,9 @@ def bank_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) 
     return sum(lds_conflicts(s, scheme, elem_bytes, model))
 
 
-@functools.lru_cache(maxsize=4096)
 def lds_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -> tuple[int, int]:
     """(stores, fragment reads): extra LDS cycles of the first wave's stores of its first chunk
-    and of its fragment reads of K sub-step 0. Cached: each pass of a pipeline that stages a
-    matmul plans it again, pricing the same stagings."""
+    and of its fragment reads of K sub-step 0."""
     writes = np.array([s.lds_writes(lane) for lane in range(model.wave_size)], dtype=np.int64)
     reads = _fragment_reads(scheme, s.operand, s.k_contiguous, s.k_pack, model.wave_size)
     return _cycles(s, writes, elem_bytes, model), _cycles(s, reads, elem_bytes, model)
