@@ -14,7 +14,9 @@ a stated distance of the function in f32.
   [0, CLAMP], iterated on the denominator (Sanathanan-Koerner), rounded to f32; CLAMP is where
   1 - erf falls below half an ulp of 1.
 - The two forms around erf in GELU by erf (0.5 y (1 + erf(y / sqrt 2))), in f32 (`Erf`):
-  - `erf(c * x)` and `erf(x / c)`, c a constant: c goes into the coefficients (P_i c^(2i+1),
+  - `erf(c * x)` and `erf(x / c)`, c a constant within [1/64, 64] in magnitude (so that its
+    powers stay normal f32 numbers; others, inf and NaN among them, are left as they are): c
+    goes into the coefficients (P_i c^(2i+1),
     Q_i c^(2i), the clamp at CLAMP / |c|) instead of a multiply (or an exact division) an
     element. It skips the rounding of c * x to f32: at most 6e-8 of erf more or less.
   - `1 + erf(x)` and `1 - erf(x)` as one quotient, (Q + x P) / Q and (Q - x P) / Q: a
@@ -112,14 +114,14 @@ def _users(v: ir.Value) -> list[ir.Operation]:
 
 
 def _scale(op: ir.Operation) -> tuple[ir.Value, float] | None:
-    """(x, c) if `op` is an f32 multiply of x by a nonzero constant c, or a division of x by
-    one (c its reciprocal); else None."""
+    """(x, c) if `op` is an f32 multiply of x by a constant c, or a division of x by 1 / c,
+    with 1/64 <= |c| <= 64 (its powers in the coefficients stay normal f32 numbers); else None."""
     if op.name not in ("arith.mulf", "arith.divf") or not is_f32(op.results[0].type):
         return None
     sides = ((0, 1), (1, 0)) if op.name == "arith.mulf" else ((0, 1),)
     for mine, other in sides:
         c = float_constant(op.operands[other])
-        if c:
+        if c is not None and 1 / 64 <= abs(c) <= 64:
             return op.operands[mine], c if op.name == "arith.mulf" else 1.0 / c
     return None
 

@@ -86,7 +86,7 @@ def test_one_plus_erf_as_one_quotient(sign, scale):
 
 
 BODY = """
-func.func @f(%x: f32, %h: f16) -> (f32, f32, f16) {
+func.func @f(%x: f32, %h: f16) -> (f32, f32, f16, f32) {
   %one = arith.constant 1.0 : f32
   %c = arith.constant 0.70710678 : f32
   %s = arith.mulf %x, %c : f32
@@ -98,24 +98,29 @@ func.func @f(%x: f32, %h: f16) -> (f32, f32, f16) {
   %u = arith.addf %t, %t : f32
   %v = math.erf %t : f32
   %w = math.erf %h : f16
-  return %q, %v, %w : f32, f32, f16
+  %inf = arith.constant 0x7F800000 : f32
+  %big = arith.mulf %x, %inf : f32
+  %z = math.erf %big : f32
+  return %q, %v, %w, %z : f32, f32, f16, f32
 }
 """
 
 
 def test_expand_takes_the_erf_forms_and_folds_a_lone_scale():
     """The multiply read only by an erf folds (nothing mapped); a division read elsewhere
-    too stays for those; an erf read only through 1 +- erf maps no quotient of its own."""
+    too stays for those; an erf read only through 1 +- erf maps no quotient of its own; a
+    scale outside [1/64, 64] (inf) is not folded."""
     with ir.Context(), ir.Location.unknown():
         module = ir.Module.parse(BODY)
         func = module.body.operations[0]
-        names = ("%one", "%c", "%s", "%e", "%p", "%m", "%q", "%t", "%u", "%v", "%w")
+        names = ("%one", "%c", "%s", "%e", "%p", "%m", "%q", "%t", "%u", "%v", "%w", "%inf", "%big", "%z")
         ops = dict(zip(names, (op.operation for op in func.regions[0].blocks[0].operations if len(op.results) == 1)))
         mapping, erfs = {}, {}
         with ir.InsertionPoint(func.regions[0].blocks[0].operations[0]):
             get = lambda v: mapping.get(v, v)  # noqa: E731
             took = {name: fast_math.expand(op, get, mapping, erfs) for name, op in ops.items()}
-        assert {n for n, t in took.items() if t} == {"%s", "%e", "%p", "%m", "%v", "%w"}
+        # A multiply by inf is no scale to fold: it stays, and the erf reads it.
+        assert {n for n, t in took.items() if t} == {"%s", "%e", "%p", "%m", "%v", "%w", "%z"}
         assert ops["%e"].results[0] not in mapping and ops["%s"].results[0] not in mapping
         assert all(ops[n].results[0] in mapping for n in ("%p", "%m", "%v", "%w"))
         assert str(mapping[ops["%w"].results[0]].type) == "f16"
