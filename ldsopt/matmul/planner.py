@@ -105,10 +105,7 @@ def _bank_conflicts_of(candidates: tuple[StagingLayout, ...], scheme, elem_bytes
     access width (its accesses are priced one by one, so they stack)."""
     by_width: dict[int, tuple[list, list]] = {}
     for i, s in enumerate(candidates):
-        writes = np.array([s.lds_writes(lane) for lane in range(model.wave_size)], dtype=np.int64)
-        for accesses in (writes, _fragment_reads(scheme, s.operand, s.k_contiguous, s.k_pack, model.wave_size)):
-            addrs = s.address_map(accesses[:, :, 0] * s.lds_tile[1] + accesses[:, :, 1]) * elem_bytes
-            widths = accesses[0, :, 2] * elem_bytes
+        for addrs, widths in _wave_accesses(s, scheme, elem_bytes, model):
             for w in np.unique(widths):
                 rows, owners = by_width.setdefault(int(w), ([], []))
                 rows.append(addrs[:, widths == w].T)
@@ -143,9 +140,17 @@ def bank_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) 
 def lds_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -> tuple[int, int]:
     """(stores, fragment reads): extra LDS cycles of the first wave's stores of its first chunk
     and of its fragment reads of K sub-step 0."""
+    stores, reads = (model.wave_cycles(addrs, widths) for addrs, widths in _wave_accesses(s, scheme, elem_bytes, model))
+    return stores, reads
+
+
+def _wave_accesses(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The first wave's stores of its first chunk, then its fragment reads of K sub-step 0, each
+    as (byte address [lane, access] at the staging's address map, bytes [access])."""
     writes = np.array([s.lds_writes(lane) for lane in range(model.wave_size)], dtype=np.int64)
     reads = _fragment_reads(scheme, s.operand, s.k_contiguous, s.k_pack, model.wave_size)
-    return _cycles(s, writes, elem_bytes, model), _cycles(s, reads, elem_bytes, model)
+    return [(s.address_map(a[:, :, 0] * s.lds_tile[1] + a[:, :, 1]) * elem_bytes, a[0, :, 2] * elem_bytes)
+            for a in (writes, reads)]
 
 
 @functools.lru_cache(maxsize=256)
@@ -153,13 +158,6 @@ def _fragment_reads(scheme, role: str, k_contiguous: bool, k_pack: int, lanes: i
     """(lane, read) -> (row, col, elements) of the scheme's fragment reads: the same for every
     staging a planner prices for them (they differ in the address map only)."""
     return np.array([scheme.reads(role, k_contiguous, lane, k_pack) for lane in range(lanes)], dtype=np.int64)
-
-
-def _cycles(s: StagingLayout, accesses: np.ndarray, elem_bytes: int, model: BankModel) -> int:
-    """Extra cycles of wave accesses `accesses[lane, a] = (LDS row, col, elements)` (access a's
-    width: lane 0's) at the staging's address map, evaluated on all of them at once."""
-    addrs = s.address_map(accesses[:, :, 0] * s.lds_tile[1] + accesses[:, :, 1]) * elem_bytes
-    return model.wave_cycles(addrs, accesses[0, :, 2] * elem_bytes)
 
 
 def _scheme(p: MatmulProblem, t: Tiling, tgt: target_model.Target, use_mma: bool) -> FmaScheme | MmaScheme | None:
