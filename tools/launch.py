@@ -35,6 +35,9 @@ ENV = "LDSOPT_TOOL_SERVER"
 _DIALECTS = ("linalg", "hal", "flow", "util", "iree_codegen", "iree_gpu", "iree_tensor_ext", "builtin", "func",
              "arith", "math", "affine", "cf", "tensor", "scf", "memref", "vector", "gpu", "amdgpu", "nvvm", "rocdl",
              "llvm")
+# What the tools import only when they run (lds-run's compile and reference side, numpy's
+# random inputs and masked comparisons): imported by the server too, so that no fork does.
+_LAZY = ("ldsopt.driver", "numpy.random", "numpy.ma")
 TOOLS = {"lds-opt": "ldsopt.tools.lds_opt", "lds-run": "ldsopt.tools.lds_run", "lds-bench": "ldsopt.tools.lds_bench",
          # lit runs filecheck as often as lds-opt; its own start (imports) costs more than its work.
          "filecheck": "filecheck.main"}
@@ -74,7 +77,7 @@ def serve(path: str) -> None:
     """Imports everything a tool loads, then runs each request in a fork of itself, until
     SIGTERM or the end of its stdin (a pipe from its starter, closed when the starter ends,
     killed or not)."""
-    for module in TOOLS.values():
+    for module in (*TOOLS.values(), *_LAZY):
         importlib.import_module(module)
     from ldsopt import registry
     for name in registry.pass_names():
