@@ -1,5 +1,6 @@
 # lit configuration for ldsopt's IR tests: `lds-opt ... | filecheck %s`.
 import os
+import sys
 
 import lit.formats
 
@@ -17,7 +18,6 @@ for var in ("PATH", "PYTHONPATH", "HOME", "VIRTUAL_ENV", "LDSOPT_TOOL_SERVER"):
 # Under the test run's tool server, filecheck runs in a fork of it too (ldsopt/tools/launch.py):
 # the same filecheck, without an interpreter start and its imports for each of some 200 checks.
 if "LDSOPT_TOOL_SERVER" in os.environ:
-    import sys  # noqa: E402
     config.substitutions.append((r"(?<![\w./-])filecheck(?![\w./-])", f"{sys.executable} -m ldsopt.tools.launch filecheck"))
 # %iree-opt: the iree-opt of the installed wheel, for tests that compare lds-opt with it.
 from ldsopt import replay  # noqa: E402
