@@ -12,7 +12,7 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import memref, vector
 
-from ldsopt import fast_math
+from ldsopt import fast_math, target
 
 _ELEMENTWISE_DIALECTS = ("arith.", "math.")
 
@@ -87,7 +87,8 @@ def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None, mapping:
     value of its reciprocal), if given, turns `arith.divf x, arg` into `arith.mulf x, 1/arg`.
     `math.erf` and the sums around it become ldsopt/fast_math.py's expansions."""
     block = root.regions[0].blocks[0]
-    erfs: dict = {}
+    on = target.of_op(root)
+    expander = fast_math.Expander(block, on.backend if on else None)
     reciprocals = reciprocals or {}
     mapping = {} if mapping is None else mapping
     mapping.update({block.arguments[i]: args[i] for i in range(len(args))})
@@ -116,7 +117,7 @@ def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None, mapping:
         if op.name == "arith.divf" and op.operands[1] in reciprocals:
             new = ir.Operation.create("arith.mulf", results=[lifted(op.results[0].type)],
                                       operands=[get(op.operands[0]), reciprocals[op.operands[1]]], attributes=attrs)
-        elif fast_math.expand(op, get, mapping, erfs):
+        elif expander.expand(op, get, mapping):
             continue
         else:
             new = ir.Operation.create(op.name, results=[lifted(r.type) for r in op.results],

@@ -1,5 +1,5 @@
-"""Branch-free expansions of math functions that ldsopt's kernels apply per element, each within
-a stated distance of the function in f32.
+"""Branch-free expansions of the math functions that ldsopt's kernels apply per element, each
+within a stated distance of the function in f32; `Expander` picks them for a scalar body.
 
 - `erf(x)` (f32, scalar or vector) = x P(x^2) / Q(x^2) on x clamped to [-CLAMP, CLAMP], P of
   degree 6 and Q of degree 4 in x^2 (ERF_P, ERF_Q, lowest degree first), the quotient
@@ -8,19 +8,36 @@ a stated distance of the function in f32.
   math.erf), a few ulp of values at most 1 (it may pass 1 by 2 ulp); 2 min/max, 12
   multiply-adds and a division an element. What it replaces: IREE 3.13 lowers `math.erf` by
   MLIR's polynomial approximation, which picks its coefficients by interval (selects an
-  element) and divides exactly (PTX `div.rn.f32`); what that cost a GELU epilogue is in
-  bench/results/cuda-bert/ldmatrix/README.md.
+  element) and divides exactly (PTX `div.rn.f32`).
   The coefficients are a weighted least-squares fit of erf(x) / x on 4000 Chebyshev points of
   [0, CLAMP], iterated on the denominator (Sanathanan-Koerner), rounded to f32; CLAMP is where
   1 - erf falls below half an ulp of 1.
-- The two forms around erf in GELU by erf (0.5 y (1 + erf(y / sqrt 2))), in f32 (`Erf`):
+- `erfc(u)` for u >= 0, the piece of the forms around erf, = 2^L(u) on u clamped to CLAMP, L a
+  polynomial of degree 7 (ERFC_LOG2): 1 min, 7 multiply-adds and one 2^x an element, no
+  division. L is the minimax fit, in the absolute error of erfc, of log2 erfc on [0, CLAMP]
+  (Lawson's iteration on 20000 Chebyshev points, rounded to f32): in f32 within 1.3e-7 of
+  erfc, plus the 2^x's own error (CUDA: `ex2.approx.ftz.f32`, 2 ulp of a value at most 1).
+  2^x is the hardware's instruction where the backend would not give it: on CUDA IREE 3.13
+  expands `math.exp2` into MLIR's polynomial for exp (about 20 operations), so it is PTX's
+  `ex2.approx.ftz`; on ROCm `math.exp2` scales for subnormal results (3 operations more), so
+  it is `llvm.amdgcn.exp2` (v_exp_f32). Its input is at least L(CLAMP) = -26.3: no result
+  is subnormal. Elsewhere (SPIR-V) it is `math.exp2`.
+- The forms around erf in GELU by erf (0.5 y (1 + erf(y / sqrt 2))), in f32:
   - `erf(c * x)` and `erf(x / c)`, c a constant within [1/64, 64] in magnitude (so that its
     powers stay normal f32 numbers; others, inf and NaN among them, are left as they are): c
-    goes into the coefficients (P_i c^(2i+1),
-    Q_i c^(2i), the clamp at CLAMP / |c|) instead of a multiply (or an exact division) an
-    element. It skips the rounding of c * x to f32: at most 6e-8 of erf more or less.
-  - `1 + erf(x)` and `1 - erf(x)` as one quotient, (Q + x P) / Q and (Q - x P) / Q: a
-    multiply-add instead of a multiply and an add.
+    goes into the coefficients (P_i c^(2i+1), Q_i c^(2i), L_i |c|^i, the clamp at
+    CLAMP / |c|) instead of a multiply (or an exact division) an element. It skips the
+    rounding of c * x to f32: at most 6e-8 of erf more or less.
+  - `1 + erf(x)`, `erf(x) + 1` and `1 - erf(x)`: 2 - erfc(|x|) or erfc(|x|) as the sign of x
+    selects; within 1.9e-7 with an exact 2^x, 4.5e-7 with CUDA's.
+  - A product of constants, x and `1 +- erf(c * x)` (GELU: 0.5 * x * (1 + erf(x / sqrt 2)),
+    in any order and grouping of its multiplies, each read only by the next): with s the
+    sign of the sum times that of c and k the constants' product,
+        k x (1 + s erf(|c| x)) = 2k relu_s(x) - s k |x| erfc(|c| |x|),
+    relu_+ = max(x, 0), relu_- = min(x, 0), |x| clamped as erfc's argument is (past it the
+    second term is below half an ulp of the first, or below 5e-8 |k| / |c| where the first
+    is 0), and k folded into L's constant term: a max and a multiply-add on top of erfc, no
+    select. GELU by erf is 11 operations an element.
 - f16 and bf16 `math.erf`: in f32 (`extf`, the expansion, `truncf`), as IREE computes it.
 
 Anything else is cloned as it is (ldsopt/elementwise.py, `clone_body`).
@@ -29,10 +46,11 @@ Anything else is cloned as it is (ldsopt/elementwise.py, `clone_body`).
 from __future__ import annotations
 
 import dataclasses
+import math as pymath
 from typing import Callable
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, math
+from iree.compiler.dialects import arith, llvm, math, vector
 
 from ldsopt.ir_types import scalar_type
 
@@ -40,6 +58,8 @@ ERF_CLAMP = 3.92
 ERF_P = (1.128378987312317, 0.20303182303905487, 0.050984494388103485, 0.0038376376032829285,
          0.00014542779535986483, -1.975817895072396e-06, 1.9915688653782126e-08)
 ERF_Q = (1.0, 0.5132623910903931, 0.11628466844558716, 0.014621250331401825, 0.0009902054443955421)
+ERFC_LOG2 = (1.035927255088609e-07, -1.627916693687439, -0.918306291103363, -0.14903296530246735,
+             0.029557092115283012, -0.002382872626185417, -0.0004312286910135299, 9.582875645719469e-05)
 _AFN = "#arith.fastmath<afn>"
 
 
@@ -49,11 +69,41 @@ def _const(t: ir.Type, c: float) -> ir.Value:
     return arith.constant(t, ir.DenseElementsAttr.get_splat(t, attr) if isinstance(t, ir.VectorType) else attr)
 
 
+def _horner(coeffs: list[float], s: ir.Value) -> ir.Value:
+    acc = _const(s.type, coeffs[-1])
+    for c in reversed(coeffs[:-1]):
+        acc = math.fma(acc, s, _const(s.type, c))
+    return acc
+
+
+# The hardware's 2^x of an f32, without its library's handling of results below the normal
+# range (which erfc's 2^x never reaches), by backend.
+_EXP2_INTRINSIC = {"cuda": "llvm.nvvm.ex2.approx.ftz.f", "rocm": "llvm.amdgcn.exp2"}
+
+
+def _exp2(x: ir.Value, backend: str | None) -> ir.Value:
+    """2^x of an f32 value or vector whose results are normal f32 numbers (see the module
+    docstring)."""
+    intrinsic = _EXP2_INTRINSIC.get(backend)
+    if intrinsic is None:
+        return math.exp2(x, fastmath=ir.Attribute.parse(_AFN))
+
+    def ex2(s: ir.Value) -> ir.Value:
+        return llvm.call_intrinsic(s.type, intrinsic, [s], [], [])
+
+    if not isinstance(x.type, ir.VectorType):
+        return ex2(x)
+    out = x
+    for i in range(x.type.shape[0]):
+        out = vector.insert(ex2(vector.extract(x, [], [i])), out, [], [i])
+    return out
+
+
 @dataclasses.dataclass(frozen=True)
 class Erf:
-    """erf(scale * x) of an f32 value (or vector) as the pieces of its quotient: xc P / Q,
-    xc being x clamped to [-CLAMP / |scale|, CLAMP / |scale|] and P, Q its polynomials
-    (scale folded into their coefficients)."""
+    """erf(scale * x) of an f32 value (or vector) as its quotient xc P / Q, xc being x clamped
+    to [-CLAMP / |scale|, CLAMP / |scale|] and P, Q its polynomials (scale folded into their
+    coefficients)."""
 
     xc: ir.Value
     p: ir.Value
@@ -62,32 +112,58 @@ class Erf:
     @classmethod
     def of(cls, x: ir.Value, scale: float = 1.0) -> Erf:
         t = x.type
-
-        def horner(coeffs: list[float], s: ir.Value) -> ir.Value:
-            acc = _const(t, coeffs[-1])
-            for c in reversed(coeffs[:-1]):
-                acc = math.fma(acc, s, _const(t, c))
-            return acc
-
         bound = ERF_CLAMP / abs(scale)
         xc = arith.maximumf(arith.minimumf(x, _const(t, bound)), _const(t, -bound))
         s = arith.mulf(xc, xc)
-        p = horner([c * scale ** (2 * i + 1) for i, c in enumerate(ERF_P)], s)
-        return cls(xc, p, horner([c * scale ** (2 * i) for i, c in enumerate(ERF_Q)], s))
+        p = _horner([c * scale ** (2 * i + 1) for i, c in enumerate(ERF_P)], s)
+        return cls(xc, p, _horner([c * scale ** (2 * i) for i, c in enumerate(ERF_Q)], s))
 
     def value(self) -> ir.Value:
         """erf."""
         return arith.divf(arith.mulf(self.xc, self.p), self.q, fastmath=ir.Attribute.parse(_AFN))
 
-    def one_plus(self, sign: int) -> ir.Value:
-        """1 + sign * erf (sign +1 or -1): (Q + sign xc P) / Q."""
-        xc = self.xc if sign > 0 else arith.negf(self.xc)
-        return arith.divf(math.fma(xc, self.p, self.q), self.q, fastmath=ir.Attribute.parse(_AFN))
-
 
 def erf(x: ir.Value) -> ir.Value:
     """erf of `x` (f32 or a vector of f32) as the module docstring states."""
     return Erf.of(x).value()
+
+
+def erfc_of_magnitude(x: ir.Value, scale: float, factor: float, backend: str | None) -> tuple[ir.Value, ir.Value]:
+    """(u, factor * erfc(scale * u)) with u = |x| clamped to CLAMP / scale (scale > 0,
+    factor > 0); NaN stays NaN (the clamp is `minimumf`)."""
+    u = arith.minimumf(math.absf(x), _const(x.type, ERF_CLAMP / scale))
+    coeffs = [c * scale ** i for i, c in enumerate(ERFC_LOG2)]
+    coeffs[0] += pymath.log2(factor)
+    return u, _exp2(_horner(coeffs, u), backend)
+
+
+def one_plus_erf(x: ir.Value, scale: float, sign: int, backend: str | None) -> ir.Value:
+    """1 + sign * erf(scale * x): 2 - erfc(|scale x|) where sign * scale * x >= 0, else erfc."""
+    _, e = erfc_of_magnitude(x, abs(scale), 1.0, backend)
+    s = sign * (1 if scale > 0 else -1)
+    zero = _const(x.type, 0.0)
+    above = arith.cmpf(arith.CmpFPredicate.OGE if s > 0 else arith.CmpFPredicate.OLT, x, zero)
+    return arith.select(above, arith.subf(_const(x.type, 2.0), e), e)
+
+
+@dataclasses.dataclass(frozen=True)
+class ErfProduct:
+    """k * x * (1 + sign * erf(scale * x)): GELU by erf and its variants."""
+
+    x: ir.Value
+    scale: float
+    sign: int
+    k: float
+
+    def emit(self, x: ir.Value, backend: str | None) -> ir.Value:
+        s = self.sign * (1 if self.scale > 0 else -1)
+        u, e = erfc_of_magnitude(x, abs(self.scale), abs(self.k), backend)
+        zero = _const(x.type, 0.0)
+        # maxnumf / minnumf: a NaN x reaches the result through u (the clamp keeps NaN).
+        relu = arith.maxnumf(x, zero) if s > 0 else arith.minnumf(x, zero)
+        if 2 * self.k != 1.0:
+            relu = arith.mulf(relu, _const(x.type, 2 * self.k))
+        return math.fma(u if -s * self.k > 0 else arith.negf(u), e, relu)
 
 
 def float_constant(v: ir.Value) -> float | None:
@@ -113,6 +189,18 @@ def _users(v: ir.Value) -> list[ir.Operation]:
     return [u.owner.operation for u in v.uses]
 
 
+def _defining(v: ir.Value, name: str) -> ir.Operation | None:
+    """The op defining `v` if it is an f32 `name` op, else None."""
+    owner = v.owner
+    if isinstance(owner, (ir.Operation, ir.OpView)) and owner.operation.name == name and is_f32(v.type):
+        return owner.operation
+    return None
+
+
+def _is_f32_multiply(op: ir.Operation) -> bool:
+    return op.name == "arith.mulf" and is_f32(op.results[0].type)
+
+
 def _scale(op: ir.Operation) -> tuple[ir.Value, float] | None:
     """(x, c) if `op` is an f32 multiply of x by a constant c, or a division of x by 1 / c,
     with 1/64 <= |c| <= 64 (its powers in the coefficients stay normal f32 numbers); else None."""
@@ -134,43 +222,105 @@ def _erf_argument(erf_op: ir.Operation) -> tuple[ir.Value, float]:
     return arg, 1.0
 
 
-def _one_plus(op: ir.Operation, erf: ir.Value) -> int | None:
-    """+1 if `op` is an f32 `1 + erf` or `erf + 1` of `erf`, -1 if `1 - erf`; else None."""
+def _one_plus(op: ir.Operation) -> tuple[ir.Operation, int] | None:
+    """(the erf, +1) if `op` is an f32 `1 + erf` or `erf + 1` of an f32 erf, (the erf, -1) if
+    `1 - erf`; else None."""
     if op.name not in ("arith.addf", "arith.subf") or not is_f32(op.results[0].type):
         return None
     a, b = op.operands
     if op.name == "arith.subf":
-        return -1 if b == erf and a != erf and float_constant(a) == 1.0 else None
-    other = b if a == erf else a if b == erf else None
-    return 1 if other is not None and other != erf and float_constant(other) == 1.0 else None
+        erf_op = _defining(b, "math.erf")
+        return (erf_op, -1) if erf_op is not None and float_constant(a) == 1.0 else None
+    for e, other in ((a, b), (b, a)):
+        if (erf_op := _defining(e, "math.erf")) is not None and float_constant(other) == 1.0:
+            return erf_op, 1
+    return None
 
 
-def expand(op: ir.Operation, get: Callable[[ir.Value], ir.Value], mapping: dict, erfs: dict) -> bool:
-    """Expands a scalar body's `op` where this module does (`math.erf` of f32, f16 or bf16;
-    an f32 `1 + erf`, `erf + 1` or `1 - erf` of an erf expanded before; an f32 multiply or
-    division by a constant whose one user is an f32 erf, which folds it), at the insertion
-    point, on the values `get` gives for its operands; records the new values of its results
-    that other ops read in `mapping` (body value -> new value). False, doing nothing, for any
-    other op. `erfs` (body value -> Erf) carries the f32 erfs from one call to the next."""
-    res = op.results[0] if len(op.results) == 1 else None
-    if res is None:
-        return False
-    if op.name == "math.erf" and is_f32(res.type):
-        x, scale = _erf_argument(op)
-        erfs[res] = e = Erf.of(get(x), scale)
-        if any(_one_plus(user, res) is None for user in _users(res)):
-            mapping[res] = e.value()
-        return True
-    if op.name == "math.erf" and _is_16_bit_float(res.type):
-        x = get(op.operands[0])
-        wide = ir.VectorType.get(x.type.shape, ir.F32Type.get()) if isinstance(x.type, ir.VectorType) \
-            else ir.F32Type.get()
-        mapping[res] = arith.truncf(x.type, erf(arith.extf(wide, x)))
-        return True
-    for erf_value, e in erfs.items():
-        if (sign := _one_plus(op, erf_value)) is not None:
-            mapping[res] = e.one_plus(sign)
+def _factors(v: ir.Value, body: set[ir.Value], inner: list[ir.Operation]) -> tuple[float, list[ir.Value]]:
+    """`v` as (constant, the other factors) through the f32 multiplies of the body (whose
+    values `body` holds) that define it and that nothing else reads; those multiplies are
+    appended to `inner`."""
+    op = _defining(v, "arith.mulf")
+    if op is not None and v in body and len(_users(v)) == 1:
+        inner.append(op)
+        k1, f1 = _factors(op.operands[0], body, inner)
+        k2, f2 = _factors(op.operands[1], body, inner)
+        return k1 * k2, f1 + f2
+    c = float_constant(v)
+    return (c, []) if c is not None else (1.0, [v])
+
+
+def _erf_product(op: ir.Operation, body: set[ir.Value]) -> tuple[ErfProduct, list[ir.Operation]] | None:
+    """`op` as k * x * (1 +- erf(c x)) and the ops it stands for (its inner multiplies and
+    the sum), if it is the outermost multiply of one; else None."""
+    users = _users(op.results[0])
+    if not _is_f32_multiply(op) or (len(users) == 1 and _is_f32_multiply(users[0])):
+        return None  # not a multiply, or one inside a larger product
+    inner = [op]
+    k1, f1 = _factors(op.operands[0], body, inner)
+    k2, f2 = _factors(op.operands[1], body, inner)
+    k, factors = k1 * k2, f1 + f2
+    if len(factors) != 2 or not pymath.isfinite(k) or k == 0.0:
+        return None
+    for s, x in ((factors[0], factors[1]), (factors[1], factors[0])):
+        total = s.owner.operation if isinstance(s.owner, (ir.Operation, ir.OpView)) else None
+        found = _one_plus(total) if total is not None and len(_users(s)) == 1 else None
+        if found is not None:
+            erf_op, sign = found
+            arg, scale = _erf_argument(erf_op)
+            if arg == x:
+                return ErfProduct(x, scale, sign, k), [o for o in inner if o != op] + [total]
+    return None
+
+
+class Expander:
+    """The expansions of one scalar body (a linalg.generic's block), planned over the whole
+    body first: a product of erf stands for ops that precede it, which must not be cloned."""
+
+    def __init__(self, block: ir.Block, backend: str | None):
+        self.backend = backend
+        self.products: dict[ir.Value, ErfProduct] = {}
+        self.absorbed: set[ir.Value] = set()
+        ops = [op.operation for op in block.operations]
+        body = {r for op in ops for r in op.results}
+        for op in ops:
+            if len(op.results) == 1 and (found := _erf_product(op, body)) is not None:
+                self.products[op.results[0]] = found[0]
+                self.absorbed.update(o.results[0] for o in found[1])
+
+    def _absorbed(self, op: ir.Operation) -> bool:
+        return len(op.results) == 1 and op.results[0] in self.absorbed
+
+    def expand(self, op: ir.Operation, get: Callable[[ir.Value], ir.Value], mapping: dict) -> bool:
+        """Expands the body's `op` where this module does (a product of erf, `1 +- erf`, an
+        f32/f16/bf16 `math.erf`; a multiply or division by a constant read only by an f32 erf,
+        which folds it; the ops a product stands for), at the insertion point, on the values
+        `get` gives for its operands; records the new values of its results that other ops
+        read in `mapping` (body value -> new value). False, doing nothing, for any other op."""
+        if len(op.results) != 1:
+            return False
+        res = op.results[0]
+        if res in self.absorbed:
             return True
-    users = _users(res)
-    return _scale(op) is not None and len(users) == 1 and users[0].name == "math.erf" and \
-        is_f32(users[0].results[0].type)
+        if res in self.products:
+            mapping[res] = self.products[res].emit(get(self.products[res].x), self.backend)
+            return True
+        if op.name == "math.erf" and is_f32(res.type):
+            if any(not self._absorbed(u) and _one_plus(u) is None for u in _users(res)):
+                x, scale = _erf_argument(op)
+                mapping[res] = Erf.of(get(x), scale).value()
+            return True
+        if op.name == "math.erf" and _is_16_bit_float(res.type):
+            x = get(op.operands[0])
+            wide = ir.VectorType.get(x.type.shape, ir.F32Type.get()) if isinstance(x.type, ir.VectorType) \
+                else ir.F32Type.get()
+            mapping[res] = arith.truncf(x.type, erf(arith.extf(wide, x)))
+            return True
+        if (found := _one_plus(op)) is not None:
+            x, scale = _erf_argument(found[0])
+            mapping[res] = one_plus_erf(get(x), scale, found[1], self.backend)
+            return True
+        users = _users(res)
+        return _scale(op) is not None and len(users) == 1 and users[0].name == "math.erf" and \
+            is_f32(users[0].results[0].type)

@@ -1,6 +1,7 @@
-"""ldsopt/fast_math.py: the erf expansion and its GELU forms (a scaled argument, 1 +- erf),
-evaluated in f32 as the kernels evaluate them (each multiply-add rounded once, the quotient
-rounded once), against math.erf; and which body ops `expand` takes."""
+"""ldsopt/fast_math.py: the erf expansion and the forms around it (a scaled argument, 1 +- erf,
+a product of erf such as GELU), evaluated in f32 as the kernels evaluate them (each
+multiply-add rounded once, the quotient rounded once, 2^x rounded once) against math.erf; and
+what `Expander` takes from a body."""
 
 import math
 
@@ -41,9 +42,30 @@ def _erf_in_f32(x: np.ndarray, scale: float = 1.0) -> np.ndarray:
     return _f32(_f32(xc.astype(np.float64) * p).astype(np.float64) / q)
 
 
-def _one_plus_in_f32(x: np.ndarray, sign: int, scale: float = 1.0) -> np.ndarray:
-    xc, p, q = _pieces(x, scale)
-    return _f32(_fma(sign * xc, p, q).astype(np.float64) / q)
+def _erfc_in_f32(x: np.ndarray, scale: float, factor: float) -> tuple[np.ndarray, np.ndarray]:
+    """(u, factor * erfc(scale * u)) of erfc_of_magnitude in f32, 2^x exact and rounded."""
+    u = np.minimum(np.abs(x), np.float32(fast_math.ERF_CLAMP / scale))
+    coeffs = [c * scale ** i for i, c in enumerate(fast_math.ERFC_LOG2)]
+    coeffs[0] += math.log2(factor)
+    acc = np.full_like(u, np.float32(coeffs[-1]))
+    for c in reversed(coeffs[:-1]):
+        acc = _fma(acc, u, np.float32(c))
+    return u, _f32(np.exp2(acc.astype(np.float64)))
+
+
+def _one_plus_in_f32(x: np.ndarray, sign: int, scale: float) -> np.ndarray:
+    _, e = _erfc_in_f32(x, abs(scale), 1.0)
+    above = x >= 0 if sign * scale > 0 else x < 0
+    return np.where(above, _f32(2 - e.astype(np.float64)), e)
+
+
+def _product_in_f32(x: np.ndarray, sign: int, scale: float, k: float) -> np.ndarray:
+    s = sign * (1 if scale > 0 else -1)
+    u, e = _erfc_in_f32(x, abs(scale), abs(k))
+    relu = np.maximum(x, np.float32(0)) if s > 0 else np.minimum(x, np.float32(0))
+    if 2 * k != 1:
+        relu = _f32(relu.astype(np.float64) * np.float32(2 * k))
+    return _fma(u if -s * k > 0 else -u, e, relu)
 
 
 X = np.concatenate([np.linspace(-6, 6, 400001, dtype=np.float32),
@@ -75,52 +97,105 @@ def test_scale_in_the_coefficients_keeps_the_bound(scale):
     assert np.array_equal(np.sign(got), np.sign(scale) * np.sign(X.astype(np.float64)))
 
 
+SCALES = [1.0, float(np.float32(1 / math.sqrt(2))), -0.5, 3.0]
+
+
 @pytest.mark.parametrize("sign", [1, -1])
-@pytest.mark.parametrize("scale", [1.0, float(np.float32(1 / math.sqrt(2)))])
-def test_one_plus_erf_as_one_quotient(sign, scale):
-    """(Q + sign x P) / Q against 1 + sign erf(c x): within 4.5e-7 (a correctly rounded
-    quotient), so that div.approx keeps it within 5e-7 too."""
+@pytest.mark.parametrize("scale", SCALES)
+def test_one_plus_erf_from_erfc(sign, scale):
+    """2 - erfc or erfc against 1 + sign erf(c x): within 1.9e-7 with an exact 2^x (the
+    module's 4.5e-7 leaves CUDA's ex2.approx its 2 ulp of erfc)."""
     got = _one_plus_in_f32(X, sign, scale).astype(np.float64)
     want = np.array([1 + sign * math.erf(scale * float(v)) for v in X])
-    assert np.abs(got - want).max() < 4.5e-7
+    assert np.abs(got - want).max() < 1.9e-7
+    assert (got >= 0).all() and (got <= 2).all()
+
+
+@pytest.mark.parametrize("k", [0.5, -3.0])
+@pytest.mark.parametrize("sign", [1, -1])
+@pytest.mark.parametrize("scale", SCALES)
+def test_product_of_erf_as_relu_and_erfc(k, sign, scale):
+    """2k relu(x) - s k u erfc(|c| u) against k x (1 + sign erf(c x)) in f64: within k u
+    1.5e-7 (erfc's error times its factor) and the roundings of 2k relu(x) and of the
+    multiply-add (half an ulp of each)."""
+    got = _product_in_f32(X, sign, scale, k).astype(np.float64)
+    want = np.array([k * float(v) * (1 + sign * math.erf(scale * float(v))) for v in X])
+    u = np.minimum(np.abs(X), np.float32(fast_math.ERF_CLAMP / abs(scale))).astype(np.float64)
+    bound = abs(k) * u * 1.5e-7 + (np.abs(want) + np.abs(2 * k * X.astype(np.float64))) * 2 ** -24
+    assert (np.abs(got - want) <= bound).all()
+
+
+def test_product_keeps_inf_and_nan():
+    """GELU (k = 0.5, c = 1/sqrt 2) of +inf is +inf, of NaN NaN; of -inf a tiny negative
+    (the clamp's erfc times its u) where IREE's 0.5 x (1 + erf) computes -inf * 0 = NaN."""
+    got = _product_in_f32(np.float32([np.inf, np.nan, -np.inf]), 1, float(np.float32(1 / math.sqrt(2))), 0.5)
+    assert got[0] == np.inf and np.isnan(got[1]) and -1e-7 < got[2] < 0
 
 
 BODY = """
-func.func @f(%x: f32, %h: f16) -> (f32, f32, f16, f32) {
+func.func @f(%x: f32, %y: f32, %h: f16) -> (f32, f32, f32, f16, f32) {
   %one = arith.constant 1.0 : f32
+  %half = arith.constant 0.5 : f32
   %c = arith.constant 0.70710678 : f32
   %s = arith.mulf %x, %c : f32
   %e = math.erf %s : f32
   %p = arith.addf %one, %e : f32
-  %m = arith.subf %one, %e : f32
-  %q = arith.mulf %p, %m : f32
-  %t = arith.divf %x, %c : f32
-  %u = arith.addf %t, %t : f32
+  %hx = arith.mulf %x, %half : f32
+  %g = arith.mulf %hx, %p : f32
+  %t = arith.divf %y, %c : f32
   %v = math.erf %t : f32
-  %w = math.erf %h : f16
+  %m = arith.subf %one, %v : f32
+  %n = arith.mulf %y, %m : f32
+  %w = arith.addf %n, %v : f32
+  %e3 = math.erf %x : f32
+  %p3 = arith.addf %e3, %one : f32
+  %z = arith.mulf %p3, %y : f32
+  %w16 = math.erf %h : f16
   %inf = arith.constant 0x7F800000 : f32
   %big = arith.mulf %x, %inf : f32
-  %z = math.erf %big : f32
-  return %q, %v, %w, %z : f32, f32, f16, f32
+  %zz = math.erf %big : f32
+  return %g, %w, %z, %w16, %zz : f32, f32, f32, f16, f32
 }
 """
 
 
-def test_expand_takes_the_erf_forms_and_folds_a_lone_scale():
-    """The multiply read only by an erf folds (nothing mapped); a division read elsewhere
-    too stays for those; an erf read only through 1 +- erf maps no quotient of its own; a
-    scale outside [1/64, 64] (inf) is not folded."""
+def _expand_body(backend):
+    """Each op of BODY through one Expander: {name: taken}, {name: mapped}, the function."""
+    module = ir.Module.parse(BODY)
+    func = module.body.operations[0]
+    block = func.regions[0].blocks[0]
+    names = [line.split("=")[0].strip() for line in BODY.splitlines() if " = " in line]
+    ops = dict(zip(names, (op.operation for op in block.operations if len(op.results) == 1)))
+    expander = fast_math.Expander(block, backend)
+    mapping = {}
+    with ir.InsertionPoint(block.operations[0]):
+        get = lambda v: mapping.get(v, v)  # noqa: E731
+        took = {name: expander.expand(op, get, mapping) for name, op in ops.items()}
+    mapped = {name for name, op in ops.items() if op.results[0] in mapping}
+    return took, mapped, mapping, ops, module
+
+
+def test_expander_plans_products_of_erf_and_the_ops_they_stand_for():
+    """GELU (0.5 x times 1 + erf(x c)) and y (1 - erf(y / c)) are products: their roots map,
+    their inner multiplies and sums map nothing, and so does the erf read only by one. The
+    erf of y is read as itself too: it maps its quotient. (1 + erf(x)) y is no product of
+    erf (y is not erf's argument): the sum maps, the multiply is cloned. A multiply by inf
+    is no scale to fold: it stays, and its erf reads it."""
     with ir.Context(), ir.Location.unknown():
-        module = ir.Module.parse(BODY)
-        func = module.body.operations[0]
-        names = ("%one", "%c", "%s", "%e", "%p", "%m", "%q", "%t", "%u", "%v", "%w", "%inf", "%big", "%z")
-        ops = dict(zip(names, (op.operation for op in func.regions[0].blocks[0].operations if len(op.results) == 1)))
-        mapping, erfs = {}, {}
-        with ir.InsertionPoint(func.regions[0].blocks[0].operations[0]):
-            get = lambda v: mapping.get(v, v)  # noqa: E731
-            took = {name: fast_math.expand(op, get, mapping, erfs) for name, op in ops.items()}
-        # A multiply by inf is no scale to fold: it stays, and the erf reads it.
-        assert {n for n, t in took.items() if t} == {"%s", "%e", "%p", "%m", "%v", "%w", "%z"}
-        assert ops["%e"].results[0] not in mapping and ops["%s"].results[0] not in mapping
-        assert all(ops[n].results[0] in mapping for n in ("%p", "%m", "%v", "%w"))
-        assert str(mapping[ops["%w"].results[0]].type) == "f16"
+        took, mapped, mapping, ops, _ = _expand_body(None)
+        assert {n for n, t in took.items() if t} == {"%s", "%e", "%p", "%hx", "%g", "%t", "%v", "%m", "%n", "%e3",
+                                                     "%p3", "%w16", "%zz"}
+        assert mapped == {"%g", "%v", "%n", "%p3", "%w16", "%zz"}
+        assert str(mapping[ops["%w16"].results[0]].type) == "f16"
+        assert mapping[ops["%g"].results[0]].owner.name == "math.fma"
+
+
+@pytest.mark.parametrize("backend, exp2", [("cuda", "llvm.nvvm.ex2.approx.ftz.f"), ("rocm", "llvm.amdgcn.exp2"),
+                                           ("vulkan", "math.exp2"), (None, "math.exp2")])
+def test_exp2_by_backend(backend, exp2):
+    """erfc's 2^x: the hardware's instruction where IREE would expand math.exp2 (CUDA) or
+    handle subnormal results erfc never has (ROCm); math.exp2 elsewhere."""
+    with ir.Context(), ir.Location.unknown():
+        *_, module = _expand_body(backend)
+        text = str(module)
+        assert exp2 in text and ("math.exp2" in text) == (exp2 == "math.exp2")

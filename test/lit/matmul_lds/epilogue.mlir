@@ -14,7 +14,8 @@
 // the loop instead of stalling the stores.
 // On CUDA each lane's pieces are 2 wide (mma.sync's C layout): the bias reads state their
 // alignment (8 bytes), which LLVM cannot prove at a dynamic column and would otherwise split
-// into 16-bit accesses. The consumer's f16 pieces go through the output stage (64 x (64 + 8)
+// into 16-bit accesses. GELU's 2^x is PTX's ex2.approx, a lane at a time (IREE would expand
+// math.exp2 into a polynomial there). The consumer's f16 pieces go through the output stage (64 x (64 + 8)
 // f16 in LDS) and leave 16 bytes a lane; with output-lds=false they are written directly, their
 // alignment (4 bytes) stated too.
 // CUDA-LABEL: func.func @bias_gelu_f16
@@ -24,6 +25,8 @@
 // CUDA-COUNT-2: vector.load %[[BIAS]][%{{.+}}] alignment = 8 : memref<64xf32, {{.*}}>, vector<2xf32>
 // CUDA:         scf.for
 // CUDA-NOT:     vector.load %[[BIAS]]
+// CUDA-NOT:     math.exp2
+// CUDA:         llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%{{.+}}) : (f32) -> f32
 // CUDA:         vector.store %{{.+}}, %[[LO]][%{{.+}}, %{{.+}}] alignment = 4 : memref<64x72xf16, #gpu.address_space<workgroup>>, vector<2xf16>
 // CUDA:         gpu.barrier
 // CUDA:         vector.load %[[LO]][%{{.+}}, %{{.+}}] alignment = 16 : memref<64x72xf16, #gpu.address_space<workgroup>>, vector<8xf16>
@@ -42,24 +45,22 @@
 // CHECK-NOT:     linalg.generic
 // CHECK-NOT:     vector.transfer_read %[[BIAS]]
 // CHECK:         %[[Y:.+]] = arith.addf %[[ACC]]#0, %[[B0]] : vector<4xf32>
-// erf as ldsopt/fast_math.py expands it: clamped, x P(x^2) / Q(x^2), the quotient approximate,
-// here with the 1/sqrt(2) that scales its argument in the coefficients (no multiply of y) and
-// 1 + erf as one quotient, (Q + x P) / Q.
+// GELU by erf as ldsopt/fast_math.py expands the product 0.5 y (1 + erf(y / sqrt 2)):
+// relu(y) - u 0.5 erfc(u / sqrt 2), u = |y| clamped, erfc = 2^L(u) with the 1 / sqrt 2 and
+// the 0.5 in L's coefficients: no division, no select, no multiply by a constant.
 // CHECK-NOT:     arith.mulf %[[Y]]
-// CHECK:         %[[LO:.+]] = arith.minimumf %[[Y]], %{{.+}} : vector<4xf32>
-// CHECK:         %[[X:.+]] = arith.maximumf %[[LO]], %{{.+}} : vector<4xf32>
-// CHECK:         %[[X2:.+]] = arith.mulf %[[X]], %[[X]] : vector<4xf32>
-// CHECK-COUNT-6: math.fma {{.*}} : vector<4xf32>
-// CHECK-COUNT-3: math.fma {{.*}} : vector<4xf32>
-// CHECK:         %[[Q:.+]] = math.fma {{.*}} : vector<4xf32>
-// CHECK-NEXT:    %[[N:.+]] = math.fma %[[X]], %{{.+}}, %[[Q]] : vector<4xf32>
-// CHECK-NEXT:    %[[P:.+]] = arith.divf %[[N]], %[[Q]] fastmath<afn> : vector<4xf32>
-// CHECK:         %[[H:.+]] = arith.mulf %[[Y]], %{{.+}} : vector<4xf32>
-// CHECK:         %[[G:.+]] = arith.mulf %[[H]], %[[P]] : vector<4xf32>
+// CHECK:         %[[A:.+]] = math.absf %[[Y]] : vector<4xf32>
+// CHECK:         %[[U:.+]] = arith.minimumf %[[A]], %{{.+}} : vector<4xf32>
+// CHECK-COUNT-7: math.fma %{{.+}}, %[[U]], %{{.+}} : vector<4xf32>
+// CHECK:         %[[E:.+]] = math.exp2 %{{.+}} fastmath<afn> : vector<4xf32>
+// CHECK:         %[[R:.+]] = arith.maxnumf %[[Y]], %{{.+}} : vector<4xf32>
+// CHECK:         %[[NU:.+]] = arith.negf %[[U]] : vector<4xf32>
+// CHECK:         %[[G:.+]] = math.fma %[[NU]], %[[E]], %[[R]] : vector<4xf32>
 // CHECK:         %[[T:.+]] = arith.truncf %[[G]] : vector<4xf32> to vector<4xf16>
 // CHECK:         vector.transfer_write %[[T]], %[[OUT]]{{.*}} : vector<4xf16>, memref<64x64xf16
 // CHECK-NOT:     vector.transfer_write {{.*}} vector<4xf32>, memref<64x64xf32
-// CHECK:         arith.divf %{{.+}}, %{{.+}} fastmath<afn> : vector<4xf32>
+// CHECK-NOT:     arith.divf
+// CHECK:         math.exp2
 // CHECK:         vector.transfer_write %{{.+}}, %[[OUT]]{{.*}} : vector<4xf16>
 #layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @bias_gelu_f16() {
