@@ -22,7 +22,7 @@ within a stated distance of the function in f32; `Expander` picks them for a sca
   `ex2.approx.ftz`; on ROCm `math.exp2` scales for subnormal results (3 operations more), so
   it is `llvm.amdgcn.exp2` (v_exp_f32). Its input is at least L(CLAMP) = -26.3: no result
   is subnormal. Elsewhere (SPIR-V) it is `math.exp2`.
-- The forms around erf in GELU by erf (0.5 y (1 + erf(y / sqrt 2))), in f32:
+- The forms around erf in GELU by erf (0.5 y (1 + erf(y / sqrt 2))):
   - `erf(c * x)` and `erf(x / c)`, c a constant within [1/64, 64] in magnitude (so that its
     powers stay normal f32 numbers; others, inf and NaN among them, are left as they are): c
     goes into the coefficients (P_i c^(2i+1), Q_i c^(2i), L_i |c|^i, the clamp at
@@ -38,7 +38,10 @@ within a stated distance of the function in f32; `Expander` picks them for a sca
     second term is below half an ulp of the first, or below 5e-8 |k| / |c| where the first
     is 0), and k folded into L's constant term: a max and a multiply-add on top of erfc, no
     select. GELU by erf is 11 operations an element.
-- f16 and bf16 `math.erf`: in f32 (`extf`, the expansion, `truncf`), as IREE computes it.
+- Each of these on f16 or bf16 (an f16 ONNX graph's GELU): in f32, between one `extf` and one
+  `truncf`, as IREE computes an f16 `math.erf`; a form that stands for several ops skips
+  their 16-bit roundings in between, so its result is the exact value's rounding to 16 bits
+  or next to it.
 
 Anything else is cloned as it is (ldsopt/elementwise.py, `clone_body`).
 """
@@ -123,11 +126,6 @@ class Erf:
         return arith.divf(arith.mulf(self.xc, self.p), self.q, fastmath=ir.Attribute.parse(_AFN))
 
 
-def erf(x: ir.Value) -> ir.Value:
-    """erf of `x` (f32 or a vector of f32) as the module docstring states."""
-    return Erf.of(x).value()
-
-
 def erfc_of_magnitude(x: ir.Value, scale: float, factor: float, backend: str | None) -> tuple[ir.Value, ir.Value]:
     """(u, factor * erfc(scale * u)) with u = |x| clamped to CLAMP / scale (scale > 0,
     factor > 0); NaN stays NaN (the clamp is `minimumf`)."""
@@ -177,12 +175,17 @@ def float_constant(v: ir.Value) -> float | None:
     return ir.FloatAttr(attr).value if isinstance(attr, ir.FloatAttr) else None
 
 
-def is_f32(t: ir.Type) -> bool:
-    return isinstance(scalar_type(t), ir.F32Type)
+def _is_float(t: ir.Type) -> bool:
+    """f32, f16 or bf16 (or a vector of one): the types these forms take."""
+    return isinstance(scalar_type(t), (ir.F32Type, ir.F16Type, ir.BF16Type))
 
 
-def _is_16_bit_float(t: ir.Type) -> bool:
-    return isinstance(scalar_type(t), (ir.F16Type, ir.BF16Type))
+def _in_f32(x: ir.Value, form: Callable[[ir.Value], ir.Value]) -> ir.Value:
+    """form(x) computed in f32: between extf and truncf where x is f16 or bf16."""
+    if isinstance(scalar_type(x.type), ir.F32Type):
+        return form(x)
+    wide = ir.VectorType.get(x.type.shape, ir.F32Type.get()) if isinstance(x.type, ir.VectorType) else ir.F32Type.get()
+    return arith.truncf(x.type, form(arith.extf(wide, x)))
 
 
 def _users(v: ir.Value) -> list[ir.Operation]:
@@ -190,21 +193,21 @@ def _users(v: ir.Value) -> list[ir.Operation]:
 
 
 def _defining(v: ir.Value, name: str) -> ir.Operation | None:
-    """The op defining `v` if it is an f32 `name` op, else None."""
+    """The op defining `v` if it is a `name` op of f32, f16 or bf16, else None."""
     owner = v.owner
-    if isinstance(owner, (ir.Operation, ir.OpView)) and owner.operation.name == name and is_f32(v.type):
+    if isinstance(owner, (ir.Operation, ir.OpView)) and owner.operation.name == name and _is_float(v.type):
         return owner.operation
     return None
 
 
-def _is_f32_multiply(op: ir.Operation) -> bool:
-    return op.name == "arith.mulf" and is_f32(op.results[0].type)
+def _is_multiply(op: ir.Operation) -> bool:
+    return op.name == "arith.mulf" and _is_float(op.results[0].type)
 
 
 def _scale(op: ir.Operation) -> tuple[ir.Value, float] | None:
-    """(x, c) if `op` is an f32 multiply of x by a constant c, or a division of x by 1 / c,
-    with 1/64 <= |c| <= 64 (its powers in the coefficients stay normal f32 numbers); else None."""
-    if op.name not in ("arith.mulf", "arith.divf") or not is_f32(op.results[0].type):
+    """(x, c) if `op` is a multiply of x by a constant c, or a division of x by 1 / c, with
+    1/64 <= |c| <= 64 (its powers in the coefficients stay normal f32 numbers); else None."""
+    if op.name not in ("arith.mulf", "arith.divf") or not _is_float(op.results[0].type):
         return None
     sides = ((0, 1), (1, 0)) if op.name == "arith.mulf" else ((0, 1),)
     for mine, other in sides:
@@ -215,7 +218,7 @@ def _scale(op: ir.Operation) -> tuple[ir.Value, float] | None:
 
 
 def _erf_argument(erf_op: ir.Operation) -> tuple[ir.Value, float]:
-    """An f32 erf's argument as (x, c), argument = c * x, where a constant scale defines it."""
+    """An erf's argument as (x, c), argument = c * x, where a constant scale defines it."""
     arg = erf_op.operands[0]
     if isinstance(arg.owner, (ir.Operation, ir.OpView)) and (folded := _scale(arg.owner.operation)):
         return folded
@@ -223,9 +226,8 @@ def _erf_argument(erf_op: ir.Operation) -> tuple[ir.Value, float]:
 
 
 def _one_plus(op: ir.Operation) -> tuple[ir.Operation, int] | None:
-    """(the erf, +1) if `op` is an f32 `1 + erf` or `erf + 1` of an f32 erf, (the erf, -1) if
-    `1 - erf`; else None."""
-    if op.name not in ("arith.addf", "arith.subf") or not is_f32(op.results[0].type):
+    """(the erf, +1) if `op` is `1 + erf` or `erf + 1`, (the erf, -1) if `1 - erf`; else None."""
+    if op.name not in ("arith.addf", "arith.subf") or not _is_float(op.results[0].type):
         return None
     a, b = op.operands
     if op.name == "arith.subf":
@@ -238,7 +240,7 @@ def _one_plus(op: ir.Operation) -> tuple[ir.Operation, int] | None:
 
 
 def _factors(v: ir.Value, body: set[ir.Value], inner: list[ir.Operation]) -> tuple[float, list[ir.Value]]:
-    """`v` as (constant, the other factors) through the f32 multiplies of the body (whose
+    """`v` as (constant, the other factors) through the multiplies of the body (whose
     values `body` holds) that define it and that nothing else reads; those multiplies are
     appended to `inner`."""
     op = _defining(v, "arith.mulf")
@@ -255,7 +257,7 @@ def _erf_product(op: ir.Operation, body: set[ir.Value]) -> tuple[ErfProduct, lis
     """`op` as k * x * (1 +- erf(c x)) and the ops it stands for (its inner multiplies and
     the sum), if it is the outermost multiply of one; else None."""
     users = _users(op.results[0])
-    if not _is_f32_multiply(op) or (len(users) == 1 and _is_f32_multiply(users[0])):
+    if not _is_multiply(op) or (len(users) == 1 and _is_multiply(users[0])):
         return None  # not a multiply, or one inside a larger product
     inner = [op]
     k1, f1 = _factors(op.operands[0], body, inner)
@@ -304,23 +306,17 @@ class Expander:
         if res in self.absorbed:
             return True
         if res in self.products:
-            mapping[res] = self.products[res].emit(get(self.products[res].x), self.backend)
+            product = self.products[res]
+            mapping[res] = _in_f32(get(product.x), lambda v: product.emit(v, self.backend))
             return True
-        if op.name == "math.erf" and is_f32(res.type):
+        if op.name == "math.erf" and _is_float(res.type):
             if any(not self._absorbed(u) and _one_plus(u) is None for u in _users(res)):
                 x, scale = _erf_argument(op)
-                mapping[res] = Erf.of(get(x), scale).value()
-            return True
-        if op.name == "math.erf" and _is_16_bit_float(res.type):
-            x = get(op.operands[0])
-            wide = ir.VectorType.get(x.type.shape, ir.F32Type.get()) if isinstance(x.type, ir.VectorType) \
-                else ir.F32Type.get()
-            mapping[res] = arith.truncf(x.type, erf(arith.extf(wide, x)))
+                mapping[res] = _in_f32(get(x), lambda v: Erf.of(v, scale).value())
             return True
         if (found := _one_plus(op)) is not None:
             x, scale = _erf_argument(found[0])
-            mapping[res] = one_plus_erf(get(x), scale, found[1], self.backend)
+            mapping[res] = _in_f32(get(x), lambda v: one_plus_erf(v, scale, found[1], self.backend))
             return True
         users = _users(res)
-        return _scale(op) is not None and len(users) == 1 and users[0].name == "math.erf" and \
-            is_f32(users[0].results[0].type)
+        return _scale(op) is not None and len(users) == 1 and users[0].name == "math.erf"

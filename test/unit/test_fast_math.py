@@ -133,7 +133,7 @@ def test_product_keeps_inf_and_nan():
 
 
 BODY = """
-func.func @f(%x: f32, %y: f32, %h: f16) -> (f32, f32, f32, f16, f32) {
+func.func @f(%x: f32, %y: f32, %h: f16) -> (f32, f32, f32, f16, f32, f16) {
   %one = arith.constant 1.0 : f32
   %half = arith.constant 0.5 : f32
   %c = arith.constant 0.70710678 : f32
@@ -154,7 +154,15 @@ func.func @f(%x: f32, %y: f32, %h: f16) -> (f32, f32, f32, f16, f32) {
   %inf = arith.constant 0x7F800000 : f32
   %big = arith.mulf %x, %inf : f32
   %zz = math.erf %big : f32
-  return %g, %w, %z, %w16, %zz : f32, f32, f32, f16, f32
+  %half16 = arith.constant 0.5 : f16
+  %one16 = arith.constant 1.0 : f16
+  %sqrt2 = arith.constant 1.4140625 : f16
+  %d16 = arith.divf %h, %sqrt2 : f16
+  %e16 = math.erf %d16 : f16
+  %p16 = arith.addf %e16, %one16 : f16
+  %m16 = arith.mulf %h, %p16 : f16
+  %g16 = arith.mulf %m16, %half16 : f16
+  return %g, %w, %z, %w16, %zz, %g16 : f32, f32, f32, f16, f32, f16
 }
 """
 
@@ -180,14 +188,17 @@ def test_expander_plans_products_of_erf_and_the_ops_they_stand_for():
     their inner multiplies and sums map nothing, and so does the erf read only by one. The
     erf of y is read as itself too: it maps its quotient. (1 + erf(x)) y is no product of
     erf (y is not erf's argument): the sum maps, the multiply is cloned. A multiply by inf
-    is no scale to fold: it stays, and its erf reads it."""
+    is no scale to fold: it stays, and its erf reads it. An f16 GELU (as an f16 ONNX graph
+    has it) is a product too, computed in f32 between extf and truncf."""
     with ir.Context(), ir.Location.unknown():
         took, mapped, mapping, ops, _ = _expand_body(None)
         assert {n for n, t in took.items() if t} == {"%s", "%e", "%p", "%hx", "%g", "%t", "%v", "%m", "%n", "%e3",
-                                                     "%p3", "%w16", "%zz"}
-        assert mapped == {"%g", "%v", "%n", "%p3", "%w16", "%zz"}
+                                                     "%p3", "%w16", "%zz", "%d16", "%e16", "%p16", "%m16", "%g16"}
+        assert mapped == {"%g", "%v", "%n", "%p3", "%w16", "%zz", "%g16"}
         assert str(mapping[ops["%w16"].results[0]].type) == "f16"
         assert mapping[ops["%g"].results[0]].owner.name == "math.fma"
+        g16 = mapping[ops["%g16"].results[0]].owner
+        assert g16.name == "arith.truncf" and g16.operands[0].owner.name == "math.fma"
 
 
 @pytest.mark.parametrize("backend, exp2", [("cuda", "llvm.nvvm.ex2.approx.ftz.f"), ("rocm", "llvm.amdgcn.exp2"),
