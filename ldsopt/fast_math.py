@@ -17,6 +17,11 @@ within a stated distance of the function in f32; `Expander` picks them for a sca
   division. L is the minimax fit, in the absolute error of erfc, of log2 erfc on [0, CLAMP]
   (Lawson's iteration on 20000 Chebyshev points, rounded to f32): in f32 within 1.3e-7 of
   erfc, plus the 2^x's own error (CUDA: `ex2.approx.ftz.f32`, 2 ulp of a value at most 1).
+  A form whose result is rounded to 16 bits (it is f16 or bf16, or only truncf to one reads
+  it) takes ERFC_LOG2_16 instead: degree 6, the minimax fit in erfc's relative error, within
+  2.9e-5 of erfc relatively (f16's half ulp is 2.4e-4); so its result, before that
+  rounding, is within 2.9e-5 of the exact value relatively, small values included, up to
+  the clamp. One multiply-add fewer.
   2^x is the hardware's instruction where the backend would not give it: on CUDA IREE 3.13
   expands `math.exp2` into MLIR's polynomial for exp (about 20 operations), so it is PTX's
   `ex2.approx.ftz`; on ROCm `math.exp2` scales for subnormal results (3 operations more), so
@@ -63,6 +68,8 @@ ERF_P = (1.128378987312317, 0.20303182303905487, 0.050984494388103485, 0.0038376
 ERF_Q = (1.0, 0.5132623910903931, 0.11628466844558716, 0.014621250331401825, 0.0009902054443955421)
 ERFC_LOG2 = (1.035927255088609e-07, -1.627916693687439, -0.918306291103363, -0.14903296530246735,
              0.029557092115283012, -0.002382872626185417, -0.0004312286910135299, 9.582875645719469e-05)
+ERFC_LOG2_16 = (-3.812973227468319e-05, -1.6271283626556396, -0.9208045601844788, -0.14681638777256012,
+                0.029855655506253242, -0.0037146422546356916, 0.0002069533074973151)
 _AFN = "#arith.fastmath<afn>"
 
 
@@ -126,18 +133,20 @@ class Erf:
         return arith.divf(arith.mulf(self.xc, self.p), self.q, fastmath=ir.Attribute.parse(_AFN))
 
 
-def erfc_of_magnitude(x: ir.Value, scale: float, factor: float, backend: str | None) -> tuple[ir.Value, ir.Value]:
+def erfc_of_magnitude(x: ir.Value, scale: float, factor: float, backend: str | None,
+                      narrow: bool = False) -> tuple[ir.Value, ir.Value]:
     """(u, factor * erfc(scale * u)) with u = |x| clamped to CLAMP / scale (scale > 0,
-    factor > 0); NaN stays NaN (the clamp is `minimumf`)."""
+    factor > 0), by ERFC_LOG2_16 where `narrow` (a result rounded to 16 bits), else by
+    ERFC_LOG2; NaN stays NaN (the clamp is `minimumf`)."""
     u = arith.minimumf(math.absf(x), _const(x.type, ERF_CLAMP / scale))
-    coeffs = [c * scale ** i for i, c in enumerate(ERFC_LOG2)]
+    coeffs = [c * scale ** i for i, c in enumerate(ERFC_LOG2_16 if narrow else ERFC_LOG2)]
     coeffs[0] += pymath.log2(factor)
     return u, _exp2(_horner(coeffs, u), backend)
 
 
-def one_plus_erf(x: ir.Value, scale: float, sign: int, backend: str | None) -> ir.Value:
+def one_plus_erf(x: ir.Value, scale: float, sign: int, backend: str | None, narrow: bool = False) -> ir.Value:
     """1 + sign * erf(scale * x): 2 - erfc(|scale x|) where sign * scale * x >= 0, else erfc."""
-    _, e = erfc_of_magnitude(x, abs(scale), 1.0, backend)
+    _, e = erfc_of_magnitude(x, abs(scale), 1.0, backend, narrow)
     s = sign * (1 if scale > 0 else -1)
     zero = _const(x.type, 0.0)
     above = arith.cmpf(arith.CmpFPredicate.OGE if s > 0 else arith.CmpFPredicate.OLT, x, zero)
@@ -152,10 +161,11 @@ class ErfProduct:
     scale: float
     sign: int
     k: float
+    narrow: bool  # rounded to 16 bits
 
     def emit(self, x: ir.Value, backend: str | None) -> ir.Value:
         s = self.sign * (1 if self.scale > 0 else -1)
-        u, e = erfc_of_magnitude(x, abs(self.scale), abs(self.k), backend)
+        u, e = erfc_of_magnitude(x, abs(self.scale), abs(self.k), backend, self.narrow)
         zero = _const(x.type, 0.0)
         # maxnumf / minnumf: a NaN x reaches the result through u (the clamp keeps NaN).
         relu = arith.maxnumf(x, zero) if s > 0 else arith.minnumf(x, zero)
@@ -178,6 +188,14 @@ def float_constant(v: ir.Value) -> float | None:
 def _is_float(t: ir.Type) -> bool:
     """f32, f16 or bf16 (or a vector of one): the types these forms take."""
     return isinstance(scalar_type(t), (ir.F32Type, ir.F16Type, ir.BF16Type))
+
+
+def _rounded_to_16_bits(v: ir.Value) -> bool:
+    """Whether `v` is f16 or bf16, or read only by truncations to one."""
+    users = _users(v)
+    narrow = (ir.F16Type, ir.BF16Type)
+    return isinstance(scalar_type(v.type), narrow) or bool(users) and all(
+        u.name == "arith.truncf" and isinstance(scalar_type(u.results[0].type), narrow) for u in users)
 
 
 def _in_f32(x: ir.Value, form: Callable[[ir.Value], ir.Value]) -> ir.Value:
@@ -272,7 +290,8 @@ def _erf_product(op: ir.Operation, body: set[ir.Value]) -> tuple[ErfProduct, lis
             erf_op, sign = found
             arg, scale = _erf_argument(erf_op)
             if arg == x:
-                return ErfProduct(x, scale, sign, k), [o for o in inner if o != op] + [total]
+                return ErfProduct(x, scale, sign, k, _rounded_to_16_bits(op.results[0])), \
+                    [o for o in inner if o != op] + [total]
     return None
 
 
@@ -316,7 +335,8 @@ class Expander:
             return True
         if (found := _one_plus(op)) is not None:
             x, scale = _erf_argument(found[0])
-            mapping[res] = _in_f32(get(x), lambda v: one_plus_erf(v, scale, found[1], self.backend))
+            narrow = _rounded_to_16_bits(res)
+            mapping[res] = _in_f32(get(x), lambda v: one_plus_erf(v, scale, found[1], self.backend, narrow))
             return True
         users = _users(res)
         return _scale(op) is not None and len(users) == 1 and users[0].name == "math.erf"

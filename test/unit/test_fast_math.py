@@ -42,10 +42,10 @@ def _erf_in_f32(x: np.ndarray, scale: float = 1.0) -> np.ndarray:
     return _f32(_f32(xc.astype(np.float64) * p).astype(np.float64) / q)
 
 
-def _erfc_in_f32(x: np.ndarray, scale: float, factor: float) -> tuple[np.ndarray, np.ndarray]:
+def _erfc_in_f32(x: np.ndarray, scale: float, factor: float, narrow: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(u, factor * erfc(scale * u)) of erfc_of_magnitude in f32, 2^x exact and rounded."""
     u = np.minimum(np.abs(x), np.float32(fast_math.ERF_CLAMP / scale))
-    coeffs = [c * scale ** i for i, c in enumerate(fast_math.ERFC_LOG2)]
+    coeffs = [c * scale ** i for i, c in enumerate(fast_math.ERFC_LOG2_16 if narrow else fast_math.ERFC_LOG2)]
     coeffs[0] += math.log2(factor)
     acc = np.full_like(u, np.float32(coeffs[-1]))
     for c in reversed(coeffs[:-1]):
@@ -53,15 +53,15 @@ def _erfc_in_f32(x: np.ndarray, scale: float, factor: float) -> tuple[np.ndarray
     return u, _f32(np.exp2(acc.astype(np.float64)))
 
 
-def _one_plus_in_f32(x: np.ndarray, sign: int, scale: float) -> np.ndarray:
-    _, e = _erfc_in_f32(x, abs(scale), 1.0)
+def _one_plus_in_f32(x: np.ndarray, sign: int, scale: float, narrow: bool = False) -> np.ndarray:
+    _, e = _erfc_in_f32(x, abs(scale), 1.0, narrow)
     above = x >= 0 if sign * scale > 0 else x < 0
     return np.where(above, _f32(2 - e.astype(np.float64)), e)
 
 
-def _product_in_f32(x: np.ndarray, sign: int, scale: float, k: float) -> np.ndarray:
+def _product_in_f32(x: np.ndarray, sign: int, scale: float, k: float, narrow: bool = False) -> np.ndarray:
     s = sign * (1 if scale > 0 else -1)
-    u, e = _erfc_in_f32(x, abs(scale), abs(k))
+    u, e = _erfc_in_f32(x, abs(scale), abs(k), narrow)
     relu = np.maximum(x, np.float32(0)) if s > 0 else np.minimum(x, np.float32(0))
     if 2 * k != 1:
         relu = _f32(relu.astype(np.float64) * np.float32(2 * k))
@@ -125,6 +125,21 @@ def test_product_of_erf_as_relu_and_erfc(k, sign, scale):
     assert (np.abs(got - want) <= bound).all()
 
 
+@pytest.mark.parametrize("sign", [1, -1])
+@pytest.mark.parametrize("scale", SCALES)
+def test_forms_rounded_to_16_bits_are_relatively_close(sign, scale):
+    """By ERFC_LOG2_16, 1 + sign erf(c x) and 0.5 x (1 + sign erf(c x)) within 3e-5 of
+    their value relatively (and the roundings of f32) wherever |x| is within the clamp: an
+    eighth of f16's half ulp, small values included."""
+    inside = X[np.abs(X) < fast_math.ERF_CLAMP / abs(scale)]
+    exact = np.array([1 + sign * math.erf(scale * float(v)) for v in inside])
+    got = _one_plus_in_f32(inside, sign, scale, narrow=True).astype(np.float64)
+    assert (np.abs(got - exact) <= exact * (3e-5 + 2 ** -23)).all()
+    got = _product_in_f32(inside, sign, scale, 0.5, narrow=True).astype(np.float64)
+    want = 0.5 * inside.astype(np.float64) * exact
+    assert (np.abs(got - want) <= np.abs(want) * 3e-5 + (np.abs(want) + np.abs(inside)) * 2 ** -24).all()
+
+
 def test_product_keeps_inf_and_nan():
     """GELU (k = 0.5, c = 1/sqrt 2) of +inf is +inf, of NaN NaN; of -inf a tiny negative
     (the clamp's erfc times its u) where IREE's 0.5 x (1 + erf) computes -inf * 0 = NaN."""
@@ -168,7 +183,8 @@ func.func @f(%x: f32, %y: f32, %h: f16) -> (f32, f32, f32, f16, f32, f16) {
 
 
 def _expand_body(backend):
-    """Each op of BODY through one Expander: {name: taken}, {name: mapped}, the function."""
+    """Each op of BODY through one Expander: {name: taken}, {name: mapped}, the mapping, the
+    ops by name, the module and the Expander."""
     module = ir.Module.parse(BODY)
     func = module.body.operations[0]
     block = func.regions[0].blocks[0]
@@ -180,7 +196,7 @@ def _expand_body(backend):
         get = lambda v: mapping.get(v, v)  # noqa: E731
         took = {name: expander.expand(op, get, mapping) for name, op in ops.items()}
     mapped = {name for name, op in ops.items() if op.results[0] in mapping}
-    return took, mapped, mapping, ops, module
+    return took, mapped, mapping, ops, module, expander
 
 
 def test_expander_plans_products_of_erf_and_the_ops_they_stand_for():
@@ -191,7 +207,7 @@ def test_expander_plans_products_of_erf_and_the_ops_they_stand_for():
     is no scale to fold: it stays, and its erf reads it. An f16 GELU (as an f16 ONNX graph
     has it) is a product too, computed in f32 between extf and truncf."""
     with ir.Context(), ir.Location.unknown():
-        took, mapped, mapping, ops, _ = _expand_body(None)
+        took, mapped, mapping, ops, _, expander = _expand_body(None)
         assert {n for n, t in took.items() if t} == {"%s", "%e", "%p", "%hx", "%g", "%t", "%v", "%m", "%n", "%e3",
                                                      "%p3", "%w16", "%zz", "%d16", "%e16", "%p16", "%m16", "%g16"}
         assert mapped == {"%g", "%v", "%n", "%p3", "%w16", "%zz", "%g16"}
@@ -199,6 +215,9 @@ def test_expander_plans_products_of_erf_and_the_ops_they_stand_for():
         assert mapping[ops["%g"].results[0]].owner.name == "math.fma"
         g16 = mapping[ops["%g16"].results[0]].owner
         assert g16.name == "arith.truncf" and g16.operands[0].owner.name == "math.fma"
+        # The f16 product is rounded to 16 bits (its erfc is ERFC_LOG2_16); the f32 ones are not.
+        assert {n: p.narrow for n, p in ((n, expander.products.get(ops[n].results[0])) for n in ops) if p} == \
+            {"%g": False, "%n": False, "%g16": True}
 
 
 @pytest.mark.parametrize("backend, exp2", [("cuda", "llvm.nvvm.ex2.approx.ftz.f"), ("rocm", "llvm.amdgcn.exp2"),
@@ -207,6 +226,6 @@ def test_exp2_by_backend(backend, exp2):
     """erfc's 2^x: the hardware's instruction where IREE would expand math.exp2 (CUDA) or
     handle subnormal results erfc never has (ROCm); math.exp2 elsewhere."""
     with ir.Context(), ir.Location.unknown():
-        *_, module = _expand_body(backend)
+        *_, module, _ = _expand_body(backend)
         text = str(module)
         assert exp2 in text and ("math.exp2" in text) == (exp2 == "math.exp2")
