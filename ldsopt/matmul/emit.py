@@ -55,14 +55,18 @@ plan's choice of 64 bytes of K, 16 f32, 32 f16/bf16, 64 i8, or 128 where its cos
   ds_read_b64). B's fragments of a group are read first and kept, A's one repetition at a
   time, each followed by its products.
 Output: each thread stores its accumulators (f32, i32 for i8) in vectors along N, adding a
-loaded init, then applying the consumer if there is one: its other operands are read at the
-same (b?, m, n) (a vector along n where n is the operand's last dim, else a scalar broadcast),
-before the K loop where they fit EARLY_READ_BYTES of registers (their latency then hides behind
-the loop). With an output stage (ldsopt/matmul/output_stage.py, planned by
-`plan_output_stage`), the resulting vectors go to an LDS tile instead, and after a barrier the
-tile leaves in 16-byte row pieces (matrix-core fragments hold 1 or 2 elements of a row). The
-output writes and the vector reads of this stage state their alignment
-(`kernel.global_alignment`; not on SPIR-V), which LLVM cannot prove at a dynamic column.
+loaded init, then applying the consumer if there is one. With matrix cores and a consumer of
+transcendental math (GELU's erf, SiLU's exp), the last K step leaves the loop and goes by
+accumulator, each consumed after the next one's products are emitted: the consumer's math
+then overlaps those products (after the loop it ran alone: all workgroups of a one-wave grid
+reach it together). The consumer's other operands are read at the same (b?, m, n) (a vector
+along n where n is the operand's last dim, else a scalar broadcast), before the K loop where
+they fit EARLY_READ_BYTES of registers (their latency then hides behind the loop). With an
+output stage (ldsopt/matmul/output_stage.py, planned by `plan_output_stage`), the resulting
+vectors go to an LDS tile instead, and after a barrier the tile leaves in 16-byte row pieces
+(matrix-core fragments hold 1 or 2 elements of a row). The output writes and the vector reads
+of this stage state their alignment (`kernel.global_alignment`; not on SPIR-V), which LLVM
+cannot prove at a dynamic column.
 Tails: global reads past M, N or K (tiles that do not divide the extents) are guarded and
 read zeros, so they add nothing; stores (and reads of a loaded init or of the consumer's
 operands) past M or N are guarded.
@@ -179,11 +183,17 @@ class Emitter:
             gpu.barrier()
             acc0 = self._acc_init(k.const(p.init, self.acc_type) if not loaded else self._zero(self.acc_type))
             self.early = self._read_epilogue_early()
-            loop = scf.ForOp(k.const(0), k.const(self.n_steps), k.const(1), acc0)
-        with ir.InsertionPoint(loop.body), self.d.location:
-            self._k_step(loop.induction_variable, list(loop.inner_iter_args))
-        with k.ip, self.d.location:
-            self._store_output(list(loop.results))
+            peel = self._overlaps_epilogue()
+            acc = acc0
+            if self.n_steps - peel:
+                loop = scf.ForOp(k.const(0), k.const(self.n_steps - peel), k.const(1), acc0)
+                with ir.InsertionPoint(loop.body):
+                    self._k_step(loop.induction_variable, list(loop.inner_iter_args))
+                acc = list(loop.results)
+            if peel:
+                self._last_step_storing(acc)
+            else:
+                self._store_output(acc)
         k.finish(pass_name, workgroups_per_cu)
 
     # --- what a scheme provides ---
@@ -198,6 +208,16 @@ class Emitter:
 
     def _multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value]) -> list[ir.Value]:
         """The accumulators after the K sub-steps of `_k_group` elements at `kk` of LDS buffer `buf`."""
+        raise NotImplementedError
+
+    def _overlaps_epilogue(self) -> bool:
+        """Whether the last K step is taken out of the loop (`_last_step_storing`) so that the
+        consumer's math on each finished accumulator overlaps the products of the others."""
+        return False
+
+    def _last_step_storing(self, acc: list[ir.Value]) -> None:
+        """The last K step (its tile landed by the loop's last barrier), each accumulator
+        stored (`_store_accumulator`) as soon as it is final, then the output stage copied out."""
         raise NotImplementedError
 
     def _output_pieces(self) -> list[tuple[int, int, int, int, int]]:
@@ -476,15 +496,30 @@ class Emitter:
     # --- output ---
 
     def _store_output(self, acc: list[ir.Value]) -> None:
-        m0, n0 = self._output_origin()
-        at = _Offsets(self, m0, n0)
-        local = None if self.output_stage is None else _Offsets(self, *self._output_local())
-        for i, first, width, dm, dn in self._output_pieces():
-            flat = self._flat(acc[i])
+        offsets = self._output_offsets()
+        for i, value in enumerate(acc):
+            self._store_accumulator(i, value, offsets)
+        self._finish_output()
+
+    def _output_offsets(self) -> tuple[_Offsets, _Offsets | None]:
+        """Where this thread's output pieces go: in the output, and in the output stage if any."""
+        return (_Offsets(self, *self._output_origin()),
+                None if self.output_stage is None else _Offsets(self, *self._output_local()))
+
+    def _store_accumulator(self, i: int, value: ir.Value, offsets: tuple[_Offsets, _Offsets | None]) -> None:
+        """Stores accumulator `i` (holding `value`): its pieces of `_output_pieces`, at `offsets`."""
+        at, local = offsets
+        for j, first, width, dm, dn in self._output_pieces():
+            if j != i:
+                continue
+            flat = self._flat(value)
             piece = flat if width == ir.VectorType(flat.type).shape[0] else vector.extract_strided_slice(
                 ir.VectorType.get([width], self.acc_type), flat, [first], [width], [1])
             early = [self.early.get(key) for key in self._epilogue_keys(width, dm, dn)] if self.early else None
             self._store_piece(piece, at.m(dm), at.n(dn), early, local and (local.m(dm), local.n(dn)))
+
+    def _finish_output(self) -> None:
+        """After every accumulator is stored: the output stage's copy out, if there is one."""
         if self.output_stage is not None:
             self._copy_out()
 

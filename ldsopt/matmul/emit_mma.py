@@ -58,6 +58,39 @@ class MmaEmitter(Emitter):
                     acc[r * rn + c] = sch.intrinsic.emit(a_st, b[c][st], acc[r * rn + c])
         return acc
 
+    def _overlaps_epilogue(self) -> bool:
+        """With a consumer of transcendental math (GELU's erf, SiLU's exp): its math on one
+        accumulator is independent of the other accumulators' products, so the last K step
+        goes by accumulator, each consumed while the next one's products run (it would
+        otherwise run alone after the loop). A consumer of a few adds gains nothing from it
+        and pays the step's second read of B."""
+        return self.p.epilogue is not None and any(
+            op.operation.name.startswith("math.") for op in self.p.epilogue.op.regions[0].blocks[0].operations)
+
+    def _last_step_storing(self, acc: list[ir.Value]) -> None:
+        sch, k = self.pl.scheme, self.k
+        rm, rn = sch.reps
+        buf = k.const((self.n_steps - 1) % self.pl.stages)
+        groups = range(0, self.pl.bk, self._k_group())
+        offsets = self._output_offsets()
+        acc = list(acc)
+        done = None  # the accumulator whose products were emitted last, consumed after the next's
+        for r in range(rm):
+            # A's fragments of the step, read once; B's read again for each repetition of A (this
+            # step only), which keeps the registers of one accumulator's products.
+            a = [self._fragments("A", buf, kk, r * sch.intrinsic.m) for kk in groups]
+            for c in range(rn):
+                i = r * rn + c
+                for kk, a_group in zip(groups, a):
+                    b = self._fragments("B", buf, kk, c * sch.intrinsic.n)
+                    for a_st, b_st in zip(a_group, b):
+                        acc[i] = sch.intrinsic.emit(a_st, b_st, acc[i])
+                if done is not None:
+                    self._store_accumulator(done, acc[done], offsets)
+                done = i
+        self._store_accumulator(done, acc[done], offsets)
+        self._finish_output()
+
     def _fragments(self, role: str, buf: ir.Value, kk: int, x_off: int) -> list[ir.Value]:
         """This lane's registers of the intrinsic tiles at M/N offset `x_off` (from the wave's
         origin) for the K steps of the read group at `kk` (k_pack of them, else one), read from

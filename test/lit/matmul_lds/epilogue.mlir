@@ -15,7 +15,8 @@
 // On CUDA each lane's pieces are 2 wide (mma.sync's C layout): the bias reads state their
 // alignment (8 bytes), which LLVM cannot prove at a dynamic column and would otherwise split
 // into 16-bit accesses. GELU's 2^x is PTX's ex2.approx, a lane at a time (IREE would expand
-// math.exp2 into a polynomial there). The consumer's f16 pieces go through the output stage (64 x (64 + 8)
+// math.exp2 into a polynomial there). The last K step is out of the loop and goes by
+// accumulator, each one's GELU after the next one's products (which it overlaps). The consumer's f16 pieces go through the output stage (64 x (64 + 8)
 // f16 in LDS) and leave 16 bytes a lane; with output-lds=false they are written directly, their
 // alignment (4 bytes) stated too.
 // CUDA-LABEL: func.func @bias_gelu_f16
@@ -23,9 +24,15 @@
 // CUDA:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(3)
 // CUDA:         %[[LO:.+]] = memref.alloc() {ldsopt.output_stage = {pad = 8 : i64, vec = 8 : i64}} : memref<64x72xf16, #gpu.address_space<workgroup>>
 // CUDA-COUNT-2: vector.load %[[BIAS]][%{{.+}}] alignment = 8 : memref<64xf32, {{.*}}>, vector<2xf32>
-// CUDA:         scf.for
+// CUDA:         %[[ACC:.+]]:4 = scf.for
 // CUDA-NOT:     vector.load %[[BIAS]]
 // CUDA-NOT:     math.exp2
+// CUDA:         scf.yield
+// CUDA:         %[[A0:.+]] = nvgpu.mma.sync(%{{.+}}, %{{.+}}, %[[ACC]]#0)
+// CUDA:         %[[F0:.+]] = nvgpu.mma.sync(%{{.+}}, %{{.+}}, %[[A0]])
+// CUDA:         nvgpu.mma.sync(%{{.+}}, %{{.+}}, %[[ACC]]#1)
+// CUDA-NOT:     llvm.call_intrinsic
+// CUDA:         vector.shape_cast %[[F0]]
 // CUDA:         llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%{{.+}}) : (f32) -> f32
 // CUDA:         vector.store %{{.+}}, %[[LO]][%{{.+}}, %{{.+}}] alignment = 4 : memref<64x72xf16, #gpu.address_space<workgroup>>, vector<2xf16>
 // CUDA:         gpu.barrier
