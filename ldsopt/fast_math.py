@@ -15,13 +15,15 @@ within a stated distance of the function in f32; `Expander` picks them for a sca
 - `erfc(u)` for u >= 0, the piece of the forms around erf, = 2^L(u) on u clamped to CLAMP, L a
   polynomial of degree 7 (ERFC_LOG2): 1 min, 7 multiply-adds and one 2^x an element, no
   division. L is the minimax fit, in the absolute error of erfc, of log2 erfc on [0, CLAMP]
-  (Lawson's iteration on 20000 Chebyshev points, rounded to f32): in f32 within 1.3e-7 of
-  erfc, plus the 2^x's own error (CUDA: `ex2.approx.ftz.f32`, 2 ulp of a value at most 1).
+  (Lawson's iteration on 20000 Chebyshev points, log2 erfc's error weighted by erfc, rounded
+  to f32): in f32 within 1.3e-7 of erfc, plus the 2^x's own error (CUDA:
+  `ex2.approx.ftz.f32`, 2 ulp of a value at most 1).
   A form whose result is rounded to 16 bits (it is f16 or bf16, or only truncf to one reads
-  it) takes ERFC_LOG2_16 instead: degree 6, the minimax fit in erfc's relative error, within
-  2.9e-5 of erfc relatively (f16's half ulp is 2.4e-4); so its result, before that
-  rounding, is within 2.9e-5 of the exact value relatively, small values included, up to
-  the clamp. One multiply-add fewer.
+  it) takes ERFC_LOG2_16 instead: degree 6, the minimax fit in erfc's relative error
+  (Lawson's iteration on 8000 Chebyshev points, log2 erfc's error unweighted), within 2.9e-5
+  of erfc relatively (f16's half ulp is 2.4e-4); so its result, before that rounding, is
+  within 2.9e-5 of the exact value relatively, small values included, up to the clamp. One
+  multiply-add fewer.
   2^x is the hardware's instruction where the backend would not give it: on CUDA IREE 3.13
   expands `math.exp2` into MLIR's polynomial for exp (about 20 operations), so it is PTX's
   `ex2.approx.ftz`; on ROCm `math.exp2` scales for subnormal results (3 operations more), so
