@@ -259,16 +259,22 @@ def _one_plus(op: ir.Operation) -> tuple[ir.Operation, int] | None:
     return None
 
 
+def _multiply_factors(op: ir.Operation, body: set[ir.Value], inner: list[ir.Operation]) -> tuple[float, list[ir.Value]]:
+    """Multiply `op` as (constant, the other factors) through the multiplies of the body
+    (whose values `body` holds) under it that nothing else reads; `op` and those are appended
+    to `inner`."""
+    inner.append(op)
+    k1, f1 = _factors(op.operands[0], body, inner)
+    k2, f2 = _factors(op.operands[1], body, inner)
+    return k1 * k2, f1 + f2
+
+
 def _factors(v: ir.Value, body: set[ir.Value], inner: list[ir.Operation]) -> tuple[float, list[ir.Value]]:
-    """`v` as (constant, the other factors) through the multiplies of the body (whose
-    values `body` holds) that define it and that nothing else reads; those multiplies are
-    appended to `inner`."""
+    """`v` as (constant, the other factors): through its multiply where the body's multiply
+    defines it and nothing else reads it (`_multiply_factors`), else itself."""
     op = _defining(v, "arith.mulf")
     if op is not None and v in body and len(_users(v)) == 1:
-        inner.append(op)
-        k1, f1 = _factors(op.operands[0], body, inner)
-        k2, f2 = _factors(op.operands[1], body, inner)
-        return k1 * k2, f1 + f2
+        return _multiply_factors(op, body, inner)
     c = float_constant(v)
     return (c, []) if c is not None else (1.0, [v])
 
@@ -279,10 +285,8 @@ def _erf_product(op: ir.Operation, body: set[ir.Value]) -> tuple[ErfProduct, lis
     users = _users(op.results[0])
     if not _is_multiply(op) or (len(users) == 1 and _is_multiply(users[0])):
         return None  # not a multiply, or one inside a larger product
-    inner = [op]
-    k1, f1 = _factors(op.operands[0], body, inner)
-    k2, f2 = _factors(op.operands[1], body, inner)
-    k, factors = k1 * k2, f1 + f2
+    inner: list[ir.Operation] = []
+    k, factors = _multiply_factors(op, body, inner)
     if len(factors) != 2 or not pymath.isfinite(k) or k == 0.0:
         return None
     for s, x in ((factors[0], factors[1]), (factors[1], factors[0])):
@@ -292,8 +296,7 @@ def _erf_product(op: ir.Operation, body: set[ir.Value]) -> tuple[ErfProduct, lis
             erf_op, sign = found
             arg, scale = _erf_argument(erf_op)
             if arg == x:
-                return ErfProduct(x, scale, sign, k, _rounded_to_16_bits(op.results[0])), \
-                    [o for o in inner if o != op] + [total]
+                return ErfProduct(x, scale, sign, k, _rounded_to_16_bits(op.results[0])), inner[1:] + [total]
     return None
 
 
