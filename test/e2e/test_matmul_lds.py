@@ -219,3 +219,23 @@ def test_cuda_compiles_i8_to_mma_sync(name, tmp_path):
     text = ptx.read_text()
     assert text.count("mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32") > 0, text[:2000]
     assert "mma.sync.aligned.m16n8k16" not in text and ".local" not in text, text[:2000]
+
+
+def test_gelu_epilogue_uses_the_hardware_exp2(tmp_path):
+    """GELU by erf in a matmul's epilogue (ldsopt/fast_math.py's product form): its 2^x is
+    ex2.approx.ftz in CUDA's PTX (IREE would expand math.exp2 into exp's polynomial, with a
+    `cvt.rmi` floor) and no division; v_exp_f32 on gfx942 without the subnormal scaling (no
+    v_ldexp_f32) and no reciprocal."""
+    program = (EPILOGUES / "bias_gelu_f32_64x96x48.mlir").read_text()
+    for name in ("cuda", "gfx942"):
+        (tmp_path / name).mkdir()
+        configured = driver.configure(program, target.known(name), str(tmp_path / name))
+        lowered, report = driver.apply_ldsopt(configured, driver.DEFAULT_PIPELINE)
+        assert "ldsopt-matmul-lds" in str(report), report
+        driver.compile_module(lowered, str(tmp_path / name), "gelu", dump=True)
+    (ptx,) = (tmp_path / "cuda" / "executables").glob("*.ptx")
+    text = ptx.read_text()
+    assert text.count("ex2.approx.ftz.f32") > 0 and "cvt.rmi" not in text and "div." not in text, text[:2000]
+    (asm,) = (tmp_path / "gfx942" / "executables").glob("*.rocmasm")
+    text = asm.read_text()
+    assert "v_exp_f32" in text and "v_ldexp_f32" not in text and "v_rcp_f32" not in text, text[:2000]
