@@ -16,6 +16,11 @@ from ldsopt.matmul.planner import pow2_dividing
 from ldsopt.matmul.schemes import row_runs
 
 
+# `math` ops a GPU does in one instruction (or a modifier): no reason to overlap a consumer.
+_ONE_INSTRUCTION_MATH = frozenset({"math.absf", "math.fma", "math.copysign", "math.ceil", "math.floor",
+                                   "math.roundeven", "math.trunc"})
+
+
 class MmaEmitter(Emitter):
     """Matrix-core intrinsics (amdgpu.mfma, nvgpu.mma.sync) on fragments in their operand
     layouts, read from LDS in the longest runs the staging order allows."""
@@ -59,13 +64,14 @@ class MmaEmitter(Emitter):
         return acc
 
     def _overlaps_epilogue(self) -> bool:
-        """With a consumer of transcendental math (GELU's erf, SiLU's exp): its math on one
-        accumulator is independent of the other accumulators' products, so the last K step
-        goes by accumulator, each consumed while the next one's products run (it would
-        otherwise run alone after the loop). A consumer of a few adds gains nothing from it
-        and pays the step's second read of B."""
+        """With a consumer of transcendental math (GELU's erf, SiLU's exp: a `math` op that is
+        not one instruction): its math on one accumulator is independent of the other
+        accumulators' products, so the last K step goes by accumulator, each consumed while
+        the next one's products run (it would otherwise run alone after the loop). A consumer
+        of a few adds gains nothing from it and pays the step's second read of B."""
         return self.p.epilogue is not None and any(
-            op.operation.name.startswith("math.") for op in self.p.epilogue.op.regions[0].blocks[0].operations)
+            op.operation.name.startswith("math.") and op.operation.name not in _ONE_INSTRUCTION_MATH
+            for op in self.p.epilogue.op.regions[0].blocks[0].operations)
 
     def _last_step_storing(self, acc: list[ir.Value]) -> None:
         sch, k = self.pl.scheme, self.k

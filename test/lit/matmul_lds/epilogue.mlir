@@ -105,6 +105,42 @@ func.func @bias_gelu_f16() {
 
 // -----
 
+// A consumer whose math is one instruction (math.absf) keeps the whole K loop: nothing to
+// overlap, and the step out of the loop would read B's fragments twice.
+// CUDA-LABEL: func.func @bias_abs_f16
+// CUDA:         %[[ACC:.+]]:4 = scf.for
+// CUDA:         scf.yield
+// CUDA-NOT:     nvgpu.mma.sync
+// CUDA:         vector.shape_cast %[[ACC]]#0
+// CUDA:         math.absf
+#layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @bias_abs_f16() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout4) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout4) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout4) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout4) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf16>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf16>
+  %bias = iree_codegen.load_from_buffer %2 : memref<64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf16>, tensor<64x64xf16>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %e16 = tensor.empty() : tensor<64x64xf16>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %bias : tensor<64x64xf32>, tensor<64xf32>) outs(%e16 : tensor<64x64xf16>) {
+  ^bb0(%x: f32, %c: f32, %o: f16):
+    %y = arith.addf %x, %c : f32
+    %m = math.absf %y : f32
+    %t = arith.truncf %m : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<64x64xf16>
+  iree_codegen.store_to_buffer %r, %3 : tensor<64x64xf16> into memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
 // A column bias (over m) is one scalar per output row: loaded once per row, before the K loop,
 // and broadcast along n.
 // CHECK-LABEL: func.func @column_bias
