@@ -501,18 +501,20 @@ class Emitter:
             self._store_accumulator(i, value, offsets)
         self._finish_output()
 
-    def _output_offsets(self) -> tuple[_Offsets, _Offsets | None]:
-        """Where this thread's output pieces go: in the output, and in the output stage if any."""
+    def _output_offsets(self) -> tuple[_Offsets, _Offsets | None, dict[int, list[tuple[int, int, int, int]]]]:
+        """Where this thread's output pieces go (in the output, and in the output stage if
+        any), and each accumulator's pieces of `_output_pieces`."""
+        pieces: dict[int, list[tuple[int, int, int, int]]] = {}
+        for i, *piece in self._output_pieces():
+            pieces.setdefault(i, []).append(tuple(piece))
         return (_Offsets(self, *self._output_origin()),
-                None if self.output_stage is None else _Offsets(self, *self._output_local()))
+                None if self.output_stage is None else _Offsets(self, *self._output_local()), pieces)
 
-    def _store_accumulator(self, i: int, value: ir.Value, offsets: tuple[_Offsets, _Offsets | None]) -> None:
-        """Stores accumulator `i` (holding `value`): its pieces of `_output_pieces`, at `offsets`."""
-        at, local = offsets
-        for j, first, width, dm, dn in self._output_pieces():
-            if j != i:
-                continue
-            flat = self._flat(value)
+    def _store_accumulator(self, i: int, value: ir.Value, offsets: tuple) -> None:
+        """Stores accumulator `i` (holding `value`): its pieces, at `offsets` (`_output_offsets`)."""
+        at, local, pieces = offsets
+        flat = self._flat(value)
+        for first, width, dm, dn in pieces.get(i, []):
             piece = flat if width == ir.VectorType(flat.type).shape[0] else vector.extract_strided_slice(
                 ir.VectorType.get([width], self.acc_type), flat, [first], [width], [1])
             early = [self.early.get(key) for key in self._epilogue_keys(width, dm, dn)] if self.early else None
