@@ -91,7 +91,7 @@ from ldsopt.matmul import dtl_emit
 from ldsopt.matmul import output_stage
 from ldsopt.matmul.match import MatmulProblem
 from ldsopt.matmul.output_stage import OutputStage
-from ldsopt.matmul.schemes import ACC_BYTES, MatmulPlan
+from ldsopt.matmul.schemes import MatmulPlan
 from ldsopt.staging import ATTR, StagingLayout
 
 
@@ -166,7 +166,6 @@ class Emitter:
             self.prologue_mem = {r: [b.memref() for b, _ in pro.inputs] for r, pro in p.prologues.items()}
             self.lds = {r: self._alloc(s) for r, s in pl.staging.items()}
             self.out_lds = None if self.output_stage is None else self._alloc_output_stage()
-            self.k_scratch = self._alloc_k_scratch() if t.kg > 1 else None
             self.tid = k.thread_id()
             self.raw = {r: self._raw_staging(s) for r, s in pl.staging.items() if s.raw_elems}
             self.batch = k.block_id("z") if p.batched else None
@@ -182,7 +181,7 @@ class Emitter:
                                        self._slot(k.const(tile)))
             self._land(self._read_tiles(k.const(0)), k.const(0), self._slot(k.const(0)))
             gpu.barrier()
-            acc0 = self._acc_init(self._zero(self.acc_type) if loaded else self._first_group_only(k.const(p.init, self.acc_type)))
+            acc0 = self._acc_init(k.const(p.init, self.acc_type) if not loaded else self._zero(self.acc_type))
             self.early = self._read_epilogue_early()
             peel = self._overlaps_epilogue()
             acc = acc0
@@ -239,75 +238,6 @@ class Emitter:
         """`_output_local` of lane `lane` of the first wave, on ints (the output stage's bank model)."""
         raise NotImplementedError
 
-    # --- K groups ---
-
-    def _in_group(self, unit: ir.Value, per_group: int) -> ir.Value:
-        """`unit` (a thread's or a wave's index, `per_group` of them in a K group) within its K
-        group; sets `k_group` (None with one K group) and `k_origin`, where the thread's part of
-        each K step starts."""
-        self.k_group, self.k_origin = None, None
-        if self.pl.tiling.kg == 1:
-            return unit
-        self.k_group, within = self.k.delinearize(unit, [self.pl.tiling.kg, per_group])
-        self.k_origin = arith.muli(self.k_group, self.k.const(self._k_slice()))
-        return within
-
-    def _first_group_only(self, value: ir.Value) -> ir.Value:
-        """`value` in K group 0, zero in the others (an init that the groups' sum takes once)."""
-        if self.k_group is None:
-            return value
-        first = arith.cmpi(arith.CmpIPredicate.eq, self.k_group, self.k.const(0))
-        return arith.select(first, value, self._zero(value.type))
-
-    def _at_k(self, v: ir.Value, kk: int) -> ir.Value:
-        """`v` plus K offset `kk` of this thread's part of the K step."""
-        v = self._offset(v, kk)
-        return v if self.k_origin is None else arith.addi(v, self.k_origin)
-
-    def _store_output(self, acc: list[ir.Value]) -> None:
-        """With K groups, accumulator i is finished and stored by group i % K groups: each group
-        writes the partial sums of the accumulators it does not own to the LDS scratch, and
-        after a barrier adds the others' partials of those it owns to its own. So every wave
-        stores (and runs the consumer on) its share of the tile."""
-        kg, k = self.pl.tiling.kg, self.k
-        if kg == 1:
-            offsets = self._output_offsets()
-            for i, value in enumerate(acc):
-                self._store_accumulator(i, value, offsets)
-            self._finish_output()
-            return
-        per_group = self.pl.tiling.threads // kg
-        t = arith.remui(self.tid, k.const(per_group))
-
-        def at(writer: int, owner: int, i: int) -> list[ir.Value]:
-            return [k.const((writer - owner - 1) % kg), k.const(i), t, k.const(0)]
-        flat_type = ir.VectorType.get([self._acc_elems()], self.acc_type)
-        align = self._lds_alignment(self._acc_elems(), ACC_BYTES, ir.MemRefType(self.k_scratch.type).shape)
-        for g in range(kg):
-            with self._in_k_group(g):
-                for i, value in enumerate(acc):
-                    if i % kg != g:
-                        write_vector(self._flat(value), self.k_scratch, at(g, i % kg, i), align)
-        gpu.barrier()
-        for g in range(kg):
-            with self._in_k_group(g):
-                offsets = self._output_offsets()  # made in the branch that uses them
-                for i in range(g, len(acc), kg):
-                    total = self._flat(acc[i])
-                    for other in range(kg):
-                        if other != g:
-                            total = self._add(total, read_vector(flat_type, self.k_scratch, at(other, g, i), align))
-                    self._store_accumulator(i, total, offsets)
-        self._finish_output()
-
-    @contextlib.contextmanager
-    def _in_k_group(self, g: int):
-        """Emits the body of the `with` for the threads of K group `g` (uniform in a wave)."""
-        guard = scf.IfOp(arith.cmpi(arith.CmpIPredicate.eq, self.k_group, self.k.const(g)))
-        with ir.InsertionPoint(guard.then_block):
-            yield
-            scf.yield_([])
-
     def _flat(self, acc: ir.Value) -> ir.Value:
         """Accumulator `acc` as the 1-D vector `_output_pieces` counts elements of."""
         return acc
@@ -331,20 +261,6 @@ class Emitter:
         buf.owner.attributes[output_stage.ATTR] = ir.DictAttr.get(
             {"pad": ir.IntegerAttr.get(i64, st.pad), "vec": ir.IntegerAttr.get(i64, st.vec)})
         return buf
-
-    def _alloc_k_scratch(self) -> ir.Value:
-        """The LDS of the K groups' partial accumulators (MatmulPlan.k_group_scratch): per
-        writing group's rank, accumulator, thread of a group and element of the accumulator."""
-        others, elems = self.pl.k_group_scratch
-        per_group = self.pl.tiling.threads // self.pl.tiling.kg
-        accs = elems // per_group // self._acc_elems()
-        mtype = ir.MemRefType.get([others, accs, per_group, self._acc_elems()], self.acc_type,
-                                  memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
-        return memref.alloc(mtype, [], [])
-
-    def _acc_elems(self) -> int:
-        """Elements of one accumulator (`_flat`)."""
-        raise NotImplementedError
 
     def _raw_staging(self, s: StagingLayout) -> tuple[ir.Value, ir.Value, ir.Value]:
         """(staging buffer, the operand as cp.async's source, this thread's first element) of a
@@ -496,7 +412,7 @@ class Emitter:
             for r in self.prefetchers:
                 self._prefetch_tile(r, self._k0(self._offset(kt, self.pl.staging[r].prefetch)))
             loaded = self._read_tiles(self._k0(following))
-        for kk in range(0, self._k_slice(), self._k_group()):
+        for kk in range(0, self.pl.bk, self._k_group()):
             acc = self._multiply(cur, kk, acc)
         if ahead:
             self._land(loaded, arith.remui(following, k.const(stages)), self._slot(following))
@@ -556,10 +472,6 @@ class Emitter:
         """K elements each `_multiply` covers."""
         return self.pl.scheme.k_step
 
-    def _k_slice(self) -> int:
-        """K elements of each K step this thread multiplies: its K group's part."""
-        return self.pl.bk // self.pl.tiling.kg
-
     def _lds_indices(self, role: str, buf: ir.Value, row: ir.Value, col: ir.Value) -> list[ir.Value]:
         """The indices into the operand's LDS memref of tile element (row, col) of LDS tile
         `buf`: the LDS (row, col) where the staging's `address_map` places it."""
@@ -582,6 +494,12 @@ class Emitter:
         return arith.addi(x, y) if isinstance(self.acc_type, ir.IntegerType) else arith.addf(x, y)
 
     # --- output ---
+
+    def _store_output(self, acc: list[ir.Value]) -> None:
+        offsets = self._output_offsets()
+        for i, value in enumerate(acc):
+            self._store_accumulator(i, value, offsets)
+        self._finish_output()
 
     def _output_offsets(self) -> tuple[_Offsets, _Offsets | None, dict[int, list[tuple[int, int, int, int]]]]:
         """Where this thread's output pieces go (in the output, and in the output stage if

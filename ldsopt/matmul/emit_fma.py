@@ -19,17 +19,13 @@ class FmaEmitter(Emitter):
 
     def _thread_origins(self) -> None:
         k, t = self.k, self.pl.tiling
-        per_row = t.bn // t.tn
-        ty, tx = k.delinearize(self._in_group(self.tid, t.bm // t.tm * per_row), [t.bm // t.tm, per_row])
+        ty, tx = k.delinearize(self.tid, [t.bm // t.tm, t.bn // t.tn])
         self.frag_origin = {"A": arith.muli(ty, k.const(t.tm)), "B": arith.muli(tx, k.const(t.tn))}
 
     def _lane_output(self, lane: int) -> tuple[int, int]:
         t = self.pl.tiling
         ty, tx = divmod(lane, t.bn // t.tn)  # `_thread_origins`' delinearization
         return ty * t.tm, tx * t.tn
-
-    def _acc_elems(self) -> int:
-        return self.pl.tiling.tn
 
     def _acc_init(self, value: ir.Value) -> list[ir.Value]:
         t = self.pl.tiling
@@ -59,8 +55,8 @@ class FmaEmitter(Emitter):
         s, k = self.pl.staging[role], self.k
         x0 = self.frag_origin[role]
         reads = self.pl.scheme.reads(role, s.k_contiguous, 0)  # static offsets: lane 0's origin is 0
-        return [self._to_acc(self._lds_read(role, buf, self._offset(x0, row) if s.k_contiguous else self._at_k(k.const(row), kk),
-                                            self._at_k(k.const(col), kk) if s.k_contiguous else self._offset(x0, col), n))
+        return [self._to_acc(self._lds_read(role, buf, self._offset(x0, row) if s.k_contiguous else k.const(kk + row),
+                                            k.const(kk + col) if s.k_contiguous else self._offset(x0, col), n))
                 for row, col, n in reads]
 
     def _fragment_elem(self, role: str, reads: list[ir.Value], x: int, u: int) -> ir.Value:

@@ -29,8 +29,8 @@ class MmaEmitter(Emitter):
         k, sch = self.k, self.pl.scheme
         sg = sch.intrinsic.subgroup
         self.lane = arith.remui(self.tid, k.const(sg))
+        wy, wx = k.delinearize(arith.divui(self.tid, k.const(sg)), list(sch.waves))
         wgm, wgn = sch.waves
-        wy, wx = k.delinearize(self._in_group(arith.divui(self.tid, k.const(sg)), wgm * wgn), [wgm, wgn])
         self.frag_origin = {"A": arith.muli(wy, k.const(self.pl.tiling.bm // wgm)),
                             "B": arith.muli(wx, k.const(self.pl.tiling.bn // wgn))}
 
@@ -68,9 +68,8 @@ class MmaEmitter(Emitter):
         not one instruction): its math on one accumulator is independent of the other
         accumulators' products, so the last K step goes by accumulator, each consumed while
         the next one's products run (it would otherwise run alone after the loop). A consumer
-        of a few adds gains nothing from it and pays the step's second read of B. Not with K
-        groups: their accumulators are final only once added (`_store_output`)."""
-        return self.pl.scheme.k_groups == 1 and self.p.epilogue is not None and any(
+        of a few adds gains nothing from it and pays the step's second read of B."""
+        return self.p.epilogue is not None and any(
             op.operation.name.startswith("math.") and op.operation.name not in _ONE_INSTRUCTION_MATH
             for op in self.p.epilogue.op.regions[0].blocks[0].operations)
 
@@ -78,7 +77,7 @@ class MmaEmitter(Emitter):
         sch, k = self.pl.scheme, self.k
         rm, rn = sch.reps
         buf = k.const((self.n_steps - 1) % self.pl.stages)
-        groups = range(0, self._k_slice(), self._k_group())
+        groups = range(0, self.pl.bk, self._k_group())
         offsets = self._output_offsets()
         acc = list(acc)
         done = None  # the accumulator whose products were emitted last, consumed after the next's
@@ -109,7 +108,7 @@ class MmaEmitter(Emitter):
             return [self._matrix_load(role, buf, kk, x_off, load)]
         first, second = sch.lane_maps(role, s.k_pack)
         x = arith.addi(self._offset(self.frag_origin[role], x_off), self._lane_offset(first))
-        kv = self._at_k(self._lane_offset(second), kk)
+        kv = arith.addi(k.const(kk), self._lane_offset(second))
         row, col = (x, kv) if s.k_contiguous else (kv, x)
         steps = sch.element_coords(role, s.k_contiguous, s.k_pack)
         where = {}
@@ -126,7 +125,7 @@ class MmaEmitter(Emitter):
         lanes = self.pl.scheme.intrinsic.subgroup
         f, kv, r = k.index([m.expr(lane, lanes) for m in (load.first, load.second, load.ROW)], lane=self.lane)
         x = arith.addi(self._offset(self.frag_origin[role], x_off), f)
-        kv = self._at_k(kv, kk)
+        kv = self._offset(kv, kk)
         row, col = (arith.addi(x, r), kv) if s.k_contiguous else (arith.addi(kv, r), x)
         i32 = ir.IntegerType.get_signless(32)
         return ir.Operation.create(
@@ -167,12 +166,7 @@ class MmaEmitter(Emitter):
 
     def _flat(self, acc: ir.Value) -> ir.Value:
         c = self.pl.scheme.intrinsic.c
-        if len(ir.VectorType(acc.type).shape) == 1:
-            return acc
-        return vector.shape_cast(ir.VectorType.get([c.elems], self.acc_type), acc)
-
-    def _acc_elems(self) -> int:
-        return self.pl.scheme.intrinsic.c.elems
+        return acc if len(c.shape) == 1 else vector.shape_cast(ir.VectorType.get([c.elems], self.acc_type), acc)
 
     def _output_pieces(self) -> list[tuple[int, int, int, int, int]]:
         """Each intrinsic tile's C elements in runs along N, as long as the runs and N allow."""

@@ -70,7 +70,7 @@ class PlanChoice:
         (t,) = self.tilings
         i64 = ir.IntegerType.get_signless(64)
         return ir.DictAttr.get({
-            "by": ir.StringAttr.get(by), "tiling": ir.StringAttr.get(str(t)),
+            "by": ir.StringAttr.get(by), "tiling": ir.StringAttr.get(f"{t.bm}x{t.bn}x{t.tm}x{t.tn}"),
             "mma": ir.BoolAttr.get(self.mma), "k_pack": ir.IntegerAttr.get(i64, self.k_pack),
             "stages": ir.IntegerAttr.get(i64, self.stages),
             "workgroups_per_cu": ir.IntegerAttr.get(i64, self.workgroups_per_cu),
@@ -105,9 +105,8 @@ class PlanOptions(ModulePass):
     workgroups_per_cu: int = option(0, "workgroups that must fit an SM/CU together: in its LDS, and on CUDA in its "
                                        "registers (nvvm.minctasm); 0: the target's (2 on CUDA, 1 elsewhere)", min=0)
     mma: bool = option(True, "use the target's matrix-core intrinsic (gfx942 MFMA, CUDA mma.sync) where it has one")
-    tiles: str = option("", "tilings to choose from by the plan's cost rule, as BMxBNxTMxTN[xKG],... (TMxTN: the "
-                            "FMA micro-tile; KG: matrix cores only, groups of waves that split each K step; "
-                            "threads = BM/TM * BN/TN * KG, whole subgroups; any sizes, e.g. 96x96x3x4); "
+    tiles: str = option("", "tilings to choose from by the plan's cost rule, as BMxBNxTMxTN,... (TMxTN: the FMA "
+                            "micro-tile; threads = BM/TM * BN/TN, whole subgroups; any sizes, e.g. 96x96x3x4); "
                             "default 128x128x8x8 down to 32x32x2x2 and skinny ones (16x64x4x4, 64x16x4x4, "
                             "16x32x2x4, 32x16x4x2)", check=check_tilings)
     k_pack: int = option(-1, "K steps of the matrix-core intrinsic per fragment read group, their K slots fed "
@@ -166,7 +165,7 @@ class PlanOptions(ModulePass):
 
     def following(self, choice: PlanChoice):
         """This pass with the plan options of `choice` (its other options kept)."""
-        return dataclasses.replace(self, tiles=",".join(str(t) for t in choice.tilings),
+        return dataclasses.replace(self, tiles=",".join(f"{t.bm}x{t.bn}x{t.tm}x{t.tn}" for t in choice.tilings),
                                    mma=choice.mma, k_pack=choice.k_pack, stages=choice.stages,
                                    workgroups_per_cu=choice.workgroups_per_cu, k_bytes=choice.k_bytes)
 

@@ -283,8 +283,6 @@ def _plans(p: MatmulProblem, tgt: target_model.Target, lds_budget: int, use_mma:
             continue
         pack = packing(scheme, staging, bk, element_bits(p.elem_type), tgt, k_pack)
         staging = {r: with_k_pack(s, scheme, pack, elem_bytes, model) for r, s in staging.items()} if pack else staging
-        if bk % (t.kg * scheme.k_step * max(pack, 1)):  # each K group takes whole read groups of the step
-            continue
         pl = MatmulPlan(scheme, bk, staging)
         if pl.lds_bytes(elem_bytes) <= lds_budget:
             fitting.append(pl)

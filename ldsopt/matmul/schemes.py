@@ -14,8 +14,6 @@ from ldsopt import target as target_model
 from ldsopt.mma import Intrinsic, OperandLayout
 from ldsopt.staging import StagingLayout
 
-ACC_BYTES = 4  # the accumulators' f32 or i32
-
 @dataclasses.dataclass(frozen=True)
 class Tiling:
     bm: int
@@ -23,17 +21,10 @@ class Tiling:
     tm: int  # FMA: the thread's micro-tile, TM x TN; the thread count of both schemes
     tn: int
     ku: int = 4  # FMA: K elements of one fragment read, per LDS row or as rows
-    # Matrix cores: groups of waves that split each K step (sliced K), each group the whole
-    # BM x BN tile over its part of the step; their partial accumulators meet through LDS.
-    kg: int = 1
 
     @property
     def threads(self) -> int:
-        return (self.bm // self.tm) * (self.bn // self.tn) * self.kg
-
-    def __str__(self) -> str:
-        """The `tiles` option's syntax: BMxBNxTMxTN, with xKG where K groups split the K step."""
-        return f"{self.bm}x{self.bn}x{self.tm}x{self.tn}" + (f"x{self.kg}" if self.kg > 1 else "")
+        return (self.bm // self.tm) * (self.bn // self.tn)
 
 
 # The tilings `plan` chooses from by `plan_cost`: 256 threads from 128x128 down to 32x32, and
@@ -56,23 +47,19 @@ def check_k_bytes(value: int) -> None:
 
 
 def parse_tilings(text: str) -> tuple[Tiling, ...]:
-    """The `tiles` option: comma-separated `BMxBNxTMxTN` or `BMxBNxTMxTNxKG` (TM, TN: the FMA
-    micro-tile, which also sets the thread count, times KG, the K groups of matrix cores), to
-    choose from; "" for TILINGS. ValueError if malformed."""
+    """The `tiles` option: comma-separated `BMxBNxTMxTN` (TM, TN: the FMA micro-tile, which
+    also sets the thread count), to choose from; "" for TILINGS. ValueError if malformed."""
     if not text:
         return TILINGS
     out = []
     for item in text.split(","):
         try:
-            sizes = [int(x) for x in item.strip().split("x")]
+            bm, bn, tm, tn = (int(x) for x in item.strip().split("x"))
         except ValueError:
-            sizes = []
-        if len(sizes) not in (4, 5):
-            raise ValueError(f"tile '{item}' is not BMxBNxTMxTN or BMxBNxTMxTNxKG")
-        bm, bn, tm, tn, *kg = sizes
-        if min(sizes) < 1 or bm % tm or bn % tn:
+            raise ValueError(f"tile '{item}' is not BMxBNxTMxTN") from None
+        if min(bm, bn, tm, tn) < 1 or bm % tm or bn % tn:
             raise ValueError(f"tile '{item}': TM must divide BM and TN divide BN")
-        out.append(Tiling(bm, bn, tm, tn, kg=kg[0] if kg else 1))
+        out.append(Tiling(bm, bn, tm, tn))
     return tuple(out)
 
 
@@ -114,14 +101,9 @@ class MmaScheme:
 
     @property
     def waves(self) -> tuple[int, int]:
-        """The WGM x WGN grid of each K group's waves."""
-        n = self.tiling.threads // self.tiling.kg // self.intrinsic.subgroup
+        n = self.tiling.threads // self.intrinsic.subgroup
         wgm = 1 << (n.bit_length() - 1) // 2
         return wgm, n // wgm
-
-    @property
-    def k_groups(self) -> int:
-        return self.tiling.kg
 
     @property
     def reps(self) -> tuple[int, int]:
@@ -217,16 +199,7 @@ class MatmulPlan:
         return self.staging["A"].buffers
 
     def lds_bytes(self, elem_bytes: int) -> int:
-        """The operands' LDS tiles and staging buffers, and the K groups' `k_group_scratch`."""
-        return sum(math.prod(s.lds_shape) + s.raw_elems for s in self.staging.values()) * elem_bytes \
-            + math.prod(self.k_group_scratch) * ACC_BYTES
-
-    @property
-    def k_group_scratch(self) -> tuple[int, int]:
-        """Accumulator elements (f32, i32) the K groups but one write for the others to add:
-        (K groups - 1, BM x BN); (0, 0) with one K group."""
-        t = self.tiling
-        return (t.kg - 1, t.bm * t.bn) if t.kg > 1 else (0, 0)
+        return sum(math.prod(s.lds_shape) + s.raw_elems for s in self.staging.values()) * elem_bytes
 
     def grid(self, sizes: dict[str, int]) -> tuple[int, int, int]:
         """Workgroups along x (N tiles), y (M tiles) and z (the batch) for a problem's sizes."""
