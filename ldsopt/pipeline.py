@@ -258,8 +258,11 @@ def run(module, pipeline: str, printing: Printing | None = None, timing: bool = 
     whole = str(build(elements, module.context))  # every pass checked before any runs
     if dump_pipeline:
         print(f"Pass Manager with {len(elements)} passes:\n{whole}\n", file=sys.stderr, flush=True)
-    if printing.module_scope:  # MLIR prints the whole module only from a single thread
-        module.context.enable_multithreading(False)
+    # One thread: with MLIR's worker threads, lds-opt hung instead of failing on a dispatch that
+    # a pass had left with a use before its definition (the verifier's diagnostic never reached
+    # the tools' Python handler); one thread reports it. MLIR also prints the whole module only
+    # from a single thread.
+    module.context.enable_multithreading(False)
     for els, before, after in segments(elements, printing):
         pm = build(els, module.context)
         printing.enable(pm, before, after)
