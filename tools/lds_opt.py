@@ -268,7 +268,8 @@ def parser() -> tuple[argparse.ArgumentParser, set[str]]:
     add("--mlir-elide-elementsattrs-if-larger", type=int, metavar="N",
         help="print elements attributes of more than N elements as dense_resource<__elided__>")
     add("--mlir-timing", action="store_true", help="print a report of the time each pass took (stderr)")
-    add("--mlir-disable-threading", action="store_true", help="run passes on one thread")
+    add("--mlir-disable-threading", action="store_true",
+        help="parse and verify the input on one thread too (passes always run on one thread)")
     add("--dump-pass-pipeline", action="store_true", help="print the pipeline as run, every option spelt out (stderr)")
     add("--show-dialects", action="store_true", help="list the dialects lds-opt can parse, and exit")
     add("--version", action="store_true", help="show the versions of ldsopt and IREE, and exit")
