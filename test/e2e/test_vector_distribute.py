@@ -86,6 +86,12 @@ CASES = [(p.stem, p, "") for p in sorted((PROGRAMS / "reduction").glob("*.mlir")
 ]
 
 
+# The pool's threads start lds-run while pytest's thread starts others: twice on this project's
+# CI machine a child's exec failed with EFAULT ("Bad address") under CPython's vfork, which
+# CPython 3.11 lets a program turn off.
+subprocess._USE_VFORK = False
+
+
 @pytest.fixture(scope="module")
 def results(request, tmp_path_factory):
     """Starts every selected case in a pool of two; {case id: future of (ok, report)}."""
