@@ -23,8 +23,8 @@ import shutil
 import statistics
 import subprocess
 
-from ldsopt.bench_replay import run_benchmark_module
-from ldsopt.replay import tool
+from ldsopt.measure.timing import run_benchmark_module
+from ldsopt.run.replay import tool
 
 METRICS = ("gpu__time_duration.sum", "lts__t_bytes.sum", "launch__grid_size", "launch__registers_per_thread")
 BATCH, REPETITIONS, MIN_TIME = 100, 5, "0.05s"

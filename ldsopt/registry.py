@@ -13,13 +13,15 @@ range before any pass runs, never an internal error or a silently different kern
 of the target (`at_most="max_threads"`) is checked against each dispatch's target, an error
 located at the dispatch. `lds-opt --list-passes` lists the ranges.
 
-Passes are imported only when a pipeline names them, so `lds-opt --help` stays fast and
+Passes are found through the `ldsopt.passes` entry points (their table lives with them, in
+`passes/__init__.py`) and imported only when a pipeline names them, so `lds-opt --help` stays fast and
 a pass with a bug does not break the others.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib
 import typing
 from typing import Callable, ClassVar
@@ -223,28 +225,33 @@ def _convert_scalar(raw: str, tp):
     return tp(raw)
 
 
-# name -> "module:Class", imported on first use.
-_REGISTRY: dict[str, str] = {
-    "ldsopt-lower-elementwise": "ldsopt.passes.lower_elementwise:LowerElementwise",
-    "ldsopt-vector-distribute": "ldsopt.passes.vector_distribute:VectorDistribute",
-    "ldsopt-preload-transposed": "ldsopt.passes.preload_transposed:PreloadTransposed",
-    "ldsopt-matmul-lds": "ldsopt.passes.matmul_lds:MatmulLds",
-    "ldsopt-dtl-layout": "ldsopt.passes.dtl_layout:DtlLayout",
-    "ldsopt-inthread-transpose": "ldsopt.passes.inthread_transpose:InthreadTranspose",
-    "ldsopt-split-reduction": "ldsopt.passes.split_reduction:SplitReduction",
-}
+# The group under which a package lists its passes: an entry point whose value is a dict
+# {pass name: "module:Class"} (ldsopt's own is `ldsopt.passes:PASSES`). The library never
+# imports a pass; the table is read on first use and each class on first lookup.
+ENTRY_POINT_GROUP = "ldsopt.passes"
+
+
+@functools.cache
+def _table() -> dict[str, str]:
+    from importlib.metadata import entry_points
+    table: dict[str, str] = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        for name, where in ep.load().items():
+            if table.setdefault(name, where) != where:
+                raise OptionError(f"pass '{name}' is registered twice: {table[name]} and {where}")
+    return table
 
 
 def pass_names() -> list[str]:
-    return sorted(_REGISTRY)
+    return sorted(_table())
 
 
 def is_registered(name: str) -> bool:
-    return name in _REGISTRY
+    return name in _table()
 
 
 def lookup(name: str) -> type[ModulePass]:
-    module, _, attr = _REGISTRY[name].partition(":")
+    module, _, attr = _table()[name].partition(":")
     cls = getattr(importlib.import_module(module), attr)
     assert cls.NAME == name, f"registry entry {name} points at {cls.NAME}"
     return cls

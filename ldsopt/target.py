@@ -24,7 +24,7 @@ import re
 
 from iree.compiler import ir
 
-from ldsopt.banks import BankModel
+from ldsopt.layout.banks import BankModel
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,7 +56,7 @@ class Target:
         return min(self.lds_bytes, (self.lds_per_cu or self.lds_bytes) // workgroups_per_cu)
 
     def bank_model(self) -> BankModel:
-        """The LDS bank model of one subgroup's accesses (ldsopt/banks.py)."""
+        """The LDS bank model of one subgroup's accesses (ldsopt/layout/banks.py)."""
         return BankModel(self.lds_banks, self.lds_bank_bytes, self.subgroup_size)
 
     def computes(self, elem_type: str) -> bool:

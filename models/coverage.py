@@ -22,12 +22,12 @@ import shutil
 import sys
 import tempfile
 
-from ldsopt import bench, driver
+from ldsopt.measure import bench
+from ldsopt.run import driver
 from ldsopt import target as target_model
-from ldsopt.bench_replay import load_script
-from ldsopt.program_bench import short
+from ldsopt.models import suite as SUITE
+from ldsopt.measure.program_bench import short
 
-SUITE = load_script(os.path.join(os.path.dirname(os.path.abspath(__file__)), "suite.py"), "ldsopt_model_suite")
 
 
 def is_convolution(name: str) -> bool:

@@ -31,7 +31,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from ldsopt.bench_replay import load_script
+from ldsopt.models import torch_twins as TWINS
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,7 +49,6 @@ ELEM = {"f32": (np.float32, TensorProto.FLOAT), "f16": (np.float16, TensorProto.
 
 
 # models/ is a folder of scripts, not a package: the twins are loaded by path.
-TWINS = load_script(os.path.join(os.path.dirname(os.path.abspath(__file__)), "torch_twins.py"), "ldsopt_torch_twins")
 
 
 class Graph:

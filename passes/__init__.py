@@ -1,0 +1,17 @@
+"""ldsopt's passes, one module a pass (installed as `ldsopt.passes`).
+
+`PASSES` is the pass table: the registry (ldsopt/registry.py) reads it through the
+`ldsopt.passes` entry point that pyproject.toml declares, and imports a pass's module only
+when a pipeline names it. Another package adds passes the same way, with an entry point of
+its own in that group.
+"""
+
+PASSES = {
+    "ldsopt-lower-elementwise": "ldsopt.passes.lower_elementwise:LowerElementwise",
+    "ldsopt-vector-distribute": "ldsopt.passes.vector_distribute:VectorDistribute",
+    "ldsopt-preload-transposed": "ldsopt.passes.preload_transposed:PreloadTransposed",
+    "ldsopt-matmul-lds": "ldsopt.passes.matmul_lds:MatmulLds",
+    "ldsopt-dtl-layout": "ldsopt.passes.dtl_layout:DtlLayout",
+    "ldsopt-inthread-transpose": "ldsopt.passes.inthread_transpose:InthreadTranspose",
+    "ldsopt-split-reduction": "ldsopt.passes.split_reduction:SplitReduction",
+}

@@ -9,7 +9,7 @@ ldsopt-matmul-lds emits it, through ldsopt/matmul/dtl_emit.py):
 - `vector` = one lane of `lane-bytes` (the option; by default the target's: 4 on gfx942, its
   only DMA size, f32: 1, f16/bf16: 2, i8: 4 elements; 16 on CUDA, cp.async's widest; 4 for the
   register path); chunk c = tid + threads * j fills LDS storage index c * vec, so each wave
-  writes whole runs of wave_size * lane bytes (ldsopt/dtl.py);
+  writes whole runs of wave_size * lane bytes (ldsopt/layout/dtl.py);
 - `lds_layout` = the placement the bank model (ldsopt.banks) prices cheapest, counting the
   first wave's writes and every fragment read of a K step (or the best of the kind the
   `layout` option forces): none, block padding (M0 rule: blocks of whole wave runs), the
@@ -50,13 +50,14 @@ import math
 
 from iree.compiler import ir
 
-from ldsopt import dtl, remarks
+from ldsopt import remarks
+from ldsopt.layout import dtl
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulDispatch, MatmulProblem, matches
 from ldsopt.matmul.options import PlanChoice, PlanOptions
 from ldsopt.matmul.schemes import MatmulPlan, MmaScheme
 from ldsopt.registry import PassError, option
-from ldsopt.staging import StagingLayout
+from ldsopt.layout.staging import StagingLayout
 from ldsopt.target import Target
 
 RECORD = "ldsopt.dtl"

@@ -12,7 +12,7 @@ Contract.
   transpose needs wins where the rest of the cost allows (attention's P x V: 32x64 tiles of 64
   K, not 64x32 of 32 K); where the chosen plan restages nothing, ldsopt-matmul-lds plans the
   same plan. For each operand that qualifies, it records the rewritten `StagingLayout`
-  (ldsopt/staging.py) on the root op, `ldsopt.staging = {B = {...}}` (and, once every operand is K-contiguous, the
+  (ldsopt/layout/staging.py) on the root op, `ldsopt.staging = {B = {...}}` (and, once every operand is K-contiguous, the
   others restaged for the wider reads below), its own name in `ldsopt.staged_by` and, unless
   a pass before it did, the plan (`ldsopt.matmul_plan`), which ldsopt-matmul-lds follows;
   ldsopt-matmul-lds emits the recorded staging and names this pass before itself in the
@@ -30,7 +30,7 @@ Contract.
   (ds_read_b128; ld.shared.v4 for mma.sync's four 4-byte reads); the transposed layouts are chosen for those
   reads, and the other, K-contiguous operands are recorded restaged for them. The LDS address map
   and the thread -> chunk order are the ones of fewest bank conflicts, by the shared bank
-  model (ldsopt/banks.py) over the first wave's LDS writes (each lane's `rake`-element
+  model (ldsopt/layout/banks.py) over the first wave's LDS writes (each lane's `rake`-element
   columns: b64 in phases of 16 lanes on 32 x 4 B banks) and its fragment reads, then of
   affine addresses (no row XOR, no swizzle: a padded layout reads at immediate offsets, an
   XORed one computes every fragment address in the K loop; seen in the CUDA PTX), then least
@@ -83,7 +83,7 @@ Guards; an operand that fails one keeps its planned staging:
   reads of 4 steps at once (k_pack 4, which needs every operand K-contiguous); FMA kernels (lavapipe,
   CUDA f32) read 4-wide vectors along M or N as planned and along K transposed (Triton applies
   the transpose only to MFMA/WMMA operands); CUDA's f16/bf16 mma.sync reads the K-strided
-  operand by ldmatrix.trans, 16 bytes a lane as planned (ldsopt/mma.py, `MatrixLoad`), and
+  operand by ldmatrix.trans, 16 bytes a lane as planned (ldsopt/layout/mma.py, `MatrixLoad`), and
   that kernel is the faster on the H200 (bench/results/cuda-bert/ldmatrix/). Option `force`
   (or a forced layout option) restages these too, which tests the transposed staging on
   targets without matrix cores (lavapipe) and on CUDA;
@@ -100,7 +100,7 @@ import math
 from iree.compiler import ir
 
 from ldsopt import remarks
-from ldsopt.banks import BankModel
+from ldsopt.layout.banks import BankModel
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import matches
 from ldsopt.matmul.options import PlanOptions
@@ -108,7 +108,7 @@ from ldsopt.matmul.planner import address_maps, cheapest, with_k_pack
 from ldsopt.matmul.recorded import staged_by
 from ldsopt.matmul.schemes import MatmulPlan, MmaScheme
 from ldsopt.registry import OptionError, PassError, option
-from ldsopt.staging import StagingLayout
+from ldsopt.layout.staging import StagingLayout
 
 # Bits each thread writes to LDS per transposed column by default (Triton: sizePerThread[K] =
 # 64 / elemBits); option rake-bits takes 128.

@@ -36,10 +36,10 @@ from iree.compiler.dialects import arith, memref, scf, vector
 
 from ldsopt import remarks
 from ldsopt import target as target_model
-from ldsopt.dispatch import Dispatch
-from ldsopt.elementwise import body_is_elementwise, collapse_groups, collapsed_view, map_dims, vectorize_body
+from ldsopt.codegen.dispatch import Dispatch
+from ldsopt.codegen.elementwise import body_is_elementwise, collapse_groups, collapsed_view, map_dims, vectorize_body
 from ldsopt.ir_types import element_bits
-from ldsopt.kernel import Kernel, matched_dispatches, read_vector, write_vector
+from ldsopt.codegen.kernel import Kernel, matched_dispatches, read_vector, write_vector
 from ldsopt.registry import ModulePass, option
 from ldsopt.remarks import Unmatched
 

@@ -45,7 +45,7 @@ The kernel (after seed 000 and MIGraphX's tiled pointwise kernels):
   each element's column from LDS and the inputs laid out like the output as vectors, so
   HW = 49 no longer means scalar global accesses;
 - `g` and the padding of each LDS row (up to two row vectors) are chosen with the bank
-  model (ldsopt/banks.py) for the target's banks and wave: those that make the first
+  model (ldsopt/layout/banks.py) for the target's banks and wave: those that make the first
   wave's row writes and column reads cheapest (ties: the larger `g`, the smaller pad). A
   row vector costs as many writes as the padded rows' alignment splits it into (f16 rows
   of 64 + 1 halves: 8 two-byte writes; of 64 + 2: 4 four-byte ones).
@@ -63,12 +63,13 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
-from ldsopt import index_expr, layout
+from ldsopt.layout import index_expr
+from ldsopt.layout import maps as layout
 from ldsopt import target as target_model
-from ldsopt.dispatch import Binding, Dispatch
-from ldsopt.elementwise import body_is_elementwise, collapse_groups, collapsed_view, map_dims, vectorize_body
+from ldsopt.codegen.dispatch import Binding, Dispatch
+from ldsopt.codegen.elementwise import body_is_elementwise, collapse_groups, collapsed_view, map_dims, vectorize_body
 from ldsopt.ir_types import element_bits
-from ldsopt.kernel import Kernel, matched_dispatches, read_vector, write_vector
+from ldsopt.codegen.kernel import Kernel, matched_dispatches, read_vector, write_vector
 from ldsopt.registry import ModulePass, option
 from ldsopt.remarks import Unmatched
 

@@ -39,8 +39,8 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import arith, linalg, tensor
 
-from ldsopt.combining import combining_op, identity_attr
-from ldsopt.elementwise import map_dims
+from ldsopt.codegen.combining import combining_op, identity_attr
+from ldsopt.codegen.elementwise import map_dims
 from ldsopt.registry import ModulePass, option
 
 

@@ -99,14 +99,16 @@ import numpy as np
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
-from ldsopt import fused_rows, index_expr, reduction_plan
+from ldsopt.reduction import fused_rows
+from ldsopt.layout import index_expr
+from ldsopt.reduction import plan as reduction_plan
 from ldsopt import target as target_model
-from ldsopt.combining import combining_op, identity_attr
-from ldsopt.dispatch import Binding, Dispatch, Graph, analyze_graph, load_binding
-from ldsopt.elementwise import clone_body, map_dims, vectorize_body
+from ldsopt.codegen.combining import combining_op, identity_attr
+from ldsopt.codegen.dispatch import Binding, Dispatch, Graph, analyze_graph, load_binding
+from ldsopt.codegen.elementwise import clone_body, map_dims, vectorize_body
 from ldsopt.ir_types import element_bits
-from ldsopt.kernel import USER_CONFIG, Kernel, matched_dispatches, read_vector, write_vector
-from ldsopt.reduction_plan import PlanError, ReductionPlan, ReductionProblem
+from ldsopt.codegen.kernel import USER_CONFIG, Kernel, matched_dispatches, read_vector, write_vector
+from ldsopt.reduction.plan import PlanError, ReductionPlan, ReductionProblem
 from ldsopt.registry import ModulePass, PassError, option
 
 LAYOUT_ATTR = "ldsopt.reduction_layout"

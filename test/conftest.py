@@ -1,7 +1,7 @@
 """What every test run shares: the compile cache and the tool server of the run, and under
 pytest-xdist a line of progress per test file.
 
-- The compile cache (`ldsopt.compile_cache`): the suite compiles the same programs again and
+- The compile cache (`ldsopt.run.compile_cache`): the suite compiles the same programs again and
   again (each program's llvm-cpu reference once per test that runs it, IREE's configuration
   of a program once per set of pass options tried on it). The run gives every lds-run it
   starts one cache folder, shared by the xdist workers (which inherit the environment), and
@@ -30,7 +30,7 @@ import time
 
 import pytest
 
-from ldsopt import compile_cache
+from ldsopt.run import compile_cache
 from ldsopt.tools import launch
 
 

@@ -6,12 +6,12 @@
     lds-bench --list
     lds-bench PROGRAM --target cuda --prepare DIR         # any program or model (.mlir, .onnx)
 
-Cases live in bench/cases.py. Results: OUT/results.json, results.md (a table of times
+Cases live in ldsopt/measure/cases.py. Results: OUT/results.json, results.md (a table of times
 and fractions of the copy bandwidth measured in the same run) and results.png.
 A PROGRAM (linalg or torch-dialect MLIR, or ONNX) gives OUT/program_results.{json,md,png}:
 per dispatch, its time through ldsopt and through IREE and who lowered it (or why ldsopt
 did not); the whole program through ldsopt and through IREE's default; the PyTorch twin
-where the model names one (`ldsopt.program_bench`).
+where the model names one (`ldsopt.measure.program_bench`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import argparse
 import sys
 import tempfile
 
-from ldsopt import bench_replay
+from ldsopt.measure import bench_replay
 
 
 def parser() -> argparse.ArgumentParser:
@@ -54,10 +54,11 @@ def main(argv=None) -> int:
     if args.replay:
         return bench_replay.main([args.replay] + replay_args)
 
-    from ldsopt import bench, driver  # the compiler is needed from here on
+    from ldsopt.measure import bench
+    from ldsopt.run import driver  # the compiler is needed from here on
 
     if args.list:
-        for c in bench_replay.load_cases(bench.CASES_FILE).CASES:
+        for c in bench.bench_cases.CASES:
             print(f"{c.name:<32} {c.bytes:>12} bytes  {c.what}")
         return 0
     if not args.target:
@@ -81,7 +82,7 @@ def main(argv=None) -> int:
         return 1
     if args.prepare:
         print(f"PREPARED {folder} for {args.target}: time it with `lds-bench --replay {folder}` "
-              f"or `python -m ldsopt.bench_replay {folder}`")
+              f"or `python -m ldsopt.measure.bench_replay {folder}`")
         return 0
     return bench_replay.main([folder] + replay_args)
 

@@ -23,10 +23,11 @@ import traceback
 
 from iree.compiler import ir, passmanager
 
-from ldsopt import diagnostics, pipeline, registry, remarks, replay, syntax_upgrade
+from ldsopt import diagnostics, pipeline, registry, remarks, syntax_upgrade
+from ldsopt.run import replay
 from ldsopt.diagnostics import Diagnostic
-from ldsopt.dispatch import dispatch_funcs
-from ldsopt.kernel import LOWERED_BY
+from ldsopt.codegen.dispatch import dispatch_funcs
+from ldsopt.codegen.kernel import LOWERED_BY
 from ldsopt.target import KNOWN
 
 SPLIT_MARKER = re.compile(r"^// -----\s*$", re.M)

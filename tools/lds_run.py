@@ -6,8 +6,8 @@
     lds-run a.mlir b.mlir --target cuda --prepare DIR  # a suite: DIR/a, DIR/b; --replay DIR runs all
 
 Prints, per dispatch, which pipeline lowered it (the ldsopt passes, or `iree-default`),
-the reference that ran (the program promoted to f64 where it can be, see ldsopt/reference.py,
-evaluated by numpy, ldsopt/numpy_reference.py, or where numpy cannot, by IREE's llvm-cpu),
+the reference that ran (the program promoted to f64 where it can be, see ldsopt/run/reference.py,
+evaluated by numpy, ldsopt/run/numpy_reference.py, or where numpy cannot, by IREE's llvm-cpu),
 the max abs/rel error and the tolerance per output, and a last line starting PASS or FAIL
 (exit 0 only on PASS). For gfx942 with no AMD GPU present it compiles, prints an ISA summary per
 dispatch and ends with a line starting COMPILED.
@@ -25,8 +25,8 @@ import subprocess
 import sys
 import tempfile
 
-from ldsopt import replay as replay_mod
-from ldsopt import run_record
+from ldsopt.run import replay as replay_mod
+from ldsopt.run import record as run_record
 
 
 @functools.cache
@@ -49,13 +49,13 @@ def default_target(devices: frozenset[str]) -> str:
 
 def program_pipeline(args) -> str:
     """--program-pipeline, where '' means none and leaving it out the default."""
-    from ldsopt import driver
+    from ldsopt.run import driver
     return driver.PROGRAM_PIPELINE if args.program_pipeline is None else args.program_pipeline
 
 
 def prepare_suite(args) -> int:
     """Prepares each input into its own subfolder; prints one line each."""
-    from ldsopt import driver
+    from ldsopt.run import driver
     failed = 0
     for path in args.inputs:
         folder = os.path.join(args.prepare, os.path.splitext(os.path.basename(path))[0])
@@ -86,7 +86,7 @@ def check_pipelines(args) -> str | None:
 
 class _Parser(argparse.ArgumentParser):
     def format_help(self) -> str:
-        from ldsopt import driver  # the compiler: imported for --help only, not for every start
+        from ldsopt.run import driver  # the compiler: imported for --help only, not for every start
         self.epilog = (f"default pipelines:\n  --pipeline '{driver.DEFAULT_PIPELINE}'\n"
                        f"  --program-pipeline '{driver.PROGRAM_PIPELINE}'\n\n"
                        "--json prints one record of the same shape for every target (with a \"schema\" "
@@ -112,7 +112,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--rtol", type=float, help="relative tolerance of every float output, times max(|ref|, RMS of "
                     "the reference) (default: f32 1e-4, f16 1e-2, bf16 2e-2, f64 1e-9)")
     ap.add_argument("--reference", choices=["auto", "numpy", "llvm-cpu"], default="auto",
-                    help="what computes the reference outputs: numpy (ldsopt/numpy_reference.py, in f64, for "
+                    help="what computes the reference outputs: numpy (ldsopt/run/numpy_reference.py, in f64, for "
                          "the programs it evaluates), IREE's llvm-cpu backend, or auto: numpy where it can, "
                          "else llvm-cpu (default: auto)")
     ap.add_argument("--special-values", action="store_true",
@@ -168,7 +168,8 @@ def main(argv=None) -> int:
 
 def run_one(args, target: str, devices: frozenset[str], folder: str) -> int:
     """Compiles args.input for `target` in `folder` and runs it if the device is here."""
-    from ldsopt import driver, isa  # the compiler is needed from here on
+    from ldsopt.run import driver
+    from ldsopt.measure import isa  # the compiler is needed from here on
 
     device = driver.target_model.known(target).device
     run_here = args.prepare is None and device in devices

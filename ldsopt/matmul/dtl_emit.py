@@ -1,5 +1,5 @@
 """The matmul emitter (emit.py) for operands staged with a DTL layout (`StagingLayout.lds_layout` set
-by ldsopt-dtl-layout); the math is ldsopt/dtl.py, whose pure-Python maps this file emits.
+by ldsopt-dtl-layout); the math is ldsopt/layout/dtl.py, whose pure-Python maps this file emits.
 
 `with_dtl(Emitter)` is the one hook ldsopt-matmul-lds calls: a subclass whose staging methods take
 the operands with a DTL layout and leave the others to emit.py:
@@ -48,10 +48,11 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import amdgpu, arith, memref, vector
 
-from ldsopt import dtl, index_expr
+from ldsopt.layout import dtl
+from ldsopt.layout import index_expr
 from ldsopt.ir_types import element_bits
-from ldsopt.kernel import read_vector, write_vector
-from ldsopt.staging import StagingLayout
+from ldsopt.codegen.kernel import read_vector, write_vector
+from ldsopt.layout.staging import StagingLayout
 
 ROWS = "rows"
 VMCNT_MAX = 63  # the largest count s_waitcnt vmcnt takes on gfx942 (6 bits); waiting for fewer is safe
@@ -119,7 +120,7 @@ def with_dtl(emitter: type) -> type:
     return DtlEmitter
 
 
-# --- index math: the maps of ldsopt/dtl.py, each static division by the divider proven for
+# --- index math: the maps of ldsopt/layout/dtl.py, each static division by the divider proven for
 # its range (`dtl.divisions`) ---
 
 def _maps(em, s: StagingLayout) -> tuple[dtl.DtlSpec, dtl.Geometry, index_expr.Proven]:

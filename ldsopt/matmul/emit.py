@@ -9,17 +9,17 @@ to choose from, BMxBNxTMxTN, any sizes (96, 160, 192, 320, ...) whose BM/TM * BN
 split both tiles evenly and are whole subgroups. Per K step of BK (`k-bytes`; by default the
 plan's choice of 64 bytes of K, 16 f32, 32 f16/bf16, 64 i8, or 128 where its cost is less):
 - each operand's tile is staged global -> registers -> LDS as its `StagingLayout`
-  (ldsopt/staging.py) says; an operand computed by a fused prologue is computed from the
+  (ldsopt/layout/staging.py) says; an operand computed by a fused prologue is computed from the
   prologue's inputs, read at the same place, before the LDS store. Planned here: vector
   reads in the operand's own memory order (no transpose), rows padded by the pad the bank
-  model (ldsopt/banks.py) finds cheapest for the first wave's stores and fragment reads. A
+  model (ldsopt/layout/banks.py) finds cheapest for the first wave's stores and fragment reads. A
   pass before this one (inthread_transpose) may record a rewritten layout for an operand on
   the root op (`ldsopt.staging = {B = {...}}`,
   `record_staging`): it must stage the tile this plan stages (same tile, threads, fragment),
   and is emitted as it says: raked reads of several rows, a `vector.transpose` of each
   register tile, K-contiguous LDS with its row XOR and rotating swizzle applied to every LDS
   index; the passes that recorded one are named before this one in `ldsopt.lowered_by`. The
-  emitted layout is recorded as `ldsopt.staging` on the operand's `memref.alloc`;
+  emitted layout is recorded as `ldsopt.layout.staging` on the operand's `memref.alloc`;
 - the pipeline of S = `stages` LDS tiles (2 by default: double buffering). Step kt reads the
   global tile kt+1 of the operands staged through registers first (its latency hides behind
   the math), multiplies the LDS tile kt % S, stores the registers into LDS tile (kt+1) % S,
@@ -44,7 +44,7 @@ plan's choice of 64 bytes of K, 16 f32, 32 f16/bf16, 64 i8, or 128 where its cos
   or i32 by `arith.extsi` for i8) and does TM x KU `vector.fma`s (i32: `arith.muli` then
   `arith.addi`, exact) on vectors of TN (at most 4 on SPIR-V);
   matrix cores (gfx942 `amdgpu.mfma` 16x16x16 f16/bf16, 16x16x4 f32 and 16x16x32 i8; CUDA
-  sm_80+ `nvgpu.mma.sync` m16n8k16 f16/bf16 and m16n8k32 i8; ldsopt/mma.py has their lane
+  sm_80+ `nvgpu.mma.sync` m16n8k16 f16/bf16 and m16n8k32 i8; ldsopt/layout/mma.py has their lane
   layouts; i8 accumulates in i32): the waves tile
   the workgroup tile, each wave RM x RN intrinsic tiles; each lane reads its A and B operand
   registers from LDS in the longest runs the staging order allows (a K-contiguous A fragment
@@ -81,18 +81,18 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
-from ldsopt import index_expr
+from ldsopt.layout import index_expr
 from ldsopt import target as target_model
-from ldsopt.dispatch import Binding, Dispatch
-from ldsopt.elementwise import vectorize_body
+from ldsopt.codegen.dispatch import Binding, Dispatch
+from ldsopt.codegen.elementwise import vectorize_body
 from ldsopt.ir_types import element_bits
-from ldsopt.kernel import Kernel, L1Prefetch, global_alignment, read_vector, write_vector
+from ldsopt.codegen.kernel import Kernel, L1Prefetch, global_alignment, read_vector, write_vector
 from ldsopt.matmul import dtl_emit
 from ldsopt.matmul import output_stage
 from ldsopt.matmul.match import MatmulProblem
 from ldsopt.matmul.output_stage import OutputStage
 from ldsopt.matmul.schemes import MatmulPlan
-from ldsopt.staging import ATTR, StagingLayout
+from ldsopt.layout.staging import ATTR, StagingLayout
 
 
 # Registers (bytes per thread) the epilogue's early operand reads may hold through the K loop:

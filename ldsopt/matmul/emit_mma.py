@@ -1,6 +1,6 @@
 """The matrix-core scheme's product and output store (schemes.MmaScheme): each wave's RM x RN
 intrinsic tiles (amdgpu.mfma, nvgpu.mma.sync), their fragments read from LDS in the
-intrinsic's lane layouts (ldsopt/mma.py): whole registers by a matrix load (`nvgpu.ldmatrix`,
+intrinsic's lane layouts (ldsopt/layout/mma.py): whole registers by a matrix load (`nvgpu.ldmatrix`,
 CUDA) where the intrinsic has one and K is in its natural order, else in runs of elements."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import arith, vector
 
-from ldsopt import index_expr, mma
+from ldsopt.layout import index_expr
+from ldsopt.layout import mma
 from ldsopt.matmul.emit import Emitter
 from ldsopt.matmul.planner import pow2_dividing
 from ldsopt.matmul.schemes import row_runs

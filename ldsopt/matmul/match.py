@@ -10,9 +10,9 @@ import dataclasses
 
 from iree.compiler import ir
 
-from ldsopt.dispatch import Binding, Dispatch, Graph, analyze, analyze_graph, load_binding
-from ldsopt.elementwise import body_is_elementwise, map_dims
-from ldsopt.kernel import matched_dispatches
+from ldsopt.codegen.dispatch import Binding, Dispatch, Graph, analyze, analyze_graph, load_binding
+from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
+from ldsopt.codegen.kernel import matched_dispatches
 from ldsopt.registry import ModulePass
 from ldsopt.remarks import Unmatched
 

@@ -21,14 +21,14 @@ import dataclasses
 from iree.compiler import ir
 
 from ldsopt import target as target_model
-from ldsopt.dispatch import Dispatch
+from ldsopt.codegen.dispatch import Dispatch
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulProblem
 from ldsopt.matmul.planner import K_BYTES, plan
 from ldsopt.matmul.recorded import record_staging, recorded_staging, with_recorded
 from ldsopt.matmul.schemes import TILINGS, MatmulPlan, Tiling, check_k_bytes, check_tilings, parse_tilings
 from ldsopt.registry import ModulePass, PassError, option
-from ldsopt.staging import StagingLayout
+from ldsopt.layout.staging import StagingLayout
 
 # On the root op: what chose the plan of the stagings recorded there (`PlanChoice.attr`).
 PLAN_ATTR = "ldsopt.matmul_plan"

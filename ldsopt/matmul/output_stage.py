@@ -8,7 +8,7 @@ output's type, to a BM x (BN + pad) tile in LDS; the workgroup meets at a barrie
 t copies chunks t, t + threads, ... of `vec` elements (16 bytes where N allows), row-major, so
 consecutive threads write consecutive 16-byte pieces of a row and a warp whole lines.
 
-The layout is `layout.Padded` rows, its pad the bank model's choice (ldsopt/banks.py) over the
+The layout is `layout.Padded` rows, its pad the bank model's choice (ldsopt/layout/banks.py) over the
 first wave's piece writes and its copy reads; pads are multiples of the widest access, so every
 access stays aligned to its size.
 
@@ -24,9 +24,9 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ldsopt import index_expr
-from ldsopt.banks import BankModel
-from ldsopt.layout import Padded
+from ldsopt.layout import index_expr
+from ldsopt.layout.banks import BankModel
+from ldsopt.layout.maps import Padded
 
 ATTR = "ldsopt.output_stage"  # on the LDS tile's memref.alloc: {pad, vec}
 COPY_BYTES = 16  # the widest global store of a thread (b128 on CUDA and gfx942)

@@ -1,6 +1,6 @@
 """The matmul planner, pure Python: for each tiling, the target's scheme and each operand's
 staging (its global reads, LDS row pad and fragment reads, chosen by the bank model of
-ldsopt/banks.py, `cheapest`); K steps per fragment read group (`packing`); then, over the
+ldsopt/layout/banks.py, `cheapest`); K steps per fragment read group (`packing`); then, over the
 tilings and K steps, the plan of least `plan_cost`, a model of how the tiles spread over the
 target's compute units and of the LDS reads that K-strided fragments take, that fits the
 target's threads, vectors and LDS (`plan`), costed as the pass that plans it would record it
@@ -15,13 +15,13 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ldsopt import mma
+from ldsopt.layout import mma
 from ldsopt import target as target_model
-from ldsopt.banks import BankModel
+from ldsopt.layout.banks import BankModel
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulProblem
 from ldsopt.matmul.schemes import TILINGS, FmaScheme, MatmulPlan, MmaScheme, Tiling
-from ldsopt.staging import StagingLayout
+from ldsopt.layout.staging import StagingLayout
 
 def pow2_dividing(n: int, cap: int) -> int:
     return math.gcd(n, 1 << (cap.bit_length() - 1))

@@ -11,7 +11,7 @@ import dataclasses
 from iree.compiler import ir
 
 from ldsopt.matmul.schemes import MatmulPlan
-from ldsopt.staging import ATTR, StagingLayout
+from ldsopt.layout.staging import ATTR, StagingLayout
 
 # On the root op: the passes that recorded a staging layout there (see `record_staging`).
 STAGED_BY = "ldsopt.staged_by"

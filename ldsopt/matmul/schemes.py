@@ -9,10 +9,10 @@ import dataclasses
 import functools
 import math
 
-from ldsopt import mma
+from ldsopt.layout import mma
 from ldsopt import target as target_model
-from ldsopt.mma import Intrinsic, OperandLayout
-from ldsopt.staging import StagingLayout
+from ldsopt.layout.mma import Intrinsic, OperandLayout
+from ldsopt.layout.staging import StagingLayout
 
 @dataclasses.dataclass(frozen=True)
 class Tiling:

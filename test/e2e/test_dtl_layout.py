@@ -14,7 +14,9 @@ import re
 
 import pytest
 
-from ldsopt import driver, isa, target
+from ldsopt import target
+from ldsopt.run import driver
+from ldsopt.measure import isa
 
 HERE = pathlib.Path(__file__).parent
 PROGRAMS = {p.stem: p for d in ("matmul", "dtl", "dtl_tiles", "matmul_i8")

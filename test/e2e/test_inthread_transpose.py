@@ -23,8 +23,10 @@ import sys
 
 import pytest
 
-from ldsopt import driver, isa, target
-from ldsopt.driver import DEFAULT_PIPELINE
+from ldsopt import target
+from ldsopt.run import driver
+from ldsopt.measure import isa
+from ldsopt.run.driver import DEFAULT_PIPELINE
 
 HERE = pathlib.Path(__file__).parent
 MATMUL = HERE / "programs" / "matmul"

@@ -1,4 +1,4 @@
-"""lds-bench PROGRAM (ldsopt/bench.py `prepare_program`, ldsopt/program_bench.py
+"""lds-bench PROGRAM (ldsopt/measure/bench.py `prepare_program`, ldsopt/measure/program_bench.py
 `replay_program`): the small encoder layer of the model suite end to end on lavapipe. The
 table has a row per dispatch of the program, each naming the pass that lowered it or each
 pass's reason for leaving it, with positive times; the whole program's two times; the
@@ -15,7 +15,7 @@ import pytest
 
 onnx = pytest.importorskip("onnx")
 
-from ldsopt import bench_replay  # noqa: E402
+from ldsopt.measure import bench_replay  # noqa: E402
 
 MODELS = pathlib.Path(__file__).resolve().parents[2] / "models"
 BIN = os.path.dirname(sys.executable)
@@ -67,7 +67,7 @@ def test_encoder_layer_end_to_end(encoder, tmp_path):
     assert (out / "program_results.png").stat().st_size > 0
     # The table and plot made again from the JSON (for results of a GPU machine without matplotlib).
     (tmp_path / "again.json").write_text((out / "program_results.json").read_text())
-    proc = subprocess.run([sys.executable, "-m", "ldsopt.program_bench", "--replot", str(tmp_path / "again.json")],
+    proc = subprocess.run([sys.executable, "-m", "ldsopt.measure.program_bench", "--replot", str(tmp_path / "again.json")],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "again.md").read_text() == md and (tmp_path / "again.png").stat().st_size > 0

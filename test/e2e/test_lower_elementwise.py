@@ -6,7 +6,7 @@ import pathlib
 
 import pytest
 
-from ldsopt import isa
+from ldsopt.measure import isa
 
 PROGRAMS = pathlib.Path(__file__).parent / "programs" / "elementwise"
 

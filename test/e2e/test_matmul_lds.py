@@ -13,7 +13,7 @@ a loaded init, a dequantizing consumer to f32) is compiled through IREE, run on 
 checked against IREE's llvm-cpu on the original program; plus gfx942 compiles whose ISA must
 show the LDS staging and MFMAs (i8 ones for i8).
 CUDA (mma.sync for f16/bf16/i8) runs on the H200: `lds-run programs/matmul/*.mlir --target cuda
---prepare DIR`, then `python -m ldsopt.replay DIR` there."""
+--prepare DIR`, then `python -m ldsopt.run.replay DIR` there."""
 
 import collections
 import pathlib
@@ -21,7 +21,9 @@ import re
 
 import pytest
 
-from ldsopt import driver, isa, target
+from ldsopt import target
+from ldsopt.run import driver
+from ldsopt.measure import isa
 
 PROGRAMS = pathlib.Path(__file__).parent / "programs" / "matmul"
 EPILOGUES = pathlib.Path(__file__).parent / "programs" / "matmul_epilogue"
@@ -210,7 +212,7 @@ def test_cuda_compiles_i8_to_mma_sync(name, tmp_path):
     accumulators (nvgpu.mma.sync's lowering adds .satfinite), and the PTX declares no local
     memory (no register tile left in memory; ptxas' own spills show on the device only).
     Running it needs the H200 (`lds-run FILE --target cuda --prepare DIR`, then
-    `python -m ldsopt.replay DIR` there)."""
+    `python -m ldsopt.run.replay DIR` there)."""
     configured = driver.configure((I8 / f"{name}.mlir").read_text(), target.known("cuda"), str(tmp_path))
     lowered, report = driver.apply_ldsopt(configured, driver.DEFAULT_PIPELINE)
     assert "ldsopt-matmul-lds" in str(report), report
@@ -222,7 +224,7 @@ def test_cuda_compiles_i8_to_mma_sync(name, tmp_path):
 
 
 def test_gelu_epilogue_uses_the_hardware_exp2(tmp_path):
-    """GELU by erf in a matmul's epilogue (ldsopt/fast_math.py's product form): its 2^x is
+    """GELU by erf in a matmul's epilogue (ldsopt/codegen/fast_math.py's product form): its 2^x is
     ex2.approx.ftz in CUDA's PTX (IREE would expand math.exp2 into exp's polynomial, with a
     `cvt.rmi` floor) and no division; v_exp_f32 on gfx942 without the subnormal scaling (no
     v_ldexp_f32) and no reciprocal."""

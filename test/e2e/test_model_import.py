@@ -1,4 +1,4 @@
-"""Models in (ldsopt/model_import.py, models/suite.py): ONNX files and torch-dialect MLIR run
+"""Models in (ldsopt/run/model_import.py, models/suite.py): ONNX files and torch-dialect MLIR run
 through lds-run on lavapipe against llvm-cpu, as a user would give them."""
 
 import importlib.util
@@ -10,7 +10,7 @@ import pytest
 
 onnx = pytest.importorskip("onnx")
 
-from ldsopt import model_import  # noqa: E402
+from ldsopt.run import model_import  # noqa: E402
 
 SUITE = pathlib.Path(__file__).resolve().parents[2] / "models" / "suite.py"
 

@@ -26,7 +26,7 @@ def test_program_bench_times_both_variants(tmp_path, lds_run):
     for name, extra in (("iree", ["--baseline"]), ("ldsopt", [])):
         proc = lds_run(str(src), "--target", "lavapipe", "--prepare", str(tmp_path / name), *extra)
         assert proc.returncode == 0, proc.stderr
-    proc = subprocess.run([sys.executable, "-m", "ldsopt.program_bench", str(tmp_path / "iree"), str(tmp_path / "ldsopt"),
+    proc = subprocess.run([sys.executable, "-m", "ldsopt.measure.program_bench", str(tmp_path / "iree"), str(tmp_path / "ldsopt"),
                            "--repetitions", "2", "--out", str(tmp_path)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     first, ours = json.loads((tmp_path / "program_bench.json").read_text())
@@ -37,5 +37,5 @@ def test_program_bench_times_both_variants(tmp_path, lds_run):
 
 
 def test_unprepared_folder_is_an_error(tmp_path):
-    proc = subprocess.run([sys.executable, "-m", "ldsopt.program_bench", str(tmp_path)], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "ldsopt.measure.program_bench", str(tmp_path)], capture_output=True, text=True)
     assert proc.returncode == 1 and "error:" in proc.stderr and "Traceback" not in proc.stderr

@@ -1,5 +1,5 @@
-"""End-to-end tests of lds-run's check (ldsopt/reference.py, ldsopt/numpy_reference.py,
-ldsopt/replay.py): programs whose old reference was wrong or missing run on lavapipe and pass
+"""End-to-end tests of lds-run's check (ldsopt/run/reference.py, ldsopt/run/numpy_reference.py,
+ldsopt/run/replay.py): programs whose old reference was wrong or missing run on lavapipe and pass
 against the f64 reference, computed by numpy and (`--reference llvm-cpu`) by llvm-cpu; a
 program that cannot be promoted runs against itself as written on llvm-cpu; special values
 reach the kernels and come out as the reference says.

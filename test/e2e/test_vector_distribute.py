@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from ldsopt import isa
+from ldsopt.measure import isa
 
 HERE = pathlib.Path(__file__).parent
 PROGRAMS = HERE / "programs"

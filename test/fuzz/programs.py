@@ -66,7 +66,7 @@ _FLOAT_COMBINE = {"add": ("arith.addf",), "mul": ("arith.mulf",), "max": ("arith
 _INT_COMBINE = {"add": ("arith.addi",), "mul": ("arith.muli",), "max": ("arith.maxsi",), "min": ("arith.minsi",)}
 # Machine epsilon of each accumulator type, for the summation-order tolerance.
 _EPS = {"f32": 2.0 ** -23, "f16": 2.0 ** -10, "bf16": 2.0 ** -7}
-# lds-run's default tolerances (ldsopt/replay.py), which a program's own only ever widen.
+# lds-run's default tolerances (ldsopt/run/replay.py), which a program's own only ever widen.
 _DEFAULT_TOL = {"f32": (1e-4, 1e-4), "f16": (1e-2, 1e-2), "bf16": (5e-2, 2e-2), "i32": (0.0, 0.0), "i8": (0.0, 0.0)}
 
 

@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 import options
 import programs
 from ldsopt import registry
-from ldsopt.driver import DEFAULT_PIPELINE
+from ldsopt.run.driver import DEFAULT_PIPELINE
 from ldsopt.pipeline import split_top_level
 
 LDS_RUN = os.path.join(os.path.dirname(sys.executable), "lds-run")

@@ -7,7 +7,8 @@ from iree.compiler import ir
 
 import options
 import programs
-from ldsopt import driver, registry
+from ldsopt import registry
+from ldsopt.run import driver
 
 
 @settings(max_examples=40, derandomize=True, database=None)

@@ -3,7 +3,7 @@
 import pytest
 from iree.compiler import ir
 
-from ldsopt.dispatch import Binding
+from ldsopt.codegen.dispatch import Binding
 from ldsopt.matmul import match
 
 

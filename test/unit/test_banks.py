@@ -1,8 +1,8 @@
 """Unit tests of ldsopt.banks: the bank-conflict model on known access patterns."""
 import pytest
 
-from ldsopt.banks import GFX942_DS_READ_B128_LANE_GROUPS, BankModel
-from ldsopt.layout import Layout, Padded, RotatingSwizzle, XorSwizzle
+from ldsopt.layout.banks import GFX942_DS_READ_B128_LANE_GROUPS, BankModel
+from ldsopt.layout.maps import Layout, Padded, RotatingSwizzle, XorSwizzle
 
 GFX942 = BankModel.gfx942()
 NV = BankModel.nvidia()

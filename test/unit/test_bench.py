@@ -10,9 +10,10 @@ import sys
 import pytest
 from iree.compiler import ir
 
-from ldsopt import bench, bench_replay
+from ldsopt.measure import bench
+from ldsopt.measure import bench_replay, timing
 
-CASES = bench_replay.load_cases(bench.CASES_FILE)
+CASES = bench.bench_cases
 BY_NAME = {c.name: c for c in CASES.CASES}
 
 
@@ -50,7 +51,7 @@ def test_matmul_cases_count_flops_and_store_operands_as_named():
     assert nn.flops == 2 * 4096**3 and nn.bytes == 2 * 4096 * 4096 * 2 + 4096 * 4096 * 4
     assert "affine_map<(d0, d1, d2) -> (d2, d0)>" in tn.mlir  # A stored KxM
     assert "affine_map<(d0, d1, d2) -> (d1, d2)>" in nt.mlir  # B stored NxK
-    assert bench_replay.batch_size(nn.bytes, "cuda", nn.flops) == 10
+    assert timing.batch_size(nn.bytes, "cuda", nn.flops) == 10
 
 
 def test_bert_matmul_cases_fuse_their_epilogue_and_count_its_inputs():
@@ -155,7 +156,7 @@ def test_parse_benchmark_json():
     rows = [{"name": "BM_f/process_time/real_time", "run_name": "BM_f/process_time/real_time", "run_type": "iteration",
              "real_time": t, "time_unit": "ms"} for t in (1.0, 3.0, 2.0)]
     rows.append({**rows[0], "run_type": "aggregate", "real_time": 99.0})
-    assert bench_replay.parse_benchmark_json(json.dumps({"benchmarks": rows})) == {"f": [1000.0, 3000.0, 2000.0]}
+    assert timing.parse_benchmark_json(json.dumps({"benchmarks": rows})) == {"f": [1000.0, 3000.0, 2000.0]}
 
 
 def _has_vulkan() -> bool:

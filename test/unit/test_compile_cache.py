@@ -1,12 +1,13 @@
-"""ldsopt/compile_cache.py: which compiles it keeps, that a kept output comes back for the
+"""ldsopt/run/compile_cache.py: which compiles it keeps, that a kept output comes back for the
 same compile only, and that failures are not kept (through driver.iree_compile, for real)."""
 
 import os
 
 import pytest
 
-from ldsopt import compile_cache, driver
-from ldsopt.replay import tool
+from ldsopt.run import compile_cache
+from ldsopt.run import driver
+from ldsopt.run.replay import tool
 
 ADD = """
 func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {

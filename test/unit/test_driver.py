@@ -6,7 +6,9 @@ import pathlib
 import numpy as np
 import pytest
 
-from ldsopt import driver, replay, target
+from ldsopt import target
+from ldsopt.run import driver
+from ldsopt.run import replay
 
 SUM = """func.func @main(%a: tensor<{n}xf32>) -> tensor<f32> {{
   %e = tensor.empty() : tensor<f32>

@@ -4,10 +4,10 @@ and the bank-conflict report."""
 
 import pytest
 
-from ldsopt import dtl
-from ldsopt.banks import BankModel
-from ldsopt.layout import BlockPadded, PerpPermutation
-from ldsopt.magic_div import check_exact
+from ldsopt.layout import dtl
+from ldsopt.layout.banks import BankModel
+from ldsopt.layout.maps import BlockPadded, PerpPermutation
+from ldsopt.layout.magic_div import check_exact
 
 GFX942 = BankModel.gfx942()
 
@@ -85,7 +85,7 @@ def test_permutation_forward_inverse(block, stride):
 def test_staging_layout_records_the_dtl_fields():
     from iree.compiler import ir
 
-    from ldsopt.staging import StagingLayout
+    from ldsopt.layout.staging import StagingLayout
 
     with ir.Context():
         plain = StagingLayout("A", ("m", "k"), (64, 32), 2, 256, 0, "MFMA_F32_16x16x16_F16", 4)
@@ -115,7 +115,7 @@ def test_choice_removes_mfma_column_conflicts():
 
 
 def test_bank_report_is_produced():
-    from ldsopt import dtl_report
+    from ldsopt.tools import dtl_report
 
     text = (dtl_report.PROGRAMS / "nn_f16_96x160x64.mlir").read_text()
     rows = dtl_report.rows("nn_f16_96x160x64", text)

@@ -1,7 +1,7 @@
-"""ldsopt.elementwise.collapse_groups: dims merge only where every operand keeps them
+"""ldsopt.codegen.elementwise.collapse_groups: dims merge only where every operand keeps them
 adjacent and in order (permuted operands included)."""
 
-from ldsopt.elementwise import collapse_groups
+from ldsopt.codegen.elementwise import collapse_groups
 
 
 def test_sorted_operands_merge_runs_present_or_absent_alike():

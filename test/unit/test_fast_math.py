@@ -1,4 +1,4 @@
-"""ldsopt/fast_math.py: the erf expansion and the forms around it (a scaled argument, 1 +- erf,
+"""ldsopt/codegen/fast_math.py: the erf expansion and the forms around it (a scaled argument, 1 +- erf,
 a product of erf such as GELU), evaluated in f32 as the kernels evaluate them (each
 multiply-add rounded once, the quotient rounded once, 2^x rounded once) against math.erf; and
 what `Expander` takes from a body."""
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from iree.compiler import ir
 
-from ldsopt import fast_math
+from ldsopt.codegen import fast_math
 
 
 def _f32(x):

@@ -4,8 +4,8 @@ passes, operands), and the dispatches it leaves to IREE."""
 import pytest
 from iree.compiler import ir
 
-from ldsopt.dispatch import analyze_graph, dispatch_funcs
-from ldsopt.fused_rows import MAP, REDUCE, ROW_MAP, match_rows
+from ldsopt.codegen.dispatch import analyze_graph, dispatch_funcs
+from ldsopt.reduction.fused_rows import MAP, REDUCE, ROW_MAP, match_rows
 
 HEAD = """
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">,

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from ldsopt import driver
+from ldsopt.run import driver
 from ldsopt.tools import lds_bench, lds_opt, lds_run
 
 BIN = os.path.dirname(sys.executable)

@@ -8,9 +8,11 @@ import pytest
 from iree.compiler import ir
 from iree.compiler.dialects import arith, func
 
-from ldsopt import dtl, index_expr, mma
-from ldsopt.layout import Composed, Layout, Padded, RotatingSwizzle, RowXor, Walk
-from ldsopt.staging import StagingLayout
+from ldsopt.layout import dtl
+from ldsopt.layout import index_expr
+from ldsopt.layout import mma
+from ldsopt.layout.maps import Composed, Layout, Padded, RotatingSwizzle, RowXor, Walk
+from ldsopt.layout.staging import StagingLayout
 
 # The interpreter: unsigned index arithmetic on Python ints, independent of index_expr's own face.
 _ARITH = {
@@ -194,7 +196,7 @@ def test_walk(levels):
 def test_reduction_readback(shape, reduced, subgroup):
     """The read-back's (partial row, output, column) of every thread and round as
     vector_distribute emits them, against the plan's integer face."""
-    from ldsopt.reduction_plan import ReductionProblem, default_plan
+    from ldsopt.reduction.plan import ReductionProblem, default_plan
     plan = default_plan(ReductionProblem(shape, reduced, 4, subgroup_size=subgroup, max_threads=1024,
                                          max_workgroups=65535), 256)
     tid = index_expr.var("tid")

@@ -8,11 +8,11 @@ import pytest
 from iree.compiler import ir
 
 from ldsopt import target as target_model
-from ldsopt.banks import BankModel
+from ldsopt.layout.banks import BankModel
 from ldsopt.matmul import planner, schemes
 from ldsopt.matmul.recorded import with_recorded
 from ldsopt.passes import inthread_transpose
-from ldsopt.staging import StagingLayout
+from ldsopt.layout.staging import StagingLayout
 
 
 @pytest.fixture(autouse=True)

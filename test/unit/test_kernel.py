@@ -4,7 +4,7 @@ import pytest
 from iree.compiler import ir
 from iree.compiler.dialects import arith, func, gpu, scf
 
-from ldsopt.kernel import L1Prefetch, global_alignment, loop_iterations
+from ldsopt.codegen.kernel import L1Prefetch, global_alignment, loop_iterations
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from ldsopt.layout import (BlockedRotation, BlockPadded, Layout, Padded, PerpPermutation,
+from ldsopt.layout.maps import (BlockedRotation, BlockPadded, Layout, Padded, PerpPermutation,
                            RotatingSwizzle, RowXor, XorSwizzle)
 
 

@@ -5,7 +5,7 @@ import random
 import numpy as np
 import pytest
 
-from ldsopt.magic_div import U32_MAX, MagicDivider, check_exact, first_failure
+from ldsopt.layout.magic_div import U32_MAX, MagicDivider, check_exact, first_failure
 
 DIVISORS = [3, 5, 6, 7, 12, 24, 48, 96, 160, 192, 320, 1000, 1009]
 RANGE = (1 << 20) - 1

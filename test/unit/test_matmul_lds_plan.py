@@ -7,13 +7,14 @@ import math
 import pytest
 from iree.compiler import ir
 
-from ldsopt import isa, mma
+from ldsopt.measure import isa
+from ldsopt.layout import mma
 from ldsopt import target as target_model
-from ldsopt.banks import BankModel
+from ldsopt.layout.banks import BankModel
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul import match, options, planner, recorded, schemes
 from ldsopt.passes import dtl_layout, inthread_transpose, matmul_lds
-from ldsopt.staging import StagingLayout
+from ldsopt.layout.staging import StagingLayout
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""ldsopt/numpy_reference.py: programs evaluated by numpy against values computed here
+"""ldsopt/run/numpy_reference.py: programs evaluated by numpy against values computed here
 independently (plain numpy on the same inputs), integer and rounding semantics at their
 edges, what it refuses; and a sample of the end-to-end programs against llvm-cpu."""
 
@@ -10,8 +10,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ldsopt import driver, numpy_reference
-from ldsopt.numpy_reference import Unsupported, evaluate, round_to_bf16
+from ldsopt.run import driver
+from ldsopt.run import numpy_reference
+from ldsopt.run.numpy_reference import Unsupported, evaluate, round_to_bf16
 
 PROGRAMS = pathlib.Path(__file__).parent.parent / "e2e" / "programs"
 rng = np.random.default_rng(7)

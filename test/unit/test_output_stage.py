@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ldsopt.banks import BankModel
+from ldsopt.layout.banks import BankModel
 from ldsopt.matmul import output_stage
 
 NV = BankModel.nvidia()

@@ -59,7 +59,7 @@ def test_broken_ir_after_a_pass_fails_the_run(monkeypatch):
     """The verifier runs after each pass: a pass that leaves a use before its definition fails
     `run` with the verifier's error, here with a Python diagnostic handler attached as the
     tools attach one."""
-    monkeypatch.setitem(registry._REGISTRY, _UseBeforeDefinition.NAME, f"{__name__}:_UseBeforeDefinition")
+    monkeypatch.setitem(registry._table(), _UseBeforeDefinition.NAME, f"{__name__}:_UseBeforeDefinition")
     ctx = ir.Context()
     seen = []
     ctx.attach_diagnostic_handler(lambda d: seen.append(str(d)) or True)

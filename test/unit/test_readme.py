@@ -40,12 +40,12 @@ EXEMPT = {
         "the fuzzer's long profile, time-boxed to 200 examples a test: tens of minutes",
     "lds-run prog.mlir other.mlir --target cuda --prepare DIR": "prog.mlir, other.mlir and DIR stand for the "
                                                                "user's files",
-    "python -m ldsopt.replay DIR --require-ldsopt": "run on the GPU machine, on a folder DIR the user prepared",
+    "python -m ldsopt.run.replay DIR --require-ldsopt": "run on the GPU machine, on a folder DIR the user prepared",
     "lds-bench --target cuda --prepare BDIR": "compiles every benchmark case: minutes; BDIR stands for a folder",
-    "python -m ldsopt.bench_replay BDIR --out OUT": "run on the GPU machine, on a folder the user prepared",
+    "python -m ldsopt.measure.bench_replay BDIR --out OUT": "run on the GPU machine, on a folder the user prepared",
     "lds-bench model.onnx --target cuda --prepare DIR": "model.onnx and DIR stand for the user's files "
                                                         "(test/e2e/test_lds_bench_program.py runs it on a model)",
-    "python -m ldsopt.program_bench DIR --out OUT": "run on the GPU machine, on a folder the user prepared",
+    "python -m ldsopt.measure.program_bench DIR --out OUT": "run on the GPU machine, on a folder the user prepared",
     "lds-bench model.onnx --target lavapipe --out OUT": "model.onnx stands for the user's model "
                                                         "(test/e2e/test_lds_bench_program.py runs it on a model)",
 }

@@ -3,8 +3,8 @@ rescaling, refusals, butterfly offsets and the read-back's bank conflicts."""
 import pytest
 
 from ldsopt import target as target_model
-from ldsopt.banks import BankModel
-from ldsopt.reduction_plan import (PlanError, ReductionProblem, choose_unroll, config_plan, default_plan, for_kept_row,
+from ldsopt.layout.banks import BankModel
+from ldsopt.reduction.plan import (PlanError, ReductionProblem, choose_unroll, config_plan, default_plan, for_kept_row,
                                    parse_lowering_config, with_unroll)
 
 GFX942 = dict(subgroup_size=64, max_threads=1024, max_workgroups=2**31 - 1)

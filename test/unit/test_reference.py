@@ -1,4 +1,4 @@
-"""The program lds-run's reference runs (ldsopt/reference.py): what promotion to f64 changes,
+"""The program lds-run's reference runs (ldsopt/run/reference.py): what promotion to f64 changes,
 what it keeps, what it refuses, and the reduction length that grows an unpromoted
 program's tolerances."""
 
@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from ldsopt import reference
+from ldsopt.run import reference
 
 SUM_F16 = """func.func @main(%x: tensor<2x4096xf16>) -> tensor<2xf16> {
   %cst = arith.constant 0.0 : f16
@@ -148,7 +148,7 @@ def test_resource_constants_keep_their_values_widened():
 def test_computed_float_types_are_the_rounding_ops():
     """math.exp in f16 counts; the extf to f32 and the f32 add make f32; an f16 input that is
     only widened (the f16-in, f32-accumulated matmul) computes in f32 alone."""
-    from ldsopt.reference import computed_float_types
+    from ldsopt.run.reference import computed_float_types
     exp16 = (pathlib.Path(__file__).resolve().parents[1] / "e2e" / "programs" / "reference" /
              "exp_f16_to_f32_2x2.mlir").read_text()
     assert computed_float_types(exp16) == {"f16", "f32"}

@@ -9,7 +9,8 @@ import typing
 import pytest
 from iree.compiler import ir
 
-from ldsopt import dtl, pipeline, registry
+from ldsopt import pipeline, registry
+from ldsopt.layout import dtl
 from ldsopt import target as target_model
 
 

@@ -3,7 +3,7 @@
 from iree.compiler import ir
 
 from ldsopt import remarks
-from ldsopt.replay import dispatch_lines
+from ldsopt.run.replay import dispatch_lines
 
 
 def test_unmatched_is_falsy_with_its_reason():

@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from ldsopt import replay
+from ldsopt.run import replay
 
 INF, NAN = float("inf"), float("nan")
 

@@ -1,4 +1,4 @@
-"""lds-run's --json record and kept folders (ldsopt/run_record.py): one shape for every target
+"""lds-run's --json record and kept folders (ldsopt/run/record.py): one shape for every target
 (lavapipe run here, cuda prepared for elsewhere, gfx942 compiled with its ISA summary), as
 docs/lds-run-output.md describes it; a folder's README names every file in it and the
 tolerances applied; commands.sh holds the IREE commands that made the files."""
@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from ldsopt import run_record
+from ldsopt.run import record as run_record
 
 BIN = os.path.dirname(sys.executable)
 ROOT = pathlib.Path(__file__).resolve().parents[2]

@@ -52,7 +52,7 @@
 // CHECK-NOT:     linalg.generic
 // CHECK-NOT:     vector.transfer_read %[[BIAS]]
 // CHECK:         %[[Y:.+]] = arith.addf %[[ACC]]#0, %[[B0]] : vector<4xf32>
-// GELU by erf as ldsopt/fast_math.py expands the product 0.5 y (1 + erf(y / sqrt 2)):
+// GELU by erf as ldsopt/codegen/fast_math.py expands the product 0.5 y (1 + erf(y / sqrt 2)):
 // relu(y) - u 0.5 erfc(u / sqrt 2), u = |y| clamped, erfc = 2^L(u) with the 1 / sqrt 2 and
 // the 0.5 in L's coefficients: no division, no select, no multiply by a constant. Its value is
 // only truncated to f16: L is the fit for 16 bits, of degree 6.

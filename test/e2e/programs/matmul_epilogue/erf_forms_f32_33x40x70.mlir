@@ -1,5 +1,5 @@
 // matmul + 3 x (1 + erf(-0.6 x)) + (erf(0.6 x) + 1) * 2.5, all f32: the first term is a product
-// of erf whose scale is negative (ldsopt/fast_math.py: 6 min(x, 0) + 3 |x| erfc(0.6 |x|)), the
+// of erf whose scale is negative (ldsopt/codegen/fast_math.py: 6 min(x, 0) + 3 |x| erfc(0.6 |x|)), the
 // second a sum of erf read by no product of its argument (2 - erfc or erfc, by the sign of x).
 func.func @main(%a: tensor<33x70xf32>, %b: tensor<70x40xf32>) -> tensor<33x40xf32> {
   %zero = arith.constant 0.0 : f32

@@ -1,5 +1,5 @@
 // matmul + x (1 - erf(x / sqrt 2)) + erf(x / sqrt 2), all f32: the erf's argument is a division
-// by a constant and its value is read twice, once as 1 - erf (ldsopt/fast_math.py folds the
+// by a constant and its value is read twice, once as 1 - erf (ldsopt/codegen/fast_math.py folds the
 // divisor into the erf and 1 - erf into one quotient, and keeps erf itself for the sum).
 func.func @main(%a: tensor<33x70xf32>, %b: tensor<70x40xf32>) -> tensor<33x40xf32> {
   %zero = arith.constant 0.0 : f32

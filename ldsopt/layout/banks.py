@@ -125,9 +125,9 @@ class BankModel:
         """Mean extra cycles per wave-wide access over a whole access pattern.
 
         ``thread_to_coords(lane + wave_size * a)`` is the logical element index that
-        ``lane`` starts its vector at in access ``a`` (a :class:`ldsopt.layout.Layout`
+        ``lane`` starts its vector at in access ``a`` (a :class:`ldsopt.layout.maps.Layout`
         of shape ``(wave_size, num_accesses)`` fits); ``layout_map`` places it in LDS
-        (an :mod:`ldsopt.layout` address map, a Layout, or any callable).  Each lane's
+        (an :mod:`ldsopt.layout.maps` address map, a Layout, or any callable).  Each lane's
         ``access_bytes`` must stay contiguous after the map: a swizzle that splits
         a vector would turn one access into several, so it raises ``ValueError``.
         """

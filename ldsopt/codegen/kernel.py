@@ -23,9 +23,10 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, llvm, memref, vector
 
-from ldsopt import index_expr, remarks
+from ldsopt import remarks
+from ldsopt.layout import index_expr
 from ldsopt import target as target_model
-from ldsopt.dispatch import Dispatch, Graph, analyze, dispatch_funcs, erase_unused
+from ldsopt.codegen.dispatch import Dispatch, Graph, analyze, dispatch_funcs, erase_unused
 from ldsopt.ir_types import element_bits
 from ldsopt.registry import ModulePass, PassError
 from ldsopt.target import Target

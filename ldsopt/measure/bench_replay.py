@@ -15,7 +15,7 @@ What is measured, all in one run:
   timed the same way: N calls back to back between two CUDA events, median of R;
 - each time as a fraction of that copy's bandwidth (bytes read + written over time).
 
-    python -m ldsopt.bench_replay DIR [--out OUT]      (or lds-bench --replay DIR)
+    python -m ldsopt.measure.bench_replay DIR [--out OUT]      (or lds-bench --replay DIR)
 
 writes OUT/results.json, results.md and results.png, and prints progress as it goes.
 """
@@ -23,7 +23,6 @@ writes OUT/results.json, results.md and results.png, and prints progress as it g
 from __future__ import annotations
 
 import datetime
-import importlib.util
 import json
 import os
 import statistics
@@ -31,119 +30,17 @@ import subprocess
 import sys
 import types
 
-from ldsopt.replay import tool
-
-VARIANTS = ("ldsopt", "iree-default")
-TORCH_DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16"}
-COPY_BYTES = 1 << 30
-TIME_UNITS_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+from ldsopt.measure import program_bench
+from ldsopt.measure.timing import (COPY_BYTES, VARIANTS, TorchTimer, batch_size, gpu_name, load_script,
+                                   run_benchmark_module, say, write_report)
 
 
-def say(msg: str) -> None:
-    print(msg, flush=True)
 
 
 def load_cases(path: str) -> types.ModuleType:
     """A cases.py by path: bench/ is a folder of the repository, not a package, and a
     prepared folder carries its own copy (the cases that were compiled)."""
     return load_script(path, "ldsopt_bench_cases")
-
-
-def load_script(path: str, name: str) -> types.ModuleType:
-    """A Python file by path, as module `name` (a script folder's file, or its copy in a
-    prepared folder)."""
-    spec = importlib.util.spec_from_file_location(name, path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look their module up there
-    spec.loader.exec_module(mod)
-    return mod
-
-
-def batch_size(nbytes: int, target: str, flops: int = 0) -> int:
-    """Dispatches per batch: about 2 ms of work at 4 TB/s (or 500 TFLOP/s for a compute-bound
-    case) on a GPU, so launch and the batch's own overhead vanish; 2 on lavapipe (a CPU),
-    which is only a smoke test."""
-    if target == "lavapipe":
-        return 2
-    if flops:
-        return max(10, min(1000, int(1e12 // flops)))
-    return max(10, min(1000, int(8e9 // max(nbytes, 1))))
-
-
-def run_benchmark_module(vmfb: str, device: str, batch: int, repetitions: int, min_time: str,
-                         timeout: float = 120) -> dict[str, list[float]]:
-    """Per benchmark function of the module, each repetition's time per dispatch in us."""
-    cmd = [tool("iree-benchmark-module"), f"--device={device}", f"--module={vmfb}", f"--batch_size={batch}",
-           f"--benchmark_repetitions={repetitions}", f"--benchmark_min_time={min_time}",
-           "--benchmark_format=json"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    if proc.returncode != 0:
-        raise RuntimeError(f"iree-benchmark-module failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
-    return parse_benchmark_json(proc.stdout)
-
-
-def parse_benchmark_json(text: str) -> dict[str, list[float]]:
-    times: dict[str, list[float]] = {}
-    for b in json.loads(text)["benchmarks"]:
-        if b.get("run_type", "iteration") == "iteration":
-            name = b.get("run_name", b["name"]).split("/")[0].removeprefix("BM_")
-            times.setdefault(name, []).append(b["real_time"] * TIME_UNITS_US[b["time_unit"]])
-    return times
-
-
-class TorchTimer:
-    """Times PyTorch callables like the IREE batches: `batch` calls back to back between
-    two CUDA events, per call, median over `repetitions`."""
-
-    def __init__(self, repetitions: int):
-        import torch
-        self.torch = torch
-        self.repetitions = repetitions
-        self.gpu = torch.cuda.get_device_name()
-
-    def time_us(self, fn, batch: int) -> float:
-        torch = self.torch
-        for _ in range(3):
-            fn()
-        torch.cuda.synchronize()
-        times = []
-        for _ in range(self.repetitions):
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            start.record()
-            for _ in range(batch):
-                fn()
-            end.record()
-            end.synchronize()
-            times.append(start.elapsed_time(end) * 1e3 / batch)
-        return statistics.median(times)
-
-    def copy_bandwidth(self) -> float:
-        """Device-to-device copy bandwidth in bytes/s (read + written)."""
-        x = self.torch.empty(COPY_BYTES // 4, dtype=self.torch.float32, device="cuda")
-        us = self.time_us(x.clone, 20)
-        del x
-        return 2 * COPY_BYTES / (us * 1e-6)
-
-    def case_us(self, case, batch: int) -> float:
-        torch = self.torch
-        args = [torch.randn(o.shape, device="cuda", dtype=getattr(torch, TORCH_DTYPES[o.dtype])) for o in case.inputs]
-        out = case.torch(*args)
-        if tuple(out.shape) != case.output.shape or not out.is_contiguous():
-            raise RuntimeError(f"the PyTorch equivalent returned {tuple(out.shape)} "
-                               f"(contiguous: {out.is_contiguous()}), expected {case.output.shape}")
-        return self.time_us(lambda: case.torch(*args), batch)
-
-
-def _gpu_name(timer: TorchTimer | None, device: str) -> str:
-    if timer is not None:
-        return timer.gpu
-    if device == "cuda":
-        try:
-            return subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
-                                  text=True, timeout=30).stdout.strip().splitlines()[0]
-        except (OSError, IndexError, subprocess.TimeoutExpired):
-            return "unknown CUDA GPU"
-    return device
 
 
 def replay(folder: str, out: str | None = None, *, batch: int | None = None, repetitions: int = 5,
@@ -164,7 +61,7 @@ def replay(folder: str, out: str | None = None, *, batch: int | None = None, rep
             timer = TorchTimer(repetitions)
         except (ImportError, RuntimeError, AssertionError) as e:
             say(f"torch column skipped: {e}")
-    stamp = {"commit": man["commit"], "target": man["target"], "gpu": _gpu_name(timer, device),
+    stamp = {"commit": man["commit"], "target": man["target"], "gpu": gpu_name(timer, device),
              "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
     copy_bw = timer.copy_bandwidth() if timer else None
     if copy_bw:
@@ -319,23 +216,13 @@ def plot_series(series: list[tuple[str, dict, str]], title: str, path: str) -> b
     return True
 
 
-def write_report(report: dict, out: str, stem: str, to_markdown, to_plot) -> None:
-    """OUT/STEM.json (the report), STEM.md (`to_markdown`'s table) and STEM.png (`to_plot`'s)."""
-    with open(os.path.join(out, f"{stem}.json"), "w") as f:
-        json.dump(report, f, indent=1)
-    with open(os.path.join(out, f"{stem}.md"), "w") as f:
-        f.write(to_markdown(report))
-    if not to_plot(report, os.path.join(out, f"{stem}.png")):
-        say(f"{stem}.png skipped: matplotlib is not installed")
-
-
 def write_results(report: dict, out: str) -> None:
     write_report(report, out, "results", markdown, plot)
 
 
 def main(argv=None) -> int:
     import argparse
-    ap = argparse.ArgumentParser(prog="python -m ldsopt.bench_replay", description="time a folder made by lds-bench --prepare")
+    ap = argparse.ArgumentParser(prog="python -m ldsopt.measure.bench_replay", description="time a folder made by lds-bench --prepare")
     ap.add_argument("folder", nargs="?", help="a folder made by lds-bench --prepare")
     ap.add_argument("--out", help="where results.{json,md,png} go (default: the folder)")
     ap.add_argument("--batch-size", type=int, help="dispatches per batch (default: from each case's bytes)")
@@ -363,7 +250,6 @@ def main(argv=None) -> int:
         return 0
     if not args.folder:
         ap.error("a prepared folder, or --compare")
-    from ldsopt import program_bench  # it imports this module
     if program_bench.is_program_folder(args.folder):  # lds-bench PROGRAM's folder
         return program_bench.main([args.folder, "--repetitions", str(args.repetitions)]
                                   + [a for k, v in (("--out", args.out), ("--batch-size", args.batch_size),

@@ -1,6 +1,6 @@
 """The compile half of lds-bench: dispatch benchmark modules for ldsopt and for IREE's default.
 
-For each case of `bench/cases.py`:
+For each case of `ldsopt/measure/cases.py`:
 
     program --iree-compile --compile-to=executable-configurations
               --iree-hal-dump-executable-benchmarks-to=...--> one *_benchmark.mlir per executable
@@ -15,7 +15,7 @@ two variants share one harness (same buffers, same dispatch loop) and differ onl
 dispatch code (and, where the program pipeline split the program, in the dispatches: a
 case's time is the sum over its dispatches). The modules carry their own device target and need no inputs, so the
 prepared folder (vmfbs, `manifest.json`, a copy of `cases.py`) stays a few MB and travels
-to the GPU machine, where `ldsopt.bench_replay` times it.
+to the GPU machine, where `ldsopt.measure.bench_replay` times it.
 """
 
 from __future__ import annotations
@@ -32,10 +32,13 @@ import tempfile
 
 from iree.compiler import ir
 
-from ldsopt import bench_replay, driver, program_bench
+from ldsopt.measure import cases as bench_cases
+from ldsopt.run import driver
+from ldsopt.measure import program_bench
 from ldsopt import target as target_model
 
-CASES_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bench", "cases.py")
+# The cases module travels into each prepared folder as a copy of this file.
+CASES_FILE = bench_cases.__file__
 
 
 def select(cases, names: list[str] | None, target: str) -> list:
@@ -51,7 +54,7 @@ def select(cases, names: list[str] | None, target: str) -> list:
 
 def git_state() -> tuple[str, bool]:
     """HEAD of the checkout this code runs from, and whether its working tree had changes."""
-    repo = os.path.dirname(CASES_FILE)
+    repo = os.path.dirname(os.path.abspath(__file__))
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True,
                               check=True).stdout.strip()
@@ -136,7 +139,7 @@ def prepare(target: str, folder: str, names: list[str] | None = None,
             progress=print) -> dict:
     """Compiles the selected cases for `target` into `folder` and writes its manifest.json."""
     tgt = target_model.known(target)
-    cases = select(bench_replay.load_cases(CASES_FILE), names, target)
+    cases = select(bench_cases, names, target)
     os.makedirs(folder, exist_ok=True)
     shutil.copy(CASES_FILE, os.path.join(folder, "cases.py"))
     commit, dirty = git_state()
@@ -160,7 +163,6 @@ def prepare(target: str, folder: str, names: list[str] | None = None,
 # `lds-run --prepare` does, in these subfolders; its dispatch benchmarks in DISPATCHES/.
 WHOLE = {"ldsopt": "ldsopt", "iree-default": "iree"}
 DISPATCHES = "dispatches"
-TWINS_FILE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "models", "torch_twins.py")
 
 
 def dispatch_calls(configured: str) -> collections.Counter:
@@ -187,7 +189,7 @@ def _twin(path: str, folder: str) -> dict | None:
     import onnx
     from onnx import numpy_helper
 
-    twins = bench_replay.load_script(TWINS_FILE, "ldsopt_torch_twins")
+    from ldsopt.models import torch_twins as twins
     model = onnx.load(path)
     spec = {p.key: p.value for p in model.metadata_props}.get(twins.TWIN_KEY)
     if spec is None:
@@ -198,7 +200,7 @@ def _twin(path: str, folder: str) -> dict | None:
         raise driver.DriverError(f"the model names the PyTorch twin '{function}', which models/torch_twins.py lacks", path)
     np.savez(os.path.join(folder, "twin_weights.npz"),
              **{t.name: numpy_helper.to_array(t) for t in model.graph.initializer})
-    shutil.copy(TWINS_FILE, os.path.join(folder, "torch_twins.py"))
+    shutil.copy(twins.__file__, os.path.join(folder, "torch_twins.py"))
     return {"script": "torch_twins.py", "function": function, "kwargs": kwargs, "weights": "twin_weights.npz"}
 
 

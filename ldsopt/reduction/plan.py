@@ -47,9 +47,9 @@ import math
 import re
 from typing import Callable
 
-from ldsopt import index_expr
-from ldsopt.banks import BankModel
-from ldsopt.index_expr import Expr
+from ldsopt.layout import index_expr
+from ldsopt.layout.banks import BankModel
+from ldsopt.layout.index_expr import Expr
 
 
 class PlanError(ValueError):

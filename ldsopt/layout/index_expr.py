@@ -1,14 +1,14 @@
 """Index expressions: one definition of a map, two faces.
 
 A map of the library (a lane's offset in an intrinsic fragment, a chunk's tile coordinates,
-an LDS placement, ...) is built once, by `ldsopt.layout` and its neighbours, as an `Expr`
+an LDS placement, ...) is built once, by `ldsopt.layout.maps` and its neighbours, as an `Expr`
 over named index variables, and then
 
 - `evaluate(env)` computes it on plain ints (the bank model, the planners, the tests);
 - `emit(exprs, env, const)` writes its `arith` ops on index values (the passes).
 
 Both faces read the same tree, so what the bank model prices is what a kernel computes,
-including a static division done by a magic multiply-shift (`ldsopt.magic_div`), whose
+including a static division done by a magic multiply-shift (`ldsopt.layout.magic_div`), whose
 integer face is the multiply-shift too.
 
 Emission order. Nodes are emitted in the order they were built (each node draws a sequence

@@ -21,7 +21,7 @@ pass (inthread_transpose, dtl_layout) rewrites it before the kernel builder runs
   (`layout.RowXor`); the memref is `buffers x lds rows x (lds cols + pad)`;
 - registers: each thread reads its fragment (`fragment` names the register layout: `fma TxU`,
   T elements along M (A) or N (B) by U along K per thread, or a matrix-core intrinsic such as
-  `MFMA_F32_16x16x16_F16`, whose operand layout is in ldsopt/mma.py) with LDS reads of at
+  `MFMA_F32_16x16x16_F16`, whose operand layout is in ldsopt/layout/mma.py) with LDS reads of at
   most `read_vector` elements along the LDS rows. With `k_pack = G` (matrix cores) each read
   group covers G intrinsic K steps and feeds K slot j of the group (the intrinsic's K index,
   j < G * K) with K index `k_order(j)` (mma.k_order): a lane's slots of G steps are then
@@ -30,7 +30,7 @@ pass (inthread_transpose, dtl_layout) rewrites it before the kernel builder runs
   with slot j of B, so both operands of a kernel have the same order; the LDS holds K in
   its natural order.
 
-`attr()` serializes it as the discardable `ldsopt.staging` dictionary that the kernel builder
+`attr()` serializes it as the discardable `ldsopt.layout.staging` dictionary that the kernel builder
 puts on the operand's `memref.alloc` (and a rewriting pass on the root op), e.g. for a
 K-contiguous A:
 `{operand = "A", dims = ["m", "k"], lds_order = [1, 0], tile = [64, 16], lds_shape = [2, 64, 20],
@@ -48,10 +48,11 @@ import re
 
 from iree.compiler import ir
 
-from ldsopt import index_expr, mma
-from ldsopt.dtl import DtlSpec
-from ldsopt.index_expr import Expr
-from ldsopt.layout import Composed, Layout, LdsMap, Padded, RotatingSwizzle, RowXor
+from ldsopt.layout import index_expr
+from ldsopt.layout import mma
+from ldsopt.layout.dtl import DtlSpec
+from ldsopt.layout.index_expr import Expr
+from ldsopt.layout.maps import Composed, Layout, LdsMap, Padded, RotatingSwizzle, RowXor
 
 ATTR = "ldsopt.staging"
 _LOGICAL = {"A": ("m", "k"), "B": ("k", "n")}
@@ -71,7 +72,7 @@ class StagingLayout:
     buffers: int = 2
     swizzle: tuple[int, ...] = ()  # (vec, per_phase, max_phase) of a rotating swizzle; () for none
     rake: int = 1                # rows per chunk; > 1: the register tile is transposed into LDS
-    # Set by dtl_layout (ldsopt/dtl.py): "direct" copies global -> LDS without registers
+    # Set by dtl_layout (ldsopt/layout/dtl.py): "direct" copies global -> LDS without registers
     # (gather_to_lds, cp.async); a `lds_layout` other than "rows" is a dtl.DtlSpec placing the
     # tile in a flat `buffers x elements` LDS (pad and swizzle unused). On a transposed staging
     # (inthread_transpose's `copy=direct`) "direct" is cp.async of each raked row into the

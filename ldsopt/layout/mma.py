@@ -18,8 +18,8 @@ import re
 from iree.compiler import ir
 from iree.compiler.dialects import amdgpu
 
-from ldsopt import index_expr
-from ldsopt.layout import Layout
+from ldsopt.layout import index_expr
+from ldsopt.layout.maps import Layout
 
 
 @dataclasses.dataclass(frozen=True)

@@ -9,7 +9,7 @@ moved are the floor of memory traffic: each input read once, the output written 
 The memory-bound cases are the project's baseline workloads; those that no
 ldsopt pass takes yet run IREE's default pipeline in both variants until one does.
 
-This file imports only the standard library: `ldsopt.bench` copies it into each prepared
+This file imports only the standard library: `ldsopt.measure.bench` copies it into each prepared
 folder, and the replay on the GPU machine (no compiler, maybe no torch) loads it from
 there. The PyTorch twins import torch only when called.
 """

@@ -4,14 +4,14 @@ a folder prepared by `lds-bench PROGRAM --prepare DIR`, which adds the per-dispa
 
     lds-run model.onnx --target cuda --prepare DIR/ldsopt             # here: the ldsopt module
     lds-run model.onnx --target cuda --prepare DIR/iree --baseline    # IREE's default module
-    python -m ldsopt.program_bench DIR/ldsopt DIR/iree [--out OUT]    # there: the times
+    python -m ldsopt.measure.program_bench DIR/ldsopt DIR/iree [--out OUT]    # there: the times
 
 Prints, per folder, the median time per call and which pipeline made it, then each time as a
-ratio to the first folder's; writes `program_bench.json` into OUT. Like `ldsopt.replay`, it
+ratio to the first folder's; writes `program_bench.json` into OUT. Like `ldsopt.run.replay`, it
 needs only the IREE runtime and numpy, so it runs on a GPU machine without the compiler.
 
     lds-bench model.onnx --target cuda --prepare DIR                  # here
-    python -m ldsopt.program_bench DIR [--out OUT]                    # there (= lds-bench --replay DIR)
+    python -m ldsopt.measure.program_bench DIR [--out OUT]                    # there (= lds-bench --replay DIR)
 
 times, in one run: the ldsopt module's outputs checked against the reference (as `lds-run
 --replay`); each dispatch's benchmark module, ldsopt's and IREE's (`iree-benchmark-module
@@ -31,9 +31,10 @@ import subprocess
 import sys
 import tempfile
 
-from ldsopt import bench_replay, replay
-from ldsopt.bench_replay import parse_benchmark_json
-from ldsopt.replay import Tensor, tool
+from ldsopt.measure import timing
+from ldsopt.run import replay
+from ldsopt.measure.timing import parse_benchmark_json
+from ldsopt.run.replay import Tensor, tool
 
 
 def _benchmark_command(folder: str) -> tuple[dict, list[str]]:
@@ -101,7 +102,7 @@ def is_program_folder(folder: str) -> bool:
 def _time_dispatch(folder: str, module: str, name: str, device: str, batch: int, repetitions: int,
                    min_time: str) -> dict:
     try:
-        times = bench_replay.run_benchmark_module(os.path.join(folder, module), device, batch, repetitions, min_time)
+        times = timing.run_benchmark_module(os.path.join(folder, module), device, batch, repetitions, min_time)
         mine = [t for fn, t in times.items() if fn.endswith(name)]
         if len(mine) != 1:
             raise KeyError(f"{module} has no single benchmark of {name} (it has {sorted(times)})")
@@ -118,13 +119,13 @@ def _twin(folder: str, man: dict, repetitions: int, batch: int) -> dict:
     ours = os.path.join(folder, man["whole"]["ldsopt"])
     with open(os.path.join(ours, "manifest.json")) as f:
         whole = json.load(f)
-    timer = bench_replay.TorchTimer(repetitions)
+    timer = timing.TorchTimer(repetitions)
     torch = timer.torch
     (x,), (exp,), (tol,) = [Tensor(**t) for t in whole["inputs"]], [Tensor(**t) for t in whole["expected"]], \
         whole["tolerances"]
-    dtype = bench_replay.TORCH_DTYPES[x.dtype]
+    dtype = timing.TORCH_DTYPES[x.dtype]
     twin = man["twin"]
-    twins = bench_replay.load_script(os.path.join(folder, twin["script"]), "ldsopt_torch_twins")
+    twins = timing.load_script(os.path.join(folder, twin["script"]), "ldsopt_torch_twins")
     with np.load(os.path.join(folder, twin["weights"])) as w:
         weights = {k: w[k] for k in w.files}
     layer = getattr(twins, twin["function"])(weights, "cuda", dtype, **twin["kwargs"])
@@ -148,16 +149,16 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
     device, lavapipe = man["device"], man["target"] == "lavapipe"
     batch = batch or (2 if lavapipe else 100)
     min_time = min_time or ("0.05s" if lavapipe else "0.2s")
-    say = bench_replay.say
+    say = timing.say
     check = replay.replay(os.path.join(folder, man["whole"]["ldsopt"]))
     say(f"values of the ldsopt module: {'PASS' if check['passed'] else 'FAIL'} "
         + "; ".join(f"{o['name']} max abs error {o['max_abs']:.3g}" for o in check["outputs"]))
     rows = []
     for d in man["dispatches"]:
         row = {**d, **{v: _time_dispatch(folder, d["modules"][v], d["name"], device, batch, repetitions, min_time)
-                       for v in bench_replay.VARIANTS}}
+                       for v in timing.VARIANTS}}
         say(f"{d['name']:<72} " + "  ".join(f"{v} {row[v]['us']:9.2f} us" if "us" in row[v] else f"{v} error"
-                                              for v in bench_replay.VARIANTS))
+                                              for v in timing.VARIANTS))
         rows.append(row)
     whole = {}
     for variant, sub in man["whole"].items():
@@ -189,14 +190,14 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
                 say(f"PyTorch twin: error: {twin['error']}")
     report = {k: man[k] for k in ("program", "source", "target", "device", "commit", "dirty", "pipeline",
                                   "program_pipeline", "dispatch_formation")}
-    report.update({"gpu": bench_replay._gpu_name(None, device), "batch_size": batch, "repetitions": repetitions,
+    report.update({"gpu": timing.gpu_name(None, device), "batch_size": batch, "repetitions": repetitions,
                    "min_time": min_time, "values": {"passed": check["passed"], "outputs": check["outputs"]},
                    "dispatches": rows, "whole": whole, "twin": twin,
                    "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")})
-    for v in bench_replay.VARIANTS:
+    for v in timing.VARIANTS:
         timed = [r for r in rows if "us" in r[v]]
         report[f"dispatch_sum_{v}"] = sum(r["calls"] * r[v]["us"] for r in timed) if len(timed) == len(rows) else None
-    bench_replay.write_report(report, out, "program_results", markdown, plot)
+    timing.write_report(report, out, "program_results", markdown, plot)
     return report
 
 
@@ -311,7 +312,7 @@ def plot(report: dict, path: str) -> bool:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m ldsopt.program_bench", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m ldsopt.measure.program_bench", description=__doc__.split("\n")[0])
     ap.add_argument("folders", nargs="*", help="folders prepared by lds-run --prepare, or one by lds-bench PROGRAM")
     ap.add_argument("--replot", metavar="RESULTS_JSON", help="instead of timing: write the .md and .png of a "
                     "program_results.json again, beside it (where the GPU machine had no matplotlib)")
@@ -341,7 +342,7 @@ def main(argv=None) -> int:
             print(f"{args.folders[0]}: error: {e}", file=sys.stderr)
             return 1
         print(markdown(report), flush=True)
-        failed = [r["name"] for r in report["dispatches"] if any("us" not in r[v] for v in bench_replay.VARIANTS)]
+        failed = [r["name"] for r in report["dispatches"] if any("us" not in r[v] for v in timing.VARIANTS)]
         failed += [v for v, w in report["whole"].items() if "us" not in w]
         if failed or not report["values"]["passed"]:
             print(f"error: {'failed to time: ' + ', '.join(failed) if failed else 'the ldsopt module gives wrong values'}",

@@ -1,6 +1,6 @@
-"""The DTL bank-conflict report: `python -m ldsopt.dtl_report [-o bench/dtl_bank_report.md]`.
+"""The DTL bank-conflict report: `python -m ldsopt.tools.dtl_report [-o bench/dtl_bank_report.md]`.
 
-For each matrix case (test/e2e/programs/matmul and bench/cases.py's 4096^3 f16 TN), planned by
+For each matrix case (test/e2e/programs/matmul and ldsopt/measure/cases.py's 4096^3 f16 TN), planned by
 ldsopt-matmul-lds for gfx942, and each operand: the bank model's (ldsopt.banks) predicted extra
 cycles per LDS write (one wave's direct-to-LDS load) and per fragment read, with no padding,
 block padding only, the perpDim permutation (+ block padding) and the blocked rotation (each the
@@ -18,7 +18,9 @@ import tempfile
 
 from iree.compiler import ir
 
-from ldsopt import bench, bench_replay, driver, dtl
+from ldsopt.measure import bench
+from ldsopt.run import driver
+from ldsopt.layout import dtl
 from ldsopt import target as target_model
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import matches
@@ -44,7 +46,7 @@ def programs(names: tuple[str, ...] = BENCH_CASES, with_e2e: bool = True) -> lis
     """(name, program text) of every case of the report: the e2e matrix programs and the bench
     cases named."""
     cases = [(p.stem, p.read_text()) for p in sorted(PROGRAMS.glob("*.mlir"))] if with_e2e else []
-    bench_cases = bench_replay.load_cases(bench.CASES_FILE).CASES
+    bench_cases = bench.bench_cases.CASES
     return cases + [(c.name, c.mlir) for c in bench_cases if c.name in names]
 
 
@@ -94,8 +96,8 @@ def _table(all_rows: list[Row]) -> str:
 
 def markdown(all_rows: list[Row], cuda_rows: list[Row]) -> str:
     return ("# DTL bank-conflict report (gfx942, predicted)\n\n"
-            "Made by `python -m ldsopt.dtl_report`. Extra LDS cycles per wave-wide access predicted by the "
-            "shared bank model (ldsopt/banks.py: 32 banks x 4 B, wave64 served in phases) for the first "
+            "Made by `python -m ldsopt.tools.dtl_report`. Extra LDS cycles per wave-wide access predicted by the "
+            "shared bank model (ldsopt/layout/banks.py: 32 banks x 4 B, wave64 served in phases) for the first "
             "wave: *write* = one direct-to-LDS load (64 lanes x 4 B, contiguous from M0), *read* = a "
             "fragment read of one read group (one K step, or two for the K-contiguous operands of a "
             "matrix-core kernel whose operands are all K-contiguous: ldsopt-matmul-lds's k_pack), averaged. Each column is the best layout of its kind; "

@@ -1,4 +1,4 @@
-"""lds-run's reference evaluated by numpy: the program `ldsopt.reference` prepares for the
+"""lds-run's reference evaluated by numpy: the program `ldsopt.run.reference` prepares for the
 reference (promoted to f64), interpreted op by op instead of compiled for llvm-cpu.
 
 Why: compiling even a one-op program for llvm-cpu was most of lds-run's time on a small

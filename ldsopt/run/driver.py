@@ -7,7 +7,7 @@
 
 A dispatch no ldsopt pass takes keeps IREE's own configuration; `dispatch_report` says
 which is which. The reference is the *original* source (before the program pipeline)
-compiled for llvm-cpu, promoted to f64 where that is faithful (`ldsopt.reference`), on the
+compiled for llvm-cpu, promoted to f64 where that is faithful (`ldsopt.run.reference`), on the
 same inputs; `prepare` records which reference ran and the tolerance of each output.
 """
 
@@ -22,12 +22,13 @@ import subprocess
 import numpy as np
 from iree.compiler import ir
 
-from ldsopt import (compile_cache, diagnostics, model_import, numpy_reference, pipeline, remarks, run_record,
-                    shared_context, syntax_upgrade)
-from ldsopt import reference as reference_mod
+from ldsopt import diagnostics, pipeline, remarks, shared_context, syntax_upgrade
 from ldsopt import target as target_model
-from ldsopt.kernel import LOWERED_BY, USER_CONFIG
-from ldsopt.replay import COMMANDS, DTYPES, FLOATS, Tensor, as_float64, log_command, run_module, tolerances, tool
+from ldsopt.run import compile_cache, model_import, numpy_reference
+from ldsopt.run import record as run_record
+from ldsopt.run import reference as reference_mod
+from ldsopt.codegen.kernel import LOWERED_BY, USER_CONFIG
+from ldsopt.run.replay import COMMANDS, DTYPES, FLOATS, Tensor, as_float64, log_command, run_module, tolerances, tool
 
 # Run on the program, before IREE forms dispatches: passes that change which dispatches exist.
 PROGRAM_PIPELINE = "builtin.module(ldsopt-split-reduction)"
@@ -358,8 +359,8 @@ REFERENCE_ENGINES = ("auto", "numpy", "llvm-cpu")
 
 def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str,
               engine: str = "auto") -> tuple[list[Tensor], dict]:
-    """Runs the original program, promoted to f64 where `ldsopt.reference` can (its inputs then
-    widened to f64, exactly), on `engine`: numpy (`ldsopt.numpy_reference`), IREE's llvm-cpu
+    """Runs the original program, promoted to f64 where `ldsopt.run.reference` can (its inputs then
+    widened to f64, exactly), on `engine`: numpy (`ldsopt.run.numpy_reference`), IREE's llvm-cpu
     backend, or "auto": numpy where it evaluates every op of a program it takes (one promoted
     to f64, or without floats), llvm-cpu for the rest. Returns the reference outputs (f64 for
     the float outputs of a promoted program) and what ran: `engine`, `precision` "f64" or

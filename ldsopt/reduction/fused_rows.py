@@ -34,9 +34,9 @@ import dataclasses
 
 from iree.compiler import ir
 
-from ldsopt.combining import combining_ops
-from ldsopt.dispatch import Binding, Graph, load_binding
-from ldsopt.elementwise import map_dims
+from ldsopt.codegen.combining import combining_ops
+from ldsopt.codegen.dispatch import Binding, Graph, load_binding
+from ldsopt.codegen.elementwise import map_dims
 from ldsopt.ir_types import element_bits
 from ldsopt.remarks import Unmatched
 

@@ -4,10 +4,10 @@ This module imports nothing but the standard library and numpy, and calls IREE's
 `iree-run-module` (from the iree-base-runtime wheel): it runs on machines that have no
 compiler, such as the lent H200 (compiled here, run there). A prepared
 folder holds `manifest.json`, the `.vmfb`, the inputs and the reference outputs as raw
-binary files; `python -m ldsopt.replay DIR` (or `lds-run --replay DIR`) runs it.
+binary files; `python -m ldsopt.run.replay DIR` (or `lds-run --replay DIR`) runs it.
 
 The check (`compare`): the reference is the program on llvm-cpu, computed in f64 where
-ldsopt/reference.py can promote it (then its float outputs are f64), else as written with
+ldsopt/run/reference.py can promote it (then its float outputs are f64), else as written with
 tolerances grown with the longest reduction. Each output is held to the tolerances of the
 loosest of its element type and the float types the program rounds in (TOLERANCES, or the
 user's; an f32 output of f16 math gets f16's), recorded in the manifest and in result.json:
@@ -32,7 +32,7 @@ import sysconfig
 
 import numpy as np
 
-from ldsopt import run_record
+from ldsopt.run import record as run_record
 
 # IREE element type -> (numpy storage dtype, compare-in dtype). bf16 is stored as uint16.
 DTYPES = {
@@ -274,7 +274,7 @@ def prepared_folders(folder: str) -> list[str]:
 
 def main(argv=None) -> int:
     import argparse
-    ap = argparse.ArgumentParser(prog="python -m ldsopt.replay",
+    ap = argparse.ArgumentParser(prog="python -m ldsopt.run.replay",
                                  description="run folders prepared by lds-run --prepare (one, or a suite of them)")
     ap.add_argument("folder")
     ap.add_argument("--device")

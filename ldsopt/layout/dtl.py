@@ -43,11 +43,11 @@ from typing import Callable, Optional, Sequence
 
 import numpy as np
 
-from ldsopt import index_expr
-from ldsopt.banks import BankModel
-from ldsopt.index_expr import Expr
-from ldsopt.layout import BlockedRotation, BlockPadded, Composed, LdsMap, Padded, PerpPermutation
-from ldsopt.magic_div import MagicDivider
+from ldsopt.layout import index_expr
+from ldsopt.layout.banks import BankModel
+from ldsopt.layout.index_expr import Expr
+from ldsopt.layout.maps import BlockedRotation, BlockPadded, Composed, LdsMap, Padded, PerpPermutation
+from ldsopt.layout.magic_div import MagicDivider
 
 LANE_BYTES = 4           # the DTL transfer of gfx942 (dma_sizes = [32]) and the register path's lane
 LANE_CHOICES = (4, 8, 16)  # cp.async copies 4, 8 or 16 bytes (16: `cp.async.cg`, the fewest copies)

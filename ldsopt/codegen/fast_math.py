@@ -50,7 +50,7 @@ within a stated distance of the function in f32; `Expander` picks them for a sca
   their 16-bit roundings in between, so its result is the exact value's rounding to 16 bits
   or next to it.
 
-Anything else is cloned as it is (ldsopt/elementwise.py, `clone_body`).
+Anything else is cloned as it is (ldsopt/codegen/elementwise.py, `clone_body`).
 """
 
 from __future__ import annotations

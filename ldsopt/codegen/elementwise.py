@@ -12,7 +12,8 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import memref, vector
 
-from ldsopt import fast_math, target
+from ldsopt import target
+from ldsopt.codegen import fast_math
 
 _ELEMENTWISE_DIALECTS = ("arith.", "math.")
 
@@ -85,7 +86,7 @@ def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None, mapping:
     `mapping` (body value -> new value), if given, supplies values for ops not to clone (a
     linalg.index) and receives every cloned one. `reciprocals` (block argument -> the new
     value of its reciprocal), if given, turns `arith.divf x, arg` into `arith.mulf x, 1/arg`.
-    `math.erf` and the sums around it become ldsopt/fast_math.py's expansions."""
+    `math.erf` and the sums around it become ldsopt/codegen/fast_math.py's expansions."""
     block = root.regions[0].blocks[0]
     on = target.of_op(root)
     expander = fast_math.Expander(block, on.backend if on else None)

@@ -1,0 +1,2 @@
+"""The model suite (ONNX models written with onnx.helper), their PyTorch twins and the
+coverage report; installed as `ldsopt.models`."""
