@@ -30,7 +30,7 @@ pass (inthread_transpose, dtl_layout) rewrites it before the kernel builder runs
   with slot j of B, so both operands of a kernel have the same order; the LDS holds K in
   its natural order.
 
-`attr()` serializes it as the discardable `ldsopt.layout.staging` dictionary that the kernel builder
+`attr()` serializes it as the discardable `ldsopt.staging` dictionary that the kernel builder
 puts on the operand's `memref.alloc` (and a rewriting pass on the root op), e.g. for a
 K-contiguous A:
 `{operand = "A", dims = ["m", "k"], lds_order = [1, 0], tile = [64, 16], lds_shape = [2, 64, 20],

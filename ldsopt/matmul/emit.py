@@ -19,7 +19,7 @@ plan's choice of 64 bytes of K, 16 f32, 32 f16/bf16, 64 i8, or 128 where its cos
   and is emitted as it says: raked reads of several rows, a `vector.transpose` of each
   register tile, K-contiguous LDS with its row XOR and rotating swizzle applied to every LDS
   index; the passes that recorded one are named before this one in `ldsopt.lowered_by`. The
-  emitted layout is recorded as `ldsopt.layout.staging` on the operand's `memref.alloc`;
+  emitted layout is recorded as `ldsopt.staging` on the operand's `memref.alloc`;
 - the pipeline of S = `stages` LDS tiles (2 by default: double buffering). Step kt reads the
   global tile kt+1 of the operands staged through registers first (its latency hides behind
   the math), multiplies the LDS tile kt % S, stores the registers into LDS tile (kt+1) % S,
