@@ -1,0 +1,320 @@
+"""The kernel of a row-wise fused dispatch (`FusedRowKernel`; ldsopt-vector-distribute's module
+docstring, *Fused rows*): passes of reductions over each row, the row kept in registers, LDS or
+global memory between sweeps, arg-best reductions in three phases, and the last sweep's stores."""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, gpu, memref, scf, vector
+
+from ldsopt import target as target_model
+from ldsopt.codegen.dispatch import Binding
+from ldsopt.codegen.elementwise import clone_body
+from ldsopt.codegen.kernel import read_vector, write_vector
+from ldsopt.reduction import fused_rows
+from ldsopt.reduction.emit import Combiner, DistributedKernel
+from ldsopt.reduction.plan import ReductionPlan
+
+
+_I32_MAX = (1 << 31) - 1
+
+
+def row_partials(rows: fused_rows.RowGraph, level: int) -> list[tuple[object, Combiner]]:
+    """(key, combiner) of each value that pass `level` reduces over the row: each result of
+    its reductions (keyed by the result), then each arg-best reduction's phase (keyed by
+    (its first result, phase)): 0, the first NaN's index (minsi of i32, none: INT32_MAX);
+    1, the best value before it; 2, the first index before it holding that value (minsi)."""
+    out = [(n.op.results[j], Combiner.of(n.combines[j])) for n, j in rows.reduction_results(level)]
+    for n, phase in rows.arg_bests(level):
+        comb = Combiner(n.arg_best.kind, n.arg_best.compared.type) if phase == 1 else \
+            Combiner("arith.minsi", ir.IntegerType.get_signless(32))
+        out.append(((n.op.results[0], phase), comb))
+    return out
+
+
+class _Chunk:
+    """One reduction chunk of the row: its coordinates and the vectors known there (loaded
+    operands by (tensor, dims), generic results by value)."""
+
+    def __init__(self, coords: list[ir.Value]):
+        self.coords = coords
+        self.values: dict = {}
+
+
+class FusedRowKernel(DistributedKernel):
+    """Emits the kernel of a row-wise fused dispatch (ldsopt-vector-distribute's *Fused rows*)."""
+
+    def __init__(self, rows: fused_rows.RowGraph, plan: ReductionPlan, tgt: target_model.Target, lds_pads: list[int],
+                 row: str, reciprocal: bool, pass_name: str):
+        super().__init__(rows.graph, plan, tgt, pass_name)
+        self.rows, self.lds_pads, self.row_place = rows, lds_pads, row
+        self.divisors = [(n, i) for n in rows.nodes for i in n.row_divisors] if reciprocal else []
+
+    def emit(self) -> None:
+        plan, k, g = self.plan, self.k, self.rows.graph
+        with k.ip, g.location:
+            self.bufs = [(v, b.memref()) for v, b in g.loads]
+            self.outs = [(v, b.memref()) for v, b in g.stores]
+            self.inits = {}
+            for n in self.rows.nodes:
+                for r, init in zip(n.op.results, n.inits):
+                    self.inits[r] = init.memref() if isinstance(init, Binding) else init
+            self._threads()
+            self.lds = {}
+            if plan.subgroups_r > 1:
+                parts = [p for level in range(self.rows.passes) for p in row_partials(self.rows, level)]
+                for (key, comb), pad in zip(parts, self.lds_pads):
+                    self.lds[key] = self._lds_partials(comb.acc_type, pad)
+            # row == "lds": each staged operand's row, laid out as the chunks (the vectors of a
+            # chunk contiguous); a thread reads back only what it wrote, so no barrier.
+            self.staged = {}
+            if self.row_place == "lds":
+                space = ir.Attribute.parse("#gpu.address_space<workgroup>")
+                for o in self.rows.staged_operands():
+                    etype = ir.RankedTensorType(o.value.type).element_type
+                    self.staged[o.value] = memref.alloc(
+                        ir.MemRefType.get([plan.problem.n_reduced], etype, memory_space=space), [], [])
+            tiles = scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
+        with ir.InsertionPoint(tiles.body), g.location:
+            self._tile(tiles.induction_variable)
+            scf.yield_([])
+        k.finish(self.pass_name)
+
+    def _buffer(self, value: ir.Value, pairs) -> ir.Value:
+        return next(buf for v, buf in pairs if v == value)
+
+    def _tile(self, tile: ir.Value) -> None:
+        """One row: the reduction passes, each followed by the exchange of its partials and
+        the row maps it makes computable, then the pass that stores the full results."""
+        rows, plan = self.rows, self.plan
+        self.out_coords = self.k.delinearize(tile, self.out_sizes) if self.out_sizes else []
+        self.row: dict = {}  # row values (scalars) by tensor, and loaded row operands by (tensor, dims)
+        for o in rows.row_operands():
+            index = [self.out_coords[d] for d in o.dims]
+            self.row[(o.value, o.dims)] = memref.load(self._buffer(o.value, self.bufs), index)
+        self._row_maps(0)
+        chunks = valid = None
+        if self.row_place == "registers":
+            # Every chunk of the thread loaded once, up front, kept for every pass.
+            fewest, most = plan.chunks_per_thread
+            ids = [self._linear((self.r, 1), (self.k.const(i * plan.threads_r), 1)) for i in range(most)]
+            guarded, ids[fewest:] = self._clamped(ids[fewest:])
+            valid = [None] * fewest + (guarded or [None] * (most - fewest))
+            chunks = [self._read(c, ok) for c, ok in zip(ids, valid)]
+        for level in range(rows.passes):
+            parts = row_partials(rows, level)
+            accs = [comb.identity(ir.VectorType.get([plan.vector], comb.acc_type)) for _, comb in parts]
+            body = functools.partial(self._reduce, level)
+            read = functools.partial(self._read, sweep=level)
+            accs = body(accs, chunks, valid) if chunks is not None else self._chunk_loop(accs, read, body)
+            for (key, comb), total in zip(parts, self._exchange(parts, accs)):
+                if isinstance(key, tuple):  # an arg-best phase
+                    self.row[key] = total
+                    continue
+                init = self.inits[key]
+                self.row[key] = comb(total, memref.load(init, self.out_coords) if isinstance(init.type, ir.MemRefType)
+                                     else init)
+            for n, phase in rows.arg_bests(level):
+                if phase == fused_rows.ARG_BEST_PASSES - 1:
+                    self._arg_best_results(n)
+            self._row_maps(level + 1)
+        if rows.full_stores:
+            if chunks is not None:
+                self._store(chunks, valid)
+            else:
+                def store(accs: list[ir.Value], reads: list[_Chunk], flags) -> list[ir.Value]:
+                    self._store(reads, flags)
+                    return accs
+
+                self._chunk_loop([], functools.partial(self._read, sweep=rows.passes), store)
+        if rows.row_stores:
+            with self._only_if(self._is_zero(self.tid)):
+                for value, _ in rows.row_stores:
+                    memref.store(self.row[value], self._buffer(value, self.outs), self.out_coords)
+
+    def _read(self, chunk: ir.Value, valid: ir.Value | None, sweep: int = 0) -> _Chunk:
+        """The chunk with every loaded operand read along the row loaded (a loaded operand
+        without the innermost dim is one element, broadcast). With the row in LDS, the
+        first sweep also writes the staged operands there where the chunk exists (`valid`:
+        a leftover clamped to the last chunk is another thread's, and the next row's first
+        sweep may come while that thread still reads this row's), and later sweeps read
+        them back (a clamped chunk's values are dropped)."""
+        c = _Chunk(self._chunk_coords(chunk, self.out_coords))
+        v = self.plan.vector
+        last = len(self.rows.shape) - 1
+        slot = [self._linear((chunk, self.plan.vec_r))] if self.staged else []
+        for o in self.rows.chunk_operands():
+            etype = ir.RankedTensorType(o.value.type).element_type
+            vtype = ir.VectorType.get([v], etype)
+            if o.value in self.staged and sweep > 0:
+                c.values[(o.value, o.dims)] = read_vector(vtype, self.staged[o.value], slot)
+                continue
+            buf = self._buffer(o.value, self.bufs)
+            index = [c.coords[d] for d in o.dims]
+            if last in o.dims:
+                c.values[(o.value, o.dims)] = read_vector(vtype, buf, index)
+            else:
+                c.values[(o.value, o.dims)] = vector.broadcast(vtype, memref.load(buf, index))
+            if o.value in self.staged:
+                with self._only_if(valid):
+                    write_vector(c.values[(o.value, o.dims)], self.staged[o.value], slot)
+        return c
+
+    def _operand(self, c: _Chunk, o: fused_rows.Operand) -> ir.Value:
+        """The vector of operand `o` at chunk `c`."""
+        if (o.value, o.dims) in c.values:
+            return c.values[(o.value, o.dims)]
+        scalar = self._row_value(o)
+        if scalar is not None:
+            return vector.broadcast(ir.VectorType.get([self.plan.vector], scalar.type), scalar)
+        return self._full(c, o.value)
+
+    def _row_value(self, o: fused_rows.Operand) -> ir.Value | None:
+        """The scalar of a row operand: loaded (by tensor and dims) or computed (by value)."""
+        return self.row.get((o.value, o.dims), self.row.get(o.value))
+
+    def _reciprocals(self, node: fused_rows.Node) -> dict:
+        """For clone_body: each row divisor of `node` (its block argument) -> its reciprocal,
+        broadcast."""
+        args = node.op.regions[0].blocks[0].arguments
+        out = {}
+        for i in node.row_divisors:
+            r = self.row.get(("reciprocal", node.operands[i].value, node.operands[i].dims))
+            if r is not None:
+                out[args[i]] = vector.broadcast(ir.VectorType.get([self.plan.vector], r.type), r)
+        return out
+
+    def _full(self, c: _Chunk, value: ir.Value) -> ir.Value:
+        """The vector of full tensor `value` (a map's result) at chunk `c`, computed once."""
+        if value not in c.values:
+            node = self.rows.producer(value)
+            args = [self._operand(c, o) for o in node.operands]
+            for r, x in zip(node.op.results, clone_body(node.op, args, self.plan.vector,
+                                                        reciprocals=self._reciprocals(node))):
+                c.values[r] = x
+        return c.values[value]
+
+    def _reduce(self, level: int, accs: list[ir.Value], chunks: list[_Chunk], valid) -> list[ir.Value]:
+        """`accs` (one per partial of pass `level`, _row_partials' order) with each chunk
+        folded in."""
+        nodes, bests = self.rows.reductions(level), self.rows.arg_bests(level)
+        for i, c in enumerate(chunks):
+            new, pos = [], 0
+            for n in nodes:
+                m = len(n.op.results)
+                args = [self._operand(c, o) for o in n.operands] + accs[pos:pos + m]
+                new += clone_body(n.op, args, self.plan.vector, reciprocals=self._reciprocals(n))
+                pos += m
+            for (n, phase), acc in zip(bests, accs[pos:]):
+                new.append(self._arg_best_step(c, n, phase, acc))
+            accs = [self._select_valid(valid[i] if valid else None, x, a) for x, a in zip(new, accs)]
+        return accs
+
+    def _indices(self, c: _Chunk) -> ir.Value:
+        """The row indices (i32) of chunk `c`'s elements."""
+        v = self.plan.vector
+        i32 = ir.IntegerType.get_signless(32)
+        first = vector.broadcast(ir.VectorType.get([v], i32), arith.index_cast(i32, c.coords[-1]))
+        steps = ir.DenseElementsAttr.get(np.arange(v, dtype=np.int32), type=ir.VectorType.get([v], i32))
+        return arith.addi(first, arith.constant(ir.VectorType.get([v], i32), steps))
+
+    def _compared(self, c: _Chunk, n: fused_rows.Node) -> ir.Value:
+        """The vector of the values arg-best reduction `n` compares, at chunk `c` (its body
+        cloned with its outputs as constants: their uses are dead)."""
+        key = (n.op.results[0], "compared")
+        if key not in c.values:
+            v, best = self.plan.vector, n.arg_best
+            index_type = ir.VectorType.get([v], ir.IndexType.get())
+            mapping = {best.index: arith.index_cast(index_type, self._indices(c))}
+            outs = [Combiner(best.kind, best.compared.type).identity(ir.VectorType.get([v], best.compared.type)),
+                    arith.constant(ir.VectorType.get([v], n.op.results[1].type.element_type),
+                                   ir.DenseElementsAttr.get_splat(
+                                       ir.VectorType.get([v], n.op.results[1].type.element_type),
+                                       ir.IntegerAttr.get(n.op.results[1].type.element_type, 0)))]
+            clone_body(n.op, [self._operand(c, o) for o in n.operands] + outs, v, mapping)
+            c.values[key] = mapping[best.compared]
+        return c.values[key]
+
+    def _arg_best_step(self, c: _Chunk, n: fused_rows.Node, phase: int, acc: ir.Value) -> ir.Value:
+        """`acc` of arg-best phase `phase` (see _row_partials) with chunk `c` folded in."""
+        v, best = self.plan.vector, n.arg_best
+        i32 = ir.IntegerType.get_signless(32)
+        values, indices = self._compared(c, n), self._indices(c)
+        none = arith.constant(ir.VectorType.get([v], i32), ir.DenseElementsAttr.get_splat(
+            ir.VectorType.get([v], i32), ir.IntegerAttr.get(i32, _I32_MAX)))
+        if phase == 0:
+            nan = arith.cmpf(arith.CmpFPredicate.UNO, values, values)
+            return arith.minsi(acc, arith.select(nan, indices, none))
+        first_nan = vector.broadcast(indices.type, self.row[(n.op.results[0], 0)])
+        before = arith.cmpi(arith.CmpIPredicate.slt, indices, first_nan)
+        if phase == 1:
+            comb = Combiner(best.kind, best.compared.type)
+            return comb(acc, arith.select(before, values, comb.identity(values.type)))
+        top = vector.broadcast(values.type, self.row[(n.op.results[0], 1)])
+        holds = arith.andi(before, arith.cmpf(arith.CmpFPredicate.OEQ, values, top))
+        return arith.minsi(acc, arith.select(holds, indices, none))
+
+    def _arg_best_results(self, n: fused_rows.Node) -> None:
+        """The value and index results of arg-best reduction `n` from its three phases and its
+        initial values (v0, i0), as the sequential body leaves them: the value is NaN if a NaN
+        came (or v0 is one), else best(v0, the row's best); the index is that of the row's
+        best where it beats v0 (strictly), else i0."""
+        best = n.arg_best
+        r_value, r_index = n.op.results
+        first_nan, top, first = (self.row[(r_value, p)] for p in range(fused_rows.ARG_BEST_PASSES))
+        v0, i0 = (memref.load(self.inits[r], self.out_coords) if isinstance(self.inits[r].type, ir.MemRefType)
+                  else self.inits[r] for r in (r_value, r_index))
+        i32 = ir.IntegerType.get_signless(32)
+        vt = best.compared.type
+        has_nan = arith.cmpi(arith.CmpIPredicate.ne, first_nan, arith.constant(i32, _I32_MAX))
+        self.row[r_value] = arith.select(has_nan, arith.constant(vt, ir.FloatAttr.get(vt, math.nan)),
+                                         Combiner(best.kind, vt)(v0, top))
+        pred = arith.CmpFPredicate.OGT if best.kind == "arith.maximumf" else arith.CmpFPredicate.OLT
+        itype = ir.IntegerType(i0.type)
+        index = first if itype.width == 32 else \
+            arith.extsi(itype, first) if itype.width > 32 else arith.trunci(itype, first)
+        self.row[r_index] = arith.select(arith.cmpf(pred, top, v0), index, i0)
+
+    def _exchange(self, parts: list[tuple[object, Combiner]], accs: list[ir.Value]) -> list[ir.Value]:
+        """Each partial's accumulators combined over the workgroup: the totals, which every
+        thread gets."""
+        plan, k = self.plan, self.k
+        partials = [k.butterfly(self._fold(a, cb), plan.shuffle_offsets(), cb) for a, (_, cb) in zip(accs, parts)]
+        if plan.subgroups_r == 1:
+            return partials
+        # One buffer per partial. With a single pass per row, the next tile's writes could
+        # overtake this tile's reads; with more, another pass's barrier parts them.
+        if plan.grid < plan.n_tiles and self.rows.passes == 1:
+            gpu.barrier()
+        with self._only_if(None if plan.lanes_r == 1 else self._is_zero(self.lane_r)):
+            for (key, _), part in zip(parts, partials):
+                memref.store(part, self.lds[key], [self.sg_r, k.const(0)])
+        gpu.barrier()
+        kk, _ = self._readback_lanes()
+        return [self._partials_total(self.lds[key], k.const(0), kk, cb) for key, cb in parts]
+
+    def _row_maps(self, level: int) -> None:
+        """The row maps computable after `level` reduction passes, on scalars; then the
+        reciprocals of the row divisors known by then, once per row."""
+        for n in self.rows.row_maps(level):
+            args = [self._row_value(o) for o in n.operands]
+            for r, x in zip(n.op.results, clone_body(n.op, args, None)):
+                self.row[r] = x
+        for n, i in self.divisors:
+            o = n.operands[i]
+            key, scalar = ("reciprocal", o.value, o.dims), self._row_value(o)
+            if scalar is not None and key not in self.row:
+                one = arith.constant(scalar.type, ir.FloatAttr.get(scalar.type, 1.0))
+                self.row[key] = arith.divf(one, scalar)
+
+    def _store(self, chunks: list[_Chunk], valid) -> None:
+        """Writes every stored full result at each chunk that exists."""
+        for i, c in enumerate(chunks):
+            with self._only_if(valid[i] if valid else None):
+                for value, _ in self.rows.full_stores:
+                    write_vector(self._full(c, value), self._buffer(value, self.outs), c.coords)
