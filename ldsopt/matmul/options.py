@@ -44,7 +44,7 @@ SHORT_K_TILINGS = (Tiling(64, 64, 8, 4),)
 SHORT_K_WORKGROUPS = 6
 # CUDA's default tilings: a 64 x 64 tile is 4 warps of 32 x 32 (the short-K one) rather than 8 of
 # 32 x 16, which measured faster on the H200 for the BERT-base shapes cp.async stages
-# (bench/results/cuda-bert/short_k and bench/results/cuda-bert/8976432).
+# (bench/results/cuda-bert/short_k and the README of bench/results/cuda-bert).
 CUDA_TILINGS = tuple(SHORT_K_TILINGS[0] if t == Tiling(64, 64, 4, 4) else t for t in TILINGS)
 
 
