@@ -63,12 +63,33 @@ def prepare_suite(args) -> int:
             driver.prepare(path, args.target or "cuda", folder, function=args.function, seed=args.seed,
                            pipeline_text=args.pipeline or driver.DEFAULT_PIPELINE,
                            program_pipeline=program_pipeline(args), baseline=args.baseline,
-                           atol=args.atol, rtol=args.rtol, special_values=args.special_values)
+                           atol=args.atol, rtol=args.rtol, special_values=args.special_values,
+                           given=input_options(args, path), archives=archives(args))
             print(f"PREPARED {folder}", flush=True)
-        except (driver.DriverError, FileNotFoundError) as e:
+        except (driver.DriverError, FileNotFoundError, UsageError) as e:
             failed += 1
             print(f"{getattr(e, 'where', None) or path}: error: {e}", file=sys.stderr, flush=True)
     return 1 if failed else 0
+
+
+class UsageError(Exception):
+    """A bad --parameters or --input option."""
+
+
+def archives(args) -> list:
+    from ldsopt import parameters
+    try:
+        return [parameters.parse(spec) for spec in args.parameters or []]
+    except parameters.ParameterError as e:
+        raise UsageError(str(e)) from None
+
+
+def input_options(args, path: str):
+    """The --input/--input-range/--input-shape options, with the argument names of an ONNX
+    model's graph (`model_import.input_names`)."""
+    from ldsopt import inputs, model_import
+    names = model_import.input_names(path) if path.endswith(".onnx") else None
+    return inputs.Options(args.input_values or [], args.input_range or [], args.input_shape or [], names)
 
 
 def check_pipelines(args) -> str | None:
@@ -91,7 +112,9 @@ class _Parser(argparse.ArgumentParser):
                        f"  --program-pipeline '{driver.PROGRAM_PIPELINE}'\n\n"
                        "--json prints one record of the same shape for every target (with a \"schema\" "
                        "version),\nand a kept folder holds a README.md naming its files: both are described "
-                       "in\ndocs/lds-run-output.md.")
+                       "in\ndocs/lds-run-output.md.\n\nInputs that would read a table out of bounds (a value "
+                       "given, or a table index the program\nreaches through arithmetic, whose bound is not "
+                       "derived) are refused with the reason;\nnothing is run.")
         return super().format_help()
 
 
@@ -99,7 +122,10 @@ def parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="lds-run", description=__doc__.split("\n")[0],
                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("inputs", nargs="*", metavar="input",
-                    help="program: .mlir of functions on tensors (linalg), torch-dialect .mlir, or .onnx; "
+                    help="program: .mlir of functions on tensors (linalg, weights inline or as util.globals); "
+                         "a torch export (iree-turbine's aot.export(...).save_mlir(), lowered by IREE's torch input "
+                         "pipeline torch-to-iree as iree-compile --iree-input-type=torch lowers it); torch-dialect "
+                         ".mlir of IREE's ONNX importer or a .onnx file (lowered by IREE's ONNX pipelines); "
                          "several with --prepare")
     ap.add_argument("--target", choices=["gfx942", "cuda", "lavapipe"],
                     help="what to compile for (default: the first device present of hip -> gfx942, cuda -> cuda, "
@@ -107,6 +133,20 @@ def parser() -> argparse.ArgumentParser:
                          "COMPILED) or prepared to be replayed elsewhere (PREPARED)")
     ap.add_argument("--function", help="entry function (default: the only public one)")
     ap.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default: 0)")
+    ap.add_argument("--input", action="append", dest="input_values", metavar="NAME_OR_INDEX=VALUE",
+                    help="an input's value, as iree-run-module spells it: @file.npy, SHAPExTYPE=V1 V2 ..., "
+                         "SHAPExTYPE=V (splat), SHAPExTYPE (zeros), TYPE=V; repeatable. The others are drawn at random: "
+                         "floats unit normal, integers in [-1000, 1000] (i8: its range), integers that index a table "
+                         "(embedding, gather) in [0, its extent), as the program's table reads bound them")
+    ap.add_argument("--input-range", action="append", metavar="NAME_OR_INDEX=LO:HI",
+                    help="draw this input in [LO, HI] (floats uniform, integers inclusive); repeatable")
+    ap.add_argument("--input-shape", action="append", metavar="NAME_OR_INDEX=SHAPE",
+                    help="the shape (e.g. 1x128) of a random input whose argument has dynamic dims (an export with "
+                         "dynamic_shapes; the program is run at its inputs' shapes); repeatable")
+    ap.add_argument("--parameters", action="append", metavar="[SCOPE=]FILE",
+                    help="a parameter archive (.irpa; .safetensors, .gguf), as iree-run-module takes it, holding the "
+                         "weights the program's util.globals name (#flow.parameter.named<\"SCOPE\"::\"KEY\">); the "
+                         "ldsopt module, IREE's and the reference all read it; repeatable")
     ap.add_argument("--atol", type=float, help="absolute tolerance of every float output (default: per element "
                     "type and the float types the program computes in: f32 1e-4, f16 1e-2, bf16 5e-2, f64 1e-9)")
     ap.add_argument("--rtol", type=float, help="relative tolerance of every float output, times max(|ref|, RMS of "
@@ -183,8 +223,9 @@ def run_one(args, target: str, devices: frozenset[str], folder: str) -> int:
                              # every folder that may be replayed has its reference; gfx942 without
                              # a device is only compiled
                              run_reference=run_here or args.prepare is not None or target != "gfx942",
-                             special_values=args.special_values, reference_engine=args.reference)
-    except (driver.DriverError, FileNotFoundError) as e:
+                             special_values=args.special_values, reference_engine=args.reference,
+                             given=input_options(args, args.input), archives=archives(args))
+    except (driver.DriverError, FileNotFoundError, UsageError) as e:
         print(f"{getattr(e, 'where', None) or args.input}: error: {e}", file=sys.stderr)
         return 1
     if run_here:

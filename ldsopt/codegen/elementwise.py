@@ -68,7 +68,14 @@ def collapsed_view(buf: ir.Value, groups: list[list[int]], shape: list[int]) -> 
         reassoc.append(list(range(pos, pos + len(g))))
         pos += len(g)
     new_shape = [math.prod(shape[i] for i in g) for g in groups]
-    rtype = ir.MemRefType.get(new_shape, mtype.element_type, memory_space=mtype.memory_space)
+    layout = None
+    if isinstance(mtype.layout, ir.StridedLayoutAttr):
+        # A binding at an offset (a weight inside a parameter archive's buffer): the
+        # collapsed view keeps the offset; its groups are contiguous, so its strides are
+        # the row-major ones of its shape.
+        strides = [math.prod(new_shape[i + 1:]) for i in range(len(new_shape))]
+        layout = ir.StridedLayoutAttr.get(ir.StridedLayoutAttr(mtype.layout).offset, strides)
+    rtype = ir.MemRefType.get(new_shape, mtype.element_type, layout=layout, memory_space=mtype.memory_space)
     attr = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), i) for i in r])
                              for r in reassoc])
     return memref.collapse_shape(rtype, buf, attr)

@@ -43,7 +43,8 @@ def _benchmark_command(folder: str) -> tuple[dict, list[str]]:
         man = json.load(f)
     cmd = [tool("iree-benchmark-module"), f"--device={man['device']}", f"--module={os.path.join(folder, man['vmfb'])}",
            f"--function={man['function']}"]
-    return man, cmd + [f"--input={t.spec}=@{os.path.join(folder, t.file)}" for t in (Tensor(**t) for t in man["inputs"])]
+    return man, cmd + [f"--input={t.spec}=@{os.path.join(folder, t.file)}" for t in (Tensor(**t) for t in man["inputs"])] \
+        + replay.parameter_flags(man, folder)
 
 
 def benchmark(folder: str, repetitions: int = 10, min_time: str = "0.5s") -> dict:

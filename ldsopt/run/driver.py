@@ -22,7 +22,7 @@ import subprocess
 import numpy as np
 from iree.compiler import ir
 
-from ldsopt import diagnostics, pipeline, remarks, shared_context, syntax_upgrade
+from ldsopt import diagnostics, inputs as inputs_mod, parameters, pipeline, remarks, shared_context, syntax_upgrade
 from ldsopt import target as target_model
 from ldsopt.run import compile_cache, model_import, numpy_reference
 from ldsopt.run import record as run_record
@@ -96,10 +96,11 @@ class Signature:
     outputs: list[tuple[list[int], str]]
 
 
-def _tensor(t: ir.Type, where: str) -> tuple[list[int], str]:
-    if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
+def _tensor(t: ir.Type, where: str, dynamic: bool = False) -> tuple[list[int], str]:
+    """(shape, element type) of a tensor type, -1 for a dynamic dim where `dynamic`."""
+    if not isinstance(t, ir.RankedTensorType) or not (dynamic or t.has_static_shape):
         raise DriverError(f"{where}: only statically shaped tensors are supported, got {t}")
-    return list(t.shape), str(t.element_type)
+    return [-1 if ir.ShapedType.is_dynamic_size(d) else d for d in t.shape], str(t.element_type)
 
 
 def read_source(path: str) -> str:
@@ -120,9 +121,10 @@ def read_source(path: str) -> str:
     return syntax_upgrade.upgrade_iree_syntax(text) if syntax_upgrade.needs_upgrade(text) else text
 
 
-def signature(text: str, function: str | None, path: str = "<input>") -> Signature:
-    """The entry function's signature; a program that does not parse is a DriverError located
-    in `path` (whose text `text` is), with the source line and a caret, as lds-opt shows it."""
+def signature(text: str, function: str | None, path: str = "<input>", dynamic: bool = False) -> Signature:
+    """The entry function's signature (with -1 for dynamic dims of its arguments where
+    `dynamic`); a program that does not parse is a DriverError located in `path` (whose text
+    `text` is), with the source line and a caret, as lds-opt shows it."""
     with shared_context.get() as ctx:
         try:
             module = ir.Module.parse(text, ctx)
@@ -140,8 +142,8 @@ def signature(text: str, function: str | None, path: str = "<input>") -> Signatu
         if function not in names:
             raise DriverError(f"no public function '{function}' (public functions: {names})")
         ftype = ir.FunctionType(ir.TypeAttr(funcs[names.index(function)].attributes["function_type"]).value)
-        return Signature(function, [_tensor(t, f"argument {i}") for i, t in enumerate(ftype.inputs)],
-                         [_tensor(t, f"result {i}") for i, t in enumerate(ftype.results)])
+        return Signature(function, [_tensor(t, f"argument {i}", dynamic) for i, t in enumerate(ftype.inputs)],
+                         [_tensor(t, f"result {i}", dynamic) for i, t in enumerate(ftype.results)])
 
 
 def check_buffer_sizes(sig: Signature, tgt: target_model.KnownTarget) -> None:
@@ -154,52 +156,6 @@ def check_buffer_sizes(sig: Signature, tgt: target_model.KnownTarget) -> None:
             if nbytes > tgt.max_buffer_bytes:
                 raise DriverError(f"{what} {i} ({nbytes} bytes) is larger than a {tgt.name} storage buffer "
                                   f"binding can be ({tgt.max_buffer_bytes} bytes): its values would be garbage")
-
-
-def specials(dtype: str) -> np.ndarray:
-    """The special values `random_inputs` puts into a float input, as stored: +inf, -inf,
-    NaN, -0.0, the smallest subnormal and minus the largest subnormal. (Large finite values
-    are left out: a sum holding +-60000 in f16 cancels to a value the rounding of its own
-    order decides, which no element-wise tolerance can judge.)"""
-    if dtype == "bf16":  # the upper halves of f32 values bf16 represents exactly
-        return np.array([0x7F80, 0xFF80, 0x7FC0, 0x8000, 0x0001, 0x807F], dtype=np.uint16)
-    t = np.dtype(DTYPES[dtype][0]).type
-    info = np.finfo(t)
-    return np.array([np.inf, -np.inf, np.nan, -0.0, info.smallest_subnormal,
-                     -(info.smallest_normal - info.smallest_subnormal)], dtype=t)
-
-
-def random_inputs(sig: Signature, seed: int, special: bool = False) -> list[np.ndarray]:
-    """Seeded random inputs: unit normal floats; integers in [-1000, 1000], i8 over its whole
-    range [-128, 127] (negative ones included, so that a kernel that zero-extends i8,
-    multiplies it in i8 or sums its products in i16 differs from the reference, while an i32
-    sum of fewer than 2^17 i8 products stays exact). With
-    `special`, each float input also holds `specials` at seeded random places, one
-    every 4096 elements and each of them at least once (a second generator draws them, so
-    the other elements are those of the same seed without)."""
-    rng = np.random.default_rng(seed)
-    spots = np.random.default_rng([seed, 1])
-    out = []
-    for shape, dtype in sig.inputs:
-        if dtype in ("f32", "f16", "f64"):
-            arr = rng.standard_normal(shape).astype(DTYPES[dtype][0])
-        elif dtype == "bf16":
-            bits = rng.standard_normal(shape).astype(np.float32).view(np.uint32)
-            arr = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)  # round to nearest even
-        elif dtype == "i1":
-            arr = rng.integers(0, 2, shape).astype(np.bool_)
-        elif dtype in ("i8", "i16", "i32", "i64"):
-            lo, hi = (-128, 128) if dtype == "i8" else (-1000, 1001)
-            arr = rng.integers(lo, hi, shape).astype(DTYPES[dtype][0])
-        else:
-            raise DriverError(f"inputs of element type {dtype} are not supported")
-        if special and dtype in FLOATS and arr.size:
-            values = specials(dtype)
-            count = min(arr.size, max(len(values), arr.size // 4096))
-            flat = arr.reshape(-1)
-            flat[spots.choice(arr.size, count, replace=False)] = values[np.arange(count) % len(values)]
-        out.append(arr)
-    return out
 
 
 def with_device_target(text: str, tgt: target_model.KnownTarget) -> str:
@@ -358,7 +314,7 @@ REFERENCE_ENGINES = ("auto", "numpy", "llvm-cpu")
 
 
 def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str,
-              engine: str = "auto") -> tuple[list[Tensor], dict]:
+              engine: str = "auto", archives: list[parameters.Archive] = ()) -> tuple[list[Tensor], dict]:
     """Runs the original program, promoted to f64 where `ldsopt.run.reference` can (its inputs then
     widened to f64, exactly), on `engine`: numpy (`ldsopt.run.numpy_reference`), IREE's llvm-cpu
     backend, or "auto": numpy where it evaluates every op of a program it takes (one promoted
@@ -375,13 +331,15 @@ def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str,
                           f"({promotion.why})")
     if engine in ("auto", "numpy") and evaluable:
         try:
-            return _numpy_reference(text, sig, inputs, folder, promotion)
+            return _numpy_reference(text, sig, inputs, folder, promotion, archives)
+        except numpy_reference.AssertionFailed as e:
+            raise DriverError(f"the inputs are refused: {e}; nothing was run") from None
         except Exception as e:  # Unsupported, or an evaluator bug: llvm-cpu still gives the reference
             why = str(e) if isinstance(e, numpy_reference.Unsupported) else f"internal error: {e!r}"
             if engine == "numpy":
                 raise DriverError(f"the numpy reference cannot evaluate the program: {why}") from None
             refused = why
-    expected, info = _llvm_cpu_reference(text, as_written, sig, inputs, folder, promotion)
+    expected, info = _llvm_cpu_reference(text, as_written, sig, inputs, folder, promotion, archives)
     info["numpy_refused"] = refused
     return expected, info
 
@@ -399,10 +357,11 @@ def _reference_info(engine: str, text: str, sig: Signature, promotion: reference
 
 
 def _numpy_reference(text: str, sig: Signature, inputs: list[Tensor], folder: str,
-                     promotion: reference_mod.Promotion) -> tuple[list[Tensor], dict]:
+                     promotion: reference_mod.Promotion, archives: list[parameters.Archive]) -> tuple[list[Tensor], dict]:
     arrays = [as_float64(t.load(folder), t.dtype) if _widened(promotion, t.dtype) != t.dtype else t.load(folder)
               for t in inputs]
-    values = numpy_reference.evaluate(promotion.text, sig.function, arrays)
+    store = parameters.Store(archives) if archives else None
+    values = numpy_reference.evaluate(promotion.text, sig.function, arrays, store)
     expected = []
     for i, ((shape, dtype), value) in enumerate(zip(sig.outputs, values)):
         t = Tensor(shape, _widened(promotion, dtype), f"expected{i}.bin")
@@ -412,7 +371,8 @@ def _numpy_reference(text: str, sig: Signature, inputs: list[Tensor], folder: st
 
 
 def _llvm_cpu_reference(text: str, as_written: str, sig: Signature, inputs: list[Tensor], folder: str,
-                        promotion: reference_mod.Promotion) -> tuple[list[Tensor], dict]:
+                        promotion: reference_mod.Promotion,
+                        archives: list[parameters.Archive]) -> tuple[list[Tensor], dict]:
     """The reference on llvm-cpu: `promotion`'s program, or `as_written` (the program without
     GPU configs) where llvm-cpu cannot compile the promoted one."""
     cpu = target_model.known("llvm-cpu")
@@ -445,7 +405,7 @@ def _llvm_cpu_reference(text: str, as_written: str, sig: Signature, inputs: list
     expected = [Tensor(shape, _widened(promotion, dtype), f"expected{i}.bin")
                 for i, (shape, dtype) in enumerate(sig.outputs)]
     try:
-        run_module(vmfb, sig.function, cpu.device, ref_inputs, expected, folder)
+        run_module(vmfb, sig.function, cpu.device, ref_inputs, expected, folder, tuple(a.flag for a in archives))
     except RuntimeError as e:
         raise DriverError(f"reference run (llvm-cpu) failed: {e}") from None
     return expected, _reference_info("llvm-cpu", text, sig, promotion)
@@ -473,19 +433,33 @@ def output_tolerances(sig: Signature, ref: dict | None, atol: float | None, rtol
 def prepare(source_path: str, target_name: str, folder: str, *, function: str | None = None, seed: int = 0,
             pipeline_text: str = DEFAULT_PIPELINE, program_pipeline: str = PROGRAM_PIPELINE,
             baseline: bool = False, dump: bool = False, atol: float | None = None, rtol: float | None = None,
-            run_reference: bool = True, special_values: bool = False, reference_engine: str = "auto") -> dict:
-    """Compiles `source_path` for `target_name` into `folder` with inputs (`random_inputs`,
-    with special values if asked), reference outputs and a manifest that `replay.replay`
-    runs anywhere the runtime is installed. Unless `baseline`, `program_pipeline` runs on the
-    program first; the reference runs the original. The manifest records the reference that
-    ran and the tolerances of each output (`atol`/`rtol` where given)."""
+            run_reference: bool = True, special_values: bool = False, reference_engine: str = "auto",
+            given: inputs_mod.Options | None = None, archives: list[parameters.Archive] = (),
+            parameters_folder: str | None = None) -> dict:
+    """Compiles `source_path` for `target_name` into `folder` with inputs (`given`'s values,
+    the rest `inputs.random_inputs`, with special values if asked, within the bounds the
+    program's table reads set: inputs that would read out of bounds are refused before
+    anything is compiled), reference outputs and a manifest that `replay.replay` runs
+    anywhere the runtime is installed. A program with dynamic dims is specialized to its
+    inputs' shapes first. The parameter `archives` are placed in `parameters_folder` (default
+    `folder/parameters`) and every module of the folder reads them there. Unless `baseline`,
+    `program_pipeline` runs on the program first; the reference runs the original. The
+    manifest records the reference that ran and the tolerances of each output (`atol`/`rtol`
+    where given)."""
     os.makedirs(folder, exist_ok=True)
     if os.path.exists(os.path.join(folder, COMMANDS)):  # the log is of this run's commands only
         os.remove(os.path.join(folder, COMMANDS))
     tgt = target_model.known(target_name)
     text = read_source(source_path)
-    sig = signature(text, function, source_path)
+    given = given or inputs_mod.Options()
+    try:
+        parameters.check(text, list(archives))
+        text, sig, arrays = program_inputs(text, function, source_path, given, seed, special_values)
+    except (parameters.ParameterError, inputs_mod.InputsError, model_import.ModelImportError) as e:
+        raise DriverError(str(e), source_path) from None
     check_buffer_sizes(sig, tgt)
+    placed = parameters.place(list(archives), parameters_folder or os.path.join(folder, "parameters"), folder)
+    archives = [parameters.Archive(r["scope"], os.path.join(folder, r["file"])) for r in placed]
     f64_io = (target_model.KEEP_F64,) if any(dt == "f64" for _, dt in sig.inputs + sig.outputs) else ()
     flags = f64_io
     if baseline:
@@ -498,10 +472,10 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
         flags += chosen
     vmfb = compile_module(ours, folder, "ldsopt" if not baseline else "baseline", dump=dump)
     inputs = [Tensor(shape, dtype, f"input{i}.bin") for i, (shape, dtype) in enumerate(sig.inputs)]
-    for t, arr in zip(inputs, random_inputs(sig, seed, special_values)):
+    for t, arr in zip(inputs, arrays):
         t.save(folder, arr)
     outputs = [Tensor(shape, dtype, f"output{i}.bin") for i, (shape, dtype) in enumerate(sig.outputs)]
-    expected, ref = reference(text, sig, inputs, folder, reference_engine) if run_reference else ([], None)
+    expected, ref = reference(text, sig, inputs, folder, reference_engine, archives) if run_reference else ([], None)
     manifest = {"source": os.path.basename(source_path), "target": target_name, "device": tgt.device,
                 "function": sig.function, "vmfb": os.path.basename(vmfb), "seed": seed,
                 "special_values": special_values, "pipeline": "iree-default" if baseline else pipeline_text,
@@ -510,8 +484,33 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
                 "inputs": [dataclasses.asdict(t) for t in inputs],
                 "outputs": [dataclasses.asdict(t) for t in outputs],
                 "expected": [dataclasses.asdict(t) for t in expected], "reference": ref,
-                "tolerances": output_tolerances(sig, ref, atol, rtol)}
+                "tolerances": output_tolerances(sig, ref, atol, rtol), "parameters": placed}
     with open(os.path.join(folder, "manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1)
     run_record.write_readme(folder)
     return manifest
+
+
+def program_inputs(text: str, function: str | None, path: str, given: inputs_mod.Options, seed: int = 0,
+                   special_values: bool = False) -> tuple[str, Signature, list[np.ndarray]]:
+    """The program at its inputs' shapes (`model_import.specialize` where it has dynamic
+    dims), its signature and its inputs: `given`'s, the rest drawn (`inputs.random_inputs`);
+    InputsError where they would read a table out of bounds (`inputs.check`)."""
+    sig = signature(text, function, path, dynamic=True)
+    resolved = inputs_mod.resolve(given, sig.inputs)
+    dynamic = {i: shape for i, (shape, _) in enumerate(sig.inputs) if -1 in shape}
+    if dynamic:
+        missing = [i for i in dynamic if i not in resolved.shapes]
+        if missing:
+            i = missing[0]
+            raise inputs_mod.InputsError(
+                f"argument {i} has dynamic dims ({'x'.join('?' if d < 0 else str(d) for d in dynamic[i])}): "
+                f"give its value (--input {i}=@file.npy) or its shape (--input-shape {i}=...)")
+        text = model_import.specialize(text, sig.function, {i: resolved.shapes[i] for i in dynamic})
+    sig = signature(text, sig.function, path)
+    bounds = inputs_mod.index_bounds(text, sig.function)
+    arrays = inputs_mod.random_inputs(sig.inputs, seed, special_values, resolved.ranges, bounds)
+    for i, v in resolved.values.items():
+        arrays[i] = v
+    inputs_mod.check(arrays, bounds, set(resolved.values) | set(resolved.ranges))
+    return text, sig, arrays

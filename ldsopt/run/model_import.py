@@ -1,15 +1,34 @@
-"""Models in: ONNX files and torch-dialect MLIR, lowered to the programs lds-run takes
-(a `func.func` on builtin tensors, linalg on tensors, weights as constants in the module).
+"""Models in: ONNX files, IREE's ONNX imports and torch exports, lowered to the programs
+lds-run takes (`func.func`s on builtin tensors, linalg on tensors, weights as constants or
+as `util.global`s: inline values or parameters of an archive).
 
     model.onnx --onnx.version_converter (opsets below IMPORT_OPSET)--> model at IMPORT_OPSET
                --iree-import-onnx-->                                  torch dialect (onnx.* ops)
-    torch dialect --TORCH_TO_LINALG (IREE's torch pipelines, in process)--> linalg on tensors
+    torch dialect of an ONNX import --ONNX_TO_LINALG (in process)-->   linalg on tensors
+    torch export (iree-turbine's `aot.export(...).save_mlir()`, torch.aten.* ops,
+                  util.global weights) --TORCH_TO_IREE (in process)--> linalg on tensors
 
-ONNX needs the `onnx` package (`pip install 'ldsopt[onnx]'`); torch-dialect MLIR (from
-IREE's ONNX importer or a torch export) needs nothing more. Real model files are often of
-opsets 9 to 13, which IREE's importer takes only in part (an opset-9 BatchNormalization is
-refused), so they are upgraded first; a model the converter cannot upgrade is imported as
-it is, and the importer's own error says what it refused.
+ONNX needs the `onnx` package (`pip install 'ldsopt[onnx]'`); torch-dialect MLIR needs
+nothing more. Real model files are often of opsets 9 to 13, which IREE's importer takes
+only in part (an opset-9 BatchNormalization is refused), so they are upgraded first; a model
+the converter cannot upgrade is imported as it is, and the importer's own error says what it
+refused. An ONNX import is told from a torch export by the opset its function records
+(`torch.onnx_meta.opset_version`), as iree-compile tells them apart.
+
+A torch export is lowered by IREE's own torch input pipeline, `torch-to-iree`, the one
+`iree-compile --iree-input-type=torch` runs, with iree-compile's defaults for its options
+(`--iree-torch-use-strict-symbolic-shapes`, `--iree-torch-decompose-complex-ops`: on;
+`--iree-torch-enable-shape-refinement`, `--iree-torch-externalize-transients`: off) except
+one: its entry points are the synchronous ones (`--iree-torch-emit-async-entry-points=false`),
+`util.func`s on builtin tensors where the default wraps them in fences and buffer views; the
+computation is the same. `as_func_entry_points` makes them `func.func`s, the form every
+ldsopt tool reads. An export's weights stay `util.global`s: inline values (`dense_resource`,
+turbine's default) or parameters (`#flow.parameter.named<"scope"::"key">`, turbine's
+`externalize_module_parameters`), which the runs take from an archive (`--parameters`).
+
+An export with dynamic dims (torch.export's `dynamic_shapes`) is run at the shapes of its
+inputs: `specialize` gives the entry function's arguments those shapes and lets MLIR's
+canonicalization carry them through the program.
 """
 
 from __future__ import annotations
@@ -20,12 +39,19 @@ import sys
 import tempfile
 
 from iree.compiler import ir, passmanager
+from iree.compiler.dialects import func, tensor
+
+from ldsopt import shared_context
 
 # The opset ONNX files are upgraded to when older: the first with LayerNormalization, and
 # one IREE 3.13's importer covers.
 IMPORT_OPSET = 17
-TORCH_TO_LINALG = ("builtin.module(func.func(convert-torch-onnx-to-torch), torch-onnx-to-torch-backend-pipeline, "
-                   "torch-backend-to-linalg-on-tensors-backend-pipeline)")
+ONNX_TO_LINALG = ("builtin.module(func.func(convert-torch-onnx-to-torch), torch-onnx-to-torch-backend-pipeline, "
+                  "torch-backend-to-linalg-on-tensors-backend-pipeline)")
+# IREE's torch input pipeline with iree-compile's defaults, synchronous entry points (above).
+TORCH_TO_IREE = ("builtin.module(torch-to-iree{strict-symbolic-shapes=true decompose=true "
+                 "enable-shape-refinement=false externalize-transients=false emit-async-entry-points=false})")
+ONNX_OPSET_ATTR = "torch.onnx_meta.opset_version"
 
 
 class ModelImportError(Exception):
@@ -34,6 +60,11 @@ class ModelImportError(Exception):
 
 def is_torch_dialect(text: str) -> bool:
     return "!torch.vtensor" in text
+
+
+def is_onnx_import(text: str) -> bool:
+    """Torch-dialect MLIR made by IREE's ONNX importer (not a torch export)."""
+    return ONNX_OPSET_ATTR in text
 
 
 def import_onnx(path: str) -> str:
@@ -65,13 +96,127 @@ def import_onnx(path: str) -> str:
             return f.read()
 
 
+def _errors(e: ir.MLIRError) -> str:
+    return "\n".join(f"{d.location}: error: {d.message}" for d in e.error_diagnostics) or e.message
+
+
 def lower_torch(text: str) -> str:
-    """Torch-dialect MLIR lowered to linalg on tensors by IREE's torch pipelines."""
-    with ir.Context() as ctx:
+    """Torch-dialect MLIR lowered to linalg on tensors: an ONNX import by IREE's ONNX
+    pipelines, a torch export by IREE's torch input pipeline (module docstring)."""
+    onnx = is_onnx_import(text)
+    with shared_context.get() as ctx:
         try:
             module = ir.Module.parse(text, ctx)
-            passmanager.PassManager.parse(TORCH_TO_LINALG).run(module.operation)
+            passmanager.PassManager.parse(ONNX_TO_LINALG if onnx else TORCH_TO_IREE).run(module.operation)
         except ir.MLIRError as e:
-            raise ModelImportError("lowering torch to linalg failed:\n" + "\n".join(
-                f"{d.location}: error: {d.message}" for d in e.error_diagnostics)) from None
+            how = "IREE's ONNX pipelines" if onnx else "IREE's torch input pipeline (torch-to-iree)"
+            raise ModelImportError(f"lowering torch to linalg by {how} failed:\n{_errors(e)}") from None
+        if not onnx:
+            as_func_entry_points(module)
         return str(module)
+
+
+def as_func_entry_points(module: ir.Module) -> None:
+    """Each `util.func` of `module` as a `func.func` of the same name, visibility and body
+    (`util.return` as `func.return`); ModelImportError for what a func.func cannot hold
+    (calls between util.funcs, bodies of several blocks)."""
+    for op in list(module.body.operations):
+        op = op.operation
+        if op.name != "util.func":
+            continue
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        body = op.regions[0].blocks
+        if len(body) != 1:
+            raise ModelImportError(f"function @{name} is not one block after torch-to-iree")
+        ftype = ir.TypeAttr(op.attributes["function_type"]).value
+        with ir.InsertionPoint(op), op.location:
+            new = func.FuncOp(name, ftype)
+            if "sym_visibility" in op.attributes:
+                new.operation.attributes["sym_visibility"] = op.attributes["sym_visibility"]
+            entry = new.add_entry_block()
+        old = body[0]
+        for a, b in zip(old.arguments, entry.arguments):
+            a.replace_all_uses_with(b)
+        ops = [o.operation for o in old.operations]
+        if ops[-1].name != "util.return":
+            raise ModelImportError(f"function @{name} does not end in util.return")
+        with ir.InsertionPoint(entry), ops[-1].location:
+            ret = func.ReturnOp(list(ops[-1].operands))
+        for o in ops[:-1]:
+            if o.name == "util.call":
+                raise ModelImportError(f"function @{name} calls another function after torch-to-iree")
+            o.move_before(ret)
+        op.erase()
+
+
+def dynamic_arguments(text: str, function: str) -> dict[int, list[int]]:
+    """The arguments of `function` with dynamic dims: index -> shape (-1 where dynamic)."""
+    with shared_context.get() as ctx:
+        module = ir.Module.parse(text, ctx)
+        ftype = _function_type(module, function)
+        return {i: [-1 if ir.ShapedType.is_dynamic_size(s) else s for s in t.shape]
+                for i, t in enumerate(ftype.inputs) if isinstance(t, ir.RankedTensorType) and not t.has_static_shape}
+
+
+def _find(module: ir.Module, function: str) -> ir.Operation:
+    for op in module.body.operations:
+        if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == function:
+            return op.operation
+    raise ModelImportError(f"no function @{function}")
+
+
+def _function_type(module: ir.Module, function: str) -> ir.FunctionType:
+    return ir.FunctionType(ir.TypeAttr(_find(module, function).attributes["function_type"]).value)
+
+
+def specialize(text: str, function: str, shapes: dict[int, list[int]]) -> str:
+    """`text` with the arguments of `function` given static `shapes` (index -> shape), carried
+    through the program by canonicalization; a result left dynamic is a ModelImportError."""
+    with shared_context.get() as ctx, ir.Location.unknown():
+        module = ir.Module.parse(text, ctx)
+        fn = _find(module, function)
+        ftype = _function_type(module, function)
+        block = fn.regions[0].blocks[0]
+        inputs = list(ftype.inputs)
+        for i, shape in shapes.items():
+            old = ir.RankedTensorType(inputs[i])
+            if len(shape) != old.rank or any(not ir.ShapedType.is_dynamic_size(d) and d != s
+                                             for d, s in zip(old.shape, shape)):
+                raise ModelImportError(f"argument {i} is {old}: it cannot take the shape {'x'.join(map(str, shape))}")
+            static = ir.RankedTensorType.get(shape, old.element_type, old.encoding)
+            arg = block.arguments[i]
+            arg.set_type(static)
+            with ir.InsertionPoint.at_block_begin(block):
+                cast = tensor.CastOp(old, arg)
+            arg.replace_all_uses_except(cast.result, cast.operation)
+            inputs[i] = static
+        fn.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, list(ftype.results)))
+        try:
+            passmanager.PassManager.parse("builtin.module(func.func(canonicalize, cse))").run(module.operation)
+        except ir.MLIRError as e:
+            raise ModelImportError(f"specializing @{function} to its inputs' shapes failed:\n{_errors(e)}") from None
+        ret = next(o.operation for o in block.operations if o.operation.name == "func.return")
+        results = []
+        for i, v in enumerate(ret.operands):
+            owner = v.owner
+            if not isinstance(owner, ir.Block) and owner.name == "tensor.cast" and \
+                    ir.RankedTensorType(owner.operands[0].type).has_static_shape:
+                ret.operands[i] = owner.operands[0]
+            t = ret.operands[i].type
+            if isinstance(t, ir.RankedTensorType) and not t.has_static_shape:
+                raise ModelImportError(f"result {i} of @{function} stays {t} at the inputs' shapes")
+            results.append(t)
+        fn.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, results))
+        return str(module)
+
+
+def input_names(path: str) -> list[str] | None:
+    """The names of an ONNX model's graph inputs (not its initializers), in argument order;
+    None where the model cannot be read (its import reports why)."""
+    try:
+        import onnx
+        graph = onnx.load(path, load_external_data=False).graph
+    except Exception:  # noqa: BLE001 - the import that follows says what is wrong with the file
+        return None
+    weights = {t.name for t in graph.initializer}
+    return [i.name for i in graph.input if i.name not in weights]

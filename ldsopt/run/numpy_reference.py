@@ -13,8 +13,12 @@ Contract, `evaluate(text, function, inputs)`:
   whose indexing maps are projected permutations with constant indices allowed (an output
   written at a constant index keeps its init elsewhere),
   `linalg.softmax`, `tensor.empty`, `expand_shape`, `collapse_shape`, `extract_slice`,
-  `insert_slice`, `pad` and `concat` of static shapes, `util.unfoldable_constant`, `cf.assert`
-  (checked), `func.return`. Element types: f64, f32, f16 (numpy's own), bf16 only as the result of a
+  `insert_slice`, `pad`, `concat` and `reshape` of static shapes, `tensor.extract` (a gather's
+  table read in a generic body, its indices checked), `util.unfoldable_constant`,
+  `util.global.load` of a global whose value is inline (`dense`, `dense_resource`) or a
+  parameter of an archive (`parameters.Store`), `cf.assert` (checked: a failing one is an
+  `AssertionFailed`, the program's own refusal of its inputs), `func.return`. Element types:
+  f64, f32, f16 (numpy's own), bf16 only as the result of a
   `truncf` or a constant read by an `extf` (held in f32, rounded to bf16 here), integers of 1
   to 64 bits and `index`.
 - A generic's reduction is taken whole where each output yields `combine(out, e)` with `e`
@@ -32,19 +36,25 @@ Contract, `evaluate(text, function, inputs)`:
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 from iree.compiler import ir, passmanager
 
-from ldsopt import shared_context
+from ldsopt import parameters, shared_context
 from ldsopt.ir_types import scalar_type
 
 MAX_ELEMENTS = 1 << 26    # values in one evaluated array (512 MiB of f64)
 MAX_STEPS = 1 << 16       # sequential reduction steps of one generic
+_GLOBALS = object()       # the key, in an evaluation's values, of the program's globals and parameters
 
 
 class Unsupported(Exception):
     """What the evaluator does not take (the caller falls back to llvm-cpu)."""
+
+
+class AssertionFailed(Exception):
+    """A `cf.assert` of the program fails on these inputs (a gather index out of bounds)."""
 
 
 def _ops(block: ir.Block) -> list[ir.Operation]:
@@ -201,6 +211,8 @@ def _attribute_value(op: ir.Operation, attr: ir.Attribute, t: ir.Type) -> np.nda
     for kind in (ir.FloatAttr, ir.IntegerAttr, ir.BoolAttr):
         if isinstance(attr, kind):
             return _cast(np.full(shape, kind(attr).value), t)
+    if str(attr).startswith("dense_resource<"):
+        return _resource_value(op, attr, t)
     if isinstance(attr, ir.DenseElementsAttr):
         dense = ir.DenseElementsAttr(attr)
         if dense.is_splat:
@@ -209,6 +221,54 @@ def _attribute_value(op: ir.Operation, attr: ir.Attribute, t: ir.Type) -> np.nda
             if isinstance(attr, kind) and dtype != np.bool_ and not isinstance(scalar_type(t), ir.BF16Type):
                 return np.array(kind(attr), dtype=dtype).reshape(shape)
     raise _refuse(op, f"has a value numpy does not read ({str(attr)[:40]})")
+
+
+# The text of the resource blobs of the program being evaluated (`dense_resource` values).
+_resources: dict[str, str] = {}
+_RESOURCE = re.compile(r'^\s+("(?:[^"\\]|\\.)*"|[\w.$-]+): "0x([0-9A-Fa-f]*)"', re.M)
+
+
+def _blob_values(raw: bytes, t: ir.Type, where: str) -> np.ndarray:
+    """The values of element type and shape `t` stored little-endian in `raw`."""
+    e = scalar_type(t)
+    shape = _shape(t)
+    count = math.prod(shape)
+    if isinstance(e, ir.IntegerType) and e.width == 1:
+        raise Unsupported(f"{where}: i1 blobs are not read by numpy")
+    storage = np.dtype(np.uint16) if isinstance(e, ir.BF16Type) else numpy_dtype(e)
+    if len(raw) < count * storage.itemsize:
+        raise Unsupported(f"{where}: {len(raw)} bytes hold fewer than the {count} values of {t}")
+    values = np.frombuffer(raw, storage, count).reshape(shape)
+    if isinstance(e, ir.BF16Type):
+        return (values.astype(np.uint32) << 16).view(np.float32)
+    return values.copy()
+
+
+def _resource_value(op: ir.Operation, attr: ir.Attribute, t: ir.Type) -> np.ndarray:
+    name = re.match(r'dense_resource<("(?:[^"\\]|\\.)*"|[^>]+)>', str(attr)).group(1).strip('"')
+    if name not in _resources:
+        raise _refuse(op, f"reads resource {name}, which the program does not hold")
+    blob = bytes.fromhex(_resources[name])
+    return _blob_values(blob[4:], t, op.name)  # the first 4 bytes: the blob's alignment
+
+
+def _global_value(op: ir.Operation, args, env) -> np.ndarray:
+    """A `util.global.load`: its global's inline value or parameter."""
+    name = ir.FlatSymbolRefAttr(op.attributes["global"]).value
+    g = env[_GLOBALS]["globals"].get(name)
+    if g is None or "initial_value" not in g.attributes:
+        raise _refuse(op, f"reads @{name}, which has no initial value")
+    value, t = g.attributes["initial_value"], op.results[0].type
+    ref = parameters.named(str(value))
+    if ref is None:
+        return _attribute_value(op, value, t)
+    store = env[_GLOBALS]["parameters"]
+    if store is None:
+        raise _refuse(op, f"reads parameter {ref}, and no archive was given")
+    e = scalar_type(t)
+    itemsize = 2 if isinstance(e, ir.BF16Type) else numpy_dtype(e).itemsize
+    nbytes = math.prod(_shape(t)) * itemsize
+    return _blob_values(store.bytes_of(*ref, nbytes).tobytes(), t, op.name)
 
 
 # --- linalg.generic --------------------------------------------------------------------------
@@ -490,10 +550,21 @@ def _softmax(op, args, env):
 
 
 def _assert(op, args, env):
-    """cf.assert: nothing to compute where its condition holds (a shape check of a model)."""
+    """cf.assert: nothing to compute where its condition holds (a shape or bounds check)."""
     if not np.all(args[0]):
-        raise _refuse(op, "fails on these inputs")
+        raise AssertionFailed(f"the program's check \"{ir.StringAttr(op.attributes['msg']).value}\" fails on "
+                              "these inputs")
     return []
+
+
+def _extract(op, args, env):
+    """tensor.extract: a table read, at indices that may be arrays (a gather in a body)."""
+    table, indices = args[0], [np.asarray(i) for i in args[1:]]
+    for d, i in enumerate(indices):
+        if i.size and (i.min() < 0 or i.max() >= table.shape[d]):
+            raise AssertionFailed(f"tensor.extract reads index {int(i.max() if i.max() >= table.shape[d] else i.min())} "
+                                  f"of dim {d} of a table of {table.shape[d]}: out of bounds")
+    return table[tuple(indices)] if indices else table[()]
 
 
 def _constant(op, args, env):
@@ -511,6 +582,9 @@ _OPS = {
     "tensor.insert_slice": _insert_slice,
     "tensor.pad": _pad,
     "tensor.concat": lambda op, args, env: np.concatenate(args, axis=ir.IntegerAttr(op.attributes["dim"]).value),
+    "tensor.reshape": lambda op, args, env: np.reshape(args[0], [int(d) for d in args[1]]),
+    "tensor.extract": _extract,
+    "util.global.load": _global_value,
     "linalg.softmax": _softmax,
     "linalg.generic": lambda op, args, env: _Generic(op, args, env).run(),
 }
@@ -529,18 +603,27 @@ def _results(value) -> list:
     return value if isinstance(value, list) else [value]
 
 
-def evaluate(text: str, function: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
-    """The outputs of `function` of the program `text` on `inputs` (see the module docstring);
-    Unsupported for what it does not take."""
+def evaluate(text: str, function: str, inputs: list[np.ndarray],
+             parameter_store: parameters.Store | None = None) -> list[np.ndarray]:
+    """The outputs of `function` of the program `text` on `inputs` (see the module docstring),
+    its parameters read from `parameter_store`; Unsupported for what it does not take,
+    AssertionFailed where the program's own checks refuse the inputs."""
+    _resources.clear()
     with shared_context.get(), ir.Location.unknown():
         module = ir.Module.parse(text)
+        if "dialect_resources" in text:
+            # As this parse names them: a context renames blobs whose names it already holds.
+            printed = str(module)
+            _resources.update((k.strip('"'), v) for k, v in
+                              _RESOURCE.findall(printed[printed.index("dialect_resources"):]))
         passmanager.PassManager.parse("builtin.module(func.func(linalg-generalize-named-ops))").run(module.operation)
         funcs = [op for op in _ops(module.body) if op.name == "func.func"
                  and ir.StringAttr(op.attributes["sym_name"]).value == function]
         if len(funcs) != 1 or len(funcs[0].regions[0].blocks) != 1:
             raise Unsupported(f"function @{function} is not one block")
         block = funcs[0].regions[0].blocks[0]
-        env: dict = {}
+        env: dict = {_GLOBALS: {"parameters": parameter_store, "globals": {
+            ir.StringAttr(op.attributes["sym_name"]).value: op for op in _ops(module.body) if op.name == "util.global"}}}
         for arg, x in zip(block.arguments, inputs):
             env[arg] = _cast(x, arg.type) if isinstance(scalar_type(arg.type), ir.BF16Type) \
                 else np.asarray(x, numpy_dtype(arg.type)).reshape(_shape(arg.type))

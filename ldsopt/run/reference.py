@@ -18,7 +18,8 @@ What promotion changes, and what it keeps:
 - Values the program itself rounds stay rounded: an `arith.truncf` keeps its narrow result
   (now rounding from f64) and is followed by an `arith.extf` back to f64; a constant (dense,
   scalar or dense_resource) keeps its narrow value (e.g. 0.001 : f16 is 0.0010004) and is
-  followed by an `arith.extf`. A kernel then differs from the reference by the rounding of
+  followed by an `arith.extf`, and so does a weight (`util.global.load` of a `util.global`,
+  inline or a parameter, whose stored values stay as they are). A kernel then differs from the reference by the rounding of
   its arithmetic only, not by a quantization the program asks for.
 - `arith.sitofp`/`uitofp` produce f64 directly (exact for every integer of 32 bits).
 - Comparisons (`arith.cmpf`, max/min) compare the f64 values: on the inputs themselves they
@@ -179,6 +180,8 @@ def _check(op: ir.Operation) -> None:
     if op.name in REFUSED and any(_is_narrow(scalar_type(v.type)) for v in [*op.operands, *op.results]):
         raise NotPromotable(f"{where} {REFUSED[op.name]}")
     narrow_attrs = _narrow_attrs(op)
+    if op.name == "util.global":
+        return  # a weight's storage: its loads are promoted
     if op.name == "func.func":
         promote_type(ir.TypeAttr(op.attributes["function_type"]).value, where)
     elif narrow_attrs and not _is_constant(op, narrow_attrs):
@@ -207,8 +210,10 @@ def _promote(module: ir.Module) -> None:
             for block in region.blocks:
                 for arg in block.arguments:
                     arg.set_type(promote_type(arg.type, where))
-        if _is_constant(op, _narrow_attrs(op)) or (op.name == "arith.truncf"
-                                                    and _is_narrow(scalar_type(op.results[0].type))):
+        if op.name == "util.global":
+            continue
+        if _is_constant(op, _narrow_attrs(op)) or op.name == "util.global.load" or (
+                op.name == "arith.truncf" and _is_narrow(scalar_type(op.results[0].type))):
             kept.append(op)
             continue
         for res in op.results:
@@ -234,7 +239,9 @@ def _check_promoted(module: ir.Module) -> None:
     def visit(op):
         narrow = [v for v in [*op.results, *(a for r in op.regions for b in r.blocks for a in b.arguments)]
                   if _is_narrow(scalar_type(v.type))]
-        rounded = op.name == "arith.truncf" or _is_constant(op, _narrow_attrs(op))
+        if op.name == "util.global":
+            return ir.WalkResult.SKIP
+        rounded = op.name in ("arith.truncf", "util.global.load") or _is_constant(op, _narrow_attrs(op))
         if narrow and not (rounded and all(u.owner.name == "arith.extf" for v in narrow for u in v.uses)):
             raise NotPromotable(f"promotion left {op.name} computing in {narrow[0].type}")
         return ir.WalkResult.ADVANCE

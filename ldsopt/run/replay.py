@@ -110,6 +110,16 @@ def run_module(vmfb: str, function: str, device: str, inputs: list[Tensor], outp
         raise RuntimeError(f"iree-run-module failed ({proc.returncode}):\n{proc.stderr.strip()}")
 
 
+def parameter_flags(man: dict, folder: str) -> list[str]:
+    """iree-run-module's --parameters flags of a prepared folder's archives (paths in the
+    manifest relative to the folder, as `parameters.place` records them)."""
+    flags = []
+    for r in man.get("parameters", []):
+        path = os.path.join(folder, r["file"])
+        flags.append(f"--parameters={r['scope'] + '=' if r['scope'] else ''}{path}")
+    return flags
+
+
 @dataclasses.dataclass
 class Comparison:
     name: str
@@ -196,7 +206,8 @@ def replay(folder: str, device: str | None = None, atol: float | None = None, rt
     if len(expected) != len(outputs):
         raise RuntimeError(f"{folder} holds no reference outputs (prepared without a reference run)")
     device = device or man["device"]
-    run_module(os.path.join(folder, man["vmfb"]), man["function"], device, inputs, outputs, folder)
+    run_module(os.path.join(folder, man["vmfb"]), man["function"], device, inputs, outputs, folder,
+               tuple(parameter_flags(man, folder)))
     comps = []
     for i, (out, exp, tol) in enumerate(zip(outputs, expected, man["tolerances"])):
         a = tol["atol"] if atol is None else atol
