@@ -56,9 +56,10 @@ _KEEPS = {"tensor.cast", "tensor.expand_shape", "tensor.collapse_shape", "tensor
           "linalg.broadcast", "linalg.transpose", "linalg.copy"}
 # Scalar ops in a body that keep an index's value.
 _SCALAR_KEEPS = {"arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "arith.trunci"}
-# Ops that read a value as a position and whose bound the analysis does not derive.
-_POSITION_SINKS = {"tensor.extract", "tensor.insert", "tensor.extract_slice", "tensor.insert_slice", "tensor.dim",
-                   "iree_linalg_ext.gather", "iree_linalg_ext.scatter", "tensor.gather", "tensor.scatter"}
+# Ops that read values as positions: the first operand that is one.
+_POSITIONS_FROM = {"tensor.extract": 1, "tensor.insert": 2, "tensor.extract_slice": 1, "tensor.insert_slice": 2,
+                   "tensor.dim": 1, "iree_linalg_ext.gather": 1, "iree_linalg_ext.scatter": 1, "tensor.gather": 1,
+                   "tensor.scatter": 2}
 
 
 def _users(v: ir.Value):
@@ -99,34 +100,36 @@ def _bounds_of(arg: ir.Value) -> IndexBound:
             elif name in ("arith.cmpi", "cf.assert"):
                 continue  # the program's own bounds checks
             else:
-                _taint(op, bound, seen)
+                for r in op.results:
+                    _taint(r, bound)
     return bound
 
 
-def _taint(op: ir.Operation, bound: IndexBound, seen: set) -> None:
-    """Marks `bound` unbounded where values computed from `op`'s results reach a position."""
-    stack = [op]
-    visited: set = set()
+def _is_position(op: ir.Operation, k: int) -> bool:
+    """Whether operand `k` of `op` is read as a position (an index, an offset, a size)."""
+    first = _POSITIONS_FROM.get(op.name)
+    return first is not None and k >= first
+
+
+def _taint(v: ir.Value, bound: IndexBound) -> None:
+    """Marks `bound` unbounded where values computed from `v` reach a position."""
+    stack, seen = [v], set()
     while stack and bound.unbounded is None:
-        o = stack.pop()
-        key = id(o) if not o.results else o.results[0]
-        if key in visited:
+        w = stack.pop()
+        if w in seen:
             continue
-        visited.add(key)
-        if o.name in _POSITION_SINKS:
-            bound.unbounded = o.name
-            return
-        outs = list(o.results)
-        if o.name == "linalg.yield":
-            outs = list(o.parent.results)
-        for r in outs:
-            for owner, k in _users(r):
-                user = owner.operation if hasattr(owner, "operation") else owner
-                if user.name == "linalg.generic" and k < len(user.operands) - len(user.results):
-                    for uu, _ in _users(user.regions[0].blocks[0].arguments[k]):
-                        stack.append(uu.operation if hasattr(uu, "operation") else uu)
-                else:
-                    stack.append(user)
+        seen.add(w)
+        for owner, k in _users(w):
+            op = owner.operation if hasattr(owner, "operation") else owner
+            if _is_position(op, k):
+                bound.unbounded = op.name
+                return
+            if op.name == "linalg.generic" and k < len(op.operands) - len(op.results):
+                stack.append(op.regions[0].blocks[0].arguments[k])
+            elif op.name == "linalg.yield":
+                stack.append(op.parent.results[k])
+            else:
+                stack.extend(op.results)
 
 
 def index_bounds(text: str, function: str) -> list[IndexBound]:
@@ -227,13 +230,13 @@ def as_argument(value: np.ndarray, shape: list[int], dtype: str, index: int) -> 
         raise InputsError(f"--input {index}: a {'x'.join(map(str, value.shape)) or 'scalar'} value for an "
                           f"argument of shape {want}")
     if dtype in FLOATS:
-        if value.dtype.kind not in "fiub":
+        if value.dtype.kind != "f":
             raise InputsError(f"--input {index}: {value.dtype} values for a {dtype} argument")
         if dtype == "bf16":
             bits = value.astype(np.float32).view(np.uint32).astype(np.uint64)
             return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
         return value.astype(DTYPES[dtype][0])
-    if value.dtype.kind not in "iub" or (value.dtype.kind == "f"):
+    if value.dtype.kind not in "iub":
         raise InputsError(f"--input {index}: {value.dtype} values for a {dtype} argument")
     target = DTYPES[dtype][0]
     if dtype != "i1" and value.size and (value.min() < np.iinfo(target).min or value.max() > np.iinfo(target).max):

@@ -611,9 +611,9 @@ def evaluate(text: str, function: str, inputs: list[np.ndarray],
     _resources.clear()
     with shared_context.get(), ir.Location.unknown():
         module = ir.Module.parse(text)
-        if "dialect_resources" in text:
+        printed = str(module) if "dialect_resources" in text else ""
+        if "dialect_resources" in printed:
             # As this parse names them: a context renames blobs whose names it already holds.
-            printed = str(module)
             _resources.update((k.strip('"'), v) for k, v in
                               _RESOURCE.findall(printed[printed.index("dialect_resources"):]))
         passmanager.PassManager.parse("builtin.module(func.func(linalg-generalize-named-ops))").run(module.operation)

@@ -10,6 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from ldsopt import inputs as inputs_mod
 from ldsopt.run import driver
 from ldsopt.run import numpy_reference
 from ldsopt.run.numpy_reference import Unsupported, evaluate, round_to_bf16
@@ -211,11 +212,12 @@ def test_round_to_bf16_is_correctly_rounded_near_ties():
           %y = linalg.conv_1d ins(%x, %w : tensor<8xf64>, tensor<3xf64>) outs(%o : tensor<6xf64>) -> tensor<6xf64>
           return %y : tensor<6xf64>
         }""", [(8,), (3,), (6,)], "indexing map numpy does not evaluate"),
-    ("""func.func @f(%x: tensor<8xf64>) -> f64 {
+    ("""func.func @f(%x: tensor<8xf64>) -> tensor<8xf64> {
           %c = arith.constant 3 : index
-          %y = tensor.extract %x[%c] : tensor<8xf64>
-          return %y : f64
-        }""", [(8,)], "tensor.extract is not evaluated by numpy"),
+          %v = arith.constant 1.0 : f64
+          %y = tensor.insert %v into %x[%c] : tensor<8xf64>
+          return %y : tensor<8xf64>
+        }""", [(8,)], "tensor.insert is not evaluated by numpy"),
 ])
 def test_refuses_what_it_does_not_evaluate(text, shapes, why):
     args = [np.zeros(shape) for shape in shapes]
@@ -256,7 +258,7 @@ def test_agrees_with_llvm_cpu(program, tmp_path):
     text = driver.read_source(str(path))
     sig = driver.signature(text, None, str(path))
     inputs = [driver.Tensor(shape, dtype, f"input{i}.bin") for i, (shape, dtype) in enumerate(sig.inputs)]
-    for t, a in zip(inputs, driver.random_inputs(sig, 0)):
+    for t, a in zip(inputs, inputs_mod.random_inputs(sig.inputs, 0)):
         t.save(str(tmp_path), a)
     runs = {}
     for engine in ("numpy", "llvm-cpu"):
@@ -296,3 +298,52 @@ def test_an_output_written_at_a_constant_index_keeps_the_rest_of_its_init():
     (out,) = evaluate(text, "f", [x, init])
     np.testing.assert_allclose(out[:, 0], init[:, 0] + x.sum(axis=1), rtol=1e-13)
     assert np.array_equal(out[:, 1], init[:, 1])
+
+
+GATHER = """
+#m = affine_map<(d0, d1) -> (d0)>
+#m2 = affine_map<(d0, d1) -> (d0, d1)>
+util.global private @table = dense_resource<blob> : tensor<5x2xf32>
+func.func @f(%ids: tensor<3xi64>) -> tensor<3x2xf32> {
+  %t = util.global.load @table : tensor<5x2xf32>
+  %e = tensor.empty() : tensor<3x2xf32>
+  %g = linalg.generic {indexing_maps = [#m, #m2], iterator_types = ["parallel", "parallel"]}
+      ins(%ids : tensor<3xi64>) outs(%e : tensor<3x2xf32>) {
+  ^bb0(%in: i64, %out: f32):
+    %i = arith.index_cast %in : i64 to index
+    %j = linalg.index 1 : index
+    %x = tensor.extract %t[%i, %j] : tensor<5x2xf32>
+    linalg.yield %x : f32
+  } -> tensor<3x2xf32>
+  return %g : tensor<3x2xf32>
+}
+{-#
+  dialect_resources: {
+    builtin: {
+      blob: "0x04000000HEX"
+    }
+  }
+#-}
+""".replace("HEX", np.arange(10, dtype=np.float32).tobytes().hex().upper())
+
+
+def test_gathers_read_weights_of_globals_and_refuse_out_of_bounds_indices():
+    (out,) = evaluate(GATHER, "f", [np.array([4, 0, 2])])
+    assert out.tolist() == [[8, 9], [0, 1], [4, 5]]
+    with pytest.raises(numpy_reference.AssertionFailed, match="index 5 of dim 0 of a table of 5"):
+        evaluate(GATHER, "f", [np.array([1, 5, 2])])
+
+
+def test_parameters_are_read_from_the_archive(tmp_path):
+    from iree import runtime
+
+    from ldsopt import parameters
+    index = runtime.ParameterIndex()
+    runtime.parameter_index_add_numpy_ndarray(index, "w", np.arange(10, dtype=np.float32).reshape(5, 2) * 2)
+    index.create_archive_file(str(tmp_path / "p.irpa"))
+    text = GATHER.replace("dense_resource<blob>", '#flow.parameter.named<"model"::"w">')
+    store = parameters.Store([parameters.Archive("model", str(tmp_path / "p.irpa"))])
+    (out,) = evaluate(text, "f", [np.array([1, 3, 0])], store)
+    assert out.tolist() == [[4, 6], [12, 14], [0, 2]]
+    with pytest.raises(Unsupported, match="no archive was given"):
+        evaluate(text, "f", [np.array([1, 3, 0])])
