@@ -101,7 +101,8 @@ def export(model, args: tuple, folder: str, *, kwargs: dict | None = None, dynam
     aot.save_module_parameters(os.path.join(folder, "parameters", "model.irpa"), model)
     for i, t in enumerate(expected):
         np.save(os.path.join(folder, f"torch_expected{i}.npy"), _numpy(t))
-    record = {"rebuild": recipe, "names": argument_names(model, len(args)), "outputs": len(expected),
+    names = argument_names(model, len(args)) + list(kwargs or {})
+    record = {"rebuild": recipe, "names": names, "kwargs": list(kwargs or {}), "outputs": len(expected),
               "mlir": os.path.relpath(mlir, folder), "parameters": {"scope": SCOPE, "file": "parameters/model.irpa"}}
     with open(os.path.join(folder, "torch.json"), "w") as f:
         json.dump(record, f, indent=1)
@@ -123,7 +124,9 @@ def prepare(model, *args, target: str, folder: str, kwargs: dict | None = None, 
     record = export(model, args, folder, kwargs=kwargs, dynamic_shapes=dynamic_shapes)
     progress(f"exported {type(model).__name__}: {record['mlir']}, {record['parameters']['file']}")
     archive = [parameters.Archive(SCOPE, os.path.join(folder, record["parameters"]["file"]))]
-    given = inputs.Options(names=record["names"], arrays={i: _numpy(a) for i, a in enumerate(args)})
+    torch, _ = _torch()
+    example = [t for t in torch.utils._pytree.tree_leaves((tuple(args), kwargs or {})) if isinstance(t, torch.Tensor)]
+    given = inputs.Options(names=record["names"], arrays={i: _numpy(a) for i, a in enumerate(example)})
     source = os.path.join(folder, record["mlir"])
     variants = {"ldsopt": False, "iree": True} if target == "cuda" else {"ldsopt": False}
     for sub, baseline in variants.items():

@@ -124,17 +124,21 @@ def time_all(folder: str, repetitions: int = 10, batch: int = 20, say=print) -> 
     args = [a.to("cuda") for a in args]
     out = {}
     with torch.inference_mode():
-        eager = [t for t in torch.utils._pytree.tree_leaves(model(*args)) if isinstance(t, torch.Tensor)]
+        record = _record(folder)
+        npos = len(record["names"]) - len(record.get("kwargs", []))
+        kwargs = dict(zip(record.get("kwargs", []), args[npos:]))
+        args = args[:npos]
+        eager = [t for t in torch.utils._pytree.tree_leaves(model(*args, **kwargs)) if isinstance(t, torch.Tensor)]
         comps = against_torch([t.float().cpu().numpy() if t.dtype == torch.bfloat16 else t.cpu().numpy()
                                for t in eager], folder, man, "PyTorch CUDA output")
         out["eager_values"] = {"passed": all(c.ok for c in comps), "max_abs": max(c.max_abs for c in comps)}
         timer = TorchTimer(repetitions)
         out["gpu"] = timer.gpu
-        runs = {"eager": lambda: model(*args)}
+        runs = {"eager": lambda: model(*args, **kwargs)}
         try:
             compiled = torch.compile(model)
-            compiled(*args)
-            runs["torch.compile"] = lambda: compiled(*args)
+            compiled(*args, **kwargs)
+            runs["torch.compile"] = lambda: compiled(*args, **kwargs)
         except Exception as e:  # noqa: BLE001 - a compile failure is a result, not a crash
             out["torch.compile"] = {"error": f"{type(e).__name__}: {e}"}
         try:
@@ -142,11 +146,11 @@ def time_all(folder: str, repetitions: int = 10, batch: int = 20, say=print) -> 
             stream.wait_stream(torch.cuda.current_stream())
             with torch.cuda.stream(stream):
                 for _ in range(3):
-                    model(*args)
+                    model(*args, **kwargs)
             torch.cuda.current_stream().wait_stream(stream)
             graph = torch.cuda.CUDAGraph()
             with torch.cuda.graph(graph):
-                model(*args)
+                model(*args, **kwargs)
             runs["CUDA graph"] = graph.replay
         except Exception as e:  # noqa: BLE001
             out["CUDA graph"] = {"error": f"{type(e).__name__}: {e}"}
