@@ -123,7 +123,9 @@ def place(archives: list[Archive], folder: str, base: str) -> list[dict]:
     out = []
     for a in archives:
         dest = os.path.join(folder, (a.scope or "global") + "_" + os.path.basename(a.path))
-        if not (os.path.exists(dest) and os.path.samefile(dest, a.path)):
+        if os.path.samefile(os.path.dirname(os.path.abspath(a.path)), folder):
+            dest = a.path  # already there (ldsopt.torch saves its archive in place)
+        elif not (os.path.exists(dest) and os.path.samefile(dest, a.path)):
             if os.path.exists(dest):
                 os.remove(dest)
             try:

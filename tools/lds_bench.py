@@ -8,7 +8,9 @@
 
 Cases live in ldsopt/measure/cases.py. Results: OUT/results.json, results.md (a table of times
 and fractions of the copy bandwidth measured in the same run) and results.png.
-A PROGRAM (linalg or torch-dialect MLIR, or ONNX) gives OUT/program_results.{json,md,png}:
+A PROGRAM (linalg MLIR, a torch export of iree-turbine lowered by IREE's torch input pipeline,
+IREE's ONNX import, or ONNX; its weights inline or in --parameters archives; its inputs as
+lds-run's --input, --input-range, --input-shape give them) gives OUT/program_results.{json,md,png}:
 per dispatch, its time through ldsopt and through IREE and who lowered it (or why ldsopt
 did not); the whole program through ldsopt and through IREE's default; the PyTorch twin
 where the model names one (`ldsopt.measure.program_bench`).
@@ -26,6 +28,14 @@ from ldsopt.measure import bench_replay
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="lds-bench", description=__doc__.split("\n")[0])
     ap.add_argument("program", nargs="?", help="a program or model to time instead of the cases (.mlir, .onnx)")
+    ap.add_argument("--parameters", action="append", metavar="[SCOPE=]FILE",
+                    help="PROGRAM: a parameter archive its util.globals name, as lds-run takes it; repeatable")
+    ap.add_argument("--input", action="append", dest="input_values", metavar="NAME_OR_INDEX=VALUE",
+                    help="PROGRAM: an input's value, as lds-run takes it (@file.npy, SHAPExTYPE=...); repeatable")
+    ap.add_argument("--input-range", action="append", metavar="NAME_OR_INDEX=LO:HI",
+                    help="PROGRAM: draw this input in [LO, HI]; repeatable")
+    ap.add_argument("--input-shape", action="append", metavar="NAME_OR_INDEX=SHAPE",
+                    help="PROGRAM: the shape of a random input of dynamic dims; repeatable")
     ap.add_argument("--target", choices=["cuda", "lavapipe", "gfx942"],
                     help="what to compile for (required unless --replay or --list)")
     ap.add_argument("--cases", help="comma-separated case names (default: all; lavapipe: a small subset)")
@@ -42,6 +52,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--no-torch", action="store_true", help="skip the PyTorch column and the copy bandwidth")
     ap.add_argument("--list", action="store_true", help="list the cases and their bytes")
     return ap
+
+
+def lds_run_usage_error() -> type:
+    from ldsopt.tools import lds_run
+    return lds_run.UsageError
 
 
 def main(argv=None) -> int:
@@ -68,15 +83,17 @@ def main(argv=None) -> int:
         ap.error("a PROGRAM or --cases, not both")
     try:
         if args.program:
+            from ldsopt.tools import lds_run
             bench.prepare_program(args.program, args.target, folder, args.pipeline or driver.DEFAULT_PIPELINE,
                                   driver.PROGRAM_PIPELINE if args.program_pipeline is None else args.program_pipeline,
-                                  progress=lambda m: print(m, flush=True))
+                                  progress=lambda m: print(m, flush=True),
+                                  given=lds_run.input_options(args, args.program), archives=lds_run.archives(args))
         else:
             bench.prepare(args.target, folder, args.cases.split(",") if args.cases else None,
                           args.pipeline or driver.DEFAULT_PIPELINE,
                           driver.PROGRAM_PIPELINE if args.program_pipeline is None else args.program_pipeline,
                           progress=lambda m: print(m, flush=True))
-    except (driver.DriverError, FileNotFoundError) as e:
+    except (driver.DriverError, FileNotFoundError, lds_run_usage_error()) as e:
         where = getattr(e, "where", None)
         print(f"{where + ': ' if where else 'lds-bench: '}error: {e}", file=sys.stderr)
         return 1

@@ -205,7 +205,8 @@ def _twin(path: str, folder: str) -> dict | None:
 
 
 def prepare_program(path: str, target: str, folder: str, pipeline_text: str = driver.DEFAULT_PIPELINE,
-                    program_pipeline: str = driver.PROGRAM_PIPELINE, progress=print) -> dict:
+                    program_pipeline: str = driver.PROGRAM_PIPELINE, progress=print, given=None,
+                    archives=()) -> dict:
     """Prepares `lds-bench PROGRAM` (any program or model lds-run takes) into `folder`:
     - ldsopt/ and iree/: the whole program through ldsopt and through IREE's default, as
       `lds-run --prepare` (and `--baseline`) make them, for `program_bench`;
@@ -214,10 +215,17 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
       ldsopt and as IREE configured it: the same dispatches both ways, so the per-dispatch
       table compares code generation only;
     - the PyTorch twin, where the model names one;
-    and manifest.json, whose `dispatches` are the table's rows in program order."""
+    and manifest.json, whose `dispatches` are the table's rows in program order. `given`
+    (inputs.Options) and the parameter `archives` are lds-run's: the archives are placed once,
+    in folder/parameters, and both whole-program modules read them there."""
+    from ldsopt import inputs, model_import, parameters
     tgt = target_model.known(target)
     name = os.path.splitext(os.path.basename(path))[0]
     text = driver.read_source(path)  # a model is imported once, for every module made of it
+    try:  # at its inputs' shapes (an export with dynamic dims), for the dispatch benchmarks too
+        text = driver.program_inputs(text, None, path, given or inputs.Options())[0]
+    except (inputs.InputsError, model_import.ModelImportError) as e:
+        raise driver.DriverError(str(e), path) from None
     os.makedirs(folder, exist_ok=True)
     whole = {}
     with tempfile.TemporaryDirectory(prefix=f"lds-bench-{name}-") as work:
@@ -229,7 +237,8 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
             sub_folder = os.path.join(folder, sub)
             man = whole[variant] = driver.prepare(src, target, sub_folder, pipeline_text=pipeline_text,
                                                   program_pipeline=program_pipeline, baseline=baseline,
-                                                  run_reference=not baseline)
+                                                  run_reference=not baseline, given=given, archives=archives,
+                                                  parameters_folder=os.path.join(folder, "parameters"))
             if not baseline:
                 with open(os.path.join(sub_folder, "configured.mlir")) as f:
                     calls = dispatch_calls(f.read())
