@@ -4,7 +4,7 @@ against PyTorch's own output and the reference, and on CUDA time it against PyTo
     import ldsopt.torch
     ldsopt.torch.run(model, ids, target="lavapipe")                 # all here; returns the result
     ldsopt.torch.prepare(model, ids, target="cuda", folder="DIR")   # here: compile, no GPU needed
-    python -m ldsopt.torch_replay DIR                               # there: check and time
+    python -m ldsopt.run.torch_replay DIR                               # there: check and time
 
 Needs the `torch` extra (`pip install -e '.[torch]'`: torch, iree-turbine, transformers).
 `export` is what a turbine user writes: `aot.export(model, args=..., dynamic_shapes=...)`
@@ -38,7 +38,7 @@ import tempfile
 
 import numpy as np
 
-from ldsopt import driver, inputs, parameters, torch_replay
+from ldsopt.run import driver, inputs, parameters, torch_replay
 from ldsopt import target as target_model
 
 SCOPE = "model"
@@ -159,7 +159,7 @@ def run(model, *args, target: str | None = None, folder: str | None = None, kwar
                 progress=progress, **options)
         if target == "gfx942" or target_model.known(target).device not in devices:
             return {"prepared": where if folder else None, "target": target,
-                    "replay": f"python -m ldsopt.torch_replay {where}"}
+                    "replay": f"python -m ldsopt.run.torch_replay {where}"}
         return torch_replay.replay(where, time=time and target == "cuda", say=progress)
 
 

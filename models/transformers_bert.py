@@ -3,7 +3,7 @@ exported by iree-turbine and prepared for a GPU machine by `ldsopt.torch.prepare
 
     python models/transformers_bert.py DIR [--layers 1] [--vocab 1024] [--batch 1] [--seq 128]
                                        [--dtype f32|f16] [--attn eager|sdpa] [--target cuda]
-    python -m ldsopt.torch_replay DIR      # there: the ldsopt module against the reference and
+    python -m ldsopt.run.torch_replay DIR      # there: the ldsopt module against the reference and
                                            # PyTorch, timed against eager, torch.compile, a CUDA graph
 
 BERT-base: hidden 768, 12 heads, FFN 3072, 512 positions; one layer and a vocabulary of
@@ -39,7 +39,7 @@ def main(argv=None) -> int:
     import transformers
 
     import ldsopt.torch as lt
-    from ldsopt import driver
+    from ldsopt.run import driver
 
     config = transformers.BertConfig(vocab_size=args.vocab, hidden_size=768, num_hidden_layers=args.layers,
                                      num_attention_heads=12, intermediate_size=3072, max_position_embeddings=512,
@@ -53,7 +53,7 @@ def main(argv=None) -> int:
         print(f"{getattr(e, 'where', None) or 'transformers_bert'}: error: {e}", file=sys.stderr)
         return 1
     print(f"PREPARED {args.folder} ({folder_bytes(args.folder) / 2**20:.1f} MiB) for {args.target}: "
-          f"python -m ldsopt.torch_replay {args.folder}")
+          f"python -m ldsopt.run.torch_replay {args.folder}")
     return 0
 
 

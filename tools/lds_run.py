@@ -77,7 +77,7 @@ class UsageError(Exception):
 
 
 def archives(args) -> list:
-    from ldsopt import parameters
+    from ldsopt.run import parameters
     try:
         return [parameters.parse(spec) for spec in args.parameters or []]
     except parameters.ParameterError as e:
@@ -87,7 +87,7 @@ def archives(args) -> list:
 def input_options(args, path: str):
     """The --input/--input-range/--input-shape options, with the argument names of an ONNX
     model's graph (`model_import.input_names`)."""
-    from ldsopt import inputs, model_import
+    from ldsopt.run import inputs, model_import
     names = model_import.input_names(path) if path.endswith(".onnx") else None
     return inputs.Options(args.input_values or [], args.input_range or [], args.input_shape or [], names)
 

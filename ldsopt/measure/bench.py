@@ -218,7 +218,7 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
     and manifest.json, whose `dispatches` are the table's rows in program order. `given`
     (inputs.Options) and the parameter `archives` are lds-run's: the archives are placed once,
     in folder/parameters, and both whole-program modules read them there."""
-    from ldsopt import inputs, model_import, parameters
+    from ldsopt.run import inputs, model_import, parameters
     tgt = target_model.known(target)
     name = os.path.splitext(os.path.basename(path))[0]
     text = driver.read_source(path)  # a model is imported once, for every module made of it

@@ -22,9 +22,10 @@ import subprocess
 import numpy as np
 from iree.compiler import ir
 
-from ldsopt import diagnostics, inputs as inputs_mod, parameters, pipeline, remarks, shared_context, syntax_upgrade
+from ldsopt import diagnostics, pipeline, remarks, shared_context, syntax_upgrade
 from ldsopt import target as target_model
-from ldsopt.run import compile_cache, model_import, numpy_reference
+from ldsopt.run import compile_cache, model_import, numpy_reference, parameters
+from ldsopt.run import inputs as inputs_mod
 from ldsopt.run import record as run_record
 from ldsopt.run import reference as reference_mod
 from ldsopt.codegen.kernel import LOWERED_BY, USER_CONFIG

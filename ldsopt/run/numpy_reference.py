@@ -41,7 +41,8 @@ import re
 import numpy as np
 from iree.compiler import ir, passmanager
 
-from ldsopt import parameters, shared_context
+from ldsopt import shared_context
+from ldsopt.run import parameters
 from ldsopt.ir_types import scalar_type
 
 MAX_ELEMENTS = 1 << 26    # values in one evaluated array (512 MiB of f64)

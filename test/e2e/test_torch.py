@@ -1,4 +1,4 @@
-"""PyTorch models in (ldsopt/torch.py, ldsopt/model_import.py, ldsopt/inputs.py): real
+"""PyTorch models in (ldsopt/torch.py, ldsopt/run/model_import.py, ldsopt/run/inputs.py): real
 iree-turbine exports, made in each test from small random-initialized models (transformers
 configs, no downloads), run on lavapipe through `ldsopt.torch.run` and `lds-run`, and checked
 against PyTorch's outputs and the reference.
@@ -17,7 +17,7 @@ transformers = pytest.importorskip("transformers", reason="the torch extra is no
 pytest.importorskip("iree.turbine", reason="the torch extra is not installed")
 
 import ldsopt.torch as lt  # noqa: E402
-from ldsopt import driver, torch_replay  # noqa: E402
+from ldsopt.run import driver, torch_replay  # noqa: E402
 
 VOCAB = 61
 # IREE 3.13 compiles no attention (scaled_dot_product_attention as iree_linalg_ext's

@@ -1,10 +1,10 @@
-"""ldsopt/inputs.py: random inputs, the bounds a program's table reads put on its integer
+"""ldsopt/run/inputs.py: random inputs, the bounds a program's table reads put on its integer
 inputs, and the user's inputs as iree-run-module spells them."""
 
 import numpy as np
 import pytest
 
-from ldsopt import inputs
+from ldsopt.run import inputs
 from ldsopt.run import replay
 
 # An embedding (as torch-mlir lowers aten.embedding) of ids %arg0 through a reshape, and

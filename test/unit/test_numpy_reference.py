@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ldsopt import inputs as inputs_mod
+from ldsopt.run import inputs as inputs_mod
 from ldsopt.run import driver
 from ldsopt.run import numpy_reference
 from ldsopt.run.numpy_reference import Unsupported, evaluate, round_to_bf16
@@ -337,7 +337,7 @@ def test_gathers_read_weights_of_globals_and_refuse_out_of_bounds_indices():
 def test_parameters_are_read_from_the_archive(tmp_path):
     from iree import runtime
 
-    from ldsopt import parameters
+    from ldsopt.run import parameters
     index = runtime.ParameterIndex()
     runtime.parameter_index_add_numpy_ndarray(index, "w", np.arange(10, dtype=np.float32).reshape(5, 2) * 2)
     index.create_archive_file(str(tmp_path / "p.irpa"))

@@ -48,7 +48,7 @@ EXEMPT = {
     "python -m ldsopt.measure.program_bench DIR --out OUT": "run on the GPU machine, on a folder the user prepared",
     "lds-bench model.onnx --target lavapipe --out OUT": "model.onnx stands for the user's model "
                                                         "(test/e2e/test_lds_bench_program.py runs it on a model)",
-    "python -m ldsopt.torch_replay DIR": "run on the GPU machine, on a folder the user prepared",
+    "python -m ldsopt.run.torch_replay DIR": "run on the GPU machine, on a folder the user prepared",
 }
 
 

@@ -1,7 +1,7 @@
 """The run half of `ldsopt.torch`: run a folder it prepared, check the ldsopt module's outputs
 against the reference and against PyTorch's, and on CUDA time it against PyTorch.
 
-    python -m ldsopt.torch_replay DIR [--no-time] [--repetitions N] [--batch-size N]
+    python -m ldsopt.run.torch_replay DIR [--no-time] [--repetitions N] [--batch-size N]
 
 Needs the IREE runtime and numpy, and torch for what PyTorch computes (so it runs on a GPU
 machine without the compiler). In one run:
@@ -26,9 +26,9 @@ import sys
 
 import numpy as np
 
-from ldsopt import program_bench
-from ldsopt import replay as lds_replay
-from ldsopt.replay import Tensor
+from ldsopt.measure import program_bench
+from ldsopt.run import replay as lds_replay
+from ldsopt.run.replay import Tensor
 
 
 def _record(folder: str) -> dict:
@@ -117,7 +117,7 @@ def time_all(folder: str, repetitions: int = 10, batch: int = 20, say=print) -> 
     """On CUDA: PyTorch eager, torch.compile and a CUDA graph, and the ldsopt and IREE modules
     (module docstring); each entry {"us": ...} or {"error": ...}."""
     import torch
-    from ldsopt.bench_replay import TorchTimer
+    from ldsopt.measure.timing import TorchTimer
 
     model = rebuild(folder, "cuda")
     args, man = _inputs(folder)
@@ -198,7 +198,7 @@ def report(result: dict) -> tuple[str, bool]:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m ldsopt.torch_replay", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m ldsopt.run.torch_replay", description=__doc__.split("\n")[0])
     ap.add_argument("folder")
     ap.add_argument("--no-time", action="store_true", help="check the values only")
     ap.add_argument("--repetitions", type=int, default=10)
