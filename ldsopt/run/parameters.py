@@ -118,8 +118,10 @@ def check(text: str, archives: list[Archive]) -> None:
 
 def place(archives: list[Archive], folder: str, base: str) -> list[dict]:
     """Copies (hard-links where it can) each archive into `folder` once; returns the
-    manifest's records, each archive's path relative to `base` (the manifest's folder)."""
-    os.makedirs(folder, exist_ok=True)
+    manifest's records, each archive's path relative to `base` (the manifest's folder).
+    Without archives nothing is made."""
+    if archives:
+        os.makedirs(folder, exist_ok=True)
     out = []
     for a in archives:
         dest = os.path.join(folder, (a.scope or "global") + "_" + os.path.basename(a.path))

@@ -91,6 +91,8 @@ FILES: list[tuple[str, str]] = [
     ("commands.sh", "every IREE command run for this folder, in order, exactly as run (iree-compile to "
                     "configure the dispatches, once per fusion setting tried and once for the one kept; "
                     "iree-compile of the ldsopt module and of the reference; iree-run-module)"),
+    ("parameters", "the parameter archives (`--parameters`, IREE's .irpa) that the modules and the reference read, "
+                   "one copy each; only where the program reads parameters"),
     ("source.mlir", "the program (after the program pipeline) with the target's device attached, as given to "
                     "iree-compile --compile-to=executable-configurations"),
     ("configured.mlir", "IREE's output at executable-configurations: one func per dispatch, which the ldsopt "
