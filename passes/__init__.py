@@ -14,4 +14,5 @@ PASSES = {
     "ldsopt-dtl-layout": "ldsopt.passes.dtl_layout:DtlLayout",
     "ldsopt-inthread-transpose": "ldsopt.passes.inthread_transpose:InthreadTranspose",
     "ldsopt-split-reduction": "ldsopt.passes.split_reduction:SplitReduction",
+    "ldsopt-attention": "ldsopt.passes.attention:Attention",
 }

@@ -16,6 +16,8 @@ from ldsopt import target
 from ldsopt.codegen import fast_math
 
 _ELEMENTWISE_DIALECTS = ("arith.", "math.")
+# The terminators of the bodies `clone_body` clones: a generic's, and an attention score region's.
+_YIELDS = ("linalg.yield", "iree_linalg_ext.yield")
 
 
 def map_dims(m: ir.AffineMap) -> list[int] | None:
@@ -88,7 +90,8 @@ def vectorize_body(root: ir.Operation, inputs: list[ir.Value], v: int) -> ir.Val
 
 def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None, mapping: dict | None = None,
                reciprocals: dict | None = None) -> list[ir.Value]:
-    """Clones the generic's scalar body at the insertion point, its block arguments taken
+    """Clones the generic's scalar body (or another op's one-block region ending in a yield, such
+    as an attention's score region) at the insertion point, its block arguments taken
     from `args`, onto vectors of `v` lanes (None: as scalars); every yielded value.
     `mapping` (body value -> new value), if given, supplies values for ops not to clone (a
     linalg.index) and receives every cloned one. `reciprocals` (block argument -> the new
@@ -112,7 +115,7 @@ def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None, mapping:
 
     for op in block.operations:
         op = op.operation
-        if op.name == "linalg.yield":
+        if op.name in _YIELDS:
             return [get(x) for x in op.operands]
         attrs = dict(op.attributes.items())
         if all(r in mapping for r in op.results):
@@ -132,4 +135,4 @@ def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None, mapping:
                                       operands=[get(x) for x in op.operands], attributes=attrs)
         for old, res in zip(op.results, new.results):
             mapping[old] = res
-    raise AssertionError("linalg.generic body without linalg.yield")
+    raise AssertionError("a body without its yield")

@@ -93,8 +93,9 @@ def _horner(coeffs: list[float], s: ir.Value) -> ir.Value:
 _EXP2_INTRINSIC = {"cuda": "llvm.nvvm.ex2.approx.ftz.f", "rocm": "llvm.amdgcn.exp2"}
 
 
-def _exp2(x: ir.Value, backend: str | None) -> ir.Value:
-    """2^x of an f32 value or vector whose results are normal f32 numbers (see the module
+def exp2(x: ir.Value, backend: str | None) -> ir.Value:
+    """2^x of an f32 value or vector by the hardware's instruction, for results that are normal
+    f32 numbers or may be flushed to zero (an attention's softmax weights; see the module
     docstring)."""
     intrinsic = _EXP2_INTRINSIC.get(backend)
     if intrinsic is None:
@@ -143,7 +144,7 @@ def erfc_of_magnitude(x: ir.Value, scale: float, factor: float, backend: str | N
     u = arith.minimumf(math.absf(x), _const(x.type, ERF_CLAMP / scale))
     coeffs = [c * scale ** i for i, c in enumerate(ERFC_LOG2_16 if narrow else ERFC_LOG2)]
     coeffs[0] += pymath.log2(factor)
-    return u, _exp2(_horner(coeffs, u), backend)
+    return u, exp2(_horner(coeffs, u), backend)
 
 
 def one_plus_erf(x: ir.Value, scale: float, sign: int, backend: str | None, narrow: bool = False) -> ir.Value:

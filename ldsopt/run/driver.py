@@ -38,7 +38,7 @@ PROGRAM_PIPELINE = "builtin.module(ldsopt-split-reduction)"
 # are staged by cp.async in 128-byte K steps, 3 LDS tiles deep (ldsopt-dtl-layout's
 # `grids=small`; the depth measured on the H200, bench/results/cuda-bert/short_k); the others by
 # ldsopt-inthread-transpose and ldsopt-matmul-lds's own plan.
-DEFAULT_PIPELINE = ("builtin.module(ldsopt-vector-distribute, ldsopt-dtl-layout{grids=small k-bytes=128 stages=3}, "
+DEFAULT_PIPELINE = ("builtin.module(ldsopt-attention, ldsopt-vector-distribute, ldsopt-dtl-layout{grids=small k-bytes=128 stages=3}, "
                     "ldsopt-inthread-transpose, ldsopt-matmul-lds, ldsopt-preload-transposed, "
                     "ldsopt-lower-elementwise, canonicalize, cse)")
 

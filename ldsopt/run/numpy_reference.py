@@ -12,7 +12,7 @@ Contract, `evaluate(text, function, inputs)`:
   tensors, see `_ELEMENTWISE`), `linalg.generic` (named linalg ops are generalized first)
   whose indexing maps are projected permutations with constant indices allowed (an output
   written at a constant index keeps its init elsewhere),
-  `linalg.softmax`, `tensor.empty`, `expand_shape`, `collapse_shape`, `extract_slice`,
+  `linalg.softmax`, `iree_linalg_ext.attention` (`_attention`), `tensor.empty`, `expand_shape`, `collapse_shape`, `extract_slice`,
   `insert_slice`, `pad`, `concat` and `reshape` of static shapes, `tensor.extract` (a gather's
   table read in a generic body, its indices checked), `util.unfoldable_constant`,
   `util.global.load` of a global whose value is inline (`dense`, `dense_resource`) or a
@@ -550,6 +550,65 @@ def _softmax(op, args, env):
     return _cast(e / np.sum(e, axis=d, keepdims=True), op.results[0].type)
 
 
+def _letters(dims: list[int | None]) -> str:
+    return "".join(chr(ord("a") + d) for d in dims if d is not None)
+
+
+def _attention(op, args, env):
+    """iree_linalg_ext.attention as IREE 3.13 computes it (checked against its llvm-cpu
+    backend): S = (Q K^T) scale log2(e); the score region on S (in those log2 units, as IREE
+    applies it), its `iree_linalg_ext.index` the loops' indices; + mask log2(e) for a float
+    mask, -inf where an integer mask's low bit is 0; softmax in base 2 over the keys from a
+    running max that starts at -3.4e38 (a row of -inf scores gives 0 / 0: NaN); times V."""
+    maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
+    rank = maps[0].n_dims
+    dims = [_dims(op, m, True) for m in maps]
+    q, k, v, scale = args[:4]
+    used = [{d for d in ds if d is not None} for ds in dims]
+    k1 = (used[0] & used[1]) - used[2]
+    space = sorted((used[0] | used[1]) - k1)  # the loops of S
+    shape = [1] * rank
+    for x, ds in zip(args[:3], dims[:3]):
+        for d, size in zip(ds, np.shape(x)):
+            shape[d] = size if d is not None else shape[d]
+
+    def own(x, i):  # the operand with its constant-index dims taken at their index
+        index = tuple(ir.AffineConstantExpr(e).value if d is None else slice(None)
+                      for d, e in zip(dims[i], maps[i].results))
+        return x[index] if index else x
+
+    s = np.einsum(f"{_letters(dims[0])},{_letters(dims[1])}->{_letters(space)}", own(q, 0), own(k, 1))
+    s = np.reshape(s * np.asarray(scale, np.float64) * np.log2(np.e), [shape[d] if d in space else 1 for d in range(rank)])
+    block = op.regions[0].blocks[0]
+    local = {block.arguments[0]: s}
+    for body_op in _ops(block):
+        if body_op.name == "iree_linalg_ext.yield":
+            s = local[body_op.operands[0]]
+            break
+        if body_op.name == "iree_linalg_ext.index":
+            d = ir.IntegerAttr(body_op.attributes["dim"]).value
+            local[body_op.results[0]] = np.arange(shape[d]).reshape([shape[d] if i == d else 1 for i in range(rank)])
+            continue
+        local[body_op.results[0]] = _elementwise(body_op, [local[x] if x in local else env[x] for x in body_op.operands])
+    if len(args) == 6:
+        mask = _to_loops(np.asarray(args[4]), maps[4], dims[4], rank)
+        if np.issubdtype(mask.dtype, np.integer) or mask.dtype == np.bool_:
+            s = np.where(mask.astype(np.int64) & 1, s, -np.inf)
+        else:
+            s = s + mask.astype(np.float64) * np.log2(np.e)
+    k2 = sorted((used[1] & used[2]) - used[0])
+    top = np.maximum(np.max(s, axis=tuple(k2), keepdims=True), -np.finfo(np.float32).max)
+    p = np.exp2(s - top)
+    total = np.sum(p, axis=tuple(k2), keepdims=True)
+    p_own = np.squeeze(p, axis=tuple(d for d in range(rank) if d not in space))
+    out = np.einsum(f"{_letters(space)},{_letters(dims[2])}->{_letters(sorted(used[-1]))}", p_own, own(v, 2))
+    total = np.squeeze(total, axis=tuple(d for d in range(rank) if d not in space))
+    keep = [d for d in space if d not in k2]
+    out = out / np.reshape(total, [shape[d] if d in keep else 1 for d in sorted(used[-1])])
+    order = np.argsort(np.argsort([d for d in dims[-1] if d is not None]))
+    return _cast(np.transpose(out, order), op.results[0].type)
+
+
 def _assert(op, args, env):
     """cf.assert: nothing to compute where its condition holds (a shape or bounds check)."""
     if not np.all(args[0]):
@@ -587,6 +646,7 @@ _OPS = {
     "tensor.extract": _extract,
     "util.global.load": _global_value,
     "linalg.softmax": _softmax,
+    "iree_linalg_ext.attention": _attention,
     "linalg.generic": lambda op, args, env: _Generic(op, args, env).run(),
 }
 

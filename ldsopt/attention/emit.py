@@ -1,0 +1,264 @@
+"""What every attention kernel shares (`AttentionEmitter`); the products are the scheme's
+(emit_fma.py, emit_mma.py).
+
+The grid: workgroup (x, y) computes query rows [x * BM, x * BM + BM) of group y, the group
+being the grid dims (batch, query heads) delinearized, slowest first. Its KS kv-split groups
+of threads (`plan.kv_splits`; one but for few rows, as in decode) take the key tiles of BN
+keys in turn (group s: tiles s, s + KS, ...) with LDS buffers of their own, and combine their
+running max, sum and accumulator through LDS at the end (`_combine`): the split-KV of decode
+inside one workgroup.
+
+Per key tile, in each group: its K and V tiles go global -> LDS (`copy_tile`, a pipeline of two
+LDS tiles: the next tile's reads are issued before the current tile's math, stored after it,
+then one barrier), the scheme computes the scores S of its rows in f32 (Q pre-multiplied by
+scale * log2 e, held in registers for the whole loop), each score goes through the op's region
+(`iree_linalg_ext.index` -> the element's loop indices), the mask (float: + mask * log2 e;
+boolean: -inf where its low bit is 0) and the key bound (-inf past the keys), then the online
+softmax in base 2: m' = max(m, rowmax S), P = 2^(S - m'), l = l 2^(m - m') + rowsum P,
+acc = acc 2^(m - m') + P V, with m from the op's max fill. The output is the normalizing
+generic's body on (l, acc), stored in the output's dim order. Rows past the query rows compute
+on zeros and are not stored.
+Causal (match.Causal): the key tiles past the workgroup's last row are not visited; the tiles
+wholly at or below its first row skip the region (it would keep every score there).
+"""
+
+from __future__ import annotations
+
+import math
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, gpu, memref, scf, vector
+
+from ldsopt.codegen import fast_math
+from ldsopt.attention.match import AttentionProblem
+from ldsopt.attention.plan import AttentionPlan
+from ldsopt.codegen.dispatch import Binding
+from ldsopt.codegen.elementwise import clone_body
+from ldsopt.codegen.kernel import Kernel, read_vector, write_vector
+from ldsopt.target import Target
+
+LOG2E = 1.4426950408889634
+
+
+def _f32() -> ir.Type:
+    return ir.F32Type.get()
+
+
+def workgroup_space() -> ir.Attribute:
+    return ir.Attribute.parse("#gpu.address_space<workgroup>")
+
+
+class AttentionEmitter:
+    """The kernel of one planned attention dispatch; the scheme's subclass gives the products."""
+
+    def __init__(self, p: AttentionProblem, pl: AttentionPlan, tgt: Target):
+        self.p, self.pl, self.tgt = p, pl, tgt
+        self.k = Kernel(p.graph, tgt, (pl.threads, 1, 1), (pl.row_tiles(p), p.groups, 1))
+        self.m_size, self.kv_size = p.size(p.row), p.size(p.k2)
+        self.n_tiles = math.ceil(self.kv_size / pl.bn)
+
+    # --- scalars and indices ---
+
+    def const(self, value: float, t: ir.Type | None = None) -> ir.Value:
+        return self.k.const(value, t or _f32())
+
+    def idx(self, value: int) -> ir.Value:
+        return self.k.const(value)
+
+    def add(self, x: ir.Value, off: int) -> ir.Value:
+        return arith.addi(x, self.idx(off)) if off else x
+
+    def indices(self, role: str, at: dict[int, ir.Value]) -> list[ir.Value]:
+        """Operand `role`'s indices at the loop values `at` (grid dims added)."""
+        return [at[d] if d in at else self.grid[d] for d in self.p.dims[role]]
+
+    def splat(self, value: ir.Value, n: int) -> ir.Value:
+        return vector.broadcast(ir.VectorType.get([n], value.type), value)
+
+    # --- the kernel ---
+
+    def emit(self, pass_name: str) -> None:
+        p, k = self.p, self.k
+        with k.ip, p.op.location:
+            self.mem = {r: getattr(p, r).memref() for r in ("q", "k", "v", "out")}
+            if p.mask is not None:
+                self.mem["mask"] = p.mask.memref()
+            self.tid = k.thread_id()
+            self.grid = dict(zip(p.grid_dims, k.delinearize(k.block_id("y"), [p.size(d) for d in p.grid_dims])))
+            self.row0 = arith.muli(k.block_id("x"), self.idx(self.pl.bm))
+            self.q_scale = self._q_scale()
+            self.setup()
+            self.run_tiles()
+            self.finish_rows()
+        k.finish(pass_name)
+
+    def _q_scale(self) -> ir.Value:
+        """scale * log2(e) in f32: the factor Q is multiplied by."""
+        s = self.p.scale
+        if not isinstance(s, Binding):
+            return self.const(s * LOG2E)
+        buf = s.memref()
+        value = memref.load(buf, [self.idx(0)] * ir.MemRefType(buf.type).rank)
+        if value.type != _f32():
+            value = arith.extf(_f32(), value)
+        return arith.mulf(value, self.const(LOG2E))
+
+    # --- what a scheme provides ---
+
+    def setup(self) -> None:
+        """Thread coordinates, Q in registers, LDS buffers, the running max, sum and accumulator."""
+        raise NotImplementedError
+
+    def tile_step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], with_region: bool) -> list[ir.Value]:
+        """The loop state after key tile `tile` (in LDS tile `buf`)."""
+        raise NotImplementedError
+
+    def load_tile(self, tile: ir.Value):
+        """Starts this thread's global reads of key tile `tile` (clamped to the last)."""
+        raise NotImplementedError
+
+    def store_tile(self, loaded, buf: ir.Value) -> None:
+        """Puts what `load_tile` read into LDS tile `buf`."""
+        raise NotImplementedError
+
+    def finish_rows(self) -> None:
+        """Combines the kv-split groups and stores the output."""
+        raise NotImplementedError
+
+    # --- the key loop ---
+
+    def tile_bounds(self) -> tuple[ir.Value, ir.Value]:
+        """(tiles visited, tiles that need the region: from the first of these on), of this
+        workgroup; per kv-split group, rounded up to whole rounds of KS tiles."""
+        p, pl = self.p, self.pl
+        if p.causal is None:
+            return self.idx(self.n_tiles), self.idx(0)
+        last_row = arith.minui(self.add(self.row0, pl.bm), self.idx(self.m_size))
+        ends = arith.ceildivui(self.add(last_row, p.causal.offset), self.idx(pl.bn))
+        visited = arith.minui(ends, self.idx(self.n_tiles))
+        full = arith.divui(self.add(self.row0, p.causal.offset + 1), self.idx(pl.bn))  # tiles wholly <= row0
+        return visited, arith.minui(full, visited)
+
+    def run_tiles(self) -> None:
+        """The rounds of key tiles: in round i, group s takes tile i * KS + s. Two LDS tiles:
+        round i computes on buffer i % 2 while its next tile's reads are in flight."""
+        pl, k = self.pl, self.k
+        visited, first_region = self.tile_bounds()
+        rounds = arith.ceildivui(visited, self.idx(pl.kv_splits))
+        self.visited = visited
+
+        def tile_of(rnd: ir.Value) -> ir.Value:
+            return arith.addi(arith.muli(rnd, self.idx(pl.kv_splits)), self.split) if pl.kv_splits > 1 else rnd
+
+        self.store_tile(self.load_tile(tile_of(self.idx(0))), self.idx(0))
+        gpu.barrier()
+        loop = scf.ForOp(self.idx(0), rounds, self.idx(1), self.state)
+        with ir.InsertionPoint(loop.body):
+            rnd = loop.induction_variable
+            tile = tile_of(rnd)
+            nxt = arith.addi(rnd, self.idx(1))
+            loaded = self.load_tile(tile_of(nxt))
+            buf = arith.remui(rnd, self.idx(2))
+            state = list(loop.inner_iter_args)
+            if self.p.region and self.p.causal is not None:
+                needs = arith.cmpi(arith.CmpIPredicate.uge, tile, first_region)
+                branch = scf.IfOp(needs, [v.type for v in state], has_else=True)
+                with ir.InsertionPoint(branch.then_block):
+                    scf.yield_(self.tile_step(tile, buf, state, True))
+                with ir.InsertionPoint(branch.else_block):
+                    scf.yield_(self.tile_step(tile, buf, state, False))
+                state = list(branch.results)
+            else:
+                state = self.tile_step(tile, buf, state, bool(self.p.region))
+            self.store_tile(loaded, arith.remui(nxt, self.idx(2)))
+            gpu.barrier()
+            scf.yield_(state)
+        self.state = list(loop.results)
+
+    def clamp_tile(self, tile: ir.Value) -> ir.Value:
+        return arith.minui(tile, self.idx(self.n_tiles - 1))
+
+    # --- per score ---
+
+    def score(self, s: ir.Value, row: ir.Value, kv: ir.Value, with_region: bool) -> ir.Value:
+        """Score `s` (f32, log2 units) of query row `row` and key `kv` after the region, the
+        mask and the key bound."""
+        p = self.p
+        if with_region and p.region:
+            at = {p.row: row, p.k2: kv}
+            mapping = {}
+            for op in p.region:
+                if op.name == "iree_linalg_ext.index":
+                    d = ir.IntegerAttr(op.attributes["dim"]).value
+                    mapping[op.results[0]] = at.get(d, self.grid.get(d))
+                    if mapping[op.results[0]] is None:
+                        raise ValueError(f"region reads loop {d}")
+            s = clone_body(p.op, [s], None, mapping)[0]
+        if p.mask is not None:
+            m = memref.load(self.mem["mask"], self.indices("mask", {p.row: self.clamp_row(row), p.k2: self.clamp_kv(kv)}))
+            if p.mask_kind == "bool":
+                bit = arith.trunci(ir.IntegerType.get_signless(1), m) if ir.IntegerType(m.type).width > 1 else m
+                s = arith.select(bit, s, self.const(-math.inf))
+            else:
+                m = m if m.type == _f32() else arith.extf(_f32(), m)
+                s = arith.addf(s, arith.mulf(m, self.const(LOG2E)))
+        if self.kv_size % self.pl.bn:
+            inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size))
+            s = arith.select(inside, s, self.const(-math.inf))
+        return s
+
+    def clamp_row(self, row: ir.Value) -> ir.Value:
+        return arith.minui(row, self.idx(self.m_size - 1)) if self.m_size % self.pl.bm else row
+
+    def clamp_kv(self, kv: ir.Value) -> ir.Value:
+        return arith.minui(kv, self.idx(self.kv_size - 1)) if self.kv_size % self.pl.bn else kv
+
+    def exp2(self, x: ir.Value) -> ir.Value:
+        return fast_math.exp2(x, self.tgt.backend)
+
+    def rounded_p(self, p: ir.Value) -> ir.Value:
+        """P rounded to V's type and back, as IREE rounds it for the second product."""
+        if self.p.elem_type == _f32():
+            return p
+        t = ir.VectorType.get(p.type.shape, self.p.elem_type) if isinstance(p.type, ir.VectorType) else self.p.elem_type
+        return arith.extf(p.type, arith.truncf(t, p))
+
+    # --- output ---
+
+    def normalized(self, l: ir.Value, m: ir.Value, acc: ir.Value) -> ir.Value:
+        """The normalizing generic's body on a vector of the accumulator (its row's sum `l`
+        and max `m` broadcast): the output's values."""
+        n = ir.VectorType(acc.type).shape[0]
+        args = [acc if r == 0 else self.splat(m if r == 1 else l, n) for r in self.p.norm_inputs]
+        return clone_body(self.p.norm, args, n)[0]
+
+    def store_output(self, row: ir.Value, n0: ir.Value, value: ir.Value) -> None:
+        """Stores a vector of the output along n at (row, n0), unless the row is past the rows."""
+        def write():
+            write_vector(value, self.mem["out"], self.indices("out", {self.p.row: row, self.p.n: n0}))
+        if self.m_size % self.pl.bm == 0:
+            write()
+            return
+        guard = scf.IfOp(arith.cmpi(arith.CmpIPredicate.ult, row, self.idx(self.m_size)))
+        with ir.InsertionPoint(guard.then_block):
+            write()
+            scf.yield_([])
+
+    def alloc(self, shape: list[int], elem: ir.Type) -> ir.Value:
+        return memref.alloc(ir.MemRefType.get(shape, elem, memory_space=workgroup_space()), [], [])
+
+    def read_global(self, role: str, at: dict[int, ir.Value], n: int, inside: ir.Value | None) -> ir.Value:
+        """A vector of n elements of operand `role` along its last dim at `at`, zeros where
+        `inside` is false."""
+        vtype = ir.VectorType.get([n], getattr(self.p, role).tensor_type.element_type)
+
+        def read():
+            return read_vector(vtype, self.mem[role], self.indices(role, at))
+        if inside is None:
+            return read()
+        guard = scf.IfOp(inside, [vtype], has_else=True)
+        with ir.InsertionPoint(guard.then_block):
+            scf.yield_([read()])
+        with ir.InsertionPoint(guard.else_block):
+            scf.yield_([vector.broadcast(vtype, self.k.const(0.0, vtype.element_type))])
+        return guard.result

@@ -1,0 +1,179 @@
+"""The FMA attention kernel (plan.plan_fma): every target, lavapipe's only one.
+
+Thread t of a workgroup: kv-split group s = t / G (G = BM * lanes threads), query row
+r = (t % G) / lanes, lane l = t % lanes of the row. The lane holds pieces of w1 elements of
+its Q row (head dim d = (i * lanes + l) * w1 + e, in f32, times scale * log2 e) and of w2 of its
+accumulator row (value dim likewise), the row's running max m and sum l. Per key j of a tile
+it multiplies its Q pieces by K's at j (read from LDS, the same addresses for every row: a
+broadcast), sums them and adds the lanes' partial sums by a butterfly, so each lane holds
+every score of its row; the softmax update is then each lane's own, and P V adds P_j times V's
+pieces at j to its accumulator.
+The K and V tiles (BN x head dim, in LDS as they are in memory, two per group) are read by the
+group's threads in vectors of `plan.vector` along the head dims, keys past the end read as
+zeros (their scores are -inf)."""
+
+from __future__ import annotations
+
+import math
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, scf, vector
+
+from ldsopt.attention.emit import AttentionEmitter, _f32
+from ldsopt.attention.plan import _pow2_dividing
+from ldsopt.ir_types import element_bits
+from ldsopt.codegen.kernel import read_vector, write_vector
+
+
+class FmaEmitter(AttentionEmitter):
+
+    def setup(self) -> None:
+        p, pl, k = self.p, self.pl, self.k
+        lanes = pl.lanes
+        vmax = self.tgt.vector_elems(32)
+        self.d1, self.dn = p.size(p.k1), p.size(p.n)
+        self.w1 = _pow2_dividing(self.d1 // lanes, vmax)
+        self.w2 = _pow2_dividing(self.dn // lanes, vmax)
+        self.split, in_group = (k.delinearize(self.tid, [pl.kv_splits, pl.group_threads]) if pl.kv_splits > 1
+                                else (None, self.tid))
+        self.group_tid = in_group
+        r, self.lane = k.delinearize(in_group, [pl.bm, lanes]) if lanes > 1 else (in_group, self.idx(0))
+        self.r = r
+        self.row = arith.addi(self.row0, r)
+        # Q's pieces, in f32, scaled; rows past the end read zeros (never stored).
+        inside = arith.cmpi(arith.CmpIPredicate.ult, self.row, self.idx(self.m_size)) \
+            if self.m_size % pl.bm else None
+        self.q = []
+        for i in range(self.d1 // lanes // self.w1):
+            d = self._piece(i, self.w1)
+            q = self.read_global("q", {p.row: self.clamp_row(self.row), p.k1: d}, self.w1, inside)
+            q = arith.extf(ir.VectorType.get([self.w1], _f32()), q) if p.elem_type != _f32() else q
+            self.q.append(arith.mulf(q, self.splat(self.q_scale, self.w1)))
+        bufs = 2 * pl.kv_splits
+        self.lds = {"k": self.alloc([bufs, pl.bn, self.d1], p.elem_type),
+                    "v": self.alloc([bufs, pl.bn, self.dn], p.elem_type)}
+        acc = [vector.broadcast(ir.VectorType.get([self.w2], _f32()), self.const(0.0))] * (self.dn // lanes // self.w2)
+        self.state = [self.const(p.max_init), self.const(0.0)] + acc
+
+    def _piece(self, i: int, w: int) -> ir.Value:
+        """The head-dim index of this lane's piece i of w elements."""
+        lanes = self.pl.lanes
+        return arith.muli(self.add(self.lane, i * lanes), self.idx(w)) if lanes > 1 else self.idx(i * w)
+
+    def _buf(self, buf: ir.Value) -> ir.Value:
+        return arith.addi(arith.muli(self.split, self.idx(2)), buf) if self.split is not None else buf
+
+    # --- K and V tiles ---
+
+    def load_tile(self, tile: ir.Value):
+        p, pl = self.p, self.pl
+        kv0 = arith.muli(tile, self.idx(pl.bn))
+        guard_kv = self.kv_size % pl.bn or pl.kv_splits > 1
+        out = {}
+        for role, width in (("k", self.d1), ("v", self.dn)):
+            per_row = width // pl.vector
+            chunks = pl.bn * per_row
+            regs = []
+            for j in range(math.ceil(chunks / pl.group_threads)):
+                c = self.add(self.group_tid, j * pl.group_threads)
+                key, col = self.k.delinearize(c, [pl.bn, per_row]) if per_row > 1 else (c, self.idx(0))
+                if chunks % pl.group_threads and pl.group_threads * (j + 1) > chunks:
+                    key = arith.minui(key, self.idx(pl.bn - 1))  # a last round's surplus threads re-read a row
+                col = arith.muli(col, self.idx(pl.vector))
+                kv = arith.addi(kv0, key)
+                inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size)) if guard_kv else None
+                regs.append((key, col, self.read_global(role, {p.k2: kv, (p.k1 if role == "k" else p.n): col},
+                                                         pl.vector, inside)))
+            out[role] = regs
+        return out
+
+    def store_tile(self, loaded, buf: ir.Value) -> None:
+        b = self._buf(buf)
+        for role, regs in loaded.items():
+            for key, col, value in regs:
+                write_vector(value, self.lds[role], [b, key, col])
+
+    # --- one tile ---
+
+    def tile_step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], with_region: bool) -> list[ir.Value]:
+        p, pl, k = self.p, self.pl, self.k
+        b = self._buf(buf)
+        m, l, acc = state[0], state[1], state[2:]
+        kv0 = arith.muli(tile, self.idx(pl.bn))
+        lanes = pl.lanes
+        scores = []
+        for j in range(pl.bn):
+            key = self.idx(j)
+            part = None
+            for i, q in enumerate(self.q):
+                kk = self._to_f32(read_vector(ir.VectorType.get([self.w1], p.elem_type), self.lds["k"],
+                                              [b, key, self._piece(i, self.w1)]))
+                part = arith.mulf(q, kk) if part is None else vector.fma(q, kk, part)
+            s = vector.reduction(_f32(), vector.CombiningKind.ADD, part)
+            s = k.butterfly(s, [lanes >> (e + 1) for e in range(int(math.log2(lanes)))], arith.addf) if lanes > 1 else s
+            scores.append(self.score(s, self.row, self.add(kv0, j), with_region))
+        m_new = m
+        for s in scores:
+            m_new = arith.maximumf(m_new, s)
+        alpha = self.exp2(arith.subf(m, m_new))
+        l = arith.mulf(l, alpha)
+        acc = [arith.mulf(a, self.splat(alpha, self.w2)) for a in acc]
+        for j, s in enumerate(scores):
+            pj = self.exp2(arith.subf(s, m_new))
+            l = arith.addf(l, pj)
+            pv = self.splat(self.rounded_p(pj), self.w2)
+            for i in range(len(acc)):
+                vv = self._to_f32(read_vector(ir.VectorType.get([self.w2], p.elem_type), self.lds["v"],
+                                              [b, self.idx(j), self._piece(i, self.w2)]))
+                acc[i] = vector.fma(pv, vv, acc[i])
+        return [m_new, l] + acc
+
+    def _to_f32(self, v: ir.Value) -> ir.Value:
+        if ir.VectorType(v.type).element_type == _f32():
+            return v
+        return arith.extf(ir.VectorType.get(ir.VectorType(v.type).shape, _f32()), v)
+
+    # --- the output ---
+
+    def finish_rows(self) -> None:
+        pl = self.pl
+        m, l, acc = self.state[0], self.state[1], self.state[2:]
+        if pl.kv_splits > 1:
+            m, l, acc = self._combine(m, l, acc)
+            guard = scf.IfOp(arith.cmpi(arith.CmpIPredicate.eq, self.split, self.idx(0)))
+            with ir.InsertionPoint(guard.then_block):
+                self._store(m, l, acc)
+                scf.yield_([])
+        else:
+            self._store(m, l, acc)
+
+    def _store(self, m, l, acc) -> None:
+        for i, a in enumerate(acc):
+            self.store_output(self.row, self._piece(i, self.w2), self.normalized(l, m, a))
+
+    def _combine(self, m, l, acc):
+        """Every group's (m, l, acc) of the row through LDS; group 0's lanes combine them."""
+        from iree.compiler.dialects import gpu, memref
+        pl = self.pl
+        comb = self.alloc([pl.kv_splits, pl.bm, self.dn + 2], _f32())
+        for i, a in enumerate(acc):
+            write_vector(a, comb, [self.split, self.r, self._piece(i, self.w2)])
+        memref.store(m, comb, [self.split, self.r, self.idx(self.dn)])
+        memref.store(l, comb, [self.split, self.r, self.idx(self.dn + 1)])
+        gpu.barrier()
+        ms = [memref.load(comb, [self.idx(s), self.r, self.idx(self.dn)]) for s in range(pl.kv_splits)]
+        top = ms[0]
+        for x in ms[1:]:
+            top = arith.maximumf(top, x)
+        total = self.const(0.0)
+        out = [vector.broadcast(a.type, self.const(0.0)) for a in acc]
+        for s, ms_ in enumerate(ms):
+            w = self.exp2(arith.subf(ms_, top))
+            total = arith.addf(total, arith.mulf(memref.load(comb, [self.idx(s), self.r, self.idx(self.dn + 1)]), w))
+            for i in range(len(out)):
+                a = read_vector(ir.VectorType.get([self.w2], _f32()), comb, [self.idx(s), self.r, self._piece(i, self.w2)])
+                out[i] = vector.fma(self.splat(w, self.w2), a, out[i])
+        return top, total, out
+
+    def lds_elem_bytes(self) -> int:
+        return element_bits(self.p.elem_type) // 8

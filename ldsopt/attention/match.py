@@ -1,0 +1,253 @@
+"""Which dispatches are attention, in the form IREE 3.13 gives them at
+`executable-configurations`: `iree_linalg_ext.online_attention` (IREE turns every
+`iree_linalg_ext.attention` into it when it configures the dispatch) whose accumulator, running
+max and running sum start from `linalg.fill`s, followed by the elementwise `linalg.generic`
+that divides the accumulator by the sum (and casts it, and writes it in the output's dim
+order), whose one result is stored.
+
+What the op computes, as IREE 3.13 decomposes it (checked against its llvm-cpu backend):
+    S = (Q K^T) * scale * log2(e)             per (row m, key k2), in f32
+    S = region(S)                             the op's region, on those log2-unit scores,
+                                              with `iree_linalg_ext.index` giving loop indices
+    S += mask * log2(e)                       float mask; an integer (i1 stored as i8) mask
+                                              adds 0 where its low bit is 1, -inf where 0
+    online softmax in base 2 over k2, from max = the max fill (-3.4e38) and sum = 0
+    out = normalize(sum, acc)                 the generic's body: (1 / sum) * acc, truncf
+A row whose every score is -inf ends with acc = 0 and sum = 0: the body gives NaN, as IREE.
+
+The loops are classified by the operands that index them: k1 (Q and K, the contraction of
+the first product), k2 (K and V: the keys), n (V and the output: the value dim), batch (Q, K,
+V and the output), and the others of Q and the output (query rows; the innermost of them in
+Q's memory order is the row dim a workgroup tiles, the others, such as the query heads of a
+group in grouped-query attention, are grid dims like batch). Q and K must hold k1 innermost,
+V and the output n (vector reads along them).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from iree.compiler import ir
+
+from ldsopt.codegen.dispatch import Binding, Graph, analyze_graph, load_binding
+from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
+from ldsopt.remarks import Unmatched
+
+ROOTS = ("iree_linalg_ext.online_attention", "linalg.generic", "tensor.extract")
+ONLINE = "iree_linalg_ext.online_attention"
+ELEMENT_TYPES = ("f16", "bf16", "f32")
+_REGION_DIALECTS = ("arith.", "math.")
+
+
+@dataclasses.dataclass
+class Causal:
+    """The region masks keys past the query row: S = -inf where k2 > m + offset."""
+
+    offset: int = 0
+
+
+@dataclasses.dataclass
+class AttentionProblem:
+    graph: Graph                       # the dispatch
+    op: ir.Operation                   # the online_attention
+    norm: ir.Operation                 # the normalizing generic
+    q: Binding
+    k: Binding
+    v: Binding
+    out: Binding
+    mask: Binding | None
+    scale: float | Binding             # a constant, or a 0-d / one-element tensor loaded
+    dims: dict[str, list[int]]         # per operand (q, k, v, mask, out), its loops in memory order
+    sizes: list[int]                   # per loop
+    k1: int
+    k2: int
+    n: int
+    row: int
+    grid_dims: list[int]               # batch and the other query-row loops, slowest first
+    max_init: float
+    region: list[ir.Operation]         # the region's ops but its yield; [] for the identity
+    region_arg: ir.Value
+    region_result: ir.Value
+    causal: Causal | None
+    norm_inputs: list[int | None]      # per input of the generic: the online_attention result it reads
+
+    @property
+    def elem_type(self) -> ir.Type:
+        return self.q.tensor_type.element_type
+
+    @property
+    def mask_kind(self) -> str | None:
+        if self.mask is None:
+            return None
+        return "bool" if isinstance(self.mask.tensor_type.element_type, ir.IntegerType) else "float"
+
+    def size(self, dim: int) -> int:
+        return self.sizes[dim]
+
+    @property
+    def groups(self) -> int:
+        """Workgroup rows along the grid dims: their extents' product."""
+        return math.prod(self.sizes[d] for d in self.grid_dims)
+
+
+def _producer(v: ir.Value) -> ir.Operation | None:
+    return v.owner.operation if isinstance(v, ir.OpResult) else None
+
+
+def _fill_constant(v: ir.Value) -> float | None:
+    fill = _producer(v)
+    if fill is None or fill.name != "linalg.fill":
+        return None
+    cst = _producer(fill.operands[0])
+    if cst is None or cst.name != "arith.constant" or not isinstance(cst.attributes["value"], ir.FloatAttr):
+        return None
+    return ir.FloatAttr(cst.attributes["value"]).value
+
+
+def _scale(v: ir.Value, g) -> float | Binding | Unmatched:
+    op = _producer(v)
+    if op is not None and op.name == "arith.constant":
+        return ir.FloatAttr(op.attributes["value"]).value
+    if op is not None and op.name == "tensor.extract":
+        b = load_binding(op.operands[0])
+        if b is not None and math.prod(b.tensor_type.shape) == 1:
+            return b
+    return Unmatched("the scale is neither a constant nor an element of a loaded one-element tensor")
+
+
+def _classify(maps: dict[str, list[int]], rank: int) -> dict[str, list[int]] | Unmatched:
+    """The loops of each kind (module docstring), by which of Q, K, V and the output index them."""
+    kinds: dict[str, list[int]] = {"k1": [], "k2": [], "n": [], "batch": [], "rows": []}
+    for d in range(rank):
+        key = tuple(d in maps[r] for r in ("q", "k", "v", "out"))
+        kind = {(True, True, False, False): "k1", (False, True, True, False): "k2",
+                (False, False, True, True): "n", (True, True, True, True): "batch",
+                (True, False, False, True): "rows"}.get(key)
+        if kind is None:
+            return Unmatched(f"loop d{d} is indexed by {', '.join(r for r, on in zip(('Q', 'K', 'V', 'out'), key) if on)}"
+                             "; takes batch, query-row, key, head and value loops only")
+        kinds[kind].append(d)
+    for kind, what in (("k1", "head dim of Q and K"), ("k2", "key loop"), ("n", "value dim")):
+        if len(kinds[kind]) != 1:
+            return Unmatched(f"{len(kinds[kind])} loops of the {what}; takes one")
+    if not kinds["rows"]:
+        return Unmatched("no query-row loop")
+    return kinds
+
+
+def _causal(region: list[ir.Operation], arg: ir.Value, result: ir.Value, row: int, k2: int) -> Causal | None:
+    """Causal where the region is `select(k2 > row, -inf, s)` (either spelling of the
+    comparison) on the two loops' `iree_linalg_ext.index`es: the kernel then skips key tiles
+    past the diagonal (the region still runs on every score it computes)."""
+    sel = _producer(result)
+    if sel is None or sel.name != "arith.select" or len(region) not in (4, 5):
+        return None
+    cmp, neg, pos = (sel.operands[i] for i in range(3))
+    cst, cmp = _producer(neg), _producer(cmp)
+    if pos != arg or cst is None or cst.name != "arith.constant" or cmp is None or cmp.name != "arith.cmpi":
+        return None
+    value = ir.FloatAttr(cst.attributes["value"]).value if isinstance(cst.attributes["value"], ir.FloatAttr) else 0
+    if value != -math.inf:
+        return None
+    idx = [_producer(x) for x in cmp.operands]
+    if any(i is None or i.name != "iree_linalg_ext.index" for i in idx):
+        return None
+    a, b = (ir.IntegerAttr(i.attributes["dim"]).value for i in idx)
+    # arith.cmpi predicates: 4 sgt, 8 ugt (a > b); 2 slt, 6 ult (a < b).
+    greater = {4: True, 8: True, 2: False, 6: False}.get(ir.IntegerAttr(cmp.attributes["predicate"]).value)
+    if greater is None:
+        return None
+    if (a, b, greater) in ((k2, row, True), (row, k2, False)):
+        return Causal()
+    return None
+
+
+def match(func: ir.Operation) -> AttentionProblem | Unmatched:
+    g = analyze_graph(func, ROOTS)
+    if not g:
+        return g
+    online = [op for op in g.ops if op.name == ONLINE]
+    if len(online) != 1:
+        return Unmatched("no iree_linalg_ext.online_attention" if not online else "several attention ops")
+    op = online[0]
+    generics = [o for o in g.ops if o.name == "linalg.generic"]
+    extracts = [o for o in g.ops if o.name == "tensor.extract"]
+    if len(generics) != 1 or len(g.stores) != 1 or g.stores[0][0] != generics[0].results[0]:
+        return Unmatched("takes the attention followed by one normalizing linalg.generic, its result stored")
+    norm = generics[0]
+    if any(o.results[0] not in list(op.operands) for o in extracts):
+        return Unmatched("a tensor.extract other than the scale")
+    maps = [map_dims(ir.AffineMapAttr(a).value) for a in op.attributes["indexing_maps"]]
+    if any(m is None for m in maps):
+        return Unmatched("an indexing map is not a projection of the loops")
+    has_mask = len(maps) == 8
+    roles = ["q", "k", "v", "scale"] + (["mask"] if has_mask else []) + ["acc", "max", "sum"]
+    by_role = dict(zip(roles, maps))
+    operands = dict(zip(roles, op.operands))
+    rank = ir.AffineMapAttr(op.attributes["indexing_maps"][0]).value.n_dims
+    binds = {r: load_binding(operands[r]) for r in ("q", "k", "v") + (("mask",) if has_mask else ())}
+    if any(b is None for b in binds.values()):
+        return Unmatched("an input of the attention is not a whole-tensor load of a binding")
+    types = {str(binds[r].tensor_type.element_type) for r in ("q", "k", "v")}
+    if len(types) != 1 or next(iter(types)) not in ELEMENT_TYPES:
+        return Unmatched(f"Q, K and V of types {sorted(types)}; takes one of {', '.join(ELEMENT_TYPES)}")
+    if has_mask:
+        mt = binds["mask"].tensor_type.element_type
+        if not (isinstance(mt, ir.IntegerType) and ir.IntegerType(mt).width in (1, 8)) and \
+                str(mt) not in ELEMENT_TYPES:
+            return Unmatched(f"a mask of {mt}; takes float masks (added) and i1 ones")
+    scale = _scale(operands["scale"], g)
+    if isinstance(scale, Unmatched):
+        return scale
+    inits = [_fill_constant(operands[r]) for r in ("acc", "max", "sum")]
+    if inits[0] != 0.0 or inits[2] != 0.0 or inits[1] is None:
+        return Unmatched("the accumulator and sum do not start from 0, or the max from a constant")
+    maps_by = {"q": by_role["q"], "k": by_role["k"], "v": by_role["v"], "out": by_role["acc"]}
+    kinds = _classify(maps_by, rank)
+    if isinstance(kinds, Unmatched):
+        return kinds
+    (k1,), (k2,), (n,) = kinds["k1"], kinds["k2"], kinds["n"]
+    q_rows = [d for d in by_role["q"] if d in kinds["rows"]]
+    row = q_rows[-1]
+    for r, last, what in (("q", k1, "head dim"), ("k", k1, "head dim"), ("v", n, "value dim")):
+        if by_role[r][-1] != last:
+            return Unmatched(f"{r.upper()} does not have its {what} innermost (contiguous)")
+    if has_mask and not set(by_role["mask"]) <= set(kinds["batch"] + kinds["rows"] + [k2]):
+        return Unmatched("the mask is indexed by a head or value loop")
+    sizes = [0] * rank
+    for r in ("q", "k", "v"):
+        for d, s in zip(by_role[r], binds[r].tensor_type.shape):
+            sizes[d] = s
+    # The normalizing generic: elementwise over the accumulator, reading only the attention's results.
+    norm_maps = [map_dims(ir.AffineMapAttr(a).value) for a in norm.attributes["indexing_maps"]]
+    results = list(op.results)
+    norm_inputs = [results.index(v) if v in results else None for v in list(norm.operands)[:-1]]
+    if None in norm_inputs or 0 not in norm_inputs or not body_is_elementwise(norm) or \
+            any("reduction" in str(it) for it in norm.attributes["iterator_types"]) or any(m is None for m in norm_maps):
+        return Unmatched("the attention's result is not normalized by an elementwise generic of its results alone")
+    # The generic's loops as the attention's: loop l is the accumulator dim its map puts l at.
+    acc_map, acc_dims = norm_maps[norm_inputs.index(0)], by_role["acc"]
+    if sorted(acc_map) != list(range(len(acc_dims))):
+        return Unmatched("the normalizing generic does not read the whole accumulator")
+    loop_dim = {loop: acc_dims[pos] for pos, loop in enumerate(acc_map)}
+    out_dims = [loop_dim[loop] for loop in norm_maps[-1]]
+    if sorted(out_dims) != sorted(acc_dims) or out_dims[-1] != n:
+        return Unmatched("the output is not a permutation of the accumulator with the value dim innermost")
+    for pos, res in enumerate(norm_inputs):
+        want = acc_dims if res == 0 else by_role["max" if res == 1 else "sum"]
+        if sorted([loop_dim[loop] for loop in norm_maps[pos]]) != sorted(want):
+            return Unmatched("the normalizing generic reads the running max or sum through another map")
+    block = op.regions[0].blocks[0]
+    body = [o.operation for o in block.operations]
+    for o in body[:-1]:
+        if not (o.name.startswith(_REGION_DIALECTS) or o.name == "iree_linalg_ext.index") or len(o.regions):
+            return Unmatched(f"the score region computes with {o.name}; takes arith, math and iree_linalg_ext.index")
+    region_arg, region_result = block.arguments[0], body[-1].operands[0]
+    dims = {"q": by_role["q"], "k": by_role["k"], "v": by_role["v"], "out": out_dims}
+    if has_mask:
+        dims["mask"] = by_role["mask"]
+    grid = [d for d in out_dims if d not in (row, n)]
+    return AttentionProblem(g, op, norm, binds["q"], binds["k"], binds["v"], g.stores[0][1], binds.get("mask"), scale,
+                            dims, sizes, k1, k2, n, row, grid, inits[1], body[:-1], region_arg, region_result,
+                            _causal(body[:-1], region_arg, region_result, row, k2), norm_inputs)

@@ -1,0 +1,81 @@
+"""The attention kernel's plan: the scheme (FMA, or a matrix-core intrinsic of ldsopt/mma.py),
+query rows and keys per tile, kv-split groups, threads; `plan` chooses it from the problem and
+the target, None where nothing fits (the pass then leaves the dispatch, with the reason).
+
+FMA (every target; lavapipe): `lanes` consecutive lanes of a subgroup share a query row, each
+holding an interleaved 1/lanes of its head dim (Q) and value dim (accumulator); a score is
+their partial dot products summed by a butterfly. BM rows (at most 16, fewer for fewer query
+rows), BN = 16 keys a tile; where the rows leave threads idle (decode), KS kv-split groups
+(up to 128 threads, within the LDS) take the key tiles in turn.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from ldsopt.layout import mma
+from ldsopt.attention.match import AttentionProblem
+from ldsopt.ir_types import element_bits
+from ldsopt.target import Target
+
+FMA_THREADS = 128       # threads the kv splits of an FMA kernel fill up to
+FMA_KEYS = 16           # keys a tile, FMA
+FMA_MAX_ROWS = 16
+
+
+@dataclasses.dataclass(frozen=True)
+class AttentionPlan:
+    scheme: str            # "fma" or an ldsopt/mma.py intrinsic name
+    bm: int                # query rows of a workgroup
+    bn: int                # keys of a tile
+    kv_splits: int         # groups of threads taking the key tiles in turn
+    group_threads: int     # threads of one group
+    lanes: int = 1         # FMA: lanes sharing a row
+    vector: int = 1        # elements of a global read of K or V
+
+    @property
+    def threads(self) -> int:
+        return self.kv_splits * self.group_threads
+
+    def row_tiles(self, p: AttentionProblem) -> int:
+        return math.ceil(p.size(p.row) / self.bm)
+
+    def lds_bytes(self, p: AttentionProblem) -> int:
+        eb = element_bits(p.elem_type) // 8
+        tiles = 2 * self.kv_splits * self.bn * (p.size(p.k1) + p.size(p.n)) * eb
+        combine = self.kv_splits * self.bm * (p.size(p.n) + 2) * 4 if self.kv_splits > 1 else 0
+        return tiles + combine
+
+
+def _pow2_dividing(n: int, cap: int) -> int:
+    w = 1
+    while w * 2 <= cap and n % (w * 2) == 0:
+        w *= 2
+    return w
+
+
+def copy_vector(p: AttentionProblem, tgt: Target) -> int:
+    """Elements of a global read of K or V: the widest the target takes dividing both head dims."""
+    return _pow2_dividing(math.gcd(p.size(p.k1), p.size(p.n)), tgt.vector_elems(element_bits(p.elem_type)))
+
+
+def plan_fma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
+    lanes = _pow2_dividing(math.gcd(p.size(p.k1), p.size(p.n)), min(8, tgt.subgroup_size))
+    rows = p.size(p.row)
+    bm = min(FMA_MAX_ROWS, 1 << max(0, (rows - 1).bit_length()))
+    group = bm * lanes
+    n_tiles = math.ceil(p.size(p.k2) / FMA_KEYS)
+    splits = max(1, min(FMA_THREADS // group, n_tiles))
+    while splits >= 1:
+        pl = AttentionPlan("fma", bm, FMA_KEYS, splits, group, lanes, copy_vector(p, tgt))
+        if pl.lds_bytes(p) <= tgt.lds_bytes and pl.threads <= tgt.max_threads:
+            return pl
+        splits //= 2
+    return None
+
+
+def plan(p: AttentionProblem, tgt: Target, use_mma: bool = True) -> AttentionPlan | None:
+    intrinsic = mma.INTRINSICS.get((mma.family(tgt.backend, tgt.arch), str(p.elem_type))) if use_mma else None
+    del intrinsic  # matrix-core schemes: emit_mma.py
+    return plan_fma(p, tgt)

@@ -1,0 +1,62 @@
+"""ldsopt-attention: an attention dispatch becomes one flash-attention kernel.
+
+Contract.
+- Matches the dispatch IREE 3.13 forms around an `iree_linalg_ext.attention` (PyTorch's
+  `scaled_dot_product_attention` through the torch importers, or ldsopt-raise-attention's
+  raising of an ONNX graph's chain): `iree_linalg_ext.online_attention` from fills, then the
+  generic that normalizes its accumulator (ldsopt/attention/match.py has the form and the
+  semantics). Taken: any batch and query-row loops (grouped-query attention: K and V with
+  fewer heads than Q, read once per group, not repeated), Q, K, V of f16, bf16 or f32 with
+  the head dims innermost, the scale as a constant or a loaded one-element tensor, an
+  optional mask (float, added; i1, stored as i8 by IREE: keep where 1) indexed by any of the
+  batch, query-row and key loops (broadcast over the others), a score region of arith and
+  math ops and `iree_linalg_ext.index` (a causal one, `select(k2 > m, -inf, s)`, skips the
+  key tiles past the diagonal), and the output in any order of its dims with the value dim
+  innermost.
+- Emits one kernel (ldsopt/attention/emit.py): one workgroup per (grid dims, query tile), Q in
+  registers, K and V tiles through LDS, the online softmax in f32 (base 2, the scale folded
+  into Q), the output normalized and stored once. The scheme: ldsopt/attention/plan.py.
+- Left to IREE, with the reason as a remark: dispatches of another form (several attention
+  ops, fused producers or consumers other than the normalization, a mask or region the
+  contract does not take, other element types, head dims not innermost). A matched
+  dispatch without a GPU target is an error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from iree.compiler import ir
+
+from ldsopt.attention import match as attention_match
+from ldsopt.attention.emit_fma import FmaEmitter
+from ldsopt.attention.plan import plan
+from ldsopt.codegen.kernel import matched_dispatches
+from ldsopt.registry import ModulePass, PassError, option
+from ldsopt.remarks import Unmatched
+
+
+@dataclasses.dataclass(frozen=True)
+class Attention(ModulePass):
+    NAME = "ldsopt-attention"
+    SUMMARY = "Lower attention dispatches to one flash-attention kernel (Q in registers, K/V through LDS, online softmax)"
+
+    mma: bool = option(True, "use the target's matrix cores (mma.sync, MFMA) where it has them")
+
+    def run(self, module: ir.Operation) -> None:
+        for func_problem, p, tgt in matched_dispatches(module, (attention_match.ONLINE,), _match, self,
+                                                       analyzer=_analyze):
+            pl = plan(p, tgt, self.mma)
+            if pl is None:
+                raise PassError(p.op.location, f"{self.NAME}: no kernel of this attention fits the target "
+                                               f"({tgt.name}: {tgt.lds_bytes} bytes of LDS, {tgt.max_threads} threads)")
+            FmaEmitter(p, pl, tgt).emit(self.NAME)
+
+
+def _analyze(func: ir.Operation, roots: tuple[str, ...]):
+    """The problem itself (match.match reads the whole dispatch); `_match` passes it on."""
+    return attention_match.match(func)
+
+
+def _match(p) -> attention_match.AttentionProblem | Unmatched:
+    return p
