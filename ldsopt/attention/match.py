@@ -59,7 +59,7 @@ class AttentionProblem:
     mask: Binding | None
     scale: float | Binding             # a constant, or a 0-d / one-element tensor loaded
     dims: dict[str, list[int]]         # per operand (q, k, v, mask, out), its loops in memory order
-    sizes: list[int]                   # per loop
+    sizes: list[int]                   # per loop (and 1 for a query row without a loop)
     k1: int
     k2: int
     n: int
@@ -131,8 +131,6 @@ def _classify(maps: dict[str, list[int]], rank: int) -> dict[str, list[int]] | U
     for kind, what in (("k1", "head dim of Q and K"), ("k2", "key loop"), ("n", "value dim")):
         if len(kinds[kind]) != 1:
             return Unmatched(f"{len(kinds[kind])} loops of the {what}; takes one")
-    if not kinds["rows"]:
-        return Unmatched("no query-row loop")
     return kinds
 
 
@@ -209,13 +207,14 @@ def match(func: ir.Operation) -> AttentionProblem | Unmatched:
         return kinds
     (k1,), (k2,), (n,) = kinds["k1"], kinds["k2"], kinds["n"]
     q_rows = [d for d in by_role["q"] if d in kinds["rows"]]
-    row = q_rows[-1]
+    # One query row (decode) has no loop of its own: a loop of extent 1 that no operand indexes.
+    row = q_rows[-1] if q_rows else rank
     for r, last, what in (("q", k1, "head dim"), ("k", k1, "head dim"), ("v", n, "value dim")):
         if by_role[r][-1] != last:
             return Unmatched(f"{r.upper()} does not have its {what} innermost (contiguous)")
     if has_mask and not set(by_role["mask"]) <= set(kinds["batch"] + kinds["rows"] + [k2]):
         return Unmatched("the mask is indexed by a head or value loop")
-    sizes = [0] * rank
+    sizes = [0] * rank + [1]
     for r in ("q", "k", "v"):
         for d, s in zip(by_role[r], binds[r].tensor_type.shape):
             sizes[d] = s

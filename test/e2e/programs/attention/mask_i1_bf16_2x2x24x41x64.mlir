@@ -1,0 +1,18 @@
+// A boolean mask per batch, broadcast over heads (stored as i8 by IREE); bf16.
+func.func @main(%q: tensor<2x2x24x64xbf16>, %k: tensor<2x2x41x64xbf16>, %v: tensor<2x2x41x64xbf16>, %mask: tensor<2x24x41xi1>) -> tensor<2x2x24x64xbf16> {
+  %scale = arith.constant 0.125000 : bf16
+  %e = tensor.empty() : tensor<2x2x24x64xbf16>
+  %o = iree_linalg_ext.attention <{indexing_maps = [
+      affine_map<(b, h, m, n, k1, k2) -> (b, h, m, k1)>,
+      affine_map<(b, h, m, n, k1, k2) -> (b, h, k2, k1)>,
+      affine_map<(b, h, m, n, k1, k2) -> (b, h, k2, n)>,
+      affine_map<(b, h, m, n, k1, k2) -> ()>,
+      affine_map<(b, h, m, n, k1, k2) -> (b, m, k2)>,
+      affine_map<(b, h, m, n, k1, k2) -> (b, h, m, n)>]}>
+      ins(%q, %k, %v, %scale, %mask : tensor<2x2x24x64xbf16>, tensor<2x2x41x64xbf16>, tensor<2x2x41x64xbf16>, bf16, tensor<2x24x41xi1>)
+      outs(%e : tensor<2x2x24x64xbf16>) {
+    ^bb0(%s: f32):
+      iree_linalg_ext.yield %s : f32
+  } -> tensor<2x2x24x64xbf16>
+  return %o : tensor<2x2x24x64xbf16>
+}
