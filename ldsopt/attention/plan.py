@@ -22,6 +22,10 @@ from ldsopt.target import Target
 FMA_THREADS = 128       # threads the kv splits of an FMA kernel fill up to
 FMA_KEYS = 16           # keys a tile, FMA
 FMA_MAX_ROWS = 16
+MMA_WARPS = 4           # warps of 16 query rows each
+MMA_KEYS = 64           # keys a tile, mma.sync
+MMA_MAX_HEAD = 128
+MMA_MIN_ROWS = 16
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,7 +79,26 @@ def plan_fma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
     return None
 
 
+def plan_mma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
+    """mma.sync m16n8k16 (emit_mma.py): 4 warps of 16 rows, 64 keys a tile, cp.async copies of
+    16 bytes; for head dims of multiples of 16 up to MMA_MAX_HEAD (the accumulators of O and S,
+    Q's fragments: at 128, 64 + 32 + 32 registers a thread), with more rows than MMA_MIN_ROWS
+    (fewer: decode, memory-bound, the FMA kernel's key splits fill the threads instead)."""
+    intrinsic = mma.INTRINSICS.get((mma.family(tgt.backend, tgt.arch), str(p.elem_type)))
+    if intrinsic is None or not intrinsic.name.startswith("NV_MMA_SYNC") or intrinsic.b_load is None \
+            or not tgt.async_copy:
+        return None
+    d1, dn = p.size(p.k1), p.size(p.n)
+    if d1 % intrinsic.k or dn % intrinsic.k or max(d1, dn) > MMA_MAX_HEAD or p.size(p.row) <= MMA_MIN_ROWS:
+        return None
+    vector = copy_vector(p, tgt)
+    warps = MMA_WARPS
+    pl = AttentionPlan(intrinsic.name, warps * intrinsic.m, MMA_KEYS, 1, warps * intrinsic.subgroup, 1, vector)
+    eb = element_bits(p.elem_type) // 8
+    lds = 2 * MMA_KEYS * (d1 + dn + 16) * eb
+    return pl if lds <= tgt.lds_bytes else None
+
+
 def plan(p: AttentionProblem, tgt: Target, use_mma: bool = True) -> AttentionPlan | None:
-    intrinsic = mma.INTRINSICS.get((mma.family(tgt.backend, tgt.arch), str(p.elem_type))) if use_mma else None
-    del intrinsic  # matrix-core schemes: emit_mma.py
-    return plan_fma(p, tgt)
+    """The matrix-core plan where the target and problem have one (and `use_mma`), else FMA's."""
+    return (plan_mma(p, tgt) if use_mma else None) or plan_fma(p, tgt)

@@ -83,6 +83,19 @@ class MatrixLoad:
     ROW = LaneMap(1, 8, 1)  # the row of its matrix that lane l addresses
     ELEMS = 8               # elements of one matrix row
 
+    def lds_row_col(self, lane: int, k_contiguous: bool) -> tuple[int, int]:
+        """(LDS row, LDS col) lane `lane` addresses, from the fragment's corner: rows along M/N
+        (K-contiguous, read plainly) or along K (transposed)."""
+        f, k, r = self.first(lane), self.second(lane), self.ROW(lane)
+        return (f + r, k) if k_contiguous else (k + r, f)
+
+    def emit(self, result: ir.Type, lds: ir.Value, indices: list[ir.Value], transpose: bool) -> ir.Value:
+        """`nvgpu.ldmatrix` of the lane's address `indices` into `lds`: the lane's register."""
+        i32 = ir.IntegerType.get_signless(32)
+        return ir.Operation.create("nvgpu.ldmatrix", results=[result], operands=[lds, *indices],
+                                   attributes={"transpose": ir.BoolAttr.get(transpose),
+                                               "numTiles": ir.IntegerAttr.get(i32, self.tiles)}).result
+
 
 @dataclasses.dataclass(frozen=True)
 class Intrinsic:

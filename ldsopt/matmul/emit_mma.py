@@ -128,12 +128,8 @@ class MmaEmitter(Emitter):
         x = arith.addi(self._offset(self.frag_origin[role], x_off), f)
         kv = self._offset(kv, kk)
         row, col = (arith.addi(x, r), kv) if s.k_contiguous else (arith.addi(kv, r), x)
-        i32 = ir.IntegerType.get_signless(32)
-        return ir.Operation.create(
-            "nvgpu.ldmatrix", results=[self.pl.scheme.layout(role).register_type(self.p.elem_type)],
-            operands=[self.lds[role], *self._lds_indices(role, buf, row, col)],
-            attributes={"transpose": ir.BoolAttr.get(not s.k_contiguous),
-                        "numTiles": ir.IntegerAttr.get(i32, load.tiles)}).result
+        return load.emit(self.pl.scheme.layout(role).register_type(self.p.elem_type), self.lds[role],
+                         self._lds_indices(role, buf, row, col), not s.k_contiguous)
 
     def _register(self, lay: mma.OperandLayout, parts: list[tuple[ir.Value, int]]) -> ir.Value:
         """The register value of `lay` whose elements are `parts` (read piece, index in it)."""

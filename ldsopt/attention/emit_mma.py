@@ -1,0 +1,250 @@
+"""The matrix-core attention kernel (plan.plan_mma): CUDA's `mma.sync` m16n8k16 (f16, bf16),
+FlashAttention-2's design.
+
+Four warps, each owning 16 query rows (BM = 64); BN = 64 keys a tile. Per lane (mma.py's
+m16n8k16 layouts, g = lane / 4, t = lane % 4):
+- Q: its A fragments for every 16 of the head dim, read once from global memory and kept;
+- S = Q K^T: BN / 8 accumulators (rows g and g + 8, keys 2t, 2t + 1 of each 8), K's B
+  fragments read from LDS by `ldmatrix` (K's rows are keys, head dim contiguous: K-contiguous
+  for this product);
+- each score times scale * log2 e, through the region (on the tiles that need it), the mask and
+  the key bound; the row max by the lane's own scores, then the 4 lanes of its row (shuffles 1,
+  2); P = 2^(S - m) in f32; the row sum stays the lane's partial sum until the end, when the
+  4 lanes add theirs (each rescales by the same factors);
+- O += P V: P goes to the second product's A operand in registers: the accumulators of keys
+  16c..16c+7 and 16c+8..16c+15 are, pairwise packed to f16 (`_p_operand`), the A fragment of
+  key step c (mma.py's C and A layouts: `acc_as_operand` checks it); V's B fragments (keys are
+  its contraction dim, V's rows: K-strided) come from LDS by `ldmatrix.trans`;
+- O's accumulators (N / 8 of them) rescaled by 2^(m - m') per row.
+K and V tiles go global -> LDS by `cp.async` (16-byte copies, keys past the end zero-filled),
+two LDS tiles: each round waits for its tile, meets at one barrier, starts the next tile's
+copies into the other buffer, and computes (the copies run under the math). LDS rows are padded
+by 16 bytes so that the 8 rows an ldmatrix matrix reads fall in different banks.
+"""
+
+from __future__ import annotations
+
+import math
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, gpu, scf, vector
+
+from ldsopt import index_expr, mma
+from ldsopt.attention.emit import AttentionEmitter, _f32
+from ldsopt.matmul import dtl_emit
+
+PAD = 8  # elements after each LDS row (16 bytes of f16)
+
+
+def acc_as_operand(acc: mma.OperandLayout, operand: mma.OperandLayout, n: int, lanes: int) -> list[tuple[int, int]] | None:
+    """Where each element of `operand`'s register (a product's A, (row, K)) sits among the
+    accumulators (C, (row, N)) of consecutive N tiles of width `n` of another product, those
+    N tiles read as that K: (tile, element) per operand element, the same for every lane; None
+    where an element is held by another lane (P would then go through LDS or shuffles)."""
+    out = None
+    for lane in range(lanes):
+        held = {rc: e for e, rc in enumerate(acc.coords(lane))}
+        mine = []
+        for r, k in operand.coords(lane):
+            tile, col = divmod(k, n)
+            if (r, col) not in held:
+                return None
+            mine.append((tile, held[(r, col)]))
+        if out is not None and mine != out:
+            return None
+        out = mine
+    return out
+
+
+class MmaEmitter(AttentionEmitter):
+
+    def setup(self) -> None:
+        p, pl, k = self.p, self.pl, self.k
+        self.intr = mma.BY_NAME[pl.scheme]
+        self.split = None
+        self.d1, self.dn = p.size(p.k1), p.size(p.n)
+        lane_count = self.intr.subgroup
+        self.lane = arith.remui(self.tid, self.idx(lane_count))
+        self.warp = arith.divui(self.tid, self.idx(lane_count))
+        self.wrow = arith.addi(self.row0, arith.muli(self.warp, self.idx(self.intr.m)))
+        self.p_from_acc = acc_as_operand(self.intr.c, self.intr.a, self.intr.n, lane_count)
+        assert self.p_from_acc is not None
+        self.q = [self._q_fragment(c) for c in range(self.d1 // self.intr.k)]
+        self.lds = {"k": self.alloc([2, pl.bn, self.d1 + PAD], p.elem_type),
+                    "v": self.alloc([2, pl.bn, self.dn + PAD], p.elem_type)}
+        self.src = {r: dtl_emit.dma_source(self, self.mem[r]) for r in ("k", "v")}
+        acc_t = self.intr.c.register_type(_f32())
+        rows = len(set(self.intr.c.d_first))
+        self.state = [self.const(p.max_init)] * rows + [self.const(0.0)] * rows + \
+            [vector.broadcast(acc_t, self.const(0.0))] * (self.dn // self.intr.n)
+
+    def lane_at(self, lane_map: mma.LaneMap) -> ir.Value:
+        return self.k.index([lane_map.expr(index_expr.var("lane"), self.intr.subgroup)], lane=self.lane)[0]
+
+    def _q_fragment(self, c: int) -> ir.Value:
+        """Q's A fragment of head-dim step c, from global memory (rows past the end: zeros)."""
+        p, lay = self.p, self.intr.a
+        r0, k0 = self.add(self.wrow, 0), self.idx(c * self.intr.k)
+        r0 = arith.addi(r0, self.lane_at(lay.first))
+        k0 = arith.addi(k0, self.lane_at(lay.second))
+        pieces = []
+        coords = list(zip(lay.d_first, lay.d_second))
+        for e, n in mma.runs(coords):
+            row = self.add(r0, coords[e][0])
+            inside = arith.cmpi(arith.CmpIPredicate.ult, row, self.idx(self.m_size)) if self.m_size % self.pl.bm else None
+            pieces.append(self.read_global("q", {p.row: self.clamp_row(row), p.k1: self.add(k0, coords[e][1])}, n, inside))
+        flat = [vector.extract(x, [], [i]) for x in pieces for i in range(ir.VectorType(x.type).shape[0])]
+        vt = ir.VectorType.get([lay.elems], p.elem_type)
+        return vector.shape_cast(lay.register_type(p.elem_type), vector.from_elements(vt, flat))
+
+    # --- K and V: cp.async into two LDS tiles ---
+
+    def copy_tile(self, tile: ir.Value, buf: ir.Value) -> None:
+        """Starts this thread's cp.async copies of key tile `tile` into LDS tile `buf`, one group."""
+        p, pl = self.p, self.pl
+        kv0 = arith.muli(tile, self.idx(pl.bn))
+        tokens = []
+        for role, width in (("k", self.d1), ("v", self.dn)):
+            per_row = width // pl.vector
+            chunks = pl.bn * per_row
+            for j in range(math.ceil(chunks / pl.threads)):
+                c = self.add(self.tid, j * pl.threads)
+                key, col = self.k.delinearize(c, [pl.bn, per_row])
+                col = arith.muli(col, self.idx(pl.vector))
+                kv = arith.addi(kv0, key)
+                inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size))
+                at = {p.k2: arith.minui(kv, self.idx(self.kv_size - 1)), (p.k1 if role == "k" else p.n): col}
+                tokens.append(dtl_emit.async_copy(self.lds[role], [buf, key, col], self.src[role],
+                                                  self.indices(role, at), pl.vector, inside))
+        self.group = ir.Operation.create("nvgpu.device_async_create_group", results=[dtl_emit.async_token()],
+                                         operands=tokens).result
+
+    def wait_copies(self, in_flight: int) -> None:
+        """cp.async.wait_group: every group of this thread but the `in_flight` newest has landed.
+        The token is the first tile's (it dominates every wait; the wait counts groups, it does
+        not read the token)."""
+        i32 = ir.IntegerType.get_signless(32)
+        ir.Operation.create("nvgpu.device_async_wait", operands=[self.first_group],
+                            attributes={"numGroups": ir.IntegerAttr.get(i32, in_flight)})
+
+    def run_tiles(self) -> None:
+        visited, first_region = self.tile_bounds()
+        self.copy_tile(self.idx(0), self.idx(0))
+        self.first_group = self.group
+        loop = scf.ForOp(self.idx(0), visited, self.idx(1), self.state)
+        with ir.InsertionPoint(loop.body):
+            tile = loop.induction_variable
+            self.wait_copies(0)
+            gpu.barrier()
+            nxt = arith.addi(tile, self.idx(1))
+            self.copy_tile(self.clamp_tile(nxt), arith.remui(nxt, self.idx(2)))
+            buf = arith.remui(tile, self.idx(2))
+            state = list(loop.inner_iter_args)
+            if self.p.region and self.p.causal is not None:
+                needs = arith.cmpi(arith.CmpIPredicate.uge, tile, first_region)
+                branch = scf.IfOp(needs, [v.type for v in state], has_else=True)
+                with ir.InsertionPoint(branch.then_block):
+                    scf.yield_(self.tile_step(tile, buf, state, True))
+                with ir.InsertionPoint(branch.else_block):
+                    scf.yield_(self.tile_step(tile, buf, state, False))
+                state = list(branch.results)
+            else:
+                state = self.tile_step(tile, buf, state, bool(self.p.region))
+            scf.yield_(state)
+        self.state = list(loop.results)
+
+    def clamp_tile(self, tile: ir.Value) -> ir.Value:
+        return arith.minui(tile, self.idx(self.n_tiles - 1))
+
+    # --- one tile ---
+
+    def _fragment(self, role: str, buf: ir.Value, x0: int, k0: int) -> ir.Value:
+        """B fragment of K (x: keys, K: head dim; ldmatrix) or V (x: value dim, K: keys;
+        ldmatrix.trans) at (x0, k0) of the tile."""
+        load = self.intr.b_load
+        f, kv, r = (self.lane_at(m) for m in (load.first, load.second, load.ROW))
+        if role == "k":
+            row, col = arith.addi(self.add(f, x0), r), self.add(kv, k0)
+        else:
+            row, col = arith.addi(self.add(kv, k0), r), self.add(f, x0)
+        return load.emit(self.intr.b.register_type(self.p.elem_type), self.lds[role], [buf, row, col], role == "v")
+
+    def tile_step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], with_region: bool) -> list[ir.Value]:
+        intr, pl = self.intr, self.pl
+        c = intr.c
+        rows = sorted(set(c.d_first))
+        m, l, acc = state[:len(rows)], state[len(rows):2 * len(rows)], state[2 * len(rows):]
+        kv0 = arith.muli(tile, self.idx(pl.bn))
+        s_acc = []
+        for j in range(pl.bn // intr.n):
+            a = vector.broadcast(c.register_type(_f32()), self.const(0.0))
+            for kc, q in enumerate(self.q):
+                a = intr.emit(q, self._fragment("k", buf, j * intr.n, kc * intr.k), a)
+            s_acc.append(a)
+        # Scores with their row and key; per row the lane's max.
+        row_base, key_base = arith.addi(self.wrow, self.lane_at(c.first)), arith.addi(kv0, self.lane_at(c.second))
+        flat_t = ir.VectorType.get([c.elems], _f32())
+        scores = []
+        for j, a in enumerate(s_acc):
+            flat = vector.shape_cast(flat_t, a)
+            elems = []
+            for e, (dr, dk) in enumerate(zip(c.d_first, c.d_second)):
+                s = arith.mulf(vector.extract(flat, [], [e]), self.q_scale)
+                elems.append(self.score(s, self.add(row_base, dr), self.add(key_base, j * intr.n + dk), with_region))
+            scores.append(elems)
+        new_m = []
+        for i, dr in enumerate(rows):
+            top = m[i]
+            for elems in scores:
+                for e, r in enumerate(c.d_first):
+                    if r == dr:
+                        top = arith.maximumf(top, elems[e])
+            new_m.append(self.k.butterfly(top, [1, 2], arith.maximumf))
+        alpha = [self.exp2(arith.subf(m[i], new_m[i])) for i in range(len(rows))]
+        l = [arith.mulf(l[i], alpha[i]) for i in range(len(rows))]
+        probs = []
+        for elems in scores:
+            ps = []
+            for e, r in enumerate(c.d_first):
+                i = rows.index(r)
+                pe = self.exp2(arith.subf(elems[e], new_m[i]))
+                l[i] = arith.addf(l[i], pe)
+                ps.append(pe)
+            probs.append(ps)
+        scale_vec = vector.shape_cast(c.register_type(_f32()), vector.from_elements(
+            flat_t, [alpha[rows.index(r)] for r in c.d_first]))
+        acc = [arith.mulf(a, scale_vec) for a in acc]
+        for kc in range(pl.bn // intr.k):
+            pa = self._p_operand(probs, kc)
+            for dt in range(len(acc)):
+                acc[dt] = intr.emit(pa, self._fragment("v", buf, dt * intr.n, kc * intr.k), acc[dt])
+        return new_m + l + acc
+
+    def _p_operand(self, probs: list[list[ir.Value]], kc: int) -> ir.Value:
+        """The A fragment of key step kc from the probabilities in registers (`acc_as_operand`)."""
+        per_step = self.intr.k // self.intr.n
+        elems = [probs[kc * per_step + tile][e] for tile, e in self.p_from_acc]
+        lay = self.intr.a
+        flat = vector.from_elements(ir.VectorType.get([lay.elems], _f32()), elems)
+        half = arith.truncf(ir.VectorType.get([lay.elems], self.p.elem_type), flat)
+        return vector.shape_cast(lay.register_type(self.p.elem_type), half)
+
+    # --- the output ---
+
+    def finish_rows(self) -> None:
+        c = self.intr.c
+        rows = sorted(set(c.d_first))
+        m, l, acc = self.state[:len(rows)], self.state[len(rows):2 * len(rows)], self.state[2 * len(rows):]
+        l = [self.k.butterfly(x, [1, 2], arith.addf) for x in l]
+        self.wait_copies(0)  # the last round's copies (of a clamped tile) before the kernel ends
+        row_base = arith.addi(self.wrow, self.lane_at(c.first))
+        n_base = self.lane_at(c.second)
+        coords = list(zip(c.d_first, c.d_second))
+        flat_t = ir.VectorType.get([c.elems], _f32())
+        for dt, a in enumerate(acc):
+            flat = vector.shape_cast(flat_t, a)
+            for e, n in mma.runs(coords):
+                piece = vector.extract_strided_slice(ir.VectorType.get([n], _f32()), flat, [e], [n], [1])
+                i = rows.index(coords[e][0])
+                out = self.normalized(l[i], m[i], piece)
+                self.store_output(self.add(row_base, coords[e][0]), self.add(n_base, dt * self.intr.n + coords[e][1]), out)
