@@ -2,7 +2,8 @@
 query rows and keys per tile, kv-split groups, threads; `plan` chooses it from the problem and
 the target, None where nothing fits (the pass then leaves the dispatch, with the reason).
 
-FMA (every target; lavapipe): `lanes` consecutive lanes of a subgroup share a query row, each
+FMA (every target; lavapipe): `lanes` consecutive lanes of a subgroup share a query row (as
+many as the subgroup has, each with at least 4 of the head dim where it allows), each
 holding an interleaved 1/lanes of its head dim (Q) and value dim (accumulator); a score is
 their partial dot products summed by a butterfly. BM rows (at most 16, fewer for fewer query
 rows), BN = 16 keys a tile; where the rows leave threads idle (decode), KS kv-split groups
@@ -22,6 +23,7 @@ from ldsopt.target import Target
 FMA_THREADS = 128       # threads the kv splits of an FMA kernel fill up to
 FMA_KEYS = 16           # keys a tile, FMA
 FMA_MAX_ROWS = 16
+FMA_LANE_ELEMS = 4      # head-dim elements a lane holds at least, where the head dim allows
 MMA_WARPS = 4           # warps of 16 query rows each
 MMA_KEYS = 64           # keys a tile, mma.sync
 MMA_MAX_HEAD = 128
@@ -65,7 +67,8 @@ def copy_vector(p: AttentionProblem, tgt: Target) -> int:
 
 
 def plan_fma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
-    lanes = _pow2_dividing(math.gcd(p.size(p.k1), p.size(p.n)), min(8, tgt.subgroup_size))
+    heads = math.gcd(p.size(p.k1), p.size(p.n))
+    lanes = _pow2_dividing(heads, max(1, min(tgt.subgroup_size, heads // FMA_LANE_ELEMS)))
     rows = p.size(p.row)
     bm = min(FMA_MAX_ROWS, 1 << max(0, (rows - 1).bit_length()))
     group = bm * lanes

@@ -1,0 +1,332 @@
+// ldsopt-attention on the attention dispatches IREE 3.13 forms (`online_attention` from fills, then
+// the normalizing generic), each taken from an e2e program (test/e2e/programs/attention) at
+// executable-configurations for sm_89 (lowering configs dropped): on lavapipe the FMA kernel,
+// on CUDA the mma.sync one (few query rows: FMA with the keys split over thread groups).
+// RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-attention, canonicalize, cse)' | filecheck %s --check-prefix=FMA
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-attention, canonicalize, cse)' | filecheck %s --check-prefix=MMA
+
+// Plain, 6 (batch x heads) x 80 queries x 100 keys x 64, f16.
+// The FMA kernel: 16 rows of 8 lanes (subgroups of 8 on lavapipe), each lane 8 of the head dim; K and V
+// tiles of 16 keys in two LDS buffers; a score is the lanes' partial dots by a 3-step butterfly.
+// FMA:       workgroup_size = [128, 1, 1] subgroup_size = 8
+// FMA-LABEL: func.func @plain_f16
+// FMA-SAME:    ldsopt.lowered_by = ["ldsopt-attention"]
+// FMA-DAG:     memref.alloc() : memref<2x16x64xf16, #gpu.address_space<workgroup>>
+// FMA:         scf.for %{{.+}} = %c0 to %c7 step %c1 iter_args({{.*}}) -> (f32, f32, vector<4xf32>, vector<4xf32>)
+// FMA:           gpu.shuffle xor %{{.+}}, %c4_i32, %c8_i32 : f32
+// FMA-NEXT:      arith.addf
+// FMA-NEXT:      gpu.shuffle xor %{{.+}}, %c2_i32, %c8_i32 : f32
+// FMA:           math.exp2 %{{.+}} fastmath<afn> : f32
+// FMA:           gpu.barrier
+// FMA-NEXT:      scf.yield
+// The output: the normalizing generic's body, (1 / sum) * acc and the cast to f16, rows past 80 not stored.
+// FMA:         arith.divf %{{.+}}, %{{.+}} : vector<4xf32>
+// FMA:         arith.truncf %{{.+}} : vector<4xf32> to vector<4xf16>
+// CUDA: 4 warps of 16 rows, 64-key tiles by cp.async (16 bytes, zero-filled past the keys) into two
+// padded LDS buffers; S by mma.sync with K's fragments by ldmatrix, P V with V's by ldmatrix.trans.
+// MMA:       workgroup_size = [128, 1, 1] subgroup_size = 32
+// MMA-LABEL: func.func @plain_f16
+// MMA:         %[[K:.+]] = memref.alloc() : memref<2x64x72xf16, #gpu.address_space<workgroup>>
+// MMA:         %[[V:.+]] = memref.alloc() : memref<2x64x72xf16, #gpu.address_space<workgroup>>
+// MMA:         nvgpu.device_async_copy %{{.+}}, %[[K]][%c0, {{.*}}], 8, %{{.+}} bypassL1
+// MMA:         nvgpu.device_async_create_group
+// MMA:         scf.for %{{.+}} = %c0 to %c2 step %c1
+// MMA:           nvgpu.device_async_wait %{{.+}} numGroups = 0
+// MMA-NEXT:      gpu.barrier
+// MMA:           nvgpu.ldmatrix %[[K]][{{.*}}] numTiles = 2 transpose = false
+// MMA-NEXT:      nvgpu.mma.sync({{.*}}) mmaShape = [16, 8, 16] : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// The row max across the quad of lanes sharing a row; P = 2^(S - m) by PTX's ex2.
+// MMA:           gpu.shuffle xor %{{.+}}, %c1_i32, %c32_i32 : f32
+// MMA:           gpu.shuffle xor %{{.+}}, %c2_i32, %c32_i32 : f32
+// MMA:           llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// P from the accumulators, packed to f16, is the A operand of P V: no LDS round trip.
+// MMA:           %[[P:.+]] = arith.truncf %{{.+}} : vector<8xf32> to vector<8xf16>
+// MMA-NEXT:      %[[PA:.+]] = vector.shape_cast %[[P]] : vector<8xf16> to vector<4x2xf16>
+// MMA:           %[[VB:.+]] = nvgpu.ldmatrix %[[V]][{{.*}}] numTiles = 2 transpose = true
+// MMA-NEXT:      nvgpu.mma.sync(%[[PA]], %[[VB]], %{{.+}}) mmaShape = [16, 8, 16]
+// MMA-NOT:       memref.store
+// MMA:           scf.yield
+
+
+// -----
+
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @plain_f16() {
+  %cst = arith.constant 1.000000e+00 : f32
+  %cst_0 = arith.constant -3.40282347E+38 : f32
+  %cst_1 = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %cst_2 = arith.constant 1.250000e-01 : f16
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<6x80x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<6x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<6x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<6x80x64xf16, #hal.descriptor_type<storage_buffer>>
+  %4 = iree_codegen.load_from_buffer %0 : memref<6x80x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<6x80x64xf16>
+  %5 = iree_codegen.load_from_buffer %1 : memref<6x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<6x100x64xf16>
+  %6 = iree_codegen.load_from_buffer %2 : memref<6x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<6x100x64xf16>
+  %7 = tensor.empty() : tensor<6x80x64xf16>
+  %8 = tensor.empty() : tensor<6x80x64xf32>
+  %9 = tensor.empty() : tensor<6x80xf32>
+  %10 = linalg.fill ins(%cst_1 : f32) outs(%8 : tensor<6x80x64xf32>) -> tensor<6x80x64xf32>
+  %11 = linalg.fill ins(%cst_0 : f32) outs(%9 : tensor<6x80xf32>) -> tensor<6x80xf32>
+  %12 = linalg.fill ins(%cst_1 : f32) outs(%9 : tensor<6x80xf32>) -> tensor<6x80xf32>
+  %13:3 = iree_linalg_ext.online_attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]> ins(%4, %5, %6, %cst_2 : tensor<6x80x64xf16>, tensor<6x100x64xf16>, tensor<6x100x64xf16>, f16) outs(%10, %11, %12 : tensor<6x80x64xf32>, tensor<6x80xf32>, tensor<6x80xf32>) {
+  ^bb0(%arg0: f32):
+    iree_linalg_ext.yield %arg0 : f32
+  } -> tensor<6x80x64xf32>, tensor<6x80xf32>, tensor<6x80xf32>
+  %14 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%13#2, %13#0 : tensor<6x80xf32>, tensor<6x80x64xf32>) outs(%7 : tensor<6x80x64xf16>) {
+  ^bb0(%in: f32, %in_3: f32, %out: f16):
+    %15 = arith.divf %cst, %in : f32
+    %16 = arith.mulf %15, %in_3 : f32
+    %17 = arith.truncf %16 : f32 to f16
+    linalg.yield %17 : f16
+  } -> tensor<6x80x64xf16>
+  iree_codegen.store_to_buffer %14, %3 : tensor<6x80x64xf16> into memref<6x80x64xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// Grouped-query attention, 8 query heads over 2 K/V heads of 33 rows: IREE folds each group's
+// 4 query heads into its rows (Q 2 x 132 x 128), so a workgroup's K and V tiles serve its rows of
+// all 4 heads, read once per group, not repeated; the scale is read from its binding, times log2(e).
+// FMA-LABEL: func.func @gqa_f16
+// FMA:         %[[S:.+]] = memref.load %{{.+}}[] : memref<f16, {{.*}}>
+// FMA:         arith.extf %[[S]] : f16 to f32
+// FMA:         arith.mulf %{{.+}}, %cst{{.*}} : f32
+// MMA-LABEL: func.func @gqa_f16
+// MMA:         vector.transfer_read %{{.+}}[%block_id_y, {{.*}} : memref<2x132x128xf16, {{.*}}>, vector<2xf16>
+// MMA:         nvgpu.device_async_copy %{{.+}}[%block_id_y, {{.*}}], 8, %{{.+}} bypassL1 : memref<2x70x128xf16
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @gqa_f16() {
+  %cst = arith.constant 1.000000e+00 : f32
+  %cst_0 = arith.constant -3.40282347E+38 : f32
+  %cst_1 = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<f16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x132x128xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x70x128xf16, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x70x128xf16, #hal.descriptor_type<storage_buffer>>
+  %4 = hal.interface.binding.subspan layout(#layout) binding(4) alignment(64) offset(%c0) flags(Indirect) : memref<2x132x128xf16, #hal.descriptor_type<storage_buffer>>
+  %5 = iree_codegen.load_from_buffer %0 : memref<f16, #hal.descriptor_type<storage_buffer>> -> tensor<f16>
+  %6 = iree_codegen.load_from_buffer %1 : memref<2x132x128xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x132x128xf16>
+  %7 = iree_codegen.load_from_buffer %2 : memref<2x70x128xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x70x128xf16>
+  %8 = iree_codegen.load_from_buffer %3 : memref<2x70x128xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x70x128xf16>
+  %extracted = tensor.extract %5[] : tensor<f16>
+  %9 = tensor.empty() : tensor<2x132x128xf16>
+  %10 = tensor.empty() : tensor<2x132x128xf32>
+  %11 = tensor.empty() : tensor<2x132xf32>
+  %12 = linalg.fill ins(%cst_1 : f32) outs(%10 : tensor<2x132x128xf32>) -> tensor<2x132x128xf32>
+  %13 = linalg.fill ins(%cst_0 : f32) outs(%11 : tensor<2x132xf32>) -> tensor<2x132xf32>
+  %14 = linalg.fill ins(%cst_1 : f32) outs(%11 : tensor<2x132xf32>) -> tensor<2x132xf32>
+  %15:3 = iree_linalg_ext.online_attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]> ins(%6, %7, %8, %extracted : tensor<2x132x128xf16>, tensor<2x70x128xf16>, tensor<2x70x128xf16>, f16) outs(%12, %13, %14 : tensor<2x132x128xf32>, tensor<2x132xf32>, tensor<2x132xf32>) {
+  ^bb0(%arg0: f32):
+    iree_linalg_ext.yield %arg0 : f32
+  } -> tensor<2x132x128xf32>, tensor<2x132xf32>, tensor<2x132xf32>
+  %16 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%15#2, %15#0 : tensor<2x132xf32>, tensor<2x132x128xf32>) outs(%9 : tensor<2x132x128xf16>) {
+  ^bb0(%in: f32, %in_2: f32, %out: f16):
+    %17 = arith.divf %cst, %in : f32
+    %18 = arith.mulf %17, %in_2 : f32
+    %19 = arith.truncf %18 : f32 to f16
+    linalg.yield %19 : f16
+  } -> tensor<2x132x128xf16>
+  iree_codegen.store_to_buffer %16, %4 : tensor<2x132x128xf16> into memref<2x132x128xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// An additive f32 mask over (rows, keys), broadcast over batch and heads: read per score,
+// times log2(e), added (IREE's semantics: the scores are in log2 units).
+// FMA-LABEL: func.func @mask_f32
+// FMA:         %[[L2E:.+]] = arith.constant 1.44269502 : f32
+// FMA:         %[[M:.+]] = memref.load %{{.+}} : memref<50x60xf32, #hal.descriptor_type<storage_buffer>>
+// FMA-NEXT:    %[[ML:.+]] = arith.mulf %[[M]], %[[L2E]] : f32
+// FMA-NEXT:    arith.addf %{{.+}}, %[[ML]] : f32
+// f32 has no mma.sync without tf32: the FMA kernel on CUDA too.
+// MMA-LABEL: func.func @mask_f32
+// MMA-NOT:     nvgpu.mma.sync
+// MMA:         return
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @mask_f32() {
+  %cst = arith.constant 1.000000e+00 : f32
+  %cst_0 = arith.constant -3.40282347E+38 : f32
+  %cst_1 = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %cst_2 = arith.constant 1.118030e-01 : f32
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x50x80xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x60x80xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x60x80xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<50x60xf32, #hal.descriptor_type<storage_buffer>>
+  %4 = hal.interface.binding.subspan layout(#layout) binding(4) alignment(64) offset(%c0) flags(Indirect) : memref<2x50x80xf32, #hal.descriptor_type<storage_buffer>>
+  %5 = iree_codegen.load_from_buffer %0 : memref<2x50x80xf32, #hal.descriptor_type<storage_buffer>> -> tensor<2x50x80xf32>
+  %6 = iree_codegen.load_from_buffer %1 : memref<2x60x80xf32, #hal.descriptor_type<storage_buffer>> -> tensor<2x60x80xf32>
+  %7 = iree_codegen.load_from_buffer %2 : memref<2x60x80xf32, #hal.descriptor_type<storage_buffer>> -> tensor<2x60x80xf32>
+  %8 = iree_codegen.load_from_buffer %3 : memref<50x60xf32, #hal.descriptor_type<storage_buffer>> -> tensor<50x60xf32>
+  %9 = tensor.empty() : tensor<2x50x80xf32>
+  %10 = tensor.empty() : tensor<2x50xf32>
+  %11 = linalg.fill ins(%cst_1 : f32) outs(%9 : tensor<2x50x80xf32>) -> tensor<2x50x80xf32>
+  %12 = linalg.fill ins(%cst_0 : f32) outs(%10 : tensor<2x50xf32>) -> tensor<2x50xf32>
+  %13 = linalg.fill ins(%cst_1 : f32) outs(%10 : tensor<2x50xf32>) -> tensor<2x50xf32>
+  %14:3 = iree_linalg_ext.online_attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]> ins(%5, %6, %7, %cst_2, %8 : tensor<2x50x80xf32>, tensor<2x60x80xf32>, tensor<2x60x80xf32>, f32, tensor<50x60xf32>) outs(%11, %12, %13 : tensor<2x50x80xf32>, tensor<2x50xf32>, tensor<2x50xf32>) {
+  ^bb0(%arg0: f32):
+    iree_linalg_ext.yield %arg0 : f32
+  } -> tensor<2x50x80xf32>, tensor<2x50xf32>, tensor<2x50xf32>
+  %15 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%14#2, %14#0 : tensor<2x50xf32>, tensor<2x50x80xf32>) outs(%9 : tensor<2x50x80xf32>) {
+  ^bb0(%in: f32, %in_3: f32, %out: f32):
+    %16 = arith.divf %cst, %in : f32
+    %17 = arith.mulf %16, %in_3 : f32
+    linalg.yield %17 : f32
+  } -> tensor<2x50x80xf32>
+  iree_codegen.store_to_buffer %15, %4 : tensor<2x50x80xf32> into memref<2x50x80xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// An i1 mask (IREE stores it as i8) per batch, broadcast over heads: a score is kept where the
+// low bit is 1, else -inf.
+// FMA-LABEL: func.func @mask_i1_bf16
+// FMA:         %[[B:.+]] = arith.trunci %{{.+}} : i8 to i1
+// FMA-NEXT:    arith.select %[[B]], %{{.+}}, %cst{{.*}} : f32
+// MMA-LABEL: func.func @mask_i1_bf16
+// MMA:         nvgpu.mma.sync({{.*}}) mmaShape = [16, 8, 16] : (vector<4x2xbf16>, vector<2x2xbf16>, vector<2x2xf32>)
+// MMA:         arith.trunci %{{.+}} : i8 to i1
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @mask_i1_bf16() {
+  %cst = arith.constant 1.000000e+00 : f32
+  %cst_0 = arith.constant -3.40282347E+38 : f32
+  %cst_1 = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %cst_2 = arith.constant 1.250000e-01 : bf16
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x2x24x64xbf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x2x41x64xbf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x2x41x64xbf16, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x24x41xi8, #hal.descriptor_type<storage_buffer>>
+  %4 = hal.interface.binding.subspan layout(#layout) binding(4) alignment(64) offset(%c0) flags(Indirect) : memref<2x2x24x64xbf16, #hal.descriptor_type<storage_buffer>>
+  %5 = iree_codegen.load_from_buffer %0 : memref<2x2x24x64xbf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x2x24x64xbf16>
+  %6 = iree_codegen.load_from_buffer %1 : memref<2x2x41x64xbf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x2x41x64xbf16>
+  %7 = iree_codegen.load_from_buffer %2 : memref<2x2x41x64xbf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x2x41x64xbf16>
+  %8 = iree_codegen.load_from_buffer %3 : memref<2x24x41xi8, #hal.descriptor_type<storage_buffer>> -> tensor<2x24x41xi8>
+  %9 = tensor.empty() : tensor<2x2x24x64xbf16>
+  %10 = tensor.empty() : tensor<2x2x24x64xf32>
+  %11 = tensor.empty() : tensor<2x2x24xf32>
+  %12 = linalg.fill ins(%cst_1 : f32) outs(%10 : tensor<2x2x24x64xf32>) -> tensor<2x2x24x64xf32>
+  %13 = linalg.fill ins(%cst_0 : f32) outs(%11 : tensor<2x2x24xf32>) -> tensor<2x2x24xf32>
+  %14 = linalg.fill ins(%cst_1 : f32) outs(%11 : tensor<2x2x24xf32>) -> tensor<2x2x24xf32>
+  %15:3 = iree_linalg_ext.online_attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d5, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d5, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> ()>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2)>]> ins(%5, %6, %7, %cst_2, %8 : tensor<2x2x24x64xbf16>, tensor<2x2x41x64xbf16>, tensor<2x2x41x64xbf16>, bf16, tensor<2x24x41xi8>) outs(%12, %13, %14 : tensor<2x2x24x64xf32>, tensor<2x2x24xf32>, tensor<2x2x24xf32>) {
+  ^bb0(%arg0: f32):
+    iree_linalg_ext.yield %arg0 : f32
+  } -> tensor<2x2x24x64xf32>, tensor<2x2x24xf32>, tensor<2x2x24xf32>
+  %16 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%15#2, %15#0 : tensor<2x2x24xf32>, tensor<2x2x24x64xf32>) outs(%9 : tensor<2x2x24x64xbf16>) {
+  ^bb0(%in: f32, %in_3: f32, %out: bf16):
+    %17 = arith.divf %cst, %in : f32
+    %18 = arith.mulf %17, %in_3 : f32
+    %19 = arith.truncf %18 : f32 to bf16
+    linalg.yield %19 : bf16
+  } -> tensor<2x2x24x64xbf16>
+  iree_codegen.store_to_buffer %16, %4 : tensor<2x2x24x64xbf16> into memref<2x2x24x64xbf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// Causal by its region (select(k2 > m, -inf, s)): the key tiles past the workgroup's last row
+// are not visited (the loop ends at ceil(min(row0 + 64, 100) / 64)); the region runs only on
+// tiles that reach past its first row.
+// MMA-LABEL: func.func @causal_f16
+// MMA:         %[[END:.+]] = arith.ceildivui %{{.+}}, %c64 : index
+// MMA:         %[[N:.+]] = arith.minui %[[END]], %c2 : index
+// MMA:         scf.for %{{.+}} = %c0 to %[[N]] step %c1
+// MMA:           scf.if %{{.+}} -> (f32, f32, f32, f32, vector<2x2xf32>
+// MMA:             arith.cmpi ugt
+// MMA:           } else {
+// MMA-NOT:         arith.cmpi ugt
+// MMA:           }
+// FMA-LABEL: func.func @causal_f16
+// FMA:         arith.ceildivui %{{.+}}, %c16 : index
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @causal_f16() {
+  %cst = arith.constant 1.000000e+00 : f32
+  %cst_0 = arith.constant -3.40282347E+38 : f32
+  %cst_1 = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %cst_2 = arith.constant 0xFF800000 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f16
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %4 = iree_codegen.load_from_buffer %0 : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x100x64xf16>
+  %5 = iree_codegen.load_from_buffer %1 : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x100x64xf16>
+  %6 = iree_codegen.load_from_buffer %2 : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x100x64xf16>
+  %7 = tensor.empty() : tensor<2x100x64xf16>
+  %8 = tensor.empty() : tensor<2x100x64xf32>
+  %9 = tensor.empty() : tensor<2x100xf32>
+  %10 = linalg.fill ins(%cst_1 : f32) outs(%8 : tensor<2x100x64xf32>) -> tensor<2x100x64xf32>
+  %11 = linalg.fill ins(%cst_0 : f32) outs(%9 : tensor<2x100xf32>) -> tensor<2x100xf32>
+  %12 = linalg.fill ins(%cst_1 : f32) outs(%9 : tensor<2x100xf32>) -> tensor<2x100xf32>
+  %13:3 = iree_linalg_ext.online_attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]> ins(%4, %5, %6, %cst_3 : tensor<2x100x64xf16>, tensor<2x100x64xf16>, tensor<2x100x64xf16>, f16) outs(%10, %11, %12 : tensor<2x100x64xf32>, tensor<2x100xf32>, tensor<2x100xf32>) {
+  ^bb0(%arg0: f32):
+    %15 = iree_linalg_ext.index 1 : index
+    %16 = iree_linalg_ext.index 4 : index
+    %17 = arith.cmpi ugt, %16, %15 : index
+    %18 = arith.select %17, %cst_2, %arg0 : f32
+    iree_linalg_ext.yield %18 : f32
+  } -> tensor<2x100x64xf32>, tensor<2x100xf32>, tensor<2x100xf32>
+  %14 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%13#2, %13#0 : tensor<2x100xf32>, tensor<2x100x64xf32>) outs(%7 : tensor<2x100x64xf16>) {
+  ^bb0(%in: f32, %in_4: f32, %out: f16):
+    %15 = arith.divf %cst, %in : f32
+    %16 = arith.mulf %15, %in_4 : f32
+    %17 = arith.truncf %16 : f32 to f16
+    linalg.yield %17 : f16
+  } -> tensor<2x100x64xf16>
+  iree_codegen.store_to_buffer %14, %3 : tensor<2x100x64xf16> into memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// Decode: one query row (no loop of its own) against 4096 keys. The FMA kernel (also on CUDA:
+// few rows) with 4 groups of a warp (32 lanes a row, 4 of the head dim each) taking the key
+// tiles in turn, then combining their running max, sum and accumulator through LDS.
+// MMA-LABEL: func.func @decode_f16
+// MMA:         memref.alloc() : memref<8x16x128xf16, #gpu.address_space<workgroup>>
+// MMA:         memref.alloc() : memref<4x1x130xf32, #gpu.address_space<workgroup>>
+// MMA:         gpu.barrier
+// MMA:         scf.if
+// MMA:           vector.transfer_write {{.*}} : vector<4xf16>
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @decode_f16() {
+  %cst = arith.constant 1.000000e+00 : f32
+  %cst_0 = arith.constant -3.40282347E+38 : f32
+  %cst_1 = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %cst_2 = arith.constant 8.837890e-02 : f16
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x128xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x4096x128xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x4096x128xf16, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<2x128xf16, #hal.descriptor_type<storage_buffer>>
+  %4 = iree_codegen.load_from_buffer %0 : memref<2x128xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x128xf16>
+  %5 = iree_codegen.load_from_buffer %1 : memref<2x4096x128xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x4096x128xf16>
+  %6 = iree_codegen.load_from_buffer %2 : memref<2x4096x128xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x4096x128xf16>
+  %7 = tensor.empty() : tensor<2x128xf16>
+  %8 = tensor.empty() : tensor<2x128xf32>
+  %9 = tensor.empty() : tensor<2xf32>
+  %10 = linalg.fill ins(%cst_1 : f32) outs(%8 : tensor<2x128xf32>) -> tensor<2x128xf32>
+  %11 = linalg.fill ins(%cst_0 : f32) outs(%9 : tensor<2xf32>) -> tensor<2xf32>
+  %12 = linalg.fill ins(%cst_1 : f32) outs(%9 : tensor<2xf32>) -> tensor<2xf32>
+  %13:3 = iree_linalg_ext.online_attention <indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>, affine_map<(d0, d1, d2, d3) -> (d0)>, affine_map<(d0, d1, d2, d3) -> (d0)>]> ins(%4, %5, %6, %cst_2 : tensor<2x128xf16>, tensor<2x4096x128xf16>, tensor<2x4096x128xf16>, f16) outs(%10, %11, %12 : tensor<2x128xf32>, tensor<2xf32>, tensor<2xf32>) {
+  ^bb0(%arg0: f32):
+    iree_linalg_ext.yield %arg0 : f32
+  } -> tensor<2x128xf32>, tensor<2xf32>, tensor<2xf32>
+  %14 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%13#2, %13#0 : tensor<2xf32>, tensor<2x128xf32>) outs(%7 : tensor<2x128xf16>) {
+  ^bb0(%in: f32, %in_3: f32, %out: f16):
+    %15 = arith.divf %cst, %in : f32
+    %16 = arith.mulf %15, %in_3 : f32
+    %17 = arith.truncf %16 : f32 to f16
+    linalg.yield %17 : f16
+  } -> tensor<2x128xf16>
+  iree_codegen.store_to_buffer %14, %3 : tensor<2x128xf16> into memref<2x128xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}

@@ -1,0 +1,86 @@
+// What ldsopt-attention leaves to IREE, with the reason as a remark at the attention op.
+// RUN: lds-opt %s --split-input-file --verify-diagnostics --remarks=missed --target=cuda --pass-pipeline='builtin.module(ldsopt-attention)'
+
+// Q stored with its rows innermost (the head dim strided): the kernel reads Q, K and V in vectors
+// along their head dims.
+// PLAIN
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @q_transposed() {
+  %cst = arith.constant 1.000000e+00 : f32
+  %cst_0 = arith.constant -3.40282347E+38 : f32
+  %cst_1 = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %cst_2 = arith.constant 1.250000e-01 : f16
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<6x64x80xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<6x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<6x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<6x80x64xf16, #hal.descriptor_type<storage_buffer>>
+  %4 = iree_codegen.load_from_buffer %0 : memref<6x64x80xf16, #hal.descriptor_type<storage_buffer>> -> tensor<6x64x80xf16>
+  %5 = iree_codegen.load_from_buffer %1 : memref<6x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<6x100x64xf16>
+  %6 = iree_codegen.load_from_buffer %2 : memref<6x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<6x100x64xf16>
+  %7 = tensor.empty() : tensor<6x80x64xf16>
+  %8 = tensor.empty() : tensor<6x80x64xf32>
+  %9 = tensor.empty() : tensor<6x80xf32>
+  %10 = linalg.fill ins(%cst_1 : f32) outs(%8 : tensor<6x80x64xf32>) -> tensor<6x80x64xf32>
+  %11 = linalg.fill ins(%cst_0 : f32) outs(%9 : tensor<6x80xf32>) -> tensor<6x80xf32>
+  %12 = linalg.fill ins(%cst_1 : f32) outs(%9 : tensor<6x80xf32>) -> tensor<6x80xf32>
+  // expected-remark @+1 {{ldsopt-attention: left to IREE: Q does not have its head dim innermost (contiguous)}}
+  %13:3 = iree_linalg_ext.online_attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]> ins(%4, %5, %6, %cst_2 : tensor<6x64x80xf16>, tensor<6x100x64xf16>, tensor<6x100x64xf16>, f16) outs(%10, %11, %12 : tensor<6x80x64xf32>, tensor<6x80xf32>, tensor<6x80xf32>) {
+  ^bb0(%arg0: f32):
+    iree_linalg_ext.yield %arg0 : f32
+  } -> tensor<6x80x64xf32>, tensor<6x80xf32>, tensor<6x80xf32>
+  %14 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%13#2, %13#0 : tensor<6x80xf32>, tensor<6x80x64xf32>) outs(%7 : tensor<6x80x64xf16>) {
+  ^bb0(%in: f32, %in_3: f32, %out: f16):
+    %15 = arith.divf %cst, %in : f32
+    %16 = arith.mulf %15, %in_3 : f32
+    %17 = arith.truncf %16 : f32 to f16
+    linalg.yield %17 : f16
+  } -> tensor<6x80x64xf16>
+  iree_codegen.store_to_buffer %14, %3 : tensor<6x80x64xf16> into memref<6x80x64xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// A consumer fused after the normalization (here x + x): the kernel stores the normalized output.
+// PLAIN
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @fused_consumer() {
+  %cst = arith.constant 1.000000e+00 : f32
+  %cst_0 = arith.constant -3.40282347E+38 : f32
+  %cst_1 = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %cst_2 = arith.constant 1.250000e-01 : f16
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<6x80x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<6x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<6x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<6x80x64xf16, #hal.descriptor_type<storage_buffer>>
+  %4 = iree_codegen.load_from_buffer %0 : memref<6x80x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<6x80x64xf16>
+  %5 = iree_codegen.load_from_buffer %1 : memref<6x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<6x100x64xf16>
+  %6 = iree_codegen.load_from_buffer %2 : memref<6x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<6x100x64xf16>
+  %7 = tensor.empty() : tensor<6x80x64xf16>
+  %8 = tensor.empty() : tensor<6x80x64xf32>
+  %9 = tensor.empty() : tensor<6x80xf32>
+  %10 = linalg.fill ins(%cst_1 : f32) outs(%8 : tensor<6x80x64xf32>) -> tensor<6x80x64xf32>
+  %11 = linalg.fill ins(%cst_0 : f32) outs(%9 : tensor<6x80xf32>) -> tensor<6x80xf32>
+  %12 = linalg.fill ins(%cst_1 : f32) outs(%9 : tensor<6x80xf32>) -> tensor<6x80xf32>
+  // expected-remark @+1 {{ldsopt-attention: left to IREE: takes the attention followed by one normalizing linalg.generic, its result stored}}
+  %13:3 = iree_linalg_ext.online_attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]> ins(%4, %5, %6, %cst_2 : tensor<6x80x64xf16>, tensor<6x100x64xf16>, tensor<6x100x64xf16>, f16) outs(%10, %11, %12 : tensor<6x80x64xf32>, tensor<6x80xf32>, tensor<6x80xf32>) {
+  ^bb0(%arg0: f32):
+    iree_linalg_ext.yield %arg0 : f32
+  } -> tensor<6x80x64xf32>, tensor<6x80xf32>, tensor<6x80xf32>
+  %14 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%13#2, %13#0 : tensor<6x80xf32>, tensor<6x80x64xf32>) outs(%7 : tensor<6x80x64xf16>) {
+  ^bb0(%in: f32, %in_3: f32, %out: f16):
+    %15 = arith.divf %cst, %in : f32
+    %16 = arith.mulf %15, %in_3 : f32
+    %17 = arith.truncf %16 : f32 to f16
+    linalg.yield %17 : f16
+  } -> tensor<6x80x64xf16>
+  %18 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%14 : tensor<6x80x64xf16>) outs(%7 : tensor<6x80x64xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    %19 = arith.addf %in, %in : f16
+    linalg.yield %19 : f16
+  } -> tensor<6x80x64xf16>
+  iree_codegen.store_to_buffer %18, %3 : tensor<6x80x64xf16> into memref<6x80x64xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
