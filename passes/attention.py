@@ -30,6 +30,7 @@ from iree.compiler import ir
 
 from ldsopt.attention import match as attention_match
 from ldsopt.attention.emit_fma import FmaEmitter
+from ldsopt.attention.emit_mfma import MfmaEmitter
 from ldsopt.attention.emit_mma import MmaEmitter
 from ldsopt.attention.plan import plan
 from ldsopt.codegen.kernel import matched_dispatches
@@ -51,7 +52,8 @@ class Attention(ModulePass):
             if pl is None:
                 raise PassError(p.op.location, f"{self.NAME}: no kernel of this attention fits the target "
                                                f"({tgt.name}: {tgt.lds_bytes} bytes of LDS, {tgt.max_threads} threads)")
-            (FmaEmitter if pl.scheme == "fma" else MmaEmitter)(p, pl, tgt).emit(self.NAME)
+            emitter = FmaEmitter if pl.scheme == "fma" else MfmaEmitter if pl.scheme.startswith("MFMA") else MmaEmitter
+            emitter(p, pl, tgt).emit(self.NAME)
 
 
 def _analyze(func: ir.Operation, roots: tuple[str, ...]):

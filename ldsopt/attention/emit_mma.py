@@ -29,7 +29,7 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, scf, vector
 
-from ldsopt import index_expr, mma
+from ldsopt.layout import index_expr, mma
 from ldsopt.attention.emit import AttentionEmitter, _f32
 from ldsopt.matmul import dtl_emit
 

@@ -102,6 +102,25 @@ def plan_mma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
     return pl if lds <= tgt.lds_bytes else None
 
 
+def plan_mfma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
+    """gfx942's MFMA 16x16x16 (emit_mfma.py): 4 waves of 16 rows, 64 keys a tile (32 where two
+    LDS tiles of 64 do not fit: head dim 128), for head dims of multiples of 32 (16-byte fragment
+    reads of two K steps) up to MMA_MAX_HEAD, with more rows than MMA_MIN_ROWS."""
+    intrinsic = mma.INTRINSICS.get((mma.family(tgt.backend, tgt.arch), str(p.elem_type)))
+    if intrinsic is None or intrinsic.name not in ("MFMA_F32_16x16x16_F16", "MFMA_F32_16x16x16_BF16"):
+        return None
+    d1, dn = p.size(p.k1), p.size(p.n)
+    if d1 % 32 or dn % 16 or max(d1, dn) > MMA_MAX_HEAD or p.size(p.row) <= MMA_MIN_ROWS:
+        return None
+    eb = element_bits(p.elem_type) // 8
+    for keys in (MMA_KEYS, MMA_KEYS // 2):
+        lds = 2 * (keys * (d1 + 8) + dn * (keys + 8)) * eb
+        if lds <= tgt.lds_bytes:
+            return AttentionPlan(intrinsic.name, MMA_WARPS * intrinsic.m, keys, 1, MMA_WARPS * intrinsic.subgroup, 1,
+                                 copy_vector(p, tgt))
+    return None
+
+
 def plan(p: AttentionProblem, tgt: Target, use_mma: bool = True) -> AttentionPlan | None:
     """The matrix-core plan where the target and problem have one (and `use_mma`), else FMA's."""
-    return (plan_mma(p, tgt) if use_mma else None) or plan_fma(p, tgt)
+    return (use_mma and (plan_mma(p, tgt) or plan_mfma(p, tgt))) or plan_fma(p, tgt)

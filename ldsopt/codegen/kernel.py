@@ -274,6 +274,20 @@ def global_alignment(buf: ir.Value, n: int, backend: str) -> int:
     return math.gcd(n * elem_bytes, base, *(s * elem_bytes for s in [*strides[:-1], offset] if s))
 
 
+def transposed(rows: list[ir.Value]) -> list[ir.Value]:
+    """The columns of the register tile whose rows are the vectors `rows`: one
+    `vector.transpose` of the tile (seed 002's in-thread transpose; for 16-bit elements gfx942
+    packs the columns with v_perm_b32)."""
+    width = ir.VectorType(rows[0].type).shape[0]
+    elem = ir.VectorType(rows[0].type).element_type
+    zero = arith.constant(elem, 0 if isinstance(elem, ir.IntegerType) else 0.0)
+    tile = vector.broadcast(ir.VectorType.get([len(rows), width], elem), zero)
+    for i, row in enumerate(rows):
+        tile = vector.insert(row, tile, [], [i])
+    columns = vector.transpose(ir.VectorType.get([width, len(rows)], elem), tile, [1, 0])
+    return [vector.extract(columns, [], [j]) for j in range(width)]
+
+
 def write_vector(value: ir.Value, buf: ir.Value, indices: list[ir.Value], align: int = 0) -> None:
     """An in-bounds write of `value` along the innermost dims of `buf` (`align`: as read_vector's)."""
     if align and ir.VectorType(value.type).shape[0] > 1:

@@ -86,7 +86,7 @@ from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Binding, Dispatch
 from ldsopt.codegen.elementwise import vectorize_body
 from ldsopt.ir_types import element_bits
-from ldsopt.codegen.kernel import Kernel, L1Prefetch, global_alignment, read_vector, write_vector
+from ldsopt.codegen.kernel import Kernel, L1Prefetch, global_alignment, read_vector, transposed, write_vector
 from ldsopt.matmul import dtl_emit
 from ldsopt.matmul import output_stage
 from ldsopt.matmul.match import MatmulProblem
@@ -362,15 +362,7 @@ class Emitter:
                                   for i in range(s.rake)]) for j in range(s.chunks_per_thread)]
 
     def _transposed(self, rows: list[ir.Value]) -> list[ir.Value]:
-        """The columns of the register tile whose rows are `rows`: one `vector.transpose` of the
-        tile (for 16-bit elements gfx942 packs the columns with v_perm_b32)."""
-        width = ir.VectorType(rows[0].type).shape[0]
-        elem = ir.VectorType(rows[0].type).element_type
-        tile = vector.broadcast(ir.VectorType.get([len(rows), width], elem), self._zero(elem))
-        for i, row in enumerate(rows):
-            tile = vector.insert(row, tile, [], [i])
-        columns = vector.transpose(ir.VectorType.get([width, len(rows)], elem), tile, [1, 0])
-        return [vector.extract(columns, [], [j]) for j in range(width)]
+        return transposed(rows)
 
     def _store_tile(self, role: str, regs: list[list[ir.Value]], buf: ir.Value) -> None:
         s = self.pl.staging[role]

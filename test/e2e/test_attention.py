@@ -8,8 +8,13 @@ for Vulkan), run on lavapipe and checked against the reference (numpy's evaluati
 attention op, or IREE's llvm-cpu where numpy does not evaluate the program)."""
 
 import pathlib
+import re
 
 import pytest
+
+from ldsopt import target
+from ldsopt.measure import isa
+from ldsopt.run import driver
 
 PROGRAMS = pathlib.Path(__file__).parent / "programs" / "attention"
 
@@ -18,3 +23,39 @@ PROGRAMS = pathlib.Path(__file__).parent / "programs" / "attention"
 def test_lavapipe(name, run_program):
     out = run_program((PROGRAMS / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt", name=name)
     assert "ldsopt: ldsopt-attention" in out, out
+
+
+# Programs the matrix-core kernels take (more than 16 query rows, f16/bf16, head dims of
+# multiples of 32 up to 128).
+MATRIX_CORE = ["plain_f16_2x3x80x100x64", "causal_f16_1x2x100x100x64", "gqa_f16_1x8x33x70x128",
+               "mask_i1_bf16_2x2x24x41x64"]
+
+
+@pytest.mark.parametrize("name", MATRIX_CORE)
+def test_gfx942_mfma_and_inthread_transpose(name, run_program, tmp_path):
+    """gfx942 (compiled, not run: no MI300 here): both products are MFMAs, V is transposed in
+    registers (v_perm_b32) into K-contiguous LDS rows, whose fragment reads are ds_read_b128;
+    no spills."""
+    out = run_program((PROGRAMS / f"{name}.mlir").read_text(), "--target", "gfx942", "--require-ldsopt",
+                      "--emit-dir", str(tmp_path / "emit"), name=name)
+    (kernel,) = isa.from_dump_dir(str(tmp_path / "emit" / "executables"))
+    assert kernel.mfma > 0 and kernel.vgpr_spills == 0 and kernel.sgpr_spills == 0, kernel.summary()
+    assert kernel.ds_count("ds_read_b128") > 0 and kernel.v_perm > 0, kernel.summary()
+    assert "COMPILED" in out
+
+
+@pytest.mark.parametrize("name", MATRIX_CORE)
+def test_cuda_mma_sync_ptx(name, tmp_path):
+    """sm_89 PTX (run on the H200 by `lds-run FILE --target cuda --prepare DIR` and `python -m
+    ldsopt.replay DIR` there): mma.sync m16n8k16 for both products, K's fragments by ldmatrix
+    and V's by ldmatrix.trans, K and V by cp.async, 2^x by ex2.approx; no local memory."""
+    configured = driver.configure((PROGRAMS / f"{name}.mlir").read_text(), target.known("cuda"), str(tmp_path))
+    lowered, report = driver.apply_ldsopt(configured, driver.DEFAULT_PIPELINE)
+    assert [d["passes"] for d in report] == [["ldsopt-attention"]], report
+    driver.compile_module(lowered, str(tmp_path), name, dump=True)
+    (ptx,) = (tmp_path / "executables").glob("*.ptx")
+    text = ptx.read_text()
+    for pattern in (r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.(f16|bf16)", r"ldmatrix\.sync\.aligned\.m8n8\.x2\.shared",
+                    r"ldmatrix\.sync\.aligned\.m8n8\.x2\.trans", r"cp\.async\.cg\.shared\.global", r"ex2\.approx"):
+        assert re.search(pattern, text), pattern
+    assert ".local" not in text
