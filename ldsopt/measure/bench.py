@@ -37,6 +37,7 @@ from ldsopt.run import driver
 from ldsopt.measure import program_bench
 from ldsopt import target as target_model
 
+IREE_DEFAULT = "iree-default"  # the variant of IREE's own pipeline, which may fail to compile a case
 # The cases module travels into each prepared folder as a copy of this file.
 CASES_FILE = bench_cases.__file__
 
@@ -98,26 +99,39 @@ def dispatch_benchmarks(name: str, variants, tgt: target_model.KnownTarget, fold
     dispatch record names the module it is in."""
     out = {}
     for variant, program, lower, flags in variants:
-        modules = _benchmark_modules(program, tgt, os.path.join(work, variant), flags)
-        if not modules:
-            raise driver.DriverError(f"{name}: IREE dumped no dispatch benchmark modules")
-        entry = out[variant] = {"modules": [], "dispatches": []}
-        for stem, text in modules:
-            text, report = lower(text, pipeline_text)
-            rel = os.path.join(name, variant, stem + ".vmfb")
-            os.makedirs(os.path.dirname(os.path.join(folder, rel)), exist_ok=True)
-            mlir = os.path.join(work, variant, stem + ".mlir")
-            with open(mlir, "w") as f:
-                f.write(text)
-            # From the configurations it holds: compiled from the start, IREE would drop a unit
-            # dim of a configured op again and lose its lowering_config ("missing lowering
-            # configuration" on a 1xMxN batch matmul).
-            driver.iree_compile([mlir, "--compile-from=executable-configurations", "-o", os.path.join(folder, rel)],
-                                f"{name}: compile {variant} {stem}")
-            entry["modules"].append(rel)
-            entry["dispatches"] += [{**d, "module": rel} for d in report]
-        entry["ldsopt_dispatches"], entry["total_dispatches"] = _count(entry["dispatches"])
+        try:
+            out[variant] = _variant(name, variant, program, lower, flags, tgt, folder, work, pipeline_text)
+        except driver.DriverError as e:
+            if variant != IREE_DEFAULT:
+                raise
+            # IREE's own pipeline cannot compile it (attention's index regions): a result too.
+            out[variant] = {"modules": [], "dispatches": [], "ldsopt_dispatches": 0, "total_dispatches": 0,
+                            "error": f"IREE's default pipeline failed: {str(e).splitlines()[0]}"}
     return out
+
+
+def _variant(name, variant, program, lower, flags, tgt, folder, work, pipeline_text) -> dict:
+    """One variant of `dispatch_benchmarks`."""
+    modules = _benchmark_modules(program, tgt, os.path.join(work, variant), flags)
+    if not modules:
+        raise driver.DriverError(f"{name}: IREE dumped no dispatch benchmark modules")
+    entry = {"modules": [], "dispatches": []}
+    for stem, text in modules:
+        text, report = lower(text, pipeline_text)
+        rel = os.path.join(name, variant, stem + ".vmfb")
+        os.makedirs(os.path.dirname(os.path.join(folder, rel)), exist_ok=True)
+        mlir = os.path.join(work, variant, stem + ".mlir")
+        with open(mlir, "w") as f:
+            f.write(text)
+        # From the configurations it holds: compiled from the start, IREE would drop a unit
+        # dim of a configured op again and lose its lowering_config ("missing lowering
+        # configuration" on a 1xMxN batch matmul).
+        driver.iree_compile([mlir, "--compile-from=executable-configurations", "-o", os.path.join(folder, rel)],
+                            f"{name}: compile {variant} {stem}")
+        entry["modules"].append(rel)
+        entry["dispatches"] += [{**d, "module": rel} for d in report]
+    entry["ldsopt_dispatches"], entry["total_dispatches"] = _count(entry["dispatches"])
+    return entry
 
 
 def prepare_case(case, tgt: target_model.KnownTarget, folder: str, pipeline_text: str,
@@ -129,7 +143,7 @@ def prepare_case(case, tgt: target_model.KnownTarget, folder: str, pipeline_text
         os.makedirs(os.path.join(work, "choice"))
         flags = driver.dispatch_flags(ours, tgt, os.path.join(work, "choice"), pipeline_text)
         variants = dispatch_benchmarks(case.name, (("ldsopt", ours, driver.apply_ldsopt, flags),
-                                                   ("iree-default", case.mlir, _as_configured, ())),
+                                                   (IREE_DEFAULT, case.mlir, _as_configured, ())),
                                        tgt, folder, work, pipeline_text)
     return {"name": case.name, "what": case.what, "bytes": case.bytes, "flops": case.flops, "variants": variants}
 

@@ -91,6 +91,8 @@ def replay(folder: str, out: str | None = None, *, batch: int | None = None, rep
 
 def _time_variant(folder: str, variant: dict, device: str, batch: int, repetitions: int, min_time: str) -> dict:
     counts = {k: variant[k] for k in ("ldsopt_dispatches", "total_dispatches")}
+    if "error" in variant:  # it did not compile (IREE's own pipeline, on what it cannot lower)
+        return {"error": variant["error"], **counts}
     dispatches = []
     try:
         for module in variant["modules"]:

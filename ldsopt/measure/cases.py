@@ -443,6 +443,57 @@ BERT_MATMULS = tuple(
                                            (12, 512, 64, 512, "kn", ()))
     for epi in (*epis, "cast"))
 
+def _sdpa(causal: bool):
+    def twin(q, k, v):
+        import torch
+        return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    return twin
+
+
+def _attention(b: int, h: int, s: int, d: int, causal: bool = False, kv: int | None = None,
+               dtype: str = "f16") -> FusedCase:
+    """`iree_linalg_ext.attention` of Q [b, h, s, d] against kv keys (s by default), scale
+    1/sqrt(d) (PyTorch's default), as PyTorch's scaled_dot_product_attention reaches IREE;
+    causal by a score region that masks keys past the query's row, which ldsopt-attention
+    reads as causal (it skips the key tiles above the diagonal). IREE 3.13's own pipeline
+    fails to compile such a region ('linalg.index' op expected dim ... lower than the number
+    of loops), and its dispatch formation, merging batch and heads, does not renumber the
+    region's `iree_linalg_ext.index` ops: a causal case is written with batch and heads merged
+    ([b h, s, d], which PyTorch's SDPA takes as well). FLOPs: 4 b h s kv d, half where causal."""
+    kv = kv or s
+    et = dtype
+    batch = (b * h,) if causal else (b, h)
+    nb = len(batch)
+    lead = ", ".join(f"g{i}" for i in range(nb))
+    q, k, v = (Operand((*batch, s, d), et, (*range(nb), nb, nb + 2)), Operand((*batch, kv, d), et, (*range(nb), nb + 3, nb + 2)),
+               Operand((*batch, kv, d), et, (*range(nb), nb + 3, nb + 1)))
+    out = Operand((*batch, s, d), et, (*range(nb), nb, nb + 1))
+    loops = f"({lead}, m, n, k1, k2)"
+    maps = [f"affine_map<{loops} -> ({lead}, m, k1)>", f"affine_map<{loops} -> ({lead}, k2, k1)>",
+            f"affine_map<{loops} -> ({lead}, k2, n)>", f"affine_map<{loops} -> ()>",
+            f"affine_map<{loops} -> ({lead}, m, n)>"]
+    region = [f"      %i = iree_linalg_ext.index {nb} : index", f"      %j = iree_linalg_ext.index {nb + 3} : index",
+              "      %c = arith.cmpi ugt, %j, %i : index", "      %ninf = arith.constant 0xFF800000 : f32",
+              "      %r = arith.select %c, %ninf, %s : f32", "      iree_linalg_ext.yield %r : f32"] if causal \
+        else ["      iree_linalg_ext.yield %s : f32"]
+    body = [f"func.func @main(%q: {q.type}, %k: {k.type}, %v: {v.type}) -> {out.type} {{",
+            f"  %scale = arith.constant {1 / math.sqrt(d)!r} : {et}",
+            f"  %e = tensor.empty() : {out.type}",
+            "  %o = iree_linalg_ext.attention <{indexing_maps = [" + ", ".join(maps) + "]}>",
+            f"      ins(%q, %k, %v, %scale : {q.type}, {k.type}, {v.type}, {et}) outs(%e : {out.type}) {{",
+            "    ^bb0(%s: f32):", *region, f"  }} -> {out.type}", f"  return %o : {out.type}", "}"]
+    name = f"attention_{'causal_' if causal else ''}{b}x{h}x{s}{'' if kv == s else f'x{kv}'}x{d}_{et}"
+    flops = 4 * b * h * s * kv * d // (2 if causal else 1)
+    return FusedCase(name, (q, k, v), out, ("parallel",) * (nb + 2) + ("reduction",) * 2, "\n".join(body) + "\n",
+                     _sdpa(causal), f"attention{' causal' if causal else ''}, {kv} keys, torch SDPA", flops)
+
+
+# Flash attention (ldsopt-attention): BERT-base's 12 heads of 64 at 512, a larger batch, a
+# long sequence of 128-wide heads, each also causal; decode (one query row against 4096 keys).
+ATTENTION = (*(_attention(b, h, s, d, causal) for b, h, s, d in ((1, 12, 512, 64), (4, 16, 1024, 64), (1, 32, 2048, 128))
+               for causal in (False, True)),
+             _attention(1, 32, 1, 128, kv=4096))
+
 N26 = 1 << 26
 
 CASES: tuple[Case, ...] = (
@@ -472,4 +523,5 @@ CASES: tuple[Case, ...] = (
     *(_layernorm(rows, n, "f16") for rows, n in ((16384, 4096), (512, 768))),
     *(_logsumexp(rows, n) for rows, n in ((64, 50257), (4, 1000))),
     *BERT_MATMULS,
+    *ATTENTION,
 )
