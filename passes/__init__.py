@@ -15,4 +15,5 @@ PASSES = {
     "ldsopt-inthread-transpose": "ldsopt.passes.inthread_transpose:InthreadTranspose",
     "ldsopt-split-reduction": "ldsopt.passes.split_reduction:SplitReduction",
     "ldsopt-attention": "ldsopt.passes.attention:Attention",
+    "ldsopt-raise-attention": "ldsopt.passes.raise_attention:RaiseAttention",
 }

@@ -49,6 +49,12 @@ def test_suite_model_runs(models, model, lds_run):
             assert lines[i + 1].startswith("  ldsopt-"), lines[i:i + 2]
     lowered = sum(": ldsopt: " in lines[i] for i in dispatches)
     assert f"ldsopt lowered {lowered} of {len(dispatches)} dispatches" in lines
+    if model != "mlp_classifier":
+        # The attention chain (Q K^T, scale, mask, softmax, P V, the head transposes) is raised
+        # to one attention op (ldsopt-raise-attention), one dispatch of ldsopt-attention.
+        attention = [lines[i] for i in dispatches if "_attention_" in lines[i]]
+        assert len(attention) == 1 and attention[0].endswith(": ldsopt: ldsopt-attention"), lines
+        assert lowered == len(dispatches), lines
 
 
 def test_opset9_model_is_upgraded(suite, models):

@@ -1,0 +1,265 @@
+"""The decomposed attention chain of an imported graph (ONNX through torch-mlir), found and
+rebuilt as one `iree_linalg_ext.attention` (ldsopt-raise-attention, passes/raise_attention.py).
+
+The chain, from its end:
+    O = batch_matmul(P, V)                     P, V: [g, m, k2], [g, k2, n]
+    P = softmax(L) over its last dim           `linalg.softmax`, or the generics of the
+                                               decomposition: max (an argmax result beside it
+                                               unused), x - max, exp, sum, e / sum
+    L = S * c (or S / c), then + mask          elementwise generics, each optional; c a
+                                               scalar constant, the mask any tensor the add
+                                               reads through a projection (broadcast)
+    S = batch_matmul(Q, K^T)                   Q: [g, m, k1], K^T: [g, k1, k2]
+each of P, Q, K^T, V possibly a `tensor.collapse_shape` [[0, 1], [2], [3]] of a [b, h, ...]
+tensor (then S, L, P are [b, h, m, k2] tensors expanded from [g, m, k2]), itself possibly a
+`linalg.transpose` of the heads out of a [b, s, h, d] projection; O possibly expanded back to
+[b, h, m, n] and transposed. The attention reads Q, K and V where the transposes read them
+(its indexing maps say the order) and writes O in the transposed order: the head transposes
+are gone, the collapses and expands around them too. Raised only where Q and K end up read
+along the head dim and V and O along the value dim, as ldsopt-attention's kernels read them.
+
+`Chain.raise_()` builds the op (scale c, or 1; the mask as the op's additive mask; the
+identity region) and replaces the transposed (or plain) output; the chain's ops, now unused,
+are left to canonicalization (an intermediate the program reads elsewhere stays computed
+there). P must be read by the product alone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith
+
+from ldsopt.codegen.elementwise import map_dims
+
+ATTENTION = "iree_linalg_ext.attention"
+
+
+def _op(v: ir.Value) -> ir.Operation | None:
+    return v.owner.operation if isinstance(v, ir.OpResult) else None
+
+
+def _only_use(v: ir.Value) -> bool:
+    return len(list(v.uses)) == 1
+
+
+def _body(op: ir.Operation) -> list[ir.Operation]:
+    return [o.operation for o in op.regions[0].blocks[0].operations]
+
+
+def _elementwise(v: ir.Value, name: str) -> ir.Operation | None:
+    """The all-parallel generic producing `v` whose body is one `name` op and its yield."""
+    op = _op(v)
+    if op is None or op.name != "linalg.generic" or len(op.results) != 1:
+        return None
+    if any("reduction" in str(it) for it in op.attributes["iterator_types"]):
+        return None
+    body = _body(op)
+    return op if len(body) == 2 and body[0].name == name and body[1].operands[0] == body[0].results[0] else None
+
+
+def _reduction(v: ir.Value, name: str) -> ir.Operation | None:
+    """The generic producing `v` (its result 0) that reduces its last loop with `name`."""
+    op = _op(v)
+    if op is None or op.name != "linalg.generic" or list(op.results).index(v) != 0:
+        return None
+    its = ["reduction" in str(it) for it in op.attributes["iterator_types"]]
+    if its != [False] * (len(its) - 1) + [True]:
+        return None
+    return op if any(o.name == name for o in _body(op)) else None
+
+
+def _through_expand(v: ir.Value) -> ir.Value:
+    op = _op(v)
+    return op.operands[0] if op is not None and op.name == "tensor.expand_shape" else v
+
+
+def _softmax_input(p: ir.Value) -> ir.Value | None:
+    """L where p = softmax(L) over the last dim, in either spelling."""
+    op = _op(p)
+    if op is not None and op.name == "linalg.softmax":
+        rank = ir.RankedTensorType(p.type).rank
+        return op.operands[0] if ir.IntegerAttr(op.attributes["dimension"]).value == rank - 1 else None
+    div = _elementwise(p, "arith.divf")
+    if div is None:
+        return None
+    e, total = div.operands[0], _through_expand(div.operands[1])
+    sum_op, exp = _reduction(total, "arith.addf"), _elementwise(e, "math.exp")
+    if sum_op is None or exp is None or sum_op.operands[0] != e:
+        return None
+    sub = _elementwise(exp.operands[0], "arith.subf")
+    if sub is None:
+        return None
+    logits, top = sub.operands[0], _through_expand(sub.operands[1])
+    max_op = _reduction(top, "arith.maximumf")
+    if max_op is None or max_op.operands[0] != logits or any(len(list(r.uses)) for r in list(max_op.results)[1:]):
+        return None
+    return logits
+
+
+def _constant_scalar(v: ir.Value) -> float | None:
+    op = _op(v)
+    if op is None or op.name != "arith.constant":
+        return None
+    attr = op.attributes["value"]
+    if isinstance(attr, ir.FloatAttr):
+        return ir.FloatAttr(attr).value
+    if isinstance(attr, ir.DenseFPElementsAttr) and ir.DenseFPElementsAttr(attr).is_splat:
+        return ir.DenseFPElementsAttr(attr).get_splat_value().value
+    return None
+
+
+@dataclasses.dataclass
+class View:
+    """A tensor and, per dim, the attention loop it runs along; None for a broadcast index."""
+    value: ir.Value
+    loops: list[str | None]
+
+
+def _view(v: ir.Value, loops: list[str], batch: list[str]) -> View:
+    """The operand `v` (dims `loops`, its first the merged batch "g") read where a collapse of
+    the batch loops `batch` and a transpose read it."""
+    op = _op(v)
+    if batch != ["g"] and op is not None and op.name == "tensor.collapse_shape":
+        v, loops = op.operands[0], batch + loops[1:]
+        op = _op(v)
+    while op is not None and op.name == "linalg.transpose":
+        perm = list(ir.DenseI64ArrayAttr(op.attributes["permutation"]))
+        src = [None] * len(perm)
+        for i, p in enumerate(perm):
+            src[p] = loops[i]
+        v, loops = op.operands[0], src
+        op = _op(v)
+    return View(v, loops)
+
+
+def _merged_batch(*operands: ir.Value) -> list[str]:
+    """["b", "h"] where every operand is a [[0, 1], ...] collapse of a rank-4 tensor, else ["g"]."""
+    for v in operands:
+        op = _op(v)
+        if op is None or op.name != "tensor.collapse_shape" or ir.RankedTensorType(op.operands[0].type).rank != 4:
+            return ["g"]
+        groups = [[ir.IntegerAttr(x).value for x in ir.ArrayAttr(g)] for g in ir.ArrayAttr(op.attributes["reassociation"])]
+        if groups != [[0, 1], [2], [3]]:
+            return ["g"]
+    return ["b", "h"]
+
+
+@dataclasses.dataclass
+class Chain:
+    pv: ir.Operation                 # batch_matmul(P, V)
+    views: dict[str, View]           # q, k, v, out; mask where there is one
+    scale: float
+    replaced: ir.Value               # the value the attention's result replaces
+    batch: list[str]
+
+    def raise_(self) -> ir.Value:
+        order = self.batch + ["m", "n", "k1", "k2"]
+        n_loops = len(order)
+
+        def amap(view: View) -> ir.AffineMapAttr:
+            exprs = [ir.AffineDimExpr.get(order.index(x)) if x is not None else ir.AffineConstantExpr.get(0)
+                     for x in view.loops]
+            return ir.AffineMapAttr.get(ir.AffineMap.get(n_loops, 0, exprs))
+
+        q = self.views["q"]
+        elem = ir.RankedTensorType(q.value.type).element_type
+        out_t = ir.RankedTensorType(self.replaced.type)
+        with ir.InsertionPoint(self.replaced.owner), self.pv.location:
+            scale = arith.constant(elem, self.scale)
+            init = ir.Operation.create("tensor.empty", results=[out_t]).result
+            roles = ["q", "k", "v"] + (["mask"] if "mask" in self.views else [])
+            maps = [amap(self.views[r]) for r in roles[:3]] + \
+                [ir.AffineMapAttr.get(ir.AffineMap.get(n_loops, 0, []))] + \
+                [amap(self.views[r]) for r in roles[3:]] + [amap(self.views["out"])]
+            operands = [self.views[r].value for r in roles[:3]] + [scale] + \
+                [self.views[r].value for r in roles[3:]] + [init]
+            op = ir.Operation.create(ATTENTION, results=[out_t], operands=operands,
+                                     attributes={"indexing_maps": ir.ArrayAttr.get(maps)}, regions=1)
+            block = op.regions[0].blocks.append(ir.F32Type.get())
+            with ir.InsertionPoint(block):
+                ir.Operation.create("iree_linalg_ext.yield", operands=[block.arguments[0]])
+        self.replaced.replace_all_uses_with(op.result)
+        return op.result
+
+
+def _batch_matmul(v: ir.Value) -> ir.Operation | None:
+    op = _op(v)
+    return op if op is not None and op.name == "linalg.batch_matmul" and _is_plain_batch_matmul(op) else None
+
+
+def _is_plain_batch_matmul(op: ir.Operation) -> bool:
+    """[g, m, k] x [g, k, n] from a zero fill (its default maps)."""
+    if "indexing_maps" in op.attributes:
+        maps = [map_dims(ir.AffineMapAttr(a).value) for a in op.attributes["indexing_maps"]]
+        if maps != [[0, 1, 3], [0, 3, 2], [0, 1, 2]]:
+            return False
+    fill = _op(op.operands[2])
+    return fill is not None and fill.name == "linalg.fill" and _constant_scalar(fill.operands[0]) == 0.0
+
+
+def match(pv: ir.Operation) -> Chain | None:
+    """The chain ending in batch_matmul `pv`, or None (module docstring)."""
+    if not _is_plain_batch_matmul(pv):
+        return None
+    p_c, v_c = pv.operands[0], pv.operands[1]
+    p4 = _op(p_c).operands[0] if _op(p_c) is not None and _op(p_c).name == "tensor.collapse_shape" else p_c
+    logits = _softmax_input(p4)
+    if logits is None or not _only_use(p4):
+        return None
+    scale, mask, s = 1.0, None, logits
+    add = _elementwise(s, "arith.addf")
+    if add is not None:
+        maps = [map_dims(ir.AffineMapAttr(a).value) for a in add.attributes["indexing_maps"]]
+        full = list(range(ir.RankedTensorType(s.type).rank))
+        if maps[0] != full:
+            return None
+        mask = (add.operands[1], ir.AffineMapAttr(add.attributes["indexing_maps"][1]).value)
+        s = add.operands[0]
+    for name in ("arith.mulf", "arith.divf"):
+        op = _elementwise(s, name)
+        c = _constant_scalar(op.operands[1]) if op is not None else None
+        if c is not None and c != 0.0:
+            scale = c if name == "arith.mulf" else 1.0 / c
+            s = op.operands[0]
+            break
+    qk = _batch_matmul(_through_expand(s))
+    if qk is None:
+        return None
+    batch = _merged_batch(qk.operands[0], qk.operands[1], p_c, v_c)
+    if batch != ["g"] and s == _through_expand(s):
+        return None  # the scores are [g, m, k2], not expanded to [b, h, m, k2]
+    views = {"q": _view(qk.operands[0], ["g", "m", "k1"], batch), "k": _view(qk.operands[1], ["g", "k1", "k2"], batch),
+             "v": _view(v_c, ["g", "k2", "n"], batch)}
+    if mask is not None:
+        value, amap = mask
+        logit_loops = batch + ["m", "k2"]
+        loops = []
+        for e in amap.results:
+            if isinstance(e, ir.AffineDimExpr):
+                loops.append(logit_loops[ir.AffineDimExpr(e).position])
+            elif isinstance(e, ir.AffineConstantExpr) and ir.AffineConstantExpr(e).value == 0:
+                loops.append(None)
+            else:
+                return None
+        views["mask"] = View(value, loops)
+    out, loops = pv.results[0], ["g", "m", "n"]
+    if batch != ["g"]:
+        exp = [u.owner for u in out.uses]
+        if len(exp) != 1 or exp[0].name != "tensor.expand_shape":
+            return None
+        out, loops = exp[0].results[0], batch + ["m", "n"]
+        users = [u.owner for u in out.uses]
+        if len(users) == 1 and users[0].name == "linalg.transpose":
+            perm = list(ir.DenseI64ArrayAttr(users[0].attributes["permutation"]))
+            out, loops = users[0].results[0], [loops[p] for p in perm]
+    views["out"] = View(out, loops)
+    # What ldsopt-attention's kernels read in vectors: a chain raised into an op that no
+    # kernel takes would leave IREE one dispatch it cannot compile for Vulkan, not three it can.
+    if [views[r].loops[-1] for r in ("q", "k", "v", "out")] != ["k1", "k1", "n", "n"]:
+        return None
+    for r in ("q", "k", "v"):
+        if ir.RankedTensorType(views[r].value.type).element_type != ir.RankedTensorType(out.type).element_type:
+            return None
+    return Chain(pv, views, scale, out, batch)

@@ -1,0 +1,166 @@
+// RUN: lds-opt %s --split-input-file --pass-pipeline='builtin.module(ldsopt-raise-attention, canonicalize, cse)' | filecheck %s
+
+// An ONNX graph's attention as torch-mlir imports it (models/suite.py's decoder): Q, K, V
+// [1, 16, 2, 16] ([batch, seq, heads, dim]) transposed to [1, 2, 16, 16] (K to [1, 2, 16, 16]
+// as K^T), collapsed to [2, 16, 16] for batch_matmul; scores scaled by 0.25, a [16, 16] mask
+// added, softmax decomposed (max with its unused argmax, subtract, exp, sum, divide), P V
+// expanded back and transposed to [1, 16, 2, 16]. One attention op reads Q, K and V where the
+// transposes read them and writes the output in the transposed order: no transpose is left.
+// CHECK-DAG: #[[Q:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d1, d4)>
+// CHECK-DAG: #[[K:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d5, d1, d4)>
+// CHECK-DAG: #[[V:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d5, d1, d3)>
+// CHECK-DAG: #[[S:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> ()>
+// CHECK-DAG: #[[M:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d5)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d1, d3)>
+// CHECK-LABEL: func.func @decoder_attention
+// CHECK-SAME:    (%[[QA:.+]]: tensor<1x16x2x16xf32>, %[[KA:.+]]: tensor<1x16x2x16xf32>, %[[VA:.+]]: tensor<1x16x2x16xf32>, %[[MASK:.+]]: tensor<16x16xf32>)
+// CHECK:         %[[C:.+]] = arith.constant 2.500000e-01 : f32
+// CHECK:         %[[O:.+]] = iree_linalg_ext.attention <indexing_maps = [#[[Q]], #[[K]], #[[V]], #[[S]], #[[M]], #[[OUT]]]>
+// CHECK-SAME:      ins(%[[QA]], %[[KA]], %[[VA]], %[[C]], %[[MASK]] : tensor<1x16x2x16xf32>, tensor<1x16x2x16xf32>, tensor<1x16x2x16xf32>, f32, tensor<16x16xf32>)
+// CHECK-NEXT:    ^bb0(%[[X:.+]]: f32):
+// CHECK-NEXT:      iree_linalg_ext.yield %[[X]] : f32
+// CHECK:         %[[R:.+]] = tensor.collapse_shape %[[O]] {{\[\[}}0], [1], [2, 3]] : tensor<1x16x2x16xf32> into tensor<1x16x32xf32>
+// CHECK-NEXT:    return %[[R]]
+// CHECK-NOT:     linalg.transpose
+// CHECK-NOT:     linalg.batch_matmul
+#map5 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#map6 = affine_map<(d0, d1, d2, d3) -> ()>
+#map7 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#map8 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#map9 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
+func.func @decoder_attention(%q: tensor<1x16x2x16xf32>, %k: tensor<1x16x2x16xf32>, %v: tensor<1x16x2x16xf32>, %mask: tensor<16x16xf32>) -> tensor<1x16x32xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %cst_1 = arith.constant -3.40282347E+38 : f32
+  %c0_i64 = arith.constant 0 : i64
+  %cst_11 = arith.constant dense<2.500000e-01> : tensor<f32>
+  %22 = tensor.empty() : tensor<1x2x16x16xf32>
+  %transposed = linalg.transpose ins(%q : tensor<1x16x2x16xf32>) outs(%22 : tensor<1x2x16x16xf32>) permutation = [0, 2, 1, 3]
+  %transposed_24 = linalg.transpose ins(%k : tensor<1x16x2x16xf32>) outs(%22 : tensor<1x2x16x16xf32>) permutation = [0, 2, 3, 1]
+  %transposed_25 = linalg.transpose ins(%v : tensor<1x16x2x16xf32>) outs(%22 : tensor<1x2x16x16xf32>) permutation = [0, 2, 1, 3]
+  %collapsed = tensor.collapse_shape %transposed [[0, 1], [2], [3]] : tensor<1x2x16x16xf32> into tensor<2x16x16xf32>
+  %collapsed_26 = tensor.collapse_shape %transposed_24 [[0, 1], [2], [3]] : tensor<1x2x16x16xf32> into tensor<2x16x16xf32>
+  %23 = tensor.empty() : tensor<2x16x16xf32>
+  %24 = linalg.fill ins(%cst : f32) outs(%23 : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %25 = linalg.batch_matmul ins(%collapsed, %collapsed_26 : tensor<2x16x16xf32>, tensor<2x16x16xf32>) outs(%24 : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %expanded_27 = tensor.expand_shape %25 [[0, 1], [2], [3]] output_shape [1, 2, 16, 16] : tensor<2x16x16xf32> into tensor<1x2x16x16xf32>
+  %26 = linalg.generic {indexing_maps = [#map5, #map6, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%expanded_27, %cst_11 : tensor<1x2x16x16xf32>, tensor<f32>) outs(%22 : tensor<1x2x16x16xf32>) {
+  ^bb0(%in: f32, %in_34: f32, %out: f32):
+    %93 = arith.mulf %in, %in_34 : f32
+    linalg.yield %93 : f32
+  } -> tensor<1x2x16x16xf32>
+  %27 = linalg.generic {indexing_maps = [#map5, #map7, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%26, %mask : tensor<1x2x16x16xf32>, tensor<16x16xf32>) outs(%22 : tensor<1x2x16x16xf32>) {
+  ^bb0(%in: f32, %in_34: f32, %out: f32):
+    %93 = arith.addf %in, %in_34 : f32
+    linalg.yield %93 : f32
+  } -> tensor<1x2x16x16xf32>
+  %28 = tensor.empty() : tensor<1x2x16xi64>
+  %29 = linalg.fill ins(%c0_i64 : i64) outs(%28 : tensor<1x2x16xi64>) -> tensor<1x2x16xi64>
+  %30 = tensor.empty() : tensor<1x2x16xf32>
+  %31 = linalg.fill ins(%cst_1 : f32) outs(%30 : tensor<1x2x16xf32>) -> tensor<1x2x16xf32>
+  %32:2 = linalg.generic {indexing_maps = [#map5, #map8, #map8], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%27 : tensor<1x2x16x16xf32>) outs(%31, %29 : tensor<1x2x16xf32>, tensor<1x2x16xi64>) {
+  ^bb0(%in: f32, %out: f32, %out_34: i64):
+    %93 = linalg.index 3 : index
+    %94 = arith.index_cast %93 : index to i64
+    %95 = arith.maximumf %in, %out : f32
+    %96 = arith.cmpf ogt, %in, %out : f32
+    %97 = arith.select %96, %94, %out_34 : i64
+    linalg.yield %95, %97 : f32, i64
+  } -> (tensor<1x2x16xf32>, tensor<1x2x16xi64>)
+  %expanded_28 = tensor.expand_shape %32#0 [[0], [1], [2, 3]] output_shape [1, 2, 16, 1] : tensor<1x2x16xf32> into tensor<1x2x16x1xf32>
+  %33 = linalg.generic {indexing_maps = [#map5, #map9, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%27, %expanded_28 : tensor<1x2x16x16xf32>, tensor<1x2x16x1xf32>) outs(%22 : tensor<1x2x16x16xf32>) {
+  ^bb0(%in: f32, %in_34: f32, %out: f32):
+    %93 = arith.subf %in, %in_34 : f32
+    linalg.yield %93 : f32
+  } -> tensor<1x2x16x16xf32>
+  %34 = linalg.generic {indexing_maps = [#map5, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%33 : tensor<1x2x16x16xf32>) outs(%22 : tensor<1x2x16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %93 = math.exp %in : f32
+    linalg.yield %93 : f32
+  } -> tensor<1x2x16x16xf32>
+  %35 = tensor.empty() : tensor<1x2x16x1xf32>
+  %36 = linalg.fill ins(%cst : f32) outs(%35 : tensor<1x2x16x1xf32>) -> tensor<1x2x16x1xf32>
+  %37 = linalg.generic {indexing_maps = [#map5, #map9], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%34 : tensor<1x2x16x16xf32>) outs(%36 : tensor<1x2x16x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %93 = arith.addf %in, %out : f32
+    linalg.yield %93 : f32
+  } -> tensor<1x2x16x1xf32>
+  %38 = linalg.generic {indexing_maps = [#map5, #map9, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%34, %37 : tensor<1x2x16x16xf32>, tensor<1x2x16x1xf32>) outs(%22 : tensor<1x2x16x16xf32>) {
+  ^bb0(%in: f32, %in_34: f32, %out: f32):
+    %93 = arith.divf %in, %in_34 : f32
+    linalg.yield %93 : f32
+  } -> tensor<1x2x16x16xf32>
+  %collapsed_29 = tensor.collapse_shape %38 [[0, 1], [2], [3]] : tensor<1x2x16x16xf32> into tensor<2x16x16xf32>
+  %collapsed_30 = tensor.collapse_shape %transposed_25 [[0, 1], [2], [3]] : tensor<1x2x16x16xf32> into tensor<2x16x16xf32>
+  %39 = linalg.batch_matmul ins(%collapsed_29, %collapsed_30 : tensor<2x16x16xf32>, tensor<2x16x16xf32>) outs(%24 : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %expanded_31 = tensor.expand_shape %39 [[0, 1], [2], [3]] output_shape [1, 2, 16, 16] : tensor<2x16x16xf32> into tensor<1x2x16x16xf32>
+  %40 = tensor.empty() : tensor<1x16x2x16xf32>
+  %transposed_32 = linalg.transpose ins(%expanded_31 : tensor<1x2x16x16xf32>) outs(%40 : tensor<1x16x2x16xf32>) permutation = [0, 2, 1, 3]
+  %collapsed_33 = tensor.collapse_shape %transposed_32 [[0], [1], [2, 3]] : tensor<1x16x2x16xf32> into tensor<1x16x32xf32>
+  return %collapsed_33 : tensor<1x16x32xf32>
+}
+
+// -----
+
+// Left alone: the softmax's result is also returned (the program computes P whole anyway), so
+// the chain is not one attention.
+// CHECK-LABEL: func.func @probabilities_returned
+// CHECK-NOT:     iree_linalg_ext.attention
+// CHECK:         linalg.batch_matmul
+// CHECK:         linalg.softmax
+// CHECK:         linalg.batch_matmul
+func.func @probabilities_returned(%q: tensor<4x8x16xf32>, %kt: tensor<4x16x8xf32>, %v: tensor<4x8x16xf32>) -> (tensor<4x8x16xf32>, tensor<4x8x8xf32>) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<4x8x8xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x8x16xf32>, tensor<4x16x8xf32>) outs(%z : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<4x8x8xf32>) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %e2 = tensor.empty() : tensor<4x8x16xf32>
+  %z2 = linalg.fill ins(%cst : f32) outs(%e2 : tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x8x8xf32>, tensor<4x8x16xf32>) outs(%z2 : tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  return %o, %p : tensor<4x8x16xf32>, tensor<4x8x8xf32>
+}
+
+// -----
+
+// A 3-D chain with linalg.softmax and no scale or mask, K^T a transpose of K [g, keys, dim]: one
+// attention of scale 1 over [g, m, d] reading K itself.
+// CHECK-DAG:   #[[K3:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>
+// CHECK-LABEL: func.func @softmax_op
+// CHECK-SAME:    (%[[Q:.+]]: tensor<4x8x16xf32>, %[[K:.+]]: tensor<4x8x16xf32>, %[[V:.+]]: tensor<4x8x16xf32>)
+// CHECK:         %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK:         iree_linalg_ext.attention <indexing_maps = [#{{.+}}, #[[K3]], {{.*}}]>
+// CHECK-SAME:      ins(%[[Q]], %[[K]], %[[V]], %[[ONE]] : tensor<4x8x16xf32>, tensor<4x8x16xf32>, tensor<4x8x16xf32>, f32)
+// CHECK-NOT:     linalg.softmax
+func.func @softmax_op(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tensor<4x8x16xf32>) -> tensor<4x8x16xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %et = tensor.empty() : tensor<4x16x8xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x8x16xf32>) outs(%et : tensor<4x16x8xf32>) permutation = [0, 2, 1]
+  %e = tensor.empty() : tensor<4x8x8xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x8x16xf32>, tensor<4x16x8xf32>) outs(%z : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<4x8x8xf32>) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %e2 = tensor.empty() : tensor<4x8x16xf32>
+  %z2 = linalg.fill ins(%cst : f32) outs(%e2 : tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x8x8xf32>, tensor<4x8x16xf32>) outs(%z2 : tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  return %o : tensor<4x8x16xf32>
+}
+
+// -----
+
+// Left alone: K^T is an input of its own ([g, dim, keys]), so the raised op would read K down its
+// keys, which ldsopt-attention's kernels do not (IREE would get one dispatch it cannot compile
+// for Vulkan instead of three that ldsopt lowers).
+// CHECK-LABEL: func.func @k_transposed_input
+// CHECK-NOT:     iree_linalg_ext.attention
+// CHECK:         linalg.softmax
+func.func @k_transposed_input(%q: tensor<4x8x16xf32>, %kt: tensor<4x16x8xf32>, %v: tensor<4x8x16xf32>) -> tensor<4x8x16xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<4x8x8xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x8x16xf32>, tensor<4x16x8xf32>) outs(%z : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<4x8x8xf32>) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %e2 = tensor.empty() : tensor<4x8x16xf32>
+  %z2 = linalg.fill ins(%cst : f32) outs(%e2 : tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x8x8xf32>, tensor<4x8x16xf32>) outs(%z2 : tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  return %o : tensor<4x8x16xf32>
+}
