@@ -8,7 +8,10 @@ Contract.
   names them (b?, m, n) in its memory order whatever order the loops run in, one input over
   {m, k} and one over {n, k} in either order (NN, NT, TN, TT), plus an optional batch dim b
   that leads every operand; inputs of one type among f32,
-  f16, bf16, result f32, body `out + ext?(a) * ext?(b)` (addf, mulf, extf); or inputs i8,
+  f16, bf16, result f32, body `out + ext?(a) * ext?(b)` (addf, mulf, extf); or f16 x f16 ->
+  f16 and bf16 x bf16 -> bf16 (`out + a * b` in the 16-bit type, as some importers write an f16
+  model), accumulated in f32 like the others and rounded to the result's type once, at the
+  store (before a fused consumer, which reads the 16-bit result); or inputs i8,
   result i32, body `out + extsi(a) * extsi(b)` (addi, muli, extsi: the named ops' default,
   signed cast). The output starts as a `linalg.fill` of a constant or as a loaded tensor.
   Left to IREE, with the reason as a remark: other type combinations (i8 -> i8, i8 x f16,

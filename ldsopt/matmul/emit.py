@@ -599,14 +599,22 @@ class Emitter:
         idx = ([self.batch] if self.batch is not None else []) + [m, n]
         width = ir.VectorType(piece.type).shape[0]
         with self._guard(self._ragged(m, n)):
-            value = piece if self.init is None else self._add(
-                piece, read_vector(piece.type, self.init, idx, self._global_align(self.init, width)))
+            value = piece if self.init is None else self._add(piece, self._init_vector(piece.type, idx, width))
+            if self.p.rounded:  # the contraction's result, in the operands' 16-bit type
+                value = arith.truncf(ir.VectorType.get([width], self.p.elem_type), value)
             if self.p.epilogue:
                 value = self._epilogue(value, idx, early)
             if staged is None:
                 self._write_output(value, idx, width)
             else:
                 write_vector(value, self.out_lds, self._out_lds_indices(*staged), self._out_lds_align(width))
+
+    def _init_vector(self, vtype: ir.VectorType, idx: list[ir.Value], width: int) -> ir.Value:
+        """The loaded init at `idx` as `vtype` (the accumulator's), extended from a rounded
+        result's 16-bit type."""
+        elem = ir.MemRefType(self.init.type).element_type
+        value = read_vector(ir.VectorType.get([width], elem), self.init, idx, self._global_align(self.init, width))
+        return value if elem == vtype.element_type else arith.extf(vtype, value)
 
     def _write_output(self, value: ir.Value, idx: list[ir.Value], width: int) -> None:
         """Writes a vector of the output along N at `idx` (b?, m, n): in the epilogue's result's

@@ -23,6 +23,11 @@ ROOTS = ("linalg.generic", "linalg.matmul", "linalg.batch_matmul", "linalg.contr
 # Input type -> the accumulator's (and the contraction's result) type. i8 products are
 # exact in i32 (as `linalg.matmul`'s default signed cast says: both operands sign-extended).
 ACCUMULATORS = {"f32": "f32", "f16": "f32", "bf16": "f32", "i8": "i32"}
+# 16-bit float products whose result is of the operands' type (as some importers write an f16
+# model's matmuls): accumulated in f32 like the others, rounded to the result's type once, at
+# the store, instead of after every add as the program states it (a result at least as close
+# to the exact sum, within the type's rounding of it).
+ROUNDED_RESULTS = ("f16", "bf16")
 # The multiply-add body's ops, per accumulator type: (add, multiply, extension of an input).
 _BODY_OPS = {"f32": ("arith.addf", "arith.mulf", "arith.extf"), "i32": ("arith.addi", "arith.muli", "arith.extsi")}
 
@@ -82,6 +87,7 @@ class MatmulProblem:
     output: Binding                     # the contraction's result, or the epilogue's
     epilogue: Epilogue | None = None
     prologues: dict[str, Prologue] = dataclasses.field(default_factory=dict)  # per operand role
+    rounded: bool = False               # the result is of the operands' 16-bit type (ROUNDED_RESULTS)
 
     @property
     def elem_type(self) -> ir.Type:
@@ -163,9 +169,11 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     types = [str(ir.RankedTensorType(v.type).element_type) for v in list(root.operands)[:2]]
     result_type = ir.RankedTensorType(root.results[0].type)
     out_type = str(result_type.element_type)
-    if types[0] != types[1] or ACCUMULATORS.get(types[0]) != out_type:
+    if types[0] != types[1] or (ACCUMULATORS.get(types[0]) != out_type and
+                                not (types[0] == out_type and out_type in ROUNDED_RESULTS)):
         return Unmatched(f"operands {types[0]} x {types[1]} -> {out_type}: takes two operands of one type into "
-                         f"its accumulator ({', '.join(f'{i} -> {o}' for i, o in ACCUMULATORS.items())})")
+                         f"its accumulator ({', '.join(f'{i} -> {o}' for i, o in ACCUMULATORS.items())}), "
+                         f"or {' and '.join(ROUNDED_RESULTS)} into themselves")
     maps = [ir.AffineMapAttr(a).value for a in root.attributes["indexing_maps"]]
     dims = [map_dims(m) for m in maps]
     if any(x is None for x in dims):
@@ -194,7 +202,7 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
         roles["A" if "m" in mem else "B"] = (pos, mem)
     if set(roles) != {"A", "B"}:
         return Unmatched("the operands are not one (m, k) and one (k, n) matrix")
-    if not _is_mul_add_body(root, out_type):
+    if not _is_mul_add_body(root, "f32" if out_type in ROUNDED_RESULTS else out_type):
         return Unmatched("the body is not a multiply-add (of operands extended to f32)" if out_type == "f32" else
                          "the body is not a multiply-add of operands sign-extended to i32 (extsi, muli, addi)")
     init = _init_of(root, out_type == "i32")
@@ -206,7 +214,8 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     sizes = {"b": shape[0] if batched else 1, "m": shape[-2], "n": shape[-1], "k": k_size}
     return MatmulProblem(sizes, {r: d.inputs[pos] for r, (pos, _) in roles.items()},
                          {r: mem for r, (_, mem) in roles.items()}, batched, init, d.output, d.epilogue,
-                         {r: d.prologues[pos] for r, (pos, _) in roles.items() if pos in d.prologues})
+                         {r: d.prologues[pos] for r, (pos, _) in roles.items() if pos in d.prologues},
+                         out_type in ROUNDED_RESULTS)
 
 
 def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch | Unmatched:

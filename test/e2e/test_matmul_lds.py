@@ -31,6 +31,7 @@ NAMED = pathlib.Path(__file__).parent / "programs" / "matmul_named"
 I8 = pathlib.Path(__file__).parent / "programs" / "matmul_i8"
 PROLOGUES = pathlib.Path(__file__).parent / "programs" / "matmul_prologue"
 SKINNY = pathlib.Path(__file__).parent / "programs" / "matmul_skinny"
+F16_OUT = pathlib.Path(__file__).parent / "programs" / "matmul_f16_out"
 # Prologue programs whose producer IREE 3.13 puts in a dispatch of its own.
 DISPATCHED_APART = {"scale_a_f32_33x40x70"}
 # f32 accumulation in another order than llvm-cpu's (and tf32-free f32 products): small
@@ -241,3 +242,20 @@ def test_gelu_epilogue_uses_the_hardware_exp2(tmp_path):
     (asm,) = (tmp_path / "gfx942" / "executables").glob("*.rocmasm")
     text = asm.read_text()
     assert "v_exp_f32" in text and "v_ldexp_f32" not in text and "v_rcp_f32" not in text, text[:2000]
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in F16_OUT.glob("*.mlir")))
+def test_16_bit_result_lavapipe(name, run_program):
+    """f16 x f16 -> f16 and bf16 x bf16 -> bf16 products (a batch, a loaded init, a fused bias)
+    are taken, accumulated in f32 and rounded once to the result's type."""
+    out = run_program((F16_OUT / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt", name=name)
+    assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
+
+
+def test_16_bit_result_gfx942_mfma(run_program, tmp_path):
+    """The f16 -> f16 batch matmul on gfx942: MFMAs accumulating in f32, no spills."""
+    out = run_program((F16_OUT / "bmm_f16_out.mlir").read_text(), "--target", "gfx942", "--require-ldsopt",
+                      "--emit-dir", str(tmp_path / "emit"))
+    (kernel,) = isa.from_dump_dir(str(tmp_path / "emit" / "executables"))
+    assert kernel.mfma > 0 and kernel.vgpr_spills == 0, kernel.summary()
+    assert "COMPILED" in out

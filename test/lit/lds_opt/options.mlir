@@ -34,7 +34,7 @@
 // PERM-NOT: internal error
 
 // RUN: not lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-nope)' 2>&1 | filecheck %s --check-prefix=NOPE
-// NOPE: <pass-pipeline>:1:16: error: unknown ldsopt pass 'ldsopt-nope' (ldsopt passes: ldsopt-dtl-layout,
+// NOPE: <pass-pipeline>:1:16: error: unknown ldsopt pass 'ldsopt-nope' (ldsopt passes: ldsopt-attention, ldsopt-dtl-layout,
 
 // The ranges are listed with the options.
 // RUN: lds-opt --list-passes | filecheck %s --check-prefix=LIST

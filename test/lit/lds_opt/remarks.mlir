@@ -12,25 +12,26 @@
 // NONE-NOT: remark
 
 #layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
-// A matmul whose result is f16: the matmul pass takes f32 results only.
+// A matmul of f32 operands into an f16 result: the matmul pass takes f32 products into f32 (and
+// 16-bit ones into f32 or into their own type) only.
 func.func @matmul_f16_out() {
   %c0 = arith.constant 0 : index
   %cst = arith.constant 0.0 : f16
-  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x32xf16, #hal.descriptor_type<storage_buffer>>
-  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<32x64xf16, #hal.descriptor_type<storage_buffer>>
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x32xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<32x64xf32, #hal.descriptor_type<storage_buffer>>
   %2 = hal.interface.binding.subspan layout(#layout3) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
-  %a = iree_codegen.load_from_buffer %0 : memref<64x32xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x32xf16>
-  %b = iree_codegen.load_from_buffer %1 : memref<32x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<32x64xf16>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x32xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x32xf32>
+  %b = iree_codegen.load_from_buffer %1 : memref<32x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<32x64xf32>
   %e = tensor.empty() : tensor<64x64xf16>
   %z = linalg.fill ins(%cst : f16) outs(%e : tensor<64x64xf16>) -> tensor<64x64xf16>
-  // expected-remark @+3 {{ldsopt-matmul-lds: left to IREE: operands f16 x f16 -> f16: takes two operands of one type into its accumulator (f32 -> f32, f16 -> f32, bf16 -> f32, i8 -> i32)}}
+  // expected-remark @+3 {{ldsopt-matmul-lds: left to IREE: operands f32 x f32 -> f16: takes two operands of one type into its accumulator (f32 -> f32, f16 -> f32, bf16 -> f32, i8 -> i32), or f16 and bf16 into themselves}}
   // expected-remark @+2 {{ldsopt-preload-transposed: left to IREE: computes with linalg.matmul; this pass takes one linalg.generic}}
   // expected-remark @+1 {{ldsopt-lower-elementwise: left to IREE: computes with linalg.matmul}}
-  %r = linalg.matmul ins(%a, %b : tensor<64x32xf16>, tensor<32x64xf16>) outs(%z : tensor<64x64xf16>) -> tensor<64x64xf16>
+  %r = linalg.matmul ins(%a, %b : tensor<64x32xf32>, tensor<32x64xf32>) outs(%z : tensor<64x64xf16>) -> tensor<64x64xf16>
   iree_codegen.store_to_buffer %r, %2 : tensor<64x64xf16> into memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
   return
 }
-// ALL: remarks.mlir:{{[0-9]+}}:8: remark: ldsopt-matmul-lds: left to IREE: operands f16 x f16 -> f16
+// ALL: remarks.mlir:{{[0-9]+}}:8: remark: ldsopt-matmul-lds: left to IREE: operands f32 x f32 -> f16
 
 // -----
 
