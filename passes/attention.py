@@ -46,7 +46,7 @@ class Attention(ModulePass):
     mma: bool = option(True, "use the target's matrix cores (mma.sync, MFMA) where it has them")
 
     def run(self, module: ir.Operation) -> None:
-        for func_problem, p, tgt in matched_dispatches(module, (attention_match.ONLINE,), _match, self,
+        for _, p, tgt in matched_dispatches(module, (attention_match.ONLINE,), _match, self,
                                                        analyzer=_analyze):
             pl = plan(p, tgt, self.mma)
             if pl is None:

@@ -142,10 +142,9 @@ class AttentionEmitter:
     def run_tiles(self) -> None:
         """The rounds of key tiles: in round i, group s takes tile i * KS + s. Two LDS tiles:
         round i computes on buffer i % 2 while its next tile's reads are in flight."""
-        pl, k = self.pl, self.k
+        pl = self.pl
         visited, first_region = self.tile_bounds()
         rounds = arith.ceildivui(visited, self.idx(pl.kv_splits))
-        self.visited = visited
 
         def tile_of(rnd: ir.Value) -> ir.Value:
             return arith.addi(arith.muli(rnd, self.idx(pl.kv_splits)), self.split) if pl.kv_splits > 1 else rnd
@@ -174,9 +173,6 @@ class AttentionEmitter:
             gpu.barrier()
             scf.yield_(state)
         self.state = list(loop.results)
-
-    def clamp_tile(self, tile: ir.Value) -> ir.Value:
-        return arith.minui(tile, self.idx(self.n_tiles - 1))
 
     # --- per score ---
 

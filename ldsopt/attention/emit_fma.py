@@ -17,11 +17,10 @@ from __future__ import annotations
 import math
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, scf, vector
+from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
 from ldsopt.attention.emit import AttentionEmitter, _f32
 from ldsopt.attention.plan import _pow2_dividing
-from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import read_vector, write_vector
 
 
@@ -153,7 +152,6 @@ class FmaEmitter(AttentionEmitter):
 
     def _combine(self, m, l, acc):
         """Every group's (m, l, acc) of the row through LDS; group 0's lanes combine them."""
-        from iree.compiler.dialects import gpu, memref
         pl = self.pl
         comb = self.alloc([pl.kv_splits, pl.bm, self.dn + 2], _f32())
         for i, a in enumerate(acc):
@@ -174,6 +172,3 @@ class FmaEmitter(AttentionEmitter):
                 a = read_vector(ir.VectorType.get([self.w2], _f32()), comb, [self.idx(s), self.r, self._piece(i, self.w2)])
                 out[i] = vector.fma(self.splat(w, self.w2), a, out[i])
         return top, total, out
-
-    def lds_elem_bytes(self) -> int:
-        return element_bits(self.p.elem_type) // 8

@@ -59,7 +59,7 @@ def acc_as_operand(acc: mma.OperandLayout, operand: mma.OperandLayout, n: int, l
 class MmaEmitter(AttentionEmitter):
 
     def setup(self) -> None:
-        p, pl, k = self.p, self.pl, self.k
+        p, pl = self.p, self.pl
         self.intr = mma.BY_NAME[pl.scheme]
         self.split = None
         self.d1, self.dn = p.size(p.k1), p.size(p.n)
