@@ -9,6 +9,8 @@ The chain, from its end:
     L = S * c (or S / c), then + mask          elementwise generics, each optional; c a
                                                scalar constant, the mask any tensor the add
                                                reads through a projection (broadcast)
+(an f16 graph's float casts between these steps, and after P V, are read through: the op
+computes the scores and the softmax in f32, as IREE's attention and PyTorch do)
     S = batch_matmul(Q, K^T)                   Q: [g, m, k1], K^T: [g, k1, k2]
 each of P, Q, K^T, V possibly a `tensor.collapse_shape` [[0, 1], [2], [3]] of a [b, h, ...]
 tensor (then S, L, P are [b, h, m, k2] tensors expanded from [g, m, k2]), itself possibly a
@@ -73,6 +75,27 @@ def _reduction(v: ir.Value, name: str) -> ir.Operation | None:
 def _through_expand(v: ir.Value) -> ir.Value:
     op = _op(v)
     return op.operands[0] if op is not None and op.name == "tensor.expand_shape" else v
+
+
+def _through_casts(v: ir.Value) -> ir.Value:
+    """`v` before the float casts (`truncf`, `extf` generics) that produce it: an f16 graph
+    rounds its scores and probabilities to f16 between the steps that IREE's attention takes
+    in f32."""
+    while True:
+        op = _elementwise(v, "arith.truncf") or _elementwise(v, "arith.extf")
+        if op is None or len(op.operands) != 2:
+            return v
+        v = op.operands[0]
+
+
+def _cast_user(v: ir.Value) -> ir.Value:
+    """The result of the one float-cast generic reading `v` where it is that (an f16 graph's
+    product rounded to f16), else `v`."""
+    users = [u.owner for u in v.uses]
+    if len(users) == 1 and users[0].name == "linalg.generic" and \
+            (_elementwise(users[0].results[0], "arith.truncf") or _elementwise(users[0].results[0], "arith.extf")):
+        return users[0].results[0]
+    return v
 
 
 def _softmax_input(p: ir.Value) -> ir.Value | None:
@@ -205,10 +228,11 @@ def match(pv: ir.Operation) -> Chain | None:
         return None
     p_c, v_c = pv.operands[0], pv.operands[1]
     p4 = _op(p_c).operands[0] if _op(p_c) is not None and _op(p_c).name == "tensor.collapse_shape" else p_c
-    logits = _softmax_input(p4)
-    if logits is None or not _only_use(p4):
+    probs = _through_casts(p4)
+    logits = _softmax_input(probs)
+    if logits is None or not _only_use(p4) or not _only_use(probs):
         return None
-    scale, mask, s = 1.0, None, logits
+    scale, mask, s = 1.0, None, _through_casts(logits)
     add = _elementwise(s, "arith.addf")
     if add is not None:
         maps = [map_dims(ir.AffineMapAttr(a).value) for a in add.attributes["indexing_maps"]]
@@ -222,9 +246,9 @@ def match(pv: ir.Operation) -> Chain | None:
         c = _constant_scalar(op.operands[1]) if op is not None else None
         if c is not None and c != 0.0:
             scale = c if name == "arith.mulf" else 1.0 / c
-            s = op.operands[0]
+            s = _through_casts(op.operands[0])
             break
-    qk = _batch_matmul(_through_expand(s))
+    qk = _batch_matmul(_through_casts(_through_expand(s)))
     if qk is None:
         return None
     batch = _merged_batch(qk.operands[0], qk.operands[1], p_c, v_c)
@@ -244,7 +268,7 @@ def match(pv: ir.Operation) -> Chain | None:
             else:
                 return None
         views["mask"] = View(value, loops)
-    out, loops = pv.results[0], ["g", "m", "n"]
+    out, loops = _cast_user(pv.results[0]), ["g", "m", "n"]
     if batch != ["g"]:
         exp = [u.owner for u in out.uses]
         if len(exp) != 1 or exp[0].name != "tensor.expand_shape":

@@ -57,6 +57,16 @@ def test_suite_model_runs(models, model, lds_run):
         assert lowered == len(dispatches), lines
 
 
+def test_f16_encoder_attention_is_one_dispatch(suite, tmp_path, lds_run):
+    """The f16 encoder layer: its graph rounds the scores and probabilities to f16 between the
+    steps (casts around the softmax); ldsopt-raise-attention reads through them, and the
+    attention is one ldsopt-attention dispatch (scores and softmax in f32)."""
+    suite.main([str(tmp_path), "--dtype", "f16"])
+    lines = _passes(lds_run(str(tmp_path / "encoder_layer_small_f16.onnx"), "--target", "lavapipe",
+                            "--require-ldsopt")).splitlines()
+    assert [line for line in lines if "_attention_" in line and line.endswith(": ldsopt: ldsopt-attention")], lines
+
+
 def test_opset9_model_is_upgraded(suite, models):
     """The opset-9 BatchNormalization that IREE's importer leaves unlowered runs once upgraded."""
     assert suite.mlp_classifier().opset_import[0].version == 9
