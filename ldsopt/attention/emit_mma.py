@@ -1,8 +1,10 @@
 """The matrix-core attention kernel (plan.plan_mma): CUDA's `mma.sync` m16n8k16 (f16, bf16),
 FlashAttention-2's design.
 
-Four warps, each owning 16 query rows (BM = 64); BN = 64 keys a tile. Per lane (mma.py's
-m16n8k16 layouts, g = lane / 4, t = lane % 4):
+Four warps, each owning `warp_rows` tiles of 16 query rows (two for head dims up to 64: BM =
+128, FlashAttention-2's 32 rows a warp, each K and V fragment read from LDS feeding both
+tiles' products; one for 128: BM = 64, the registers of O); BN = 64 keys a tile. Per lane and
+row tile (mma.py's m16n8k16 layouts, g = lane / 4, t = lane % 4):
 - Q: its A fragments for every 16 of the head dim, read once from global memory and kept;
 - S = Q K^T: BN / 8 accumulators (rows g and g + 8, keys 2t, 2t + 1 of each 8), K's B
   fragments read from LDS by `ldmatrix` (K's rows are keys, head dim contiguous: K-contiguous
@@ -66,25 +68,33 @@ class MmaEmitter(AttentionEmitter):
         lane_count = self.intr.subgroup
         self.lane = arith.remui(self.tid, self.idx(lane_count))
         self.warp = arith.divui(self.tid, self.idx(lane_count))
-        self.wrow = arith.addi(self.row0, arith.muli(self.warp, self.idx(self.intr.m)))
+        self.wrow = arith.addi(self.row0, arith.muli(self.warp, self.idx(self.intr.m * pl.warp_rows)))
         self.p_from_acc = acc_as_operand(self.intr.c, self.intr.a, self.intr.n, lane_count)
         assert self.p_from_acc is not None
-        self.q = [self._q_fragment(c) for c in range(self.d1 // self.intr.k)]
+        self.q = [[self._q_fragment(rt, c) for c in range(self.d1 // self.intr.k)] for rt in range(pl.warp_rows)]
         self.lds = {"k": self.alloc([2, pl.bn, self.d1 + PAD], p.elem_type),
                     "v": self.alloc([2, pl.bn, self.dn + PAD], p.elem_type)}
         self.src = {r: dtl_emit.dma_source(self, self.mem[r]) for r in ("k", "v")}
         acc_t = self.intr.c.register_type(_f32())
-        rows = len(set(self.intr.c.d_first))
-        self.state = [self.const(p.max_init)] * rows + [self.const(0.0)] * rows + \
-            [vector.broadcast(acc_t, self.const(0.0))] * (self.dn // self.intr.n)
+        self.rows = sorted(set(self.intr.c.d_first))  # the accumulator rows a lane holds
+        rows = len(self.rows)
+        self.state = ([self.const(p.max_init)] * rows + [self.const(0.0)] * rows +
+                      [vector.broadcast(acc_t, self.const(0.0))] * (self.dn // self.intr.n)) * pl.warp_rows
+
+    def _split(self, state: list[ir.Value]) -> list[tuple[list[ir.Value], list[ir.Value], list[ir.Value]]]:
+        """Per row tile of the warp, (running max, sum per accumulator row; O's accumulators)."""
+        r, size = len(self.rows), 2 * len(self.rows) + self.dn // self.intr.n
+        return [(state[i:i + r], state[i + r:i + 2 * r], state[i + 2 * r:i + size])
+                for i in range(0, len(state), size)]
 
     def lane_at(self, lane_map: mma.LaneMap) -> ir.Value:
         return self.k.index([lane_map.expr(index_expr.var("lane"), self.intr.subgroup)], lane=self.lane)[0]
 
-    def _q_fragment(self, c: int) -> ir.Value:
-        """Q's A fragment of head-dim step c, from global memory (rows past the end: zeros)."""
+    def _q_fragment(self, rt: int, c: int) -> ir.Value:
+        """Q's A fragment of the warp's row tile rt, head-dim step c, from global memory (rows
+        past the end: zeros)."""
         p, lay = self.p, self.intr.a
-        r0, k0 = self.add(self.wrow, 0), self.idx(c * self.intr.k)
+        r0, k0 = self.add(self.wrow, rt * self.intr.m), self.idx(c * self.intr.k)
         r0 = arith.addi(r0, self.lane_at(lay.first))
         k0 = arith.addi(k0, self.lane_at(lay.second))
         pieces = []
@@ -172,26 +182,44 @@ class MmaEmitter(AttentionEmitter):
     def tile_step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], with_region: bool) -> list[ir.Value]:
         intr, pl = self.intr, self.pl
         c = intr.c
-        rows = sorted(set(c.d_first))
-        m, l, acc = state[:len(rows)], state[len(rows):2 * len(rows)], state[2 * len(rows):]
         kv0 = arith.muli(tile, self.idx(pl.bn))
-        s_acc = []
+        # S of every row tile; each K fragment read once for all of them.
+        zero = vector.broadcast(c.register_type(_f32()), self.const(0.0))
+        s_acc = [[zero] * (pl.bn // intr.n) for _ in range(pl.warp_rows)]
         for j in range(pl.bn // intr.n):
-            a = vector.broadcast(c.register_type(_f32()), self.const(0.0))
-            for kc, q in enumerate(self.q):
-                a = intr.emit(q, self._fragment("k", buf, j * intr.n, kc * intr.k), a)
-            s_acc.append(a)
-        # Scores with their row and key; per row the lane's max.
-        row_base, key_base = arith.addi(self.wrow, self.lane_at(c.first)), arith.addi(kv0, self.lane_at(c.second))
+            for kc in range(self.d1 // intr.k):
+                kb = self._fragment("k", buf, j * intr.n, kc * intr.k)
+                for rt in range(pl.warp_rows):
+                    s_acc[rt][j] = intr.emit(self.q[rt][kc], kb, s_acc[rt][j])
+        updated, probs = [], []
+        for rt, (m, l, acc) in enumerate(self._split(state)):
+            m, l, acc, p = self._softmax_step(rt, s_acc[rt], m, l, acc, kv0, with_region)
+            updated.append((m, l, acc))
+            probs.append(p)
+        # O += P V; each V fragment read once for all row tiles.
+        accs = [list(acc) for _, _, acc in updated]
+        for kc in range(pl.bn // intr.k):
+            pa = [self._p_operand(p, kc) for p in probs]
+            for dt in range(self.dn // intr.n):
+                vb = self._fragment("v", buf, dt * intr.n, kc * intr.k)
+                for rt in range(pl.warp_rows):
+                    accs[rt][dt] = intr.emit(pa[rt], vb, accs[rt][dt])
+        return [x for (m, l, _), acc in zip(updated, accs) for x in m + l + acc]
+
+    def _softmax_step(self, rt: int, s_acc: list[ir.Value], m: list[ir.Value], l: list[ir.Value],
+                      acc: list[ir.Value], kv0: ir.Value, with_region: bool):
+        """Row tile rt's scores (scaled, region, mask, bound), its new running max and sum, O
+        rescaled, and the probabilities P (per S accumulator, per element)."""
+        c, rows = self.intr.c, self.rows
+        row_base = arith.addi(self.add(self.wrow, rt * self.intr.m), self.lane_at(c.first))
+        key_base = arith.addi(kv0, self.lane_at(c.second))
         flat_t = ir.VectorType.get([c.elems], _f32())
         scores = []
         for j, a in enumerate(s_acc):
             flat = vector.shape_cast(flat_t, a)
-            elems = []
-            for e, (dr, dk) in enumerate(zip(c.d_first, c.d_second)):
-                s = arith.mulf(vector.extract(flat, [], [e]), self.q_scale)
-                elems.append(self.score(s, self.add(row_base, dr), self.add(key_base, j * intr.n + dk), with_region))
-            scores.append(elems)
+            scores.append([self.score(arith.mulf(vector.extract(flat, [], [e]), self.q_scale), self.add(row_base, dr),
+                                      self.add(key_base, j * self.intr.n + dk), with_region)
+                           for e, (dr, dk) in enumerate(zip(c.d_first, c.d_second))])
         new_m = []
         for i, dr in enumerate(rows):
             top = m[i]
@@ -199,7 +227,7 @@ class MmaEmitter(AttentionEmitter):
                 for e, r in enumerate(c.d_first):
                     if r == dr:
                         top = arith.maximumf(top, elems[e])
-            new_m.append(self.k.butterfly(top, [1, 2], arith.maximumf))
+            new_m.append(self.k.butterfly(top, [1, 2], arith.maximumf))  # the 4 lanes of a row
         alpha = [self.exp2(arith.subf(m[i], new_m[i])) for i in range(len(rows))]
         l = [arith.mulf(l[i], alpha[i]) for i in range(len(rows))]
         probs = []
@@ -213,12 +241,7 @@ class MmaEmitter(AttentionEmitter):
             probs.append(ps)
         scale_vec = vector.shape_cast(c.register_type(_f32()), vector.from_elements(
             flat_t, [alpha[rows.index(r)] for r in c.d_first]))
-        acc = [arith.mulf(a, scale_vec) for a in acc]
-        for kc in range(pl.bn // intr.k):
-            pa = self._p_operand(probs, kc)
-            for dt in range(len(acc)):
-                acc[dt] = intr.emit(pa, self._fragment("v", buf, dt * intr.n, kc * intr.k), acc[dt])
-        return new_m + l + acc
+        return new_m, l, [arith.mulf(a, scale_vec) for a in acc], probs
 
     def _p_operand(self, probs: list[list[ir.Value]], kc: int) -> ir.Value:
         """The A fragment of key step kc from the probabilities in registers (`acc_as_operand`)."""
@@ -233,18 +256,17 @@ class MmaEmitter(AttentionEmitter):
 
     def finish_rows(self) -> None:
         c = self.intr.c
-        rows = sorted(set(c.d_first))
-        m, l, acc = self.state[:len(rows)], self.state[len(rows):2 * len(rows)], self.state[2 * len(rows):]
-        l = [self.k.butterfly(x, [1, 2], arith.addf) for x in l]
         self.wait_copies(0)  # the last round's copies (of a clamped tile) before the kernel ends
-        row_base = arith.addi(self.wrow, self.lane_at(c.first))
         n_base = self.lane_at(c.second)
         coords = list(zip(c.d_first, c.d_second))
         flat_t = ir.VectorType.get([c.elems], _f32())
-        for dt, a in enumerate(acc):
-            flat = vector.shape_cast(flat_t, a)
-            for e, n in mma.runs(coords):
-                piece = vector.extract_strided_slice(ir.VectorType.get([n], _f32()), flat, [e], [n], [1])
-                i = rows.index(coords[e][0])
-                out = self.normalized(l[i], m[i], piece)
-                self.store_output(self.add(row_base, coords[e][0]), self.add(n_base, dt * self.intr.n + coords[e][1]), out)
+        for rt, (m, l, acc) in enumerate(self._split(self.state)):
+            l = [self.k.butterfly(x, [1, 2], arith.addf) for x in l]
+            row_base = arith.addi(self.add(self.wrow, rt * self.intr.m), self.lane_at(c.first))
+            for dt, a in enumerate(acc):
+                flat = vector.shape_cast(flat_t, a)
+                for e, n in mma.runs(coords):
+                    piece = vector.extract_strided_slice(ir.VectorType.get([n], _f32()), flat, [e], [n], [1])
+                    i = self.rows.index(coords[e][0])
+                    self.store_output(self.add(row_base, coords[e][0]), self.add(n_base, dt * self.intr.n + coords[e][1]),
+                                      self.normalized(l[i], m[i], piece))

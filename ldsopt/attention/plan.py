@@ -27,6 +27,7 @@ FMA_LANE_ELEMS = 4      # head-dim elements a lane holds at least, where the hea
 MMA_WARPS = 4           # warps of 16 query rows each
 MMA_KEYS = 64           # keys a tile, mma.sync
 MMA_MAX_HEAD = 128
+MMA_TWO_ROW_TILES_HEAD = 64  # head dims up to this take two row tiles a warp (O, S, Q: 64 + 64 + 32 registers)
 MMA_MIN_ROWS = 16
 
 
@@ -39,6 +40,7 @@ class AttentionPlan:
     group_threads: int     # threads of one group
     lanes: int = 1         # FMA: lanes sharing a row
     vector: int = 1        # elements of a global read of K or V
+    warp_rows: int = 1     # matrix cores: intrinsic row tiles of a warp (16 rows each)
 
     @property
     def threads(self) -> int:
@@ -83,8 +85,8 @@ def plan_fma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
 
 
 def plan_mma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
-    """mma.sync m16n8k16 (emit_mma.py): 4 warps of 16 rows, 64 keys a tile, cp.async copies of
-    16 bytes; for head dims of multiples of 16 up to MMA_MAX_HEAD (the accumulators of O and S,
+    """mma.sync m16n8k16 (emit_mma.py): 4 warps of 16 rows (32 for head dims up to 64), 64 keys
+    a tile, cp.async copies of 16 bytes; for head dims of multiples of 16 up to MMA_MAX_HEAD (the accumulators of O and S,
     Q's fragments: at 128, 64 + 32 + 32 registers a thread), with more rows than MMA_MIN_ROWS
     (fewer: decode, memory-bound, the FMA kernel's key splits fill the threads instead)."""
     intrinsic = mma.INTRINSICS.get((mma.family(tgt.backend, tgt.arch), str(p.elem_type)))
@@ -96,7 +98,11 @@ def plan_mma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
         return None
     vector = copy_vector(p, tgt)
     warps = MMA_WARPS
-    pl = AttentionPlan(intrinsic.name, warps * intrinsic.m, MMA_KEYS, 1, warps * intrinsic.subgroup, 1, vector)
+    # Two row tiles a warp (128 rows a workgroup, FlashAttention-2's 32 rows a warp) where the
+    # registers allow: each K and V fragment read from LDS then feeds two products.
+    warp_rows = 2 if max(d1, dn) <= MMA_TWO_ROW_TILES_HEAD else 1
+    pl = AttentionPlan(intrinsic.name, warps * intrinsic.m * warp_rows, MMA_KEYS, 1, warps * intrinsic.subgroup, 1,
+                       vector, warp_rows)
     eb = element_bits(p.elem_type) // 8
     lds = 2 * MMA_KEYS * (d1 + dn + 16) * eb
     return pl if lds <= tgt.lds_bytes else None

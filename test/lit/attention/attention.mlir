@@ -22,8 +22,9 @@
 // The output: the normalizing generic's body, (1 / sum) * acc and the cast to f16, rows past 80 not stored.
 // FMA:         arith.divf %{{.+}}, %{{.+}} : vector<4xf32>
 // FMA:         arith.truncf %{{.+}} : vector<4xf32> to vector<4xf16>
-// CUDA: 4 warps of 16 rows, 64-key tiles by cp.async (16 bytes, zero-filled past the keys) into two
-// padded LDS buffers; S by mma.sync with K's fragments by ldmatrix, P V with V's by ldmatrix.trans.
+// CUDA: 4 warps of 32 rows (two row tiles: each K and V fragment feeds two mma.sync), 64-key tiles
+// by cp.async (16 bytes, zero-filled past the keys) into two padded LDS buffers; S by mma.sync with
+// K's fragments by ldmatrix, P V with V's by ldmatrix.trans.
 // MMA:       workgroup_size = [128, 1, 1] subgroup_size = 32
 // MMA-LABEL: func.func @plain_f16
 // MMA:         %[[K:.+]] = memref.alloc() : memref<2x64x72xf16, #gpu.address_space<workgroup>>
@@ -33,8 +34,9 @@
 // MMA:         scf.for %{{.+}} = %c0 to %c2 step %c1
 // MMA:           nvgpu.device_async_wait %{{.+}} numGroups = 0
 // MMA-NEXT:      gpu.barrier
-// MMA:           nvgpu.ldmatrix %[[K]][{{.*}}] numTiles = 2 transpose = false
-// MMA-NEXT:      nvgpu.mma.sync({{.*}}) mmaShape = [16, 8, 16] : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// MMA:           %[[KB:.+]] = nvgpu.ldmatrix %[[K]][{{.*}}] numTiles = 2 transpose = false
+// MMA-NEXT:      nvgpu.mma.sync(%{{.+}}, %[[KB]], %{{.+}}) mmaShape = [16, 8, 16] : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// MMA-NEXT:      nvgpu.mma.sync(%{{.+}}, %[[KB]], %{{.+}}) mmaShape = [16, 8, 16]
 // The row max across the quad of lanes sharing a row; P = 2^(S - m) by PTX's ex2.
 // MMA:           gpu.shuffle xor %{{.+}}, %c1_i32, %c32_i32 : f32
 // MMA:           gpu.shuffle xor %{{.+}}, %c2_i32, %c32_i32 : f32
