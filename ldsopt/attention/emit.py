@@ -240,6 +240,21 @@ class AttentionEmitter:
             write()
             scf.yield_([])
 
+    def chunks(self, rows: int, per_row: int, threads: int, tid: ir.Value) -> list[tuple[ir.Value, ir.Value]]:
+        """(row, chunk along the row) of each chunk thread `tid` of `threads` copies of a tile of
+        `rows` x `per_row` chunks: chunk tid + threads * j, row-major. Where the threads do not
+        divide the chunks, the last round's surplus threads take the tile's last row again (the
+        same values written twice, rather than writes past the tile)."""
+        total = rows * per_row
+        out = []
+        for j in range(math.ceil(total / threads)):
+            row, col = self.k.delinearize(self.add(tid, j * threads), [rows, per_row]) if per_row > 1 \
+                else (self.add(tid, j * threads), self.idx(0))
+            if total % threads and threads * (j + 1) > total:
+                row = arith.minui(row, self.idx(rows - 1))
+            out.append((row, col))
+        return out
+
     def alloc(self, shape: list[int], elem: ir.Type) -> ir.Value:
         return memref.alloc(ir.MemRefType.get(shape, elem, memory_space=workgroup_space()), [], [])
 

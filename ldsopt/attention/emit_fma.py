@@ -70,14 +70,8 @@ class FmaEmitter(AttentionEmitter):
         guard_kv = self.kv_size % pl.bn or pl.kv_splits > 1
         out = {}
         for role, width in (("k", self.d1), ("v", self.dn)):
-            per_row = width // pl.vector
-            chunks = pl.bn * per_row
             regs = []
-            for j in range(math.ceil(chunks / pl.group_threads)):
-                c = self.add(self.group_tid, j * pl.group_threads)
-                key, col = self.k.delinearize(c, [pl.bn, per_row]) if per_row > 1 else (c, self.idx(0))
-                if chunks % pl.group_threads and pl.group_threads * (j + 1) > chunks:
-                    key = arith.minui(key, self.idx(pl.bn - 1))  # a last round's surplus threads re-read a row
+            for key, col in self.chunks(pl.bn, width // pl.vector, pl.group_threads, self.group_tid):
                 col = arith.muli(col, self.idx(pl.vector))
                 kv = arith.addi(kv0, key)
                 inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size)) if guard_kv else None

@@ -27,7 +27,6 @@ direct-to-LDS copies of 4 bytes only, which this staging does not use), two LDS 
 
 from __future__ import annotations
 
-import math
 
 from iree.compiler import ir
 from iree.compiler.dialects import arith, vector
@@ -89,16 +88,12 @@ class MfmaEmitter(AttentionEmitter):
         def inside(kv):
             return arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size)) if guard else None
         k_regs, v_regs = [], []
-        per_row = self.d1 // pl.vector
-        for j in range(math.ceil(pl.bn * per_row / pl.threads)):
-            key, col = self.k.delinearize(self.add(self.tid, j * pl.threads), [pl.bn, per_row])
+        for key, col in self.chunks(pl.bn, self.d1 // pl.vector, pl.threads, self.tid):
             col = arith.muli(col, self.idx(pl.vector))
             kv = arith.addi(kv0, key)
             k_regs.append((key, col, self.read_global("k", {p.k2: kv, p.k1: col}, pl.vector, inside(kv))))
-        per_key_row = self.dn // 4
-        for j in range(math.ceil(pl.bn // RAKE * per_key_row / pl.threads)):
-            # Chunk: keys 4r..4r+3 x value dim 4c..4c+3; consecutive threads along the value dim.
-            r, c = self.k.delinearize(self.add(self.tid, j * pl.threads), [pl.bn // RAKE, per_key_row])
+        # Chunk: keys 4r..4r+3 x value dim 4c..4c+3; consecutive threads along the value dim.
+        for r, c in self.chunks(pl.bn // RAKE, self.dn // 4, pl.threads, self.tid):
             key0, col = arith.muli(r, self.idx(RAKE)), arith.muli(c, self.idx(4))
             rows = []
             for i in range(RAKE):

@@ -26,7 +26,6 @@ by 16 bytes so that the 8 rows an ldmatrix matrix reads fall in different banks.
 
 from __future__ import annotations
 
-import math
 
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, scf, vector
@@ -115,11 +114,7 @@ class MmaEmitter(AttentionEmitter):
         kv0 = arith.muli(tile, self.idx(pl.bn))
         tokens = []
         for role, width in (("k", self.d1), ("v", self.dn)):
-            per_row = width // pl.vector
-            chunks = pl.bn * per_row
-            for j in range(math.ceil(chunks / pl.threads)):
-                c = self.add(self.tid, j * pl.threads)
-                key, col = self.k.delinearize(c, [pl.bn, per_row])
+            for key, col in self.chunks(pl.bn, width // pl.vector, pl.threads, self.tid):
                 col = arith.muli(col, self.idx(pl.vector))
                 kv = arith.addi(kv0, key)
                 inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size))

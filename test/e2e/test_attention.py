@@ -1,7 +1,8 @@
 """ldsopt-attention end to end: each program in programs/attention (each a form the pass takes:
 [B, H, S, D] and [B, S, H, D] activations, grouped-query attention, a loaded scale, float and
 i1 masks broadcast over batch or heads, a causal and a soft-capping score region, rows masked
-entirely, decode shapes of 1 and 7 query rows against 4096 keys; head dims 32, 64, 80, 128,
+entirely, decode shapes of 1 and 7 query rows against 4096 keys; head dims 32, 64, 80, 128 (and V of
+another head dim than Q and K),
 batch 3, query and key counts that are no multiple of the tiles; f16, bf16, f32) is compiled
 through IREE with its attention lowered by ldsopt (IREE's own pipeline cannot compile attention
 for Vulkan), run on lavapipe and checked against the reference (numpy's evaluation of the
@@ -27,7 +28,7 @@ def test_lavapipe(name, run_program):
 
 # Programs the matrix-core kernels take (more than 16 query rows, f16/bf16, head dims of
 # multiples of 32 up to 128).
-MATRIX_CORE = ["plain_f16_2x3x80x100x64", "causal_f16_1x2x100x100x64", "gqa_f16_1x8x33x70x128",
+MATRIX_CORE = ["plain_f16_2x3x80x100x64", "causal_f16_1x2x100x100x64", "gqa_f16_1x8x33x70x128", "vdim_f16_2x2x40x50x64x80",
                "mask_i1_bf16_2x2x24x41x64"]
 
 
