@@ -39,6 +39,8 @@ INPUTS = {
     "ldsopt-inthread-transpose": ([("inthread_transpose/options.mlir", ("cuda", "gfx942", "lavapipe"))],
                                   ("ldsopt-matmul-lds",)),
     "ldsopt-split-reduction": ([("split_reduction/split_reduction.mlir", (None,))], ()),
+    "ldsopt-attention": ([("attention/attention.mlir", ("lavapipe", "cuda", "gfx942"))], ()),
+    "ldsopt-raise-attention": ([("raise_attention/raise_attention.mlir", (None,))], ()),
 }
 
 # Known defects, fixed on branch `robust`: out-of-range option values are not validated (an
