@@ -443,9 +443,16 @@ BERT_MATMULS = tuple(
                                            (12, 512, 64, 512, "kn", ()))
     for epi in (*epis, "cast"))
 
+
 def _sdpa(causal: bool):
+    """PyTorch's SDPA on the case's tensors. Its fused kernels (flash, memory-efficient) take
+    4-D [batch, heads, seq, dim] only: a 3-D case ([b h, s, d]) is viewed as one batch of b h
+    heads, the same data, so that SDPA does not fall back to its unfused math path."""
     def twin(q, k, v):
         import torch
+        if q.dim() == 3:
+            return torch.nn.functional.scaled_dot_product_attention(
+                q[None], k[None], v[None], is_causal=causal)[0]
         return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal)
     return twin
 
