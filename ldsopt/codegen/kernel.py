@@ -32,6 +32,10 @@ from ldsopt.registry import ModulePass, PassError
 from ldsopt.target import Target
 
 LOWERED_BY = "ldsopt.lowered_by"
+# On a kernel's func: per LDS buffer whose accesses a pass planned with the bank model, the
+# extra LDS cycles its planner priced for the first wave's stores and reads
+# (`{A = {reads = 0, stores = 0}, ...}`), for tools to show without planning again.
+BANK_CONFLICTS = "ldsopt.bank_conflicts"
 # On an op of a program whose lowering config the user wrote (lds-run and lds-bench put it
 # there before IREE configures the program): IREE's configuration turns a user's
 # compilation_info into the same lowering_config it writes for its own choices.
@@ -77,6 +81,7 @@ class Kernel:
         self.workgroup_size = workgroup_size
         self.grid = grid
         self._consts: dict[tuple[int, str], ir.Value] = {}
+        self._conflicts: dict[str, tuple[int, int]] = {}
         block = dispatch.func.regions[0].blocks[0]
         self.ip = ir.InsertionPoint(list(block.operations)[-1])  # kernel code: before the return
         self._const_ip = ir.InsertionPoint.at_block_begin(block)  # constants dominate it all
@@ -133,6 +138,11 @@ class Kernel:
             value = combine(value, self.shuffle_xor(value, offset))
         return value
 
+    def record_bank_conflicts(self, buffer: str, stores: int, reads: int) -> None:
+        """Records, for `finish` to put on the func (BANK_CONFLICTS), the bank model's extra
+        cycles of LDS buffer `buffer`'s stores and reads, as the pass's planner priced them."""
+        self._conflicts[buffer] = (stores, reads)
+
     def finish(self, pass_name: str, workgroups_per_cu: int = 1) -> None:
         func = self.dispatch.func
         limit = self.target.max_loop_iterations
@@ -151,7 +161,19 @@ class Kernel:
             f"workgroup_size = [{wg}] subgroup_size = {self.target.subgroup_size}>")
         done = [ir.StringAttr(a).value for a in func.attributes[LOWERED_BY]] if LOWERED_BY in func.attributes else []
         func.attributes[LOWERED_BY] = ir.ArrayAttr.get([ir.StringAttr.get(n) for n in done + [pass_name]])
+        if self._conflicts:
+            func.attributes[BANK_CONFLICTS] = ir.Attribute.parse("{" + ", ".join(
+                f'"{b}" = {{stores = {s}, reads = {r}}}' for b, (s, r) in sorted(self._conflicts.items())) + "}")
         _set_workgroup_count(func, self.grid)
+
+
+def recorded_bank_conflicts(func: ir.Operation) -> dict[str, dict[str, int]]:
+    """BANK_CONFLICTS of a lowered func: {buffer: {"stores": n, "reads": n}}; {} where no
+    planner recorded any."""
+    if BANK_CONFLICTS not in func.attributes:
+        return {}
+    return {a.name: {k: ir.IntegerAttr(ir.DictAttr(a.attr)[k]).value for k in ("stores", "reads")}
+            for a in ir.DictAttr(func.attributes[BANK_CONFLICTS])}
 
 
 def loop_iterations(region: ir.Region) -> int:

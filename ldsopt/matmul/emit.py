@@ -88,7 +88,7 @@ from ldsopt.codegen.elementwise import vectorize_body
 from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import Kernel, L1Prefetch, global_alignment, read_vector, transposed, write_vector
 from ldsopt.matmul import dtl_emit
-from ldsopt.matmul import output_stage
+from ldsopt.matmul import output_stage, planner
 from ldsopt.matmul.match import MatmulProblem
 from ldsopt.matmul.output_stage import OutputStage
 from ldsopt.matmul.schemes import MatmulPlan
@@ -249,6 +249,8 @@ class Emitter:
                                   memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
         buf = memref.alloc(mtype, [], [])
         buf.owner.attributes[ATTR] = s.attr()
+        self.k.record_bank_conflicts(s.operand, *planner.lds_conflicts(
+            s, self.pl.scheme, element_bits(self.p.elem_type) // 8, self.k.target.bank_model()))
         return buf
 
     def _alloc_output_stage(self) -> ir.Value:

@@ -28,7 +28,7 @@ from ldsopt.run import compile_cache, model_import, numpy_reference, parameters
 from ldsopt.run import inputs as inputs_mod
 from ldsopt.run import record as run_record
 from ldsopt.run import reference as reference_mod
-from ldsopt.codegen.kernel import LOWERED_BY, USER_CONFIG
+from ldsopt.codegen.kernel import LOWERED_BY, USER_CONFIG, recorded_bank_conflicts
 from ldsopt.run.replay import COMMANDS, DTYPES, FLOATS, Tensor, as_float64, log_command, run_module, tolerances, tool
 
 # Run on the program, before IREE forms dispatches: passes that change which dispatches exist.
@@ -242,8 +242,9 @@ def _run_pipeline(module: ir.Module, pipeline_text: str, what: str, ir_name: str
 
 
 def dispatch_report(module: ir.Module) -> list[dict]:
-    """For each dispatch: its name, IREE pipeline, the ldsopt passes that lowered it, and
-    for one no pass lowered each pass's reason (`remarks`)."""
+    """For each dispatch: its name, IREE pipeline, the ldsopt passes that lowered it, for one
+    no pass lowered each pass's reason (`remarks`), and the bank conflicts recorded on the
+    LDS buffers its planner priced (`kernel.recorded_bank_conflicts`)."""
     out = []
 
     def visit(op):
@@ -254,7 +255,8 @@ def dispatch_report(module: ir.Module) -> list[dict]:
             passes = [ir.StringAttr(a).value for a in op.attributes[LOWERED_BY]] if LOWERED_BY in op.attributes else []
             out.append({"name": ir.StringAttr(op.attributes["sym_name"]).value,
                         "pipeline": pm.group(1) if pm else info, "passes": passes,
-                        "missed": {} if passes else remarks.reasons(op)})
+                        "missed": {} if passes else remarks.reasons(op),
+                        "bank_conflicts": recorded_bank_conflicts(op)})
             return ir.WalkResult.SKIP
         return ir.WalkResult.ADVANCE
 

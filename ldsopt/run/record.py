@@ -31,7 +31,8 @@ FIELDS: dict[str, tuple[tuple[str, ...], str]] = {
     "program_pipeline": (("str",), "the passes run on the program before IREE forms dispatches"),
     "compile_flags": (("list",), "the iree-compile flags of the target and of dispatch formation"),
     "dispatches": (("list",), "per dispatch: name, IREE pipeline, the ldsopt passes that lowered it (passes), "
-                              "and for one left to IREE why each pass left it (missed)"),
+                              "for one left to IREE why each pass left it (missed), and the bank model's "
+                              "conflicts of the LDS buffers an ldsopt pass planned (bank_conflicts)"),
     "reference": (("dict", "null"), "the reference that ran: engine (numpy or llvm-cpu), precision (f64 or "
                                     "program), not_promoted (why not in f64), numpy_refused (why numpy did not "
                                     "evaluate it), reduction_length, computes_in; null if none ran"),
@@ -40,8 +41,8 @@ FIELDS: dict[str, tuple[tuple[str, ...], str]] = {
                                   "atol, rtol, scale; null if not run"),
     "passed": (("bool", "null"), "whether every output is within its tolerances; null if not run"),
     "isa": (("list", "null"), "gfx942: per kernel, name, lds_bytes, vgprs, sgprs, vgpr_spills, sgpr_spills, "
-                              "barriers, v_perm, lds_direct_loads, mfma, ds_ops, global_ops; null for "
-                              "other targets"),
+                              "barriers, v_perm, lds_direct_loads, mfma, ds_ops, global_ops, agprs, "
+                              "scratch_bytes, workgroup_size; null for other targets"),
     "folder": (("str", "null"), "the folder kept (--emit-dir, --prepare, or a folder PREPARED for a device "
                                 "not here); null if none is kept"),
 }

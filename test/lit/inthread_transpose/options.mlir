@@ -99,7 +99,7 @@
 // follows the plan recorded with the staging, given the same options or none; one that
 // contradicts it is a located error.
 // TILES: #translation = #iree_codegen.translation_info<{{.*}}workgroup_size = [128, 1, 1]
-// TILES: func.func @nn_f16() attributes {ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"], translation_info = #translation}
+// TILES: func.func @nn_f16() attributes {ldsopt.bank_conflicts = {{.*}}, ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"], translation_info = #translation}
 // TILES: memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}lds_shape = [2, 64, 32], {{.*}}rake = 4 : i64, {{.*}}register_transpose = true, {{.*}}threads = 128 : i64, tile = [32, 64]
 // OTHERPLAN: options.mlir:{{[0-9]+}}:{{[0-9]+}}: error: ldsopt-matmul-lds: option tiles=128x128x8x8 contradicts the plan ldsopt-inthread-transpose recorded ({{.*}}tiling = "64x64x8x4"{{.*}}); give the plan options to the first pass that plans the matmul
 func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] subgroup_size = 64>} {

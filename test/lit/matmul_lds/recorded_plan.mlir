@@ -10,13 +10,13 @@
 // REC: linalg.generic {{.*}}ldsopt.matmul_plan = {by = "ldsopt-inthread-transpose", k_bytes = 64 : i64, k_pack = -1 : i64, mma = true, stages = 2 : i64, tiling = "64x64x8x4", workgroups_per_cu = 1 : i64}
 // REC-SAME: ldsopt.staged_by = ["ldsopt-inthread-transpose"]
 // CHECK: #translation = #iree_codegen.translation_info<{{.*}}workgroup_size = [128, 1, 1]
-// CHECK-LABEL: func.func @nn_f16() attributes {ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"]
+// CHECK-LABEL: func.func @nn_f16() attributes {ldsopt.bank_conflicts = {{.*}}, ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"]
 // CHECK-NOT: nvvm.minctasm
 // CHECK: memref.alloc() {ldsopt.staging = {dims = ["m", "k"], {{.*}}k_pack = 2 : i64, {{.*}}lds_shape = [2, 64, 32]
 // CHECK: memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}lds_shape = [2, 64, 32], {{.*}}register_transpose = true, {{.*}}threads = 128 : i64
 // CHECK: nvgpu.mma.sync
 // DTL: #translation = #iree_codegen.translation_info<{{.*}}workgroup_size = [128, 1, 1]
-// DTL-LABEL: func.func @nn_f16() attributes {ldsopt.dtl = {A = "direct none", B = "left alone: {{.*}}"}, ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-dtl-layout", "ldsopt-matmul-lds"]
+// DTL-LABEL: func.func @nn_f16() attributes {ldsopt.bank_conflicts = {{.*}}, ldsopt.dtl = {A = "direct none", B = "left alone: {{.*}}"}, ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-dtl-layout", "ldsopt-matmul-lds"]
 // DTL: memref.alloc() {ldsopt.staging = {{.*}}lds_shape = [2, 2048], {{.*}}threads = 128 : i64
 // DTL: nvgpu.device_async_copy
 func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] subgroup_size = 64>} {
