@@ -174,13 +174,24 @@ class PreloadTransposed(ModulePass):
             if best is None or cost < best[0]:
                 best = (cost, g, {k: pad for k, (_, pad) in choices.items()})
         _, plan.col_g, plan.pads = best
+        model = tgt.bank_model()
+        plan.conflicts = {k: tuple(sum(model.conflicts(lanes, nbytes) for lanes, nbytes in accesses)
+                                   for accesses in self._lds_accesses(p, plan, k, plan.pads[k], tgt))
+                          for k in plan.sources}
 
     def _lds_cycles(self, p: PreloadProblem, plan: PreloadPlan, key: StageKey, pad: int,
                     tgt: target_model.Target) -> int:
         """Bank-model cycles (phases plus conflicts) of the first wave's LDS accesses to buffer
-        `key` with rows padded by `pad`: its row writes, then its column reads (one access
-        per `a` position)."""
+        `key` with rows padded by `pad` (`_lds_accesses`)."""
         model = tgt.bank_model()
+        return sum(math.ceil(tgt.subgroup_size / model.lanes_per_phase(nbytes)) + model.conflicts(lanes, nbytes)
+                   for accesses in self._lds_accesses(p, plan, key, pad, tgt) for lanes, nbytes in accesses)
+
+    def _lds_accesses(self, p: PreloadProblem, plan: PreloadPlan, key: StageKey, pad: int,
+                      tgt: target_model.Target) -> tuple[list, list]:
+        """The first wave's LDS accesses to buffer `key` with rows padded by `pad`, each as (byte
+        address per lane, bytes): its row writes, and its column reads (one access per `a`
+        position)."""
         eb = self._stage_elem_bytes(p, key)
         dims = plan.stage(key)
         shape = plan.lds_shape(key, pad)
@@ -203,8 +214,6 @@ class PreloadTransposed(ModulePass):
         # a row vector splits into accesses as wide as the padded rows keep it aligned
         row_bytes = row_walk[0][2] * eb
         width = math.gcd(row_bytes, shape[-1] * eb)
-        accesses = [([None if c is None else addr(c) + j * width for c in writers], width)
-                    for j in range(row_bytes // width)] + \
-            [([addr(c, j) for c in readers], eb) for j in range(plan.flat or plan.vec[p.a])]
-        return sum(math.ceil(tgt.subgroup_size / model.lanes_per_phase(nbytes)) + model.conflicts(lanes, nbytes)
-                   for lanes, nbytes in accesses)
+        return ([([None if c is None else addr(c) + j * width for c in writers], width)
+                 for j in range(row_bytes // width)],
+                [([addr(c, j) for c in readers], eb) for j in range(plan.flat or plan.vec[p.a])])

@@ -86,6 +86,8 @@ class PreloadEmitter:
         x = self.p.output if key == OUTPUT else self.p.inputs[key]
         mtype = ir.MemRefType.get(self.plan.lds_shape(key), x.binding.tensor_type.element_type,
                                   memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
+        if key in self.plan.conflicts:
+            self.k.record_bank_conflicts("output" if key == OUTPUT else f"input{key}", *self.plan.conflicts[key])
         return memref.alloc(mtype, [], [])
 
     def _tile_origin(self, t: ir.Value) -> dict[int, ir.Value]:

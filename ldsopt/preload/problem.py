@@ -81,6 +81,8 @@ class PreloadPlan:
     col_b: int | None            # the `b` all LDS buffers share, if they do
     col_g: int = 1               # column walk: lanes along `a` before stepping along col_b
     pads: dict[StageKey, int] = dataclasses.field(default_factory=dict)  # LDS row padding, in elements
+    # The bank model's extra cycles of the first wave's (row writes, column reads) of each buffer.
+    conflicts: dict[StageKey, tuple[int, int]] = dataclasses.field(default_factory=dict)
     workgroup_size: int = 0
     flat: int = 0                # column walk over the output's (col_b, a) tile as one range: its vector width
 

@@ -16,6 +16,7 @@ from ldsopt.codegen.combining import identity_attr
 from ldsopt.codegen.dispatch import Binding, Dispatch, Graph
 from ldsopt.codegen.elementwise import vectorize_body
 from ldsopt.codegen.kernel import Kernel, read_vector, write_vector
+from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
 from ldsopt.reduction.match import Reduction
 from ldsopt.reduction.plan import ReductionPlan
@@ -62,11 +63,15 @@ class DistributedKernel:
         self.p = self.tid if plan.threads_r == 1 else self._linear((sg_p, plan.lanes_p), (lane_p, 1))
         self.r = self.tid if plan.threads_p == 1 else self._linear((self.sg_r, plan.lanes_r), (self.lane_r, 1))
 
-    def _lds_partials(self, acc_type: ir.Type, pad: int) -> ir.Value:
-        """The workgroup buffer of partials: a row per subgroup on the reduction."""
+    def _lds_partials(self, acc_type: ir.Type, pad: int, name: str = "partials") -> ir.Value:
+        """The workgroup buffer of partials: a row per subgroup on the reduction. Its bank
+        conflicts are recorded as the plan priced them: its read-back (`lds_row_pad`); its
+        writes none, each subgroup writing one contiguous row."""
         space = ir.Attribute.parse("#gpu.address_space<workgroup>")
         lds_type = ir.MemRefType.get([self.plan.subgroups_r, self.plan.outputs_per_tile + pad], acc_type,
                                      memory_space=space)
+        self.k.record_bank_conflicts(name, 0, self.plan.readback_conflicts(
+            self.k.target.bank_model(), element_bits(acc_type) // 8, pad))
         return memref.alloc(lds_type, [], [])
 
     def _split(self, id_: ir.Value, n_p: int, n_r: int) -> tuple[ir.Value, ir.Value]:

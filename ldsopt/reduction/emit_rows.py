@@ -68,8 +68,8 @@ class FusedRowKernel(DistributedKernel):
             self.lds = {}
             if plan.subgroups_r > 1:
                 parts = [p for level in range(self.rows.passes) for p in row_partials(self.rows, level)]
-                for (key, comb), pad in zip(parts, self.lds_pads):
-                    self.lds[key] = self._lds_partials(comb.acc_type, pad)
+                for i, ((key, comb), pad) in enumerate(zip(parts, self.lds_pads)):
+                    self.lds[key] = self._lds_partials(comb.acc_type, pad, f"partials{i}")
             # row == "lds": each staged operand's row, laid out as the chunks (the vectors of a
             # chunk contiguous); a thread reads back only what it wrote, so no barrier.
             self.staged = {}

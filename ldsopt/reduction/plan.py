@@ -207,13 +207,15 @@ class ReductionPlan:
         bank conflicts: the first such multiple of vec_p (vector writes stay aligned) below a
         full set of banks; 0 if none helps. The writes need none: a subgroup writes one
         contiguous row."""
-        def conflicts(pad: int) -> int:
-            addrs = [a * elem_bytes if a is not None else None
-                     for a in self.readback_addresses(self.outputs_per_tile + pad)]
-            return banks.conflicts(addrs, elem_bytes)
-
         pads = range(0, banks.num_banks * banks.bank_bytes // elem_bytes, self.vec_p)
-        return next((pad for pad in pads if conflicts(pad) == 0), 0)
+        return next((pad for pad in pads if self.readback_conflicts(banks, elem_bytes, pad) == 0), 0)
+
+    def readback_conflicts(self, banks: BankModel, elem_bytes: int, pad: int) -> int:
+        """The bank model's extra cycles of the first read-back step of the partials buffer
+        whose rows are padded by `pad` elements."""
+        addrs = [a * elem_bytes if a is not None else None
+                 for a in self.readback_addresses(self.outputs_per_tile + pad)]
+        return banks.conflicts(addrs, elem_bytes)
 
     def tiles(self) -> dict[str, list[int]]:
         """[subgroup, batch, thread, element] tiles of the output and reduction spaces."""
