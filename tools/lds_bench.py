@@ -5,6 +5,7 @@
     lds-bench --target lavapipe [--cases a,b] [--out OUT] # compile and time here (smoke)
     lds-bench --list
     lds-bench PROGRAM --target cuda --prepare DIR         # any program or model (.mlir, .onnx)
+    lds-bench [PROGRAM] --target gfx942 [--out OUT]       # no HIP device here: the static report
 
 Cases live in ldsopt/measure/cases.py. Results: OUT/results.json, results.md (a table of times
 and fractions of the copy bandwidth measured in the same run) and results.png.
@@ -14,15 +15,22 @@ lds-run's --input, --input-range, --input-shape give them) gives OUT/program_res
 per dispatch, its time through ldsopt and through IREE and who lowered it (or why ldsopt
 did not); the whole program through ldsopt and through IREE's default; the PyTorch twin
 where the model names one (`ldsopt.measure.program_bench`).
+gfx942 where no HIP device is: the kernels are compiled and their ISA read instead of run,
+ldsopt's beside IREE's default per case or dispatch (registers, occupancy, LDS, scratch,
+MFMA, LDS and global accesses by width, waits and barriers, per kernel and per main-loop
+iteration; bounds at the MI300X's peaks): OUT/gfx942_report.{json,md,png}
+(`ldsopt.measure.gfx942_report`). With a HIP device the times run and that report joins them.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 
-from ldsopt.measure import bench_replay
+from ldsopt.measure import bench_replay, gfx942_report
+from ldsopt.run import replay
 
 
 def parser() -> argparse.ArgumentParser:
@@ -67,7 +75,9 @@ def main(argv=None) -> int:
         + (["--batch-size", str(args.batch_size)] if args.batch_size else []) \
         + (["--min-time", args.min_time] if args.min_time else []) + (["--no-torch"] if args.no_torch else [])
     if args.replay:
-        return bench_replay.main([args.replay] + replay_args)
+        rc = bench_replay.main([args.replay] + replay_args)
+        gfx942_report.join(args.replay, args.out)
+        return rc
 
     from ldsopt.measure import bench
     from ldsopt.run import driver  # the compiler is needed from here on
@@ -99,9 +109,19 @@ def main(argv=None) -> int:
         return 1
     if args.prepare:
         print(f"PREPARED {folder} for {args.target}: time it with `lds-bench --replay {folder}` "
-              f"or `python -m ldsopt.measure.bench_replay {folder}`")
+              f"or `python -m ldsopt.measure.bench_replay {folder}`"
+              + (f"; its static report: `python -m ldsopt.measure.gfx942_report {folder}`" if args.target == "gfx942"
+                 else ""))
         return 0
-    return bench_replay.main([folder] + replay_args)
+    if args.target == "gfx942" and "hip" not in replay.available_devices():
+        out = args.out or folder
+        print(f"lds-bench: no HIP device here, so the gfx942 kernels are not run: writing their static report "
+              f"(from the ISA) to {os.path.join(out, gfx942_report.STEM)}.{{json,md,png}}", flush=True)
+        return gfx942_report.main([folder] + (["--out", args.out] if args.out else []))
+    rc = bench_replay.main([folder] + replay_args)
+    if args.target == "gfx942":
+        gfx942_report.join(folder, args.out)
+    return rc
 
 
 if __name__ == "__main__":

@@ -17,27 +17,14 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import functools
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 from ldsopt.run import replay as replay_mod
 from ldsopt.run import record as run_record
-
-
-@functools.cache
-def available_devices() -> frozenset[str]:
-    """The IREE runtime's device kinds here (cached: the tool server asks once, before its forks)."""
-    try:
-        out = subprocess.run([replay_mod.tool("iree-run-module"), "--list_devices"], capture_output=True,
-                             text=True, timeout=60).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return frozenset()
-    return frozenset(line.split(":")[0].strip() for line in out.splitlines() if "://" in line)
 
 
 def default_target(devices: frozenset[str]) -> str:
@@ -188,7 +175,7 @@ def main(argv=None) -> int:
             ap.error("several inputs need --prepare DIR (each goes to DIR/<name>)")
         return prepare_suite(args)
     args.input = args.inputs[0]
-    devices = available_devices()
+    devices = replay_mod.available_devices()
     target = args.target or default_target(devices)
     if args.prepare or args.emit_dir:
         return run_one(args, target, devices, args.prepare or args.emit_dir)

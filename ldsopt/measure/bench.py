@@ -33,8 +33,8 @@ import tempfile
 from iree.compiler import ir
 
 from ldsopt.measure import cases as bench_cases
+from ldsopt.measure import dispatch_work, isa, program_bench
 from ldsopt.run import driver
-from ldsopt.measure import program_bench
 from ldsopt import target as target_model
 
 IREE_DEFAULT = "iree-default"  # the variant of IREE's own pipeline, which may fail to compile a case
@@ -86,17 +86,21 @@ def _benchmark_modules(program: str, tgt: target_model.KnownTarget, work: str,
 
 def _as_configured(text: str, pipeline_text: str) -> tuple[str, list[dict]]:
     """IREE's default variant: the module as IREE configured it (`pipeline_text` unused; the
-    signature of driver.apply_ldsopt)."""
+    signature of driver.apply_ldsopt); each dispatch's record also holds its work (the bytes
+    and FLOPs a bound counts: `dispatch_work`)."""
     with ir.Context() as ctx:
-        return text, driver.dispatch_report(ir.Module.parse(text, ctx))
+        module = ir.Module.parse(text, ctx)
+        work = dispatch_work.dispatch_work(module)
+        return text, [{**d, "work": work[d["name"]]} for d in driver.dispatch_report(module)]
 
 
 def dispatch_benchmarks(name: str, variants, tgt: target_model.KnownTarget, folder: str, work: str,
                         pipeline_text: str) -> dict:
     """Per variant (name, program, lower, dispatch-formation flags): the dispatch benchmark
     modules IREE dumps for the program, each lowered by `lower` (ldsopt's pipeline, or IREE's
-    configuration as it is) and compiled into folder/<name>/<variant>/<stem>.vmfb. Each
-    dispatch record names the module it is in."""
+    configuration as it is) and compiled into folder/<name>/<variant>/<stem>.vmfb; for gfx942
+    also its ISA, <stem>.rocmasm beside it. Each dispatch record names the module it is in
+    (and the ISA file)."""
     out = {}
     for variant, program, lower, flags in variants:
         try:
@@ -126,12 +130,25 @@ def _variant(name, variant, program, lower, flags, tgt, folder, work, pipeline_t
         # From the configurations it holds: compiled from the start, IREE would drop a unit
         # dim of a configured op again and lose its lowering_config ("missing lowering
         # configuration" on a 1xMxN batch matmul).
-        driver.iree_compile([mlir, "--compile-from=executable-configurations", "-o", os.path.join(folder, rel)],
+        dump = os.path.join(work, variant, stem + "_files")
+        driver.iree_compile([mlir, "--compile-from=executable-configurations", "-o", os.path.join(folder, rel)]
+                            + ([f"--iree-hal-dump-executable-files-to={dump}"] if tgt.name == "gfx942" else []),
                             f"{name}: compile {variant} {stem}")
         entry["modules"].append(rel)
-        entry["dispatches"] += [{**d, "module": rel} for d in report]
+        isa_file = _keep_isa(dump, os.path.join(folder, rel)) if tgt.name == "gfx942" else None
+        entry["dispatches"] += [{**d, "module": rel, **({"isa": os.path.relpath(isa_file, folder)} if isa_file else {})}
+                                for d in report]
     entry["ldsopt_dispatches"], entry["total_dispatches"] = _count(entry["dispatches"])
     return entry
+
+
+def _keep_isa(dump: str, vmfb: str) -> str:
+    """The one `.rocmasm` of a benchmark module's dump, copied beside its .vmfb (the dump's
+    LLVM IR and code objects are left behind: the report reads the ISA only)."""
+    found = isa.rocmasm_files(dump)
+    if len(found) != 1:
+        raise driver.DriverError(f"{vmfb}: expected one .rocmasm in the executable dump, found {len(found)}")
+    return shutil.copyfile(found[0], os.path.splitext(vmfb)[0] + ".rocmasm")
 
 
 def prepare_case(case, tgt: target_model.KnownTarget, folder: str, pipeline_text: str,
@@ -279,7 +296,9 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
         ours, iree = by_variant["ldsopt"][n], by_variant["iree-default"][n]
         rows.append({"name": n, "calls": calls[n], "passes": ours["passes"], "missed": ours["missed"],
                      "modules": {"ldsopt": ours["module"], "iree-default": iree["module"]},
-                     "pipelines": {"ldsopt": ours["pipeline"], "iree-default": iree["pipeline"]}})
+                     "pipelines": {"ldsopt": ours["pipeline"], "iree-default": iree["pipeline"]},
+                     "bank_conflicts": ours["bank_conflicts"], "work": iree["work"],
+                     **({"isa": {"ldsopt": ours["isa"], "iree-default": iree["isa"]}} if "isa" in ours else {})})
     twin = _twin(path, folder)
     commit, dirty = git_state()
     manifest = {"program": name, "source": os.path.basename(path), "target": target, "device": tgt.device,

@@ -31,6 +31,10 @@ class KernelIsa:
     agprs: int = 0          # accumulation registers (v_accvgpr / MFMA results kept in a[...])
     scratch_bytes: int = 0  # private segment per work-item: stack and spills
     workgroup_size: int = 0  # the largest flat workgroup the kernel is compiled for
+    # VGPRs (AGPRs included) the kernel descriptor has the hardware allocate a wave
+    # (`.amdhsa_next_free_vgpr`): at least `vgprs`, raised by LLVM to what the occupancy that
+    # its LDS allows leaves room for (ldsopt.measure.occupancy)
+    descriptor_vgprs: int = 0
 
     def ds_count(self, prefix: str) -> int:
         """Sum of LDS ops whose mnemonic starts with `prefix` (e.g. 'ds_read', 'ds_write_b128')."""
@@ -48,6 +52,8 @@ _INSTR = re.compile(r"^\s+([a-z_][a-z0-9_]*)\b(.*)$")
 # A kernel's own keys in the `amdhsa.kernels` metadata: its entry's first line (`  - .key:`) and
 # the lines at that entry's indent (`    .key:`); its `.args` entries are indented deeper.
 _META = re.compile(r"^(?:  - |    )\.(\w+):\s+(\S+)")
+_DESCRIPTOR = re.compile(r"^\s*\.amdhsa_kernel\s+([\w.$]+)")
+_NEXT_FREE_VGPR = re.compile(r"^\s*\.amdhsa_next_free_vgpr\s+(\d+)")
 _META_FIELDS = {"group_segment_fixed_size": "lds_bytes", "vgpr_count": "vgprs", "sgpr_count": "sgprs",
                 "vgpr_spill_count": "vgpr_spills", "sgpr_spill_count": "sgpr_spills", "agpr_count": "agprs",
                 "private_segment_fixed_size": "scratch_bytes", "max_flat_workgroup_size": "workgroup_size"}
@@ -105,7 +111,8 @@ def _metadata(text: str) -> list[dict[str, str]]:
 
 def parse_rocmasm(text: str) -> list[KernelIsa]:
     """Instructions are counted between a kernel's label and the next label of a function;
-    LDS bytes, registers, spills and scratch come from the `amdhsa.kernels` metadata."""
+    LDS bytes, registers, spills and scratch come from the `amdhsa.kernels` metadata, the
+    descriptor's VGPRs from its `.amdhsa_kernel` block."""
     kernels = {}
     for name, code in kernel_code(text).items():
         k = kernels[name] = KernelIsa(name)
@@ -121,6 +128,12 @@ def parse_rocmasm(text: str) -> list[KernelIsa]:
                 k.v_perm += 1
             elif op.startswith("v_mfma"):
                 k.mfma += 1
+    descriptor = None
+    for line in text.splitlines():
+        if m := _DESCRIPTOR.match(line):
+            descriptor = kernels.get(m.group(1))
+        elif (m := _NEXT_FREE_VGPR.match(line)) and descriptor is not None:
+            descriptor.descriptor_vgprs = int(m.group(1))
     for meta in _metadata(text):
         k = kernels.get(meta.get("name", ""))
         if k:

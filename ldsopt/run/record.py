@@ -42,7 +42,7 @@ FIELDS: dict[str, tuple[tuple[str, ...], str]] = {
     "passed": (("bool", "null"), "whether every output is within its tolerances; null if not run"),
     "isa": (("list", "null"), "gfx942: per kernel, name, lds_bytes, vgprs, sgprs, vgpr_spills, sgpr_spills, "
                               "barriers, v_perm, lds_direct_loads, mfma, ds_ops, global_ops, agprs, "
-                              "scratch_bytes, workgroup_size; null for other targets"),
+                              "scratch_bytes, workgroup_size, descriptor_vgprs; null for other targets"),
     "folder": (("str", "null"), "the folder kept (--emit-dir, --prepare, or a folder PREPARED for a device "
                                 "not here); null if none is kept"),
 }

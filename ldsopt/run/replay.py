@@ -22,6 +22,7 @@ user's; an f32 output of f16 math gets f16's), recorded in the manifest and in r
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import shlex
@@ -87,6 +88,18 @@ def tool(name: str) -> str:
     if not found:
         raise FileNotFoundError(f"{name} not found (pip install iree-base-runtime iree-base-compiler)")
     return found
+
+
+@functools.cache
+def available_devices() -> frozenset[str]:
+    """The IREE runtime's device kinds here, e.g. {"local-task", "vulkan"} (cached: the tool
+    server asks once, before its forks)."""
+    try:
+        out = subprocess.run([tool("iree-run-module"), "--list_devices"], capture_output=True,
+                             text=True, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return frozenset()
+    return frozenset(line.split(":")[0].strip() for line in out.splitlines() if "://" in line)
 
 
 # The IREE commands run for a folder, in order, as a shell script (`log_command`).
