@@ -54,7 +54,9 @@ def kernel_facts(text: str) -> dict[str, dict]:
             "loops": counts.loops, "kernel": counts.whole.as_dict(),
             "loop": counts.loop.as_dict() if counts.loop else None,
             "points_to": {"bound": points, "why": why, "of": "main loop" if counts.loop else "kernel (no loop)",
-                          "mfma_flops": trip.mfma_flops, "global_bytes": trip.global_wave_bytes}}
+                          "mfma_flops": trip.mfma_flops, "global_bytes": trip.global_wave_bytes,
+                          "intensity": trip.mfma_flops / trip.global_wave_bytes
+                          if trip.mfma_flops and trip.global_wave_bytes else None}}
     return out
 
 
@@ -149,6 +151,11 @@ def _occ(k: dict) -> str:
     return f"{o['waves']}" + (f" ({', '.join(o['limited_by'])})" if o["limited_by"] else "")
 
 
+def _points(k: dict) -> str:
+    p = k["points_to"]
+    return f"{p['intensity']:.0f} → {p['bound']}" if p["intensity"] else p["bound"]
+
+
 def _conflicts(k: dict, variant: str) -> str:
     if variant != "ldsopt" or not k["passes"]:
         return "-"
@@ -187,15 +194,16 @@ def markdown(report: dict) -> str:
              f"{mi300x.HBM_BYTES_PER_S / 1e12:.1f} TB/s, FLOPs at the MFMA peak of the operand type (f16/bf16 "
              f"{mi300x.MFMA_PEAK['f16'] / 1e12:.1f} TFLOP/s). *Loop points to*: the bound that the main loop's "
              "MFMA FLOPs per byte one wave requests from global memory point to, against the peak's balance point "
-             "(caches not counted), for ldsopt / IREE.", "",
+             f"({mi300x.balance('f16'):.0f} FLOP/B for f16; caches not counted, so a matmul tile's reuse shows in "
+             "the FLOP/B, its L2 hits do not), for ldsopt / IREE.", "",
              f"| {_subject(report)} |{' calls |' if 'program' in report else ''} bytes | us at HBM BW | "
-             "us at MFMA peak | bound | waves/SIMD ldsopt / IREE | loop points to ldsopt / IREE |",
+             "us at MFMA peak | bound | waves/SIMD ldsopt / IREE | loop points to (MFMA FLOP/B) ldsopt / IREE |",
              "|---|---|---|---|---|---|---|" + ("---|" if "program" in report else "")]
     for row in report["rows"]:
         b = row["bound"] or {}
         firsts = {v: row["variants"][v]["kernels"] for v in VARIANTS}
         waves = " / ".join(",".join(_occ(k) for k in firsts[v]) for v in VARIANTS)
-        points = " / ".join(",".join(k["points_to"]["bound"] for k in firsts[v]) for v in VARIANTS)
+        points = " / ".join(",".join(_points(k) for k in firsts[v]) for v in VARIANTS)
         size = bench_replay._size(int(b["bytes_us"] * mi300x.HBM_BYTES_PER_S / 1e6)) if b else "-"
         calls = f" {row['calls']} |" if "calls" in row else ""
         lines.append(f"| {_label(row)} |{calls} {size} | {_us(b.get('bytes_us'))} | {_us(b.get('flops_us'))} | "

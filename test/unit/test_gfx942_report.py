@@ -78,13 +78,14 @@ def test_report_of_the_cases(tmp_path):
         {"v_mfma_f32_16x16x16_f16": 64}
     assert ours["bank_conflicts"] == OURS[1] and iree["bank_conflicts"] is None
     assert ours["points_to"]["of"] == "main loop" and ours["points_to"]["bound"] == "bytes"
+    assert ours["points_to"]["intensity"] == 32 * 8192 / (64 * (2 * 16 + 4 * 8))
     md = gfx942_report.markdown(rep).splitlines()
     assert "| mm | ldsopt | inthread-transpose, matmul-lds | 134 / 0 / 24 | 1 (lds) | 36864 | 0 / 0+0 | 1 | " \
            "A 0/0, B 2/4 |" in md
     assert "| mm | iree-default | - | 159 / 0 / 22 | 1 (lds) | 50688 | 0 / 0+0 | 1 | - |" in md
     loop_rows = [line for line in md if line.startswith("| mm | iree-default | 16x16x16f16×64 |")]
     assert loop_rows and "| u16×128 read2_b64×8 | write2_b64×12 | b128×12 | 0 | 0 | 38 | 2 | 64 |" in loop_rows[0]
-    assert "| mm | 21.0 MB | 3.96 | 3.29 | bytes | 1 (lds) / 1 (lds) | bytes / bytes |" in md
+    assert "| mm | 21.0 MB | 3.96 | 3.29 | bytes | 1 (lds) / 1 (lds) | 64 → bytes / 43 → bytes |" in md
 
 
 def test_report_of_a_program_and_its_files(tmp_path):
