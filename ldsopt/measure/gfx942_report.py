@@ -270,9 +270,10 @@ def plot(report: dict, path: str) -> bool:
     axes[0].invert_yaxis()
     axes[0].legend(fontsize=8)
     what = report.get("source") or "ldsopt/measure/cases.py"
-    fig.suptitle(f"gfx942 static report (ISA, not run): {what}, commit {str(report['commit'])[:10]}", fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.suptitle(f"gfx942 static report (ISA, not run): {what}, commit {str(report['commit'])[:10]}", fontsize=10,
+                 y=1.0, va="bottom")
+    fig.savefig(path, dpi=110, bbox_inches="tight")  # the title above the panels
     plt.close(fig)
     return True
 

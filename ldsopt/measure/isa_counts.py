@@ -8,12 +8,17 @@ shuffles, atomics) by mnemonic; `global_*`/`buffer_*` loads and stores by mnemon
 bytes a lane moves, LDS-direct loads (`buffer_load_* ... lds`, `global_load_lds_*`) apart,
 since they write LDS instead of registers; `s_waitcnt`, `s_barrier`, `v_perm_b32`.
 
-The main loop. LLVM lays a loop out as a contiguous run from its header label to the branch
-back to it (the latch), so every branch to an earlier label of the kernel closes a loop. An
-innermost loop (no other loop's header inside it) is a candidate; the main loop is the one
-with the most MFMA FLOPs, then the most global and LDS accesses, then the most instructions.
-Its counts are per trip through the run, the instructions of a branch not taken included: an
-estimate of one iteration, exact for a loop body without branches (the matmul K loops).
+The main loop, from the branch structure: the code splits into basic blocks at its labels
+and after its branches, each flowing to its branch's target and, unless it ends in `s_branch`
+or `s_endpgm`, to the next block. A branch (or fall-through) to a block that dominates it (is
+on every path from the kernel's entry to it) is a loop's back edge, and the loop is the blocks
+that reach that edge without passing its header: the natural loop, wherever LLVM lays its
+blocks out (it may enter a rotated loop in its middle, or place the exit block before a block
+that branches to it: no loop). An innermost loop (no other loop's header among its blocks)
+is a candidate; the main loop is the one with the most MFMA FLOPs, then the most global and
+LDS accesses, then the most instructions. Its counts are per trip through its blocks, those
+of a branch not taken included: an estimate of one iteration, exact for a loop body without
+branches (the matmul K loops).
 """
 
 from __future__ import annotations
@@ -132,16 +137,61 @@ def count(code: list[tuple[str, str]]) -> Counts:
     return out
 
 
-def loops(code: list[tuple[str, str]]) -> list[tuple[int, int]]:
-    """(header, latch) indices into `code` of each loop: a branch to a label before it."""
-    where = {name: i for i, (op, name) in enumerate(code) if op == "label"}
-    out = []
-    for i, (op, operands) in enumerate(code):
-        if _BRANCH.match(op):
-            target = operands.split()[0] if operands else ""
-            if target in where and where[target] < i:
-                out.append((where[target], i))
-    return out
+def _blocks(code: list[tuple[str, str]]) -> tuple[list[tuple[int, int]], list[list[int]]]:
+    """Basic blocks as (start, end) index ranges into `code` (a label starts one, a branch or
+    `s_endpgm` ends one), and each block's successors."""
+    starts = sorted({0} | {i for i, (op, _) in enumerate(code) if op == "label"}
+                    | {i + 1 for i, (op, _) in enumerate(code[:-1]) if _BRANCH.match(op) or op == "s_endpgm"})
+    spans = [(a, b) for a, b in zip(starts, starts[1:] + [len(code)])]
+    index = {code[a][1]: n for n, (a, _) in enumerate(spans) if code[a][0] == "label"}
+    succs = []
+    for n, (a, b) in enumerate(spans):
+        out, falls = [], True
+        for op, operands in code[a:b]:
+            if _BRANCH.match(op) and operands.split()[0] in index:
+                out.append(index[operands.split()[0]])
+                falls = falls and op != "s_branch"
+            elif op == "s_endpgm":
+                falls = False
+        succs.append(out + ([n + 1] if falls and n + 1 < len(spans) else []))
+    return spans, succs
+
+
+def loops(code: list[tuple[str, str]]) -> list[list[tuple[int, int]]]:
+    """Each natural loop (module docstring) as the (start, end) ranges of its blocks into
+    `code`, its header's first."""
+    spans, succs = _blocks(code)
+    preds: list[list[int]] = [[] for _ in spans]
+    for n, ss in enumerate(succs):
+        for m in ss:
+            preds[m].append(n)
+    reachable, todo = set(), [0]
+    while todo:
+        n = todo.pop()
+        if n not in reachable:
+            reachable.add(n)
+            todo += succs[n]
+    dom = {n: set(reachable) for n in reachable}  # the blocks on every path from the entry to n
+    dom[0] = {0}
+    changed = True
+    while changed:
+        changed = False
+        for n in sorted(reachable - {0}):
+            new = {n} | set.intersection(*(dom[p] for p in preds[n] if p in reachable))
+            if new != dom[n]:
+                dom[n], changed = new, True
+    bodies: dict[int, set[int]] = {}  # header -> its loop's blocks (back edges to it merged)
+    for latch in sorted(reachable):
+        for header in succs[latch]:
+            if header not in dom[latch]:
+                continue  # not a back edge: its target does not dominate it
+            body, todo = bodies.setdefault(header, {header}), [latch]
+            while todo:  # the blocks that reach the latch without passing the header
+                n = todo.pop()
+                if n not in body:
+                    body.add(n)
+                    todo += preds[n]
+    return [[spans[n] for n in sorted(body, key=lambda n: (n != h, n))] for h, body in sorted(bodies.items())]
 
 
 @dataclasses.dataclass
@@ -154,10 +204,10 @@ class KernelCounts:
 def analyze(code: list[tuple[str, str]]) -> KernelCounts:
     """The kernel's counts, and its main loop's (module docstring)."""
     found = loops(code)
-    innermost = [(h, t) for h, t in found if not any(h < h2 <= t2 <= t and (h2, t2) != (h, t) for h2, t2 in found)]
+    innermost = [body for body in found if not any(other[0] != body[0] and other[0] in body for other in found)]
     best = None
-    for h, t in innermost:
-        c = count(code[h:t + 1])
+    for body in innermost:
+        c = count([line for a, b in body for line in code[a:b]])
         key = (c.mfma_flops, sum(c.count(k) for k in ("load", "store", "lds_direct", "ds_read", "ds_write")),
                c.instructions)
         if best is None or key > best[0]:

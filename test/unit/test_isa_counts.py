@@ -133,3 +133,32 @@ def test_innermost_loop_with_the_most_mfma_is_the_main_one():
     assert counts.loops == 3
     assert counts.loop.ops == {"mfma": {MFMA: 1}, "ds_read": {"ds_read_b128": 1}}
     assert isa_counts.analyze([("s_endpgm", "")]).loop is None
+
+
+def test_a_branch_back_to_the_exit_block_is_no_loop():
+    """LLVM may lay the exit block (s_endpgm) out before a later block that branches to it, as in
+    ldsopt-preload-transposed's kernel of nhwc_nchw_add_64x56x56x128_f16: no cycle, no loop."""
+    code = [("buffer_load_dwordx4", "v[0:3], v8, s[4:7], 0 offen"), ("s_cbranch_execnz", ".LBB0_11"),
+            ("label", ".LBB0_10"), ("s_endpgm", ""),
+            ("label", ".LBB0_11"), ("buffer_store_dwordx4", "v[0:3], v8, s[12:15], 0 offen"),
+            ("s_cbranch_execz", ".LBB0_10"), ("buffer_store_dwordx4", "v[4:7], v9, s[12:15], 0 offen"),
+            ("s_endpgm", "")]
+    counts = isa_counts.analyze(code)
+    assert counts.loops == 0 and counts.loop is None
+    assert counts.whole.ops["store"] == {"buffer_store_dwordx4": 2}
+
+
+def test_a_rotated_loop_entered_in_its_middle():
+    """As LLVM lays out ldsopt-vector-distribute's softmax row loop: the entry jumps to .LBB0_2,
+    the loop's header (on every path into the cycle), laid out after .LBB0_1, which the back
+    edges target. One loop, of both blocks, without the entry's instructions."""
+    code = [("buffer_load_dword", "v1, v0, s[0:3], 0 offen"), ("s_branch", ".LBB0_2"),
+            ("label", ".LBB0_1"), ("ds_read_b32", "v2, v3"), ("s_cbranch_scc0", ".LBB0_6"),
+            ("label", ".LBB0_2"), ("buffer_load_dwordx4", "v[4:7], v0, s[0:3], 0 offen"), ("ds_write_b32", "v3, v2"),
+            ("s_cbranch_execz", ".LBB0_1"), ("v_add_f32_e32", "v1, v1, v2"), ("s_branch", ".LBB0_1"),
+            ("label", ".LBB0_6"), ("s_endpgm", "")]
+    counts = isa_counts.analyze(code)
+    assert counts.loops == 1
+    assert counts.loop.ops == {"ds_read": {"ds_read_b32": 1}, "load": {"buffer_load_dwordx4": 1},
+                               "ds_write": {"ds_write_b32": 1}}
+    assert counts.loop.instructions == 7
