@@ -95,14 +95,15 @@ def report(folder: str) -> dict:
             rows.append({"name": d["name"], "calls": d["calls"], "why": program_bench.why(d), "bound": _bound(d["work"]),
                          "variants": {v: {"kernels": _kernels(folder, records[v])} for v in VARIANTS}})
     else:
+        cases = {c.name: c for c in bench_replay.load_cases(os.path.join(folder, "cases.py")).CASES}
         for c in man["cases"]:
-            works = [d.get("work") for d in c["variants"]["iree-default"]["dispatches"]]
-            elem = next((w["type"] for w in works if w and w.get("type")), None)
+            # FLOPs at the MFMA peak of the case's operand type (its first input's)
+            elem = cases[c["name"]].inputs[0].dtype if c["name"] in cases else None
             rows.append({"name": c["name"], "what": c["what"],
                          "bound": _bound({"bytes": c["bytes"], "flops": c.get("flops", 0), "type": elem}),
                          "variants": {v: {"kernels": _kernels(folder, c["variants"][v]["dispatches"]),
-                                          "ldsopt_dispatches": c["variants"][v]["ldsopt_dispatches"],
-                                          "total_dispatches": c["variants"][v]["total_dispatches"]}
+                                          **{k: c["variants"][v][k] for k in ("ldsopt_dispatches", "total_dispatches",
+                                                                              "error") if k in c["variants"][v]}}
                                       for v in VARIANTS}})
     keys = ("commit", "dirty", "pipeline", "program_pipeline") + (("program", "source") if "program" in man else ())
     return {"kind": "gfx942 static report", **{k: man.get(k) for k in keys},
@@ -174,12 +175,28 @@ def _subject(report: dict) -> str:
 
 
 def _kernel_rows(report: dict):
+    """(row, variant, kernel, tag) of each kernel; kernel None for a variant that failed to
+    compile (IREE's default pipeline cannot take some dispatches)."""
     for row in report["rows"]:
         for v in VARIANTS:
             kernels = row["variants"][v]["kernels"]
+            if not kernels and "error" in row["variants"][v]:
+                yield row, v, None, ""
             for i, k in enumerate(kernels):
                 tag = f" [{i + 1}/{len(kernels)}]" if len(kernels) > 1 else ""
                 yield row, v, k, tag
+
+
+def _failed(row: dict, v: str, columns: int) -> str:
+    """A table row for a variant that failed to compile: the error, then `columns` dashes."""
+    why = row["variants"][v]["error"].split(":")[0].replace("|", "/")
+    return f"| {_label(row)} | {v} | {why} |" + " - |" * columns
+
+
+def _per_variant(row: dict, v: str, cell) -> str:
+    """A summary cell of a variant's kernels, or "failed" where it has none."""
+    kernels = row["variants"][v]["kernels"]
+    return ",".join(cell(k) for k in kernels) if kernels else "failed" if "error" in row["variants"][v] else "-"
 
 
 def markdown(report: dict) -> str:
@@ -201,9 +218,8 @@ def markdown(report: dict) -> str:
              "|---|---|---|---|---|---|---|" + ("---|" if "program" in report else "")]
     for row in report["rows"]:
         b = row["bound"] or {}
-        firsts = {v: row["variants"][v]["kernels"] for v in VARIANTS}
-        waves = " / ".join(",".join(_occ(k) for k in firsts[v]) for v in VARIANTS)
-        points = " / ".join(",".join(_points(k) for k in firsts[v]) for v in VARIANTS)
+        waves = " / ".join(_per_variant(row, v, _occ) for v in VARIANTS)
+        points = " / ".join(_per_variant(row, v, _points) for v in VARIANTS)
         size = bench_replay._size(int(b["bytes_us"] * mi300x.HBM_BYTES_PER_S / 1e6)) if b else "-"
         calls = f" {row['calls']} |" if "calls" in row else ""
         lines.append(f"| {_label(row)} |{calls} {size} | {_us(b.get('bytes_us'))} | {_us(b.get('flops_us'))} | "
@@ -216,6 +232,9 @@ def markdown(report: dict) -> str:
               f"| {_subject(report)} | variant | lowered by | VGPR / AGPR / SGPR | waves/SIMD | LDS B | scratch B / spills | loops | "
               "bank conflicts per buffer (stores/reads) |", "|---|---|---|---|---|---|---|---|---|"]
     for row, v, k, tag in _kernel_rows(report):
+        if k is None:
+            lines.append(_failed(row, v, 6))
+            continue
         by = ", ".join(p.removeprefix("ldsopt-") for p in k["passes"]) or ("IREE" if v == "ldsopt" else "-")
         lines.append(f"| {_label(row)}{tag} | {v} | {by} | {k['vgprs']} / {k['agprs']} / {k['sgprs']} | {_occ(k)} | "
                      f"{k['lds_bytes']} | {k['scratch_bytes']} / {k['vgpr_spills']}+{k['sgpr_spills']} | {k['loops']} | "
@@ -230,6 +249,9 @@ def markdown(report: dict) -> str:
                   "s_waitcnt | s_barrier | v_perm_b32 |" + (" MFMA FLOPs per global byte |" if key == "loop" else ""),
                   "|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if key == "loop" else "")]
         for row, v, k, tag in _kernel_rows(report):
+            if k is None:
+                lines.append(_failed(row, v, len(COUNTED) - 1 + (key == "loop")))
+                continue
             c = k[key]
             cells = " | ".join(_cell(c, kind) for kind in COUNTED)
             extra = ""

@@ -25,6 +25,19 @@ def _dispatch(folder: pathlib.Path, variant: str, sample: str, passes: list[str]
             "bank_conflicts": conflicts or {}, "module": rel.replace(".rocmasm", ".vmfb"), "isa": rel, "work": WORK}
 
 
+# The prepared folder's copy of the cases: the one case, of f16 operands.
+CASES_PY = """
+import dataclasses
+@dataclasses.dataclass
+class Operand:
+    dtype: str
+@dataclasses.dataclass
+class Case:
+    name: str
+    inputs: tuple
+CASES = (Case("mm", (Operand("f16"), Operand("f16"))),)
+"""
+
 OURS = (["ldsopt-inthread-transpose", "ldsopt-matmul-lds"], {"A": {"stores": 0, "reads": 0}, "B": {"stores": 2, "reads": 4}})
 
 
@@ -44,6 +57,7 @@ def prepared(folder: pathlib.Path, program: bool = False) -> pathlib.Path:
             v: {"modules": [d["module"]], "dispatches": [d], "ldsopt_dispatches": int(v == "ldsopt"), "total_dispatches": 1}
             for v, d in (("ldsopt", ours), ("iree-default", iree))}}]
     (folder / "manifest.json").write_text(json.dumps(man))
+    (folder / "cases.py").write_text(CASES_PY)
     return folder
 
 
@@ -86,6 +100,22 @@ def test_report_of_the_cases(tmp_path):
     loop_rows = [line for line in md if line.startswith("| mm | iree-default | 16x16x16f16×64 |")]
     assert loop_rows and "| u16×128 read2_b64×8 | write2_b64×12 | b128×12 | 0 | 0 | 38 | 2 | 64 |" in loop_rows[0]
     assert "| mm | 21.0 MB | 3.96 | 3.29 | bytes | 1 (lds) / 1 (lds) | 64 → bytes / 43 → bytes |" in md
+
+
+def test_a_variant_that_failed_to_compile(tmp_path):
+    """IREE's default pipeline cannot compile some dispatches (causal attention): its column
+    says so, ldsopt's stands alone, and the bound still takes the case's type from cases.py."""
+    folder = prepared(tmp_path)
+    man = json.loads((folder / "manifest.json").read_text())
+    man["cases"][0]["variants"]["iree-default"] = {"modules": [], "dispatches": [], "ldsopt_dispatches": 0,
+                                                   "total_dispatches": 0, "error": "IREE's default pipeline failed: x"}
+    (folder / "manifest.json").write_text(json.dumps(man))
+    rep = gfx942_report.report(str(folder))
+    assert rep["rows"][0]["variants"]["iree-default"]["kernels"] == []
+    md = gfx942_report.markdown(rep).splitlines()
+    assert "| mm | 21.0 MB | 3.96 | 3.29 | bytes | 1 (lds) / failed | 64 → bytes / failed |" in md
+    assert md.count("| mm | iree-default | IREE's default pipeline failed |" + " - |" * 6) == 1
+    assert md.count("| mm | iree-default | IREE's default pipeline failed |" + " - |" * 9) == 1
 
 
 def test_report_of_a_program_and_its_files(tmp_path):
