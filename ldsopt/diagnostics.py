@@ -8,6 +8,8 @@ real line numbers (see lds_opt's split) and substitute the real file name here.
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import dataclasses
 import re
 import sys
@@ -82,23 +84,47 @@ class InputError(Exception):
         return self.diagnostic.format(filename)
 
 
+_CHUNK = 1 << 20
+
+
+def _position(data: bytes, at: int) -> tuple[int, int]:
+    """(line, column) of byte `at` of `data`, 1-based."""
+    return data.count(b"\n", 0, at) + 1, at - (data.rfind(b"\n", 0, at) + 1) + 1
+
+
 def read_text(path: str) -> str:
-    """The UTF-8 text of file `path` (- for stdin); InputError says why not, at the line and
-    column of the first byte that is not UTF-8."""
+    """The UTF-8 text of file `path` (- for stdin); InputError says why not: a file that cannot
+    be read, standard input closed, and at its line and column, the first byte that is not
+    UTF-8 or is NUL (never in MLIR text). Read a chunk at a time and checked as it comes, so
+    that an endless stream of such bytes (/dev/zero, /dev/urandom) fails at once."""
+    if path == "-" and sys.stdin is None:
+        raise InputError("cannot read input: standard input is closed")
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    data = bytearray()
     try:
-        if path == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as f:
-                data = f.read()
+        with open(path, "rb") if path != "-" else contextlib.nullcontext(sys.stdin.buffer) as f:
+            while chunk := f.read(_CHUNK):
+                data += chunk
+                if b"\0" in chunk:
+                    break
+                try:
+                    decoder.decode(chunk)
+                except UnicodeDecodeError:
+                    break
     except OSError as e:
         raise InputError(f"cannot read input: {e.strerror}") from None
+    except ValueError:  # a closed stream
+        raise InputError("cannot read input: standard input is closed") from None
+    nul = data.find(b"\0")
     try:
-        return data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        line_start = data.rfind(b"\n", 0, e.start) + 1
-        raise InputError(f"input is not UTF-8 text (byte 0x{data[e.start]:02x})", data.count(b"\n", 0, e.start) + 1,
-                         e.start - line_start + 1) from None
+        if nul < 0 or e.start < nul:
+            raise InputError(f"input is not UTF-8 text (byte 0x{data[e.start]:02x})", *_position(data, e.start)) \
+                from None
+    if nul >= 0:
+        raise InputError("input holds a NUL byte: it is not MLIR text", *_position(data, nul))
+    return text
 
 
 def report(filename: str, diags: list[Diagnostic], source: str | None = None, stream=None) -> None:

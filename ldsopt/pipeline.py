@@ -47,23 +47,25 @@ _NAME = re.compile(r"\s*([A-Za-z_][\w.\-]*)")
 
 def split_top_level(text: str) -> list[tuple[int, str]]:
     """Splits on commas that are not inside (), {} or quotes: (offset in `text`, stripped part)."""
-    parts, depth, start, quote = [], 0, 0, False
+    parts, opened, start, quote = [], [], 0, None  # opened: offsets of the brackets not yet closed
     for i, ch in enumerate(text):
         if ch == '"':
-            quote = not quote
-        elif quote:
+            quote = None if quote is not None else i
+        elif quote is not None:
             continue
         elif ch in "({":
-            depth += 1
+            opened.append(i)
         elif ch in ")}":
-            depth -= 1
-            if depth < 0:
+            if not opened:
                 raise PipelineError(f"unbalanced '{ch}' in pipeline '{text}'", i + 1)
-        elif ch == "," and depth == 0:
+            opened.pop()
+        elif ch == "," and not opened:
             parts.append(text[start:i])
             start = i + 1
-    if depth or quote:
-        raise PipelineError(f"unbalanced brackets in pipeline '{text}'")
+    if quote is not None:
+        raise PipelineError(f"unclosed '\"' in pipeline '{text}'", quote + 1)
+    if opened:
+        raise PipelineError(f"unclosed '{text[opened[-1]]}' in pipeline '{text}'", opened[-1] + 1)
     parts.append(text[start:])
     out, offset = [], 0
     for p in parts:

@@ -58,7 +58,10 @@ lds_bench = _entry("lds-bench")
 
 
 def _forward(path: str, tool: str) -> int | None:
-    """The exit status of `tool` run by the server at `path`; None if none answers there."""
+    """The exit status of `tool` run by the server at `path`; None if none answers there, or
+    if a standard stream is closed (the socket would take its descriptor: started as usual)."""
+    if sys.stdin is None or sys.stdout is None or sys.stderr is None:
+        return None
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     try:
         sock.connect(path)
@@ -68,7 +71,7 @@ def _forward(path: str, tool: str) -> int | None:
     with sock:
         try:
             socket.send_fds(sock, [json.dumps(request).encode()], [0, 1, 2])
-        except OSError:  # a standard stream closed: nothing to hand over, start as usual
+        except OSError:  # a standard stream that cannot be handed over: start as usual
             return None
         status = sock.recv(64)
     return int(status) if status else 1  # no status: the fork died without one

@@ -18,12 +18,11 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 import traceback
 
 from iree.compiler import ir, passmanager
 
-from ldsopt import diagnostics, pipeline, registry, remarks, syntax_upgrade
+from ldsopt import arguments, diagnostics, output_file, pipeline, registry, remarks, syntax_upgrade
 from ldsopt.run import replay
 from ldsopt.diagnostics import Diagnostic
 from ldsopt.codegen.dispatch import dispatch_funcs
@@ -46,19 +45,6 @@ def split_chunks(text: str, split: bool) -> list[str]:
             offset_lines = text.count("\n", 0, m.end())
             pos = m.end()
     return chunks
-
-
-def write_atomically(path: str, text: str) -> None:
-    """Writes `path` whole or not at all: a temporary file beside it, renamed over it."""
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=os.path.basename(path) + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
 
 
 def _parse(text: str, ctx: ir.Context, upgrade: bool, path: str | None = None) -> ir.Module:
@@ -318,6 +304,16 @@ def main(argv=None) -> int:
             print(f"lds-opt: error: --mlir-print-ir-before/after: '{name}' is not a pass "
                   "(lds-opt --list-passes, iree-opt --help)", file=sys.stderr)
             return 1
+    try:
+        arguments.count("--mlir-elide-elementsattrs-if-larger", args.mlir_elide_elementsattrs_if_larger,
+                        high=arguments.UINT_MAX)
+        output_file.check(args.output)
+    except arguments.ArgumentError as e:
+        print(e.format("lds-opt"), file=sys.stderr)
+        return 1
+    except output_file.OutputError as e:
+        print(e.format(), file=sys.stderr)
+        return 1
     filename = args.input if args.input != "-" else "<stdin>"
     try:
         text = diagnostics.read_text(args.input)
@@ -354,13 +350,13 @@ def main(argv=None) -> int:
 
     # Byte for byte as mlir-opt: a chunk that failed prints nothing between its markers.
     result = "// -----\n".join(o.rstrip("\n") + "\n\n" if o is not None else "" for o in outputs)
-    if args.output == "-":
-        sys.stdout.write(result)
-    elif ok:  # a failed run leaves no output file, not even an empty one (as mlir-opt)
+    # A failed run leaves no output file, not even an empty one (as mlir-opt); stdout gets
+    # what succeeded. output_file never replaces a device, a FIFO or a symlink.
+    if ok or args.output == output_file.STDOUT:
         try:
-            write_atomically(args.output, result)
-        except OSError as e:
-            print(f"{args.output}: error: cannot write output: {e.strerror}", file=sys.stderr)
+            output_file.write(args.output, result)
+        except output_file.OutputError as e:
+            print(e.format(), file=sys.stderr)
             return 1
     return 0 if ok else 1
 

@@ -4,10 +4,10 @@
 // RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds, ldsopt-preload-transposed, ldsopt-lower-elementwise)'
 // RUN: lds-opt %s --split-input-file --remarks=all --target=cuda \
 // RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds, ldsopt-preload-transposed, ldsopt-lower-elementwise)' \
-// RUN:   -o /dev/null 2>&1 | filecheck %s --check-prefix=ALL
+// RUN:   -o %t 2>&1 | filecheck %s --check-prefix=ALL
 // RUN: lds-opt %s --split-input-file --target=cuda \
 // RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds, ldsopt-preload-transposed, ldsopt-lower-elementwise)' \
-// RUN:   -o /dev/null 2>&1 | filecheck %s --check-prefix=NONE --allow-empty
+// RUN:   -o %t 2>&1 | filecheck %s --check-prefix=NONE --allow-empty
 
 // NONE-NOT: remark
 

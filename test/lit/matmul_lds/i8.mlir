@@ -2,7 +2,7 @@
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s --check-prefix=MFMA
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s --check-prefix=MMA
 // RUN: lds-opt %s --split-input-file --target=lavapipe --verify-diagnostics --remarks=missed \
-// RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' -o /dev/null
+// RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' -o %t
 
 // i8 x i8 -> i32 matmuls (the body sign-extends both operands: extsi, muli, addi). The tiles
 // are staged as i8 (a K step of k-bytes = 64 i8), accumulated in i32.

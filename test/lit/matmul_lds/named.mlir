@@ -1,6 +1,6 @@
 // RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s
 // RUN: lds-opt %s --split-input-file --target=lavapipe --verify-diagnostics --remarks=missed \
-// RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' -o /dev/null
+// RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' -o %t
 
 // The named forms of a matmul that IREE 3.13 accepts, and generics whose loops are permuted:
 // each is the contraction the pass plans, its operands staged in their own memory order.

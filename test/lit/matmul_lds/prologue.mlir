@@ -1,6 +1,6 @@
 // RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s
 // RUN: lds-opt %s --split-input-file --target=lavapipe --verify-diagnostics --remarks=missed \
-// RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' -o /dev/null
+// RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' -o %t
 // RUN: lds-opt %s --split-input-file --target=cuda \
 // RUN:   --pass-pipeline='builtin.module(ldsopt-dtl-layout, ldsopt-inthread-transpose, ldsopt-matmul-lds)' \
 // RUN:   | filecheck %s --check-prefix=CUDA
