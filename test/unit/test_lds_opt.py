@@ -26,7 +26,7 @@ def program(tmp_path):
 
 
 def test_o_onto_a_character_device_leaves_it_a_device(tmp_path, program):
-    """`-o /dev/null` run as root used to rename a 0600 file over /dev/null."""
+    """With /dev/null as its -o, run as root, lds-opt used to rename a 0600 file over it."""
     null = tmp_path / "null"
     try:
         os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))

@@ -22,7 +22,7 @@ def _char_device(path, major, minor):
 
 
 def test_a_character_device_is_written_through_and_stays_a_device(tmp_path):
-    """Renaming a temporary file over `-o /dev/null`, run as root, made /dev/null a 0600 file."""
+    """Renaming a temporary file over /dev/null (lds-opt -o, run as root) made it a 0600 file."""
     null = _char_device(tmp_path / "null", 1, 3)
     before = os.stat(null)
     output_file.write(str(null), "module {}\n")

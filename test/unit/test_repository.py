@@ -52,3 +52,24 @@ def test_machine_path_pattern():
     assert MACHINE_PATH.search("cd /" + "root/ldsopt")
     assert not MACHINE_PATH.search("os.path.join(folder, 'work/x')")
     assert not MACHINE_PATH.search("~/" + "work/ldsopt")
+
+
+# `-o /dev/null` as a tool's output argument, in a RUN line or a Python argument list.
+_O_DEV_NULL = re.compile(r"""-o\s*=?\s*/dev/null|["']-o["']\s*,\s*(?:os\.devnull|["']/dev/null["'])""")
+
+
+def test_no_test_writes_to_dev_null_through_o():
+    """A tool that renamed its output over `-o /dev/null`, run as root, destroyed the machine's
+    /dev/null: no test hands /dev/null to -o (a lit test writes to %t, or to stdout)."""
+    assert _O_DEV_NULL.search("lds-opt %s -o /dev/null") and _O_DEV_NULL.search('[LDS_OPT, "-o", os.devnull]')
+    assert not _O_DEV_NULL.search("lds-opt %s 2>&1 >/dev/null")
+    found = [f"{path.relative_to(ROOT)}:{n}" for path in tracked_code() if "test" in path.relative_to(ROOT).parts[:1]
+             for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1)
+             if _O_DEV_NULL.search(line) and path.name != "test_repository.py"]
+    assert not found, found
+
+
+def test_ci_fails_if_dev_null_is_not_a_character_device_at_its_end():
+    script = (ROOT / ".ci" / "run").read_text()
+    check = script.index("[ ! -c /dev/null ]")
+    assert check > script.index("-m pytest") and "status=1" in script[check:]
