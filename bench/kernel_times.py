@@ -17,12 +17,12 @@ import argparse
 import csv
 import glob
 import io
-import json
 import os
 import shutil
 import statistics
 import subprocess
 
+from ldsopt import output_file
 from ldsopt.measure.timing import run_benchmark_module
 from ldsopt.run.replay import tool
 
@@ -65,8 +65,7 @@ def main() -> None:
               f"L2 {m['lts__t_bytes.sum'] / 1e6:6.2f} MB grid {m['launch__grid_size']:5.0f} "
               f"regs {m['launch__registers_per_thread']:3.0f}  {os.path.relpath(vmfb)}", flush=True)
     if args.out:
-        with open(args.out, "w") as f:
-            json.dump(rows, f, indent=1)
+        output_file.write_json(args.out, rows)
 
 
 if __name__ == "__main__":

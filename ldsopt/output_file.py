@@ -57,7 +57,8 @@ class OutputError(Exception):
 
 
 def _bytes(data) -> memoryview:
-    return memoryview(data.encode("utf-8") if isinstance(data, str) else data).cast("B")
+    view = memoryview(data.encode("utf-8") if isinstance(data, str) else data)
+    return view.cast("B") if view.nbytes else memoryview(b"")  # no cast of a view with a 0 in its shape
 
 
 def _write_all(fd: int, view: memoryview) -> None:

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
 import shutil
 import sys
 import tempfile
 
+from ldsopt import output_file
 from ldsopt.measure import bench
 from ldsopt.run import driver
 from ldsopt import target as target_model
@@ -120,10 +120,8 @@ def main(argv=None) -> int:
               "program_pipeline": driver.PROGRAM_PIPELINE,
               "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), "models": rows}
     os.makedirs(args.out_dir, exist_ok=True)
-    with open(os.path.join(args.out_dir, "coverage.json"), "w") as f:
-        json.dump(report, f, indent=1)
-    with open(os.path.join(args.out_dir, "README.md"), "w") as f:
-        f.write(markdown(report))
+    output_file.write_json(os.path.join(args.out_dir, "coverage.json"), report)
+    output_file.write(os.path.join(args.out_dir, "README.md"), markdown(report))
     return 0
 
 

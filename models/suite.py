@@ -31,6 +31,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
+from ldsopt import output_file
 from ldsopt.models import torch_twins as TWINS
 
 
@@ -189,7 +190,7 @@ def main(argv=None) -> int:
     os.makedirs(args.out_dir, exist_ok=True)
     for name, model in build(args.size, args.dtype).items():
         path = os.path.join(args.out_dir, name + ".onnx")
-        onnx.save(model, path)
+        output_file.write(path, model.SerializeToString())
         print(path)
     return 0
 

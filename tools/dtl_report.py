@@ -18,6 +18,7 @@ import tempfile
 
 from iree.compiler import ir
 
+from ldsopt import output_file
 from ldsopt.measure import bench
 from ldsopt.run import driver
 from ldsopt.layout import dtl
@@ -124,7 +125,7 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     report = markdown([r for name, text in programs() for r in rows(name, text)],
                       [r for name, text in programs(CUDA_CASES, False) for r in rows(name, text, "cuda")])
-    pathlib.Path(args.output).write_text(report)
+    output_file.write(args.output, report)
     print(report)
 
 

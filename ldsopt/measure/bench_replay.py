@@ -32,7 +32,7 @@ import types
 
 from ldsopt.measure import program_bench
 from ldsopt.measure.timing import (COPY_BYTES, VARIANTS, TorchTimer, batch_size, gpu_name, load_script,
-                                   run_benchmark_module, say, write_report)
+                                   run_benchmark_module, save_figure, say, write_report)
 
 
 
@@ -213,8 +213,7 @@ def plot_series(series: list[tuple[str, dict, str]], title: str, path: str) -> b
     axes[0][0].legend(fontsize=8)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    save_figure(fig, path)
     return True
 
 

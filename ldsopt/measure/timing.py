@@ -9,6 +9,7 @@ imports.
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import os
 import statistics
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import types
 
+from ldsopt import output_file
 from ldsopt.run.replay import tool
 
 VARIANTS = ("ldsopt", "iree-default")
@@ -127,9 +129,16 @@ def gpu_name(timer: TorchTimer | None, device: str) -> str:
 
 def write_report(report: dict, out: str, stem: str, to_markdown, to_plot) -> None:
     """OUT/STEM.json (the report), STEM.md (`to_markdown`'s table) and STEM.png (`to_plot`'s)."""
-    with open(os.path.join(out, f"{stem}.json"), "w") as f:
-        json.dump(report, f, indent=1)
-    with open(os.path.join(out, f"{stem}.md"), "w") as f:
-        f.write(to_markdown(report))
+    output_file.write_json(os.path.join(out, f"{stem}.json"), report)
+    output_file.write(os.path.join(out, f"{stem}.md"), to_markdown(report))
     if not to_plot(report, os.path.join(out, f"{stem}.png")):
         say(f"{stem}.png skipped: matplotlib is not installed")
+
+
+def save_figure(fig, path: str) -> None:
+    """Writes a matplotlib figure as PNG through `output_file`, and closes it."""
+    import matplotlib.pyplot as plt
+    png = io.BytesIO()
+    fig.savefig(png, format="png", dpi=120)
+    plt.close(fig)
+    output_file.write(path, png.getvalue())

@@ -9,8 +9,9 @@ so a compile of the same again is a copy of the first's output. Kept:
 - the key: the sha256 of the compiler binary's path, size and modification time, the flags in
   their order, the output's extension and the input's bytes;
 - only successful compiles (a failure runs again, and reports again);
-- the files: the output under the key's name, written to a temporary name and renamed, so
-  that processes sharing the folder (pytest-xdist workers) never read a partial file.
+- the files: the output under the key's name, written by `output_file` (a temporary name
+  renamed), so that processes sharing the folder (pytest-xdist workers) never read a partial
+  file; a restored output is written by it too.
 What differs from a compile: a module's debug information names the source file the first
 compile read (its folder), not this one's.
 """
@@ -19,8 +20,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
-import tempfile
+
+from ldsopt import output_file
 
 ENV = "LDSOPT_COMPILE_CACHE"
 
@@ -50,18 +51,17 @@ def output(args: list[str]) -> str:
 
 def restore(k: str, args: list[str]) -> bool:
     """Copies the cached output of key `k` to the compile's output; False if there is none."""
-    cached = os.path.join(os.environ[ENV], k)
     try:
-        shutil.copyfile(cached, output(args))
+        with open(os.path.join(os.environ[ENV], k), "rb") as f:
+            data = f.read()
     except FileNotFoundError:
         return False
+    output_file.write(output(args), data)
     return True
 
 
 def store(k: str, args: list[str]) -> None:
     folder = os.environ[ENV]
     os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".partial-")
-    os.close(fd)
-    shutil.copyfile(output(args), tmp)
-    os.replace(tmp, os.path.join(folder, k))
+    with open(output(args), "rb") as f:
+        output_file.write(os.path.join(folder, k), f.read())
