@@ -22,6 +22,7 @@ Not guarded against: power loss right after the rename (no fsync: every output c
 again by running again); a regular file's other hard links, which keep the old content.
 
 `check(path)` refuses, before any work, a path `write` cannot write whatever the data.
+`copy(source, path)` writes a file's content as `write` does, a chunk at a time;
 `append(path, text)` appends (creating the file, following symlinks, writing through to
 whatever is there); `write_json` writes a JSON document. Standard library only: the replay
 side, which runs where only the IREE runtime is installed, writes through here too.
@@ -61,9 +62,14 @@ def _bytes(data) -> memoryview:
     return view.cast("B") if view.nbytes else memoryview(b"")  # no cast of a view with a 0 in its shape
 
 
-def _write_all(fd: int, view: memoryview) -> None:
-    while view:
-        view = view[os.write(fd, view):]
+def _write_all(fd: int, data) -> None:
+    """Writes a memoryview, or what a binary file object reads, to `fd`."""
+    if not isinstance(data, memoryview):
+        while chunk := data.read(1 << 24):
+            _write_all(fd, memoryview(chunk))
+        return
+    while data:
+        data = data[os.write(fd, data):]
 
 
 def _umask() -> int:
@@ -157,6 +163,21 @@ def check(path: str) -> None:
     folder = os.path.dirname(target)
     if not os.path.exists(target) and not os.path.isdir(folder):
         raise OutputError(path, f"there is no folder {folder}")
+
+
+def copy(source: str, path: str) -> None:
+    """Writes the file `source` to `path` as `write` writes data, read a chunk at a time (a
+    parameter archive may not fit in memory); OutputError if `path` cannot be written (an
+    OSError reading `source` is the caller's)."""
+    with open(source, "rb") as f:
+        if path == STDOUT or os.path.exists(os.path.realpath(path)) and \
+                not stat.S_ISREG(os.stat(os.path.realpath(path)).st_mode):
+            return write(path, f.read())  # a device or stdout: written through whole
+        target = os.path.realpath(path)
+        st = os.stat(target) if os.path.exists(target) else None
+        if st is not None and stat.S_ISDIR(st.st_mode):
+            raise OutputError(path, "it is a folder")
+        _replace(path, target, f, st)
 
 
 def write_json(path: str, value) -> None:

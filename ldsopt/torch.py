@@ -32,12 +32,13 @@ from __future__ import annotations
 
 import copy
 import inspect
-import json
+import io
 import os
 import tempfile
 
 import numpy as np
 
+from ldsopt import output_file
 from ldsopt.run import driver, inputs, parameters, torch_replay
 from ldsopt import target as target_model
 
@@ -79,7 +80,9 @@ def _rebuild_recipe(model, folder: str) -> dict:
                 mod._parameters[leaf] = torch.nn.Parameter(meta, requires_grad=False)
             else:
                 mod._buffers[leaf] = meta
-    torch.save(skeleton, os.path.join(folder, "module.pt"))
+    pickled = io.BytesIO()
+    torch.save(skeleton, pickled)
+    output_file.write(os.path.join(folder, "module.pt"), pickled.getbuffer())
     return {"kind": "pickle", "file": "module.pt", "dtype": dtype}
 
 
@@ -100,12 +103,13 @@ def export(model, args: tuple, folder: str, *, kwargs: dict | None = None, dynam
     exported.save_mlir(mlir)
     aot.save_module_parameters(os.path.join(folder, "parameters", "model.irpa"), model)
     for i, t in enumerate(expected):
-        np.save(os.path.join(folder, f"torch_expected{i}.npy"), _numpy(t))
+        saved = io.BytesIO()
+        np.save(saved, _numpy(t))
+        output_file.write(os.path.join(folder, f"torch_expected{i}.npy"), saved.getbuffer())
     names = argument_names(model, len(args)) + list(kwargs or {})
     record = {"rebuild": recipe, "names": names, "kwargs": list(kwargs or {}), "outputs": len(expected),
               "mlir": os.path.relpath(mlir, folder), "parameters": {"scope": SCOPE, "file": "parameters/model.irpa"}}
-    with open(os.path.join(folder, "torch.json"), "w") as f:
-        json.dump(record, f, indent=1)
+    output_file.write_json(os.path.join(folder, "torch.json"), record)
     return record
 
 
@@ -138,8 +142,7 @@ def prepare(model, *args, target: str, folder: str, kwargs: dict | None = None, 
         progress(f"compiled {sub} for {target}: ldsopt lowered {lowered} of {len(man['dispatches'])} dispatches"
                  if not baseline else f"compiled IREE's default for {target}")
     record["target"], record["variants"] = target, list(variants)
-    with open(os.path.join(folder, "torch.json"), "w") as f:
-        json.dump(record, f, indent=1)
+    output_file.write_json(os.path.join(folder, "torch.json"), record)
     return record
 
 

@@ -25,10 +25,13 @@ iteration; bounds at the MI300X's peaks): OUT/gfx942_report.{json,md,png}
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import shutil
 import sys
 import tempfile
 
+from ldsopt import arguments, folder_lock, interrupts, output_file
 from ldsopt.measure import bench_replay, gfx942_report
 from ldsopt.run import replay
 
@@ -67,17 +70,54 @@ def lds_run_usage_error() -> type:
     return lds_run.UsageError
 
 
+def check_arguments(args) -> None:
+    """The argument values, before any compile (`ldsopt.arguments`); --prepare and --out are
+    made here if they are not there."""
+    arguments.count("--repetitions", args.repetitions, low=1)
+    arguments.count("--batch-size", args.batch_size, low=1)
+    arguments.min_time("--min-time", args.min_time)
+    for flag, folder in (("--prepare", args.prepare), ("--out", args.out)):
+        if folder is not None:
+            arguments.folder_to_write(flag, folder)
+
+
 def main(argv=None) -> int:
     ap = parser()
     args = ap.parse_args(argv)
+    if args.program and args.cases:
+        ap.error("a PROGRAM or --cases, not both")
+    if not (args.replay or args.list or args.target):
+        ap.error("--target is required to compile")
+    try:
+        check_arguments(args)
+    except arguments.ArgumentError as e:
+        print(e.format("lds-bench"), file=sys.stderr)
+        return 1
+    with interrupts.handled():
+        try:
+            return checked_main(args)
+        except interrupts.Interrupted as e:
+            print(e.line("lds-bench"), file=sys.stderr)
+            return e.exit_status
+        except folder_lock.FolderBusy as e:
+            print(e.format(), file=sys.stderr)
+            return 1
 
+
+def checked_main(args) -> int:
+    """main's work once the arguments are checked: the folder written (--prepare, --out, or a
+    temporary one that holds the results) is locked for the run; a temporary one is removed if
+    the run fails or is interrupted."""
     replay_args = ["--repetitions", str(args.repetitions)] + (["--out", args.out] if args.out else []) \
         + (["--batch-size", str(args.batch_size)] if args.batch_size else []) \
         + (["--min-time", args.min_time] if args.min_time else []) + (["--no-torch"] if args.no_torch else [])
-    if args.replay:
-        rc = bench_replay.main([args.replay] + replay_args)
-        gfx942_report.join(args.replay, args.out)
-        return rc
+    if args.replay:  # the results go to --out, else into the replayed folder
+        written = args.out or args.replay
+        with folder_lock.held(written, "--out" if args.out else "--replay") if os.path.isdir(written) \
+                else contextlib.nullcontext():
+            rc = bench_replay.main([args.replay] + replay_args)
+            gfx942_report.join(args.replay, args.out)
+            return rc
 
     from ldsopt.measure import bench
     from ldsopt.run import driver  # the compiler is needed from here on
@@ -86,11 +126,23 @@ def main(argv=None) -> int:
         for c in bench.bench_cases.CASES:
             print(f"{c.name:<32} {c.bytes:>12} bytes  {c.what}")
         return 0
-    if not args.target:
-        ap.error("--target is required to compile")
-    folder = args.prepare or args.out or tempfile.mkdtemp(prefix="lds-bench-")
-    if args.program and args.cases:
-        ap.error("a PROGRAM or --cases, not both")
+    temporary = None
+    rc = 1
+    try:
+        if not (args.prepare or args.out):
+            with interrupts.shielded():
+                temporary = tempfile.mkdtemp(prefix="lds-bench-")
+        folder = args.prepare or args.out or temporary
+        with folder_lock.held(folder, "--prepare" if args.prepare else "--out"):
+            rc = prepare_and_time(args, folder, replay_args, bench, driver)
+        return rc
+    finally:
+        if temporary is not None and rc != 0:
+            with interrupts.shielded():
+                shutil.rmtree(temporary, ignore_errors=True)
+
+
+def prepare_and_time(args, folder: str, replay_args: list[str], bench, driver) -> int:
     try:
         if args.program:
             from ldsopt.tools import lds_run
@@ -103,7 +155,7 @@ def main(argv=None) -> int:
                           args.pipeline or driver.DEFAULT_PIPELINE,
                           driver.PROGRAM_PIPELINE if args.program_pipeline is None else args.program_pipeline,
                           progress=lambda m: print(m, flush=True))
-    except (driver.DriverError, FileNotFoundError, lds_run_usage_error()) as e:
+    except (driver.DriverError, FileNotFoundError, output_file.OutputError, lds_run_usage_error()) as e:
         where = getattr(e, "where", None)
         print(f"{where + ': ' if where else 'lds-bench: '}error: {e}", file=sys.stderr)
         return 1

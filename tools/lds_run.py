@@ -23,6 +23,7 @@ import shutil
 import sys
 import tempfile
 
+from ldsopt import arguments, folder_lock, interrupts, output_file
 from ldsopt.run import replay as replay_mod
 from ldsopt.run import record as run_record
 
@@ -53,7 +54,7 @@ def prepare_suite(args) -> int:
                            atol=args.atol, rtol=args.rtol, special_values=args.special_values,
                            given=input_options(args, path), archives=archives(args))
             print(f"PREPARED {folder}", flush=True)
-        except (driver.DriverError, FileNotFoundError, UsageError) as e:
+        except (driver.DriverError, FileNotFoundError, UsageError, output_file.OutputError) as e:
             failed += 1
             print(f"{getattr(e, 'where', None) or path}: error: {e}", file=sys.stderr, flush=True)
     return 1 if failed else 0
@@ -77,6 +78,17 @@ def input_options(args, path: str):
     from ldsopt.run import inputs, model_import
     names = model_import.input_names(path) if path.endswith(".onnx") else None
     return inputs.Options(args.input_values or [], args.input_range or [], args.input_shape or [], names)
+
+
+def check_arguments(args) -> None:
+    """The argument values, before any compile (`ldsopt.arguments`); the folder to keep is made
+    here if it is not there."""
+    arguments.count("--seed", args.seed)
+    arguments.tolerance("--atol", args.atol)
+    arguments.tolerance("--rtol", args.rtol)
+    for flag, folder in (("--prepare", args.prepare), ("--emit-dir", args.emit_dir)):
+        if folder is not None:
+            arguments.folder_to_write(flag, folder)
 
 
 def check_pipelines(args) -> str | None:
@@ -136,8 +148,8 @@ def parser() -> argparse.ArgumentParser:
                          "ldsopt module, IREE's and the reference all read it; repeatable")
     ap.add_argument("--atol", type=float, help="absolute tolerance of every float output (default: per element "
                     "type and the float types the program computes in: f32 1e-4, f16 1e-2, bf16 5e-2, f64 1e-9)")
-    ap.add_argument("--rtol", type=float, help="relative tolerance of every float output, times max(|ref|, RMS of "
-                    "the reference) (default: f32 1e-4, f16 1e-2, bf16 2e-2, f64 1e-9)")
+    ap.add_argument("--rtol", type=float, help="relative tolerance of every float output, times max(|ref|, s), s "
+                    "each element's own scale (README.md) (default: f32 1e-4, f16 1e-2, bf16 2e-2, f64 1e-9)")
     ap.add_argument("--reference", choices=["auto", "numpy", "llvm-cpu"], default="auto",
                     help="what computes the reference outputs: numpy (ldsopt/run/numpy_reference.py, in f64, for "
                          "the programs it evaluates), IREE's llvm-cpu backend, or auto: numpy where it can, "
@@ -160,37 +172,60 @@ def parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     ap = parser()
     args = ap.parse_args(argv)
-
     if args.replay:
         return replay_mod.main([args.replay] + (["--require-ldsopt"] if args.require_ldsopt else [])
-                               + (["--json"] if args.json else []))
+                               + (["--json"] if args.json else []), tool="lds-run")
     if not args.inputs:
         ap.error("an input file is required")
+    if len(args.inputs) > 1 and not args.prepare:
+        ap.error("several inputs need --prepare DIR (each goes to DIR/<name>)")
+    with interrupts.handled():
+        try:
+            return checked_main(args)
+        except interrupts.Interrupted as e:
+            print(e.line("lds-run"), file=sys.stderr)
+            return e.exit_status
+
+
+def checked_main(args) -> int:
+    """main's work once the arguments parse: their values checked, then the run, in the folder
+    kept (--prepare, --emit-dir: locked for the run) or a temporary one, removed on every exit
+    unless it is the result (a folder PREPARED for a device not here)."""
+    try:
+        check_arguments(args)
+    except arguments.ArgumentError as e:
+        print(e.format("lds-run"), file=sys.stderr)
+        return 1
     bad_pipeline = check_pipelines(args)
     if bad_pipeline:
         print(bad_pipeline, file=sys.stderr)
         return 1
-    if len(args.inputs) > 1:
-        if not args.prepare:
-            ap.error("several inputs need --prepare DIR (each goes to DIR/<name>)")
-        return prepare_suite(args)
-    args.input = args.inputs[0]
     devices = replay_mod.available_devices()
     target = args.target or default_target(devices)
-    if args.prepare or args.emit_dir:
-        return run_one(args, target, devices, args.prepare or args.emit_dir)
+    args.input = args.inputs[0]
+    kept = args.prepare or args.emit_dir
+    if kept:
+        try:
+            with folder_lock.held(kept, "--prepare" if args.prepare else "--emit-dir"):
+                return prepare_suite(args) if len(args.inputs) > 1 else run_one(args, target, devices, kept)
+        except folder_lock.FolderBusy as e:
+            print(e.format(), file=sys.stderr)
+            return 1
     from ldsopt import target as target_model
-    # Without --emit-dir nothing is kept, failed or not, except a folder prepared for a device
-    # that is not here: it is the result (the PREPARED line names it).
+    # Without a kept folder nothing is kept, failed or not, except a folder prepared for a
+    # device that is not here: it is the result (the PREPARED line names it).
     only_prepared = target != "gfx942" and target_model.known(target).device not in devices
-    folder = tempfile.mkdtemp(prefix="lds-run-")
+    folder = None
     rc = 1
     try:
+        with interrupts.shielded():
+            folder = tempfile.mkdtemp(prefix="lds-run-")
         rc = run_one(args, target, devices, folder)
         return rc
     finally:
-        if rc != 0 or not only_prepared:
-            shutil.rmtree(folder, ignore_errors=True)
+        if folder is not None and (rc != 0 or not only_prepared):
+            with interrupts.shielded():
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 def run_one(args, target: str, devices: frozenset[str], folder: str) -> int:
@@ -212,13 +247,13 @@ def run_one(args, target: str, devices: frozenset[str], folder: str) -> int:
                              run_reference=run_here or args.prepare is not None or target != "gfx942",
                              special_values=args.special_values, reference_engine=args.reference,
                              given=input_options(args, args.input), archives=archives(args))
-    except (driver.DriverError, FileNotFoundError, UsageError) as e:
+    except (driver.DriverError, FileNotFoundError, UsageError, output_file.OutputError) as e:
         print(f"{getattr(e, 'where', None) or args.input}: error: {e}", file=sys.stderr)
         return 1
     if run_here:
         try:
             result = replay_mod.replay(folder)
-        except RuntimeError as e:
+        except (RuntimeError, output_file.OutputError) as e:
             print(f"{args.input}: error: {e}", file=sys.stderr)
             return 1
         text, ok = replay_mod.format_report(result, args.require_ldsopt)

@@ -23,15 +23,16 @@ from __future__ import annotations
 import collections
 import datetime
 import glob
+import io
 import json
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 
 from iree.compiler import ir
 
+from ldsopt import output_file
 from ldsopt.measure import cases as bench_cases
 from ldsopt.measure import dispatch_work, isa, program_bench
 from ldsopt.run import driver
@@ -125,8 +126,7 @@ def _variant(name, variant, program, lower, flags, tgt, folder, work, pipeline_t
         rel = os.path.join(name, variant, stem + ".vmfb")
         os.makedirs(os.path.dirname(os.path.join(folder, rel)), exist_ok=True)
         mlir = os.path.join(work, variant, stem + ".mlir")
-        with open(mlir, "w") as f:
-            f.write(text)
+        output_file.write(mlir, text)
         # From the configurations it holds: compiled from the start, IREE would drop a unit
         # dim of a configured op again and lose its lowering_config ("missing lowering
         # configuration" on a 1xMxN batch matmul).
@@ -172,7 +172,7 @@ def prepare(target: str, folder: str, names: list[str] | None = None,
     tgt = target_model.known(target)
     cases = select(bench_cases, names, target)
     os.makedirs(folder, exist_ok=True)
-    shutil.copy(CASES_FILE, os.path.join(folder, "cases.py"))
+    _copy(CASES_FILE, os.path.join(folder, "cases.py"))
     commit, dirty = git_state()
     entries = []
     for case in cases:
@@ -185,9 +185,13 @@ def prepare(target: str, folder: str, names: list[str] | None = None,
                 "pipeline": pipeline_text, "program_pipeline": program_pipeline,
                 "prepared": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                 "cases": entries}
-    with open(os.path.join(folder, "manifest.json"), "w") as f:
-        json.dump(manifest, f, indent=1)
+    output_file.write_json(os.path.join(folder, "manifest.json"), manifest)
     return manifest
+
+
+def _copy(source: str, path: str) -> None:
+    with open(source, "rb") as f:
+        output_file.write(path, f.read())
 
 
 # A program or model (`lds-bench PROGRAM`): its two whole-program modules, prepared as
@@ -205,7 +209,8 @@ def dispatch_calls(configured: str) -> collections.Counter:
 def _slim(folder: str, man: dict) -> None:
     """Leaves in a prepared folder only what its replay reads: the intermediate MLIR and the
     reference module carry the model's weights again, which the GPU machine does not need."""
-    keep = {"manifest.json", man["vmfb"]} | {t["file"] for t in man["inputs"] + man["expected"]}
+    read = man["inputs"] + man["expected"] + man.get("sensitivity", []) + sum(man.get("as_written", []), [])
+    keep = {"manifest.json", man["vmfb"]} | {t["file"] for t in read if t}
     for name in os.listdir(folder):
         if name not in keep:
             os.remove(os.path.join(folder, name))
@@ -229,9 +234,10 @@ def _twin(path: str, folder: str) -> dict | None:
     function = kwargs.pop("function")
     if not callable(getattr(twins, function, None)):
         raise driver.DriverError(f"the model names the PyTorch twin '{function}', which models/torch_twins.py lacks", path)
-    np.savez(os.path.join(folder, "twin_weights.npz"),
-             **{t.name: numpy_helper.to_array(t) for t in model.graph.initializer})
-    shutil.copy(twins.__file__, os.path.join(folder, "torch_twins.py"))
+    weights = io.BytesIO()
+    np.savez(weights, **{t.name: numpy_helper.to_array(t) for t in model.graph.initializer})
+    output_file.write(os.path.join(folder, "twin_weights.npz"), weights.getbuffer())
+    _copy(twins.__file__, os.path.join(folder, "torch_twins.py"))
     return {"script": "torch_twins.py", "function": function, "kwargs": kwargs, "weights": "twin_weights.npz"}
 
 
@@ -261,8 +267,7 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
     whole = {}
     with tempfile.TemporaryDirectory(prefix=f"lds-bench-{name}-") as work:
         src = os.path.join(work, name + ".mlir")
-        with open(src, "w") as f:
-            f.write(text)
+        output_file.write(src, text)
         for variant, sub in WHOLE.items():
             baseline = variant != "ldsopt"
             sub_folder = os.path.join(folder, sub)
@@ -274,8 +279,7 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
                 with open(os.path.join(sub_folder, "configured.mlir")) as f:
                     calls = dispatch_calls(f.read())
             man["source"] = os.path.basename(path)
-            with open(os.path.join(sub_folder, "manifest.json"), "w") as f:
-                json.dump(man, f, indent=1)
+            output_file.write_json(os.path.join(sub_folder, "manifest.json"), man)
             _slim(sub_folder, man)
             progress(f"prepared the whole program, {variant}: {len(man['dispatches'])} dispatch(es)")
         flags = whole["ldsopt"]["compile_flags"]
@@ -305,8 +309,7 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
                 "commit": commit, "dirty": dirty, "pipeline": pipeline_text, "program_pipeline": program_pipeline,
                 "dispatch_formation": list(formation), "whole": WHOLE, "dispatches": rows, "twin": twin,
                 "prepared": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
-    with open(os.path.join(folder, "manifest.json"), "w") as f:
-        json.dump(manifest, f, indent=1)
+    output_file.write_json(os.path.join(folder, "manifest.json"), manifest)
     progress(f"prepared {len(rows)} dispatch benchmarks, {sum(bool(r['passes']) for r in rows)} lowered by ldsopt"
              + (f"; PyTorch twin {twin['function']}" if twin else "; no PyTorch twin"))
     return manifest

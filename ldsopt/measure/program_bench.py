@@ -31,10 +31,12 @@ import subprocess
 import sys
 import tempfile
 
+from ldsopt import output_file
 from ldsopt.measure import timing
-from ldsopt.run import replay
+from ldsopt.run import replay, value_check
 from ldsopt.measure.timing import parse_benchmark_json
-from ldsopt.run.replay import Tensor, tool
+from ldsopt.run.replay import tool
+from ldsopt.run.tensor_file import DTYPES, Tensor
 
 
 def _benchmark_command(folder: str) -> tuple[dict, list[str]]:
@@ -134,8 +136,10 @@ def _twin(folder: str, man: dict, repetitions: int, batch: int) -> dict:
     with torch.inference_mode():
         y = layer(xt).float().cpu().numpy()
         us = timer.time_us(lambda: layer(xt), batch)
-    c = replay.compare(y.astype(replay.DTYPES[exp.dtype][0]), exp.load(ours), exp.dtype, tol["atol"], tol["rtol"],
-                       "twin output", ref_dtype=exp.dtype)
+    sensitivity = whole.get("sensitivity", [None])[0]
+    c = value_check.compare(y.astype(DTYPES[exp.dtype][0]), exp.load(ours), exp.dtype, tol["atol"], tol["rtol"],
+                            "twin output", ref_dtype=exp.dtype,
+                            sensitivity=Tensor(**sensitivity).load(ours) if sensitivity else None)
     return {"us": us, "gpu": timer.gpu, "passed": c.ok, "max_abs": c.max_abs, "bad": c.bad}
 
 
@@ -307,8 +311,7 @@ def plot(report: dict, path: str) -> bool:
     ax.set_title(title, fontsize=9)
     ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    timing.save_figure(fig, path)
     return True
 
 
@@ -327,8 +330,7 @@ def main(argv=None) -> int:
         with open(args.replot) as f:
             report = json.load(f)
         stem = os.path.splitext(args.replot)[0]
-        with open(stem + ".md", "w") as f:
-            f.write(markdown(report))
+        output_file.write(stem + ".md", markdown(report))
         if not plot(report, stem + ".png"):
             print("error: --replot needs matplotlib", file=sys.stderr)
             return 1
@@ -363,8 +365,7 @@ def main(argv=None) -> int:
               f"ldsopt lowered {r['ldsopt_dispatches']} of {r['total_dispatches']} dispatches; {r['pipeline']}")
     if args.out:
         os.makedirs(args.out, exist_ok=True)
-        with open(os.path.join(args.out, "program_bench.json"), "w") as f:
-            json.dump(results, f, indent=1)
+        output_file.write_json(os.path.join(args.out, "program_bench.json"), results)
     return 0
 
 

@@ -14,7 +14,6 @@ same inputs; `prepare` records which reference ran and the tolerance of each out
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 import re
 import subprocess
@@ -22,14 +21,17 @@ import subprocess
 import numpy as np
 from iree.compiler import ir
 
-from ldsopt import diagnostics, pipeline, remarks, shared_context, syntax_upgrade
+from ldsopt import diagnostics, output_file, pipeline, remarks, shared_context, syntax_upgrade
 from ldsopt import target as target_model
 from ldsopt.run import compile_cache, model_import, numpy_reference, parameters
 from ldsopt.run import inputs as inputs_mod
 from ldsopt.run import record as run_record
 from ldsopt.run import reference as reference_mod
+from ldsopt.run import reference_companions as companions
 from ldsopt.codegen.kernel import LOWERED_BY, USER_CONFIG, recorded_bank_conflicts
-from ldsopt.run.replay import COMMANDS, DTYPES, FLOATS, Tensor, as_float64, log_command, run_module, tolerances, tool
+from ldsopt.run.replay import COMMANDS, log_command, run_module, tool
+from ldsopt.run.tensor_file import DTYPES, FLOATS, Tensor, as_float64
+from ldsopt.run.value_check import tolerances
 
 # Run on the program, before IREE forms dispatches: passes that change which dispatches exist.
 PROGRAM_PIPELINE = "builtin.module(ldsopt-raise-attention, ldsopt-split-reduction)"
@@ -97,10 +99,15 @@ class Signature:
     outputs: list[tuple[list[int], str]]
 
 
-def _tensor(t: ir.Type, where: str, dynamic: bool = False) -> tuple[list[int], str]:
-    """(shape, element type) of a tensor type, -1 for a dynamic dim where `dynamic`."""
+def _tensor(t: ir.Type, what: str, where: str, dynamic: bool = False) -> tuple[list[int], str]:
+    """(shape, element type) of an argument or result of the entry function, -1 for a dynamic
+    dim where `dynamic`; DriverError, located at `where` (the function), for what lds-run
+    cannot make inputs for or compare."""
     if not isinstance(t, ir.RankedTensorType) or not (dynamic or t.has_static_shape):
-        raise DriverError(f"{where}: only statically shaped tensors are supported, got {t}")
+        raise DriverError(f"{what}: only statically shaped tensors are supported, got {t}", where)
+    if str(t.element_type) not in DTYPES:
+        raise DriverError(f"{what}: element type {t.element_type} is not supported (lds-run takes "
+                          f"{', '.join(DTYPES)})", where)
     return [-1 if ir.ShapedType.is_dynamic_size(d) else d for d in t.shape], str(t.element_type)
 
 
@@ -142,9 +149,14 @@ def signature(text: str, function: str | None, path: str = "<input>", dynamic: b
             function = names[0]
         if function not in names:
             raise DriverError(f"no public function '{function}' (public functions: {names})")
-        ftype = ir.FunctionType(ir.TypeAttr(funcs[names.index(function)].attributes["function_type"]).value)
-        return Signature(function, [_tensor(t, f"argument {i}", dynamic) for i, t in enumerate(ftype.inputs)],
-                         [_tensor(t, f"result {i}", dynamic) for i, t in enumerate(ftype.results)])
+        func = funcs[names.index(function)]
+        ftype = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+        at = diagnostics.at(func.location, "error", "")
+        where = f"{path}:{at.line}:{at.col}" if at.line is not None else path
+        if not ftype.results:
+            raise DriverError(f"@{function} returns nothing: there would be nothing to compare", where)
+        return Signature(function, [_tensor(t, f"argument {i}", where, dynamic) for i, t in enumerate(ftype.inputs)],
+                         [_tensor(t, f"result {i}", where, dynamic) for i, t in enumerate(ftype.results)])
 
 
 def check_buffer_sizes(sig: Signature, tgt: target_model.KnownTarget) -> None:
@@ -172,8 +184,7 @@ def with_device_target(text: str, tgt: target_model.KnownTarget) -> str:
 def configure(text: str, tgt: target_model.KnownTarget, folder: str, extra: tuple[str, ...] = ()) -> str:
     src = os.path.join(folder, "source.mlir")
     out = os.path.join(folder, "configured.mlir")
-    with open(src, "w") as f:
-        f.write(with_device_target(mark_user_configs(text), tgt))
+    output_file.write(src, with_device_target(mark_user_configs(text), tgt))
     iree_compile([src, *tgt.compile_flags, "--compile-to=executable-configurations", "-o", out, *extra],
                  "iree-compile --compile-to=executable-configurations", folder)
     with open(out) as f:
@@ -200,8 +211,7 @@ def form_dispatches(program: str, tgt: target_model.KnownTarget, folder: str, pi
         if score == (0, 1):
             break
     _, flags, configured, lowered, report = best
-    with open(os.path.join(folder, "configured.mlir"), "w") as f:
-        f.write(configured)
+    output_file.write(os.path.join(folder, "configured.mlir"), configured)
     return flags, lowered, report
 
 
@@ -267,8 +277,7 @@ def dispatch_report(module: ir.Module) -> list[dict]:
 def compile_module(text: str, folder: str, name: str, dump: bool = False, extra: tuple[str, ...] = ()) -> str:
     src = os.path.join(folder, name + ".mlir")
     vmfb = os.path.join(folder, name + ".vmfb")
-    with open(src, "w") as f:
-        f.write(text)
+    output_file.write(src, text)
     flags = [src, "--compile-from=executable-configurations", "-o", vmfb, *extra]
     if dump:
         flags.append(f"--iree-hal-dump-executable-files-to={os.path.join(folder, 'executables')}")
@@ -316,15 +325,25 @@ def without_gpu_configs(text: str) -> str:
 REFERENCE_ENGINES = ("auto", "numpy", "llvm-cpu")
 
 
-def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str,
-              engine: str = "auto", archives: list[parameters.Archive] = ()) -> tuple[list[Tensor], dict]:
+@dataclasses.dataclass
+class Reference:
+    expected: list[Tensor]                # the reference outputs
+    info: dict                            # what ran (the manifest's `reference`)
+    sensitivity: list[Tensor | None]      # per output (`reference_companions`)
+    as_written: list[list[Tensor]]        # per output, where over/underflow changes a class
+
+
+def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str, engine: str = "auto",
+              archives: list[parameters.Archive] = (), seed: int = 0) -> Reference:
     """Runs the original program, promoted to f64 where `ldsopt.run.reference` can (its inputs then
     widened to f64, exactly), on `engine`: numpy (`ldsopt.run.numpy_reference`), IREE's llvm-cpu
     backend, or "auto": numpy where it evaluates every op of a program it takes (one promoted
     to f64, or without floats), llvm-cpu for the rest. Returns the reference outputs (f64 for
     the float outputs of a promoted program) and what ran: `engine`, `precision` "f64" or
     "program", why not promoted, why numpy did not evaluate it (`numpy_refused`), and for a
-    float output of an unpromoted program the longest reduction (the tolerances grow with it)."""
+    float output of an unpromoted program the longest reduction (the tolerances grow with it);
+    and what the check needs beside it (`reference_companions`: each element's sensitivity,
+    moves of the inputs drawn from `seed`; the program as written where overflow differs)."""
     as_written = without_gpu_configs(text)
     promotion = reference_mod.promote_to_f64(as_written)
     evaluable = promotion.promoted or promotion.why == reference_mod.NO_FLOATS
@@ -334,7 +353,7 @@ def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str,
                           f"({promotion.why})")
     if engine in ("auto", "numpy") and evaluable:
         try:
-            return _numpy_reference(text, sig, inputs, folder, promotion, archives)
+            return _numpy_reference(text, as_written, sig, inputs, folder, promotion, archives, seed)
         except numpy_reference.AssertionFailed as e:
             raise DriverError(f"the inputs are refused: {e}; nothing was run") from None
         except Exception as e:  # Unsupported, or an evaluator bug: llvm-cpu still gives the reference
@@ -342,9 +361,9 @@ def reference(text: str, sig: Signature, inputs: list[Tensor], folder: str,
             if engine == "numpy":
                 raise DriverError(f"the numpy reference cannot evaluate the program: {why}") from None
             refused = why
-    expected, info = _llvm_cpu_reference(text, as_written, sig, inputs, folder, promotion, archives)
-    info["numpy_refused"] = refused
-    return expected, info
+    ref = _llvm_cpu_reference(text, as_written, sig, inputs, folder, promotion, archives, seed)
+    ref.info["numpy_refused"] = refused
+    return ref
 
 
 def _widened(promotion: reference_mod.Promotion, dtype: str) -> str:
@@ -359,10 +378,10 @@ def _reference_info(engine: str, text: str, sig: Signature, promotion: reference
             "computes_in": sorted(reference_mod.computed_float_types(text)) if float_out else []}
 
 
-def _numpy_reference(text: str, sig: Signature, inputs: list[Tensor], folder: str,
-                     promotion: reference_mod.Promotion, archives: list[parameters.Archive]) -> tuple[list[Tensor], dict]:
-    arrays = [as_float64(t.load(folder), t.dtype) if _widened(promotion, t.dtype) != t.dtype else t.load(folder)
-              for t in inputs]
+def _numpy_reference(text: str, as_written: str, sig: Signature, inputs: list[Tensor], folder: str,
+                     promotion: reference_mod.Promotion, archives: list[parameters.Archive], seed: int) -> Reference:
+    stored = [t.load(folder) for t in inputs]
+    arrays = [as_float64(a, t.dtype) if _widened(promotion, t.dtype) != t.dtype else a for a, t in zip(stored, inputs)]
     store = parameters.Store(archives) if archives else None
     values = numpy_reference.evaluate(promotion.text, sig.function, arrays, store)
     expected = []
@@ -370,12 +389,18 @@ def _numpy_reference(text: str, sig: Signature, inputs: list[Tensor], folder: st
         t = Tensor(shape, _widened(promotion, dtype), f"expected{i}.bin")
         t.save(folder, np.asarray(value).reshape(shape))
         expected.append(t)
-    return expected, _reference_info("numpy", text, sig, promotion)
+    info = _reference_info("numpy", text, sig, promotion)
+    dtypes = [_widened(promotion, t.dtype) for t in inputs]
+    sensitivity = companions.numpy_sensitivity(promotion.text, sig.function, arrays, dtypes, sig.outputs, values,
+                                               folder, seed, info["computes_in"], store)
+    written = companions.as_written(as_written, sig.function, stored, [t.dtype for t in inputs], sig.outputs, values,
+                                    folder, store) if promotion.promoted else [[] for _ in sig.outputs]
+    return Reference(expected, info, sensitivity, written)
 
 
 def _llvm_cpu_reference(text: str, as_written: str, sig: Signature, inputs: list[Tensor], folder: str,
-                        promotion: reference_mod.Promotion,
-                        archives: list[parameters.Archive]) -> tuple[list[Tensor], dict]:
+                        promotion: reference_mod.Promotion, archives: list[parameters.Archive],
+                        seed: int) -> Reference:
     """The reference on llvm-cpu: `promotion`'s program, or `as_written` (the program without
     GPU configs) where llvm-cpu cannot compile the promoted one."""
     cpu = target_model.known("llvm-cpu")
@@ -383,8 +408,7 @@ def _llvm_cpu_reference(text: str, as_written: str, sig: Signature, inputs: list
     vmfb = os.path.join(folder, "reference.vmfb")
 
     def compile_reference(program: str) -> None:
-        with open(src, "w") as f:
-            f.write(program)
+        output_file.write(src, program)
         iree_compile([src, *cpu.compile_flags, "-o", vmfb], "reference compile (llvm-cpu)", folder)
 
     try:
@@ -411,7 +435,10 @@ def _llvm_cpu_reference(text: str, as_written: str, sig: Signature, inputs: list
         run_module(vmfb, sig.function, cpu.device, ref_inputs, expected, folder, tuple(a.flag for a in archives))
     except RuntimeError as e:
         raise DriverError(f"reference run (llvm-cpu) failed: {e}") from None
-    return expected, _reference_info("llvm-cpu", text, sig, promotion)
+    info = _reference_info("llvm-cpu", text, sig, promotion)
+    sensitivity = companions.llvm_cpu_sensitivity(vmfb, sig.function, cpu.device, ref_inputs, expected, folder, seed,
+                                                  info["computes_in"], tuple(a.flag for a in archives))
+    return Reference(expected, info, sensitivity, [[] for _ in expected])
 
 
 def output_tolerances(sig: Signature, ref: dict | None, atol: float | None, rtol: float | None) -> list[dict]:
@@ -478,7 +505,8 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
     for t, arr in zip(inputs, arrays):
         t.save(folder, arr)
     outputs = [Tensor(shape, dtype, f"output{i}.bin") for i, (shape, dtype) in enumerate(sig.outputs)]
-    expected, ref = reference(text, sig, inputs, folder, reference_engine, archives) if run_reference else ([], None)
+    ref = reference(text, sig, inputs, folder, reference_engine, archives, seed) if run_reference \
+        else Reference([], None, [], [])
     manifest = {"source": os.path.basename(source_path), "target": target_name, "device": tgt.device,
                 "function": sig.function, "vmfb": os.path.basename(vmfb), "seed": seed,
                 "special_values": special_values, "pipeline": "iree-default" if baseline else pipeline_text,
@@ -486,10 +514,11 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
                 "program_pipeline": "" if baseline else program_pipeline, "dispatches": report,
                 "inputs": [dataclasses.asdict(t) for t in inputs],
                 "outputs": [dataclasses.asdict(t) for t in outputs],
-                "expected": [dataclasses.asdict(t) for t in expected], "reference": ref,
-                "tolerances": output_tolerances(sig, ref, atol, rtol), "parameters": placed}
-    with open(os.path.join(folder, "manifest.json"), "w") as f:
-        json.dump(manifest, f, indent=1)
+                "expected": [dataclasses.asdict(t) for t in ref.expected], "reference": ref.info,
+                "sensitivity": [t and dataclasses.asdict(t) for t in ref.sensitivity],
+                "as_written": [[dataclasses.asdict(t) for t in ways] for ways in ref.as_written],
+                "tolerances": output_tolerances(sig, ref.info, atol, rtol), "parameters": placed}
+    output_file.write_json(os.path.join(folder, "manifest.json"), manifest)
     run_record.write_readme(folder)
     return manifest
 

@@ -31,7 +31,7 @@ import numpy as np
 from iree.compiler import ir
 
 from ldsopt import shared_context
-from ldsopt.run.replay import DTYPES, FLOATS
+from ldsopt.run.tensor_file import DTYPES, FLOATS
 
 
 class InputsError(Exception):

@@ -28,6 +28,9 @@ Contract, `evaluate(text, function, inputs)`:
   first-index ties), vectorized over the parallel loops.
 - Integer arithmetic wraps at its width as the program's does; signed and unsigned ops read
   the same bits (`_unsigned`). Floats follow IEEE (no warnings, NaN and inf through).
+- `evaluate_each(..., flush_subnormals=True)` computes as a GPU that flushes denormals does:
+  f32/f16/bf16 inputs and op results that are subnormal are taken as 0 (the program as
+  written, in its own types, is evaluated both ways by `reference_companions`).
 - Refuses (`Unsupported`, with the op and its line) everything else, and shapes whose
   evaluation would hold more than `MAX_ELEMENTS` values or take more than `MAX_STEPS`
   sequential steps: the caller then compiles the reference for llvm-cpu.
@@ -35,6 +38,7 @@ Contract, `evaluate(text, function, inputs)`:
 
 from __future__ import annotations
 
+import contextvars
 import math
 import re
 
@@ -109,11 +113,22 @@ def round_to_bf16(x: np.ndarray) -> np.ndarray:
     return np.where(nan, np.float32(np.nan), rounded.view(np.float32))
 
 
+# Set while `evaluate_each(..., flush_subnormals=True)` runs: every f32/f16/bf16 value, input or
+# result, is flushed to 0 where it is subnormal, as GPUs that flush denormals compute.
+_FLUSH = contextvars.ContextVar("flush_subnormals", default=False)
+
+
+def _flushed(x: np.ndarray) -> np.ndarray:
+    if not _FLUSH.get() or x.dtype not in (np.float32, np.float16):
+        return x
+    return np.where(np.abs(x) < np.finfo(x.dtype).tiny, np.copysign(np.zeros((), x.dtype), x), x).astype(x.dtype)
+
+
 def _cast(x: np.ndarray, t: ir.Type) -> np.ndarray:
     """`x` as values of element type `t` (bf16: rounded)."""
     if isinstance(scalar_type(t), ir.BF16Type):
-        return round_to_bf16(x)
-    return np.asarray(x).astype(numpy_dtype(t))
+        return _flushed(round_to_bf16(x))
+    return _flushed(np.asarray(x).astype(numpy_dtype(t)))
 
 
 # --- elementwise ops -------------------------------------------------------------------------
@@ -669,28 +684,46 @@ def evaluate(text: str, function: str, inputs: list[np.ndarray],
     """The outputs of `function` of the program `text` on `inputs` (see the module docstring),
     its parameters read from `parameter_store`; Unsupported for what it does not take,
     AssertionFailed where the program's own checks refuse the inputs."""
+    return evaluate_each(text, function, [inputs], parameter_store)[0]
+
+
+def evaluate_each(text: str, function: str, input_sets: list[list[np.ndarray]],
+                  parameter_store: parameters.Store | None = None,
+                  flush_subnormals: bool = False) -> list[list[np.ndarray]]:
+    """`evaluate` on each of `input_sets`, the program parsed once; with `flush_subnormals`,
+    f32/f16/bf16 inputs and results that are subnormal are taken as 0 (a GPU's denormal flush)."""
     _resources.clear()
-    with shared_context.get(), ir.Location.unknown():
-        module = ir.Module.parse(text)
-        printed = str(module) if "dialect_resources" in text else ""
-        if "dialect_resources" in printed:
-            # As this parse names them: a context renames blobs whose names it already holds.
-            _resources.update((k.strip('"'), v) for k, v in
-                              _RESOURCE.findall(printed[printed.index("dialect_resources"):]))
-        passmanager.PassManager.parse("builtin.module(func.func(linalg-generalize-named-ops))").run(module.operation)
-        funcs = [op for op in _ops(module.body) if op.name == "func.func"
-                 and ir.StringAttr(op.attributes["sym_name"]).value == function]
-        if len(funcs) != 1 or len(funcs[0].regions[0].blocks) != 1:
-            raise Unsupported(f"function @{function} is not one block")
-        block = funcs[0].regions[0].blocks[0]
-        env: dict = {_GLOBALS: {"parameters": parameter_store, "globals": {
-            ir.StringAttr(op.attributes["sym_name"]).value: op for op in _ops(module.body) if op.name == "util.global"}}}
-        for arg, x in zip(block.arguments, inputs):
-            env[arg] = _cast(x, arg.type) if isinstance(scalar_type(arg.type), ir.BF16Type) \
-                else np.asarray(x, numpy_dtype(arg.type)).reshape(_shape(arg.type))
-        with np.errstate(all="ignore"):
-            for op in _ops(block):
-                if op.name == "func.return":
-                    return [np.asarray(env[v]) for v in op.operands]
-                env.update(zip(op.results, _results(_evaluate_op(op, [env[v] for v in op.operands], env))))
-        raise Unsupported(f"function @{function} has no func.return")
+    token = _FLUSH.set(flush_subnormals)
+    try:
+        with shared_context.get(), ir.Location.unknown():
+            module = ir.Module.parse(text)
+            printed = str(module) if "dialect_resources" in text else ""
+            if "dialect_resources" in printed:
+                # As this parse names them: a context renames blobs whose names it already holds.
+                _resources.update((k.strip('"'), v) for k, v in
+                                  _RESOURCE.findall(printed[printed.index("dialect_resources"):]))
+            passmanager.PassManager.parse("builtin.module(func.func(linalg-generalize-named-ops))").run(
+                module.operation)
+            funcs = [op for op in _ops(module.body) if op.name == "func.func"
+                     and ir.StringAttr(op.attributes["sym_name"]).value == function]
+            if len(funcs) != 1 or len(funcs[0].regions[0].blocks) != 1:
+                raise Unsupported(f"function @{function} is not one block")
+            program_globals = {ir.StringAttr(op.attributes["sym_name"]).value: op for op in _ops(module.body)
+                               if op.name == "util.global"}
+            return [_run(funcs[0].regions[0].blocks[0], function, inputs,
+                         {_GLOBALS: {"parameters": parameter_store, "globals": dict(program_globals)}})
+                    for inputs in input_sets]
+    finally:
+        _FLUSH.reset(token)
+
+
+def _run(block: ir.Block, function: str, inputs: list[np.ndarray], env: dict) -> list[np.ndarray]:
+    for arg, x in zip(block.arguments, inputs):
+        env[arg] = _cast(x, arg.type) if isinstance(scalar_type(arg.type), ir.BF16Type) \
+            else _flushed(np.asarray(x, numpy_dtype(arg.type)).reshape(_shape(arg.type)))
+    with np.errstate(all="ignore"):
+        for op in _ops(block):
+            if op.name == "func.return":
+                return [np.asarray(env[v]) for v in op.operands]
+            env.update(zip(op.results, _results(_evaluate_op(op, [env[v] for v in op.operands], env))))
+    raise Unsupported(f"function @{function} has no func.return")

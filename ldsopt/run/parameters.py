@@ -14,9 +14,10 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-import shutil
 
 import numpy as np
+
+from ldsopt import output_file
 
 # A parameter a global's initial value names: #flow.parameter.named<"scope"::"key"> or
 # <"key"> (the global scope); stream's spelling is IREE's older one.
@@ -133,6 +134,6 @@ def place(archives: list[Archive], folder: str, base: str) -> list[dict]:
             try:
                 os.link(a.path, dest)
             except OSError:
-                shutil.copyfile(a.path, dest)
+                output_file.copy(a.path, dest)
         out.append({"scope": a.scope, "file": os.path.relpath(dest, base)})
     return out

@@ -13,6 +13,8 @@ import fnmatch
 import json
 import os
 
+from ldsopt import output_file
+
 SCHEMA = 1
 
 # key -> (JSON types it may hold, what it means). null is allowed where "null" is listed.
@@ -38,7 +40,9 @@ FIELDS: dict[str, tuple[tuple[str, ...], str]] = {
                                     "evaluate it), reduction_length, computes_in; null if none ran"),
     "tolerances": (("list",), "per output, the atol and rtol it is held to"),
     "outputs": (("list", "null"), "per output as compared: name, dtype, max_abs, max_rel, ok, bad, special, "
-                                  "atol, rtol, scale; null if not run"),
+                                  "atol, rtol, scale (the most an element's own scale may be), elements (how "
+                                  "many were compared), overflow and f64_finite (elements judged against the "
+                                  "program as written); null if not run"),
     "passed": (("bool", "null"), "whether every output is within its tolerances; null if not run"),
     "isa": (("list", "null"), "gfx942: per kernel, name, lds_bytes, vgprs, sgprs, vgpr_spills, sgpr_spills, "
                               "barriers, v_perm, lds_direct_loads, mfma, ds_ops, global_ops, agprs, "
@@ -109,7 +113,13 @@ FILES: list[tuple[str, str]] = [
                               "absent where numpy computed the reference"),
     ("reference.vmfb", "the reference module (llvm-cpu)"),
     ("expected*.bin", "a reference output (f64 for a float output of a promoted reference)"),
+    ("sensitivity*.bin", "per element of a float output, how far its reference moves when the inputs move by a "
+                         "rounding's worth (f64): the scale the check judges it at beyond its own value"),
+    ("written*.bin", "an output of the program as written (written_ftz*: with subnormals flushed to 0), where its "
+                     "f32/f16 arithmetic overflows or underflows and the f64 reference does not (or the reverse): "
+                     "those elements are judged against it too"),
     ("output*.bin", "an output of the run on the device"),
+    (".ldsopt.lock", "locked by the run writing this folder, so that no other run writes it at the same time"),
     ("executables", "gfx942: IREE's executable dumps (.rocmasm, .hsaco, LLVM IR) the ISA summary is read from"),
 ]
 
@@ -142,8 +152,7 @@ def write_readme(folder: str) -> None:
     else:
         lines += [f"- output {i} ({t['dtype']}): atol {tol['atol']:g}, rtol {tol['rtol']:g} (recorded; not run yet)"
                   for i, (t, tol) in enumerate(zip(man["outputs"], man["tolerances"]))]
-    lines += ["", "Floats: |out - ref| <= atol + rtol*max(|ref|, s), s the RMS of the output's reference; integers "
-              "equal; inf/NaN by class.", "", "## Commands", "",
+    lines += ["", "Floats: |out - ref| <= atol + rtol*max(|ref|, s), s the element's own scale (4x its sensitivity, "
+              "at most the RMS of the output's reference); integers equal; inf/NaN by class.", "", "## Commands", "",
               "`commands.sh` holds every IREE command run for this folder, in order, exactly as run."]
-    with open(os.path.join(folder, "README.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
+    output_file.write(os.path.join(folder, "README.md"), "\n".join(lines) + "\n")

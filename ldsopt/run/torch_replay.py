@@ -7,7 +7,7 @@ Needs the IREE runtime and numpy, and torch for what PyTorch computes (so it run
 machine without the compiler). In one run:
 - the ldsopt module's outputs against the folder's reference (`lds_replay.replay`: llvm-cpu or
   numpy, in f64) and against PyTorch's outputs computed where the folder was prepared, at
-  the same tolerances (`lds_replay.compare`);
+  the same tolerances and element scales (`value_check.compare`);
 - on CUDA: the PyTorch module rebuilt (`rebuild`: from its transformers config or its
   weightless pickle, the weights from the folder's parameter archive), its eager output on
   the GPU checked against the same reference; then the time of one call, median of
@@ -28,7 +28,8 @@ import numpy as np
 
 from ldsopt.measure import program_bench
 from ldsopt.run import replay as lds_replay
-from ldsopt.run.replay import Tensor
+from ldsopt.run import value_check
+from ldsopt.run.tensor_file import FLOATS, Tensor, as_float64
 
 
 def _record(folder: str) -> dict:
@@ -41,15 +42,18 @@ def _manifest(folder: str) -> dict:
         return json.load(f)
 
 
-def against_torch(outputs: list[np.ndarray], folder: str, man: dict, what: str) -> list[lds_replay.Comparison]:
+def against_torch(outputs: list[np.ndarray], folder: str, man: dict, what: str) -> list[value_check.Comparison]:
     """`outputs` (as the module's output types store them) against PyTorch's outputs that
-    `ldsopt.torch.export` saved, at the manifest's tolerances."""
+    `ldsopt.torch.export` saved, at the manifest's tolerances and its elements' scales (the
+    sensitivities of the reference in the ldsopt subfolder, `man`'s)."""
     comps = []
-    for i, (out, t, tol) in enumerate(zip(outputs, man["outputs"], man["tolerances"])):
+    scales = man.get("sensitivity", [None] * len(man["outputs"]))
+    for i, (out, t, tol, scale) in enumerate(zip(outputs, man["outputs"], man["tolerances"], scales)):
         ref = np.load(os.path.join(folder, f"torch_expected{i}.npy")).astype(np.float64)
         dtype = t["dtype"]
-        comps.append(lds_replay.compare(out, ref.reshape(out.shape), dtype, tol["atol"], tol["rtol"], f"{what} {i}",
-                                    ref_dtype="f64" if dtype in lds_replay.FLOATS else None))
+        sensitivity = Tensor(**scale).load(os.path.join(folder, "ldsopt")) if scale else None
+        comps.append(value_check.compare(out, ref.reshape(out.shape), dtype, tol["atol"], tol["rtol"], f"{what} {i}",
+                                         ref_dtype="f64" if dtype in FLOATS else None, sensitivity=sensitivity))
     return comps
 
 
@@ -109,7 +113,7 @@ def _inputs(folder: str):
     import torch
     sub = os.path.join(folder, "ldsopt")
     man = _manifest(sub)
-    return [torch.from_numpy(lds_replay.as_float64(Tensor(**t).load(sub), t["dtype"]).astype(np.float32)
+    return [torch.from_numpy(as_float64(Tensor(**t).load(sub), t["dtype"]).astype(np.float32)
                              if t["dtype"] == "bf16" else Tensor(**t).load(sub)) for t in man["inputs"]], man
 
 

@@ -1,11 +1,15 @@
 """lds-run on bad input and bad options: a located `error:` and exit 1, never a traceback or a
-hang; nothing left behind in the temporary folder; a kernel IREE gets wrong reported as FAIL."""
+hang, argument values checked before any compile; nothing left behind in the temporary folder,
+on a signal too; a kept folder used by one run at a time; a kernel IREE gets wrong reported
+as FAIL."""
 
 import os
 import pathlib
 import re
+import signal
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -118,6 +122,68 @@ def test_prepared_folder_is_kept(tmp_path):
     assert last.startswith("PREPARED ")
     folder = pathlib.Path(last.split()[1])
     assert folder.parent == tmp_path / "tmp" and (folder / "manifest.json").exists()
+
+
+@pytest.mark.parametrize("flag, value, message", [
+    ("--seed", "-5", "lds-run: error: --seed: expected an integer 0 or more, got -5"),
+    ("--atol", "-1", "lds-run: error: --atol: expected a finite number of 0 or more, got -1.0"),
+    ("--rtol", "nan", "lds-run: error: --rtol: expected a finite number of 0 or more, got nan"),
+    ("--emit-dir", "{file}", "lds-run: error: --emit-dir: {file} is not a folder"),
+    ("--prepare", "{file}/sub", "lds-run: error: --prepare: cannot write into {file}/sub: Not a directory"),
+    ("--emit-dir", "/proc/ldsopt", "lds-run: error: --emit-dir: cannot write into /proc/ldsopt: "),
+])
+def test_argument_values_are_checked_before_any_compile(tmp_path, flag, value, message):
+    """Each used to be a traceback (a negative seed in numpy's generator, a folder that is a
+    file), or a run that failed every output (a negative --atol)."""
+    file = tmp_path / "a-file"
+    file.write_text("")
+    proc = run(tmp_path, ADD, flag, value.format(file=file))
+    assert_error(proc, message.format(file=file))
+    assert not os.listdir(tmp_path / "tmp")
+
+
+@pytest.mark.parametrize("dtype", ["ui8", "i4", "f8E4M3FNUZ", "complex<f32>", "index"])
+def test_element_types_lds_run_does_not_take_are_located_errors(tmp_path, dtype):
+    """The lavapipe buffer-size check raised KeyError on them."""
+    text = f"func.func @main(%a: tensor<4x{dtype}>) -> tensor<4x{dtype}> {{\n  return %a : tensor<4x{dtype}>\n}}\n"
+    assert_error(run(tmp_path, text), f"prog.mlir:1:1: error: argument 0: element type {dtype} is not supported")
+
+
+def test_an_emit_dir_in_use_by_another_run_is_refused(tmp_path):
+    """Two lds-runs sharing an --emit-dir ran each other's modules (false FAILs, a traceback):
+    the second is refused while the first holds the folder's lock, at once."""
+    from ldsopt import folder_lock
+    emit = tmp_path / "emit"
+    emit.mkdir()
+    with folder_lock.held(str(emit), "--emit-dir"):
+        proc = run(tmp_path, ADD, "--emit-dir", str(emit))
+    assert_error(proc, f"{emit}: error: --emit-dir: in use by another run (process {os.getpid()})")
+    assert sorted(os.listdir(emit)) == [folder_lock.LOCK]
+    assert run(tmp_path, ADD, "--emit-dir", str(emit)).returncode == 0  # free again
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_removes_the_temporary_folder(tmp_path, sig):
+    """SIGTERM left lds-run-XXXX with its sources in TMPDIR, SIGINT a KeyboardInterrupt
+    traceback. Signalled once its compile has started, lds-run removes its folder, prints one
+    line and exits 128 + the signal's number. Started as a real process, not through the
+    test run's tool server (whose client would die of the signal and leave the fork running)."""
+    path = tmp_path / "prog.mlir"
+    path.write_text(ROW_SUM)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "LDSOPT_TOOL_SERVER"}
+    proc = subprocess.Popen([os.path.join(BIN, "lds-run"), str(path), "--target", "lavapipe"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**env, "TMPDIR": str(tmp)})
+    deadline = time.monotonic() + 120
+    while not list(tmp.glob("lds-run-*/source.mlir")):  # the first iree-compile is under way
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + sig, out + err
+    assert err == f"lds-run: interrupted ({signal.Signals(sig).name})\n"
+    assert os.listdir(tmp) == []
 
 
 I8_MATMUL = """

@@ -20,6 +20,8 @@ import sys
 import numpy as np
 import pytest
 
+from ldsopt.run.tensor_file import FLOATS
+
 LDS_RUN = os.path.join(os.path.dirname(sys.executable), "lds-run")
 PROGRAMS = pathlib.Path(__file__).parent / "programs"
 PROMOTED = "reference: numpy, the program with its float arithmetic in f64"
@@ -53,6 +55,9 @@ CASES = [
     ("exp_f16_to_f32", "reference/exp_f16_to_f32_2x2.mlir", ("--require-ldsopt",), PROMOTED),
     # numpy leaves a convolution's (d0 + d1) indexing to llvm-cpu.
     ("conv1d_f32", "reference/conv1d_f32_40x5.mlir", (), PROMOTED_ON_LLVM_CPU),
+    # f32 overflows (and underflows to flushed subnormals) where f64 does not: judged against
+    # the program as written, and reported as such.
+    ("exp_overflow_f32", "reference/exp_overflow_f32_4x64.mlir", ("--require-ldsopt",), PROMOTED),
     ("special_sum_f32", "reduction/row_sum_f32_13x1000.mlir", ("--require-ldsopt", "--special-values"), PROMOTED),
     ("special_max_f16", "reduction/max_f16_32x300.mlir", ("--require-ldsopt", "--special-values"), PROMOTED),
     ("special_exp_f16", "elementwise/f16_mul_exp.mlir", ("--require-ldsopt", "--special-values"), PROMOTED),
@@ -105,6 +110,15 @@ def test_passes_against_the_reference(case, results):
         assert np.all(np.fromfile(folder / "output0.bin", np.float16) == np.float16(exact))
     if cid == "quantize_f32_to_i32":  # f32 output 1 of a 300-term sum: tolerances 300/64 ** 0.5 times wider
         assert manifest["tolerances"][1]["atol"] == pytest.approx(1e-4 * (300 / 64) ** 0.5)
+    # each float output of a program with float inputs has its sensitivity, the scale its
+    # elements are judged at (IREE's large reductions sum constants: each element at its own size)
+    moved = any(t["dtype"] in FLOATS for t in manifest["inputs"])
+    assert [t and t["file"] for t in manifest["sensitivity"]] == [
+        f"sensitivity{i}.bin" if moved and out["dtype"] in FLOATS else None
+        for i, out in enumerate(manifest["outputs"])]
+    if cid == "exp_overflow_f32":
+        assert "the f64 reference is finite where the program's own arithmetic overflows" in report, report
+        assert manifest["as_written"][0] and result["outputs"][0]["overflow"] > 0
     if cid.startswith("special_"):
         expected = np.fromfile(folder / "expected0.bin", np.float64)
         assert not np.isfinite(expected).all(), "the special values reached no output"

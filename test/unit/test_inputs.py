@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from ldsopt.run import inputs
-from ldsopt.run import replay
+from ldsopt.run import tensor_file
 
 # An embedding (as torch-mlir lowers aten.embedding) of ids %arg0 through a reshape, and
 # %arg1 reaching a table read only after arithmetic, and %arg2 a plain float input.
@@ -129,7 +129,7 @@ def test_special_values_are_seeded_and_leave_the_other_elements_alone():
     assert all(a.tobytes() == b.tobytes() for a, b in zip(special, again))
     assert special[4].tobytes() == plain[4].tobytes()  # integers untouched
     for (shape, dtype), p, s in zip(sig[:4], plain, special):
-        v = replay.as_float64(s, dtype)
+        v = tensor_file.as_float64(s, dtype)
         changed = p.view(np.uint8).reshape(p.size, -1) != s.view(np.uint8).reshape(s.size, -1)
         count = min(p.size, max(6, p.size // 4096))
         assert changed.any(axis=1).sum() <= count  # a special value may land on an equal one (-0.0 on -0.0)

@@ -266,9 +266,9 @@ def test_agrees_with_llvm_cpu(program, tmp_path):
         folder.mkdir()
         for t in inputs:
             (folder / t.file).write_bytes((tmp_path / t.file).read_bytes())
-        expected, info = driver.reference(text, sig, inputs, str(folder), engine)
-        assert info["engine"] == engine and info["precision"] in ("f64", "program")
-        runs[engine] = [e.load(str(folder)).astype(np.float64) for e in expected]
+        ref = driver.reference(text, sig, inputs, str(folder), engine)
+        assert ref.info["engine"] == engine and ref.info["precision"] in ("f64", "program")
+        runs[engine] = [e.load(str(folder)).astype(np.float64) for e in ref.expected]
     for ours, theirs, (_, dtype) in zip(runs["numpy"], runs["llvm-cpu"], sig.outputs):
         if dtype not in driver.FLOATS:
             assert np.array_equal(ours, theirs), program

@@ -137,3 +137,18 @@ def test_stdout(capfd):
     print("first", flush=False)
     output_file.write("-", "second\n")
     assert capfd.readouterr().out == "first\nsecond\n"
+
+
+def test_copy_streams_a_file_with_the_same_rules(tmp_path):
+    source = tmp_path / "archive.irpa"
+    source.write_bytes(bytes(range(256)) * 1000)
+    out = tmp_path / "copy.irpa"
+    out.write_bytes(b"old")
+    os.chmod(out, 0o640)
+    output_file.copy(str(source), str(out))
+    assert out.read_bytes() == source.read_bytes() and stat.S_IMODE(os.stat(out).st_mode) == 0o640
+    null = _char_device(tmp_path / "null", 1, 3)
+    output_file.copy(str(source), str(null))
+    assert stat.S_ISCHR(os.stat(null).st_mode)
+    with pytest.raises(OutputError, match="No space left on device"):
+        output_file.copy(str(source), "/dev/full")

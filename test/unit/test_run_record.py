@@ -13,6 +13,7 @@ import sys
 import pytest
 
 from ldsopt.run import record as run_record
+from ldsopt.run import sensitivity
 
 BIN = os.path.dirname(sys.executable)
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -115,7 +116,8 @@ def test_commands_are_the_ones_that_made_the_files(runs):
     made = {os.path.basename(c[c.index("-o") + 1]) for c in commands if "-o" in c}
     assert {"configured.mlir", "ldsopt.vmfb", "reference.vmfb"} <= made
     runs_on = [a for c in commands for a in c if a.startswith("--device=")]
-    assert runs_on == ["--device=local-task", "--device=vulkan"]  # the reference, then the kernel
+    # the reference, again on each sensitivity draw's moved inputs, then the kernel
+    assert runs_on == ["--device=local-task"] * (1 + sensitivity.DRAWS) + ["--device=vulkan"]
 
 
 def test_replay_prints_the_same_record(runs):

@@ -1,0 +1,122 @@
+"""lds-run's check of an output against its reference, element by element (`compare`).
+
+The rule (README.md states it where it describes lds-run's check):
+- integers must be equal;
+- a finite float element passes if |out - ref| <= atol + rtol * max(|ref|, s, atol), where s,
+  the scale the element may be judged at beyond its own value, is its own:
+  s = min(SENSITIVITY_MARGIN * c, R), c the element's sensitivity (`ldsopt.run.sensitivity`: how far
+  its reference moves, per unit of relative move of the inputs; a sum that cancels to near 0
+  keeps the scale of its terms) and R the RMS of the output's finite reference values. Other
+  elements of the output never lend it their size: an output of 999 ones and one 1e6 judges the
+  ones at 1 (the RMS scale it replaces judged them at 3.2e4, and passed 4.0 for 1). The margin
+  covers the estimate's spread (c is measured from a few random moves); the cap R keeps the
+  check at least as strict as the RMS rule everywhere. Without a sensitivity (an older folder,
+  a program without float inputs) s is 0.
+- +inf, -inf and NaN by class: such an output passes only where the reference, rounded to the
+  output's type, is of the same class; a finite output never passes an inf or NaN reference,
+  nor the reverse;
+- where the program as written is given (`written`: its outputs evaluated one way or more, see
+  `ldsopt.run.reference_companions`) and its class differs from the f64 reference's (an f32
+  intermediate overflowed in the program's own arithmetic, not in f64, or underflowed to a
+  flushed subnormal, or the reverse), the element passes if it matches the f64 reference or
+  one of them, by the same rule, and is counted apart (`overflow`, of which `f64_finite` where
+  the f64 reference is the finite one): the difference is the program's, not the kernel's,
+  and the report says so.
+Default tolerances per element type: TOLERANCES (the callers pick the loosest of the output's
+type and the types the program computes in). Standard library and numpy only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from ldsopt.run.tensor_file import FLOATS, as_float64, round_to
+
+# Default (atol, rtol) per float output element type.
+TOLERANCES = {"f32": (1e-4, 1e-4), "f64": (1e-9, 1e-9), "f16": (1e-2, 1e-2), "bf16": (5e-2, 2e-2)}
+# How many times its measured sensitivity an element's scale may be (see the module docstring).
+SENSITIVITY_MARGIN = 4.0
+
+
+@dataclasses.dataclass
+class Comparison:
+    name: str
+    dtype: str      # the output's element type, whose tolerances apply
+    max_abs: float  # over elements where output and reference are both finite
+    max_rel: float  # |out - ref| / max(|ref|, s, atol) over the same elements
+    ok: bool
+    bad: int        # elements that fail
+    special: int    # of them, an inf/NaN against a reference of another class (or the reverse)
+    atol: float
+    rtol: float
+    scale: float    # R, the most any element's s may be: the RMS of the finite reference (floats)
+    elements: int = 0   # elements compared
+    overflow: int = 0   # elements judged against the program as written (see the module docstring)
+    f64_finite: int = 0  # of them, where the f64 reference is finite and the program's arithmetic is not
+
+
+def tolerances(dtype: str, atol: float | None, rtol: float | None) -> tuple[float, float]:
+    """(atol, rtol) of an output of `dtype`: the given ones, else TOLERANCES; 0 for integers."""
+    if dtype not in FLOATS:
+        return 0.0, 0.0
+    da, dr = TOLERANCES[dtype]
+    return (da if atol is None else atol, dr if rtol is None else rtol)
+
+
+def rms(values: np.ndarray) -> float:
+    """The root mean square of `values` (0 if none), without overflow."""
+    top = float(np.abs(values).max()) if values.size else 0.0
+    return top * float(np.sqrt(np.mean((values / top) ** 2))) if top > 0 else 0.0
+
+
+def classes(x: np.ndarray) -> np.ndarray:
+    """Each element's class: 0 finite, 1 +inf, 2 -inf, 3 NaN."""
+    return np.select([np.isnan(x), x == np.inf, x == -np.inf], [3, 1, 2], 0)
+
+
+def compare(out: np.ndarray, ref: np.ndarray, dtype: str, atol: float, rtol: float, name: str,
+            ref_dtype: str | None = None, sensitivity: np.ndarray | None = None,
+            written: list[np.ndarray] = ()) -> Comparison:
+    """Compares an output of element type `dtype` with a reference of `ref_dtype` (the same, or
+    f64 from the promoted program) by the module's rule: `sensitivity` the elements' c (f64, or
+    None), `written` the outputs of the program as written, in `dtype`, each way evaluated."""
+    o, r = as_float64(out, dtype), as_float64(ref, ref_dtype or dtype)
+    if dtype not in FLOATS:  # integers and i1
+        diff = np.abs(o - r)
+        bad = int((diff != 0).sum())
+        worst = float(diff.max()) if diff.size else 0.0
+        rel = float((diff / np.maximum(np.abs(r), 1)).max()) if diff.size else 0.0
+        return Comparison(name, dtype, worst, rel, bad == 0, bad, 0, atol, rtol, 0.0, int(o.size))
+    r_class = round_to(r, dtype) if ref_dtype not in (None, dtype) else r
+    cap = max(rms(r[np.isfinite(r)]), atol)
+    own = np.zeros(r.shape) if sensitivity is None else np.where(np.isfinite(sensitivity), sensitivity, 0.0)
+    s = np.minimum(SENSITIVITY_MARGIN * own, cap)
+    passed, diff, size = _judge(o, r, r_class, s, atol, rtol)
+    both_finite = np.isfinite(o) & np.isfinite(r)
+    overflow = np.zeros(r.shape, bool)
+    for way in written:
+        w = as_float64(way, dtype)
+        differs = classes(w) != classes(r_class)
+        overflow |= differs
+        passed |= differs & _judge(o, w, w, s, atol, rtol)[0]
+    failed = ~passed
+    special = failed & ~both_finite
+    rel = diff / np.maximum(size, np.finfo(np.float64).tiny)
+    return Comparison(name, dtype, float(diff.max()) if diff.size else 0.0, float(rel.max()) if rel.size else 0.0,
+                      not failed.any(), int(failed.sum()), int(special.sum()), atol, rtol, cap, int(o.size),
+                      int(overflow.sum()), int((overflow & np.isfinite(r_class)).sum()))
+
+
+def _judge(o: np.ndarray, r: np.ndarray, r_class: np.ndarray, s: np.ndarray, atol: float,
+           rtol: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(which elements pass, |o - r| where both are finite (else 0), the size they are judged
+    at): finite within atol + rtol * max(|r|, s, atol), or of `r_class`'s special class."""
+    both_finite = np.isfinite(o) & np.isfinite(r)
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.where(both_finite, np.abs(o - r), 0.0)
+        size = np.maximum(np.maximum(np.abs(np.where(both_finite, r, 0.0)), s), atol)
+        within = both_finite & (diff <= atol + rtol * size)
+        same_class = (np.isnan(o) & np.isnan(r_class)) | (np.isinf(o) & (o == r_class))
+    return within | same_class, diff, size
