@@ -90,14 +90,26 @@ def import_onnx(path: str) -> str:
         proc = subprocess.run([sys.executable, "-m", "iree.compiler.tools.import_onnx", src, "-o", out],
                               capture_output=True, text=True)
         if proc.returncode != 0:
-            tail = "\n".join(proc.stderr.strip().splitlines()[-5:])  # the importer's error, not its traceback
-            raise ModelImportError(f"iree-import-onnx failed ({proc.returncode}):\n{tail}")
+            raise ModelImportError(f"iree-import-onnx failed ({proc.returncode}):\n{importer_error(proc.stderr)}")
         with open(out) as f:
             return f.read()
 
 
 def _errors(e: ir.MLIRError) -> str:
     return "\n".join(f"{d.location}: error: {d.message}" for d in e.error_diagnostics) or e.message
+
+
+def importer_error(stderr: str) -> str:
+    """What the importer says went wrong, without its traceback: the exception that ended it
+    (the lines after the last traceback's frames, blank lines dropped), else its last 5 lines."""
+    lines = stderr.strip().splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith("Traceback (most recent call last):")]
+    if not starts:
+        return "\n".join(lines[-5:])
+    rest = lines[starts[-1] + 1:]
+    while rest and rest[0].startswith(" "):  # `  File ...` and its source line
+        rest = rest[1:]
+    return "\n".join(line for line in rest if line.strip())
 
 
 def lower_torch(text: str) -> str:

@@ -90,3 +90,17 @@ def test_unreadable_onnx_is_an_error(tmp_path, lds_run):
     bad.write_bytes(b"\x08\x07not a protobuf\xff\xfe")
     proc = lds_run(str(bad), "--target", "lavapipe")
     assert proc.returncode == 1 and "error:" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_the_importer_error_holds_no_traceback_lines(tmp_path, lds_run):
+    """A model the importer refuses (an op ONNX does not know): its error, not the lines of the
+    importer's traceback (`  File ".../checker.py", line 163`) that the message used to hold."""
+    from onnx import TensorProto, helper
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])
+    model = helper.make_model(helper.make_graph([helper.make_node("NoSuchOp", ["x"], ["y"])], "g", [x], [y]))
+    onnx.save(model, str(tmp_path / "unknown_op.onnx"))
+    proc = lds_run(str(tmp_path / "unknown_op.onnx"), "--target", "lavapipe")
+    assert proc.returncode == 1 and "No Op registered for NoSuchOp" in proc.stderr, proc.stderr
+    assert "  File " not in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.startswith(f"{tmp_path / 'unknown_op.onnx'}: error: iree-import-onnx failed (1):\n")

@@ -179,3 +179,17 @@ def test_lavapipe_smoke(tmp_path):
     assert os.path.exists(tmp_path / "results.md")
     # matplotlib is a pinned dependency: the plot is made on every install, not only where it happens to be.
     assert (tmp_path / "results.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", proc.stdout
+
+
+@pytest.mark.parametrize("flag, value, message", [
+    ("--repetitions", "-3", "--repetitions: expected an integer 1 or more, got -3"),
+    ("--batch-size", "0", "--batch-size: expected an integer 1 or more, got 0"),
+    ("--min-time", "soon", "--min-time: expected seconds (0.2s) or iterations (100x), got 'soon'"),
+])
+def test_lds_bench_checks_its_arguments_before_compiling(tmp_path, flag, value, message):
+    """--repetitions -3 used to fail only once every case had compiled."""
+    out = tmp_path / "out"
+    proc = subprocess.run([os.path.join(os.path.dirname(sys.executable), "lds-bench"), "--target", "lavapipe",
+                           "--out", str(out), flag, value], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and proc.stderr == f"lds-bench: error: {message}\n"
+    assert not out.exists()
