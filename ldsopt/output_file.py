@@ -80,7 +80,19 @@ def _umask() -> int:
 
 def write(path: str, data) -> None:
     """Writes `data` to `path` (see the module's contract); OutputError if it cannot."""
-    view = _bytes(data)
+    _write(path, _bytes(data))
+
+
+def copy(source: str, path: str) -> None:
+    """Writes the file `source` to `path` as `write` writes data, read a chunk at a time (a
+    parameter archive may not fit in memory); OutputError if `path` cannot be written (an
+    OSError reading `source` is the caller's)."""
+    with open(source, "rb") as f:
+        _write(path, f)
+
+
+def _write(path: str, view) -> None:
+    """`write` of `view`, a memoryview or a binary file to read."""
     if path == STDOUT:
         return _write_stdout(view)
     target = os.path.realpath(path)
@@ -97,7 +109,7 @@ def write(path: str, data) -> None:
     _replace(path, target, view, st)
 
 
-def _write_stdout(view: memoryview) -> None:
+def _write_stdout(view) -> None:
     if sys.stdout is None:
         raise OutputError(STDOUT, "standard output is closed")
     try:
@@ -107,7 +119,7 @@ def _write_stdout(view: memoryview) -> None:
         raise OutputError(STDOUT, getattr(e, "strerror", None) or str(e)) from None
 
 
-def _write_through(path: str, target: str, view: memoryview) -> None:
+def _write_through(path: str, target: str, view) -> None:
     try:
         fd = os.open(target, os.O_WRONLY | os.O_CLOEXEC)
     except OSError as e:
@@ -120,7 +132,7 @@ def _write_through(path: str, target: str, view: memoryview) -> None:
         os.close(fd)
 
 
-def _replace(path: str, target: str, view: memoryview, st: os.stat_result | None) -> None:
+def _replace(path: str, target: str, view, st: os.stat_result | None) -> None:
     folder = os.path.dirname(target)
     if not os.path.isdir(folder):
         raise OutputError(path, f"there is no folder {folder}")
@@ -163,21 +175,6 @@ def check(path: str) -> None:
     folder = os.path.dirname(target)
     if not os.path.exists(target) and not os.path.isdir(folder):
         raise OutputError(path, f"there is no folder {folder}")
-
-
-def copy(source: str, path: str) -> None:
-    """Writes the file `source` to `path` as `write` writes data, read a chunk at a time (a
-    parameter archive may not fit in memory); OutputError if `path` cannot be written (an
-    OSError reading `source` is the caller's)."""
-    with open(source, "rb") as f:
-        if path == STDOUT or os.path.exists(os.path.realpath(path)) and \
-                not stat.S_ISREG(os.stat(os.path.realpath(path)).st_mode):
-            return write(path, f.read())  # a device or stdout: written through whole
-        target = os.path.realpath(path)
-        st = os.stat(target) if os.path.exists(target) else None
-        if st is not None and stat.S_ISDIR(st.st_mode):
-            raise OutputError(path, "it is a folder")
-        _replace(path, target, f, st)
 
 
 def write_json(path: str, value) -> None:

@@ -11,7 +11,8 @@ manifest with `"tolerances": []` used to PASS with nothing compared; an output n
   list of `passes`, `reference` an object, `inputs`, `outputs`, `expected` and `tolerances`
   lists, `sensitivity` (a tensor or null an output) and `as_written` (a list of tensors an
   output) lists where present (older folders have none), `parameters` (archives: a `scope`
-  and a `file` in the folder or below it) where present;
+  and an existing `file`, relative to the folder: only read, it may be shared by a suite's
+  folders, `../parameters/`) where present;
 - a tensor is {"shape": integers of 0 or more, "dtype": one of replay.DTYPES, "file": a name};
   a name (the vmfb's, every tensor's) is a file's name in the folder itself: no folder part,
   not `.` or `..`, not one of the folder's own records (RECORDS), and no two tensors share one;
@@ -183,8 +184,8 @@ def load(folder: str) -> dict:
             m.fail(f"parameters[{i}]", "expected {\"scope\": ..., \"file\": ...}")
         m.get("scope", (str,), r, f"parameters[{i}].scope")
         path = m.get("file", (str,), r, f"parameters[{i}].file")
-        if os.path.isabs(path) or ".." in path.split("/") or not os.path.isfile(os.path.join(folder, path)):
-            m.fail(f"parameters[{i}].file", f"'{path}' is not a file in the folder")
+        if not os.path.isfile(os.path.join(folder, path)):
+            m.fail(f"parameters[{i}].file", f"'{path}' is not a file")
     if not os.path.isfile(os.path.join(folder, vmfb)):
         m.fail("vmfb", f"{vmfb} is not in the folder")
     for key, tensors in (("inputs", inputs), ("expected", expected)):
