@@ -172,7 +172,7 @@ def prepare(target: str, folder: str, names: list[str] | None = None,
     tgt = target_model.known(target)
     cases = select(bench_cases, names, target)
     os.makedirs(folder, exist_ok=True)
-    _copy(CASES_FILE, os.path.join(folder, "cases.py"))
+    output_file.copy(CASES_FILE, os.path.join(folder, "cases.py"))
     commit, dirty = git_state()
     entries = []
     for case in cases:
@@ -187,11 +187,6 @@ def prepare(target: str, folder: str, names: list[str] | None = None,
                 "cases": entries}
     output_file.write_json(os.path.join(folder, "manifest.json"), manifest)
     return manifest
-
-
-def _copy(source: str, path: str) -> None:
-    with open(source, "rb") as f:
-        output_file.write(path, f.read())
 
 
 # A program or model (`lds-bench PROGRAM`): its two whole-program modules, prepared as
@@ -237,7 +232,7 @@ def _twin(path: str, folder: str) -> dict | None:
     weights = io.BytesIO()
     np.savez(weights, **{t.name: numpy_helper.to_array(t) for t in model.graph.initializer})
     output_file.write(os.path.join(folder, "twin_weights.npz"), weights.getbuffer())
-    _copy(twins.__file__, os.path.join(folder, "torch_twins.py"))
+    output_file.copy(twins.__file__, os.path.join(folder, "torch_twins.py"))
     return {"script": "torch_twins.py", "function": function, "kwargs": kwargs, "weights": "twin_weights.npz"}
 
 
