@@ -22,7 +22,7 @@ import shutil
 import statistics
 import subprocess
 
-from ldsopt import output_file
+from ldsopt.cli import output_file
 from ldsopt.measure.timing import run_benchmark_module
 from ldsopt.run.replay import tool
 

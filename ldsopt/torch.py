@@ -38,7 +38,7 @@ import tempfile
 
 import numpy as np
 
-from ldsopt import output_file
+from ldsopt.cli import output_file
 from ldsopt.run import driver, inputs, parameters, torch_replay
 from ldsopt import target as target_model
 

@@ -21,7 +21,7 @@ import shutil
 import sys
 import tempfile
 
-from ldsopt import output_file
+from ldsopt.cli import output_file
 from ldsopt.measure import bench
 from ldsopt.run import driver
 from ldsopt import target as target_model

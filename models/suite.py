@@ -31,7 +31,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-from ldsopt import output_file
+from ldsopt.cli import output_file
 from ldsopt.models import torch_twins as TWINS
 
 

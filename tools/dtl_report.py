@@ -18,7 +18,7 @@ import tempfile
 
 from iree.compiler import ir
 
-from ldsopt import output_file
+from ldsopt.cli import output_file
 from ldsopt.measure import bench
 from ldsopt.run import driver
 from ldsopt.layout import dtl

@@ -31,7 +31,7 @@ import shutil
 import sys
 import tempfile
 
-from ldsopt import arguments, folder_lock, interrupts, output_file
+from ldsopt.cli import arguments, folder_lock, interrupts, output_file
 from ldsopt.measure import bench_replay, gfx942_report
 from ldsopt.run import replay
 
@@ -71,7 +71,7 @@ def lds_run_usage_error() -> type:
 
 
 def check_arguments(args) -> None:
-    """The argument values, before any compile (`ldsopt.arguments`); --prepare and --out are
+    """The argument values, before any compile (`ldsopt.cli.arguments`); --prepare and --out are
     made here if they are not there."""
     arguments.count("--repetitions", args.repetitions, low=1)
     arguments.count("--batch-size", args.batch_size, low=1)

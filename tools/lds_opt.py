@@ -22,7 +22,8 @@ import traceback
 
 from iree.compiler import ir, passmanager
 
-from ldsopt import arguments, diagnostics, output_file, pipeline, registry, remarks, syntax_upgrade
+from ldsopt import diagnostics, pipeline, registry, remarks, syntax_upgrade
+from ldsopt.cli import arguments, output_file
 from ldsopt.run import replay
 from ldsopt.diagnostics import Diagnostic
 from ldsopt.codegen.dispatch import dispatch_funcs

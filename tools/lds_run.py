@@ -23,7 +23,7 @@ import shutil
 import sys
 import tempfile
 
-from ldsopt import arguments, folder_lock, interrupts, output_file
+from ldsopt.cli import arguments, folder_lock, interrupts, output_file
 from ldsopt.run import replay as replay_mod
 from ldsopt.run import record as run_record
 
@@ -81,7 +81,7 @@ def input_options(args, path: str):
 
 
 def check_arguments(args) -> None:
-    """The argument values, before any compile (`ldsopt.arguments`); the folder to keep is made
+    """The argument values, before any compile (`ldsopt.cli.arguments`); the folder to keep is made
     here if it is not there."""
     arguments.count("--seed", args.seed)
     arguments.tolerance("--atol", args.atol)

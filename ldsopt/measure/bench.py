@@ -32,7 +32,7 @@ import tempfile
 
 from iree.compiler import ir
 
-from ldsopt import output_file
+from ldsopt.cli import output_file
 from ldsopt.measure import cases as bench_cases
 from ldsopt.measure import dispatch_work, isa, program_bench
 from ldsopt.run import driver
@@ -148,7 +148,9 @@ def _keep_isa(dump: str, vmfb: str) -> str:
     found = isa.rocmasm_files(dump)
     if len(found) != 1:
         raise driver.DriverError(f"{vmfb}: expected one .rocmasm in the executable dump, found {len(found)}")
-    return shutil.copyfile(found[0], os.path.splitext(vmfb)[0] + ".rocmasm")
+    dest = os.path.splitext(vmfb)[0] + ".rocmasm"
+    output_file.copy(found[0], dest)
+    return dest
 
 
 def prepare_case(case, tgt: target_model.KnownTarget, folder: str, pipeline_text: str,
@@ -250,7 +252,7 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
     and manifest.json, whose `dispatches` are the table's rows in program order. `given`
     (inputs.Options) and the parameter `archives` are lds-run's: the archives are placed once,
     in folder/parameters, and both whole-program modules read them there."""
-    from ldsopt.run import inputs, model_import, parameters
+    from ldsopt.run import inputs, model_import
     tgt = target_model.known(target)
     name = os.path.splitext(os.path.basename(path))[0]
     text = driver.read_source(path)  # a model is imported once, for every module made of it

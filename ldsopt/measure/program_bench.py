@@ -31,7 +31,7 @@ import subprocess
 import sys
 import tempfile
 
-from ldsopt import output_file
+from ldsopt.cli import output_file
 from ldsopt.measure import timing
 from ldsopt.run import replay, value_check
 from ldsopt.measure.timing import parse_benchmark_json

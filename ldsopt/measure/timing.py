@@ -17,7 +17,7 @@ import subprocess
 import sys
 import types
 
-from ldsopt import output_file
+from ldsopt.cli import output_file
 from ldsopt.run.replay import tool
 
 VARIANTS = ("ldsopt", "iree-default")

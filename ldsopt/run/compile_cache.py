@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import os
 
-from ldsopt import output_file
+from ldsopt.cli import output_file
 
 ENV = "LDSOPT_COMPILE_CACHE"
 

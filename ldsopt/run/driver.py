@@ -21,7 +21,8 @@ import subprocess
 import numpy as np
 from iree.compiler import ir
 
-from ldsopt import diagnostics, output_file, pipeline, remarks, shared_context, syntax_upgrade
+from ldsopt import diagnostics, pipeline, remarks, shared_context, syntax_upgrade
+from ldsopt.cli import output_file
 from ldsopt import target as target_model
 from ldsopt.run import compile_cache, model_import, numpy_reference, parameters
 from ldsopt.run import inputs as inputs_mod

@@ -17,7 +17,7 @@ import re
 
 import numpy as np
 
-from ldsopt import output_file
+from ldsopt.cli import output_file
 
 # A parameter a global's initial value names: #flow.parameter.named<"scope"::"key"> or
 # <"key"> (the global scope); stream's spelling is IREE's older one.

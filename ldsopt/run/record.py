@@ -13,7 +13,7 @@ import fnmatch
 import json
 import os
 
-from ldsopt import output_file
+from ldsopt.cli import output_file
 
 SCHEMA = 1
 

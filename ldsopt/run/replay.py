@@ -31,7 +31,7 @@ import subprocess
 import sys
 import sysconfig
 
-from ldsopt import folder_lock, interrupts, output_file
+from ldsopt.cli import folder_lock, interrupts, output_file
 from ldsopt.run import prepared_folder
 from ldsopt.run import record as run_record
 from ldsopt.run.tensor_file import FLOATS, Tensor, nbytes

@@ -10,7 +10,7 @@ import os
 
 import numpy as np
 
-from ldsopt import output_file
+from ldsopt.cli import output_file
 
 # IREE element type -> (numpy storage dtype, compare-in dtype). bf16 is stored as uint16.
 DTYPES = {

@@ -152,7 +152,7 @@ def test_element_types_lds_run_does_not_take_are_located_errors(tmp_path, dtype)
 def test_an_emit_dir_in_use_by_another_run_is_refused(tmp_path):
     """Two lds-runs sharing an --emit-dir ran each other's modules (false FAILs, a traceback):
     the second is refused while the first holds the folder's lock, at once."""
-    from ldsopt import folder_lock
+    from ldsopt.cli import folder_lock
     emit = tmp_path / "emit"
     emit.mkdir()
     with folder_lock.held(str(emit), "--emit-dir"):

@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from ldsopt import folder_lock
+from ldsopt.cli import folder_lock
 
 
 def test_a_second_holder_is_refused_and_the_first_releases(tmp_path):
@@ -23,7 +23,7 @@ def test_a_second_holder_is_refused_and_the_first_releases(tmp_path):
 
 
 def test_a_killed_holder_leaves_no_stale_lock(tmp_path):
-    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from ldsopt import folder_lock\n"
+    holder = subprocess.Popen([sys.executable, "-c", "import sys, time; from ldsopt.cli import folder_lock\n"
                                f"with folder_lock.held({str(tmp_path)!r}, 'x'):\n"
                                "    print('held', flush=True); time.sleep(600)"], stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline() == "held\n"

@@ -6,7 +6,7 @@ import signal
 
 import pytest
 
-from ldsopt import interrupts
+from ldsopt.cli import interrupts
 
 
 @pytest.mark.parametrize("sig, status", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])

@@ -8,8 +8,8 @@ import threading
 
 import pytest
 
-from ldsopt import output_file
-from ldsopt.output_file import OutputError
+from ldsopt.cli import output_file
+from ldsopt.cli.output_file import OutputError
 
 
 def _char_device(path, major, minor):
