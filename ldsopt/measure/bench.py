@@ -131,9 +131,18 @@ def _variant(name, variant, program, lower, flags, tgt, folder, work, pipeline_t
         # dim of a configured op again and lose its lowering_config ("missing lowering
         # configuration" on a 1xMxN batch matmul).
         dump = os.path.join(work, variant, stem + "_files")
-        driver.iree_compile([mlir, "--compile-from=executable-configurations", "-o", os.path.join(folder, rel)]
-                            + ([f"--iree-hal-dump-executable-files-to={dump}"] if tgt.name == "gfx942" else []),
-                            f"{name}: compile {variant} {stem}")
+        try:
+            driver.iree_compile([mlir, "--compile-from=executable-configurations", "-o", os.path.join(folder, rel)]
+                                + ([f"--iree-hal-dump-executable-files-to={dump}"] if tgt.name == "gfx942" else []),
+                                f"{name}: compile {variant} {stem}")
+        except driver.DriverError as e:
+            if variant != IREE_DEFAULT:
+                raise
+            # IREE's own pipeline cannot compile this dispatch (attention on Vulkan, attention's
+            # index regions): its cell is the error, the other dispatches are timed as usual.
+            error = f"IREE's default pipeline failed: {str(e).splitlines()[0]}"
+            entry["dispatches"] += [{**d, "module": None, "error": error} for d in report]
+            continue
         entry["modules"].append(rel)
         isa_file = _keep_isa(dump, os.path.join(folder, rel)) if tgt.name == "gfx942" else None
         entry["dispatches"] += [{**d, "module": rel, **({"isa": os.path.relpath(isa_file, folder)} if isa_file else {})}
@@ -297,9 +306,10 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
         ours, iree = by_variant["ldsopt"][n], by_variant["iree-default"][n]
         rows.append({"name": n, "calls": calls[n], "passes": ours["passes"], "missed": ours["missed"],
                      "modules": {"ldsopt": ours["module"], "iree-default": iree["module"]},
+                     **({"errors": {"iree-default": iree["error"]}} if "error" in iree else {}),
                      "pipelines": {"ldsopt": ours["pipeline"], "iree-default": iree["pipeline"]},
                      "bank_conflicts": ours["bank_conflicts"], "work": iree["work"],
-                     **({"isa": {"ldsopt": ours["isa"], "iree-default": iree["isa"]}} if "isa" in ours else {})})
+                     **({"isa": {"ldsopt": ours["isa"], "iree-default": iree.get("isa")}} if "isa" in ours else {})})
     twin = _twin(path, folder)
     commit, dirty = git_state()
     manifest = {"program": name, "source": os.path.basename(path), "target": target, "device": tgt.device,

@@ -90,10 +90,14 @@ def report(folder: str) -> dict:
     rows = []
     if "program" in man:
         for d in man["dispatches"]:
+            # A variant that could not compile the dispatch has no ISA: its cell is the error.
             records = {v: [{"name": d["name"], "isa": d["isa"][v], "passes": d["passes"] if v == "ldsopt" else [],
-                            "bank_conflicts": d["bank_conflicts"] if v == "ldsopt" else None}] for v in VARIANTS}
+                            "bank_conflicts": d["bank_conflicts"] if v == "ldsopt" else None}]
+                       if d["isa"][v] else [] for v in VARIANTS}
+            errors = d.get("errors", {})
             rows.append({"name": d["name"], "calls": d["calls"], "why": program_bench.why(d), "bound": _bound(d["work"]),
-                         "variants": {v: {"kernels": _kernels(folder, records[v])} for v in VARIANTS}})
+                         "variants": {v: {"kernels": _kernels(folder, records[v]),
+                                          **({"error": errors[v]} if v in errors else {})} for v in VARIANTS}})
     else:
         cases = {c.name: c for c in bench_replay.load_cases(os.path.join(folder, "cases.py")).CASES}
         for c in man["cases"]:

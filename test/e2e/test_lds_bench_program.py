@@ -48,11 +48,17 @@ def test_encoder_layer_end_to_end(encoder, tmp_path):
     for r in rows:
         assert r["passes"] or r["missed"], r  # a pass, or the reasons it was left to IREE
         assert r["calls"] >= 1
-        assert r["ldsopt"]["us"] > 0 and r["iree-default"]["us"] > 0, r
+        assert r["ldsopt"]["us"] > 0, r
+        # IREE's own pipeline cannot compile attention for Vulkan: that cell is its recorded error.
+        if "attention" in r["name"]:
+            assert "iree-default" in r["errors"] and "failed" in r["iree-default"]["error"], r
+        else:
+            assert r["iree-default"]["us"] > 0, r
         assert not r["pipelines"]["iree-default"].startswith("ldsopt"), r  # the IREE column is IREE's code
-    # IREE keeps one executable for the Q, K and V projections; the table counts its 3 calls,
-    # as the profile of the whole program (HAL dispatch events) does.
-    assert max(r["calls"] for r in rows) == 3
+    # IREE keeps one executable for identical dispatches (the K and V projections; Q's differs
+    # once attention is raised); the table counts its calls, as the profile of the whole
+    # program (HAL dispatch events) does.
+    assert max(r["calls"] for r in rows) >= 2
     in_program = report["whole"]["ldsopt"]["in_program"]
     assert {r["name"]: r["calls"] for r in rows} == {n: d["calls"] for n, d in in_program.items()}
     assert all(d["us"] > 0 for d in report["whole"]["iree-default"]["in_program"].values())
