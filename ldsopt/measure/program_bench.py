@@ -49,10 +49,12 @@ def _benchmark_command(folder: str) -> tuple[dict, list[str]]:
         + replay.parameter_flags(man, folder)
 
 
-def benchmark(folder: str, repetitions: int = 10, min_time: str = "0.5s") -> dict:
-    """The median time of one call of the folder's function, in us, with what made it."""
+def benchmark(folder: str, repetitions: int = 10, min_time: str = "0.5s", flags: tuple[str, ...] = ()) -> dict:
+    """The median time of one call of the folder's function, in us, with what made it;
+    `flags` are the runtime's (timing.RUNTIME_MODES)."""
     man, cmd = _benchmark_command(folder)
-    cmd += [f"--benchmark_repetitions={repetitions}", f"--benchmark_min_time={min_time}", "--benchmark_format=json"]
+    cmd += [*flags, f"--benchmark_repetitions={repetitions}", f"--benchmark_min_time={min_time}",
+            "--benchmark_format=json"]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if proc.returncode != 0:
         raise RuntimeError(f"iree-benchmark-module failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
@@ -116,6 +118,18 @@ def _time_dispatch(folder: str, module: str | None, name: str, device: str, batc
         return {"error": f"{type(e).__name__}: {e}"}
 
 
+def _fastest_mode(folder: str, device: str, repetitions: int, min_time: str, say) -> dict:
+    """`benchmark` under each of the device's runtime modes (timing.RUNTIME_MODES; the default
+    alone where it has none): the fastest mode's record, named, with every mode's time."""
+    modes = timing.RUNTIME_MODES.get(device, {"default": ()})
+    runs = {}
+    for mode, flags in modes.items():
+        runs[mode] = benchmark(folder, repetitions, min_time, flags)
+        say(f" ({mode}): {runs[mode]['us']:.1f} us")
+    best = min(runs, key=lambda m: runs[m]["us"])
+    return {**runs[best], "mode": best, "flags": list(modes[best]), "modes": {m: r["us"] for m, r in runs.items()}}
+
+
 def _twin(folder: str, man: dict, repetitions: int, batch: int) -> dict:
     """Times the PyTorch twin on the ldsopt folder's input and checks its output against the
     same reference, at the same tolerances."""
@@ -138,11 +152,27 @@ def _twin(folder: str, man: dict, repetitions: int, batch: int) -> dict:
     with torch.inference_mode():
         y = layer(xt).float().cpu().numpy()
         us = timer.time_us(lambda: layer(xt), batch)
+        # The twin as a PyTorch user runs it at its fastest: one CUDA graph of the whole call
+        # (warmed up on a side stream, as torch.cuda.graph requires), replayed.
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            for _ in range(3):
+                layer(xt)
+        torch.cuda.current_stream().wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            y_graph = layer(xt)
+        graph.replay()
+        y_graph = y_graph.float().cpu().numpy()
+        us_graph = timer.time_us(graph.replay, batch)
     sensitivity = whole.get("sensitivity", [None])[0]
-    c = value_check.compare(y.astype(DTYPES[exp.dtype][0]), exp.load(ours), exp.dtype, tol["atol"], tol["rtol"],
-                            "twin output", ref_dtype=exp.dtype,
-                            sensitivity=Tensor(**sensitivity).load(ours) if sensitivity else None)
-    return {"us": us, "gpu": timer.gpu, "passed": c.ok, "max_abs": c.max_abs, "bad": c.bad}
+    ref, sens = exp.load(ours), Tensor(**sensitivity).load(ours) if sensitivity else None
+    c, cg = (value_check.compare(out.astype(DTYPES[exp.dtype][0]), ref, exp.dtype, tol["atol"], tol["rtol"], what,
+                                 ref_dtype=exp.dtype, sensitivity=sens)
+             for out, what in ((y, "twin output"), (y_graph, "twin output (CUDA graph)")))
+    return {"us": us, "graph_us": us_graph, "gpu": timer.gpu, "passed": c.ok and cg.ok, "max_abs": c.max_abs,
+            "bad": c.bad}
 
 
 def replay_program(folder: str, out: str | None = None, *, batch: int | None = None, repetitions: int = 5,
@@ -171,8 +201,9 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
     whole = {}
     for variant, sub in man["whole"].items():
         try:
-            whole[variant] = benchmark(os.path.join(folder, sub), repetitions, "0.05s" if lavapipe else "0.5s")
-            say(f"whole program, {variant}: {whole[variant]['us']:.1f} us")
+            whole[variant] = _fastest_mode(os.path.join(folder, sub), device, repetitions,
+                                           "0.05s" if lavapipe else "0.5s",
+                                           lambda line: say(f"whole program, {variant}{line}"))
         except (OSError, RuntimeError, KeyError, ValueError, subprocess.TimeoutExpired) as e:
             whole[variant] = {"error": f"{type(e).__name__}: {e}"}
             say(f"whole program, {variant}: error: {e}")
@@ -191,8 +222,8 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
         else:
             try:
                 twin = _twin(folder, man, repetitions, batch)
-                say(f"PyTorch twin: {twin['us']:.1f} us, output {'PASS' if twin['passed'] else 'FAIL'} "
-                    f"(max abs error {twin['max_abs']:.3g})")
+                say(f"PyTorch twin: eager {twin['us']:.1f} us, one CUDA graph {twin['graph_us']:.1f} us, output "
+                    f"{'PASS' if twin['passed'] else 'FAIL'} (max abs error {twin['max_abs']:.3g})")
             except Exception as e:  # noqa: BLE001 - a failing twin must not lose the IREE numbers
                 twin = {"error": f"{type(e).__name__}: {e}"}
                 say(f"PyTorch twin: error: {twin['error']}")
@@ -221,6 +252,11 @@ def short(name: str) -> str:
     return name[name.find("dispatch_"):] if "dispatch_" in name else name
 
 
+def _mode(r: dict) -> str:
+    """The runtime mode of a whole-program time, where several were timed."""
+    return f", runtime mode '{r['mode']}' (`{' '.join(r['flags']) or 'no flags'}`)" if len(r.get("modes", {})) > 1 else ""
+
+
 def _us(r: dict | None) -> str:
     return f"{r['us']:.1f}" if r and "us" in r else "error" if r else "-"
 
@@ -235,12 +271,18 @@ def markdown(report: dict) -> str:
              f"ldsopt pipeline `{report['pipeline']}`, program pipeline `{report['program_pipeline'] or '(none)'}`.",
              f"Values of the ldsopt module against the reference: {'PASS' if report['values']['passed'] else 'FAIL'}.",
              "", "## Whole program (`iree-benchmark-module` on the function, median)", "",
-             f"- ldsopt: {_us(ours)} us{speed}; ldsopt lowered {lowered} of {len(report['dispatches'])} dispatches",
-             f"- IREE's default (its own dispatch formation): {_us(iree)} us"]
+             f"- ldsopt: {_us(ours)} us{speed}{_mode(ours)}; ldsopt lowered {lowered} of "
+             f"{len(report['dispatches'])} dispatches",
+             f"- IREE's default (its own dispatch formation): {_us(iree)} us{_mode(iree)}"]
     if twin:
-        lines.append("- PyTorch eager twin (same layer, same weights): " + (
-            f"{twin['us']:.1f} us, output {'PASS' if twin['passed'] else 'FAIL'} against the reference"
+        lines.append("- PyTorch twin (same layer, same weights): " + (
+            f"eager {twin['us']:.1f} us" + (f", one CUDA graph {twin['graph_us']:.1f} us" if "graph_us" in twin else "")
+            + f", output {'PASS' if twin['passed'] else 'FAIL'} against the reference"
             if "us" in twin else twin.get("error") or "skipped: " + twin["skipped"]))
+    if "modes" in ours and len(ours["modes"]) > 1:
+        lines += ["", "Runtime modes (`iree-benchmark-module` flags; each whole-program line is its fastest): "
+                  + "; ".join(f"{v}: " + ", ".join(f"{m} {us:.1f} us" for m, us in w["modes"].items())
+                              for v, w in whole.items() if "modes" in w) + "."]
     s_ours, s_iree = report["dispatch_sum_ldsopt"], report["dispatch_sum_iree-default"]
     lines += ["", "## Per dispatch", "",
               "Each dispatch's own benchmark module (IREE's `--iree-hal-dump-executable-benchmarks-to`), "

@@ -25,6 +25,15 @@ TORCH_DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16"}
 COPY_BYTES = 1 << 30
 TIME_UNITS_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
+# The IREE runtime's ways to run a whole program, by device: iree-benchmark-module flags
+# (the CUDA HAL's, from `iree-run-module --help`). The runtime's own defaults are "default";
+# lds-bench PROGRAM times each and reports the fastest, named.
+RUNTIME_MODES = {
+    "cuda": {"default": (), "graphs": ("--cuda_use_streams=false",), "no tracing": ("--cuda_tracing=0",),
+             "graphs, no tracing": ("--cuda_use_streams=false", "--cuda_tracing=0"),
+             "inline, no tracing": ("--cuda_allow_inline_execution=true", "--cuda_tracing=0")},
+}
+
 
 def say(msg: str) -> None:
     print(msg, flush=True)
