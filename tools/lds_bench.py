@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime
 import os
 import shutil
 import sys
@@ -130,8 +131,12 @@ def checked_main(args) -> int:
     rc = 1
     try:
         if not (args.prepare or args.out):
+            # Without --out the results go to a new folder of the working directory, named for
+            # the target and the time, which the tool names before it starts (removed if it fails).
+            stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
             with interrupts.shielded():
-                temporary = tempfile.mkdtemp(prefix="lds-bench-")
+                temporary = tempfile.mkdtemp(prefix=f"lds-bench-{args.target}-{stamp}-", dir=os.getcwd())
+            print(f"lds-bench: results go to {os.path.relpath(temporary)} (--out names another folder)", flush=True)
         folder = args.prepare or args.out or temporary
         with folder_lock.held(folder, "--prepare" if args.prepare else "--out"):
             rc = prepare_and_time(args, folder, replay_args, bench, driver)

@@ -181,6 +181,18 @@ def test_lavapipe_smoke(tmp_path):
     assert (tmp_path / "results.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n", proc.stdout
 
 
+@pytest.mark.skipif(not _has_vulkan(), reason="no Vulkan device (apt-get install mesa-vulkan-drivers)")
+def test_results_without_out_go_to_a_folder_it_names(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "ldsopt.tools.lds_bench", "--target", "lavapipe",
+                           "--cases", "add_bcast_1024x1024_f32", "--repetitions", "2"],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    (folder,) = tmp_path.iterdir()
+    assert folder.name.startswith("lds-bench-lavapipe-")
+    assert f"lds-bench: results go to {folder.name} (--out names another folder)" in proc.stdout.splitlines()
+    assert {"results.json", "results.md", "results.png"} <= {p.name for p in folder.iterdir()}
+
+
 @pytest.mark.parametrize("flag, value, message", [
     ("--repetitions", "-3", "--repetitions: expected an integer 1 or more, got -3"),
     ("--batch-size", "0", "--batch-size: expected an integer 1 or more, got 0"),

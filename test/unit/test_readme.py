@@ -1,5 +1,5 @@
-"""README.md's commands are run, so that a moved file, a renamed flag or output that changed
-breaks a test.
+"""The commands of README.md and of the docs it sends readers to (DOCUMENTS) are run, so that
+a moved file, a renamed flag or output that changed breaks a test.
 
 The rule. A command is a line of a fenced code block (``` ... ```), its `\\` continuations
 joined, that runs one of the tools: lds-opt, lds-run, lds-bench, lit, pytest or
@@ -42,6 +42,10 @@ EXEMPT = {
                                                                "user's files",
     "python -m ldsopt.run.replay DIR --require-ldsopt": "run on the GPU machine, on a folder DIR the user prepared",
     "lds-bench --target cuda --prepare BDIR": "compiles every benchmark case: minutes; BDIR stands for a folder",
+    "lds-bench --target cuda --prepare BDIR --cases attention_1x12x512x64_f16": "BDIR stands for a folder "
+                                                                               "(test_bench prepares cases)",
+    ".venv/bin/python -m pytest -p no:cacheprovider -n auto test/unit test/test_lit.py":
+        "the quick subset holds this test: run, it would run the unit tests and the lit suite again",
     "python -m ldsopt.measure.bench_replay BDIR --out OUT": "run on the GPU machine, on a folder the user prepared",
     "lds-bench model.onnx --target cuda --prepare DIR": "model.onnx and DIR stand for the user's files "
                                                         "(test/e2e/test_lds_bench_program.py runs it on a model)",
@@ -68,11 +72,16 @@ def _runs_a_tool(command: str) -> bool:
                             and (m.group(2) == "pytest" or m.group(2).startswith("ldsopt.")))
 
 
-def readme_commands() -> list[tuple[str, list[str] | None]]:
-    """(command, the output shown for it, or None where none is) for each command, in order."""
+# The documents whose commands are run: the README and the pages it sends readers to.
+DOCUMENTS = ("README.md", "docs/tools.md", "docs/testing.md", "docs/gfx942.md")
+
+
+def readme_commands(document: str = "README.md") -> list[tuple[str, list[str] | None]]:
+    """(command, the output shown for it, or None where none is) for each command of
+    `document`, in order."""
     blocks: list[tuple[list[str], bool]] = []  # (lines, whether it follows the previous block directly)
     block, gap = None, True
-    for line in (ROOT / "README.md").read_text().splitlines():
+    for line in (ROOT / document).read_text().splitlines():
         if line.startswith("```"):
             if block is not None:
                 blocks.append((block, not gap))
@@ -109,12 +118,12 @@ def readme_commands() -> list[tuple[str, list[str] | None]]:
     return out
 
 
-COMMANDS = readme_commands()
+COMMANDS = [(doc, c, shown) for doc in DOCUMENTS for c, shown in readme_commands(doc)]
 
 
 def test_the_rule_finds_the_readme_examples():
     """The rule finds what the README shows (a broken rule would run nothing)."""
-    found = [c for c, _ in COMMANDS]
+    found = [c for _, c, _ in COMMANDS]
     assert ".venv/bin/lds-run examples/nhwc_bias_relu_sum.mlir --require-ldsopt" in found
     example = "lds-opt test/lit/lower_elementwise/lower_elementwise.mlir --split-input-file"
     assert any(c.startswith(example) for c in found)
@@ -129,8 +138,8 @@ def _masked(line: str) -> str:
     return _DECIMAL.sub("<n>", line.rstrip())
 
 
-@pytest.mark.parametrize("command, shown", [c for c in COMMANDS if c[0] not in EXEMPT],
-                         ids=[c for c, _ in COMMANDS if c not in EXEMPT])
+@pytest.mark.parametrize("command, shown", [(c, shown) for _, c, shown in COMMANDS if c not in EXEMPT],
+                         ids=[f"{doc}: {c}" for doc, c, _ in COMMANDS if c not in EXEMPT])
 def test_readme_command(command, shown):
     words = shlex.split(command)
     env = {**os.environ, "PATH": BIN + os.pathsep + os.environ["PATH"], "LDSOPT_IN_README_TEST": "1"}
