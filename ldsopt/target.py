@@ -21,10 +21,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import typing
 
-from iree.compiler import ir
+# The bindings and numpy are imported where they are used: the tools read the target names
+# here before they parse their arguments, and `--help` must not wait for either.
+if typing.TYPE_CHECKING:
+    from iree.compiler import ir
 
-from ldsopt.layout.banks import BankModel
+    from ldsopt.layout.banks import BankModel
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,6 +61,7 @@ class Target:
 
     def bank_model(self) -> BankModel:
         """The LDS bank model of one subgroup's accesses (ldsopt/layout/banks.py)."""
+        from ldsopt.layout.banks import BankModel
         return BankModel(self.lds_banks, self.lds_bank_bytes, self.subgroup_size)
 
     def computes(self, elem_type: str) -> bool:
@@ -144,6 +149,7 @@ def of_op(op: ir.Operation) -> Target | None:
     """The target of the `hal.executable.variant` around `op`; outside one, the target named
     by an `ldsopt.target = "<name>"` attribute on an enclosing module (lds-opt --target sets
     it); None if neither."""
+    from iree.compiler import ir
     cur = op
     while cur is not None:
         if cur.name == "builtin.module" and "ldsopt.target" in cur.attributes:

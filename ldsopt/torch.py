@@ -39,7 +39,7 @@ import tempfile
 import numpy as np
 
 from ldsopt.cli import output_file
-from ldsopt.run import driver, inputs, parameters, torch_replay
+from ldsopt.run import driver, inputs, parameters, replay, torch_replay
 from ldsopt import target as target_model
 
 SCOPE = "model"
@@ -153,9 +153,10 @@ def run(model, *args, target: str | None = None, folder: str | None = None, kwar
     also times it (`torch_replay.time_all`). Returns `torch_replay.replay`'s record; a target
     whose device is not here is prepared only (the record says where, and how to replay it).
     `folder` keeps everything (default: a temporary folder, removed)."""
-    from ldsopt.tools import lds_run
-    devices = lds_run.available_devices()
-    target = target or lds_run.default_target(devices)
+    devices = replay.available_devices()
+    target = target or replay.default_target(devices)
+    if target is None:
+        raise driver.DriverError("no GPU device found (hip, cuda or vulkan): name a target")
     with tempfile.TemporaryDirectory(prefix="ldsopt-torch-") as tmp:
         where = folder or tmp
         prepare(model, *args, target=target, folder=where, kwargs=kwargs, dynamic_shapes=dynamic_shapes,

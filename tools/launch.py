@@ -38,7 +38,7 @@ _DIALECTS = ("linalg", "hal", "flow", "util", "iree_codegen", "iree_gpu", "iree_
 # What the tools import only when they run (lds-run's compile and reference side; numpy's
 # random inputs, and numpy.ma, which np.unique loads on its first call): imported by the server
 # too, so that no fork does.
-_LAZY = ("ldsopt.run.driver", "numpy.random", "numpy.ma")
+_LAZY = ("ldsopt.tools.opt_run", "ldsopt.run.driver", "ldsopt.run.replay", "ldsopt.measure.bench_replay", "numpy.random", "numpy.ma")
 TOOLS = {"lds-opt": "ldsopt.tools.lds_opt", "lds-run": "ldsopt.tools.lds_run", "lds-bench": "ldsopt.tools.lds_bench",
          # lit runs filecheck as often as lds-opt; its own start (imports) costs more than its work.
          "filecheck": "filecheck.main"}

@@ -33,8 +33,6 @@ import sys
 import tempfile
 
 from ldsopt.cli import arguments, folder_lock, interrupts, output_file
-from ldsopt.measure import bench_replay, gfx942_report
-from ldsopt.run import replay
 
 
 def parser() -> argparse.ArgumentParser:
@@ -109,6 +107,7 @@ def checked_main(args) -> int:
     """main's work once the arguments are checked: the folder written (--prepare, --out, or a
     temporary one that holds the results) is locked for the run; a temporary one is removed if
     the run fails or is interrupted."""
+    from ldsopt.measure import bench_replay, gfx942_report  # numpy and the runtime: after the arguments parse
     replay_args = ["--repetitions", str(args.repetitions)] + (["--out", args.out] if args.out else []) \
         + (["--batch-size", str(args.batch_size)] if args.batch_size else []) \
         + (["--min-time", args.min_time] if args.min_time else []) + (["--no-torch"] if args.no_torch else [])
@@ -148,6 +147,8 @@ def checked_main(args) -> int:
 
 
 def prepare_and_time(args, folder: str, replay_args: list[str], bench, driver) -> int:
+    from ldsopt.measure import bench_replay, gfx942_report
+    from ldsopt.run import replay
     try:
         if args.program:
             from ldsopt.tools import lds_run

@@ -24,15 +24,7 @@ import sys
 import tempfile
 
 from ldsopt.cli import arguments, folder_lock, interrupts, output_file
-from ldsopt.run import replay as replay_mod
-from ldsopt.run import record as run_record
-
-
-def default_target(devices: frozenset[str]) -> str:
-    for dev, name in (("hip", "gfx942"), ("cuda", "cuda"), ("vulkan", "lavapipe")):
-        if dev in devices:
-            return name
-    raise SystemExit("lds-run: error: no GPU device found (hip, cuda or vulkan); name one with --target")
+from ldsopt.run import pipelines
 
 
 def program_pipeline(args) -> str:
@@ -106,9 +98,8 @@ def check_pipelines(args) -> str | None:
 
 class _Parser(argparse.ArgumentParser):
     def format_help(self) -> str:
-        from ldsopt.run import driver  # the compiler: imported for --help only, not for every start
-        self.epilog = (f"default pipelines:\n  --pipeline '{driver.DEFAULT_PIPELINE}'\n"
-                       f"  --program-pipeline '{driver.PROGRAM_PIPELINE}'\n\n"
+        self.epilog = (f"default pipelines:\n  --pipeline '{pipelines.DEFAULT_PIPELINE}'\n"
+                       f"  --program-pipeline '{pipelines.PROGRAM_PIPELINE}'\n\n"
                        "--json prints one record of the same shape for every target (with a \"schema\" "
                        "version),\nand a kept folder holds a README.md naming its files: both are described "
                        "in\ndocs/lds-run-output.md.\n\nInputs that would read a table out of bounds (a value "
@@ -172,6 +163,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     ap = parser()
     args = ap.parse_args(argv)
+    from ldsopt.run import replay as replay_mod  # numpy and the runtime: after the arguments parse
     if args.replay:
         return replay_mod.main([args.replay] + (["--require-ldsopt"] if args.require_ldsopt else [])
                                + (["--json"] if args.json else []), tool="lds-run")
@@ -191,6 +183,7 @@ def checked_main(args) -> int:
     """main's work once the arguments parse: their values checked, then the run, in the folder
     kept (--prepare, --emit-dir: locked for the run) or a temporary one, removed on every exit
     unless it is the result (a folder PREPARED for a device not here)."""
+    from ldsopt.run import replay as replay_mod
     try:
         check_arguments(args)
     except arguments.ArgumentError as e:
@@ -201,7 +194,10 @@ def checked_main(args) -> int:
         print(bad_pipeline, file=sys.stderr)
         return 1
     devices = replay_mod.available_devices()
-    target = args.target or default_target(devices)
+    target = args.target or replay_mod.default_target(devices)
+    if target is None:
+        print("lds-run: error: no GPU device found (hip, cuda or vulkan); name one with --target", file=sys.stderr)
+        return 1
     args.input = args.inputs[0]
     kept = args.prepare or args.emit_dir
     if kept:
@@ -229,6 +225,8 @@ def checked_main(args) -> int:
 
 
 def run_one(args, target: str, devices: frozenset[str], folder: str) -> int:
+    from ldsopt.run import record as run_record
+    from ldsopt.run import replay as replay_mod
     """Compiles args.input for `target` in `folder` and runs it if the device is here."""
     from ldsopt.run import driver
     from ldsopt.measure import isa  # the compiler is needed from here on

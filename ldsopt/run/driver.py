@@ -27,6 +27,7 @@ from ldsopt import target as target_model
 from ldsopt.run import compile_cache, model_import, numpy_reference, parameters
 from ldsopt.run import inputs as inputs_mod
 from ldsopt.run import record as run_record
+from ldsopt.run import pipelines
 from ldsopt.run import reference as reference_mod
 from ldsopt.run import reference_companions as companions
 from ldsopt.codegen.kernel import LOWERED_BY, USER_CONFIG, recorded_bank_conflicts
@@ -34,16 +35,8 @@ from ldsopt.run.replay import COMMANDS, log_command, run_module, tool
 from ldsopt.run.tensor_file import DTYPES, FLOATS, Tensor, as_float64
 from ldsopt.run.value_check import tolerances
 
-# Run on the program, before IREE forms dispatches: passes that change which dispatches exist.
-PROGRAM_PIPELINE = "builtin.module(ldsopt-raise-attention, ldsopt-split-reduction)"
-# Specialized passes first; the elementwise lowering takes what is left and qualifies. The
-# matmuls whose register staging is bound by load latency (on CUDA: grids of about one wave)
-# are staged by cp.async in 128-byte K steps, 3 LDS tiles deep (ldsopt-dtl-layout's
-# `grids=small`; the depth measured on the H200, bench/results/cuda-bert/short_k); the others by
-# ldsopt-inthread-transpose and ldsopt-matmul-lds's own plan.
-DEFAULT_PIPELINE = ("builtin.module(ldsopt-attention, ldsopt-vector-distribute, ldsopt-dtl-layout{grids=small k-bytes=128 stages=3}, "
-                    "ldsopt-inthread-transpose, ldsopt-matmul-lds, ldsopt-preload-transposed, "
-                    "ldsopt-lower-elementwise, canonicalize, cse)")
+# The default pipelines (ldsopt/run/pipelines.py), under the names the tools and tests use.
+PROGRAM_PIPELINE, DEFAULT_PIPELINE = pipelines.PROGRAM_PIPELINE, pipelines.DEFAULT_PIPELINE
 
 
 # How IREE forms the dispatches of the ldsopt variant (the reference and IREE's default

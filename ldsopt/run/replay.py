@@ -69,6 +69,13 @@ def available_devices() -> frozenset[str]:
     return frozenset(line.split(":")[0].strip() for line in out.splitlines() if "://" in line)
 
 
+def default_target(devices: frozenset[str]) -> str | None:
+    """The target of the best device among `devices` (hip, then cuda, then vulkan); None where
+    there is none."""
+    return next((name for dev, name in (("hip", "gfx942"), ("cuda", "cuda"), ("vulkan", "lavapipe"))
+                 if dev in devices), None)
+
+
 # The IREE commands run for a folder, in order, as a shell script (`log_command`).
 COMMANDS = "commands.sh"
 
