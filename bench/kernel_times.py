@@ -24,7 +24,7 @@ import subprocess
 
 from ldsopt.cli import output_file
 from ldsopt.measure.timing import run_benchmark_module
-from ldsopt.run.replay import tool
+from ldsopt.run.iree_tools import tool
 
 METRICS = ("gpu__time_duration.sum", "lts__t_bytes.sum", "launch__grid_size", "launch__registers_per_thread")
 BATCH, REPETITIONS, MIN_TIME = 100, 5, "0.05s"

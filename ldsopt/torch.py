@@ -38,8 +38,9 @@ import tempfile
 
 import numpy as np
 
+from ldsopt.run import iree_tools
 from ldsopt.cli import output_file
-from ldsopt.run import driver, inputs, parameters, replay, torch_replay
+from ldsopt.run import driver, inputs, parameters, torch_replay
 from ldsopt import target as target_model
 
 SCOPE = "model"
@@ -153,8 +154,8 @@ def run(model, *args, target: str | None = None, folder: str | None = None, kwar
     also times it (`torch_replay.time_all`). Returns `torch_replay.replay`'s record; a target
     whose device is not here is prepared only (the record says where, and how to replay it).
     `folder` keeps everything (default: a temporary folder, removed)."""
-    devices = replay.available_devices()
-    target = target or replay.default_target(devices)
+    devices = iree_tools.available_devices()
+    target = target or iree_tools.default_target(devices)
     if target is None:
         raise driver.DriverError("no GPU device found (hip, cuda or vulkan): name a target")
     with tempfile.TemporaryDirectory(prefix="ldsopt-torch-") as tmp:

@@ -89,7 +89,7 @@ def serve(path: str) -> None:
     for dialect in _DIALECTS:  # the bindings import a dialect's module on its first op in Python
         importlib.import_module(f"iree.compiler.dialects.{dialect}")
     # lds-run's device probe (an iree-run-module start), once for every fork.
-    importlib.import_module("ldsopt.run.replay").available_devices()
+    importlib.import_module("ldsopt.run.iree_tools").available_devices()
     # Forks are reaped as they end, and all of them before the server exits (on SIGTERM), so
     # that their CPU time counts as the server's children's, and so its starter's.
     signal.signal(signal.SIGCHLD, lambda *_: _reap(os.WNOHANG))

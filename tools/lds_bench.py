@@ -148,7 +148,7 @@ def checked_main(args) -> int:
 
 def prepare_and_time(args, folder: str, replay_args: list[str], bench, driver) -> int:
     from ldsopt.measure import bench_replay, gfx942_report
-    from ldsopt.run import replay
+    from ldsopt.run import iree_tools
     try:
         if args.program:
             from ldsopt.tools import lds_run
@@ -171,7 +171,7 @@ def prepare_and_time(args, folder: str, replay_args: list[str], bench, driver) -
               + (f"; its static report: `python -m ldsopt.measure.gfx942_report {folder}`" if args.target == "gfx942"
                  else ""))
         return 0
-    if args.target == "gfx942" and "hip" not in replay.available_devices():
+    if args.target == "gfx942" and "hip" not in iree_tools.available_devices():
         out = args.out or folder
         print(f"lds-bench: no HIP device here, so the gfx942 kernels are not run: writing their static report "
               f"(from the ISA) to {os.path.join(out, gfx942_report.STEM)}.{{json,md,png}}", flush=True)

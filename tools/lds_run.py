@@ -183,7 +183,7 @@ def checked_main(args) -> int:
     """main's work once the arguments parse: their values checked, then the run, in the folder
     kept (--prepare, --emit-dir: locked for the run) or a temporary one, removed on every exit
     unless it is the result (a folder PREPARED for a device not here)."""
-    from ldsopt.run import replay as replay_mod
+    from ldsopt.run import iree_tools
     try:
         check_arguments(args)
     except arguments.ArgumentError as e:
@@ -193,8 +193,8 @@ def checked_main(args) -> int:
     if bad_pipeline:
         print(bad_pipeline, file=sys.stderr)
         return 1
-    devices = replay_mod.available_devices()
-    target = args.target or replay_mod.default_target(devices)
+    devices = iree_tools.available_devices()
+    target = args.target or iree_tools.default_target(devices)
     if target is None:
         print("lds-run: error: no GPU device found (hip, cuda or vulkan); name one with --target", file=sys.stderr)
         return 1

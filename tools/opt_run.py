@@ -14,7 +14,7 @@ from iree.compiler import ir, passmanager
 
 from ldsopt import diagnostics, pipeline, registry, remarks, syntax_upgrade
 from ldsopt.cli import arguments, output_file
-from ldsopt.run import replay
+from ldsopt.run import iree_tools
 from ldsopt.diagnostics import Diagnostic
 from ldsopt.codegen.dispatch import dispatch_funcs
 from ldsopt.codegen.kernel import LOWERED_BY
@@ -167,14 +167,14 @@ def list_passes(stream) -> None:
                 if isinstance(default, bool) else default if default != "" else '""'
             print(f"    {opt}: {tp} = {shown}" + (f" ({allowed})" if allowed else "") + f"    {help_text}", file=stream)
     print("\nA pipeline may also hold any MLIR or IREE pass (cse, canonicalize, iree-codegen-...): "
-          f"`{replay.tool('iree-opt')} --help` lists them.", file=stream)
+          f"`{iree_tools.tool('iree-opt')} --help` lists them.", file=stream)
 
 
 def show_dialects(stream) -> None:
     """mlir-opt's --show-dialects for lds-opt's own context. The bindings cannot enumerate a
     dialect registry, so the names come from iree-opt of the same wheel, each kept only if
     this context loads it."""
-    out = subprocess.run([replay.tool("iree-opt"), "--show-dialects"], capture_output=True, text=True, check=True)
+    out = subprocess.run([iree_tools.tool("iree-opt"), "--show-dialects"], capture_output=True, text=True, check=True)
     names = out.stdout.split(":", 1)[1].replace(",", " ").split()
     ctx = ir.Context()
     available = []

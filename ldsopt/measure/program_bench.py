@@ -31,11 +31,12 @@ import subprocess
 import sys
 import tempfile
 
+from ldsopt.run import iree_tools
 from ldsopt.cli import output_file
 from ldsopt.measure import timing
 from ldsopt.run import replay, value_check
 from ldsopt.measure.timing import parse_benchmark_json
-from ldsopt.run.replay import tool
+from ldsopt.run.iree_tools import tool
 from ldsopt.run.tensor_file import DTYPES, Tensor
 
 
@@ -46,7 +47,7 @@ def _benchmark_command(folder: str) -> tuple[dict, list[str]]:
     cmd = [tool("iree-benchmark-module"), f"--device={man['device']}", f"--module={os.path.join(folder, man['vmfb'])}",
            f"--function={man['function']}"]
     return man, cmd + [f"--input={t.spec}=@{os.path.join(folder, t.file)}" for t in (Tensor(**t) for t in man["inputs"])] \
-        + replay.parameter_flags(man, folder)
+        + iree_tools.parameter_flags(man, folder)
 
 
 def benchmark(folder: str, repetitions: int = 10, min_time: str = "0.5s", flags: tuple[str, ...] = ()) -> dict:

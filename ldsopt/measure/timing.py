@@ -18,7 +18,7 @@ import sys
 import types
 
 from ldsopt.cli import output_file
-from ldsopt.run.replay import tool
+from ldsopt.run.iree_tools import tool
 
 VARIANTS = ("ldsopt", "iree-default")
 TORCH_DTYPES = {"f32": "float32", "f16": "float16", "bf16": "bfloat16"}

@@ -31,7 +31,7 @@ from ldsopt.run import pipelines
 from ldsopt.run import reference as reference_mod
 from ldsopt.run import reference_companions as companions
 from ldsopt.codegen.kernel import LOWERED_BY, USER_CONFIG, recorded_bank_conflicts
-from ldsopt.run.replay import COMMANDS, log_command, run_module, tool
+from ldsopt.run.iree_tools import COMMANDS, log_command, run_module, tool
 from ldsopt.run.tensor_file import DTYPES, FLOATS, Tensor, as_float64
 from ldsopt.run.value_check import tolerances
 

@@ -25,7 +25,7 @@ import os
 import numpy as np
 
 from ldsopt.run import numpy_reference, sensitivity
-from ldsopt.run.replay import run_module
+from ldsopt.run.iree_tools import run_module
 from ldsopt.run.tensor_file import FLOATS, Tensor, as_float64, bf16_bits, round_to
 from ldsopt.run.value_check import classes
 

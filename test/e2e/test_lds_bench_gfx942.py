@@ -11,12 +11,12 @@ import sys
 import pytest
 
 from ldsopt.measure import bench_replay
-from ldsopt.run import replay
+from ldsopt.run import iree_tools
 
 BIN = os.path.dirname(sys.executable)
 MODELS = pathlib.Path(__file__).resolve().parents[2] / "models"
 
-pytestmark = pytest.mark.skipif("hip" in replay.available_devices(), reason="a HIP device is here: lds-bench times")
+pytestmark = pytest.mark.skipif("hip" in iree_tools.available_devices(), reason="a HIP device is here: lds-bench times")
 
 
 def lds_bench(*args):

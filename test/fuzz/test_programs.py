@@ -2,7 +2,6 @@
 has the one public function lds-run takes, and the strategies reach the cases they claim."""
 
 from hypothesis import given, settings
-from hypothesis import strategies as st
 from iree.compiler import ir
 
 import options

@@ -20,6 +20,6 @@ for var in ("PATH", "PYTHONPATH", "HOME", "VIRTUAL_ENV", "LDSOPT_TOOL_SERVER"):
 if "LDSOPT_TOOL_SERVER" in os.environ:
     config.substitutions.append((r"(?<![\w./-])filecheck(?![\w./-])", f"{sys.executable} -m ldsopt.tools.launch filecheck"))
 # %iree-opt: the iree-opt of the installed wheel, for tests that compare lds-opt with it.
-from ldsopt.run import replay  # noqa: E402
+from ldsopt.run import iree_tools  # noqa: E402
 
-config.substitutions.append(("%iree-opt", replay.tool("iree-opt")))
+config.substitutions.append(("%iree-opt", iree_tools.tool("iree-opt")))

@@ -160,7 +160,7 @@ def test_parse_benchmark_json():
 
 
 def _has_vulkan() -> bool:
-    from ldsopt.run.replay import available_devices
+    from ldsopt.run.iree_tools import available_devices
     return "vulkan" in available_devices()
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from ldsopt.run import compile_cache
 from ldsopt.run import driver
-from ldsopt.run.replay import tool
+from ldsopt.run.iree_tools import tool
 
 ADD = """
 func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {

@@ -3,12 +3,10 @@ it makes and the tolerances it records."""
 
 import pathlib
 
-import numpy as np
 import pytest
 
 from ldsopt import target
 from ldsopt.run import driver
-from ldsopt.run import replay
 
 SUM = """func.func @main(%a: tensor<{n}xf32>) -> tensor<f32> {{
   %e = tensor.empty() : tensor<f32>

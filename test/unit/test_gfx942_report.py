@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from ldsopt.measure import bench, bench_replay, gfx942_report, mi300x
-from ldsopt.run import replay
+from ldsopt.run import iree_tools
 from ldsopt.tools import lds_bench
 
 SAMPLES = pathlib.Path(__file__).parent / "isa_samples"
@@ -146,7 +146,7 @@ def _no_compile(tmp_path):
 
 
 def test_lds_bench_without_a_hip_device_writes_the_static_report(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(replay, "available_devices", lambda: frozenset({"local-task", "vulkan"}))
+    monkeypatch.setattr(iree_tools, "available_devices", lambda: frozenset({"local-task", "vulkan"}))
     monkeypatch.setattr(bench, "prepare", _no_compile(tmp_path))
     monkeypatch.setattr(bench_replay, "main", lambda argv: pytest.fail("timed without a HIP device"))
     assert lds_bench.main(["--target", "gfx942", "--cases", "mm", "--out", str(tmp_path)]) == 0
@@ -158,7 +158,7 @@ def test_lds_bench_without_a_hip_device_writes_the_static_report(tmp_path, monke
 
 
 def test_lds_bench_with_a_hip_device_times_and_joins_the_static_columns(tmp_path, monkeypatch):
-    monkeypatch.setattr(replay, "available_devices", lambda: frozenset({"hip", "local-task"}))
+    monkeypatch.setattr(iree_tools, "available_devices", lambda: frozenset({"hip", "local-task"}))
     monkeypatch.setattr(bench, "prepare", _no_compile(tmp_path))
     timed = []
 

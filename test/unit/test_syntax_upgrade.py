@@ -4,7 +4,7 @@ import subprocess
 import pytest
 from iree.compiler import ir
 
-from ldsopt.run.replay import tool
+from ldsopt.run.iree_tools import tool
 from ldsopt.syntax_upgrade import SyntaxUpgradeError, needs_upgrade, upgrade_iree_syntax
 
 SEEDS = pathlib.Path(__file__).resolve().parents[1] / "seeds"
