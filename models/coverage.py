@@ -37,7 +37,7 @@ def is_convolution(name: str) -> bool:
 
 def model_coverage(path: str, tgt: target_model.KnownTarget, work: str) -> dict:
     """The model's dispatches as lds-run forms and lowers them for `tgt`."""
-    program = driver.apply_program_pipeline(driver.read_source(path), driver.PROGRAM_PIPELINE)
+    program = driver.apply_program_pipeline(driver.read_source(path), driver.PROGRAM_PIPELINE, tgt.name)
     flags = driver.dispatch_flags(program, tgt, work, driver.DEFAULT_PIPELINE)
     _, report = driver.apply_ldsopt(driver.configure(program, tgt, work, flags), driver.DEFAULT_PIPELINE)
     convs = [d for d in report if is_convolution(d["name"])]

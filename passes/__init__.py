@@ -16,4 +16,5 @@ PASSES = {
     "ldsopt-split-reduction": "ldsopt.passes.split_reduction:SplitReduction",
     "ldsopt-attention": "ldsopt.passes.attention:Attention",
     "ldsopt-raise-attention": "ldsopt.passes.raise_attention:RaiseAttention",
+    "ldsopt-split-attention": "ldsopt.passes.split_attention:SplitAttention",
 }

@@ -16,6 +16,10 @@ Contract.
 - Emits one kernel (ldsopt/attention/emit.py): one workgroup per (grid dims, query tile), Q in
   registers, K and V tiles through LDS, the online softmax in f32 (base 2, the scale folded
   into Q), the output normalized and stored once. The scheme: ldsopt/attention/plan.py.
+- The split-KV form (ldsopt-split-attention): the partial attentions of key chunks, their
+  accumulator, running max and sum stored as they are (the FMA kernel, a workgroup per chunk
+  and group of rows), and the combine dispatch after them (ldsopt/attention/combine.py: a
+  short reduction run in order per thread, then its elementwise consumer).
 - Left to IREE, with the reason as a remark: dispatches of another form (several attention
   ops, fused producers or consumers other than the normalization, a mask or region the
   contract does not take, other element types, head dims not innermost). A matched
@@ -28,6 +32,7 @@ import dataclasses
 
 from iree.compiler import ir
 
+from ldsopt.attention import combine
 from ldsopt.attention import match as attention_match
 from ldsopt.attention.emit_fma import FmaEmitter
 from ldsopt.attention.emit_mfma import MfmaEmitter
@@ -48,6 +53,9 @@ class Attention(ModulePass):
     def run(self, module: ir.Operation) -> None:
         for _, p, tgt in matched_dispatches(module, (attention_match.ONLINE,), _match, self,
                                                        analyzer=_analyze):
+            if isinstance(p, combine.CombineProblem):
+                combine.emit(p, tgt, self.NAME)
+                continue
             pl = plan(p, tgt, self.mma)
             if pl is None:
                 raise PassError(p.op.location, f"{self.NAME}: no kernel of this attention fits the target "
@@ -57,8 +65,12 @@ class Attention(ModulePass):
 
 
 def _analyze(func: ir.Operation, roots: tuple[str, ...]):
-    """The problem itself (match.match reads the whole dispatch); `_match` passes it on."""
-    return attention_match.match(func)
+    """The problem itself (match.match reads the whole dispatch; a dispatch without attention,
+    combine.match); `_match` passes it on."""
+    found = attention_match.match(func)
+    if isinstance(found, Unmatched) and found.reason == attention_match.NO_ATTENTION:
+        return combine.match(func) or found
+    return found
 
 
 def _match(p) -> attention_match.AttentionProblem | Unmatched:

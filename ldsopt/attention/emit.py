@@ -228,6 +228,26 @@ class AttentionEmitter:
         args = [acc if r == 0 else self.splat(m if r == 1 else l, n) for r in self.p.norm_inputs]
         return clone_body(self.p.norm, args, n)[0]
 
+    def output(self, l: ir.Value, m: ir.Value, acc: ir.Value) -> ir.Value:
+        """What is stored of a vector of the accumulator: `normalized`, or the accumulator
+        itself in the partial form (match.AttentionProblem.stats)."""
+        return acc if self.p.norm is None else self.normalized(l, m, acc)
+
+    def store_stats(self, row: ir.Value, m: ir.Value, l: ir.Value, storer: ir.Value) -> None:
+        """Partial form: row `row`'s running max and sum, stored by the thread where `storer`
+        (an i1) holds, unless the row is past the rows."""
+        if self.p.stats is None:
+            return
+        cond = storer
+        if self.m_size % self.pl.bm:
+            cond = arith.andi(cond, arith.cmpi(arith.CmpIPredicate.ult, row, self.idx(self.m_size)))
+        guard = scf.IfOp(cond)
+        with ir.InsertionPoint(guard.then_block):
+            for role, value in (("max", m), ("sum", l)):
+                buf = self.p.stats[role].memref()
+                memref.store(value, buf, self.indices(role, {self.p.row: row}))
+            scf.yield_([])
+
     def store_output(self, row: ir.Value, n0: ir.Value, value: ir.Value) -> None:
         """Stores a vector of the output along n at (row, n0), unless the row is past the rows."""
         def write():

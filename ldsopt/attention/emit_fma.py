@@ -142,7 +142,8 @@ class FmaEmitter(AttentionEmitter):
 
     def _store(self, m, l, acc) -> None:
         for i, a in enumerate(acc):
-            self.store_output(self.row, self._piece(i, self.w2), self.normalized(l, m, a))
+            self.store_output(self.row, self._piece(i, self.w2), self.output(l, m, a))
+        self.store_stats(self.row, m, l, arith.cmpi(arith.CmpIPredicate.eq, self.lane, self.idx(0)))
 
     def _combine(self, m, l, acc):
         """Every group's (m, l, acc) of the row through LDS; group 0's lanes combine them."""

@@ -14,6 +14,9 @@ What the op computes, as IREE 3.13 decomposes it (checked against its llvm-cpu b
     online softmax in base 2 over k2, from max = the max fill (-3.4e38) and sum = 0
     out = normalize(sum, acc)                 the generic's body: (1 / sum) * acc, truncf
 A row whose every score is -inf ends with acc = 0 and sum = 0: the body gives NaN, as IREE.
+The partial form (ldsopt-split-attention's chunks): no normalizing generic, the accumulator,
+running max and running sum themselves stored (`AttentionProblem.stats`), with a loop of
+the chunks that K, V, the mask and the results read and Q does not (a grid dim).
 
 The loops are classified by the operands that index them: k1 (Q and K, the contraction of
 the first product), k2 (K and V: the keys), n (V and the output: the value dim), batch (Q, K,
@@ -36,6 +39,7 @@ from ldsopt.remarks import Unmatched
 
 ROOTS = ("iree_linalg_ext.online_attention", "linalg.generic", "tensor.extract")
 ONLINE = "iree_linalg_ext.online_attention"
+NO_ATTENTION = "no iree_linalg_ext.online_attention"
 ELEMENT_TYPES = ("f16", "bf16", "f32")
 _REGION_DIALECTS = ("arith.", "math.")
 
@@ -51,7 +55,7 @@ class Causal:
 class AttentionProblem:
     graph: Graph                       # the dispatch
     op: ir.Operation                   # the online_attention
-    norm: ir.Operation                 # the normalizing generic
+    norm: ir.Operation | None          # the normalizing generic; None in the partial form
     q: Binding
     k: Binding
     v: Binding
@@ -71,6 +75,7 @@ class AttentionProblem:
     region_result: ir.Value
     causal: Causal | None
     norm_inputs: list[int | None]      # per input of the generic: the online_attention result it reads
+    stats: dict[str, Binding] | None = None  # partial form: where the running max and sum go
 
     @property
     def elem_type(self) -> ir.Type:
@@ -118,15 +123,15 @@ def _scale(v: ir.Value, g) -> float | Binding | Unmatched:
 
 def _classify(maps: dict[str, list[int]], rank: int) -> dict[str, list[int]] | Unmatched:
     """The loops of each kind (module docstring), by which of Q, K, V and the output index them."""
-    kinds: dict[str, list[int]] = {"k1": [], "k2": [], "n": [], "batch": [], "rows": []}
+    kinds: dict[str, list[int]] = {"k1": [], "k2": [], "n": [], "batch": [], "rows": [], "split": []}
     for d in range(rank):
         key = tuple(d in maps[r] for r in ("q", "k", "v", "out"))
         kind = {(True, True, False, False): "k1", (False, True, True, False): "k2",
                 (False, False, True, True): "n", (True, True, True, True): "batch",
-                (True, False, False, True): "rows"}.get(key)
+                (True, False, False, True): "rows", (False, True, True, True): "split"}.get(key)
         if kind is None:
             return Unmatched(f"loop d{d} is indexed by {', '.join(r for r, on in zip(('Q', 'K', 'V', 'out'), key) if on)}"
-                             "; takes batch, query-row, key, head and value loops only")
+                             "; takes batch, query-row, key-chunk, key, head and value loops only")
         kinds[kind].append(d)
     for kind, what in (("k1", "head dim of Q and K"), ("k2", "key loop"), ("n", "value dim")):
         if len(kinds[kind]) != 1:
@@ -167,13 +172,16 @@ def match(func: ir.Operation) -> AttentionProblem | Unmatched:
         return g
     online = [op for op in g.ops if op.name == ONLINE]
     if len(online) != 1:
-        return Unmatched("no iree_linalg_ext.online_attention" if not online else "several attention ops")
+        return Unmatched(NO_ATTENTION if not online else "several attention ops")
     op = online[0]
     generics = [o for o in g.ops if o.name == "linalg.generic"]
     extracts = [o for o in g.ops if o.name == "tensor.extract"]
-    if len(generics) != 1 or len(g.stores) != 1 or g.stores[0][0] != generics[0].results[0]:
-        return Unmatched("takes the attention followed by one normalizing linalg.generic, its result stored")
-    norm = generics[0]
+    stored = {v: b for v, b in g.stores}
+    partial = not generics and len(g.stores) == 3 and all(r in stored for r in op.results)
+    if not partial and (len(generics) != 1 or len(g.stores) != 1 or g.stores[0][0] != generics[0].results[0]):
+        return Unmatched("takes the attention followed by one normalizing linalg.generic, its result stored, "
+                         "or its three results stored (split-KV partials)")
+    norm = None if partial else generics[0]
     if any(o.results[0] not in list(op.operands) for o in extracts):
         return Unmatched("a tensor.extract other than the scale")
     maps = [map_dims(ir.AffineMapAttr(a).value) for a in op.attributes["indexing_maps"]]
@@ -212,31 +220,36 @@ def match(func: ir.Operation) -> AttentionProblem | Unmatched:
     for r, last, what in (("q", k1, "head dim"), ("k", k1, "head dim"), ("v", n, "value dim")):
         if by_role[r][-1] != last:
             return Unmatched(f"{r.upper()} does not have its {what} innermost (contiguous)")
-    if has_mask and not set(by_role["mask"]) <= set(kinds["batch"] + kinds["rows"] + [k2]):
+    if has_mask and not set(by_role["mask"]) <= set(kinds["batch"] + kinds["rows"] + kinds["split"] + [k2]):
         return Unmatched("the mask is indexed by a head or value loop")
     sizes = [0] * rank + [1]
     for r in ("q", "k", "v"):
         for d, s in zip(by_role[r], binds[r].tensor_type.shape):
             sizes[d] = s
-    # The normalizing generic: elementwise over the accumulator, reading only the attention's results.
-    norm_maps = [map_dims(ir.AffineMapAttr(a).value) for a in norm.attributes["indexing_maps"]]
-    results = list(op.results)
-    norm_inputs = [results.index(v) if v in results else None for v in list(norm.operands)[:-1]]
-    if None in norm_inputs or 0 not in norm_inputs or not body_is_elementwise(norm) or \
-            any("reduction" in str(it) for it in norm.attributes["iterator_types"]) or any(m is None for m in norm_maps):
-        return Unmatched("the attention's result is not normalized by an elementwise generic of its results alone")
-    # The generic's loops as the attention's: loop l is the accumulator dim its map puts l at.
-    acc_map, acc_dims = norm_maps[norm_inputs.index(0)], by_role["acc"]
-    if sorted(acc_map) != list(range(len(acc_dims))):
-        return Unmatched("the normalizing generic does not read the whole accumulator")
-    loop_dim = {loop: acc_dims[pos] for pos, loop in enumerate(acc_map)}
-    out_dims = [loop_dim[loop] for loop in norm_maps[-1]]
-    if sorted(out_dims) != sorted(acc_dims) or out_dims[-1] != n:
-        return Unmatched("the output is not a permutation of the accumulator with the value dim innermost")
-    for pos, res in enumerate(norm_inputs):
-        want = acc_dims if res == 0 else by_role["max" if res == 1 else "sum"]
-        if sorted([loop_dim[loop] for loop in norm_maps[pos]]) != sorted(want):
-            return Unmatched("the normalizing generic reads the running max or sum through another map")
+    if partial:
+        out_dims, norm_inputs = by_role["acc"], []
+        if out_dims[-1] != n:
+            return Unmatched("the partial accumulator does not have the value dim innermost")
+    else:
+        # The normalizing generic: elementwise over the accumulator, reading only the attention's results.
+        norm_maps = [map_dims(ir.AffineMapAttr(a).value) for a in norm.attributes["indexing_maps"]]
+        results = list(op.results)
+        norm_inputs = [results.index(v) if v in results else None for v in list(norm.operands)[:-1]]
+        if None in norm_inputs or 0 not in norm_inputs or not body_is_elementwise(norm) or \
+                any("reduction" in str(it) for it in norm.attributes["iterator_types"]) or any(m is None for m in norm_maps):
+            return Unmatched("the attention's result is not normalized by an elementwise generic of its results alone")
+        # The generic's loops as the attention's: loop l is the accumulator dim its map puts l at.
+        acc_map, acc_dims = norm_maps[norm_inputs.index(0)], by_role["acc"]
+        if sorted(acc_map) != list(range(len(acc_dims))):
+            return Unmatched("the normalizing generic does not read the whole accumulator")
+        loop_dim = {loop: acc_dims[pos] for pos, loop in enumerate(acc_map)}
+        out_dims = [loop_dim[loop] for loop in norm_maps[-1]]
+        if sorted(out_dims) != sorted(acc_dims) or out_dims[-1] != n:
+            return Unmatched("the output is not a permutation of the accumulator with the value dim innermost")
+        for pos, res in enumerate(norm_inputs):
+            want = acc_dims if res == 0 else by_role["max" if res == 1 else "sum"]
+            if sorted([loop_dim[loop] for loop in norm_maps[pos]]) != sorted(want):
+                return Unmatched("the normalizing generic reads the running max or sum through another map")
     block = op.regions[0].blocks[0]
     body = [o.operation for o in block.operations]
     for o in body[:-1]:
@@ -247,6 +260,10 @@ def match(func: ir.Operation) -> AttentionProblem | Unmatched:
     if has_mask:
         dims["mask"] = by_role["mask"]
     grid = [d for d in out_dims if d not in (row, n)]
-    return AttentionProblem(g, op, norm, binds["q"], binds["k"], binds["v"], g.stores[0][1], binds.get("mask"), scale,
+    if partial:
+        dims["max"] = dims["sum"] = by_role["max"]
+    out = stored[op.results[0]] if partial else g.stores[0][1]
+    stats = {"max": stored[op.results[1]], "sum": stored[op.results[2]]} if partial else None
+    return AttentionProblem(g, op, norm, binds["q"], binds["k"], binds["v"], out, binds.get("mask"), scale,
                             dims, sizes, k1, k2, n, row, grid, inits[1], body[:-1], region_arg, region_result,
-                            _causal(body[:-1], region_arg, region_result, row, k2), norm_inputs)
+                            _causal(body[:-1], region_arg, region_result, row, k2), norm_inputs, stats)

@@ -128,5 +128,6 @@ def plan_mfma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
 
 
 def plan(p: AttentionProblem, tgt: Target, use_mma: bool = True) -> AttentionPlan | None:
-    """The matrix-core plan where the target and problem have one (and `use_mma`), else FMA's."""
-    return (use_mma and (plan_mma(p, tgt) or plan_mfma(p, tgt))) or plan_fma(p, tgt)
+    """The matrix-core plan where the target and problem have one (and `use_mma`), else FMA's.
+    The partial form (split-KV chunks: decode, few rows) takes the FMA kernel."""
+    return (use_mma and p.norm is not None and (plan_mma(p, tgt) or plan_mfma(p, tgt))) or plan_fma(p, tgt)

@@ -167,7 +167,7 @@ def prepare_case(case, tgt: target_model.KnownTarget, folder: str, pipeline_text
     """Compiles one case's benchmark modules both ways into folder/<case>/<variant>/: IREE's
     default on the case's program, ldsopt on the program after `program_pipeline`."""
     with tempfile.TemporaryDirectory(prefix=f"lds-bench-{case.name}-") as work:
-        ours = driver.apply_program_pipeline(case.mlir, program_pipeline)
+        ours = driver.apply_program_pipeline(case.mlir, program_pipeline, tgt.name)
         os.makedirs(os.path.join(work, "choice"))
         flags = driver.dispatch_flags(ours, tgt, os.path.join(work, "choice"), pipeline_text)
         variants = dispatch_benchmarks(case.name, (("ldsopt", ours, driver.apply_ldsopt, flags),
@@ -291,7 +291,7 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
         flags = whole["ldsopt"]["compile_flags"]
         assert flags[:len(tgt.compile_flags)] == list(tgt.compile_flags), flags
         formation = tuple(flags[len(tgt.compile_flags):])
-        program = driver.apply_program_pipeline(text, program_pipeline)
+        program = driver.apply_program_pipeline(text, program_pipeline, target)
         variants = dispatch_benchmarks(DISPATCHES, (("ldsopt", program, driver.apply_ldsopt, formation),
                                                     ("iree-default", program, _as_configured, formation)),
                                        tgt, folder, work, pipeline_text)

@@ -222,13 +222,20 @@ def apply_ldsopt(configured: str, pipeline_text: str) -> tuple[str, list[dict]]:
         return str(module), dispatch_report(module)
 
 
-def apply_program_pipeline(text: str, pipeline_text: str) -> str:
-    """The program after `pipeline_text` (PROGRAM_PIPELINE); unchanged for an empty pipeline."""
+def apply_program_pipeline(text: str, pipeline_text: str, target: str | None = None) -> str:
+    """The program after `pipeline_text` (PROGRAM_PIPELINE); unchanged for an empty pipeline.
+    `target` (a known target's name) is the one its passes see (`target.of_op`), as lds-opt
+    --target gives it: e.g. ldsopt-split-attention reads its compute units."""
     if not pipeline_text:
         return text
     with shared_context.get() as ctx:
-        return str(_run_pipeline(ir.Module.parse(text, ctx), pipeline_text, "ldsopt program pipeline", "<program>",
-                                 text))
+        module = ir.Module.parse(text, ctx)
+        if target is not None and target_model.known(target).target_info:
+            module.operation.attributes["ldsopt.target"] = ir.StringAttr.get(target)
+        module = _run_pipeline(module, pipeline_text, "ldsopt program pipeline", "<program>", text)
+        if "ldsopt.target" in module.operation.attributes:
+            del module.operation.attributes["ldsopt.target"]
+        return str(module)
 
 
 def _run_pipeline(module: ir.Module, pipeline_text: str, what: str, ir_name: str, source: str) -> ir.Module:
@@ -491,7 +498,7 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
         with shared_context.get() as ctx:
             report = dispatch_report(ir.Module.parse(ours, ctx))
     else:
-        program = apply_program_pipeline(text, program_pipeline)
+        program = apply_program_pipeline(text, program_pipeline, target_name)
         chosen, ours, report = form_dispatches(program, tgt, folder, pipeline_text, f64_io)
         flags += chosen
     vmfb = compile_module(ours, folder, "ldsopt" if not baseline else "baseline", dump=dump)

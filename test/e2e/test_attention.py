@@ -11,6 +11,7 @@ attention op, or IREE's llvm-cpu where numpy does not evaluate the program)."""
 import pathlib
 import re
 
+import numpy as np
 import pytest
 
 from ldsopt import target
@@ -24,6 +25,28 @@ PROGRAMS = pathlib.Path(__file__).parent / "programs" / "attention"
 def test_lavapipe(name, run_program):
     out = run_program((PROGRAMS / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt", name=name)
     assert "ldsopt: ldsopt-attention" in out, out
+
+
+# Decode programs: ldsopt-split-attention splits their keys (two dispatches, both ldsopt's).
+SPLIT = ["decode1_f16_1x2x1x4096x128", "decode7_f16_1x4x7x4096x64", "decode_mask_f16_1x3x2x4096x64"]
+
+
+@pytest.mark.parametrize("name", SPLIT)
+def test_split_kv_two_dispatches(name, run_program, tmp_path):
+    """Split-KV: the partial attentions and their combine, both lowered by ldsopt-attention, the
+    values those of the unsplit program. The masked program's row 0 keeps only its last 96 keys
+    (the chunks before them masked whole: their partials weigh nothing) and row 1 none (NaN, as
+    unsplit); the others' inputs are random."""
+    args = []
+    if "mask" in name:
+        mask = np.zeros((1, 1, 2, 4096), np.float32)
+        mask[0, 0, 0, :4000] = -np.inf
+        mask[0, 0, 1, :] = -np.inf
+        np.save(tmp_path / "mask.npy", mask)
+        args = ["--input", f"3=@{tmp_path / 'mask.npy'}"]
+    out = run_program((PROGRAMS / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt", *args,
+                      name=name)
+    assert "ldsopt lowered 2 of 2 dispatches" in out, out
 
 
 # Programs the matrix-core kernels take (more than 16 query rows, f16/bf16, head dims of

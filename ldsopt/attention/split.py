@@ -1,0 +1,196 @@
+"""Split-KV (flash-decoding) of a program's `iree_linalg_ext.attention`: the keys split into S
+equal chunks, each chunk's attention a workgroup of its own, then the chunks combined
+(ldsopt-split-attention, passes/split_attention.py).
+
+    A = attention(Q, K, V, scale[, mask]) { region }            out [.., m, .., n]
+becomes
+    K', V'[, mask'] = expand_shape: the key dim k2 -> [S, k2 / S]
+    acc, max, sum = online_attention(Q, K', V', scale[, mask']) { region }
+        a new loop s (read by K', V', the mask and the results, not by Q): per chunk the
+        unnormalized accumulator [s, out dims] (f32), the running max and sum [s, out dims
+        but n] (f32, base 2, from the fills -3.40282347e38 and 0, as IREE's own
+        online_attention starts), which ldsopt-attention's kernel stores as they are;
+    M, L, O = linalg.generic, s reduced (the combine): per output element, over s in order,
+        M' = max(M, max_s), L' = L 2^(M - M') + sum_s 2^(max_s - M'),
+        O' = O 2^(M - M') + acc_s 2^(max_s - M')     (M from -3.40282347e38, L and O from 0)
+    A = linalg.generic: (1 / L) * O, cast to the output's type   (IREE's normalization)
+IREE forms two dispatches: the partial attentions (S times the workgroups) and the combine,
+whose consumer fuses into it; ldsopt-attention lowers both. A chunk whose every score is
+-inf ends with max = -3.40282347e38 and sum 0 and weighs 2^(-3.4e38 - M') = 0 in the combine
+unless every chunk is so, when the output is 0 / 0 = NaN, as unsplit.
+
+Taken: static shapes, the key dim read directly (a projection) by K, V and the mask (which may
+broadcast through constant indices), a score
+region that does not read loop indices (`iree_linalg_ext.index` would see the chunk's key).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, linalg, tensor
+
+
+ATTENTION = "iree_linalg_ext.attention"
+ONLINE = "iree_linalg_ext.online_attention"
+MAX_INIT = -3.40282347e38  # the running max's start, as IREE's online attention fills it
+
+
+@dataclasses.dataclass
+class Candidate:
+    op: ir.Operation
+    maps: list[list[int | None]]  # per operand with a map (q, k, v, scale, [mask], out): its loops
+    roles: list[str]
+    rank: int
+    k2: int                    # the key loop
+    n: int                     # the value loop
+    keys: int                  # extent of k2
+    rows: int                  # query rows (the loops of Q and out that K does not read)
+    groups: int                # the other loops of the output (batch, heads): workgroups unsplit
+
+
+def _loops(m: ir.AffineMap) -> list[int | None] | None:
+    """The loop each result of `m` reads, None for a constant 0 (a broadcast unit dim); None
+    for a map of other expressions."""
+    out = []
+    for e in m.results:
+        if isinstance(e, ir.AffineDimExpr):
+            out.append(ir.AffineDimExpr(e).position)
+        elif isinstance(e, ir.AffineConstantExpr) and ir.AffineConstantExpr(e).value == 0:
+            out.append(None)
+        else:
+            return None
+    return out
+
+
+def match(op: ir.Operation) -> Candidate | None:
+    """The attention op as split.py takes it; None for any other."""
+    if op.name != ATTENTION or len(op.results) != 1:
+        return None
+    maps = [_loops(ir.AffineMapAttr(a).value) for a in op.attributes["indexing_maps"]]
+    if any(m is None for m in maps) or len(maps) not in (5, 6):
+        return None
+    roles = ["q", "k", "v", "scale"] + (["mask"] if len(maps) == 6 else []) + ["out"]
+    if any(None in m for r, m in zip(roles, maps) if r != "mask"):
+        return None  # only a mask may broadcast through constant indices
+    by = dict(zip(roles, maps))
+    operands = dict(zip(roles, op.operands))
+    shaped = [r for r in roles if r != "scale"]
+    if not all(isinstance(operands[r].type, ir.RankedTensorType) and ir.RankedTensorType(operands[r].type).has_static_shape
+               for r in shaped):
+        return None
+    rank = ir.AffineMapAttr(op.attributes["indexing_maps"][0]).value.n_dims
+    sizes = {}
+    for r in shaped:
+        sizes.update((d, e) for d, e in zip(by[r], ir.RankedTensorType(operands[r].type).shape) if d is not None)
+    k2s = [d for d in range(rank) if d in by["k"] and d in by["v"] and d not in by["q"] and d not in by["out"]]
+    ns = [d for d in range(rank) if d in by["v"] and d in by["out"] and d not in by["k"]]
+    if len(k2s) != 1 or len(ns) != 1:
+        return None
+    block = op.regions[0].blocks[0]
+    if any(o.operation.name == "iree_linalg_ext.index" for o in block.operations):
+        return None
+    rows = math.prod(sizes[d] for d in by["q"] if d in by["out"] and d not in by["k"])
+    groups = math.prod(sizes[d] for d in by["out"] if d in by["k"])
+    return Candidate(op, maps, roles, rank, k2s[0], ns[0], sizes[k2s[0]], rows, groups)
+
+
+def _expand(value: ir.Value, at: int, splits: int) -> ir.Value:
+    """`value` with its dim `at` split into [splits, extent / splits]."""
+    t = ir.RankedTensorType(value.type)
+    shape = list(t.shape)
+    shape[at:at + 1] = [splits, shape[at] // splits]
+    groups = [[i] for i in range(at)] + [[at, at + 1]] + [[i + 1] for i in range(at + 1, t.rank)]
+    i64 = ir.IntegerType.get_signless(64)
+    reassociation = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, i) for i in g]) for g in groups])
+    return tensor.ExpandShapeOp(ir.RankedTensorType.get(shape, t.element_type), value, reassociation, [], shape).result
+
+
+def _map(rank: int, dims: list[int | None]) -> ir.AffineMapAttr:
+    return ir.AffineMapAttr.get(ir.AffineMap.get(rank, 0, [ir.AffineDimExpr.get(d) if d is not None
+                                                            else ir.AffineConstantExpr.get(0) for d in dims]))
+
+
+def _filled(shape: list[int], value: float) -> ir.Value:
+    f32 = ir.F32Type.get()
+    return linalg.fill(arith.constant(f32, value), outs=[tensor.EmptyOp(shape, f32).result])
+
+
+def _iterators(kinds: list[str]) -> ir.ArrayAttr:
+    return ir.ArrayAttr.get([ir.Attribute.parse(f"#linalg.iterator_type<{k}>") for k in kinds])
+
+
+def rewrite(c: Candidate, splits: int) -> None:
+    """Replaces the attention by its S = `splits` partial attentions and their combine."""
+    op, s = c.op, c.rank  # the new loop s is the last
+    rank = c.rank + 1
+    by = dict(zip(c.roles, c.maps))
+    operands = dict(zip(c.roles, op.operands))
+    out_t = ir.RankedTensorType(op.results[0].type)
+    out_dims = by["out"]
+    out_shape = list(out_t.shape)
+    stat_dims = [d for d in out_dims if d != c.n]
+    stat_shape = [e for d, e in zip(out_dims, out_shape) if d != c.n]
+    with ir.InsertionPoint(op), op.location:
+        new_operands, new_maps = [], []
+        for role in c.roles[:-1]:
+            value, dims = operands[role], by[role]
+            if c.k2 in dims:
+                at = dims.index(c.k2)
+                value = _expand(value, at, splits)
+                dims = dims[:at] + [s] + dims[at:]
+            new_operands.append(value)
+            new_maps.append(_map(rank, dims))
+        inits = [_filled([splits] + out_shape, 0.0), _filled([splits] + stat_shape, MAX_INIT),
+                 _filled([splits] + stat_shape, 0.0)]
+        new_maps += [_map(rank, [s] + out_dims), _map(rank, [s] + stat_dims), _map(rank, [s] + stat_dims)]
+        online = ir.Operation.create(ONLINE, results=[v.type for v in inits], operands=new_operands + inits,
+                                     attributes={"indexing_maps": ir.ArrayAttr.get(new_maps)}, regions=1)
+        old_block = op.regions[0].blocks[0]
+        block = online.regions[0].blocks.append(*[a.type for a in old_block.arguments])
+        for old_arg, new_arg in zip(old_block.arguments, block.arguments):
+            old_arg.replace_all_uses_with(new_arg)
+        for body_op in list(old_block.operations):
+            block.append(body_op.operation)
+        acc, mx, sm = online.results
+        _combine(acc, mx, sm, out_dims, c.n, out_t, operands["out"], op)
+
+
+def _combine(acc, mx, sm, out_dims: list[int], n: int, out_t: ir.RankedTensorType, out_init: ir.Value,
+             op: ir.Operation) -> None:
+    """The combine generic and the normalization after it; replaces `op`'s result."""
+    r = len(out_dims)
+    pos = {d: i for i, d in enumerate(out_dims)}  # the combine's loops: the output's dims, then s
+    stat = [pos[d] for d in out_dims if d != n]
+    f32 = ir.F32Type.get()
+    shape = list(out_t.shape)
+    inits = [_filled(shape, MAX_INIT), _filled(shape, 0.0), _filled(shape, 0.0)]
+    ident = list(range(r))
+    maps = [_map(r + 1, [r] + ident), _map(r + 1, [r] + stat), _map(r + 1, [r] + stat)] + [_map(r + 1, ident)] * 3
+    comb = linalg.GenericOp([v.type for v in inits], [acc, mx, sm], inits, ir.ArrayAttr.get(maps),
+                            _iterators(["parallel"] * r + ["reduction"]))
+    block = comb.regions[0].blocks.append(*[f32] * 6)
+    a_s, m_s, l_s, m, l, o = block.arguments
+    with ir.InsertionPoint(block):
+        m2 = arith.maximumf(m, m_s)
+        old = _exp2(arith.subf(m, m2))
+        new = _exp2(arith.subf(m_s, m2))
+        l2 = arith.addf(arith.mulf(l, old), arith.mulf(l_s, new))
+        o2 = arith.addf(arith.mulf(o, old), arith.mulf(a_s, new))
+        linalg.YieldOp([m2, l2, o2])
+    norm = linalg.GenericOp([out_t], [comb.results[1], comb.results[2]], [out_init],
+                            ir.ArrayAttr.get([_map(r, ident)] * 3), _iterators(["parallel"] * r))
+    block = norm.regions[0].blocks.append(f32, f32, out_t.element_type)
+    with ir.InsertionPoint(block):
+        value = arith.mulf(arith.divf(arith.constant(f32, 1.0), block.arguments[0]), block.arguments[1])
+        if out_t.element_type != f32:
+            value = arith.truncf(out_t.element_type, value)
+        linalg.YieldOp([value])
+    op.results[0].replace_all_uses_with(norm.result)
+    op.erase()
+
+
+def _exp2(x: ir.Value) -> ir.Value:
+    return ir.Operation.create("math.exp2", results=[x.type], operands=[x]).result
