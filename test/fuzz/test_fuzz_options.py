@@ -41,6 +41,7 @@ INPUTS = {
     "ldsopt-split-reduction": ([("split_reduction/split_reduction.mlir", (None,))], ()),
     "ldsopt-attention": ([("attention/attention.mlir", ("lavapipe", "cuda", "gfx942"))], ()),
     "ldsopt-raise-attention": ([("raise_attention/raise_attention.mlir", (None,))], ()),
+    "ldsopt-split-attention": ([("split_attention/split_attention.mlir", ("cuda", "lavapipe", None))], ()),
 }
 
 # Known defects, fixed on branch `robust`: out-of-range option values are not validated (an
