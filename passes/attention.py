@@ -20,6 +20,10 @@ Contract.
   accumulator, running max and sum stored as they are (the FMA kernel, a workgroup per chunk
   and group of rows), and the combine dispatch after them (ldsopt/attention/combine.py: a
   short reduction run in order per thread, then its elementwise consumer).
+- Options `mma-*` fix the mma.sync kernel's shape (plan.MmaKnobs: warps, rows per warp, keys
+  a tile, LDS stages, padded or swizzled LDS rows; 0 / auto: the plan's choice), so that
+  variants can be timed side by side; a dispatch the mma.sync kernel would take but for them
+  is an error, not a silent fallback. gfx942's MFMA and the FMA kernel do not read them.
 - Left to IREE, with the reason as a remark: dispatches of another form (several attention
   ops, fused producers or consumers other than the normalization, a mask or region the
   contract does not take, other element types, head dims not innermost). A matched
@@ -37,7 +41,7 @@ from ldsopt.attention import match as attention_match
 from ldsopt.attention.emit_fma import FmaEmitter
 from ldsopt.attention.emit_mfma import MfmaEmitter
 from ldsopt.attention.emit_mma import MmaEmitter
-from ldsopt.attention.plan import plan
+from ldsopt.attention.plan import MmaKnobs, plan
 from ldsopt.codegen.kernel import matched_dispatches
 from ldsopt.registry import ModulePass, PassError, option
 from ldsopt.remarks import Unmatched
@@ -49,6 +53,12 @@ class Attention(ModulePass):
     SUMMARY = "Lower attention dispatches to one flash-attention kernel (Q in registers, K/V through LDS, online softmax)"
 
     mma: bool = option(True, "use the target's matrix cores (mma.sync, MFMA) where it has them")
+    mma_warps: int = option(0, "mma.sync: warps a workgroup (0: the plan's)", choices=(0, 1, 2, 4, 8))
+    mma_rows_per_warp: int = option(0, "mma.sync: query rows a warp (0: the plan's)", choices=(0, 16, 32))
+    mma_keys: int = option(0, "mma.sync: keys a tile (0: the plan's)", choices=(0, 16, 32, 64, 128))
+    mma_stages: int = option(0, "mma.sync: LDS tiles of K and V in flight (0: the plan's)", choices=(0, 2, 3, 4))
+    mma_lds_layout: str = option("auto", "mma.sync: LDS rows padded or XOR-swizzled (auto: the plan's)",
+                                 choices=("auto", "pad", "xor"))
 
     def run(self, module: ir.Operation) -> None:
         for _, p, tgt in matched_dispatches(module, (attention_match.ONLINE,), _match, self,
@@ -56,7 +66,11 @@ class Attention(ModulePass):
             if isinstance(p, combine.CombineProblem):
                 combine.emit(p, tgt, self.NAME)
                 continue
-            pl = plan(p, tgt, self.mma)
+            knobs = MmaKnobs(self.mma_warps, self.mma_rows_per_warp, self.mma_keys, self.mma_stages, self.mma_lds_layout)
+            pl = plan(p, tgt, self.mma, knobs)
+            if pl is not None and pl.scheme == "fma" and knobs != MmaKnobs() and plan(p, tgt, self.mma) != pl:
+                raise PassError(p.op.location, f"{self.NAME}: the mma.sync kernel does not fit this attention with "
+                                               f"the options {knobs} ({tgt.name}: {tgt.lds_bytes} bytes of LDS)")
             if pl is None:
                 raise PassError(p.op.location, f"{self.NAME}: no kernel of this attention fits the target "
                                                f"({tgt.name}: {tgt.lds_bytes} bytes of LDS, {tgt.max_threads} threads)")

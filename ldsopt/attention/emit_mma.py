@@ -19,9 +19,12 @@ row tile (mma.py's m16n8k16 layouts, g = lane / 4, t = lane % 4):
   its contraction dim, V's rows: K-strided) come from LDS by `ldmatrix.trans`;
 - O's accumulators (N / 8 of them) rescaled by 2^(m - m') per row.
 K and V tiles go global -> LDS by `cp.async` (16-byte copies, keys past the end zero-filled),
-two LDS tiles: each round waits for its tile, meets at one barrier, starts the next tile's
-copies into the other buffer, and computes (the copies run under the math). LDS rows are padded
-by 16 bytes so that the 8 rows an ldmatrix matrix reads fall in different banks.
+`plan.stages` LDS tiles: the first stages - 1 tiles' copies start before the loop, each a
+group; each round waits for its tile (all but the stages - 2 newest groups landed), meets at
+one barrier, starts the copies of the tile stages - 1 ahead into the buffer the previous round
+computed on, and computes (the copies run under the math). The 8 rows an ldmatrix matrix
+reads fall in different banks: LDS rows padded by 16 bytes, or (`plan.swizzle`) unpadded with
+16-byte chunk c of row r stored at chunk c ^ (r % 8) (plan.swizzle_removes_conflicts).
 """
 
 from __future__ import annotations
@@ -32,9 +35,9 @@ from iree.compiler.dialects import arith, gpu, scf, vector
 
 from ldsopt.layout import index_expr, mma
 from ldsopt.attention.emit import AttentionEmitter, _f32
+from ldsopt.attention.plan import CHUNK_BYTES, PAD_BYTES, SWIZZLE_ROWS
+from ldsopt.ir_types import element_bits
 from ldsopt.matmul import dtl_emit
-
-PAD = 8  # elements after each LDS row (16 bytes of f16)
 
 
 def acc_as_operand(acc: mma.OperandLayout, operand: mma.OperandLayout, n: int, lanes: int) -> list[tuple[int, int]] | None:
@@ -71,8 +74,11 @@ class MmaEmitter(AttentionEmitter):
         self.p_from_acc = acc_as_operand(self.intr.c, self.intr.a, self.intr.n, lane_count)
         assert self.p_from_acc is not None
         self.q = [[self._q_fragment(rt, c) for c in range(self.d1 // self.intr.k)] for rt in range(pl.warp_rows)]
-        self.lds = {"k": self.alloc([2, pl.bn, self.d1 + PAD], p.elem_type),
-                    "v": self.alloc([2, pl.bn, self.dn + PAD], p.elem_type)}
+        eb = element_bits(p.elem_type) // 8
+        pad = 0 if pl.swizzle else PAD_BYTES // eb
+        self.chunk = CHUNK_BYTES // eb
+        self.lds = {"k": self.alloc([pl.stages, pl.bn, self.d1 + pad], p.elem_type),
+                    "v": self.alloc([pl.stages, pl.bn, self.dn + pad], p.elem_type)}
         self.src = {r: dtl_emit.dma_source(self, self.mem[r]) for r in ("k", "v")}
         acc_t = self.intr.c.register_type(_f32())
         self.rows = sorted(set(self.intr.c.d_first))  # the accumulator rows a lane holds
@@ -106,7 +112,15 @@ class MmaEmitter(AttentionEmitter):
         vt = ir.VectorType.get([lay.elems], p.elem_type)
         return vector.shape_cast(lay.register_type(p.elem_type), vector.from_elements(vt, flat))
 
-    # --- K and V: cp.async into two LDS tiles ---
+    def lds_col(self, row: ir.Value, col: ir.Value) -> ir.Value:
+        """Where column `col` (a multiple of a 16-byte chunk) of LDS row `row` is stored."""
+        if not self.pl.swizzle:
+            return col
+        chunk = arith.divui(col, self.idx(self.chunk))
+        turned = arith.xori(chunk, arith.remui(row, self.idx(SWIZZLE_ROWS)))
+        return arith.muli(turned, self.idx(self.chunk))
+
+    # --- K and V: cp.async into `stages` LDS tiles ---
 
     def copy_tile(self, tile: ir.Value, buf: ir.Value) -> None:
         """Starts this thread's cp.async copies of key tile `tile` into LDS tile `buf`, one group."""
@@ -119,7 +133,7 @@ class MmaEmitter(AttentionEmitter):
                 kv = arith.addi(kv0, key)
                 inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size))
                 at = {p.k2: arith.minui(kv, self.idx(self.kv_size - 1)), (p.k1 if role == "k" else p.n): col}
-                tokens.append(dtl_emit.async_copy(self.lds[role], [buf, key, col], self.src[role],
+                tokens.append(dtl_emit.async_copy(self.lds[role], [buf, key, self.lds_col(key, col)], self.src[role],
                                                   self.indices(role, at), pl.vector, inside))
         self.group = ir.Operation.create("nvgpu.device_async_create_group", results=[dtl_emit.async_token()],
                                          operands=tokens).result
@@ -133,17 +147,20 @@ class MmaEmitter(AttentionEmitter):
                             attributes={"numGroups": ir.IntegerAttr.get(i32, in_flight)})
 
     def run_tiles(self) -> None:
+        stages = self.pl.stages
         visited, first_region = self.tile_bounds()
-        self.copy_tile(self.idx(0), self.idx(0))
-        self.first_group = self.group
+        for s in range(stages - 1):
+            self.copy_tile(self.clamp_tile(self.idx(s)), self.idx(s))
+            if s == 0:
+                self.first_group = self.group
         loop = scf.ForOp(self.idx(0), visited, self.idx(1), self.state)
         with ir.InsertionPoint(loop.body):
             tile = loop.induction_variable
-            self.wait_copies(0)
+            self.wait_copies(stages - 2)
             gpu.barrier()
-            nxt = arith.addi(tile, self.idx(1))
-            self.copy_tile(self.clamp_tile(nxt), arith.remui(nxt, self.idx(2)))
-            buf = arith.remui(tile, self.idx(2))
+            ahead = arith.addi(tile, self.idx(stages - 1))
+            self.copy_tile(self.clamp_tile(ahead), arith.remui(ahead, self.idx(stages)))
+            buf = arith.remui(tile, self.idx(stages))
             state = list(loop.inner_iter_args)
             if self.p.region and self.p.causal is not None:
                 needs = arith.cmpi(arith.CmpIPredicate.uge, tile, first_region)
@@ -172,7 +189,8 @@ class MmaEmitter(AttentionEmitter):
             row, col = arith.addi(self.add(f, x0), r), self.add(kv, k0)
         else:
             row, col = arith.addi(self.add(kv, k0), r), self.add(f, x0)
-        return load.emit(self.intr.b.register_type(self.p.elem_type), self.lds[role], [buf, row, col], role == "v")
+        return load.emit(self.intr.b.register_type(self.p.elem_type), self.lds[role], [buf, row, self.lds_col(row, col)],
+                         role == "v")
 
     def tile_step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], with_region: bool) -> list[ir.Value]:
         intr, pl = self.intr, self.pl

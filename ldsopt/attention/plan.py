@@ -2,6 +2,18 @@
 query rows and keys per tile, kv-split groups, threads; `plan` chooses it from the problem and
 the target, None where nothing fits (the pass then leaves the dispatch, with the reason).
 
+mma.sync (`plan_mma`, emit_mma.py): W warps of R row tiles of 16 (BM = 16 W R rows a
+workgroup), BN keys a tile, `stages` LDS tiles of K and V in flight by cp.async, the LDS rows
+padded or XOR-swizzled. `MmaKnobs` (ldsopt-attention's options) fixes any of them; the plan
+chooses the rest: R = 2 where the head dims allow the registers (up to 64: FlashAttention-2's
+32 rows a warp, each K and V fragment read from LDS feeding two products), else 1; W = 4,
+fewer (then R = 1) where the grid would leave compute units idle (BERT's 12 heads of 512
+rows: 48 workgroups of 128 rows, 192 of 32); BN = 64; two stages; LDS rows padded by 16
+bytes, or XOR-swizzled where only that fits the LDS (e.g. three stages of 64 keys at head dim
+128): the bank model finds both free of conflicts (`swizzle_removes_conflicts`: rows of whole
+groups of 8 chunks, head dims of multiples of 64), the swizzle in less LDS but with an XOR
+in each address (more registers: 208 against 168 at head dim 128).
+
 FMA (every target; lavapipe): `lanes` consecutive lanes of a subgroup share a query row (as
 many as the subgroup has, each with at least 4 of the head dim where it allows), each
 holding an interleaved 1/lanes of its head dim (Q) and value dim (accumulator); a score is
@@ -29,6 +41,10 @@ MMA_KEYS = 64           # keys a tile, mma.sync
 MMA_MAX_HEAD = 128
 MMA_TWO_ROW_TILES_HEAD = 64  # head dims up to this take two row tiles a warp (O, S, Q: 64 + 64 + 32 registers)
 MMA_MIN_ROWS = 16
+MMA_STAGES = 2
+CHUNK_BYTES = 16        # a cp.async copy, an ldmatrix row
+SWIZZLE_ROWS = 8        # the rows an XOR swizzle spreads over the banks (an ldmatrix matrix's)
+PAD_BYTES = 16          # after each padded LDS row
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,6 +57,8 @@ class AttentionPlan:
     lanes: int = 1         # FMA: lanes sharing a row
     vector: int = 1        # elements of a global read of K or V
     warp_rows: int = 1     # matrix cores: intrinsic row tiles of a warp (16 rows each)
+    stages: int = 2        # mma.sync: LDS tiles of K and V (cp.async groups in flight + 1)
+    swizzle: bool = False  # mma.sync: LDS rows XOR-swizzled in 16-byte chunks instead of padded
 
     @property
     def threads(self) -> int:
@@ -84,11 +102,40 @@ def plan_fma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
     return None
 
 
-def plan_mma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
-    """mma.sync m16n8k16 (emit_mma.py): 4 warps of 16 rows (32 for head dims up to 64), 64 keys
-    a tile, cp.async copies of 16 bytes; for head dims of multiples of 16 up to MMA_MAX_HEAD (the accumulators of O and S,
-    Q's fragments: at 128, 64 + 32 + 32 registers a thread), with more rows than MMA_MIN_ROWS
-    (fewer: decode, memory-bound, the FMA kernel's key splits fill the threads instead)."""
+@dataclasses.dataclass(frozen=True)
+class MmaKnobs:
+    """What ldsopt-attention's options fix of the mma.sync plan; 0 / "auto": the plan's choice."""
+
+    warps: int = 0
+    rows_per_warp: int = 0   # 16 or 32
+    keys: int = 0            # keys a tile, a multiple of 16
+    stages: int = 0
+    lds_layout: str = "auto"  # "pad", "xor" or "auto"
+
+
+def swizzle_removes_conflicts(row_bytes: int, tgt: Target) -> bool:
+    """Whether XOR-swizzling 16-byte chunks by row % 8 keeps an ldmatrix matrix (8 rows, one
+    chunk each, the same logical chunk) and a row's cp.async writes free of bank conflicts
+    (the bank model of ldsopt/layout/banks.py), for rows of `row_bytes`: rows of whole groups
+    of 8 chunks, so that the swizzled chunk stays in its row."""
+    chunks = row_bytes // CHUNK_BYTES
+    if row_bytes % CHUNK_BYTES or chunks % SWIZZLE_ROWS:
+        return False
+    banks = tgt.bank_model()
+
+    def at(row: int, chunk: int) -> int:
+        return row * row_bytes + (chunk ^ (row % SWIZZLE_ROWS)) * CHUNK_BYTES
+    reads = [banks.conflicts([at(r, c) for r in range(SWIZZLE_ROWS)], CHUNK_BYTES) for c in range(chunks)]
+    writes = [banks.conflicts([at(r, c) for c in range(chunks)], CHUNK_BYTES) for r in range(SWIZZLE_ROWS)]
+    return not any(reads) and not any(writes)
+
+
+def plan_mma(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs()) -> AttentionPlan | None:
+    """mma.sync m16n8k16 (emit_mma.py; the choices: the module docstring), cp.async copies of
+    16 bytes; for head dims of multiples of 16 up to MMA_MAX_HEAD (the accumulators of O and
+    S, Q's fragments: at 128 with 16 rows a warp, 64 + 32 + 32 registers a thread), with more
+    rows than MMA_MIN_ROWS (fewer: decode, memory-bound, which ldsopt-split-attention splits
+    and the FMA kernel's key splits fill the threads instead). None where the knobs do not fit."""
     intrinsic = mma.INTRINSICS.get((mma.family(tgt.backend, tgt.arch), str(p.elem_type)))
     if intrinsic is None or not intrinsic.name.startswith("NV_MMA_SYNC") or intrinsic.b_load is None \
             or not tgt.async_copy:
@@ -96,16 +143,41 @@ def plan_mma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
     d1, dn = p.size(p.k1), p.size(p.n)
     if d1 % intrinsic.k or dn % intrinsic.k or max(d1, dn) > MMA_MAX_HEAD or p.size(p.row) <= MMA_MIN_ROWS:
         return None
-    vector = copy_vector(p, tgt)
-    warps = MMA_WARPS
-    # Two row tiles a warp (128 rows a workgroup, FlashAttention-2's 32 rows a warp) where the
-    # registers allow: each K and V fragment read from LDS then feeds two products.
-    warp_rows = 2 if max(d1, dn) <= MMA_TWO_ROW_TILES_HEAD else 1
-    pl = AttentionPlan(intrinsic.name, warps * intrinsic.m * warp_rows, MMA_KEYS, 1, warps * intrinsic.subgroup, 1,
-                       vector, warp_rows)
+    keys = knobs.keys or MMA_KEYS
+    if keys % intrinsic.k:
+        return None
     eb = element_bits(p.elem_type) // 8
-    lds = 2 * MMA_KEYS * (d1 + dn + 16) * eb
-    return pl if lds <= tgt.lds_bytes else None
+    stages = knobs.stages or MMA_STAGES
+    xor_ok = all(swizzle_removes_conflicts(d * eb, tgt) for d in (d1, dn))
+
+    def fits(pad: int) -> bool:
+        return stages * keys * (d1 + dn + 2 * pad) * eb <= tgt.lds_bytes
+    padded = fits(PAD_BYTES // eb)
+    swizzle = {"xor": True, "pad": False}.get(knobs.lds_layout, not padded and xor_ok)
+    if (swizzle and not (xor_ok and fits(0))) or (not swizzle and not padded):
+        return None
+    rows = p.size(p.row)
+    for warps, warp_rows in _shapes(knobs, max(d1, dn)):
+        bm = warps * intrinsic.m * warp_rows
+        if warps * intrinsic.subgroup > tgt.max_threads:
+            continue
+        fills = tgt.compute_units is None or math.ceil(rows / bm) * p.groups >= tgt.compute_units
+        last = (warps, warp_rows) == _shapes(knobs, max(d1, dn))[-1]
+        if fills or last:
+            return AttentionPlan(intrinsic.name, bm, keys, 1, warps * intrinsic.subgroup, 1, copy_vector(p, tgt),
+                                 warp_rows, stages, swizzle)
+    return None
+
+
+def _shapes(knobs: MmaKnobs, head: int) -> list[tuple[int, int]]:
+    """(warps, row tiles a warp) to try in turn: the knobs' where given, else from the most rows
+    a workgroup down, the first whose grid fills the compute units taken (or the last)."""
+    if knobs.rows_per_warp:
+        tiles = [knobs.rows_per_warp // 16]
+    else:
+        tiles = [2, 1] if head <= MMA_TWO_ROW_TILES_HEAD else [1]
+    warps = [knobs.warps] if knobs.warps else [MMA_WARPS, MMA_WARPS // 2]
+    return sorted({(w, t) for w in warps for t in tiles}, key=lambda wt: (-wt[0] * wt[1], -wt[0]))
 
 
 def plan_mfma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
@@ -127,7 +199,7 @@ def plan_mfma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
     return None
 
 
-def plan(p: AttentionProblem, tgt: Target, use_mma: bool = True) -> AttentionPlan | None:
+def plan(p: AttentionProblem, tgt: Target, use_mma: bool = True, knobs: MmaKnobs = MmaKnobs()) -> AttentionPlan | None:
     """The matrix-core plan where the target and problem have one (and `use_mma`), else FMA's.
     The partial form (split-KV chunks: decode, few rows) takes the FMA kernel."""
-    return (use_mma and p.norm is not None and (plan_mma(p, tgt) or plan_mfma(p, tgt))) or plan_fma(p, tgt)
+    return (use_mma and p.norm is not None and (plan_mma(p, tgt, knobs) or plan_mfma(p, tgt))) or plan_fma(p, tgt)

@@ -4,6 +4,7 @@
 // on CUDA the mma.sync one (few query rows: FMA with the keys split over thread groups).
 // RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-attention, canonicalize, cse)' | filecheck %s --check-prefix=FMA
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-attention, canonicalize, cse)' | filecheck %s --check-prefix=MMA
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-attention{mma-warps=4 mma-rows-per-warp=32 mma-stages=3 mma-lds-layout=xor}, canonicalize, cse)' | filecheck %s --check-prefix=KNOBS
 
 // Plain, 6 (batch x heads) x 80 queries x 100 keys x 64, f16.
 // The FMA kernel: 16 rows of 8 lanes (subgroups of 8 on lavapipe), each lane 8 of the head dim; K and V
@@ -22,10 +23,11 @@
 // The output: the normalizing generic's body, (1 / sum) * acc and the cast to f16, rows past 80 not stored.
 // FMA:         arith.divf %{{.+}}, %{{.+}} : vector<4xf32>
 // FMA:         arith.truncf %{{.+}} : vector<4xf32> to vector<4xf16>
-// CUDA: 4 warps of 32 rows (two row tiles: each K and V fragment feeds two mma.sync), 64-key tiles
-// by cp.async (16 bytes, zero-filled past the keys) into two padded LDS buffers; S by mma.sync with
-// K's fragments by ldmatrix, P V with V's by ldmatrix.trans.
-// MMA:       workgroup_size = [128, 1, 1] subgroup_size = 32
+// CUDA: 6 x 80 query rows leave most of the H200's 132 SMs idle whatever the shape, so the plan
+// takes its fewest rows a workgroup, 2 warps of 16; 64-key tiles by cp.async (16 bytes, zero-filled
+// past the keys) into two padded LDS buffers; S by mma.sync with K's fragments by ldmatrix, P V
+// with V's by ldmatrix.trans.
+// MMA:       workgroup_size = [64, 1, 1] subgroup_size = 32
 // MMA-LABEL: func.func @plain_f16
 // MMA:         %[[K:.+]] = memref.alloc() : memref<2x64x72xf16, #gpu.address_space<workgroup>>
 // MMA:         %[[V:.+]] = memref.alloc() : memref<2x64x72xf16, #gpu.address_space<workgroup>>
@@ -36,7 +38,6 @@
 // MMA-NEXT:      gpu.barrier
 // MMA:           %[[KB:.+]] = nvgpu.ldmatrix %[[K]][{{.*}}] numTiles = 2 transpose = false
 // MMA-NEXT:      nvgpu.mma.sync(%{{.+}}, %[[KB]], %{{.+}}) mmaShape = [16, 8, 16] : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
-// MMA-NEXT:      nvgpu.mma.sync(%{{.+}}, %[[KB]], %{{.+}}) mmaShape = [16, 8, 16]
 // The row max across the quad of lanes sharing a row; P = 2^(S - m) by PTX's ex2.
 // MMA:           gpu.shuffle xor %{{.+}}, %c1_i32, %c32_i32 : f32
 // MMA:           gpu.shuffle xor %{{.+}}, %c2_i32, %c32_i32 : f32
@@ -48,6 +49,22 @@
 // MMA-NEXT:      nvgpu.mma.sync(%[[PA]], %[[VB]], %{{.+}}) mmaShape = [16, 8, 16]
 // MMA-NOT:       memref.store
 // MMA:           scf.yield
+// The options fix the shape: 4 warps of 32 rows (two row tiles: each K and V fragment feeds two
+// mma.sync), three LDS stages (two tiles' copies in flight: the wait lets the newest group pend),
+// rows unpadded, 16-byte chunk c of row r at chunk c ^ (r % 8).
+// KNOBS:       workgroup_size = [128, 1, 1] subgroup_size = 32
+// KNOBS-LABEL: func.func @plain_f16
+// KNOBS:         %[[K:.+]] = memref.alloc() : memref<3x64x64xf16, #gpu.address_space<workgroup>>
+// KNOBS:         nvgpu.device_async_create_group
+// KNOBS:         nvgpu.device_async_create_group
+// KNOBS:         scf.for
+// KNOBS:           nvgpu.device_async_wait %{{.+}} numGroups = 1
+// KNOBS-NEXT:      gpu.barrier
+// KNOBS:           %[[X:.+]] = arith.xori %{{.+}}, %{{.+}} : index
+// KNOBS-NEXT:      %[[COL:.+]] = arith.muli %[[X]], %c8 : index
+// KNOBS:           %[[KB:.+]] = nvgpu.ldmatrix %[[K]][%{{.+}}, %{{.+}}, %[[COL]]] numTiles = 2 transpose = false
+// KNOBS-NEXT:      nvgpu.mma.sync(%{{.+}}, %[[KB]], %{{.+}}) mmaShape = [16, 8, 16]
+// KNOBS-NEXT:      nvgpu.mma.sync(%{{.+}}, %[[KB]], %{{.+}}) mmaShape = [16, 8, 16]
 
 
 // -----
