@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The attention kernels' variants on the H200 (issue 33), compiled here, replayed there in one call.
+#
+#   bench/attention_sweep.sh prepare DIR     # here (the compiler): fills DIR (< 40 MiB)
+#   bench/attention_sweep.sh replay DIR OUT  # there (runtime wheel, torch): values, then timings
+#
+# prepare makes
+# - DIR/values/NAME: `lds-run --target cuda --prepare` of every attention e2e program with the
+#   default pipelines (decode split by ldsopt-split-attention), and DIR/values-knobs/NAME of the
+#   matrix-core ones under the mma.sync options that the defaults do not take (32 rows a warp,
+#   three stages, XOR-swizzled LDS), so that each code path's values are checked on the GPU;
+# - DIR/bench-default: `lds-bench --prepare` of every attention case with the default
+#   pipelines (replayed with IREE's default and PyTorch's SDPA beside it);
+# - DIR/bench-VARIANT: the cases a variant changes, under ldsopt-attention's mma.sync options
+#   (VARIANTS below) or another split of decode's keys (the program pipeline), replayed for
+#   ldsopt alone.
+# replay runs `python -m ldsopt.run.replay` on both value suites, then `python -m
+# ldsopt.measure.bench_replay` on each bench folder into OUT/NAME, and prints each results.md.
+set -euo pipefail
+mode=${1:?usage: bench/attention_sweep.sh prepare DIR | replay DIR OUT}
+dir=${2:?usage: bench/attention_sweep.sh prepare DIR | replay DIR OUT}
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+# The rest of the default pipeline after ldsopt-attention (what an attention case's dispatches see).
+REST="ldsopt-vector-distribute, ldsopt-lower-elementwise, canonicalize, cse"
+PROGRAM_REST="ldsopt-split-reduction"
+SQ="attention_1x12x512x64_f16,attention_4x16x1024x64_f16,attention_causal_1x12x512x64_f16,attention_causal_4x16x1024x64_f16"
+D128="attention_1x32x2048x128_f16,attention_causal_1x32x2048x128_f16"
+DECODE="attention_1x32x1x4096x128_f16"
+# name|ldsopt-attention options|cases|program pipeline ('-': the default)
+VARIANTS=(
+  "w4r32|mma-warps=4 mma-rows-per-warp=32|$SQ|-"
+  "w4r16|mma-warps=4 mma-rows-per-warp=16|$SQ,$D128|-"
+  "w2r16|mma-warps=2 mma-rows-per-warp=16|$SQ,$D128|-"
+  "w8r16|mma-warps=8 mma-rows-per-warp=16|$SQ,$D128|-"
+  "w2r32|mma-warps=2 mma-rows-per-warp=32|$SQ|-"
+  "keys32|mma-keys=32|$SQ,$D128|-"
+  "keys128|mma-keys=128|$SQ|-"
+  "stages3|mma-stages=3|$SQ,$D128|-"
+  "xor|mma-lds-layout=xor|$SQ,$D128|-"
+  "keys32s3|mma-keys=32 mma-stages=3|$D128|-"
+  "split8||$DECODE|ldsopt-raise-attention, ldsopt-split-attention{splits=8}, $PROGRAM_REST"
+  "split32||$DECODE|ldsopt-raise-attention, ldsopt-split-attention{splits=32}, $PROGRAM_REST"
+  "nosplit||$DECODE|ldsopt-raise-attention, $PROGRAM_REST"
+)
+KNOBS="mma-warps=4 mma-rows-per-warp=32 mma-stages=3 mma-lds-layout=xor"
+MATRIX_CORE="plain_f16_2x3x80x100x64 causal_f16_1x2x100x100x64 vdim_f16_2x2x40x50x64x80 mask_i1_bf16_2x2x24x41x64"
+
+prepare() {
+  mkdir -p "$dir"
+  local programs=$here/test/e2e/programs/attention
+  for f in "$programs"/*.mlir; do
+    name=$(basename "$f" .mlir)
+    lds-run "$f" --target cuda --prepare "$dir/values/$name" >/dev/null
+  done
+  for name in $MATRIX_CORE; do
+    lds-run "$programs/$name.mlir" --target cuda --prepare "$dir/values-knobs/$name" \
+      --pipeline "builtin.module(ldsopt-attention{$KNOBS}, $REST)" >/dev/null
+  done
+  cases=$(python3 -c "from ldsopt.measure import cases; print(','.join(c.name for c in cases.ATTENTION))")
+  lds-bench --target cuda --prepare "$dir/bench-default" --cases "$cases"
+  for v in "${VARIANTS[@]}"; do
+    IFS='|' read -r name opts cases program <<<"$v"
+    args=(--target cuda --prepare "$dir/bench-$name" --cases "$cases")
+    [ -n "$opts" ] && args+=(--pipeline "builtin.module(ldsopt-attention{$opts}, $REST)")
+    [ "$program" != - ] && args+=(--program-pipeline "builtin.module($program)")
+    lds-bench "${args[@]}"
+  done
+  # The IREE-default modules of the variant folders are never timed (--variants ldsopt): dropped.
+  find "$dir" -path "$dir/bench-default" -prune -o -type d -name iree-default -print0 | xargs -0 rm -rf
+  du -sh "$dir"
+}
+
+replay() {
+  local out=${3:?usage: bench/attention_sweep.sh replay DIR OUT}
+  mkdir -p "$out"
+  python -m ldsopt.run.replay "$dir/values" --require-ldsopt | tee "$out/values.log"
+  python -m ldsopt.run.replay "$dir/values-knobs" --require-ldsopt | tee "$out/values-knobs.log"
+  python -m ldsopt.measure.bench_replay "$dir/bench-default" --out "$out/default"
+  for b in "$dir"/bench-*; do
+    name=${b##*/bench-}
+    [ "$name" = default ] && continue
+    python -m ldsopt.measure.bench_replay "$b" --out "$out/$name" --variants ldsopt --no-torch
+  done
+  for r in "$out"/*/results.md; do echo "== $r"; cat "$r"; done
+}
+
+case $mode in
+  prepare) prepare ;;
+  replay) replay "$@" ;;
+  *) echo "usage: bench/attention_sweep.sh prepare DIR | replay DIR OUT" >&2; exit 2 ;;
+esac
