@@ -14,7 +14,7 @@ Splits an `iree_linalg_ext.attention` where
   units (`target.Target.compute_units`; lds-run and lds-bench name the target of the program,
   lds-opt --target too; with no target nothing is split);
 - the keys have a divisor S in [2, max-splits] leaving chunks of at least `min-chunk` keys:
-  S nearest to `waves` x compute units / groups (split_reduction.choose_splits), or
+  S nearest to `waves` x compute units / groups (ldsopt/reduction/plan.py's choose_splits), or
   `splits` where given.
 Anything else is left alone.
 """
@@ -27,7 +27,7 @@ from iree.compiler import ir
 
 from ldsopt import target as target_model
 from ldsopt.attention import split
-from ldsopt.passes.split_reduction import choose_splits
+from ldsopt.reduction.plan import choose_splits
 from ldsopt.registry import ModulePass, option
 
 

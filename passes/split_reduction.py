@@ -41,24 +41,8 @@ from iree.compiler.dialects import arith, linalg, tensor
 
 from ldsopt.codegen.combining import combining_op, identity_attr
 from ldsopt.codegen.elementwise import map_dims
+from ldsopt.reduction.plan import choose_splits
 from ldsopt.registry import ModulePass, option
-
-
-def choose_splits(extent: int, outputs: int, target_outputs: int, max_splits: int, min_chunk: int) -> int | None:
-    """S, the number of partials per output: a divisor of `extent` in [2, max_splits] whose
-    chunks keep at least `min_chunk` elements, nearest to target_outputs / outputs on a log
-    scale; among those within a factor of two of it, powers of two first. None if none."""
-    goal = math.ceil(target_outputs / outputs)
-    candidates = [s for s in range(2, min(max_splits, extent // min_chunk) + 1) if extent % s == 0]
-    if not candidates:
-        return None
-
-    def key(s: int):
-        distance = abs(math.log2(s / goal))
-        near = distance <= 1
-        return not near, near and s & (s - 1) != 0, distance
-
-    return min(candidates, key=key)
 
 
 # A lowering the user chose for this op, which a split would drop.

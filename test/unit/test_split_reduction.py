@@ -2,7 +2,7 @@
 
 import pytest
 
-from ldsopt.passes.split_reduction import choose_splits
+from ldsopt.reduction.plan import choose_splits
 
 
 @pytest.mark.parametrize("extent,outputs,expected", [
