@@ -75,13 +75,13 @@ prepare() {
 replay() {
   local out=${3:?usage: bench/attention_sweep.sh replay DIR OUT}
   mkdir -p "$out"
-  python -m ldsopt.run.replay "$dir/values" --require-ldsopt | tee "$out/values.log"
-  python -m ldsopt.run.replay "$dir/values-knobs" --require-ldsopt | tee "$out/values-knobs.log"
-  python -m ldsopt.measure.bench_replay "$dir/bench-default" --out "$out/default"
+  "${PYTHON:-python3}" -m ldsopt.run.replay "$dir/values" --require-ldsopt | tee "$out/values.log"
+  "${PYTHON:-python3}" -m ldsopt.run.replay "$dir/values-knobs" --require-ldsopt | tee "$out/values-knobs.log"
+  "${PYTHON:-python3}" -m ldsopt.measure.bench_replay "$dir/bench-default" --out "$out/default"
   for b in "$dir"/bench-*; do
     name=${b##*/bench-}
     [ "$name" = default ] && continue
-    python -m ldsopt.measure.bench_replay "$b" --out "$out/$name" --variants ldsopt --no-torch
+    "${PYTHON:-python3}" -m ldsopt.measure.bench_replay "$b" --out "$out/$name" --variants ldsopt --no-torch
   done
   for r in "$out"/*/results.md; do echo "== $r"; cat "$r"; done
 }
