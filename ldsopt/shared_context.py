@@ -1,11 +1,13 @@
 """The one MLIR context of a tool's process (`get`).
 
 Making an `ir.Context` loads every dialect IREE's bindings register, which costs more than
-most of what a short command then does with it, and one lds-run made nine. A tool's modules are parsed, transformed and printed within its one command, so they share one
-context. It is made on first use in the process that uses it, never before a fork: a context
-starts its thread pool lazily, and threads do not survive a fork.
+most of what a short command then does with it, and one lds-run made nine. A tool's modules
+are parsed, transformed and printed within its one command, so they share one context. It is
+made on first use in the process that uses it, never before a fork: a context starts its
+thread pool lazily, and threads do not survive a fork.
 
-lds-opt keeps a context of its own per input (it sets the parser's flags and diagnostics on it).
+No tool makes a second one. lds-opt sets its parser's flags on this context and attaches each
+input chunk's diagnostic handler to it for that chunk alone.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from ldsopt.cli import output_file
 from ldsopt.measure import bench
 from ldsopt.run import driver
 from ldsopt.layout import dtl
+from ldsopt import shared_context
 from ldsopt import target as target_model
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import matches
@@ -57,7 +58,7 @@ def rows(name: str, text: str, target: str = "gfx942") -> list[Row]:
     with tempfile.TemporaryDirectory() as folder:
         configured = driver.configure(text, tgt_known, folder)
     out = []
-    with ir.Context():
+    with shared_context.get():
         module = ir.Module.parse(configured)
         for d, p, tgt in matches(module.operation, "dtl-report"):
             pl, _ = MatmulLds().plan_dispatch(d, p, tgt)

@@ -12,7 +12,7 @@ import traceback
 
 from iree.compiler import ir, passmanager
 
-from ldsopt import diagnostics, pipeline, registry, remarks, syntax_upgrade
+from ldsopt import diagnostics, pipeline, registry, remarks, shared_context, syntax_upgrade
 from ldsopt.cli import arguments, output_file
 from ldsopt.run import iree_tools
 from ldsopt.diagnostics import Diagnostic
@@ -81,8 +81,10 @@ def printing(args) -> pipeline.Printing:
         debug_info=args.mlir_print_debuginfo, generic=args.mlir_print_op_generic)
 
 
-def new_context(args) -> ir.Context:
-    ctx = ir.Context()
+def context(args) -> ir.Context:
+    """The process's one context (ldsopt.shared_context), set for these arguments: every chunk
+    is parsed in it, each with its own diagnostic handler (process_chunk)."""
+    ctx = shared_context.get()
     ctx.allow_unregistered_dialects = args.allow_unregistered_dialect
     if args.mlir_disable_threading:
         ctx.enable_multithreading(False)
@@ -92,14 +94,14 @@ def new_context(args) -> ir.Context:
 def process_chunk(text: str, args, path: str | None = None) -> tuple[str | None, list[Diagnostic]]:
     """Returns (printed module or None on failure, diagnostics); `path` is the file `text` is
     all of, if it is."""
-    ctx = new_context(args)
+    ctx = context(args)
     collected: list[Diagnostic] = []
 
     def handler(d):
         collected.append(diagnostics.from_mlir(d))
         return True
 
-    ctx.attach_diagnostic_handler(handler)
+    handle = ctx.attach_diagnostic_handler(handler)
     try:
         module = _parse(text, ctx, args.upgrade_iree_syntax, path)
         if args.target:
@@ -120,6 +122,8 @@ def process_chunk(text: str, args, path: str | None = None) -> tuple[str | None,
         return None, collected + diagnostics.from_error(e)
     except syntax_upgrade.SyntaxUpgradeError as e:
         return None, collected + [Diagnostic("error", e.line, 1, e.message)]
+    finally:
+        handle.detach()  # the next chunk's diagnostics are its own
 
 
 _EXPECTED = re.compile(r"expected-(error|warning|remark|note)\s*(?:@([+-]\d+|above|below))?\s*\{\{(.*?)\}\}")
@@ -176,7 +180,7 @@ def show_dialects(stream) -> None:
     this context loads it."""
     out = subprocess.run([iree_tools.tool("iree-opt"), "--show-dialects"], capture_output=True, text=True, check=True)
     names = out.stdout.split(":", 1)[1].replace(",", " ").split()
-    ctx = ir.Context()
+    ctx = shared_context.get()
     available = []
     for name in names:
         try:
@@ -199,7 +203,7 @@ def known_pass(name: str) -> bool:
     if registry.is_registered(name):
         return True
     try:
-        passmanager.PassManager("builtin.module", ir.Context()).add(name)
+        passmanager.PassManager("builtin.module", shared_context.get()).add(name)
         return True
     except ValueError:
         return False

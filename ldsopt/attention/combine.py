@@ -7,9 +7,10 @@ Matches a dispatch of two `linalg.generic`s between whole-tensor loads and one s
   identity map of the parallel loops; its inputs, loads of bindings, read through projections;
 - E: all-parallel, elementwise, over the same loops (identity maps), reading R's results and
   loads, its one result stored.
-Whatever R's body is (the split's online-softmax merge, or any other), the kernel computes what
-linalg says it computes: each output element's results from their fills, R's body applied
-for the reduced loop's values in order, then E's body.
+R must be the split's online-softmax merge (its three results and its ops): a matmul of a short K
+with an epilogue has the same shape and is ldsopt-matmul-lds's. The kernel computes what linalg
+says R and E compute: each output element's results from their fills, R's body applied for the
+reduced loop's values in order, then E's body.
 
 The kernel: each thread owns `vector` consecutive elements along the innermost loop (a vector
 where every input that reads that loop has it innermost; 1 otherwise), 128 threads a
@@ -56,6 +57,24 @@ def _fill_value(v: ir.Value) -> ir.Value | None:
     return cst if isinstance(cst, ir.OpResult) and cst.owner.name == "arith.constant" else None
 
 
+# The body of ldsopt/attention/split.py's combine: M' = max(M, m), L' = L 2^(M-M') + l 2^(m-M'),
+# O' = O 2^(M-M') + o 2^(m-M'), as the counts of its ops (three results: max, sum, output).
+_MERGE_OPS = {"arith.maximumf": 1, "arith.subf": 2, "math.exp2": 2, "arith.mulf": 4, "arith.addf": 2,
+              "linalg.yield": 1}
+
+
+def _merges_softmax_partials(red: ir.Operation) -> bool:
+    """Whether `red` is split-KV's combine. The kernel would compute any short reduction right,
+    but ldsopt-attention runs first in the pipeline: another reduction with an elementwise
+    consumer (a matmul of a short K and its epilogue) is another pass's to take."""
+    if len(red.results) != 3:
+        return False
+    counts: dict[str, int] = {}
+    for op in red.regions[0].blocks[0].operations:
+        counts[op.operation.name] = counts.get(op.operation.name, 0) + 1
+    return counts == _MERGE_OPS
+
+
 def match(func: ir.Operation) -> CombineProblem | Unmatched:
     g = analyze_graph(func, ("linalg.generic",))
     if not g:
@@ -63,6 +82,8 @@ def match(func: ir.Operation) -> CombineProblem | Unmatched:
     if len(g.ops) != 2 or len(g.stores) != 1:
         return Unmatched("not a reduction and its elementwise consumer (the split-KV combine)")
     red, cons = g.ops
+    if not _merges_softmax_partials(red):
+        return Unmatched("the reduction is not split-KV's merge of partial softmaxes (max, rescaled sum and output)")
     its = [str(a) for a in red.attributes["iterator_types"]]
     rank = len(its)
     if [("reduction" in a) for a in its] != [False] * (rank - 1) + [True]:

@@ -19,9 +19,11 @@ whose consumer fuses into it; ldsopt-attention lowers both. A chunk whose every 
 -inf ends with max = -3.40282347e38 and sum 0 and weighs 2^(-3.4e38 - M') = 0 in the combine
 unless every chunk is so, when the output is 0 / 0 = NaN, as unsplit.
 
-Taken: static shapes, the key dim read directly (a projection) by K, V and the mask (which may
-broadcast through constant indices), a score
-region that does not read loop indices (`iree_linalg_ext.index` would see the chunk's key).
+Taken: static shapes, every operand read through a projection of the loops (a mask broadcasts
+by leaving loops out), the key dim read by K, V and the mask, a score region that does not read
+loop indices (`iree_linalg_ext.index` would see the chunk's key). Maps with constant indices are
+left alone: IREE 3.13's AttentionOp verifier reads a constant index as a loop's and reads out of
+bounds (a segfault, not every time), so no rewrite should carry one further.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ MAX_INIT = -3.40282347e38  # the running max's start, as IREE's online attention
 @dataclasses.dataclass
 class Candidate:
     op: ir.Operation
-    maps: list[list[int | None]]  # per operand with a map (q, k, v, scale, [mask], out): its loops
+    maps: list[list[int]]      # per operand with a map (q, k, v, scale, [mask], out): its loops
     roles: list[str]
     rank: int
     k2: int                    # the key loop
@@ -51,18 +53,11 @@ class Candidate:
     groups: int                # the other loops of the output (batch, heads): workgroups unsplit
 
 
-def _loops(m: ir.AffineMap) -> list[int | None] | None:
-    """The loop each result of `m` reads, None for a constant 0 (a broadcast unit dim); None
-    for a map of other expressions."""
-    out = []
-    for e in m.results:
-        if isinstance(e, ir.AffineDimExpr):
-            out.append(ir.AffineDimExpr(e).position)
-        elif isinstance(e, ir.AffineConstantExpr) and ir.AffineConstantExpr(e).value == 0:
-            out.append(None)
-        else:
-            return None
-    return out
+def _loops(m: ir.AffineMap) -> list[int] | None:
+    """The loop each result of `m` reads; None for a map of other expressions."""
+    if not all(isinstance(e, ir.AffineDimExpr) for e in m.results):
+        return None
+    return [ir.AffineDimExpr(e).position for e in m.results]
 
 
 def match(op: ir.Operation) -> Candidate | None:
@@ -73,8 +68,6 @@ def match(op: ir.Operation) -> Candidate | None:
     if any(m is None for m in maps) or len(maps) not in (5, 6):
         return None
     roles = ["q", "k", "v", "scale"] + (["mask"] if len(maps) == 6 else []) + ["out"]
-    if any(None in m for r, m in zip(roles, maps) if r != "mask"):
-        return None  # only a mask may broadcast through constant indices
     by = dict(zip(roles, maps))
     operands = dict(zip(roles, op.operands))
     shaped = [r for r in roles if r != "scale"]
@@ -84,7 +77,7 @@ def match(op: ir.Operation) -> Candidate | None:
     rank = ir.AffineMapAttr(op.attributes["indexing_maps"][0]).value.n_dims
     sizes = {}
     for r in shaped:
-        sizes.update((d, e) for d, e in zip(by[r], ir.RankedTensorType(operands[r].type).shape) if d is not None)
+        sizes.update(zip(by[r], ir.RankedTensorType(operands[r].type).shape))
     k2s = [d for d in range(rank) if d in by["k"] and d in by["v"] and d not in by["q"] and d not in by["out"]]
     ns = [d for d in range(rank) if d in by["v"] and d in by["out"] and d not in by["k"]]
     if len(k2s) != 1 or len(ns) != 1:
@@ -108,9 +101,8 @@ def _expand(value: ir.Value, at: int, splits: int) -> ir.Value:
     return tensor.ExpandShapeOp(ir.RankedTensorType.get(shape, t.element_type), value, reassociation, [], shape).result
 
 
-def _map(rank: int, dims: list[int | None]) -> ir.AffineMapAttr:
-    return ir.AffineMapAttr.get(ir.AffineMap.get(rank, 0, [ir.AffineDimExpr.get(d) if d is not None
-                                                            else ir.AffineConstantExpr.get(0) for d in dims]))
+def _map(rank: int, dims: list[int]) -> ir.AffineMapAttr:
+    return ir.AffineMapAttr.get(ir.AffineMap.get(rank, 0, [ir.AffineDimExpr.get(d) for d in dims]))
 
 
 def _filled(shape: list[int], value: float) -> ir.Value:

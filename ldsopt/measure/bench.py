@@ -33,6 +33,7 @@ import tempfile
 from iree.compiler import ir
 
 from ldsopt.cli import output_file
+from ldsopt import shared_context
 from ldsopt.measure import cases as bench_cases
 from ldsopt.measure import dispatch_work, isa, program_bench
 from ldsopt.run import driver
@@ -89,7 +90,7 @@ def _as_configured(text: str, pipeline_text: str) -> tuple[str, list[dict]]:
     """IREE's default variant: the module as IREE configured it (`pipeline_text` unused; the
     signature of driver.apply_ldsopt); each dispatch's record also holds its work (the bytes
     and FLOPs a bound counts: `dispatch_work`)."""
-    with ir.Context() as ctx:
+    with shared_context.get() as ctx:
         module = ir.Module.parse(text, ctx)
         work = dispatch_work.dispatch_work(module)
         return text, [{**d, "work": work[d["name"]]} for d in driver.dispatch_report(module)]

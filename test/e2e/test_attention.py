@@ -39,9 +39,9 @@ def test_split_kv_two_dispatches(name, run_program, tmp_path):
     unsplit); the others' inputs are random."""
     args = []
     if "mask" in name:
-        mask = np.zeros((1, 1, 2, 4096), np.float32)
-        mask[0, 0, 0, :4000] = -np.inf
-        mask[0, 0, 1, :] = -np.inf
+        mask = np.zeros((2, 4096), np.float32)
+        mask[0, :4000] = -np.inf
+        mask[1, :] = -np.inf
         np.save(tmp_path / "mask.npy", mask)
         args = ["--input", f"3=@{tmp_path / 'mask.npy'}"]
     out = run_program((PROGRAMS / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt", *args,

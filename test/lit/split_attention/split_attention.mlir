@@ -126,3 +126,35 @@ func.func @prime_keys(%q: tensor<1x2x1x64xf32>, %k: tensor<1x2x4099x64xf32>, %v:
   } -> tensor<1x2x1x64xf32>
   return %o : tensor<1x2x1x64xf32>
 }
+
+// -----
+
+// A mask broadcast over batch and heads (its map leaves those loops out): its key dim is split
+// like K's.
+// CHECK:       #[[MASKMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d2, d6, d5)>
+// CHECK-LABEL: func.func @masked
+// CHECK:         %[[MK:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0], [1, 2]] output_shape [2, 16, 256] : tensor<2x4096xf32>
+// CHECK:         iree_linalg_ext.online_attention <indexing_maps = [{{.+}}, #[[MASKMAP]], {{.+}}]>
+// CHECK-SAME:      ins({{.+}}, %[[MK]] :
+// On lavapipe's 4 compute units its 3 heads are split too.
+// LVP-LABEL:   func.func @masked
+// LVP:           iree_linalg_ext.online_attention
+// FOUR-LABEL:  func.func @masked
+// FOUR:          tensor.expand_shape {{.+}} output_shape [2, 4, 1024]
+func.func @masked(%q: tensor<1x3x2x64xf16>, %k: tensor<1x3x4096x64xf16>, %v: tensor<1x3x4096x64xf16>, %mask: tensor<2x4096xf32>) -> tensor<1x3x2x64xf16> {
+  %scale = arith.constant 0.125000 : f16
+  %e = tensor.empty() : tensor<1x3x2x64xf16>
+  %o = iree_linalg_ext.attention <{indexing_maps = [
+      affine_map<(b, h, m, n, k1, k2) -> (b, h, m, k1)>,
+      affine_map<(b, h, m, n, k1, k2) -> (b, h, k2, k1)>,
+      affine_map<(b, h, m, n, k1, k2) -> (b, h, k2, n)>,
+      affine_map<(b, h, m, n, k1, k2) -> ()>,
+      affine_map<(b, h, m, n, k1, k2) -> (m, k2)>,
+      affine_map<(b, h, m, n, k1, k2) -> (b, h, m, n)>]}>
+      ins(%q, %k, %v, %scale, %mask : tensor<1x3x2x64xf16>, tensor<1x3x4096x64xf16>, tensor<1x3x4096x64xf16>, f16, tensor<2x4096xf32>)
+      outs(%e : tensor<1x3x2x64xf16>) {
+    ^bb0(%s: f32):
+      iree_linalg_ext.yield %s : f32
+  } -> tensor<1x3x2x64xf16>
+  return %o : tensor<1x3x2x64xf16>
+}

@@ -1,5 +1,5 @@
 // An additive f32 mask broadcast over batch and heads; head dim 80.
-func.func @main(%q: tensor<1x2x50x80xf32>, %k: tensor<1x2x60x80xf32>, %v: tensor<1x2x60x80xf32>, %mask: tensor<1x1x50x60xf32>) -> tensor<1x2x50x80xf32> {
+func.func @main(%q: tensor<1x2x50x80xf32>, %k: tensor<1x2x60x80xf32>, %v: tensor<1x2x60x80xf32>, %mask: tensor<50x60xf32>) -> tensor<1x2x50x80xf32> {
   %scale = arith.constant 0.111803 : f32
   %e = tensor.empty() : tensor<1x2x50x80xf32>
   %o = iree_linalg_ext.attention <{indexing_maps = [
@@ -7,9 +7,9 @@ func.func @main(%q: tensor<1x2x50x80xf32>, %k: tensor<1x2x60x80xf32>, %v: tensor
       affine_map<(b, h, m, n, k1, k2) -> (b, h, k2, k1)>,
       affine_map<(b, h, m, n, k1, k2) -> (b, h, k2, n)>,
       affine_map<(b, h, m, n, k1, k2) -> ()>,
-      affine_map<(b, h, m, n, k1, k2) -> (0, 0, m, k2)>,
+      affine_map<(b, h, m, n, k1, k2) -> (m, k2)>,
       affine_map<(b, h, m, n, k1, k2) -> (b, h, m, n)>]}>
-      ins(%q, %k, %v, %scale, %mask : tensor<1x2x50x80xf32>, tensor<1x2x60x80xf32>, tensor<1x2x60x80xf32>, f32, tensor<1x1x50x60xf32>)
+      ins(%q, %k, %v, %scale, %mask : tensor<1x2x50x80xf32>, tensor<1x2x60x80xf32>, tensor<1x2x60x80xf32>, f32, tensor<50x60xf32>)
       outs(%e : tensor<1x2x50x80xf32>) {
     ^bb0(%s: f32):
       iree_linalg_ext.yield %s : f32
