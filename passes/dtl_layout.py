@@ -4,15 +4,15 @@ layout.
 Contract. For each matmul dispatch that ldsopt-matmul-lds takes (same matching and planning:
 run it just before that pass; the plan, by its plan options or the one a pass before recorded,
 is recorded for ldsopt-matmul-lds to follow: ldsopt/matmul/options.py), each operand that
-qualifies gets a rewritten `StagingLayout` recorded on the root op (ldsopt/matmul/recorded.py;
+qualifies gets a rewritten `TileLayout` recorded on the root op (ldsopt/matmul/recorded.py;
 ldsopt-matmul-lds emits it, through ldsopt/matmul/dtl_emit.py):
 - `vector` = one lane of `lane-bytes` (the option; by default the target's: 4 on gfx942, its
   only DMA size, f32: 1, f16/bf16: 2, i8: 4 elements; 16 on CUDA, cp.async's widest; 4 for the
   register path); chunk c = tid + threads * j fills LDS storage index c * vec, so each wave
   writes whole runs of wave_size * lane bytes (ldsopt/layout/dtl.py);
-- `lds_layout` = the placement the bank model (ldsopt.banks) prices cheapest, counting the
-  first wave's writes and every fragment read of a K step (or the best of the kind the
-  `layout` option forces): none, block padding (M0 rule: blocks of whole wave runs), the
+- its LDS map (`lds_layout` in the attribute) = the placement the bank model (ldsopt.banks)
+  prices cheapest, counting the first wave's writes and every fragment read of a K step (or
+  the best of the kind the `layout` option forces): none, block padding (M0 rule: blocks of whole wave runs), the
   perpDim permutation (+ block padding) or the blocked rotation;
 - `copy` = "direct" where the target has a direct-to-LDS copy: gfx942 (`dma_sizes` holds 32:
   `amdgpu.gather_to_lds`) and sm_80+ (`async_copy`: `nvgpu.device_async_copy`); elsewhere
@@ -57,7 +57,7 @@ from ldsopt.matmul.match import MatmulDispatch, MatmulProblem, matches
 from ldsopt.matmul.options import PlanChoice, PlanOptions
 from ldsopt.matmul.schemes import MatmulPlan, MmaScheme
 from ldsopt.registry import PassError, option
-from ldsopt.layout.staging import StagingLayout
+from ldsopt.layout.tile_layout import Direct, LdsDtl, Registers, TileLayout
 from ldsopt.target import Target
 
 RECORD = "ldsopt.dtl"
@@ -101,7 +101,7 @@ class DtlLayout(PlanOptions):
                     # one's share of the budget, so that both fit together.
                     so_far = dataclasses.replace(pl, staging={**pl.staging, **chosen})
                     chosen[role] = self.rewrite(p, so_far, role, s, tgt, budget)
-                    notes[role] = f"{chosen[role].copy} {chosen[role].lds_layout}"
+                    notes[role] = f"{chosen[role].copy.text} {chosen[role].lds.text}"
                 except LeftAlone as why:
                     notes[role] = f"left alone: {why}"
                 except ValueError as e:
@@ -136,8 +136,8 @@ class DtlLayout(PlanOptions):
         """Bytes one lane copies: the option, else the target's (cp.async's widest on CUDA)."""
         return self.lane_bytes or (16 if tgt.async_copy else dtl.LANE_BYTES)
 
-    def rewrite(self, p: MatmulProblem, pl: MatmulPlan, role: str, s: StagingLayout, tgt: Target,
-                budget: int) -> StagingLayout:
+    def rewrite(self, p: MatmulProblem, pl: MatmulPlan, role: str, s: TileLayout, tgt: Target,
+                budget: int) -> TileLayout:
         """`s` staged direct-to-LDS (where the target can) in the layout this pass's option
         says; LeftAlone where a guard refuses, ValueError where the layout cannot be proven."""
         elem_bytes = element_bits(p.elem_type) // 8
@@ -161,20 +161,20 @@ class DtlLayout(PlanOptions):
             spec = dtl.DtlSpec.parse(self.layout)
             dtl.check(g, spec, reads, model, max_alloc)
         dtl.divisions(g, spec)  # proves every division the emitter will do; ValueError -> PassError
-        copy = "direct" if 32 in tgt.dma_bits or tgt.async_copy else "registers"
-        return dataclasses.replace(s, vector=g.vec, pad=0, swizzle=(), copy=copy, lds_layout=spec.text)
+        copy = Direct() if 32 in tgt.dma_bits or tgt.async_copy else Registers()
+        return s.placed(spec, g.vec, copy)
 
 
 class LeftAlone(Exception):
     """An operand a guard refuses; the message says which guard."""
 
 
-def _check_guards(p: MatmulProblem, pl: MatmulPlan, s: StagingLayout, elem_bytes: int, lane: int,
+def _check_guards(p: MatmulProblem, pl: MatmulPlan, s: TileLayout, elem_bytes: int, lane: int,
                   dma: bool) -> None:
-    if s.register_transpose:
+    if s.lds_dims != s.dims:
         raise LeftAlone("its LDS layout is not its global order as planned (DTL cannot transpose)")
-    if s.lds_layout != "rows":
-        raise LeftAlone(f"already staged as {s.copy} {s.lds_layout}")
+    if isinstance(s.lds, LdsDtl):
+        raise LeftAlone(f"already staged as {s.copy.text} {s.lds.text}")
     if lane % elem_bytes:
         raise LeftAlone(f"{elem_bytes}-byte elements do not pack into {lane}-byte lanes")
     vec = lane // elem_bytes
@@ -185,7 +185,7 @@ def _check_guards(p: MatmulProblem, pl: MatmulPlan, s: StagingLayout, elem_bytes
         raise LeftAlone(f"K = {p.sizes['k']} has a tail past the K step {pl.bk}: a DMA cannot zero-fill it")
 
 
-def fragment_reads(pl: MatmulPlan, role: str, s: StagingLayout, wave_size: int) -> list[dtl.Read]:
+def fragment_reads(pl: MatmulPlan, role: str, s: TileLayout, wave_size: int) -> list[dtl.Read]:
     """Every fragment read of one K step of the first wave, as `lane -> (row, col, elements)`
     in the tile: the scheme's reads at each K sub-step and (matrix cores) each repetition."""
     sch = pl.scheme

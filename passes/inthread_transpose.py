@@ -11,8 +11,8 @@ Contract.
   (planner.narrow_reads), so that a plan whose K tile gives each thread the 2 K rows the
   transpose needs wins where the rest of the cost allows (attention's P x V: 32x64 tiles of 64
   K, not 64x32 of 32 K); where the chosen plan restages nothing, ldsopt-matmul-lds plans the
-  same plan. For each operand that qualifies, it records the rewritten `StagingLayout`
-  (ldsopt/layout/staging.py) on the root op, `ldsopt.staging = {B = {...}}` (and, once every operand is K-contiguous, the
+  same plan. For each operand that qualifies, it records the rewritten `TileLayout`
+  (ldsopt/layout/tile_layout.py) on the root op, `ldsopt.staging = {B = {...}}` (and, once every operand is K-contiguous, the
   others restaged for the wider reads below), its own name in `ldsopt.staged_by` and, unless
   a pass before it did, the plan (`ldsopt.matmul_plan`), which ldsopt-matmul-lds follows;
   ldsopt-matmul-lds emits the recorded staging and names this pass before itself in the
@@ -108,7 +108,7 @@ from ldsopt.matmul.planner import address_maps, cheapest, with_k_pack
 from ldsopt.matmul.recorded import staged_by
 from ldsopt.matmul.schemes import MatmulPlan, MmaScheme
 from ldsopt.registry import OptionError, PassError, option
-from ldsopt.layout.staging import StagingLayout
+from ldsopt.layout.tile_layout import COPIES, Direct, Lanes, LdsRows, Registers, RowChunks, TileLayout
 
 # Bits each thread writes to LDS per transposed column by default (Triton: sizePerThread[K] =
 # 64 / elemBits); option rake-bits takes 128.
@@ -156,7 +156,7 @@ class InthreadTranspose(PlanOptions):
                                  "(copy=registers; CUDA): -1 the target's (2 on CUDA, none elsewhere), 0 none", min=AUTO)
 
     def check_options(self) -> None:
-        if self.prefetch > 0 and self.copy == "direct":
+        if self.prefetch > 0 and self.copy_kind is not Registers:
             raise OptionError(f"option 'prefetch' of pass '{self.NAME}': prefetch={self.prefetch} needs "
                               "copy=registers (the direct copy holds no registers to prefetch for)", "prefetch")
 
@@ -185,22 +185,23 @@ class InthreadTranspose(PlanOptions):
             return pl
         return dataclasses.replace(pl, staging={r: new[r] or s for r, s in pl.staging.items()})
 
-    def restaged(self, pl: MatmulPlan, tgt, bits: int) -> dict[str, StagingLayout | None]:
+    def restaged(self, pl: MatmulPlan, tgt, bits: int) -> dict[str, TileLayout | None]:
         """Each operand's rewritten staging (None: a guard keeps the planned one), its transposed
         ones copied as option `copy` says."""
         new = self._restaged(pl, tgt, bits)
-        if self.copy == "registers":
+        if self.copy_kind is Registers:
             prefetch = self.prefetch if self.prefetch != AUTO else PREFETCH_STEPS if tgt.l1_prefetch else 0
             if prefetch and not tgt.l1_prefetch:
                 raise ValueError(f"prefetch={prefetch} needs a global -> L1 prefetch (CUDA)")
-            return {r: dataclasses.replace(t, prefetch=prefetch) if t is not None and t.register_transpose else t
-                    for r, t in new.items()}
-        if not tgt.async_copy:
+            copy = Registers(prefetch)
+        elif not tgt.async_copy:
             raise ValueError("copy=direct needs cp.async (CUDA sm_80+)")
-        return {r: dataclasses.replace(t, copy="direct") if t is not None and t.register_transpose else t
+        else:
+            copy = Direct()
+        return {r: dataclasses.replace(t, copy=copy) if t is not None and t.thread_map.transposed else t
                 for r, t in new.items()}
 
-    def _restaged(self, pl: MatmulPlan, tgt, bits: int, cheapest_maps: bool = True) -> dict[str, StagingLayout | None]:
+    def _restaged(self, pl: MatmulPlan, tgt, bits: int, cheapest_maps: bool = True) -> dict[str, TileLayout | None]:
         """Each operand's transposed staging (None: a guard keeps the planned one). Each may take
         its planned LDS plus half of what the plan leaves free of ldsopt-matmul-lds's budget.
         `cheapest_maps` as in `transposed`."""
@@ -208,7 +209,7 @@ class InthreadTranspose(PlanOptions):
         budget = self.lds_budget(tgt)
         spare = (budget * 8 // bits - sum(math.prod(s.lds_shape) for s in pl.staging.values())) // 2
 
-        def restage(pack: int) -> dict[str, StagingLayout | None]:
+        def restage(pack: int) -> dict[str, TileLayout | None]:
             return {role: transposed(dataclasses.replace(s, k_pack=pack), pl.scheme, bits, model, self,
                                      math.prod(s.lds_shape) + spare, cheapest_maps) for role, s in pl.staging.items()}
 
@@ -225,40 +226,65 @@ class InthreadTranspose(PlanOptions):
                         for r, s in pl.staging.items()}
         return restage(planned)
 
-    def wants(self, c: StagingLayout) -> bool:
+    @property
+    def copy_kind(self) -> type:
+        """Option `copy` as the layout's copy (`tile_layout.Registers` or `Direct`)."""
+        return COPIES[self.copy]
+
+    @property
+    def forced_lanes(self) -> Lanes | None:
+        """Option `lanes` as the thread map's; None for auto."""
+        return None if self.lanes == "auto" else Lanes(self.lanes)
+
+    def wants(self, c: TileLayout) -> bool:
         """Whether candidate `c` agrees with every forced option."""
         forced_swizzle = None if not self.swizzle else () if self.swizzle == (0,) else self.swizzle
-        return ((c.lanes == "cols" if self.lanes == "auto" else c.lanes == self.lanes)
-                and (self.lane_rows == AUTO or c.lane_rows == self.lane_rows)
-                and (self.row_xor == AUTO or c.row_xor == self.row_xor)
-                and (self.pad == AUTO or (c.pad == self.pad and not c.swizzle))
-                and (forced_swizzle is None or c.swizzle == forced_swizzle))
+        tm, lds = c.thread_map, c.lds
+        return (tm.lanes is (self.forced_lanes or Lanes.COLS)
+                and (self.lane_rows == AUTO or tm.lane_rows == self.lane_rows)
+                and (self.row_xor == AUTO or lds.row_xor == self.row_xor)
+                and (self.pad == AUTO or (lds.pad == self.pad and not lds.swizzle))
+                and (forced_swizzle is None or lds.swizzle == forced_swizzle))
 
     @property
     def forced(self) -> bool:
-        return self.lanes != "auto" or self.row_xor != AUTO or self.pad != AUTO or bool(self.swizzle) or \
+        return self.forced_lanes is not None or self.row_xor != AUTO or self.pad != AUTO or bool(self.swizzle) or \
             self.lane_rows != AUTO
 
 
-def k_per_thread(s: StagingLayout) -> int:
+def k_per_thread(s: TileLayout) -> int:
     """K rows each thread covers in the planned global read of a K-strided tile (rows = K)."""
     rows, cols = s.tile
     along_k = max(1, s.threads // (cols // s.vector))
     return rows // along_k
 
 
-def transposed(s: StagingLayout, scheme, bits: int, model: BankModel, opts: InthreadTranspose | None = None,
-               lds_elems: float | None = None, cheapest_maps: bool = True) -> StagingLayout | None:
+def transposed(s: TileLayout, scheme, bits: int, model: BankModel, opts: InthreadTranspose | None = None,
+               lds_elems: float | None = None, cheapest_maps: bool = True) -> TileLayout | None:
     """`s` raked, transposed in registers and K-contiguous in LDS; None where a guard says no
     (`opts.force`, or a forced part of the layout: even where the fragment reads get no wider).
-    `opts` may force parts of the layout (ValueError if no candidate has them); the LDS map takes at most `lds_elems` elements (default
-    what `s` takes; forced layouts are not limited: ldsopt-matmul-lds checks its budget).
+    `opts` may force parts of the layout (ValueError if no candidate has them); the LDS map
+    takes at most `lds_elems` elements (default what `s` takes; forced layouts are not limited:
+    ldsopt-matmul-lds checks its budget).
     `cheapest_maps=False` takes the first candidate address map, not the bank model's choice:
     the same operands are transposed, for the plan's cost rule, which costs no bank conflicts,
     at a small part of the bank model's time."""
     opts = opts or InthreadTranspose()
-    if s.k_contiguous or k_per_thread(s) < 2:
+    maps = candidates(s, scheme, bits, opts)
+    if not maps:
         return None
+    lds_elems = math.inf if opts.forced else lds_elems or math.prod(s.lds_shape)
+    chosen = [c for c in maps if opts.wants(c) and math.prod(c.lds_shape) <= lds_elems]
+    if not chosen:
+        raise ValueError(f"no staging of operand {s.operand} has the forced lanes, row-xor, pad and swizzle")
+    return cheapest(chosen, scheme, bits // 8, model) if cheapest_maps else chosen[0]
+
+
+def candidates(s: TileLayout, scheme, bits: int, opts: InthreadTranspose) -> list[TileLayout]:
+    """Every transposed staging of `s` the pass considers (`transposed` keeps those its forced
+    options and its LDS allow); none where a guard says no."""
+    if s.k_contiguous or k_per_thread(s) < 2:
+        return []
     rows, cols = s.tile
     rake = min(opts.rake_bits // bits, rows)
     # Not where the planned fragment reads are as wide: a matrix load (CUDA's ldmatrix.trans)
@@ -266,17 +292,12 @@ def transposed(s: StagingLayout, scheme, bits: int, model: BankModel, opts: Inth
     # (bench/results/cuda-bert/ldmatrix/README.md).
     read = max(n for _, _, n in scheme.reads(s.operand, True, 0, s.k_pack))
     if read <= s.read_vector and not (opts.force or opts.forced):
-        return None
+        return []
     vec = s.vector
     while (rows // rake * (cols // vec)) % s.threads:  # the chunks must split evenly over the threads
         if vec == 1:
-            return None
+            return []
         vec //= 2
-    base = dataclasses.replace(s, vector=vec, rake=rake, read_vector=read, pad=0, swizzle=())
-    lds_elems = math.inf if opts.forced else lds_elems or math.prod(s.lds_shape)
-    maps = address_maps(base, ("cols", "rows"), (0, base.vector) if base.vector > 1 else (0,), opts.pad,
-                                   lane_rows=LANE_ROWS)
-    candidates = [c for c in maps if opts.wants(c) and math.prod(c.lds_shape) <= lds_elems]
-    if not candidates:
-        raise ValueError(f"no staging of operand {s.operand} has the forced lanes, row-xor, pad and swizzle")
-    return cheapest(candidates, scheme, bits // 8, model) if cheapest_maps else candidates[0]
+    base = dataclasses.replace(s, thread_map=RowChunks(s.tile, vec, rake), read_vector=read, lds=LdsRows.padded(rows))
+    return address_maps(base, (Lanes.COLS, Lanes.ROWS), (0, base.vector) if base.vector > 1 else (0,), opts.pad,
+                        lane_rows=LANE_ROWS)

@@ -45,7 +45,7 @@ Contract.
 The kernel (ldsopt/matmul/emit.py has it whole): workgroup (x, y, z) computes the BM x BN
 tile (y, x) of batch z, the tiling and product scheme (FMA or the target's matrix cores)
 that ldsopt/matmul/planner.py finds fastest; each operand's tiles are staged through LDS in a
-pipeline of `stages` tiles, as their `StagingLayout` (ldsopt/layout/staging.py) says, which a pass
+pipeline of `stages` tiles, as their `TileLayout` (ldsopt/layout/tile_layout.py) says, which a pass
 before this one may have recorded on the root op (ldsopt/matmul/recorded.py).
 
 The output (option `output-lds`): matrix-core kernels stage the output tile through LDS and

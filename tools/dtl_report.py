@@ -76,7 +76,7 @@ def _row(name: str, p, pl, role: str, s, tgt) -> Row:
     reads = dtl_layout.fragment_reads(pl, role, s, tgt.subgroup_size)
     _, best = dtl.choose(g, reads, model, dtl.KINDS, s.read_vector)
     try:
-        pick = dtl_layout.DtlLayout().rewrite(p, pl, role, s, tgt, tgt.lds_bytes).lds_layout
+        pick = dtl_layout.DtlLayout().rewrite(p, pl, role, s, tgt, tgt.lds_bytes).lds.text
     except dtl_layout.LeftAlone as why:
         pick = f"left alone: {why}"
     return Row(name, role, staging, best, pick)

@@ -13,7 +13,7 @@ the coalesced dim, which need not be a power of two (tiles of 96, 160, 192, 320 
 the emitter divides by it with a magic multiply-shift whose exact range is proven
 (`divider`, ldsopt.magic_div).
 
-The placement (`DtlSpec`, serialized as `StagingLayout.lds_layout`):
+The placement (`DtlSpec`, the LDS map `tile_layout.LdsDtl`, printed as `lds_layout`):
 - `none`: storage order, no holes;
 - `block_pad<E,P>`: P elements of padding after every E (layout.BlockPadded): padding can only
   sit between the runs of whole wave loads (a wave's M0 base advances), so E * elem_bytes is a
@@ -133,6 +133,38 @@ class DtlSpec:
 
 
 @dataclasses.dataclass(frozen=True)
+class Chunks:
+    """A `rows x cols` tile cut into chunks of `vec` elements in LDS storage order: chunk c
+    fills storage index c * vec. The index math of a DTL copy, whatever the element size."""
+
+    rows: int
+    cols: int
+    vec: int
+
+    @property
+    def lanes_per_row(self) -> int:
+        """Threads along the coalesced dim (GNLC's divisor; any positive number)."""
+        return self.cols // self.vec
+
+    @property
+    def chunks(self) -> int:
+        return self.rows * self.cols // self.vec
+
+    def chunk_expr(self, c: Expr, spec: DtlSpec, div: index_expr.Exact = index_expr.EXACT
+                   ) -> tuple[tuple[Expr, Expr], Expr]:
+        """((source row, source col), LDS destination) of chunk c: its storage (row, col) by
+        the threads along the coalesced dim (the division `lanes_per_row`), the tile element
+        it fetches the inverse of the inner placement there, its destination the padded
+        storage index (only padding moves it)."""
+        row, lane = div.divmod(c, self.lanes_per_row, "lanes_per_row")
+        col = index_expr.scaled(lane, self.vec)
+        inner = spec.inner(self.cols)
+        if inner:
+            row, col = inner.unplace(row, col, div)
+        return (row, col), spec.outer(self.cols).offset_expr(c, self.vec, div)
+
+
+@dataclasses.dataclass(frozen=True)
 class Geometry:
     """One operand tile under a DTL copy."""
 
@@ -153,13 +185,16 @@ class Geometry:
         return self.lane_bytes // self.elem_bytes
 
     @property
+    def tile(self) -> Chunks:
+        return Chunks(self.rows, self.cols, self.vec)
+
+    @property
     def lanes_per_row(self) -> int:
-        """Threads along the coalesced dim (GNLC's divisor; any positive number)."""
-        return self.cols // self.vec
+        return self.tile.lanes_per_row
 
     @property
     def chunks(self) -> int:
-        return self.rows * self.cols // self.vec
+        return self.tile.chunks
 
     @property
     def run_elems(self) -> int:
@@ -168,31 +203,23 @@ class Geometry:
 
     def chunk_expr(self, c: Expr, spec: DtlSpec, div: index_expr.Exact = index_expr.EXACT
                    ) -> tuple[tuple[Expr, Expr], Expr]:
-        """((source row, source col), LDS destination) of chunk c: its storage (row, col) by
-        the threads along the coalesced dim (the division `lanes_per_row`), the tile element
-        it fetches the inverse of the inner placement there, its destination the padded
-        storage index (only padding moves it)."""
-        row, lane = div.divmod(c, self.lanes_per_row, "lanes_per_row")
-        col = index_expr.scaled(lane, self.vec)
-        inner = spec.inner(self.cols)
-        if inner:
-            row, col = inner.unplace(row, col, div)
-        return (row, col), spec.outer(self.cols).offset_expr(c, self.vec, div)
+        """`Chunks.chunk_expr` of this tile."""
+        return self.tile.chunk_expr(c, spec, div)
 
     def source(self, c: int, spec: DtlSpec) -> tuple[int, int]:
         """Tile (row, col) that chunk c fetches (`chunk_expr`)."""
-        return _chunk_function(self, spec)(c)[:2]
+        return chunk_function(self.tile, spec)(c)[:2]
 
     def dest(self, c: int, spec: DtlSpec) -> int:
         """LDS element offset chunk c writes (`chunk_expr`)."""
-        return _chunk_function(self, spec)(c)[2]
+        return chunk_function(self.tile, spec)(c)[2]
 
     def alloc(self, spec: DtlSpec) -> int:
         return spec.address_map(self.cols).alloc_size(self.rows * self.cols)
 
 
 @functools.lru_cache(maxsize=256)
-def _chunk_function(g: Geometry, spec: DtlSpec) -> index_expr.Function:
+def chunk_function(g: Chunks, spec: DtlSpec) -> index_expr.Function:
     (row, col), dest = g.chunk_expr(index_expr.var("c"), spec)
     return index_expr.Function(("c",), (row, col, dest))
 
@@ -247,7 +274,7 @@ def cost(g: Geometry, spec: DtlSpec, reads: ReadTable | Sequence[Read], model: B
     amap = spec.address_map(g.cols)
     # Every wave load j of the first wave: chunks lane + threads * j.
     chunks = np.arange(g.wave_size) + g.threads * np.arange(g.chunks // g.threads)[:, None]
-    write = model.conflicts_many(_chunk_function(g, spec)(chunks)[2] * g.elem_bytes, g.lane_bytes)
+    write = model.conflicts_many(chunk_function(g.tile, spec)(chunks)[2] * g.elem_bytes, g.lane_bytes)
     read = np.zeros(len(reads.widths), dtype=np.int64)
     for width in np.unique(reads.widths):
         which = reads.widths == width
@@ -325,25 +352,39 @@ def thread_elements(g: Geometry, spec: DtlSpec) -> list[tuple[int, int]]:
 
 
 
-def divisions(g: Geometry, spec: DtlSpec) -> dict[str, MagicDivider]:
+def divisions(g: Geometry | Chunks, spec: DtlSpec) -> dict[str, MagicDivider]:
     """Every static division the emitted index math of (g, spec) does, by name, each proven
     exact over its dividends' range (`divider`; ValueError if one is not)."""
     return {name: divider(d, bound) for name, (d, bound) in division_ranges(g, spec).items()}
 
 
-def division_ranges(g: Geometry, spec: DtlSpec) -> dict[str, tuple[int, int]]:
+def division_ranges(g: Geometry | Chunks, spec: DtlSpec) -> dict[str, tuple[int, int]]:
     """(divisor, largest dividend) of each division of the index math, by name:
-    lanes_per_row (chunk -> storage row, lane), block_chunks / block_elems (storage index ->
-    padding block, in chunks or elements), perm_block / perm_sp / perm_s (row -> block, within;
-    within by S' or S), rot_perp (row -> rotation), chunk (col -> rotated chunk)."""
+    lanes_per_row (chunk -> storage row, lane), block_chunks (storage index -> padding block,
+    in chunks), and those of the placement (`placement_division_ranges`)."""
     need = {"lanes_per_row": (g.lanes_per_row, g.chunks - 1)}
     if spec.block_pad:
-        e = spec.block_pad[0]
-        need.update(block_chunks=(e // g.vec, g.chunks - 1), block_elems=(e, g.rows * g.cols - 1))
+        need["block_chunks"] = (spec.block_pad[0] // g.vec, g.chunks - 1)
+    return {**need, **placement_division_ranges(g.rows, g.cols, spec)}
+
+
+def placement_division_ranges(rows: int, cols: int, spec: DtlSpec) -> dict[str, tuple[int, int]]:
+    """(divisor, largest dividend) of each division of `spec`'s placement of a rows x cols
+    tile, by name: block_elems (element index -> padding block), perm_block / perm_sp / perm_s
+    (row -> block, within; within by S' or S), rot_perp (row -> rotation), chunk (col ->
+    rotated chunk)."""
+    need = {}
+    if spec.block_pad:
+        need["block_elems"] = (spec.block_pad[0], rows * cols - 1)
     if spec.perm:
         b, s = spec.perm
-        need.update(perm_block=(b, g.rows - 1), perm_sp=(b // s, b - 1), perm_s=(s, b - 1))
+        need.update(perm_block=(b, rows - 1), perm_sp=(b // s, b - 1), perm_s=(s, b - 1))
     if spec.rotation:
         p, _, c = spec.rotation
-        need.update(rot_perp=(p, g.rows - 1), chunk=(c, g.cols - 1))
+        need.update(rot_perp=(p, rows - 1), chunk=(c, cols - 1))
     return need
+
+
+def placement_divisions(rows: int, cols: int, spec: DtlSpec) -> dict[str, MagicDivider]:
+    """`divisions` of the placement alone (`placement_division_ranges`)."""
+    return {name: divider(d, bound) for name, (d, bound) in placement_division_ranges(rows, cols, spec).items()}

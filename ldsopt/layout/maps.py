@@ -1,12 +1,12 @@
 """The maps of the library, each written once with two faces.
 
 Every pass is a map between (thread, register slot) and tensor coordinates, and between
-tensor coordinates and LDS addresses. This module (with `ldsopt.layout.staging`, `ldsopt.layout.mma`,
+tensor coordinates and LDS addresses. This module (with `ldsopt.layout.tile_layout`, `ldsopt.layout.mma`,
 `ldsopt.layout.dtl` and `ldsopt.reduction.plan`, which build on it) is the one place where those
 maps are written down. Each map is built as `ldsopt.layout.index_expr` expressions: evaluated on
 ints it is the map the bank model (`ldsopt.layout.banks`), the planners and the tests call; emitted,
 it is the `arith` index IR the passes put in kernels. Composition is by expressions: one
-map's output expressions are the next one's inputs (``Composed.place``, a staging's chunk
+map's output expressions are the next one's inputs (``Composed.place``, a tile layout's chunk
 coordinates then its address map).
 
 ``Layout``

@@ -1,5 +1,5 @@
-"""The matmul emitter (emit.py) for operands staged with a DTL layout (`StagingLayout.lds_layout` set
-by ldsopt-dtl-layout); the math is ldsopt/layout/dtl.py, whose pure-Python maps this file emits.
+"""The matmul emitter (emit.py) for operands staged with a DTL layout (`TileLayout.lds` an `LdsDtl`
+set by ldsopt-dtl-layout); the math is ldsopt/layout/dtl.py, whose pure-Python maps this file emits.
 
 `with_dtl(Emitter)` is the one hook ldsopt-matmul-lds calls: a subclass whose staging methods take
 the operands with a DTL layout and leave the others to emit.py:
@@ -7,7 +7,7 @@ the operands with a DTL layout and leave the others to emit.py:
   threads along the coalesced dim (shift/mask, or a magic multiply-shift proven exact for the
   chunk range: `dtl.divisions`), its source is the inverse placement (forward permutation /
   inverse rotation) and its LDS destination the padded storage index;
-- the copy, by `StagingLayout.copy`:
+- the copy, by `TileLayout.copy`:
   "direct" on gfx942: `amdgpu.gather_to_lds` of one 4-byte lane (f32, vector<2xf16>) from the
   operand's binding relabelled `#amdgpu.address_space<fat_raw_buffer>` by a
   `memref.memory_space_cast` (IREE's ROCm lowering makes bindings buffer resources itself, so
@@ -52,14 +52,13 @@ from ldsopt.layout import dtl
 from ldsopt.layout import index_expr
 from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import read_vector, write_vector
-from ldsopt.layout.staging import StagingLayout
+from ldsopt.layout.tile_layout import Direct, LdsDtl, TileLayout
 
-ROWS = "rows"
 VMCNT_MAX = 63  # the largest count s_waitcnt vmcnt takes on gfx942 (6 bits); waiting for fewer is safe
 
 
-def uses_dtl(s: StagingLayout) -> bool:
-    return s.lds_layout != ROWS
+def uses_dtl(s: TileLayout) -> bool:
+    return isinstance(s.lds, LdsDtl)
 
 
 def with_dtl(emitter: type) -> type:
@@ -70,7 +69,7 @@ def with_dtl(emitter: type) -> type:
             super().__init__(*args)
             self.dtl_sources = {}  # operand -> its binding cast for the DMA
 
-        def _chunk_coords(self, s: StagingLayout):
+        def _chunk_coords(self, s: TileLayout):
             if not uses_dtl(s):
                 return super()._chunk_coords(s)
             if _direct(s):  # before the K loop, like the chunk coordinates
@@ -123,14 +122,14 @@ def with_dtl(emitter: type) -> type:
 # --- index math: the maps of ldsopt/layout/dtl.py, each static division by the divider proven for
 # its range (`dtl.divisions`) ---
 
-def _maps(em, s: StagingLayout) -> tuple[dtl.DtlSpec, dtl.Geometry, index_expr.Proven]:
+def _maps(em, s: TileLayout) -> tuple[dtl.DtlSpec, dtl.Geometry, index_expr.Proven]:
     elem_bytes = element_bits(em.p.elem_type) // 8
     g = dtl.Geometry(s.tile[0], s.tile[1], elem_bytes, s.threads, em.k.target.subgroup_size, s.vector * elem_bytes)
-    spec = dtl.DtlSpec.parse(s.lds_layout)
+    spec = s.lds.spec
     return spec, g, index_expr.Proven(dtl.divisions(g, spec))
 
 
-def _chunk_coords(em, s: StagingLayout) -> list[tuple[tuple[ir.Value, ir.Value], ir.Value]]:
+def _chunk_coords(em, s: TileLayout) -> list[tuple[tuple[ir.Value, ir.Value], ir.Value]]:
     """((source row, source col), LDS destination) of each chunk of this thread
     (`dtl.Geometry.chunk_expr` of chunk tid + threads * j)."""
     spec, g, div = _maps(em, s)
@@ -143,14 +142,14 @@ def _chunk_coords(em, s: StagingLayout) -> list[tuple[tuple[ir.Value, ir.Value],
     return out
 
 
-def _lds_offset(em, s: StagingLayout, row: ir.Value, col: ir.Value) -> ir.Value:
-    """Flat LDS offset of logical tile element (row, col): `StagingLayout.address_map`."""
+def _lds_offset(em, s: TileLayout, row: ir.Value, col: ir.Value) -> ir.Value:
+    """Flat LDS offset of logical tile element (row, col): `TileLayout.address_map`."""
     spec, _, div = _maps(em, s)
     return em.k.index([spec.offset_expr(s.tile[1], index_expr.var("row"), index_expr.var("col"), div)],
                       row=row, col=col)[0]
 
 
-def _aligned_read(em, s: StagingLayout, n: int, idx: list[ir.Value]) -> ir.Value:
+def _aligned_read(em, s: TileLayout, n: int, idx: list[ir.Value]) -> ir.Value:
     """A fragment read of n elements, stating its alignment where the target takes it: every
     layout keeps a read's start a multiple of n (rotation chunks and pads are multiples of the
     widest read) and the buffers' stride too, which the index math hides from LLVM (CUDA split
@@ -187,15 +186,15 @@ def _read_lane(em, role: str, k0: ir.Value, src: tuple[ir.Value, ir.Value]) -> i
     return em._read_or_zero(k_tail, _lane_type(em, em.pl.staging[role]), em.mem[role], idx)
 
 
-def _lane_type(em, s: StagingLayout) -> ir.Type:
+def _lane_type(em, s: TileLayout) -> ir.Type:
     return ir.VectorType.get([s.vector], em.p.elem_type)
 
 
 # --- direct copies -----------------------------------------------------------------------------
 
-def _direct(s: StagingLayout) -> bool:
+def _direct(s: TileLayout) -> bool:
     """Whether the operand is copied global -> LDS by the DMA (its own DTL layout)."""
-    return uses_dtl(s) and s.copy == "direct"
+    return uses_dtl(s) and isinstance(s.copy, Direct)
 
 
 def _direct_copy(em, role: str, k0: ir.Value, buf: ir.Value) -> list[ir.Value]:

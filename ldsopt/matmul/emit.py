@@ -8,8 +8,8 @@ spread over the target's compute units, finds fastest; the `tiles` option gives 
 to choose from, BMxBNxTMxTN, any sizes (96, 160, 192, 320, ...) whose BM/TM * BN/TN threads
 split both tiles evenly and are whole subgroups. Per K step of BK (`k-bytes`; by default the
 plan's choice of 64 bytes of K, 16 f32, 32 f16/bf16, 64 i8, or 128 where its cost is less):
-- each operand's tile is staged global -> registers -> LDS as its `StagingLayout`
-  (ldsopt/layout/staging.py) says; an operand computed by a fused prologue is computed from the
+- each operand's tile is staged global -> registers -> LDS as its `TileLayout`
+  (ldsopt/layout/tile_layout.py) says; an operand computed by a fused prologue is computed from the
   prologue's inputs, read at the same place, before the LDS store. Planned here: vector
   reads in the operand's own memory order (no transpose), rows padded by the pad the bank
   model (ldsopt/layout/banks.py) finds cheapest for the first wave's stores and fragment reads. A
@@ -92,7 +92,7 @@ from ldsopt.matmul import output_stage, planner
 from ldsopt.matmul.match import MatmulProblem
 from ldsopt.matmul.output_stage import OutputStage
 from ldsopt.matmul.schemes import MatmulPlan
-from ldsopt.layout.staging import ATTR, StagingLayout
+from ldsopt.layout.tile_layout import ATTR, TileLayout
 
 
 # Registers (bytes per thread) the epilogue's early operand reads may hold through the K loop:
@@ -173,7 +173,7 @@ class Emitter:
                            "n": arith.muli(k.block_id("x"), k.const(t.bn))}
             self._thread_origins()
             self.chunks = {r: self._chunk_coords(s) for r, s in pl.staging.items()}
-            self.prefetchers = {r: L1Prefetch(self.mem[r]) for r, s in pl.staging.items() if s.prefetch}
+            self.prefetchers = {r: L1Prefetch(self.mem[r]) for r, s in pl.staging.items() if s.copy.prefetch}
             self.group = None  # the cp.async group of the newest tile's copies (CUDA)
             if self._any_copied():  # the copied operands run stages - 1 tiles ahead
                 for tile in range(pl.stages - 1):
@@ -244,7 +244,7 @@ class Emitter:
 
     # --- staging ---
 
-    def _alloc(self, s: StagingLayout) -> ir.Value:
+    def _alloc(self, s: TileLayout) -> ir.Value:
         mtype = ir.MemRefType.get(list(s.lds_shape), self.p.elem_type,
                                   memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
         buf = memref.alloc(mtype, [], [])
@@ -264,7 +264,7 @@ class Emitter:
             {"pad": ir.IntegerAttr.get(i64, st.pad), "vec": ir.IntegerAttr.get(i64, st.vec)})
         return buf
 
-    def _raw_staging(self, s: StagingLayout) -> tuple[ir.Value, ir.Value, ir.Value]:
+    def _raw_staging(self, s: TileLayout) -> tuple[ir.Value, ir.Value, ir.Value]:
         """(staging buffer, the operand as cp.async's source, this thread's first element) of a
         transposed tile copied directly: the buffer holds stages - 1 tiles in flight (its
         slots); raked row i of chunk j of thread t lands at element ((j * rake + i) * threads +
@@ -275,11 +275,11 @@ class Emitter:
         buf = memref.alloc(ir.MemRefType.get(shape, self.p.elem_type, memory_space=space), [], [])
         return buf, dtl_emit.dma_source(self, self.mem[s.operand]), self._scaled(self.tid, s.vector)
 
-    def _chunk_coords(self, s: StagingLayout) -> list[tuple[ir.Value, ir.Value]]:
-        """Tile (row, col) of each chunk this thread moves (`StagingLayout.chunk_coords_expr`
+    def _chunk_coords(self, s: TileLayout) -> list[tuple[ir.Value, ir.Value]]:
+        """Tile (row, col) of each chunk this thread moves (`TileLayout.chunk_expr`
         of chunk tid + threads * j); the same every K step, so computed once."""
         tid = index_expr.var("tid")
-        return [tuple(self.k.index(list(s.chunk_coords_expr(index_expr.offset(tid, s.threads * j))), tid=self.tid))
+        return [tuple(self.k.index(list(s.chunk_expr(index_expr.offset(tid, s.threads * j))[0]), tid=self.tid))
                 for j in range(s.chunks_per_thread)]
 
     def _scaled(self, v: ir.Value, factor: int) -> ir.Value:
@@ -304,14 +304,14 @@ class Emitter:
 
     def _read_tile(self, role: str, k0: ir.Value) -> list[list[ir.Value]]:
         """This thread's chunks of the operand's tile at K offset `k0`, zeros past the ends:
-        per chunk, the vectors its LDS writes store (`StagingLayout.lds_writes` order)."""
+        per chunk, the vectors its LDS writes store (`TileLayout.lds_writes` order)."""
         s = self.pl.staging[role]
         vtype = ir.VectorType.get([s.vector], self.p.elem_type)
         regs = []
         for chunk in self._row_reads(role, k0):
             rows = [self._or_zero(ragged, vtype, lambda idx=idx: self._operand_vector(role, vtype, idx))
                     for ragged, idx in chunk]
-            regs.append(self._transposed(rows) if s.register_transpose else rows)
+            regs.append(self._transposed(rows) if s.thread_map.transposed else rows)
         return regs
 
     def _operand_vector(self, role: str, vtype: ir.VectorType, idx: list[ir.Value]) -> ir.Value:
@@ -328,13 +328,13 @@ class Emitter:
 
     def _prefetch_tile(self, role: str, k0: ir.Value) -> None:
         """Prefetches into L1 each line this thread's reads of the operand's tile at K offset `k0`
-        touch (StagingLayout.prefetch), under the reads' guards."""
+        touch (its copy's `prefetch`), under the reads' guards."""
         for chunk in self._row_reads(role, k0):
             for ragged, idx in chunk:
                 with self._guard(ragged):
                     self.prefetchers[role](idx)
 
-    def _raw_index(self, s: StagingLayout, slot: ir.Value, j: int, i: int) -> list[ir.Value]:
+    def _raw_index(self, s: TileLayout, slot: ir.Value, j: int, i: int) -> list[ir.Value]:
         return [slot, self._offset(self.raw[s.operand][2], (j * s.rake + i) * s.threads * s.vector)]
 
     def _copy_tile(self, role: str, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> list[ir.Value]:
@@ -370,12 +370,12 @@ class Emitter:
         s = self.pl.staging[role]
         for values, (row, col) in zip(regs, self.chunks[role]):
             # Transposed: column j of the register tile goes to LDS row col + j, at K = row.
-            row, col = (col, row) if s.register_transpose else (row, col)
-            for reg, dr, n in s.write_slices():
+            row, col = s.thread_map.lds_coords(row, col)
+            for reg, dr, n in s.thread_map.write_slices():
                 write_vector(values[reg], self.lds[role], self._lds_indices(role, buf, self._offset(row, dr), col),
                              self._align(s, n))
 
-    def _align(self, s: StagingLayout, n: int) -> int:
+    def _align(self, s: TileLayout, n: int) -> int:
         """Bytes of alignment of an LDS access of n elements (0: none stated; SPIR-V, scalars):
         every layout starts an access at a multiple of its elements (pads and swizzle units
         are multiples of the widest access; unit-tested), so a row's and a buffer's stride
@@ -404,7 +404,7 @@ class Emitter:
         following = self._offset(kt, 1)
         if ahead:
             for r in self.prefetchers:
-                self._prefetch_tile(r, self._k0(self._offset(kt, self.pl.staging[r].prefetch)))
+                self._prefetch_tile(r, self._k0(self._offset(kt, self.pl.staging[r].copy.prefetch)))
             loaded = self._read_tiles(self._k0(following))
         for kk in range(0, self.pl.bk, self._k_group()):
             acc = self._multiply(cur, kk, acc)
@@ -468,9 +468,9 @@ class Emitter:
 
     def _lds_indices(self, role: str, buf: ir.Value, row: ir.Value, col: ir.Value) -> list[ir.Value]:
         """The indices into the operand's LDS memref of tile element (row, col) of LDS tile
-        `buf`: the LDS (row, col) where the staging's `address_map` places it."""
-        placed = self.pl.staging[role].address_map.place(index_expr.var("row"), index_expr.var("col"))
-        return [buf, *self.k.index(list(placed), row=row, col=col)]
+        `buf`: the LDS (row, col) where the layout's LDS map places it."""
+        placed = self.pl.staging[role].lds.index_exprs(index_expr.var("row"), index_expr.var("col"))
+        return [buf, *self.k.index(placed, row=row, col=col)]
 
     def _lds_read(self, role: str, buf: ir.Value, row: ir.Value, col: ir.Value, n: int) -> ir.Value:
         s = self.pl.staging[role]

@@ -28,7 +28,7 @@ from ldsopt.matmul.planner import K_BYTES, plan
 from ldsopt.matmul.recorded import record_staging, recorded_staging, with_recorded
 from ldsopt.matmul.schemes import TILINGS, MatmulPlan, Tiling, check_k_bytes, check_tilings, parse_tilings
 from ldsopt.registry import ModulePass, PassError, option
-from ldsopt.layout.staging import StagingLayout
+from ldsopt.layout.tile_layout import TileLayout
 
 # On the root op: what chose the plan of the stagings recorded there (`PlanChoice.attr`).
 PLAN_ATTR = "ldsopt.matmul_plan"
@@ -203,7 +203,7 @@ class PlanOptions(ModulePass):
         (a pass that restages operands for the cost's sake says how)."""
         return pl
 
-    def record(self, d: Dispatch, pl: MatmulPlan, choice: PlanChoice, staging: dict[str, StagingLayout]) -> None:
+    def record(self, d: Dispatch, pl: MatmulPlan, choice: PlanChoice, staging: dict[str, TileLayout]) -> None:
         """Records `staging` on the root op for ldsopt-matmul-lds, and the plan choice if no pass recorded one."""
         record_staging(d.root, staging, self.NAME)
         if PLAN_ATTR not in d.root.attributes:

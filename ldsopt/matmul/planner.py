@@ -21,14 +21,14 @@ from ldsopt.layout.banks import BankModel
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulProblem
 from ldsopt.matmul.schemes import TILINGS, FmaScheme, MatmulPlan, MmaScheme, Tiling
-from ldsopt.layout.staging import StagingLayout
+from ldsopt.layout.tile_layout import Lanes, LdsRows, TileLayout
 
 def pow2_dividing(n: int, cap: int) -> int:
     return math.gcd(n, 1 << (cap.bit_length() - 1))
 
 
 def _staging(p: MatmulProblem, role: str, scheme, bk: int, tgt: target_model.Target,
-             model: BankModel, stages: int) -> StagingLayout | None:
+             model: BankModel, stages: int) -> TileLayout | None:
     """The operand's staging: global order kept, the widest vectors that divide the
     contiguous extent (and split evenly over the threads), fragment reads of one K step, the
     row pad of fewest bank conflicts (`with_k_pack`); None when not even single elements split
@@ -43,23 +43,29 @@ def _staging(p: MatmulProblem, role: str, scheme, bk: int, tgt: target_model.Tar
         vec //= 2
     if not vec:
         return None
-    base = StagingLayout(role, dims, tile, vec, t.threads, 0, scheme.fragment(role), 1, buffers=stages)
+    base = TileLayout.planned(role, dims, tile, vec, t.threads, scheme.fragment(role), 1, buffers=stages)
     return with_k_pack(base, scheme, 0, bits // 8, model)
 
 
-def with_k_pack(s: StagingLayout, scheme, k_pack: int, elem_bytes: int, model: BankModel) -> StagingLayout:
+def with_k_pack(s: TileLayout, scheme, k_pack: int, elem_bytes: int, model: BankModel) -> TileLayout:
     """Untransposed `s` read in groups of `k_pack` K steps (MmaScheme.k_pack; 0: one, in the
     natural order): its widest fragment read, and the row pad of fewest bank conflicts for its
-    writes and those reads. No swizzle: on the H200 the rotating swizzle that the model
+    writes and those reads (`padded`)."""
+    return cheapest(padded(s, scheme, k_pack), scheme, elem_bytes, model)
+
+
+def padded(s: TileLayout, scheme, k_pack: int) -> list[TileLayout]:
+    """The candidates of `with_k_pack`: `s` with its widest fragment read of `k_pack` K steps,
+    each row pad of `address_maps`. No swizzle: on the H200 the rotating swizzle that the model
     preferred for A's K-contiguous tile was slower than the pad, its reads no longer at
     immediate offsets (bench/results/cuda-matmul/README.md, "Measured choices")."""
     read = max(n for _, _, n in scheme.reads(s.operand, s.k_contiguous, 0, k_pack))
-    base = dataclasses.replace(s, k_pack=k_pack, read_vector=read, pad=0, swizzle=())
-    return cheapest(address_maps(base, swizzles=False), scheme, elem_bytes, model)
+    base = dataclasses.replace(s, k_pack=k_pack, read_vector=read, lds=dataclasses.replace(s.lds, pad=0, swizzle=()))
+    return address_maps(base, swizzles=False)
 
 
-def address_maps(base: StagingLayout, lanes: tuple[str, ...] = ("cols",), row_xors: tuple[int, ...] = (0,),
-                 forced_pad: int = -1, swizzles: bool = True, lane_rows: tuple[int, ...] = (1,)) -> list[StagingLayout]:
+def address_maps(base: TileLayout, lanes: tuple[Lanes, ...] = (Lanes.COLS,), row_xors: tuple[int, ...] = (0,),
+                 forced_pad: int = -1, swizzles: bool = True, lane_rows: tuple[int, ...] = (1,)) -> list[TileLayout]:
     """`base` with threads along the contiguous dim (lanes cols, with each of `lane_rows` that
     divides the row chunks) or down the rows (lanes rows), each row XOR of `row_xors`, and row
     pads of 0, 1 and 2 units (and `forced_pad` if it is a multiple of the unit) or
@@ -71,18 +77,19 @@ def address_maps(base: StagingLayout, lanes: tuple[str, ...] = ("cols",), row_xo
     pads = sorted({0, unit, 2 * unit} | ({forced_pad} if forced_pad > 0 and forced_pad % unit == 0 else set()))
     out = []
     orders = [(lane_order, r) for lane_order in lanes
-              for r in (lane_rows if lane_order == "cols" else (1,)) if (base.tile[0] // base.rake) % r == 0]
+              for r in (lane_rows if lane_order is Lanes.COLS else (1,)) if (base.tile[0] // base.rake) % r == 0]
     for lane_order, rows_first in orders:
+        b = dataclasses.replace(base, thread_map=dataclasses.replace(base.thread_map, lanes=lane_order,
+                                                                     lane_rows=rows_first))
         for row_xor in row_xors:
-            b = dataclasses.replace(base, lanes=lane_order, row_xor=row_xor, lane_rows=rows_first)
-            out += [dataclasses.replace(b, pad=pad) for pad in pads]
-            out += [dataclasses.replace(b, swizzle=(u, per_phase, max_phase))
+            out += [dataclasses.replace(b, lds=LdsRows.padded(cols, pad).xor_rows(row_xor)) for pad in pads]
+            out += [dataclasses.replace(b, lds=LdsRows.rotating(cols, u, per_phase, max_phase).xor_rows(row_xor))
                     for u in (unit, 2 * unit) if swizzles and u <= cols
                     for max_phase in _powers_of_two(2, cols // u) for per_phase in _powers_of_two(1, 8)]
     return out
 
 
-def cheapest(candidates: list[StagingLayout], scheme, elem_bytes: int, model: BankModel) -> StagingLayout:
+def cheapest(candidates: list[TileLayout], scheme, elem_bytes: int, model: BankModel) -> TileLayout:
     """The candidate of fewest bank conflicts (LDS writes and fragment reads of the first wave),
     then of the fewest non-affine address maps (a row XOR, a swizzle: each makes every fragment
     read compute its address, where a padded layout reads at immediate offsets from one base),
@@ -91,15 +98,15 @@ def cheapest(candidates: list[StagingLayout], scheme, elem_bytes: int, model: Ba
 
 
 @functools.lru_cache(maxsize=1024)
-def _cheapest(candidates: tuple[StagingLayout, ...], scheme, elem_bytes: int, model: BankModel) -> StagingLayout:
+def _cheapest(candidates: tuple[TileLayout, ...], scheme, elem_bytes: int, model: BankModel) -> TileLayout:
     """`cheapest`, cached: each pass of a pipeline that stages a matmul plans it again."""
     conflicts = _bank_conflicts_of(candidates, scheme, elem_bytes, model)
-    cost = [(int(conflicts[i]), bool(c.row_xor) + bool(c.swizzle), math.prod(c.lds_shape), i)
+    cost = [(int(conflicts[i]), c.lds.computed, math.prod(c.lds_shape), i)
             for i, c in enumerate(candidates)]
     return candidates[min(cost)[-1]]
 
 
-def _bank_conflicts_of(candidates: tuple[StagingLayout, ...], scheme, elem_bytes: int,
+def _bank_conflicts_of(candidates: tuple[TileLayout, ...], scheme, elem_bytes: int,
                        model: BankModel) -> np.ndarray:
     """`bank_conflicts` of each candidate, all of them priced in one `conflicts_many` call per
     access width (its accesses are priced one by one, so they stack)."""
@@ -120,7 +127,7 @@ def _powers_of_two(lo: int, hi: int) -> list[int]:
     return [1 << e for e in range(lo.bit_length() - 1, hi.bit_length())] if hi >= lo else []
 
 
-def packing(scheme, staging: dict[str, StagingLayout], bk: int, bits: int, tgt: target_model.Target,
+def packing(scheme, staging: dict[str, TileLayout], bk: int, bits: int, tgt: target_model.Target,
             most: int = -1) -> int:
     """K steps per fragment read group (MmaScheme.k_pack, at most `most` unless -1) when every
     operand is K-contiguous in LDS, else 0. The group's K slots are fed in mma.k_order for both
@@ -132,19 +139,19 @@ def packing(scheme, staging: dict[str, StagingLayout], bk: int, bits: int, tgt: 
     return scheme.k_pack(bk, bits, tgt, most)
 
 
-def bank_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -> int:
+def bank_conflicts(s: TileLayout, scheme, elem_bytes: int, model: BankModel) -> int:
     """Extra LDS cycles of the first wave: each of its tile stores, then each of its fragment reads."""
     return sum(lds_conflicts(s, scheme, elem_bytes, model))
 
 
-def lds_conflicts(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -> tuple[int, int]:
+def lds_conflicts(s: TileLayout, scheme, elem_bytes: int, model: BankModel) -> tuple[int, int]:
     """(stores, fragment reads): extra LDS cycles of the first wave's stores of its first chunk
     and of its fragment reads of K sub-step 0."""
     stores, reads = (model.wave_cycles(addrs, widths) for addrs, widths in _wave_accesses(s, scheme, elem_bytes, model))
     return stores, reads
 
 
-def _wave_accesses(s: StagingLayout, scheme, elem_bytes: int, model: BankModel) -> list[tuple[np.ndarray, np.ndarray]]:
+def _wave_accesses(s: TileLayout, scheme, elem_bytes: int, model: BankModel) -> list[tuple[np.ndarray, np.ndarray]]:
     """The first wave's stores of its first chunk, then its fragment reads of K sub-step 0, each
     as (byte address [lane, access] at the staging's address map, bytes [access])."""
     writes = np.array([s.lds_writes(lane) for lane in range(model.wave_size)], dtype=np.int64)

@@ -11,21 +11,21 @@ import dataclasses
 from iree.compiler import ir
 
 from ldsopt.matmul.schemes import MatmulPlan
-from ldsopt.layout.staging import ATTR, StagingLayout
+from ldsopt.layout.tile_layout import ATTR, TileLayout
 
 # On the root op: the passes that recorded a staging layout there (see `record_staging`).
 STAGED_BY = "ldsopt.staged_by"
 
 
-def recorded_staging(root: ir.Operation) -> dict[str, StagingLayout]:
+def recorded_staging(root: ir.Operation) -> dict[str, TileLayout]:
     """The staging layouts recorded on the root op as `ldsopt.staging = {B = {...}}`, by operand."""
     if ATTR not in root.attributes:
         return {}
     recorded = ir.DictAttr(root.attributes[ATTR])
-    return {r: StagingLayout.from_attr(recorded[r]) for r in ("A", "B") if r in recorded}
+    return {r: TileLayout.from_attr(recorded[r]) for r in ("A", "B") if r in recorded}
 
 
-def record_staging(root: ir.Operation, staging: dict[str, StagingLayout], pass_name: str) -> None:
+def record_staging(root: ir.Operation, staging: dict[str, TileLayout], pass_name: str) -> None:
     """Records `staging` on the root op (over what was recorded) for the kernel builder to emit,
     and `pass_name` in `ldsopt.staged_by`, which the kernel reports in `ldsopt.lowered_by`."""
     merged = {**recorded_staging(root), **staging}
@@ -40,12 +40,12 @@ def staged_by(root: ir.Operation) -> list[str]:
     return [ir.StringAttr(a).value for a in root.attributes[STAGED_BY]] if STAGED_BY in root.attributes else []
 
 
-def with_recorded(pl: MatmulPlan, recorded: dict[str, StagingLayout]) -> MatmulPlan:
+def with_recorded(pl: MatmulPlan, recorded: dict[str, TileLayout]) -> MatmulPlan:
     """`pl` staging each operand as recorded. A recorded layout was made from this planner's
     layout, so it stages the same tile, for the same threads and fragment; both operands read
     K in one order (k_pack); else ValueError (the plan that a staging pass records with its
     stagings makes this hold: ldsopt/matmul/options.py; IR written by hand may break it)."""
-    def key(s: StagingLayout):
+    def key(s: TileLayout):
         return s.dims, s.tile, s.threads, s.fragment, s.buffers
 
     for r, s in recorded.items():

@@ -1,7 +1,7 @@
 """What a matmul plan is made of: the workgroup tiling (`Tiling`, the default `TILINGS`, the
 `tiles` option's syntax), the product scheme (`FmaScheme`: per-thread micro-tiles of FMAs;
 `MmaScheme`: waves of matrix-core intrinsics), each with the LDS reads of its fragments, and
-`MatmulPlan`: the scheme, the K step and each operand's `StagingLayout`."""
+`MatmulPlan`: the scheme, the K step and each operand's `TileLayout`."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import math
 from ldsopt.layout import mma
 from ldsopt import target as target_model
 from ldsopt.layout.mma import Intrinsic, OperandLayout
-from ldsopt.layout.staging import StagingLayout
+from ldsopt.layout.tile_layout import TileLayout
 
 @dataclasses.dataclass(frozen=True)
 class Tiling:
@@ -187,7 +187,7 @@ def row_runs(coords: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
 class MatmulPlan:
     scheme: FmaScheme | MmaScheme
     bk: int
-    staging: dict[str, StagingLayout]
+    staging: dict[str, TileLayout]
 
     @property
     def tiling(self) -> Tiling:

@@ -2,6 +2,8 @@
 the M0 rule of block padding, the perpDim permutation and the rotation, the bank-model choice,
 and the bank-conflict report."""
 
+import dataclasses
+
 import pytest
 
 from ldsopt.layout import dtl
@@ -85,14 +87,14 @@ def test_permutation_forward_inverse(block, stride):
 def test_staging_layout_records_the_dtl_fields():
     from iree.compiler import ir
 
-    from ldsopt.layout.staging import StagingLayout
+    from ldsopt.layout.tile_layout import Direct, LdsDtl, StorageOrder, TileLayout
 
     with ir.Context():
-        plain = StagingLayout("A", ("m", "k"), (64, 32), 2, 256, 0, "MFMA_F32_16x16x16_F16", 4)
+        plain = TileLayout.planned("A", ("m", "k"), (64, 32), 2, 256, "MFMA_F32_16x16x16_F16", 4)
         assert "lds_layout" not in str(plain.attr())  # unchanged for every other pass
-        s = StagingLayout("A", ("m", "k"), (64, 32), 2, 256, 0, "MFMA_F32_16x16x16_F16", 4,
-                          copy="direct", lds_layout="perm<4,2>+block_pad<128,4>")
-        assert StagingLayout.from_attr(s.attr()) == s
+        s = dataclasses.replace(plain, thread_map=StorageOrder((64, 32), 2), copy=Direct(),
+                                lds=LdsDtl.parse("perm<4,2>+block_pad<128,4>", 64, 32))
+        assert TileLayout.from_attr(s.attr()) == s
         assert s.lds_shape == (2, 64 * 32 + 15 * 4)  # a pad after each 256 B block but the last
 
 

@@ -12,7 +12,7 @@ from ldsopt.layout import dtl
 from ldsopt.layout import index_expr
 from ldsopt.layout import mma
 from ldsopt.layout.maps import Composed, Layout, Padded, RotatingSwizzle, RowXor, Walk
-from ldsopt.layout.staging import StagingLayout
+from ldsopt.layout.tile_layout import Lanes, LdsRows, RowChunks, TileLayout
 
 # The interpreter: unsigned index arithmetic on Python ints, independent of index_expr's own face.
 _ARITH = {
@@ -99,19 +99,19 @@ def test_lane_maps(intrinsic):
 
 def _stagings():
     base = dict(operand="B", dims=("k", "n"), fragment="fma 4x4", read_vector=4)
-    yield StagingLayout(tile=(16, 64), vector=4, threads=64, pad=4, **base)
-    yield StagingLayout(tile=(16, 64), vector=4, threads=64, pad=0, lanes="rows", rake=4, row_xor=4, **base)
-    yield StagingLayout(tile=(16, 64), vector=4, threads=32, pad=0, lane_rows=2, rake=2, **base)
-    yield StagingLayout(tile=(16, 64), vector=4, threads=64, pad=0, swizzle=(4, 2, 4), **base)
-    yield StagingLayout(tile=(12, 4), vector=4, threads=4, pad=0, **base)  # one column chunk
+    yield TileLayout(threads=64, thread_map=RowChunks((16, 64), 4), lds=LdsRows.padded(64, 4), **base)
+    yield TileLayout(threads=64, thread_map=RowChunks((16, 64), 4, 4, Lanes.ROWS), lds=LdsRows(16, row_xor=4), **base)
+    yield TileLayout(threads=32, thread_map=RowChunks((16, 64), 4, 2, lane_rows=2), lds=LdsRows(16), **base)
+    yield TileLayout(threads=64, thread_map=RowChunks((16, 64), 4), lds=LdsRows.rotating(64, 4, 2, 4), **base)
+    yield TileLayout(threads=4, thread_map=RowChunks((12, 4), 4), lds=LdsRows(4), **base)  # one column chunk
 
 
 @pytest.mark.parametrize("s", list(_stagings()), ids=str)
 def test_staging_chunk_coords(s):
     """Each chunk's tile coordinates as emitted, against the thread map (a CuTe Layout)."""
-    e = Emitted(["c"], list(s.chunk_coords_expr(index_expr.var("c"))))
+    e = Emitted(["c"], list(s.chunk_expr(index_expr.var("c"))[0]))
     for c in range(s.chunks):
-        assert e(c) == s.chunk_coords(c) == divmod(s.thread_map(c), s.tile[1])
+        assert e(c) == s.chunk_coords(c) == divmod(s.thread_map.layout(c), s.tile[1])
 
 
 @pytest.mark.parametrize("amap", [

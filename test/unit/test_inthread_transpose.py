@@ -12,7 +12,25 @@ from ldsopt.layout.banks import BankModel
 from ldsopt.matmul import planner, schemes
 from ldsopt.matmul.recorded import with_recorded
 from ldsopt.passes import inthread_transpose
-from ldsopt.layout.staging import StagingLayout
+from ldsopt.layout.tile_layout import Direct, Lanes, LdsRows, Registers, RowChunks, TileLayout
+
+
+_THREAD_MAP = ("vector", "rake", "lanes", "lane_rows")
+_LDS_MAP = ("pad", "swizzle", "row_xor")
+
+
+def part(s: TileLayout, key: str):
+    """The layout's part `key` by the name its attribute prints (lanes as printed)."""
+    value = getattr(s.thread_map if key in _THREAD_MAP else s.lds if key in _LDS_MAP else s, key)
+    return value.value if isinstance(value, Lanes) else value
+
+
+def with_parts(s: TileLayout, **parts) -> TileLayout:
+    """`s` with the thread map's and the LDS map's parts of `parts` replaced."""
+    tm = {k: Lanes(v) if k == "lanes" else v for k, v in parts.items() if k in _THREAD_MAP}
+    lds = {k: v for k, v in parts.items() if k in _LDS_MAP}
+    return dataclasses.replace(s, thread_map=dataclasses.replace(s.thread_map, **tm),
+                               lds=dataclasses.replace(s.lds, **lds))
 
 
 @pytest.fixture(autouse=True)
@@ -49,18 +67,18 @@ def test_gfx942_nn_f16_b_is_raked_transposed_and_swizzled(restaged):
     pl, out = restaged("gfx942", ("m", "k"), ("k", "n"), "f16", 256, 256, 256)
     planned, b = out["B"]
     a = out["A"][1]  # K-contiguous already: not transposed, restaged for the reads of two K steps
-    assert not a.register_transpose and (a.k_pack, a.read_vector) == (2, 8) and pl.staging["A"].k_pack == 0
+    assert not a.thread_map.transposed and (a.k_pack, a.read_vector) == (2, 8) and pl.staging["A"].k_pack == 0
     # K in fragment order over 2 MFMA K steps: 8-element (ds_read_b128) fragment reads.
-    assert (b.rake, b.vector, b.read_vector, b.pad, b.swizzle, b.k_pack) == (4, 4, 8, 0, (8, 2, 4), 2)
-    assert b.register_transpose and b.k_contiguous and b.lds_order == (0, 1) and b.lds_shape == (2, 128, 32)
+    assert [part(b, k) for k in ("rake", "vector", "read_vector", "pad", "swizzle", "k_pack")] == [4, 4, 8, 0, (8, 2, 4), 2]
+    assert b.thread_map.transposed and b.k_contiguous and b.lds_order == (0, 1) and b.lds_shape == (2, 128, 32)
     # Consecutive threads take 2 row chunks (K 0-3, 4-7) of one N column group, then the next.
-    assert b.lane_rows == 2 and str(b.thread_map) == "(2,32,4):(512,4,1024)" and b.chunks_per_thread == 1
+    assert part(b, "lane_rows") == 2 and str(b.thread_map.layout) == "(2,32,4):(512,4,1024)" and b.chunks_per_thread == 1
     # K slot j of a read group of 2 steps is fed K index k_order(j): lane quad q's 4 slots of
     # each step are the 8 consecutive K 8q .. 8q+7.
     assert str(b.k_order) == "(4,4,2):(1,8,4)"
     model = BankModel.gfx942()
     assert planner.bank_conflicts(b, pl.scheme, 2, model) < \
-        planner.bank_conflicts(dataclasses.replace(b, swizzle=()), pl.scheme, 2, model)
+        planner.bank_conflicts(with_parts(b, swizzle=()), pl.scheme, 2, model)
     assert b.lds_shape[1] * b.lds_shape[2] <= planned.lds_shape[1] * planned.lds_shape[2]
 
 
@@ -89,21 +107,21 @@ def test_cuda_nn_f16_b_packs_k_for_16_byte_reads(restaged):
     pl, out = restaged("cuda", ("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096, force=True)
     planned, b = out["B"]
     model = BankModel.nvidia()
-    assert (b.lanes, b.rake, b.vector, b.pad, b.swizzle, b.row_xor, b.k_pack, b.read_vector) == \
-        ("cols", 4, 4, 0, (8, 2, 4), 4, 2, 8)
-    assert b.lane_rows == 2 and planner.lds_conflicts(b, pl.scheme, 2, model) == (0, 0)
-    assert planner.lds_conflicts(dataclasses.replace(b, lane_rows=1), pl.scheme, 2, model) == (8, 0)
+    assert [part(b, k) for k in ("lanes", "rake", "vector", "pad", "swizzle", "row_xor", "k_pack", "read_vector")] == \
+        ["cols", 4, 4, 0, (8, 2, 4), 4, 2, 8]
+    assert part(b, "lane_rows") == 2 and planner.lds_conflicts(b, pl.scheme, 2, model) == (0, 0)
+    assert planner.lds_conflicts(with_parts(b, lane_rows=1), pl.scheme, 2, model) == (8, 0)
     unpacked = inthread_transpose.transposed(planned, pl.scheme, 16, model,
                                              inthread_transpose.InthreadTranspose(force=True))  # as planned: k_pack 0
-    assert (unpacked.k_pack, unpacked.swizzle, unpacked.row_xor) == (0, (8, 2, 4), 4)
+    assert [part(unpacked, k) for k in ("k_pack", "swizzle", "row_xor")] == [0, (8, 2, 4), 4]
     assert planner.lds_conflicts(unpacked, pl.scheme, 2, model) == (0, 0)
     # The K-contiguous A, restaged for the same reads: unpadded 64-byte rows take its 16-byte
     # writes and reads (two rows per phase of 8 lanes) without conflicts; as planned, for 4-byte
     # reads of one step in the natural order, it had a pad of 8 (4 extra cycles on the writes).
     planned_a, a = out["A"]
-    assert (a.vector, a.k_pack, a.read_vector, a.pad, a.swizzle) == (8, 2, 8, 0, ())
+    assert [part(a, k) for k in ("vector", "k_pack", "read_vector", "pad", "swizzle")] == [8, 2, 8, 0, ()]
     assert planner.lds_conflicts(a, pl.scheme, 2, model) == (0, 0)
-    assert (planned_a.k_pack, planned_a.pad) == (0, 8) and planner.lds_conflicts(planned_a, pl.scheme, 2, model) == (4, 0)
+    assert (planned_a.k_pack, planned_a.lds.pad) == (0, 8) and planner.lds_conflicts(planned_a, pl.scheme, 2, model) == (4, 0)
 
 
 def test_gfx942_row_xor_removes_the_write_conflicts(restaged):
@@ -114,12 +132,12 @@ def test_gfx942_row_xor_removes_the_write_conflicts(restaged):
     pl, out = restaged("gfx942", ("m", "k"), ("k", "n"), "f16", 256, 256, 256)
     b = inthread_transpose.transposed(out["B"][0], pl.scheme, 16, BankModel.gfx942())  # as planned: k_pack 0
     model = BankModel.gfx942()
-    assert planner.lds_conflicts(out["B"][1], pl.scheme, 2, model) == (0, 0) and out["B"][1].lane_rows == 2
-    assert planner.lds_conflicts(dataclasses.replace(out["B"][1], lane_rows=1), pl.scheme, 2, model) == (16, 0)
-    assert (b.lanes, b.row_xor, b.swizzle) == ("cols", 4, (4, 1, 8))
+    assert planner.lds_conflicts(out["B"][1], pl.scheme, 2, model) == (0, 0) and part(out["B"][1], "lane_rows") == 2
+    assert planner.lds_conflicts(with_parts(out["B"][1], lane_rows=1), pl.scheme, 2, model) == (16, 0)
+    assert [part(b, k) for k in ("lanes", "row_xor", "swizzle")] == ["cols", 4, (4, 1, 8)]
     assert planner.lds_conflicts(b, pl.scheme, 2, model) == (0, 0)
-    assert planner.lds_conflicts(dataclasses.replace(b, row_xor=0), pl.scheme, 2, model) == (16, 0)
-    assert planner.lds_conflicts(dataclasses.replace(b, row_xor=0, swizzle=()), pl.scheme, 2, model) == (240, 28)
+    assert planner.lds_conflicts(with_parts(b, row_xor=0), pl.scheme, 2, model) == (16, 0)
+    assert planner.lds_conflicts(with_parts(b, row_xor=0, swizzle=()), pl.scheme, 2, model) == (240, 28)
 
 
 @pytest.mark.parametrize("options, expect", [
@@ -134,7 +152,7 @@ def test_options_force_the_layout(options, expect, restaged):
     planned = dataclasses.replace(out["A"][0], k_pack=2)  # the reads the pass picks for this kernel
     a = inthread_transpose.transposed(planned, pl.scheme, 16, BankModel.nvidia(),
                                       opts=inthread_transpose.InthreadTranspose(force=True, **options))
-    assert {key: getattr(a, key) for key in expect} == expect
+    assert {key: part(a, key) for key in expect} == expect
 
 
 def test_no_candidate_with_the_forced_options(restaged):
@@ -192,14 +210,15 @@ def test_rewriting_twice_changes_nothing(restaged):
 
 
 def test_staging_attr_round_trip_and_consistency():
-    s = StagingLayout("B", ("k", "n"), (32, 128), 4, 256, 0, "MFMA_F32_16x16x16_F16", 4, swizzle=(4, 1, 8), rake=4)
-    assert StagingLayout.from_attr(s.attr()) == s
-    for t in (dataclasses.replace(s, lanes="rows"), dataclasses.replace(s, row_xor=4)):
-        assert StagingLayout.from_attr(t.attr()) == t and t.attr() != s.attr()
+    s = dataclasses.replace(TileLayout.planned("B", ("k", "n"), (32, 128), 4, 256, "MFMA_F32_16x16x16_F16", 4),
+                            thread_map=RowChunks((32, 128), 4, 4), lds=LdsRows.rotating(32, 4, 1, 8))
+    assert TileLayout.from_attr(s.attr()) == s
+    for t in (with_parts(s, lanes="rows"), with_parts(s, row_xor=4)):
+        assert TileLayout.from_attr(t.attr()) == t and t.attr() != s.attr()
     assert 'swizzle = "rotating<4,1,8>"' in str(s.attr()) and "register_transpose = true" in str(s.attr())
     edited = ir.Attribute.parse(str(s.attr()).replace("lds_shape = [2, 128, 32]", "lds_shape = [2, 32, 128]"))
     with pytest.raises(ValueError, match="inconsistent"):
-        StagingLayout.from_attr(edited)
+        TileLayout.from_attr(edited)
 
 
 def test_recorded_staging_must_be_of_the_plan(restaged):
@@ -221,8 +240,8 @@ def test_copy_direct_stages_the_rake_through_a_buffer(restaged, matmul_problem):
     pl = planner.plan(matmul_problem(("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096), tgt, tgt.lds_bytes, True)
     new = inthread_transpose.InthreadTranspose(copy="direct", force=True).restaged(pl, tgt, 16)
     b, a = new["B"], new["A"]
-    assert (b.copy, b.raw_elems) == ("direct", 32 * 128) and (a.copy, a.raw_elems) == ("registers", 0)
-    assert StagingLayout.from_attr(b.attr()) == b and 'copy = "direct"' in str(b.attr())
+    assert (b.copy, b.raw_elems) == (Direct(), 32 * 128) and (a.copy, a.raw_elems) == (Registers(), 0)
+    assert TileLayout.from_attr(b.attr()) == b and 'copy = "direct"' in str(b.attr())
     assert with_recorded(pl, new).lds_bytes(2) == \
         (math.prod(a.lds_shape) + math.prod(b.lds_shape) + b.raw_elems) * 2
     gfx942 = target_model.by_name("gfx942")
@@ -240,11 +259,12 @@ def test_register_rakes_are_prefetched_into_l1_on_cuda_only(matmul_problem):
     cuda, gfx942 = target_model.by_name("cuda"), target_model.by_name("gfx942")
     pl = planner.plan(problem, cuda, cuda.lds_bytes, True)
     new = inthread_transpose.InthreadTranspose(force=True).restaged(pl, cuda, 16)
-    assert (new["B"].prefetch, new["A"].prefetch) == (inthread_transpose.PREFETCH_STEPS, 0)
-    assert StagingLayout.from_attr(new["B"].attr()) == new["B"] and "prefetch = 2" in str(new["B"].attr())
-    assert inthread_transpose.InthreadTranspose(prefetch=3, force=True).restaged(pl, cuda, 16)["B"].prefetch == 3
-    assert inthread_transpose.InthreadTranspose(copy="direct", force=True).restaged(pl, cuda, 16)["B"].prefetch == 0
+    assert (new["B"].copy, new["A"].copy) == (Registers(inthread_transpose.PREFETCH_STEPS), Registers())
+    assert TileLayout.from_attr(new["B"].attr()) == new["B"] and "prefetch = 2" in str(new["B"].attr())
+    assert inthread_transpose.InthreadTranspose(prefetch=3, force=True).restaged(pl, cuda, 16)["B"].copy.prefetch == 3
+    assert inthread_transpose.InthreadTranspose(copy="direct", force=True).restaged(pl, cuda, 16)["B"].copy == Direct()
     pl942 = planner.plan(problem, gfx942, gfx942.lds_bytes, True, TILES["gfx942"])
-    assert inthread_transpose.InthreadTranspose().restaged(pl942, gfx942, 16)["B"].prefetch == 0
-    with pytest.raises(ValueError, match="register-staged"):
-        dataclasses.replace(new["B"], copy="direct")
+    assert inthread_transpose.InthreadTranspose().restaged(pl942, gfx942, 16)["B"].copy == Registers()
+    direct = ir.Attribute.parse(str(new["B"].attr())[:-1] + ', copy = "direct"}')  # a direct copy holds no registers
+    with pytest.raises(ValueError, match="inconsistent"):
+        TileLayout.from_attr(direct)

@@ -14,7 +14,7 @@ from ldsopt.layout.banks import BankModel
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul import match, options, planner, recorded, schemes
 from ldsopt.passes import dtl_layout, inthread_transpose, matmul_lds
-from ldsopt.layout.staging import StagingLayout
+from ldsopt.layout.tile_layout import Direct, LdsRows, TileLayout
 
 
 @pytest.fixture(autouse=True)
@@ -24,15 +24,15 @@ def context():
 
 
 def test_staging_thread_map_covers_the_tile_once():
-    s = StagingLayout("A", ("m", "k"), (64, 16), 4, 256, 4, "fma 4x4", 4)
+    s = TileLayout.planned("A", ("m", "k"), (64, 16), 4, 256, "fma 4x4", 4, pad=4)
     starts = {s.chunk_coords(c) for c in range(s.threads * s.chunks_per_thread)}
     assert starts == {(r, c) for r in range(64) for c in range(0, 16, 4)}
-    assert s.lds_shape == (2, 64, 20) and s.lds_order == (1, 0) and str(s.thread_map) == "(4,64):(4,16)"
+    assert s.lds_shape == (2, 64, 20) and s.lds_order == (1, 0) and str(s.thread_map.layout) == "(4,64):(4,16)"
     assert s.address_map(16) == 20  # row 1 starts after one padded row
 
 
 def test_staging_attr_states_the_layout():
-    s = StagingLayout("B", ("n", "k"), (64, 16), 4, 256, 4, "fma 4x4", 4)
+    s = TileLayout.planned("B", ("n", "k"), (64, 16), 4, 256, "fma 4x4", 4, pad=4)
     text = str(s.attr())
     for part in ('operand = "B"', "lds_order = [0, 1]", "lds_shape = [2, 64, 20]", "pad = 4", 'swizzle = "none"',
                  'thread_map = "(4,64):(4,16)"', 'fragment = "fma 4x4"'):
@@ -118,9 +118,9 @@ def test_bank_model_pads_k_contiguous_b_read_by_rows(matmul_problem):
     pl = planner.plan(matmul_problem(("m", "k"), ("n", "k"), "f32", 64, 64, 64), lavapipe, 32768, use_mma=True,
                       tilings=schemes.parse_tilings("64x64x4x4"))
     b, model = pl.staging["B"], BankModel(lavapipe.lds_banks, lavapipe.lds_bank_bytes, lavapipe.subgroup_size)
-    assert (b.pad, b.swizzle) == (4, ()) and planner.lds_conflicts(b, pl.scheme, 4, model) == (1, 12)
-    assert planner.lds_conflicts(dataclasses.replace(b, pad=0), pl.scheme, 4, model) == (0, 28)
-    assert pl.staging["A"].pad == 0  # A rows are read by all 8 lanes alike: broadcasts
+    assert (b.lds.pad, b.lds.swizzle) == (4, ()) and planner.lds_conflicts(b, pl.scheme, 4, model) == (1, 12)
+    assert planner.lds_conflicts(dataclasses.replace(b, lds=LdsRows.padded(b.lds.cols)), pl.scheme, 4, model) == (0, 28)
+    assert pl.staging["A"].lds.pad == 0  # A rows are read by all 8 lanes alike: broadcasts
 
 
 @pytest.mark.parametrize("name", sorted(mma.INTRINSICS[key].name for key in mma.INTRINSICS))
@@ -213,12 +213,12 @@ def _plans(matmul_problem):
 
 
 def test_lds_accesses_start_at_multiples_of_their_width(matmul_problem):
-    """What `_Emitter._align` states to LLVM: each LDS write and fragment read (every lane,
+    """What `Emitter.lds_align` states to LLVM: each LDS write and fragment read (every lane,
     every K step, every repetition) starts at a multiple of its width in elements."""
     for target, pl, staging, _ in _plans(matmul_problem):
         sch = pl.scheme
         for role, s in staging.items():
-            cols = s.lds_shape[-1] - s.pad  # LDS columns before the pad
+            cols = s.lds_shape[-1] - s.lds.pad  # LDS columns before the pad
             step = sch.k_step * max(s.k_pack, 1)
             along = sch.intrinsic.m if role == "A" else sch.intrinsic.n
             for c in range(s.chunks):
@@ -285,7 +285,7 @@ def test_passes_that_record_a_staging_take_the_plan_options_of_matmul_lds(matmul
     assert (pl.tiling.bm, pl.tiling.bn, pl.tiling.threads, pl.scheme.waves) == (256, 128, 512, (4, 4))
     restaged = it.restaged(pl, cuda, 16)
     assert restaged["B"] is None and inthread_transpose.k_per_thread(pl.staging["B"]) == 1
-    assert restaged["A"].register_transpose and restaged["A"].copy == "direct"
+    assert restaged["A"].thread_map.transposed and restaged["A"].copy == Direct()
     assert inthread_transpose.k_per_thread(pl.staging["A"]) == 2
 
 
@@ -395,10 +395,10 @@ def test_plan_costs_the_narrow_fragment_reads_that_the_transpose_saves(matmul_pr
         if name == "gfx942":
             assert (_tiles(alone), alone.bk, planner.narrow_reads(alone)) == ("64x32", 32, 0.75)
             assert (_tiles(planned), planned.bk, planner.narrow_reads(restaged)) == ("32x64", 64, 0)
-            assert restaged.staging["B"].register_transpose and restaged.staging["B"].k_pack == 2
+            assert restaged.staging["B"].thread_map.transposed and restaged.staging["B"].k_pack == 2
         else:
             assert planned == alone and alone.bk == 32 and planner.narrow_reads(alone) == 0
-            assert not restaged.staging["B"].register_transpose
+            assert not restaged.staging["B"].thread_map.transposed
     nt = matmul_problem(("m", "k"), ("n", "k"), "f16", 512, 64, 512)
     gfx942 = target_model.by_name("gfx942")
     pl = planner.plan(nt, gfx942, matmul_lds.MatmulLds().lds_budget(gfx942), True)
