@@ -5,15 +5,15 @@ Contract. For each matmul dispatch that ldsopt-matmul-lds takes (same matching a
 run it just before that pass; the plan, by its plan options or the one a pass before recorded,
 is recorded for ldsopt-matmul-lds to follow: ldsopt/matmul/options.py), each operand that
 qualifies gets a rewritten `TileLayout` recorded on the root op (ldsopt/matmul/recorded.py;
-ldsopt-matmul-lds emits it, through ldsopt/matmul/dtl_emit.py):
+ldsopt-matmul-lds emits it, by the copies of ldsopt/matmul/copy.py):
 - `vector` = one lane of `lane-bytes` (the option; by default the target's: 4 on gfx942, its
   only DMA size, f32: 1, f16/bf16: 2, i8: 4 elements; 16 on CUDA, cp.async's widest; 4 for the
   register path); chunk c = tid + threads * j fills LDS storage index c * vec, so each wave
   writes whole runs of wave_size * lane bytes (ldsopt/layout/dtl.py);
 - its LDS map (`lds_layout` in the attribute) = the placement the bank model (ldsopt.banks)
   prices cheapest, counting the first wave's writes and every fragment read of a K step (or
-  the best of the kind the `layout` option forces): none, block padding (M0 rule: blocks of whole wave runs), the
-  perpDim permutation (+ block padding) or the blocked rotation;
+  the best of the kind the `layout` option forces): none, block padding (M0 rule: blocks of
+  whole wave runs), the perpDim permutation (+ block padding) or the blocked rotation;
 - `copy` = "direct" where the target has a direct-to-LDS copy: gfx942 (`dma_sizes` holds 32:
   `amdgpu.gather_to_lds`) and sm_80+ (`async_copy`: `nvgpu.device_async_copy`); elsewhere
   "registers", the same layout through registers (lavapipe proves it by values).

@@ -68,14 +68,13 @@ from iree.compiler import ir
 
 from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import LOWERED_BY
-from ldsopt.matmul.dtl_emit import uses_dtl, with_dtl
 from ldsopt.matmul.emit_fma import FmaEmitter
 from ldsopt.matmul.emit_mma import MmaEmitter
 from ldsopt.matmul.match import matches
 from ldsopt.matmul.options import PlanOptions
 from ldsopt.matmul.recorded import STAGED_BY
 from ldsopt.matmul.schemes import MmaScheme
-from ldsopt.registry import option
+from ldsopt.registry import PassError, option
 
 
 @dataclasses.dataclass(frozen=True)
@@ -95,9 +94,10 @@ class MatmulLds(PlanOptions):
             if STAGED_BY in d.root.attributes:  # they are named before this pass in lowered_by
                 d.func.attributes[LOWERED_BY] = d.root.attributes[STAGED_BY]
             emitter = MmaEmitter if isinstance(pl.scheme, MmaScheme) else FmaEmitter
-            if any(uses_dtl(s) for s in pl.staging.values()):  # laid out by ldsopt-dtl-layout
-                emitter = with_dtl(emitter)
-            kernel = emitter(d, p, pl, tgt)
+            try:
+                kernel = emitter(d, p, pl, tgt)
+            except ValueError as e:
+                raise PassError(d.location, f"{self.NAME}: {e}") from None
             if self.output_lds != "false" and (self.output_lds == "true" or isinstance(pl.scheme, MmaScheme)):
                 staged = pl.lds_bytes(element_bits(p.elem_type) // 8)
                 left = choice.lds_budget(tgt) - staged

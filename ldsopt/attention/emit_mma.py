@@ -33,11 +33,11 @@ from __future__ import annotations
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, scf, vector
 
+from ldsopt.codegen.async_copy import GLOBAL, async_copy, async_token, dma_source
 from ldsopt.layout import index_expr, mma
 from ldsopt.attention.emit import AttentionEmitter, _f32
 from ldsopt.attention.plan import CHUNK_BYTES, PAD_BYTES, SWIZZLE_ROWS
 from ldsopt.ir_types import element_bits
-from ldsopt.matmul import dtl_emit
 
 
 def acc_as_operand(acc: mma.OperandLayout, operand: mma.OperandLayout, n: int, lanes: int) -> list[tuple[int, int]] | None:
@@ -79,7 +79,7 @@ class MmaEmitter(AttentionEmitter):
         self.chunk = CHUNK_BYTES // eb
         self.lds = {"k": self.alloc([pl.stages, pl.bn, self.d1 + pad], p.elem_type),
                     "v": self.alloc([pl.stages, pl.bn, self.dn + pad], p.elem_type)}
-        self.src = {r: dtl_emit.dma_source(self, self.mem[r]) for r in ("k", "v")}
+        self.src = {r: dma_source(self.mem[r], GLOBAL) for r in ("k", "v")}
         acc_t = self.intr.c.register_type(_f32())
         self.rows = sorted(set(self.intr.c.d_first))  # the accumulator rows a lane holds
         rows = len(self.rows)
@@ -133,9 +133,9 @@ class MmaEmitter(AttentionEmitter):
                 kv = arith.addi(kv0, key)
                 inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size))
                 at = {p.k2: arith.minui(kv, self.idx(self.kv_size - 1)), (p.k1 if role == "k" else p.n): col}
-                tokens.append(dtl_emit.async_copy(self.lds[role], [buf, key, self.lds_col(key, col)], self.src[role],
-                                                  self.indices(role, at), pl.vector, inside))
-        self.group = ir.Operation.create("nvgpu.device_async_create_group", results=[dtl_emit.async_token()],
+                tokens.append(async_copy(self.lds[role], [buf, key, self.lds_col(key, col)], self.src[role],
+                                         self.indices(role, at), pl.vector, inside))
+        self.group = ir.Operation.create("nvgpu.device_async_create_group", results=[async_token()],
                                          operands=tokens).result
 
     def wait_copies(self, in_flight: int) -> None:

@@ -34,7 +34,7 @@ both faces read one expression, so what the bank model prices is what a kernel c
   copy engine, no registers: gather_to_lds or cp.async into the LDS tile of a storage-order
   thread map; cp.async of each raked row into the thread's own slots of a staging buffer of
   `buffers - 1` tiles, `raw_elems`, read back to be transposed). The kernel builder's copy
-  strategies emit them.
+  strategies (ldsopt/matmul/copy.py) emit them.
 
 Registers: each thread reads its fragment (`fragment` names the register layout: `fma TxU`, T
 elements along M (A) or N (B) by U along K per thread, or a matrix-core intrinsic such as

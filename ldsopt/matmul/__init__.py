@@ -7,6 +7,7 @@ operands before it (ldsopt-inthread-transpose, ldsopt-dtl-layout):
 - options.py: the plan options the passes share, and the plan the first of them records;
 - recorded.py: the stagings a pass before ldsopt-matmul-lds records on the root op, and the
   plan that takes them;
-- emit.py: the kernel (staging, the K pipeline, the output store); emit_fma.py and
-  emit_mma.py: each scheme's product; dtl_emit.py: operands staged with a DTL layout.
+- emit.py: the kernel and its K pipeline; copy.py: each operand's copies global -> LDS (registers,
+  cp.async, gather_to_lds); output.py: the output store and the fused bodies; emit_fma.py and
+  emit_mma.py: each scheme's product and where its output pieces are.
 """

@@ -17,21 +17,21 @@ from ldsopt.matmul.planner import pow2_dividing
 class FmaEmitter(Emitter):
     """FMA on accumulator vectors of TN: correct on every target, vectors of at most 4 on SPIR-V."""
 
-    def _thread_origins(self) -> None:
+    def thread_origins(self) -> None:
         k, t = self.k, self.pl.tiling
         ty, tx = k.delinearize(self.tid, [t.bm // t.tm, t.bn // t.tn])
         self.frag_origin = {"A": arith.muli(ty, k.const(t.tm)), "B": arith.muli(tx, k.const(t.tn))}
 
-    def _lane_output(self, lane: int) -> tuple[int, int]:
+    def lane_output(self, lane: int) -> tuple[int, int]:
         t = self.pl.tiling
-        ty, tx = divmod(lane, t.bn // t.tn)  # `_thread_origins`' delinearization
+        ty, tx = divmod(lane, t.bn // t.tn)  # `thread_origins`' delinearization
         return ty * t.tm, tx * t.tn
 
-    def _acc_init(self, value: ir.Value) -> list[ir.Value]:
+    def acc_init(self, value: ir.Value) -> list[ir.Value]:
         t = self.pl.tiling
         return [vector.broadcast(ir.VectorType.get([t.tn], self.acc_type), value)] * t.tm
 
-    def _multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value]) -> list[ir.Value]:
+    def multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value]) -> list[ir.Value]:
         t = self.pl.tiling
         a, b = self._fragment_reads("A", buf, kk), self._fragment_reads("B", buf, kk)
         acc = list(acc)
@@ -55,8 +55,8 @@ class FmaEmitter(Emitter):
         s, k = self.pl.staging[role], self.k
         x0 = self.frag_origin[role]
         reads = self.pl.scheme.reads(role, s.k_contiguous, 0)  # static offsets: lane 0's origin is 0
-        return [self._to_acc(self._lds_read(role, buf, self._offset(x0, row) if s.k_contiguous else k.const(kk + row),
-                                            k.const(kk + col) if s.k_contiguous else self._offset(x0, col), n))
+        return [self._to_acc(self.lds_read(role, buf, self.offset(x0, row) if s.k_contiguous else k.const(kk + row),
+                                            k.const(kk + col) if s.k_contiguous else self.offset(x0, col), n))
                 for row, col, n in reads]
 
     def _fragment_elem(self, role: str, reads: list[ir.Value], x: int, u: int) -> ir.Value:
@@ -81,7 +81,7 @@ class FmaEmitter(Emitter):
         wide = ir.VectorType.get(vtype.shape, self.acc_type)
         return arith.extsi(wide, v) if isinstance(self.acc_type, ir.IntegerType) else arith.extf(wide, v)
 
-    def _output_pieces(self) -> list[tuple[int, int, int, int, int]]:
+    def output_pieces(self) -> list[tuple[int, int, int, int, int]]:
         """Each accumulator row (row i of the micro-tile) in the widest vectors that divide N."""
         p, t = self.p, self.pl.tiling
         width = pow2_dividing(math.gcd(t.tn, p.sizes["n"]), t.tn)

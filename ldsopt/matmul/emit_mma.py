@@ -26,7 +26,7 @@ class MmaEmitter(Emitter):
     """Matrix-core intrinsics (amdgpu.mfma, nvgpu.mma.sync) on fragments in their operand
     layouts, read from LDS in the longest runs the staging order allows."""
 
-    def _thread_origins(self) -> None:
+    def thread_origins(self) -> None:
         k, sch = self.k, self.pl.scheme
         sg = sch.intrinsic.subgroup
         self.lane = arith.remui(self.tid, k.const(sg))
@@ -39,16 +39,16 @@ class MmaEmitter(Emitter):
         lane = index_expr.var("lane")
         return self.k.index([lane_map.expr(lane, self.pl.scheme.intrinsic.subgroup)], lane=self.lane)[0]
 
-    def _acc_init(self, value: ir.Value) -> list[ir.Value]:
+    def acc_init(self, value: ir.Value) -> list[ir.Value]:
         rm, rn = self.pl.scheme.reps
         return [vector.broadcast(self.pl.scheme.intrinsic.c.register_type(self.acc_type), value)] * (rm * rn)
 
-    def _k_group(self) -> int:
+    def k_group(self) -> int:
         """The intrinsic's K times the K steps of one fragment read group (`k_pack`, the same
         for both operands)."""
         return self.pl.scheme.k_step * max(self.pl.staging["A"].k_pack, 1)
 
-    def _multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value]) -> list[ir.Value]:
+    def multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value]) -> list[ir.Value]:
         sch = self.pl.scheme
         rm, rn = sch.reps
         # B's fragments (2 registers a step for mma.sync, 4 MFMA) stay in registers while A's
@@ -64,7 +64,7 @@ class MmaEmitter(Emitter):
                     acc[r * rn + c] = sch.intrinsic.emit(a_st, b[c][st], acc[r * rn + c])
         return acc
 
-    def _overlaps_epilogue(self) -> bool:
+    def overlaps_epilogue(self) -> bool:
         """With a consumer of transcendental math (GELU's erf, SiLU's exp: a `math` op that is
         not one instruction): its math on one accumulator is independent of the other
         accumulators' products, so the last K step goes by accumulator, each consumed while
@@ -74,12 +74,12 @@ class MmaEmitter(Emitter):
             op.operation.name.startswith("math.") and op.operation.name not in _ONE_INSTRUCTION_MATH
             for op in self.p.epilogue.op.regions[0].blocks[0].operations)
 
-    def _last_step_storing(self, acc: list[ir.Value]) -> None:
+    def last_step_storing(self, acc: list[ir.Value]) -> None:
         sch, k = self.pl.scheme, self.k
         rm, rn = sch.reps
         buf = k.const((self.n_steps - 1) % self.pl.stages)
-        groups = range(0, self.pl.bk, self._k_group())
-        offsets = self._output_offsets()
+        groups = range(0, self.pl.bk, self.k_group())
+        offsets = self.writer.offsets()
         acc = list(acc)
         done = None  # the accumulator whose products were emitted last, consumed after the next's
         for r in range(rm):
@@ -93,10 +93,10 @@ class MmaEmitter(Emitter):
                     for a_st, b_st in zip(a_group, b):
                         acc[i] = sch.intrinsic.emit(a_st, b_st, acc[i])
                 if done is not None:
-                    self._store_accumulator(done, acc[done], offsets)
+                    self.writer.store_accumulator(done, acc[done], offsets)
                 done = i
-        self._store_accumulator(done, acc[done], offsets)
-        self._finish_output()
+        self.writer.store_accumulator(done, acc[done], offsets)
+        self.writer.finish()
 
     def _fragments(self, role: str, buf: ir.Value, kk: int, x_off: int) -> list[ir.Value]:
         """This lane's registers of the intrinsic tiles at M/N offset `x_off` (from the wave's
@@ -108,13 +108,13 @@ class MmaEmitter(Emitter):
         if load:
             return [self._matrix_load(role, buf, kk, x_off, load)]
         first, second = sch.lane_maps(role, s.k_pack)
-        x = arith.addi(self._offset(self.frag_origin[role], x_off), self._lane_offset(first))
+        x = arith.addi(self.offset(self.frag_origin[role], x_off), self._lane_offset(first))
         kv = arith.addi(k.const(kk), self._lane_offset(second))
         row, col = (x, kv) if s.k_contiguous else (kv, x)
         steps = sch.element_coords(role, s.k_contiguous, s.k_pack)
         where = {}
         for r, c, n in row_runs([e for st in steps for e in st]):
-            piece = self._lds_read(role, buf, self._offset(row, r), self._offset(col, c), n)
+            piece = self.lds_read(role, buf, self.offset(row, r), self.offset(col, c), n)
             where.update({(r, c + i): (piece, i) for i in range(n)})
         return [self._register(sch.layout(role), [where[e] for e in st]) for st in steps]
 
@@ -125,11 +125,11 @@ class MmaEmitter(Emitter):
         lane = index_expr.var("lane")
         lanes = self.pl.scheme.intrinsic.subgroup
         f, kv, r = k.index([m.expr(lane, lanes) for m in (load.first, load.second, load.ROW)], lane=self.lane)
-        x = arith.addi(self._offset(self.frag_origin[role], x_off), f)
-        kv = self._offset(kv, kk)
+        x = arith.addi(self.offset(self.frag_origin[role], x_off), f)
+        kv = self.offset(kv, kk)
         row, col = (arith.addi(x, r), kv) if s.k_contiguous else (arith.addi(kv, r), x)
         return load.emit(self.pl.scheme.layout(role).register_type(self.p.elem_type), self.lds[role],
-                         self._lds_indices(role, buf, row, col), not s.k_contiguous)
+                         self.lds_indices(role, buf, row, col), not s.k_contiguous)
 
     def _register(self, lay: mma.OperandLayout, parts: list[tuple[ir.Value, int]]) -> ir.Value:
         """The register value of `lay` whose elements are `parts` (read piece, index in it)."""
@@ -147,25 +147,25 @@ class MmaEmitter(Emitter):
                                         [vector.extract(p, [], [i]) for p, i in parts])
         return flat if len(lay.shape) == 1 else vector.shape_cast(lay.register_type(self.p.elem_type), flat)
 
-    def _output_origin(self) -> tuple[ir.Value, ir.Value]:
+    def output_origin(self) -> tuple[ir.Value, ir.Value]:
         c = self.pl.scheme.intrinsic.c
-        m0, n0 = super()._output_origin()
+        m0, n0 = super().output_origin()
         return arith.addi(m0, self._lane_offset(c.first)), arith.addi(n0, self._lane_offset(c.second))
 
-    def _output_local(self) -> tuple[ir.Value, ir.Value]:
+    def output_local(self) -> tuple[ir.Value, ir.Value]:
         c = self.pl.scheme.intrinsic.c
-        m0, n0 = super()._output_local()
+        m0, n0 = super().output_local()
         return arith.addi(m0, self._lane_offset(c.first)), arith.addi(n0, self._lane_offset(c.second))
 
-    def _lane_output(self, lane: int) -> tuple[int, int]:
+    def lane_output(self, lane: int) -> tuple[int, int]:
         c = self.pl.scheme.intrinsic.c
         return c.first(lane), c.second(lane)
 
-    def _flat(self, acc: ir.Value) -> ir.Value:
+    def flat(self, acc: ir.Value) -> ir.Value:
         c = self.pl.scheme.intrinsic.c
         return acc if len(c.shape) == 1 else vector.shape_cast(ir.VectorType.get([c.elems], self.acc_type), acc)
 
-    def _output_pieces(self) -> list[tuple[int, int, int, int, int]]:
+    def output_pieces(self) -> list[tuple[int, int, int, int, int]]:
         """Each intrinsic tile's C elements in runs along N, as long as the runs and N allow."""
         sch = self.pl.scheme
         c = sch.intrinsic.c

@@ -1,0 +1,303 @@
+"""How the matmul kernel (emit.py) moves an operand's tiles global -> LDS: one copy strategy
+per operand, chosen once (`strategy`) from its TileLayout's thread map and copy
+(ldsopt/layout/tile_layout.py) and the target:
+
+- `RegisterRows` (registers, row chunks): each chunk's `rake` rows read as vectors in the
+  operand's own memory order, zeros past M, N or K (guarded reads); an operand computed by a
+  fused prologue is computed from the prologue's inputs, read at the same place, before the LDS
+  store. A raked register tile is transposed (`vector.transpose`; gfx942 packs 16-bit columns
+  with v_perm_b32) and stored as its columns, K-contiguous. With `prefetch = P` (CUDA), each
+  K step first prefetches the L1 lines of the reads of tile kt+P (`prefetch.global.L1`, under
+  the reads' guards);
+- `RegisterLanes` (registers, storage order: a DTL placement on a target without DTL): each
+  lane's vector read at its source and written at its fixed LDS slot, the same maps as the
+  copies below, checked by values where DTL cannot run;
+- `GatherToLds` (direct, storage order, gfx942): `amdgpu.gather_to_lds` of one 4-byte lane
+  (f32, vector<2xf16>) from the operand's binding relabelled
+  `#amdgpu.address_space<fat_raw_buffer>` (ldsopt/codegen/async_copy.py), into the flat LDS
+  buffer at the chunk's slot (lane 0's is the wave's base: the slots of a wave are
+  contiguous). Waited for by `amdgpu.memory_counter_wait load(N)`, N this thread's copies of
+  the stages - 2 newer tiles (s_waitcnt vmcnt(N): loads return in order; 0 with two tiles);
+- `CpAsync` (direct, storage order, CUDA): `nvgpu.device_async_copy` (cp.async of one lane, 16
+  bytes by default: `.cg`, L1 bypassed) from the operand cast to `#gpu.address_space<global>`;
+- `StagedCpAsync` (direct, raked row chunks, CUDA): each raked row a cp.async into this
+  thread's own slots of a staging buffer of `stages - 1` tiles (raked row i of chunk j of
+  thread t at element ((j * rake + i) * threads + t) * vector of its slot, so a warp's copies
+  and its reads back of one row are consecutive vectors, free of bank conflicts), read back
+  after the step's math, transposed and stored like `RegisterRows`: the global reads hold no
+  registers across the math.
+The copies without registers run `stages - 1` tiles ahead (emit.py's header); on CUDA the
+copies of a tile are one cp.async group, waited for with `numGroups = stages - 2`.
+Past the operand's ends the copies read what registers would: M/N indices past the extent are
+clamped (rows and columns past M or N only feed outputs that are never stored; a DMA cannot
+zero-fill), and so are K indices past K, whose chunks must be zeros (their products would add
+to the sums): cp.async copies no source element there (srcElements = 0: zero-fill), the
+register path reads zeros, and gfx942's DMA cannot, so ldsopt-dtl-layout refuses K tails there.
+On gfx942 the overlap is the IR's only: LLVM's waitcnt insertion cannot tell the LDS tiles of
+one alloc apart, so it waits for every copy in flight (vmcnt(0)) before the step's first LDS
+read (seen in the ISA of NN f16 256^3, 2 and 3 stages). Alias scopes on the copies and the
+reads (LLVM metadata that its waitcnt insertion consults for LDS DMA; Triton's AMD backend
+sets them) would let the copies run during the math; the IR this pass emits cannot carry them,
+so that is for the lowering below it.
+"""
+
+from __future__ import annotations
+
+from iree.compiler import ir
+from iree.compiler.dialects import amdgpu, arith, memref
+
+from ldsopt.codegen.async_copy import FAT_RAW_BUFFER, GLOBAL, async_copy, dma_source
+from ldsopt.codegen.kernel import L1Prefetch, read_vector, transposed, write_vector
+from ldsopt.ir_types import element_bits
+from ldsopt.layout import index_expr
+from ldsopt.layout.tile_layout import Direct, Registers, RowChunks, StorageOrder, TileLayout
+from ldsopt.matmul.output import body_at
+
+VMCNT_MAX = 63  # the largest count s_waitcnt vmcnt takes on gfx942 (6 bits); waiting for fewer is safe
+
+
+class Copy:
+    """The strategy of one operand (module doc): what the kernel asks of it at its start, each
+    K step and at the tile's landing in LDS. `em` is the kernel's Emitter."""
+
+    copied = False    # whether the tiles travel without registers (`stages - 1` tiles ahead)
+    slotted = False   # whether they land in a staging slot first
+
+    def __init__(self, em, role: str):
+        self.em, self.role = em, role
+        self.s: TileLayout = em.pl.staging[role]
+
+    def allocate(self) -> None:
+        """At the kernel's start, once the thread id is known: what the copies need besides the
+        LDS tile."""
+
+    def locate(self) -> None:
+        """This thread's chunks (`chunks`: per chunk, its tile (row, col) and, in storage order,
+        its LDS offset); the same every K step, so computed once."""
+        tid = index_expr.var("tid")
+        self.chunks = []
+        for j in range(self.s.chunks_per_thread):
+            (row, col), dest = self.s.chunk_expr(index_expr.offset(tid, self.s.threads * j))
+            values = self.em.k.index([row, col] if dest is None else [row, col, dest], tid=self.em.tid)
+            self.chunks.append(tuple(values) if dest is None else (tuple(values[:2]), values[2]))
+
+    def start_prefetching(self) -> None:
+        """After every operand's `locate`: what an L1 prefetch needs."""
+
+    def prefetch(self, kt: ir.Value) -> None:
+        """At the start of K step `kt`, before the next tile's reads."""
+
+    def read(self, k0: ir.Value) -> list:
+        """The registers of this thread's chunks of the tile at K offset `k0` (register copies)."""
+        raise NotImplementedError
+
+    def copy(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> list[ir.Value]:
+        """Starts the copies of the tile at K offset `k0` into LDS tile `buf` (staging slot
+        `slot`); returns their cp.async tokens (copies without registers)."""
+        raise NotImplementedError
+
+    def land(self, regs: list | None, buf: ir.Value, slot: ir.Value | None) -> None:
+        """Puts the tile into LDS tile `buf` before the barrier that publishes it: the registers
+        `read` gave, or the staging slot `slot`'s tile."""
+
+    @staticmethod
+    def wait(em, copied: list["Copy"]) -> None:
+        """Waits for this thread's copies of the next tile: the stages - 2 newer cp.async groups
+        stay in flight (cp.async.wait_group)."""
+        i32 = ir.IntegerType.get_signless(32)
+        ir.Operation.create("nvgpu.device_async_wait", operands=[em.group],
+                            attributes={"numGroups": ir.IntegerAttr.get(i32, em.pl.stages - 2)})
+
+    # --- shared by the strategies ---
+
+    def vtype(self) -> ir.VectorType:
+        return ir.VectorType.get([self.s.vector], self.em.p.elem_type)
+
+    def global_index(self, k0: ir.Value, src: tuple[ir.Value, ir.Value]):
+        """The operand's index of a chunk's source, clamped inside the operand (module doc), and
+        `[(K index, K)]` where the K steps do not divide K (else []): the chunk is zeros unless
+        the index is below K (lanes do not straddle K)."""
+        em, s = self.em, self.s
+        origin = {**em.origin, "k": k0}
+        idx, k_tail = [], []
+        for dim, local, extent, last in zip(s.dims, src, s.tile, (1, s.vector)):
+            g = arith.addi(origin[dim], local)
+            size = em.p.sizes[dim]
+            if size % extent:  # the K extent is the K step
+                k_tail += [(g, size)] if dim == "k" else []
+                g = arith.minui(g, em.k.const(size - last))
+            idx.append(g)
+        return ([em.batch] if em.batch is not None else []) + idx, k_tail
+
+    def store(self, regs: list[list[ir.Value]], buf: ir.Value) -> None:
+        """Stores this thread's chunks (their `write_slices` registers) at the LDS map's place
+        of their LDS (row, col) in LDS tile `buf`."""
+        em, tm = self.em, self.s.thread_map
+        for values, (row, col) in zip(regs, self.chunks):
+            row, col = tm.lds_coords(row, col)
+            for reg, dr, n in tm.write_slices():
+                write_vector(values[reg], em.lds[self.role], em.lds_indices(self.role, buf, em.offset(row, dr), col),
+                             em.lds_align(self.role, n))
+
+    def transposed(self, rows: list[ir.Value]) -> list[ir.Value]:
+        """The columns of the register tile whose rows are `rows` (kernel.transposed); its rows
+        as they are where the thread map does not transpose."""
+        return transposed(rows) if self.s.thread_map.transposed else rows
+
+
+class RegisterRows(Copy):
+    def start_prefetching(self) -> None:
+        self.prefetcher = L1Prefetch(self.em.mem[self.role]) if self.s.copy.prefetch else None
+
+    def row_reads(self, k0: ir.Value) -> list[list[tuple[list[tuple[ir.Value, int]], list[ir.Value]]]]:
+        """Per chunk this thread reads of the tile at K offset `k0`, per raked row: (its global
+        indices past a tile-ragged end, as `Emitter.inside` takes them; its global index)."""
+        em, s = self.em, self.s
+        origin = {**em.origin, "k": k0}
+        tile_extent = dict(zip(s.dims, s.tile))
+        out = []
+        for row0, col in self.chunks:
+            rows = []
+            for i in range(s.rake):
+                glob = [arith.addi(origin[dim], x) for dim, x in zip(s.dims, (em.offset(row0, i), col))]
+                ragged = [(g, em.p.sizes[dim]) for dim, g in zip(s.dims, glob) if em.p.sizes[dim] % tile_extent[dim]]
+                rows.append((ragged, ([em.batch] if em.batch is not None else []) + glob))
+            out.append(rows)
+        return out
+
+    def read(self, k0: ir.Value) -> list[list[ir.Value]]:
+        """Per chunk, the vectors its LDS writes store (`write_slices` order), zeros past the ends."""
+        vtype = self.vtype()
+        return [self.transposed([self.em.or_zero(ragged, vtype, lambda idx=idx: self.operand_vector(vtype, idx))
+                                 for ragged, idx in chunk]) for chunk in self.row_reads(k0)]
+
+    def operand_vector(self, vtype: ir.VectorType, idx: list[ir.Value]) -> ir.Value:
+        """The operand's vector `vtype` at global `idx` (b?, r0, r1), along its last dim: read,
+        or computed by its prologue from its inputs read there. The prologue runs here, once per
+        element a workgroup loads, rather than on the fragments read back from LDS, which the
+        threads along the other tile dim each read again (TM or TN times as many bodies with
+        FMA), and so that LDS, the staging layouts and the product schemes see the
+        contraction's operand type as if it were loaded."""
+        em = self.em
+        pro = em.p.prologues.get(self.role)
+        if pro is None:
+            return read_vector(vtype, em.mem[self.role], idx)
+        return body_at(pro.op, pro.inputs, em.prologue_mem[self.role], idx, vtype.shape[0])
+
+    def prefetch(self, kt: ir.Value) -> None:
+        """Prefetches into L1 each line this thread's reads of the tile `prefetch` steps ahead
+        touch, under the reads' guards."""
+        if self.prefetcher is None:
+            return
+        em = self.em
+        for chunk in self.row_reads(em.k0(em.offset(kt, self.s.copy.prefetch))):
+            for ragged, idx in chunk:
+                with em.guard(ragged):
+                    self.prefetcher(idx)
+
+    def land(self, regs: list | None, buf: ir.Value, slot: ir.Value | None) -> None:
+        self.store(regs, buf)
+
+
+class StagedCpAsync(Copy):
+    copied = slotted = True
+
+    def allocate(self) -> None:
+        em, s = self.em, self.s
+        space = ir.Attribute.parse("#gpu.address_space<workgroup>")
+        shape = [s.buffers - 1, s.tile[0] * s.tile[1]]
+        self.raw = memref.alloc(ir.MemRefType.get(shape, em.p.elem_type, memory_space=space), [], [])
+        self.source = dma_source(em.mem[self.role], GLOBAL)
+        self.first = arith.muli(em.tid, em.k.const(s.vector)) if s.vector > 1 else em.tid
+
+    def raw_index(self, slot: ir.Value, j: int, i: int) -> list[ir.Value]:
+        s = self.s
+        return [slot, self.em.offset(self.first, (j * s.rake + i) * s.threads * s.vector)]
+
+    def copy(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> list[ir.Value]:
+        em, s = self.em, self.s
+        tokens = []
+        for j, (row0, col) in enumerate(self.chunks):
+            for i in range(s.rake):
+                idx, k_tail = self.global_index(k0, (em.offset(row0, i), col))
+                tokens.append(async_copy(self.raw, self.raw_index(slot, j, i), self.source, idx, s.vector,
+                                         em.inside(k_tail) if k_tail else None))
+        return tokens
+
+    def land(self, regs: list | None, buf: ir.Value, slot: ir.Value | None) -> None:
+        """The raked rows read back from staging slot `slot`, transposed and stored."""
+        s, vtype = self.s, self.vtype()
+        elem_bytes = element_bits(self.em.p.elem_type) // 8
+        self.store([self.transposed([read_vector(vtype, self.raw, self.raw_index(slot, j, i), s.vector * elem_bytes)
+                                     for i in range(s.rake)]) for j in range(s.chunks_per_thread)], buf)
+
+
+class RegisterLanes(Copy):
+    def read(self, k0: ir.Value) -> list[ir.Value]:
+        em, vtype = self.em, self.vtype()
+        out = []
+        for src, _ in self.chunks:
+            idx, k_tail = self.global_index(k0, src)
+            out.append(em.or_zero(k_tail, vtype, lambda idx=idx: read_vector(vtype, em.mem[self.role], idx)))
+        return out
+
+    def land(self, regs: list | None, buf: ir.Value, slot: ir.Value | None) -> None:
+        for value, (_, dest) in zip(regs, self.chunks):
+            write_vector(value, self.em.lds[self.role], [buf, dest])
+
+
+class _ToLds(Copy):
+    """The copies by the target's engine straight into the chunks' LDS slots."""
+
+    copied = True
+    SPACE = ""  # the operand's memory space as the engine reads it
+
+    def locate(self) -> None:
+        self.source = dma_source(self.em.mem[self.role], self.SPACE)  # before the chunks, once
+        super().locate()
+
+
+class GatherToLds(_ToLds):
+    SPACE = FAT_RAW_BUFFER
+
+    def copy(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> list[ir.Value]:
+        em, s = self.em, self.s
+        transfer = self.vtype() if s.vector > 1 else em.p.elem_type
+        for src, dest in self.chunks:  # ldsopt-dtl-layout refuses K tails here
+            amdgpu.gather_to_lds(self.source, self.global_index(k0, src)[0], em.lds[self.role], [buf, dest], transfer)
+        return []
+
+    @staticmethod
+    def wait(em, copied: list[Copy]) -> None:
+        """Loads return in order (vmcnt): the newer tiles' copies of this thread may stay in flight."""
+        newer = (em.pl.stages - 2) * sum(c.s.chunks_per_thread for c in copied)
+        amdgpu.memory_counter_wait(load=min(newer, VMCNT_MAX))
+
+
+class CpAsync(_ToLds):
+    SPACE = GLOBAL
+
+    def copy(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> list[ir.Value]:
+        em = self.em
+        tokens = []
+        for src, dest in self.chunks:
+            idx, k_tail = self.global_index(k0, src)
+            inside = em.inside(k_tail) if k_tail else None
+            tokens.append(async_copy(em.lds[self.role], [buf, dest], self.source, idx, self.s.vector, inside))
+        return tokens
+
+
+def strategy(em, role: str) -> Copy:
+    """The copy strategy of operand `role` on the kernel's target (module doc); ValueError for a
+    direct copy the target has no engine for."""
+    s, tgt = em.pl.staging[role], em.k.target
+    if isinstance(s.copy, Registers):
+        return (RegisterLanes if isinstance(s.thread_map, StorageOrder) else RegisterRows)(em, role)
+    assert isinstance(s.copy, Direct)
+    if isinstance(s.thread_map, RowChunks):
+        engines = [StagedCpAsync] if tgt.async_copy else []
+    else:
+        engines = [GatherToLds] if 32 in tgt.dma_bits else [CpAsync] if tgt.async_copy else []
+    if not engines:
+        raise ValueError(f"operand {role}: a direct copy needs gather_to_lds (gfx942) or cp.async (CUDA sm_80+)")
+    return engines[0](em, role)

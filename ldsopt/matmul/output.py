@@ -1,0 +1,249 @@
+"""The matmul kernel's output (emit.py): each thread's accumulator pieces stored along N, a
+loaded init added, the fused consumer applied (its other operands read before the K loop where
+they fit EARLY_READ_BYTES of registers), directly or through the output stage's LDS tile
+(output_stage.py); and the fused producers' and consumers' elementwise bodies on vectors at an
+index (`body_at`), which the operand copies (copy.py) run too. The scheme (emit_fma.py,
+emit_mma.py) says where the pieces are (`Emitter.output_pieces`, `output_origin`,
+`output_local`, `flat`)."""
+
+from __future__ import annotations
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, gpu, memref, vector
+
+from ldsopt.codegen.elementwise import vectorize_body
+from ldsopt.codegen.kernel import global_alignment, read_vector, write_vector
+from ldsopt.ir_types import element_bits
+from ldsopt.layout import index_expr
+from ldsopt.matmul import output_stage
+
+# Registers (bytes per thread) the epilogue's early operand reads may hold through the K loop:
+# 32 registers, a 64x64 f16 tile's residual and bias on 128 threads.
+EARLY_READ_BYTES = 128
+
+
+def along_last(x: tuple, rank: int) -> bool:
+    """Whether an elementwise body's input `x` (binding, loops) has the last of the body's
+    `rank` loops as its last dim (it is read as a vector along it, else as a broadcast scalar)."""
+    return bool(x[1]) and x[1][-1] == rank - 1
+
+
+def input_read(x: tuple, buf: ir.Value, idx: list[ir.Value], vtype: ir.VectorType, align: int = 0) -> ir.Value:
+    """Input `x` (binding, loops) of an elementwise body at `idx` (the body's loops' values), as
+    `vtype` along the last loop: a vector read (of `align` bytes of alignment) where that loop
+    is the input's last dim, else the scalar at its loops, broadcast."""
+    at = [idx[i] for i in x[1]]
+    return read_vector(vtype, buf, at, align) if along_last(x, len(idx)) \
+        else vector.broadcast(vtype, memref.load(buf, at))
+
+
+def body_at(op: ir.Operation, inputs: list, mems: list, idx: list[ir.Value], width: int,
+            value: ir.Value | None = None, early: list | None = None, backend: str | None = None) -> ir.Value:
+    """Elementwise `op`'s body on vectors of `width` along the last loop at `idx` (its loops'
+    values), its inputs read by `input_read` from `mems` (with their alignment stated for
+    `backend` where given: `idx`'s last loop at a multiple of `width`) or given by `early` (read
+    before); a None input is `value`."""
+    args = []
+    for pos, (x, buf) in enumerate(zip(inputs, mems)):
+        vtype = None if x is None else ir.VectorType.get([width], x[0].tensor_type.element_type)
+        args.append(value if x is None else early[pos] if early is not None else
+                    input_read(x, buf, idx, vtype, global_alignment(buf, width, backend) if backend else 0))
+    return vectorize_body(op, args, width)
+
+
+class Offsets:
+    """The output's m and n at offsets from (m0, n0), each made once (so that the early
+    reads of a bias shared by several output vectors are one read)."""
+
+    def __init__(self, em, m0: ir.Value, n0: ir.Value):
+        self._em = em
+        self._at = {"m": {0: m0}, "n": {0: n0}}
+
+    def _get(self, dim: str, off: int) -> ir.Value:
+        known = self._at[dim]
+        if off not in known:
+            known[off] = self._em.offset(known[0], off)
+        return known[off]
+
+    def m(self, dm: int) -> ir.Value:
+        return self._get("m", dm)
+
+    def n(self, dn: int) -> ir.Value:
+        return self._get("n", dn)
+
+
+class OutputWriter:
+    """Stores the accumulators of the kernel `em` (an Emitter, whose `out`, `init`, `batch`,
+    `origin`, `epilogue_mem` and output stage it reads)."""
+
+    def __init__(self, em):
+        self.em = em
+        self.early = None
+
+    def alloc_stage(self) -> ir.Value:
+        """The output stage's LDS tile, its layout recorded on the alloc (`ldsopt.output_stage`)."""
+        st = self.em.output_stage
+        mtype = ir.MemRefType.get(list(st.shape), ir.MemRefType(self.em.out.type).element_type,
+                                  memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
+        buf = memref.alloc(mtype, [], [])
+        i64 = ir.IntegerType.get_signless(64)
+        buf.owner.attributes[output_stage.ATTR] = ir.DictAttr.get(
+            {"pad": ir.IntegerAttr.get(i64, st.pad), "vec": ir.IntegerAttr.get(i64, st.vec)})
+        return buf
+
+    def store_all(self, acc: list[ir.Value]) -> None:
+        offsets = self.offsets()
+        for i, value in enumerate(acc):
+            self.store_accumulator(i, value, offsets)
+        self.finish()
+
+    def offsets(self) -> tuple[Offsets, Offsets | None, dict[int, list[tuple[int, int, int, int]]]]:
+        """Where this thread's output pieces go (in the output, and in the output stage if
+        any), and each accumulator's pieces of `output_pieces`."""
+        em = self.em
+        pieces: dict[int, list[tuple[int, int, int, int]]] = {}
+        for i, *piece in em.output_pieces():
+            pieces.setdefault(i, []).append(tuple(piece))
+        return (Offsets(em, *em.output_origin()),
+                None if em.output_stage is None else Offsets(em, *em.output_local()), pieces)
+
+    def store_accumulator(self, i: int, value: ir.Value, offsets: tuple) -> None:
+        """Stores accumulator `i` (holding `value`): its pieces, at `offsets` (`offsets()`)."""
+        at, local, pieces = offsets
+        flat = self.em.flat(value)
+        for first, width, dm, dn in pieces.get(i, []):
+            piece = flat if width == ir.VectorType(flat.type).shape[0] else vector.extract_strided_slice(
+                ir.VectorType.get([width], self.em.acc_type), flat, [first], [width], [1])
+            early = [self.early.get(key) for key in self.epilogue_keys(width, dm, dn)] if self.early else None
+            self.store_piece(piece, at.m(dm), at.n(dn), early, local and (local.m(dm), local.n(dn)))
+
+    def finish(self) -> None:
+        """After every accumulator is stored: the output stage's copy out, if there is one."""
+        if self.em.output_stage is not None:
+            self.copy_out()
+
+    def copy_out(self) -> None:
+        """The staged output tile from LDS to the output, `vec` elements a copy (guarded past M
+        and N, and past the tile in a last round the threads do not fill)."""
+        em = self.em
+        st, k = em.output_stage, em.k
+        gpu.barrier()
+        vtype = ir.VectorType.get([st.vec], ir.MemRefType(em.out.type).element_type)
+        c = index_expr.var("c")
+        for j in range(st.copies):
+            chunk = em.offset(em.tid, st.threads * j)
+            row, col = k.index(list(st.copy_origin(c)), c=chunk)
+            m, n = arith.addi(em.origin["m"], row), arith.addi(em.origin["n"], col)
+            last = st.threads * (j + 1) > st.chunks
+            with em.guard(self.ragged(m, n) + ([(chunk, st.chunks)] if last else [])):
+                value = read_vector(vtype, em.out_lds, self.stage_indices(row, col), self.stage_align(st.vec))
+                self.write(value, ([em.batch] if em.batch is not None else []) + [m, n], st.vec)
+
+    def stage_indices(self, row: ir.Value, col: ir.Value) -> list[ir.Value]:
+        placed = self.em.output_stage.address_map.place(index_expr.var("row"), index_expr.var("col"))
+        return self.em.k.index(list(placed), row=row, col=col)
+
+    def stage_align(self, n: int) -> int:
+        """`Emitter.lds_alignment` of an output-stage access of n elements (the pads keep every
+        row a multiple of the widest access)."""
+        em = self.em
+        return em.lds_alignment(n, element_bits(ir.MemRefType(em.out.type).element_type) // 8, em.output_stage.shape)
+
+    def epilogue_keys(self, width: int, dm: int, dn: int) -> list[tuple]:
+        """The key of each epilogue input's read for the output vector of `width` at offsets
+        (dm, dn): the input, the offsets along the dims it has, the width (None for the
+        contraction's result, which is not read)."""
+        dims = (["b"] if self.em.batch is not None else []) + ["m", "n"]
+        offset = {"b": 0, "m": dm, "n": dn}
+        return [None if x is None else (pos, tuple(offset[dims[i]] for i in x[1]), width)
+                for pos, x in enumerate(self.em.p.epilogue.inputs)]
+
+    def read_epilogue_early(self) -> None:
+        """Sets `early`: the epilogue's operand reads of every output vector, emitted before the
+        K loop, so that their latency hides behind the loop instead of stalling the stores after
+        it (a grid of about one tile per CU, such as a BERT projection's, cannot hide one memory
+        round trip per workgroup behind other workgroups); each distinct read once (a bias
+        row's vector serves every output vector of its n). None where the epilogue reads no
+        operand, or where the reads would hold more than EARLY_READ_BYTES of registers per
+        thread through the loop: the epilogue then reads at the store."""
+        em = self.em
+        if not em.p.epilogue or all(x is None for x in em.p.epilogue.inputs):
+            return
+        reads = {}
+        for _, _, width, dm, dn in em.output_pieces():
+            for key in self.epilogue_keys(width, dm, dn):
+                if key is not None:
+                    reads.setdefault(key, (dm, dn))
+        inputs = em.p.epilogue.inputs
+        rank = 3 if em.batch is not None else 2
+        held = sum((width if along_last(inputs[pos], rank) else 1)
+                   * element_bits(inputs[pos][0].tensor_type.element_type) // 8 for pos, _, width in reads)
+        if held > EARLY_READ_BYTES:
+            return
+        at = Offsets(em, *em.output_origin())
+        early = {}
+        for (pos, offsets, width), (dm, dn) in reads.items():
+            m, n = at.m(dm), at.n(dn)
+            vtype = ir.VectorType.get([width], inputs[pos][0].tensor_type.element_type)
+            idx = ([em.batch] if em.batch is not None else []) + [m, n]
+            mem = em.epilogue_mem[pos]
+            early[(pos, offsets, width)] = em.or_zero(  # calls the read at once, under the guard
+                self.ragged(m, n), vtype,
+                lambda: input_read(inputs[pos], mem, idx, vtype, self.global_align(mem, width)))
+        self.early = early
+
+    def ragged(self, m: ir.Value, n: ir.Value) -> list[tuple[ir.Value, int]]:
+        """The guards of an output vector at (m, n): M and N where the tiles do not divide them."""
+        p, t = self.em.p, self.em.pl.tiling
+        return [(x, p.sizes[dim]) for dim, x, tile in (("m", m, t.bm), ("n", n, t.bn)) if p.sizes[dim] % tile]
+
+    def store_piece(self, piece: ir.Value, m: ir.Value, n: ir.Value, early: list | None = None,
+                    staged: tuple[ir.Value, ir.Value] | None = None) -> None:
+        """Stores a vector of the output along N at (m, n), adding the loaded init if any and
+        applying the epilogue if any (`early`: its inputs' reads made before the K loop), to
+        the output or, where `staged` gives its (row, col) in the tile, to the output stage;
+        guarded where the tiles do not divide M or N (vector widths divide N)."""
+        em = self.em
+        idx = ([em.batch] if em.batch is not None else []) + [m, n]
+        width = ir.VectorType(piece.type).shape[0]
+        with em.guard(self.ragged(m, n)):
+            value = piece if em.init is None else em.add(piece, self.init_vector(piece.type, idx, width))
+            if em.p.rounded:  # the contraction's result, in the operands' 16-bit type
+                value = arith.truncf(ir.VectorType.get([width], em.p.elem_type), value)
+            if em.p.epilogue:
+                value = self.epilogue(value, idx, early)
+            if staged is None:
+                self.write(value, idx, width)
+            else:
+                write_vector(value, em.out_lds, self.stage_indices(*staged), self.stage_align(width))
+
+    def init_vector(self, vtype: ir.VectorType, idx: list[ir.Value], width: int) -> ir.Value:
+        """The loaded init at `idx` as `vtype` (the accumulator's), extended from a rounded
+        result's 16-bit type."""
+        em = self.em
+        elem = ir.MemRefType(em.init.type).element_type
+        value = read_vector(ir.VectorType.get([width], elem), em.init, idx, self.global_align(em.init, width))
+        return value if elem == vtype.element_type else arith.extf(vtype, value)
+
+    def write(self, value: ir.Value, idx: list[ir.Value], width: int) -> None:
+        """Writes a vector of the output along N at `idx` (b?, m, n): in the epilogue's result's
+        dim order where there is one."""
+        em = self.em
+        if not em.p.epilogue:
+            write_vector(value, em.out, idx, self.global_align(em.out, width))
+            return
+        along_n = em.p.epilogue.out_dims[-1] == len(idx) - 1  # else stored in another order
+        write_vector(value, em.out, [idx[i] for i in em.p.epilogue.out_dims],
+                     self.global_align(em.out, width) if along_n else 0)
+
+    def global_align(self, buf: ir.Value, n: int) -> int:
+        """The alignment to state on a global access of `n` elements along N (its index along
+        N is a multiple of n: pieces start at multiples of their width)."""
+        return global_alignment(buf, n, self.em.k.target.backend)
+
+    def epilogue(self, value: ir.Value, idx: list[ir.Value], early: list | None = None) -> ir.Value:
+        """The epilogue's body on vectors along N at `idx` (b?, m, n), `value` standing for the
+        contraction's result."""
+        em = self.em
+        return body_at(em.p.epilogue.op, em.p.epilogue.inputs, em.epilogue_mem, idx,
+                       ir.VectorType(value.type).shape[0], value, early, em.k.target.backend)
