@@ -50,10 +50,9 @@ import math
 
 from iree.compiler import ir
 
-from ldsopt import remarks
 from ldsopt.layout import dtl
 from ldsopt.ir_types import element_bits
-from ldsopt.matmul.match import MatmulDispatch, MatmulProblem, matches
+from ldsopt.matmul.match import MatmulDispatch, MatmulProblem
 from ldsopt.matmul.options import PlanChoice, PlanOptions
 from ldsopt.matmul.schemes import MatmulPlan, MmaScheme
 from ldsopt.registry import PassError, option
@@ -87,12 +86,8 @@ class DtlLayout(PlanOptions):
                                "filling the pipeline)", choices=("all", "small"))
 
     def run(self, module: ir.Operation) -> None:
-        for d, p, tgt in matches(module, self):
-            planned = self.planned(d, p, tgt)
-            if isinstance(planned, str):
-                remarks.missed(d.func, self.NAME, f"grids=small: {planned}")
-                continue
-            pl, choice = planned
+        for m in self.planned_matmuls(module):
+            d, p, tgt, pl, choice = m.dispatch, m.problem, m.target, m.plan, m.choice
             budget = choice.lds_budget(tgt)
             chosen, notes = {}, {}
             for role, s in pl.staging.items():
@@ -112,10 +107,16 @@ class DtlLayout(PlanOptions):
 
     def planned(self, d: MatmulDispatch, p: MatmulProblem, tgt: Target) -> tuple[MatmulPlan, PlanChoice] | str:
         """The dispatch's plan and what chose it; under `grids=small`, instead, why the pass
-        leaves the dispatch to the other stagings: a target without cp.async, no plan of these
-        options, a grid that fills the GPU or a K shorter than the pipeline."""
+        leaves the dispatch to the other stagings (`small_grid`)."""
         if self.grids == "all":
             return self.plan_dispatch(d, p, tgt)
+        planned = self.small_grid(d, p, tgt)
+        return f"grids=small: {planned}" if isinstance(planned, str) else planned
+
+    def small_grid(self, d: MatmulDispatch, p: MatmulProblem, tgt: Target) -> tuple[MatmulPlan, PlanChoice] | str:
+        """The dispatch's plan and what chose it, or why it is not one `grids=small` takes: a
+        target without cp.async, no plan of these options, a grid that fills the GPU or a K
+        shorter than the pipeline."""
         if not tgt.async_copy:
             return "the target has no asynchronous copy to LDS"
         if not tgt.compute_units:

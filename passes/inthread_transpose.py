@@ -5,7 +5,7 @@ in-thread transpose: the "thread rake" and the shared-encoding swap).
 Contract.
 - Runs right before ldsopt-matmul-lds, on the dispatches that pass takes (its matching; a
   matched dispatch without a GPU target is an error here as there). It plans each dispatch as
-  ldsopt-matmul-lds does (`PlanOptions.plan_dispatch`, ldsopt/matmul/options.py), but costs
+  ldsopt-matmul-lds does (`PlanOptions.planned_matmuls`, ldsopt/matmul/options.py), but costs
   each candidate plan (tiling, K step) as it would restage it (`staged`): on gfx942 a K-strided
   operand's MFMA fragments read 16 (8) bits at a time cost their extra LDS reads
   (planner.narrow_reads), so that a plan whose K tile gives each thread the 2 K rows the
@@ -99,11 +99,10 @@ import math
 
 from iree.compiler import ir
 
-from ldsopt import remarks
 from ldsopt.layout.banks import BankModel
 from ldsopt.ir_types import element_bits
-from ldsopt.matmul.match import matches
-from ldsopt.matmul.options import PlanOptions
+from ldsopt.matmul.match import MatmulDispatch, MatmulProblem
+from ldsopt.matmul.options import PlanChoice, PlanOptions
 from ldsopt.matmul.planner import address_maps, cheapest, with_k_pack
 from ldsopt.matmul.recorded import staged_by
 from ldsopt.matmul.schemes import MatmulPlan, MmaScheme
@@ -161,18 +160,20 @@ class InthreadTranspose(PlanOptions):
                               "copy=registers (the direct copy holds no registers to prefetch for)", "prefetch")
 
     def run(self, module: ir.Operation) -> None:
-        for d, p, tgt in matches(module, self):
-            if staged_by(d.root):
-                remarks.missed(d.func, self.NAME, f"its operands are staged already (by {', '.join(staged_by(d.root))})")
-                continue
-            pl, choice = self.plan_dispatch(d, p, tgt)
+        for m in self.planned_matmuls(module):
             try:
-                restaged = self.following(choice).restaged(pl, tgt, element_bits(p.elem_type))
+                restaged = self.following(m.choice).restaged(m.plan, m.target, element_bits(m.problem.elem_type))
             except ValueError as e:
-                raise PassError(d.location, f"{self.NAME}: {e}") from None
+                raise PassError(m.dispatch.location, f"{self.NAME}: {e}") from None
             rewritten = {role: t for role, t in restaged.items() if t is not None}
             if rewritten:
-                self.record(d, pl, choice, rewritten)
+                self.record(m.dispatch, m.plan, m.choice, rewritten)
+
+    def planned(self, d: MatmulDispatch, p: MatmulProblem, tgt) -> tuple[MatmulPlan, PlanChoice] | str:
+        """The dispatch's plan (PlanOptions.planned), unless a pass before staged its operands."""
+        if staged_by(d.root):
+            return f"its operands are staged already (by {', '.join(staged_by(d.root))})"
+        return super().planned(d, p, tgt)
 
     def staged(self, pl: MatmulPlan, tgt, bits: int) -> MatmulPlan:
         """`pl` with the operands this pass restages restaged: what the plan's cost rule costs,

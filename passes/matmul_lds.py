@@ -70,7 +70,6 @@ from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import LOWERED_BY
 from ldsopt.matmul.emit_fma import FmaEmitter
 from ldsopt.matmul.emit_mma import MmaEmitter
-from ldsopt.matmul.match import matches
 from ldsopt.matmul.options import PlanOptions
 from ldsopt.matmul.recorded import STAGED_BY
 from ldsopt.matmul.schemes import MmaScheme
@@ -89,8 +88,8 @@ class MatmulLds(PlanOptions):
                              choices=("auto", "true", "false"))
 
     def run(self, module: ir.Operation) -> None:
-        for d, p, tgt in matches(module, self, prologues=True):
-            pl, choice = self.plan_dispatch(d, p, tgt)
+        for m in self.planned_matmuls(module, prologues=True):
+            d, p, tgt, pl, choice = m.dispatch, m.problem, m.target, m.plan, m.choice
             if STAGED_BY in d.root.attributes:  # they are named before this pass in lowered_by
                 d.func.attributes[LOWERED_BY] = d.root.attributes[STAGED_BY]
             emitter = MmaEmitter if isinstance(pl.scheme, MmaScheme) else FmaEmitter

@@ -25,7 +25,6 @@ from ldsopt.layout import dtl
 from ldsopt import shared_context
 from ldsopt import target as target_model
 from ldsopt.ir_types import element_bits
-from ldsopt.matmul.match import matches
 from ldsopt.passes import dtl_layout
 from ldsopt.passes.matmul_lds import MatmulLds
 
@@ -60,10 +59,9 @@ def rows(name: str, text: str, target: str = "gfx942") -> list[Row]:
     out = []
     with shared_context.get():
         module = ir.Module.parse(configured)
-        for d, p, tgt in matches(module.operation, "dtl-report"):
-            pl, _ = MatmulLds().plan_dispatch(d, p, tgt)
-            for role, s in pl.staging.items():
-                out.append(_row(name, p, pl, role, s, tgt))
+        for m in MatmulLds().planned_matmuls(module.operation):
+            for role, s in m.plan.staging.items():
+                out.append(_row(name, m.problem, m.plan, role, s, m.target))
     return out
 
 

@@ -1,6 +1,7 @@
 """The options that choose a matmul plan (`PlanOptions`: workgroups-per-cu, mma, tiles, k-pack,
 stages, k-bytes), shared by ldsopt-matmul-lds and the passes that restage its operands before it
-(ldsopt-inthread-transpose, ldsopt-dtl-layout), and the plan they record once.
+(ldsopt-inthread-transpose, ldsopt-dtl-layout), their one match-and-plan step
+(`PlanOptions.planned_matmuls`), and the plan they record once.
 
 The first of these passes that records a staging on a matmul's root op also records what
 chose the plan it restaged (`PlanChoice`, the occupancy resolved for the target):
@@ -17,13 +18,15 @@ of these passes in the pipeline (or the same ones to each).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
 
 from iree.compiler import ir
 
+from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch
 from ldsopt.ir_types import element_bits
-from ldsopt.matmul.match import MatmulProblem
+from ldsopt.matmul.match import MatmulDispatch, MatmulProblem, matches
 from ldsopt.matmul.planner import K_BYTES, plan
 from ldsopt.matmul.recorded import record_staging, recorded_staging, with_recorded
 from ldsopt.matmul.schemes import TILINGS, MatmulPlan, Tiling, check_k_bytes, check_tilings, parse_tilings
@@ -98,6 +101,17 @@ def recorded_plan(d: Dispatch, pass_name: str) -> tuple[PlanChoice, str] | None:
 
 
 @dataclasses.dataclass(frozen=True)
+class PlannedMatmul:
+    """A matmul dispatch that a pass takes, and its plan and what chose it."""
+
+    dispatch: MatmulDispatch
+    problem: MatmulProblem
+    target: target_model.Target
+    plan: MatmulPlan
+    choice: PlanChoice
+
+
+@dataclasses.dataclass(frozen=True)
 class PlanOptions(ModulePass):
     """The options that choose ldsopt-matmul-lds's plan; the passes that record a staging for
     it take them too (this module's docstring says which one counts)."""
@@ -168,6 +182,23 @@ class PlanOptions(ModulePass):
         return dataclasses.replace(self, tiles=",".join(f"{t.bm}x{t.bn}x{t.tm}x{t.tn}" for t in choice.tilings),
                                    mma=choice.mma, k_pack=choice.k_pack, stages=choice.stages,
                                    workgroups_per_cu=choice.workgroups_per_cu, k_bytes=choice.k_bytes)
+
+    def planned_matmuls(self, module: ir.Operation, prologues: bool = False) -> Iterator[PlannedMatmul]:
+        """The match-and-plan step of the matmul passes: each matmul dispatch this pass takes
+        (`match.matches`; with a fused prologue where `prologues`) and its plan (`planned`);
+        one that `planned` leaves gets the reason as a missed remark."""
+        for d, p, tgt in matches(module, self, prologues=prologues):
+            planned = self.planned(d, p, tgt)
+            if isinstance(planned, str):
+                remarks.missed(d.func, self.NAME, planned)
+                continue
+            yield PlannedMatmul(d, p, tgt, *planned)
+
+    def planned(self, d: MatmulDispatch, p: MatmulProblem,
+                tgt: target_model.Target) -> tuple[MatmulPlan, PlanChoice] | str:
+        """The dispatch's plan and its choice (`plan_dispatch`), or why this pass leaves the
+        dispatch (a pass that leaves some says which in its own `planned`)."""
+        return self.plan_dispatch(d, p, tgt)
 
     def plan_dispatch(self, d: Dispatch, p: MatmulProblem,
                       tgt: target_model.Target) -> tuple[MatmulPlan, PlanChoice]:
