@@ -9,7 +9,7 @@ it computes in f64 the ops llvm-cpu lowers only in f32 (`math.erf`).
 
 Contract, `evaluate(text, function, inputs)`:
 - Takes one function of one block whose ops are: `arith` and `math` ops (on scalars or
-  tensors, see `_ELEMENTWISE`), `linalg.generic` (named linalg ops are generalized first)
+  tensors, see `numpy_arith.ELEMENTWISE`), `linalg.generic` (named linalg ops are generalized first)
   whose indexing maps are projected permutations with constant indices allowed (an output
   written at a constant index keeps its init elsewhere),
   `linalg.softmax`, `iree_linalg_ext.attention` (`_attention`), `tensor.empty`, `expand_shape`, `collapse_shape`, `extract_slice`,
@@ -27,7 +27,7 @@ Contract, `evaluate(text, function, inputs)`:
   reduction step at a time in the loops' order, as the program states it (argmax with
   first-index ties), vectorized over the parallel loops.
 - Integer arithmetic wraps at its width as the program's does; signed and unsigned ops read
-  the same bits (`_unsigned`). Floats follow IEEE (no warnings, NaN and inf through).
+  the same bits (`numpy_arith.unsigned`). Floats follow IEEE (no warnings, NaN and inf through).
 - `evaluate_each(..., flush_subnormals=True)` computes as a GPU that flushes denormals does:
   f32/f16/bf16 inputs and op results that are subnormal are taken as 0 (the program as
   written, in its own types, is evaluated both ways by `reference_companions`).
@@ -38,7 +38,6 @@ Contract, `evaluate(text, function, inputs)`:
 
 from __future__ import annotations
 
-import contextvars
 import math
 import re
 
@@ -46,16 +45,13 @@ import numpy as np
 from iree.compiler import ir, passmanager
 
 from ldsopt import shared_context
-from ldsopt.run import parameters
+from ldsopt.run import numpy_arith, parameters
+from ldsopt.run.numpy_arith import Unsupported, refuse
 from ldsopt.ir_types import scalar_type
 
 MAX_ELEMENTS = 1 << 26    # values in one evaluated array (512 MiB of f64)
 MAX_STEPS = 1 << 16       # sequential reduction steps of one generic
 _GLOBALS = object()       # the key, in an evaluation's values, of the program's globals and parameters
-
-
-class Unsupported(Exception):
-    """What the evaluator does not take (the caller falls back to llvm-cpu)."""
 
 
 class AssertionFailed(Exception):
@@ -67,166 +63,14 @@ def _ops(block: ir.Block) -> list[ir.Operation]:
     return [op.operation for op in block.operations]
 
 
-def _refuse(op: ir.Operation, why: str = "is not evaluated by numpy") -> Unsupported:
-    """Unsupported, naming the op (not its line: the program evaluated is the promoted one)."""
-    return Unsupported(f"{op.name} {why}")
-
-
 # --- types -----------------------------------------------------------------------------------
 
-def numpy_dtype(t: ir.Type) -> np.dtype:
-    """The numpy type holding values of MLIR element type `t` (bf16 in f32)."""
-    e = scalar_type(t)
-    if isinstance(e, ir.F64Type):
-        return np.dtype(np.float64)
-    if isinstance(e, (ir.F32Type, ir.BF16Type)):
-        return np.dtype(np.float32)
-    if isinstance(e, ir.F16Type):
-        return np.dtype(np.float16)
-    if isinstance(e, ir.IndexType):
-        return np.dtype(np.int64)
-    if isinstance(e, ir.IntegerType) and e.width == 1:
-        return np.dtype(np.bool_)
-    if isinstance(e, ir.IntegerType) and e.width in (8, 16, 32, 64):
-        return np.dtype(f"int{e.width}")
-    raise Unsupported(f"element type {e} is not evaluated by numpy")
-
-
-def _unsigned(x: np.ndarray) -> np.ndarray:
-    """The same bits read as unsigned (`arith`'s u-ops)."""
-    return x if x.dtype == np.bool_ else x.view(np.dtype(f"uint{x.dtype.itemsize * 8}"))
-
-
-def round_to_bf16(x: np.ndarray) -> np.ndarray:
-    """`x` rounded to the nearest bf16, ties to even, held in f32. f64 goes to f32 rounding to
-    odd first, so that the two roundings make the one direct rounding would."""
-    x = np.asarray(x)
-    if x.dtype == np.float64:
-        f = x.astype(np.float32)
-        toward_zero = np.where(np.abs(f.astype(np.float64)) > np.abs(x), np.nextafter(f, np.float32(0)), f)
-        inexact = (toward_zero.astype(np.float64) != x) & np.isfinite(x)
-        bits = toward_zero.view(np.uint32) | inexact.astype(np.uint32)
-    else:
-        bits = x.astype(np.float32).view(np.uint32)
-    rounded = ((bits.astype(np.uint64) + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16).astype(np.uint32)
-    nan = np.isnan(bits.view(np.float32))
-    return np.where(nan, np.float32(np.nan), rounded.view(np.float32))
-
-
-# Set while `evaluate_each(..., flush_subnormals=True)` runs: every f32/f16/bf16 value, input or
-# result, is flushed to 0 where it is subnormal, as GPUs that flush denormals compute.
-_FLUSH = contextvars.ContextVar("flush_subnormals", default=False)
-
-
-def _flushed(x: np.ndarray) -> np.ndarray:
-    if not _FLUSH.get() or x.dtype not in (np.float32, np.float16):
-        return x
-    return np.where(np.abs(x) < np.finfo(x.dtype).tiny, np.copysign(np.zeros((), x.dtype), x), x).astype(x.dtype)
-
-
-def _cast(x: np.ndarray, t: ir.Type) -> np.ndarray:
-    """`x` as values of element type `t` (bf16: rounded)."""
-    if isinstance(scalar_type(t), ir.BF16Type):
-        return _flushed(round_to_bf16(x))
-    return _flushed(np.asarray(x).astype(numpy_dtype(t)))
-
-
-# --- elementwise ops -------------------------------------------------------------------------
-
-_CMPF = {1: lambda a, b: a == b, 2: lambda a, b: a > b, 3: lambda a, b: a >= b, 4: lambda a, b: a < b,
-         5: lambda a, b: a <= b, 6: lambda a, b: (a != b) & ~(np.isnan(a) | np.isnan(b)),
-         7: lambda a, b: ~(np.isnan(a) | np.isnan(b)), 8: lambda a, b: (a == b) | np.isnan(a) | np.isnan(b),
-         9: lambda a, b: ~(a <= b), 10: lambda a, b: ~(a < b), 11: lambda a, b: ~(a >= b),
-         12: lambda a, b: ~(a > b), 13: lambda a, b: a != b, 14: lambda a, b: np.isnan(a) | np.isnan(b),
-         0: lambda a, b: np.zeros(np.broadcast(a, b).shape, bool),
-         15: lambda a, b: np.ones(np.broadcast(a, b).shape, bool)}
-_CMPI = {0: np.equal, 1: np.not_equal, 2: np.less, 3: np.less_equal, 4: np.greater, 5: np.greater_equal,
-         6: lambda a, b: _unsigned(a) < _unsigned(b), 7: lambda a, b: _unsigned(a) <= _unsigned(b),
-         8: lambda a, b: _unsigned(a) > _unsigned(b), 9: lambda a, b: _unsigned(a) >= _unsigned(b)}
-
-
-def _signed(x: np.ndarray) -> np.ndarray:
-    """Signed values of `x` (an i1 true is -1)."""
-    return -x.astype(np.int8) if x.dtype == np.bool_ else x
-
-
-def _trunci(x: np.ndarray) -> np.ndarray:
-    """Bit 0 of `x`, for a trunci to i1 (numpy's casts to narrower integers keep the low bits
-    already; to bool they test for nonzero)."""
-    return x & 1 if x.dtype != np.bool_ else x
-
-
-def _divsi(a, b):
-    q = np.abs(a.astype(np.int64)) // np.abs(b.astype(np.int64))
-    return np.where((a < 0) != (b < 0), -q, q).astype(a.dtype)
-
-
-def _remsi(a, b):
-    return (a - _divsi(a, b) * b).astype(a.dtype)
-
-
-_erf = np.frompyfunc(math.erf, 1, 1)
-
-
-def _round_away(x):
-    return np.sign(x) * np.floor(np.abs(x) + 0.5)
-
-
-# name -> f(*operands); the result takes the op's result type (`_cast`) after.
-_ELEMENTWISE = {
-    "arith.addf": np.add, "arith.subf": np.subtract, "arith.mulf": np.multiply, "arith.divf": np.divide,
-    "arith.remf": np.fmod, "arith.negf": np.negative,
-    "arith.maximumf": np.maximum, "arith.minimumf": np.minimum, "arith.maxnumf": np.fmax, "arith.minnumf": np.fmin,
-    "arith.addi": np.add, "arith.subi": np.subtract, "arith.muli": np.multiply,
-    "arith.divsi": _divsi, "arith.remsi": _remsi,
-    "arith.divui": lambda a, b: _unsigned(a) // _unsigned(b), "arith.remui": lambda a, b: _unsigned(a) % _unsigned(b),
-    "arith.maxsi": np.maximum, "arith.minsi": np.minimum,
-    "arith.maxui": lambda a, b: np.maximum(_unsigned(a), _unsigned(b)),
-    "arith.minui": lambda a, b: np.minimum(_unsigned(a), _unsigned(b)),
-    "arith.andi": np.bitwise_and, "arith.ori": np.bitwise_or, "arith.xori": np.bitwise_xor,
-    "arith.shli": np.left_shift, "arith.shrsi": np.right_shift,
-    "arith.shrui": lambda a, b: _unsigned(a) >> _unsigned(b),
-    "arith.select": np.where,
-    "arith.extf": lambda x: x, "arith.truncf": lambda x: x, "arith.sitofp": _signed,
-    "arith.uitofp": _unsigned, "arith.extsi": _signed, "arith.extui": _unsigned,
-    "arith.trunci": lambda x: x, "arith.index_cast": _signed, "arith.index_castui": _unsigned,
-    "arith.fptosi": np.trunc, "arith.fptoui": np.trunc,
-    "math.exp": np.exp, "math.exp2": np.exp2, "math.expm1": np.expm1, "math.log": np.log, "math.log2": np.log2,
-    "math.log10": np.log10, "math.log1p": np.log1p, "math.sqrt": np.sqrt, "math.rsqrt": lambda x: 1 / np.sqrt(x),
-    "math.tanh": np.tanh, "math.sin": np.sin, "math.cos": np.cos, "math.tan": np.tan, "math.atan": np.arctan,
-    "math.atan2": np.arctan2, "math.erf": lambda x: np.asarray(_erf(x), np.float64), "math.absf": np.abs,
-    "math.absi": np.abs, "math.floor": np.floor, "math.ceil": np.ceil, "math.trunc": np.trunc,
-    "math.round": _round_away, "math.roundeven": np.rint, "math.powf": np.power, "math.copysign": np.copysign,
-    "math.fma": lambda a, b, c: a * b + c,
-}
-
-
-def _elementwise(op: ir.Operation, args: list[np.ndarray]) -> np.ndarray:
-    name = op.name
-    rtype = op.results[0].type
-    if isinstance(scalar_type(rtype), ir.BF16Type) and name != "arith.truncf":
-        raise _refuse(op, "computes in bf16")
-    if name == "arith.cmpf":
-        out = _CMPF[ir.IntegerAttr(op.attributes["predicate"]).value](*args)
-    elif name == "arith.cmpi":
-        out = _CMPI[ir.IntegerAttr(op.attributes["predicate"]).value](*args)
-    elif name in _ELEMENTWISE:
-        out = _ELEMENTWISE[name](*args)
-    else:
-        raise _refuse(op)
-    if name == "arith.trunci" and isinstance(scalar_type(rtype), ir.IntegerType) and scalar_type(rtype).width == 1:
-        out = _trunci(np.asarray(out))
-    return _cast(out, rtype)
-
-
-# --- constants -------------------------------------------------------------------------------
-
 def _attribute_value(op: ir.Operation, attr: ir.Attribute, t: ir.Type) -> np.ndarray:
-    dtype = numpy_dtype(t)
+    dtype = numpy_arith.numpy_dtype(t)
     shape = ir.ShapedType(t).shape if isinstance(t, ir.ShapedType) else []
     for kind in (ir.FloatAttr, ir.IntegerAttr, ir.BoolAttr):
         if isinstance(attr, kind):
-            return _cast(np.full(shape, kind(attr).value), t)
+            return numpy_arith.cast(np.full(shape, kind(attr).value), t)
     if str(attr).startswith("dense_resource<"):
         return _resource_value(op, attr, t)
     if isinstance(attr, ir.DenseElementsAttr):
@@ -236,7 +80,7 @@ def _attribute_value(op: ir.Operation, attr: ir.Attribute, t: ir.Type) -> np.nda
         for kind in (ir.DenseFPElementsAttr, ir.DenseIntElementsAttr):
             if isinstance(attr, kind) and dtype != np.bool_ and not isinstance(scalar_type(t), ir.BF16Type):
                 return np.array(kind(attr), dtype=dtype).reshape(shape)
-    raise _refuse(op, f"has a value numpy does not read ({str(attr)[:40]})")
+    raise refuse(op, f"has a value numpy does not read ({str(attr)[:40]})")
 
 
 # The text of the resource blobs of the program being evaluated (`dense_resource` values).
@@ -251,7 +95,7 @@ def _blob_values(raw: bytes, t: ir.Type, where: str) -> np.ndarray:
     count = math.prod(shape)
     if isinstance(e, ir.IntegerType) and e.width == 1:
         raise Unsupported(f"{where}: i1 blobs are not read by numpy")
-    storage = np.dtype(np.uint16) if isinstance(e, ir.BF16Type) else numpy_dtype(e)
+    storage = np.dtype(np.uint16) if isinstance(e, ir.BF16Type) else numpy_arith.numpy_dtype(e)
     if len(raw) < count * storage.itemsize:
         raise Unsupported(f"{where}: {len(raw)} bytes hold fewer than the {count} values of {t}")
     values = np.frombuffer(raw, storage, count).reshape(shape)
@@ -263,7 +107,7 @@ def _blob_values(raw: bytes, t: ir.Type, where: str) -> np.ndarray:
 def _resource_value(op: ir.Operation, attr: ir.Attribute, t: ir.Type) -> np.ndarray:
     name = re.match(r'dense_resource<("(?:[^"\\]|\\.)*"|[^>]+)>', str(attr)).group(1).strip('"')
     if name not in _resources:
-        raise _refuse(op, f"reads resource {name}, which the program does not hold")
+        raise refuse(op, f"reads resource {name}, which the program does not hold")
     blob = bytes.fromhex(_resources[name])
     return _blob_values(blob[4:], t, op.name)  # the first 4 bytes: the blob's alignment
 
@@ -273,16 +117,16 @@ def _global_value(op: ir.Operation, args, env) -> np.ndarray:
     name = ir.FlatSymbolRefAttr(op.attributes["global"]).value
     g = env[_GLOBALS]["globals"].get(name)
     if g is None or "initial_value" not in g.attributes:
-        raise _refuse(op, f"reads @{name}, which has no initial value")
+        raise refuse(op, f"reads @{name}, which has no initial value")
     value, t = g.attributes["initial_value"], op.results[0].type
     ref = parameters.named(str(value))
     if ref is None:
         return _attribute_value(op, value, t)
     store = env[_GLOBALS]["parameters"]
     if store is None:
-        raise _refuse(op, f"reads parameter {ref}, and no archive was given")
+        raise refuse(op, f"reads parameter {ref}, and no archive was given")
     e = scalar_type(t)
-    itemsize = 2 if isinstance(e, ir.BF16Type) else numpy_dtype(e).itemsize
+    itemsize = 2 if isinstance(e, ir.BF16Type) else numpy_arith.numpy_dtype(e).itemsize
     nbytes = math.prod(_shape(t)) * itemsize
     return _blob_values(store.bytes_of(*ref, nbytes).tobytes(), t, op.name)
 
@@ -298,9 +142,9 @@ def _dims(op: ir.Operation, amap: ir.AffineMap, constants: bool) -> list[int | N
         elif constants and isinstance(e, ir.AffineConstantExpr):
             out.append(None)
         else:
-            raise _refuse(op, f"has an indexing map numpy does not evaluate ({amap})")
+            raise refuse(op, f"has an indexing map numpy does not evaluate ({amap})")
     if len({d for d in out if d is not None}) != len([d for d in out if d is not None]):
-        raise _refuse(op, f"has a diagonal indexing map ({amap})")
+        raise refuse(op, f"has a diagonal indexing map ({amap})")
     return out
 
 
@@ -330,8 +174,8 @@ _REDUCE = {
     "arith.maxnumf": np.fmax.reduce, "arith.minnumf": np.fmin.reduce, "arith.maxsi": np.maximum.reduce,
     "arith.minsi": np.minimum.reduce, "arith.andi": np.bitwise_and.reduce, "arith.ori": np.bitwise_or.reduce,
     "arith.xori": np.bitwise_xor.reduce,
-    "arith.maxui": lambda x, axis: np.maximum.reduce(_unsigned(x), axis=axis).view(x.dtype),
-    "arith.minui": lambda x, axis: np.minimum.reduce(_unsigned(x), axis=axis).view(x.dtype),
+    "arith.maxui": lambda x, axis: np.maximum.reduce(numpy_arith.unsigned(x), axis=axis).view(x.dtype),
+    "arith.minui": lambda x, axis: np.minimum.reduce(numpy_arith.unsigned(x), axis=axis).view(x.dtype),
 }
 
 
@@ -357,12 +201,12 @@ class _Generic:
         self.inits = [np.asarray(x) for x in args[self.n_in:]]
         if any(set(ds) & set(self.reduction) or len([d for d in ds if d is not None]) != self.n - len(self.reduction)
                for ds in self.out_dims):
-            raise _refuse(op, "has an output that is not indexed by every parallel loop")
+            raise refuse(op, "has an output that is not indexed by every parallel loop")
         self.loops = [_to_loops(np.asarray(x), m, ds, self.n) for x, m, ds in zip(args, maps, dims)]
         self.block = op.regions[0].blocks[0]
         self.parallel_shape = [1 if d in self.reduction else s for d, s in enumerate(self.sizes)]
         if math.prod(self.parallel_shape) > MAX_ELEMENTS:
-            raise _refuse(op, "is too large for numpy")
+            raise refuse(op, "is too large for numpy")
 
     def _arg_env(self, values: list[np.ndarray]) -> dict:
         env = dict(self.env)
@@ -379,7 +223,7 @@ class _Generic:
                 env[op.results[0]] = np.asarray(index[d], np.int64)
             else:
                 env.update(zip(op.results, _results(_evaluate_op(op, [env[v] for v in op.operands], env))))
-        raise _refuse(self.op, "has no linalg.yield")
+        raise refuse(self.op, "has no linalg.yield")
 
     def _indices(self) -> dict[int, np.ndarray]:
         return {d: np.arange(s).reshape([s if i == d else 1 for i in range(self.n)]) for d, s in enumerate(self.sizes)}
@@ -387,11 +231,11 @@ class _Generic:
     def run(self) -> list[np.ndarray]:
         if not self.reduction:
             if math.prod(self.sizes) > MAX_ELEMENTS:
-                raise _refuse(self.op, "is too large for numpy")
+                raise refuse(self.op, "is too large for numpy")
             ys = self._body(self._arg_env(self.loops), self._indices())
         else:
             ys = self._combined() or self._stepwise()
-        return [_cast(self._place(i, _from_loops(y, [d for d in ds if d is not None], self.parallel_shape)), r.type)
+        return [numpy_arith.cast(self._place(i, _from_loops(y, [d for d in ds if d is not None], self.parallel_shape)), r.type)
                 for i, (y, ds, r) in enumerate(zip(ys, self.out_dims, self.op.results))]
 
     def _place(self, i: int, value: np.ndarray) -> np.ndarray:
@@ -422,7 +266,7 @@ class _Generic:
         results = []
         for (combine, e), init in zip(plans, self.loops[self.n_in:]):
             reduced = self._reduce(combine, e)
-            results.append(_cast(_ELEMENTWISE[combine.name](init, reduced), combine.results[0].type))
+            results.append(numpy_arith.cast(numpy_arith.ELEMENTWISE[combine.name](init, reduced), combine.results[0].type))
         return results
 
     def _reduce(self, combine: ir.Operation, e: ir.Value) -> np.ndarray:
@@ -432,12 +276,12 @@ class _Generic:
         if combine.name in ("arith.addf", "arith.addi") and product is not None and \
                 product.name in ("arith.mulf", "arith.muli"):
             x, y = (self._value_of(v) for v in product.operands)
-            return self._einsum(_cast(x, rtype), _cast(y, rtype))
+            return self._einsum(numpy_arith.cast(x, rtype), numpy_arith.cast(y, rtype))
         value = np.asarray(self._value_of(e))
         if math.prod(self.sizes) > MAX_ELEMENTS:
-            raise _refuse(self.op, "is too large for numpy")
+            raise refuse(self.op, "is too large for numpy")
         value = np.broadcast_to(value, self.sizes)
-        return _cast(_REDUCE[combine.name](value, axis=tuple(self.reduction)), rtype).reshape(self.parallel_shape)
+        return numpy_arith.cast(_REDUCE[combine.name](value, axis=tuple(self.reduction)), rtype).reshape(self.parallel_shape)
 
     def _value_of(self, v: ir.Value) -> np.ndarray:
         """Value `v` of the body (free of the outputs), in loop space."""
@@ -476,7 +320,7 @@ class _Generic:
     def _stepwise(self) -> list[np.ndarray]:
         red_sizes = [self.sizes[d] for d in self.reduction]
         if math.prod(red_sizes) > MAX_STEPS:
-            raise _refuse(self.op, "takes too many sequential steps for numpy")
+            raise refuse(self.op, "takes too many sequential steps for numpy")
         acc = list(self.loops[self.n_in:])
         index = self._indices()
         for step in np.ndindex(*red_sizes):
@@ -486,7 +330,7 @@ class _Generic:
             ins = [np.expand_dims(x, tuple(d for d in self.reduction if self.loops[i].shape[d] != 1))
                    for i, x in enumerate(ins)]
             step_index = {d: (at[d] if d in at else i) for d, i in index.items()}
-            acc = [_cast(v, r.type) for v, r in zip(self._body(self._arg_env(ins + acc), step_index), self.op.results)]
+            acc = [numpy_arith.cast(v, r.type) for v, r in zip(self._body(self._arg_env(ins + acc), step_index), self.op.results)]
         return acc
 
 
@@ -523,13 +367,13 @@ def _shape(t: ir.Type) -> list[int]:
 def _static(op: ir.Operation, name: str) -> list[int]:
     values = list(ir.DenseI64ArrayAttr(op.attributes[name]))
     if any(ir.ShapedType.is_dynamic_size(v) for v in values):
-        raise _refuse(op, f"has a dynamic {name}")
+        raise refuse(op, f"has a dynamic {name}")
     return values
 
 
 def _slices(op: ir.Operation) -> tuple[slice, ...]:
     if len(op.operands) > (2 if op.name == "tensor.insert_slice" else 1):
-        raise _refuse(op, "has dynamic offsets, sizes or strides")
+        raise refuse(op, "has dynamic offsets, sizes or strides")
     offsets, sizes, strides = (_static(op, f"static_{k}") for k in ("offsets", "sizes", "strides"))
     return tuple(slice(o, o + s * st, st) for o, s, st in zip(offsets, sizes, strides)), sizes
 
@@ -548,11 +392,11 @@ def _insert_slice(op, args, env):
 
 def _pad(op, args, env):
     if len(op.operands) > 1:
-        raise _refuse(op, "has dynamic padding")
+        raise refuse(op, "has dynamic padding")
     block = op.regions[0].blocks[0]
     ops = _ops(block)
     if len(ops) != 1 or block.arguments and any(a == ops[0].operands[0] for a in block.arguments):
-        raise _refuse(op, "pads with a value that is not one constant")
+        raise refuse(op, "pads with a value that is not one constant")
     pad = env[ops[0].operands[0]]
     low, high = _static(op, "static_low"), _static(op, "static_high")
     return np.pad(args[0], list(zip(low, high)), constant_values=pad)
@@ -562,7 +406,7 @@ def _softmax(op, args, env):
     d = ir.IntegerAttr(op.attributes["dimension"]).value
     x = args[0]
     e = np.exp(x - np.max(x, axis=d, keepdims=True))
-    return _cast(e / np.sum(e, axis=d, keepdims=True), op.results[0].type)
+    return numpy_arith.cast(e / np.sum(e, axis=d, keepdims=True), op.results[0].type)
 
 
 def _letters(dims: list[int | None]) -> str:
@@ -604,7 +448,7 @@ def _attention(op, args, env):
             d = ir.IntegerAttr(body_op.attributes["dim"]).value
             local[body_op.results[0]] = np.arange(shape[d]).reshape([shape[d] if i == d else 1 for i in range(rank)])
             continue
-        local[body_op.results[0]] = _elementwise(body_op, [local[x] if x in local else env[x] for x in body_op.operands])
+        local[body_op.results[0]] = numpy_arith.elementwise(body_op, [local[x] if x in local else env[x] for x in body_op.operands])
     if len(args) == 6:
         mask = _to_loops(np.asarray(args[4]), maps[4], dims[4], rank)
         if np.issubdtype(mask.dtype, np.integer) or mask.dtype == np.bool_:
@@ -621,7 +465,7 @@ def _attention(op, args, env):
     keep = [d for d in space if d not in k2]
     out = out / np.reshape(total, [shape[d] if d in keep else 1 for d in sorted(used[-1])])
     order = np.argsort(np.argsort([d for d in dims[-1] if d is not None]))
-    return _cast(np.transpose(out, order), op.results[0].type)
+    return numpy_arith.cast(np.transpose(out, order), op.results[0].type)
 
 
 def _assert(op, args, env):
@@ -650,7 +494,7 @@ _OPS = {
     "arith.constant": _constant,
     "cf.assert": _assert,
     "util.unfoldable_constant": _constant,
-    "tensor.empty": lambda op, args, env: np.zeros(_shape(op.results[0].type), numpy_dtype(op.results[0].type)),
+    "tensor.empty": lambda op, args, env: np.zeros(_shape(op.results[0].type), numpy_arith.numpy_dtype(op.results[0].type)),
     "tensor.expand_shape": lambda op, args, env: np.reshape(args[0], _shape(op.results[0].type)),
     "tensor.collapse_shape": lambda op, args, env: np.reshape(args[0], _shape(op.results[0].type)),
     "tensor.extract_slice": _extract_slice,
@@ -670,8 +514,8 @@ def _evaluate_op(op: ir.Operation, args: list[np.ndarray], env: dict):
     if op.name in _OPS:
         return _OPS[op.name](op, args, env)
     if len(op.results) == 1 and not len(op.regions):
-        return _elementwise(op, args)
-    raise _refuse(op)
+        return numpy_arith.elementwise(op, args)
+    raise refuse(op)
 
 
 def _results(value) -> list:
@@ -693,7 +537,7 @@ def evaluate_each(text: str, function: str, input_sets: list[list[np.ndarray]],
     """`evaluate` on each of `input_sets`, the program parsed once; with `flush_subnormals`,
     f32/f16/bf16 inputs and results that are subnormal are taken as 0 (a GPU's denormal flush)."""
     _resources.clear()
-    token = _FLUSH.set(flush_subnormals)
+    token = numpy_arith.FLUSH.set(flush_subnormals)
     try:
         with shared_context.get(), ir.Location.unknown():
             module = ir.Module.parse(text)
@@ -714,13 +558,13 @@ def evaluate_each(text: str, function: str, input_sets: list[list[np.ndarray]],
                          {_GLOBALS: {"parameters": parameter_store, "globals": dict(program_globals)}})
                     for inputs in input_sets]
     finally:
-        _FLUSH.reset(token)
+        numpy_arith.FLUSH.reset(token)
 
 
 def _run(block: ir.Block, function: str, inputs: list[np.ndarray], env: dict) -> list[np.ndarray]:
     for arg, x in zip(block.arguments, inputs):
-        env[arg] = _cast(x, arg.type) if isinstance(scalar_type(arg.type), ir.BF16Type) \
-            else _flushed(np.asarray(x, numpy_dtype(arg.type)).reshape(_shape(arg.type)))
+        env[arg] = numpy_arith.cast(x, arg.type) if isinstance(scalar_type(arg.type), ir.BF16Type) \
+            else numpy_arith.flushed(np.asarray(x, numpy_arith.numpy_dtype(arg.type)).reshape(_shape(arg.type)))
     with np.errstate(all="ignore"):
         for op in _ops(block):
             if op.name == "func.return":
