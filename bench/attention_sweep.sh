@@ -77,11 +77,13 @@ replay() {
   mkdir -p "$out"
   "${PYTHON:-python3}" -m ldsopt.run.replay "$dir/values" --require-ldsopt | tee "$out/values.log"
   "${PYTHON:-python3}" -m ldsopt.run.replay "$dir/values-knobs" --require-ldsopt | tee "$out/values-knobs.log"
-  "${PYTHON:-python3}" -m ldsopt.measure.bench_replay "$dir/bench-default" --out "$out/default"
+  "${PYTHON:-python3}" -m ldsopt.measure.bench_replay "$dir/bench-default" --out "$out/default" \
+    || echo "bench-default: failed (above)" >&2
   for b in "$dir"/bench-*; do
     name=${b##*/bench-}
     [ "$name" = default ] && continue
-    "${PYTHON:-python3}" -m ldsopt.measure.bench_replay "$b" --out "$out/$name" --variants ldsopt --no-torch
+    "${PYTHON:-python3}" -m ldsopt.measure.bench_replay "$b" --out "$out/$name" --variants ldsopt --no-torch \
+      || echo "bench-$name: failed (above)" >&2
   done
   for r in "$out"/*/results.md; do echo "== $r"; cat "$r"; done
 }

@@ -91,8 +91,10 @@ def replay(folder: str, out: str | None = None, *, batch: int | None = None, rep
 
 def _time_variant(folder: str, variant: dict, device: str, batch: int, repetitions: int, min_time: str) -> dict:
     counts = {k: variant[k] for k in ("ldsopt_dispatches", "total_dispatches")}
-    if "error" in variant:  # it did not compile (IREE's own pipeline, on what it cannot lower)
-        return {"error": variant["error"], **counts}
+    # It did not compile, whole or a dispatch of it (IREE's own pipeline, on what it cannot lower).
+    failed = [variant] if "error" in variant else [d for d in variant.get("dispatches", []) if "error" in d]
+    if failed:
+        return {"error": failed[0]["error"], **counts}
     dispatches = []
     try:
         for module in variant["modules"]:
