@@ -52,6 +52,7 @@ class Target:
     compute: frozenset[str] = frozenset()
     compute_units: int | None = None  # CUs / SMs (workgroups run on one each); None if unknown
     lds_per_cu: int | None = None     # LDS of one CU / SM, shared by its workgroups; None if unknown
+    simds_per_cu: int | None = None   # SIMDs / SM sub-partitions of a CU, each running its own subgroups
     max_loop_iterations: int | None = None  # loop iterations one thread may run in all; None: no limit
 
     def lds_budget(self, workgroups_per_cu: int) -> int:
@@ -104,6 +105,9 @@ COMPUTE_UNITS = {"gfx942": 304, "cuda": 132, "lavapipe": 4}
 # memory per SM (IREE's sm_89 target states only the 99 KiB one workgroup may take; an sm_89 GPU
 # has 100 KiB per SM).
 LDS_PER_CU = {"gfx942": 65536, "cuda": 233472}
+# SIMDs of a CU where the target info does not state them (IREE states `simds_per_wgp` for AMD
+# only): an SM has four sub-partitions, each with its own scheduler and matrix cores.
+SIMDS_PER_CU = {"cuda": 4}
 
 
 # Mesa's llvmpipe (lavapipe's compiler) counts the iterations of all of a shader's loops
@@ -138,6 +142,7 @@ def parse_target_info(info: str, backend: str) -> Target:
         if re.search(r"compute\s*=", info) else frozenset(_COMPUTE_TOKENS.values()),
         compute_units=_int(info, "wgp_count") or COMPUTE_UNITS.get(name),
         lds_per_cu=LDS_PER_CU.get(name),
+        simds_per_cu=_int(info, "simds_per_wgp") or SIMDS_PER_CU.get(name),
         max_loop_iterations=MAX_LOOP_ITERATIONS.get(name),
     )
 

@@ -5,14 +5,24 @@ the target, None where nothing fits (the pass then leaves the dispatch, with the
 mma.sync (`plan_mma`, emit_mma.py): W warps of R row tiles of 16 (BM = 16 W R rows a
 workgroup), BN keys a tile, `stages` LDS tiles of K and V in flight by cp.async, the LDS rows
 padded or XOR-swizzled. `MmaKnobs` (ldsopt-attention's options) fixes any of them; the plan
-chooses the rest: R = 2 where the head dims allow the registers (up to 64: FlashAttention-2's
-32 rows a warp, each K and V fragment read from LDS feeding two products), else 1; W = 4,
-fewer (then R = 1) where the grid would leave compute units idle (BERT's 12 heads of 512
-rows: 48 workgroups of 128 rows, 192 of 32); BN = 64; two stages; LDS rows padded by 16
-bytes, or XOR-swizzled where only that fits the LDS (e.g. three stages of 64 keys at head dim
-128): the bank model finds both free of conflicts (`swizzle_removes_conflicts`: rows of whole
-groups of 8 chunks, head dims of multiples of 64), the swizzle in less LDS but with an XOR
-in each address (more registers: 208 against 168 at head dim 128).
+chooses the rest:
+- R = 2 where the head dims allow the registers (up to 64: FlashAttention-2's 32 rows a warp,
+  each K and V fragment read from LDS feeding two products), else 1.
+- W (2, 4 or 8; BM at most MMA_MAX_ROWS) by the busiest SIMD (`busiest_simd`): a warp's row
+  tiles run on one SIMD (an SM sub-partition), so a grid of G workgroups on U compute units
+  of P SIMDs takes about ceil(G / U) W R / min(P, ceil(G / U) W) row-tile times. Among the
+  shapes of the least, the most rows a workgroup (each K and V tile copied once for more
+  rows: less L2 traffic, fewer copies a thread), then the most rows a warp. BERT's 12 heads
+  of 512 rows: 96 workgroups of 4 warps x 16 rows (one row tile a SIMD; 2 x 32 rows leave
+  two SIMDs idle, 192 workgroups of 2 x 16 rows copy K and V twice as often); 1x32x2048x128:
+  8 warps x 16 rows, 4x16x1024x64: 4 warps x 32 rows (the same load, R = 2 the tie-break).
+- BN = 64; two stages.
+- The LDS layout by the bank model's price (`layout_price`): the conflicts of an ldmatrix
+  matrix read and of a warp's cp.async row writes, then the LDS bytes. Rows padded by 16
+  bytes and rows XOR-swizzled in 16-byte chunks (chunk c of row r at c ^ (r % 8), rows of
+  whole groups of 8 chunks: head dims of multiples of 64) are both free of conflicts; the
+  swizzle takes no bytes beyond the tiles (6% fewer at head dim 128, 11% at 64), so it is the
+  layout wherever it applies, and padding the others.
 
 FMA (every target; lavapipe): `lanes` consecutive lanes of a subgroup share a query row (as
 many as the subgroup has, each with at least 4 of the head dim where it allows), each
@@ -25,6 +35,7 @@ rows), BN = 16 keys a tile; where the rows leave threads idle (decode), KS kv-sp
 from __future__ import annotations
 
 import dataclasses
+import fractions
 import math
 
 from ldsopt.layout import mma
@@ -36,7 +47,9 @@ FMA_THREADS = 128       # threads the kv splits of an FMA kernel fill up to
 FMA_KEYS = 16           # keys a tile, FMA
 FMA_MAX_ROWS = 16
 FMA_LANE_ELEMS = 4      # head-dim elements a lane holds at least, where the head dim allows
-MMA_WARPS = 4           # warps of 16 query rows each
+MMA_WARPS = (8, 4, 2)   # warps a workgroup the plan chooses from
+MMA_MAX_ROWS = 128      # query rows a workgroup at most (FlashAttention-2's largest block)
+MMA_FIXED_WARPS = 4     # warps of gfx942's MFMA kernel
 MMA_KEYS = 64           # keys a tile, mma.sync
 MMA_MAX_HEAD = 128
 MMA_TWO_ROW_TILES_HEAD = 64  # head dims up to this take two row tiles a warp (O, S, Q: 64 + 64 + 32 registers)
@@ -113,21 +126,38 @@ class MmaKnobs:
     lds_layout: str = "auto"  # "pad", "xor" or "auto"
 
 
-def swizzle_removes_conflicts(row_bytes: int, tgt: Target) -> bool:
-    """Whether XOR-swizzling 16-byte chunks by row % 8 keeps an ldmatrix matrix (8 rows, one
-    chunk each, the same logical chunk) and a row's cp.async writes free of bank conflicts
-    (the bank model of ldsopt/layout/banks.py), for rows of `row_bytes`: rows of whole groups
-    of 8 chunks, so that the swizzled chunk stays in its row."""
+def layout_price(row_bytes: int, swizzle: bool, tgt: Target) -> tuple[int, int] | None:
+    """(bank conflicts, LDS bytes a row) of rows of `row_bytes` in LDS, padded by PAD_BYTES or
+    XOR-swizzled (16-byte chunk c of row r at chunk c ^ (r % 8)), by the bank model of
+    ldsopt/layout/banks.py: the extra cycles of an ldmatrix matrix (8 consecutive rows, one
+    chunk each, the same logical chunk; every chunk) and of a warp's cp.async writes (16 bytes
+    a lane, consecutive chunks of consecutive rows). None where the layout does not apply: a
+    swizzle needs rows of whole groups of 8 chunks (the swizzled chunk stays in its row)."""
     chunks = row_bytes // CHUNK_BYTES
-    if row_bytes % CHUNK_BYTES or chunks % SWIZZLE_ROWS:
-        return False
+    if row_bytes % CHUNK_BYTES or (swizzle and chunks % SWIZZLE_ROWS):
+        return None
+    stride = row_bytes if swizzle else row_bytes + PAD_BYTES
     banks = tgt.bank_model()
 
     def at(row: int, chunk: int) -> int:
-        return row * row_bytes + (chunk ^ (row % SWIZZLE_ROWS)) * CHUNK_BYTES
-    reads = [banks.conflicts([at(r, c) for r in range(SWIZZLE_ROWS)], CHUNK_BYTES) for c in range(chunks)]
-    writes = [banks.conflicts([at(r, c) for c in range(chunks)], CHUNK_BYTES) for r in range(SWIZZLE_ROWS)]
-    return not any(reads) and not any(writes)
+        return row * stride + ((chunk ^ (row % SWIZZLE_ROWS)) if swizzle else chunk) * CHUNK_BYTES
+    reads = sum(banks.conflicts([at(r, c) for r in range(SWIZZLE_ROWS)], CHUNK_BYTES) for c in range(chunks))
+    lanes = tgt.subgroup_size
+    writes = sum(banks.conflicts([at(*divmod(i, chunks)) for i in range(w, w + lanes)], CHUNK_BYTES)
+                 for w in range(0, SWIZZLE_ROWS * chunks, lanes))
+    return reads + writes, stride
+
+
+def busiest_simd(workgroups: int, warps: int, warp_rows: int, tgt: Target) -> fractions.Fraction:
+    """Row tiles (16 rows against every key) the busiest SIMD computes, in row-tile times, for
+    `workgroups` of `warps` warps of `warp_rows` row tiles on the target's compute units: the
+    busiest unit runs ceil(workgroups / units) of them, its warps spread over its SIMDs, each
+    warp's tiles in turn on one. 0 where the target's units are unknown (every shape ties)."""
+    units, simds = tgt.compute_units, tgt.simds_per_cu or 1
+    if not units:
+        return fractions.Fraction(0)
+    per_unit = math.ceil(workgroups / units)
+    return fractions.Fraction(per_unit * warps * warp_rows, min(simds, per_unit * warps))
 
 
 def plan_mma(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs()) -> AttentionPlan | None:
@@ -148,36 +178,39 @@ def plan_mma(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs()) -> 
         return None
     eb = element_bits(p.elem_type) // 8
     stages = knobs.stages or MMA_STAGES
-    xor_ok = all(swizzle_removes_conflicts(d * eb, tgt) for d in (d1, dn))
-
-    def fits(pad: int) -> bool:
-        return stages * keys * (d1 + dn + 2 * pad) * eb <= tgt.lds_bytes
-    padded = fits(PAD_BYTES // eb)
-    swizzle = {"xor": True, "pad": False}.get(knobs.lds_layout, not padded and xor_ok)
-    if (swizzle and not (xor_ok and fits(0))) or (not swizzle and not padded):
+    layouts = []  # (conflicts, LDS bytes, swizzle) of each layout that applies and fits
+    for swizzle in {"xor": (True,), "pad": (False,)}.get(knobs.lds_layout, (True, False)):
+        prices = [layout_price(d * eb, swizzle, tgt) for d in (d1, dn)]
+        if None not in prices:
+            lds = stages * keys * sum(stride for _, stride in prices)
+            if lds <= tgt.lds_bytes:
+                layouts.append((sum(c for c, _ in prices), lds, swizzle))
+    if not layouts:
         return None
+    swizzle = min(layouts)[2]
     rows = p.size(p.row)
+    shapes = []
     for warps, warp_rows in _shapes(knobs, max(d1, dn)):
         bm = warps * intrinsic.m * warp_rows
-        if warps * intrinsic.subgroup > tgt.max_threads:
+        if warps * intrinsic.subgroup > tgt.max_threads or (bm > MMA_MAX_ROWS and not (knobs.warps and knobs.rows_per_warp)):
             continue
-        fills = tgt.compute_units is None or math.ceil(rows / bm) * p.groups >= tgt.compute_units
-        last = (warps, warp_rows) == _shapes(knobs, max(d1, dn))[-1]
-        if fills or last:
-            return AttentionPlan(intrinsic.name, bm, keys, 1, warps * intrinsic.subgroup, 1, copy_vector(p, tgt),
-                                 warp_rows, stages, swizzle)
-    return None
+        load = busiest_simd(math.ceil(rows / bm) * p.groups, warps, warp_rows, tgt)
+        shapes.append((load, -bm, -warp_rows, warps))
+    if not shapes:
+        return None
+    _, bm, warp_rows, warps = min(shapes)
+    return AttentionPlan(intrinsic.name, -bm, keys, 1, warps * intrinsic.subgroup, 1, copy_vector(p, tgt),
+                         -warp_rows, stages, swizzle)
 
 
 def _shapes(knobs: MmaKnobs, head: int) -> list[tuple[int, int]]:
-    """(warps, row tiles a warp) to try in turn: the knobs' where given, else from the most rows
-    a workgroup down, the first whose grid fills the compute units taken (or the last)."""
+    """(warps, row tiles a warp) the plan chooses from: the knobs' where given."""
     if knobs.rows_per_warp:
         tiles = [knobs.rows_per_warp // 16]
     else:
         tiles = [2, 1] if head <= MMA_TWO_ROW_TILES_HEAD else [1]
-    warps = [knobs.warps] if knobs.warps else [MMA_WARPS, MMA_WARPS // 2]
-    return sorted({(w, t) for w in warps for t in tiles}, key=lambda wt: (-wt[0] * wt[1], -wt[0]))
+    warps = [knobs.warps] if knobs.warps else list(MMA_WARPS)
+    return [(w, t) for w in warps for t in tiles]
 
 
 def plan_mfma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
@@ -194,7 +227,7 @@ def plan_mfma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
     for keys in (MMA_KEYS, MMA_KEYS // 2):
         lds = 2 * (keys * (d1 + 8) + dn * (keys + 8)) * eb
         if lds <= tgt.lds_bytes:
-            return AttentionPlan(intrinsic.name, MMA_WARPS * intrinsic.m, keys, 1, MMA_WARPS * intrinsic.subgroup, 1,
+            return AttentionPlan(intrinsic.name, MMA_FIXED_WARPS * intrinsic.m, keys, 1, MMA_FIXED_WARPS * intrinsic.subgroup, 1,
                                  copy_vector(p, tgt))
     return None
 
