@@ -1,43 +1,63 @@
 """The matrix-core attention kernel (plan.plan_mma): CUDA's `mma.sync` m16n8k16 (f16, bf16),
 FlashAttention-2's design.
 
-Four warps, each owning `warp_rows` tiles of 16 query rows (two for head dims up to 64: BM =
-128, FlashAttention-2's 32 rows a warp, each K and V fragment read from LDS feeding both
-tiles' products; one for 128: BM = 64, the registers of O); BN = 64 keys a tile. Per lane and
-row tile (mma.py's m16n8k16 layouts, g = lane / 4, t = lane % 4):
+`plan.warps` warps, each owning `warp_rows` tiles of 16 query rows (the plan's choice: 32
+rows a warp for head dims up to 64, FlashAttention-2's, each K and V fragment read from LDS
+feeding both tiles' products; 16 at 128, the registers of O), sharing each K and V tile; BN
+keys a tile. Per lane and row tile (mma.py's m16n8k16 layouts, g = lane / 4, t = lane % 4):
 - Q: its A fragments for every 16 of the head dim, read once from global memory and kept;
 - S = Q K^T: BN / 8 accumulators (rows g and g + 8, keys 2t, 2t + 1 of each 8), K's B
   fragments read from LDS by `ldmatrix` (K's rows are keys, head dim contiguous: K-contiguous
   for this product);
-- each score times scale * log2 e, through the region (on the tiles that need it), the mask and
-  the key bound; the row max by the lane's own scores, then the 4 lanes of its row (shuffles 1,
-  2); P = 2^(S - m) in f32; the row sum stays the lane's partial sum until the end, when the
-  4 lanes add theirs (each rescales by the same factors);
+- the scores through the region (on the tiles that need it), the mask and the key bound; the
+  row max by the lane's own scores, then the 4 lanes of its row (shuffles 1, 2); P = 2^(S -
+  m) in f32; the row sum stays the lane's partial sum until the end, when the 4 lanes add
+  theirs (each rescales by the same factors). Where nothing but -inf selections comes between
+  the product and the softmax (no mask; no region, or the causal one) and the scale is a
+  positive constant, the scale is folded (FlashAttention-2): the max is taken of the raw
+  scores and scaled once a row, and P = 2^(S c - m) is one multiply-add and one ex2 (c =
+  scale * log2 e); otherwise each score is scaled before the region, as the op defines it;
 - O += P V: P goes to the second product's A operand in registers: the accumulators of keys
   16c..16c+7 and 16c+8..16c+15 are, pairwise packed to f16 (`_p_operand`), the A fragment of
   key step c (mma.py's C and A layouts: `acc_as_operand` checks it); V's B fragments (keys are
   its contraction dim, V's rows: K-strided) come from LDS by `ldmatrix.trans`;
-- O's accumulators (N / 8 of them) rescaled by 2^(m - m') per row.
+- the running max a row keeps moves only when the tile's max passes it by more than
+  RESCALE_LOG2 (FlashAttention-4's lazy rescale: exact, since O and the sum share the max they
+  are relative to; P stays below 2^RESCALE_LOG2, well inside f16 and f32), and O's
+  accumulators (N / 8 of them) are rescaled by 2^(m - m') only when some row of the warp moved
+  it (a warp vote: a branch every lane takes alike), which after the first tiles is rare.
 K and V tiles go global -> LDS by `cp.async` (16-byte copies, keys past the end zero-filled),
 `plan.stages` LDS tiles: the first stages - 1 tiles' copies start before the loop, each a
 group; each round waits for its tile (all but the stages - 2 newest groups landed), meets at
 one barrier, starts the copies of the tile stages - 1 ahead into the buffer the previous round
 computed on, and computes (the copies run under the math). The 8 rows an ldmatrix matrix
 reads fall in different banks: LDS rows padded by 16 bytes, or (`plan.swizzle`) unpadded with
-16-byte chunk c of row r stored at chunk c ^ (r % 8) (plan.swizzle_removes_conflicts).
+16-byte chunk c of row r stored at chunk c ^ (r % 8) (plan.layout_price). A fragment's LDS
+address is a lane's part, computed once before the loop, plus constants (`_fragments`): its
+rows start at multiples of 8 (r % 8 is the lane's), so the swizzle's XOR is the lane's too.
 """
 
 from __future__ import annotations
 
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, gpu, scf, vector
+from iree.compiler.dialects import arith, gpu, llvm, math, scf, vector
 
 from ldsopt.codegen.async_copy import GLOBAL, async_copy, async_token, dma_source
 from ldsopt.layout import index_expr, mma
 from ldsopt.attention.emit import AttentionEmitter, _f32
 from ldsopt.attention.plan import CHUNK_BYTES, PAD_BYTES, SWIZZLE_ROWS
+from ldsopt.codegen.dispatch import Binding
 from ldsopt.ir_types import element_bits
+
+
+RESCALE_LOG2 = 8.0  # how far (log2 units) a row's max may pass the one it keeps before it moves
+# ldmatrix.x4 of two m16n8k16 B fragments at once (mma.py's _LDMATRIX_B reads one, x2): K's of
+# two consecutive K steps (lane l addresses K 8 (l // 8) of the pair), V's (`.trans`) of two
+# consecutive N tiles (N 8 ((l // 16) % 2), K 8 ((l // 8) % 2)). Registers 0, 1 are the first
+# fragment's, 2, 3 the second's.
+PAIR_ALONG_K = mma.MatrixLoad(4, mma.LaneMap(1, 1, 0), mma.LaneMap(8, 4, 8))
+PAIR_ALONG_N = mma.MatrixLoad(4, mma.LaneMap(16, 2, 8), mma.LaneMap(8, 2, 8))
 
 
 def acc_as_operand(acc: mma.OperandLayout, operand: mma.OperandLayout, n: int, lanes: int) -> list[tuple[int, int]] | None:
@@ -80,6 +100,13 @@ class MmaEmitter(AttentionEmitter):
         self.lds = {"k": self.alloc([pl.stages, pl.bn, self.d1 + pad], p.elem_type),
                     "v": self.alloc([pl.stages, pl.bn, self.dn + pad], p.elem_type)}
         self.src = {r: dma_source(self.mem[r], GLOBAL) for r in ("k", "v")}
+        # K's fragments in pairs along the head dim, V's along the value dim, where they pair up.
+        self.loads = {"k": PAIR_ALONG_K if self.d1 % (2 * self.intr.k) == 0 else self.intr.b_load,
+                      "v": PAIR_ALONG_N if self.dn % (2 * self.intr.n) == 0 else self.intr.b_load}
+        self.lane_parts = {"k": self._lane_part("k", range(0, self.d1, self.intr.k * self._pair("k"))),
+                           "v": self._lane_part("v", range(0, self.dn, self.intr.n * self._pair("v")))}
+        self.folded = (not isinstance(p.scale, Binding) and p.scale > 0 and p.mask is None
+                       and (not p.region or p.causal is not None))
         acc_t = self.intr.c.register_type(_f32())
         self.rows = sorted(set(self.intr.c.d_first))  # the accumulator rows a lane holds
         rows = len(self.rows)
@@ -180,17 +207,46 @@ class MmaEmitter(AttentionEmitter):
 
     # --- one tile ---
 
-    def _fragment(self, role: str, buf: ir.Value, x0: int, k0: int) -> ir.Value:
-        """B fragment of K (x: keys, K: head dim; ldmatrix) or V (x: value dim, K: keys;
-        ldmatrix.trans) at (x0, k0) of the tile."""
-        load = self.intr.b_load
+    def _lane_part(self, role: str, offsets: range) -> tuple[ir.Value, dict[int, ir.Value]]:
+        """The lane's part of its ldmatrix addresses into K's (role "k") or V's LDS tile: its row
+        (fragment rows start at multiples of 8 past it) and, per column offset of `offsets`
+        modulo a row of 8 chunks, its column (swizzled by its row). A fragment's address is
+        these plus constants (`_fragments`)."""
+        load = self.loads[role]
         f, kv, r = (self.lane_at(m) for m in (load.first, load.second, load.ROW))
-        if role == "k":
-            row, col = arith.addi(self.add(f, x0), r), self.add(kv, k0)
-        else:
-            row, col = arith.addi(self.add(kv, k0), r), self.add(f, x0)
-        return load.emit(self.intr.b.register_type(self.p.elem_type), self.lds[role], [buf, row, self.lds_col(row, col)],
-                         role == "v")
+        row, col = (arith.addi(f, r), kv) if role == "k" else (arith.addi(kv, r), f)
+        span = SWIZZLE_ROWS * self.chunk
+        lane_cols = {(load.second if role == "k" else load.first)(lane) for lane in range(self.intr.subgroup)}
+        cols = {}
+        for lo in sorted({off % span for off in offsets}):
+            # The lane's column plus lo stays in its row's group of 8 chunks, so the constant
+            # part of a fragment's column (a multiple of the group) adds past the XOR.
+            assert max(lane_cols) + lo < span, (role, lane_cols, lo)
+            cols[lo] = self.lds_col(row, self.add(col, lo))
+        return row, cols
+
+    def _pair(self, role: str) -> int:
+        """Fragments one ldmatrix of `role` reads."""
+        return self.loads[role].tiles // self.intr.b_load.tiles
+
+    def _fragments(self, role: str, buf: ir.Value, x0: int, k0: int) -> list[ir.Value]:
+        """B fragments of K (x: keys, K: head dim; ldmatrix) or V (x: value dim, K: keys;
+        ldmatrix.trans) at (x0, k0) of the tile, one ldmatrix: the fragment there, or it and
+        the next along the head dim (K) or value dim (V) where the role's load pairs them. The
+        address: the lane's part plus constants."""
+        row, cols = self.lane_parts[role]
+        drow, dcol = (x0, k0) if role == "k" else (k0, x0)
+        span = SWIZZLE_ROWS * self.chunk
+        col = self.add(cols[dcol % span], dcol - dcol % span)
+        load = self.loads[role]
+        one = self.intr.b.register_type(self.p.elem_type)
+        pair = self._pair(role)
+        shape = ir.VectorType(one).shape
+        both = load.emit(ir.VectorType.get([shape[0] * pair, *shape[1:]], self.p.elem_type), self.lds[role],
+                         [buf, self.add(row, drow), col], role == "v")
+        if pair == 1:
+            return [both]
+        return [vector.extract_strided_slice(one, both, [i * shape[0], 0], shape, [1, 1]) for i in range(pair)]
 
     def tile_step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], with_region: bool) -> list[ir.Value]:
         intr, pl = self.intr, self.pl
@@ -200,10 +256,10 @@ class MmaEmitter(AttentionEmitter):
         zero = vector.broadcast(c.register_type(_f32()), self.const(0.0))
         s_acc = [[zero] * (pl.bn // intr.n) for _ in range(pl.warp_rows)]
         for j in range(pl.bn // intr.n):
-            for kc in range(self.d1 // intr.k):
-                kb = self._fragment("k", buf, j * intr.n, kc * intr.k)
-                for rt in range(pl.warp_rows):
-                    s_acc[rt][j] = intr.emit(self.q[rt][kc], kb, s_acc[rt][j])
+            for kc in range(0, self.d1 // intr.k, self._pair("k")):
+                for i, kb in enumerate(self._fragments("k", buf, j * intr.n, kc * intr.k)):
+                    for rt in range(pl.warp_rows):
+                        s_acc[rt][j] = intr.emit(self.q[rt][kc + i], kb, s_acc[rt][j])
         updated, probs = [], []
         for rt, (m, l, acc) in enumerate(self._split(state)):
             m, l, acc, p = self._softmax_step(rt, s_acc[rt], m, l, acc, kv0, with_region)
@@ -213,16 +269,16 @@ class MmaEmitter(AttentionEmitter):
         accs = [list(acc) for _, _, acc in updated]
         for kc in range(pl.bn // intr.k):
             pa = [self._p_operand(p, kc) for p in probs]
-            for dt in range(self.dn // intr.n):
-                vb = self._fragment("v", buf, dt * intr.n, kc * intr.k)
-                for rt in range(pl.warp_rows):
-                    accs[rt][dt] = intr.emit(pa[rt], vb, accs[rt][dt])
+            for dt in range(0, self.dn // intr.n, self._pair("v")):
+                for i, vb in enumerate(self._fragments("v", buf, dt * intr.n, kc * intr.k)):
+                    for rt in range(pl.warp_rows):
+                        accs[rt][dt + i] = intr.emit(pa[rt], vb, accs[rt][dt + i])
         return [x for (m, l, _), acc in zip(updated, accs) for x in m + l + acc]
 
     def _softmax_step(self, rt: int, s_acc: list[ir.Value], m: list[ir.Value], l: list[ir.Value],
                       acc: list[ir.Value], kv0: ir.Value, with_region: bool):
-        """Row tile rt's scores (scaled, region, mask, bound), its new running max and sum, O
-        rescaled, and the probabilities P (per S accumulator, per element)."""
+        """Row tile rt's scores (region, mask, bound), its kept running max and sum, O rescaled
+        where a row's max moved, and the probabilities P (per S accumulator, per element)."""
         c, rows = self.intr.c, self.rows
         row_base = arith.addi(self.add(self.wrow, rt * self.intr.m), self.lane_at(c.first))
         key_base = arith.addi(kv0, self.lane_at(c.second))
@@ -230,31 +286,56 @@ class MmaEmitter(AttentionEmitter):
         scores = []
         for j, a in enumerate(s_acc):
             flat = vector.shape_cast(flat_t, a)
-            scores.append([self.score(arith.mulf(vector.extract(flat, [], [e]), self.q_scale), self.add(row_base, dr),
-                                      self.add(key_base, j * self.intr.n + dk), with_region)
-                           for e, (dr, dk) in enumerate(zip(c.d_first, c.d_second))])
-        new_m = []
+            elems = [vector.extract(flat, [], [e]) for e in range(c.elems)]
+            if not self.folded:
+                elems = [arith.mulf(x, self.q_scale) for x in elems]
+            scores.append([self.score(x, self.add(row_base, dr), self.add(key_base, j * self.intr.n + dk), with_region)
+                           for x, dr, dk in zip(elems, c.d_first, c.d_second)])
+        kept, alpha = [], []
         for i, dr in enumerate(rows):
-            top = m[i]
+            top = None
             for elems in scores:
                 for e, r in enumerate(c.d_first):
                     if r == dr:
-                        top = arith.maximumf(top, elems[e])
-            new_m.append(self.k.butterfly(top, [1, 2], arith.maximumf))  # the 4 lanes of a row
-        alpha = [self.exp2(arith.subf(m[i], new_m[i])) for i in range(len(rows))]
+                        top = elems[e] if top is None else arith.maximumf(top, elems[e])
+            top = self.k.butterfly(top, [1, 2], arith.maximumf)  # the 4 lanes of a row
+            if self.folded:
+                top = arith.mulf(top, self.q_scale)
+            moved = arith.cmpf(arith.CmpFPredicate.OGT, arith.subf(top, m[i]), self.const(RESCALE_LOG2))
+            kept.append(arith.select(moved, top, m[i]))
+            alpha.append(arith.select(moved, self.exp2(arith.subf(m[i], top)), self.const(1.0)))
         l = [arith.mulf(l[i], alpha[i]) for i in range(len(rows))]
         probs = []
         for elems in scores:
             ps = []
             for e, r in enumerate(c.d_first):
                 i = rows.index(r)
-                pe = self.exp2(arith.subf(elems[e], new_m[i]))
+                neg = arith.negf(kept[i])
+                x = math.fma(elems[e], self.q_scale, neg) if self.folded else arith.addf(elems[e], neg)
+                pe = self.exp2(x)
                 l[i] = arith.addf(l[i], pe)
                 ps.append(pe)
             probs.append(ps)
-        scale_vec = vector.shape_cast(c.register_type(_f32()), vector.from_elements(
-            flat_t, [alpha[rows.index(r)] for r in c.d_first]))
-        return new_m, l, [arith.mulf(a, scale_vec) for a in acc], probs
+        return kept, l, self._rescaled(acc, [alpha[rows.index(r)] for r in c.d_first], m, kept), probs
+
+    def _rescaled(self, acc: list[ir.Value], alpha: list[ir.Value], m: list[ir.Value], kept: list[ir.Value]) -> list[ir.Value]:
+        """O's accumulators times their rows' 2^(m - m'), `alpha` per accumulator element, where
+        any row of the warp moved its max (else O as it is: a branch the warp takes alike)."""
+        c = self.intr.c
+        moved = None
+        for old, new in zip(m, kept):
+            x = arith.cmpf(arith.CmpFPredicate.ONE, old, new)
+            moved = x if moved is None else arith.ori(moved, x)
+        i1, i32 = ir.IntegerType.get_signless(1), ir.IntegerType.get_signless(32)
+        any_moved = llvm.call_intrinsic(i1, "llvm.nvvm.vote.any.sync", [self.const(-1, i32), moved], [], [])
+        branch = scf.IfOp(any_moved, [a.type for a in acc], has_else=True)
+        with ir.InsertionPoint(branch.then_block):
+            scale = vector.shape_cast(c.register_type(_f32()),
+                                      vector.from_elements(ir.VectorType.get([c.elems], _f32()), alpha))
+            scf.yield_([arith.mulf(a, scale) for a in acc])
+        with ir.InsertionPoint(branch.else_block):
+            scf.yield_(acc)
+        return list(branch.results)
 
     def _p_operand(self, probs: list[list[ir.Value]], kc: int) -> ir.Value:
         """The A fragment of key step kc from the probabilities in registers (`acc_as_operand`)."""

@@ -72,14 +72,16 @@ def test_gfx942_mfma_and_inthread_transpose(name, run_program, tmp_path):
 def test_cuda_mma_sync_ptx(name, tmp_path):
     """sm_89 PTX (run on the H200 by `lds-run FILE --target cuda --prepare DIR` and `python -m
     ldsopt.replay DIR` there): mma.sync m16n8k16 for both products, K's fragments by ldmatrix
-    and V's by ldmatrix.trans, K and V by cp.async, 2^x by ex2.approx; no local memory."""
+    and V's by ldmatrix.trans, two a load (x4), K and V by cp.async, 2^x by ex2.approx, O's
+    rescale behind a warp vote; no local memory."""
     configured = driver.configure((PROGRAMS / f"{name}.mlir").read_text(), target.known("cuda"), str(tmp_path))
     lowered, report = driver.apply_ldsopt(configured, driver.DEFAULT_PIPELINE)
     assert [d["passes"] for d in report] == [["ldsopt-attention"]], report
     driver.compile_module(lowered, str(tmp_path), name, dump=True)
     (ptx,) = (tmp_path / "executables").glob("*.ptx")
     text = ptx.read_text()
-    for pattern in (r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.(f16|bf16)", r"ldmatrix\.sync\.aligned\.m8n8\.x2\.shared",
-                    r"ldmatrix\.sync\.aligned\.m8n8\.x2\.trans", r"cp\.async\.cg\.shared\.global", r"ex2\.approx"):
+    for pattern in (r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.(f16|bf16)", r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared",
+                    r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans", r"cp\.async\.cg\.shared\.global", r"ex2\.approx",
+                    r"vote\.sync\.any\.pred"):
         assert re.search(pattern, text), pattern
     assert ".local" not in text

@@ -23,30 +23,54 @@
 // The output: the normalizing generic's body, (1 / sum) * acc and the cast to f16, rows past 80 not stored.
 // FMA:         arith.divf %{{.+}}, %{{.+}} : vector<4xf32>
 // FMA:         arith.truncf %{{.+}} : vector<4xf32> to vector<4xf16>
-// CUDA: 6 x 80 query rows leave most of the H200's 132 SMs idle whatever the shape, so the plan
-// takes its fewest rows a workgroup, 2 warps of 16; 64-key tiles by cp.async (16 bytes, zero-filled
-// past the keys) into two padded LDS buffers; S by mma.sync with K's fragments by ldmatrix, P V
-// with V's by ldmatrix.trans.
-// MMA:       workgroup_size = [64, 1, 1] subgroup_size = 32
+// CUDA: 6 x 80 query rows leave most of the H200's 132 SMs idle whatever the shape: each shape's
+// busiest SIMD computes one row tile, and the plan takes the most rows a workgroup among them, 4
+// warps of 16 (plan.busiest_simd); 64-key tiles by cp.async (16 bytes, zero-filled past the keys)
+// into two XOR-swizzled LDS buffers (the bank model finds padding and the swizzle both free of
+// conflicts, the swizzle in fewer bytes); the lane's swizzled columns are computed before the
+// loop. S by mma.sync with two K fragments a ldmatrix.x4, P V with two V fragments a
+// ldmatrix.x4.trans.
+// MMA:       workgroup_size = [128, 1, 1] subgroup_size = 32
 // MMA-LABEL: func.func @plain_f16
-// MMA:         %[[K:.+]] = memref.alloc() : memref<2x64x72xf16, #gpu.address_space<workgroup>>
-// MMA:         %[[V:.+]] = memref.alloc() : memref<2x64x72xf16, #gpu.address_space<workgroup>>
+// MMA:         %[[K:.+]] = memref.alloc() : memref<2x64x64xf16, #gpu.address_space<workgroup>>
+// MMA:         %[[V:.+]] = memref.alloc() : memref<2x64x64xf16, #gpu.address_space<workgroup>>
+// MMA:         arith.xori
 // MMA:         nvgpu.device_async_copy %{{.+}}, %[[K]][%c0, {{.*}}], 8, %{{.+}} bypassL1
 // MMA:         nvgpu.device_async_create_group
 // MMA:         scf.for %{{.+}} = %c0 to %c2 step %c1
 // MMA:           nvgpu.device_async_wait %{{.+}} numGroups = 0
 // MMA-NEXT:      gpu.barrier
-// MMA:           %[[KB:.+]] = nvgpu.ldmatrix %[[K]][{{.*}}] numTiles = 2 transpose = false
-// MMA-NEXT:      nvgpu.mma.sync(%{{.+}}, %[[KB]], %{{.+}}) mmaShape = [16, 8, 16] : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
-// The row max across the quad of lanes sharing a row; P = 2^(S - m) by PTX's ex2.
+// MMA-NOT:       arith.xori
+// MMA:           %[[KB:.+]] = nvgpu.ldmatrix %[[K]][{{.*}}] numTiles = 4 transpose = false
+// MMA-NEXT:      %[[KB0:.+]] = vector.extract_strided_slice %[[KB]] {{.*}}offsets = [0, 0], sizes = [2, 2]
+// MMA-NEXT:      %[[KB1:.+]] = vector.extract_strided_slice %[[KB]] {{.*}}offsets = [2, 0], sizes = [2, 2]
+// MMA-NEXT:      %[[S:.+]] = nvgpu.mma.sync(%{{.+}}, %[[KB0]], %{{.+}}) mmaShape = [16, 8, 16] : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
+// MMA-NEXT:      nvgpu.mma.sync(%{{.+}}, %[[KB1]], %[[S]]) mmaShape = [16, 8, 16]
+// The row max of the raw scores across the quad of lanes sharing a row, scaled once; it moves only
+// when the tile's passes it by more than 8; P = 2^(S c - m) by one fma and PTX's ex2.
 // MMA:           gpu.shuffle xor %{{.+}}, %c1_i32, %c32_i32 : f32
 // MMA:           gpu.shuffle xor %{{.+}}, %c2_i32, %c32_i32 : f32
-// MMA:           llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// MMA-NEXT:      %[[TOP:.+]] = arith.maximumf
+// MMA-NEXT:      %[[SCALED:.+]] = arith.mulf %[[TOP]], %[[C:.+]] : f32
+// MMA-NEXT:      %[[DIFF:.+]] = arith.subf %[[SCALED]], %[[M:.+]] : f32
+// MMA-NEXT:      %[[MOVED:.+]] = arith.cmpf ogt, %[[DIFF]], %{{.+}} : f32
+// MMA-NEXT:      %[[KEPT:.+]] = arith.select %[[MOVED]], %[[SCALED]], %[[M]] : f32
+// MMA:           %[[NEG:.+]] = arith.negf %[[KEPT]] : f32
+// MMA-NEXT:      %[[X:.+]] = math.fma %{{.+}}, %[[C]], %[[NEG]] : f32
+// MMA-NEXT:      llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[X]])
+// O is rescaled only where a row of the warp moved its max (a warp vote).
+// MMA:           %[[ANY:.+]] = llvm.call_intrinsic "llvm.nvvm.vote.any.sync"
+// MMA-NEXT:      scf.if %[[ANY]]
+// MMA-COUNT-8:     arith.mulf %{{.+}} : vector<2x2xf32>
+// MMA:           } else {
 // P from the accumulators, packed to f16, is the A operand of P V: no LDS round trip.
 // MMA:           %[[P:.+]] = arith.truncf %{{.+}} : vector<8xf32> to vector<8xf16>
 // MMA-NEXT:      %[[PA:.+]] = vector.shape_cast %[[P]] : vector<8xf16> to vector<4x2xf16>
-// MMA:           %[[VB:.+]] = nvgpu.ldmatrix %[[V]][{{.*}}] numTiles = 2 transpose = true
-// MMA-NEXT:      nvgpu.mma.sync(%[[PA]], %[[VB]], %{{.+}}) mmaShape = [16, 8, 16]
+// MMA:           %[[VB:.+]] = nvgpu.ldmatrix %[[V]][{{.*}}] numTiles = 4 transpose = true
+// MMA-NEXT:      %[[VB0:.+]] = vector.extract_strided_slice %[[VB]]
+// MMA-NEXT:      %[[VB1:.+]] = vector.extract_strided_slice %[[VB]]
+// MMA-NEXT:      nvgpu.mma.sync(%[[PA]], %[[VB0]], %{{.+}}) mmaShape = [16, 8, 16]
+// MMA-NEXT:      nvgpu.mma.sync(%[[PA]], %[[VB1]], %{{.+}}) mmaShape = [16, 8, 16]
 // MMA-NOT:       memref.store
 // MMA:           scf.yield
 // The options fix the shape: 4 warps of 32 rows (two row tiles: each K and V fragment feeds two
@@ -55,16 +79,19 @@
 // KNOBS:       workgroup_size = [128, 1, 1] subgroup_size = 32
 // KNOBS-LABEL: func.func @plain_f16
 // KNOBS:         %[[K:.+]] = memref.alloc() : memref<3x64x64xf16, #gpu.address_space<workgroup>>
+// KNOBS:         arith.xori
 // KNOBS:         nvgpu.device_async_create_group
 // KNOBS:         nvgpu.device_async_create_group
 // KNOBS:         scf.for
 // KNOBS:           nvgpu.device_async_wait %{{.+}} numGroups = 1
 // KNOBS-NEXT:      gpu.barrier
-// KNOBS:           %[[X:.+]] = arith.xori %{{.+}}, %{{.+}} : index
-// KNOBS-NEXT:      %[[COL:.+]] = arith.muli %[[X]], %c8 : index
-// KNOBS:           %[[KB:.+]] = nvgpu.ldmatrix %[[K]][%{{.+}}, %{{.+}}, %[[COL]]] numTiles = 2 transpose = false
-// KNOBS-NEXT:      nvgpu.mma.sync(%{{.+}}, %[[KB]], %{{.+}}) mmaShape = [16, 8, 16]
-// KNOBS-NEXT:      nvgpu.mma.sync(%{{.+}}, %[[KB]], %{{.+}}) mmaShape = [16, 8, 16]
+// KNOBS:           %[[KB:.+]] = nvgpu.ldmatrix %[[K]][%{{.+}}, %{{.+}}, %{{.+}}] numTiles = 4 transpose = false
+// KNOBS-NEXT:      %[[KB0:.+]] = vector.extract_strided_slice %[[KB]]
+// KNOBS-NEXT:      %[[KB1:.+]] = vector.extract_strided_slice %[[KB]]
+// KNOBS-NEXT:      nvgpu.mma.sync(%{{.+}}, %[[KB0]], %{{.+}}) mmaShape = [16, 8, 16]
+// KNOBS-NEXT:      nvgpu.mma.sync(%{{.+}}, %[[KB0]], %{{.+}}) mmaShape = [16, 8, 16]
+// KNOBS-NEXT:      nvgpu.mma.sync(%{{.+}}, %[[KB1]], %{{.+}}) mmaShape = [16, 8, 16]
+// KNOBS-NEXT:      nvgpu.mma.sync(%{{.+}}, %[[KB1]], %{{.+}}) mmaShape = [16, 8, 16]
 
 
 // -----
