@@ -16,6 +16,9 @@ The kernel: each thread owns `vector` consecutive elements along the innermost l
 where every input that reads that loop has it innermost; 1 otherwise), 128 threads a
 workgroup over the flattened parallel loops; per reduced index it reads its inputs (a scalar,
 broadcast, where an input does not read the innermost loop) and applies R's body to vectors.
+A reduced loop of at most MAX_UNROLLED (split-KV's chunks) is unrolled with every read issued
+before the math: the loads of one iteration no longer wait on the previous one's (a memory
+latency each), so the combine takes a few latencies whatever its chunk count.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from ldsopt.remarks import Unmatched
 from ldsopt.target import Target
 
 MAX_REDUCED = 256   # the reduced extent a thread runs through in order
+MAX_UNROLLED = 64   # reduced extents up to this are unrolled, their reads issued together
 THREADS = 128
 
 
@@ -166,12 +170,21 @@ def _element(p: CombineProblem, k: Kernel, flat: ir.Value, lanes: list[int], w: 
     if coords:
         coords[-1] = arith.muli(coords[-1], k.const(w))
     init = [vector.broadcast(ir.VectorType.get([w], r.type.element_type), c) for r, c in zip(p.reduce.results, p.inits)]
-    loop = scf.ForOp(k.const(0), k.const(p.extents[-1]), k.const(1), init)
-    with ir.InsertionPoint(loop.body):
-        at = coords + [loop.induction_variable]
-        args = [_read(b, m, at, w, inner) for b, m in p.inputs]
-        scf.yield_(clone_body(p.reduce, args + list(loop.inner_iter_args), w))
-    cargs = [loop.results[x] if isinstance(x, int) else _read(x, list(range(inner + 1)), coords, w, inner)
+    if p.extents[-1] <= MAX_UNROLLED:
+        # Every read first (all in flight at once: the kernel is a few memory latencies), then
+        # R's body in order.
+        reads = [[_read(b, m, coords + [k.const(i)], w, inner) for b, m in p.inputs] for i in range(p.extents[-1])]
+        results = init
+        for args in reads:
+            results = clone_body(p.reduce, args + results, w)
+    else:
+        loop = scf.ForOp(k.const(0), k.const(p.extents[-1]), k.const(1), init)
+        with ir.InsertionPoint(loop.body):
+            at = coords + [loop.induction_variable]
+            args = [_read(b, m, at, w, inner) for b, m in p.inputs]
+            scf.yield_(clone_body(p.reduce, args + list(loop.inner_iter_args), w))
+        results = list(loop.results)
+    cargs = [results[x] if isinstance(x, int) else _read(x, list(range(inner + 1)), coords, w, inner)
              for x in p.consumer_inputs]
     write_vector(clone_body(p.consumer, cargs, w)[0], p.out.memref(), coords)
 

@@ -34,7 +34,7 @@ from ldsopt.attention.match import AttentionProblem
 from ldsopt.attention.plan import AttentionPlan
 from ldsopt.codegen.dispatch import Binding
 from ldsopt.codegen.elementwise import clone_body
-from ldsopt.codegen.kernel import Kernel, read_vector, write_vector
+from ldsopt.codegen.kernel import Kernel, global_alignment, read_vector, write_vector
 from ldsopt.target import Target
 
 LOG2E = 1.4426950408889634
@@ -158,21 +158,24 @@ class AttentionEmitter:
             nxt = arith.addi(rnd, self.idx(1))
             loaded = self.load_tile(tile_of(nxt))
             buf = arith.remui(rnd, self.idx(2))
-            state = list(loop.inner_iter_args)
-            if self.p.region and self.p.causal is not None:
-                needs = arith.cmpi(arith.CmpIPredicate.uge, tile, first_region)
-                branch = scf.IfOp(needs, [v.type for v in state], has_else=True)
-                with ir.InsertionPoint(branch.then_block):
-                    scf.yield_(self.tile_step(tile, buf, state, True))
-                with ir.InsertionPoint(branch.else_block):
-                    scf.yield_(self.tile_step(tile, buf, state, False))
-                state = list(branch.results)
-            else:
-                state = self.tile_step(tile, buf, state, bool(self.p.region))
+            state = self.step(tile, buf, list(loop.inner_iter_args), first_region)
             self.store_tile(loaded, arith.remui(nxt, self.idx(2)))
             gpu.barrier()
             scf.yield_(state)
         self.state = list(loop.results)
+
+    def step(self, tile: ir.Value, buf, state: list[ir.Value], first_region: ir.Value) -> list[ir.Value]:
+        """`tile_step` of tile `tile`, with the region where it applies: causal, only from
+        tile `first_region` on (a branch), else on every tile that has one."""
+        if not (self.p.region and self.p.causal is not None):
+            return self.tile_step(tile, buf, state, bool(self.p.region))
+        needs = arith.cmpi(arith.CmpIPredicate.uge, tile, first_region)
+        branch = scf.IfOp(needs, [v.type for v in state], has_else=True)
+        with ir.InsertionPoint(branch.then_block):
+            scf.yield_(self.tile_step(tile, buf, state, True))
+        with ir.InsertionPoint(branch.else_block):
+            scf.yield_(self.tile_step(tile, buf, state, False))
+        return list(branch.results)
 
     # --- per score ---
 
@@ -198,7 +201,7 @@ class AttentionEmitter:
             else:
                 m = m if m.type == _f32() else arith.extf(_f32(), m)
                 s = arith.addf(s, arith.mulf(m, self.const(LOG2E)))
-        if self.kv_size % self.pl.bn:
+        if self.kv_size % self.pl.bn or self.n_tiles % self.pl.kv_splits:  # keys past the end
             inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size))
             s = arith.select(inside, s, self.const(-math.inf))
         return s
@@ -278,13 +281,16 @@ class AttentionEmitter:
     def alloc(self, shape: list[int], elem: ir.Type) -> ir.Value:
         return memref.alloc(ir.MemRefType.get(shape, elem, memory_space=workgroup_space()), [], [])
 
-    def read_global(self, role: str, at: dict[int, ir.Value], n: int, inside: ir.Value | None) -> ir.Value:
+    def read_global(self, role: str, at: dict[int, ir.Value], n: int, inside: ir.Value | None,
+                    aligned: bool = False) -> ir.Value:
         """A vector of n elements of operand `role` along its last dim at `at`, zeros where
-        `inside` is false."""
+        `inside` is false. `aligned`: the index along the last dim is a multiple of n, stated
+        to LLVM (kernel.global_alignment) so that it does not split the read."""
         vtype = ir.VectorType.get([n], getattr(self.p, role).tensor_type.element_type)
+        align = global_alignment(self.mem[role], n, self.tgt.backend) if aligned else 0
 
         def read():
-            return read_vector(vtype, self.mem[role], self.indices(role, at))
+            return read_vector(vtype, self.mem[role], self.indices(role, at), align)
         if inside is None:
             return read()
         guard = scf.IfOp(inside, [vtype], has_else=True)

@@ -10,7 +10,12 @@ every score of its row; the softmax update is then each lane's own, and P V adds
 pieces at j to its accumulator.
 The K and V tiles (BN x head dim, in LDS as they are in memory, two per group) are read by the
 group's threads in vectors of `plan.vector` along the head dims, keys past the end read as
-zeros (their scores are -inf)."""
+zeros (their scores are -inf). A lane's pieces are vectors of the target's widest access of
+the element type (16 bytes where the head dim allows), so that its LDS reads are too.
+`plan.direct` (one query row: decode's partials): no LDS tiles; each lane reads its own
+pieces of K and V of a tile's keys from global memory (clamped to the last key, whose scores
+the bound makes -inf) into registers, the next tile's reads issued before the current tile's
+math and carried by the loop, with no barrier in it."""
 
 from __future__ import annotations
 
@@ -18,10 +23,12 @@ import math
 
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
+from iree.compiler.dialects import math as math_d
 
 from ldsopt.attention.emit import AttentionEmitter, _f32
 from ldsopt.attention.plan import _pow2_dividing
 from ldsopt.codegen.kernel import read_vector, write_vector
+from ldsopt.ir_types import element_bits
 
 
 class FmaEmitter(AttentionEmitter):
@@ -29,7 +36,7 @@ class FmaEmitter(AttentionEmitter):
     def setup(self) -> None:
         p, pl, k = self.p, self.pl, self.k
         lanes = pl.lanes
-        vmax = self.tgt.vector_elems(32)
+        vmax = self.tgt.vector_elems(element_bits(p.elem_type))
         self.d1, self.dn = p.size(p.k1), p.size(p.n)
         self.w1 = _pow2_dividing(self.d1 // lanes, vmax)
         self.w2 = _pow2_dividing(self.dn // lanes, vmax)
@@ -45,12 +52,13 @@ class FmaEmitter(AttentionEmitter):
         self.q = []
         for i in range(self.d1 // lanes // self.w1):
             d = self._piece(i, self.w1)
-            q = self.read_global("q", {p.row: self.clamp_row(self.row), p.k1: d}, self.w1, inside)
+            q = self.read_global("q", {p.row: self.clamp_row(self.row), p.k1: d}, self.w1, inside, aligned=True)
             q = arith.extf(ir.VectorType.get([self.w1], _f32()), q) if p.elem_type != _f32() else q
             self.q.append(arith.mulf(q, self.splat(self.q_scale, self.w1)))
-        bufs = 2 * pl.kv_splits
-        self.lds = {"k": self.alloc([bufs, pl.bn, self.d1], p.elem_type),
-                    "v": self.alloc([bufs, pl.bn, self.dn], p.elem_type)}
+        if not pl.direct:
+            bufs = 2 * pl.kv_splits
+            self.lds = {"k": self.alloc([bufs, pl.bn, self.d1], p.elem_type),
+                        "v": self.alloc([bufs, pl.bn, self.dn], p.elem_type)}
         acc = [vector.broadcast(ir.VectorType.get([self.w2], _f32()), self.const(0.0))] * (self.dn // lanes // self.w2)
         self.state = [self.const(p.max_init), self.const(0.0)] + acc
 
@@ -65,6 +73,8 @@ class FmaEmitter(AttentionEmitter):
     # --- K and V tiles ---
 
     def load_tile(self, tile: ir.Value):
+        if self.pl.direct:
+            return self._load_own(tile)
         p, pl = self.p, self.pl
         kv0 = arith.muli(tile, self.idx(pl.bn))
         guard_kv = self.kv_size % pl.bn or pl.kv_splits > 1
@@ -80,29 +90,80 @@ class FmaEmitter(AttentionEmitter):
             out[role] = regs
         return out
 
+    def _load_own(self, tile: ir.Value) -> list[ir.Value]:
+        """`plan.direct`: this lane's pieces of K's and V's rows of the tile's keys, flat: per
+        key, K's pieces, then V's. A tile past the last (the read ahead of a group's last
+        round, or a round past the keys) reads the last one, a key past the last the last key:
+        every read is in bounds, and the bound gives the keys past the end -inf scores."""
+        p, pl = self.p, self.pl
+        kv0 = arith.muli(arith.minui(tile, self.idx(self.n_tiles - 1)), self.idx(pl.bn))
+        out = []
+        for j in range(pl.bn):
+            kv = self.clamp_kv(self.add(kv0, j))
+            for role, w, dim in (("k", self.w1, p.k1), ("v", self.w2, p.n)):
+                out += [self.read_global(role, {p.k2: kv, dim: self._piece(i, w)}, w, None, aligned=True)
+                        for i in range(self._pieces(role))]
+        return out
+
+    def _pieces(self, role: str) -> int:
+        return (self.d1 // self.pl.lanes // self.w1) if role == "k" else (self.dn // self.pl.lanes // self.w2)
+
     def store_tile(self, loaded, buf: ir.Value) -> None:
         b = self._buf(buf)
         for role, regs in loaded.items():
             for key, col, value in regs:
                 write_vector(value, self.lds[role], [b, key, col])
 
+    def _kv(self, role: str, b, j: int, i: int) -> ir.Value:
+        """Piece i of this lane's K or V row at key j of the tile, in f32: from LDS tile b, or
+        from the registers b (`plan.direct`)."""
+        if self.pl.direct:
+            nk, nv = self._pieces("k"), self._pieces("v")
+            return self._to_f32(b[j * (nk + nv) + (i if role == "k" else nk + i)])
+        w = self.w1 if role == "k" else self.w2
+        return self._to_f32(read_vector(ir.VectorType.get([w], self.p.elem_type), self.lds[role],
+                                        [b, self.idx(j), self._piece(i, w)]))
+
+    def run_tiles(self) -> None:
+        """`plan.direct`: round i computes the tile whose reads round i - 1 issued (the loop
+        carries them) and issues the next one's; no LDS, no barrier. Else the LDS pipeline of
+        AttentionEmitter.run_tiles."""
+        if not self.pl.direct:
+            return super().run_tiles()
+        pl = self.pl
+        visited, first_region = self.tile_bounds()
+        rounds = arith.ceildivui(visited, self.idx(pl.kv_splits))
+
+        def tile_of(rnd: ir.Value) -> ir.Value:
+            return arith.addi(arith.muli(rnd, self.idx(pl.kv_splits)), self.split) if pl.kv_splits > 1 else rnd
+
+        first = self.load_tile(tile_of(self.idx(0)))
+        n = len(self.state)
+        loop = scf.ForOp(self.idx(0), rounds, self.idx(1), self.state + first)
+        with ir.InsertionPoint(loop.body):
+            rnd = loop.induction_variable
+            args = list(loop.inner_iter_args)
+            ahead = self.load_tile(tile_of(arith.addi(rnd, self.idx(1))))
+            state = self.step(tile_of(rnd), args[n:], args[:n], first_region)
+            scf.yield_(state + ahead)
+        self.state = list(loop.results)[:n]
+
     # --- one tile ---
 
     def tile_step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], with_region: bool) -> list[ir.Value]:
-        p, pl, k = self.p, self.pl, self.k
-        b = self._buf(buf)
+        pl, k = self.pl, self.k
+        b = buf if pl.direct else self._buf(buf)
         m, l, acc = state[0], state[1], state[2:]
         kv0 = arith.muli(tile, self.idx(pl.bn))
         lanes = pl.lanes
         scores = []
         for j in range(pl.bn):
-            key = self.idx(j)
-            part = None
+            s = None  # the lane's partial dot: one multiply, then a chain of multiply-adds
             for i, q in enumerate(self.q):
-                kk = self._to_f32(read_vector(ir.VectorType.get([self.w1], p.elem_type), self.lds["k"],
-                                              [b, key, self._piece(i, self.w1)]))
-                part = arith.mulf(q, kk) if part is None else vector.fma(q, kk, part)
-            s = vector.reduction(_f32(), vector.CombiningKind.ADD, part)
+                kk = self._kv("k", b, j, i)
+                for e in range(self.w1):
+                    qe, ke = vector.extract(q, [], [e]), vector.extract(kk, [], [e])
+                    s = arith.mulf(qe, ke) if s is None else math_d.fma(qe, ke, s)
             s = k.butterfly(s, [lanes >> (e + 1) for e in range(int(math.log2(lanes)))], arith.addf) if lanes > 1 else s
             scores.append(self.score(s, self.row, self.add(kv0, j), with_region))
         m_new = m
@@ -116,8 +177,7 @@ class FmaEmitter(AttentionEmitter):
             l = arith.addf(l, pj)
             pv = self.splat(self.rounded_p(pj), self.w2)
             for i in range(len(acc)):
-                vv = self._to_f32(read_vector(ir.VectorType.get([self.w2], p.elem_type), self.lds["v"],
-                                              [b, self.idx(j), self._piece(i, self.w2)]))
+                vv = self._kv("v", b, j, i)
                 acc[i] = vector.fma(pv, vv, acc[i])
         return [m_new, l] + acc
 

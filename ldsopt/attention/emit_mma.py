@@ -188,18 +188,7 @@ class MmaEmitter(AttentionEmitter):
             ahead = arith.addi(tile, self.idx(stages - 1))
             self.copy_tile(self.clamp_tile(ahead), arith.remui(ahead, self.idx(stages)))
             buf = arith.remui(tile, self.idx(stages))
-            state = list(loop.inner_iter_args)
-            if self.p.region and self.p.causal is not None:
-                needs = arith.cmpi(arith.CmpIPredicate.uge, tile, first_region)
-                branch = scf.IfOp(needs, [v.type for v in state], has_else=True)
-                with ir.InsertionPoint(branch.then_block):
-                    scf.yield_(self.tile_step(tile, buf, state, True))
-                with ir.InsertionPoint(branch.else_block):
-                    scf.yield_(self.tile_step(tile, buf, state, False))
-                state = list(branch.results)
-            else:
-                state = self.tile_step(tile, buf, state, bool(self.p.region))
-            scf.yield_(state)
+            scf.yield_(self.step(tile, buf, list(loop.inner_iter_args), first_region))
         self.state = list(loop.results)
 
     def clamp_tile(self, tile: ir.Value) -> ir.Value:

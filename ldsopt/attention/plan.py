@@ -25,11 +25,14 @@ chooses the rest:
   layout wherever it applies, and padding the others.
 
 FMA (every target; lavapipe): `lanes` consecutive lanes of a subgroup share a query row (as
-many as the subgroup has, each with at least 4 of the head dim where it allows), each
-holding an interleaved 1/lanes of its head dim (Q) and value dim (accumulator); a score is
-their partial dot products summed by a butterfly. BM rows (at most 16, fewer for fewer query
-rows), BN = 16 keys a tile; where the rows leave threads idle (decode), KS kv-split groups
-(up to 128 threads, within the LDS) take the key tiles in turn.
+many as the subgroup has, each with at least one vector of the target's widest access of the
+head dim, 16 bytes, where it allows), each holding an interleaved 1/lanes of its head dim (Q)
+and value dim (accumulator); a score is their partial dot products summed by a butterfly. BM
+rows (at most 16, fewer for fewer query rows), BN = 16 keys a tile; where the rows leave
+threads idle (decode), KS kv-split groups (up to 128 threads, within the LDS) take the key
+tiles in turn. One query row (`direct`: decode's partials) reads nothing twice: its lanes
+read their K and V vectors from global memory into registers, the next tile's while the
+current one is computed, with no LDS tile and no barrier.
 """
 
 from __future__ import annotations
@@ -46,7 +49,6 @@ from ldsopt.target import Target
 FMA_THREADS = 128       # threads the kv splits of an FMA kernel fill up to
 FMA_KEYS = 16           # keys a tile, FMA
 FMA_MAX_ROWS = 16
-FMA_LANE_ELEMS = 4      # head-dim elements a lane holds at least, where the head dim allows
 MMA_WARPS = (8, 4, 2)   # warps a workgroup the plan chooses from
 MMA_MAX_ROWS = 128      # query rows a workgroup at most (FlashAttention-2's largest block)
 MMA_FIXED_WARPS = 4     # warps of gfx942's MFMA kernel
@@ -72,6 +74,7 @@ class AttentionPlan:
     warp_rows: int = 1     # matrix cores: intrinsic row tiles of a warp (16 rows each)
     stages: int = 2        # mma.sync: LDS tiles of K and V (cp.async groups in flight + 1)
     swizzle: bool = False  # mma.sync: LDS rows XOR-swizzled in 16-byte chunks instead of padded
+    direct: bool = False   # FMA: K and V read into registers, not staged through LDS
 
     @property
     def threads(self) -> int:
@@ -82,7 +85,7 @@ class AttentionPlan:
 
     def lds_bytes(self, p: AttentionProblem) -> int:
         eb = element_bits(p.elem_type) // 8
-        tiles = 2 * self.kv_splits * self.bn * (p.size(p.k1) + p.size(p.n)) * eb
+        tiles = 0 if self.direct else 2 * self.kv_splits * self.bn * (p.size(p.k1) + p.size(p.n)) * eb
         combine = self.kv_splits * self.bm * (p.size(p.n) + 2) * 4 if self.kv_splits > 1 else 0
         return tiles + combine
 
@@ -101,14 +104,15 @@ def copy_vector(p: AttentionProblem, tgt: Target) -> int:
 
 def plan_fma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
     heads = math.gcd(p.size(p.k1), p.size(p.n))
-    lanes = _pow2_dividing(heads, max(1, min(tgt.subgroup_size, heads // FMA_LANE_ELEMS)))
+    vector = copy_vector(p, tgt)
+    lanes = _pow2_dividing(heads, max(1, min(tgt.subgroup_size, heads // vector)))
     rows = p.size(p.row)
     bm = min(FMA_MAX_ROWS, 1 << max(0, (rows - 1).bit_length()))
     group = bm * lanes
     n_tiles = math.ceil(p.size(p.k2) / FMA_KEYS)
     splits = max(1, min(FMA_THREADS // group, n_tiles))
     while splits >= 1:
-        pl = AttentionPlan("fma", bm, FMA_KEYS, splits, group, lanes, copy_vector(p, tgt))
+        pl = AttentionPlan("fma", bm, FMA_KEYS, splits, group, lanes, vector, direct=bm == 1)
         if pl.lds_bytes(p) <= tgt.lds_bytes and pl.threads <= tgt.max_threads:
             return pl
         splits //= 2

@@ -1,7 +1,8 @@
 """ldsopt-attention end to end: each program in programs/attention (each a form the pass takes:
 [B, H, S, D] and [B, S, H, D] activations, grouped-query attention, a loaded scale, float and
 i1 masks broadcast over batch or heads, a causal and a soft-capping score region, rows masked
-entirely, decode shapes of 1 and 7 query rows against 4096 keys; head dims 32, 64, 80, 128 (and V of
+entirely, decode shapes of 1 and 7 query rows against 4096 keys, one row against key tiles that
+the kernel's thread groups do not divide; head dims 32, 64, 80, 128 (and V of
 another head dim than Q and K),
 batch 3, query and key counts that are no multiple of the tiles; f16, bf16, f32) is compiled
 through IREE with its attention lowered by ldsopt (IREE's own pipeline cannot compile attention

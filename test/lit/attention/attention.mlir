@@ -334,14 +334,18 @@ func.func @causal_f16() {
 // -----
 
 // Decode: one query row (no loop of its own) against 4096 keys. The FMA kernel (also on CUDA:
-// few rows) with 4 groups of a warp (32 lanes a row, 4 of the head dim each) taking the key
-// tiles in turn, then combining their running max, sum and accumulator through LDS.
+// few rows) for one row (plan.direct): 8 groups of 16 lanes (8 of the head dim each: 16-byte
+// reads) take the key tiles in turn, each lane reading its K and V straight into registers (the
+// loop carries the next tile's; no LDS tile, no barrier in the loop), then the groups combine
+// their running max, sum and accumulator through LDS.
 // MMA-LABEL: func.func @decode_f16
-// MMA:         memref.alloc() : memref<8x16x128xf16, #gpu.address_space<workgroup>>
-// MMA:         memref.alloc() : memref<4x1x130xf32, #gpu.address_space<workgroup>>
+// MMA-NOT:     gpu.barrier
+// MMA:         scf.for %{{.+}} = %c0 to %c32 step %c1 iter_args({{.+}}) -> (f32, f32, vector<8xf32>, vector<8xf16>,
+// MMA-NOT:     gpu.barrier
+// MMA:         memref.alloc() : memref<8x1x130xf32, #gpu.address_space<workgroup>>
 // MMA:         gpu.barrier
 // MMA:         scf.if
-// MMA:           vector.transfer_write {{.*}} : vector<4xf16>
+// MMA:           vector.transfer_write {{.*}} : vector<8xf16>
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @decode_f16() {
   %cst = arith.constant 1.000000e+00 : f32

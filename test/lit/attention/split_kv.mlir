@@ -4,19 +4,31 @@
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-attention, canonicalize, cse)' | filecheck %s
 
 // The partials: a workgroup per (chunk, head) (the chunk loop, which Q does not read, is a grid
-// dim), the FMA kernel (one row: its 4 groups of 32 lanes take the chunk's key tiles in turn and
-// combine in LDS); the accumulator stored as it is, not normalized, and the running max and sum
-// by the row's first lane.
+// dim), the FMA kernel for one row (plan.direct): 8 groups of 16 lanes, each lane 8 of the head dim
+// (16-byte reads), take the chunk's key tiles in turn, reading K and V into registers with no LDS
+// tile (the first tile's before the loop, the next one's in each round, carried by the loop), and
+// combine in LDS at the end; the accumulator stored as it is, not normalized, and the running max
+// and sum by the row's first lane.
 // CHECK-LABEL: func.func @partials
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-attention"]
 // CHECK:         %[[Q:.+]] = hal.interface.binding.subspan {{.+}} binding(0) {{.+}} : memref<2x128xf16
+// CHECK:         %[[K:.+]] = hal.interface.binding.subspan {{.+}} binding(1) {{.+}} : memref<2x16x256x128xf16
 // CHECK:         %[[ACC:.+]] = hal.interface.binding.subspan {{.+}} binding(3) {{.+}} : memref<16x2x128xf32
 // CHECK:         %[[MAX:.+]] = hal.interface.binding.subspan {{.+}} binding(4) {{.+}} : memref<16x2xf32
 // CHECK:         %[[SUM:.+]] = hal.interface.binding.subspan {{.+}} binding(5) {{.+}} : memref<16x2xf32
-// CHECK:         vector.transfer_read %[[Q]]
-// CHECK:         scf.for
+// CHECK:         vector.load %[[Q]]{{.+}} alignment = 16 {{.+}}, vector<8xf16>
+// CHECK:         vector.load %[[K]]{{.+}} alignment = 16 {{.+}}, vector<8xf16>
+// CHECK-NOT:     gpu.barrier
+// CHECK:         scf.for {{.+}} -> (f32, f32, vector<8xf32>, vector<8xf16>, vector<8xf16>,
+// CHECK-NOT:       gpu.barrier
+// CHECK:           vector.load %[[K]]
+// CHECK-NOT:       gpu.barrier
 // CHECK:           llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
-// CHECK:         vector.transfer_write %{{.+}}, %[[ACC]][%[[CHUNK:.+]], %[[HEAD:.+]], %{{.+}}] {{.+}} : vector<4xf32>
+// CHECK-NOT:       gpu.barrier
+// CHECK:           scf.yield
+// CHECK:         memref.alloc() : memref<8x1x130xf32, #gpu.address_space<workgroup>>
+// CHECK:         gpu.barrier
+// CHECK:         vector.transfer_write %{{.+}}, %[[ACC]][%[[CHUNK:.+]], %[[HEAD:.+]], %{{.+}}] {{.+}} : vector<8xf32>
 // CHECK:         scf.if
 // CHECK-NEXT:      memref.store %{{.+}}, %[[MAX]][%[[CHUNK]], %[[HEAD]]]
 // CHECK-NEXT:      memref.store %{{.+}}, %[[SUM]][%[[CHUNK]], %[[HEAD]]]
@@ -54,16 +66,15 @@ func.func @partials() {
 
 // -----
 
-// The combine: a thread per 4 output elements runs over the 16 chunks in order with the
-// reduction's body (max, sum and output merged), then the normalization, stored once.
+// The combine: a thread per 4 output elements reads its 16 chunks' accumulators, maxima and sums
+// (all before the math: unrolled, so that the reads are in flight together), then merges them in
+// order with the reduction's body (max, sum and output), then the normalization, stored once.
 // CHECK-LABEL: func.func @combine
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-attention"]
-// CHECK:         scf.for %[[S:.+]] = %c0 to %c16 step %c1 iter_args({{.+}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>)
-// CHECK:           vector.transfer_read %{{.+}}[%[[S]], %{{.+}}, %{{.+}}], %{{.+}} {{.+}} : memref<16x2x128xf32, {{.+}}>, vector<4xf32>
-// CHECK:           memref.load %{{.+}}[%[[S]], %{{.+}}] : memref<16x2xf32
-// CHECK:           arith.maximumf {{.+}} : vector<4xf32>
-// CHECK:           math.exp2 {{.+}} : vector<4xf32>
-// CHECK:           scf.yield
+// CHECK-NOT:     scf.for
+// CHECK-COUNT-16: vector.transfer_read %{{.+}} : memref<16x2x128xf32, {{.+}}>, vector<4xf32>
+// CHECK-NOT:     scf.for
+// CHECK-COUNT-16: math.exp2 {{.+}} : vector<4xf32>
 // CHECK:         arith.divf
 // CHECK:         arith.truncf %{{.+}} : vector<4xf32> to vector<4xf16>
 // CHECK:         vector.transfer_write %{{.+}} : vector<4xf16>, memref<2x128xf16
