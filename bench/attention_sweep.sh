@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # The attention kernels' variants on the H200 (issue 33), compiled here, replayed there in one call.
 #
-#   bench/attention_sweep.sh prepare DIR     # here (the compiler): fills DIR (< 40 MiB)
-#   bench/attention_sweep.sh replay DIR OUT  # there (runtime wheel, torch): values, then timings
+#   bench/attention_sweep.sh prepare DIR     # here (the compiler): fills DIR (< 35 MiB)
+#   bench/attention_sweep.sh replay DIR OUT  # there (runtime wheel, torch): values, then timings,
+#                                            # one call of about 3 minutes
 #
 # prepare makes
 # - DIR/values/NAME: `lds-run --target cuda --prepare` of every attention e2e program with the
 #   default pipelines (decode split by ldsopt-split-attention), and DIR/values-knobs/NAME of the
-#   matrix-core ones under the mma.sync options that the defaults do not take (32 rows a warp,
-#   three stages, XOR-swizzled LDS), so that each code path's values are checked on the GPU;
+#   matrix-core ones under the mma.sync options that the defaults do not take (4 warps of 32
+#   rows, three stages, padded LDS), so that each code path's values are checked on the GPU;
 # - DIR/bench-default: `lds-bench --prepare` of every attention case with the default
 #   pipelines (replayed with IREE's default and PyTorch's SDPA beside it);
 # - DIR/bench-VARIANT: the cases a variant changes, under ldsopt-attention's mma.sync options
-#   (VARIANTS below) or another split of decode's keys (the program pipeline), replayed for
-#   ldsopt alone.
+#   (VARIANTS below: each one step from the plan's defaults, which are 4 warps x 16 rows on
+#   BERT's 12 x 512, 4 x 32 on 4x16x1024x64, 8 x 16 at head dim 128, XOR-swizzled LDS, two
+#   stages; decode in 16 chunks) or another split of decode's keys (the program pipeline),
+#   replayed for ldsopt alone, 3 repetitions of 0.1 s.
 # replay runs `python -m ldsopt.run.replay` on both value suites, then `python -m
 # ldsopt.measure.bench_replay` on each bench folder into OUT/NAME, and prints each results.md.
 set -euo pipefail
@@ -24,27 +27,21 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 # The rest of the default pipeline after ldsopt-attention (what an attention case's dispatches see).
 REST="ldsopt-vector-distribute, ldsopt-lower-elementwise, canonicalize, cse"
 PROGRAM_REST="ldsopt-split-reduction"
-SQ="attention_1x12x512x64_f16,attention_4x16x1024x64_f16,attention_causal_1x12x512x64_f16,attention_causal_4x16x1024x64_f16"
+BERT="attention_1x12x512x64_f16,attention_causal_1x12x512x64_f16"
+SQ="$BERT,attention_4x16x1024x64_f16,attention_causal_4x16x1024x64_f16"
 D128="attention_1x32x2048x128_f16,attention_causal_1x32x2048x128_f16"
 DECODE="attention_1x32x1x4096x128_f16"
 # name|ldsopt-attention options|cases|program pipeline ('-': the default)
 VARIANTS=(
-  "w4r32|mma-warps=4 mma-rows-per-warp=32|$SQ|-"
-  "w4r16|mma-warps=4 mma-rows-per-warp=16|$SQ,$D128|-"
-  "w2r16|mma-warps=2 mma-rows-per-warp=16|$SQ,$D128|-"
-  "w8r16|mma-warps=8 mma-rows-per-warp=16|$SQ,$D128|-"
-  "w2r32|mma-warps=2 mma-rows-per-warp=32|$SQ|-"
-  "keys32|mma-keys=32|$SQ,$D128|-"
-  "keys128|mma-keys=128|$SQ|-"
-  "stages3|mma-stages=3|$SQ,$D128|-"
-  "xor|mma-lds-layout=xor|$SQ,$D128|-"
-  "keys32s3|mma-keys=32 mma-stages=3|$D128|-"
+  "pad|mma-lds-layout=pad|$SQ,$D128|-"
+  "w4r16|mma-warps=4 mma-rows-per-warp=16|$D128|-"
+  "w2r16|mma-warps=2 mma-rows-per-warp=16|$BERT|-"
+  "stages3|mma-stages=3|$D128|-"
   "split8||$DECODE|ldsopt-raise-attention, ldsopt-split-attention{splits=8}, $PROGRAM_REST"
   "split32||$DECODE|ldsopt-raise-attention, ldsopt-split-attention{splits=32}, $PROGRAM_REST"
-  "nosplit||$DECODE|ldsopt-raise-attention, $PROGRAM_REST"
 )
-KNOBS="mma-warps=4 mma-rows-per-warp=32 mma-stages=3 mma-lds-layout=xor"
-# (head dims of multiples of 64: the XOR swizzle refuses others, loudly)
+KNOBS="mma-warps=4 mma-rows-per-warp=32 mma-stages=3 mma-lds-layout=pad"
+# (head dims of multiples of 64: the matrix-core programs whose default layout is the swizzle)
 MATRIX_CORE="plain_f16_2x3x80x100x64 causal_f16_1x2x100x100x64 mask_i1_bf16_2x2x24x41x64"
 
 prepare() {
@@ -83,6 +80,7 @@ replay() {
     name=${b##*/bench-}
     [ "$name" = default ] && continue
     "${PYTHON:-python3}" -m ldsopt.measure.bench_replay "$b" --out "$out/$name" --variants ldsopt --no-torch \
+      --repetitions 3 --min-time 0.1s \
       || echo "bench-$name: failed (above)" >&2
   done
   for r in "$out"/*/results.md; do echo "== $r"; cat "$r"; done
