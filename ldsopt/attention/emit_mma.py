@@ -6,6 +6,9 @@ rows a warp for head dims up to 64, FlashAttention-2's, each K and V fragment re
 feeding both tiles' products; 16 at 128, the registers of O), sharing each K and V tile; BN
 keys a tile. Per lane and row tile (mma.py's m16n8k16 layouts, g = lane / 4, t = lane % 4):
 - Q: its A fragments for every 16 of the head dim, read once from global memory and kept;
+  where they would not fit the registers (`plan.q_lds`: two row tiles at head dim 128), Q's
+  tile is copied to LDS once, in the layout of K's rows, and each key tile reads its
+  fragments by `ldmatrix` once for all of that tile's products;
 - S = Q K^T: BN / 8 accumulators (rows g and g + 8, keys 2t, 2t + 1 of each 8), K's B
   fragments read from LDS by `ldmatrix` (K's rows are keys, head dim contiguous: K-contiguous
   for this product);
@@ -28,7 +31,7 @@ keys a tile. Per lane and row tile (mma.py's m16n8k16 layouts, g = lane / 4, t =
   it (a warp vote: a branch every lane takes alike), which after the first tiles is rare.
 K and V tiles go global -> LDS by `cp.async` (16-byte copies, keys past the end zero-filled),
 `plan.stages` LDS tiles: the first stages - 1 tiles' copies start before the loop, each a
-group; each round waits for its tile (all but the stages - 2 newest groups landed), meets at
+group (after Q's, where it is in LDS); each round waits for its tile (all but the stages - 2 newest groups landed), meets at
 one barrier, starts the copies of the tile stages - 1 ahead into the buffer the previous round
 computed on, and computes (the copies run under the math). The 8 rows an ldmatrix matrix
 reads fall in different banks: LDS rows padded by 16 bytes, or (`plan.swizzle`) unpadded with
@@ -93,18 +96,24 @@ class MmaEmitter(AttentionEmitter):
         self.wrow = arith.addi(self.row0, arith.muli(self.warp, self.idx(self.intr.m * pl.warp_rows)))
         self.p_from_acc = acc_as_operand(self.intr.c, self.intr.a, self.intr.n, lane_count)
         assert self.p_from_acc is not None
-        self.q = [[self._q_fragment(rt, c) for c in range(self.d1 // self.intr.k)] for rt in range(pl.warp_rows)]
         eb = element_bits(p.elem_type) // 8
         pad = 0 if pl.swizzle else PAD_BYTES // eb
         self.chunk = CHUNK_BYTES // eb
         self.lds = {"k": self.alloc([pl.stages, pl.bn, self.d1 + pad], p.elem_type),
                     "v": self.alloc([pl.stages, pl.bn, self.dn + pad], p.elem_type)}
-        self.src = {r: dma_source(self.mem[r], GLOBAL) for r in ("k", "v")}
         # K's fragments in pairs along the head dim, V's along the value dim, where they pair up.
         self.loads = {"k": PAIR_ALONG_K if self.d1 % (2 * self.intr.k) == 0 else self.intr.b_load,
                       "v": PAIR_ALONG_N if self.dn % (2 * self.intr.n) == 0 else self.intr.b_load}
         self.lane_parts = {"k": self._lane_part("k", range(0, self.d1, self.intr.k * self._pair("k"))),
                            "v": self._lane_part("v", range(0, self.dn, self.intr.n * self._pair("v")))}
+        if pl.q_lds:
+            self.lds["q"] = self.alloc([pl.bm, self.d1 + pad], p.elem_type)
+            self.loads["q"] = self.intr.a_load
+            self.lane_parts["q"] = self._lane_part("q", range(0, self.d1, self.intr.k))
+            self.q = None
+        else:
+            self.q = [[self._q_fragment(rt, c) for c in range(self.d1 // self.intr.k)] for rt in range(pl.warp_rows)]
+        self.src = {r: dma_source(self.mem[r], GLOBAL) for r in self.lds}
         self.folded = (not isinstance(p.scale, Binding) and p.scale > 0 and p.mask is None
                        and (not p.region or p.causal is not None))
         acc_t = self.intr.c.register_type(_f32())
@@ -147,7 +156,21 @@ class MmaEmitter(AttentionEmitter):
         turned = arith.xori(chunk, arith.remui(row, self.idx(SWIZZLE_ROWS)))
         return arith.muli(turned, self.idx(self.chunk))
 
-    # --- K and V: cp.async into `stages` LDS tiles ---
+    # --- Q, K and V: cp.async into LDS (K and V: `stages` tiles) ---
+
+    def copy_q(self) -> None:
+        """Starts this thread's cp.async copies of the workgroup's Q rows into LDS, one group
+        (rows past the query rows zero-filled)."""
+        p, pl = self.p, self.pl
+        tokens = []
+        for row, col in self.chunks(pl.bm, self.d1 // pl.vector, pl.threads, self.tid):
+            col = arith.muli(col, self.idx(pl.vector))
+            q_row = arith.addi(self.row0, row)
+            inside = arith.cmpi(arith.CmpIPredicate.ult, q_row, self.idx(self.m_size)) if self.m_size % pl.bm else None
+            tokens.append(async_copy(self.lds["q"], [row, self.lds_col(row, col)], self.src["q"],
+                                     self.indices("q", {p.row: self.clamp_row(q_row), p.k1: col}), pl.vector, inside))
+        self.group = ir.Operation.create("nvgpu.device_async_create_group", results=[async_token()],
+                                         operands=tokens).result
 
     def copy_tile(self, tile: ir.Value, buf: ir.Value) -> None:
         """Starts this thread's cp.async copies of key tile `tile` into LDS tile `buf`, one group."""
@@ -176,10 +199,14 @@ class MmaEmitter(AttentionEmitter):
     def run_tiles(self) -> None:
         stages = self.pl.stages
         visited, first_region = self.tile_bounds()
+        groups = []
+        if self.pl.q_lds:
+            self.copy_q()  # the oldest group: landed by the first round's wait
+            groups.append(self.group)
         for s in range(stages - 1):
             self.copy_tile(self.clamp_tile(self.idx(s)), self.idx(s))
-            if s == 0:
-                self.first_group = self.group
+            groups.append(self.group)
+        self.first_group = groups[0]
         loop = scf.ForOp(self.idx(0), visited, self.idx(1), self.state)
         with ir.InsertionPoint(loop.body):
             tile = loop.induction_variable
@@ -197,15 +224,17 @@ class MmaEmitter(AttentionEmitter):
     # --- one tile ---
 
     def _lane_part(self, role: str, offsets: range) -> tuple[ir.Value, dict[int, ir.Value]]:
-        """The lane's part of its ldmatrix addresses into K's (role "k") or V's LDS tile: its row
-        (fragment rows start at multiples of 8 past it) and, per column offset of `offsets`
-        modulo a row of 8 chunks, its column (swizzled by its row). A fragment's address is
-        these plus constants (`_fragments`)."""
+        """The lane's part of its ldmatrix addresses into Q's (role "q", its warp's rows), K's
+        ("k") or V's LDS tile: its row (fragment rows start at multiples of 8 past it) and, per
+        column offset of `offsets` modulo a row of 8 chunks, its column (swizzled by its row).
+        A fragment's address is these plus constants (`_fragments`)."""
         load = self.loads[role]
         f, kv, r = (self.lane_at(m) for m in (load.first, load.second, load.ROW))
-        row, col = (arith.addi(f, r), kv) if role == "k" else (arith.addi(kv, r), f)
+        row, col = (arith.addi(kv, r), f) if role == "v" else (arith.addi(f, r), kv)
+        if role == "q":
+            row = arith.addi(row, arith.muli(self.warp, self.idx(self.intr.m * self.pl.warp_rows)))
         span = SWIZZLE_ROWS * self.chunk
-        lane_cols = {(load.second if role == "k" else load.first)(lane) for lane in range(self.intr.subgroup)}
+        lane_cols = {(load.first if role == "v" else load.second)(lane) for lane in range(self.intr.subgroup)}
         cols = {}
         for lo in sorted({off % span for off in offsets}):
             # The lane's column plus lo stays in its row's group of 8 chunks, so the constant
@@ -216,23 +245,25 @@ class MmaEmitter(AttentionEmitter):
 
     def _pair(self, role: str) -> int:
         """Fragments one ldmatrix of `role` reads."""
-        return self.loads[role].tiles // self.intr.b_load.tiles
+        return self.loads[role].tiles // (self.intr.a_load if role == "q" else self.intr.b_load).tiles
 
-    def _fragments(self, role: str, buf: ir.Value, x0: int, k0: int) -> list[ir.Value]:
-        """B fragments of K (x: keys, K: head dim; ldmatrix) or V (x: value dim, K: keys;
-        ldmatrix.trans) at (x0, k0) of the tile, one ldmatrix: the fragment there, or it and
-        the next along the head dim (K) or value dim (V) where the role's load pairs them. The
-        address: the lane's part plus constants."""
+    def _fragments(self, role: str, buf: ir.Value | None, x0: int, k0: int) -> list[ir.Value]:
+        """A fragments of Q (x: the warp's rows, K: head dim; ldmatrix; `buf` None), B fragments
+        of K (x: keys, K: head dim; ldmatrix) or V (x: value dim, K: keys; ldmatrix.trans) at
+        (x0, k0) of the tile, one ldmatrix: the fragment there, or it and the next along the
+        head dim (K) or value dim (V) where the role's load pairs them. The address: the lane's
+        part plus constants."""
         row, cols = self.lane_parts[role]
-        drow, dcol = (x0, k0) if role == "k" else (k0, x0)
+        drow, dcol = (k0, x0) if role == "v" else (x0, k0)
         span = SWIZZLE_ROWS * self.chunk
         col = self.add(cols[dcol % span], dcol - dcol % span)
         load = self.loads[role]
-        one = self.intr.b.register_type(self.p.elem_type)
+        one = (self.intr.a if role == "q" else self.intr.b).register_type(self.p.elem_type)
         pair = self._pair(role)
         shape = ir.VectorType(one).shape
+        at = [self.add(row, drow), col] if buf is None else [buf, self.add(row, drow), col]
         both = load.emit(ir.VectorType.get([shape[0] * pair, *shape[1:]], self.p.elem_type), self.lds[role],
-                         [buf, self.add(row, drow), col], role == "v")
+                         at, role == "v")
         if pair == 1:
             return [both]
         return [vector.extract_strided_slice(one, both, [i * shape[0], 0], shape, [1, 1]) for i in range(pair)]
@@ -241,14 +272,15 @@ class MmaEmitter(AttentionEmitter):
         intr, pl = self.intr, self.pl
         c = intr.c
         kv0 = arith.muli(tile, self.idx(pl.bn))
-        # S of every row tile; each K fragment read once for all of them.
+        # S of every row tile; each K fragment (and Q's, from LDS) read once for all of them.
         zero = vector.broadcast(c.register_type(_f32()), self.const(0.0))
         s_acc = [[zero] * (pl.bn // intr.n) for _ in range(pl.warp_rows)]
-        for j in range(pl.bn // intr.n):
-            for kc in range(0, self.d1 // intr.k, self._pair("k")):
+        for kc in range(0, self.d1 // intr.k, self._pair("k")):
+            qa = [[self._q(rt, kc + i) for i in range(self._pair("k"))] for rt in range(pl.warp_rows)]
+            for j in range(pl.bn // intr.n):
                 for i, kb in enumerate(self._fragments("k", buf, j * intr.n, kc * intr.k)):
                     for rt in range(pl.warp_rows):
-                        s_acc[rt][j] = intr.emit(self.q[rt][kc + i], kb, s_acc[rt][j])
+                        s_acc[rt][j] = intr.emit(qa[rt][i], kb, s_acc[rt][j])
         updated, probs = [], []
         for rt, (m, l, acc) in enumerate(self._split(state)):
             m, l, acc, p = self._softmax_step(rt, s_acc[rt], m, l, acc, kv0, with_region)
@@ -263,6 +295,10 @@ class MmaEmitter(AttentionEmitter):
                     for rt in range(pl.warp_rows):
                         accs[rt][dt + i] = intr.emit(pa[rt], vb, accs[rt][dt + i])
         return [x for (m, l, _), acc in zip(updated, accs) for x in m + l + acc]
+
+    def _q(self, rt: int, c: int) -> ir.Value:
+        """Q's A fragment of row tile rt, head-dim step c: kept in registers, or read from LDS."""
+        return self._fragments("q", None, rt * self.intr.m, c * self.intr.k)[0] if self.q is None else self.q[rt][c]
 
     def _softmax_step(self, rt: int, s_acc: list[ir.Value], m: list[ir.Value], l: list[ir.Value],
                       acc: list[ir.Value], kv0: ir.Value, with_region: bool):

@@ -6,8 +6,11 @@ mma.sync (`plan_mma`, emit_mma.py): W warps of R row tiles of 16 (BM = 16 W R ro
 workgroup), BN keys a tile, `stages` LDS tiles of K and V in flight by cp.async, the LDS rows
 padded or XOR-swizzled. `MmaKnobs` (ldsopt-attention's options) fixes any of them; the plan
 chooses the rest:
-- R = 2 where the head dims allow the registers (up to 64: FlashAttention-2's 32 rows a warp,
-  each K and V fragment read from LDS feeding two products), else 1.
+- R = 1 or 2 (FlashAttention-2's 32 rows a warp: each K and V fragment read from LDS feeds two
+  products, so a 16-row tile reads a third less of LDS for them). Q's fragments stay in
+  registers for the whole loop up to head dim 64; past it two row tiles' O, S and Q would
+  take more than a thread's 255 registers, so Q's tile goes to LDS once (`q_lds`) and its
+  fragments are read by `ldmatrix` once a key tile.
 - W (2, 4 or 8; BM at most MMA_MAX_ROWS) by the busiest SIMD (`busiest_simd`): a warp's row
   tiles run on one SIMD (an SM sub-partition), so a grid of G workgroups on U compute units
   of P SIMDs takes about ceil(G / U) W R / min(P, ceil(G / U) W) row-tile times. Among the
@@ -15,7 +18,8 @@ chooses the rest:
   rows: less L2 traffic, fewer copies a thread), then the most rows a warp. BERT's 12 heads
   of 512 rows: 96 workgroups of 4 warps x 16 rows (one row tile a SIMD; 2 x 32 rows leave
   two SIMDs idle, 192 workgroups of 2 x 16 rows copy K and V twice as often); 1x32x2048x128:
-  8 warps x 16 rows, 4x16x1024x64: 4 warps x 32 rows (the same load, R = 2 the tie-break).
+  4 warps x 32 rows (Q in LDS), 4x16x1024x64: 4 warps x 32 rows (the same load as 8 x 16,
+  R = 2 the tie-break).
 - BN = 64; two stages.
 - The LDS layout by the bank model's price (`layout_price`): the conflicts of an ldmatrix
   matrix read and of a warp's cp.async row writes, then the LDS bytes. Rows padded by 16
@@ -54,7 +58,7 @@ MMA_MAX_ROWS = 128      # query rows a workgroup at most (FlashAttention-2's lar
 MMA_FIXED_WARPS = 4     # warps of gfx942's MFMA kernel
 MMA_KEYS = 64           # keys a tile, mma.sync
 MMA_MAX_HEAD = 128
-MMA_TWO_ROW_TILES_HEAD = 64  # head dims up to this take two row tiles a warp (O, S, Q: 64 + 64 + 32 registers)
+MMA_Q_REGISTERS_HEAD = 64  # head dims up to this keep two row tiles' Q in registers (O, S, Q: 64 + 64 + 32)
 MMA_MIN_ROWS = 16
 MMA_STAGES = 2
 CHUNK_BYTES = 16        # a cp.async copy, an ldmatrix row
@@ -75,6 +79,7 @@ class AttentionPlan:
     stages: int = 2        # mma.sync: LDS tiles of K and V (cp.async groups in flight + 1)
     swizzle: bool = False  # mma.sync: LDS rows XOR-swizzled in 16-byte chunks instead of padded
     direct: bool = False   # FMA: K and V read into registers, not staged through LDS
+    q_lds: bool = False    # mma.sync: Q's tile in LDS, its fragments read once a key tile
 
     @property
     def threads(self) -> int:
@@ -87,7 +92,8 @@ class AttentionPlan:
         eb = element_bits(p.elem_type) // 8
         tiles = 0 if self.direct else 2 * self.kv_splits * self.bn * (p.size(p.k1) + p.size(p.n)) * eb
         combine = self.kv_splits * self.bm * (p.size(p.n) + 2) * 4 if self.kv_splits > 1 else 0
-        return tiles + combine
+        q = self.bm * p.size(p.k1) * eb if self.q_lds else 0
+        return tiles + combine + q
 
 
 def _pow2_dividing(n: int, cap: int) -> int:
@@ -167,7 +173,7 @@ def busiest_simd(workgroups: int, warps: int, warp_rows: int, tgt: Target) -> fr
 def plan_mma(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs()) -> AttentionPlan | None:
     """mma.sync m16n8k16 (emit_mma.py; the choices: the module docstring), cp.async copies of
     16 bytes; for head dims of multiples of 16 up to MMA_MAX_HEAD (the accumulators of O and
-    S, Q's fragments: at 128 with 16 rows a warp, 64 + 32 + 32 registers a thread), with more
+    S: at 128 with 32 rows a warp, 128 + 64 registers a thread, Q in LDS), with more
     rows than MMA_MIN_ROWS (fewer: decode, memory-bound, which ldsopt-split-attention splits
     and the FMA kernel's key splits fill the threads instead). None where the knobs do not fit."""
     intrinsic = mma.INTRINSICS.get((mma.family(tgt.backend, tgt.arch), str(p.elem_type)))
@@ -182,37 +188,37 @@ def plan_mma(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs()) -> 
         return None
     eb = element_bits(p.elem_type) // 8
     stages = knobs.stages or MMA_STAGES
-    layouts = []  # (conflicts, LDS bytes, swizzle) of each layout that applies and fits
+    layouts = []  # (conflicts, LDS bytes a key of K and V, swizzle, Q's row) of each layout that applies
     for swizzle in {"xor": (True,), "pad": (False,)}.get(knobs.lds_layout, (True, False)):
         prices = [layout_price(d * eb, swizzle, tgt) for d in (d1, dn)]
         if None not in prices:
-            lds = stages * keys * sum(stride for _, stride in prices)
-            if lds <= tgt.lds_bytes:
-                layouts.append((sum(c for c, _ in prices), lds, swizzle))
-    if not layouts:
-        return None
-    swizzle = min(layouts)[2]
+            layouts.append((sum(c for c, _ in prices), sum(stride for _, stride in prices), swizzle, prices[0][1]))
     rows = p.size(p.row)
     shapes = []
-    for warps, warp_rows in _shapes(knobs, max(d1, dn)):
-        bm = warps * intrinsic.m * warp_rows
-        if warps * intrinsic.subgroup > tgt.max_threads or (bm > MMA_MAX_ROWS and not (knobs.warps and knobs.rows_per_warp)):
-            continue
-        load = busiest_simd(math.ceil(rows / bm) * p.groups, warps, warp_rows, tgt)
-        shapes.append((load, -bm, -warp_rows, warps))
+    for _, key_bytes, swizzle, q_row in sorted(layouts):
+        for warps, warp_rows in _shapes(knobs):
+            bm = warps * intrinsic.m * warp_rows
+            lds = stages * keys * key_bytes
+            q_lds = warp_rows > 1 and max(d1, dn) > MMA_Q_REGISTERS_HEAD and lds + bm * q_row <= tgt.lds_bytes
+            # Two row tiles of Q past MMA_Q_REGISTERS_HEAD stay in registers only when the knobs ask for them.
+            q_fits = q_lds or warp_rows == 1 or max(d1, dn) <= MMA_Q_REGISTERS_HEAD or knobs.rows_per_warp
+            if warps * intrinsic.subgroup > tgt.max_threads or lds > tgt.lds_bytes or not q_fits or \
+                    (bm > MMA_MAX_ROWS and not (knobs.warps and knobs.rows_per_warp)):
+                continue
+            load = busiest_simd(math.ceil(rows / bm) * p.groups, warps, warp_rows, tgt)
+            shapes.append((load, -bm, -warp_rows, warps, swizzle, q_lds))
+        if shapes:  # the cheapest layout where some shape fits
+            break
     if not shapes:
         return None
-    _, bm, warp_rows, warps = min(shapes)
+    _, bm, warp_rows, warps, swizzle, q_lds = min(shapes)
     return AttentionPlan(intrinsic.name, -bm, keys, 1, warps * intrinsic.subgroup, 1, copy_vector(p, tgt),
-                         -warp_rows, stages, swizzle)
+                         -warp_rows, stages, swizzle, q_lds=q_lds)
 
 
-def _shapes(knobs: MmaKnobs, head: int) -> list[tuple[int, int]]:
+def _shapes(knobs: MmaKnobs) -> list[tuple[int, int]]:
     """(warps, row tiles a warp) the plan chooses from: the knobs' where given."""
-    if knobs.rows_per_warp:
-        tiles = [knobs.rows_per_warp // 16]
-    else:
-        tiles = [2, 1] if head <= MMA_TWO_ROW_TILES_HEAD else [1]
+    tiles = [knobs.rows_per_warp // 16] if knobs.rows_per_warp else [2, 1]
     warps = [knobs.warps] if knobs.warps else list(MMA_WARPS)
     return [(w, t) for w in warps for t in tiles]
 

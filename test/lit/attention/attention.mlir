@@ -133,6 +133,63 @@ func.func @plain_f16() {
 
 // -----
 
+// At head dim 128 on CUDA: 4 warps of 32 rows (FlashAttention-2's): each K and V fragment feeds two
+// row tiles' products, and Q's tile, whose two row tiles' fragments would not fit the registers
+// beside O and S, is copied to LDS once (the first copy group) and read by ldmatrix once a key tile.
+// MMA:       workgroup_size = [128, 1, 1] subgroup_size = 32
+// MMA-LABEL: func.func @plain_d128_f16
+// MMA-DAG:     %[[K:.+]] = memref.alloc() : memref<2x64x128xf16, #gpu.address_space<workgroup>>
+// MMA-DAG:     %[[Q:.+]] = memref.alloc() : memref<128x128xf16, #gpu.address_space<workgroup>>
+// MMA:         nvgpu.device_async_copy %{{.+}}, %[[Q]][{{.*}}], 8 bypassL1
+// MMA:         nvgpu.device_async_create_group
+// MMA:         nvgpu.device_async_copy %{{.+}}, %[[K]][%c0, {{.*}}], 8, %{{.+}} bypassL1
+// MMA:         scf.for %{{.+}} = %c0 to %c32 step %c1
+// MMA:           nvgpu.device_async_wait %{{.+}} numGroups = 0
+// MMA-NEXT:      gpu.barrier
+// MMA:           %[[QA:.+]] = nvgpu.ldmatrix %[[Q]][{{.*}}] numTiles = 4 transpose = false
+// MMA:           %[[KB:.+]] = nvgpu.ldmatrix %[[K]][{{.*}}] numTiles = 4 transpose = false
+// MMA-NEXT:      %[[KB0:.+]] = vector.extract_strided_slice %[[KB]]
+// MMA-NEXT:      %[[KB1:.+]] = vector.extract_strided_slice %[[KB]]
+// MMA-NEXT:      nvgpu.mma.sync(%[[QA]], %[[KB0]], %{{.+}}) mmaShape = [16, 8, 16]
+// MMA-NEXT:      nvgpu.mma.sync(%{{.+}}, %[[KB0]], %{{.+}}) mmaShape = [16, 8, 16]
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @plain_d128_f16() {
+  %cst = arith.constant 1.000000e+00 : f32
+  %cst_0 = arith.constant -3.40282347E+38 : f32
+  %cst_1 = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %cst_2 = arith.constant 8.837890e-02 : f16
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<32x2048x128xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<32x2048x128xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<32x2048x128xf16, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<32x2048x128xf16, #hal.descriptor_type<storage_buffer>>
+  %4 = iree_codegen.load_from_buffer %0 : memref<32x2048x128xf16, #hal.descriptor_type<storage_buffer>> -> tensor<32x2048x128xf16>
+  %5 = iree_codegen.load_from_buffer %1 : memref<32x2048x128xf16, #hal.descriptor_type<storage_buffer>> -> tensor<32x2048x128xf16>
+  %6 = iree_codegen.load_from_buffer %2 : memref<32x2048x128xf16, #hal.descriptor_type<storage_buffer>> -> tensor<32x2048x128xf16>
+  %7 = tensor.empty() : tensor<32x2048x128xf16>
+  %8 = tensor.empty() : tensor<32x2048x128xf32>
+  %9 = tensor.empty() : tensor<32x2048xf32>
+  %10 = linalg.fill ins(%cst_1 : f32) outs(%8 : tensor<32x2048x128xf32>) -> tensor<32x2048x128xf32>
+  %11 = linalg.fill ins(%cst_0 : f32) outs(%9 : tensor<32x2048xf32>) -> tensor<32x2048xf32>
+  %12 = linalg.fill ins(%cst_1 : f32) outs(%9 : tensor<32x2048xf32>) -> tensor<32x2048xf32>
+  %13:3 = iree_linalg_ext.online_attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]> ins(%4, %5, %6, %cst_2 : tensor<32x2048x128xf16>, tensor<32x2048x128xf16>, tensor<32x2048x128xf16>, f16) outs(%10, %11, %12 : tensor<32x2048x128xf32>, tensor<32x2048xf32>, tensor<32x2048xf32>) {
+  ^bb0(%arg0: f32):
+    iree_linalg_ext.yield %arg0 : f32
+  } -> tensor<32x2048x128xf32>, tensor<32x2048xf32>, tensor<32x2048xf32>
+  %14 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%13#2, %13#0 : tensor<32x2048xf32>, tensor<32x2048x128xf32>) outs(%7 : tensor<32x2048x128xf16>) {
+  ^bb0(%in: f32, %in_3: f32, %out: f16):
+    %15 = arith.divf %cst, %in : f32
+    %16 = arith.mulf %15, %in_3 : f32
+    %17 = arith.truncf %16 : f32 to f16
+    linalg.yield %17 : f16
+  } -> tensor<32x2048x128xf16>
+  iree_codegen.store_to_buffer %14, %3 : tensor<32x2048x128xf16> into memref<32x2048x128xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+
+// -----
+
 // Grouped-query attention, 8 query heads over 2 K/V heads of 33 rows: IREE folds each group's
 // 4 query heads into its rows (Q 2 x 132 x 128), so a workgroup's K and V tiles serve its rows of
 // all 4 heads, read once per group, not repeated; the scale is read from its binding, times log2(e).
