@@ -267,12 +267,18 @@ class AttentionEmitter:
         """(row, chunk along the row) of each chunk thread `tid` of `threads` copies of a tile of
         `rows` x `per_row` chunks: chunk tid + threads * j, row-major. Where the threads do not
         divide the chunks, the last round's surplus threads take the tile's last row again (the
-        same values written twice, rather than writes past the tile)."""
+        same values written twice, rather than writes past the tile). Where a round of the
+        threads covers whole rows, a thread's chunks share its column and its rows are its first
+        plus constants (addresses a base and offsets)."""
         total = rows * per_row
         out = []
+        if threads % per_row == 0:
+            first, col = self.k.delinearize(tid, [threads // per_row, per_row])
         for j in range(math.ceil(total / threads)):
-            row, col = self.k.delinearize(self.add(tid, j * threads), [rows, per_row]) if per_row > 1 \
-                else (self.add(tid, j * threads), self.idx(0))
+            if threads % per_row == 0:
+                row = self.add(first, j * (threads // per_row))
+            else:
+                row, col = self.k.delinearize(self.add(tid, j * threads), [rows, per_row])
             if total % threads and threads * (j + 1) > total:
                 row = arith.minui(row, self.idx(rows - 1))
             out.append((row, col))

@@ -177,12 +177,14 @@ class MmaEmitter(AttentionEmitter):
         p, pl = self.p, self.pl
         kv0 = arith.muli(tile, self.idx(pl.bn))
         tokens = []
+        whole = self.kv_size % pl.bn == 0  # (`tile` is clamped) every key inside: no bound, no clamp
         for role, width in (("k", self.d1), ("v", self.dn)):
             for key, col in self.chunks(pl.bn, width // pl.vector, pl.threads, self.tid):
                 col = arith.muli(col, self.idx(pl.vector))
                 kv = arith.addi(kv0, key)
-                inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size))
-                at = {p.k2: arith.minui(kv, self.idx(self.kv_size - 1)), (p.k1 if role == "k" else p.n): col}
+                inside = None if whole else arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size))
+                at = {p.k2: kv if whole else arith.minui(kv, self.idx(self.kv_size - 1)),
+                      (p.k1 if role == "k" else p.n): col}
                 tokens.append(async_copy(self.lds[role], [buf, key, self.lds_col(key, col)], self.src[role],
                                          self.indices(role, at), pl.vector, inside))
         self.group = ir.Operation.create("nvgpu.device_async_create_group", results=[async_token()],

@@ -136,13 +136,14 @@ func.func @plain_f16() {
 // At head dim 128 on CUDA: 4 warps of 32 rows (FlashAttention-2's): each K and V fragment feeds two
 // row tiles' products, and Q's tile, whose two row tiles' fragments would not fit the registers
 // beside O and S, is copied to LDS once (the first copy group) and read by ldmatrix once a key tile.
+// 2048 keys are whole tiles of 64: K's and V's copies need no bound (no zero-fill predicate).
 // MMA:       workgroup_size = [128, 1, 1] subgroup_size = 32
 // MMA-LABEL: func.func @plain_d128_f16
 // MMA-DAG:     %[[K:.+]] = memref.alloc() : memref<2x64x128xf16, #gpu.address_space<workgroup>>
 // MMA-DAG:     %[[Q:.+]] = memref.alloc() : memref<128x128xf16, #gpu.address_space<workgroup>>
 // MMA:         nvgpu.device_async_copy %{{.+}}, %[[Q]][{{.*}}], 8 bypassL1
 // MMA:         nvgpu.device_async_create_group
-// MMA:         nvgpu.device_async_copy %{{.+}}, %[[K]][%c0, {{.*}}], 8, %{{.+}} bypassL1
+// MMA:         nvgpu.device_async_copy %{{.+}}, %[[K]][%c0, {{.*}}], 8 bypassL1
 // MMA:         scf.for %{{.+}} = %c0 to %c32 step %c1
 // MMA:           nvgpu.device_async_wait %{{.+}} numGroups = 0
 // MMA-NEXT:      gpu.barrier
