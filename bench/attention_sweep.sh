@@ -34,8 +34,8 @@ DECODE="attention_1x32x1x4096x128_f16"
 # name|ldsopt-attention options|cases|program pipeline ('-': the default)
 VARIANTS=(
   "w4r16|mma-warps=4 mma-rows-per-warp=16|$D128|-"
-  "w8r16|mma-warps=8 mma-rows-per-warp=16|$D128|-"
   "keys32|mma-keys=32|$D128|-"
+  "keys32s3|mma-keys=32 mma-stages=3|$D128|-"
   "split8||$DECODE|ldsopt-raise-attention, ldsopt-split-attention{splits=8}, $PROGRAM_REST"
 )
 # programs|options: the matrix-core programs (head dims of multiples of 64, whose default layout
