@@ -44,7 +44,11 @@ from ldsopt.attention.emit_mma import MmaEmitter
 from ldsopt.attention.plan import MmaKnobs, plan
 from ldsopt.codegen.kernel import matched_dispatches
 from ldsopt.registry import ModulePass, PassError, option
+from ldsopt import remarks
 from ldsopt.remarks import Unmatched
+
+V_KEYS_INNER = ("V holds its keys innermost (V^T), which the matrix-core kernels do not read; left to IREE, "
+                "whose kernel uses the matrix cores (ldsopt-attention{mma=false}: the FMA kernel)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,6 +72,9 @@ class Attention(ModulePass):
                 continue
             knobs = MmaKnobs(self.mma_warps, self.mma_rows_per_warp, self.mma_keys, self.mma_stages, self.mma_lds_layout)
             pl = plan(p, tgt, self.mma, knobs)
+            if pl is not None and pl.scheme != "fma" and p.v_keys_inner:
+                remarks.missed(p.graph.func, self.NAME, V_KEYS_INNER)
+                continue
             if pl is not None and pl.scheme == "fma" and knobs != MmaKnobs() and plan(p, tgt, self.mma) != pl:
                 raise PassError(p.op.location, f"{self.NAME}: the mma.sync kernel does not fit this attention with "
                                                f"the options {knobs} ({tgt.name}: {tgt.lds_bytes} bytes of LDS)")

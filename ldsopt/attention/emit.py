@@ -83,6 +83,8 @@ class AttentionEmitter:
             self.mem = {r: getattr(p, r).memref() for r in ("q", "k", "v", "out")}
             if p.mask is not None:
                 self.mem["mask"] = p.mask.memref()
+            if p.mask_generator is not None:
+                self.mask_inputs = [b.memref() for b in p.mask_generator.inputs]
             self.tid = k.thread_id()
             self.grid = dict(zip(p.grid_dims, k.delinearize(k.block_id("y"), [p.size(d) for d in p.grid_dims])))
             self.row0 = arith.muli(k.block_id("x"), self.idx(self.pl.bm))
@@ -193,8 +195,8 @@ class AttentionEmitter:
                     if mapping[op.results[0]] is None:
                         raise ValueError(f"region reads loop {d}")
             s = clone_body(p.op, [s], None, mapping)[0]
-        if p.mask is not None:
-            m = memref.load(self.mem["mask"], self.indices("mask", {p.row: self.clamp_row(row), p.k2: self.clamp_kv(kv)}))
+        if p.mask_kind is not None:
+            m = self.mask_value(self.indices("mask", {p.row: self.clamp_row(row), p.k2: self.clamp_kv(kv)}))
             if p.mask_kind == "bool":
                 bit = arith.trunci(ir.IntegerType.get_signless(1), m) if ir.IntegerType(m.type).width > 1 else m
                 s = arith.select(bit, s, self.const(-math.inf))
@@ -205,6 +207,20 @@ class AttentionEmitter:
             inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size))
             s = arith.select(inside, s, self.const(-math.inf))
         return s
+
+    def mask_value(self, at: list[ir.Value]) -> ir.Value:
+        """The mask's element at indices `at`: loaded, or computed there by its generic (its
+        inputs loaded at the loops' values, `linalg.index` the loops themselves)."""
+        gen = self.p.mask_generator
+        if gen is None:
+            return memref.load(self.mem["mask"], at)
+        loops = {loop: at[j] for j, loop in enumerate(gen.out_loops)}
+        args = [memref.load(buf, [loops[d] for d in dims]) for buf, dims in zip(self.mask_inputs, gen.in_loops)]
+        mapping = {}
+        for op in gen.op.regions[0].blocks[0].operations:
+            if op.operation.name == "linalg.index":
+                mapping[op.results[0]] = loops[ir.IntegerAttr(op.attributes["dim"]).value]
+        return clone_body(gen.op, args, None, mapping)[0]
 
     def clamp_row(self, row: ir.Value) -> ir.Value:
         return arith.minui(row, self.idx(self.m_size - 1)) if self.m_size % self.pl.bm else row

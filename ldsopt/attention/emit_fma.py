@@ -10,7 +10,8 @@ every score of its row; the softmax update is then each lane's own, and P V adds
 pieces at j to its accumulator.
 The K and V tiles (BN x head dim, in LDS as they are in memory, two per group) are read by the
 group's threads in vectors of `plan.vector` along the head dims, keys past the end read as
-zeros (their scores are -inf). A lane's pieces are vectors of the target's widest access of
+zeros (their scores are -inf). A V held keys innermost (V^T, as IREE forms PyTorch's) is read
+in vectors along the keys and stored into the same [key, value dim] tile an element at a time. A lane's pieces are vectors of the target's widest access of
 the element type (16 bytes where the head dim allows), so that its LDS reads are too.
 `plan.direct` (one query row: decode's partials): no LDS tiles; each lane reads its own
 pieces of K and V of a tile's keys from global memory (clamped to the last key, whose scores
@@ -55,6 +56,8 @@ class FmaEmitter(AttentionEmitter):
             q = self.read_global("q", {p.row: self.clamp_row(self.row), p.k1: d}, self.w1, inside, aligned=True)
             q = arith.extf(ir.VectorType.get([self.w1], _f32()), q) if p.elem_type != _f32() else q
             self.q.append(arith.mulf(q, self.splat(self.q_scale, self.w1)))
+        # V^T's reads: vectors of keys that divide the tile and the keys (none straddles the end).
+        self.vt_vector = _pow2_dividing(math.gcd(pl.bn, self.kv_size), vmax)
         if not pl.direct:
             bufs = 2 * pl.kv_splits
             self.lds = {"k": self.alloc([bufs, pl.bn, self.d1], p.elem_type),
@@ -80,6 +83,9 @@ class FmaEmitter(AttentionEmitter):
         guard_kv = self.kv_size % pl.bn or pl.kv_splits > 1
         out = {}
         for role, width in (("k", self.d1), ("v", self.dn)):
+            if role == "v" and p.v_keys_inner:
+                out["vt"] = self._load_vt(kv0)
+                continue
             regs = []
             for key, col in self.chunks(pl.bn, width // pl.vector, pl.group_threads, self.group_tid):
                 col = arith.muli(col, self.idx(pl.vector))
@@ -89,6 +95,20 @@ class FmaEmitter(AttentionEmitter):
                                                          pl.vector, inside)))
             out[role] = regs
         return out
+
+    def _load_vt(self, kv0: ir.Value) -> list[tuple[ir.Value, ir.Value, ir.Value]]:
+        """V held keys innermost (match.AttentionProblem.v_keys_inner): the tile's (value row,
+        first key, vector along the keys) reads, in vectors of `vt_vector` keys, each wholly
+        inside the keys or wholly past them (zeros)."""
+        p, pl, w = self.p, self.pl, self.vt_vector
+        guard = self.kv_size % pl.bn or pl.kv_splits > 1
+        regs = []
+        for n, chunk in self.chunks(self.dn, pl.bn // w, pl.group_threads, self.group_tid):
+            key = arith.muli(chunk, self.idx(w)) if w > 1 else chunk
+            kv = arith.addi(kv0, key)
+            inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size)) if guard else None
+            regs.append((n, key, self.read_global("v", {p.k2: kv, p.n: n}, w, inside)))
+        return regs
 
     def _load_own(self, tile: ir.Value) -> list[ir.Value]:
         """`plan.direct`: this lane's pieces of K's and V's rows of the tile's keys, flat: per
@@ -111,6 +131,11 @@ class FmaEmitter(AttentionEmitter):
     def store_tile(self, loaded, buf: ir.Value) -> None:
         b = self._buf(buf)
         for role, regs in loaded.items():
+            if role == "vt":  # transposed into the tile's [key, value dim] layout, an element a store
+                for n, key, value in regs:
+                    for e in range(self.vt_vector):
+                        memref.store(vector.extract(value, [], [e]), self.lds["v"], [b, self.add(key, e), n])
+                continue
             for key, col, value in regs:
                 write_vector(value, self.lds[role], [b, key, col])
 

@@ -114,7 +114,7 @@ class MmaEmitter(AttentionEmitter):
         else:
             self.q = [[self._q_fragment(rt, c) for c in range(self.d1 // self.intr.k)] for rt in range(pl.warp_rows)]
         self.src = {r: dma_source(self.mem[r], GLOBAL) for r in self.lds}
-        self.folded = (not isinstance(p.scale, Binding) and p.scale > 0 and p.mask is None
+        self.folded = (not isinstance(p.scale, Binding) and p.scale > 0 and p.mask_kind is None
                        and (not p.region or p.causal is not None))
         acc_t = self.intr.c.register_type(_f32())
         self.rows = sorted(set(self.intr.c.d_first))  # the accumulator rows a lane holds

@@ -52,6 +52,50 @@ class Causal:
 
 
 @dataclasses.dataclass
+class MaskGenerator:
+    """The mask computed in the dispatch by an elementwise generic: its loops are the mask's
+    dims (`out_loops[j]`: the loop of mask dim j), its inputs loads of bindings (`inputs[i]`,
+    indexed by the loops `in_loops[i]`), its body arith, math and `linalg.index` (BERT's
+    extended mask `(1 - m) * min` of a loaded m, or one of indices alone)."""
+
+    op: ir.Operation
+    inputs: list[Binding]
+    in_loops: list[list[int]]
+    out_loops: list[int]
+
+
+def _mask_generic(gen: ir.Operation) -> MaskGenerator | Unmatched:
+    maps = [map_dims(ir.AffineMapAttr(a).value) for a in gen.attributes["indexing_maps"]]
+    n_in = len(gen.operands) - 1
+    block = gen.regions[0].blocks[0]
+    names = [o.operation.name for o in block.operations]
+    if any(m is None for m in maps) or sorted(maps[-1]) != list(range(len(maps[-1]))) or \
+            any("reduction" in str(it) for it in gen.attributes["iterator_types"]) or \
+            len(list(block.arguments[n_in].uses)) or any(len(o.regions) for o in block.operations) or \
+            not all(x == "linalg.yield" or x == "linalg.index" or x.startswith(_REGION_DIALECTS) for x in names):
+        return Unmatched("the mask is computed by a generic other than an elementwise one of arith, math and "
+                         "linalg.index on loaded tensors")
+    inputs = [load_binding(v, slices=True) for v in list(gen.operands)[:n_in]]
+    if any(b is None for b in inputs):
+        return Unmatched("the mask's generic reads a value other than a load of a binding")
+    return MaskGenerator(gen, inputs, maps[:n_in], maps[-1])
+
+
+def _permuted(copy: ir.Operation, dims: list[int]) -> list[int] | Unmatched:
+    """The attention loops of the dims of `copy`'s result, a generic that copies its one input
+    (of attention loops `dims`) in another dim order."""
+    maps = [map_dims(ir.AffineMapAttr(a).value) for a in copy.attributes["indexing_maps"]]
+    block = copy.regions[0].blocks[0]
+    body = [o.operation for o in block.operations]
+    rank = len(dims)
+    if len(copy.operands) != 2 or len(body) != 1 or body[0].operands[0] != block.arguments[0] or \
+            any(m is None or sorted(m) != list(range(rank)) for m in maps):
+        return Unmatched("the normalized attention is consumed by a generic other than a copy in another dim order")
+    at = {loop: dims[j] for j, loop in enumerate(maps[0])}
+    return [at[loop] for loop in maps[1]]
+
+
+@dataclasses.dataclass
 class AttentionProblem:
     graph: Graph                       # the dispatch
     op: ir.Operation                   # the online_attention
@@ -76,6 +120,7 @@ class AttentionProblem:
     causal: Causal | None
     norm_inputs: list[int | None]      # per input of the generic: the online_attention result it reads
     stats: dict[str, Binding] | None = None  # partial form: where the running max and sum go
+    mask_generator: MaskGenerator | None = None  # a mask computed in the dispatch (then `mask` is None)
 
     @property
     def elem_type(self) -> ir.Type:
@@ -83,9 +128,16 @@ class AttentionProblem:
 
     @property
     def mask_kind(self) -> str | None:
-        if self.mask is None:
+        if self.mask is None and self.mask_generator is None:
             return None
-        return "bool" if isinstance(self.mask.tensor_type.element_type, ir.IntegerType) else "float"
+        t = self.mask.tensor_type if self.mask is not None else self.mask_generator.op.results[0].type
+        return "bool" if isinstance(ir.RankedTensorType(t).element_type, ir.IntegerType) else "float"
+
+    @property
+    def v_keys_inner(self) -> bool:
+        """V is held with its keys innermost (V^T, [.., value dim, keys]), as IREE forms it
+        where it propagates the head transposes of a PyTorch export into V's producer."""
+        return self.dims["v"][-1] == self.k2
 
     def size(self, dim: int) -> int:
         return self.sizes[dim]
@@ -167,7 +219,7 @@ def _causal(region: list[ir.Operation], arg: ir.Value, result: ir.Value, row: in
 
 
 def match(func: ir.Operation) -> AttentionProblem | Unmatched:
-    g = analyze_graph(func, ROOTS)
+    g = analyze_graph(func, ROOTS, slices=True)
     if not g:
         return g
     online = [op for op in g.ops if op.name == ONLINE]
@@ -176,30 +228,44 @@ def match(func: ir.Operation) -> AttentionProblem | Unmatched:
     op = online[0]
     generics = [o for o in g.ops if o.name == "linalg.generic"]
     extracts = [o for o in g.ops if o.name == "tensor.extract"]
+    has_mask = len(op.attributes["indexing_maps"]) == 8
+    mask_gen = next((o for o in generics if has_mask and o.results[0] == op.operands[4]), None)
+    generics = [o for o in generics if o is not mask_gen]
+    results = list(op.results)
+    after = [o for o in generics if any(v in results for v in o.operands)]
+    permute = next((o for o in generics if after and after[0].results[0] in list(o.operands)), None)
     stored = {v: b for v, b in g.stores}
     partial = not generics and len(g.stores) == 3 and all(r in stored for r in op.results)
-    if not partial and (len(generics) != 1 or len(g.stores) != 1 or g.stores[0][0] != generics[0].results[0]):
-        return Unmatched("takes the attention followed by one normalizing linalg.generic, its result stored, "
-                         "or its three results stored (split-KV partials)")
-    norm = None if partial else generics[0]
+    last = permute or (generics[0] if generics else None)
+    if not partial and (len(after) != 1 or len(generics) != 1 + (permute is not None) or len(g.stores) != 1
+                        or g.stores[0][0] != last.results[0]):
+        return Unmatched("takes the attention followed by one normalizing linalg.generic (and a transposing copy "
+                         "of it), its result stored, or its three results stored (split-KV partials); a mask "
+                         "may be computed by a generic of its own")
+    norm = None if partial else after[0]
     if any(o.results[0] not in list(op.operands) for o in extracts):
         return Unmatched("a tensor.extract other than the scale")
     maps = [map_dims(ir.AffineMapAttr(a).value) for a in op.attributes["indexing_maps"]]
     if any(m is None for m in maps):
         return Unmatched("an indexing map is not a projection of the loops")
-    has_mask = len(maps) == 8
     roles = ["q", "k", "v", "scale"] + (["mask"] if has_mask else []) + ["acc", "max", "sum"]
     by_role = dict(zip(roles, maps))
     operands = dict(zip(roles, op.operands))
     rank = ir.AffineMapAttr(op.attributes["indexing_maps"][0]).value.n_dims
-    binds = {r: load_binding(operands[r]) for r in ("q", "k", "v") + (("mask",) if has_mask else ())}
+    binds = {r: load_binding(operands[r], slices=True)
+             for r in ("q", "k", "v") + (("mask",) if has_mask and mask_gen is None else ())}
     if any(b is None for b in binds.values()):
-        return Unmatched("an input of the attention is not a whole-tensor load of a binding")
+        return Unmatched("an input of the attention is not a load of a binding (whole, or a static slice)")
     types = {str(binds[r].tensor_type.element_type) for r in ("q", "k", "v")}
     if len(types) != 1 or next(iter(types)) not in ELEMENT_TYPES:
         return Unmatched(f"Q, K and V of types {sorted(types)}; takes one of {', '.join(ELEMENT_TYPES)}")
+    generated = None
+    if mask_gen is not None:
+        generated = _mask_generic(mask_gen)
+        if isinstance(generated, Unmatched):
+            return generated
     if has_mask:
-        mt = binds["mask"].tensor_type.element_type
+        mt = ir.RankedTensorType(operands["mask"].type).element_type
         if not (isinstance(mt, ir.IntegerType) and ir.IntegerType(mt).width in (1, 8)) and \
                 str(mt) not in ELEMENT_TYPES:
             return Unmatched(f"a mask of {mt}; takes float masks (added) and i1 ones")
@@ -217,9 +283,11 @@ def match(func: ir.Operation) -> AttentionProblem | Unmatched:
     q_rows = [d for d in by_role["q"] if d in kinds["rows"]]
     # One query row (decode) has no loop of its own: a loop of extent 1 that no operand indexes.
     row = q_rows[-1] if q_rows else rank
-    for r, last, what in (("q", k1, "head dim"), ("k", k1, "head dim"), ("v", n, "value dim")):
-        if by_role[r][-1] != last:
+    for r, inner, what in (("q", k1, "head dim"), ("k", k1, "head dim")):
+        if by_role[r][-1] != inner:
             return Unmatched(f"{r.upper()} does not have its {what} innermost (contiguous)")
+    if by_role["v"][-1] not in (n, k2):
+        return Unmatched("V has neither its value dim nor its keys innermost (contiguous)")
     if has_mask and not set(by_role["mask"]) <= set(kinds["batch"] + kinds["rows"] + kinds["split"] + [k2]):
         return Unmatched("the mask is indexed by a head or value loop")
     sizes = [0] * rank + [1]
@@ -244,6 +312,10 @@ def match(func: ir.Operation) -> AttentionProblem | Unmatched:
             return Unmatched("the normalizing generic does not read the whole accumulator")
         loop_dim = {loop: acc_dims[pos] for pos, loop in enumerate(acc_map)}
         out_dims = [loop_dim[loop] for loop in norm_maps[-1]]
+        if permute is not None:
+            out_dims = _permuted(permute, out_dims)
+            if isinstance(out_dims, Unmatched):
+                return out_dims
         if sorted(out_dims) != sorted(acc_dims) or out_dims[-1] != n:
             return Unmatched("the output is not a permutation of the accumulator with the value dim innermost")
         for pos, res in enumerate(norm_inputs):
@@ -266,4 +338,4 @@ def match(func: ir.Operation) -> AttentionProblem | Unmatched:
     stats = {"max": stored[op.results[1]], "sum": stored[op.results[2]]} if partial else None
     return AttentionProblem(g, op, norm, binds["q"], binds["k"], binds["v"], out, binds.get("mask"), scale,
                             dims, sizes, k1, k2, n, row, grid, inits[1], body[:-1], region_arg, region_result,
-                            _causal(body[:-1], region_arg, region_result, row, k2), norm_inputs, stats)
+                            _causal(body[:-1], region_arg, region_result, row, k2), norm_inputs, stats, generated)

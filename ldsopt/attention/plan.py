@@ -36,7 +36,8 @@ rows (at most 16, fewer for fewer query rows), BN = 16 keys a tile; where the ro
 threads idle (decode), KS kv-split groups (up to 128 threads, within the LDS) take the key
 tiles in turn. One query row (`direct`: decode's partials) reads nothing twice: its lanes
 read their K and V vectors from global memory into registers, the next tile's while the
-current one is computed, with no LDS tile and no barrier.
+current one is computed, with no LDS tile and no barrier (but for a V held keys innermost,
+which goes through LDS to be transposed).
 """
 
 from __future__ import annotations
@@ -118,7 +119,7 @@ def plan_fma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
     n_tiles = math.ceil(p.size(p.k2) / FMA_KEYS)
     splits = max(1, min(FMA_THREADS // group, n_tiles))
     while splits >= 1:
-        pl = AttentionPlan("fma", bm, FMA_KEYS, splits, group, lanes, vector, direct=bm == 1)
+        pl = AttentionPlan("fma", bm, FMA_KEYS, splits, group, lanes, vector, direct=bm == 1 and not p.v_keys_inner)
         if pl.lds_bytes(p) <= tgt.lds_bytes and pl.threads <= tgt.max_threads:
             return pl
         splits //= 2

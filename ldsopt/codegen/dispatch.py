@@ -9,6 +9,10 @@ IREE 3.13: on CUDA/HIP the bindings are memrefs read by `iree_codegen.load_from_
 `analyze` (one root op) and `analyze_graph` (any number of linalg ops, as IREE fuses a
 softmax or a LayerNorm into one dispatch) hide the difference: each operand becomes a
 `Binding` whose `memref()` gives a memref value a kernel can load from and store to.
+A pass that takes sub-tensors of a binding (`analyze_graph(..., slices=True)`: static offsets,
+sizes and unit strides, as a packed QKV's Q, K and V) gets them as Bindings too: on CUDA/HIP
+IREE already spells them as a `memref.subview` loaded whole, on Vulkan `memref()` builds the
+same subview of the binding.
 """
 
 from __future__ import annotations
@@ -25,32 +29,81 @@ _DISPATCH_TENSOR = re.compile(r"!iree_tensor_ext\.dispatch\.tensor<(readonly|wri
 
 
 @dataclasses.dataclass
+class Slice:
+    """A static sub-tensor of a bound tensor (unit strides; dims of size 1 dropped where the
+    loaded tensor's rank is less than the bound one's)."""
+
+    bound_type: ir.RankedTensorType
+    offsets: list[int]
+    sizes: list[int]
+
+
+@dataclasses.dataclass
 class Binding:
-    """One whole-tensor operand of the dispatch."""
+    """One whole-tensor operand of the dispatch, or a `Slice` of one (Vulkan)."""
 
     tensor_type: ir.RankedTensorType
     source: ir.Value  # a memref value, or a dispatch-tensor binding (Vulkan)
+    slice: Slice | None = None
 
     def memref(self) -> ir.Value:
-        """A memref over the binding; built next to the binding the first time (Vulkan)."""
+        """A memref over the binding (the slice's subview); built next to the binding the
+        first time (Vulkan)."""
         if isinstance(self.source.type, ir.MemRefType):
             return self.source
+        whole = self._whole_memref(self.slice.bound_type if self.slice else self.tensor_type)
+        if self.slice is not None:
+            with ir.InsertionPoint.after(whole.owner), whole.owner.location:
+                whole = _subview(whole, self.slice, self.tensor_type)
+        self.source = whole
+        return self.source
+
+    def _whole_memref(self, tensor_type: ir.RankedTensorType) -> ir.Value:
         subspan = self.source.owner
-        shape = self.tensor_type.shape
+        shape = tensor_type.shape
         layout = None
         if not _is_zero(subspan.operands[0]):
             # A binding at an offset (e.g. two results in one buffer): as IREE types it on
             # CUDA/HIP, contiguous strides with a dynamic offset.
             strides = [math.prod(shape[i + 1:]) for i in range(len(shape))]
             layout = ir.StridedLayoutAttr.get(ir.ShapedType.get_dynamic_stride_or_offset(), strides)
-        mtype = ir.MemRefType.get(shape, self.tensor_type.element_type, layout=layout,
+        mtype = ir.MemRefType.get(shape, tensor_type.element_type, layout=layout,
                                   memory_space=ir.Attribute.parse("#hal.descriptor_type<storage_buffer>"))
         attrs = dict(subspan.attributes.items())
         with ir.InsertionPoint(subspan), subspan.location:
             new = ir.Operation.create("hal.interface.binding.subspan", results=[mtype],
                                       operands=list(subspan.operands), attributes=attrs)
-        self.source = new.result
-        return self.source
+        return new.result
+
+
+def _subview(whole: ir.Value, sl: Slice, tensor_type: ir.RankedTensorType) -> ir.Value:
+    """`memref.subview` of `sl` in `whole`, dropping the unit dims the loaded type drops, as
+    IREE spells a slice on CUDA/HIP (strides and offset the layout states, the offset dynamic
+    where the binding's is)."""
+    mtype = ir.MemRefType(whole.type)
+    strides, offset = mtype.get_strides_and_offset()
+    if not mtype.is_dynamic_stride_or_offset(offset):
+        offset += sum(o * s for o, s in zip(sl.offsets, strides))
+    kept = _kept_dims(sl.sizes, tensor_type.shape)
+    layout = ir.StridedLayoutAttr.get(offset, [strides[d] for d in kept])
+    rtype = ir.MemRefType.get(tensor_type.shape, mtype.element_type, layout=layout, memory_space=mtype.memory_space)
+    i64 = lambda xs: ir.DenseI64ArrayAttr.get(xs)  # noqa: E731
+    attrs = {"static_offsets": i64(sl.offsets), "static_sizes": i64(sl.sizes), "static_strides": i64([1] * len(sl.sizes)),
+             "operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 0, 0, 0])}
+    return ir.Operation.create("memref.subview", results=[rtype], operands=[whole], attributes=attrs).result
+
+
+def _kept_dims(sizes: list[int], shape: list[int]) -> list[int] | None:
+    """The dims of a slice of `sizes` that a tensor of `shape` keeps, as MLIR reduces a rank:
+    each dim kept where it is the next of `shape`, else dropped where it is 1; None where
+    `shape` is not such a reduction."""
+    kept = []
+    for d, size in enumerate(sizes):
+        if len(kept) < len(shape) and size == shape[len(kept)]:
+            kept.append(d)
+        elif size != 1:
+            return None
+    return kept if len(kept) == len(shape) else None
 
 
 def _is_zero(value: ir.Value) -> bool:
@@ -103,17 +156,40 @@ _PLUMBING = ("arith.constant", "hal.interface.binding.subspan", "amdgpu.fat_raw_
              "linalg.fill", "hal.interface.constant.load", "arith.index_castui", "util.assume.int")
 
 
-def _binding_of_load(op: ir.Operation) -> Binding | None:
+def _binding_of_load(op: ir.Operation, slices: bool = False) -> Binding | None:
+    """The Binding a load reads: a whole tensor, or (`slices`) a static slice of one."""
     if op.name == "iree_codegen.load_from_buffer":
-        return Binding(ir.RankedTensorType(op.result.type), op.operands[0])
-    if op.name == "iree_tensor_ext.dispatch.tensor.load" and _is_full_slice(op, op.operands[0], op.result.type):
-        return Binding(ir.RankedTensorType(op.result.type), op.operands[0])
-    return None
+        source = op.operands[0]
+        if isinstance(source, ir.OpResult) and source.owner.name == "memref.subview" and \
+                (not slices or ir.MemRefType(source.type).get_strides_and_offset()[0][-1:] != [1]):
+            return None  # a slice; taken where its rows are contiguous, by a pass that asks
+        return Binding(ir.RankedTensorType(op.result.type), source)
+    if op.name != "iree_tensor_ext.dispatch.tensor.load":
+        return None
+    t = ir.RankedTensorType(op.result.type)
+    if _is_full_slice(op, op.operands[0], t):
+        return Binding(t, op.operands[0])
+    return _static_slice(op, t) if slices else None
 
 
-def load_binding(value: ir.Value) -> Binding | None:
-    """The binding that a whole-tensor load producing `value` reads; None for other values."""
-    return _binding_of_load(value.owner.operation) if isinstance(value, ir.OpResult) else None
+def _static_slice(op: ir.Operation, t: ir.RankedTensorType) -> Binding | None:
+    """A dispatch.tensor.load of static offsets and sizes, unit strides, of a static tensor."""
+    m = _DISPATCH_TENSOR.fullmatch(str(op.operands[0].type))
+    if m is None or len(op.operands) != 1:  # dynamic offsets, sizes or strides, or dims of the binding
+        return None
+    bound = ir.RankedTensorType(ir.Type.parse(m.group(2)))
+    offsets, sizes, strides = (list(ir.DenseI64ArrayAttr(op.attributes[f"static_{a}"]))
+                               for a in ("offsets", "sizes", "strides"))
+    if not bound.has_static_shape or any(s != 1 for s in strides) or _kept_dims(sizes, t.shape) is None or \
+            any(o < 0 or o + n > d for o, n, d in zip(offsets, sizes, bound.shape)):
+        return None
+    return Binding(t, op.operands[0], Slice(bound, offsets, sizes))
+
+
+def load_binding(value: ir.Value, slices: bool = False) -> Binding | None:
+    """The binding that a whole-tensor load (or, `slices`, a static slice's) producing `value`
+    reads; None for other values."""
+    return _binding_of_load(value.owner.operation, slices) if isinstance(value, ir.OpResult) else None
 
 
 def _binding_of_store(op: ir.Operation) -> tuple[ir.Value, Binding] | None:
@@ -194,15 +270,15 @@ class Graph:
         return next((b for v, b in self.loads if v == value), None)
 
 
-def analyze_graph(func: ir.Operation, root_names: tuple[str, ...]) -> Graph | Unmatched:
-    """Matches a dispatch made of whole-tensor loads, linalg ops of `root_names` (plus
-    tensor.empty / linalg.fill) and whole-tensor stores, every tensor of a static shape.
-    What the ops compute together is for the caller to match."""
+def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool = False) -> Graph | Unmatched:
+    """Matches a dispatch made of whole-tensor loads (`slices`: or loads of static slices),
+    linalg ops of `root_names` (plus tensor.empty / linalg.fill) and whole-tensor stores, every
+    tensor of a static shape. What the ops compute together is for the caller to match."""
     block = func.regions[0].blocks[0]
     ops = [o.operation for o in block.operations][:-1]
     roots, loads, stores = [], [], []
     for op in ops:
-        b = _binding_of_load(op)
+        b = _binding_of_load(op, slices)
         if b is not None:
             loads.append((op.results[0], b))
         elif op.name in root_names:
@@ -213,7 +289,10 @@ def analyze_graph(func: ir.Operation, root_names: tuple[str, ...]) -> Graph | Un
                 return Unmatched("writes part of a binding (a tensor slice), not a whole tensor")
             stores.append(stored)
         elif op.name.endswith("dispatch.tensor.load"):
-            return Unmatched("reads part of a binding (a tensor slice), not whole tensors")
+            return Unmatched("reads part of a binding (a tensor slice, not of static offsets, sizes and unit strides)"
+                             if slices else "reads part of a binding (a tensor slice), not whole tensors")
+        elif slices and op.name == "memref.subview":
+            continue
         elif op.name not in _PLUMBING:
             return Unmatched(f"computes with {op.name}; this pass takes {' and '.join(root_names)} ops "
                              "between whole-tensor loads and stores")
