@@ -33,8 +33,9 @@ import math
 
 from iree.compiler import ir
 
-from ldsopt.codegen.dispatch import Binding, Graph, analyze_graph, load_binding
+from ldsopt.codegen.dispatch import Binding, Graph, analyze_graph, load_binding, slice_layout
 from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
+from ldsopt.ir_types import element_bits
 from ldsopt.remarks import Unmatched
 
 ROOTS = ("iree_linalg_ext.online_attention", "linalg.generic", "tensor.extract")
@@ -79,6 +80,19 @@ def _mask_generic(gen: ir.Operation) -> MaskGenerator | Unmatched:
     if any(b is None for b in inputs):
         return Unmatched("the mask's generic reads a value other than a load of a binding")
     return MaskGenerator(gen, inputs, maps[:n_in], maps[-1])
+
+
+def _misaligned(b: Binding) -> bool:
+    """A slice whose rows do not start at multiples of the widest vector (16 bytes) dividing
+    its row: the kernels read rows in such vectors, aligned as they are in a whole tensor."""
+    layout = slice_layout(b)
+    if layout is None:
+        return False
+    offset, strides = layout
+    row, width = b.tensor_type.shape[-1], max(1, 16 // (element_bits(b.tensor_type.element_type) // 8))
+    while row % width:
+        width //= 2
+    return any(x % width for x in [offset, *strides[:-1]])
 
 
 def _permuted(copy: ir.Operation, dims: list[int]) -> list[int] | Unmatched:
@@ -256,6 +270,10 @@ def match(func: ir.Operation) -> AttentionProblem | Unmatched:
              for r in ("q", "k", "v") + (("mask",) if has_mask and mask_gen is None else ())}
     if any(b is None for b in binds.values()):
         return Unmatched("an input of the attention is not a load of a binding (whole, or a static slice)")
+    for r in ("q", "k", "v"):
+        if _misaligned(binds[r]):
+            return Unmatched(f"{r.upper()} is a slice whose offset or row strides are not multiples of the "
+                             "vectors its rows are read in")
     types = {str(binds[r].tensor_type.element_type) for r in ("q", "k", "v")}
     if len(types) != 1 or next(iter(types)) not in ELEMENT_TYPES:
         return Unmatched(f"Q, K and V of types {sorted(types)}; takes one of {', '.join(ELEMENT_TYPES)}")

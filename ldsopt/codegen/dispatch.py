@@ -106,6 +106,22 @@ def _kept_dims(sizes: list[int], shape: list[int]) -> list[int] | None:
     return kept if len(kept) == len(shape) else None
 
 
+def slice_layout(b: Binding) -> tuple[int, list[int]] | None:
+    """A slice's offset from its binding's start and its strides, in elements; None for a
+    whole tensor. (Vulkan: the `Slice`, not yet a subview; CUDA/HIP: IREE's subview.)"""
+    if b.slice is not None:
+        shape = b.slice.bound_type.shape
+        strides = [math.prod(shape[i + 1:]) for i in range(len(shape))]
+        kept = _kept_dims(b.slice.sizes, b.tensor_type.shape)
+        return sum(o * s for o, s in zip(b.slice.offsets, strides)), [strides[d] for d in kept]
+    src = b.source
+    if not (isinstance(src, ir.OpResult) and src.owner.name == "memref.subview"):
+        return None
+    whole, _ = ir.MemRefType(src.owner.operands[0].type).get_strides_and_offset()
+    offsets = list(ir.DenseI64ArrayAttr(src.owner.attributes["static_offsets"]))
+    return sum(o * s for o, s in zip(offsets, whole)), ir.MemRefType(src.type).get_strides_and_offset()[0]
+
+
 def _is_zero(value: ir.Value) -> bool:
     owner = value.owner
     return (isinstance(value, ir.OpResult) and owner.name == "arith.constant"
@@ -161,8 +177,9 @@ def _binding_of_load(op: ir.Operation, slices: bool = False) -> Binding | None:
     if op.name == "iree_codegen.load_from_buffer":
         source = op.operands[0]
         if isinstance(source, ir.OpResult) and source.owner.name == "memref.subview" and \
-                (not slices or ir.MemRefType(source.type).get_strides_and_offset()[0][-1:] != [1]):
-            return None  # a slice; taken where its rows are contiguous, by a pass that asks
+                (not slices or len(source.owner.operands) != 1 or
+                 ir.MemRefType(source.type).get_strides_and_offset()[0][-1:] != [1]):
+            return None  # a slice; taken where static with contiguous rows, by a pass that asks
         return Binding(ir.RankedTensorType(op.result.type), source)
     if op.name != "iree_tensor_ext.dispatch.tensor.load":
         return None

@@ -4,7 +4,9 @@ i1 masks broadcast over batch or heads, a causal and a soft-capping score region
 entirely, decode shapes of 1 and 7 query rows against 4096 keys, one row against key tiles that
 the kernel's thread groups do not divide; head dims 32, 64, 80, 128 (and V of
 another head dim than Q and K),
-batch 3, query and key counts that are no multiple of the tiles; f16, bf16, f32) is compiled
+batch 3, query and key counts that are no multiple of the tiles; f16, bf16, f32; the forms of
+PyTorch exports: Q, K and V slices of one packed tensor, masks computed in the dispatch from an
+input or from indices, V held keys innermost, the output transposed) is compiled
 through IREE with its attention lowered by ldsopt (IREE's own pipeline cannot compile attention
 for Vulkan), run on lavapipe and checked against the reference (numpy's evaluation of the
 attention op, or IREE's llvm-cpu where numpy does not evaluate the program)."""
@@ -53,7 +55,7 @@ def test_split_kv_two_dispatches(name, run_program, tmp_path):
 # Programs the matrix-core kernels take (more than 16 query rows, f16/bf16, head dims of
 # multiples of 32 up to 128).
 MATRIX_CORE = ["plain_f16_2x3x80x100x64", "causal_f16_1x2x100x100x64", "gqa_f16_1x8x33x70x128", "vdim_f16_2x2x40x50x64x80",
-               "mask_i1_bf16_2x2x24x41x64"]
+               "mask_i1_bf16_2x2x24x41x64", "packed_bool_f16_1x3x37x37x32"]
 
 
 @pytest.mark.parametrize("name", MATRIX_CORE)
@@ -71,12 +73,12 @@ def test_gfx942_mfma_and_inthread_transpose(name, run_program, tmp_path):
 
 @pytest.mark.parametrize("name", MATRIX_CORE)
 def test_cuda_mma_sync_ptx(name, tmp_path):
-    """sm_89 PTX (run on the H200 by `lds-run FILE --target cuda --prepare DIR` and `python -m
+    """sm_89 PTX, the dispatches formed as lds-run forms them (run on the H200 by `lds-run FILE --target cuda --prepare DIR` and `python -m
     ldsopt.replay DIR` there): mma.sync m16n8k16 for both products, K's fragments by ldmatrix
     and V's by ldmatrix.trans, two a load (x4), K and V by cp.async, 2^x by ex2.approx, O's
     rescale behind a warp vote; no local memory."""
-    configured = driver.configure((PROGRAMS / f"{name}.mlir").read_text(), target.known("cuda"), str(tmp_path))
-    lowered, report = driver.apply_ldsopt(configured, driver.DEFAULT_PIPELINE)
+    _, lowered, report = driver.form_dispatches((PROGRAMS / f"{name}.mlir").read_text(), target.known("cuda"),
+                                                str(tmp_path), driver.DEFAULT_PIPELINE)
     assert [d["passes"] for d in report] == [["ldsopt-attention"]], report
     driver.compile_module(lowered, str(tmp_path), name, dump=True)
     (ptx,) = (tmp_path / "executables").glob("*.ptx")
