@@ -7,12 +7,16 @@ Contract.
   generic that normalizes its accumulator (ldsopt/attention/match.py has the form and the
   semantics). Taken: any batch and query-row loops (grouped-query attention: K and V with
   fewer heads than Q, read once per group, not repeated), Q, K, V of f16, bf16 or f32 with
-  the head dims innermost, the scale as a constant or a loaded one-element tensor, an
+  the head dims innermost (V: or its keys, V^T, on the FMA kernel), each loaded whole or as a
+  static slice of a binding (offsets and sizes, unit strides, rows aligned to 16-byte
+  vectors: PyTorch's packed QKV), the scale as a constant or a loaded one-element tensor, an
   optional mask (float, added; i1, stored as i8 by IREE: keep where 1) indexed by any of the
-  batch, query-row and key loops (broadcast over the others), a score region of arith and
-  math ops and `iree_linalg_ext.index` (a causal one, `select(k2 > m, -inf, s)`, skips the
-  key tiles past the diagonal), and the output in any order of its dims with the value dim
-  innermost.
+  batch, query-row and key loops (broadcast over the others), loaded or computed in the
+  dispatch by an elementwise generic of arith, math and `linalg.index` on loaded tensors
+  (evaluated at each score), a score region of arith and math ops and
+  `iree_linalg_ext.index` (a causal one, `select(k2 > m, -inf, s)`, skips the key tiles past
+  the diagonal), and the output in any order of its dims with the value dim innermost,
+  written by the normalizing generic or by a copy of it in another dim order.
 - Emits one kernel (ldsopt/attention/emit.py): one workgroup per (grid dims, query tile), Q in
   registers, K and V tiles through LDS, the online softmax in f32 (base 2, the scale folded
   into Q), the output normalized and stored once. The scheme: ldsopt/attention/plan.py.
@@ -25,9 +29,11 @@ Contract.
   variants can be timed side by side; a dispatch the mma.sync kernel would take but for them
   is an error, not a silent fallback. gfx942's MFMA and the FMA kernel do not read them.
 - Left to IREE, with the reason as a remark: dispatches of another form (several attention
-  ops, fused producers or consumers other than the normalization, a mask or region the
-  contract does not take, other element types, head dims not innermost). A matched
-  dispatch without a GPU target is an error.
+  ops, fused producers or consumers other than the above, a mask or region the contract does
+  not take, other element types, head dims not innermost, slices of dynamic offsets, strides
+  or misaligned rows), and a V^T the matrix-core kernels would take (they read V as
+  [key, value dim] tiles; IREE's own kernel uses the matrix cores there). A matched dispatch
+  without a GPU target is an error.
 """
 
 from __future__ import annotations

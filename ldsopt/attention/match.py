@@ -3,7 +3,10 @@
 `iree_linalg_ext.attention` into it when it configures the dispatch) whose accumulator, running
 max and running sum start from `linalg.fill`s, followed by the elementwise `linalg.generic`
 that divides the accumulator by the sum (and casts it, and writes it in the output's dim
-order), whose one result is stored.
+order), whose one result is stored, or copied into another dim order and stored (PyTorch's
+[B, S, H, D] output). Q, K, V (and the mask) are loads of bindings, whole or static slices
+(`analyze_graph(slices=True)`); the mask may instead be computed in the dispatch by an
+elementwise generic (`MaskGenerator`), as IREE fuses PyTorch's mask producers.
 
 What the op computes, as IREE 3.13 decomposes it (checked against its llvm-cpu backend):
     S = (Q K^T) * scale * log2(e)             per (row m, key k2), in f32
@@ -23,7 +26,7 @@ the first product), k2 (K and V: the keys), n (V and the output: the value dim),
 V and the output), and the others of Q and the output (query rows; the innermost of them in
 Q's memory order is the row dim a workgroup tiles, the others, such as the query heads of a
 group in grouped-query attention, are grid dims like batch). Q and K must hold k1 innermost,
-V and the output n (vector reads along them).
+V n or k2 (`v_keys_inner`), the output n (vector reads along them).
 """
 
 from __future__ import annotations
