@@ -7,7 +7,7 @@ Contract.
   generic that normalizes its accumulator (ldsopt/attention/match.py has the form and the
   semantics). Taken: any batch and query-row loops (grouped-query attention: K and V with
   fewer heads than Q, read once per group, not repeated), Q, K, V of f16, bf16 or f32 with
-  the head dims innermost (V: or its keys, V^T, on the FMA kernel), each loaded whole or as a
+  the head dims innermost (V: or its keys, V^T, on the FMA and mma.sync kernels), each loaded whole or as a
   static slice of a binding (offsets and sizes, unit strides, rows aligned to 16-byte
   vectors: PyTorch's packed QKV), the scale as a constant or a loaded one-element tensor, an
   optional mask (float, added; i1, stored as i8 by IREE: keep where 1) indexed by any of the
@@ -31,9 +31,10 @@ Contract.
 - Left to IREE, with the reason as a remark: dispatches of another form (several attention
   ops, fused producers or consumers other than the above, a mask or region the contract does
   not take, other element types, head dims not innermost, slices of dynamic offsets, strides
-  or misaligned rows), and a V^T the matrix-core kernels would take (they read V as
-  [key, value dim] tiles; IREE's own kernel uses the matrix cores there). A matched dispatch
-  without a GPU target is an error.
+  or misaligned rows), and a V^T that a matrix-core kernel would take with V the other way
+  but not as it is (gfx942's MFMA kernel; mma.sync where its 16-byte copies do not divide the
+  keys): IREE's own kernel uses the matrix cores there. A matched dispatch without a GPU
+  target is an error.
 """
 
 from __future__ import annotations
@@ -47,14 +48,14 @@ from ldsopt.attention import match as attention_match
 from ldsopt.attention.emit_fma import FmaEmitter
 from ldsopt.attention.emit_mfma import MfmaEmitter
 from ldsopt.attention.emit_mma import MmaEmitter
-from ldsopt.attention.plan import MmaKnobs, plan
+from ldsopt.attention.plan import MmaKnobs, matrix_cores_decline_v_keys_inner, plan
 from ldsopt.codegen.kernel import matched_dispatches
 from ldsopt.registry import ModulePass, PassError, option
 from ldsopt import remarks
 from ldsopt.remarks import Unmatched
 
-V_KEYS_INNER = ("V holds its keys innermost (V^T), which the matrix-core kernels do not read; left to IREE, "
-                "whose kernel uses the matrix cores (ldsopt-attention{mma=false}: the FMA kernel)")
+V_KEYS_INNER = ("V holds its keys innermost (V^T), which the target's matrix-core kernel does not read here; "
+                "left to IREE, whose kernel uses the matrix cores (ldsopt-attention{mma=false}: the FMA kernel)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,10 +78,10 @@ class Attention(ModulePass):
                 combine.emit(p, tgt, self.NAME)
                 continue
             knobs = MmaKnobs(self.mma_warps, self.mma_rows_per_warp, self.mma_keys, self.mma_stages, self.mma_lds_layout)
-            pl = plan(p, tgt, self.mma, knobs)
-            if pl is not None and pl.scheme != "fma" and p.v_keys_inner:
+            if self.mma and matrix_cores_decline_v_keys_inner(p, tgt, knobs):
                 remarks.missed(p.graph.func, self.NAME, V_KEYS_INNER)
                 continue
+            pl = plan(p, tgt, self.mma, knobs)
             if pl is not None and pl.scheme == "fma" and knobs != MmaKnobs() and plan(p, tgt, self.mma) != pl:
                 raise PassError(p.op.location, f"{self.NAME}: the mma.sync kernel does not fit this attention with "
                                                f"the options {knobs} ({tgt.name}: {tgt.lds_bytes} bytes of LDS)")

@@ -23,7 +23,9 @@ keys a tile. Per lane and row tile (mma.py's m16n8k16 layouts, g = lane / 4, t =
 - O += P V: P goes to the second product's A operand in registers: the accumulators of keys
   16c..16c+7 and 16c+8..16c+15 are, pairwise packed to f16 (`_p_operand`), the A fragment of
   key step c (mma.py's C and A layouts: `acc_as_operand` checks it); V's B fragments (keys are
-  its contraction dim, V's rows: K-strided) come from LDS by `ldmatrix.trans`;
+  its contraction dim, V's rows: K-strided) come from LDS by `ldmatrix.trans`; a V held keys
+  innermost (V^T, as IREE forms PyTorch's) is staged as it is, [value dim, keys], and read
+  plainly like K, a fragment an ldmatrix;
 - the running max a row keeps moves only when the tile's max passes it by more than
   RESCALE_LOG2 (FlashAttention-4's lazy rescale: exact, since O and the sum share the max they
   are relative to; P stays below 2^RESCALE_LOG2, well inside f16 and f32), and O's
@@ -99,13 +101,19 @@ class MmaEmitter(AttentionEmitter):
         eb = element_bits(p.elem_type) // 8
         pad = 0 if pl.swizzle else PAD_BYTES // eb
         self.chunk = CHUNK_BYTES // eb
+        # V^T (keys innermost) is staged as it is, [value dim, keys]: K-contiguous for P V, read
+        # plainly like K (one fragment an ldmatrix), where V's [keys, value dim] is read .trans.
+        self.vt = p.v_keys_inner
+        v_tile = [self.dn, pl.bn + pad] if self.vt else [pl.bn, self.dn + pad]
         self.lds = {"k": self.alloc([pl.stages, pl.bn, self.d1 + pad], p.elem_type),
-                    "v": self.alloc([pl.stages, pl.bn, self.dn + pad], p.elem_type)}
+                    "v": self.alloc([pl.stages, *v_tile], p.elem_type)}
         # K's fragments in pairs along the head dim, V's along the value dim, where they pair up.
+        pair_v = not self.vt and self.dn % (2 * self.intr.n) == 0
         self.loads = {"k": PAIR_ALONG_K if self.d1 % (2 * self.intr.k) == 0 else self.intr.b_load,
-                      "v": PAIR_ALONG_N if self.dn % (2 * self.intr.n) == 0 else self.intr.b_load}
+                      "v": PAIR_ALONG_N if pair_v else self.intr.b_load}
+        v_cols = range(0, pl.bn, self.intr.k) if self.vt else range(0, self.dn, self.intr.n * self._pair("v"))
         self.lane_parts = {"k": self._lane_part("k", range(0, self.d1, self.intr.k * self._pair("k"))),
-                           "v": self._lane_part("v", range(0, self.dn, self.intr.n * self._pair("v")))}
+                           "v": self._lane_part("v", v_cols)}
         if pl.q_lds:
             self.lds["q"] = self.alloc([pl.bm, self.d1 + pad], p.elem_type)
             self.loads["q"] = self.intr.a_load
@@ -178,7 +186,15 @@ class MmaEmitter(AttentionEmitter):
         kv0 = arith.muli(tile, self.idx(pl.bn))
         tokens = []
         whole = self.kv_size % pl.bn == 0  # (`tile` is clamped) every key inside: no bound, no clamp
-        for role, width in (("k", self.d1), ("v", self.dn)):
+        if self.vt:  # V^T's rows (value dim) in chunks along the keys, which the chunks divide
+            for n, col in self.chunks(self.dn, pl.bn // pl.vector, pl.threads, self.tid):
+                col = arith.muli(col, self.idx(pl.vector))
+                kv = arith.addi(kv0, col)
+                inside = None if whole else arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size))
+                at = {p.k2: kv if whole else arith.minui(kv, self.idx(self.kv_size - pl.vector)), p.n: n}
+                tokens.append(async_copy(self.lds["v"], [buf, n, self.lds_col(n, col)], self.src["v"],
+                                         self.indices("v", at), pl.vector, inside))
+        for role, width in (("k", self.d1),) + ((("v", self.dn),) if not self.vt else ()):
             for key, col in self.chunks(pl.bn, width // pl.vector, pl.threads, self.tid):
                 col = arith.muli(col, self.idx(pl.vector))
                 kv = arith.addi(kv0, key)
@@ -230,13 +246,13 @@ class MmaEmitter(AttentionEmitter):
         ("k") or V's LDS tile: its row (fragment rows start at multiples of 8 past it) and, per
         column offset of `offsets` modulo a row of 8 chunks, its column (swizzled by its row).
         A fragment's address is these plus constants (`_fragments`)."""
-        load = self.loads[role]
+        load, plain = self.loads[role], self._plain(role)
         f, kv, r = (self.lane_at(m) for m in (load.first, load.second, load.ROW))
-        row, col = (arith.addi(kv, r), f) if role == "v" else (arith.addi(f, r), kv)
+        row, col = (arith.addi(f, r), kv) if plain else (arith.addi(kv, r), f)
         if role == "q":
             row = arith.addi(row, arith.muli(self.warp, self.idx(self.intr.m * self.pl.warp_rows)))
         span = SWIZZLE_ROWS * self.chunk
-        lane_cols = {(load.first if role == "v" else load.second)(lane) for lane in range(self.intr.subgroup)}
+        lane_cols = {(load.second if plain else load.first)(lane) for lane in range(self.intr.subgroup)}
         cols = {}
         for lo in sorted({off % span for off in offsets}):
             # The lane's column plus lo stays in its row's group of 8 chunks, so the constant
@@ -244,6 +260,11 @@ class MmaEmitter(AttentionEmitter):
             assert max(lane_cols) + lo < span, (role, lane_cols, lo)
             cols[lo] = self.lds_col(row, self.add(col, lo))
         return row, cols
+
+    def _plain(self, role: str) -> bool:
+        """The role's LDS tile holds its fragments' K dim contiguous (Q, K; V^T): ldmatrix reads
+        it plainly, rows along M or N; else (V) transposed, rows along K."""
+        return role != "v" or self.vt
 
     def _pair(self, role: str) -> int:
         """Fragments one ldmatrix of `role` reads."""
@@ -256,7 +277,8 @@ class MmaEmitter(AttentionEmitter):
         head dim (K) or value dim (V) where the role's load pairs them. The address: the lane's
         part plus constants."""
         row, cols = self.lane_parts[role]
-        drow, dcol = (k0, x0) if role == "v" else (x0, k0)
+        plain = self._plain(role)
+        drow, dcol = (x0, k0) if plain else (k0, x0)
         span = SWIZZLE_ROWS * self.chunk
         col = self.add(cols[dcol % span], dcol - dcol % span)
         load = self.loads[role]
@@ -265,7 +287,7 @@ class MmaEmitter(AttentionEmitter):
         shape = ir.VectorType(one).shape
         at = [self.add(row, drow), col] if buf is None else [buf, self.add(row, drow), col]
         both = load.emit(ir.VectorType.get([shape[0] * pair, *shape[1:]], self.p.elem_type), self.lds[role],
-                         at, role == "v")
+                         at, not plain)
         if pair == 1:
             return [both]
         return [vector.extract_strided_slice(one, both, [i * shape[0], 0], shape, [1, 1]) for i in range(pair)]

@@ -171,12 +171,15 @@ def busiest_simd(workgroups: int, warps: int, warp_rows: int, tgt: Target) -> fr
     return fractions.Fraction(per_unit * warps * warp_rows, min(simds, per_unit * warps))
 
 
-def plan_mma(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs()) -> AttentionPlan | None:
+def plan_mma(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs(),
+             v_keys_inner: bool | None = None) -> AttentionPlan | None:
     """mma.sync m16n8k16 (emit_mma.py; the choices: the module docstring), cp.async copies of
     16 bytes; for head dims of multiples of 16 up to MMA_MAX_HEAD (the accumulators of O and
     S: at 128 with 32 rows a warp, 128 + 64 registers a thread, Q in LDS), with more
     rows than MMA_MIN_ROWS (fewer: decode, memory-bound, which ldsopt-split-attention splits
-    and the FMA kernel's key splits fill the threads instead). None where the knobs do not fit."""
+    and the FMA kernel's key splits fill the threads instead). V held keys innermost (V^T; or
+    `v_keys_inner`, to ask of the other layout): its LDS tile is [value dim, keys], copied
+    along the keys, whose count the copies must divide. None where the knobs do not fit."""
     intrinsic = mma.INTRINSICS.get((mma.family(tgt.backend, tgt.arch), str(p.elem_type)))
     if intrinsic is None or not intrinsic.name.startswith("NV_MMA_SYNC") or intrinsic.b_load is None \
             or not tgt.async_copy:
@@ -185,21 +188,25 @@ def plan_mma(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs()) -> 
     if d1 % intrinsic.k or dn % intrinsic.k or max(d1, dn) > MMA_MAX_HEAD or p.size(p.row) <= MMA_MIN_ROWS:
         return None
     keys = knobs.keys or MMA_KEYS
-    if keys % intrinsic.k:
+    vt = p.v_keys_inner if v_keys_inner is None else v_keys_inner
+    if keys % intrinsic.k or (vt and p.size(p.k2) % copy_vector(p, tgt)):
         return None
     eb = element_bits(p.elem_type) // 8
     stages = knobs.stages or MMA_STAGES
-    layouts = []  # (conflicts, LDS bytes a key of K and V, swizzle, Q's row) of each layout that applies
+    # (row, rows) of each LDS tile: K's [keys, d1], V's [keys, dn] or, V^T, [dn, keys].
+    tiles = [(d1, keys), (keys, dn) if vt else (dn, keys)]
+    layouts = []  # (conflicts, LDS bytes a stage of K and V, swizzle, Q's row) of each layout that applies
     for swizzle in {"xor": (True,), "pad": (False,)}.get(knobs.lds_layout, (True, False)):
-        prices = [layout_price(d * eb, swizzle, tgt) for d in (d1, dn)]
+        prices = [layout_price(row * eb, swizzle, tgt) for row, _ in tiles]
         if None not in prices:
-            layouts.append((sum(c for c, _ in prices), sum(stride for _, stride in prices), swizzle, prices[0][1]))
+            layouts.append((sum(c for c, _ in prices), sum(rows * stride for (_, rows), (_, stride) in zip(tiles, prices)),
+                            swizzle, prices[0][1]))
     rows = p.size(p.row)
     shapes = []
-    for _, key_bytes, swizzle, q_row in sorted(layouts):
+    for _, stage_bytes, swizzle, q_row in sorted(layouts):
         for warps, warp_rows in _shapes(knobs):
             bm = warps * intrinsic.m * warp_rows
-            lds = stages * keys * key_bytes
+            lds = stages * stage_bytes
             q_lds = warp_rows > 1 and max(d1, dn) > MMA_Q_REGISTERS_HEAD and lds + bm * q_row <= tgt.lds_bytes
             # Two row tiles of Q past MMA_Q_REGISTERS_HEAD stay in registers only when the knobs ask for them.
             q_fits = q_lds or warp_rows == 1 or max(d1, dn) <= MMA_Q_REGISTERS_HEAD or knobs.rows_per_warp
@@ -224,12 +231,14 @@ def _shapes(knobs: MmaKnobs) -> list[tuple[int, int]]:
     return [(w, t) for w in warps for t in tiles]
 
 
-def plan_mfma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
+def plan_mfma(p: AttentionProblem, tgt: Target, v_keys_inner: bool | None = None) -> AttentionPlan | None:
     """gfx942's MFMA 16x16x16 (emit_mfma.py): 4 waves of 16 rows, 64 keys a tile (32 where two
     LDS tiles of 64 do not fit: head dim 128), for head dims of multiples of 32 (16-byte fragment
-    reads of two K steps) up to MMA_MAX_HEAD, with more rows than MMA_MIN_ROWS."""
+    reads of two K steps) up to MMA_MAX_HEAD, with more rows than MMA_MIN_ROWS; V with its value
+    dim innermost (`v_keys_inner`: asks of that layout, whatever the problem's)."""
     intrinsic = mma.INTRINSICS.get((mma.family(tgt.backend, tgt.arch), str(p.elem_type)))
-    if intrinsic is None or intrinsic.name not in ("MFMA_F32_16x16x16_F16", "MFMA_F32_16x16x16_BF16"):
+    vt = p.v_keys_inner if v_keys_inner is None else v_keys_inner
+    if intrinsic is None or intrinsic.name not in ("MFMA_F32_16x16x16_F16", "MFMA_F32_16x16x16_BF16") or vt:
         return None
     d1, dn = p.size(p.k1), p.size(p.n)
     if d1 % 32 or dn % 16 or max(d1, dn) > MMA_MAX_HEAD or p.size(p.row) <= MMA_MIN_ROWS:
@@ -241,6 +250,12 @@ def plan_mfma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
             return AttentionPlan(intrinsic.name, MMA_FIXED_WARPS * intrinsic.m, keys, 1, MMA_FIXED_WARPS * intrinsic.subgroup, 1,
                                  copy_vector(p, tgt))
     return None
+
+
+def matrix_cores_decline_v_keys_inner(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs()) -> bool:
+    """V held keys innermost, which a matrix-core kernel would take with V the other way."""
+    return p.v_keys_inner and p.norm is not None and not (plan_mma(p, tgt, knobs) or plan_mfma(p, tgt)) and \
+        bool(plan_mma(p, tgt, knobs, v_keys_inner=False) or plan_mfma(p, tgt, v_keys_inner=False))
 
 
 def plan(p: AttentionProblem, tgt: Target, use_mma: bool = True, knobs: MmaKnobs = MmaKnobs()) -> AttentionPlan | None:

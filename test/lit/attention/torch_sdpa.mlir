@@ -256,3 +256,61 @@ func.func @separate_f16() {
   iree_codegen.store_to_buffer %16, %3 : tensor<2x80x2x64xf16> into memref<2x80x2x64xf16, #hal.descriptor_type<storage_buffer>>
   return
 }
+
+// -----
+
+// The same with V held keys innermost ([B, H, D, S], as IREE forms BERT-base's V on CUDA): the
+// mma.sync kernel copies V^T as it is into [value dim, keys] LDS tiles, cp.async along the keys,
+// and reads its B fragments plainly, like K's (one fragment a ldmatrix.x2), not .trans.
+// MMA-LABEL: func.func @v_keys_inner_f16
+// MMA-SAME:    ldsopt.lowered_by = ["ldsopt-attention"]
+// MMA:         %[[VG:.+]] = hal.interface.binding.subspan {{.*}} offset(%c204800) {{.*}} : memref<2x2x64x80xf16
+// MMA:         memref.alloc() : memref<2x64x64xf16, #gpu.address_space<workgroup>>
+// MMA-NEXT:    %[[VT:.+]] = memref.alloc() : memref<2x64x64xf16, #gpu.address_space<workgroup>>
+// MMA:         %[[VSRC:.+]] = memref.memory_space_cast %[[VG]]
+// MMA:         nvgpu.device_async_copy %[[VSRC]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}], %[[VT]][
+// MMA:         scf.for
+// MMA:           nvgpu.ldmatrix %[[VT]][{{.*}}] numTiles = 2 transpose = false
+// MMA-NOT:       transpose = true
+// MMA:           scf.yield
+func.func @v_keys_inner_f16() {
+  %cst = arith.constant 1.000000e+00 : f32
+  %cst_0 = arith.constant -3.40282347E+38 : f32
+  %cst_1 = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %c204800 = arith.constant 204800 : index
+  %c163840 = arith.constant 163840 : index
+  %c122880 = arith.constant 122880 : index
+  %cst_2 = arith.constant 1.250000e-01 : f32
+  %0 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c122880) flags("ReadOnly|Indirect") : memref<2x80x2x64xf16, strided<[10240, 128, 64, 1], offset: ?>, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c163840) flags("ReadOnly|Indirect") : memref<2x80x2x64xf16, strided<[10240, 128, 64, 1], offset: ?>, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c204800) flags("ReadOnly|Indirect") : memref<2x2x64x80xf16, strided<[10240, 5120, 80, 1], offset: ?>, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(1) alignment(64) offset(%c0) flags(Indirect) : memref<2x80x2x64xf16, #hal.descriptor_type<storage_buffer>>
+  %4 = iree_codegen.load_from_buffer %0 : memref<2x80x2x64xf16, strided<[10240, 128, 64, 1], offset: ?>, #hal.descriptor_type<storage_buffer>> -> tensor<2x80x2x64xf16>
+  %5 = iree_codegen.load_from_buffer %1 : memref<2x80x2x64xf16, strided<[10240, 128, 64, 1], offset: ?>, #hal.descriptor_type<storage_buffer>> -> tensor<2x80x2x64xf16>
+  %6 = iree_codegen.load_from_buffer %2 : memref<2x2x64x80xf16, strided<[10240, 5120, 80, 1], offset: ?>, #hal.descriptor_type<storage_buffer>> -> tensor<2x2x64x80xf16>
+  %7 = tensor.empty() : tensor<2x80x2x64xf16>
+  %8 = tensor.empty() : tensor<2x2x80x64xf16>
+  %9 = tensor.empty() : tensor<2x2x80x64xf32>
+  %10 = tensor.empty() : tensor<2x2x80xf32>
+  %11 = linalg.fill ins(%cst_1 : f32) outs(%9 : tensor<2x2x80x64xf32>) -> tensor<2x2x80x64xf32>
+  %12 = linalg.fill ins(%cst_0 : f32) outs(%10 : tensor<2x2x80xf32>) -> tensor<2x2x80xf32>
+  %13 = linalg.fill ins(%cst_1 : f32) outs(%10 : tensor<2x2x80xf32>) -> tensor<2x2x80xf32>
+  %14:3 = iree_linalg_ext.online_attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d2, d1, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d5, d1, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d3, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> ()>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2)>]> ins(%4, %5, %6, %cst_2 : tensor<2x80x2x64xf16>, tensor<2x80x2x64xf16>, tensor<2x2x64x80xf16>, f32) outs(%11, %12, %13 : tensor<2x2x80x64xf32>, tensor<2x2x80xf32>, tensor<2x2x80xf32>) {
+  ^bb0(%arg0: f32):
+    iree_linalg_ext.yield %arg0 : f32
+  } -> tensor<2x2x80x64xf32>, tensor<2x2x80xf32>, tensor<2x2x80xf32>
+  %15 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%14#2, %14#0 : tensor<2x2x80xf32>, tensor<2x2x80x64xf32>) outs(%8 : tensor<2x2x80x64xf16>) {
+  ^bb0(%in: f32, %in_3: f32, %out: f16):
+    %17 = arith.divf %cst, %in : f32
+    %18 = arith.mulf %17, %in_3 : f32
+    %19 = arith.truncf %18 : f32 to f16
+    linalg.yield %19 : f16
+  } -> tensor<2x2x80x64xf16>
+  %16 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%15 : tensor<2x2x80x64xf16>) outs(%7 : tensor<2x80x2x64xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    linalg.yield %in : f16
+  } -> tensor<2x80x2x64xf16>
+  iree_codegen.store_to_buffer %16, %3 : tensor<2x80x2x64xf16> into memref<2x80x2x64xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}

@@ -1,0 +1,62 @@
+"""ldsopt.codegen.dispatch: static slices of a binding (`analyze_graph(slices=True)`), as IREE
+3.13 forms a packed QKV's Q, K and V, in Vulkan's spelling (a dispatch.tensor.load of offsets
+and sizes, dropping unit dims) and CUDA's (a memref.subview loaded whole)."""
+
+import pytest
+from iree.compiler import ir
+
+from ldsopt.codegen import dispatch
+
+LAYOUT = ('#hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, '
+          '#hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>')
+
+
+def vulkan(offsets: str, strides: str = "1, 1, 1, 1", inner: int = 8) -> str:
+    """A copy of a [2, 5, inner] slice of a [3, 2, 5, 8] binding at `offsets` by `strides`."""
+    return f"""
+func.func @f() {{
+  %c64 = arith.constant 64 : index
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout({LAYOUT}) binding(0) alignment(64) offset(%c64) flags("ReadOnly|Indirect") : !iree_tensor_ext.dispatch.tensor<readonly:tensor<3x2x5x8xf32>>
+  %1 = hal.interface.binding.subspan layout({LAYOUT}) binding(1) alignment(64) offset(%c0) flags(Indirect) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<2x5x{inner}xf32>>
+  %2 = iree_tensor_ext.dispatch.tensor.load %0, offsets = [{offsets}], sizes = [1, 2, 5, {inner}], strides = [{strides}] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<3x2x5x8xf32>> -> tensor<2x5x{inner}xf32>
+  %3 = linalg.generic {{indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>, affine_map<(i, j, k) -> (i, j, k)>], iterator_types = ["parallel", "parallel", "parallel"]}} ins(%2 : tensor<2x5x{inner}xf32>) outs(%2 : tensor<2x5x{inner}xf32>) {{
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }} -> tensor<2x5x{inner}xf32>
+  iree_tensor_ext.dispatch.tensor.store %3, %1, offsets = [0, 0, 0], sizes = [2, 5, {inner}], strides = [1, 1, 1] : tensor<2x5x{inner}xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<2x5x{inner}xf32>>
+  return
+}}"""
+
+
+def parse(text: str):
+    module = ir.Module.parse(text)
+    return module, next(op.operation for op in module.body.operations)
+
+
+@pytest.mark.parametrize("sizes,shape,kept", [([1, 2, 5, 8], [2, 5, 8], [1, 2, 3]), ([1, 1, 8], [1, 8], [0, 2]),
+                                              ([2, 5, 8], [2, 5, 8], [0, 1, 2]), ([1, 2, 5, 8], [2, 8], None)])
+def test_kept_dims_reduce_a_rank_as_mlir_does(sizes, shape, kept):
+    assert dispatch._kept_dims(sizes, shape) == kept
+
+
+def test_a_static_slice_is_a_binding_read_through_a_subview():
+    with ir.Context(), ir.Location.unknown():
+        module, func = parse(vulkan("1, 0, 0, 0"))
+        assert not dispatch.analyze_graph(func, ("linalg.generic",))  # a pass that does not ask refuses it
+        g = dispatch.analyze_graph(func, ("linalg.generic",), slices=True)
+        assert g, g
+        (_, b), = g.loads
+        assert dispatch.slice_layout(b) == (80, [40, 8, 1])  # elements, from the binding's start
+        view = b.memref()
+        assert view.owner.name == "memref.subview"
+        assert str(view.type) == ("memref<2x5x8xf32, strided<[40, 8, 1], offset: ?>, "
+                                  "#hal.descriptor_type<storage_buffer>>")
+        assert module.operation.verify()
+
+
+def test_a_strided_slice_is_refused_with_why():
+    with ir.Context(), ir.Location.unknown():
+        _, func = parse(vulkan("0, 0, 0, 0", "1, 1, 1, 2", inner=4))
+        found = dispatch.analyze_graph(func, ("linalg.generic",), slices=True)
+        assert not found and "not of static offsets, sizes and unit strides" in found.reason
