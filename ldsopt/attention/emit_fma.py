@@ -11,8 +11,9 @@ pieces at j to its accumulator.
 The K and V tiles (BN x head dim, in LDS as they are in memory, two per group) are read by the
 group's threads in vectors of `plan.vector` along the head dims, keys past the end read as
 zeros (their scores are -inf). A V held keys innermost (V^T, as IREE forms PyTorch's) is read
-in vectors along the keys and stored into the same [key, value dim] tile an element at a time. A lane's pieces are vectors of the target's widest access of
-the element type (16 bytes where the head dim allows), so that its LDS reads are too.
+in vectors along the keys and stored into the same [key, value dim] tile an element at a time.
+A lane's pieces are vectors of the target's widest access of the element type (16 bytes where
+the head dim allows), so that its LDS reads are too.
 `plan.direct` (one query row: decode's partials): no LDS tiles; each lane reads its own
 pieces of K and V of a tile's keys from global memory (clamped to the last key, whose scores
 the bound makes -inf) into registers, the next tile's reads issued before the current tile's
