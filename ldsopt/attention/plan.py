@@ -199,8 +199,8 @@ def plan_mma(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs(),
     for swizzle in {"xor": (True,), "pad": (False,)}.get(knobs.lds_layout, (True, False)):
         prices = [layout_price(row * eb, swizzle, tgt) for row, _ in tiles]
         if None not in prices:
-            layouts.append((sum(c for c, _ in prices), sum(rows * stride for (_, rows), (_, stride) in zip(tiles, prices)),
-                            swizzle, prices[0][1]))
+            stage_bytes = sum(rows * stride for (_, rows), (_, stride) in zip(tiles, prices))
+            layouts.append((sum(c for c, _ in prices), stage_bytes, swizzle, prices[0][1]))
     rows = p.size(p.row)
     shapes = []
     for _, stage_bytes, swizzle, q_row in sorted(layouts):

@@ -88,7 +88,8 @@ def _subview(whole: ir.Value, sl: Slice, tensor_type: ir.RankedTensorType) -> ir
     layout = ir.StridedLayoutAttr.get(offset, [strides[d] for d in kept])
     rtype = ir.MemRefType.get(tensor_type.shape, mtype.element_type, layout=layout, memory_space=mtype.memory_space)
     i64 = lambda xs: ir.DenseI64ArrayAttr.get(xs)  # noqa: E731
-    attrs = {"static_offsets": i64(sl.offsets), "static_sizes": i64(sl.sizes), "static_strides": i64([1] * len(sl.sizes)),
+    attrs = {"static_offsets": i64(sl.offsets), "static_sizes": i64(sl.sizes),
+             "static_strides": i64([1] * len(sl.sizes)),
              "operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 0, 0, 0])}
     return ir.Operation.create("memref.subview", results=[rtype], operands=[whole], attributes=attrs).result
 

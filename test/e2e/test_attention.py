@@ -73,20 +73,22 @@ def test_gfx942_mfma_and_inthread_transpose(name, run_program, tmp_path):
 
 @pytest.mark.parametrize("name", MATRIX_CORE + ["vt_f16_1x2x37x48x64"])  # V^T: mma.sync reads it plainly
 def test_cuda_mma_sync_ptx(name, tmp_path):
-    """sm_89 PTX, the dispatches formed as lds-run forms them (run on the H200 by `lds-run FILE --target cuda --prepare DIR` and `python -m
-    ldsopt.replay DIR` there): mma.sync m16n8k16 for both products, K's fragments by ldmatrix
-    and V's by ldmatrix.trans, two a load (x4), K and V by cp.async, 2^x by ex2.approx, O's
-    rescale behind a warp vote; no local memory."""
+    """sm_89 PTX, the dispatches formed as lds-run forms them (run on the H200 by `lds-run FILE --target
+    cuda --prepare DIR` and `python -m ldsopt.replay DIR` there): mma.sync m16n8k16 for both products,
+    K's fragments by ldmatrix and V's by ldmatrix.trans, two a load (x4), K and V by cp.async, 2^x by
+    ex2.approx, O's rescale behind a warp vote; no local memory. V held keys innermost (vt_): its
+    fragments by plain ldmatrix.x2, no .trans."""
     _, lowered, report = driver.form_dispatches((PROGRAMS / f"{name}.mlir").read_text(), target.known("cuda"),
                                                 str(tmp_path), driver.DEFAULT_PIPELINE)
     assert [d["passes"] for d in report] == [["ldsopt-attention"]], report
     driver.compile_module(lowered, str(tmp_path), name, dump=True)
     (ptx,) = (tmp_path / "executables").glob("*.ptx")
     text = ptx.read_text()
-    v_read = r"ldmatrix\.sync\.aligned\.m8n8\.x2\.shared" if name.startswith("vt_") else r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans"
+    vt = name.startswith("vt_")
+    v_read = r"ldmatrix\.sync\.aligned\.m8n8\.x2\.shared" if vt else r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans"
     for pattern in (r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.(f16|bf16)", r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared",
                     v_read, r"cp\.async\.cg\.shared\.global", r"ex2\.approx", r"vote\.sync\.any\.pred"):
         assert re.search(pattern, text), pattern
-    if name.startswith("vt_"):
+    if vt:
         assert "trans" not in text
     assert ".local" not in text
