@@ -49,14 +49,16 @@ PROGRAM_PIPELINE, DEFAULT_PIPELINE = pipelines.PROGRAM_PIPELINE, pipelines.DEFAU
 #   softmax, layer norm or logsumexp become one dispatch instead of two, which
 #   ldsopt-vector-distribute takes as one kernel that reads each row once; but it also fuses
 #   producers no pass takes with them (a transposing elementwise op before a reduction).
-# Fewer dispatches are not always faster: IREE's early truncation fusion forms a BERT layer's
-# Q, K and V bias, cast and head split as one dispatch fewer, each dispatch as fast or
-# faster, yet the whole layer runs slower on the H200 (bench/results/cuda-models/README.md);
-# it is not tried.
+# - early truncation fusion on top (`form_dispatches`, where it forms fewer): a matmul's f32 -> f16
+#   cast joins its bias and the dispatch the result feeds instead of a cast dispatch of its
+#   own, as in a BERT layer's Q, K and V projections (one dispatch and two calls fewer, and
+#   the layer faster on the H200: bench/results/cuda-models/README.md).
 NO_INLINED_CONSTANTS = ("--iree-flow-inline-constants-max-byte-length=0",)
 AGGRESSIVE_FUSION = ("--iree-dispatch-creation-enable-aggressive-fusion",)
+EARLY_TRUNC_FUSION = ("--iree-dispatch-creation-enable-early-trunc-fusion",)
 # The formations form_dispatches tries, in this order (a tie goes to the earlier one).
-FORMATIONS = (NO_INLINED_CONSTANTS, NO_INLINED_CONSTANTS + AGGRESSIVE_FUSION)
+FORMATIONS = (NO_INLINED_CONSTANTS, NO_INLINED_CONSTANTS + AGGRESSIVE_FUSION,
+              NO_INLINED_CONSTANTS + AGGRESSIVE_FUSION + EARLY_TRUNC_FUSION)
 
 
 class DriverError(Exception):

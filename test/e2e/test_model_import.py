@@ -67,6 +67,23 @@ def test_f16_encoder_attention_is_one_dispatch(suite, tmp_path, lds_run):
     assert [line for line in lines if "_attention_" in line and line.endswith(": ldsopt: ldsopt-attention")], lines
 
 
+def test_f16_encoder_casts_join_their_matmuls(suite, tmp_path):
+    """The f16 encoder layer's projections compute in f32 and cast to f16 before their bias:
+    the dispatch formation with IREE's early truncation fusion (driver.FORMATIONS) forms one
+    dispatch fewer (no dispatch of a cast alone), every one ldsopt's, so it is the one taken."""
+    from ldsopt import target
+    from ldsopt.run import driver
+
+    suite.main([str(tmp_path), "--dtype", "f16"])
+    text = driver.read_source(str(tmp_path / "encoder_layer_small_f16.onnx"))
+    program = driver.apply_program_pipeline(text, driver.PROGRAM_PIPELINE, "lavapipe")
+    flags, _, report = driver.form_dispatches(program, target.known("lavapipe"), str(tmp_path), driver.DEFAULT_PIPELINE)
+    assert set(driver.EARLY_TRUNC_FUSION) <= set(flags), flags
+    assert all(d["passes"] for d in report), report
+    names = [d["name"] for d in report]
+    assert not [n for n in names if n.endswith("_f32xf16")], names  # a cast alone: f32 in, f16 out
+
+
 def test_opset9_model_is_upgraded(suite, models):
     """The opset-9 BatchNormalization that IREE's importer leaves unlowered runs once upgraded."""
     assert suite.mlp_classifier().opset_import[0].version == 9
