@@ -12,11 +12,12 @@ its rounding, change from run to run), two dispatches can. IREE 3.13's own
 S, a divisor of K or nothing, and reads the chunks of A as a batch that ldsopt-matmul-lds did
 not take; this pass chooses S per matmul, from the target.
 
-Matches a `linalg.matmul`, `linalg.batch_matmul`, `linalg.contract` or `linalg.generic` that
-ldsopt-matmul-lds would take as a dispatch (passes/matmul_lds.py: any storage order, batched or
-not; f32, f16, bf16 into f32, i8 into i32), of static shapes, with no lowering the user chose
-(`compilation_info`, `lowering_config`) and a result of the accumulator's type (an f16 x f16 ->
-f16 product is left alone), such that, on the target (`target.of_op`: lds-run and lds-bench
+Matches a `linalg.matmul`, `linalg.contract` or `linalg.generic` that ldsopt-matmul-lds would
+take as a dispatch (passes/matmul_lds.py: any storage order; f32, f16, bf16 into f32, i8 into
+i32), of static shapes, with no lowering the user chose (`compilation_info`,
+`lowering_config`) and a result of the accumulator's type (an f16 x f16 -> f16 product is left
+alone), not batched (the chunks would be a second batch dim, which ldsopt-matmul-lds does not
+take), such that, on the target (`target.of_op`: lds-run and lds-bench
 name the program's, lds-opt --target too; none: nothing is split):
 - the plan that ldsopt-matmul-lds would choose for it gives fewer workgroups (output tiles
   times batch) than the target has compute units;
@@ -29,9 +30,9 @@ name the program's, lds-opt --target too; none: nothing is split):
 `min-chunk`, whatever the tiles and the costs (tests use it on lavapipe, whose few cores the
 tiles of small products fill).
 The rewrite is ldsopt/matmul/split.py's. Sums of S partials instead of one running sum change
-float results by rounding only; i8 products sum exactly in i32. With `remarks`, each matmul
-left alone that does not fill the machine, and each split, gets a remark at its location with
-the reason or the split's costs.
+float results by rounding only; i8 products sum exactly in i32. Remarks (ldsopt.remarks'
+program remarks: lds-opt --remarks): at each split, its chunks and costs; at each matmul left
+alone, why, but at those that fill the machine (most of a model's).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ import dataclasses
 
 from iree.compiler import ir
 
+from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.matmul import split
 from ldsopt.matmul.options import PlanOptions
@@ -55,7 +57,6 @@ class SplitMatmul(ModulePass):
     min_chunk: int = option(256, "elements of K each chunk keeps at least", min=1)
     min_gain: float = option(1.25, "split only where the cost model's time falls by this factor at least", min=1.0)
     splits: int = option(0, "chunks of K (0: the cost model's choice)", min=0)
-    remarks: bool = option(False, "a remark at each matmul left alone that does not fill the machine, and at each split")
 
     def run(self, module: ir.Operation) -> None:
         tgt = target_model.of_op(module)
@@ -78,16 +79,17 @@ class SplitMatmul(ModulePass):
         if tgt is None or not tgt.compute_units:
             return
         for op, why in refused:
-            self._remark(op, f"left alone: {why}")
+            remarks.program_remark(op, self.NAME, False, why)
         for c in found:
             choice = self._choose(c, tgt)
             if isinstance(choice, str):
                 if choice:
-                    self._remark(c.op, f"left alone: {choice}")
+                    remarks.program_remark(c.op, self.NAME, False, choice)
                 continue
             unsplit, best = choice
-            self._remark(c.op, f"K = {c.form.sizes['k']} split into {best.splits} chunks: {best.tiles} workgroups "
-                               f"instead of {unsplit.tiles}, cost {best.time:.3g} instead of {unsplit.time:.3g}")
+            remarks.program_remark(c.op, self.NAME, True,
+                                   f"K = {c.form.sizes['k']} split into {best.splits} chunks: {best.tiles} workgroups "
+                                   f"instead of {unsplit.tiles}, cost {best.time:.3g} instead of {unsplit.time:.3g}")
             split.rewrite(c, best.splits)
 
     def _choose(self, c: split.Candidate, tgt: target_model.Target) -> tuple[split.Cost, split.Cost] | str:
@@ -116,7 +118,3 @@ class SplitMatmul(ModulePass):
                     f"({best.splits} chunks) costs {best.time:.3g} against {unsplit.time:.3g} unsplit, less than "
                     f"{self.min_gain:g} times less")
         return unsplit, best
-
-    def _remark(self, op: ir.Operation, message: str) -> None:
-        if self.remarks:
-            op.location.emit_remark(f"{self.NAME}: {message}")

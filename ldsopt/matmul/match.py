@@ -331,7 +331,7 @@ def _epilogue(g: Graph, root: ir.Operation, epi: ir.Operation) -> Epilogue | Unm
         return e
     fused = f"a {root.name} with a fused {epi.name}"
     if e.out_dims[-1] != len(e.out_dims) - 1:
-        out_map = ir.AffineMapAttr(ir.ArrayAttr(epi.attributes["indexing_maps"])[-1]).value
+        out_map = ir.AffineMapAttr(list(ir.ArrayAttr(epi.attributes["indexing_maps"]))[-1]).value
         return Unmatched(f"{fused}: the consumer writes its result through {out_map}; takes permutations that "
                          "keep n last")
     if not isinstance(ir.RankedTensorType(epi.results[0].type).element_type, ir.FloatType):

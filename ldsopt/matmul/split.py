@@ -76,6 +76,9 @@ def candidate(op: ir.Operation) -> Candidate | Unmatched:
     form = contraction_form(op)
     if not form:
         return form
+    if form.batch is not None:
+        return Unmatched("a batch matmul: its chunks of K would be a second batch dim, which ldsopt-matmul-lds "
+                         "does not take")
     if form.rounded:
         return Unmatched(f"its result is {form.out_type}, rounded after every add: its partials would be summed in "
                          "another type than its init")
