@@ -43,6 +43,7 @@ from iree.compiler import ir
 
 from ldsopt import remarks
 from ldsopt import target as target_model
+from ldsopt.codegen.loop_split import program_ops
 from ldsopt.matmul import split
 from ldsopt.matmul.options import PlanOptions
 from ldsopt.registry import ModulePass, option
@@ -60,26 +61,15 @@ class SplitMatmul(ModulePass):
 
     def run(self, module: ir.Operation) -> None:
         tgt = target_model.of_op(module)
-        found: list[split.Candidate] = []
-        refused: list[tuple[ir.Operation, str]] = []
-
-        def visit(op):
-            if op.name in split.ROOTS:
-                c = split.candidate(op)
-                if c:
-                    found.append(c)
-                elif op.name != "linalg.generic":  # a generic that is no contraction is no matmul left alone
-                    refused.append((op, c.reason))
-                return ir.WalkResult.SKIP
-            return ir.WalkResult.ADVANCE
-
-        for top in module.regions[0].blocks[0].operations:
-            if top.operation.name == "func.func":  # the program's functions, not dispatches
-                top.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
         if tgt is None or not tgt.compute_units:
             return
-        for op, why in refused:
-            remarks.program_remark(op, self.NAME, False, why)
+        found = []
+        for op in program_ops(module, split.ROOTS):
+            c = split.candidate(op)
+            if c:
+                found.append(c)
+            elif op.name != "linalg.generic":  # a generic that is no contraction is no matmul left alone
+                remarks.program_remark(op, self.NAME, False, c.reason)
         for c in found:
             choice = self._choose(c, tgt)
             if isinstance(choice, str):

@@ -41,7 +41,7 @@ from iree.compiler.dialects import arith, linalg, tensor
 
 from ldsopt.codegen.combining import combining_op, identity_attr
 from ldsopt.codegen.elementwise import map_dims
-from ldsopt.codegen.loop_split import expand_input, iterators_attr, maps_attr, split_dims
+from ldsopt.codegen.loop_split import expand_input, iterators_attr, maps_attr, program_ops, split_dims
 from ldsopt.reduction.plan import choose_splits
 from ldsopt.registry import ModulePass, option
 
@@ -172,20 +172,8 @@ class SplitReduction(ModulePass):
     min_chunk: int = option(4096, "elements each partial reduces at least", min=1)
 
     def run(self, module: ir.Operation) -> None:
-        found: list[Reduction] = []
-
-        def visit(op):
-            if op.name in ("linalg.generic", "linalg.reduce"):
-                red = match(op)
-                if red is not None:
-                    found.append(red)
-                return ir.WalkResult.SKIP
-            return ir.WalkResult.ADVANCE
-
-        for top in module.regions[0].blocks[0].operations:
-            if top.operation.name == "func.func":  # the program's functions, not dispatches
-                top.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
-        for red in found:
+        found = [match(op) for op in program_ops(module, ("linalg.generic", "linalg.reduce"))]
+        for red in (r for r in found if r is not None):
             splits = self._splits(red)
             if splits is not None:
                 rewrite(red, splits)

@@ -1,13 +1,31 @@
 """Splitting one loop of a linalg op on tensors into (chunks, chunk), as the program-level
 passes do before IREE forms dispatches (ldsopt-split-reduction, ldsopt-split-attention,
-ldsopt-split-matmul): the loops an operand reads once loop k became loops (k, k + 1), its
-tensor expanded to match, and the maps and iterators of the ops that replace the split one.
+ldsopt-split-matmul): the ops they look at (`program_ops`), the loops an operand reads once
+loop k became loops (k, k + 1), its tensor expanded to match, and the maps and iterators of the
+ops that replace the split one.
 """
 
 from __future__ import annotations
 
 from iree.compiler import ir
 from iree.compiler.dialects import tensor
+
+
+def program_ops(module: ir.Operation, names: tuple[str, ...]) -> list[ir.Operation]:
+    """The ops named `names` in the program's functions (the top module's `func.func`s, not
+    dispatches), in order, none inside another (what they compute is not walked)."""
+    found = []
+
+    def visit(op):
+        if op.name in names:
+            found.append(op)
+            return ir.WalkResult.SKIP
+        return ir.WalkResult.ADVANCE
+
+    for top in module.regions[0].blocks[0].operations:
+        if top.operation.name == "func.func":
+            top.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return found
 
 
 def split_dims(dims: list[int], k: int) -> list[int]:
