@@ -12,12 +12,11 @@ its rounding, change from run to run), two dispatches can. IREE 3.13's own
 S, a divisor of K or nothing, and reads the chunks of A as a batch that ldsopt-matmul-lds did
 not take; this pass chooses S per matmul, from the target.
 
-Matches a `linalg.matmul`, `linalg.contract` or `linalg.generic` that ldsopt-matmul-lds would
-take as a dispatch (passes/matmul_lds.py: any storage order; f32, f16, bf16 into f32, i8 into
-i32), of static shapes, with no lowering the user chose (`compilation_info`,
-`lowering_config`) and a result of the accumulator's type (an f16 x f16 -> f16 product is left
-alone), not batched (the chunks would be a second batch dim, which ldsopt-matmul-lds does not
-take), such that, on the target (`target.of_op`: lds-run and lds-bench
+Matches a `linalg.matmul`, `linalg.batch_matmul`, `linalg.contract` or `linalg.generic` that
+ldsopt-matmul-lds would take as a dispatch (passes/matmul_lds.py: any storage order, one batch
+dim or none; f32, f16, bf16 into f32, i8 into i32), of static shapes, with no lowering the
+user chose (`compilation_info`, `lowering_config`) and a result of the accumulator's type (an
+f16 x f16 -> f16 product is left alone), such that, on the target (`target.of_op`: lds-run and lds-bench
 name the program's, lds-opt --target too; none: nothing is split):
 - the plan that ldsopt-matmul-lds would choose for it gives fewer workgroups (output tiles
   times batch) than the target has compute units;

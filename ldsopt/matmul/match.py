@@ -7,6 +7,7 @@ returns an `Unmatched` reason (a remark) for the others."""
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from iree.compiler import ir
 
@@ -66,7 +67,7 @@ class MatmulDispatch(Dispatch):
 class MatmulProblem:
     """A matched contraction: sizes, each operand's dims in memory order, its init."""
 
-    sizes: dict[str, int]               # "b" (1 without batch), "m", "n", "k"
+    sizes: dict[str, int]               # "b" (1 without batch; the batch dims' product), "m", "n", "k"
     operands: dict[str, Binding]        # "A" (over m, k), "B" (over n, k); a prologue's source
     dims: dict[str, tuple[str, ...]]    # memory order per operand, batch dropped: ("m", "k") ...
     batched: bool
@@ -75,16 +76,21 @@ class MatmulProblem:
     epilogue: Epilogue | None = None
     prologues: dict[str, Prologue] = dataclasses.field(default_factory=dict)  # per operand role
     rounded: bool = False               # the result is of the operands' 16-bit type (ROUNDED_RESULTS)
-    # Per operand role, where the batch dim sits in its memory order (absent: first). A K split
-    # into chunks (ldsopt-split-matmul) reads A [m, k] as [m, chunk, k'].
-    batch_at: dict[str, int] = dataclasses.field(default_factory=dict)
+    # The extents of the batch dims in the output's order where there are several (a K split
+    # into chunks, ldsopt-split-matmul, of a batch matmul: the chunk, then the batch); () for
+    # one or none.
+    batch_shape: tuple[int, ...] = ()
+    # Per operand role, where each batch dim (in the output's order) sits in its memory order
+    # (absent: the leading dims). The chunks of a K split read A [m, k] as [m, chunk, k'].
+    batch_at: dict[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
 
-    def operand_index(self, role: str, batch: ir.Value | None, idx: list[ir.Value]) -> list[ir.Value]:
-        """The operand's full index: `idx` over its two matrix dims, with `batch` at its place."""
-        if batch is None:
-            return idx
-        at = self.batch_at.get(role, 0)
-        return idx[:at] + [batch] + idx[at:]
+    def operand_index(self, role: str, batch: list[ir.Value], idx: list[ir.Value]) -> list[ir.Value]:
+        """The operand's full index: `idx` over its two matrix dims, each of the batch dims'
+        indices `batch` at its place."""
+        out = list(idx)
+        for at, b in sorted(zip(self.batch_at.get(role, range(len(batch))), batch), key=lambda x: x[0]):
+            out.insert(at, b)
+        return out
 
     @property
     def elem_type(self) -> ir.Type:
@@ -165,15 +171,21 @@ class ContractionForm:
 
     dims: list[list[int]]                        # per operand (inputs, output) its loops, memory order
     k: int                                       # the reduced loop
-    batch: int | None                            # the batch loop (the output's first), if any
+    batches: tuple[int, ...]                     # the batch loops (the output's leading dims)
     roles: dict[str, tuple[int, tuple[str, ...]]]  # "A" / "B": (input position, its dims but b, memory order)
-    batch_at: dict[str, int]                     # an input's batch dim position where not first
+    batch_at: dict[str, tuple[int, ...]]         # an input's batch dims' positions where not leading
     sizes: dict[str, int]                        # "b" (1 without batch), "m", "n", "k"
     out_type: str                                # the result's element type
+    shape: tuple[int, ...]                       # the result's
 
     @property
     def rounded(self) -> bool:
         return self.out_type in ROUNDED_RESULTS
+
+    @property
+    def batch_shape(self) -> tuple[int, ...]:
+        """MatmulProblem.batch_shape."""
+        return tuple(self.shape[:len(self.batches)]) if len(self.batches) > 1 else ()
 
 
 def contraction_form(root: ir.Operation) -> ContractionForm | Unmatched:
@@ -197,25 +209,26 @@ def contraction_form(root: ir.Operation) -> ContractionForm | Unmatched:
     out = dims[2]
     # The output names the loops: its dims are (b?, m, n) in memory order, in whatever order
     # the loops run (a generic's loops may be permuted); k is the one loop it does not index.
-    if n_loops not in (3, 4) or len(set(out)) != n_loops - 1:
+    if n_loops not in (3, 4, 5) or len(set(out)) != n_loops - 1:
         return Unmatched("not a (batch) matmul: the output is not (b?, m, n) with one reduced loop k")
     (k,) = set(range(n_loops)) - set(out)
     if "iterator_types" in root.attributes and \
             ["reduction" in str(it) for it in root.attributes["iterator_types"]] != [x == k for x in range(n_loops)]:
         return Unmatched("not a (batch) matmul: the loops are not (b?, m, n) parallel and k reduced")
-    batch = out[0] if n_loops == 4 else None
+    batches = tuple(out[:-2])
     names = {out[-2]: "m", out[-1]: "n", k: "k"}
     roles, batch_at = {}, {}
     for pos, ds in enumerate(dims[:2]):
-        if batch is not None and batch not in ds:
+        if any(b not in ds for b in batches):
             return Unmatched("an operand does not have the batch dim")
-        mem = tuple(names.get(x, "b") for x in ds if x != batch)
+        mem = tuple(names.get(x, "b") for x in ds if x not in batches)
         if len(mem) != 2 or "k" not in mem or len(set(mem)) != 2 or "b" in mem:
             return Unmatched("an operand is not an (m, k) or (k, n) matrix in some order")
         role = "A" if "m" in mem else "B"
         roles[role] = (pos, mem)
-        if batch is not None and ds.index(batch):
-            batch_at[role] = ds.index(batch)
+        at = tuple(ds.index(b) for b in batches)
+        if at != tuple(range(len(batches))):
+            batch_at[role] = at
     if set(roles) != {"A", "B"}:
         return Unmatched("the operands are not one (m, k) and one (k, n) matrix")
     if not _is_mul_add_body(root, "f32" if out_type in ROUNDED_RESULTS else out_type):
@@ -224,8 +237,8 @@ def contraction_form(root: ir.Operation) -> ContractionForm | Unmatched:
     shape = list(result_type.shape)
     a_pos = roles["A"][0]
     k_size = list(ir.RankedTensorType(root.operands[a_pos].type).shape)[dims[a_pos].index(k)]
-    sizes = {"b": shape[0] if batch is not None else 1, "m": shape[-2], "n": shape[-1], "k": k_size}
-    return ContractionForm(dims, k, batch, roles, batch_at, sizes, out_type)
+    sizes = {"b": math.prod(shape[:-2]), "m": shape[-2], "n": shape[-1], "k": k_size}
+    return ContractionForm(dims, k, batches, roles, batch_at, sizes, out_type, tuple(shape))
 
 
 def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
@@ -239,9 +252,9 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     if init is None:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
     return MatmulProblem(f.sizes, {r: d.inputs[pos] for r, (pos, _) in f.roles.items()},
-                         {r: mem for r, (_, mem) in f.roles.items()}, f.batch is not None, init, d.output, d.epilogue,
+                         {r: mem for r, (_, mem) in f.roles.items()}, bool(f.batches), init, d.output, d.epilogue,
                          {r: d.prologues[pos] for r, (pos, _) in f.roles.items() if pos in d.prologues},
-                         f.rounded, f.batch_at)
+                         f.rounded, f.batch_shape, f.batch_at)
 
 
 def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch | Unmatched:

@@ -12,8 +12,8 @@
      dispatch's loads);
   2. a `linalg.generic` batched over the chunk s, summing its K / S products into partials
      P[s, b?, m, n] of the accumulator type (f32; i32 for i8) from zero, the body
-     `out + ext(a) * ext(b)`: a batch matmul whose batch dim sits inside A's (and an NT B's)
-     memory order, as ldsopt-matmul-lds takes it;
+     `out + ext(a) * ext(b)`: a batch matmul whose chunk dim sits inside A's (and an NT B's)
+     memory order, a second batch dim where the matmul has one, as ldsopt-matmul-lds takes it;
   3. a `linalg.generic` reducing s: init + sum_s P[s], into the original init (a fill or a
      loaded tensor), whose result replaces C: a consumer of C (bias, GELU, residual, cast)
      now reads the total, applied once after the sum.
@@ -76,9 +76,6 @@ def candidate(op: ir.Operation) -> Candidate | Unmatched:
     form = contraction_form(op)
     if not form:
         return form
-    if form.batch is not None:
-        return Unmatched("a batch matmul: its chunks of K would be a second batch dim, which ldsopt-matmul-lds "
-                         "does not take")
     if form.rounded:
         return Unmatched(f"its result is {form.out_type}, rounded after every add: its partials would be summed in "
                          "another type than its init")
@@ -95,7 +92,7 @@ def _problem(c: Candidate, splits: int) -> MatmulProblem:
                 for role, (pos, _) in f.roles.items()}
     init = 0 if isinstance(c.acc_type, ir.IntegerType) else 0.0
     return MatmulProblem(sizes, operands, {role: mem for role, (_, mem) in f.roles.items()},
-                         splits > 1 or f.batch is not None, init,
+                         splits > 1 or bool(f.batches), init,
                          Binding(ir.RankedTensorType(op.results[0].type), op.results[0]))
 
 

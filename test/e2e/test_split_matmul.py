@@ -2,7 +2,8 @@
 over chunks of K run on lavapipe as two dispatches, the partial products lowered by
 ldsopt-matmul-lds and their sum (with the matmul's bias, GELU, residual or cast) by
 ldsopt-vector-distribute, and are checked against the unsplit program (numpy or llvm-cpu, in
-f64); a prime K is left alone; one split compiles for gfx942.
+f64); a batch matmul's partials have two batch dims (chunk, batch); a prime K is left alone; one
+split compiles for gfx942.
 
 On lavapipe (4 CPU threads) the tiles of most of these small products fill the machine, so
 that the default choice leaves them whole: those runs force the chunks (`splits=S`); the bf16
@@ -34,6 +35,7 @@ CASES = [
     ("nt_i8_init_37x50x4095", _forced(13), SPLIT),
     ("tn_f32_33x17x4369", _forced(17), SPLIT),
     ("nn_f16_residual_cast_48x40x6144", _forced(8), SPLIT),
+    ("batch_nn_f16_bias_cast_3x33x40x4104", _forced(8), SPLIT),
     ("nt_bf16_bias_gelu_40x24x3003", None, SPLIT),
     ("nn_f32_prime_k_64x64x8191", None, [MATMUL]),
 ]
