@@ -3,7 +3,7 @@
 
 - `candidate` reads a linalg contraction of the program as ldsopt-matmul-lds would read its
   dispatch (`match.contraction_form`), or says why it cannot be split;
-- `costs` prices it unsplit and split into S chunks of K with the matmul plan's own cost
+- `cost` prices it unsplit and split into S chunks of K with the matmul plan's own cost
   model (`planner.plan` and `planner.plan_cost`, the default plan options on the target): the
   busiest compute unit's time of the product, plus, split, the second dispatch and the
   partials' round trip through memory (`SECOND_DISPATCH_COST`, `PARTIAL_COST`);

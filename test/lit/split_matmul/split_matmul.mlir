@@ -5,7 +5,7 @@
 // RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-split-matmul)' | filecheck %s --check-prefix=LVP
 // RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-split-matmul{splits=4})' | filecheck %s --check-prefix=FOUR
 // RUN: lds-opt %s --split-input-file --pass-pipeline='builtin.module(ldsopt-split-matmul)' | filecheck %s --check-prefix=NOTARGET
-// RUN: lds-opt %s --split-input-file --target=cuda --verify-diagnostics --remarks=all --pass-pipeline='builtin.module(ldsopt-split-matmul)' -o /dev/null
+// RUN: lds-opt %s --split-input-file --target=cuda --verify-diagnostics --remarks=all --pass-pipeline='builtin.module(ldsopt-split-matmul)' -o %t
 
 // 64x64x8192 f16 + bias + cast to f16 on the H200 (132 SMs): the plan's 8 tiles of 32x32 become
 // 128 workgroups over 32 chunks of 256. A [m, k] is read as [m, s, k'] (its batch inside), B
