@@ -56,6 +56,22 @@ def test_split_on_lavapipe(case, results):
     assert len(lowered) == len(case[2]) and all(re.fullmatch(p, x) for p, x in zip(case[2], lowered)), report
 
 
+# The partials' operands staged in their storage order (ldsopt-dtl-layout, as cp.async does on
+# CUDA: on lavapipe through registers with the same maps), three LDS tiles deep, A's chunk dim
+# inside its rows (and a second batch dim).
+DTL = ("builtin.module(ldsopt-vector-distribute, ldsopt-dtl-layout{layout=auto stages=3}, "
+       "ldsopt-matmul-lds{stages=3})")
+
+
+@pytest.mark.parametrize("name, splits", [("nn_f16_bias_cast_64x64x8190", 5),
+                                          ("batch_nn_f16_bias_cast_3x33x40x4104", 8)])
+def test_split_staged_by_dtl_layout(name, splits, run_program):
+    out = run_program((PROGRAMS / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
+                      "--pipeline", DTL, "--program-pipeline", _forced(splits), name=name)
+    assert DISPATCH.findall(out) == ["ldsopt: ldsopt-dtl-layout, ldsopt-matmul-lds", "ldsopt: ldsopt-vector-distribute"], \
+        out
+
+
 def test_split_compiles_for_gfx942(lds_run):
     proc = lds_run(str(PROGRAMS / "nn_f16_bias_cast_64x64x8190.mlir"), "--require-ldsopt", "--target", "gfx942")
     rc, report = proc.returncode, proc.stdout + proc.stderr
