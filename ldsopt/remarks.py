@@ -10,11 +10,18 @@ through IREE, so the tools read it wherever they look:
   of clang's -Rpass-missed / -Rpass);
 - `lds-run` prints, under each dispatch left to IREE, each pass's reason, and a last
   coverage line (`driver.dispatch_report` carries them; `--json` too).
+
+The passes that run on the program, before dispatches exist, say what they did and did not
+do at the op through MLIR's optimization remark engine (`program_remark`: category the pass
+name, kind passed or missed). The engine is off unless a tool collects them (`collecting`:
+lds-opt --remarks prints them as remarks at the op), so they cost nothing elsewhere.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+from collections.abc import Iterator
 
 from iree.compiler import ir
 
@@ -46,3 +53,35 @@ def reasons(func: ir.Operation) -> dict[str, str]:
     return {ir.StringAttr(pair[0]).value: ir.StringAttr(pair[1]).value
             for pair in map(ir.ArrayAttr, ir.ArrayAttr(func.attributes[MISSED]))}
 
+
+
+# Where the context's remark engine delivers program-level remarks while a tool collects them:
+# (location text, passed?, category, message).
+_collected: list[tuple[str, bool, str, str]] | None = None
+
+
+def program_remark(op: ir.Operation, pass_name: str, passed: bool, message: str) -> None:
+    """A remark of the program-level pass `pass_name` at `op` (dropped unless collected)."""
+    op.location.emit_remark(ir.RemarkKind.PASSED if passed else ir.RemarkKind.MISSED,
+                            "applied" if passed else "left-alone", message=message, category=pass_name)
+
+
+def _deliver(remark) -> None:
+    if _collected is not None:  # the remark is valid during this call only: keep its text
+        _collected.append((str(remark.location), remark.kind == ir.RemarkKind.PASSED, remark.category_name,
+                           dict(remark.args).get("Remark", "")))
+
+
+@contextlib.contextmanager
+def collecting(ctx: ir.Context) -> Iterator[list[tuple[str, bool, str, str]]]:
+    """The program-level remarks emitted in `ctx` within the block, as (location text, passed?,
+    pass name, message). Turns the context's remark engine on, once (it stays on: a context's
+    engine cannot be turned off; outside this block it drops what it gets)."""
+    global _collected
+    if not ctx.remarks_enabled:
+        ctx.enable_remarks(all_filter=".*", callback=_deliver, print_as_emit_remarks=False)
+    _collected = []
+    try:
+        yield _collected
+    finally:
+        _collected = None

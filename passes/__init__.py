@@ -17,4 +17,5 @@ PASSES = {
     "ldsopt-attention": "ldsopt.passes.attention:Attention",
     "ldsopt-raise-attention": "ldsopt.passes.raise_attention:RaiseAttention",
     "ldsopt-split-attention": "ldsopt.passes.split_attention:SplitAttention",
+    "ldsopt-split-matmul": "ldsopt.passes.split_matmul:SplitMatmul",
 }

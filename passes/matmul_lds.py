@@ -6,8 +6,10 @@ Contract.
   `executable-configurations`; the named ops are taken too, `linalg.contract` and
   `indexing_maps` included): one reduction loop k, an output over the other loops, which
   names them (b?, m, n) in its memory order whatever order the loops run in, one input over
-  {m, k} and one over {n, k} in either order (NN, NT, TN, TT), plus an optional batch dim b
-  that leads every operand; inputs of one type among f32,
+  {m, k} and one over {n, k} in either order (NN, NT, TN, TT), plus optional batch dims b
+  that lead the output and sit anywhere in each input (one; two where ldsopt-split-matmul
+  splits the K of a batch matmul: its chunks of K read A [b, m, k] as [b, m, chunk, k /
+  chunks]; workgroup z runs over their product); inputs of one type among f32,
   f16, bf16, result f32, body `out + ext?(a) * ext?(b)` (addf, mulf, extf); or f16 x f16 ->
   f16 and bf16 x bf16 -> bf16 (`out + a * b` in the 16-bit type, as some importers write an f16
   model), accumulated in f32 like the others and rounded to the result's type once, at the

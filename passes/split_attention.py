@@ -27,6 +27,7 @@ from iree.compiler import ir
 
 from ldsopt import target as target_model
 from ldsopt.attention import split
+from ldsopt.codegen.loop_split import program_ops
 from ldsopt.reduction.plan import choose_splits
 from ldsopt.registry import ModulePass, option
 
@@ -44,20 +45,8 @@ class SplitAttention(ModulePass):
 
     def run(self, module: ir.Operation) -> None:
         tgt = target_model.of_op(module)
-        found: list[split.Candidate] = []
-
-        def visit(op):
-            if op.name == split.ATTENTION:
-                c = split.match(op)
-                if c is not None:
-                    found.append(c)
-                return ir.WalkResult.SKIP
-            return ir.WalkResult.ADVANCE
-
-        for top in module.regions[0].blocks[0].operations:
-            if top.operation.name == "func.func":  # the program's functions, not dispatches
-                top.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
-        for c in found:
+        found = [split.match(op) for op in program_ops(module, (split.ATTENTION,))]
+        for c in (c for c in found if c is not None):
             n = self._splits(c, tgt)
             if n is not None:
                 split.rewrite(c, n)

@@ -41,6 +41,7 @@ from iree.compiler.dialects import arith, linalg, tensor
 
 from ldsopt.codegen.combining import combining_op, identity_attr
 from ldsopt.codegen.elementwise import map_dims
+from ldsopt.codegen.loop_split import expand_input, iterators_attr, maps_attr, program_ops, split_dims
 from ldsopt.reduction.plan import choose_splits
 from ldsopt.registry import ModulePass, option
 
@@ -109,38 +110,6 @@ def match(op: ir.Operation) -> Reduction | None:
     return Reduction(op, operand_dims, iterators, extents, reduced[0], combine, acc_operand)
 
 
-def _iterator_attr(kinds: list[str]) -> ir.ArrayAttr:
-    return ir.ArrayAttr.get([ir.Attribute.parse(f"#linalg.iterator_type<{k}>") for k in kinds])
-
-
-def _maps_attr(operand_dims: list[list[int]], rank: int) -> ir.ArrayAttr:
-    return ir.ArrayAttr.get([ir.AffineMapAttr.get(ir.AffineMap.get(rank, 0, [ir.AffineDimExpr.get(d) for d in dims]))
-                             for dims in operand_dims])
-
-
-def _split_dims(dims: list[int], k: int) -> list[int]:
-    """Loop dims after dim k became (k, k + 1): k reads both, later dims move up one."""
-    out = []
-    for d in dims:
-        out += [k, k + 1] if d == k else [d + (d > k)]
-    return out
-
-
-def _expand_input(value: ir.Value, dims: list[int], k: int, splits: int) -> ir.Value:
-    """The input with its dim that reads loop dim k split into [splits, extent / splits]."""
-    if k not in dims:
-        return value
-    t = ir.RankedTensorType(value.type)
-    at = dims.index(k)
-    shape = list(t.shape)
-    shape[at:at + 1] = [splits, shape[at] // splits]
-    groups = [[i] for i in range(at)] + [[at, at + 1]] + [[i + 1] for i in range(at + 1, t.rank)]
-    reassociation = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), i)
-                                                        for i in g]) for g in groups])
-    return tensor.ExpandShapeOp(ir.RankedTensorType.get(shape, t.element_type), value, reassociation, [],
-                                shape).result
-
-
 def _move_body(src: ir.Operation, dst: ir.Operation) -> None:
     """Moves `src`'s body (same block arguments) into `dst`, which replaces it."""
     old = src.regions[0].blocks[0]
@@ -175,17 +144,17 @@ def rewrite(red: Reduction, splits: int) -> None:
     partial_dims = [d for d in range(rank + 1) if d != k + 1]
     partial_type = ir.RankedTensorType.get([extents[d] for d in partial_dims], acc_type)
     with ir.InsertionPoint(op), op.location:
-        expanded = [_expand_input(v, dims, k, splits) for v, dims in zip(inputs, red.operand_dims)]
+        expanded = [expand_input(v, dims, k, splits) for v, dims in zip(inputs, red.operand_dims)]
         identity = arith.constant(acc_type, identity_attr(red.combine.name, acc_type))
         partials_init = linalg.fill(identity, outs=[tensor.EmptyOp(partial_type.shape, acc_type).result])
         first = linalg.GenericOp(
             [partial_type], expanded, [partials_init],
-            _maps_attr([_split_dims(dims, k) for dims in red.operand_dims[:-1]] + [partial_dims], rank + 1),
-            _iterator_attr(red.iterators[:k] + ["parallel", "reduction"] + red.iterators[k + 1:]))
+            maps_attr([split_dims(dims, k) for dims in red.operand_dims[:-1]] + [partial_dims], rank + 1),
+            iterators_attr(red.iterators[:k] + ["parallel", "reduction"] + red.iterators[k + 1:]))
         _move_body(op, first.operation)
         second = linalg.GenericOp([op.results[0].type], [first.result], [op.operands[len(op.operands) - 1]],
-                                  _maps_attr([list(range(rank)), red.operand_dims[-1]], rank),
-                                  _iterator_attr(red.iterators))
+                                  maps_attr([list(range(rank)), red.operand_dims[-1]], rank),
+                                  iterators_attr(red.iterators))
         _combine_body(second.operation, red.combine, red.acc_operand)
     op.results[0].replace_all_uses_with(second.result)
     op.erase()
@@ -203,20 +172,8 @@ class SplitReduction(ModulePass):
     min_chunk: int = option(4096, "elements each partial reduces at least", min=1)
 
     def run(self, module: ir.Operation) -> None:
-        found: list[Reduction] = []
-
-        def visit(op):
-            if op.name in ("linalg.generic", "linalg.reduce"):
-                red = match(op)
-                if red is not None:
-                    found.append(red)
-                return ir.WalkResult.SKIP
-            return ir.WalkResult.ADVANCE
-
-        for top in module.regions[0].blocks[0].operations:
-            if top.operation.name == "func.func":  # the program's functions, not dispatches
-                top.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
-        for red in found:
+        found = [match(op) for op in program_ops(module, ("linalg.generic", "linalg.reduce"))]
+        for red in (r for r in found if r is not None):
             splits = self._splits(red)
             if splits is not None:
                 rewrite(red, splits)

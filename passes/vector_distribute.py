@@ -11,7 +11,13 @@ Matches a dispatch whose root is a `linalg.generic` with reduction iterators or 
   the inputs alone (elementwise producers such as `x*x` or `arith.extf` may precede it):
   add, mul, float min/max (`minimumf`, `maximumf`, `minnumf`, `maxnumf`), integer min/max
   (`minsi`, `maxsi`, `minui`, `maxui`), `andi`, `ori`, `xori`;
-- the output starts as a `linalg.fill` value or as a loaded tensor.
+- the output starts as a `linalg.fill` value or as a loaded tensor;
+- the result is stored, or feeds one elementwise consumer that IREE fused into the dispatch
+  (ldsopt-split-matmul's sum of partials with the matmul's bias, GELU, residual or cast): an
+  all-parallel `linalg.generic` over the output's dims, arith/math body ops, reading the
+  result through the identity map and loaded tensors through ascending projections (a bias),
+  whose one result is stored through a permutation of its loops (ldsopt/codegen/epilogue.py);
+  a reduction and consumer that form rows (below) are the fused-rows kernel's.
 A dispatch of several ops (or of one generic with several results) that forms rows is
 matched too: see *Fused rows* below. Anything else is left alone.
 
@@ -37,7 +43,8 @@ grid-stride loop over workgroups:
    (`scf.if`; a row per subgroup, padded where ldsopt.banks predicts read-back conflicts), a
    barrier, then G lanes per output read the partials back (each lane serially over every
    G-th partial, so any number of subgroups is right) and a butterfly combines them;
-4. one lane combines the result with the output's initial value and stores it.
+4. one lane combines the result with the output's initial value and stores it (or, with a
+   consumer, the consumer's body applied to it and its other inputs at that output).
 
 Fused rows. A dispatch that ldsopt.fused_rows reads as rows (softmax, LayerNorm, RMSNorm,
 logsumexp, mean, argmax / argmin, several reductions in one generic, as IREE forms them from
@@ -101,7 +108,7 @@ from ldsopt.reduction import fused_rows
 from ldsopt.reduction import plan as reduction_plan
 from ldsopt.reduction.emit import ReductionKernel
 from ldsopt.reduction.emit_rows import FusedRowKernel, row_partials
-from ldsopt.reduction.match import Reduction, match_reduction
+from ldsopt.reduction.match import Reduction, analyze_reduction, match_reduction
 from ldsopt.reduction.plan import PlanError, ReductionPlan, ReductionProblem
 from ldsopt.registry import ModulePass, PassError, option
 
@@ -182,7 +189,7 @@ class VectorDistribute(ModulePass):
 
     def run(self, module: ir.Operation) -> None:
         for d, red, tgt in matched_dispatches(module, ("linalg.generic", "linalg.reduce"),
-                                              lambda d: match_reduction(d.root), self):
+                                              lambda d: match_reduction(d.root), self, analyzer=analyze_reduction):
             func = d.func
             plan = self._plan(d, red, tgt)
             banks = tgt.bank_model()

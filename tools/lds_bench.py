@@ -51,7 +51,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--cases", help="comma-separated case names (default: all; lavapipe: a small subset)")
     ap.add_argument("--pipeline", help="ldsopt pass pipeline (default: the full ldsopt pipeline)")
     ap.add_argument("--program-pipeline", help="ldsopt passes run on the program before IREE forms dispatches, "
-                    "ldsopt variant only (default: the split of long reductions; '' for none)")
+                    "ldsopt variant only (default: raising and splitting attention, splitting K of matmuls with few "
+                    "tiles, splitting long reductions; '' for none)")
     ap.add_argument("--prepare", metavar="DIR", help="compile the benchmark modules into DIR; do not run")
     ap.add_argument("--replay", metavar="DIR", help="time a folder made by --prepare (needs only the IREE runtime)")
     ap.add_argument("--out", help="results folder (default: the prepared folder)")

@@ -72,6 +72,15 @@ def remark_diagnostics(module: ir.Module, which: str | None) -> list[Diagnostic]
     return out
 
 
+def program_remark_diagnostics(program_remarks: list[tuple[str, bool, str, str]], which: str | None) -> list[Diagnostic]:
+    """--remarks: `missed` gives each op a program-level pass left alone, and why; `all` also
+    what it did to the others (remarks.program_remark)."""
+    if which is None:
+        return []
+    return [diagnostics.at(loc, "remark", f"{name}: {'' if passed else 'left alone: '}{message}")
+            for loc, passed, name, message in program_remarks if which == "all" or not passed]
+
+
 def printing(args) -> pipeline.Printing:
     return pipeline.Printing(
         before=frozenset(args.mlir_print_ir_before), after=frozenset(args.mlir_print_ir_after),
@@ -108,7 +117,9 @@ def process_chunk(text: str, args, path: str | None = None) -> tuple[str | None,
             with ctx:
                 module.operation.attributes["ldsopt.target"] = ir.StringAttr.get(args.target)
         if args.pass_pipeline:
-            pipeline.run(module, args.pass_pipeline, printing(args), args.mlir_timing, args.dump_pass_pipeline)
+            with remarks.collecting(ctx) as program_remarks:
+                pipeline.run(module, args.pass_pipeline, printing(args), args.mlir_timing, args.dump_pass_pipeline)
+            collected += program_remark_diagnostics(program_remarks, args.remarks)
             collected += remark_diagnostics(module, args.remarks)
         elif not module.operation.verify():
             return None, collected

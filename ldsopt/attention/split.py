@@ -34,6 +34,8 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import arith, linalg, tensor
 
+from ldsopt.codegen.loop_split import expand_dim, iterators_attr, map_attr
+
 
 ATTENTION = "iree_linalg_ext.attention"
 ONLINE = "iree_linalg_ext.online_attention"
@@ -90,28 +92,9 @@ def match(op: ir.Operation) -> Candidate | None:
     return Candidate(op, maps, roles, rank, k2s[0], ns[0], sizes[k2s[0]], rows, groups)
 
 
-def _expand(value: ir.Value, at: int, splits: int) -> ir.Value:
-    """`value` with its dim `at` split into [splits, extent / splits]."""
-    t = ir.RankedTensorType(value.type)
-    shape = list(t.shape)
-    shape[at:at + 1] = [splits, shape[at] // splits]
-    groups = [[i] for i in range(at)] + [[at, at + 1]] + [[i + 1] for i in range(at + 1, t.rank)]
-    i64 = ir.IntegerType.get_signless(64)
-    reassociation = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, i) for i in g]) for g in groups])
-    return tensor.ExpandShapeOp(ir.RankedTensorType.get(shape, t.element_type), value, reassociation, [], shape).result
-
-
-def _map(rank: int, dims: list[int]) -> ir.AffineMapAttr:
-    return ir.AffineMapAttr.get(ir.AffineMap.get(rank, 0, [ir.AffineDimExpr.get(d) for d in dims]))
-
-
 def _filled(shape: list[int], value: float) -> ir.Value:
     f32 = ir.F32Type.get()
     return linalg.fill(arith.constant(f32, value), outs=[tensor.EmptyOp(shape, f32).result])
-
-
-def _iterators(kinds: list[str]) -> ir.ArrayAttr:
-    return ir.ArrayAttr.get([ir.Attribute.parse(f"#linalg.iterator_type<{k}>") for k in kinds])
 
 
 def rewrite(c: Candidate, splits: int) -> None:
@@ -131,13 +114,13 @@ def rewrite(c: Candidate, splits: int) -> None:
             value, dims = operands[role], by[role]
             if c.k2 in dims:
                 at = dims.index(c.k2)
-                value = _expand(value, at, splits)
+                value = expand_dim(value, at, splits)
                 dims = dims[:at] + [s] + dims[at:]
             new_operands.append(value)
-            new_maps.append(_map(rank, dims))
+            new_maps.append(map_attr(rank, dims))
         inits = [_filled([splits] + out_shape, 0.0), _filled([splits] + stat_shape, MAX_INIT),
                  _filled([splits] + stat_shape, 0.0)]
-        new_maps += [_map(rank, [s] + out_dims), _map(rank, [s] + stat_dims), _map(rank, [s] + stat_dims)]
+        new_maps += [map_attr(rank, [s] + out_dims), map_attr(rank, [s] + stat_dims), map_attr(rank, [s] + stat_dims)]
         online = ir.Operation.create(ONLINE, results=[v.type for v in inits], operands=new_operands + inits,
                                      attributes={"indexing_maps": ir.ArrayAttr.get(new_maps)}, regions=1)
         old_block = op.regions[0].blocks[0]
@@ -160,9 +143,9 @@ def _combine(acc, mx, sm, out_dims: list[int], n: int, out_t: ir.RankedTensorTyp
     shape = list(out_t.shape)
     inits = [_filled(shape, MAX_INIT), _filled(shape, 0.0), _filled(shape, 0.0)]
     ident = list(range(r))
-    maps = [_map(r + 1, [r] + ident), _map(r + 1, [r] + stat), _map(r + 1, [r] + stat)] + [_map(r + 1, ident)] * 3
+    maps = [map_attr(r + 1, [r] + ident), map_attr(r + 1, [r] + stat), map_attr(r + 1, [r] + stat)] + [map_attr(r + 1, ident)] * 3
     comb = linalg.GenericOp([v.type for v in inits], [acc, mx, sm], inits, ir.ArrayAttr.get(maps),
-                            _iterators(["parallel"] * r + ["reduction"]))
+                            iterators_attr(["parallel"] * r + ["reduction"]))
     block = comb.regions[0].blocks.append(*[f32] * 6)
     a_s, m_s, l_s, m, l, o = block.arguments
     with ir.InsertionPoint(block):
@@ -173,7 +156,7 @@ def _combine(acc, mx, sm, out_dims: list[int], n: int, out_t: ir.RankedTensorTyp
         o2 = arith.addf(arith.mulf(o, old), arith.mulf(a_s, new))
         linalg.YieldOp([m2, l2, o2])
     norm = linalg.GenericOp([out_t], [comb.results[1], comb.results[2]], [out_init],
-                            ir.ArrayAttr.get([_map(r, ident)] * 3), _iterators(["parallel"] * r))
+                            ir.ArrayAttr.get([map_attr(r, ident)] * 3), iterators_attr(["parallel"] * r))
     block = norm.regions[0].blocks.append(f32, f32, out_t.element_type)
     with ir.InsertionPoint(block):
         value = arith.mulf(arith.divf(arith.constant(f32, 1.0), block.arguments[0]), block.arguments[1])

@@ -142,7 +142,9 @@ class Emitter:
             self.tid = k.thread_id()
             for c in self.copies.values():
                 c.allocate()
-            self.batch = k.block_id("z") if p.batched else None
+            # The batch dims' indices: z, or z delinearized over several (a K split's chunk, batch).
+            z = k.block_id("z")
+            self.batch = k.delinearize(z, list(p.batch_shape)) if p.batch_shape else [z] if p.batched else []
             self.origin = {"m": arith.muli(k.block_id("y"), k.const(t.bm)),
                            "n": arith.muli(k.block_id("x"), k.const(t.bn))}
             self.thread_origins()

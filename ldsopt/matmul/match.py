@@ -7,11 +7,13 @@ returns an `Unmatched` reason (a remark) for the others."""
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from iree.compiler import ir
 
 from ldsopt.codegen.dispatch import Binding, Dispatch, Graph, analyze, analyze_graph, load_binding
 from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
+from ldsopt.codegen.epilogue import Epilogue, loaded_projections, match_epilogue
 from ldsopt.codegen.kernel import matched_dispatches
 from ldsopt.registry import ModulePass
 from ldsopt.remarks import Unmatched
@@ -30,20 +32,6 @@ ACCUMULATORS = {"f32": "f32", "f16": "f32", "bf16": "f32", "i8": "i32"}
 ROUNDED_RESULTS = ("f16", "bf16")
 # The multiply-add body's ops, per accumulator type: (add, multiply, extension of an input).
 _BODY_OPS = {"f32": ("arith.addf", "arith.mulf", "arith.extf"), "i32": ("arith.addi", "arith.muli", "arith.extsi")}
-
-
-@dataclasses.dataclass
-class Epilogue:
-    """The elementwise linalg.generic fused after the contraction, over its output space
-    (b?, m, n): applied to each output piece before the store."""
-
-    op: ir.Operation
-    # Per input of `op`: None for the contraction's result (read through the identity map),
-    # else a loaded binding and the loops (positions in (b?, m, n), ascending) it reads.
-    inputs: list[tuple[Binding, tuple[int, ...]] | None]
-    # The loops of the stored result's dims, in its memory order: a permutation of (b?, m, n)
-    # with n last (attention's head merge writes (b, m, n) as (m, b, n)).
-    out_dims: tuple[int, ...]
 
 
 @dataclasses.dataclass
@@ -79,7 +67,7 @@ class MatmulDispatch(Dispatch):
 class MatmulProblem:
     """A matched contraction: sizes, each operand's dims in memory order, its init."""
 
-    sizes: dict[str, int]               # "b" (1 without batch), "m", "n", "k"
+    sizes: dict[str, int]               # "b" (1 without batch; the batch dims' product), "m", "n", "k"
     operands: dict[str, Binding]        # "A" (over m, k), "B" (over n, k); a prologue's source
     dims: dict[str, tuple[str, ...]]    # memory order per operand, batch dropped: ("m", "k") ...
     batched: bool
@@ -88,6 +76,21 @@ class MatmulProblem:
     epilogue: Epilogue | None = None
     prologues: dict[str, Prologue] = dataclasses.field(default_factory=dict)  # per operand role
     rounded: bool = False               # the result is of the operands' 16-bit type (ROUNDED_RESULTS)
+    # The extents of the batch dims in the output's order where there are several (a K split
+    # into chunks, ldsopt-split-matmul, of a batch matmul: the chunk, then the batch); () for
+    # one or none.
+    batch_shape: tuple[int, ...] = ()
+    # Per operand role, where each batch dim (in the output's order) sits in its memory order
+    # (absent: the leading dims). The chunks of a K split read A [m, k] as [m, chunk, k'].
+    batch_at: dict[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+
+    def operand_index(self, role: str, batch: list[ir.Value], idx: list[ir.Value]) -> list[ir.Value]:
+        """The operand's full index: `idx` over its two matrix dims, each of the batch dims'
+        indices `batch` at its place."""
+        out = list(idx)
+        for at, b in sorted(zip(self.batch_at.get(role, range(len(batch))), batch), key=lambda x: x[0]):
+            out.insert(at, b)
+        return out
 
     @property
     def elem_type(self) -> ir.Type:
@@ -161,10 +164,34 @@ def match(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     return p
 
 
-def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
-    root = d.root
-    if len(d.inputs) != 2 or len(root.regions) != 1:
-        return Unmatched(f"{root.name} with {len(d.inputs)} inputs is not a contraction of two operands")
+@dataclasses.dataclass
+class ContractionForm:
+    """A contraction's loops and operands as the dispatch matcher (`match`) and the program-level
+    split of K (ldsopt/matmul/split.py) both read them."""
+
+    dims: list[list[int]]                        # per operand (inputs, output) its loops, memory order
+    k: int                                       # the reduced loop
+    batches: tuple[int, ...]                     # the batch loops (the output's leading dims)
+    roles: dict[str, tuple[int, tuple[str, ...]]]  # "A" / "B": (input position, its dims but b, memory order)
+    batch_at: dict[str, tuple[int, ...]]         # an input's batch dims' positions where not leading
+    sizes: dict[str, int]                        # "b" (1 without batch), "m", "n", "k"
+    out_type: str                                # the result's element type
+    shape: tuple[int, ...]                       # the result's
+
+    @property
+    def rounded(self) -> bool:
+        return self.out_type in ROUNDED_RESULTS
+
+    @property
+    def batch_shape(self) -> tuple[int, ...]:
+        """MatmulProblem.batch_shape."""
+        return tuple(self.shape[:len(self.batches)]) if len(self.batches) > 1 else ()
+
+
+def contraction_form(root: ir.Operation) -> ContractionForm | Unmatched:
+    """`root` read as a (batch) matmul (passes/matmul_lds.py's contract, its init aside)."""
+    if len(root.operands) != 3 or len(root.regions) != 1:
+        return Unmatched(f"{root.name} with {len(root.operands) - 1} inputs is not a contraction of two operands")
     # The contraction's own operand types (a prologue's result, not what it loads).
     types = [str(ir.RankedTensorType(v.type).element_type) for v in list(root.operands)[:2]]
     result_type = ir.RankedTensorType(root.results[0].type)
@@ -182,40 +209,52 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     out = dims[2]
     # The output names the loops: its dims are (b?, m, n) in memory order, in whatever order
     # the loops run (a generic's loops may be permuted); k is the one loop it does not index.
-    if n_loops not in (3, 4) or len(set(out)) != n_loops - 1:
+    if n_loops not in (3, 4, 5) or len(set(out)) != n_loops - 1:
         return Unmatched("not a (batch) matmul: the output is not (b?, m, n) with one reduced loop k")
     (k,) = set(range(n_loops)) - set(out)
     if "iterator_types" in root.attributes and \
             ["reduction" in str(it) for it in root.attributes["iterator_types"]] != [x == k for x in range(n_loops)]:
         return Unmatched("not a (batch) matmul: the loops are not (b?, m, n) parallel and k reduced")
-    batched = n_loops == 4
+    batches = tuple(out[:-2])
     names = {out[-2]: "m", out[-1]: "n", k: "k"}
-    if batched:
-        names[out[0]] = "b"
-    roles = {}
+    roles, batch_at = {}, {}
     for pos, ds in enumerate(dims[:2]):
-        if batched and (not ds or ds[0] != out[0]):
-            return Unmatched("an operand does not have the batch dim first")
-        mem = tuple(names[x] for x in (ds[1:] if batched else ds))
+        if any(b not in ds for b in batches):
+            return Unmatched("an operand does not have the batch dim")
+        mem = tuple(names.get(x, "b") for x in ds if x not in batches)
         if len(mem) != 2 or "k" not in mem or len(set(mem)) != 2 or "b" in mem:
             return Unmatched("an operand is not an (m, k) or (k, n) matrix in some order")
-        roles["A" if "m" in mem else "B"] = (pos, mem)
+        role = "A" if "m" in mem else "B"
+        roles[role] = (pos, mem)
+        at = tuple(ds.index(b) for b in batches)
+        if at != tuple(range(len(batches))):
+            batch_at[role] = at
     if set(roles) != {"A", "B"}:
         return Unmatched("the operands are not one (m, k) and one (k, n) matrix")
     if not _is_mul_add_body(root, "f32" if out_type in ROUNDED_RESULTS else out_type):
         return Unmatched("the body is not a multiply-add (of operands extended to f32)" if out_type == "f32" else
                          "the body is not a multiply-add of operands sign-extended to i32 (extsi, muli, addi)")
-    init = _init_of(root, out_type == "i32")
+    shape = list(result_type.shape)
+    a_pos = roles["A"][0]
+    k_size = list(ir.RankedTensorType(root.operands[a_pos].type).shape)[dims[a_pos].index(k)]
+    sizes = {"b": math.prod(shape[:-2]), "m": shape[-2], "n": shape[-1], "k": k_size}
+    return ContractionForm(dims, k, batches, roles, batch_at, sizes, out_type, tuple(shape))
+
+
+def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
+    root = d.root
+    if len(d.inputs) != 2:
+        return Unmatched(f"{root.name} with {len(d.inputs)} inputs is not a contraction of two operands")
+    f = contraction_form(root)
+    if not f:
+        return f
+    init = _init_of(root, f.out_type == "i32")
     if init is None:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
-    shape = list(result_type.shape)
-    a_pos, a_mem = roles["A"]
-    k_size = list(ir.RankedTensorType(root.operands[a_pos].type).shape)[(1 if batched else 0) + a_mem.index("k")]
-    sizes = {"b": shape[0] if batched else 1, "m": shape[-2], "n": shape[-1], "k": k_size}
-    return MatmulProblem(sizes, {r: d.inputs[pos] for r, (pos, _) in roles.items()},
-                         {r: mem for r, (_, mem) in roles.items()}, batched, init, d.output, d.epilogue,
-                         {r: d.prologues[pos] for r, (pos, _) in roles.items() if pos in d.prologues},
-                         out_type in ROUNDED_RESULTS)
+    return MatmulProblem(f.sizes, {r: d.inputs[pos] for r, (pos, _) in f.roles.items()},
+                         {r: mem for r, (_, mem) in f.roles.items()}, bool(f.batches), init, d.output, d.epilogue,
+                         {r: d.prologues[pos] for r, (pos, _) in f.roles.items() if pos in d.prologues},
+                         f.rounded, f.batch_shape, f.batch_at)
 
 
 def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch | Unmatched:
@@ -267,27 +306,6 @@ def _reduces(op: ir.Operation) -> bool:
     return any("reduction" in str(it) for it in op.attributes["iterator_types"])
 
 
-def _loaded_projections(g: Graph, op: ir.Operation, skip: ir.Value | None,
-                        fused: str) -> list[tuple[Binding, tuple[int, ...]] | None] | Unmatched:
-    """Per input of elementwise `op`: None for `skip`, else its loaded binding and the
-    loops it reads (an ascending projection)."""
-    maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
-    inputs = []
-    for v, m in zip(list(op.operands)[:len(maps) - 1], maps):
-        if skip is not None and v == skip:
-            inputs.append(None)
-            continue
-        b, dims = g.binding_of(v), map_dims(m)
-        if b is None:
-            return Unmatched(f"{fused}: an input of the {'consumer' if skip else 'producer'} is not a "
-                             "whole-tensor load of a binding")
-        if dims is None or dims != sorted(set(dims)):
-            return Unmatched(f"{fused}: the {'consumer' if skip else 'producer'} reads a binding through {m}; "
-                             "takes ascending projections")
-        inputs.append((b, tuple(dims)))
-    return inputs
-
-
 def _prologue(g: Graph, root: ir.Operation, pro: ir.Operation) -> tuple[int, Prologue] | Unmatched:
     """(root input position, prologue) of an all-parallel elementwise linalg.generic whose one
     result is used only as that input of the root, written through the identity map (in the
@@ -310,7 +328,7 @@ def _prologue(g: Graph, root: ir.Operation, pro: ir.Operation) -> tuple[int, Pro
         return Unmatched(f"{fused}: the producer is not all-parallel over its result, written in its loops' order")
     if not body_is_elementwise(pro):
         return Unmatched(f"{fused}: the producer's body is not arith/math ops on its inputs")
-    inputs = _loaded_projections(g, pro, None, fused)
+    inputs = loaded_projections(g, pro, None, fused)
     if not isinstance(inputs, list):
         return inputs
     if not inputs:
@@ -319,38 +337,19 @@ def _prologue(g: Graph, root: ir.Operation, pro: ir.Operation) -> tuple[int, Pro
 
 
 def _epilogue(g: Graph, root: ir.Operation, epi: ir.Operation) -> Epilogue | Unmatched:
-    """The epilogue of a root op whose one result feeds only an all-parallel elementwise
-    linalg.generic over its output space, which reads it through the identity map and loaded
-    bindings through ascending projections of the loops (a bias, a residual), and whose
-    result alone is stored, in the loops' order or permuted with n last."""
+    """The root's fused consumer (`epilogue.match_epilogue`) if its result is of a float type and
+    is stored in the loops' order or permuted with n last (the kernel stores vectors along n)."""
+    e = match_epilogue(g, root, epi, "the matmul")
+    if not e:
+        return e
     fused = f"a {root.name} with a fused {epi.name}"
-    if len(root.results) != 1 or len(epi.results) != 1 or epi.name != "linalg.generic":
-        return Unmatched(f"{fused}: takes a matmul followed by one elementwise linalg.generic")
-    result = root.results[0]
-    users = [u.owner for u in result.uses]
-    if len(users) != 1 or users[0] != epi:
-        return Unmatched(f"{fused}: the matmul's result has {len(users)} uses; takes one elementwise consumer")
-    if len(g.stores) != 1 or g.stores[0][0] != epi.results[0]:
-        return Unmatched(f"{fused}: stores {len(g.stores)} results; takes the consumer's one result stored")
-    rank = ir.RankedTensorType(result.type).rank
-    identity = ir.AffineMap.get_identity(rank)
-    maps = [ir.AffineMapAttr(a).value for a in epi.attributes["indexing_maps"]]
-    if any("reduction" in str(it) for it in epi.attributes["iterator_types"]) or maps[0].n_dims != rank:
-        return Unmatched(f"{fused}: the consumer is not all-parallel over the matmul's output")
-    out_dims = map_dims(maps[-1])
-    if out_dims is None or sorted(out_dims) != list(range(rank)) or out_dims[-1] != rank - 1:
-        return Unmatched(f"{fused}: the consumer writes its result through {maps[-1]}; takes permutations "
-                         "that keep n last")
+    if e.out_dims[-1] != len(e.out_dims) - 1:
+        out_map = ir.AffineMapAttr(list(ir.ArrayAttr(epi.attributes["indexing_maps"]))[-1]).value
+        return Unmatched(f"{fused}: the consumer writes its result through {out_map}; takes permutations that "
+                         "keep n last")
     if not isinstance(ir.RankedTensorType(epi.results[0].type).element_type, ir.FloatType):
         return Unmatched(f"{fused}: the consumer's result is not of a float type")
-    if not body_is_elementwise(epi):
-        return Unmatched(f"{fused}: the consumer's body is not arith/math ops on its inputs")
-    if any(v == result and m != identity for v, m in zip(epi.operands, maps)):
-        return Unmatched(f"{fused}: the consumer reads the matmul's result through a non-identity map")
-    inputs = _loaded_projections(g, epi, result, fused)
-    if not isinstance(inputs, list):
-        return inputs
-    return Epilogue(epi, inputs, tuple(out_dims))
+    return e
 
 
 def matches(module: ir.Operation, by: ModulePass | str, prologues: bool = False):

@@ -142,14 +142,18 @@ class PlanOptions(ModulePass):
         """LDS bytes one workgroup may take at these options' `occupancy`."""
         return tgt.lds_budget(self.occupancy(tgt))
 
+    def options_choice(self, tgt: target_model.Target) -> PlanChoice:
+        """The plan choice of these options on `tgt` (no recorded plan)."""
+        tilings = CUDA_TILINGS if tgt.backend == "cuda" and not self.tiles else parse_tilings(self.tiles)
+        return PlanChoice(tilings, self.mma, self.k_pack, self.stages, self.occupancy(tgt), self.k_bytes)
+
     def choice(self, d: Dispatch, tgt: target_model.Target) -> PlanChoice:
         """The dispatch's plan choice: the one recorded on its root op if a pass recorded one
         (an option of this pass not at its default that contradicts it is a located error),
         else these options'."""
         recorded = recorded_plan(d, self.NAME)
         if recorded is None:
-            tilings = CUDA_TILINGS if tgt.backend == "cuda" and not self.tiles else parse_tilings(self.tiles)
-            return PlanChoice(tilings, self.mma, self.k_pack, self.stages, self.occupancy(tgt), self.k_bytes)
+            return self.options_choice(tgt)
         rec, by = recorded
         (t,) = rec.tilings
         agrees = {"tiles": t in parse_tilings(self.tiles), "mma": self.mma == rec.mma,

@@ -443,6 +443,12 @@ BERT_MATMULS = tuple(
                                            (12, 512, 64, 512, "kn", ()))
     for epi in (*epis, "cast"))
 
+# Few output tiles and a long K, f16 with the cast to f16 (and a bias): what ldsopt-split-matmul
+# splits over chunks of K (issue 36: 64x64x8192 took 23 us for its 2 MB on the H200), and M = 16
+# tokens through BERT's FFN down.
+SPLIT_K = tuple(_matmul_epilogue(0, m, n, k, "kn", epi)
+                for m, n, k, epi in ((64, 64, 8192, "cast"), (128, 128, 16384, "cast"), (16, 768, 3072, "bias")))
+
 
 def _sdpa(causal: bool):
     """PyTorch's SDPA on the case's tensors. Its fused kernels (flash, memory-efficient) take
@@ -530,5 +536,6 @@ CASES: tuple[Case, ...] = (
     *(_layernorm(rows, n, "f16") for rows, n in ((16384, 4096), (512, 768))),
     *(_logsumexp(rows, n) for rows, n in ((64, 50257), (4, 1000))),
     *BERT_MATMULS,
+    *SPLIT_K,
     *ATTENTION,
 )

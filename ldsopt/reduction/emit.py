@@ -14,7 +14,7 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 from ldsopt import target as target_model
 from ldsopt.codegen.combining import identity_attr
 from ldsopt.codegen.dispatch import Binding, Dispatch, Graph
-from ldsopt.codegen.elementwise import vectorize_body
+from ldsopt.codegen.elementwise import clone_body, vectorize_body
 from ldsopt.codegen.kernel import Kernel, read_vector, write_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
@@ -208,6 +208,8 @@ class ReductionKernel(DistributedKernel):
             self.inputs = [b.memref() for b in d.inputs]
             self.output = d.output.memref()
             self.init = self.red.init.memref() if isinstance(self.red.init, Binding) else self.red.init
+            epilogue = getattr(d, "epilogue", None)
+            self.epilogue_mem = [None if x is None else x[0].memref() for x in epilogue.inputs] if epilogue else []
             self._threads()
             if plan.subgroups_r > 1:
                 self.lds = self._lds_partials(self.red.acc_type, self.lds_pad)
@@ -288,8 +290,18 @@ class ReductionKernel(DistributedKernel):
 
     def _store_output(self, index: ir.Value, value: ir.Value) -> None:
         """Combines `value` with the initial value of output `index` (numbered in the inputs'
-        order of the kept dims) and stores it, where the output's own dim order puts it."""
+        order of the kept dims) and stores it, where the output's own dim order puts it; with
+        a fused consumer (ReductionDispatch.epilogue), stores the consumer's result instead."""
         coords = self.k.delinearize(index, self.out_sizes) if self.out_sizes else []
         coords = [coords[i] for i in self.red.out_order]
         init = memref.load(self.init, coords) if isinstance(self.red.init, Binding) else self.init
-        memref.store(self.combine(value, init), self.output, coords)
+        total = self.combine(value, init)
+        epilogue = getattr(self.d, "epilogue", None)
+        if epilogue is None:
+            memref.store(total, self.output, coords)
+            return
+        # The fused consumer's body on the total and its other inputs at the same output.
+        args = [total if x is None else memref.load(mem, [coords[i] for i in x[1]])
+                for x, mem in zip(epilogue.inputs, self.epilogue_mem)]
+        (result,) = clone_body(epilogue.op, args, None)
+        memref.store(result, self.output, [coords[i] for i in epilogue.out_dims])

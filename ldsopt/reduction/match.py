@@ -2,7 +2,10 @@
 states the contract): a `linalg.generic` with reduction iterators or a `linalg.reduce` whose
 inputs read the whole iteration space through one permutation, whose body ends in one
 combining op of the output and a value of the inputs, and whose output starts as a fill or a
-loaded tensor (`match_reduction`, `Reduction`)."""
+loaded tensor (`match_reduction`, `Reduction`), alone in its dispatch or followed by a fused
+elementwise consumer that ldsopt.reduction.fused_rows does not read as rows
+(`analyze_reduction`: the sum of ldsopt-split-matmul's partials with the matmul's bias and
+cast)."""
 
 from __future__ import annotations
 
@@ -11,9 +14,12 @@ import dataclasses
 from iree.compiler import ir
 
 from ldsopt.codegen.combining import combining_op
-from ldsopt.codegen.dispatch import Binding, load_binding
+from ldsopt.codegen.dispatch import Binding, Dispatch, analyze, analyze_graph, load_binding
+from ldsopt.codegen.epilogue import Epilogue, match_epilogue
 from ldsopt.codegen.elementwise import map_dims
 from ldsopt.ir_types import element_bits
+from ldsopt.reduction import fused_rows
+from ldsopt.remarks import Unmatched
 
 
 @dataclasses.dataclass
@@ -80,3 +86,30 @@ def match_reduction(root: ir.Operation) -> Reduction | None:
     if combine is None or init is None:
         return None
     return Reduction(tuple(ir.RankedTensorType(root.operands[0].type).shape), *dims, combine, init)
+
+
+@dataclasses.dataclass
+class ReductionDispatch(Dispatch):
+    """A reduction's dispatch; `output` is where the epilogue's result is stored where it has one."""
+
+    epilogue: Epilogue | None = None
+
+
+def analyze_reduction(func: ir.Operation, roots: tuple[str, ...]) -> ReductionDispatch | Unmatched:
+    """The dispatch of one root op (ldsopt.dispatch.analyze), or of a root with reduction
+    iterators followed by one fused elementwise consumer (`epilogue.match_epilogue`) where
+    ldsopt.reduction.fused_rows does not take the two as rows (its kernel does that case)."""
+    single = analyze(func, roots)
+    if single:
+        return ReductionDispatch(**{f.name: getattr(single, f.name) for f in dataclasses.fields(Dispatch)})
+    g = analyze_graph(func, roots)
+    if not g or len(g.ops) != 2 or fused_rows.match_rows(g):
+        return single
+    root, epi = g.ops
+    epilogue = match_epilogue(g, root, epi, "the reduction")
+    if not epilogue:
+        return epilogue
+    inputs = [g.binding_of(v) for v in list(root.operands)[:len(root.operands) - 1]]
+    if None in inputs:
+        return Unmatched(f"an input of {root.name} is not a whole-tensor load of a binding")
+    return ReductionDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, epilogue)

@@ -1,5 +1,6 @@
 """Shared helpers for end-to-end tests: run lds-run as a user would and read its verdict."""
 
+import concurrent.futures
 import os
 import subprocess
 import sys
@@ -33,3 +34,28 @@ def run_program(tmp_path):
         return out
 
     return run
+
+
+def _report(path: str, program_pipeline: str | None, *args: str) -> tuple[int, str]:
+    if program_pipeline is not None:
+        args += ("--program-pipeline", program_pipeline)
+    proc = lds_run(path, *args)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+@pytest.fixture(scope="module")
+def start_runs(request):
+    """`start_runs(test_name, {key: (program path, --program-pipeline or None, lds-run args)})`
+    starts, two at a time (this machine has 2 cores and a run mostly waits on iree-compile and
+    iree-run-module), the runs of the keys whose `test_name` test is selected (parametrized by
+    a case whose first item is the key), and returns {key: future of (exit status, report)}."""
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+
+    def start(test_name: str, runs: dict) -> dict:
+        selected = {item.callspec.params["case"][0] for item in request.session.items
+                    if getattr(item, "originalname", None) == test_name}
+        return {key: pool.submit(_report, str(path), pp, *args) for key, (path, pp, args) in runs.items()
+                if key in selected}
+
+    yield start
+    pool.shutdown(cancel_futures=True)

@@ -2,13 +2,11 @@
 splits in two run on lavapipe as two dispatches, both lowered by ldsopt-vector-distribute,
 and are checked against the unsplit program on llvm-cpu; one compiles for gfx942.
 
-Programs run two at a time (this machine has 2 cores and each run mostly waits on
-iree-compile / iree-run-module): a module fixture starts the selected ones in a pool.
+The selected programs start at once, two at a time (conftest.py's `start_runs`).
 """
 
 from __future__ import annotations
 
-import concurrent.futures
 import os
 import pathlib
 import re
@@ -43,14 +41,10 @@ def _run(name: str, program_pipeline: str | None, *extra: str) -> tuple[int, str
 
 
 @pytest.fixture(scope="module")
-def results(request):
-    """Starts every selected case in a pool of two; {program: future of (rc, report)}."""
-    selected = {item.callspec.params["case"][0] for item in request.session.items
-                if getattr(item, "originalname", None) == "test_split_on_lavapipe"}
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=2)
-    futures = {name: pool.submit(_run, name, pp, "--target", "lavapipe") for name, pp in CASES if name in selected}
-    yield futures
-    pool.shutdown(cancel_futures=True)
+def results(start_runs):
+    return start_runs("test_split_on_lavapipe", {name: (PROGRAMS / f"{name}.mlir", pp, ("--require-ldsopt", *TOLERANCE,
+                                                                                         "--target", "lavapipe"))
+                                                 for name, pp in CASES})
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
