@@ -18,4 +18,5 @@ PASSES = {
     "ldsopt-raise-attention": "ldsopt.passes.raise_attention:RaiseAttention",
     "ldsopt-split-attention": "ldsopt.passes.split_attention:SplitAttention",
     "ldsopt-split-matmul": "ldsopt.passes.split_matmul:SplitMatmul",
+    "ldsopt-fuse-projections": "ldsopt.passes.fuse_projections:FuseProjections",
 }

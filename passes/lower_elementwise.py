@@ -29,6 +29,7 @@ pipeline, on the ops it knows, not on this kernel's vectors.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 from iree.compiler import ir
@@ -36,7 +37,7 @@ from iree.compiler.dialects import arith, memref, scf, vector
 
 from ldsopt import remarks
 from ldsopt import target as target_model
-from ldsopt.codegen.dispatch import Dispatch
+from ldsopt.codegen.dispatch import Dispatch, analyze, slice_layout
 from ldsopt.codegen.elementwise import body_is_elementwise, collapse_groups, collapsed_view, map_dims, vectorize_body
 from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import Kernel, matched_dispatches, read_vector, write_vector
@@ -76,6 +77,23 @@ def _match(d: Dispatch) -> list[list[int]] | Unmatched:
     return dims if body_is_elementwise(d.root) else Unmatched("its body is not elementwise arith/math ops")
 
 
+def _slice_facts(d: Dispatch, dims: list[list[int]], shape: list[int]) -> tuple[frozenset[int], int]:
+    """For the operands that are slices of a binding: the output dims a collapsed group must
+    not join to the dim before (the slice's rows are not contiguous there), and the gcd of
+    their offsets and outer strides, in elements (0 without slices)."""
+    breaks, aligned = set(), 0
+    for b, od in zip(d.inputs, dims):
+        layout = slice_layout(b)
+        if layout is None:
+            continue
+        offset, strides = layout
+        aligned = math.gcd(aligned, offset, *strides[:-1])
+        for j in range(len(od) - 1):
+            if strides[j] != strides[j + 1] * shape[od[j + 1]]:
+                breaks.add(od[j + 1])
+    return frozenset(breaks), aligned
+
+
 def _element_types(d: Dispatch) -> set[str]:
     """The element types the dispatch computes in: its operands' and its body's values."""
     types = [b.tensor_type.element_type for b in d.inputs + [d.output]]
@@ -93,7 +111,8 @@ class LowerElementwise(ModulePass):
     max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)", min=1)
 
     def run(self, module: ir.Operation) -> None:
-        for d, dims, tgt in matched_dispatches(module, ("linalg.generic",), _match, self):
+        for d, dims, tgt in matched_dispatches(module, ("linalg.generic",), _match, self,
+                                               functools.partial(analyze, slices=True)):
             foreign = sorted(t for t in _element_types(d) if not tgt.computes(t))
             if foreign:
                 remarks.missed(d.func, self.NAME, f"computes in {', '.join(foreign)}, which the target does not "
@@ -104,10 +123,12 @@ class LowerElementwise(ModulePass):
     def _lower(self, d: Dispatch, dims: list[list[int]], tgt: target_model.Target) -> None:
         out_type = d.output.tensor_type
         shape = list(out_type.shape)
-        groups = collapse_groups(shape, dims)
+        breaks, aligned = _slice_facts(d, dims, shape)
+        groups = collapse_groups(shape, dims, breaks)
         cshape = [math.prod(shape[i] for i in g) for g in groups]
         vmax = min(tgt.vector_elems(element_bits(b.tensor_type.element_type)) for b in d.inputs + [d.output])
-        v = math.gcd(cshape[-1], 1 << (vmax.bit_length() - 1))  # power of two dividing the row
+        # A power of two dividing the row, and the slices' offsets and row strides (aligned vectors).
+        v = math.gcd(cshape[-1], aligned, 1 << (vmax.bit_length() - 1))
         n_items = math.prod(cshape) // v
         wg = self.workgroup_size
         n_wg = max(1, min(math.ceil(n_items / wg), self.max_workgroups, tgt.max_workgroup_counts[0]))

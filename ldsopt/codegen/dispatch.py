@@ -219,10 +219,11 @@ def _binding_of_store(op: ir.Operation) -> tuple[ir.Value, Binding] | None:
     return None
 
 
-def analyze(func: ir.Operation, root_names: tuple[str, ...]) -> Dispatch | Unmatched:
-    """Matches a dispatch made of whole-tensor loads, one root op of `root_names` (plus
-    tensor.empty / linalg.fill feeding its inits) and one whole-tensor store of its result.
-    Anything else (several roots, dynamic shapes, partial slices) is Unmatched, with why."""
+def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = False) -> Dispatch | Unmatched:
+    """Matches a dispatch made of whole-tensor loads (`slices`: or loads of static slices),
+    one root op of `root_names` (plus tensor.empty / linalg.fill feeding its inits) and one
+    whole-tensor store of its result. Anything else (several roots, dynamic shapes, other
+    slices) is Unmatched, with why."""
     block = func.regions[0].blocks[0]
     ops = [o.operation for o in block.operations][:-1]  # Operation, not OpView: FuncOp.name is its symbol
     loads: list[tuple[ir.Operation, Binding]] = []
@@ -230,14 +231,14 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...]) -> Dispatch | Unmat
     takes = " or ".join(root_names)
     for op in ops:
         name = op.name
-        b = _binding_of_load(op)
+        b = _binding_of_load(op, slices)
         if b is not None:
             loads.append((op, b))
         elif name in root_names:
             roots.append(op)
         elif name in ("iree_codegen.store_to_buffer", "iree_tensor_ext.dispatch.tensor.store"):
             stores.append(op)
-        elif name in _PLUMBING:
+        elif name in _PLUMBING or (slices and name == "memref.subview"):
             continue
         elif name.endswith("dispatch.tensor.load"):
             return Unmatched("reads part of a binding (a tensor slice), not whole tensors")

@@ -41,9 +41,10 @@ def body_is_elementwise(root: ir.Operation) -> bool:
         all(len(op.regions) == 0 for op in block.operations)
 
 
-def collapse_groups(shape: list[int], operand_dims: list[list[int]]) -> list[list[int]]:
+def collapse_groups(shape: list[int], operand_dims: list[list[int]], breaks: frozenset[int] = frozenset()) -> list[list[int]]:
     """Groups of consecutive dims d, d+1 that every operand lacks both of, or has both of
-    with d+1 right after d in its memory order (so the group is contiguous in memory)."""
+    with d+1 right after d in its memory order (so the group is contiguous in memory), but
+    for d + 1 in `breaks` (an operand that is a slice leaves a gap there)."""
     def joins(d: int, dims: list[int]) -> bool:
         if d not in dims and d + 1 not in dims:
             return True
@@ -51,7 +52,7 @@ def collapse_groups(shape: list[int], operand_dims: list[list[int]]) -> list[lis
 
     groups: list[list[int]] = []
     for d in range(len(shape)):
-        if groups and all(joins(d - 1, dims) for dims in operand_dims):
+        if groups and d not in breaks and all(joins(d - 1, dims) for dims in operand_dims):
             groups[-1].append(d)
         else:
             groups.append([d])
@@ -72,11 +73,11 @@ def collapsed_view(buf: ir.Value, groups: list[list[int]], shape: list[int]) -> 
     new_shape = [math.prod(shape[i] for i in g) for g in groups]
     layout = None
     if isinstance(mtype.layout, ir.StridedLayoutAttr):
-        # A binding at an offset (a weight inside a parameter archive's buffer): the
-        # collapsed view keeps the offset; its groups are contiguous, so its strides are
-        # the row-major ones of its shape.
-        strides = [math.prod(new_shape[i + 1:]) for i in range(len(new_shape))]
-        layout = ir.StridedLayoutAttr.get(ir.StridedLayoutAttr(mtype.layout).offset, strides)
+        # A binding at an offset (a weight inside a parameter archive's buffer) or a slice of
+        # one: the collapsed view keeps the offset; each group is contiguous, so its stride
+        # is its innermost dim's.
+        strides, _ = mtype.get_strides_and_offset()
+        layout = ir.StridedLayoutAttr.get(ir.StridedLayoutAttr(mtype.layout).offset, [strides[r[-1]] for r in reassoc])
     rtype = ir.MemRefType.get(new_shape, mtype.element_type, layout=layout, memory_space=mtype.memory_space)
     attr = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), i) for i in r])
                              for r in reassoc])

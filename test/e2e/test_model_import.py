@@ -55,6 +55,12 @@ def test_suite_model_runs(models, model, lds_run):
         attention = [lines[i] for i in dispatches if "_attention_" in lines[i]]
         assert len(attention) == 1 and attention[0].endswith(": ldsopt: ldsopt-attention"), lines
         assert lowered == len(dispatches), lines
+        # Q, K and V (width 32) are one matmul (ldsopt-fuse-projections), its slices read in
+        # place by the attention: no copy, no cast or bias dispatch of their own.
+        qkv = [lines[i] for i in dispatches if "_batch_matmul_1x16x96x32_" in lines[i]]
+        assert len(qkv) == 1 and not [lines[i] for i in dispatches if "memcpy" in lines[i]], lines
+    if model == "encoder_layer_small_f32":
+        assert len(dispatches) == 6, lines  # QKV, attention, O, layer norm, FFN up, FFN down
 
 
 def test_f16_encoder_attention_is_one_dispatch(suite, tmp_path, lds_run):
@@ -68,15 +74,16 @@ def test_f16_encoder_attention_is_one_dispatch(suite, tmp_path, lds_run):
 
 
 def test_f16_encoder_casts_join_their_matmuls(suite, tmp_path):
-    """The f16 encoder layer's projections compute in f32 and cast to f16 before their bias:
-    the dispatch formation with IREE's early truncation fusion (driver.FORMATIONS) forms one
-    dispatch fewer (no dispatch of a cast alone), every one ldsopt's, so it is the one taken."""
+    """The f16 encoder layer's projections, left apart (no ldsopt-fuse-projections, as where
+    the weights are arguments), compute in f32 and cast to f16 before their bias: the dispatch
+    formation with IREE's early truncation fusion (driver.FORMATIONS) forms one dispatch fewer
+    (no dispatch of a cast alone), every one ldsopt's, so it is the one taken."""
     from ldsopt import target
     from ldsopt.run import driver
 
     suite.main([str(tmp_path), "--dtype", "f16"])
     text = driver.read_source(str(tmp_path / "encoder_layer_small_f16.onnx"))
-    program = driver.apply_program_pipeline(text, driver.PROGRAM_PIPELINE, "lavapipe")
+    program = driver.apply_program_pipeline(text, "builtin.module(ldsopt-raise-attention)", "lavapipe")
     flags, _, report = driver.form_dispatches(program, target.known("lavapipe"), str(tmp_path), driver.DEFAULT_PIPELINE)
     assert set(driver.EARLY_TRUNC_FUSION) <= set(flags), flags
     assert all(d["passes"] for d in report), report

@@ -1,0 +1,338 @@
+"""Projections of one input fused into one matmul, on tensors, before IREE forms dispatches: the
+library of ldsopt-fuse-projections (passes/fuse_projections.py states the contract).
+
+- `groups` finds the contractions of a function that read one left operand (A) with constant
+  right operands (weights: computed from constants alone, as IREE evaluates them when it
+  compiles) of one form, and the chain of elementwise consumers they have alike (a cast, a
+  bias): a `Group` of `Member`s;
+- `rewrite` replaces a group by one contraction of the weights concatenated along N, the
+  consumers applied once on the wide result (their per-N operands, such as the biases,
+  concatenated too), and each member's result a slice of it along N.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from iree.compiler import ir
+from iree.compiler.dialects import linalg, tensor
+
+from ldsopt.codegen.elementwise import map_dims
+from ldsopt.matmul.match import contraction_form
+
+# Ops that compute a constant from constants (IREE's const-eval folds them at compile time).
+_CONSTANT_OPS = ("arith.constant", "tensor.empty", "linalg.generic", "linalg.broadcast", "linalg.transpose",
+                 "linalg.fill", "linalg.copy", "tensor.expand_shape", "tensor.collapse_shape")
+
+
+def _producer(v: ir.Value) -> ir.Operation | None:
+    return v.owner.operation if isinstance(v, ir.OpResult) else None
+
+
+def is_constant(v: ir.Value) -> bool:
+    """`v` is computed from constants alone (an immutable global's load counts as one)."""
+    op = _producer(v)
+    if op is None:
+        return False
+    if op.name == "util.global.load":
+        return "is_immutable" in op.attributes
+    return op.name in _CONSTANT_OPS and all(is_constant(x) for x in op.operands)
+
+
+def _same_body(a: ir.Operation, b: ir.Operation) -> bool:
+    """The two ops' single-block regions compute alike: op by op, the same names, attributes and
+    result types, each operand the same block argument, the result of the same earlier op, or
+    the same value defined outside."""
+    if len(a.regions) != len(b.regions):
+        return False
+    for ra, rb in zip(a.regions, b.regions):
+        ba, bb = ra.blocks[0], rb.blocks[0]
+        if [str(x.type) for x in ba.arguments] != [str(x.type) for x in bb.arguments]:
+            return False
+        ops_a, ops_b = [o.operation for o in ba.operations], [o.operation for o in bb.operations]
+        if len(ops_a) != len(ops_b):
+            return False
+        names_a = {("arg", i): x for i, x in enumerate(ba.arguments)}
+        names_b = {("arg", i): x for i, x in enumerate(bb.arguments)}
+
+        def name(v: ir.Value, names: dict) -> tuple | ir.Value:
+            return next((k for k, x in names.items() if x == v), v)  # an outside value: itself
+
+        for i, (p, q) in enumerate(zip(ops_a, ops_b)):
+            if p.name != q.name or [str(r.type) for r in p.results] != [str(r.type) for r in q.results] or \
+                    _attributes(p) != _attributes(q) or len(p.operands) != len(q.operands):
+                return False
+            for u, w in zip(p.operands, q.operands):
+                nu, nw = name(u, names_a), name(w, names_b)
+                if (nu != nw) if isinstance(nu, tuple) else (isinstance(nw, tuple) or u != w):
+                    return False
+            names_a.update({("op", i, j): r for j, r in enumerate(p.results)})
+            names_b.update({("op", i, j): r for j, r in enumerate(q.results)})
+    return True
+
+
+def _attributes(op: ir.Operation) -> list[tuple[str, str]]:
+    return sorted((n, str(op.attributes[n])) for n in op.attributes)
+
+
+def _same_scalar(a: ir.Value, b: ir.Value) -> bool:
+    """One value, or two constants of one value."""
+    if a == b:
+        return True
+    pa, pb = _producer(a), _producer(b)
+    return pa is not None and pb is not None and pa.name == pb.name == "arith.constant" and \
+        _attributes(pa) == _attributes(pb)
+
+
+@dataclasses.dataclass
+class Step:
+    """One elementwise consumer of a member's chain: the generic, the position of the chain's
+    value among its inputs, and per other input whether it is read along N (concatenated)."""
+
+    op: ir.Operation
+    chain_at: int
+    along_n: dict[int, bool]
+
+
+def _step(v: ir.Value) -> Step | None:
+    """The elementwise consumer of `v` a fused chain can carry: `v`'s one use, an all-parallel
+    `linalg.generic` of one result that reads `v` in its own order, writes into an empty tensor
+    of its shape, and reads its other inputs, constants, through projections that hold N (the
+    last loop) last or not at all."""
+    uses = list(v.uses)
+    if len(uses) != 1:
+        return None
+    op = uses[0].owner.operation
+    if op.name != "linalg.generic" or len(op.results) != 1 or \
+            any("reduction" in str(it) for it in op.attributes["iterator_types"]):
+        return None
+    inputs, (out,) = list(op.operands)[:-1], list(op.operands)[-1:]
+    maps = [map_dims(ir.AffineMapAttr(m).value) for m in op.attributes["indexing_maps"]]
+    rank = ir.RankedTensorType(v.type).rank
+    identity = list(range(rank))
+    at = [i for i, x in enumerate(inputs) if x == v]
+    empty = _producer(out)
+    if len(at) != 1 or maps[at[0]] != identity or maps[-1] != identity or empty is None or empty.name != "tensor.empty":
+        return None
+    along = {}
+    for i, x in enumerate(inputs):
+        if i == at[0]:
+            continue
+        if maps[i] is None or not is_constant(x):
+            return None
+        if rank - 1 in maps[i] and maps[i][-1] != rank - 1:
+            return None
+        along[i] = rank - 1 in maps[i]
+    return Step(op, at[0], along)
+
+
+@dataclasses.dataclass
+class Member:
+    op: ir.Operation        # the contraction
+    b_at: int               # its weights' operand position
+    b_n_dim: int            # the weights' dim along N
+    steps: list[Step]       # its chain of consumers, as far as the group shares it
+
+    @property
+    def n(self) -> int:
+        return ir.RankedTensorType(self.op.results[0].type).shape[-1]
+
+    @property
+    def result(self) -> ir.Value:
+        return (self.steps[-1].op if self.steps else self.op).results[0]
+
+
+@dataclasses.dataclass
+class Group:
+    members: list[Member]
+
+
+def _fill_value(v: ir.Value) -> ir.Value | None:
+    op = _producer(v)
+    return op.operands[0] if op is not None and op.name == "linalg.fill" else None
+
+
+def _member(op: ir.Operation) -> Member | None:
+    """`op` as a projection: a contraction (ldsopt-matmul-lds's forms) from a fill, with constant
+    weights, and its chain of elementwise consumers."""
+    form = contraction_form(op)
+    if not form or len(op.results) != 1 or _fill_value(op.operands[2]) is None:
+        return None
+    b_at, _ = form.roles["B"]
+    if not is_constant(op.operands[b_at]):
+        return None
+    n_loop = form.dims[2][-1]
+    steps, v = [], op.results[0]
+    while (s := _step(v)) is not None:
+        steps.append(s)
+        v = s.op.results[0]
+    return Member(op, b_at, form.dims[b_at].index(n_loop), steps)
+
+
+def _alike(a: Member, b: Member) -> bool:
+    """Two projections of one input that one contraction can compute: the same form, the same
+    weights' shape but along N, the same fill value."""
+    x, y = a.op, b.op
+    a_at = 1 - a.b_at
+    if x.name != y.name or a.b_at != b.b_at or x.operands[a_at] != y.operands[a_at] or \
+            str(x.attributes["indexing_maps"]) != str(y.attributes["indexing_maps"]) or not _same_body(x, y):
+        return False
+    wa, wb = (list(ir.RankedTensorType(m.op.operands[m.b_at].type).shape) for m in (a, b))
+    del wa[a.b_n_dim], wb[b.b_n_dim]
+    return wa == wb and _same_scalar(_fill_value(x.operands[2]), _fill_value(y.operands[2]))
+
+
+def _shared_steps(members: list[Member]) -> int:
+    """How many consumers the members' chains have alike: the same body, the chain's value at
+    the same position, the same inputs read along N, and the same values where not."""
+    count = 0
+    for steps in zip(*(m.steps for m in members)):
+        first = steps[0]
+        if any(s.chain_at != first.chain_at or s.along_n != first.along_n or not _same_body(first.op, s.op)
+               or str(s.op.attributes["indexing_maps"]) != str(first.op.attributes["indexing_maps"])
+               or ir.RankedTensorType(s.op.results[0].type).element_type != ir.RankedTensorType(first.op.results[0].type).element_type
+               or any(not n and s.op.operands[i] != first.op.operands[i] for i, n in s.along_n.items())
+               for s in steps[1:]):
+            break
+        count += 1
+    return count
+
+
+def groups(func: ir.Operation, roots: tuple[str, ...]) -> list[Group]:
+    """The groups of two or more projections of one input in `func`'s body, in program order."""
+    found: list[list[Member]] = []
+    for op in func.regions[0].blocks[0].operations:
+        op = op.operation
+        if op.name not in roots:
+            continue
+        m = _member(op)
+        if m is None:
+            continue
+        for g in found:
+            if _alike(g[0], m):
+                g.append(m)
+                break
+        else:
+            found.append([m])
+    out = []
+    for members in found:
+        if len(members) > 1:
+            shared = _shared_steps(members)
+            for m in members:
+                m.steps = m.steps[:shared]
+            out.append(Group(members))
+    return out
+
+
+def _hoist(v: ir.Value, before: ir.Operation, order: dict[ir.Operation, float]) -> None:
+    """Moves the constant computation of `v` before `before` where it comes later in the block
+    (`order`: the block's ops' positions, kept up to date)."""
+    op = _producer(v)
+    if op is None or order.get(op, -1) < order[before]:
+        return
+    for x in op.operands:
+        _hoist(x, before, order)
+    op.move_before(before)
+    order[op] = order[before] - 0.5
+
+
+def _concat(values: list[ir.Value], dim: int) -> ir.Value:
+    types = [ir.RankedTensorType(v.type) for v in values]
+    shape = list(types[0].shape)
+    shape[dim] = sum(t.shape[dim] for t in types)
+    return tensor.ConcatOp(ir.RankedTensorType.get(shape, types[0].element_type), dim, values).result
+
+
+def _wide(v: ir.Value, n: int) -> ir.Type:
+    t = ir.RankedTensorType(v.type)
+    return ir.RankedTensorType.get([*t.shape[:-1], n], t.element_type)
+
+
+def _split_n(g: Group) -> int | None:
+    """The head size d where every use of every member's result is a `tensor.expand_shape` that
+    splits its last dim alone into [heads, d] (d the same for all), else None."""
+    d = None
+    for m in g.members:
+        uses = [u.owner.operation for u in m.result.uses]
+        if not uses:
+            return None
+        for op in uses:
+            if op.name != "tensor.expand_shape":
+                return None
+            groups = [[ir.IntegerAttr(i).value for i in ir.ArrayAttr(x)] for x in op.attributes["reassociation"]]
+            src, dst = ir.RankedTensorType(m.result.type), ir.RankedTensorType(op.results[0].type)
+            if groups[:-1] != [[i] for i in range(src.rank - 1)] or len(groups[-1]) != 2 or \
+                    d not in (None, dst.shape[-1]):
+                return None
+            d = dst.shape[-1]
+    return d
+
+
+def _expand_last(value: ir.Value, shape: list[int]) -> ir.Value:
+    """`value` with its last dim split in two (a view)."""
+    t = ir.RankedTensorType(value.type)
+    i64 = ir.IntegerType.get_signless(64)
+    groups = [[i] for i in range(t.rank - 1)] + [[t.rank - 1, t.rank]]
+    reassociation = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, i) for i in g]) for g in groups])
+    return tensor.ExpandShapeOp(ir.RankedTensorType.get(shape, t.element_type), value, reassociation, [], shape).result
+
+
+def rewrite(g: Group) -> None:
+    """One contraction for the group, with the shared consumers; each member's result a slice."""
+    m0 = g.members[0]
+    lead = m0.op  # the first in the block (`groups` finds them in order)
+    order = {o.operation: float(i) for i, o in enumerate(lead.parent.regions[0].blocks[0].operations)}
+    width = sum(m.n for m in g.members)
+    for m in g.members:
+        _hoist(m.op.operands[m.b_at], lead, order)
+        for s in m.steps:
+            for i in s.along_n:
+                _hoist(s.op.operands[i], lead, order)
+    with ir.InsertionPoint(lead), lead.location:
+        weights = _concat([m.op.operands[m.b_at] for m in g.members], m0.b_n_dim)
+        init_t = _wide(m0.op.results[0], width)
+        fill = _producer(m0.op.operands[2])
+        empty = tensor.EmptyOp(list(ir.RankedTensorType(init_t).shape), ir.RankedTensorType(init_t).element_type).result
+        init = linalg.fill(fill.operands[0], outs=[empty])
+        wide = m0.op.clone()
+        wide.operands[m0.b_at] = weights
+        wide.operands[2] = init
+        wide.results[0].set_type(init_t)
+        value = wide.results[0]
+        for k, step in enumerate(m0.steps):
+            operands = {step.chain_at: value}
+            for i, along in step.along_n.items():
+                if along:
+                    ins = [m.steps[k].op.operands[i] for m in g.members]
+                    operands[i] = _concat(ins, ir.RankedTensorType(ins[0].type).rank - 1)
+            out_t = ir.RankedTensorType(_wide(step.op.results[0], width))
+            operands[len(step.op.operands) - 1] = tensor.EmptyOp(list(out_t.shape), out_t.element_type).result
+            op = step.op.clone()  # after its new operands
+            for i, x in operands.items():
+                op.operands[i] = x
+            op.results[0].set_type(out_t)
+            value = op.results[0]
+        heads = _split_n(g)
+        if heads is not None:  # slice the heads of the wide result split as the members split theirs
+            d = heads
+            t = ir.RankedTensorType(value.type)
+            value = _expand_last(value, [*t.shape[:-1], width // d, d])
+        offset = 0
+        for m in g.members:
+            targets = [u.owner.operation for u in m.result.uses] if heads is not None else [None]
+            out_t = ir.RankedTensorType(targets[0].results[0].type if heads is not None else m.result.type)
+            along = out_t.rank - 2 if heads is not None else out_t.rank - 1
+            offsets = [0] * out_t.rank
+            offsets[along] = offset
+            piece = tensor.ExtractSliceOp(out_t, value, [], [], [], offsets, list(out_t.shape), [1] * out_t.rank).result
+            for target in targets:
+                (target.results[0] if target is not None else m.result).replace_all_uses_with(piece)
+            offset += out_t.shape[along]
+        for m in g.members:
+            if heads is not None:
+                for u in list(m.result.uses):
+                    u.owner.operation.erase()
+    for m in g.members:
+        for s in reversed(m.steps):
+            s.op.erase()
+        m.op.erase()
