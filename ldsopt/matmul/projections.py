@@ -30,13 +30,27 @@ def _producer(v: ir.Value) -> ir.Operation | None:
 
 
 def is_constant(v: ir.Value) -> bool:
-    """`v` is computed from constants alone (an immutable global's load counts as one)."""
+    """`v` is computed from constants alone (a load of an immutable global, such as a model's
+    weight in a parameter archive, counts as one)."""
     op = _producer(v)
     if op is None:
         return False
     if op.name == "util.global.load":
-        return "is_immutable" in op.attributes
+        return "is_immutable" in op.attributes or _global_is_immutable(op)
     return op.name in _CONSTANT_OPS and all(is_constant(x) for x in op.operands)
+
+
+def _global_is_immutable(load: ir.Operation) -> bool:
+    """The `util.global` a load reads is not mutable (looked up in the top module)."""
+    top = load
+    while top.parent is not None and top.name != "builtin.module":
+        top = top.parent
+    name = ir.FlatSymbolRefAttr(load.attributes["global"]).value
+    try:
+        g = ir.SymbolTable(top)[name]
+    except KeyError:
+        return False
+    return g.operation.name == "util.global" and "is_mutable" not in g.operation.attributes
 
 
 def _same_body(a: ir.Operation, b: ir.Operation) -> bool:

@@ -126,3 +126,40 @@ func.func @not_projections(%x: tensor<16x32xf32>, %y: tensor<16x32xf32>, %w1: te
   %3 = linalg.matmul ins(%y, %c : tensor<16x32xf32>, tensor<32x8xf32>) outs(%a : tensor<16x8xf32>) -> tensor<16x8xf32>
   return %0, %1, %2, %3 : tensor<16x8xf32>, tensor<16x8xf32>, tensor<16x8xf32>, tensor<16x8xf32>
 }
+
+// -----
+
+// Weights in immutable globals (a PyTorch export's parameters), transposed as a Linear reads them:
+// fused (IREE evaluates the concatenation at initialization). A mutable global's are not.
+// CHECK-LABEL: func.func @global_weights
+// CHECK:         %[[W:.+]] = tensor.concat dim(1) %{{.+}}, %{{.+}} : (tensor<32x8xf32>, tensor<32x8xf32>) -> tensor<32x16xf32>
+// CHECK:         linalg.matmul ins(%{{.+}}, %[[W]] : tensor<16x32xf32>, tensor<32x16xf32>)
+// CHECK-LABEL: func.func @mutable_weights
+// CHECK-NOT:     tensor.concat
+util.global private @wa = dense<0.5> : tensor<8x32xf32>
+util.global private @wb = dense<0.25> : tensor<8x32xf32>
+util.global private mutable @wm = dense<0.5> : tensor<32x8xf32>
+func.func @global_weights(%x: tensor<16x32xf32>) -> (tensor<16x8xf32>, tensor<16x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x8xf32>
+  %a = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %et = tensor.empty() : tensor<32x8xf32>
+  %la = util.global.load @wa : tensor<8x32xf32>
+  %ta = linalg.transpose ins(%la : tensor<8x32xf32>) outs(%et : tensor<32x8xf32>) permutation = [1, 0]
+  // expected-remark @+1 {{ldsopt-fuse-projections: 2 projections of one input (N = 8 + 8) fused}}
+  %0 = linalg.matmul ins(%x, %ta : tensor<16x32xf32>, tensor<32x8xf32>) outs(%a : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %lb = util.global.load @wb : tensor<8x32xf32>
+  %tb = linalg.transpose ins(%lb : tensor<8x32xf32>) outs(%et : tensor<32x8xf32>) permutation = [1, 0]
+  %1 = linalg.matmul ins(%x, %tb : tensor<16x32xf32>, tensor<32x8xf32>) outs(%a : tensor<16x8xf32>) -> tensor<16x8xf32>
+  return %0, %1 : tensor<16x8xf32>, tensor<16x8xf32>
+}
+func.func @mutable_weights(%x: tensor<16x32xf32>) -> (tensor<16x8xf32>, tensor<16x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x8xf32>
+  %a = linalg.fill ins(%zero : f32) outs(%e : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %w = util.global.load @wm : tensor<32x8xf32>
+  %c = arith.constant dense<0.5> : tensor<32x8xf32>
+  %0 = linalg.matmul ins(%x, %w : tensor<16x32xf32>, tensor<32x8xf32>) outs(%a : tensor<16x8xf32>) -> tensor<16x8xf32>
+  %1 = linalg.matmul ins(%x, %c : tensor<16x32xf32>, tensor<32x8xf32>) outs(%a : tensor<16x8xf32>) -> tensor<16x8xf32>
+  return %0, %1 : tensor<16x8xf32>, tensor<16x8xf32>
+}
