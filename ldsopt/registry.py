@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import math
 import typing
 from typing import Callable, ClassVar
 
@@ -222,7 +223,10 @@ def _convert_scalar(raw: str, tp):
         if raw in ("false", "0"):
             return False
         raise ValueError(raw)
-    return tp(raw)
+    value = tp(raw)
+    if tp is float and not math.isfinite(value):  # nan passes every bound check
+        raise ValueError(raw)
+    return value
 
 
 # The group under which a package lists its passes: an entry point whose value is a dict

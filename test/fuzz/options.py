@@ -62,6 +62,19 @@ def _int_values(plausible: bool):
                      st.sampled_from(MALFORMED_INTS).map(lambda t: Value(t, "malformed")))
 
 
+IN_FLOATS = ("1", "1.25", "1.5", "2", "4.0")
+RANGE_FLOATS = ("0", "0.5", "-1", "-1e30", "1e300", "1e400", "inf", "-inf", "nan")
+MALFORMED_FLOATS = ("", "abc", "1,5", "0x1p3x", "1.2.3", "--1", "true")
+
+
+def _float_values(plausible: bool):
+    plain = st.sampled_from(IN_FLOATS).map(lambda t: Value(t, "in"))
+    if plausible:
+        return plain
+    return st.one_of(plain, st.sampled_from(RANGE_FLOATS).map(lambda t: Value(t, "range")),
+                     st.sampled_from(MALFORMED_FLOATS).map(lambda t: Value(t, "malformed")))
+
+
 def _bool_values(plausible: bool):
     plain = st.sampled_from(("true", "false", "1", "0")).map(lambda t: Value(t, "in"))
     if plausible:
@@ -112,6 +125,8 @@ def values(type_name: str, default, help_text: str, plausible: bool = False):
         return _int_values(plausible)
     if type_name == "bool":
         return _bool_values(plausible)
+    if type_name == "float":
+        return _float_values(plausible)
     if type_name == "str":
         return _str_values(default, help_text, plausible)
     if type_name.startswith("list<"):

@@ -42,6 +42,8 @@ INPUTS = {
     "ldsopt-attention": ([("attention/attention.mlir", ("lavapipe", "cuda", "gfx942"))], ()),
     "ldsopt-raise-attention": ([("raise_attention/raise_attention.mlir", (None,))], ()),
     "ldsopt-split-attention": ([("split_attention/split_attention.mlir", ("cuda", "lavapipe", None))], ()),
+    "ldsopt-split-matmul": ([("split_matmul/split_matmul.mlir", ("cuda", "lavapipe", None))], ()),
+    "ldsopt-fuse-projections": ([("fuse_projections/fuse_projections.mlir", (None,))], ()),
 }
 
 # Known defects, fixed on branch `robust`: out-of-range option values are not validated (an

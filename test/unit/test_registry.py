@@ -44,6 +44,8 @@ def test_defaults_are_in_range(cls):
     ("ldsopt-preload-transposed", "workgroups-per-cu=0", "option 'workgroups-per-cu'"),
     ("ldsopt-split-reduction", "min-chunk=0", "option 'min-chunk' of pass 'ldsopt-split-reduction' takes >= 1"),
     ("ldsopt-split-matmul", "min-gain=0.5", "option 'min-gain' of pass 'ldsopt-split-matmul' takes >= 1.0"),
+    ("ldsopt-split-matmul", "min-gain=nan", "option 'min-gain' of pass 'ldsopt-split-matmul' expects float, got 'nan'"),
+    ("ldsopt-split-matmul", "min-gain=inf", "expects float, got 'inf'"),
     ("ldsopt-matmul-lds", "tiles=1x1x1", "tile '1x1x1' is not BMxBNxTMxTN"),
     ("ldsopt-matmul-lds", "tiles=8x8x3x1", "TM must divide BM"),
     ("ldsopt-matmul-lds", "stages=1", "option 'stages' of pass 'ldsopt-matmul-lds' takes >= 2; got '1'"),
