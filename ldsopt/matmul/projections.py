@@ -126,6 +126,8 @@ def _step(v: ir.Value) -> Step | None:
     identity = list(range(rank))
     at = [i for i, x in enumerate(inputs) if x == v]
     empty = _producer(out)
+    if not ir.RankedTensorType(op.results[0].type).has_static_shape:
+        return None
     if len(at) != 1 or maps[at[0]] != identity or maps[-1] != identity or empty is None or empty.name != "tensor.empty":
         return None
     along = {}
@@ -169,6 +171,9 @@ def _fill_value(v: ir.Value) -> ir.Value | None:
 def _member(op: ir.Operation) -> Member | None:
     """`op` as a projection: a contraction (ldsopt-matmul-lds's forms) from a fill, with constant
     weights, and its chain of elementwise consumers."""
+    if not all(isinstance(v.type, ir.RankedTensorType) and ir.RankedTensorType(v.type).has_static_shape
+               for v in [*op.operands, *op.results]):
+        return None  # the wide shapes are built from static sizes
     form = contraction_form(op)
     if not form or len(op.results) != 1 or _fill_value(op.operands[2]) is None:
         return None

@@ -163,3 +163,18 @@ func.func @mutable_weights(%x: tensor<16x32xf32>) -> (tensor<16x8xf32>, tensor<1
   %1 = linalg.matmul ins(%x, %c : tensor<16x32xf32>, tensor<32x8xf32>) outs(%a : tensor<16x8xf32>) -> tensor<16x8xf32>
   return %0, %1 : tensor<16x8xf32>, tensor<16x8xf32>
 }
+
+// -----
+
+// Dynamic rows: left alone (the wide product's shape is built from static sizes).
+// CHECK-LABEL: func.func @dynamic_rows
+// CHECK-NOT:     tensor.concat
+func.func @dynamic_rows(%x: tensor<?x32xf32>, %init: tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<?x8xf32>) {
+  %wa = arith.constant dense<0.5> : tensor<32x8xf32>
+  %wb = arith.constant dense<0.25> : tensor<32x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %a = linalg.fill ins(%zero : f32) outs(%init : tensor<?x8xf32>) -> tensor<?x8xf32>
+  %0 = linalg.matmul ins(%x, %wa : tensor<?x32xf32>, tensor<32x8xf32>) outs(%a : tensor<?x8xf32>) -> tensor<?x8xf32>
+  %1 = linalg.matmul ins(%x, %wb : tensor<?x32xf32>, tensor<32x8xf32>) outs(%a : tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %0, %1 : tensor<?x8xf32>, tensor<?x8xf32>
+}
