@@ -45,7 +45,8 @@ from ldsopt.registry import ModulePass
 @dataclasses.dataclass(frozen=True)
 class FuseProjections(ModulePass):
     NAME = "ldsopt-fuse-projections"
-    SUMMARY = "Fuse matmuls of one input by constant weights into one matmul of the concatenated weights (program level)"
+    SUMMARY = ("Fuse matmuls of one input by constant weights into one matmul of the concatenated weights "
+               "(program level)")
 
     def run(self, module: ir.Operation) -> None:
         for func in program_ops(module, ("func.func",)):

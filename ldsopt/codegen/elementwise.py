@@ -41,7 +41,8 @@ def body_is_elementwise(root: ir.Operation) -> bool:
         all(len(op.regions) == 0 for op in block.operations)
 
 
-def collapse_groups(shape: list[int], operand_dims: list[list[int]], breaks: frozenset[int] = frozenset()) -> list[list[int]]:
+def collapse_groups(shape: list[int], operand_dims: list[list[int]],
+                    breaks: frozenset[int] = frozenset()) -> list[list[int]]:
     """Groups of consecutive dims d, d+1 that every operand lacks both of, or has both of
     with d+1 right after d in its memory order (so the group is contiguous in memory), but
     for d + 1 in `breaks` (an operand that is a slice leaves a gap there)."""

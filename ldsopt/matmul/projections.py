@@ -7,7 +7,10 @@ library of ldsopt-fuse-projections (passes/fuse_projections.py states the contra
   bias): a `Group` of `Member`s;
 - `rewrite` replaces a group by one contraction of the weights concatenated along N, the
   consumers applied once on the wide result (their per-N operands, such as the biases,
-  concatenated too), and each member's result a slice of it along N.
+  concatenated too), and each member's result a slice of it along N; where every use of the
+  members splits N into heads of one size, a slice of the wide result's head split replaces
+  each split (a slice IREE clones into the consumer's dispatch, as a load at an offset,
+  instead of copying it out).
 """
 
 from __future__ import annotations
@@ -126,9 +129,8 @@ def _step(v: ir.Value) -> Step | None:
     identity = list(range(rank))
     at = [i for i, x in enumerate(inputs) if x == v]
     empty = _producer(out)
-    if not ir.RankedTensorType(op.results[0].type).has_static_shape:
-        return None
-    if len(at) != 1 or maps[at[0]] != identity or maps[-1] != identity or empty is None or empty.name != "tensor.empty":
+    if len(at) != 1 or maps[at[0]] != identity or maps[-1] != identity or empty is None or \
+            empty.name != "tensor.empty" or not ir.RankedTensorType(op.results[0].type).has_static_shape:
         return None
     along = {}
     for i, x in enumerate(inputs):
@@ -201,17 +203,21 @@ def _alike(a: Member, b: Member) -> bool:
     return wa == wb and _same_scalar(_fill_value(x.operands[2]), _fill_value(y.operands[2]))
 
 
+def _same_step(a: Step, b: Step) -> bool:
+    """Two consumers one generic can apply to the wide result: the same body, maps and result
+    element type, the chain's value at the same position, the same inputs read along N, and the
+    same values where not."""
+    elem = [ir.RankedTensorType(s.op.results[0].type).element_type for s in (a, b)]
+    return a.chain_at == b.chain_at and a.along_n == b.along_n and elem[0] == elem[1] and \
+        str(a.op.attributes["indexing_maps"]) == str(b.op.attributes["indexing_maps"]) and \
+        _same_body(a.op, b.op) and all(along or a.op.operands[i] == b.op.operands[i] for i, along in a.along_n.items())
+
+
 def _shared_steps(members: list[Member]) -> int:
-    """How many consumers the members' chains have alike: the same body, the chain's value at
-    the same position, the same inputs read along N, and the same values where not."""
+    """How many consumers, from the first, the members' chains have alike."""
     count = 0
     for steps in zip(*(m.steps for m in members)):
-        first = steps[0]
-        if any(s.chain_at != first.chain_at or s.along_n != first.along_n or not _same_body(first.op, s.op)
-               or str(s.op.attributes["indexing_maps"]) != str(first.op.attributes["indexing_maps"])
-               or ir.RankedTensorType(s.op.results[0].type).element_type != ir.RankedTensorType(first.op.results[0].type).element_type
-               or any(not n and s.op.operands[i] != first.op.operands[i] for i, n in s.along_n.items())
-               for s in steps[1:]):
+        if not all(_same_step(steps[0], s) for s in steps[1:]):
             break
         count += 1
     return count
@@ -267,7 +273,7 @@ def _wide(v: ir.Value, n: int) -> ir.Type:
     return ir.RankedTensorType.get([*t.shape[:-1], n], t.element_type)
 
 
-def _split_n(g: Group) -> int | None:
+def _head_size(g: Group) -> int | None:
     """The head size d where every use of every member's result is a `tensor.expand_shape` that
     splits its last dim alone into [heads, d] (d the same for all), else None."""
     d = None
@@ -278,9 +284,9 @@ def _split_n(g: Group) -> int | None:
         for op in uses:
             if op.name != "tensor.expand_shape":
                 return None
-            groups = [[ir.IntegerAttr(i).value for i in ir.ArrayAttr(x)] for x in op.attributes["reassociation"]]
+            reassoc = [[ir.IntegerAttr(i).value for i in ir.ArrayAttr(x)] for x in op.attributes["reassociation"]]
             src, dst = ir.RankedTensorType(m.result.type), ir.RankedTensorType(op.results[0].type)
-            if groups[:-1] != [[i] for i in range(src.rank - 1)] or len(groups[-1]) != 2 or \
+            if reassoc[:-1] != [[i] for i in range(src.rank - 1)] or len(reassoc[-1]) != 2 or \
                     d not in (None, dst.shape[-1]):
                 return None
             d = dst.shape[-1]
@@ -294,6 +300,29 @@ def _expand_last(value: ir.Value, shape: list[int]) -> ir.Value:
     groups = [[i] for i in range(t.rank - 1)] + [[t.rank - 1, t.rank]]
     reassociation = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, i) for i in g]) for g in groups])
     return tensor.ExpandShapeOp(ir.RankedTensorType.get(shape, t.element_type), value, reassociation, [], shape).result
+
+
+def _slice_members(g: Group, value: ir.Value, width: int) -> None:
+    """Replaces each member's result by its slice of the wide result `value` along N, or, where
+    every use splits N into heads (`_head_size`), each of those splits by its slice of
+    `value`'s head split."""
+    d = _head_size(g)
+    if d is not None:
+        t = ir.RankedTensorType(value.type)
+        value = _expand_last(value, [*t.shape[:-1], width // d, d])
+    offset = 0
+    for m in g.members:
+        olds = [u.owner.operation.results[0] for u in m.result.uses] if d is not None else [m.result]
+        t = ir.RankedTensorType(olds[0].type)
+        along = t.rank - (2 if d is not None else 1)
+        offsets = [0] * t.rank
+        offsets[along] = offset
+        piece = tensor.ExtractSliceOp(t, value, [], [], [], offsets, list(t.shape), [1] * t.rank).result
+        for old in olds:
+            old.replace_all_uses_with(piece)
+            if d is not None:
+                old.owner.erase()
+        offset += t.shape[along]
 
 
 def rewrite(g: Group) -> None:
@@ -331,26 +360,7 @@ def rewrite(g: Group) -> None:
                 op.operands[i] = x
             op.results[0].set_type(out_t)
             value = op.results[0]
-        heads = _split_n(g)
-        if heads is not None:  # slice the heads of the wide result split as the members split theirs
-            d = heads
-            t = ir.RankedTensorType(value.type)
-            value = _expand_last(value, [*t.shape[:-1], width // d, d])
-        offset = 0
-        for m in g.members:
-            targets = [u.owner.operation for u in m.result.uses] if heads is not None else [None]
-            out_t = ir.RankedTensorType(targets[0].results[0].type if heads is not None else m.result.type)
-            along = out_t.rank - 2 if heads is not None else out_t.rank - 1
-            offsets = [0] * out_t.rank
-            offsets[along] = offset
-            piece = tensor.ExtractSliceOp(out_t, value, [], [], [], offsets, list(out_t.shape), [1] * out_t.rank).result
-            for target in targets:
-                (target.results[0] if target is not None else m.result).replace_all_uses_with(piece)
-            offset += out_t.shape[along]
-        for m in g.members:
-            if heads is not None:
-                for u in list(m.result.uses):
-                    u.owner.operation.erase()
+        _slice_members(g, value, width)
     for m in g.members:
         for s in reversed(m.steps):
             s.op.erase()
