@@ -7,7 +7,9 @@ weights from a seeded generator, at a small size for lavapipe and at real sizes 
   merge, scaled dot-product attention with softmax, residual adds, LayerNormalization, an
   MLP with GELU by erf;
 - `decoder_block`: a small GPT decoder block: RMSNorm, causal attention, a SiLU-gated MLP,
-  the logits, their logsumexp and argmax.
+  the logits, their logsumexp and argmax;
+- `gpt2_block`: GPT-2's block without embeddings or logits: pre-LN, one QKV projection split
+  in three, causal attention, an MLP with GELU by tanh.
 
 The encoder layer names its weights ("attn.q.weight", "ln1.bias", ...) and its metadata
 names its PyTorch twin in `models/torch_twins.py`, the same layer on the same weights,
@@ -115,11 +117,17 @@ def mlp_classifier(batch: int = 4, din: int = 16, hidden: int = 24, classes: int
                    [helper.make_tensor_value_info("probs", TensorProto.FLOAT, [batch, classes])], opset=9)
 
 
-def _attention(g: Graph, x: str, s: Size, causal: bool) -> str:
-    """Multi-head attention of x [1, S, H]: [1, S, H]; projections attn.{q,k,v,o}."""
+def _attention(g: Graph, x: str, s: Size, causal: bool, fused_qkv: bool = False) -> str:
+    """Multi-head attention of x [1, S, H]: [1, S, H]; projections attn.{q,k,v,o}, or (`fused_qkv`,
+    GPT-2's) one projection attn.qkv to [1, S, 3H] and a Split of it."""
     dh = s.hidden // s.heads
     split = g.const([1, s.seq, s.heads, dh], np.int64)
-    q, k, v = (g.op("Reshape", g.linear(x, s.hidden, s.hidden, name=f"attn.{p}"), split) for p in "qkv")
+    if fused_qkv:
+        parts = g.op("Split", g.linear(x, s.hidden, 3 * s.hidden, name="attn.qkv"),
+                     g.const([s.hidden] * 3, np.int64), axis=-1, outputs=3)
+    else:
+        parts = [g.linear(x, s.hidden, s.hidden, name=f"attn.{p}") for p in "qkv"]
+    q, k, v = (g.op("Reshape", part, split) for part in parts)
     q = g.op("Transpose", q, perm=[0, 2, 1, 3])       # [1, heads, S, dh]
     kt = g.op("Transpose", k, perm=[0, 2, 3, 1])      # [1, heads, dh, S]
     v = g.op("Transpose", v, perm=[0, 2, 1, 3])
@@ -152,6 +160,27 @@ def encoder_layer(size: Size, dtype: str = "f32") -> onnx.ModelProto:
                    twin={"function": "encoder_layer", "heads": size.heads, "eps": 1e-5})
 
 
+def _layernorm(g: Graph, x: str, hidden: int, name: str) -> str:
+    return g.op("LayerNormalization", x, g.weight(hidden, positive=True, name=f"{name}.weight"),
+                g.weight(hidden, scale=0.1, name=f"{name}.bias"), axis=-1, epsilon=1e-5)
+
+
+def gpt2_block(size: Size, dtype: str = "f32") -> onnx.ModelProto:
+    """GPT-2's block (pre-LN; one QKV projection and a Split; causal attention; an MLP with GELU
+    by tanh), without embeddings or logits."""
+    g = Graph(dtype)
+    h = size.hidden
+    x1 = g.op("Add", "x", _attention(g, _layernorm(g, "x", h, "ln1"), size, causal=True, fused_qkv=True))
+    f = g.linear(_layernorm(g, x1, h, "ln2"), h, size.ffn, name="ffn.up")
+    inner = g.op("Mul", g.const(math.sqrt(2 / math.pi)), g.op("Add", f, g.op("Mul", g.const(0.044715),
+                                                                             g.op("Mul", f, g.op("Mul", f, f)))))
+    gelu = g.op("Mul", g.op("Mul", f, g.const(0.5)), g.op("Add", g.op("Tanh", inner), g.const(1.0)))
+    g.nodes.append(helper.make_node("Add", [x1, g.linear(gelu, size.ffn, h, name="ffn.down")], ["y"]))
+    t = g.onnx_type
+    return g.model("gpt2_block", [helper.make_tensor_value_info("x", t, [1, size.seq, h])],
+                   [helper.make_tensor_value_info("y", t, [1, size.seq, h])], opset=17)
+
+
 def _rmsnorm(g: Graph, x: str, hidden: int) -> str:
     ms = g.op("ReduceMean", g.op("Mul", x, x), axes=[-1], keepdims=1)
     r = g.op("Reciprocal", g.op("Sqrt", g.op("Add", ms, g.const(1e-6))))
@@ -178,7 +207,7 @@ def decoder_block(size: Size, dtype: str = "f32") -> onnx.ModelProto:
 def build(size: str = "small", dtype: str = "f32") -> dict[str, onnx.ModelProto]:
     s = SIZES[size]
     return {"mlp_classifier": mlp_classifier(), f"encoder_layer_{size}_{dtype}": encoder_layer(s, dtype),
-            f"decoder_block_{size}_{dtype}": decoder_block(s, dtype)}
+            f"decoder_block_{size}_{dtype}": decoder_block(s, dtype), f"gpt2_block_{size}_{dtype}": gpt2_block(s, dtype)}
 
 
 def main(argv=None) -> int:

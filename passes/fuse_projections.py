@@ -21,7 +21,9 @@ Each member's chain of elementwise consumers (its result's one use, an all-paral
 `linalg.generic` reading it in its own order into an empty tensor, its other inputs constants
 read along N as their last dim, or not along N) is carried into the fused op as far as the
 members' chains are alike (same body and maps; the inputs not read along N the same values);
-the inputs read along N are concatenated too.
+the inputs read along N are concatenated too. Slices the program already takes of one
+tensor's last dim (a Split of GPT-2's fused QKV projection), each used only by splits of it
+into heads of one size, are rewritten the same way: slices of the tensor's head split.
 Emits (ldsopt/matmul/projections.py): the concatenation of the weights, one contraction into a
 fill of the summed N, the shared consumers on the wide result, and per member a
 `tensor.extract_slice` along N that replaces the member's last carried value. Each element is
@@ -57,3 +59,11 @@ class FuseProjections(ModulePass):
                                        f"into one matmul of N = {sum(ns)}, with {len(g.members[0].steps)} "
                                        f"elementwise consumers they share")
                 projections.rewrite(g)
+            for source, slices in projections.last_dim_slices(func).items():
+                with ir.InsertionPoint(slices[0][0]), slices[0][0].location:
+                    if projections.slice_heads(source, [(op.results[0], offset) for op, offset in slices]):
+                        remarks.program_remark(slices[0][0], self.NAME, True,
+                                               f"{len(slices)} slices of one tensor's last dim read as slices of "
+                                               "its head split")
+                        for op, _ in slices:
+                            op.erase()

@@ -10,7 +10,9 @@ library of ldsopt-fuse-projections (passes/fuse_projections.py states the contra
   concatenated too), and each member's result a slice of it along N; where every use of the
   members splits N into heads of one size, a slice of the wide result's head split replaces
   each split (a slice IREE clones into the consumer's dispatch, as a load at an offset,
-  instead of copying it out).
+  instead of copying it out);
+- `last_dim_slices` and `slice_heads` do the same for the slices a program already takes of one
+  projection (a Split of GPT-2's fused QKV).
 """
 
 from __future__ import annotations
@@ -273,24 +275,63 @@ def _wide(v: ir.Value, n: int) -> ir.Type:
     return ir.RankedTensorType.get([*t.shape[:-1], n], t.element_type)
 
 
-def _head_size(g: Group) -> int | None:
-    """The head size d where every use of every member's result is a `tensor.expand_shape` that
-    splits its last dim alone into [heads, d] (d the same for all), else None."""
+def _head_size(pieces: list[tuple[ir.Value, int]]) -> int | None:
+    """The head size d where every use of every piece is a `tensor.expand_shape` that splits its
+    last dim alone into [heads, d] (d the same for all, dividing each piece's offset), else None."""
     d = None
-    for m in g.members:
-        uses = [u.owner.operation for u in m.result.uses]
+    for piece, offset in pieces:
+        uses = [u.owner.operation for u in piece.uses]
         if not uses:
             return None
         for op in uses:
             if op.name != "tensor.expand_shape":
                 return None
             reassoc = [[ir.IntegerAttr(i).value for i in ir.ArrayAttr(x)] for x in op.attributes["reassociation"]]
-            src, dst = ir.RankedTensorType(m.result.type), ir.RankedTensorType(op.results[0].type)
+            src, dst = ir.RankedTensorType(piece.type), ir.RankedTensorType(op.results[0].type)
             if reassoc[:-1] != [[i] for i in range(src.rank - 1)] or len(reassoc[-1]) != 2 or \
-                    d not in (None, dst.shape[-1]):
+                    d not in (None, dst.shape[-1]) or offset % dst.shape[-1]:
                 return None
             d = dst.shape[-1]
     return d
+
+
+def slice_heads(value: ir.Value, pieces: list[tuple[ir.Value, int]]) -> bool:
+    """Where every use of every piece (a part of `value` along its last dim, at the offset given)
+    splits it into heads of one size, replaces each split by the slice of `value`'s own head split
+    that it is, at the current insertion point, and says so; else changes nothing. IREE clones
+    such a slice into the consumer's dispatch (a load at an offset), where it copies a slice of
+    the last dim out in a dispatch of its own."""
+    d = _head_size(pieces)
+    if d is None:
+        return False
+    t = ir.RankedTensorType(value.type)
+    heads = _expand_last(value, [*t.shape[:-1], t.shape[-1] // d, d])
+    for piece, offset in pieces:
+        for split in [u.owner.operation.results[0] for u in piece.uses]:
+            st = ir.RankedTensorType(split.type)
+            offsets = [0] * st.rank
+            offsets[-2] = offset // d
+            split.replace_all_uses_with(
+                tensor.ExtractSliceOp(st, heads, [], [], [], offsets, list(st.shape), [1] * st.rank).result)
+            split.owner.erase()
+    return True
+
+
+def last_dim_slices(func: ir.Operation) -> dict[ir.Value, list[tuple[ir.Operation, int]]]:
+    """The `tensor.extract_slice`s of `func`'s body that take a static part of their source's last
+    dim (all of the others, unit strides), by source: (slice, offset)."""
+    found: dict[ir.Value, list[tuple[ir.Operation, int]]] = {}
+    for op in func.regions[0].blocks[0].operations:
+        op = op.operation
+        if op.name != "tensor.extract_slice" or len(op.operands) != 1:
+            continue
+        src = ir.RankedTensorType(op.operands[0].type)
+        offsets, sizes, strides = (list(ir.DenseI64ArrayAttr(op.attributes[f"static_{a}"]))
+                                   for a in ("offsets", "sizes", "strides"))
+        if src.has_static_shape and strides == [1] * src.rank and offsets[:-1] == [0] * (src.rank - 1) and \
+                sizes[:-1] == list(src.shape[:-1]) and list(ir.RankedTensorType(op.results[0].type).shape) == sizes:
+            found.setdefault(op.operands[0], []).append((op, offsets[-1]))
+    return found
 
 
 def _expand_last(value: ir.Value, shape: list[int]) -> ir.Value:
@@ -302,27 +343,16 @@ def _expand_last(value: ir.Value, shape: list[int]) -> ir.Value:
     return tensor.ExpandShapeOp(ir.RankedTensorType.get(shape, t.element_type), value, reassociation, [], shape).result
 
 
-def _slice_members(g: Group, value: ir.Value, width: int) -> None:
-    """Replaces each member's result by its slice of the wide result `value` along N, or, where
-    every use splits N into heads (`_head_size`), each of those splits by its slice of
-    `value`'s head split."""
-    d = _head_size(g)
-    if d is not None:
-        t = ir.RankedTensorType(value.type)
-        value = _expand_last(value, [*t.shape[:-1], width // d, d])
-    offset = 0
-    for m in g.members:
-        olds = [u.owner.operation.results[0] for u in m.result.uses] if d is not None else [m.result]
-        t = ir.RankedTensorType(olds[0].type)
-        along = t.rank - (2 if d is not None else 1)
-        offsets = [0] * t.rank
-        offsets[along] = offset
-        piece = tensor.ExtractSliceOp(t, value, [], [], [], offsets, list(t.shape), [1] * t.rank).result
-        for old in olds:
-            old.replace_all_uses_with(piece)
-            if d is not None:
-                old.owner.erase()
-        offset += t.shape[along]
+def _slice_members(g: Group, value: ir.Value) -> None:
+    """Replaces each member's result by its slice of the wide result `value` along N (or its
+    head splits by slices of `value`'s head split: `slice_heads`)."""
+    offsets = [sum(m.n for m in g.members[:i]) for i in range(len(g.members))]
+    if slice_heads(value, [(m.result, o) for m, o in zip(g.members, offsets)]):
+        return
+    for m, offset in zip(g.members, offsets):
+        t = ir.RankedTensorType(m.result.type)
+        m.result.replace_all_uses_with(tensor.ExtractSliceOp(
+            t, value, [], [], [], [0] * (t.rank - 1) + [offset], list(t.shape), [1] * t.rank).result)
 
 
 def rewrite(g: Group) -> None:
@@ -360,7 +390,7 @@ def rewrite(g: Group) -> None:
                 op.operands[i] = x
             op.results[0].set_type(out_t)
             value = op.results[0]
-        _slice_members(g, value, width)
+        _slice_members(g, value)
     for m in g.members:
         for s in reversed(m.steps):
             s.op.erase()

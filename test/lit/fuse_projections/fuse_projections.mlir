@@ -178,3 +178,34 @@ func.func @dynamic_rows(%x: tensor<?x32xf32>, %init: tensor<?x8xf32>) -> (tensor
   %1 = linalg.matmul ins(%x, %wb : tensor<?x32xf32>, tensor<32x8xf32>) outs(%a : tensor<?x8xf32>) -> tensor<?x8xf32>
   return %0, %1 : tensor<?x8xf32>, tensor<?x8xf32>
 }
+
+// -----
+
+// GPT-2's Split of its fused QKV projection: the three slices of the last dim, each split into
+// 2 heads of 16, become slices of the projection's head split (6 heads). A slice used otherwise
+// stays (`@split_used_whole`).
+// CHECK-LABEL: func.func @split_heads
+// CHECK:         %[[H:.+]] = tensor.expand_shape %{{.+}} {{\[}}[0], [1], [2, 3]] output_shape [1, 16, 6, 16] : tensor<1x16x96xf32> into tensor<1x16x6x16xf32>
+// CHECK-DAG:     %[[Q:.+]] = tensor.extract_slice %[[H]][0, 0, 0, 0] [1, 16, 2, 16] [1, 1, 1, 1]
+// CHECK-DAG:     %[[K:.+]] = tensor.extract_slice %[[H]][0, 0, 2, 0] [1, 16, 2, 16] [1, 1, 1, 1]
+// CHECK-DAG:     %[[V:.+]] = tensor.extract_slice %[[H]][0, 0, 4, 0] [1, 16, 2, 16] [1, 1, 1, 1]
+// CHECK-NOT:     tensor.extract_slice
+// CHECK:         return %[[Q]], %[[K]], %[[V]]
+// CHECK-LABEL: func.func @split_used_whole
+// CHECK-COUNT-2: tensor.extract_slice %{{.+}} : tensor<1x16x96xf32> to tensor<1x16x32xf32>
+func.func @split_heads(%qkv: tensor<1x16x96xf32>) -> (tensor<1x16x2x16xf32>, tensor<1x16x2x16xf32>, tensor<1x16x2x16xf32>) {
+  // expected-remark @+1 {{ldsopt-fuse-projections: 3 slices of one tensor's last dim read as slices of its head split}}
+  %q = tensor.extract_slice %qkv[0, 0, 0] [1, 16, 32] [1, 1, 1] : tensor<1x16x96xf32> to tensor<1x16x32xf32>
+  %k = tensor.extract_slice %qkv[0, 0, 32] [1, 16, 32] [1, 1, 1] : tensor<1x16x96xf32> to tensor<1x16x32xf32>
+  %v = tensor.extract_slice %qkv[0, 0, 64] [1, 16, 32] [1, 1, 1] : tensor<1x16x96xf32> to tensor<1x16x32xf32>
+  %qh = tensor.expand_shape %q [[0], [1], [2, 3]] output_shape [1, 16, 2, 16] : tensor<1x16x32xf32> into tensor<1x16x2x16xf32>
+  %kh = tensor.expand_shape %k [[0], [1], [2, 3]] output_shape [1, 16, 2, 16] : tensor<1x16x32xf32> into tensor<1x16x2x16xf32>
+  %vh = tensor.expand_shape %v [[0], [1], [2, 3]] output_shape [1, 16, 2, 16] : tensor<1x16x32xf32> into tensor<1x16x2x16xf32>
+  return %qh, %kh, %vh : tensor<1x16x2x16xf32>, tensor<1x16x2x16xf32>, tensor<1x16x2x16xf32>
+}
+func.func @split_used_whole(%qkv: tensor<1x16x96xf32>) -> (tensor<1x16x2x16xf32>, tensor<1x16x32xf32>) {
+  %q = tensor.extract_slice %qkv[0, 0, 0] [1, 16, 32] [1, 1, 1] : tensor<1x16x96xf32> to tensor<1x16x32xf32>
+  %k = tensor.extract_slice %qkv[0, 0, 32] [1, 16, 32] [1, 1, 1] : tensor<1x16x96xf32> to tensor<1x16x32xf32>
+  %qh = tensor.expand_shape %q [[0], [1], [2, 3]] output_shape [1, 16, 2, 16] : tensor<1x16x32xf32> into tensor<1x16x2x16xf32>
+  return %qh, %k : tensor<1x16x2x16xf32>, tensor<1x16x32xf32>
+}
