@@ -23,6 +23,7 @@ from iree.compiler import ir
 from iree.compiler.dialects import linalg, tensor
 
 from ldsopt.codegen.elementwise import map_dims
+from ldsopt.codegen.loop_split import expand_dim
 from ldsopt.matmul.match import contraction_form
 
 # Ops that compute a constant from constants (IREE's const-eval folds them at compile time).
@@ -305,7 +306,7 @@ def slice_heads(value: ir.Value, pieces: list[tuple[ir.Value, int]]) -> bool:
     if d is None:
         return False
     t = ir.RankedTensorType(value.type)
-    heads = _expand_last(value, [*t.shape[:-1], t.shape[-1] // d, d])
+    heads = expand_dim(value, t.rank - 1, t.shape[-1] // d)
     for piece, offset in pieces:
         for split in [u.owner.operation.results[0] for u in piece.uses]:
             st = ir.RankedTensorType(split.type)
@@ -332,15 +333,6 @@ def last_dim_slices(func: ir.Operation) -> dict[ir.Value, list[tuple[ir.Operatio
                 sizes[:-1] == list(src.shape[:-1]) and list(ir.RankedTensorType(op.results[0].type).shape) == sizes:
             found.setdefault(op.operands[0], []).append((op, offsets[-1]))
     return found
-
-
-def _expand_last(value: ir.Value, shape: list[int]) -> ir.Value:
-    """`value` with its last dim split in two (a view)."""
-    t = ir.RankedTensorType(value.type)
-    i64 = ir.IntegerType.get_signless(64)
-    groups = [[i] for i in range(t.rank - 1)] + [[t.rank - 1, t.rank]]
-    reassociation = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, i) for i in g]) for g in groups])
-    return tensor.ExpandShapeOp(ir.RankedTensorType.get(shape, t.element_type), value, reassociation, [], shape).result
 
 
 def _slice_members(g: Group, value: ir.Value) -> None:
