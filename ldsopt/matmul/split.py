@@ -35,11 +35,10 @@ from ldsopt.matmul.options import PlanChoice
 from ldsopt.matmul.planner import plan, plan_cost
 from ldsopt.remarks import Unmatched
 
-# What a split adds to the product's time, in the plan cost model's multiply-adds (about 1.5e6
-# a microsecond on the H200: 23 us for the 4.1e7 of 64x64x8192 f16, 19.4 us for the 2.9e7 of
-# 512x768x3072, bench/results/cuda-bert): the second dispatch's launch and wait, about 2 us,
-# and per partial its f32 write and read back at the H200's memory bandwidth (8 bytes at about
-# 4 TB/s). Estimates from those two figures, not fitted to split kernels yet.
+# What a split adds to the product's time, in the plan cost model's multiply-adds: the second
+# dispatch's launch and wait, and per partial its f32 write and read back. Estimated from the
+# H200's rate of the model's units (bench/results/cuda-matmul/split-k-5b4e925/README.md has the
+# figures), not fitted to split kernels yet.
 SECOND_DISPATCH_COST = 3e6
 PARTIAL_COST = 3
 # A lowering the user chose for this op, which a split would drop.
