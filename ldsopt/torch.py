@@ -40,7 +40,7 @@ import numpy as np
 
 from ldsopt.run import iree_tools
 from ldsopt.cli import output_file
-from ldsopt.run import driver, inputs, parameters, torch_replay
+from ldsopt.run import driver, inputs, parameters, replay, torch_replay
 from ldsopt import target as target_model
 
 SCOPE = "model"
@@ -139,8 +139,7 @@ def prepare(model, *args, target: str, folder: str, kwargs: dict | None = None, 
                              program_pipeline=program_pipeline, baseline=baseline, run_reference=not baseline,
                              atol=atol, rtol=rtol, given=given, archives=archive,
                              parameters_folder=os.path.join(folder, "parameters"))
-        lowered = sum(1 for d in man["dispatches"] if d["passes"])
-        progress(f"compiled {sub} for {target}: ldsopt lowered {lowered} of {len(man['dispatches'])} dispatches"
+        progress(f"compiled {sub} for {target}: {replay.coverage(man['dispatches'])}"
                  if not baseline else f"compiled IREE's default for {target}")
     record["target"], record["variants"] = target, list(variants)
     output_file.write_json(os.path.join(folder, "torch.json"), record)

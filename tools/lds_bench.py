@@ -40,6 +40,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("program", nargs="?", help="a program or model to time instead of the cases (.mlir, .onnx)")
     ap.add_argument("--parameters", action="append", metavar="[SCOPE=]FILE",
                     help="PROGRAM: a parameter archive its util.globals name, as lds-run takes it; repeatable")
+    ap.add_argument("--weights-to-archive", action="store_true",
+                    help="PROGRAM (.onnx): its weights as parameters of one archive in the folder, which both "
+                         "modules and the PyTorch twin read: the weights once, not once per module")
     ap.add_argument("--input", action="append", dest="input_values", metavar="NAME_OR_INDEX=VALUE",
                     help="PROGRAM: an input's value, as lds-run takes it (@file.npy, SHAPExTYPE=...); repeatable")
     ap.add_argument("--input-range", action="append", metavar="NAME_OR_INDEX=LO:HI",
@@ -156,7 +159,8 @@ def prepare_and_time(args, folder: str, replay_args: list[str], bench, driver) -
             bench.prepare_program(args.program, args.target, folder, args.pipeline or driver.DEFAULT_PIPELINE,
                                   driver.PROGRAM_PIPELINE if args.program_pipeline is None else args.program_pipeline,
                                   progress=lambda m: print(m, flush=True),
-                                  given=lds_run.input_options(args, args.program), archives=lds_run.archives(args))
+                                  given=lds_run.input_options(args, args.program), archives=lds_run.archives(args),
+                                  weights_to_archive=args.weights_to_archive)
         else:
             bench.prepare(args.target, folder, args.cases.split(",") if args.cases else None,
                           args.pipeline or driver.DEFAULT_PIPELINE,

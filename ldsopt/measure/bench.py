@@ -36,7 +36,7 @@ from ldsopt.cli import output_file
 from ldsopt import shared_context
 from ldsopt.measure import cases as bench_cases
 from ldsopt.measure import dispatch_work, isa, program_bench
-from ldsopt.run import driver
+from ldsopt.run import driver, replay
 from ldsopt import target as target_model
 
 IREE_DEFAULT = "iree-default"  # the variant of IREE's own pipeline, which may fail to compile a case
@@ -223,9 +223,11 @@ def _slim(folder: str, man: dict) -> None:
             os.remove(os.path.join(folder, name))
 
 
-def _twin(path: str, folder: str) -> dict | None:
+def _twin(path: str, folder: str, archive: dict | None) -> dict | None:
     """The model's PyTorch twin where its ONNX metadata names one (models/suite.py does):
-    the twin module and the model's weights (by initializer name) go into the folder."""
+    the twin module and the model's weights go into the folder. The weights the folder's
+    `archive` holds (its manifest record: scope, file) are read from it there, by initializer
+    name, with the dtype and shape recorded here; the rest go to an .npz."""
     if not path.endswith(".onnx"):
         return None
     import numpy as np
@@ -233,6 +235,7 @@ def _twin(path: str, folder: str) -> dict | None:
     from onnx import numpy_helper
 
     from ldsopt.models import torch_twins as twins
+    from ldsopt.run import parameters
     model = onnx.load(path)
     spec = {p.key: p.value for p in model.metadata_props}.get(twins.TWIN_KEY)
     if spec is None:
@@ -241,16 +244,23 @@ def _twin(path: str, folder: str) -> dict | None:
     function = kwargs.pop("function")
     if not callable(getattr(twins, function, None)):
         raise driver.DriverError(f"the model names the PyTorch twin '{function}', which models/torch_twins.py lacks", path)
+    arrays = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    held = {}
+    if archive:
+        store = parameters.Store([parameters.Archive(archive["scope"], os.path.join(folder, archive["file"]))])
+        held = {name: {"dtype": a.dtype.str, "shape": list(a.shape)} for name, a in arrays.items()
+                if (archive["scope"], name) in store.entries}
     weights = io.BytesIO()
-    np.savez(weights, **{t.name: numpy_helper.to_array(t) for t in model.graph.initializer})
+    np.savez(weights, **{name: a for name, a in arrays.items() if name not in held})
     output_file.write(os.path.join(folder, "twin_weights.npz"), weights.getbuffer())
     output_file.copy(twins.__file__, os.path.join(folder, "torch_twins.py"))
-    return {"script": "torch_twins.py", "function": function, "kwargs": kwargs, "weights": "twin_weights.npz"}
+    return {"script": "torch_twins.py", "function": function, "kwargs": kwargs, "weights": "twin_weights.npz",
+            **({"archive": {**archive, "entries": held}} if held else {})}
 
 
 def prepare_program(path: str, target: str, folder: str, pipeline_text: str = driver.DEFAULT_PIPELINE,
                     program_pipeline: str = driver.PROGRAM_PIPELINE, progress=print, given=None,
-                    archives=()) -> dict:
+                    archives=(), weights_to_archive: bool = False) -> dict:
     """Prepares `lds-bench PROGRAM` (any program or model lds-run takes) into `folder`:
     - ldsopt/ and iree/: the whole program through ldsopt and through IREE's default, as
       `lds-run --prepare` (and `--baseline`) make them, for `program_bench`;
@@ -261,16 +271,26 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
     - the PyTorch twin, where the model names one;
     and manifest.json, whose `dispatches` are the table's rows in program order. `given`
     (inputs.Options) and the parameter `archives` are lds-run's: the archives are placed once,
-    in folder/parameters, and both whole-program modules read them there."""
-    from ldsopt.run import inputs, model_import
+    in folder/parameters, and both whole-program modules read them there. `weights_to_archive`:
+    an ONNX model's weights become parameters of one more such archive, which the twin reads
+    too (`model_import.import_onnx`), so the folder holds them once."""
+    from ldsopt.run import inputs, model_import, parameters
     tgt = target_model.known(target)
     name = os.path.splitext(os.path.basename(path))[0]
-    text = driver.read_source(path)  # a model is imported once, for every module made of it
+    os.makedirs(folder, exist_ok=True)
+    weights = None
+    if weights_to_archive and not path.endswith(".onnx"):
+        raise driver.DriverError("--weights-to-archive takes an ONNX model (a program's weights are already "
+                                 "inline or given with --parameters)", path)
+    if weights_to_archive:
+        weights = os.path.join(folder, "parameters", "weights.irpa")
+        os.makedirs(os.path.dirname(weights), exist_ok=True)
+        archives = [*archives, parameters.Archive(model_import.ARCHIVE_SCOPE, weights)]
+    text = driver.read_source(path, weights)  # a model is imported once, for every module made of it
     try:  # at its inputs' shapes (an export with dynamic dims), for the dispatch benchmarks too
         text = driver.program_inputs(text, None, path, given or inputs.Options())[0]
     except (inputs.InputsError, model_import.ModelImportError) as e:
         raise driver.DriverError(str(e), path) from None
-    os.makedirs(folder, exist_ok=True)
     whole = {}
     with tempfile.TemporaryDirectory(prefix=f"lds-bench-{name}-") as work:
         src = os.path.join(work, name + ".mlir")
@@ -297,7 +317,8 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
                                                     ("iree-default", program, _as_configured, formation)),
                                        tgt, folder, work, pipeline_text)
     by_variant = {v: {d["name"]: d for d in e["dispatches"]} for v, e in variants.items()}
-    names = sorted(by_variant["ldsopt"], key=program_bench.dispatch_index)
+    at_load = {d["name"] for d in whole["ldsopt"]["dispatches"] if d.get("at_load")}
+    names = sorted(by_variant["ldsopt"], key=lambda n: (n in at_load, program_bench.dispatch_index(n)))
     expected = sorted(d["name"] for d in whole["ldsopt"]["dispatches"])
     if sorted(by_variant["iree-default"]) != sorted(names) or sorted(names) != expected or set(calls) != set(names):
         raise driver.DriverError(f"{path}: the dispatch benchmarks do not form the program's dispatches "
@@ -305,19 +326,22 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
     rows = []
     for n in names:
         ours, iree = by_variant["ldsopt"][n], by_variant["iree-default"][n]
-        rows.append({"name": n, "calls": calls[n], "passes": ours["passes"], "missed": ours["missed"],
+        # A dispatch of the initializers runs once, at load: no calls per call of the program.
+        rows.append({"name": n, "calls": 0 if n in at_load else calls[n], **({"at_load": True} if n in at_load else {}),
+                     "passes": ours["passes"], "missed": ours["missed"],
                      "modules": {"ldsopt": ours["module"], "iree-default": iree["module"]},
                      **({"errors": {"iree-default": iree["error"]}} if "error" in iree else {}),
                      "pipelines": {"ldsopt": ours["pipeline"], "iree-default": iree["pipeline"]},
                      "bank_conflicts": ours["bank_conflicts"], "work": iree["work"],
                      **({"isa": {"ldsopt": ours["isa"], "iree-default": iree.get("isa")}} if "isa" in ours else {})})
-    twin = _twin(path, folder)
+    twin = _twin(path, folder, weights and {"scope": model_import.ARCHIVE_SCOPE,
+                                            "file": os.path.relpath(weights, folder)})
     commit, dirty = git_state()
     manifest = {"program": name, "source": os.path.basename(path), "target": target, "device": tgt.device,
                 "commit": commit, "dirty": dirty, "pipeline": pipeline_text, "program_pipeline": program_pipeline,
                 "dispatch_formation": list(formation), "whole": WHOLE, "dispatches": rows, "twin": twin,
                 "prepared": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
     output_file.write_json(os.path.join(folder, "manifest.json"), manifest)
-    progress(f"prepared {len(rows)} dispatch benchmarks, {sum(bool(r['passes']) for r in rows)} lowered by ldsopt"
+    progress(f"prepared {len(rows)} dispatch benchmarks; {replay.coverage(rows)}"
              + (f"; PyTorch twin {twin['function']}" if twin else "; no PyTorch twin"))
     return manifest

@@ -34,7 +34,7 @@ import tempfile
 from ldsopt.run import iree_tools
 from ldsopt.cli import output_file
 from ldsopt.measure import timing
-from ldsopt.run import replay, value_check
+from ldsopt.run import parameters, replay, value_check
 from ldsopt.measure.timing import parse_benchmark_json
 from ldsopt.run.iree_tools import tool
 from ldsopt.run.tensor_file import DTYPES, Tensor
@@ -60,9 +60,10 @@ def benchmark(folder: str, repetitions: int = 10, min_time: str = "0.5s", flags:
     if proc.returncode != 0:
         raise RuntimeError(f"iree-benchmark-module failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
     times = [t for ts in parse_benchmark_json(proc.stdout).values() for t in ts]
-    lowered = sum(1 for d in man["dispatches"] if d["passes"])
+    per_call = [d for d in man["dispatches"] if not d.get("at_load")]
     return {"folder": folder, "source": man["source"], "pipeline": man["pipeline"], "us": statistics.median(times),
-            "repetitions": times, "ldsopt_dispatches": lowered, "total_dispatches": len(man["dispatches"])}
+            "repetitions": times, "ldsopt_dispatches": sum(1 for d in per_call if d["passes"]),
+            "total_dispatches": len(per_call), "coverage": replay.coverage(man["dispatches"])}
 
 
 def profile(folder: str, iterations: int = 50) -> dict[str, dict]:
@@ -131,6 +132,23 @@ def _fastest_mode(folder: str, device: str, repetitions: int, min_time: str, say
     return {**runs[best], "mode": best, "flags": list(modes[best]), "modes": {m: r["us"] for m, r in runs.items()}}
 
 
+def twin_weights(folder: str, twin: dict) -> dict:
+    """The twin's weights by initializer name: those of the folder's archive (the ones the
+    modules read as parameters, `bench._twin`) from it, the rest from the .npz."""
+    import numpy as np
+
+    with np.load(os.path.join(folder, twin["weights"])) as w:
+        weights = {k: w[k] for k in w.files}
+    if "archive" in twin:
+        held = twin["archive"]
+        store = parameters.Store([parameters.Archive(held["scope"], os.path.join(folder, held["file"]))])
+        for name, e in held["entries"].items():
+            dtype = np.dtype(e["dtype"])
+            raw = store.bytes_of(held["scope"], name, dtype.itemsize * int(np.prod(e["shape"], dtype=np.int64)))
+            weights[name] = raw.view(dtype).reshape(e["shape"])
+    return weights
+
+
 def _twin(folder: str, man: dict, repetitions: int, batch: int) -> dict:
     """Times the PyTorch twin on the ldsopt folder's input and checks its output against the
     same reference, at the same tolerances."""
@@ -146,9 +164,7 @@ def _twin(folder: str, man: dict, repetitions: int, batch: int) -> dict:
     dtype = timing.TORCH_DTYPES[x.dtype]
     twin = man["twin"]
     twins = timing.load_script(os.path.join(folder, twin["script"]), "ldsopt_torch_twins")
-    with np.load(os.path.join(folder, twin["weights"])) as w:
-        weights = {k: w[k] for k in w.files}
-    layer = getattr(twins, twin["function"])(weights, "cuda", dtype, **twin["kwargs"])
+    layer = getattr(twins, twin["function"])(twin_weights(folder, twin), "cuda", dtype, **twin["kwargs"])
     xt = torch.from_numpy(x.load(ours)).to("cuda")
     with torch.inference_mode():
         y = layer(xt).float().cpu().numpy()
@@ -266,14 +282,12 @@ def markdown(report: dict) -> str:
     whole, twin = report["whole"], report["twin"]
     ours, iree = whole.get("ldsopt", {}), whole.get("iree-default", {})
     speed = f" ({iree['us'] / ours['us']:.2f}x IREE's speed)" if "us" in ours and "us" in iree else ""
-    lowered = sum(bool(r["passes"]) for r in report["dispatches"])
     lines = [f"# lds-bench {report['source']} on {report['gpu']} ({report['target']})", "",
              f"commit {report['commit']}{' (working tree had changes)' if report['dirty'] else ''}, {report['date']}; "
              f"ldsopt pipeline `{report['pipeline']}`, program pipeline `{report['program_pipeline'] or '(none)'}`.",
              f"Values of the ldsopt module against the reference: {'PASS' if report['values']['passed'] else 'FAIL'}.",
              "", "## Whole program (`iree-benchmark-module` on the function, median)", "",
-             f"- ldsopt: {_us(ours)} us{speed}{_mode(ours)}; ldsopt lowered {lowered} of "
-             f"{len(report['dispatches'])} dispatches",
+             f"- ldsopt: {_us(ours)} us{speed}{_mode(ours)}; {replay.coverage(report['dispatches'])}",
              f"- IREE's default (its own dispatch formation): {_us(iree)} us{_mode(iree)}"]
     if twin:
         lines.append("- PyTorch twin (same layer, same weights): " + (
@@ -303,7 +317,8 @@ def markdown(report: dict) -> str:
         o, b = r["ldsopt"], r["iree-default"]
         ratio = f"{b['us'] / o['us']:.2f}" if "us" in o and "us" in b else "-"
         share = f"{100 * r['calls'] * o['us'] / s_ours:.0f}%" if s_ours and "us" in o else "-"
-        lines.append(f"| {i} | `{short(r['name'])}` | {r['calls']} | {_us(o)} | {_us(b)} | {ratio} | {share} | "
+        calls = "at load" if r.get("at_load") else r["calls"]
+        lines.append(f"| {i} | `{short(r['name'])}` | {calls} | {_us(o)} | {_us(b)} | {ratio} | {share} | "
                      f"{_us(ours.get('in_program', {}).get(r['name']))} | {why(r).replace('|', '/')} |")
     if "in_program" in iree:
         theirs = iree["in_program"]
@@ -411,7 +426,7 @@ def main(argv=None) -> int:
     first = results[0]["us"]
     for r in results:
         print(f"{r['folder']}: {r['us']:.1f} us ({first / r['us']:.2f}x the first's speed); "
-              f"ldsopt lowered {r['ldsopt_dispatches']} of {r['total_dispatches']} dispatches; {r['pipeline']}")
+              f"{r['coverage']}; {r['pipeline']}")
     if args.out:
         os.makedirs(args.out, exist_ok=True)
         output_file.write_json(os.path.join(args.out, "program_bench.json"), results)

@@ -107,13 +107,13 @@ def _tensor(t: ir.Type, what: str, where: str, dynamic: bool = False) -> tuple[l
     return [-1 if ir.ShapedType.is_dynamic_size(d) else d for d in t.shape], str(t.element_type)
 
 
-def read_source(path: str) -> str:
+def read_source(path: str, archive: str | None = None) -> str:
     """The program at `path`: linalg MLIR as it is (early-2025 IREE syntax upgraded), or a
     model (ONNX, torch-dialect MLIR) lowered to linalg by `model_import`; DriverError if it
-    is neither."""
+    is neither. `archive`: an ONNX model's weights go there (`model_import.import_onnx`)."""
     try:
         if path.endswith(".onnx"):
-            return model_import.lower_torch(model_import.import_onnx(path))
+            return model_import.lower_torch(model_import.import_onnx(path, archive))
         text = diagnostics.read_text(path)
         if model_import.is_torch_dialect(text):
             return model_import.lower_torch(text)
@@ -254,11 +254,29 @@ def _run_pipeline(module: ir.Module, pipeline_text: str, what: str, ir_name: str
     return module
 
 
+# The export a stream dispatch names: @executable::@variant::@export.
+_DISPATCHED = re.compile(r"stream\.cmd\.dispatch @[\w.$-]+::@[\w.$-]+::@([\w.$-]+)")
+
+
 def dispatch_report(module: ir.Module) -> list[dict]:
     """For each dispatch: its name, IREE pipeline, the ldsopt passes that lowered it, for one
     no pass lowered each pass's reason (`remarks`), and the bank conflicts recorded on the
-    LDS buffers its planner priced (`kernel.recorded_bank_conflicts`)."""
+    LDS buffers its planner priced (`kernel.recorded_bank_conflicts`); `at_load` where only the
+    module's initializers dispatch it (it runs once, when the module loads, e.g. the
+    concatenation of weights that ldsopt-fuse-projections asks for), not in each call."""
     out = []
+    at_load, per_call = set(), set()
+
+    def callers(op):
+        if op.name in ("util.initializer", "util.func", "func.func") and op.parent is not None \
+                and op.parent.name == "builtin.module":
+            names = set(_DISPATCHED.findall(str(op)))
+            (at_load if op.name == "util.initializer" else per_call).update(names)
+            return ir.WalkResult.SKIP
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(callers, ir.WalkOrder.PRE_ORDER)
+    at_load -= per_call
 
     def visit(op):
         if op.name == "func.func" and op.parent is not None and op.parent.name == "builtin.module" \
@@ -269,7 +287,8 @@ def dispatch_report(module: ir.Module) -> list[dict]:
             out.append({"name": ir.StringAttr(op.attributes["sym_name"]).value,
                         "pipeline": pm.group(1) if pm else info, "passes": passes,
                         "missed": {} if passes else remarks.reasons(op),
-                        "bank_conflicts": recorded_bank_conflicts(op)})
+                        "bank_conflicts": recorded_bank_conflicts(op),
+                        **({"at_load": True} if ir.StringAttr(op.attributes["sym_name"]).value in at_load else {})})
             return ir.WalkResult.SKIP
         return ir.WalkResult.ADVANCE
 

@@ -51,7 +51,16 @@ ONNX_TO_LINALG = ("builtin.module(func.func(convert-torch-onnx-to-torch), torch-
 # IREE's torch input pipeline with iree-compile's defaults, synchronous entry points (above).
 TORCH_TO_IREE = ("builtin.module(torch-to-iree{strict-symbolic-shapes=true decompose=true "
                  "enable-shape-refinement=false externalize-transients=false emit-async-entry-points=false})")
+# An ONNX import whose weights are parameters (`util.global`s, which the linalg backend
+# contract of ONNX_TO_LINALG refuses) goes the way iree-compile takes ONNX: its ops to torch's,
+# then the torch input pipeline.
+ONNX_PARAMETERS_TO_IREE = TORCH_TO_IREE.replace("builtin.module(", "builtin.module(func.func(convert-torch-onnx-to-torch), ", 1)
 ONNX_OPSET_ATTR = "torch.onnx_meta.opset_version"
+# An ONNX model's weights given to an archive (`import_onnx(archive=...)`): initializers of at
+# least this many elements, under this scope. Shape operands (Reshape's, Split's) and scalars
+# stay inline, where the import folds them into static shapes.
+ARCHIVE_MIN_ELEMENTS = 1024
+ARCHIVE_SCOPE = "model"
 
 
 class ModelImportError(Exception):
@@ -67,8 +76,11 @@ def is_onnx_import(text: str) -> bool:
     return ONNX_OPSET_ATTR in text
 
 
-def import_onnx(path: str) -> str:
-    """The ONNX model at `path` as torch-dialect MLIR text."""
+def import_onnx(path: str, archive: str | None = None) -> str:
+    """The ONNX model at `path` as torch-dialect MLIR text. With `archive` (a path), its
+    weights are written there (an .irpa) and the program names them as parameters of scope
+    ARCHIVE_SCOPE, keyed by initializer name: a folder then holds the weights once, for
+    every module and the PyTorch twin, instead of once in each module."""
     try:
         import onnx
         from onnx import version_converter
@@ -87,7 +99,9 @@ def import_onnx(path: str) -> str:
     with tempfile.TemporaryDirectory(prefix="lds-import-") as work:
         src, out = os.path.join(work, "model.onnx"), os.path.join(work, "model.mlir")
         onnx.save(model, src)
-        proc = subprocess.run([sys.executable, "-m", "iree.compiler.tools.import_onnx", src, "-o", out],
+        externalize = ["--externalize-params", f"--num-elements-threshold={ARCHIVE_MIN_ELEMENTS}",
+                       f"--params-scope={ARCHIVE_SCOPE}", f"--save-params-to={archive}"] if archive else []
+        proc = subprocess.run([sys.executable, "-m", "iree.compiler.tools.import_onnx", src, "-o", out, *externalize],
                               capture_output=True, text=True)
         if proc.returncode != 0:
             raise ModelImportError(f"iree-import-onnx failed ({proc.returncode}):\n{importer_error(proc.stderr)}")
@@ -116,14 +130,16 @@ def lower_torch(text: str) -> str:
     """Torch-dialect MLIR lowered to linalg on tensors: an ONNX import by IREE's ONNX
     pipelines, a torch export by IREE's torch input pipeline (module docstring)."""
     onnx = is_onnx_import(text)
+    by_linalg = onnx and "util.global" not in text
     with shared_context.get() as ctx:
         try:
             module = ir.Module.parse(text, ctx)
-            passmanager.PassManager.parse(ONNX_TO_LINALG if onnx else TORCH_TO_IREE).run(module.operation)
+            pipeline = ONNX_TO_LINALG if by_linalg else ONNX_PARAMETERS_TO_IREE if onnx else TORCH_TO_IREE
+            passmanager.PassManager.parse(pipeline).run(module.operation)
         except ir.MLIRError as e:
             how = "IREE's ONNX pipelines" if onnx else "IREE's torch input pipeline (torch-to-iree)"
             raise ModelImportError(f"lowering torch to linalg by {how} failed:\n{_errors(e)}") from None
-        if not onnx:
+        if not by_linalg:
             as_func_entry_points(module)
         return str(module)
 

@@ -77,11 +77,20 @@ def dispatch_lines(dispatches: list[dict]) -> list[str]:
     lines = []
     for d in dispatches:
         how = "ldsopt: " + ", ".join(d["passes"]) if d["passes"] else f"iree-default ({d['pipeline']})"
-        lines.append(f"dispatch {d['name']}: {how}")
+        lines.append(f"dispatch {d['name']}: {how}" + (" (once, at load)" if d.get("at_load") else ""))
         lines += [f"  {name}: {why}" for name, why in d.get("missed", {}).items()]
-    lowered = sum(1 for d in dispatches if d["passes"])
-    lines.append(f"ldsopt lowered {lowered} of {len(dispatches)} dispatches")
+    lines.append(coverage(dispatches))
     return lines
+
+
+def coverage(dispatches: list[dict]) -> str:
+    """How many of the dispatches each call runs ldsopt lowered; those the module's
+    initializers run once, at load (`driver.dispatch_report`), are named apart."""
+    per_call = [d for d in dispatches if not d.get("at_load")]
+    lowered = sum(1 for d in per_call if d["passes"])
+    at_load = len(dispatches) - len(per_call)
+    return (f"ldsopt lowered {lowered} of {len(per_call)} dispatches"
+            + (f" of each call; {at_load} more run once, at load" if at_load else ""))
 
 
 def describe_reference(ref: dict) -> str:

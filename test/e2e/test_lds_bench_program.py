@@ -107,3 +107,43 @@ def test_missing_model_is_an_error(tmp_path):
 def test_unprepared_folder_is_an_error(tmp_path):
     proc = lds_bench("--replay", str(tmp_path))
     assert proc.returncode == 1 and "error:" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_weights_to_archive(encoder, tmp_path):
+    """--weights-to-archive: the model's weights once, in an archive both modules and the twin
+    read; the weights ldsopt-fuse-projections concatenates are joined once, at load, by the
+    initializer's dispatches, which the per-call count leaves out."""
+    out = tmp_path / "bench"
+    proc = lds_bench(str(encoder), "--target", "lavapipe", "--weights-to-archive", "--out", str(out),
+                     "--repetitions", "1")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    report = json.loads((out / "program_results.json").read_text())
+    assert report["values"]["passed"]
+    for sub in ("ldsopt", "iree"):
+        man = json.loads((out / sub / "manifest.json").read_text())
+        assert man["parameters"] == [{"scope": "model", "file": "../parameters/weights.irpa"}], man["parameters"]
+        assert not [n for n in os.listdir(out / sub) if n.endswith(".irpa")]
+    rows = report["dispatches"]
+    at_load = [r for r in rows if r.get("at_load")]
+    assert at_load and all(r["calls"] == 0 and "_initializer_" in r["name"] for r in at_load), rows
+    per_call = [r for r in rows if not r.get("at_load")]
+    assert all(r["passes"] and r["calls"] >= 1 for r in per_call), per_call
+    assert f"ldsopt lowered {len(per_call)} of {len(per_call)} dispatches of each call; {len(at_load)} more run " \
+        "once, at load" in (out / "program_results.md").read_text()
+    # The twin's weights: the archive's (by initializer name) and the small rest, as the model has them.
+    from onnx import numpy_helper
+    from ldsopt.measure import program_bench
+    twin = json.loads((out / "manifest.json").read_text())["twin"]
+    assert "attn.q.weight" in twin["archive"]["entries"]
+    with np.load(out / "twin_weights.npz") as w:
+        assert "attn.q.weight" not in w.files
+    weights = program_bench.twin_weights(str(out), twin)
+    for t in onnx.load(str(encoder)).graph.initializer:
+        np.testing.assert_array_equal(weights[t.name], numpy_helper.to_array(t))
+
+
+def test_weights_to_archive_takes_onnx_only(tmp_path):
+    program = pathlib.Path(__file__).resolve().parents[2] / "bench" / "dispatch_floor.mlir"
+    proc = lds_bench(str(program), "--target", "lavapipe", "--weights-to-archive", "--prepare", str(tmp_path / "p"))
+    assert proc.returncode == 1 and "error: --weights-to-archive takes an ONNX model" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
