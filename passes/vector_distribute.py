@@ -52,8 +52,11 @@ linalg.softmax or from generics): linalg.generics over one iteration space whose
 are the reduced ones; any number of reductions, each result with its own combining op (those
 above) and initial value; arg-best reductions (torch-mlir's argmax / argmin: a value and an
 index result, first index on ties); maps per element (before a combine, or consumers that
-read the row again with the reduced values); row maps on the reduced values (divide by N,
-rsqrt(var + eps), log); loaded operands per element, per row or per column (gamma, beta);
+read the row again with the reduced values), which may gather a table's row by an integer
+per row (an embedding lookup fused with its LayerNorm: `tensor.extract` at an index_cast of a
+row operand and the row's position, read as vectors along the table's row); row maps on the
+reduced values (divide by N, rsqrt(var + eps), log); loaded operands per element, per row or
+per column (gamma, beta);
 any number of stored results, full or per row. Not matched (left to IREE): reductions over
 other dims than the trailing ones, transposed or repeated reads, bodies beyond arith / math,
 other select-over-the-output bodies, a reduction starting from another generic's result. A user's
@@ -97,6 +100,7 @@ Measurements against IREE's default: bench/results/cuda/README.md.
 from __future__ import annotations
 
 import dataclasses
+import functools
 
 from iree.compiler import ir
 
@@ -197,8 +201,9 @@ class VectorDistribute(ModulePass):
             func.attributes[LAYOUT_ATTR] = layout_attr(plan, lds_pad)
             ReductionKernel(d, red, plan, tgt, lds_pad, self.NAME).emit()
         # Then the dispatches of several ops (or several results) that form rows.
+        # Rows may be read from or written to static slices of a binding (a pooler's first token).
         for g, rows, tgt in matched_dispatches(module, ("linalg.generic",), fused_rows.match_rows, self,
-                                               analyzer=analyze_graph):
+                                               analyzer=functools.partial(analyze_graph, slices=True)):
             self._fused(g, rows, tgt)
 
     def _fused(self, g: Graph, rows: fused_rows.RowGraph, tgt: target_model.Target) -> None:
@@ -208,19 +213,21 @@ class VectorDistribute(ModulePass):
                 raise PassError(n.op.location, f"{self.NAME}: cannot honour the lowering_config: a layout "
                                 "config on a fused dispatch (several ops over the rows) is not supported")
         chunk_operands = rows.chunk_operands()
+        tables = [ir.RankedTensorType(x.table.type).element_type for x in rows.gathers()]
         # Vectors run along the innermost dim: as wide as its narrowest read or written tensor allows.
         along = [ir.RankedTensorType(o.value.type).element_type for o in chunk_operands
-                 if len(rows.shape) - 1 in o.dims] + \
+                 if len(rows.shape) - 1 in o.dims] + tables + \
             [ir.RankedTensorType(v.type).element_type for v, _ in rows.full_stores]
         vector_limit = min((tgt.vector_elems(element_bits(t)) for t in along), default=tgt.vector_elems(32))
-        read_bits = sum(element_bits(ir.RankedTensorType(o.value.type).element_type) for o in chunk_operands)
+        read_bits = sum(element_bits(ir.RankedTensorType(o.value.type).element_type) for o in chunk_operands) + \
+            sum(element_bits(t) for t in tables)
         problem = ReductionProblem(rows.shape, rows.reduced, vector_limit, tgt.subgroup_size, tgt.max_threads,
                                    min(self.max_workgroups, tgt.max_workgroup_counts[0]),
                                    element_bytes=max(1, read_bits // 8), compute_units=tgt.compute_units)
         sweeps = rows.passes + (1 if rows.full_stores else 0)
 
         def kept(p: ReductionPlan) -> bool:  # the thread's share of the row fits in its registers
-            return p.chunks_per_thread[1] * p.vector * len(chunk_operands) <= self.row_registers
+            return p.chunks_per_thread[1] * p.vector * (len(chunk_operands) + len(tables)) <= self.row_registers
 
         try:
             plan = reduction_plan.default_plan(problem, self.workgroup_size)

@@ -139,7 +139,7 @@ class FusedRowKernel(DistributedKernel):
 
     def _read(self, chunk: ir.Value, valid: ir.Value | None, sweep: int = 0) -> _Chunk:
         """The chunk with every loaded operand read along the row loaded (a loaded operand
-        without the innermost dim is one element, broadcast). With the row in LDS, the
+        without the innermost dim is one element, broadcast), and every table's row read. With the row in LDS, the
         first sweep also writes the staged operands there where the chunk exists (`valid`:
         a leftover clamped to the last chunk is another thread's, and the next row's first
         sweep may come while that thread still reads this row's), and later sweeps read
@@ -163,6 +163,8 @@ class FusedRowKernel(DistributedKernel):
             if o.value in self.staged:
                 with self._only_if(valid):
                     write_vector(c.values[(o.value, o.dims)], self.staged[o.value], slot)
+        for gth in self.rows.gathers():
+            c.values[gth.extract] = self._gathered(c, gth)
         return c
 
     def _operand(self, c: _Chunk, o: fused_rows.Operand) -> ir.Value:
@@ -194,10 +196,22 @@ class FusedRowKernel(DistributedKernel):
         if value not in c.values:
             node = self.rows.producer(value)
             args = [self._operand(c, o) for o in node.operands]
-            for r, x in zip(node.op.results, clone_body(node.op, args, self.plan.vector,
+            mapping = {}
+            for gth in node.gathers:  # the table's row read with the chunk; its address ops not cloned
+                mapping[gth.extract.results[0]] = c.values[gth.extract]
+                mapping.update({f.results[0]: None for f in gth.address})
+            for r, x in zip(node.op.results, clone_body(node.op, args, self.plan.vector, mapping,
                                                         reciprocals=self._reciprocals(node))):
                 c.values[r] = x
         return c.values[value]
+
+    def _gathered(self, c: _Chunk, gth: fused_rows.Gather) -> ir.Value:
+        """The chunk's vector of a table read: at the row's integers and positions, along the
+        table's row from the chunk's position in it."""
+        index = [c.coords[i] if isinstance(i, int) else arith.index_cast(ir.IndexType.get(), self._row_value(i))
+                 for i in gth.indices]
+        etype = ir.RankedTensorType(gth.table.type).element_type
+        return read_vector(ir.VectorType.get([self.plan.vector], etype), self._buffer(gth.table, self.bufs), index)
 
     def _reduce(self, level: int, accs: list[ir.Value], chunks: list[_Chunk], valid) -> list[ir.Value]:
         """`accs` (one per partial of pass `level`, _row_partials' order) with each chunk

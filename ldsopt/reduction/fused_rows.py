@@ -20,7 +20,11 @@ The generics are
 - maps: n loops, all parallel, full results, the body not reading its outputs (values per
   element before a combine, or consumers that read the row again with row values);
 - row maps: k loops over row values, all parallel (epilogues: divide by N, sqrt, log).
-Operands are read through ascending projections (no transposes); bodies are arith / math.
+Operands are read through ascending projections (no transposes); bodies are arith / math,
+and a map's body may gather (`Gather`, an embedding lookup as IREE fuses it with the
+LayerNorm after it): `tensor.extract` of a loaded table whose last index is the row's
+position (`linalg.index n-1`, the table's rows as long as the row) and whose other indices are
+integers read once per row (`arith.index_cast` of a row operand) or parallel positions.
 A reduction that reads a row value of another one runs in a later *pass* over the row
 (softmax: the max, then the sum of exp(x - max), then the consumer). Anything else is not
 matched (an `Unmatched` with the reason the tools print), and stays with IREE.
@@ -63,6 +67,18 @@ class ArgBest:
 
 
 @dataclasses.dataclass
+class Gather:
+    """A map body's `tensor.extract` of a loaded table (module docstring): per table dim,
+    an Operand of the map (an integer read once per row), or the loop whose position it is
+    (the last one's is the row's, n - 1)."""
+
+    extract: ir.Operation
+    table: ir.Value
+    indices: list[Operand | int]
+    address: list[ir.Operation]  # the linalg.index and arith.index_cast ops only the extract reads
+
+
+@dataclasses.dataclass
 class Node:
     op: ir.Operation                 # the linalg.generic
     kind: str                        # REDUCE, ARG_BEST, MAP or ROW_MAP
@@ -75,6 +91,7 @@ class Node:
     arg_best: ArgBest | None = None  # ARG_BEST
     row_divisors: list[int] = dataclasses.field(default_factory=list)  # MAP, REDUCE: operands read once
                                                                        # per row that a divf divides by
+    gathers: list[Gather] = dataclasses.field(default_factory=list)  # MAP: its body's table reads
 
 
 @dataclasses.dataclass
@@ -128,6 +145,9 @@ class RowGraph:
     def row_operands(self) -> list[Operand]:
         """The loaded operands read once per row (their dims are parallel ones only)."""
         return self._loaded(lambda o: all(d < self.k for d in o.dims))
+
+    def gathers(self) -> list[Gather]:
+        return [x for n in self.nodes for x in n.gathers]
 
     def _loaded(self, keep) -> list[Operand]:
         out = []
@@ -199,6 +219,46 @@ def _arg_best(op: ir.Operation, n: int) -> ArgBest | None:
     return ArgBest(best.name, compared, index.results[0])
 
 
+def _gathers(op: ir.Operation, operands: list[Operand], g: Graph, shape: list[int], k: int) -> list[Gather] | None:
+    """The map body's table reads (`Gather`), or None if a tensor.extract, linalg.index or
+    index_cast of the body is not one (module docstring)."""
+    block = op.regions[0].blocks[0]
+    args, n = list(block.arguments), len(shape)
+    out, address = [], set()
+    for x in block.operations:
+        x = x.operation
+        if x.name != "tensor.extract":
+            continue
+        table, indices, feeds = x.operands[0], [], []
+        t = ir.RankedTensorType(table.type)
+        if g.binding_of(table) is None or not _scalar_type_ok(t.element_type) or t.shape[-1] != shape[-1]:
+            return None
+        for i, index in enumerate(list(x.operands)[1:]):
+            owner = _owner(index)
+            if owner is not None and owner.name == "linalg.index":
+                d = ir.IntegerAttr(owner.attributes["dim"]).value
+                if (d != n - 1) if i == t.rank - 1 else (d >= k):
+                    return None
+                indices.append(d)
+            elif owner is not None and owner.name == "arith.index_cast" and i < t.rank - 1 \
+                    and owner.operands[0] in args[:len(operands)] \
+                    and all(d < k for d in operands[args.index(owner.operands[0])].dims):
+                indices.append(operands[args.index(owner.operands[0])])
+            else:
+                return None
+            feeds.append(owner)
+        out.append(Gather(x, table, indices, feeds))
+        address.update(id(f) for f in feeds)
+    for x in block.operations:
+        x = x.operation
+        if x.name == "linalg.index" or x.name == "arith.index_cast" and isinstance(x.results[0].type, ir.IndexType):
+            # An address op feeds table reads alone (they are read, not computed, per lane).
+            if not any(x == f for gth in out for f in gth.address) or \
+                    any(u.owner.operation.name != "tensor.extract" for u in x.results[0].uses):
+                return None
+    return out
+
+
 def _row_divisors(block: ir.Block, operands: list[Operand], k: int) -> list[int]:
     """The operands, read once per row (through parallel dims only), that an arith.divf of
     the body divides by."""
@@ -266,13 +326,16 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
             operands.append(Operand(v, dims))
         block = op.regions[0].blocks[0]
         arg_best = _arg_best(op, n) if kind == REDUCE and n - k == 1 else None
-        allowed = ("linalg.yield", "linalg.index") if arg_best else ("linalg.yield",)
-        if any(len(b.regions) or not (b.name in allowed or b.name.startswith(_BODY_DIALECTS))
-               for b in (x.operation for x in block.operations)):
-            return Unmatched("a body op other than arith and math (or an argmax's linalg.index)")
+        gathers = _gathers(op, operands, g, shape, k) if kind == MAP and k == n - 1 else []
+        allowed = ("linalg.yield", "linalg.index") if arg_best else \
+            ("linalg.yield", "linalg.index", "tensor.extract") if gathers else ("linalg.yield",)
+        if gathers is None or any(len(b.regions) or not (b.name in allowed or b.name.startswith(_BODY_DIALECTS))
+                                  for b in (x.operation for x in block.operations)):
+            return Unmatched("a body op other than arith and math (or an argmax's linalg.index, or an "
+                             "embedding's table read along the row)")
         level = max((ready[o.value] for o in operands if o.value in ready), default=0)
         node = Node(op, ARG_BEST if arg_best else kind, operands, level, arg_best=arg_best,
-                    row_divisors=_row_divisors(block, operands, k) if kind != ROW_MAP else [])
+                    row_divisors=_row_divisors(block, operands, k) if kind != ROW_MAP else [], gathers=gathers)
         if kind == REDUCE:
             node.combines = [] if arg_best else combining_ops(op) or []
             node.inits = [_initial_value(v) for v in list(op.operands)[n_in:]]
@@ -287,9 +350,12 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
             space[r] = out_dims
             ready[r] = level + (ARG_BEST_PASSES if arg_best else 1 if kind == REDUCE else 0)
         nodes.append(node)
-    if any(node.kind == REDUCE and all(len(o.dims) < n for o in node.operands) for node in nodes):
+    if any(node.kind == REDUCE and all(any(shape[d] > 1 for d in range(n) if d not in o.dims) for o in node.operands)
+           for node in nodes):
         # Every operand broadcast along some dim: a contraction (a matmul's A[m, k] and
-        # B[n, k]), whose operands a row-wise kernel would read again for every row.
+        # B[n, k]), whose operands a row-wise kernel would read again for every row. A
+        # product of one row (M = 1: a matrix-vector product, BERT's pooler) reads its
+        # matrix once: rows of it, the vector a column operand.
         return Unmatched("a reduction of operands that are each broadcast along some dim is a contraction "
                          "(ldsopt-matmul-lds's), not a row reduction")
     full, row = [], []

@@ -102,6 +102,13 @@ def test_sdpa_bert_attention_by_ldsopt(dtype):
     attention_by_ldsopt(record)
     qkv = [d for d in record["dispatches"] if d["name"].startswith("main_") and "_batch_matmul_1x7x96x32_" in d["name"]]
     assert len(qkv) == 1 and qkv[0]["passes"], record["dispatches"]
+    # The embeddings (word rows gathered by token id, plus position and token type) fused with
+    # their LayerNorm: one row-wise dispatch of ldsopt-vector-distribute.
+    embedding = [d for d in record["dispatches"] if d["name"].startswith("main_dispatch_0_")]
+    assert len(embedding) == 1 and embedding[0]["passes"] == ["ldsopt-vector-distribute"], record["dispatches"]
+    # Every dispatch of a call is ldsopt's, the pooler's product of the first token too (those the
+    # initializers run once, at load, join the weights).
+    assert all(d["passes"] for d in record["dispatches"] if not d.get("at_load")), record["dispatches"]
 
 
 @pytest.mark.parametrize("kind", ["gpt2", "llama"])
