@@ -43,6 +43,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--weights-to-archive", action="store_true",
                     help="PROGRAM (.onnx): its weights as parameters of one archive in the folder, which both "
                          "modules and the PyTorch twin read: the weights once, not once per module")
+    ap.add_argument("--stack", type=int, default=0, metavar="N",
+                    help="PROGRAM (a layer: one tensor in, one of its type out): also time N layers in one call, "
+                         "each output the next input, per layer (as a model of N layers runs), and the twin so")
     ap.add_argument("--input", action="append", dest="input_values", metavar="NAME_OR_INDEX=VALUE",
                     help="PROGRAM: an input's value, as lds-run takes it (@file.npy, SHAPExTYPE=...); repeatable")
     ap.add_argument("--input-range", action="append", metavar="NAME_OR_INDEX=LO:HI",
@@ -160,7 +163,7 @@ def prepare_and_time(args, folder: str, replay_args: list[str], bench, driver) -
                                   driver.PROGRAM_PIPELINE if args.program_pipeline is None else args.program_pipeline,
                                   progress=lambda m: print(m, flush=True),
                                   given=lds_run.input_options(args, args.program), archives=lds_run.archives(args),
-                                  weights_to_archive=args.weights_to_archive)
+                                  weights_to_archive=args.weights_to_archive, stack=args.stack)
         else:
             bench.prepare(args.target, folder, args.cases.split(",") if args.cases else None,
                           args.pipeline or driver.DEFAULT_PIPELINE,

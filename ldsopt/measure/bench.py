@@ -207,6 +207,28 @@ WHOLE = {"ldsopt": "ldsopt", "iree-default": "iree"}
 DISPATCHES = "dispatches"
 
 
+# `--stack N`: the whole-program modules of N layers in one call, in these subfolders.
+STACK = {"ldsopt": "ldsopt-stack", "iree-default": "iree-stack"}
+
+
+def stacked(text: str, layers: int, path: str) -> tuple[str, str]:
+    """The program with one more function, `<entry>_stack<layers>`, that applies the entry
+    function `layers` times, each output the next input (a model of that many layers of
+    these weights), and its name. The entry must take one tensor and return one of the
+    same type: DriverError if not."""
+    sig = driver.signature(text, None, path)
+    if len(sig.inputs) != 1 or sig.outputs != sig.inputs:
+        raise driver.DriverError(f"--stack needs a layer: a function of one tensor to one tensor of the same type; "
+                                 f"@{sig.function} takes {len(sig.inputs)} and returns {len(sig.outputs)}", path)
+    shape, dtype = sig.inputs[0]
+    t = f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
+    name = f"{sig.function}_stack{layers}"
+    calls = [f"    %x{i + 1} = func.call @{sig.function}(%x{i}) : ({t}) -> {t}" for i in range(layers)]
+    func = "\n".join([f"  func.func @{name}(%x0: {t}) -> {t} {{", *calls, f"    return %x{layers} : {t}", "  }"])
+    end = text.rstrip().rfind("}")
+    return text[:end] + func + "\n}\n", name
+
+
 def dispatch_calls(configured: str) -> collections.Counter:
     """How many times the program runs each dispatch (by export name): IREE keeps one
     executable for identical dispatches, e.g. the Q, K and V projections of a layer."""
@@ -260,7 +282,7 @@ def _twin(path: str, folder: str, archive: dict | None) -> dict | None:
 
 def prepare_program(path: str, target: str, folder: str, pipeline_text: str = driver.DEFAULT_PIPELINE,
                     program_pipeline: str = driver.PROGRAM_PIPELINE, progress=print, given=None,
-                    archives=(), weights_to_archive: bool = False) -> dict:
+                    archives=(), weights_to_archive: bool = False, stack: int = 0) -> dict:
     """Prepares `lds-bench PROGRAM` (any program or model lds-run takes) into `folder`:
     - ldsopt/ and iree/: the whole program through ldsopt and through IREE's default, as
       `lds-run --prepare` (and `--baseline`) make them, for `program_bench`;
@@ -273,7 +295,10 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
     (inputs.Options) and the parameter `archives` are lds-run's: the archives are placed once,
     in folder/parameters, and both whole-program modules read them there. `weights_to_archive`:
     an ONNX model's weights become parameters of one more such archive, which the twin reads
-    too (`model_import.import_onnx`), so the folder holds them once."""
+    too (`model_import.import_onnx`), so the folder holds them once. `stack` (a layer: one
+    tensor in, one of its type out): also the two whole-program modules of `stack` layers
+    in one call (`stacked`; STACK's subfolders), timed per layer without the per-call costs
+    a model of many layers pays once, and the twin stacked the same way."""
     from ldsopt.run import inputs, model_import, parameters
     tgt = target_model.known(target)
     name = os.path.splitext(os.path.basename(path))[0]
@@ -309,6 +334,19 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
             output_file.write_json(os.path.join(sub_folder, "manifest.json"), man)
             _slim(sub_folder, man)
             progress(f"prepared the whole program, {variant}: {len(man['dispatches'])} dispatch(es)")
+        if stack > 1:
+            stack_text, stack_function = stacked(text, stack, path)
+            stack_src = os.path.join(work, f"{name}_stack.mlir")
+            output_file.write(stack_src, stack_text)
+            for variant, sub in STACK.items():
+                man = driver.prepare(stack_src, target, os.path.join(folder, sub), function=stack_function,
+                                     pipeline_text=pipeline_text, program_pipeline=program_pipeline,
+                                     baseline=variant != "ldsopt", run_reference=False, given=given,
+                                     archives=archives, parameters_folder=os.path.join(folder, "parameters"))
+                man["source"] = os.path.basename(path)
+                output_file.write_json(os.path.join(folder, sub, "manifest.json"), man)
+                _slim(os.path.join(folder, sub), man)
+                progress(f"prepared {stack} layers in one call, {variant}")
         flags = whole["ldsopt"]["compile_flags"]
         assert flags[:len(tgt.compile_flags)] == list(tgt.compile_flags), flags
         formation = tuple(flags[len(tgt.compile_flags):])
@@ -340,6 +378,7 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
     manifest = {"program": name, "source": os.path.basename(path), "target": target, "device": tgt.device,
                 "commit": commit, "dirty": dirty, "pipeline": pipeline_text, "program_pipeline": program_pipeline,
                 "dispatch_formation": list(formation), "whole": WHOLE, "dispatches": rows, "twin": twin,
+                **({"stack": {"layers": stack, "whole": STACK}} if stack > 1 else {}),
                 "prepared": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
     output_file.write_json(os.path.join(folder, "manifest.json"), manifest)
     progress(f"prepared {len(rows)} dispatch benchmarks; {replay.coverage(rows)}"

@@ -183,13 +183,35 @@ def _twin(folder: str, man: dict, repetitions: int, batch: int) -> dict:
         graph.replay()
         y_graph = y_graph.float().cpu().numpy()
         us_graph = timer.time_us(graph.replay, batch)
+        stack = _twin_stack(torch, timer, layer, xt, man["stack"]["layers"], batch) if man.get("stack") else None
     sensitivity = whole.get("sensitivity", [None])[0]
     ref, sens = exp.load(ours), Tensor(**sensitivity).load(ours) if sensitivity else None
     c, cg = (value_check.compare(out.astype(DTYPES[exp.dtype][0]), ref, exp.dtype, tol["atol"], tol["rtol"], what,
                                  ref_dtype=exp.dtype, sensitivity=sens)
              for out, what in ((y, "twin output"), (y_graph, "twin output (CUDA graph)")))
     return {"us": us, "graph_us": us_graph, "gpu": timer.gpu, "passed": c.ok and cg.ok, "max_abs": c.max_abs,
-            "bad": c.bad}
+            "bad": c.bad, **({"stack": stack} if stack else {})}
+
+
+def _twin_stack(torch, timer, layer, xt, layers: int, batch: int) -> dict:
+    """The twin `layers` times in a row, each output the next input, eager and in one CUDA
+    graph: us per layer."""
+    def run(x):
+        for _ in range(layers):
+            x = layer(x)
+        return x
+
+    calls = max(1, batch // layers)
+    eager = timer.time_us(lambda: run(xt), calls) / layers
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        run(xt)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        run(xt)
+    return {"us": eager, "graph_us": timer.time_us(graph.replay, calls) / layers}
 
 
 def replay_program(folder: str, out: str | None = None, *, batch: int | None = None, repetitions: int = 5,
@@ -230,6 +252,18 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
         except (OSError, RuntimeError, KeyError, ValueError, subprocess.TimeoutExpired) as e:
             whole[variant]["in_program_error"] = f"{type(e).__name__}: {e}"
             say(f"whole program, {variant}: no dispatch profile: {e}")
+    stack = None
+    if man.get("stack"):
+        layers = man["stack"]["layers"]
+        stack = {"layers": layers, "whole": {}}
+        for variant, sub in man["stack"]["whole"].items():
+            try:
+                r = _fastest_mode(os.path.join(folder, sub), device, repetitions, "0.05s" if lavapipe else "0.5s",
+                                  lambda line: say(f"{layers} layers in one call, {variant}{line}"))
+                stack["whole"][variant] = {**r, "per_layer_us": r["us"] / layers}
+            except (OSError, RuntimeError, KeyError, ValueError, subprocess.TimeoutExpired) as e:
+                stack["whole"][variant] = {"error": f"{type(e).__name__}: {e}"}
+                say(f"{layers} layers in one call, {variant}: error: {e}")
     twin = None
     if man.get("twin"):
         if not use_torch:
@@ -248,7 +282,7 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
                                   "program_pipeline", "dispatch_formation")}
     report.update({"gpu": timing.gpu_name(None, device), "batch_size": batch, "repetitions": repetitions,
                    "min_time": min_time, "values": {"passed": check["passed"], "outputs": check["outputs"]},
-                   "dispatches": rows, "whole": whole, "twin": twin,
+                   "dispatches": rows, "whole": whole, "twin": twin, **({"stack": stack} if stack else {}),
                    "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")})
     for v in timing.VARIANTS:
         timed = [r for r in rows if "us" in r[v]]
@@ -298,6 +332,8 @@ def markdown(report: dict) -> str:
         lines += ["", "Runtime modes (`iree-benchmark-module` flags; each whole-program line is its fastest): "
                   + "; ".join(f"{v}: " + ", ".join(f"{m} {us:.1f} us" for m, us in w["modes"].items())
                               for v, w in whole.items() if "modes" in w) + "."]
+    if report.get("stack"):
+        lines += _stack_lines(report["stack"], twin)
     s_ours, s_iree = report["dispatch_sum_ldsopt"], report["dispatch_sum_iree-default"]
     lines += ["", "## Per dispatch", "",
               "Each dispatch's own benchmark module (IREE's `--iree-hal-dump-executable-benchmarks-to`), "
@@ -331,6 +367,23 @@ def markdown(report: dict) -> str:
             d = theirs[n]
             lines.append(f"| `{short(n)}` | {d['calls']:g} | {d['us']:.1f} | {100 * d['calls'] * d['us'] / total:.0f}% |")
     return "\n".join(lines) + "\n"
+
+
+def _stack_lines(stack: dict, twin: dict | None) -> list[str]:
+    """The section of `--stack`: per layer, N layers in one call."""
+    n, w = stack["layers"], stack["whole"]
+
+    def per_layer(r: dict) -> str:
+        return f"{r['per_layer_us']:.1f} us per layer ({r['us']:.1f} us a call){_mode(r)}" if "us" in r \
+            else r.get("error", "-")
+
+    lines = ["", f"## {n} layers in one call (each output the next input), per layer", "",
+             f"- ldsopt: {per_layer(w.get('ldsopt', {}))}",
+             f"- IREE's default: {per_layer(w.get('iree-default', {}))}"]
+    if twin and "stack" in twin:
+        lines.append(f"- PyTorch twin, {n} layers a call: eager {twin['stack']['us']:.1f} us per layer, "
+                     f"one CUDA graph {twin['stack']['graph_us']:.1f} us per layer")
+    return lines
 
 
 def dispatch_index(name: str) -> int:

@@ -109,12 +109,13 @@ def test_unprepared_folder_is_an_error(tmp_path):
     assert proc.returncode == 1 and "error:" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
 
 
-def test_weights_to_archive(encoder, tmp_path):
+def test_weights_to_archive_and_stack(encoder, tmp_path):
     """--weights-to-archive: the model's weights once, in an archive both modules and the twin
     read; the weights ldsopt-fuse-projections concatenates are joined once, at load, by the
-    initializer's dispatches, which the per-call count leaves out."""
+    initializer's dispatches, which the per-call count leaves out. --stack 3: the layer three
+    times in one call, both ways, timed per layer."""
     out = tmp_path / "bench"
-    proc = lds_bench(str(encoder), "--target", "lavapipe", "--weights-to-archive", "--out", str(out),
+    proc = lds_bench(str(encoder), "--target", "lavapipe", "--weights-to-archive", "--stack", "3", "--out", str(out),
                      "--repetitions", "1")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     report = json.loads((out / "program_results.json").read_text())
@@ -130,6 +131,15 @@ def test_weights_to_archive(encoder, tmp_path):
     assert all(r["passes"] and r["calls"] >= 1 for r in per_call), per_call
     assert f"ldsopt lowered {len(per_call)} of {len(per_call)} dispatches of each call; {len(at_load)} more run " \
         "once, at load" in (out / "program_results.md").read_text()
+    stack = report["stack"]
+    assert stack["layers"] == 3 and set(stack["whole"]) == {"ldsopt", "iree-default"}
+    for variant, r in stack["whole"].items():
+        assert r["per_layer_us"] == pytest.approx(r["us"] / 3), r
+        # Three layers a call cost more than one (lavapipe: no finer claim).
+        assert r["us"] > report["whole"][variant]["us"], (r, report["whole"][variant])
+    stack_man = json.loads((out / "ldsopt-stack" / "manifest.json").read_text())
+    assert stack_man["function"] == "encoder_layer_stack3"
+    assert "## 3 layers in one call" in (out / "program_results.md").read_text()
     # The twin's weights: the archive's (by initializer name) and the small rest, as the model has them.
     from onnx import numpy_helper
     from ldsopt.measure import program_bench
@@ -140,6 +150,13 @@ def test_weights_to_archive(encoder, tmp_path):
     weights = program_bench.twin_weights(str(out), twin)
     for t in onnx.load(str(encoder)).graph.initializer:
         np.testing.assert_array_equal(weights[t.name], numpy_helper.to_array(t))
+
+
+def test_stack_needs_a_layer(tmp_path):
+    program = pathlib.Path(__file__).resolve().parents[2] / "bench" / "dispatch_floor.mlir"
+    proc = lds_bench(str(program), "--target", "lavapipe", "--stack", "2", "--prepare", str(tmp_path / "p"))
+    assert proc.returncode == 1 and "error: --stack needs a layer" in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr
 
 
 def test_weights_to_archive_takes_onnx_only(tmp_path):
