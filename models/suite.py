@@ -9,16 +9,22 @@ weights from a seeded generator, at a small size for lavapipe and at real sizes 
 - `decoder_block`: a small GPT decoder block: RMSNorm, causal attention, a SiLU-gated MLP,
   the logits, their logsumexp and argmax;
 - `gpt2_block`: GPT-2's block without embeddings or logits: pre-LN, one QKV projection split
-  in three, causal attention, an MLP with GELU by tanh.
+  in three, causal attention, an MLP with GELU by tanh;
+- `llama_block`: Llama's block without embeddings or logits: RMSNorm, Q/K/V projections
+  without bias to fewer K/V heads than query heads (grouped-query attention), rotary position
+  embeddings (RoPE) on Q and K, the K/V heads repeated to the query heads, causal attention,
+  a SwiGLU MLP; written as exported Llama graphs write it (cos and sin tables as constants,
+  rotate_half by Slice, Neg and Concat, the repeat by Unsqueeze, Expand and Reshape).
 
-The encoder layer names its weights ("attn.q.weight", "ln1.bias", ...) and its metadata
-names its PyTorch twin in `models/torch_twins.py`, the same layer on the same weights,
-which `lds-bench` times beside it.
+The encoder layer and the GPT-2 and Llama blocks name their weights ("attn.q.weight",
+"ln1.bias", ...) and their metadata names their PyTorch twins in `models/torch_twins.py`,
+the same layer on the same weights, which `lds-bench` times beside it.
 
     python models/suite.py OUT_DIR [--size small|base] [--dtype f32|f16]
 
 writes one .onnx a model into OUT_DIR. `SIZES` names the sizes; `base` is BERT-base's
-(hidden 768, 12 heads, FFN 3072, sequence 512).
+(hidden 768, 12 heads, FFN 3072, sequence 512), with the Llama block's 12 query heads over 4
+K/V heads.
 """
 
 from __future__ import annotations
@@ -44,10 +50,11 @@ class Size:
     heads: int
     ffn: int
     vocab: int
+    gqa: tuple[int, int]  # the Llama block's query heads and K/V heads
 
 
-SIZES = {"small": Size(seq=16, hidden=32, heads=2, ffn=64, vocab=97),
-         "base": Size(seq=512, hidden=768, heads=12, ffn=3072, vocab=50257)}
+SIZES = {"small": Size(seq=16, hidden=32, heads=2, ffn=64, vocab=97, gqa=(4, 2)),
+         "base": Size(seq=512, hidden=768, heads=12, ffn=3072, vocab=50257, gqa=(12, 4))}
 ELEM = {"f32": (np.float32, TensorProto.FLOAT), "f16": (np.float16, TensorProto.FLOAT16)}
 
 
@@ -77,8 +84,9 @@ class Graph:
         self.inits.append(numpy_helper.from_array(a.astype(self.np_type), name))
         return name
 
-    def const(self, value, dtype=None) -> str:
-        name = self.name("c")
+    def const(self, value, dtype=None, name: str | None = None) -> str:
+        """A constant, of the model's float type unless `dtype`; `name` as in `weight`."""
+        name = name or self.name("c")
         arr = np.asarray(value, dtype=dtype or self.np_type)
         self.inits.append(numpy_helper.from_array(arr, name))
         return name
@@ -131,14 +139,19 @@ def _attention(g: Graph, x: str, s: Size, causal: bool, fused_qkv: bool = False)
     q = g.op("Transpose", q, perm=[0, 2, 1, 3])       # [1, heads, S, dh]
     kt = g.op("Transpose", k, perm=[0, 2, 3, 1])      # [1, heads, dh, S]
     v = g.op("Transpose", v, perm=[0, 2, 1, 3])
+    return g.linear(_context(g, q, kt, v, s.seq, s.heads, dh, causal), s.hidden, s.hidden, name="attn.o")
+
+
+def _context(g: Graph, q: str, kt: str, v: str, seq: int, heads: int, dh: int, causal: bool) -> str:
+    """softmax(q kt / sqrt(dh) (+ a causal mask of -1e4 above the diagonal)) v of q, v [1,
+    heads, S, dh] and kt [1, heads, dh, S], its heads merged: [1, S, heads * dh]."""
     scores = g.op("Mul", g.op("MatMul", q, kt), g.const(1 / math.sqrt(dh)))
     if causal:
-        mask = np.triu(np.full((s.seq, s.seq), -1e4), 1)
+        mask = np.triu(np.full((seq, seq), -1e4), 1)
         scores = g.op("Add", scores, g.const(mask))
     p = g.op("Softmax", scores, axis=-1)
     ctx = g.op("Transpose", g.op("MatMul", p, v), perm=[0, 2, 1, 3])
-    ctx = g.op("Reshape", ctx, g.const([1, s.seq, s.hidden], np.int64))
-    return g.linear(ctx, s.hidden, s.hidden, name="attn.o")
+    return g.op("Reshape", ctx, g.const([1, seq, heads * dh], np.int64))
 
 
 def encoder_layer(size: Size, dtype: str = "f32") -> onnx.ModelProto:
@@ -178,13 +191,15 @@ def gpt2_block(size: Size, dtype: str = "f32") -> onnx.ModelProto:
     g.nodes.append(helper.make_node("Add", [x1, g.linear(gelu, size.ffn, h, name="ffn.down")], ["y"]))
     t = g.onnx_type
     return g.model("gpt2_block", [helper.make_tensor_value_info("x", t, [1, size.seq, h])],
-                   [helper.make_tensor_value_info("y", t, [1, size.seq, h])], opset=17)
+                   [helper.make_tensor_value_info("y", t, [1, size.seq, h])], opset=17,
+                   twin={"function": "gpt2_block", "heads": size.heads, "eps": 1e-5})
 
 
-def _rmsnorm(g: Graph, x: str, hidden: int) -> str:
+def _rmsnorm(g: Graph, x: str, hidden: int, name: str | None = None) -> str:
+    """x / sqrt(mean(x^2) + 1e-6) * weight, over the last dim; the weight `name`.weight."""
     ms = g.op("ReduceMean", g.op("Mul", x, x), axes=[-1], keepdims=1)
     r = g.op("Reciprocal", g.op("Sqrt", g.op("Add", ms, g.const(1e-6))))
-    return g.op("Mul", g.op("Mul", x, r), g.weight(hidden, positive=True))
+    return g.op("Mul", g.op("Mul", x, r), g.weight(hidden, positive=True, name=name and f"{name}.weight"))
 
 
 def decoder_block(size: Size, dtype: str = "f32") -> onnx.ModelProto:
@@ -204,10 +219,64 @@ def decoder_block(size: Size, dtype: str = "f32") -> onnx.ModelProto:
                     helper.make_tensor_value_info("next_token", TensorProto.INT64, [1, size.seq])], opset=17)
 
 
+def _rope_tables(seq: int, dh: int, base: float = 10000.0) -> tuple[np.ndarray, np.ndarray]:
+    """Llama's rotary tables, cos and sin of [S, dh]: position p, frequency base^(-2i/dh), the
+    dh/2 angles twice (rotate_half pairs dim i with dim i + dh/2)."""
+    angles = np.outer(np.arange(seq), base ** (-np.arange(0, dh, 2) / dh))
+    angles = np.concatenate([angles, angles], axis=-1)
+    return np.cos(angles), np.sin(angles)
+
+
+def _rope(g: Graph, x: str, cos: str, sin: str, dh: int) -> str:
+    """x * cos + rotate_half(x) * sin of x [1, heads, S, dh], rotate_half(x) = concat(-x[...,
+    dh/2:], x[..., :dh/2]) by Slice, Neg and Concat as exported graphs write it."""
+    axis, half = g.const([3], np.int64), g.const([dh // 2], np.int64)
+    x1 = g.op("Slice", x, g.const([0], np.int64), half, axis)
+    x2 = g.op("Slice", x, half, g.const([np.iinfo(np.int64).max], np.int64), axis)
+    rotated = g.op("Concat", g.op("Neg", x2), x1, axis=-1)
+    return g.op("Add", g.op("Mul", x, cos), g.op("Mul", rotated, sin))
+
+
+def _repeat_kv(g: Graph, x: str, kv: int, rep: int, seq: int, dh: int) -> str:
+    """x [1, kv, S, dh] with each head repeated `rep` times, [1, kv * rep, S, dh], as exported
+    graphs write Llama's repeat_kv: Unsqueeze, Expand, Reshape."""
+    e = g.op("Expand", g.op("Unsqueeze", x, g.const([2], np.int64)), g.const([1, kv, rep, seq, dh], np.int64))
+    return g.op("Reshape", e, g.const([1, kv * rep, seq, dh], np.int64))
+
+
+def llama_block(size: Size, dtype: str = "f32") -> onnx.ModelProto:
+    """Llama's block (RMSNorm; Q, K, V without bias, `size.gqa` query and K/V heads; RoPE on Q
+    and K; the K/V heads repeated; causal attention; a SwiGLU MLP), without embeddings or logits."""
+    g = Graph(dtype)
+    h, (heads, kv) = size.hidden, size.gqa
+    dh = h // heads
+    n1 = _rmsnorm(g, "x", h, "norm1")
+
+    def split_heads(x: str, n: int) -> str:  # [1, S, n * dh] -> [1, n, S, dh]
+        return g.op("Transpose", g.op("Reshape", x, g.const([1, size.seq, n, dh], np.int64)), perm=[0, 2, 1, 3])
+
+    q, k, v = (split_heads(g.linear(n1, h, n * dh, bias=False, name=f"attn.{p}"), n)
+               for p, n in (("q", heads), ("k", kv), ("v", kv)))
+    cos, sin = (g.const(t, name=f"rope.{n}") for t, n in zip(_rope_tables(size.seq, dh), ("cos", "sin")))
+    q, k = _rope(g, q, cos, sin, dh), _rope(g, k, cos, sin, dh)
+    k, v = (_repeat_kv(g, t, kv, heads // kv, size.seq, dh) for t in (k, v))
+    ctx = _context(g, q, g.op("Transpose", k, perm=[0, 1, 3, 2]), v, size.seq, heads, dh, causal=True)
+    x1 = g.op("Add", "x", g.linear(ctx, h, h, bias=False, name="attn.o"))
+    n2 = _rmsnorm(g, x1, h, "norm2")
+    gate = g.linear(n2, h, size.ffn, bias=False, name="mlp.gate")
+    swiglu = g.op("Mul", g.op("Mul", gate, g.op("Sigmoid", gate)), g.linear(n2, h, size.ffn, bias=False, name="mlp.up"))
+    g.nodes.append(helper.make_node("Add", [x1, g.linear(swiglu, size.ffn, h, bias=False, name="mlp.down")], ["y"]))
+    t = g.onnx_type
+    return g.model("llama_block", [helper.make_tensor_value_info("x", t, [1, size.seq, h])],
+                   [helper.make_tensor_value_info("y", t, [1, size.seq, h])], opset=17,
+                   twin={"function": "llama_block", "heads": heads, "kv_heads": kv, "eps": 1e-6})
+
+
 def build(size: str = "small", dtype: str = "f32") -> dict[str, onnx.ModelProto]:
     s = SIZES[size]
     return {"mlp_classifier": mlp_classifier(), f"encoder_layer_{size}_{dtype}": encoder_layer(s, dtype),
-            f"decoder_block_{size}_{dtype}": decoder_block(s, dtype), f"gpt2_block_{size}_{dtype}": gpt2_block(s, dtype)}
+            f"decoder_block_{size}_{dtype}": decoder_block(s, dtype), f"gpt2_block_{size}_{dtype}": gpt2_block(s, dtype),
+            f"llama_block_{size}_{dtype}": llama_block(s, dtype)}
 
 
 def main(argv=None) -> int:

@@ -18,17 +18,22 @@ import numpy as np
 TWIN_KEY = "ldsopt.torch_twin"
 
 
-def encoder_layer(weights: dict[str, np.ndarray], device: str, dtype: str, heads: int, eps: float = 1e-5):
-    """`suite.encoder_layer`: post-norm BERT layer, attention by `scaled_dot_product_attention`
-    (softmax(q k^T / sqrt(d)) v, PyTorch's fused kernel where it has one), GELU by erf."""
+def _tensors(weights: dict[str, np.ndarray], device: str, dtype: str, linears: tuple[str, ...]):
+    """The weights as tensors of `dtype` on `device`, and per name of `linears` the (weight,
+    bias or None) that F.linear takes: ONNX MatMul weights are [in, out], F.linear's [out, in]."""
     import torch
-    import torch.nn.functional as F
 
     w = {k: torch.from_numpy(np.ascontiguousarray(v)).to(device=device, dtype=getattr(torch, dtype))
          for k, v in weights.items()}
-    # ONNX MatMul weights are [in, out]; F.linear takes [out, in].
-    lin = {p: (w[f"{p}.weight"].t().contiguous(), w[f"{p}.bias"])
-           for p in ("attn.q", "attn.k", "attn.v", "attn.o", "ffn.up", "ffn.down")}
+    return w, {p: (w[f"{p}.weight"].t().contiguous(), w.get(f"{p}.bias")) for p in linears}
+
+
+def encoder_layer(weights: dict[str, np.ndarray], device: str, dtype: str, heads: int, eps: float = 1e-5):
+    """`suite.encoder_layer`: post-norm BERT layer, attention by `scaled_dot_product_attention`
+    (softmax(q k^T / sqrt(d)) v, PyTorch's fused kernel where it has one), GELU by erf."""
+    import torch.nn.functional as F
+
+    w, lin = _tensors(weights, device, dtype, ("attn.q", "attn.k", "attn.v", "attn.o", "ffn.up", "ffn.down"))
     hidden = lin["attn.q"][0].shape[0]
 
     def layer(x):
@@ -40,3 +45,55 @@ def encoder_layer(weights: dict[str, np.ndarray], device: str, dtype: str, heads
         return F.layer_norm(a + f, (hidden,), w["ln2.weight"], w["ln2.bias"], eps)
 
     return layer
+
+
+def gpt2_block(weights: dict[str, np.ndarray], device: str, dtype: str, heads: int, eps: float = 1e-5):
+    """`suite.gpt2_block`: pre-LN GPT-2 block, one QKV projection split in three, causal
+    `scaled_dot_product_attention`, GELU by tanh."""
+    import torch.nn.functional as F
+
+    w, lin = _tensors(weights, device, dtype, ("attn.qkv", "attn.o", "ffn.up", "ffn.down"))
+    hidden = lin["attn.o"][0].shape[0]
+
+    def block(x):
+        b, s, _ = x.shape
+        a = F.layer_norm(x, (hidden,), w["ln1.weight"], w["ln1.bias"], eps)
+        q, k, v = (t.view(b, s, heads, hidden // heads).transpose(1, 2)
+                   for t in F.linear(a, *lin["attn.qkv"]).split(hidden, dim=-1))
+        ctx = F.scaled_dot_product_attention(q, k, v, is_causal=True).transpose(1, 2).reshape(b, s, hidden)
+        x = x + F.linear(ctx, *lin["attn.o"])
+        f = F.gelu(F.linear(F.layer_norm(x, (hidden,), w["ln2.weight"], w["ln2.bias"], eps), *lin["ffn.up"]),
+                   approximate="tanh")
+        return x + F.linear(f, *lin["ffn.down"])
+
+    return block
+
+
+def llama_block(weights: dict[str, np.ndarray], device: str, dtype: str, heads: int, kv_heads: int,
+                eps: float = 1e-6):
+    """`suite.llama_block`: RMSNorm, grouped-query attention (`kv_heads` K/V heads for `heads`
+    query heads, `scaled_dot_product_attention(enable_gqa=True)`, causal) with RoPE on Q and
+    K by the model's cos and sin tables, a SwiGLU MLP."""
+    import torch
+    import torch.nn.functional as F
+
+    w, lin = _tensors(weights, device, dtype, ("attn.q", "attn.k", "attn.v", "attn.o", "mlp.gate", "mlp.up",
+                                               "mlp.down"))
+    hidden = lin["attn.q"][0].shape[0]
+    dh = hidden // heads
+    cos, sin = w["rope.cos"], w["rope.sin"]
+
+    def rope(t):
+        return t * cos + torch.cat((-t[..., dh // 2:], t[..., :dh // 2]), dim=-1) * sin
+
+    def block(x):
+        b, s, _ = x.shape
+        n = F.rms_norm(x, (hidden,), w["norm1.weight"], eps)
+        q, k, v = (F.linear(n, *lin[f"attn.{p}"]).view(b, s, h, dh).transpose(1, 2)
+                   for p, h in (("q", heads), ("k", kv_heads), ("v", kv_heads)))
+        ctx = F.scaled_dot_product_attention(rope(q), rope(k), v, is_causal=True, enable_gqa=True)
+        x = x + F.linear(ctx.transpose(1, 2).reshape(b, s, hidden), *lin["attn.o"])
+        n = F.rms_norm(x, (hidden,), w["norm2.weight"], eps)
+        return x + F.linear(F.silu(F.linear(n, *lin["mlp.gate"])) * F.linear(n, *lin["mlp.up"]), *lin["mlp.down"])
+
+    return block

@@ -19,4 +19,5 @@ PASSES = {
     "ldsopt-split-attention": "ldsopt.passes.split_attention:SplitAttention",
     "ldsopt-split-matmul": "ldsopt.passes.split_matmul:SplitMatmul",
     "ldsopt-fuse-projections": "ldsopt.passes.fuse_projections:FuseProjections",
+    "ldsopt-fold-rotate-half": "ldsopt.passes.fold_rotate_half:FoldRotateHalf",
 }

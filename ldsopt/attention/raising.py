@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith
+from iree.compiler.dialects import arith, tensor
 
 from ldsopt.codegen.elementwise import map_dims
 
@@ -135,38 +135,89 @@ def _constant_scalar(v: ir.Value) -> float | None:
 
 @dataclasses.dataclass
 class View:
-    """A tensor and, per dim, the attention loop it runs along; None for a broadcast index."""
+    """A tensor and, per dim, the attention loop it runs along: a loop's name, a tuple of
+    loops the dim merges (grouped-query attention's query heads: (h, r)), or None for a
+    broadcast index."""
     value: ir.Value
-    loops: list[str | None]
+    loops: list
 
 
-def _view(v: ir.Value, loops: list[str], batch: list[str]) -> View:
-    """The operand `v` (dims `loops`, its first the merged batch "g") read where a collapse of
-    the batch loops `batch` and a transpose read it."""
-    op = _op(v)
-    if batch != ["g"] and op is not None and op.name == "tensor.collapse_shape":
-        v, loops = op.operands[0], batch + loops[1:]
+def _reassociation(op: ir.Operation) -> list[list[int]]:
+    return [[ir.IntegerAttr(x).value for x in ir.ArrayAttr(g)] for g in ir.ArrayAttr(op.attributes["reassociation"])]
+
+
+def _split(label, n: int) -> list | None:
+    """The labels of `n` dims that a collapse merges into one dim of `label`: the first n - 1
+    loops alone, the rest merged ([b, (h, r)] for the [batch, heads] of a grouped-query
+    attention's query); None where `label` merges fewer loops."""
+    if n == 1:
+        return [label]
+    if not isinstance(label, tuple) or len(label) < n:
+        return None
+    rest = label[n - 1:]
+    return list(label[:n - 1]) + [rest[0] if len(rest) == 1 else rest]
+
+
+def _repeated(op: ir.Operation) -> list[int] | None:
+    """The output dims that the generic `op` reads its one input along, where it is a
+    broadcast (all parallel, its body only yields the input): Llama's repeat_kv expand."""
+    if op.name != "linalg.generic" or len(op.operands) != 2 or len(op.results) != 1 or \
+            any("reduction" in str(it) for it in op.attributes["iterator_types"]):
+        return None
+    body = _body(op)
+    if len(body) != 1 or body[0].operands[0] != op.regions[0].blocks[0].arguments[0]:
+        return None
+    maps = [map_dims(ir.AffineMapAttr(a).value) for a in op.attributes["indexing_maps"]]
+    rank = ir.RankedTensorType(op.results[0].type).rank
+    return maps[0] if None not in maps[0] and maps[1] == list(range(rank)) else None
+
+
+def _view(v: ir.Value, loops: list, sizes: dict[str, int]) -> View:
+    """The operand `v` (dims `loops`) read where its collapses (of merged loops), transposes
+    and the broadcast of a repeat (of the GQA repeat loop "r" alone) read it; `sizes` gets the
+    extent of each loop found alone on a dim."""
+    while True:
         op = _op(v)
-    while op is not None and op.name == "linalg.transpose":
-        perm = list(ir.DenseI64ArrayAttr(op.attributes["permutation"]))
-        src = [None] * len(perm)
-        for i, p in enumerate(perm):
-            src[p] = loops[i]
-        v, loops = op.operands[0], src
-        op = _op(v)
+        if op is not None and op.name == "tensor.collapse_shape":
+            split = [_split(x, len(g)) for x, g in zip(loops, _reassociation(op))]
+            if None in split:
+                break
+            v, loops = op.operands[0], [x for part in split for x in part]
+        elif op is not None and op.name == "linalg.transpose":
+            perm = list(ir.DenseI64ArrayAttr(op.attributes["permutation"]))
+            src = [None] * len(perm)
+            for i, p in enumerate(perm):
+                src[p] = loops[i]
+            v, loops = op.operands[0], src
+        elif op is not None and (read := _repeated(op)) is not None and \
+                all(loops[d] == "r" for d in range(len(loops)) if d not in read):
+            v, loops = op.operands[0], [loops[d] for d in read]
+        else:
+            break
+        for x, n in zip(loops, ir.RankedTensorType(v.type).shape):
+            if isinstance(x, str):
+                sizes[x] = n
     return View(v, loops)
 
 
-def _merged_batch(*operands: ir.Value) -> list[str]:
-    """["b", "h"] where every operand is a [[0, 1], ...] collapse of a rank-4 tensor, else ["g"]."""
+def _batch(*operands: ir.Value) -> list[str]:
+    """The batch loops: ["b", "h"] where every operand is a [[0, 1], ...] collapse of a rank-4
+    [batch, heads, ...] tensor; ["b", "h", "r"] (grouped-query attention: K/V heads h, each
+    repeated for r query heads) where, besides, some are [[0, 1, 2], ...] collapses of rank-5
+    [batch, K/V heads, repeats, ...] tensors; else ["g"]."""
+    found = set()
     for v in operands:
         op = _op(v)
-        if op is None or op.name != "tensor.collapse_shape" or ir.RankedTensorType(op.operands[0].type).rank != 4:
+        if op is None or op.name != "tensor.collapse_shape":
             return ["g"]
-        groups = [[ir.IntegerAttr(x).value for x in ir.ArrayAttr(g)] for g in ir.ArrayAttr(op.attributes["reassociation"])]
-        if groups != [[0, 1], [2], [3]]:
+        groups, rank = _reassociation(op), ir.RankedTensorType(op.operands[0].type).rank
+        if (rank, groups) == (4, [[0, 1], [2], [3]]):
+            found.add(2)
+        elif (rank, groups) == (5, [[0, 1, 2], [3], [4]]):
+            found.add(3)
+        else:
             return ["g"]
-    return ["b", "h"]
+    return ["b", "h", "r"] if 3 in found else ["b", "h"]
 
 
 @dataclasses.dataclass
@@ -176,6 +227,18 @@ class Chain:
     scale: float
     replaced: ir.Value               # the value the attention's result replaces
     batch: list[str]
+    sizes: dict[str, int]            # the extents of the loops that merged dims hold
+
+    def _unmerged(self, view: View) -> tuple[list, list[int], list[list[int]]]:
+        """The loops and shape of `view` with each dim that merges loops split into a dim a
+        loop, and the reassociation from those dims to the view's."""
+        loops, shape, groups = [], [], []
+        for x, n in zip(view.loops, ir.RankedTensorType(view.value.type).shape):
+            parts = list(x) if isinstance(x, tuple) else [x]
+            groups.append(list(range(len(loops), len(loops) + len(parts))))
+            loops += parts
+            shape += [self.sizes[y] for y in parts] if len(parts) > 1 else [n]
+        return loops, shape, groups
 
     def raise_(self) -> ir.Value:
         order = self.batch + ["m", "n", "k1", "k2"]
@@ -186,25 +249,41 @@ class Chain:
                      for x in view.loops]
             return ir.AffineMapAttr.get(ir.AffineMap.get(n_loops, 0, exprs))
 
-        q = self.views["q"]
-        elem = ir.RankedTensorType(q.value.type).element_type
-        out_t = ir.RankedTensorType(self.replaced.type)
         with ir.InsertionPoint(self.replaced.owner), self.pv.location:
+            views = {}
+            for r, view in self.views.items():
+                loops, shape, groups = self._unmerged(view)
+                t = ir.RankedTensorType.get(shape, ir.RankedTensorType(view.value.type).element_type)
+                if r == "out":  # the result's type, its merged dims split; merged back below
+                    out, out_t, out_groups = View(None, loops), t, groups
+                elif len(groups) == len(shape):
+                    views[r] = view
+                else:  # a view of the operand with its merged dims split (no copy)
+                    views[r] = View(tensor.ExpandShapeOp(t, view.value, _reassociation_attr(groups), [], shape).result,
+                                    loops)
+            elem = ir.RankedTensorType(views["q"].value.type).element_type
             scale = arith.constant(elem, self.scale)
             init = ir.Operation.create("tensor.empty", results=[out_t]).result
-            roles = ["q", "k", "v"] + (["mask"] if "mask" in self.views else [])
-            maps = [amap(self.views[r]) for r in roles[:3]] + \
+            roles = ["q", "k", "v"] + (["mask"] if "mask" in views else [])
+            maps = [amap(views[r]) for r in roles[:3]] + \
                 [ir.AffineMapAttr.get(ir.AffineMap.get(n_loops, 0, []))] + \
-                [amap(self.views[r]) for r in roles[3:]] + [amap(self.views["out"])]
-            operands = [self.views[r].value for r in roles[:3]] + [scale] + \
-                [self.views[r].value for r in roles[3:]] + [init]
+                [amap(views[r]) for r in roles[3:]] + [amap(out)]
+            operands = [views[r].value for r in roles[:3]] + [scale] + [views[r].value for r in roles[3:]] + [init]
             op = ir.Operation.create(ATTENTION, results=[out_t], operands=operands,
                                      attributes={"indexing_maps": ir.ArrayAttr.get(maps)}, regions=1)
             block = op.regions[0].blocks.append(ir.F32Type.get())
             with ir.InsertionPoint(block):
                 ir.Operation.create("iree_linalg_ext.yield", operands=[block.arguments[0]])
-        self.replaced.replace_all_uses_with(op.result)
-        return op.result
+            result = op.result
+            if len(out_groups) != out_t.rank:
+                result = tensor.CollapseShapeOp(self.replaced.type, result, _reassociation_attr(out_groups)).result
+        self.replaced.replace_all_uses_with(result)
+        return result
+
+
+def _reassociation_attr(groups: list[list[int]]) -> ir.ArrayAttr:
+    i64 = ir.IntegerType.get_signless(64)
+    return ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, i) for i in g]) for g in groups])
 
 
 def _batch_matmul(v: ir.Value) -> ir.Operation | None:
@@ -251,14 +330,16 @@ def match(pv: ir.Operation) -> Chain | None:
     qk = _batch_matmul(_through_casts(_through_expand(s)))
     if qk is None:
         return None
-    batch = _merged_batch(qk.operands[0], qk.operands[1], p_c, v_c)
-    if batch != ["g"] and s == _through_expand(s):
-        return None  # the scores are [g, m, k2], not expanded to [b, h, m, k2]
-    views = {"q": _view(qk.operands[0], ["g", "m", "k1"], batch), "k": _view(qk.operands[1], ["g", "k1", "k2"], batch),
-             "v": _view(v_c, ["g", "k2", "n"], batch)}
+    batch = _batch(qk.operands[0], qk.operands[1], p_c, v_c)
+    if (batch != ["g"]) != (s != _through_expand(s)):
+        return None  # the scores are [g, m, k2] where the operands are [b, h, ...], or the reverse
+    g, sizes = "g" if batch == ["g"] else tuple(batch), {}
+    views = {"q": _view(qk.operands[0], [g, "m", "k1"], sizes), "k": _view(qk.operands[1], [g, "k1", "k2"], sizes),
+             "v": _view(v_c, [g, "k2", "n"], sizes)}
+    heads = batch if batch == ["g"] else _split(g, 2)   # [b, h] or [b, (h, r)]: the scores' dims
     if mask is not None:
         value, amap = mask
-        logit_loops = batch + ["m", "k2"]
+        logit_loops = heads + ["m", "k2"]
         loops = []
         for e in amap.results:
             if isinstance(e, ir.AffineDimExpr):
@@ -271,9 +352,9 @@ def match(pv: ir.Operation) -> Chain | None:
     out, loops = _cast_user(pv.results[0]), ["g", "m", "n"]
     if batch != ["g"]:
         exp = [u.owner for u in out.uses]
-        if len(exp) != 1 or exp[0].name != "tensor.expand_shape":
+        if len(exp) != 1 or exp[0].name != "tensor.expand_shape" or _reassociation(exp[0]) != [[0, 1], [2], [3]]:
             return None
-        out, loops = exp[0].results[0], batch + ["m", "n"]
+        out, loops = exp[0].results[0], heads + ["m", "n"]
         users = [u.owner for u in out.uses]
         if len(users) == 1 and users[0].name == "linalg.transpose":
             perm = list(ir.DenseI64ArrayAttr(users[0].attributes["permutation"]))
@@ -286,4 +367,6 @@ def match(pv: ir.Operation) -> Chain | None:
     for r in ("q", "k", "v"):
         if ir.RankedTensorType(views[r].value.type).element_type != ir.RankedTensorType(out.type).element_type:
             return None
-    return Chain(pv, views, scale, out, batch)
+    if any(isinstance(x, tuple) and not all(y in sizes for y in x) for view in views.values() for x in view.loops):
+        return None  # a merged dim whose loops' extents no operand shows
+    return Chain(pv, views, scale, out, batch, sizes)

@@ -28,7 +28,8 @@ from ldsopt.matmul.match import contraction_form
 
 # Ops that compute a constant from constants (IREE's const-eval folds them at compile time).
 _CONSTANT_OPS = ("arith.constant", "tensor.empty", "linalg.generic", "linalg.broadcast", "linalg.transpose",
-                 "linalg.fill", "linalg.copy", "tensor.expand_shape", "tensor.collapse_shape")
+                 "linalg.fill", "linalg.copy", "tensor.expand_shape", "tensor.collapse_shape", "tensor.extract_slice",
+                 "tensor.concat")
 
 
 def _producer(v: ir.Value) -> ir.Operation | None:

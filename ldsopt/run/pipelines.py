@@ -2,7 +2,7 @@
 print them in `--help` before they import the compiler)."""
 
 # Run on the program, before IREE forms dispatches: passes that change which dispatches exist.
-PROGRAM_PIPELINE = ("builtin.module(ldsopt-raise-attention, ldsopt-fuse-projections, ldsopt-split-attention, "
+PROGRAM_PIPELINE = ("builtin.module(ldsopt-raise-attention, ldsopt-fold-rotate-half, ldsopt-fuse-projections, ldsopt-split-attention, "
                     "ldsopt-split-matmul, ldsopt-split-reduction)")
 # Specialized passes first; the elementwise lowering takes what is left and qualifies. The
 # matmuls whose register staging is bound by load latency (on CUDA: grids of about one wave)

@@ -83,13 +83,15 @@ def test_encoder_layer_end_to_end(encoder, tmp_path):
         assert w["attn.q.weight"].shape == (32, 32) and w["ln2.bias"].shape == (32,)
 
 
-def test_twin_is_the_same_layer(encoder):
+@pytest.mark.parametrize("block", ["encoder_layer", "gpt2_block", "llama_block"])
+def test_twin_is_the_same_layer(block):
     """The PyTorch twin against ONNX's own reference evaluator on the same model."""
     torch = pytest.importorskip("torch", reason="the PyTorch twin runs where torch is installed (the GPU machine)")
     from onnx import numpy_helper
     from onnx.reference import ReferenceEvaluator
 
-    model = onnx.load(str(encoder))
+    suite = bench_replay.load_script(str(MODELS / "suite.py"), "ldsopt_model_suite")
+    model = getattr(suite, block)(suite.SIZES["small"], "f32")
     twins = bench_replay.load_script(str(MODELS / "torch_twins.py"), "ldsopt_torch_twins")
     spec = json.loads({p.key: p.value for p in model.metadata_props}[twins.TWIN_KEY])
     weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}

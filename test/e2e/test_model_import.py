@@ -39,7 +39,7 @@ def _passes(proc):
 
 
 @pytest.mark.parametrize("model", ["mlp_classifier", "encoder_layer_small_f32", "decoder_block_small_f32",
-                                   "gpt2_block_small_f32"])
+                                   "gpt2_block_small_f32", "llama_block_small_f32"])
 def test_suite_model_runs(models, model, lds_run):
     lines = _passes(lds_run(str(models / f"{model}.onnx"), "--target", "lavapipe")).splitlines()
     dispatches = [i for i, line in enumerate(lines) if line.startswith("dispatch ")]
@@ -55,6 +55,16 @@ def test_suite_model_runs(models, model, lds_run):
         # to one attention op (ldsopt-raise-attention), one dispatch of ldsopt-attention.
         attention = [lines[i] for i in dispatches if "_attention_" in lines[i]]
         assert len(attention) == 1 and attention[0].endswith(": ldsopt: ldsopt-attention"), lines
+    if model == "llama_block_small_f32":
+        # Grouped-query attention (4 query heads over 2 K/V heads) raised with K and V read
+        # unrepeated; RoPE's rotate_half a projection by rotated weights (ldsopt-fold-rotate-half),
+        # fused with Q, K and V (N = 32 + 16 + 16 + 32 + 16), RoPE itself elementwise.
+        assert [line for line in lines if "_attention_2x2x16x8x8x16: ldsopt: ldsopt-attention" in line], lines
+        assert [line for line in lines if "_batch_matmul_1x16x112x32_f32: ldsopt:" in line], lines
+        # Left to IREE: the copies of Q's slices, which IREE's head expand of GQA's Q makes.
+        assert all("memcpy" in lines[i] for i in dispatches if ": iree-default (" in lines[i]), lines
+        return
+    if model != "mlp_classifier":
         assert lowered == len(dispatches), lines
         # Q, K and V (width 32) are one matmul (ldsopt-fuse-projections; GPT-2's own, Split),
         # its slices read in place by the attention: no copy, no cast or bias dispatch of their own.
@@ -63,6 +73,17 @@ def test_suite_model_runs(models, model, lds_run):
     # QKV, attention, O, norms (the encoder's two one dispatch), FFN up and down
     expected = {"encoder_layer_small_f32": 6, "gpt2_block_small_f32": 7}
     assert len(dispatches) == expected.get(model, len(dispatches)), lines
+
+
+def test_llama_block_heads_without_groups(suite, tmp_path, lds_run):
+    """The Llama block with as many K/V heads as query heads (f16): RoPE elementwise on the
+    fused projection's slices, read in place, and every dispatch ldsopt's."""
+    import dataclasses
+    path = tmp_path / "llama_mha_f16.onnx"
+    onnx.save(suite.llama_block(dataclasses.replace(suite.SIZES["small"], gqa=(4, 4)), "f16"), str(path))
+    lines = _passes(lds_run(str(path), "--target", "lavapipe", "--require-ldsopt")).splitlines()
+    assert [line for line in lines if "_batch_matmul_1x16x160x32_f16xf16xf32: ldsopt:" in line], lines
+    assert not [line for line in lines if "memcpy" in line], lines
 
 
 def test_f16_encoder_attention_is_one_dispatch(suite, tmp_path, lds_run):

@@ -164,3 +164,209 @@ func.func @k_transposed_input(%q: tensor<4x8x16xf32>, %kt: tensor<4x16x8xf32>, %
   %o = linalg.batch_matmul ins(%p, %v : tensor<4x8x8xf32>, tensor<4x8x16xf32>) outs(%z2 : tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
   return %o : tensor<4x8x16xf32>
 }
+
+// -----
+
+// Grouped-query attention as torch-mlir imports Llama's (models/suite.py's llama_block): 4
+// query heads over 2 K/V heads, K and V [1, 2, 16, 8] broadcast to [1, 2, 2, 16, 8] (repeat_kv's
+// Unsqueeze and Expand), K's collapsed to [1, 4, 16, 8] and transposed, V's collapsed to
+// [4, 16, 8] at once. The attention reads K and V where the broadcasts read them (no repeat
+// loop r in their maps), Q through a view splitting its heads into (K/V head, repeat), and
+// writes the output [1, 16, 2, 2, 8], merged back to [1, 16, 4, 8].
+// CHECK-DAG: #[[Q:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3, d5)>
+// CHECK-DAG: #[[K:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d6, d5)>
+// CHECK-DAG: #[[V:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d6, d4)>
+// CHECK-DAG: #[[S:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> ()>
+// CHECK-DAG: #[[M:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d6)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d3, d1, d2, d4)>
+// CHECK-LABEL: func.func @gqa_attention
+// CHECK-SAME:    (%[[QA:.+]]: tensor<1x4x16x8xf32>, %[[KA:.+]]: tensor<1x2x16x8xf32>, %[[VA:.+]]: tensor<1x2x16x8xf32>, %[[MASK:.+]]: tensor<16x16xf32>)
+// CHECK:         %[[QE:.+]] = tensor.expand_shape %[[QA]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 2, 2, 16, 8]
+// CHECK:         %[[O:.+]] = iree_linalg_ext.attention <indexing_maps = [#[[Q]], #[[K]], #[[V]], #[[S]], #[[M]], #[[OUT]]]>
+// CHECK-SAME:      ins(%[[QE]], %[[KA]], %[[VA]], %{{.+}}, %[[MASK]] : tensor<1x2x2x16x8xf32>, tensor<1x2x16x8xf32>, tensor<1x2x16x8xf32>, f32, tensor<16x16xf32>)
+// CHECK-SAME:      outs(%{{.+}} : tensor<1x16x2x2x8xf32>)
+// CHECK:         %[[R:.+]] = tensor.collapse_shape %[[O]] {{\[\[}}0], [1], [2, 3, 4]] : tensor<1x16x2x2x8xf32> into tensor<1x16x32xf32>
+// CHECK-NEXT:    return %[[R]]
+// CHECK-NOT:     linalg.generic
+// CHECK-NOT:     linalg.batch_matmul
+#map5 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#map6 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#map7 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#map8 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+#map9 = affine_map<(d0, d1, d2, d3) -> ()>
+#map10 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#map11 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
+func.func @gqa_attention(%q: tensor<1x4x16x8xf32>, %k: tensor<1x2x16x8xf32>, %v: tensor<1x2x16x8xf32>, %mask: tensor<16x16xf32>) -> tensor<1x16x32xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %cst_1 = arith.constant -3.40282347E+38 : f32
+  %c0_i64 = arith.constant 0 : i64
+  %cst_9 = arith.constant dense<0.353553385> : tensor<f32>
+  %34 = tensor.empty() : tensor<1x2x2x16x8xf32>
+  %35 = linalg.generic {indexing_maps = [#map7, #map8], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%k : tensor<1x2x16x8xf32>) outs(%34 : tensor<1x2x2x16x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x2x2x16x8xf32>
+  %collapsed = tensor.collapse_shape %35 [[0], [1, 2], [3], [4]] : tensor<1x2x2x16x8xf32> into tensor<1x4x16x8xf32>
+  %36 = linalg.generic {indexing_maps = [#map7, #map8], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%v : tensor<1x2x16x8xf32>) outs(%34 : tensor<1x2x2x16x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x2x2x16x8xf32>
+  %37 = tensor.empty() : tensor<1x4x8x16xf32>
+  %transposed_25 = linalg.transpose ins(%collapsed : tensor<1x4x16x8xf32>) outs(%37 : tensor<1x4x8x16xf32>) permutation = [0, 1, 3, 2]
+  %collapsed_26 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<1x4x16x8xf32> into tensor<4x16x8xf32>
+  %collapsed_27 = tensor.collapse_shape %transposed_25 [[0, 1], [2], [3]] : tensor<1x4x8x16xf32> into tensor<4x8x16xf32>
+  %38 = tensor.empty() : tensor<4x16x16xf32>
+  %39 = linalg.fill ins(%cst : f32) outs(%38 : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %40 = linalg.batch_matmul ins(%collapsed_26, %collapsed_27 : tensor<4x16x8xf32>, tensor<4x8x16xf32>) outs(%39 : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %expanded_28 = tensor.expand_shape %40 [[0, 1], [2], [3]] output_shape [1, 4, 16, 16] : tensor<4x16x16xf32> into tensor<1x4x16x16xf32>
+  %41 = tensor.empty() : tensor<1x4x16x16xf32>
+  %42 = linalg.generic {indexing_maps = [#map5, #map9, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%expanded_28, %cst_9 : tensor<1x4x16x16xf32>, tensor<f32>) outs(%41 : tensor<1x4x16x16xf32>) {
+  ^bb0(%in: f32, %in_35: f32, %out: f32):
+    %84 = arith.mulf %in, %in_35 : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x16xf32>
+  %43 = linalg.generic {indexing_maps = [#map5, #map6, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%42, %mask : tensor<1x4x16x16xf32>, tensor<16x16xf32>) outs(%41 : tensor<1x4x16x16xf32>) {
+  ^bb0(%in: f32, %in_35: f32, %out: f32):
+    %84 = arith.addf %in, %in_35 : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x16xf32>
+  %44 = tensor.empty() : tensor<1x4x16xi64>
+  %45 = linalg.fill ins(%c0_i64 : i64) outs(%44 : tensor<1x4x16xi64>) -> tensor<1x4x16xi64>
+  %46 = tensor.empty() : tensor<1x4x16xf32>
+  %47 = linalg.fill ins(%cst_1 : f32) outs(%46 : tensor<1x4x16xf32>) -> tensor<1x4x16xf32>
+  %48:2 = linalg.generic {indexing_maps = [#map5, #map10, #map10], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%43 : tensor<1x4x16x16xf32>) outs(%47, %45 : tensor<1x4x16xf32>, tensor<1x4x16xi64>) {
+  ^bb0(%in: f32, %out: f32, %out_35: i64):
+    %84 = linalg.index 3 : index
+    %85 = arith.index_cast %84 : index to i64
+    %86 = arith.maximumf %in, %out : f32
+    %87 = arith.cmpf ogt, %in, %out : f32
+    %88 = arith.select %87, %85, %out_35 : i64
+    linalg.yield %86, %88 : f32, i64
+  } -> (tensor<1x4x16xf32>, tensor<1x4x16xi64>)
+  %expanded_29 = tensor.expand_shape %48#0 [[0], [1], [2, 3]] output_shape [1, 4, 16, 1] : tensor<1x4x16xf32> into tensor<1x4x16x1xf32>
+  %49 = linalg.generic {indexing_maps = [#map5, #map11, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%43, %expanded_29 : tensor<1x4x16x16xf32>, tensor<1x4x16x1xf32>) outs(%41 : tensor<1x4x16x16xf32>) {
+  ^bb0(%in: f32, %in_35: f32, %out: f32):
+    %84 = arith.subf %in, %in_35 : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x16xf32>
+  %50 = linalg.generic {indexing_maps = [#map5, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%49 : tensor<1x4x16x16xf32>) outs(%41 : tensor<1x4x16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %84 = math.exp %in : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x16xf32>
+  %51 = tensor.empty() : tensor<1x4x16x1xf32>
+  %52 = linalg.fill ins(%cst : f32) outs(%51 : tensor<1x4x16x1xf32>) -> tensor<1x4x16x1xf32>
+  %53 = linalg.generic {indexing_maps = [#map5, #map11], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%50 : tensor<1x4x16x16xf32>) outs(%52 : tensor<1x4x16x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %84 = arith.addf %in, %out : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x1xf32>
+  %54 = linalg.generic {indexing_maps = [#map5, #map11, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%50, %53 : tensor<1x4x16x16xf32>, tensor<1x4x16x1xf32>) outs(%41 : tensor<1x4x16x16xf32>) {
+  ^bb0(%in: f32, %in_35: f32, %out: f32):
+    %84 = arith.divf %in, %in_35 : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x16xf32>
+  %collapsed_30 = tensor.collapse_shape %54 [[0, 1], [2], [3]] : tensor<1x4x16x16xf32> into tensor<4x16x16xf32>
+  %collapsed_31 = tensor.collapse_shape %36 [[0, 1, 2], [3], [4]] : tensor<1x2x2x16x8xf32> into tensor<4x16x8xf32>
+  %55 = tensor.empty() : tensor<4x16x8xf32>
+  %56 = linalg.fill ins(%cst : f32) outs(%55 : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %57 = linalg.batch_matmul ins(%collapsed_30, %collapsed_31 : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%56 : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %expanded_32 = tensor.expand_shape %57 [[0, 1], [2], [3]] output_shape [1, 4, 16, 8] : tensor<4x16x8xf32> into tensor<1x4x16x8xf32>
+  %58 = tensor.empty() : tensor<1x16x4x8xf32>
+  %transposed_33 = linalg.transpose ins(%expanded_32 : tensor<1x4x16x8xf32>) outs(%58 : tensor<1x16x4x8xf32>) permutation = [0, 2, 1, 3]
+  %collapsed_34 = tensor.collapse_shape %transposed_33 [[0], [1], [2, 3]] : tensor<1x16x4x8xf32> into tensor<1x16x32xf32>
+  return %collapsed_34 : tensor<1x16x32xf32>
+}
+
+// -----
+
+// The same chain with V already merged ([4, 16, 8], no [batch, heads] collapse of it) but the
+// scores expanded to [1, 4, 16, 16]: the operands' batch is one loop and the mask's map has
+// two: left alone (the chain's batch matmuls stay).
+// CHECK-LABEL: func.func @unsplit_values
+// CHECK-NOT:     iree_linalg_ext.attention
+// CHECK-COUNT-2: linalg.batch_matmul
+// CHECK-NOT:     iree_linalg_ext.attention
+#map5 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#map6 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#map7 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#map8 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+#map9 = affine_map<(d0, d1, d2, d3) -> ()>
+#map10 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#map11 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
+func.func @unsplit_values(%q: tensor<1x4x16x8xf32>, %k: tensor<1x2x16x8xf32>, %v: tensor<4x16x8xf32>, %mask: tensor<16x16xf32>) -> tensor<1x16x32xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %cst_1 = arith.constant -3.40282347E+38 : f32
+  %c0_i64 = arith.constant 0 : i64
+  %cst_9 = arith.constant dense<0.353553385> : tensor<f32>
+  %34 = tensor.empty() : tensor<1x2x2x16x8xf32>
+  %35 = linalg.generic {indexing_maps = [#map7, #map8], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%k : tensor<1x2x16x8xf32>) outs(%34 : tensor<1x2x2x16x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x2x2x16x8xf32>
+  %collapsed = tensor.collapse_shape %35 [[0], [1, 2], [3], [4]] : tensor<1x2x2x16x8xf32> into tensor<1x4x16x8xf32>
+  %37 = tensor.empty() : tensor<1x4x8x16xf32>
+  %transposed_25 = linalg.transpose ins(%collapsed : tensor<1x4x16x8xf32>) outs(%37 : tensor<1x4x8x16xf32>) permutation = [0, 1, 3, 2]
+  %collapsed_26 = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<1x4x16x8xf32> into tensor<4x16x8xf32>
+  %collapsed_27 = tensor.collapse_shape %transposed_25 [[0, 1], [2], [3]] : tensor<1x4x8x16xf32> into tensor<4x8x16xf32>
+  %38 = tensor.empty() : tensor<4x16x16xf32>
+  %39 = linalg.fill ins(%cst : f32) outs(%38 : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %40 = linalg.batch_matmul ins(%collapsed_26, %collapsed_27 : tensor<4x16x8xf32>, tensor<4x8x16xf32>) outs(%39 : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %expanded_28 = tensor.expand_shape %40 [[0, 1], [2], [3]] output_shape [1, 4, 16, 16] : tensor<4x16x16xf32> into tensor<1x4x16x16xf32>
+  %41 = tensor.empty() : tensor<1x4x16x16xf32>
+  %42 = linalg.generic {indexing_maps = [#map5, #map9, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%expanded_28, %cst_9 : tensor<1x4x16x16xf32>, tensor<f32>) outs(%41 : tensor<1x4x16x16xf32>) {
+  ^bb0(%in: f32, %in_35: f32, %out: f32):
+    %84 = arith.mulf %in, %in_35 : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x16xf32>
+  %43 = linalg.generic {indexing_maps = [#map5, #map6, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%42, %mask : tensor<1x4x16x16xf32>, tensor<16x16xf32>) outs(%41 : tensor<1x4x16x16xf32>) {
+  ^bb0(%in: f32, %in_35: f32, %out: f32):
+    %84 = arith.addf %in, %in_35 : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x16xf32>
+  %44 = tensor.empty() : tensor<1x4x16xi64>
+  %45 = linalg.fill ins(%c0_i64 : i64) outs(%44 : tensor<1x4x16xi64>) -> tensor<1x4x16xi64>
+  %46 = tensor.empty() : tensor<1x4x16xf32>
+  %47 = linalg.fill ins(%cst_1 : f32) outs(%46 : tensor<1x4x16xf32>) -> tensor<1x4x16xf32>
+  %48:2 = linalg.generic {indexing_maps = [#map5, #map10, #map10], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%43 : tensor<1x4x16x16xf32>) outs(%47, %45 : tensor<1x4x16xf32>, tensor<1x4x16xi64>) {
+  ^bb0(%in: f32, %out: f32, %out_35: i64):
+    %84 = linalg.index 3 : index
+    %85 = arith.index_cast %84 : index to i64
+    %86 = arith.maximumf %in, %out : f32
+    %87 = arith.cmpf ogt, %in, %out : f32
+    %88 = arith.select %87, %85, %out_35 : i64
+    linalg.yield %86, %88 : f32, i64
+  } -> (tensor<1x4x16xf32>, tensor<1x4x16xi64>)
+  %expanded_29 = tensor.expand_shape %48#0 [[0], [1], [2, 3]] output_shape [1, 4, 16, 1] : tensor<1x4x16xf32> into tensor<1x4x16x1xf32>
+  %49 = linalg.generic {indexing_maps = [#map5, #map11, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%43, %expanded_29 : tensor<1x4x16x16xf32>, tensor<1x4x16x1xf32>) outs(%41 : tensor<1x4x16x16xf32>) {
+  ^bb0(%in: f32, %in_35: f32, %out: f32):
+    %84 = arith.subf %in, %in_35 : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x16xf32>
+  %50 = linalg.generic {indexing_maps = [#map5, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%49 : tensor<1x4x16x16xf32>) outs(%41 : tensor<1x4x16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %84 = math.exp %in : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x16xf32>
+  %51 = tensor.empty() : tensor<1x4x16x1xf32>
+  %52 = linalg.fill ins(%cst : f32) outs(%51 : tensor<1x4x16x1xf32>) -> tensor<1x4x16x1xf32>
+  %53 = linalg.generic {indexing_maps = [#map5, #map11], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%50 : tensor<1x4x16x16xf32>) outs(%52 : tensor<1x4x16x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %84 = arith.addf %in, %out : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x1xf32>
+  %54 = linalg.generic {indexing_maps = [#map5, #map11, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%50, %53 : tensor<1x4x16x16xf32>, tensor<1x4x16x1xf32>) outs(%41 : tensor<1x4x16x16xf32>) {
+  ^bb0(%in: f32, %in_35: f32, %out: f32):
+    %84 = arith.divf %in, %in_35 : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x16xf32>
+  %collapsed_30 = tensor.collapse_shape %54 [[0, 1], [2], [3]] : tensor<1x4x16x16xf32> into tensor<4x16x16xf32>
+    %55 = tensor.empty() : tensor<4x16x8xf32>
+  %56 = linalg.fill ins(%cst : f32) outs(%55 : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %57 = linalg.batch_matmul ins(%collapsed_30, %v : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%56 : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %expanded_32 = tensor.expand_shape %57 [[0, 1], [2], [3]] output_shape [1, 4, 16, 8] : tensor<4x16x8xf32> into tensor<1x4x16x8xf32>
+  %58 = tensor.empty() : tensor<1x16x4x8xf32>
+  %transposed_33 = linalg.transpose ins(%expanded_32 : tensor<1x4x16x8xf32>) outs(%58 : tensor<1x16x4x8xf32>) permutation = [0, 2, 1, 3]
+  %collapsed_34 = tensor.collapse_shape %transposed_33 [[0], [1], [2, 3]] : tensor<1x16x4x8xf32> into tensor<1x16x32xf32>
+  return %collapsed_34 : tensor<1x16x32xf32>
+}
