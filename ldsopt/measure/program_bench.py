@@ -231,6 +231,9 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
         + "; ".join(f"{o['name']} max abs error {o['max_abs']:.3g}" for o in check["outputs"]))
     rows = []
     for d in man["dispatches"]:
+        if d.get("at_load"):  # not part of a call: listed, not timed
+            rows.append({**d, **{v: {"skipped": "runs once, at load"} for v in timing.VARIANTS}})
+            continue
         row = {**d, **{v: _time_dispatch(folder, d["modules"][v], d["name"], device, batch, repetitions, min_time,
                                          d.get("errors", {}).get(v))
                        for v in timing.VARIANTS}}
@@ -285,8 +288,9 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
                    "dispatches": rows, "whole": whole, "twin": twin, **({"stack": stack} if stack else {}),
                    "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")})
     for v in timing.VARIANTS:
-        timed = [r for r in rows if "us" in r[v]]
-        report[f"dispatch_sum_{v}"] = sum(r["calls"] * r[v]["us"] for r in timed) if len(timed) == len(rows) else None
+        per_call = [r for r in rows if not r.get("at_load")]
+        timed = [r for r in per_call if "us" in r[v]]
+        report[f"dispatch_sum_{v}"] = sum(r["calls"] * r[v]["us"] for r in timed) if len(timed) == len(per_call) else None
     timing.write_report(report, out, "program_results", markdown, plot)
     return report
 
@@ -309,7 +313,7 @@ def _mode(r: dict) -> str:
 
 
 def _us(r: dict | None) -> str:
-    return f"{r['us']:.1f}" if r and "us" in r else "error" if r else "-"
+    return f"{r['us']:.1f}" if r and "us" in r else "error" if r and "skipped" not in r else "-"
 
 
 def markdown(report: dict) -> str:
