@@ -44,7 +44,8 @@ def prepare_suite(args) -> int:
                            pipeline_text=args.pipeline or driver.DEFAULT_PIPELINE,
                            program_pipeline=program_pipeline(args), baseline=args.baseline,
                            atol=args.atol, rtol=args.rtol, special_values=args.special_values,
-                           given=input_options(args, path), archives=archives(args))
+                           given=input_options(args, path), archives=archives(args),
+                           weights_to_archive=args.weights_to_archive)
             print(f"PREPARED {folder}", flush=True)
         except (driver.DriverError, FileNotFoundError, UsageError, output_file.OutputError) as e:
             failed += 1
@@ -137,6 +138,10 @@ def parser() -> argparse.ArgumentParser:
                     help="a parameter archive (.irpa; .safetensors, .gguf), as iree-run-module takes it, holding the "
                          "weights the program's util.globals name (#flow.parameter.named<\"SCOPE\"::\"KEY\">); the "
                          "ldsopt module, IREE's and the reference all read it; repeatable")
+    ap.add_argument("--weights-to-archive", action="store_true",
+                    help="an ONNX model's weights as parameters of one archive (FOLDER/parameters/weights.irpa) that "
+                         "every module reads, as a PyTorch export's are: IREE forms the dispatches of a model "
+                         "whose weights are loaded, not constants it can fold")
     ap.add_argument("--atol", type=float, help="absolute tolerance of every float output (default: per element "
                     "type and the float types the program computes in: f32 1e-4, f16 1e-2, bf16 5e-2, f64 1e-9)")
     ap.add_argument("--rtol", type=float, help="relative tolerance of every float output, times max(|ref|, s), s "
@@ -153,7 +158,7 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--pipeline", help="ldsopt pass pipeline run on the dispatches (default below)")
     ap.add_argument("--program-pipeline", help="ldsopt passes run on the program before IREE forms dispatches "
                     "(default below; '' for none)")
-    ap.add_argument("--require-ldsopt", action="store_true", help="fail if a dispatch fell back to IREE's default")
+    ap.add_argument("--require-ldsopt", action="store_true", help="fail if a dispatch of a call fell back to IREE's default (not one the initializers run once, at load)")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON record (see below)")
     ap.add_argument("--prepare", metavar="DIR", help="compile, make inputs and reference outputs into DIR; do not run")
     ap.add_argument("--replay", metavar="DIR", help="run a folder made by --prepare (needs only the IREE runtime)")
@@ -244,7 +249,8 @@ def run_one(args, target: str, devices: frozenset[str], folder: str) -> int:
                              # a device is only compiled
                              run_reference=run_here or args.prepare is not None or target != "gfx942",
                              special_values=args.special_values, reference_engine=args.reference,
-                             given=input_options(args, args.input), archives=archives(args))
+                             given=input_options(args, args.input), archives=archives(args),
+                             weights_to_archive=args.weights_to_archive)
     except (driver.DriverError, FileNotFoundError, UsageError, output_file.OutputError) as e:
         print(f"{getattr(e, 'where', None) or args.input}: error: {e}", file=sys.stderr)
         return 1
@@ -261,7 +267,7 @@ def run_one(args, target: str, devices: frozenset[str], folder: str) -> int:
         return 0 if ok else 1
 
     lines = replay_mod.dispatch_lines(man["dispatches"])
-    fell_back = [d for d in man["dispatches"] if not d["passes"]]
+    fell_back = [d for d in man["dispatches"] if not d["passes"] and not d.get("at_load")]
     kernels = None
     if target == "gfx942":
         kernels = isa.from_dump_dir(os.path.join(folder, "executables"))

@@ -307,7 +307,7 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
     if weights_to_archive and not path.endswith(".onnx"):
         raise driver.DriverError("--weights-to-archive takes an ONNX model (a program's weights are already "
                                  "inline or given with --parameters)", path)
-    if weights_to_archive:
+    if weights_to_archive:  # imported once here: the modules below read the .mlir and this archive
         weights = os.path.join(folder, "parameters", "weights.irpa")
         os.makedirs(os.path.dirname(weights), exist_ok=True)
         archives = [*archives, parameters.Archive(model_import.ARCHIVE_SCOPE, weights)]

@@ -487,7 +487,7 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
             baseline: bool = False, dump: bool = False, atol: float | None = None, rtol: float | None = None,
             run_reference: bool = True, special_values: bool = False, reference_engine: str = "auto",
             given: inputs_mod.Options | None = None, archives: list[parameters.Archive] = (),
-            parameters_folder: str | None = None) -> dict:
+            parameters_folder: str | None = None, weights_to_archive: bool = False) -> dict:
     """Compiles `source_path` for `target_name` into `folder` with inputs (`given`'s values,
     the rest `inputs.random_inputs`, with special values if asked, within the bounds the
     program's table reads set: inputs that would read out of bounds are refused before
@@ -497,12 +497,21 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
     `folder/parameters`) and every module of the folder reads them there. Unless `baseline`,
     `program_pipeline` runs on the program first; the reference runs the original. The
     manifest records the reference that ran and the tolerances of each output (`atol`/`rtol`
-    where given)."""
+    where given). `weights_to_archive`: an ONNX model's weights become parameters of one more
+    archive (`model_import.import_onnx`), placed with the others."""
     os.makedirs(folder, exist_ok=True)
     if os.path.exists(os.path.join(folder, COMMANDS)):  # the log is of this run's commands only
         os.remove(os.path.join(folder, COMMANDS))
     tgt = target_model.known(target_name)
-    text = read_source(source_path)
+    weights = None
+    if weights_to_archive:
+        if not source_path.endswith(".onnx"):
+            raise DriverError("--weights-to-archive takes an ONNX model (a program's weights are already inline "
+                              "or given with --parameters)", source_path)
+        weights = os.path.join(parameters_folder or os.path.join(folder, "parameters"), "weights.irpa")
+        os.makedirs(os.path.dirname(weights), exist_ok=True)
+        archives = [*archives, parameters.Archive(model_import.ARCHIVE_SCOPE, weights)]
+    text = read_source(source_path, weights)
     given = given or inputs_mod.Options()
     try:
         parameters.check(text, list(archives))

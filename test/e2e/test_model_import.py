@@ -86,6 +86,21 @@ def test_llama_block_heads_without_groups(suite, tmp_path, lds_run):
     assert not [line for line in lines if "memcpy" in line], lines
 
 
+@pytest.mark.parametrize("model", ["encoder_layer_small_f32", "gpt2_block_small_f32"])
+def test_weights_to_archive(models, model, lds_run):
+    """--weights-to-archive: the model's weights as parameters of an archive, as a PyTorch
+    export's are; the weights that ldsopt-fuse-projections joins are joined once, at load, by
+    the initializers' dispatches, and each call runs the same dispatches, every one ldsopt's."""
+    lines = _passes(lds_run(str(models / f"{model}.onnx"), "--target", "lavapipe", "--weights-to-archive",
+                            "--require-ldsopt")).splitlines()
+    calls = [line for line in lines if line.startswith("dispatch ") and not line.endswith("(once, at load)")]
+    assert all(": ldsopt: " in line for line in calls), lines
+    # The encoder's Q, K and V weights are joined at load; GPT-2's QKV weight is one already.
+    coverage = {"encoder_layer_small_f32": "ldsopt lowered 6 of 6 dispatches of each call; 3 more run once, at load",
+                "gpt2_block_small_f32": "ldsopt lowered 7 of 7 dispatches"}[model]
+    assert coverage in lines, lines
+
+
 def test_f16_encoder_attention_is_one_dispatch(suite, tmp_path, lds_run):
     """The f16 encoder layer: its graph rounds the scores and probabilities to f16 between the
     steps (casts around the softmax); ldsopt-raise-attention reads through them, and the
