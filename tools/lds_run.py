@@ -158,7 +158,9 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--pipeline", help="ldsopt pass pipeline run on the dispatches (default below)")
     ap.add_argument("--program-pipeline", help="ldsopt passes run on the program before IREE forms dispatches "
                     "(default below; '' for none)")
-    ap.add_argument("--require-ldsopt", action="store_true", help="fail if a dispatch of a call fell back to IREE's default (not one the initializers run once, at load)")
+    ap.add_argument("--require-ldsopt", action="store_true",
+                    help="fail if a dispatch of a call fell back to IREE's default (not one that the "
+                         "initializers run once, at load)")
     ap.add_argument("--json", action="store_true", help="print the result as one JSON record (see below)")
     ap.add_argument("--prepare", metavar="DIR", help="compile, make inputs and reference outputs into DIR; do not run")
     ap.add_argument("--replay", metavar="DIR", help="run a folder made by --prepare (needs only the IREE runtime)")
