@@ -293,11 +293,11 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
         if len(g.stores) != 1 or g.stores[0][0] != root.results[0]:
             return Unmatched(f"{root.name} with fused producers: stores {len(g.stores)} results; takes the "
                              "matmul's one result stored")
-        return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, None, prologues)
+        return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, prologues=prologues)
     epilogue = _epilogue(g, root, g.ops[-1])
     if not epilogue:
         return epilogue
-    return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, epilogue, prologues)
+    return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, epilogue=epilogue, prologues=prologues)
 
 
 def _reduces(op: ir.Operation) -> bool:
