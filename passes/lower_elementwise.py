@@ -42,7 +42,7 @@ from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch, analyze, slice_layout
 from ldsopt.codegen.elementwise import body_is_elementwise, clone_body, collapse_groups, collapsed_view, map_dims
 from ldsopt.ir_types import element_bits
-from ldsopt.codegen.kernel import Kernel, matched_dispatches, read_vector, write_vector
+from ldsopt.codegen.kernel import Kernel, foreign_types, matched_dispatches, read_vector, write_vector
 from ldsopt.registry import ModulePass, option
 from ldsopt.remarks import Unmatched
 
@@ -100,13 +100,6 @@ def _slice_facts(d: Dispatch, dims: list[list[int]], shape: list[int]) -> tuple[
     return frozenset(breaks), aligned
 
 
-def _element_types(d: Dispatch) -> set[str]:
-    """The element types the dispatch computes in: its operands' and its body's values."""
-    types = [b.tensor_type.element_type for b in d.inputs + d.outputs]
-    types += [r.type for op in d.root.regions[0].blocks[0].operations for r in op.results]
-    return {str(t) for t in types}
-
-
 @dataclasses.dataclass(frozen=True)
 class LowerElementwise(ModulePass):
     NAME = "ldsopt-lower-elementwise"
@@ -119,10 +112,9 @@ class LowerElementwise(ModulePass):
     def run(self, module: ir.Operation) -> None:
         for d, dims, tgt in matched_dispatches(module, ("linalg.generic",), _match, self,
                                                functools.partial(analyze, slices=True, results=True)):
-            foreign = sorted(t for t in _element_types(d) if not tgt.computes(t))
+            foreign = foreign_types([d.root], tgt)
             if foreign:
-                remarks.missed(d.func, self.NAME, f"computes in {', '.join(foreign)}, which the target does not "
-                                                  "compute natively (IREE emulates it)")
+                remarks.missed(d.func, self.NAME, foreign)
             else:
                 self._lower(d, dims, tgt)
 

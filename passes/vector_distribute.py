@@ -97,6 +97,9 @@ A workgroup looping over several rows needs a barrier before a row's LDS writes 
 row has one pass: with more, another pass's barrier separates the reads of one row from the
 writes of the next.
 
+Left to IREE, with the reason: a dispatch computing in an element type the target does not
+compute natively (i64 without `int64` in its `compute`), which IREE emulates on its own ops.
+
 Measurements against IREE's default: bench/results/cuda/README.md.
 """
 
@@ -107,9 +110,10 @@ import functools
 
 from iree.compiler import ir
 
+from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch, Graph, analyze_graph
-from ldsopt.codegen.kernel import USER_CONFIG, matched_dispatches
+from ldsopt.codegen.kernel import USER_CONFIG, foreign_types, matched_dispatches
 from ldsopt.ir_types import element_bits
 from ldsopt.reduction import fused_rows
 from ldsopt.reduction import plan as reduction_plan
@@ -198,6 +202,10 @@ class VectorDistribute(ModulePass):
         for d, red, tgt in matched_dispatches(module, ("linalg.generic", "linalg.reduce"),
                                               lambda d: match_reduction(d.root), self, analyzer=analyze_reduction):
             func = d.func
+            foreign = foreign_types([d.root] + ([d.epilogue.op] if d.epilogue else []), tgt)
+            if foreign:
+                remarks.missed(func, self.NAME, foreign)
+                continue
             plan = self._plan(d, red, tgt)
             banks = tgt.bank_model()
             lds_pad = plan.lds_row_pad(banks, element_bits(red.acc_type) // 8) if plan.subgroups_r > 1 else 0
@@ -207,7 +215,11 @@ class VectorDistribute(ModulePass):
         # Rows may be read from or written to static slices of a binding (a pooler's first token).
         for g, rows, tgt in matched_dispatches(module, fused_rows.ROOTS, fused_rows.match_rows, self,
                                                analyzer=functools.partial(analyze_graph, slices=True)):
-            self._fused(g, rows, tgt)
+            foreign = foreign_types(g.ops, tgt)
+            if foreign:
+                remarks.missed(g.func, self.NAME, foreign)
+            else:
+                self._fused(g, rows, tgt)
 
     def _fused(self, g: Graph, rows: fused_rows.RowGraph, tgt: target_model.Target) -> None:
         for n in rows.nodes:
