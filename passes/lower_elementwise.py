@@ -4,8 +4,10 @@ Matches a dispatch whose root is an all-parallel `linalg.generic` whose operands
 read the output's fastest dim last or not at all: broadcasts (dims missing), and
 permutations that keep the fastest dim (attention's head split and merge, [B,S,H,D] ->
 [B,H,S,D], with the bias add IREE fuses into it), on the input or on the output side;
-its body must be elementwise-mappable ops (arith, math). Loops are renumbered in the
-output's memory order. An operand transposed against the fastest dim is not matched: it
+its body must be elementwise-mappable ops (arith, math). Several results are taken when
+each is stored whole and all are written in one dim order (a masked score and its boolean
+map): the body yields a vector of each at every step. Loops are renumbered in the
+outputs' memory order. An operand transposed against the fastest dim is not matched: it
 is preload_transposed's.
 
 The kernel:
@@ -18,7 +20,7 @@ The kernel:
   size fits under the target's max workgroup count;
 - reads each input with an in-bounds `vector.transfer_read` (an input missing the
   innermost dim is loaded as a scalar and broadcast), applies the body to whole vectors,
-  writes with `vector.transfer_write`.
+  writes each result with `vector.transfer_write` (V is the narrowest operand's width).
 
 Left to IREE's own pipeline: a rank-0 output (one element: nothing to vectorize or
 distribute), and a dispatch computing in an element type the target does not compute
@@ -38,18 +40,19 @@ from iree.compiler.dialects import arith, memref, scf, vector
 from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch, analyze, slice_layout
-from ldsopt.codegen.elementwise import body_is_elementwise, collapse_groups, collapsed_view, map_dims, vectorize_body
+from ldsopt.codegen.elementwise import body_is_elementwise, clone_body, collapse_groups, collapsed_view, map_dims
 from ldsopt.ir_types import element_bits
-from ldsopt.codegen.kernel import Kernel, matched_dispatches, read_vector, write_vector
+from ldsopt.codegen.kernel import Kernel, foreign_types, matched_dispatches, read_vector, write_vector
 from ldsopt.registry import ModulePass, option
 from ldsopt.remarks import Unmatched
 
 
 def elementwise_operand_dims(root: ir.Operation) -> list[list[int]] | Unmatched:
-    """Per operand (inputs then output), in its memory order, the output dims it reads
-    (loops renumbered in the output's memory order: the output reads 0, 1, ..., n-1), if
-    the root is an elementwise generic whose operands all have the output's fastest dim
-    last or not at all (broadcasts, and permutations that keep the fastest dim)."""
+    """Per operand (inputs then outputs), in its memory order, the output dims it reads
+    (loops renumbered in the outputs' memory order: an output reads 0, 1, ..., n-1), if
+    the root is an elementwise generic whose outputs are written in one order and whose
+    operands all have the outputs' fastest dim last or not at all (broadcasts, and
+    permutations that keep the fastest dim)."""
     if root.name != "linalg.generic":
         return Unmatched(f"computes with {root.name}")
     iters = [str(a) for a in root.attributes["iterator_types"]]
@@ -57,9 +60,12 @@ def elementwise_operand_dims(root: ir.Operation) -> list[list[int]] | Unmatched:
         return Unmatched("not elementwise: it has reduced loops")
     dims = [map_dims(ir.AffineMapAttr(a).value) for a in root.attributes["indexing_maps"]]
     rank = len(iters)
-    if any(d is None or len(set(d)) != len(d) for d in dims) or sorted(dims[-1]) != list(range(rank)):
+    outs = dims[len(dims) - len(root.results):]
+    if any(d is None or len(set(d)) != len(d) for d in dims) or sorted(outs[0]) != list(range(rank)):
         return Unmatched("an indexing map is not a permutation or projection of the loops")
-    out = dims[-1]
+    if any(o != outs[0] for o in outs):
+        return Unmatched("its results are written in different dim orders")
+    out = outs[0]
     renamed = [[out.index(x) for x in od] for od in dims]
     fastest = rank - 1
     if any(od != sorted(od) and (not od or od[-1] != fastest) for od in renamed):
@@ -94,13 +100,6 @@ def _slice_facts(d: Dispatch, dims: list[list[int]], shape: list[int]) -> tuple[
     return frozenset(breaks), aligned
 
 
-def _element_types(d: Dispatch) -> set[str]:
-    """The element types the dispatch computes in: its operands' and its body's values."""
-    types = [b.tensor_type.element_type for b in d.inputs + [d.output]]
-    types += [r.type for op in d.root.regions[0].blocks[0].operations for r in op.results]
-    return {str(t) for t in types}
-
-
 @dataclasses.dataclass(frozen=True)
 class LowerElementwise(ModulePass):
     NAME = "ldsopt-lower-elementwise"
@@ -112,11 +111,10 @@ class LowerElementwise(ModulePass):
 
     def run(self, module: ir.Operation) -> None:
         for d, dims, tgt in matched_dispatches(module, ("linalg.generic",), _match, self,
-                                               functools.partial(analyze, slices=True)):
-            foreign = sorted(t for t in _element_types(d) if not tgt.computes(t))
+                                               functools.partial(analyze, slices=True, results=True)):
+            foreign = foreign_types([d.root], tgt)
             if foreign:
-                remarks.missed(d.func, self.NAME, f"computes in {', '.join(foreign)}, which the target does not "
-                                                  "compute natively (IREE emulates it)")
+                remarks.missed(d.func, self.NAME, foreign)
             else:
                 self._lower(d, dims, tgt)
 
@@ -126,7 +124,7 @@ class LowerElementwise(ModulePass):
         breaks, aligned = _slice_facts(d, dims, shape)
         groups = collapse_groups(shape, dims, breaks)
         cshape = [math.prod(shape[i] for i in g) for g in groups]
-        vmax = min(tgt.vector_elems(element_bits(b.tensor_type.element_type)) for b in d.inputs + [d.output])
+        vmax = min(tgt.vector_elems(element_bits(b.tensor_type.element_type)) for b in d.inputs + d.outputs)
         # A power of two dividing the row, and the slices' offsets and row strides (aligned vectors).
         v = math.gcd(cshape[-1], aligned, 1 << (vmax.bit_length() - 1))
         n_items = math.prod(cshape) // v
@@ -138,7 +136,7 @@ class LowerElementwise(ModulePass):
                    for od in dims]
         with k.ip, d.location:
             views = [collapsed_view(b.memref(), [groups[i] for i in gs], shape)
-                     for b, gs in zip(d.inputs + [d.output], present)]
+                     for b, gs in zip(d.inputs + d.outputs, present)]
             start = arith.addi(arith.muli(k.block_id(), k.const(wg)), k.thread_id())
             loop = scf.ForOp(start, k.const(n_items), k.const(n_wg * wg))
         with ir.InsertionPoint(loop.body), d.location:
@@ -162,7 +160,7 @@ class LowerElementwise(ModulePass):
                     values.append(read_vector(vtype, view, vi))
                 else:
                     values.append(vector.broadcast(vtype, memref.load(view, vi)))
-            result = vectorize_body(d.root, values, v)
-            write_vector(result, views[-1], idx)
+            for result, view in zip(clone_body(d.root, values, v), views[len(d.inputs):]):
+                write_vector(result, view, idx)
             scf.yield_([])
         k.finish(self.NAME)

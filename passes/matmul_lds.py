@@ -17,15 +17,16 @@ Contract.
   result i32, body `out + extsi(a) * extsi(b)` (addi, muli, extsi: the named ops' default,
   signed cast). The output starts as a `linalg.fill` of a constant or as a loaded tensor.
   Left to IREE, with the reason as a remark: other type combinations (i8 -> i8, i8 x f16,
-  i16, f8), unsigned i8 (`arith.extui`: a body that is not the one above), and an i8 product
-  whose fused consumer does not produce a float (an i32 -> i32 consumer).
+  i16, f8), unsigned i8 (`arith.extui`: a body that is not the one above), and a fused
+  consumer whose result is i1.
 - The contraction is stored, or feeds one elementwise consumer that IREE fused into the
   dispatch (bias add, GELU, residual add, scaling, truncf to f16): an all-parallel
   `linalg.generic` over the contraction's output space (b?, m, n), arith/math body ops only,
   reading the contraction's result through the identity map and loaded bindings through
   ascending projections of (b?, m, n) (a bias over n or m, a residual over (m, n)), whose one
-  result (any float type; an i8 matmul's consumer reads the i32 sums, e.g. `arith.sitofp` and
-  a scale: dequantization) is stored, in (b?, m, n) order or permuted with n last (attention's
+  result (any float type, or an integer of 8 bits or more; an i8 matmul's consumer reads the
+  i32 sums: `arith.sitofp` and a scale, dequantization; an i32 bias; or a requantization to
+  i8, scaled in f32, rounded, a zero point added, clamped to [-128, 127]) is stored, in (b?, m, n) order or permuted with n last (attention's
   head merge). The contraction's result is then never stored: each output piece goes through
   the consumer's body on vectors (`Emitter._epilogue` in ldsopt/matmul/emit.py). Anything
   else (two consumers, a stored contraction result, more fused ops) is left alone, with the

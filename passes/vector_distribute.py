@@ -48,10 +48,12 @@ grid-stride loop over workgroups:
 
 Fused rows. A dispatch that ldsopt.fused_rows reads as rows (softmax, LayerNorm, RMSNorm,
 logsumexp, mean, argmax / argmin, several reductions in one generic, as IREE forms them from
-linalg.softmax or from generics): linalg.generics over one iteration space whose trailing dims
-are the reduced ones; any number of reductions, each result with its own combining op (those
-above) and initial value; arg-best reductions (torch-mlir's argmax / argmin: a value and an
-index result, first index on ties); maps per element (before a combine, or consumers that
+linalg.softmax or from generics): linalg.generics (and `iree_linalg_ext.arg_compare`) over one
+iteration space whose trailing dims are the reduced ones; any number of reductions, each result
+with its own combining op (those above) and initial value; arg-best reductions (argmax /
+argmin: a value and an index result, first index on ties, in the forms
+ldsopt/reduction/arg_best.py reads by what they compute: torch-mlir's max.dim, TOSA's selects,
+arg_compare; a NaN poisoning the value, taken, or skipped, as the body does); maps per element (before a combine, or consumers that
 read the row again with the reduced values), which may gather a table's row by an integer
 per row (an embedding lookup fused with its LayerNorm: `tensor.extract` at an index_cast of a
 row operand and the row's position, read as vectors along the table's row); row maps on the
@@ -71,11 +73,12 @@ a. passes: the reductions that need no other one's result form pass 0, those tha
    barrier for all of them), except that every thread reads all partials back, so that
    each holds the total; it is combined with the result's initial value, and the row maps
    that need only what is known by then are computed on scalars. An arg-best reduction
-   takes three passes, each an i32 / float reduction of this kind, so that its result is the
-   body's, NaN included, whatever order the threads see the row in: the index of the first
-   NaN (minsi), the best value before it, the first index before it holding that value
-   (minsi); then the value (NaN if a NaN came) and the index as the sequential body leaves
-   them, given the initial values;
+   takes three passes (two where NaN are skipped), each an i32 / float reduction of this
+   kind, so that its result is the body's, NaN included, whatever order the threads see the
+   row in: the index of the first NaN (minsi), the best value before it (of the numbers,
+   where NaN are skipped), the first index among those holding that value (minsi); then the
+   value and the index as the sequential body leaves them, given the initial values (a -0
+   and a +0 tying for the best of a select body may leave the other zero as the value);
 b. a last sweep writes the full results (consumers), thread by thread as their chunks were
    read; row results are stored by thread 0;
 c. the row between sweeps (layout attribute `row`), when there is more than one sweep:
@@ -94,6 +97,9 @@ A workgroup looping over several rows needs a barrier before a row's LDS writes 
 row has one pass: with more, another pass's barrier separates the reads of one row from the
 writes of the next.
 
+Left to IREE, with the reason: a dispatch computing in an element type the target does not
+compute natively (i64 without `int64` in its `compute`), which IREE emulates on its own ops.
+
 Measurements against IREE's default: bench/results/cuda/README.md.
 """
 
@@ -104,9 +110,10 @@ import functools
 
 from iree.compiler import ir
 
+from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch, Graph, analyze_graph
-from ldsopt.codegen.kernel import USER_CONFIG, matched_dispatches
+from ldsopt.codegen.kernel import USER_CONFIG, foreign_types, matched_dispatches
 from ldsopt.ir_types import element_bits
 from ldsopt.reduction import fused_rows
 from ldsopt.reduction import plan as reduction_plan
@@ -195,6 +202,10 @@ class VectorDistribute(ModulePass):
         for d, red, tgt in matched_dispatches(module, ("linalg.generic", "linalg.reduce"),
                                               lambda d: match_reduction(d.root), self, analyzer=analyze_reduction):
             func = d.func
+            foreign = foreign_types([d.root] + ([d.epilogue.op] if d.epilogue else []), tgt)
+            if foreign:
+                remarks.missed(func, self.NAME, foreign)
+                continue
             plan = self._plan(d, red, tgt)
             banks = tgt.bank_model()
             lds_pad = plan.lds_row_pad(banks, element_bits(red.acc_type) // 8) if plan.subgroups_r > 1 else 0
@@ -202,9 +213,13 @@ class VectorDistribute(ModulePass):
             ReductionKernel(d, red, plan, tgt, lds_pad, self.NAME).emit()
         # Then the dispatches of several ops (or several results) that form rows.
         # Rows may be read from or written to static slices of a binding (a pooler's first token).
-        for g, rows, tgt in matched_dispatches(module, ("linalg.generic",), fused_rows.match_rows, self,
+        for g, rows, tgt in matched_dispatches(module, fused_rows.ROOTS, fused_rows.match_rows, self,
                                                analyzer=functools.partial(analyze_graph, slices=True)):
-            self._fused(g, rows, tgt)
+            foreign = foreign_types(g.ops, tgt)
+            if foreign:
+                remarks.missed(g.func, self.NAME, foreign)
+            else:
+                self._fused(g, rows, tgt)
 
     def _fused(self, g: Graph, rows: fused_rows.RowGraph, tgt: target_model.Target) -> None:
         for n in rows.nodes:

@@ -134,8 +134,12 @@ class Dispatch:
     func: ir.Operation            # the func.func
     root: ir.Operation            # the one linalg op that computes the stored value
     inputs: list[Binding]         # per root input operand (None entries are not loads)
-    output: Binding               # where the root's result is stored
+    output: Binding               # where the root's (first) result is stored
     body_ops: list[ir.Operation]  # every op of the func but the terminator
+    outputs: list[Binding] = dataclasses.field(default_factory=list)  # per root result, where it is stored
+
+    def __post_init__(self):
+        self.outputs = self.outputs or [self.output]
 
     @property
     def location(self) -> ir.Location:
@@ -219,11 +223,12 @@ def _binding_of_store(op: ir.Operation) -> tuple[ir.Value, Binding] | None:
     return None
 
 
-def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = False) -> Dispatch | Unmatched:
+def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = False,
+            results: bool = False) -> Dispatch | Unmatched:
     """Matches a dispatch made of whole-tensor loads (`slices`: or loads of static slices),
     one root op of `root_names` (plus tensor.empty / linalg.fill feeding its inits) and one
-    whole-tensor store of its result. Anything else (several roots, dynamic shapes, other
-    slices) is Unmatched, with why."""
+    whole-tensor store of its result (`results`: of each of its results, in any order).
+    Anything else (several roots, dynamic shapes, other slices) is Unmatched, with why."""
     block = func.regions[0].blocks[0]
     ops = [o.operation for o in block.operations][:-1]  # Operation, not OpView: FuncOp.name is its symbol
     loads: list[tuple[ir.Operation, Binding]] = []
@@ -247,14 +252,18 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = Fals
     if len(roots) != 1:
         return Unmatched(f"{len(roots)} ops fused in one dispatch ({', '.join(r.name for r in roots)}); "
                          "this pass takes one" if roots else f"no {takes} op")
-    if len(stores) != 1:
-        return Unmatched(f"{len(stores)} stored results; this pass takes one")
     root = roots[0]
-    stored = _binding_of_store(stores[0])
-    if stored is None:
+    if len(stores) != 1 and not results:
+        return Unmatched(f"{len(stores)} stored results; this pass takes one")
+    stored_all = [_binding_of_store(s) for s in stores]
+    if any(s is None for s in stored_all):
         return Unmatched("writes part of a binding (a tensor slice), not a whole tensor")
-    if len(root.results) != 1 or stored[0] != root.results[0]:
+    if not results and (len(root.results) != 1 or stored_all[0][0] != root.results[0]):
         return Unmatched("the stored value is not the one result of the root op")
+    outputs = [next((b for v, b in stored_all if v == r), None) for r in root.results]
+    if results and (None in outputs or len(stores) != len(outputs)):
+        return Unmatched(f"stores {len(stores)} values; this pass takes each result of {root.name} stored once")
+    stored = (root.results[0], outputs[0])
     n_inputs = len(root.operands) - len(root.results)
     inputs = []
     for v in list(root.operands)[:n_inputs]:
@@ -265,9 +274,9 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = Fals
         if not b.tensor_type.has_static_shape:
             return Unmatched("dynamic shapes")
         inputs.append(b)
-    if not stored[1].tensor_type.has_static_shape:
+    if not all(b.tensor_type.has_static_shape for b in outputs):
         return Unmatched("dynamic shapes")
-    return Dispatch(func, root, inputs, stored[1], ops)
+    return Dispatch(func, root, inputs, stored[1], ops, outputs)
 
 
 @dataclasses.dataclass

@@ -31,10 +31,10 @@ def map_dims(m: ir.AffineMap) -> list[int] | None:
 
 
 def body_is_elementwise(root: ir.Operation) -> bool:
-    """The generic's body is arith/math ops on its inputs only (the init is not read)."""
+    """The generic's body is arith/math ops on its inputs only (the inits are not read)."""
     block = root.regions[0].blocks[0]
-    out_arg = block.arguments[len(block.arguments) - 1]
-    if len(list(out_arg.uses)):
+    args = list(block.arguments)
+    if any(len(list(a.uses)) for a in args[len(args) - len(root.results):]):
         return False
     names = [op.operation.name for op in block.operations]
     return all(n == "linalg.yield" or n.startswith(_ELEMENTWISE_DIALECTS) for n in names) and \

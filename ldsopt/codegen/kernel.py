@@ -70,6 +70,24 @@ def matched_dispatches(module: ir.Operation, roots: tuple[str, ...], match, by: 
         yield d, m, tgt
 
 
+def foreign_types(ops: list[ir.Operation], tgt: target_model.Target) -> str | None:
+    """Why a kernel of `ops` (linalg ops: their operands' and results' element types and their
+    bodies' values) would compute in element types the target does not compute natively
+    (e.g. i64 without `int64` in its `compute`), or None. IREE emulates those in its own
+    pipeline, on the ops it knows, not on a kernel's vectors."""
+    types = set()
+    for op in ops:
+        for v in list(op.operands) + list(op.results):
+            if isinstance(v.type, ir.ShapedType):
+                types.add(str(ir.ShapedType(v.type).element_type))
+        for region in op.regions:
+            for block in region.blocks:
+                types.update(str(r.type) for o in block.operations for r in o.results)
+    foreign = sorted(t for t in types if not tgt.computes(t))
+    return f"computes in {', '.join(foreign)}, which the target does not compute natively (IREE emulates it)" \
+        if foreign else None
+
+
 class Kernel:
     def __init__(self, dispatch: Dispatch | Graph, target: Target, workgroup_size: tuple[int, int, int],
                  grid: tuple[int, int, int]):

@@ -15,6 +15,7 @@ from ldsopt.codegen.dispatch import Binding, Dispatch, Graph, analyze, analyze_g
 from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
 from ldsopt.codegen.epilogue import Epilogue, loaded_projections, match_epilogue
 from ldsopt.codegen.kernel import matched_dispatches
+from ldsopt.ir_types import element_bits
 from ldsopt.registry import ModulePass
 from ldsopt.remarks import Unmatched
 
@@ -292,11 +293,11 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
         if len(g.stores) != 1 or g.stores[0][0] != root.results[0]:
             return Unmatched(f"{root.name} with fused producers: stores {len(g.stores)} results; takes the "
                              "matmul's one result stored")
-        return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, None, prologues)
+        return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, prologues=prologues)
     epilogue = _epilogue(g, root, g.ops[-1])
     if not epilogue:
         return epilogue
-    return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, epilogue, prologues)
+    return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, epilogue=epilogue, prologues=prologues)
 
 
 def _reduces(op: ir.Operation) -> bool:
@@ -337,7 +338,8 @@ def _prologue(g: Graph, root: ir.Operation, pro: ir.Operation) -> tuple[int, Pro
 
 
 def _epilogue(g: Graph, root: ir.Operation, epi: ir.Operation) -> Epilogue | Unmatched:
-    """The root's fused consumer (`epilogue.match_epilogue`) if its result is of a float type and
+    """The root's fused consumer (`epilogue.match_epilogue`) if its result is a float or an
+    integer of 8 bits or more (an i8 requantization: scale, round, zero point, clamp, to i8) and
     is stored in the loops' order or permuted with n last (the kernel stores vectors along n)."""
     e = match_epilogue(g, root, epi, "the matmul")
     if not e:
@@ -347,8 +349,9 @@ def _epilogue(g: Graph, root: ir.Operation, epi: ir.Operation) -> Epilogue | Unm
         out_map = ir.AffineMapAttr(list(ir.ArrayAttr(epi.attributes["indexing_maps"]))[-1]).value
         return Unmatched(f"{fused}: the consumer writes its result through {out_map}; takes permutations that "
                          "keep n last")
-    if not isinstance(ir.RankedTensorType(epi.results[0].type).element_type, ir.FloatType):
-        return Unmatched(f"{fused}: the consumer's result is not of a float type")
+    result = ir.RankedTensorType(epi.results[0].type).element_type
+    if not isinstance(result, ir.FloatType) and element_bits(result) < 8:
+        return Unmatched(f"{fused}: the consumer's result is {result}; takes floats and integers of 8 bits or more")
     return e
 
 

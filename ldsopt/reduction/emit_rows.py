@@ -16,7 +16,7 @@ from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Binding
 from ldsopt.codegen.elementwise import clone_body
 from ldsopt.codegen.kernel import read_vector, write_vector
-from ldsopt.reduction import fused_rows
+from ldsopt.reduction import arg_best, fused_rows
 from ldsopt.reduction.emit import Combiner, DistributedKernel
 from ldsopt.reduction.plan import ReductionPlan
 
@@ -27,14 +27,20 @@ _I32_MAX = (1 << 31) - 1
 def row_partials(rows: fused_rows.RowGraph, level: int) -> list[tuple[object, Combiner]]:
     """(key, combiner) of each value that pass `level` reduces over the row: each result of
     its reductions (keyed by the result), then each arg-best reduction's phase (keyed by
-    (its first result, phase)): 0, the first NaN's index (minsi of i32, none: INT32_MAX);
-    1, the best value before it; 2, the first index before it holding that value (minsi)."""
+    (its first result, phase)): arg_best.NAN, the first NaN's index (minsi of i32, none:
+    INT32_MAX); BEST, the best value before it (of the non-NaN values where NaN are ignored);
+    FIRST, the first index among those holding that value (minsi)."""
     out = [(n.op.results[j], Combiner.of(n.combines[j])) for n, j in rows.reduction_results(level)]
     for n, phase in rows.arg_bests(level):
-        comb = Combiner(n.arg_best.kind, n.arg_best.compared.type) if phase == 1 else \
+        comb = Combiner(n.arg_best.kind, _value_type(n)) if phase == arg_best.BEST else \
             Combiner("arith.minsi", ir.IntegerType.get_signless(32))
         out.append(((n.op.results[0], phase), comb))
     return out
+
+
+def _value_type(n: fused_rows.Node) -> ir.Type:
+    """The element type of an arg-best reduction's value result."""
+    return ir.RankedTensorType(n.op.results[n.arg_best.value_result].type).element_type
 
 
 class _Chunk:
@@ -120,7 +126,7 @@ class FusedRowKernel(DistributedKernel):
                 self.row[key] = comb(total, memref.load(init, self.out_coords) if isinstance(init.type, ir.MemRefType)
                                      else init)
             for n, phase in rows.arg_bests(level):
-                if phase == fused_rows.ARG_BEST_PASSES - 1:
+                if phase == arg_best.FIRST:
                     self._arg_best_results(n)
             self._row_maps(level + 1)
         if rows.full_stores:
@@ -238,61 +244,90 @@ class FusedRowKernel(DistributedKernel):
         return arith.addi(first, arith.constant(ir.VectorType.get([v], i32), steps))
 
     def _compared(self, c: _Chunk, n: fused_rows.Node) -> ir.Value:
-        """The vector of the values arg-best reduction `n` compares, at chunk `c` (its body
-        cloned with its outputs as constants: their uses are dead)."""
+        """The vector of the values arg-best reduction `n` compares, at chunk `c`: its input's
+        (arg_compare), or its body's value, the body cloned with its outputs as constants
+        (their uses are dead)."""
         key = (n.op.results[0], "compared")
         if key not in c.values:
             v, best = self.plan.vector, n.arg_best
+            if best.compared is None:
+                c.values[key] = self._operand(c, n.operands[0])
+                return c.values[key]
             index_type = ir.VectorType.get([v], ir.IndexType.get())
             mapping = {best.index: arith.index_cast(index_type, self._indices(c))}
-            outs = [Combiner(best.kind, best.compared.type).identity(ir.VectorType.get([v], best.compared.type)),
-                    arith.constant(ir.VectorType.get([v], n.op.results[1].type.element_type),
-                                   ir.DenseElementsAttr.get_splat(
-                                       ir.VectorType.get([v], n.op.results[1].type.element_type),
-                                       ir.IntegerAttr.get(n.op.results[1].type.element_type, 0)))]
+            vtype = ir.VectorType.get([v], _value_type(n))
+            itype = ir.VectorType.get([v], n.op.results[best.index_result].type.element_type)
+            outs = [Combiner(best.kind, _value_type(n)).identity(vtype),
+                    arith.constant(itype, ir.DenseElementsAttr.get_splat(
+                        itype, ir.IntegerAttr.get(itype.element_type, 0)))]
+            if best.value_result:
+                outs.reverse()
             clone_body(n.op, [self._operand(c, o) for o in n.operands] + outs, v, mapping)
             c.values[key] = mapping[best.compared]
         return c.values[key]
 
-    def _arg_best_step(self, c: _Chunk, n: fused_rows.Node, phase: int, acc: ir.Value) -> ir.Value:
-        """`acc` of arg-best phase `phase` (see _row_partials) with chunk `c` folded in."""
+    def _arg_best_step(self, c: _Chunk, n: fused_rows.Node, phase: str, acc: ir.Value) -> ir.Value:
+        """`acc` of arg-best phase `phase` (see row_partials) with chunk `c` folded in."""
         v, best = self.plan.vector, n.arg_best
         i32 = ir.IntegerType.get_signless(32)
         values, indices = self._compared(c, n), self._indices(c)
         none = arith.constant(ir.VectorType.get([v], i32), ir.DenseElementsAttr.get_splat(
             ir.VectorType.get([v], i32), ir.IntegerAttr.get(i32, _I32_MAX)))
-        if phase == 0:
+        if phase == arg_best.NAN:
             nan = arith.cmpf(arith.CmpFPredicate.UNO, values, values)
             return arith.minsi(acc, arith.select(nan, indices, none))
-        first_nan = vector.broadcast(indices.type, self.row[(n.op.results[0], 0)])
-        before = arith.cmpi(arith.CmpIPredicate.slt, indices, first_nan)
-        if phase == 1:
-            comb = Combiner(best.kind, best.compared.type)
-            return comb(acc, arith.select(before, values, comb.identity(values.type)))
-        top = vector.broadcast(values.type, self.row[(n.op.results[0], 1)])
-        holds = arith.andi(before, arith.cmpf(arith.CmpFPredicate.OEQ, values, top))
+        if best.nan == arg_best.IGNORE:  # the values that count: the numbers
+            counted = arith.cmpf(arith.CmpFPredicate.ORD, values, values)
+        else:  # those before the first NaN
+            first_nan = vector.broadcast(indices.type, self.row[(n.op.results[0], arg_best.NAN)])
+            counted = arith.cmpi(arith.CmpIPredicate.slt, indices, first_nan)
+        if phase == arg_best.BEST:
+            comb = Combiner(best.kind, _value_type(n))
+            return comb(acc, arith.select(counted, values, comb.identity(values.type)))
+        top = vector.broadcast(values.type, self.row[(n.op.results[0], arg_best.BEST)])
+        holds = arith.andi(counted, arith.cmpf(arith.CmpFPredicate.OEQ, values, top))
         return arith.minsi(acc, arith.select(holds, indices, none))
 
     def _arg_best_results(self, n: fused_rows.Node) -> None:
-        """The value and index results of arg-best reduction `n` from its three phases and its
-        initial values (v0, i0), as the sequential body leaves them: the value is NaN if a NaN
-        came (or v0 is one), else best(v0, the row's best); the index is that of the row's
-        best where it beats v0 (strictly), else i0."""
+        """The value and index results of arg-best reduction `n` from its phases and its
+        initial values (v0, i0), as the sequential body leaves them. The row's best (`top`,
+        before the first NaN, or of the numbers where NaN are ignored) and the first index
+        holding it replace v0 and i0 where the best beats v0 (strictly; never where v0 is
+        NaN). A NaN that came (and v0 not NaN) then makes the value NaN, and its index the
+        index where a NaN is taken (TAKE). The value where nothing NaN is involved is
+        best(v0, top) for a max / min body, else the select of the body."""
         best = n.arg_best
-        r_value, r_index = n.op.results
-        first_nan, top, first = (self.row[(r_value, p)] for p in range(fused_rows.ARG_BEST_PASSES))
+        r_value, r_index = n.op.results[best.value_result], n.op.results[best.index_result]
+        key = n.op.results[0]
+        top, first = self.row[(key, arg_best.BEST)], self.row[(key, arg_best.FIRST)]
         v0, i0 = (memref.load(self.inits[r], self.out_coords) if isinstance(self.inits[r].type, ir.MemRefType)
                   else self.inits[r] for r in (r_value, r_index))
-        i32 = ir.IntegerType.get_signless(32)
-        vt = best.compared.type
-        has_nan = arith.cmpi(arith.CmpIPredicate.ne, first_nan, arith.constant(i32, _I32_MAX))
-        self.row[r_value] = arith.select(has_nan, arith.constant(vt, ir.FloatAttr.get(vt, math.nan)),
-                                         Combiner(best.kind, vt)(v0, top))
-        pred = arith.CmpFPredicate.OGT if best.kind == "arith.maximumf" else arith.CmpFPredicate.OLT
-        itype = ir.IntegerType(i0.type)
-        index = first if itype.width == 32 else \
-            arith.extsi(itype, first) if itype.width > 32 else arith.trunci(itype, first)
-        self.row[r_index] = arith.select(arith.cmpf(pred, top, v0), index, i0)
+        i32, itype = ir.IntegerType.get_signless(32), ir.IntegerType(i0.type)
+        vt = _value_type(n)
+
+        def beats() -> ir.Value:
+            pred = arith.CmpFPredicate.OGT if best.kind == arg_best.MAX else arith.CmpFPredicate.OLT
+            return arith.cmpf(pred, top, v0)
+
+        value = Combiner(best.kind, vt)(v0, top) if best.nan == arg_best.POISON else arith.select(beats(), top, v0)
+        if best.nan != arg_best.IGNORE:
+            first_nan = self.row[(key, arg_best.NAN)]
+            has_nan = arith.cmpi(arith.CmpIPredicate.ne, first_nan, arith.constant(i32, _I32_MAX))
+            value = arith.select(has_nan, arith.constant(vt, ir.FloatAttr.get(vt, math.nan)), value)
+        first = self._index_result(first, best.base, itype)
+        index = arith.select(beats(), first, i0)
+        if best.nan == arg_best.TAKE:
+            taken = arith.andi(has_nan, arith.cmpf(arith.CmpFPredicate.ORD, v0, v0))
+            index = arith.select(taken, self._index_result(first_nan, best.base, itype), index)
+        self.row[r_value], self.row[r_index] = value, index
+
+    @staticmethod
+    def _index_result(index: ir.Value, base: int, itype: ir.IntegerType) -> ir.Value:
+        """An i32 row index plus `base`, as the index result's type."""
+        if base:
+            index = arith.addi(index, arith.constant(index.type, base))
+        return index if itype.width == 32 else \
+            arith.extsi(itype, index) if itype.width > 32 else arith.trunci(itype, index)
 
     def _exchange(self, parts: list[tuple[object, Combiner]], accs: list[ir.Value]) -> list[ir.Value]:
         """Each partial's accumulators combined over the workgroup: the totals, which every

@@ -13,10 +13,11 @@ The generics are
   out_j)` (a combining op of ldsopt.combining, its own per result: a generic with two results
   is two reductions in one pass), a row value starting from a linalg.fill value or a loaded
   row tensor;
-- arg-best reductions (argmax / argmin as torch-mlir writes them): one reduced dim, two
-  results, `maximumf(c, v)` (`minimumf`) and `select(cmpf ogt (olt) c, v, index_cast(linalg.index),
-  i)`, c computed from the inputs: the best value and the first index holding it, with IEEE
-  NaN order (the value is NaN from the first NaN on, the index that of the best before it);
+- arg-best reductions (argmax / argmin): one reduced dim, a value and an index result, the
+  index selected where the element c computed from the inputs beats the best value, in any of
+  the forms ldsopt/reduction/arg_best.py reads by what they compute (torch-mlir's max.dim,
+  TOSA's argmax, `iree_linalg_ext.arg_compare`): the best value and the first index holding
+  it, with the body's treatment of NaN;
 - maps: n loops, all parallel, full results, the body not reading its outputs (values per
   element before a combine, or consumers that read the row again with row values);
 - row maps: k loops over row values, all parallel (epilogues: divide by N, sqrt, log).
@@ -25,6 +26,8 @@ and a map's body may gather (`Gather`, an embedding lookup as IREE fuses it with
 LayerNorm after it): `tensor.extract` of a loaded table whose last index is the row's
 position (`linalg.index n-1`, the table's rows as long as the row) and whose other indices are
 integers read once per row (`arith.index_cast` of a row operand) or parallel positions.
+An `iree_linalg_ext.arg_compare` is read as the generic IREE generalizes it to (its input
+through the identity, its outputs without its dimension).
 A reduction that reads a row value of another one runs in a later *pass* over the row
 (softmax: the max, then the sum of exp(x - max), then the consumer). Anything else is not
 matched (an `Unmatched` with the reason the tools print), and stays with IREE.
@@ -42,28 +45,20 @@ from ldsopt.codegen.combining import combining_ops
 from ldsopt.codegen.dispatch import Binding, Graph, load_binding
 from ldsopt.codegen.elementwise import map_dims
 from ldsopt.ir_types import element_bits
+from ldsopt.reduction import arg_best
 from ldsopt.remarks import Unmatched
 
 REDUCE, ARG_BEST, MAP, ROW_MAP = "reduce", "arg_best", "map", "row_map"
-ARG_BEST_PASSES = 3  # the first NaN, the best value before it, the first index holding that value
-_OGT, _OLT = 2, 4  # arith.cmpf predicates
+ARG_COMPARE = "iree_linalg_ext.arg_compare"
+ROOTS = ("linalg.generic", ARG_COMPARE)
 _BODY_DIALECTS = ("arith.", "math.")
+_YIELDS = ("linalg.yield", "iree_linalg_ext.yield")
 
 
 @dataclasses.dataclass
 class Operand:
     value: ir.Value
     dims: tuple[int, ...]  # the dims of S it is read through, ascending
-
-
-@dataclasses.dataclass
-class ArgBest:
-    """What an arg-best reduction compares: the body value `compared`, by `kind`
-    (arith.maximumf: argmax, arith.minimumf: argmin)."""
-
-    kind: str
-    compared: ir.Value
-    index: ir.Value  # the body's linalg.index
 
 
 @dataclasses.dataclass
@@ -88,7 +83,7 @@ class Node:
     combines: list[ir.Operation] = dataclasses.field(default_factory=list)  # REDUCE: per result
     inits: list[ir.Value | Binding] = dataclasses.field(default_factory=list)  # REDUCE, ARG_BEST: fill value or
                                                                                # loaded tensor, per result
-    arg_best: ArgBest | None = None  # ARG_BEST
+    arg_best: arg_best.ArgBest | None = None  # ARG_BEST
     row_divisors: list[int] = dataclasses.field(default_factory=list)  # MAP, REDUCE: operands read once
                                                                        # per row that a divf divides by
     gathers: list[Gather] = dataclasses.field(default_factory=list)  # MAP: its body's table reads
@@ -110,13 +105,14 @@ class RowGraph:
     @property
     def passes(self) -> int:
         """Passes over the row that reduce (a consumer pass comes on top)."""
-        return 1 + max(n.level + (ARG_BEST_PASSES - 1 if n.kind == ARG_BEST else 0)
+        return 1 + max(n.level + (len(n.arg_best.phases) - 1 if n.kind == ARG_BEST else 0)
                        for n in self.nodes if n.kind in (REDUCE, ARG_BEST))
 
-    def arg_bests(self, level: int) -> list[tuple[Node, int]]:
-        """(arg-best reduction, its phase) of each one with a phase in pass `level`."""
-        return [(n, level - n.level) for n in self.nodes
-                if n.kind == ARG_BEST and 0 <= level - n.level < ARG_BEST_PASSES]
+    def arg_bests(self, level: int) -> list[tuple[Node, str]]:
+        """(arg-best reduction, its phase: arg_best.NAN, BEST or FIRST) of each one with a phase
+        in pass `level`."""
+        return [(n, n.arg_best.phases[level - n.level]) for n in self.nodes
+                if n.kind == ARG_BEST and 0 <= level - n.level < len(n.arg_best.phases)]
 
     def reductions(self, level: int) -> list[Node]:
         return [n for n in self.nodes if n.kind == REDUCE and n.level == level]
@@ -159,15 +155,34 @@ class RowGraph:
         return out
 
 
-def _loop_sizes(op: ir.Operation, maps: list[list[int]]) -> list[int] | None:
-    """The static extent of each loop of a generic, from its operands' shapes."""
+def _structure(op: ir.Operation) -> tuple[list[str], list[list[int] | None], list[ir.Value], list[ir.Value]]:
+    """(iterators, each operand's dims, inputs, outputs) of a generic, or of an arg_compare read
+    as the generic IREE generalizes it to (its input through the identity, its outputs without
+    its dimension)."""
+    if op.name == ARG_COMPARE:
+        n = ir.RankedTensorType(op.operands[0].type).rank
+        dim = ir.IntegerAttr(op.attributes["dimension"]).value
+        kept = [d for d in range(n) if d != dim]
+        # Operands: the input value, the input index (optional), the outputs, the index base (optional).
+        segments = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+        first_out = segments[0] + segments[1]
+        return (["reduction" if d == dim else "parallel" for d in range(n)], [list(range(n)), kept, kept],
+                [op.operands[0]], list(op.operands)[first_out:first_out + 2])
+    n_out = len(op.results)
+    operands = list(op.operands)
+    return ([("reduction" if "reduction" in str(a) else "parallel") for a in op.attributes["iterator_types"]],
+            [map_dims(ir.AffineMapAttr(a).value) for a in op.attributes["indexing_maps"]],
+            operands[:len(operands) - n_out], operands[len(operands) - n_out:])
+
+
+def _loop_sizes(values: list[ir.Value], maps: list[list[int]], n: int) -> list[int] | None:
+    """The static extent of each of the n loops of an op, from its operands' shapes."""
     sizes: dict[int, int] = {}
-    for v, dims in zip(op.operands, maps):
+    for v, dims in zip(values, maps):
         shape = ir.RankedTensorType(v.type).shape
         for d, extent in zip(dims, shape):
             if sizes.setdefault(d, extent) != extent:
                 return None
-    n = len(op.attributes["iterator_types"])
     return [sizes[d] for d in range(n)] if sorted(sizes) == list(range(n)) else None
 
 
@@ -180,43 +195,6 @@ def _initial_value(init: ir.Value) -> ir.Value | Binding | None:
     if isinstance(init, ir.OpResult) and init.owner.operation.name == "linalg.fill":
         return init.owner.operation.operands[0]
     return load_binding(init)
-
-
-def _arg_best(op: ir.Operation, n: int) -> ArgBest | None:
-    """The argmax / argmin of a reduction over dim n - 1 with results (value, index), if its
-    body yields `maximumf(c, v)` (minimumf) and `select(cmpf ogt (olt) c v, index_cast
-    (linalg.index n-1), i)`, the outputs v, i read by these ops alone and c by neither; else None."""
-    if len(op.results) != 2:
-        return None
-    block = op.regions[0].blocks[0]
-    args = list(block.arguments)
-    v_out, i_out = args[-2], args[-1]
-    if not isinstance(v_out.type, ir.FloatType) or not isinstance(i_out.type, ir.IntegerType):
-        return None
-    y_value, y_index = [x for x in block.operations][-1].operation.operands
-    best, sel = _owner(y_value), _owner(y_index)
-    if best is None or sel is None or best.name not in ("arith.maximumf", "arith.minimumf") \
-            or sel.name != "arith.select" or sel.operands[2] != i_out:
-        return None
-    best_ops = list(best.operands)
-    if best_ops.count(v_out) != 1:
-        return None
-    compared = best_ops[1 - best_ops.index(v_out)]
-    cmp, cast = _owner(sel.operands[0]), _owner(sel.operands[1])
-    if cmp is None or cmp.name != "arith.cmpf" or cast is None or cast.name != "arith.index_cast" \
-            or cast.results[0].type != i_out.type:
-        return None
-    pred = ir.IntegerAttr(cmp.attributes["predicate"]).value
-    better = _OGT if best.name == "arith.maximumf" else _OLT
-    if (list(cmp.operands), pred) not in (([compared, v_out], better), ([v_out, compared], _OGT + _OLT - better)):
-        return None
-    index = _owner(cast.operands[0])
-    if index is None or index.name != "linalg.index" or ir.IntegerAttr(index.attributes["dim"]).value != n - 1:
-        return None
-    if sorted(u.owner.operation.name for u in v_out.uses) != sorted([best.name, "arith.cmpf"]) \
-            or len(list(i_out.uses)) != 1 or compared in args[-2:]:
-        return None
-    return ArgBest(best.name, compared, index.results[0])
 
 
 def _gathers(op: ir.Operation, operands: list[Operand], g: Graph, shape: list[int], k: int) -> list[Gather] | None:
@@ -279,26 +257,26 @@ def _owner(value: ir.Value) -> ir.Operation | None:
 
 def match_rows(g: Graph) -> RowGraph | Unmatched:
     """The dispatch as a RowGraph (module docstring), or why not."""
-    if any(op.name != "linalg.generic" for op in g.ops):
-        return Unmatched("computes with " + ", ".join(sorted({op.name for op in g.ops} - {"linalg.generic"})))
-    iterators = [["reduction" if "reduction" in str(a) else "parallel" for a in op.attributes["iterator_types"]]
-                 for op in g.ops]
-    maps_of = [[map_dims(ir.AffineMapAttr(a).value) for a in op.attributes["indexing_maps"]] for op in g.ops]
+    if any(op.name not in ROOTS for op in g.ops):
+        return Unmatched("computes with " + ", ".join(sorted({op.name for op in g.ops} - set(ROOTS))))
+    structures = [_structure(op) for op in g.ops]
+    iterators = [st[0] for st in structures]
+    maps_of = [st[1] for st in structures]
     first = next((i for i, it in enumerate(iterators) if "reduction" in it), None)
     if first is None:
         return Unmatched("no reduction")
     if any(m is None for ms in maps_of for m in ms):
         return Unmatched("an indexing map is not a projection of the loops")
     n, k = len(iterators[first]), iterators[first].index("reduction")
-    shape = _loop_sizes(g.ops[first], maps_of[first])
+    shape = _loop_sizes(structures[first][2] + structures[first][3], maps_of[first], n)
     if shape is None:
         return Unmatched("the reduction's loop extents are not static")
     reduce_iters = ["parallel"] * k + ["reduction"] * (n - k)
     space: dict[ir.Value, tuple[int, ...]] = {}   # generic results: their dims
     ready: dict[ir.Value, int] = {}               # generic results: passes done before they exist
     nodes = []
-    for op, it, maps in zip(g.ops, iterators, maps_of):
-        sizes = _loop_sizes(op, maps)
+    for op, (it, maps, ins, outs) in zip(g.ops, structures):
+        sizes = _loop_sizes(ins + outs, maps, len(it))
         if it == reduce_iters and sizes == shape:
             kind, out_dims = REDUCE, tuple(range(k))
         elif it == ["parallel"] * n and sizes == shape:
@@ -308,11 +286,11 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
         else:
             return Unmatched("not one row space: the reduced dims are not the trailing ones of every op, "
                              "or the ops' extents differ")
-        n_in = len(op.operands) - len(op.results)
+        n_in = len(ins)
         if any(tuple(m) != out_dims for m in maps[n_in:]):
             return Unmatched("an op writes its result through a permutation or broadcast")
         operands = []
-        for v, m in zip(list(op.operands)[:n_in], maps[:n_in]):
+        for v, m in zip(ins, maps[:n_in]):
             dims = tuple(m)
             if list(dims) != sorted(set(dims)):
                 return Unmatched("an operand is read transposed or with a repeated dim")
@@ -325,21 +303,28 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
                 return Unmatched(f"an operand of element type {ir.RankedTensorType(v.type).element_type}")
             operands.append(Operand(v, dims))
         block = op.regions[0].blocks[0]
-        arg_best = _arg_best(op, n) if kind == REDUCE and n - k == 1 else None
+        best = None
+        if op.name == ARG_COMPARE:
+            best = arg_best.match_arg_compare(op) if kind == REDUCE else \
+                Unmatched("an arg_compare over other dims than the trailing one")
+        elif kind == REDUCE and n - k == 1:
+            best = arg_best.match_generic(op, n)
+        if isinstance(best, Unmatched):
+            return best
         gathers = _gathers(op, operands, g, shape, k) if kind == MAP and k == n - 1 else []
-        allowed = ("linalg.yield", "linalg.index") if arg_best else \
-            ("linalg.yield", "linalg.index", "tensor.extract") if gathers else ("linalg.yield",)
+        allowed = _YIELDS + (("linalg.index",) if best else
+                             ("linalg.index", "tensor.extract") if gathers else ())
         if gathers is None or any(len(b.regions) or not (b.name in allowed or b.name.startswith(_BODY_DIALECTS))
                                   for b in (x.operation for x in block.operations)):
             return Unmatched("a body op other than arith and math (or an argmax's linalg.index, or an "
                              "embedding's table read along the row)")
         level = max((ready[o.value] for o in operands if o.value in ready), default=0)
-        node = Node(op, ARG_BEST if arg_best else kind, operands, level, arg_best=arg_best,
+        node = Node(op, ARG_BEST if best else kind, operands, level, arg_best=best,
                     row_divisors=_row_divisors(block, operands, k) if kind != ROW_MAP else [], gathers=gathers)
         if kind == REDUCE:
-            node.combines = [] if arg_best else combining_ops(op) or []
-            node.inits = [_initial_value(v) for v in list(op.operands)[n_in:]]
-            if not (node.combines or arg_best) or any(i is None for i in node.inits) or \
+            node.combines = [] if best else combining_ops(op) or []
+            node.inits = [_initial_value(v) for v in outs]
+            if not (node.combines or best) or any(i is None for i in node.inits) or \
                     not all(_scalar_type_ok(c.results[0].type) for c in node.combines):
                 return Unmatched("a reduction whose combiner, initial value or type is not one the kernel combines")
         else:
@@ -348,7 +333,7 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
                 return Unmatched("an elementwise op reads its own output")
         for r in op.results:
             space[r] = out_dims
-            ready[r] = level + (ARG_BEST_PASSES if arg_best else 1 if kind == REDUCE else 0)
+            ready[r] = level + (len(best.phases) if best else 1 if kind == REDUCE else 0)
         nodes.append(node)
     if any(node.kind == REDUCE and all(any(shape[d] > 1 for d in range(n) if d not in o.dims) for o in node.operands)
            for node in nodes):

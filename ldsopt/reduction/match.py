@@ -112,4 +112,4 @@ def analyze_reduction(func: ir.Operation, roots: tuple[str, ...]) -> ReductionDi
     inputs = [g.binding_of(v) for v in list(root.operands)[:len(root.operands) - 1]]
     if None in inputs:
         return Unmatched(f"an input of {root.name} is not a whole-tensor load of a binding")
-    return ReductionDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, epilogue)
+    return ReductionDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, epilogue=epilogue)

@@ -9,7 +9,7 @@ dequantization), in programs/matmul_skinny (M or N of 1 to 16), in programs/matm
 spelled them, `linalg.matmul` / `batch_matmul` with indexing_maps, `linalg.contract`, a
 generic whose loops are permuted; M = 1, K = 1, batch 3, f16 out) and in programs/matmul_i8
 (i8 x i8 -> i32: named and generic, NN, NT, TN, TT, batch 3, M = 1, K = 1, a constant fill and
-a loaded init, a dequantizing consumer to f32) is compiled through IREE, run on lavapipe and
+a loaded init, a dequantizing consumer to f32, requantizing ones to i8 and an i32 bias) is compiled through IREE, run on lavapipe and
 checked against IREE's llvm-cpu on the original program; plus gfx942 compiles whose ISA must
 show the LDS staging and MFMAs (i8 ones for i8).
 CUDA (mma.sync for f16/bf16/i8) runs on the H200: `lds-run programs/matmul/*.mlir --target cuda
@@ -78,7 +78,8 @@ def test_named_lavapipe(name, run_program):
 @pytest.mark.parametrize("name", sorted(p.stem for p in I8.glob("*.mlir")))
 def test_i8_lavapipe(name, run_program):
     """Each i8 x i8 -> i32 program is one kernel of ours, its i32 sums equal to llvm-cpu's (the
-    inputs span [-128, 127]: a kernel that did not sign-extend them would differ)."""
+    inputs span [-128, 127]: a kernel that did not sign-extend them would differ); the i8 of a
+    requantizing consumer equal too (its f32 scaling and rounding are the program's)."""
     out = run_program((I8 / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
                       *TOLERANCE, name=name)
     assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
@@ -162,6 +163,7 @@ def test_gfx942_output_stage_stores_16_bytes(run_program, tmp_path):
 
 @pytest.mark.parametrize("program, mfma", [(I8 / "nn_i8_128x256x128.mlir", "v_mfma_i32_16x16x32_i8"),
                                             (I8 / "dequant_nt_i8_33x40x70.mlir", "v_mfma_i32_16x16x32_i8"),
+                                            (I8 / "requant_nn_i8_37x45x71.mlir", "v_mfma_i32_16x16x32_i8"),
                                             (PROGRAMS / "nn_f16_96x160x64.mlir", "v_mfma_f32_16x16x16_f16"),
                                             (PROGRAMS / "nt_f32_96x160x64.mlir", "v_mfma_f32_16x16x4_f32"),
                                             (EPILOGUES / "bias_f16_96x160x64.mlir", "v_mfma_f32_16x16x16_f16"),

@@ -70,6 +70,14 @@ CASES = [(p.stem, p, "") for p in sorted((PROGRAMS / "reduction").glob("*.mlir")
      "row-registers=0 max-workgroups=4"),
     ("fused_global_grid_stride_argmax_ties_9x4099", FUSED / "argmax_ties_f32_9x4099.mlir",
      "row-registers=0 row-lds=false max-workgroups=4"),
+    # The other arg-best forms (TOSA's selects, arg_compare, NaN skipped) with the row in LDS
+    # or read again, rows following each other in a workgroup.
+    ("fused_lds_grid_stride_argmax_tosa_13x1009", FUSED / "argmax_tosa_ties_f32_13x1009.mlir",
+     "row-registers=0 max-workgroups=4"),
+    ("fused_global_grid_stride_arg_compare_12x1031", FUSED / "arg_compare_ties_f32_12x1031.mlir",
+     "row-registers=0 row-lds=false max-workgroups=5"),
+    ("fused_lds_argmin_ignore_nan_f16_7x4099", FUSED / "argmin_select_ignore_nan_f16_7x4099.mlir",
+     "row-registers=0 max-workgroups=3"),
     ("grid_stride_lds_rows", PROGRAMS / "reduction" / "row_sum_f32_13x1000.mlir", "max-workgroups=3"),
     ("grid_stride_lds_cols", PROGRAMS / "reduction" / "col_sum_f32_512x64.mlir", "max-workgroups=1"),
     ("grid_stride_lds_middle", PROGRAMS / "reduction" / "max_middle_f32_6x50x10.mlir", "max-workgroups=4"),

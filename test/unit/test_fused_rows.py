@@ -191,6 +191,6 @@ def test_argmax_is_three_passes():
     stores = _store("%r#0", "tensor<8xf32>", 2) + _store("%r#1", "tensor<8xi64>", 3)
     rows = _rows(ARGMAX.replace("PRED", "ogt"), stores)
     assert rows["passes"] == 3 and rows["nodes"] == [("arg_best", 0, [(0, 1)])] and rows["row_stores"] == 2
-    # oge would take the last index on ties: not the pattern, left alone.
+    # oge would take the last index on ties: left alone, with why.
     assert _rows(ARGMAX.replace("PRED", "oge"), stores) == \
-        "a body op other than arith and math (or an argmax's linalg.index)"
+        "an arg-best reduction whose ties go to the last index (>= or <=); takes the first, as torch and numpy do"

@@ -241,13 +241,16 @@ iree_codegen.dispatch_config @nn_i8_to_i8 {
 
 // -----
 
-// Refused: an i8 matmul whose fused consumer keeps integers (+ an i32 bias, i32 out): the
-// epilogue mechanism takes consumers whose result is a float (dequantization).
-// FMA-LABEL: func.func @i8_int_consumer
-// FMA-NOT:     ldsopt.lowered_by
-// FMA:         linalg.matmul
+// An integer consumer: an i32 bias added to the i32 sums (arith.addi on the accumulator
+// vectors before the store), i32 out.
+// FMA-LABEL: func.func @i8_int_bias
+// FMA-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// FMA:         %[[BIAS:.+]] = vector.transfer_read {{.*}} : memref<64xi32, {{.*}}>, vector<4xi32>
+// FMA:         %[[ACC:.+]]:4 = scf.for
+// FMA:         %[[Y:.+]] = arith.addi %[[ACC]]#0, %[[BIAS]] : vector<4xi32>
+// FMA:         vector.transfer_write %[[Y]], {{.*}} : vector<4xi32>, memref<64x64xi32
 #layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
-func.func @i8_int_consumer() {
+func.func @i8_int_bias() {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0 : i32
   %0 = hal.interface.binding.subspan layout(#layout4) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xi8, #hal.descriptor_type<storage_buffer>>
@@ -256,12 +259,12 @@ func.func @i8_int_consumer() {
   %3 = hal.interface.binding.subspan layout(#layout4) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xi32, #hal.descriptor_type<storage_buffer>>
   %a = iree_codegen.load_from_buffer %0 : memref<64x64xi8, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xi8>
   %b = iree_codegen.load_from_buffer %1 : memref<64x64xi8, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xi8>
-  %bias = iree_codegen.load_from_buffer %2 : memref<64xi32, #hal.descriptor_type<storage_buffer>> -> tensor<64xi32>
+  %side = iree_codegen.load_from_buffer %2 : memref<64xi32, #hal.descriptor_type<storage_buffer>> -> tensor<64xi32>
   %e = tensor.empty() : tensor<64x64xi32>
   %z = linalg.fill ins(%zero : i32) outs(%e : tensor<64x64xi32>) -> tensor<64x64xi32>
-  // expected-remark @+1 {{ldsopt-matmul-lds: left to IREE: a linalg.matmul with a fused linalg.generic: the consumer's result is not of a float type}}
   %mm = linalg.matmul ins(%a, %b : tensor<64x64xi8>, tensor<64x64xi8>) outs(%z : tensor<64x64xi32>) -> tensor<64x64xi32>
-  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %bias : tensor<64x64xi32>, tensor<64xi32>) outs(%e : tensor<64x64xi32>) {
+  %eo = tensor.empty() : tensor<64x64xi32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %side : tensor<64x64xi32>, tensor<64xi32>) outs(%eo : tensor<64x64xi32>) {
   ^bb0(%x: i32, %c: i32, %o: i32):
     %y = arith.addi %x, %c : i32
     linalg.yield %y : i32
@@ -269,7 +272,111 @@ func.func @i8_int_consumer() {
   iree_codegen.store_to_buffer %r, %3 : tensor<64x64xi32> into memref<64x64xi32, #hal.descriptor_type<storage_buffer>>
   return
 }
-iree_codegen.dispatch_config @i8_int_consumer {
+iree_codegen.dispatch_config @i8_int_bias {
+^bb0(%arg0: !hal.device):
+  %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+  iree_codegen.yield %x, %y, %z : index, index, index
+}
+
+// -----
+
+// Requantization to i8 fused after the i8 matmul: the i32 sums to f32, times a per-column
+// scale, rounded half to even, plus the zero point, clamped to [-128, 127] and converted to
+// i8, all on the accumulator vectors; only i8 is stored (through the output stage on the
+// matrix-core targets: a 64 x (64 + pad) i8 tile, copied out 16 bytes a lane).
+// FMA-LABEL: func.func @i8_requant
+// FMA-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// FMA:         %[[S:.+]] = vector.transfer_read {{.*}} : memref<64xf32, {{.*}}>, vector<4xf32>
+// FMA:         %[[ACC:.+]]:4 = scf.for
+// FMA:         %[[F:.+]] = arith.sitofp %[[ACC]]#0 : vector<4xi32> to vector<4xf32>
+// FMA:         %[[Y:.+]] = arith.mulf %[[F]], %[[S]] : vector<4xf32>
+// FMA:         %[[N:.+]] = math.roundeven %[[Y]] : vector<4xf32>
+// FMA:         %[[W:.+]] = arith.addf %[[N]], %{{.+}} : vector<4xf32>
+// FMA:         %[[LO:.+]] = arith.maximumf %[[W]], %{{.+}} : vector<4xf32>
+// FMA:         %[[HI:.+]] = arith.minimumf %[[LO]], %{{.+}} : vector<4xf32>
+// FMA:         %[[Q:.+]] = arith.fptosi %[[HI]] : vector<4xf32> to vector<4xi8>
+// FMA:         vector.transfer_write %[[Q]], {{.*}} : vector<4xi8>, memref<64x64xi8
+// FMA-NOT:     memref<64x64xi32
+// MFMA-LABEL: func.func @i8_requant
+// MFMA:         amdgpu.mfma 16x16x32
+// MFMA:         arith.fptosi {{.*}} : vector<1xf32> to vector<1xi8>
+// MFMA:         memref<64x{{[0-9]+}}xi8, #gpu.address_space<workgroup>>
+// MFMA:         gpu.barrier
+// MFMA:         vector.store {{.*}} : memref<64x64xi8, {{.*}}>, vector<16xi8>
+// MMA-LABEL: func.func @i8_requant
+// MMA:         nvgpu.mma.sync
+// MMA:         arith.fptosi {{.*}} : vector<2xf32> to vector<2xi8>
+// MMA:         vector.store {{.*}} : memref<64x64xi8, {{.*}}>, vector<16xi8>
+#layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @i8_requant() {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0 : i32
+  %0 = hal.interface.binding.subspan layout(#layout4) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xi8, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout4) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xi8, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout4) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout4) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xi8, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xi8, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xi8>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xi8, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xi8>
+  %side = iree_codegen.load_from_buffer %2 : memref<64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64xf32>
+  %e = tensor.empty() : tensor<64x64xi32>
+  %z = linalg.fill ins(%zero : i32) outs(%e : tensor<64x64xi32>) -> tensor<64x64xi32>
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xi8>, tensor<64x64xi8>) outs(%z : tensor<64x64xi32>) -> tensor<64x64xi32>
+  %eo = tensor.empty() : tensor<64x64xi8>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %side : tensor<64x64xi32>, tensor<64xf32>) outs(%eo : tensor<64x64xi8>) {
+  ^bb0(%x: i32, %s: f32, %o: i8):
+    %zp = arith.constant 3.0 : f32
+    %lo = arith.constant -128.0 : f32
+    %hi = arith.constant 127.0 : f32
+    %f = arith.sitofp %x : i32 to f32
+    %y = arith.mulf %f, %s : f32
+    %n = math.roundeven %y : f32
+    %w = arith.addf %n, %zp : f32
+    %cl = arith.maximumf %w, %lo : f32
+    %ch = arith.minimumf %cl, %hi : f32
+    %q = arith.fptosi %ch : f32 to i8
+    linalg.yield %q : i8
+  } -> tensor<64x64xi8>
+  iree_codegen.store_to_buffer %r, %3 : tensor<64x64xi8> into memref<64x64xi8, #hal.descriptor_type<storage_buffer>>
+  return
+}
+iree_codegen.dispatch_config @i8_requant {
+^bb0(%arg0: !hal.device):
+  %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+  iree_codegen.yield %x, %y, %z : index, index, index
+}
+
+// -----
+
+// Refused: a consumer whose result is i1 (a mask of the sums against a threshold), which
+// IREE stores as bytes: left to IREE, with the reason.
+// FMA-LABEL: func.func @i8_i1_consumer
+// FMA-NOT:     ldsopt.lowered_by
+// FMA:         linalg.matmul
+#layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @i8_i1_consumer() {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0 : i32
+  %0 = hal.interface.binding.subspan layout(#layout4) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xi8, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout4) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xi8, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout4) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64xi32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout4) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xi1, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xi8, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xi8>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xi8, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xi8>
+  %side = iree_codegen.load_from_buffer %2 : memref<64xi32, #hal.descriptor_type<storage_buffer>> -> tensor<64xi32>
+  %e = tensor.empty() : tensor<64x64xi32>
+  %z = linalg.fill ins(%zero : i32) outs(%e : tensor<64x64xi32>) -> tensor<64x64xi32>
+  // expected-remark @+1 {{ldsopt-matmul-lds: left to IREE: a linalg.matmul with a fused linalg.generic: the consumer's result is i1; takes floats and integers of 8 bits or more}}
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xi8>, tensor<64x64xi8>) outs(%z : tensor<64x64xi32>) -> tensor<64x64xi32>
+  %eo = tensor.empty() : tensor<64x64xi1>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm, %side : tensor<64x64xi32>, tensor<64xi32>) outs(%eo : tensor<64x64xi1>) {
+  ^bb0(%x: i32, %c: i32, %o: i1):
+    %y = arith.cmpi sgt, %x, %c : i32
+    linalg.yield %y : i1
+  } -> tensor<64x64xi1>
+  iree_codegen.store_to_buffer %r, %3 : tensor<64x64xi1> into memref<64x64xi1, #hal.descriptor_type<storage_buffer>>
+  return
+}
+iree_codegen.dispatch_config @i8_i1_consumer {
 ^bb0(%arg0: !hal.device):
   %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
   iree_codegen.yield %x, %y, %z : index, index, index
