@@ -23,9 +23,9 @@ the chunks that K, V, the mask and the results read and Q does not (a grid dim).
 
 The loops are classified by the operands that index them: k1 (Q and K, the contraction of
 the first product), k2 (K and V: the keys), n (V and the output: the value dim), batch (Q, K,
-V and the output), and the others of Q and the output (query rows; the innermost of them in
-Q's memory order is the row dim a workgroup tiles, the others, such as the query heads of a
-group in grouped-query attention, are grid dims like batch). Q and K must hold k1 innermost,
+V and the output), and the others of Q and the output (query rows; the longest of them, the
+innermost in Q's memory order of equals, is the row dim a workgroup tiles, the others, such
+as the query heads of a group in grouped-query attention, are grid dims like batch). Q and K must hold k1 innermost,
 V n or k2 (`v_keys_inner`), the output n (vector reads along them).
 """
 
@@ -302,8 +302,6 @@ def match(func: ir.Operation) -> AttentionProblem | Unmatched:
         return kinds
     (k1,), (k2,), (n,) = kinds["k1"], kinds["k2"], kinds["n"]
     q_rows = [d for d in by_role["q"] if d in kinds["rows"]]
-    # One query row (decode) has no loop of its own: a loop of extent 1 that no operand indexes.
-    row = q_rows[-1] if q_rows else rank
     for r, inner, what in (("q", k1, "head dim"), ("k", k1, "head dim")):
         if by_role[r][-1] != inner:
             return Unmatched(f"{r.upper()} does not have its {what} innermost (contiguous)")
@@ -315,6 +313,10 @@ def match(func: ir.Operation) -> AttentionProblem | Unmatched:
     for r in ("q", "k", "v"):
         for d, s in zip(by_role[r], binds[r].tensor_type.shape):
             sizes[d] = s
+    # The row dim: the longest query-row loop, the innermost in Q's memory order of equals (a
+    # GQA Q as [S, kv heads, group, D] tiles S, not the group). One query row (decode) has no
+    # loop of its own: a loop of extent 1 that no operand indexes.
+    row = max(reversed(q_rows), key=lambda d: sizes[d]) if q_rows else rank
     if partial:
         out_dims, norm_inputs = by_role["acc"], []
         if out_dims[-1] != n:
