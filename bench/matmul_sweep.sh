@@ -2,12 +2,14 @@
 # The mma.sync matmul kernels' variants on the H200 (issue 36), compiled here, replayed there in one call.
 #
 #   bench/matmul_sweep.sh prepare DIR     # here (the compiler): fills DIR (< 35 MiB)
-#   bench/matmul_sweep.sh replay DIR OUT  # there (runtime wheel, torch): values, then timings,
-#                                         # one call of about 6 minutes
+#   bench/matmul_sweep.sh replay DIR OUT [values|bench]
+#                                         # there (runtime wheel, torch): values, then timings
+#                                         # (or only one of them), one call of about 6 minutes
 #
 # prepare makes
-# - DIR/values/NAME: `lds-run --target cuda --prepare` of every matmul e2e program (storage
-#   orders, tails, batch, i8, epilogues, prologues, skinny, 16-bit results, split K) with the
+# - DIR/values/NAME: `lds-run --target cuda --prepare` of every f16, bf16 and i8 matmul e2e
+#   program (storage orders, tails, batch, epilogues, prologues, skinny, 16-bit results, split
+#   K: the products mma.sync takes; f32 runs on FMA on CUDA) but the three of LARGE, with the
 #   default pipelines; DIR/values-KNOB/NAME of some of them under the kernel options the
 #   defaults do not take (KNOBS below: carried fragments; 128x256 tiles of 8 warps by cp.async
 #   with carried fragments), so that each code path's values are checked on the GPU;
@@ -24,11 +26,11 @@
 # replay runs `python -m ldsopt.run.replay` on each value suite, then `python -m
 # ldsopt.measure.bench_replay` on each bench folder into OUT/NAME, and prints each results.md.
 # TARGET (default cuda), the case lists BERT_WIDE, BERT_NARROW, BIG and DEFAULT_CASES, the value
-# folders VALUE_FOLDERS and ONLY (the variants and knobs to prepare, comma-separated; default
+# folders VALUE_FOLDERS and ONLY (the variants and values-KNOBs to prepare, comma-separated; default
 # all) may be set to try the script elsewhere: a lavapipe smoke test of both halves.
 set -euo pipefail
-mode=${1:?usage: bench/matmul_sweep.sh prepare DIR | replay DIR OUT}
-dir=${2:?usage: bench/matmul_sweep.sh prepare DIR | replay DIR OUT}
+mode=${1:?usage: bench/matmul_sweep.sh prepare DIR | replay DIR OUT [values|bench]}
+dir=${2:?usage: bench/matmul_sweep.sh prepare DIR | replay DIR OUT [values|bench]}
 here=$(cd "$(dirname "$0")/.." && pwd)
 target=${TARGET:-cuda}
 
@@ -66,6 +68,12 @@ KNOBS=(
   "t128x256carry|matmul/nn_bf16_128x256x64 matmul/nn_f16_96x160x64 matmul/tn_f16_64x96x48 matmul/tt_bf16_96x160x64 matmul/batch_nt_f16_2x64x80x48_acc matmul/swapped_inputs_f16_48x72x40 matmul_epilogue/bias_f16_96x160x64 matmul_epilogue/gelu_f16_body_33x40x70|t128x256carry"
 )
 VALUE_FOLDERS=${VALUE_FOLDERS-matmul matmul_epilogue matmul_f16_out matmul_i8 matmul_named matmul_prologue matmul_skinny split_matmul}
+# Programs whose inputs take several MB each (the folder must stay under 35 MiB); the other
+# skinny and split-K programs take the same kernel paths.
+LARGE="matmul_skinny/m1_f16_1x512x4096 matmul_skinny/n5_f16_300x5x4096 split_matmul/nn_f16_bias_cast_64x64x8190"
+
+# Whether program `folder/name` is one mma.sync takes (f16, bf16, i8; f32 runs on FMA there).
+mma_program() { [[ ${1#*/} =~ (^|_)(f16|bf16|i8)(_|$) ]]; }
 
 # `pass NAME OPTIONS`: the pipeline element.
 pass() { local o; o=$(echo $2); if [ -n "$o" ]; then echo "$1{$o}"; else echo "$1"; fi; }
@@ -97,20 +105,21 @@ prepare() {
   local programs=$here/test/e2e/programs name f k names folder vname cases dtl mm plan program args
   for folder in $VALUE_FOLDERS; do
     for f in "$programs/$folder"/*.mlir; do
-      name=$folder.$(basename "$f" .mlir)
+      name=$folder/$(basename "$f" .mlir)
+      mma_program "$name" && [[ " $LARGE " != *" $name "* ]] || continue
+      name=${name/\//.}
       lds-run "$f" --target "$target" --prepare "$dir/values/$name" >/dev/null
     done
   done
   for k in "${KNOBS[@]}"; do
     IFS='|' read -r name names vname <<<"$k"
-    wanted "$name" || continue
+    wanted "values-$name" || continue
     IFS='|' read -r _ _ dtl mm plan _ <<<"$(variant "$vname")"
     for f in $names; do
       if [ -d "$programs/$f" ]; then set -- "$programs/$f"/*.mlir; else set -- "$programs/$f.mlir"; fi
       for p in "$@"; do
-        # The knobs are mma.sync's: f32 products run on FMA there.
-        [[ $(basename "$p") =~ (^|_)(f16|bf16|i8)(_|$) ]] || continue
         folder=$(basename "$(dirname "$p")")
+        mma_program "$folder/$(basename "$p" .mlir)" || continue
         lds-run "$p" --target "$target" --prepare "$dir/values-$name/$folder.$(basename "$p" .mlir)" \
           --pipeline "$(pipeline "$dtl" "$mm" "$plan")" >/dev/null
       done
@@ -119,8 +128,11 @@ prepare() {
   local all=${DEFAULT_CASES-$("${PYTHON:-python3}" -c "from ldsopt.measure import cases
 print(','.join(c.name for c in cases.CASES if 'matmul' in c.name))")}
   lds-bench --target "$target" --prepare "$dir/bench-default" --cases "$all"
-  if [ -n "${BASE:-}" ]; then
-    "$BASE/.venv/bin/lds-bench" --target "$target" --prepare "$dir/bench-main" --cases "$all"
+  if [ -n "${BASE:-}" ]; then  # the cases that checkout knows
+    local known
+    known=$("$BASE/.venv/bin/python" -c "import sys; from ldsopt.measure import cases
+names = {c.name for c in cases.CASES}; print(','.join(n for n in sys.argv[1].split(',') if n in names))" "$all")
+    "$BASE/.venv/bin/lds-bench" --target "$target" --prepare "$dir/bench-main" --cases "$known"
   fi
   for v in "${VARIANTS[@]}"; do
     IFS='|' read -r name cases dtl mm plan program <<<"$v"
@@ -136,14 +148,25 @@ print(','.join(c.name for c in cases.CASES if 'matmul' in c.name))")}
 }
 
 replay() {
-  local out=${3:?usage: bench/matmul_sweep.sh replay DIR OUT} v name
+  local out=${3:?usage: bench/matmul_sweep.sh replay DIR OUT [values|bench]} part=${4:-all} v name
   mkdir -p "$out"
+  [ "$part" = bench ] || replay_values "$out"
+  [ "$part" = values ] || replay_bench "$out"
+}
+
+replay_values() {
+  local out=$1 v name
   for v in "$dir"/values*; do
     name=${v##*/}
     "${PYTHON:-python3}" -m ldsopt.run.replay "$v" --require-ldsopt >"$out/$name.log" 2>&1 \
       || echo "$name: not all PASS" >&2
-    tail -n 3 "$out/$name.log"
+    grep -E "^(FAIL|error)" "$out/$name.log" || true
+    echo "$name: $(tail -n 1 "$out/$name.log")"
   done
+}
+
+replay_bench() {
+  local out=$1 b name
   "${PYTHON:-python3}" -m ldsopt.measure.bench_replay "$dir/bench-default" --out "$out/default" \
     || echo "bench-default: failed (above)" >&2
   for b in "$dir"/bench-*; do
@@ -159,5 +182,5 @@ replay() {
 case $mode in
   prepare) prepare ;;
   replay) replay "$@" ;;
-  *) echo "usage: bench/matmul_sweep.sh prepare DIR | replay DIR OUT" >&2; exit 2 ;;
+  *) echo "usage: bench/matmul_sweep.sh prepare DIR | replay DIR OUT [values|bench]" >&2; exit 2 ;;
 esac

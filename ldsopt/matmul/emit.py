@@ -48,9 +48,11 @@ plan's choice of 64 bytes of K, 16 f32, 32 f16/bf16, 64 i8, or 128 where its cos
   layouts; i8 accumulates in i32): the waves tile
   the workgroup tile, each wave RM x RN intrinsic tiles; each lane reads its A and B operand
   registers from LDS in the longest runs the staging order allows (a K-contiguous A fragment
-  of MFMA is one 4-element read, a K-strided one four scalar reads). When both operands are
-  K-contiguous in LDS (`packing`), a read group covers k_pack K steps whose K slots are fed in
-  mma.k_order, the same order for A and B, so that a lane's slots are consecutive K: one
+  of MFMA is one 4-element read, a K-strided one four scalar reads; CUDA's 16-bit ones whole by
+  ldmatrix, B's of two N repetitions by one ldmatrix.x4). When both operands are K-contiguous
+  in LDS and the intrinsic has no matrix load for them (`packing`), a read group covers k_pack
+  K steps whose K slots are fed in mma.k_order, the same order for A and B, so that a lane's
+  slots are consecutive K: one
   16-byte read (mma.sync f16: 8 K for four 4-byte reads; MFMA: ds_read_b128 for two
   ds_read_b64). B's fragments of a group are read first and kept, A's one repetition at a
   time, each followed by its products.
