@@ -130,7 +130,7 @@ print(','.join(c.name for c in cases.CASES if 'matmul' in c.name))")}
   lds-bench --target "$target" --prepare "$dir/bench-default" --cases "$all"
   if [ -n "${BASE:-}" ]; then  # the cases that checkout knows
     local known
-    known=$("$BASE/.venv/bin/python" -c "import sys; from ldsopt.measure import cases
+    known=$(cd "$BASE" && .venv/bin/python -c "import sys; from ldsopt.measure import cases
 names = {c.name for c in cases.CASES}; print(','.join(n for n in sys.argv[1].split(',') if n in names))" "$all")
     "$BASE/.venv/bin/lds-bench" --target "$target" --prepare "$dir/bench-main" --cases "$known"
   fi
