@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The mma.sync matmul kernels' variants on the H200 (issue 36), compiled here, replayed there in one call.
+# The mma.sync matmul kernels' variants on the H200 (issue 36): compiled here, replayed there.
 #
-#   bench/matmul_sweep.sh prepare DIR     # here (the compiler): fills DIR (< 35 MiB)
+#   bench/matmul_sweep.sh prepare DIR     # here (the compiler): fills DIR (23 MiB, 4 minutes)
 #   bench/matmul_sweep.sh replay DIR OUT [values|bench]
 #                                         # there (runtime wheel, torch): values, then timings
 #                                         # (or only one of them), one call of about 6 minutes
@@ -26,8 +26,8 @@
 # replay runs `python -m ldsopt.run.replay` on each value suite, then `python -m
 # ldsopt.measure.bench_replay` on each bench folder into OUT/NAME, and prints each results.md.
 # TARGET (default cuda), the case lists BERT_WIDE, BERT_NARROW, BIG and DEFAULT_CASES, the value
-# folders VALUE_FOLDERS and ONLY (the variants and values-KNOBs to prepare, comma-separated; default
-# all) may be set to try the script elsewhere: a lavapipe smoke test of both halves.
+# folders VALUE_FOLDERS and ONLY (the variants and values-KNOBs to prepare, comma-separated;
+# default all) may be set to try the script elsewhere: a lavapipe smoke test of both halves.
 set -euo pipefail
 mode=${1:?usage: bench/matmul_sweep.sh prepare DIR | replay DIR OUT [values|bench]}
 dir=${2:?usage: bench/matmul_sweep.sh prepare DIR | replay DIR OUT [values|bench]}
