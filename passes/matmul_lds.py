@@ -56,6 +56,11 @@ store it in 16-byte row pieces (ldsopt/matmul/output_stage.py) where that widens
 the tile takes no more LDS than the operands' staging; other kernels, or any with
 `output-lds=false`, store their accumulator pieces directly.
 
+`carry-fragments` (matrix-core kernels): the first fragment read group of each K step is read
+right after the barrier that publishes its tile, at the end of the step before, and carried
+into the step in registers, so that its first products need not wait for LDS (register double
+buffering across K steps; the barrier keeps ptxas from moving those reads itself).
+
 The plan options (workgroups-per-cu, mma, tiles, k-pack, stages) are shared with the passes
 that record a staging (ldsopt-inthread-transpose, ldsopt-dtl-layout): where one of them
 recorded the plan of its staging (`ldsopt.matmul_plan` on the root op), this pass follows
@@ -89,6 +94,9 @@ class MatmulLds(PlanOptions):
                                      "the LDS the plan leaves, false never, auto as true for matrix-core kernels "
                                      "where the tile takes no more LDS than the operands' staging",
                              choices=("auto", "true", "false"))
+    carry_fragments: bool = option(False, "matrix-core kernels: each K step's first fragments read right after "
+                                          "the barrier that publishes its tile and carried into the step in "
+                                          "registers (register double buffering across K steps)")
 
     def run(self, module: ir.Operation) -> None:
         for m in self.planned_matmuls(module, prologues=True):
@@ -97,7 +105,7 @@ class MatmulLds(PlanOptions):
                 d.func.attributes[LOWERED_BY] = d.root.attributes[STAGED_BY]
             emitter = MmaEmitter if isinstance(pl.scheme, MmaScheme) else FmaEmitter
             try:
-                kernel = emitter(d, p, pl, tgt)
+                kernel = emitter(d, p, pl, tgt, self.carry_fragments)
             except ValueError as e:
                 raise PassError(d.location, f"{self.NAME}: {e}") from None
             if self.output_lds != "false" and (self.output_lds == "true" or isinstance(pl.scheme, MmaScheme)):

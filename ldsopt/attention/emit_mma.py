@@ -59,10 +59,10 @@ from ldsopt.ir_types import element_bits
 RESCALE_LOG2 = 8.0  # how far (log2 units) a row's max may pass the one it keeps before it moves
 # ldmatrix.x4 of two m16n8k16 B fragments at once (mma.py's _LDMATRIX_B reads one, x2): K's of
 # two consecutive K steps (lane l addresses K 8 (l // 8) of the pair), V's (`.trans`) of two
-# consecutive N tiles (N 8 ((l // 16) % 2), K 8 ((l // 8) % 2)). Registers 0, 1 are the first
-# fragment's, 2, 3 the second's.
+# consecutive N tiles (mma.LDMATRIX_B_PAIR). Registers 0, 1 are the first fragment's, 2, 3 the
+# second's.
 PAIR_ALONG_K = mma.MatrixLoad(4, mma.LaneMap(1, 1, 0), mma.LaneMap(8, 4, 8))
-PAIR_ALONG_N = mma.MatrixLoad(4, mma.LaneMap(16, 2, 8), mma.LaneMap(8, 2, 8))
+PAIR_ALONG_N = mma.LDMATRIX_B_PAIR
 
 
 def acc_as_operand(acc: mma.OperandLayout, operand: mma.OperandLayout, n: int, lanes: int) -> list[tuple[int, int]] | None:

@@ -139,6 +139,10 @@ _MMA_ACC = OperandLayout(_GROUP, _PAIR, (0, 0, 8, 8), (0, 1, 0, 1), (2, 2))
 # (N, K) (0, 0), (0, 8).
 _LDMATRIX_A = MatrixLoad(4, LaneMap(8, 2, 8), LaneMap(16, 2, 8))
 _LDMATRIX_B = MatrixLoad(2, LaneMap(1, 1, 0), LaneMap(8, 2, 8))
+# ldmatrix.x4 of two m16n8k16 B fragments at once: those of two consecutive N tiles (lane l
+# addresses N 8 ((l // 16) % 2), K 8 ((l // 8) % 2)); registers 0, 1 are the first tile's,
+# 2, 3 the second's. Read plainly or `.trans` alike (`MatrixLoad.lds_row_col`).
+LDMATRIX_B_PAIR = MatrixLoad(4, LaneMap(16, 2, 8), LaneMap(8, 2, 8))
 # m16n8k32 s8: each 4-byte register holds 4 K-consecutive i8 at K 4 * (lane % 4); A's registers
 # are rows g, g + 8, g, g + 8 at K +0, +0, +16, +16 (g = lane // 4), B's (one column g) K +0, +16.
 _QUAD = LaneMap(1, 4, 4)     # 4 * (lane % 4)

@@ -48,9 +48,11 @@ plan's choice of 64 bytes of K, 16 f32, 32 f16/bf16, 64 i8, or 128 where its cos
   layouts; i8 accumulates in i32): the waves tile
   the workgroup tile, each wave RM x RN intrinsic tiles; each lane reads its A and B operand
   registers from LDS in the longest runs the staging order allows (a K-contiguous A fragment
-  of MFMA is one 4-element read, a K-strided one four scalar reads). When both operands are
-  K-contiguous in LDS (`packing`), a read group covers k_pack K steps whose K slots are fed in
-  mma.k_order, the same order for A and B, so that a lane's slots are consecutive K: one
+  of MFMA is one 4-element read, a K-strided one four scalar reads; CUDA's 16-bit ones whole by
+  ldmatrix, B's of two N repetitions by one ldmatrix.x4). When both operands are K-contiguous
+  in LDS and the intrinsic has no matrix load for them (`packing`), a read group covers k_pack
+  K steps whose K slots are fed in mma.k_order, the same order for A and B, so that a lane's
+  slots are consecutive K: one
   16-byte read (mma.sync f16: 8 K for four 4-byte reads; MFMA: ds_read_b128 for two
   ds_read_b64). B's fragments of a group are read first and kept, A's one repetition at a
   time, each followed by its products.
@@ -101,8 +103,10 @@ class Emitter:
     output pieces are in the scheme's subclass. ValueError for an operand copy the target has
     no engine for."""
 
-    def __init__(self, d: Dispatch, p: MatmulProblem, pl: MatmulPlan, tgt: target_model.Target):
+    def __init__(self, d: Dispatch, p: MatmulProblem, pl: MatmulPlan, tgt: target_model.Target,
+                 carry_fragments: bool = False):
         self.d, self.p, self.pl = d, p, pl
+        self.carry_fragments = carry_fragments  # `carried_fragments` (matrix-core kernels)
         t = pl.tiling
         self.k = Kernel(d, tgt, (t.threads, 1, 1), pl.grid(p.sizes))
         self.acc_type = p.acc_type  # f32, i32 for i8 inputs
@@ -164,10 +168,14 @@ class Emitter:
             peel = self.overlaps_epilogue()
             acc = acc0
             if self.n_steps - peel:
-                loop = scf.ForOp(k.const(0), k.const(self.n_steps - peel), k.const(1), acc0)
+                # Fragments carried into each step (read after the barrier before it): only for
+                # a loop of several steps, whose steps then start on their products.
+                carried = self.carried_fragments(k.const(0)) if self.n_steps - peel > 1 else []
+                loop = scf.ForOp(k.const(0), k.const(self.n_steps - peel), k.const(1), acc0 + carried)
                 with ir.InsertionPoint(loop.body):
-                    self._k_step(loop.induction_variable, list(loop.inner_iter_args))
-                acc = list(loop.results)
+                    args = list(loop.inner_iter_args)
+                    self._k_step(loop.induction_variable, args[:len(acc0)], args[len(acc0):])
+                acc = list(loop.results)[:len(acc0)]
             if peel:
                 self.last_step_storing(acc)
             else:
@@ -184,9 +192,17 @@ class Emitter:
     def acc_init(self, value: ir.Value) -> list[ir.Value]:
         raise NotImplementedError
 
-    def multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value]) -> list[ir.Value]:
-        """The accumulators after the K sub-steps of `k_group` elements at `kk` of LDS buffer `buf`."""
+    def multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value],
+                 fragments: list[ir.Value] | None = None) -> list[ir.Value]:
+        """The accumulators after the K sub-steps of `k_group` elements at `kk` of LDS buffer
+        `buf`; `fragments`: that group's as `carried_fragments` read them, where the loop
+        carries them (else read here)."""
         raise NotImplementedError
+
+    def carried_fragments(self, buf: ir.Value) -> list[ir.Value]:
+        """The fragments of the first read group of LDS tile `buf` that the K loop carries into
+        the step that multiplies it (none: each step reads its own)."""
+        return []
 
     def k_group(self) -> int:
         """K elements each `multiply` covers."""
@@ -264,7 +280,7 @@ class Emitter:
 
     # --- the K loop ---
 
-    def _k_step(self, kt: ir.Value, acc: list[ir.Value]) -> None:
+    def _k_step(self, kt: ir.Value, acc: list[ir.Value], carried: list[ir.Value]) -> None:
         k, stages = self.k, self.pl.stages
         # A K of one step with every operand in registers: no tile follows, so none is read
         # ahead, stored or published (the module docstring says why). Copied operands keep the
@@ -280,11 +296,13 @@ class Emitter:
                 c.prefetch(kt)
             loaded = self._read_tiles(self.k0(following))
         for kk in range(0, self.pl.bk, self.k_group()):
-            acc = self.multiply(cur, kk, acc)
+            acc = self.multiply(cur, kk, acc, carried if kk == 0 and carried else None)
         if ahead:
             self._land(loaded, arith.remui(following, k.const(stages)), self._slot(following))
             gpu.barrier()
-        scf.yield_(acc)
+        # The next step's first fragments, from the tile the barrier just published (past the
+        # last step: a tile no step reads, a harmless read of LDS).
+        scf.yield_(acc + (self.carried_fragments(arith.remui(following, k.const(stages))) if carried else []))
 
     def _slot(self, tile: ir.Value) -> ir.Value | None:
         """The staging slot of K tile `tile` (tile % (stages - 1)); None without a copy that

@@ -31,7 +31,9 @@ class FmaEmitter(Emitter):
         t = self.pl.tiling
         return [vector.broadcast(ir.VectorType.get([t.tn], self.acc_type), value)] * t.tm
 
-    def multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value]) -> list[ir.Value]:
+    def multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value],
+                 fragments: list[ir.Value] | None = None) -> list[ir.Value]:
+        assert fragments is None  # FMA kernels carry none (`carried_fragments`)
         t = self.pl.tiling
         a, b = self._fragment_reads("A", buf, kk), self._fragment_reads("B", buf, kk)
         acc = list(acc)

@@ -48,21 +48,63 @@ class MmaEmitter(Emitter):
         for both operands)."""
         return self.pl.scheme.k_step * max(self.pl.staging["A"].k_pack, 1)
 
-    def multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value]) -> list[ir.Value]:
+    def multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value],
+                 fragments: list[ir.Value] | None = None) -> list[ir.Value]:
         sch = self.pl.scheme
         rm, rn = sch.reps
-        # B's fragments (2 registers a step for mma.sync, 4 MFMA) stay in registers while A's
-        # (4) are read one repetition at a time: with two K steps a read group, all of both
-        # took more than the 128 registers of 2 workgroups per SM on CUDA (ncu: 12.7 M spill
-        # requests on NT f16 4096^3).
-        b = [self._fragments("B", buf, kk, c * sch.intrinsic.n) for c in range(rn)]
+        if fragments is not None:  # the group's, read ahead by `carried_fragments`
+            b, a_all = self._unflatten(fragments)
+        else:
+            # B's fragments (2 registers a step for mma.sync, 4 MFMA) stay in registers while A's
+            # (4) are read one repetition at a time: with two K steps a read group, all of both
+            # took more than the 128 registers of 2 workgroups per SM on CUDA (ncu: 12.7 M spill
+            # requests on NT f16 4096^3).
+            b, a_all = self._b_fragments(buf, kk), None
         acc = list(acc)
         for r in range(rm):
-            a = self._fragments("A", buf, kk, r * sch.intrinsic.m)
+            a = a_all[r] if a_all is not None else self._fragments("A", buf, kk, r * sch.intrinsic.m)
             for st, a_st in enumerate(a):
                 for c in range(rn):
                     acc[r * rn + c] = sch.intrinsic.emit(a_st, b[c][st], acc[r * rn + c])
         return acc
+
+    def carried_fragments(self, buf: ir.Value) -> list[ir.Value]:
+        """With `carry_fragments`: every fragment of the first read group of LDS tile `buf`, B's
+        then A's (`multiply` takes them back), read right after the barrier that publishes
+        the tile so that the step's first products need not wait for LDS: register double
+        buffering across K steps, for grids of few warps an SM (one a scheduler at 4 warps,
+        where nothing else hides the read's latency)."""
+        if not self.carry_fragments:
+            return []
+        sch = self.pl.scheme
+        b = self._b_fragments(buf, 0)
+        a = [self._fragments("A", buf, 0, r * sch.intrinsic.m) for r in range(sch.reps[0])]
+        return [v for frag in b + a for v in frag]
+
+    def _unflatten(self, flat: list[ir.Value]) -> tuple[list[list[ir.Value]], list[list[ir.Value]]]:
+        """`carried_fragments`' list as (B's per N repetition, A's per M repetition), each per K step."""
+        rm, rn = self.pl.scheme.reps
+        steps = len(flat) // (rm + rn)
+        groups = [flat[i:i + steps] for i in range(0, len(flat), steps)]
+        return groups[:rn], groups[rn:]
+
+    def _b_fragments(self, buf: ir.Value, kk: int) -> list[list[ir.Value]]:
+        """B's fragments of the wave's N repetitions for the read group at `kk`: two repetitions
+        an ldmatrix.x4 where the scheme pairs them (`MmaScheme.paired_b_load`), else each by
+        `_fragments`."""
+        sch = self.pl.scheme
+        n, rn = sch.intrinsic.n, sch.reps[1]
+        pair = sch.paired_b_load(self.pl.staging["B"].k_pack)
+        if pair is None:
+            return [self._fragments("B", buf, kk, c * n) for c in range(rn)]
+        one = sch.layout("B").register_type(self.p.elem_type)
+        shape = ir.VectorType(one).shape
+        out = []
+        for c in range(0, rn, 2):
+            both = self._matrix_load("B", buf, kk, c * n, pair, ir.VectorType.get([2 * shape[0], *shape[1:]],
+                                                                                self.p.elem_type))
+            out += [[vector.extract_strided_slice(one, both, [i * shape[0], 0], shape, [1, 1])] for i in range(2)]
+        return out
 
     def overlaps_epilogue(self) -> bool:
         """With a consumer of transcendental math (GELU's erf, SiLU's exp: a `math` op that is
@@ -118,9 +160,11 @@ class MmaEmitter(Emitter):
             where.update({(r, c + i): (piece, i) for i in range(n)})
         return [self._register(sch.layout(role), [where[e] for e in st]) for st in steps]
 
-    def _matrix_load(self, role: str, buf: ir.Value, kk: int, x_off: int, load: mma.MatrixLoad) -> ir.Value:
+    def _matrix_load(self, role: str, buf: ir.Value, kk: int, x_off: int, load: mma.MatrixLoad,
+                     result: ir.Type | None = None) -> ir.Value:
         """This lane's register of the intrinsic tile at M/N offset `x_off` and K step `kk`, read
-        whole by one `nvgpu.ldmatrix` (transposed where the LDS rows run along K)."""
+        whole by one `nvgpu.ldmatrix` (transposed where the LDS rows run along K); `result`:
+        the registers of a load of several tiles (`_b_fragments`)."""
         s, k = self.pl.staging[role], self.k
         lane = index_expr.var("lane")
         lanes = self.pl.scheme.intrinsic.subgroup
@@ -128,7 +172,7 @@ class MmaEmitter(Emitter):
         x = arith.addi(self.offset(self.frag_origin[role], x_off), f)
         kv = self.offset(kv, kk)
         row, col = (arith.addi(x, r), kv) if s.k_contiguous else (arith.addi(kv, r), x)
-        return load.emit(self.pl.scheme.layout(role).register_type(self.p.elem_type), self.lds[role],
+        return load.emit(result or self.pl.scheme.layout(role).register_type(self.p.elem_type), self.lds[role],
                          self.lds_indices(role, buf, row, col), not s.k_contiguous)
 
     def _register(self, lay: mma.OperandLayout, parts: list[tuple[ir.Value, int]]) -> ir.Value:

@@ -133,8 +133,14 @@ def packing(scheme, staging: dict[str, TileLayout], bk: int, bits: int, tgt: tar
     operand is K-contiguous in LDS, else 0. The group's K slots are fed in mma.k_order for both
     operands; a K-strided one would read its slots' K rows 8 apart, one scalar at a time, all
     in one bank (measured on the H200: bench/results/cuda-matmul/README.md, "Measured
-    choices")."""
+    choices"). Where the intrinsic has a matrix load for both operands (CUDA's 16-bit
+    mma.sync: ldmatrix), `most` = -1 reads them by it, in the natural order (0): a packed
+    group's 16-byte reads take no fewer instructions than ldmatrix.x4 and hold a second K
+    step's A fragments, which spilled the NT f16 4096^3 kernel at 128 registers (ptxas
+    sm_90: 16 bytes; none with ldmatrix); a packing asked for (`most` > 0) is kept."""
     if not isinstance(scheme, MmaScheme) or not all(s.k_contiguous for s in staging.values()):
+        return 0
+    if most < 0 and all(scheme.matrix_load(r, 0) for r in ("A", "B")):
         return 0
     return scheme.k_pack(bk, bits, tgt, most)
 

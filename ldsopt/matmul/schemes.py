@@ -153,6 +153,15 @@ class MmaScheme:
         K is in its natural order (a packed K order is read in element runs)."""
         return None if k_pack else self.intrinsic.matrix_load(role)
 
+    def paired_b_load(self, k_pack: int) -> mma.MatrixLoad | None:
+        """The ldmatrix.x4 that reads the B fragments of two consecutive N repetitions at once
+        (mma.LDMATRIX_B_PAIR: half the instructions of one x2 each), where B is read by a
+        2-tile matrix load and the wave has an even number of N repetitions. Each of its
+        8x8 matrices is 8 consecutive LDS rows of 16 bytes, as each of the x2 one's is (`reads`
+        prices those), whose pads and row XORs treat any 8 consecutive rows alike."""
+        load = self.matrix_load("B", k_pack)
+        return mma.LDMATRIX_B_PAIR if load is not None and load.tiles == 2 and self.reps[1] % 2 == 0 else None
+
     def reads(self, role: str, k_contiguous: bool, lane: int, k_pack: int = 0) -> list[tuple[int, int, int]]:
         """As FmaScheme.reads; by the matrix load where there is one."""
         load = self.matrix_load(role, k_pack)

@@ -431,12 +431,14 @@ def _matmul_epilogue(batch: int, m: int, n: int, k: int, b_stored: str, epilogue
 
 
 # The BERT-base encoder layer's matmul dispatches (hidden 768, 12 heads of 64, FFN 3072,
-# sequence 512): the projections (NN, weights stored KxN) with their epilogues, and
+# sequence 512): the projections (NN, weights stored KxN) with their epilogues (Q, K and V as
+# the one 2304-wide product ldsopt-fuse-projections makes of them), and
 # attention's Q x K^T (NT, scaled) and P x V (NN); each also with the cast alone, and the
 # FFN's GELU also with its bias alone (what the bias costs, what GELU adds).
 BERT_MATMULS = tuple(
     _matmul_epilogue(batch, m, n, k, b_stored, epi)
-    for batch, m, n, k, b_stored, epis in ((0, 512, 768, 768, "kn", ("bias",)),
+    for batch, m, n, k, b_stored, epis in ((0, 512, 2304, 768, "kn", ("bias",)),
+                                           (0, 512, 768, 768, "kn", ("bias",)),
                                            (0, 512, 3072, 768, "kn", ("bias_gelu", "bias")),
                                            (0, 512, 768, 3072, "kn", ("bias_residual",)),
                                            (12, 512, 512, 64, "nk", ("scale",)),

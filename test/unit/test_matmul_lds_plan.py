@@ -197,6 +197,41 @@ def test_matrix_load_gives_each_lane_its_registers(name, k_contiguous):
                     assert got == lay.coords(t)[2 * q + e], (name, t, q, e)
 
 
+@pytest.mark.parametrize("k_contiguous", [True, False])
+def test_paired_b_load_gives_each_lane_two_n_tiles_registers(k_contiguous):
+    """mma.LDMATRIX_B_PAIR by the PTX ISA's ldmatrix.x4 (as above): registers 0, 1 must be B's
+    of the N tile at the lane's base, 2, 3 B's of the next N tile (8 further along N)."""
+    intr = mma.BY_NAME["NV_MMA_SYNC_F32_16x8x16_F16"]
+    load = mma.LDMATRIX_B_PAIR
+    rows = {}
+    for lane in range(intr.subgroup):
+        x, k, r = load.first(lane), load.second(lane), load.ROW(lane)
+        rows[((lane // 8) % load.tiles, r)] = (x + r, k) if k_contiguous else (x, k + r)
+    for t in range(intr.subgroup):
+        for q in range(load.tiles):
+            for e in range(2):
+                i, j = (t // 4, 2 * (t % 4) + e) if k_contiguous else (2 * (t % 4) + e, t // 4)
+                x, k = rows[(q, i)]
+                got = (x, k + j) if k_contiguous else (x + j, k)
+                n, kb = intr.b.coords(t)[2 * (q % 2) + e]
+                assert got == (n + 8 * (q // 2), kb), (t, q, e)
+
+
+def test_cuda_16_bit_fragments_by_ldmatrix_unless_packing_is_asked(matmul_problem):
+    """NT f16 on CUDA (both operands K-contiguous): by default ldmatrix in K's natural order
+    (no k_pack), B's two N tiles an ldmatrix.x4; k-pack=2 keeps the packed 16-byte reads; i8
+    (no ldmatrix) packs by default."""
+    tgt = target_model.by_name("cuda")
+    budget = matmul_lds.MatmulLds().lds_budget(tgt)
+    nt = matmul_problem(("m", "k"), ("n", "k"), "f16", 4096, 4096, 4096)
+    pl = planner.plan(nt, tgt, budget, True)
+    assert {s.k_pack for s in pl.staging.values()} == {0}
+    assert pl.scheme.paired_b_load(0) is mma.LDMATRIX_B_PAIR
+    assert {s.k_pack for s in planner.plan(nt, tgt, budget, True, k_pack=2).staging.values()} == {2}
+    i8 = planner.plan(matmul_problem(("m", "k"), ("n", "k"), "i8", 4096, 4096, 4096), tgt, budget, True)
+    assert i8.scheme.paired_b_load(0) is None and {s.k_pack for s in i8.staging.values()} == {2}
+
+
 def _plans(matmul_problem):
     """The plans of the 4096^3 f16 NN and TN cases on CUDA and gfx942 and of f32 NN on gfx942,
     with the transposed staging inthread_transpose records."""

@@ -1,7 +1,8 @@
-// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{k-bytes=128 stages=3}, ldsopt-matmul-lds{k-bytes=128 stages=3})' | filecheck %s
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{k-bytes=128 stages=3 k-pack=2}, ldsopt-matmul-lds{k-bytes=128 stages=3 k-pack=2})' | filecheck %s
 
 // Both operands' layouts fit the LDS budget together: NT f16 4096^3 plans 128x128 tiles of 64
-// K, three LDS tiles each (96 KB unpadded, of the 99 KB a workgroup may take on CUDA); A's
+// K, three LDS tiles each (96 KB unpadded, of the 99 KB a workgroup may take on CUDA), at
+// k-pack=2 (16-byte fragment reads; the default's ldmatrix plans pad no layout here); A's
 // padded layout takes what is left, so B's is one without padding. Each operand's budget
 // counts the other one as already rewritten (before, both were sized against the other's
 // unpadded tiles and ldsopt-matmul-lds then refused the recorded staging: "needs more LDS

@@ -138,7 +138,7 @@
 // CUDA:           nvgpu.device_async_copy
 // CUDA:           %[[GL:.+]] = nvgpu.device_async_create_group
 // CUDA-NOT:       nvgpu.device_async_wait
-// CUDA:           nvgpu.ldmatrix %{{[a-z_0-9]+}}[%{{[a-z_0-9]+}}, %{{[a-z_0-9]+}}] numTiles = 2 transpose = true : memref<2x2048xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// CUDA:           nvgpu.ldmatrix %{{[a-z_0-9]+}}[%{{[a-z_0-9]+}}, %{{[a-z_0-9]+}}] numTiles = 4 transpose = true : memref<2x2048xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // CUDA:           nvgpu.ldmatrix %{{[a-z_0-9]+}}[%{{[a-z_0-9]+}}, %{{[a-z_0-9]+}}] numTiles = 4 transpose = false : memref<2x2048xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // CUDA-NEXT:      nvgpu.mma.sync
 // CUDA-NOT:       nvgpu.device_async_copy

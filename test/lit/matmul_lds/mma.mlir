@@ -4,6 +4,8 @@
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{workgroups-per-cu=1 tiles=64x64x4x4})' | filecheck %s --check-prefix=OCC1
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds{workgroups-per-cu=2 tiles=64x64x4x4})' | filecheck %s --check-prefix=OCC2-ROCM
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{output-lds=false tiles=64x64x4x4})' | filecheck %s --check-prefix=DIRECT
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{k-pack=2 tiles=64x64x4x4})' | filecheck %s --check-prefix=PACK
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{carry-fragments=true tiles=64x64x4x4})' | filecheck %s --check-prefix=CARRY
 
 // NN f16, 96x160x64 (tails on M and N). The staging is the FMA path's; the product uses the
 // target's matrix cores. gfx942: 4 waves of 64 in a 2x2 grid, each 2x2 MFMA 16x16x16 tiles of
@@ -39,8 +41,9 @@
 // MFMA-NEXT:    vector.store {{.*}} alignment = 16 : memref<96x160xf32, {{.*}}>, vector<4xf32>
 // CUDA sm_89: 8 warps of 32 in a 2x4 grid, each 2x2 mma.sync m16n8k16 tiles of its 32x16; A
 // fragments read whole by ldmatrix (4 8x8 matrices), B's (K x N, N-contiguous in LDS) by
-// ldmatrix.trans (2 matrices); rows padded by 8 (16 bytes) so the 8 rows of a matrix fall in
-// different banks; accumulators 2x2, stored as pairs along N.
+// ldmatrix.trans, the two N tiles' fragments by one (4 matrices, split into each tile's 2);
+// rows padded by 8 (16 bytes) so the 8 rows of a matrix fall in different banks; accumulators
+// 2x2, stored as pairs along N.
 // MMA:       workgroup_size = [256, 1, 1] subgroup_size = 32
 // Two workgroups per SM by default on CUDA: ptxas is told (PTX .minnctapersm 2) to keep the
 // registers low enough for them. One asked for: no hint. The ROCm path has no such hint.
@@ -54,7 +57,9 @@
 // MMA:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", {{.*}}pad = 8 : i64, {{.*}}read_vector = 8 : i64, {{.*}}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>
 // MMA:         %[[LO:.+]] = memref.alloc() {ldsopt.output_stage = {pad = 8 : i64, vec = 4 : i64}} : memref<64x72xf32, #gpu.address_space<workgroup>>
 // MMA:         scf.for {{.*}} -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>)
-// MMA:           %[[B:.+]] = nvgpu.ldmatrix %[[LB]][{{.*}}] numTiles = 2 transpose = true : memref<2x32x72xf16, #gpu.address_space<workgroup>> -> vector<2x2xf16>
+// MMA:           %[[BB:.+]] = nvgpu.ldmatrix %[[LB]][{{.*}}] numTiles = 4 transpose = true : memref<2x32x72xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// MMA-NEXT:      %[[B:.+]] = vector.extract_strided_slice %[[BB]] offsets = [0, 0], sizes = [2, 2], strides = [1, 1] : vector<4x2xf16> to vector<2x2xf16>
+// MMA-NEXT:      vector.extract_strided_slice %[[BB]] offsets = [2, 0], sizes = [2, 2], strides = [1, 1] : vector<4x2xf16> to vector<2x2xf16>
 // MMA:           %[[A:.+]] = nvgpu.ldmatrix %[[LA]][{{.*}}] numTiles = 4 transpose = false : memref<2x64x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // MMA-NEXT:      nvgpu.mma.sync(%[[A]], %[[B]], %{{.+}}) mmaShape = [16, 8, 16] : (vector<4x2xf16>, vector<2x2xf16>, vector<2x2xf32>) -> vector<2x2xf32>
 // MMA:         vector.shape_cast %{{.+}} : vector<2x2xf32> to vector<4xf32>
@@ -65,6 +70,26 @@
 // MMA:         gpu.barrier
 // MMA:         vector.load %[[LO]][{{.*}} alignment = 16 : memref<64x72xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // MMA-NEXT:    vector.store {{.*}} alignment = 16 : memref<96x160xf32, {{.*}}>, vector<4xf32>
+// carry-fragments: the first K step's fragments (B's pair, A's two repetitions) are read after
+// the prologue's barrier and carried into the loop; each step's first products take them, and
+// the next step's are read after the step's barrier, from the tile it published.
+// CARRY-LABEL: func.func @nn_f16
+// CARRY:         gpu.barrier
+// CARRY:         %[[BB:.+]] = nvgpu.ldmatrix {{.*}} numTiles = 4 transpose = true
+// CARRY-NEXT:    %[[B0:.+]] = vector.extract_strided_slice %[[BB]] offsets = [0, 0]
+// CARRY-NEXT:    %[[B1:.+]] = vector.extract_strided_slice %[[BB]] offsets = [2, 0]
+// CARRY:         %[[A0:.+]] = nvgpu.ldmatrix {{.*}} numTiles = 4 transpose = false
+// CARRY:         %[[A1:.+]] = nvgpu.ldmatrix {{.*}} numTiles = 4 transpose = false
+// CARRY-NEXT:    scf.for {{.*}} iter_args({{.*}}, %[[CB0:.+]] = %[[B0]], %[[CB1:.+]] = %[[B1]], %[[CA0:.+]] = %[[A0]], %[[CA1:.+]] = %[[A1]]) -> ({{.*}}, vector<2x2xf16>, vector<2x2xf16>, vector<4x2xf16>, vector<4x2xf16>)
+// CARRY:           nvgpu.mma.sync(%[[CA0]], %[[CB0]], {{.*}})
+// CARRY-NEXT:      nvgpu.mma.sync(%[[CA0]], %[[CB1]], {{.*}})
+// CARRY-NEXT:      nvgpu.mma.sync(%[[CA1]], %[[CB0]], {{.*}})
+// CARRY-NEXT:      nvgpu.mma.sync(%[[CA1]], %[[CB1]], {{.*}})
+// CARRY:           gpu.barrier
+// CARRY:           %[[NB:.+]] = nvgpu.ldmatrix {{.*}} numTiles = 4 transpose = true
+// CARRY:           nvgpu.ldmatrix {{.*}} numTiles = 4 transpose = false
+// CARRY:           %[[NA1:.+]] = nvgpu.ldmatrix {{.*}} numTiles = 4 transpose = false
+// CARRY-NEXT:      scf.yield {{.*}}, %[[NA1]] : vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf16>, vector<2x2xf16>, vector<4x2xf16>, vector<4x2xf16>
 // output-lds=false: the pairs go to the output directly, 8 bytes a lane, the alignment stated
 // (LLVM cannot prove it at a dynamic column).
 // DIRECT-LABEL: func.func @nn_f16
@@ -151,22 +176,32 @@ func.func @nn_f32() attributes {translation_info = #iree_codegen.translation_inf
 // MFMA-NEXT:      amdgpu.mfma 16x16x16 %[[A0]] * %[[B0]]
 // MFMA-NEXT:      amdgpu.mfma 16x16x16 %[[A0]] * %{{.+}}
 // MFMA-NEXT:      amdgpu.mfma 16x16x16 %[[A1]] * %[[B1]]
-// CUDA: lane quad t's A slots 2t, 2t+1, 2t+8, 2t+9 (+ 16) of rows g and g + 8 are 16-byte reads of
-// K 8t .. 8t+7, whose elements 0, 1 / 2, 3 are step 0's A registers a0 / a2 (a1, a3 from row g+8).
+// CUDA, by default: both fragments by ldmatrix (K-contiguous, read plainly), in K's natural
+// order: A's by x4, B's two N tiles at a time by x4.
 // MMA-LABEL: func.func @nt_f16
-// MMA:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", k_order = "(2,4,4):(1,8,2)", k_pack = 2 : i64
+// MMA:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", lds_order
+// MMA-NOT:     k_pack
 // MMA:         scf.for
-// MMA:           %[[RB:.+]] = vector.load {{.*}} alignment = 16 : memref<2x64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-// MMA-NEXT:      %[[B0:.+]] = vector.extract_strided_slice %[[RB]] offsets = [0], sizes = [4], strides = [1]
-// MMA-NEXT:      vector.shape_cast %[[B0]] : vector<4xf16> to vector<2x2xf16>
-// MMA:           %[[G:.+]] = vector.load %[[LA]][{{.*}} alignment = 16 : memref<2x64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-// MMA:           %[[G8:.+]] = vector.load %[[LA]][{{.*}} alignment = 16 : memref<2x64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-// MMA-NEXT:      vector.extract %[[G]][0]
-// MMA-NEXT:      vector.extract %[[G]][1]
-// MMA-NEXT:      vector.extract %[[G8]][0]
-// MMA-NEXT:      vector.extract %[[G8]][1]
-// MMA-NEXT:      vector.extract %[[G]][2]
-// MMA:           nvgpu.mma.sync
+// MMA:           nvgpu.ldmatrix %[[LB:.+]][{{.*}}] numTiles = 4 transpose = false : memref<2x64x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// MMA:           nvgpu.ldmatrix %[[LA]][{{.*}}] numTiles = 4 transpose = false : memref<2x64x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
+// MMA-NEXT:      nvgpu.mma.sync
+// CUDA, k-pack=2: lane quad t's A slots 2t, 2t+1, 2t+8, 2t+9 (+ 16) of rows g and g + 8 are
+// 16-byte reads of K 8t .. 8t+7, whose elements 0, 1 / 2, 3 are step 0's A registers a0 / a2
+// (a1, a3 from row g+8).
+// PACK-LABEL: func.func @nt_f16
+// PACK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", k_order = "(2,4,4):(1,8,2)", k_pack = 2 : i64
+// PACK:         scf.for
+// PACK:           %[[RB:.+]] = vector.load {{.*}} alignment = 16 : memref<2x64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// PACK-NEXT:      %[[B0:.+]] = vector.extract_strided_slice %[[RB]] offsets = [0], sizes = [4], strides = [1]
+// PACK-NEXT:      vector.shape_cast %[[B0]] : vector<4xf16> to vector<2x2xf16>
+// PACK:           %[[G:.+]] = vector.load %[[LA]][{{.*}} alignment = 16 : memref<2x64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// PACK:           %[[G8:.+]] = vector.load %[[LA]][{{.*}} alignment = 16 : memref<2x64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// PACK-NEXT:      vector.extract %[[G]][0]
+// PACK-NEXT:      vector.extract %[[G]][1]
+// PACK-NEXT:      vector.extract %[[G8]][0]
+// PACK-NEXT:      vector.extract %[[G8]][1]
+// PACK-NEXT:      vector.extract %[[G]][2]
+// PACK:           nvgpu.mma.sync
 func.func @nt_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
   %cst = arith.constant 0.000000e+00 : f32
   %c0 = arith.constant 0 : index
