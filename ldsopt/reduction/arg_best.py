@@ -38,7 +38,7 @@ import numpy as np
 from iree.compiler import ir
 
 from ldsopt.remarks import Unmatched
-from ldsopt.run import numpy_arith
+from ldsopt import numpy_arith
 
 MAX, MIN = "arith.maximumf", "arith.minimumf"   # the combiner of the best value
 POISON, TAKE, IGNORE = "poison", "take", "ignore"

@@ -44,10 +44,10 @@ import re
 import numpy as np
 from iree.compiler import ir, passmanager
 
-from ldsopt import shared_context
-from ldsopt.run import numpy_arith, parameters
-from ldsopt.run.numpy_arith import Unsupported, refuse
+from ldsopt import numpy_arith, shared_context
 from ldsopt.ir_types import scalar_type
+from ldsopt.numpy_arith import Unsupported, refuse
+from ldsopt.run import parameters
 
 MAX_ELEMENTS = 1 << 26    # values in one evaluated array (512 MiB of f64)
 MAX_STEPS = 1 << 16       # sequential reduction steps of one generic

@@ -13,7 +13,7 @@ import pytest
 from ldsopt.run import inputs as inputs_mod
 from ldsopt.run import driver
 from ldsopt.run import numpy_reference
-from ldsopt.run.numpy_arith import round_to_bf16
+from ldsopt.numpy_arith import round_to_bf16
 from ldsopt.run.numpy_reference import Unsupported, evaluate
 
 PROGRAMS = pathlib.Path(__file__).parent.parent / "e2e" / "programs"
