@@ -50,6 +50,10 @@ EXEMPT = {
     "lds-bench model.onnx --target cuda --prepare DIR": "model.onnx and DIR stand for the user's files "
                                                         "(test/e2e/test_lds_bench_program.py runs it on a model)",
     "python -m ldsopt.measure.program_bench DIR --out OUT": "run on the GPU machine, on a folder the user prepared",
+    "python -m ldsopt.measure.program_bench DIR": "run on the GPU machine, on a folder the user prepared",
+    "lds-bench OUT/encoder_layer_base_f16.onnx --target cuda --weights-to-archive --stack 12 --prepare DIR":
+        "the base-size layer, 12 layers a call both ways: minutes (test/e2e/test_lds_bench_program.py runs "
+        "--weights-to-archive --stack on the small layer)",
     "lds-bench --target gfx942 --out OUT": "compiles every case for gfx942 twice: minutes "
                                            "(test/e2e/test_lds_bench_gfx942.py runs it on two cases)",
     "lds-bench encoder_layer_base_f16.onnx --target gfx942 --out OUT": "encoder_layer_base_f16.onnx stands for a model "
