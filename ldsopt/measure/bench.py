@@ -299,19 +299,17 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
     tensor in, one of its type out): also the two whole-program modules of `stack` layers
     in one call (`stacked`; STACK's subfolders), timed per layer without the per-call costs
     a model of many layers pays once, and the twin stacked the same way."""
-    from ldsopt.run import inputs, model_import, parameters
+    from ldsopt.run import inputs, model_import
     tgt = target_model.known(target)
     name = os.path.splitext(os.path.basename(path))[0]
     os.makedirs(folder, exist_ok=True)
+    # A model is imported once, for every module made of it (with its weights' archive: they read it).
     weights = None
-    if weights_to_archive and not path.endswith(".onnx"):
-        raise driver.DriverError("--weights-to-archive takes an ONNX model (a program's weights are already "
-                                 "inline or given with --parameters)", path)
-    if weights_to_archive:  # imported once here: the modules below read the .mlir and this archive
-        weights = os.path.join(folder, "parameters", "weights.irpa")
-        os.makedirs(os.path.dirname(weights), exist_ok=True)
-        archives = [*archives, parameters.Archive(model_import.ARCHIVE_SCOPE, weights)]
-    text = driver.read_source(path, weights)  # a model is imported once, for every module made of it
+    if weights_to_archive:
+        text, weights = driver.read_to_archive(path, os.path.join(folder, "parameters"))
+        archives = [*archives, weights]
+    else:
+        text = driver.read_source(path)
     try:  # at its inputs' shapes (an export with dynamic dims), for the dispatch benchmarks too
         text = driver.program_inputs(text, None, path, given or inputs.Options())[0]
     except (inputs.InputsError, model_import.ModelImportError) as e:
@@ -372,8 +370,7 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
                      "pipelines": {"ldsopt": ours["pipeline"], "iree-default": iree["pipeline"]},
                      "bank_conflicts": ours["bank_conflicts"], "work": iree["work"],
                      **({"isa": {"ldsopt": ours["isa"], "iree-default": iree.get("isa")}} if "isa" in ours else {})})
-    twin = _twin(path, folder, weights and {"scope": model_import.ARCHIVE_SCOPE,
-                                            "file": os.path.relpath(weights, folder)})
+    twin = _twin(path, folder, weights and {"scope": weights.scope, "file": os.path.relpath(weights.path, folder)})
     commit, dirty = git_state()
     manifest = {"program": name, "source": os.path.basename(path), "target": target, "device": tgt.device,
                 "commit": commit, "dirty": dirty, "pipeline": pipeline_text, "program_pipeline": program_pipeline,

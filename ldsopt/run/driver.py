@@ -125,6 +125,25 @@ def read_source(path: str, archive: str | None = None) -> str:
     return syntax_upgrade.upgrade_iree_syntax(text) if syntax_upgrade.needs_upgrade(text) else text
 
 
+def read_to_archive(path: str, parameters_folder: str) -> tuple[str, parameters.Archive]:
+    """`read_source` of an ONNX model whose weights go to `parameters_folder`/weights.irpa
+    (`--weights-to-archive`), and that archive; DriverError for another input. A folder made
+    here for it is removed again if the import fails."""
+    if not path.endswith(".onnx"):
+        raise DriverError("--weights-to-archive takes an ONNX model (a program's weights are already inline "
+                          "or given with --parameters)", path)
+    made = not os.path.isdir(parameters_folder)
+    os.makedirs(parameters_folder, exist_ok=True)
+    archive = os.path.join(parameters_folder, "weights.irpa")
+    try:
+        text = read_source(path, archive)
+    except DriverError:
+        if made and not os.listdir(parameters_folder):
+            os.rmdir(parameters_folder)
+        raise
+    return text, parameters.Archive(model_import.ARCHIVE_SCOPE, archive)
+
+
 def signature(text: str, function: str | None, path: str = "<input>", dynamic: bool = False) -> Signature:
     """The entry function's signature (with -1 for dynamic dims of its arguments where
     `dynamic`); a program that does not parse is a DriverError located in `path` (whose text
@@ -503,15 +522,11 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
     if os.path.exists(os.path.join(folder, COMMANDS)):  # the log is of this run's commands only
         os.remove(os.path.join(folder, COMMANDS))
     tgt = target_model.known(target_name)
-    weights = None
     if weights_to_archive:
-        if not source_path.endswith(".onnx"):
-            raise DriverError("--weights-to-archive takes an ONNX model (a program's weights are already inline "
-                              "or given with --parameters)", source_path)
-        weights = os.path.join(parameters_folder or os.path.join(folder, "parameters"), "weights.irpa")
-        os.makedirs(os.path.dirname(weights), exist_ok=True)
-        archives = [*archives, parameters.Archive(model_import.ARCHIVE_SCOPE, weights)]
-    text = read_source(source_path, weights)
+        text, weights = read_to_archive(source_path, parameters_folder or os.path.join(folder, "parameters"))
+        archives = [*archives, weights]
+    else:
+        text = read_source(source_path)
     given = given or inputs_mod.Options()
     try:
         parameters.check(text, list(archives))
