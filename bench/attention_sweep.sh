@@ -25,6 +25,8 @@ set -euo pipefail
 mode=${1:?usage: bench/attention_sweep.sh prepare DIR | replay DIR OUT}
 dir=${2:?usage: bench/attention_sweep.sh prepare DIR | replay DIR OUT}
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=bench/sweep_replay.sh
+. "$here/bench/sweep_replay.sh"
 
 # The rest of the default pipeline after ldsopt-attention (what an attention case's dispatches see).
 REST="ldsopt-vector-distribute, ldsopt-lower-elementwise, canonicalize, cse"
@@ -79,16 +81,7 @@ replay() {
   mkdir -p "$out"
   "${PYTHON:-python3}" -m ldsopt.run.replay "$dir/values" --require-ldsopt | tee "$out/values.log"
   "${PYTHON:-python3}" -m ldsopt.run.replay "$dir/values-knobs" --require-ldsopt | tee "$out/values-knobs.log"
-  "${PYTHON:-python3}" -m ldsopt.measure.bench_replay "$dir/bench-default" --out "$out/default" \
-    || echo "bench-default: failed (above)" >&2
-  for b in "$dir"/bench-*; do
-    name=${b##*/bench-}
-    [ "$name" = default ] && continue
-    "${PYTHON:-python3}" -m ldsopt.measure.bench_replay "$b" --out "$out/$name" --variants ldsopt --no-torch \
-      --repetitions 3 --min-time 0.1s \
-      || echo "bench-$name: failed (above)" >&2
-  done
-  for r in "$out"/*/results.md; do echo "== $r"; cat "$r"; done
+  replay_bench_folders "$dir" "$out"
 }
 
 case $mode in

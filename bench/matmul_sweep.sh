@@ -32,6 +32,8 @@ set -euo pipefail
 mode=${1:?usage: bench/matmul_sweep.sh prepare DIR | replay DIR OUT [values|bench]}
 dir=${2:?usage: bench/matmul_sweep.sh prepare DIR | replay DIR OUT [values|bench]}
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=bench/sweep_replay.sh
+. "$here/bench/sweep_replay.sh"
 target=${TARGET:-cuda}
 
 # BERT-base's projections with their epilogues: QKV and FFN up (wide), attention's output and
@@ -151,7 +153,7 @@ replay() {
   local out=${3:?usage: bench/matmul_sweep.sh replay DIR OUT [values|bench]} part=${4:-all} v name
   mkdir -p "$out"
   [ "$part" = bench ] || replay_values "$out"
-  [ "$part" = values ] || replay_bench "$out"
+  [ "$part" = values ] || replay_bench_folders "$dir" "$out"
 }
 
 replay_values() {
@@ -163,20 +165,6 @@ replay_values() {
     grep -E "^(FAIL|error)" "$out/$name.log" || true
     echo "$name: $(tail -n 1 "$out/$name.log")"
   done
-}
-
-replay_bench() {
-  local out=$1 b name
-  "${PYTHON:-python3}" -m ldsopt.measure.bench_replay "$dir/bench-default" --out "$out/default" \
-    || echo "bench-default: failed (above)" >&2
-  for b in "$dir"/bench-*; do
-    name=${b##*/bench-}
-    [ "$name" = default ] && continue
-    "${PYTHON:-python3}" -m ldsopt.measure.bench_replay "$b" --out "$out/$name" --variants ldsopt --no-torch \
-      --repetitions 3 --min-time 0.1s \
-      || echo "bench-$name: failed (above)" >&2
-  done
-  for r in "$out"/*/results.md; do echo "== $r"; cat "$r"; done
 }
 
 case $mode in
