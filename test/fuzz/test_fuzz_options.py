@@ -44,6 +44,7 @@ INPUTS = {
     "ldsopt-split-attention": ([("split_attention/split_attention.mlir", ("cuda", "lavapipe", None))], ()),
     "ldsopt-split-matmul": ([("split_matmul/split_matmul.mlir", ("cuda", "lavapipe", None))], ()),
     "ldsopt-fuse-projections": ([("fuse_projections/fuse_projections.mlir", (None,))], ()),
+    "ldsopt-fold-rotate-half": ([("fold_rotate_half/fold_rotate_half.mlir", (None,))], ()),
 }
 
 # Known defects, fixed on branch `robust`: out-of-range option values are not validated (an
