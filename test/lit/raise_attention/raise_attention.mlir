@@ -280,6 +280,114 @@ func.func @gqa_attention(%q: tensor<1x4x16x8xf32>, %k: tensor<1x2x16x8xf32>, %v:
 
 // -----
 
+// The same with Q computed (scaled, as Llama's RoPE computes it): its split into (K/V head,
+// repeat) sits behind a util.optimization_barrier, which keeps IREE from bubbling the split up
+// through the computing op onto its inputs (a fused projection's slices, which IREE would copy
+// out); a Q read as it is (above) has none.
+// CHECK-LABEL: func.func @gqa_attention_computed_q
+// CHECK:         %[[QR:.+]] = linalg.generic
+// CHECK:         %[[B:.+]] = util.optimization_barrier %[[QR]] : tensor<1x4x16x8xf32>
+// CHECK:         %[[QE:.+]] = tensor.expand_shape %[[B]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 2, 2, 16, 8]
+// CHECK:         iree_linalg_ext.attention
+// CHECK-SAME:      ins(%[[QE]],
+#map5 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#map6 = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#map7 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
+#map8 = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3, d4)>
+#map9 = affine_map<(d0, d1, d2, d3) -> ()>
+#map10 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+#map11 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, 0)>
+func.func @gqa_attention_computed_q(%q: tensor<1x4x16x8xf32>, %k: tensor<1x2x16x8xf32>, %v: tensor<1x2x16x8xf32>, %mask: tensor<16x16xf32>) -> tensor<1x16x32xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %cst_1 = arith.constant -3.40282347E+38 : f32
+  %c0_i64 = arith.constant 0 : i64
+  %cst_9 = arith.constant dense<0.353553385> : tensor<f32>
+  %34 = tensor.empty() : tensor<1x2x2x16x8xf32>
+  %35 = linalg.generic {indexing_maps = [#map7, #map8], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%k : tensor<1x2x16x8xf32>) outs(%34 : tensor<1x2x2x16x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x2x2x16x8xf32>
+  %collapsed = tensor.collapse_shape %35 [[0], [1, 2], [3], [4]] : tensor<1x2x2x16x8xf32> into tensor<1x4x16x8xf32>
+  %36 = linalg.generic {indexing_maps = [#map7, #map8], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%v : tensor<1x2x16x8xf32>) outs(%34 : tensor<1x2x2x16x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x2x2x16x8xf32>
+  %37 = tensor.empty() : tensor<1x4x8x16xf32>
+  %transposed_25 = linalg.transpose ins(%collapsed : tensor<1x4x16x8xf32>) outs(%37 : tensor<1x4x8x16xf32>) permutation = [0, 1, 3, 2]
+  %two = arith.constant 2.000000e+00 : f32
+  %qe = tensor.empty() : tensor<1x4x16x8xf32>
+  %qr = linalg.generic {indexing_maps = [#map5, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%q : tensor<1x4x16x8xf32>) outs(%qe : tensor<1x4x16x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %r = arith.mulf %in, %two : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4x16x8xf32>
+  %collapsed_26 = tensor.collapse_shape %qr [[0, 1], [2], [3]] : tensor<1x4x16x8xf32> into tensor<4x16x8xf32>
+  %collapsed_27 = tensor.collapse_shape %transposed_25 [[0, 1], [2], [3]] : tensor<1x4x8x16xf32> into tensor<4x8x16xf32>
+  %38 = tensor.empty() : tensor<4x16x16xf32>
+  %39 = linalg.fill ins(%cst : f32) outs(%38 : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %40 = linalg.batch_matmul ins(%collapsed_26, %collapsed_27 : tensor<4x16x8xf32>, tensor<4x8x16xf32>) outs(%39 : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %expanded_28 = tensor.expand_shape %40 [[0, 1], [2], [3]] output_shape [1, 4, 16, 16] : tensor<4x16x16xf32> into tensor<1x4x16x16xf32>
+  %41 = tensor.empty() : tensor<1x4x16x16xf32>
+  %42 = linalg.generic {indexing_maps = [#map5, #map9, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%expanded_28, %cst_9 : tensor<1x4x16x16xf32>, tensor<f32>) outs(%41 : tensor<1x4x16x16xf32>) {
+  ^bb0(%in: f32, %in_35: f32, %out: f32):
+    %84 = arith.mulf %in, %in_35 : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x16xf32>
+  %43 = linalg.generic {indexing_maps = [#map5, #map6, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%42, %mask : tensor<1x4x16x16xf32>, tensor<16x16xf32>) outs(%41 : tensor<1x4x16x16xf32>) {
+  ^bb0(%in: f32, %in_35: f32, %out: f32):
+    %84 = arith.addf %in, %in_35 : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x16xf32>
+  %44 = tensor.empty() : tensor<1x4x16xi64>
+  %45 = linalg.fill ins(%c0_i64 : i64) outs(%44 : tensor<1x4x16xi64>) -> tensor<1x4x16xi64>
+  %46 = tensor.empty() : tensor<1x4x16xf32>
+  %47 = linalg.fill ins(%cst_1 : f32) outs(%46 : tensor<1x4x16xf32>) -> tensor<1x4x16xf32>
+  %48:2 = linalg.generic {indexing_maps = [#map5, #map10, #map10], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%43 : tensor<1x4x16x16xf32>) outs(%47, %45 : tensor<1x4x16xf32>, tensor<1x4x16xi64>) {
+  ^bb0(%in: f32, %out: f32, %out_35: i64):
+    %84 = linalg.index 3 : index
+    %85 = arith.index_cast %84 : index to i64
+    %86 = arith.maximumf %in, %out : f32
+    %87 = arith.cmpf ogt, %in, %out : f32
+    %88 = arith.select %87, %85, %out_35 : i64
+    linalg.yield %86, %88 : f32, i64
+  } -> (tensor<1x4x16xf32>, tensor<1x4x16xi64>)
+  %expanded_29 = tensor.expand_shape %48#0 [[0], [1], [2, 3]] output_shape [1, 4, 16, 1] : tensor<1x4x16xf32> into tensor<1x4x16x1xf32>
+  %49 = linalg.generic {indexing_maps = [#map5, #map11, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%43, %expanded_29 : tensor<1x4x16x16xf32>, tensor<1x4x16x1xf32>) outs(%41 : tensor<1x4x16x16xf32>) {
+  ^bb0(%in: f32, %in_35: f32, %out: f32):
+    %84 = arith.subf %in, %in_35 : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x16xf32>
+  %50 = linalg.generic {indexing_maps = [#map5, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%49 : tensor<1x4x16x16xf32>) outs(%41 : tensor<1x4x16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %84 = math.exp %in : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x16xf32>
+  %51 = tensor.empty() : tensor<1x4x16x1xf32>
+  %52 = linalg.fill ins(%cst : f32) outs(%51 : tensor<1x4x16x1xf32>) -> tensor<1x4x16x1xf32>
+  %53 = linalg.generic {indexing_maps = [#map5, #map11], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%50 : tensor<1x4x16x16xf32>) outs(%52 : tensor<1x4x16x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %84 = arith.addf %in, %out : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x1xf32>
+  %54 = linalg.generic {indexing_maps = [#map5, #map11, #map5], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%50, %53 : tensor<1x4x16x16xf32>, tensor<1x4x16x1xf32>) outs(%41 : tensor<1x4x16x16xf32>) {
+  ^bb0(%in: f32, %in_35: f32, %out: f32):
+    %84 = arith.divf %in, %in_35 : f32
+    linalg.yield %84 : f32
+  } -> tensor<1x4x16x16xf32>
+  %collapsed_30 = tensor.collapse_shape %54 [[0, 1], [2], [3]] : tensor<1x4x16x16xf32> into tensor<4x16x16xf32>
+  %collapsed_31 = tensor.collapse_shape %36 [[0, 1, 2], [3], [4]] : tensor<1x2x2x16x8xf32> into tensor<4x16x8xf32>
+  %55 = tensor.empty() : tensor<4x16x8xf32>
+  %56 = linalg.fill ins(%cst : f32) outs(%55 : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %57 = linalg.batch_matmul ins(%collapsed_30, %collapsed_31 : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%56 : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %expanded_32 = tensor.expand_shape %57 [[0, 1], [2], [3]] output_shape [1, 4, 16, 8] : tensor<4x16x8xf32> into tensor<1x4x16x8xf32>
+  %58 = tensor.empty() : tensor<1x16x4x8xf32>
+  %transposed_33 = linalg.transpose ins(%expanded_32 : tensor<1x4x16x8xf32>) outs(%58 : tensor<1x16x4x8xf32>) permutation = [0, 2, 1, 3]
+  %collapsed_34 = tensor.collapse_shape %transposed_33 [[0], [1], [2, 3]] : tensor<1x16x4x8xf32> into tensor<1x16x32xf32>
+  return %collapsed_34 : tensor<1x16x32xf32>
+}
+
+// -----
+
 // The same chain with V already merged ([4, 16, 8], no [batch, heads] collapse of it) but the
 // scores expanded to [1, 4, 16, 16]: the operands' batch is one loop and the mask's map has
 // two: left alone (the chain's batch matmuls stay).
