@@ -209,7 +209,8 @@ def _gathers(op: ir.Operation, operands: list[Operand], g: Graph, shape: list[in
             continue
         table, indices, feeds = x.operands[0], [], []
         t = ir.RankedTensorType(table.type)
-        if g.binding_of(table) is None or not _scalar_type_ok(t.element_type) or t.shape[-1] != shape[-1]:
+        if g.binding_of(table) is None or not _scalar_type_ok(t.element_type) or t.rank == 0 \
+                or t.shape[-1] != shape[-1]:
             return None
         for i, index in enumerate(list(x.operands)[1:]):
             owner = _owner(index)
