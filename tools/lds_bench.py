@@ -81,6 +81,7 @@ def check_arguments(args) -> None:
     made here if they are not there."""
     arguments.count("--repetitions", args.repetitions, low=1)
     arguments.count("--batch-size", args.batch_size, low=1)
+    arguments.count("--stack", args.stack or None, low=2)  # 0: not asked; one layer is the program itself
     arguments.min_time("--min-time", args.min_time)
     for flag, folder in (("--prepare", args.prepare), ("--out", args.out)):
         if folder is not None:

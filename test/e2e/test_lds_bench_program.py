@@ -157,6 +157,9 @@ def test_stack_needs_a_layer(tmp_path):
     proc = lds_bench(str(program), "--target", "lavapipe", "--stack", "2", "--prepare", str(tmp_path / "p"))
     assert proc.returncode == 1 and "error: --stack needs a layer" in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
+    proc = lds_bench(str(program), "--target", "lavapipe", "--stack", "1", "--prepare", str(tmp_path / "q"))
+    assert proc.returncode != 0 and "error: --stack: expected an integer 2 or more, got 1" in proc.stderr, proc.stderr
+    assert not (tmp_path / "q").exists()
 
 
 def test_weights_to_archive_takes_onnx_only(tmp_path):
