@@ -269,7 +269,7 @@ def run_one(args, target: str, devices: frozenset[str], folder: str) -> int:
         return 0 if ok else 1
 
     lines = replay_mod.dispatch_lines(man["dispatches"])
-    fell_back = [d for d in man["dispatches"] if not d["passes"] and not d.get("at_load")]
+    fell_back = replay_mod.left_to_iree(man["dispatches"])
     kernels = None
     if target == "gfx942":
         kernels = isa.from_dump_dir(os.path.join(folder, "executables"))

@@ -316,34 +316,33 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
         raise driver.DriverError(str(e), path) from None
     whole = {}
     with tempfile.TemporaryDirectory(prefix=f"lds-bench-{name}-") as work:
-        src = os.path.join(work, name + ".mlir")
-        output_file.write(src, text)
-        for variant, sub in WHOLE.items():
-            baseline = variant != "ldsopt"
+        def prepare_whole(src: str, variant: str, sub: str, **kwargs) -> tuple[dict, collections.Counter]:
+            """`lds-run --prepare` of `src` into subfolder `sub` (`variant`: ldsopt or IREE's
+            default), slimmed to what the replay reads; its manifest and `dispatch_calls`."""
             sub_folder = os.path.join(folder, sub)
-            man = whole[variant] = driver.prepare(src, target, sub_folder, pipeline_text=pipeline_text,
-                                                  program_pipeline=program_pipeline, baseline=baseline,
-                                                  run_reference=not baseline, given=given, archives=archives,
-                                                  parameters_folder=os.path.join(folder, "parameters"))
-            if not baseline:
-                with open(os.path.join(sub_folder, "configured.mlir")) as f:
-                    calls = dispatch_calls(f.read())
+            man = driver.prepare(src, target, sub_folder, pipeline_text=pipeline_text,
+                                 program_pipeline=program_pipeline, baseline=variant != "ldsopt", given=given,
+                                 archives=archives, parameters_folder=os.path.join(folder, "parameters"), **kwargs)
+            with open(os.path.join(sub_folder, "configured.mlir")) as f:
+                calls = dispatch_calls(f.read())
             man["source"] = os.path.basename(path)
             output_file.write_json(os.path.join(sub_folder, "manifest.json"), man)
             _slim(sub_folder, man)
-            progress(f"prepared the whole program, {variant}: {len(man['dispatches'])} dispatch(es)")
+            return man, calls
+
+        src = os.path.join(work, name + ".mlir")
+        output_file.write(src, text)
+        for variant, sub in WHOLE.items():
+            whole[variant], variant_calls = prepare_whole(src, variant, sub, run_reference=variant == "ldsopt")
+            if variant == "ldsopt":
+                calls = variant_calls
+            progress(f"prepared the whole program, {variant}: {len(whole[variant]['dispatches'])} dispatch(es)")
         if stack > 1:
             stack_text, stack_function = stacked(text, stack, path)
             stack_src = os.path.join(work, f"{name}_stack.mlir")
             output_file.write(stack_src, stack_text)
             for variant, sub in STACK.items():
-                man = driver.prepare(stack_src, target, os.path.join(folder, sub), function=stack_function,
-                                     pipeline_text=pipeline_text, program_pipeline=program_pipeline,
-                                     baseline=variant != "ldsopt", run_reference=False, given=given,
-                                     archives=archives, parameters_folder=os.path.join(folder, "parameters"))
-                man["source"] = os.path.basename(path)
-                output_file.write_json(os.path.join(folder, sub, "manifest.json"), man)
-                _slim(os.path.join(folder, sub), man)
+                prepare_whole(stack_src, variant, sub, function=stack_function, run_reference=False)
                 progress(f"prepared {stack} layers in one call, {variant}")
         flags = whole["ldsopt"]["compile_flags"]
         assert flags[:len(tgt.compile_flags)] == list(tgt.compile_flags), flags

@@ -60,7 +60,7 @@ def benchmark(folder: str, repetitions: int = 10, min_time: str = "0.5s", flags:
     if proc.returncode != 0:
         raise RuntimeError(f"iree-benchmark-module failed ({proc.returncode}): {proc.stderr.strip()[-2000:]}")
     times = [t for ts in parse_benchmark_json(proc.stdout).values() for t in ts]
-    per_call = [d for d in man["dispatches"] if not d.get("at_load")]
+    per_call = replay.each_call(man["dispatches"])
     return {"folder": folder, "source": man["source"], "pipeline": man["pipeline"], "us": statistics.median(times),
             "repetitions": times, "ldsopt_dispatches": sum(1 for d in per_call if d["passes"]),
             "total_dispatches": len(per_call), "coverage": replay.coverage(man["dispatches"])}
@@ -169,17 +169,8 @@ def _twin(folder: str, man: dict, repetitions: int, batch: int) -> dict:
     with torch.inference_mode():
         y = layer(xt).float().cpu().numpy()
         us = timer.time_us(lambda: layer(xt), batch)
-        # The twin as a PyTorch user runs it at its fastest: one CUDA graph of the whole call
-        # (warmed up on a side stream, as torch.cuda.graph requires), replayed.
-        side = torch.cuda.Stream()
-        side.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(side):
-            for _ in range(3):
-                layer(xt)
-        torch.cuda.current_stream().wait_stream(side)
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            y_graph = layer(xt)
+        # The twin as a PyTorch user runs it at its fastest: one CUDA graph of the whole call.
+        graph, y_graph = _captured(torch, lambda: layer(xt))
         graph.replay()
         y_graph = y_graph.float().cpu().numpy()
         us_graph = timer.time_us(graph.replay, batch)
@@ -193,6 +184,21 @@ def _twin(folder: str, man: dict, repetitions: int, batch: int) -> dict:
             "bad": c.bad, **({"stack": stack} if stack else {})}
 
 
+def _captured(torch, call) -> tuple:
+    """`call` captured in one CUDA graph, warmed up first on a side stream (as
+    torch.cuda.graph requires); the graph and the output tensor its replays write."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            call()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = call()
+    return graph, out
+
+
 def _twin_stack(torch, timer, layer, xt, layers: int, batch: int) -> dict:
     """The twin `layers` times in a row, each output the next input, eager and in one CUDA
     graph: us per layer."""
@@ -203,14 +209,7 @@ def _twin_stack(torch, timer, layer, xt, layers: int, batch: int) -> dict:
 
     calls = max(1, batch // layers)
     eager = timer.time_us(lambda: run(xt), calls) / layers
-    side = torch.cuda.Stream()
-    side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):
-        run(xt)
-    torch.cuda.current_stream().wait_stream(side)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        run(xt)
+    graph, _ = _captured(torch, lambda: run(xt))
     return {"us": eager, "graph_us": timer.time_us(graph.replay, calls) / layers}
 
 
@@ -241,14 +240,20 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
                                               for v in timing.VARIANTS))
         rows.append(row)
     whole = {}
-    for variant, sub in man["whole"].items():
+    whole_time = "0.05s" if lavapipe else "0.5s"
+
+    def timed(sub: str, what: str) -> dict:
+        """The whole-program module of subfolder `sub` at its fastest runtime mode, or its error."""
         try:
-            whole[variant] = _fastest_mode(os.path.join(folder, sub), device, repetitions,
-                                           "0.05s" if lavapipe else "0.5s",
-                                           lambda line: say(f"whole program, {variant}{line}"))
+            return _fastest_mode(os.path.join(folder, sub), device, repetitions, whole_time,
+                                 lambda line: say(f"{what}{line}"))
         except (OSError, RuntimeError, KeyError, ValueError, subprocess.TimeoutExpired) as e:
-            whole[variant] = {"error": f"{type(e).__name__}: {e}"}
-            say(f"whole program, {variant}: error: {e}")
+            say(f"{what}: error: {e}")
+            return {"error": f"{type(e).__name__}: {e}"}
+
+    for variant, sub in man["whole"].items():
+        whole[variant] = timed(sub, f"whole program, {variant}")
+        if "error" in whole[variant]:
             continue
         try:  # where the time goes inside it: a view of the program, not the table's measure
             whole[variant]["in_program"] = profile(os.path.join(folder, sub), 5 if lavapipe else 50)
@@ -260,13 +265,8 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
         layers = man["stack"]["layers"]
         stack = {"layers": layers, "whole": {}}
         for variant, sub in man["stack"]["whole"].items():
-            try:
-                r = _fastest_mode(os.path.join(folder, sub), device, repetitions, "0.05s" if lavapipe else "0.5s",
-                                  lambda line: say(f"{layers} layers in one call, {variant}{line}"))
-                stack["whole"][variant] = {**r, "per_layer_us": r["us"] / layers}
-            except (OSError, RuntimeError, KeyError, ValueError, subprocess.TimeoutExpired) as e:
-                stack["whole"][variant] = {"error": f"{type(e).__name__}: {e}"}
-                say(f"{layers} layers in one call, {variant}: error: {e}")
+            r = timed(sub, f"{layers} layers in one call, {variant}")
+            stack["whole"][variant] = {**r, "per_layer_us": r["us"] / layers} if "us" in r else r
     twin = None
     if man.get("twin"):
         if not use_torch:
@@ -287,8 +287,8 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
                    "min_time": min_time, "values": {"passed": check["passed"], "outputs": check["outputs"]},
                    "dispatches": rows, "whole": whole, "twin": twin, **({"stack": stack} if stack else {}),
                    "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")})
+    per_call = replay.each_call(rows)
     for v in timing.VARIANTS:
-        per_call = [r for r in rows if not r.get("at_load")]
         timed = [r for r in per_call if "us" in r[v]]
         report[f"dispatch_sum_{v}"] = sum(r["calls"] * r[v]["us"] for r in timed) if len(timed) == len(per_call) else None
     timing.write_report(report, out, "program_results", markdown, plot)
@@ -465,8 +465,8 @@ def main(argv=None) -> int:
         print(markdown(report), flush=True)
         # A dispatch IREE's own pipeline cannot compile (recorded when it was prepared) is a
         # result of the comparison, not a failure of the run.
-        failed = [r["name"] for r in report["dispatches"] if not r.get("at_load")
-                  and any("us" not in r[v] and v not in r.get("errors", {}) for v in timing.VARIANTS)]
+        failed = [r["name"] for r in replay.each_call(report["dispatches"])
+                  if any("us" not in r[v] and v not in r.get("errors", {}) for v in timing.VARIANTS)]
         failed += [v for v, w in report["whole"].items() if "us" not in w]
         if failed or not report["values"]["passed"]:
             print(f"error: {'failed to time: ' + ', '.join(failed) if failed else 'the ldsopt module gives wrong values'}",

@@ -202,7 +202,7 @@ def _gathers(op: ir.Operation, operands: list[Operand], g: Graph, shape: list[in
     index_cast of the body is not one (module docstring)."""
     block = op.regions[0].blocks[0]
     args, n = list(block.arguments), len(shape)
-    out, address = [], set()
+    out = []
     for x in block.operations:
         x = x.operation
         if x.name != "tensor.extract":
@@ -227,13 +227,13 @@ def _gathers(op: ir.Operation, operands: list[Operand], g: Graph, shape: list[in
                 return None
             feeds.append(owner)
         out.append(Gather(x, table, indices, feeds))
-        address.update(id(f) for f in feeds)
     for x in block.operations:
         x = x.operation
         if x.name == "linalg.index" or x.name == "arith.index_cast" and isinstance(x.results[0].type, ir.IndexType):
-            # An address op feeds table reads alone (they are read, not computed, per lane).
-            if not any(x == f for gth in out for f in gth.address) or \
-                    any(u.owner.operation.name != "tensor.extract" for u in x.results[0].uses):
+            # An address op feeds table reads alone (they are read, not computed, per lane): every
+            # extract was checked above, so one read only by extracts is an index of a Gather.
+            uses = [u.owner.operation.name for u in x.results[0].uses]
+            if not uses or any(u != "tensor.extract" for u in uses):
                 return None
     return out
 

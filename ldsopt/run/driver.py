@@ -285,16 +285,9 @@ def dispatch_report(module: ir.Module) -> list[dict]:
     concatenation of weights that ldsopt-fuse-projections asks for), not in each call."""
     out = []
     at_load, per_call = set(), set()
-
-    def callers(op):
-        if op.name in ("util.initializer", "util.func", "func.func") and op.parent is not None \
-                and op.parent.name == "builtin.module":
-            names = set(_DISPATCHED.findall(str(op)))
-            (at_load if op.name == "util.initializer" else per_call).update(names)
-            return ir.WalkResult.SKIP
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(callers, ir.WalkOrder.PRE_ORDER)
+    for op in module.body.operations:  # the host program's functions (not the executables' kernels)
+        if op.name in ("util.initializer", "util.func", "func.func"):
+            (at_load if op.name == "util.initializer" else per_call).update(_DISPATCHED.findall(str(op)))
     at_load -= per_call
 
     def visit(op):
@@ -303,11 +296,10 @@ def dispatch_report(module: ir.Module) -> list[dict]:
             info = str(op.attributes["translation_info"])
             pm = re.search(r"pipeline<(\w+)>", info)
             passes = [ir.StringAttr(a).value for a in op.attributes[LOWERED_BY]] if LOWERED_BY in op.attributes else []
-            out.append({"name": ir.StringAttr(op.attributes["sym_name"]).value,
-                        "pipeline": pm.group(1) if pm else info, "passes": passes,
+            name = ir.StringAttr(op.attributes["sym_name"]).value
+            out.append({"name": name, "pipeline": pm.group(1) if pm else info, "passes": passes,
                         "missed": {} if passes else remarks.reasons(op),
-                        "bank_conflicts": recorded_bank_conflicts(op),
-                        **({"at_load": True} if ir.StringAttr(op.attributes["sym_name"]).value in at_load else {})})
+                        "bank_conflicts": recorded_bank_conflicts(op), **({"at_load": True} if name in at_load else {})})
             return ir.WalkResult.SKIP
         return ir.WalkResult.ADVANCE
 

@@ -83,10 +83,20 @@ def dispatch_lines(dispatches: list[dict]) -> list[str]:
     return lines
 
 
+def each_call(dispatches: list[dict]) -> list[dict]:
+    """The dispatches each call runs: not those the module's initializers run once, at load
+    (`driver.dispatch_report`), which are not the program's work."""
+    return [d for d in dispatches if not d.get("at_load")]
+
+
+def left_to_iree(dispatches: list[dict]) -> list[str]:
+    """The names of each call's dispatches that no ldsopt pass lowered."""
+    return [d["name"] for d in each_call(dispatches) if not d["passes"]]
+
+
 def coverage(dispatches: list[dict]) -> str:
-    """How many of the dispatches each call runs ldsopt lowered; those the module's
-    initializers run once, at load (`driver.dispatch_report`), are named apart."""
-    per_call = [d for d in dispatches if not d.get("at_load")]
+    """How many of the dispatches each call runs ldsopt lowered; those run at load are named apart."""
+    per_call = each_call(dispatches)
     lowered = sum(1 for d in per_call if d["passes"])
     at_load = len(dispatches) - len(per_call)
     return (f"ldsopt lowered {lowered} of {len(per_call)} dispatches"
@@ -129,8 +139,7 @@ def format_report(result: dict, require_ldsopt: bool = False) -> tuple[str, bool
     """The human report; the last line starts with PASS or FAIL and says how many outputs and
     elements were compared (a result that compared none FAILs)."""
     lines = dispatch_lines(result["dispatches"])
-    # Of each call's dispatches: those the initializers run once, at load, are not the program's work.
-    fell_back = [d["name"] for d in result["dispatches"] if not d["passes"] and not d.get("at_load")]
+    fell_back = left_to_iree(result["dispatches"])
     lines.append(describe_reference(result["reference"]))
     if result["special_values"]:
         lines.append("inputs: seeded random, with +inf, -inf, NaN, -0.0 and subnormals among the floats")
