@@ -45,7 +45,7 @@ BIG=${BIG-matmul_NN_4096x4096x4096_f16,matmul_TN_4096x4096x4096_f16,matmul_NT_40
 
 # name|cases|ldsopt-dtl-layout options|ldsopt-matmul-lds options|plan options of all three staging
 # passes|program pipeline ('-': the default). The default pipeline's ldsopt-dtl-layout is
-# `grids=small k-bytes=128 stages=3`.
+# `grids=auto k-bytes=128 stages=3`; SMALL is its `grids=small` half.
 SMALL="grids=small k-bytes=128 stages=3"
 VARIANTS=(
   "carry|$BERT,$BIG|$SMALL|carry-fragments=true||-"
@@ -69,7 +69,7 @@ KNOBS=(
   "carry|matmul matmul_epilogue matmul_i8 matmul_f16_out|carry"
   "t128x256carry|matmul/nn_bf16_128x256x64 matmul/nn_f16_96x160x64 matmul/tn_f16_64x96x48 matmul/tt_bf16_96x160x64 matmul/batch_nt_f16_2x64x80x48_acc matmul/swapped_inputs_f16_48x72x40 matmul_epilogue/bias_f16_96x160x64 matmul_epilogue/gelu_f16_body_33x40x70|t128x256carry"
 )
-VALUE_FOLDERS=${VALUE_FOLDERS-matmul matmul_epilogue matmul_f16_out matmul_i8 matmul_named matmul_prologue matmul_skinny split_matmul}
+VALUE_FOLDERS=${VALUE_FOLDERS-matmul matmul_epilogue matmul_f16_out matmul_i8 matmul_named matmul_prologue matmul_skinny split_matmul matmul_large}
 # Programs whose inputs take several MB each (the folder must stay under 35 MiB); the other
 # skinny and split-K programs take the same kernel paths.
 LARGE="matmul_skinny/m1_f16_1x512x4096 matmul_skinny/n5_f16_300x5x4096 split_matmul/nn_f16_bias_cast_64x64x8190"

@@ -34,13 +34,19 @@ Guards (an operand that fails one keeps ldsopt-matmul-lds's own staging):
   range: if not, the pass fails (PassError) rather than emit a wrong map;
 - padding must keep the LDS of the plan within the target's budget.
 
-`grids=small` (the default pipeline's) takes only the dispatches that are bound by load latency
-under register staging, and leaves the others whole, with the reason as a remark: on a target
-that copies asynchronously (cp.async), a plan whose grid gives each workgroup slot of the GPU
-at most SMALL_GRID_WAVES workgroups (tiles <= SMALL_GRID_WAVES x SMs x workgroups-per-cu) and
-whose K fills the pipeline (at least `stages` K steps). There a deep cp.async pipeline pays;
-on larger grids the register staging's bigger tiles win (both measured on the H200:
+`grids=small` takes only the dispatches that are bound by load latency under register staging,
+and leaves the others whole, with the reason as a remark: on a target that copies
+asynchronously (cp.async), a plan whose grid gives each workgroup slot of the GPU at most
+SMALL_GRID_WAVES workgroups (tiles <= SMALL_GRID_WAVES x SMs x workgroups-per-cu) and whose K
+fills the pipeline (at least `stages` K steps). There a deep cp.async pipeline pays; on the
+medium grids past them the register staging's bigger tiles win (both measured on the H200:
 bench/results/cuda-bert/pipeline/).
+`grids=auto` (the default pipeline's) takes those, and also the large products: on CUDA, 16-bit
+operands, neither `tiles` nor `workgroups-per-cu` given, a grid of at least LARGE_GRID_WAVES
+waves of LARGE_GRID's tiles on the SMs and a K of its stages at least, it stages them by cp.async
+in LARGE_GRID's plan (128x256 tiles of 8 warps, one workgroup an SM, 64 bytes of K, 3 stages),
+which ldsopt-matmul-lds emits with carried fragments (its `carry-fragments=auto`): 1.3-1.8x the
+register staging's 128x128 tiles at 4096^3 on the H200 (bench/results/cuda-matmul/sweep-424b3f4).
 """
 
 from __future__ import annotations
@@ -53,8 +59,8 @@ from iree.compiler import ir
 from ldsopt.layout import dtl
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulDispatch, MatmulProblem
-from ldsopt.matmul.options import PlanChoice, PlanOptions
-from ldsopt.matmul.schemes import MatmulPlan, MmaScheme
+from ldsopt.matmul.options import PLAN_ATTR, PlanChoice, PlanOptions
+from ldsopt.matmul.schemes import MatmulPlan, MmaScheme, parse_tilings
 from ldsopt.registry import PassError, option
 from ldsopt.layout.tile_layout import Direct, LdsDtl, Registers, TileLayout
 from ldsopt.target import Target
@@ -62,6 +68,10 @@ from ldsopt.target import Target
 RECORD = "ldsopt.dtl"
 # `grids=small`: the most workgroups per workgroup slot (SM x occupancy) a taken plan may have.
 SMALL_GRID_WAVES = 1.5
+# `grids=auto`'s plan for large products (the `tiles`, `workgroups-per-cu`, `k-bytes` and `stages`
+# it stands for), and the fewest waves of its tiles on the SMs a grid must have to take it.
+LARGE_GRID = {"tiles": "128x256x8x16", "workgroups_per_cu": 1, "k_bytes": 64, "stages": 3}
+LARGE_GRID_WAVES = 2
 
 
 def _check_layout(text: str) -> None:
@@ -81,9 +91,10 @@ class DtlLayout(PlanOptions):
     lane_bytes: int = option(0, "bytes one lane copies: 0 = the target's (gfx942 4, CUDA 16, registers 4); "
                                 "4, 8 or 16 (gfx942: 4 only; registers: as wide as the target's vectors)",
                              choices=(0, *dtl.LANE_CHOICES))
-    grids: str = option("all", "which dispatches to stage: all, or small: only those bound by load latency under "
+    grids: str = option("all", "which dispatches to stage: all; small: only those bound by load latency under "
                                "register staging (cp.async targets, a grid of at most 1.5 workgroups a slot, K "
-                               "filling the pipeline)", choices=("all", "small"))
+                               "filling the pipeline); auto: those, and large 16-bit products on CUDA in 128x256 "
+                               "tiles of 8 warps, one workgroup an SM", choices=("all", "small", "auto"))
 
     def run(self, module: ir.Operation) -> None:
         for m in self.planned_matmuls(module):
@@ -110,8 +121,28 @@ class DtlLayout(PlanOptions):
         leaves the dispatch to the other stagings (`small_grid`)."""
         if self.grids == "all":
             return self.plan_dispatch(d, p, tgt)
+        large = self.large_grid(d, p, tgt) if self.grids == "auto" else None
+        if large is not None:
+            return large
         planned = self.small_grid(d, p, tgt)
-        return f"grids=small: {planned}" if isinstance(planned, str) else planned
+        return f"grids={self.grids}: {planned}" if isinstance(planned, str) else planned
+
+    def large_grid(self, d: MatmulDispatch, p: MatmulProblem, tgt: Target) -> tuple[MatmulPlan, PlanChoice] | None:
+        """`grids=auto`'s plan for a large product (LARGE_GRID; the module docstring says which),
+        or None: not such a product, a plan recorded before, or LARGE_GRID fits no plan."""
+        if tgt.backend != "cuda" or not tgt.async_copy or not tgt.compute_units or element_bits(p.elem_type) != 16 \
+                or self.tiles or self.workgroups_per_cu or PLAN_ATTR in d.root.attributes:
+            return None
+        large = dataclasses.replace(self, **LARGE_GRID)
+        (t,) = parse_tilings(large.tiles)
+        tiles = math.ceil(p.sizes["m"] / t.bm) * math.ceil(p.sizes["n"] / t.bn) * p.sizes["b"]
+        bk = large.k_bytes * 8 // element_bits(p.elem_type)
+        if tiles < LARGE_GRID_WAVES * tgt.compute_units or p.sizes["k"] < large.stages * bk:
+            return None
+        try:
+            return large.plan_dispatch(d, p, tgt)
+        except PassError:
+            return None
 
     def small_grid(self, d: MatmulDispatch, p: MatmulProblem, tgt: Target) -> tuple[MatmulPlan, PlanChoice] | str:
         """The dispatch's plan and what chose it, or why it is not one `grids=small` takes: a

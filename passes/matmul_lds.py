@@ -59,7 +59,8 @@ the tile takes no more LDS than the operands' staging; other kernels, or any wit
 `carry-fragments` (matrix-core kernels): the first fragment read group of each K step is read
 right after the barrier that publishes its tile, at the end of the step before, and carried
 into the step in registers, so that its first products need not wait for LDS (register double
-buffering across K steps; the barrier keeps ptxas from moving those reads itself).
+buffering across K steps; the barrier keeps ptxas from moving those reads itself). By default
+(auto) on CUDA where the plan runs one workgroup an SM (`MatmulLds.carries`).
 
 The plan options (workgroups-per-cu, mma, tiles, k-pack, stages) are shared with the passes
 that record a staging (ldsopt-inthread-transpose, ldsopt-dtl-layout): where one of them
@@ -78,10 +79,11 @@ from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import LOWERED_BY
 from ldsopt.matmul.emit_fma import FmaEmitter
 from ldsopt.matmul.emit_mma import MmaEmitter
-from ldsopt.matmul.options import PlanOptions
+from ldsopt.matmul.options import PlanChoice, PlanOptions
 from ldsopt.matmul.recorded import STAGED_BY
 from ldsopt.matmul.schemes import MmaScheme
 from ldsopt.registry import PassError, option
+from ldsopt.target import Target
 
 
 @dataclasses.dataclass(frozen=True)
@@ -94,9 +96,11 @@ class MatmulLds(PlanOptions):
                                      "the LDS the plan leaves, false never, auto as true for matrix-core kernels "
                                      "where the tile takes no more LDS than the operands' staging",
                              choices=("auto", "true", "false"))
-    carry_fragments: bool = option(False, "matrix-core kernels: each K step's first fragments read right after "
+    carry_fragments: str = option("auto", "matrix-core kernels: each K step's first fragments read right after "
                                           "the barrier that publishes its tile and carried into the step in "
-                                          "registers (register double buffering across K steps)")
+                                          "registers (register double buffering across K steps): true, false, "
+                                          "or auto: on CUDA where the plan runs one workgroup an SM",
+                                  choices=("auto", "true", "false"))
 
     def run(self, module: ir.Operation) -> None:
         for m in self.planned_matmuls(module, prologues=True):
@@ -105,7 +109,7 @@ class MatmulLds(PlanOptions):
                 d.func.attributes[LOWERED_BY] = d.root.attributes[STAGED_BY]
             emitter = MmaEmitter if isinstance(pl.scheme, MmaScheme) else FmaEmitter
             try:
-                kernel = emitter(d, p, pl, tgt, self.carry_fragments)
+                kernel = emitter(d, p, pl, tgt, self.carries(choice, tgt))
             except ValueError as e:
                 raise PassError(d.location, f"{self.NAME}: {e}") from None
             if self.output_lds != "false" and (self.output_lds == "true" or isinstance(pl.scheme, MmaScheme)):
@@ -115,3 +119,13 @@ class MatmulLds(PlanOptions):
                 # workgroups where LDS allows more than the plan's (bench/results/cuda-bert/output_stage).
                 kernel.plan_output_stage(left if self.output_lds == "true" else min(left, staged))
             kernel.emit(self.NAME, choice.workgroups_per_cu)
+
+    def carries(self, choice: PlanChoice, tgt: Target) -> bool:
+        """Whether the kernel carries fragments (`carry-fragments`). auto: on CUDA where the plan
+        runs one workgroup an SM, where no other workgroup hides a step's first LDS reads: with
+        ldsopt-dtl-layout's large-grid plan, 363-405 TFLOP/s at 4096^3 against 323-356 without
+        (bench/results/cuda-matmul/sweep-424b3f4); not measured elsewhere (gfx942 runs one
+        workgroup a CU by default), so not taken there."""
+        if self.carry_fragments != "auto":
+            return self.carry_fragments == "true"
+        return tgt.backend == "cuda" and choice.workgroups_per_cu == 1

@@ -7,8 +7,10 @@ PROGRAM_PIPELINE = ("builtin.module(ldsopt-raise-attention, ldsopt-fold-rotate-h
 # Specialized passes first; the elementwise lowering takes what is left and qualifies. The
 # matmuls whose register staging is bound by load latency (on CUDA: grids of about one wave)
 # are staged by cp.async in 128-byte K steps, 3 LDS tiles deep (ldsopt-dtl-layout's
-# `grids=small`; the depth measured on the H200, bench/results/cuda-bert/short_k); the others by
-# ldsopt-inthread-transpose and ldsopt-matmul-lds's own plan.
-DEFAULT_PIPELINE = ("builtin.module(ldsopt-attention, ldsopt-vector-distribute, ldsopt-dtl-layout{grids=small k-bytes=128 stages=3}, "
+# `grids=small`; the depth measured on the H200, bench/results/cuda-bert/short_k), and large
+# 16-bit products on CUDA by cp.async in 128x256 tiles (`grids=auto`'s large-grid plan,
+# bench/results/cuda-matmul/sweep-424b3f4); the others by ldsopt-inthread-transpose and
+# ldsopt-matmul-lds's own plan.
+DEFAULT_PIPELINE = ("builtin.module(ldsopt-attention, ldsopt-vector-distribute, ldsopt-dtl-layout{grids=auto k-bytes=128 stages=3}, "
                     "ldsopt-inthread-transpose, ldsopt-matmul-lds, ldsopt-preload-transposed, "
                     "ldsopt-lower-elementwise, canonicalize, cse)")

@@ -116,3 +116,24 @@ def test_cuda_compiles_to_cp_async(name, k_tail, stages, tmp_path):
     assert set(re.findall(r"cp\.async\.wait_group\s+(\d+)", text)) == {str(stages - 2)}, text[:2000]
     sized = re.findall(r"cp\.async\.cg\.shared\.global \[[^]]+\], \[[^]]+\], 16, %r", text)
     assert bool(sized) == k_tail, text[:2000]
+
+
+@pytest.mark.parametrize("name", ["nn_f16_weighted_2100x4100x200", "nt_bf16_weighted_3000x2900x136"])
+def test_cuda_large_grid_plan(name, tmp_path):
+    """The default pipeline's `grids=auto` on a large 16-bit product (sm_89): cp.async staging
+    3 tiles deep (each wait leaves one group in flight) in 128x256 tiles of 8 warps at one
+    workgroup an SM, fragments by ldmatrix for mma.sync, and no local memory. Values: on the
+    H200 (`bench/matmul_sweep.sh`'s matmul_large folder)."""
+    from ldsopt.run.pipelines import DEFAULT_PIPELINE
+    program = (HERE / "programs" / "matmul_large" / f"{name}.mlir").read_text()
+    configured = driver.configure(program, target.known("cuda"), str(tmp_path))
+    lowered, report = driver.apply_ldsopt(configured, DEFAULT_PIPELINE)
+    assert "ldsopt-dtl-layout" in str(report), report
+    driver.compile_module(lowered, str(tmp_path), "large", dump=True)
+    text = "\n".join(p.read_text() for p in (tmp_path / "executables").glob("*.ptx"))
+    start = text.index(".entry main_dispatch_0")
+    product = text[start:text.find(".entry", start + 1)]
+    assert ".maxntid 256, 1, 1" in product and ".minnctapersm" not in product, product[:1500]
+    assert product.count("cp.async.cg.shared.global") > 0 and "ldmatrix" in product and "mma.sync" in product
+    assert set(re.findall(r"cp\.async\.wait_group\s+(\d+)", product)) == {"1"}
+    assert ".local" not in product

@@ -1,10 +1,12 @@
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{grids=small k-bytes=128 stages=4}, ldsopt-inthread-transpose, ldsopt-matmul-lds)' | filecheck %s
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{grids=small k-bytes=128 stages=4}, ldsopt-inthread-transpose, ldsopt-matmul-lds)' | filecheck %s --check-prefix=GFX942
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{grids=small tiles=128x128x8x8 k-bytes=128 stages=4}, ldsopt-inthread-transpose, ldsopt-matmul-lds)' | filecheck %s --check-prefix=NOPLAN
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{grids=auto k-bytes=128 stages=3}, ldsopt-inthread-transpose, ldsopt-matmul-lds)' | filecheck %s --check-prefix=AUTO
 
-// `grids=small`, as the default pipeline runs it: a matmul whose register staging is bound by
-// load latency (a grid of about one wave on a cp.async target, K filling the 4-step pipeline)
-// is staged by cp.async in 128-byte K steps; ldsopt-inthread-transpose leaves it as recorded.
+// `grids=small` (and the default pipeline's `grids=auto`): a matmul whose register staging is
+// bound by load latency (a grid of about one wave on a cp.async target, K filling the 4-step
+// pipeline) is staged by cp.async in 128-byte K steps; ldsopt-inthread-transpose leaves it as
+// recorded.
 // 512 x 768 x 768 f16 on CUDA: 96 workgroups of 64x64 for 264 slots (132 SMs x 2).
 // CHECK-LABEL: func.func @bert_projection
 // CHECK-SAME:    ldsopt.dtl = {A = "direct {{.*}}", B = "direct {{.*}}"}
@@ -13,6 +15,12 @@
 // CHECK:         memref.alloc() {{.*}}operand = "A"{{.*}}tile = [64, 64]
 // CHECK:         nvgpu.device_async_copy
 // CHECK:         scf.for %{{.*}} = %c0 to %c12 step %c1
+// `grids=auto` (the default pipeline's) takes it the same way, in 4 warps of 2 workgroups an SM.
+// AUTO:        workgroup_size = [128, 1, 1]
+// AUTO-LABEL:  func.func @bert_projection
+// AUTO-SAME:     ldsopt.lowered_by = ["ldsopt-dtl-layout", "ldsopt-matmul-lds"]
+// AUTO:          memref.alloc() {{.*}}operand = "A"{{.*}}tile = [64, 64]
+// AUTO:          scf.for %{{.*}} = %c0 to %c12 step %c1 iter_args({{.*}}) -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>) {
 // On gfx942 (no asynchronous copy) the pass leaves it to the others.
 // GFX942-LABEL: func.func @bert_projection
 // GFX942-SAME:    ldsopt.missed = [["ldsopt-dtl-layout", "grids=small: the target has no asynchronous copy to LDS"]]
@@ -51,6 +59,16 @@ iree_codegen.dispatch_config @bert_projection {
 // CHECK-SAME:    ldsopt.missed = [["ldsopt-dtl-layout", "grids=small: 4096 workgroups of 64x64 fill the 264 workgroup slots more than 1.5 times"]]
 // CHECK-NOT:     nvgpu.device_async_copy
 // CHECK:         nvgpu.mma.sync
+// Under `grids=auto` it is a large product (512 tiles of 128x256 for 132 SMs, 2 waves at least):
+// cp.async in 128x256 tiles of 8 warps, one workgroup an SM, 64 bytes of K (128 steps), 3 LDS
+// tiles, and ldsopt-matmul-lds carries each step's first fragments (`carry-fragments=auto`).
+// AUTO:        workgroup_size = [256, 1, 1]
+// AUTO-LABEL:  func.func @nt_f16_4096
+// AUTO-SAME:     ldsopt.lowered_by = ["ldsopt-dtl-layout", "ldsopt-matmul-lds"]
+// AUTO:          memref.alloc() {{.*}}operand = "A"{{.*}}tile = [128, 32]
+// AUTO:          memref.alloc() {{.*}}operand = "B"{{.*}}tile = [256, 32]
+// AUTO:          nvgpu.device_async_copy
+// AUTO:          scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args({{.*}}) -> ({{.*}}vector<2x2xf32>, vector<2x2xf16>, {{.*}}, vector<4x2xf16>) {
 
 func.func @nt_f16_4096() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
   %cst = arith.constant 0.000000e+00 : f32
