@@ -39,7 +39,7 @@ from iree.compiler.dialects import arith, memref, scf, vector
 
 from ldsopt import remarks
 from ldsopt import target as target_model
-from ldsopt.codegen.dispatch import Dispatch, analyze, slice_layout
+from ldsopt.codegen.dispatch import Dispatch, analyze, slice_layout, workload_ordinal
 from ldsopt.codegen.elementwise import body_is_elementwise, clone_body, collapse_groups, collapsed_view, map_dims
 from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import Kernel, foreign_types, matched_dispatches, read_vector, write_vector
@@ -111,7 +111,7 @@ class LowerElementwise(ModulePass):
 
     def run(self, module: ir.Operation) -> None:
         for d, dims, tgt in matched_dispatches(module, ("linalg.generic",), _match, self,
-                                               functools.partial(analyze, slices=True, results=True)):
+                                               functools.partial(analyze, slices=True, results=True, dynamic=True)):
             foreign = foreign_types([d.root], tgt)
             if foreign:
                 remarks.missed(d.func, self.NAME, foreign)
@@ -119,48 +119,132 @@ class LowerElementwise(ModulePass):
                 self._lower(d, dims, tgt)
 
     def _lower(self, d: Dispatch, dims: list[list[int]], tgt: target_model.Target) -> None:
-        out_type = d.output.tensor_type
-        shape = list(out_type.shape)
+        shape = list(d.output.tensor_type.shape)
         breaks, aligned = _slice_facts(d, dims, shape)
         groups = collapse_groups(shape, dims, breaks)
-        cshape = [math.prod(shape[i] for i in g) for g in groups]
         vmax = min(tgt.vector_elems(element_bits(b.tensor_type.element_type)) for b in d.inputs + d.outputs)
-        # A power of two dividing the row, and the slices' offsets and row strides (aligned vectors).
-        v = math.gcd(cshape[-1], aligned, 1 << (vmax.bit_length() - 1))
-        n_items = math.prod(cshape) // v
+        widest = 1 << (vmax.bit_length() - 1)
         wg = self.workgroup_size
-        n_wg = max(1, min(math.ceil(n_items / wg), self.max_workgroups, tgt.max_workgroup_counts[0]))
-        k = Kernel(d, tgt, (wg, 1, 1), (n_wg, 1, 1))
+        most = min(self.max_workgroups, tgt.max_workgroup_counts[0])
         # Per operand, the collapsed groups it has, in its memory order.
         present = [sorted((i for i, grp in enumerate(groups) if grp[0] in od), key=lambda i: od.index(groups[i][0]))
                    for od in dims]
+        if d.output.tensor_type.has_static_shape:
+            cshape = _group_extents(shape, groups, {}, None)
+            # A power of two dividing the row, and the slices' offsets and row strides (aligned vectors).
+            v = math.gcd(cshape[-1], aligned, widest)
+            n_wg = max(1, min(math.ceil(math.prod(cshape) // v / wg), most))
+            k = Kernel(d, tgt, (wg, 1, 1), (n_wg, 1, 1))
+            with k.ip, d.location:
+                views = [collapsed_view(b.memref(), [groups[i] for i in gs], shape)
+                         for b, gs in zip(d.inputs + d.outputs, present)]
+                _grid_stride(k, d, views, present, groups, cshape, v, _start(k), k.const(n_wg * wg))
+            k.finish(self.NAME)
+            return
+        # Dynamic extents: vectors of `widest` where the innermost extent is a multiple of it
+        # at run time, else of what its static dims give (scalars for a dynamic row alone).
+        dynamic = [i for i, n in enumerate(shape) if ir.ShapedType.is_dynamic_size(n)]
+        ordinals = {i: workload_ordinal(v) for i, v in zip(dynamic, d.output.dims)}
+        narrow = math.gcd(math.prod(n for n in (shape[i] for i in groups[-1]) if n >= 0), widest)
+        plans = (widest, narrow) if narrow < widest else (widest,)
+
+        def workload_grid(workload: list[ir.Value]) -> list[ir.Value]:
+            cshape = _group_extents(shape, groups, {i: workload[o] for i, o in ordinals.items()}, _constant)
+            items = _chosen(cshape, plans, lambda v: arith.divui(_product(cshape, _constant), _constant(v)),
+                            _constant)
+            count = arith.divui(arith.addi(items, _constant(wg - 1)), _constant(wg))
+            count = arith.maxui(arith.minui(count, _constant(most)), _constant(1))
+            return [count, _constant(1), _constant(1)]
+
+        k = Kernel(d, tgt, (wg, 1, 1), (most, 1, 1), workload_grid)
         with k.ip, d.location:
             views = [collapsed_view(b.memref(), [groups[i] for i in gs], shape)
                      for b, gs in zip(d.inputs + d.outputs, present)]
-            start = arith.addi(arith.muli(k.block_id(), k.const(wg)), k.thread_id())
-            loop = scf.ForOp(start, k.const(n_items), k.const(n_wg * wg))
-        with ir.InsertionPoint(loop.body), d.location:
-            g = loop.induction_variable
-            chunks = cshape[-1] // v
-            col = arith.remui(g, k.const(chunks))
-            idx = [col if v == 1 else arith.muli(col, k.const(v))]
-            rest = arith.divui(g, k.const(chunks))
-            for i, size in enumerate(reversed(cshape[:-1])):
-                if i == len(cshape) - 2:  # the outermost dim needs no remainder: g < n_items
-                    idx.insert(0, rest)
-                else:
-                    idx.insert(0, arith.remui(rest, k.const(size)))
-                    rest = arith.divui(rest, k.const(size))
-            values = []
-            for b, gs, view in zip(d.inputs, present, views):
-                vi = [idx[i] for i in gs]
-                etype = b.tensor_type.element_type
-                vtype = ir.VectorType.get([v], etype)
-                if gs and gs[-1] == len(groups) - 1:
-                    values.append(read_vector(vtype, view, vi))
-                else:
-                    values.append(vector.broadcast(vtype, memref.load(view, vi)))
-            for result, view in zip(clone_body(d.root, values, v), views[len(d.inputs):]):
-                write_vector(result, view, idx)
-            scf.yield_([])
+            cshape = _group_extents(shape, groups, dict(zip(dynamic, d.output.dims)), k.const)
+            start, step = _start(k), arith.muli(k.grid_dim(), k.const(wg))
+            if len(plans) == 1:
+                _grid_stride(k, d, views, present, groups, cshape, plans[0], start, step)
+            else:
+                whole = arith.cmpi(arith.CmpIPredicate.eq, arith.remui(cshape[-1], k.const(widest)), k.const(0))
+                branch = scf.IfOp(whole, [], has_else=True)
+                for block, v in zip((branch.then_block, branch.else_block), plans):
+                    with ir.InsertionPoint(block):
+                        _grid_stride(k, d, views, present, groups, cshape, v, start, step)
+                        scf.yield_([])
         k.finish(self.NAME)
+
+
+def _start(k: Kernel) -> ir.Value:
+    """This thread's first item: its index in the grid."""
+    return arith.addi(arith.muli(k.block_id(), k.const(k.workgroup_size[0])), k.thread_id())
+
+
+def _constant(value: int) -> ir.Value:
+    return arith.constant(ir.IndexType.get(), value)
+
+
+def _group_extents(shape: list[int], groups: list[list[int]], extents: dict[int, ir.Value], const) -> list:
+    """Each collapsed group's extent: an int where static, else an index value computed
+    from `extents` (dim -> its dynamic extent) with constants made by `const`."""
+    out = []
+    for g in groups:
+        static = math.prod(shape[i] for i in g if i not in extents)
+        moving = [extents[i] for i in g if i in extents]
+        if not moving:
+            out.append(static)
+            continue
+        value = moving[0]
+        for m in moving[1:]:
+            value = arith.muli(value, m)
+        out.append(value if static == 1 else arith.muli(value, const(static)))
+    return out
+
+
+def _product(extents: list, const) -> ir.Value:
+    value = None
+    for e in extents:
+        e = const(e) if isinstance(e, int) else e
+        value = e if value is None else arith.muli(value, e)
+    return value
+
+
+def _chosen(cshape: list, plans: tuple[int, ...], of, const) -> ir.Value:
+    """`of(v)` of the plan the kernel runs: the first of `plans` where the innermost extent
+    is a multiple of it (the last otherwise), chosen at run time."""
+    value = of(plans[-1])
+    for v in reversed(plans[:-1]):
+        whole = arith.cmpi(arith.CmpIPredicate.eq, arith.remui(cshape[-1], const(v)), const(0))
+        value = arith.select(whole, of(v), value)
+    return value
+
+
+def _grid_stride(k: Kernel, d: Dispatch, views: list[ir.Value], present: list[list[int]],
+                 groups: list[list[int]], cshape: list, v: int, start: ir.Value, step: ir.Value) -> None:
+    """The grid-stride loop over vectors of `v` elements (`v` divides the innermost extent),
+    each thread one vector a step from `start`: reads, the body on vectors, writes."""
+    as_value = lambda e: k.const(e) if isinstance(e, int) else e  # noqa: E731
+    chunks = cshape[-1] // v if isinstance(cshape[-1], int) else arith.divui(cshape[-1], k.const(v))
+    items = _product([chunks, *cshape[:-1]], k.const)
+    loop = scf.ForOp(start, items, step)
+    with ir.InsertionPoint(loop.body):
+        g = loop.induction_variable
+        col = g if len(cshape) == 1 else arith.remui(g, as_value(chunks))
+        idx = [col if v == 1 else arith.muli(col, k.const(v))]
+        rest = arith.divui(g, as_value(chunks))
+        for i, size in enumerate(reversed(cshape[:-1])):
+            if i == len(cshape) - 2:  # the outermost dim needs no remainder: g < items
+                idx.insert(0, rest)
+            else:
+                idx.insert(0, arith.remui(rest, as_value(size)))
+                rest = arith.divui(rest, as_value(size))
+        values = []
+        for b, gs, view in zip(d.inputs, present, views):
+            vi = [idx[i] for i in gs]
+            vtype = ir.VectorType.get([v], b.tensor_type.element_type)
+            if gs and gs[-1] == len(groups) - 1:
+                values.append(read_vector(vtype, view, vi))
+            else:
+                values.append(vector.broadcast(vtype, memref.load(view, vi)))
+        for result, view in zip(clone_body(d.root, values, v), views[len(d.inputs):]):
+            write_vector(result, view, idx)
+        scf.yield_([])

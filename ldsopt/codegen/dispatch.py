@@ -13,6 +13,11 @@ A pass that takes sub-tensors of a binding (`analyze_graph(..., slices=True)`: s
 sizes and unit strides, as a packed QKV's Q, K and V) gets them as Bindings too: on CUDA/HIP
 IREE already spells them as a `memref.subview` loaded whole, on Vulkan `memref()` builds the
 same subview of the binding.
+A pass that takes dynamic shapes (`analyze(..., dynamic=True)`) gets whole tensors whose
+extents are read at run time: each such extent is a workload ordinal of the dispatch
+(`iree_tensor_ext.dispatch.workload.ordinal`, its value pushed as constants), which the
+Binding lists in `dims` and which the workgroup count region receives as its arguments
+(`workload_ordinal`); any other dynamic extent stays unmatched.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ class Binding:
     tensor_type: ir.RankedTensorType
     source: ir.Value  # a memref value, or a dispatch-tensor binding (Vulkan)
     slice: Slice | None = None
+    dims: list[ir.Value] = dataclasses.field(default_factory=list)  # the dynamic extents, in order
 
     def memref(self) -> ir.Value:
         """A memref over the binding (the slice's subview); built next to the binding the
@@ -63,6 +69,7 @@ class Binding:
         shape = tensor_type.shape
         layout = None
         if not _is_zero(subspan.operands[0]):
+            assert tensor_type.has_static_shape, "analyze refuses a dynamic tensor bound at an offset"
             # A binding at an offset (e.g. two results in one buffer): as IREE types it on
             # CUDA/HIP, contiguous strides with a dynamic offset.
             strides = [math.prod(shape[i + 1:]) for i in range(len(shape))]
@@ -123,6 +130,48 @@ def slice_layout(b: Binding) -> tuple[int, list[int]] | None:
     return sum(o * s for o, s in zip(offsets, whole)), ir.MemRefType(src.type).get_strides_and_offset()[0]
 
 
+def workload_ordinal(value: ir.Value) -> int | None:
+    """The workload ordinal a dynamic extent is (the dispatch's count region receives it as
+    its argument 1 + ordinal); None for any other value."""
+    if isinstance(value, ir.OpResult) and value.owner.name == "iree_tensor_ext.dispatch.workload.ordinal":
+        return ir.IntegerAttr(value.owner.attributes["ordinal"]).value
+    return None
+
+
+def _segments(op: ir.Operation) -> list[list[ir.Value]]:
+    sizes = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+    operands, out, at = list(op.operands), [], 0
+    for n in sizes:
+        out.append(operands[at:at + n])
+        at += n
+    return out
+
+
+def _whole_dynamic(op: ir.Operation, t: ir.RankedTensorType) -> list[ir.Value] | None:
+    """The dynamic extents of a dispatch.tensor.load/store of a whole bound tensor whose shape
+    is dynamic (zero offsets, unit strides, its sizes the binding's dims); None otherwise."""
+    segs = _segments(op)
+    bound, bound_dims, offsets, sizes, strides = segs[-5:]
+    m = _DISPATCH_TENSOR.fullmatch(str(bound[0].type))
+    static = lambda a: list(ir.DenseI64ArrayAttr(op.attributes[f"static_{a}"]))  # noqa: E731
+    if m is None or m.group(2) != str(t) or offsets or strides or len(sizes) != len(bound_dims) or \
+            any(a != b for a, b in zip(sizes, bound_dims)) or any(o != 0 for o in static("offsets")) or \
+            any(s != 1 for s in static("strides")) or static("sizes") != list(t.shape):
+        return None
+    return bound_dims
+
+
+def _subspan_dims(source: ir.Value) -> list[ir.Value] | None:
+    """The dynamic dims a binding memref (CUDA/HIP) is declared with; None where it is not
+    a subspan (or a buffer cast of one) at offset zero."""
+    while isinstance(source, ir.OpResult) and source.owner.name == "amdgpu.fat_raw_buffer_cast":
+        source = source.owner.operands[0]
+    if not (isinstance(source, ir.OpResult) and source.owner.name == "hal.interface.binding.subspan"):
+        return None
+    offset, dims = _segments(source.owner.operation)
+    return dims if offset and _is_zero(offset[0]) else None
+
+
 def _is_zero(value: ir.Value) -> bool:
     owner = value.owner
     return (isinstance(value, ir.OpResult) and owner.name == "arith.constant"
@@ -174,7 +223,9 @@ def _is_full_slice(op: ir.Operation, binding: ir.Value, tensor_type: ir.Type) ->
 # push constants: constant loads, casts and the range facts IREE states for them), empty
 # tensors and fills of inits.
 _PLUMBING = ("arith.constant", "hal.interface.binding.subspan", "amdgpu.fat_raw_buffer_cast", "tensor.empty",
-             "linalg.fill", "hal.interface.constant.load", "arith.index_castui", "util.assume.int")
+             "linalg.fill", "hal.interface.constant.load", "arith.index_castui", "util.assume.int",
+             # a dynamic extent: two i32 constants joined into an i64, a workload ordinal
+             "arith.extui", "arith.shli", "arith.ori", "iree_tensor_ext.dispatch.workload.ordinal")
 
 
 def _binding_of_load(op: ir.Operation, slices: bool = False) -> Binding | None:
@@ -185,12 +236,19 @@ def _binding_of_load(op: ir.Operation, slices: bool = False) -> Binding | None:
                 (not slices or len(source.owner.operands) != 1 or
                  ir.MemRefType(source.type).get_strides_and_offset()[0][-1:] != [1]):
             return None  # a slice; taken where static with contiguous rows, by a pass that asks
-        return Binding(ir.RankedTensorType(op.result.type), source)
+        t = ir.RankedTensorType(op.result.type)
+        if t.has_static_shape:
+            return Binding(t, source)
+        dims = _subspan_dims(source)
+        return Binding(t, source, dims=dims) if dims is not None else None
     if op.name != "iree_tensor_ext.dispatch.tensor.load":
         return None
     t = ir.RankedTensorType(op.result.type)
     if _is_full_slice(op, op.operands[0], t):
         return Binding(t, op.operands[0])
+    if not t.has_static_shape:
+        dims = _whole_dynamic(op, t)
+        return Binding(t, op.operands[0], dims=dims) if dims is not None else None
     return _static_slice(op, t) if slices else None
 
 
@@ -216,18 +274,44 @@ def load_binding(value: ir.Value, slices: bool = False) -> Binding | None:
 
 def _binding_of_store(op: ir.Operation) -> tuple[ir.Value, Binding] | None:
     """(stored tensor, binding) for a whole-tensor store."""
+    t = ir.RankedTensorType(op.operands[0].type) if op.operands else None
     if op.name == "iree_codegen.store_to_buffer":
-        return op.operands[0], Binding(ir.RankedTensorType(op.operands[0].type), op.operands[1])
+        dims = [] if t.has_static_shape else _subspan_dims(op.operands[1])
+        return (op.operands[0], Binding(t, op.operands[1], dims=dims)) if dims is not None else None
     if op.name == "iree_tensor_ext.dispatch.tensor.store" and _is_full_slice(op, op.operands[1], op.operands[0].type):
-        return op.operands[0], Binding(ir.RankedTensorType(op.operands[0].type), op.operands[1])
+        return op.operands[0], Binding(t, op.operands[1])
+    if op.name == "iree_tensor_ext.dispatch.tensor.store" and not t.has_static_shape:
+        dims = _whole_dynamic(op, t)
+        return (op.operands[0], Binding(t, op.operands[1], dims=dims)) if dims is not None else None
+    return None
+
+
+def _dynamic_refusal(bindings: list[Binding], dynamic: bool) -> Unmatched | None:
+    """Why dynamically shaped `bindings` are not taken (None where they all are static, or
+    `dynamic` and each extent is a workload ordinal of a tensor bound at offset zero)."""
+    moving = [b for b in bindings if not b.tensor_type.has_static_shape]
+    if not moving:
+        return None
+    if not dynamic:
+        return Unmatched("dynamic shapes (extents read at run time); this pass takes static ones")
+    for b in moving:
+        if any(workload_ordinal(v) is None for v in b.dims):
+            return Unmatched("a dynamic extent that is not a workload ordinal of the dispatch")
+        source = b.source
+        while isinstance(source, ir.OpResult) and source.owner.name == "amdgpu.fat_raw_buffer_cast":
+            source = source.owner.operands[0]
+        if not (isinstance(source, ir.OpResult) and source.owner.name == "hal.interface.binding.subspan"
+                and _is_zero(source.owner.operands[0])):
+            return Unmatched("a dynamically shaped tensor bound at an offset")
     return None
 
 
 def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = False,
-            results: bool = False) -> Dispatch | Unmatched:
+            results: bool = False, dynamic: bool = False) -> Dispatch | Unmatched:
     """Matches a dispatch made of whole-tensor loads (`slices`: or loads of static slices),
     one root op of `root_names` (plus tensor.empty / linalg.fill feeding its inits) and one
-    whole-tensor store of its result (`results`: of each of its results, in any order).
+    whole-tensor store of its result (`results`: of each of its results, in any order),
+    `dynamic`: also of dynamic shapes whose extents are workload ordinals.
     Anything else (several roots, dynamic shapes, other slices) is Unmatched, with why."""
     block = func.regions[0].blocks[0]
     ops = [o.operation for o in block.operations][:-1]  # Operation, not OpView: FuncOp.name is its symbol
@@ -271,11 +355,10 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = Fals
         if b is None:
             source = v.owner.name if isinstance(v, ir.OpResult) else "a block argument"
             return Unmatched(f"an input of {root.name} comes from {source}, not from a whole-tensor load of a binding")
-        if not b.tensor_type.has_static_shape:
-            return Unmatched("dynamic shapes")
         inputs.append(b)
-    if not all(b.tensor_type.has_static_shape for b in outputs):
-        return Unmatched("dynamic shapes")
+    refused = _dynamic_refusal(inputs + outputs, dynamic)
+    if refused is not None:
+        return refused
     return Dispatch(func, root, inputs, stored[1], ops, outputs)
 
 
@@ -329,7 +412,7 @@ def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool 
     if not roots or not stores:
         return Unmatched("stores nothing computed" if roots else f"no {' or '.join(root_names)} op")
     if not all(t.has_static_shape for t in tensors):
-        return Unmatched("dynamic shapes")
+        return Unmatched("dynamic shapes (extents read at run time); this pass takes static ones")
     return Graph(func, roots, loads, stores, ops)
 
 
