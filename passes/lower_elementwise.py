@@ -149,12 +149,12 @@ class LowerElementwise(ModulePass):
         plans = (widest, narrow) if narrow < widest else (widest,)
 
         def workload_grid(workload: list[ir.Value]) -> list[ir.Value]:
-            cshape = _group_extents(shape, groups, {i: workload[o] for i, o in ordinals.items()}, _constant)
-            items = _chosen(cshape, plans, lambda v: arith.divui(_product(cshape, _constant), _constant(v)),
-                            _constant)
-            count = arith.divui(arith.addi(items, _constant(wg - 1)), _constant(wg))
-            count = arith.maxui(arith.minui(count, _constant(most)), _constant(1))
-            return [count, _constant(1), _constant(1)]
+            const = functools.cache(lambda value: arith.constant(ir.IndexType.get(), value))
+            cshape = _group_extents(shape, groups, {i: workload[o] for i, o in ordinals.items()}, const)
+            n = _product(cshape, const)
+            items = _chosen(cshape, plans, lambda v: n if v == 1 else arith.divui(n, const(v)), const)
+            count = arith.divui(arith.addi(items, const(wg - 1)), const(wg))
+            return [arith.maxui(arith.minui(count, const(most)), const(1)), const(1), const(1)]
 
         k = Kernel(d, tgt, (wg, 1, 1), (most, 1, 1), workload_grid)
         with k.ip, d.location:
@@ -179,10 +179,6 @@ def _start(k: Kernel) -> ir.Value:
     return arith.addi(arith.muli(k.block_id(), k.const(k.workgroup_size[0])), k.thread_id())
 
 
-def _constant(value: int) -> ir.Value:
-    return arith.constant(ir.IndexType.get(), value)
-
-
 def _group_extents(shape: list[int], groups: list[list[int]], extents: dict[int, ir.Value], const) -> list:
     """Each collapsed group's extent: an int where static, else an index value computed
     from `extents` (dim -> its dynamic extent) with constants made by `const`."""
@@ -201,10 +197,13 @@ def _group_extents(shape: list[int], groups: list[list[int]], extents: dict[int,
 
 
 def _product(extents: list, const) -> ir.Value:
+    """The product of `extents` (ints and index values), its static part one constant."""
     value = None
-    for e in extents:
-        e = const(e) if isinstance(e, int) else e
+    for e in [e for e in extents if not isinstance(e, int)]:
         value = e if value is None else arith.muli(value, e)
+    static = math.prod(e for e in extents if isinstance(e, int))
+    if value is None or static != 1:
+        value = const(static) if value is None else arith.muli(value, const(static))
     return value
 
 
@@ -223,7 +222,8 @@ def _grid_stride(k: Kernel, d: Dispatch, views: list[ir.Value], present: list[li
     """The grid-stride loop over vectors of `v` elements (`v` divides the innermost extent),
     each thread one vector a step from `start`: reads, the body on vectors, writes."""
     as_value = lambda e: k.const(e) if isinstance(e, int) else e  # noqa: E731
-    chunks = cshape[-1] // v if isinstance(cshape[-1], int) else arith.divui(cshape[-1], k.const(v))
+    chunks = cshape[-1] if v == 1 else cshape[-1] // v if isinstance(cshape[-1], int) else \
+        arith.divui(cshape[-1], k.const(v))
     items = _product([chunks, *cshape[:-1]], k.const)
     loop = scf.ForOp(start, items, step)
     with ir.InsertionPoint(loop.body):
