@@ -112,7 +112,7 @@ from iree.compiler import ir
 
 from ldsopt import remarks
 from ldsopt import target as target_model
-from ldsopt.codegen.dispatch import Dispatch, Graph, analyze_graph
+from ldsopt.codegen.dispatch import Dispatch, Graph, analyze_graph, dynamic_extent
 from ldsopt.codegen.kernel import USER_CONFIG, foreign_types, matched_dispatches
 from ldsopt.ir_types import element_bits
 from ldsopt.reduction import fused_rows
@@ -122,6 +122,7 @@ from ldsopt.reduction.emit_rows import FusedRowKernel, row_partials
 from ldsopt.reduction.match import Reduction, analyze_reduction, match_reduction
 from ldsopt.reduction.plan import PlanError, ReductionPlan, ReductionProblem
 from ldsopt.registry import ModulePass, PassError, option
+from ldsopt.remarks import Unmatched
 
 LAYOUT_ATTR = "ldsopt.reduction_layout"
 
@@ -175,6 +176,47 @@ def layout_attr(plan: ReductionPlan, lds_pad: int, **fused: ir.Attribute) -> ir.
     return ir.DictAttr.get(entries)
 
 
+DYNAMIC_ROW = "a dynamic reduced extent (the row length); this pass takes dynamic outputs of rows of a static length"
+
+
+def _match_single(d) -> Reduction | Unmatched | None:
+    """match_reduction, and of dynamic shapes, those whose only dynamic extents are outputs
+    read along the rows (the innermost dim reduced)."""
+    red = match_reduction(d.root)
+    if not red or all(n >= 0 for n in red.shape):
+        return red
+    if any(red.shape[i] < 0 for i in red.reduced):
+        return Unmatched(DYNAMIC_ROW)
+    if len(red.shape) - 1 not in red.reduced:
+        return Unmatched("dynamic outputs along the innermost dim; this pass takes dynamic outputs of rows")
+    return red
+
+
+def _match_rows(g: Graph) -> fused_rows.RowGraph | Unmatched:
+    rows = fused_rows.match_rows(g)
+    if rows and any(n < 0 for n in rows.shape[rows.k:]):
+        return Unmatched(DYNAMIC_ROW)
+    if rows and any(n < 0 for n in rows.shape) and _row_extents(rows) is None:
+        return Unmatched("a dynamic row count that no loaded or stored tensor of the rows holds")
+    return rows
+
+
+def _row_extents(rows: fused_rows.RowGraph) -> dict[int, ir.Value] | None:
+    """The dynamic extent of each dynamic row dim, read from a loaded or stored tensor
+    that spans it; None where one is not found."""
+    g, extents = rows.graph, {}
+    spans = [(o.value, o.dims) for o in rows.chunk_operands() + rows.row_operands()] + \
+        [(v, tuple(range(len(rows.shape)))) for v, _ in rows.full_stores]
+    bindings = dict(g.loads + g.stores)
+    for value, dims in spans:
+        b = bindings.get(value)
+        for j, i in enumerate(dims):
+            if b is not None and b.tensor_type.shape[j] < 0:
+                extents.setdefault(i, dynamic_extent(b, j))
+    missing = [i for i, n in enumerate(rows.shape) if n < 0 and i not in extents]
+    return None if missing else extents
+
+
 @dataclasses.dataclass(frozen=True)
 class VectorDistribute(ModulePass):
     NAME = "ldsopt-vector-distribute"
@@ -199,8 +241,8 @@ class VectorDistribute(ModulePass):
                                         "of the division, which would cost each element as much as an exp")
 
     def run(self, module: ir.Operation) -> None:
-        for d, red, tgt in matched_dispatches(module, ("linalg.generic", "linalg.reduce"),
-                                              lambda d: match_reduction(d.root), self, analyzer=analyze_reduction):
+        for d, red, tgt in matched_dispatches(module, ("linalg.generic", "linalg.reduce"), _match_single, self,
+                                              analyzer=analyze_reduction):
             func = d.func
             foreign = foreign_types([d.root] + ([d.epilogue.op] if d.epilogue else []), tgt)
             if foreign:
@@ -210,11 +252,12 @@ class VectorDistribute(ModulePass):
             banks = tgt.bank_model()
             lds_pad = plan.lds_row_pad(banks, element_bits(red.acc_type) // 8) if plan.subgroups_r > 1 else 0
             func.attributes[LAYOUT_ATTR] = layout_attr(plan, lds_pad)
-            ReductionKernel(d, red, plan, tgt, lds_pad, self.NAME).emit()
+            extents = {j: dynamic_extent(d.inputs[0], j) for j, n in enumerate(red.shape) if n < 0}
+            ReductionKernel(d, red, plan, tgt, lds_pad, self.NAME, extents).emit()
         # Then the dispatches of several ops (or several results) that form rows.
         # Rows may be read from or written to static slices of a binding (a pooler's first token).
-        for g, rows, tgt in matched_dispatches(module, fused_rows.ROOTS, fused_rows.match_rows, self,
-                                               analyzer=functools.partial(analyze_graph, slices=True)):
+        for g, rows, tgt in matched_dispatches(module, fused_rows.ROOTS, _match_rows, self,
+                                               analyzer=functools.partial(analyze_graph, slices=True, dynamic=True)):
             foreign = foreign_types(g.ops, tgt)
             if foreign:
                 remarks.missed(g.func, self.NAME, foreign)
@@ -236,7 +279,7 @@ class VectorDistribute(ModulePass):
         vector_limit = min((tgt.vector_elems(element_bits(t)) for t in along), default=tgt.vector_elems(32))
         read_bits = sum(element_bits(ir.RankedTensorType(o.value.type).element_type) for o in chunk_operands) + \
             sum(element_bits(t) for t in tables)
-        problem = ReductionProblem(rows.shape, rows.reduced, vector_limit, tgt.subgroup_size, tgt.max_threads,
+        problem = ReductionProblem(reduction_plan.planning_shape(rows.shape), rows.reduced, vector_limit, tgt.subgroup_size, tgt.max_threads,
                                    min(self.max_workgroups, tgt.max_workgroup_counts[0]),
                                    element_bytes=max(1, read_bits // 8), compute_units=tgt.compute_units)
         sweeps = rows.passes + (1 if rows.full_stores else 0)
@@ -270,15 +313,19 @@ class VectorDistribute(ModulePass):
         g.func.attributes[LAYOUT_ATTR] = layout_attr(
             plan, max(pads), passes=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), sweeps),
             row=ir.StringAttr.get(row))
-        FusedRowKernel(rows, plan, tgt, pads, row, self.row_reciprocal, self.NAME).emit()
+        FusedRowKernel(rows, plan, tgt, pads, row, self.row_reciprocal, self.NAME, _row_extents(rows)).emit()
 
     def _plan(self, d: Dispatch, red: Reduction, tgt: target_model.Target) -> ReductionPlan:
         bits = [element_bits(b.tensor_type.element_type) for b in d.inputs]
-        problem = ReductionProblem(red.shape, red.reduced, min(tgt.vector_elems(b) for b in bits), tgt.subgroup_size,
+        problem = ReductionProblem(reduction_plan.planning_shape(red.shape), red.reduced,
+                                   min(tgt.vector_elems(b) for b in bits), tgt.subgroup_size,
                                    tgt.max_threads, min(self.max_workgroups, tgt.max_workgroup_counts[0]),
                                    element_bytes=sum(bits) // 8, compute_units=tgt.compute_units)
         cfg = user_config(d.func, d.root, self.configs == "all") if self.configs != "none" else None
         cfg = cfg.permuted(red.perm) if cfg is not None else None
+        if cfg is not None and cfg.has_layout and not all(n >= 0 for n in red.shape):
+            raise PassError(d.location, f"{self.NAME}: cannot honour the lowering_config: a layout config on "
+                                        "dynamic shapes is not supported")
         try:
             if cfg is not None and cfg.has_layout:
                 plan = reduction_plan.config_plan(problem, cfg, self.scale_config_to_target)

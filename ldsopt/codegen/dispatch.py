@@ -381,10 +381,12 @@ class Graph:
         return next((b for v, b in self.loads if v == value), None)
 
 
-def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool = False) -> Graph | Unmatched:
+def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool = False,
+                  dynamic: bool = False) -> Graph | Unmatched:
     """Matches a dispatch made of whole-tensor loads (`slices`: or loads of static slices),
     linalg ops of `root_names` (plus tensor.empty / linalg.fill) and whole-tensor stores, every
-    tensor of a static shape. What the ops compute together is for the caller to match."""
+    tensor of a static shape (`dynamic`: or with extents that are workload ordinals). What the
+    ops compute together is for the caller to match."""
     block = func.regions[0].blocks[0]
     ops = [o.operation for o in block.operations][:-1]
     roots, loads, stores = [], [], []
@@ -411,9 +413,18 @@ def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool 
         [ir.RankedTensorType(v.type) for op in roots for v in op.operands if isinstance(v.type, ir.RankedTensorType)]
     if not roots or not stores:
         return Unmatched("stores nothing computed" if roots else f"no {' or '.join(root_names)} op")
-    if not all(t.has_static_shape for t in tensors):
+    if not dynamic and not all(t.has_static_shape for t in tensors):
         return Unmatched("dynamic shapes (extents read at run time); this pass takes static ones")
+    refused = _dynamic_refusal([b for _, b in loads + stores], dynamic)
+    if refused is not None:
+        return refused
     return Graph(func, roots, loads, stores, ops)
+
+
+def dynamic_extent(b: Binding, dim: int) -> ir.Value:
+    """The value of dynamic dim `dim` of a binding's tensor."""
+    shape = b.tensor_type.shape
+    return b.dims[sum(1 for n in shape[:dim] if ir.ShapedType.is_dynamic_size(n))]
 
 
 def erase_unused(ops: list[ir.Operation]) -> None:

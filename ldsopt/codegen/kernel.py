@@ -133,15 +133,17 @@ class Kernel:
         """The workgroup count launched along `dim` (for a count computed at run time)."""
         return gpu.grid_dim(getattr(gpu.Dimension, dim), upper_bound=self.grid["xyz".index(dim)])
 
-    def delinearize(self, index: ir.Value, sizes: list[int]) -> list[ir.Value]:
-        """Row-major coordinates of `index` (< prod(sizes)) in a space of `sizes`."""
+    def delinearize(self, index: ir.Value, sizes: list[int | ir.Value]) -> list[ir.Value]:
+        """Row-major coordinates of `index` (< prod(sizes)) in a space of `sizes` (ints, or
+        index values where dynamic)."""
         coords = []
         for i, size in enumerate(reversed(sizes)):
+            size = self.const(size) if isinstance(size, int) else size
             if i == len(sizes) - 1:  # the outermost coordinate needs no remainder
                 coords.insert(0, index)
             else:
-                coords.insert(0, arith.remui(index, self.const(size)))
-                index = arith.divui(index, self.const(size))
+                coords.insert(0, arith.remui(index, size))
+                index = arith.divui(index, size)
         return coords
 
     def shuffle_xor(self, value: ir.Value, offset: int) -> ir.Value:

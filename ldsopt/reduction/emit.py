@@ -1,7 +1,12 @@
 """The kernel of one planned reduction (`ReductionKernel`, steps 1-4 of ldsopt-vector-distribute's
 module docstring) and what it shares with the fused-row kernel (emit_rows.py): the threads'
 coordinates in the plan, the loop over a thread's reduction chunks, the butterflies and the
-read-back of the subgroups' partials from LDS (`DistributedKernel`), and `Combiner`."""
+read-back of the subgroups' partials from LDS (`DistributedKernel`), and `Combiner`.
+
+Dynamic outputs (a row count read at run time; the reduced extents are static): the plan
+is made for a bound (plan.planning_shape), the loop over tiles runs to the count the
+kernel reads, stepping by the workgroups launched, and the workgroup count region computes
+min(outputs, the plan's grid) from the dispatch's workload."""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
 from ldsopt import target as target_model
 from ldsopt.codegen.combining import identity_attr
-from ldsopt.codegen.dispatch import Binding, Dispatch, Graph
+from ldsopt.codegen.dispatch import Binding, Dispatch, Graph, workload_ordinal
 from ldsopt.codegen.elementwise import clone_body, vectorize_body
 from ldsopt.codegen.kernel import Kernel, read_vector, write_vector
 from ldsopt.ir_types import element_bits
@@ -47,10 +52,43 @@ class DistributedKernel:
     thread's reduction chunks, the butterflies and the LDS read-back of partials. `pass_name`
     is the pass recorded as the kernel's author (kernel.LOWERED_BY)."""
 
-    def __init__(self, d: Dispatch | Graph, plan: ReductionPlan, tgt: target_model.Target, pass_name: str):
+    def __init__(self, d: Dispatch | Graph, plan: ReductionPlan, tgt: target_model.Target, pass_name: str,
+                 extents: dict[int, ir.Value] | None = None):
+        """`extents`: the dynamic extents of iteration dims (parallel ones only), as values
+        of the dispatch that are workload ordinals."""
         self.d, self.plan, self.pass_name = d, plan, pass_name
-        self.k = Kernel(d, tgt, (plan.workgroup_size, 1, 1), (plan.grid, 1, 1))
-        self.out_sizes = [plan.problem.shape[i] for i in plan.problem.parallel]
+        self.extents = extents or {}
+        assert all(i in plan.problem.parallel for i in self.extents) and \
+            (not self.extents or plan.outputs_per_tile == 1), "dynamic reduced dims, or tiles of several outputs"
+        workload_grid = self._workload_grid if self.extents else None
+        self.k = Kernel(d, tgt, (plan.workgroup_size, 1, 1), (plan.grid, 1, 1), workload_grid)
+        self.out_sizes = [self.extents.get(i, plan.problem.shape[i]) for i in plan.problem.parallel]
+
+    def _workload_grid(self, workload: list[ir.Value]) -> list[ir.Value]:
+        """The workgroup count from the workload: one per output, at most the plan's grid."""
+        def const(value: int) -> ir.Value:
+            return arith.constant(ir.IndexType.get(), value)
+        p = self.plan.problem
+        count = const(math.prod(p.shape[i] for i in p.parallel if i not in self.extents))
+        for i in sorted(self.extents):
+            count = arith.muli(count, workload[workload_ordinal(self.extents[i])])
+        count = arith.maxui(arith.minui(count, const(self.plan.grid)), const(1))
+        return [count, const(1), const(1)]
+
+    def _tile_loop(self) -> scf.ForOp:
+        """The grid-stride loop over tiles of outputs."""
+        plan, k = self.plan, self.k
+        if not self.extents:
+            return scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
+        tiles = k.const(1)
+        for size in self.out_sizes:
+            tiles = arith.muli(tiles, k.const(size) if isinstance(size, int) else size)
+        return scf.ForOp(k.block_id(), tiles, k.grid_dim())
+
+    @property
+    def tiles_repeat(self) -> bool:
+        """Whether a workgroup may work on several tiles (it then waits before reusing LDS)."""
+        return bool(self.extents) or self.plan.grid < self.plan.n_tiles
 
     def _threads(self) -> None:
         """Thread id, lane and subgroup coordinates on the reduction, thread coordinates p, r."""
@@ -197,8 +235,8 @@ class ReductionKernel(DistributedKernel):
     """Emits the kernel of one planned reduction (steps 1-4 of ldsopt-vector-distribute's docstring)."""
 
     def __init__(self, d: Dispatch, red: Reduction, plan: ReductionPlan, tgt: target_model.Target, lds_pad: int,
-                 pass_name: str):
-        super().__init__(d, plan, tgt, pass_name)
+                 pass_name: str, extents: dict[int, ir.Value] | None = None):
+        super().__init__(d, plan, tgt, pass_name, extents)
         self.red, self.lds_pad = red, lds_pad
         self.combine = Combiner.of(red.combine)
 
@@ -213,7 +251,7 @@ class ReductionKernel(DistributedKernel):
             self._threads()
             if plan.subgroups_r > 1:
                 self.lds = self._lds_partials(self.red.acc_type, self.lds_pad)
-            tiles = scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
+            tiles = self._tile_loop()
         with ir.InsertionPoint(tiles.body), d.location:
             self._tile(tiles.induction_variable)
             scf.yield_([])
@@ -231,7 +269,7 @@ class ReductionKernel(DistributedKernel):
                 for j, v in enumerate(partials):
                     self._store_output(self._linear((first, 1), (k.const(j), 1)), v)
             return
-        if plan.grid < plan.n_tiles:
+        if self.tiles_repeat:
             gpu.barrier()  # the previous tile's partials may still be being read
         with self._only_if(writer):
             # Row sg_r of the buffer: a lane's vec_p partials are contiguous (one vector write).

@@ -56,8 +56,8 @@ class FusedRowKernel(DistributedKernel):
     """Emits the kernel of a row-wise fused dispatch (ldsopt-vector-distribute's *Fused rows*)."""
 
     def __init__(self, rows: fused_rows.RowGraph, plan: ReductionPlan, tgt: target_model.Target, lds_pads: list[int],
-                 row: str, reciprocal: bool, pass_name: str):
-        super().__init__(rows.graph, plan, tgt, pass_name)
+                 row: str, reciprocal: bool, pass_name: str, extents: dict[int, ir.Value] | None = None):
+        super().__init__(rows.graph, plan, tgt, pass_name, extents)
         self.rows, self.lds_pads, self.row_place = rows, lds_pads, row
         self.divisors = [(n, i) for n in rows.nodes for i in n.row_divisors] if reciprocal else []
 
@@ -85,7 +85,7 @@ class FusedRowKernel(DistributedKernel):
                     etype = ir.RankedTensorType(o.value.type).element_type
                     self.staged[o.value] = memref.alloc(
                         ir.MemRefType.get([plan.problem.n_reduced], etype, memory_space=space), [], [])
-            tiles = scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
+            tiles = self._tile_loop()
         with ir.InsertionPoint(tiles.body), g.location:
             self._tile(tiles.induction_variable)
             scf.yield_([])
@@ -338,7 +338,7 @@ class FusedRowKernel(DistributedKernel):
             return partials
         # One buffer per partial. With a single pass per row, the next tile's writes could
         # overtake this tile's reads; with more, another pass's barrier parts them.
-        if plan.grid < plan.n_tiles and self.rows.passes == 1:
+        if self.tiles_repeat and self.rows.passes == 1:
             gpu.barrier()
         with self._only_if(None if plan.lanes_r == 1 else self._is_zero(self.lane_r)):
             for (key, _), part in zip(parts, partials):

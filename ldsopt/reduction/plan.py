@@ -56,6 +56,16 @@ class PlanError(ValueError):
     """A user lowering_config that cannot be honoured."""
 
 
+# A dynamic count of outputs is planned for as many as this: the grid fills the machine (no
+# subgroups added for idle compute units); the kernel reads the real count at run time.
+DYNAMIC_OUTPUTS_BOUND = 1 << 16
+
+
+def planning_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
+    """`shape` with each dynamic extent replaced by DYNAMIC_OUTPUTS_BOUND."""
+    return tuple(DYNAMIC_OUTPUTS_BOUND if n < 0 else n for n in shape)
+
+
 @dataclasses.dataclass(frozen=True)
 class ReductionProblem:
     shape: tuple[int, ...]          # the iteration space
