@@ -176,17 +176,12 @@ def layout_attr(plan: ReductionPlan, lds_pad: int, **fused: ir.Attribute) -> ir.
     return ir.DictAttr.get(entries)
 
 
-DYNAMIC_ROW = "a dynamic reduced extent (the row length); this pass takes dynamic outputs of rows of a static length"
-
-
 def _match_single(d) -> Reduction | Unmatched | None:
-    """match_reduction, and of dynamic shapes, those whose only dynamic extents are outputs
-    read along the rows (the innermost dim reduced)."""
+    """match_reduction, and of dynamic shapes, those reduced along the innermost dim (the
+    vectors, if any, along the rows)."""
     red = match_reduction(d.root)
     if not red or all(n >= 0 for n in red.shape):
         return red
-    if any(red.shape[i] < 0 for i in red.reduced):
-        return Unmatched(DYNAMIC_ROW)
     if len(red.shape) - 1 not in red.reduced:
         return Unmatched("dynamic outputs along the innermost dim; this pass takes dynamic outputs of rows")
     return red
@@ -194,8 +189,6 @@ def _match_single(d) -> Reduction | Unmatched | None:
 
 def _match_rows(g: Graph) -> fused_rows.RowGraph | Unmatched:
     rows = fused_rows.match_rows(g)
-    if rows and any(n < 0 for n in rows.shape[rows.k:]):
-        return Unmatched(DYNAMIC_ROW)
     if rows and any(n < 0 for n in rows.shape) and _row_extents(rows) is None:
         return Unmatched("a dynamic row count that no loaded or stored tensor of the rows holds")
     return rows
@@ -279,13 +272,17 @@ class VectorDistribute(ModulePass):
         vector_limit = min((tgt.vector_elems(element_bits(t)) for t in along), default=tgt.vector_elems(32))
         read_bits = sum(element_bits(ir.RankedTensorType(o.value.type).element_type) for o in chunk_operands) + \
             sum(element_bits(t) for t in tables)
-        problem = ReductionProblem(reduction_plan.planning_shape(rows.shape), rows.reduced, vector_limit, tgt.subgroup_size, tgt.max_threads,
+        problem = ReductionProblem(reduction_plan.planning_shape(rows.shape, rows.reduced), rows.reduced, vector_limit, tgt.subgroup_size, tgt.max_threads,
                                    min(self.max_workgroups, tgt.max_workgroup_counts[0]),
                                    element_bytes=max(1, read_bits // 8), compute_units=tgt.compute_units)
         sweeps = rows.passes + (1 if rows.full_stores else 0)
 
         def kept(p: ReductionPlan) -> bool:  # the thread's share of the row fits in its registers
-            return p.chunks_per_thread[1] * p.vector * (len(chunk_operands) + len(tables)) <= self.row_registers
+            return p.chunks_per_thread[1] * p.vector * (len(chunk_operands) + len(tables)) <= self.row_registers \
+                and not dynamic_row
+
+        # A row of a length read at run time is read again at each sweep (its bound is no size).
+        dynamic_row = any(n < 0 for n in rows.shape[rows.k:])
 
         try:
             plan = reduction_plan.default_plan(problem, self.workgroup_size)
@@ -303,7 +300,7 @@ class VectorDistribute(ModulePass):
         row = "global"
         if sweeps > 1 and kept(plan):
             row = "registers"
-        elif sweeps > 1 and self.row_lds:
+        elif sweeps > 1 and self.row_lds and not dynamic_row:
             partial_bytes = sum(plan.subgroups_r * (1 + pad) * element_bits(t) // 8
                                 for t, pad in zip(accs, pads)) if plan.subgroups_r > 1 else 0
             row_bytes = problem.n_reduced * sum(element_bits(ir.RankedTensorType(o.value.type).element_type) // 8
@@ -317,7 +314,7 @@ class VectorDistribute(ModulePass):
 
     def _plan(self, d: Dispatch, red: Reduction, tgt: target_model.Target) -> ReductionPlan:
         bits = [element_bits(b.tensor_type.element_type) for b in d.inputs]
-        problem = ReductionProblem(reduction_plan.planning_shape(red.shape), red.reduced,
+        problem = ReductionProblem(reduction_plan.planning_shape(red.shape, red.reduced), red.reduced,
                                    min(tgt.vector_elems(b) for b in bits), tgt.subgroup_size,
                                    tgt.max_threads, min(self.max_workgroups, tgt.max_workgroup_counts[0]),
                                    element_bytes=sum(bits) // 8, compute_units=tgt.compute_units)

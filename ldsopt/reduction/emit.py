@@ -3,10 +3,13 @@ module docstring) and what it shares with the fused-row kernel (emit_rows.py): t
 coordinates in the plan, the loop over a thread's reduction chunks, the butterflies and the
 read-back of the subgroups' partials from LDS (`DistributedKernel`), and `Combiner`.
 
-Dynamic outputs (a row count read at run time; the reduced extents are static): the plan
-is made for a bound (plan.planning_shape), the loop over tiles runs to the count the
-kernel reads, stepping by the workgroups launched, and the workgroup count region computes
-min(outputs, the plan's grid) from the dispatch's workload."""
+Dynamic extents (read at run time): the plan is made for a bound (plan.planning_shape:
+many outputs, and a long row of unknown alignment, read one element a thread at a time).
+The loop over tiles runs to the count the kernel reads, stepping by the workgroups
+launched, and the workgroup count region computes min(outputs, the plan's grid) from the
+dispatch's workload. A dynamic reduced extent makes the chunk count a run-time value: the
+groups of `unroll` chunks run while a whole group remains, and a remainder loop takes the
+rest one chunk at a time (no clamped or masked reads: a row of length 0 reads nothing)."""
 
 from __future__ import annotations
 
@@ -58,11 +61,14 @@ class DistributedKernel:
         of the dispatch that are workload ordinals."""
         self.d, self.plan, self.pass_name = d, plan, pass_name
         self.extents = extents or {}
-        assert all(i in plan.problem.parallel for i in self.extents) and \
-            (not self.extents or plan.outputs_per_tile == 1), "dynamic reduced dims, or tiles of several outputs"
+        p = plan.problem
+        assert not self.extents or plan.outputs_per_tile == 1, "dynamic outputs in tiles of several"
+        assert plan.vec_r == 1 or len(p.shape) - 1 not in self.extents, "vectors along a dynamic row"
         workload_grid = self._workload_grid if self.extents else None
         self.k = Kernel(d, tgt, (plan.workgroup_size, 1, 1), (plan.grid, 1, 1), workload_grid)
-        self.out_sizes = [self.extents.get(i, plan.problem.shape[i]) for i in plan.problem.parallel]
+        self.out_sizes = [self.extents.get(i, p.shape[i]) for i in p.parallel]
+        self.red_sizes = [self.extents.get(i, p.shape[i]) for i in p.reduced]
+        self.dynamic_chunks = any(i in p.reduced for i in self.extents)
 
     def _workload_grid(self, workload: list[ir.Value]) -> list[ir.Value]:
         """The workgroup count from the workload: one per output, at most the plan's grid."""
@@ -70,7 +76,7 @@ class DistributedKernel:
             return arith.constant(ir.IndexType.get(), value)
         p = self.plan.problem
         count = const(math.prod(p.shape[i] for i in p.parallel if i not in self.extents))
-        for i in sorted(self.extents):
+        for i in sorted(i for i in self.extents if i in p.parallel):
             count = arith.muli(count, workload[workload_ordinal(self.extents[i])])
         count = arith.maxui(arith.minui(count, const(self.plan.grid)), const(1))
         return [count, const(1), const(1)]
@@ -80,15 +86,21 @@ class DistributedKernel:
         plan, k = self.plan, self.k
         if not self.extents:
             return scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
-        tiles = k.const(1)
-        for size in self.out_sizes:
-            tiles = arith.muli(tiles, k.const(size) if isinstance(size, int) else size)
-        return scf.ForOp(k.block_id(), tiles, k.grid_dim())
+        if not any(i in plan.problem.parallel for i in self.extents):
+            return scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
+        return scf.ForOp(k.block_id(), self._product(self.out_sizes), k.grid_dim())
+
+    def _product(self, sizes: list[int | ir.Value]) -> ir.Value:
+        out = self.k.const(math.prod(s for s in sizes if isinstance(s, int)))
+        for s in sizes:
+            if not isinstance(s, int):
+                out = arith.muli(out, s)
+        return out
 
     @property
     def tiles_repeat(self) -> bool:
         """Whether a workgroup may work on several tiles (it then waits before reusing LDS)."""
-        return bool(self.extents) or self.plan.grid < self.plan.n_tiles
+        return any(i in self.plan.problem.parallel for i in self.extents) or self.plan.grid < self.plan.n_tiles
 
     def _threads(self) -> None:
         """Thread id, lane and subgroup coordinates on the reduction, thread coordinates p, r."""
@@ -151,6 +163,8 @@ class DistributedKernel:
         to the last chunk; `valid` says per read whether its chunk exists, None when every
         thread has them all)."""
         plan, k = self.plan, self.k
+        if self.dynamic_chunks:
+            return self._dynamic_chunk_loop(accs, read, body)
         tr, u = plan.threads_r, plan.unroll
         start = self.r
         main_end = plan.chunks - (u - 1) * tr  # a group starting at chunk c ends at c + (u-1) tr
@@ -171,6 +185,30 @@ class DistributedKernel:
             accs = body(accs, [read(c, valid[i] if valid else None) for i, c in enumerate(chunks)], valid)
         return accs
 
+    def _dynamic_chunk_loop(self, accs: list[ir.Value], read, body) -> list[ir.Value]:
+        """_chunk_loop for a chunk count read at run time: groups of `unroll` chunks while a
+        whole group remains (the bound is signed: a short row runs none), then the rest one
+        at a time."""
+        plan, k = self.plan, self.k
+        tr, u = plan.threads_r, plan.unroll
+        chunks = self._product(self.red_sizes[:-1] + [self.red_sizes[-1] // plan.vec_r if plan.vec_r > 1
+                                                      else self.red_sizes[-1]])
+        start = self.r
+        if u > 1:
+            main_end = arith.subi(chunks, k.const((u - 1) * tr))
+            loop = scf.ForOp(self.r, main_end, k.const(u * tr), accs + [start])
+            with ir.InsertionPoint(loop.body):
+                c = loop.induction_variable
+                reads = [read(self._linear((c, 1), (k.const(i * tr), 1)), None) for i in range(u)]
+                carried = list(loop.inner_iter_args)[:len(accs)]
+                scf.yield_(body(carried, reads, None) + [arith.addi(c, k.const(u * tr))])
+            results = list(loop.results)
+            accs, start = results[:len(accs)], results[len(accs)]
+        rest = scf.ForOp(start, chunks, k.const(tr), accs)
+        with ir.InsertionPoint(rest.body):
+            scf.yield_(body(list(rest.inner_iter_args), [read(rest.induction_variable, None)], None))
+        return list(rest.results)
+
     def _clamped(self, chunks: list[ir.Value]) -> tuple[list[ir.Value] | None, list[ir.Value]]:
         """(whether each chunk exists, the chunks clamped to the last one) where threads differ
         in their leftover chunks; (None, chunks) where they do not."""
@@ -185,8 +223,9 @@ class DistributedKernel:
         the outputs at `out_coords`."""
         plan = self.plan
         p = plan.problem
-        chunk_sizes = [p.shape[i] for i in p.reduced]
-        chunk_sizes[-1] //= plan.vec_r
+        chunk_sizes = list(self.red_sizes)
+        if plan.vec_r > 1:
+            chunk_sizes[-1] //= plan.vec_r
         red_coords = self.k.delinearize(chunk, chunk_sizes)
         if plan.vec_r > 1:
             red_coords[-1] = self._linear((red_coords[-1], plan.vec_r))

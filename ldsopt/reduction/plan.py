@@ -59,11 +59,16 @@ class PlanError(ValueError):
 # A dynamic count of outputs is planned for as many as this: the grid fills the machine (no
 # subgroups added for idle compute units); the kernel reads the real count at run time.
 DYNAMIC_OUTPUTS_BOUND = 1 << 16
+# A dynamic reduced extent is planned for as a long row of unknown alignment (odd: vectors
+# of one element, a whole workgroup on the row).
+DYNAMIC_ROW_BOUND = (1 << 12) + 1
 
 
-def planning_shape(shape: tuple[int, ...]) -> tuple[int, ...]:
-    """`shape` with each dynamic extent replaced by DYNAMIC_OUTPUTS_BOUND."""
-    return tuple(DYNAMIC_OUTPUTS_BOUND if n < 0 else n for n in shape)
+def planning_shape(shape: tuple[int, ...], reduced: tuple[int, ...]) -> tuple[int, ...]:
+    """`shape` with each dynamic extent replaced by its bound: DYNAMIC_ROW_BOUND for a
+    reduced dim, DYNAMIC_OUTPUTS_BOUND for the others."""
+    return tuple((DYNAMIC_ROW_BOUND if d in reduced else DYNAMIC_OUTPUTS_BOUND) if n < 0 else n
+                 for d, n in enumerate(shape))
 
 
 @dataclasses.dataclass(frozen=True)
