@@ -97,6 +97,16 @@ A workgroup looping over several rows needs a barrier before a row's LDS writes 
 row has one pass: with more, another pass's barrier separates the reads of one row from the
 writes of the next.
 
+Dynamic extents (`lds-run --keep-dynamic`; whole tensors whose extents are workload
+ordinals): reductions and fused rows reduced along the innermost dim, any of their extents
+read at run time (the row count, the row length, or both), with the default plan made for a
+bound (ldsopt/reduction/plan.py `planning_shape`) and the kernel of ldsopt/reduction/emit.py
+reading the rest at run time (its docstring says how). Left to IREE: dynamic outputs along
+the innermost dim, a dynamic extent that is not a workload ordinal; a user's layout config
+on dynamic shapes is an error. On lavapipe a thread's loops end after 65535 iterations: a
+dynamic row of more than 65535 x unroll x threads elements (16.7M at 256 threads) would be
+cut, which no compile-time check here can see.
+
 Left to IREE, with the reason: a dispatch computing in an element type the target does not
 compute natively (i64 without `int64` in its `compute`), which IREE emulates on its own ops.
 
@@ -272,7 +282,8 @@ class VectorDistribute(ModulePass):
         vector_limit = min((tgt.vector_elems(element_bits(t)) for t in along), default=tgt.vector_elems(32))
         read_bits = sum(element_bits(ir.RankedTensorType(o.value.type).element_type) for o in chunk_operands) + \
             sum(element_bits(t) for t in tables)
-        problem = ReductionProblem(reduction_plan.planning_shape(rows.shape, rows.reduced), rows.reduced, vector_limit, tgt.subgroup_size, tgt.max_threads,
+        problem = ReductionProblem(reduction_plan.planning_shape(rows.shape, rows.reduced), rows.reduced, vector_limit,
+                                   tgt.subgroup_size, tgt.max_threads,
                                    min(self.max_workgroups, tgt.max_workgroup_counts[0]),
                                    element_bytes=max(1, read_bits // 8), compute_units=tgt.compute_units)
         sweeps = rows.passes + (1 if rows.full_stores else 0)

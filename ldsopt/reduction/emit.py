@@ -50,6 +50,17 @@ class Combiner:
         return arith.constant(t, ir.DenseElementsAttr.get_splat(t, attr) if isinstance(t, ir.VectorType) else attr)
 
 
+def _product(sizes: list[int | ir.Value], const) -> ir.Value:
+    """The product of `sizes` (ints, and index values where dynamic), its ints one constant
+    (made by `const`), left out where 1."""
+    static = math.prod(s for s in sizes if isinstance(s, int))
+    out = None if static == 1 else const(static)
+    for s in sizes:
+        if not isinstance(s, int):
+            out = s if out is None else arith.muli(out, s)
+    return const(1) if out is None else out
+
+
 class DistributedKernel:
     """What the reduction kernels share: the threads' coordinates in the plan, the loop over a
     thread's reduction chunks, the butterflies and the LDS read-back of partials. `pass_name`
@@ -64,7 +75,7 @@ class DistributedKernel:
         p = plan.problem
         assert not self.extents or plan.outputs_per_tile == 1, "dynamic outputs in tiles of several"
         assert plan.vec_r == 1 or len(p.shape) - 1 not in self.extents, "vectors along a dynamic row"
-        workload_grid = self._workload_grid if self.extents else None
+        workload_grid = self._workload_grid if any(i in p.parallel for i in self.extents) else None
         self.k = Kernel(d, tgt, (plan.workgroup_size, 1, 1), (plan.grid, 1, 1), workload_grid)
         self.out_sizes = [self.extents.get(i, p.shape[i]) for i in p.parallel]
         self.red_sizes = [self.extents.get(i, p.shape[i]) for i in p.reduced]
@@ -75,10 +86,8 @@ class DistributedKernel:
         def const(value: int) -> ir.Value:
             return arith.constant(ir.IndexType.get(), value)
         p = self.plan.problem
-        count = const(math.prod(p.shape[i] for i in p.parallel if i not in self.extents))
-        for i in sorted(i for i in self.extents if i in p.parallel):
-            count = arith.muli(count, workload[workload_ordinal(self.extents[i])])
-        count = arith.maxui(arith.minui(count, const(self.plan.grid)), const(1))
+        sizes = [workload[workload_ordinal(self.extents[i])] if i in self.extents else p.shape[i] for i in p.parallel]
+        count = arith.maxui(arith.minui(_product(sizes, const), const(self.plan.grid)), const(1))
         return [count, const(1), const(1)]
 
     def _tile_loop(self) -> scf.ForOp:
@@ -88,14 +97,7 @@ class DistributedKernel:
             return scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
         if not any(i in plan.problem.parallel for i in self.extents):
             return scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
-        return scf.ForOp(k.block_id(), self._product(self.out_sizes), k.grid_dim())
-
-    def _product(self, sizes: list[int | ir.Value]) -> ir.Value:
-        out = self.k.const(math.prod(s for s in sizes if isinstance(s, int)))
-        for s in sizes:
-            if not isinstance(s, int):
-                out = arith.muli(out, s)
-        return out
+        return scf.ForOp(k.block_id(), _product(self.out_sizes, k.const), k.grid_dim())
 
     @property
     def tiles_repeat(self) -> bool:
@@ -191,8 +193,8 @@ class DistributedKernel:
         at a time."""
         plan, k = self.plan, self.k
         tr, u = plan.threads_r, plan.unroll
-        chunks = self._product(self.red_sizes[:-1] + [self.red_sizes[-1] // plan.vec_r if plan.vec_r > 1
-                                                      else self.red_sizes[-1]])
+        chunks = _product(self.red_sizes[:-1] + [self.red_sizes[-1] // plan.vec_r if plan.vec_r > 1
+                                                 else self.red_sizes[-1]], k.const)
         start = self.r
         if u > 1:
             main_end = arith.subi(chunks, k.const((u - 1) * tr))
