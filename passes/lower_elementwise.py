@@ -22,14 +22,15 @@ The kernel:
   innermost dim is loaded as a scalar and broadcast), applies the body to whole vectors,
   writes each result with `vector.transfer_write` (V is the narrowest operand's width).
 
-Dynamic extents (`lds-run --keep-dynamic`; whole tensors whose extents are workload ordinals
-of the dispatch, bound at offset 0): the same kernel over extents read at run time. V is
-chosen at run time, the widest power of two where the innermost collapsed extent is a
-multiple of it, else the part its static dims give (1 for a dynamic row alone): the two
-loops sit in one `scf.if`, and the workgroup count is computed in the dispatch_config
-region from the workload for the plan the kernel will take, the grid-stride step the
-workgroups launched (`gpu.grid_dim`). A dynamic extent that is not a workload ordinal, or
-one of a tensor bound at an offset, is left to IREE with that reason.
+Dynamic extents (`lds-run --keep-dynamic`; whole tensors whose extents are computed from
+the dispatch's workload ordinals, bound at offset 0): the same kernel over extents read at
+run time. V is chosen at run time, the widest power of two where the innermost collapsed
+extent is a multiple of it, else the part its static dims give (1 for a dynamic row alone):
+the two loops sit in one `scf.if`, and the workgroup count is computed in the
+dispatch_config region from the workload for the plan the kernel will take, the
+grid-stride step the workgroups launched (`gpu.grid_dim`). A dynamic extent not computed
+from workload ordinals, or one of a tensor bound at an offset, is left to IREE with that
+reason.
 
 Left to IREE's own pipeline: a rank-0 output (one element: nothing to vectorize or
 distribute), and a dispatch computing in an element type the target does not compute
@@ -48,7 +49,7 @@ from iree.compiler.dialects import arith, memref, scf, vector
 
 from ldsopt import remarks
 from ldsopt import target as target_model
-from ldsopt.codegen.dispatch import Dispatch, analyze, slice_layout, workload_ordinal
+from ldsopt.codegen.dispatch import Dispatch, analyze, in_count_region, slice_layout
 from ldsopt.codegen.elementwise import body_is_elementwise, clone_body, collapse_groups, collapsed_view, map_dims
 from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import Kernel, foreign_types, matched_dispatches, read_vector, write_vector
@@ -153,13 +154,13 @@ class LowerElementwise(ModulePass):
         # Dynamic extents: vectors of `widest` where the innermost extent is a multiple of it
         # at run time, else of what its static dims give (scalars for a dynamic row alone).
         dynamic = [i for i, n in enumerate(shape) if ir.ShapedType.is_dynamic_size(n)]
-        ordinals = {i: workload_ordinal(v) for i, v in zip(dynamic, d.output.dims)}
         narrow = math.gcd(math.prod(n for n in (shape[i] for i in groups[-1]) if n >= 0), widest)
         plans = (widest, narrow) if narrow < widest else (widest,)
 
         def workload_grid(workload: list[ir.Value]) -> list[ir.Value]:
             const = functools.cache(lambda value: arith.constant(ir.IndexType.get(), value))
-            cshape = _group_extents(shape, groups, {i: workload[o] for i, o in ordinals.items()}, const)
+            extents = {i: in_count_region(v, workload) for i, v in zip(dynamic, d.output.dims)}
+            cshape = _group_extents(shape, groups, extents, const)
             n = _product(cshape, const)
             items = _chosen(cshape, plans, lambda v: n if v == 1 else arith.divui(n, const(v)), const)
             count = arith.divui(arith.addi(items, const(wg - 1)), const(wg))

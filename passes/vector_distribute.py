@@ -97,12 +97,12 @@ A workgroup looping over several rows needs a barrier before a row's LDS writes 
 row has one pass: with more, another pass's barrier separates the reads of one row from the
 writes of the next.
 
-Dynamic extents (`lds-run --keep-dynamic`; whole tensors whose extents are workload
-ordinals): reductions and fused rows reduced along the innermost dim, any of their extents
+Dynamic extents (`lds-run --keep-dynamic`; whole tensors whose extents are computed from
+workload ordinals): reductions and fused rows reduced along the innermost dim, any of their extents
 read at run time (the row count, the row length, or both), with the default plan made for a
 bound (ldsopt/reduction/plan.py `planning_shape`) and the kernel of ldsopt/reduction/emit.py
 reading the rest at run time (its docstring says how). Left to IREE: dynamic outputs along
-the innermost dim, a dynamic extent that is not a workload ordinal; a user's layout config
+the innermost dim, a dynamic extent not computed from workload ordinals; a user's layout config
 on dynamic shapes is an error. On lavapipe a thread's loops end after 65535 iterations: a
 dynamic row of more than 65535 x unroll x threads elements (16.7M at 256 threads) would be
 cut, which no compile-time check here can see.

@@ -15,9 +15,11 @@ IREE already spells them as a `memref.subview` loaded whole, on Vulkan `memref()
 same subview of the binding.
 A pass that takes dynamic shapes (`analyze(..., dynamic=True)`) gets whole tensors whose
 extents are read at run time: each such extent is a workload ordinal of the dispatch
-(`iree_tensor_ext.dispatch.workload.ordinal`, its value pushed as constants), which the
-Binding lists in `dims` and which the workgroup count region receives as its arguments
-(`workload_ordinal`); any other dynamic extent stays unmatched.
+(`iree_tensor_ext.dispatch.workload.ordinal`, its value pushed as constants) or an
+`affine.apply` of them (CUDA/HIP: IREE binds a flat buffer and `memref.expand_shape`s it,
+`?x4` as `[s0 floordiv 4, 4]`), which the Binding lists in `dims`; the workgroup count
+region, which receives the workload as its arguments, recomputes them (`in_count_region`).
+Any other dynamic extent stays unmatched.
 """
 
 from __future__ import annotations
@@ -138,6 +140,25 @@ def workload_ordinal(value: ir.Value) -> int | None:
     return None
 
 
+def _from_workload(value: ir.Value) -> bool:
+    """A workload ordinal, or an affine.apply of values that are."""
+    if workload_ordinal(value) is not None:
+        return True
+    return isinstance(value, ir.OpResult) and value.owner.name == "affine.apply" and \
+        all(_from_workload(v) for v in value.owner.operands)
+
+
+def in_count_region(value: ir.Value, workload: list[ir.Value]) -> ir.Value:
+    """A dynamic extent (`_from_workload`) computed again, at the insertion point, from the
+    count region's `workload` arguments."""
+    ordinal = workload_ordinal(value)
+    if ordinal is not None:
+        return workload[ordinal]
+    op = value.owner
+    return ir.Operation.create("affine.apply", results=[value.type], attributes={"map": op.attributes["map"]},
+                               operands=[in_count_region(v, workload) for v in op.operands]).result
+
+
 def _segments(op: ir.Operation) -> list[list[ir.Value]]:
     sizes = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
     operands, out, at = list(op.operands), [], 0
@@ -161,15 +182,24 @@ def _whole_dynamic(op: ir.Operation, t: ir.RankedTensorType) -> list[ir.Value] |
     return bound_dims
 
 
-def _subspan_dims(source: ir.Value) -> list[ir.Value] | None:
-    """The dynamic dims a binding memref (CUDA/HIP) is declared with; None where it is not
-    a subspan (or a buffer cast of one) at offset zero."""
-    while isinstance(source, ir.OpResult) and source.owner.name == "amdgpu.fat_raw_buffer_cast":
+def _subspan(source: ir.Value) -> ir.Operation | None:
+    """The binding subspan a memref is (through buffer casts and expand_shapes), if any."""
+    while isinstance(source, ir.OpResult) and source.owner.name in ("amdgpu.fat_raw_buffer_cast",
+                                                                    "memref.expand_shape"):
         source = source.owner.operands[0]
-    if not (isinstance(source, ir.OpResult) and source.owner.name == "hal.interface.binding.subspan"):
+    owner = source.owner if isinstance(source, ir.OpResult) else None
+    return owner.operation if owner is not None and owner.name == "hal.interface.binding.subspan" else None
+
+
+def _subspan_dims(source: ir.Value) -> list[ir.Value] | None:
+    """The dynamic dims a binding memref (CUDA/HIP) is declared with: the subspan's, or those
+    an expand_shape of it gives; None where it is not a subspan at offset zero."""
+    subspan = _subspan(source)
+    if subspan is None or not _is_zero(subspan.operands[0]):
         return None
-    offset, dims = _segments(source.owner.operation)
-    return dims if offset and _is_zero(offset[0]) else None
+    if isinstance(source, ir.OpResult) and source.owner.name == "memref.expand_shape":
+        return list(source.owner.operands)[1:]
+    return _segments(subspan)[1]
 
 
 def _is_zero(value: ir.Value) -> bool:
@@ -222,10 +252,12 @@ def _is_full_slice(op: ir.Operation, binding: ir.Value, tensor_type: ir.Type) ->
 # Ops of a dispatch that only set up its operands: constants, bindings (at offsets passed as
 # push constants: constant loads, casts and the range facts IREE states for them), empty
 # tensors and fills of inits.
+_SHAPING = ("affine.apply", "memref.expand_shape")
 _PLUMBING = ("arith.constant", "hal.interface.binding.subspan", "amdgpu.fat_raw_buffer_cast", "tensor.empty",
              "linalg.fill", "hal.interface.constant.load", "arith.index_castui", "util.assume.int",
-             # a dynamic extent: two i32 constants joined into an i64, a workload ordinal
-             "arith.extui", "arith.shli", "arith.ori", "iree_tensor_ext.dispatch.workload.ordinal")
+             # a dynamic extent: two i32 constants joined into an i64, a workload ordinal, an
+             # affine function of them shaping a flat binding (CUDA/HIP: only with dynamic shapes)
+             "arith.extui", "arith.shli", "arith.ori", "iree_tensor_ext.dispatch.workload.ordinal", *_SHAPING)
 
 
 def _binding_of_load(op: ir.Operation, slices: bool = False) -> Binding | None:
@@ -286,22 +318,21 @@ def _binding_of_store(op: ir.Operation) -> tuple[ir.Value, Binding] | None:
     return None
 
 
-def _dynamic_refusal(bindings: list[Binding], dynamic: bool) -> Unmatched | None:
+def _dynamic_refusal(bindings: list[Binding], dynamic: bool, ops: list[ir.Operation]) -> Unmatched | None:
     """Why dynamically shaped `bindings` are not taken (None where they all are static, or
-    `dynamic` and each extent is a workload ordinal of a tensor bound at offset zero)."""
+    `dynamic` and each extent is computed from workload ordinals, of a tensor bound at offset
+    zero); with static ones, the shaping ops of dynamic extents among `ops` are not plumbing."""
     moving = [b for b in bindings if not b.tensor_type.has_static_shape]
     if not moving:
-        return None
+        shaping = next((op.name for op in ops if op.name in _SHAPING), None)
+        return Unmatched(f"computes with {shaping} on static shapes") if shaping else None
     if not dynamic:
         return Unmatched("dynamic shapes (extents read at run time); this pass takes static ones")
     for b in moving:
-        if any(workload_ordinal(v) is None for v in b.dims):
-            return Unmatched("a dynamic extent that is not a workload ordinal of the dispatch")
-        source = b.source
-        while isinstance(source, ir.OpResult) and source.owner.name == "amdgpu.fat_raw_buffer_cast":
-            source = source.owner.operands[0]
-        if not (isinstance(source, ir.OpResult) and source.owner.name == "hal.interface.binding.subspan"
-                and _is_zero(source.owner.operands[0])):
+        if not all(_from_workload(v) for v in b.dims):
+            return Unmatched("a dynamic extent that is not computed from the dispatch's workload ordinals")
+        subspan = _subspan(b.source)
+        if subspan is None or not _is_zero(subspan.operands[0]):
             return Unmatched("a dynamically shaped tensor bound at an offset")
     return None
 
@@ -356,7 +387,7 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = Fals
             source = v.owner.name if isinstance(v, ir.OpResult) else "a block argument"
             return Unmatched(f"an input of {root.name} comes from {source}, not from a whole-tensor load of a binding")
         inputs.append(b)
-    refused = _dynamic_refusal(inputs + outputs, dynamic)
+    refused = _dynamic_refusal(inputs + outputs, dynamic, ops)
     if refused is not None:
         return refused
     return Dispatch(func, root, inputs, stored[1], ops, outputs)
@@ -415,7 +446,7 @@ def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool 
         return Unmatched("stores nothing computed" if roots else f"no {' or '.join(root_names)} op")
     if not dynamic and not all(t.has_static_shape for t in tensors):
         return Unmatched("dynamic shapes (extents read at run time); this pass takes static ones")
-    refused = _dynamic_refusal([b for _, b in loads + stores], dynamic)
+    refused = _dynamic_refusal([b for _, b in loads + stores], dynamic, ops)
     if refused is not None:
         return refused
     return Graph(func, roots, loads, stores, ops)

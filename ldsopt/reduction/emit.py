@@ -21,7 +21,7 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
 from ldsopt import target as target_model
 from ldsopt.codegen.combining import identity_attr
-from ldsopt.codegen.dispatch import Binding, Dispatch, Graph, workload_ordinal
+from ldsopt.codegen.dispatch import Binding, Dispatch, Graph, in_count_region
 from ldsopt.codegen.elementwise import clone_body, vectorize_body
 from ldsopt.codegen.kernel import Kernel, read_vector, write_vector
 from ldsopt.ir_types import element_bits
@@ -69,7 +69,7 @@ class DistributedKernel:
     def __init__(self, d: Dispatch | Graph, plan: ReductionPlan, tgt: target_model.Target, pass_name: str,
                  extents: dict[int, ir.Value] | None = None):
         """`extents`: the dynamic extents of iteration dims (parallel ones only), as values
-        of the dispatch that are workload ordinals."""
+        of the dispatch computed from its workload ordinals (dispatch.in_count_region)."""
         self.d, self.plan, self.pass_name = d, plan, pass_name
         self.extents = extents or {}
         p = plan.problem
@@ -86,7 +86,7 @@ class DistributedKernel:
         def const(value: int) -> ir.Value:
             return arith.constant(ir.IndexType.get(), value)
         p = self.plan.problem
-        sizes = [workload[workload_ordinal(self.extents[i])] if i in self.extents else p.shape[i] for i in p.parallel]
+        sizes = [in_count_region(self.extents[i], workload) if i in self.extents else p.shape[i] for i in p.parallel]
         count = arith.maxui(arith.minui(_product(sizes, const), const(self.plan.grid)), const(1))
         return [count, const(1), const(1)]
 

@@ -2,7 +2,7 @@
 // `tensor<?xf16>` bias for lavapipe): the extents are workload ordinals. The kernel reads them,
 // picks its vector width at run time (4 where the row is a multiple of 4, else scalars) and
 // the dispatch_config region computes the workgroup count from the workload; a dynamic extent
-// that is not a workload ordinal is left to IREE with the reason.
+// not computed from workload ordinals is left to IREE with the reason.
 // RUN: lds-opt %s --split-input-file --pass-pipeline='builtin.module(ldsopt-lower-elementwise)' | filecheck %s
 
 // CHECK-LABEL: func.func @main_dispatch_0_elementwise_DxD_f16()
@@ -104,7 +104,7 @@
 
 // Extents that are not workload ordinals: the count region could not compute from them.
 // CHECK-LABEL: func.func @not_ordinal()
-// CHECK-SAME:    ldsopt.missed = {{.*}}"ldsopt-lower-elementwise", "a dynamic extent that is not a workload ordinal of the dispatch"
+// CHECK-SAME:    ldsopt.missed = {{.*}}"ldsopt-lower-elementwise", "a dynamic extent that is not computed from the dispatch's workload ordinals"
 // CHECK-NOT:     ldsopt.lowered_by
 // CHECK:         linalg.generic
 
@@ -162,6 +162,79 @@
         iree_codegen.dispatch_config @not_ordinal {
         ^bb0(%arg0: !hal.device, %arg1: index, %arg2: index, %arg3: index):
           %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg1, %arg2, %arg3)
+          iree_codegen.yield %x, %y, %z : index, index, index
+        }
+      }
+    }
+  }
+
+// -----
+
+// CUDA binds `tensor<?x4xf32>` as a flat `memref<?xf32>` expanded to `[s0 floordiv 4, 4]`: the
+// count region computes the rows again from the workload with the same affine.apply.
+// CHECK-LABEL: func.func @main_dispatch_0_elementwise_D_f32()
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-lower-elementwise"]
+// CHECK:         %[[N:.+]] = iree_tensor_ext.dispatch.workload.ordinal %{{.+}}, 0 : index
+// CHECK:         %[[ROWS:.+]] = affine.apply #{{.+}}()[%[[N]]]
+// CHECK:         %[[A:.+]] = memref.expand_shape {{.*}} output_shape [%[[ROWS]], 4]
+// CHECK:         %[[ITEMS:.+]] = arith.muli %[[ROWS]], %c4
+// CHECK:         scf.for %{{.+}} = %{{.+}} to %{{.+}} step
+// CHECK:           vector.transfer_read {{.*}} vector<4xf32>
+// CHECK:       iree_codegen.dispatch_config @main_dispatch_0_elementwise_D_f32
+// CHECK-NEXT:  ^bb0(%{{.+}}: !hal.device, %[[W0:.+]]: index, %{{.+}}: index):
+// CHECK:         affine.apply #{{.+}}()[%[[W0]]]
+
+  hal.executable private @main_dispatch_0 {
+    hal.executable.variant public @cuda_nvptx_fb target(<"cuda", "cuda-nvptx-fb", {iree_codegen.target_info = #iree_gpu.target<arch = "sm_89", features = "+ptx84", wgp = <compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic, dot = dp4xi8toi32, mma = [<NV_MMA_SYNC_F32_16x8x16_F16>, <NV_MMA_SYNC_F16_16x8x16_F16>, <NV_MMA_SYNC_F32_16x8x16_BF16>, <NV_MMA_SYNC_F32_16x8x32_F8E4M3FN>, <NV_MMA_SYNC_F32_16x8x32_F8E5M2>, <NV_WMMA_F32_16x16x16_F16>, <NV_WMMA_F16_16x16x16_F16>], subgroup_size_choices = [32], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 101376, max_workgroup_counts = [2147483647, 65535, 65535]>>}>) {
+      hal.executable.export public @main_dispatch_0_elementwise_D_f32 ordinal(0) layout(#hal.pipeline.layout<constants = 4, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) count(%arg0: !hal.device, %arg1: index, %arg2: index) -> (index, index, index) {
+        %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg1, %arg2)
+        hal.return %x, %y, %z : index, index, index
+      }
+      builtin.module {
+        func.func @main_dispatch_0_elementwise_D_f32() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [32, 1, 1] subgroup_size = 32>} {
+          %c32_i64 = arith.constant 32 : i64
+          %c0 = arith.constant 0 : index
+          %0 = hal.interface.constant.load layout(<constants = 4, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) ordinal(0) : i32
+          %1 = hal.interface.constant.load layout(<constants = 4, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) ordinal(1) : i32
+          %2 = hal.interface.constant.load layout(<constants = 4, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) ordinal(2) : i32
+          %3 = hal.interface.constant.load layout(<constants = 4, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) ordinal(3) : i32
+          %4 = arith.extui %0 : i32 to i64
+          %5 = arith.extui %1 : i32 to i64
+          %6 = arith.shli %5, %c32_i64 : i64
+          %7 = arith.ori %4, %6 : i64
+          %8 = arith.index_castui %7 : i64 to index
+          %9 = arith.extui %2 : i32 to i64
+          %10 = arith.extui %3 : i32 to i64
+          %11 = arith.shli %10, %c32_i64 : i64
+          %12 = arith.ori %9, %11 : i64
+          %13 = arith.index_castui %12 : i64 to index
+          %14:2 = util.assume.int 
+              %8<umin = 0, umax = 36028797018963964, udiv = 4>, 
+              %13<umin = 0, umax = 36028797018963964, udiv = 4>
+            : index, index
+          %15 = iree_tensor_ext.dispatch.workload.ordinal %14#0, 0 : index
+          %16 = iree_tensor_ext.dispatch.workload.ordinal %14#1, 1 : index
+          %17 = hal.interface.binding.subspan layout(<constants = 4, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<?xf32, #hal.descriptor_type<storage_buffer>>{%15}
+          %18 = hal.interface.binding.subspan layout(<constants = 4, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<?xf32, #hal.descriptor_type<storage_buffer>>{%16}
+          %19 = hal.interface.binding.subspan layout(<constants = 4, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<?xf32, #hal.descriptor_type<storage_buffer>>{%15}
+          %20 = affine.apply affine_map<()[s0] -> (s0 floordiv 4)>()[%15]
+          %21 = tensor.empty(%20) : tensor<?x4xf32>
+          %expand_shape = memref.expand_shape %19 [[0, 1]] output_shape [%20, 4] : memref<?xf32, #hal.descriptor_type<storage_buffer>> into memref<?x4xf32, #hal.descriptor_type<storage_buffer>>
+          %expand_shape_0 = memref.expand_shape %18 [[0, 1]] output_shape [%20, 4] : memref<?xf32, #hal.descriptor_type<storage_buffer>> into memref<?x4xf32, #hal.descriptor_type<storage_buffer>>
+          %expand_shape_1 = memref.expand_shape %17 [[0, 1]] output_shape [%20, 4] : memref<?xf32, #hal.descriptor_type<storage_buffer>> into memref<?x4xf32, #hal.descriptor_type<storage_buffer>>
+          %22 = iree_codegen.load_from_buffer %expand_shape_1 : memref<?x4xf32, #hal.descriptor_type<storage_buffer>> -> tensor<?x4xf32>
+          %23 = iree_codegen.load_from_buffer %expand_shape_0 : memref<?x4xf32, #hal.descriptor_type<storage_buffer>> -> tensor<?x4xf32>
+          %24 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%22, %23 : tensor<?x4xf32>, tensor<?x4xf32>) outs(%21 : tensor<?x4xf32>) attrs =  {lowering_config = #iree_gpu.lowering_config<{thread = [1, 1], workgroup = [1, 32]}>} {
+          ^bb0(%in: f32, %in_2: f32, %out: f32):
+            %25 = arith.addf %in, %in_2 : f32
+            linalg.yield %25 : f32
+          } -> tensor<?x4xf32>
+          iree_codegen.store_to_buffer %24, %expand_shape : tensor<?x4xf32> into memref<?x4xf32, #hal.descriptor_type<storage_buffer>>
+          return
+        }
+        iree_codegen.dispatch_config @main_dispatch_0_elementwise_D_f32 {
+        ^bb0(%arg0: !hal.device, %arg1: index, %arg2: index):
+          %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg1, %arg2)
           iree_codegen.yield %x, %y, %z : index, index, index
         }
       }
