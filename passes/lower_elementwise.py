@@ -173,13 +173,13 @@ class LowerElementwise(ModulePass):
             cshape = _group_extents(shape, groups, dict(zip(dynamic, d.output.dims)), k.const)
             start, step = _start(k), arith.muli(k.grid_dim(), k.const(wg))
             if len(plans) == 1:
-                _grid_stride(k, d, views, present, groups, cshape, plans[0], start, step)
+                _grid_stride(k, d, views, present, groups, cshape, plans[0], start, step, aligned=True)
             else:
                 whole = arith.cmpi(arith.CmpIPredicate.eq, arith.remui(cshape[-1], k.const(widest)), k.const(0))
                 branch = scf.IfOp(whole, [], has_else=True)
                 for block, v in zip((branch.then_block, branch.else_block), plans):
                     with ir.InsertionPoint(block):
-                        _grid_stride(k, d, views, present, groups, cshape, v, start, step)
+                        _grid_stride(k, d, views, present, groups, cshape, v, start, step, aligned=True)
                         scf.yield_([])
         k.finish(self.NAME)
 
@@ -228,9 +228,15 @@ def _chosen(cshape: list, plans: tuple[int, ...], of, const) -> ir.Value:
 
 
 def _grid_stride(k: Kernel, d: Dispatch, views: list[ir.Value], present: list[list[int]],
-                 groups: list[list[int]], cshape: list, v: int, start: ir.Value, step: ir.Value) -> None:
+                 groups: list[list[int]], cshape: list, v: int, start: ir.Value, step: ir.Value,
+                 aligned: bool = False) -> None:
     """The grid-stride loop over vectors of `v` elements (`v` divides the innermost extent),
-    each thread one vector a step from `start`: reads, the body on vectors, writes."""
+    each thread one vector a step from `start`: reads, the body on vectors, writes.
+    `aligned` (dynamic extents): `v` divides the innermost extent, which the compiler cannot
+    see (CUDA/HIP would split the accesses): their alignment, their own size, is stated."""
+    def align(vtype: ir.VectorType) -> int:
+        return vtype.shape[0] * element_bits(vtype.element_type) // 8 if aligned and k.target.backend != "vulkan" else 0
+
     as_value = lambda e: k.const(e) if isinstance(e, int) else e  # noqa: E731
     chunks = cshape[-1] if v == 1 else cshape[-1] // v if isinstance(cshape[-1], int) else \
         arith.divui(cshape[-1], k.const(v))
@@ -252,9 +258,9 @@ def _grid_stride(k: Kernel, d: Dispatch, views: list[ir.Value], present: list[li
             vi = [idx[i] for i in gs]
             vtype = ir.VectorType.get([v], b.tensor_type.element_type)
             if gs and gs[-1] == len(groups) - 1:
-                values.append(read_vector(vtype, view, vi))
+                values.append(read_vector(vtype, view, vi, align(vtype)))
             else:
                 values.append(vector.broadcast(vtype, memref.load(view, vi)))
         for result, view in zip(clone_body(d.root, values, v), views[len(d.inputs):]):
-            write_vector(result, view, idx)
+            write_vector(result, view, idx, align(ir.VectorType(result.type)))
         scf.yield_([])

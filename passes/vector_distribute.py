@@ -101,7 +101,8 @@ Dynamic extents (`lds-run --keep-dynamic`; whole tensors whose extents are compu
 workload ordinals): reductions and fused rows reduced along the innermost dim, any of their extents
 read at run time (the row count, the row length, or both), with the default plan made for a
 bound (ldsopt/reduction/plan.py `planning_shape`) and the kernel of ldsopt/reduction/emit.py
-reading the rest at run time (its docstring says how). Left to IREE: dynamic outputs along
+reading the rest at run time (its docstring says how); a dynamic row length chooses between
+two plans, vectors where they divide it and scalars (`row_vectors` in the layout attribute). Left to IREE: dynamic outputs along
 the innermost dim, a dynamic extent not computed from workload ordinals; a user's layout config
 on dynamic shapes is an error. On lavapipe a thread's loops end after 65535 iterations: a
 dynamic row of more than 65535 x unroll x threads elements (16.7M at 256 threads) would be
@@ -197,6 +198,25 @@ def _match_single(d) -> Reduction | Unmatched | None:
     return red
 
 
+def _with_narrow(plan: ReductionPlan, shape: tuple[int, ...], workgroup_size: int,
+                 unroll: int) -> tuple[ReductionPlan, ReductionPlan | None]:
+    """(plan, narrow): for a row of dynamic length (the innermost of `shape`) planned with
+    vectors along it (as if they divided it), the plan of the same threads with vectors of one
+    element, which the kernel runs where they do not (DistributedKernel.emit); (plan, None)
+    for any other."""
+    p = plan.problem
+    if shape[-1] >= 0 or plan.vector == 1:
+        return plan, None
+    odd = dataclasses.replace(p, shape=p.shape[:-1] + (p.shape[-1] + 1,))
+    narrow = reduction_plan.with_unroll(reduction_plan.default_plan(odd, workgroup_size), unroll)
+    return (plan, narrow) if narrow.workgroup_size == plan.workgroup_size else (narrow, None)
+
+
+def _row_vectors(plan: ReductionPlan, narrow: ReductionPlan | None) -> dict[str, ir.Attribute]:
+    """The layout attribute's record of a dynamic row's two plans: their vector widths."""
+    return {"row_vectors": ir.DenseI64ArrayAttr.get([plan.vector, narrow.vector])} if narrow else {}
+
+
 def _match_rows(g: Graph) -> fused_rows.RowGraph | Unmatched:
     rows = fused_rows.match_rows(g)
     if rows and any(n < 0 for n in rows.shape) and _row_extents(rows) is None:
@@ -251,12 +271,13 @@ class VectorDistribute(ModulePass):
             if foreign:
                 remarks.missed(func, self.NAME, foreign)
                 continue
-            plan = self._plan(d, red, tgt)
+            plan, narrow = _with_narrow(self._plan(d, red, tgt), red.shape, self.workgroup_size, self.unroll)
             banks = tgt.bank_model()
             lds_pad = plan.lds_row_pad(banks, element_bits(red.acc_type) // 8) if plan.subgroups_r > 1 else 0
-            func.attributes[LAYOUT_ATTR] = layout_attr(plan, lds_pad)
+            func.attributes[LAYOUT_ATTR] = layout_attr(plan, lds_pad, **_row_vectors(plan, narrow))
             extents = {j: dynamic_extent(d.inputs[0], j) for j, n in enumerate(red.shape) if n < 0}
-            ReductionKernel(d, red, plan, tgt, lds_pad, self.NAME, extents).emit()
+            ReductionKernel(d, red, plan, tgt, lds_pad, self.NAME, extents).emit(
+                narrow and ReductionKernel(d, red, narrow, tgt, lds_pad, self.NAME, extents))
         # Then the dispatches of several ops (or several results) that form rows.
         # Rows may be read from or written to static slices of a binding (a pooler's first token).
         for g, rows, tgt in matched_dispatches(module, fused_rows.ROOTS, _match_rows, self,
@@ -282,7 +303,8 @@ class VectorDistribute(ModulePass):
         vector_limit = min((tgt.vector_elems(element_bits(t)) for t in along), default=tgt.vector_elems(32))
         read_bits = sum(element_bits(ir.RankedTensorType(o.value.type).element_type) for o in chunk_operands) + \
             sum(element_bits(t) for t in tables)
-        problem = ReductionProblem(reduction_plan.planning_shape(rows.shape, rows.reduced), rows.reduced, vector_limit,
+        problem = ReductionProblem(reduction_plan.planning_shape(rows.shape, rows.reduced, aligned=True), rows.reduced,
+                                   vector_limit,
                                    tgt.subgroup_size, tgt.max_threads,
                                    min(self.max_workgroups, tgt.max_workgroup_counts[0]),
                                    element_bytes=max(1, read_bits // 8), compute_units=tgt.compute_units)
@@ -299,7 +321,8 @@ class VectorDistribute(ModulePass):
             plan = reduction_plan.default_plan(problem, self.workgroup_size)
             if sweeps > 1 and kept(plan) and not self.workgroup_size:
                 plan = reduction_plan.for_kept_row(plan, kept)
-            plan = reduction_plan.with_unroll(plan, self.unroll)
+            plan, narrow = _with_narrow(reduction_plan.with_unroll(plan, self.unroll), rows.shape,
+                                        self.workgroup_size, self.unroll)
         except PlanError as e:
             raise PassError(g.location, f"{self.NAME}: no plan: {e}") from None
         # Rows are whole per workgroup (the default plan puts every thread on the reduction).
@@ -320,12 +343,14 @@ class VectorDistribute(ModulePass):
                 row = "lds"
         g.func.attributes[LAYOUT_ATTR] = layout_attr(
             plan, max(pads), passes=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), sweeps),
-            row=ir.StringAttr.get(row))
-        FusedRowKernel(rows, plan, tgt, pads, row, self.row_reciprocal, self.NAME, _row_extents(rows)).emit()
+            row=ir.StringAttr.get(row), **_row_vectors(plan, narrow))
+        extents = _row_extents(rows)
+        FusedRowKernel(rows, plan, tgt, pads, row, self.row_reciprocal, self.NAME, extents).emit(
+            narrow and FusedRowKernel(rows, narrow, tgt, pads, row, self.row_reciprocal, self.NAME, extents))
 
     def _plan(self, d: Dispatch, red: Reduction, tgt: target_model.Target) -> ReductionPlan:
         bits = [element_bits(b.tensor_type.element_type) for b in d.inputs]
-        problem = ReductionProblem(reduction_plan.planning_shape(red.shape, red.reduced), red.reduced,
+        problem = ReductionProblem(reduction_plan.planning_shape(red.shape, red.reduced, aligned=True), red.reduced,
                                    min(tgt.vector_elems(b) for b in bits), tgt.subgroup_size,
                                    tgt.max_threads, min(self.max_workgroups, tgt.max_workgroup_counts[0]),
                                    element_bytes=sum(bits) // 8, compute_units=tgt.compute_units)

@@ -4,7 +4,9 @@ coordinates in the plan, the loop over a thread's reduction chunks, the butterfl
 read-back of the subgroups' partials from LDS (`DistributedKernel`), and `Combiner`.
 
 Dynamic extents (read at run time): the plan is made for a bound (plan.planning_shape:
-many outputs, and a long row of unknown alignment, read one element a thread at a time).
+many outputs, a long row). A row of dynamic length gets two plans of the same threads
+(`emit`): vectors along it where they divide its length at run time (their alignment stated
+on CUDA/HIP), else scalars.
 The loop over tiles runs to the count the kernel reads, stepping by the workgroups
 launched, and the workgroup count region computes min(outputs, the plan's grid) from the
 dispatch's workload. A dynamic reduced extent makes the chunk count a run-time value: the
@@ -74,12 +76,12 @@ class DistributedKernel:
         self.extents = extents or {}
         p = plan.problem
         assert not self.extents or plan.outputs_per_tile == 1, "dynamic outputs in tiles of several"
-        assert plan.vec_r == 1 or len(p.shape) - 1 not in self.extents, "vectors along a dynamic row"
         workload_grid = self._workload_grid if any(i in p.parallel for i in self.extents) else None
         self.k = Kernel(d, tgt, (plan.workgroup_size, 1, 1), (plan.grid, 1, 1), workload_grid)
         self.out_sizes = [self.extents.get(i, p.shape[i]) for i in p.parallel]
         self.red_sizes = [self.extents.get(i, p.shape[i]) for i in p.reduced]
         self.dynamic_chunks = any(i in p.reduced for i in self.extents)
+        self.row_aligned = False  # the kernel runs only where its vectors divide a dynamic row (`emit`)
 
     def _workload_grid(self, workload: list[ir.Value]) -> list[ir.Value]:
         """The workgroup count from the workload: one per output, at most the plan's grid."""
@@ -98,6 +100,48 @@ class DistributedKernel:
         if not any(i in plan.problem.parallel for i in self.extents):
             return scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
         return scf.ForOp(k.block_id(), _product(self.out_sizes, k.const), k.grid_dim())
+
+    # What `_setup` makes, which a kernel of the other plan of a dynamic row shares (`emit`).
+    SETUP: tuple[str, ...] = ("tid", "lane_r", "sg_r", "p", "r", "lds")
+
+    def emit(self, narrow: "DistributedKernel | None" = None) -> None:
+        """Emits the kernel. With `narrow`, a kernel of the same dispatch whose plan reads a
+        dynamic row in narrower vectors, the row's length chooses at run time: this kernel's
+        loop over tiles where it is a multiple of this plan's vector, else narrow's (both
+        with the same threads and LDS buffers)."""
+        k = self.k
+        with k.ip, self.d.location:
+            self._setup()
+            if narrow is None:
+                self._rows()
+            else:
+                narrow._share(self)
+                self.row_aligned = True
+                row = self.red_sizes[-1]
+                whole = arith.cmpi(arith.CmpIPredicate.eq, arith.remui(row, k.const(self.plan.vector)), k.const(0))
+                branch = scf.IfOp(whole, [], has_else=True)
+                for kernel, block in ((self, branch.then_block), (narrow, branch.else_block)):
+                    with ir.InsertionPoint(block):
+                        kernel._rows()
+                        scf.yield_([])
+        k.finish(self.pass_name)
+
+    def _rows(self) -> None:
+        """The loop over tiles, each tile's code in it."""
+        tiles = self._tile_loop()
+        with ir.InsertionPoint(tiles.body):
+            self._tile(tiles.induction_variable)
+            scf.yield_([])
+
+    def _share(self, other: "DistributedKernel") -> None:
+        """Takes `other`'s Kernel and what its _setup made."""
+        mine, theirs = self.plan, other.plan
+        assert (mine.workgroup_size, mine.lanes_p, mine.subgroups_r, mine.outputs_per_tile) == \
+            (theirs.workgroup_size, theirs.lanes_p, theirs.subgroups_r, theirs.outputs_per_tile), (mine, theirs)
+        self.k = other.k
+        for key in self.SETUP:
+            if hasattr(other, key):
+                setattr(self, key, getattr(other, key))
 
     @property
     def tiles_repeat(self) -> bool:
@@ -193,8 +237,7 @@ class DistributedKernel:
         at a time."""
         plan, k = self.plan, self.k
         tr, u = plan.threads_r, plan.unroll
-        chunks = _product(self.red_sizes[:-1] + [self.red_sizes[-1] // plan.vec_r if plan.vec_r > 1
-                                                 else self.red_sizes[-1]], k.const)
+        chunks = _product(self._chunk_sizes(), k.const)
         start = self.r
         if u > 1:
             main_end = arith.subi(chunks, k.const((u - 1) * tr))
@@ -225,14 +268,28 @@ class DistributedKernel:
         the outputs at `out_coords`."""
         plan = self.plan
         p = plan.problem
-        chunk_sizes = list(self.red_sizes)
-        if plan.vec_r > 1:
-            chunk_sizes[-1] //= plan.vec_r
-        red_coords = self.k.delinearize(chunk, chunk_sizes)
+        red_coords = self.k.delinearize(chunk, self._chunk_sizes())
         if plan.vec_r > 1:
             red_coords[-1] = self._linear((red_coords[-1], plan.vec_r))
         coords = dict(zip(p.parallel, out_coords)) | dict(zip(p.reduced, red_coords))
         return [coords[i] for i in range(len(p.shape))]
+
+    def _align(self, vtype: ir.VectorType) -> int:
+        """The alignment (bytes) to state on an access of `vtype` along a dynamic row that its
+        vectors divide: what the access's own size is, which the compiler cannot see from the
+        row's dynamic stride (CUDA/HIP would split the access); 0 elsewhere, and on SPIR-V."""
+        if not self.row_aligned or self.k.target.backend == "vulkan":
+            return 0
+        return vtype.shape[0] * element_bits(vtype.element_type) // 8
+
+    def _chunk_sizes(self) -> list[int | ir.Value]:
+        """The reduced extents in chunks: the innermost one in vectors of vec_r (a dynamic one
+        is a multiple of it: the kernel of such a plan runs where it is, `emit`)."""
+        sizes, vec = list(self.red_sizes), self.plan.vec_r
+        if vec > 1:
+            last = sizes[-1]
+            sizes[-1] = last // vec if isinstance(last, int) else arith.divui(last, self.k.const(vec))
+        return sizes
 
     def _select_valid(self, valid: ir.Value | None, new: ir.Value, old: ir.Value) -> ir.Value:
         """`new`, or `old` where the chunk of `valid` does not exist."""
@@ -281,22 +338,18 @@ class ReductionKernel(DistributedKernel):
         self.red, self.lds_pad = red, lds_pad
         self.combine = Combiner.of(red.combine)
 
-    def emit(self) -> None:
-        plan, k, d = self.plan, self.k, self.d
-        with k.ip, d.location:
-            self.inputs = [b.memref() for b in d.inputs]
-            self.output = d.output.memref()
-            self.init = self.red.init.memref() if isinstance(self.red.init, Binding) else self.red.init
-            epilogue = getattr(d, "epilogue", None)
-            self.epilogue_mem = [None if x is None else x[0].memref() for x in epilogue.inputs] if epilogue else []
-            self._threads()
-            if plan.subgroups_r > 1:
-                self.lds = self._lds_partials(self.red.acc_type, self.lds_pad)
-            tiles = self._tile_loop()
-        with ir.InsertionPoint(tiles.body), d.location:
-            self._tile(tiles.induction_variable)
-            scf.yield_([])
-        k.finish(self.pass_name)
+    SETUP = DistributedKernel.SETUP + ("inputs", "output", "init", "epilogue_mem")
+
+    def _setup(self) -> None:
+        d = self.d
+        self.inputs = [b.memref() for b in d.inputs]
+        self.output = d.output.memref()
+        self.init = self.red.init.memref() if isinstance(self.red.init, Binding) else self.red.init
+        epilogue = getattr(d, "epilogue", None)
+        self.epilogue_mem = [None if x is None else x[0].memref() for x in epilogue.inputs] if epilogue else []
+        self._threads()
+        if self.plan.subgroups_r > 1:
+            self.lds = self._lds_partials(self.red.acc_type, self.lds_pad)
 
     def _tile(self, tile: ir.Value) -> None:
         plan, k = self.plan, self.k
@@ -338,8 +391,8 @@ class ReductionKernel(DistributedKernel):
     def _read_chunk(self, chunk: ir.Value, out_coords: list[ir.Value]) -> list[ir.Value]:
         """Each input's vector of reduction chunk `chunk` for the outputs at `out_coords`."""
         index = self._chunk_coords(chunk, out_coords)
-        return [read_vector(ir.VectorType.get([self.plan.vector], b.tensor_type.element_type), buf, index)
-                for b, buf in zip(self.d.inputs, self.inputs)]
+        types = [ir.VectorType.get([self.plan.vector], b.tensor_type.element_type) for b in self.d.inputs]
+        return [read_vector(t, buf, index, self._align(t)) for t, buf in zip(types, self.inputs)]
 
     def _accumulate(self, acc: ir.Value, loads: list[list[ir.Value]], valid: list[ir.Value] | None = None) -> ir.Value:
         """`acc` with the body applied to each chunk's loaded vectors in turn; a chunk whose

@@ -171,7 +171,8 @@
 // -----
 
 // CUDA binds `tensor<?x4xf32>` as a flat `memref<?xf32>` expanded to `[s0 floordiv 4, 4]`: the
-// count region computes the rows again from the workload with the same affine.apply.
+// count region computes the rows again from the workload with the same affine.apply. The
+// accesses state their alignment, which the dynamic strides hide from the compiler.
 // CHECK-LABEL: func.func @main_dispatch_0_elementwise_D_f32()
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-lower-elementwise"]
 // CHECK:         %[[N:.+]] = iree_tensor_ext.dispatch.workload.ordinal %{{.+}}, 0 : index
@@ -179,7 +180,9 @@
 // CHECK:         %[[A:.+]] = memref.expand_shape {{.*}} output_shape [%[[ROWS]], 4]
 // CHECK:         %[[ITEMS:.+]] = arith.muli %[[ROWS]], %c4
 // CHECK:         scf.for %{{.+}} = %{{.+}} to %{{.+}} step
-// CHECK:           vector.transfer_read {{.*}} vector<4xf32>
+// CHECK:           vector.load {{.*}} alignment = 16 {{.*}} vector<4xf32>
+// CHECK:           vector.load {{.*}} alignment = 16 {{.*}} vector<4xf32>
+// CHECK:           vector.store {{.*}} alignment = 16 {{.*}} vector<4xf32>
 // CHECK:       iree_codegen.dispatch_config @main_dispatch_0_elementwise_D_f32
 // CHECK-NEXT:  ^bb0(%{{.+}}: !hal.device, %[[W0:.+]]: index, %{{.+}}: index):
 // CHECK:         affine.apply #{{.+}}()[%[[W0]]]

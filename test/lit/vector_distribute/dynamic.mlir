@@ -79,25 +79,36 @@
 
 // -----
 
-// linalg.softmax over 65 rows of a dynamic length (IREE's softmax_dynamic_reduction): the plan
-// of a long unaligned row (scalar reads, 256 threads, 16 loads in flight), the row read again
-// at each of its three sweeps; each sweep runs groups of 16 chunks while a whole group
-// remains (to rows - 15 x 256, a signed bound) and then the rest one chunk at a time, to the
-// row length: nothing clamped, nothing masked. The workgroup count stays 65.
+// linalg.softmax over 65 rows of a dynamic length (IREE's softmax_dynamic_reduction): two plans
+// of a long row, chosen at run time: vectors of 4 where they divide the row (4 loads in flight,
+// 256 threads), else scalars (16 loads in flight, the same threads and LDS buffers). The row is
+// read again at each of its three sweeps; each sweep runs groups of chunks while a whole group
+// remains (to a signed bound) and then the rest one chunk at a time, to the row length:
+// nothing clamped, nothing masked. The workgroup count stays 65.
 // CHECK-LABEL: func.func @main_dispatch_0_softmax_65xDxf32_dispatch_tensor_store()
-// CHECK-SAME:    ldsopt.reduction_layout = {{{.*}}row = "global"{{.*}}unroll = 16
+// CHECK-SAME:    ldsopt.reduction_layout = {{{.*}}row = "global", row_vectors = array<i64: 4, 1>{{.*}}unroll = 4
 // CHECK:         %[[LEN:.+]] = iree_tensor_ext.dispatch.workload.ordinal %{{.+}}, 0 : index
 // CHECK:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0) {{.*}} : memref<65x?xf32, {{.*}}>{%[[LEN]]}
-// CHECK:         scf.for %[[ROW:.+]] = %{{.+}} to %c65 step %c65 {
-// CHECK:           %[[END:.+]] = arith.subi %[[LEN]], %c3840
-// CHECK:           %[[MAIN:.+]]:2 = scf.for %[[C:.+]] = %{{.+}} to %[[END]] step %c4096 iter_args
-// CHECK-COUNT-16:    vector.transfer_read %[[X]][%[[ROW]], %{{.+}}]{{.*}} vector<1xf32>
-// CHECK:           scf.for %[[R:.+]] = %[[MAIN]]#1 to %[[LEN]] step %c256 iter_args
-// CHECK:             vector.transfer_read %[[X]][%[[ROW]], %[[R]]]{{.*}} vector<1xf32>
-// CHECK-NOT:       arith.minui
+// CHECK:         %[[REM:.+]] = arith.remui %[[LEN]], %c4
+// CHECK:         %[[WHOLE:.+]] = arith.cmpi eq, %[[REM]], %c0
+// CHECK:         scf.if %[[WHOLE]] {
+// CHECK:           scf.for %[[ROW:.+]] = %{{.+}} to %c65 step %c65 {
+// CHECK:             %[[CHUNKS:.+]] = arith.divui %[[LEN]], %c4
+// CHECK:             %[[END4:.+]] = arith.subi %[[CHUNKS]], %c768
+// CHECK:             %[[MAIN4:.+]]:2 = scf.for %{{.+}} = %{{.+}} to %[[END4]] step %c1024 iter_args
+// CHECK-COUNT-4:       vector.transfer_read %[[X]][%[[ROW]], %{{.+}}]{{.*}} vector<4xf32>
+// CHECK:             scf.for %{{.+}} = %[[MAIN4]]#1 to %[[CHUNKS]] step %c256 iter_args
+// CHECK:         } else {
+// CHECK:           scf.for %[[ROW1:.+]] = %{{.+}} to %c65 step %c65 {
+// CHECK:             %[[END:.+]] = arith.subi %[[LEN]], %c3840
+// CHECK:             %[[MAIN:.+]]:2 = scf.for %{{.+}} = %{{.+}} to %[[END]] step %c4096 iter_args
+// CHECK-COUNT-16:      vector.transfer_read %[[X]][%[[ROW1]], %{{.+}}]{{.*}} vector<1xf32>
+// CHECK:             scf.for %[[R:.+]] = %[[MAIN]]#1 to %[[LEN]] step %c256 iter_args
+// CHECK:               vector.transfer_read %[[X]][%[[ROW1]], %[[R]]]{{.*}} vector<1xf32>
+// CHECK-NOT:         arith.minui
 // CHECK:       iree_codegen.dispatch_config @main_dispatch_0_softmax_65xDxf32_dispatch_tensor_store
 // CHECK:         iree_codegen.yield %c65,
-  hal.executable private @main_dispatch_0 {
+hal.executable private @main_dispatch_0 {
     hal.executable.variant public @vulkan_spirv_fb target(<"vulkan-spirv", "vulkan-spirv-fb", {iree_codegen.target_info = #iree_gpu.target<arch = "lavapipe", features = "spirv:v1.3,cap:Shader,cap:Float64,cap:Float16,cap:Int64,cap:Int16,cap:Int8,cap:StorageBuffer16BitAccess,cap:StorageBuffer8BitAccess,cap:GroupNonUniform,cap:GroupNonUniformArithmetic,cap:GroupNonUniformShuffle,cap:GroupNonUniformBallot,ext:SPV_KHR_16bit_storage,ext:SPV_KHR_8bit_storage,ext:SPV_KHR_storage_buffer_storage_class", wgp = <compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic, subgroup_size_choices = [8], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 32768, max_workgroup_counts = [65535, 65535, 65535]>>}>) {
       hal.executable.export public @main_dispatch_0_softmax_65xDxf32_dispatch_tensor_store ordinal(0) layout(#hal.pipeline.layout<constants = 2, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) count(%arg0: !hal.device, %arg1: index) -> (index, index, index) {
         %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg1)
