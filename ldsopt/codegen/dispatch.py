@@ -252,11 +252,14 @@ def _is_full_slice(op: ir.Operation, binding: ir.Value, tensor_type: ir.Type) ->
 # Ops of a dispatch that only set up its operands: constants, bindings (at offsets passed as
 # push constants: constant loads, casts and the range facts IREE states for them), empty
 # tensors and fills of inits.
-_SHAPING = ("affine.apply", "memref.expand_shape")
+# Taken with dynamic shapes only: what shapes a flat binding (CUDA/HIP), and scalar conversions
+# of the dispatch's pushed constants (a mean's row length as a float), uniform values that a
+# kernel's cloned body reads as they are.
+_SHAPING = ("affine.apply", "memref.expand_shape", "arith.sitofp", "arith.uitofp", "arith.index_cast")
 _PLUMBING = ("arith.constant", "hal.interface.binding.subspan", "amdgpu.fat_raw_buffer_cast", "tensor.empty",
              "linalg.fill", "hal.interface.constant.load", "arith.index_castui", "util.assume.int",
-             # a dynamic extent: two i32 constants joined into an i64, a workload ordinal, an
-             # affine function of them shaping a flat binding (CUDA/HIP: only with dynamic shapes)
+             # a dynamic extent: two i32 constants joined into an i64, a workload ordinal; with
+             # dynamic shapes only, _SHAPING
              "arith.extui", "arith.shli", "arith.ori", "iree_tensor_ext.dispatch.workload.ordinal", *_SHAPING)
 
 
