@@ -4,14 +4,14 @@ coordinates in the plan, the loop over a thread's reduction chunks, the butterfl
 read-back of the subgroups' partials from LDS (`DistributedKernel`), and `Combiner`.
 
 Dynamic extents (read at run time): the plan is made for a bound (plan.planning_shape:
-many outputs, a long row). A row of dynamic length gets two plans of the same threads
-(`emit`): vectors along it where they divide its length at run time (their alignment stated
-on CUDA/HIP), else scalars.
-The loop over tiles runs to the count the kernel reads, stepping by the workgroups
-launched, and the workgroup count region computes min(outputs, the plan's grid) from the
-dispatch's workload. A dynamic reduced extent makes the chunk count a run-time value: the
-groups of `unroll` chunks run while a whole group remains, and a remainder loop takes the
-rest one chunk at a time (no clamped or masked reads: a row of length 0 reads nothing)."""
+many outputs, a long row). The loop over tiles runs to the count the kernel reads, stepping
+by the workgroups launched, and the workgroup count region computes min(outputs, the plan's
+grid) from the dispatch's workload. A dynamic reduced extent makes the chunk count a run-time
+value: the groups of `unroll` chunks run while a whole group remains, and a remainder loop
+takes the rest one chunk at a time (no clamped or masked reads: a row of length 0 reads
+nothing). A row of dynamic length gets two plans of the same threads (`emit`): vectors along
+it where they divide its length at run time (their alignment stated on CUDA/HIP), else
+scalars."""
 
 from __future__ import annotations
 
@@ -70,8 +70,8 @@ class DistributedKernel:
 
     def __init__(self, d: Dispatch | Graph, plan: ReductionPlan, tgt: target_model.Target, pass_name: str,
                  extents: dict[int, ir.Value] | None = None):
-        """`extents`: the dynamic extents of iteration dims (parallel ones only), as values
-        of the dispatch computed from its workload ordinals (dispatch.in_count_region)."""
+        """`extents`: the dynamic extents of iteration dims, as values of the dispatch
+        computed from its workload ordinals (dispatch.in_count_region)."""
         self.d, self.plan, self.pass_name = d, plan, pass_name
         self.extents = extents or {}
         p = plan.problem
@@ -95,8 +95,6 @@ class DistributedKernel:
     def _tile_loop(self) -> scf.ForOp:
         """The grid-stride loop over tiles of outputs."""
         plan, k = self.plan, self.k
-        if not self.extents:
-            return scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
         if not any(i in plan.problem.parallel for i in self.extents):
             return scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
         return scf.ForOp(k.block_id(), _product(self.out_sizes, k.const), k.grid_dim())
