@@ -23,14 +23,13 @@ The kernel:
   writes each result with `vector.transfer_write` (V is the narrowest operand's width).
 
 Dynamic extents (`lds-run --keep-dynamic`; whole tensors whose extents are computed from
-the dispatch's workload ordinals, bound at offset 0): the same kernel over extents read at
-run time. V is chosen at run time, the widest power of two where the innermost collapsed
-extent is a multiple of it, else the part its static dims give (1 for a dynamic row alone):
-the two loops sit in one `scf.if`, and the workgroup count is computed in the
-dispatch_config region from the workload for the plan the kernel will take, the
-grid-stride step the workgroups launched (`gpu.grid_dim`). A dynamic extent not computed
-from workload ordinals, or one of a tensor bound at an offset, is left to IREE with that
-reason.
+the dispatch's workload ordinals, bound at any offset: IREE packs a program's transients in
+one buffer): the same kernel over extents read at run time. V is chosen at run time, the
+widest power of two where the innermost collapsed extent is a multiple of it, else the part
+its static dims give (1 for a dynamic row alone): the two loops sit in one `scf.if`, and the
+workgroup count is computed in the dispatch_config region from the workload for the plan
+the kernel will take, the grid-stride step the workgroups launched (`gpu.grid_dim`). A
+dynamic extent not computed from workload ordinals is left to IREE with that reason.
 
 Left to IREE's own pipeline: a rank-0 output (one element: nothing to vectorize or
 distribute), and a dispatch computing in an element type the target does not compute

@@ -71,11 +71,13 @@ class Binding:
         shape = tensor_type.shape
         layout = None
         if not _is_zero(subspan.operands[0]):
-            assert tensor_type.has_static_shape, "analyze refuses a dynamic tensor bound at an offset"
             # A binding at an offset (e.g. two results in one buffer): as IREE types it on
-            # CUDA/HIP, contiguous strides with a dynamic offset.
-            strides = [math.prod(shape[i + 1:]) for i in range(len(shape))]
-            layout = ir.StridedLayoutAttr.get(ir.ShapedType.get_dynamic_stride_or_offset(), strides)
+            # CUDA/HIP, contiguous strides with a dynamic offset (strides dynamic from the
+            # innermost dynamic extent out).
+            dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
+            strides = [dynamic if any(n < 0 for n in shape[i + 1:]) else math.prod(shape[i + 1:])
+                       for i in range(len(shape))]
+            layout = ir.StridedLayoutAttr.get(dynamic, strides)
         mtype = ir.MemRefType.get(shape, tensor_type.element_type, layout=layout,
                                   memory_space=ir.Attribute.parse("#hal.descriptor_type<storage_buffer>"))
         attrs = dict(subspan.attributes.items())
@@ -193,9 +195,9 @@ def _subspan(source: ir.Value) -> ir.Operation | None:
 
 def _subspan_dims(source: ir.Value) -> list[ir.Value] | None:
     """The dynamic dims a binding memref (CUDA/HIP) is declared with: the subspan's, or those
-    an expand_shape of it gives; None where it is not a subspan at offset zero."""
+    an expand_shape of it gives; None where it is not a subspan."""
     subspan = _subspan(source)
-    if subspan is None or not _is_zero(subspan.operands[0]):
+    if subspan is None:
         return None
     if isinstance(source, ir.OpResult) and source.owner.name == "memref.expand_shape":
         return list(source.owner.operands)[1:]
@@ -323,8 +325,8 @@ def _binding_of_store(op: ir.Operation) -> tuple[ir.Value, Binding] | None:
 
 def _dynamic_refusal(bindings: list[Binding], dynamic: bool, ops: list[ir.Operation]) -> Unmatched | None:
     """Why dynamically shaped `bindings` are not taken (None where they all are static, or
-    `dynamic` and each extent is computed from workload ordinals, of a tensor bound at offset
-    zero); with static ones, the shaping ops of dynamic extents among `ops` are not plumbing."""
+    `dynamic` and each extent is computed from workload ordinals); with static ones, the
+    shaping ops of dynamic extents among `ops` are not plumbing."""
     moving = [b for b in bindings if not b.tensor_type.has_static_shape]
     if not moving:
         shaping = next((op.name for op in ops if op.name in _SHAPING), None)
@@ -334,9 +336,8 @@ def _dynamic_refusal(bindings: list[Binding], dynamic: bool, ops: list[ir.Operat
     for b in moving:
         if not all(_from_workload(v) for v in b.dims):
             return Unmatched("a dynamic extent that is not computed from the dispatch's workload ordinals")
-        subspan = _subspan(b.source)
-        if subspan is None or not _is_zero(subspan.operands[0]):
-            return Unmatched("a dynamically shaped tensor bound at an offset")
+        if _subspan(b.source) is None:
+            return Unmatched("a dynamically shaped tensor that is not a binding")
     return None
 
 
