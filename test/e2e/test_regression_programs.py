@@ -30,8 +30,9 @@ CASES = [
     ("arg_compare_min_dim1", "arg_compare_min_dim1_f32_37x1031.mlir", (), True),
     ("multi_result_i32", "multi_result_i32_37x129.mlir", (), True),
     ("quantized_matmul_zp_i8", "quantized_matmul_zp_i8_37x64x53.mlir", (), True),
-    # ldsopt-split-reduction splits the 131072-long argmax; the combining dispatch reads its
-    # indices from the partials, a form ldsopt-vector-distribute does not take (remark below).
+    # IREE's dispatch formation splits the 131072-long argmax in two (with or without ldsopt's
+    # program pipeline); the combining dispatch reads its candidates' indices from the partials,
+    # a form ldsopt-vector-distribute does not take (remark below).
     ("argmax_1d", "argmax_1d_f32_131072.mlir", (), False),
     ("abs_dynamic_13x1031", "abs_dynamic_f32.mlir", DYNAMIC + shapes("13x1031"), True),
     ("abs_dynamic_64x128", "abs_dynamic_f32.mlir", DYNAMIC + shapes("64x128"), True),
