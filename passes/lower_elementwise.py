@@ -22,6 +22,15 @@ The kernel:
   innermost dim is loaded as a scalar and broadcast), applies the body to whole vectors,
   writes each result with `vector.transfer_write` (V is the narrowest operand's width).
 
+Dynamic extents (`lds-run --keep-dynamic`; whole tensors whose extents are computed from
+the dispatch's workload ordinals, bound at any offset: IREE packs a program's transients in
+one buffer): the same kernel over extents read at run time. V is chosen at run time, the
+widest power of two where the innermost collapsed extent is a multiple of it, else the part
+its static dims give (1 for a dynamic row alone): the two loops sit in one `scf.if`, and the
+workgroup count is computed in the dispatch_config region from the workload for the plan
+the kernel will take, the grid-stride step the workgroups launched (`gpu.grid_dim`). A
+dynamic extent not computed from workload ordinals is left to IREE with that reason.
+
 Left to IREE's own pipeline: a rank-0 output (one element: nothing to vectorize or
 distribute), and a dispatch computing in an element type the target does not compute
 natively (e.g. i64 without `int64` in its `compute`): IREE emulates those in its own
@@ -39,7 +48,7 @@ from iree.compiler.dialects import arith, memref, scf, vector
 
 from ldsopt import remarks
 from ldsopt import target as target_model
-from ldsopt.codegen.dispatch import Dispatch, analyze, slice_layout
+from ldsopt.codegen.dispatch import Dispatch, analyze, in_count_region, slice_layout
 from ldsopt.codegen.elementwise import body_is_elementwise, clone_body, collapse_groups, collapsed_view, map_dims
 from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import Kernel, foreign_types, matched_dispatches, read_vector, write_vector
@@ -111,7 +120,7 @@ class LowerElementwise(ModulePass):
 
     def run(self, module: ir.Operation) -> None:
         for d, dims, tgt in matched_dispatches(module, ("linalg.generic",), _match, self,
-                                               functools.partial(analyze, slices=True, results=True)):
+                                               functools.partial(analyze, slices=True, results=True, dynamic=True)):
             foreign = foreign_types([d.root], tgt)
             if foreign:
                 remarks.missed(d.func, self.NAME, foreign)
@@ -119,48 +128,138 @@ class LowerElementwise(ModulePass):
                 self._lower(d, dims, tgt)
 
     def _lower(self, d: Dispatch, dims: list[list[int]], tgt: target_model.Target) -> None:
-        out_type = d.output.tensor_type
-        shape = list(out_type.shape)
+        shape = list(d.output.tensor_type.shape)
         breaks, aligned = _slice_facts(d, dims, shape)
         groups = collapse_groups(shape, dims, breaks)
-        cshape = [math.prod(shape[i] for i in g) for g in groups]
         vmax = min(tgt.vector_elems(element_bits(b.tensor_type.element_type)) for b in d.inputs + d.outputs)
-        # A power of two dividing the row, and the slices' offsets and row strides (aligned vectors).
-        v = math.gcd(cshape[-1], aligned, 1 << (vmax.bit_length() - 1))
-        n_items = math.prod(cshape) // v
+        widest = 1 << (vmax.bit_length() - 1)
         wg = self.workgroup_size
-        n_wg = max(1, min(math.ceil(n_items / wg), self.max_workgroups, tgt.max_workgroup_counts[0]))
-        k = Kernel(d, tgt, (wg, 1, 1), (n_wg, 1, 1))
+        most = min(self.max_workgroups, tgt.max_workgroup_counts[0])
         # Per operand, the collapsed groups it has, in its memory order.
         present = [sorted((i for i, grp in enumerate(groups) if grp[0] in od), key=lambda i: od.index(groups[i][0]))
                    for od in dims]
+        if d.output.tensor_type.has_static_shape:
+            cshape = _group_extents(shape, groups, {}, None)
+            # A power of two dividing the row, and the slices' offsets and row strides (aligned vectors).
+            v = math.gcd(cshape[-1], aligned, widest)
+            n_wg = max(1, min(math.ceil(math.prod(cshape) // v / wg), most))
+            k = Kernel(d, tgt, (wg, 1, 1), (n_wg, 1, 1))
+            with k.ip, d.location:
+                views = [collapsed_view(b.memref(), [groups[i] for i in gs], shape)
+                         for b, gs in zip(d.inputs + d.outputs, present)]
+                _grid_stride(k, d, views, present, groups, cshape, v, _start(k), k.const(n_wg * wg))
+            k.finish(self.NAME)
+            return
+        # Dynamic extents: vectors of `widest` where the innermost extent is a multiple of it
+        # at run time, else of what its static dims give (scalars for a dynamic row alone).
+        dynamic = [i for i, n in enumerate(shape) if ir.ShapedType.is_dynamic_size(n)]
+        narrow = math.gcd(math.prod(n for n in (shape[i] for i in groups[-1]) if n >= 0), widest)
+        plans = (widest, narrow) if narrow < widest else (widest,)
+
+        def workload_grid(workload: list[ir.Value]) -> list[ir.Value]:
+            const = functools.cache(lambda value: arith.constant(ir.IndexType.get(), value))
+            extents = {i: in_count_region(v, workload) for i, v in zip(dynamic, d.output.dims)}
+            cshape = _group_extents(shape, groups, extents, const)
+            n = _product(cshape, const)
+            items = _chosen(cshape, plans, lambda v: n if v == 1 else arith.divui(n, const(v)), const)
+            count = arith.divui(arith.addi(items, const(wg - 1)), const(wg))
+            return [arith.maxui(arith.minui(count, const(most)), const(1)), const(1), const(1)]
+
+        k = Kernel(d, tgt, (wg, 1, 1), (most, 1, 1), workload_grid)
         with k.ip, d.location:
             views = [collapsed_view(b.memref(), [groups[i] for i in gs], shape)
                      for b, gs in zip(d.inputs + d.outputs, present)]
-            start = arith.addi(arith.muli(k.block_id(), k.const(wg)), k.thread_id())
-            loop = scf.ForOp(start, k.const(n_items), k.const(n_wg * wg))
-        with ir.InsertionPoint(loop.body), d.location:
-            g = loop.induction_variable
-            chunks = cshape[-1] // v
-            col = arith.remui(g, k.const(chunks))
-            idx = [col if v == 1 else arith.muli(col, k.const(v))]
-            rest = arith.divui(g, k.const(chunks))
-            for i, size in enumerate(reversed(cshape[:-1])):
-                if i == len(cshape) - 2:  # the outermost dim needs no remainder: g < n_items
-                    idx.insert(0, rest)
-                else:
-                    idx.insert(0, arith.remui(rest, k.const(size)))
-                    rest = arith.divui(rest, k.const(size))
-            values = []
-            for b, gs, view in zip(d.inputs, present, views):
-                vi = [idx[i] for i in gs]
-                etype = b.tensor_type.element_type
-                vtype = ir.VectorType.get([v], etype)
-                if gs and gs[-1] == len(groups) - 1:
-                    values.append(read_vector(vtype, view, vi))
-                else:
-                    values.append(vector.broadcast(vtype, memref.load(view, vi)))
-            for result, view in zip(clone_body(d.root, values, v), views[len(d.inputs):]):
-                write_vector(result, view, idx)
-            scf.yield_([])
+            cshape = _group_extents(shape, groups, dict(zip(dynamic, d.output.dims)), k.const)
+            start, step = _start(k), arith.muli(k.grid_dim(), k.const(wg))
+            if len(plans) == 1:
+                _grid_stride(k, d, views, present, groups, cshape, plans[0], start, step, aligned=True)
+            else:
+                whole = arith.cmpi(arith.CmpIPredicate.eq, arith.remui(cshape[-1], k.const(widest)), k.const(0))
+                branch = scf.IfOp(whole, [], has_else=True)
+                for block, v in zip((branch.then_block, branch.else_block), plans):
+                    with ir.InsertionPoint(block):
+                        _grid_stride(k, d, views, present, groups, cshape, v, start, step, aligned=True)
+                        scf.yield_([])
         k.finish(self.NAME)
+
+
+def _start(k: Kernel) -> ir.Value:
+    """This thread's first item: its index in the grid."""
+    return arith.addi(arith.muli(k.block_id(), k.const(k.workgroup_size[0])), k.thread_id())
+
+
+def _group_extents(shape: list[int], groups: list[list[int]], extents: dict[int, ir.Value], const) -> list:
+    """Each collapsed group's extent: an int where static, else an index value computed
+    from `extents` (dim -> its dynamic extent) with constants made by `const`."""
+    out = []
+    for g in groups:
+        static = math.prod(shape[i] for i in g if i not in extents)
+        moving = [extents[i] for i in g if i in extents]
+        if not moving:
+            out.append(static)
+            continue
+        value = moving[0]
+        for m in moving[1:]:
+            value = arith.muli(value, m)
+        out.append(value if static == 1 else arith.muli(value, const(static)))
+    return out
+
+
+def _product(extents: list, const) -> ir.Value:
+    """The product of `extents` (ints and index values), its static part one constant."""
+    value = None
+    for e in [e for e in extents if not isinstance(e, int)]:
+        value = e if value is None else arith.muli(value, e)
+    static = math.prod(e for e in extents if isinstance(e, int))
+    if value is None or static != 1:
+        value = const(static) if value is None else arith.muli(value, const(static))
+    return value
+
+
+def _chosen(cshape: list, plans: tuple[int, ...], of, const) -> ir.Value:
+    """`of(v)` of the plan the kernel runs: the first of `plans` where the innermost extent
+    is a multiple of it (the last otherwise), chosen at run time."""
+    value = of(plans[-1])
+    for v in reversed(plans[:-1]):
+        whole = arith.cmpi(arith.CmpIPredicate.eq, arith.remui(cshape[-1], const(v)), const(0))
+        value = arith.select(whole, of(v), value)
+    return value
+
+
+def _grid_stride(k: Kernel, d: Dispatch, views: list[ir.Value], present: list[list[int]],
+                 groups: list[list[int]], cshape: list, v: int, start: ir.Value, step: ir.Value,
+                 aligned: bool = False) -> None:
+    """The grid-stride loop over vectors of `v` elements (`v` divides the innermost extent),
+    each thread one vector a step from `start`: reads, the body on vectors, writes.
+    `aligned` (dynamic extents): `v` divides the innermost extent, which the compiler cannot
+    see (CUDA/HIP would split the accesses): their alignment, their own size, is stated."""
+    def align(vtype: ir.VectorType) -> int:
+        return vtype.shape[0] * element_bits(vtype.element_type) // 8 if aligned and k.target.backend != "vulkan" else 0
+
+    as_value = lambda e: k.const(e) if isinstance(e, int) else e  # noqa: E731
+    chunks = cshape[-1] if v == 1 else cshape[-1] // v if isinstance(cshape[-1], int) else \
+        arith.divui(cshape[-1], k.const(v))
+    items = _product([chunks, *cshape[:-1]], k.const)
+    loop = scf.ForOp(start, items, step)
+    with ir.InsertionPoint(loop.body):
+        g = loop.induction_variable
+        col = g if len(cshape) == 1 else arith.remui(g, as_value(chunks))
+        idx = [col if v == 1 else arith.muli(col, k.const(v))]
+        rest = arith.divui(g, as_value(chunks))
+        for i, size in enumerate(reversed(cshape[:-1])):
+            if i == len(cshape) - 2:  # the outermost dim needs no remainder: g < items
+                idx.insert(0, rest)
+            else:
+                idx.insert(0, arith.remui(rest, as_value(size)))
+                rest = arith.divui(rest, as_value(size))
+        values = []
+        for b, gs, view in zip(d.inputs, present, views):
+            vi = [idx[i] for i in gs]
+            vtype = ir.VectorType.get([v], b.tensor_type.element_type)
+            if gs and gs[-1] == len(groups) - 1:
+                values.append(read_vector(vtype, view, vi, align(vtype)))
+            else:
+                values.append(vector.broadcast(vtype, memref.load(view, vi)))
+        for result, view in zip(clone_body(d.root, values, v), views[len(d.inputs):]):
+            write_vector(result, view, idx, align(ir.VectorType(result.type)))
+        scf.yield_([])

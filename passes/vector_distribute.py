@@ -97,6 +97,17 @@ A workgroup looping over several rows needs a barrier before a row's LDS writes 
 row has one pass: with more, another pass's barrier separates the reads of one row from the
 writes of the next.
 
+Dynamic extents (`lds-run --keep-dynamic`; whole tensors whose extents are computed from
+workload ordinals): reductions and fused rows reduced along the innermost dim, any of their extents
+read at run time (the row count, the row length, or both), with the default plan made for a
+bound (ldsopt/reduction/plan.py `planning_shape`) and the kernel of ldsopt/reduction/emit.py
+reading the rest at run time (its docstring says how); a dynamic row length chooses between
+two plans, vectors where they divide it and scalars (`row_vectors` in the layout attribute). Left to IREE: dynamic outputs along
+the innermost dim, a dynamic extent not computed from workload ordinals; a user's layout config
+on dynamic shapes is an error. On lavapipe a thread's loops end after 65535 iterations: a
+dynamic row of more than 65535 x unroll x threads elements (16.7M at 256 threads) would be
+cut, which no compile-time check here can see.
+
 Left to IREE, with the reason: a dispatch computing in an element type the target does not
 compute natively (i64 without `int64` in its `compute`), which IREE emulates on its own ops.
 
@@ -112,7 +123,7 @@ from iree.compiler import ir
 
 from ldsopt import remarks
 from ldsopt import target as target_model
-from ldsopt.codegen.dispatch import Dispatch, Graph, analyze_graph
+from ldsopt.codegen.dispatch import Dispatch, Graph, analyze_graph, dynamic_extent
 from ldsopt.codegen.kernel import USER_CONFIG, foreign_types, matched_dispatches
 from ldsopt.ir_types import element_bits
 from ldsopt.reduction import fused_rows
@@ -122,6 +133,7 @@ from ldsopt.reduction.emit_rows import FusedRowKernel, row_partials
 from ldsopt.reduction.match import Reduction, analyze_reduction, match_reduction
 from ldsopt.reduction.plan import PlanError, ReductionPlan, ReductionProblem
 from ldsopt.registry import ModulePass, PassError, option
+from ldsopt.remarks import Unmatched
 
 LAYOUT_ATTR = "ldsopt.reduction_layout"
 
@@ -175,6 +187,59 @@ def layout_attr(plan: ReductionPlan, lds_pad: int, **fused: ir.Attribute) -> ir.
     return ir.DictAttr.get(entries)
 
 
+def _match_single(d) -> Reduction | Unmatched | None:
+    """match_reduction, and of dynamic shapes, those reduced along the innermost dim (the
+    vectors, if any, along the rows)."""
+    red = match_reduction(d.root)
+    if not red or all(n >= 0 for n in red.shape):
+        return red
+    if len(red.shape) - 1 not in red.reduced:
+        return Unmatched("dynamic outputs along the innermost dim; this pass takes dynamic outputs of rows")
+    return red
+
+
+def _with_narrow(plan: ReductionPlan, shape: tuple[int, ...], workgroup_size: int,
+                 unroll: int) -> tuple[ReductionPlan, ReductionPlan | None]:
+    """(plan, narrow): for a row of dynamic length (the innermost of `shape`) planned with
+    vectors along it (as if they divided it), the plan of the same threads with vectors of one
+    element, which the kernel runs where they do not (DistributedKernel.emit); (plan, None)
+    for any other."""
+    p = plan.problem
+    if shape[-1] >= 0 or plan.vector == 1:
+        return plan, None
+    odd = dataclasses.replace(p, shape=p.shape[:-1] + (p.shape[-1] + 1,))
+    narrow = reduction_plan.with_unroll(reduction_plan.default_plan(odd, workgroup_size), unroll)
+    return (plan, narrow) if narrow.workgroup_size == plan.workgroup_size else (narrow, None)
+
+
+def _row_vectors(plan: ReductionPlan, narrow: ReductionPlan | None) -> dict[str, ir.Attribute]:
+    """The layout attribute's record of a dynamic row's two plans: their vector widths."""
+    return {"row_vectors": ir.DenseI64ArrayAttr.get([plan.vector, narrow.vector])} if narrow else {}
+
+
+def _match_rows(g: Graph) -> fused_rows.RowGraph | Unmatched:
+    rows = fused_rows.match_rows(g)
+    if rows and any(n < 0 for n in rows.shape) and _row_extents(rows) is None:
+        return Unmatched("a dynamic row count that no loaded or stored tensor of the rows holds")
+    return rows
+
+
+def _row_extents(rows: fused_rows.RowGraph) -> dict[int, ir.Value] | None:
+    """The dynamic extent of each dynamic row dim, read from a loaded or stored tensor
+    that spans it; None where one is not found."""
+    g, extents = rows.graph, {}
+    spans = [(o.value, o.dims) for o in rows.chunk_operands() + rows.row_operands()] + \
+        [(v, tuple(range(len(rows.shape)))) for v, _ in rows.full_stores]
+    bindings = dict(g.loads + g.stores)
+    for value, dims in spans:
+        b = bindings.get(value)
+        for j, i in enumerate(dims):
+            if b is not None and b.tensor_type.shape[j] < 0:
+                extents.setdefault(i, dynamic_extent(b, j))
+    missing = [i for i, n in enumerate(rows.shape) if n < 0 and i not in extents]
+    return None if missing else extents
+
+
 @dataclasses.dataclass(frozen=True)
 class VectorDistribute(ModulePass):
     NAME = "ldsopt-vector-distribute"
@@ -199,22 +264,24 @@ class VectorDistribute(ModulePass):
                                         "of the division, which would cost each element as much as an exp")
 
     def run(self, module: ir.Operation) -> None:
-        for d, red, tgt in matched_dispatches(module, ("linalg.generic", "linalg.reduce"),
-                                              lambda d: match_reduction(d.root), self, analyzer=analyze_reduction):
+        for d, red, tgt in matched_dispatches(module, ("linalg.generic", "linalg.reduce"), _match_single, self,
+                                              analyzer=analyze_reduction):
             func = d.func
             foreign = foreign_types([d.root] + ([d.epilogue.op] if d.epilogue else []), tgt)
             if foreign:
                 remarks.missed(func, self.NAME, foreign)
                 continue
-            plan = self._plan(d, red, tgt)
+            plan, narrow = _with_narrow(self._plan(d, red, tgt), red.shape, self.workgroup_size, self.unroll)
             banks = tgt.bank_model()
             lds_pad = plan.lds_row_pad(banks, element_bits(red.acc_type) // 8) if plan.subgroups_r > 1 else 0
-            func.attributes[LAYOUT_ATTR] = layout_attr(plan, lds_pad)
-            ReductionKernel(d, red, plan, tgt, lds_pad, self.NAME).emit()
+            func.attributes[LAYOUT_ATTR] = layout_attr(plan, lds_pad, **_row_vectors(plan, narrow))
+            extents = {j: dynamic_extent(d.inputs[0], j) for j, n in enumerate(red.shape) if n < 0}
+            ReductionKernel(d, red, plan, tgt, lds_pad, self.NAME, extents).emit(
+                narrow and ReductionKernel(d, red, narrow, tgt, lds_pad, self.NAME, extents))
         # Then the dispatches of several ops (or several results) that form rows.
         # Rows may be read from or written to static slices of a binding (a pooler's first token).
-        for g, rows, tgt in matched_dispatches(module, fused_rows.ROOTS, fused_rows.match_rows, self,
-                                               analyzer=functools.partial(analyze_graph, slices=True)):
+        for g, rows, tgt in matched_dispatches(module, fused_rows.ROOTS, _match_rows, self,
+                                               analyzer=functools.partial(analyze_graph, slices=True, dynamic=True)):
             foreign = foreign_types(g.ops, tgt)
             if foreign:
                 remarks.missed(g.func, self.NAME, foreign)
@@ -236,19 +303,26 @@ class VectorDistribute(ModulePass):
         vector_limit = min((tgt.vector_elems(element_bits(t)) for t in along), default=tgt.vector_elems(32))
         read_bits = sum(element_bits(ir.RankedTensorType(o.value.type).element_type) for o in chunk_operands) + \
             sum(element_bits(t) for t in tables)
-        problem = ReductionProblem(rows.shape, rows.reduced, vector_limit, tgt.subgroup_size, tgt.max_threads,
+        problem = ReductionProblem(reduction_plan.planning_shape(rows.shape, rows.reduced, aligned=True), rows.reduced,
+                                   vector_limit,
+                                   tgt.subgroup_size, tgt.max_threads,
                                    min(self.max_workgroups, tgt.max_workgroup_counts[0]),
                                    element_bytes=max(1, read_bits // 8), compute_units=tgt.compute_units)
         sweeps = rows.passes + (1 if rows.full_stores else 0)
 
         def kept(p: ReductionPlan) -> bool:  # the thread's share of the row fits in its registers
-            return p.chunks_per_thread[1] * p.vector * (len(chunk_operands) + len(tables)) <= self.row_registers
+            return p.chunks_per_thread[1] * p.vector * (len(chunk_operands) + len(tables)) <= self.row_registers \
+                and not dynamic_row
+
+        # A row of a length read at run time is read again at each sweep (its bound is no size).
+        dynamic_row = any(n < 0 for n in rows.shape[rows.k:])
 
         try:
             plan = reduction_plan.default_plan(problem, self.workgroup_size)
             if sweeps > 1 and kept(plan) and not self.workgroup_size:
                 plan = reduction_plan.for_kept_row(plan, kept)
-            plan = reduction_plan.with_unroll(plan, self.unroll)
+            plan, narrow = _with_narrow(reduction_plan.with_unroll(plan, self.unroll), rows.shape,
+                                        self.workgroup_size, self.unroll)
         except PlanError as e:
             raise PassError(g.location, f"{self.NAME}: no plan: {e}") from None
         # Rows are whole per workgroup (the default plan puts every thread on the reduction).
@@ -260,7 +334,7 @@ class VectorDistribute(ModulePass):
         row = "global"
         if sweeps > 1 and kept(plan):
             row = "registers"
-        elif sweeps > 1 and self.row_lds:
+        elif sweeps > 1 and self.row_lds and not dynamic_row:
             partial_bytes = sum(plan.subgroups_r * (1 + pad) * element_bits(t) // 8
                                 for t, pad in zip(accs, pads)) if plan.subgroups_r > 1 else 0
             row_bytes = problem.n_reduced * sum(element_bits(ir.RankedTensorType(o.value.type).element_type) // 8
@@ -269,16 +343,22 @@ class VectorDistribute(ModulePass):
                 row = "lds"
         g.func.attributes[LAYOUT_ATTR] = layout_attr(
             plan, max(pads), passes=ir.IntegerAttr.get(ir.IntegerType.get_signless(64), sweeps),
-            row=ir.StringAttr.get(row))
-        FusedRowKernel(rows, plan, tgt, pads, row, self.row_reciprocal, self.NAME).emit()
+            row=ir.StringAttr.get(row), **_row_vectors(plan, narrow))
+        extents = _row_extents(rows)
+        FusedRowKernel(rows, plan, tgt, pads, row, self.row_reciprocal, self.NAME, extents).emit(
+            narrow and FusedRowKernel(rows, narrow, tgt, pads, row, self.row_reciprocal, self.NAME, extents))
 
     def _plan(self, d: Dispatch, red: Reduction, tgt: target_model.Target) -> ReductionPlan:
         bits = [element_bits(b.tensor_type.element_type) for b in d.inputs]
-        problem = ReductionProblem(red.shape, red.reduced, min(tgt.vector_elems(b) for b in bits), tgt.subgroup_size,
+        problem = ReductionProblem(reduction_plan.planning_shape(red.shape, red.reduced, aligned=True), red.reduced,
+                                   min(tgt.vector_elems(b) for b in bits), tgt.subgroup_size,
                                    tgt.max_threads, min(self.max_workgroups, tgt.max_workgroup_counts[0]),
                                    element_bytes=sum(bits) // 8, compute_units=tgt.compute_units)
         cfg = user_config(d.func, d.root, self.configs == "all") if self.configs != "none" else None
         cfg = cfg.permuted(red.perm) if cfg is not None else None
+        if cfg is not None and cfg.has_layout and not all(n >= 0 for n in red.shape):
+            raise PassError(d.location, f"{self.NAME}: cannot honour the lowering_config: a layout config on "
+                                        "dynamic shapes is not supported")
         try:
             if cfg is not None and cfg.has_layout:
                 plan = reduction_plan.config_plan(problem, cfg, self.scale_config_to_target)

@@ -45,7 +45,7 @@ def prepare_suite(args) -> int:
                            program_pipeline=program_pipeline(args), baseline=args.baseline,
                            atol=args.atol, rtol=args.rtol, special_values=args.special_values,
                            given=input_options(args, path), archives=archives(args),
-                           weights_to_archive=args.weights_to_archive)
+                           weights_to_archive=args.weights_to_archive, keep_dynamic=args.keep_dynamic)
             print(f"PREPARED {folder}", flush=True)
         except (driver.DriverError, FileNotFoundError, UsageError, output_file.OutputError) as e:
             failed += 1
@@ -134,6 +134,11 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--input-shape", action="append", metavar="NAME_OR_INDEX=SHAPE",
                     help="the shape (e.g. 1x128) of a random input whose argument has dynamic dims (an export with "
                          "dynamic_shapes; the program is run at its inputs' shapes); repeatable")
+    ap.add_argument("--keep-dynamic", action="store_true",
+                    help="compile the program with its dynamic dims left dynamic (the kernels read the extents at "
+                         "run time) and run it at the inputs' shapes (--input-shape); the reference runs the "
+                         "program specialized to them. Without it a dynamic program is specialized before it "
+                         "is compiled")
     ap.add_argument("--parameters", action="append", metavar="[SCOPE=]FILE",
                     help="a parameter archive (.irpa; .safetensors, .gguf), as iree-run-module takes it, holding the "
                          "weights the program's util.globals name (#flow.parameter.named<\"SCOPE\"::\"KEY\">); the "
@@ -252,7 +257,7 @@ def run_one(args, target: str, devices: frozenset[str], folder: str) -> int:
                              run_reference=run_here or args.prepare is not None or target != "gfx942",
                              special_values=args.special_values, reference_engine=args.reference,
                              given=input_options(args, args.input), archives=archives(args),
-                             weights_to_archive=args.weights_to_archive)
+                             weights_to_archive=args.weights_to_archive, keep_dynamic=args.keep_dynamic)
     except (driver.DriverError, FileNotFoundError, UsageError, output_file.OutputError) as e:
         print(f"{getattr(e, 'where', None) or args.input}: error: {e}", file=sys.stderr)
         return 1

@@ -13,6 +13,13 @@ A pass that takes sub-tensors of a binding (`analyze_graph(..., slices=True)`: s
 sizes and unit strides, as a packed QKV's Q, K and V) gets them as Bindings too: on CUDA/HIP
 IREE already spells them as a `memref.subview` loaded whole, on Vulkan `memref()` builds the
 same subview of the binding.
+A pass that takes dynamic shapes (`analyze(..., dynamic=True)`) gets whole tensors whose
+extents are read at run time: each such extent is a workload ordinal of the dispatch
+(`iree_tensor_ext.dispatch.workload.ordinal`, its value pushed as constants) or an
+`affine.apply` of them (CUDA/HIP: IREE binds a flat buffer and `memref.expand_shape`s it,
+`?x4` as `[s0 floordiv 4, 4]`), which the Binding lists in `dims`; the workgroup count
+region, which receives the workload as its arguments, recomputes them (`in_count_region`).
+Any other dynamic extent stays unmatched.
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ class Binding:
     tensor_type: ir.RankedTensorType
     source: ir.Value  # a memref value, or a dispatch-tensor binding (Vulkan)
     slice: Slice | None = None
+    dims: list[ir.Value] = dataclasses.field(default_factory=list)  # the dynamic extents, in order
 
     def memref(self) -> ir.Value:
         """A memref over the binding (the slice's subview); built next to the binding the
@@ -64,9 +72,12 @@ class Binding:
         layout = None
         if not _is_zero(subspan.operands[0]):
             # A binding at an offset (e.g. two results in one buffer): as IREE types it on
-            # CUDA/HIP, contiguous strides with a dynamic offset.
-            strides = [math.prod(shape[i + 1:]) for i in range(len(shape))]
-            layout = ir.StridedLayoutAttr.get(ir.ShapedType.get_dynamic_stride_or_offset(), strides)
+            # CUDA/HIP, contiguous strides with a dynamic offset (strides dynamic from the
+            # innermost dynamic extent out).
+            dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
+            strides = [dynamic if any(n < 0 for n in shape[i + 1:]) else math.prod(shape[i + 1:])
+                       for i in range(len(shape))]
+            layout = ir.StridedLayoutAttr.get(dynamic, strides)
         mtype = ir.MemRefType.get(shape, tensor_type.element_type, layout=layout,
                                   memory_space=ir.Attribute.parse("#hal.descriptor_type<storage_buffer>"))
         attrs = dict(subspan.attributes.items())
@@ -123,6 +134,76 @@ def slice_layout(b: Binding) -> tuple[int, list[int]] | None:
     return sum(o * s for o, s in zip(offsets, whole)), ir.MemRefType(src.type).get_strides_and_offset()[0]
 
 
+def workload_ordinal(value: ir.Value) -> int | None:
+    """The workload ordinal a dynamic extent is (the dispatch's count region receives it as
+    its argument 1 + ordinal); None for any other value."""
+    if isinstance(value, ir.OpResult) and value.owner.name == "iree_tensor_ext.dispatch.workload.ordinal":
+        return ir.IntegerAttr(value.owner.attributes["ordinal"]).value
+    return None
+
+
+def _from_workload(value: ir.Value) -> bool:
+    """A workload ordinal, or an affine.apply of values that are."""
+    if workload_ordinal(value) is not None:
+        return True
+    return isinstance(value, ir.OpResult) and value.owner.name == "affine.apply" and \
+        all(_from_workload(v) for v in value.owner.operands)
+
+
+def in_count_region(value: ir.Value, workload: list[ir.Value]) -> ir.Value:
+    """A dynamic extent (`_from_workload`) computed again, at the insertion point, from the
+    count region's `workload` arguments."""
+    ordinal = workload_ordinal(value)
+    if ordinal is not None:
+        return workload[ordinal]
+    op = value.owner
+    return ir.Operation.create("affine.apply", results=[value.type], attributes={"map": op.attributes["map"]},
+                               operands=[in_count_region(v, workload) for v in op.operands]).result
+
+
+def _segments(op: ir.Operation) -> list[list[ir.Value]]:
+    sizes = list(ir.DenseI32ArrayAttr(op.attributes["operandSegmentSizes"]))
+    operands, out, at = list(op.operands), [], 0
+    for n in sizes:
+        out.append(operands[at:at + n])
+        at += n
+    return out
+
+
+def _whole_dynamic(op: ir.Operation, t: ir.RankedTensorType) -> list[ir.Value] | None:
+    """The dynamic extents of a dispatch.tensor.load/store of a whole bound tensor whose shape
+    is dynamic (zero offsets, unit strides, its sizes the binding's dims); None otherwise."""
+    segs = _segments(op)
+    bound, bound_dims, offsets, sizes, strides = segs[-5:]
+    m = _DISPATCH_TENSOR.fullmatch(str(bound[0].type))
+    static = lambda a: list(ir.DenseI64ArrayAttr(op.attributes[f"static_{a}"]))  # noqa: E731
+    if m is None or m.group(2) != str(t) or offsets or strides or len(sizes) != len(bound_dims) or \
+            any(a != b for a, b in zip(sizes, bound_dims)) or any(o != 0 for o in static("offsets")) or \
+            any(s != 1 for s in static("strides")) or static("sizes") != list(t.shape):
+        return None
+    return bound_dims
+
+
+def _subspan(source: ir.Value) -> ir.Operation | None:
+    """The binding subspan a memref is (through buffer casts and expand_shapes), if any."""
+    while isinstance(source, ir.OpResult) and source.owner.name in ("amdgpu.fat_raw_buffer_cast",
+                                                                    "memref.expand_shape"):
+        source = source.owner.operands[0]
+    owner = source.owner if isinstance(source, ir.OpResult) else None
+    return owner.operation if owner is not None and owner.name == "hal.interface.binding.subspan" else None
+
+
+def _subspan_dims(source: ir.Value) -> list[ir.Value] | None:
+    """The dynamic dims a binding memref (CUDA/HIP) is declared with: the subspan's, or those
+    an expand_shape of it gives; None where it is not a subspan."""
+    subspan = _subspan(source)
+    if subspan is None:
+        return None
+    if isinstance(source, ir.OpResult) and source.owner.name == "memref.expand_shape":
+        return list(source.owner.operands)[1:]
+    return _segments(subspan)[1]
+
+
 def _is_zero(value: ir.Value) -> bool:
     owner = value.owner
     return (isinstance(value, ir.OpResult) and owner.name == "arith.constant"
@@ -173,8 +254,15 @@ def _is_full_slice(op: ir.Operation, binding: ir.Value, tensor_type: ir.Type) ->
 # Ops of a dispatch that only set up its operands: constants, bindings (at offsets passed as
 # push constants: constant loads, casts and the range facts IREE states for them), empty
 # tensors and fills of inits.
+# Taken with dynamic shapes only: what shapes a flat binding (CUDA/HIP), and scalar conversions
+# of the dispatch's pushed constants (a mean's row length as a float), uniform values that a
+# kernel's cloned body reads as they are.
+_SHAPING = ("affine.apply", "memref.expand_shape", "arith.sitofp", "arith.uitofp", "arith.index_cast")
 _PLUMBING = ("arith.constant", "hal.interface.binding.subspan", "amdgpu.fat_raw_buffer_cast", "tensor.empty",
-             "linalg.fill", "hal.interface.constant.load", "arith.index_castui", "util.assume.int")
+             "linalg.fill", "hal.interface.constant.load", "arith.index_castui", "util.assume.int",
+             # a dynamic extent: two i32 constants joined into an i64, a workload ordinal; with
+             # dynamic shapes only, _SHAPING
+             "arith.extui", "arith.shli", "arith.ori", "iree_tensor_ext.dispatch.workload.ordinal", *_SHAPING)
 
 
 def _binding_of_load(op: ir.Operation, slices: bool = False) -> Binding | None:
@@ -185,12 +273,19 @@ def _binding_of_load(op: ir.Operation, slices: bool = False) -> Binding | None:
                 (not slices or len(source.owner.operands) != 1 or
                  ir.MemRefType(source.type).get_strides_and_offset()[0][-1:] != [1]):
             return None  # a slice; taken where static with contiguous rows, by a pass that asks
-        return Binding(ir.RankedTensorType(op.result.type), source)
+        t = ir.RankedTensorType(op.result.type)
+        if t.has_static_shape:
+            return Binding(t, source)
+        dims = _subspan_dims(source)
+        return Binding(t, source, dims=dims) if dims is not None else None
     if op.name != "iree_tensor_ext.dispatch.tensor.load":
         return None
     t = ir.RankedTensorType(op.result.type)
     if _is_full_slice(op, op.operands[0], t):
         return Binding(t, op.operands[0])
+    if not t.has_static_shape:
+        dims = _whole_dynamic(op, t)
+        return Binding(t, op.operands[0], dims=dims) if dims is not None else None
     return _static_slice(op, t) if slices else None
 
 
@@ -216,18 +311,42 @@ def load_binding(value: ir.Value, slices: bool = False) -> Binding | None:
 
 def _binding_of_store(op: ir.Operation) -> tuple[ir.Value, Binding] | None:
     """(stored tensor, binding) for a whole-tensor store."""
+    t = ir.RankedTensorType(op.operands[0].type) if op.operands else None
     if op.name == "iree_codegen.store_to_buffer":
-        return op.operands[0], Binding(ir.RankedTensorType(op.operands[0].type), op.operands[1])
+        dims = [] if t.has_static_shape else _subspan_dims(op.operands[1])
+        return (op.operands[0], Binding(t, op.operands[1], dims=dims)) if dims is not None else None
     if op.name == "iree_tensor_ext.dispatch.tensor.store" and _is_full_slice(op, op.operands[1], op.operands[0].type):
-        return op.operands[0], Binding(ir.RankedTensorType(op.operands[0].type), op.operands[1])
+        return op.operands[0], Binding(t, op.operands[1])
+    if op.name == "iree_tensor_ext.dispatch.tensor.store" and not t.has_static_shape:
+        dims = _whole_dynamic(op, t)
+        return (op.operands[0], Binding(t, op.operands[1], dims=dims)) if dims is not None else None
+    return None
+
+
+def _dynamic_refusal(bindings: list[Binding], dynamic: bool, ops: list[ir.Operation]) -> Unmatched | None:
+    """Why dynamically shaped `bindings` are not taken (None where they all are static, or
+    `dynamic` and each extent is computed from workload ordinals); with static ones, the
+    shaping ops of dynamic extents among `ops` are not plumbing."""
+    moving = [b for b in bindings if not b.tensor_type.has_static_shape]
+    if not moving:
+        shaping = next((op.name for op in ops if op.name in _SHAPING), None)
+        return Unmatched(f"computes with {shaping} on static shapes") if shaping else None
+    if not dynamic:
+        return Unmatched("dynamic shapes (extents read at run time); this pass takes static ones")
+    for b in moving:
+        if not all(_from_workload(v) for v in b.dims):
+            return Unmatched("a dynamic extent that is not computed from the dispatch's workload ordinals")
+        if _subspan(b.source) is None:
+            return Unmatched("a dynamically shaped tensor that is not a binding")
     return None
 
 
 def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = False,
-            results: bool = False) -> Dispatch | Unmatched:
+            results: bool = False, dynamic: bool = False) -> Dispatch | Unmatched:
     """Matches a dispatch made of whole-tensor loads (`slices`: or loads of static slices),
     one root op of `root_names` (plus tensor.empty / linalg.fill feeding its inits) and one
-    whole-tensor store of its result (`results`: of each of its results, in any order).
+    whole-tensor store of its result (`results`: of each of its results, in any order),
+    `dynamic`: also of dynamic shapes whose extents are workload ordinals.
     Anything else (several roots, dynamic shapes, other slices) is Unmatched, with why."""
     block = func.regions[0].blocks[0]
     ops = [o.operation for o in block.operations][:-1]  # Operation, not OpView: FuncOp.name is its symbol
@@ -271,11 +390,10 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = Fals
         if b is None:
             source = v.owner.name if isinstance(v, ir.OpResult) else "a block argument"
             return Unmatched(f"an input of {root.name} comes from {source}, not from a whole-tensor load of a binding")
-        if not b.tensor_type.has_static_shape:
-            return Unmatched("dynamic shapes")
         inputs.append(b)
-    if not all(b.tensor_type.has_static_shape for b in outputs):
-        return Unmatched("dynamic shapes")
+    refused = _dynamic_refusal(inputs + outputs, dynamic, ops)
+    if refused is not None:
+        return refused
     return Dispatch(func, root, inputs, stored[1], ops, outputs)
 
 
@@ -298,10 +416,12 @@ class Graph:
         return next((b for v, b in self.loads if v == value), None)
 
 
-def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool = False) -> Graph | Unmatched:
+def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool = False,
+                  dynamic: bool = False) -> Graph | Unmatched:
     """Matches a dispatch made of whole-tensor loads (`slices`: or loads of static slices),
     linalg ops of `root_names` (plus tensor.empty / linalg.fill) and whole-tensor stores, every
-    tensor of a static shape. What the ops compute together is for the caller to match."""
+    tensor of a static shape (`dynamic`: or with extents that are workload ordinals). What the
+    ops compute together is for the caller to match."""
     block = func.regions[0].blocks[0]
     ops = [o.operation for o in block.operations][:-1]
     roots, loads, stores = [], [], []
@@ -328,9 +448,18 @@ def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool 
         [ir.RankedTensorType(v.type) for op in roots for v in op.operands if isinstance(v.type, ir.RankedTensorType)]
     if not roots or not stores:
         return Unmatched("stores nothing computed" if roots else f"no {' or '.join(root_names)} op")
-    if not all(t.has_static_shape for t in tensors):
-        return Unmatched("dynamic shapes")
+    if not dynamic and not all(t.has_static_shape for t in tensors):
+        return Unmatched("dynamic shapes (extents read at run time); this pass takes static ones")
+    refused = _dynamic_refusal([b for _, b in loads + stores], dynamic, ops)
+    if refused is not None:
+        return refused
     return Graph(func, roots, loads, stores, ops)
+
+
+def dynamic_extent(b: Binding, dim: int) -> ir.Value:
+    """The value of dynamic dim `dim` of a binding's tensor."""
+    shape = b.tensor_type.shape
+    return b.dims[sum(1 for n in shape[:dim] if ir.ShapedType.is_dynamic_size(n))]
 
 
 def erase_unused(ops: list[ir.Operation]) -> None:

@@ -62,7 +62,7 @@ def collapse_groups(shape: list[int], operand_dims: list[list[int]],
 
 def collapsed_view(buf: ir.Value, groups: list[list[int]], shape: list[int]) -> ir.Value:
     """`buf` collapsed along `groups`: the groups of dims it has, in its memory order;
-    `shape` gives the extent of each dim."""
+    `shape` gives the extent of each dim (a group with a dynamic one is dynamic)."""
     mtype = ir.MemRefType(buf.type)
     if all(len(g) == 1 for g in groups):
         return buf
@@ -71,7 +71,9 @@ def collapsed_view(buf: ir.Value, groups: list[list[int]], shape: list[int]) -> 
     for g in groups:
         reassoc.append(list(range(pos, pos + len(g))))
         pos += len(g)
-    new_shape = [math.prod(shape[i] for i in g) for g in groups]
+    dynamic = ir.ShapedType.get_dynamic_size()
+    new_shape = [dynamic if any(ir.ShapedType.is_dynamic_size(shape[i]) for i in g) else math.prod(shape[i] for i in g)
+                 for g in groups]
     layout = None
     if isinstance(mtype.layout, ir.StridedLayoutAttr):
         # A binding at an offset (a weight inside a parameter archive's buffer) or a slice of

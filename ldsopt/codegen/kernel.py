@@ -5,7 +5,8 @@ ops, workgroup memory, barriers) in front of the dispatch's terminator, then cal
 `Kernel.finish`, which
 - erases the tensor-level ops the kernel replaced,
 - sets `translation_info` to IREE's BaseLowering pipeline with the chosen workgroup size,
-- makes the `iree_codegen.dispatch_config` region yield the chosen workgroup count,
+- makes the `iree_codegen.dispatch_config` region yield the chosen workgroup count (a fixed
+  one, or for dynamic shapes one computed there from the dispatch's workload, `workload_grid`),
 - records the pass in the function's `ldsopt.lowered_by` list, which the tools report,
 - on CUDA, given workgroups that must be resident per SM, sets `nvvm.minctasm` on the
   function (IREE carries it to the llvm.func, PTX `.minnctapersm N`) so that ptxas keeps
@@ -90,7 +91,10 @@ def foreign_types(ops: list[ir.Operation], tgt: target_model.Target) -> str | No
 
 class Kernel:
     def __init__(self, dispatch: Dispatch | Graph, target: Target, workgroup_size: tuple[int, int, int],
-                 grid: tuple[int, int, int]):
+                 grid: tuple[int, int, int], workload_grid=None):
+        """`grid`: the workgroup count, or with `workload_grid` a bound of it; `workload_grid`
+        (dynamic shapes): a function that, given the workload (the count region's arguments
+        after the device: one index a workload ordinal), emits the three counts there."""
         for g, limit in zip(grid, target.max_workgroup_counts):
             if g > limit:
                 raise ValueError(f"grid {grid} exceeds the target's max workgroup counts")
@@ -98,6 +102,7 @@ class Kernel:
         self.target = target
         self.workgroup_size = workgroup_size
         self.grid = grid
+        self.workload_grid = workload_grid
         self._consts: dict[tuple[int, str], ir.Value] = {}
         self._conflicts: dict[str, tuple[int, int]] = {}
         block = dispatch.func.regions[0].blocks[0]
@@ -124,15 +129,21 @@ class Kernel:
     def block_id(self, dim: str = "x") -> ir.Value:
         return gpu.block_id(getattr(gpu.Dimension, dim), upper_bound=self.grid["xyz".index(dim)])
 
-    def delinearize(self, index: ir.Value, sizes: list[int]) -> list[ir.Value]:
-        """Row-major coordinates of `index` (< prod(sizes)) in a space of `sizes`."""
+    def grid_dim(self, dim: str = "x") -> ir.Value:
+        """The workgroup count launched along `dim` (for a count computed at run time)."""
+        return gpu.grid_dim(getattr(gpu.Dimension, dim), upper_bound=self.grid["xyz".index(dim)])
+
+    def delinearize(self, index: ir.Value, sizes: list[int | ir.Value]) -> list[ir.Value]:
+        """Row-major coordinates of `index` (< prod(sizes)) in a space of `sizes` (ints, or
+        index values where dynamic)."""
         coords = []
         for i, size in enumerate(reversed(sizes)):
+            size = self.const(size) if isinstance(size, int) else size
             if i == len(sizes) - 1:  # the outermost coordinate needs no remainder
                 coords.insert(0, index)
             else:
-                coords.insert(0, arith.remui(index, self.const(size)))
-                index = arith.divui(index, self.const(size))
+                coords.insert(0, arith.remui(index, size))
+                index = arith.divui(index, size)
         return coords
 
     def shuffle_xor(self, value: ir.Value, offset: int) -> ir.Value:
@@ -182,7 +193,7 @@ class Kernel:
         if self._conflicts:
             func.attributes[BANK_CONFLICTS] = ir.Attribute.parse("{" + ", ".join(
                 f'"{b}" = {{stores = {s}, reads = {r}}}' for b, (s, r) in sorted(self._conflicts.items())) + "}")
-        _set_workgroup_count(func, self.grid)
+        _set_workgroup_count(func, self.grid, self.workload_grid)
 
 
 def recorded_bank_conflicts(func: ir.Operation) -> dict[str, dict[str, int]]:
@@ -222,8 +233,9 @@ def _constant(value: ir.Value) -> int | None:
     return None
 
 
-def _set_workgroup_count(func: ir.Operation, grid: tuple[int, int, int]) -> None:
-    """Makes the dispatch_config of `func` (if it has one) yield `grid`."""
+def _set_workgroup_count(func: ir.Operation, grid: tuple[int, int, int], workload_grid=None) -> None:
+    """Makes the dispatch_config of `func` (if it has one) yield `grid`, or what
+    `workload_grid` computes from its workload arguments."""
     name = ir.StringAttr(func.attributes["sym_name"]).value
     for op in func.parent.regions[0].blocks[0].operations:
         op = op.operation
@@ -232,7 +244,8 @@ def _set_workgroup_count(func: ir.Operation, grid: tuple[int, int, int]) -> None
         block = op.regions[0].blocks[0]
         old = list(block.operations)
         with ir.InsertionPoint(old[0]), op.location:
-            counts = [arith.constant(ir.IndexType.get(), g) for g in grid]
+            counts = list(workload_grid(list(block.arguments)[1:])) if workload_grid else \
+                [arith.constant(ir.IndexType.get(), g) for g in grid]
             ir.Operation.create("iree_codegen.yield", operands=counts)
         for o in reversed(old):
             o.erase()

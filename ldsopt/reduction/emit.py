@@ -1,7 +1,17 @@
 """The kernel of one planned reduction (`ReductionKernel`, steps 1-4 of ldsopt-vector-distribute's
 module docstring) and what it shares with the fused-row kernel (emit_rows.py): the threads'
 coordinates in the plan, the loop over a thread's reduction chunks, the butterflies and the
-read-back of the subgroups' partials from LDS (`DistributedKernel`), and `Combiner`."""
+read-back of the subgroups' partials from LDS (`DistributedKernel`), and `Combiner`.
+
+Dynamic extents (read at run time): the plan is made for a bound (plan.planning_shape:
+many outputs, a long row). The loop over tiles runs to the count the kernel reads, stepping
+by the workgroups launched, and the workgroup count region computes min(outputs, the plan's
+grid) from the dispatch's workload. A dynamic reduced extent makes the chunk count a run-time
+value: the groups of `unroll` chunks run while a whole group remains, and a remainder loop
+takes the rest one chunk at a time (no clamped or masked reads: a row of length 0 reads
+nothing). A row of dynamic length gets two plans of the same threads (`emit`): vectors along
+it where they divide its length at run time (their alignment stated on CUDA/HIP), else
+scalars."""
 
 from __future__ import annotations
 
@@ -13,7 +23,7 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
 from ldsopt import target as target_model
 from ldsopt.codegen.combining import identity_attr
-from ldsopt.codegen.dispatch import Binding, Dispatch, Graph
+from ldsopt.codegen.dispatch import Binding, Dispatch, Graph, in_count_region
 from ldsopt.codegen.elementwise import clone_body, vectorize_body
 from ldsopt.codegen.kernel import Kernel, read_vector, write_vector
 from ldsopt.ir_types import element_bits
@@ -42,15 +52,99 @@ class Combiner:
         return arith.constant(t, ir.DenseElementsAttr.get_splat(t, attr) if isinstance(t, ir.VectorType) else attr)
 
 
+def _product(sizes: list[int | ir.Value], const) -> ir.Value:
+    """The product of `sizes` (ints, and index values where dynamic), its ints one constant
+    (made by `const`), left out where 1."""
+    static = math.prod(s for s in sizes if isinstance(s, int))
+    out = None if static == 1 else const(static)
+    for s in sizes:
+        if not isinstance(s, int):
+            out = s if out is None else arith.muli(out, s)
+    return const(1) if out is None else out
+
+
 class DistributedKernel:
     """What the reduction kernels share: the threads' coordinates in the plan, the loop over a
     thread's reduction chunks, the butterflies and the LDS read-back of partials. `pass_name`
     is the pass recorded as the kernel's author (kernel.LOWERED_BY)."""
 
-    def __init__(self, d: Dispatch | Graph, plan: ReductionPlan, tgt: target_model.Target, pass_name: str):
+    def __init__(self, d: Dispatch | Graph, plan: ReductionPlan, tgt: target_model.Target, pass_name: str,
+                 extents: dict[int, ir.Value] | None = None):
+        """`extents`: the dynamic extents of iteration dims, as values of the dispatch
+        computed from its workload ordinals (dispatch.in_count_region)."""
         self.d, self.plan, self.pass_name = d, plan, pass_name
-        self.k = Kernel(d, tgt, (plan.workgroup_size, 1, 1), (plan.grid, 1, 1))
-        self.out_sizes = [plan.problem.shape[i] for i in plan.problem.parallel]
+        self.extents = extents or {}
+        p = plan.problem
+        assert not self.extents or plan.outputs_per_tile == 1, "dynamic outputs in tiles of several"
+        workload_grid = self._workload_grid if any(i in p.parallel for i in self.extents) else None
+        self.k = Kernel(d, tgt, (plan.workgroup_size, 1, 1), (plan.grid, 1, 1), workload_grid)
+        self.out_sizes = [self.extents.get(i, p.shape[i]) for i in p.parallel]
+        self.red_sizes = [self.extents.get(i, p.shape[i]) for i in p.reduced]
+        self.dynamic_chunks = any(i in p.reduced for i in self.extents)
+        self.row_aligned = False  # the kernel runs only where its vectors divide a dynamic row (`emit`)
+
+    def _workload_grid(self, workload: list[ir.Value]) -> list[ir.Value]:
+        """The workgroup count from the workload: one per output, at most the plan's grid."""
+        def const(value: int) -> ir.Value:
+            return arith.constant(ir.IndexType.get(), value)
+        p = self.plan.problem
+        sizes = [in_count_region(self.extents[i], workload) if i in self.extents else p.shape[i] for i in p.parallel]
+        count = arith.maxui(arith.minui(_product(sizes, const), const(self.plan.grid)), const(1))
+        return [count, const(1), const(1)]
+
+    def _tile_loop(self) -> scf.ForOp:
+        """The grid-stride loop over tiles of outputs."""
+        plan, k = self.plan, self.k
+        if not any(i in plan.problem.parallel for i in self.extents):
+            return scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
+        return scf.ForOp(k.block_id(), _product(self.out_sizes, k.const), k.grid_dim())
+
+    # What `_setup` makes, which a kernel of the other plan of a dynamic row shares (`emit`).
+    SETUP: tuple[str, ...] = ("tid", "lane_r", "sg_r", "p", "r", "lds")
+
+    def emit(self, narrow: "DistributedKernel | None" = None) -> None:
+        """Emits the kernel. With `narrow`, a kernel of the same dispatch whose plan reads a
+        dynamic row in narrower vectors, the row's length chooses at run time: this kernel's
+        loop over tiles where it is a multiple of this plan's vector, else narrow's (both
+        with the same threads and LDS buffers)."""
+        k = self.k
+        with k.ip, self.d.location:
+            self._setup()
+            if narrow is None:
+                self._rows()
+            else:
+                narrow._share(self)
+                self.row_aligned = True
+                row = self.red_sizes[-1]
+                whole = arith.cmpi(arith.CmpIPredicate.eq, arith.remui(row, k.const(self.plan.vector)), k.const(0))
+                branch = scf.IfOp(whole, [], has_else=True)
+                for kernel, block in ((self, branch.then_block), (narrow, branch.else_block)):
+                    with ir.InsertionPoint(block):
+                        kernel._rows()
+                        scf.yield_([])
+        k.finish(self.pass_name)
+
+    def _rows(self) -> None:
+        """The loop over tiles, each tile's code in it."""
+        tiles = self._tile_loop()
+        with ir.InsertionPoint(tiles.body):
+            self._tile(tiles.induction_variable)
+            scf.yield_([])
+
+    def _share(self, other: "DistributedKernel") -> None:
+        """Takes `other`'s Kernel and what its _setup made."""
+        mine, theirs = self.plan, other.plan
+        assert (mine.workgroup_size, mine.lanes_p, mine.subgroups_r, mine.outputs_per_tile) == \
+            (theirs.workgroup_size, theirs.lanes_p, theirs.subgroups_r, theirs.outputs_per_tile), (mine, theirs)
+        self.k = other.k
+        for key in self.SETUP:
+            if hasattr(other, key):
+                setattr(self, key, getattr(other, key))
+
+    @property
+    def tiles_repeat(self) -> bool:
+        """Whether a workgroup may work on several tiles (it then waits before reusing LDS)."""
+        return any(i in self.plan.problem.parallel for i in self.extents) or self.plan.grid < self.plan.n_tiles
 
     def _threads(self) -> None:
         """Thread id, lane and subgroup coordinates on the reduction, thread coordinates p, r."""
@@ -113,6 +207,8 @@ class DistributedKernel:
         to the last chunk; `valid` says per read whether its chunk exists, None when every
         thread has them all)."""
         plan, k = self.plan, self.k
+        if self.dynamic_chunks:
+            return self._dynamic_chunk_loop(accs, read, body)
         tr, u = plan.threads_r, plan.unroll
         start = self.r
         main_end = plan.chunks - (u - 1) * tr  # a group starting at chunk c ends at c + (u-1) tr
@@ -133,6 +229,29 @@ class DistributedKernel:
             accs = body(accs, [read(c, valid[i] if valid else None) for i, c in enumerate(chunks)], valid)
         return accs
 
+    def _dynamic_chunk_loop(self, accs: list[ir.Value], read, body) -> list[ir.Value]:
+        """_chunk_loop for a chunk count read at run time: groups of `unroll` chunks while a
+        whole group remains (the bound is signed: a short row runs none), then the rest one
+        at a time."""
+        plan, k = self.plan, self.k
+        tr, u = plan.threads_r, plan.unroll
+        chunks = _product(self._chunk_sizes(), k.const)
+        start = self.r
+        if u > 1:
+            main_end = arith.subi(chunks, k.const((u - 1) * tr))
+            loop = scf.ForOp(self.r, main_end, k.const(u * tr), accs + [start])
+            with ir.InsertionPoint(loop.body):
+                c = loop.induction_variable
+                reads = [read(self._linear((c, 1), (k.const(i * tr), 1)), None) for i in range(u)]
+                carried = list(loop.inner_iter_args)[:len(accs)]
+                scf.yield_(body(carried, reads, None) + [arith.addi(c, k.const(u * tr))])
+            results = list(loop.results)
+            accs, start = results[:len(accs)], results[len(accs)]
+        rest = scf.ForOp(start, chunks, k.const(tr), accs)
+        with ir.InsertionPoint(rest.body):
+            scf.yield_(body(list(rest.inner_iter_args), [read(rest.induction_variable, None)], None))
+        return list(rest.results)
+
     def _clamped(self, chunks: list[ir.Value]) -> tuple[list[ir.Value] | None, list[ir.Value]]:
         """(whether each chunk exists, the chunks clamped to the last one) where threads differ
         in their leftover chunks; (None, chunks) where they do not."""
@@ -147,13 +266,28 @@ class DistributedKernel:
         the outputs at `out_coords`."""
         plan = self.plan
         p = plan.problem
-        chunk_sizes = [p.shape[i] for i in p.reduced]
-        chunk_sizes[-1] //= plan.vec_r
-        red_coords = self.k.delinearize(chunk, chunk_sizes)
+        red_coords = self.k.delinearize(chunk, self._chunk_sizes())
         if plan.vec_r > 1:
             red_coords[-1] = self._linear((red_coords[-1], plan.vec_r))
         coords = dict(zip(p.parallel, out_coords)) | dict(zip(p.reduced, red_coords))
         return [coords[i] for i in range(len(p.shape))]
+
+    def _align(self, vtype: ir.VectorType) -> int:
+        """The alignment (bytes) to state on an access of `vtype` along a dynamic row that its
+        vectors divide: what the access's own size is, which the compiler cannot see from the
+        row's dynamic stride (CUDA/HIP would split the access); 0 elsewhere, and on SPIR-V."""
+        if not self.row_aligned or self.k.target.backend == "vulkan":
+            return 0
+        return vtype.shape[0] * element_bits(vtype.element_type) // 8
+
+    def _chunk_sizes(self) -> list[int | ir.Value]:
+        """The reduced extents in chunks: the innermost one in vectors of vec_r (a dynamic one
+        is a multiple of it: the kernel of such a plan runs where it is, `emit`)."""
+        sizes, vec = list(self.red_sizes), self.plan.vec_r
+        if vec > 1:
+            last = sizes[-1]
+            sizes[-1] = last // vec if isinstance(last, int) else arith.divui(last, self.k.const(vec))
+        return sizes
 
     def _select_valid(self, valid: ir.Value | None, new: ir.Value, old: ir.Value) -> ir.Value:
         """`new`, or `old` where the chunk of `valid` does not exist."""
@@ -197,27 +331,23 @@ class ReductionKernel(DistributedKernel):
     """Emits the kernel of one planned reduction (steps 1-4 of ldsopt-vector-distribute's docstring)."""
 
     def __init__(self, d: Dispatch, red: Reduction, plan: ReductionPlan, tgt: target_model.Target, lds_pad: int,
-                 pass_name: str):
-        super().__init__(d, plan, tgt, pass_name)
+                 pass_name: str, extents: dict[int, ir.Value] | None = None):
+        super().__init__(d, plan, tgt, pass_name, extents)
         self.red, self.lds_pad = red, lds_pad
         self.combine = Combiner.of(red.combine)
 
-    def emit(self) -> None:
-        plan, k, d = self.plan, self.k, self.d
-        with k.ip, d.location:
-            self.inputs = [b.memref() for b in d.inputs]
-            self.output = d.output.memref()
-            self.init = self.red.init.memref() if isinstance(self.red.init, Binding) else self.red.init
-            epilogue = getattr(d, "epilogue", None)
-            self.epilogue_mem = [None if x is None else x[0].memref() for x in epilogue.inputs] if epilogue else []
-            self._threads()
-            if plan.subgroups_r > 1:
-                self.lds = self._lds_partials(self.red.acc_type, self.lds_pad)
-            tiles = scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
-        with ir.InsertionPoint(tiles.body), d.location:
-            self._tile(tiles.induction_variable)
-            scf.yield_([])
-        k.finish(self.pass_name)
+    SETUP = DistributedKernel.SETUP + ("inputs", "output", "init", "epilogue_mem")
+
+    def _setup(self) -> None:
+        d = self.d
+        self.inputs = [b.memref() for b in d.inputs]
+        self.output = d.output.memref()
+        self.init = self.red.init.memref() if isinstance(self.red.init, Binding) else self.red.init
+        epilogue = getattr(d, "epilogue", None)
+        self.epilogue_mem = [None if x is None else x[0].memref() for x in epilogue.inputs] if epilogue else []
+        self._threads()
+        if self.plan.subgroups_r > 1:
+            self.lds = self._lds_partials(self.red.acc_type, self.lds_pad)
 
     def _tile(self, tile: ir.Value) -> None:
         plan, k = self.plan, self.k
@@ -231,7 +361,7 @@ class ReductionKernel(DistributedKernel):
                 for j, v in enumerate(partials):
                     self._store_output(self._linear((first, 1), (k.const(j), 1)), v)
             return
-        if plan.grid < plan.n_tiles:
+        if self.tiles_repeat:
             gpu.barrier()  # the previous tile's partials may still be being read
         with self._only_if(writer):
             # Row sg_r of the buffer: a lane's vec_p partials are contiguous (one vector write).
@@ -259,8 +389,8 @@ class ReductionKernel(DistributedKernel):
     def _read_chunk(self, chunk: ir.Value, out_coords: list[ir.Value]) -> list[ir.Value]:
         """Each input's vector of reduction chunk `chunk` for the outputs at `out_coords`."""
         index = self._chunk_coords(chunk, out_coords)
-        return [read_vector(ir.VectorType.get([self.plan.vector], b.tensor_type.element_type), buf, index)
-                for b, buf in zip(self.d.inputs, self.inputs)]
+        types = [ir.VectorType.get([self.plan.vector], b.tensor_type.element_type) for b in self.d.inputs]
+        return [read_vector(t, buf, index, self._align(t)) for t, buf in zip(types, self.inputs)]
 
     def _accumulate(self, acc: ir.Value, loads: list[list[ir.Value]], valid: list[ir.Value] | None = None) -> ir.Value:
         """`acc` with the body applied to each chunk's loaded vectors in turn; a chunk whose

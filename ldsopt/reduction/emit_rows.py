@@ -56,40 +56,36 @@ class FusedRowKernel(DistributedKernel):
     """Emits the kernel of a row-wise fused dispatch (ldsopt-vector-distribute's *Fused rows*)."""
 
     def __init__(self, rows: fused_rows.RowGraph, plan: ReductionPlan, tgt: target_model.Target, lds_pads: list[int],
-                 row: str, reciprocal: bool, pass_name: str):
-        super().__init__(rows.graph, plan, tgt, pass_name)
+                 row: str, reciprocal: bool, pass_name: str, extents: dict[int, ir.Value] | None = None):
+        super().__init__(rows.graph, plan, tgt, pass_name, extents)
         self.rows, self.lds_pads, self.row_place = rows, lds_pads, row
         self.divisors = [(n, i) for n in rows.nodes for i in n.row_divisors] if reciprocal else []
 
-    def emit(self) -> None:
-        plan, k, g = self.plan, self.k, self.rows.graph
-        with k.ip, g.location:
-            self.bufs = [(v, b.memref()) for v, b in g.loads]
-            self.outs = [(v, b.memref()) for v, b in g.stores]
-            self.inits = {}
-            for n in self.rows.nodes:
-                for r, init in zip(n.op.results, n.inits):
-                    self.inits[r] = init.memref() if isinstance(init, Binding) else init
-            self._threads()
-            self.lds = {}
-            if plan.subgroups_r > 1:
-                parts = [p for level in range(self.rows.passes) for p in row_partials(self.rows, level)]
-                for i, ((key, comb), pad) in enumerate(zip(parts, self.lds_pads)):
-                    self.lds[key] = self._lds_partials(comb.acc_type, pad, f"partials{i}")
-            # row == "lds": each staged operand's row, laid out as the chunks (the vectors of a
-            # chunk contiguous); a thread reads back only what it wrote, so no barrier.
-            self.staged = {}
-            if self.row_place == "lds":
-                space = ir.Attribute.parse("#gpu.address_space<workgroup>")
-                for o in self.rows.staged_operands():
-                    etype = ir.RankedTensorType(o.value.type).element_type
-                    self.staged[o.value] = memref.alloc(
-                        ir.MemRefType.get([plan.problem.n_reduced], etype, memory_space=space), [], [])
-            tiles = scf.ForOp(k.block_id(), k.const(plan.n_tiles), k.const(plan.grid))
-        with ir.InsertionPoint(tiles.body), g.location:
-            self._tile(tiles.induction_variable)
-            scf.yield_([])
-        k.finish(self.pass_name)
+    SETUP = DistributedKernel.SETUP + ("bufs", "outs", "inits", "staged")
+
+    def _setup(self) -> None:
+        plan, g = self.plan, self.rows.graph
+        self.bufs = [(v, b.memref()) for v, b in g.loads]
+        self.outs = [(v, b.memref()) for v, b in g.stores]
+        self.inits = {}
+        for n in self.rows.nodes:
+            for r, init in zip(n.op.results, n.inits):
+                self.inits[r] = init.memref() if isinstance(init, Binding) else init
+        self._threads()
+        self.lds = {}
+        if plan.subgroups_r > 1:
+            parts = [p for level in range(self.rows.passes) for p in row_partials(self.rows, level)]
+            for i, ((key, comb), pad) in enumerate(zip(parts, self.lds_pads)):
+                self.lds[key] = self._lds_partials(comb.acc_type, pad, f"partials{i}")
+        # row == "lds": each staged operand's row, laid out as the chunks (the vectors of a
+        # chunk contiguous); a thread reads back only what it wrote, so no barrier.
+        self.staged = {}
+        if self.row_place == "lds":
+            space = ir.Attribute.parse("#gpu.address_space<workgroup>")
+            for o in self.rows.staged_operands():
+                etype = ir.RankedTensorType(o.value.type).element_type
+                self.staged[o.value] = memref.alloc(
+                    ir.MemRefType.get([plan.problem.n_reduced], etype, memory_space=space), [], [])
 
     def _buffer(self, value: ir.Value, pairs) -> ir.Value:
         return next(buf for v, buf in pairs if v == value)
@@ -163,7 +159,7 @@ class FusedRowKernel(DistributedKernel):
             buf = self._buffer(o.value, self.bufs)
             index = [c.coords[d] for d in o.dims]
             if last in o.dims:
-                c.values[(o.value, o.dims)] = read_vector(vtype, buf, index)
+                c.values[(o.value, o.dims)] = read_vector(vtype, buf, index, self._align(vtype))
             else:
                 c.values[(o.value, o.dims)] = vector.broadcast(vtype, memref.load(buf, index))
             if o.value in self.staged:
@@ -338,7 +334,7 @@ class FusedRowKernel(DistributedKernel):
             return partials
         # One buffer per partial. With a single pass per row, the next tile's writes could
         # overtake this tile's reads; with more, another pass's barrier parts them.
-        if plan.grid < plan.n_tiles and self.rows.passes == 1:
+        if self.tiles_repeat and self.rows.passes == 1:
             gpu.barrier()
         with self._only_if(None if plan.lanes_r == 1 else self._is_zero(self.lane_r)):
             for (key, _), part in zip(parts, partials):
@@ -366,4 +362,5 @@ class FusedRowKernel(DistributedKernel):
         for i, c in enumerate(chunks):
             with self._only_if(valid[i] if valid else None):
                 for value, _ in self.rows.full_stores:
-                    write_vector(self._full(c, value), self._buffer(value, self.outs), c.coords)
+                    full = self._full(c, value)
+                    write_vector(full, self._buffer(value, self.outs), c.coords, self._align(ir.VectorType(full.type)))

@@ -336,7 +336,8 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
             space[r] = out_dims
             ready[r] = level + (len(best.phases) if best else 1 if kind == REDUCE else 0)
         nodes.append(node)
-    if any(node.kind == REDUCE and all(any(shape[d] > 1 for d in range(n) if d not in o.dims) for o in node.operands)
+    if any(node.kind == REDUCE and all(any(shape[d] > 1 or shape[d] < 0 for d in range(n) if d not in o.dims)
+                                       for o in node.operands)
            for node in nodes):
         # Every operand broadcast along some dim: a contraction (a matmul's A[m, k] and
         # B[n, k]), whose operands a row-wise kernel would read again for every row. A

@@ -99,7 +99,7 @@ def analyze_reduction(func: ir.Operation, roots: tuple[str, ...]) -> ReductionDi
     """The dispatch of one root op (ldsopt.dispatch.analyze), or of a root with reduction
     iterators followed by one fused elementwise consumer (`epilogue.match_epilogue`) where
     ldsopt.reduction.fused_rows does not take the two as rows (its kernel does that case)."""
-    single = analyze(func, roots)
+    single = analyze(func, roots, dynamic=True)
     if single:
         return ReductionDispatch(**{f.name: getattr(single, f.name) for f in dataclasses.fields(Dispatch)})
     g = analyze_graph(func, roots)

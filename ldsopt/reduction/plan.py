@@ -56,6 +56,21 @@ class PlanError(ValueError):
     """A user lowering_config that cannot be honoured."""
 
 
+# A dynamic count of outputs is planned for as many as this: the grid fills the machine (no
+# subgroups added for idle compute units); the kernel reads the real count at run time.
+DYNAMIC_OUTPUTS_BOUND = 1 << 16
+# A dynamic reduced extent is planned for as a long row (a whole workgroup on it): of a
+# length vectors divide (`aligned`), or odd (vectors of one element).
+DYNAMIC_ROW_BOUND = 1 << 12
+
+
+def planning_shape(shape: tuple[int, ...], reduced: tuple[int, ...], aligned: bool = False) -> tuple[int, ...]:
+    """`shape` with each dynamic extent replaced by its bound: DYNAMIC_ROW_BOUND (+ 1 unless
+    `aligned`) for a reduced dim, DYNAMIC_OUTPUTS_BOUND for the others."""
+    row = DYNAMIC_ROW_BOUND if aligned else DYNAMIC_ROW_BOUND + 1
+    return tuple((row if d in reduced else DYNAMIC_OUTPUTS_BOUND) if n < 0 else n for d, n in enumerate(shape))
+
+
 @dataclasses.dataclass(frozen=True)
 class ReductionProblem:
     shape: tuple[int, ...]          # the iteration space

@@ -65,7 +65,8 @@ def replay(folder: str, device: str | None = None, atol: float | None = None, rt
                              written=[t.load(folder) for t in wr]))
     assert len(comps) == len(outputs) > 0  # prepared_folder.load refuses a folder of no outputs
     result = {**{k: man[k] for k in ("source", "target", "function", "dispatches", "reference", "special_values")},
-              "device": device, "outputs": [dataclasses.asdict(c) for c in comps], "passed": all(c.ok for c in comps)}
+              "device": device, "outputs": [dataclasses.asdict(c) for c in comps], "passed": all(c.ok for c in comps),
+              "run_at": [t.shape for t in inputs] if man.get("keep_dynamic") else None}
     output_file.write_json(os.path.join(folder, "result.json"), result)
     run_record.write_readme(folder)
     return result
@@ -141,6 +142,9 @@ def format_report(result: dict, require_ldsopt: bool = False) -> tuple[str, bool
     lines = dispatch_lines(result["dispatches"])
     fell_back = left_to_iree(result["dispatches"])
     lines.append(describe_reference(result["reference"]))
+    if result.get("run_at"):
+        lines.append("module: compiled with its dims dynamic, run at "
+                     + ", ".join("x".join(map(str, s)) or "()" for s in result["run_at"]))
     if result["special_values"]:
         lines.append("inputs: seeded random, with +inf, -inf, NaN, -0.0 and subnormals among the floats")
     lines += [_output_line(c) for c in result["outputs"]]

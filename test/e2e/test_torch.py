@@ -206,6 +206,21 @@ def test_lds_run_takes_the_export_with_its_parameters_and_real_inputs(exported, 
     assert proc.returncode == 0 and "PASS" in proc.stdout, proc.stdout + proc.stderr
 
 
+def test_the_export_runs_with_its_sequence_length_dynamic(exported, lds_run):
+    """Compiled once with the sequence length dynamic (`--keep-dynamic`), as a server runs it:
+    the LayerNorms, the head split and the softmax over the dynamic sequence are ldsopt's."""
+    irpa = str(exported / "parameters" / "model.irpa")
+    for length in ("11", "5"):
+        proc = lds_run(str(exported / "export" / "model.mlir"), "--target", "lavapipe", "--parameters",
+                       f"model={irpa}", "--input-shape", f"0=1x{length}", "--keep-dynamic")
+        out = proc.stdout + proc.stderr
+        assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1].startswith("PASS"), out
+        assert f"module: compiled with its dims dynamic, run at 1x{length}" in out, out
+        assert re.search(r"softmax_2xDxDxf32\S*: ldsopt: ldsopt-vector-distribute", out), out
+        assert len(re.findall(r"reduction_Dx32_f32: ldsopt: ldsopt-vector-distribute", out)) >= 2, out
+        assert re.search(r"transpose_Dx2x16_f32: ldsopt: ldsopt-lower-elementwise", out), out
+
+
 @pytest.mark.parametrize("args,message", [
     (["--input", "0=1x4xi64=1 2 61 3"], r"input 0 holds 61 at \[0, 2\], but it indexes dim 0 of a tensor<61x32xf32> "
                                          r"table.*values must lie in \[0, 61\).*refused"),
