@@ -39,7 +39,7 @@ def _passes(proc):
 
 
 @pytest.mark.parametrize("model", ["mlp_classifier", "encoder_layer_small_f32", "decoder_block_small_f32",
-                                   "gpt2_block_small_f32", "llama_block_small_f32"])
+                                   "gpt2_block_small_f32", "llama_block_small_f32", "resnet_cnn_small_f32"])
 def test_suite_model_runs(models, model, lds_run):
     lines = _passes(lds_run(str(models / f"{model}.onnx"), "--target", "lavapipe")).splitlines()
     dispatches = [i for i, line in enumerate(lines) if line.startswith("dispatch ")]
@@ -50,6 +50,12 @@ def test_suite_model_runs(models, model, lds_run):
             assert lines[i + 1].startswith("  ldsopt-"), lines[i:i + 2]
     lowered = sum(": ldsopt: " in lines[i] for i in dispatches)
     assert f"ldsopt lowered {lowered} of {len(dispatches)} dispatches" in lines
+    if model == "resnet_cnn_small_f32":
+        # Global average pooling with the residual add and both BatchNorms (a reduction) and
+        # the classifier are ldsopt's.
+        assert [line for line in lines if "_reduction_2x24x16_f32: ldsopt: ldsopt-vector-distribute" in line], lines
+        assert [line for line in lines if "_matmul_2x10x24_f32: ldsopt: ldsopt-matmul-lds" in line], lines
+        return
     if model != "mlp_classifier":
         # The attention chain (Q K^T, scale, mask, softmax, P V, the head transposes) is raised
         # to one attention op (ldsopt-raise-attention), one dispatch of ldsopt-attention.
