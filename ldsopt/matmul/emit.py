@@ -336,6 +336,31 @@ class Emitter:
         for r, c in self.copies.items():
             c.land(regs.get(r), buf, slot)
 
+    # --- where the operands and the output are ---
+
+    def operand_index(self, role: str, idx: list[ir.Value]) -> list[ir.Value]:
+        """The indices into operand `role` of its element at matrix index `idx` (its two
+        matrix dims, in its memory order): the batch dims' indices inserted, or a
+        convolution's tensor indices gathered by its implicit GEMM view."""
+        view = self.p.view
+        if view is None:
+            return self.p.operand_index(role, self.batch, idx)
+        names = [f"x{i}" for i in range(len(idx))]
+        return self.k.index(view.indices(role, [index_expr.var(x) for x in names]), **dict(zip(names, idx)))
+
+    def output_index(self, m: ir.Value, n: ir.Value) -> list[ir.Value]:
+        """The indices of the output element at (m, n) in the contraction's loops (b?, m, n):
+        a convolution's at its own output dims (those its fused consumer reads by)."""
+        view = self.p.view
+        if view is None:
+            return self.batch + [m, n]
+        return self.k.index(view.output_loops(index_expr.var("m"), index_expr.var("n")), m=m, n=n)
+
+    def output_groups(self) -> list[str]:
+        """Per index of `output_index`, the matrix dim it moves with: "b", "m" or "n"."""
+        view = self.p.view
+        return view.output_groups() if view else ["b"] * len(self.batch) + ["m", "n"]
+
     # --- arithmetic and guards, shared with the copies and the output ---
 
     def offset(self, base: ir.Value, off: int) -> ir.Value:

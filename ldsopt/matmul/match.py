@@ -16,6 +16,7 @@ from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
 from ldsopt.codegen.epilogue import Epilogue, loaded_projections, match_epilogue
 from ldsopt.codegen.kernel import matched_dispatches
 from ldsopt.ir_types import element_bits
+from ldsopt.matmul.implicit_gemm import GemmView, gemm_view
 from ldsopt.registry import ModulePass
 from ldsopt.remarks import Unmatched
 
@@ -33,6 +34,7 @@ ACCUMULATORS = {"f32": "f32", "f16": "f32", "bf16": "f32", "i8": "i32"}
 ROUNDED_RESULTS = ("f16", "bf16")
 # The multiply-add body's ops, per accumulator type: (add, multiply, extension of an input).
 _BODY_OPS = {"f32": ("arith.addf", "arith.mulf", "arith.extf"), "i32": ("arith.addi", "arith.muli", "arith.extsi")}
+NOT_PROJECTION = "an indexing map is not a projection of the loops"
 
 
 @dataclasses.dataclass
@@ -84,6 +86,14 @@ class MatmulProblem:
     # Per operand role, where each batch dim (in the output's order) sits in its memory order
     # (absent: the leading dims). The chunks of a K split read A [m, k] as [m, chunk, k'].
     batch_at: dict[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    # A convolution read as an implicit GEMM (ldsopt/matmul/implicit_gemm.py): its operands are
+    # gathered from their tensors, its output written at its own dims.
+    view: GemmView | None = None
+
+    def run(self, role: str) -> int:
+        """Elements of the operand contiguous in memory along its last matrix dim (the plan's
+        vectors along it divide this): that dim's extent, or a convolution's innermost loop's."""
+        return self.view.runs(role) if self.view else self.sizes[self.dims[role][1]]
 
     def operand_index(self, role: str, batch: list[ir.Value], idx: list[ir.Value]) -> list[ir.Value]:
         """The operand's full index: `idx` over its two matrix dims, each of the batch dims'
@@ -205,7 +215,7 @@ def contraction_form(root: ir.Operation) -> ContractionForm | Unmatched:
     maps = [ir.AffineMapAttr(a).value for a in root.attributes["indexing_maps"]]
     dims = [map_dims(m) for m in maps]
     if any(x is None for x in dims):
-        return Unmatched("an indexing map is not a projection of the loops")
+        return Unmatched(NOT_PROJECTION)
     n_loops = maps[2].n_dims
     out = dims[2]
     # The output names the loops: its dims are (b?, m, n) in memory order, in whatever order
@@ -248,7 +258,7 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
         return Unmatched(f"{root.name} with {len(d.inputs)} inputs is not a contraction of two operands")
     f = contraction_form(root)
     if not f:
-        return f
+        return _match_convolution(d) if f.reason == NOT_PROJECTION else f
     init = _init_of(root, f.out_type == "i32")
     if init is None:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
@@ -256,6 +266,26 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
                          {r: mem for r, (_, mem) in f.roles.items()}, bool(f.batches), init, d.output, d.epilogue,
                          {r: d.prologues[pos] for r, (pos, _) in f.roles.items() if pos in d.prologues},
                          f.rounded, f.batch_shape, f.batch_at)
+
+
+def _match_convolution(d: MatmulDispatch) -> MatmulProblem | Unmatched:
+    """A contraction read through sums of loops (a convolution) as an implicit GEMM
+    (ldsopt/matmul/implicit_gemm.py); its types were checked by `contraction_form`."""
+    root = d.root
+    view = gemm_view(root)
+    if not view:
+        return view
+    if d.prologues:
+        return Unmatched("a convolution with a fused elementwise producer of an operand")
+    out_type = str(ir.RankedTensorType(root.results[0].type).element_type)
+    if not _is_mul_add_body(root, "f32" if out_type in ROUNDED_RESULTS else out_type):
+        return Unmatched("a convolution whose body is not a multiply-add")
+    init = _init_of(root, out_type == "i32")
+    if init is None:
+        return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
+    sizes = {"b": 1, **{x: view.size(x) for x in ("m", "n", "k")}}
+    return MatmulProblem(sizes, {r: d.inputs[pos] for r, pos in view.inputs.items()}, dict(view.dims), False, init,
+                         d.output, d.epilogue, {}, out_type in ROUNDED_RESULTS, view=view)
 
 
 def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch | Unmatched:
@@ -357,14 +387,16 @@ def _epilogue(g: Graph, root: ir.Operation, epi: ir.Operation) -> Epilogue | Unm
 
 def matches(module: ir.Operation, by: ModulePass | str, prologues: bool = False):
     """(dispatch, problem, target) of each matmul dispatch not lowered yet (kernel.matched_dispatches).
-    A dispatch with a prologue only where `prologues`: the register staging of
-    ldsopt-matmul-lds applies it; the passes that restage an operand or copy it without
+    A dispatch with a prologue, or a convolution, only where `prologues`: the register
+    staging of ldsopt-matmul-lds applies the one and gathers the other; the passes that restage an operand or copy it without
     registers (ldsopt-inthread-transpose, ldsopt-dtl-layout) leave it to that pass."""
     def match_here(d: MatmulDispatch) -> MatmulProblem | Unmatched:
         p = match(d)
         if p and p.prologues and not prologues:
             return Unmatched(f"operand {', '.join(sorted(p.prologues))} is computed by a fused elementwise producer, "
                              "which ldsopt-matmul-lds applies in its register staging")
+        if p and p.view and not prologues:
+            return Unmatched("a convolution, whose gathered operands ldsopt-matmul-lds reads in its register staging")
         return p
 
     return matched_dispatches(module, ROOTS, match_here, by, analyzer=analyze_matmul)
