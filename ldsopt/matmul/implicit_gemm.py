@@ -145,7 +145,8 @@ def gemm_view(root: ir.Operation) -> GemmView | Unmatched:
     a, b = first, 1 - first
     m_loops = tuple(x for x in out if x in used[a])
     if out[:len(m_loops)] != list(m_loops):
-        return Unmatched("the output's dims are not one input's loops then the other's")
+        return Unmatched("the output's dims are not one input's loops then the other's (NCHW: the batch, the "
+                         "filters, then the image's rows and columns); implicit GEMM takes channels-last convolutions")
     groups = {"m": m_loops, "n": tuple(out[len(m_loops):])}
     dims, inner = {}, {}
     for role, pos in (("A", a), ("B", b)):
