@@ -346,7 +346,9 @@ class Emitter:
         if view is None:
             return self.p.operand_index(role, self.batch, idx)
         names = [f"x{i}" for i in range(len(idx))]
-        return self.k.index(view.indices(role, [index_expr.var(x) for x in names]), **dict(zip(names, idx)))
+        batch = [f"b{i}" for i in range(len(self.batch))]
+        exprs = view.indices(role, [index_expr.var(x) for x in names], [index_expr.var(b) for b in batch])
+        return self.k.index(exprs, **dict(zip(names, idx)), **dict(zip(batch, self.batch)))
 
     def output_index(self, m: ir.Value, n: ir.Value) -> list[ir.Value]:
         """The indices of the output element at (m, n) in the contraction's loops (b?, m, n):
@@ -354,7 +356,9 @@ class Emitter:
         view = self.p.view
         if view is None:
             return self.batch + [m, n]
-        return self.k.index(view.output_loops(index_expr.var("m"), index_expr.var("n")), m=m, n=n)
+        batch = [f"b{i}" for i in range(len(self.batch))]
+        exprs = view.output_loops(index_expr.var("m"), index_expr.var("n"), [index_expr.var(b) for b in batch])
+        return self.k.index(exprs, m=m, n=n, **dict(zip(batch, self.batch)))
 
     def output_groups(self) -> list[str]:
         """Per index of `output_index`, the matrix dim it moves with: "b", "m" or "n"."""

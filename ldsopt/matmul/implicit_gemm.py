@@ -3,23 +3,26 @@
 its loops, its operands gathered by index arithmetic instead of a plain 2-D read.
 
 `gemm_view(root)` reads a `linalg.generic` contraction (IREE generalizes
-`linalg.conv_2d_nhwc_hwcf`, `_nhwc_fhwc` and the 1x1 forms to one) as a `GemmView`:
-- the output's loops, in its memory order, are M (the loops of one input, A: the image's
-  batch, output rows and columns) then N (the loops of the other, B: the filters); the
-  reduced loops are K (filter rows, columns, input channels), ordered as they appear in the
-  operand that is K-contiguous;
+`linalg.conv_2d_nhwc_hwcf`, `_nhwc_fhwc`, `_nchw_fchw` and the 1x1 forms to one) as a `GemmView`:
+- the output's loops, in its memory order, end with N (the last run of loops that one input
+  reads) after M (the run before it, read by the other input: A); the loops before those are
+  the batch (NCHW's image batch, which only the image reads). NHWC: M = (n, oh, ow) of the
+  image, N = the filters; NCHW: batch n, M = the filters, N = (oh, ow) of the image. The
+  reduced loops are K (window rows, columns, channels), in the order they appear in A or
+  in B, whichever lets the longer vectors be read;
 - each input's dims are sums of loops times positive strides plus a constant (an image's
-  `oh * stride + kh`), each loop in one dim of it;
-- each operand's innermost dim is one loop alone (stride 1): its last matrix dim runs along
-  it, so a vector of the operand is contiguous in memory where it does not cross that loop's
-  extent (`runs`, which the plan's vector widths divide). An image whose innermost dim is a
-  sum (NCHW: `ow * stride + kw`) is refused, as is a loop both inputs read (depthwise and
-  grouped convolutions), with the reason as a remark.
+  `oh * stride + kh * dilation`), each loop in one dim of it;
+- each operand is read along the matrix dim (its own, or K) whose consecutive values are
+  consecutive in memory the longest (`_run`: an NHWC image's window columns and channels, a
+  stride-1 NCHW image's output columns); the plan's vectors divide that run, so a vector is
+  one contiguous read; where nothing is contiguous (an NCHW image at stride 2), one element.
+A loop read by both inputs (depthwise and grouped convolutions) is refused, with the reason
+as a remark.
 
 The matrix index of an operand (row, col) maps to its tensor's indices by `GemmView.indices`:
 each matrix index split into its group's loops (row-major), then each tensor dim's sum. The
 same `index_expr` tree is evaluated on ints by the tests (against an im2col built by numpy)
-and emitted as IR by the kernel's copies; the output's (m, n) maps to its dims the same way
+and emitted as IR by the kernel's copies; the output's (b, m, n) maps to its dims the same way
 (`output_loops`), so that the fused consumer and the store see the convolution's own loops.
 Padding is not this module's: IREE 3.13 materializes a convolution's padding in the buffer
 that the dispatch reads (a copy into a zero-filled, larger buffer), so the gathered reads
@@ -65,22 +68,27 @@ def _dim_sum(e: ir.AffineExpr) -> DimSum | None:
 
 @dataclasses.dataclass(frozen=True)
 class GemmView:
-    """A convolution's loops as a matmul (module doc)."""
+    """A convolution's loops as a (batched) matmul (module doc)."""
 
     extents: tuple[int, ...]                    # per loop
     inputs: dict[str, int]                      # "A", "B": the position of its input
-    groups: dict[str, tuple[int, ...]]          # "m", "n", "k": their loops, outer to inner
+    groups: dict[str, tuple[int, ...]]          # "b", "m", "n", "k": their loops, outer to inner
     dims: dict[str, tuple[str, ...]]            # "A", "B": the matrix dims in memory order, ("m", "k") ...
     sums: dict[str, tuple[DimSum, ...]]         # "A", "B": per tensor dim its sum of loops
     out_loops: tuple[int, ...]                  # the output's dims' loops, in its memory order
+    run_lengths: dict[str, int]                 # "A", "B": `runs`
 
     def size(self, dim: str) -> int:
         return math.prod(self.extents[x] for x in self.groups[dim])
 
+    @property
+    def batch_shape(self) -> tuple[int, ...]:
+        return tuple(self.extents[x] for x in self.groups["b"])
+
     def runs(self, role: str) -> int:
         """Elements of the operand contiguous in memory along its last matrix dim from any
-        multiple of a divisor of this: the extent of its innermost loop."""
-        return self.extents[self.groups[self.dims[role][1]][-1]]
+        multiple of a divisor of this (`_run`)."""
+        return self.run_lengths[role]
 
     def loop_exprs(self, dim: str, x: Expr) -> dict[int, Expr]:
         """The loops of group `dim` at matrix index `x`, row-major (the last loop fastest)."""
@@ -88,10 +96,10 @@ class GemmView:
         coords = index_expr.split(x, [self.extents[x] for x in reversed(loops)])
         return dict(zip(reversed(loops), coords))
 
-    def indices(self, role: str, matrix: list[Expr]) -> list[Expr]:
+    def indices(self, role: str, matrix: list[Expr], batch: list[Expr] = ()) -> list[Expr]:
         """The tensor indices of operand `role` at its matrix index `matrix` (in its memory
-        order, `dims[role]`)."""
-        at = {}
+        order, `dims[role]`) of batch `batch` (each batch loop's index)."""
+        at = dict(zip(self.groups["b"], batch))
         for dim, x in zip(self.dims[role], matrix):
             at.update(self.loop_exprs(dim, x))
         out = []
@@ -103,14 +111,46 @@ class GemmView:
             out.append(index_expr.offset(e, const) if e is not None else index_expr.const(const))
         return out
 
-    def output_loops(self, m: Expr, n: Expr) -> list[Expr]:
-        """The output's indices (its loops, in its memory order) at matrix (m, n)."""
-        at = {**self.loop_exprs("m", m), **self.loop_exprs("n", n)}
+    def output_loops(self, m: Expr, n: Expr, batch: list[Expr] = ()) -> list[Expr]:
+        """The output's indices (its loops, in its memory order) at matrix (m, n) of `batch`."""
+        at = {**dict(zip(self.groups["b"], batch)), **self.loop_exprs("m", m), **self.loop_exprs("n", n)}
         return [at[x] for x in self.out_loops]
 
     def output_groups(self) -> list[str]:
-        """Per output dim, its matrix dim ("m" or "n")."""
-        return ["m" if x in self.groups["m"] else "n" for x in self.out_loops]
+        """Per output dim, its matrix dim ("b", "m" or "n")."""
+        return [next(g for g in ("b", "m", "n") if x in self.groups[g]) for x in self.out_loops]
+
+
+def _run(sums: tuple[DimSum, ...], shape: list[int], loops: tuple[int, ...], extents: tuple[int, ...]) -> int:
+    """How many consecutive values of the matrix dim over `loops` (row-major) are consecutive
+    in memory from any multiple of a divisor of the result: the trailing loops that are the
+    tensor's trailing dims alone, stride 1, each spanning its dim, in the same order, times the
+    extent of the next loop where it is in the next dim at stride 1 beside other loops (an
+    NHWC image's `ow * s + kw` after its channels; an NCHW image's `ow + kw`); 1 where the
+    last loop is not in the innermost dim at stride 1."""
+    run = 1
+    for loop, (terms, _), size in zip(reversed(loops), reversed(sums), reversed(shape)):
+        if (loop, 1) not in terms:
+            break
+        run *= extents[loop]
+        if len(terms) != 1 or extents[loop] != size:
+            break
+    return run
+
+
+def _groups(out: list[int], used: list[set[int]]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None:
+    """(batch, first, last) runs of the output's loops: the last run of loops of one input,
+    the run of the other input's before it, and the loops before those."""
+    owner = [0 if x in used[0] else 1 for x in out]
+    i = len(out)
+    while i > 0 and owner[i - 1] == owner[-1]:
+        i -= 1
+    j = i
+    while j > 0 and owner[j - 1] == 1 - owner[-1]:
+        j -= 1
+    if j == i:
+        return None
+    return tuple(out[:j]), tuple(out[j:i]), tuple(out[i:])
 
 
 def gemm_view(root: ir.Operation) -> GemmView | Unmatched:
@@ -138,43 +178,33 @@ def gemm_view(root: ir.Operation) -> GemmView | Unmatched:
         return Unmatched("an input reads a loop in two of its dims")
     if used[0] & used[1] & set(out):
         return Unmatched("both inputs read an output loop (a depthwise, grouped or batched convolution); "
-                         "implicit GEMM takes one input's loops then the other's as the output's")
+                         "implicit GEMM takes each output loop read by one input")
     if set(reduced) - (used[0] | used[1]) or set(out) - (used[0] | used[1]):
         return Unmatched("a loop that no input reads")
-    first = 0 if out[0] in used[0] else 1
-    a, b = first, 1 - first
-    m_loops = tuple(x for x in out if x in used[a])
-    if out[:len(m_loops)] != list(m_loops):
-        return Unmatched("the output's dims are not one input's loops then the other's (NCHW: the batch, the "
-                         "filters, then the image's rows and columns); implicit GEMM takes channels-last convolutions")
-    groups = {"m": m_loops, "n": tuple(out[len(m_loops):])}
-    dims, inner = {}, {}
-    for role, pos in (("A", a), ("B", b)):
-        terms, _ = sums[pos][-1]
-        if len(terms) != 1 or terms[0][1] != 1:
-            return Unmatched("an input's innermost dim is not one loop of stride 1 (an NCHW image's "
-                             "`ow * stride + kw`); implicit GEMM takes channels-last images")
-        inner[role] = terms[0][0]
-        own = "m" if role == "A" else "n"
-        if inner[role] in reduced:
-            dims[role] = (own, "k")
-        elif inner[role] == groups[own][-1]:
-            dims[role] = ("k", own)
-        else:
-            return Unmatched("an input's innermost loop is not the last of its output dims")
-    k_contiguous = [r for r in ("A", "B") if dims[r][1] == "k"]
-    if len(k_contiguous) == 2 and inner["A"] != inner["B"]:
-        return Unmatched("the inputs' innermost loops are different reduced loops")
-    order_from = sums[a if not k_contiguous or k_contiguous[0] == "A" else b]
-    k_order = [loop for terms, _ in order_from for loop, _ in terms if loop in reduced]
-    k_order += [x for x in reduced if x not in k_order]
-    if k_contiguous and k_order[-1] != inner[k_contiguous[0]]:
-        return Unmatched("an input's innermost reduced loop is not its last")
-    groups["k"] = tuple(k_order)
+    split = _groups(out, used)
+    if split is None:
+        return Unmatched("the output's loops are all one input's: not a product of two operands")
+    batch, first, last = split
+    a = 0 if first[0] in used[0] else 1
+    roles = {"A": a, "B": 1 - a}
     extents = _extents(root, maps, n_loops)
     if extents is None:
         return Unmatched("the loops' extents cannot be read from the operands' shapes")
-    return GemmView(extents, {"A": a, "B": b}, groups, dims, {"A": sums[a], "B": sums[b]}, tuple(out))
+    best = None
+    for pos in (a, 1 - a):  # K in the order the reduced loops appear in A, else in B
+        k_order = tuple(loop for terms, _ in sums[pos] for loop, _ in terms if loop in reduced)
+        groups = {"b": batch, "m": first, "n": last, "k": k_order}
+        dims, runs = {}, {}
+        for role, own in (("A", "m"), ("B", "n")):
+            s, shape = sums[roles[role]], ir.RankedTensorType(root.operands[roles[role]].type).shape
+            along_k, along_own = _run(s, shape, k_order, extents), _run(s, shape, groups[own], extents)
+            dims[role] = (own, "k") if along_k >= along_own else ("k", own)
+            runs[role] = max(along_k, along_own)
+        score = sum(min(r, 8) for r in runs.values())
+        if best is None or score > best[0]:
+            best = (score, groups, dims, runs)
+    _, groups, dims, runs = best
+    return GemmView(extents, roles, groups, dims, {r: sums[p] for r, p in roles.items()}, tuple(out), runs)
 
 
 def _extents(root: ir.Operation, maps: list[ir.AffineMap], n_loops: int) -> tuple[int, ...] | None:

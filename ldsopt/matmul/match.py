@@ -35,6 +35,8 @@ ROUNDED_RESULTS = ("f16", "bf16")
 # The multiply-add body's ops, per accumulator type: (add, multiply, extension of an input).
 _BODY_OPS = {"f32": ("arith.addf", "arith.mulf", "arith.extf"), "i32": ("arith.addi", "arith.muli", "arith.extsi")}
 NOT_PROJECTION = "an indexing map is not a projection of the loops"
+NO_BATCH = "an operand does not have the batch dim"
+NOT_MATRIX = "an operand is not an (m, k) or (k, n) matrix in some order"
 
 
 @dataclasses.dataclass
@@ -231,10 +233,10 @@ def contraction_form(root: ir.Operation) -> ContractionForm | Unmatched:
     roles, batch_at = {}, {}
     for pos, ds in enumerate(dims[:2]):
         if any(b not in ds for b in batches):
-            return Unmatched("an operand does not have the batch dim")
+            return Unmatched(NO_BATCH)
         mem = tuple(names.get(x, "b") for x in ds if x not in batches)
         if len(mem) != 2 or "k" not in mem or len(set(mem)) != 2 or "b" in mem:
-            return Unmatched("an operand is not an (m, k) or (k, n) matrix in some order")
+            return Unmatched(NOT_MATRIX)
         role = "A" if "m" in mem else "B"
         roles[role] = (pos, mem)
         at = tuple(ds.index(b) for b in batches)
@@ -258,7 +260,12 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
         return Unmatched(f"{root.name} with {len(d.inputs)} inputs is not a contraction of two operands")
     f = contraction_form(root)
     if not f:
-        return _match_convolution(d) if f.reason == NOT_PROJECTION else f
+        if f.reason not in (NOT_PROJECTION, NO_BATCH, NOT_MATRIX):
+            return f
+        # A convolution (sums of loops), or a 1x1 one whose filters have no batch dim or
+        # several image dims: an implicit GEMM, or the plain form's reason where it is none.
+        conv = _match_convolution(d)
+        return conv if conv or f.reason == NOT_PROJECTION else f
     init = _init_of(root, f.out_type == "i32")
     if init is None:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
@@ -283,9 +290,11 @@ def _match_convolution(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     init = _init_of(root, out_type == "i32")
     if init is None:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
-    sizes = {"b": 1, **{x: view.size(x) for x in ("m", "n", "k")}}
-    return MatmulProblem(sizes, {r: d.inputs[pos] for r, pos in view.inputs.items()}, dict(view.dims), False, init,
-                         d.output, d.epilogue, {}, out_type in ROUNDED_RESULTS, view=view)
+    sizes = {x: view.size(x) for x in ("b", "m", "n", "k")}
+    batch_shape = view.batch_shape if len(view.batch_shape) > 1 else ()
+    return MatmulProblem(sizes, {r: d.inputs[pos] for r, pos in view.inputs.items()}, dict(view.dims),
+                         bool(view.groups["b"]), init, d.output, d.epilogue, {}, out_type in ROUNDED_RESULTS,
+                         batch_shape, view=view)
 
 
 def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch | Unmatched:
@@ -296,6 +305,8 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     if single:
         return MatmulDispatch(**{f.name: getattr(single, f.name) for f in dataclasses.fields(Dispatch)})
     g = analyze_graph(func, roots)
+    if not g and "ops fused in one dispatch" in single.reason:
+        return g  # why the fused ops are not taken (a store of part of a binding), not that they are several
     if not g or len(g.ops) == 1:
         return single
     reducing = [i for i, op in enumerate(g.ops) if _reduces(op)]

@@ -1,8 +1,10 @@
 """Convolutions as implicit GEMM (ldsopt/matmul/implicit_gemm.py, lowered by ldsopt-matmul-lds)
-end to end: each program of programs/conv (NHWC images with FHWC or HWCF filters; 3x3 and 7x7,
-stride 1 and 2, dilation 2; prime channels and sizes; f32, and f16 with f32 accumulation; a
-bias + ReLU, a residual + ReLU, a cast to f16 fused after the convolution; padding in the
-program, which IREE copies into a zero-filled buffer in a dispatch of its own) compiled
+end to end: each program of programs/conv (NHWC images with FHWC or HWCF filters; NCHW images
+with FCHW filters as IREE's ONNX import keeps them, batched, and a 1x1 one whose filters have no
+batch dim; 1x1, 3x3 and 7x7, stride 1 and 2, dilation 2; prime channels and sizes; f32, and f16
+with f32 accumulation; a bias + ReLU, a BatchNorm's scale and shift + ReLU, a residual + ReLU,
+a cast to f16 fused after the convolution; padding in the program, which IREE copies into a
+zero-filled buffer in a dispatch of its own) compiled
 through IREE, run on lavapipe and checked against IREE's llvm-cpu on the original program;
 and a gfx942 compile whose ISA must show the gathered operands staged through LDS into MFMAs,
 read back 16 bytes a lane, without spills.
@@ -29,7 +31,7 @@ def test_lavapipe(name, run_program):
     """The convolution and its fused consumer are one kernel of ldsopt-matmul-lds."""
     text = (PROGRAMS / f"{name}.mlir").read_text()
     out = run_program(text, *(("--target", "lavapipe") + (() if name in PADDED else ("--require-ldsopt",))), name=name)
-    assert re.search(r"^dispatch \w+_conv_\w+: ldsopt: ldsopt-matmul-lds$", out, re.M), out
+    assert re.search(r"^dispatch \w+_(conv|matmul_like)_\w+: ldsopt: ldsopt-matmul-lds$", out, re.M), out
     if name in PADDED:
         assert "ldsopt lowered 1 of 2 dispatches" in out and "_slow_memcpy: iree-default" in out, out
 

@@ -70,7 +70,9 @@ def test_view_gathers_the_im2col(n, h, w, c, f, k, stride, dilation, filters):
     oh, ow = (h - dilation * (k - 1) - 1) // stride + 1, (w - dilation * (k - 1) - 1) // stride + 1
     assert (view.size("m"), view.size("n"), view.size("k")) == (n * oh * ow, f, k * k * c)
     assert view.dims == {"A": ("m", "k"), "B": ("n", "k") if filters == "fhwc" else ("k", "n")}
-    assert view.runs("A") == c and view.runs("B") == (c if filters == "fhwc" else f)
+    # A: a window row's channels, contiguous over the window's columns where it is not dilated.
+    assert view.runs("A") == c * (k if dilation == 1 else 1)
+    assert view.runs("B") == (k * k * c if filters == "fhwc" else f)
     rng = np.random.default_rng(0)
     x = rng.standard_normal((n, h, w, c))
     wt = rng.standard_normal((f, k, k, c))
@@ -95,12 +97,38 @@ def test_view_gathers_the_im2col(n, h, w, c, f, k, stride, dilation, filters):
     assert view.output_groups() == ["m", "m", "m", "n"]
 
 
-def test_nchw_is_refused():
-    module, root = _generic(["(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 * 2 + d5, d3 * 2 + d6)",
+@pytest.mark.parametrize("stride", [1, 2])
+def test_nchw_is_batched_with_the_image_as_b(stride):
+    """NCHW, as IREE's ONNX import gives it: the batch leads the output, then the filters (M),
+    then the image's rows and columns (N); the image is B [K, N] per batch, contiguous along a
+    row of the output where the stride is 1 (else gathered one element at a time along K's
+    window columns), the filters A [F, C*KH*KW], contiguous along all of K."""
+    n, c, f, k, h, w = 2, 3, 13, 3, 13, 11
+    oh, ow = (h - k) // stride + 1, (w - k) // stride + 1
+    s = f" * {stride}" if stride > 1 else ""
+    module, root = _generic([f"(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2{s} + d5, d3{s} + d6)",
                              "(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)",
                              "(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)"],
-                            [(2, 3, 35, 35), (13, 3, 7, 7), (2, 13, 15, 15)], ["parallel"] * 4 + ["reduction"] * 3)
-    assert "channels-last" in gemm_view(root).reason
+                            [(n, c, h, w), (f, c, k, k), (n, f, oh, ow)], ["parallel"] * 4 + ["reduction"] * 3)
+    view = gemm_view(root)
+    assert view, view
+    assert view.groups == {"b": (0,), "m": (1,), "n": (2, 3), "k": (4, 5, 6)} and view.inputs == {"A": 1, "B": 0}
+    assert view.dims["A"] == ("m", "k") and view.runs("A") == c * k * k
+    assert (view.dims["B"], view.runs("B")) == ((("k", "n"), ow) if stride == 1 else (("n", "k"), k))
+    x = np.random.default_rng(0).standard_normal((n, c, h, w))
+    cols = np.empty((n, c, k, k, oh, ow))
+    for i, j in itertools.product(range(k), range(k)):
+        cols[:, :, i, j] = x[:, :, i:i + stride * (oh - 1) + 1:stride, j:j + stride * (ow - 1) + 1:stride]
+    cols = cols.reshape(n, c * k * k, oh * ow)  # per batch [K, N]
+    bb, kk, nn = np.meshgrid(np.arange(n), np.arange(c * k * k), np.arange(oh * ow), indexing="ij")
+    matrix = [kk, nn] if view.dims["B"] == ("k", "n") else [nn, kk]
+    got = _evaluate(view.indices("B", [index_expr.var("x0"), index_expr.var("x1")], [index_expr.var("b")]),
+                    x0=matrix[0], x1=matrix[1], b=bb)
+    np.testing.assert_array_equal(x[tuple(got)], cols)
+    out = _evaluate(view.output_loops(index_expr.var("m"), index_expr.var("n"), [index_expr.var("b")]),
+                    m=np.full(5, 4), n=np.arange(5), b=np.full(5, 1))
+    assert [list(v) for v in out] == [[1] * 5, [4] * 5, [i // ow for i in range(5)], [i % ow for i in range(5)]]
+    assert view.output_groups() == ["b", "m", "n", "n"]
 
 
 def test_depthwise_is_refused():
