@@ -36,35 +36,10 @@ import math
 
 from iree.compiler import ir
 
+from ldsopt.codegen.elementwise import DimSum, dim_sums, sum_exprs
 from ldsopt.layout import index_expr
 from ldsopt.layout.index_expr import Expr
 from ldsopt.remarks import Unmatched
-
-# A tensor dim's index: ((loop, stride), ...) plus a constant.
-DimSum = tuple[tuple[tuple[int, int], ...], int]
-
-
-def _dim_sum(e: ir.AffineExpr) -> DimSum | None:
-    """`e` as a sum of loops times positive constants plus a non-negative constant; None for
-    anything else (a product of loops, a division, a symbol)."""
-    if isinstance(e, ir.AffineDimExpr):
-        return ((e.position, 1),), 0
-    if isinstance(e, ir.AffineConstantExpr):
-        return (), e.value if e.value >= 0 else None
-    if isinstance(e, ir.AffineMulExpr):
-        lhs, rhs = e.lhs, e.rhs
-        if isinstance(lhs, ir.AffineConstantExpr):
-            lhs, rhs = rhs, lhs
-        if isinstance(lhs, ir.AffineDimExpr) and isinstance(rhs, ir.AffineConstantExpr) and rhs.value > 0:
-            return ((lhs.position, rhs.value),), 0
-        return None
-    if isinstance(e, ir.AffineAddExpr):
-        a, b = _dim_sum(e.lhs), _dim_sum(e.rhs)
-        if a is None or b is None:
-            return None
-        return a[0] + b[0], a[1] + b[1]
-    return None
-
 
 @dataclasses.dataclass(frozen=True)
 class GemmView:
@@ -102,14 +77,7 @@ class GemmView:
         at = dict(zip(self.groups["b"], batch))
         for dim, x in zip(self.dims[role], matrix):
             at.update(self.loop_exprs(dim, x))
-        out = []
-        for terms, const in self.sums[role]:
-            e: Expr | None = None
-            for loop, stride in terms:
-                t = index_expr.scaled(at[loop], stride)
-                e = t if e is None else e + t
-            out.append(index_expr.offset(e, const) if e is not None else index_expr.const(const))
-        return out
+        return sum_exprs(self.sums[role], at)
 
     def output_loops(self, m: Expr, n: Expr, batch: list[Expr] = ()) -> list[Expr]:
         """The output's indices (its loops, in its memory order) at matrix (m, n) of `batch`."""
@@ -169,10 +137,10 @@ def gemm_view(root: ir.Operation) -> GemmView | Unmatched:
         return Unmatched("a convolution whose output is not over its parallel loops")
     sums = []
     for m in maps[:2]:
-        s = [_dim_sum(e) for e in m.results]
-        if any(x is None for x in s):
+        s = dim_sums(m)
+        if s is None:
             return Unmatched(f"an input is read through {m}; implicit GEMM takes sums of loops times strides")
-        sums.append(tuple(s))
+        sums.append(s)
     used = [{loop for terms, _ in s for loop, _ in terms} for s in sums]
     if any(sorted(loop for terms, _ in s for loop, _ in terms) != sorted(u) for s, u in zip(sums, used)):
         return Unmatched("an input reads a loop in two of its dims")
