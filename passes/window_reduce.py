@@ -32,6 +32,7 @@ the neighbouring outputs' overlapping reads hit the cache.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import math
 
@@ -173,7 +174,8 @@ class WindowReduce(ModulePass):
     max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)", min=1)
 
     def run(self, module: ir.Operation) -> None:
-        for d, w, tgt in matched_dispatches(module, ("linalg.generic",), match, self, analyzer=analyze_graph):
+        for d, w, tgt in matched_dispatches(module, ("linalg.generic",), match, self,
+                                            analyzer=functools.partial(analyze_graph, out_slices=True)):
             foreign = foreign_types(d.ops, tgt)
             if foreign:
                 remarks.missed(d.func, self.NAME, foreign)

@@ -97,6 +97,13 @@ class MatmulProblem:
         vectors along it divide this): that dim's extent, or a convolution's innermost loop's."""
         return self.view.runs(role) if self.view else self.sizes[self.dims[role][1]]
 
+    @property
+    def out_run(self) -> int:
+        """Outputs contiguous along n from any multiple of a divisor of this (the output's vectors
+        divide it): N, or a convolution's innermost output loop's extent (NCHW's output
+        columns: a vector does not cross into the next row)."""
+        return self.view.extents[self.view.groups["n"][-1]] if self.view else self.sizes["n"]
+
     def operand_index(self, role: str, batch: list[ir.Value], idx: list[ir.Value]) -> list[ir.Value]:
         """The operand's full index: `idx` over its two matrix dims, each of the batch dims'
         indices `batch` at its place."""
@@ -304,10 +311,12 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     single = analyze(func, roots)
     if single:
         return MatmulDispatch(**{f.name: getattr(single, f.name) for f in dataclasses.fields(Dispatch)})
-    g = analyze_graph(func, roots)
+    # A result stored into part of a binding is taken (a convolution's, into the padded
+    # buffer of the next one); the kernel writes through the slice.
+    g = analyze_graph(func, roots, out_slices=True)
     if not g and "ops fused in one dispatch" in single.reason:
-        return g  # why the fused ops are not taken (a store of part of a binding), not that they are several
-    if not g or len(g.ops) == 1:
+        return g  # why the fused ops are not taken, not that they are several
+    if not g or (len(g.ops) == 1 and "writes part of a binding" not in single.reason):
         return single
     reducing = [i for i, op in enumerate(g.ops) if _reduces(op)]
     # Without an op that reduces, the first is taken as the root, for `match` to say why it is no contraction.

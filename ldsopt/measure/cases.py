@@ -522,31 +522,23 @@ def _conv(n: int, h: int, w: int, c: int, f: int, kernel: int, stride: int) -> F
     out = Operand((n, oh, ow, f), "f16", (0, 1, 2, 3))
     padded = f"tensor<{n}x{h + 2 * pad}x{w + 2 * pad}x{c}xf16>"
     acc = f"tensor<{n}x{oh}x{ow}x{f}xf32>"
-    body = [f"func.func @main(%x: {x.type}, %w: {wt.type}) -> {out.type} {{",
-            "  %zero = arith.constant 0.0 : f32",
-            "  %zero16 = arith.constant 0.0 : f16"]
-    src = "%x"
+    body = [f"func.func @main(%x: {x.type}, %w: {wt.type}) -> {out.type} {{", "  %zero = arith.constant 0.0 : f32"]
+    src = "%xp" if pad else "%x"
     if pad:
-        body += [f"  %xp = tensor.pad %x low[0, {pad}, {pad}, 0] high[0, {pad}, {pad}, 0] {{",
-                 "    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):",
-                 "      tensor.yield %zero16 : f16",
-                 f"  }} : {x.type} to {padded}"]
-        src = "%xp"
+        body += ["  %zero16 = arith.constant 0.0 : f16", f"  %xp = tensor.pad %x low[0, {pad}, {pad}, 0] high[0, {pad}, "
+                 f"{pad}, 0] {{", "    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):",
+                 "      tensor.yield %zero16 : f16", f"  }} : {x.type} to {padded}"]
     body += [f"  %e32 = tensor.empty() : {acc}",
              f"  %z = linalg.fill ins(%zero : f32) outs(%e32 : {acc}) -> {acc}",
              f"  %y = linalg.conv_2d_nhwc_fhwc {{dilations = dense<1> : tensor<2xi64>, "
              f"strides = dense<{stride}> : tensor<2xi64>}}",
              f"      ins({src}, %w : {padded if pad else x.type}, {wt.type}) outs(%z : {acc}) -> {acc}",
              f"  %e16 = tensor.empty() : {out.type}",
-             f"  %t = linalg.generic {{indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, "
-             "affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], "
-             'iterator_types = ["parallel", "parallel", "parallel", "parallel"]}',
-             f"      ins(%y : {acc}) outs(%e16 : {out.type}) {{",
-             "    ^bb0(%v: f32, %o: f16):",
-             "      %r = arith.truncf %v : f32 to f16",
-             "      linalg.yield %r : f16",
-             f"  }} -> {out.type}",
-             f"  return %t : {out.type}", "}"]
+             f"  %t = linalg.generic {{indexing_maps = [{', '.join(['affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>'] * 2)}],"
+             ' iterator_types = ["parallel", "parallel", "parallel", "parallel"]}',
+             f"      ins(%y : {acc}) outs(%e16 : {out.type}) {{", "    ^bb0(%v: f32, %o: f16):",
+             "      %r = arith.truncf %v : f32 to f16", "      linalg.yield %r : f16",
+             f"  }} -> {out.type}", f"  return %t : {out.type}", "}"]
 
     def twin(tx, tw):
         import torch

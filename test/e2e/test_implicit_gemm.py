@@ -4,7 +4,8 @@ with FCHW filters as IREE's ONNX import keeps them, batched, and a 1x1 one whose
 batch dim; 1x1, 3x3 and 7x7, stride 1 and 2, dilation 2; prime channels and sizes; f32, and f16
 with f32 accumulation; a bias + ReLU, a BatchNorm's scale and shift + ReLU, a residual + ReLU,
 a cast to f16 fused after the convolution; padding in the program, which IREE copies into a
-zero-filled buffer in a dispatch of its own) compiled
+zero-filled buffer in a dispatch of its own, or, after a convolution, has the first write its
+result into: a store into part of a binding) compiled
 through IREE, run on lavapipe and checked against IREE's llvm-cpu on the original program;
 and a gfx942 compile whose ISA must show the gathered operands staged through LDS into MFMAs,
 read back 16 bytes a lane, without spills.

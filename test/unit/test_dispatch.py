@@ -60,3 +60,36 @@ def test_a_strided_slice_is_refused_with_why():
         _, func = parse(vulkan("0, 0, 0, 0", "1, 1, 1, 2", inner=4))
         found = dispatch.analyze_graph(func, ("linalg.generic",), slices=True)
         assert not found and "not of static offsets, sizes and unit strides" in found.reason
+
+
+def vulkan_store(offsets: str) -> str:
+    """A copy of a [2, 5, 8] binding into the [2, 5, 8] slice at `offsets` of a [2, 7, 10] one
+    (a result written into the padded buffer of the next convolution)."""
+    return f"""
+func.func @f() {{
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout({LAYOUT}) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : !iree_tensor_ext.dispatch.tensor<readonly:tensor<2x5x8xf32>>
+  %1 = hal.interface.binding.subspan layout({LAYOUT}) binding(1) alignment(64) offset(%c0) flags(Indirect) : !iree_tensor_ext.dispatch.tensor<readwrite:tensor<2x7x10xf32>>
+  %2 = iree_tensor_ext.dispatch.tensor.load %0, offsets = [0, 0, 0], sizes = [2, 5, 8], strides = [1, 1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<2x5x8xf32>> -> tensor<2x5x8xf32>
+  %3 = linalg.generic {{indexing_maps = [affine_map<(i, j, k) -> (i, j, k)>, affine_map<(i, j, k) -> (i, j, k)>], iterator_types = ["parallel", "parallel", "parallel"]}} ins(%2 : tensor<2x5x8xf32>) outs(%2 : tensor<2x5x8xf32>) {{
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }} -> tensor<2x5x8xf32>
+  iree_tensor_ext.dispatch.tensor.store %3, %1, offsets = [{offsets}], sizes = [2, 5, 8], strides = [1, 1, 1] : tensor<2x5x8xf32> -> !iree_tensor_ext.dispatch.tensor<readwrite:tensor<2x7x10xf32>>
+  return
+}}"""
+
+
+def test_a_store_into_a_static_slice_is_taken_where_asked():
+    with ir.Context(), ir.Location.unknown():
+        module, func = parse(vulkan_store("0, 1, 1"))
+        assert "writes part of a binding" in dispatch.analyze_graph(func, ("linalg.generic",)).reason
+        g = dispatch.analyze_graph(func, ("linalg.generic",), out_slices=True)
+        assert g, g
+        (_, b), = g.stores
+        assert dispatch.slice_layout(b) == (11, [70, 10, 1])
+        assert b.memref().owner.name == "memref.subview"
+        assert module.operation.verify()
+        # Past the bound tensor's end: not a slice of it.
+        _, func = parse(vulkan_store("0, 3, 3"))
+        assert not dispatch.analyze_graph(func, ("linalg.generic",), out_slices=True)
