@@ -265,6 +265,41 @@ _PLUMBING = ("arith.constant", "hal.interface.binding.subspan", "amdgpu.fat_raw_
              "arith.extui", "arith.shli", "arith.ori", "iree_tensor_ext.dispatch.workload.ordinal", *_SHAPING)
 
 
+@dataclasses.dataclass
+class Strided(Binding):
+    """A static slice with strides (every dim kept) of a bound tensor, which only a pass that
+    folds it into its own indices reads (a convolution's image at stride 2, IREE's strided
+    slice of a 1x1 stride-2 convolution): `tensor_type` is the bound tensor's, `memref()` the
+    whole binding's; the slice's element i of dim d is the bound one's offsets[d] + i * strides[d]."""
+
+    offsets: tuple[int, ...] = ()
+    strides: tuple[int, ...] = ()
+
+
+def strided_load(op: ir.Operation) -> Strided | None:
+    """The Strided slice a load reads: a dispatch.tensor.load of static offsets, sizes and
+    strides, one of them above 1 (Vulkan), or a load of such a memref.subview of a binding
+    (CUDA/HIP); unit-stride slices are `analyze_graph(slices=True)`'s."""
+    if op.name == "iree_tensor_ext.dispatch.tensor.load" and len(op.operands) == 1:
+        m = _DISPATCH_TENSOR.fullmatch(str(op.operands[0].type))
+        if m is None:
+            return None
+        bound, source, attrs = ir.RankedTensorType(ir.Type.parse(m.group(2))), op.operands[0], op.attributes
+    elif op.name == "iree_codegen.load_from_buffer" and isinstance(op.operands[0], ir.OpResult) and \
+            op.operands[0].owner.name == "memref.subview" and len(op.operands[0].owner.operands) == 1:
+        sub = op.operands[0].owner
+        mtype = ir.MemRefType(sub.operands[0].type)
+        bound, source, attrs = ir.RankedTensorType.get(mtype.shape, mtype.element_type), sub.operands[0], sub.attributes
+    else:
+        return None
+    t = ir.RankedTensorType(op.results[0].type)
+    offsets, sizes, strides = (tuple(ir.DenseI64ArrayAttr(attrs[f"static_{a}"])) for a in ("offsets", "sizes", "strides"))
+    if not bound.has_static_shape or list(sizes) != list(t.shape) or all(st == 1 for st in strides) or \
+            any(o < 0 or n < 1 or st < 1 or o + (n - 1) * st >= d for o, n, st, d in zip(offsets, sizes, strides, bound.shape)):
+        return None
+    return Strided(bound, source, offsets=offsets, strides=strides)
+
+
 def _binding_of_load(op: ir.Operation, slices: bool = False) -> Binding | None:
     """The Binding a load reads: a whole tensor, or (`slices`) a static slice of one."""
     if op.name == "iree_codegen.load_from_buffer":
@@ -425,17 +460,18 @@ class Graph:
 
 
 def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool = False,
-                  dynamic: bool = False, out_slices: bool = False) -> Graph | Unmatched:
-    """Matches a dispatch made of whole-tensor loads (`slices`: or loads of static slices),
-    linalg ops of `root_names` (plus tensor.empty / linalg.fill) and whole-tensor stores
-    (`slices` or `out_slices`: or stores of static slices), every tensor of a static shape
-    (`dynamic`: or with extents that are workload ordinals). What the ops compute together is
-    for the caller to match."""
+                  dynamic: bool = False, out_slices: bool = False, strided: bool = False) -> Graph | Unmatched:
+    """Matches a dispatch made of whole-tensor loads (`slices`: or loads of static slices;
+    `strided`: or of static slices with strides, as `Strided` bindings), linalg ops of
+    `root_names` (plus tensor.empty / linalg.fill) and whole-tensor stores (`slices` or
+    `out_slices`: or stores of static slices), every tensor of a static shape (`dynamic`: or
+    with extents that are workload ordinals). What the ops compute together is for the caller
+    to match."""
     block = func.regions[0].blocks[0]
     ops = [o.operation for o in block.operations][:-1]
     roots, loads, stores = [], [], []
     for op in ops:
-        b = _binding_of_load(op, slices)
+        b = _binding_of_load(op, slices) or (strided_load(op) if strided else None)
         if b is not None:
             loads.append((op.results[0], b))
         elif op.name in root_names:
@@ -448,7 +484,8 @@ def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool 
         elif op.name.endswith("dispatch.tensor.load"):
             return Unmatched("reads part of a binding (a tensor slice, not of static offsets, sizes and unit strides)"
                              if slices else "reads part of a binding (a tensor slice), not whole tensors")
-        elif op.name == "memref.subview" and (slices or out_slices and _only_stored_into(op)):
+        elif op.name == "memref.subview" and (slices or out_slices and _only_stored_into(op) or
+                                              strided and _only_loaded(op)):
             continue
         elif op.name not in _PLUMBING:
             return Unmatched(f"computes with {op.name}; this pass takes {' and '.join(root_names)} ops "
@@ -469,6 +506,12 @@ def dynamic_extent(b: Binding, dim: int) -> ir.Value:
     """The value of dynamic dim `dim` of a binding's tensor."""
     shape = b.tensor_type.shape
     return b.dims[sum(1 for n in shape[:dim] if ir.ShapedType.is_dynamic_size(n))]
+
+
+def _only_loaded(subview: ir.Operation) -> bool:
+    """A memref.subview that only loads read (a Strided slice on CUDA/HIP)."""
+    users = [u.owner.name for u in subview.results[0].uses]
+    return bool(users) and all(u == "iree_codegen.load_from_buffer" for u in users)
 
 
 def _only_stored_into(subview: ir.Operation) -> bool:

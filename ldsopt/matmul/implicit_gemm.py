@@ -16,8 +16,10 @@ its loops, its operands gathered by index arithmetic instead of a plain 2-D read
   consecutive in memory the longest (`_run`: an NHWC image's window columns and channels, a
   stride-1 NCHW image's output columns); the plan's vectors divide that run, so a vector is
   one contiguous read; where nothing is contiguous (an NCHW image at stride 2), one element.
-A loop read by both inputs (depthwise and grouped convolutions) is refused, with the reason
-as a remark.
+An input that the dispatch loads as a strided slice (IREE writes a 1x1 stride-2 convolution as
+a contraction of `image[:, :, ::2, ::2]`; `dispatch.Strided`) is read in its bound tensor, the
+slice's offsets and strides folded into its sums. A loop read by both inputs (depthwise and
+grouped convolutions) is refused, with the reason as a remark.
 
 The matrix index of an operand (row, col) maps to its tensor's indices by `GemmView.indices`:
 each matrix index split into its group's loops (row-major), then each tensor dim's sum. The
@@ -36,6 +38,7 @@ import math
 
 from iree.compiler import ir
 
+from ldsopt.codegen.dispatch import Strided
 from ldsopt.codegen.elementwise import DimSum, dim_sums, sum_exprs
 from ldsopt.layout import index_expr
 from ldsopt.layout.index_expr import Expr
@@ -121,9 +124,19 @@ def _groups(out: list[int], used: list[set[int]]) -> tuple[tuple[int, ...], tupl
     return tuple(out[:j]), tuple(out[j:i]), tuple(out[i:])
 
 
-def gemm_view(root: ir.Operation) -> GemmView | Unmatched:
+def _through_slice(sums: tuple[DimSum, ...], sl: Strided) -> tuple[DimSum, ...]:
+    """`sums` of a strided slice's dims as sums of its bound tensor's: element i of dim d is
+    the bound one's offsets[d] + i * strides[d]."""
+    return tuple((tuple((loop, stride * st) for loop, stride in terms), const * st + off)
+                 for (terms, const), off, st in zip(sums, sl.offsets, sl.strides))
+
+
+def gemm_view(root: ir.Operation, strided: dict[int, Strided] | None = None) -> GemmView | Unmatched:
     """`root` (two inputs, one output, a multiply-add body checked by the caller) read as an
-    implicit GEMM (module doc), or the reason it is not one."""
+    implicit GEMM (module doc), or the reason it is not one. An input of `strided` (by
+    position) is read through its strided slice (a 1x1 stride-2 convolution's image), folded
+    into its sums: the view indexes its bound tensor."""
+    strided = strided or {}
     maps = [ir.AffineMapAttr(a).value for a in root.attributes["indexing_maps"]]
     n_loops = maps[2].n_dims
     out = []
@@ -141,6 +154,10 @@ def gemm_view(root: ir.Operation) -> GemmView | Unmatched:
         if s is None:
             return Unmatched(f"an input is read through {m}; implicit GEMM takes sums of loops times strides")
         sums.append(s)
+    bound = [sums[pos] for pos in range(2)]  # the sums of what memory holds (a strided slice's bound tensor)
+    shapes = [ir.RankedTensorType(root.operands[pos].type).shape for pos in range(2)]
+    for pos, sl in strided.items():
+        bound[pos], shapes[pos] = _through_slice(sums[pos], sl), sl.tensor_type.shape
     used = [{loop for terms, _ in s for loop, _ in terms} for s in sums]
     if any(sorted(loop for terms, _ in s for loop, _ in terms) != sorted(u) for s, u in zip(sums, used)):
         return Unmatched("an input reads a loop in two of its dims")
@@ -164,7 +181,7 @@ def gemm_view(root: ir.Operation) -> GemmView | Unmatched:
         groups = {"b": batch, "m": first, "n": last, "k": k_order}
         dims, runs = {}, {}
         for role, own in (("A", "m"), ("B", "n")):
-            s, shape = sums[roles[role]], ir.RankedTensorType(root.operands[roles[role]].type).shape
+            s, shape = bound[roles[role]], shapes[roles[role]]
             along_k, along_own = _run(s, shape, k_order, extents), _run(s, shape, groups[own], extents)
             dims[role] = (own, "k") if along_k >= along_own else ("k", own)
             runs[role] = max(along_k, along_own)
@@ -172,7 +189,7 @@ def gemm_view(root: ir.Operation) -> GemmView | Unmatched:
         if best is None or score > best[0]:
             best = (score, groups, dims, runs)
     _, groups, dims, runs = best
-    return GemmView(extents, roles, groups, dims, {r: sums[p] for r, p in roles.items()}, tuple(out), runs)
+    return GemmView(extents, roles, groups, dims, {r: bound[p] for r, p in roles.items()}, tuple(out), runs)
 
 
 def _extents(root: ir.Operation, maps: list[ir.AffineMap], n_loops: int) -> tuple[int, ...] | None:

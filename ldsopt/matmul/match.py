@@ -11,7 +11,7 @@ import math
 
 from iree.compiler import ir
 
-from ldsopt.codegen.dispatch import Binding, Dispatch, Graph, analyze, analyze_graph, load_binding
+from ldsopt.codegen.dispatch import Binding, Dispatch, Graph, Strided, analyze, analyze_graph, load_binding
 from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
 from ldsopt.codegen.epilogue import Epilogue, loaded_projections, match_epilogue
 from ldsopt.codegen.kernel import matched_dispatches
@@ -175,7 +175,15 @@ def _init_of(root: ir.Operation, integer: bool) -> float | int | Binding | None:
     return load_binding(init)
 
 
+STRIDED = ("reads a strided slice of a binding; ldsopt-matmul-lds takes one as a convolution's image "
+           "(implicit GEMM)")
+
+
 def match(d: MatmulDispatch) -> MatmulProblem | Unmatched:
+    fused = [b for pro in d.prologues.values() for b, _ in pro.inputs] + \
+        [x[0] for x in (d.epilogue.inputs if d.epilogue else []) if x is not None]
+    if any(isinstance(b, Strided) for b in fused):
+        return Unmatched(f"a fused producer or consumer {STRIDED}")
     p = _match_contraction(d)
     if not p and d.epilogue:
         return Unmatched(f"{d.root.name} with a fused elementwise consumer: {p.reason}")
@@ -273,6 +281,8 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
         # several image dims: an implicit GEMM, or the plain form's reason where it is none.
         conv = _match_convolution(d)
         return conv if conv or f.reason == NOT_PROJECTION else f
+    if any(isinstance(b, Strided) for b in d.inputs):
+        return Unmatched(STRIDED)
     init = _init_of(root, f.out_type == "i32")
     if init is None:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
@@ -286,7 +296,7 @@ def _match_convolution(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     """A contraction read through sums of loops (a convolution) as an implicit GEMM
     (ldsopt/matmul/implicit_gemm.py); its types were checked by `contraction_form`."""
     root = d.root
-    view = gemm_view(root)
+    view = gemm_view(root, {pos: b for pos, b in enumerate(d.inputs) if isinstance(b, Strided)})
     if not view:
         return view
     if d.prologues:
@@ -312,11 +322,11 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     if single:
         return MatmulDispatch(**{f.name: getattr(single, f.name) for f in dataclasses.fields(Dispatch)})
     # A result stored into part of a binding is taken (a convolution's, into the padded
-    # buffer of the next one); the kernel writes through the slice.
-    g = analyze_graph(func, roots, out_slices=True)
+    # buffer of the next one), and a strided slice of an image (a 1x1 stride-2 convolution's).
+    g = analyze_graph(func, roots, out_slices=True, strided=True)
     if not g and "ops fused in one dispatch" in single.reason:
         return g  # why the fused ops are not taken, not that they are several
-    if not g or (len(g.ops) == 1 and "writes part of a binding" not in single.reason):
+    if not g or (len(g.ops) == 1 and "part of a binding" not in single.reason):
         return single
     reducing = [i for i, op in enumerate(g.ops) if _reduces(op)]
     # Without an op that reduces, the first is taken as the root, for `match` to say why it is no contraction.

@@ -93,3 +93,35 @@ def test_a_store_into_a_static_slice_is_taken_where_asked():
         # Past the bound tensor's end: not a slice of it.
         _, func = parse(vulkan_store("0, 3, 3"))
         assert not dispatch.analyze_graph(func, ("linalg.generic",), out_slices=True)
+
+
+def vulkan_strided(sizes: str, result: str) -> str:
+    """A copy of the slice of `sizes` at offsets [0, 1, 0, 1], strides [1, 1, 2, 2], of a
+    [3, 2, 5, 8] binding, loaded as a `result` tensor."""
+    return f"""
+func.func @f() {{
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout({LAYOUT}) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : !iree_tensor_ext.dispatch.tensor<readonly:tensor<3x2x5x8xf32>>
+  %1 = hal.interface.binding.subspan layout({LAYOUT}) binding(1) alignment(64) offset(%c0) flags(Indirect) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<{result}xf32>>
+  %2 = iree_tensor_ext.dispatch.tensor.load %0, offsets = [0, 1, 0, 1], sizes = [{sizes}], strides = [1, 1, 2, 2] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<3x2x5x8xf32>> -> tensor<{result}xf32>
+  iree_tensor_ext.dispatch.tensor.store %2, %1, offsets = [0, 0, 0, 0], sizes = [{sizes}], strides = [1, 1, 1, 1] : tensor<{result}xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<{result}xf32>>
+  return
+}}"""
+
+
+def test_a_strided_slice_is_the_whole_binding_where_asked():
+    """`strided_load`: a slice with strides (a 1x1 stride-2 convolution's image) is a `Strided`
+    binding of the whole bound tensor, its offsets and strides for the reader to fold into its
+    indices; past the bound tensor, or dropping a dim, it is none."""
+    with ir.Context(), ir.Location.unknown():
+        module, func = parse(vulkan_strided("3, 1, 3, 4", "3x1x3x4"))
+        load = [op.operation for op in func.regions[0].blocks[0].operations
+                if op.operation.name == "iree_tensor_ext.dispatch.tensor.load"][0]
+        b = dispatch.strided_load(load)
+        assert isinstance(b, dispatch.Strided) and (b.offsets, b.strides) == ((0, 1, 0, 1), (1, 1, 2, 2))
+        assert str(b.tensor_type) == "tensor<3x2x5x8xf32>"
+        assert str(b.memref().type) == "memref<3x2x5x8xf32, #hal.descriptor_type<storage_buffer>>"
+        _, func = parse(vulkan_strided("3, 1, 3, 5", "3x1x3x5"))  # column 1 + 4 * 2 = 9 is past 8
+        load = [op.operation for op in func.regions[0].blocks[0].operations
+                if op.operation.name == "iree_tensor_ext.dispatch.tensor.load"][0]
+        assert dispatch.strided_load(load) is None

@@ -143,3 +143,26 @@ def test_a_division_is_refused():
     module, root = _generic(["(d0, d1, d2) -> (d0 floordiv 2, d2)", "(d0, d1, d2) -> (d2, d1)", "(d0, d1, d2) -> (d0, d1)"],
                             [(4, 4), (4, 5), (8, 5)], ["parallel", "parallel", "reduction"])
     assert "sums of loops times strides" in gemm_view(root).reason
+
+
+def test_strided_slice_is_folded_into_the_image_indices():
+    """A 1x1 stride-2 NCHW convolution as IREE forms it: a contraction of a strided slice of the
+    image (strides [1, 1, 2, 2]) by filters without the batch dim. The view reads the whole
+    image, the slice folded into its sums: element (oh, ow) of the slice at (2 oh, 2 ow)."""
+    from ldsopt.codegen.dispatch import Strided
+    n, c, f, h, w = 2, 13, 24, 9, 11
+    oh, ow = 5, 6
+    module, root = _generic(["(d0, d1, d2, d3, d4) -> (d0, d4, d2, d3)", "(d0, d1, d2, d3, d4) -> (d1, d4)",
+                             "(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)"],
+                            [(n, c, oh, ow), (f, c), (n, f, oh, ow)], ["parallel"] * 4 + ["reduction"])
+    image = Strided(ir.RankedTensorType.get([n, c, h, w], ir.F32Type.get()), None, offsets=(0, 0, 0, 0),
+                    strides=(1, 1, 2, 2))
+    view = gemm_view(root, {0: image})
+    assert view, view
+    assert view.groups == {"b": (0,), "m": (1,), "n": (2, 3), "k": (4,)} and view.runs("B") == 1
+    x = np.random.default_rng(0).standard_normal((n, c, h, w))
+    bb, kk, nn = np.meshgrid(np.arange(n), np.arange(c), np.arange(oh * ow), indexing="ij")
+    matrix = [kk, nn] if view.dims["B"] == ("k", "n") else [nn, kk]
+    got = _evaluate(view.indices("B", [index_expr.var("x0"), index_expr.var("x1")], [index_expr.var("b")]),
+                    x0=matrix[0], x1=matrix[1], b=bb)
+    np.testing.assert_array_equal(x[tuple(got)], x[:, :, ::2, ::2].reshape(n, c, oh * ow))
