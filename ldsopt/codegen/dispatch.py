@@ -289,7 +289,8 @@ def strided_load(op: ir.Operation) -> Strided | None:
             op.operands[0].owner.name == "memref.subview" and len(op.operands[0].owner.operands) == 1:
         sub = op.operands[0].owner
         mtype = ir.MemRefType(sub.operands[0].type)
-        bound, source, attrs = ir.RankedTensorType.get(mtype.shape, mtype.element_type), sub.operands[0], sub.attributes
+        bound = ir.RankedTensorType.get(mtype.shape, mtype.element_type, loc=op.location)
+        source, attrs = sub.operands[0], sub.attributes
     else:
         return None
     t = ir.RankedTensorType(op.results[0].type)

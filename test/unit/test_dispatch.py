@@ -125,3 +125,27 @@ def test_a_strided_slice_is_the_whole_binding_where_asked():
         load = [op.operation for op in func.regions[0].blocks[0].operations
                 if op.operation.name == "iree_tensor_ext.dispatch.tensor.load"][0]
         assert dispatch.strided_load(load) is None
+
+
+def test_a_strided_slice_in_cuda_spelling():
+    """CUDA/HIP: IREE's memref.subview with strides, loaded whole, is the same Strided binding
+    (outside any location context: the tools analyze dispatches without one)."""
+    text = f"""
+func.func @f() {{
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout({LAYOUT}) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x13x9x11xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout({LAYOUT}) binding(1) alignment(64) offset(%c0) flags(Indirect) : memref<2x13x5x6xf32, #hal.descriptor_type<storage_buffer>>
+  %sv = memref.subview %0[0, 0, 0, 0] [2, 13, 5, 6] [1, 1, 2, 2] : memref<2x13x9x11xf32, #hal.descriptor_type<storage_buffer>> to memref<2x13x5x6xf32, strided<[1287, 99, 22, 2]>, #hal.descriptor_type<storage_buffer>>
+  %2 = iree_codegen.load_from_buffer %sv : memref<2x13x5x6xf32, strided<[1287, 99, 22, 2]>, #hal.descriptor_type<storage_buffer>> -> tensor<2x13x5x6xf32>
+  iree_codegen.store_to_buffer %2, %1 : tensor<2x13x5x6xf32> into memref<2x13x5x6xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}}"""
+    with ir.Context():
+        module = ir.Module.parse(text)
+        func = next(op.operation for op in module.body.operations)
+        assert not dispatch.analyze_graph(func, ("linalg.generic",), strided=False)
+        load = [op.operation for op in func.regions[0].blocks[0].operations
+                if op.operation.name == "iree_codegen.load_from_buffer"][0]
+        b = dispatch.strided_load(load)
+        assert isinstance(b, dispatch.Strided) and (b.offsets, b.strides) == ((0, 0, 0, 0), (1, 1, 2, 2))
+        assert str(b.tensor_type) == "tensor<2x13x9x11xf32>" and b.memref() == func.regions[0].blocks[0].operations[1].result
