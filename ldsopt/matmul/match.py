@@ -326,7 +326,9 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     g = analyze_graph(func, roots, out_slices=True, strided=True)
     if not g and "ops fused in one dispatch" in single.reason:
         return g  # why the fused ops are not taken, not that they are several
-    if not g or (len(g.ops) == 1 and "part of a binding" not in single.reason):
+    # One op: the graph's reading where the single one refused a slice (a Vulkan load or store
+    # of part of a binding, CUDA's memref.subview).
+    if not g or (len(g.ops) == 1 and not any(x in single.reason for x in ("part of a binding", "memref.subview"))):
         return single
     reducing = [i for i, op in enumerate(g.ops) if _reduces(op)]
     # Without an op that reduces, the first is taken as the root, for `match` to say why it is no contraction.

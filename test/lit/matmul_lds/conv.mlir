@@ -1,4 +1,5 @@
 // RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s --check-prefix=CUDA
 // RUN: lds-opt %s --split-input-file --target=lavapipe --verify-diagnostics --remarks=missed \
 // RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' -o %t
 // RUN: lds-opt %s --split-input-file --target=cuda \
@@ -155,5 +156,43 @@ func.func @depthwise() {
     linalg.yield %s : f32
   } -> tensor<2x7x7x8xf32>
   iree_codegen.store_to_buffer %y, %2 : tensor<2x7x7x8xf32> into memref<2x7x7x8xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// A ResNet shortcut as IREE forms it on CUDA (NCHW, 1x1 stride 2): the image is a strided
+// memref.subview loaded whole, and the result goes into the interior of a padded buffer
+// (another subview, stored into). The image is read in its whole binding at (2 oh, 2 ow), one
+// element at a time (its columns are strided); the result written through the subview.
+// CUDA-LABEL: func.func @shortcut_into_padded
+// CUDA-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CUDA:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
+// CUDA:         %[[PAD:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
+// CUDA:         %[[INNER:.+]] = memref.subview %[[PAD]][0, 0, 1, 1] [2, 24, 5, 6] [1, 1, 1, 1]
+// CUDA:         %[[OH2:.+]] = arith.muli %{{.+}}, %c2
+// CUDA:         %[[OW2:.+]] = arith.muli %{{.+}}, %c2
+// CUDA:         vector.transfer_read %[[X]][%{{.+}}, %{{.+}}, %[[OH2]], %[[OW2]]]{{.*}} : memref<2x13x9x11xf32, #hal.descriptor_type<storage_buffer>>, vector<1xf32>
+// CUDA:         vector.transfer_write %{{.+}}, %[[INNER]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}]{{.*}} : vector<2xf32>, memref<2x24x5x6xf32, strided<[1344, 56, 8, 1], offset: 9>
+#layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @shortcut_into_padded() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x13x9x11xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<24x13xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout3) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<2x24x7x8xf32, #hal.descriptor_type<storage_buffer>>
+  %sv = memref.subview %0[0, 0, 0, 0] [2, 13, 5, 6] [1, 1, 2, 2] : memref<2x13x9x11xf32, #hal.descriptor_type<storage_buffer>> to memref<2x13x5x6xf32, strided<[1287, 99, 22, 2]>, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %sv : memref<2x13x5x6xf32, strided<[1287, 99, 22, 2]>, #hal.descriptor_type<storage_buffer>> -> tensor<2x13x5x6xf32>
+  %w = iree_codegen.load_from_buffer %1 : memref<24x13xf32, #hal.descriptor_type<storage_buffer>> -> tensor<24x13xf32>
+  %e = tensor.empty() : tensor<2x24x5x6xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<2x24x5x6xf32>) -> tensor<2x24x5x6xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%x, %w : tensor<2x13x5x6xf32>, tensor<24x13xf32>) outs(%z : tensor<2x24x5x6xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %p = arith.mulf %in, %in_0 : f32
+    %s = arith.addf %out, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<2x24x5x6xf32>
+  %inner = memref.subview %2[0, 0, 1, 1] [2, 24, 5, 6] [1, 1, 1, 1] : memref<2x24x7x8xf32, #hal.descriptor_type<storage_buffer>> to memref<2x24x5x6xf32, strided<[1344, 56, 8, 1], offset: 9>, #hal.descriptor_type<storage_buffer>>
+  iree_codegen.store_to_buffer %y, %inner : tensor<2x24x5x6xf32> into memref<2x24x5x6xf32, strided<[1344, 56, 8, 1], offset: 9>, #hal.descriptor_type<storage_buffer>>
   return
 }
