@@ -12,7 +12,8 @@ Contract.
   into the dispatch (an average's divide; `match_epilogue`, as the matmul's), its other
   inputs loaded through projections. The root's result (or the consumer's) is stored whole.
 - Left alone, with the reason as a remark: reductions whose inputs are read through other
-  maps (a division, a loop in two dims), bodies that read the accumulator elsewhere, and the
+  maps (a division, a loop in two dims), bodies that read the accumulator elsewhere, windows
+  of more than `max-window` points (one thread would go through them alone), and the
   reductions with long rows that ldsopt-vector-distribute takes (run it first: it takes
   projection-map reductions over trailing dims; what it leaves, such as global pooling over an
   NHWC image's H and W, this pass takes).
@@ -172,9 +173,18 @@ class WindowReduce(ModulePass):
 
     workgroup_size: int = option(256, "threads per workgroup", min=1, at_most="max_threads")
     max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)", min=1)
+    max_window: int = option(1024, "window points an output goes through at most; a longer window is a row "
+                                   "reduction (ldsopt-vector-distribute's), which spreads it over threads", min=1)
 
     def run(self, module: ir.Operation) -> None:
-        for d, w, tgt in matched_dispatches(module, ("linalg.generic",), match, self,
+        def match_here(g: Graph) -> Window | Unmatched:
+            w = match(g)
+            if w and math.prod(w.extents[x] for x in w.reduced) > self.max_window:
+                return Unmatched(f"a window of {math.prod(w.extents[x] for x in w.reduced)} points, more than "
+                                 f"max-window={self.max_window}: a thread per output would go through it alone")
+            return w
+
+        for d, w, tgt in matched_dispatches(module, ("linalg.generic",), match_here, self,
                                             analyzer=functools.partial(analyze_graph, out_slices=True)):
             foreign = foreign_types(d.ops, tgt)
             if foreign:

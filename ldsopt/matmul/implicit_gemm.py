@@ -44,6 +44,7 @@ from ldsopt.layout import index_expr
 from ldsopt.layout.index_expr import Expr
 from ldsopt.remarks import Unmatched
 
+
 @dataclasses.dataclass(frozen=True)
 class GemmView:
     """A convolution's loops as a (batched) matmul (module doc)."""

@@ -123,3 +123,27 @@ func.func @division() {
   iree_codegen.store_to_buffer %y, %1 : tensor<7x7xf32> into memref<7x7xf32, #hal.descriptor_type<storage_buffer>>
   return
 }
+
+// -----
+
+// A window longer than max-window (33 x 33 points against 1024) is left to the passes that
+// spread a reduction over threads.
+#layout2 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @long_window() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout2) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<40x40xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout2) binding(1) alignment(64) offset(%c0) flags(Indirect) : memref<8x8xf32, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<40x40xf32, #hal.descriptor_type<storage_buffer>> -> tensor<40x40xf32>
+  %e = tensor.empty() : tensor<8x8xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %win = tensor.empty() : tensor<33x33xf32>
+  // expected-remark @+1 {{ldsopt-window-reduce: left to IREE: a window of 1089 points, more than max-window=1024: a thread per output would go through it alone}}
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0 + d2, d1 + d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x, %win : tensor<40x40xf32>, tensor<33x33xf32>) outs(%f : tensor<8x8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<8x8xf32>
+  iree_codegen.store_to_buffer %y, %1 : tensor<8x8xf32> into memref<8x8xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
