@@ -100,8 +100,11 @@ def match(g: Graph) -> Window | Unmatched:
         return Unmatched(f"{len(g.ops)} ops fused in one dispatch; this pass takes a window reduction and at most "
                          "one elementwise consumer")
     root = g.ops[0]
-    if root.name != "linalg.generic" or len(root.results) != 1:
+    if root.name != "linalg.generic":
         return Unmatched(f"computes with {root.name}; this pass takes a linalg.generic window reduction")
+    if len(root.results) != 1:
+        return Unmatched(f"a reduction of {len(root.results)} results (an arg-best's value and index); this pass "
+                         "takes one")
     iters = ["reduction" in str(it) for it in root.attributes["iterator_types"]]
     maps = [ir.AffineMapAttr(a).value for a in root.attributes["indexing_maps"]]
     out = map_dims(maps[-1])
