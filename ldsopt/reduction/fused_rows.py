@@ -22,8 +22,10 @@ The generics are
   element before a combine, or consumers that read the row again with row values);
 - row maps: k loops over row values, all parallel (epilogues: divide by N, sqrt, log);
 - parameter maps: all-parallel generics of loaded tensors over fewer loops, whose one result
-  every later op reads through the same dims of S (an f16 BatchNorm's scale and shift
-  extended to f32 for the global average pool after it): maps over those dims.
+  every later op reads through the same dims of P (an f16 BatchNorm's scale and shift
+  extended to f32 for the global average pool after it): maps over those dims. (A producer
+  over reduced dims, such as a matmul's dequantized weights, is not one: that product is
+  ldsopt-matmul-lds's.)
 Operands are read through ascending projections (no transposes); bodies are arith / math,
 and a map's body may gather (`Gather`, an embedding lookup as IREE fuses it with the
 LayerNorm after it): `tensor.extract` of a loaded table whose last index is the row's
@@ -314,8 +316,8 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
             kind, out_dims = MAP, tuple(range(n))
         elif k > 0 and it == ["parallel"] * k and sizes == shape[:k]:
             kind, out_dims = ROW_MAP, tuple(range(k))
-        elif placed is not None and sizes == [shape[d] for d in placed]:
-            # A map of loaded parameters over some dims of S (an f16 BatchNorm's scale extended
+        elif placed is not None and sizes == [shape[d] for d in placed] and all(d < k for d in placed):
+            # A map of loaded parameters over some row dims (an f16 BatchNorm's scale extended
             # to f32): computed where its consumers read it, its loops renamed to those dims.
             kind, out_dims = MAP, placed
             maps = [[placed[x] for x in m] for m in maps]
