@@ -6,8 +6,10 @@ it leaves the others to IREE.
 For each model of `suite.py` at each size and element type (the MLP classifier has one of
 each), the model goes the way `lds-run` takes it: imported, the ldsopt program pipeline, the
 dispatch formation lds-run chooses, IREE's configuration of each dispatch, the ldsopt
-pipeline; only compiled to configurations, so no GPU is needed. Convolutions are counted
-apart: the coverage is of the dispatches that are not. Writes OUT_DIR/coverage.json and
+pipeline; only compiled to configurations, so no GPU is needed. The coverage is of every
+dispatch, convolutions included (IREE names a dispatch after its root: `conv` where it is a
+convolution or a pooling window; a 1x1 convolution is `matmul_like`), and how many of the
+convolutions ldsopt lowered is counted apart. Writes OUT_DIR/coverage.json and
 OUT_DIR/README.md (a table, then under each model each dispatch with the passes that
 lowered it or, left to IREE, each pass's reason), stamped with the commit they were made at.
 """
@@ -31,7 +33,8 @@ from ldsopt.measure.program_bench import short
 
 
 def is_convolution(name: str) -> bool:
-    """IREE names a dispatch after its root op: a convolution's has `conv` in it."""
+    """IREE names a dispatch after its root op: a convolution's or a pooling window's has
+    `conv` in it."""
     return "_conv" in name
 
 
@@ -41,9 +44,9 @@ def model_coverage(path: str, tgt: target_model.KnownTarget, work: str) -> dict:
     flags = driver.dispatch_flags(program, tgt, work, driver.DEFAULT_PIPELINE)
     _, report = driver.apply_ldsopt(driver.configure(program, tgt, work, flags), driver.DEFAULT_PIPELINE)
     convs = [d for d in report if is_convolution(d["name"])]
-    others = [d for d in report if not is_convolution(d["name"])]
     return {"dispatches": report, "dispatch_formation": list(flags), "total": len(report), "convolutions": len(convs),
-            "lowered": sum(bool(d["passes"]) for d in others), "non_convolution": len(others)}
+            "convolutions_lowered": sum(bool(d["passes"]) for d in convs),
+            "lowered": sum(bool(d["passes"]) for d in report)}
 
 
 def models(out: str, sizes: list[str], dtypes: list[str]) -> list[tuple[str, str, str, str]]:
@@ -67,16 +70,17 @@ def markdown(report: dict) -> str:
              f"Made at commit {report['commit']}{' (working tree had changes)' if report['dirty'] else ''}, "
              f"{report['date']}, by `python models/coverage.py OUT_DIR --target {report['target']}` (compiled to "
              f"configurations, no GPU). Pipeline `{report['pipeline']}`, program pipeline "
-             f"`{report['program_pipeline']}`. Coverage: dispatches lowered by ldsopt out of those that are not "
-             "convolutions" + ("" if any(m["convolutions"] for m in report["models"]) else " (here: none is)") + ".",
+             f"`{report['program_pipeline']}`. Coverage: dispatches lowered by ldsopt out of all, convolutions "
+             "(dispatches IREE names `conv`: convolutions and pooling windows) included.",
              "",
-             "| model | size | dtype | dispatches | convolutions | lowered by ldsopt | coverage |", "|---|---|---|---|---|---|---|"]
+             "| model | size | dtype | dispatches | convolutions (lowered) | lowered by ldsopt | coverage |",
+             "|---|---|---|---|---|---|---|"]
     for m in report["models"]:
-        pct = f"{100 * m['lowered'] / m['non_convolution']:.0f}%" if m["non_convolution"] else "-"
-        lines.append(f"| {m['model']} | {m['size']} | {m['dtype']} | {m['total']} | {m['convolutions']} | "
-                     f"{m['lowered']} of {m['non_convolution']} | {pct} |")
+        pct = f"{100 * m['lowered'] / m['total']:.0f}%" if m["total"] else "-"
+        lines.append(f"| {m['model']} | {m['size']} | {m['dtype']} | {m['total']} | {m['convolutions']} "
+                     f"({m['convolutions_lowered']}) | {m['lowered']} of {m['total']} | {pct} |")
     for m in report["models"]:
-        lines += ["", f"## {m['model']} {m['size']} {m['dtype']}: {m['lowered']} of {m['non_convolution']}", "",
+        lines += ["", f"## {m['model']} {m['size']} {m['dtype']}: {m['lowered']} of {m['total']}", "",
                   f"Dispatch formation: `{' '.join(m['dispatch_formation'])}`.", ""]
         for d in m["dispatches"]:
             if d["passes"]:
@@ -114,8 +118,8 @@ def main(argv=None) -> int:
                 os.remove(path)
                 shutil.rmtree(sub)
             rows.append({"model": model, "size": size, "dtype": dtype, **cov})
-            print(f"{model} {size} {dtype}: ldsopt lowered {cov['lowered']} of {cov['non_convolution']} "
-                  f"non-convolution dispatches", flush=True)
+            print(f"{model} {size} {dtype}: ldsopt lowered {cov['lowered']} of {cov['total']} dispatches "
+                  f"({cov['convolutions_lowered']} of {cov['convolutions']} convolutions)", flush=True)
     report = {"target": args.target, "commit": commit, "dirty": dirty, "pipeline": driver.DEFAULT_PIPELINE,
               "program_pipeline": driver.PROGRAM_PIPELINE,
               "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), "models": rows}

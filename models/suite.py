@@ -14,9 +14,15 @@ weights from a seeded generator, at a small size for lavapipe and at real sizes 
   without bias to fewer K/V heads than query heads (grouped-query attention), rotary position
   embeddings (RoPE) on Q and K, the K/V heads repeated to the query heads, causal attention,
   a SwiGLU MLP; written as exported Llama graphs write it (cos and sin tables as constants,
-  rotate_half by Slice, Neg and Concat, the repeat by Unsqueeze, Expand and Reshape).
+  rotate_half by Slice, Neg and Concat, the repeat by Unsqueeze, Expand and Reshape);
+- `resnet_cnn`: a ResNet-style CNN on NCHW images, as ONNX writes convolutions: a 7x7 stride-2
+  stem convolution with BatchNormalization and Relu, a 3x3 stride-2 MaxPool, one bottleneck
+  block (1x1, 3x3 stride 2, 1x1 convolutions, each with BatchNormalization, a projection
+  shortcut of a 1x1 stride-2 convolution with its BatchNormalization, the residual Add, Relu),
+  GlobalAveragePool and a Gemm classifier. `CNN_SIZES` names its sizes; `base` is ResNet-50's
+  stem and the first block of its stage 2 (batch 8, 224x224, 64 -> 128 -> 512 channels).
 
-The encoder layer and the GPT-2 and Llama blocks name their weights ("attn.q.weight",
+The encoder layer, the GPT-2 and Llama blocks and the CNN name their weights ("attn.q.weight",
 "ln1.bias", ...) and their metadata names their PyTorch twins in `models/torch_twins.py`,
 the same layer on the same weights, which `lds-bench` times beside it.
 
@@ -55,6 +61,23 @@ class Size:
 
 SIZES = {"small": Size(seq=16, hidden=32, heads=2, ffn=64, vocab=97, gqa=(4, 2)),
          "base": Size(seq=512, hidden=768, heads=12, ffn=3072, vocab=50257, gqa=(12, 4))}
+
+
+
+@dataclasses.dataclass(frozen=True)
+class CnnSize:
+    batch: int
+    image: int         # height and width of the input image
+    stem: int          # the stem convolution's output channels
+    mid: int           # the bottleneck's inner channels
+    out: int           # the bottleneck's output channels
+    classes: int
+
+
+# Small: channels and spatial sizes that are no multiple of a tile (a prime image side, 13
+# stem channels; the 3x3 convolution's input of 9x9 is padded at its borders).
+CNN_SIZES = {"small": CnnSize(batch=2, image=29, stem=13, mid=11, out=24, classes=10),
+             "base": CnnSize(batch=8, image=224, stem=64, mid=128, out=512, classes=1000)}
 ELEM = {"f32": (np.float32, TensorProto.FLOAT), "f16": (np.float16, TensorProto.FLOAT16)}
 
 
@@ -272,11 +295,44 @@ def llama_block(size: Size, dtype: str = "f32") -> onnx.ModelProto:
                    twin={"function": "llama_block", "heads": heads, "kv_heads": kv, "eps": 1e-6})
 
 
+def _conv_bn(g: Graph, x: str, cin: int, cout: int, kernel: int, stride: int, name: str, relu: bool = True) -> str:
+    """Conv (no bias, `kernel` square, padding kernel // 2) of NCHW x, BatchNormalization in
+    inference (`name`.conv.weight [cout, cin, k, k]; `name`.bn.weight, .bias, .mean, .var),
+    then Relu unless not `relu`."""
+    w = g.weight(cout, cin, kernel, kernel, scale=1 / math.sqrt(cin * kernel * kernel), name=f"{name}.conv.weight")
+    c = g.op("Conv", x, w, kernel_shape=[kernel, kernel], strides=[stride, stride], pads=[kernel // 2] * 4)
+    bn = g.op("BatchNormalization", c, g.weight(cout, positive=True, name=f"{name}.bn.weight"),
+              g.weight(cout, scale=0.1, name=f"{name}.bn.bias"), g.weight(cout, scale=0.1, name=f"{name}.bn.mean"),
+              g.weight(cout, positive=True, name=f"{name}.bn.var"), epsilon=1e-5)
+    return g.op("Relu", bn) if relu else bn
+
+
+def resnet_cnn(size: CnnSize, dtype: str = "f32") -> onnx.ModelProto:
+    """A ResNet-style CNN (module docstring) on x [N, 3, H, W]: logits [N, classes]."""
+    g = Graph(dtype)
+    s = size
+    stem = _conv_bn(g, "x", 3, s.stem, 7, 2, "stem")
+    pool = g.op("MaxPool", stem, kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])
+    a = _conv_bn(g, pool, s.stem, s.mid, 1, 1, "block.conv1")
+    b = _conv_bn(g, a, s.mid, s.mid, 3, 2, "block.conv2")
+    c = _conv_bn(g, b, s.mid, s.out, 1, 1, "block.conv3", relu=False)
+    shortcut = _conv_bn(g, pool, s.stem, s.out, 1, 2, "block.down", relu=False)
+    y = g.op("Relu", g.op("Add", c, shortcut))
+    flat = g.op("Flatten", g.op("GlobalAveragePool", y), axis=1)
+    g.nodes.append(helper.make_node("Gemm", [flat, g.weight(s.classes, s.out, scale=1 / math.sqrt(s.out), name="fc.weight"),
+                                             g.weight(s.classes, scale=0.1, name="fc.bias")], ["logits"], transB=1))
+    t = g.onnx_type
+    return g.model("resnet_cnn", [helper.make_tensor_value_info("x", t, [s.batch, 3, s.image, s.image])],
+                   [helper.make_tensor_value_info("logits", t, [s.batch, s.classes])], opset=17,
+                   twin={"function": "resnet_cnn", "eps": 1e-5})
+
+
 def build(size: str = "small", dtype: str = "f32") -> dict[str, onnx.ModelProto]:
     s = SIZES[size]
     return {"mlp_classifier": mlp_classifier(), f"encoder_layer_{size}_{dtype}": encoder_layer(s, dtype),
             f"decoder_block_{size}_{dtype}": decoder_block(s, dtype), f"gpt2_block_{size}_{dtype}": gpt2_block(s, dtype),
-            f"llama_block_{size}_{dtype}": llama_block(s, dtype)}
+            f"llama_block_{size}_{dtype}": llama_block(s, dtype),
+            f"resnet_cnn_{size}_{dtype}": resnet_cnn(CNN_SIZES[size], dtype)}
 
 
 def main(argv=None) -> int:

@@ -97,3 +97,27 @@ def llama_block(weights: dict[str, np.ndarray], device: str, dtype: str, heads: 
         return x + F.linear(F.silu(F.linear(n, *lin["mlp.gate"])) * F.linear(n, *lin["mlp.up"]), *lin["mlp.down"])
 
     return block
+
+
+def resnet_cnn(weights: dict[str, np.ndarray], device: str, dtype: str, eps: float = 1e-5):
+    """`suite.resnet_cnn`: the stem (7x7 stride-2 convolution, BatchNorm, ReLU, 3x3 stride-2
+    max pool), a bottleneck block with a stride-2 projection shortcut, global average pool
+    and the classifier; NCHW as the ONNX model takes it."""
+    import torch.nn.functional as F
+
+    w, _ = _tensors(weights, device, dtype, ())
+
+    def conv_bn(x, name, stride, relu=True):
+        k = w[f"{name}.conv.weight"].shape[-1]
+        y = F.batch_norm(F.conv2d(x, w[f"{name}.conv.weight"], stride=stride, padding=k // 2),
+                         w[f"{name}.bn.mean"], w[f"{name}.bn.var"], w[f"{name}.bn.weight"], w[f"{name}.bn.bias"],
+                         training=False, eps=eps)
+        return F.relu(y) if relu else y
+
+    def cnn(x):
+        p = F.max_pool2d(conv_bn(x, "stem", 2), 3, stride=2, padding=1)
+        y = conv_bn(conv_bn(conv_bn(p, "block.conv1", 1), "block.conv2", 2), "block.conv3", 1, relu=False)
+        y = F.relu(y + conv_bn(p, "block.down", 2, relu=False))
+        return F.linear(F.adaptive_avg_pool2d(y, 1).flatten(1), w["fc.weight"], w["fc.bias"])
+
+    return cnn

@@ -20,4 +20,5 @@ PASSES = {
     "ldsopt-split-matmul": "ldsopt.passes.split_matmul:SplitMatmul",
     "ldsopt-fuse-projections": "ldsopt.passes.fuse_projections:FuseProjections",
     "ldsopt-fold-rotate-half": "ldsopt.passes.fold_rotate_half:FoldRotateHalf",
+    "ldsopt-window-reduce": "ldsopt.passes.window_reduce:WindowReduce",
 }

@@ -42,6 +42,15 @@ Contract.
   (`Emitter._operand_vector`), so LDS, the plan and the product see the contraction's
   operand type. The passes that restage or copy an operand without registers
   (ldsopt-inthread-transpose, ldsopt-dtl-layout) leave such a dispatch to this pass.
+- A convolution (a contraction whose image is read through sums of loops, as IREE
+  generalizes `linalg.conv_2d_*`: NHWC or NCHW, any kernel size, stride and dilation, and the
+  1x1 ones whose filters have no batch dim) is taken as an implicit GEMM
+  (ldsopt/matmul/implicit_gemm.py): M, N and K are groups of its loops, its operands are
+  gathered by the register staging, its output and fused consumer (a BatchNorm's scale and
+  shift, a bias, ReLU, a residual) are indexed at its own dims. Depthwise and grouped
+  convolutions, and a convolution with a fused producer, are left alone with the reason.
+  The passes that copy operands without registers (ldsopt-dtl-layout,
+  ldsopt-inthread-transpose) leave a convolution to this pass.
 - Needs a GPU target (#iree_gpu.target around the dispatch or lds-opt --target); a matched
   dispatch without one is an error.
 

@@ -265,6 +265,42 @@ _PLUMBING = ("arith.constant", "hal.interface.binding.subspan", "amdgpu.fat_raw_
              "arith.extui", "arith.shli", "arith.ori", "iree_tensor_ext.dispatch.workload.ordinal", *_SHAPING)
 
 
+@dataclasses.dataclass
+class Strided(Binding):
+    """A static slice with strides (every dim kept) of a bound tensor, which only a pass that
+    folds it into its own indices reads (a convolution's image at stride 2, IREE's strided
+    slice of a 1x1 stride-2 convolution): `tensor_type` is the bound tensor's, `memref()` the
+    whole binding's; the slice's element i of dim d is the bound one's offsets[d] + i * strides[d]."""
+
+    offsets: tuple[int, ...] = ()
+    strides: tuple[int, ...] = ()
+
+
+def strided_load(op: ir.Operation) -> Strided | None:
+    """The Strided slice a load reads: a dispatch.tensor.load of static offsets, sizes and
+    strides, one of them above 1 (Vulkan), or a load of such a memref.subview of a binding
+    (CUDA/HIP); unit-stride slices are `analyze_graph(slices=True)`'s."""
+    if op.name == "iree_tensor_ext.dispatch.tensor.load" and len(op.operands) == 1:
+        m = _DISPATCH_TENSOR.fullmatch(str(op.operands[0].type))
+        if m is None:
+            return None
+        bound, source, attrs = ir.RankedTensorType(ir.Type.parse(m.group(2))), op.operands[0], op.attributes
+    elif op.name == "iree_codegen.load_from_buffer" and isinstance(op.operands[0], ir.OpResult) and \
+            op.operands[0].owner.name == "memref.subview" and len(op.operands[0].owner.operands) == 1:
+        sub = op.operands[0].owner
+        mtype = ir.MemRefType(sub.operands[0].type)
+        bound = ir.RankedTensorType.get(mtype.shape, mtype.element_type, loc=op.location)
+        source, attrs = sub.operands[0], sub.attributes
+    else:
+        return None
+    t = ir.RankedTensorType(op.results[0].type)
+    offsets, sizes, strides = (tuple(ir.DenseI64ArrayAttr(attrs[f"static_{a}"])) for a in ("offsets", "sizes", "strides"))
+    if not bound.has_static_shape or list(sizes) != list(t.shape) or all(st == 1 for st in strides) or \
+            any(o < 0 or n < 1 or st < 1 or o + (n - 1) * st >= d for o, n, st, d in zip(offsets, sizes, strides, bound.shape)):
+        return None
+    return Strided(bound, source, offsets=offsets, strides=strides)
+
+
 def _binding_of_load(op: ir.Operation, slices: bool = False) -> Binding | None:
     """The Binding a load reads: a whole tensor, or (`slices`) a static slice of one."""
     if op.name == "iree_codegen.load_from_buffer":
@@ -290,9 +326,12 @@ def _binding_of_load(op: ir.Operation, slices: bool = False) -> Binding | None:
 
 
 def _static_slice(op: ir.Operation, t: ir.RankedTensorType) -> Binding | None:
-    """A dispatch.tensor.load of static offsets and sizes, unit strides, of a static tensor."""
-    m = _DISPATCH_TENSOR.fullmatch(str(op.operands[0].type))
-    if m is None or len(op.operands) != 1:  # dynamic offsets, sizes or strides, or dims of the binding
+    """A dispatch.tensor.load (or store) of static offsets and sizes, unit strides, of a static
+    tensor."""
+    store = op.name.endswith("store")
+    target = op.operands[1] if store else op.operands[0]
+    m = _DISPATCH_TENSOR.fullmatch(str(target.type))
+    if m is None or len(op.operands) != (2 if store else 1):  # dynamic offsets, sizes or strides, or dims
         return None
     bound = ir.RankedTensorType(ir.Type.parse(m.group(2)))
     offsets, sizes, strides = (list(ir.DenseI64ArrayAttr(op.attributes[f"static_{a}"]))
@@ -300,7 +339,7 @@ def _static_slice(op: ir.Operation, t: ir.RankedTensorType) -> Binding | None:
     if not bound.has_static_shape or any(s != 1 for s in strides) or _kept_dims(sizes, t.shape) is None or \
             any(o < 0 or o + n > d for o, n, d in zip(offsets, sizes, bound.shape)):
         return None
-    return Binding(t, op.operands[0], Slice(bound, offsets, sizes))
+    return Binding(t, target, Slice(bound, offsets, sizes))
 
 
 def load_binding(value: ir.Value, slices: bool = False) -> Binding | None:
@@ -309,18 +348,23 @@ def load_binding(value: ir.Value, slices: bool = False) -> Binding | None:
     return _binding_of_load(value.owner.operation, slices) if isinstance(value, ir.OpResult) else None
 
 
-def _binding_of_store(op: ir.Operation) -> tuple[ir.Value, Binding] | None:
-    """(stored tensor, binding) for a whole-tensor store."""
+def _binding_of_store(op: ir.Operation, slices: bool = False) -> tuple[ir.Value, Binding] | None:
+    """(stored tensor, binding) for a whole-tensor store, or (`slices`) a store of a static slice
+    (on CUDA/HIP a store into a `memref.subview`, on Vulkan a `dispatch.tensor.store` at static
+    offsets: a convolution's result written into the padded buffer of the next one)."""
     t = ir.RankedTensorType(op.operands[0].type) if op.operands else None
     if op.name == "iree_codegen.store_to_buffer":
         dims = [] if t.has_static_shape else _subspan_dims(op.operands[1])
         return (op.operands[0], Binding(t, op.operands[1], dims=dims)) if dims is not None else None
-    if op.name == "iree_tensor_ext.dispatch.tensor.store" and _is_full_slice(op, op.operands[1], op.operands[0].type):
+    if op.name != "iree_tensor_ext.dispatch.tensor.store":
+        return None
+    if _is_full_slice(op, op.operands[1], op.operands[0].type):
         return op.operands[0], Binding(t, op.operands[1])
-    if op.name == "iree_tensor_ext.dispatch.tensor.store" and not t.has_static_shape:
+    if not t.has_static_shape:
         dims = _whole_dynamic(op, t)
         return (op.operands[0], Binding(t, op.operands[1], dims=dims)) if dims is not None else None
-    return None
+    b = _static_slice(op, t) if slices else None
+    return None if b is None else (op.operands[0], b)
 
 
 def _dynamic_refusal(bindings: list[Binding], dynamic: bool, ops: list[ir.Operation]) -> Unmatched | None:
@@ -417,29 +461,32 @@ class Graph:
 
 
 def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool = False,
-                  dynamic: bool = False) -> Graph | Unmatched:
-    """Matches a dispatch made of whole-tensor loads (`slices`: or loads of static slices),
-    linalg ops of `root_names` (plus tensor.empty / linalg.fill) and whole-tensor stores, every
-    tensor of a static shape (`dynamic`: or with extents that are workload ordinals). What the
-    ops compute together is for the caller to match."""
+                  dynamic: bool = False, out_slices: bool = False, strided: bool = False) -> Graph | Unmatched:
+    """Matches a dispatch made of whole-tensor loads (`slices`: or loads of static slices;
+    `strided`: or of static slices with strides, as `Strided` bindings), linalg ops of
+    `root_names` (plus tensor.empty / linalg.fill) and whole-tensor stores (`slices` or
+    `out_slices`: or stores of static slices), every tensor of a static shape (`dynamic`: or
+    with extents that are workload ordinals). What the ops compute together is for the caller
+    to match."""
     block = func.regions[0].blocks[0]
     ops = [o.operation for o in block.operations][:-1]
     roots, loads, stores = [], [], []
     for op in ops:
-        b = _binding_of_load(op, slices)
+        b = _binding_of_load(op, slices) or (strided_load(op) if strided else None)
         if b is not None:
             loads.append((op.results[0], b))
         elif op.name in root_names:
             roots.append(op)
         elif op.name in ("iree_codegen.store_to_buffer", "iree_tensor_ext.dispatch.tensor.store"):
-            stored = _binding_of_store(op)
+            stored = _binding_of_store(op, slices or out_slices)
             if stored is None:
                 return Unmatched("writes part of a binding (a tensor slice), not a whole tensor")
             stores.append(stored)
         elif op.name.endswith("dispatch.tensor.load"):
             return Unmatched("reads part of a binding (a tensor slice, not of static offsets, sizes and unit strides)"
                              if slices else "reads part of a binding (a tensor slice), not whole tensors")
-        elif slices and op.name == "memref.subview":
+        elif op.name == "memref.subview" and (slices or out_slices and _only_stored_into(op) or
+                                              strided and _only_loaded(op)):
             continue
         elif op.name not in _PLUMBING:
             return Unmatched(f"computes with {op.name}; this pass takes {' and '.join(root_names)} ops "
@@ -460,6 +507,20 @@ def dynamic_extent(b: Binding, dim: int) -> ir.Value:
     """The value of dynamic dim `dim` of a binding's tensor."""
     shape = b.tensor_type.shape
     return b.dims[sum(1 for n in shape[:dim] if ir.ShapedType.is_dynamic_size(n))]
+
+
+def _only_loaded(subview: ir.Operation) -> bool:
+    """A memref.subview that only loads read (a Strided slice on CUDA/HIP)."""
+    users = [u.owner.name for u in subview.results[0].uses]
+    return bool(users) and all(u == "iree_codegen.load_from_buffer" for u in users)
+
+
+def _only_stored_into(subview: ir.Operation) -> bool:
+    """A memref.subview (CUDA/HIP's slice of a binding) that only stores write into, with
+    unit strides."""
+    users = [u.owner.name for u in subview.results[0].uses]
+    return bool(users) and all(u == "iree_codegen.store_to_buffer" for u in users) and \
+        ir.MemRefType(subview.results[0].type).get_strides_and_offset()[0][-1:] == [1]
 
 
 def erase_unused(ops: list[ir.Operation]) -> None:

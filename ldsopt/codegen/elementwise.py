@@ -14,6 +14,7 @@ from iree.compiler.dialects import memref, vector
 
 from ldsopt import target
 from ldsopt.codegen import fast_math
+from ldsopt.layout import index_expr
 
 _ELEMENTWISE_DIALECTS = ("arith.", "math.")
 # The terminators of the bodies `clone_body` clones: a generic's, and an attention score region's.
@@ -28,6 +29,48 @@ def map_dims(m: ir.AffineMap) -> list[int] | None:
             return None
         dims.append(ir.AffineDimExpr(e).position)
     return dims
+
+
+# A tensor dim's index as a sum of loops: ((loop, stride), ...) plus a constant.
+DimSum = tuple[tuple[tuple[int, int], ...], int]
+
+
+def _dim_sum(e: ir.AffineExpr) -> DimSum | None:
+    if isinstance(e, ir.AffineDimExpr):
+        return ((e.position, 1),), 0
+    if isinstance(e, ir.AffineConstantExpr):
+        return ((), e.value) if e.value >= 0 else None
+    if isinstance(e, ir.AffineMulExpr):
+        lhs, rhs = e.lhs, e.rhs
+        if isinstance(lhs, ir.AffineConstantExpr):
+            lhs, rhs = rhs, lhs
+        if isinstance(lhs, ir.AffineDimExpr) and isinstance(rhs, ir.AffineConstantExpr) and rhs.value > 0:
+            return ((lhs.position, rhs.value),), 0
+        return None
+    if isinstance(e, ir.AffineAddExpr):
+        a, b = _dim_sum(e.lhs), _dim_sum(e.rhs)
+        return None if a is None or b is None else (a[0] + b[0], a[1] + b[1])
+    return None
+
+
+def dim_sums(m: ir.AffineMap) -> tuple[DimSum, ...] | None:
+    """Each result of `m` as a sum of loops times positive constants plus a non-negative
+    constant (a convolution's or a pooling window's `oh * 2 + kh`, a projection's `d3`); None
+    where one is anything else (a division, a symbol)."""
+    sums = tuple(_dim_sum(e) for e in m.results)
+    return None if any(x is None for x in sums) else sums
+
+
+def sum_exprs(sums: tuple[DimSum, ...], at: dict[int, index_expr.Expr]) -> list[index_expr.Expr]:
+    """The index of each dim of `sums` (`dim_sums`) where each loop is at `at[loop]`."""
+    out = []
+    for terms, const in sums:
+        e = None
+        for loop, stride in terms:
+            t = index_expr.scaled(at[loop], stride)
+            e = t if e is None else e + t
+        out.append(index_expr.const(const) if e is None else index_expr.offset(e, const))
+    return out
 
 
 def body_is_elementwise(root: ir.Operation) -> bool:

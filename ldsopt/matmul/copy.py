@@ -127,7 +127,7 @@ class Copy:
                 k_tail += [(g, size)] if dim == "k" else []
                 g = arith.minui(g, em.k.const(size - last))
             idx.append(g)
-        return em.p.operand_index(self.role, em.batch, idx), k_tail
+        return em.operand_index(self.role, idx), k_tail
 
     def store(self, regs: list[list[ir.Value]], buf: ir.Value) -> None:
         """Stores this thread's chunks (their `write_slices` registers) at the LDS map's place
@@ -161,7 +161,7 @@ class RegisterRows(Copy):
             for i in range(s.rake):
                 glob = [arith.addi(origin[dim], x) for dim, x in zip(s.dims, (em.offset(row0, i), col))]
                 ragged = [(g, em.p.sizes[dim]) for dim, g in zip(s.dims, glob) if em.p.sizes[dim] % tile_extent[dim]]
-                rows.append((ragged, em.p.operand_index(self.role, em.batch, glob)))
+                rows.append((ragged, em.operand_index(self.role, glob)))
             out.append(rows)
         return out
 

@@ -126,7 +126,7 @@ class Emitter:
         def writes(lane: int) -> list[tuple[int, int, int]]:
             m0, n0 = self.lane_output(lane)
             return [(m0 + dm, n0 + dn, width) for _, _, width, dm, dn in pieces]
-        self.output_stage = output_stage.plan(t.bm, t.bn, self.p.sizes["n"], t.threads,
+        self.output_stage = output_stage.plan(t.bm, t.bn, self.p.out_run, t.threads,
                                               element_bits(self.p.output.tensor_type.element_type) // 8,
                                               writes, model, lds_left, self.k.target.max_vector_elems)
         return self.output_stage
@@ -335,6 +335,35 @@ class Emitter:
             self.copied[0].wait(self, self.copied)
         for r, c in self.copies.items():
             c.land(regs.get(r), buf, slot)
+
+    # --- where the operands and the output are ---
+
+    def operand_index(self, role: str, idx: list[ir.Value]) -> list[ir.Value]:
+        """The indices into operand `role` of its element at matrix index `idx` (its two
+        matrix dims, in its memory order): the batch dims' indices inserted, or a
+        convolution's tensor indices gathered by its implicit GEMM view."""
+        view = self.p.view
+        if view is None:
+            return self.p.operand_index(role, self.batch, idx)
+        names = [f"x{i}" for i in range(len(idx))]
+        batch = [f"b{i}" for i in range(len(self.batch))]
+        exprs = view.indices(role, [index_expr.var(x) for x in names], [index_expr.var(b) for b in batch])
+        return self.k.index(exprs, **dict(zip(names, idx)), **dict(zip(batch, self.batch)))
+
+    def output_index(self, m: ir.Value, n: ir.Value) -> list[ir.Value]:
+        """The indices of the output element at (m, n) in the contraction's loops (b?, m, n):
+        a convolution's at its own output dims (those its fused consumer reads by)."""
+        view = self.p.view
+        if view is None:
+            return self.batch + [m, n]
+        batch = [f"b{i}" for i in range(len(self.batch))]
+        exprs = view.output_loops(index_expr.var("m"), index_expr.var("n"), [index_expr.var(b) for b in batch])
+        return self.k.index(exprs, m=m, n=n, **dict(zip(batch, self.batch)))
+
+    def output_groups(self) -> list[str]:
+        """Per index of `output_index`, the matrix dim it moves with: "b", "m" or "n"."""
+        view = self.p.view
+        return view.output_groups() if view else ["b"] * len(self.batch) + ["m", "n"]
 
     # --- arithmetic and guards, shared with the copies and the output ---
 

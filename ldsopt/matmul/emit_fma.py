@@ -84,7 +84,8 @@ class FmaEmitter(Emitter):
         return arith.extsi(wide, v) if isinstance(self.acc_type, ir.IntegerType) else arith.extf(wide, v)
 
     def output_pieces(self) -> list[tuple[int, int, int, int, int]]:
-        """Each accumulator row (row i of the micro-tile) in the widest vectors that divide N."""
+        """Each accumulator row (row i of the micro-tile) in the widest vectors that divide N
+        (`MatmulProblem.out_run`)."""
         p, t = self.p, self.pl.tiling
-        width = pow2_dividing(math.gcd(t.tn, p.sizes["n"]), t.tn)
+        width = pow2_dividing(math.gcd(t.tn, p.out_run), t.tn)
         return [(i, q, width, i, q) for i in range(t.tm) for q in range(0, t.tn, width)]

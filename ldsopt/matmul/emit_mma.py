@@ -219,7 +219,7 @@ class MmaEmitter(Emitter):
         for r in range(rm):
             for q in range(rn):
                 for e, n in mma.runs(coords):
-                    width = pow2_dividing(math.gcd(n, self.p.sizes["n"]), n)
+                    width = pow2_dividing(math.gcd(n, self.p.out_run), n)
                     for j in range(e, e + n, width):
                         dm, dn = coords[j]
                         pieces.append((r * rn + q, j, width, r * sch.intrinsic.m + dm, q * sch.intrinsic.n + dn))

@@ -11,11 +11,12 @@ import math
 
 from iree.compiler import ir
 
-from ldsopt.codegen.dispatch import Binding, Dispatch, Graph, analyze, analyze_graph, load_binding
+from ldsopt.codegen.dispatch import Binding, Dispatch, Graph, Strided, analyze, analyze_graph, load_binding
 from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
 from ldsopt.codegen.epilogue import Epilogue, loaded_projections, match_epilogue
 from ldsopt.codegen.kernel import matched_dispatches
 from ldsopt.ir_types import element_bits
+from ldsopt.matmul.implicit_gemm import GemmView, gemm_view
 from ldsopt.registry import ModulePass
 from ldsopt.remarks import Unmatched
 
@@ -33,6 +34,9 @@ ACCUMULATORS = {"f32": "f32", "f16": "f32", "bf16": "f32", "i8": "i32"}
 ROUNDED_RESULTS = ("f16", "bf16")
 # The multiply-add body's ops, per accumulator type: (add, multiply, extension of an input).
 _BODY_OPS = {"f32": ("arith.addf", "arith.mulf", "arith.extf"), "i32": ("arith.addi", "arith.muli", "arith.extsi")}
+NOT_PROJECTION = "an indexing map is not a projection of the loops"
+NO_BATCH = "an operand does not have the batch dim"
+NOT_MATRIX = "an operand is not an (m, k) or (k, n) matrix in some order"
 
 
 @dataclasses.dataclass
@@ -84,6 +88,21 @@ class MatmulProblem:
     # Per operand role, where each batch dim (in the output's order) sits in its memory order
     # (absent: the leading dims). The chunks of a K split read A [m, k] as [m, chunk, k'].
     batch_at: dict[str, tuple[int, ...]] = dataclasses.field(default_factory=dict)
+    # A convolution read as an implicit GEMM (ldsopt/matmul/implicit_gemm.py): its operands are
+    # gathered from their tensors, its output written at its own dims.
+    view: GemmView | None = None
+
+    def run(self, role: str) -> int:
+        """Elements of the operand contiguous in memory along its last matrix dim (the plan's
+        vectors along it divide this): that dim's extent, or a convolution's innermost loop's."""
+        return self.view.runs(role) if self.view else self.sizes[self.dims[role][1]]
+
+    @property
+    def out_run(self) -> int:
+        """Outputs contiguous along n from any multiple of a divisor of this (the output's vectors
+        divide it): N, or a convolution's innermost output loop's extent (NCHW's output
+        columns: a vector does not cross into the next row)."""
+        return self.view.extents[self.view.groups["n"][-1]] if self.view else self.sizes["n"]
 
     def operand_index(self, role: str, batch: list[ir.Value], idx: list[ir.Value]) -> list[ir.Value]:
         """The operand's full index: `idx` over its two matrix dims, each of the batch dims'
@@ -156,7 +175,15 @@ def _init_of(root: ir.Operation, integer: bool) -> float | int | Binding | None:
     return load_binding(init)
 
 
+STRIDED = ("reads a strided slice of a binding; ldsopt-matmul-lds takes one as a convolution's image "
+           "(implicit GEMM)")
+
+
 def match(d: MatmulDispatch) -> MatmulProblem | Unmatched:
+    fused = [b for pro in d.prologues.values() for b, _ in pro.inputs] + \
+        [x[0] for x in (d.epilogue.inputs if d.epilogue else []) if x is not None]
+    if any(isinstance(b, Strided) for b in fused):
+        return Unmatched(f"a fused producer or consumer {STRIDED}")
     p = _match_contraction(d)
     if not p and d.epilogue:
         return Unmatched(f"{d.root.name} with a fused elementwise consumer: {p.reason}")
@@ -205,7 +232,7 @@ def contraction_form(root: ir.Operation) -> ContractionForm | Unmatched:
     maps = [ir.AffineMapAttr(a).value for a in root.attributes["indexing_maps"]]
     dims = [map_dims(m) for m in maps]
     if any(x is None for x in dims):
-        return Unmatched("an indexing map is not a projection of the loops")
+        return Unmatched(NOT_PROJECTION)
     n_loops = maps[2].n_dims
     out = dims[2]
     # The output names the loops: its dims are (b?, m, n) in memory order, in whatever order
@@ -221,10 +248,10 @@ def contraction_form(root: ir.Operation) -> ContractionForm | Unmatched:
     roles, batch_at = {}, {}
     for pos, ds in enumerate(dims[:2]):
         if any(b not in ds for b in batches):
-            return Unmatched("an operand does not have the batch dim")
+            return Unmatched(NO_BATCH)
         mem = tuple(names.get(x, "b") for x in ds if x not in batches)
         if len(mem) != 2 or "k" not in mem or len(set(mem)) != 2 or "b" in mem:
-            return Unmatched("an operand is not an (m, k) or (k, n) matrix in some order")
+            return Unmatched(NOT_MATRIX)
         role = "A" if "m" in mem else "B"
         roles[role] = (pos, mem)
         at = tuple(ds.index(b) for b in batches)
@@ -248,7 +275,14 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
         return Unmatched(f"{root.name} with {len(d.inputs)} inputs is not a contraction of two operands")
     f = contraction_form(root)
     if not f:
-        return f
+        if f.reason not in (NOT_PROJECTION, NO_BATCH, NOT_MATRIX):
+            return f
+        # A convolution (sums of loops), or a 1x1 one whose filters have no batch dim or
+        # several image dims: an implicit GEMM, or the plain form's reason where it is none.
+        conv = _match_convolution(d)
+        return conv if conv or f.reason == NOT_PROJECTION else f
+    if any(isinstance(b, Strided) for b in d.inputs):
+        return Unmatched(STRIDED)
     init = _init_of(root, f.out_type == "i32")
     if init is None:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
@@ -258,6 +292,28 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
                          f.rounded, f.batch_shape, f.batch_at)
 
 
+def _match_convolution(d: MatmulDispatch) -> MatmulProblem | Unmatched:
+    """A contraction read through sums of loops (a convolution) as an implicit GEMM
+    (ldsopt/matmul/implicit_gemm.py); its types were checked by `contraction_form`."""
+    root = d.root
+    view = gemm_view(root, {pos: b for pos, b in enumerate(d.inputs) if isinstance(b, Strided)})
+    if not view:
+        return view
+    if d.prologues:
+        return Unmatched("a convolution with a fused elementwise producer of an operand")
+    out_type = str(ir.RankedTensorType(root.results[0].type).element_type)
+    if not _is_mul_add_body(root, "f32" if out_type in ROUNDED_RESULTS else out_type):
+        return Unmatched("a convolution whose body is not a multiply-add")
+    init = _init_of(root, out_type == "i32")
+    if init is None:
+        return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
+    sizes = {x: view.size(x) for x in ("b", "m", "n", "k")}
+    batch_shape = view.batch_shape if len(view.batch_shape) > 1 else ()
+    return MatmulProblem(sizes, {r: d.inputs[pos] for r, pos in view.inputs.items()}, dict(view.dims),
+                         bool(view.groups["b"]), init, d.output, d.epilogue, {}, out_type in ROUNDED_RESULTS,
+                         batch_shape, view=view)
+
+
 def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch | Unmatched:
     """The dispatch of one root op (ldsopt.dispatch.analyze), or of fused ops: a root (the one
     op with a reduced loop) fed by elementwise prologues (`_prologue`) and followed by at
@@ -265,8 +321,14 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     single = analyze(func, roots)
     if single:
         return MatmulDispatch(**{f.name: getattr(single, f.name) for f in dataclasses.fields(Dispatch)})
-    g = analyze_graph(func, roots)
-    if not g or len(g.ops) == 1:
+    # A result stored into part of a binding is taken (a convolution's, into the padded
+    # buffer of the next one), and a strided slice of an image (a 1x1 stride-2 convolution's).
+    g = analyze_graph(func, roots, out_slices=True, strided=True)
+    if not g and "ops fused in one dispatch" in single.reason:
+        return g  # why the fused ops are not taken, not that they are several
+    # One op: the graph's reading where the single one refused a slice (a Vulkan load or store
+    # of part of a binding, CUDA's memref.subview).
+    if not g or (len(g.ops) == 1 and not any(x in single.reason for x in ("part of a binding", "memref.subview"))):
         return single
     reducing = [i for i, op in enumerate(g.ops) if _reduces(op)]
     # Without an op that reduces, the first is taken as the root, for `match` to say why it is no contraction.
@@ -357,14 +419,16 @@ def _epilogue(g: Graph, root: ir.Operation, epi: ir.Operation) -> Epilogue | Unm
 
 def matches(module: ir.Operation, by: ModulePass | str, prologues: bool = False):
     """(dispatch, problem, target) of each matmul dispatch not lowered yet (kernel.matched_dispatches).
-    A dispatch with a prologue only where `prologues`: the register staging of
-    ldsopt-matmul-lds applies it; the passes that restage an operand or copy it without
+    A dispatch with a prologue, or a convolution, only where `prologues`: the register
+    staging of ldsopt-matmul-lds applies the one and gathers the other; the passes that restage an operand or copy it without
     registers (ldsopt-inthread-transpose, ldsopt-dtl-layout) leave it to that pass."""
     def match_here(d: MatmulDispatch) -> MatmulProblem | Unmatched:
         p = match(d)
         if p and p.prologues and not prologues:
             return Unmatched(f"operand {', '.join(sorted(p.prologues))} is computed by a fused elementwise producer, "
                              "which ldsopt-matmul-lds applies in its register staging")
+        if p and p.view and not prologues:
+            return Unmatched("a convolution, whose gathered operands ldsopt-matmul-lds reads in its register staging")
         return p
 
     return matched_dispatches(module, ROOTS, match_here, by, analyzer=analyze_matmul)

@@ -137,7 +137,7 @@ class OutputWriter:
             last = st.threads * (j + 1) > st.chunks
             with em.guard(self.ragged(m, n) + ([(chunk, st.chunks)] if last else [])):
                 value = read_vector(vtype, em.out_lds, self.stage_indices(row, col), self.stage_align(st.vec))
-                self.write(value, em.batch + [m, n], st.vec)
+                self.write(value, em.output_index(m, n), st.vec)
 
     def stage_indices(self, row: ir.Value, col: ir.Value) -> list[ir.Value]:
         placed = self.em.output_stage.address_map.place(index_expr.var("row"), index_expr.var("col"))
@@ -153,7 +153,7 @@ class OutputWriter:
         """The key of each epilogue input's read for the output vector of `width` at offsets
         (dm, dn): the input, the offsets along the dims it has, the width (None for the
         contraction's result, which is not read)."""
-        dims = ["b"] * len(self.em.batch) + ["m", "n"]
+        dims = self.em.output_groups()
         offset = {"b": 0, "m": dm, "n": dn}
         return [None if x is None else (pos, tuple(offset[dims[i]] for i in x[1]), width)
                 for pos, x in enumerate(self.em.p.epilogue.inputs)]
@@ -175,7 +175,7 @@ class OutputWriter:
                 if key is not None:
                     reads.setdefault(key, (dm, dn))
         inputs = em.p.epilogue.inputs
-        rank = len(em.batch) + 2
+        rank = len(em.output_groups())
         held = sum((width if along_last(inputs[pos], rank) else 1)
                    * element_bits(inputs[pos][0].tensor_type.element_type) // 8 for pos, _, width in reads)
         if held > EARLY_READ_BYTES:
@@ -185,7 +185,7 @@ class OutputWriter:
         for (pos, offsets, width), (dm, dn) in reads.items():
             m, n = at.m(dm), at.n(dn)
             vtype = ir.VectorType.get([width], inputs[pos][0].tensor_type.element_type)
-            idx = em.batch + [m, n]
+            idx = em.output_index(m, n)
             mem = em.epilogue_mem[pos]
             early[(pos, offsets, width)] = em.or_zero(  # calls the read at once, under the guard
                 self.ragged(m, n), vtype,
@@ -204,7 +204,7 @@ class OutputWriter:
         the output or, where `staged` gives its (row, col) in the tile, to the output stage;
         guarded where the tiles do not divide M or N (vector widths divide N)."""
         em = self.em
-        idx = em.batch + [m, n]
+        idx = em.output_index(m, n)
         width = ir.VectorType(piece.type).shape[0]
         with em.guard(self.ragged(m, n)):
             value = piece if em.init is None else em.add(piece, self.init_vector(piece.type, idx, width))

@@ -38,7 +38,7 @@ def _staging(p: MatmulProblem, role: str, scheme, bk: int, tgt: target_model.Tar
     extent = {"m": t.bm, "n": t.bn, "k": bk}
     tile = (extent[dims[0]], extent[dims[1]])
     bits = element_bits(p.elem_type)
-    vec = pow2_dividing(math.gcd(p.sizes[dims[1]], tile[1]), tgt.vector_elems(bits))
+    vec = pow2_dividing(math.gcd(p.run(role), tile[1]), tgt.vector_elems(bits))
     while vec and (tile[0] * tile[1] // vec) % t.threads:
         vec //= 2
     if not vec:

@@ -509,6 +509,59 @@ ATTENTION = (*(_attention(b, h, s, d, causal) for b, h, s, d in ((1, 12, 512, 64
                for causal in (False, True)),
              _attention(1, 32, 1, 128, kv=4096))
 
+def _conv(n: int, h: int, w: int, c: int, f: int, kernel: int, stride: int) -> FusedCase:
+    """A 2-D convolution of f16 NHWC images [n, h, w, c] by FHWC filters [f, kernel, kernel,
+    c] (`linalg.conv_2d_nhwc_fhwc`, PyTorch's channels-last weight layout), zero padding of
+    kernel // 2 on each side by `tensor.pad` in the program, `stride`; f32 accumulation, the
+    result cast to f16 NHWC [n, h', w', f]. The twin: PyTorch's conv2d (cuDNN) on the same
+    tensors viewed NCHW in channels-last memory, as a channels-last model runs it."""
+    pad = kernel // 2
+    oh, ow = (h + 2 * pad - kernel) // stride + 1, (w + 2 * pad - kernel) // stride + 1
+    x = Operand((n, h, w, c), "f16", (0, 1, 2, 3))
+    wt = Operand((f, kernel, kernel, c), "f16", (0, 1, 2, 3))
+    out = Operand((n, oh, ow, f), "f16", (0, 1, 2, 3))
+    padded = f"tensor<{n}x{h + 2 * pad}x{w + 2 * pad}x{c}xf16>"
+    acc = f"tensor<{n}x{oh}x{ow}x{f}xf32>"
+    body = [f"func.func @main(%x: {x.type}, %w: {wt.type}) -> {out.type} {{", "  %zero = arith.constant 0.0 : f32"]
+    src = "%xp" if pad else "%x"
+    if pad:
+        body += ["  %zero16 = arith.constant 0.0 : f16", f"  %xp = tensor.pad %x low[0, {pad}, {pad}, 0] high[0, {pad}, "
+                 f"{pad}, 0] {{", "    ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):",
+                 "      tensor.yield %zero16 : f16", f"  }} : {x.type} to {padded}"]
+    body += [f"  %e32 = tensor.empty() : {acc}",
+             f"  %z = linalg.fill ins(%zero : f32) outs(%e32 : {acc}) -> {acc}",
+             f"  %y = linalg.conv_2d_nhwc_fhwc {{dilations = dense<1> : tensor<2xi64>, "
+             f"strides = dense<{stride}> : tensor<2xi64>}}",
+             f"      ins({src}, %w : {padded if pad else x.type}, {wt.type}) outs(%z : {acc}) -> {acc}",
+             f"  %e16 = tensor.empty() : {out.type}",
+             f"  %t = linalg.generic {{indexing_maps = [{', '.join(['affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>'] * 2)}],"
+             ' iterator_types = ["parallel", "parallel", "parallel", "parallel"]}',
+             f"      ins(%y : {acc}) outs(%e16 : {out.type}) {{", "    ^bb0(%v: f32, %o: f16):",
+             "      %r = arith.truncf %v : f32 to f16", "      linalg.yield %r : f16",
+             f"  }} -> {out.type}", f"  return %t : {out.type}", "}"]
+
+    def twin(tx, tw):
+        import torch
+        y = torch.nn.functional.conv2d(tx.permute(0, 3, 1, 2), tw.permute(0, 3, 1, 2), stride=stride, padding=pad)
+        return y.permute(0, 2, 3, 1)
+
+    return FusedCase(f"conv_nhwc_{n}x{h}x{w}x{c}_{f}x{kernel}x{kernel}_s{stride}_f16", (x, wt), out,
+                     ("parallel",) * 4 + ("reduction",) * 3, "\n".join(body) + "\n", twin,
+                     f"conv {kernel}x{kernel} stride {stride} pad {pad}, NHWC x FHWC f16 -> f32 accumulator, "
+                     "f16 out", flops=2 * n * oh * ow * f * kernel * kernel * c)
+
+
+# ResNet-50's convolutions at batch 8, NHWC f16: the stem (7x7 stride 2 at 224), and per stage
+# (56, 28, 14, 7; 64 to 512 channels inside the bottleneck) its 3x3, the 1x1 that widens the
+# bottleneck 4x and the 1x1 that narrows it again; the stride-2 3x3 that enters stage 2.
+RESNET50_CONVS = (
+    _conv(8, 224, 224, 3, 64, 7, 2),
+    *(conv for hw, mid in ((56, 64), (28, 128), (14, 256), (7, 512))
+      for conv in (_conv(8, hw, hw, mid, mid, 3, 1), _conv(8, hw, hw, mid, 4 * mid, 1, 1),
+                   _conv(8, hw, hw, 4 * mid, mid, 1, 1))),
+    _conv(8, 56, 56, 128, 128, 3, 2),
+)
+
 N26 = 1 << 26
 
 CASES: tuple[Case, ...] = (
@@ -540,4 +593,5 @@ CASES: tuple[Case, ...] = (
     *BERT_MATMULS,
     *SPLIT_K,
     *ATTENTION,
+    *RESNET50_CONVS,
 )

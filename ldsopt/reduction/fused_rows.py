@@ -20,7 +20,12 @@ The generics are
   it, with the body's treatment of NaN;
 - maps: n loops, all parallel, full results, the body not reading its outputs (values per
   element before a combine, or consumers that read the row again with row values);
-- row maps: k loops over row values, all parallel (epilogues: divide by N, sqrt, log).
+- row maps: k loops over row values, all parallel (epilogues: divide by N, sqrt, log);
+- parameter maps: all-parallel generics of loaded tensors over fewer loops, whose one result
+  every later op reads through the same dims of P (an f16 BatchNorm's scale and shift
+  extended to f32 for the global average pool after it): maps over those dims. (A producer
+  over reduced dims, such as a matmul's dequantized weights, is not one: that product is
+  ldsopt-matmul-lds's.)
 Operands are read through ascending projections (no transposes); bodies are arith / math,
 and a map's body may gather (`Gather`, an embedding lookup as IREE fuses it with the
 LayerNorm after it): `tensor.extract` of a loaded table whose last index is the row's
@@ -256,6 +261,32 @@ def _owner(value: ir.Value) -> ir.Operation | None:
     return value.owner.operation if isinstance(value, ir.OpResult) else None
 
 
+def _parameter_dims(op: ir.Operation, iterators: list[str], later: list[ir.Operation], structures: list,
+                    n: int, g: Graph) -> tuple[int, ...] | None:
+    """The dims of S that an all-parallel generic of fewer than n loops stands over: the dims
+    through which every later op of n loops reads its one result (the same ascending dims for
+    all, one per loop); None where it is not such an op, reads other than loaded bindings, or
+    its result is stored or read otherwise."""
+    if op.name != "linalg.generic" or len(op.results) != 1 or len(iterators) >= n or \
+            any(it != "parallel" for it in iterators):
+        return None
+    ins = list(op.operands)[:len(op.operands) - 1]
+    if any(g.binding_of(v) is None for v in ins) or any(v == op.results[0] for v, _ in g.stores):
+        return None
+    placed = None
+    uses = 0
+    for later_op, (it, maps, later_ins, _) in zip(later, structures):
+        for v, m in zip(later_ins, maps):
+            if v != op.results[0]:
+                continue
+            uses += 1
+            if len(it) != n or m is None or len(m) != len(iterators) or list(m) != sorted(set(m)) or \
+                    placed not in (None, tuple(m)):
+                return None
+            placed = tuple(m)
+    return placed if placed is not None and uses == len(list(op.results[0].uses)) else None
+
+
 def match_rows(g: Graph) -> RowGraph | Unmatched:
     """The dispatch as a RowGraph (module docstring), or why not."""
     if any(op.name not in ROOTS for op in g.ops):
@@ -276,14 +307,20 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
     space: dict[ir.Value, tuple[int, ...]] = {}   # generic results: their dims
     ready: dict[ir.Value, int] = {}               # generic results: passes done before they exist
     nodes = []
-    for op, (it, maps, ins, outs) in zip(g.ops, structures):
+    for i, (op, (it, maps, ins, outs)) in enumerate(zip(g.ops, structures)):
         sizes = _loop_sizes(ins + outs, maps, len(it))
+        placed = _parameter_dims(op, it, g.ops[i + 1:], structures[i + 1:], n, g)
         if it == reduce_iters and sizes == shape:
             kind, out_dims = REDUCE, tuple(range(k))
         elif it == ["parallel"] * n and sizes == shape:
             kind, out_dims = MAP, tuple(range(n))
         elif k > 0 and it == ["parallel"] * k and sizes == shape[:k]:
             kind, out_dims = ROW_MAP, tuple(range(k))
+        elif placed is not None and sizes == [shape[d] for d in placed] and all(d < k for d in placed):
+            # A map of loaded parameters over some row dims (an f16 BatchNorm's scale extended
+            # to f32): computed where its consumers read it, its loops renamed to those dims.
+            kind, out_dims = MAP, placed
+            maps = [[placed[x] for x in m] for m in maps]
         else:
             return Unmatched("not one row space: the reduced dims are not the trailing ones of every op, "
                              "or the ops' extents differ")

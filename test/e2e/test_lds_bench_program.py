@@ -83,7 +83,7 @@ def test_encoder_layer_end_to_end(encoder, tmp_path):
         assert w["attn.q.weight"].shape == (32, 32) and w["ln2.bias"].shape == (32,)
 
 
-@pytest.mark.parametrize("block", ["encoder_layer", "gpt2_block", "llama_block"])
+@pytest.mark.parametrize("block", ["encoder_layer", "gpt2_block", "llama_block", "resnet_cnn"])
 def test_twin_is_the_same_layer(block):
     """The PyTorch twin against ONNX's own reference evaluator on the same model."""
     torch = pytest.importorskip("torch", reason="the PyTorch twin runs where torch is installed (the GPU machine)")
@@ -91,12 +91,14 @@ def test_twin_is_the_same_layer(block):
     from onnx.reference import ReferenceEvaluator
 
     suite = bench_replay.load_script(str(MODELS / "suite.py"), "ldsopt_model_suite")
-    model = getattr(suite, block)(suite.SIZES["small"], "f32")
+    sizes = suite.CNN_SIZES if block == "resnet_cnn" else suite.SIZES
+    model = getattr(suite, block)(sizes["small"], "f32")
     twins = bench_replay.load_script(str(MODELS / "torch_twins.py"), "ldsopt_torch_twins")
     spec = json.loads({p.key: p.value for p in model.metadata_props}[twins.TWIN_KEY])
     weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
     layer = getattr(twins, spec.pop("function"))(weights, "cpu", "float32", **spec)
-    x = np.random.default_rng(1).standard_normal((1, 16, 32)).astype(np.float32)
+    shape = [d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim]
+    x = np.random.default_rng(1).standard_normal(shape).astype(np.float32)
     (expected,) = ReferenceEvaluator(model).run(None, {"x": x})
     np.testing.assert_allclose(layer(torch.from_numpy(x)).numpy(), expected, atol=1e-4, rtol=1e-4)
 

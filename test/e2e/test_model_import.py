@@ -39,7 +39,7 @@ def _passes(proc):
 
 
 @pytest.mark.parametrize("model", ["mlp_classifier", "encoder_layer_small_f32", "decoder_block_small_f32",
-                                   "gpt2_block_small_f32", "llama_block_small_f32"])
+                                   "gpt2_block_small_f32", "llama_block_small_f32", "resnet_cnn_small_f32"])
 def test_suite_model_runs(models, model, lds_run):
     lines = _passes(lds_run(str(models / f"{model}.onnx"), "--target", "lavapipe")).splitlines()
     dispatches = [i for i, line in enumerate(lines) if line.startswith("dispatch ")]
@@ -50,6 +50,9 @@ def test_suite_model_runs(models, model, lds_run):
             assert lines[i + 1].startswith("  ldsopt-"), lines[i:i + 2]
     lowered = sum(": ldsopt: " in lines[i] for i in dispatches)
     assert f"ldsopt lowered {lowered} of {len(dispatches)} dispatches" in lines
+    if model.startswith("resnet_cnn_small"):
+        _cnn_dispatches(lines)
+        return
     if model != "mlp_classifier":
         # The attention chain (Q K^T, scale, mask, softmax, P V, the head transposes) is raised
         # to one attention op (ldsopt-raise-attention), one dispatch of ldsopt-attention.
@@ -74,6 +77,30 @@ def test_suite_model_runs(models, model, lds_run):
     # QKV, attention, O, norms (the encoder's two one dispatch), FFN up and down
     expected = {"encoder_layer_small_f32": 6, "gpt2_block_small_f32": 7}
     assert len(dispatches) == expected.get(model, len(dispatches)), lines
+
+
+def _cnn_dispatches(lines: list[str]) -> None:
+    """The small CNN's dispatches (NCHW as IREE imports it). The stem (7x7 stride 2), the
+    block's 1x1s and its 3x3 stride-2 convolution, each with its BatchNorm and ReLU, and the
+    shortcut's 1x1 stride-2 one (its image a strided slice) are implicit GEMMs (the stem and
+    the first 1x1 written into the padded buffer of what follows); the max pool a window
+    reduction; global average pooling with the residual add and both BatchNorms (a reduction;
+    in f16 their parameters extended to f32 by generics of their own) and the classifier are
+    ldsopt's too. Left to IREE: the copy of the image into its padded buffer."""
+    assert "ldsopt lowered 8 of 9 dispatches" in lines, lines
+    for name, by in (("_conv_2x13x15x15x3x7x7_f", "matmul-lds"), ("_conv_2x13x8x8x3x3_f", "window-reduce"),
+                     ("_matmul_like_2x11x8x8x13_f", "matmul-lds"), ("_conv_2x11x4x4x11x3x3_f", "matmul-lds"),
+                     ("_matmul_like_2x24x4x4x13_f", "matmul-lds"), ("_matmul_like_2x24x16x11_f", "matmul-lds"),
+                     ("_reduction_2x24x16_f", "vector-distribute"), ("_matmul_2x10x24_f", "matmul-lds")):
+        assert [line for line in lines if name in line and line.endswith(f": ldsopt: ldsopt-{by}")], (name, lines)
+    assert [line for line in lines if "_slow_memcpy: iree-default" in line], lines
+
+
+def test_resnet_cnn_f16(suite, tmp_path, lds_run):
+    """The small CNN in f16: the same dispatches ldsopt's as in f32."""
+    path = tmp_path / "resnet_cnn_small_f16.onnx"
+    onnx.save(suite.resnet_cnn(suite.CNN_SIZES["small"], "f16"), str(path))
+    _cnn_dispatches(_passes(lds_run(str(path), "--target", "lavapipe")).splitlines())
 
 
 def test_llama_block_heads_without_groups(suite, tmp_path, lds_run):

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 from iree.compiler import ir
 
@@ -205,3 +206,31 @@ def test_lds_bench_checks_its_arguments_before_compiling(tmp_path, flag, value, 
                            "--out", str(out), flag, value], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and proc.stderr == f"lds-bench: error: {message}\n"
     assert not out.exists()
+
+
+def test_resnet50_conv_cases():
+    """ResNet-50's convolutions (batch 8, NHWC f16): the stem, each stage's 3x3 and its two
+    1x1s, the stride-2 3x3; FLOPs of the unpadded output, bytes of the unpadded tensors."""
+    convs = CASES.RESNET50_CONVS
+    assert len(convs) == 14 and all(c in CASES.CASES for c in convs)
+    stem = BY_NAME["conv_nhwc_8x224x224x3_64x7x7_s2_f16"]
+    assert stem.flops == 2 * 8 * 112 * 112 * 64 * 7 * 7 * 3
+    assert stem.bytes == (8 * 224 * 224 * 3 + 64 * 7 * 7 * 3 + 8 * 112 * 112 * 64) * 2
+    assert "tensor.pad %x low[0, 3, 3, 0]" in stem.mlir and "strides = dense<2>" in stem.mlir
+    assert "tensor.pad" not in BY_NAME["conv_nhwc_8x7x7x2048_512x1x1_s1_f16"].mlir
+
+
+def test_conv_case_twin_is_the_program():
+    """The conv cases' PyTorch twin (NHWC viewed NCHW channels-last) against numpy on a small
+    case of the same template: stride 2, padding, prime sizes."""
+    torch = pytest.importorskip("torch")
+    case = CASES._conv(2, 9, 7, 5, 3, 3, 2)
+    rng = np.random.default_rng(0)
+    x, w = (rng.standard_normal(o.shape).astype(np.float32) for o in case.inputs)
+    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    out = np.zeros(case.output.shape)
+    for i in range(out.shape[1]):
+        for j in range(out.shape[2]):
+            out[:, i, j, :] = np.einsum("nhwc,fhwc->nf", xp[:, 2 * i:2 * i + 3, 2 * j:2 * j + 3, :], w)
+    got = case.torch(torch.from_numpy(x), torch.from_numpy(w)).numpy()
+    np.testing.assert_allclose(got, out, atol=1e-5, rtol=1e-5)

@@ -1,0 +1,206 @@
+"""Convolutions as implicit GEMM: a contraction whose input is read through sums of loops
+(`d1 * 2 + d4`, an image's row at an output row and a filter row) is a matmul over groups of
+its loops, its operands gathered by index arithmetic instead of a plain 2-D read.
+
+`gemm_view(root)` reads a `linalg.generic` contraction (IREE generalizes
+`linalg.conv_2d_nhwc_hwcf`, `_nhwc_fhwc`, `_nchw_fchw` and the 1x1 forms to one) as a `GemmView`:
+- the output's loops, in its memory order, end with N (the last run of loops that one input
+  reads) after M (the run before it, read by the other input: A); the loops before those are
+  the batch (NCHW's image batch, which only the image reads). NHWC: M = (n, oh, ow) of the
+  image, N = the filters; NCHW: batch n, M = the filters, N = (oh, ow) of the image. The
+  reduced loops are K (window rows, columns, channels), in the order they appear in A or
+  in B, whichever lets the longer vectors be read;
+- each input's dims are sums of loops times positive strides plus a constant (an image's
+  `oh * stride + kh * dilation`), each loop in one dim of it;
+- each operand is read along the matrix dim (its own, or K) whose consecutive values are
+  consecutive in memory the longest (`_run`: an NHWC image's window columns and channels, a
+  stride-1 NCHW image's output columns); the plan's vectors divide that run, so a vector is
+  one contiguous read; where nothing is contiguous (an NCHW image at stride 2), one element.
+An input that the dispatch loads as a strided slice (IREE writes a 1x1 stride-2 convolution as
+a contraction of `image[:, :, ::2, ::2]`; `dispatch.Strided`) is read in its bound tensor, the
+slice's offsets and strides folded into its sums. A loop read by both inputs (depthwise and
+grouped convolutions) is refused, with the reason as a remark.
+
+The matrix index of an operand (row, col) maps to its tensor's indices by `GemmView.indices`:
+each matrix index split into its group's loops (row-major), then each tensor dim's sum. The
+same `index_expr` tree is evaluated on ints by the tests (against an im2col built by numpy)
+and emitted as IR by the kernel's copies; the output's (b, m, n) maps to its dims the same way
+(`output_loops`), so that the fused consumer and the store see the convolution's own loops.
+Padding is not this module's: IREE 3.13 materializes a convolution's padding in the buffer
+that the dispatch reads (a copy into a zero-filled, larger buffer), so the gathered reads
+are all inside the image.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from iree.compiler import ir
+
+from ldsopt.codegen.dispatch import Strided
+from ldsopt.codegen.elementwise import DimSum, dim_sums, sum_exprs
+from ldsopt.layout import index_expr
+from ldsopt.layout.index_expr import Expr
+from ldsopt.remarks import Unmatched
+
+
+@dataclasses.dataclass(frozen=True)
+class GemmView:
+    """A convolution's loops as a (batched) matmul (module doc)."""
+
+    extents: tuple[int, ...]                    # per loop
+    inputs: dict[str, int]                      # "A", "B": the position of its input
+    groups: dict[str, tuple[int, ...]]          # "b", "m", "n", "k": their loops, outer to inner
+    dims: dict[str, tuple[str, ...]]            # "A", "B": the matrix dims in memory order, ("m", "k") ...
+    sums: dict[str, tuple[DimSum, ...]]         # "A", "B": per tensor dim its sum of loops
+    out_loops: tuple[int, ...]                  # the output's dims' loops, in its memory order
+    run_lengths: dict[str, int]                 # "A", "B": `runs`
+
+    def size(self, dim: str) -> int:
+        return math.prod(self.extents[x] for x in self.groups[dim])
+
+    @property
+    def batch_shape(self) -> tuple[int, ...]:
+        return tuple(self.extents[x] for x in self.groups["b"])
+
+    def runs(self, role: str) -> int:
+        """Elements of the operand contiguous in memory along its last matrix dim from any
+        multiple of a divisor of this (`_run`)."""
+        return self.run_lengths[role]
+
+    def loop_exprs(self, dim: str, x: Expr) -> dict[int, Expr]:
+        """The loops of group `dim` at matrix index `x`, row-major (the last loop fastest)."""
+        loops = self.groups[dim]
+        coords = index_expr.split(x, [self.extents[x] for x in reversed(loops)])
+        return dict(zip(reversed(loops), coords))
+
+    def indices(self, role: str, matrix: list[Expr], batch: list[Expr] = ()) -> list[Expr]:
+        """The tensor indices of operand `role` at its matrix index `matrix` (in its memory
+        order, `dims[role]`) of batch `batch` (each batch loop's index)."""
+        at = dict(zip(self.groups["b"], batch))
+        for dim, x in zip(self.dims[role], matrix):
+            at.update(self.loop_exprs(dim, x))
+        return sum_exprs(self.sums[role], at)
+
+    def output_loops(self, m: Expr, n: Expr, batch: list[Expr] = ()) -> list[Expr]:
+        """The output's indices (its loops, in its memory order) at matrix (m, n) of `batch`."""
+        at = {**dict(zip(self.groups["b"], batch)), **self.loop_exprs("m", m), **self.loop_exprs("n", n)}
+        return [at[x] for x in self.out_loops]
+
+    def output_groups(self) -> list[str]:
+        """Per output dim, its matrix dim ("b", "m" or "n")."""
+        return [next(g for g in ("b", "m", "n") if x in self.groups[g]) for x in self.out_loops]
+
+
+def _run(sums: tuple[DimSum, ...], shape: list[int], loops: tuple[int, ...], extents: tuple[int, ...]) -> int:
+    """How many consecutive values of the matrix dim over `loops` (row-major) are consecutive
+    in memory from any multiple of a divisor of the result: the trailing loops that are the
+    tensor's trailing dims alone, stride 1, each spanning its dim, in the same order, times the
+    extent of the next loop where it is in the next dim at stride 1 beside other loops (an
+    NHWC image's `ow * s + kw` after its channels; an NCHW image's `ow + kw`); 1 where the
+    last loop is not in the innermost dim at stride 1."""
+    run = 1
+    for loop, (terms, _), size in zip(reversed(loops), reversed(sums), reversed(shape)):
+        if (loop, 1) not in terms:
+            break
+        run *= extents[loop]
+        if len(terms) != 1 or extents[loop] != size:
+            break
+    return run
+
+
+def _groups(out: list[int], used: list[set[int]]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None:
+    """(batch, first, last) runs of the output's loops: the last run of loops of one input,
+    the run of the other input's before it, and the loops before those."""
+    owner = [0 if x in used[0] else 1 for x in out]
+    i = len(out)
+    while i > 0 and owner[i - 1] == owner[-1]:
+        i -= 1
+    j = i
+    while j > 0 and owner[j - 1] == 1 - owner[-1]:
+        j -= 1
+    if j == i:
+        return None
+    return tuple(out[:j]), tuple(out[j:i]), tuple(out[i:])
+
+
+def _through_slice(sums: tuple[DimSum, ...], sl: Strided) -> tuple[DimSum, ...]:
+    """`sums` of a strided slice's dims as sums of its bound tensor's: element i of dim d is
+    the bound one's offsets[d] + i * strides[d]."""
+    return tuple((tuple((loop, stride * st) for loop, stride in terms), const * st + off)
+                 for (terms, const), off, st in zip(sums, sl.offsets, sl.strides))
+
+
+def gemm_view(root: ir.Operation, strided: dict[int, Strided] | None = None) -> GemmView | Unmatched:
+    """`root` (two inputs, one output, a multiply-add body checked by the caller) read as an
+    implicit GEMM (module doc), or the reason it is not one. An input of `strided` (by
+    position) is read through its strided slice (a 1x1 stride-2 convolution's image), folded
+    into its sums: the view indexes its bound tensor."""
+    strided = strided or {}
+    maps = [ir.AffineMapAttr(a).value for a in root.attributes["indexing_maps"]]
+    n_loops = maps[2].n_dims
+    out = []
+    for e in maps[2].results:
+        if not isinstance(e, ir.AffineDimExpr):
+            return Unmatched("a convolution whose output is not indexed by its loops")
+        out.append(e.position)
+    reduced = [x for x in range(n_loops) if x not in out]
+    iterators = ["reduction" in str(it) for it in root.attributes["iterator_types"]]
+    if len(set(out)) != len(out) or iterators != [x in reduced for x in range(n_loops)] or not reduced:
+        return Unmatched("a convolution whose output is not over its parallel loops")
+    sums = []
+    for m in maps[:2]:
+        s = dim_sums(m)
+        if s is None:
+            return Unmatched(f"an input is read through {m}; implicit GEMM takes sums of loops times strides")
+        sums.append(s)
+    bound = [sums[pos] for pos in range(2)]  # the sums of what memory holds (a strided slice's bound tensor)
+    shapes = [ir.RankedTensorType(root.operands[pos].type).shape for pos in range(2)]
+    for pos, sl in strided.items():
+        bound[pos], shapes[pos] = _through_slice(sums[pos], sl), sl.tensor_type.shape
+    used = [{loop for terms, _ in s for loop, _ in terms} for s in sums]
+    if any(sorted(loop for terms, _ in s for loop, _ in terms) != sorted(u) for s, u in zip(sums, used)):
+        return Unmatched("an input reads a loop in two of its dims")
+    if used[0] & used[1] & set(out):
+        return Unmatched("both inputs read an output loop (a depthwise, grouped or batched convolution); "
+                         "implicit GEMM takes each output loop read by one input")
+    if set(reduced) - (used[0] | used[1]) or set(out) - (used[0] | used[1]):
+        return Unmatched("a loop that no input reads")
+    split = _groups(out, used)
+    if split is None:
+        return Unmatched("the output's loops are all one input's: not a product of two operands")
+    batch, first, last = split
+    a = 0 if first[0] in used[0] else 1
+    roles = {"A": a, "B": 1 - a}
+    extents = _extents(root, maps, n_loops)
+    if extents is None:
+        return Unmatched("the loops' extents cannot be read from the operands' shapes")
+    best = None
+    for pos in (a, 1 - a):  # K in the order the reduced loops appear in A, else in B
+        k_order = tuple(loop for terms, _ in sums[pos] for loop, _ in terms if loop in reduced)
+        groups = {"b": batch, "m": first, "n": last, "k": k_order}
+        dims, runs = {}, {}
+        for role, own in (("A", "m"), ("B", "n")):
+            s, shape = bound[roles[role]], shapes[roles[role]]
+            along_k, along_own = _run(s, shape, k_order, extents), _run(s, shape, groups[own], extents)
+            dims[role] = (own, "k") if along_k >= along_own else ("k", own)
+            runs[role] = max(along_k, along_own)
+        score = sum(min(r, 8) for r in runs.values())
+        if best is None or score > best[0]:
+            best = (score, groups, dims, runs)
+    _, groups, dims, runs = best
+    return GemmView(extents, roles, groups, dims, {r: bound[p] for r, p in roles.items()}, tuple(out), runs)
+
+
+def _extents(root: ir.Operation, maps: list[ir.AffineMap], n_loops: int) -> tuple[int, ...] | None:
+    """Each loop's extent: from a dim indexed by that loop alone (the output's, a filter's)."""
+    extents: dict[int, int] = {}
+    for v, m in zip(root.operands, maps):
+        shape = ir.RankedTensorType(v.type).shape
+        for e, size in zip(m.results, shape):
+            if isinstance(e, ir.AffineDimExpr):
+                extents.setdefault(e.position, size)
+    if sorted(extents) != list(range(n_loops)) or any(x <= 0 for x in extents.values()):
+        return None
+    return tuple(extents[x] for x in range(n_loops))

@@ -1,0 +1,277 @@
+"""ldsopt-window-reduce: pooling (max, average, global) as window reductions.
+
+Contract.
+- Matches a dispatch whose root is a `linalg.generic` with reduced loops (IREE generalizes
+  `linalg.pooling_*` to one) whose output is its parallel loops (any order), whose loaded
+  inputs are read through sums of loops (a pooling window's `oh * 2 + kh`, or a projection:
+  global pooling over H and W), and whose other inputs are `tensor.empty` windows that only
+  give the reduced loops their extents (their body arguments unused); its body arith/math
+  ops combining the accumulator with the inputs, through one op that reads the accumulator
+  once (`maximumf`, `addf`, ...: the reduction's combiner); the accumulator starts from a
+  constant fill or a loaded tensor. Optionally followed by one elementwise consumer fused
+  into the dispatch (an average's divide; `match_epilogue`, as the matmul's), its other
+  inputs loaded through projections. The root's result (or the consumer's) is stored whole.
+- Left alone, with the reason as a remark: reductions whose inputs are read through other
+  maps (a division, a loop in two dims), bodies that read the accumulator elsewhere, windows
+  of more than `max-window` points (one thread would go through them alone), and the
+  reductions with long rows that ldsopt-vector-distribute takes (run it first: it takes
+  projection-map reductions over trailing dims; what it leaves, such as global pooling over an
+  NHWC image's H and W, this pass takes).
+- Needs a GPU target.
+
+The kernel: one thread per vector of V outputs along the output's innermost dim, in a
+grid-stride loop over all of them. V > 1 where every input reading that dim reads it alone
+in its own innermost dim (an NHWC image's channels: the window reads are vectors), else 1
+(an NCHW window's `ow * 2 + kw`: each read one element). For each vector the accumulator
+(the fill, broadcast, or the loaded init) goes through the window's loops, unrolled where
+the window has at most UNROLL points (3x3) and a loop nest otherwise (7x7, global), each
+step reading the inputs at the window point and applying the body on vectors; then the
+consumer's body, then one store. No LDS: a window's points are read once per output and
+the neighbouring outputs' overlapping reads hit the cache.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import itertools
+import math
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, memref, scf, vector
+
+from ldsopt.codegen.dispatch import Binding, Graph, analyze_graph
+from ldsopt.codegen.elementwise import DimSum, clone_body, dim_sums, map_dims, sum_exprs
+from ldsopt.codegen.epilogue import Epilogue, match_epilogue
+from ldsopt.codegen.kernel import Kernel, foreign_types, matched_dispatches, read_vector, write_vector
+from ldsopt.ir_types import element_bits
+from ldsopt.layout import index_expr
+from ldsopt.matmul.output import body_at
+from ldsopt import remarks
+from ldsopt.registry import ModulePass, option
+from ldsopt.remarks import Unmatched
+
+# Window points emitted one after the other rather than in a loop (a 3x3 max pool's nine).
+UNROLL = 16
+_ELEMENTWISE = ("arith.", "math.")
+
+
+@dataclasses.dataclass
+class Window:
+    """A matched window reduction."""
+
+    graph: Graph
+    root: ir.Operation
+    extents: tuple[int, ...]                       # per loop
+    out_loops: tuple[int, ...]                     # the root's output dims' loops, in its memory order
+    reduced: tuple[int, ...]                       # the reduced loops, outer to inner
+    inputs: list[tuple[Binding, tuple[DimSum, ...]] | None]  # per root input: loaded, or a window (None)
+    init: float | int | Binding
+    output: Binding
+    epilogue: Epilogue | None
+
+
+def _init(root: ir.Operation, g: Graph) -> float | int | Binding | None:
+    init = root.operands[len(root.operands) - 1]
+    op = init.owner if isinstance(init, ir.OpResult) else None
+    if op is not None and op.name == "linalg.fill":
+        cst = op.operands[0].owner if isinstance(op.operands[0], ir.OpResult) else None
+        if cst is not None and cst.name == "arith.constant":
+            value = cst.attributes["value"]
+            return ir.FloatAttr(value).value if isinstance(value, ir.FloatAttr) else ir.IntegerAttr(value).value
+        return None
+    return g.binding_of(init)
+
+
+def _combiner_reads_acc_once(root: ir.Operation) -> bool:
+    """The body's ops are arith/math, and the accumulator (the last block argument) is read by
+    one op, whose result is yielded: the reduction's combiner."""
+    block = root.regions[0].blocks[0]
+    ops = [op.operation for op in block.operations]
+    if any(not op.name.startswith(_ELEMENTWISE) and op.name != "linalg.yield" or op.regions for op in ops):
+        return False
+    acc = block.arguments[len(block.arguments) - 1]
+    users = [u.owner for u in acc.uses]
+    return len(users) == 1 and ops[-1].operands[0].owner == users[0]
+
+
+def match(g: Graph) -> Window | Unmatched:
+    if len(g.ops) > 2:
+        return Unmatched(f"{len(g.ops)} ops fused in one dispatch; this pass takes a window reduction and at most "
+                         "one elementwise consumer")
+    root = g.ops[0]
+    if root.name != "linalg.generic":
+        return Unmatched(f"computes with {root.name}; this pass takes a linalg.generic window reduction")
+    if len(root.results) != 1:
+        return Unmatched(f"a reduction of {len(root.results)} results (an arg-best's value and index); this pass "
+                         "takes one")
+    iters = ["reduction" in str(it) for it in root.attributes["iterator_types"]]
+    maps = [ir.AffineMapAttr(a).value for a in root.attributes["indexing_maps"]]
+    out = map_dims(maps[-1])
+    reduced = tuple(x for x, r in enumerate(iters) if r)
+    if not reduced:
+        return Unmatched("not a reduction: it has no reduced loops")
+    if out is None or sorted(out) != [x for x, r in enumerate(iters) if not r]:
+        return Unmatched("the output is not indexed by its parallel loops")
+    block = root.regions[0].blocks[0]
+    inputs = []
+    for pos, (v, m) in enumerate(zip(list(root.operands)[:len(maps) - 1], maps)):
+        window = isinstance(v, ir.OpResult) and v.owner.name == "tensor.empty"
+        if window and not list(block.arguments[pos].uses):
+            inputs.append(None)
+            continue
+        b, sums = g.binding_of(v), dim_sums(m)
+        if b is None:
+            return Unmatched("an input is not a whole-tensor load of a binding or an unread window shape")
+        if sums is None:
+            return Unmatched(f"an input is read through {m}; this pass takes sums of loops times strides")
+        inputs.append((b, sums))
+    if not any(inputs):
+        return Unmatched("reads no binding")
+    if not _combiner_reads_acc_once(root):
+        return Unmatched("the body is not arith/math ops combining the accumulator once")
+    init = _init(root, g)
+    if init is None:
+        return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
+    extents: dict[int, int] = {}
+    for v, m in zip(root.operands, maps):
+        for e, size in zip(m.results, ir.RankedTensorType(v.type).shape):
+            if isinstance(e, ir.AffineDimExpr):
+                extents.setdefault(e.position, size)
+    if sorted(extents) != list(range(len(iters))):
+        return Unmatched("a loop's extent is not a dim of an operand")
+    epilogue = None
+    if len(g.ops) == 2:
+        epilogue = match_epilogue(g, root, g.ops[1], "the reduction")
+        if not epilogue:
+            return epilogue
+        output = g.stores[0][1]
+    else:
+        if len(g.stores) != 1 or g.stores[0][0] != root.results[0]:
+            return Unmatched("stores something else than the reduction's one result")
+        output = g.stores[0][1]
+    return Window(g, root, tuple(extents[x] for x in range(len(iters))), tuple(out), reduced, inputs, init,
+                  output, epilogue)
+
+
+def _vector_width(w: Window, tgt) -> int:
+    """V (module doc): the widest power of two dividing the output's innermost extent that the
+    target loads, where each input reading that loop reads it alone in its innermost dim."""
+    inner = w.out_loops[-1]
+    for x in w.inputs:
+        if x is None:
+            continue
+        for i, (terms, _) in enumerate(x[1]):
+            if any(loop == inner for loop, _ in terms) and (i != len(x[1]) - 1 or terms != ((inner, 1),)):
+                return 1
+    types = [x[0].tensor_type.element_type for x in w.inputs if x] + [w.output.tensor_type.element_type]
+    vmax = min(tgt.vector_elems(element_bits(t)) for t in types)
+    return math.gcd(w.extents[inner], 1 << (vmax.bit_length() - 1))
+
+
+@dataclasses.dataclass(frozen=True)
+class WindowReduce(ModulePass):
+    NAME = "ldsopt-window-reduce"
+    SUMMARY = "Lower window reductions (max, average and global pooling) to a thread per output vector"
+
+    workgroup_size: int = option(256, "threads per workgroup", min=1, at_most="max_threads")
+    max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)", min=1)
+    max_window: int = option(1024, "window points an output goes through at most; a longer window is a row "
+                                   "reduction (ldsopt-vector-distribute's), which spreads it over threads", min=1)
+
+    def run(self, module: ir.Operation) -> None:
+        def match_here(g: Graph) -> Window | Unmatched:
+            w = match(g)
+            if w and math.prod(w.extents[x] for x in w.reduced) > self.max_window:
+                return Unmatched(f"a window of {math.prod(w.extents[x] for x in w.reduced)} points, more than "
+                                 f"max-window={self.max_window}: a thread per output would go through it alone")
+            return w
+
+        for d, w, tgt in matched_dispatches(module, ("linalg.generic",), match_here, self,
+                                            analyzer=functools.partial(analyze_graph, out_slices=True)):
+            foreign = foreign_types(d.ops, tgt)
+            if foreign:
+                remarks.missed(d.func, self.NAME, foreign)
+            else:
+                self._lower(w, tgt)
+
+    def _lower(self, w: Window, tgt) -> None:
+        v = _vector_width(w, tgt)
+        out_shape = [w.extents[x] for x in w.out_loops]
+        n_items = math.prod(out_shape) // v
+        wg = self.workgroup_size
+        n_wg = max(1, min(math.ceil(n_items / wg), self.max_workgroups, tgt.max_workgroup_counts[0]))
+        k = Kernel(w.graph, tgt, (wg, 1, 1), (n_wg, 1, 1))
+        acc_type = ir.RankedTensorType(w.root.results[0].type).element_type
+        vtype = ir.VectorType.get([v], acc_type)
+        with k.ip, w.graph.location:
+            mems = [None if x is None else x[0].memref() for x in w.inputs]
+            out_mem = w.output.memref()
+            init_mem = w.init.memref() if isinstance(w.init, Binding) else None
+            epi_mems = [None if x is None else x[0].memref() for x in w.epilogue.inputs] if w.epilogue else []
+            # What stands for a window shape's (unread) argument in the body.
+            block = w.root.regions[0].blocks[0]
+            windows = {pos: vector.broadcast(ir.VectorType.get([v], block.arguments[pos].type),
+                                                  k.const(0.0 if isinstance(block.arguments[pos].type, ir.FloatType)
+                                                          else 0, block.arguments[pos].type))
+                            for pos, x in enumerate(w.inputs) if x is None}
+            start = arith.addi(arith.muli(k.block_id(), k.const(wg)), k.thread_id())
+            loop = scf.ForOp(start, k.const(n_items), k.const(n_wg * wg))
+        with ir.InsertionPoint(loop.body), w.graph.location:
+            # This thread's output vector: its dims' indices (the innermost a multiple of V).
+            flat = index_expr.var("g")
+            coords = index_expr.split(flat, [out_shape[-1] // v] + out_shape[-2::-1])[::-1]
+            coords[-1] = index_expr.scaled(coords[-1], v)
+            out_idx = k.index(coords, g=loop.induction_variable)
+            at = dict(zip(w.out_loops, out_idx))
+            if init_mem is None:
+                acc = vector.broadcast(vtype, k.const(w.init, acc_type))
+            else:
+                acc = read_vector(vtype, init_mem, out_idx)
+            acc = self._window(k, w, mems, at, acc, v, windows)
+            value = acc
+            if w.epilogue:
+                value = body_at(w.epilogue.op, w.epilogue.inputs, epi_mems, out_idx, v, acc, None, tgt.backend)
+                write_vector(value, out_mem, [out_idx[i] for i in w.epilogue.out_dims])
+            else:
+                write_vector(value, out_mem, out_idx)
+            scf.yield_([])
+        k.finish(self.NAME)
+
+    def _window(self, k: Kernel, w: Window, mems: list, at: dict, acc: ir.Value, v: int, windows: dict) -> ir.Value:
+        """The accumulator after every point of the window (unrolled up to UNROLL points)."""
+        extents = [w.extents[x] for x in w.reduced]
+        if math.prod(extents) <= UNROLL:
+            for point in itertools.product(*(range(e) for e in extents)):
+                here = {**at, **{x: k.const(p) for x, p in zip(w.reduced, point)}}
+                acc = self._step(k, w, mems, here, acc, v, windows)
+            return acc
+        return self._nest(k, w, mems, at, acc, v, windows, list(w.reduced))
+
+    def _nest(self, k: Kernel, w: Window, mems: list, at: dict, acc: ir.Value, v: int, windows: dict,
+              loops: list[int]) -> ir.Value:
+        loop = scf.ForOp(k.const(0), k.const(w.extents[loops[0]]), k.const(1), [acc])
+        with ir.InsertionPoint(loop.body):
+            here = {**at, loops[0]: loop.induction_variable}
+            inner = loop.inner_iter_args[0]
+            result = self._step(k, w, mems, here, inner, v, windows) if len(loops) == 1 else \
+                self._nest(k, w, mems, here, inner, v, windows, loops[1:])
+            scf.yield_([result])
+        return loop.results[0]
+
+    def _step(self, k: Kernel, w: Window, mems: list, at: dict, acc: ir.Value, v: int, windows: dict) -> ir.Value:
+        """The body at one window point: each loaded input read at its sums of `at`; a window
+        shape's argument, unread, is `windows`'s stand-in."""
+        args = []
+        block = w.root.regions[0].blocks[0]
+        for pos, (x, mem) in enumerate(zip(w.inputs, mems)):
+            if x is None:
+                args.append(windows[pos])
+                continue
+            vtype = ir.VectorType.get([v], block.arguments[pos].type)
+            idx = k.index(sum_exprs(x[1], {loop: index_expr.var(f"l{loop}") for loop in at}),
+                          **{f"l{loop}": value for loop, value in at.items()})
+            innermost = bool(x[1]) and x[1][-1][0] == ((w.out_loops[-1], 1),)
+            args.append(read_vector(vtype, mem, idx) if innermost or v == 1 else
+                        vector.broadcast(vtype, memref.load(mem, idx)))
+        return clone_body(w.root, args + [acc], v)[0]

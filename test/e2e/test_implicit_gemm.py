@@ -1,0 +1,56 @@
+"""Convolutions as implicit GEMM (ldsopt/matmul/implicit_gemm.py, lowered by ldsopt-matmul-lds)
+end to end: each program of programs/conv (NHWC images with FHWC or HWCF filters; NCHW images
+with FCHW filters as IREE's ONNX import keeps them, batched, and a 1x1 one whose filters have no
+batch dim; 1x1, 3x3 and 7x7, stride 1 and 2, dilation 2; prime channels and sizes; f32, and f16
+with f32 accumulation; a bias + ReLU, a BatchNorm's scale and shift + ReLU, a residual + ReLU,
+a cast to f16 fused after the convolution; padding in the program, which IREE copies into a
+zero-filled buffer in a dispatch of its own, or, after a convolution, has the first write its
+result into: a store into part of a binding) compiled
+through IREE, run on lavapipe and checked against IREE's llvm-cpu on the original program;
+and a gfx942 compile whose ISA must show the gathered operands staged through LDS into MFMAs,
+read back 16 bytes a lane, without spills.
+CUDA runs on the H200: `lds-run test/e2e/programs/conv/*.mlir --target cuda --prepare DIR`,
+then `python -m ldsopt.run.replay DIR` there."""
+
+import pathlib
+import re
+
+import pytest
+
+from ldsopt.measure import isa
+
+PROGRAMS = pathlib.Path(__file__).parent / "programs" / "conv"
+# Programs whose padding IREE copies into a padded buffer: that copy is a dispatch of its own.
+PADDED = {"pad_fhwc_3x3_s1_bias_relu_f16_2x11x7x24_40"}
+PINNED_64x64 = ("builtin.module(ldsopt-vector-distribute, ldsopt-inthread-transpose{tiles=64x64x4x4}, "
+                "ldsopt-matmul-lds{tiles=64x64x4x4}, ldsopt-preload-transposed, ldsopt-lower-elementwise, "
+                "canonicalize, cse)")
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in PROGRAMS.glob("*.mlir")))
+def test_lavapipe(name, run_program):
+    """The convolution and its fused consumer are one kernel of ldsopt-matmul-lds."""
+    text = (PROGRAMS / f"{name}.mlir").read_text()
+    out = run_program(text, *(("--target", "lavapipe") + (() if name in PADDED else ("--require-ldsopt",))), name=name)
+    assert re.search(r"^dispatch \w+_(conv|matmul_like)_\w+: ldsopt: ldsopt-matmul-lds$", out, re.M), out
+    if name in PADDED:
+        assert "ldsopt lowered 1 of 2 dispatches" in out and "_slow_memcpy: iree-default" in out, out
+
+
+def test_gfx942_gathers_into_lds_and_mfma(run_program, tmp_path):
+    """gfx942, f16 3x3 (64 channels, 128 filters), the tiling pinned to 64x64 (4 waves): the
+    image's rows gathered 8 channels a lane (16 bytes) into LDS, read back by ds_read_b128 into
+    v_mfma_f32_16x16x16_f16, no spills."""
+    out = run_program((PROGRAMS / "fhwc_3x3_s1_f16_2x16x16x64_128.mlir").read_text(), "--target", "gfx942",
+                      "--require-ldsopt", "--pipeline", PINNED_64x64, "--emit-dir", str(tmp_path / "emit"))
+    assert "COMPILED" in out
+    kernel_ir = (tmp_path / "emit" / "ldsopt.mlir").read_text()
+    assert re.search(r'ldsopt.staging = \{dims = \["m", "k"\].*operand = "A".*vector = 8 : i64', kernel_ir), kernel_ir
+    (kernel,) = isa.from_dump_dir(str(tmp_path / "emit" / "executables"))
+    assert kernel.vgpr_spills == 0, kernel.summary()
+    assert kernel.mfma > 0 and kernel.barriers >= 1, kernel.summary()
+    assert kernel.ds_count("ds_read_b128") > 0, kernel.summary()
+    (asm,) = (tmp_path / "emit" / "executables").glob("*.rocmasm")
+    text = asm.read_text()
+    assert "v_mfma_f32_16x16x16_f16" in text
+    assert not re.search(r"^\s*ds_read_u16", text, re.M)  # no narrow fragment reads

@@ -1,0 +1,168 @@
+"""ldsopt/matmul/implicit_gemm.py: a convolution's generic read as a matmul. The view's index
+expressions, evaluated on ints, gather each operand's matrix exactly as an im2col built by
+numpy does, at awkward shapes (prime channels and sizes, stride 2, dilation 2, the image
+given padded); the forms it does not take are refused with their reason."""
+
+import itertools
+
+import numpy as np
+import pytest
+from iree.compiler import ir
+
+from ldsopt.layout import index_expr
+from ldsopt.matmul.implicit_gemm import gemm_view
+
+
+@pytest.fixture(autouse=True)
+def context():
+    with ir.Context(), ir.Location.unknown():
+        yield
+
+
+def _generic(maps: list[str], shapes: list[tuple[int, ...]], iterators: list[str]):
+    """The root of a function holding one multiply-add generic of `maps` over f32 tensors."""
+    t = ["tensor<" + "x".join(map(str, s)) + "xf32>" for s in shapes]
+    its = ", ".join(f'"{i}"' for i in iterators)
+    text = f"""
+func.func @f(%a: {t[0]}, %b: {t[1]}, %c: {t[2]}) -> {t[2]} {{
+  %r = linalg.generic {{indexing_maps = [{', '.join(f'affine_map<{m}>' for m in maps)}], iterator_types = [{its}]}}
+      ins(%a, %b : {t[0]}, {t[1]}) outs(%c : {t[2]}) {{
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }} -> {t[2]}
+  return %r : {t[2]}
+}}"""
+    module = ir.Module.parse(text)
+    func = module.body.operations[0]
+    root = [op for op in func.regions[0].blocks[0].operations if op.operation.name == "linalg.generic"][0]
+    return module, root.operation
+
+
+def _nhwc(n, h, w, c, f, k, stride, dilation, filters):
+    """An NHWC convolution as IREE generalizes it: loops (n, oh, ow, f, kh, kw, c)."""
+    oh, ow = (h - dilation * (k - 1) - 1) // stride + 1, (w - dilation * (k - 1) - 1) // stride + 1
+    s = lambda x: f" * {x}" if x != 1 else ""  # noqa: E731
+    image = f"(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1{s(stride)} + d4{s(dilation)}, d2{s(stride)} + d5{s(dilation)}, d6)"
+    filt = {"fhwc": ("(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)", (f, k, k, c)),
+            "hwcf": ("(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)", (k, k, c, f))}[filters]
+    out = "(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)"
+    return _generic([image, filt[0], out], [(n, h, w, c), filt[1], (n, oh, ow, f)], ["parallel"] * 4 + ["reduction"] * 3)
+
+
+def _evaluate(exprs, **env):
+    """`exprs` of variables x0, x1 (or m, n) at every point of `env`'s arrays."""
+    return index_expr.Function(list(env), exprs)(*env.values())
+
+
+@pytest.mark.parametrize("n,h,w,c,f,k,stride,dilation,filters", [
+    (2, 13, 15, 5, 7, 3, 1, 1, "fhwc"),    # primes, the image given padded
+    (2, 17, 19, 16, 37, 3, 2, 1, "fhwc"),  # stride 2
+    (1, 29, 31, 3, 13, 7, 2, 1, "fhwc"),   # the stem: 7x7 stride 2, three channels
+    (2, 9, 11, 8, 24, 3, 1, 1, "hwcf"),    # filters K x N
+    (1, 15, 14, 12, 20, 3, 1, 2, "fhwc"),  # dilation 2
+])
+def test_view_gathers_the_im2col(n, h, w, c, f, k, stride, dilation, filters):
+    module, root = _nhwc(n, h, w, c, f, k, stride, dilation, filters)
+    view = gemm_view(root)
+    assert view, view
+    oh, ow = (h - dilation * (k - 1) - 1) // stride + 1, (w - dilation * (k - 1) - 1) // stride + 1
+    assert (view.size("m"), view.size("n"), view.size("k")) == (n * oh * ow, f, k * k * c)
+    assert view.dims == {"A": ("m", "k"), "B": ("n", "k") if filters == "fhwc" else ("k", "n")}
+    # A: a window row's channels, contiguous over the window's columns where it is not dilated.
+    assert view.runs("A") == c * (k if dilation == 1 else 1)
+    assert view.runs("B") == (k * k * c if filters == "fhwc" else f)
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((n, h, w, c))
+    wt = rng.standard_normal((f, k, k, c))
+    # numpy's im2col: rows (n, oh, ow), columns (kh, kw, c), and the filters as [F, K].
+    cols = np.empty((n, oh, ow, k, k, c))
+    for i, j in itertools.product(range(k), range(k)):
+        cols[:, :, :, i, j, :] = x[:, i * dilation:i * dilation + stride * (oh - 1) + 1:stride,
+                                   j * dilation:j * dilation + stride * (ow - 1) + 1:stride, :]
+    cols = cols.reshape(n * oh * ow, k * k * c)
+    m_idx, k_idx = np.meshgrid(np.arange(view.size("m")), np.arange(view.size("k")), indexing="ij")
+    a = _evaluate(view.indices("A", [index_expr.var("x0"), index_expr.var("x1")]), x0=m_idx, x1=k_idx)
+    np.testing.assert_array_equal(x[tuple(a)], cols)
+    stored = wt if filters == "fhwc" else wt.transpose(1, 2, 3, 0)
+    f_idx, k2 = np.meshgrid(np.arange(f), np.arange(k * k * c), indexing="ij")
+    b_matrix = [f_idx, k2] if filters == "fhwc" else [k2, f_idx]
+    b = _evaluate(view.indices("B", [index_expr.var("x0"), index_expr.var("x1")]), x0=b_matrix[0], x1=b_matrix[1])
+    np.testing.assert_array_equal(stored[tuple(b)], wt.reshape(f, k * k * c))
+    # The output is [M, N] row-major: (m, n) at its own dims.
+    mm, nn = np.meshgrid(np.arange(view.size("m")), np.arange(f), indexing="ij")
+    out = _evaluate(view.output_loops(index_expr.var("m"), index_expr.var("n")), m=mm, n=nn)
+    np.testing.assert_array_equal(np.ravel_multi_index(tuple(out), (n, oh, ow, f)), mm * f + nn)
+    assert view.output_groups() == ["m", "m", "m", "n"]
+
+
+@pytest.mark.parametrize("stride", [1, 2])
+def test_nchw_is_batched_with_the_image_as_b(stride):
+    """NCHW, as IREE's ONNX import gives it: the batch leads the output, then the filters (M),
+    then the image's rows and columns (N); the image is B [K, N] per batch, contiguous along a
+    row of the output where the stride is 1 (else gathered one element at a time along K's
+    window columns), the filters A [F, C*KH*KW], contiguous along all of K."""
+    n, c, f, k, h, w = 2, 3, 13, 3, 13, 11
+    oh, ow = (h - k) // stride + 1, (w - k) // stride + 1
+    s = f" * {stride}" if stride > 1 else ""
+    module, root = _generic([f"(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2{s} + d5, d3{s} + d6)",
+                             "(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)",
+                             "(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)"],
+                            [(n, c, h, w), (f, c, k, k), (n, f, oh, ow)], ["parallel"] * 4 + ["reduction"] * 3)
+    view = gemm_view(root)
+    assert view, view
+    assert view.groups == {"b": (0,), "m": (1,), "n": (2, 3), "k": (4, 5, 6)} and view.inputs == {"A": 1, "B": 0}
+    assert view.dims["A"] == ("m", "k") and view.runs("A") == c * k * k
+    assert (view.dims["B"], view.runs("B")) == ((("k", "n"), ow) if stride == 1 else (("n", "k"), k))
+    x = np.random.default_rng(0).standard_normal((n, c, h, w))
+    cols = np.empty((n, c, k, k, oh, ow))
+    for i, j in itertools.product(range(k), range(k)):
+        cols[:, :, i, j] = x[:, :, i:i + stride * (oh - 1) + 1:stride, j:j + stride * (ow - 1) + 1:stride]
+    cols = cols.reshape(n, c * k * k, oh * ow)  # per batch [K, N]
+    bb, kk, nn = np.meshgrid(np.arange(n), np.arange(c * k * k), np.arange(oh * ow), indexing="ij")
+    matrix = [kk, nn] if view.dims["B"] == ("k", "n") else [nn, kk]
+    got = _evaluate(view.indices("B", [index_expr.var("x0"), index_expr.var("x1")], [index_expr.var("b")]),
+                    x0=matrix[0], x1=matrix[1], b=bb)
+    np.testing.assert_array_equal(x[tuple(got)], cols)
+    out = _evaluate(view.output_loops(index_expr.var("m"), index_expr.var("n"), [index_expr.var("b")]),
+                    m=np.full(5, 4), n=np.arange(5), b=np.full(5, 1))
+    assert [list(v) for v in out] == [[1] * 5, [4] * 5, [i // ow for i in range(5)], [i % ow for i in range(5)]]
+    assert view.output_groups() == ["b", "m", "n", "n"]
+
+
+def test_depthwise_is_refused():
+    module, root = _generic(["(d0, d1, d2, d3, d4, d5) -> (d0, d1 + d4, d2 + d5, d3)",
+                             "(d0, d1, d2, d3, d4, d5) -> (d4, d5, d3)",
+                             "(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)"],
+                            [(2, 9, 9, 8), (3, 3, 8), (2, 7, 7, 8)], ["parallel"] * 4 + ["reduction"] * 2)
+    assert "depthwise" in gemm_view(root).reason
+
+
+def test_a_division_is_refused():
+    module, root = _generic(["(d0, d1, d2) -> (d0 floordiv 2, d2)", "(d0, d1, d2) -> (d2, d1)", "(d0, d1, d2) -> (d0, d1)"],
+                            [(4, 4), (4, 5), (8, 5)], ["parallel", "parallel", "reduction"])
+    assert "sums of loops times strides" in gemm_view(root).reason
+
+
+def test_strided_slice_is_folded_into_the_image_indices():
+    """A 1x1 stride-2 NCHW convolution as IREE forms it: a contraction of a strided slice of the
+    image (strides [1, 1, 2, 2]) by filters without the batch dim. The view reads the whole
+    image, the slice folded into its sums: element (oh, ow) of the slice at (2 oh, 2 ow)."""
+    from ldsopt.codegen.dispatch import Strided
+    n, c, f, h, w = 2, 13, 24, 9, 11
+    oh, ow = 5, 6
+    module, root = _generic(["(d0, d1, d2, d3, d4) -> (d0, d4, d2, d3)", "(d0, d1, d2, d3, d4) -> (d1, d4)",
+                             "(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)"],
+                            [(n, c, oh, ow), (f, c), (n, f, oh, ow)], ["parallel"] * 4 + ["reduction"])
+    image = Strided(ir.RankedTensorType.get([n, c, h, w], ir.F32Type.get()), None, offsets=(0, 0, 0, 0),
+                    strides=(1, 1, 2, 2))
+    view = gemm_view(root, {0: image})
+    assert view, view
+    assert view.groups == {"b": (0,), "m": (1,), "n": (2, 3), "k": (4,)} and view.runs("B") == 1
+    x = np.random.default_rng(0).standard_normal((n, c, h, w))
+    bb, kk, nn = np.meshgrid(np.arange(n), np.arange(c), np.arange(oh * ow), indexing="ij")
+    matrix = [kk, nn] if view.dims["B"] == ("k", "n") else [nn, kk]
+    got = _evaluate(view.indices("B", [index_expr.var("x0"), index_expr.var("x1")], [index_expr.var("b")]),
+                    x0=matrix[0], x1=matrix[1], b=bb)
+    np.testing.assert_array_equal(x[tuple(got)], x[:, :, ::2, ::2].reshape(n, c, oh * ow))
