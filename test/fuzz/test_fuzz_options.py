@@ -45,6 +45,7 @@ INPUTS = {
     "ldsopt-split-matmul": ([("split_matmul/split_matmul.mlir", ("cuda", "lavapipe", None))], ()),
     "ldsopt-fuse-projections": ([("fuse_projections/fuse_projections.mlir", (None,))], ()),
     "ldsopt-fold-rotate-half": ([("fold_rotate_half/fold_rotate_half.mlir", (None,))], ()),
+    "ldsopt-window-reduce": ([("window_reduce/pooling.mlir", ("lavapipe", "cuda", "gfx942"))], ()),
 }
 
 # Known defects, fixed on branch `robust`: out-of-range option values are not validated (an
