@@ -45,8 +45,9 @@ bench/results/cuda-bert/pipeline/).
 operands, neither `tiles` nor `workgroups-per-cu` given, a grid of at least LARGE_GRID_WAVES
 waves of LARGE_GRID's tiles on the SMs and a K of its stages at least, it stages them by cp.async
 in LARGE_GRID's plan (128x256 tiles of 8 warps, one workgroup an SM, 64 bytes of K, 3 stages),
-which ldsopt-matmul-lds emits with carried fragments (its `carry-fragments=auto`): 1.3-1.8x the
-register staging's 128x128 tiles at 4096^3 on the H200 (bench/results/cuda-matmul/sweep-424b3f4).
+which ldsopt-matmul-lds emits with carried fragments (its `carry-fragments=auto`): faster than
+the register staging's 128x128 tiles on the H200 (bench/results/cuda-matmul/sweep-424b3f4 and
+grids-auto-886e672).
 """
 
 from __future__ import annotations

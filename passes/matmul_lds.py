@@ -131,9 +131,9 @@ class MatmulLds(PlanOptions):
 
     def carries(self, choice: PlanChoice, tgt: Target) -> bool:
         """Whether the kernel carries fragments (`carry-fragments`). auto: on CUDA where the plan
-        runs one workgroup an SM, where no other workgroup hides a step's first LDS reads: with
-        ldsopt-dtl-layout's large-grid plan, 363-405 TFLOP/s at 4096^3 against 323-356 without
-        (bench/results/cuda-matmul/sweep-424b3f4); not measured elsewhere (gfx942 runs one
+        runs one workgroup an SM, where no other workgroup hides a step's first LDS reads (with
+        ldsopt-dtl-layout's large-grid plan it measured faster than without on the H200:
+        bench/results/cuda-matmul/sweep-424b3f4); not measured elsewhere (gfx942 runs one
         workgroup a CU by default), so not taken there."""
         if self.carry_fragments != "auto":
             return self.carry_fragments == "true"
