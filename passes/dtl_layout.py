@@ -47,7 +47,10 @@ waves of LARGE_GRID's tiles on the SMs and a K of its stages at least, it stages
 in LARGE_GRID's plan (128x256 tiles of 8 warps, one workgroup an SM, 64 bytes of K, 3 stages),
 which ldsopt-matmul-lds emits with carried fragments (its `carry-fragments=auto`): faster than
 the register staging's 128x128 tiles on the H200 (bench/results/cuda-matmul/sweep-424b3f4 and
-grids-auto-886e672).
+grids-auto-886e672). Of the small grids it takes, one of no more workgroups than SMs (BERT's
+768-wide products: 96 tiles of 64x64) gets SUB_WAVE_STAGES stages where K fills them, and
+carried fragments (ldsopt-matmul-lds's auto): each such SM runs that workgroup alone, so its LDS
+and registers may go to the pipeline (bench/results/cuda-matmul/sub-wave-*).
 """
 
 from __future__ import annotations
@@ -73,6 +76,8 @@ SMALL_GRID_WAVES = 1.5
 # it stands for), and the fewest waves of its tiles on the SMs a grid must have to take it.
 LARGE_GRID = {"tiles": "128x256x8x16", "workgroups_per_cu": 1, "k_bytes": 64, "stages": 3}
 LARGE_GRID_WAVES = 2
+# `grids=auto`'s stages for a grid of no more workgroups than SMs (at least the `stages` option).
+SUB_WAVE_STAGES = 4
 
 
 def _check_layout(text: str) -> None:
@@ -94,8 +99,9 @@ class DtlLayout(PlanOptions):
                              choices=(0, *dtl.LANE_CHOICES))
     grids: str = option("all", "which dispatches to stage: all; small: only those bound by load latency under "
                                "register staging (cp.async targets, a grid of at most 1.5 workgroups a slot, K "
-                               "filling the pipeline); auto: those, and large 16-bit products on CUDA in 128x256 "
-                               "tiles of 8 warps, one workgroup an SM", choices=("all", "small", "auto"))
+                               "filling the pipeline); auto: those (with 4 stages where the grid has no more "
+                               "workgroups than SMs), and large 16-bit products on CUDA in 128x256 tiles of 8 "
+                               "warps, one workgroup an SM", choices=("all", "small", "auto"))
 
     def run(self, module: ir.Operation) -> None:
         for m in self.planned_matmuls(module):
@@ -126,7 +132,24 @@ class DtlLayout(PlanOptions):
         if large is not None:
             return large
         planned = self.small_grid(d, p, tgt)
-        return f"grids={self.grids}: {planned}" if isinstance(planned, str) else planned
+        if isinstance(planned, str):
+            return f"grids={self.grids}: {planned}"
+        return (self.sub_wave(d, p, tgt, *planned) if self.grids == "auto" else None) or planned
+
+    def sub_wave(self, d: MatmulDispatch, p: MatmulProblem, tgt: Target, pl: MatmulPlan,
+                 choice: PlanChoice) -> tuple[MatmulPlan, PlanChoice] | None:
+        """`grids=auto`'s deeper pipeline (SUB_WAVE_STAGES) for a plan whose grid has no more
+        workgroups than SMs, where that plan's grid stays so and its K fills the pipeline; None
+        otherwise (the plan as it is). No other workgroup shares such an SM: its LDS may go to
+        stages."""
+        if self.stages >= SUB_WAVE_STAGES or math.prod(pl.grid(p.sizes)) > tgt.compute_units \
+                or p.sizes["k"] < SUB_WAVE_STAGES * pl.bk:
+            return None
+        try:
+            deeper = dataclasses.replace(self, stages=SUB_WAVE_STAGES).plan_dispatch(d, p, tgt)
+        except PassError:
+            return None
+        return deeper if math.prod(deeper[0].grid(p.sizes)) <= tgt.compute_units else None
 
     def large_grid(self, d: MatmulDispatch, p: MatmulProblem, tgt: Target) -> tuple[MatmulPlan, PlanChoice] | None:
         """`grids=auto`'s plan for a large product (LARGE_GRID; the module docstring says which),

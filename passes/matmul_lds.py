@@ -69,7 +69,8 @@ the tile takes no more LDS than the operands' staging; other kernels, or any wit
 right after the barrier that publishes its tile, at the end of the step before, and carried
 into the step in registers, so that its first products need not wait for LDS (register double
 buffering across K steps; the barrier keeps ptxas from moving those reads itself). By default
-(auto) on CUDA where the plan runs one workgroup an SM (`MatmulLds.carries`).
+(auto) on CUDA where an SM runs at most one workgroup: by the plan, or because the grid has no
+more workgroups than SMs (`MatmulLds.carries`).
 
 The plan options (workgroups-per-cu, mma, tiles, k-pack, stages) are shared with the passes
 that record a staging (ldsopt-inthread-transpose, ldsopt-dtl-layout): where one of them
@@ -81,6 +82,7 @@ that record, and an option given here that contradicts it is an error at the dis
 from __future__ import annotations
 
 import dataclasses
+import math
 
 from iree.compiler import ir
 
@@ -89,8 +91,9 @@ from ldsopt.codegen.kernel import LOWERED_BY
 from ldsopt.matmul.emit_fma import FmaEmitter
 from ldsopt.matmul.emit_mma import MmaEmitter
 from ldsopt.matmul.options import PlanChoice, PlanOptions
+from ldsopt.matmul.match import MatmulProblem
 from ldsopt.matmul.recorded import STAGED_BY
-from ldsopt.matmul.schemes import MmaScheme
+from ldsopt.matmul.schemes import MatmulPlan, MmaScheme
 from ldsopt.registry import PassError, option
 from ldsopt.target import Target
 
@@ -108,7 +111,8 @@ class MatmulLds(PlanOptions):
     carry_fragments: str = option("auto", "matrix-core kernels: each K step's first fragments read right after "
                                           "the barrier that publishes its tile and carried into the step in "
                                           "registers (register double buffering across K steps): true, false, "
-                                          "or auto: on CUDA where the plan runs one workgroup an SM",
+                                          "or auto: on CUDA where an SM runs one workgroup at most (by the "
+                                          "plan, or a grid of no more workgroups than SMs)",
                                   choices=("auto", "true", "false"))
 
     def run(self, module: ir.Operation) -> None:
@@ -118,7 +122,7 @@ class MatmulLds(PlanOptions):
                 d.func.attributes[LOWERED_BY] = d.root.attributes[STAGED_BY]
             emitter = MmaEmitter if isinstance(pl.scheme, MmaScheme) else FmaEmitter
             try:
-                kernel = emitter(d, p, pl, tgt, self.carries(choice, tgt))
+                kernel = emitter(d, p, pl, tgt, self.carries(pl, p, choice, tgt))
             except ValueError as e:
                 raise PassError(d.location, f"{self.NAME}: {e}") from None
             if self.output_lds != "false" and (self.output_lds == "true" or isinstance(pl.scheme, MmaScheme)):
@@ -129,12 +133,14 @@ class MatmulLds(PlanOptions):
                 kernel.plan_output_stage(left if self.output_lds == "true" else min(left, staged))
             kernel.emit(self.NAME, choice.workgroups_per_cu)
 
-    def carries(self, choice: PlanChoice, tgt: Target) -> bool:
-        """Whether the kernel carries fragments (`carry-fragments`). auto: on CUDA where the plan
-        runs one workgroup an SM, where no other workgroup hides a step's first LDS reads (with
-        ldsopt-dtl-layout's large-grid plan it measured faster than without on the H200:
-        bench/results/cuda-matmul/sweep-424b3f4); not measured elsewhere (gfx942 runs one
-        workgroup a CU by default), so not taken there."""
+    def carries(self, pl: MatmulPlan, p: MatmulProblem, choice: PlanChoice, tgt: Target) -> bool:
+        """Whether the kernel carries fragments (`carry-fragments`). auto: on CUDA where each SM
+        runs at most one workgroup, by the plan (one workgroup an SM) or by the grid (no more
+        workgroups than SMs): there no other workgroup hides a step's first LDS reads, and the
+        registers the carried fragments take cost no resident workgroup. Measured faster than
+        without on the H200 in both (bench/results/cuda-matmul/sweep-424b3f4, sub-wave-*); not
+        measured elsewhere (gfx942 runs one workgroup a CU by default), so not taken there."""
         if self.carry_fragments != "auto":
             return self.carry_fragments == "true"
-        return tgt.backend == "cuda" and choice.workgroups_per_cu == 1
+        return tgt.backend == "cuda" and (choice.workgroups_per_cu == 1
+                                          or math.prod(pl.grid(p.sizes)) <= (tgt.compute_units or 0))

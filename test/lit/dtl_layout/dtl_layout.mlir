@@ -1,9 +1,9 @@
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{tiles=64x64x4x4}, ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{layout=perm tiles=64x64x4x4}, ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s --check-prefix=PERM
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{layout=pad tiles=64x64x4x4}, ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s --check-prefix=PAD
-// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{tiles=64x64x4x4}, ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s --check-prefix=CUDA
-// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{lane-bytes=4 tiles=64x64x4x4}, ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s --check-prefix=CUDA4
-// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{stages=3 tiles=64x64x4x4}, ldsopt-matmul-lds{stages=3 tiles=64x64x4x4})' | filecheck %s --check-prefix=STAGES
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{tiles=64x64x4x4}, ldsopt-matmul-lds{carry-fragments=false tiles=64x64x4x4})' | filecheck %s --check-prefix=CUDA
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{lane-bytes=4 tiles=64x64x4x4}, ldsopt-matmul-lds{carry-fragments=false tiles=64x64x4x4})' | filecheck %s --check-prefix=CUDA4
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{stages=3 tiles=64x64x4x4}, ldsopt-matmul-lds{carry-fragments=false stages=3 tiles=64x64x4x4})' | filecheck %s --check-prefix=STAGES
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{stages=4 tiles=64x64x4x4}, ldsopt-matmul-lds{stages=4 tiles=64x64x4x4})' | filecheck %s --check-prefix=STAGES4
 
 // NN f16 96x160x64 on gfx942 (MFMA 16x16x16, 4 waves of 64; tiles A 64x32 K-contiguous, B 32x64

@@ -15,12 +15,15 @@
 // CHECK:         memref.alloc() {{.*}}operand = "A"{{.*}}tile = [64, 64]
 // CHECK:         nvgpu.device_async_copy
 // CHECK:         scf.for %{{.*}} = %c0 to %c12 step %c1
-// `grids=auto` (the default pipeline's) takes it the same way, in 4 warps of 2 workgroups an SM.
+// `grids=auto` (the default pipeline's) takes it the same way, in 4 warps; its 96 workgroups are
+// fewer than the 132 SMs, so it takes a fourth stage, and ldsopt-matmul-lds carries the first
+// fragments of each K step in registers (8 accumulators, then the A and B fragments).
 // AUTO:        workgroup_size = [128, 1, 1]
 // AUTO-LABEL:  func.func @bert_projection
 // AUTO-SAME:     ldsopt.lowered_by = ["ldsopt-dtl-layout", "ldsopt-matmul-lds"]
-// AUTO:          memref.alloc() {{.*}}operand = "A"{{.*}}tile = [64, 64]
-// AUTO:          scf.for %{{.*}} = %c0 to %c12 step %c1 iter_args({{.*}}) -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>) {
+// AUTO:          memref.alloc() {{.*}}lds_shape = [4, 4096], operand = "A"{{.*}}tile = [64, 64]
+// AUTO:          memref.alloc() {{.*}}lds_shape = [4, 4096], operand = "B"{{.*}}tile = [64, 64]
+// AUTO:          scf.for %{{.*}} = %c0 to %c12 step %c1 iter_args({{.*}}) -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf16>, {{.*}}) {
 // On gfx942 (no asynchronous copy) the pass leaves it to the others.
 // GFX942-LABEL: func.func @bert_projection
 // GFX942-SAME:    ldsopt.missed = [["ldsopt-dtl-layout", "grids=small: the target has no asynchronous copy to LDS"]]
@@ -45,6 +48,36 @@ func.func @bert_projection() {
   return
 }
 iree_codegen.dispatch_config @bert_projection {
+^bb0(%arg0: !hal.device):
+  %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+  iree_codegen.yield %x, %y, %z : index, index, index
+}
+
+
+// -----
+
+// The QKV projection, 512 x 2304 x 768: 288 workgroups of 64x64, more than the 132 SMs, so
+// `grids=auto` keeps its 3 stages and ldsopt-matmul-lds its uncarried loop.
+// AUTO-LABEL:  func.func @bert_qkv
+// AUTO-SAME:     ldsopt.lowered_by = ["ldsopt-dtl-layout", "ldsopt-matmul-lds"]
+// AUTO:          memref.alloc() {{.*}}lds_shape = [3, 4096], operand = "A"{{.*}}tile = [64, 64]
+// AUTO:          scf.for %{{.*}} = %c0 to %c12 step %c1 iter_args({{.*}}) -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>) {
+#layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @bert_qkv() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<512x768xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<768x2304xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout3) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<512x2304xf32, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<512x768xf16, #hal.descriptor_type<storage_buffer>> -> tensor<512x768xf16>
+  %b = iree_codegen.load_from_buffer %1 : memref<768x2304xf16, #hal.descriptor_type<storage_buffer>> -> tensor<768x2304xf16>
+  %e = tensor.empty() : tensor<512x2304xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<512x2304xf32>) -> tensor<512x2304xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<512x768xf16>, tensor<768x2304xf16>) outs(%z : tensor<512x2304xf32>) -> tensor<512x2304xf32>
+  iree_codegen.store_to_buffer %r, %2 : tensor<512x2304xf32> into memref<512x2304xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+iree_codegen.dispatch_config @bert_qkv {
 ^bb0(%arg0: !hal.device):
   %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
   iree_codegen.yield %x, %y, %z : index, index, index

@@ -1,6 +1,6 @@
 // RUN: lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=128x128x8x8})' | filecheck %s --check-prefix=REC
 // RUN: lds-opt %s --target=gfx942 --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=128x128x8x8}, ldsopt-matmul-lds{tiles=128x128x8x8})' | filecheck %s --check-prefix=MFMA
-// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=128x128x8x8}, ldsopt-matmul-lds{tiles=128x128x8x8})' | filecheck %s --check-prefix=MMA
+// RUN: lds-opt %s --target=cuda --pass-pipeline='builtin.module(ldsopt-inthread-transpose{tiles=128x128x8x8}, ldsopt-matmul-lds{carry-fragments=false tiles=128x128x8x8})' | filecheck %s --check-prefix=MMA
 
 // NN i8 x i8 -> i32, 128x128x128, 128x128 tiles, BK = 64 i8 (k-bytes 64). B (K x N) is raked
 // 8 K rows deep (64 bits of i8) by 4 along N, the 8x4 register tile transposed, and each

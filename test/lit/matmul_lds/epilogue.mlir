@@ -1,9 +1,9 @@
 // RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s
 // RUN: lds-opt %s --split-input-file --target=lavapipe --verify-diagnostics --remarks=missed \
 // RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' -o %t
-// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' \
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{carry-fragments=false tiles=64x64x4x4})' \
 // RUN:   | filecheck %s --check-prefix=CUDA
-// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{output-lds=false tiles=64x64x4x4})' \
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{carry-fragments=false output-lds=false tiles=64x64x4x4})' \
 // RUN:   | filecheck %s --check-prefix=CUDA-DIRECT
 
 // A matmul with the elementwise consumer IREE fuses into its dispatch: f16 operands, f32

@@ -1,10 +1,10 @@
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s --check-prefix=MFMA
-// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' | filecheck %s --check-prefix=MMA
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{carry-fragments=false tiles=64x64x4x4})' | filecheck %s --check-prefix=MMA
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds{mma=false tiles=64x64x4x4})' | filecheck %s --check-prefix=FMA
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{workgroups-per-cu=1 tiles=64x64x4x4})' | filecheck %s --check-prefix=OCC1
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-matmul-lds{workgroups-per-cu=2 tiles=64x64x4x4})' | filecheck %s --check-prefix=OCC2-ROCM
-// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{output-lds=false tiles=64x64x4x4})' | filecheck %s --check-prefix=DIRECT
-// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{k-pack=2 tiles=64x64x4x4})' | filecheck %s --check-prefix=PACK
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{carry-fragments=false output-lds=false tiles=64x64x4x4})' | filecheck %s --check-prefix=DIRECT
+// RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{carry-fragments=false k-pack=2 tiles=64x64x4x4})' | filecheck %s --check-prefix=PACK
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds{carry-fragments=true tiles=64x64x4x4})' | filecheck %s --check-prefix=CARRY
 
 // NN f16, 96x160x64 (tails on M and N). The staging is the FMA path's; the product uses the
