@@ -54,6 +54,9 @@ class Target:
     lds_per_cu: int | None = None     # LDS of one CU / SM, shared by its workgroups; None if unknown
     simds_per_cu: int | None = None   # SIMDs / SM sub-partitions of a CU, each running its own subgroups
     max_loop_iterations: int | None = None  # loop iterations one thread may run in all; None: no limit
+    # Hopper's warpgroup matrix multiply (`wgmma.mma_async`), legal in PTX for sm_90a only
+    # (the `a` features: plain sm_90 PTX rejects it).
+    wgmma: bool = False
 
     def lds_budget(self, workgroups_per_cu: int) -> int:
         """LDS bytes one workgroup may take so that `workgroups_per_cu` fit one CU / SM
@@ -116,6 +119,12 @@ SIMDS_PER_CU = {"cuda": 4}
 MAX_LOOP_ITERATIONS = {"lavapipe": 65535}
 
 
+def sm_version(arch: str) -> int | None:
+    """The compute capability of a CUDA arch (sm_89 -> 89, sm_90a -> 90); None otherwise."""
+    m = re.fullmatch(r"sm_(\d+)a?", arch)
+    return int(m.group(1)) if m else None
+
+
 def parse_target_info(info: str, backend: str) -> Target:
     """Builds a Target from the text of an `#iree_gpu.target<...>` attribute."""
     arch_m = re.search(r'arch\s*=\s*"([^"]*)"', info)
@@ -136,7 +145,7 @@ def parse_target_info(info: str, backend: str) -> Target:
         max_load_bits=_int(info, "max_load_instruction_bits") or 128,
         max_vector_elems=4 if backend == "vulkan" else None,
         dma_bits=tuple(_ints(info, "dma_sizes") or ()),
-        async_copy=arch.startswith("sm_") and int(arch[3:]) >= 80,
+        async_copy=(sm_version(arch) or 0) >= 80,
         l1_prefetch=arch.startswith("sm_"),
         compute=frozenset(re.search(r"compute\s*=\s*([\w|]+)", info).group(1).split("|"))
         if re.search(r"compute\s*=", info) else frozenset(_COMPUTE_TOKENS.values()),
@@ -144,6 +153,7 @@ def parse_target_info(info: str, backend: str) -> Target:
         lds_per_cu=LDS_PER_CU.get(name),
         simds_per_cu=_int(info, "simds_per_wgp") or SIMDS_PER_CU.get(name),
         max_loop_iterations=MAX_LOOP_ITERATIONS.get(name),
+        wgmma=arch == "sm_90a",
     )
 
 
@@ -186,6 +196,14 @@ LAVAPIPE_DEVICE_TARGET = """#hal.device.target<"vulkan", [#hal.executable.target
 # `--iree-cuda-target=sm_89` (copied from `--compile-to=executable-configurations` output).
 GFX942_INFO = """#iree_gpu.target<arch = "gfx942", features = "", wgp = <compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic, dot = dp4xi8toi32, mma = [<MFMA_F32_16x16x16_BF16>, <MFMA_F32_32x32x8_BF16>, <MFMA_F32_16x16x32_F8E5M2FNUZ>, <MFMA_F32_16x16x32_F8E5M2FNUZ_F8E4M3FNUZ>, <MFMA_F32_16x16x32_F8E4M3FNUZ>, <MFMA_F32_16x16x32_F8E4M3FNUZ_F8E5M2FNUZ>, <MFMA_F32_32x32x16_F8E5M2FNUZ>, <MFMA_F32_32x32x16_F8E5M2FNUZ_F8E4M3FNUZ>, <MFMA_F32_32x32x16_F8E4M3FNUZ>, <MFMA_F32_32x32x16_F8E4M3FNUZ_F8E5M2FNUZ>, <MFMA_I32_16x16x32_I8>, <MFMA_I32_32x32x16_I8>, <MFMA_F64_16x16x4_F64>, <MFMA_F32_16x16x4_F32>, <MFMA_F32_16x16x16_F16>, <MFMA_F32_32x32x8_F16>, <MFMA_F32_4x4x4x16B_F16>, <MFMA_F32_16x16x4x4B_F16>, <MFMA_F32_32x32x4x2B_F16>, <MFMA_F32_4x4x4x16B_BF16>, <MFMA_F32_16x16x4x4B_BF16>, <MFMA_F32_32x32x4x2B_BF16>, <MFMA_F32_4x4x1x16B_F32>, <MFMA_F32_16x16x1x4B_F32>, <MFMA_F32_32x32x1x2B_F32>, <MFMA_F64_4x4x4x4B_F64>, <MFMA_I32_4x4x4x16B_I8>, <MFMA_I32_16x16x4x4B_I8>, <MFMA_I32_32x32x4x2B_I8>], subgroup_size_choices = [64], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 65536, max_workgroup_counts = [2147483647, 2147483647, 2147483647], max_load_instruction_bits = 128, simds_per_wgp = 4, vgpr_space_bits = 16384, dma_sizes = [32], workgroup_memory_bank_count = 32>>"""
 SM89_INFO = """#iree_gpu.target<arch = "sm_89", features = "+ptx84", wgp = <compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic, dot = dp4xi8toi32, mma = [<NV_MMA_SYNC_F32_16x8x16_F16>, <NV_MMA_SYNC_F16_16x8x16_F16>, <NV_MMA_SYNC_F32_16x8x16_BF16>, <NV_MMA_SYNC_F32_16x8x32_F8E4M3FN>, <NV_MMA_SYNC_F32_16x8x32_F8E5M2>, <NV_WMMA_F32_16x16x16_F16>, <NV_WMMA_F16_16x16x16_F16>], subgroup_size_choices = [32], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 101376, max_workgroup_counts = [2147483647, 65535, 65535]>>"""
+# Hopper (the H200) as IREE 3.13 cannot name it: its table knows no sm_90/sm_90a ("missing GPU
+# target"), but a target info of arch sm_90a, written by hand, compiles to PTX of `.target
+# sm_90a`, where `wgmma` is legal. The sm_89 facts otherwise (IREE's own pipeline plans
+# mma.sync from its mma list), with an SM's 227 KiB that one workgroup may take.
+SM90A_INFO = SM89_INFO.replace('arch = "sm_89"', 'arch = "sm_90a"').replace(
+    "max_workgroup_memory_bytes = 101376", "max_workgroup_memory_bytes = 232448")
+SM90A_DEVICE_TARGET = ('#hal.device.target<"cuda", [#hal.executable.target<"cuda", "cuda-nvptx-fb", '
+                       '{iree_codegen.target_info = ' + SM90A_INFO + '}>]>')
 
 
 @dataclasses.dataclass(frozen=True)
@@ -208,6 +226,8 @@ KNOWN: dict[str, KnownTarget] = {
                           backend="rocm", target_info=GFX942_INFO),
     "cuda": KnownTarget("cuda", ("--iree-hal-target-device=cuda", "--iree-cuda-target=sm_89"), "cuda",
                         backend="cuda", target_info=SM89_INFO),
+    "cuda-sm90a": KnownTarget("cuda-sm90a", ("--iree-hal-target-device=cuda",), "cuda", SM90A_DEVICE_TARGET,
+                              backend="cuda", target_info=SM90A_INFO),
     "lavapipe": KnownTarget("lavapipe", (), "vulkan", LAVAPIPE_DEVICE_TARGET,
                             backend="vulkan", max_buffer_bytes=1 << 27,
                             target_info=re.search(r"#iree_gpu\.target<.*>>", LAVAPIPE_DEVICE_TARGET, re.S).group(0)),

@@ -52,7 +52,7 @@ def parser() -> argparse.ArgumentParser:
                     help="PROGRAM: draw this input in [LO, HI]; repeatable")
     ap.add_argument("--input-shape", action="append", metavar="NAME_OR_INDEX=SHAPE",
                     help="PROGRAM: the shape of a random input of dynamic dims; repeatable")
-    ap.add_argument("--target", choices=["cuda", "lavapipe", "gfx942"],
+    ap.add_argument("--target", choices=["cuda", "cuda-sm90a", "lavapipe", "gfx942"],
                     help="what to compile for (required unless --replay or --list)")
     ap.add_argument("--cases", help="comma-separated case names (default: all; lavapipe: a small subset)")
     ap.add_argument("--pipeline", help="ldsopt pass pipeline (default: the full ldsopt pipeline)")

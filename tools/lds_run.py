@@ -118,7 +118,7 @@ def parser() -> argparse.ArgumentParser:
                          "pipeline torch-to-iree as iree-compile --iree-input-type=torch lowers it); torch-dialect "
                          ".mlir of IREE's ONNX importer or a .onnx file (lowered by IREE's ONNX pipelines); "
                          "several with --prepare")
-    ap.add_argument("--target", choices=["gfx942", "cuda", "lavapipe"],
+    ap.add_argument("--target", choices=["gfx942", "cuda", "cuda-sm90a", "lavapipe"],
                     help="what to compile for (default: the first device present of hip -> gfx942, cuda -> cuda, "
                          "vulkan -> lavapipe); without its device here it is compiled only (gfx942: ISA summary, "
                          "COMPILED) or prepared to be replayed elsewhere (PREPARED)")

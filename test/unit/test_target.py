@@ -34,3 +34,14 @@ def test_f64_kept_by_the_reference_and_where_a_program_asks():
         assert target_model.KEEP_F64 not in target_model.KNOWN[name].compile_flags, name
     lavapipe = target_model.LAVAPIPE_DEVICE_TARGET
     assert "cap:Float64" in lavapipe and "compute = fp64|" in lavapipe
+
+
+def test_sm90a_is_the_h200_with_wgmma():
+    """cuda-sm90a: IREE names no sm_90a target, so the info is written by hand; it keeps the
+    sm_89 facts but the arch, which alone makes wgmma legal, and an SM's 227 KiB per workgroup."""
+    hopper, ada = target_model.by_name("cuda-sm90a"), target_model.by_name("cuda")
+    assert (hopper.arch, hopper.wgmma, hopper.async_copy, hopper.compute_units) == ("sm_90a", True, True, 132)
+    assert (ada.arch, ada.wgmma) == ("sm_89", False)
+    assert hopper.lds_bytes == 232448
+    assert target_model.known("cuda-sm90a").module_targets.count('arch = "sm_90a"') == 1
+    assert [target_model.sm_version(a) for a in ("sm_80", "sm_90a", "gfx942")] == [80, 90, None]
