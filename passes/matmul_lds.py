@@ -90,10 +90,11 @@ from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import LOWERED_BY
 from ldsopt.matmul.emit_fma import FmaEmitter
 from ldsopt.matmul.emit_mma import MmaEmitter
+from ldsopt.matmul.emit_wgmma import WgmmaEmitter
 from ldsopt.matmul.options import PlanChoice, PlanOptions
 from ldsopt.matmul.match import MatmulProblem
 from ldsopt.matmul.recorded import STAGED_BY
-from ldsopt.matmul.schemes import MatmulPlan, MmaScheme
+from ldsopt.matmul.schemes import MatmulPlan, MmaScheme, WgmmaScheme
 from ldsopt.registry import PassError, option
 from ldsopt.target import Target
 
@@ -120,7 +121,8 @@ class MatmulLds(PlanOptions):
             d, p, tgt, pl, choice = m.dispatch, m.problem, m.target, m.plan, m.choice
             if STAGED_BY in d.root.attributes:  # they are named before this pass in lowered_by
                 d.func.attributes[LOWERED_BY] = d.root.attributes[STAGED_BY]
-            emitter = MmaEmitter if isinstance(pl.scheme, MmaScheme) else FmaEmitter
+            emitter = WgmmaEmitter if isinstance(pl.scheme, WgmmaScheme) else \
+                MmaEmitter if isinstance(pl.scheme, MmaScheme) else FmaEmitter
             try:
                 kernel = emitter(d, p, pl, tgt, self.carries(pl, p, choice, tgt))
             except ValueError as e:

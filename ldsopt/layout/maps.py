@@ -355,6 +355,35 @@ class RotatingSwizzle(_RowStructured):
 
 
 @dataclass(frozen=True)
+class SwizzledRows(_RowStructured):
+    """Triton's ``#ttg.swizzled_shared<vec, perPhase, maxPhase>``: ``RotatingSwizzle``
+    without the rotation, ``col' = col ^ ((row // per_phase) % max_phase * vec)``.
+
+    With rows of 128 bytes, 16-byte units (vec = 8 f16) and ``per_phase = 1, max_phase = 8``
+    it is the 128-byte swizzle that Hopper's wgmma and TMA read (CuTe's ``Swizzle<3,4,3>`` on
+    bytes): unit u of row r lies at unit ``u ^ (r % 8)``, the XOR of address bits [4, 7) with
+    bits [7, 10), so a tile whose base is 1024-byte aligned is the layout a wgmma descriptor
+    of swizzle mode 128B describes.
+    """
+
+    vec: int
+    per_phase: int
+    max_phase: int
+    row_elems: int
+
+    def __post_init__(self):
+        if not all(_is_pow2(v) for v in (self.vec, self.per_phase, self.max_phase, self.row_elems)):
+            raise ValueError(f"swizzle parameters must be powers of two: {self}")
+
+    def place(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
+        rows = row // self.per_phase if self.per_phase > 1 else row
+        return row, col ^ rows % self.max_phase * self.vec % self.row_elems
+
+    def alloc_size(self, n: int) -> int:
+        return _ceil_div(n, self.row_elems) * self.row_elems
+
+
+@dataclass(frozen=True)
 class RowXor(_RowStructured):
     """Row ``r`` stored at row ``r ^ (r // stride % 2)``: in every odd block of ``stride``
     rows, rows swap in pairs.  Rows ``stride`` apart then differ in the lowest row bit, so

@@ -23,8 +23,9 @@ both faces read one expression, so what the bank model prices is what a kernel c
     LDS storage index `c * vector` with the tile element the LDS map's placement puts there;
 - the LDS map: where a tile element lives in the `buffers` (the kernel's pipeline stages; 2:
   double buffering) LDS copies of the tile, made by its constructors:
-  - `LdsRows.padded(cols, pad)` (`maps.Padded`) or `LdsRows.rotating(cols, vec, per_phase,
-    max_phase)` (Triton's rotating swizzle, `maps.RotatingSwizzle`), each optionally
+  - `LdsRows.padded(cols, pad)` (`maps.Padded`), `LdsRows.rotating(cols, vec, per_phase,
+    max_phase)` (Triton's rotating swizzle, `maps.RotatingSwizzle`) or `LdsRows.swizzled(...)`
+    (the plain one, `maps.SwizzledRows`: wgmma's 128-byte swizzle), each optionally
     `.xor_rows(s)` (LDS row r first moves to row r ^ (r / s % 2), `maps.RowXor`): the LDS rows
     kept whole, a memref `buffers x lds rows x (lds cols + pad)`;
   - `LdsDtl(spec, rows, cols)` (`dtl.DtlSpec`): a flat memref `buffers x elements` in a DTL
@@ -32,8 +33,9 @@ both faces read one expression, so what the bank model prices is what a kernel c
 - the copy: `Registers` (global -> registers -> LDS; with `prefetch = P`, on CUDA, each K step
   prefetches into L1 the lines of its global reads P steps ahead) or `Direct` (the target's
   copy engine, no registers: gather_to_lds or cp.async into the LDS tile of a storage-order
-  thread map; cp.async of each raked row into the thread's own slots of a staging buffer of
-  `buffers - 1` tiles, `raw_elems`, read back to be transposed). The kernel builder's copy
+  thread map; cp.async of each unraked row chunk straight to its place in LDS rows (the wgmma
+  scheme's swizzled rows); cp.async of each raked row into the thread's own slots of a staging
+  buffer of `buffers - 1` tiles, `raw_elems`, read back to be transposed). The kernel builder's copy
   strategies (ldsopt/matmul/copy.py) emit them.
 
 Registers: each thread reads its fragment (`fragment` names the register layout: `fma TxU`, T
@@ -69,11 +71,11 @@ from iree.compiler import ir
 
 from ldsopt.layout import dtl, index_expr, mma
 from ldsopt.layout.index_expr import Expr
-from ldsopt.layout.maps import Composed, Layout, LdsMap, Padded, RotatingSwizzle, RowXor
+from ldsopt.layout.maps import Composed, Layout, LdsMap, Padded, RotatingSwizzle, RowXor, SwizzledRows
 
 ATTR = "ldsopt.staging"
 _LOGICAL = {"A": ("m", "k"), "B": ("k", "n")}
-_ROTATING = re.compile(r"rotating<(\d+),(\d+),(\d+)>")
+_SWIZZLE = re.compile(r"(rotating|swizzled)<(\d+),(\d+),(\d+)>")
 
 
 # --- the thread maps -------------------------------------------------------------------------
@@ -221,13 +223,15 @@ class StorageOrder:
 @dataclasses.dataclass(frozen=True)
 class LdsRows:
     """LDS rows of `cols` elements, kept whole (module doc): padded by `pad`, or their columns
-    permuted by a rotating swizzle `(vec, per_phase, max_phase)`; with `row_xor` the rows
+    permuted by a rotating swizzle `(vec, per_phase, max_phase)` (or, `rotating` false, the
+    plain swizzle of `maps.SwizzledRows`: wgmma's 128-byte one); with `row_xor` the rows
     first move. Indexed [buffer, row, col]."""
 
     cols: int
     pad: int = 0
     swizzle: tuple[int, ...] = ()
     row_xor: int = 0
+    rotating_swizzle: bool = True
 
     def __post_init__(self):
         if self.pad < 0 or (self.swizzle and (self.pad or len(self.swizzle) != 3)):
@@ -243,6 +247,10 @@ class LdsRows:
     def rotating(cls, cols: int, vec: int, per_phase: int, max_phase: int) -> "LdsRows":
         return cls(cols, swizzle=(vec, per_phase, max_phase))
 
+    @classmethod
+    def swizzled(cls, cols: int, vec: int, per_phase: int, max_phase: int) -> "LdsRows":
+        return cls(cols, swizzle=(vec, per_phase, max_phase), rotating_swizzle=False)
+
     def xor_rows(self, stride: int) -> "LdsRows":
         return dataclasses.replace(self, row_xor=stride)
 
@@ -256,7 +264,8 @@ class LdsRows:
     def address_map(self) -> LdsMap:
         """LDS row-major logical index (lds row * lds cols + lds col) -> LDS element offset in
         a buffer (made once: the bank model calls it per element)."""
-        amap = RotatingSwizzle(*self.swizzle, row_elems=self.cols) if self.swizzle else \
+        swizzle = RotatingSwizzle if self.rotating_swizzle else SwizzledRows
+        amap = swizzle(*self.swizzle, row_elems=self.cols) if self.swizzle else \
             Padded(row_elems=self.cols, pad_elems=self.pad)
         return Composed(RowXor(self.row_xor, self.cols), amap) if self.row_xor else amap
 
@@ -370,10 +379,8 @@ class TileLayout:
         if self.chunks % self.threads:
             raise ValueError(f"{self}: chunks must split evenly over threads")
         storage = isinstance(self.thread_map, StorageOrder)
-        if storage != isinstance(self.lds, LdsDtl) or (isinstance(self.copy, Direct) and not storage
-                                                       and not self.thread_map.transposed):
-            raise ValueError(f"{self}: a DTL placement is filled in storage order, and a copied "
-                             "tile is in a DTL placement or raked")
+        if storage != isinstance(self.lds, LdsDtl):
+            raise ValueError(f"{self}: a DTL placement is filled in storage order")
         if self.lds.cols != self.lds_tile[1] or (storage and (self.lds.rows, self.lds.cols) != self.tile):
             raise ValueError(f"{self}: the LDS map is of another tile")
         if self.lds.swizzle and self.lds.swizzle[0] % self.write_vector:
@@ -486,7 +493,8 @@ class TileLayout:
             return "[" + ", ".join(map(str, xs)) + "]"
 
         tm, lds, copy = self.thread_map, self.lds, self.copy
-        swizzle = "rotating<{},{},{}>".format(*lds.swizzle) if lds.swizzle else "none"
+        kind = "rotating" if getattr(lds, "rotating_swizzle", True) else "swizzled"
+        swizzle = f"{kind}<{lds.swizzle[0]},{lds.swizzle[1]},{lds.swizzle[2]}>" if lds.swizzle else "none"
         dtl_placed = isinstance(lds, LdsDtl)
         return ir.Attribute.parse(
             f'{{operand = "{self.operand}", dims = ["{self.dims[0]}", "{self.dims[1]}"], '
@@ -519,7 +527,7 @@ class TileLayout:
         def integer(key, default=None):
             return ir.IntegerAttr(d[key]).value if key in d else default
 
-        swizzle = _ROTATING.fullmatch(text("swizzle"))
+        swizzle = _SWIZZLE.fullmatch(text("swizzle"))
         if swizzle is None and text("swizzle") != "none":
             raise ValueError(f"unknown swizzle '{text('swizzle')}' in {attr}")
         copy_kind, placement = COPIES.get(text("copy", "registers")), text("lds_layout", "rows")
@@ -534,8 +542,8 @@ class TileLayout:
         if placement == "rows":
             thread_map = RowChunks(tile, vector, rake, lanes, integer("lane_rows", 1))
             cols = thread_map.lds_coords(*tile)[1]
-            lds = LdsRows(cols, integer("pad"), tuple(map(int, swizzle.groups())) if swizzle else (),
-                          integer("row_xor", 0))
+            lds = LdsRows(cols, integer("pad"), tuple(map(int, swizzle.groups()[1:])) if swizzle else (),
+                          integer("row_xor", 0), not swizzle or swizzle.group(1) == "rotating")
         else:
             thread_map, lds = StorageOrder(tile, vector), LdsDtl.parse(placement, *tile)
         copy = Registers(integer("prefetch", 0)) if copy_kind is Registers else Direct()

@@ -20,6 +20,8 @@ per operand, chosen once (`strategy`) from its TileLayout's thread map and copy
   the stages - 2 newer tiles (s_waitcnt vmcnt(N): loads return in order; 0 with two tiles);
 - `CpAsync` (direct, storage order, CUDA): `nvgpu.device_async_copy` (cp.async of one lane, 16
   bytes by default: `.cg`, L1 bypassed) from the operand cast to `#gpu.address_space<global>`;
+- `CpAsyncRows` (direct, row chunks of one row, CUDA): cp.async of each chunk to its place in LDS
+  rows, as the LDS map (the wgmma scheme's 128-byte swizzle) places it;
 - `StagedCpAsync` (direct, raked row chunks, CUDA): each raked row a cp.async into this
   thread's own slots of a staging buffer of `stages - 1` tiles (raked row i of chunk j of
   thread t at element ((j * rake + i) * threads + t) * vector of its slot, so a warp's copies
@@ -274,6 +276,23 @@ class GatherToLds(_ToLds):
         amdgpu.memory_counter_wait(load=min(newer, VMCNT_MAX))
 
 
+class CpAsyncRows(_ToLds):
+    """cp.async of each row chunk (`rake` 1) to its place in LDS rows, through the LDS map (the
+    wgmma scheme's 128-byte swizzle): the direct-to-LDS copy into the layout the consumer reads."""
+
+    SPACE = GLOBAL
+
+    def copy(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> list[ir.Value]:
+        em, tm = self.em, self.s.thread_map
+        tokens = []
+        for src in self.chunks:
+            idx, k_tail = self.global_index(k0, src)
+            row, col = tm.lds_coords(*src)
+            tokens.append(async_copy(em.lds[self.role], em.lds_indices(self.role, buf, row, col), self.source, idx,
+                                     self.s.vector, em.inside(k_tail) if k_tail else None))
+        return tokens
+
+
 class CpAsync(_ToLds):
     SPACE = GLOBAL
 
@@ -295,7 +314,7 @@ def strategy(em, role: str) -> Copy:
         return (RegisterLanes if isinstance(s.thread_map, StorageOrder) else RegisterRows)(em, role)
     assert isinstance(s.copy, Direct)
     if isinstance(s.thread_map, RowChunks):
-        engines = [StagedCpAsync] if tgt.async_copy else []
+        engines = [StagedCpAsync if s.thread_map.transposed else CpAsyncRows] if tgt.async_copy else []
     else:
         engines = [GatherToLds] if 32 in tgt.dma_bits else [CpAsync] if tgt.async_copy else []
     if not engines:

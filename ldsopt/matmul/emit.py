@@ -1,5 +1,5 @@
-"""The matmul kernel of a plan (`Emitter`; its scheme's subclass, emit_fma.py or emit_mma.py,
-emits the product and the output store).
+"""The matmul kernel of a plan (`Emitter`; its scheme's subclass, emit_fma.py, emit_mma.py or
+emit_wgmma.py, emits the product and the output store).
 
 The kernel. Workgroup (x, y, z) computes the BM x BN tile (y, x) of batch z: the tiling of
 TILINGS (128x128 to 32x32 in 256 threads, 16-wide ones in 64 for skinny products) that the
@@ -176,6 +176,7 @@ class Emitter:
                     args = list(loop.inner_iter_args)
                     self._k_step(loop.induction_variable, args[:len(acc0)], args[len(acc0):])
                 acc = list(loop.results)[:len(acc0)]
+            acc = self.finish_products(acc)
             if peel:
                 self.last_step_storing(acc)
             else:
@@ -198,6 +199,11 @@ class Emitter:
         `buf`; `fragments`: that group's as `carried_fragments` read them, where the loop
         carries them (else read here)."""
         raise NotImplementedError
+
+    def finish_products(self, acc: list[ir.Value]) -> list[ir.Value]:
+        """The accumulators after the K loop, once the products are done (asynchronous ones:
+        the wgmma scheme waits for them)."""
+        return acc
 
     def carried_fragments(self, buf: ir.Value) -> list[ir.Value]:
         """The fragments of the first read group of LDS tile `buf` that the K loop carries into

@@ -13,6 +13,10 @@ follows the record; one given another value that the record contradicts (a `tile
 without the recorded tiling, another `mma`, `k-pack`, `stages`, `k-bytes` or `workgroups-per-cu`) is an
 error at the dispatch, naming the option and the record: give the plan options to the first
 of these passes in the pipeline (or the same ones to each).
+
+On sm_90a (`--target cuda-sm90a`) a product that the wgmma scheme takes (planner.wgmma_refusal)
+gets its plan (`wgmma_planned`) unless `mma=false`, `tiles` or a recorded plan says otherwise:
+the staging passes leave it to ldsopt-matmul-lds, with that as their remark.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulDispatch, MatmulProblem, matches
-from ldsopt.matmul.planner import K_BYTES, plan
+from ldsopt.matmul.planner import K_BYTES, plan, wgmma_plan, wgmma_refusal
 from ldsopt.matmul.recorded import record_staging, recorded_staging, with_recorded
 from ldsopt.matmul.schemes import TILINGS, MatmulPlan, Tiling, check_k_bytes, check_tilings, parse_tilings
 from ldsopt.registry import ModulePass, PassError, option
@@ -35,6 +39,7 @@ from ldsopt.layout.tile_layout import TileLayout
 
 # On the root op: what chose the plan of the stagings recorded there (`PlanChoice.attr`).
 PLAN_ATTR = "ldsopt.matmul_plan"
+WGMMA_PASS = "ldsopt-matmul-lds"  # the pass that emits the wgmma scheme; the stagings leave it those
 
 # A 16-bit product whose K is one K step (at most K_BYTES' widest) has no K pipeline to speak
 # of: each workgroup loads its tiles, multiplies and stores, and only other resident workgroups
@@ -192,11 +197,32 @@ class PlanOptions(ModulePass):
         (`match.matches`; with a fused prologue where `prologues`) and its plan (`planned`);
         one that `planned` leaves gets the reason as a missed remark."""
         for d, p, tgt in matches(module, self, prologues=prologues):
+            hopper = self.wgmma_planned(d, p, tgt)
+            if hopper is not None:
+                if self.NAME != WGMMA_PASS:
+                    remarks.missed(d.func, self.NAME, f"left to {WGMMA_PASS}'s wgmma scheme (sm_90a)")
+                else:
+                    yield PlannedMatmul(d, p, tgt, *hopper)
+                continue
             planned = self.planned(d, p, tgt)
             if isinstance(planned, str):
                 remarks.missed(d.func, self.NAME, planned)
                 continue
             yield PlannedMatmul(d, p, tgt, *planned)
+
+    def wgmma_planned(self, d: MatmulDispatch, p: MatmulProblem,
+                      tgt: target_model.Target) -> tuple[MatmulPlan, PlanChoice] | None:
+        """The wgmma scheme's plan and its choice (planner.wgmma_plan, one workgroup an SM) where
+        the target has wgmma (sm_90a), the matrix cores are wanted, no tilings are given, no
+        pass recorded a plan and the scheme takes the product (`wgmma_refusal`); else None
+        (such a product keeps the mma.sync plan)."""
+        if not tgt.wgmma or not self.mma or self.tiles or PLAN_ATTR in d.root.attributes \
+                or wgmma_refusal(p, tgt) is not None:
+            return None
+        pl = wgmma_plan(p, tgt, tgt.lds_budget(1))
+        if pl is None:
+            return None
+        return pl, PlanChoice((pl.tiling,), True, 0, pl.stages, 1, pl.bk * element_bits(p.elem_type) // 8)
 
     def planned(self, d: MatmulDispatch, p: MatmulProblem,
                 tgt: target_model.Target) -> tuple[MatmulPlan, PlanChoice] | str:

@@ -4,7 +4,8 @@ ldsopt/layout/banks.py, `cheapest`); K steps per fragment read group (`packing`)
 tilings and K steps, the plan of least `plan_cost`, a model of how the tiles spread over the
 target's compute units and of the LDS reads that K-strided fragments take, that fits the
 target's threads, vectors and LDS (`plan`), costed as the pass that plans it would record it
-(ldsopt-inthread-transpose: its operands transposed)."""
+(ldsopt-inthread-transpose: its operands transposed). On sm_90a, `wgmma_plan` plans the
+products that Hopper's warpgroup MMA takes (`wgmma_refusal` says which)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ from ldsopt import target as target_model
 from ldsopt.layout.banks import BankModel
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulProblem
-from ldsopt.matmul.schemes import TILINGS, FmaScheme, MatmulPlan, MmaScheme, Tiling
-from ldsopt.layout.tile_layout import Lanes, LdsRows, TileLayout
+from ldsopt.matmul.schemes import TILINGS, WGMMA_TILINGS, FmaScheme, MatmulPlan, MmaScheme, Tiling, WgmmaScheme
+from ldsopt.layout.tile_layout import Direct, Lanes, LdsRows, RowChunks, TileLayout
 
 def pow2_dividing(n: int, cap: int) -> int:
     return math.gcd(n, 1 << (cap.bit_length() - 1))
@@ -300,3 +301,57 @@ def _plans(p: MatmulProblem, tgt: target_model.Target, lds_budget: int, use_mma:
         if pl.lds_bytes(elem_bytes) <= lds_budget:
             fitting.append(pl)
     return fitting
+
+
+# The wgmma scheme's K pipeline: at least 3 LDS tiles (a step's wgmmas still read its tile while
+# the next tile lands and the one after is copied), at most WGMMA_STAGES, as many as the LDS takes.
+WGMMA_STAGES = 4
+WGMMA_MIN_STAGES = 3
+
+
+def wgmma_refusal(p: MatmulProblem, tgt: target_model.Target) -> str | None:
+    """Why the wgmma scheme does not take the product on `tgt` (None: it does): sm_90a only;
+    f16 or bf16 inputs accumulated in f32; both operands K-contiguous in memory (A [m, k], B
+    [n, k]: the descriptors read K-major tiles); K a multiple of 8 (whole 16-byte copies, the
+    last zero-filled past K); no fused prologue and no convolution (the copies hold no
+    registers to compute or gather an operand in)."""
+    if not tgt.wgmma:
+        return f"wgmma needs sm_90a (the target is {tgt.arch})"
+    if str(p.elem_type) not in ("f16", "bf16") or str(p.acc_type) != "f32":
+        return f"wgmma takes f16 and bf16 into f32 ({p.elem_type} into {p.acc_type})"
+    if p.dims["A"][1] != "k" or p.dims["B"][1] != "k":
+        return "wgmma reads K-contiguous operands only (A [m, k] and B [n, k])"
+    if p.prologues or p.view is not None:
+        return "wgmma's operands are copied without registers: no fused prologue, no convolution"
+    if any(p.run(r) % 8 for r in ("A", "B")):
+        return "wgmma's 16-byte copies need K a multiple of 8"
+    return None
+
+
+def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
+               tilings: tuple[Tiling, ...] = WGMMA_TILINGS) -> MatmulPlan | None:
+    """The plan of least `plan_cost` among the wgmma scheme's tilings (WgmmaScheme) that fit
+    the target's threads and LDS at WGMMA_MIN_STAGES tiles or more (as many as fit, up to
+    WGMMA_STAGES); None if none does. Each operand's tile is BM (BN) rows of the 64-element K
+    step, copied by cp.async in 16-byte chunks, threads along the rows, into LDS rows in the
+    128-byte swizzle that the scheme's descriptors describe."""
+    elem_bytes = element_bits(p.elem_type) // 8
+    bk = WgmmaScheme.K_ROW
+    fitting = []
+    for t in tilings:
+        if t.threads > tgt.max_threads or t.bm % WgmmaScheme.M or t.bn % 8 or not 8 <= t.bn <= 256:
+            continue
+        stages = min(WGMMA_STAGES, lds_budget // ((t.bm + t.bn) * bk * elem_bytes))
+        if stages < WGMMA_MIN_STAGES:
+            continue
+        scheme = WgmmaScheme(t)
+        staging = {}
+        for role, rows in (("A", t.bm), ("B", t.bn)):
+            if (rows * bk // 8) % t.threads:
+                break
+            staging[role] = TileLayout(role, p.dims[role], t.threads, scheme.fragment(role), 8,
+                                       RowChunks((rows, bk), 8), LdsRows.swizzled(bk, 8, 1, 8), Direct(),
+                                       buffers=stages)
+        else:
+            fitting.append(MatmulPlan(scheme, bk, staging))
+    return min(fitting, key=lambda pl: plan_cost(p, pl, tgt), default=None)

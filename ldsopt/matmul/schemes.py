@@ -1,6 +1,7 @@
 """What a matmul plan is made of: the workgroup tiling (`Tiling`, the default `TILINGS`, the
 `tiles` option's syntax), the product scheme (`FmaScheme`: per-thread micro-tiles of FMAs;
-`MmaScheme`: waves of matrix-core intrinsics), each with the LDS reads of its fragments, and
+`MmaScheme`: waves of matrix-core intrinsics, each with the LDS reads of its fragments;
+`WgmmaScheme`: Hopper's warpgroup MMA, its operands read by descriptors), and
 `MatmulPlan`: the scheme, the K step and each operand's `TileLayout`."""
 
 from __future__ import annotations
@@ -180,6 +181,40 @@ class MmaScheme:
         return tuple(row_runs([c for step in self.element_coords(role, k_contiguous, k_pack) for c in step]))
 
 
+@dataclasses.dataclass(frozen=True)
+class WgmmaScheme:
+    """Hopper's warpgroup matrix multiply (sm_90a `wgmma.mma_async`, f16/bf16 into f32):
+    warpgroup g (warps 4g..4g+3, 128 threads) owns the 64-row slab [64g, 64g + 64) of the
+    BM x BN tile and accumulates it in registers with one m64nBNk16 instruction per 16 of K
+    (BN / 2 f32 a thread, in the m16n8 C layout of mma.sync repeated along N), both operands
+    read from LDS by matrix descriptors: no thread reads a fragment, so the bank model prices
+    only the stores (the copies), and the LDS layout is the one the descriptors describe,
+    rows of K_ROW elements (128 bytes) in the 128-byte swizzle. `tiling.threads` is BM / 64
+    warpgroups; its TM x TN only sets that count."""
+
+    tiling: Tiling
+    M = 64
+    K = 16
+    K_ROW = 64  # elements of one 128-byte LDS row (16-bit types): the K step
+
+    @property
+    def k_step(self) -> int:
+        return self.K
+
+    @property
+    def warpgroups(self) -> int:
+        return self.tiling.bm // self.M
+
+    def fragment(self, role: str) -> str:
+        return f"wgmma m64n{self.tiling.bn}k16"
+
+
+# The tilings of the wgmma scheme: BM / 64 warpgroups (128 threads each), BN at most 256
+# (wgmma's widest N), the accumulators BN / 2 registers a thread.
+WGMMA_TILINGS = (Tiling(128, 256, 8, 16), Tiling(128, 128, 8, 8), Tiling(64, 256, 8, 16), Tiling(64, 128, 8, 8),
+                 Tiling(64, 64, 8, 4))
+
+
 def row_runs(coords: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
     """(row, col, elements) of the runs of consecutive columns in one row that cover `coords`,
     in row then column order: the LDS reads that fetch them."""
@@ -194,7 +229,7 @@ def row_runs(coords: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
 
 @dataclasses.dataclass(frozen=True)
 class MatmulPlan:
-    scheme: FmaScheme | MmaScheme
+    scheme: FmaScheme | MmaScheme | WgmmaScheme
     bk: int
     staging: dict[str, TileLayout]
 

@@ -188,7 +188,6 @@ def test_parts_refuse_what_they_cannot_be():
     base = TileLayout.planned("A", ("m", "k"), (64, 32), 2, 256, "fma 4x4", 2)
     with pytest.raises(ValueError, match="storage order"):
         dataclasses.replace(base, lds=LdsDtl(dtl.DtlSpec(), 64, 32))
-    with pytest.raises(ValueError, match="raked"):
-        dataclasses.replace(base, copy=Direct())  # a direct copy of unraked rows: a DTL placement's
+    dataclasses.replace(base, copy=Direct())  # a direct copy of unraked rows: cp.async into LDS rows
     with pytest.raises(ValueError, match="split evenly"):
         TileLayout.planned("A", ("m", "k"), (8, 8), 4, 256, "fma 4x4", 4)

@@ -1,0 +1,181 @@
+"""The wgmma scheme's product and output (schemes.WgmmaScheme, sm_90a): Hopper's warpgroup
+matrix multiply, emitted as NVVM's `nvvm.wgmma.*` ops, which IREE's CUDA lowering turns into
+PTX `wgmma.mma_async` (inline assembly of the NVVM-to-LLVM patterns).
+
+- LDS: each operand's tile is BM (BN) rows of the 64-element K step, 128 bytes a row, in the
+  128-byte swizzle (16-byte unit u of row r at unit u ^ r % 8, `maps.SwizzledRows`), copied
+  there by cp.async (copy.CpAsyncRows: no registers, the direct-to-LDS idea of seed 003 on
+  NVIDIA), each LDS tile 1024-byte aligned (`alignment` on its `memref.alloc`; the swizzle
+  XORs address bits, so the tile must start where its pattern does).
+- Descriptors: a K-major operand in that swizzle is described by one 64-bit matrix
+  descriptor (the start address / 16 in bits 0-13, the leading byte offset / 16 in 16-29,
+  unused here: 1; the stride byte offset / 16 in 32-45, 1024 bytes from one 8-row group to the
+  next; the swizzle mode in 62-63, 1 = 128 bytes). The 16-element K slice j of LDS tile b
+  starts 32 j bytes into its rows (the hardware applies the swizzle to the address it
+  forms), so its descriptor is the base one plus (b * tile bytes + slab + 32 j) / 16;
+  warpgroup g's A slab starts 64 g rows (8 KiB) in.
+- The K loop (S >= 3 LDS tiles; the copies run S - 1 tiles ahead): step kt fences the
+  accumulator registers (`wgmma.fence`), issues BK / 16 wgmmas m64nBNk16 on tile kt % S into
+  the accumulator, commits them as one group and waits until at most that group is in flight
+  (`wgmma.wait_group 1`: step kt - 1's are done, this step's run on); then waits for tile
+  kt + 1's copies (`cp.async.wait_group S - 3`), makes them visible to the async proxy that
+  wgmma reads through (`fence.proxy.async.shared::cta`, each thread for its own copies), and
+  one barrier: tile kt + 1 is published, and every warpgroup is done with tile kt - 1, into
+  whose LDS tile the copies of tile kt + S - 1 then start. After the loop, `wgmma.wait_group 0`.
+- The accumulator: one `!llvm.struct` of BN / 2 f32 per thread, the m16n8 C layout of mma.sync
+  along N (lane l of warp w of the warpgroup holds rows 16 w + l / 4 (+ 8), columns 8 i + 2 (l
+  % 4) (+ 1) of each 8 columns i), stored by the OutputWriter (output.py) in 2-element pieces.
+"""
+
+from __future__ import annotations
+
+import math
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, gpu, llvm, memref, nvvm, scf, vector
+
+from ldsopt.layout.tile_layout import ATTR, TileLayout
+from ldsopt.matmul.emit import Emitter
+from ldsopt.matmul.planner import pow2_dividing
+
+# The matrix descriptor's fields (module doc): leading byte offset 1 (unused by a swizzled
+# K-major operand), stride byte offset 1024 B (an 8-row group of 128-byte rows), swizzle 128 B.
+_DESCRIPTOR_FIELDS = (1 << 16) | ((1024 >> 4) << 32) | (1 << 62)
+_ADDRESS_BITS = (1 << 14) - 1  # the start address / 16
+SWIZZLE_ALIGNMENT = 1024  # bytes of one 8-row pattern of 128-byte rows
+_WGMMA_TYPES = {"f16": "f16", "bf16": "bf16"}
+
+
+class WgmmaEmitter(Emitter):
+    """Hopper's warpgroup MMA on operands in swizzled LDS rows (module doc)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.pl.stages < 3:
+            raise ValueError(f"the wgmma scheme needs 3 LDS tiles or more (the plan has {self.pl.stages})")
+        bn = self.pl.tiling.bn
+        self.acc_struct = ir.Type.parse("!llvm.struct<(" + ", ".join(["f32"] * (bn // 2)) + ")>")
+
+    # --- LDS and descriptors ---
+
+    def _alloc(self, s: TileLayout) -> ir.Value:
+        mtype = ir.MemRefType.get(list(s.lds_shape), self.p.elem_type,
+                                  memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
+        buf = memref.AllocOp(mtype, [], [], alignment=SWIZZLE_ALIGNMENT).result
+        buf.owner.attributes[ATTR] = s.attr()
+        return buf
+
+    def _descriptors(self) -> None:
+        """Each operand's base descriptor (its LDS tile 0, this warpgroup's slab of A)."""
+        i64 = ir.IntegerType.get_signless(64)
+        self.desc = {}
+        for role, buf in self.lds.items():
+            addr = arith.index_cast(i64, memref.extract_aligned_pointer_as_index(buf))
+            if role == "A":  # this warpgroup's 64 rows
+                slab = arith.muli(self.warpgroup, self.k.const(self.pl.scheme.M * self._row_bytes()))
+                addr = arith.addi(addr, arith.index_cast(i64, slab))
+            field = arith.andi(arith.shrui(addr, self.k.const(4, i64)), self.k.const(_ADDRESS_BITS, i64))
+            self.desc[role] = arith.ori(field, self.k.const(_DESCRIPTOR_FIELDS, i64))
+
+    def _row_bytes(self) -> int:
+        return self.pl.bk * self.elem_bytes
+
+    @property
+    def elem_bytes(self) -> int:
+        return ir.FloatType(self.p.elem_type).width // 8
+
+    def _descriptor(self, role: str, buf_units: ir.Value, j: int) -> ir.Value:
+        """The descriptor of K slice j (16 elements) of the LDS tile `buf_units` / 16 bytes in."""
+        i64 = ir.IntegerType.get_signless(64)
+        return arith.addi(arith.addi(self.desc[role], buf_units),
+                          self.k.const(j * self.pl.scheme.K * self.elem_bytes // 16, i64))
+
+    # --- the scheme's part of the kernel ---
+
+    def thread_origins(self) -> None:
+        k = self.k
+        self.warpgroup = arith.divui(self.tid, k.const(128))
+        warp = arith.remui(arith.divui(self.tid, k.const(32)), k.const(4))
+        lane = arith.remui(self.tid, k.const(32))
+        self.frag_origin = {
+            "A": arith.addi(arith.muli(self.warpgroup, k.const(self.pl.scheme.M)),
+                            arith.addi(arith.muli(warp, k.const(16)), arith.divui(lane, k.const(4)))),
+            "B": arith.muli(arith.remui(lane, k.const(4)), k.const(2))}
+        self._descriptors()
+
+    def acc_init(self, value: ir.Value) -> list[ir.Value]:
+        acc = llvm.UndefOp(self.acc_struct).result
+        for i in range(self.pl.tiling.bn // 2):
+            acc = llvm.InsertValueOp(acc, value, [i]).result
+        return [acc]
+
+    def k_group(self) -> int:
+        return self.pl.bk
+
+    def multiply(self, buf: ir.Value, kk: int, acc: list[ir.Value],
+                 fragments: list[ir.Value] | None = None) -> list[ir.Value]:
+        """Issues the wgmmas of LDS tile `buf` (all of its K step) and commits them as a group."""
+        i64 = ir.IntegerType.get_signless(64)
+        sch, elem = self.pl.scheme, _WGMMA_TYPES[str(self.p.elem_type)]
+        tile_bytes = {r: math.prod(s.lds_shape[1:]) * self.elem_bytes for r, s in self.pl.staging.items()}
+        units = {r: arith.index_cast(i64, arith.muli(buf, self.k.const(b // 16))) for r, b in tile_bytes.items()}
+        attr = ir.Attribute.parse
+        (value,) = acc
+        nvvm.WgmmaFenceAlignedOp()
+        for j in range(self.pl.bk // sch.K):
+            value = nvvm.WgmmaMmaAsyncOp(
+                self.acc_struct, value, self._descriptor("A", units["A"], j), self._descriptor("B", units["B"], j),
+                attr(f"#nvvm.shape<m = {sch.M}, n = {self.pl.tiling.bn}, k = {sch.K}>"),
+                attr(f"#nvvm.wgmma_type<{elem}>"), attr(f"#nvvm.wgmma_type<{elem}>"), attr("#nvvm.wgmma_type<f32>"),
+                attr("#nvvm.wgmma_scale_out<one>"), attr("#nvvm.wgmma_scale_in<one>"),
+                attr("#nvvm.wgmma_scale_in<one>"), attr("#nvvm.mma_layout<row>"),
+                attr("#nvvm.mma_layout<col>")).result  # B [n, k]: K-major, untransposed
+        nvvm.WgmmaGroupSyncAlignedOp()
+        return [value]
+
+    def _k_step(self, kt: ir.Value, acc: list[ir.Value], carried: list[ir.Value]) -> None:
+        k, stages = self.k, self.pl.stages
+        acc = self.multiply(arith.remui(kt, k.const(stages)), 0, acc)
+        nvvm.WgmmaWaitGroupSyncOp(1)  # step kt - 1's wgmmas are done: its LDS tile may be refilled
+        self._wait_copies(stages - 3)  # tile kt + 1 has landed
+        gpu.barrier()
+        tile = self.offset(kt, stages - 1)
+        self._start_copies(self.k0(tile), arith.remui(tile, k.const(stages)), None)
+        scf.yield_(acc)
+
+    def _land(self, regs: dict[str, list], buf: ir.Value, slot: ir.Value | None) -> None:
+        """The prologue's landing of tile 0: S - 1 tiles in flight, the S - 2 newer ones stay."""
+        self.first_group = self.group  # a token outside the K loop, for the wait after it
+        self._wait_copies(self.pl.stages - 2)
+
+    def _wait_copies(self, newer: int, token: ir.Value | None = None) -> None:
+        """Waits until at most `newer` cp.async groups of this thread are in flight (whatever
+        group `token` names: the count decides), then makes its copies visible to wgmma's
+        async proxy (before the barrier that publishes them)."""
+        i32 = ir.IntegerType.get_signless(32)
+        ir.Operation.create("nvgpu.device_async_wait", operands=[token or self.group],
+                            attributes={"numGroups": ir.IntegerAttr.get(i32, newer)})
+        nvvm.FenceProxyOp(nvvm.ProxyKind.async_shared, space=nvvm.SharedSpace.shared_cta)
+
+    def finish_products(self, acc: list[ir.Value]) -> list[ir.Value]:
+        """The accumulators once the last wgmma group is done; the copies of the tiles past K
+        (clamped re-reads into LDS tiles no step reads) waited for too."""
+        nvvm.WgmmaWaitGroupSyncOp(0)
+        self._wait_copies(0, self.first_group)
+        return acc
+
+    # --- the output ---
+
+    def output_pieces(self) -> list[tuple[int, int, int, int, int]]:
+        width = pow2_dividing(math.gcd(2, self.p.out_run), 2)
+        return [(0, 4 * i + 2 * half + e, width, 8 * half, 8 * i + e)
+                for i in range(self.pl.tiling.bn // 8) for half in (0, 1) for e in range(0, 2, width)]
+
+    def lane_output(self, lane: int) -> tuple[int, int]:
+        return lane // 4, 2 * (lane % 4)
+
+    def flat(self, acc: ir.Value) -> ir.Value:
+        f32 = ir.F32Type.get()
+        n = self.pl.tiling.bn // 2
+        return vector.from_elements(ir.VectorType.get([n], f32),
+                                    [llvm.ExtractValueOp(f32, acc, [i]).result for i in range(n)])
