@@ -384,6 +384,49 @@ class SwizzledRows(_RowStructured):
 
 
 @dataclass(frozen=True)
+class SwizzledColumnBlocks(_RowStructured):
+    """``SwizzledRows`` of ``block``-element rows: the ``rows x row_elems`` tile is cut into
+    column blocks of ``block`` elements, and each block's ``rows`` rows are stored before the
+    next block's (offset ``(col // block) * rows * block + row * block + col % block``, that
+    column permuted as ``SwizzledRows``). The offset is indexed back as a row of ``row_elems``.
+
+    With blocks of 128 bytes and the 128-byte swizzle it is the layout of an MN-major wgmma
+    operand (CuTe's ``Layout_MN_SW128_Atom`` tiled down K, then along M/N): the tile's rows
+    run along K, each block of 64 M/N elements is ``rows`` swizzled 128-byte rows, and a
+    descriptor steps from block to block by its leading byte offset.
+    """
+
+    vec: int
+    per_phase: int
+    max_phase: int
+    block: int
+    rows: int
+    row_elems: int
+
+    def __post_init__(self):
+        if not all(_is_pow2(v) for v in (self.vec, self.per_phase, self.max_phase, self.block)) \
+                or self.row_elems % self.block:
+            raise ValueError(f"swizzle parameters must be powers of two and blocks divide rows: {self}")
+
+    def _phase(self, row: Expr) -> Expr:
+        rows = row // self.per_phase if self.per_phase > 1 else row
+        return rows % self.max_phase * self.vec
+
+    def place(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
+        flat = col // self.block * (self.rows * self.block) + row * self.block + (col % self.block ^ self._phase(row))
+        return flat // self.row_elems, flat % self.row_elems
+
+    def unplace(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
+        flat = row * self.row_elems + col
+        within = flat % (self.rows * self.block)
+        r = within // self.block
+        return r, flat // (self.rows * self.block) * self.block + (within % self.block ^ self._phase(r))
+
+    def alloc_size(self, n: int) -> int:
+        return _ceil_div(n, self.row_elems) * self.row_elems
+
+
+@dataclass(frozen=True)
 class RowXor(_RowStructured):
     """Row ``r`` stored at row ``r ^ (r // stride % 2)``: in every odd block of ``stride``
     rows, rows swap in pairs.  Rows ``stride`` apart then differ in the lowest row bit, so

@@ -71,7 +71,8 @@ from iree.compiler import ir
 
 from ldsopt.layout import dtl, index_expr, mma
 from ldsopt.layout.index_expr import Expr
-from ldsopt.layout.maps import Composed, Layout, LdsMap, Padded, RotatingSwizzle, RowXor, SwizzledRows
+from ldsopt.layout.maps import (Composed, Layout, LdsMap, Padded, RotatingSwizzle, RowXor, SwizzledColumnBlocks,
+                                 SwizzledRows)
 
 ATTR = "ldsopt.staging"
 _LOGICAL = {"A": ("m", "k"), "B": ("k", "n")}
@@ -224,20 +225,26 @@ class StorageOrder:
 class LdsRows:
     """LDS rows of `cols` elements, kept whole (module doc): padded by `pad`, or their columns
     permuted by a rotating swizzle `(vec, per_phase, max_phase)` (or, `rotating` false, the
-    plain swizzle of `maps.SwizzledRows`: wgmma's 128-byte one); with `row_xor` the rows
-    first move. Indexed [buffer, row, col]."""
+    plain swizzle of `maps.SwizzledRows`: wgmma's 128-byte one; with `column_block` B > 0 as
+    well, `maps.SwizzledColumnBlocks`: columns in blocks of B, each block's `rows` rows stored
+    together, wgmma's MN-major layout); with `row_xor` the rows first move. Indexed [buffer,
+    row, col]."""
 
     cols: int
     pad: int = 0
     swizzle: tuple[int, ...] = ()
     row_xor: int = 0
     rotating_swizzle: bool = True
+    column_block: int = 0
+    rows: int = 0  # of the tile, for `column_block`
 
     def __post_init__(self):
         if self.pad < 0 or (self.swizzle and (self.pad or len(self.swizzle) != 3)):
             raise ValueError(f"{self}: a pad >= 0, or a swizzle (vec, per_phase, max_phase) and no pad")
         if self.row_xor < 0 or self.row_xor & (self.row_xor - 1):
             raise ValueError(f"{self}: row_xor is 0 or a power of two")
+        if self.column_block and (not self.swizzle or self.rotating_swizzle or self.row_xor or self.rows < 1):
+            raise ValueError(f"{self}: column blocks are of the plain swizzle, with the tile's rows")
 
     @classmethod
     def padded(cls, cols: int, pad: int = 0) -> "LdsRows":
@@ -248,8 +255,10 @@ class LdsRows:
         return cls(cols, swizzle=(vec, per_phase, max_phase))
 
     @classmethod
-    def swizzled(cls, cols: int, vec: int, per_phase: int, max_phase: int) -> "LdsRows":
-        return cls(cols, swizzle=(vec, per_phase, max_phase), rotating_swizzle=False)
+    def swizzled(cls, cols: int, vec: int, per_phase: int, max_phase: int, column_block: int = 0,
+                 rows: int = 0) -> "LdsRows":
+        return cls(cols, swizzle=(vec, per_phase, max_phase), rotating_swizzle=False, column_block=column_block,
+                   rows=rows)
 
     def xor_rows(self, stride: int) -> "LdsRows":
         return dataclasses.replace(self, row_xor=stride)
@@ -264,6 +273,8 @@ class LdsRows:
     def address_map(self) -> LdsMap:
         """LDS row-major logical index (lds row * lds cols + lds col) -> LDS element offset in
         a buffer (made once: the bank model calls it per element)."""
+        if self.column_block:
+            return SwizzledColumnBlocks(*self.swizzle, block=self.column_block, rows=self.rows, row_elems=self.cols)
         swizzle = RotatingSwizzle if self.rotating_swizzle else SwizzledRows
         amap = swizzle(*self.swizzle, row_elems=self.cols) if self.swizzle else \
             Padded(row_elems=self.cols, pad_elems=self.pad)
@@ -506,6 +517,7 @@ class TileLayout:
             + (f', lds_layout = "{lds.text}"' if dtl_placed else "")
             + (f', lanes = "{tm.lanes.value}"' if tm.lanes is not Lanes.COLS else "")
             + (f", row_xor = {lds.row_xor}" if lds.row_xor else "")
+            + (f", column_block = {lds.column_block}" if getattr(lds, "column_block", 0) else "")
             + (f", lane_rows = {tm.lane_rows}" if tm.lane_rows > 1 else "")
             + (f', k_pack = {self.k_pack}, k_order = "{self.k_order}"' if self.k_pack else "")
             + (f", prefetch = {copy.prefetch}" if copy.prefetch else "")
@@ -542,8 +554,10 @@ class TileLayout:
         if placement == "rows":
             thread_map = RowChunks(tile, vector, rake, lanes, integer("lane_rows", 1))
             cols = thread_map.lds_coords(*tile)[1]
+            block = integer("column_block", 0)
             lds = LdsRows(cols, integer("pad"), tuple(map(int, swizzle.groups()[1:])) if swizzle else (),
-                          integer("row_xor", 0), not swizzle or swizzle.group(1) == "rotating")
+                          integer("row_xor", 0), not swizzle or swizzle.group(1) == "rotating", block,
+                          thread_map.lds_coords(*tile)[0] if block else 0)
         else:
             thread_map, lds = StorageOrder(tile, vector), LdsDtl.parse(placement, *tile)
         copy = Registers(integer("prefetch", 0)) if copy_kind is Registers else Direct()

@@ -7,13 +7,19 @@ PTX `wgmma.mma_async` (inline assembly of the NVVM-to-LLVM patterns).
   there by cp.async (copy.CpAsyncRows: no registers, the direct-to-LDS idea of seed 003 on
   NVIDIA), each LDS tile 1024-byte aligned (`alignment` on its `memref.alloc`; the swizzle
   XORs address bits, so the tile must start where its pattern does).
-- Descriptors: a K-major operand in that swizzle is described by one 64-bit matrix
-  descriptor (the start address / 16 in bits 0-13, the leading byte offset / 16 in 16-29,
-  unused here: 1; the stride byte offset / 16 in 32-45, 1024 bytes from one 8-row group to the
-  next; the swizzle mode in 62-63, 1 = 128 bytes). The 16-element K slice j of LDS tile b
-  starts 32 j bytes into its rows (the hardware applies the swizzle to the address it
-  forms), so its descriptor is the base one plus (b * tile bytes + slab + 32 j) / 16;
-  warpgroup g's A slab starts 64 g rows (8 KiB) in.
+  An operand contiguous along M or N (A [k, m], B [k, n]) is held MN-major, as wgmma reads a
+  16-bit operand transposed: each block of 64 M/N columns is its 64 K rows of 128 bytes in
+  that swizzle, one block after the other (`maps.SwizzledColumnBlocks`).
+- Descriptors: an operand in that swizzle is described by one 64-bit matrix descriptor (the
+  start address / 16 in bits 0-13, the leading byte offset / 16 in 16-29, the stride byte
+  offset / 16 in 32-45, the swizzle mode in 62-63, 1 = 128 bytes). K-major: the stride is 1024
+  bytes from one 8-row group to the next, the leading offset unused (1); the 16-element K
+  slice j starts 32 j bytes into the rows (the hardware applies the swizzle to the address it
+  forms). MN-major: the stride is 1024 bytes from one 8-K-row group to the next, the leading
+  offset the 8 KiB from one 64-column block to the next; K slice j starts 16 j rows (2 KiB j)
+  in. The descriptor of K slice j of LDS tile b is the base one plus (b * tile bytes + slab +
+  slice) / 16; warpgroup g's A slab starts 8 KiB g in (64 rows, or the g-th 64-column
+  block).
 - The K loop (S >= 3 LDS tiles; the copies run S - 1 tiles ahead): step kt fences the
   accumulator registers (`wgmma.fence`), issues BK / 16 wgmmas m64nBNk16 on tile kt % S into
   the accumulator, commits them as one group and waits until at most that group is in flight
@@ -38,9 +44,9 @@ from ldsopt.layout.tile_layout import ATTR, TileLayout
 from ldsopt.matmul.emit import Emitter
 from ldsopt.matmul.planner import pow2_dividing
 
-# The matrix descriptor's fields (module doc): leading byte offset 1 (unused by a swizzled
-# K-major operand), stride byte offset 1024 B (an 8-row group of 128-byte rows), swizzle 128 B.
-_DESCRIPTOR_FIELDS = (1 << 16) | ((1024 >> 4) << 32) | (1 << 62)
+# The matrix descriptor's fields (module doc) but the leading byte offset: stride byte offset
+# 1024 B (an 8-row group of 128-byte rows), swizzle 128 B.
+_DESCRIPTOR_FIELDS = ((1024 >> 4) << 32) | (1 << 62)
 _ADDRESS_BITS = (1 << 14) - 1  # the start address / 16
 SWIZZLE_ALIGNMENT = 1024  # bytes of one 8-row pattern of 128-byte rows
 _WGMMA_TYPES = {"f16": "f16", "bf16": "bf16"}
@@ -75,7 +81,9 @@ class WgmmaEmitter(Emitter):
                 slab = arith.muli(self.warpgroup, self.k.const(self.pl.scheme.M * self._row_bytes()))
                 addr = arith.addi(addr, arith.index_cast(i64, slab))
             field = arith.andi(arith.shrui(addr, self.k.const(4, i64)), self.k.const(_ADDRESS_BITS, i64))
-            self.desc[role] = arith.ori(field, self.k.const(_DESCRIPTOR_FIELDS, i64))
+            # K-major: unused (1); MN-major: from one 64-column block of bk rows to the next.
+            leading = 1 if self.pl.staging[role].k_contiguous else self._row_bytes() * self.pl.bk // 16
+            self.desc[role] = arith.ori(field, self.k.const(_DESCRIPTOR_FIELDS | leading << 16, i64))
 
     def _row_bytes(self) -> int:
         return self.pl.bk * self.elem_bytes
@@ -85,10 +93,11 @@ class WgmmaEmitter(Emitter):
         return ir.FloatType(self.p.elem_type).width // 8
 
     def _descriptor(self, role: str, buf_units: ir.Value, j: int) -> ir.Value:
-        """The descriptor of K slice j (16 elements) of the LDS tile `buf_units` / 16 bytes in."""
+        """The descriptor of K slice j (16 elements) of the LDS tile `buf_units` / 16 bytes in:
+        16 j elements into its rows (K-major), or 16 j rows down (MN-major)."""
         i64 = ir.IntegerType.get_signless(64)
-        return arith.addi(arith.addi(self.desc[role], buf_units),
-                          self.k.const(j * self.pl.scheme.K * self.elem_bytes // 16, i64))
+        step = self.pl.scheme.K * (self.elem_bytes if self.pl.staging[role].k_contiguous else self._row_bytes())
+        return arith.addi(arith.addi(self.desc[role], buf_units), self.k.const(j * step // 16, i64))
 
     # --- the scheme's part of the kernel ---
 
@@ -120,6 +129,8 @@ class WgmmaEmitter(Emitter):
         tile_bytes = {r: math.prod(s.lds_shape[1:]) * self.elem_bytes for r, s in self.pl.staging.items()}
         units = {r: arith.index_cast(i64, arith.muli(buf, self.k.const(b // 16))) for r, b in tile_bytes.items()}
         attr = ir.Attribute.parse
+        # wgmma's A is row-major and B column-major when K-major; the other layout transposes.
+        layouts = {r: ("row" if (r == "A") == s.k_contiguous else "col") for r, s in self.pl.staging.items()}
         (value,) = acc
         nvvm.WgmmaFenceAlignedOp()
         for j in range(self.pl.bk // sch.K):
@@ -128,8 +139,8 @@ class WgmmaEmitter(Emitter):
                 attr(f"#nvvm.shape<m = {sch.M}, n = {self.pl.tiling.bn}, k = {sch.K}>"),
                 attr(f"#nvvm.wgmma_type<{elem}>"), attr(f"#nvvm.wgmma_type<{elem}>"), attr("#nvvm.wgmma_type<f32>"),
                 attr("#nvvm.wgmma_scale_out<one>"), attr("#nvvm.wgmma_scale_in<one>"),
-                attr("#nvvm.wgmma_scale_in<one>"), attr("#nvvm.mma_layout<row>"),
-                attr("#nvvm.mma_layout<col>")).result  # B [n, k]: K-major, untransposed
+                attr("#nvvm.wgmma_scale_in<one>"), attr(f"#nvvm.mma_layout<{layouts['A']}>"),
+                attr(f"#nvvm.mma_layout<{layouts['B']}>")).result
         nvvm.WgmmaGroupSyncAlignedOp()
         return [value]
 

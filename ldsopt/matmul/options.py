@@ -15,7 +15,8 @@ error at the dispatch, naming the option and the record: give the plan options t
 of these passes in the pipeline (or the same ones to each).
 
 On sm_90a (`--target cuda-sm90a`) a product that the wgmma scheme takes (planner.wgmma_refusal)
-gets its plan (`wgmma_planned`) unless `mma=false`, `tiles` or a recorded plan says otherwise:
+gets its plan (`wgmma_planned`) unless `mma=false` or a recorded plan says otherwise (`tiles`
+chooses among its tilings those of a warpgroup per 64 rows, the others going to mma.sync):
 the staging passes leave it to ldsopt-matmul-lds, with that as their remark.
 """
 
@@ -33,7 +34,8 @@ from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulDispatch, MatmulProblem, matches
 from ldsopt.matmul.planner import K_BYTES, plan, wgmma_plan, wgmma_refusal
 from ldsopt.matmul.recorded import record_staging, recorded_staging, with_recorded
-from ldsopt.matmul.schemes import TILINGS, MatmulPlan, Tiling, check_k_bytes, check_tilings, parse_tilings
+from ldsopt.matmul.schemes import (TILINGS, WGMMA_TILINGS, MatmulPlan, Tiling, check_k_bytes, check_tilings,
+                                   parse_tilings)
 from ldsopt.registry import ModulePass, PassError, option
 from ldsopt.layout.tile_layout import TileLayout
 
@@ -212,17 +214,21 @@ class PlanOptions(ModulePass):
 
     def wgmma_planned(self, d: MatmulDispatch, p: MatmulProblem,
                       tgt: target_model.Target) -> tuple[MatmulPlan, PlanChoice] | None:
-        """The wgmma scheme's plan and its choice (planner.wgmma_plan, one workgroup an SM) where
-        the target has wgmma (sm_90a), the matrix cores are wanted, no tilings are given, no
-        pass recorded a plan and the scheme takes the product (`wgmma_refusal`); else None
+        """The wgmma scheme's plan and its choice (planner.wgmma_plan, for `workgroups_per_cu`
+        workgroups an SM, one by default) where
+        the target has wgmma (sm_90a), the matrix cores are wanted, no pass recorded a plan and
+        the scheme takes the product (`wgmma_refusal`), among its tilings (WGMMA_TILINGS, or
+        those of `tiles` with a warpgroup of threads per 64 rows: e.g. 192x256x8x16); else None
         (such a product keeps the mma.sync plan)."""
-        if not tgt.wgmma or not self.mma or self.tiles or PLAN_ATTR in d.root.attributes \
-                or wgmma_refusal(p, tgt) is not None:
+        if not tgt.wgmma or not self.mma or PLAN_ATTR in d.root.attributes or wgmma_refusal(p, tgt) is not None:
             return None
-        pl = wgmma_plan(p, tgt, tgt.lds_budget(1))
+        tilings = tuple(t for t in parse_tilings(self.tiles) if t.threads == t.bm // 64 * 128) if self.tiles \
+            else WGMMA_TILINGS
+        occupancy = self.workgroups_per_cu or 1
+        pl = wgmma_plan(p, tgt, tgt.lds_budget(occupancy), tilings) if tilings else None
         if pl is None:
             return None
-        return pl, PlanChoice((pl.tiling,), True, 0, pl.stages, 1, pl.bk * element_bits(p.elem_type) // 8)
+        return pl, PlanChoice((pl.tiling,), True, 0, pl.stages, occupancy, pl.bk * element_bits(p.elem_type) // 8)
 
     def planned(self, d: MatmulDispatch, p: MatmulProblem,
                 tgt: target_model.Target) -> tuple[MatmulPlan, PlanChoice] | str:

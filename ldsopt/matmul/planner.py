@@ -311,20 +311,18 @@ WGMMA_MIN_STAGES = 3
 
 def wgmma_refusal(p: MatmulProblem, tgt: target_model.Target) -> str | None:
     """Why the wgmma scheme does not take the product on `tgt` (None: it does): sm_90a only;
-    f16 or bf16 inputs accumulated in f32; both operands K-contiguous in memory (A [m, k], B
-    [n, k]: the descriptors read K-major tiles); K a multiple of 8 (whole 16-byte copies, the
-    last zero-filled past K); no fused prologue and no convolution (the copies hold no
-    registers to compute or gather an operand in)."""
+    f16 or bf16 inputs accumulated in f32; each operand's contiguous dim (K, or M / N: wgmma
+    transposes 16-bit operands itself) a multiple of 8 (whole 16-byte copies; one past K
+    zero-filled); no fused prologue and no convolution (the copies hold no registers to
+    compute or gather an operand in)."""
     if not tgt.wgmma:
         return f"wgmma needs sm_90a (the target is {tgt.arch})"
     if str(p.elem_type) not in ("f16", "bf16") or str(p.acc_type) != "f32":
         return f"wgmma takes f16 and bf16 into f32 ({p.elem_type} into {p.acc_type})"
-    if p.dims["A"][1] != "k" or p.dims["B"][1] != "k":
-        return "wgmma reads K-contiguous operands only (A [m, k] and B [n, k])"
     if p.prologues or p.view is not None:
         return "wgmma's operands are copied without registers: no fused prologue, no convolution"
     if any(p.run(r) % 8 for r in ("A", "B")):
-        return "wgmma's 16-byte copies need K a multiple of 8"
+        return "wgmma's 16-byte copies need each operand's contiguous dim a multiple of 8"
     return None
 
 
@@ -332,9 +330,10 @@ def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
                tilings: tuple[Tiling, ...] = WGMMA_TILINGS) -> MatmulPlan | None:
     """The plan of least `plan_cost` among the wgmma scheme's tilings (WgmmaScheme) that fit
     the target's threads and LDS at WGMMA_MIN_STAGES tiles or more (as many as fit, up to
-    WGMMA_STAGES); None if none does. Each operand's tile is BM (BN) rows of the 64-element K
-    step, copied by cp.async in 16-byte chunks, threads along the rows, into LDS rows in the
-    128-byte swizzle that the scheme's descriptors describe."""
+    WGMMA_STAGES); None if none does. Each operand's tile, in its memory order, is copied by
+    cp.async in 16-byte chunks, threads along its rows, into the layout the scheme's
+    descriptors describe: K-contiguous, BM (BN) rows of the 64-element K step (128 bytes) in
+    the 128-byte swizzle; M/N-contiguous, the 64 K rows of each 64-column block in it."""
     elem_bytes = element_bits(p.elem_type) // 8
     bk = WgmmaScheme.K_ROW
     fitting = []
@@ -349,9 +348,12 @@ def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
         for role, rows in (("A", t.bm), ("B", t.bn)):
             if (rows * bk // 8) % t.threads:
                 break
+            k_major = p.dims[role][1] == "k"
+            tile = (rows, bk) if k_major else (bk, rows)
+            lds = LdsRows.swizzled(bk, 8, 1, 8) if k_major else \
+                LdsRows.swizzled(rows, 8, 1, 8, column_block=WgmmaScheme.K_ROW, rows=bk)
             staging[role] = TileLayout(role, p.dims[role], t.threads, scheme.fragment(role), 8,
-                                       RowChunks((rows, bk), 8), LdsRows.swizzled(bk, 8, 1, 8), Direct(),
-                                       buffers=stages)
+                                       RowChunks(tile, 8), lds, Direct(), buffers=stages)
         else:
             fitting.append(MatmulPlan(scheme, bk, staging))
     return min(fitting, key=lambda pl: plan_cost(p, pl, tgt), default=None)
