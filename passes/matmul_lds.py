@@ -60,6 +60,15 @@ that ldsopt/matmul/planner.py finds fastest; each operand's tiles are staged thr
 pipeline of `stages` tiles, as their `TileLayout` (ldsopt/layout/tile_layout.py) says, which a pass
 before this one may have recorded on the root op (ldsopt/matmul/recorded.py).
 
+On sm_90a (`--target cuda-sm90a`: Hopper), a product of f16 or bf16 into f32 whose operands'
+contiguous dims are multiples of 8, with no fused prologue and not a convolution
+(planner.wgmma_refusal), is planned for the wgmma scheme (planner.wgmma_plan,
+ldsopt/matmul/emit_wgmma.py): warpgroups of 128 threads, `nvvm.wgmma.mma_async` on operands
+that cp.async copies into 128-byte-swizzled LDS and descriptors describe, one workgroup an SM;
+the other products keep the plans above. The staging passes leave these dispatches to this
+pass; `mma=false` keeps FMA, `tiles` chooses among the scheme's tilings (a warpgroup per 64
+rows), `workgroups-per-cu` sets the LDS budget.
+
 The output (option `output-lds`): matrix-core kernels stage the output tile through LDS and
 store it in 16-byte row pieces (ldsopt/matmul/output_stage.py) where that widens the stores and
 the tile takes no more LDS than the operands' staging; other kernels, or any with

@@ -25,7 +25,7 @@ both faces read one expression, so what the bank model prices is what a kernel c
   double buffering) LDS copies of the tile, made by its constructors:
   - `LdsRows.padded(cols, pad)` (`maps.Padded`), `LdsRows.rotating(cols, vec, per_phase,
     max_phase)` (Triton's rotating swizzle, `maps.RotatingSwizzle`) or `LdsRows.swizzled(...)`
-    (the plain one, `maps.SwizzledRows`: wgmma's 128-byte swizzle), each optionally
+    (the plain one, `wgmma_maps.SwizzledRows`: wgmma's 128-byte swizzle), each optionally
     `.xor_rows(s)` (LDS row r first moves to row r ^ (r / s % 2), `maps.RowXor`): the LDS rows
     kept whole, a memref `buffers x lds rows x (lds cols + pad)`;
   - `LdsDtl(spec, rows, cols)` (`dtl.DtlSpec`): a flat memref `buffers x elements` in a DTL
@@ -71,8 +71,8 @@ from iree.compiler import ir
 
 from ldsopt.layout import dtl, index_expr, mma
 from ldsopt.layout.index_expr import Expr
-from ldsopt.layout.maps import (Composed, Layout, LdsMap, Padded, RotatingSwizzle, RowXor, SwizzledColumnBlocks,
-                                 SwizzledRows)
+from ldsopt.layout.maps import Composed, Layout, LdsMap, Padded, RotatingSwizzle, RowXor
+from ldsopt.layout.wgmma_maps import SwizzledColumnBlocks, SwizzledRows
 
 ATTR = "ldsopt.staging"
 _LOGICAL = {"A": ("m", "k"), "B": ("k", "n")}
@@ -225,8 +225,8 @@ class StorageOrder:
 class LdsRows:
     """LDS rows of `cols` elements, kept whole (module doc): padded by `pad`, or their columns
     permuted by a rotating swizzle `(vec, per_phase, max_phase)` (or, `rotating` false, the
-    plain swizzle of `maps.SwizzledRows`: wgmma's 128-byte one; with `column_block` B > 0 as
-    well, `maps.SwizzledColumnBlocks`: columns in blocks of B, each block's `rows` rows stored
+    plain swizzle of `wgmma_maps.SwizzledRows`: wgmma's 128-byte one; with `column_block` B > 0 as
+    well, `wgmma_maps.SwizzledColumnBlocks`: columns in blocks of B, each block's `rows` rows stored
     together, wgmma's MN-major layout); with `row_xor` the rows first move. Indexed [buffer,
     row, col]."""
 

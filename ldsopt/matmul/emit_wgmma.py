@@ -3,13 +3,13 @@ matrix multiply, emitted as NVVM's `nvvm.wgmma.*` ops, which IREE's CUDA lowerin
 PTX `wgmma.mma_async` (inline assembly of the NVVM-to-LLVM patterns).
 
 - LDS: each operand's tile is BM (BN) rows of the 64-element K step, 128 bytes a row, in the
-  128-byte swizzle (16-byte unit u of row r at unit u ^ r % 8, `maps.SwizzledRows`), copied
+  128-byte swizzle (16-byte unit u of row r at unit u ^ r % 8, `wgmma_maps.SwizzledRows`), copied
   there by cp.async (copy.CpAsyncRows: no registers, the direct-to-LDS idea of seed 003 on
   NVIDIA), each LDS tile 1024-byte aligned (`alignment` on its `memref.alloc`; the swizzle
   XORs address bits, so the tile must start where its pattern does).
   An operand contiguous along M or N (A [k, m], B [k, n]) is held MN-major, as wgmma reads a
   16-bit operand transposed: each block of 64 M/N columns is its 64 K rows of 128 bytes in
-  that swizzle, one block after the other (`maps.SwizzledColumnBlocks`).
+  that swizzle, one block after the other (`wgmma_maps.SwizzledColumnBlocks`).
 - Descriptors: an operand in that swizzle is described by one 64-bit matrix descriptor (the
   start address / 16 in bits 0-13, the leading byte offset / 16 in 16-29, the stride byte
   offset / 16 in 32-45, the swizzle mode in 62-63, 1 = 128 bytes). K-major: the stride is 1024

@@ -1,0 +1,48 @@
+"""The wgmma scheme (ldsopt-matmul-lds on `--target cuda-sm90a`) through IREE 3.13 to PTX: the
+hand-written sm_90a target compiles to `.target sm_90a`, where NVVM's wgmma ops survive
+IREE's CUDA lowering as `wgmma.mma_async` (inline assembly), with the fences, the group
+commits and waits, and cp.async copies, and no local memory (no register array left in
+memory; ptxas' own spills show on the device only: `ptxas -arch=sm_90a -v`, see
+bench/results/cuda-matmul/wgmma-ed729e5/ptxas.txt). Values need the H200: `lds-run FILE --target
+cuda-sm90a --prepare DIR`, then `python -m ldsopt.run.replay DIR` there (the same README has the
+programs that passed)."""
+
+import pathlib
+import re
+
+import pytest
+
+from ldsopt import target
+from ldsopt.run import driver
+
+PROGRAMS = pathlib.Path(__file__).parent / "programs" / "matmul"
+
+
+def ptx_of(program: str, target_name: str, folder: pathlib.Path) -> tuple[str, list[dict]]:
+    configured = driver.configure(program, target.known(target_name), str(folder))
+    lowered, report = driver.apply_ldsopt(configured, driver.DEFAULT_PIPELINE)
+    driver.compile_module(lowered, str(folder), "ldsopt", dump=True)
+    (ptx,) = (folder / "executables").glob("*.ptx")
+    return ptx.read_text(), report
+
+
+@pytest.mark.parametrize("name, transposes", [("nn_f16_96x160x64", "0,  1"), ("tn_f16_64x96x48", "1,  1"),
+                                              ("batch_nt_f16_2x64x80x48_acc", "0,  0")])
+def test_sm90a_compiles_to_wgmma(name, transposes, tmp_path):
+    """B [k, n] (NN) and A [k, m] (TN) are read transposed (wgmma's imm-trans-a, imm-trans-b
+    after the scales), K-contiguous ones (NT) as they are."""
+    text, report = ptx_of((PROGRAMS / f"{name}.mlir").read_text(), "cuda-sm90a", tmp_path)
+    assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
+    assert ".target sm_90a" in text
+    issued = re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.[^;]*;", text)
+    assert len(issued) == 4, text[:3000]  # one 64-element K step: 4 of k16
+    assert all(i.endswith(f"p, 1,  1, {transposes};") for i in issued), issued[0]
+    for op in ("wgmma.fence.sync.aligned", "wgmma.commit_group.sync.aligned", "wgmma.wait_group.sync.aligned \t1",
+               "fence.proxy.async.shared::cta", "cp.async.cg.shared.global"):
+        assert op in text, op
+    assert ".local" not in text and "mma.sync" not in text
+
+
+def test_sm89_keeps_mma_sync(tmp_path):
+    text, _ = ptx_of((PROGRAMS / "nn_f16_96x160x64.mlir").read_text(), "cuda", tmp_path)
+    assert ".target sm_89" in text and "mma.sync.aligned.m16n8k16" in text and "wgmma" not in text
