@@ -17,7 +17,9 @@ of these passes in the pipeline (or the same ones to each).
 On sm_90a (`--target cuda-sm90a`) a product that the wgmma scheme takes (planner.wgmma_refusal)
 gets its plan (`wgmma_planned`) unless `mma=false` or a recorded plan says otherwise (`tiles`
 chooses among its tilings those of a warpgroup per 64 rows, the others going to mma.sync):
-the staging passes leave it to ldsopt-matmul-lds, with that as their remark.
+the staging passes leave it to ldsopt-matmul-lds, with that as their remark. A product the
+scheme does not take keeps the other plans, and ldsopt-matmul-lds says why on its dispatch
+(`ldsopt.wgmma_refused = "..."`).
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ from ldsopt.layout.tile_layout import TileLayout
 # On the root op: what chose the plan of the stagings recorded there (`PlanChoice.attr`).
 PLAN_ATTR = "ldsopt.matmul_plan"
 WGMMA_PASS = "ldsopt-matmul-lds"  # the pass that emits the wgmma scheme; the stagings leave it those
+# On a dispatch that sm_90a's wgmma scheme does not take (it keeps mma.sync): why not.
+WGMMA_REFUSED = "ldsopt.wgmma_refused"
 
 # A 16-bit product whose K is one K step (at most K_BYTES' widest) has no K pipeline to speak
 # of: each workgroup loads its tiles, multiplies and stores, and only other resident workgroups
@@ -220,7 +224,12 @@ class PlanOptions(ModulePass):
         the scheme takes the product (`wgmma_refusal`), among its tilings (WGMMA_TILINGS, or
         those of `tiles` with a warpgroup of threads per 64 rows: e.g. 192x256x8x16); else None
         (such a product keeps the mma.sync plan)."""
-        if not tgt.wgmma or not self.mma or PLAN_ATTR in d.root.attributes or wgmma_refusal(p, tgt) is not None:
+        if not tgt.wgmma or not self.mma or PLAN_ATTR in d.root.attributes:
+            return None
+        refusal = wgmma_refusal(p, tgt)
+        if refusal is not None:
+            if self.NAME == WGMMA_PASS:  # said once, on the dispatch, by the pass that would emit it
+                d.func.attributes[WGMMA_REFUSED] = ir.StringAttr.get(refusal)
             return None
         tilings = tuple(t for t in parse_tilings(self.tiles) if t.threads == t.bm // 64 * 128) if self.tiles \
             else WGMMA_TILINGS
