@@ -16,7 +16,8 @@ of these passes in the pipeline (or the same ones to each).
 
 On sm_90a (`--target cuda-sm90a`) a product that the wgmma scheme takes (planner.wgmma_refusal)
 gets its plan (`wgmma_planned`) unless `mma=false` or a recorded plan says otherwise (`tiles`
-chooses among its tilings those of a warpgroup per 64 rows, the others going to mma.sync):
+chooses among its tilings those of a warpgroup per 64 rows, the others going to mma.sync;
+`stages`, where given, caps its LDS tiles; `workgroups-per-cu` sets its LDS budget):
 the staging passes leave it to ldsopt-matmul-lds, with that as their remark. A product the
 scheme does not take keeps the other plans, and ldsopt-matmul-lds says why on its dispatch
 (`ldsopt.wgmma_refused = "..."`).
@@ -34,7 +35,7 @@ from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulDispatch, MatmulProblem, matches
-from ldsopt.matmul.planner import K_BYTES, plan, wgmma_plan, wgmma_refusal
+from ldsopt.matmul.planner import K_BYTES, WGMMA_STAGES, plan, wgmma_plan, wgmma_refusal
 from ldsopt.matmul.recorded import record_staging, recorded_staging, with_recorded
 from ldsopt.matmul.schemes import (TILINGS, WGMMA_TILINGS, MatmulPlan, Tiling, check_k_bytes, check_tilings,
                                    parse_tilings)
@@ -43,6 +44,7 @@ from ldsopt.layout.tile_layout import TileLayout
 
 # On the root op: what chose the plan of the stagings recorded there (`PlanChoice.attr`).
 PLAN_ATTR = "ldsopt.matmul_plan"
+STAGES_DEFAULT = 2
 WGMMA_PASS = "ldsopt-matmul-lds"  # the pass that emits the wgmma scheme; the stagings leave it those
 # On a dispatch that sm_90a's wgmma scheme does not take (it keeps mma.sync): why not.
 WGMMA_REFUSED = "ldsopt.wgmma_refused"
@@ -137,8 +139,10 @@ class PlanOptions(ModulePass):
     k_pack: int = option(-1, "K steps of the matrix-core intrinsic per fragment read group, their K slots fed "
                              "in mma.k_order so that a lane's are consecutive K: -1 as many as a 16-byte read "
                              "takes, 0 the natural order, N at most N", min=-1)
-    stages: int = option(2, "LDS tiles of each operand in the K pipeline (2: double buffering); operands copied "
-                            "without registers run stages - 1 tiles ahead", min=2)
+    stages: int = option(STAGES_DEFAULT, "LDS tiles of each operand in the K pipeline (2: double buffering); "
+                                         "operands copied without registers run stages - 1 tiles ahead; the wgmma "
+                                         "scheme (sm_90a) takes as many as fit of at least 3, at most this where "
+                                         "given, else planner.WGMMA_STAGES", min=2)
     k_bytes: int = option(0, "bytes of K each K step stages (BK; 64: 64 i8, 32 f16/bf16 or 16 f32 elements); 0: "
                              "the plan's cost rule chooses 64 or 128 (planner.K_BYTES)", min=0, check=check_k_bytes)
 
@@ -234,7 +238,8 @@ class PlanOptions(ModulePass):
         tilings = tuple(t for t in parse_tilings(self.tiles) if t.threads == t.bm // 64 * 128) if self.tiles \
             else WGMMA_TILINGS
         occupancy = self.workgroups_per_cu or 1
-        pl = wgmma_plan(p, tgt, tgt.lds_budget(occupancy), tilings) if tilings else None
+        most = self.stages if self.stages != STAGES_DEFAULT else WGMMA_STAGES  # `stages` given: the most
+        pl = wgmma_plan(p, tgt, tgt.lds_budget(occupancy), tilings, most) if tilings else None
         if pl is None:
             return None
         return pl, PlanChoice((pl.tiling,), True, 0, pl.stages, occupancy, pl.bk * element_bits(p.elem_type) // 8)

@@ -327,10 +327,10 @@ def wgmma_refusal(p: MatmulProblem, tgt: target_model.Target) -> str | None:
 
 
 def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
-               tilings: tuple[Tiling, ...] = WGMMA_TILINGS) -> MatmulPlan | None:
+               tilings: tuple[Tiling, ...] = WGMMA_TILINGS, most_stages: int = WGMMA_STAGES) -> MatmulPlan | None:
     """The plan of least `plan_cost` among the wgmma scheme's tilings (WgmmaScheme) that fit
     the target's threads and LDS at WGMMA_MIN_STAGES tiles or more (as many as fit, up to
-    WGMMA_STAGES); None if none does. Each operand's tile, in its memory order, is copied by
+    `most_stages`); None if none does. Each operand's tile, in its memory order, is copied by
     cp.async in 16-byte chunks, threads along its rows, into the layout the scheme's
     descriptors describe: K-contiguous, BM (BN) rows of the 64-element K step (128 bytes) in
     the 128-byte swizzle; M/N-contiguous, the 64 K rows of each 64-column block in it."""
@@ -340,7 +340,7 @@ def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
     for t in tilings:
         if t.threads > tgt.max_threads or t.bm % WgmmaScheme.M or t.bn % 8 or not 8 <= t.bn <= 256:
             continue
-        stages = min(WGMMA_STAGES, lds_budget // ((t.bm + t.bn) * bk * elem_bytes))
+        stages = min(most_stages, lds_budget // ((t.bm + t.bn) * bk * elem_bytes))
         if stages < WGMMA_MIN_STAGES:
             continue
         scheme = WgmmaScheme(t)

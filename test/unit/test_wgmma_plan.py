@@ -87,3 +87,11 @@ def test_wgmma_refusals(matmul_problem, dtype, dims_b, sizes, reason):
 def test_sm89_has_no_wgmma(matmul_problem):
     p = matmul_problem(("m", "k"), ("n", "k"), "f16", 4096, 4096, 4096)
     assert "sm_90a" in planner.wgmma_refusal(p, target_model.by_name("cuda"))
+
+
+def test_most_stages_caps_the_pipeline(matmul_problem):
+    """`stages` given to ldsopt-matmul-lds caps the wgmma tiles in flight; the LDS caps them too."""
+    p = matmul_problem(("m", "k"), ("k", "n"), "f16", 4096, 4096, 4096)
+    tilings = (schemes.Tiling(128, 128, 8, 8),)
+    assert planner.wgmma_plan(p, HOPPER, HOPPER.lds_budget(1), tilings, most_stages=6).stages == 6
+    assert planner.wgmma_plan(p, HOPPER, HOPPER.lds_budget(1), tilings, most_stages=9).stages == 7  # 7 x 32 KiB
