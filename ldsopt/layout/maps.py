@@ -318,7 +318,34 @@ class XorSwizzle(LdsMap):
 
 
 @dataclass(frozen=True)
-class RotatingSwizzle(_RowStructured):
+class _XorSwizzle(_RowStructured):
+    """``col' = col ^ (phase(row) * vec % row_elems)``: rows of ``row_elems`` whose ``vec``-element
+    units are permuted by an XOR with a phase of the row (``_phase``); all parameters powers of
+    two. An involution on each row."""
+
+    vec: int
+    per_phase: int
+    max_phase: int
+    row_elems: int
+
+    def __post_init__(self):
+        if not all(_is_pow2(v) for v in (self.vec, self.per_phase, self.max_phase, self.row_elems)):
+            raise ValueError(f"swizzle parameters must be powers of two: {self}")
+
+    def _phase(self, rows: Expr) -> Expr:
+        """The XOR of the units of row group ``rows`` (the row // per_phase)."""
+        raise NotImplementedError
+
+    def place(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
+        rows = row // self.per_phase if self.per_phase > 1 else row
+        return row, col ^ self._phase(rows) * self.vec % self.row_elems
+
+    def alloc_size(self, n: int) -> int:
+        return _ceil_div(n, self.row_elems) * self.row_elems
+
+
+@dataclass(frozen=True)
+class RotatingSwizzle(_XorSwizzle):
     """Triton's AMD rotating shared layout (``#ttg.amd_rotating_shared<vec, perPhase, maxPhase>``).
 
     Definition (Triton ``sharedToLinearLayoutAMDRotating``, LinearLayoutConversions.cpp)::
@@ -335,23 +362,8 @@ class RotatingSwizzle(_RowStructured):
     length of the contiguous (K) dimension.
     """
 
-    vec: int
-    per_phase: int
-    max_phase: int
-    row_elems: int
-
-    def __post_init__(self):
-        if not all(_is_pow2(v) for v in (self.vec, self.per_phase, self.max_phase, self.row_elems)):
-            raise ValueError(f"rotating swizzle parameters must be powers of two: {self}")
-
-    def place(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
-        rows = row // self.per_phase if self.per_phase > 1 else row
-        phase = rows % self.max_phase
-        block = rows // self.max_phase % self.max_phase
-        return row, col ^ (phase ^ block) * self.vec % self.row_elems
-
-    def alloc_size(self, n: int) -> int:
-        return _ceil_div(n, self.row_elems) * self.row_elems
+    def _phase(self, rows: Expr) -> Expr:
+        return rows % self.max_phase ^ rows // self.max_phase % self.max_phase
 
 
 @dataclass(frozen=True)

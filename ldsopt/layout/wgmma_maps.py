@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ldsopt.layout.index_expr import Expr
-from ldsopt.layout.maps import _ceil_div, _is_pow2, _RowStructured
+from ldsopt.layout.maps import _ceil_div, _is_pow2, _RowStructured, _XorSwizzle
 
 
 @dataclass(frozen=True)
-class SwizzledRows(_RowStructured):
+class SwizzledRows(_XorSwizzle):
     """Triton's ``#ttg.swizzled_shared<vec, perPhase, maxPhase>``: ``RotatingSwizzle``
     without the rotation, ``col' = col ^ ((row // per_phase) % max_phase * vec)``.
 
@@ -23,21 +23,8 @@ class SwizzledRows(_RowStructured):
     of swizzle mode 128B describes.
     """
 
-    vec: int
-    per_phase: int
-    max_phase: int
-    row_elems: int
-
-    def __post_init__(self):
-        if not all(_is_pow2(v) for v in (self.vec, self.per_phase, self.max_phase, self.row_elems)):
-            raise ValueError(f"swizzle parameters must be powers of two: {self}")
-
-    def place(self, row: Expr, col: Expr) -> tuple[Expr, Expr]:
-        rows = row // self.per_phase if self.per_phase > 1 else row
-        return row, col ^ rows % self.max_phase * self.vec % self.row_elems
-
-    def alloc_size(self, n: int) -> int:
-        return _ceil_div(n, self.row_elems) * self.row_elems
+    def _phase(self, rows: Expr) -> Expr:
+        return rows % self.max_phase
 
 
 @dataclass(frozen=True)
