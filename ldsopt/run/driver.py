@@ -53,7 +53,12 @@ PROGRAM_PIPELINE, DEFAULT_PIPELINE = pipelines.PROGRAM_PIPELINE, pipelines.DEFAU
 #   cast joins its bias and the dispatch the result feeds instead of a cast dispatch of its
 #   own, as in a BERT layer's Q, K and V projections (one dispatch and two calls fewer, and
 #   the layer faster on the H200: bench/results/cuda-models/README.md).
+# - padding fused into its consumer (`form_dispatches`, for a program with a tensor.pad, where
+#   no dispatch left to IREE keeps a fused pad, or where it leaves fewer to IREE): a
+#   convolution's zero padding is read by its implicit GEMM (ldsopt/matmul/implicit_gemm.py)
+#   instead of copied into a padded buffer by a dispatch of its own.
 NO_INLINED_CONSTANTS = ("--iree-flow-inline-constants-max-byte-length=0",)
+FUSE_PADDING = ("--iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops",)
 AGGRESSIVE_FUSION = ("--iree-dispatch-creation-enable-aggressive-fusion",)
 EARLY_TRUNC_FUSION = ("--iree-dispatch-creation-enable-early-trunc-fusion",)
 # The formations form_dispatches tries, in this order (a tie goes to the earlier one).
@@ -209,25 +214,34 @@ def configure(text: str, tgt: target_model.KnownTarget, folder: str, extra: tupl
 def form_dispatches(program: str, tgt: target_model.KnownTarget, folder: str, pipeline_text: str,
                     extra: tuple[str, ...] = ()) -> tuple[tuple[str, ...], str, list[dict]]:
     """How IREE forms the ldsopt variant's dispatches (see NO_INLINED_CONSTANTS): the first
-    of FORMATIONS that leaves the fewest dispatches to IREE, then forms the fewest. Decided
-    by configuring the program each way and running the ldsopt pipeline; once a way gives
-    one dispatch that ldsopt lowers, the later ones are not tried (nothing does better).
-    Returns the flags, the module after the pipeline and its dispatch report; `folder`'s
-    configured.mlir is the chosen way's."""
+    of FORMATIONS (each also with FUSE_PADDING where the program pads) that leaves the fewest
+    dispatches to IREE, then the fewest of those with a fused pad (a padding that ldsopt
+    cannot read keeps IREE's own copy of it, and the consumer stays ldsopt's), then forms the
+    fewest. Decided by configuring the program each way and running the ldsopt pipeline;
+    once a way gives one dispatch that ldsopt lowers, the later ones are not tried (nothing
+    does better). Returns the flags, the module after the pipeline and its dispatch report;
+    `folder`'s configured.mlir is the chosen way's."""
+    pads = "tensor.pad" in program
     best = None
-    for flags in FORMATIONS:
+    for flags in (f for way in FORMATIONS for f in ((way, way + FUSE_PADDING) if pads else (way,))):
         configured = configure(program, tgt, folder, flags + extra)
         if best is not None and configured == best[2]:
             continue  # the same dispatches as an earlier way's: the same result
         lowered, report = apply_ldsopt(configured, pipeline_text)
-        score = (sum(1 for d in report if not d["passes"]), len(report))
+        score = (sum(1 for d in report if not d["passes"]), _pads_kept(lowered), len(report))
         if best is None or score < best[0]:
             best = (score, flags, configured, lowered, report)
-        if score == (0, 1):
+        if score == (0, 0, 1):
             break
     _, flags, configured, lowered, report = best
     output_file.write(os.path.join(folder, "configured.mlir"), configured)
     return flags, lowered, report
+
+
+def _pads_kept(lowered: str) -> int:
+    """How many dispatch functions of the module after the ldsopt pipeline still compute a
+    tensor.pad (IREE's, fused into a dispatch that no pass lowered)."""
+    return sum("= tensor.pad " in body for body in lowered.split("func.func @")[1:])
 
 
 def dispatch_flags(program: str, tgt: target_model.KnownTarget, folder: str, pipeline_text: str,
