@@ -26,9 +26,9 @@ each matrix index split into its group's loops (row-major), then each tensor dim
 same `index_expr` tree is evaluated on ints by the tests (against an im2col built by numpy)
 and emitted as IR by the kernel's copies; the output's (b, m, n) maps to its dims the same way
 (`output_loops`), so that the fused consumer and the store see the convolution's own loops.
-An image padded with zeros in the dispatch (`Padded`: a `tensor.pad` that IREE's
-`--iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops` puts beside its
-convolution) is read in its bound tensor, the low padding subtracted from its sums: an index
+An image padded with zeros in the dispatch (`Padded`, ldsopt/codegen/padding.py: a
+`tensor.pad` that IREE's `--iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops`
+puts beside its convolution) is read in its bound tensor, the low padding subtracted from its sums: an index
 outside a padded dim (`GemmView.padded`) is a border element, which the kernel's reads make zero
 instead of reading. A padded dim ends a contiguous run (`_run`), so that a vector lies at one
 image position and is all inside or all outside.
@@ -41,21 +41,12 @@ import math
 
 from iree.compiler import ir
 
-from ldsopt.codegen.dispatch import Binding, Strided
+from ldsopt.codegen.dispatch import Strided
+from ldsopt.codegen.padding import Padded, padded_dims, through_pad
 from ldsopt.codegen.elementwise import DimSum, dim_sums, sum_exprs
 from ldsopt.layout import index_expr
 from ldsopt.layout.index_expr import Expr
 from ldsopt.remarks import Unmatched
-
-
-@dataclasses.dataclass
-class Padded(Binding):
-    """A loaded tensor read through a `tensor.pad` of zeros in the dispatch: `tensor_type` and
-    `memref()` are the bound tensor's (unpadded); element i of dim d of the padded tensor is
-    the bound one's i - low[d], zero outside it."""
-
-    low: tuple[int, ...] = ()
-    high: tuple[int, ...] = ()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -161,12 +152,6 @@ def _through_slice(sums: tuple[DimSum, ...], sl: Strided) -> tuple[DimSum, ...]:
                  for (terms, const), off, st in zip(sums, sl.offsets, sl.strides))
 
 
-def _through_pad(sums: tuple[DimSum, ...], pad: Padded) -> tuple[DimSum, ...]:
-    """`sums` of a padded tensor's dims as sums of its bound tensor's: element i of dim d is the
-    bound one's i - low[d] (a constant that may be negative)."""
-    return tuple((terms, const - low) for (terms, const), low in zip(sums, pad.low))
-
-
 def gemm_view(root: ir.Operation, strided: dict[int, Strided | Padded] | None = None) -> GemmView | Unmatched:
     """`root` (two inputs, one output, a multiply-add body checked by the caller) read as an
     implicit GEMM (module doc), or the reason it is not one. An input of `strided` (by
@@ -195,9 +180,7 @@ def gemm_view(root: ir.Operation, strided: dict[int, Strided | Padded] | None = 
     padded: list[tuple[tuple[int, int], ...]] = [(), ()]  # per input: (dim, bound extent) of its padded dims
     for pos, sl in strided.items():
         if isinstance(sl, Padded):
-            bound[pos] = _through_pad(sums[pos], sl)
-            padded[pos] = tuple((d, n) for d, (n, lo, hi) in enumerate(zip(sl.tensor_type.shape, sl.low, sl.high))
-                                if lo or hi)
+            bound[pos], padded[pos] = through_pad(sums[pos], sl), padded_dims(sl)
         else:
             bound[pos] = _through_slice(sums[pos], sl)
         shapes[pos] = sl.tensor_type.shape

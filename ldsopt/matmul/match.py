@@ -16,7 +16,8 @@ from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
 from ldsopt.codegen.epilogue import Epilogue, loaded_projections, match_epilogue
 from ldsopt.codegen.kernel import matched_dispatches
 from ldsopt.ir_types import element_bits
-from ldsopt.matmul.implicit_gemm import GemmView, Padded, gemm_view
+from ldsopt.codegen.padding import PAD, Padded, padded_inputs
+from ldsopt.matmul.implicit_gemm import GemmView, gemm_view
 from ldsopt.registry import ModulePass
 from ldsopt.remarks import Unmatched
 
@@ -179,7 +180,6 @@ STRIDED = ("reads a strided slice of a binding; ldsopt-matmul-lds takes one as a
            "(implicit GEMM)")
 PADDED = ("reads an operand through a tensor.pad; ldsopt-matmul-lds takes one as a convolution's image "
           "(implicit GEMM)")
-PAD = "tensor.pad"
 
 
 def match(d: MatmulDispatch) -> MatmulProblem | Unmatched:
@@ -304,6 +304,10 @@ def _match_convolution(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     view = gemm_view(root, {pos: b for pos, b in enumerate(d.inputs) if isinstance(b, (Strided, Padded))})
     if not view:
         return view
+    pad = next((b for b in d.inputs if isinstance(b, Padded) and not b.zero), None)
+    if pad is not None:
+        return Unmatched(f"a tensor.pad fused into the dispatch with {pad.value}; implicit GEMM reads the border as "
+                         "zeros (+0)")
     if d.prologues:
         return Unmatched("a convolution with a fused elementwise producer of an operand")
     out_type = str(ir.RankedTensorType(root.results[0].type).element_type)
@@ -354,12 +358,9 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
         if not isinstance(pro, tuple):
             return pro
         prologues[pro[0]] = pro[1]
-    padded = {}
-    for pad in pads:
-        b = _padded(g, root, pad)
-        if not isinstance(b, Padded):
-            return b
-        padded[pad.results[0]] = b
+    padded = padded_inputs(dataclasses.replace(g, ops=pads), root)
+    if not isinstance(padded, dict):
+        return padded
     inputs = []
     for pos, v in enumerate(list(root.operands)[:len(root.operands) - 1]):
         b = prologues[pos].source if pos in prologues else padded.get(v) or g.binding_of(v)
@@ -376,31 +377,6 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     if not epilogue:
         return epilogue
     return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, epilogue=epilogue, prologues=prologues)
-
-
-def _padded(g: Graph, root: ir.Operation, pad: ir.Operation) -> Padded | Unmatched:
-    """The `Padded` image of a `tensor.pad` that IREE fused into the dispatch
-    (--iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops): static low and
-    high padding of a loaded whole tensor, with +0 (the zeros the kernel's reads give), its
-    result an input of the root only."""
-    what = "a tensor.pad fused into the dispatch"
-    if any(u.owner != root for u in pad.results[0].uses) or pad.results[0] not in list(root.operands)[:-1]:
-        return Unmatched(f"{what} whose result is not only an input of the {root.name}")
-    source = g.binding_of(pad.operands[0])
-    if source is None or type(source) is not Binding or source.slice is not None:
-        return Unmatched(f"{what} of a value that is not a whole-tensor load of a binding")
-    if len(pad.operands) != 1:
-        return Unmatched(f"{what} of dynamic extents; takes static low and high padding")
-    yielded = pad.regions[0].blocks[0].operations[-1].operands[0]
-    value = yielded.owner.attributes["value"] if isinstance(yielded, ir.OpResult) and \
-        yielded.owner.name == "arith.constant" else None
-    zero = isinstance(value, ir.FloatAttr) and ir.FloatAttr(value).value == 0 and \
-        not str(value).startswith("-") or isinstance(value, ir.IntegerAttr) and ir.IntegerAttr(value).value == 0
-    if not zero:
-        return Unmatched(f"{what} with {value if value is not None else 'a computed value'}; implicit GEMM reads "
-                         "the border as zeros (+0)")
-    low, high = (tuple(ir.DenseI64ArrayAttr(pad.attributes[f"static_{a}"])) for a in ("low", "high"))
-    return Padded(source.tensor_type, source.source, low=low, high=high)
 
 
 def _reduces(op: ir.Operation) -> bool:
