@@ -6,7 +6,7 @@ with f32 accumulation; a bias + ReLU, a BatchNorm's scale and shift + ReLU, a re
 a cast to f16 fused after the convolution; zero padding in the program (1 and 3, asymmetric,
 NHWC and NCHW, odd channels, prime extents), which the driver has IREE fuse into the
 convolution's dispatch and the implicit GEMM reads as zeros outside the image; a padding of
-ones, which IREE copies into a padded buffer in a dispatch of its own) compiled through IREE,
+ones, which ldsopt-window-reduce reads instead) compiled through IREE,
 run on lavapipe and checked against IREE's llvm-cpu on the original program; the padded ones
 also through ldsopt-dtl-layout's copies (their masks and clamps, by registers on lavapipe); and
 a gfx942 compile whose ISA must show the gathered operands staged through LDS into MFMAs,
@@ -22,9 +22,9 @@ import pytest
 from ldsopt.measure import isa
 
 PROGRAMS = pathlib.Path(__file__).parent / "programs" / "conv"
-# Programs whose padding ldsopt does not read (not zeros): IREE copies it into a padded buffer,
-# a dispatch of its own.
-COPIED_PADDING = {"pad_value_one_fhwc_3x3_s1_bias_f32_1x11x13x7_9"}
+# A padding of ones, which the implicit GEMM does not read: ldsopt-window-reduce takes the
+# padded convolution as a window reduction (a thread per output).
+WINDOWED = {"pad_value_one_fhwc_3x3_s1_bias_f32_1x11x13x7_9"}
 # The padded programs with whole 4-byte lanes along the image's runs (ldsopt-dtl-layout stages them).
 DTL_PADDED = ("pad_fhwc_3x3_s2_bias_relu_f16_2x17x13x32_24", "pad_asym_fhwc_3x3_s1_bias_f32_1x11x13x7_9",
               "pad_nchw_3x3_s1_bias_relu_f32_2x5x13x11_7")
@@ -37,11 +37,9 @@ PINNED_64x64 = ("builtin.module(ldsopt-vector-distribute, ldsopt-inthread-transp
 def test_lavapipe(name, run_program):
     """The convolution and its fused consumer are one kernel of ldsopt-matmul-lds."""
     text = (PROGRAMS / f"{name}.mlir").read_text()
-    out = run_program(text, *(("--target", "lavapipe") + (() if name in COPIED_PADDING else ("--require-ldsopt",))),
-                      name=name)
-    assert re.search(r"^dispatch \w+_(conv|matmul_like)_\w+: ldsopt: ldsopt-matmul-lds$", out, re.M), out
-    if name in COPIED_PADDING:
-        assert "ldsopt lowered 1 of 2 dispatches" in out and "_slow_memcpy: iree-default" in out, out
+    out = run_program(text, "--target", "lavapipe", "--require-ldsopt", name=name)
+    by = "ldsopt-window-reduce" if name in WINDOWED else "ldsopt-matmul-lds"
+    assert re.search(rf"^dispatch \w+_(conv|matmul_like)_\w+: ldsopt: {by}$", out, re.M), out
 
 
 @pytest.mark.parametrize("name", DTL_PADDED)
