@@ -51,11 +51,13 @@ def test_lavapipe_dtl_padded(name, run_program):
     assert re.search(r"^dispatch \w+_conv_\w+: ldsopt: ldsopt-dtl-layout, ldsopt-matmul-lds$", out, re.M), out
 
 
-def test_gfx942_gathers_into_lds_and_mfma(run_program, tmp_path):
-    """gfx942, f16 3x3 (64 channels, 128 filters), the tiling pinned to 64x64 (4 waves): the
+@pytest.mark.parametrize("name", ["fhwc_3x3_s1_f16_2x16x16x64_128", "pad_fhwc_3x3_s2_bias_relu_f16_2x17x13x32_24"])
+def test_gfx942_gathers_into_lds_and_mfma(name, run_program, tmp_path):
+    """gfx942, f16 3x3 (64 channels, 128 filters; and 32 channels padded in the dispatch, each
+    16-byte read under its image-bounds guard), the tiling pinned to 64x64 (4 waves): the
     image's rows gathered 8 channels a lane (16 bytes) into LDS, read back by ds_read_b128 into
     v_mfma_f32_16x16x16_f16, no spills."""
-    out = run_program((PROGRAMS / "fhwc_3x3_s1_f16_2x16x16x64_128.mlir").read_text(), "--target", "gfx942",
+    out = run_program((PROGRAMS / f"{name}.mlir").read_text(), "--target", "gfx942",
                       "--require-ldsopt", "--pipeline", PINNED_64x64, "--emit-dir", str(tmp_path / "emit"))
     assert "COMPILED" in out
     kernel_ir = (tmp_path / "emit" / "ldsopt.mlir").read_text()
