@@ -242,6 +242,9 @@ def _check_guards(p: MatmulProblem, pl: MatmulPlan, s: TileLayout, elem_bytes: i
         raise LeftAlone(f"K = {p.sizes['k']} has a tail past the K step {pl.bk}: a DMA cannot zero-fill it")
     if dma and p.view and p.view.padded.get(s.operand):
         raise LeftAlone("an image padded in the dispatch: a DMA cannot zero-fill its border")
+    if vec > 1 and p.view and p.view.straddles(s.operand):
+        raise LeftAlone("its lanes run along a padded dim and may straddle the border: a copy cannot zero-fill "
+                        "their first elements")
 
 
 def fragment_reads(pl: MatmulPlan, role: str, s: TileLayout, wave_size: int) -> list[dtl.Read]:

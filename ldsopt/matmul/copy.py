@@ -46,7 +46,7 @@ so that is for the lowering below it.
 from __future__ import annotations
 
 from iree.compiler import ir
-from iree.compiler.dialects import amdgpu, arith, memref
+from iree.compiler.dialects import amdgpu, arith, memref, scf, vector
 
 from ldsopt.codegen.async_copy import FAT_RAW_BUFFER, GLOBAL, async_copy, dma_source
 from ldsopt.codegen.kernel import L1Prefetch, read_vector, transposed, write_vector
@@ -171,15 +171,42 @@ class RegisterRows(Copy):
                 glob = [arith.addi(origin[dim], x) for dim, x in zip(s.dims, (em.offset(row0, i), col))]
                 ragged = [(g, em.p.sizes[dim]) for dim, g in zip(s.dims, glob) if em.p.sizes[dim] % tile_extent[dim]]
                 idx = em.operand_index(self.role, glob)
-                rows.append((ragged + em.operand_bounds(self.role, idx), idx))
+                rows.append((ragged + em.operand_bounds(self.role, idx, s.vector), idx))
             out.append(rows)
         return out
 
     def read(self, k0: ir.Value) -> list[list[ir.Value]]:
         """Per chunk, the vectors its LDS writes store (`write_slices` order), zeros past the ends."""
         vtype = self.vtype()
-        return [self.transposed([self.em.or_zero(ragged, vtype, lambda idx=idx: self.operand_vector(vtype, idx))
+        edge = self.em.straddle(self.role, vtype.shape[0])
+        read = self.operand_vector if edge is None else lambda vtype, idx: self.straddling_vector(vtype, idx, edge)
+        return [self.transposed([self.em.or_zero(ragged, vtype, lambda idx=idx: read(vtype, idx))
                                  for ragged, idx in chunk]) for chunk in self.row_reads(k0)]
+
+    def straddling_vector(self, vtype: ir.VectorType, idx: list[ir.Value], edge: tuple[int, int]) -> ir.Value:
+        """The vector at `idx` along a padded innermost dim (`edge`: its dim and extent) that it
+        may straddle the border of: read whole where it is all inside the image, else element
+        by element, each a border zero outside it."""
+        em, (d, extent), n = self.em, edge, vtype.shape[0]
+        mem = em.mem[self.role]
+
+        def elements() -> ir.Value:
+            values = []
+            for i in range(n):
+                at = [em.offset(x, i) if j == d else x for j, x in enumerate(idx)]
+                one = ir.VectorType.get([1], vtype.element_type)
+                values.append(vector.extract(em.or_zero([(at[d], extent)], one, lambda at=at: read_vector(one, mem, at)),
+                                             [], [0]))
+            return vector.from_elements(vtype, values)
+
+        if extent < n:
+            return elements()
+        whole = scf.IfOp(em.inside([(idx[d], extent - n + 1)]), [vtype], has_else=True)
+        with ir.InsertionPoint(whole.then_block):
+            scf.yield_([self.operand_vector(vtype, idx)])
+        with ir.InsertionPoint(whole.else_block):
+            scf.yield_([elements()])
+        return whole.result
 
     def operand_vector(self, vtype: ir.VectorType, idx: list[ir.Value]) -> ir.Value:
         """The operand's vector `vtype` at global `idx` (b?, r0, r1), along its last dim: read,

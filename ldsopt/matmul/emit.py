@@ -356,11 +356,19 @@ class Emitter:
         exprs = view.indices(role, [index_expr.var(x) for x in names], [index_expr.var(b) for b in batch])
         return self.k.index(exprs, **dict(zip(names, idx)), **dict(zip(batch, self.batch)))
 
-    def operand_bounds(self, role: str, idx: list[ir.Value]) -> list[tuple[ir.Value, int]]:
+    def operand_bounds(self, role: str, idx: list[ir.Value], n: int = 1) -> list[tuple[ir.Value, int]]:
         """(index, extent) of each padded dim among operand `role`'s indices `idx`
         (`operand_index`'s), as `inside` takes them: the element is in the image where all are
-        below their extents, else a border zero (implicit_gemm.py's `Padded`); [] unpadded."""
-        return [(idx[d], n) for d, n in self.padded_dims(role)]
+        below their extents, else a border zero (implicit_gemm.py's `Padded`); [] unpadded. For
+        a vector of n > 1, not the dim it may straddle (`straddle`)."""
+        edge = self.straddle(role, n)
+        return [(idx[d], e) for d, e in self.padded_dims(role) if (d, e) != edge]
+
+    def straddle(self, role: str, n: int) -> tuple[int, int] | None:
+        """(dim, extent) of the padded dim a vector of n elements of operand `role` runs along
+        and may straddle the border of (GemmView.straddles), where n > 1; else None."""
+        view = self.p.view
+        return view.straddles(role) if view is not None and n > 1 else None
 
     def padded_dims(self, role: str) -> tuple[tuple[int, int], ...]:
         """(dim, extent) of each padded dim of operand `role`'s tensor (GemmView.padded)."""

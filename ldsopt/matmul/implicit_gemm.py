@@ -31,7 +31,9 @@ An image padded with zeros in the dispatch (`Padded`, ldsopt/codegen/padding.py:
 puts beside its convolution) is read in its bound tensor, the low padding subtracted from its sums: an index
 outside a padded dim (`GemmView.padded`) is a border element, which the kernel's reads make zero
 instead of reading. A padded dim ends a contiguous run (`_run`), so that a vector lies at one
-image position and is all inside or all outside.
+image position and is all inside or all outside; but for a padded innermost dim, along which a
+vector may straddle the border (`GemmView.straddles`: an NCHW image's row), which the register
+staging reads whole inside the image and element by element at its ends.
 """
 
 from __future__ import annotations
@@ -91,6 +93,13 @@ class GemmView:
             at.update(self.loop_exprs(dim, x))
         return sum_exprs(self.sums[role], at)
 
+    def straddles(self, role: str) -> tuple[int, int] | None:
+        """(dim, extent) of operand `role`'s innermost dim where it is padded and its vectors
+        run along it (`runs` > 1): a vector may then be partly in the border, partly in the
+        image (an NCHW image's row at its ends); None where none can."""
+        edge = next((x for x in self.padded.get(role, ()) if x[0] == len(self.sums[role]) - 1), None)
+        return edge if edge is not None and self.runs(role) > 1 else None
+
     def aligned_vectors(self, role: str, n: int) -> bool:
         """Whether a vector of n elements of operand `role` that starts at a multiple of n along
         its contiguous matrix dim starts at a multiple of n of its tensor's last dim: that dim
@@ -117,12 +126,13 @@ def _run(sums: tuple[DimSum, ...], shape: list[int], loops: tuple[int, ...], ext
     tensor's trailing dims alone, stride 1, each spanning its dim, in the same order, times the
     extent of the next loop where it is in the next dim at stride 1 beside other loops (an
     NHWC image's `ow * s + kw` after its channels; an NCHW image's `ow + kw`); 1 where the
-    last loop is not in the innermost dim at stride 1. A dim of `padded` ends the run before
-    it (a vector must not straddle the border)."""
+    last loop is not in the innermost dim at stride 1. A dim of `padded` but the innermost ends
+    the run before it (a vector lies at one position of the outer dims); a padded innermost dim
+    does not (an NCHW image's rows: a vector along them may straddle the border, `straddles`)."""
     run = 1
     for dim, loop, (terms, _), size in zip(reversed(range(len(shape))), reversed(loops), reversed(sums),
                                            reversed(shape)):
-        if (loop, 1) not in terms or dim in padded:
+        if (loop, 1) not in terms or (dim in padded and dim != len(shape) - 1):
             break
         run *= extents[loop]
         if len(terms) != 1 or extents[loop] != size:

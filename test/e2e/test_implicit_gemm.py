@@ -4,7 +4,7 @@ with FCHW filters as IREE's ONNX import keeps them, batched, and a 1x1 one whose
 batch dim; 1x1, 3x3 and 7x7, stride 1 and 2, dilation 2; prime channels and sizes; f32, and f16
 with f32 accumulation; a bias + ReLU, a BatchNorm's scale and shift + ReLU, a residual + ReLU,
 a cast to f16 fused after the convolution; zero padding in the program (1 and 3, asymmetric,
-NHWC and NCHW, odd channels, prime extents), which the driver has IREE fuse into the
+NHWC and NCHW, odd channels, prime extents, NCHW rows whose vectors straddle the border), which the driver has IREE fuse into the
 convolution's dispatch and the implicit GEMM reads as zeros outside the image; a padding of
 ones, which ldsopt-window-reduce reads instead) compiled through IREE,
 run on lavapipe and checked against IREE's llvm-cpu on the original program; the padded ones
@@ -27,7 +27,7 @@ PROGRAMS = pathlib.Path(__file__).parent / "programs" / "conv"
 WINDOWED = {"pad_value_one_fhwc_3x3_s1_bias_f32_1x11x13x7_9"}
 # The padded programs with whole 4-byte lanes along the image's runs (ldsopt-dtl-layout stages them).
 DTL_PADDED = ("pad_fhwc_3x3_s2_bias_relu_f16_2x17x13x32_24", "pad_asym_fhwc_3x3_s1_bias_f32_1x11x13x7_9",
-              "pad_nchw_3x3_s1_bias_relu_f32_2x5x13x11_7")
+              "pad_nchw_3x3_s1_bias_relu_f32_2x5x13x11_7", "pad_nchw_3x3_s1_bias_relu_f32_2x5x12x16_7")
 PINNED_64x64 = ("builtin.module(ldsopt-vector-distribute, ldsopt-inthread-transpose{tiles=64x64x4x4}, "
                 "ldsopt-matmul-lds{tiles=64x64x4x4}, ldsopt-preload-transposed, ldsopt-lower-elementwise, "
                 "canonicalize, cse)")

@@ -105,3 +105,52 @@ func.func @pad_value_one() {
   iree_codegen.store_to_buffer %y, %2 : tensor<2x7x9x24xf32> into memref<2x7x9x24xf32, #hal.descriptor_type<storage_buffer>>
   return
 }
+
+// -----
+
+// NCHW, its rows and columns padded: the image is B [K, N] read along the output's columns
+// (4 a vector), which run along the padded innermost dim and may straddle its border. A vector
+// all inside the row (its first column below 16 - 4 + 1) is read whole, else element by
+// element, each outside the row a zero; the padded rows are checked for the whole vector.
+// cp.async cannot zero-fill a lane's first elements: ldsopt-dtl-layout leaves the image.
+// CHECK-LABEL: func.func @padded_nchw
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
+// CHECK:         %[[H:.+]] = arith.addi %{{.+}}, %c-1 : index
+// CHECK:         %[[W:.+]] = arith.addi %{{.+}}, %c-1 : index
+// CHECK:         arith.cmpi ult, %[[H]], %c6 : index
+// CHECK-NOT:     arith.cmpi ult, %[[W]], %c16
+// CHECK:         scf.if %{{.+}} -> (vector<4xf32>) {
+// CHECK-NEXT:      %[[WHOLE:.+]] = arith.cmpi ult, %[[W]], %c13 : index
+// CHECK-NEXT:      scf.if %[[WHOLE]] -> (vector<4xf32>) {
+// CHECK:             vector.transfer_read %[[X]][%{{.+}}, %{{.+}}, %[[H]], %[[W]]]{{.*}} : memref<1x4x6x16xf32, {{.*}}>, vector<4xf32>
+// CHECK:           } else {
+// CHECK-NEXT:        arith.cmpi ult, %[[W]], %c16 : index
+// CHECK-COUNT-3:     arith.cmpi ult, %{{.+}}, %c16 : index
+// CHECK:             vector.from_elements %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : vector<4xf32>
+// DTL-LABEL: func.func @padded_nchw
+// DTL-SAME:    ldsopt.dtl = {A = "direct none", B = "left alone: its lanes run along a padded dim and may straddle the border: a copy cannot zero-fill their first elements"}
+#layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @padded_nchw() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<1x4x6x16xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<8x4x3x3xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout3) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<1x8x6x16xf32, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<1x4x6x16xf32, #hal.descriptor_type<storage_buffer>> -> tensor<1x4x6x16xf32>
+  %w = iree_codegen.load_from_buffer %1 : memref<8x4x3x3xf32, #hal.descriptor_type<storage_buffer>> -> tensor<8x4x3x3xf32>
+  %e = tensor.empty() : tensor<1x8x6x16xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<1x8x6x16xf32>) -> tensor<1x8x6x16xf32>
+  %xp = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %cst : f32
+  } : tensor<1x4x6x16xf32> to tensor<1x4x8x18xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%xp, %w : tensor<1x4x8x18xf32>, tensor<8x4x3x3xf32>) outs(%z : tensor<1x8x6x16xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %p = arith.mulf %in, %in_0 : f32
+    %s = arith.addf %out, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x6x16xf32>
+  iree_codegen.store_to_buffer %y, %2 : tensor<1x8x6x16xf32> into memref<1x8x6x16xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
