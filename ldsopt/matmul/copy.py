@@ -191,12 +191,11 @@ class RegisterRows(Copy):
         mem = em.mem[self.role]
 
         def elements() -> ir.Value:
-            values = []
+            one, values = ir.VectorType.get([1], vtype.element_type), []
             for i in range(n):
                 at = [em.offset(x, i) if j == d else x for j, x in enumerate(idx)]
-                one = ir.VectorType.get([1], vtype.element_type)
-                values.append(vector.extract(em.or_zero([(at[d], extent)], one, lambda at=at: read_vector(one, mem, at)),
-                                             [], [0]))
+                value = em.or_zero([(at[d], extent)], one, lambda at=at: read_vector(one, mem, at))
+                values.append(vector.extract(value, [], [0]))
             return vector.from_elements(vtype, values)
 
         if extent < n:

@@ -27,7 +27,7 @@ from ldsopt import target as target_model
 from ldsopt.run import compile_cache, model_import, numpy_reference, parameters
 from ldsopt.run import inputs as inputs_mod
 from ldsopt.run import record as run_record
-from ldsopt.run import pipelines
+from ldsopt.run import formation, pipelines
 from ldsopt.run import reference as reference_mod
 from ldsopt.run import reference_companions as companions
 from ldsopt.codegen.kernel import LOWERED_BY, USER_CONFIG, recorded_bank_conflicts
@@ -53,12 +53,7 @@ PROGRAM_PIPELINE, DEFAULT_PIPELINE = pipelines.PROGRAM_PIPELINE, pipelines.DEFAU
 #   cast joins its bias and the dispatch the result feeds instead of a cast dispatch of its
 #   own, as in a BERT layer's Q, K and V projections (one dispatch and two calls fewer, and
 #   the layer faster on the H200: bench/results/cuda-models/README.md).
-# - padding fused into its consumer (`form_dispatches`, for a program with a tensor.pad, where
-#   no dispatch left to IREE keeps a fused pad, or where it leaves fewer to IREE): a
-#   convolution's zero padding is read by its implicit GEMM (ldsopt/matmul/implicit_gemm.py)
-#   instead of copied into a padded buffer by a dispatch of its own.
 NO_INLINED_CONSTANTS = ("--iree-flow-inline-constants-max-byte-length=0",)
-FUSE_PADDING = ("--iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops",)
 AGGRESSIVE_FUSION = ("--iree-dispatch-creation-enable-aggressive-fusion",)
 EARLY_TRUNC_FUSION = ("--iree-dispatch-creation-enable-early-trunc-fusion",)
 # The formations form_dispatches tries, in this order (a tie goes to the earlier one).
@@ -214,21 +209,18 @@ def configure(text: str, tgt: target_model.KnownTarget, folder: str, extra: tupl
 def form_dispatches(program: str, tgt: target_model.KnownTarget, folder: str, pipeline_text: str,
                     extra: tuple[str, ...] = ()) -> tuple[tuple[str, ...], str, list[dict]]:
     """How IREE forms the ldsopt variant's dispatches (see NO_INLINED_CONSTANTS): the first
-    of FORMATIONS (each also with FUSE_PADDING where the program pads) that leaves the fewest
-    dispatches to IREE, then the fewest of those with a fused pad (a padding that ldsopt
-    cannot read keeps IREE's own copy of it, and the consumer stays ldsopt's), then forms the
-    fewest. Decided by configuring the program each way and running the ldsopt pipeline;
-    once a way gives one dispatch that ldsopt lowers, the later ones are not tried (nothing
-    does better). Returns the flags, the module after the pipeline and its dispatch report;
-    `folder`'s configured.mlir is the chosen way's."""
-    pads = "tensor.pad" in program
+    of FORMATIONS (each also with the padding fused: ldsopt/run/formation.py) that ranks best
+    (`formation.score`: the fewest dispatches left to IREE first). Decided by configuring the
+    program each way and running the ldsopt pipeline; once a way gives one dispatch that ldsopt
+    lowers, the later ones are not tried (nothing does better). Returns the flags, the module
+    after the pipeline and its dispatch report; `folder`'s configured.mlir is the chosen way's."""
     best = None
-    for flags in (f for way in FORMATIONS for f in ((way, way + FUSE_PADDING) if pads else (way,))):
+    for flags in formation.ways(program, FORMATIONS):
         configured = configure(program, tgt, folder, flags + extra)
         if best is not None and configured == best[2]:
             continue  # the same dispatches as an earlier way's: the same result
         lowered, report = apply_ldsopt(configured, pipeline_text)
-        score = (sum(1 for d in report if not d["passes"]), _pads_kept(lowered), len(report))
+        score = formation.score(report, lowered)
         if best is None or score < best[0]:
             best = (score, flags, configured, lowered, report)
         if score == (0, 0, 1):
@@ -236,12 +228,6 @@ def form_dispatches(program: str, tgt: target_model.KnownTarget, folder: str, pi
     _, flags, configured, lowered, report = best
     output_file.write(os.path.join(folder, "configured.mlir"), configured)
     return flags, lowered, report
-
-
-def _pads_kept(lowered: str) -> int:
-    """How many dispatch functions of the module after the ldsopt pipeline still compute a
-    tensor.pad (IREE's, fused into a dispatch that no pass lowered)."""
-    return sum("= tensor.pad " in body for body in lowered.split("func.func @")[1:])
 
 
 def dispatch_flags(program: str, tgt: target_model.KnownTarget, folder: str, pipeline_text: str,

@@ -6,7 +6,7 @@ import pathlib
 import pytest
 
 from ldsopt import target
-from ldsopt.run import driver
+from ldsopt.run import driver, formation
 
 SUM = """func.func @main(%a: tensor<{n}xf32>) -> tensor<f32> {{
   %e = tensor.empty() : tensor<f32>
@@ -118,7 +118,7 @@ def test_one_lowered_dispatch_is_configured_once(tmp_path, monkeypatch):
 
 
 def test_padding_fused_where_ldsopt_reads_it(tmp_path):
-    """A convolution's zero padding is fused into its dispatch (FUSE_PADDING) and read by the
+    """A convolution's zero padding is fused into its dispatch (formation.FUSE_PADDING), read by the
     implicit GEMM: one dispatch, ldsopt's. A padding of ones, which the implicit GEMM does not
     read, keeps IREE's formation where no other pass reads it either (here the pipeline without
     ldsopt-window-reduce, which would take the padded convolution as a window reduction): IREE
@@ -132,6 +132,6 @@ def test_padding_fused_where_ldsopt_reads_it(tmp_path):
         folder = tmp_path / name
         folder.mkdir()
         flags, _, report = driver.form_dispatches((conv / f"{name}.mlir").read_text(), lavapipe, str(folder), pipeline)
-        assert (set(driver.FUSE_PADDING) <= set(flags)) == fused, (name, flags)
+        assert (set(formation.FUSE_PADDING) <= set(flags)) == fused, (name, flags)
         assert [d["passes"] for d in report if "_conv_" in d["name"]] == [["ldsopt-matmul-lds"]], report
         assert len(report) == (1 if fused else 2), report
