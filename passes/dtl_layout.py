@@ -1,7 +1,8 @@
 """ldsopt-dtl-layout (seed 003): stage matmul operands global -> LDS directly, in a bank-aware
 layout.
 
-Contract. For each matmul dispatch that ldsopt-matmul-lds takes (same matching and planning:
+Contract. For each matmul dispatch that ldsopt-matmul-lds takes, convolutions included (an
+implicit GEMM's chunk is copied from its own gathered index; same matching and planning:
 run it just before that pass; the plan, by its plan options or the one a pass before recorded,
 is recorded for ldsopt-matmul-lds to follow: ldsopt/matmul/options.py), each operand that
 qualifies gets a rewritten `TileLayout` recorded on the root op (ldsopt/matmul/recorded.py;
@@ -29,7 +30,9 @@ Guards (an operand that fails one keeps ldsopt-matmul-lds's own staging):
 - on gfx942, K must be a multiple of the K step: its DMA cannot zero-fill a K tail (M/N tails
   are clamped: they only feed outputs that are never stored); cp.async zero-fills the chunks
   past K (src-size 0) and the register path reads zeros there, so they take K tails; for the
-  same reason gfx942 leaves a convolution's image padded in the dispatch (its border is zeros);
+  same reason gfx942 leaves a convolution's image padded in the dispatch (its border is zeros),
+  and every target an operand whose lanes run along a padded innermost dim (an NCHW image's
+  row: a lane may straddle the border, and no copy zero-fills its first elements);
 - the tile must split into whole wave runs over the threads;
 - every static division of its index math must be proven exact (ldsopt.magic_div) over its
   range: if not, the pass fails (PassError) rather than emit a wrong map;
