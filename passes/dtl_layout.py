@@ -1,7 +1,8 @@
 """ldsopt-dtl-layout (seed 003): stage matmul operands global -> LDS directly, in a bank-aware
 layout.
 
-Contract. For each matmul dispatch that ldsopt-matmul-lds takes (same matching and planning:
+Contract. For each matmul dispatch that ldsopt-matmul-lds takes, convolutions included (an
+implicit GEMM's chunk is copied from its own gathered index; same matching and planning:
 run it just before that pass; the plan, by its plan options or the one a pass before recorded,
 is recorded for ldsopt-matmul-lds to follow: ldsopt/matmul/options.py), each operand that
 qualifies gets a rewritten `TileLayout` recorded on the root op (ldsopt/matmul/recorded.py;
@@ -28,7 +29,10 @@ Guards (an operand that fails one keeps ldsopt-matmul-lds's own staging):
   DMA zero-extends to 4 bytes in LDS, which would break any layout);
 - on gfx942, K must be a multiple of the K step: its DMA cannot zero-fill a K tail (M/N tails
   are clamped: they only feed outputs that are never stored); cp.async zero-fills the chunks
-  past K (src-size 0) and the register path reads zeros there, so they take K tails;
+  past K (src-size 0) and the register path reads zeros there, so they take K tails; for the
+  same reason gfx942 leaves a convolution's image padded in the dispatch (its border is zeros),
+  and every target an operand whose lanes run along a padded innermost dim (an NCHW image's
+  row: a lane may straddle the border, and no copy zero-fills its first elements);
 - the tile must split into whole wave runs over the threads;
 - every static division of its index math must be proven exact (ldsopt.magic_div) over its
   range: if not, the pass fails (PassError) rather than emit a wrong map;
@@ -104,7 +108,7 @@ class DtlLayout(PlanOptions):
                                "warps, one workgroup an SM", choices=("all", "small", "auto"))
 
     def run(self, module: ir.Operation) -> None:
-        for m in self.planned_matmuls(module):
+        for m in self.planned_matmuls(module, convolutions=True):
             d, p, tgt, pl, choice = m.dispatch, m.problem, m.target, m.plan, m.choice
             budget = choice.lds_budget(tgt)
             chosen, notes = {}, {}
@@ -234,11 +238,16 @@ def _check_guards(p: MatmulProblem, pl: MatmulPlan, s: TileLayout, elem_bytes: i
     if lane % elem_bytes:
         raise LeftAlone(f"{elem_bytes}-byte elements do not pack into {lane}-byte lanes")
     vec = lane // elem_bytes
-    if p.sizes[s.dims[1]] % vec:
-        raise LeftAlone(f"its contiguous extent {p.sizes[s.dims[1]]} is not whole {lane}-byte lanes "
+    if p.run(s.operand) % vec:
+        raise LeftAlone(f"its contiguous extent {p.run(s.operand)} is not whole {lane}-byte lanes "
                          "(the transfer size the target supports)")
     if dma and p.sizes["k"] % pl.bk:
         raise LeftAlone(f"K = {p.sizes['k']} has a tail past the K step {pl.bk}: a DMA cannot zero-fill it")
+    if dma and p.view and p.view.padded.get(s.operand):
+        raise LeftAlone("an image padded in the dispatch: a DMA cannot zero-fill its border")
+    if vec > 1 and p.view and p.view.straddles(s.operand):
+        raise LeftAlone("its lanes run along a padded dim and may straddle the border: a copy cannot zero-fill "
+                        "their first elements")
 
 
 def fragment_reads(pl: MatmulPlan, role: str, s: TileLayout, wave_size: int) -> list[dtl.Read]:

@@ -47,10 +47,12 @@ Contract.
   1x1 ones whose filters have no batch dim) is taken as an implicit GEMM
   (ldsopt/matmul/implicit_gemm.py): M, N and K are groups of its loops, its operands are
   gathered by the register staging, its output and fused consumer (a BatchNorm's scale and
-  shift, a bias, ReLU, a residual) are indexed at its own dims. Depthwise and grouped
-  convolutions, and a convolution with a fused producer, are left alone with the reason.
-  The passes that copy operands without registers (ldsopt-dtl-layout,
-  ldsopt-inthread-transpose) leave a convolution to this pass.
+  shift, a bias, ReLU, a residual) are indexed at its own dims; an image padded with zeros
+  in the dispatch (a fused `tensor.pad`) is read in its bound tensor, zeros outside it.
+  Depthwise and grouped convolutions, a convolution with a fused producer and a padding of
+  another value are left alone with the reason. ldsopt-inthread-transpose leaves a
+  convolution to this pass; ldsopt-dtl-layout may stage its operands (each chunk copied from
+  its own gathered index).
 - Needs a GPU target (#iree_gpu.target around the dispatch or lds-opt --target); a matched
   dispatch without one is an error.
 

@@ -8,7 +8,11 @@ Contract.
   give the reduced loops their extents (their body arguments unused); its body arith/math
   ops combining the accumulator with the inputs, through one op that reads the accumulator
   once (`maximumf`, `addf`, ...: the reduction's combiner); the accumulator starts from a
-  constant fill or a loaded tensor. Optionally followed by one elementwise consumer fused
+  constant fill or a loaded tensor. A loaded input may be padded in the dispatch by a
+  constant (a max pool's -inf, an average's 0: `tensor.pad`, which IREE's
+  --iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops fuses;
+  ldsopt/codegen/padding.py): it is read in its bound tensor, the padding value where a
+  window point falls outside it. Optionally followed by one elementwise consumer fused
   into the dispatch (an average's divide; `match_epilogue`, as the matmul's), its other
   inputs loaded through projections. The root's result (or the consumer's) is stored whole.
 - Left alone, with the reason as a remark: reductions whose inputs are read through other
@@ -22,7 +26,7 @@ Contract.
 The kernel: one thread per vector of V outputs along the output's innermost dim, in a
 grid-stride loop over all of them. V > 1 where every input reading that dim reads it alone
 in its own innermost dim (an NHWC image's channels: the window reads are vectors), else 1
-(an NCHW window's `ow * 2 + kw`: each read one element). For each vector the accumulator
+(an NCHW window's `ow * 2 + kw`: each read one element; a padded innermost dim). For each vector the accumulator
 (the fill, broadcast, or the loaded init) goes through the window's loops, unrolled where
 the window has at most UNROLL points (3x3) and a loop nest otherwise (7x7, global), each
 step reading the inputs at the window point and applying the body on vectors; then the
@@ -33,7 +37,6 @@ the neighbouring outputs' overlapping reads hit the cache.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
 import math
 
@@ -43,6 +46,7 @@ from iree.compiler.dialects import arith, memref, scf, vector
 from ldsopt.codegen.dispatch import Binding, Graph, analyze_graph
 from ldsopt.codegen.elementwise import DimSum, clone_body, dim_sums, map_dims, sum_exprs
 from ldsopt.codegen.epilogue import Epilogue, match_epilogue
+from ldsopt.codegen.padding import PAD, Padded, padded_dims, padded_inputs, through_pad
 from ldsopt.codegen.kernel import Kernel, foreign_types, matched_dispatches, read_vector, write_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
@@ -96,6 +100,10 @@ def _combiner_reads_acc_once(root: ir.Operation) -> bool:
 
 
 def match(g: Graph) -> Window | Unmatched:
+    pads = [op for op in g.ops if op.name == PAD]
+    g = dataclasses.replace(g, ops=[op for op in g.ops if op.name != PAD])
+    if not g.ops:
+        return Unmatched("no linalg.generic op")
     if len(g.ops) > 2:
         return Unmatched(f"{len(g.ops)} ops fused in one dispatch; this pass takes a window reduction and at most "
                          "one elementwise consumer")
@@ -114,18 +122,21 @@ def match(g: Graph) -> Window | Unmatched:
     if out is None or sorted(out) != [x for x, r in enumerate(iters) if not r]:
         return Unmatched("the output is not indexed by its parallel loops")
     block = root.regions[0].blocks[0]
+    padded = padded_inputs(dataclasses.replace(g, ops=pads), root)
+    if not isinstance(padded, dict):
+        return padded
     inputs = []
     for pos, (v, m) in enumerate(zip(list(root.operands)[:len(maps) - 1], maps)):
         window = isinstance(v, ir.OpResult) and v.owner.name == "tensor.empty"
         if window and not list(block.arguments[pos].uses):
             inputs.append(None)
             continue
-        b, sums = g.binding_of(v), dim_sums(m)
+        b, sums = padded.get(v) or g.binding_of(v), dim_sums(m)
         if b is None:
             return Unmatched("an input is not a whole-tensor load of a binding or an unread window shape")
         if sums is None:
             return Unmatched(f"an input is read through {m}; this pass takes sums of loops times strides")
-        inputs.append((b, sums))
+        inputs.append((b, through_pad(sums, b) if isinstance(b, Padded) else sums))
     if not any(inputs):
         return Unmatched("reads no binding")
     if not _combiner_reads_acc_once(root):
@@ -161,8 +172,9 @@ def _vector_width(w: Window, tgt) -> int:
     for x in w.inputs:
         if x is None:
             continue
+        edges = {d for d, _ in padded_dims(x[0])} if isinstance(x[0], Padded) else set()
         for i, (terms, _) in enumerate(x[1]):
-            if any(loop == inner for loop, _ in terms) and (i != len(x[1]) - 1 or terms != ((inner, 1),)):
+            if any(loop == inner for loop, _ in terms) and (i != len(x[1]) - 1 or terms != ((inner, 1),) or i in edges):
                 return 1
     types = [x[0].tensor_type.element_type for x in w.inputs if x] + [w.output.tensor_type.element_type]
     vmax = min(tgt.vector_elems(element_bits(t)) for t in types)
@@ -187,8 +199,10 @@ class WindowReduce(ModulePass):
                                  f"max-window={self.max_window}: a thread per output would go through it alone")
             return w
 
-        for d, w, tgt in matched_dispatches(module, ("linalg.generic",), match_here, self,
-                                            analyzer=functools.partial(analyze_graph, out_slices=True)):
+        def analyzer(func: ir.Operation, roots: tuple[str, ...]) -> Graph | Unmatched:
+            return analyze_graph(func, (*roots, PAD), out_slices=True)
+
+        for d, w, tgt in matched_dispatches(module, ("linalg.generic",), match_here, self, analyzer=analyzer):
             foreign = foreign_types(d.ops, tgt)
             if foreign:
                 remarks.missed(d.func, self.NAME, foreign)
@@ -272,6 +286,26 @@ class WindowReduce(ModulePass):
             idx = k.index(sum_exprs(x[1], {loop: index_expr.var(f"l{loop}") for loop in at}),
                           **{f"l{loop}": value for loop, value in at.items()})
             innermost = bool(x[1]) and x[1][-1][0] == ((w.out_loops[-1], 1),)
-            args.append(read_vector(vtype, mem, idx) if innermost or v == 1 else
-                        vector.broadcast(vtype, memref.load(mem, idx)))
+
+            def read(vtype=vtype, mem=mem, idx=idx, innermost=innermost):
+                return read_vector(vtype, mem, idx) if innermost or v == 1 else \
+                    vector.broadcast(vtype, memref.load(mem, idx))
+            args.append(_padded_read(k, x[0], idx, vtype, read) if isinstance(x[0], Padded) else read())
         return clone_body(w.root, args + [acc], v)[0]
+
+
+def _padded_read(k: Kernel, pad: Padded, idx: list[ir.Value], vtype: ir.VectorType, read) -> ir.Value:
+    """`read()` (emitted under the guard) where every padded dim's index is inside the bound
+    tensor (unsigned: a negative one is outside), else the padding value, broadcast."""
+    if not padded_dims(pad):
+        return read()
+    inside = None
+    for d, n in padded_dims(pad):
+        c = arith.cmpi(arith.CmpIPredicate.ult, idx[d], k.const(n))
+        inside = c if inside is None else arith.andi(inside, c)
+    guard = scf.IfOp(inside, [vtype], has_else=True)
+    with ir.InsertionPoint(guard.then_block):
+        scf.yield_([read()])
+    with ir.InsertionPoint(guard.else_block):
+        scf.yield_([vector.broadcast(vtype, arith.ConstantOp(vtype.element_type, pad.value).result)])
+    return guard.result

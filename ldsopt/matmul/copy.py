@@ -46,7 +46,7 @@ so that is for the lowering below it.
 from __future__ import annotations
 
 from iree.compiler import ir
-from iree.compiler.dialects import amdgpu, arith, memref
+from iree.compiler.dialects import amdgpu, arith, memref, scf, vector
 
 from ldsopt.codegen.async_copy import FAT_RAW_BUFFER, GLOBAL, async_copy, dma_source
 from ldsopt.codegen.kernel import L1Prefetch, read_vector, transposed, write_vector
@@ -117,19 +117,25 @@ class Copy:
 
     def global_index(self, k0: ir.Value, src: tuple[ir.Value, ir.Value]):
         """The operand's index of a chunk's source, clamped inside the operand (module doc), and
-        `[(K index, K)]` where the K steps do not divide K (else []): the chunk is zeros unless
-        the index is below K (lanes do not straddle K)."""
+        the (index, extent) pairs that must all be inside for the chunk to be read, else it is
+        zeros: the K index where the K steps do not divide K (lanes do not straddle K), and a
+        padded image's dims (`Emitter.operand_bounds`; a lane lies at one image position),
+        whose indices are clamped into the image for the copy's address."""
         em, s = self.em, self.s
         origin = {**em.origin, "k": k0}
-        idx, k_tail = [], []
+        idx, inside = [], []
         for dim, local, extent, last in zip(s.dims, src, s.tile, (1, s.vector)):
             g = arith.addi(origin[dim], local)
             size = em.p.sizes[dim]
             if size % extent:  # the K extent is the K step
-                k_tail += [(g, size)] if dim == "k" else []
+                inside += [(g, size)] if dim == "k" else []
                 g = arith.minui(g, em.k.const(size - last))
             idx.append(g)
-        return em.operand_index(self.role, idx), k_tail
+        idx = em.operand_index(self.role, idx)
+        inside += em.operand_bounds(self.role, idx)
+        for d, size in em.padded_dims(self.role):  # a negative index (the low border) is a large unsigned one
+            idx[d] = arith.minui(idx[d], em.k.const(size - 1))
+        return idx, inside
 
     def store(self, regs: list[list[ir.Value]], buf: ir.Value) -> None:
         """Stores this thread's chunks (their `write_slices` registers) at the LDS map's place
@@ -153,7 +159,8 @@ class RegisterRows(Copy):
 
     def row_reads(self, k0: ir.Value) -> list[list[tuple[list[tuple[ir.Value, int]], list[ir.Value]]]]:
         """Per chunk this thread reads of the tile at K offset `k0`, per raked row: (its global
-        indices past a tile-ragged end, as `Emitter.inside` takes them; its global index)."""
+        indices past a tile-ragged end and a padded image's indices, as `Emitter.inside` takes
+        them; its global index)."""
         em, s = self.em, self.s
         origin = {**em.origin, "k": k0}
         tile_extent = dict(zip(s.dims, s.tile))
@@ -163,15 +170,42 @@ class RegisterRows(Copy):
             for i in range(s.rake):
                 glob = [arith.addi(origin[dim], x) for dim, x in zip(s.dims, (em.offset(row0, i), col))]
                 ragged = [(g, em.p.sizes[dim]) for dim, g in zip(s.dims, glob) if em.p.sizes[dim] % tile_extent[dim]]
-                rows.append((ragged, em.operand_index(self.role, glob)))
+                idx = em.operand_index(self.role, glob)
+                rows.append((ragged + em.operand_bounds(self.role, idx, s.vector), idx))
             out.append(rows)
         return out
 
     def read(self, k0: ir.Value) -> list[list[ir.Value]]:
         """Per chunk, the vectors its LDS writes store (`write_slices` order), zeros past the ends."""
         vtype = self.vtype()
-        return [self.transposed([self.em.or_zero(ragged, vtype, lambda idx=idx: self.operand_vector(vtype, idx))
+        edge = self.em.straddle(self.role, vtype.shape[0])
+        read = self.operand_vector if edge is None else lambda vtype, idx: self.straddling_vector(vtype, idx, edge)
+        return [self.transposed([self.em.or_zero(ragged, vtype, lambda idx=idx: read(vtype, idx))
                                  for ragged, idx in chunk]) for chunk in self.row_reads(k0)]
+
+    def straddling_vector(self, vtype: ir.VectorType, idx: list[ir.Value], edge: tuple[int, int]) -> ir.Value:
+        """The vector at `idx` along a padded innermost dim (`edge`: its dim and extent) that it
+        may straddle the border of: read whole where it is all inside the image, else element
+        by element, each a border zero outside it."""
+        em, (d, extent), n = self.em, edge, vtype.shape[0]
+        mem = em.mem[self.role]
+
+        def elements() -> ir.Value:
+            one, values = ir.VectorType.get([1], vtype.element_type), []
+            for i in range(n):
+                at = [em.offset(x, i) if j == d else x for j, x in enumerate(idx)]
+                value = em.or_zero([(at[d], extent)], one, lambda at=at: read_vector(one, mem, at))
+                values.append(vector.extract(value, [], [0]))
+            return vector.from_elements(vtype, values)
+
+        if extent < n:
+            return elements()
+        whole = scf.IfOp(em.inside([(idx[d], extent - n + 1)]), [vtype], has_else=True)
+        with ir.InsertionPoint(whole.then_block):
+            scf.yield_([self.operand_vector(vtype, idx)])
+        with ir.InsertionPoint(whole.else_block):
+            scf.yield_([elements()])
+        return whole.result
 
     def operand_vector(self, vtype: ir.VectorType, idx: list[ir.Value]) -> ir.Value:
         """The operand's vector `vtype` at global `idx` (b?, r0, r1), along its last dim: read,
@@ -183,7 +217,7 @@ class RegisterRows(Copy):
         em = self.em
         pro = em.p.prologues.get(self.role)
         if pro is None:
-            return read_vector(vtype, em.mem[self.role], idx)
+            return read_vector(vtype, em.mem[self.role], idx, em.gathered_alignment(self.role, vtype.shape[0]))
         return body_at(pro.op, pro.inputs, em.prologue_mem[self.role], idx, vtype.shape[0])
 
     def prefetch(self, kt: ir.Value) -> None:
@@ -221,9 +255,9 @@ class StagedCpAsync(Copy):
         tokens = []
         for j, (row0, col) in enumerate(self.chunks):
             for i in range(s.rake):
-                idx, k_tail = self.global_index(k0, (em.offset(row0, i), col))
+                idx, inside = self.global_index(k0, (em.offset(row0, i), col))
                 tokens.append(async_copy(self.raw, self.raw_index(slot, j, i), self.source, idx, s.vector,
-                                         em.inside(k_tail) if k_tail else None))
+                                         em.inside(inside) if inside else None))
         return tokens
 
     def land(self, regs: list | None, buf: ir.Value, slot: ir.Value | None) -> None:
@@ -239,8 +273,8 @@ class RegisterLanes(Copy):
         em, vtype = self.em, self.vtype()
         out = []
         for src, _ in self.chunks:
-            idx, k_tail = self.global_index(k0, src)
-            out.append(em.or_zero(k_tail, vtype, lambda idx=idx: read_vector(vtype, em.mem[self.role], idx)))
+            idx, inside = self.global_index(k0, src)
+            out.append(em.or_zero(inside, vtype, lambda idx=idx: read_vector(vtype, em.mem[self.role], idx)))
         return out
 
     def land(self, regs: list | None, buf: ir.Value, slot: ir.Value | None) -> None:
@@ -265,7 +299,7 @@ class GatherToLds(_ToLds):
     def copy(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> list[ir.Value]:
         em, s = self.em, self.s
         transfer = self.vtype() if s.vector > 1 else em.p.elem_type
-        for src, dest in self.chunks:  # ldsopt-dtl-layout refuses K tails here
+        for src, dest in self.chunks:  # ldsopt-dtl-layout refuses K tails and padded images here
             amdgpu.gather_to_lds(self.source, self.global_index(k0, src)[0], em.lds[self.role], [buf, dest], transfer)
         return []
 
@@ -300,9 +334,9 @@ class CpAsync(_ToLds):
         em = self.em
         tokens = []
         for src, dest in self.chunks:
-            idx, k_tail = self.global_index(k0, src)
-            inside = em.inside(k_tail) if k_tail else None
-            tokens.append(async_copy(em.lds[self.role], [buf, dest], self.source, idx, self.s.vector, inside))
+            idx, inside = self.global_index(k0, src)
+            tokens.append(async_copy(em.lds[self.role], [buf, dest], self.source, idx, self.s.vector,
+                                     em.inside(inside) if inside else None))
         return tokens
 
 

@@ -86,7 +86,7 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Binding, Dispatch
 from ldsopt.codegen.async_copy import async_token
-from ldsopt.codegen.kernel import Kernel, read_vector
+from ldsopt.codegen.kernel import Kernel, global_alignment, read_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
 from ldsopt.layout.tile_layout import ATTR, TileLayout
@@ -355,6 +355,35 @@ class Emitter:
         batch = [f"b{i}" for i in range(len(self.batch))]
         exprs = view.indices(role, [index_expr.var(x) for x in names], [index_expr.var(b) for b in batch])
         return self.k.index(exprs, **dict(zip(names, idx)), **dict(zip(batch, self.batch)))
+
+    def operand_bounds(self, role: str, idx: list[ir.Value], n: int = 1) -> list[tuple[ir.Value, int]]:
+        """(index, extent) of each padded dim among operand `role`'s indices `idx`
+        (`operand_index`'s), as `inside` takes them: the element is in the image where all are
+        below their extents, else a border zero (implicit_gemm.py's `Padded`); [] unpadded. For
+        a vector of n > 1, not the dim it may straddle (`straddle`)."""
+        edge = self.straddle(role, n)
+        return [(idx[d], e) for d, e in self.padded_dims(role) if (d, e) != edge]
+
+    def straddle(self, role: str, n: int) -> tuple[int, int] | None:
+        """(dim, extent) of the padded dim a vector of n elements of operand `role` runs along
+        and may straddle the border of (GemmView.straddles), where n > 1; else None."""
+        view = self.p.view
+        return view.straddles(role) if view is not None and n > 1 else None
+
+    def padded_dims(self, role: str) -> tuple[tuple[int, int], ...]:
+        """(dim, extent) of each padded dim of operand `role`'s tensor (GemmView.padded)."""
+        view = self.p.view
+        return view.padded.get(role, ()) if view is not None else ()
+
+    def gathered_alignment(self, role: str, n: int) -> int:
+        """Bytes of alignment to state on a read of n elements of a convolution's operand (0:
+        none; not a convolution, SPIR-V, or a vector that may start off a multiple of n of its
+        tensor's last dim): LLVM cannot see it through the gather's divisions, and CUDA split
+        such a read of 8 f16 into eight 2-byte loads."""
+        view = self.p.view
+        if view is None or n == 1 or not view.aligned_vectors(role, n):
+            return 0
+        return global_alignment(self.mem[role], n, self.k.target.backend)
 
     def output_index(self, m: ir.Value, n: ir.Value) -> list[ir.Value]:
         """The indices of the output element at (m, n) in the contraction's loops (b?, m, n):

@@ -26,9 +26,14 @@ each matrix index split into its group's loops (row-major), then each tensor dim
 same `index_expr` tree is evaluated on ints by the tests (against an im2col built by numpy)
 and emitted as IR by the kernel's copies; the output's (b, m, n) maps to its dims the same way
 (`output_loops`), so that the fused consumer and the store see the convolution's own loops.
-Padding is not this module's: IREE 3.13 materializes a convolution's padding in the buffer
-that the dispatch reads (a copy into a zero-filled, larger buffer), so the gathered reads
-are all inside the image.
+An image padded with zeros in the dispatch (`Padded`, ldsopt/codegen/padding.py: a
+`tensor.pad` that IREE's `--iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops`
+puts beside its convolution) is read in its bound tensor, the low padding subtracted from its sums: an index
+outside a padded dim (`GemmView.padded`) is a border element, which the kernel's reads make zero
+instead of reading. A padded dim ends a contiguous run (`_run`), so that a vector lies at one
+image position and is all inside or all outside; but for a padded innermost dim, along which a
+vector may straddle the border (`GemmView.straddles`: an NCHW image's row), which the register
+staging reads whole inside the image and element by element at its ends.
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ import math
 from iree.compiler import ir
 
 from ldsopt.codegen.dispatch import Strided
+from ldsopt.codegen.padding import Padded, padded_dims, through_pad
 from ldsopt.codegen.elementwise import DimSum, dim_sums, sum_exprs
 from ldsopt.layout import index_expr
 from ldsopt.layout.index_expr import Expr
@@ -56,6 +62,10 @@ class GemmView:
     sums: dict[str, tuple[DimSum, ...]]         # "A", "B": per tensor dim its sum of loops
     out_loops: tuple[int, ...]                  # the output's dims' loops, in its memory order
     run_lengths: dict[str, int]                 # "A", "B": `runs`
+    # "A", "B": (dim, bound extent) of each padded dim of its tensor (`Padded`), where it has any:
+    # an element is in the image where each such index is below its extent as an unsigned
+    # number (a negative one, in the low border, is too large), else a border zero.
+    padded: dict[str, tuple[tuple[int, int], ...]] = dataclasses.field(default_factory=dict)
 
     def size(self, dim: str) -> int:
         return math.prod(self.extents[x] for x in self.groups[dim])
@@ -83,6 +93,22 @@ class GemmView:
             at.update(self.loop_exprs(dim, x))
         return sum_exprs(self.sums[role], at)
 
+    def straddles(self, role: str) -> tuple[int, int] | None:
+        """(dim, extent) of operand `role`'s innermost dim where it is padded and its vectors
+        run along it (`runs` > 1): a vector may then be partly in the border, partly in the
+        image (an NCHW image's row at its ends); None where none can."""
+        edge = next((x for x in self.padded.get(role, ()) if x[0] == len(self.sums[role]) - 1), None)
+        return edge if edge is not None and self.runs(role) > 1 else None
+
+    def aligned_vectors(self, role: str, n: int) -> bool:
+        """Whether a vector of n elements of operand `role` that starts at a multiple of n along
+        its contiguous matrix dim starts at a multiple of n of its tensor's last dim: that dim
+        is the dim's innermost loop alone, at stride 1, from a multiple of n, and n divides the
+        loop's extent (an NHWC image's channels; not an NCHW image's `ow + kw`)."""
+        loop = self.groups[self.dims[role][1]][-1]
+        terms, const = self.sums[role][-1]
+        return terms == ((loop, 1),) and const % n == 0 and self.extents[loop] % n == 0
+
     def output_loops(self, m: Expr, n: Expr, batch: list[Expr] = ()) -> list[Expr]:
         """The output's indices (its loops, in its memory order) at matrix (m, n) of `batch`."""
         at = {**dict(zip(self.groups["b"], batch)), **self.loop_exprs("m", m), **self.loop_exprs("n", n)}
@@ -93,16 +119,20 @@ class GemmView:
         return [next(g for g in ("b", "m", "n") if x in self.groups[g]) for x in self.out_loops]
 
 
-def _run(sums: tuple[DimSum, ...], shape: list[int], loops: tuple[int, ...], extents: tuple[int, ...]) -> int:
+def _run(sums: tuple[DimSum, ...], shape: list[int], loops: tuple[int, ...], extents: tuple[int, ...],
+         padded: frozenset[int] = frozenset()) -> int:
     """How many consecutive values of the matrix dim over `loops` (row-major) are consecutive
     in memory from any multiple of a divisor of the result: the trailing loops that are the
     tensor's trailing dims alone, stride 1, each spanning its dim, in the same order, times the
     extent of the next loop where it is in the next dim at stride 1 beside other loops (an
     NHWC image's `ow * s + kw` after its channels; an NCHW image's `ow + kw`); 1 where the
-    last loop is not in the innermost dim at stride 1."""
+    last loop is not in the innermost dim at stride 1. A dim of `padded` but the innermost ends
+    the run before it (a vector lies at one position of the outer dims); a padded innermost dim
+    does not (an NCHW image's rows: a vector along them may straddle the border, `straddles`)."""
     run = 1
-    for loop, (terms, _), size in zip(reversed(loops), reversed(sums), reversed(shape)):
-        if (loop, 1) not in terms:
+    for dim, loop, (terms, _), size in zip(reversed(range(len(shape))), reversed(loops), reversed(sums),
+                                           reversed(shape)):
+        if (loop, 1) not in terms or (dim in padded and dim != len(shape) - 1):
             break
         run *= extents[loop]
         if len(terms) != 1 or extents[loop] != size:
@@ -132,11 +162,11 @@ def _through_slice(sums: tuple[DimSum, ...], sl: Strided) -> tuple[DimSum, ...]:
                  for (terms, const), off, st in zip(sums, sl.offsets, sl.strides))
 
 
-def gemm_view(root: ir.Operation, strided: dict[int, Strided] | None = None) -> GemmView | Unmatched:
+def gemm_view(root: ir.Operation, strided: dict[int, Strided | Padded] | None = None) -> GemmView | Unmatched:
     """`root` (two inputs, one output, a multiply-add body checked by the caller) read as an
     implicit GEMM (module doc), or the reason it is not one. An input of `strided` (by
-    position) is read through its strided slice (a 1x1 stride-2 convolution's image), folded
-    into its sums: the view indexes its bound tensor."""
+    position) is read through its strided slice (a 1x1 stride-2 convolution's image) or its
+    padding of zeros (`Padded`), folded into its sums: the view indexes its bound tensor."""
     strided = strided or {}
     maps = [ir.AffineMapAttr(a).value for a in root.attributes["indexing_maps"]]
     n_loops = maps[2].n_dims
@@ -157,8 +187,13 @@ def gemm_view(root: ir.Operation, strided: dict[int, Strided] | None = None) -> 
         sums.append(s)
     bound = [sums[pos] for pos in range(2)]  # the sums of what memory holds (a strided slice's bound tensor)
     shapes = [ir.RankedTensorType(root.operands[pos].type).shape for pos in range(2)]
+    padded: list[tuple[tuple[int, int], ...]] = [(), ()]  # per input: (dim, bound extent) of its padded dims
     for pos, sl in strided.items():
-        bound[pos], shapes[pos] = _through_slice(sums[pos], sl), sl.tensor_type.shape
+        if isinstance(sl, Padded):
+            bound[pos], padded[pos] = through_pad(sums[pos], sl), padded_dims(sl)
+        else:
+            bound[pos] = _through_slice(sums[pos], sl)
+        shapes[pos] = sl.tensor_type.shape
     used = [{loop for terms, _ in s for loop, _ in terms} for s in sums]
     if any(sorted(loop for terms, _ in s for loop, _ in terms) != sorted(u) for s, u in zip(sums, used)):
         return Unmatched("an input reads a loop in two of its dims")
@@ -183,14 +218,16 @@ def gemm_view(root: ir.Operation, strided: dict[int, Strided] | None = None) -> 
         dims, runs = {}, {}
         for role, own in (("A", "m"), ("B", "n")):
             s, shape = bound[roles[role]], shapes[roles[role]]
-            along_k, along_own = _run(s, shape, k_order, extents), _run(s, shape, groups[own], extents)
+            edges = frozenset(d for d, _ in padded[roles[role]])
+            along_k, along_own = (_run(s, shape, groups[x], extents, edges) for x in ("k", own))
             dims[role] = (own, "k") if along_k >= along_own else ("k", own)
             runs[role] = max(along_k, along_own)
         score = sum(min(r, 8) for r in runs.values())
         if best is None or score > best[0]:
             best = (score, groups, dims, runs)
     _, groups, dims, runs = best
-    return GemmView(extents, roles, groups, dims, {r: bound[p] for r, p in roles.items()}, tuple(out), runs)
+    return GemmView(extents, roles, groups, dims, {r: bound[p] for r, p in roles.items()}, tuple(out), runs,
+                    {r: padded[p] for r, p in roles.items() if padded[p]})
 
 
 def _extents(root: ir.Operation, maps: list[ir.AffineMap], n_loops: int) -> tuple[int, ...] | None:

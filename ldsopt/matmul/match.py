@@ -16,6 +16,7 @@ from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
 from ldsopt.codegen.epilogue import Epilogue, loaded_projections, match_epilogue
 from ldsopt.codegen.kernel import matched_dispatches
 from ldsopt.ir_types import element_bits
+from ldsopt.codegen.padding import PAD, Padded, padded_inputs
 from ldsopt.matmul.implicit_gemm import GemmView, gemm_view
 from ldsopt.registry import ModulePass
 from ldsopt.remarks import Unmatched
@@ -177,6 +178,8 @@ def _init_of(root: ir.Operation, integer: bool) -> float | int | Binding | None:
 
 STRIDED = ("reads a strided slice of a binding; ldsopt-matmul-lds takes one as a convolution's image "
            "(implicit GEMM)")
+PADDED = ("reads an operand through a tensor.pad; ldsopt-matmul-lds takes one as a convolution's image "
+          "(implicit GEMM)")
 
 
 def match(d: MatmulDispatch) -> MatmulProblem | Unmatched:
@@ -283,6 +286,8 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
         return conv if conv or f.reason == NOT_PROJECTION else f
     if any(isinstance(b, Strided) for b in d.inputs):
         return Unmatched(STRIDED)
+    if any(isinstance(b, Padded) for b in d.inputs):
+        return Unmatched(PADDED)
     init = _init_of(root, f.out_type == "i32")
     if init is None:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
@@ -296,9 +301,13 @@ def _match_convolution(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     """A contraction read through sums of loops (a convolution) as an implicit GEMM
     (ldsopt/matmul/implicit_gemm.py); its types were checked by `contraction_form`."""
     root = d.root
-    view = gemm_view(root, {pos: b for pos, b in enumerate(d.inputs) if isinstance(b, Strided)})
+    view = gemm_view(root, {pos: b for pos, b in enumerate(d.inputs) if isinstance(b, (Strided, Padded))})
     if not view:
         return view
+    pad = next((b for b in d.inputs if isinstance(b, Padded) and not b.zero), None)
+    if pad is not None:
+        return Unmatched(f"a tensor.pad fused into the dispatch with {pad.value}; implicit GEMM reads the border as "
+                         "zeros (+0)")
     if d.prologues:
         return Unmatched("a convolution with a fused elementwise producer of an operand")
     out_type = str(ir.RankedTensorType(root.results[0].type).element_type)
@@ -322,13 +331,18 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     if single:
         return MatmulDispatch(**{f.name: getattr(single, f.name) for f in dataclasses.fields(Dispatch)})
     # A result stored into part of a binding is taken (a convolution's, into the padded
-    # buffer of the next one), and a strided slice of an image (a 1x1 stride-2 convolution's).
-    g = analyze_graph(func, roots, out_slices=True, strided=True)
+    # buffer of the next one), a strided slice of an image (a 1x1 stride-2 convolution's), and
+    # an image padded in the dispatch (`_padded`).
+    g = analyze_graph(func, (*roots, PAD), out_slices=True, strided=True)
     if not g and "ops fused in one dispatch" in single.reason:
         return g  # why the fused ops are not taken, not that they are several
+    pads = [op for op in g.ops if op.name == PAD] if g else []
+    if g:
+        g = dataclasses.replace(g, ops=[op for op in g.ops if op.name != PAD])
     # One op: the graph's reading where the single one refused a slice (a Vulkan load or store
-    # of part of a binding, CUDA's memref.subview).
-    if not g or (len(g.ops) == 1 and not any(x in single.reason for x in ("part of a binding", "memref.subview"))):
+    # of part of a binding, CUDA's memref.subview) or a padding.
+    if not g or not g.ops or (len(g.ops) == 1 and not pads and
+                              not any(x in single.reason for x in ("part of a binding", "memref.subview"))):
         return single
     reducing = [i for i, op in enumerate(g.ops) if _reduces(op)]
     # Without an op that reduces, the first is taken as the root, for `match` to say why it is no contraction.
@@ -344,9 +358,12 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
         if not isinstance(pro, tuple):
             return pro
         prologues[pro[0]] = pro[1]
+    padded = padded_inputs(dataclasses.replace(g, ops=pads), root)
+    if not isinstance(padded, dict):
+        return padded
     inputs = []
     for pos, v in enumerate(list(root.operands)[:len(root.operands) - 1]):
-        b = prologues[pos].source if pos in prologues else g.binding_of(v)
+        b = prologues[pos].source if pos in prologues else padded.get(v) or g.binding_of(v)
         if b is None:
             return Unmatched(f"an input of {root.name} is not a whole-tensor load of a binding or a fused "
                              "elementwise producer's result")
@@ -417,18 +434,23 @@ def _epilogue(g: Graph, root: ir.Operation, epi: ir.Operation) -> Epilogue | Unm
     return e
 
 
-def matches(module: ir.Operation, by: ModulePass | str, prologues: bool = False):
+def matches(module: ir.Operation, by: ModulePass | str, prologues: bool = False, convolutions: bool = False):
     """(dispatch, problem, target) of each matmul dispatch not lowered yet (kernel.matched_dispatches).
-    A dispatch with a prologue, or a convolution, only where `prologues`: the register
-    staging of ldsopt-matmul-lds applies the one and gathers the other; the passes that restage an operand or copy it without
-    registers (ldsopt-inthread-transpose, ldsopt-dtl-layout) leave it to that pass."""
+    A dispatch with a prologue only where `prologues`: the register staging of
+    ldsopt-matmul-lds applies it; the passes that restage an operand or copy it without
+    registers (ldsopt-inthread-transpose, ldsopt-dtl-layout) leave it to that pass. A
+    convolution where `prologues` or `convolutions`: its operands are gathered by index
+    arithmetic chunk by chunk, which the register staging and the direct copies (each chunk's
+    source at its own gathered index, ldsopt-dtl-layout) do alike; a restaging of raked rows
+    (ldsopt-inthread-transpose) leaves it."""
     def match_here(d: MatmulDispatch) -> MatmulProblem | Unmatched:
         p = match(d)
         if p and p.prologues and not prologues:
             return Unmatched(f"operand {', '.join(sorted(p.prologues))} is computed by a fused elementwise producer, "
                              "which ldsopt-matmul-lds applies in its register staging")
-        if p and p.view and not prologues:
-            return Unmatched("a convolution, whose gathered operands ldsopt-matmul-lds reads in its register staging")
+        if p and p.view and not (prologues or convolutions):
+            return Unmatched("a convolution, whose gathered operands ldsopt-matmul-lds and ldsopt-dtl-layout read "
+                             "chunk by chunk")
         return p
 
     return matched_dispatches(module, ROOTS, match_here, by, analyzer=analyze_matmul)

@@ -27,7 +27,7 @@ from ldsopt import target as target_model
 from ldsopt.run import compile_cache, model_import, numpy_reference, parameters
 from ldsopt.run import inputs as inputs_mod
 from ldsopt.run import record as run_record
-from ldsopt.run import pipelines
+from ldsopt.run import formation, pipelines
 from ldsopt.run import reference as reference_mod
 from ldsopt.run import reference_companions as companions
 from ldsopt.codegen.kernel import LOWERED_BY, USER_CONFIG, recorded_bank_conflicts
@@ -209,21 +209,21 @@ def configure(text: str, tgt: target_model.KnownTarget, folder: str, extra: tupl
 def form_dispatches(program: str, tgt: target_model.KnownTarget, folder: str, pipeline_text: str,
                     extra: tuple[str, ...] = ()) -> tuple[tuple[str, ...], str, list[dict]]:
     """How IREE forms the ldsopt variant's dispatches (see NO_INLINED_CONSTANTS): the first
-    of FORMATIONS that leaves the fewest dispatches to IREE, then forms the fewest. Decided
-    by configuring the program each way and running the ldsopt pipeline; once a way gives
-    one dispatch that ldsopt lowers, the later ones are not tried (nothing does better).
-    Returns the flags, the module after the pipeline and its dispatch report; `folder`'s
-    configured.mlir is the chosen way's."""
+    of FORMATIONS (each also with the padding fused: ldsopt/run/formation.py) that ranks best
+    (`formation.score`: the fewest dispatches left to IREE first). Decided by configuring the
+    program each way and running the ldsopt pipeline; once a way gives one dispatch that ldsopt
+    lowers, the later ones are not tried (nothing does better). Returns the flags, the module
+    after the pipeline and its dispatch report; `folder`'s configured.mlir is the chosen way's."""
     best = None
-    for flags in FORMATIONS:
+    for flags in formation.ways(program, FORMATIONS):
         configured = configure(program, tgt, folder, flags + extra)
         if best is not None and configured == best[2]:
             continue  # the same dispatches as an earlier way's: the same result
         lowered, report = apply_ldsopt(configured, pipeline_text)
-        score = (sum(1 for d in report if not d["passes"]), len(report))
+        score = formation.score(report, lowered)
         if best is None or score < best[0]:
             best = (score, flags, configured, lowered, report)
-        if score == (0, 1):
+        if score == (0, 0, 1):
             break
     _, flags, configured, lowered, report = best
     output_file.write(os.path.join(folder, "configured.mlir"), configured)

@@ -3,11 +3,13 @@ end to end: each program of programs/conv (NHWC images with FHWC or HWCF filters
 with FCHW filters as IREE's ONNX import keeps them, batched, and a 1x1 one whose filters have no
 batch dim; 1x1, 3x3 and 7x7, stride 1 and 2, dilation 2; prime channels and sizes; f32, and f16
 with f32 accumulation; a bias + ReLU, a BatchNorm's scale and shift + ReLU, a residual + ReLU,
-a cast to f16 fused after the convolution; padding in the program, which IREE copies into a
-zero-filled buffer in a dispatch of its own, or, after a convolution, has the first write its
-result into: a store into part of a binding) compiled
-through IREE, run on lavapipe and checked against IREE's llvm-cpu on the original program;
-and a gfx942 compile whose ISA must show the gathered operands staged through LDS into MFMAs,
+a cast to f16 fused after the convolution; zero padding in the program (1 and 3, asymmetric,
+NHWC and NCHW, odd channels, prime extents, NCHW rows whose vectors straddle the border), which the driver has IREE fuse into the
+convolution's dispatch and the implicit GEMM reads as zeros outside the image; a padding of
+ones, which ldsopt-window-reduce reads instead) compiled through IREE,
+run on lavapipe and checked against IREE's llvm-cpu on the original program; the padded ones
+also through ldsopt-dtl-layout's copies (their masks and clamps, by registers on lavapipe); and
+a gfx942 compile whose ISA must show the gathered operands staged through LDS into MFMAs,
 read back 16 bytes a lane, without spills.
 CUDA runs on the H200: `lds-run test/e2e/programs/conv/*.mlir --target cuda --prepare DIR`,
 then `python -m ldsopt.run.replay DIR` there."""
@@ -20,8 +22,12 @@ import pytest
 from ldsopt.measure import isa
 
 PROGRAMS = pathlib.Path(__file__).parent / "programs" / "conv"
-# Programs whose padding IREE copies into a padded buffer: that copy is a dispatch of its own.
-PADDED = {"pad_fhwc_3x3_s1_bias_relu_f16_2x11x7x24_40"}
+# A padding of ones, which the implicit GEMM does not read: ldsopt-window-reduce takes the
+# padded convolution as a window reduction (a thread per output).
+WINDOWED = {"pad_value_one_fhwc_3x3_s1_bias_f32_1x11x13x7_9"}
+# The padded programs with whole 4-byte lanes along the image's runs (ldsopt-dtl-layout stages them).
+DTL_PADDED = ("pad_fhwc_3x3_s2_bias_relu_f16_2x17x13x32_24", "pad_asym_fhwc_3x3_s1_bias_f32_1x11x13x7_9",
+              "pad_nchw_3x3_s1_bias_relu_f32_2x5x13x11_7", "pad_nchw_3x3_s1_bias_relu_f32_2x5x12x16_7")
 PINNED_64x64 = ("builtin.module(ldsopt-vector-distribute, ldsopt-inthread-transpose{tiles=64x64x4x4}, "
                 "ldsopt-matmul-lds{tiles=64x64x4x4}, ldsopt-preload-transposed, ldsopt-lower-elementwise, "
                 "canonicalize, cse)")
@@ -31,17 +37,27 @@ PINNED_64x64 = ("builtin.module(ldsopt-vector-distribute, ldsopt-inthread-transp
 def test_lavapipe(name, run_program):
     """The convolution and its fused consumer are one kernel of ldsopt-matmul-lds."""
     text = (PROGRAMS / f"{name}.mlir").read_text()
-    out = run_program(text, *(("--target", "lavapipe") + (() if name in PADDED else ("--require-ldsopt",))), name=name)
-    assert re.search(r"^dispatch \w+_(conv|matmul_like)_\w+: ldsopt: ldsopt-matmul-lds$", out, re.M), out
-    if name in PADDED:
-        assert "ldsopt lowered 1 of 2 dispatches" in out and "_slow_memcpy: iree-default" in out, out
+    out = run_program(text, "--target", "lavapipe", "--require-ldsopt", name=name)
+    by = "ldsopt-window-reduce" if name in WINDOWED else "ldsopt-matmul-lds"
+    assert re.search(rf"^dispatch \w+_(conv|matmul_like)_\w+: ldsopt: {by}$", out, re.M), out
 
 
-def test_gfx942_gathers_into_lds_and_mfma(run_program, tmp_path):
-    """gfx942, f16 3x3 (64 channels, 128 filters), the tiling pinned to 64x64 (4 waves): the
+@pytest.mark.parametrize("name", DTL_PADDED)
+def test_lavapipe_dtl_padded(name, run_program):
+    """ldsopt-dtl-layout's copies of a padded image (each lane's index clamped into the image,
+    zeros outside it; by registers on lavapipe, as cp.async's srcElements on CUDA)."""
+    out = run_program((PROGRAMS / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
+                      "--pipeline", "builtin.module(ldsopt-dtl-layout, ldsopt-matmul-lds, canonicalize, cse)", name=name)
+    assert re.search(r"^dispatch \w+_conv_\w+: ldsopt: ldsopt-dtl-layout, ldsopt-matmul-lds$", out, re.M), out
+
+
+@pytest.mark.parametrize("name", ["fhwc_3x3_s1_f16_2x16x16x64_128", "pad_fhwc_3x3_s2_bias_relu_f16_2x17x13x32_24"])
+def test_gfx942_gathers_into_lds_and_mfma(name, run_program, tmp_path):
+    """gfx942, f16 3x3 (64 channels, 128 filters; and 32 channels padded in the dispatch, each
+    16-byte read under its image-bounds guard), the tiling pinned to 64x64 (4 waves): the
     image's rows gathered 8 channels a lane (16 bytes) into LDS, read back by ds_read_b128 into
     v_mfma_f32_16x16x16_f16, no spills."""
-    out = run_program((PROGRAMS / "fhwc_3x3_s1_f16_2x16x16x64_128.mlir").read_text(), "--target", "gfx942",
+    out = run_program((PROGRAMS / f"{name}.mlir").read_text(), "--target", "gfx942",
                       "--require-ldsopt", "--pipeline", PINNED_64x64, "--emit-dir", str(tmp_path / "emit"))
     assert "COMPILED" in out
     kernel_ir = (tmp_path / "emit" / "ldsopt.mlir").read_text()

@@ -6,7 +6,7 @@ import pathlib
 import pytest
 
 from ldsopt import target
-from ldsopt.run import driver
+from ldsopt.run import driver, formation
 
 SUM = """func.func @main(%a: tensor<{n}xf32>) -> tensor<f32> {{
   %e = tensor.empty() : tensor<f32>
@@ -115,3 +115,23 @@ def test_one_lowered_dispatch_is_configured_once(tmp_path, monkeypatch):
     assert "ldsopt.lowered_by" not in (tmp_path / "configured.mlir").read_text()  # as IREE configured it
     assert "hal.executable" in (tmp_path / "configured.mlir").read_text()
 
+
+
+def test_padding_fused_where_ldsopt_reads_it(tmp_path):
+    """A convolution's zero padding is fused into its dispatch (formation.FUSE_PADDING), read by the
+    implicit GEMM: one dispatch, ldsopt's. A padding of ones, which the implicit GEMM does not
+    read, keeps IREE's formation where no other pass reads it either (here the pipeline without
+    ldsopt-window-reduce, which would take the padded convolution as a window reduction): IREE
+    copies it into a padded buffer and the convolution stays ldsopt-matmul-lds's."""
+    conv = pathlib.Path(__file__).resolve().parents[1] / "e2e" / "programs" / "conv"
+    lavapipe = target.known("lavapipe")
+    pipeline = driver.DEFAULT_PIPELINE.replace(" ldsopt-window-reduce,", "")
+    assert pipeline != driver.DEFAULT_PIPELINE
+    for name, fused in (("pad_asym_fhwc_3x3_s1_bias_f32_1x11x13x7_9", True),
+                        ("pad_value_one_fhwc_3x3_s1_bias_f32_1x11x13x7_9", False)):
+        folder = tmp_path / name
+        folder.mkdir()
+        flags, _, report = driver.form_dispatches((conv / f"{name}.mlir").read_text(), lavapipe, str(folder), pipeline)
+        assert (set(formation.FUSE_PADDING) <= set(flags)) == fused, (name, flags)
+        assert [d["passes"] for d in report if "_conv_" in d["name"]] == [["ldsopt-matmul-lds"]], report
+        assert len(report) == (1 if fused else 2), report

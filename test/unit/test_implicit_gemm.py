@@ -166,3 +166,71 @@ def test_strided_slice_is_folded_into_the_image_indices():
     got = _evaluate(view.indices("B", [index_expr.var("x0"), index_expr.var("x1")], [index_expr.var("b")]),
                     x0=matrix[0], x1=matrix[1], b=bb)
     np.testing.assert_array_equal(x[tuple(got)], x[:, :, ::2, ::2].reshape(n, c, oh * ow))
+
+
+@pytest.mark.parametrize("c,low,high,stride", [
+    (5, (1, 1), (1, 1), 1),  # odd channels, padding 1
+    (3, (3, 3), (3, 3), 2),  # the stem's padding 3 at stride 2
+    (8, (2, 0), (1, 2), 1),  # asymmetric
+])
+def test_padding_is_read_in_the_bound_image(c, low, high, stride):
+    """An NHWC image padded by zeros in the dispatch (`Padded`): the view indexes the bound
+    (unpadded) image, the low padding subtracted; where a padded dim's index is outside its
+    extent (unsigned) the element is a border zero. Together they gather numpy's im2col of the
+    padded image. A padded dim ends the run: a vector of channels is at one image position."""
+    from ldsopt.codegen.padding import Padded
+    n, h, w, f, k = 2, 7, 11, 6, 3
+    hp, wp = h + low[0] + high[0], w + low[1] + high[1]
+    oh, ow = (hp - k) // stride + 1, (wp - k) // stride + 1
+    module, root = _nhwc(n, hp, wp, c, f, k, stride, 1, "fhwc")
+    image = Padded(ir.RankedTensorType.get([n, h, w, c], ir.F32Type.get()), None,
+                   low=(0, *low, 0), high=(0, *high, 0), value=ir.FloatAttr.get(ir.F32Type.get(), 0.0))
+    view = gemm_view(root, {0: image})
+    assert view, view
+    assert view.padded == {"A": ((1, h), (2, w))} and view.runs("A") == c
+    assert view.aligned_vectors("A", 1) and view.aligned_vectors("A", c) and not view.aligned_vectors("A", 2 * c)
+    x = np.random.default_rng(0).standard_normal((n, h, w, c))
+    xp = np.pad(x, ((0, 0), (low[0], high[0]), (low[1], high[1]), (0, 0)))
+    cols = np.empty((n, oh, ow, k, k, c))
+    for i, j in itertools.product(range(k), range(k)):
+        cols[:, :, :, i, j, :] = xp[:, i:i + stride * (oh - 1) + 1:stride, j:j + stride * (ow - 1) + 1:stride, :]
+    cols = cols.reshape(n * oh * ow, k * k * c)
+    m_idx, k_idx = np.meshgrid(np.arange(view.size("m")), np.arange(view.size("k")), indexing="ij")
+    idx = _evaluate(view.indices("A", [index_expr.var("x0"), index_expr.var("x1")]), x0=m_idx, x1=k_idx)
+    inside = np.ones(m_idx.shape, bool)
+    for d, extent in view.padded["A"]:
+        inside &= (idx[d] >= 0) & (idx[d] < extent)  # the kernel's unsigned compare
+    assert not inside.all()  # some reads fall in the border
+    clamped = tuple(np.clip(i, 0, s - 1) for i, s in zip(idx, x.shape))
+    np.testing.assert_array_equal(np.where(inside, x[clamped], 0.0), cols)
+
+
+def test_padded_nchw_rows_may_straddle_the_border():
+    """NCHW padded in its rows and columns: the image B [K, N] keeps its run along the output's
+    columns (the padded innermost dim), whose vectors may straddle the border (`straddles`);
+    element by element, the view with its bounds gathers numpy's im2col of the padded image."""
+    from ldsopt.codegen.padding import Padded
+    n, c, f, k, h, w = 2, 3, 5, 3, 6, 16
+    module, root = _generic(["(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)",
+                             "(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)",
+                             "(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)"],
+                            [(n, c, h + 2, w + 2), (f, c, k, k), (n, f, h, w)], ["parallel"] * 4 + ["reduction"] * 3)
+    image = Padded(ir.RankedTensorType.get([n, c, h, w], ir.F32Type.get()), None, low=(0, 0, 1, 1), high=(0, 0, 1, 1),
+                   value=ir.FloatAttr.get(ir.F32Type.get(), 0.0))
+    view = gemm_view(root, {0: image})
+    assert view, view
+    assert (view.dims["B"], view.runs("B"), view.straddles("B")) == (("k", "n"), w, (3, w))
+    assert view.straddles("A") is None and not view.aligned_vectors("B", 4)
+    x = np.random.default_rng(0).standard_normal((n, c, h, w))
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    cols = np.empty((n, c, k, k, h, w))
+    for i, j in itertools.product(range(k), range(k)):
+        cols[:, :, i, j] = xp[:, :, i:i + h, j:j + w]
+    bb, kk, nn = np.meshgrid(np.arange(n), np.arange(c * k * k), np.arange(h * w), indexing="ij")
+    idx = _evaluate(view.indices("B", [index_expr.var("x0"), index_expr.var("x1")], [index_expr.var("b")]),
+                    x0=kk, x1=nn, b=bb)
+    inside = np.ones(kk.shape, bool)
+    for d, extent in view.padded["B"]:
+        inside &= (idx[d] >= 0) & (idx[d] < extent)
+    clamped = tuple(np.clip(i, 0, s - 1) for i, s in zip(idx, x.shape))
+    np.testing.assert_array_equal(np.where(inside, x[clamped], 0.0), cols.reshape(n, c * k * k, h * w))

@@ -12,10 +12,15 @@
 // `oh * 2 + kh`, `ow * 2 + kw`, a vector of 4 channels read at once (16 channels divide into
 // it). The filters are read as [37, 144]. The output's (m, n) goes back to (n, oh, ow, f), where
 // the bias is read by f and the result written.
-// ldsopt-dtl-layout, whose copies without registers do not gather, leaves it to ldsopt-matmul-lds.
+// On CUDA ldsopt-dtl-layout stages both by cp.async, each 16-byte chunk (4 channels) copied
+// from its own gathered index (n, 2 oh + kh, 2 ow + kw, c) of the image.
 // DTL-LABEL: func.func @conv_bias_relu
-// DTL-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
-// DTL-SAME:    ldsopt.missed = [["ldsopt-dtl-layout", "a convolution, whose gathered operands ldsopt-matmul-lds reads in its register staging"]]
+// DTL-SAME:    ldsopt.dtl = {A = "direct none", B = "direct rotation<2,4,4>"}
+// DTL-SAME:    ldsopt.lowered_by = ["ldsopt-dtl-layout", "ldsopt-matmul-lds"]
+// DTL:         %[[OW:.+]] = arith.remui %{{.+}}, %c9 : index
+// DTL:         %[[OW2:.+]] = arith.muli %[[OW]], %c2 : index
+// DTL-NEXT:    %[[W:.+]] = arith.addi %[[OW2]], %{{.+}} : index
+// DTL-NEXT:    nvgpu.device_async_copy %{{.+}}[%{{.+}}, %{{.+}}, %[[W]], %{{.+}}], %{{.+}}[%c0, %{{.+}}], 4 bypassL1 : memref<2x17x19x16xf32, #gpu.address_space<global>>
 // CHECK-LABEL: func.func @conv_bias_relu
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // CHECK:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0)

@@ -147,3 +147,78 @@ func.func @long_window() {
   iree_codegen.store_to_buffer %y, %1 : tensor<8x8xf32> into memref<8x8xf32, #hal.descriptor_type<storage_buffer>>
   return
 }
+
+// -----
+
+// The same max pool with its -inf padding fused into the dispatch (IREE's
+// --iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops): the image is read in
+// its own 15x15 binding at (oh * 2 + kh - 1, ow * 2 + kw - 1), a window point outside it
+// (unsigned compare: -1 is outside) is the padding value, -inf.
+// CHECK-LABEL: func.func @max_nchw_padded
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-window-reduce"]
+// CHECK:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
+// CHECK:         scf.for
+// CHECK:           %[[H:.+]] = arith.addi %{{.+}}, %c-1 : index
+// CHECK:           %[[W:.+]] = arith.addi %{{.+}}, %c-1 : index
+// CHECK:           %[[HIN:.+]] = arith.cmpi ult, %[[H]], %c15 : index
+// CHECK:           %[[WIN:.+]] = arith.cmpi ult, %[[W]], %c15 : index
+// CHECK:           %[[IN:.+]] = arith.andi %[[HIN]], %[[WIN]] : i1
+// CHECK:           scf.if %[[IN]] -> (vector<1xf32>) {
+// CHECK:             vector.transfer_read %[[X]][%{{.+}}, %{{.+}}, %[[H]], %[[W]]]{{.*}} : memref<2x13x15x15xf32, {{.*}}>, vector<1xf32>
+// CHECK:           } else {
+// CHECK:             %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT:        vector.broadcast %[[NEGINF]] : f32 to vector<1xf32>
+// CHECK-COUNT-9:   arith.maximumf
+#layout2 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @max_nchw_padded() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0xFF800000 : f32
+  %0 = hal.interface.binding.subspan layout(#layout2) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x13x15x15xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout2) binding(1) alignment(64) offset(%c0) flags(Indirect) : memref<2x13x8x8xf32, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<2x13x15x15xf32, #hal.descriptor_type<storage_buffer>> -> tensor<2x13x15x15xf32>
+  %e = tensor.empty() : tensor<2x13x8x8xf32>
+  %win = tensor.empty() : tensor<3x3xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<2x13x8x8xf32>) -> tensor<2x13x8x8xf32>
+  %xp = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %cst : f32
+  } : tensor<2x13x15x15xf32> to tensor<2x13x17x17xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%xp, %win : tensor<2x13x17x17xf32>, tensor<3x3xf32>) outs(%f : tensor<2x13x8x8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %m = arith.maximumf %out, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<2x13x8x8xf32>
+  iree_codegen.store_to_buffer %y, %1 : tensor<2x13x8x8xf32> into memref<2x13x8x8xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// A padding whose value is computed in its region is left to IREE, with the reason.
+// CHECK-LABEL: func.func @pad_computed
+// CHECK-NOT:     ldsopt.lowered_by
+#layout2 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @pad_computed() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0xFF800000 : f32
+  %0 = hal.interface.binding.subspan layout(#layout2) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x13x15x15xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout2) binding(1) alignment(64) offset(%c0) flags(Indirect) : memref<2x13x8x8xf32, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<2x13x15x15xf32, #hal.descriptor_type<storage_buffer>> -> tensor<2x13x15x15xf32>
+  %e = tensor.empty() : tensor<2x13x8x8xf32>
+  %win = tensor.empty() : tensor<3x3xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<2x13x8x8xf32>) -> tensor<2x13x8x8xf32>
+  %xp = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    %i = arith.index_cast %i2 : index to i32
+    %v = arith.sitofp %i : i32 to f32
+    tensor.yield %v : f32
+  } : tensor<2x13x15x15xf32> to tensor<2x13x17x17xf32>
+  // expected-remark @+1 {{ldsopt-window-reduce: left to IREE: a tensor.pad fused into the dispatch whose value is computed; takes a constant}}
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2 * 2 + d4, d3 * 2 + d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%xp, %win : tensor<2x13x17x17xf32>, tensor<3x3xf32>) outs(%f : tensor<2x13x8x8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %m = arith.maximumf %out, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<2x13x8x8xf32>
+  iree_codegen.store_to_buffer %y, %1 : tensor<2x13x8x8xf32> into memref<2x13x8x8xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
