@@ -21,4 +21,5 @@ PASSES = {
     "ldsopt-fuse-projections": "ldsopt.passes.fuse_projections:FuseProjections",
     "ldsopt-fold-rotate-half": "ldsopt.passes.fold_rotate_half:FoldRotateHalf",
     "ldsopt-window-reduce": "ldsopt.passes.window_reduce:WindowReduce",
+    "ldsopt-lower-copy": "ldsopt.passes.lower_copy:LowerCopy",
 }

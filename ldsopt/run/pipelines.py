@@ -11,7 +11,8 @@ PROGRAM_PIPELINE = ("builtin.module(ldsopt-raise-attention, ldsopt-fold-rotate-h
 # 16-bit products on CUDA by cp.async in 128x256 tiles (`grids=auto`'s large-grid plan,
 # bench/results/cuda-matmul/sweep-424b3f4); the others by ldsopt-inthread-transpose and
 # ldsopt-matmul-lds's own plan. Window reductions (pooling, and the depthwise convolutions
-# ldsopt-matmul-lds leaves) after the matmuls and the reductions.
+# ldsopt-matmul-lds leaves) after the matmuls and the reductions. IREE's copy dispatches (a
+# pad's image into its buffer, slices) are already on memrefs, which only ldsopt-lower-copy reads.
 DEFAULT_PIPELINE = ("builtin.module(ldsopt-attention, ldsopt-vector-distribute, ldsopt-dtl-layout{grids=auto k-bytes=128 stages=3}, "
                     "ldsopt-inthread-transpose, ldsopt-matmul-lds, ldsopt-window-reduce, ldsopt-preload-transposed, "
-                    "ldsopt-lower-elementwise, canonicalize, cse)")
+                    "ldsopt-lower-elementwise, ldsopt-lower-copy, canonicalize, cse)")

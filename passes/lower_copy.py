@@ -1,0 +1,278 @@
+"""ldsopt-lower-copy: IREE's copy dispatches (`slow_memcpy`) to a coalesced vector copy.
+
+Matches the dispatches IREE makes of a copy between bindings (`BufferizeCopyOnlyDispatches`:
+a `tensor.pad`'s image written into its zero buffer, a slice read out of a tensor, an
+`insert_slice` into one): already on memrefs, one `linalg.generic` with identity maps whose
+body yields its input (or a `linalg.copy`) from one memref to another, each a binding
+(through `memref.assume_alignment`, and on HIP `amdgpu.fat_raw_buffer_cast`) or one
+`memref.subview` of one, of static sizes and strides and static or dynamic offsets. A dynamic
+offset is an index the dispatch computes before the copy (IREE loads it from a binding for a
+`tensor.extract` of an index tensor); those ops stay as they are.
+
+The kernel:
+- collapses runs of dims that are contiguous in both views (a 2x3x29x29 NCHW image into
+  its 2x3x35x35 padded buffer is copied as [6, 29, 29]: 6 images of 29 rows);
+- copies each row in vectors of V elements from its start, V the widest power of two within
+  the target's widest access (16 bytes; 4 elements on SPIR-V) at which every row starts
+  aligned in both views: V divides both views' row strides, their offsets from the binding
+  and the bindings' alignment; the row's last `n mod V` elements are copied as scalars. An
+  innermost stride above 1 (a strided slice) or views whose rows are not aligned alike (an
+  NCHW image of 29-wide rows into 35-wide rows) copy scalars;
+- a grid-stride loop gives each thread one vector a step, consecutive threads consecutive
+  vectors of a row (coalesced reads and writes); the tails in a second loop;
+- with dynamic offsets, whether they keep the rows aligned is known at run time: the vector
+  plan runs under an `scf.if` that checks it, the scalar copy otherwise;
+- on CUDA/HIP each vector access states its alignment (`vector.load/store {alignment}`),
+  which the plan proves, so that LLVM does not split it.
+
+Left to IREE, with a remark: a copy that converts (a body other than the yield of its
+input), permutes or broadcasts (maps that are not identities), any other op in the dispatch,
+dynamic sizes or strides, a view that is not a binding or one subview of one, and element
+types that are not whole bytes or that the target does not compute natively.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, memref, scf
+
+from ldsopt import remarks
+from ldsopt import target as target_model
+from ldsopt.codegen.elementwise import collapsed_view
+from ldsopt.codegen.kernel import Kernel, foreign_types, matched_dispatches, read_vector, write_vector
+from ldsopt.ir_types import element_bits
+from ldsopt.registry import ModulePass, option
+from ldsopt.remarks import Unmatched
+
+# What a copy dispatch computes besides the copy: its bindings and their views, and the
+# scalars a dynamic offset is made of (a loaded index, push constants and their casts).
+_SETUP = ("arith.constant", "hal.interface.binding.subspan", "memref.assume_alignment", "amdgpu.fat_raw_buffer_cast",
+          "memref.subview", "memref.load", "hal.interface.constant.load", "arith.index_cast", "arith.index_castui",
+          "arith.extui", "arith.extsi", "arith.shli", "arith.ori", "arith.addi", "arith.muli",
+          "util.assume.int", "affine.apply")
+# What a binding goes through before it is viewed (HIP: a buffer resource of it).
+_CASTS = ("memref.assume_alignment", "amdgpu.fat_raw_buffer_cast")
+# How a dispatch that computes on tensors reads and writes its bindings.
+_TENSOR_IO = ("iree_codegen.load_from_buffer", "iree_codegen.store_to_buffer", "iree_tensor_ext.dispatch.tensor.load",
+              "iree_tensor_ext.dispatch.tensor.store")
+
+
+@dataclasses.dataclass
+class View:
+    """One side of the copy: the memref the copy reads or writes, and where it starts."""
+
+    value: ir.Value              # the memref (a binding, or a subview of one)
+    strides: list[int]           # in elements
+    offset: int                  # the static part of its start, in elements from the binding's
+    dynamic: list[tuple[ir.Value, int]]  # the dynamic part: (index value, its stride in elements)
+    base_align: int              # bytes the binding's start is aligned to
+
+
+@dataclasses.dataclass
+class Copy:
+    func: ir.Operation
+    root: ir.Operation
+    source: View
+    dest: View
+    body_ops: list[ir.Operation]
+
+    @property
+    def location(self) -> ir.Location:
+        return self.root.location
+
+
+def _view(value: ir.Value) -> View | Unmatched:
+    """The View of a memref that is a binding or one static-size, static-stride subview of
+    one (through memref.assume_alignment)."""
+    mtype = ir.MemRefType(value.type)
+    strides, _ = mtype.get_strides_and_offset()
+    if any(mtype.is_dynamic_stride_or_offset(s) for s in strides):
+        return Unmatched("a view of dynamic strides")
+    owner = value.owner if isinstance(value, ir.OpResult) else None
+    offset, dynamic, base = 0, [], value
+    if owner is not None and owner.name == "memref.subview":
+        sub = owner.operation
+        if any(ir.ShapedType.is_dynamic_size(n) for n in ir.DenseI64ArrayAttr(sub.attributes["static_sizes"])) or \
+                any(mtype.is_dynamic_stride_or_offset(s) for s in ir.DenseI64ArrayAttr(sub.attributes["static_strides"])):
+            return Unmatched("a subview of dynamic sizes or strides")
+        base = sub.operands[0]
+        outer = ir.MemRefType(base.type)
+        outer_strides, _ = outer.get_strides_and_offset()
+        if any(outer.is_dynamic_stride_or_offset(s) for s in outer_strides):
+            return Unmatched("a subview of a view of dynamic strides")
+        dyn_values = iter(list(sub.operands)[1:])
+        for o, stride in zip(ir.DenseI64ArrayAttr(sub.attributes["static_offsets"]), outer_strides):
+            if mtype.is_dynamic_stride_or_offset(o):
+                dynamic.append((next(dyn_values), stride))
+            else:
+                offset += o * stride
+    while isinstance(base, ir.OpResult) and base.owner.name in _CASTS:
+        base = base.owner.operands[0]
+    if not (isinstance(base, ir.OpResult) and base.owner.name == "hal.interface.binding.subspan"):
+        return Unmatched("copies a view that is not a binding or one subview of one")
+    subspan = base.owner.operation
+    bound = ir.MemRefType(base.type)
+    _, bound_offset = bound.get_strides_and_offset()
+    if not bound.has_static_shape or (not bound.is_dynamic_stride_or_offset(bound_offset) and bound_offset):
+        return Unmatched("copies a binding of dynamic shape")
+    align = ir.IntegerAttr(subspan.attributes["alignment"]).value if "alignment" in subspan.attributes else 1
+    at = subspan.operands[0].owner if isinstance(subspan.operands[0], ir.OpResult) else None
+    if at is not None and at.name == "arith.constant":  # the binding's offset, in bytes
+        align = math.gcd(align, ir.IntegerAttr(at.attributes["value"]).value)
+    return View(value, list(strides), offset, dynamic, align)
+
+
+def _is_copy(root: ir.Operation) -> bool:
+    """A memref linalg.copy, or a memref generic of identity maps whose body yields its input."""
+    if root.name == "linalg.copy":
+        return True
+    maps = [ir.AffineMapAttr(a).value for a in root.attributes["indexing_maps"]]
+    if len(maps) != 2 or any(m != ir.AffineMap.get_identity(m.n_dims) for m in maps) or \
+            any("parallel" not in str(it) for it in root.attributes["iterator_types"]):
+        return False
+    block = root.regions[0].blocks[0]
+    ops = list(block.operations)
+    return len(ops) == 1 and ops[0].operation.name == "linalg.yield" and ops[0].operands[0] == block.arguments[0]
+
+
+def copy_dispatch(func: ir.Operation, roots: tuple[str, ...]) -> Copy | Unmatched:
+    """Matches a dispatch that is one copy (`_is_copy`) between views of bindings."""
+    ops = [o.operation for o in func.regions[0].blocks[0].operations][:-1]
+    if any(op.name in _TENSOR_IO for op in ops):
+        return Unmatched("computes on tensors (loads and stores of bindings): not one of IREE's copy dispatches, "
+                         "which are on memrefs")
+    found = [op for op in ops if op.name in roots]
+    other = next((op.name for op in ops if op.name not in roots and op.name not in _SETUP), None)
+    if other is not None:
+        return Unmatched(f"computes with {other}; this pass takes a copy (linalg.generic yielding its input, or "
+                         "linalg.copy) between views of bindings")
+    if len(found) != 1:
+        return Unmatched(f"{len(found)} copies in one dispatch; this pass takes one" if found else "no copy")
+    root = found[0]
+    if root.results or not all(isinstance(v.type, ir.MemRefType) for v in root.operands):
+        return Unmatched(f"{root.name} on tensors, not on memrefs")
+    if not _is_copy(root):
+        return Unmatched("not a plain copy: its maps are not identities or its body computes")
+    source, dest = (_view(v) for v in root.operands)
+    if not source or not dest:
+        return source or dest
+    return Copy(func, root, source, dest, ops)
+
+
+def _match(c: Copy) -> Copy | Unmatched:
+    bits = element_bits(ir.MemRefType(c.source.value.type).element_type)
+    if bits % 8:
+        return Unmatched(f"copies {bits}-bit elements; this pass copies whole bytes")
+    return c
+
+
+@dataclasses.dataclass(frozen=True)
+class LowerCopy(ModulePass):
+    NAME = "ldsopt-lower-copy"
+    SUMMARY = "Lower IREE's copy dispatches (pads, slices, updates) to coalesced copies in aligned vectors"
+
+    workgroup_size: int = option(256, "threads per workgroup", min=1, at_most="max_threads")
+    max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)", min=1)
+
+    def run(self, module: ir.Operation) -> None:
+        for c, _, tgt in matched_dispatches(module, ("linalg.generic", "linalg.copy"), _match, self, copy_dispatch):
+            foreign = foreign_types([c.root], tgt)
+            if foreign:
+                remarks.missed(c.func, self.NAME, foreign)
+            else:
+                self._lower(c, tgt)
+
+    def _lower(self, c: Copy, tgt: target_model.Target) -> None:
+        shape = list(ir.MemRefType(c.source.value.type).shape)
+        etype = ir.MemRefType(c.source.value.type).element_type
+        groups = contiguous_groups(shape, [c.source.strides, c.dest.strides])
+        cshape = [math.prod(shape[i] for i in g) for g in groups]
+        v = vector_width(c.source, c.dest, groups, cshape, element_bits(etype), tgt)
+        wg = self.workgroup_size
+        items = math.prod(cshape[:-1]) * (cshape[-1] // v if v > 1 else cshape[-1])
+        n_wg = max(1, min(math.ceil(items / wg), self.max_workgroups, tgt.max_workgroup_counts[0]))
+        k = Kernel(c, tgt, (wg, 1, 1), (n_wg, 1, 1))
+        with k.ip, c.location:
+            src, dst = (collapsed_view(view.value, groups, shape) for view in (c.source, c.dest))
+            start = arith.addi(arith.muli(k.block_id(), k.const(wg)), k.thread_id())
+            step = k.const(n_wg * wg)
+            aligned = _dynamic_alignment(k, [c.source, c.dest], v)
+            if aligned is None:
+                _rows(k, src, dst, cshape, v, start, step)
+            else:
+                branch = scf.IfOp(aligned, [], has_else=True)
+                for block, width in ((branch.then_block, v), (branch.else_block, 1)):
+                    with ir.InsertionPoint(block):
+                        _rows(k, src, dst, cshape, width, start, step)
+                        scf.yield_([])
+        k.finish(self.NAME)
+
+
+def contiguous_groups(shape: list[int], strides: list[list[int]]) -> list[list[int]]:
+    """Runs of consecutive dims that are one contiguous run in every view of `strides`."""
+    groups: list[list[int]] = []
+    for d in range(len(shape)):
+        if groups and all(s[d - 1] == s[d] * shape[d] for s in strides):
+            groups[-1].append(d)
+        else:
+            groups.append([d])
+    return groups
+
+
+def vector_width(source: View, dest: View, groups: list[list[int]], cshape: list[int], bits: int,
+                 tgt: target_model.Target) -> int:
+    """Elements a vector of the copy moves: the widest power of two within the target's widest
+    access and the row (`cshape`: the extents of the collapsed `groups`), at which every row of
+    both views starts aligned (the dynamic offsets checked at run time); 1 where the innermost
+    stride of a view is not 1."""
+    if source.strides[-1] != 1 or dest.strides[-1] != 1:
+        return 1
+    elem = bits // 8
+    v = min(tgt.vector_elems(bits), 1 << (cshape[-1].bit_length() - 1))
+    for view in (source, dest):
+        outer = [view.strides[g[-1]] for g, n in zip(groups[:-1], cshape) if n > 1]
+        v = math.gcd(v, view.offset, *outer, view.base_align // elem if view.base_align % elem == 0 else 1)
+    return v & -v  # the largest power of two that divides it
+
+
+def _dynamic_alignment(k: Kernel, views: list[View], v: int) -> ir.Value | None:
+    """An i1 true where the views' dynamic offsets keep their rows aligned to `v` elements;
+    None where there are none to check (or `v` is 1)."""
+    if v == 1:
+        return None
+    cond = None
+    for view in views:
+        for value, stride in view.dynamic:
+            need = v // math.gcd(v, stride)  # value * stride must be a multiple of v
+            if need == 1:
+                continue
+            ok = arith.cmpi(arith.CmpIPredicate.eq, arith.remui(value, k.const(need)), k.const(0))
+            cond = ok if cond is None else arith.andi(cond, ok)
+    return cond
+
+
+def _rows(k: Kernel, src: ir.Value, dst: ir.Value, cshape: list[int], v: int, start: ir.Value,
+          step: ir.Value) -> None:
+    """The copy of collapsed views of `cshape` in vectors of `v` from each row's start (a
+    grid-stride loop over them), then each row's last `row mod v` elements as scalars."""
+    row = cshape[-1]
+    chunks, tail = (row // v, row % v) if v > 1 else (row, 0)
+    etype = ir.MemRefType(src.type).element_type
+    align = v * element_bits(etype) // 8 if k.target.backend != "vulkan" else 0
+    for count, width, first in ((chunks, v, 0), (tail, 1, chunks * v)):
+        if count == 0:
+            continue
+        loop = scf.ForOp(start, k.const(math.prod(cshape[:-1]) * count), step)
+        with ir.InsertionPoint(loop.body):
+            idx = k.delinearize(loop.induction_variable, [*cshape[:-1], count])
+            col = idx[-1] if width == 1 else arith.muli(idx[-1], k.const(width))
+            at = [*idx[:-1], col if first == 0 else arith.addi(col, k.const(first))]
+            if width == 1:
+                memref.store(memref.load(src, at), dst, at)
+            else:
+                vtype = ir.VectorType.get([width], etype)
+                write_vector(read_vector(vtype, src, at, align), dst, at, align)
+            scf.yield_([])
