@@ -22,6 +22,10 @@ what they compute:
   taken (`TAKE`: TOSA, the first NaN's index), or skipped (`IGNORE`: a plain `ogt` select,
   and arg_compare with `ogt`);
 - once v is NaN (a NaN initial value, or taken) nothing replaces it.
+The new index is the position along the reduced dim, or computed from it and the inputs
+there by integer arith (the combine of a split argmax, as IREE's split and
+ldsopt-split-reduction form it: `position * 128 + partial index`): the last update is at the
+position the kernel finds, so the index is computed there once, after the reduction.
 Anything else is Unmatched, with what it computes instead. The kernel (ldsopt/reduction/
 emit_rows.py) then reduces by these semantics in `phases`, each an i32 or float reduction
 whose result does not depend on the order the threads see the row in: the first NaN's index
@@ -55,9 +59,16 @@ class ArgBest:
     kind: str                  # MAX (argmax) or MIN (argmin)
     nan: str                   # POISON, TAKE or IGNORE
     compared: ir.Value | None  # the body value compared; None: the op's input element (arg_compare)
-    index: ir.Value | None     # the body's linalg.index (None for arg_compare)
+    index: ir.Value | None     # the body's linalg.index of the reduced dim (None for arg_compare)
     value_result: int          # which result is the value (the other is the index)
     base: int = 0              # added to every index (arg_compare's index_base)
+    # Where the new index is not the position itself (`index_cast(linalg.index)`) but computed
+    # from it and the inputs there (a split argmax's combine, `position * 128 + partial`): the
+    # body ops that compute it (in body order, the linalg.index among them), that value, and
+    # the inputs (block argument positions) they read.
+    index_ops: tuple[ir.Operation, ...] = ()
+    new_index: ir.Value | None = None
+    index_inputs: tuple[int, ...] = ()
 
     @property
     def index_result(self) -> int:
@@ -86,9 +97,10 @@ def _outputs(op: ir.Operation) -> Unmatched | tuple[int, ir.FloatType]:
 
 def match_generic(op: ir.Operation, n: int) -> ArgBest | Unmatched | None:
     """The arg-best reduction a generic of one reduced dim (the last of n) computes, if its
-    body selects its index result `select(p, index_cast(linalg.index n-1), i)`; None where it
-    is no such body (the caller reads it as another reduction), Unmatched where it selects an
-    index but not by a best value (with what it does instead)."""
+    body selects its index result `select(p, j, i)`, j the position `index_cast(linalg.index
+    n-1)` or integer arith of it and the inputs there; None where it is no such body (the
+    caller reads it as another reduction), Unmatched where it selects an index but not by a
+    best value (with what it does instead)."""
     if len(op.results) != 2:
         return None
     block = op.regions[0].blocks[0]
@@ -103,11 +115,14 @@ def match_generic(op: ir.Operation, n: int) -> ArgBest | Unmatched | None:
     sel = _owner(y_index)
     if sel is None or sel.name != "arith.select" or sel.operands[2] != i_out or len(list(i_out.uses)) != 1:
         return None
-    cast, index = _owner(sel.operands[1]), None
-    if cast is not None and cast.name == "arith.index_cast":
-        index = _owner(cast.operands[0])
-    if index is None or index.name != "linalg.index" or ir.IntegerAttr(index.attributes["dim"]).value != n - 1:
-        return Unmatched("an arg-best reduction whose new index is not the reduced dim's linalg.index")
+    chain = _index_chain(block, sel.operands[1], n, len(args) - len(op.results))
+    if isinstance(chain, Unmatched):
+        return chain
+    index_ops, index_inputs = chain
+    index = next((o.operation for o in block.operations if o.operation.name == "linalg.index"
+                  and ir.IntegerAttr(o.operation.attributes["dim"]).value == n - 1), None)
+    if [o.name for o in index_ops] == ["linalg.index", "arith.index_cast"]:
+        index_ops = ()  # the position itself
     # The ops that read the best value v, directly or not, but the index's select: they compute
     # the new value f(c, v) and the predicate p(c, v) from v and the one compared value c.
     cone, ops = {v_out}, []
@@ -130,7 +145,39 @@ def match_generic(op: ir.Operation, n: int) -> ArgBest | Unmatched | None:
     if isinstance(semantics, Unmatched):
         return semantics
     kind, nan = semantics
-    return ArgBest(kind, nan, compared, index.results[0], vpos)
+    return ArgBest(kind, nan, compared, index.results[0] if index else None, vpos, index_ops=tuple(index_ops),
+                   new_index=sel.operands[1] if index_ops else None, index_inputs=index_inputs)
+
+
+def _index_chain(block: ir.Block, new_index: ir.Value, n: int,
+                 n_inputs: int) -> tuple[list[ir.Operation], tuple[int, ...]] | Unmatched:
+    """The body ops that compute an arg-best reduction's new index (in body order) and the
+    inputs they read, where it is computed by arith ops from the reduced dim's linalg.index
+    (the last of n), the inputs at that position and constants; Unmatched otherwise."""
+    args, order = list(block.arguments), [o.operation for o in block.operations]
+    ops, inputs, todo, seen = [], set(), [new_index], set()
+    while todo:
+        x = todo.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        if x in args:
+            if args.index(x) >= n_inputs:
+                return Unmatched("an arg-best reduction whose new index reads the best value or index")
+            inputs.add(args.index(x))
+            continue
+        o = _owner(x)
+        if o is None or o not in order:  # defined outside the body: a value of the dispatch
+            continue
+        if o.name == "linalg.index" and ir.IntegerAttr(o.attributes["dim"]).value != n - 1:
+            return Unmatched("an arg-best reduction whose new index reads the position along another dim")
+        if o.name != "linalg.index" and not (o.name.startswith("arith.") and isinstance(o.results[0].type,
+                                                                                         (ir.IntegerType, ir.IndexType))):
+            return Unmatched("an arg-best reduction whose new index is not integer arith of the reduced dim's "
+                             "linalg.index and the inputs there")
+        ops.append(o)
+        todo.extend(o.operands)
+    return sorted(ops, key=order.index), tuple(sorted(inputs))
 
 
 def match_arg_compare(op: ir.Operation) -> ArgBest | Unmatched:

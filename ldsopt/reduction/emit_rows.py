@@ -310,20 +310,47 @@ class FusedRowKernel(DistributedKernel):
             first_nan = self.row[(key, arg_best.NAN)]
             has_nan = arith.cmpi(arith.CmpIPredicate.ne, first_nan, arith.constant(i32, _I32_MAX))
             value = arith.select(has_nan, arith.constant(vt, ir.FloatAttr.get(vt, math.nan)), value)
-        first = self._index_result(first, best.base, itype)
+        first = self._index_result(n, first, itype)
         index = arith.select(beats(), first, i0)
         if best.nan == arg_best.TAKE:
             taken = arith.andi(has_nan, arith.cmpf(arith.CmpFPredicate.ORD, v0, v0))
-            index = arith.select(taken, self._index_result(first_nan, best.base, itype), index)
+            index = arith.select(taken, self._index_result(n, first_nan, itype), index)
         self.row[r_value], self.row[r_index] = value, index
 
-    @staticmethod
-    def _index_result(index: ir.Value, base: int, itype: ir.IntegerType) -> ir.Value:
-        """An i32 row index plus `base`, as the index result's type."""
-        if base:
-            index = arith.addi(index, arith.constant(index.type, base))
-        return index if itype.width == 32 else \
-            arith.extsi(itype, index) if itype.width > 32 else arith.trunci(itype, index)
+    def _index_result(self, n: fused_rows.Node, position: ir.Value, itype: ir.IntegerType) -> ir.Value:
+        """The index result of arg-best reduction `n` whose last update is at row position
+        `position` (i32; INT32_MAX where there is none, and the result is not used): the
+        position plus the base, as the index result's type, or the body's new index computed
+        there, from the inputs read at it."""
+        best = n.arg_best
+        if best.index_ops:
+            return self._body_index(n, position)
+        if best.base:
+            position = arith.addi(position, arith.constant(position.type, best.base))
+        return position if itype.width == 32 else \
+            arith.extsi(itype, position) if itype.width > 32 else arith.trunci(itype, position)
+
+    def _body_index(self, n: fused_rows.Node, position: ir.Value) -> ir.Value:
+        """The body's new index (ArgBest.index_ops) at row position `position`, on scalars: the
+        inputs it reads loaded there (a position that is none reads the row's first)."""
+        best, i32 = n.arg_best, position.type
+        none = arith.cmpi(arith.CmpIPredicate.eq, position, arith.constant(i32, _I32_MAX))
+        at = arith.index_cast(ir.IndexType.get(), arith.select(none, arith.constant(i32, 0), position))
+        args = n.op.regions[0].blocks[0].arguments
+        env = {best.index: at} if best.index is not None else {}
+        for i in best.index_inputs:
+            o = n.operands[i]
+            env[args[i]] = self._row_value(o)
+            if env[args[i]] is None:
+                coords = [at if d >= self.rows.k else self.out_coords[d] for d in o.dims]
+                env[args[i]] = memref.load(self._buffer(o.value, self.bufs), coords)
+        for op in best.index_ops:
+            if op.name == "linalg.index":
+                continue
+            new = ir.Operation.create(op.name, results=[r.type for r in op.results],
+                                      operands=[env.get(x, x) for x in op.operands], attributes=dict(op.attributes))
+            env.update(zip(op.results, new.results))
+        return env[best.new_index]
 
     def _exchange(self, parts: list[tuple[object, Combiner]], accs: list[ir.Value]) -> list[ir.Value]:
         """Each partial's accumulators combined over the workgroup: the totals, which every

@@ -349,6 +349,9 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
             best = arg_best.match_generic(op, n)
         if isinstance(best, Unmatched):
             return best
+        if best and any(operands[i].value in space for i in best.index_inputs):
+            return Unmatched("an arg-best reduction whose new index reads a value computed in the dispatch; "
+                             "this pass reads it from a loaded input")
         gathers = _gathers(op, operands, g, shape, k) if kind == MAP and k == n - 1 else []
         allowed = _YIELDS + (("linalg.index",) if best else
                              ("linalg.index", "tensor.extract") if gathers else ())

@@ -4,8 +4,7 @@ reference: the dynamic ones (softmax, LayerNorm, max-sub-exp, linalg.softmax wit
 row length, elementwise, a full min) compiled with their dims dynamic (`--keep-dynamic`) and
 run at several sizes (primes, 1, sizes that are not multiples of a vector or a workgroup), the
 argmax / arg_compare, zero-point-corrected i8 matmul and two-result elementwise ones at their
-shapes. Each says whether ldsopt lowers every dispatch (`--require-ldsopt`), or which remark
-the one it leaves gives.
+shapes. Each says whether ldsopt lowers every dispatch (`--require-ldsopt`).
 """
 
 from __future__ import annotations
@@ -31,9 +30,12 @@ CASES = [
     ("multi_result_i32", "multi_result_i32_37x129.mlir", (), True),
     ("quantized_matmul_zp_i8", "quantized_matmul_zp_i8_37x64x53.mlir", (), True),
     # IREE's dispatch formation splits the 131072-long argmax in two (with or without ldsopt's
-    # program pipeline); the combining dispatch reads its candidates' indices from the partials,
-    # a form ldsopt-vector-distribute does not take (remark below).
-    ("argmax_1d", "argmax_1d_f32_131072.mlir", (), False),
+    # program pipeline): the combining dispatch computes each candidate's index from its
+    # position and its index in its chunk. Ties across chunks (every element equal: index 0),
+    # and NaN, infinities and -0.0 among the elements.
+    ("argmax_1d", "argmax_1d_f32_131072.mlir", (), True),
+    ("argmax_1d_ties", "argmax_1d_f32_131072.mlir", ("--input", "0=131072xf32=7"), True),
+    ("argmax_1d_special_values", "argmax_1d_f32_131072.mlir", ("--special-values",), True),
     ("abs_dynamic_13x1031", "abs_dynamic_f32.mlir", DYNAMIC + shapes("13x1031"), True),
     ("abs_dynamic_64x128", "abs_dynamic_f32.mlir", DYNAMIC + shapes("64x128"), True),
     ("abs_dynamic_1x1", "abs_dynamic_f32.mlir", DYNAMIC + shapes("1x1"), True),
@@ -59,12 +61,6 @@ CASES = [
     ("reduce_min_dynamic_1x1", "reduce_min_dynamic_f32.mlir", DYNAMIC + shapes("1x1"), True),
 ]
 
-# What a program ldsopt does not lower entirely says about the dispatch it leaves.
-REMARKS = {
-    "argmax_1d": "ldsopt-vector-distribute: an arg-best reduction whose new index is not the reduced dim's "
-                 "linalg.index",
-}
-
 
 @pytest.fixture(scope="module")
 def results(start_runs):
@@ -85,5 +81,3 @@ def test_regression_program(case, results):
     if "--keep-dynamic" in args:
         sizes = [a.split("=", 1)[1] for a, flag in zip(args[1:], args) if flag == "--input-shape"]
         assert f"module: compiled with its dims dynamic, run at {', '.join(sizes)}" in report, report
-    if cid in REMARKS:
-        assert REMARKS[cid] in report, report

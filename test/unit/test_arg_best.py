@@ -88,3 +88,53 @@ def test_generic_forms(body, expected):
 ])
 def test_arg_compare_forms(body, expected):
     assert _read(ARG_COMPARE, body) == expected
+
+
+COMBINE = """
+func.func @f(%x: tensor<8x64xf32>, %part: tensor<8x64xi32>, %fv: tensor<8xf32>, %fi: tensor<8xi32>)
+    -> (tensor<8xf32>, tensor<8xi32>) {
+  %c128 = arith.constant 128 : index
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>,
+      affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %part : tensor<8x64xf32>, tensor<8x64xi32>) outs(%fv, %fi : tensor<8xf32>, tensor<8xi32>) {
+  ^bb0(%c: f32, %local: i32, %v: f32, %i: i32):
+    %nv = arith.maximumf %c, %v : f32
+    %p = arith.cmpf ogt, %c, %v : f32
+BODY
+    %ni = arith.select %p, %new, %i : i32
+    linalg.yield %nv, %ni : f32, i32
+  } -> (tensor<8xf32>, tensor<8xi32>)
+  return %r#0, %r#1 : tensor<8xf32>, tensor<8xi32>
+}
+"""
+
+
+def _index_chain(body: str):
+    with ir.Context():
+        module = ir.Module.parse(COMBINE.replace("BODY", body))
+        op = next(o.operation for o in module.body.operations[0].regions[0].blocks[0].operations
+                  if o.operation.name == "linalg.generic")
+        best = arg_best.match_generic(op, 2)
+        if isinstance(best, arg_best.Unmatched):
+            return best.reason
+        return [o.name for o in best.index_ops], best.index_inputs, best.index is not None
+
+
+@pytest.mark.parametrize("body, expected", [
+    # A split argmax's combine: the position times the chunk plus the index in the chunk.
+    ("    %j = linalg.index 1 : index\n    %b = arith.muli %j, %c128 : index\n"
+     "    %b32 = arith.index_cast %b : index to i32\n    %new = arith.addi %b32, %local : i32",
+     (["linalg.index", "arith.muli", "arith.index_cast", "arith.addi"], (1,), True)),
+    # The index an input holds at the position (arg_compare's second stage, written as a generic).
+    ("    %new = arith.addi %local, %local : i32", (["arith.addi"], (1,), False)),
+    # The position itself: the plain form, nothing computed after the reduction.
+    ("    %j = linalg.index 1 : index\n    %new = arith.index_cast %j : index to i32", ([], (), True)),
+    ("    %j = linalg.index 0 : index\n    %new = arith.index_cast %j : index to i32",
+     "an arg-best reduction whose new index reads the position along another dim"),
+    ("    %new = arith.fptosi %v : f32 to i32", "an arg-best reduction whose new index reads the best value or index"),
+    ("    %s = arith.addf %c, %c : f32\n    %new = arith.fptosi %s : f32 to i32",
+     "an arg-best reduction whose new index is not integer arith of the reduced dim's linalg.index and the inputs "
+     "there"),
+])
+def test_index_computed_at_the_position(body, expected):
+    assert _index_chain(body) == expected

@@ -228,3 +228,95 @@ func.func @argmax_nan_replaced() {
   return
 }
 
+
+// -----
+
+// The combining half of a split 1-D argmax (IREE's dispatch formation splits 131072 elements
+// into 1024 x 128 and reduces each chunk first): the candidates' values and their indices in
+// their chunks, the new index `position * 128 + partial index`. The phases find the position
+// of the last update (the first index holding the max before the first NaN), then the body's
+// index is computed there once: the position clamped (none: INT32_MAX), the partial index
+// loaded at it, times 128 plus it, where the max beats the fill.
+// CHECK-LABEL: func.func @argmax_split_combine
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-vector-distribute"]
+// CHECK-DAG:     %[[NONE:.+]] = arith.constant 2147483647 : i32
+// CHECK-DAG:     %[[NEG_INF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK:         %[[PARTIAL:.+]] = hal.interface.binding.subspan {{.*}} binding(0) {{.*}} offset(%c4096) {{.*}} : memref<1024xi32
+// CHECK:         %[[INDICES:.+]] = hal.interface.binding.subspan {{.*}} binding(2) {{.*}} : memref<i32
+// CHECK:         %[[IS_NONE:.+]] = arith.cmpi eq, %[[FIRST:.+]], %[[NONE]] : i32
+// CHECK-NEXT:    %[[AT:.+]] = arith.select %[[IS_NONE]], %c0_i32, %[[FIRST]] : i32
+// CHECK-NEXT:    %[[POS:.+]] = arith.index_cast %[[AT]] : i32 to index
+// CHECK-NEXT:    %[[LOCAL:.+]] = memref.load %[[PARTIAL]][%[[POS]]]
+// CHECK-NEXT:    %[[BASE:.+]] = arith.muli %[[POS]], %c128 : index
+// CHECK-NEXT:    %[[BASE32:.+]] = arith.index_cast %[[BASE]] : index to i32
+// CHECK-NEXT:    %[[GLOBAL:.+]] = arith.addi %[[BASE32]], %[[LOCAL]] : i32
+// CHECK-NEXT:    %[[BEATS:.+]] = arith.cmpf ogt, %{{.+}}, %[[NEG_INF]] : f32
+// CHECK-NEXT:    %[[INDEX:.+]] = arith.select %[[BEATS]], %[[GLOBAL]], %c0_i32 : i32
+// CHECK:         memref.store %[[INDEX]], %[[INDICES]][]
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @argmax_split_combine() {
+  %c0_i32 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : index
+  %c4096 = arith.constant 4096 : index
+  %c0 = arith.constant 0 : index
+  %c128 = arith.constant 128 : index
+  %cst = arith.constant 0xFF800000 : f32
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : !iree_tensor_ext.dispatch.tensor<readonly:tensor<1024xf32>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c4096) flags("ReadOnly|Indirect") : !iree_tensor_ext.dispatch.tensor<readonly:tensor<1024xi32>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags(Indirect) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<f32>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c64) flags(Indirect) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<i32>>
+  %4 = iree_tensor_ext.dispatch.tensor.load %0, offsets = [0], sizes = [1024], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<1024xf32>> -> tensor<1024xf32>
+  %5 = iree_tensor_ext.dispatch.tensor.load %1, offsets = [0], sizes = [1024], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<1024xi32>> -> tensor<1024xi32>
+  %6 = tensor.empty() : tensor<i32>
+  %7 = tensor.empty() : tensor<f32>
+  %8 = linalg.fill ins(%cst : f32) outs(%7 : tensor<f32>) -> tensor<f32>
+  %9 = linalg.fill ins(%c0_i32 : i32) outs(%6 : tensor<i32>) -> tensor<i32>
+  %10:2 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]} ins(%4, %5 : tensor<1024xf32>, tensor<1024xi32>) outs(%8, %9 : tensor<f32>, tensor<i32>) {
+  ^bb0(%in: f32, %in_0: i32, %out: f32, %out_1: i32):
+    %11 = linalg.index 0 : index
+    %12 = arith.muli %11, %c128 : index
+    %13 = arith.index_cast %12 : index to i32
+    %14 = arith.addi %13, %in_0 : i32
+    %15 = arith.maximumf %in, %out : f32
+    %16 = arith.cmpf ogt, %in, %out : f32
+    %17 = arith.select %16, %14, %out_1 : i32
+    linalg.yield %15, %17 : f32, i32
+  } -> (tensor<f32>, tensor<i32>)
+  iree_tensor_ext.dispatch.tensor.store %10#0, %2, offsets = [], sizes = [], strides = [] : tensor<f32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<f32>>
+  iree_tensor_ext.dispatch.tensor.store %10#1, %3, offsets = [], sizes = [], strides = [] : tensor<i32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<i32>>
+  return
+}
+
+// -----
+
+// A new index computed from the best value (here its integer part): not a function of the
+// position of the last update and the inputs there; left to IREE.
+// CHECK-LABEL: func.func @argmax_index_of_the_best
+// CHECK-NOT:     ldsopt.lowered_by
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @argmax_index_of_the_best() {
+  %cv = arith.constant 0xFF800000 : f32
+  %ci = arith.constant 0 : i32
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : !iree_tensor_ext.dispatch.tensor<readonly:tensor<16x1000xf32>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags(Indirect) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<16xf32>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c64) flags(Indirect) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<16xi32>>
+  %x = iree_tensor_ext.dispatch.tensor.load %0, offsets = [0, 0], sizes = [16, 1000], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<16x1000xf32>> -> tensor<16x1000xf32>
+  %ev = tensor.empty() : tensor<16xf32>
+  %ei = tensor.empty() : tensor<16xi32>
+  %fv = linalg.fill ins(%cv : f32) outs(%ev : tensor<16xf32>) -> tensor<16xf32>
+  %fi = linalg.fill ins(%ci : i32) outs(%ei : tensor<16xi32>) -> tensor<16xi32>
+  // expected-remark @+1 {{ldsopt-vector-distribute: left to IREE: an arg-best reduction whose new index reads the best value or index}}
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<16x1000xf32>) outs(%fv, %fi : tensor<16xf32>, tensor<16xi32>) {
+  ^bb0(%in: f32, %v: f32, %i: i32):
+    %m = arith.maximumf %in, %v : f32
+    %gt = arith.cmpf ogt, %in, %v : f32
+    %whole = arith.fptosi %v : f32 to i32
+    %ni = arith.select %gt, %whole, %i : i32
+    linalg.yield %m, %ni : f32, i32
+  } -> (tensor<16xf32>, tensor<16xi32>)
+  iree_tensor_ext.dispatch.tensor.store %r#0, %1, offsets = [0], sizes = [16], strides = [1] : tensor<16xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<16xf32>>
+  iree_tensor_ext.dispatch.tensor.store %r#1, %2, offsets = [0], sizes = [16], strides = [1] : tensor<16xi32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<16xi32>>
+  return
+}
