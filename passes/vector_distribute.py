@@ -53,7 +53,9 @@ iteration space whose trailing dims are the reduced ones; any number of reductio
 with its own combining op (those above) and initial value; arg-best reductions (argmax /
 argmin: a value and an index result, first index on ties, in the forms
 ldsopt/reduction/arg_best.py reads by what they compute: torch-mlir's max.dim, TOSA's selects,
-arg_compare; a NaN poisoning the value, taken, or skipped, as the body does); maps per element (before a combine, or consumers that
+arg_compare; a NaN poisoning the value, taken, or skipped, as the body does; the new index the
+position or integer arith of it and the inputs there, as a split argmax's combine computes
+`j * 128 + partial[j]`); maps per element (before a combine, or consumers that
 read the row again with the reduced values), which may gather a table's row by an integer
 per row (an embedding lookup fused with its LayerNorm: `tensor.extract` at an index_cast of a
 row operand and the row's position, read as vectors along the table's row); row maps on the
@@ -78,7 +80,9 @@ a. passes: the reductions that need no other one's result form pass 0, those tha
    row in: the index of the first NaN (minsi), the best value before it (of the numbers,
    where NaN are skipped), the first index among those holding that value (minsi); then the
    value and the index as the sequential body leaves them, given the initial values (a -0
-   and a +0 tying for the best of a select body may leave the other zero as the value);
+   and a +0 tying for the best of a select body may leave the other zero as the value); a
+   new index computed from the position is computed once, at the position found, from the
+   inputs loaded there;
 b. a last sweep writes the full results (consumers), thread by thread as their chunks were
    read; row results are stored by thread 0;
 c. the row between sweeps (layout attribute `row`), when there is more than one sweep:
