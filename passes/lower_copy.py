@@ -116,8 +116,10 @@ def _view(value: ir.Value) -> View | Unmatched:
     subspan = base.owner.operation
     bound = ir.MemRefType(base.type)
     _, bound_offset = bound.get_strides_and_offset()
-    if not bound.has_static_shape or (not bound.is_dynamic_stride_or_offset(bound_offset) and bound_offset):
+    if not bound.has_static_shape:
         return Unmatched("copies a binding of dynamic shape")
+    if not bound.is_dynamic_stride_or_offset(bound_offset):  # else the subspan's offset, below
+        offset += bound_offset
     align = ir.IntegerAttr(subspan.attributes["alignment"]).value if "alignment" in subspan.attributes else 1
     at = subspan.operands[0].owner if isinstance(subspan.operands[0], ir.OpResult) else None
     if at is not None and at.name == "arith.constant":  # the binding's offset, in bytes

@@ -126,3 +126,23 @@ func.func @slice_into_slice_tail() {
   linalg.copy ins(%in : memref<41x37xf32, strided<[64, 1], offset: 8>, #hal.descriptor_type<storage_buffer>>) outs(%out : memref<41x37xf32, strided<[64, 1], offset: 4>, #hal.descriptor_type<storage_buffer>>)
   return
 }
+
+// -----
+
+// A binding at byte offset 72 of its buffer (IREE packs transients in one buffer): its rows
+// are 8-byte aligned only, so vectors of 2 floats, though strides and the slice's offset
+// allow 4.
+// CHECK-LABEL: func.func @binding_at_an_offset
+// CHECK:         scf.for
+// CHECK:           vector.load {{.+}} alignment = 8 : {{.+}}, vector<2xf32>
+// CHECK:           vector.store {{.+}} alignment = 8 : {{.+}}, vector<2xf32>
+#layout2 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @binding_at_an_offset() {
+  %c0 = arith.constant 0 : index
+  %c72 = arith.constant 72 : index
+  %0 = hal.interface.binding.subspan layout(#layout2) binding(0) alignment(64) offset(%c72) flags("ReadOnly|Indirect") : memref<16x64xf32, strided<[64, 1], offset: ?>, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout2) binding(1) alignment(64) offset(%c0) flags(Indirect) : memref<16x32xf32, #hal.descriptor_type<storage_buffer>>
+  %in = memref.subview %0[0, 8] [16, 32] [1, 1] : memref<16x64xf32, strided<[64, 1], offset: ?>, #hal.descriptor_type<storage_buffer>> to memref<16x32xf32, strided<[64, 1], offset: ?>, #hal.descriptor_type<storage_buffer>>
+  linalg.copy ins(%in : memref<16x32xf32, strided<[64, 1], offset: ?>, #hal.descriptor_type<storage_buffer>>) outs(%1 : memref<16x32xf32, #hal.descriptor_type<storage_buffer>>)
+  return
+}
