@@ -36,6 +36,9 @@ CASES = [
     ("elementwise/large_1d_f32.mlir", "ldsopt-lower-elementwise{workgroup-size=7 max-workgroups=1}",
      "ldsopt-lower-elementwise"),  # 42858 iterations
     ("elementwise/large_1d_f32.mlir", "ldsopt-lower-elementwise{workgroup-size=4 max-workgroups=1}", None),
+    ("copy/pad_nchw_p3_f32_2x3x29x29.mlir", "ldsopt-lower-copy{workgroup-size=1 max-workgroups=1}",
+     "ldsopt-lower-copy"),  # 5046 iterations
+    ("copy/slice_into_slice_f32_41x64_8_37.mlir", "ldsopt-lower-copy{workgroup-size=1024}", "ldsopt-lower-copy"),
     (MATMUL, "ldsopt-matmul-lds{tiles=2x4x1x1}", "ldsopt-matmul-lds"),  # 8 threads: one subgroup
     (MATMUL, "ldsopt-matmul-lds{tiles=32x64x4x4 k-pack=0 stages=3 workgroups-per-cu=1}", "ldsopt-matmul-lds"),
     (MATMUL, "ldsopt-matmul-lds{tiles=96x96x3x4}", "ldsopt-matmul-lds"),  # 768 threads, a TM of 3
