@@ -46,6 +46,7 @@ INPUTS = {
     "ldsopt-fuse-projections": ([("fuse_projections/fuse_projections.mlir", (None,))], ()),
     "ldsopt-fold-rotate-half": ([("fold_rotate_half/fold_rotate_half.mlir", (None,))], ()),
     "ldsopt-window-reduce": ([("window_reduce/pooling.mlir", ("lavapipe", "cuda", "gfx942"))], ()),
+    "ldsopt-lower-copy": ([("lower_copy/lower_copy.mlir", ("cuda", "lavapipe", "gfx942"))], ()),
 }
 
 # Known defects, fixed on branch `robust`: out-of-range option values are not validated (an
