@@ -27,8 +27,9 @@ The kernel:
 
 Left to IREE, with a remark: a copy that converts (a body other than the yield of its
 input), permutes or broadcasts (maps that are not identities), any other op in the dispatch,
-dynamic sizes or strides, a view that is not a binding or one subview of one, and element
-types that are not whole bytes or that the target does not compute natively.
+dynamic sizes or strides, a view that is not a binding or one subview of one, a copy of one
+element (rank 0) or none, and element types that are not whole bytes or that the target
+does not compute natively.
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ class Copy:
 
 def _view(value: ir.Value) -> View | Unmatched:
     """The View of a memref that is a binding or one static-size, static-stride subview of
-    one (through memref.assume_alignment)."""
+    one (through `_CASTS`)."""
     mtype = ir.MemRefType(value.type)
     strides, _ = mtype.get_strides_and_offset()
     if any(mtype.is_dynamic_stride_or_offset(s) for s in strides):
@@ -165,7 +166,10 @@ def copy_dispatch(func: ir.Operation, roots: tuple[str, ...]) -> Copy | Unmatche
 
 
 def _match(c: Copy) -> Copy | Unmatched:
-    bits = element_bits(ir.MemRefType(c.source.value.type).element_type)
+    mtype = ir.MemRefType(c.source.value.type)
+    if mtype.rank == 0 or 0 in mtype.shape:
+        return Unmatched("a copy of one element or none: nothing to vectorize or distribute")
+    bits = element_bits(mtype.element_type)
     if bits % 8:
         return Unmatched(f"copies {bits}-bit elements; this pass copies whole bytes")
     return c

@@ -1,6 +1,6 @@
 // Copies ldsopt-lower-copy leaves to IREE's own pipeline, each with its reason: a body that
 // computes, a copy that transposes, a subview of dynamic sizes, i1 elements, another op in the
-// dispatch, and a dispatch on tensors (not one of IREE's copy dispatches).
+// dispatch, a dispatch on tensors (not one of IREE's copy dispatches), and one element.
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-lower-copy)' | filecheck %s
 // RUN: lds-opt %s --split-input-file --target=cuda --verify-diagnostics --remarks=missed \
 // RUN:   --pass-pipeline='builtin.module(ldsopt-lower-copy)' -o %t
@@ -107,5 +107,19 @@ func.func @on_tensors() {
     linalg.yield %n : f32
   } -> tensor<7x9xf32>
   iree_codegen.store_to_buffer %y, %1 : tensor<7x9xf32> into memref<7x9xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @one_element
+// CHECK-NOT:     ldsopt.lowered_by
+#layout2 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @one_element() {
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(#layout2) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<f32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout2) binding(1) alignment(64) offset(%c0) flags(Indirect) : memref<f32, #hal.descriptor_type<storage_buffer>>
+  // expected-remark @+1 {{ldsopt-lower-copy: left to IREE: a copy of one element or none: nothing to vectorize or distribute}}
+  linalg.copy ins(%0 : memref<f32, #hal.descriptor_type<storage_buffer>>) outs(%1 : memref<f32, #hal.descriptor_type<storage_buffer>>)
   return
 }
