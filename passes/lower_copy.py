@@ -43,9 +43,8 @@ from iree.compiler.dialects import arith, memref, scf
 from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.codegen.elementwise import collapsed_view
-from ldsopt.codegen.kernel import Kernel, foreign_types, matched_dispatches, read_vector, write_vector
+from ldsopt.codegen.kernel import GridStridePass, Kernel, foreign_types, matched_dispatches, read_vector, write_vector
 from ldsopt.ir_types import element_bits
-from ldsopt.registry import ModulePass, option
 from ldsopt.remarks import Unmatched
 
 # What a copy dispatch computes besides the copy: its bindings and their views, and the
@@ -176,12 +175,10 @@ def _match(c: Copy) -> Copy | Unmatched:
 
 
 @dataclasses.dataclass(frozen=True)
-class LowerCopy(ModulePass):
+class LowerCopy(GridStridePass):
     NAME = "ldsopt-lower-copy"
     SUMMARY = "Lower IREE's copy dispatches (pads, slices, updates) to coalesced copies in aligned vectors"
 
-    workgroup_size: int = option(256, "threads per workgroup", min=1, at_most="max_threads")
-    max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)", min=1)
 
     def run(self, module: ir.Operation) -> None:
         for c, _, tgt in matched_dispatches(module, ("linalg.generic", "linalg.copy"), _match, self, copy_dispatch):
@@ -199,7 +196,7 @@ class LowerCopy(ModulePass):
         v = vector_width(c.source, c.dest, groups, cshape, element_bits(etype), tgt)
         wg = self.workgroup_size
         items = math.prod(cshape[:-1]) * (cshape[-1] // v if v > 1 else cshape[-1])
-        n_wg = max(1, min(math.ceil(items / wg), self.max_workgroups, tgt.max_workgroup_counts[0]))
+        n_wg = self.workgroups(items, tgt)
         k = Kernel(c, tgt, (wg, 1, 1), (n_wg, 1, 1))
         with k.ip, c.location:
             src, dst = (collapsed_view(view.value, groups, shape) for view in (c.source, c.dest))

@@ -51,8 +51,7 @@ from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch, analyze, in_count_region, slice_layout
 from ldsopt.codegen.elementwise import body_is_elementwise, clone_body, collapse_groups, collapsed_view, map_dims
 from ldsopt.ir_types import element_bits
-from ldsopt.codegen.kernel import Kernel, foreign_types, matched_dispatches, read_vector, write_vector
-from ldsopt.registry import ModulePass, option
+from ldsopt.codegen.kernel import GridStridePass, Kernel, foreign_types, matched_dispatches, read_vector, write_vector
 from ldsopt.remarks import Unmatched
 
 
@@ -110,13 +109,11 @@ def _slice_facts(d: Dispatch, dims: list[list[int]], shape: list[int]) -> tuple[
 
 
 @dataclasses.dataclass(frozen=True)
-class LowerElementwise(ModulePass):
+class LowerElementwise(GridStridePass):
     NAME = "ldsopt-lower-elementwise"
     SUMMARY = ("Lower elementwise dispatches (broadcasts, permutations that keep the fastest dim) to vectorized "
                "grid-stride kernels")
 
-    workgroup_size: int = option(256, "threads per workgroup", min=1, at_most="max_threads")
-    max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)", min=1)
 
     def run(self, module: ir.Operation) -> None:
         for d, dims, tgt in matched_dispatches(module, ("linalg.generic",), _match, self,
@@ -134,7 +131,7 @@ class LowerElementwise(ModulePass):
         vmax = min(tgt.vector_elems(element_bits(b.tensor_type.element_type)) for b in d.inputs + d.outputs)
         widest = 1 << (vmax.bit_length() - 1)
         wg = self.workgroup_size
-        most = min(self.max_workgroups, tgt.max_workgroup_counts[0])
+        most = self.grid_limit(tgt)
         # Per operand, the collapsed groups it has, in its memory order.
         present = [sorted((i for i, grp in enumerate(groups) if grp[0] in od), key=lambda i: od.index(groups[i][0]))
                    for od in dims]

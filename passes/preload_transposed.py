@@ -62,22 +62,21 @@ import math
 from iree.compiler import ir
 
 from ldsopt import target as target_model
-from ldsopt.codegen.kernel import matched_dispatches
+from ldsopt.codegen.kernel import GridStridePass, matched_dispatches
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import maps as layout
 from ldsopt.preload.emit import PreloadEmitter
 from ldsopt.preload.problem import (FLAT, OUTPUT, PreloadPlan, PreloadProblem, StageKey, Walk, analyze_problem,
                                    row_major, stores_through_lds, widest_pow2_dividing)
-from ldsopt.registry import ModulePass, option
+from ldsopt.registry import option
 
 
 @dataclasses.dataclass(frozen=True)
-class PreloadTransposed(ModulePass):
+class PreloadTransposed(GridStridePass):
     NAME = "ldsopt-preload-transposed"
     SUMMARY = "Stage transposed operands of pointwise dispatches through padded LDS tiles"
 
     workgroup_size: int = option(256, "threads per workgroup at most", min=1, at_most="max_threads")
-    max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)", min=1)
     tile_bytes: int = option(16384, "output bytes a workgroup's tile holds at most", min=1)
     row_bytes: int = option(256, "output bytes a tile spans along the output's contiguous dim", min=1)
     workgroups_per_cu: int = option(2, "workgroups that must fit the target's LDS together", min=1)
@@ -89,7 +88,7 @@ class PreloadTransposed(ModulePass):
 
     def run(self, module: ir.Operation) -> None:
         for d, p, tgt in matched_dispatches(module, ("linalg.generic",), analyze_problem, self):
-            PreloadEmitter(d, p, self.plan(p, tgt), tgt, self.max_workgroups, self.unroll).emit(self.NAME)
+            PreloadEmitter(d, p, self.plan(p, tgt), tgt, self.grid_limit(tgt), self.unroll).emit(self.NAME)
 
     # --- planning (pure Python) ---------------------------------------------------------
 

@@ -128,7 +128,7 @@ from iree.compiler import ir
 from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch, Graph, analyze_graph, dynamic_extent
-from ldsopt.codegen.kernel import USER_CONFIG, foreign_types, matched_dispatches
+from ldsopt.codegen.kernel import USER_CONFIG, GridStridePass, foreign_types, matched_dispatches
 from ldsopt.ir_types import element_bits
 from ldsopt.reduction import fused_rows
 from ldsopt.reduction import plan as reduction_plan
@@ -136,7 +136,7 @@ from ldsopt.reduction.emit import ReductionKernel
 from ldsopt.reduction.emit_rows import FusedRowKernel, row_partials
 from ldsopt.reduction.match import Reduction, analyze_reduction, match_reduction
 from ldsopt.reduction.plan import PlanError, ReductionPlan, ReductionProblem
-from ldsopt.registry import ModulePass, PassError, option
+from ldsopt.registry import PassError, option
 from ldsopt.remarks import Unmatched
 
 LAYOUT_ATTR = "ldsopt.reduction_layout"
@@ -245,14 +245,13 @@ def _row_extents(rows: fused_rows.RowGraph) -> dict[int, ir.Value] | None:
 
 
 @dataclasses.dataclass(frozen=True)
-class VectorDistribute(ModulePass):
+class VectorDistribute(GridStridePass):
     NAME = "ldsopt-vector-distribute"
     SUMMARY = "Lower reductions to kernels that reduce in threads, across lanes (shuffles) and across subgroups (LDS)"
 
     workgroup_size: int = option(0, "threads per workgroup of the default plan: 0 for its own choice (256, more when "
                                     "the grid leaves compute units idle), else at most this many, in whole subgroups "
                                     "(at least one; an override)", min=0, at_most="max_threads")
-    max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)", min=1)
     configs: str = option("user", "layout lowering_configs (lane/subgroup bases) on the root to follow: user (a "
                                   "compilation_info, or a lowering_config marked ldsopt.user_config), all (every "
                                   "one: hand-written dispatch IR), none", choices=("user", "all", "none"))
@@ -310,7 +309,7 @@ class VectorDistribute(ModulePass):
         problem = ReductionProblem(reduction_plan.planning_shape(rows.shape, rows.reduced, aligned=True), rows.reduced,
                                    vector_limit,
                                    tgt.subgroup_size, tgt.max_threads,
-                                   min(self.max_workgroups, tgt.max_workgroup_counts[0]),
+                                   self.grid_limit(tgt),
                                    element_bytes=max(1, read_bits // 8), compute_units=tgt.compute_units)
         sweeps = rows.passes + (1 if rows.full_stores else 0)
 
@@ -356,7 +355,7 @@ class VectorDistribute(ModulePass):
         bits = [element_bits(b.tensor_type.element_type) for b in d.inputs]
         problem = ReductionProblem(reduction_plan.planning_shape(red.shape, red.reduced, aligned=True), red.reduced,
                                    min(tgt.vector_elems(b) for b in bits), tgt.subgroup_size,
-                                   tgt.max_threads, min(self.max_workgroups, tgt.max_workgroup_counts[0]),
+                                   tgt.max_threads, self.grid_limit(tgt),
                                    element_bytes=sum(bits) // 8, compute_units=tgt.compute_units)
         cfg = user_config(d.func, d.root, self.configs == "all") if self.configs != "none" else None
         cfg = cfg.permuted(red.perm) if cfg is not None else None

@@ -47,12 +47,12 @@ from ldsopt.codegen.dispatch import Binding, Graph, analyze_graph
 from ldsopt.codegen.elementwise import DimSum, clone_body, dim_sums, map_dims, sum_exprs
 from ldsopt.codegen.epilogue import Epilogue, match_epilogue
 from ldsopt.codegen.padding import PAD, Padded, padded_dims, padded_inputs, through_pad
-from ldsopt.codegen.kernel import Kernel, foreign_types, matched_dispatches, read_vector, write_vector
+from ldsopt.codegen.kernel import GridStridePass, Kernel, foreign_types, matched_dispatches, read_vector, write_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
 from ldsopt.matmul.output import body_at
 from ldsopt import remarks
-from ldsopt.registry import ModulePass, option
+from ldsopt.registry import option
 from ldsopt.remarks import Unmatched
 
 # Window points emitted one after the other rather than in a loop (a 3x3 max pool's nine).
@@ -182,12 +182,10 @@ def _vector_width(w: Window, tgt) -> int:
 
 
 @dataclasses.dataclass(frozen=True)
-class WindowReduce(ModulePass):
+class WindowReduce(GridStridePass):
     NAME = "ldsopt-window-reduce"
     SUMMARY = "Lower window reductions (max, average and global pooling) to a thread per output vector"
 
-    workgroup_size: int = option(256, "threads per workgroup", min=1, at_most="max_threads")
-    max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)", min=1)
     max_window: int = option(1024, "window points an output goes through at most; a longer window is a row "
                                    "reduction (ldsopt-vector-distribute's), which spreads it over threads", min=1)
 
@@ -214,7 +212,7 @@ class WindowReduce(ModulePass):
         out_shape = [w.extents[x] for x in w.out_loops]
         n_items = math.prod(out_shape) // v
         wg = self.workgroup_size
-        n_wg = max(1, min(math.ceil(n_items / wg), self.max_workgroups, tgt.max_workgroup_counts[0]))
+        n_wg = self.workgroups(n_items, tgt)
         k = Kernel(w.graph, tgt, (wg, 1, 1), (n_wg, 1, 1))
         acc_type = ir.RankedTensorType(w.root.results[0].type).element_type
         vtype = ir.VectorType.get([v], acc_type)

@@ -19,6 +19,7 @@ ops, workgroup memory, barriers) in front of the dispatch's terminator, then cal
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from iree.compiler import ir
@@ -29,7 +30,7 @@ from ldsopt.layout import index_expr
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch, Graph, analyze, dispatch_funcs, erase_unused
 from ldsopt.ir_types import element_bits
-from ldsopt.registry import ModulePass, PassError
+from ldsopt.registry import ModulePass, PassError, option
 from ldsopt.target import Target
 
 LOWERED_BY = "ldsopt.lowered_by"
@@ -41,6 +42,24 @@ BANK_CONFLICTS = "ldsopt.bank_conflicts"
 # there before IREE configures the program): IREE's configuration turns a user's
 # compilation_info into the same lowering_config it writes for its own choices.
 USER_CONFIG = "ldsopt.user_config"
+
+
+@dataclasses.dataclass(frozen=True)
+class GridStridePass(ModulePass):
+    """The options of a pass whose kernels cover their work items with a grid-stride loop: the
+    threads of a workgroup, and the most workgroups of the grid (a subclass may redeclare
+    `workgroup_size` with its own default and meaning)."""
+
+    workgroup_size: int = option(256, "threads per workgroup", min=1, at_most="max_threads")
+    max_workgroups: int = option(65535, "workgroups at most (a grid-stride loop covers the rest)", min=1)
+
+    def grid_limit(self, tgt: Target) -> int:
+        """The most workgroups a kernel's grid may have: the option's, within the target's."""
+        return min(self.max_workgroups, tgt.max_workgroup_counts[0])
+
+    def workgroups(self, items: int, tgt: Target) -> int:
+        """Workgroups for `items` work items, one a thread of `workgroup_size` (at least one)."""
+        return max(1, min(math.ceil(items / self.workgroup_size), self.grid_limit(tgt)))
 
 
 def matched_dispatches(module: ir.Operation, roots: tuple[str, ...], match, by: ModulePass | str,

@@ -27,13 +27,13 @@ def _zeros(vtype: ir.VectorType) -> ir.Value:
 class PreloadEmitter:
     """Builds the kernel of one planned dispatch."""
 
-    def __init__(self, d: Dispatch, p: PreloadProblem, plan: PreloadPlan, tgt: target_model.Target, max_workgroups: int,
+    def __init__(self, d: Dispatch, p: PreloadProblem, plan: PreloadPlan, tgt: target_model.Target, grid_limit: int,
                  unroll: int = 0):
         self.d, self.p, self.plan, self.unroll = d, p, plan, unroll
         counts = [math.ceil(s / t) for s, t in zip(p.shape, plan.tile)]
         self.tile_counts = counts
         self.n_tiles = math.prod(counts)
-        n_wg = max(1, min(self.n_tiles, max_workgroups, tgt.max_workgroup_counts[0]))
+        n_wg = max(1, min(self.n_tiles, grid_limit))
         self.k = Kernel(d, tgt, (plan.workgroup_size, 1, 1), (n_wg, 1, 1))
 
     def emit(self, pass_name: str) -> None:
