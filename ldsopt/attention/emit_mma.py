@@ -48,7 +48,7 @@ from __future__ import annotations
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, llvm, math, scf, vector
 
-from ldsopt.codegen.async_copy import GLOBAL, async_copy, async_token, dma_source
+from ldsopt.codegen.async_copy import GLOBAL, async_copy, async_token, async_wait, dma_source
 from ldsopt.layout import index_expr, mma
 from ldsopt.attention.emit import AttentionEmitter, _f32
 from ldsopt.attention.plan import CHUNK_BYTES, PAD_BYTES, SWIZZLE_ROWS
@@ -210,9 +210,7 @@ class MmaEmitter(AttentionEmitter):
         """cp.async.wait_group: every group of this thread but the `in_flight` newest has landed.
         The token is the first tile's (it dominates every wait; the wait counts groups, it does
         not read the token)."""
-        i32 = ir.IntegerType.get_signless(32)
-        ir.Operation.create("nvgpu.device_async_wait", operands=[self.first_group],
-                            attributes={"numGroups": ir.IntegerAttr.get(i32, in_flight)})
+        async_wait(self.first_group, in_flight)
 
     def run_tiles(self) -> None:
         stages = self.pl.stages

@@ -1,6 +1,6 @@
 """Copies global -> LDS that hold no registers, shared by the kernels that stage tiles through
 LDS (the matmul's copy strategies, ldsopt/matmul/copy.py; the attention kernel on CUDA): CUDA's
-cp.async (`async_copy`) and the operand as a copy engine reads it (`dma_source`)."""
+cp.async (`async_copy`, `async_wait`) and the operand as a copy engine reads it (`dma_source`)."""
 
 from __future__ import annotations
 
@@ -35,6 +35,15 @@ def async_copy(dst: ir.Value, dst_idx: list[ir.Value], src: ir.Value, src_idx: l
         attrs["bypassL1"] = ir.UnitAttr.get()
     return ir.Operation.create("nvgpu.device_async_copy", results=[async_token()],
                                operands=[dst, *dst_idx, src, *src_idx, *extra], attributes=attrs).result
+
+
+def async_wait(token: ir.Value, in_flight: int) -> None:
+    """cp.async.wait_group: every cp.async group of this thread but the `in_flight` newest has
+    landed. `token` is any group's (the wait counts groups; it does not read the token), one
+    that dominates the wait."""
+    i32 = ir.IntegerType.get_signless(32)
+    ir.Operation.create("nvgpu.device_async_wait", operands=[token],
+                        attributes={"numGroups": ir.IntegerAttr.get(i32, in_flight)})
 
 
 def dma_source(mem: ir.Value, space: str) -> ir.Value:

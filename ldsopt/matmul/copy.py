@@ -48,7 +48,7 @@ from __future__ import annotations
 from iree.compiler import ir
 from iree.compiler.dialects import amdgpu, arith, memref, scf, vector
 
-from ldsopt.codegen.async_copy import FAT_RAW_BUFFER, GLOBAL, async_copy, dma_source
+from ldsopt.codegen.async_copy import FAT_RAW_BUFFER, GLOBAL, async_copy, async_wait, dma_source
 from ldsopt.codegen.kernel import L1Prefetch, read_vector, transposed, write_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
@@ -106,9 +106,7 @@ class Copy:
     def wait(em, copied: list["Copy"]) -> None:
         """Waits for this thread's copies of the next tile: the stages - 2 newer cp.async groups
         stay in flight (cp.async.wait_group)."""
-        i32 = ir.IntegerType.get_signless(32)
-        ir.Operation.create("nvgpu.device_async_wait", operands=[em.group],
-                            attributes={"numGroups": ir.IntegerAttr.get(i32, em.pl.stages - 2)})
+        async_wait(em.group, em.pl.stages - 2)
 
     # --- shared by the strategies ---
 
@@ -320,10 +318,10 @@ class CpAsyncRows(_ToLds):
         em, tm = self.em, self.s.thread_map
         tokens = []
         for src in self.chunks:
-            idx, k_tail = self.global_index(k0, src)
+            idx, inside = self.global_index(k0, src)
             row, col = tm.lds_coords(*src)
             tokens.append(async_copy(em.lds[self.role], em.lds_indices(self.role, buf, row, col), self.source, idx,
-                                     self.s.vector, em.inside(k_tail) if k_tail else None))
+                                     self.s.vector, em.inside(inside) if inside else None))
         return tokens
 
 

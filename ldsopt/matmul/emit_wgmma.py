@@ -40,6 +40,7 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, llvm, memref, nvvm, scf, vector
 
+from ldsopt.codegen.async_copy import async_wait
 from ldsopt.layout.tile_layout import ATTR, TileLayout
 from ldsopt.matmul.emit import Emitter
 from ldsopt.matmul.planner import pow2_dividing
@@ -163,9 +164,7 @@ class WgmmaEmitter(Emitter):
         """Waits until at most `newer` cp.async groups of this thread are in flight (whatever
         group `token` names: the count decides), then makes its copies visible to wgmma's
         async proxy (before the barrier that publishes them)."""
-        i32 = ir.IntegerType.get_signless(32)
-        ir.Operation.create("nvgpu.device_async_wait", operands=[token or self.group],
-                            attributes={"numGroups": ir.IntegerAttr.get(i32, newer)})
+        async_wait(token or self.group, newer)
         nvvm.FenceProxyOp(nvvm.ProxyKind.async_shared, space=nvvm.SharedSpace.shared_cta)
 
     def finish_products(self, acc: list[ir.Value]) -> list[ir.Value]:
