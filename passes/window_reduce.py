@@ -46,7 +46,7 @@ from iree.compiler.dialects import arith, memref, scf, vector
 from ldsopt.codegen.dispatch import Binding, Graph, analyze_graph
 from ldsopt.codegen.elementwise import DimSum, clone_body, dim_sums, map_dims, sum_exprs
 from ldsopt.codegen.epilogue import Epilogue, match_epilogue
-from ldsopt.codegen.padding import PAD, Padded, padded_dims, padded_inputs, through_pad
+from ldsopt.codegen.padding import PAD, Padded, padded_dims, padded_inputs, split_pads, through_pad
 from ldsopt.codegen.kernel import GridStridePass, Kernel, foreign_types, matched_dispatches, read_vector, write_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
@@ -100,8 +100,7 @@ def _combiner_reads_acc_once(root: ir.Operation) -> bool:
 
 
 def match(g: Graph) -> Window | Unmatched:
-    pads = [op for op in g.ops if op.name == PAD]
-    g = dataclasses.replace(g, ops=[op for op in g.ops if op.name != PAD])
+    g, pads = split_pads(g)
     if not g.ops:
         return Unmatched("no linalg.generic op")
     if len(g.ops) > 2:
@@ -122,7 +121,7 @@ def match(g: Graph) -> Window | Unmatched:
     if out is None or sorted(out) != [x for x, r in enumerate(iters) if not r]:
         return Unmatched("the output is not indexed by its parallel loops")
     block = root.regions[0].blocks[0]
-    padded = padded_inputs(dataclasses.replace(g, ops=pads), root)
+    padded = padded_inputs(g, pads, root)
     if not isinstance(padded, dict):
         return padded
     inputs = []

@@ -3,6 +3,7 @@
 consumer (a convolution, a pooling window), read by the consumer's kernel in the bound tensor
 instead of copied into a padded buffer by a dispatch of its own.
 
+`split_pads(g)` takes a graph's pads out of its ops (the consumer is matched on the rest);
 `padded_input(g, pad, consumer)` matches one (static low and high padding of a whole loaded
 tensor, with a constant, read only by `consumer`) as a `Padded` binding; `through_pad` maps the
 consumer's sums of loops over the padded tensor's dims to the bound tensor's, and
@@ -60,15 +61,19 @@ def padded_input(g: Graph, pad: ir.Operation, consumer: ir.Operation) -> Padded 
     return Padded(source.tensor_type, source.source, low=low, high=high, value=yielded.owner.attributes["value"])
 
 
-def padded_inputs(g: Graph, consumer: ir.Operation) -> dict[ir.Value, Padded] | Unmatched:
-    """Each `tensor.pad` among `g.ops` as a `Padded` input of `consumer`, by its result."""
+def split_pads(g: Graph) -> tuple[Graph, list[ir.Operation]]:
+    """`g` without its `tensor.pad` ops, and those ops (in graph order)."""
+    return dataclasses.replace(g, ops=[op for op in g.ops if op.name != PAD]), [op for op in g.ops if op.name == PAD]
+
+
+def padded_inputs(g: Graph, pads: list[ir.Operation], consumer: ir.Operation) -> dict[ir.Value, Padded] | Unmatched:
+    """Each of `pads` (`split_pads`'s, of `g`) as a `Padded` input of `consumer`, by its result."""
     out = {}
-    for op in g.ops:
-        if op.name == PAD:
-            p = padded_input(g, op, consumer)
-            if not isinstance(p, Padded):
-                return p
-            out[op.results[0]] = p
+    for op in pads:
+        p = padded_input(g, op, consumer)
+        if not isinstance(p, Padded):
+            return p
+        out[op.results[0]] = p
     return out
 
 

@@ -16,7 +16,7 @@ from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
 from ldsopt.codegen.epilogue import Epilogue, loaded_projections, match_epilogue
 from ldsopt.codegen.kernel import matched_dispatches
 from ldsopt.ir_types import element_bits
-from ldsopt.codegen.padding import PAD, Padded, padded_inputs
+from ldsopt.codegen.padding import PAD, Padded, padded_inputs, split_pads
 from ldsopt.matmul.implicit_gemm import GemmView, gemm_view
 from ldsopt.registry import ModulePass
 from ldsopt.remarks import Unmatched
@@ -336,9 +336,7 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     g = analyze_graph(func, (*roots, PAD), out_slices=True, strided=True)
     if not g and "ops fused in one dispatch" in single.reason:
         return g  # why the fused ops are not taken, not that they are several
-    pads = [op for op in g.ops if op.name == PAD] if g else []
-    if g:
-        g = dataclasses.replace(g, ops=[op for op in g.ops if op.name != PAD])
+    g, pads = split_pads(g) if g else (g, [])
     # One op: the graph's reading where the single one refused a slice (a Vulkan load or store
     # of part of a binding, CUDA's memref.subview) or a padding.
     if not g or not g.ops or (len(g.ops) == 1 and not pads and
@@ -358,7 +356,7 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
         if not isinstance(pro, tuple):
             return pro
         prologues[pro[0]] = pro[1]
-    padded = padded_inputs(dataclasses.replace(g, ops=pads), root)
+    padded = padded_inputs(g, pads, root)
     if not isinstance(padded, dict):
         return padded
     inputs = []
