@@ -161,6 +161,45 @@ func.func @row_map_position() {
 
 // -----
 
+// Two reduced dims (h, w; rows of 5 x 40): h is the chunk's own coordinate, broadcast, and w
+// the chunk's first plus each lane's; the sum counts x where w < h.
+// CHECK-LABEL: func.func @two_reduced_dims
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-vector-distribute"]
+// CHECK-DAG:     %[[LANES:.+]] = arith.constant dense<[0, 1, 2, 3]> : vector<4xindex>
+// CHECK:         scf.for %[[CHUNK:.+]] = %{{.+}} to %c50
+// CHECK:           %[[WV:.+]] = arith.remui %[[CHUNK]], %c10 : index
+// CHECK:           %[[H:.+]] = arith.divui %[[CHUNK]], %c10 : index
+// CHECK:           %[[W:.+]] = arith.muli %[[WV]], %c4 : index
+// CHECK:           %[[X:.+]] = vector.transfer_read %{{.+}}[%{{.+}}, %[[H]], %[[W]]]
+// CHECK:           %[[HS:.+]] = vector.broadcast %[[H]] : index to vector<4xindex>
+// CHECK:           %[[FIRST:.+]] = vector.broadcast %[[W]] : index to vector<4xindex>
+// CHECK:           %[[WS:.+]] = arith.addi %[[FIRST]], %[[LANES]] : vector<4xindex>
+// CHECK:           %[[BELOW:.+]] = arith.cmpi ult, %[[WS]], %[[HS]] : vector<4xindex>
+// CHECK:           arith.select %[[BELOW]], %[[X]], %{{.+}} : vector<4xi1>, vector<4xf32>
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @two_reduced_dims() {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<4x5x40xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags(Indirect) : memref<4xf32, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<4x5x40xf32, #hal.descriptor_type<storage_buffer>> -> tensor<4x5x40xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0)>], iterator_types = ["parallel", "reduction", "reduction"]} ins(%x : tensor<4x5x40xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %h = linalg.index 1 : index
+    %w = linalg.index 2 : index
+    %below = arith.cmpi ult, %w, %h : index
+    %y0 = arith.select %below, %a, %zero : f32
+    %y = arith.addf %y0, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  iree_codegen.store_to_buffer %s, %1 : tensor<4xf32> into memref<4xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
 // A table read at a position computed from linalg.index (RoPE's rotate_half reads x[j ^ 1]) is
 // no table read along the row: left to IREE, with why.
 // CHECK-LABEL: func.func @computed_gather
