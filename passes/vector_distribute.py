@@ -60,10 +60,13 @@ read the row again with the reduced values), which may gather a table's row by a
 per row (an embedding lookup fused with its LayerNorm: `tensor.extract` at an index_cast of a
 row operand and the row's position, read as vectors along the table's row); row maps on the
 reduced values (divide by N, rsqrt(var + eps), log); loaded operands per element, per row or
-per column (gamma, beta);
+per column (gamma, beta); bodies of any of these that compute with the element's position
+(`linalg.index`: a causal or padding mask as PyTorch's eager attention builds it, cast,
+compared and selected on), each position the kernel's coordinate (the row's, broadcast, or
+along the row, the chunk's first plus each lane's);
 any number of stored results, full or per row. Not matched (left to IREE): reductions over
-other dims than the trailing ones, transposed or repeated reads, bodies beyond arith / math,
-other select-over-the-output bodies, a reduction starting from another generic's result. A user's
+other dims than the trailing ones, transposed or repeated reads, bodies beyond arith / math /
+`linalg.index` (and the table reads above), other select-over-the-output bodies, a reduction starting from another generic's result. A user's
 layout config on any of its generics is refused (an error): the default plan (vectors along
 the row, every thread of the workgroup on one row at a time) is the only one; a row kept in
 registers (c.) takes fewer threads while each holds fewer than 4 chunks and the grid fills

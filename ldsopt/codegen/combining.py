@@ -33,16 +33,18 @@ def combining_op(root: ir.Operation) -> ir.Operation | None:
     return ops[0] if ops is not None and len(ops) == 1 else None
 
 
-def combining_ops(root: ir.Operation) -> list[ir.Operation] | None:
+def combining_ops(root: ir.Operation, positions: bool = False) -> list[ir.Operation] | None:
     """Per result of the linalg.generic / linalg.reduce `root`, the op that yields
     `kind(value from the inputs, its output block argument)`, if the body is a chain of
     elementwise ops in which each output argument is read once, by its own combining op
-    (so the values combined come from the inputs alone); else None."""
+    (so the values combined come from the inputs alone, and with `positions` from the
+    element's position too: `linalg.index`); else None."""
     block = root.regions[0].blocks[0]
     n_out = len(root.results)
     out_args = list(block.arguments)[len(block.arguments) - n_out:]
     ops = [op.operation for op in block.operations]
-    if any(len(op.regions) or not (op.name == "linalg.yield" or op.name.startswith(_BODY_DIALECTS)) for op in ops):
+    allowed = ("linalg.yield", "linalg.index") if positions else ("linalg.yield",)
+    if any(len(op.regions) or not (op.name in allowed or op.name.startswith(_BODY_DIALECTS)) for op in ops):
         return None
     combines = []
     for out_arg, yielded in zip(out_args, ops[-1].operands):

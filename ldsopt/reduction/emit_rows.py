@@ -7,8 +7,6 @@ from __future__ import annotations
 import functools
 import math
 
-import numpy as np
-
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
@@ -202,6 +200,7 @@ class FusedRowKernel(DistributedKernel):
             for gth in node.gathers:  # the table's row read with the chunk; its address ops not cloned
                 mapping[gth.extract.results[0]] = c.values[gth.extract]
                 mapping.update({f.results[0]: None for f in gth.address})
+            self._map_positions(c, node, mapping)
             for r, x in zip(node.op.results, clone_body(node.op, args, self.plan.vector, mapping,
                                                         reciprocals=self._reciprocals(node))):
                 c.values[r] = x
@@ -224,7 +223,8 @@ class FusedRowKernel(DistributedKernel):
             for n in nodes:
                 m = len(n.op.results)
                 args = [self._operand(c, o) for o in n.operands] + accs[pos:pos + m]
-                new += clone_body(n.op, args, self.plan.vector, reciprocals=self._reciprocals(n))
+                new += clone_body(n.op, args, self.plan.vector, self._map_positions(c, n, {}),
+                                  reciprocals=self._reciprocals(n))
                 pos += m
             for (n, phase), acc in zip(bests, accs[pos:]):
                 new.append(self._arg_best_step(c, n, phase, acc))
@@ -233,11 +233,36 @@ class FusedRowKernel(DistributedKernel):
 
     def _indices(self, c: _Chunk) -> ir.Value:
         """The row indices (i32) of chunk `c`'s elements."""
-        v = self.plan.vector
-        i32 = ir.IntegerType.get_signless(32)
-        first = vector.broadcast(ir.VectorType.get([v], i32), arith.index_cast(i32, c.coords[-1]))
-        steps = ir.DenseElementsAttr.get(np.arange(v, dtype=np.int32), type=ir.VectorType.get([v], i32))
-        return arith.addi(first, arith.constant(ir.VectorType.get([v], i32), steps))
+        return self._row_positions(c, ir.IntegerType.get_signless(32))
+
+    def _row_positions(self, c: _Chunk, etype: ir.Type) -> ir.Value:
+        """The positions along the row's innermost dim of chunk `c`'s elements, as a vector of
+        `etype` (an integer type or index): the chunk's first position plus each lane's."""
+        vtype = ir.VectorType.get([self.plan.vector], etype)
+        first = c.coords[-1] if isinstance(etype, ir.IndexType) else arith.index_cast(etype, c.coords[-1])
+        steps = ir.DenseElementsAttr.get([ir.IntegerAttr.get(etype, i) for i in range(self.plan.vector)], type=vtype)
+        return arith.addi(vector.broadcast(vtype, first), arith.constant(vtype, steps))
+
+    def _map_positions(self, c: _Chunk | None, node: fused_rows.Node, mapping: dict) -> dict:
+        """`mapping` (for clone_body) with each linalg.index of `node`'s body not in it mapped to
+        the position of the element along its loop's dim of S: on chunk `c`'s vectors, each
+        lane's along the innermost dim, the chunk's along another (broadcast); on a row's
+        scalars (`c` None, a row map), the row's."""
+        last = len(self.rows.shape) - 1
+        for x in node.op.regions[0].blocks[0].operations:
+            x = x.operation
+            if x.name != "linalg.index" or x.results[0] in mapping:
+                continue
+            d = node.loops[ir.IntegerAttr(x.attributes["dim"]).value]
+            if c is None:
+                mapping[x.results[0]] = self.out_coords[d]
+                continue
+            key = ("position", d)
+            if key not in c.values:
+                c.values[key] = self._row_positions(c, ir.IndexType.get()) if d == last else \
+                    vector.broadcast(ir.VectorType.get([self.plan.vector], ir.IndexType.get()), c.coords[d])
+            mapping[x.results[0]] = c.values[key]
+        return mapping
 
     def _compared(self, c: _Chunk, n: fused_rows.Node) -> ir.Value:
         """The vector of the values arg-best reduction `n` compares, at chunk `c`: its input's
@@ -250,7 +275,7 @@ class FusedRowKernel(DistributedKernel):
                 c.values[key] = self._operand(c, n.operands[0])
                 return c.values[key]
             index_type = ir.VectorType.get([v], ir.IndexType.get())
-            mapping = {best.index: arith.index_cast(index_type, self._indices(c))}
+            mapping = self._map_positions(c, n, {best.index: arith.index_cast(index_type, self._indices(c))})
             vtype = ir.VectorType.get([v], _value_type(n))
             itype = ir.VectorType.get([v], n.op.results[best.index_result].type.element_type)
             outs = [Combiner(best.kind, _value_type(n)).identity(vtype),
@@ -375,7 +400,7 @@ class FusedRowKernel(DistributedKernel):
         reciprocals of the row divisors known by then, once per row."""
         for n in self.rows.row_maps(level):
             args = [self._row_value(o) for o in n.operands]
-            for r, x in zip(n.op.results, clone_body(n.op, args, None)):
+            for r, x in zip(n.op.results, clone_body(n.op, args, None, self._map_positions(None, n, {}))):
                 self.row[r] = x
         for n, i in self.divisors:
             o = n.operands[i]

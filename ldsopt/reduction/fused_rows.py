@@ -26,11 +26,14 @@ The generics are
   extended to f32 for the global average pool after it): maps over those dims. (A producer
   over reduced dims, such as a matmul's dequantized weights, is not one: that product is
   ldsopt-matmul-lds's.)
-Operands are read through ascending projections (no transposes); bodies are arith / math,
-and a map's body may gather (`Gather`, an embedding lookup as IREE fuses it with the
-LayerNorm after it): `tensor.extract` of a loaded table whose last index is the row's
-position (`linalg.index n-1`, the table's rows as long as the row) and whose other indices are
-integers read once per row (`arith.index_cast` of a row operand) or parallel positions.
+Operands are read through ascending projections (no transposes); bodies are arith / math and
+`linalg.index`, the element's position along a loop of the op (a mask computed from the row
+and column, as PyTorch's eager attention builds it in its softmax: `index_cast`, `cmpi`,
+`select` on it); the loop is a dim of S (`Node.loops`). A map's body may gather (`Gather`, an
+embedding lookup as IREE fuses it with the LayerNorm after it): `tensor.extract` of a loaded
+table whose last index is the row's position (`linalg.index n-1`, the table's rows as long as
+the row) and whose other indices are integers read once per row (`arith.index_cast` of a row
+operand) or parallel positions; an extract at any other index is not matched.
 An `iree_linalg_ext.arg_compare` is read as the generic IREE generalizes it to (its input
 through the identity, its outputs without its dimension).
 A reduction that reads a row value of another one runs in a later *pass* over the row
@@ -75,7 +78,7 @@ class Gather:
     extract: ir.Operation
     table: ir.Value
     indices: list[Operand | int]
-    address: list[ir.Operation]  # the linalg.index and arith.index_cast ops only the extract reads
+    address: list[ir.Operation]  # its linalg.index and arith.index_cast ops that only table reads read
 
 
 @dataclasses.dataclass
@@ -83,6 +86,8 @@ class Node:
     op: ir.Operation                 # the linalg.generic
     kind: str                        # REDUCE, ARG_BEST, MAP or ROW_MAP
     operands: list[Operand]          # its inputs
+    loops: tuple[int, ...]           # the dim of S each of its loops runs over (its linalg.index d
+                                     # is the position along dim loops[d])
     level: int                       # REDUCE, ARG_BEST: the (first) pass over the row that
                                      # computes it; else the passes its inputs need done first
     combines: list[ir.Operation] = dataclasses.field(default_factory=list)  # REDUCE: per result
@@ -203,8 +208,8 @@ def _initial_value(init: ir.Value) -> ir.Value | Binding | None:
 
 
 def _gathers(op: ir.Operation, operands: list[Operand], g: Graph, shape: list[int], k: int) -> list[Gather] | None:
-    """The map body's table reads (`Gather`), or None if a tensor.extract, linalg.index or
-    index_cast of the body is not one (module docstring)."""
+    """The map body's table reads (`Gather`), or None if a tensor.extract of the body is not
+    one (module docstring)."""
     block = op.regions[0].blocks[0]
     args, n = list(block.arguments), len(shape)
     out = []
@@ -231,15 +236,10 @@ def _gathers(op: ir.Operation, operands: list[Operand], g: Graph, shape: list[in
             else:
                 return None
             feeds.append(owner)
-        out.append(Gather(x, table, indices, feeds))
-    for x in block.operations:
-        x = x.operation
-        if x.name == "linalg.index" or x.name == "arith.index_cast" and isinstance(x.results[0].type, ir.IndexType):
-            # An address op feeds table reads alone (they are read, not computed, per lane): every
-            # extract was checked above, so one read only by extracts is an index of a Gather.
-            uses = [u.owner.operation.name for u in x.results[0].uses]
-            if not uses or any(u != "tensor.extract" for u in uses):
-                return None
+        # An address op that only table reads read is not computed per lane (they are read
+        # with the chunk); one the body computes with too (a mask of the position) is.
+        address = [f for f in feeds if all(u.owner.operation.name == "tensor.extract" for u in f.results[0].uses)]
+        out.append(Gather(x, table, indices, address))
     return out
 
 
@@ -353,17 +353,17 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
             return Unmatched("an arg-best reduction whose new index reads a value computed in the dispatch; "
                              "this pass reads it from a loaded input")
         gathers = _gathers(op, operands, g, shape, k) if kind == MAP and k == n - 1 else []
-        allowed = _YIELDS + (("linalg.index",) if best else
-                             ("linalg.index", "tensor.extract") if gathers else ())
+        allowed = _YIELDS + ("linalg.index",) + (("tensor.extract",) if gathers else ())
         if gathers is None or any(len(b.regions) or not (b.name in allowed or b.name.startswith(_BODY_DIALECTS))
                                   for b in (x.operation for x in block.operations)):
-            return Unmatched("a body op other than arith and math (or an argmax's linalg.index, or an "
-                             "embedding's table read along the row)")
+            return Unmatched("a body op other than arith, math and linalg.index (or an embedding's table read "
+                             "along the row)")
         level = max((ready[o.value] for o in operands if o.value in ready), default=0)
-        node = Node(op, ARG_BEST if best else kind, operands, level, arg_best=best,
+        node = Node(op, ARG_BEST if best else kind, operands, tuple(range(n)) if kind == REDUCE else out_dims,
+                    level, arg_best=best,
                     row_divisors=_row_divisors(block, operands, k) if kind != ROW_MAP else [], gathers=gathers)
         if kind == REDUCE:
-            node.combines = [] if best else combining_ops(op) or []
+            node.combines = [] if best else combining_ops(op, positions=True) or []
             node.inits = [_initial_value(v) for v in outs]
             if not (node.combines or best) or any(i is None for i in node.inits) or \
                     not all(_scalar_type_ok(c.results[0].type) for c in node.combines):

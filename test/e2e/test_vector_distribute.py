@@ -78,6 +78,11 @@ CASES = [(p.stem, p, "") for p in sorted((PROGRAMS / "reduction").glob("*.mlir")
      "row-registers=0 row-lds=false max-workgroups=5"),
     ("fused_lds_argmin_ignore_nan_f16_7x4099", FUSED / "argmin_select_ignore_nan_f16_7x4099.mlir",
      "row-registers=0 max-workgroups=3"),
+    # A causal mask from the positions (linalg.index), the row in LDS or read again between
+    # sweeps, rows following each other in a workgroup.
+    ("fused_lds_grid_stride_causal_f16_13x1032", FUSED / "softmax_causal_f16_13x1032.mlir",
+     "row-registers=0 max-workgroups=3"),
+    ("fused_global_causal_f16_13x1032", FUSED / "softmax_causal_f16_13x1032.mlir", "row-registers=0 row-lds=false"),
     ("grid_stride_lds_rows", PROGRAMS / "reduction" / "row_sum_f32_13x1000.mlir", "max-workgroups=3"),
     ("grid_stride_lds_cols", PROGRAMS / "reduction" / "col_sum_f32_512x64.mlir", "max-workgroups=1"),
     ("grid_stride_lds_middle", PROGRAMS / "reduction" / "max_middle_f32_6x50x10.mlir", "max-workgroups=4"),
@@ -157,6 +162,21 @@ def test_fused_softmax_gfx942_isa(program, tmp_path):
     passes = 2  # the max, then the sum of exp(x - max): one dispatch (driver.dispatch_flags)
     assert kernel.ds_count("ds_write") == passes and kernel.barriers == passes
     assert kernel.ds_count("ds_read") >= passes
+    assert kernel.vgpr_spills == 0 and kernel.sgpr_spills == 0
+
+
+@pytest.mark.parametrize("program", ["softmax_causal_f16_13x1032", "softmax_row_scale_f32_5x4099",
+                                     "bert_eager_softmax_f16_2x7x7"])
+def test_fused_positions_compile_for_gfx942_and_cuda(program, tmp_path):
+    """Softmaxes whose masks read the positions (linalg.index of the row and along it) are
+    ldsopt's on gfx942 (compiled, without spills) and on CUDA (prepared to be replayed)."""
+    for name, done in (("gfx942", "COMPILED"), ("cuda", "PREPARED")):
+        proc = subprocess.run([LDS_RUN, str(FUSED / f"{program}.mlir"), "--target", name, "--require-ldsopt",
+                               "--program-pipeline", "", "--emit-dir", str(tmp_path / name)],
+                              capture_output=True, text=True, timeout=600)
+        out = proc.stdout + proc.stderr
+        assert proc.returncode == 0 and done in out and "ldsopt: ldsopt-vector-distribute" in out, out
+    (kernel,) = isa.from_dump_dir(str(tmp_path / "gfx942" / "executables"))
     assert kernel.vgpr_spills == 0 and kernel.sgpr_spills == 0
 
 

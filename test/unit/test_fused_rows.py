@@ -70,6 +70,7 @@ def _rows(body: str, stores: str):
         # What the tests look at, read while the context lives.
         return {"shape": rows.shape, "k": rows.k, "passes": rows.passes,
                 "nodes": [(n.kind, n.level, [o.dims for o in n.operands]) for n in rows.nodes],
+                "loops": [n.loops for n in rows.nodes],
                 "combines": [[c.name for c in n.combines] for n in rows.nodes],
                 "chunk_operands": [o.dims for o in rows.chunk_operands()],
                 "staged_operands": [o.dims for o in rows.staged_operands()],
@@ -119,6 +120,42 @@ def test_row_map_epilogue_and_two_results():
     assert rows["nodes"] == [(REDUCE, 0, [(0, 1)]), (ROW_MAP, 1, [(0,)])]
     assert rows["combines"][0] == ["arith.addf", "arith.maxnumf"]
     assert rows["row_stores"] == 2
+
+
+def test_positions_in_bodies():
+    """A causal mask from linalg.index in a reduction and a map, and a row map of the row's
+    position: read as rows, each index along its loop's dim of the row space."""
+    mask = """
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %later = arith.cmpi ugt, %j, %i : index
+    %s = arith.select %later, %ninf, %a : f32
+"""
+    body = f"""
+  %m = linalg.generic {{indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}}
+      ins(%x : tensor<8x64xf32>) outs(%fm : tensor<8xf32>) {{
+  ^bb0(%a: f32, %o: f32):{mask}    %y = arith.maximumf %s, %o : f32
+    linalg.yield %y : f32
+  }} -> tensor<8xf32>
+  %r = linalg.generic {{indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}}
+      ins(%x, %m : tensor<8x64xf32>, tensor<8xf32>) outs(%e2 : tensor<8x64xf32>) {{
+  ^bb0(%a: f32, %mm: f32, %o: f32):{mask}    %y = arith.subf %s, %mm : f32
+    linalg.yield %y : f32
+  }} -> tensor<8x64xf32>
+  %p = linalg.generic {{indexing_maps = [#r1, #r1], iterator_types = ["parallel"]}}
+      ins(%m : tensor<8xf32>) outs(%e1 : tensor<8xf32>) {{
+  ^bb0(%a: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %ii = arith.index_cast %i : index to i32
+    %f = arith.sitofp %ii : i32 to f32
+    %y = arith.addf %a, %f : f32
+    linalg.yield %y : f32
+  }} -> tensor<8xf32>
+"""
+    rows = _rows(body, _store("%r", "tensor<8x64xf32>", 2) + _store("%p", "tensor<8xf32>", 3))
+    assert rows["nodes"] == [(REDUCE, 0, [(0, 1)]), (MAP, 1, [(0, 1), (0,)]), (ROW_MAP, 1, [(0,)])]
+    assert rows["combines"][0] == ["arith.maximumf"]
+    assert rows["loops"] == [(0, 1), (0, 1), (0,)]
 
 
 @pytest.mark.parametrize("body, why", [
