@@ -45,6 +45,15 @@ within a stated distance of the function in f32; `Expander` picks them for a sca
     second term is below half an ulp of the first, or below 5e-8 |k| / |c| where the first
     is 0), and k folded into L's constant term: a max and a multiply-add on top of erfc, no
     select. GELU by erf is 11 operations an element.
+- `1 + tanh(x)`, `tanh(x) + 1` and `1 - tanh(x)` (GELU by tanh: 0.5 y (1 + tanh(c (y +
+  0.044715 y^3))), as GPT-2 writes it) are 2 sigmoid(+-2x) = 2 / (1 + 2^(-+2 log2(e) x)):
+  one 2^x and one approximate division (`fastmath<afn>`), where IREE 3.13 lowers `math.tanh`
+  by MLIR's rational approximation (9 multiply-adds, 3 selects and an exact division). In
+  f32 within 1e-6 of 1 + tanh relatively for |x| <= 6, small values included, and 3e-6 out
+  to |x| = 20 (the exponent's rounding grows with x), plus CUDA's 2^x and division (2 ulp
+  each); a sum that falls below f32's range is a 2^x that overflows (2 / inf = 0). A constant
+  scale of the argument, `tanh(c * x)` or `tanh(x / c)` (c as for erf), goes into the
+  exponent's factor. A `math.tanh` read by anything else is cloned for those readers.
 - Each of these on f16 or bf16 (an f16 ONNX graph's GELU): in f32, between one `extf` and one
   `truncf`, as IREE computes an f16 `math.erf`; a form that stands for several ops skips
   their 16-bit roundings in between, so its result is the exact value's rounding to 16 bits
@@ -156,6 +165,16 @@ def one_plus_erf(x: ir.Value, scale: float, sign: int, backend: str | None, narr
     return arith.select(above, arith.subf(_const(x.type, 2.0), e), e)
 
 
+def one_plus_tanh(x: ir.Value, scale: float, sign: int, backend: str | None) -> ir.Value:
+    """1 + sign * tanh(scale * x) = 2 / (1 + 2^(-2 sign scale log2(e) x))."""
+    e = exp2(arith.mulf(x, _const(x.type, -2.0 * sign * scale / pymath.log(2.0))), backend)
+    return arith.divf(_const(x.type, 2.0), arith.addf(_const(x.type, 1.0), e), fastmath=ir.Attribute.parse(_AFN))
+
+
+_ONE_PLUS = {"math.erf": one_plus_erf, "math.tanh": lambda x, scale, sign, backend, narrow: one_plus_tanh(
+    x, scale, sign, backend)}
+
+
 @dataclasses.dataclass(frozen=True)
 class ErfProduct:
     """k * x * (1 + sign * erf(scale * x)): GELU by erf and its variants."""
@@ -239,25 +258,31 @@ def _scale(op: ir.Operation) -> tuple[ir.Value, float] | None:
 
 
 def _erf_argument(erf_op: ir.Operation) -> tuple[ir.Value, float]:
-    """An erf's argument as (x, c), argument = c * x, where a constant scale defines it."""
+    """An erf's (or tanh's) argument as (x, c), argument = c * x, where a constant scale
+    defines it."""
     arg = erf_op.operands[0]
     if isinstance(arg.owner, (ir.Operation, ir.OpView)) and (folded := _scale(arg.owner.operation)):
         return folded
     return arg, 1.0
 
 
-def _one_plus(op: ir.Operation) -> tuple[ir.Operation, int] | None:
-    """(the erf, +1) if `op` is `1 + erf` or `erf + 1`, (the erf, -1) if `1 - erf`; else None."""
+def _one_plus(op: ir.Operation, fn: str = "math.erf") -> tuple[ir.Operation, int] | None:
+    """(the `fn` op, +1) if `op` is `1 + fn` or `fn + 1`, (it, -1) if `1 - fn`; else None."""
     if op.name not in ("arith.addf", "arith.subf") or not _is_float(op.results[0].type):
         return None
     a, b = op.operands
     if op.name == "arith.subf":
-        erf_op = _defining(b, "math.erf")
-        return (erf_op, -1) if erf_op is not None and float_constant(a) == 1.0 else None
+        fn_op = _defining(b, fn)
+        return (fn_op, -1) if fn_op is not None and float_constant(a) == 1.0 else None
     for e, other in ((a, b), (b, a)):
-        if (erf_op := _defining(e, "math.erf")) is not None and float_constant(other) == 1.0:
-            return erf_op, 1
+        if (fn_op := _defining(e, fn)) is not None and float_constant(other) == 1.0:
+            return fn_op, 1
     return None
+
+
+def _only_in_sums(fn_op: ir.Operation) -> bool:
+    """Whether every reader of `fn_op`'s result is a `1 +- fn` form."""
+    return all(_one_plus(u, fn_op.name) is not None for u in _users(fn_op.results[0]))
 
 
 def _multiply_factors(op: ir.Operation, body: set[ir.Value], inner: list[ir.Operation]) -> tuple[float, list[ir.Value]]:
@@ -321,8 +346,9 @@ class Expander:
 
     def expand(self, op: ir.Operation, get: Callable[[ir.Value], ir.Value], mapping: dict) -> bool:
         """Expands the body's `op` where this module does (a product of erf, `1 +- erf`, an
-        f32/f16/bf16 `math.erf`; a multiply or division by a constant read only by an f32 erf,
-        which folds it; the ops a product stands for), at the insertion point, on the values
+        f32/f16/bf16 `math.erf`, `1 +- tanh`; a multiply or division by a constant read only by
+        an erf, or by a tanh read only by such sums, which folds it; the ops a product or those
+        sums stand for), at the insertion point, on the values
         `get` gives for its operands; records the new values of its results that other ops
         read in `mapping` (body value -> new value). False, doing nothing, for any other op."""
         if len(op.results) != 1:
@@ -339,10 +365,14 @@ class Expander:
                 x, scale = _erf_argument(op)
                 mapping[res] = _in_f32(get(x), lambda v: Erf.of(v, scale).value())
             return True
-        if (found := _one_plus(op)) is not None:
-            x, scale = _erf_argument(found[0])
-            narrow = _rounded_to_16_bits(res)
-            mapping[res] = _in_f32(get(x), lambda v: one_plus_erf(v, scale, found[1], self.backend, narrow))
+        if op.name == "math.tanh" and _is_float(res.type) and _only_in_sums(op):
             return True
+        for fn, one_plus in _ONE_PLUS.items():
+            if (found := _one_plus(op, fn)) is not None:
+                x, scale = _erf_argument(found[0])
+                narrow = _rounded_to_16_bits(res)
+                mapping[res] = _in_f32(get(x), lambda v: one_plus(v, scale, found[1], self.backend, narrow))
+                return True
         users = _users(res)
-        return _scale(op) is not None and len(users) == 1 and users[0].name == "math.erf"
+        return _scale(op) is not None and len(users) == 1 and (
+            users[0].name == "math.erf" or users[0].name == "math.tanh" and _only_in_sums(users[0]))

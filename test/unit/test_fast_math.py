@@ -229,3 +229,72 @@ def test_exp2_by_backend(backend, exp2):
         *_, module, _ = _expand_body(backend)
         text = str(module)
         assert exp2 in text and ("math.exp2" in text) == (exp2 == "math.exp2")
+
+
+def _one_plus_tanh_in_f32(x: np.ndarray, sign: int, scale: float) -> np.ndarray:
+    """one_plus_tanh in f32: the exponent's product rounded once, 2^x rounded once, the sum
+    and the quotient each rounded once."""
+    a = _f32(x.astype(np.float64) * np.float32(-2.0 * sign * scale / math.log(2.0)))
+    with np.errstate(over="ignore"):
+        e = _f32(np.exp2(a.astype(np.float64)))
+        return _f32(2.0 / _f32(1.0 + e.astype(np.float64)).astype(np.float64))
+
+
+@pytest.mark.parametrize("sign, scale", [(1, 1.0), (-1, 1.0), (1, float(np.float32(math.sqrt(2 / math.pi)))),
+                                         (1, -0.5)])
+def test_one_plus_tanh_as_a_sigmoid(sign, scale):
+    """1 +- tanh(c x) as 2 / (1 + 2^(-+2 c log2(e) x)), in f32, against the same identity in
+    f64 (1 + tanh in f64 cancels to 0 past |x| = 19): within 1e-6 relatively for |x| <= 6,
+    within 3e-6 far out (the exponent's rounding grows with it: 1 + tanh(-20) = 8.5e-18), 0
+    where the value is below f32's range; inf and NaN follow tanh."""
+    want = lambda x: 2.0 / (1.0 + np.exp(-2.0 * sign * scale * x.astype(np.float64)))  # noqa: E731
+    with np.errstate(over="ignore"):
+        near, far = X[np.abs(X) <= 6], np.float32([-20.0, 20.0, 12.5, -12.5])
+        for x, bound in ((near, 1e-6), (far, 3e-6)):
+            assert np.max(np.abs(_one_plus_tanh_in_f32(x, sign, scale) - want(x)) / want(x)) < bound
+        tail = np.float32([60.0, -60.0, 1e4, -1e4]) / np.float32(abs(scale))
+        assert np.all(np.abs(_one_plus_tanh_in_f32(tail, sign, scale) - want(tail)) < np.finfo(np.float32).tiny)
+    special = _one_plus_tanh_in_f32(np.float32([np.inf, -np.inf, np.nan]), 1, 1.0)
+    assert special[0] == 2.0 and special[1] == 0.0 and np.isnan(special[2])
+
+
+TANH_BODY = """
+func.func @f(%x: f32, %h: f16) -> (f32, f16, f32) {
+  %one = arith.constant 1.0 : f32
+  %half = arith.constant 0.5 : f32
+  %c = arith.constant 0.797884583 : f32
+  %s = arith.mulf %x, %c : f32
+  %t = math.tanh %s : f32
+  %p = arith.addf %t, %one : f32
+  %g = arith.mulf %p, %half : f32
+  %one16 = arith.constant 1.0 : f16
+  %c16 = arith.constant 0.7978 : f16
+  %s16 = arith.mulf %h, %c16 : f16
+  %t16 = math.tanh %s16 : f16
+  %p16 = arith.subf %one16, %t16 : f16
+  %t2 = math.tanh %x : f32
+  %p2 = arith.addf %one, %t2 : f32
+  %r = arith.mulf %p2, %t2 : f32
+  return %g, %p16, %r : f32, f16, f32
+}
+"""
+
+
+def test_expander_takes_sums_with_tanh():
+    """`1 + tanh(c x)` maps to the sigmoid form with c folded (its multiply and the tanh map
+    nothing), in f32 between extf and truncf for f16; a tanh also read elsewhere is cloned for
+    that reader (expand says False) and its sum still takes the form."""
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.parse(TANH_BODY)
+        block = module.body.operations[0].regions[0].blocks[0]
+        names = [line.split("=")[0].strip() for line in TANH_BODY.splitlines() if " = " in line]
+        ops = dict(zip(names, (op.operation for op in block.operations if len(op.results) == 1)))
+        expander, mapping = fast_math.Expander(block, "cuda"), {}
+        with ir.InsertionPoint(block.operations[0]):
+            took = {n: expander.expand(op, lambda v: mapping.get(v, v), mapping) for n, op in ops.items()}
+        assert {n for n, t in took.items() if t} == {"%s", "%t", "%p", "%s16", "%t16", "%p16", "%p2"}
+        assert {n for n, op in ops.items() if op.results[0] in mapping} == {"%p", "%p16", "%p2"}
+        p16 = mapping[ops["%p16"].results[0]].owner
+        assert p16.name == "arith.truncf" and p16.operands[0].owner.name == "arith.divf"
+        text = str(module)
+        assert "llvm.nvvm.ex2.approx.ftz.f" in text and "afn" in text
