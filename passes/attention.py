@@ -24,6 +24,11 @@ Contract.
   accumulator, running max and sum stored as they are (the FMA kernel, a workgroup per chunk
   and group of rows), and the combine dispatch after them (ldsopt/attention/combine.py: a
   short reduction run in order per thread, then its elementwise consumer).
+- On sm_90a (`--target cuda-sm90a`) Hopper's wgmma kernel (ldsopt/attention/emit_wgmma.py) takes
+  what plan.wgmma_refusal allows (f16, bf16; head and value dims 64 or 128; V's value dim
+  innermost; any mask or region; not with the `mma-*` options); the others keep mma.sync (or
+  FMA), with the reason on the dispatch (`ldsopt.wgmma_refused = "..."`, as ldsopt-matmul-lds
+  records it).
 - Options `mma-*` fix the mma.sync kernel's shape (plan.MmaKnobs: warps, rows per warp, keys
   a tile, LDS stages, padded or swizzled LDS rows; 0 / auto: the plan's choice), so that
   variants can be timed side by side; a dispatch the mma.sync kernel would take but for them
@@ -48,8 +53,10 @@ from ldsopt.attention import match as attention_match
 from ldsopt.attention.emit_fma import FmaEmitter
 from ldsopt.attention.emit_mfma import MfmaEmitter
 from ldsopt.attention.emit_mma import MmaEmitter
-from ldsopt.attention.plan import MmaKnobs, matrix_cores_decline_v_keys_inner, plan
+from ldsopt.attention.emit_wgmma import WgmmaEmitter
+from ldsopt.attention.plan import MmaKnobs, matrix_cores_decline_v_keys_inner, plan, wgmma_refusal
 from ldsopt.codegen.kernel import matched_dispatches
+from ldsopt.matmul.options import WGMMA_REFUSED
 from ldsopt.registry import ModulePass, PassError, option
 from ldsopt import remarks
 from ldsopt.remarks import Unmatched
@@ -88,7 +95,11 @@ class Attention(ModulePass):
             if pl is None:
                 raise PassError(p.op.location, f"{self.NAME}: no kernel of this attention fits the target "
                                                f"({tgt.name}: {tgt.lds_bytes} bytes of LDS, {tgt.max_threads} threads)")
-            emitter = FmaEmitter if pl.scheme == "fma" else MfmaEmitter if pl.scheme.startswith("MFMA") else MmaEmitter
+            refusal = wgmma_refusal(p, tgt, knobs) if self.mma and tgt.wgmma else None
+            if refusal is not None:
+                p.graph.func.attributes[WGMMA_REFUSED] = ir.StringAttr.get(refusal)
+            emitter = {"fma": FmaEmitter, "wgmma": WgmmaEmitter}.get(pl.scheme) or \
+                (MfmaEmitter if pl.scheme.startswith("MFMA") else MmaEmitter)
             emitter(p, pl, tgt).emit(self.NAME)
 
 
