@@ -282,18 +282,19 @@ def wgmma_refusal(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs()
     return None
 
 
-def plan_wgmma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
+def plan_wgmma(p: AttentionProblem, tgt: Target, warpgroups: int = 0) -> AttentionPlan | None:
     """Hopper's wgmma kernel (emit_wgmma.py) where `wgmma_refusal` has no reason: a warpgroup of
     128 threads per 64 query rows, WGMMA_KEYS keys a tile, WGMMA_STAGES LDS tiles of K and V
     (cp.async), Q's tile in LDS, everything in the 128-byte swizzle. Two warpgroups a workgroup
     (each K and V tile copied once for 128 rows) where the grid of 128-row workgroups still
     fills every SM; else one (BERT's 12 heads of 512 rows: 96 workgroups of 64 rows rather
-    than 48 of 128 on the H200's 132 SMs)."""
+    than 48 of 128 on the H200's 132 SMs). `warpgroups` (1 or 2) fixes it."""
     if wgmma_refusal(p, tgt) is not None:
         return None
     d1, dn, eb = p.size(p.k1), p.size(p.n), element_bits(p.elem_type) // 8
     units = tgt.compute_units or 1
-    warpgroups = 2 if math.ceil(p.size(p.row) / 128) * p.groups >= units else 1
+    if not warpgroups:
+        warpgroups = 2 if math.ceil(p.size(p.row) / 128) * p.groups >= units else 1
     for wg in sorted({warpgroups, 1}, reverse=True):
         bm = 64 * wg
         lds = WGMMA_STAGES * WGMMA_KEYS * (d1 + dn) * eb + bm * d1 * eb
@@ -303,11 +304,12 @@ def plan_wgmma(p: AttentionProblem, tgt: Target) -> AttentionPlan | None:
     return None
 
 
-def plan(p: AttentionProblem, tgt: Target, use_mma: bool = True, knobs: MmaKnobs = MmaKnobs()) -> AttentionPlan | None:
+def plan(p: AttentionProblem, tgt: Target, use_mma: bool = True, knobs: MmaKnobs = MmaKnobs(),
+         warpgroups: int = 0) -> AttentionPlan | None:
     """The matrix-core plan where the target and problem have one (and `use_mma`): Hopper's
-    wgmma kernel first (sm_90a), else FMA's. The partial form (split-KV chunks: decode, few
-    rows) takes the FMA kernel."""
+    wgmma kernel first (sm_90a; `warpgroups` a workgroup, 0: its choice), else FMA's. The
+    partial form (split-KV chunks: decode, few rows) takes the FMA kernel."""
     if not use_mma or p.norm is None:
         return plan_fma(p, tgt)
-    return ((knobs == MmaKnobs() and plan_wgmma(p, tgt)) or plan_mma(p, tgt, knobs) or plan_mfma(p, tgt)
+    return ((knobs == MmaKnobs() and plan_wgmma(p, tgt, warpgroups)) or plan_mma(p, tgt, knobs) or plan_mfma(p, tgt)
             or plan_fma(p, tgt))
