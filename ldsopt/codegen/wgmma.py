@@ -57,6 +57,21 @@ def descriptor(const: Const, buf: ir.Value, leading_bytes: int, byte_offset: ir.
     return arith.ori(field, const(STRIDE_1024 | SWIZZLE_128B | leading << 16, i64))
 
 
+def k_major_bytes(row: int, k: int) -> int:
+    """Where a K-major descriptor (leading offset unused) finds element (row, k), k < 64, of a
+    16-bit operand, in bytes from its start address (PTX's canonical layout in the 128-byte
+    swizzle): 8-row groups 1024 bytes apart (the stride offset), 128-byte rows, 16-byte unit
+    k / 8 at unit k / 8 ^ row % 8."""
+    return row // 8 * 1024 + row % 8 * 128 + ((k // 8) ^ (row % 8)) * 16 + k % 8 * 2
+
+
+def mn_major_bytes(k: int, x: int, leading_bytes: int) -> int:
+    """Where an MN-major descriptor finds element (k, x) (x along M or N) of a 16-bit operand:
+    blocks of 64 x `leading_bytes` apart (the leading offset), in each 8-K-row groups 1024
+    bytes apart (the stride offset), 128-byte rows of 64 x swizzled as `k_major_bytes`'."""
+    return x // 64 * leading_bytes + k // 8 * 1024 + k % 8 * 128 + ((x % 64 // 8) ^ (k % 8)) * 16 + x % 8 * 2
+
+
 def advanced(const: Const, desc: ir.Value, byte_offset: int) -> ir.Value:
     """`desc` with its start address `byte_offset` bytes on (a multiple of 16: the hardware
     applies the swizzle to the address it forms)."""
