@@ -27,7 +27,7 @@ Contract.
 - On sm_90a (`--target cuda-sm90a`) Hopper's wgmma kernel (ldsopt/attention/emit_wgmma.py) takes
   what plan.wgmma_refusal allows (f16, bf16; head and value dims 64 or 128; V's value dim
   innermost; any mask or region; not with the `mma-*` options; `wgmma-warpgroups` fixes its
-  warpgroups a workgroup); the others keep mma.sync (or FMA), with the reason on the dispatch
+  warpgroups a workgroup, `wgmma-overlap=false` computes each tile's products in turn); the others keep mma.sync (or FMA), with the reason on the dispatch
   (`ldsopt.wgmma_refused = "..."`, as ldsopt-matmul-lds records it).
 - Options `mma-*` fix the mma.sync kernel's shape (plan.MmaKnobs: warps, rows per warp, keys
   a tile, LDS stages, padded or swizzled LDS rows; 0 / auto: the plan's choice), so that
@@ -79,6 +79,8 @@ class Attention(ModulePass):
                                  choices=("auto", "pad", "xor"))
     wgmma_warpgroups: int = option(0, "sm_90a's wgmma kernel: warpgroups (64 query rows each) a workgroup "
                                       "(0: the plan's)", choices=(0, 1, 2))
+    wgmma_overlap: bool = option(True, "sm_90a's wgmma kernel: each key tile's P V runs under the next tile's "
+                                       "softmax (one more LDS tile)")
 
     def run(self, module: ir.Operation) -> None:
         for _, p, tgt in matched_dispatches(module, (attention_match.ONLINE,), _match, self,
@@ -90,7 +92,7 @@ class Attention(ModulePass):
             if self.mma and matrix_cores_decline_v_keys_inner(p, tgt, knobs):
                 remarks.missed(p.graph.func, self.NAME, V_KEYS_INNER)
                 continue
-            pl = plan(p, tgt, self.mma, knobs, self.wgmma_warpgroups)
+            pl = plan(p, tgt, self.mma, knobs, self.wgmma_warpgroups, self.wgmma_overlap)
             if pl is not None and pl.scheme == "fma" and knobs != MmaKnobs() and plan(p, tgt, self.mma) != pl:
                 raise PassError(p.op.location, f"{self.NAME}: the mma.sync kernel does not fit this attention with "
                                                f"the options {knobs} ({tgt.name}: {tgt.lds_bytes} bytes of LDS)")

@@ -232,20 +232,26 @@ class MmaEmitter(AttentionEmitter):
         if self.pl.q_lds:
             self.copy_q()  # the oldest group: landed by the first round's wait
             groups.append(self.group)
-        for s in range(stages - 1):
+        ahead = self.copies_ahead()
+        for s in range(ahead):
             self.copy_tile(self.clamp_tile(self.idx(s)), self.idx(s))
             groups.append(self.group)
         self.first_group = groups[0]
         loop = scf.ForOp(self.idx(0), visited, self.idx(1), self.state)
         with ir.InsertionPoint(loop.body):
             tile = loop.induction_variable
-            self.wait_copies(stages - 2)
+            self.wait_copies(ahead - 1)
             gpu.barrier()
-            ahead = arith.addi(tile, self.idx(stages - 1))
+            ahead = arith.addi(tile, self.idx(ahead))
             self.copy_tile(self.clamp_tile(ahead), arith.remui(ahead, self.idx(stages)))
             buf = arith.remui(tile, self.idx(stages))
             scf.yield_(self.step(tile, buf, list(loop.inner_iter_args), first_region))
         self.state = list(loop.results)
+
+    def copies_ahead(self) -> int:
+        """How many tiles ahead of the one computed the copies run: all LDS tiles but the one
+        the round computes on."""
+        return self.pl.stages - 1
 
     def clamp_tile(self, tile: ir.Value) -> ir.Value:
         return arith.minui(tile, self.idx(self.n_tiles - 1))
@@ -339,6 +345,13 @@ class MmaEmitter(AttentionEmitter):
                       acc: list[ir.Value], kv0: ir.Value, with_region: bool):
         """Row tile rt's scores (region, mask, bound), its kept running max and sum, O rescaled
         where a row's max moved, and the probabilities P (per S accumulator, per element)."""
+        kept, l, alpha, probs = self._probabilities(rt, s_acc, m, l, kv0, with_region)
+        return kept, l, self._rescaled(acc, alpha, m, kept), probs
+
+    def _probabilities(self, rt: int, s_acc: list[ir.Value], m: list[ir.Value], l: list[ir.Value],
+                       kv0: ir.Value, with_region: bool):
+        """`_softmax_step` but O's rescale: the kept max and sum, the factor 2^(m - m') of each
+        accumulator element's row, and P."""
         c, rows = self.intr.c, self.rows
         row_base = arith.addi(self.add(self.wrow, rt * self.intr.m), self.lane_at(c.first))
         key_base = arith.addi(kv0, self.lane_at(c.second))
@@ -376,7 +389,7 @@ class MmaEmitter(AttentionEmitter):
                 l[i] = arith.addf(l[i], pe)
                 ps.append(pe)
             probs.append(ps)
-        return kept, l, self._rescaled(acc, [alpha[rows.index(r)] for r in c.d_first], m, kept), probs
+        return kept, l, [alpha[rows.index(r)] for r in c.d_first], probs
 
     def _rescaled(self, acc: list[ir.Value], alpha: list[ir.Value], m: list[ir.Value], kept: list[ir.Value]) -> list[ir.Value]:
         """O's accumulators times their rows' 2^(m - m'), `alpha` per accumulator element, where

@@ -28,7 +28,7 @@ Taken and refused: plan.wgmma_refusal.
 from __future__ import annotations
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, vector
+from iree.compiler.dialects import arith, scf, vector
 
 from ldsopt.attention.emit import _f32
 from ldsopt.attention.emit_mma import MmaEmitter
@@ -65,6 +65,13 @@ class WgmmaEmitter(MmaEmitter):
         assert pl.warp_rows == 1 and intr.m * WARPGROUP // intr.subgroup == ROWS
         assert warp_layouts_match(intr, pl.bn) and warp_layouts_match(intr, self.dn)
         self.vt, self.q = False, None
+        # The loop state: the running max and sum of the lane's rows, O as wgmma's struct;
+        # overlapping, the previous tile's P (wgmma's A registers, 4 a 16 keys), whose P V
+        # the round issues.
+        rows = len(self.rows)
+        self.state = self.state[:2 * rows] + [wgmma.acc_splat(self.dn, self.const(0.0))]
+        if pl.overlap:
+            self.state += [self.const(0, ir.IntegerType.get_signless(32))] * (4 * pl.bn // wgmma.K_STEP)
         self.eb = element_bits(p.elem_type) // 8
         widths = {"q": self.d1, "k": self.d1, "v": self.dn}
         rows = {"q": pl.bm, "k": pl.bn, "v": pl.bn}
@@ -90,6 +97,28 @@ class WgmmaEmitter(MmaEmitter):
         async_wait(self.first_group, in_flight)
         wgmma.proxy_fence()
 
+    def copies_ahead(self) -> int:
+        """Overlapping, a round's LDS tiles are its own, the one before (whose P V runs into the
+        round) and those the copies fill."""
+        return self.pl.stages - (2 if self.pl.overlap else 1)
+
+    def _split(self, state: list[ir.Value]) -> list[tuple[list[ir.Value], list[ir.Value], list[ir.Value]]]:
+        r = len(self.rows)
+        return [(state[:r], state[r:2 * r], self._c_tiles(state[2 * r], self.dn))]
+
+    def finish_rows(self) -> None:
+        """Overlapping, the last tile's P V (from LDS tile (visited - 1) % stages); then the
+        output, once every wgmma is done."""
+        if self.pl.overlap:
+            r, pl = len(self.rows), self.pl
+            last = arith.remui(arith.subi(self.tile_bounds()[0], self.idx(1)), self.idx(pl.stages))
+            wgmma.fence()
+            o = self._pv(self.state[2 * r], self.state[2 * r + 1:], self._at_buf("v", last))
+            wgmma.commit()
+            self.state = self.state[:2 * r] + [o]
+        wgmma.wait(0)
+        super().finish_rows()
+
     # --- descriptors of K slices ---
 
     def _k_major(self, role: str, j: int) -> int:
@@ -106,31 +135,77 @@ class WgmmaEmitter(MmaEmitter):
 
     # --- one tile ---
 
-    def tile_step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], with_region: bool) -> list[ir.Value]:
+    def step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], first_region: ir.Value) -> list[ir.Value]:
+        """Issues S's wgmmas and, overlapping, those of the previous tile's P V (a group after
+        S's); waits for S (P V runs on), the softmax; then (P V done) rescales O. Not
+        overlapping, this tile's P V follows and is waited for; else it is the next round's.
+        Only the softmax branches on the region (causal: from tile `first_region` on), so the
+        wgmmas and their registers are one straight line."""
         p, pl, c = self.p, self.pl, self.intr.c
         const = self.k.const
+        r = len(self.rows)
+        m, l, o, p_prev = state[:r], state[r:2 * r], state[2 * r], state[2 * r + 1:]
         kv0 = arith.muli(tile, self.idx(pl.bn))
-        k_desc, v_desc = self._at_buf("k", buf), self._at_buf("v", buf)
-        wgmma.fence()
+        wgmma.fence()  # also orders O's rescale and P's registers before the previous tile's P V
         s = wgmma.acc_splat(pl.bn, self.const(0.0))
+        k_desc = self._at_buf("k", buf)
         for j in range(self.d1 // wgmma.K_STEP):
             s = wgmma.mma_async(s, pl.bn, wgmma.advanced(const, self.desc["q"], self._k_major("q", j)),
                                 wgmma.advanced(const, k_desc, self._k_major("k", j)), p.elem_type, True, True)
         wgmma.commit()
-        wgmma.wait(0)
-        ((m, l, acc),) = self._split(state)
-        m, l, acc, probs = self._softmax_step(0, self._c_tiles(s, pl.bn), m, l, acc, kv0, with_region)
+        if pl.overlap:  # the previous tile's P V (none before the first tile: an empty group)
+            prev = scf.IfOp(arith.cmpi(arith.CmpIPredicate.ugt, tile, self.idx(0)), [o.type], has_else=True)
+            with ir.InsertionPoint(prev.then_block):
+                prev_buf = arith.remui(self.add(tile, pl.stages - 1), self.idx(pl.stages))
+                scf.yield_([self._pv(o, p_prev, self._at_buf("v", prev_buf))])
+            with ir.InsertionPoint(prev.else_block):
+                scf.yield_([o])
+            o = prev.result
+            wgmma.commit()
+            wgmma.wait(1)  # S's group is done; P V's runs under the softmax
+        else:
+            wgmma.wait(0)
+        kept, l, alpha, probs = self._softmax(tile, self._c_tiles(s, pl.bn), m, l, kv0, first_region)
+        if pl.overlap:
+            wgmma.wait(0)  # O is the previous tile's P V's: done before it is rescaled
+        acc = self._rescaled(self._c_tiles(o, self.dn), alpha, m, kept)
         flat_t = ir.VectorType.get([c.elems], _f32())
         o = wgmma.acc_from_elements([vector.extract(vector.shape_cast(flat_t, a), [], [e])
                                      for a in acc for e in range(c.elems)])
+        regs = wgmma.settled([x for kc in range(pl.bn // wgmma.K_STEP) for x in self._packed(self._p_operand(probs, kc))])
+        if pl.overlap:
+            return kept + l + [o] + regs
         wgmma.fence()
-        for kc in range(pl.bn // wgmma.K_STEP):  # V's key slice kc: 16 of its 128-byte rows
-            regs = self._packed(self._p_operand(probs, kc))
-            o = wgmma.mma_async_register_a(o, self.dn, regs, wgmma.advanced(const, v_desc, kc * 16 * wgmma.SWIZZLE_ROW_BYTES),
-                                           p.elem_type, b_k_major=False)
+        o = self._pv(o, regs, self._at_buf("v", buf))
         wgmma.commit()
         wgmma.wait(0)
-        return m + l + self._c_tiles(o, self.dn)
+        return kept + l + [o]
+
+    def _softmax(self, tile: ir.Value, s_tiles: list[ir.Value], m: list[ir.Value], l: list[ir.Value], kv0: ir.Value,
+                 first_region: ir.Value):
+        """`_probabilities` of the tile, with the region where it applies (as `step` of emit.py)."""
+        p = self.p
+        if not (p.region and p.causal is not None):
+            return self._probabilities(0, s_tiles, m, l, kv0, bool(p.region))
+        r, elems = len(self.rows), self.intr.c.elems
+        needs = arith.cmpi(arith.CmpIPredicate.uge, tile, first_region)
+        branch = scf.IfOp(needs, [_f32()] * (2 * r + elems + elems * len(s_tiles)), has_else=True)
+        for block, with_region in ((branch.then_block, True), (branch.else_block, False)):
+            with ir.InsertionPoint(block):
+                kept, l2, alpha, probs = self._probabilities(0, s_tiles, m, l, kv0, with_region)
+                scf.yield_(kept + l2 + alpha + [x for ps in probs for x in ps])
+        out = list(branch.results)
+        probs = out[2 * r + elems:]
+        return (out[:r], out[r:2 * r], out[2 * r:2 * r + elems],
+                [probs[i:i + elems] for i in range(0, len(probs), elems)])
+
+    def _pv(self, o: ir.Value, regs: list[ir.Value], v_desc: ir.Value) -> ir.Value:
+        """Issues O += P V of a tile: P's A registers (4 a 16 keys), V's LDS tile `v_desc`."""
+        for kc in range(self.pl.bn // wgmma.K_STEP):  # V's key slice kc: 16 of its 128-byte rows
+            o = wgmma.mma_async_register_a(o, self.dn, regs[4 * kc:4 * kc + 4],
+                                           wgmma.advanced(self.k.const, v_desc, kc * 16 * wgmma.SWIZZLE_ROW_BYTES),
+                                           self.p.elem_type, b_k_major=False)
+        return o
 
     def _c_tiles(self, acc: ir.Value, n: int) -> list[ir.Value]:
         """The accumulator struct as n / 8 m16n8 C tiles (`warp_layouts_match`)."""

@@ -67,7 +67,7 @@ SWIZZLE_ROWS = 8        # the rows an XOR swizzle spreads over the banks (an ldm
 PAD_BYTES = 16          # after each padded LDS row
 WGMMA_HEADS = (64, 128)  # head and value dims of the wgmma kernel
 WGMMA_KEYS = 128        # keys a tile, wgmma (S: 64 registers a thread)
-WGMMA_STAGES = 2
+WGMMA_STAGES = 2        # LDS tiles of K and V, wgmma; one more where P V runs under the next softmax
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,6 +84,7 @@ class AttentionPlan:
     swizzle: bool = False  # mma.sync: LDS rows XOR-swizzled in 16-byte chunks instead of padded
     direct: bool = False   # FMA: K and V read into registers, not staged through LDS
     q_lds: bool = False    # mma.sync: Q's tile in LDS, its fragments read once a key tile
+    overlap: bool = False  # wgmma: a tile's P V runs on under the next tile's softmax
 
     @property
     def threads(self) -> int:
@@ -282,13 +283,16 @@ def wgmma_refusal(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs()
     return None
 
 
-def plan_wgmma(p: AttentionProblem, tgt: Target, warpgroups: int = 0) -> AttentionPlan | None:
+def plan_wgmma(p: AttentionProblem, tgt: Target, warpgroups: int = 0, overlap: bool = True) -> AttentionPlan | None:
     """Hopper's wgmma kernel (emit_wgmma.py) where `wgmma_refusal` has no reason: a warpgroup of
     128 threads per 64 query rows, WGMMA_KEYS keys a tile, WGMMA_STAGES LDS tiles of K and V
     (cp.async), Q's tile in LDS, everything in the 128-byte swizzle. Two warpgroups a workgroup
     (each K and V tile copied once for 128 rows) where the grid of 128-row workgroups still
     fills every SM; else one (BERT's 12 heads of 512 rows: 96 workgroups of 64 rows rather
-    than 48 of 128 on the H200's 132 SMs). `warpgroups` (1 or 2) fixes it."""
+    than 48 of 128 on the H200's 132 SMs). `warpgroups` (1 or 2) fixes it. `overlap`: each
+    tile's P V wgmmas run on while the next tile's S is computed and its softmax runs
+    (FlashAttention-3's intra-warpgroup overlap), which keeps V's tile one round longer: an LDS
+    tile more."""
     if wgmma_refusal(p, tgt) is not None:
         return None
     d1, dn, eb = p.size(p.k1), p.size(p.n), element_bits(p.elem_type) // 8
@@ -297,19 +301,20 @@ def plan_wgmma(p: AttentionProblem, tgt: Target, warpgroups: int = 0) -> Attenti
         warpgroups = 2 if math.ceil(p.size(p.row) / 128) * p.groups >= units else 1
     for wg in sorted({warpgroups, 1}, reverse=True):
         bm = 64 * wg
-        lds = WGMMA_STAGES * WGMMA_KEYS * (d1 + dn) * eb + bm * d1 * eb
+        stages = WGMMA_STAGES + overlap
+        lds = stages * WGMMA_KEYS * (d1 + dn) * eb + bm * d1 * eb
         if lds <= tgt.lds_bytes and 128 * wg <= tgt.max_threads:
-            return AttentionPlan("wgmma", bm, WGMMA_KEYS, 1, 128 * wg, 1, copy_vector(p, tgt), 1, WGMMA_STAGES,
-                                 swizzle=True, q_lds=True)
+            return AttentionPlan("wgmma", bm, WGMMA_KEYS, 1, 128 * wg, 1, copy_vector(p, tgt), 1, stages,
+                                 swizzle=True, q_lds=True, overlap=overlap)
     return None
 
 
 def plan(p: AttentionProblem, tgt: Target, use_mma: bool = True, knobs: MmaKnobs = MmaKnobs(),
-         warpgroups: int = 0) -> AttentionPlan | None:
+         warpgroups: int = 0, overlap: bool = True) -> AttentionPlan | None:
     """The matrix-core plan where the target and problem have one (and `use_mma`): Hopper's
-    wgmma kernel first (sm_90a; `warpgroups` a workgroup, 0: its choice), else FMA's. The
+    wgmma kernel first (sm_90a; `warpgroups`, `overlap`: plan_wgmma's), else FMA's. The
     partial form (split-KV chunks: decode, few rows) takes the FMA kernel."""
     if not use_mma or p.norm is None:
         return plan_fma(p, tgt)
-    return ((knobs == MmaKnobs() and plan_wgmma(p, tgt, warpgroups)) or plan_mma(p, tgt, knobs) or plan_mfma(p, tgt)
+    return ((knobs == MmaKnobs() and plan_wgmma(p, tgt, warpgroups, overlap)) or plan_mma(p, tgt, knobs) or plan_mfma(p, tgt)
             or plan_fma(p, tgt))

@@ -140,6 +140,15 @@ def proxy_fence() -> None:
     nvvm.FenceProxyOp(nvvm.ProxyKind.async_shared, space=nvvm.SharedSpace.shared_cta)
 
 
+def settled(values: list[ir.Value]) -> list[ir.Value]:
+    """`values` (i32) passed through an empty assembly statement with side effects: computed
+    before it, where the next `fence` follows, so that LLVM does not sink their computation
+    between the wgmmas that read them (ptxas would then fence each of those wgmmas itself,
+    "warpgroup.arrive is injected")."""
+    i32 = ir.IntegerType.get_signless(32)
+    return [llvm.InlineAsmOp(i32, [v], "", "=r,0", has_side_effects=True).result for v in values]
+
+
 def fence() -> None:
     """wgmma.fence: the accumulator and A registers written before are what the next wgmmas read."""
     nvvm.WgmmaFenceAlignedOp()
