@@ -1,5 +1,6 @@
 """The Hopper attention kernel (plan.plan_wgmma, sm_90a): warpgroup MMA (`wgmma.mma_async`),
-FlashAttention-3's products on FlashAttention-2's loop (emit_mma.py's, whose softmax it shares).
+FlashAttention-3's products on FlashAttention-2's loop (emit_mma.py's, whose copies and softmax
+it shares).
 
 `plan.bm / 64` warpgroups of 128 threads, each owning 64 query rows; BN keys a tile.
 - LDS: Q's tile [BM, head dim] once, and `plan.stages` tiles of K [BN, head dim] and V [BN,
@@ -8,20 +9,26 @@ FlashAttention-3's products on FlashAttention-2's loop (emit_mma.py's, whose sof
   of row r at u ^ r % 8, one block after the other), 1024-byte aligned, filled by cp.async of
   16-byte chunks (emit_mma's copies, rows past the end zero-filled); each round waits for its
   tile, fences the copies into wgmma's async proxy (`fence.proxy.async`), meets at one
-  barrier and starts the tile stages - 1 ahead.
+  barrier and starts the copies of a tile ahead into an LDS tile no wgmma in flight reads.
 - S = Q K^T: head dim / 16 wgmmas m64nBNk16, both operands by descriptor, K-major (Q's rows
-  are queries, K's keys, both head dim contiguous), committed as one group and waited for.
+  are queries, K's keys, both head dim contiguous), one commit group.
 - The online softmax on S's accumulators in registers: a warp of the warpgroup holds 16 rows
   of them in mma.sync's m16n8 C layout, each 8 keys one C tile (wgmma_maps.accumulator_coords),
-  so emit_mma's `_softmax_step` runs on them as it is (the scale folded where it may, the
-  region, mask and key bound, the lazy rescale of O by a warp vote).
+  so emit_mma's `_probabilities` and `_rescaled` run on them as they are (the scale folded
+  where it may, the region, mask and key bound, the lazy rescale of O by a warp vote). Only
+  they branch on a causal region: the wgmmas stay on the loop's straight line.
 - O += P V: BN / 16 wgmmas m64n{value dim}k16 with A from registers: P's f16 (bf16) A fragment
   of each 16 keys is mma.sync's m16n8k16 one (wgmma_maps.register_a_coords), built from S's
-  accumulators by emit_mma's `_p_operand`, packed two to a .b32; V by descriptor, MN-major (V's
-  rows are keys, the value dim contiguous: read transposed), its leading byte offset the BN x 128
-  bytes from one 64-column block to the next. The accumulator of O is an !llvm.struct for the
-  wgmmas and mma.sync's C tiles for the softmax and the output (emit_mma's `finish_rows`);
-  the conversions are register renames.
+  accumulators by emit_mma's `_p_operand`, packed two to a .b32 and settled before the fence
+  (codegen/wgmma.settled); V by descriptor, MN-major (V's rows are keys, the value dim
+  contiguous: read transposed), its leading byte offset the BN x 128 bytes from one 64-column
+  block to the next. O is wgmma's !llvm.struct in the loop, mma.sync's C tiles for the
+  rescale and the output (emit_mma's `finish_rows`).
+- `plan.overlap` (FlashAttention-3's intra-warpgroup overlap): round t issues S_t's group, then
+  P_{t-1} V_{t-1}'s (P carried in registers from round t - 1), waits for S_t alone, runs the
+  softmax while P V runs, then waits for it and rescales O; the last tile's P V follows the
+  loop. V_{t-1}'s LDS tile is still read in round t: 3 LDS tiles, the copies one tile ahead.
+  Else each round computes S, the softmax, then P V, each waited for (2 LDS tiles).
 Taken and refused: plan.wgmma_refusal.
 """
 
