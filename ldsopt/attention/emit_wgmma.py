@@ -75,8 +75,7 @@ class WgmmaEmitter(MmaEmitter):
         # The loop state: the running max and sum of the lane's rows, O as wgmma's struct;
         # overlapping, the previous tile's P (wgmma's A registers, 4 a 16 keys), whose P V
         # the round issues.
-        rows = len(self.rows)
-        self.state = self.state[:2 * rows] + [wgmma.acc_splat(self.dn, self.const(0.0))]
+        self.state = self.state[:2 * len(self.rows)] + [wgmma.acc_splat(self.dn, self.const(0.0))]
         if pl.overlap:
             self.state += [self.const(0, ir.IntegerType.get_signless(32))] * (4 * pl.bn // wgmma.K_STEP)
         self.eb = element_bits(p.elem_type) // 8

@@ -28,6 +28,13 @@ chooses the rest:
   swizzle takes no bytes beyond the tiles (6% fewer at head dim 128, 11% at 64), so it is the
   layout wherever it applies, and padding the others.
 
+wgmma (`plan_wgmma`, emit_wgmma.py; sm_90a, the first choice there): a warpgroup of 128
+threads per 64 query rows, one or two a workgroup (two where 128-row workgroups still fill the
+SMs), 128 keys a tile (S: 64 registers a thread), Q, K and V in LDS in the 128-byte swizzle,
+three LDS tiles of K and V (a tile's P V runs under the next tile's softmax) or two without the
+overlap. What it does not take (`wgmma_refusal`: other types, head dims, V^T, decode, the
+mma-* options) keeps the mma.sync plan.
+
 FMA (every target; lavapipe): `lanes` consecutive lanes of a subgroup share a query row (as
 many as the subgroup has, each with at least one vector of the target's widest access of the
 head dim, 16 bytes, where it allows), each holding an interleaved 1/lanes of its head dim (Q)
