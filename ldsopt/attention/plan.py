@@ -269,12 +269,25 @@ def matrix_cores_decline_v_keys_inner(p: AttentionProblem, tgt: Target, knobs: M
         bool(plan_mma(p, tgt, knobs, v_keys_inner=False) or plan_mfma(p, tgt, v_keys_inner=False))
 
 
-def wgmma_refusal(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs()) -> str | None:
+@dataclasses.dataclass(frozen=True)
+class WgmmaKnobs:
+    """What ldsopt-attention's options fix of the wgmma plan: whether to use it at all, its
+    warpgroups a workgroup (0: the plan's), the overlap of P V with the next softmax."""
+
+    use: bool = True
+    warpgroups: int = 0
+    overlap: bool = True
+
+
+def wgmma_refusal(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs(),
+                  wgmma: WgmmaKnobs = WgmmaKnobs()) -> str | None:
     """Why the wgmma kernel (emit_wgmma.py) does not take the attention on `tgt` (None: it does;
     `plan_wgmma` plans it)."""
     d1, dn = p.size(p.k1), p.size(p.n)
     if not tgt.wgmma:
         return f"wgmma needs sm_90a (the target is {tgt.arch})"
+    if not wgmma.use:
+        return "wgmma=false asks for the mma.sync kernel"
     if str(p.elem_type) not in ("f16", "bf16"):
         return f"wgmma takes f16 and bf16 ({p.elem_type})"
     if p.norm is None:
@@ -290,18 +303,19 @@ def wgmma_refusal(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs()
     return None
 
 
-def plan_wgmma(p: AttentionProblem, tgt: Target, warpgroups: int = 0, overlap: bool = True) -> AttentionPlan | None:
+def plan_wgmma(p: AttentionProblem, tgt: Target, knobs: WgmmaKnobs = WgmmaKnobs()) -> AttentionPlan | None:
     """Hopper's wgmma kernel (emit_wgmma.py) where `wgmma_refusal` has no reason: a warpgroup of
     128 threads per 64 query rows, WGMMA_KEYS keys a tile, WGMMA_STAGES LDS tiles of K and V
     (cp.async), Q's tile in LDS, everything in the 128-byte swizzle. Two warpgroups a workgroup
     (each K and V tile copied once for 128 rows) where the grid of 128-row workgroups still
     fills every SM; else one (BERT's 12 heads of 512 rows: 96 workgroups of 64 rows rather
-    than 48 of 128 on the H200's 132 SMs). `warpgroups` (1 or 2) fixes it. `overlap`: each
+    than 48 of 128 on the H200's 132 SMs). `knobs.warpgroups` (1 or 2) fixes it. `knobs.overlap`: each
     tile's P V wgmmas run on while the next tile's S is computed and its softmax runs
     (FlashAttention-3's intra-warpgroup overlap), which keeps V's tile one round longer: an LDS
     tile more."""
-    if wgmma_refusal(p, tgt) is not None:
+    if wgmma_refusal(p, tgt, wgmma=knobs) is not None:
         return None
+    warpgroups, overlap = knobs.warpgroups, knobs.overlap
     d1, dn, eb = p.size(p.k1), p.size(p.n), element_bits(p.elem_type) // 8
     units = tgt.compute_units or 1
     if not warpgroups:
@@ -317,11 +331,11 @@ def plan_wgmma(p: AttentionProblem, tgt: Target, warpgroups: int = 0, overlap: b
 
 
 def plan(p: AttentionProblem, tgt: Target, use_mma: bool = True, knobs: MmaKnobs = MmaKnobs(),
-         warpgroups: int = 0, overlap: bool = True) -> AttentionPlan | None:
+         wgmma: WgmmaKnobs = WgmmaKnobs()) -> AttentionPlan | None:
     """The matrix-core plan where the target and problem have one (and `use_mma`): Hopper's
-    wgmma kernel first (sm_90a; `warpgroups`, `overlap`: plan_wgmma's), else FMA's. The
+    wgmma kernel first (sm_90a, as `wgmma` asks), else mma.sync's or MFMA's, else FMA's. The
     partial form (split-KV chunks: decode, few rows) takes the FMA kernel."""
     if not use_mma or p.norm is None:
         return plan_fma(p, tgt)
-    return ((knobs == MmaKnobs() and plan_wgmma(p, tgt, warpgroups, overlap)) or plan_mma(p, tgt, knobs) or plan_mfma(p, tgt)
+    return ((knobs == MmaKnobs() and plan_wgmma(p, tgt, wgmma)) or plan_mma(p, tgt, knobs) or plan_mfma(p, tgt)
             or plan_fma(p, tgt))

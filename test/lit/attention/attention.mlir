@@ -6,6 +6,7 @@
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-attention, canonicalize, cse)' | filecheck %s --check-prefix=MMA
 // RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-attention, canonicalize, cse)' | filecheck %s --check-prefix=WGMMA
 // RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-attention{mma-stages=3}, canonicalize, cse)' | filecheck %s --check-prefix=OPTIONED
+// RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-attention{wgmma=false}, canonicalize, cse)' | filecheck %s --check-prefix=NOWGMMA
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-attention{mma-warps=4 mma-rows-per-warp=32 mma-stages=3 mma-lds-layout=xor}, canonicalize, cse)' | filecheck %s --check-prefix=KNOBS
 
 // Plain, 6 (batch x heads) x 80 queries x 100 keys x 64, f16.
@@ -140,6 +141,11 @@
 // OPTIONED:         nvgpu.mma.sync
 // OPTIONED-NOT:     nvvm.wgmma
 // OPTIONED:         return
+// NOWGMMA-LABEL: func.func @plain_f16
+// NOWGMMA-SAME:    ldsopt.wgmma_refused = "wgmma=false asks for the mma.sync kernel"
+// NOWGMMA:         nvgpu.mma.sync
+// NOWGMMA-NOT:     nvvm.wgmma
+// NOWGMMA:         return
 func.func @plain_f16() {
   %cst = arith.constant 1.000000e+00 : f32
   %cst_0 = arith.constant -3.40282347E+38 : f32
