@@ -24,6 +24,12 @@ Contract.
   accumulator, running max and sum stored as they are (the FMA kernel, a workgroup per chunk
   and group of rows), and the combine dispatch after them (ldsopt/attention/combine.py: a
   short reduction run in order per thread, then its elementwise consumer).
+- On sm_90a (`--target cuda-sm90a`) Hopper's wgmma kernel (ldsopt/attention/emit_wgmma.py) takes
+  what plan.wgmma_refusal allows (f16, bf16; head and value dims 64 or 128; V's value dim
+  innermost; any mask or region; not with the `mma-*` options; `wgmma=false` keeps mma.sync,
+  `wgmma-warpgroups` fixes its warpgroups a workgroup, `wgmma-overlap=false` computes each
+  tile's products in turn); the others keep mma.sync (or FMA), with the reason on the dispatch
+  (`ldsopt.wgmma_refused = "..."`, as ldsopt-matmul-lds records it).
 - Options `mma-*` fix the mma.sync kernel's shape (plan.MmaKnobs: warps, rows per warp, keys
   a tile, LDS stages, padded or swizzled LDS rows; 0 / auto: the plan's choice), so that
   variants can be timed side by side; a dispatch the mma.sync kernel would take but for them
@@ -48,8 +54,10 @@ from ldsopt.attention import match as attention_match
 from ldsopt.attention.emit_fma import FmaEmitter
 from ldsopt.attention.emit_mfma import MfmaEmitter
 from ldsopt.attention.emit_mma import MmaEmitter
-from ldsopt.attention.plan import MmaKnobs, matrix_cores_decline_v_keys_inner, plan
+from ldsopt.attention.emit_wgmma import WgmmaEmitter
+from ldsopt.attention.plan import MmaKnobs, WgmmaKnobs, matrix_cores_decline_v_keys_inner, plan, wgmma_refusal
 from ldsopt.codegen.kernel import matched_dispatches
+from ldsopt.matmul.options import WGMMA_REFUSED
 from ldsopt.registry import ModulePass, PassError, option
 from ldsopt import remarks
 from ldsopt.remarks import Unmatched
@@ -63,13 +71,18 @@ class Attention(ModulePass):
     NAME = "ldsopt-attention"
     SUMMARY = "Lower attention dispatches to one flash-attention kernel (Q in registers, K/V through LDS, online softmax)"
 
-    mma: bool = option(True, "use the target's matrix cores (mma.sync, MFMA) where it has them")
+    mma: bool = option(True, "use the target's matrix cores (wgmma, mma.sync, MFMA) where it has them")
     mma_warps: int = option(0, "mma.sync: warps a workgroup (0: the plan's)", choices=(0, 1, 2, 4, 8))
     mma_rows_per_warp: int = option(0, "mma.sync: query rows a warp (0: the plan's)", choices=(0, 16, 32))
     mma_keys: int = option(0, "mma.sync: keys a tile (0: the plan's)", choices=(0, 16, 32, 64, 128))
     mma_stages: int = option(0, "mma.sync: LDS tiles of K and V in flight (0: the plan's)", choices=(0, 2, 3, 4))
     mma_lds_layout: str = option("auto", "mma.sync: LDS rows padded or XOR-swizzled (auto: the plan's)",
                                  choices=("auto", "pad", "xor"))
+    wgmma: bool = option(True, "sm_90a: Hopper's wgmma kernel where it takes the attention (false: mma.sync)")
+    wgmma_warpgroups: int = option(0, "sm_90a's wgmma kernel: warpgroups (64 query rows each) a workgroup "
+                                      "(0: the plan's)", choices=(0, 1, 2))
+    wgmma_overlap: bool = option(True, "sm_90a's wgmma kernel: each key tile's P V runs under the next tile's "
+                                       "softmax (one more LDS tile)")
 
     def run(self, module: ir.Operation) -> None:
         for _, p, tgt in matched_dispatches(module, (attention_match.ONLINE,), _match, self,
@@ -81,14 +94,19 @@ class Attention(ModulePass):
             if self.mma and matrix_cores_decline_v_keys_inner(p, tgt, knobs):
                 remarks.missed(p.graph.func, self.NAME, V_KEYS_INNER)
                 continue
-            pl = plan(p, tgt, self.mma, knobs)
+            wgmma = WgmmaKnobs(self.wgmma, self.wgmma_warpgroups, self.wgmma_overlap)
+            pl = plan(p, tgt, self.mma, knobs, wgmma)
             if pl is not None and pl.scheme == "fma" and knobs != MmaKnobs() and plan(p, tgt, self.mma) != pl:
                 raise PassError(p.op.location, f"{self.NAME}: the mma.sync kernel does not fit this attention with "
                                                f"the options {knobs} ({tgt.name}: {tgt.lds_bytes} bytes of LDS)")
             if pl is None:
                 raise PassError(p.op.location, f"{self.NAME}: no kernel of this attention fits the target "
                                                f"({tgt.name}: {tgt.lds_bytes} bytes of LDS, {tgt.max_threads} threads)")
-            emitter = FmaEmitter if pl.scheme == "fma" else MfmaEmitter if pl.scheme.startswith("MFMA") else MmaEmitter
+            refusal = wgmma_refusal(p, tgt, knobs, wgmma) if self.mma and tgt.wgmma else None
+            if refusal is not None:
+                p.graph.func.attributes[WGMMA_REFUSED] = ir.StringAttr.get(refusal)
+            emitter = {"fma": FmaEmitter, "wgmma": WgmmaEmitter}.get(pl.scheme) or \
+                (MfmaEmitter if pl.scheme.startswith("MFMA") else MmaEmitter)
             emitter(p, pl, tgt).emit(self.NAME)
 
 

@@ -1,5 +1,5 @@
 """What every attention kernel shares (`AttentionEmitter`); the products are the scheme's
-(emit_fma.py, emit_mma.py).
+(emit_fma.py, emit_mma.py, emit_mfma.py, emit_wgmma.py).
 
 The grid: workgroup (x, y) computes query rows [x * BM, x * BM + BM) of group y, the group
 being the grid dims (batch, query heads) delinearized, slowest first. Its KS kv-split groups

@@ -89,15 +89,7 @@ class MmaEmitter(AttentionEmitter):
 
     def setup(self) -> None:
         p, pl = self.p, self.pl
-        self.intr = mma.BY_NAME[pl.scheme]
-        self.split = None
-        self.d1, self.dn = p.size(p.k1), p.size(p.n)
-        lane_count = self.intr.subgroup
-        self.lane = arith.remui(self.tid, self.idx(lane_count))
-        self.warp = arith.divui(self.tid, self.idx(lane_count))
-        self.wrow = arith.addi(self.row0, arith.muli(self.warp, self.idx(self.intr.m * pl.warp_rows)))
-        self.p_from_acc = acc_as_operand(self.intr.c, self.intr.a, self.intr.n, lane_count)
-        assert self.p_from_acc is not None
+        self.softmax_setup(mma.BY_NAME[pl.scheme])
         eb = element_bits(p.elem_type) // 8
         pad = 0 if pl.swizzle else PAD_BYTES // eb
         self.chunk = CHUNK_BYTES // eb
@@ -122,13 +114,29 @@ class MmaEmitter(AttentionEmitter):
         else:
             self.q = [[self._q_fragment(rt, c) for c in range(self.d1 // self.intr.k)] for rt in range(pl.warp_rows)]
         self.src = {r: dma_source(self.mem[r], GLOBAL) for r in self.lds}
+
+    def softmax_setup(self, intr: mma.Intrinsic) -> None:
+        """What the softmax on `intr`'s accumulators needs, shared with the wgmma kernel (whose
+        warps hold m16n8k16's C and A layouts, emit_wgmma.py): the lane, warp and its first
+        row, how P's A fragments come from S's accumulators, whether the scale is folded, and
+        the loop state (per row tile: the running max and sum of each accumulator row, O)."""
+        p, pl = self.p, self.pl
+        self.intr = intr
+        self.split = None
+        self.d1, self.dn = p.size(p.k1), p.size(p.n)
+        lane_count = intr.subgroup
+        self.lane = arith.remui(self.tid, self.idx(lane_count))
+        self.warp = arith.divui(self.tid, self.idx(lane_count))
+        self.wrow = arith.addi(self.row0, arith.muli(self.warp, self.idx(intr.m * pl.warp_rows)))
+        self.p_from_acc = acc_as_operand(intr.c, intr.a, intr.n, lane_count)
+        assert self.p_from_acc is not None
         self.folded = (not isinstance(p.scale, Binding) and p.scale > 0 and p.mask_kind is None
                        and (not p.region or p.causal is not None))
-        acc_t = self.intr.c.register_type(_f32())
-        self.rows = sorted(set(self.intr.c.d_first))  # the accumulator rows a lane holds
+        acc_t = intr.c.register_type(_f32())
+        self.rows = sorted(set(intr.c.d_first))  # the accumulator rows a lane holds
         rows = len(self.rows)
         self.state = ([self.const(p.max_init)] * rows + [self.const(0.0)] * rows +
-                      [vector.broadcast(acc_t, self.const(0.0))] * (self.dn // self.intr.n)) * pl.warp_rows
+                      [vector.broadcast(acc_t, self.const(0.0))] * (self.dn // intr.n)) * pl.warp_rows
 
     def _split(self, state: list[ir.Value]) -> list[tuple[list[ir.Value], list[ir.Value], list[ir.Value]]]:
         """Per row tile of the warp, (running max, sum per accumulator row; O's accumulators)."""
@@ -164,6 +172,11 @@ class MmaEmitter(AttentionEmitter):
         turned = arith.xori(chunk, arith.remui(row, self.idx(SWIZZLE_ROWS)))
         return arith.muli(turned, self.idx(self.chunk))
 
+    def lds_at(self, role: str, buf: ir.Value | None, row: ir.Value, col: ir.Value) -> list[ir.Value]:
+        """The indices into role's LDS tile (`buf` of K's and V's; Q's: None) of its row `row`,
+        column `col` (the start of a 16-byte chunk)."""
+        return ([] if buf is None else [buf]) + [row, self.lds_col(row, col)]
+
     # --- Q, K and V: cp.async into LDS (K and V: `stages` tiles) ---
 
     def copy_q(self) -> None:
@@ -175,7 +188,7 @@ class MmaEmitter(AttentionEmitter):
             col = arith.muli(col, self.idx(pl.vector))
             q_row = arith.addi(self.row0, row)
             inside = arith.cmpi(arith.CmpIPredicate.ult, q_row, self.idx(self.m_size)) if self.m_size % pl.bm else None
-            tokens.append(async_copy(self.lds["q"], [row, self.lds_col(row, col)], self.src["q"],
+            tokens.append(async_copy(self.lds["q"], self.lds_at("q", None, row, col), self.src["q"],
                                      self.indices("q", {p.row: self.clamp_row(q_row), p.k1: col}), pl.vector, inside))
         self.group = ir.Operation.create("nvgpu.device_async_create_group", results=[async_token()],
                                          operands=tokens).result
@@ -192,7 +205,7 @@ class MmaEmitter(AttentionEmitter):
                 kv = arith.addi(kv0, col)
                 inside = None if whole else arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size))
                 at = {p.k2: kv if whole else arith.minui(kv, self.idx(self.kv_size - pl.vector)), p.n: n}
-                tokens.append(async_copy(self.lds["v"], [buf, n, self.lds_col(n, col)], self.src["v"],
+                tokens.append(async_copy(self.lds["v"], self.lds_at("v", buf, n, col), self.src["v"],
                                          self.indices("v", at), pl.vector, inside))
         for role, width in (("k", self.d1),) + ((("v", self.dn),) if not self.vt else ()):
             for key, col in self.chunks(pl.bn, width // pl.vector, pl.threads, self.tid):
@@ -201,7 +214,7 @@ class MmaEmitter(AttentionEmitter):
                 inside = None if whole else arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size))
                 at = {p.k2: kv if whole else arith.minui(kv, self.idx(self.kv_size - 1)),
                       (p.k1 if role == "k" else p.n): col}
-                tokens.append(async_copy(self.lds[role], [buf, key, self.lds_col(key, col)], self.src[role],
+                tokens.append(async_copy(self.lds[role], self.lds_at(role, buf, key, col), self.src[role],
                                          self.indices(role, at), pl.vector, inside))
         self.group = ir.Operation.create("nvgpu.device_async_create_group", results=[async_token()],
                                          operands=tokens).result
@@ -219,20 +232,26 @@ class MmaEmitter(AttentionEmitter):
         if self.pl.q_lds:
             self.copy_q()  # the oldest group: landed by the first round's wait
             groups.append(self.group)
-        for s in range(stages - 1):
+        ahead = self.copies_ahead()
+        for s in range(ahead):
             self.copy_tile(self.clamp_tile(self.idx(s)), self.idx(s))
             groups.append(self.group)
         self.first_group = groups[0]
         loop = scf.ForOp(self.idx(0), visited, self.idx(1), self.state)
         with ir.InsertionPoint(loop.body):
             tile = loop.induction_variable
-            self.wait_copies(stages - 2)
+            self.wait_copies(ahead - 1)
             gpu.barrier()
-            ahead = arith.addi(tile, self.idx(stages - 1))
+            ahead = arith.addi(tile, self.idx(ahead))
             self.copy_tile(self.clamp_tile(ahead), arith.remui(ahead, self.idx(stages)))
             buf = arith.remui(tile, self.idx(stages))
             scf.yield_(self.step(tile, buf, list(loop.inner_iter_args), first_region))
         self.state = list(loop.results)
+
+    def copies_ahead(self) -> int:
+        """How many tiles ahead of the one computed the copies run: all LDS tiles but the one
+        the round computes on."""
+        return self.pl.stages - 1
 
     def clamp_tile(self, tile: ir.Value) -> ir.Value:
         return arith.minui(tile, self.idx(self.n_tiles - 1))
@@ -326,6 +345,13 @@ class MmaEmitter(AttentionEmitter):
                       acc: list[ir.Value], kv0: ir.Value, with_region: bool):
         """Row tile rt's scores (region, mask, bound), its kept running max and sum, O rescaled
         where a row's max moved, and the probabilities P (per S accumulator, per element)."""
+        kept, l, alpha, probs = self._probabilities(rt, s_acc, m, l, kv0, with_region)
+        return kept, l, self._rescaled(acc, alpha, m, kept), probs
+
+    def _probabilities(self, rt: int, s_acc: list[ir.Value], m: list[ir.Value], l: list[ir.Value],
+                       kv0: ir.Value, with_region: bool):
+        """`_softmax_step` but O's rescale: the kept max and sum, the factor 2^(m - m') of each
+        accumulator element's row, and P."""
         c, rows = self.intr.c, self.rows
         row_base = arith.addi(self.add(self.wrow, rt * self.intr.m), self.lane_at(c.first))
         key_base = arith.addi(kv0, self.lane_at(c.second))
@@ -363,7 +389,7 @@ class MmaEmitter(AttentionEmitter):
                 l[i] = arith.addf(l[i], pe)
                 ps.append(pe)
             probs.append(ps)
-        return kept, l, self._rescaled(acc, [alpha[rows.index(r)] for r in c.d_first], m, kept), probs
+        return kept, l, [alpha[rows.index(r)] for r in c.d_first], probs
 
     def _rescaled(self, acc: list[ir.Value], alpha: list[ir.Value], m: list[ir.Value], kept: list[ir.Value]) -> list[ir.Value]:
         """O's accumulators times their rows' 2^(m - m'), `alpha` per accumulator element, where

@@ -28,6 +28,13 @@ chooses the rest:
   swizzle takes no bytes beyond the tiles (6% fewer at head dim 128, 11% at 64), so it is the
   layout wherever it applies, and padding the others.
 
+wgmma (`plan_wgmma`, emit_wgmma.py; sm_90a, the first choice there): a warpgroup of 128
+threads per 64 query rows, one or two a workgroup (two where 128-row workgroups still fill the
+SMs), 128 keys a tile (S: 64 registers a thread), Q, K and V in LDS in the 128-byte swizzle,
+three LDS tiles of K and V (a tile's P V runs under the next tile's softmax) or two without the
+overlap. What it does not take (`wgmma_refusal`: other types, head dims, V^T, decode, the
+mma-* options) keeps the mma.sync plan.
+
 FMA (every target; lavapipe): `lanes` consecutive lanes of a subgroup share a query row (as
 many as the subgroup has, each with at least one vector of the target's widest access of the
 head dim, 16 bytes, where it allows), each holding an interleaved 1/lanes of its head dim (Q)
@@ -65,6 +72,9 @@ MMA_STAGES = 2
 CHUNK_BYTES = 16        # a cp.async copy, an ldmatrix row
 SWIZZLE_ROWS = 8        # the rows an XOR swizzle spreads over the banks (an ldmatrix matrix's)
 PAD_BYTES = 16          # after each padded LDS row
+WGMMA_HEADS = (64, 128)  # head and value dims of the wgmma kernel
+WGMMA_KEYS = 128        # keys a tile, wgmma (S: 64 registers a thread)
+WGMMA_STAGES = 2        # LDS tiles of K and V, wgmma; one more where P V runs under the next softmax
 
 
 @dataclasses.dataclass(frozen=True)
@@ -81,6 +91,7 @@ class AttentionPlan:
     swizzle: bool = False  # mma.sync: LDS rows XOR-swizzled in 16-byte chunks instead of padded
     direct: bool = False   # FMA: K and V read into registers, not staged through LDS
     q_lds: bool = False    # mma.sync: Q's tile in LDS, its fragments read once a key tile
+    overlap: bool = False  # wgmma: a tile's P V runs on under the next tile's softmax
 
     @property
     def threads(self) -> int:
@@ -258,7 +269,73 @@ def matrix_cores_decline_v_keys_inner(p: AttentionProblem, tgt: Target, knobs: M
         bool(plan_mma(p, tgt, knobs, v_keys_inner=False) or plan_mfma(p, tgt, v_keys_inner=False))
 
 
-def plan(p: AttentionProblem, tgt: Target, use_mma: bool = True, knobs: MmaKnobs = MmaKnobs()) -> AttentionPlan | None:
-    """The matrix-core plan where the target and problem have one (and `use_mma`), else FMA's.
-    The partial form (split-KV chunks: decode, few rows) takes the FMA kernel."""
-    return (use_mma and p.norm is not None and (plan_mma(p, tgt, knobs) or plan_mfma(p, tgt))) or plan_fma(p, tgt)
+@dataclasses.dataclass(frozen=True)
+class WgmmaKnobs:
+    """What ldsopt-attention's options fix of the wgmma plan: whether to use it at all, its
+    warpgroups a workgroup (0: the plan's), the overlap of P V with the next softmax."""
+
+    use: bool = True
+    warpgroups: int = 0
+    overlap: bool = True
+
+
+def wgmma_refusal(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs(),
+                  wgmma: WgmmaKnobs = WgmmaKnobs()) -> str | None:
+    """Why the wgmma kernel (emit_wgmma.py) does not take the attention on `tgt` (None: it does;
+    `plan_wgmma` plans it)."""
+    d1, dn = p.size(p.k1), p.size(p.n)
+    if not tgt.wgmma:
+        return f"wgmma needs sm_90a (the target is {tgt.arch})"
+    if not wgmma.use:
+        return "wgmma=false asks for the mma.sync kernel"
+    if str(p.elem_type) not in ("f16", "bf16"):
+        return f"wgmma takes f16 and bf16 ({p.elem_type})"
+    if p.norm is None:
+        return "the split-KV partial form (few query rows) takes the FMA kernel"
+    if p.size(p.row) <= MMA_MIN_ROWS:
+        return f"{p.size(p.row)} query rows: decode, memory-bound (the FMA kernel's key splits)"
+    if d1 not in WGMMA_HEADS or dn not in WGMMA_HEADS:
+        return f"head dims {d1} and {dn}: the wgmma kernel takes {' and '.join(map(str, WGMMA_HEADS))}"
+    if p.v_keys_inner:
+        return "V held keys innermost (V^T): the wgmma kernel reads V's value dim contiguous"
+    if knobs != MmaKnobs():
+        return "the mma-* options fix the mma.sync kernel"
+    return None
+
+
+def plan_wgmma(p: AttentionProblem, tgt: Target, knobs: WgmmaKnobs = WgmmaKnobs()) -> AttentionPlan | None:
+    """Hopper's wgmma kernel (emit_wgmma.py) where `wgmma_refusal` has no reason: a warpgroup of
+    128 threads per 64 query rows, WGMMA_KEYS keys a tile, WGMMA_STAGES LDS tiles of K and V
+    (cp.async), Q's tile in LDS, everything in the 128-byte swizzle. Two warpgroups a workgroup
+    (each K and V tile copied once for 128 rows) where the grid of 128-row workgroups still
+    fills every SM; else one (BERT's 12 heads of 512 rows: 96 workgroups of 64 rows rather
+    than 48 of 128 on the H200's 132 SMs). `knobs.warpgroups` (1 or 2) fixes it. `knobs.overlap`: each
+    tile's P V wgmmas run on while the next tile's S is computed and its softmax runs
+    (FlashAttention-3's intra-warpgroup overlap), which keeps V's tile one round longer: an LDS
+    tile more."""
+    if wgmma_refusal(p, tgt, wgmma=knobs) is not None:
+        return None
+    warpgroups, overlap = knobs.warpgroups, knobs.overlap
+    d1, dn, eb = p.size(p.k1), p.size(p.n), element_bits(p.elem_type) // 8
+    units = tgt.compute_units or 1
+    if not warpgroups:
+        warpgroups = 2 if math.ceil(p.size(p.row) / 128) * p.groups >= units else 1
+    for wg in sorted({warpgroups, 1}, reverse=True):
+        bm = 64 * wg
+        stages = WGMMA_STAGES + overlap
+        lds = stages * WGMMA_KEYS * (d1 + dn) * eb + bm * d1 * eb
+        if lds <= tgt.lds_bytes and 128 * wg <= tgt.max_threads:
+            return AttentionPlan("wgmma", bm, WGMMA_KEYS, 1, 128 * wg, 1, copy_vector(p, tgt), 1, stages,
+                                 swizzle=True, q_lds=True, overlap=overlap)
+    return None
+
+
+def plan(p: AttentionProblem, tgt: Target, use_mma: bool = True, knobs: MmaKnobs = MmaKnobs(),
+         wgmma: WgmmaKnobs = WgmmaKnobs()) -> AttentionPlan | None:
+    """The matrix-core plan where the target and problem have one (and `use_mma`): Hopper's
+    wgmma kernel first (sm_90a, as `wgmma` asks), else mma.sync's or MFMA's, else FMA's. The
+    partial form (split-KV chunks: decode, few rows) takes the FMA kernel."""
+    if not use_mma or p.norm is None:
+        return plan_fma(p, tgt)
+    return ((knobs == MmaKnobs() and plan_wgmma(p, tgt, wgmma)) or plan_mma(p, tgt, knobs) or plan_mfma(p, tgt)
+            or plan_fma(p, tgt))

@@ -68,3 +68,24 @@ class SwizzledColumnBlocks(_RowStructured):
 
     def alloc_size(self, n: int) -> int:
         return _ceil_div(n, self.row_elems) * self.row_elems
+
+
+def accumulator_coords(thread: int, n: int) -> list[tuple[int, int]]:
+    """(row, column) of each f32 of an m64nNk16 accumulator that thread `thread` (0-127) of the
+    warpgroup holds, in register order (PTX ISA, "wgmma .m64nNk16 register fragment layout for
+    accumulator matrix D"): warp w's rows 16 w + l / 4 and that + 8, for each 8 columns i the
+    columns 8 i + 2 (l % 4) and that + 1: register 4 i + 2 h + e at row 16 w + 8 h + l / 4,
+    column 8 i + 2 (l % 4) + e."""
+    w, lane = divmod(thread, 32)
+    return [(16 * w + 8 * h + lane // 4, 8 * i + 2 * (lane % 4) + e)
+            for i in range(n // 8) for h in (0, 1) for e in (0, 1)]
+
+
+def register_a_coords(thread: int) -> list[tuple[int, int]]:
+    """(row, K) of each 16-bit element of an m64nNk16 A operand held in registers that thread
+    `thread` holds, in order (4 .b32 registers, each two elements, the first in the low half;
+    PTX ISA, "wgmma .m64nNk16 register fragment layout for matrix A"): warp w's rows 16 w + l / 4
+    (registers 0 and 2) and that + 8 (1 and 3), K 2 (l % 4) + e (registers 0, 1) and that + 8
+    (2, 3)."""
+    w, lane = divmod(thread, 32)
+    return [(16 * w + lane // 4 + 8 * (r % 2), 2 * (lane % 4) + 8 * (r // 2) + e) for r in range(4) for e in (0, 1)]

@@ -38,19 +38,13 @@ from __future__ import annotations
 import math
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, gpu, llvm, memref, nvvm, scf, vector
+from iree.compiler.dialects import arith, gpu, llvm, scf, vector
 
+from ldsopt.codegen import wgmma
 from ldsopt.codegen.async_copy import async_wait
 from ldsopt.layout.tile_layout import ATTR, TileLayout
 from ldsopt.matmul.emit import Emitter
 from ldsopt.matmul.planner import pow2_dividing
-
-# The matrix descriptor's fields (module doc) but the leading byte offset: stride byte offset
-# 1024 B (an 8-row group of 128-byte rows), swizzle 128 B.
-_DESCRIPTOR_FIELDS = ((1024 >> 4) << 32) | (1 << 62)
-_ADDRESS_BITS = (1 << 14) - 1  # the start address / 16
-SWIZZLE_ALIGNMENT = 1024  # bytes of one 8-row pattern of 128-byte rows
-_WGMMA_TYPES = {"f16": "f16", "bf16": "bf16"}
 
 
 class WgmmaEmitter(Emitter):
@@ -60,31 +54,24 @@ class WgmmaEmitter(Emitter):
         super().__init__(*args, **kwargs)
         if self.pl.stages < 3:
             raise ValueError(f"the wgmma scheme needs 3 LDS tiles or more (the plan has {self.pl.stages})")
-        bn = self.pl.tiling.bn
-        self.acc_struct = ir.Type.parse("!llvm.struct<(" + ", ".join(["f32"] * (bn // 2)) + ")>")
+        self.acc_struct = wgmma.acc_struct(self.pl.tiling.bn)
 
     # --- LDS and descriptors ---
 
     def _alloc(self, s: TileLayout) -> ir.Value:
-        mtype = ir.MemRefType.get(list(s.lds_shape), self.p.elem_type,
-                                  memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
-        buf = memref.AllocOp(mtype, [], [], alignment=SWIZZLE_ALIGNMENT).result
+        buf = wgmma.alloc_swizzled(list(s.lds_shape), self.p.elem_type)
         buf.owner.attributes[ATTR] = s.attr()
         return buf
 
     def _descriptors(self) -> None:
         """Each operand's base descriptor (its LDS tile 0, this warpgroup's slab of A)."""
-        i64 = ir.IntegerType.get_signless(64)
         self.desc = {}
         for role, buf in self.lds.items():
-            addr = arith.index_cast(i64, memref.extract_aligned_pointer_as_index(buf))
-            if role == "A":  # this warpgroup's 64 rows
-                slab = arith.muli(self.warpgroup, self.k.const(self.pl.scheme.M * self._row_bytes()))
-                addr = arith.addi(addr, arith.index_cast(i64, slab))
-            field = arith.andi(arith.shrui(addr, self.k.const(4, i64)), self.k.const(_ADDRESS_BITS, i64))
-            # K-major: unused (1); MN-major: from one 64-column block of bk rows to the next.
-            leading = 1 if self.pl.staging[role].k_contiguous else self._row_bytes() * self.pl.bk // 16
-            self.desc[role] = arith.ori(field, self.k.const(_DESCRIPTOR_FIELDS | leading << 16, i64))
+            # this warpgroup's 64 rows of A
+            slab = arith.muli(self.warpgroup, self.k.const(self.pl.scheme.M * self._row_bytes())) if role == "A" else None
+            # K-major: unused; MN-major: from one 64-column block of bk rows to the next.
+            leading = 0 if self.pl.staging[role].k_contiguous else self._row_bytes() * self.pl.bk
+            self.desc[role] = wgmma.descriptor(self.k.const, buf, leading, slab)
 
     def _row_bytes(self) -> int:
         return self.pl.bk * self.elem_bytes
@@ -114,10 +101,7 @@ class WgmmaEmitter(Emitter):
         self._descriptors()
 
     def acc_init(self, value: ir.Value) -> list[ir.Value]:
-        acc = llvm.UndefOp(self.acc_struct).result
-        for i in range(self.pl.tiling.bn // 2):
-            acc = llvm.InsertValueOp(acc, value, [i]).result
-        return [acc]
+        return [wgmma.acc_splat(self.pl.tiling.bn, value)]
 
     def k_group(self) -> int:
         return self.pl.bk
@@ -126,29 +110,22 @@ class WgmmaEmitter(Emitter):
                  fragments: list[ir.Value] | None = None) -> list[ir.Value]:
         """Issues the wgmmas of LDS tile `buf` (all of its K step) and commits them as a group."""
         i64 = ir.IntegerType.get_signless(64)
-        sch, elem = self.pl.scheme, _WGMMA_TYPES[str(self.p.elem_type)]
+        sch = self.pl.scheme
         tile_bytes = {r: math.prod(s.lds_shape[1:]) * self.elem_bytes for r, s in self.pl.staging.items()}
         units = {r: arith.index_cast(i64, arith.muli(buf, self.k.const(b // 16))) for r, b in tile_bytes.items()}
-        attr = ir.Attribute.parse
-        # wgmma's A is row-major and B column-major when K-major; the other layout transposes.
-        layouts = {r: ("row" if (r == "A") == s.k_contiguous else "col") for r, s in self.pl.staging.items()}
         (value,) = acc
-        nvvm.WgmmaFenceAlignedOp()
+        wgmma.fence()
         for j in range(self.pl.bk // sch.K):
-            value = nvvm.WgmmaMmaAsyncOp(
-                self.acc_struct, value, self._descriptor("A", units["A"], j), self._descriptor("B", units["B"], j),
-                attr(f"#nvvm.shape<m = {sch.M}, n = {self.pl.tiling.bn}, k = {sch.K}>"),
-                attr(f"#nvvm.wgmma_type<{elem}>"), attr(f"#nvvm.wgmma_type<{elem}>"), attr("#nvvm.wgmma_type<f32>"),
-                attr("#nvvm.wgmma_scale_out<one>"), attr("#nvvm.wgmma_scale_in<one>"),
-                attr("#nvvm.wgmma_scale_in<one>"), attr(f"#nvvm.mma_layout<{layouts['A']}>"),
-                attr(f"#nvvm.mma_layout<{layouts['B']}>")).result
-        nvvm.WgmmaGroupSyncAlignedOp()
+            value = wgmma.mma_async(value, self.pl.tiling.bn, self._descriptor("A", units["A"], j),
+                                    self._descriptor("B", units["B"], j), self.p.elem_type,
+                                    self.pl.staging["A"].k_contiguous, self.pl.staging["B"].k_contiguous)
+        wgmma.commit()
         return [value]
 
     def _k_step(self, kt: ir.Value, acc: list[ir.Value], carried: list[ir.Value]) -> None:
         k, stages = self.k, self.pl.stages
         acc = self.multiply(arith.remui(kt, k.const(stages)), 0, acc)
-        nvvm.WgmmaWaitGroupSyncOp(1)  # step kt - 1's wgmmas are done: its LDS tile may be refilled
+        wgmma.wait(1)  # step kt - 1's wgmmas are done: its LDS tile may be refilled
         self._wait_copies(stages - 3)  # tile kt + 1 has landed
         gpu.barrier()
         tile = self.offset(kt, stages - 1)
@@ -165,12 +142,12 @@ class WgmmaEmitter(Emitter):
         group `token` names: the count decides), then makes its copies visible to wgmma's
         async proxy (before the barrier that publishes them)."""
         async_wait(token or self.group, newer)
-        nvvm.FenceProxyOp(nvvm.ProxyKind.async_shared, space=nvvm.SharedSpace.shared_cta)
+        wgmma.proxy_fence()
 
     def finish_products(self, acc: list[ir.Value]) -> list[ir.Value]:
         """The accumulators once the last wgmma group is done; the copies of the tiles past K
         (clamped re-reads into LDS tiles no step reads) waited for too."""
-        nvvm.WgmmaWaitGroupSyncOp(0)
+        wgmma.wait(0)
         self._wait_copies(0, self.first_group)
         return acc
 

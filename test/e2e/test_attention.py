@@ -92,3 +92,36 @@ def test_cuda_mma_sync_ptx(name, tmp_path):
     if vt:
         assert "trans" not in text
     assert ".local" not in text
+
+
+# Programs sm_90a's wgmma kernel takes (f16, bf16; head and value dims 64 or 128; V's value dim
+# innermost; more than 16 query rows), with their wgmmas: S's (head dim / 16 a key tile) and P
+# V's (128 keys / 16), each of `n` columns.
+WGMMA = {"plain_f16_2x3x80x100x64": (4, 128, 8, 64), "causal_f16_1x2x100x100x64": (4, 128, 8, 64),
+         "gqa_f16_1x8x33x70x128": (8, 128, 8, 128), "mask_i1_bf16_2x2x24x41x64": (4, 128, 8, 64),
+         "causal_bf16_1x3x130x130x128": (8, 128, 8, 128)}
+
+
+@pytest.mark.parametrize("name", sorted(WGMMA))
+def test_cuda_sm90a_wgmma_ptx(name, tmp_path):
+    """sm_90a PTX (values: `lds-run FILE --target cuda-sm90a --prepare DIR`, replayed on the
+    H200): S by wgmma with both operands by descriptor (K-major: no transpose), P V by wgmma with
+    A from registers and V read transposed; the copies fenced into the async proxy; no
+    mma.sync, no local memory. The wgmmas come in whole tiles' worth (a causal loop has a branch
+    with the region and one without, whose products LLVM may keep apart or merge)."""
+    _, lowered, report = driver.form_dispatches((PROGRAMS / f"{name}.mlir").read_text(), target.known("cuda-sm90a"),
+                                                str(tmp_path), driver.DEFAULT_PIPELINE)
+    assert [d["passes"] for d in report] == [["ldsopt-attention"]], report
+    driver.compile_module(lowered, str(tmp_path), name, dump=True)
+    (ptx,) = (tmp_path / "executables").glob("*.ptx")
+    text = ptx.read_text()
+    s_count, s_n, pv_count, pv_n = WGMMA[name]
+    elem = "bf16" if "bf16" in name else "f16"
+    s = re.findall(rf"wgmma\.mma_async\.sync\.aligned\.m64n{s_n}k16\.f32\.{elem}\.{elem} {{[^}}]*}}, %rd\d+, %rd\d+, p, 1,  1, 0,  0;", text)
+    pv = re.findall(rf"wgmma\.mma_async\.sync\.aligned\.m64n{pv_n}k16\.f32\.{elem}\.{elem} {{[^}}]*}}, {{%r\d+, %r\d+, %r\d+, %r\d+}}, %rd\d+, p, 1, 1, 1;", text)
+    assert s and pv and len(s) % s_count == 0 and len(pv) % pv_count == 0, (len(s), len(pv))
+    for op in (".target sm_90a", "wgmma.fence.sync.aligned", "wgmma.commit_group.sync.aligned",
+               "wgmma.wait_group.sync.aligned \t0", "fence.proxy.async.shared::cta", "cp.async.cg.shared.global",
+               "ex2.approx", "vote.sync.any.pred"):
+        assert op in text, op
+    assert ".local" not in text and "mma.sync" not in text

@@ -39,7 +39,7 @@ INPUTS = {
     "ldsopt-inthread-transpose": ([("inthread_transpose/options.mlir", ("cuda", "gfx942", "lavapipe"))],
                                   ("ldsopt-matmul-lds",)),
     "ldsopt-split-reduction": ([("split_reduction/split_reduction.mlir", (None,))], ()),
-    "ldsopt-attention": ([("attention/attention.mlir", ("lavapipe", "cuda", "gfx942"))], ()),
+    "ldsopt-attention": ([("attention/attention.mlir", ("lavapipe", "cuda", "gfx942", "cuda-sm90a"))], ()),
     "ldsopt-raise-attention": ([("raise_attention/raise_attention.mlir", (None,))], ()),
     "ldsopt-split-attention": ([("split_attention/split_attention.mlir", ("cuda", "lavapipe", None))], ()),
     "ldsopt-split-matmul": ([("split_matmul/split_matmul.mlir", ("cuda", "lavapipe", None))], ()),

@@ -1,12 +1,13 @@
 """The wgmma scheme's plan (planner.wgmma_plan, sm_90a): which products it takes, its tilings
 and stages, and its LDS layouts, each checked against the layout that a wgmma matrix
-descriptor of 128-byte swizzle describes (written here from PTX's canonical layouts, not from
-the maps under test)."""
+descriptor of 128-byte swizzle describes (codegen/wgmma.py's transcription of PTX's canonical
+layouts, not the maps under test)."""
 
 import pytest
 from iree.compiler import ir
 
 from ldsopt import target as target_model
+from ldsopt.codegen.wgmma import k_major_bytes, mn_major_bytes
 from ldsopt.layout.tile_layout import Direct, LdsRows, RowChunks
 from ldsopt.matmul import planner, schemes
 
@@ -17,20 +18,6 @@ HOPPER = target_model.by_name("cuda-sm90a")
 def context():
     with ir.Context(), ir.Location.unknown():
         yield
-
-
-def k_major_bytes(row: int, k: int) -> int:
-    """Byte offset of element (row, k) of a K-major 16-bit operand in the 128-byte swizzle:
-    8-row groups 1024 bytes apart (the descriptor's stride offset), 128-byte rows, 16-byte unit
-    k / 8 at unit k / 8 ^ row % 8."""
-    return row // 8 * 1024 + row % 8 * 128 + ((k // 8) ^ (row % 8)) * 16 + k % 8 * 2
-
-
-def mn_major_bytes(k: int, x: int, k_rows: int) -> int:
-    """Byte offset of element (k, x) of an MN-major 16-bit operand (x along M or N) of `k_rows`
-    K rows: blocks of 64 x a leading offset of k_rows * 128 bytes apart, in each 8-K-row groups
-    1024 bytes apart (the stride offset), 128-byte rows of 64 x swizzled as above."""
-    return x // 64 * k_rows * 128 + k // 8 * 1024 + k % 8 * 128 + ((x % 64 // 8) ^ (k % 8)) * 16 + x % 8 * 2
 
 
 def test_k_major_rows_are_the_descriptors_layout():
@@ -45,7 +32,7 @@ def test_mn_major_blocks_are_the_descriptors_layout(cols):
     lds = LdsRows.swizzled(cols, 8, 1, 8, column_block=64, rows=64)
     amap = lds.address_map
     offsets = {amap(k * cols + x) * 2: (k, x) for k in range(64) for x in range(cols)}
-    assert all(mn_major_bytes(k, x, 64) == off for off, (k, x) in offsets.items())
+    assert all(mn_major_bytes(k, x, 64 * 128) == off for off, (k, x) in offsets.items())
     assert sorted(offsets) == list(range(0, 64 * cols * 2, 2))
     assert all(amap.inverse(amap(i)) == i for i in range(64 * cols))
 

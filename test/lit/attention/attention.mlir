@@ -4,6 +4,9 @@
 // on CUDA the mma.sync one (few query rows: FMA with the keys split over thread groups).
 // RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-attention, canonicalize, cse)' | filecheck %s --check-prefix=FMA
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-attention, canonicalize, cse)' | filecheck %s --check-prefix=MMA
+// RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-attention, canonicalize, cse)' | filecheck %s --check-prefix=WGMMA
+// RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-attention{mma-stages=3}, canonicalize, cse)' | filecheck %s --check-prefix=OPTIONED
+// RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-attention{wgmma=false}, canonicalize, cse)' | filecheck %s --check-prefix=NOWGMMA
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-attention{mma-warps=4 mma-rows-per-warp=32 mma-stages=3 mma-lds-layout=xor}, canonicalize, cse)' | filecheck %s --check-prefix=KNOBS
 
 // Plain, 6 (batch x heads) x 80 queries x 100 keys x 64, f16.
@@ -97,6 +100,52 @@
 // -----
 
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+// On sm_90a the wgmma kernel: one warpgroup of 64 rows (80 rows x 6 heads: few workgroups),
+// 128 keys a tile; Q, K and V in LDS tiles of the 128-byte swizzle, 1024-byte aligned (3 of K
+// and V: a tile's P V runs on into the next round), their descriptors K-major (leading offset
+// unused) but V's (MN-major: 128 keys x 128 bytes from one 64-column block to the next). A
+// tile: the copies landed, fenced into the async proxy and published by one barrier; S by 4
+// wgmmas m64n128k16 (Q and K by descriptor, both K-major), one group; the previous tile's P V
+// (none here: one tile) the next group; S waited for, the softmax of emit_mma, then P V, then
+// the rescale of O (the warp vote); P packed to f16 pairs (4 x i32), settled before the fence,
+// the register A of 8 wgmmas m64n64k16 on V (transposed): the last tile's after the loop.
+// With an mma-* option the mma.sync kernel, and the reason.
+// WGMMA:         workgroup_size = [128, 1, 1] subgroup_size = 32
+// WGMMA-LABEL:   func.func @plain_f16
+// WGMMA-DAG:       arith.constant 4611686293305360384 : i64
+// WGMMA-DAG:       arith.constant 4611686293372403712 : i64
+// WGMMA-DAG:       %[[Q:.+]] = memref.alloc() alignment = 1024 : memref<64x64xf16, #gpu.address_space<workgroup>>
+// WGMMA-DAG:       %[[K:.+]] = memref.alloc() alignment = 1024 : memref<3x128x64xf16, #gpu.address_space<workgroup>>
+// WGMMA:           nvgpu.device_async_copy %{{.+}}, %[[Q]][{{.*}}], 8{{.*}}bypassL1
+// WGMMA:           nvgpu.device_async_copy %{{.+}}, %[[K]][%c0, {{.*}}], 8{{.*}}bypassL1
+// WGMMA:           nvgpu.device_async_wait %{{.+}} numGroups = 0
+// WGMMA-NEXT:      nvvm.fence.proxy <async.shared>, space = <cta>
+// WGMMA-NEXT:      gpu.barrier
+// WGMMA:           nvvm.wgmma.fence.aligned
+// WGMMA-COUNT-4:   nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// WGMMA-NEXT:      nvvm.wgmma.commit.group.sync.aligned
+// WGMMA-NEXT:      nvvm.wgmma.commit.group.sync.aligned
+// WGMMA-NEXT:      nvvm.wgmma.wait.group.sync.aligned 1
+// WGMMA:           nvvm.wgmma.wait.group.sync.aligned 0
+// WGMMA:           llvm.call_intrinsic "llvm.nvvm.vote.any.sync"
+// WGMMA:           vector.bitcast %{{.+}} : vector<8xf16> to vector<4xi32>
+// WGMMA:           llvm.inline_asm has_side_effects "", "=r,0"
+// WGMMA:           nvvm.wgmma.fence.aligned
+// WGMMA-COUNT-8:   llvm.inline_asm has_side_effects "{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1;
+// WGMMA-NEXT:      nvvm.wgmma.commit.group.sync.aligned
+// WGMMA-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
+// WGMMA-NOT:       nvgpu.mma.sync
+// WGMMA:           return
+// OPTIONED-LABEL: func.func @plain_f16
+// OPTIONED-SAME:    ldsopt.wgmma_refused = "the mma-* options fix the mma.sync kernel"
+// OPTIONED:         nvgpu.mma.sync
+// OPTIONED-NOT:     nvvm.wgmma
+// OPTIONED:         return
+// NOWGMMA-LABEL: func.func @plain_f16
+// NOWGMMA-SAME:    ldsopt.wgmma_refused = "wgmma=false asks for the mma.sync kernel"
+// NOWGMMA:         nvgpu.mma.sync
+// NOWGMMA-NOT:     nvvm.wgmma
+// NOWGMMA:         return
 func.func @plain_f16() {
   %cst = arith.constant 1.000000e+00 : f32
   %cst_0 = arith.constant -3.40282347E+38 : f32
@@ -154,6 +203,24 @@ func.func @plain_f16() {
 // MMA-NEXT:      nvgpu.mma.sync(%[[QA]], %[[KB0]], %{{.+}}) mmaShape = [16, 8, 16]
 // MMA-NEXT:      nvgpu.mma.sync(%{{.+}}, %[[KB0]], %{{.+}}) mmaShape = [16, 8, 16]
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+// sm_90a: two warpgroups of 64 rows (128 rows a workgroup fill the SMs), each warpgroup's Q
+// descriptor 8 KiB (its 64 rows of 128 bytes) into each 64-column block; in the key loop 8
+// wgmmas m64n128k16 for S (K slices 4-7 in the second column block), then, but in the first
+// round, the previous tile's P V by 8 m64n128k16 on V's LDS tile (tile + 2) % 3.
+// WGMMA:         workgroup_size = [256, 1, 1] subgroup_size = 32
+// WGMMA-LABEL:   func.func @plain_d128_f16
+// WGMMA-DAG:       memref.alloc() alignment = 1024 : memref<128x128xf16, #gpu.address_space<workgroup>>
+// WGMMA-DAG:       memref.alloc() alignment = 1024 : memref<3x128x128xf16, #gpu.address_space<workgroup>>
+// WGMMA:           arith.muli %{{.+}}, %c8192 : index
+// WGMMA:           scf.for %[[T:.+]] = %c0 to %c16
+// WGMMA-COUNT-8:     nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>
+// WGMMA-NEXT:        nvvm.wgmma.commit.group.sync.aligned
+// WGMMA-NEXT:        %[[FIRST:.+]] = arith.cmpi ugt, %[[T]], %c0 : index
+// WGMMA-NEXT:        scf.if %[[FIRST]]
+// WGMMA:               arith.remui %{{.+}}, %c3 : index
+// WGMMA-COUNT-8:       llvm.inline_asm has_side_effects "{{.*}}wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 1;
+// WGMMA:             nvvm.wgmma.commit.group.sync.aligned
+// WGMMA-NEXT:        nvvm.wgmma.wait.group.sync.aligned 1
 func.func @plain_d128_f16() {
   %cst = arith.constant 1.000000e+00 : f32
   %cst_0 = arith.constant -3.40282347E+38 : f32
@@ -252,6 +319,8 @@ func.func @gqa_f16() {
 // MMA-NOT:     nvgpu.mma.sync
 // MMA:         return
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+// WGMMA-LABEL: func.func @mask_f32
+// WGMMA-SAME:    ldsopt.wgmma_refused = "wgmma takes f16 and bf16 (f32)"
 func.func @mask_f32() {
   %cst = arith.constant 1.000000e+00 : f32
   %cst_0 = arith.constant -3.40282347E+38 : f32
@@ -347,6 +416,22 @@ func.func @mask_i1_bf16() {
 // MMA:           } else {
 // MMA-NOT:         arith.cmpi ugt
 // MMA:           }
+// sm_90a: only the softmax branches on the region (f32 results: the max, sum, rescale factors
+// and P); the wgmmas stay on the loop's straight line, the last tile's P V after it.
+// WGMMA-LABEL: func.func @causal_f16
+// WGMMA:         %[[END:.+]] = arith.ceildivui %{{.+}}, %c128 : index
+// WGMMA:         scf.for %{{.+}} = %c0 to %{{.+}} step %c1
+// WGMMA-COUNT-4:   nvvm.wgmma.mma_async
+// WGMMA:           nvvm.wgmma.wait.group.sync.aligned 1
+// WGMMA:           arith.cmpi uge
+// WGMMA-NEXT:      scf.if %{{.+}} -> (f32, f32, f32, f32, f32, f32, f32, f32
+// WGMMA:             arith.cmpi ugt
+// WGMMA:           } else {
+// WGMMA-NOT:         arith.cmpi ugt
+// WGMMA:           }
+// WGMMA-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
+// WGMMA:         }
+// WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16
 // FMA-LABEL: func.func @causal_f16
 // FMA:         arith.ceildivui %{{.+}}, %c16 : index
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
