@@ -98,6 +98,11 @@ class MatmulProblem:
         vectors along it divide this): that dim's extent, or a convolution's innermost loop's."""
         return self.view.runs(role) if self.view else self.sizes[self.dims[role][1]]
 
+    def run_stride(self, role: str) -> int:
+        """The stride in memory between the consecutive elements of the operand's run: 1, or a
+        convolution's strided run's (GemmView.strides: a vector is read n * s wide)."""
+        return self.view.strides.get(role, 1) if self.view else 1
+
     @property
     def out_run(self) -> int:
         """Outputs contiguous along n from any multiple of a divisor of this (the output's vectors
