@@ -160,7 +160,7 @@ class InthreadTranspose(PlanOptions):
                               "copy=registers (the direct copy holds no registers to prefetch for)", "prefetch")
 
     def run(self, module: ir.Operation) -> None:
-        for m in self.planned_matmuls(module):
+        for m in self.planned_matmuls(module, convolutions=True):
             try:
                 restaged = self.following(m.choice).restaged(m.plan, m.target, element_bits(m.problem.elem_type))
             except ValueError as e:
@@ -173,6 +173,9 @@ class InthreadTranspose(PlanOptions):
         """The dispatch's plan (PlanOptions.planned), unless a pass before staged its operands."""
         if staged_by(d.root):
             return f"its operands are staged already (by {', '.join(staged_by(d.root))})"
+        if p.view is not None and self.copy_kind is not Registers:
+            return ("copy=direct: a convolution's raked rows are gathered through registers (a padded border's "
+                    "zeros, a strided run's kept elements)")
         return super().planned(d, p, tgt)
 
     def staged(self, pl: MatmulPlan, tgt, bits: int) -> MatmulPlan:
