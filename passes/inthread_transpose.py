@@ -72,6 +72,12 @@ Contract.
 A dispatch whose operands a pass before this one staged (ldsopt-dtl-layout in the default
 pipeline, `grids=small`) is left as that pass recorded it, with a remark.
 
+A convolution (implicit GEMM, ldsopt/matmul/implicit_gemm.py) is restaged like a matmul: an
+NCHW image read along the output's columns is N-contiguous, and each raked row is gathered at
+its own index by the register staging (a strided run's vectors read wide, every s-th kept;
+a padded border's elements zeros). With `copy=direct` a convolution is left, with a remark:
+a copy cannot keep every s-th element nor zero a border.
+
 Guards; an operand that fails one keeps its planned staging:
 - already K-contiguous in LDS (K-contiguous in global memory: NN's A, NT's B; or rewritten
   already, which makes the pass idempotent);

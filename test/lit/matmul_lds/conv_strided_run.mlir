@@ -2,6 +2,8 @@
 // RUN:   --pass-pipeline='builtin.module(ldsopt-dtl-layout, ldsopt-matmul-lds)' | filecheck %s --check-prefix=CUDA
 // RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-matmul-lds)' \
 // RUN:   | filecheck %s
+// RUN: lds-opt %s --split-input-file --target=gfx942 \
+// RUN:   --pass-pipeline='builtin.module(ldsopt-inthread-transpose, ldsopt-matmul-lds)' | filecheck %s --check-prefix=GFX
 
 // The ResNet projection shortcut as IREE forms it (NCHW f16, 1x1 stride 2, 8x64x56x56 image, 512
 // filters, f32 sums rounded to f16): the image is a strided subview [::2, ::2] loaded whole,
@@ -21,6 +23,14 @@
 // CUDA:         %[[ROW:.+]] = vector.load %[[X]][%{{.+}}, %{{.+}}, %[[H]], %[[W]]] alignment = 16 : memref<8x64x56x56xf16, {{.*}}>, vector<8xf16>
 // CUDA-NEXT:    vector.shuffle %[[ROW]], %{{.+}} [0, 2, 4, 6] : vector<8xf16>, vector<8xf16>
 // CUDA-NOT:     vector.transfer_read %[[X]]
+// On gfx942 ldsopt-inthread-transpose rakes those vectors down K (4 rows, each a vector of 2
+// columns read 4 wide) and transposes them in registers, so that B lands K-contiguous for the
+// MFMA fragments' wide reads.
+// GFX-LABEL: func.func @projection_shortcut
+// GFX-SAME:    ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"]
+// GFX:         memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}lds_order = [0, 1], {{.*}}operand = "B", {{.*}}rake = 4 : i64, {{.*}}register_transpose = true{{.*}}vector = 2 : i64}
+// GFX-COUNT-4: vector.shuffle %{{.+}}, %{{.+}} [0, 2] : vector<4xf16>, vector<4xf16>
+// GFX:         vector.transpose
 // CHECK-LABEL: func.func @projection_shortcut
 // CHECK:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
 // CHECK:         memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}operand = "B"{{.*}}vector = 2 : i64}
