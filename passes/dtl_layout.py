@@ -32,7 +32,9 @@ Guards (an operand that fails one keeps ldsopt-matmul-lds's own staging):
   past K (src-size 0) and the register path reads zeros there, so they take K tails; for the
   same reason gfx942 leaves a convolution's image padded in the dispatch (its border is zeros),
   and every target an operand whose lanes run along a padded innermost dim (an NCHW image's
-  row: a lane may straddle the border, and no copy zero-fills its first elements);
+  row: a lane may straddle the border, and no copy zero-fills its first elements), and an
+  operand whose run is strided (every 2nd element of an NCHW image's row at stride 2: a lane
+  would carry elements the product does not take);
 - the tile must split into whole wave runs over the threads;
 - every static division of its index math must be proven exact (ldsopt.magic_div) over its
   range: if not, the pass fails (PassError) rather than emit a wrong map;
@@ -238,6 +240,9 @@ def _check_guards(p: MatmulProblem, pl: MatmulPlan, s: TileLayout, elem_bytes: i
     if lane % elem_bytes:
         raise LeftAlone(f"{elem_bytes}-byte elements do not pack into {lane}-byte lanes")
     vec = lane // elem_bytes
+    if p.run_stride(s.operand) > 1:
+        raise LeftAlone(f"its run lies {p.run_stride(s.operand)} elements apart along a row (a strided "
+                        "convolution's image): a copy moves whole lanes, the register staging keeps what it needs")
     if p.run(s.operand) % vec:
         raise LeftAlone(f"its contiguous extent {p.run(s.operand)} is not whole {lane}-byte lanes "
                          "(the transfer size the target supports)")

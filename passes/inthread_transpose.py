@@ -72,6 +72,12 @@ Contract.
 A dispatch whose operands a pass before this one staged (ldsopt-dtl-layout in the default
 pipeline, `grids=small`) is left as that pass recorded it, with a remark.
 
+A convolution (implicit GEMM, ldsopt/matmul/implicit_gemm.py) is restaged like a matmul: an
+NCHW image read along the output's columns is N-contiguous, and each raked row is gathered at
+its own index by the register staging (a strided run's vectors read wide, every s-th kept;
+a padded border's elements zeros). With `copy=direct` a convolution is left, with a remark:
+a copy cannot keep every s-th element nor zero a border.
+
 Guards; an operand that fails one keeps its planned staging:
 - already K-contiguous in LDS (K-contiguous in global memory: NN's A, NT's B; or rewritten
   already, which makes the pass idempotent);
@@ -160,7 +166,7 @@ class InthreadTranspose(PlanOptions):
                               "copy=registers (the direct copy holds no registers to prefetch for)", "prefetch")
 
     def run(self, module: ir.Operation) -> None:
-        for m in self.planned_matmuls(module):
+        for m in self.planned_matmuls(module, convolutions=True):
             try:
                 restaged = self.following(m.choice).restaged(m.plan, m.target, element_bits(m.problem.elem_type))
             except ValueError as e:
@@ -173,6 +179,9 @@ class InthreadTranspose(PlanOptions):
         """The dispatch's plan (PlanOptions.planned), unless a pass before staged its operands."""
         if staged_by(d.root):
             return f"its operands are staged already (by {', '.join(staged_by(d.root))})"
+        if p.view is not None and self.copy_kind is not Registers:
+            return ("copy=direct: a convolution's raked rows are gathered through registers (a padded border's "
+                    "zeros, a strided run's kept elements)")
         return super().planned(d, p, tgt)
 
     def staged(self, pl: MatmulPlan, tgt, bits: int) -> MatmulPlan:

@@ -3,7 +3,9 @@ per operand, chosen once (`strategy`) from its TileLayout's thread map and copy
 (ldsopt/layout/tile_layout.py) and the target:
 
 - `RegisterRows` (registers, row chunks): each chunk's `rake` rows read as vectors in the
-  operand's own memory order, zeros past M, N or K (guarded reads); an operand computed by a
+  operand's own memory order, zeros past M, N or K (guarded reads); a strided run (a 1x1
+  stride-2 NCHW image's output columns, implicit_gemm.py) read as one aligned vector of
+  `vector * s` elements of which `vector.shuffle` keeps every s-th; an operand computed by a
   fused prologue is computed from the prologue's inputs, read at the same place, before the LDS
   store. A raked register tile is transposed (`vector.transpose`; gfx942 packs 16-bit columns
   with v_perm_b32) and stored as its columns, K-contiguous. With `prefetch = P` (CUDA), each
@@ -211,12 +213,18 @@ class RegisterRows(Copy):
         element a workgroup loads, rather than on the fragments read back from LDS, which the
         threads along the other tile dim each read again (TM or TN times as many bodies with
         FMA), and so that LDS, the staging layouts and the product schemes see the
-        contraction's operand type as if it were loaded."""
-        em = self.em
+        contraction's operand type as if it were loaded. A strided run's vector (a convolution's
+        image, GemmView.strides) is read `read_width` wide, aligned, and every s-th kept."""
+        em, n = self.em, vtype.shape[0]
+        width = em.p.view.read_width(self.role, n) if em.p.view else n
+        stride = width // n
+        wide = ir.VectorType.get([width], vtype.element_type)
         pro = em.p.prologues.get(self.role)
         if pro is None:
-            return read_vector(vtype, em.mem[self.role], idx, em.gathered_alignment(self.role, vtype.shape[0]))
-        return body_at(pro.op, pro.inputs, em.prologue_mem[self.role], idx, vtype.shape[0])
+            value = read_vector(wide, em.mem[self.role], idx, em.gathered_alignment(self.role, width))
+        else:
+            value = body_at(pro.op, pro.inputs, em.prologue_mem[self.role], idx, width)
+        return vector.shuffle(value, value, list(range(0, width, stride))) if stride > 1 else value
 
     def prefetch(self, kt: ir.Value) -> None:
         """Prefetches into L1 each line this thread's reads of the tile `prefetch` steps ahead
@@ -342,6 +350,9 @@ def strategy(em, role: str) -> Copy:
     """The copy strategy of operand `role` on the kernel's target (module doc); ValueError for a
     direct copy the target has no engine for."""
     s, tgt = em.pl.staging[role], em.k.target
+    if em.p.run_stride(role) > 1 and not (isinstance(s.copy, Registers) and isinstance(s.thread_map, RowChunks)):
+        raise ValueError(f"operand {role}: its run is strided (a strided convolution's image); only the "
+                         "register row staging reads it (wide reads, every other element kept)")
     if isinstance(s.copy, Registers):
         return (RegisterLanes if isinstance(s.thread_map, StorageOrder) else RegisterRows)(em, role)
     assert isinstance(s.copy, Direct)

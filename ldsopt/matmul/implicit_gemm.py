@@ -15,7 +15,15 @@ its loops, its operands gathered by index arithmetic instead of a plain 2-D read
 - each operand is read along the matrix dim (its own, or K) whose consecutive values are
   consecutive in memory the longest (`_run`: an NHWC image's window columns and channels, a
   stride-1 NCHW image's output columns); the plan's vectors divide that run, so a vector is
-  one contiguous read; where nothing is contiguous (an NCHW image at stride 2), one element.
+  one contiguous read. Where nothing is contiguous but the operand's own dim's last loop alone
+  indexes its innermost dim at a stride s (a power of 2: an NCHW image's output columns of a
+  1x1 stride-2 convolution, `ow * 2`), that dim's values are every s-th element of a row
+  (`_strided_run`, `GemmView.strides`): a vector of n of them is one contiguous, aligned read
+  of n * s elements that keeps every s-th (the register staging's; a copy engine moves whole
+  lanes, so ldsopt-dtl-layout and wgmma leave such an operand alone). Where its last read
+  would pass the row's end (an odd row), it is still read along that dim, one element at a
+  time: a warp's reads s elements apart, not a channel's rows apart. Where none of these
+  holds (an NCHW image at stride 2 under a wider window), one element.
 An input that the dispatch loads as a strided slice (IREE writes a 1x1 stride-2 convolution as
 a contraction of `image[:, :, ::2, ::2]`; `dispatch.Strided`) is read in its bound tensor, the
 slice's offsets and strides folded into its sums. A loop read by both inputs (depthwise and
@@ -66,6 +74,9 @@ class GemmView:
     # an element is in the image where each such index is below its extent as an unsigned
     # number (a negative one, in the low border, is too large), else a border zero.
     padded: dict[str, tuple[tuple[int, int], ...]] = dataclasses.field(default_factory=dict)
+    # "A", "B": the stride s > 1 in memory between consecutive values of its run, where its run
+    # is strided (`_strided_run`); absent for a contiguous run.
+    strides: dict[str, int] = dataclasses.field(default_factory=dict)
 
     def size(self, dim: str) -> int:
         return math.prod(self.extents[x] for x in self.groups[dim])
@@ -76,7 +87,7 @@ class GemmView:
 
     def runs(self, role: str) -> int:
         """Elements of the operand contiguous in memory along its last matrix dim from any
-        multiple of a divisor of this (`_run`)."""
+        multiple of a divisor of this (`_run`), or every s-th of a row (`strides`)."""
         return self.run_lengths[role]
 
     def loop_exprs(self, dim: str, x: Expr) -> dict[int, Expr]:
@@ -104,10 +115,19 @@ class GemmView:
         """Whether a vector of n elements of operand `role` that starts at a multiple of n along
         its contiguous matrix dim starts at a multiple of n of its tensor's last dim: that dim
         is the dim's innermost loop alone, at stride 1, from a multiple of n, and n divides the
-        loop's extent (an NHWC image's channels; not an NCHW image's `ow + kw`)."""
+        loop's extent (an NHWC image's channels; not an NCHW image's `ow + kw`). For a strided
+        run (`strides`), n is the elements read (`read_width`): a multiple of the stride, and the
+        run's vectors start at multiples of it by construction (`_strided_run`)."""
         loop = self.groups[self.dims[role][1]][-1]
         terms, const = self.sums[role][-1]
+        if role in self.strides:
+            return n % self.strides[role] == 0 and const % n == 0
         return terms == ((loop, 1),) and const % n == 0 and self.extents[loop] % n == 0
+
+    def read_width(self, role: str, n: int) -> int:
+        """Elements of the one contiguous read of a vector of n of operand `role` along its
+        contiguous matrix dim: n, or n * s for a strided run (every s-th kept) where n > 1."""
+        return n * self.strides.get(role, 1) if n > 1 else 1
 
     def output_loops(self, m: Expr, n: Expr, batch: list[Expr] = ()) -> list[Expr]:
         """The output's indices (its loops, in its memory order) at matrix (m, n) of `batch`."""
@@ -138,6 +158,29 @@ def _run(sums: tuple[DimSum, ...], shape: list[int], loops: tuple[int, ...], ext
         if len(terms) != 1 or extents[loop] != size:
             break
     return run
+
+
+def _strided_run(sums: tuple[DimSum, ...], shape: list[int], loops: tuple[int, ...], extents: tuple[int, ...],
+                 padded: frozenset[int] = frozenset()) -> tuple[int, int] | None:
+    """(run, s) where the last of `loops` alone indexes the tensor's innermost dim, unpadded, at
+    a stride s > 1 (`ow * 2` of a 1x1 stride-2 convolution): its values lie s elements apart
+    along a row, nearer than any other dim's (a channel's rows), so the operand is read along
+    it. Where s is a power of 2, a vector of n values from a multiple of n is read as the n * s
+    elements from its first, of which every s-th is kept: `run` is the largest power of 2
+    dividing the loop's extent whose read is aligned to its own size within the row (the dim's
+    constant a multiple of run * s) and whose last read stays in the row (constant + s *
+    extent <= the row's size); 1 where there is none longer (an odd row: one element at a
+    time). None where the loop is not alone in the innermost dim at a stride."""
+    terms, const = sums[-1]
+    if len(terms) != 1 or terms[0][0] != loops[-1] or len(shape) - 1 in padded or terms[0][1] < 2:
+        return None
+    s, extent = terms[0][1], extents[loops[-1]]
+    if s & (s - 1) or const + s * extent > shape[-1]:
+        return 1, s
+    run = extent & -extent
+    while run > 1 and const % (run * s):
+        run //= 2
+    return run, s
 
 
 def _groups(out: list[int], used: list[set[int]]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None:
@@ -226,8 +269,17 @@ def gemm_view(root: ir.Operation, strided: dict[int, Strided | Padded] | None = 
         if best is None or score > best[0]:
             best = (score, groups, dims, runs)
     _, groups, dims, runs = best
+    strides = {}
+    for role, own in (("A", "m"), ("B", "n")):
+        pos = roles[role]
+        strided = None if runs[role] > 1 else _strided_run(
+            bound[pos], shapes[pos], groups[own], extents, frozenset(d for d, _ in padded[pos]))
+        if strided is not None:
+            dims[role] = ("k", own)
+            if strided[0] > 1:
+                runs[role], strides[role] = strided
     return GemmView(extents, roles, groups, dims, {r: bound[p] for r, p in roles.items()}, tuple(out), runs,
-                    {r: padded[p] for r, p in roles.items() if padded[p]})
+                    {r: padded[p] for r, p in roles.items() if padded[p]}, strides)
 
 
 def _extents(root: ir.Operation, maps: list[ir.AffineMap], n_loops: int) -> tuple[int, ...] | None:

@@ -98,6 +98,11 @@ class MatmulProblem:
         vectors along it divide this): that dim's extent, or a convolution's innermost loop's."""
         return self.view.runs(role) if self.view else self.sizes[self.dims[role][1]]
 
+    def run_stride(self, role: str) -> int:
+        """The stride in memory between the consecutive elements of the operand's run: 1, or a
+        convolution's strided run's (GemmView.strides: a vector is read n * s wide)."""
+        return self.view.strides.get(role, 1) if self.view else 1
+
     @property
     def out_run(self) -> int:
         """Outputs contiguous along n from any multiple of a divisor of this (the output's vectors
@@ -438,9 +443,9 @@ def matches(module: ir.Operation, by: ModulePass | str, prologues: bool = False,
     ldsopt-matmul-lds applies it; the passes that restage an operand or copy it without
     registers (ldsopt-inthread-transpose, ldsopt-dtl-layout) leave it to that pass. A
     convolution where `prologues` or `convolutions`: its operands are gathered by index
-    arithmetic chunk by chunk, which the register staging and the direct copies (each chunk's
-    source at its own gathered index, ldsopt-dtl-layout) do alike; a restaging of raked rows
-    (ldsopt-inthread-transpose) leaves it."""
+    arithmetic chunk by chunk (each raked row at its own gathered index), which the register
+    staging, its raked rows (ldsopt-inthread-transpose) and the direct copies (ldsopt-dtl-layout)
+    do alike."""
     def match_here(d: MatmulDispatch) -> MatmulProblem | Unmatched:
         p = match(d)
         if p and p.prologues and not prologues:

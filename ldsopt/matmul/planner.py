@@ -39,7 +39,7 @@ def _staging(p: MatmulProblem, role: str, scheme, bk: int, tgt: target_model.Tar
     extent = {"m": t.bm, "n": t.bn, "k": bk}
     tile = (extent[dims[0]], extent[dims[1]])
     bits = element_bits(p.elem_type)
-    vec = pow2_dividing(math.gcd(p.run(role), tile[1]), tgt.vector_elems(bits))
+    vec = pow2_dividing(math.gcd(p.run(role), tile[1]), max(1, tgt.vector_elems(bits) // p.run_stride(role)))
     while vec and (tile[0] * tile[1] // vec) % t.threads:
         vec //= 2
     if not vec:

@@ -1,7 +1,9 @@
 """Convolutions as implicit GEMM (ldsopt/matmul/implicit_gemm.py, lowered by ldsopt-matmul-lds)
 end to end: each program of programs/conv (NHWC images with FHWC or HWCF filters; NCHW images
 with FCHW filters as IREE's ONNX import keeps them, batched, and a 1x1 one whose filters have no
-batch dim; 1x1, 3x3 and 7x7, stride 1 and 2, dilation 2; prime channels and sizes; f32, and f16
+batch dim; 1x1, 3x3 and 7x7, stride 1 and 2, dilation 2; NCHW 1x1 at strides 2 and 4 whose
+rows are read wide and every s-th element kept, and at an odd row one element at a time; prime
+channels and sizes; f32, and f16
 with f32 accumulation; a bias + ReLU, a BatchNorm's scale and shift + ReLU, a residual + ReLU,
 a cast to f16 fused after the convolution; zero padding in the program (1 and 3, asymmetric,
 NHWC and NCHW, odd channels, prime extents, NCHW rows whose vectors straddle the border), which the driver has IREE fuse into the
@@ -35,11 +37,12 @@ PINNED_64x64 = ("builtin.module(ldsopt-vector-distribute, ldsopt-inthread-transp
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in PROGRAMS.glob("*.mlir")))
 def test_lavapipe(name, run_program):
-    """The convolution and its fused consumer are one kernel of ldsopt-matmul-lds."""
+    """The convolution and its fused consumer are one kernel of ldsopt-matmul-lds (an NCHW image
+    restaged K-contiguous by ldsopt-inthread-transpose where its plan says so)."""
     text = (PROGRAMS / f"{name}.mlir").read_text()
     out = run_program(text, "--target", "lavapipe", "--require-ldsopt", name=name)
     by = "ldsopt-window-reduce" if name in WINDOWED else "ldsopt-matmul-lds"
-    assert re.search(rf"^dispatch \w+_(conv|matmul_like)_\w+: ldsopt: {by}$", out, re.M), out
+    assert re.search(rf"^dispatch \w+_(conv|matmul_like)_\w+: ldsopt: (ldsopt-inthread-transpose, )?{by}$", out, re.M), out
 
 
 @pytest.mark.parametrize("name", DTL_PADDED)
@@ -70,3 +73,20 @@ def test_gfx942_gathers_into_lds_and_mfma(name, run_program, tmp_path):
     text = asm.read_text()
     assert "v_mfma_f32_16x16x16_f16" in text
     assert not re.search(r"^\s*ds_read_u16", text, re.M)  # no narrow fragment reads
+
+
+def test_gfx942_strided_shortcut_is_restaged_k_contiguous(run_program, tmp_path):
+    """gfx942, the NCHW 1x1 stride-2 shortcut (f16, 13 channels, 12-wide rows): the image read
+    along its output columns (each vector of 2 read 4 wide, the even ones kept) is raked down K
+    and transposed in registers by ldsopt-inthread-transpose, so its MFMA fragments are read 16
+    bytes a lane (ds_read_b128), not one element at a time (ds_read_u16); no spills."""
+    name = "nchw_1x1_s2_f16_2x13x7x24_24"
+    out = run_program((PROGRAMS / f"{name}.mlir").read_text(), "--target", "gfx942", "--require-ldsopt",
+                      "--emit-dir", str(tmp_path / "emit"))
+    assert re.search(r"^dispatch \w+: ldsopt: ldsopt-inthread-transpose, ldsopt-matmul-lds$", out, re.M), out
+    kernel_ir = (tmp_path / "emit" / "ldsopt.mlir").read_text()
+    assert re.search(r'ldsopt.staging = \{dims = \["k", "n"\].*operand = "B".*register_transpose = true', kernel_ir)
+    assert re.search(r"vector.shuffle %\S+, %\S+ \[0, 2\] : vector<4xf16>", kernel_ir), kernel_ir
+    (kernel,) = isa.from_dump_dir(str(tmp_path / "emit" / "executables"))
+    assert kernel.vgpr_spills == 0 and kernel.mfma > 0, kernel.summary()
+    assert kernel.ds_count("ds_read_b128") > 0 and kernel.ds_count("ds_read_u16") == 0, kernel.summary()

@@ -145,27 +145,47 @@ def test_a_division_is_refused():
     assert "sums of loops times strides" in gemm_view(root).reason
 
 
-def test_strided_slice_is_folded_into_the_image_indices():
-    """A 1x1 stride-2 NCHW convolution as IREE forms it: a contraction of a strided slice of the
-    image (strides [1, 1, 2, 2]) by filters without the batch dim. The view reads the whole
-    image, the slice folded into its sums: element (oh, ow) of the slice at (2 oh, 2 ow)."""
+@pytest.mark.parametrize("h,w,s,run,stride", [
+    (9, 11, 2, 1, None),    # an odd row: the last 2-wide read would pass its end, one element
+    (9, 12, 2, 2, 2),       # 6 output columns: vectors of 2, each read 4 wide
+    (56, 56, 2, 4, 2),      # the ResNet projection: 28 columns, vectors of 4 read 8 wide
+    (9, 16, 4, 4, 4),       # stride 4: 4 columns, vectors of 4 read 16 wide
+    (7, 12, 3, 1, None),    # stride 3 (not a power of 2): one element
+])
+def test_strided_slice_is_folded_into_the_image_indices(h, w, s, run, stride):
+    """A 1x1 stride-s NCHW convolution as IREE forms it: a contraction of a strided slice of the
+    image (strides [1, 1, s, s]) by filters without the batch dim. The view reads the whole
+    image, the slice folded into its sums: element (oh, ow) of the slice at (s oh, s ow). The
+    image is read along the output columns (every s-th element of a row), not along the
+    channels (a row apart): in vectors of `run` read `run * s` wide from multiples of that,
+    inside the row, where s is a power of 2 and the row holds the last read."""
     from ldsopt.codegen.dispatch import Strided
-    n, c, f, h, w = 2, 13, 24, 9, 11
-    oh, ow = 5, 6
+    n, c, f = 2, 13, 24
+    oh, ow = (h - 1) // s + 1, (w - 1) // s + 1
     module, root = _generic(["(d0, d1, d2, d3, d4) -> (d0, d4, d2, d3)", "(d0, d1, d2, d3, d4) -> (d1, d4)",
                              "(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)"],
                             [(n, c, oh, ow), (f, c), (n, f, oh, ow)], ["parallel"] * 4 + ["reduction"])
     image = Strided(ir.RankedTensorType.get([n, c, h, w], ir.F32Type.get()), None, offsets=(0, 0, 0, 0),
-                    strides=(1, 1, 2, 2))
+                    strides=(1, 1, s, s))
     view = gemm_view(root, {0: image})
     assert view, view
-    assert view.groups == {"b": (0,), "m": (1,), "n": (2, 3), "k": (4,)} and view.runs("B") == 1
+    assert view.groups == {"b": (0,), "m": (1,), "n": (2, 3), "k": (4,)}
+    assert (view.dims["B"], view.runs("B"), view.strides.get("B")) == (("k", "n"), run, stride)
     x = np.random.default_rng(0).standard_normal((n, c, h, w))
     bb, kk, nn = np.meshgrid(np.arange(n), np.arange(c), np.arange(oh * ow), indexing="ij")
-    matrix = [kk, nn] if view.dims["B"] == ("k", "n") else [nn, kk]
     got = _evaluate(view.indices("B", [index_expr.var("x0"), index_expr.var("x1")], [index_expr.var("b")]),
-                    x0=matrix[0], x1=matrix[1], b=bb)
-    np.testing.assert_array_equal(x[tuple(got)], x[:, :, ::2, ::2].reshape(n, c, oh * ow))
+                    x0=kk, x1=nn, b=bb)
+    np.testing.assert_array_equal(x[tuple(got)], x[:, :, ::s, ::s].reshape(n, c, oh * ow))
+    if stride:
+        # Each vector's wide read: its first element's row index a multiple of the read's width,
+        # the read inside the row, and every s-th element of it the vector's values.
+        width = view.read_width("B", run)
+        assert width == run * s and view.aligned_vectors("B", width)
+        first = np.asarray(got)[:, :, :, ::run]
+        assert (first[3] % width == 0).all() and (first[3] + width <= w).all()
+        rows = np.stack([x[first[0], first[1], first[2], first[3] + i] for i in range(width)], -1)
+        vectors = x[:, :, ::s, ::s].reshape(n, c, oh * ow // run, run)
+        np.testing.assert_array_equal(rows[..., ::s], vectors)
 
 
 @pytest.mark.parametrize("c,low,high,stride", [

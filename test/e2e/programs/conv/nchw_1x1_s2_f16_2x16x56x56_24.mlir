@@ -1,0 +1,29 @@
+func.func @main(%x: tensor<2x16x56x56xf16>, %w: tensor<24x16x1x1xf16>) -> tensor<2x24x28x28xf16> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x24x28x28xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x24x28x28xf32>) -> tensor<2x24x28x28xf32>
+  %xe = tensor.empty() : tensor<2x16x56x56xf32>
+  %x32 = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%x : tensor<2x16x56x56xf16>) outs(%xe : tensor<2x16x56x56xf32>) {
+  ^bb0(%i: f16, %o: f32):
+    %c = arith.extf %i : f16 to f32
+    linalg.yield %c : f32
+  } -> tensor<2x16x56x56xf32>
+  %we = tensor.empty() : tensor<24x16x1x1xf32>
+  %w32 = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%w : tensor<24x16x1x1xf16>) outs(%we : tensor<24x16x1x1xf32>) {
+  ^bb0(%i: f16, %o: f32):
+    %c = arith.extf %i : f16 to f32
+    linalg.yield %c : f32
+  } -> tensor<24x16x1x1xf32>
+  %y = linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%x32, %w32 : tensor<2x16x56x56xf32>, tensor<24x16x1x1xf32>) outs(%z : tensor<2x24x28x28xf32>) -> tensor<2x24x28x28xf32>
+  %oe = tensor.empty() : tensor<2x24x28x28xf16>
+  %o = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a, b, c, d)>, affine_map<(a, b, c, d) -> (a, b, c, d)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%y : tensor<2x24x28x28xf32>) outs(%oe : tensor<2x24x28x28xf16>) {
+  ^bb0(%i: f32, %o: f16):
+    %c = arith.truncf %i : f32 to f16
+    linalg.yield %c : f16
+  } -> tensor<2x24x28x28xf16>
+  return %o : tensor<2x24x28x28xf16>
+}
