@@ -27,8 +27,9 @@ Contract.
 - On sm_90a (`--target cuda-sm90a`) Hopper's wgmma kernel (ldsopt/attention/emit_wgmma.py) takes
   what plan.wgmma_refusal allows (f16, bf16; head and value dims 64 or 128; V's value dim
   innermost; any mask or region; not with the `mma-*` options; `wgmma=false` keeps mma.sync,
-  `wgmma-warpgroups` fixes its warpgroups a workgroup, `wgmma-overlap=false` computes each
-  tile's products in turn); the others keep mma.sync (or FMA), with the reason on the dispatch
+  `wgmma-warpgroups` fixes its warpgroups a workgroup; each tile's products run in turn,
+  `wgmma-overlap=true` runs a tile's P V under the next tile's softmax instead, which measured
+  slower on the H200: bench/results/cuda-attention/wgmma-4eafa19); the others keep mma.sync (or FMA), with the reason on the dispatch
   (`ldsopt.wgmma_refused = "..."`, as ldsopt-matmul-lds records it).
 - Options `mma-*` fix the mma.sync kernel's shape (plan.MmaKnobs: warps, rows per warp, keys
   a tile, LDS stages, padded or swizzled LDS rows; 0 / auto: the plan's choice), so that
@@ -81,7 +82,7 @@ class Attention(ModulePass):
     wgmma: bool = option(True, "sm_90a: Hopper's wgmma kernel where it takes the attention (false: mma.sync)")
     wgmma_warpgroups: int = option(0, "sm_90a's wgmma kernel: warpgroups (64 query rows each) a workgroup "
                                       "(0: the plan's)", choices=(0, 1, 2))
-    wgmma_overlap: bool = option(True, "sm_90a's wgmma kernel: each key tile's P V runs under the next tile's "
+    wgmma_overlap: bool = option(False, "sm_90a's wgmma kernel: each key tile's P V runs under the next tile's "
                                        "softmax (one more LDS tile)")
 
     def run(self, module: ir.Operation) -> None:

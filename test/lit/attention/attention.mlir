@@ -5,6 +5,7 @@
 // RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-attention, canonicalize, cse)' | filecheck %s --check-prefix=FMA
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-attention, canonicalize, cse)' | filecheck %s --check-prefix=MMA
 // RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-attention, canonicalize, cse)' | filecheck %s --check-prefix=WGMMA
+// RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-attention{wgmma-overlap=true}, canonicalize, cse)' | filecheck %s --check-prefix=OVERLAP
 // RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-attention{mma-stages=3}, canonicalize, cse)' | filecheck %s --check-prefix=OPTIONED
 // RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-attention{wgmma=false}, canonicalize, cse)' | filecheck %s --check-prefix=NOWGMMA
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-attention{mma-warps=4 mma-rows-per-warp=32 mma-stages=3 mma-lds-layout=xor}, canonicalize, cse)' | filecheck %s --check-prefix=KNOBS
@@ -101,21 +102,19 @@
 
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 // On sm_90a the wgmma kernel: one warpgroup of 64 rows (80 rows x 6 heads: few workgroups),
-// 128 keys a tile; Q, K and V in LDS tiles of the 128-byte swizzle, 1024-byte aligned (3 of K
-// and V: a tile's P V runs on into the next round), their descriptors K-major (leading offset
-// unused) but V's (MN-major: 128 keys x 128 bytes from one 64-column block to the next). A
-// tile: the copies landed, fenced into the async proxy and published by one barrier; S by 4
-// wgmmas m64n128k16 (Q and K by descriptor, both K-major), one group; the previous tile's P V
-// (none here: one tile) the next group; S waited for, the softmax of emit_mma, then P V, then
-// the rescale of O (the warp vote); P packed to f16 pairs (4 x i32), settled before the fence,
-// the register A of 8 wgmmas m64n64k16 on V (transposed): the last tile's after the loop.
-// With an mma-* option the mma.sync kernel, and the reason.
+// 128 keys a tile; Q, K and V in LDS tiles of the 128-byte swizzle, 1024-byte aligned (2 of K
+// and V), their descriptors K-major (leading offset unused) but V's (MN-major: 128 keys x 128
+// bytes from one 64-column block to the next). A tile: the copies landed, fenced into the
+// async proxy and published by one barrier; S by 4 wgmmas m64n128k16 (Q and K by descriptor,
+// both K-major), one group, waited for; the softmax of emit_mma, the rescale of O (the warp
+// vote); P packed to f16 pairs (4 x i32), settled before the fence, the register A of 8
+// wgmmas m64n64k16 on V (transposed), one group, waited for.
 // WGMMA:         workgroup_size = [128, 1, 1] subgroup_size = 32
 // WGMMA-LABEL:   func.func @plain_f16
 // WGMMA-DAG:       arith.constant 4611686293305360384 : i64
 // WGMMA-DAG:       arith.constant 4611686293372403712 : i64
 // WGMMA-DAG:       %[[Q:.+]] = memref.alloc() alignment = 1024 : memref<64x64xf16, #gpu.address_space<workgroup>>
-// WGMMA-DAG:       %[[K:.+]] = memref.alloc() alignment = 1024 : memref<3x128x64xf16, #gpu.address_space<workgroup>>
+// WGMMA-DAG:       %[[K:.+]] = memref.alloc() alignment = 1024 : memref<2x128x64xf16, #gpu.address_space<workgroup>>
 // WGMMA:           nvgpu.device_async_copy %{{.+}}, %[[Q]][{{.*}}], 8{{.*}}bypassL1
 // WGMMA:           nvgpu.device_async_copy %{{.+}}, %[[K]][%c0, {{.*}}], 8{{.*}}bypassL1
 // WGMMA:           nvgpu.device_async_wait %{{.+}} numGroups = 0
@@ -124,9 +123,7 @@
 // WGMMA:           nvvm.wgmma.fence.aligned
 // WGMMA-COUNT-4:   nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
 // WGMMA-NEXT:      nvvm.wgmma.commit.group.sync.aligned
-// WGMMA-NEXT:      nvvm.wgmma.commit.group.sync.aligned
-// WGMMA-NEXT:      nvvm.wgmma.wait.group.sync.aligned 1
-// WGMMA:           nvvm.wgmma.wait.group.sync.aligned 0
+// WGMMA-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
 // WGMMA:           llvm.call_intrinsic "llvm.nvvm.vote.any.sync"
 // WGMMA:           vector.bitcast %{{.+}} : vector<8xf16> to vector<4xi32>
 // WGMMA:           llvm.inline_asm has_side_effects "", "=r,0"
@@ -136,6 +133,35 @@
 // WGMMA-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
 // WGMMA-NOT:       nvgpu.mma.sync
 // WGMMA:           return
+// With `wgmma-overlap=true` (FlashAttention-3's intra-warpgroup overlap): 3 LDS tiles of K and
+// V, the previous tile's P V (none here: one tile) the group after S's, S waited for with that
+// one in flight, the last tile's P V after the loop.
+// OVERLAP:         workgroup_size = [128, 1, 1] subgroup_size = 32
+// OVERLAP-LABEL:   func.func @plain_f16
+// OVERLAP-DAG:       arith.constant 4611686293305360384 : i64
+// OVERLAP-DAG:       arith.constant 4611686293372403712 : i64
+// OVERLAP-DAG:       %[[Q:.+]] = memref.alloc() alignment = 1024 : memref<64x64xf16, #gpu.address_space<workgroup>>
+// OVERLAP-DAG:       %[[K:.+]] = memref.alloc() alignment = 1024 : memref<3x128x64xf16, #gpu.address_space<workgroup>>
+// OVERLAP:           nvgpu.device_async_copy %{{.+}}, %[[Q]][{{.*}}], 8{{.*}}bypassL1
+// OVERLAP:           nvgpu.device_async_copy %{{.+}}, %[[K]][%c0, {{.*}}], 8{{.*}}bypassL1
+// OVERLAP:           nvgpu.device_async_wait %{{.+}} numGroups = 0
+// OVERLAP-NEXT:      nvvm.fence.proxy <async.shared>, space = <cta>
+// OVERLAP-NEXT:      gpu.barrier
+// OVERLAP:           nvvm.wgmma.fence.aligned
+// OVERLAP-COUNT-4:   nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// OVERLAP-NEXT:      nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NEXT:      nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NEXT:      nvvm.wgmma.wait.group.sync.aligned 1
+// OVERLAP:           nvvm.wgmma.wait.group.sync.aligned 0
+// OVERLAP:           llvm.call_intrinsic "llvm.nvvm.vote.any.sync"
+// OVERLAP:           vector.bitcast %{{.+}} : vector<8xf16> to vector<4xi32>
+// OVERLAP:           llvm.inline_asm has_side_effects "", "=r,0"
+// OVERLAP:           nvvm.wgmma.fence.aligned
+// OVERLAP-COUNT-8:   llvm.inline_asm has_side_effects "{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {{.*}}, p, 1, 1, 1;
+// OVERLAP-NEXT:      nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
+// OVERLAP-NOT:       nvgpu.mma.sync
+// OVERLAP:           return
 // OPTIONED-LABEL: func.func @plain_f16
 // OPTIONED-SAME:    ldsopt.wgmma_refused = "the mma-* options fix the mma.sync kernel"
 // OPTIONED:         nvgpu.mma.sync
@@ -205,22 +231,36 @@ func.func @plain_f16() {
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 // sm_90a: two warpgroups of 64 rows (128 rows a workgroup fill the SMs), each warpgroup's Q
 // descriptor 8 KiB (its 64 rows of 128 bytes) into each 64-column block; in the key loop 8
-// wgmmas m64n128k16 for S (K slices 4-7 in the second column block), then, but in the first
-// round, the previous tile's P V by 8 m64n128k16 on V's LDS tile (tile + 2) % 3.
+// wgmmas m64n128k16 for S (K slices 4-7 in the second column block), waited for, then P V by
+// 8 m64n128k16 on V's LDS tile (2 of them).
 // WGMMA:         workgroup_size = [256, 1, 1] subgroup_size = 32
 // WGMMA-LABEL:   func.func @plain_d128_f16
 // WGMMA-DAG:       memref.alloc() alignment = 1024 : memref<128x128xf16, #gpu.address_space<workgroup>>
-// WGMMA-DAG:       memref.alloc() alignment = 1024 : memref<3x128x128xf16, #gpu.address_space<workgroup>>
+// WGMMA-DAG:       memref.alloc() alignment = 1024 : memref<2x128x128xf16, #gpu.address_space<workgroup>>
 // WGMMA:           arith.muli %{{.+}}, %c8192 : index
-// WGMMA:           scf.for %[[T:.+]] = %c0 to %c16
+// WGMMA:           scf.for %{{.+}} = %c0 to %c16
 // WGMMA-COUNT-8:     nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>
 // WGMMA-NEXT:        nvvm.wgmma.commit.group.sync.aligned
-// WGMMA-NEXT:        %[[FIRST:.+]] = arith.cmpi ugt, %[[T]], %c0 : index
-// WGMMA-NEXT:        scf.if %[[FIRST]]
-// WGMMA:               arith.remui %{{.+}}, %c3 : index
-// WGMMA-COUNT-8:       llvm.inline_asm has_side_effects "{{.*}}wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 1;
-// WGMMA:             nvvm.wgmma.commit.group.sync.aligned
-// WGMMA-NEXT:        nvvm.wgmma.wait.group.sync.aligned 1
+// WGMMA-NEXT:        nvvm.wgmma.wait.group.sync.aligned 0
+// WGMMA-COUNT-8:     llvm.inline_asm has_side_effects "{{.*}}wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 1;
+// WGMMA-NEXT:        nvvm.wgmma.commit.group.sync.aligned
+// WGMMA-NEXT:        nvvm.wgmma.wait.group.sync.aligned 0
+// With `wgmma-overlap=true`: 3 LDS tiles; but in the first round, the previous tile's P V on
+// V's LDS tile (tile + 2) % 3 after S's group, S waited for with it in flight.
+// OVERLAP:         workgroup_size = [256, 1, 1] subgroup_size = 32
+// OVERLAP-LABEL:   func.func @plain_d128_f16
+// OVERLAP-DAG:       memref.alloc() alignment = 1024 : memref<128x128xf16, #gpu.address_space<workgroup>>
+// OVERLAP-DAG:       memref.alloc() alignment = 1024 : memref<3x128x128xf16, #gpu.address_space<workgroup>>
+// OVERLAP:           arith.muli %{{.+}}, %c8192 : index
+// OVERLAP:           scf.for %[[T:.+]] = %c0 to %c16
+// OVERLAP-COUNT-8:     nvvm.wgmma.mma_async {{.*}}<m = 64, n = 128, k = 16>
+// OVERLAP-NEXT:        nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NEXT:        %[[FIRST:.+]] = arith.cmpi ugt, %[[T]], %c0 : index
+// OVERLAP-NEXT:        scf.if %[[FIRST]]
+// OVERLAP:               arith.remui %{{.+}}, %c3 : index
+// OVERLAP-COUNT-8:       llvm.inline_asm has_side_effects "{{.*}}wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 1;
+// OVERLAP:             nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NEXT:        nvvm.wgmma.wait.group.sync.aligned 1
 func.func @plain_d128_f16() {
   %cst = arith.constant 1.000000e+00 : f32
   %cst_0 = arith.constant -3.40282347E+38 : f32
@@ -417,21 +457,36 @@ func.func @mask_i1_bf16() {
 // MMA-NOT:         arith.cmpi ugt
 // MMA:           }
 // sm_90a: only the softmax branches on the region (f32 results: the max, sum, rescale factors
-// and P); the wgmmas stay on the loop's straight line, the last tile's P V after it.
+// and P); the wgmmas stay on the loop's straight line (with the overlap, the last tile's P V
+// after it).
 // WGMMA-LABEL: func.func @causal_f16
 // WGMMA:         %[[END:.+]] = arith.ceildivui %{{.+}}, %c128 : index
 // WGMMA:         scf.for %{{.+}} = %c0 to %{{.+}} step %c1
 // WGMMA-COUNT-4:   nvvm.wgmma.mma_async
-// WGMMA:           nvvm.wgmma.wait.group.sync.aligned 1
+// WGMMA:           nvvm.wgmma.wait.group.sync.aligned 0
 // WGMMA:           arith.cmpi uge
 // WGMMA-NEXT:      scf.if %{{.+}} -> (f32, f32, f32, f32, f32, f32, f32, f32
 // WGMMA:             arith.cmpi ugt
 // WGMMA:           } else {
 // WGMMA-NOT:         arith.cmpi ugt
 // WGMMA:           }
-// WGMMA-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
+// WGMMA-COUNT-8:   wgmma.mma_async.sync.aligned.m64n64k16
+// WGMMA:           nvvm.wgmma.wait.group.sync.aligned 0
 // WGMMA:         }
-// WGMMA-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16
+// OVERLAP-LABEL: func.func @causal_f16
+// OVERLAP:         %[[END:.+]] = arith.ceildivui %{{.+}}, %c128 : index
+// OVERLAP:         scf.for %{{.+}} = %c0 to %{{.+}} step %c1
+// OVERLAP-COUNT-4:   nvvm.wgmma.mma_async
+// OVERLAP:           nvvm.wgmma.wait.group.sync.aligned 1
+// OVERLAP:           arith.cmpi uge
+// OVERLAP-NEXT:      scf.if %{{.+}} -> (f32, f32, f32, f32, f32, f32, f32, f32
+// OVERLAP:             arith.cmpi ugt
+// OVERLAP:           } else {
+// OVERLAP-NOT:         arith.cmpi ugt
+// OVERLAP:           }
+// OVERLAP-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
+// OVERLAP:         }
+// OVERLAP-COUNT-8: wgmma.mma_async.sync.aligned.m64n64k16
 // FMA-LABEL: func.func @causal_f16
 // FMA:         arith.ceildivui %{{.+}}, %c16 : index
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
