@@ -48,8 +48,9 @@ from iree.compiler.dialects import arith, memref, scf, vector
 
 from ldsopt import remarks
 from ldsopt import target as target_model
-from ldsopt.codegen.dispatch import Dispatch, analyze, in_count_region, slice_layout
-from ldsopt.codegen.elementwise import body_is_elementwise, clone_body, collapse_groups, collapsed_view, map_dims
+from ldsopt.codegen.dispatch import Dispatch, analyze, in_count_region
+from ldsopt.codegen.elementwise import (body_is_elementwise, clone_body, collapse_groups, collapsed_view, map_dims,
+                                       slice_alignment, slice_facts)
 from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import GridStridePass, Kernel, foreign_types, matched_dispatches, read_vector, write_vector
 from ldsopt.remarks import Unmatched
@@ -91,23 +92,6 @@ def _match(d: Dispatch) -> list[list[int]] | Unmatched:
     return dims if body_is_elementwise(d.root) else Unmatched("its body is not elementwise arith/math ops")
 
 
-def _slice_facts(d: Dispatch, dims: list[list[int]], shape: list[int]) -> tuple[frozenset[int], int]:
-    """For the operands that are slices of a binding: the output dims a collapsed group must
-    not join to the dim before (the slice's rows are not contiguous there), and the gcd of
-    their offsets and outer strides, in elements (0 without slices)."""
-    breaks, aligned = set(), 0
-    for b, od in zip(d.inputs, dims):
-        layout = slice_layout(b)
-        if layout is None:
-            continue
-        offset, strides = layout
-        aligned = math.gcd(aligned, offset, *strides[:-1])
-        for j in range(len(od) - 1):
-            if strides[j] != strides[j + 1] * shape[od[j + 1]]:
-                breaks.add(od[j + 1])
-    return frozenset(breaks), aligned
-
-
 @dataclasses.dataclass(frozen=True)
 class LowerElementwise(GridStridePass):
     NAME = "ldsopt-lower-elementwise"
@@ -126,7 +110,8 @@ class LowerElementwise(GridStridePass):
 
     def _lower(self, d: Dispatch, dims: list[list[int]], tgt: target_model.Target) -> None:
         shape = list(d.output.tensor_type.shape)
-        breaks, aligned = _slice_facts(d, dims, shape)
+        breaks, layouts = slice_facts(d.inputs + d.outputs, dims, shape)
+        aligned = math.gcd(*map(slice_alignment, layouts))
         groups = collapse_groups(shape, dims, breaks)
         vmax = min(tgt.vector_elems(element_bits(b.tensor_type.element_type)) for b in d.inputs + d.outputs)
         widest = 1 << (vmax.bit_length() - 1)

@@ -57,11 +57,13 @@ bench/results/cuda/README.md.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 from iree.compiler import ir
 
 from ldsopt import target as target_model
+from ldsopt.codegen.dispatch import analyze
 from ldsopt.codegen.kernel import GridStridePass, matched_dispatches
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import maps as layout
@@ -87,7 +89,8 @@ class PreloadTransposed(GridStridePass):
                         "one contiguous range with full-width vectors")
 
     def run(self, module: ir.Operation) -> None:
-        for d, p, tgt in matched_dispatches(module, ("linalg.generic",), analyze_problem, self):
+        for d, p, tgt in matched_dispatches(module, ("linalg.generic",), analyze_problem, self,
+                                            functools.partial(analyze, slices=True)):
             PreloadEmitter(d, p, self.plan(p, tgt), tgt, self.grid_limit(tgt), self.unroll).emit(self.NAME)
 
     # --- planning (pure Python) ---------------------------------------------------------
@@ -96,7 +99,7 @@ class PreloadTransposed(GridStridePass):
         t = p.transposed()
         core = sorted({p.a} | {p.inputs[i].fastest for i in t})
         vmax = min(tgt.vector_elems(element_bits(x.binding.tensor_type.element_type)) for x in p.inputs + [p.output])
-        vec = {x: widest_pow2_dividing(p.shape[x], vmax) for x in core}
+        vec = {x: widest_pow2_dividing(math.gcd(p.shape[x], p.row_alignment(x)), vmax) for x in core}
         store_side = stores_through_lds(p)
         sources = {OUTPUT: p.inputs[t[0]].dims} if store_side else {i: p.inputs[i].dims for i in t}
         rows = {dims[-1] for dims in sources.values()}
@@ -121,7 +124,12 @@ class PreloadTransposed(GridStridePass):
         a, b = p.a, plan.col_b
         if b != a - 1 or plan.tile[a] != p.shape[a] or plan.tile[b] == 1:
             return 0
-        width = widest_pow2_dividing(math.gcd(plan.tile[b] * p.shape[a], p.shape[b] * p.shape[a]), vmax)
+        # operands read as one range: slices among them must hold it contiguously, rows aligned
+        ranged = [x for x in p.inputs + [p.output] if x.dims[-2:] == [b, a]]
+        if any(x.strides is not None and x.strides[-2] != p.shape[a] for x in ranged):
+            return 0
+        width = widest_pow2_dividing(math.gcd(plan.tile[b] * p.shape[a], p.shape[b] * p.shape[a],
+                                              *(x.align for x in ranged)), vmax)
         return width if width > plan.vec[a] else 0
 
     def _stage_elem_bytes(self, p: PreloadProblem, key: StageKey) -> int:

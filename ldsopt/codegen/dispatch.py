@@ -301,14 +301,21 @@ def strided_load(op: ir.Operation) -> Strided | None:
     return Strided(bound, source, offsets=offsets, strides=strides)
 
 
+def _taken_view(source: ir.Value, slices: bool) -> bool:
+    """A memref that a load or store of a binding (CUDA/HIP) may go through: the binding, or
+    (`slices`) a `memref.subview` of it of static offsets whose rows are contiguous."""
+    if not (isinstance(source, ir.OpResult) and source.owner.name == "memref.subview"):
+        return True
+    return slices and len(source.owner.operands) == 1 and \
+        ir.MemRefType(source.type).get_strides_and_offset()[0][-1:] == [1]
+
+
 def _binding_of_load(op: ir.Operation, slices: bool = False) -> Binding | None:
     """The Binding a load reads: a whole tensor, or (`slices`) a static slice of one."""
     if op.name == "iree_codegen.load_from_buffer":
         source = op.operands[0]
-        if isinstance(source, ir.OpResult) and source.owner.name == "memref.subview" and \
-                (not slices or len(source.owner.operands) != 1 or
-                 ir.MemRefType(source.type).get_strides_and_offset()[0][-1:] != [1]):
-            return None  # a slice; taken where static with contiguous rows, by a pass that asks
+        if not _taken_view(source, slices):
+            return None
         t = ir.RankedTensorType(op.result.type)
         if t.has_static_shape:
             return Binding(t, source)
@@ -354,6 +361,8 @@ def _binding_of_store(op: ir.Operation, slices: bool = False) -> tuple[ir.Value,
     offsets: a convolution's result written into the padded buffer of the next one)."""
     t = ir.RankedTensorType(op.operands[0].type) if op.operands else None
     if op.name == "iree_codegen.store_to_buffer":
+        if not _taken_view(op.operands[1], slices):
+            return None
         dims = [] if t.has_static_shape else _subspan_dims(op.operands[1])
         return (op.operands[0], Binding(t, op.operands[1], dims=dims)) if dims is not None else None
     if op.name != "iree_tensor_ext.dispatch.tensor.store":
@@ -385,6 +394,21 @@ def _dynamic_refusal(bindings: list[Binding], dynamic: bool, ops: list[ir.Operat
     return None
 
 
+def _is_slice_load(op: ir.Operation) -> bool:
+    """A load of part of a binding: a dispatch.tensor.load (whole ones are taken before), or
+    a load_from_buffer of a memref.subview."""
+    if op.name == "iree_codegen.load_from_buffer":
+        src = op.operands[0]
+        return isinstance(src, ir.OpResult) and src.owner.name == "memref.subview"
+    return op.name.endswith("dispatch.tensor.load")
+
+
+def _slice_refusal(slices: bool) -> str:
+    """Why a load of a binding that `_binding_of_load` did not take is refused."""
+    return "reads part of a binding (a tensor slice, not of static offsets, sizes and unit strides)" if slices \
+        else "reads part of a binding (a tensor slice), not whole tensors"
+
+
 def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = False,
             results: bool = False, dynamic: bool = False) -> Dispatch | Unmatched:
     """Matches a dispatch made of whole-tensor loads (`slices`: or loads of static slices),
@@ -408,8 +432,8 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = Fals
             stores.append(op)
         elif name in _PLUMBING or (slices and name == "memref.subview"):
             continue
-        elif name.endswith("dispatch.tensor.load"):
-            return Unmatched("reads part of a binding (a tensor slice), not whole tensors")
+        elif _is_slice_load(op):
+            return Unmatched(_slice_refusal(slices))
         else:
             return Unmatched(f"computes with {name}; this pass takes one {takes} and its loads and store")
     if len(roots) != 1:
@@ -418,9 +442,10 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = Fals
     root = roots[0]
     if len(stores) != 1 and not results:
         return Unmatched(f"{len(stores)} stored results; this pass takes one")
-    stored_all = [_binding_of_store(s) for s in stores]
+    stored_all = [_binding_of_store(s, slices) for s in stores]
     if any(s is None for s in stored_all):
-        return Unmatched("writes part of a binding (a tensor slice), not a whole tensor")
+        return Unmatched("writes part of a binding (a tensor slice, not of static offsets, sizes and unit strides)"
+                         if slices else "writes part of a binding (a tensor slice), not a whole tensor")
     if not results and (len(root.results) != 1 or stored_all[0][0] != root.results[0]):
         return Unmatched("the stored value is not the one result of the root op")
     outputs = [next((b for v, b in stored_all if v == r), None) for r in root.results]
@@ -482,9 +507,8 @@ def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool 
             if stored is None:
                 return Unmatched("writes part of a binding (a tensor slice), not a whole tensor")
             stores.append(stored)
-        elif op.name.endswith("dispatch.tensor.load"):
-            return Unmatched("reads part of a binding (a tensor slice, not of static offsets, sizes and unit strides)"
-                             if slices else "reads part of a binding (a tensor slice), not whole tensors")
+        elif _is_slice_load(op):
+            return Unmatched(_slice_refusal(slices))
         elif op.name == "memref.subview" and (slices or out_slices and _only_stored_into(op) or
                                               strided and _only_loaded(op)):
             continue
