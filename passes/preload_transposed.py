@@ -7,6 +7,12 @@ Contract.
   (its `b`): NHWC + NCHW -> NCHW, 2-D transposes, N-D permutations, several inputs
   transposed alike or differently, broadcasts mixed in. Element types are any the body
   takes (f32, f16, bf16, i8, i32, ...); ranks are not limited.
+- Operands may be slices of a binding (static offsets and sizes, unit strides: eager BERT's
+  K^T reads the K part of a fused projection; an output may be written into part of a
+  buffer): rows are collapsed only where the slice keeps them contiguous, and each vector
+  width divides the offsets and row strides of the slices read or written along it, so
+  every vector starts aligned (a slice 40 elements in with rows 37 apart: scalars). A slice
+  at an offset read at run time, or with strided rows, is left to IREE with that reason.
 - Leaves alone dispatches without such an input (no transpose, or a permutation that
   keeps the fastest dim): they are lower_elementwise's.
 - Needs a GPU target (#iree_gpu.target around the dispatch or lds-opt --target); a matched

@@ -9,10 +9,12 @@ IREE 3.13: on CUDA/HIP the bindings are memrefs read by `iree_codegen.load_from_
 `analyze` (one root op) and `analyze_graph` (any number of linalg ops, as IREE fuses a
 softmax or a LayerNorm into one dispatch) hide the difference: each operand becomes a
 `Binding` whose `memref()` gives a memref value a kernel can load from and store to.
-A pass that takes sub-tensors of a binding (`analyze_graph(..., slices=True)`: static offsets,
-sizes and unit strides, as a packed QKV's Q, K and V) gets them as Bindings too: on CUDA/HIP
-IREE already spells them as a `memref.subview` loaded whole, on Vulkan `memref()` builds the
-same subview of the binding.
+A pass that takes sub-tensors of a binding (`analyze(..., slices=True)`, `analyze_graph`'s
+alike: static offsets, sizes and unit strides, as a packed QKV's Q, K and V, read or written)
+gets them as Bindings too: on CUDA/HIP IREE already spells them as a `memref.subview` loaded
+or stored whole, on Vulkan `memref()` builds the same subview of the binding. A dispatch that
+loads a slice the pass does not take is refused for that, before the ops computing its
+offsets are looked at.
 A pass that takes dynamic shapes (`analyze(..., dynamic=True)`) gets whole tensors whose
 extents are read at run time: each such extent is a workload ordinal of the dispatch
 (`iree_tensor_ext.dispatch.workload.ordinal`, its value pushed as constants) or an
@@ -409,6 +411,15 @@ def _slice_refusal(slices: bool) -> str:
         else "reads part of a binding (a tensor slice), not whole tensors"
 
 
+def _refused_slice(ops: list[ir.Operation], slices: bool, strided: bool = False) -> Unmatched | None:
+    """The refusal of a dispatch that loads a slice the pass does not take, said before the
+    ops that compute its offsets (a loaded index) or view it (a memref.subview) are."""
+    for op in ops:
+        if _is_slice_load(op) and _binding_of_load(op, slices) is None and not (strided and strided_load(op)):
+            return Unmatched(_slice_refusal(slices))
+    return None
+
+
 def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = False,
             results: bool = False, dynamic: bool = False) -> Dispatch | Unmatched:
     """Matches a dispatch made of whole-tensor loads (`slices`: or loads of static slices),
@@ -418,6 +429,9 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = Fals
     Anything else (several roots, dynamic shapes, other slices) is Unmatched, with why."""
     block = func.regions[0].blocks[0]
     ops = [o.operation for o in block.operations][:-1]  # Operation, not OpView: FuncOp.name is its symbol
+    refused = _refused_slice(ops, slices)
+    if refused is not None:
+        return refused
     loads: list[tuple[ir.Operation, Binding]] = []
     roots, stores = [], []
     takes = " or ".join(root_names)
@@ -432,8 +446,6 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = Fals
             stores.append(op)
         elif name in _PLUMBING or (slices and name == "memref.subview"):
             continue
-        elif _is_slice_load(op):
-            return Unmatched(_slice_refusal(slices))
         else:
             return Unmatched(f"computes with {name}; this pass takes one {takes} and its loads and store")
     if len(roots) != 1:
@@ -495,6 +507,9 @@ def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool 
     to match."""
     block = func.regions[0].blocks[0]
     ops = [o.operation for o in block.operations][:-1]
+    refused = _refused_slice(ops, slices, strided)
+    if refused is not None:
+        return refused
     roots, loads, stores = [], [], []
     for op in ops:
         b = _binding_of_load(op, slices) or (strided_load(op) if strided else None)
@@ -507,8 +522,6 @@ def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool 
             if stored is None:
                 return Unmatched("writes part of a binding (a tensor slice), not a whole tensor")
             stores.append(stored)
-        elif _is_slice_load(op):
-            return Unmatched(_slice_refusal(slices))
         elif op.name == "memref.subview" and (slices or out_slices and _only_stored_into(op) or
                                               strided and _only_loaded(op)):
             continue
