@@ -50,6 +50,9 @@ The kernel (after seed 000 and MIGraphX's tiled pointwise kernels):
   range as one flat dim with vectors as wide as the range's extents allow (`flat`), reading
   each element's column from LDS and the inputs laid out like the output as vectors, so
   HW = 49 no longer means scalar global accesses;
+- on CUDA/HIP each global vector access states the alignment its binding, offset, slice
+  and strides prove (`kernel.global_alignment`), which LLVM cannot see through a binding at
+  a run-time offset (it split eager BERT's f16 K^T stores into 2-byte ones);
 - `g` and the padding of each LDS row (up to two row vectors) are chosen with the bank
   model (ldsopt/layout/banks.py) for the target's banks and wave: those that make the first
   wave's row writes and column reads cheapest (ties: the larger `g`, the smaller pad). A
