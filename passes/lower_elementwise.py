@@ -22,6 +22,11 @@ The kernel:
   innermost dim is loaded as a scalar and broadcast), applies the body to whole vectors,
   writes each result with `vector.transfer_write` (V is the narrowest operand's width).
 
+Operands may be slices of a binding (static sizes, unit strides, offsets static or pushed at
+run time as workload ordinals: a fused projection's gate and up, read or written): runs are
+not collapsed across a slice's gaps, and V also divides every slice's start and row strides
+(and the strides its run-time offsets step by), so each vector starts aligned.
+
 Dynamic extents (`lds-run --keep-dynamic`; whole tensors whose extents are computed from
 the dispatch's workload ordinals, bound at any offset: IREE packs a program's transients in
 one buffer): the same kernel over extents read at run time. V is chosen at run time, the
@@ -101,7 +106,7 @@ class LowerElementwise(GridStridePass):
 
     def run(self, module: ir.Operation) -> None:
         for d, dims, tgt in matched_dispatches(module, ("linalg.generic",), _match, self,
-                                               functools.partial(analyze, slices=True, results=True, dynamic=True)):
+                                               functools.partial(analyze, slices=True, results=True, dynamic=True, offsets=True)):
             foreign = foreign_types([d.root], tgt)
             if foreign:
                 remarks.missed(d.func, self.NAME, foreign)

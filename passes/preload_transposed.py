@@ -99,7 +99,7 @@ class PreloadTransposed(GridStridePass):
 
     def run(self, module: ir.Operation) -> None:
         for d, p, tgt in matched_dispatches(module, ("linalg.generic",), analyze_problem, self,
-                                            functools.partial(analyze, slices=True)):
+                                            functools.partial(analyze, slices=True, offsets=True)):
             PreloadEmitter(d, p, self.plan(p, tgt), tgt, self.grid_limit(tgt), self.unroll).emit(self.NAME)
 
     # --- planning (pure Python) ---------------------------------------------------------

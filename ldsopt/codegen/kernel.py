@@ -331,9 +331,10 @@ def _index(value: int) -> ir.Value:
 def global_alignment(buf: ir.Value, n: int, backend: str) -> int:
     """Bytes of alignment of an access of `n` elements to memref `buf` whose index along the
     last dim is a multiple of `n` (0: none stated; SPIR-V, scalars, a start or stride not
-    known, or no more than an element's own alignment): what the binding's base (its subspan's `alignment` and constant offset), the
-    view's start in it (a slice's static offsets), its row strides and the access's own size
-    all divide. `buf` is a binding or one subview of one (`binding_view`), or a
+    known, or no more than an element's own alignment): what the binding's base (its
+    subspan's `alignment` and constant offset), the view's start in it (a slice's static
+    offsets, and the strides its run-time offsets step by), its row strides and the access's
+    own size all divide. `buf` is a binding or one subview of one (`binding_view`), or a
     `memref.collapse_shape` of one (which keeps its start). Stated on a `vector.load`/`store`,
     it keeps LLVM from splitting a read or write whose address it cannot prove aligned (CUDA
     split a vector<2xf16> at a dynamic column into two 16-bit accesses)."""
@@ -347,10 +348,11 @@ def global_alignment(buf: ir.Value, n: int, backend: str) -> int:
     while isinstance(source, ir.OpResult) and source.owner.name == "memref.collapse_shape":
         source = source.owner.operands[0]
     view = binding_view(source)
-    if not view or view.dynamic:
+    if not view:
         return 0
     elem_bytes = element_bits(mtype.element_type) // 8
-    align = math.gcd(n * elem_bytes, view.base_align, *(s * elem_bytes for s in [*strides[:-1], view.offset] if s))
+    steps = [*strides[:-1], view.offset, *(stride for _, stride in view.dynamic)]  # run-time offsets step by theirs
+    align = math.gcd(n * elem_bytes, view.base_align, *(s * elem_bytes for s in steps if s))
     return align if align > elem_bytes else 0
 
 

@@ -16,8 +16,13 @@ from ldsopt.measure import isa
 
 HERE = os.path.dirname(__file__)
 PROGRAMS = sorted(glob.glob(os.path.join(HERE, "programs", "transpose", "*.mlir")))
-# Transposes of slices of a binding: eager BERT's K^T, an unaligned offset, prime extents, a tail.
-SLICES = sorted(glob.glob(os.path.join(HERE, "programs", "transpose_slice", "*.mlir")))
+# Transposes of slices of a binding: eager BERT's K^T, an unaligned offset, prime extents, a tail;
+# and slices at a row or column read at run time: the input that holds it, and values that
+# keep the rows aligned to the vectors and that do not (the last that fits among them).
+RUN_TIME = {"column_at_run_time_f32_37x64": ("1", (0, 8, 13, 40)),
+            "rows_at_run_time_f16_64x6x16": ("1", (0, 7, 51))}
+SLICES = sorted(p for p in glob.glob(os.path.join(HERE, "programs", "transpose_slice", "*.mlir"))
+                if os.path.basename(p)[:-5] not in RUN_TIME)
 LDS_RUN = os.path.join(os.path.dirname(sys.executable), "lds-run")
 
 
@@ -65,13 +70,25 @@ def test_slice_on_lavapipe(program):
     assert_passed(lds_run(program, "--target", "lavapipe", "--require-ldsopt", "--reference", "llvm-cpu"))
 
 
-@pytest.mark.parametrize("name, loads", [("k_slice_heads_f32_7x6x16", {"buffer_load_dwordx4"}),
-                                         ("unaligned_prime_f32_13x5x37", {"buffer_load_dword"})])
-def test_slice_gfx942_loads_as_aligned_as_the_slice(name, loads, tmp_path):
-    """gfx942: BERT's K slice (rows 96 floats apart, 32 in) is read 16 bytes a lane; a slice 40
-    floats in with rows 37 apart one float a lane, as its offset allows and nothing wider."""
+@pytest.mark.parametrize("name, value", [(n, v) for n, (_, vs) in RUN_TIME.items() for v in vs])
+def test_slice_at_run_time_offset_on_lavapipe(name, value):
+    arg, _ = RUN_TIME[name]
     program = os.path.join(HERE, "programs", "transpose_slice", f"{name}.mlir")
-    proc = lds_run(program, "--target", "gfx942", "--require-ldsopt", "--emit-dir", str(tmp_path))
+    assert_passed(lds_run(program, "--target", "lavapipe", "--require-ldsopt", "--reference", "llvm-cpu",
+                          "--input", f"{arg}=i32={value}"))
+
+
+@pytest.mark.parametrize("name, loads", [("k_slice_heads_f32_7x6x16", {"buffer_load_dwordx4"}),
+                                         ("unaligned_prime_f32_13x5x37", {"buffer_load_dword"}),
+                                         ("rows_at_run_time_f16_64x6x16", {"buffer_load_dwordx4"}),
+                                         ("column_at_run_time_f32_37x64", {"buffer_load_dword"})])
+def test_slice_gfx942_loads_as_aligned_as_the_slice(name, loads, tmp_path):
+    """gfx942: BERT's K slice (rows 96 floats apart, 32 in) is read 16 bytes a lane, and so is
+    a slice at a run-time row (rows of 192 bytes); a slice 40 floats in with rows 37 apart, or
+    at a run-time column, one float a lane, as its offset allows and nothing wider."""
+    program = os.path.join(HERE, "programs", "transpose_slice", f"{name}.mlir")
+    given = ("--input", f"{RUN_TIME[name][0]}=i32=1") if name in RUN_TIME else ()
+    proc = lds_run(program, "--target", "gfx942", "--require-ldsopt", "--emit-dir", str(tmp_path), *given)
     assert proc.returncode == 0 and "COMPILED" in proc.stdout, proc.stdout + proc.stderr
     assert "ldsopt: ldsopt-preload-transposed" in proc.stdout, proc.stdout
     (kernel,) = isa.from_dump_dir(str(tmp_path / "executables"))
