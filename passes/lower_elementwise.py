@@ -54,7 +54,7 @@ from iree.compiler.dialects import arith, memref, scf, vector
 from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch, analyze, in_count_region
-from ldsopt.codegen.elementwise import (body_is_elementwise, clone_body, collapse_groups, collapsed_view, map_dims,
+from ldsopt.codegen.elementwise import (body_refusal, clone_body, collapse_groups, collapsed_view, map_dims,
                                        slice_alignment, slice_facts)
 from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import GridStridePass, Kernel, foreign_types, matched_dispatches, read_vector, write_vector
@@ -94,7 +94,8 @@ def _match(d: Dispatch) -> list[list[int]] | Unmatched:
     dims = elementwise_operand_dims(d.root)
     if not dims:
         return dims
-    return dims if body_is_elementwise(d.root) else Unmatched("its body is not elementwise arith/math ops")
+    refused = body_refusal(d.root)
+    return dims if refused is None else Unmatched(refused)
 
 
 @dataclasses.dataclass(frozen=True)

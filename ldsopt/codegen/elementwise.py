@@ -76,13 +76,19 @@ def sum_exprs(sums: tuple[DimSum, ...], at: dict[int, index_expr.Expr]) -> list[
 
 def body_is_elementwise(root: ir.Operation) -> bool:
     """The generic's body is arith/math ops on its inputs only (the inits are not read)."""
+    return body_refusal(root) is None
+
+
+def body_refusal(root: ir.Operation) -> str | None:
+    """Why the generic's body is not elementwise (`body_is_elementwise`), naming what it reads
+    or computes with (a gather's tensor.extract, a linalg.index); None where it is."""
     block = root.regions[0].blocks[0]
     args = list(block.arguments)
     if any(len(list(a.uses)) for a in args[len(args) - len(root.results):]):
-        return False
-    names = [op.operation.name for op in block.operations]
-    return all(n == "linalg.yield" or n.startswith(_ELEMENTWISE_DIALECTS) for n in names) and \
-        all(len(op.regions) == 0 for op in block.operations)
+        return "its body reads its outputs (not elementwise arith/math ops)"
+    other = sorted({op.operation.name for op in block.operations if len(op.regions) or not (
+        op.operation.name == "linalg.yield" or op.operation.name.startswith(_ELEMENTWISE_DIALECTS))})
+    return f"its body computes with {', '.join(other)} (not elementwise arith/math ops)" if other else None
 
 
 def collapse_groups(shape: list[int], operand_dims: list[list[int]],

@@ -12,7 +12,7 @@ import math
 from iree.compiler import ir
 
 from ldsopt.codegen.dispatch import Binding, Dispatch
-from ldsopt.codegen.elementwise import body_is_elementwise, collapse_groups, map_dims, slice_alignment, slice_facts
+from ldsopt.codegen.elementwise import body_refusal, collapse_groups, map_dims, slice_alignment, slice_facts
 from ldsopt.ir_types import element_bits
 from ldsopt.remarks import Unmatched
 
@@ -139,8 +139,9 @@ def analyze_problem(d: Dispatch) -> PreloadProblem | Unmatched:
     root = d.root
     if any("parallel" not in str(it) for it in root.attributes["iterator_types"]):
         return Unmatched("not pointwise: it has reduced loops")
-    if not body_is_elementwise(root):
-        return Unmatched("its body is not elementwise arith/math ops")
+    refused = body_refusal(root)
+    if refused is not None:
+        return Unmatched(refused)
     dims = [map_dims(ir.AffineMapAttr(m).value) for m in root.attributes["indexing_maps"]]
     if any(x is None or len(set(x)) != len(x) for x in dims):
         return Unmatched("an indexing map is not a permutation or projection of the loops")
