@@ -42,6 +42,7 @@ from iree.compiler.dialects import arith, memref, scf
 
 from ldsopt import remarks
 from ldsopt import target as target_model
+from ldsopt.codegen.binding_view import BindingView, binding_view
 from ldsopt.codegen.elementwise import collapsed_view
 from ldsopt.codegen.kernel import GridStridePass, Kernel, foreign_types, matched_dispatches, read_vector, write_vector
 from ldsopt.ir_types import element_bits
@@ -53,78 +54,22 @@ _SETUP = ("arith.constant", "hal.interface.binding.subspan", "memref.assume_alig
           "memref.subview", "memref.load", "hal.interface.constant.load", "arith.index_cast", "arith.index_castui",
           "arith.extui", "arith.extsi", "arith.shli", "arith.ori", "arith.addi", "arith.muli",
           "util.assume.int", "affine.apply")
-# What a binding goes through before it is viewed (HIP: a buffer resource of it).
-_CASTS = ("memref.assume_alignment", "amdgpu.fat_raw_buffer_cast")
 # How a dispatch that computes on tensors reads and writes its bindings.
 _TENSOR_IO = ("iree_codegen.load_from_buffer", "iree_codegen.store_to_buffer", "iree_tensor_ext.dispatch.tensor.load",
               "iree_tensor_ext.dispatch.tensor.store")
 
 
 @dataclasses.dataclass
-class View:
-    """One side of the copy: the memref the copy reads or writes, and where it starts."""
-
-    value: ir.Value              # the memref (a binding, or a subview of one)
-    strides: list[int]           # in elements
-    offset: int                  # the static part of its start, in elements from the binding's
-    dynamic: list[tuple[ir.Value, int]]  # the dynamic part: (index value, its stride in elements)
-    base_align: int              # bytes the binding's start is aligned to
-
-
-@dataclasses.dataclass
 class Copy:
     func: ir.Operation
     root: ir.Operation
-    source: View
-    dest: View
+    source: BindingView
+    dest: BindingView
     body_ops: list[ir.Operation]
 
     @property
     def location(self) -> ir.Location:
         return self.root.location
-
-
-def _view(value: ir.Value) -> View | Unmatched:
-    """The View of a memref that is a binding or one static-size, static-stride subview of
-    one (through `_CASTS`)."""
-    mtype = ir.MemRefType(value.type)
-    strides, _ = mtype.get_strides_and_offset()
-    if any(mtype.is_dynamic_stride_or_offset(s) for s in strides):
-        return Unmatched("a view of dynamic strides")
-    owner = value.owner if isinstance(value, ir.OpResult) else None
-    offset, dynamic, base = 0, [], value
-    if owner is not None and owner.name == "memref.subview":
-        sub = owner.operation
-        if any(ir.ShapedType.is_dynamic_size(n) for n in ir.DenseI64ArrayAttr(sub.attributes["static_sizes"])) or \
-                any(mtype.is_dynamic_stride_or_offset(s) for s in ir.DenseI64ArrayAttr(sub.attributes["static_strides"])):
-            return Unmatched("a subview of dynamic sizes or strides")
-        base = sub.operands[0]
-        outer = ir.MemRefType(base.type)
-        outer_strides, _ = outer.get_strides_and_offset()
-        if any(outer.is_dynamic_stride_or_offset(s) for s in outer_strides):
-            return Unmatched("a subview of a view of dynamic strides")
-        dyn_values = iter(list(sub.operands)[1:])
-        for o, stride in zip(ir.DenseI64ArrayAttr(sub.attributes["static_offsets"]), outer_strides):
-            if mtype.is_dynamic_stride_or_offset(o):
-                dynamic.append((next(dyn_values), stride))
-            else:
-                offset += o * stride
-    while isinstance(base, ir.OpResult) and base.owner.name in _CASTS:
-        base = base.owner.operands[0]
-    if not (isinstance(base, ir.OpResult) and base.owner.name == "hal.interface.binding.subspan"):
-        return Unmatched("copies a view that is not a binding or one subview of one")
-    subspan = base.owner.operation
-    bound = ir.MemRefType(base.type)
-    _, bound_offset = bound.get_strides_and_offset()
-    if not bound.has_static_shape:
-        return Unmatched("copies a binding of dynamic shape")
-    if not bound.is_dynamic_stride_or_offset(bound_offset):  # else the subspan's offset, below
-        offset += bound_offset
-    align = ir.IntegerAttr(subspan.attributes["alignment"]).value if "alignment" in subspan.attributes else 1
-    at = subspan.operands[0].owner if isinstance(subspan.operands[0], ir.OpResult) else None
-    if at is not None and at.name == "arith.constant":  # the binding's offset, in bytes
-        align = math.gcd(align, ir.IntegerAttr(at.attributes["value"]).value)
-    return View(value, list(strides), offset, dynamic, align)
 
 
 def _is_copy(root: ir.Operation) -> bool:
@@ -158,7 +103,7 @@ def copy_dispatch(func: ir.Operation, roots: tuple[str, ...]) -> Copy | Unmatche
         return Unmatched(f"{root.name} on tensors, not on memrefs")
     if not _is_copy(root):
         return Unmatched("not a plain copy: its maps are not identities or its body computes")
-    source, dest = (_view(v) for v in root.operands)
+    source, dest = (binding_view(v) for v in root.operands)
     if not source or not dest:
         return source or dest
     return Copy(func, root, source, dest, ops)
@@ -225,7 +170,7 @@ def contiguous_groups(shape: list[int], strides: list[list[int]]) -> list[list[i
     return groups
 
 
-def vector_width(source: View, dest: View, groups: list[list[int]], cshape: list[int], bits: int,
+def vector_width(source: BindingView, dest: BindingView, groups: list[list[int]], cshape: list[int], bits: int,
                  tgt: target_model.Target) -> int:
     """Elements a vector of the copy moves: the widest power of two within the target's widest
     access and the row (`cshape`: the extents of the collapsed `groups`), at which every row of
@@ -241,7 +186,7 @@ def vector_width(source: View, dest: View, groups: list[list[int]], cshape: list
     return v & -v  # the largest power of two that divides it
 
 
-def _dynamic_alignment(k: Kernel, views: list[View], v: int) -> ir.Value | None:
+def _dynamic_alignment(k: Kernel, views: list[BindingView], v: int) -> ir.Value | None:
     """An i1 true where the views' dynamic offsets keep their rows aligned to `v` elements;
     None where there are none to check (or `v` is 1)."""
     if v == 1:

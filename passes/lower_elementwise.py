@@ -22,6 +22,11 @@ The kernel:
   innermost dim is loaded as a scalar and broadcast), applies the body to whole vectors,
   writes each result with `vector.transfer_write` (V is the narrowest operand's width).
 
+Operands may be slices of a binding (static sizes, unit strides, offsets static or pushed at
+run time as workload ordinals: a fused projection's gate and up, read or written): runs are
+not collapsed across a slice's gaps, and V also divides every slice's start and row strides
+(and the strides its run-time offsets step by), so each vector starts aligned.
+
 Dynamic extents (`lds-run --keep-dynamic`; whole tensors whose extents are computed from
 the dispatch's workload ordinals, bound at any offset: IREE packs a program's transients in
 one buffer): the same kernel over extents read at run time. V is chosen at run time, the
@@ -48,8 +53,9 @@ from iree.compiler.dialects import arith, memref, scf, vector
 
 from ldsopt import remarks
 from ldsopt import target as target_model
-from ldsopt.codegen.dispatch import Dispatch, analyze, in_count_region, slice_layout
-from ldsopt.codegen.elementwise import body_is_elementwise, clone_body, collapse_groups, collapsed_view, map_dims
+from ldsopt.codegen.dispatch import Dispatch, analyze, in_count_region
+from ldsopt.codegen.elementwise import (body_refusal, clone_body, collapse_groups, collapsed_view, map_dims,
+                                       slice_alignment, slice_facts)
 from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import GridStridePass, Kernel, foreign_types, matched_dispatches, read_vector, write_vector
 from ldsopt.remarks import Unmatched
@@ -88,24 +94,8 @@ def _match(d: Dispatch) -> list[list[int]] | Unmatched:
     dims = elementwise_operand_dims(d.root)
     if not dims:
         return dims
-    return dims if body_is_elementwise(d.root) else Unmatched("its body is not elementwise arith/math ops")
-
-
-def _slice_facts(d: Dispatch, dims: list[list[int]], shape: list[int]) -> tuple[frozenset[int], int]:
-    """For the operands that are slices of a binding: the output dims a collapsed group must
-    not join to the dim before (the slice's rows are not contiguous there), and the gcd of
-    their offsets and outer strides, in elements (0 without slices)."""
-    breaks, aligned = set(), 0
-    for b, od in zip(d.inputs, dims):
-        layout = slice_layout(b)
-        if layout is None:
-            continue
-        offset, strides = layout
-        aligned = math.gcd(aligned, offset, *strides[:-1])
-        for j in range(len(od) - 1):
-            if strides[j] != strides[j + 1] * shape[od[j + 1]]:
-                breaks.add(od[j + 1])
-    return frozenset(breaks), aligned
+    refused = body_refusal(d.root)
+    return dims if refused is None else Unmatched(refused)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -117,7 +107,7 @@ class LowerElementwise(GridStridePass):
 
     def run(self, module: ir.Operation) -> None:
         for d, dims, tgt in matched_dispatches(module, ("linalg.generic",), _match, self,
-                                               functools.partial(analyze, slices=True, results=True, dynamic=True)):
+                                               functools.partial(analyze, slices=True, results=True, dynamic=True, offsets=True)):
             foreign = foreign_types([d.root], tgt)
             if foreign:
                 remarks.missed(d.func, self.NAME, foreign)
@@ -126,7 +116,8 @@ class LowerElementwise(GridStridePass):
 
     def _lower(self, d: Dispatch, dims: list[list[int]], tgt: target_model.Target) -> None:
         shape = list(d.output.tensor_type.shape)
-        breaks, aligned = _slice_facts(d, dims, shape)
+        breaks, layouts = slice_facts(d.inputs + d.outputs, dims, shape)
+        aligned = math.gcd(*map(slice_alignment, layouts))
         groups = collapse_groups(shape, dims, breaks)
         vmax = min(tgt.vector_elems(element_bits(b.tensor_type.element_type)) for b in d.inputs + d.outputs)
         widest = 1 << (vmax.bit_length() - 1)

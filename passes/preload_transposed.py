@@ -7,6 +7,12 @@ Contract.
   (its `b`): NHWC + NCHW -> NCHW, 2-D transposes, N-D permutations, several inputs
   transposed alike or differently, broadcasts mixed in. Element types are any the body
   takes (f32, f16, bf16, i8, i32, ...); ranks are not limited.
+- Operands may be slices of a binding (static offsets and sizes, unit strides: eager BERT's
+  K^T reads the K part of a fused projection; an output may be written into part of a
+  buffer): rows are collapsed only where the slice keeps them contiguous, and each vector
+  width divides the offsets and row strides of the slices read or written along it, so
+  every vector starts aligned (a slice 40 elements in with rows 37 apart: scalars). A slice
+  at an offset read at run time, or with strided rows, is left to IREE with that reason.
 - Leaves alone dispatches without such an input (no transpose, or a permutation that
   keeps the fastest dim): they are lower_elementwise's.
 - Needs a GPU target (#iree_gpu.target around the dispatch or lds-opt --target); a matched
@@ -44,6 +50,9 @@ The kernel (after seed 000 and MIGraphX's tiled pointwise kernels):
   range as one flat dim with vectors as wide as the range's extents allow (`flat`), reading
   each element's column from LDS and the inputs laid out like the output as vectors, so
   HW = 49 no longer means scalar global accesses;
+- on CUDA/HIP each global vector access states the alignment its binding, offset, slice
+  and strides prove (`kernel.global_alignment`), which LLVM cannot see through a binding at
+  a run-time offset (it split eager BERT's f16 K^T stores into 2-byte ones);
 - `g` and the padding of each LDS row (up to two row vectors) are chosen with the bank
   model (ldsopt/layout/banks.py) for the target's banks and wave: those that make the first
   wave's row writes and column reads cheapest (ties: the larger `g`, the smaller pad). A
@@ -57,11 +66,13 @@ bench/results/cuda/README.md.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 from iree.compiler import ir
 
 from ldsopt import target as target_model
+from ldsopt.codegen.dispatch import analyze
 from ldsopt.codegen.kernel import GridStridePass, matched_dispatches
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import maps as layout
@@ -87,7 +98,8 @@ class PreloadTransposed(GridStridePass):
                         "one contiguous range with full-width vectors")
 
     def run(self, module: ir.Operation) -> None:
-        for d, p, tgt in matched_dispatches(module, ("linalg.generic",), analyze_problem, self):
+        for d, p, tgt in matched_dispatches(module, ("linalg.generic",), analyze_problem, self,
+                                            functools.partial(analyze, slices=True, offsets=True)):
             PreloadEmitter(d, p, self.plan(p, tgt), tgt, self.grid_limit(tgt), self.unroll).emit(self.NAME)
 
     # --- planning (pure Python) ---------------------------------------------------------
@@ -96,7 +108,7 @@ class PreloadTransposed(GridStridePass):
         t = p.transposed()
         core = sorted({p.a} | {p.inputs[i].fastest for i in t})
         vmax = min(tgt.vector_elems(element_bits(x.binding.tensor_type.element_type)) for x in p.inputs + [p.output])
-        vec = {x: widest_pow2_dividing(p.shape[x], vmax) for x in core}
+        vec = {x: widest_pow2_dividing(math.gcd(p.shape[x], p.row_alignment(x)), vmax) for x in core}
         store_side = stores_through_lds(p)
         sources = {OUTPUT: p.inputs[t[0]].dims} if store_side else {i: p.inputs[i].dims for i in t}
         rows = {dims[-1] for dims in sources.values()}
@@ -121,7 +133,12 @@ class PreloadTransposed(GridStridePass):
         a, b = p.a, plan.col_b
         if b != a - 1 or plan.tile[a] != p.shape[a] or plan.tile[b] == 1:
             return 0
-        width = widest_pow2_dividing(math.gcd(plan.tile[b] * p.shape[a], p.shape[b] * p.shape[a]), vmax)
+        # operands read as one range: slices among them must hold it contiguously, rows aligned
+        ranged = [x for x in p.inputs + [p.output] if x.dims[-2:] == [b, a]]
+        if any(x.strides is not None and x.strides[-2] != p.shape[a] for x in ranged):
+            return 0
+        width = widest_pow2_dividing(math.gcd(plan.tile[b] * p.shape[a], p.shape[b] * p.shape[a],
+                                              *(x.align for x in ranged)), vmax)
         return width if width > plan.vec[a] else 0
 
     def _stage_elem_bytes(self, p: PreloadProblem, key: StageKey) -> int:

@@ -9,10 +9,12 @@ IREE 3.13: on CUDA/HIP the bindings are memrefs read by `iree_codegen.load_from_
 `analyze` (one root op) and `analyze_graph` (any number of linalg ops, as IREE fuses a
 softmax or a LayerNorm into one dispatch) hide the difference: each operand becomes a
 `Binding` whose `memref()` gives a memref value a kernel can load from and store to.
-A pass that takes sub-tensors of a binding (`analyze_graph(..., slices=True)`: static offsets,
-sizes and unit strides, as a packed QKV's Q, K and V) gets them as Bindings too: on CUDA/HIP
-IREE already spells them as a `memref.subview` loaded whole, on Vulkan `memref()` builds the
-same subview of the binding.
+A pass that takes sub-tensors of a binding (`analyze(..., slices=True)`, `analyze_graph`'s
+alike: static offsets, sizes and unit strides, as a packed QKV's Q, K and V, read or written)
+gets them as Bindings too: on CUDA/HIP IREE already spells them as a `memref.subview` loaded
+or stored whole, on Vulkan `memref()` builds the same subview of the binding. A dispatch that
+loads a slice the pass does not take is refused for that, before the ops computing its
+offsets are looked at.
 A pass that takes dynamic shapes (`analyze(..., dynamic=True)`) gets whole tensors whose
 extents are read at run time: each such extent is a workload ordinal of the dispatch
 (`iree_tensor_ext.dispatch.workload.ordinal`, its value pushed as constants) or an
@@ -38,11 +40,13 @@ _DISPATCH_TENSOR = re.compile(r"!iree_tensor_ext\.dispatch\.tensor<(readonly|wri
 @dataclasses.dataclass
 class Slice:
     """A static sub-tensor of a bound tensor (unit strides; dims of size 1 dropped where the
-    loaded tensor's rank is less than the bound one's)."""
+    loaded tensor's rank is less than the bound one's), at offsets that may be read at run
+    time (index values, defined before `at`, the load or store)."""
 
     bound_type: ir.RankedTensorType
-    offsets: list[int]
+    offsets: list[int | ir.Value]
     sizes: list[int]
+    at: ir.Operation | None = None
 
 
 @dataclasses.dataclass
@@ -61,7 +65,10 @@ class Binding:
             return self.source
         whole = self._whole_memref(self.slice.bound_type if self.slice else self.tensor_type)
         if self.slice is not None:
-            with ir.InsertionPoint.after(whole.owner), whole.owner.location:
+            # at the load or store where an offset is computed in the dispatch (it dominates it)
+            moving = any(isinstance(o, ir.Value) for o in self.slice.offsets)
+            with ir.InsertionPoint(self.slice.at) if moving else ir.InsertionPoint.after(whole.owner), \
+                    whole.owner.location:
                 whole = _subview(whole, self.slice, self.tensor_type)
         self.source = whole
         return self.source
@@ -93,16 +100,20 @@ def _subview(whole: ir.Value, sl: Slice, tensor_type: ir.RankedTensorType) -> ir
     where the binding's is)."""
     mtype = ir.MemRefType(whole.type)
     strides, offset = mtype.get_strides_and_offset()
-    if not mtype.is_dynamic_stride_or_offset(offset):
+    dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
+    moving = [o for o in sl.offsets if isinstance(o, ir.Value)]
+    if moving:
+        offset = dynamic
+    elif not mtype.is_dynamic_stride_or_offset(offset):
         offset += sum(o * s for o, s in zip(sl.offsets, strides))
     kept = _kept_dims(sl.sizes, tensor_type.shape)
     layout = ir.StridedLayoutAttr.get(offset, [strides[d] for d in kept])
     rtype = ir.MemRefType.get(tensor_type.shape, mtype.element_type, layout=layout, memory_space=mtype.memory_space)
     i64 = lambda xs: ir.DenseI64ArrayAttr.get(xs)  # noqa: E731
-    attrs = {"static_offsets": i64(sl.offsets), "static_sizes": i64(sl.sizes),
-             "static_strides": i64([1] * len(sl.sizes)),
-             "operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, 0, 0, 0])}
-    return ir.Operation.create("memref.subview", results=[rtype], operands=[whole], attributes=attrs).result
+    attrs = {"static_offsets": i64([dynamic if isinstance(o, ir.Value) else o for o in sl.offsets]),
+             "static_sizes": i64(sl.sizes), "static_strides": i64([1] * len(sl.sizes)),
+             "operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, len(moving), 0, 0])}
+    return ir.Operation.create("memref.subview", results=[rtype], operands=[whole, *moving], attributes=attrs).result
 
 
 def _kept_dims(sizes: list[int], shape: list[int]) -> list[int] | None:
@@ -119,19 +130,26 @@ def _kept_dims(sizes: list[int], shape: list[int]) -> list[int] | None:
 
 
 def slice_layout(b: Binding) -> tuple[int, list[int]] | None:
-    """A slice's offset from its binding's start and its strides, in elements; None for a
-    whole tensor. (Vulkan: the `Slice`, not yet a subview; CUDA/HIP: IREE's subview.)"""
+    """A slice's start and its strides, in elements: its offset from its binding's start, or
+    where offsets are read at run time, the gcd of its static part and the strides they step
+    by (what the start is a multiple of, which is all an alignment needs); None for a whole
+    tensor. (Vulkan: the `Slice`, not yet a subview; CUDA/HIP: IREE's subview.)"""
     if b.slice is not None:
         shape = b.slice.bound_type.shape
-        strides = [math.prod(shape[i + 1:]) for i in range(len(shape))]
+        whole = [math.prod(shape[i + 1:]) for i in range(len(shape))]
         kept = _kept_dims(b.slice.sizes, b.tensor_type.shape)
-        return sum(o * s for o, s in zip(b.slice.offsets, strides)), [strides[d] for d in kept]
-    src = b.source
-    if not (isinstance(src, ir.OpResult) and src.owner.name == "memref.subview"):
-        return None
-    whole, _ = ir.MemRefType(src.owner.operands[0].type).get_strides_and_offset()
-    offsets = list(ir.DenseI64ArrayAttr(src.owner.attributes["static_offsets"]))
-    return sum(o * s for o, s in zip(offsets, whole)), ir.MemRefType(src.type).get_strides_and_offset()[0]
+        offsets, strides = b.slice.offsets, [whole[d] for d in kept]
+    else:
+        src = b.source
+        if not (isinstance(src, ir.OpResult) and src.owner.name == "memref.subview"):
+            return None
+        whole, _ = ir.MemRefType(src.owner.operands[0].type).get_strides_and_offset()
+        offsets = [None if o == ir.ShapedType.get_dynamic_stride_or_offset() else o
+                   for o in ir.DenseI64ArrayAttr(src.owner.attributes["static_offsets"])]
+        strides = ir.MemRefType(src.type).get_strides_and_offset()[0]
+    static = sum(o * s for o, s in zip(offsets, whole) if isinstance(o, int))
+    return math.gcd(static, *(s for o, s in zip(offsets, whole) if not isinstance(o, int))) \
+        if any(not isinstance(o, int) for o in offsets) else static, strides
 
 
 def workload_ordinal(value: ir.Value) -> int | None:
@@ -301,14 +319,24 @@ def strided_load(op: ir.Operation) -> Strided | None:
     return Strided(bound, source, offsets=offsets, strides=strides)
 
 
-def _binding_of_load(op: ir.Operation, slices: bool = False) -> Binding | None:
-    """The Binding a load reads: a whole tensor, or (`slices`) a static slice of one."""
+def _taken_view(source: ir.Value, slices: bool, offsets: bool = False) -> bool:
+    """A memref that a load or store of a binding (CUDA/HIP) may go through: the binding, or
+    (`slices`) a `memref.subview` of it of static offsets (`offsets`: or offsets computed from
+    the dispatch's workload), static sizes and strides, whose rows are contiguous."""
+    if not (isinstance(source, ir.OpResult) and source.owner.name == "memref.subview"):
+        return True
+    _, moving, sizes, strides = _segments(source.owner.operation)
+    return slices and not sizes and not strides and (not moving or offsets and all(map(_from_workload, moving))) \
+        and ir.MemRefType(source.type).get_strides_and_offset()[0][-1:] == [1]
+
+
+def _binding_of_load(op: ir.Operation, slices: bool = False, offsets: bool = False) -> Binding | None:
+    """The Binding a load reads: a whole tensor, or (`slices`) a static slice of one
+    (`offsets`: or one at offsets computed from the dispatch's workload)."""
     if op.name == "iree_codegen.load_from_buffer":
         source = op.operands[0]
-        if isinstance(source, ir.OpResult) and source.owner.name == "memref.subview" and \
-                (not slices or len(source.owner.operands) != 1 or
-                 ir.MemRefType(source.type).get_strides_and_offset()[0][-1:] != [1]):
-            return None  # a slice; taken where static with contiguous rows, by a pass that asks
+        if not _taken_view(source, slices, offsets):
+            return None
         t = ir.RankedTensorType(op.result.type)
         if t.has_static_shape:
             return Binding(t, source)
@@ -322,24 +350,26 @@ def _binding_of_load(op: ir.Operation, slices: bool = False) -> Binding | None:
     if not t.has_static_shape:
         dims = _whole_dynamic(op, t)
         return Binding(t, op.operands[0], dims=dims) if dims is not None else None
-    return _static_slice(op, t) if slices else None
+    return _static_slice(op, t, offsets) if slices else None
 
 
-def _static_slice(op: ir.Operation, t: ir.RankedTensorType) -> Binding | None:
-    """A dispatch.tensor.load (or store) of static offsets and sizes, unit strides, of a static
-    tensor."""
+def _static_slice(op: ir.Operation, t: ir.RankedTensorType, offsets: bool = False) -> Binding | None:
+    """A dispatch.tensor.load (or store) of static offsets (`offsets`: or offsets computed from
+    the dispatch's workload) and sizes, unit strides, of a static tensor."""
     store = op.name.endswith("store")
     target = op.operands[1] if store else op.operands[0]
     m = _DISPATCH_TENSOR.fullmatch(str(target.type))
-    if m is None or len(op.operands) != (2 if store else 1):  # dynamic offsets, sizes or strides, or dims
+    bound_dims, moving, dyn_sizes, dyn_strides = _segments(op)[-4:]
+    if m is None or bound_dims or dyn_sizes or dyn_strides or moving and not (offsets and all(map(_from_workload, moving))):
         return None
     bound = ir.RankedTensorType(ir.Type.parse(m.group(2)))
-    offsets, sizes, strides = (list(ir.DenseI64ArrayAttr(op.attributes[f"static_{a}"]))
-                               for a in ("offsets", "sizes", "strides"))
+    at, sizes, strides = (list(ir.DenseI64ArrayAttr(op.attributes[f"static_{a}"])) for a in ("offsets", "sizes", "strides"))
+    values = iter(moving)
+    at = [next(values) if o == ir.ShapedType.get_dynamic_stride_or_offset() else o for o in at]
     if not bound.has_static_shape or any(s != 1 for s in strides) or _kept_dims(sizes, t.shape) is None or \
-            any(o < 0 or o + n > d for o, n, d in zip(offsets, sizes, bound.shape)):
+            any(isinstance(o, int) and (o < 0 or o + n > d) for o, n, d in zip(at, sizes, bound.shape)):
         return None
-    return Binding(t, target, Slice(bound, offsets, sizes))
+    return Binding(t, target, Slice(bound, at, sizes, op))
 
 
 def load_binding(value: ir.Value, slices: bool = False) -> Binding | None:
@@ -348,12 +378,14 @@ def load_binding(value: ir.Value, slices: bool = False) -> Binding | None:
     return _binding_of_load(value.owner.operation, slices) if isinstance(value, ir.OpResult) else None
 
 
-def _binding_of_store(op: ir.Operation, slices: bool = False) -> tuple[ir.Value, Binding] | None:
+def _binding_of_store(op: ir.Operation, slices: bool = False, offsets: bool = False) -> tuple[ir.Value, Binding] | None:
     """(stored tensor, binding) for a whole-tensor store, or (`slices`) a store of a static slice
     (on CUDA/HIP a store into a `memref.subview`, on Vulkan a `dispatch.tensor.store` at static
     offsets: a convolution's result written into the padded buffer of the next one)."""
     t = ir.RankedTensorType(op.operands[0].type) if op.operands else None
     if op.name == "iree_codegen.store_to_buffer":
+        if not _taken_view(op.operands[1], slices, offsets):
+            return None
         dims = [] if t.has_static_shape else _subspan_dims(op.operands[1])
         return (op.operands[0], Binding(t, op.operands[1], dims=dims)) if dims is not None else None
     if op.name != "iree_tensor_ext.dispatch.tensor.store":
@@ -363,7 +395,7 @@ def _binding_of_store(op: ir.Operation, slices: bool = False) -> tuple[ir.Value,
     if not t.has_static_shape:
         dims = _whole_dynamic(op, t)
         return (op.operands[0], Binding(t, op.operands[1], dims=dims)) if dims is not None else None
-    b = _static_slice(op, t) if slices else None
+    b = _static_slice(op, t, offsets) if slices else None
     return None if b is None else (op.operands[0], b)
 
 
@@ -385,21 +417,53 @@ def _dynamic_refusal(bindings: list[Binding], dynamic: bool, ops: list[ir.Operat
     return None
 
 
+def _is_slice_load(op: ir.Operation) -> bool:
+    """A load of part of a binding: a dispatch.tensor.load (whole ones are taken before), or
+    a load_from_buffer of a memref.subview."""
+    if op.name == "iree_codegen.load_from_buffer":
+        src = op.operands[0]
+        return isinstance(src, ir.OpResult) and src.owner.name == "memref.subview"
+    return op.name.endswith("dispatch.tensor.load")
+
+
+def _slice_refusal(slices: bool, offsets: bool = False, access: str = "reads") -> str:
+    """Why a load (`access` "writes": a store) of part of a binding is refused."""
+    if not slices:
+        return f"{access} part of a binding (a tensor slice), not " + ("whole tensors" if access == "reads" else "a whole tensor")
+    return f"{access} part of a binding (a tensor slice, not of " + \
+        ("static sizes and unit strides at offsets static or computed from the dispatch's workload)" if offsets
+         else "static offsets, sizes and unit strides)")
+
+
+def _refused_slice(ops: list[ir.Operation], slices: bool, strided: bool = False,
+                   offsets: bool = False) -> Unmatched | None:
+    """The refusal of a dispatch that loads a slice the pass does not take, said before the
+    ops that compute its offsets (a loaded index) or view it (a memref.subview) are."""
+    for op in ops:
+        if _is_slice_load(op) and _binding_of_load(op, slices, offsets) is None and not (strided and strided_load(op)):
+            return Unmatched(_slice_refusal(slices, offsets))
+    return None
+
+
 def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = False,
-            results: bool = False, dynamic: bool = False) -> Dispatch | Unmatched:
-    """Matches a dispatch made of whole-tensor loads (`slices`: or loads of static slices),
-    one root op of `root_names` (plus tensor.empty / linalg.fill feeding its inits) and one
-    whole-tensor store of its result (`results`: of each of its results, in any order),
+            results: bool = False, dynamic: bool = False, offsets: bool = False) -> Dispatch | Unmatched:
+    """Matches a dispatch made of whole-tensor loads (`slices`: or loads of static slices;
+    `offsets`: also at offsets computed from workload ordinals), one root op of `root_names`
+    (plus tensor.empty / linalg.fill feeding its inits) and one whole-tensor store of its
+    result (`results`: of each of its results, in any order; `slices`: or of a slice),
     `dynamic`: also of dynamic shapes whose extents are workload ordinals.
     Anything else (several roots, dynamic shapes, other slices) is Unmatched, with why."""
     block = func.regions[0].blocks[0]
     ops = [o.operation for o in block.operations][:-1]  # Operation, not OpView: FuncOp.name is its symbol
+    refused = _refused_slice(ops, slices, offsets=offsets)
+    if refused is not None:
+        return refused
     loads: list[tuple[ir.Operation, Binding]] = []
     roots, stores = [], []
     takes = " or ".join(root_names)
     for op in ops:
         name = op.name
-        b = _binding_of_load(op, slices)
+        b = _binding_of_load(op, slices, offsets)
         if b is not None:
             loads.append((op, b))
         elif name in root_names:
@@ -408,8 +472,6 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = Fals
             stores.append(op)
         elif name in _PLUMBING or (slices and name == "memref.subview"):
             continue
-        elif name.endswith("dispatch.tensor.load"):
-            return Unmatched("reads part of a binding (a tensor slice), not whole tensors")
         else:
             return Unmatched(f"computes with {name}; this pass takes one {takes} and its loads and store")
     if len(roots) != 1:
@@ -418,9 +480,9 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = Fals
     root = roots[0]
     if len(stores) != 1 and not results:
         return Unmatched(f"{len(stores)} stored results; this pass takes one")
-    stored_all = [_binding_of_store(s) for s in stores]
+    stored_all = [_binding_of_store(s, slices, offsets) for s in stores]
     if any(s is None for s in stored_all):
-        return Unmatched("writes part of a binding (a tensor slice), not a whole tensor")
+        return Unmatched(_slice_refusal(slices, offsets, "writes"))
     if not results and (len(root.results) != 1 or stored_all[0][0] != root.results[0]):
         return Unmatched("the stored value is not the one result of the root op")
     outputs = [next((b for v, b in stored_all if v == r), None) for r in root.results]
@@ -470,6 +532,9 @@ def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool 
     to match."""
     block = func.regions[0].blocks[0]
     ops = [o.operation for o in block.operations][:-1]
+    refused = _refused_slice(ops, slices, strided)
+    if refused is not None:
+        return refused
     roots, loads, stores = [], [], []
     for op in ops:
         b = _binding_of_load(op, slices) or (strided_load(op) if strided else None)
@@ -482,9 +547,6 @@ def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool 
             if stored is None:
                 return Unmatched("writes part of a binding (a tensor slice), not a whole tensor")
             stores.append(stored)
-        elif op.name.endswith("dispatch.tensor.load"):
-            return Unmatched("reads part of a binding (a tensor slice, not of static offsets, sizes and unit strides)"
-                             if slices else "reads part of a binding (a tensor slice), not whole tensors")
         elif op.name == "memref.subview" and (slices or out_slices and _only_stored_into(op) or
                                               strided and _only_loaded(op)):
             continue

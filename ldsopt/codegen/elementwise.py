@@ -14,6 +14,7 @@ from iree.compiler.dialects import memref, vector
 
 from ldsopt import target
 from ldsopt.codegen import fast_math
+from ldsopt.codegen.dispatch import Binding, slice_layout
 from ldsopt.layout import index_expr
 
 _ELEMENTWISE_DIALECTS = ("arith.", "math.")
@@ -75,13 +76,19 @@ def sum_exprs(sums: tuple[DimSum, ...], at: dict[int, index_expr.Expr]) -> list[
 
 def body_is_elementwise(root: ir.Operation) -> bool:
     """The generic's body is arith/math ops on its inputs only (the inits are not read)."""
+    return body_refusal(root) is None
+
+
+def body_refusal(root: ir.Operation) -> str | None:
+    """Why the generic's body is not elementwise (`body_is_elementwise`), naming what it reads
+    or computes with (a gather's tensor.extract, a linalg.index); None where it is."""
     block = root.regions[0].blocks[0]
     args = list(block.arguments)
     if any(len(list(a.uses)) for a in args[len(args) - len(root.results):]):
-        return False
-    names = [op.operation.name for op in block.operations]
-    return all(n == "linalg.yield" or n.startswith(_ELEMENTWISE_DIALECTS) for n in names) and \
-        all(len(op.regions) == 0 for op in block.operations)
+        return "its body reads its outputs (not elementwise arith/math ops)"
+    other = sorted({op.operation.name for op in block.operations if len(op.regions) or not (
+        op.operation.name == "linalg.yield" or op.operation.name.startswith(_ELEMENTWISE_DIALECTS))})
+    return f"its body computes with {', '.join(other)} (not elementwise arith/math ops)" if other else None
 
 
 def collapse_groups(shape: list[int], operand_dims: list[list[int]],
@@ -101,6 +108,31 @@ def collapse_groups(shape: list[int], operand_dims: list[list[int]],
         else:
             groups.append([d])
     return groups
+
+
+def slice_facts(bindings: list[Binding], dims: list[list[int]], shape: list[int]
+                ) -> tuple[frozenset[int], list[tuple[int, list[int]] | None]]:
+    """For the operands (`bindings`, each reading output `dims` in its memory order) that are
+    slices of a binding: the output dims a collapsed group must not join to the dim before
+    (the slice's rows are not contiguous there: `collapse_groups`' `breaks`), and per operand
+    its slice's (offset, strides) in elements (`slice_layout`; None for a whole tensor)."""
+    breaks, layouts = set(), []
+    for b, od in zip(bindings, dims):
+        layout = slice_layout(b)
+        layouts.append(layout)
+        if layout is None:
+            continue
+        strides = layout[1]
+        for j in range(len(od) - 1):
+            if strides[j] != strides[j + 1] * shape[od[j + 1]]:
+                breaks.add(od[j + 1])
+    return frozenset(breaks), layouts
+
+
+def slice_alignment(layout: tuple[int, list[int]] | None) -> int:
+    """Elements every row of a slice (`slice_facts`' layout) starts at a multiple of: the gcd
+    of its offset and outer strides (0 for a whole tensor: no bound beyond its extents)."""
+    return 0 if layout is None else math.gcd(layout[0], *layout[1][:-1])
 
 
 def collapsed_view(buf: ir.Value, groups: list[list[int]], shape: list[int]) -> ir.Value:

@@ -28,6 +28,7 @@ from iree.compiler.dialects import arith, gpu, llvm, memref, vector
 from ldsopt import remarks
 from ldsopt.layout import index_expr
 from ldsopt import target as target_model
+from ldsopt.codegen.binding_view import binding_view
 from ldsopt.codegen.dispatch import Dispatch, Graph, analyze, dispatch_funcs, erase_unused
 from ldsopt.ir_types import element_bits
 from ldsopt.registry import ModulePass, PassError, option
@@ -328,22 +329,31 @@ def _index(value: int) -> ir.Value:
 
 
 def global_alignment(buf: ir.Value, n: int, backend: str) -> int:
-    """Bytes of alignment of an access of `n` elements to binding memref `buf` whose index
-    along the last dim is a multiple of `n` (0: none stated; SPIR-V, scalars, an offset or
-    stride not known): what the binding's base (its subspan's `alignment`), its row strides
-    and the access's own size all divide. Stated on a `vector.load`/`store`, it keeps LLVM
-    from splitting a read or write whose address it cannot prove aligned (CUDA split a
-    vector<2xf16> at a dynamic column into two 16-bit accesses)."""
-    if backend == "vulkan" or n == 1 or not isinstance(buf, ir.OpResult) or \
-            buf.owner.name != "hal.interface.binding.subspan" or "alignment" not in buf.owner.attributes:
+    """Bytes of alignment of an access of `n` elements to memref `buf` whose index along the
+    last dim is a multiple of `n` (0: none stated; SPIR-V, scalars, a start or stride not
+    known, or no more than an element's own alignment): what the binding's base (its
+    subspan's `alignment` and constant offset), the view's start in it (a slice's static
+    offsets, and the strides its run-time offsets step by), its row strides and the access's
+    own size all divide. `buf` is a binding or one subview of one (`binding_view`), or a
+    `memref.collapse_shape` of one (which keeps its start). Stated on a `vector.load`/`store`,
+    it keeps LLVM from splitting a read or write whose address it cannot prove aligned (CUDA
+    split a vector<2xf16> at a dynamic column into two 16-bit accesses)."""
+    if backend == "vulkan" or n == 1:
         return 0
     mtype = ir.MemRefType(buf.type)
-    strides, offset = mtype.get_strides_and_offset()
-    if not strides or strides[-1] != 1 or any(mtype.is_dynamic_stride_or_offset(v) for v in [*strides, offset]):
+    strides, _ = mtype.get_strides_and_offset()
+    if not strides or strides[-1] != 1 or any(mtype.is_dynamic_stride_or_offset(s) for s in strides):
+        return 0
+    source = buf
+    while isinstance(source, ir.OpResult) and source.owner.name == "memref.collapse_shape":
+        source = source.owner.operands[0]
+    view = binding_view(source)
+    if not view:
         return 0
     elem_bytes = element_bits(mtype.element_type) // 8
-    base = ir.IntegerAttr(buf.owner.attributes["alignment"]).value
-    return math.gcd(n * elem_bytes, base, *(s * elem_bytes for s in [*strides[:-1], offset] if s))
+    steps = [*strides[:-1], view.offset, *(stride for _, stride in view.dynamic)]  # run-time offsets step by theirs
+    align = math.gcd(n * elem_bytes, view.base_align, *(s * elem_bytes for s in steps if s))
+    return align if align > elem_bytes else 0
 
 
 def transposed(rows: list[ir.Value]) -> list[ir.Value]:

@@ -12,7 +12,7 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch
 from ldsopt.codegen.elementwise import collapsed_view, vectorize_body
-from ldsopt.codegen.kernel import Kernel, read_vector, write_vector
+from ldsopt.codegen.kernel import Kernel, global_alignment, read_vector, write_vector
 from ldsopt.layout import index_expr
 from ldsopt.layout import maps as layout
 from ldsopt.preload.problem import FLAT, OUTPUT, Operand, PreloadPlan, PreloadProblem, StageKey, Walk
@@ -224,7 +224,7 @@ class PreloadEmitter:
         vtype = ir.VectorType.get([v], etype)
         idx = [coords[x] for x in dims]
         if dims and dims[-1] == along:
-            return read_vector(vtype, buf, idx)
+            return read_vector(vtype, buf, idx, self._aligned(buf, v))
         if along not in dims:
             return vector.broadcast(vtype, memref.load(buf, idx))
         pos = dims.index(along)
@@ -251,7 +251,15 @@ class PreloadEmitter:
         return sink
 
     def _to_output(self, value: ir.Value, local: dict, glob: dict) -> None:
-        write_vector(value, self.views[-1], [glob[d] for d in self.p.output.dims])
+        write_vector(value, self.views[-1], [glob[d] for d in self.p.output.dims],
+                     self._aligned(self.views[-1], ir.VectorType(value.type).shape[0]))
+
+    def _aligned(self, buf: ir.Value, v: int) -> int:
+        """The alignment to state on a global access of `v` elements of `buf` (whose index
+        along its last dim, the walks' vector starts, is a multiple of `v`): LLVM cannot see
+        it through a binding at an offset, and CUDA split such a store of 8 f16 into 2-byte
+        ones."""
+        return global_alignment(buf, v, self.k.target.backend)
 
     def _body(self, staged: dict[int, ir.Value], glob: dict, along: int) -> ir.Value:
         """The body on vectors along `along`: `staged` inputs as given, others from global."""
@@ -297,7 +305,8 @@ class PreloadEmitter:
                 values.append(vector.from_elements(vtype, [
                     memref.load(self.lds[i], [loc[d] for d in plan.stage(i)]) for loc, _ in coords]))
             elif x.dims[-2:] == [b, a]:
-                values.append(read_vector(vtype, self.flat_views[i], [glob[d] for d in x.dims[:-2]] + [glob[FLAT]]))
+                values.append(read_vector(vtype, self.flat_views[i], [glob[d] for d in x.dims[:-2]] + [glob[FLAT]],
+                                          self._aligned(self.flat_views[i], n)))
             elif a not in x.dims and b not in x.dims:
                 values.append(self._read_along(self.views[i], x.dims, glob, a, n))
             else:
@@ -306,4 +315,5 @@ class PreloadEmitter:
         return vectorize_body(self.d.root, values, n)
 
     def _to_output_flat(self, value: ir.Value, local: dict, glob: dict) -> None:
-        write_vector(value, self.flat_views[-1], [glob[d] for d in self.p.output.dims[:-2]] + [glob[FLAT]])
+        write_vector(value, self.flat_views[-1], [glob[d] for d in self.p.output.dims[:-2]] + [glob[FLAT]],
+                     self._aligned(self.flat_views[-1], self.plan.flat))

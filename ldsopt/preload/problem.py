@@ -12,7 +12,7 @@ import math
 from iree.compiler import ir
 
 from ldsopt.codegen.dispatch import Binding, Dispatch
-from ldsopt.codegen.elementwise import body_is_elementwise, collapse_groups, map_dims
+from ldsopt.codegen.elementwise import body_refusal, collapse_groups, map_dims, slice_alignment, slice_facts
 from ldsopt.ir_types import element_bits
 from ldsopt.remarks import Unmatched
 
@@ -33,6 +33,10 @@ StageKey = int | Marker
 class Operand:
     binding: Binding
     dims: list[int]  # collapsed iteration dims in the operand's memory order (last: contiguous)
+    # A slice of its binding (`slice_facts`): the elements each row starts at a multiple of
+    # (0: a whole tensor), and the collapsed dims' strides (None: a whole tensor).
+    align: int = 0
+    strides: list[int] | None = None
 
     @property
     def fastest(self) -> int | None:
@@ -55,6 +59,11 @@ class PreloadProblem:
     @property
     def a(self) -> int:
         return len(self.shape) - 1
+
+    def row_alignment(self, x: int) -> int:
+        """Elements the rows along dim `x` start at a multiple of in every operand contiguous
+        along it (0: no slice is: only the extents bound a vector)."""
+        return math.gcd(*(o.align for o in self.inputs + [self.output] if o.fastest == x))
 
     def transposed(self) -> list[int]:
         """Inputs that vary along `a` but are contiguous along another dim."""
@@ -130,8 +139,9 @@ def analyze_problem(d: Dispatch) -> PreloadProblem | Unmatched:
     root = d.root
     if any("parallel" not in str(it) for it in root.attributes["iterator_types"]):
         return Unmatched("not pointwise: it has reduced loops")
-    if not body_is_elementwise(root):
-        return Unmatched("its body is not elementwise arith/math ops")
+    refused = body_refusal(root)
+    if refused is not None:
+        return Unmatched(refused)
     dims = [map_dims(ir.AffineMapAttr(m).value) for m in root.attributes["indexing_maps"]]
     if any(x is None or len(set(x)) != len(x) for x in dims):
         return Unmatched("an indexing map is not a permutation or projection of the loops")
@@ -142,15 +152,18 @@ def analyze_problem(d: Dispatch) -> PreloadProblem | Unmatched:
     # Renumber loops in the output's order: the output becomes the identity.
     renamed = [[out.index(x) for x in od] for od in dims]
     shape = list(d.output.tensor_type.shape)
-    groups = collapse_groups(shape, renamed)
+    breaks, layouts = slice_facts(d.inputs + [d.output], renamed, shape)
+    groups = collapse_groups(shape, renamed, breaks)
     group_of = {x: g for g, grp in enumerate(groups) for x in grp}
 
-    def collapse(od: list[int]) -> list[int]:
-        return list(dict.fromkeys(group_of[x] for x in od))
+    def operand(b: Binding, od: list[int], layout: tuple[int, list[int]] | None) -> Operand:
+        collapsed = list(dict.fromkeys(group_of[x] for x in od))
+        # a group's stride is its innermost dim's (the last of the group, as it is contiguous)
+        strides = None if layout is None else [layout[1][od.index(groups[g][-1])] for g in collapsed]
+        return Operand(b, collapsed, slice_alignment(layout), strides)
 
-    p = PreloadProblem([math.prod(shape[x] for x in g) for g in groups], groups,
-                       [Operand(b, collapse(od)) for b, od in zip(d.inputs, renamed)],
-                       Operand(d.output, collapse(renamed[-1])))
+    operands = [operand(*x) for x in zip(d.inputs + [d.output], renamed, layouts)]
+    p = PreloadProblem([math.prod(shape[x] for x in g) for g in groups], groups, operands[:-1], operands[-1])
     return p if p.transposed() else Unmatched("no input is transposed: none varies along the output's "
                                                       "fastest dim while contiguous along another")
 

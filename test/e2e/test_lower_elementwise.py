@@ -1,6 +1,7 @@
 """ldsopt-lower-elementwise end to end: each program in programs/elementwise is compiled
 through IREE, run on lavapipe and checked against IREE's llvm-cpu on the original program
-(awkward shapes: primes, odd rows, rank 5; f32, f16, f16->f32, i32, i64, i8)."""
+(awkward shapes: primes, odd rows, rank 5; f32, f16, f16->f32, i32, i64, i8); slices at offsets
+read at run time."""
 
 import pathlib
 
@@ -76,3 +77,26 @@ def test_head_split_gfx942_wide_loads(run_program, tmp_path):
     assert kernel.global_ops.get("buffer_load_dwordx4", 0) >= 1, kernel.global_ops
     assert kernel.global_ops.get("buffer_store_dwordx4", 0) >= 1, kernel.global_ops
     assert kernel.vgpr_spills == 0
+
+
+SLICES = pathlib.Path(__file__).parent / "programs" / "elementwise_slice"
+# Slices at a row or column read at run time (input 1): values that keep the rows aligned to
+# the vectors and that do not, the last that fits among them.
+RUN_TIME = {"gate_up_rows_at_run_time_f16_64x80": (0, 7, 51), "scale_columns_at_run_time_f32_37x64": (0, 5, 40)}
+
+
+@pytest.mark.parametrize("name, value", [(n, v) for n, vs in RUN_TIME.items() for v in vs])
+def test_slices_at_run_time_offsets(name, value, run_program):
+    """Slices of a binding at offsets pushed at run time: against llvm-cpu on lavapipe."""
+    out = run_program((SLICES / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
+                      "--reference", "llvm-cpu", "--input", f"1=i32={value}", name=name)
+    assert "ldsopt: ldsopt-lower-elementwise" in out
+
+
+def test_slices_at_a_run_time_row_gfx942_wide_loads(run_program, tmp_path):
+    """gfx942: a run-time row moves the gate and up slices by whole rows (160 bytes), so they
+    are still read 16 bytes a lane."""
+    run_program((SLICES / "gate_up_rows_at_run_time_f16_64x80.mlir").read_text(), "--target", "gfx942",
+                "--require-ldsopt", "--input", "1=i32=7", "--emit-dir", str(tmp_path / "emit"))
+    (kernel,) = isa.from_dump_dir(str(tmp_path / "emit" / "executables"))
+    assert kernel.global_ops.get("buffer_load_dwordx4", 0) >= 2, kernel.global_ops

@@ -97,6 +97,39 @@ def test_global_alignment(memref_type, n, backend, expected):
 
 
 def test_global_alignment_needs_the_binding_alignment():
-    for alignment, expected in ((None, 0), (2, 2)):
+    """Bounded by the binding's alignment; nothing stated where only an element's own holds."""
+    for alignment, expected in ((None, 0), (2, 0), (4, 4)):
         _, buf = _subspan("memref<512x768xf16>", alignment)
-        assert global_alignment(buf, 2, "cuda") == expected
+        assert global_alignment(buf, 8, "cuda") == expected
+
+
+def _view_of(text: str) -> ir.Value:
+    module = ir.Module.parse(text)
+    ops = list(module.body.operations[0].regions[0].blocks[0].operations)
+    return module, next(o for o in reversed(ops) if o.operation.name in ("memref.subview", "memref.collapse_shape")).results[0]
+
+
+@pytest.mark.parametrize("offset, at, width, collapse, expected", [
+    (896, 0, 16, True, 16),    # eager BERT's K: 896 bytes in, then 32 floats: 16-byte vectors
+    (900, 0, 16, True, 0),     # a binding 900 bytes in: an element's alignment only, none stated
+    (0, 3, 12, False, 0),      # a slice 35 floats in: likewise
+    (0, 2, 12, False, 8),      # 34 floats in: 8 bytes
+])
+def test_global_alignment_of_a_slice(offset, at, width, collapse, expected):
+    """A subview of a binding at a constant offset (collapsed, or not): the binding's start, its
+    offset, the slice's and the rows' strides all bound the alignment of a vector<4xf32>."""
+    sub = f"memref<7x2x{width}xf32, strided<[96, 16, 1], offset: ?>>"
+    collapsed = f"""%2 = memref.collapse_shape %1 [[0], [1, 2]] : {sub} into memref<7x32xf32, strided<[96, 1], offset: ?>>""" \
+        if collapse else ""
+    _, buf = _view_of(f"""
+      #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer>]>
+      func.func @f() {{
+        %c = arith.constant {offset} : index
+        %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c)
+             : memref<1x7x6x16xf32, strided<[672, 96, 16, 1], offset: ?>>
+        %1 = memref.subview %0[0, 0, 2, {at}] [1, 7, 2, {width}] [1, 1, 1, 1]
+             : memref<1x7x6x16xf32, strided<[672, 96, 16, 1], offset: ?>> to {sub}
+        {collapsed}
+        return
+      }}""")
+    assert global_alignment(buf, 4, "cuda") == expected

@@ -13,11 +13,11 @@
 // CHECK:         %[[NCHWF:.+]] = memref.collapse_shape %[[NCHW]] {{\[\[}}0], [1, 2]] : memref<256x2048x49xf32, {{.+}}> into memref<256x100352xf32
 // CHECK:         %[[LDS:.+]] = memref.alloc() : memref<49x67xf32, #gpu.address_space<workgroup>>
 // CHECK:         gpu.block_id x upper_bound 8192
-// CHECK:             %[[V:.+]] = vector.transfer_read %[[NHWC]][{{.+}}]{{.*}} : memref<256x49x2048xf32, {{.+}}>, vector<4xf32>
+// CHECK:             %[[V:.+]] = vector.load %[[NHWC]][{{.+}}] alignment = 16 : memref<256x49x2048xf32, {{.+}}>, vector<4xf32>
 // CHECK:             vector.transfer_write %[[V]], %[[LDS]]
 // CHECK:           gpu.barrier
 // CHECK:             memref.load %[[LDS]]
-// CHECK:             vector.transfer_read %[[NCHWF]][{{.+}}]{{.*}} : memref<256x100352xf32, {{.+}}>, vector<4xf32>
+// CHECK:             vector.load %[[NCHWF]][{{.+}}] alignment = 16 : memref<256x100352xf32, {{.+}}>, vector<4xf32>
 // CHECK-NOT:     linalg.generic
 // CHECK:       iree_codegen.dispatch_config @main_dispatch_0_elementwise_transpose_256x2048x49_f32
 // CHECK:         %[[N:.+]] = arith.constant 8192 : index

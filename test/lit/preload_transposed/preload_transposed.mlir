@@ -305,7 +305,7 @@ iree_codegen.dispatch_config @broadcast_bias {
 // CHECK:         gpu.barrier
 // CHECK:           vector.from_elements {{.+}} : vector<4xf16>
 // GFX942-LABEL: func.func @transpose_f16
-// GFX942:          vector.transfer_read {{.+}} : memref<96x128xf16, {{.+}}>, vector<8xf16>
+// GFX942:          vector.load {{.+}} alignment = 16 : memref<96x128xf16, {{.+}}>, vector<8xf16>
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @transpose_f16() {
   %c0 = arith.constant 0 : index
@@ -340,7 +340,7 @@ iree_codegen.dispatch_config @transpose_f16 {
 // CHECK:           arith.addi {{.+}} : vector<4xi8>
 // GFX942-LABEL: func.func @transpose_i8
 // GFX942:        memref.alloc() : memref<256x66xi8, #gpu.address_space<workgroup>>
-// GFX942:          vector.transfer_read %{{.+}} : memref<256x128xi8, {{.+}}>, vector<16xi8>
+// GFX942:          vector.load %{{.+}} alignment = 16 : memref<256x128xi8, {{.+}}>, vector<16xi8>
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @transpose_i8() {
   %c0 = arith.constant 0 : index

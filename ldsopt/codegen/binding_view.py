@@ -1,0 +1,72 @@
+"""Where a memref that a kernel reads or writes lies in its binding (`BindingView`): its strides,
+its start (a static part and the run-time offsets of a subview) and how its binding's start is
+aligned. ldsopt-lower-copy plans its vectors with it; `kernel.global_alignment` states what it
+proves on vector accesses."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from iree.compiler import ir
+
+from ldsopt.remarks import Unmatched
+
+# What a binding goes through before it is viewed (HIP: a buffer resource of it).
+CASTS = ("memref.assume_alignment", "amdgpu.fat_raw_buffer_cast")
+
+
+@dataclasses.dataclass
+class BindingView:
+    """A memref that is a binding or one subview of one."""
+
+    value: ir.Value              # the memref (a binding, or a subview of one)
+    strides: list[int]           # in elements
+    offset: int                  # the static part of its start, in elements from the binding's
+    dynamic: list[tuple[ir.Value, int]]  # the dynamic part: (index value, its stride in elements)
+    base_align: int              # bytes the binding's start (with its offset) is known aligned to
+
+
+def binding_view(value: ir.Value) -> BindingView | Unmatched:
+    """The BindingView of a memref that is a binding or one static-size, static-stride subview
+    of one (through `CASTS`)."""
+    mtype = ir.MemRefType(value.type)
+    strides, _ = mtype.get_strides_and_offset()
+    if any(mtype.is_dynamic_stride_or_offset(s) for s in strides):
+        return Unmatched("a view of dynamic strides")
+    owner = value.owner if isinstance(value, ir.OpResult) else None
+    offset, dynamic, base = 0, [], value
+    if owner is not None and owner.name == "memref.subview":
+        sub = owner.operation
+        if any(ir.ShapedType.is_dynamic_size(n) for n in ir.DenseI64ArrayAttr(sub.attributes["static_sizes"])) or \
+                any(mtype.is_dynamic_stride_or_offset(s) for s in ir.DenseI64ArrayAttr(sub.attributes["static_strides"])):
+            return Unmatched("a subview of dynamic sizes or strides")
+        base = sub.operands[0]
+        outer = ir.MemRefType(base.type)
+        outer_strides, _ = outer.get_strides_and_offset()
+        if any(outer.is_dynamic_stride_or_offset(s) for s in outer_strides):
+            return Unmatched("a subview of a view of dynamic strides")
+        dyn_values = iter(list(sub.operands)[1:])
+        for o, stride in zip(ir.DenseI64ArrayAttr(sub.attributes["static_offsets"]), outer_strides):
+            if mtype.is_dynamic_stride_or_offset(o):
+                dynamic.append((next(dyn_values), stride))
+            else:
+                offset += o * stride
+    while isinstance(base, ir.OpResult) and base.owner.name in CASTS:
+        base = base.owner.operands[0]
+    if not (isinstance(base, ir.OpResult) and base.owner.name == "hal.interface.binding.subspan"):
+        return Unmatched("copies a view that is not a binding or one subview of one")
+    subspan = base.owner.operation
+    bound = ir.MemRefType(base.type)
+    _, bound_offset = bound.get_strides_and_offset()
+    if not bound.has_static_shape:
+        return Unmatched("copies a binding of dynamic shape")
+    if not bound.is_dynamic_stride_or_offset(bound_offset):  # else the subspan's offset, below
+        offset += bound_offset
+    align = ir.IntegerAttr(subspan.attributes["alignment"]).value if "alignment" in subspan.attributes else 1
+    at = subspan.operands[0].owner if isinstance(subspan.operands[0], ir.OpResult) else None
+    # The binding's offset, in bytes: a constant's alignment is its own; one read at run time
+    # keeps no more than an element's (as IREE's own codegen assumes).
+    align = math.gcd(align, ir.IntegerAttr(at.attributes["value"]).value) \
+        if at is not None and at.name == "arith.constant" else 1
+    return BindingView(value, list(strides), offset, dynamic, align)
