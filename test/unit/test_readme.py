@@ -51,7 +51,7 @@ EXEMPT = {
                                                         "(test/e2e/test_lds_bench_program.py runs it on a model)",
     "python -m ldsopt.measure.program_bench DIR --out OUT": "run on the GPU machine, on a folder the user prepared",
     "python -m ldsopt.measure.program_bench DIR": "run on the GPU machine, on a folder the user prepared",
-    "lds-bench OUT/encoder_layer_base_f16.onnx --target cuda --weights-to-archive --stack 12 --prepare DIR":
+    "lds-bench OUT/encoder_layer_base_f16.onnx --target cuda-sm90a --weights-to-archive --stack 12 --prepare DIR":
         "the base-size layer, 12 layers a call both ways: minutes (test/e2e/test_lds_bench_program.py runs "
         "--weights-to-archive --stack on the small layer)",
     "lds-bench --target gfx942 --out OUT": "compiles every case for gfx942 twice: minutes "
