@@ -182,13 +182,13 @@ func.func @f(%x: f32, %y: f32, %h: f16) -> (f32, f32, f32, f16, f32, f16) {
 """
 
 
-def _expand_body(backend):
-    """Each op of BODY through one Expander: {name: taken}, {name: mapped}, the mapping, the
+def _expand_body(backend, body: str = BODY):
+    """Each op of `body` through one Expander: {name: taken}, {name: mapped}, the mapping, the
     ops by name, the module and the Expander."""
-    module = ir.Module.parse(BODY)
+    module = ir.Module.parse(body)
     func = module.body.operations[0]
     block = func.regions[0].blocks[0]
-    names = [line.split("=")[0].strip() for line in BODY.splitlines() if " = " in line]
+    names = [line.split("=")[0].strip() for line in body.splitlines() if " = " in line]
     ops = dict(zip(names, (op.operation for op in block.operations if len(op.results) == 1)))
     expander = fast_math.Expander(block, backend)
     mapping = {}
@@ -285,15 +285,9 @@ def test_expander_takes_sums_with_tanh():
     nothing), in f32 between extf and truncf for f16; a tanh also read elsewhere is cloned for
     that reader (expand says False) and its sum still takes the form."""
     with ir.Context(), ir.Location.unknown():
-        module = ir.Module.parse(TANH_BODY)
-        block = module.body.operations[0].regions[0].blocks[0]
-        names = [line.split("=")[0].strip() for line in TANH_BODY.splitlines() if " = " in line]
-        ops = dict(zip(names, (op.operation for op in block.operations if len(op.results) == 1)))
-        expander, mapping = fast_math.Expander(block, "cuda"), {}
-        with ir.InsertionPoint(block.operations[0]):
-            took = {n: expander.expand(op, lambda v: mapping.get(v, v), mapping) for n, op in ops.items()}
+        took, mapped, mapping, ops, module, _ = _expand_body("cuda", TANH_BODY)
         assert {n for n, t in took.items() if t} == {"%s", "%t", "%p", "%s16", "%t16", "%p16", "%p2"}
-        assert {n for n, op in ops.items() if op.results[0] in mapping} == {"%p", "%p16", "%p2"}
+        assert mapped == {"%p", "%p16", "%p2"}
         p16 = mapping[ops["%p16"].results[0]].owner
         assert p16.name == "arith.truncf" and p16.operands[0].owner.name == "arith.divf"
         text = str(module)
