@@ -92,7 +92,10 @@ def _cnn_dispatches(lines: list[str]) -> None:
                      ("_matmul_like_2x11x64x13_f", "matmul-lds"), ("_conv_2x11x4x4x11x3x3_f", "matmul-lds"),
                      ("_matmul_like_2x24x4x4x13_f", "matmul-lds"), ("_matmul_like_2x24x16x11_f", "matmul-lds"),
                      ("_reduction_2x24x16_f", "vector-distribute"), ("_matmul_2x10x24_f", "matmul-lds")):
-        assert [line for line in lines if name in line and line.endswith(f": ldsopt: ldsopt-{by}")], (name, lines)
+        # The kernel's pass last; a staging pass may come before it (ldsopt-inthread-transpose
+        # restages the shortcut's strided NCHW image on lavapipe).
+        assert [line for line in lines if name in line and ": ldsopt: " in line and line.endswith(f"ldsopt-{by}")], \
+            (name, lines)
     assert not [line for line in lines if "memcpy" in line], lines
 
 
