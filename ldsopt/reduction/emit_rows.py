@@ -8,7 +8,7 @@ import functools
 import math
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, gpu, memref, scf, vector
+from iree.compiler.dialects import arith, gpu, memref, vector
 
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Binding
