@@ -10,7 +10,7 @@ IREE 3.13: on CUDA/HIP the bindings are memrefs read by `iree_codegen.load_from_
 softmax or a LayerNorm into one dispatch) hide the difference: each operand becomes a
 `Binding` whose `memref()` gives a memref value a kernel can load from and store to.
 A pass that takes sub-tensors of a binding (`analyze(..., slices=True)`, `analyze_graph`'s
-alike: static offsets, sizes and unit strides, as a packed QKV's Q, K and V, read or written)
+alike: static offsets, unit strides and sizes (or dynamic extents, below), as a packed QKV)
 gets them as Bindings too: on CUDA/HIP IREE already spells them as a `memref.subview` loaded
 or stored whole, on Vulkan `memref()` builds the same subview of the binding. A dispatch that
 loads a slice the pass does not take is refused for that, before the ops computing its
@@ -39,13 +39,13 @@ _DISPATCH_TENSOR = re.compile(r"!iree_tensor_ext\.dispatch\.tensor<(readonly|wri
 
 @dataclasses.dataclass
 class Slice:
-    """A static sub-tensor of a bound tensor (unit strides; dims of size 1 dropped where the
-    loaded tensor's rank is less than the bound one's), at offsets that may be read at run
-    time (index values, defined before `at`, the load or store)."""
+    """A sub-tensor of a static bound tensor (unit strides; dims of size 1 dropped where the
+    loaded tensor's rank is less than the bound one's), at offsets and of sizes (also the
+    Binding's `dims`) that may be read at run time (index values, defined before `at`)."""
 
     bound_type: ir.RankedTensorType
     offsets: list[int | ir.Value]
-    sizes: list[int]
+    sizes: list[int | ir.Value]
     at: ir.Operation | None = None
 
 
@@ -66,7 +66,7 @@ class Binding:
         whole = self._whole_memref(self.slice.bound_type if self.slice else self.tensor_type)
         if self.slice is not None:
             # at the load or store where an offset is computed in the dispatch (it dominates it)
-            moving = any(isinstance(o, ir.Value) for o in self.slice.offsets)
+            moving = any(isinstance(o, ir.Value) for o in self.slice.offsets + self.slice.sizes)
             with ir.InsertionPoint(self.slice.at) if moving else ir.InsertionPoint.after(whole.owner), \
                     whole.owner.location:
                 whole = _subview(whole, self.slice, self.tensor_type)
@@ -101,7 +101,7 @@ def _subview(whole: ir.Value, sl: Slice, tensor_type: ir.RankedTensorType) -> ir
     mtype = ir.MemRefType(whole.type)
     strides, offset = mtype.get_strides_and_offset()
     dynamic = ir.ShapedType.get_dynamic_stride_or_offset()
-    moving = [o for o in sl.offsets if isinstance(o, ir.Value)]
+    moving, sizes = ([o for o in xs if isinstance(o, ir.Value)] for xs in (sl.offsets, sl.sizes))
     if moving:
         offset = dynamic
     elif not mtype.is_dynamic_stride_or_offset(offset):
@@ -111,9 +111,13 @@ def _subview(whole: ir.Value, sl: Slice, tensor_type: ir.RankedTensorType) -> ir
     rtype = ir.MemRefType.get(tensor_type.shape, mtype.element_type, layout=layout, memory_space=mtype.memory_space)
     i64 = lambda xs: ir.DenseI64ArrayAttr.get(xs)  # noqa: E731
     attrs = {"static_offsets": i64([dynamic if isinstance(o, ir.Value) else o for o in sl.offsets]),
-             "static_sizes": i64(sl.sizes), "static_strides": i64([1] * len(sl.sizes)),
-             "operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, len(moving), 0, 0])}
-    return ir.Operation.create("memref.subview", results=[rtype], operands=[whole, *moving], attributes=attrs).result
+             "static_sizes": i64([_static_size(n) for n in sl.sizes]), "static_strides": i64([1] * len(sl.sizes)),
+             "operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, len(moving), len(sizes), 0])}
+    return ir.Operation.create("memref.subview", results=[rtype], operands=[whole, *moving, *sizes], attributes=attrs).result
+
+
+def _static_size(size: int | ir.Value) -> int:  # a value: dynamic
+    return size if isinstance(size, int) else ir.ShapedType.get_dynamic_size()
 
 
 def _kept_dims(sizes: list[int], shape: list[int]) -> list[int] | None:
@@ -121,7 +125,7 @@ def _kept_dims(sizes: list[int], shape: list[int]) -> list[int] | None:
     each dim kept where it is the next of `shape`, else dropped where it is 1; None where
     `shape` is not such a reduction."""
     kept = []
-    for d, size in enumerate(sizes):
+    for d, size in enumerate(map(_static_size, sizes)):
         if len(kept) < len(shape) and size == shape[len(kept)]:
             kept.append(d)
         elif size != 1:
@@ -347,29 +351,32 @@ def _binding_of_load(op: ir.Operation, slices: bool = False, offsets: bool = Fal
     t = ir.RankedTensorType(op.result.type)
     if _is_full_slice(op, op.operands[0], t):
         return Binding(t, op.operands[0])
-    if not t.has_static_shape:
-        dims = _whole_dynamic(op, t)
-        return Binding(t, op.operands[0], dims=dims) if dims is not None else None
+    dims = None if t.has_static_shape else _whole_dynamic(op, t)
+    if dims is not None:
+        return Binding(t, op.operands[0], dims=dims)
     return _static_slice(op, t, offsets) if slices else None
 
 
 def _static_slice(op: ir.Operation, t: ir.RankedTensorType, offsets: bool = False) -> Binding | None:
-    """A dispatch.tensor.load (or store) of static offsets (`offsets`: or offsets computed from
-    the dispatch's workload) and sizes, unit strides, of a static tensor."""
+    """A dispatch.tensor.load (or store) of a static tensor at unit strides, static offsets
+    (`offsets`: or computed from the dispatch's workload), sizes static or computed from it."""
     store = op.name.endswith("store")
     target = op.operands[1] if store else op.operands[0]
     m = _DISPATCH_TENSOR.fullmatch(str(target.type))
     bound_dims, moving, dyn_sizes, dyn_strides = _segments(op)[-4:]
-    if m is None or bound_dims or dyn_sizes or dyn_strides or moving and not (offsets and all(map(_from_workload, moving))):
+    if m is None or bound_dims or dyn_strides or not all(map(_from_workload, dyn_sizes)) or \
+            moving and not (offsets and all(map(_from_workload, moving))):
         return None
     bound = ir.RankedTensorType(ir.Type.parse(m.group(2)))
     at, sizes, strides = (list(ir.DenseI64ArrayAttr(op.attributes[f"static_{a}"])) for a in ("offsets", "sizes", "strides"))
-    values = iter(moving)
+    values, extents = iter(moving), iter(dyn_sizes)
     at = [next(values) if o == ir.ShapedType.get_dynamic_stride_or_offset() else o for o in at]
+    sizes = [next(extents) if ir.ShapedType.is_dynamic_size(n) else n for n in sizes]
     if not bound.has_static_shape or any(s != 1 for s in strides) or _kept_dims(sizes, t.shape) is None or \
-            any(isinstance(o, int) and (o < 0 or o + n > d) for o, n, d in zip(at, sizes, bound.shape)):
+            any(isinstance(o, int) and isinstance(n, int) and (o < 0 or o + n > d)
+                for o, n, d in zip(at, sizes, bound.shape)):
         return None
-    return Binding(t, target, Slice(bound, at, sizes, op))
+    return Binding(t, target, Slice(bound, at, sizes, op), dims=list(dyn_sizes))
 
 
 def load_binding(value: ir.Value, slices: bool = False) -> Binding | None:
@@ -392,9 +399,9 @@ def _binding_of_store(op: ir.Operation, slices: bool = False, offsets: bool = Fa
         return None
     if _is_full_slice(op, op.operands[1], op.operands[0].type):
         return op.operands[0], Binding(t, op.operands[1])
-    if not t.has_static_shape:
-        dims = _whole_dynamic(op, t)
-        return (op.operands[0], Binding(t, op.operands[1], dims=dims)) if dims is not None else None
+    dims = None if t.has_static_shape else _whole_dynamic(op, t)
+    if dims is not None:
+        return op.operands[0], Binding(t, op.operands[1], dims=dims)
     b = _static_slice(op, t, offsets) if slices else None
     return None if b is None else (op.operands[0], b)
 
@@ -431,8 +438,8 @@ def _slice_refusal(slices: bool, offsets: bool = False, access: str = "reads") -
     if not slices:
         return f"{access} part of a binding (a tensor slice), not " + ("whole tensors" if access == "reads" else "a whole tensor")
     return f"{access} part of a binding (a tensor slice, not of " + \
-        ("static sizes and unit strides at offsets static or computed from the dispatch's workload)" if offsets
-         else "static offsets, sizes and unit strides)")
+        ("unit strides, at offsets and of sizes static or computed from the dispatch's workload)" if offsets
+         else "static offsets, unit strides and sizes static or computed from the dispatch's workload)")
 
 
 def _refused_slice(ops: list[ir.Operation], slices: bool, strided: bool = False,

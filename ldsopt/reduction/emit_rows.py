@@ -97,6 +97,10 @@ class FusedRowKernel(DistributedKernel):
         for o in rows.row_operands():
             index = [self.out_coords[d] for d in o.dims]
             self.row[(o.value, o.dims)] = memref.load(self._buffer(o.value, self.bufs), index)
+        for gth in (r for x in rows.gathers() for r in x.row_reads()):  # a table's integer read once per row
+            if gth.extract not in self.row:
+                index = [self._table_index(i, self.out_coords) for i in gth.indices]
+                self.row[gth.extract] = memref.load(self._buffer(gth.table, self.bufs), index)
         self._row_maps(0)
         chunks = valid = None
         if self.row_place == "registers":
@@ -209,10 +213,16 @@ class FusedRowKernel(DistributedKernel):
     def _gathered(self, c: _Chunk, gth: fused_rows.Gather) -> ir.Value:
         """The chunk's vector of a table read: at the row's integers and positions, along the
         table's row from the chunk's position in it."""
-        index = [c.coords[i] if isinstance(i, int) else arith.index_cast(ir.IndexType.get(), self._row_value(i))
-                 for i in gth.indices]
+        index = [self._table_index(i, c.coords) for i in gth.indices]
         etype = ir.RankedTensorType(gth.table.type).element_type
         return read_vector(ir.VectorType.get([self.plan.vector], etype), self._buffer(gth.table, self.bufs), index)
+
+    def _table_index(self, i: fused_rows.Operand | fused_rows.Gather | int, coords: list[ir.Value]) -> ir.Value:
+        """A table read's index: a position among `coords`, or an integer read once per row."""
+        if isinstance(i, int):
+            return coords[i]
+        scalar = self.row[i.extract] if isinstance(i, fused_rows.Gather) else self._row_value(i)
+        return arith.index_cast(ir.IndexType.get(), scalar)
 
     def _reduce(self, level: int, accs: list[ir.Value], chunks: list[_Chunk], valid) -> list[ir.Value]:
         """`accs` (one per partial of pass `level`, _row_partials' order) with each chunk

@@ -33,7 +33,9 @@ and column, as PyTorch's eager attention builds it in its softmax: `index_cast`,
 embedding lookup as IREE fuses it with the LayerNorm after it): `tensor.extract` of a loaded
 table whose last index is the row's position (`linalg.index n-1`, the table's rows as long as
 the row) and whose other indices are integers read once per row (`arith.index_cast` of a row
-operand) or parallel positions; an extract at any other index is not matched.
+operand, or of another table's element read at such indices only: BERT's token type id, read
+at the row's position id, indexes its table) or parallel positions; an extract at any other
+index, or a per-row read the body also computes with, is not matched.
 An `iree_linalg_ext.arg_compare` is read as the generic IREE generalizes it to (its input
 through the identity, its outputs without its dimension).
 A reduction that reads a row value of another one runs in a later *pass* over the row
@@ -72,13 +74,18 @@ class Operand:
 @dataclasses.dataclass
 class Gather:
     """A map body's `tensor.extract` of a loaded table (module docstring): per table dim,
-    an Operand of the map (an integer read once per row), or the loop whose position it is
-    (the last one's is the row's, n - 1)."""
+    an Operand of the map (an integer read once per row), a Gather read once per row (an
+    integer of another table), or the loop whose position it is (along the row, the last
+    one's is the row's, n - 1; a Gather read once per row has none)."""
 
     extract: ir.Operation
     table: ir.Value
-    indices: list[Operand | int]
-    address: list[ir.Operation]  # its linalg.index and arith.index_cast ops that only table reads read
+    indices: list[Operand | Gather | int]
+    address: list[ir.Operation]  # its linalg.index, arith.index_cast and per-row reads that only table reads read
+
+    def row_reads(self) -> list[Gather]:
+        """The Gathers read once per row that its indices are computed from, inner first."""
+        return [r for i in self.indices if isinstance(i, Gather) for r in i.row_reads() + [i]]
 
 
 @dataclasses.dataclass
@@ -208,39 +215,53 @@ def _initial_value(init: ir.Value) -> ir.Value | Binding | None:
 
 
 def _gathers(op: ir.Operation, operands: list[Operand], g: Graph, shape: list[int], k: int) -> list[Gather] | None:
-    """The map body's table reads (`Gather`), or None if a tensor.extract of the body is not
-    one (module docstring)."""
+    """The map body's table reads along the row (`Gather`), or None if a tensor.extract of the
+    body is neither one nor a read once per row that only their indices read (module docstring)."""
     block = op.regions[0].blocks[0]
-    args, n = list(block.arguments), len(shape)
-    out = []
-    for x in block.operations:
-        x = x.operation
-        if x.name != "tensor.extract":
-            continue
-        table, indices, feeds = x.operands[0], [], []
-        t = ir.RankedTensorType(table.type)
-        if g.binding_of(table) is None or not _scalar_type_ok(t.element_type) or t.rank == 0 \
-                or t.shape[-1] != shape[-1]:
+    args, n = list(block.arguments)[:len(operands)], len(shape)
+    extracts = [x.operation for x in block.operations if x.operation.name == "tensor.extract"]
+
+    def index(value: ir.Value, along: bool) -> Operand | Gather | int | None:
+        owner = _owner(value)
+        if owner is not None and owner.name == "linalg.index":
+            d = ir.IntegerAttr(owner.attributes["dim"]).value
+            return d if (d == n - 1 if along else d < k) else None
+        if along or owner is None or owner.name != "arith.index_cast":
             return None
-        for i, index in enumerate(list(x.operands)[1:]):
-            owner = _owner(index)
-            if owner is not None and owner.name == "linalg.index":
-                d = ir.IntegerAttr(owner.attributes["dim"]).value
-                if (d != n - 1) if i == t.rank - 1 else (d >= k):
-                    return None
-                indices.append(d)
-            elif owner is not None and owner.name == "arith.index_cast" and i < t.rank - 1 \
-                    and owner.operands[0] in args[:len(operands)] \
-                    and all(d < k for d in operands[args.index(owner.operands[0])].dims):
-                indices.append(operands[args.index(owner.operands[0])])
-            else:
-                return None
-            feeds.append(owner)
+        source, read = owner.operands[0], _owner(owner.operands[0])
+        if source in args and all(d < k for d in operands[args.index(source)].dims):
+            return operands[args.index(source)]
+        return gather(read, False) if read is not None and read in extracts else None
+
+    def gather(x: ir.Operation, along: bool) -> Gather | None:
+        table, t = x.operands[0], ir.RankedTensorType(x.operands[0].type)
+        if g.binding_of(table) is None or not _scalar_type_ok(t.element_type) or t.rank == 0 \
+                or along and t.shape[-1] != shape[-1]:
+            return None
+        indices = [index(v, along and i == t.rank - 1) for i, v in enumerate(list(x.operands)[1:])]
+        return None if any(i is None for i in indices) else Gather(x, table, indices, [])
+
+    out = []
+    for x in extracts:
+        if all(u.owner.operation.name == "arith.index_cast" for u in x.results[0].uses):
+            continue  # an integer read once per row: its consumer's index, if anything's
+        gth = gather(x, True)
+        if gth is None:
+            return None
         # An address op that only table reads read is not computed per lane (they are read
-        # with the chunk); one the body computes with too (a mask of the position) is.
-        address = [f for f in feeds if all(u.owner.operation.name == "tensor.extract" for u in f.results[0].uses)]
-        out.append(Gather(x, table, indices, address))
-    return out
+        # with the chunk); one the body computes with too (a mask of the position) is. Per-row
+        # reads are address ops, read once per row.
+        feeds = [f for r in [gth, *reversed(gth.row_reads())]
+                 for f in ([r.extract] if r is not gth else []) + [_owner(v) for v in list(r.extract.operands)[1:]]]
+        for f in feeds:
+            if f not in gth.address and all(u.owner.operation.name == "tensor.extract" or u.owner.operation in gth.address
+                                            for u in f.results[0].uses):
+                gth.address.append(f)
+        if any(r.extract not in gth.address for r in gth.row_reads()):
+            return None
+        out.append(gth)
+    covered = [e for gth in out for e in [gth.extract] + [r.extract for r in gth.row_reads()]]
+    return out if all(x in covered for x in extracts) else None
 
 
 def _row_divisors(block: ir.Block, operands: list[Operand], k: int) -> list[int]:

@@ -2,7 +2,8 @@
 (test_regression_programs.py): a broadcast bias with its own dynamic extent (f16), a softmax
 over a dynamic count of rows of a static length, an f16 row sum accumulated in f32, and an
 RMSNorm whose mean divides by the dynamic row length (a scalar the dispatch converts from its
-pushed constants), each compiled once with its dims dynamic and run on lavapipe at sizes
+pushed constants), BERT-like embeddings and their LayerNorm over a dynamic count of tokens
+(position ids a slice as long as the sequence, token types read at them; against llvm-cpu), each compiled once with its dims dynamic and run on lavapipe at sizes
 that take each plan: rows that vectors divide and rows they do not, primes, one row, more
 rows than workgroups launched.
 """
@@ -34,6 +35,8 @@ CASES = [
     ("rms_norm_3x8", "rms_norm_f16.mlir", shapes("3x8", "8")),
     # more rows than the grid's bound on lavapipe (65535): workgroups loop over rows
     ("rms_norm_65537x8", "rms_norm_f16.mlir", shapes("65537x8", "8")),
+    *((f"embedding_layernorm_{n}", "embedding_layernorm_f32.mlir",
+       ("--reference", "llvm-cpu", *shapes(n, "53x23", "40x23", "3x23", "23", "23"))) for n in ("37", "1", "40")),
 ]
 
 

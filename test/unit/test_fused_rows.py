@@ -231,3 +231,51 @@ def test_argmax_is_three_passes():
     # oge would take the last index on ties: left alone, with why.
     assert _rows(ARGMAX.replace("PRED", "oge"), stores) == \
         "an arg-best reduction whose ties go to the last index (>= or <=); takes the first, as torch and numpy do"
+
+
+TYPES = """
+  %bi = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<8xi64, #hal.descriptor_type<storage_buffer>>
+  %bt = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<5xi64, #hal.descriptor_type<storage_buffer>>
+  %bk = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<3x64xf32, #hal.descriptor_type<storage_buffer>>
+  %ids = iree_codegen.load_from_buffer %bi : memref<8xi64, #hal.descriptor_type<storage_buffer>> -> tensor<8xi64>
+  %types = iree_codegen.load_from_buffer %bt : memref<5xi64, #hal.descriptor_type<storage_buffer>> -> tensor<5xi64>
+  %kinds = iree_codegen.load_from_buffer %bk : memref<3x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<3x64xf32>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %ids : tensor<8x64xf32>, tensor<8xi64>) outs(%e2 : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %i: i64, %o: f32):
+    %col = linalg.index 1 : index
+    %ii = arith.index_cast %i : i64 to index
+    %t = tensor.extract %types[%ii] : tensor<5xi64>
+    %ti = arith.index_cast %t : i64 to index
+    %k = tensor.extract %kinds[%ti, %col] : tensor<3x64xf32>
+    USE
+    linalg.yield %y : f32
+  } -> tensor<8x64xf32>
+  %s = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%r : tensor<8x64xf32>) outs(%fz : tensor<8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = arith.addf %a, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+"""
+
+
+def test_a_table_read_at_an_integer_read_once_per_row():
+    """BERT's token type: read from its table at the row's integer, once per row, it indexes the
+    type embeddings read along the row; an address op, not computed per lane. Also computed
+    with, it is not one: left to IREE."""
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = True
+        module = ir.Module.parse(HEAD + TYPES.replace("USE", "%y = arith.addf %a, %k : f32") +
+                                 _store("%s", "tensor<8xf32>", 2) + "  return\n}\n")
+        (func,) = dispatch_funcs(module.operation)
+        rows = match_rows(analyze_graph(func, ("linalg.generic",)))
+        (gather,) = rows.gathers()
+        (per_row,) = gather.row_reads()
+        assert str(ir.RankedTensorType(gather.table.type)) == "tensor<3x64xf32>" and gather.indices[0] is per_row
+        assert gather.indices[1] == 1 and per_row.indices[0].dims == (0,)
+        assert sorted(op.name for op in gather.address) == ["arith.index_cast", "arith.index_cast", "linalg.index",
+                                                             "tensor.extract"]
+    computed = TYPES.replace("USE", "%tf = arith.sitofp %t : i64 to f32\n    %ak = arith.addf %a, %k : f32\n"
+                             "    %y = arith.addf %ak, %tf : f32")
+    assert _rows(computed, _store("%s", "tensor<8xf32>", 2)).startswith("a body op other than arith, math")

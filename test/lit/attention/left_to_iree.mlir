@@ -147,7 +147,7 @@ func.func @slice_strided() {
   %9 = linalg.fill ins(%cst_1 : f32) outs(%7 : tensor<2x2x5x8xf32>) -> tensor<2x2x5x8xf32>
   %10 = linalg.fill ins(%cst_0 : f32) outs(%8 : tensor<2x2x5xf32>) -> tensor<2x2x5xf32>
   %11 = linalg.fill ins(%cst_1 : f32) outs(%8 : tensor<2x2x5xf32>) -> tensor<2x2x5xf32>
-  // expected-remark @+1 {{ldsopt-attention: left to IREE: reads part of a binding (a tensor slice, not of static offsets, sizes and unit strides)}}
+  // expected-remark @+1 {{ldsopt-attention: left to IREE: reads part of a binding (a tensor slice, not of static offsets, unit strides and sizes static or computed from the dispatch's workload)}}
   %12:3 = iree_linalg_ext.online_attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d0, d1, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d5, d0, d1, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d5, d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> ()>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2)>]> ins(%6, %5, %4, %cst_2 : tensor<5x2x2x8xf32>, tensor<5x2x2x8xf32>, tensor<5x2x2x8xf32>, f32) outs(%9, %10, %11 : tensor<2x2x5x8xf32>, tensor<2x2x5xf32>, tensor<2x2x5xf32>) {
   ^bb0(%arg0: f32):
     iree_linalg_ext.yield %arg0 : f32

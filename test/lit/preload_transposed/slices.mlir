@@ -220,7 +220,7 @@ func.func @dynamic_offset() {
   %3 = tensor.empty() : tensor<32x7xf32>
   %subview = memref.subview %1[0, %o] [7, 32] [1, 1] : memref<7x96xf32, #hal.descriptor_type<storage_buffer>> to memref<7x32xf32, strided<[96, 1], offset: ?>, #hal.descriptor_type<storage_buffer>>
   %4 = iree_codegen.load_from_buffer %subview : memref<7x32xf32, strided<[96, 1], offset: ?>, #hal.descriptor_type<storage_buffer>> -> tensor<7x32xf32>
-  // expected-remark @+1 {{ldsopt-preload-transposed: left to IREE: reads part of a binding (a tensor slice, not of static sizes and unit strides at offsets static or computed from the dispatch's workload)}}
+  // expected-remark @+1 {{ldsopt-preload-transposed: left to IREE: reads part of a binding (a tensor slice, not of unit strides, at offsets and of sizes static or computed from the dispatch's workload)}}
   %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%4 : tensor<7x32xf32>) outs(%3 : tensor<32x7xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
