@@ -76,16 +76,16 @@ def lds_run_usage_error() -> type:
     return lds_run.UsageError
 
 
-def check_arguments(args) -> None:
+def check_arguments(args) -> list[str | None]:
     """The argument values, before any compile (`ldsopt.cli.arguments`); --prepare and --out are
-    made here if they are not there."""
+    made here if they are not there: the folders made, which a failed run that wrote nothing
+    there removes."""
     arguments.count("--repetitions", args.repetitions, low=1)
     arguments.count("--batch-size", args.batch_size, low=1)
     arguments.count("--stack", args.stack or None, low=2)  # 0: not asked; one layer is the program itself
     arguments.min_time("--min-time", args.min_time)
-    for flag, folder in (("--prepare", args.prepare), ("--out", args.out)):
-        if folder is not None:
-            arguments.folder_to_write(flag, folder)
+    return [arguments.folder_to_write(flag, folder)
+            for flag, folder in (("--prepare", args.prepare), ("--out", args.out)) if folder is not None]
 
 
 def main(argv=None) -> int:
@@ -96,19 +96,25 @@ def main(argv=None) -> int:
     if not (args.replay or args.list or args.target):
         ap.error("--target is required to compile")
     try:
-        check_arguments(args)
+        made = check_arguments(args)
     except arguments.ArgumentError as e:
         print(e.format("lds-bench"), file=sys.stderr)
         return 1
+    rc = 1
     with interrupts.handled():
         try:
-            return checked_main(args)
+            rc = checked_main(args)
+            return rc
         except interrupts.Interrupted as e:
             print(e.line("lds-bench"), file=sys.stderr)
             return e.exit_status
         except folder_lock.FolderBusy as e:
             print(e.format(), file=sys.stderr)
             return 1
+        finally:
+            if rc != 0:  # a failed or interrupted run leaves no empty folder it made
+                with interrupts.shielded():
+                    arguments.remove_made(made, kept=(folder_lock.LOCK,))
 
 
 def checked_main(args) -> int:

@@ -73,15 +73,16 @@ def input_options(args, path: str):
     return inputs.Options(args.input_values or [], args.input_range or [], args.input_shape or [], names)
 
 
-def check_arguments(args) -> None:
+def check_arguments(args) -> str | None:
     """The argument values, before any compile (`ldsopt.cli.arguments`); the folder to keep is made
-    here if it is not there."""
+    here if it is not there. Returns the folder made, which a failed run that wrote nothing
+    there removes."""
     arguments.count("--seed", args.seed)
     arguments.tolerance("--atol", args.atol)
     arguments.tolerance("--rtol", args.rtol)
-    for flag, folder in (("--prepare", args.prepare), ("--emit-dir", args.emit_dir)):
-        if folder is not None:
-            arguments.folder_to_write(flag, folder)
+    made = [arguments.folder_to_write(flag, folder)
+            for flag, folder in (("--prepare", args.prepare), ("--emit-dir", args.emit_dir)) if folder is not None]
+    return made[0] if made else None
 
 
 def check_pipelines(args) -> str | None:
@@ -195,12 +196,24 @@ def checked_main(args) -> int:
     """main's work once the arguments parse: their values checked, then the run, in the folder
     kept (--prepare, --emit-dir: locked for the run) or a temporary one, removed on every exit
     unless it is the result (a folder PREPARED for a device not here)."""
-    from ldsopt.run import iree_tools
     try:
-        check_arguments(args)
+        made = check_arguments(args)
     except arguments.ArgumentError as e:
         print(e.format("lds-run"), file=sys.stderr)
         return 1
+    rc = 1
+    try:
+        rc = run_checked(args)
+        return rc
+    finally:
+        if rc != 0:  # a failed or interrupted run leaves no empty folder it made
+            with interrupts.shielded():
+                arguments.remove_made([made], kept=(folder_lock.LOCK,))
+
+
+def run_checked(args) -> int:
+    """checked_main's run once the argument values are checked."""
+    from ldsopt.run import iree_tools
     bad_pipeline = check_pipelines(args)
     if bad_pipeline:
         print(bad_pipeline, file=sys.stderr)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import shutil
 import tempfile
 
 # The largest count MLIR's `<uint>` options take (`--mlir-elide-elementsattrs-if-larger`).
@@ -55,15 +56,35 @@ def min_time(flag: str, value: str | None) -> None:
         raise ArgumentError(flag, f"expected seconds (0.2s) or iterations (100x), got '{value}'")
 
 
-def folder_to_write(flag: str, path: str) -> None:
+def folder_to_write(flag: str, path: str) -> str | None:
     """Makes `path` (and the folders above it) if it is not there; ArgumentError if it is not a
-    folder, cannot be made or cannot be written in (a file made and removed there tells)."""
+    folder, cannot be made or cannot be written in (a file made and removed there tells).
+    Returns the topmost folder it made, None if `path` was there: a run that fails before it
+    writes anything there removes it (`remove_made`), so `--prepare NEW` of a program that does
+    not load leaves no folder behind."""
     if os.path.exists(path) and not os.path.isdir(path):
         raise ArgumentError(flag, f"{path} is not a folder")
+    made = None
+    top = os.path.abspath(path)
+    while not os.path.exists(top):
+        made, top = top, os.path.dirname(top)
     try:
         os.makedirs(path, exist_ok=True)
         fd, probe = tempfile.mkstemp(dir=path, prefix=".write-check-")
         os.close(fd)
         os.unlink(probe)
     except OSError as e:
+        remove_made([made])
         raise ArgumentError(flag, f"cannot write into {path}: {e.strerror}") from None
+    return made
+
+
+def remove_made(folders: list[str | None], kept: tuple[str, ...] = ()) -> None:
+    """Removes each folder `folder_to_write` made (None: it made none) that holds no file but
+    those named in `kept` (a folder lock's file), in it or in folders below it: what a run
+    wrote there is its output, kept."""
+    for folder in folders:
+        if folder is None or not os.path.isdir(folder) or os.path.islink(folder):
+            continue
+        if all(name in kept for _, _, files in os.walk(folder) for name in files):
+            shutil.rmtree(folder, ignore_errors=True)

@@ -113,6 +113,24 @@ def test_emit_dir_is_kept(tmp_path):
     assert not os.listdir(tmp_path / "tmp")
 
 
+@pytest.mark.parametrize("tool", ["lds-run", "lds-bench"])
+def test_a_failed_prepare_leaves_no_folder_it_made(tmp_path, tool):
+    """--prepare NEW/SUB of a program that does not parse: the tool made NEW and SUB and wrote
+    nothing there but its lock, so it removes both; a folder that was there stays, with its
+    files (the lock's file stays too: folder_lock.py says why)."""
+    prog = tmp_path / "bad.mlir"
+    prog.write_text("func.func @main( {")
+    there = tmp_path / "there"
+    there.mkdir()
+    (there / "mine.txt").write_text("kept")
+    for folder in (tmp_path / "new" / "sub", there):
+        proc = subprocess.run([os.path.join(BIN, tool), str(prog), "--target", "cuda", "--prepare", str(folder)],
+                              capture_output=True, text=True, timeout=300)
+        assert_error(proc, "bad.mlir:1:")
+    assert not (tmp_path / "new").exists()
+    assert (there / "mine.txt").read_text() == "kept"
+
+
 def test_prepared_folder_is_kept(tmp_path):
     """No CUDA device here: the program is compiled to be replayed, and its folder, named by
     the PREPARED line, is the result: it is kept."""
