@@ -124,7 +124,6 @@ class LowerCopy(GridStridePass):
     NAME = "ldsopt-lower-copy"
     SUMMARY = "Lower IREE's copy dispatches (pads, slices, updates) to coalesced copies in aligned vectors"
 
-
     def run(self, module: ir.Operation) -> None:
         for c, _, tgt in matched_dispatches(module, ("linalg.generic", "linalg.copy"), _match, self, copy_dispatch):
             foreign = foreign_types([c.root], tgt)

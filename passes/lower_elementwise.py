@@ -104,7 +104,6 @@ class LowerElementwise(GridStridePass):
     SUMMARY = ("Lower elementwise dispatches (broadcasts, permutations that keep the fastest dim) to vectorized "
                "grid-stride kernels")
 
-
     def run(self, module: ir.Operation) -> None:
         for d, dims, tgt in matched_dispatches(module, ("linalg.generic",), _match, self,
                                                functools.partial(analyze, slices=True, results=True, dynamic=True, offsets=True)):

@@ -73,16 +73,15 @@ def input_options(args, path: str):
     return inputs.Options(args.input_values or [], args.input_range or [], args.input_shape or [], names)
 
 
-def check_arguments(args) -> str | None:
+def check_arguments(args) -> list[str | None]:
     """The argument values, before any compile (`ldsopt.cli.arguments`); the folder to keep is made
-    here if it is not there. Returns the folder made, which a failed run that wrote nothing
+    here if it is not there. Returns the folders made, which a failed run that wrote nothing
     there removes."""
     arguments.count("--seed", args.seed)
     arguments.tolerance("--atol", args.atol)
     arguments.tolerance("--rtol", args.rtol)
-    made = [arguments.folder_to_write(flag, folder)
+    return [arguments.folder_to_write(flag, folder)
             for flag, folder in (("--prepare", args.prepare), ("--emit-dir", args.emit_dir)) if folder is not None]
-    return made[0] if made else None
 
 
 def check_pipelines(args) -> str | None:
@@ -208,7 +207,7 @@ def checked_main(args) -> int:
     finally:
         if rc != 0:  # a failed or interrupted run leaves no empty folder it made
             with interrupts.shielded():
-                arguments.remove_made([made], kept=(folder_lock.LOCK,))
+                arguments.remove_made(made, kept=(folder_lock.LOCK,))
 
 
 def run_checked(args) -> int:
