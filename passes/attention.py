@@ -29,8 +29,8 @@ Contract.
   innermost; any mask or region; not with the `mma-*` options; `wgmma=false` keeps mma.sync,
   `wgmma-warpgroups` fixes its warpgroups a workgroup; each tile's products run in turn,
   `wgmma-overlap=true` runs a tile's P V under the next tile's softmax instead, which measured
-  slower on the H200: bench/results/cuda-attention/wgmma-4eafa19); the others keep mma.sync (or FMA), with the reason on the dispatch
-  (`ldsopt.wgmma_refused = "..."`, as ldsopt-matmul-lds records it).
+  slower on the H200: bench/results/cuda-attention/); the others keep mma.sync (or FMA), with
+  the reason on the dispatch (`ldsopt.wgmma_refused = "..."`, as ldsopt-matmul-lds records it).
 - Options `mma-*` fix the mma.sync kernel's shape (plan.MmaKnobs: warps, rows per warp, keys
   a tile, LDS stages, padded or swizzled LDS rows; 0 / auto: the plan's choice), so that
   variants can be timed side by side; a dispatch the mma.sync kernel would take but for them
