@@ -282,15 +282,18 @@ class Chain:
 
 
 def _split_here(value: ir.Value) -> ir.Value:
-    """`value`, to be split into (K/V head, repeat) for a grouped-query attention: behind a
-    `util.optimization_barrier` where a linalg op computes it (Llama's RoPE). IREE would bubble
-    the split up through such ops onto the fused projection's head slices, which it then
-    copies out, a dispatch each; kept on the computed result, the split is a view that the
-    attention's dispatch loads whole. The barrier costs nothing at run time."""
+    """`value`, to be split into (K/V head, repeat) for a grouped-query attention: behind an
+    `iree_tensor_ext.compute_barrier.end` where a linalg op computes it (Llama's RoPE). IREE
+    would bubble the split up through such ops onto the fused projection's head slices, which
+    it then copies out, a dispatch each; kept on the computed result, the split is a view that
+    the attention's dispatch loads whole. The compute barrier only stops reshapes moving up
+    across it and is gone after dispatch formation; a `util.optimization_barrier` would do the
+    same there but survive into the stream program as a barrier on the resource, which IREE
+    meets with a host wait on the queue between the layer's halves."""
     op = value.owner.operation if isinstance(value, ir.OpResult) else None
     if op is None or not op.name.startswith("linalg."):
         return value
-    return ir.Operation.create("util.optimization_barrier", results=[value.type], operands=[value]).result
+    return ir.Operation.create("iree_tensor_ext.compute_barrier.end", results=[value.type], operands=[value]).result
 
 
 def _reassociation_attr(groups: list[list[int]]) -> ir.ArrayAttr:

@@ -160,6 +160,26 @@ def test_f16_encoder_casts_join_their_matmuls(suite, tmp_path):
     assert not [n for n in names if n.endswith("_f32xf16")], names  # a cast alone: f32 in, f16 out
 
 
+def test_llama_block_call_waits_only_for_its_results(suite, tmp_path):
+    """The barrier that keeps the split of Llama's computed Q on RoPE's result
+    (ldsopt-raise-attention) is gone by the stream program: a call is one queue submission,
+    and the host waits only on the results (a `util.optimization_barrier` there had become a
+    wait on a transient resource, so the GPU drained in the middle of every layer)."""
+    from ldsopt import target
+    from ldsopt.run import driver
+
+    path = tmp_path / "llama_block_small_f32.onnx"
+    onnx.save(suite.llama_block(suite.SIZES["small"], "f32"), str(path))
+    program = driver.apply_program_pipeline(driver.read_source(str(path)), driver.PROGRAM_PIPELINE, "lavapipe")
+    _, lowered, report = driver.form_dispatches(program, target.known("lavapipe"), str(tmp_path),
+                                                driver.DEFAULT_PIPELINE)
+    assert all(d["passes"] for d in report), report
+    entry = lowered[lowered.index("util.func public @llama_block"):]
+    entry = entry[:entry.index("\n  }")]
+    awaits = [line.strip() for line in entry.splitlines() if "stream.timepoint.await" in line]
+    assert awaits and not [a for a in awaits if "transient" in a], awaits
+
+
 def test_opset9_model_is_upgraded(suite, models):
     """The opset-9 BatchNormalization that IREE's importer leaves unlowered runs once upgraded."""
     assert suite.mlp_classifier().opset_import[0].version == 9
