@@ -170,7 +170,7 @@ def _twin(folder: str, man: dict, repetitions: int, batch: int) -> dict:
         y = layer(xt).float().cpu().numpy()
         us = timer.time_us(lambda: layer(xt), batch)
         # The twin as a PyTorch user runs it at its fastest: one CUDA graph of the whole call.
-        graph, y_graph = _captured(torch, lambda: layer(xt))
+        graph, y_graph = captured(torch, lambda: layer(xt))
         graph.replay()
         y_graph = y_graph.float().cpu().numpy()
         us_graph = timer.time_us(graph.replay, batch)
@@ -184,7 +184,7 @@ def _twin(folder: str, man: dict, repetitions: int, batch: int) -> dict:
             "bad": c.bad, **({"stack": stack} if stack else {})}
 
 
-def _captured(torch, call) -> tuple:
+def captured(torch, call) -> tuple:
     """`call` captured in one CUDA graph, warmed up first on a side stream (as
     torch.cuda.graph requires); the graph and the output tensor its replays write."""
     side = torch.cuda.Stream()
@@ -209,7 +209,7 @@ def _twin_stack(torch, timer, layer, xt, layers: int, batch: int) -> dict:
 
     calls = max(1, batch // layers)
     eager = timer.time_us(lambda: run(xt), calls) / layers
-    graph, _ = _captured(torch, lambda: run(xt))
+    graph, _ = captured(torch, lambda: run(xt))
     return {"us": eager, "graph_us": timer.time_us(graph.replay, calls) / layers}
 
 
