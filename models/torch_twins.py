@@ -11,6 +11,8 @@ twin is built (the GPU machine): `lds-bench --replay` loads it from the prepared
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 # The ONNX metadata key under which `suite.py` records a model's twin, as JSON:
@@ -18,13 +20,74 @@ import numpy as np
 TWIN_KEY = "ldsopt.torch_twin"
 
 
-def _tensors(weights: dict[str, np.ndarray], device: str, dtype: str, linears: tuple[str, ...]):
-    """The weights as tensors of `dtype` on `device`, and per name of `linears` the (weight,
-    bias or None) that F.linear takes: ONNX MatMul weights are [in, out], F.linear's [out, in]."""
+def named_twin(model) -> tuple[str, dict] | None:
+    """The twin an ONNX model (onnx.ModelProto) names in its metadata: the function's name and
+    its keyword arguments; None where it names none. The name is not checked here."""
+    import json
+
+    spec = {p.key: p.value for p in model.metadata_props}.get(TWIN_KEY)
+    if spec is None:
+        return None
+    kwargs = json.loads(spec)
+    return kwargs.pop("function"), kwargs
+
+
+def of_model(model, dtype: str = "float32"):
+    """The twin of a suite model (onnx.ModelProto) as a `torch.nn.Module` (`Twin`) holding the
+    model's initializers as its parameters, for an export: iree-turbine takes modules, and
+    puts their parameters in the export's archive as a PyTorch model's are."""
+    import torch
+    from onnx import numpy_helper
+
+    function, kwargs = named_twin(model)
+    weights = {t.name: torch.from_numpy(numpy_helper.to_array(t).copy()) for t in model.graph.initializer}
+    return _twin_type()(function, kwargs, weights, dtype).to(getattr(torch, dtype))
+
+
+def _twin_class():
+    """`Twin`, made where first asked for (`of_model`, or the module's `__getattr__` where
+    pickle looks it up): this module imports no torch."""
     import torch
 
-    w = {k: torch.from_numpy(np.ascontiguousarray(v)).to(device=device, dtype=getattr(torch, dtype))
-         for k, v in weights.items()}
+    class Twin(torch.nn.Module):
+        """A twin function (of this module) over weights held as parameters: their ONNX names
+        with '.' as '__' (a parameter's name holds no '.')."""
+
+        def __init__(self, function: str, kwargs: dict, weights: dict, dtype: str):
+            super().__init__()
+            # The function itself (pickled by its name): an export's tracing resolves no names.
+            self.twin, self.kwargs, self.dtype = getattr(sys.modules[__name__], function), kwargs, dtype
+            self.weights = torch.nn.ParameterDict(
+                {k.replace(".", "__"): torch.nn.Parameter(v, requires_grad=False) for k, v in weights.items()})
+
+        def forward(self, x):
+            weights = {k.replace("__", "."): v for k, v in self.weights.items()}
+            return self.twin(weights, x.device, self.dtype, **self.kwargs)(x)
+
+    Twin.__module__, Twin.__qualname__ = __name__, "Twin"  # pickled by this name
+    return Twin
+
+
+def _twin_type():
+    if "Twin" not in globals():
+        globals()["Twin"] = _twin_class()
+    return globals()["Twin"]
+
+
+def __getattr__(name: str):
+    if name == "Twin":
+        return _twin_type()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _tensors(weights: dict[str, np.ndarray], device: str, dtype: str, linears: tuple[str, ...]):
+    """The weights (numpy arrays, or tensors: a `Twin`'s parameters) as tensors of `dtype` on
+    `device`, and per name of `linears` the (weight, bias or None) that F.linear takes: ONNX
+    MatMul weights are [in, out], F.linear's [out, in]."""
+    import torch
+
+    w = {k: (v if isinstance(v, torch.Tensor) else torch.from_numpy(np.ascontiguousarray(v)))
+         .to(device=device, dtype=getattr(torch, dtype)) for k, v in weights.items()}
     return w, {p: (w[f"{p}.weight"].t().contiguous(), w.get(f"{p}.bias")) for p in linears}
 
 

@@ -24,7 +24,6 @@ import collections
 import datetime
 import glob
 import io
-import json
 import os
 import re
 import subprocess
@@ -259,11 +258,10 @@ def _twin(path: str, folder: str, archive: dict | None) -> dict | None:
     from ldsopt.models import torch_twins as twins
     from ldsopt.run import parameters
     model = onnx.load(path)
-    spec = {p.key: p.value for p in model.metadata_props}.get(twins.TWIN_KEY)
-    if spec is None:
+    named = twins.named_twin(model)
+    if named is None:
         return None
-    kwargs = json.loads(spec)
-    function = kwargs.pop("function")
+    function, kwargs = named
     if not callable(getattr(twins, function, None)):
         raise driver.DriverError(f"the model names the PyTorch twin '{function}', which models/torch_twins.py lacks", path)
     arrays = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}

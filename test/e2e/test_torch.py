@@ -167,6 +167,27 @@ def test_sdpa_packed_qkv_with_masks(heads, head_dim, seq, mask, dtype):
                                target="lavapipe", progress=lambda m: None))
 
 
+# The suite's blocks as PyTorch writes them (models/torch_twins.py: F.linear, SDPA, is_causal,
+# enable_gqa), exported by iree-turbine: dispatches a call, every one ldsopt's. The ONNX forms
+# take 6, 6 and 9 (test_model_import.py); PyTorch's Llama 11, two of them copies of Q's and K's
+# slices out of the fused projection.
+TWIN_DISPATCHES = {"encoder_layer": 6, "gpt2_block": 6, "llama_block": 11}
+
+
+@pytest.mark.parametrize("kind", sorted(TWIN_DISPATCHES))
+def test_suite_blocks_exported_from_pytorch(kind):
+    from ldsopt.models import suite, torch_twins
+
+    model = getattr(suite, kind)(suite.SIZES["small"], "f32")
+    size = suite.SIZES["small"]
+    torch.manual_seed(0)
+    record = lt.run(torch_twins.of_model(model), torch.randn(1, size.seq, size.hidden),
+                    target="lavapipe", progress=lambda m: None)
+    passes(record)
+    per_call = [d for d in record["dispatches"] if not d.get("at_load")]
+    assert len(per_call) == TWIN_DISPATCHES[kind] and all(d["passes"] for d in per_call), record["dispatches"]
+
+
 def test_cnn_with_batchnorm_and_the_module_rebuilt_from_its_folder(tmp_path):
     torch.manual_seed(0)
     cnn = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
