@@ -40,7 +40,7 @@ from ldsopt.target import Target
 LOG2E = 1.4426950408889634
 
 
-def _f32() -> ir.Type:
+def f32() -> ir.Type:
     return ir.F32Type.get()
 
 
@@ -60,7 +60,7 @@ class AttentionEmitter:
     # --- scalars and indices ---
 
     def const(self, value: float, t: ir.Type | None = None) -> ir.Value:
-        return self.k.const(value, t or _f32())
+        return self.k.const(value, t or f32())
 
     def idx(self, value: int) -> ir.Value:
         return self.k.const(value)
@@ -101,8 +101,8 @@ class AttentionEmitter:
             return self.const(s * LOG2E)
         buf = s.memref()
         value = memref.load(buf, [self.idx(0)] * ir.MemRefType(buf.type).rank)
-        if value.type != _f32():
-            value = arith.extf(_f32(), value)
+        if value.type != f32():
+            value = arith.extf(f32(), value)
         return arith.mulf(value, self.const(LOG2E))
 
     # --- what a scheme provides ---
@@ -201,7 +201,7 @@ class AttentionEmitter:
                 bit = arith.trunci(ir.IntegerType.get_signless(1), m) if ir.IntegerType(m.type).width > 1 else m
                 s = arith.select(bit, s, self.const(-math.inf))
             else:
-                m = m if m.type == _f32() else arith.extf(_f32(), m)
+                m = m if m.type == f32() else arith.extf(f32(), m)
                 s = arith.addf(s, arith.mulf(m, self.const(LOG2E)))
         if self.kv_size % self.pl.bn or self.n_tiles % self.pl.kv_splits:  # keys past the end
             inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size))
@@ -233,7 +233,7 @@ class AttentionEmitter:
 
     def rounded_p(self, p: ir.Value) -> ir.Value:
         """P rounded to V's type and back, as IREE rounds it for the second product."""
-        if self.p.elem_type == _f32():
+        if self.p.elem_type == f32():
             return p
         t = ir.VectorType.get(p.type.shape, self.p.elem_type) if isinstance(p.type, ir.VectorType) else self.p.elem_type
         return arith.extf(p.type, arith.truncf(t, p))

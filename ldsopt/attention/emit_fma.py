@@ -27,7 +27,7 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
 from iree.compiler.dialects import math as math_d
 
-from ldsopt.attention.emit import AttentionEmitter, _f32
+from ldsopt.attention.emit import AttentionEmitter, f32
 from ldsopt.attention.plan import _pow2_dividing
 from ldsopt.codegen.kernel import read_vector, write_vector
 from ldsopt.ir_types import element_bits
@@ -55,7 +55,7 @@ class FmaEmitter(AttentionEmitter):
         for i in range(self.d1 // lanes // self.w1):
             d = self._piece(i, self.w1)
             q = self.read_global("q", {p.row: self.clamp_row(self.row), p.k1: d}, self.w1, inside, aligned=True)
-            q = arith.extf(ir.VectorType.get([self.w1], _f32()), q) if p.elem_type != _f32() else q
+            q = arith.extf(ir.VectorType.get([self.w1], f32()), q) if p.elem_type != f32() else q
             self.q.append(arith.mulf(q, self.splat(self.q_scale, self.w1)))
         # V^T's reads: vectors of keys that divide the tile and the keys (none straddles the end).
         self.vt_vector = _pow2_dividing(math.gcd(pl.bn, self.kv_size), vmax)
@@ -63,7 +63,7 @@ class FmaEmitter(AttentionEmitter):
             bufs = 2 * pl.kv_splits
             self.lds = {"k": self.alloc([bufs, pl.bn, self.d1], p.elem_type),
                         "v": self.alloc([bufs, pl.bn, self.dn], p.elem_type)}
-        acc = [vector.broadcast(ir.VectorType.get([self.w2], _f32()), self.const(0.0))] * (self.dn // lanes // self.w2)
+        acc = [vector.broadcast(ir.VectorType.get([self.w2], f32()), self.const(0.0))] * (self.dn // lanes // self.w2)
         self.state = [self.const(p.max_init), self.const(0.0)] + acc
 
     def _piece(self, i: int, w: int) -> ir.Value:
@@ -208,9 +208,9 @@ class FmaEmitter(AttentionEmitter):
         return [m_new, l] + acc
 
     def _to_f32(self, v: ir.Value) -> ir.Value:
-        if ir.VectorType(v.type).element_type == _f32():
+        if ir.VectorType(v.type).element_type == f32():
             return v
-        return arith.extf(ir.VectorType.get(ir.VectorType(v.type).shape, _f32()), v)
+        return arith.extf(ir.VectorType.get(ir.VectorType(v.type).shape, f32()), v)
 
     # --- the output ---
 
@@ -234,7 +234,7 @@ class FmaEmitter(AttentionEmitter):
     def _combine(self, m, l, acc):
         """Every group's (m, l, acc) of the row through LDS; group 0's lanes combine them."""
         pl = self.pl
-        comb = self.alloc([pl.kv_splits, pl.bm, self.dn + 2], _f32())
+        comb = self.alloc([pl.kv_splits, pl.bm, self.dn + 2], f32())
         for i, a in enumerate(acc):
             write_vector(a, comb, [self.split, self.r, self._piece(i, self.w2)])
         memref.store(m, comb, [self.split, self.r, self.idx(self.dn)])
@@ -250,6 +250,6 @@ class FmaEmitter(AttentionEmitter):
             w = self.exp2(arith.subf(ms_, top))
             total = arith.addf(total, arith.mulf(memref.load(comb, [self.idx(s), self.r, self.idx(self.dn + 1)]), w))
             for i in range(len(out)):
-                a = read_vector(ir.VectorType.get([self.w2], _f32()), comb, [self.idx(s), self.r, self._piece(i, self.w2)])
+                a = read_vector(ir.VectorType.get([self.w2], f32()), comb, [self.idx(s), self.r, self._piece(i, self.w2)])
                 out[i] = vector.fma(self.splat(w, self.w2), a, out[i])
         return top, total, out

@@ -32,7 +32,7 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, vector
 
 from ldsopt.layout import index_expr, mma
-from ldsopt.attention.emit import AttentionEmitter, _f32
+from ldsopt.attention.emit import AttentionEmitter, f32
 from ldsopt.codegen.kernel import read_vector, transposed, write_vector
 
 PAD = 8      # elements after each LDS row
@@ -58,7 +58,7 @@ class MfmaEmitter(AttentionEmitter):
         self.q = self._q_fragments()
         self.lds = {"k": self.alloc([2, pl.bn, self.d1 + PAD], p.elem_type),
                     "v": self.alloc([2, self.dn, pl.bn + PAD], p.elem_type)}
-        acc_t = intr.c.register_type(_f32())
+        acc_t = intr.c.register_type(f32())
         self.state = [self.const(p.max_init), self.const(0.0)] + \
             [vector.broadcast(acc_t, self.const(0.0))] * (self.dn // intr.m)
 
@@ -129,7 +129,7 @@ class MfmaEmitter(AttentionEmitter):
         v16 = ir.VectorType.get([4], p.elem_type)
         scores = []
         for j in range(pl.bn // intr.m):
-            s = vector.broadcast(intr.c.register_type(_f32()), self.const(0.0))
+            s = vector.broadcast(intr.c.register_type(f32()), self.const(0.0))
             krow = self._k_row(j)
             for c in range(self.d1 // (intr.k * PACK)):
                 d = arith.addi(self.idx(c * intr.k * PACK), arith.muli(self.quad, self.idx(PACK)))
@@ -153,7 +153,7 @@ class MfmaEmitter(AttentionEmitter):
             ps = [self.exp2(arith.subf(x, top)) for x in ss]
             for x in ps:
                 l = arith.addf(l, x)
-            probs.append(arith.truncf(v16, vector.from_elements(ir.VectorType.get([4], _f32()), ps)))
+            probs.append(arith.truncf(v16, vector.from_elements(ir.VectorType.get([4], f32()), ps)))
         for blk in range(pl.bn // (intr.k * PACK)):
             key = arith.addi(self.idx(blk * intr.k * PACK), arith.muli(self.quad, self.idx(PACK)))
             for dt in range(len(acc)):

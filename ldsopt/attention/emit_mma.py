@@ -50,7 +50,7 @@ from iree.compiler.dialects import arith, gpu, llvm, math, scf, vector
 
 from ldsopt.codegen.async_copy import GLOBAL, async_copy, async_token, async_wait, dma_source
 from ldsopt.layout import index_expr, mma
-from ldsopt.attention.emit import AttentionEmitter, _f32
+from ldsopt.attention.emit import AttentionEmitter, f32
 from ldsopt.attention.plan import CHUNK_BYTES, PAD_BYTES, SWIZZLE_ROWS
 from ldsopt.codegen.dispatch import Binding
 from ldsopt.ir_types import element_bits
@@ -132,7 +132,7 @@ class MmaEmitter(AttentionEmitter):
         assert self.p_from_acc is not None
         self.folded = (not isinstance(p.scale, Binding) and p.scale > 0 and p.mask_kind is None
                        and (not p.region or p.causal is not None))
-        acc_t = intr.c.register_type(_f32())
+        acc_t = intr.c.register_type(f32())
         self.rows = sorted(set(intr.c.d_first))  # the accumulator rows a lane holds
         rows = len(self.rows)
         self.state = ([self.const(p.max_init)] * rows + [self.const(0.0)] * rows +
@@ -314,7 +314,7 @@ class MmaEmitter(AttentionEmitter):
         c = intr.c
         kv0 = arith.muli(tile, self.idx(pl.bn))
         # S of every row tile; each K fragment (and Q's, from LDS) read once for all of them.
-        zero = vector.broadcast(c.register_type(_f32()), self.const(0.0))
+        zero = vector.broadcast(c.register_type(f32()), self.const(0.0))
         s_acc = [[zero] * (pl.bn // intr.n) for _ in range(pl.warp_rows)]
         for kc in range(0, self.d1 // intr.k, self._pair("k")):
             qa = [[self._q(rt, kc + i) for i in range(self._pair("k"))] for rt in range(pl.warp_rows)]
@@ -355,7 +355,7 @@ class MmaEmitter(AttentionEmitter):
         c, rows = self.intr.c, self.rows
         row_base = arith.addi(self.add(self.wrow, rt * self.intr.m), self.lane_at(c.first))
         key_base = arith.addi(kv0, self.lane_at(c.second))
-        flat_t = ir.VectorType.get([c.elems], _f32())
+        flat_t = ir.VectorType.get([c.elems], f32())
         scores = []
         for j, a in enumerate(s_acc):
             flat = vector.shape_cast(flat_t, a)
@@ -403,8 +403,8 @@ class MmaEmitter(AttentionEmitter):
         any_moved = llvm.call_intrinsic(i1, "llvm.nvvm.vote.any.sync", [self.const(-1, i32), moved], [], [])
         branch = scf.IfOp(any_moved, [a.type for a in acc], has_else=True)
         with ir.InsertionPoint(branch.then_block):
-            scale = vector.shape_cast(c.register_type(_f32()),
-                                      vector.from_elements(ir.VectorType.get([c.elems], _f32()), alpha))
+            scale = vector.shape_cast(c.register_type(f32()),
+                                      vector.from_elements(ir.VectorType.get([c.elems], f32()), alpha))
             scf.yield_([arith.mulf(a, scale) for a in acc])
         with ir.InsertionPoint(branch.else_block):
             scf.yield_(acc)
@@ -415,7 +415,7 @@ class MmaEmitter(AttentionEmitter):
         per_step = self.intr.k // self.intr.n
         elems = [probs[kc * per_step + tile][e] for tile, e in self.p_from_acc]
         lay = self.intr.a
-        flat = vector.from_elements(ir.VectorType.get([lay.elems], _f32()), elems)
+        flat = vector.from_elements(ir.VectorType.get([lay.elems], f32()), elems)
         half = arith.truncf(ir.VectorType.get([lay.elems], self.p.elem_type), flat)
         return vector.shape_cast(lay.register_type(self.p.elem_type), half)
 
@@ -426,14 +426,14 @@ class MmaEmitter(AttentionEmitter):
         self.wait_copies(0)  # the last round's copies (of a clamped tile) before the kernel ends
         n_base = self.lane_at(c.second)
         coords = list(zip(c.d_first, c.d_second))
-        flat_t = ir.VectorType.get([c.elems], _f32())
+        flat_t = ir.VectorType.get([c.elems], f32())
         for rt, (m, l, acc) in enumerate(self._split(self.state)):
             l = [self.k.butterfly(x, [1, 2], arith.addf) for x in l]
             row_base = arith.addi(self.add(self.wrow, rt * self.intr.m), self.lane_at(c.first))
             for dt, a in enumerate(acc):
                 flat = vector.shape_cast(flat_t, a)
                 for e, n in mma.runs(coords):
-                    piece = vector.extract_strided_slice(ir.VectorType.get([n], _f32()), flat, [e], [n], [1])
+                    piece = vector.extract_strided_slice(ir.VectorType.get([n], f32()), flat, [e], [n], [1])
                     i = self.rows.index(coords[e][0])
                     self.store_output(self.add(row_base, coords[e][0]), self.add(n_base, dt * self.intr.n + coords[e][1]),
                                       self.normalized(l[i], m[i], piece))

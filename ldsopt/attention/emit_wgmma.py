@@ -37,7 +37,7 @@ from __future__ import annotations
 from iree.compiler import ir
 from iree.compiler.dialects import arith, scf, vector
 
-from ldsopt.attention.emit import _f32
+from ldsopt.attention.emit import f32
 from ldsopt.attention.emit_mma import MmaEmitter
 from ldsopt.codegen import wgmma
 from ldsopt.codegen.async_copy import GLOBAL, async_wait, dma_source
@@ -175,7 +175,7 @@ class WgmmaEmitter(MmaEmitter):
         if pl.overlap:
             wgmma.wait(0)  # O is the previous tile's P V's: done before it is rescaled
         acc = self._rescaled(self._c_tiles(o, self.dn), alpha, m, kept)
-        flat_t = ir.VectorType.get([c.elems], _f32())
+        flat_t = ir.VectorType.get([c.elems], f32())
         o = wgmma.acc_from_elements([vector.extract(vector.shape_cast(flat_t, a), [], [e])
                                      for a in acc for e in range(c.elems)])
         regs = wgmma.settled([x for kc in range(pl.bn // wgmma.K_STEP) for x in self._packed(self._p_operand(probs, kc))])
@@ -195,7 +195,7 @@ class WgmmaEmitter(MmaEmitter):
             return self._probabilities(0, s_tiles, m, l, kv0, bool(p.region))
         r, elems = len(self.rows), self.intr.c.elems
         needs = arith.cmpi(arith.CmpIPredicate.uge, tile, first_region)
-        branch = scf.IfOp(needs, [_f32()] * (2 * r + elems + elems * len(s_tiles)), has_else=True)
+        branch = scf.IfOp(needs, [f32()] * (2 * r + elems + elems * len(s_tiles)), has_else=True)
         for block, with_region in ((branch.then_block, True), (branch.else_block, False)):
             with ir.InsertionPoint(block):
                 kept, l2, alpha, probs = self._probabilities(0, s_tiles, m, l, kv0, with_region)
@@ -217,8 +217,8 @@ class WgmmaEmitter(MmaEmitter):
         """The accumulator struct as n / 8 m16n8 C tiles (`warp_layouts_match`)."""
         c = self.intr.c
         elems = wgmma.acc_elements(acc, n)
-        flat_t = ir.VectorType.get([c.elems], _f32())
-        return [vector.shape_cast(c.register_type(_f32()), vector.from_elements(flat_t, elems[i:i + c.elems]))
+        flat_t = ir.VectorType.get([c.elems], f32())
+        return [vector.shape_cast(c.register_type(f32()), vector.from_elements(flat_t, elems[i:i + c.elems]))
                 for i in range(0, len(elems), c.elems)]
 
     def _packed(self, a: ir.Value) -> list[ir.Value]:
