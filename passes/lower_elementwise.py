@@ -4,7 +4,8 @@ Matches a dispatch whose root is an all-parallel `linalg.generic` whose operands
 read the output's fastest dim last or not at all: broadcasts (dims missing), and
 permutations that keep the fastest dim (attention's head split and merge, [B,S,H,D] ->
 [B,H,S,D], with the bias add IREE fuses into it), on the input or on the output side;
-its body must be elementwise-mappable ops (arith, math). Several results are taken when
+its body must be elementwise-mappable ops (arith, math), or (below) also read positions and
+gather rows of tables. Several results are taken when
 each is stored whole and all are written in one dim order (a masked score and its boolean
 map): the body yields a vector of each at every step. Loops are renumbered in the
 outputs' memory order. An operand transposed against the fastest dim is not matched: it
@@ -26,6 +27,26 @@ Operands may be slices of a binding (static sizes, unit strides, offsets static 
 run time as workload ordinals: a fused projection's gate and up, read or written): runs are
 not collapsed across a slice's gaps, and V also divides every slice's start and row strides
 (and the strides its run-time offsets step by), so each vector starts aligned.
+
+Bodies that read positions (`linalg.index`) or gather (`tensor.extract` of a loaded table, at
+indices computed by `arith.index_cast` and arith ops from inputs, positions and other table
+reads, chains of any depth: an embedding, `table[ids[i], j]`; eager BERT's token types at load,
+`table[ids[pos[i]], j]`), on static shapes (ldsopt/codegen/gather.py says what is matched):
+- no dims are collapsed (each loop's position is read);
+- per vector, the ops uniform along the fastest dim (the inputs without it, read as scalars,
+  their index casts, the positions of the outer loops, the nested table reads) run once, on
+  scalars; the rest of the body runs on vectors, those values broadcast, `linalg.index` of the
+  fastest dim the lanes' positions;
+- a table read whose last index is the fastest loop's position, its other indices uniform, is
+  one vector read of V contiguous elements of the table's row (a 128-bit load where V allows,
+  its alignment stated on CUDA/HIP); V also divides the tables' row lengths (and a table
+  slice's start and strides), so each vector starts aligned, and fits the loads of what is
+  read or written as vectors (the tables' rows among them; not the scalar index inputs).
+Indices are used as computed, not clamped, as IREE's llvm-cpu lowering loads at them too: an
+index out of a table's range is the program's fault. Refused, with the reason: a table read at
+indices that vary along the fastest dim otherwise (a scattered gather, a table read down a
+column), a `tensor.extract` of anything but a static tensor loaded from a binding, and such
+bodies on dynamic extents.
 
 Dynamic extents (`lds-run --keep-dynamic`; whole tensors whose extents are computed from
 the dispatch's workload ordinals, bound at any offset: IREE packs a program's transients in
