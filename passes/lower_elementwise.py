@@ -4,7 +4,8 @@ Matches a dispatch whose root is an all-parallel `linalg.generic` whose operands
 read the output's fastest dim last or not at all: broadcasts (dims missing), and
 permutations that keep the fastest dim (attention's head split and merge, [B,S,H,D] ->
 [B,H,S,D], with the bias add IREE fuses into it), on the input or on the output side;
-its body must be elementwise-mappable ops (arith, math). Several results are taken when
+its body must be elementwise-mappable ops (arith, math), or (below) also read positions and
+gather rows of tables. Several results are taken when
 each is stored whole and all are written in one dim order (a masked score and its boolean
 map): the body yields a vector of each at every step. Loops are renumbered in the
 outputs' memory order. An operand transposed against the fastest dim is not matched: it
@@ -26,6 +27,26 @@ Operands may be slices of a binding (static sizes, unit strides, offsets static 
 run time as workload ordinals: a fused projection's gate and up, read or written): runs are
 not collapsed across a slice's gaps, and V also divides every slice's start and row strides
 (and the strides its run-time offsets step by), so each vector starts aligned.
+
+Bodies that read positions (`linalg.index`) or gather (`tensor.extract` of a loaded table, at
+indices computed by `arith.index_cast` and arith ops from inputs, positions and other table
+reads, chains of any depth: an embedding, `table[ids[i], j]`; eager BERT's token types at load,
+`table[ids[pos[i]], j]`), on static shapes (ldsopt/codegen/gather.py says what is matched):
+- no dims are collapsed (each loop's position is read);
+- per vector, the ops uniform along the fastest dim (the inputs without it, read as scalars,
+  their index casts, the positions of the outer loops, the nested table reads) run once, on
+  scalars; the rest of the body runs on vectors, those values broadcast, `linalg.index` of the
+  fastest dim the lanes' positions;
+- a table read whose last index is the fastest loop's position, its other indices uniform, is
+  one vector read of V contiguous elements of the table's row (a 128-bit load where V allows,
+  its alignment stated on CUDA/HIP); V also divides the tables' row lengths (and a table
+  slice's start and strides), so each vector starts aligned, and fits the loads of what is
+  read or written as vectors (the tables' rows among them; not the scalar index inputs).
+Indices are used as computed, not clamped, as IREE's llvm-cpu lowering loads at them too: an
+index out of a table's range is the program's fault. Refused, with the reason: a table read at
+indices that vary along the fastest dim otherwise (a scattered gather, a table read down a
+column), a `tensor.extract` of anything but a static tensor loaded from a binding, and such
+bodies on dynamic extents.
 
 Dynamic extents (`lds-run --keep-dynamic`; whole tensors whose extents are computed from
 the dispatch's workload ordinals, bound at any offset: IREE packs a program's transients in
@@ -53,11 +74,13 @@ from iree.compiler.dialects import arith, memref, scf, vector
 
 from ldsopt import remarks
 from ldsopt import target as target_model
-from ldsopt.codegen.dispatch import Dispatch, analyze, in_count_region
+from ldsopt.codegen import gather
+from ldsopt.codegen.dispatch import Binding, Dispatch, analyze, in_count_region, load_binding, slice_layout
 from ldsopt.codegen.elementwise import (body_refusal, clone_body, collapse_groups, collapsed_view, map_dims,
                                        slice_alignment, slice_facts)
 from ldsopt.ir_types import element_bits
-from ldsopt.codegen.kernel import GridStridePass, Kernel, foreign_types, matched_dispatches, read_vector, write_vector
+from ldsopt.codegen.kernel import (GridStridePass, Kernel, foreign_types, global_alignment, matched_dispatches, read_vector,
+                                  write_vector)
 from ldsopt.remarks import Unmatched
 
 
@@ -88,14 +111,43 @@ def elementwise_operand_dims(root: ir.Operation) -> list[list[int]] | Unmatched:
     return renamed
 
 
-def _match(d: Dispatch) -> list[list[int]] | Unmatched:
+@dataclasses.dataclass
+class _Match:
+    dims: list[list[int]]              # elementwise_operand_dims
+    reads: gather.TableReads | None    # a body with positions or table reads: what it reads
+
+
+def _match(d: Dispatch) -> _Match | Unmatched:
     if d.output.tensor_type.rank == 0:
         return Unmatched("a rank-0 output: one element, nothing to vectorize or distribute")
     dims = elementwise_operand_dims(d.root)
     if not dims:
         return dims
-    refused = body_refusal(d.root)
-    return dims if refused is None else Unmatched(refused)
+    refused = body_refusal(d.root, gathers=True)
+    if refused is not None:
+        return Unmatched(refused)
+    if body_refusal(d.root) is None:
+        return _Match(dims, None)
+    if not d.output.tensor_type.has_static_shape:
+        return Unmatched("its body reads positions or tables (linalg.index, tensor.extract) on dynamic extents; "
+                         "this pass takes those bodies on static shapes")
+    fastest = len(dims[-1]) - 1
+    n_in = len(d.inputs)
+    reads = gather.match_reads(d.root, _output_loops(d.root)[fastest], [fastest in od for od in dims[:n_in]],
+                               lambda v: _table(v) is not None)
+    return Unmatched(reads) if isinstance(reads, str) else _Match(dims, reads)
+
+
+def _output_loops(root: ir.Operation) -> list[int]:
+    """The loops in the outputs' memory order (their renumbering: renamed r is loop out[r])."""
+    return map_dims(ir.AffineMapAttr(list(root.attributes["indexing_maps"])[-1]).value)
+
+
+def _table(value: ir.Value) -> Binding | None:
+    """The binding of a table a body reads (`tensor.extract`): a static tensor, or a static
+    slice, loaded from one."""
+    b = load_binding(value, slices=True)
+    return b if b is not None and b.tensor_type.has_static_shape else None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -105,21 +157,34 @@ class LowerElementwise(GridStridePass):
                "grid-stride kernels")
 
     def run(self, module: ir.Operation) -> None:
-        for d, dims, tgt in matched_dispatches(module, ("linalg.generic",), _match, self,
-                                               functools.partial(analyze, slices=True, results=True, dynamic=True, offsets=True)):
+        for d, m, tgt in matched_dispatches(module, ("linalg.generic",), _match, self,
+                                            functools.partial(analyze, slices=True, results=True, dynamic=True, offsets=True)):
             foreign = foreign_types([d.root], tgt)
             if foreign:
                 remarks.missed(d.func, self.NAME, foreign)
             else:
-                self._lower(d, dims, tgt)
+                self._lower(d, m, tgt)
 
-    def _lower(self, d: Dispatch, dims: list[list[int]], tgt: target_model.Target) -> None:
-        shape = list(d.output.tensor_type.shape)
+    def _lower(self, d: Dispatch, m: _Match, tgt: target_model.Target) -> None:
+        shape, dims, reads = list(d.output.tensor_type.shape), m.dims, m.reads
         breaks, layouts = slice_facts(d.inputs + d.outputs, dims, shape)
         aligned = math.gcd(*map(slice_alignment, layouts))
-        groups = collapse_groups(shape, dims, breaks)
-        vmax = min(tgt.vector_elems(element_bits(b.tensor_type.element_type)) for b in d.inputs + d.outputs)
-        widest = 1 << (vmax.bit_length() - 1)
+        tables: dict[ir.Value, Binding] = {}
+        if reads is None:
+            groups = collapse_groups(shape, dims, breaks)
+            widest = _widest(d.inputs + d.outputs, tgt)
+        else:
+            # Each loop's position is read (linalg.index, a table's row along the fastest dim):
+            # no dims collapsed. Vectors start aligned in every table row read too, and fit the
+            # loads of what is read or written as vectors (inputs without the fastest dim are
+            # read once per vector, scalars).
+            groups = [[i] for i in range(len(shape))]
+            tables = {t: _table(t) for t in (x.operands[0] for x in reads.extracts())}
+            rows = [tables[x.operands[0]] for x in reads.rows]
+            aligned = math.gcd(aligned, *(math.gcd(b.tensor_type.shape[-1], slice_alignment(slice_layout(b)))
+                                          for b in rows))
+            fastest = len(shape) - 1
+            widest = _widest([b for b, od in zip(d.inputs, dims) if fastest in od] + d.outputs + rows, tgt)
         wg = self.workgroup_size
         most = self.grid_limit(tgt)
         # Per operand, the collapsed groups it has, in its memory order.
@@ -134,7 +199,8 @@ class LowerElementwise(GridStridePass):
             with k.ip, d.location:
                 views = [collapsed_view(b.memref(), [groups[i] for i in gs], shape)
                          for b, gs in zip(d.inputs + d.outputs, present)]
-                _grid_stride(k, d, views, present, groups, cshape, v, _start(k), k.const(n_wg * wg))
+                read = None if reads is None else _Reads(reads, {t: b.memref() for t, b in tables.items()})
+                _grid_stride(k, d, views, present, groups, cshape, v, _start(k), k.const(n_wg * wg), read=read)
             k.finish(self.NAME)
             return
         # Dynamic extents: vectors of `widest` where the innermost extent is a multiple of it
@@ -168,6 +234,13 @@ class LowerElementwise(GridStridePass):
                         _grid_stride(k, d, views, present, groups, cshape, v, start, step, aligned=True)
                         scf.yield_([])
         k.finish(self.NAME)
+
+
+def _widest(bindings: list[Binding], tgt: target_model.Target) -> int:
+    """The widest power of two of elements that fits the target's widest load of each of
+    `bindings`' element types."""
+    vmax = min(tgt.vector_elems(element_bits(b.tensor_type.element_type)) for b in bindings)
+    return 1 << (vmax.bit_length() - 1)
 
 
 def _start(k: Kernel) -> ir.Value:
@@ -213,13 +286,22 @@ def _chosen(cshape: list, plans: tuple[int, ...], of, const) -> ir.Value:
     return value
 
 
+@dataclasses.dataclass
+class _Reads:
+    """A body's positions and table reads (gather.py), with each table's memref."""
+
+    reads: gather.TableReads
+    tables: dict[ir.Value, ir.Value]
+
+
 def _grid_stride(k: Kernel, d: Dispatch, views: list[ir.Value], present: list[list[int]],
                  groups: list[list[int]], cshape: list, v: int, start: ir.Value, step: ir.Value,
-                 aligned: bool = False) -> None:
+                 aligned: bool = False, read: _Reads | None = None) -> None:
     """The grid-stride loop over vectors of `v` elements (`v` divides the innermost extent),
     each thread one vector a step from `start`: reads, the body on vectors, writes.
     `aligned` (dynamic extents): `v` divides the innermost extent, which the compiler cannot
-    see (CUDA/HIP would split the accesses): their alignment, their own size, is stated."""
+    see (CUDA/HIP would split the accesses): their alignment, their own size, is stated.
+    `read` (a body with positions or table reads; no dims collapsed): `_gathered`."""
     def align(vtype: ir.VectorType) -> int:
         return vtype.shape[0] * element_bits(vtype.element_type) // 8 if aligned and k.target.backend != "vulkan" else 0
 
@@ -245,8 +327,32 @@ def _grid_stride(k: Kernel, d: Dispatch, views: list[ir.Value], present: list[li
             vtype = ir.VectorType.get([v], b.tensor_type.element_type)
             if gs and gs[-1] == len(groups) - 1:
                 values.append(read_vector(vtype, view, vi, align(vtype)))
-            else:
-                values.append(vector.broadcast(vtype, memref.load(view, vi)))
-        for result, view in zip(clone_body(d.root, values, v), views[len(d.inputs):]):
+            else:  # read once; broadcast, or (`read`) kept a scalar for the body's uniform ops
+                scalar = memref.load(view, vi)
+                values.append(scalar if read else vector.broadcast(vtype, scalar))
+        results = _gathered(k, d, read, values, idx, v) if read else clone_body(d.root, values, v)
+        for result, view in zip(results, views[len(d.inputs):]):
             write_vector(result, view, idx, align(ir.VectorType(result.type)))
         scf.yield_([])
+
+
+def _gathered(k: Kernel, d: Dispatch, read: _Reads, values: list[ir.Value], idx: list[ir.Value],
+              v: int) -> list[ir.Value]:
+    """The body's results at the vector at `idx` (each loop's position, in the outputs' memory
+    order) where it reads positions or tables: its uniform ops once, on scalars (the inputs
+    without the fastest dim, `values`' scalars, among them), then the rest on vectors, each
+    table row one vector read from the vector's first position."""
+    loops, fastest = _output_loops(d.root), len(idx) - 1
+    is_vector = [isinstance(x.type, ir.VectorType) for x in values]
+    scalars = gather.hoist(read.reads, d.root, [None if vec else x for x, vec in zip(values, is_vector)],
+                           {loops[r]: idx[r] for r in range(fastest)},
+                           lambda x, at: memref.load(read.tables[x.operands[0]], at))
+
+    def read_row(x: ir.Operation, at: list[ir.Value]) -> ir.Value:
+        table = read.tables[x.operands[0]]
+        vtype = ir.VectorType.get([v], ir.MemRefType(table.type).element_type)
+        return read_vector(vtype, table, at + [idx[fastest]], global_alignment(table, v, k.target.backend))
+
+    mapping = gather.vector_mapping(read.reads, d.root, scalars, [x if vec else None for x, vec in zip(values, is_vector)],
+                                    v, read_row, lambda: gather.lane_positions(idx[fastest], v, ir.IndexType.get()))
+    return clone_body(d.root, [], v, mapping)

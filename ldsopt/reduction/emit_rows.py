@@ -12,6 +12,7 @@ from iree.compiler.dialects import arith, gpu, memref, vector
 
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Binding
+from ldsopt.codegen import gather
 from ldsopt.codegen.elementwise import clone_body
 from ldsopt.codegen.kernel import read_vector, write_vector
 from ldsopt.reduction import arg_best, fused_rows
@@ -248,10 +249,7 @@ class FusedRowKernel(DistributedKernel):
     def _row_positions(self, c: _Chunk, etype: ir.Type) -> ir.Value:
         """The positions along the row's innermost dim of chunk `c`'s elements, as a vector of
         `etype` (an integer type or index): the chunk's first position plus each lane's."""
-        vtype = ir.VectorType.get([self.plan.vector], etype)
-        first = c.coords[-1] if isinstance(etype, ir.IndexType) else arith.index_cast(etype, c.coords[-1])
-        steps = ir.DenseElementsAttr.get([ir.IntegerAttr.get(etype, i) for i in range(self.plan.vector)], type=vtype)
-        return arith.addi(vector.broadcast(vtype, first), arith.constant(vtype, steps))
+        return gather.lane_positions(c.coords[-1], self.plan.vector, etype)
 
     def _map_positions(self, c: _Chunk | None, node: fused_rows.Node, mapping: dict) -> dict:
         """`mapping` (for clone_body) with each linalg.index of `node`'s body not in it mapped to

@@ -7,6 +7,7 @@ Where IREE itself cannot compile a model for Vulkan, the test is an expected fai
 quotes IREE's error (it fails, as a stale expectation, the day the model runs).
 """
 
+import json
 import re
 
 import numpy as np
@@ -67,14 +68,36 @@ def fails_in_iree(pattern: str, fn):
     pytest.fail(f"expected IREE to fail ({pattern}), but the model ran: update the expectation")
 
 
+def all_by_ldsopt(dispatches):
+    """Every dispatch is ldsopt's, those run at load (initializers) too."""
+    assert dispatches and all(d["passes"] for d in dispatches), [(d["name"], d.get("missed")) for d in dispatches
+                                                                 if not d["passes"]]
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
 def test_bert_passes(dtype):
-    """BERT with eager attention passes; its softmax, whose mask the export computes from the
-    query's position (linalg.index), is ldsopt's."""
+    """BERT with eager attention passes, every dispatch ldsopt's; its softmax, whose mask the
+    export computes from the query's position (linalg.index), is ldsopt-vector-distribute's, and
+    its token-type embeddings, which IREE computes at load (a double gather,
+    table[ids[pos[i]], j]), are ldsopt-lower-elementwise's."""
     record = lt.run(tiny("bert", "eager", dtype), ids(), target="lavapipe", progress=lambda m: None)
     passes(record)
+    all_by_ldsopt(record["dispatches"])
     softmax = [d for d in record["dispatches"] if "softmax" in d["name"]]
     assert softmax and all(d["passes"] == ["ldsopt-vector-distribute"] for d in softmax), record["dispatches"]
+    at_load = [d for d in record["dispatches"] if d["name"].startswith("_initializer_") and "_elementwise_" in d["name"]]
+    assert at_load and all(d["passes"] == ["ldsopt-lower-elementwise"] for d in at_load), record["dispatches"]
+
+
+@pytest.mark.parametrize("target", ["cuda", "gfx942"])
+def test_bert_compiles_for_gpus_all_by_ldsopt(target, tmp_path):
+    """The eager BERT export compiles for CUDA and gfx942 (prepared only: no such device here),
+    every dispatch ldsopt's."""
+    record = lt.run(tiny("bert", "eager", torch.float32), ids(), target=target, folder=str(tmp_path),
+                    progress=lambda m: None)
+    assert record["prepared"] == str(tmp_path) and (tmp_path / "ldsopt" / "ldsopt.vmfb").exists(), record
+    manifest = json.loads((tmp_path / "ldsopt" / "manifest.json").read_text())
+    all_by_ldsopt(manifest["dispatches"])
 
 
 @pytest.mark.parametrize("kind,dtype", [("gpt2", torch.float32), ("llama", torch.float32), ("llama", torch.float16)])
