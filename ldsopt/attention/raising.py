@@ -259,7 +259,7 @@ class Chain:
                 elif len(groups) == len(shape):
                     views[r] = view
                 else:  # a view of the operand with its merged dims split (no copy)
-                    views[r] = View(tensor.ExpandShapeOp(t, _split_here(view.value), _reassociation_attr(groups), [],
+                    views[r] = View(tensor.ExpandShapeOp(t, view.value, _reassociation_attr(groups), [],
                                                          shape).result, loops)
             elem = ir.RankedTensorType(views["q"].value.type).element_type
             scale = arith.constant(elem, self.scale)
@@ -279,21 +279,6 @@ class Chain:
                 result = tensor.CollapseShapeOp(self.replaced.type, result, _reassociation_attr(out_groups)).result
         self.replaced.replace_all_uses_with(result)
         return result
-
-
-def _split_here(value: ir.Value) -> ir.Value:
-    """`value`, to be split into (K/V head, repeat) for a grouped-query attention: behind an
-    `iree_tensor_ext.compute_barrier.end` where a linalg op computes it (Llama's RoPE). IREE
-    would bubble the split up through such ops onto the fused projection's head slices, which
-    it then copies out, a dispatch each; kept on the computed result, the split is a view that
-    the attention's dispatch loads whole. The compute barrier only stops reshapes moving up
-    across it and is gone after dispatch formation; a `util.optimization_barrier` would do the
-    same there but survive into the stream program as a barrier on the resource, which IREE
-    meets with a host wait on the queue between the layer's halves."""
-    op = value.owner.operation if isinstance(value, ir.OpResult) else None
-    if op is None or not op.name.startswith("linalg."):
-        return value
-    return ir.Operation.create("iree_tensor_ext.compute_barrier.end", results=[value.type], operands=[value]).result
 
 
 def _reassociation_attr(groups: list[list[int]]) -> ir.ArrayAttr:

@@ -64,7 +64,7 @@ def test_suite_model_runs(models, model, lds_run):
         # fused with Q, K and V (N = 32 + 16 + 16 + 32 + 16), RoPE itself elementwise.
         assert [line for line in lines if "_attention_2x2x16x8x8x16: ldsopt: ldsopt-attention" in line], lines
         assert [line for line in lines if "_batch_matmul_1x16x112x32_f32: ldsopt:" in line], lines
-        # Q's split into (K/V head, repeat) stays on RoPE's result (behind a barrier): IREE
+        # Q's split into (K/V head, repeat) stays on RoPE's result (ldsopt-pin-attention-reshapes): IREE
         # copies none of the projection's slices, and every dispatch is ldsopt's.
         assert lowered == len(dispatches) and not [line for line in lines if "memcpy" in line], lines
         return
@@ -162,7 +162,7 @@ def test_f16_encoder_casts_join_their_matmuls(suite, tmp_path):
 
 def test_llama_block_call_waits_only_for_its_results(suite, tmp_path):
     """The barrier that keeps the split of Llama's computed Q on RoPE's result
-    (ldsopt-raise-attention) is gone by the stream program: a call is one queue submission,
+    (ldsopt-pin-attention-reshapes) is gone by the stream program: a call is one queue submission,
     and the host waits only on the results (a `util.optimization_barrier` there had become a
     wait on a transient resource, so the GPU drained in the middle of every layer)."""
     from ldsopt import target

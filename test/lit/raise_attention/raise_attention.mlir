@@ -281,15 +281,10 @@ func.func @gqa_attention(%q: tensor<1x4x16x8xf32>, %k: tensor<1x2x16x8xf32>, %v:
 // -----
 
 // The same with Q computed (scaled, as Llama's RoPE computes it): its split into (K/V head,
-// repeat) sits behind an iree_tensor_ext.compute_barrier.end, which keeps IREE from bubbling the
-// split up through the computing op onto its inputs (a fused projection's slices, which IREE would
-// copy out), and unlike util.optimization_barrier leaves no host wait in the program; a Q read as
-// it is (above) has none.
+// repeat) is a view of the computed Q (ldsopt-pin-attention-reshapes then keeps it there).
 // CHECK-LABEL: func.func @gqa_attention_computed_q
 // CHECK:         %[[QR:.+]] = linalg.generic
-// CHECK:         %[[B:.+]] = iree_tensor_ext.compute_barrier.end %[[QR]] : tensor<1x4x16x8xf32>
-// CHECK-NOT:     util.optimization_barrier
-// CHECK:         %[[QE:.+]] = tensor.expand_shape %[[B]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 2, 2, 16, 8]
+// CHECK:         %[[QE:.+]] = tensor.expand_shape %[[QR]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 2, 2, 16, 8]
 // CHECK:         iree_linalg_ext.attention
 // CHECK-SAME:      ins(%[[QE]],
 #map5 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
