@@ -56,9 +56,10 @@ ldsopt/reduction/arg_best.py reads by what they compute: torch-mlir's max.dim, T
 arg_compare; a NaN poisoning the value, taken, or skipped, as the body does; the new index the
 position or integer arith of it and the inputs there, as a split argmax's combine computes
 `j * 128 + partial[j]`); maps per element (before a combine, or consumers that
-read the row again with the reduced values), which may gather a table's row by an integer
-per row (an embedding lookup fused with its LayerNorm: `tensor.extract` at an index_cast of a
-row operand and the row's position, read as vectors along the table's row); row maps on the
+read the row again with the reduced values), which may gather a table's row at indices
+computed once per row (an embedding lookup fused with its LayerNorm: `tensor.extract` at an
+index_cast of a row operand and the row's position, read as vectors along the table's row, as
+ldsopt/codegen/gather.py matches it); row maps on the
 reduced values (divide by N, rsqrt(var + eps), log); loaded operands per element, per row or
 per column (gamma, beta); bodies of any of these that compute with the element's position
 (`linalg.index`: a causal or padding mask as PyTorch's eager attention builds it, cast,
@@ -301,7 +302,7 @@ class VectorDistribute(GridStridePass):
                 raise PassError(n.op.location, f"{self.NAME}: cannot honour the lowering_config: a layout "
                                 "config on a fused dispatch (several ops over the rows) is not supported")
         chunk_operands = rows.chunk_operands()
-        tables = [ir.RankedTensorType(x.table.type).element_type for x in rows.gathers()]
+        tables = [ir.RankedTensorType(x.operands[0].type).element_type for n in rows.gathering() for x in n.reads.rows]
         # Vectors run along the innermost dim: as wide as its narrowest read or written tensor allows.
         along = [ir.RankedTensorType(o.value.type).element_type for o in chunk_operands
                  if len(rows.shape) - 1 in o.dims] + tables + \

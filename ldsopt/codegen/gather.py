@@ -14,11 +14,17 @@ whose row index is itself read from a table) is
 An extract whose indices vary along `along` otherwise (a scattered gather, a table read
 transposed) is not matched (`match_reads` says why): a vector of it would be V reads.
 
-The uniform ops are computed once per vector, on scalars (`hoist`), before the body's other
-ops are cloned onto vectors with their values broadcast (`vector_mapping`). Indices are used
-as the program computes them, not clamped: IREE's own lowering (llvm-cpu, the reference)
-loads at the computed address too, and an index out of a table's range is the program's
-fault (PyTorch's checks, where it has them, come before).
+ldsopt-lower-elementwise computes the uniform ops once per vector, on scalars (`hoist`), then
+clones the body's other ops onto vectors with those values broadcast (`vector_mapping`).
+ldsopt-vector-distribute's fused row kernels (ldsopt/reduction/fused_rows.py, emit_rows.py)
+match a map's body the same way, along the row, and hoist in two steps: the uniform table
+reads and their indices once per row, each row read's other indices with the chunk of the row
+it reads (`hoist`'s `needed` and `known`); they clone the body's other ops onto the chunk's
+vectors, but for those whose values only table reads' indices use (`addresses`).
+
+Indices are used as the program computes them, not clamped: IREE's own lowering (llvm-cpu,
+the reference) loads at the computed address too, and an index out of a table's range is the
+program's fault (PyTorch's checks, where it has them, come before).
 """
 
 from __future__ import annotations
@@ -92,16 +98,46 @@ def match_reads(root: ir.Operation, along: int, varying: list[bool],
     return TableReads(hoisted, rows, along)
 
 
+def addresses(reads: TableReads, root: ir.Operation) -> list[ir.Operation]:
+    """The uniform ops, and `linalg.index along`, whose values only table reads' indices use,
+    directly or through other such ops (an unused one among them), in reverse body order: what a
+    kernel that computes the table reads apart from the body need not compute on vectors."""
+    ops = [x.operation for x in root.regions[0].blocks[0].operations]
+    candidates = [op for op in ops if op in reads.uniform or op.name == INDEX and _index_dim(op) == reads.along]
+    out: list[ir.Operation] = []
+    for op in reversed(candidates):  # an op's users come after it
+        if all(u.owner.operation.name == EXTRACT or u.owner.operation in out for r in op.results for u in r.uses):
+            out.append(op)
+    return out
+
+
+def _computed_from(reads: TableReads, values: list[ir.Value], known: dict) -> list[ir.Operation]:
+    """The uniform ops that compute `values`, directly or through other uniform ops, stopping at
+    `known` values, in body order."""
+    needed, stack = [], list(values)
+    while stack:
+        value = stack.pop()
+        op = _owner(value)
+        if value not in known and op is not None and op in reads.uniform and op not in needed:
+            needed.append(op)
+            stack.extend(op.operands)
+    return [op for op in reads.uniform if op in needed]
+
+
 def hoist(reads: TableReads, root: ir.Operation, args: list[ir.Value | None], positions: dict[int, ir.Value],
-          load: Callable[[ir.Operation, list[ir.Value]], ir.Value]) -> dict:
+          load: Callable[[ir.Operation, list[ir.Value]], ir.Value], needed: list[ir.Value] | None = None,
+          known: dict | None = None) -> dict:
     """The uniform ops cloned at the insertion point on scalars: body value -> its scalar.
-    `args[i]`: input i's element (None for an input read along `along`); `positions[d]`: the
-    position along loop d (d other than `along`); `load(extract, indices)`: the table's element
-    at `indices`."""
+    `args[i]`: input i's element (None for an input read along `along`, or one that no cloned op
+    reads); `positions[d]`: the position along loop d (d other than `along`);
+    `load(extract, indices)`: the table's element at `indices`. `needed`: only the ops that
+    compute these body values (default: every uniform op); `known`: body values computed
+    before (an earlier hoist's), not computed again and returned among the others."""
     block = root.regions[0].blocks[0]
-    scalars = {a: x for a, x in zip(block.arguments, args) if x is not None}
+    scalars = dict(known or {})
+    scalars.update((a, x) for a, x in zip(block.arguments, args) if x is not None)
     get = lambda v: scalars.get(v, v)  # noqa: E731  (a value from outside the body: itself)
-    for op in reads.uniform:
+    for op in reads.uniform if needed is None else _computed_from(reads, needed, scalars):
         if op.name == INDEX:
             scalars[op.results[0]] = positions[_index_dim(op)]
         elif op.name == EXTRACT:

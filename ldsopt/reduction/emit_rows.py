@@ -98,10 +98,11 @@ class FusedRowKernel(DistributedKernel):
         for o in rows.row_operands():
             index = [self.out_coords[d] for d in o.dims]
             self.row[(o.value, o.dims)] = memref.load(self._buffer(o.value, self.bufs), index)
-        for gth in (r for x in rows.gathers() for r in x.row_reads()):  # a table's integer read once per row
-            if gth.extract not in self.row:
-                index = [self._table_index(i, self.out_coords) for i in gth.indices]
-                self.row[gth.extract] = memref.load(self._buffer(gth.table, self.bufs), index)
+        # Per map that reads tables, its tables' elements read once per row (the indices of its
+        # row reads, or of other such reads) and their addresses: its body values' scalars.
+        self.gathered = {n.op: self._hoist(n, dict(enumerate(self.out_coords)),
+                                           [x.results[0] for x in n.reads.uniform if x.name == gather.EXTRACT])
+                         for n in rows.gathering()}
         self._row_maps(0)
         chunks = valid = None
         if self.row_place == "registers":
@@ -168,8 +169,8 @@ class FusedRowKernel(DistributedKernel):
             if o.value in self.staged:
                 with self._only_if(valid):
                     write_vector(c.values[(o.value, o.dims)], self.staged[o.value], slot)
-        for gth in self.rows.gathers():
-            c.values[gth.extract] = self._gathered(c, gth)
+        for n in self.rows.gathering():
+            self._read_rows(c, n)
         return c
 
     def _operand(self, c: _Chunk, o: fused_rows.Operand) -> ir.Value:
@@ -202,28 +203,35 @@ class FusedRowKernel(DistributedKernel):
             node = self.rows.producer(value)
             args = [self._operand(c, o) for o in node.operands]
             mapping = {}
-            for gth in node.gathers:  # the table's row read with the chunk; its address ops not cloned
-                mapping[gth.extract.results[0]] = c.values[gth.extract]
-                mapping.update({f.results[0]: None for f in gth.address})
+            if node.reads is not None:  # the tables' rows read with the chunk; the address ops not cloned
+                mapping.update((x.results[0], c.values[x]) for x in node.reads.rows)
+                mapping.update((r, None) for x in gather.addresses(node.reads, node.op) for r in x.results)
             self._map_positions(c, node, mapping)
             for r, x in zip(node.op.results, clone_body(node.op, args, self.plan.vector, mapping,
                                                         reciprocals=self._reciprocals(node))):
                 c.values[r] = x
         return c.values[value]
 
-    def _gathered(self, c: _Chunk, gth: fused_rows.Gather) -> ir.Value:
-        """The chunk's vector of a table read: at the row's integers and positions, along the
-        table's row from the chunk's position in it."""
-        index = [self._table_index(i, c.coords) for i in gth.indices]
-        etype = ir.RankedTensorType(gth.table.type).element_type
-        return read_vector(ir.VectorType.get([self.plan.vector], etype), self._buffer(gth.table, self.bufs), index)
+    def _hoist(self, n: fused_rows.Node, positions: dict[int, ir.Value], needed: list[ir.Value],
+               known: dict | None = None) -> dict:
+        """gather.hoist of the ops of map `n`'s body that compute `needed` (body values computed
+        once per row), on the row's operands, at `positions` (the parallel dims'); `known`: its
+        body values computed before."""
+        args = [self._row_value(o) if all(d < self.rows.k for d in o.dims) else None for o in n.operands]
+        load = lambda x, at: memref.load(self._buffer(x.operands[0], self.bufs), at)  # noqa: E731
+        return gather.hoist(n.reads, n.op, args, positions, load, needed, known)
 
-    def _table_index(self, i: fused_rows.Operand | fused_rows.Gather | int, coords: list[ir.Value]) -> ir.Value:
-        """A table read's index: a position among `coords`, or an integer read once per row."""
-        if isinstance(i, int):
-            return coords[i]
-        scalar = self.row[i.extract] if isinstance(i, fused_rows.Gather) else self._row_value(i)
-        return arith.index_cast(ir.IndexType.get(), scalar)
+    def _read_rows(self, c: _Chunk, n: fused_rows.Node) -> None:
+        """Chunk `c`'s vector of each table row that map `n`'s body reads (into `c.values`, by
+        extract): at its indices computed once per row (those not computed per row, with the
+        chunk), along the table's row from the chunk's position in it."""
+        scalars, positions = self.gathered[n.op], dict(enumerate(c.coords[:self.rows.k]))
+        for x in n.reads.rows:
+            index = n.reads.row_index(x)
+            scalars = self._hoist(n, positions, index, scalars)
+            vtype = ir.VectorType.get([self.plan.vector], ir.RankedTensorType(x.operands[0].type).element_type)
+            c.values[x] = read_vector(vtype, self._buffer(x.operands[0], self.bufs),
+                                      [scalars.get(i, i) for i in index] + [c.coords[-1]])
 
     def _reduce(self, level: int, accs: list[ir.Value], chunks: list[_Chunk], valid) -> list[ir.Value]:
         """`accs` (one per partial of pass `level`, _row_partials' order) with each chunk

@@ -29,13 +29,16 @@ The generics are
 Operands are read through ascending projections (no transposes); bodies are arith / math and
 `linalg.index`, the element's position along a loop of the op (a mask computed from the row
 and column, as PyTorch's eager attention builds it in its softmax: `index_cast`, `cmpi`,
-`select` on it); the loop is a dim of S (`Node.loops`). A map's body may gather (`Gather`, an
-embedding lookup as IREE fuses it with the LayerNorm after it): `tensor.extract` of a loaded
-table whose last index is the row's position (`linalg.index n-1`, the table's rows as long as
-the row) and whose other indices are integers read once per row (`arith.index_cast` of a row
-operand, or of another table's element read at such indices only: BERT's token type id, read
-at the row's position id, indexes its table) or parallel positions; an extract at any other
-index, or a per-row read the body also computes with, is not matched.
+`select` on it); the loop is a dim of S (`Node.loops`). With one reduced dim, a map's body may
+gather (`Node.reads`, an embedding lookup as IREE fuses it with the LayerNorm after it), as
+ldsopt/codegen/gather.py matches it along the row (dim n-1): `tensor.extract` of a loaded table
+whose last index is the row's position (the table's rows as long as the row) and whose other
+indices are computed once per row (arith of row operands loaded from bindings, parallel
+positions, and other tables' elements read at such indices only: BERT's token type id, read at
+the row's position id, indexes its table). An extract at any other index is not matched, nor
+a table's element read once per row that the body also computes with (the kernel reads those
+once per row, as addresses only), nor an index computed from a row value of the dispatch (the
+kernel reads the tables before it reduces).
 An `iree_linalg_ext.arg_compare` is read as the generic IREE generalizes it to (its input
 through the identity, its outputs without its dimension).
 A reduction that reads a row value of another one runs in a later *pass* over the row
@@ -51,6 +54,7 @@ import dataclasses
 
 from iree.compiler import ir
 
+from ldsopt.codegen import gather
 from ldsopt.codegen.combining import combining_ops
 from ldsopt.codegen.dispatch import Binding, Graph, load_binding
 from ldsopt.codegen.elementwise import map_dims
@@ -72,23 +76,6 @@ class Operand:
 
 
 @dataclasses.dataclass
-class Gather:
-    """A map body's `tensor.extract` of a loaded table (module docstring): per table dim,
-    an Operand of the map (an integer read once per row), a Gather read once per row (an
-    integer of another table), or the loop whose position it is (along the row, the last
-    one's is the row's, n - 1; a Gather read once per row has none)."""
-
-    extract: ir.Operation
-    table: ir.Value
-    indices: list[Operand | Gather | int]
-    address: list[ir.Operation]  # its linalg.index, arith.index_cast and per-row reads that only table reads read
-
-    def row_reads(self) -> list[Gather]:
-        """The Gathers read once per row that its indices are computed from, inner first."""
-        return [r for i in self.indices if isinstance(i, Gather) for r in i.row_reads() + [i]]
-
-
-@dataclasses.dataclass
 class Node:
     op: ir.Operation                 # the linalg.generic
     kind: str                        # REDUCE, ARG_BEST, MAP or ROW_MAP
@@ -103,7 +90,7 @@ class Node:
     arg_best: arg_best.ArgBest | None = None  # ARG_BEST
     row_divisors: list[int] = dataclasses.field(default_factory=list)  # MAP, REDUCE: operands read once
                                                                        # per row that a divf divides by
-    gathers: list[Gather] = dataclasses.field(default_factory=list)  # MAP: its body's table reads
+    reads: gather.TableReads | None = None  # MAP: its body's table reads, along the row
 
 
 @dataclasses.dataclass
@@ -159,8 +146,9 @@ class RowGraph:
         """The loaded operands read once per row (their dims are parallel ones only)."""
         return self._loaded(lambda o: all(d < self.k for d in o.dims))
 
-    def gathers(self) -> list[Gather]:
-        return [x for n in self.nodes for x in n.gathers]
+    def gathering(self) -> list[Node]:
+        """The maps whose bodies read tables (`Node.reads`)."""
+        return [n for n in self.nodes if n.reads is not None]
 
     def _loaded(self, keep) -> list[Operand]:
         out = []
@@ -214,54 +202,27 @@ def _initial_value(init: ir.Value) -> ir.Value | Binding | None:
     return load_binding(init)
 
 
-def _gathers(op: ir.Operation, operands: list[Operand], g: Graph, shape: list[int], k: int) -> list[Gather] | None:
-    """The map body's table reads along the row (`Gather`), or None if a tensor.extract of the
-    body is neither one nor a read once per row that only their indices read (module docstring)."""
-    block = op.regions[0].blocks[0]
-    args, n = list(block.arguments)[:len(operands)], len(shape)
-    extracts = [x.operation for x in block.operations if x.operation.name == "tensor.extract"]
+def _table_reads(op: ir.Operation, operands: list[Operand], computed: dict, g: Graph,
+                 shape: list[int]) -> gather.TableReads | None:
+    """The map body's table reads along the row (gather.match_reads, along dim n - 1), or None
+    where the kernel does not read them so (module docstring): a table that is not a loaded
+    binding of a rank and element type it loads, a row read of a table whose rows are not the
+    row's length, a table's element read once per row that the body computes with (the kernel
+    reads it once per row, for addresses only: `gather.addresses`), or an index computed from a
+    row value of the dispatch (`computed`: the values the dispatch's ops compute; the kernel
+    reads tables before it reduces). Ops other than arith, math, linalg.index and tensor.extract
+    are the caller's to refuse."""
+    def is_table(value: ir.Value) -> bool:
+        t = ir.RankedTensorType(value.type)
+        return g.binding_of(value) is not None and t.rank > 0 and _scalar_type_ok(t.element_type)
 
-    def index(value: ir.Value, along: bool) -> Operand | Gather | int | None:
-        owner = _owner(value)
-        if owner is not None and owner.name == "linalg.index":
-            d = ir.IntegerAttr(owner.attributes["dim"]).value
-            return d if (d == n - 1 if along else d < k) else None
-        if along or owner is None or owner.name != "arith.index_cast":
-            return None
-        source, read = owner.operands[0], _owner(owner.operands[0])
-        if source in args and all(d < k for d in operands[args.index(source)].dims):
-            return operands[args.index(source)]
-        return gather(read, False) if read is not None and read in extracts else None
-
-    def gather(x: ir.Operation, along: bool) -> Gather | None:
-        table, t = x.operands[0], ir.RankedTensorType(x.operands[0].type)
-        if g.binding_of(table) is None or not _scalar_type_ok(t.element_type) or t.rank == 0 \
-                or along and t.shape[-1] != shape[-1]:
-            return None
-        indices = [index(v, along and i == t.rank - 1) for i, v in enumerate(list(x.operands)[1:])]
-        return None if any(i is None for i in indices) else Gather(x, table, indices, [])
-
-    out = []
-    for x in extracts:
-        if all(u.owner.operation.name == "arith.index_cast" for u in x.results[0].uses):
-            continue  # an integer read once per row: its consumer's index, if anything's
-        gth = gather(x, True)
-        if gth is None:
-            return None
-        # An address op that only table reads read is not computed per lane (they are read
-        # with the chunk); one the body computes with too (a mask of the position) is. Per-row
-        # reads are address ops, read once per row.
-        feeds = [f for r in [gth, *reversed(gth.row_reads())]
-                 for f in ([r.extract] if r is not gth else []) + [_owner(v) for v in list(r.extract.operands)[1:]]]
-        for f in feeds:
-            if f not in gth.address and all(u.owner.operation.name == "tensor.extract" or u.owner.operation in gth.address
-                                            for u in f.results[0].uses):
-                gth.address.append(f)
-        if any(r.extract not in gth.address for r in gth.row_reads()):
-            return None
-        out.append(gth)
-    covered = [e for gth in out for e in [gth.extract] + [r.extract for r in gth.row_reads()]]
-    return out if all(x in covered for x in extracts) else None
+    last = len(shape) - 1
+    reads = gather.match_reads(op, last, [last in o.dims or o.value in computed for o in operands], is_table)
+    if isinstance(reads, str) or any(ir.RankedTensorType(x.operands[0].type).shape[-1] != shape[-1]
+                                     for x in reads.rows):
+        return None
+    address = gather.addresses(reads, op)
+    return reads if all(x in address for x in reads.uniform if x.name == gather.EXTRACT) else None
 
 
 def _row_divisors(block: ir.Block, operands: list[Operand], k: int) -> list[int]:
@@ -276,10 +237,6 @@ def _row_divisors(block: ir.Block, operands: list[Operand], k: int) -> list[int]
             if all(d < k for d in operands[i].dims):
                 out.add(i)
     return sorted(out)
-
-
-def _owner(value: ir.Value) -> ir.Operation | None:
-    return value.owner.operation if isinstance(value, ir.OpResult) else None
 
 
 def _parameter_dims(op: ir.Operation, iterators: list[str], later: list[ir.Operation], structures: list,
@@ -373,16 +330,18 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
         if best and any(operands[i].value in space for i in best.index_inputs):
             return Unmatched("an arg-best reduction whose new index reads a value computed in the dispatch; "
                              "this pass reads it from a loaded input")
-        gathers = _gathers(op, operands, g, shape, k) if kind == MAP and k == n - 1 else []
-        allowed = _YIELDS + ("linalg.index",) + (("tensor.extract",) if gathers else ())
-        if gathers is None or any(len(b.regions) or not (b.name in allowed or b.name.startswith(_BODY_DIALECTS))
-                                  for b in (x.operation for x in block.operations)):
+        body = [x.operation for x in block.operations]
+        gathers = any(b.name == gather.EXTRACT for b in body)
+        reads = _table_reads(op, operands, space, g, shape) if gathers and kind == MAP and k == n - 1 else None
+        allowed = _YIELDS + (gather.INDEX,) + ((gather.EXTRACT,) if reads is not None else ())
+        if gathers and reads is None or \
+                any(len(b.regions) or not (b.name in allowed or b.name.startswith(_BODY_DIALECTS)) for b in body):
             return Unmatched("a body op other than arith, math and linalg.index (or an embedding's table read "
                              "along the row)")
         level = max((ready[o.value] for o in operands if o.value in ready), default=0)
         node = Node(op, ARG_BEST if best else kind, operands, tuple(range(n)) if kind == REDUCE else out_dims,
                     level, arg_best=best,
-                    row_divisors=_row_divisors(block, operands, k) if kind != ROW_MAP else [], gathers=gathers)
+                    row_divisors=_row_divisors(block, operands, k) if kind != ROW_MAP else [], reads=reads)
         if kind == REDUCE:
             node.combines = [] if best else combining_ops(op, positions=True) or []
             node.inits = [_initial_value(v) for v in outs]

@@ -4,6 +4,7 @@ passes, operands), and the dispatches it leaves to IREE."""
 import pytest
 from iree.compiler import ir
 
+from ldsopt.codegen import gather
 from ldsopt.codegen.dispatch import analyze_graph, dispatch_funcs
 from ldsopt.reduction.fused_rows import MAP, REDUCE, ROW_MAP, match_rows
 
@@ -270,12 +271,16 @@ def test_a_table_read_at_an_integer_read_once_per_row():
                                  _store("%s", "tensor<8xf32>", 2) + "  return\n}\n")
         (func,) = dispatch_funcs(module.operation)
         rows = match_rows(analyze_graph(func, ("linalg.generic",)))
-        (gather,) = rows.gathers()
-        (per_row,) = gather.row_reads()
-        assert str(ir.RankedTensorType(gather.table.type)) == "tensor<3x64xf32>" and gather.indices[0] is per_row
-        assert gather.indices[1] == 1 and per_row.indices[0].dims == (0,)
-        assert sorted(op.name for op in gather.address) == ["arith.index_cast", "arith.index_cast", "linalg.index",
-                                                             "tensor.extract"]
+        (node,) = rows.gathering()
+        (row_read,) = node.reads.rows
+        (per_row,) = [x for x in node.reads.uniform if x.name == "tensor.extract"]
+        kind, col = row_read.operands[1:]
+        assert str(ir.RankedTensorType(row_read.operands[0].type)) == "tensor<3x64xf32>"
+        assert kind.owner.operands[0] == per_row.results[0] and ir.IntegerAttr(col.owner.attributes["dim"]).value == 1
+        ids = per_row.operands[1].owner.operands[0]
+        assert node.operands[ir.BlockArgument(ids).arg_number].dims == (0,)
+        assert sorted(op.name for op in gather.addresses(node.reads, node.op)) == \
+            ["arith.index_cast", "arith.index_cast", "linalg.index", "tensor.extract"]
     computed = TYPES.replace("USE", "%tf = arith.sitofp %t : i64 to f32\n    %ak = arith.addf %a, %k : f32\n"
                              "    %y = arith.addf %ak, %tf : f32")
     assert _rows(computed, _store("%s", "tensor<8xf32>", 2)).startswith("a body op other than arith, math")
