@@ -28,7 +28,7 @@ import dataclasses
 from iree.compiler import ir
 
 from ldsopt.attention.raising import ATTENTION
-from ldsopt.passes.raise_attention import program_ops
+from ldsopt.codegen.loop_split import program_ops
 from ldsopt.registry import ModulePass
 
 _RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
@@ -47,7 +47,7 @@ class PinAttentionReshapes(ModulePass):
     SUMMARY = "Keep the reshape of an attention's computed Q, K or V on the computed value (program level)"
 
     def run(self, module: ir.Operation) -> None:
-        for op in program_ops(module, ATTENTION):
+        for op in program_ops(module, (ATTENTION,)):
             for operand in list(op.operands)[:3]:  # Q, K, V
                 reshape = operand.owner.operation if isinstance(operand, ir.OpResult) else None
                 if reshape is None or reshape.name not in _RESHAPES or not _computes(reshape.operands[0]):

@@ -24,6 +24,7 @@ import dataclasses
 from iree.compiler import ir
 
 from ldsopt.attention import raising
+from ldsopt.codegen.loop_split import program_ops
 from ldsopt.registry import ModulePass
 
 
@@ -33,20 +34,6 @@ class RaiseAttention(ModulePass):
     SUMMARY = "Raise decomposed attention (batch matmuls around a softmax) to iree_linalg_ext.attention (program level)"
 
     def run(self, module: ir.Operation) -> None:
-        for chain in [c for c in map(raising.match, program_ops(module, "linalg.batch_matmul")) if c is not None]:
+        for chain in [c for c in map(raising.match, program_ops(module, ("linalg.batch_matmul",))) if c is not None]:
             chain.raise_()
 
-
-def program_ops(module: ir.Operation, name: str) -> list[ir.Operation]:
-    """The `name` ops of the program's functions (not of dispatches), in order."""
-    found = []
-
-    def visit(op):
-        if op.name == name:
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-
-    for top in module.regions[0].blocks[0].operations:
-        if top.operation.name == "func.func":
-            top.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
-    return found
