@@ -71,6 +71,17 @@ def test_gfx942_mfma_and_inthread_transpose(name, run_program, tmp_path):
     assert "COMPILED" in out
 
 
+def _attention_ptx(name: str, target_name: str, tmp_path) -> str:
+    """The PTX of program `name`, formed as lds-run forms it for `target_name`, its one dispatch
+    ldsopt-attention's."""
+    _, lowered, report = driver.form_dispatches((PROGRAMS / f"{name}.mlir").read_text(), target.known(target_name),
+                                                str(tmp_path), driver.DEFAULT_PIPELINE)
+    assert [d["passes"] for d in report] == [["ldsopt-attention"]], report
+    driver.compile_module(lowered, str(tmp_path), name, dump=True)
+    (ptx,) = (tmp_path / "executables").glob("*.ptx")
+    return ptx.read_text()
+
+
 @pytest.mark.parametrize("name", MATRIX_CORE + ["vt_f16_1x2x37x48x64"])  # V^T: mma.sync reads it plainly
 def test_cuda_mma_sync_ptx(name, tmp_path):
     """sm_89 PTX, the dispatches formed as lds-run forms them (run on the H200 by `lds-run FILE --target
@@ -78,12 +89,7 @@ def test_cuda_mma_sync_ptx(name, tmp_path):
     K's fragments by ldmatrix and V's by ldmatrix.trans, two a load (x4), K and V by cp.async, 2^x by
     ex2.approx, O's rescale behind a warp vote; no local memory. V held keys innermost (vt_): its
     fragments by plain ldmatrix.x2, no .trans."""
-    _, lowered, report = driver.form_dispatches((PROGRAMS / f"{name}.mlir").read_text(), target.known("cuda"),
-                                                str(tmp_path), driver.DEFAULT_PIPELINE)
-    assert [d["passes"] for d in report] == [["ldsopt-attention"]], report
-    driver.compile_module(lowered, str(tmp_path), name, dump=True)
-    (ptx,) = (tmp_path / "executables").glob("*.ptx")
-    text = ptx.read_text()
+    text = _attention_ptx(name, "cuda", tmp_path)
     vt = name.startswith("vt_")
     v_read = r"ldmatrix\.sync\.aligned\.m8n8\.x2\.shared" if vt else r"ldmatrix\.sync\.aligned\.m8n8\.x4\.trans"
     for pattern in (r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.(f16|bf16)", r"ldmatrix\.sync\.aligned\.m8n8\.x4\.shared",
@@ -107,12 +113,7 @@ def test_cuda_sm90a_float_mask_keeps_mma_sync(tmp_path):
     slower on GPT-2's, bench/results/cuda-attention/masked-b190a63/); a boolean one takes wgmma
     (WGMMA above)."""
     name = "mask_f16_1x2x50x60x64"
-    _, lowered, report = driver.form_dispatches((PROGRAMS / f"{name}.mlir").read_text(), target.known("cuda-sm90a"),
-                                                str(tmp_path), driver.DEFAULT_PIPELINE)
-    assert [d["passes"] for d in report] == [["ldsopt-attention"]], report
-    driver.compile_module(lowered, str(tmp_path), name, dump=True)
-    (ptx,) = (tmp_path / "executables").glob("*.ptx")
-    text = ptx.read_text()
+    text = _attention_ptx(name, "cuda-sm90a", tmp_path)
     assert ".target sm_90a" in text and "mma.sync.aligned.m16n8k16" in text and "wgmma" not in text
 
 
@@ -123,12 +124,7 @@ def test_cuda_sm90a_wgmma_ptx(name, tmp_path):
     A from registers and V read transposed; the copies fenced into the async proxy; no
     mma.sync, no local memory. The wgmmas come in whole tiles' worth (a causal loop has a branch
     with the region and one without, whose products LLVM may keep apart or merge)."""
-    _, lowered, report = driver.form_dispatches((PROGRAMS / f"{name}.mlir").read_text(), target.known("cuda-sm90a"),
-                                                str(tmp_path), driver.DEFAULT_PIPELINE)
-    assert [d["passes"] for d in report] == [["ldsopt-attention"]], report
-    driver.compile_module(lowered, str(tmp_path), name, dump=True)
-    (ptx,) = (tmp_path / "executables").glob("*.ptx")
-    text = ptx.read_text()
+    text = _attention_ptx(name, "cuda-sm90a", tmp_path)
     s_count, s_n, pv_count, pv_n = WGMMA[name]
     elem = "bf16" if "bf16" in name else "f16"
     s = re.findall(rf"wgmma\.mma_async\.sync\.aligned\.m64n{s_n}k16\.f32\.{elem}\.{elem} {{[^}}]*}}, %rd\d+, %rd\d+, p, 1,  1, 0,  0;", text)
