@@ -7,8 +7,9 @@ An integer input that indexes a table (an embedding, a gather: a `tensor.extract
 `linalg.generic` body, as torch-mlir lowers `aten.embedding`, `aten.gather`,
 `aten.index_select`) is drawn in [0, E), E the extent of the table's indexed dim, the least
 over every table it indexes (`index_bounds`). Its values are followed from the argument to
-the `tensor.extract` through what keeps them (casts, reshapes, slices, and the generic bodies
-that copy them); a value that reaches a table index any other way (arithmetic on it first)
+the `tensor.extract` through what keeps them (casts, reshapes, slices, the generic bodies that
+copy them, and its own elements read as a table: BERT's token type ids, read at the position
+ids, index the token type embeddings); a value that reaches a table index any other way (arithmetic on it first)
 has no bound lds-run can derive: the input is then refused unless the user gives its values
 or its range, as it would read out of bounds at random.
 
@@ -89,6 +90,8 @@ def _bounds_of(arg: ir.Value) -> IndexBound:
             elif name == "linalg.yield":
                 generic = op.parent
                 stack.append(generic.results[k])
+            elif name == "tensor.extract" and k == 0:
+                stack.append(op.results[0])  # an element of the argument read as a table: its value
             elif name == "tensor.extract" and k > 0:
                 table = ir.RankedTensorType(op.operands[0].type)
                 extent = table.shape[k - 1]

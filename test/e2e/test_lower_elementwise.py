@@ -57,19 +57,16 @@ def test_gfx942_compiles_with_wide_loads(run_program, tmp_path):
 
 
 GATHERS = pathlib.Path(__file__).parent / "programs" / "gather"
-# The double gathers' row ids are a table's values (input 1): lds-run bounds the inputs that index
-# tables, not the values read from one, so their range is given (the table's rows).
-GATHER_ARGS = {"double_gather_i64_7x32_f32": ("--input-range", "1=0:1"),
-               "double_gather_i32_5x40_f16": ("--input-range", "1=0:2")}
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in GATHERS.glob("*.mlir")))
 def test_gather(name, run_program):
-    """Embeddings and BERT's double gather (ids in range, drawn at random), f32 and f16 rows of 32,
+    """Embeddings and BERT's double gather (ids in range, drawn at random: the double gathers' row
+    ids, a table's values, by the rows of the table they index), f32 and f16 rows of 32,
     40, 37 (vectors of one) and 24, one row, a body that also computes with the positions:
     ldsopt-lower-elementwise's, values equal to llvm-cpu's on lavapipe."""
     out = run_program((GATHERS / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
-                      "--reference", "llvm-cpu", *GATHER_ARGS.get(name, ()), name=name)
+                      "--reference", "llvm-cpu", name=name)
     assert "ldsopt: ldsopt-lower-elementwise" in out
 
 
@@ -78,7 +75,7 @@ def test_double_gather_compiles_for_cuda_and_gfx942(target, lds_run, tmp_path):
     """The double gather compiles for CUDA and gfx942, lowered by ldsopt (no such device here:
     CUDA's module is prepared to be replayed, gfx942's compiled)."""
     proc = lds_run(str(GATHERS / "double_gather_i32_5x40_f16.mlir"), "--target", target, "--require-ldsopt",
-                   "--input-range", "1=0:2", "--prepare", str(tmp_path / "prepared"))
+                   "--prepare", str(tmp_path / "prepared"))
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0 and "ldsopt: ldsopt-lower-elementwise" in out, out
     assert (tmp_path / "prepared" / "ldsopt.vmfb").exists(), out

@@ -54,6 +54,37 @@ def test_table_indices_are_bounded_by_the_table():
     assert floats.hi is None and floats.unbounded is None and table.hi is None
 
 
+# A double gather (eager BERT's token types at load): %types read at the positions %pos index
+# the rows of %table, so both arguments are bounded: %pos by %types' extent, %types by %table's.
+DOUBLE_GATHER = """
+func.func @main(%pos: tensor<5xi64>, %types: tensor<32xi32>, %table: tensor<3x40xf16>) -> tensor<5x40xf16> {
+  %e = tensor.empty() : tensor<5x40xf16>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]} ins(%pos : tensor<5xi64>) outs(%e : tensor<5x40xf16>) {
+  ^bb0(%p: i64, %out: f16):
+    %i = arith.index_cast %p : i64 to index
+    %t = tensor.extract %types[%i] : tensor<32xi32>
+    %r = arith.index_cast %t : i32 to index
+    %j = linalg.index 1 : index
+    %x = tensor.extract %table[%r, %j] : tensor<3x40xf16>
+    linalg.yield %x : f16
+  } -> tensor<5x40xf16>
+  return %g : tensor<5x40xf16>
+}
+"""
+
+
+def test_a_tables_elements_that_index_another_table_are_bounded_by_it():
+    pos, types, table = inputs.index_bounds(DOUBLE_GATHER, "main")
+    assert pos.hi == 32 and pos.unbounded is None
+    assert types.hi == 3 and types.unbounded is None and "3x40" in types.where
+    assert table.hi is None and table.unbounded is None
+    drawn = inputs.random_inputs([([5], "i64"), ([32], "i32"), ([3, 40], "f16")], 0,
+                                 bounds=[pos, types, table])
+    assert 0 <= drawn[1].min() and drawn[1].max() <= 2
+    inputs.check(drawn, [pos, types, table], given=set())
+
+
 def test_random_table_indices_stay_in_bounds_and_others_keep_their_range():
     bounds = inputs.index_bounds(GATHER, "main")
     args = [([1, 7], "i64"), ([1, 7], "i64"), ([3], "f32"), ([97, 4], "f32")]
