@@ -47,6 +47,7 @@ INPUTS = {
     "ldsopt-split-matmul": ([("split_matmul/split_matmul.mlir", ("cuda", "lavapipe", None))], ()),
     "ldsopt-fuse-projections": ([("fuse_projections/fuse_projections.mlir", (None,))], ()),
     "ldsopt-fold-rotate-half": ([("fold_rotate_half/fold_rotate_half.mlir", (None,))], ()),
+    "ldsopt-pin-attention-reshapes": ([("pin_attention_reshapes/pin_attention_reshapes.mlir", (None,))], ()),
     "ldsopt-window-reduce": ([("window_reduce/pooling.mlir", ("lavapipe", "cuda", "gfx942"))], ()),
     "ldsopt-lower-copy": ([("lower_copy/lower_copy.mlir", ("cuda", "lavapipe", "gfx942"))], ()),
 }
