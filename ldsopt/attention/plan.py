@@ -33,8 +33,8 @@ threads per 64 query rows, one or two a workgroup (two where 128-row workgroups 
 SMs), 128 keys a tile (S: 64 registers a thread), Q, K and V in LDS in the 128-byte swizzle,
 two LDS tiles of K and V, or three with the overlap (a tile's P V under the next tile's
 softmax), which is an option: it measured slower. What it does not take (`wgmma_refusal`:
-other types, head dims, V^T, decode, a loaded float mask (18% slower than mma.sync on GPT-2's,
-`bench/results/cuda-attention/masked-b190a63/`), the mma-* options) keeps the mma.sync plan.
+other types, head dims, V^T, decode, a loaded float mask (where it measured slower than mma.sync:
+`bench/results/cuda-attention/`), the mma-* options) keeps the mma.sync plan.
 
 FMA (every target; lavapipe): `lanes` consecutive lanes of a subgroup share a query row (as
 many as the subgroup has, each with at least one vector of the target's widest access of the
