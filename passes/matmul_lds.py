@@ -69,7 +69,11 @@ ldsopt/matmul/emit_wgmma.py): warpgroups of 128 threads, `nvvm.wgmma.mma_async` 
 that cp.async copies into 128-byte-swizzled LDS and descriptors describe, one workgroup an SM;
 the other products keep the plans above. The staging passes leave these dispatches to this
 pass; `mma=false` keeps FMA, `tiles` chooses among the scheme's tilings (a warpgroup per 64
-rows), `workgroups-per-cu` sets the LDS budget.
+rows), `workgroups-per-cu` sets the LDS budget. Where the tiles leave SMs idle, the plan may
+split K over a thread block cluster of up to 8 workgroups per tile (`cluster-k`; 0: as the
+cost rule chooses, one round of workgroups at most), whose partial sums meet in distributed
+shared memory, summed in a fixed order by one workgroup per warp's rows, which alone stores
+them (emit_wgmma.py); a forced split that no tiling takes is a located error.
 
 The output (option `output-lds`): matrix-core kernels stage the output tile through LDS and
 store it in 16-byte row pieces (ldsopt/matmul/output_stage.py) where that widens the stores and

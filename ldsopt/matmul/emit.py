@@ -1,7 +1,9 @@
 """The matmul kernel of a plan (`Emitter`; its scheme's subclass, emit_fma.py, emit_mma.py or
 emit_wgmma.py, emits the product and the output store).
 
-The kernel. Workgroup (x, y, z) computes the BM x BN tile (y, x) of batch z: the tiling of
+The kernel. Workgroup (x, y, z) computes the BM x BN tile (y, x) of batch z (where the plan
+splits K over a cluster of S, `MatmulPlan.split`: tile (y, x / S), the K steps of chunk
+x % S, the scheme summing the chunks: emit_wgmma.py): the tiling of
 TILINGS (128x128 to 32x32 in 256 threads, 16-wide ones in 64 for skinny products) that the
 target's threads, vector width and LDS take and that `plan_cost`, a model of how the tiles
 spread over the target's compute units, finds fastest; the `tiles` option gives the tilings
@@ -110,7 +112,13 @@ class Emitter:
         t = pl.tiling
         self.k = Kernel(d, tgt, (t.threads, 1, 1), pl.grid(p.sizes))
         self.acc_type = p.acc_type  # f32, i32 for i8 inputs
-        self.n_steps = math.ceil(p.sizes["k"] / pl.bk)
+        if pl.split > 1 and not self.SPLITS_K:
+            raise ValueError(f"a {type(pl.scheme).__name__} kernel cannot sum K split over a cluster")
+        # K steps of this workgroup: its chunk of the K tiles where the plan splits K.
+        self.n_steps, left = divmod(math.ceil(p.sizes["k"] / pl.bk), pl.split)
+        if left:
+            raise ValueError(f"{math.ceil(p.sizes['k'] / pl.bk)} K steps do not split into {pl.split} chunks")
+        self.k_base: ir.Value | None = None  # where this workgroup's chunk of K starts (split)
         self.output_stage: OutputStage | None = None
         self.copies = {r: copy.strategy(self, r) for r in pl.staging}  # chosen once
         self.copied = [c for c in self.copies.values() if c.copied]
@@ -149,8 +157,12 @@ class Emitter:
             # The batch dims' indices: z, or z delinearized over several (a K split's chunk, batch).
             z = k.block_id("z")
             self.batch = k.delinearize(z, list(p.batch_shape)) if p.batch_shape else [z] if p.batched else []
-            self.origin = {"m": arith.muli(k.block_id("y"), k.const(t.bm)),
-                           "n": arith.muli(k.block_id("x"), k.const(t.bn))}
+            column = k.block_id("x")
+            if pl.split > 1:  # x: the N tile's `split` workgroups side by side, one chunk of K each
+                self.rank = arith.remui(column, k.const(pl.split))
+                column = arith.divui(column, k.const(pl.split))
+                self.k_base = arith.muli(self.rank, k.const(self.n_steps * pl.bk))
+            self.origin = {"m": arith.muli(k.block_id("y"), k.const(t.bm)), "n": arith.muli(column, k.const(t.bn))}
             self.thread_origins()
             for c in self.copies.values():
                 c.locate()
@@ -159,9 +171,9 @@ class Emitter:
             self.group = None  # the cp.async group of the newest tile's copies (CUDA)
             if self.copied:  # the copied operands run stages - 1 tiles ahead
                 for tile in range(pl.stages - 1):
-                    self._start_copies(k.const(min(tile, self.n_steps - 1) * pl.bk), k.const(tile),
+                    self._start_copies(self._from_base(k.const(min(tile, self.n_steps - 1) * pl.bk)), k.const(tile),
                                        self._slot(k.const(tile)))
-            self._land(self._read_tiles(k.const(0)), k.const(0), self._slot(k.const(0)))
+            self._land(self._read_tiles(self._from_base(k.const(0))), k.const(0), self._slot(k.const(0)))
             gpu.barrier()
             acc0 = self.acc_init(k.const(p.init, self.acc_type) if not loaded else self.zero(self.acc_type))
             self.writer.read_epilogue_early()
@@ -180,10 +192,16 @@ class Emitter:
             if peel:
                 self.last_step_storing(acc)
             else:
-                self.writer.store_all(acc)
+                self.store(acc)
         k.finish(pass_name, workgroups_per_cu)
 
     # --- what a scheme provides ---
+
+    SPLITS_K = False  # whether the scheme sums a K split over a cluster (MatmulPlan.split)
+
+    def store(self, acc: list[ir.Value]) -> None:
+        """Stores the finished accumulators (`finish_products`') through the output writer."""
+        self.writer.store_all(acc)
 
     def thread_origins(self) -> None:
         """Sets `frag_origin[role]`: where this thread's fragments start in the tile, along M (A)
@@ -319,8 +337,13 @@ class Emitter:
         return arith.remui(tile, self.k.const(slots)) if slots > 1 else self.k.const(0)
 
     def k0(self, tile: ir.Value) -> ir.Value:
-        """K offset of K tile `tile`, clamped to the last tile."""
-        return arith.minui(arith.muli(tile, self.k.const(self.pl.bk)), self.k.const((self.n_steps - 1) * self.pl.bk))
+        """K offset of this workgroup's K tile `tile`, clamped to its last tile."""
+        return self._from_base(arith.minui(arith.muli(tile, self.k.const(self.pl.bk)),
+                                           self.k.const((self.n_steps - 1) * self.pl.bk)))
+
+    def _from_base(self, k0: ir.Value) -> ir.Value:
+        """K offset `k0` of this workgroup's chunk of K as an offset into K."""
+        return k0 if self.k_base is None else arith.addi(self.k_base, k0)
 
     def _read_tiles(self, k0: ir.Value) -> dict[str, list]:
         """The register-staged operands' chunks of the tiles at K offset `k0`."""

@@ -31,6 +31,15 @@ PTX `wgmma.mma_async` (inline assembly of the NVVM-to-LLVM patterns).
 - The accumulator: one `!llvm.struct` of BN / 2 f32 per thread, the m16n8 C layout of mma.sync
   along N (lane l of warp w of the warpgroup holds rows 16 w + l / 4 (+ 8), columns 8 i + 2 (l
   % 4) (+ 1) of each 8 columns i), stored by the OutputWriter (output.py) in 2-element pieces.
+- A K split over a cluster (`MatmulPlan.split` = S > 1, planner.split_fits): the kernel is
+  declared with clusters of S workgroups along x (codegen/cluster.py); workgroup x multiplies
+  the K steps of chunk x % S of tile x / S. After its products, the rows of warp w are summed
+  by the workgroup of rank w % S: the others store their partial sums into their own LDS (the
+  operands' tiles, free by then), the cluster syncs, the summing warps read them from the
+  other workgroups' LDS (`mapa`, 16 bytes a read) and add them in rank order from their own,
+  the cluster syncs again (no workgroup leaves, freeing its LDS, while another reads it), and
+  the summing warps alone run the consumer and store. No output stage under a split. The sum
+  is deterministic; its order, and so its rounding, is the plan's.
 """
 
 from __future__ import annotations
@@ -40,7 +49,7 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, llvm, scf, vector
 
-from ldsopt.codegen import wgmma
+from ldsopt.codegen import cluster, wgmma
 from ldsopt.codegen.async_copy import async_wait
 from ldsopt.layout.tile_layout import ATTR, TileLayout
 from ldsopt.matmul.emit import Emitter
@@ -50,11 +59,20 @@ from ldsopt.matmul.planner import pow2_dividing
 class WgmmaEmitter(Emitter):
     """Hopper's warpgroup MMA on operands in swizzled LDS rows (module doc)."""
 
+    SPLITS_K = True
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if self.pl.stages < 3:
             raise ValueError(f"the wgmma scheme needs 3 LDS tiles or more (the plan has {self.pl.stages})")
         self.acc_struct = wgmma.acc_struct(self.pl.tiling.bn)
+        if self.pl.split > 1:
+            cluster.set_cluster(self.d.func, self.pl.split)
+
+    def plan_output_stage(self, lds_left: int):
+        """No output stage under a K split: its barriers would sit in the branch of the warps
+        that store (`store`)."""
+        return None if self.pl.split > 1 else super().plan_output_stage(lds_left)
 
     # --- LDS and descriptors ---
 
@@ -146,10 +164,73 @@ class WgmmaEmitter(Emitter):
 
     def finish_products(self, acc: list[ir.Value]) -> list[ir.Value]:
         """The accumulators once the last wgmma group is done; the copies of the tiles past K
-        (clamped re-reads into LDS tiles no step reads) waited for too."""
+        (clamped re-reads into LDS tiles no step reads) waited for too. Under a K split, the
+        summing warps' accumulators then hold the whole K's sums (`_sum_over_cluster`)."""
         wgmma.wait(0)
         self._wait_copies(0, self.first_group)
-        return acc
+        return self._sum_over_cluster(acc) if self.pl.split > 1 else acc
+
+    def _sum_over_cluster(self, acc: list[ir.Value]) -> list[ir.Value]:
+        """Warp w of workgroup `rank` of the cluster sums the tile rows it holds when w % split
+        == rank: every other workgroup's warp w stores its partial sums into its own LDS (the
+        operands' tiles, free once every warpgroup's wgmmas are done), at the same place for
+        the same thread (4 f32 chunk j at 16 (j * threads + tid) bytes), and the summing warp
+        reads them from there, the workgroups in rank order from its own on. Deterministic:
+        each sum's order is fixed by the plan."""
+        k, c = self.k, self.pl.split
+        (value,) = acc
+        elems = wgmma.acc_elements(value, self.pl.tiling.bn)
+        i32 = ir.IntegerType.get_signless(32)
+        wgmma.proxy_fence()
+        gpu.barrier()  # each warpgroup waited for its own wgmmas; all have, past this
+        warp = arith.divui(self.tid, k.const(32))
+        self.summing = arith.cmpi(arith.CmpIPredicate.eq, arith.remui(warp, k.const(c)), self.rank)
+        chunks = self._partial_chunks(arith.index_cast(i32, self.tid), len(elems) // 4)
+        keep = scf.IfOp(self.summing, has_else=True)
+        with ir.InsertionPoint(keep.else_block):
+            for j, address in enumerate(chunks):
+                cluster.store_shared(address, elems[4 * j:4 * j + 4])
+            scf.yield_([])
+        with ir.InsertionPoint(keep.then_block):
+            scf.yield_([])
+        cluster.sync()  # the partial sums are stored
+        total = scf.IfOp(self.summing, [value.type], has_else=True)
+        with ir.InsertionPoint(total.then_block):
+            sums = list(elems)
+            rank = arith.index_cast(i32, self.rank)
+            for other in range(1, c):
+                peer = arith.remui(arith.addi(rank, k.const(other, i32)), k.const(c, i32))
+                for j, address in enumerate(chunks):
+                    for e, x in enumerate(cluster.load_remote(address, peer)):
+                        sums[4 * j + e] = arith.addf(sums[4 * j + e], x)
+            scf.yield_([wgmma.acc_from_elements(sums)])
+        with ir.InsertionPoint(total.else_block):
+            scf.yield_([value])
+        cluster.sync()  # read: no workgroup leaves (freeing its LDS) before then
+        return [total.result]
+
+    def _partial_chunks(self, tid: ir.Value, n: int) -> list[ir.Value]:
+        """The LDS addresses (i32) of this thread's n 16-byte partial-sum chunks: chunk j at
+        16 (j * threads + tid) bytes of A's tiles then B's (`split_fits` checked they hold them)."""
+        k, i32 = self.k, ir.IntegerType.get_signless(32)
+        a_bytes = math.prod(self.pl.staging["A"].lds_shape) * self.elem_bytes
+        base = {r: arith.addi(cluster.shared_address(self.lds[r]), arith.muli(tid, k.const(16, i32)))
+                for r in ("A", "B")}
+        out = []
+        for j in range(n):
+            at = j * self.pl.tiling.threads * 16
+            role, at = ("A", at) if at < a_bytes else ("B", at - a_bytes)
+            out.append(arith.addi(base[role], k.const(at, i32)))
+        return out
+
+    def store(self, acc: list[ir.Value]) -> None:
+        """The output, stored by the warps holding whole sums (all of them, unsplit)."""
+        if self.pl.split == 1:
+            return super().store(acc)
+        guard = scf.IfOp(self.summing)
+        with ir.InsertionPoint(guard.then_block):
+            super().store(acc)
+            scf.yield_([])
 
     # --- the output ---
 

@@ -1,5 +1,5 @@
 """The options that choose a matmul plan (`PlanOptions`: workgroups-per-cu, mma, tiles, k-pack,
-stages, k-bytes), shared by ldsopt-matmul-lds and the passes that restage its operands before it
+stages, k-bytes, cluster-k), shared by ldsopt-matmul-lds and the passes that restage its operands before it
 (ldsopt-inthread-transpose, ldsopt-dtl-layout), their one match-and-plan step
 (`PlanOptions.planned_matmuls`), and the plan they record once.
 
@@ -17,7 +17,8 @@ of these passes in the pipeline (or the same ones to each).
 On sm_90a (`--target cuda-sm90a`) a product that the wgmma scheme takes (planner.wgmma_refusal)
 gets its plan (`wgmma_planned`) unless `mma=false` or a recorded plan says otherwise (`tiles`
 chooses among its tilings those of a warpgroup per 64 rows, the others going to mma.sync;
-`stages`, where given, caps its LDS tiles; `workgroups-per-cu` sets its LDS budget):
+`stages`, where given, caps its LDS tiles; `workgroups-per-cu` sets its LDS budget;
+`cluster-k` its K split over a cluster, planner.split_fits):
 the staging passes leave it to ldsopt-matmul-lds, with that as their remark. A product the
 scheme does not take keeps the other plans, and ldsopt-matmul-lds says why on its dispatch
 (`ldsopt.wgmma_refused = "..."`).
@@ -35,7 +36,7 @@ from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulDispatch, MatmulProblem, matches
-from ldsopt.matmul.planner import K_BYTES, WGMMA_STAGES, plan, wgmma_plan, wgmma_refusal
+from ldsopt.matmul.planner import K_BYTES, WGMMA_SPLITS, WGMMA_STAGES, plan, wgmma_plan, wgmma_refusal
 from ldsopt.matmul.recorded import record_staging, recorded_staging, with_recorded
 from ldsopt.matmul.schemes import (TILINGS, WGMMA_TILINGS, MatmulPlan, Tiling, check_k_bytes, check_tilings,
                                    parse_tilings)
@@ -145,6 +146,10 @@ class PlanOptions(ModulePass):
                                          "given, else planner.WGMMA_STAGES", min=2)
     k_bytes: int = option(0, "bytes of K each K step stages (BK; 64: 64 i8, 32 f16/bf16 or 16 f32 elements); 0: "
                              "the plan's cost rule chooses 64 or 128 (planner.K_BYTES)", min=0, check=check_k_bytes)
+    cluster_k: int = option(0, "the wgmma scheme (sm_90a): workgroups of a cluster that share an output tile, "
+                               "each multiplying its chunk of K, the partial sums added through distributed "
+                               "shared memory; 0: as the plan's cost rule chooses (1 to 8), 1: none",
+                            min=0, max=8)
 
     def occupancy(self, tgt: target_model.Target) -> int:
         """Workgroups per SM/CU these options plan for. CUDA's default is 2: at one (ptxas
@@ -174,7 +179,8 @@ class PlanOptions(ModulePass):
         agrees = {"tiles": t in parse_tilings(self.tiles), "mma": self.mma == rec.mma,
                   "k_pack": self.k_pack == rec.k_pack, "stages": self.stages == rec.stages,
                   "workgroups_per_cu": self.workgroups_per_cu == rec.workgroups_per_cu,
-                  "k_bytes": self.k_bytes == rec.k_bytes}
+                  "k_bytes": self.k_bytes == rec.k_bytes,
+                  "cluster_k": True}  # a recorded plan is never the wgmma scheme's, which alone splits
         for f in dataclasses.fields(PlanOptions):
             value = getattr(self, f.name)
             if value != f.default and not agrees[f.name]:
@@ -241,7 +247,12 @@ class PlanOptions(ModulePass):
             else WGMMA_TILINGS
         occupancy = self.workgroups_per_cu or 1
         most = self.stages if self.stages != STAGES_DEFAULT else WGMMA_STAGES  # `stages` given: the most
-        pl = wgmma_plan(p, tgt, tgt.lds_budget(occupancy), tilings, most) if tilings else None
+        splits = (self.cluster_k,) if self.cluster_k else WGMMA_SPLITS
+        pl = wgmma_plan(p, tgt, tgt.lds_budget(occupancy), tilings, most, splits, not self.cluster_k) \
+            if tilings else None
+        if pl is None and self.cluster_k > 1:
+            raise PassError(d.location, f"{self.NAME}: cluster-k={self.cluster_k}: no wgmma tiling splits this "
+                                        f"product's K steps over {self.cluster_k} workgroups (planner.split_fits)")
         if pl is None:
             return None
         return pl, PlanChoice((pl.tiling,), True, 0, pl.stages, occupancy, pl.bk * element_bits(p.elem_type) // 8)

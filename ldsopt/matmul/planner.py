@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ldsopt.codegen import cluster
 from ldsopt.layout import mma
 from ldsopt import target as target_model
 from ldsopt.layout.banks import BankModel
@@ -211,6 +212,11 @@ SHARE = 0.8
 # ldsopt-inthread-transpose may transpose such an operand (see `plan`): the tilings and K steps
 # that leave none of these reads cost less.
 NARROW_READ_COST = {"cdna3": 2048}
+# A K split over a cluster (MatmulPlan.split, the wgmma scheme): per workgroup, the two
+# cluster barriers, and per element of the tile a partial sum's 4-byte write to LDS and
+# read from another SM's.
+SPLIT_SYNC_COST = 16384
+SPLIT_SUM_COST = 4
 # The bytes of K a K step stages that `plan` chooses from (k_bytes = 0), the first of equal cost
 # taken: 64 (32 f16), or 128 where its cost is less, e.g. where a K-strided operand's K tile
 # then gives each thread the 2 K rows that ldsopt-inthread-transpose needs.
@@ -233,12 +239,14 @@ def plan_cost(p: MatmulProblem, pl: MatmulPlan, tgt: target_model.Target) -> tup
     t = pl.tiling
     tiles = math.prod(pl.grid(p.sizes))
     per_cu = math.ceil(tiles / (tgt.compute_units or 1))
-    k = math.ceil(p.sizes["k"] / pl.bk) * pl.bk
+    k = math.ceil(p.sizes["k"] / pl.bk) * pl.bk // pl.split
     epilogue_ops = sum(op.name not in ("arith.constant", "linalg.yield")
                        for op in p.epilogue.op.regions[0].blocks[0].operations) if p.epilogue else 0
     narrow = NARROW_READ_COST.get(mma.family(tgt.backend, tgt.arch), 0) * narrow_reads(pl)
     tile = k * (t.bm * t.bn + LOAD_COST * (t.bm + t.bn) + STEP_COST + narrow) \
-        + t.bm * t.bn * EPILOGUE_OP_COST * epilogue_ops
+        + t.bm * t.bn * EPILOGUE_OP_COST * epilogue_ops / pl.split
+    if pl.split > 1:  # its share of the partial sums, out to and back from the others' LDS
+        tile += SPLIT_SYNC_COST + t.bm * t.bn * SPLIT_SUM_COST * (pl.split - 1) / pl.split
     return tile * (1 + (per_cu - 1) * SHARE), tiles * tile
 
 
@@ -307,6 +315,9 @@ def _plans(p: MatmulProblem, tgt: target_model.Target, lds_budget: int, use_mma:
 # the next tile lands and the one after is copied), at most WGMMA_STAGES, as many as the LDS takes.
 WGMMA_STAGES = 4
 WGMMA_MIN_STAGES = 3
+# K splits over a cluster that wgmma_plan weighs (`splits`): 1 (none), or up to a portable
+# cluster's workgroups.
+WGMMA_SPLITS = tuple(range(1, cluster.PORTABLE_MOST + 1))
 
 
 def wgmma_refusal(p: MatmulProblem, tgt: target_model.Target) -> str | None:
@@ -327,10 +338,13 @@ def wgmma_refusal(p: MatmulProblem, tgt: target_model.Target) -> str | None:
 
 
 def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
-               tilings: tuple[Tiling, ...] = WGMMA_TILINGS, most_stages: int = WGMMA_STAGES) -> MatmulPlan | None:
+               tilings: tuple[Tiling, ...] = WGMMA_TILINGS, most_stages: int = WGMMA_STAGES,
+               splits: tuple[int, ...] = (1,), one_round: bool = True) -> MatmulPlan | None:
     """The plan of least `plan_cost` among the wgmma scheme's tilings (WgmmaScheme) that fit
     the target's threads and LDS at WGMMA_MIN_STAGES tiles or more (as many as fit, up to
-    `most_stages`); None if none does. Each operand's tile, in its memory order, is copied by
+    `most_stages`), each unsplit or split over a cluster (`splits`, `split_fits`), where
+    `one_round` into no more workgroups than SMs: a split fills SMs the tiles leave idle, and
+    is not weighed where the tiles alone take every SM; None if none fits. Each operand's tile, in its memory order, is copied by
     cp.async in 16-byte chunks, threads along its rows, into the layout the scheme's
     descriptors describe: K-contiguous, BM (BN) rows of the 64-element K step (128 bytes) in
     the 128-byte swizzle; M/N-contiguous, the 64 K rows of each 64-column block in it."""
@@ -355,5 +369,19 @@ def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
             staging[role] = TileLayout(role, p.dims[role], t.threads, scheme.fragment(role), 8,
                                        RowChunks(tile, 8), lds, Direct(), buffers=stages)
         else:
-            fitting.append(MatmulPlan(scheme, bk, staging))
+            fitting += [pl for c in splits if split_fits(p, t, bk, stages, c, elem_bytes)
+                        for pl in [MatmulPlan(scheme, bk, staging, c)]
+                        if c == 1 or not one_round or math.prod(pl.grid(p.sizes)) <= (tgt.compute_units or 0)]
     return min(fitting, key=lambda pl: plan_cost(p, pl, tgt), default=None)
+
+
+def split_fits(p: MatmulProblem, t: Tiling, bk: int, stages: int, split: int, elem_bytes: int) -> bool:
+    """Whether the wgmma scheme can split the K steps of tiling `t` over a cluster of `split`
+    workgroups (1: unsplit, always): as many steps each, each warp's partial sums summed by one
+    workgroup (split at most the tile's warps), within a portable cluster, and the tile's f32
+    partial sums fit the LDS of the operands' tiles, where they wait to be read."""
+    if split == 1:
+        return True
+    steps = math.ceil(p.sizes["k"] / bk)
+    return steps % split == 0 and split <= min(t.threads // 32, cluster.PORTABLE_MOST) and \
+        t.bm * t.bn * 4 <= (t.bm + t.bn) * bk * elem_bytes * stages

@@ -232,6 +232,9 @@ class MatmulPlan:
     scheme: FmaScheme | MmaScheme | WgmmaScheme
     bk: int
     staging: dict[str, TileLayout]
+    # Workgroups of one cluster that share each output tile, each multiplying its own chunk
+    # of the K steps (the wgmma scheme's cluster split, emit_wgmma.py; 1: none).
+    split: int = 1
 
     @property
     def tiling(self) -> Tiling:
@@ -246,6 +249,7 @@ class MatmulPlan:
         return sum(math.prod(s.lds_shape) + s.raw_elems for s in self.staging.values()) * elem_bytes
 
     def grid(self, sizes: dict[str, int]) -> tuple[int, int, int]:
-        """Workgroups along x (N tiles), y (M tiles) and z (the batch) for a problem's sizes."""
+        """Workgroups along x (N tiles, each `split` workgroups side by side), y (M tiles) and
+        z (the batch) for a problem's sizes."""
         t = self.tiling
-        return math.ceil(sizes["n"] / t.bn), math.ceil(sizes["m"] / t.bm), sizes["b"]
+        return math.ceil(sizes["n"] / t.bn) * self.split, math.ceil(sizes["m"] / t.bm), sizes["b"]

@@ -18,9 +18,10 @@ from ldsopt.run import driver
 PROGRAMS = pathlib.Path(__file__).parent / "programs" / "matmul"
 
 
-def ptx_of(program: str, target_name: str, folder: pathlib.Path) -> tuple[str, list[dict]]:
+def ptx_of(program: str, target_name: str, folder: pathlib.Path,
+           pipeline: str = driver.DEFAULT_PIPELINE) -> tuple[str, list[dict]]:
     configured = driver.configure(program, target.known(target_name), str(folder))
-    lowered, report = driver.apply_ldsopt(configured, driver.DEFAULT_PIPELINE)
+    lowered, report = driver.apply_ldsopt(configured, pipeline)
     driver.compile_module(lowered, str(folder), "ldsopt", dump=True)
     (ptx,) = (folder / "executables").glob("*.ptx")
     return ptx.read_text(), report
@@ -46,3 +47,26 @@ def test_sm90a_compiles_to_wgmma(name, transposes, tmp_path):
 def test_sm89_keeps_mma_sync(tmp_path):
     text, _ = ptx_of((PROGRAMS / "nn_f16_96x160x64.mlir").read_text(), "cuda", tmp_path)
     assert ".target sm_89" in text and "mma.sync.aligned.m16n8k16" in text and "wgmma" not in text
+
+
+CLUSTER = pathlib.Path(__file__).parent / "programs" / "matmul_cluster"
+
+
+@pytest.mark.parametrize("name, split", [("nn_f16_512x768x3072_bias_residual", 8), ("tn_f16_136x264x512", 2),
+                                         ("batch_nt_bf16_2x130x260x512", 4), ("nn_f16_200x296x1000", 4)])
+def test_k_split_over_a_cluster_compiles(name, split, tmp_path):
+    """`cluster-k`: PTX declares the cluster (`.reqnctapercluster`, which a plain launch
+    honours) and sums the partials through distributed shared memory: the stores to this
+    workgroup's LDS, the cluster barriers, `mapa` and the remote 16-byte reads, one per
+    4 f32 of each other workgroup's partial sums; no local memory. Values need the H200:
+    bench/results/cuda-matmul/cluster-split-*/ has the programs' replays there."""
+    pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", f"ldsopt-matmul-lds{{cluster-k={split}}},")
+    text, report = ptx_of((CLUSTER / f"{name}.mlir").read_text(), "cuda-sm90a", tmp_path, pipeline)
+    assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
+    assert f".reqnctapercluster {split}, 1, 1" in text and ".explicitcluster" in text
+    assert text.count("barrier.cluster.arrive") == 2 and text.count("barrier.cluster.wait") == 2
+    n = int(re.search(r"wgmma\.mma_async\.sync\.aligned\.m64n(\d+)k16", text).group(1))
+    assert text.count("ld.shared::cluster.v4.f32") == (split - 1) * n // 8
+    assert text.count("mapa.shared::cluster.u32") == (split - 1) * n // 8
+    assert text.count("st.shared.v4.f32") >= n // 8
+    assert ".local" not in text

@@ -82,3 +82,43 @@ def test_most_stages_caps_the_pipeline(matmul_problem):
     tilings = (schemes.Tiling(128, 128, 8, 8),)
     assert planner.wgmma_plan(p, HOPPER, HOPPER.lds_budget(1), tilings, most_stages=6).stages == 6
     assert planner.wgmma_plan(p, HOPPER, HOPPER.lds_budget(1), tilings, most_stages=9).stages == 7  # 7 x 32 KiB
+
+
+@pytest.mark.parametrize("m, n, k", [(512, 768, 3072), (512, 2304, 768), (512, 768, 768), (64, 64, 8192)])
+def test_a_product_leaving_sms_idle_splits_k_over_a_cluster(matmul_problem, m, n, k):
+    """BERT's products and a long-K one: their tiles leave SMs idle, so the cost rule splits K
+    over a cluster, into one round of workgroups, each with as many K steps."""
+    p = matmul_problem(("m", "k"), ("k", "n"), "f16", m, n, k)
+    unsplit = planner.wgmma_plan(p, HOPPER, HOPPER.lds_budget(1))
+    pl = planner.wgmma_plan(p, HOPPER, HOPPER.lds_budget(1), splits=planner.WGMMA_SPLITS)
+    assert unsplit.split == 1 and pl.split > 1
+    assert planner.plan_cost(p, pl, HOPPER) < planner.plan_cost(p, unsplit, HOPPER)
+    grid = pl.grid(p.sizes)
+    assert grid[0] % pl.split == 0 and grid[0] * grid[1] <= HOPPER.compute_units
+    assert (k // pl.bk) % pl.split == 0
+
+
+@pytest.mark.parametrize("m, n, k", [(4096, 4096, 4096), (8192, 8192, 1024), (2048, 2048, 512)])
+def test_a_product_taking_every_sm_is_not_split(matmul_problem, m, n, k):
+    p = matmul_problem(("m", "k"), ("k", "n"), "f16", m, n, k)
+    assert planner.wgmma_plan(p, HOPPER, HOPPER.lds_budget(1), splits=planner.WGMMA_SPLITS).split == 1
+
+
+@pytest.mark.parametrize("tiling, k, split, fits", [
+    ((128, 256), 3072, 8, True),    # 48 K steps, 6 each; 8 warps; 128 KiB of partials in 192 KiB of tiles
+    ((128, 256), 3072, 5, False),   # 48 steps do not split 5 ways
+    ((64, 64), 8192, 8, False),     # 4 warps: a split of 8 would leave workgroups no warp to sum
+    ((64, 64), 8192, 4, True),
+    ((128, 256), 1000, 8, True),    # 16 K steps, the last one short
+])
+def test_split_fits(matmul_problem, tiling, k, split, fits):
+    p = matmul_problem(("m", "k"), ("k", "n"), "f16", 512, 768, k)
+    t = schemes.Tiling(*tiling, 8, tiling[1] // 16)
+    assert planner.split_fits(p, t, 64, 4, split, 2) is fits
+
+
+def test_partials_must_fit_the_operands_lds(matmul_problem):
+    """128x256's f32 tile (128 KiB) needs 3 LDS tiles of its operands (3 x 48 KiB); 2 hold 96."""
+    p = matmul_problem(("m", "k"), ("k", "n"), "f16", 512, 768, 3072)
+    t = schemes.Tiling(128, 256, 8, 16)
+    assert planner.split_fits(p, t, 64, 3, 2, 2) and not planner.split_fits(p, t, 64, 2, 2, 2)

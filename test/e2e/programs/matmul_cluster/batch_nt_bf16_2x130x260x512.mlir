@@ -1,0 +1,16 @@
+// NT bf16 -> f32, a batch of 2, M and N off the tiles.
+func.func @main(%a: tensor<2x130x512xbf16>, %b: tensor<2x260x512xbf16>) -> tensor<2x130x260xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x130x260xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<2x130x260xf32>) -> tensor<2x130x260xf32>
+  %mm = linalg.generic {indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (b, n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+      ins(%a, %b : tensor<2x130x512xbf16>, tensor<2x260x512xbf16>) outs(%z : tensor<2x130x260xf32>) {
+  ^bb0(%x: bf16, %y: bf16, %acc: f32):
+    %xf = arith.extf %x : bf16 to f32
+    %yf = arith.extf %y : bf16 to f32
+    %p = arith.mulf %xf, %yf : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<2x130x260xf32>
+  return %mm : tensor<2x130x260xf32>
+}

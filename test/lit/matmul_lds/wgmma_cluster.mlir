@@ -1,0 +1,90 @@
+// RUN: lds-opt %s --split-input-file --verify-diagnostics --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-matmul-lds{cluster-k=2})' | filecheck %s --check-prefix=TWO
+// RUN: lds-opt %s --split-input-file --verify-diagnostics --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-matmul-lds)' | filecheck %s --check-prefix=AUTO
+
+// The wgmma scheme's K split over a cluster (emit_wgmma.py): NT f16 128x256x512, 8 K steps.
+// cluster-k=2: 64x64 tiles (the plan's choice among those that split), clusters of 2 along x
+// (nvvm.cluster_dim), the grid's x twice the N tiles: x / 2 is the N tile, x % 2 the rank,
+// whose 4 K steps start at rank * 256. After the K loop every warpgroup's wgmmas are done
+// (barrier); the warps that do not sum (warp % 2 != rank) store their partial sums into
+// their own LDS (the operands' tiles), the cluster syncs, the summing warps add the other
+// workgroup's from its LDS (mapa), the cluster syncs again (no workgroup leaves before), and
+// only the summing warps store the output.
+// auto: 8 tiles of 64x64 leave most of the 132 SMs idle; the cost rule splits K 4 ways
+// (32 workgroups, clusters of 4).
+// TWO-LABEL: func.func @nt_f16_split
+// TWO-SAME:    nvvm.cluster_dim = array<i32: 2, 1, 1>
+// TWO:         %[[X:.+]] = gpu.block_id  x upper_bound 8
+// TWO:         %[[RANK:.+]] = arith.remui %[[X]], %c2
+// TWO:         %[[TILE:.+]] = arith.divui %[[X]], %c2
+// TWO:         %[[BASE:.+]] = arith.muli %[[RANK]], %c256
+// TWO:         scf.for
+// TWO:           nvvm.wgmma.mma_async
+// TWO:         nvvm.wgmma.wait.group.sync.aligned 0
+// TWO:         gpu.barrier
+// TWO:         %[[SUMS:.+]] = arith.cmpi eq, %{{.+}}, %[[RANK]]
+// TWO:         scf.if %[[SUMS]] {
+// TWO:         } else {
+// TWO:           llvm.inline_asm has_side_effects "st.shared.v4.f32
+// TWO:         nvvm.cluster.arrive
+// TWO-NEXT:    nvvm.cluster.wait
+// TWO:         scf.if %[[SUMS]] -> (!llvm.struct
+// TWO:           llvm.inline_asm has_side_effects "{\0A.reg .b32 remote;\0Amapa.shared::cluster.u32
+// TWO:           arith.addf
+// TWO:         nvvm.cluster.arrive
+// TWO-NEXT:    nvvm.cluster.wait
+// TWO:         scf.if %[[SUMS]] {
+// TWO:           vector.store
+// AUTO-LABEL: func.func @nt_f16_split
+// AUTO-SAME:    nvvm.cluster_dim = array<i32: 4, 1, 1>
+func.func @nt_f16_split() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<128x512xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<256x512xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<128x256xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = iree_codegen.load_from_buffer %0 : memref<128x512xf16, #hal.descriptor_type<storage_buffer>> -> tensor<128x512xf16>
+  %4 = iree_codegen.load_from_buffer %1 : memref<256x512xf16, #hal.descriptor_type<storage_buffer>> -> tensor<256x512xf16>
+  %5 = tensor.empty() : tensor<128x256xf32>
+  %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<128x256xf32>) -> tensor<128x256xf32>
+  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<128x512xf16>, tensor<256x512xf16>) outs(%6 : tensor<128x256xf32>) attrs =  {lowering_config = #iree_gpu.lowering_config<{convert_acc_gemm, mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16>, padding = [32, 32, 64], promote_operands = [0, 1], reduction = [0, 0, 4], subgroup = [1, 2, 0], workgroup = [32, 32, 0]}>} {
+  ^bb0(%in: f16, %in_0: f16, %out: f32):
+    %8 = arith.extf %in : f16 to f32
+    %9 = arith.extf %in_0 : f16 to f32
+    %10 = arith.mulf %8, %9 : f32
+    %11 = arith.addf %out, %10 : f32
+    linalg.yield %11 : f32
+  } -> tensor<128x256xf32>
+  iree_codegen.store_to_buffer %7, %2 : tensor<128x256xf32> into memref<128x256xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// 2048x2048: 128 tiles of 128x256 for 132 SMs; a split would take two rounds of workgroups,
+// which auto does not weigh; cluster-k=2 splits it as told.
+// AUTO-LABEL: func.func @nt_f16_fills
+// AUTO-NOT:     nvvm.cluster_dim
+// AUTO:         return
+// TWO-LABEL: func.func @nt_f16_fills
+// TWO-SAME:    nvvm.cluster_dim = array<i32: 2, 1, 1>
+func.func @nt_f16_fills() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2048x512xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2048x512xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<2048x2048xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = iree_codegen.load_from_buffer %0 : memref<2048x512xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2048x512xf16>
+  %4 = iree_codegen.load_from_buffer %1 : memref<2048x512xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2048x512xf16>
+  %5 = tensor.empty() : tensor<2048x2048xf32>
+  %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<2048x2048xf32>) -> tensor<2048x2048xf32>
+  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<2048x512xf16>, tensor<2048x512xf16>) outs(%6 : tensor<2048x2048xf32>) attrs =  {lowering_config = #iree_gpu.lowering_config<{convert_acc_gemm, mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16>, padding = [32, 32, 64], promote_operands = [0, 1], reduction = [0, 0, 4], subgroup = [1, 2, 0], workgroup = [32, 32, 0]}>} {
+  ^bb0(%in: f16, %in_0: f16, %out: f32):
+    %8 = arith.extf %in : f16 to f32
+    %9 = arith.extf %in_0 : f16 to f32
+    %10 = arith.mulf %8, %9 : f32
+    %11 = arith.addf %out, %10 : f32
+    linalg.yield %11 : f32
+  } -> tensor<2048x2048xf32>
+  iree_codegen.store_to_buffer %7, %2 : tensor<2048x2048xf32> into memref<2048x2048xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
