@@ -69,11 +69,11 @@ ldsopt/matmul/emit_wgmma.py): warpgroups of 128 threads, `nvvm.wgmma.mma_async` 
 that cp.async copies into 128-byte-swizzled LDS and descriptors describe, one workgroup an SM;
 the other products keep the plans above. The staging passes leave these dispatches to this
 pass; `mma=false` keeps FMA, `tiles` chooses among the scheme's tilings (a warpgroup per 64
-rows), `workgroups-per-cu` sets the LDS budget. Where the tiles leave SMs idle, the plan may
-split K over a thread block cluster of up to 8 workgroups per tile (`cluster-k`; 0: as the
-cost rule chooses, one round of workgroups at most), whose partial sums meet in distributed
-shared memory, summed in a fixed order by one workgroup per warp's rows, which alone stores
-them (emit_wgmma.py); a forced split that no tiling takes is a located error.
+rows), `workgroups-per-cu` sets the LDS budget. `cluster-k=N` splits K over a thread block
+cluster of N workgroups per tile (up to 8), whose partial sums meet in distributed shared
+memory, summed in a fixed order by one workgroup per warp's rows, which alone stores them
+(emit_wgmma.py); a split that no tiling takes is a located error. Opt-in: the plans never
+split by themselves (bench/results/cuda-matmul/cluster-split-80a1ad9/ says why).
 
 The output (option `output-lds`): matrix-core kernels stage the output tile through LDS and
 store it in 16-byte row pieces (ldsopt/matmul/output_stage.py) where that widens the stores and
@@ -142,7 +142,8 @@ class MatmulLds(PlanOptions):
                 kernel = emitter(d, p, pl, tgt, self.carries(pl, p, choice, tgt))
             except ValueError as e:
                 raise PassError(d.location, f"{self.NAME}: {e}") from None
-            if self.output_lds != "false" and (self.output_lds == "true" or isinstance(pl.scheme, MmaScheme)):
+            if self.output_lds != "false" and (self.output_lds == "true" or
+                                               isinstance(pl.scheme, (MmaScheme, WgmmaScheme))):
                 staged = pl.lds_bytes(element_bits(p.elem_type) // 8)
                 left = choice.lds_budget(tgt) - staged
                 # auto: at most the operands' LDS again, so that the stage does not cost resident

@@ -9,9 +9,10 @@ dispatch.
 - `sync`: `barrier.cluster.arrive` (release) and `barrier.cluster.wait` (acquire) by every
   thread of every workgroup of the cluster: LDS written before it by any of them is seen by
   reads after it, and no workgroup runs past it (or exits, freeing its LDS) before all reach it.
-- `store_shared` / `load_remote`: 16-byte LDS accesses by 32-bit shared-window address, the
-  remote one mapped into workgroup `rank`'s LDS (`mapa.shared::cluster`); PTX inline assembly,
-  as NVVM's loads take typed pointers the kernels do not build.
+- `store_remote` / `load_shared`: 16-byte LDS accesses by 32-bit shared-window address, the
+  store mapped into workgroup `rank`'s LDS (`mapa.shared::cluster`): a remote store does not
+  wait, where a remote load waits a round trip between SMs. PTX inline assembly, as NVVM's
+  loads and stores take typed pointers the kernels do not build.
 """
 
 from __future__ import annotations
@@ -38,17 +39,18 @@ def shared_address(buf: ir.Value) -> ir.Value:
     return arith.index_cast(ir.IntegerType.get_signless(32), memref.extract_aligned_pointer_as_index(buf))
 
 
-def store_shared(address: ir.Value, values: list[ir.Value]) -> None:
-    """Stores 4 f32 `values` at LDS `address` (16-byte aligned) of this workgroup."""
-    llvm.InlineAsmOp(None, [address, *values], "st.shared.v4.f32 [$0], {$1, $2, $3, $4};", "r,f,f,f,f",
-                     has_side_effects=True)
+def store_remote(address: ir.Value, rank: ir.Value, values: list[ir.Value]) -> None:
+    """Stores 4 f32 `values` at LDS `address` (16-byte aligned) of workgroup `rank` (i32) of
+    this cluster: a remote store, which does not wait for its completion (`sync` does)."""
+    asm = ("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, $0, $1;\n"
+           "st.shared::cluster.v4.f32 [remote], {$2, $3, $4, $5};\n}\n")
+    llvm.InlineAsmOp(None, [address, rank, *values], asm, "r,r,f,f,f,f", has_side_effects=True)
 
 
-def load_remote(address: ir.Value, rank: ir.Value) -> list[ir.Value]:
-    """The 4 f32 at LDS `address` (16-byte aligned) of workgroup `rank` (i32) of this cluster."""
+def load_shared(address: ir.Value) -> list[ir.Value]:
+    """The 4 f32 at LDS `address` (16-byte aligned) of this workgroup."""
     f32 = ir.F32Type.get()
-    asm = ("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, $4, $5;\n"
-           "ld.shared::cluster.v4.f32 {$0, $1, $2, $3}, [remote];\n}\n")
-    loaded = llvm.InlineAsmOp(ir.Type.parse("!llvm.struct<(f32, f32, f32, f32)>"), [address, rank], asm,
-                              "=f,=f,=f,=f,r,r", has_side_effects=True).result
+    loaded = llvm.InlineAsmOp(ir.Type.parse("!llvm.struct<(f32, f32, f32, f32)>"), [address],
+                              "ld.shared.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,r",
+                              has_side_effects=True).result
     return [llvm.ExtractValueOp(f32, loaded, [i]).result for i in range(4)]

@@ -30,15 +30,17 @@ PTX `wgmma.mma_async` (inline assembly of the NVVM-to-LLVM patterns).
   whose LDS tile the copies of tile kt + S - 1 then start. After the loop, `wgmma.wait_group 0`.
 - The accumulator: one `!llvm.struct` of BN / 2 f32 per thread, the m16n8 C layout of mma.sync
   along N (lane l of warp w of the warpgroup holds rows 16 w + l / 4 (+ 8), columns 8 i + 2 (l
-  % 4) (+ 1) of each 8 columns i), stored by the OutputWriter (output.py) in 2-element pieces.
+  % 4) (+ 1) of each 8 columns i), stored by the OutputWriter (output.py) in 2-element pieces:
+  into the output stage where the LDS the operands leave holds it (the tile then leaves in
+  16-byte row pieces), else straight to the output.
 - A K split over a cluster (`MatmulPlan.split` = S > 1, planner.split_fits): the kernel is
   declared with clusters of S workgroups along x (codegen/cluster.py); workgroup x multiplies
   the K steps of chunk x % S of tile x / S. After its products, the rows of warp w are summed
-  by the workgroup of rank w % S: the others store their partial sums into their own LDS (the
-  operands' tiles, free by then), the cluster syncs, the summing warps read them from the
-  other workgroups' LDS (`mapa`, 16 bytes a read) and add them in rank order from their own,
-  the cluster syncs again (no workgroup leaves, freeing its LDS, while another reads it), and
-  the summing warps alone run the consumer and store. No output stage under a split. The sum
+  by the workgroup of rank w % S: once the cluster syncs (every workgroup's operand tiles are
+  free), the others store their partial sums into its LDS (remote 16-byte stores through
+  `mapa`, which do not wait, into the operands' tiles), the cluster syncs again, the summing
+  warps add them from their own LDS in rank order from their own, and alone run the
+  consumer and store. No output stage under a split. The sum
   is deterministic; its order, and so its rounding, is the plan's.
 """
 
@@ -53,6 +55,7 @@ from ldsopt.codegen import cluster, wgmma
 from ldsopt.codegen.async_copy import async_wait
 from ldsopt.layout.tile_layout import ATTR, TileLayout
 from ldsopt.matmul.emit import Emitter
+from ldsopt.matmul import planner
 from ldsopt.matmul.planner import pow2_dividing
 
 
@@ -171,57 +174,61 @@ class WgmmaEmitter(Emitter):
         return self._sum_over_cluster(acc) if self.pl.split > 1 else acc
 
     def _sum_over_cluster(self, acc: list[ir.Value]) -> list[ir.Value]:
-        """Warp w of workgroup `rank` of the cluster sums the tile rows it holds when w % split
-        == rank: every other workgroup's warp w stores its partial sums into its own LDS (the
-        operands' tiles, free once every warpgroup's wgmmas are done), at the same place for
-        the same thread (4 f32 chunk j at 16 (j * threads + tid) bytes), and the summing warp
-        reads them from there, the workgroups in rank order from its own on. Deterministic:
-        each sum's order is fixed by the plan."""
+        """The rows of warp w are summed by workgroup w % split of the cluster (its summing
+        warps): once every workgroup's products are done (a cluster barrier: its operands'
+        LDS tiles are free), each other workgroup's warp w stores its partial sums into the
+        summing workgroup's LDS (`_partial_address`: remote stores, which do not wait), a
+        second barrier publishes them, and the summing warp adds them from its own LDS in rank
+        order from its own on. Deterministic: each sum's order is fixed by the plan."""
         k, c = self.k, self.pl.split
         (value,) = acc
         elems = wgmma.acc_elements(value, self.pl.tiling.bn)
         i32 = ir.IntegerType.get_signless(32)
+        warp = arith.index_cast(i32, arith.divui(self.tid, k.const(32)))
+        lane = arith.index_cast(i32, arith.remui(self.tid, k.const(32)))
+        rank = arith.index_cast(i32, self.rank)
+        owner = arith.remui(warp, k.const(c, i32))
+        owned = arith.divui(warp, k.const(c, i32))  # the warp's place among its owner's summing warps
+        self.summing = arith.cmpi(arith.CmpIPredicate.eq, owner, rank)
         wgmma.proxy_fence()
-        gpu.barrier()  # each warpgroup waited for its own wgmmas; all have, past this
-        warp = arith.divui(self.tid, k.const(32))
-        self.summing = arith.cmpi(arith.CmpIPredicate.eq, arith.remui(warp, k.const(c)), self.rank)
-        chunks = self._partial_chunks(arith.index_cast(i32, self.tid), len(elems) // 4)
-        keep = scf.IfOp(self.summing, has_else=True)
-        with ir.InsertionPoint(keep.else_block):
-            for j, address in enumerate(chunks):
-                cluster.store_shared(address, elems[4 * j:4 * j + 4])
+        cluster.sync()  # every workgroup's wgmmas are done with its LDS tiles
+        send = scf.IfOp(self.summing, has_else=True)
+        with ir.InsertionPoint(send.else_block):
+            # this workgroup's place among the owner's senders: the ranks after the owner's, in order
+            sender = arith.remui(arith.subi(arith.addi(rank, k.const(c - 1, i32)), owner), k.const(c, i32))
+            for j in range(len(elems) // 4):
+                cluster.store_remote(self._partial_address(sender, owned, j, lane), owner, elems[4 * j:4 * j + 4])
             scf.yield_([])
-        with ir.InsertionPoint(keep.then_block):
+        with ir.InsertionPoint(send.then_block):
             scf.yield_([])
-        cluster.sync()  # the partial sums are stored
+        cluster.sync()  # the partial sums have landed
         total = scf.IfOp(self.summing, [value.type], has_else=True)
         with ir.InsertionPoint(total.then_block):
             sums = list(elems)
-            rank = arith.index_cast(i32, self.rank)
-            for other in range(1, c):
-                peer = arith.remui(arith.addi(rank, k.const(other, i32)), k.const(c, i32))
-                for j, address in enumerate(chunks):
-                    for e, x in enumerate(cluster.load_remote(address, peer)):
+            for sender in range(c - 1):
+                for j in range(len(elems) // 4):
+                    loaded = cluster.load_shared(self._partial_address(k.const(sender, i32), owned, j, lane))
+                    for e, x in enumerate(loaded):
                         sums[4 * j + e] = arith.addf(sums[4 * j + e], x)
             scf.yield_([wgmma.acc_from_elements(sums)])
         with ir.InsertionPoint(total.else_block):
             scf.yield_([value])
-        cluster.sync()  # read: no workgroup leaves (freeing its LDS) before then
         return [total.result]
 
-    def _partial_chunks(self, tid: ir.Value, n: int) -> list[ir.Value]:
-        """The LDS addresses (i32) of this thread's n 16-byte partial-sum chunks: chunk j at
-        16 (j * threads + tid) bytes of A's tiles then B's (`split_fits` checked they hold them)."""
+    def _partial_address(self, sender: ir.Value, owned: ir.Value, j: int, lane: ir.Value) -> ir.Value:
+        """The LDS address (i32) of the 16-byte chunk j of lane `lane` of summing warp `owned`
+        from sender `sender`: unit ((sender * owned warps + owned) * chunks + j) * 32 + lane of
+        A's tiles, then B's (planner.split_fits checked they hold them)."""
         k, i32 = self.k, ir.IntegerType.get_signless(32)
-        a_bytes = math.prod(self.pl.staging["A"].lds_shape) * self.elem_bytes
-        base = {r: arith.addi(cluster.shared_address(self.lds[r]), arith.muli(tid, k.const(16, i32)))
-                for r in ("A", "B")}
-        out = []
-        for j in range(n):
-            at = j * self.pl.tiling.threads * 16
-            role, at = ("A", at) if at < a_bytes else ("B", at - a_bytes)
-            out.append(arith.addi(base[role], k.const(at, i32)))
-        return out
+        per_owner = planner.summing_warps(self.pl.tiling, self.pl.split)
+        chunks = self.pl.tiling.bn // 8
+        unit = arith.addi(arith.muli(arith.addi(arith.muli(sender, k.const(per_owner, i32)), owned),
+                                     k.const(chunks * 32, i32)), arith.addi(lane, k.const(j * 32, i32)))
+        at = arith.muli(unit, k.const(16, i32))
+        a_bytes = k.const(math.prod(self.pl.staging["A"].lds_shape) * self.elem_bytes, i32)
+        in_a = arith.cmpi(arith.CmpIPredicate.ult, at, a_bytes)
+        return arith.select(in_a, arith.addi(cluster.shared_address(self.lds["A"]), at),
+                            arith.addi(cluster.shared_address(self.lds["B"]), arith.subi(at, a_bytes)))
 
     def store(self, acc: list[ir.Value]) -> None:
         """The output, stored by the warps holding whole sums (all of them, unsplit)."""

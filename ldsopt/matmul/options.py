@@ -36,7 +36,7 @@ from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulDispatch, MatmulProblem, matches
-from ldsopt.matmul.planner import K_BYTES, WGMMA_SPLITS, WGMMA_STAGES, plan, wgmma_plan, wgmma_refusal
+from ldsopt.matmul.planner import K_BYTES, WGMMA_STAGES, plan, wgmma_plan, wgmma_refusal
 from ldsopt.matmul.recorded import record_staging, recorded_staging, with_recorded
 from ldsopt.matmul.schemes import (TILINGS, WGMMA_TILINGS, MatmulPlan, Tiling, check_k_bytes, check_tilings,
                                    parse_tilings)
@@ -146,10 +146,9 @@ class PlanOptions(ModulePass):
                                          "given, else planner.WGMMA_STAGES", min=2)
     k_bytes: int = option(0, "bytes of K each K step stages (BK; 64: 64 i8, 32 f16/bf16 or 16 f32 elements); 0: "
                              "the plan's cost rule chooses 64 or 128 (planner.K_BYTES)", min=0, check=check_k_bytes)
-    cluster_k: int = option(0, "the wgmma scheme (sm_90a): workgroups of a cluster that share an output tile, "
-                               "each multiplying its chunk of K, the partial sums added through distributed "
-                               "shared memory; 0: as the plan's cost rule chooses (1 to 8), 1: none",
-                            min=0, max=8)
+    cluster_k: int = option(1, "the wgmma scheme (sm_90a): workgroups of a thread block cluster that share an "
+                               "output tile, each multiplying its chunk of K, the partial sums added through "
+                               "distributed shared memory (1: none)", min=1, max=8)
 
     def occupancy(self, tgt: target_model.Target) -> int:
         """Workgroups per SM/CU these options plan for. CUDA's default is 2: at one (ptxas
@@ -247,9 +246,7 @@ class PlanOptions(ModulePass):
             else WGMMA_TILINGS
         occupancy = self.workgroups_per_cu or 1
         most = self.stages if self.stages != STAGES_DEFAULT else WGMMA_STAGES  # `stages` given: the most
-        splits = (self.cluster_k,) if self.cluster_k else WGMMA_SPLITS
-        pl = wgmma_plan(p, tgt, tgt.lds_budget(occupancy), tilings, most, splits, not self.cluster_k) \
-            if tilings else None
+        pl = wgmma_plan(p, tgt, tgt.lds_budget(occupancy), tilings, most, self.cluster_k) if tilings else None
         if pl is None and self.cluster_k > 1:
             raise PassError(d.location, f"{self.NAME}: cluster-k={self.cluster_k}: no wgmma tiling splits this "
                                         f"product's K steps over {self.cluster_k} workgroups (planner.split_fits)")

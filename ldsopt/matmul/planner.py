@@ -212,11 +212,12 @@ SHARE = 0.8
 # ldsopt-inthread-transpose may transpose such an operand (see `plan`): the tilings and K steps
 # that leave none of these reads cost less.
 NARROW_READ_COST = {"cdna3": 2048}
-# A K split over a cluster (MatmulPlan.split, the wgmma scheme): per workgroup, the two
-# cluster barriers, and per element of the tile a partial sum's 4-byte write to LDS and
-# read from another SM's.
-SPLIT_SYNC_COST = 16384
-SPLIT_SUM_COST = 4
+# A K split over a cluster (MatmulPlan.split, the wgmma scheme, `cluster-k`): per workgroup,
+# the two cluster barriers, and per element of the tile its share of the partial sums sent to
+# and added by other SMs, fitted to the H200 (bench/results/cuda-matmul/cluster-split-80a1ad9/,
+# which also says why no plan splits unless asked to).
+SPLIT_SYNC_COST = 26000
+SPLIT_SUM_COST = 10
 # The bytes of K a K step stages that `plan` chooses from (k_bytes = 0), the first of equal cost
 # taken: 64 (32 f16), or 128 where its cost is less, e.g. where a K-strided operand's K tile
 # then gives each thread the 2 K rows that ldsopt-inthread-transpose needs.
@@ -315,9 +316,6 @@ def _plans(p: MatmulProblem, tgt: target_model.Target, lds_budget: int, use_mma:
 # the next tile lands and the one after is copied), at most WGMMA_STAGES, as many as the LDS takes.
 WGMMA_STAGES = 4
 WGMMA_MIN_STAGES = 3
-# K splits over a cluster that wgmma_plan weighs (`splits`): 1 (none), or up to a portable
-# cluster's workgroups.
-WGMMA_SPLITS = tuple(range(1, cluster.PORTABLE_MOST + 1))
 
 
 def wgmma_refusal(p: MatmulProblem, tgt: target_model.Target) -> str | None:
@@ -339,12 +337,11 @@ def wgmma_refusal(p: MatmulProblem, tgt: target_model.Target) -> str | None:
 
 def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
                tilings: tuple[Tiling, ...] = WGMMA_TILINGS, most_stages: int = WGMMA_STAGES,
-               splits: tuple[int, ...] = (1,), one_round: bool = True) -> MatmulPlan | None:
+               split: int = 1) -> MatmulPlan | None:
     """The plan of least `plan_cost` among the wgmma scheme's tilings (WgmmaScheme) that fit
     the target's threads and LDS at WGMMA_MIN_STAGES tiles or more (as many as fit, up to
-    `most_stages`), each unsplit or split over a cluster (`splits`, `split_fits`), where
-    `one_round` into no more workgroups than SMs: a split fills SMs the tiles leave idle, and
-    is not weighed where the tiles alone take every SM; None if none fits. Each operand's tile, in its memory order, is copied by
+    `most_stages`), its K split over a cluster of `split` workgroups (`split_fits`; 1: none);
+    None if none fits. Each operand's tile, in its memory order, is copied by
     cp.async in 16-byte chunks, threads along its rows, into the layout the scheme's
     descriptors describe: K-contiguous, BM (BN) rows of the 64-element K step (128 bytes) in
     the 128-byte swizzle; M/N-contiguous, the 64 K rows of each 64-column block in it."""
@@ -369,19 +366,24 @@ def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
             staging[role] = TileLayout(role, p.dims[role], t.threads, scheme.fragment(role), 8,
                                        RowChunks(tile, 8), lds, Direct(), buffers=stages)
         else:
-            fitting += [pl for c in splits if split_fits(p, t, bk, stages, c, elem_bytes)
-                        for pl in [MatmulPlan(scheme, bk, staging, c)]
-                        if c == 1 or not one_round or math.prod(pl.grid(p.sizes)) <= (tgt.compute_units or 0)]
+            if split_fits(p, t, bk, stages, split, elem_bytes):
+                fitting.append(MatmulPlan(scheme, bk, staging, split))
     return min(fitting, key=lambda pl: plan_cost(p, pl, tgt), default=None)
 
 
 def split_fits(p: MatmulProblem, t: Tiling, bk: int, stages: int, split: int, elem_bytes: int) -> bool:
     """Whether the wgmma scheme can split the K steps of tiling `t` over a cluster of `split`
     workgroups (1: unsplit, always): as many steps each, each warp's partial sums summed by one
-    workgroup (split at most the tile's warps), within a portable cluster, and the tile's f32
-    partial sums fit the LDS of the operands' tiles, where they wait to be read."""
+    workgroup (split at most the tile's warps), within a portable cluster, and the f32 partial
+    sums a workgroup receives fit the LDS of its operands' tiles."""
     if split == 1:
         return True
     steps = math.ceil(p.sizes["k"] / bk)
+    partials = (split - 1) * summing_warps(t, split) * 32 * t.bn // 2 * 4  # f32, received per workgroup
     return steps % split == 0 and split <= min(t.threads // 32, cluster.PORTABLE_MOST) and \
-        t.bm * t.bn * 4 <= (t.bm + t.bn) * bk * elem_bytes * stages
+        partials <= (t.bm + t.bn) * bk * elem_bytes * stages
+
+
+def summing_warps(t: Tiling, split: int) -> int:
+    """The most warps a workgroup of a K split sums the rows of (warp w's by workgroup w % split)."""
+    return math.ceil(t.threads // 32 / split)

@@ -56,9 +56,10 @@ CLUSTER = pathlib.Path(__file__).parent / "programs" / "matmul_cluster"
                                          ("batch_nt_bf16_2x130x260x512", 4), ("nn_f16_200x296x1000", 4)])
 def test_k_split_over_a_cluster_compiles(name, split, tmp_path):
     """`cluster-k`: PTX declares the cluster (`.reqnctapercluster`, which a plain launch
-    honours) and sums the partials through distributed shared memory: the stores to this
-    workgroup's LDS, the cluster barriers, `mapa` and the remote 16-byte reads, one per
-    4 f32 of each other workgroup's partial sums; no local memory. Values need the H200:
+    honours) and sums the partials through distributed shared memory: one remote 16-byte
+    store (`mapa`) per 4 f32 of a thread's partial sums into the summing workgroup's LDS,
+    between the two cluster barriers, and there one local read per 4 f32 of each other
+    workgroup's; no local memory. Values need the H200:
     bench/results/cuda-matmul/cluster-split-*/ has the programs' replays there."""
     pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", f"ldsopt-matmul-lds{{cluster-k={split}}},")
     text, report = ptx_of((CLUSTER / f"{name}.mlir").read_text(), "cuda-sm90a", tmp_path, pipeline)
@@ -66,7 +67,6 @@ def test_k_split_over_a_cluster_compiles(name, split, tmp_path):
     assert f".reqnctapercluster {split}, 1, 1" in text and ".explicitcluster" in text
     assert text.count("barrier.cluster.arrive") == 2 and text.count("barrier.cluster.wait") == 2
     n = int(re.search(r"wgmma\.mma_async\.sync\.aligned\.m64n(\d+)k16", text).group(1))
-    assert text.count("ld.shared::cluster.v4.f32") == (split - 1) * n // 8
-    assert text.count("mapa.shared::cluster.u32") == (split - 1) * n // 8
-    assert text.count("st.shared.v4.f32") >= n // 8
+    assert text.count("st.shared::cluster.v4.f32") == text.count("mapa.shared::cluster.u32") == n // 8
+    assert text.count("ld.shared.v4.f32") == (split - 1) * n // 8
     assert ".local" not in text

@@ -84,24 +84,32 @@ def test_most_stages_caps_the_pipeline(matmul_problem):
     assert planner.wgmma_plan(p, HOPPER, HOPPER.lds_budget(1), tilings, most_stages=9).stages == 7  # 7 x 32 KiB
 
 
-@pytest.mark.parametrize("m, n, k", [(512, 768, 3072), (512, 2304, 768), (512, 768, 768), (64, 64, 8192)])
-def test_a_product_leaving_sms_idle_splits_k_over_a_cluster(matmul_problem, m, n, k):
-    """BERT's products and a long-K one: their tiles leave SMs idle, so the cost rule splits K
-    over a cluster, into one round of workgroups, each with as many K steps."""
+@pytest.mark.parametrize("m, n, k, split", [(512, 768, 3072, 8), (512, 2304, 768, 3), (64, 64, 8192, 4),
+                                            (4096, 4096, 4096, 2)])
+def test_a_split_plan_gives_each_workgroup_its_chunk_of_k(matmul_problem, m, n, k, split):
+    """`cluster-k`: the grid's x holds each N tile's `split` workgroups side by side, each with
+    as many K steps; unasked, no plan splits."""
     p = matmul_problem(("m", "k"), ("k", "n"), "f16", m, n, k)
     unsplit = planner.wgmma_plan(p, HOPPER, HOPPER.lds_budget(1))
-    pl = planner.wgmma_plan(p, HOPPER, HOPPER.lds_budget(1), splits=planner.WGMMA_SPLITS)
-    assert unsplit.split == 1 and pl.split > 1
-    assert planner.plan_cost(p, pl, HOPPER) < planner.plan_cost(p, unsplit, HOPPER)
+    pl = planner.wgmma_plan(p, HOPPER, HOPPER.lds_budget(1), split=split)
+    assert unsplit.split == 1 and pl.split == split
     grid = pl.grid(p.sizes)
-    assert grid[0] % pl.split == 0 and grid[0] * grid[1] <= HOPPER.compute_units
-    assert (k // pl.bk) % pl.split == 0
+    assert grid[0] == -(-n // pl.tiling.bn) * split and grid[1] == -(-m // pl.tiling.bm)
+    assert (k // pl.bk) % split == 0
 
 
-@pytest.mark.parametrize("m, n, k", [(4096, 4096, 4096), (8192, 8192, 1024), (2048, 2048, 512)])
-def test_a_product_taking_every_sm_is_not_split(matmul_problem, m, n, k):
-    p = matmul_problem(("m", "k"), ("k", "n"), "f16", m, n, k)
-    assert planner.wgmma_plan(p, HOPPER, HOPPER.lds_budget(1), splits=planner.WGMMA_SPLITS).split == 1
+def test_a_split_costs_its_sums(matmul_problem):
+    """The cost rule adds to a split workgroup's time its cluster barriers and its share of
+    the tile's partial sums (3 of 4 of its elements at 4 ways)."""
+    p = matmul_problem(("m", "k"), ("k", "n"), "f16", 512, 768, 3072)
+    pl = planner.wgmma_plan(p, HOPPER, HOPPER.lds_budget(1), split=4)
+    t = pl.tiling
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(planner, "SPLIT_SUM_COST", 0)
+        mp.setattr(planner, "SPLIT_SYNC_COST", 0)
+        bare = planner.plan_cost(p, pl, HOPPER)[0]
+    expected = planner.SPLIT_SYNC_COST + t.bm * t.bn * planner.SPLIT_SUM_COST * 3 / 4
+    assert planner.plan_cost(p, pl, HOPPER)[0] == pytest.approx(bare + expected)
 
 
 @pytest.mark.parametrize("tiling, k, split, fits", [
@@ -118,7 +126,8 @@ def test_split_fits(matmul_problem, tiling, k, split, fits):
 
 
 def test_partials_must_fit_the_operands_lds(matmul_problem):
-    """128x256's f32 tile (128 KiB) needs 3 LDS tiles of its operands (3 x 48 KiB); 2 hold 96."""
+    """128x256 split 8 ways: a workgroup sums one warp's rows (16 x 256 f32, 16 KiB) from 7
+    others, 112 KiB, which 3 LDS tiles of its operands hold (3 x 48 KiB) and 2 do not."""
     p = matmul_problem(("m", "k"), ("k", "n"), "f16", 512, 768, 3072)
     t = schemes.Tiling(128, 256, 8, 16)
-    assert planner.split_fits(p, t, 64, 3, 2, 2) and not planner.split_fits(p, t, 64, 2, 2, 2)
+    assert planner.split_fits(p, t, 64, 3, 8, 2) and not planner.split_fits(p, t, 64, 2, 8, 2)

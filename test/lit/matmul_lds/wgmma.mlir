@@ -39,9 +39,13 @@
 // WGMMA:           nvgpu.device_async_create_group
 // WGMMA-NEXT:      scf.yield
 // WGMMA:         nvvm.wgmma.wait.group.sync.aligned 0
-// The accumulator's elements 4i, 4i+1 (row l/4) and 4i+2, 4i+3 (row l/4 + 8) of each 8 columns.
+// The accumulator's elements 4i, 4i+1 (row l/4) and 4i+2, 4i+3 (row l/4 + 8) of each 8 columns,
+// through the output stage (padded LDS rows), which the tile leaves in 16-byte row pieces.
 // WGMMA:         llvm.extractvalue %{{.+}}[0]
-// WGMMA:         vector.store {{.*}} : memref<96x160xf32, #hal.descriptor_type<storage_buffer>>, vector<2xf32>
+// WGMMA:         vector.store {{.*}} : memref<64x72xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// WGMMA:         gpu.barrier
+// WGMMA:         vector.load {{.*}} : memref<64x72xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// WGMMA-NEXT:    vector.store {{.*}} : memref<96x160xf32, #hal.descriptor_type<storage_buffer>>, vector<4xf32>
 // sm_89 (--target cuda): mma.sync as before, no wgmma.
 // SM89-LABEL:  func.func @nt_f16
 // SM89-NOT:      wgmma

@@ -1,16 +1,14 @@
 // RUN: lds-opt %s --split-input-file --verify-diagnostics --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-matmul-lds{cluster-k=2})' | filecheck %s --check-prefix=TWO
-// RUN: lds-opt %s --split-input-file --verify-diagnostics --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-matmul-lds)' | filecheck %s --check-prefix=AUTO
+// RUN: lds-opt %s --split-input-file --verify-diagnostics --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-matmul-lds)' | filecheck %s --check-prefix=NONE
 
 // The wgmma scheme's K split over a cluster (emit_wgmma.py): NT f16 128x256x512, 8 K steps.
 // cluster-k=2: 64x64 tiles (the plan's choice among those that split), clusters of 2 along x
 // (nvvm.cluster_dim), the grid's x twice the N tiles: x / 2 is the N tile, x % 2 the rank,
-// whose 4 K steps start at rank * 256. After the K loop every warpgroup's wgmmas are done
-// (barrier); the warps that do not sum (warp % 2 != rank) store their partial sums into
-// their own LDS (the operands' tiles), the cluster syncs, the summing warps add the other
-// workgroup's from its LDS (mapa), the cluster syncs again (no workgroup leaves before), and
-// only the summing warps store the output.
-// auto: 8 tiles of 64x64 leave most of the 132 SMs idle; the cost rule splits K 4 ways
-// (32 workgroups, clusters of 4).
+// whose 4 K steps start at rank * 256. The rows of warp w are summed by workgroup w % 2: once
+// the cluster syncs (every workgroup's operand tiles free), the other workgroup's warp stores
+// its partial sums into the summing one's LDS (mapa, st.shared::cluster), the cluster syncs
+// again, the summing warps add them from their own LDS, and only they store the output.
+// Unasked (cluster-k=1, the default), no plan splits.
 // TWO-LABEL: func.func @nt_f16_split
 // TWO-SAME:    nvvm.cluster_dim = array<i32: 2, 1, 1>
 // TWO:         %[[X:.+]] = gpu.block_id  x upper_bound 8
@@ -20,22 +18,22 @@
 // TWO:         scf.for
 // TWO:           nvvm.wgmma.mma_async
 // TWO:         nvvm.wgmma.wait.group.sync.aligned 0
-// TWO:         gpu.barrier
-// TWO:         %[[SUMS:.+]] = arith.cmpi eq, %{{.+}}, %[[RANK]]
+// TWO:         %[[SUMS:.+]] = arith.cmpi eq, %{{.+}}, %{{.+}} : i32
+// TWO:         nvvm.cluster.arrive
+// TWO-NEXT:    nvvm.cluster.wait
 // TWO:         scf.if %[[SUMS]] {
 // TWO:         } else {
-// TWO:           llvm.inline_asm has_side_effects "st.shared.v4.f32
+// TWO:           llvm.inline_asm has_side_effects "{\0A.reg .b32 remote;\0Amapa.shared::cluster.u32 remote, $0, $1;\0Ast.shared::cluster.v4.f32
 // TWO:         nvvm.cluster.arrive
 // TWO-NEXT:    nvvm.cluster.wait
 // TWO:         scf.if %[[SUMS]] -> (!llvm.struct
-// TWO:           llvm.inline_asm has_side_effects "{\0A.reg .b32 remote;\0Amapa.shared::cluster.u32
+// TWO:           llvm.inline_asm has_side_effects "ld.shared.v4.f32
 // TWO:           arith.addf
-// TWO:         nvvm.cluster.arrive
-// TWO-NEXT:    nvvm.cluster.wait
 // TWO:         scf.if %[[SUMS]] {
 // TWO:           vector.store
-// AUTO-LABEL: func.func @nt_f16_split
-// AUTO-SAME:    nvvm.cluster_dim = array<i32: 4, 1, 1>
+// NONE-LABEL: func.func @nt_f16_split
+// NONE-NOT:     nvvm.cluster_dim
+// NONE:         return
 func.func @nt_f16_split() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
   %cst = arith.constant 0.000000e+00 : f32
   %c0 = arith.constant 0 : index
@@ -60,11 +58,10 @@ func.func @nt_f16_split() attributes {translation_info = #iree_codegen.translati
 
 // -----
 
-// 2048x2048: 128 tiles of 128x256 for 132 SMs; a split would take two rounds of workgroups,
-// which auto does not weigh; cluster-k=2 splits it as told.
-// AUTO-LABEL: func.func @nt_f16_fills
-// AUTO-NOT:     nvvm.cluster_dim
-// AUTO:         return
+// 2048x2048 (128 tiles of 128x256): split as told, whatever the SMs.
+// NONE-LABEL: func.func @nt_f16_fills
+// NONE-NOT:     nvvm.cluster_dim
+// NONE:         return
 // TWO-LABEL: func.func @nt_f16_fills
 // TWO-SAME:    nvvm.cluster_dim = array<i32: 2, 1, 1>
 func.func @nt_f16_fills() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
