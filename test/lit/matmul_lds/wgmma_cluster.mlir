@@ -1,5 +1,7 @@
 // RUN: lds-opt %s --split-input-file --verify-diagnostics --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-matmul-lds{cluster-k=2})' | filecheck %s --check-prefix=TWO
 // RUN: lds-opt %s --split-input-file --verify-diagnostics --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-matmul-lds)' | filecheck %s --check-prefix=NONE
+// RUN: not lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-matmul-lds{cluster-k=3})' 2>&1 | filecheck %s --check-prefix=THREE
+// RUN: not lds-opt %s --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-matmul-lds{cluster-k=9})' 2>&1 | filecheck %s --check-prefix=NINE
 
 // The wgmma scheme's K split over a cluster (emit_wgmma.py): NT f16 128x256x512, 8 K steps.
 // cluster-k=2: 64x64 tiles (the plan's choice among those that split), clusters of 2 along x
@@ -9,6 +11,10 @@
 // its partial sums into the summing one's LDS (mapa, st.shared::cluster), the cluster syncs
 // again, the summing warps add them from their own LDS, and only they store the output.
 // Unasked (cluster-k=1, the default), no plan splits.
+// 8 K steps do not split 3 ways: a located error at each product, no kernel.
+// THREE: wgmma_cluster.mlir:{{[0-9]+}}:8: error: ldsopt-matmul-lds: cluster-k=3: no wgmma tiling splits this product's K steps over 3 workgroups (planner.split_fits)
+// A cluster of more than 8 (the portable most) is refused with the option.
+// NINE: <pass-pipeline>:1:{{[0-9]+}}: error: option 'cluster-k' of pass 'ldsopt-matmul-lds' takes 1..8; got '9'
 // TWO-LABEL: func.func @nt_f16_split
 // TWO-SAME:    nvvm.cluster_dim = array<i32: 2, 1, 1>
 // TWO:         %[[X:.+]] = gpu.block_id  x upper_bound 8
