@@ -552,7 +552,7 @@ def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool 
         elif op.name in ("iree_codegen.store_to_buffer", "iree_tensor_ext.dispatch.tensor.store"):
             stored = _binding_of_store(op, slices or out_slices)
             if stored is None:
-                return Unmatched("writes part of a binding (a tensor slice), not a whole tensor")
+                return Unmatched(_slice_refusal(slices or out_slices, access="writes"))
             stores.append(stored)
         elif op.name == "memref.subview" and (slices or out_slices and _only_stored_into(op) or
                                               strided and _only_loaded(op)):
