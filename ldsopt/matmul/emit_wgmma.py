@@ -40,8 +40,8 @@ PTX `wgmma.mma_async` (inline assembly of the NVVM-to-LLVM patterns).
   free), the others store their partial sums into its LDS (remote 16-byte stores through
   `mapa`, which do not wait, into the operands' tiles), the cluster syncs again, the summing
   warps add them from their own LDS in rank order from their own, and alone run the
-  consumer and store. No output stage under a split. The sum
-  is deterministic; its order, and so its rounding, is the plan's.
+  consumer and store (no output stage under a split). The sum is deterministic: its order,
+  and so its rounding, is the plan's.
 """
 
 from __future__ import annotations
@@ -54,8 +54,8 @@ from iree.compiler.dialects import arith, gpu, llvm, scf, vector
 from ldsopt.codegen import cluster, wgmma
 from ldsopt.codegen.async_copy import async_wait
 from ldsopt.layout.tile_layout import ATTR, TileLayout
-from ldsopt.matmul.emit import Emitter
 from ldsopt.matmul import planner
+from ldsopt.matmul.emit import Emitter
 from ldsopt.matmul.planner import pow2_dividing
 
 
