@@ -20,7 +20,8 @@ tensor (then S, L, P are [b, h, m, k2] tensors expanded from [g, m, k2]), itself
 are gone, the collapses and expands around them too. Raised only where Q and K end up read
 along the head dim and V and O along the value dim, as ldsopt-attention's kernels read them.
 
-`Chain.raise_()` builds the op (scale c, or 1; the mask as the op's additive mask; the
+`Chain.raise_()` builds the op (scale c, or 1; the mask as the op's additive mask, read
+through a collapse of its broadcast dims of extent 1, as the op's maps are projections; the
 identity region) and replaces the transposed (or plain) output; the chain's ops, now unused,
 are left to canonicalization (an intermediate the program reads elsewhere stays computed
 there). P must be read by the product alone.
@@ -137,7 +138,7 @@ def _constant_scalar(v: ir.Value) -> float | None:
 class View:
     """A tensor and, per dim, the attention loop it runs along: a loop's name, a tuple of
     loops the dim merges (grouped-query attention's query heads: (h, r)), or None for a
-    broadcast index."""
+    broadcast dim of extent 1 (read at index 0)."""
     value: ir.Value
     loops: list
 
@@ -261,6 +262,8 @@ class Chain:
                 else:  # a view of the operand with its merged dims split (no copy)
                     views[r] = View(tensor.ExpandShapeOp(t, view.value, _reassociation_attr(groups), [],
                                                          shape).result, loops)
+                if r != "out":
+                    views[r] = _without_broadcast_dims(views[r])
             elem = ir.RankedTensorType(views["q"].value.type).element_type
             scale = arith.constant(elem, self.scale)
             init = ir.Operation.create("tensor.empty", results=[out_t]).result
@@ -279,6 +282,27 @@ class Chain:
                 result = tensor.CollapseShapeOp(self.replaced.type, result, _reassociation_attr(out_groups)).result
         self.replaced.replace_all_uses_with(result)
         return result
+
+
+def _without_broadcast_dims(view: View) -> View:
+    """`view` with its broadcast dims (None: extent 1, read at index 0) collapsed away (no
+    copy): IREE's attention op takes projections for maps, reading each of their results as a
+    loop (a constant 0 it reads as loop 0, so a mask [1, h, m, k2] over a batch of 3 fails its
+    verifier)."""
+    if None not in view.loops:
+        return view
+    groups, pending = [], []
+    for i, x in enumerate(view.loops):
+        pending.append(i)
+        if x is not None:
+            groups.append(pending)
+            pending = []
+    if groups:
+        groups[-1] += pending
+    src = ir.RankedTensorType(view.value.type)
+    t = ir.RankedTensorType.get([n for n, x in zip(src.shape, view.loops) if x is not None], src.element_type)
+    return View(tensor.CollapseShapeOp(t, view.value, _reassociation_attr(groups)).result,
+                [x for x in view.loops if x is not None])
 
 
 def _reassociation_attr(groups: list[list[int]]) -> ir.ArrayAttr:
@@ -344,8 +368,9 @@ def match(pv: ir.Operation) -> Chain | None:
         for e in amap.results:
             if isinstance(e, ir.AffineDimExpr):
                 loops.append(logit_loops[ir.AffineDimExpr(e).position])
-            elif isinstance(e, ir.AffineConstantExpr) and ir.AffineConstantExpr(e).value == 0:
-                loops.append(None)
+            elif isinstance(e, ir.AffineConstantExpr) and ir.AffineConstantExpr(e).value == 0 and \
+                    ir.RankedTensorType(value.type).shape[len(loops)] == 1:
+                loops.append(None)  # a broadcast dim (a constant index into a longer one is not)
             else:
                 return None
         views["mask"] = View(value, loops)

@@ -475,3 +475,45 @@ func.func @unsplit_values(%q: tensor<1x4x16x8xf32>, %k: tensor<1x2x16x8xf32>, %v
   %collapsed_34 = tensor.collapse_shape %transposed_33 [[0], [1], [2, 3]] : tensor<1x16x4x8xf32> into tensor<1x16x32xf32>
   return %collapsed_34 : tensor<1x16x32xf32>
 }
+
+// -----
+
+// T5's relative position bias, [1, heads, m, k2], added over a batch of 3: read at batch 0
+// through a constant in the add's map. The attention reads it collapsed to [heads, m, k2]
+// through a projection: IREE's attention op reads each result of its maps as a loop, so the
+// constant would index it by batch (its verifier fails: "Shape Mismatch for Mask").
+// CHECK-DAG: #[[M:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d1, d2, d5)>
+// CHECK-LABEL: func.func @bias_broadcast_over_batch
+// CHECK-SAME:    %[[BIAS:[^:]+]]: tensor<1x2x16x16xf32>
+// CHECK:         %[[B:.+]] = tensor.collapse_shape %[[BIAS]] {{\[\[}}0, 1], [2], [3]] : tensor<1x2x16x16xf32> into tensor<2x16x16xf32>
+// CHECK:         iree_linalg_ext.attention <indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}, #{{.+}}, #[[M]], #{{.+}}]>
+// CHECK-SAME:      %[[B]] : {{.*}}tensor<2x16x16xf32>)
+// CHECK-NOT:     linalg.batch_matmul
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+#bias = affine_map<(d0, d1, d2, d3) -> (0, d1, d2, d3)>
+func.func @bias_broadcast_over_batch(%q: tensor<3x2x16x8xf32>, %k: tensor<3x2x16x8xf32>, %v: tensor<3x2x16x8xf32>, %bias: tensor<1x2x16x16xf32>) -> tensor<3x2x16x8xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %ekt = tensor.empty() : tensor<3x2x8x16xf32>
+  %kt = linalg.transpose ins(%k : tensor<3x2x16x8xf32>) outs(%ekt : tensor<3x2x8x16xf32>) permutation = [0, 1, 3, 2]
+  %qc = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<3x2x16x8xf32> into tensor<6x16x8xf32>
+  %ktc = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<3x2x8x16xf32> into tensor<6x8x16xf32>
+  %es = tensor.empty() : tensor<6x16x16xf32>
+  %zs = linalg.fill ins(%cst : f32) outs(%es : tensor<6x16x16xf32>) -> tensor<6x16x16xf32>
+  %s = linalg.batch_matmul ins(%qc, %ktc : tensor<6x16x8xf32>, tensor<6x8x16xf32>) outs(%zs : tensor<6x16x16xf32>) -> tensor<6x16x16xf32>
+  %s4 = tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [3, 2, 16, 16] : tensor<6x16x16xf32> into tensor<3x2x16x16xf32>
+  %e4 = tensor.empty() : tensor<3x2x16x16xf32>
+  %l = linalg.generic {indexing_maps = [#id, #bias, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s4, %bias : tensor<3x2x16x16xf32>, tensor<1x2x16x16xf32>) outs(%e4 : tensor<3x2x16x16xf32>) {
+  ^bb0(%in: f32, %b: f32, %out: f32):
+    %a = arith.addf %in, %b : f32
+    linalg.yield %a : f32
+  } -> tensor<3x2x16x16xf32>
+  %p = linalg.softmax dimension(3) ins(%l : tensor<3x2x16x16xf32>) outs(%e4 : tensor<3x2x16x16xf32>) -> tensor<3x2x16x16xf32>
+  %pc = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<3x2x16x16xf32> into tensor<6x16x16xf32>
+  %vc = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<3x2x16x8xf32> into tensor<6x16x8xf32>
+  %eo = tensor.empty() : tensor<6x16x8xf32>
+  %zo = linalg.fill ins(%cst : f32) outs(%eo : tensor<6x16x8xf32>) -> tensor<6x16x8xf32>
+  %o = linalg.batch_matmul ins(%pc, %vc : tensor<6x16x16xf32>, tensor<6x16x8xf32>) outs(%zo : tensor<6x16x8xf32>) -> tensor<6x16x8xf32>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [3, 2, 16, 8] : tensor<6x16x8xf32> into tensor<3x2x16x8xf32>
+  return %o4 : tensor<3x2x16x8xf32>
+}
+
