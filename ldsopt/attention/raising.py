@@ -203,22 +203,27 @@ def _view(v: ir.Value, loops: list, sizes: dict[str, int]) -> View:
 
 def _batch(*operands: ir.Value) -> list[str]:
     """The batch loops: ["b", "h"] where every operand is a [[0, 1], ...] collapse of a rank-4
-    [batch, heads, ...] tensor; ["b", "h", "r"] (grouped-query attention: K/V heads h, each
-    repeated for r query heads) where, besides, some are [[0, 1, 2], ...] collapses of rank-5
-    [batch, K/V heads, repeats, ...] tensors; else ["g"]."""
-    found = set()
+    [batch, heads, ...] tensor, or of a rank-5 one; ["b", "h", "r"] (grouped-query attention:
+    K/V heads h, each repeated for r query heads) where, besides, some are [[0, 1, 2], ...]
+    collapses of rank-5 [batch, K/V heads, repeats, ...] tensors, each of whose batch and K/V
+    heads times repeats are the rank-4 ones' batch and heads; else ["g"]. A rank-5 tensor whose
+    leading dims are not those (a packed QKV's slice, [1, batch, heads, ...]) is read through
+    its collapse, as [batch, heads]."""
+    lead: dict[int, set[tuple[int, ...]]] = {2: set(), 3: set()}  # per merged rank, the merged dims' extents
     for v in operands:
         op = _op(v)
         if op is None or op.name != "tensor.collapse_shape":
             return ["g"]
-        groups, rank = _reassociation(op), ir.RankedTensorType(op.operands[0].type).rank
-        if (rank, groups) == (4, [[0, 1], [2], [3]]):
-            found.add(2)
-        elif (rank, groups) == (5, [[0, 1, 2], [3], [4]]):
-            found.add(3)
+        groups, shape = _reassociation(op), ir.RankedTensorType(op.operands[0].type).shape
+        if (len(shape), groups) == (4, [[0, 1], [2], [3]]):
+            lead[2].add(tuple(shape[:2]))
+        elif (len(shape), groups) == (5, [[0, 1, 2], [3], [4]]):
+            lead[3].add(tuple(shape[:3]))
         else:
             return ["g"]
-    return ["b", "h", "r"] if 3 in found else ["b", "h"]
+    if lead[3] and all((b, h * r) in lead[2] for b, h, r in lead[3]) and len(lead[2]) == 1:
+        return ["b", "h", "r"]
+    return ["b", "h"]
 
 
 @dataclasses.dataclass

@@ -517,3 +517,37 @@ func.func @bias_broadcast_over_batch(%q: tensor<3x2x16x8xf32>, %k: tensor<3x2x16
   return %o4 : tensor<3x2x16x8xf32>
 }
 
+// -----
+
+// timm's ViT attention (a packed QKV [3, batch, heads, s, d] unbound): Q and V are collapses
+// of rank-5 slices [1, 3, 2, 16, 8], whose leading dims are not a grouped-query attention's
+// [batch, K/V heads, repeats] (the scores' are [3, 2]). Read through their collapses, as
+// [batch, heads]: raised, with no grouped-query loop (read as one, the batch was 1 in Q and 3
+// in K, and the expand of the output failed to verify).
+// CHECK-LABEL: func.func @packed_qkv_slices
+// CHECK:         %[[Q:.+]] = tensor.collapse_shape %{{.+}} {{\[\[}}0, 1], [2], [3], [4]] : tensor<1x3x2x16x8xf32> into tensor<3x2x16x8xf32>
+// CHECK:         iree_linalg_ext.attention
+// CHECK-SAME:      ins(%[[Q]], {{.*}} : tensor<3x2x16x8xf32>, tensor<3x2x16x8xf32>, tensor<3x2x16x8xf32>, f32)
+// CHECK-NOT:     linalg.batch_matmul
+func.func @packed_qkv_slices(%qkv: tensor<3x3x2x16x8xf32>, %k: tensor<3x2x16x8xf32>) -> tensor<3x2x16x8xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %q = tensor.extract_slice %qkv[0, 0, 0, 0, 0] [1, 3, 2, 16, 8] [1, 1, 1, 1, 1] : tensor<3x3x2x16x8xf32> to tensor<1x3x2x16x8xf32>
+  %v = tensor.extract_slice %qkv[2, 0, 0, 0, 0] [1, 3, 2, 16, 8] [1, 1, 1, 1, 1] : tensor<3x3x2x16x8xf32> to tensor<1x3x2x16x8xf32>
+  %ekt = tensor.empty() : tensor<3x2x8x16xf32>
+  %kt = linalg.transpose ins(%k : tensor<3x2x16x8xf32>) outs(%ekt : tensor<3x2x8x16xf32>) permutation = [0, 1, 3, 2]
+  %qc = tensor.collapse_shape %q [[0, 1, 2], [3], [4]] : tensor<1x3x2x16x8xf32> into tensor<6x16x8xf32>
+  %ktc = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<3x2x8x16xf32> into tensor<6x8x16xf32>
+  %es = tensor.empty() : tensor<6x16x16xf32>
+  %zs = linalg.fill ins(%cst : f32) outs(%es : tensor<6x16x16xf32>) -> tensor<6x16x16xf32>
+  %s = linalg.batch_matmul ins(%qc, %ktc : tensor<6x16x8xf32>, tensor<6x8x16xf32>) outs(%zs : tensor<6x16x16xf32>) -> tensor<6x16x16xf32>
+  %s4 = tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [3, 2, 16, 16] : tensor<6x16x16xf32> into tensor<3x2x16x16xf32>
+  %e4 = tensor.empty() : tensor<3x2x16x16xf32>
+  %p = linalg.softmax dimension(3) ins(%s4 : tensor<3x2x16x16xf32>) outs(%e4 : tensor<3x2x16x16xf32>) -> tensor<3x2x16x16xf32>
+  %pc = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<3x2x16x16xf32> into tensor<6x16x16xf32>
+  %vc = tensor.collapse_shape %v [[0, 1, 2], [3], [4]] : tensor<1x3x2x16x8xf32> into tensor<6x16x8xf32>
+  %eo = tensor.empty() : tensor<6x16x8xf32>
+  %zo = linalg.fill ins(%cst : f32) outs(%eo : tensor<6x16x8xf32>) -> tensor<6x16x8xf32>
+  %o = linalg.batch_matmul ins(%pc, %vc : tensor<6x16x16xf32>, tensor<6x16x8xf32>) outs(%zo : tensor<6x16x8xf32>) -> tensor<6x16x8xf32>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [3, 2, 16, 8] : tensor<6x16x8xf32> into tensor<3x2x16x8xf32>
+  return %o4 : tensor<3x2x16x8xf32>
+}
