@@ -7,8 +7,9 @@ The chain, from its end:
                                                decomposition: max (an argmax result beside it
                                                unused), x - max, exp, sum, e / sum
     L = S * c (or S / c), then + mask          elementwise generics, each optional; c a
-                                               scalar constant, the mask any tensor the add
-                                               reads through a projection (broadcast)
+                                               scalar constant (an operand, or in the body),
+                                               the mask any tensor the add reads through a
+                                               projection (broadcast)
 (an f16 graph's float casts between these steps, and after P V, are read through: the op
 computes the scores and the softmax in f32, as IREE's attention and PyTorch do)
     S = batch_matmul(Q, K^T)                   Q: [g, m, k1], K^T: [g, k1, k2]
@@ -120,6 +121,50 @@ def _softmax_input(p: ir.Value) -> ir.Value | None:
     if max_op is None or max_op.operands[0] != logits or any(len(list(r.uses)) for r in list(max_op.results)[1:]):
         return None
     return logits
+
+
+def _scaled(v: ir.Value) -> tuple[ir.Value, float] | None:
+    """(S, c) where `v` is S * c, or S / c (c its inverse), c a nonzero scalar constant: a
+    0-d or splat operand of the generic (ONNX's Mul and Div), or a constant its body reads,
+    through a float cast (PyTorch's `scores / math.sqrt(d)`: an f64 constant truncated in the
+    body). S before its float casts."""
+    for name in ("arith.mulf", "arith.divf"):
+        op = _elementwise(v, name)
+        c = _constant_scalar(op.operands[1]) if op is not None and len(op.operands) == 3 else None
+        if c is None:
+            op, c = _body_constant(v, name)
+        if c is not None and c != 0.0:
+            return _through_casts(op.operands[0]), c if name == "arith.mulf" else 1.0 / c
+    return None
+
+
+def _body_constant(v: ir.Value, name: str) -> tuple[ir.Operation | None, float | None]:
+    """(the one-input generic producing `v`, c) where its body is `name` of its input and a
+    scalar constant c, read through float casts; (None, None) otherwise."""
+    op = _op(v)
+    if op is None or op.name != "linalg.generic" or len(op.operands) != 2 or len(op.results) != 1 or \
+            not _elementwise_maps(op) or len(_body(op)) < 2:
+        return None, None
+    *casts, binary, end = _body(op)
+    if binary.name != name or end.operands[0] != binary.results[0] or \
+            binary.operands[0] != op.regions[0].blocks[0].arguments[0] or \
+            any(c.name not in ("arith.truncf", "arith.extf") for c in casts):
+        return None, None
+    return op, _constant_scalar(_through_scalar_casts(binary.operands[1], casts))
+
+
+def _elementwise_maps(op: ir.Operation) -> bool:
+    """Whether the all-parallel generic `op` reads every operand by its loops, as it writes."""
+    maps = [map_dims(ir.AffineMapAttr(a).value) for a in op.attributes["indexing_maps"]]
+    return not any("reduction" in str(it) for it in op.attributes["iterator_types"]) and \
+        all(m == list(range(len(maps[-1]))) for m in maps)
+
+
+def _through_scalar_casts(v: ir.Value, casts: list[ir.Operation]) -> ir.Value:
+    """`v` before the scalar float casts among `casts` that produce it."""
+    while (op := _op(v)) is not None and any(op == c for c in casts):
+        v = op.operands[0]
+    return v
 
 
 def _constant_scalar(v: ir.Value) -> float | None:
@@ -349,13 +394,9 @@ def match(pv: ir.Operation) -> Chain | None:
             return None
         mask = (add.operands[1], ir.AffineMapAttr(add.attributes["indexing_maps"][1]).value)
         s = add.operands[0]
-    for name in ("arith.mulf", "arith.divf"):
-        op = _elementwise(s, name)
-        c = _constant_scalar(op.operands[1]) if op is not None else None
-        if c is not None and c != 0.0:
-            scale = c if name == "arith.mulf" else 1.0 / c
-            s = _through_casts(op.operands[0])
-            break
+    scaled = _scaled(s)
+    if scaled is not None:
+        s, scale = scaled
     qk = _batch_matmul(_through_casts(_through_expand(s)))
     if qk is None:
         return None

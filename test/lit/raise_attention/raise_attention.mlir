@@ -551,3 +551,41 @@ func.func @packed_qkv_slices(%qkv: tensor<3x3x2x16x8xf32>, %k: tensor<3x2x16x8xf
   %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [3, 2, 16, 8] : tensor<6x16x8xf32> into tensor<3x2x16x8xf32>
   return %o4 : tensor<3x2x16x8xf32>
 }
+
+// -----
+
+// PyTorch's `scores / math.sqrt(d)`: the divisor a constant the body reads, an f64 truncated
+// to f32 there (no tensor operand). The attention scales by its inverse, 1 / sqrt(8).
+// CHECK-LABEL: func.func @scale_in_the_body
+// CHECK:         %[[C:.+]] = arith.constant 0.353553385 : f32
+// CHECK:         iree_linalg_ext.attention
+// CHECK-SAME:      ins(%{{.+}}, %{{.+}}, %{{.+}}, %[[C]] :
+// CHECK-NOT:     linalg.batch_matmul
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @scale_in_the_body(%q: tensor<2x2x16x8xf32>, %k: tensor<2x2x16x8xf32>, %v: tensor<2x2x16x8xf32>) -> tensor<2x2x16x8xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %d = arith.constant 2.8284271247461903 : f64
+  %ekt = tensor.empty() : tensor<2x2x8x16xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x2x16x8xf32>) outs(%ekt : tensor<2x2x8x16xf32>) permutation = [0, 1, 3, 2]
+  %qc = tensor.collapse_shape %q [[0, 1], [2], [3]] : tensor<2x2x16x8xf32> into tensor<4x16x8xf32>
+  %ktc = tensor.collapse_shape %kt [[0, 1], [2], [3]] : tensor<2x2x8x16xf32> into tensor<4x8x16xf32>
+  %es = tensor.empty() : tensor<4x16x16xf32>
+  %zs = linalg.fill ins(%cst : f32) outs(%es : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %s = linalg.batch_matmul ins(%qc, %ktc : tensor<4x16x8xf32>, tensor<4x8x16xf32>) outs(%zs : tensor<4x16x16xf32>) -> tensor<4x16x16xf32>
+  %s4 = tensor.expand_shape %s [[0, 1], [2], [3]] output_shape [2, 2, 16, 16] : tensor<4x16x16xf32> into tensor<2x2x16x16xf32>
+  %e4 = tensor.empty() : tensor<2x2x16x16xf32>
+  %l = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%s4 : tensor<2x2x16x16xf32>) outs(%e4 : tensor<2x2x16x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = arith.truncf %d : f64 to f32
+    %r = arith.divf %in, %t : f32
+    linalg.yield %r : f32
+  } -> tensor<2x2x16x16xf32>
+  %p = linalg.softmax dimension(3) ins(%l : tensor<2x2x16x16xf32>) outs(%e4 : tensor<2x2x16x16xf32>) -> tensor<2x2x16x16xf32>
+  %pc = tensor.collapse_shape %p [[0, 1], [2], [3]] : tensor<2x2x16x16xf32> into tensor<4x16x16xf32>
+  %vc = tensor.collapse_shape %v [[0, 1], [2], [3]] : tensor<2x2x16x8xf32> into tensor<4x16x8xf32>
+  %eo = tensor.empty() : tensor<4x16x8xf32>
+  %zo = linalg.fill ins(%cst : f32) outs(%eo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %o = linalg.batch_matmul ins(%pc, %vc : tensor<4x16x16xf32>, tensor<4x16x8xf32>) outs(%zo : tensor<4x16x8xf32>) -> tensor<4x16x8xf32>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [2, 2, 16, 8] : tensor<4x16x8xf32> into tensor<2x2x16x8xf32>
+  return %o4 : tensor<2x2x16x8xf32>
+}
