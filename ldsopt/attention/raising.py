@@ -19,7 +19,8 @@ tensor (then S, L, P are [b, h, m, k2] tensors expanded from [g, m, k2]), itself
 [b, h, m, n] and transposed. The attention reads Q, K and V where the transposes read them
 (its indexing maps say the order) and writes O in the transposed order: the head transposes
 are gone, the collapses and expands around them too. Raised only where Q and K end up read
-along the head dim and V and O along the value dim, as ldsopt-attention's kernels read them.
+along the head dim and V and O along the value dim, as ldsopt-attention's kernels read them,
+and where every operand's shape is static (a dynamic batch is left as it is).
 
 `Chain.raise_()` builds the op (scale c, or 1; the mask as the op's additive mask, read
 through a collapse of its broadcast dims of extent 1, as the op's maps are projections; the
@@ -435,6 +436,8 @@ def match(pv: ir.Operation) -> Chain | None:
     # kernel takes would leave IREE one dispatch it cannot compile for Vulkan, not three it can.
     if [views[r].loops[-1] for r in ("q", "k", "v", "out")] != ["k1", "k1", "n", "n"]:
         return None
+    if not all(ir.RankedTensorType(view.value.type).has_static_shape for view in views.values()):
+        return None  # ldsopt-attention takes static shapes (and the views' expands would need extents)
     for r in ("q", "k", "v"):
         if ir.RankedTensorType(views[r].value.type).element_type != ir.RankedTensorType(out.type).element_type:
             return None
