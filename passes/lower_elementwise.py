@@ -204,10 +204,11 @@ class LowerElementwise(GridStridePass):
             k.finish(self.NAME)
             return
         # Dynamic extents: vectors of `widest` where the innermost extent is a multiple of it
-        # at run time, else of what its static dims give (scalars for a dynamic row alone).
+        # at run time, else of what its static dims give (scalars for a dynamic row alone); a
+        # static innermost extent (a dynamic batch of NCHW images) takes the one that divides it.
         dynamic = [i for i, n in enumerate(shape) if ir.ShapedType.is_dynamic_size(n)]
         narrow = math.gcd(math.prod(n for n in (shape[i] for i in groups[-1]) if n >= 0), widest)
-        plans = (widest, narrow) if narrow < widest else (widest,)
+        plans = (widest, narrow) if narrow < widest and any(i in dynamic for i in groups[-1]) else (narrow,)
 
         def workload_grid(workload: list[ir.Value]) -> list[ir.Value]:
             const = functools.cache(lambda value: arith.constant(ir.IndexType.get(), value))

@@ -65,7 +65,9 @@ per column (gamma, beta); bodies of any of these that compute with the element's
 (`linalg.index`: a causal or padding mask as PyTorch's eager attention builds it, cast,
 compared and selected on), each position the kernel's coordinate (the row's, broadcast, or
 along the row, the chunk's first plus each lane's);
-any number of stored results, full or per row. Not matched (left to IREE): reductions over
+any number of stored results, full or per row; operands and results that are static slices of
+a binding (a pooler's first token, a row from its third column), their vectors no wider than
+the slice's offset and row strides keep aligned. Not matched (left to IREE): reductions over
 other dims than the trailing ones, transposed or repeated reads, bodies beyond arith / math /
 `linalg.index` (and the table reads above), other select-over-the-output bodies, a reduction starting from another generic's result. A user's
 layout config on any of its generics is refused (an error): the default plan (vectors along
@@ -126,12 +128,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 
 from iree.compiler import ir
 
 from ldsopt import remarks
 from ldsopt import target as target_model
-from ldsopt.codegen.dispatch import Dispatch, Graph, analyze_graph, dynamic_extent
+from ldsopt.codegen.dispatch import Dispatch, Graph, analyze_graph, dynamic_extent, slice_layout
+from ldsopt.codegen.elementwise import slice_alignment
 from ldsopt.codegen.kernel import USER_CONFIG, GridStridePass, foreign_types, matched_dispatches
 from ldsopt.ir_types import element_bits
 from ldsopt.reduction import fused_rows
@@ -308,6 +312,13 @@ class VectorDistribute(GridStridePass):
                  if len(rows.shape) - 1 in o.dims] + tables + \
             [ir.RankedTensorType(v.type).element_type for v, _ in rows.full_stores]
         vector_limit = min((tgt.vector_elems(element_bits(t)) for t in along), default=tgt.vector_elems(32))
+        # ... and that start where a static slice's offset and row strides allow (a row from
+        # column 2): IREE's SPIR-V lowering reads a vector<n> of a binding at its index divided
+        # by n (it read the wrong elements), and elsewhere a misaligned vector is split.
+        sliced = [g.binding_of(o.value) for o in chunk_operands] + [b for _, b in rows.full_stores]
+        aligned = math.gcd(*(slice_alignment(slice_layout(b)) for b in sliced if b is not None))
+        if aligned:
+            vector_limit = math.gcd(vector_limit, aligned)
         read_bits = sum(element_bits(ir.RankedTensorType(o.value.type).element_type) for o in chunk_operands) + \
             sum(element_bits(t) for t in tables)
         problem = ReductionProblem(reduction_plan.planning_shape(rows.shape, rows.reduced, aligned=True), rows.reduced,

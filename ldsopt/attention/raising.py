@@ -7,8 +7,9 @@ The chain, from its end:
                                                decomposition: max (an argmax result beside it
                                                unused), x - max, exp, sum, e / sum
     L = S * c (or S / c), then + mask          elementwise generics, each optional; c a
-                                               scalar constant, the mask any tensor the add
-                                               reads through a projection (broadcast)
+                                               scalar constant (an operand, or in the body),
+                                               the mask any tensor the add reads through a
+                                               projection (broadcast)
 (an f16 graph's float casts between these steps, and after P V, are read through: the op
 computes the scores and the softmax in f32, as IREE's attention and PyTorch do)
     S = batch_matmul(Q, K^T)                   Q: [g, m, k1], K^T: [g, k1, k2]
@@ -18,9 +19,11 @@ tensor (then S, L, P are [b, h, m, k2] tensors expanded from [g, m, k2]), itself
 [b, h, m, n] and transposed. The attention reads Q, K and V where the transposes read them
 (its indexing maps say the order) and writes O in the transposed order: the head transposes
 are gone, the collapses and expands around them too. Raised only where Q and K end up read
-along the head dim and V and O along the value dim, as ldsopt-attention's kernels read them.
+along the head dim and V and O along the value dim, as ldsopt-attention's kernels read them,
+and where every operand's shape is static (a dynamic batch is left as it is).
 
-`Chain.raise_()` builds the op (scale c, or 1; the mask as the op's additive mask; the
+`Chain.raise_()` builds the op (scale c, or 1; the mask as the op's additive mask, read
+through a collapse of its broadcast dims of extent 1, as the op's maps are projections; the
 identity region) and replaces the transposed (or plain) output; the chain's ops, now unused,
 are left to canonicalization (an intermediate the program reads elsewhere stays computed
 there). P must be read by the product alone.
@@ -121,6 +124,50 @@ def _softmax_input(p: ir.Value) -> ir.Value | None:
     return logits
 
 
+def _scaled(v: ir.Value) -> tuple[ir.Value, float] | None:
+    """(S, c) where `v` is S * c, or S / c (c its inverse), c a nonzero scalar constant: a
+    0-d or splat operand of the generic (ONNX's Mul and Div), or a constant its body reads,
+    through a float cast (PyTorch's `scores / math.sqrt(d)`: an f64 constant truncated in the
+    body). S before its float casts."""
+    for name in ("arith.mulf", "arith.divf"):
+        op = _elementwise(v, name)
+        c = _constant_scalar(op.operands[1]) if op is not None and len(op.operands) == 3 else None
+        if c is None:
+            op, c = _body_constant(v, name)
+        if c is not None and c != 0.0:
+            return _through_casts(op.operands[0]), c if name == "arith.mulf" else 1.0 / c
+    return None
+
+
+def _body_constant(v: ir.Value, name: str) -> tuple[ir.Operation | None, float | None]:
+    """(the one-input generic producing `v`, c) where its body is `name` of its input and a
+    scalar constant c, read through float casts; (None, None) otherwise."""
+    op = _op(v)
+    if op is None or op.name != "linalg.generic" or len(op.operands) != 2 or len(op.results) != 1 or \
+            not _elementwise_maps(op) or len(_body(op)) < 2:
+        return None, None
+    *casts, binary, end = _body(op)
+    if binary.name != name or end.operands[0] != binary.results[0] or \
+            binary.operands[0] != op.regions[0].blocks[0].arguments[0] or \
+            any(c.name not in ("arith.truncf", "arith.extf") for c in casts):
+        return None, None
+    return op, _constant_scalar(_through_scalar_casts(binary.operands[1], casts))
+
+
+def _elementwise_maps(op: ir.Operation) -> bool:
+    """Whether the all-parallel generic `op` reads every operand by its loops, as it writes."""
+    maps = [map_dims(ir.AffineMapAttr(a).value) for a in op.attributes["indexing_maps"]]
+    return not any("reduction" in str(it) for it in op.attributes["iterator_types"]) and \
+        all(m == list(range(len(maps[-1]))) for m in maps)
+
+
+def _through_scalar_casts(v: ir.Value, casts: list[ir.Operation]) -> ir.Value:
+    """`v` before the scalar float casts among `casts` that produce it."""
+    while (op := _op(v)) is not None and any(op == c for c in casts):
+        v = op.operands[0]
+    return v
+
+
 def _constant_scalar(v: ir.Value) -> float | None:
     op = _op(v)
     if op is None or op.name != "arith.constant":
@@ -137,7 +184,7 @@ def _constant_scalar(v: ir.Value) -> float | None:
 class View:
     """A tensor and, per dim, the attention loop it runs along: a loop's name, a tuple of
     loops the dim merges (grouped-query attention's query heads: (h, r)), or None for a
-    broadcast index."""
+    broadcast dim of extent 1 (read at index 0)."""
     value: ir.Value
     loops: list
 
@@ -202,22 +249,27 @@ def _view(v: ir.Value, loops: list, sizes: dict[str, int]) -> View:
 
 def _batch(*operands: ir.Value) -> list[str]:
     """The batch loops: ["b", "h"] where every operand is a [[0, 1], ...] collapse of a rank-4
-    [batch, heads, ...] tensor; ["b", "h", "r"] (grouped-query attention: K/V heads h, each
-    repeated for r query heads) where, besides, some are [[0, 1, 2], ...] collapses of rank-5
-    [batch, K/V heads, repeats, ...] tensors; else ["g"]."""
-    found = set()
+    [batch, heads, ...] tensor, or of a rank-5 one; ["b", "h", "r"] (grouped-query attention:
+    K/V heads h, each repeated for r query heads) where, besides, some are [[0, 1, 2], ...]
+    collapses of rank-5 [batch, K/V heads, repeats, ...] tensors, each of whose batch and K/V
+    heads times repeats are the rank-4 ones' batch and heads; else ["g"]. A rank-5 tensor whose
+    leading dims are not those (a packed QKV's slice, [1, batch, heads, ...]) is read through
+    its collapse, as [batch, heads]."""
+    lead: dict[int, set[tuple[int, ...]]] = {2: set(), 3: set()}  # per merged rank, the merged dims' extents
     for v in operands:
         op = _op(v)
         if op is None or op.name != "tensor.collapse_shape":
             return ["g"]
-        groups, rank = _reassociation(op), ir.RankedTensorType(op.operands[0].type).rank
-        if (rank, groups) == (4, [[0, 1], [2], [3]]):
-            found.add(2)
-        elif (rank, groups) == (5, [[0, 1, 2], [3], [4]]):
-            found.add(3)
+        groups, shape = _reassociation(op), ir.RankedTensorType(op.operands[0].type).shape
+        if (len(shape), groups) == (4, [[0, 1], [2], [3]]):
+            lead[2].add(tuple(shape[:2]))
+        elif (len(shape), groups) == (5, [[0, 1, 2], [3], [4]]):
+            lead[3].add(tuple(shape[:3]))
         else:
             return ["g"]
-    return ["b", "h", "r"] if 3 in found else ["b", "h"]
+    if lead[3] and all((b, h * r) in lead[2] for b, h, r in lead[3]) and len(lead[2]) == 1:
+        return ["b", "h", "r"]
+    return ["b", "h"]
 
 
 @dataclasses.dataclass
@@ -261,6 +313,8 @@ class Chain:
                 else:  # a view of the operand with its merged dims split (no copy)
                     views[r] = View(tensor.ExpandShapeOp(t, view.value, _reassociation_attr(groups), [],
                                                          shape).result, loops)
+                if r != "out":
+                    views[r] = _without_broadcast_dims(views[r])
             elem = ir.RankedTensorType(views["q"].value.type).element_type
             scale = arith.constant(elem, self.scale)
             init = ir.Operation.create("tensor.empty", results=[out_t]).result
@@ -279,6 +333,27 @@ class Chain:
                 result = tensor.CollapseShapeOp(self.replaced.type, result, _reassociation_attr(out_groups)).result
         self.replaced.replace_all_uses_with(result)
         return result
+
+
+def _without_broadcast_dims(view: View) -> View:
+    """`view` with its broadcast dims (None: extent 1, read at index 0) collapsed away (no
+    copy): IREE's attention op takes projections for maps, reading each of their results as a
+    loop (a constant 0 it reads as loop 0, so a mask [1, h, m, k2] over a batch of 3 fails its
+    verifier)."""
+    if None not in view.loops:
+        return view
+    groups, pending = [], []
+    for i, x in enumerate(view.loops):
+        pending.append(i)
+        if x is not None:
+            groups.append(pending)
+            pending = []
+    if groups:
+        groups[-1] += pending
+    src = ir.RankedTensorType(view.value.type)
+    t = ir.RankedTensorType.get([n for n, x in zip(src.shape, view.loops) if x is not None], src.element_type)
+    return View(tensor.CollapseShapeOp(t, view.value, _reassociation_attr(groups)).result,
+                [x for x in view.loops if x is not None])
 
 
 def _reassociation_attr(groups: list[list[int]]) -> ir.ArrayAttr:
@@ -320,13 +395,9 @@ def match(pv: ir.Operation) -> Chain | None:
             return None
         mask = (add.operands[1], ir.AffineMapAttr(add.attributes["indexing_maps"][1]).value)
         s = add.operands[0]
-    for name in ("arith.mulf", "arith.divf"):
-        op = _elementwise(s, name)
-        c = _constant_scalar(op.operands[1]) if op is not None else None
-        if c is not None and c != 0.0:
-            scale = c if name == "arith.mulf" else 1.0 / c
-            s = _through_casts(op.operands[0])
-            break
+    scaled = _scaled(s)
+    if scaled is not None:
+        s, scale = scaled
     qk = _batch_matmul(_through_casts(_through_expand(s)))
     if qk is None:
         return None
@@ -344,8 +415,9 @@ def match(pv: ir.Operation) -> Chain | None:
         for e in amap.results:
             if isinstance(e, ir.AffineDimExpr):
                 loops.append(logit_loops[ir.AffineDimExpr(e).position])
-            elif isinstance(e, ir.AffineConstantExpr) and ir.AffineConstantExpr(e).value == 0:
-                loops.append(None)
+            elif isinstance(e, ir.AffineConstantExpr) and ir.AffineConstantExpr(e).value == 0 and \
+                    ir.RankedTensorType(value.type).shape[len(loops)] == 1:
+                loops.append(None)  # a broadcast dim (a constant index into a longer one is not)
             else:
                 return None
         views["mask"] = View(value, loops)
@@ -364,6 +436,8 @@ def match(pv: ir.Operation) -> Chain | None:
     # kernel takes would leave IREE one dispatch it cannot compile for Vulkan, not three it can.
     if [views[r].loops[-1] for r in ("q", "k", "v", "out")] != ["k1", "k1", "n", "n"]:
         return None
+    if not all(ir.RankedTensorType(view.value.type).has_static_shape for view in views.values()):
+        return None  # ldsopt-attention takes static shapes (and the views' expands would need extents)
     for r in ("q", "k", "v"):
         if ir.RankedTensorType(views[r].value.type).element_type != ir.RankedTensorType(out.type).element_type:
             return None

@@ -115,7 +115,8 @@ class GemmView:
         """Whether a vector of n elements of operand `role` that starts at a multiple of n along
         its contiguous matrix dim starts at a multiple of n of its tensor's last dim: that dim
         is the dim's innermost loop alone, at stride 1, from a multiple of n, and n divides the
-        loop's extent (an NHWC image's channels; not an NCHW image's `ow + kw`). For a strided
+        loop's extent (an NHWC image's channels; not an NCHW image's `ow + kw`): on SPIR-V the
+        register staging's vectors must be (ldsopt/matmul/planner.py, `_staging`). For a strided
         run (`strides`), n is the elements read (`read_width`): a multiple of the stride, and the
         run's vectors start at multiples of it by construction (`_strided_run`)."""
         loop = self.groups[self.dims[role][1]][-1]

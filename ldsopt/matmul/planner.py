@@ -41,6 +41,13 @@ def _staging(p: MatmulProblem, role: str, scheme, bk: int, tgt: target_model.Tar
     tile = (extent[dims[0]], extent[dims[1]])
     bits = element_bits(p.elem_type)
     vec = pow2_dividing(math.gcd(p.run(role), tile[1]), max(1, tgt.vector_elems(bits) // p.run_stride(role)))
+    # IREE's SPIR-V lowering retypes a binding that only vectors of n read as an array of
+    # vector<n> (iree-spirv-vectorize-load-store), each read at its last index divided by n: a
+    # convolution's vector must start at a multiple of n of its tensor's last dim, which an
+    # NCHW image's `ow + kw` does not (it read the wrong elements).
+    while tgt.backend == "vulkan" and p.view is not None and vec > 1 and \
+            not p.view.aligned_vectors(role, p.view.read_width(role, vec)):
+        vec //= 2
     while vec and (tile[0] * tile[1] // vec) % t.threads:
         vec //= 2
     if not vec:

@@ -1,6 +1,7 @@
 """Dispatches of dynamic extents (`lds-run --keep-dynamic`) beyond IREE's regression programs
 (test_regression_programs.py): a broadcast bias with its own dynamic extent (f16), a softmax
-over a dynamic count of rows of a static length, an f16 row sum accumulated in f32, and an
+over a dynamic count of rows of a static length, a per-channel scale and shift of NCHW
+images of 63 elements a channel under a dynamic batch, an f16 row sum accumulated in f32, and an
 RMSNorm whose mean divides by the dynamic row length (a scalar the dispatch converts from its
 pushed constants), BERT-like embeddings and their LayerNorm over a dynamic count of tokens
 (position ids a slice as long as the sequence, token types read at them; against llvm-cpu), each compiled once with its dims dynamic and run on lavapipe at sizes
@@ -30,6 +31,8 @@ CASES = [
     ("softmax_rows_1", "softmax_rows_f32.mlir", shapes("1x1000")),
     ("row_sum_131", "row_sum_f16.mlir", shapes("131x777")),
     ("row_sum_1", "row_sum_f16.mlir", shapes("1x777")),
+    # a static innermost extent that vectors do not divide, under a dynamic batch
+    ("channel_affine_3", "channel_affine_f32.mlir", shapes("3x16x63", "16", "16")),
     ("rms_norm_37x1000", "rms_norm_f16.mlir", shapes("37x1000", "1000")),
     ("rms_norm_5x4099", "rms_norm_f16.mlir", shapes("5x4099", "4099")),
     ("rms_norm_3x8", "rms_norm_f16.mlir", shapes("3x8", "8")),

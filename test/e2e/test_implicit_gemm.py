@@ -2,7 +2,8 @@
 end to end: each program of programs/conv (NHWC images with FHWC or HWCF filters; NCHW images
 with FCHW filters as IREE's ONNX import keeps them, batched, and a 1x1 one whose filters have no
 batch dim; 1x1, 3x3 and 7x7, stride 1 and 2, dilation 2; NCHW 1x1 at strides 2 and 4 whose
-rows are read wide and every s-th element kept, and at an odd row one element at a time; prime
+rows are read wide and every s-th element kept, and at an odd row one element at a time; NCHW
+3x3 whose vectors along a row start off their width (one element at a time on SPIR-V); prime
 channels and sizes; f32, and f16
 with f32 accumulation; a bias + ReLU, a BatchNorm's scale and shift + ReLU, a residual + ReLU,
 a cast to f16 fused after the convolution; zero padding in the program (1 and 3, asymmetric,

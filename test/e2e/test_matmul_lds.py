@@ -7,7 +7,9 @@ programs/matmul_prologue (an operand computed by a fused elementwise producer: a
 dequantization), in programs/matmul_skinny (M or N of 1 to 16), in programs/matmul_named
 (the named forms: `matmul_transpose_b` and `batch_matmul_transpose_b` as IREE before 3.13
 spelled them, `linalg.matmul` / `batch_matmul` with indexing_maps, `linalg.contract`, a
-generic whose loops are permuted; M = 1, K = 1, batch 3, f16 out) and in programs/matmul_i8
+generic whose loops are permuted, batches read as torch.matmul broadcasts them (A's batch of
+1 at index 0) or einsum leaves them (A's batch its middle dim); M = 1, K = 1, batch 3, f16
+out) and in programs/matmul_i8
 (i8 x i8 -> i32: named and generic, NN, NT, TN, TT, batch 3, M = 1, K = 1, a constant fill and
 a loaded init, a dequantizing consumer to f32, requantizing ones to i8 and an i32 bias) is compiled through IREE, run on lavapipe and
 checked against IREE's llvm-cpu on the original program; plus gfx942 compiles whose ISA must

@@ -159,6 +159,59 @@ def test_multihead_attention():
     attention_by_ldsopt(lt.run(SelfAttention(), torch.randn(2, 5, 16), target="lavapipe", progress=lambda m: None))
 
 
+class RelativeBiasAttention(torch.nn.Module):
+    """T5's self-attention, written out: no scale, a learned position bias [1, heads, s, s]
+    added to the scores of every batch, softmax in f32."""
+
+    def __init__(self, heads: int = 4, head_dim: int = 8, seq: int = 13):
+        super().__init__()
+        self.heads, self.head_dim = heads, head_dim
+        self.qkv = torch.nn.Linear(heads * head_dim, 3 * heads * head_dim, bias=False)
+        self.bias = torch.nn.Parameter(torch.randn(1, heads, seq, seq))
+
+    def forward(self, x):
+        b, s, _ = x.shape
+        q, k, v = self.qkv(x).view(b, s, 3, self.heads, self.head_dim).permute(2, 0, 3, 1, 4)
+        p = torch.softmax((q @ k.transpose(-1, -2) + self.bias).float(), -1).type_as(q)
+        return (p @ v).transpose(1, 2).reshape(b, s, self.heads * self.head_dim)
+
+
+def test_relative_position_bias_over_a_batch():
+    """The bias, read at batch 0 for a batch of 3, is raised with the chain into one attention
+    (ldsopt-raise-attention: its mask collapsed to [heads, s, s]; a constant index in the op's
+    map failed IREE's verifier, or crashed it)."""
+    torch.manual_seed(0)
+    attention_by_ldsopt(lt.run(RelativeBiasAttention(), torch.randn(3, 13, 32), target="lavapipe",
+                               progress=lambda m: None))
+
+
+
+class RepeatedKV(torch.nn.Module):
+    """Grouped-query attention written out, as Llama's eager code has it: K and V heads
+    repeated by expand and reshape, the scores divided by sqrt(head dim), a Python float."""
+
+    def __init__(self, heads: int = 4, kv_heads: int = 2, head_dim: int = 8):
+        super().__init__()
+        self.heads, self.kv_heads, self.head_dim = heads, kv_heads, head_dim
+        self.q = torch.nn.Linear(32, heads * head_dim)
+        self.kv = torch.nn.Linear(32, 2 * kv_heads * head_dim)
+
+    def forward(self, x):
+        b, s, _ = x.shape
+        q = self.q(x).view(b, s, self.heads, self.head_dim).transpose(1, 2)
+        k, v = self.kv(x).view(b, s, 2, self.kv_heads, self.head_dim).permute(2, 0, 3, 1, 4)
+        k, v = (t[:, :, None].expand(b, self.kv_heads, self.heads // self.kv_heads, s, self.head_dim)
+                .reshape(b, self.heads, s, self.head_dim) for t in (k, v))
+        p = torch.softmax(q @ k.transpose(2, 3) / self.head_dim ** 0.5, -1)
+        return (p @ v).transpose(1, 2).reshape(b, s, self.heads * self.head_dim)
+
+
+def test_repeated_kv_scaled_by_a_python_float():
+    """The scale is a constant in the divide's body (no tensor operand): raised all the same,
+    with K and V read unrepeated."""
+    torch.manual_seed(0)
+    attention_by_ldsopt(lt.run(RepeatedKV(), torch.randn(2, 11, 32), target="lavapipe", progress=lambda m: None))
+
 class PackedSDPA(torch.nn.Module):
     """Self-attention as models write it by hand: one packed QKV projection viewed into heads,
     a padding mask from a [B, S] input (BERT's extended mask (1 - m) * min, or boolean), or causal."""
