@@ -76,15 +76,17 @@ def all_by_ldsopt(dispatches):
 
 @pytest.mark.parametrize("dtype", [torch.float32, torch.float16])
 def test_bert_passes(dtype):
-    """BERT with eager attention passes, every dispatch ldsopt's; its softmax, whose mask the
-    export computes from the query's position (linalg.index), is ldsopt-vector-distribute's, and
-    its token-type embeddings, which IREE computes at load (a double gather,
-    table[ids[pos[i]], j]), are ldsopt-lower-elementwise's."""
+    """BERT with eager attention passes, every dispatch ldsopt's; its attention as the export
+    writes it out (the scores divided by sqrt(d), a constant in the division's body) is raised
+    into one attention dispatch, ldsopt-attention's, with no softmax left beside it; its
+    token-type embeddings, which IREE computes at load (a double gather, table[ids[pos[i]], j]),
+    are ldsopt-lower-elementwise's."""
     record = lt.run(tiny("bert", "eager", dtype), ids(), target="lavapipe", progress=lambda m: None)
     passes(record)
     all_by_ldsopt(record["dispatches"])
-    softmax = [d for d in record["dispatches"] if "softmax" in d["name"]]
-    assert softmax and all(d["passes"] == ["ldsopt-vector-distribute"] for d in softmax), record["dispatches"]
+    attention = [d for d in record["dispatches"] if "_attention_" in d["name"]]
+    assert len(attention) == 1 and attention[0]["passes"] == ["ldsopt-attention"], record["dispatches"]
+    assert not any("softmax" in d["name"] for d in record["dispatches"]), record["dispatches"]
     at_load = [d for d in record["dispatches"] if d["name"].startswith("_initializer_") and "_elementwise_" in d["name"]]
     assert at_load and all(d["passes"] == ["ldsopt-lower-elementwise"] for d in at_load), record["dispatches"]
 
