@@ -73,7 +73,7 @@ rows), `workgroups-per-cu` sets the LDS budget. `cluster-k=N` splits K over a th
 cluster of N workgroups per tile (up to 8), whose partial sums meet in distributed shared
 memory, summed in a fixed order by one workgroup per warp's rows, which alone stores them
 (emit_wgmma.py); a split that no tiling takes is a located error. Opt-in: the plans never
-split by themselves (bench/results/cuda-matmul/cluster-split-80a1ad9/ says why).
+split by themselves (bench/results/cuda-matmul/README.md, "Measured choices", says why).
 
 The output (option `output-lds`): matrix-core kernels stage the output tile through LDS and
 store it in 16-byte row pieces (ldsopt/matmul/output_stage.py) where that widens the stores and

@@ -221,8 +221,8 @@ SHARE = 0.8
 NARROW_READ_COST = {"cdna3": 2048}
 # A K split over a cluster (MatmulPlan.split, the wgmma scheme, `cluster-k`): per workgroup,
 # the two cluster barriers, and per element of the tile its share of the partial sums sent to
-# and added by other SMs, fitted to the H200 (bench/results/cuda-matmul/cluster-split-80a1ad9/,
-# which also says why no plan splits unless asked to).
+# and added by other SMs, fitted to the H200 (bench/results/cuda-matmul/README.md, "Measured
+# choices", which also says why no plan splits unless asked to).
 SPLIT_SYNC_COST = 26000
 SPLIT_SUM_COST = 10
 # The bytes of K a K step stages that `plan` chooses from (k_bytes = 0), the first of equal cost
