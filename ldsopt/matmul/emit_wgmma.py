@@ -190,6 +190,7 @@ class WgmmaEmitter(Emitter):
         owner = arith.remui(warp, k.const(c, i32))
         owned = arith.divui(warp, k.const(c, i32))  # the warp's place among its owner's summing warps
         self.summing = arith.cmpi(arith.CmpIPredicate.eq, owner, rank)
+        bases = (cluster.shared_address(self.lds["A"]), cluster.shared_address(self.lds["B"]))
         wgmma.proxy_fence()
         cluster.sync()  # every workgroup's wgmmas are done with its LDS tiles
         send = scf.IfOp(self.summing, has_else=True)
@@ -197,7 +198,7 @@ class WgmmaEmitter(Emitter):
             # this workgroup's place among the owner's senders: the ranks after the owner's, in order
             sender = arith.remui(arith.subi(arith.addi(rank, k.const(c - 1, i32)), owner), k.const(c, i32))
             for j in range(len(elems) // 4):
-                cluster.store_remote(self._partial_address(sender, owned, j, lane), owner, elems[4 * j:4 * j + 4])
+                cluster.store_remote(self._partial_address(bases, sender, owned, j, lane), owner, elems[4 * j:4 * j + 4])
             scf.yield_([])
         with ir.InsertionPoint(send.then_block):
             scf.yield_([])
@@ -207,7 +208,7 @@ class WgmmaEmitter(Emitter):
             sums = list(elems)
             for sender in range(c - 1):
                 for j in range(len(elems) // 4):
-                    loaded = cluster.load_shared(self._partial_address(k.const(sender, i32), owned, j, lane))
+                    loaded = cluster.load_shared(self._partial_address(bases, k.const(sender, i32), owned, j, lane))
                     for e, x in enumerate(loaded):
                         sums[4 * j + e] = arith.addf(sums[4 * j + e], x)
             scf.yield_([wgmma.acc_from_elements(sums)])
@@ -215,10 +216,11 @@ class WgmmaEmitter(Emitter):
             scf.yield_([value])
         return [total.result]
 
-    def _partial_address(self, sender: ir.Value, owned: ir.Value, j: int, lane: ir.Value) -> ir.Value:
+    def _partial_address(self, bases: tuple[ir.Value, ir.Value], sender: ir.Value, owned: ir.Value, j: int,
+                         lane: ir.Value) -> ir.Value:
         """The LDS address (i32) of the 16-byte chunk j of lane `lane` of summing warp `owned`
         from sender `sender`: unit ((sender * owned warps + owned) * chunks + j) * 32 + lane of
-        A's tiles, then B's (planner.split_fits checked they hold them)."""
+        A's tiles, then B's (`bases`: their addresses; planner.split_fits checked they hold them)."""
         k, i32 = self.k, ir.IntegerType.get_signless(32)
         per_owner = planner.summing_warps(self.pl.tiling, self.pl.split)
         chunks = self.pl.tiling.bn // 8
@@ -227,8 +229,7 @@ class WgmmaEmitter(Emitter):
         at = arith.muli(unit, k.const(16, i32))
         a_bytes = k.const(math.prod(self.pl.staging["A"].lds_shape) * self.elem_bytes, i32)
         in_a = arith.cmpi(arith.CmpIPredicate.ult, at, a_bytes)
-        return arith.select(in_a, arith.addi(cluster.shared_address(self.lds["A"]), at),
-                            arith.addi(cluster.shared_address(self.lds["B"]), arith.subi(at, a_bytes)))
+        return arith.select(in_a, arith.addi(bases[0], at), arith.addi(bases[1], arith.subi(at, a_bytes)))
 
     def store(self, acc: list[ir.Value]) -> None:
         """The output, stored by the warps holding whole sums (all of them, unsplit)."""
