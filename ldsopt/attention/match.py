@@ -6,7 +6,10 @@ that divides the accumulator by the sum (and casts it, and writes it in the outp
 order), whose one result is stored, or copied into another dim order and stored (PyTorch's
 [B, S, H, D] output). Q, K, V (and the mask) are loads of bindings, whole or static slices
 (`analyze_graph(slices=True)`); the mask may instead be computed in the dispatch by an
-elementwise generic (`MaskGenerator`), as IREE fuses PyTorch's mask producers.
+elementwise generic (`MaskGenerator`), as IREE fuses PyTorch's mask producers. The kernels
+skip the key tiles past the diagonal (`Causal`) where the region is `select(k2 > m, -inf, S)`
+or the mask is computed from its indices alone as `select(k2 > m, c, 0)` with c at most
+NEGLIGIBLE (ldsopt-raise-attention's form of a causal mask constant).
 
 What the op computes, as IREE 3.13 decomposes it (checked against its llvm-cpu backend):
     S = (Q K^T) * scale * log2(e)             per (row m, key k2), in f32
@@ -46,6 +49,12 @@ ONLINE = "iree_linalg_ext.online_attention"
 NO_ATTENTION = "no iree_linalg_ext.online_attention"
 ELEMENT_TYPES = ("f16", "bf16", "f32")
 _REGION_DIALECTS = ("arith.", "math.")
+
+
+# A mask value at most this is -inf to the softmax: a masked term exp(s - max + c) is 0 in
+# f32 wherever the row's scores spread less than -c - 104 (exp underflows past -104), so
+# the key tiles it covers may be skipped (a causal mask generator's, `_causal_generator`).
+NEGLIGIBLE = -1e4
 
 
 @dataclasses.dataclass
@@ -235,6 +244,30 @@ def _causal(region: list[ir.Operation], arg: ir.Value, result: ir.Value, row: in
     return None
 
 
+def _causal_generator(gen: MaskGenerator, mask_dims: list[int], row: int, k2: int) -> Causal | None:
+    """Causal where the mask is computed from its indices alone as `select(k2 > row, c, 0)`
+    (either spelling of the comparison) with c at most NEGLIGIBLE: what ldsopt-raise-attention
+    makes of a causal mask constant. The kernel skips the key tiles past the diagonal and
+    adds the mask on the others."""
+    block = gen.op.regions[0].blocks[0]
+    body = [o.operation for o in block.operations]
+    sel = _producer(body[-1].operands[0])
+    if gen.inputs or sel is None or sel.name != "arith.select":
+        return None
+    cmp, past, kept = (_producer(sel.operands[i]) for i in range(3))
+    values = [ir.FloatAttr(c.attributes["value"]).value if c is not None and c.name == "arith.constant"
+              and isinstance(c.attributes["value"], ir.FloatAttr) else None for c in (past, kept)]
+    if cmp is None or cmp.name != "arith.cmpi" or None in values or not (values[0] <= NEGLIGIBLE and values[1] == 0):
+        return None
+    idx = [_producer(x) for x in cmp.operands]
+    if any(i is None or i.name != "linalg.index" for i in idx):
+        return None
+    loop_of = {loop: mask_dims[j] for j, loop in enumerate(gen.out_loops)}
+    a, b = (loop_of.get(ir.IntegerAttr(i.attributes["dim"]).value) for i in idx)
+    greater = {4: True, 8: True, 2: False, 6: False}.get(ir.IntegerAttr(cmp.attributes["predicate"]).value)
+    return Causal() if (a, b, greater) in ((k2, row, True), (row, k2, False)) else None
+
+
 def match(func: ir.Operation) -> AttentionProblem | Unmatched:
     g = analyze_graph(func, ROOTS, slices=True)
     if not g:
@@ -359,6 +392,8 @@ def match(func: ir.Operation) -> AttentionProblem | Unmatched:
         dims["max"] = dims["sum"] = by_role["max"]
     out = stored[op.results[0]] if partial else g.stores[0][1]
     stats = {"max": stored[op.results[1]], "sum": stored[op.results[2]]} if partial else None
+    causal = _causal(body[:-1], region_arg, region_result, row, k2) or \
+        (generated and _causal_generator(generated, by_role["mask"], row, k2))
     return AttentionProblem(g, op, norm, binds["q"], binds["k"], binds["v"], out, binds.get("mask"), scale,
                             dims, sizes, k1, k2, n, row, grid, inits[1], body[:-1], region_arg, region_result,
-                            _causal(body[:-1], region_arg, region_result, row, k2), norm_inputs, stats, generated)
+                            causal, norm_inputs, stats, generated)

@@ -24,7 +24,13 @@ and where every operand's shape is static (a dynamic batch is left as it is).
 
 `Chain.raise_()` builds the op (scale c, or 1; the mask as the op's additive mask, read
 through a collapse of its broadcast dims of extent 1, as the op's maps are projections; the
-identity region) and replaces the transposed (or plain) output; the chain's ops, now unused,
+identity region). A causal mask held as a constant (GPT-2's and Llama's ONNX graphs add one:
+0 where the key is at or before the query's row, one value c past it, the same for every
+head) is computed from the indices instead, `select(k2 > m, c, 0)` in an elementwise generic:
+the same values, which IREE fuses into the attention's dispatch, where ldsopt-attention
+reads it as causal and skips the key tiles past the diagonal (match.NEGLIGIBLE bounds c);
+the constant, weights-sized, is no longer read)
+and replaces the transposed (or plain) output; the chain's ops, now unused,
 are left to canonicalization (an intermediate the program reads elsewhere stays computed
 there). P must be read by the product alone.
 """
@@ -33,9 +39,11 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 from iree.compiler import ir
 from iree.compiler.dialects import arith, tensor
 
+from ldsopt.attention.match import NEGLIGIBLE
 from ldsopt.codegen.elementwise import map_dims
 
 ATTENTION = "iree_linalg_ext.attention"
@@ -280,6 +288,7 @@ class Chain:
     replaced: ir.Value               # the value the attention's result replaces
     batch: list[str]
     sizes: dict[str, int]            # the extents of the loops that merged dims hold
+    causal_past: float | None = None  # the mask is a causal constant of this value past the diagonal
 
     def _unmerged(self, view: View) -> tuple[list, list[int], list[list[int]]]:
         """The loops and shape of `view` with each dim that merges loops split into a dim a
@@ -301,6 +310,8 @@ class Chain:
                      for x in view.loops]
             return ir.AffineMapAttr.get(ir.AffineMap.get(n_loops, 0, exprs))
 
+        if self.causal_past is not None:
+            self.views["mask"] = _causal_mask(self.views["mask"], self.causal_past)
         with ir.InsertionPoint(self.replaced.owner), self.pv.location:
             views = {}
             for r, view in self.views.items():
@@ -333,6 +344,57 @@ class Chain:
                 result = tensor.CollapseShapeOp(self.replaced.type, result, _reassociation_attr(out_groups)).result
         self.replaced.replace_all_uses_with(result)
         return result
+
+
+def _causal_past_value(view: View) -> float | None:
+    """c where `view` (a mask) is a float constant that is 0 where k2 <= m and c <= NEGLIGIBLE
+    where k2 > m, over as many keys as rows, the same along its other dims; else None."""
+    op = _op(view.value)
+    if op is None or op.name != "arith.constant" or "m" not in view.loops or "k2" not in view.loops:
+        return None
+    attr = op.attributes["value"]
+    t = ir.RankedTensorType(view.value.type)
+    if not isinstance(attr, ir.DenseFPElementsAttr) or ir.DenseFPElementsAttr(attr).is_splat or \
+            not isinstance(t.element_type, (ir.F16Type, ir.F32Type)):
+        return None
+    rows, keys = (t.shape[view.loops.index(x)] for x in ("m", "k2"))
+    if rows != keys or rows < 2:
+        return None
+    values = np.array(ir.DenseFPElementsAttr(attr), dtype=np.float32).reshape(t.shape)
+    values = np.moveaxis(values, (view.loops.index("m"), view.loops.index("k2")), (-2, -1)).reshape(-1, rows, keys)
+    kept = np.tril(np.ones((rows, keys), dtype=bool))
+    past = values[0][~kept]
+    if not ((values == values[0]).all() and (values[0][kept] == 0).all() and (past == past[0]).all()
+            and past[0] <= NEGLIGIBLE):
+        return None
+    return float(past[0])
+
+
+def _causal_mask(view: View, past: float) -> View:
+    """A [m, k2] generic of `select(k2 > m, past, 0)` of `view`'s element type, at `view`'s
+    constant."""
+    t = ir.RankedTensorType(view.value.type)
+    shape = [t.shape[view.loops.index(x)] for x in ("m", "k2")]
+    result = ir.RankedTensorType.get(shape, t.element_type)
+    with ir.InsertionPoint(_op(view.value)), _op(view.value).location:
+        init = ir.Operation.create("tensor.empty", results=[result]).result
+        identity = ir.AffineMapAttr.get(ir.AffineMap.get_identity(2))
+        parallel = ir.Attribute.parse("#linalg.iterator_type<parallel>")
+        gen = ir.Operation.create(
+            "linalg.generic", results=[result], operands=[init],
+            attributes={"indexing_maps": ir.ArrayAttr.get([identity]),
+                        "iterator_types": ir.ArrayAttr.get([parallel, parallel]),
+                        "operandSegmentSizes": ir.DenseI32ArrayAttr.get([0, 1])}, regions=1)
+        block = gen.regions[0].blocks.append(t.element_type)
+        with ir.InsertionPoint(block):
+            index = ir.IndexType.get()
+            row, key = (ir.Operation.create("linalg.index", results=[index],
+                                            attributes={"dim": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), d)}).result
+                        for d in (0, 1))
+            value = arith.select(arith.cmpi(arith.CmpIPredicate.ugt, key, row), arith.constant(t.element_type, past),
+                                 arith.constant(t.element_type, 0.0))
+            ir.Operation.create("linalg.yield", operands=[value])
+    return View(gen.result, ["m", "k2"])
 
 
 def _without_broadcast_dims(view: View) -> View:
@@ -443,4 +505,4 @@ def match(pv: ir.Operation) -> Chain | None:
             return None
     if any(isinstance(x, tuple) and not all(y in sizes for y in x) for view in views.values() for x in view.loops):
         return None  # a merged dim whose loops' extents no operand shows
-    return Chain(pv, views, scale, out, batch, sizes)
+    return Chain(pv, views, scale, out, batch, sizes, _causal_past_value(views["mask"]) if "mask" in views else None)

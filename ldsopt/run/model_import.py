@@ -33,13 +33,16 @@ canonicalization carry them through the program.
 
 from __future__ import annotations
 
+import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
 
+import numpy as np
 from iree.compiler import ir, passmanager
-from iree.compiler.dialects import func, tensor
+from iree.compiler.dialects import arith, func, tensor
 
 from ldsopt import shared_context
 
@@ -58,9 +61,12 @@ ONNX_PARAMETERS_TO_IREE = TORCH_TO_IREE.replace("builtin.module(", "builtin.modu
 ONNX_OPSET_ATTR = "torch.onnx_meta.opset_version"
 # An ONNX model's weights given to an archive (`import_onnx(archive=...)`): initializers of at
 # least this many elements, under this scope. Shape operands (Reshape's, Split's) and scalars
-# stay inline, where the import folds them into static shapes.
+# stay inline, where the import folds them into static shapes, and so do initializers of at
+# most two distinct values (`_structure`): masks, not weights, which passes read (a causal
+# mask, ldsopt-raise-attention).
 ARCHIVE_MIN_ELEMENTS = 1024
 ARCHIVE_SCOPE = "model"
+_PARAMETER_KEY = re.compile(r'#stream\.parameter\.named<"[^"]*"::"((?:[^"\\]|\\.)*)">')
 
 
 class ModelImportError(Exception):
@@ -96,6 +102,7 @@ def import_onnx(path: str, archive: str | None = None) -> str:
             model = version_converter.convert_version(model, IMPORT_OPSET)
         except Exception:  # the converter raises RuntimeError or its C++ errors; keep the original
             pass
+    structure = _structure(model) if archive else {}
     with tempfile.TemporaryDirectory(prefix="lds-import-") as work:
         src, out = os.path.join(work, "model.onnx"), os.path.join(work, "model.mlir")
         onnx.save(model, src)
@@ -106,7 +113,56 @@ def import_onnx(path: str, archive: str | None = None) -> str:
         if proc.returncode != 0:
             raise ModelImportError(f"iree-import-onnx failed ({proc.returncode}):\n{importer_error(proc.stderr)}")
         with open(out) as f:
-            return f.read()
+            return _inline_structure(f.read(), structure)
+
+
+def _structure(model) -> dict:
+    """The initializers of `model` (an onnx.ModelProto) that the archive would take but that
+    hold at most two distinct values (and are not graph inputs), by name, as numpy arrays."""
+    from onnx import numpy_helper
+
+    inputs = {i.name for i in model.graph.input}
+    found = {}
+    for init in model.graph.initializer:
+        if init.name in inputs or math.prod(init.dims) < ARCHIVE_MIN_ELEMENTS:
+            continue
+        values = numpy_helper.to_array(init)
+        flat = values.ravel()
+        others = flat[flat != flat[0]]
+        if values.dtype.kind in "fiub" and (not others.size or (others == others[0]).all()):
+            found[init.name] = values
+    return found
+
+
+def _inline_structure(text: str, structure: dict) -> str:
+    """`text` (an import whose weights are parameters) with the parameters named in
+    `structure` read as inline constants of its values instead."""
+    with shared_context.get() as ctx:
+        module = ir.Module.parse(text, ctx)
+        symbols = {}
+        for op in list(module.body.operations):
+            op = op.operation
+            key = _PARAMETER_KEY.match(str(op.attributes["initial_value"])) \
+                if op.name == "util.global" and "initial_value" in op.attributes else None
+            if key and key.group(1) in structure:
+                t = ir.RankedTensorType(ir.TypeAttr(op.attributes["type"]).value)
+                symbols[ir.StringAttr(op.attributes["sym_name"]).value] = ir.DenseElementsAttr.get(
+                    np.ascontiguousarray(structure[key.group(1)]), type=t.element_type)
+                op.erase()
+        if not symbols:
+            return text
+
+        def inline(op):
+            if op.name == "util.global.load" and ir.FlatSymbolRefAttr(op.attributes["global"]).value in symbols:
+                with ir.InsertionPoint(op), op.location:
+                    value = arith.constant(op.results[0].type, symbols[ir.FlatSymbolRefAttr(op.attributes["global"]).value])
+                op.results[0].replace_all_uses_with(value)
+                op.erase()
+                return ir.WalkResult.SKIP
+            return ir.WalkResult.ADVANCE
+
+        module.operation.walk(inline)
+        return str(module)
 
 
 def _errors(e: ir.MLIRError) -> str:

@@ -531,6 +531,122 @@ func.func @causal_f16() {
 
 // -----
 
+// Causal by a mask computed from its indices alone, select(k2 > m, c, 0) with c <= -1e4 (what
+// ldsopt-raise-attention makes of GPT-2's constant mask): the key tiles past the workgroup's
+// last row are not visited; the mask is added on the others.
+// MMA-LABEL: func.func @causal_mask_f16
+// MMA:         %[[END:.+]] = arith.ceildivui %{{.+}}, %c64 : index
+// MMA:         %[[N:.+]] = arith.minui %[[END]], %c2 : index
+// MMA:         scf.for %{{.+}} = %c0 to %[[N]] step %c1
+// MMA:           arith.cmpi ugt
+// WGMMA-LABEL: func.func @causal_mask_f16
+// WGMMA:         arith.ceildivui %{{.+}}, %c128 : index
+// WGMMA-COUNT-4:   nvvm.wgmma.mma_async
+// FMA-LABEL: func.func @causal_mask_f16
+// FMA:         arith.ceildivui %{{.+}}, %c16 : index
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @causal_mask_f16() {
+  %cst = arith.constant 1.000000e+00 : f32
+  %cst_0 = arith.constant -3.40282347E+38 : f32
+  %cst_1 = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %cst_2 = arith.constant 0xFF800000 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f16
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %4 = iree_codegen.load_from_buffer %0 : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x100x64xf16>
+  %5 = iree_codegen.load_from_buffer %1 : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x100x64xf16>
+  %6 = iree_codegen.load_from_buffer %2 : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x100x64xf16>
+  %7 = tensor.empty() : tensor<2x100x64xf16>
+  %8 = tensor.empty() : tensor<2x100x64xf32>
+  %9 = tensor.empty() : tensor<2x100xf32>
+  %10 = linalg.fill ins(%cst_1 : f32) outs(%8 : tensor<2x100x64xf32>) -> tensor<2x100x64xf32>
+  %11 = linalg.fill ins(%cst_0 : f32) outs(%9 : tensor<2x100xf32>) -> tensor<2x100xf32>
+  %12 = linalg.fill ins(%cst_1 : f32) outs(%9 : tensor<2x100xf32>) -> tensor<2x100xf32>
+  %past = arith.constant -1.000000e+04 : f16
+  %zero = arith.constant 0.000000e+00 : f16
+  %e = tensor.empty() : tensor<100x100xf16>
+  %mask = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<100x100xf16>) {
+  ^bb0(%out: f16):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c = arith.cmpi ugt, %j, %i : index
+    %m = arith.select %c, %past, %zero : f16
+    linalg.yield %m : f16
+  } -> tensor<100x100xf16>
+  %13:3 = iree_linalg_ext.online_attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]> ins(%4, %5, %6, %cst_3, %mask : tensor<2x100x64xf16>, tensor<2x100x64xf16>, tensor<2x100x64xf16>, f16, tensor<100x100xf16>) outs(%10, %11, %12 : tensor<2x100x64xf32>, tensor<2x100xf32>, tensor<2x100xf32>) {
+  ^bb0(%arg0: f32):
+    iree_linalg_ext.yield %arg0 : f32
+  } -> tensor<2x100x64xf32>, tensor<2x100xf32>, tensor<2x100xf32>
+  %14 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%13#2, %13#0 : tensor<2x100xf32>, tensor<2x100x64xf32>) outs(%7 : tensor<2x100x64xf16>) {
+  ^bb0(%in: f32, %in_4: f32, %out: f16):
+    %15 = arith.divf %cst, %in : f32
+    %16 = arith.mulf %15, %in_4 : f32
+    %17 = arith.truncf %16 : f32 to f16
+    linalg.yield %17 : f16
+  } -> tensor<2x100x64xf16>
+  iree_codegen.store_to_buffer %14, %3 : tensor<2x100x64xf16> into memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// A mask of the same form whose value past the diagonal is above -1e4 (-100 is not -inf to
+// a softmax) is only added: every key tile is visited.
+// MMA-LABEL: func.func @causal_form_mask_kept_f16
+// MMA-NOT:     arith.ceildivui
+// MMA:         scf.for %{{.+}} = %c0 to %c2 step %c1
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @causal_form_mask_kept_f16() {
+  %cst = arith.constant 1.000000e+00 : f32
+  %cst_0 = arith.constant -3.40282347E+38 : f32
+  %cst_1 = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %cst_2 = arith.constant 0xFF800000 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f16
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %4 = iree_codegen.load_from_buffer %0 : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x100x64xf16>
+  %5 = iree_codegen.load_from_buffer %1 : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x100x64xf16>
+  %6 = iree_codegen.load_from_buffer %2 : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x100x64xf16>
+  %7 = tensor.empty() : tensor<2x100x64xf16>
+  %8 = tensor.empty() : tensor<2x100x64xf32>
+  %9 = tensor.empty() : tensor<2x100xf32>
+  %10 = linalg.fill ins(%cst_1 : f32) outs(%8 : tensor<2x100x64xf32>) -> tensor<2x100x64xf32>
+  %11 = linalg.fill ins(%cst_0 : f32) outs(%9 : tensor<2x100xf32>) -> tensor<2x100xf32>
+  %12 = linalg.fill ins(%cst_1 : f32) outs(%9 : tensor<2x100xf32>) -> tensor<2x100xf32>
+  %past = arith.constant -1.000000e+02 : f16
+  %zero = arith.constant 0.000000e+00 : f16
+  %e = tensor.empty() : tensor<100x100xf16>
+  %mask = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} outs(%e : tensor<100x100xf16>) {
+  ^bb0(%out: f16):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %c = arith.cmpi ugt, %j, %i : index
+    %m = arith.select %c, %past, %zero : f16
+    linalg.yield %m : f16
+  } -> tensor<100x100xf16>
+  %13:3 = iree_linalg_ext.online_attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]> ins(%4, %5, %6, %cst_3, %mask : tensor<2x100x64xf16>, tensor<2x100x64xf16>, tensor<2x100x64xf16>, f16, tensor<100x100xf16>) outs(%10, %11, %12 : tensor<2x100x64xf32>, tensor<2x100xf32>, tensor<2x100xf32>) {
+  ^bb0(%arg0: f32):
+    iree_linalg_ext.yield %arg0 : f32
+  } -> tensor<2x100x64xf32>, tensor<2x100xf32>, tensor<2x100xf32>
+  %14 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%13#2, %13#0 : tensor<2x100xf32>, tensor<2x100x64xf32>) outs(%7 : tensor<2x100x64xf16>) {
+  ^bb0(%in: f32, %in_4: f32, %out: f16):
+    %15 = arith.divf %cst, %in : f32
+    %16 = arith.mulf %15, %in_4 : f32
+    %17 = arith.truncf %16 : f32 to f16
+    linalg.yield %17 : f16
+  } -> tensor<2x100x64xf16>
+  iree_codegen.store_to_buffer %14, %3 : tensor<2x100x64xf16> into memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
 // Decode: one query row (no loop of its own) against 4096 keys. The FMA kernel (also on CUDA:
 // few rows) for one row (plan.direct): 8 groups of 16 lanes (8 of the head dim each: 16-byte
 // reads) take the key tiles in turn, each lane reading its K and V straight into registers (the

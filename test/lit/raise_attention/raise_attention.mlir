@@ -623,3 +623,97 @@ func.func @dynamic_batch(%q: tensor<?x2x16x8xf32>, %k: tensor<?x2x16x8xf32>, %v:
   %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [%b, 2, 16, 8] : tensor<?x16x8xf32> into tensor<?x2x16x8xf32>
   return %o4 : tensor<?x2x16x8xf32>
 }
+
+// -----
+
+// A constant mask that is causal (0 at and below the diagonal, -1e4 past it, GPT-2's): the
+// attention reads it computed from its indices, select(k2 > m, -1e4, 0), which
+// ldsopt-attention reads as causal; the constant is no longer read.
+// CHECK-LABEL: func.func @causal_constant_mask
+// CHECK-NOT:     arith.constant dense
+// CHECK:         %[[PAST:.+]] = arith.constant -1.000000e+04 : f32
+// CHECK:         %[[MASK:.+]] = linalg.generic
+// CHECK-NEXT:    ^bb0(%{{.+}}: f32):
+// CHECK-NEXT:      %[[I:.+]] = linalg.index 0 : index
+// CHECK-NEXT:      %[[J:.+]] = linalg.index 1 : index
+// CHECK-NEXT:      %[[C:.+]] = arith.cmpi ugt, %[[J]], %[[I]] : index
+// CHECK-NEXT:      %[[M:.+]] = arith.select %[[C]], %[[PAST]], %{{.+}} : f32
+// CHECK-NEXT:      linalg.yield %[[M]] : f32
+// CHECK:         iree_linalg_ext.attention
+// CHECK-SAME:      ins(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[MASK]] :
+func.func @causal_constant_mask(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tensor<4x8x16xf32>) -> tensor<4x8x16xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %mask = arith.constant dense<[[0.000000e+00, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04], [0.000000e+00, 0.000000e+00, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04], [0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+04, -1.000000e+04, -1.000000e+04], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+04, -1.000000e+04], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+04], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]]> : tensor<8x8xf32>
+  %et = tensor.empty() : tensor<4x16x8xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x8x16xf32>) outs(%et : tensor<4x16x8xf32>) permutation = [0, 2, 1]
+  %e = tensor.empty() : tensor<4x8x8xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x8x16xf32>, tensor<4x16x8xf32>) outs(%z : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %mask : tensor<4x8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<4x8x8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %a = arith.addf %in, %in_0 : f32
+    linalg.yield %a : f32
+  } -> tensor<4x8x8xf32>
+  %p = linalg.softmax dimension(2) ins(%l : tensor<4x8x8xf32>) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %e2 = tensor.empty() : tensor<4x8x16xf32>
+  %z2 = linalg.fill ins(%cst : f32) outs(%e2 : tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x8x8xf32>, tensor<4x8x16xf32>) outs(%z2 : tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  return %o : tensor<4x8x16xf32>
+}
+
+// -----
+
+// Kept as a constant: -100 past the diagonal is not -inf to a softmax (only masks of -1e4 or
+// less are read as causal).
+// CHECK-LABEL: func.func @mask_not_negligible
+// CHECK:         %[[MASK:.+]] = arith.constant dense
+// CHECK-NOT:     linalg.index
+// CHECK:         iree_linalg_ext.attention
+// CHECK-SAME:      ins(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[MASK]] :
+func.func @mask_not_negligible(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tensor<4x8x16xf32>) -> tensor<4x8x16xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %mask = arith.constant dense<[[0.000000e+00, -1.000000e+02, -1.000000e+02, -1.000000e+02, -1.000000e+02, -1.000000e+02, -1.000000e+02, -1.000000e+02], [0.000000e+00, 0.000000e+00, -1.000000e+02, -1.000000e+02, -1.000000e+02, -1.000000e+02, -1.000000e+02, -1.000000e+02], [0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+02, -1.000000e+02, -1.000000e+02, -1.000000e+02, -1.000000e+02], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+02, -1.000000e+02, -1.000000e+02, -1.000000e+02], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+02, -1.000000e+02, -1.000000e+02], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+02, -1.000000e+02], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+02], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]]> : tensor<8x8xf32>
+  %et = tensor.empty() : tensor<4x16x8xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x8x16xf32>) outs(%et : tensor<4x16x8xf32>) permutation = [0, 2, 1]
+  %e = tensor.empty() : tensor<4x8x8xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x8x16xf32>, tensor<4x16x8xf32>) outs(%z : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %mask : tensor<4x8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<4x8x8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %a = arith.addf %in, %in_0 : f32
+    linalg.yield %a : f32
+  } -> tensor<4x8x8xf32>
+  %p = linalg.softmax dimension(2) ins(%l : tensor<4x8x8xf32>) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %e2 = tensor.empty() : tensor<4x8x16xf32>
+  %z2 = linalg.fill ins(%cst : f32) outs(%e2 : tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x8x8xf32>, tensor<4x8x16xf32>) outs(%z2 : tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  return %o : tensor<4x8x16xf32>
+}
+
+// -----
+
+// Kept as a constant: one entry on the diagonal is not 0.
+// CHECK-LABEL: func.func @mask_not_causal
+// CHECK:         %[[MASK:.+]] = arith.constant dense
+// CHECK-NOT:     linalg.index
+// CHECK:         iree_linalg_ext.attention
+// CHECK-SAME:      ins(%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %[[MASK]] :
+func.func @mask_not_causal(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tensor<4x8x16xf32>) -> tensor<4x8x16xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %mask = arith.constant dense<[[0.000000e+00, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04], [0.000000e+00, 0.000000e+00, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04], [0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04], [0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+00, -1.000000e+04, -1.000000e+04, -1.000000e+04, -1.000000e+04], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+04, -1.000000e+04, -1.000000e+04], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+04, -1.000000e+04], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, -1.000000e+04], [0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]]> : tensor<8x8xf32>
+  %et = tensor.empty() : tensor<4x16x8xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x8x16xf32>) outs(%et : tensor<4x16x8xf32>) permutation = [0, 2, 1]
+  %e = tensor.empty() : tensor<4x8x8xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x8x16xf32>, tensor<4x16x8xf32>) outs(%z : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %l = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%s, %mask : tensor<4x8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<4x8x8xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %a = arith.addf %in, %in_0 : f32
+    linalg.yield %a : f32
+  } -> tensor<4x8x8xf32>
+  %p = linalg.softmax dimension(2) ins(%l : tensor<4x8x8xf32>) outs(%e : tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %e2 = tensor.empty() : tensor<4x8x16xf32>
+  %z2 = linalg.fill ins(%cst : f32) outs(%e2 : tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x8x8xf32>, tensor<4x8x16xf32>) outs(%z2 : tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  return %o : tensor<4x8x16xf32>
+}
