@@ -34,6 +34,7 @@ class RaiseAttention(ModulePass):
     SUMMARY = "Raise decomposed attention (batch matmuls around a softmax) to iree_linalg_ext.attention (program level)"
 
     def run(self, module: ir.Operation) -> None:
-        for chain in [c for c in map(raising.match, program_ops(module, ("linalg.batch_matmul",))) if c is not None]:
-            chain.raise_()
+        chains = [c for c in map(raising.match, program_ops(module, ("linalg.batch_matmul",))) if c is not None]
+        for ordinal, chain in enumerate(chains):
+            chain.raise_(ordinal)
 

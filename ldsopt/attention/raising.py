@@ -47,6 +47,10 @@ from ldsopt.attention.match import NEGLIGIBLE
 from ldsopt.codegen.elementwise import map_dims
 
 ATTENTION = "iree_linalg_ext.attention"
+# Marks each attention's causal mask generator with its own value: IREE merges equal
+# generators, and hoists one of several uses into a global that the dispatches load, where
+# ldsopt-attention no longer sees that it is causal.
+CAUSAL_MASK_ATTR = "ldsopt.causal_mask"
 
 
 def _op(v: ir.Value) -> ir.Operation | None:
@@ -301,7 +305,9 @@ class Chain:
             shape += [self.sizes[y] for y in parts] if len(parts) > 1 else [n]
         return loops, shape, groups
 
-    def raise_(self) -> ir.Value:
+    def raise_(self, ordinal: int = 0) -> ir.Value:
+        """The attention op in place of the chain; `ordinal` tells its causal mask generator
+        from other attentions' (CAUSAL_MASK_ATTR)."""
         order = self.batch + ["m", "n", "k1", "k2"]
         n_loops = len(order)
 
@@ -311,7 +317,7 @@ class Chain:
             return ir.AffineMapAttr.get(ir.AffineMap.get(n_loops, 0, exprs))
 
         if self.causal_past is not None:
-            self.views["mask"] = _causal_mask(self.views["mask"], self.causal_past)
+            self.views["mask"] = _causal_mask(self.views["mask"], self.causal_past, ordinal)
         with ir.InsertionPoint(self.replaced.owner), self.pv.location:
             views = {}
             for r, view in self.views.items():
@@ -370,9 +376,9 @@ def _causal_past_value(view: View) -> float | None:
     return float(past[0])
 
 
-def _causal_mask(view: View, past: float) -> View:
+def _causal_mask(view: View, past: float, ordinal: int) -> View:
     """A [m, k2] generic of `select(k2 > m, past, 0)` of `view`'s element type, at `view`'s
-    constant."""
+    constant, marked CAUSAL_MASK_ATTR = `ordinal`."""
     t = ir.RankedTensorType(view.value.type)
     shape = [t.shape[view.loops.index(x)] for x in ("m", "k2")]
     result = ir.RankedTensorType.get(shape, t.element_type)
@@ -384,7 +390,8 @@ def _causal_mask(view: View, past: float) -> View:
             "linalg.generic", results=[result], operands=[init],
             attributes={"indexing_maps": ir.ArrayAttr.get([identity]),
                         "iterator_types": ir.ArrayAttr.get([parallel, parallel]),
-                        "operandSegmentSizes": ir.DenseI32ArrayAttr.get([0, 1])}, regions=1)
+                        "operandSegmentSizes": ir.DenseI32ArrayAttr.get([0, 1]),
+                        CAUSAL_MASK_ATTR: ir.IntegerAttr.get(ir.IntegerType.get_signless(64), ordinal)}, regions=1)
         block = gen.regions[0].blocks.append(t.element_type)
         with ir.InsertionPoint(block):
             index = ir.IndexType.get()

@@ -29,7 +29,7 @@ import re
 import subprocess
 import tempfile
 
-from iree.compiler import ir
+from iree.compiler import ir, passmanager
 
 from ldsopt.cli import output_file
 from ldsopt import shared_context
@@ -213,8 +213,10 @@ STACK = {"ldsopt": "ldsopt-stack", "iree-default": "iree-stack"}
 def stacked(text: str, layers: int, path: str) -> tuple[str, str]:
     """The program with one more function, `<entry>_stack<layers>`, that applies the entry
     function `layers` times, each output the next input (a model of that many layers of
-    these weights), and its name. The entry must take one tensor and return one of the
-    same type: DriverError if not."""
+    these weights), and its name. The layers are inlined into it, as a model of that many
+    layers holds them (and IREE would inline them): the program passes then see each
+    layer's ops, as they would a real model's. The entry must take one tensor and return
+    one of the same type: DriverError if not."""
     sig = driver.signature(text, None, path)
     if len(sig.inputs) != 1 or sig.outputs != sig.inputs:
         raise driver.DriverError(f"--stack needs a layer: a function of one tensor to one tensor of the same type; "
@@ -225,7 +227,10 @@ def stacked(text: str, layers: int, path: str) -> tuple[str, str]:
     calls = [f"    %x{i + 1} = func.call @{sig.function}(%x{i}) : ({t}) -> {t}" for i in range(layers)]
     func = "\n".join([f"  func.func @{name}(%x0: {t}) -> {t} {{", *calls, f"    return %x{layers} : {t}", "  }"])
     end = text.rstrip().rfind("}")
-    return text[:end] + func + "\n}\n", name
+    with shared_context.get() as ctx:
+        module = ir.Module.parse(text[:end] + func + "\n}\n", ctx)
+        passmanager.PassManager.parse("builtin.module(inline)").run(module.operation)
+        return str(module), name
 
 
 def dispatch_calls(configured: str) -> collections.Counter:

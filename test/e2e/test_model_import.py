@@ -74,8 +74,9 @@ def test_suite_model_runs(models, model, lds_run):
         # its slices read in place by the attention: no copy, no cast or bias dispatch of their own.
         qkv = [lines[i] for i in dispatches if "_batch_matmul_1x16x96x32_" in lines[i]]
         assert len(qkv) == 1 and not [lines[i] for i in dispatches if "memcpy" in lines[i]], lines
-    # QKV, attention, O, norms (the encoder's two one dispatch), FFN up and down
-    expected = {"encoder_layer_small_f32": 6, "gpt2_block_small_f32": 7}
+    # QKV, attention, O, norms (one dispatch: the encoder's two fused, GPT-2's two one
+    # executable run twice), FFN up and down
+    expected = {"encoder_layer_small_f32": 6, "gpt2_block_small_f32": 6}
     assert len(dispatches) == expected.get(model, len(dispatches)), lines
 
 
@@ -147,6 +148,24 @@ def test_causal_mask_stays_out_of_the_archive(suite, tmp_path, lds_run):
     assert "tensor<40x40xf16>" not in "".join(line for line in text.splitlines() if "util.global" in line)
     assert '#stream.parameter.named<"model"::"attn.qkv.weight">' in text
     _passes(lds_run(str(path), "--target", "lavapipe", "--weights-to-archive", "--require-ldsopt"))
+
+
+def test_stacked_layers_keep_their_causal_masks(suite, tmp_path, lds_run):
+    """Two GPT-2 layers in one call (lds-bench's `--stack`): each attention's causal mask is
+    computed in its own dispatch; none is hoisted into a global that a dispatch would load
+    (IREE hoists a mask generator that several attentions share)."""
+    import dataclasses
+
+    from ldsopt.measure import bench
+    from ldsopt.run import driver
+    path = tmp_path / "gpt2_seq40_f16.onnx"
+    onnx.save(suite.gpt2_block(dataclasses.replace(suite.SIZES["small"], seq=40), "f16"), str(path))
+    text, archive = driver.read_to_archive(str(path), str(tmp_path / "parameters"))
+    stack, function = bench.stacked(text, 2, str(path))
+    (tmp_path / "stack.mlir").write_text(stack)
+    lines = _passes(lds_run(str(tmp_path / "stack.mlir"), "--function", function, "--target", "lavapipe",
+                            "--parameters", f"model={archive.path}", "--require-ldsopt")).splitlines()
+    assert not [line for line in lines if "at load" in line], lines
 
 
 def test_f16_encoder_attention_is_one_dispatch(suite, tmp_path, lds_run):

@@ -633,6 +633,7 @@ func.func @dynamic_batch(%q: tensor<?x2x16x8xf32>, %k: tensor<?x2x16x8xf32>, %v:
 // CHECK-NOT:     arith.constant dense
 // CHECK:         %[[PAST:.+]] = arith.constant -1.000000e+04 : f32
 // CHECK:         %[[MASK:.+]] = linalg.generic
+// CHECK-SAME:      ldsopt.causal_mask = 0
 // CHECK-NEXT:    ^bb0(%{{.+}}: f32):
 // CHECK-NEXT:      %[[I:.+]] = linalg.index 0 : index
 // CHECK-NEXT:      %[[J:.+]] = linalg.index 1 : index
