@@ -15,6 +15,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 import types
 
 from ldsopt.cli import output_file
@@ -105,6 +106,23 @@ class TorchTimer:
             end.record()
             end.synchronize()
             times.append(start.elapsed_time(end) * 1e3 / batch)
+        return statistics.median(times)
+
+    def awaited_us(self, fn, calls: int) -> float:
+        """Host wall time of one call awaited before the next (`fn()`, then a synchronize),
+        as `iree-benchmark-module` times a synchronous function: per call, median over
+        `repetitions` runs of `calls`."""
+        torch = self.torch
+        for _ in range(3):
+            fn()
+        torch.cuda.synchronize()
+        times = []
+        for _ in range(self.repetitions):
+            start = time.perf_counter()
+            for _ in range(calls):
+                fn()
+                torch.cuda.synchronize()
+            times.append((time.perf_counter() - start) * 1e6 / calls)
         return statistics.median(times)
 
     def copy_bandwidth(self) -> float:

@@ -1,0 +1,99 @@
+"""Where a prepared program's call spends its time on the GPU: the folder's function run by
+the IREE runtime in this process (its module, inputs and parameter archives, in a runtime
+mode of timing.RUNTIME_MODES) under torch.profiler, whose CUPTI tracing records every kernel
+the process launches, IREE's too. The kernels are cut into calls where the GPU idles longer
+than `--call-gap` us; per call (the first `--skip` left out): its span from the first
+kernel's start to the last one's end, the kernels' sum, the idle time between them, and that
+idle time by the kernel it follows (which launch waits, and how long). The GPU machine has
+no Nsight Systems; this is its timeline.
+
+    python3 bench/program_timeline.py DIR/ldsopt-stack [--mode graphs] [--calls 30] [--layers 12]
+
+Needs torch with CUDA and the IREE runtime importable (PYTHONPATH)."""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import statistics
+
+from ldsopt.measure import timing
+from ldsopt.run.tensor_file import Tensor
+
+
+def kernels(folder: str, flags: tuple[str, ...], calls: int) -> list[tuple[float, float, str]]:
+    """(start us, duration us, name) of every kernel the folder's function ran in `calls` calls."""
+    import iree.runtime as rt
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+
+    with open(os.path.join(folder, "manifest.json")) as f:
+        man = json.load(f)
+    if flags:
+        rt.flags.parse_flags(*flags)
+    config = rt.Config(man["device"])
+    modules = []
+    for r in man.get("parameters", []):
+        index = rt.ParameterIndex()
+        index.load(os.path.join(folder, r["file"]))
+        modules.append(rt.create_io_parameters_module(config.vm_instance, index.create_provider(scope=r["scope"])))
+    modules += [rt.create_hal_module(config.vm_instance, config.device),
+                rt.VmModule.mmap(config.vm_instance, os.path.join(folder, man["vmfb"]))]
+    fn = getattr(rt.load_vm_modules(*modules, config=config)[-1], man["function"])
+    args = [rt.asdevicearray(config.device, Tensor(**t).load(folder)) for t in man["inputs"]]
+    torch.zeros(1, device="cuda")  # CUPTI needs a CUDA context of torch's before it traces
+    for _ in range(3):
+        fn(*args).to_host()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            fn(*args).to_host()
+    out = [(e.time_range.start, e.time_range.elapsed_us(), e.name) for e in prof.events()
+           if e.device_type.name == "CUDA" and not e.name.startswith(("Memcpy", "Memset"))]
+    return sorted(out)
+
+
+def calls_of(ks: list[tuple[float, float, str]], call_gap: float) -> list[list[tuple[float, float, str]]]:
+    calls, cur = [], []
+    for k in ks:
+        if cur and k[0] - (cur[-1][0] + cur[-1][1]) > call_gap:
+            calls.append(cur)
+            cur = []
+        cur.append(k)
+    return calls + ([cur] if cur else [])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folder")
+    ap.add_argument("--mode", default="default", help="a runtime mode of timing.RUNTIME_MODES['cuda']")
+    ap.add_argument("--calls", type=int, default=30)
+    ap.add_argument("--skip", type=int, default=1, help="first calls traced left out")
+    ap.add_argument("--call-gap", type=float, default=30.0, help="us of idle GPU that ends a call")
+    ap.add_argument("--layers", type=int, default=1, help="divide the per-call figures by this")
+    args = ap.parse_args()
+    flags = timing.RUNTIME_MODES["cuda"][args.mode]
+    cs = calls_of(kernels(args.folder, flags, args.calls), args.call_gap)[args.skip:]
+    if not cs:
+        raise SystemExit("error: no calls traced")
+    spans, busy, idle = [], [], []
+    after = collections.defaultdict(list)
+    for c in cs:
+        spans.append(c[-1][0] + c[-1][1] - c[0][0])
+        busy.append(sum(d for _, d, _ in c))
+        gaps = [(b[0] - (a[0] + a[1]), a[2]) for a, b in zip(c, c[1:])]
+        idle.append(sum(g for g, _ in gaps))
+        for g, name in gaps:
+            after[name].append(g)
+    n = args.layers
+    print(f"{args.folder} ({args.mode}): {len(cs)} calls of {statistics.median(len(c) for c in cs)} kernels; "
+          f"per call / {n}: span {statistics.median(spans) / n:.2f} us, kernels {statistics.median(busy) / n:.2f} us, "
+          f"idle between kernels {statistics.median(idle) / n:.2f} us")
+    print("idle after each kernel (us: median, mean, launches traced):")
+    for name, gs in sorted(after.items(), key=lambda kv: -sum(kv[1])):
+        print(f"  {statistics.median(gs):6.2f} {statistics.mean(gs):6.2f} {len(gs):6d}  {name[:110]}")
+
+
+if __name__ == "__main__":
+    main()
