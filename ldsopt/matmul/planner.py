@@ -351,7 +351,8 @@ def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
     None if none fits. Each operand's tile, in its memory order, is copied by
     cp.async in 16-byte chunks, threads along its rows, into the layout the scheme's
     descriptors describe: K-contiguous, BM (BN) rows of the 64-element K step (128 bytes) in
-    the 128-byte swizzle; M/N-contiguous, the 64 K rows of each 64-column block in it."""
+    the 128-byte swizzle; M/N-contiguous, the 64 K rows of each 64-column block in it (so
+    such an operand's BM or BN is a multiple of 64)."""
     elem_bytes = element_bits(p.elem_type) // 8
     bk = WgmmaScheme.K_ROW
     fitting = []
@@ -364,9 +365,9 @@ def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
         scheme = WgmmaScheme(t)
         staging = {}
         for role, rows in (("A", t.bm), ("B", t.bn)):
-            if (rows * bk // 8) % t.threads:
-                break
             k_major = p.dims[role][1] == "k"
+            if (rows * bk // 8) % t.threads or (not k_major and rows % WgmmaScheme.K_ROW):
+                break
             tile = (rows, bk) if k_major else (bk, rows)
             lds = LdsRows.swizzled(bk, 8, 1, 8) if k_major else \
                 LdsRows.swizzled(rows, 8, 1, 8, column_block=WgmmaScheme.K_ROW, rows=bk)

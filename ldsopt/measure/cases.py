@@ -445,6 +445,13 @@ BERT_MATMULS = tuple(
                                            (12, 512, 64, 512, "kn", ()))
     for epi in (*epis, "cast"))
 
+# The same projections with their weights stored N x K, as nn.Linear holds them (PyTorch's
+# exports): B K-contiguous, which every wgmma tile width takes (an N-contiguous B needs whole
+# 64-column blocks).
+BERT_LINEARS = tuple(_matmul_epilogue(0, 512, n, k, "nk", epi)
+                     for n, k, epi in ((2304, 768, "bias"), (768, 768, "bias"), (3072, 768, "bias_gelu"),
+                                       (768, 3072, "bias_residual")))
+
 # Few output tiles and a long K, f16 with the cast to f16 (and a bias): what ldsopt-split-matmul
 # splits over chunks of K (issue 36: 64x64x8192 took 23 us for its 2 MB on the H200), and M = 16
 # tokens through BERT's FFN down.
@@ -591,6 +598,7 @@ CASES: tuple[Case, ...] = (
     *(_layernorm(rows, n, "f16") for rows, n in ((16384, 4096), (512, 768))),
     *(_logsumexp(rows, n) for rows, n in ((64, 50257), (4, 1000))),
     *BERT_MATMULS,
+    *BERT_LINEARS,
     *SPLIT_K,
     *ATTENTION,
     *RESNET50_CONVS,

@@ -54,6 +54,17 @@ def test_sm90a_plans_wgmma_for_every_storage_order(matmul_problem, dims_a, dims_
         assert s.lds.column_block == (0 if s.k_contiguous else 64)
 
 
+def test_mn_major_operand_takes_whole_column_blocks(matmul_problem):
+    """A 64x48 tile: B stored K x N (N-contiguous) would be 48 columns of the 64-column
+    blocks the MN-major descriptor reads, so the tiling does not fit; stored N x K it does."""
+    narrow = (schemes.Tiling(64, 48, 8, 3),)
+    nn = matmul_problem(("m", "k"), ("k", "n"), "f16", 512, 768, 3072)
+    assert planner.wgmma_plan(nn, HOPPER, HOPPER.lds_budget(1), narrow) is None
+    nt = matmul_problem(("m", "k"), ("n", "k"), "f16", 512, 768, 3072)
+    pl = planner.wgmma_plan(nt, HOPPER, HOPPER.lds_budget(1), narrow)
+    assert (pl.tiling.bm, pl.tiling.bn, pl.scheme.fragment("B")) == (64, 48, "wgmma m64n48k16")
+
+
 def test_small_lds_takes_fewer_stages(matmul_problem):
     p = matmul_problem(("m", "k"), ("n", "k"), "bf16", 4096, 4096, 4096)
     assert planner.wgmma_plan(p, HOPPER, 3 * (128 + 256) * 128).stages == 3
