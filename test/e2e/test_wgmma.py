@@ -35,8 +35,8 @@ def test_sm90a_compiles_to_wgmma(name, transposes, tmp_path):
     text, report = ptx_of((PROGRAMS / f"{name}.mlir").read_text(), "cuda-sm90a", tmp_path)
     assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
     assert ".target sm_90a" in text
-    issued = re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.[^;]*;", text)
-    assert len(issued) == 4, text[:3000]  # one 64-element K step: 4 of k16
+    issued = re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n(?:48|64)k16\.f32\.[^;]*;", text)
+    assert len(issued) == 4, text[:3000]  # one 64-element K step: 4 of k16 (n48: NT's 80 columns)
     assert all(i.endswith(f"p, 1,  1, {transposes};") for i in issued), issued[0]
     for op in ("wgmma.fence.sync.aligned", "wgmma.commit_group.sync.aligned", "wgmma.wait_group.sync.aligned \t1",
                "fence.proxy.async.shared::cta", "cp.async.cg.shared.global"):

@@ -2,8 +2,9 @@
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-matmul-lds)' | filecheck %s --check-prefix=SM89
 // RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-matmul-lds{mma=false})' | filecheck %s --check-prefix=NOMMA
 
-// NT f16, 96x160x64 on sm_90a: the wgmma scheme. 64x64 tiles (a warpgroup of 128 threads,
-// m64n64k16), 4 LDS tiles of each operand, 1024-byte aligned, 64-element K rows in the
+// NT f16, 96x160x64 on sm_90a: the wgmma scheme. 64x48 tiles (a warpgroup of 128 threads,
+// m64n48k16: B is K-contiguous, so the narrow width that makes more workgroups is taken;
+// 160 columns are 4 tiles, the last one 16 wide), 4 LDS tiles of each operand, 1024-byte aligned, 64-element K rows in the
 // 128-byte swizzle, filled by cp.async of 16-byte chunks in the operand's order; one
 // descriptor per operand (start address / 16 | stride 1024 B << 32 | 128-byte swizzle << 62,
 // leading offset 1: unused K-major). The prologue starts 3 tiles and waits for the first; each
@@ -14,8 +15,8 @@
 // WGMMA:       workgroup_size = [128, 1, 1] subgroup_size = 32
 // WGMMA-LABEL: func.func @nt_f16
 // WGMMA-SAME:    ldsopt.missed = [["ldsopt-dtl-layout", "left to ldsopt-matmul-lds's wgmma scheme (sm_90a)"]]
-// WGMMA:         %[[LA:.+]] = memref.alloc() alignment = 1024 {ldsopt.staging = {copy = "direct", dims = ["m", "k"], fragment = "wgmma m64n64k16", {{.*}}swizzle = "swizzled<8,1,8>"{{.*}} : memref<4x64x64xf16, #gpu.address_space<workgroup>>
-// WGMMA:         %[[LB:.+]] = memref.alloc() alignment = 1024 {ldsopt.staging = {copy = "direct", dims = ["n", "k"], fragment = "wgmma m64n64k16", {{.*}}swizzle = "swizzled<8,1,8>"{{.*}} : memref<4x64x64xf16, #gpu.address_space<workgroup>>
+// WGMMA:         %[[LA:.+]] = memref.alloc() alignment = 1024 {ldsopt.staging = {copy = "direct", dims = ["m", "k"], fragment = "wgmma m64n48k16", {{.*}}swizzle = "swizzled<8,1,8>"{{.*}} : memref<4x64x64xf16, #gpu.address_space<workgroup>>
+// WGMMA:         %[[LB:.+]] = memref.alloc() alignment = 1024 {ldsopt.staging = {copy = "direct", dims = ["n", "k"], fragment = "wgmma m64n48k16", {{.*}}swizzle = "swizzled<8,1,8>"{{.*}} : memref<4x48x64xf16, #gpu.address_space<workgroup>>
 // WGMMA:         memref.extract_aligned_pointer_as_index %[[LA]]
 // WGMMA:         %[[DA:.+]] = arith.ori %{{.+}}, %c4611686293305360384_i64 : i64
 // WGMMA:         memref.extract_aligned_pointer_as_index %[[LB]]
@@ -29,7 +30,7 @@
 // WGMMA-NEXT:    gpu.barrier
 // WGMMA:         scf.for {{.*}} -> (!llvm.struct<(f32, {{.*}})>) {
 // WGMMA:           nvvm.wgmma.fence.aligned
-// WGMMA-COUNT-4:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
+// WGMMA-COUNT-4:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 48, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <col>]
 // WGMMA-NEXT:      nvvm.wgmma.commit.group.sync.aligned
 // WGMMA-NEXT:      nvvm.wgmma.wait.group.sync.aligned 1
 // WGMMA-NEXT:      nvgpu.device_async_wait %{{.+}} numGroups = 1
@@ -42,9 +43,9 @@
 // The accumulator's elements 4i, 4i+1 (row l/4) and 4i+2, 4i+3 (row l/4 + 8) of each 8 columns,
 // through the output stage (padded LDS rows), which the tile leaves in 16-byte row pieces.
 // WGMMA:         llvm.extractvalue %{{.+}}[0]
-// WGMMA:         vector.store {{.*}} : memref<64x72xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// WGMMA:         vector.store {{.*}} : memref<64x56xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // WGMMA:         gpu.barrier
-// WGMMA:         vector.load {{.*}} : memref<64x72xf32, #gpu.address_space<workgroup>>, vector<4xf32>
+// WGMMA:         vector.load {{.*}} : memref<64x56xf32, #gpu.address_space<workgroup>>, vector<4xf32>
 // WGMMA-NEXT:    vector.store {{.*}} : memref<96x160xf32, #hal.descriptor_type<storage_buffer>>, vector<4xf32>
 // sm_89 (--target cuda): mma.sync as before, no wgmma.
 // SM89-LABEL:  func.func @nt_f16

@@ -4,7 +4,7 @@
 // RUN: not lds-opt %s --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-matmul-lds{cluster-k=9})' 2>&1 | filecheck %s --check-prefix=NINE
 
 // The wgmma scheme's K split over a cluster (emit_wgmma.py): NT f16 128x256x512, 8 K steps.
-// cluster-k=2: 64x64 tiles (the plan's choice among those that split), clusters of 2 along x
+// cluster-k=2: 64x48 tiles (the plan's choice among those that split), clusters of 2 along x
 // (nvvm.cluster_dim), the grid's x twice the N tiles: x / 2 is the N tile, x % 2 the rank,
 // whose 4 K steps start at rank * 256. The rows of warp w are summed by workgroup w % 2: once
 // the cluster syncs (every workgroup's operand tiles free), the other workgroup's warp stores
@@ -17,7 +17,7 @@
 // NINE: <pass-pipeline>:1:{{[0-9]+}}: error: option 'cluster-k' of pass 'ldsopt-matmul-lds' takes 1..8; got '9'
 // TWO-LABEL: func.func @nt_f16_split
 // TWO-SAME:    nvvm.cluster_dim = array<i32: 2, 1, 1>
-// TWO:         %[[X:.+]] = gpu.block_id  x upper_bound 8
+// TWO:         %[[X:.+]] = gpu.block_id  x upper_bound 12
 // TWO:         %[[RANK:.+]] = arith.remui %[[X]], %c2
 // TWO:         %[[TILE:.+]] = arith.divui %[[X]], %c2
 // TWO:         %[[BASE:.+]] = arith.muli %[[RANK]], %c256
