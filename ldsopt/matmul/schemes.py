@@ -210,12 +210,13 @@ class WgmmaScheme:
 
 
 # The tilings of the wgmma scheme: BM / 64 warpgroups (128 threads each), BN at most 256
-# (wgmma's widest N), the accumulators BN / 2 registers a thread. The widths that are not
-# powers of two fill one wave of 132 SMs with 512-row products (BERT-base's: 64x48 tiles of
-# N = 768, 64x144 of N = 2304, 64x192 of N = 3072: 128 workgroups each); 48 and 144 take a
-# K-contiguous B only (planner.wgmma_plan).
-WGMMA_TILINGS = (Tiling(128, 256, 8, 16), Tiling(128, 128, 8, 8), Tiling(64, 256, 8, 16), Tiling(64, 192, 8, 12),
-                 Tiling(64, 144, 8, 9), Tiling(64, 128, 8, 8), Tiling(64, 64, 8, 4), Tiling(64, 48, 8, 3))
+# (wgmma's widest N), the accumulators BN / 2 registers a thread. 64x48 and 64x144 fill one
+# wave of 132 SMs with 512-row products of a K-contiguous B (BERT-base's N = 768 and 2304:
+# 128 workgroups each; an N-contiguous B takes whole 64-column blocks, planner.wgmma_plan).
+# 64x192 (FFN up's wave) is not among them: with GELU by tanh it holds 255 registers a thread
+# and is slower (bench/results/cuda-matmul/wave-tiles-2b34081/).
+WGMMA_TILINGS = (Tiling(128, 256, 8, 16), Tiling(128, 128, 8, 8), Tiling(64, 256, 8, 16), Tiling(64, 144, 8, 9),
+                 Tiling(64, 128, 8, 8), Tiling(64, 64, 8, 4), Tiling(64, 48, 8, 3))
 
 
 def row_runs(coords: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
