@@ -214,3 +214,50 @@ func.func @v_keys_inner_77_keys() {
   iree_codegen.store_to_buffer %16, %3 : tensor<2x80x2x64xf16> into memref<2x80x2x64xf16, #hal.descriptor_type<storage_buffer>>
   return
 }
+
+// -----
+
+// A score region that reads the head dim's loop (k1, loop 3 here): the kernels give a region
+// the query row, the key and the grid loops only (IREE's dispatch formation renumbers no
+// region index of an attention whose loops it permutes, so such a region can come from a
+// causal one).
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @region_reads_head_dim() {
+  %cst = arith.constant 1.000000e+00 : f32
+  %cst_0 = arith.constant -3.40282347E+38 : f32
+  %cst_1 = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %cst_2 = arith.constant 0xFF800000 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f16
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  %4 = iree_codegen.load_from_buffer %0 : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x100x64xf16>
+  %5 = iree_codegen.load_from_buffer %1 : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x100x64xf16>
+  %6 = iree_codegen.load_from_buffer %2 : memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x100x64xf16>
+  %7 = tensor.empty() : tensor<2x100x64xf16>
+  %8 = tensor.empty() : tensor<2x100x64xf32>
+  %9 = tensor.empty() : tensor<2x100xf32>
+  %10 = linalg.fill ins(%cst_1 : f32) outs(%8 : tensor<2x100x64xf32>) -> tensor<2x100x64xf32>
+  %11 = linalg.fill ins(%cst_0 : f32) outs(%9 : tensor<2x100xf32>) -> tensor<2x100xf32>
+  %12 = linalg.fill ins(%cst_1 : f32) outs(%9 : tensor<2x100xf32>) -> tensor<2x100xf32>
+  // expected-remark @+1 {{ldsopt-attention: left to IREE: the score region reads the loop of the head or value dim (iree_linalg_ext.index [3]); takes the query row, key and grid loops}}
+  %13:3 = iree_linalg_ext.online_attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]> ins(%4, %5, %6, %cst_3 : tensor<2x100x64xf16>, tensor<2x100x64xf16>, tensor<2x100x64xf16>, f16) outs(%10, %11, %12 : tensor<2x100x64xf32>, tensor<2x100xf32>, tensor<2x100xf32>) {
+  ^bb0(%arg0: f32):
+    %15 = iree_linalg_ext.index 1 : index
+    %16 = iree_linalg_ext.index 3 : index
+    %17 = arith.cmpi ugt, %16, %15 : index
+    %18 = arith.select %17, %cst_2, %arg0 : f32
+    iree_linalg_ext.yield %18 : f32
+  } -> tensor<2x100x64xf32>, tensor<2x100xf32>, tensor<2x100xf32>
+  %14 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%13#2, %13#0 : tensor<2x100xf32>, tensor<2x100x64xf32>) outs(%7 : tensor<2x100x64xf16>) {
+  ^bb0(%in: f32, %in_4: f32, %out: f16):
+    %15 = arith.divf %cst, %in : f32
+    %16 = arith.mulf %15, %in_4 : f32
+    %17 = arith.truncf %16 : f32 to f16
+    linalg.yield %17 : f16
+  } -> tensor<2x100x64xf16>
+  iree_codegen.store_to_buffer %14, %3 : tensor<2x100x64xf16> into memref<2x100x64xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
