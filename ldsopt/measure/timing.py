@@ -92,11 +92,14 @@ class TorchTimer:
         self.repetitions = repetitions
         self.gpu = torch.cuda.get_device_name()
 
-    def time_us(self, fn, batch: int) -> float:
-        torch = self.torch
+    def _warm_up(self, fn) -> None:
         for _ in range(3):
             fn()
-        torch.cuda.synchronize()
+        self.torch.cuda.synchronize()
+
+    def time_us(self, fn, batch: int) -> float:
+        torch = self.torch
+        self._warm_up(fn)
         times = []
         for _ in range(self.repetitions):
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -113,9 +116,7 @@ class TorchTimer:
         as `iree-benchmark-module` times a synchronous function: per call, median over
         `repetitions` runs of `calls`."""
         torch = self.torch
-        for _ in range(3):
-            fn()
-        torch.cuda.synchronize()
+        self._warm_up(fn)
         times = []
         for _ in range(self.repetitions):
             start = time.perf_counter()
