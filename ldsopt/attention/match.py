@@ -231,17 +231,7 @@ def _causal(region: list[ir.Operation], arg: ir.Value, result: ir.Value, row: in
     value = ir.FloatAttr(cst.attributes["value"]).value if isinstance(cst.attributes["value"], ir.FloatAttr) else 0
     if value != -math.inf:
         return None
-    idx = [_producer(x) for x in cmp.operands]
-    if any(i is None or i.name != "iree_linalg_ext.index" for i in idx):
-        return None
-    a, b = (ir.IntegerAttr(i.attributes["dim"]).value for i in idx)
-    # arith.cmpi predicates: 4 sgt, 8 ugt (a > b); 2 slt, 6 ult (a < b).
-    greater = {4: True, 8: True, 2: False, 6: False}.get(ir.IntegerAttr(cmp.attributes["predicate"]).value)
-    if greater is None:
-        return None
-    if (a, b, greater) in ((k2, row, True), (row, k2, False)):
-        return Causal()
-    return None
+    return Causal() if _keys_past_row(cmp, "iree_linalg_ext.index", lambda d: d, row, k2) else None
 
 
 def _causal_generator(gen: MaskGenerator, mask_dims: list[int], row: int, k2: int) -> Causal | None:
@@ -259,13 +249,20 @@ def _causal_generator(gen: MaskGenerator, mask_dims: list[int], row: int, k2: in
               and isinstance(c.attributes["value"], ir.FloatAttr) else None for c in (past, kept)]
     if cmp is None or cmp.name != "arith.cmpi" or None in values or not (values[0] <= NEGLIGIBLE and values[1] == 0):
         return None
-    idx = [_producer(x) for x in cmp.operands]
-    if any(i is None or i.name != "linalg.index" for i in idx):
-        return None
     loop_of = {loop: mask_dims[j] for j, loop in enumerate(gen.out_loops)}
-    a, b = (loop_of.get(ir.IntegerAttr(i.attributes["dim"]).value) for i in idx)
+    return Causal() if _keys_past_row(cmp, "linalg.index", loop_of.get, row, k2) else None
+
+
+def _keys_past_row(cmp: ir.Operation, index_op: str, loop_of, row: int, k2: int) -> bool:
+    """`cmp` (an arith.cmpi) is `k2 > row` or `row < k2` on two `index_op`s, whose dims
+    `loop_of` maps to the attention's loops."""
+    idx = [_producer(x) for x in cmp.operands]
+    if any(i is None or i.name != index_op for i in idx):
+        return False
+    a, b = (loop_of(ir.IntegerAttr(i.attributes["dim"]).value) for i in idx)
+    # arith.cmpi predicates: 4 sgt, 8 ugt (a > b); 2 slt, 6 ult (a < b).
     greater = {4: True, 8: True, 2: False, 6: False}.get(ir.IntegerAttr(cmp.attributes["predicate"]).value)
-    return Causal() if (a, b, greater) in ((k2, row, True), (row, k2, False)) else None
+    return (a, b, greater) in ((k2, row, True), (row, k2, False))
 
 
 def match(func: ir.Operation) -> AttentionProblem | Unmatched:
