@@ -213,8 +213,8 @@ class WgmmaScheme:
 # (wgmma's widest N), the accumulators BN / 2 registers a thread. 64x48 and 64x144 fill one
 # wave of 132 SMs with 512-row products of a K-contiguous B (BERT-base's N = 768 and 2304:
 # 128 workgroups each; an N-contiguous B takes whole 64-column blocks, planner.wgmma_plan).
-# 64x192 (FFN up's wave) is not among them: with GELU by tanh it holds 255 registers a thread
-# and is slower (bench/results/cuda-matmul/wave-tiles-2b34081/).
+# 64x192 (FFN up's wave) is not among them: bench/results/cuda-matmul/README.md, "Measured
+# choices".
 WGMMA_TILINGS = (Tiling(128, 256, 8, 16), Tiling(128, 128, 8, 8), Tiling(64, 256, 8, 16), Tiling(64, 144, 8, 9),
                  Tiling(64, 128, 8, 8), Tiling(64, 64, 8, 4), Tiling(64, 48, 8, 3))
 
