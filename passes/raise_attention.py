@@ -13,7 +13,9 @@ operand read through a collapse of [batch, heads] and a transpose of a [batch, s
 dim] projection or directly; the output, expanded and transposed back, written in that order.
 The raised op computes what the chain computes: S * c + mask, softmax over the keys, times V,
 with S and the softmax in f32 (as IREE's attention does for f16 operands; an f32 chain is the
-same arithmetic). Anything else is left alone, and so is a chain whose softmax result is read
+same arithmetic). A causal mask held as a constant (0 at and below the diagonal, one value of
+-1e4 or less past it) is computed from its indices in a generic of its own, the same values,
+which ldsopt-attention reads as causal (raising.py). Anything else is left alone, and so is a chain whose softmax result is read
 elsewhere.
 """
 

@@ -24,15 +24,16 @@ and where every operand's shape is static (a dynamic batch is left as it is).
 
 `Chain.raise_()` builds the op (scale c, or 1; the mask as the op's additive mask, read
 through a collapse of its broadcast dims of extent 1, as the op's maps are projections; the
-identity region). A causal mask held as a constant (GPT-2's and Llama's ONNX graphs add one:
-0 where the key is at or before the query's row, one value c past it, the same for every
-head) is computed from the indices instead, `select(k2 > m, c, 0)` in an elementwise generic:
-the same values, which IREE fuses into the attention's dispatch, where ldsopt-attention
-reads it as causal and skips the key tiles past the diagonal (match.NEGLIGIBLE bounds c);
-the constant, weights-sized, is no longer read)
-and replaces the transposed (or plain) output; the chain's ops, now unused,
+identity region) and replaces the transposed (or plain) output; the chain's ops, now unused,
 are left to canonicalization (an intermediate the program reads elsewhere stays computed
 there). P must be read by the product alone.
+
+A causal mask held as a constant (GPT-2's and Llama's ONNX graphs add one: 0 where the key is
+at or before the query's row, one value c past it, the same for every head) is computed from
+the indices instead, `select(k2 > m, c, 0)` in an elementwise generic of its own
+(CAUSAL_MASK_ATTR): the same values, which IREE fuses into the attention's dispatch, where
+ldsopt-attention reads it as causal and skips the key tiles past the diagonal
+(match.NEGLIGIBLE bounds c). The weights-sized constant is no longer read.
 """
 
 from __future__ import annotations
