@@ -434,7 +434,8 @@ def _matmul_epilogue(batch: int, m: int, n: int, k: int, b_stored: str, epilogue
 # sequence 512): the projections (NN, weights stored KxN) with their epilogues (Q, K and V as
 # the one 2304-wide product ldsopt-fuse-projections makes of them), and
 # attention's Q x K^T (NT, scaled) and P x V (NN); each also with the cast alone, and the
-# FFN's GELU also with its bias alone (what the bias costs, what GELU adds).
+# FFN's GELU also with its bias alone (what the bias costs, what GELU adds). The projections
+# also NT, weights stored N x K as nn.Linear holds them (B K-contiguous: any wgmma tile width).
 BERT_MATMULS = tuple(
     _matmul_epilogue(batch, m, n, k, b_stored, epi)
     for batch, m, n, k, b_stored, epis in ((0, 512, 2304, 768, "kn", ("bias",)),
@@ -442,15 +443,10 @@ BERT_MATMULS = tuple(
                                            (0, 512, 3072, 768, "kn", ("bias_gelu", "bias")),
                                            (0, 512, 768, 3072, "kn", ("bias_residual",)),
                                            (12, 512, 512, 64, "nk", ("scale",)),
-                                           (12, 512, 64, 512, "kn", ()))
+                                           (12, 512, 64, 512, "kn", ()),
+                                           (0, 512, 2304, 768, "nk", ("bias",)), (0, 512, 768, 768, "nk", ("bias",)),
+                                           (0, 512, 3072, 768, "nk", ("bias_gelu",)), (0, 512, 768, 3072, "nk", ("bias_residual",)))
     for epi in (*epis, "cast"))
-
-# The same projections with their weights stored N x K, as nn.Linear holds them (PyTorch's
-# exports): B K-contiguous, which every wgmma tile width takes (an N-contiguous B needs whole
-# 64-column blocks).
-BERT_LINEARS = tuple(_matmul_epilogue(0, 512, n, k, "nk", epi)
-                     for n, k, epi in ((2304, 768, "bias"), (768, 768, "bias"), (3072, 768, "bias_gelu"),
-                                       (768, 3072, "bias_residual")))
 
 # Few output tiles and a long K, f16 with the cast to f16 (and a bias): what ldsopt-split-matmul
 # splits over chunks of K (issue 36: 64x64x8192 took 23 us for its 2 MB on the H200), and M = 16
@@ -598,7 +594,6 @@ CASES: tuple[Case, ...] = (
     *(_layernorm(rows, n, "f16") for rows, n in ((16384, 4096), (512, 768))),
     *(_logsumexp(rows, n) for rows, n in ((64, 50257), (4, 1000))),
     *BERT_MATMULS,
-    *BERT_LINEARS,
     *SPLIT_K,
     *ATTENTION,
     *RESNET50_CONVS,
