@@ -15,8 +15,8 @@ The raised op computes what the chain computes: S * c + mask, softmax over the k
 with S and the softmax in f32 (as IREE's attention does for f16 operands; an f32 chain is the
 same arithmetic). A causal mask held as a constant (0 at and below the diagonal, one value of
 -1e4 or less past it) is computed from its indices in a generic of its own, the same values,
-which ldsopt-attention reads as causal (raising.py). Anything else is left alone, and so is a chain whose softmax result is read
-elsewhere.
+which ldsopt-attention reads as causal (raising.py). Anything else is left alone, and so is a
+chain whose softmax result is read elsewhere.
 """
 
 from __future__ import annotations

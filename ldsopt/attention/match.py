@@ -385,11 +385,11 @@ def match(func: ir.Operation) -> AttentionProblem | Unmatched:
     if has_mask:
         dims["mask"] = by_role["mask"]
     grid = [d for d in out_dims if d not in (row, n)]
-    read = [ir.IntegerAttr(o.attributes["dim"]).value for o in body[:-1] if o.name == "iree_linalg_ext.index"]
-    if any(d not in (row, k2, *grid) for d in read):
-        return Unmatched("the score region reads the loop of the head or value dim (iree_linalg_ext.index "
-                         f"{sorted(set(d for d in read if d not in (row, k2, *grid)))}); takes the query row, key "
-                         "and grid loops")
+    stray = sorted({ir.IntegerAttr(o.attributes["dim"]).value for o in body[:-1]
+                    if o.name == "iree_linalg_ext.index"} - {row, k2, *grid})
+    if stray:
+        return Unmatched(f"the score region reads the loop of the head or value dim (iree_linalg_ext.index {stray}); "
+                         "takes the query row, key and grid loops")
     if partial:
         dims["max"] = dims["sum"] = by_role["max"]
     out = stored[op.results[0]] if partial else g.stores[0][1]

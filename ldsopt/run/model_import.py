@@ -137,6 +137,8 @@ def _structure(model) -> dict:
 def _inline_structure(text: str, structure: dict) -> str:
     """`text` (an import whose weights are parameters) with the parameters named in
     `structure` read as inline constants of its values instead."""
+    if not structure:
+        return text
     with shared_context.get() as ctx:
         module = ir.Module.parse(text, ctx)
         symbols = {}
@@ -153,9 +155,11 @@ def _inline_structure(text: str, structure: dict) -> str:
             return text
 
         def inline(op):
-            if op.name == "util.global.load" and ir.FlatSymbolRefAttr(op.attributes["global"]).value in symbols:
+            value = symbols.get(ir.FlatSymbolRefAttr(op.attributes["global"]).value) \
+                if op.name == "util.global.load" else None
+            if value is not None:
                 with ir.InsertionPoint(op), op.location:
-                    value = arith.constant(op.results[0].type, symbols[ir.FlatSymbolRefAttr(op.attributes["global"]).value])
+                    value = arith.constant(op.results[0].type, value)
                 op.results[0].replace_all_uses_with(value)
                 op.erase()
                 return ir.WalkResult.SKIP
