@@ -105,6 +105,7 @@ from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import LOWERED_BY
 from ldsopt.matmul.emit_fma import FmaEmitter
 from ldsopt.matmul.emit_mma import MmaEmitter
+from ldsopt.matmul import tma_copy
 from ldsopt.matmul.emit_wgmma import WgmmaEmitter
 from ldsopt.matmul.options import PlanChoice, PlanOptions
 from ldsopt.matmul.match import MatmulProblem
@@ -131,6 +132,12 @@ class MatmulLds(PlanOptions):
                                           "plan, or a grid of no more workgroups than SMs)",
                                   choices=("auto", "true", "false"))
 
+    tma: str = option("auto", "the wgmma scheme's operand tiles copied by Hopper's tensor memory accelerator, one "
+                              "thread issuing each K step's boxes and mbarriers counting their bytes "
+                              "(ldsopt/matmul/tma_copy.py): auto where the kernel allows it (whole bindings, N in "
+                              "whole tiles, output rows of 384 bytes a tile or more), false: cp.async",
+                      choices=("auto", "false"))
+
     def run(self, module: ir.Operation) -> None:
         for m in self.planned_matmuls(module, prologues=True):
             d, p, tgt, pl, choice = m.dispatch, m.problem, m.target, m.plan, m.choice
@@ -139,13 +146,15 @@ class MatmulLds(PlanOptions):
             emitter = WgmmaEmitter if isinstance(pl.scheme, WgmmaScheme) else \
                 MmaEmitter if isinstance(pl.scheme, MmaScheme) else FmaEmitter
             try:
-                kernel = emitter(d, p, pl, tgt, self.carries(pl, p, choice, tgt))
+                staged = pl.lds_bytes(element_bits(p.elem_type) // 8)
+                extra = {"tma": self.tma == "auto" and staged + tma_copy.lds_bytes(pl) <= choice.lds_budget(tgt)} \
+                    if emitter is WgmmaEmitter else {}
+                kernel = emitter(d, p, pl, tgt, self.carries(pl, p, choice, tgt), **extra)
             except ValueError as e:
                 raise PassError(d.location, f"{self.NAME}: {e}") from None
             if self.output_lds != "false" and (self.output_lds == "true" or
                                                isinstance(pl.scheme, (MmaScheme, WgmmaScheme))):
-                staged = pl.lds_bytes(element_bits(p.elem_type) // 8)
-                left = choice.lds_budget(tgt) - staged
+                left = choice.lds_budget(tgt) - staged - kernel.extra_lds
                 # auto: at most the operands' LDS again, so that the stage does not cost resident
                 # workgroups where LDS allows more than the plan's (bench/results/cuda-bert/output_stage).
                 kernel.plan_output_stage(left if self.output_lds == "true" else min(left, staged))

@@ -120,6 +120,7 @@ class Emitter:
             raise ValueError(f"{math.ceil(p.sizes['k'] / pl.bk)} K steps do not split into {pl.split} chunks")
         self.k_base: ir.Value | None = None  # where this workgroup's chunk of K starts (split)
         self.output_stage: OutputStage | None = None
+        self.extra_lds = 0  # LDS the kernel takes beside the plan's tiles and the output stage
         self.copies = {r: copy.strategy(self, r) for r in pl.staging}  # chosen once
         self.copied = [c for c in self.copies.values() if c.copied]
         self.writer = OutputWriter(self)
@@ -169,10 +170,7 @@ class Emitter:
             for c in self.copies.values():
                 c.start_prefetching()
             self.group = None  # the cp.async group of the newest tile's copies (CUDA)
-            if self.copied:  # the copied operands run stages - 1 tiles ahead
-                for tile in range(pl.stages - 1):
-                    self._start_copies(self._from_base(k.const(min(tile, self.n_steps - 1) * pl.bk)), k.const(tile),
-                                       self._slot(k.const(tile)))
+            self._start_pipeline()
             self._land(self._read_tiles(self._from_base(k.const(0))), k.const(0), self._slot(k.const(0)))
             gpu.barrier()
             acc0 = self.acc_init(k.const(p.init, self.acc_type) if not loaded else self.zero(self.acc_type))
@@ -327,6 +325,13 @@ class Emitter:
         # The next step's first fragments, from the tile the barrier just published (past the
         # last step: a tile no step reads, a harmless read of LDS).
         scf.yield_(acc + (self.carried_fragments(arith.remui(following, k.const(stages))) if carried else []))
+
+    def _start_pipeline(self) -> None:
+        """The prologue's copies: the copied operands run stages - 1 tiles ahead."""
+        if self.copied:
+            for tile in range(self.pl.stages - 1):
+                self._start_copies(self._from_base(self.k.const(min(tile, self.n_steps - 1) * self.pl.bk)),
+                                   self.k.const(tile), self._slot(self.k.const(tile)))
 
     def _slot(self, tile: ir.Value) -> ir.Value | None:
         """The staging slot of K tile `tile` (tile % (stages - 1)); None without a copy that

@@ -4,8 +4,10 @@ PTX `wgmma.mma_async` (inline assembly of the NVVM-to-LLVM patterns).
 
 - LDS: each operand's tile is BM (BN) rows of the 64-element K step, 128 bytes a row, in the
   128-byte swizzle (16-byte unit u of row r at unit u ^ r % 8, `wgmma_maps.SwizzledRows`), copied
-  there by cp.async (copy.CpAsyncRows: no registers, the direct-to-LDS idea of seed 003 on
-  NVIDIA), each LDS tile 1024-byte aligned (`alignment` on its `memref.alloc`; the swizzle
+  there without registers (the direct-to-LDS idea of seed 003 on NVIDIA): by the tensor memory
+  accelerator where the kernel allows it (`tma`, ldsopt/matmul/tma_copy.py: one thread a K
+  step, the engine writing the swizzle), else by cp.async (copy.CpAsyncRows); each LDS tile
+  1024-byte aligned (`alignment` on its `memref.alloc`; the swizzle
   XORs address bits, so the tile must start where its pattern does).
   An operand contiguous along M or N (A [k, m], B [k, n]) is held MN-major, as wgmma reads a
   16-bit operand transposed: each block of 64 M/N columns is its 64 K rows of 128 bytes in
@@ -28,6 +30,9 @@ PTX `wgmma.mma_async` (inline assembly of the NVVM-to-LLVM patterns).
   wgmma reads through (`fence.proxy.async.shared::cta`, each thread for its own copies), and
   one barrier: tile kt + 1 is published, and every warpgroup is done with tile kt - 1, into
   whose LDS tile the copies of tile kt + S - 1 then start. After the loop, `wgmma.wait_group 0`.
+  By TMA the same loop waits on tile kt + 1's mbarrier instead (each thread, by phase parity:
+  the bytes are in LDS and visible to wgmma's proxy), and thread 0 issues tile kt + S - 1's
+  boxes after the barrier.
 - The accumulator: one `!llvm.struct` of BN / 2 f32 per thread, the m16n8 C layout of mma.sync
   along N (lane l of warp w of the warpgroup holds rows 16 w + l / 4 (+ 8), columns 8 i + 2 (l
   % 4) (+ 1) of each 8 columns i), stored by the OutputWriter (output.py) in 2-element pieces:
@@ -57,6 +62,8 @@ from ldsopt.layout.tile_layout import ATTR, TileLayout
 from ldsopt.matmul import planner
 from ldsopt.matmul.emit import Emitter
 from ldsopt.matmul.planner import pow2_dividing
+from ldsopt.matmul import tma_copy
+from ldsopt.matmul.tma_copy import TmaOperands
 
 
 class WgmmaEmitter(Emitter):
@@ -64,13 +71,16 @@ class WgmmaEmitter(Emitter):
 
     SPLITS_K = True
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, tma: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         if self.pl.stages < 3:
             raise ValueError(f"the wgmma scheme needs 3 LDS tiles or more (the plan has {self.pl.stages})")
         self.acc_struct = wgmma.acc_struct(self.pl.tiling.bn)
         if self.pl.split > 1:
             cluster.set_cluster(self.d.func, self.pl.split)
+        self.tma: TmaOperands | None = None
+        self.by_tma = tma and tma_copy.refusal(self) is None  # the operands copied by TMA (tma_copy.py)
+        self.extra_lds = tma_copy.lds_bytes(self.pl) if self.by_tma else 0
 
     def plan_output_stage(self, lds_left: int):
         """No output stage under a K split: its barriers would sit in the branch of the warps
@@ -120,6 +130,10 @@ class WgmmaEmitter(Emitter):
                             arith.addi(arith.muli(warp, k.const(16)), arith.divui(lane, k.const(4)))),
             "B": arith.muli(arith.remui(lane, k.const(4)), k.const(2))}
         self._descriptors()
+        if self.by_tma:
+            self.tma = TmaOperands(self)
+            self.tma.build()
+            self.tma.publish()
 
     def acc_init(self, value: ir.Value) -> list[ir.Value]:
         return [wgmma.acc_splat(self.pl.tiling.bn, value)]
@@ -143,8 +157,27 @@ class WgmmaEmitter(Emitter):
         wgmma.commit()
         return [value]
 
+    def _start_pipeline(self) -> None:
+        if self.tma is None:
+            return super()._start_pipeline()
+        gpu.barrier()  # the mbarriers' inits; the LDS tiles free of the previous output tile's reads
+        for tile in range(self.pl.stages - 1):
+            self.tma.issue(self.k.const(tile))
+
     def _k_step(self, kt: ir.Value, acc: list[ir.Value], carried: list[ir.Value]) -> None:
         k, stages = self.k, self.pl.stages
+        if self.tma is not None:
+            acc = self.multiply(self.tma.slot(kt), 0, acc)
+            wgmma.wait(1)  # step kt - 1's wgmmas are done
+            following = self.offset(kt, 1)
+            more = scf.IfOp(arith.cmpi(arith.CmpIPredicate.ult, following, k.const(self.n_steps)))
+            with ir.InsertionPoint(more.then_block):
+                self.tma.wait(following)
+                scf.yield_([])
+            gpu.barrier()  # every warpgroup is done with LDS tile (kt - 1) % S
+            self.tma.issue(self.offset(kt, stages - 1))
+            scf.yield_(acc)
+            return
         acc = self.multiply(arith.remui(kt, k.const(stages)), 0, acc)
         wgmma.wait(1)  # step kt - 1's wgmmas are done: its LDS tile may be refilled
         self._wait_copies(stages - 3)  # tile kt + 1 has landed
@@ -155,6 +188,9 @@ class WgmmaEmitter(Emitter):
 
     def _land(self, regs: dict[str, list], buf: ir.Value, slot: ir.Value | None) -> None:
         """The prologue's landing of tile 0: S - 1 tiles in flight, the S - 2 newer ones stay."""
+        if self.tma is not None:
+            self.tma.wait(self.k.const(0))
+            return
         self.first_group = self.group  # a token outside the K loop, for the wait after it
         self._wait_copies(self.pl.stages - 2)
 
@@ -170,7 +206,8 @@ class WgmmaEmitter(Emitter):
         (clamped re-reads into LDS tiles no step reads) waited for too. Under a K split, the
         summing warps' accumulators then hold the whole K's sums (`_sum_over_cluster`)."""
         wgmma.wait(0)
-        self._wait_copies(0, self.first_group)
+        if self.tma is None:
+            self._wait_copies(0, self.first_group)
         return self._sum_over_cluster(acc) if self.pl.split > 1 else acc
 
     def _sum_over_cluster(self, acc: list[ir.Value]) -> list[ir.Value]:
