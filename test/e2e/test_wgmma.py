@@ -101,3 +101,18 @@ def test_tma_false_keeps_cp_async(tmp_path):
     pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", "ldsopt-matmul-lds{tma=false},")
     text, _ = ptx_of((LARGE / "tn_f16_weighted_4096x2304x96.mlir").read_text(), "cuda-sm90a", tmp_path, pipeline)
     assert "cp.async.cg.shared.global" in text and "cp.async.bulk.tensor" not in text
+
+
+CONV = pathlib.Path(__file__).parent / "programs" / "conv"
+
+
+@pytest.mark.parametrize("name", ["fhwc_3x3_s2_bias_relu_f16_2x17x19x16_37", "fhwc_1x1_s2_f16_2x9x11x16_20"])
+def test_convolution_takes_wgmma(name, tmp_path):
+    """An f16 convolution's implicit GEMM on sm_90a: wgmma, its image gathered by the cp.async
+    copies' addresses, no mma.sync and no local memory (a padded image's border as the copies'
+    zero fill: lit `matmul_lds/wgmma_conv.mlir`). Values need the H200:
+    bench/results/cuda-conv/wgmma-sm90a/values.txt."""
+    text, report = ptx_of((CONV / f"{name}.mlir").read_text(), "cuda-sm90a", tmp_path)
+    assert [r["passes"] for r in report] == [["ldsopt-matmul-lds"]], report
+    assert "wgmma.mma_async.sync.aligned" in text and "mma.sync" not in text
+    assert "cp.async.cg.shared.global" in text and ".local" not in text
