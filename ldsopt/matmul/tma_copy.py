@@ -178,29 +178,28 @@ class TmaOperands:
         return arith.remui(tile, self.em.k.const(self.em.pl.stages))
 
     def issue(self, tile: ir.Value) -> None:
-        """Thread 0 starts K tile `tile`'s copies into its LDS tile, where the tile is one of
-        the K steps."""
+        """Thread 0 announces K tile `tile`'s bytes and starts its boxes into its LDS tile (a
+        tile past the last K step: nothing)."""
         em, k = self.em, self.em.k
+        eb = element_bits(em.p.elem_type) // 8
         buf = self.slot(tile)
         i32 = ir.IntegerType.get_signless(32)
-        cond = arith.andi(self.first, arith.cmpi(arith.CmpIPredicate.ult, tile, k.const(em.n_steps)))
-        go = scf.IfOp(cond)
+        go = scf.IfOp(arith.andi(self.first, arith.cmpi(arith.CmpIPredicate.ult, tile, k.const(em.n_steps))))
         with ir.InsertionPoint(go.then_block):
             bar = self._bar(buf)
             tma.expect_bytes(bar, self.bytes)
-            k0 = em._from_base(arith.muli(tile, k.const(em.pl.bk)))
+            k0 = arith.muli(tile, k.const(em.pl.bk))  # no K split (`refusal`)
             for role in self.roles:
                 s = em.pl.staging[role]
-                eb = element_bits(em.p.elem_type) // 8
-                tile_bytes = math.prod(s.lds_shape[1:]) * eb
-                outer = s.dims[0]
-                blocks = 1 if s.k_contiguous else s.tile[1] // MN_BLOCK
-                for j in range(blocks):
-                    r = k0 if outer == "k" else em.origin[outer]
-                    c = em.offset(em.origin[s.dims[1]], j * MN_BLOCK) if outer == "k" else k0
+                start = arith.muli(buf, k.const(math.prod(s.lds_shape[1:]) * eb))
+                # K-major: one box of the tile's rows; MN-major: one per 64-column block, K rows down.
+                for j in range(1 if s.k_contiguous else s.tile[1] // MN_BLOCK):
+                    if s.dims[0] == "k":
+                        r, c = k0, em.offset(em.origin[s.dims[1]], j * MN_BLOCK)
+                    else:
+                        r, c = em.origin[s.dims[0]], k0
                     coords = [arith.index_cast(i32, x) for x in self._full_index(role, r, c)[::-1]]
-                    dest = tma.shared_pointer(em.lds[role], arith.addi(arith.muli(buf, k.const(tile_bytes)),
-                                                                       k.const(j * MN_BLOCK * BOX_K * eb)))
+                    dest = tma.shared_pointer(em.lds[role], arith.addi(start, k.const(j * MN_BLOCK * BOX_K * eb)))
                     tma.load(dest, self.pointers[role], coords, bar)
             scf.yield_([])
 
