@@ -37,6 +37,10 @@ clamped (rows and columns past M or N only feed outputs that are never stored; a
 zero-fill), and so are K indices past K, whose chunks must be zeros (their products would add
 to the sums): cp.async copies no source element there (srcElements = 0: zero-fill), the
 register path reads zeros, and gfx942's DMA cannot, so ldsopt-dtl-layout refuses K tails there.
+A K tile past the last K step (`global_index`'s `tile`: the copies the pipeline's last steps
+start, whose K offset is clamped to the last tile's and which no step reads) reads nothing on
+CUDA either (zero-fill), where the kernel says so (the prologue's, and the wgmma scheme's last
+steps, `Emitter.past_steps`).
 On gfx942 the overlap is the IR's only: LLVM's waitcnt insertion cannot tell the LDS tiles of
 one alloc apart, so it waits for every copy in flight (vmcnt(0)) before the step's first LDS
 read (seen in the ISA of NN f16 256^3, 2 and 3 stages). Alias scopes on the copies and the
@@ -95,9 +99,10 @@ class Copy:
         """The registers of this thread's chunks of the tile at K offset `k0` (register copies)."""
         raise NotImplementedError
 
-    def copy(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> list[ir.Value]:
+    def copy(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None, tile: ir.Value | None = None) -> list[ir.Value]:
         """Starts the copies of the tile at K offset `k0` into LDS tile `buf` (staging slot
-        `slot`); returns their cp.async tokens (copies without registers)."""
+        `slot`); returns their cp.async tokens (copies without registers). `tile`: the K tile's
+        index where it may lie past the last K step (its copies then read nothing: `global_index`)."""
         raise NotImplementedError
 
     def land(self, regs: list | None, buf: ir.Value, slot: ir.Value | None) -> None:
@@ -115,15 +120,17 @@ class Copy:
     def vtype(self) -> ir.VectorType:
         return ir.VectorType.get([self.s.vector], self.em.p.elem_type)
 
-    def global_index(self, k0: ir.Value, src: tuple[ir.Value, ir.Value]):
+    def global_index(self, k0: ir.Value, src: tuple[ir.Value, ir.Value], tile: ir.Value | None = None):
         """The operand's index of a chunk's source, clamped inside the operand (module doc), and
         the (index, extent) pairs that must all be inside for the chunk to be read, else it is
-        zeros: the K index where the K steps do not divide K (lanes do not straddle K), and a
+        zeros: the K index where the K steps do not divide K (lanes do not straddle K), a
         padded image's dims (`Emitter.operand_bounds`; a lane lies at one image position),
-        whose indices are clamped into the image for the copy's address."""
+        whose indices are clamped into the image for the copy's address, and the K tile
+        `tile` where given (a tile past the last K step, which no step reads, is not read
+        again: `k0` is clamped to the last tile's)."""
         em, s = self.em, self.s
         origin = {**em.origin, "k": k0}
-        idx, inside = [], []
+        idx, inside = [], [] if tile is None else [(tile, em.n_steps)]
         for dim, local, extent, last in zip(s.dims, src, s.tile, (1, s.vector)):
             g = arith.addi(origin[dim], local)
             size = em.p.sizes[dim]
@@ -256,12 +263,12 @@ class StagedCpAsync(Copy):
         s = self.s
         return [slot, self.em.offset(self.first, (j * s.rake + i) * s.threads * s.vector)]
 
-    def copy(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> list[ir.Value]:
+    def copy(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None, tile: ir.Value | None = None) -> list[ir.Value]:
         em, s = self.em, self.s
         tokens = []
         for j, (row0, col) in enumerate(self.chunks):
             for i in range(s.rake):
-                idx, inside = self.global_index(k0, (em.offset(row0, i), col))
+                idx, inside = self.global_index(k0, (em.offset(row0, i), col), tile)
                 tokens.append(async_copy(self.raw, self.raw_index(slot, j, i), self.source, idx, s.vector,
                                          em.inside(inside) if inside else None))
         return tokens
@@ -302,7 +309,7 @@ class _ToLds(Copy):
 class GatherToLds(_ToLds):
     SPACE = FAT_RAW_BUFFER
 
-    def copy(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> list[ir.Value]:
+    def copy(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None, tile: ir.Value | None = None) -> list[ir.Value]:
         em, s = self.em, self.s
         transfer = self.vtype() if s.vector > 1 else em.p.elem_type
         for src, dest in self.chunks:  # ldsopt-dtl-layout refuses K tails and padded images here
@@ -322,11 +329,11 @@ class CpAsyncRows(_ToLds):
 
     SPACE = GLOBAL
 
-    def copy(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> list[ir.Value]:
+    def copy(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None, tile: ir.Value | None = None) -> list[ir.Value]:
         em, tm = self.em, self.s.thread_map
         tokens = []
         for src in self.chunks:
-            idx, inside = self.global_index(k0, src)
+            idx, inside = self.global_index(k0, src, tile)
             row, col = tm.lds_coords(*src)
             tokens.append(async_copy(em.lds[self.role], em.lds_indices(self.role, buf, row, col), self.source, idx,
                                      self.s.vector, em.inside(inside) if inside else None))
@@ -336,11 +343,11 @@ class CpAsyncRows(_ToLds):
 class CpAsync(_ToLds):
     SPACE = GLOBAL
 
-    def copy(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> list[ir.Value]:
+    def copy(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None, tile: ir.Value | None = None) -> list[ir.Value]:
         em = self.em
         tokens = []
         for src, dest in self.chunks:
-            idx, inside = self.global_index(k0, src)
+            idx, inside = self.global_index(k0, src, tile)
             tokens.append(async_copy(em.lds[self.role], [buf, dest], self.source, idx, self.s.vector,
                                      em.inside(inside) if inside else None))
         return tokens

@@ -121,6 +121,7 @@ class Emitter:
         self.k_base: ir.Value | None = None  # where this workgroup's chunk of K starts (split)
         self.output_stage: OutputStage | None = None
         self.extra_lds = 0  # LDS the kernel takes beside the plan's tiles and the output stage
+        self.copies_past = False  # whether the K loop being emitted copies tiles past K only
         self.copies = {r: copy.strategy(self, r) for r in pl.staging}  # chosen once
         self.copied = [c for c in self.copies.values() if c.copied]
         self.writer = OutputWriter(self)
@@ -177,15 +178,24 @@ class Emitter:
             self.writer.read_epilogue_early()
             peel = self.overlaps_epilogue()
             acc = acc0
-            if self.n_steps - peel:
+            steps = self.n_steps - peel
+            if steps:
                 # Fragments carried into each step (read after the barrier before it): only for
                 # a loop of several steps, whose steps then start on their products.
-                carried = self.carried_fragments(k.const(0)) if self.n_steps - peel > 1 else []
-                loop = scf.ForOp(k.const(0), k.const(self.n_steps - peel), k.const(1), acc0 + carried)
-                with ir.InsertionPoint(loop.body):
-                    args = list(loop.inner_iter_args)
-                    self._k_step(loop.induction_variable, args[:len(acc0)], args[len(acc0):])
-                acc = list(loop.results)[:len(acc0)]
+                carried = self.carried_fragments(k.const(0)) if steps > 1 else []
+                state = acc0 + carried
+                # Two loops where the copies of the last steps' tiles lie past K (`past_steps`).
+                live = steps - self.past_steps(steps)
+                started = self.group  # a cp.async token that dominates both loops, for their waits
+                for lo, hi in ((0, live), (live, steps)):
+                    if hi > lo:
+                        self.copies_past, self.group = lo > 0 or live == 0, started
+                        loop = scf.ForOp(k.const(lo), k.const(hi), k.const(1), state)
+                        with ir.InsertionPoint(loop.body):
+                            args = list(loop.inner_iter_args)
+                            self._k_step(loop.induction_variable, args[:len(acc0)], args[len(acc0):])
+                        state = list(loop.results)
+                acc = state[:len(acc0)]
             acc = self.finish_products(acc)
             if peel:
                 self.last_step_storing(acc)
@@ -310,7 +320,7 @@ class Emitter:
         ahead = self.n_steps > 1 or bool(self.copied)
         if self.copied:
             tile = self.offset(kt, stages - 1)
-            self._start_copies(self.k0(tile), arith.remui(tile, k.const(stages)), self._slot(tile))
+            self._start_copies(self.k0(tile), arith.remui(tile, k.const(stages)), self._slot(tile), self.past_tile())
         cur = arith.remui(kt, k.const(stages))
         following = self.offset(kt, 1)
         if ahead:
@@ -326,12 +336,24 @@ class Emitter:
         # last step: a tile no step reads, a harmless read of LDS).
         scf.yield_(acc + (self.carried_fragments(arith.remui(following, k.const(stages))) if carried else []))
 
+    def past_steps(self, steps: int) -> int:
+        """Of the loop's first `steps` K steps, the last ones whose copies start a tile past the
+        last K step, in a loop of their own whose copies read nothing (`past_tile`); 0 here:
+        the copies read the clamped last tile again (emit_wgmma.py overrides it)."""
+        return 0
+
+    def past_tile(self) -> ir.Value | None:
+        """The K tile the step's copies start where the loop knows it lies past K (a tile index
+        of n_steps: the copies read nothing), else None (the copies read the clamped tile)."""
+        return self.k.const(self.n_steps) if self.copies_past else None
+
     def _start_pipeline(self) -> None:
         """The prologue's copies: the copied operands run stages - 1 tiles ahead."""
         if self.copied:
             for tile in range(self.pl.stages - 1):
                 self._start_copies(self._from_base(self.k.const(min(tile, self.n_steps - 1) * self.pl.bk)),
-                                   self.k.const(tile), self._slot(self.k.const(tile)))
+                                   self.k.const(tile), self._slot(self.k.const(tile)),
+                                   self.k.const(tile) if tile >= self.n_steps else None)
 
     def _slot(self, tile: ir.Value) -> ir.Value | None:
         """The staging slot of K tile `tile` (tile % (stages - 1)); None without a copy that
@@ -354,10 +376,12 @@ class Emitter:
         """The register-staged operands' chunks of the tiles at K offset `k0`."""
         return {r: c.read(k0) for r, c in self.copies.items() if not c.copied}
 
-    def _start_copies(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None) -> None:
+    def _start_copies(self, k0: ir.Value, buf: ir.Value, slot: ir.Value | None, tile: ir.Value | None = None) -> None:
         """Starts the copied operands' copies of the tiles at K offset `k0` (into LDS tile
-        `buf`, staging slot `slot`); on CUDA closes them into one cp.async group."""
-        tokens = [t for c in self.copied for t in c.copy(k0, buf, slot)]
+        `buf`, staging slot `slot`; K tile `tile` where it may lie past the last K step, whose
+        copies then read nothing but still form their group, which the waits count); on CUDA
+        closes them into one cp.async group."""
+        tokens = [t for c in self.copied for t in c.copy(k0, buf, slot, tile)]
         if tokens:
             self.group = ir.Operation.create("nvgpu.device_async_create_group", results=[async_token()],
                                              operands=tokens).result

@@ -157,6 +157,15 @@ class WgmmaEmitter(Emitter):
         wgmma.commit()
         return [value]
 
+    def past_steps(self, steps: int) -> int:
+        """The cp.async copies of tiles past the last K step read nothing (zero-fill), in a loop
+        of their own: step kt starts tile kt + stages - 1, past K from kt = n_steps - stages +
+        1 on. A product of few K steps otherwise reads its last tile stages - 1 more times
+        (bench/results/cuda-matmul/no-reread/). By TMA they are not issued at all: one loop."""
+        if self.by_tma:
+            return 0
+        return steps - max(0, min(steps, self.n_steps - self.pl.stages + 1))
+
     def _start_pipeline(self) -> None:
         if self.tma is None:
             return super()._start_pipeline()
@@ -183,7 +192,7 @@ class WgmmaEmitter(Emitter):
         self._wait_copies(stages - 3)  # tile kt + 1 has landed
         gpu.barrier()
         tile = self.offset(kt, stages - 1)
-        self._start_copies(self.k0(tile), arith.remui(tile, k.const(stages)), None)
+        self._start_copies(self.k0(tile), arith.remui(tile, k.const(stages)), None, self.past_tile())
         scf.yield_(acc)
 
     def _land(self, regs: dict[str, list], buf: ir.Value, slot: ir.Value | None) -> None:
