@@ -59,10 +59,9 @@ from iree.compiler.dialects import arith, gpu, llvm, scf, vector
 from ldsopt.codegen import cluster, wgmma
 from ldsopt.codegen.async_copy import async_wait
 from ldsopt.layout.tile_layout import ATTR, TileLayout
-from ldsopt.matmul import planner
+from ldsopt.matmul import planner, tma_copy
 from ldsopt.matmul.emit import Emitter
 from ldsopt.matmul.planner import pow2_dividing
-from ldsopt.matmul import tma_copy
 from ldsopt.matmul.tma_copy import TmaOperands
 
 
@@ -169,7 +168,7 @@ class WgmmaEmitter(Emitter):
     def _start_pipeline(self) -> None:
         if self.tma is None:
             return super()._start_pipeline()
-        gpu.barrier()  # the mbarriers' inits; the LDS tiles free of the previous output tile's reads
+        gpu.barrier()  # the mbarriers' inits, before any thread waits on them
         for tile in range(self.pl.stages - 1):
             self.tma.issue(self.k.const(tile))
 
