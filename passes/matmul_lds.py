@@ -105,7 +105,6 @@ from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import LOWERED_BY
 from ldsopt.matmul.emit_fma import FmaEmitter
 from ldsopt.matmul.emit_mma import MmaEmitter
-from ldsopt.matmul import tma_copy
 from ldsopt.matmul.emit_wgmma import WgmmaEmitter
 from ldsopt.matmul.options import PlanChoice, PlanOptions
 from ldsopt.matmul.match import MatmulProblem
@@ -146,14 +145,14 @@ class MatmulLds(PlanOptions):
             emitter = WgmmaEmitter if isinstance(pl.scheme, WgmmaScheme) else \
                 MmaEmitter if isinstance(pl.scheme, MmaScheme) else FmaEmitter
             try:
-                staged = pl.lds_bytes(element_bits(p.elem_type) // 8)
-                extra = {"tma": self.tma == "auto" and staged + tma_copy.lds_bytes(pl) <= choice.lds_budget(tgt)} \
+                extra = {"tma_budget": choice.lds_budget(tgt) if self.tma == "auto" else None} \
                     if emitter is WgmmaEmitter else {}
                 kernel = emitter(d, p, pl, tgt, self.carries(pl, p, choice, tgt), **extra)
             except ValueError as e:
                 raise PassError(d.location, f"{self.NAME}: {e}") from None
             if self.output_lds != "false" and (self.output_lds == "true" or
                                                isinstance(pl.scheme, (MmaScheme, WgmmaScheme))):
+                staged = pl.lds_bytes(element_bits(p.elem_type) // 8)
                 left = choice.lds_budget(tgt) - staged - kernel.extra_lds
                 # auto: at most the operands' LDS again, so that the stage does not cost resident
                 # workgroups where LDS allows more than the plan's (bench/results/cuda-bert/output_stage).

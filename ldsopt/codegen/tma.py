@@ -18,7 +18,7 @@ the device, tile copies global -> LDS by one thread, and the mbarriers that coun
   the phase fills, by phase parity; NVVM's op loops until the phase completes).
 The global stride field is written in bytes, as PTX defines it. (Triton writes it in 16-byte
 units for PTX ISA 8.5 and older, against a ptxas defect; IREE 3.13 emits 8.4, and on the H200's
-driver the byte strides are the ones that give the right values: bench/results/cuda-matmul/tma-*.)
+driver the byte strides are the ones that give the right values: bench/results/cuda-matmul/tma/.)
 """
 
 from __future__ import annotations

@@ -70,7 +70,9 @@ class WgmmaEmitter(Emitter):
 
     SPLITS_K = True
 
-    def __init__(self, *args, tma: bool = False, **kwargs):
+    def __init__(self, *args, tma_budget: int | None = None, **kwargs):
+        """`tma_budget`: the LDS bytes a workgroup may take where the operands may be copied by
+        TMA (`tma_copy.refusal`), None where they may not."""
         super().__init__(*args, **kwargs)
         if self.pl.stages < 3:
             raise ValueError(f"the wgmma scheme needs 3 LDS tiles or more (the plan has {self.pl.stages})")
@@ -78,7 +80,7 @@ class WgmmaEmitter(Emitter):
         if self.pl.split > 1:
             cluster.set_cluster(self.d.func, self.pl.split)
         self.tma: TmaOperands | None = None
-        self.by_tma = tma and tma_copy.refusal(self) is None  # the operands copied by TMA (tma_copy.py)
+        self.by_tma = tma_budget is not None and tma_copy.refusal(self, tma_budget) is None
         self.extra_lds = tma_copy.lds_bytes(self.pl) if self.by_tma else 0
 
     def plan_output_stage(self, lds_left: int):

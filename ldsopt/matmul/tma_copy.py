@@ -19,7 +19,8 @@ Refused (`refusal`, the kernel keeps cp.async): operands that are not whole bind
 row-major layout (slices, convolutions' gathers, fused prologues), a loaded init or an
 epilogue input bound to the output (the output holds the maps while the loop runs), an N that
 the tiles do not divide or an output row of a tile under 384 bytes (room for two aligned maps),
-a K split over a cluster, and a K step other than 64 elements of a 16-bit type.
+a K split over a cluster, a K step other than 64 elements of a 16-bit type, and a plan that
+leaves no LDS for the mbarriers and the maps.
 """
 
 from __future__ import annotations
@@ -47,9 +48,12 @@ def _static(t: ir.RankedTensorType) -> bool:
     return all(d >= 0 for d in t.shape)
 
 
-def refusal(em) -> str | None:
-    """Why the kernel `em` (a WgmmaEmitter) cannot take its operands by TMA; None if it can."""
+def refusal(em, lds_budget: int) -> str | None:
+    """Why the kernel `em` (a WgmmaEmitter) cannot take its operands by TMA within `lds_budget`
+    bytes of LDS a workgroup; None if it can."""
     p, pl = em.p, em.pl
+    if pl.lds_bytes(element_bits(p.elem_type) // 8) + lds_bytes(pl) > lds_budget:
+        return "no LDS left for the mbarriers and the maps"
     if pl.split > 1:
         return "a K split over a cluster"
     if pl.bk != BOX_K or str(p.elem_type) not in tma.ELEMTYPES:
