@@ -76,8 +76,8 @@ from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.codegen import gather
 from ldsopt.codegen.dispatch import Binding, Dispatch, analyze, in_count_region, load_binding, slice_layout
-from ldsopt.codegen.elementwise import (body_refusal, clone_body, collapse_groups, collapsed_view, map_dims,
-                                       slice_alignment, slice_facts)
+from ldsopt.codegen.elementwise import (body_refusal, clone_body, collapse_groups, collapsed_view, extent_product,
+                                       group_extents, map_dims, slice_alignment, slice_facts)
 from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import (GridStridePass, Kernel, foreign_types, global_alignment, matched_dispatches, read_vector,
                                   write_vector)
@@ -191,7 +191,7 @@ class LowerElementwise(GridStridePass):
         present = [sorted((i for i, grp in enumerate(groups) if grp[0] in od), key=lambda i: od.index(groups[i][0]))
                    for od in dims]
         if d.output.tensor_type.has_static_shape:
-            cshape = _group_extents(shape, groups, {}, None)
+            cshape = group_extents(shape, groups, {}, None)
             # A power of two dividing the row, and the slices' offsets and row strides (aligned vectors).
             v = math.gcd(cshape[-1], aligned, widest)
             n_wg = max(1, min(math.ceil(math.prod(cshape) // v / wg), most))
@@ -213,8 +213,8 @@ class LowerElementwise(GridStridePass):
         def workload_grid(workload: list[ir.Value]) -> list[ir.Value]:
             const = functools.cache(lambda value: arith.constant(ir.IndexType.get(), value))
             extents = {i: in_count_region(v, workload) for i, v in zip(dynamic, d.output.dims)}
-            cshape = _group_extents(shape, groups, extents, const)
-            n = _product(cshape, const)
+            cshape = group_extents(shape, groups, extents, const)
+            n = extent_product(cshape, const)
             items = _chosen(cshape, plans, lambda v: n if v == 1 else arith.divui(n, const(v)), const)
             count = arith.divui(arith.addi(items, const(wg - 1)), const(wg))
             return [arith.maxui(arith.minui(count, const(most)), const(1)), const(1), const(1)]
@@ -223,7 +223,7 @@ class LowerElementwise(GridStridePass):
         with k.ip, d.location:
             views = [collapsed_view(b.memref(), [groups[i] for i in gs], shape)
                      for b, gs in zip(d.inputs + d.outputs, present)]
-            cshape = _group_extents(shape, groups, dict(zip(dynamic, d.output.dims)), k.const)
+            cshape = group_extents(shape, groups, dict(zip(dynamic, d.output.dims)), k.const)
             start, step = _start(k), arith.muli(k.grid_dim(), k.const(wg))
             if len(plans) == 1:
                 _grid_stride(k, d, views, present, groups, cshape, plans[0], start, step, aligned=True)
@@ -247,34 +247,6 @@ def _widest(bindings: list[Binding], tgt: target_model.Target) -> int:
 def _start(k: Kernel) -> ir.Value:
     """This thread's first item: its index in the grid."""
     return arith.addi(arith.muli(k.block_id(), k.const(k.workgroup_size[0])), k.thread_id())
-
-
-def _group_extents(shape: list[int], groups: list[list[int]], extents: dict[int, ir.Value], const) -> list:
-    """Each collapsed group's extent: an int where static, else an index value computed
-    from `extents` (dim -> its dynamic extent) with constants made by `const`."""
-    out = []
-    for g in groups:
-        static = math.prod(shape[i] for i in g if i not in extents)
-        moving = [extents[i] for i in g if i in extents]
-        if not moving:
-            out.append(static)
-            continue
-        value = moving[0]
-        for m in moving[1:]:
-            value = arith.muli(value, m)
-        out.append(value if static == 1 else arith.muli(value, const(static)))
-    return out
-
-
-def _product(extents: list, const) -> ir.Value:
-    """The product of `extents` (ints and index values), its static part one constant."""
-    value = None
-    for e in [e for e in extents if not isinstance(e, int)]:
-        value = e if value is None else arith.muli(value, e)
-    static = math.prod(e for e in extents if isinstance(e, int))
-    if value is None or static != 1:
-        value = const(static) if value is None else arith.muli(value, const(static))
-    return value
 
 
 def _chosen(cshape: list, plans: tuple[int, ...], of, const) -> ir.Value:
@@ -309,7 +281,7 @@ def _grid_stride(k: Kernel, d: Dispatch, views: list[ir.Value], present: list[li
     as_value = lambda e: k.const(e) if isinstance(e, int) else e  # noqa: E731
     chunks = cshape[-1] if v == 1 else cshape[-1] // v if isinstance(cshape[-1], int) else \
         arith.divui(cshape[-1], k.const(v))
-    items = _product([chunks, *cshape[:-1]], k.const)
+    items = extent_product([chunks, *cshape[:-1]], k.const)
     loop = scf.ForOp(start, items, step)
     with ir.InsertionPoint(loop.body):
         g = loop.induction_variable

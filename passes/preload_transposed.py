@@ -13,6 +13,13 @@ Contract.
   width divides the offsets and row strides of the slices read or written along it, so
   every vector starts aligned (a slice 40 elements in with rows 37 apart: scalars). A slice
   at an offset read at run time, or with strided rows, is left to IREE with that reason.
+- Extents may be dynamic (`lds-run --keep-dynamic`: whole tensors whose extents are workload
+  ordinals, `ldsopt.codegen.dispatch`), such as a K^T over a dynamic sequence or NCHW ->
+  NHWC under a dynamic batch. The plan is made for a long extent (`problem.DYNAMIC_EXTENT`)
+  with vectors along a dynamic dim as wide as its static part allows (scalars for a dynamic
+  dim alone), no flat walk; the tile count is computed at run time, in the kernel and in its
+  workgroup count, and every access along a dynamic dim is guarded. A slice under dynamic
+  extents is left to IREE with that reason.
 - Leaves alone dispatches without such an input (no transpose, or a permutation that
   keeps the fastest dim): they are lower_elementwise's.
 - Needs a GPU target (#iree_gpu.target around the dispatch or lds-opt --target); a matched
@@ -99,7 +106,7 @@ class PreloadTransposed(GridStridePass):
 
     def run(self, module: ir.Operation) -> None:
         for d, p, tgt in matched_dispatches(module, ("linalg.generic",), analyze_problem, self,
-                                            functools.partial(analyze, slices=True, offsets=True)):
+                                            functools.partial(analyze, slices=True, offsets=True, dynamic=True)):
             PreloadEmitter(d, p, self.plan(p, tgt), tgt, self.grid_limit(tgt), self.unroll).emit(self.NAME)
 
     # --- planning (pure Python) ---------------------------------------------------------
@@ -108,14 +115,14 @@ class PreloadTransposed(GridStridePass):
         t = p.transposed()
         core = sorted({p.a} | {p.inputs[i].fastest for i in t})
         vmax = min(tgt.vector_elems(element_bits(x.binding.tensor_type.element_type)) for x in p.inputs + [p.output])
-        vec = {x: widest_pow2_dividing(math.gcd(p.shape[x], p.row_alignment(x)), vmax) for x in core}
+        vec = {x: widest_pow2_dividing(math.gcd(p.divisor(x), p.row_alignment(x)), vmax) for x in core}
         store_side = stores_through_lds(p)
         sources = {OUTPUT: p.inputs[t[0]].dims} if store_side else {i: p.inputs[i].dims for i in t}
         rows = {dims[-1] for dims in sources.values()}
         col_b = rows.pop() if len(rows) == 1 else None
         plan = PreloadPlan(p.a, core, vec, [vec.get(x, 1) for x in range(len(p.shape))], sources, store_side, col_b)
         self._grow_tile(p, plan, tgt)
-        if self.flat and not store_side:
+        if self.flat and not store_side and not p.dynamic:
             plan.flat = self._flat_width(p, plan, vmax)
         self._choose_lds_layout(p, plan, tgt)
         blocks = [math.prod(c for _, c, _ in plan.row_walk(k)) for k in sources] + \

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from iree.compiler import ir
-from iree.compiler.dialects import memref, vector
+from iree.compiler.dialects import arith, memref, vector
 
 from ldsopt import target
 from ldsopt.codegen import fast_math
@@ -111,6 +111,34 @@ def collapse_groups(shape: list[int], operand_dims: list[list[int]],
         else:
             groups.append([d])
     return groups
+
+
+def group_extents(shape: list[int], groups: list[list[int]], extents: dict[int, ir.Value], const) -> list:
+    """Each collapsed group's extent: an int where static, else an index value computed
+    from `extents` (dim -> its dynamic extent) with constants made by `const`."""
+    out = []
+    for g in groups:
+        static = math.prod(shape[i] for i in g if i not in extents)
+        moving = [extents[i] for i in g if i in extents]
+        if not moving:
+            out.append(static)
+            continue
+        value = moving[0]
+        for m in moving[1:]:
+            value = arith.muli(value, m)
+        out.append(value if static == 1 else arith.muli(value, const(static)))
+    return out
+
+
+def extent_product(extents: list, const) -> ir.Value:
+    """The product of `extents` (ints and index values), its static part one constant."""
+    value = None
+    for e in [e for e in extents if not isinstance(e, int)]:
+        value = e if value is None else arith.muli(value, e)
+    static = math.prod(e for e in extents if isinstance(e, int))
+    if value is None or static != 1:
+        value = const(static) if value is None else arith.muli(value, const(static))
+    return value
 
 
 def slice_facts(bindings: list[Binding], dims: list[list[int]], shape: list[int]

@@ -4,14 +4,15 @@ buffers, and the column walk that reads them back along the output's fastest dim
 
 from __future__ import annotations
 
+import functools
 import math
 
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
 from ldsopt import target as target_model
-from ldsopt.codegen.dispatch import Dispatch
-from ldsopt.codegen.elementwise import collapsed_view, vectorize_body
+from ldsopt.codegen.dispatch import Dispatch, in_count_region
+from ldsopt.codegen.elementwise import collapsed_view, extent_product, group_extents, vectorize_body
 from ldsopt.codegen.kernel import Kernel, global_alignment, read_vector, write_vector
 from ldsopt.layout import index_expr
 from ldsopt.layout import maps as layout
@@ -30,11 +31,34 @@ class PreloadEmitter:
     def __init__(self, d: Dispatch, p: PreloadProblem, plan: PreloadPlan, tgt: target_model.Target, grid_limit: int,
                  unroll: int = 0):
         self.d, self.p, self.plan, self.unroll = d, p, plan, unroll
-        counts = [math.ceil(s / t) for s, t in zip(p.shape, plan.tile)]
-        self.tile_counts = counts
-        self.n_tiles = math.prod(counts)
-        n_wg = max(1, min(self.n_tiles, grid_limit))
-        self.k = Kernel(d, tgt, (plan.workgroup_size, 1, 1), (n_wg, 1, 1))
+        self.extents = p.shape  # ints; where dynamic, index values made at the kernel's start (`emit`)
+        self.tile_counts = self._tile_counts(p.shape, None)
+        self.n_tiles = math.prod(self.tile_counts)
+        if p.dynamic:  # `grid_limit` a bound, the count computed from the workload
+            self.k = Kernel(d, tgt, (plan.workgroup_size, 1, 1), (grid_limit, 1, 1),
+                            lambda workload: self._workload_grid(workload, grid_limit))
+        else:
+            n_wg = max(1, min(self.n_tiles, grid_limit))
+            self.k = Kernel(d, tgt, (plan.workgroup_size, 1, 1), (n_wg, 1, 1))
+
+    def _dynamic_extents(self, extents: dict[int, ir.Value], const) -> list:
+        """Each collapsed dim's extent (an int, or an index value where dynamic), from the
+        original dims' dynamic `extents`."""
+        shape = list(self.d.output.tensor_type.shape)
+        return group_extents(shape, self.p.groups, extents, const)
+
+    def _tile_counts(self, extents: list, const) -> list:
+        """Tiles along each collapsed dim: ints, or index values (ceil(extent / tile)) where
+        the extent is one."""
+        return [math.ceil(e / t) if isinstance(e, int) else
+                arith.divui(arith.addi(e, const(t - 1)), const(t)) for e, t in zip(extents, self.plan.tile)]
+
+    def _workload_grid(self, workload: list[ir.Value], limit: int) -> list[ir.Value]:
+        """The workgroup count from the workload (dynamic extents): one a tile, at most `limit`."""
+        const = functools.cache(lambda value: arith.constant(ir.IndexType.get(), value))
+        extents = {i: in_count_region(v, workload) for i, v in zip(self.p.dynamic, self.d.output.dims)}
+        n = extent_product(self._tile_counts(self._dynamic_extents(extents, const), const), const)
+        return [arith.maxui(arith.minui(n, const(limit)), const(1)), const(1), const(1)]
 
     def emit(self, pass_name: str) -> None:
         k, p, plan = self.k, self.p, self.plan
@@ -45,9 +69,14 @@ class PreloadEmitter:
                                    if x.dims[-2:] == [plan.col_b, p.a]}
                 self.flat_views[-1] = self.flat_views.pop(len(p.inputs))
             self.lds = {key: self._alloc(key) for key in plan.sources}
-            loop = scf.ForOp(k.block_id(), k.const(self.n_tiles), k.const(k.grid[0]))
+            if p.dynamic:
+                self.extents = self._dynamic_extents(dict(zip(p.dynamic, self.d.output.dims)), k.const)
+                self.tile_counts = self._tile_counts(self.extents, k.const)
+                loop = scf.ForOp(k.block_id(), extent_product(self.tile_counts, k.const), k.grid_dim())
+            else:
+                loop = scf.ForOp(k.block_id(), k.const(self.n_tiles), k.const(k.grid[0]))
         with ir.InsertionPoint(loop.body), self.d.location:
-            if self.n_tiles > k.grid[0]:
+            if p.dynamic or self.n_tiles > k.grid[0]:
                 gpu.barrier()  # the previous tile's LDS reads are done before it is overwritten
             origin = self._tile_origin(loop.induction_variable)
             etype = p.output.binding.tensor_type.element_type
@@ -94,8 +123,8 @@ class PreloadEmitter:
         """The first element of tile `t` along every dim (tiles walked with the last dim fastest)."""
         k, tile, counts = self.k, self.plan.tile, self.tile_counts
         idx = k.delinearize(t, counts)
-        return {x: k.const(0) if counts[x] == 1 else i if tile[x] == 1 else arith.muli(i, k.const(tile[x]))
-                for x, i in enumerate(idx)}
+        return {x: k.const(0) if isinstance(counts[x], int) and counts[x] == 1 else i if tile[x] == 1
+                else arith.muli(i, k.const(tile[x])) for x, i in enumerate(idx)}
 
     # --- walking a tile ---
 
@@ -133,8 +162,7 @@ class PreloadEmitter:
                 past_cond = arith.cmpi(arith.CmpIPredicate.ult, i, k.const(total)) if past else None
                 # a block past the walk takes block 0's coordinates (no branch, alignment kept)
                 local, glob = self._block_coords(walk, i, origin, offset, past_cond)
-                inside = [arith.cmpi(arith.CmpIPredicate.ult, glob[x], k.const(self._extent(x)))
-                          for x in local if self._extent(x) % self._tile(x)]
+                inside = [arith.cmpi(arith.CmpIPredicate.ult, glob[x], self._bound(x)) for x in local if self._ragged(x)]
                 for c in inside[1:]:
                     inside[0] = arith.andi(inside[0], c)
                 if inside:  # the load alone under the guard (clamped coordinates would hide alignment)
@@ -186,8 +214,18 @@ class PreloadEmitter:
             glob[x] = arith.addi(origin[x], local[x])
         return local, glob
 
-    def _extent(self, x: int) -> int:
-        return self.p.shape[self.plan.col_b] * self.p.shape[self.p.a] if x == FLAT else self.p.shape[x]
+    def _extent(self, x: int) -> int | ir.Value:
+        """The extent of dim `x` of a walk (an index value where dynamic; a flat walk's is static)."""
+        return self.p.shape[self.plan.col_b] * self.p.shape[self.p.a] if x == FLAT else self.extents[x]
+
+    def _ragged(self, x: int) -> bool:
+        """Whether the tiles along `x` may run past its extent (a dynamic one always may)."""
+        e = self._extent(x)
+        return not isinstance(e, int) or e % self._tile(x) != 0
+
+    def _bound(self, x: int) -> ir.Value:
+        e = self._extent(x)
+        return self.k.const(e) if isinstance(e, int) else e
 
     def _tile(self, x: int) -> int:
         return self.plan.tile[self.plan.col_b] * self.plan.tile[self.p.a] if x == FLAT else self.plan.tile[x]
@@ -199,9 +237,9 @@ class PreloadEmitter:
         loop = scf.ForOp(k.thread_id(), k.const(math.prod(counts)), k.const(plan.workgroup_size))
         with ir.InsertionPoint(loop.body):
             local, glob = self._block_coords(walk, loop.induction_variable, origin)
-            ragged = [x for x in local if self._extent(x) % self._tile(x)]
+            ragged = [x for x in local if self._ragged(x)]
             if ragged:
-                inside = [arith.cmpi(arith.CmpIPredicate.ult, glob[x], k.const(self._extent(x))) for x in ragged]
+                inside = [arith.cmpi(arith.CmpIPredicate.ult, glob[x], self._bound(x)) for x in ragged]
                 cond = inside[0]
                 for c in inside[1:]:
                     cond = arith.andi(cond, c)

@@ -17,6 +17,11 @@ from ldsopt.ir_types import element_bits
 from ldsopt.remarks import Unmatched
 
 
+# The extent a dynamic dim is planned for: longer than any tile grows, so the tile spans
+# `row-bytes` along it as along any long dim; its vectors take only the static part's factors.
+DYNAMIC_EXTENT = 1 << 16
+
+
 class Marker(enum.Enum):
     """Keys that are neither an input's position nor a dim."""
 
@@ -51,14 +56,27 @@ class Operand:
 class PreloadProblem:
     """The dispatch after collapsing, in the output's dim order (the output is the identity)."""
 
-    shape: list[int]
+    shape: list[int]         # the extents planned for (a dynamic one's: `DYNAMIC_EXTENT` times its static part)
     groups: list[list[int]]  # original (output-order) dims of each collapsed dim
     inputs: list[Operand]
     output: Operand
+    # Dynamic extents (`analyze(..., dynamic=True)`): the original dims read at run time, each
+    # the extent of the output's dynamic dim of the same position (`Binding.dims`, in order).
+    dynamic: list[int] = dataclasses.field(default_factory=list)
+    static: list[int] = dataclasses.field(default_factory=list)  # per collapsed dim, its static part
 
     @property
     def a(self) -> int:
         return len(self.shape) - 1
+
+    def is_dynamic(self, x: int) -> bool:
+        """Whether collapsed dim `x` has an extent read at run time."""
+        return any(i in self.dynamic for i in self.groups[x])
+
+    def divisor(self, x: int) -> int:
+        """What collapsed dim `x`'s extent is known to be a multiple of: itself, or its static
+        part where dynamic."""
+        return self.static[x] if self.is_dynamic(x) else self.shape[x]
 
     def row_alignment(self, x: int) -> int:
         """Elements the rows along dim `x` start at a multiple of in every operand contiguous
@@ -152,7 +170,10 @@ def analyze_problem(d: Dispatch) -> PreloadProblem | Unmatched:
     # Renumber loops in the output's order: the output becomes the identity.
     renamed = [[out.index(x) for x in od] for od in dims]
     shape = list(d.output.tensor_type.shape)
+    dynamic = [i for i, n in enumerate(shape) if ir.ShapedType.is_dynamic_size(n)]
     breaks, layouts = slice_facts(d.inputs + [d.output], renamed, shape)
+    if dynamic and any(x is not None for x in layouts):
+        return Unmatched("a slice of a binding under dynamic extents")
     groups = collapse_groups(shape, renamed, breaks)
     group_of = {x: g for g, grp in enumerate(groups) for x in grp}
 
@@ -163,7 +184,9 @@ def analyze_problem(d: Dispatch) -> PreloadProblem | Unmatched:
         return Operand(b, collapsed, slice_alignment(layout), strides)
 
     operands = [operand(*x) for x in zip(d.inputs + [d.output], renamed, layouts)]
-    p = PreloadProblem([math.prod(shape[x] for x in g) for g in groups], groups, operands[:-1], operands[-1])
+    static = [math.prod(shape[x] for x in g if x not in dynamic) for g in groups]
+    planned = [n * (DYNAMIC_EXTENT if any(x in dynamic for x in g) else 1) for n, g in zip(static, groups)]
+    p = PreloadProblem(planned, groups, operands[:-1], operands[-1], dynamic, static)
     return p if p.transposed() else Unmatched("no input is transposed: none varies along the output's "
                                                       "fastest dim while contiguous along another")
 
