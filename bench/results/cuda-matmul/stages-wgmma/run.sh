@@ -7,14 +7,4 @@ export PYTHONPATH=/tmp/site:$PWD PATH=/tmp/site/bin:$PATH:/usr/local/cuda/bin
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $OUT/gpu.txt
 timeout 200 python -m ldsopt.measure.bench_replay build/s/s4 --out $OUT/s4 > $OUT/s4.log 2>&1
 for r in s6 s8 s12 s4b; do timeout 120 python -m ldsopt.measure.bench_replay build/s/${r%b} --variants ldsopt --no-torch --out $OUT/$r > $OUT/$r.log 2>&1; done
-python3 - <<'PY' | tee $OUT/summary.txt
-import json, os
-out = os.environ["OUT"]
-names = ('s4', 's6', 's8', 's12', 's4b')
-runs = {r: {c['name']: c for c in json.load(open(f'{out}/{r}/results.json'))['cases']} for r in names if os.path.exists(f'{out}/{r}/results.json')}
-print(f"{'case':44s} " + " ".join(f"{r:>7s}" for r in runs) + f" {'iree':>7s} {'torch':>7s}")
-for name, c in runs['s4'].items():
-    cells = [runs[r].get(name, {}).get('ldsopt', {}).get('us', float('nan')) for r in runs]
-    extra = [c.get(v, {}).get('us', float('nan')) if isinstance(c.get(v), dict) else float('nan') for v in ('iree-default', 'torch')]
-    print(f"{name:44s} " + " ".join(f"{x:7.2f}" for x in cells + extra))
-PY
+python3 bench/side_by_side.py $OUT s4 s6 s8 s12 s4b | tee $OUT/summary.txt

@@ -8,15 +8,5 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $OUT/gpu.
 timeout 200 python -m ldsopt.run.replay build/t/v --require-ldsopt 2>&1 | grep -E "^PASS|^FAIL|rror|passed" | tee $OUT/values.txt
 timeout 200 python -m ldsopt.measure.bench_replay build/t/t4 --out $OUT/t4 > $OUT/t4.log 2>&1
 for r in c4 t6 t8 c8 t4b; do timeout 100 python -m ldsopt.measure.bench_replay build/t/${r%b} --variants ldsopt --no-torch --out $OUT/$r > $OUT/$r.log 2>&1; done
-python3 - <<'PY' | tee $OUT/summary.txt
-import json, os
-out = os.environ["OUT"]
-names = ('t4', 'c4', 't6', 't8', 'c8', 't4b')
-runs = {r: {c['name']: c for c in json.load(open(f'{out}/{r}/results.json'))['cases']} for r in names if os.path.exists(f'{out}/{r}/results.json')}
-print(f"{'case':44s} " + " ".join(f"{r:>7s}" for r in runs) + f" {'iree':>7s} {'torch':>7s}")
-for name, c in runs['t4'].items():
-    cells = [runs[r].get(name, {}).get('ldsopt', {}).get('us', float('nan')) for r in runs]
-    extra = [c.get(v, {}).get('us', float('nan')) if isinstance(c.get(v), dict) else float('nan') for v in ('iree-default', 'torch')]
-    print(f"{name:44s} " + " ".join(f"{x:7.2f}" for x in cells + extra))
-PY
+python3 bench/side_by_side.py $OUT t4 c4 t6 t8 c8 t4b | tee $OUT/summary.txt
 for r in t4 c4 t6 t8 c8 t4b; do rm -f $OUT/$r/results.md $OUT/$r/results.png; done
