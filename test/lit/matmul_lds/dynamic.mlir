@@ -210,3 +210,41 @@ iree_codegen.dispatch_config @dynamic_n {
   %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg1, %arg2)
   iree_codegen.yield %x, %y, %z : index, index, index
 }
+
+// -----
+
+// A dynamic M with a fused producer of an operand (B extended from f16): left to IREE (the
+// remark is said at the dispatch's first op).
+// CHECK-LABEL: func.func @dynamic_m_prologue
+// CHECK-NOT:     ldsopt.lowered_by
+// CHECK:         linalg.matmul
+#pipeline_layout = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @dynamic_m_prologue() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.000000e+00 : f32
+  %0 = hal.interface.constant.load layout(#pipeline_layout) ordinal(0) : i32
+  %1 = arith.index_castui %0 : i32 to index
+  %m = iree_tensor_ext.dispatch.workload.ordinal %1, 0 : index
+  %2 = hal.interface.binding.subspan layout(#pipeline_layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x64xf32>>{%m}
+  %3 = hal.interface.binding.subspan layout(#pipeline_layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : !iree_tensor_ext.dispatch.tensor<readonly:tensor<64x48xf16>>
+  %4 = hal.interface.binding.subspan layout(#pipeline_layout) binding(2) alignment(64) offset(%c0) flags(Indirect) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x48xf32>>{%m}
+  %a = iree_tensor_ext.dispatch.tensor.load %2, offsets = [0, 0], sizes = [%m, 64], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<?x64xf32>>{%m} -> tensor<?x64xf32>
+  %w = iree_tensor_ext.dispatch.tensor.load %3, offsets = [0, 0], sizes = [64, 48], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<64x48xf16>> -> tensor<64x48xf16>
+  %eb = tensor.empty() : tensor<64x48xf32>
+  // expected-remark @+1 {{ldsopt-matmul-lds: left to IREE: linalg.matmul with a fused elementwise producer: dynamic shapes (extents read at run time): a dynamic M, which this pass takes without fused producers}}
+  %b = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%w : tensor<64x48xf16>) outs(%eb : tensor<64x48xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %x = arith.extf %in : f16 to f32
+    linalg.yield %x : f32
+  } -> tensor<64x48xf32>
+  %e = tensor.empty(%m) : tensor<?x48xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<?x48xf32>) -> tensor<?x48xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<?x64xf32>, tensor<64x48xf32>) outs(%z : tensor<?x48xf32>) -> tensor<?x48xf32>
+  iree_tensor_ext.dispatch.tensor.store %mm, %4, offsets = [0, 0], sizes = [%m, 48], strides = [1, 1] : tensor<?x48xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<?x48xf32>>{%m}
+  return
+}
+iree_codegen.dispatch_config @dynamic_m_prologue {
+^bb0(%arg0: !hal.device, %arg1: index):
+  %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg1)
+  iree_codegen.yield %x, %y, %z : index, index, index
+}
