@@ -53,6 +53,16 @@ Contract.
   another value are left alone with the reason. ldsopt-inthread-transpose leaves a
   convolution to this pass; ldsopt-dtl-layout may stage its operands (each chunk copied from
   its own gathered index).
+- Dynamic shapes (`lds-run --keep-dynamic`: a serving export's sequence length): a contraction
+  whose M (the output's rows; a batch matmul's within its batch) is read at run time, with N,
+  K and the batch static, is taken (ldsopt/matmul/match.py): planned for `NOMINAL_M` rows (so
+  are the auto choices that read the grid, `carries`), its M always treated as ragged (A's row
+  reads, the consumer's reads and the output's row stores guarded against the run-time M, the
+  copies without registers clamping their rows to it), and the dispatch's count region
+  launches ceil(M / BM) workgroups along y. Left to IREE, with the remark naming the dynamic
+  extent: a dynamic N, K or batch, and a dynamic M with a fused producer or of a convolution.
+  The TMA copies and the staging passes (ldsopt-dtl-layout, ldsopt-inthread-transpose) leave a
+  dynamic M to this pass, which stages the operands itself.
 - Needs a GPU target (#iree_gpu.target around the dispatch or lds-opt --target); a matched
   dispatch without one is an error.
 
@@ -138,7 +148,7 @@ class MatmulLds(PlanOptions):
                       choices=("auto", "false"))
 
     def run(self, module: ir.Operation) -> None:
-        for m in self.planned_matmuls(module, prologues=True):
+        for m in self.planned_matmuls(module, prologues=True, dynamic=True):
             d, p, tgt, pl, choice = m.dispatch, m.problem, m.target, m.plan, m.choice
             if STAGED_BY in d.root.attributes:  # they are named before this pass in lowered_by
                 d.func.attributes[LOWERED_BY] = d.root.attributes[STAGED_BY]

@@ -32,11 +32,12 @@ per operand, chosen once (`strategy`) from its TileLayout's thread map and copy
   registers across the math.
 The copies without registers run `stages - 1` tiles ahead (emit.py's header); on CUDA the
 copies of a tile are one cp.async group, waited for with `numGroups = stages - 2`.
-Past the operand's ends the copies read what registers would: M/N indices past the extent are
-clamped (rows and columns past M or N only feed outputs that are never stored; a DMA cannot
-zero-fill), and so are K indices past K, whose chunks must be zeros (their products would add
-to the sums): cp.async copies no source element there (srcElements = 0: zero-fill), the
-register path reads zeros, and gfx942's DMA cannot, so ldsopt-dtl-layout refuses K tails there.
+Past the operand's ends the copies read what registers would: M/N indices past the extent (a
+dynamic M's: its value read at run time, `Emitter.last_index`) are clamped (rows and columns
+past M or N only feed outputs that are never stored; a DMA cannot zero-fill), and so are K
+indices past K, whose chunks must be zeros (their products would add to the sums): cp.async
+copies no source element there (srcElements = 0: zero-fill), the register path reads zeros,
+and gfx942's DMA cannot, so ldsopt-dtl-layout refuses K tails there.
 A K tile past the last K step (`global_index`'s `tile`: the copies the pipeline's last steps
 start, whose K offset is clamped to the last tile's and which no step reads) reads nothing on
 CUDA either (zero-fill), where the kernel says so (the prologue's, and the wgmma scheme's last
@@ -133,10 +134,9 @@ class Copy:
         idx, inside = [], [] if tile is None else [(tile, em.n_steps)]
         for dim, local, extent, last in zip(s.dims, src, s.tile, (1, s.vector)):
             g = arith.addi(origin[dim], local)
-            size = em.p.sizes[dim]
-            if size % extent:  # the K extent is the K step
-                inside += [(g, size)] if dim == "k" else []
-                g = arith.minui(g, em.k.const(size - last))
+            if em.p.ragged(dim, extent):  # the K extent is the K step
+                inside += [(g, em.p.sizes[dim])] if dim == "k" else []
+                g = arith.minui(g, em.last_index(dim, last))
             idx.append(g)
         idx = em.operand_index(self.role, idx)
         inside += em.operand_bounds(self.role, idx)
@@ -176,7 +176,7 @@ class RegisterRows(Copy):
             rows = []
             for i in range(s.rake):
                 glob = [arith.addi(origin[dim], x) for dim, x in zip(s.dims, (em.offset(row0, i), col))]
-                ragged = [(g, em.p.sizes[dim]) for dim, g in zip(s.dims, glob) if em.p.sizes[dim] % tile_extent[dim]]
+                ragged = [(g, em.p.extent(dim)) for dim, g in zip(s.dims, glob) if em.p.ragged(dim, tile_extent[dim])]
                 idx = em.operand_index(self.role, glob)
                 rows.append((ragged + em.operand_bounds(self.role, idx, s.vector), idx))
             out.append(rows)

@@ -73,20 +73,25 @@ of this stage state their alignment (`kernel.global_alignment`; not on SPIR-V), 
 cannot prove at a dynamic column.
 Tails: global reads past M, N or K (tiles that do not divide the extents) are guarded and
 read zeros, so they add nothing; stores (and reads of a loaded init or of the consumer's
-operands) past M or N are guarded.
+operands) past M or N are guarded. A dynamic M (match.py: read at run time, planned for
+NOMINAL_M) is always ragged: A's row reads and the output's row stores are guarded against its
+value, the copies without registers clamp their rows to it, and the count region launches
+ceil(M / BM) workgroups along y (`_workload_grid`; M of up to the target's most workgroups
+along y times BM rows, the bound the kernel states for its block id).
 Vector widths divide the extents they run along, so a vector is all in or all out.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
 from ldsopt import target as target_model
-from ldsopt.codegen.dispatch import Binding, Dispatch
+from ldsopt.codegen.dispatch import Binding, Dispatch, in_count_region
 from ldsopt.codegen.async_copy import async_token
 from ldsopt.codegen.kernel import Kernel, global_alignment, read_vector
 from ldsopt.ir_types import element_bits
@@ -110,7 +115,13 @@ class Emitter:
         self.d, self.p, self.pl = d, p, pl
         self.carry_fragments = carry_fragments  # `carried_fragments` (matrix-core kernels)
         t = pl.tiling
-        self.k = Kernel(d, tgt, (t.threads, 1, 1), pl.grid(p.sizes))
+        grid = pl.grid(p.sizes)
+        if p.m_extent is None:
+            self.k = Kernel(d, tgt, (t.threads, 1, 1), grid)
+        else:  # a dynamic M: any count of M tiles the target launches, ceil(M / BM) at run time
+            self.k = Kernel(d, tgt, (t.threads, 1, 1), (grid[0], tgt.max_workgroup_counts[1], grid[2]),
+                            self._workload_grid)
+        self._last = {}  # `last_index`'s values of a dynamic M, made once
         self.acc_type = p.acc_type  # f32, i32 for i8 inputs
         if pl.split > 1 and not self.SPLITS_K:
             raise ValueError(f"a {type(pl.scheme).__name__} kernel cannot sum K split over a cluster")
@@ -125,6 +136,15 @@ class Emitter:
         self.copies = {r: copy.strategy(self, r) for r in pl.staging}  # chosen once
         self.copied = [c for c in self.copies.values() if c.copied]
         self.writer = OutputWriter(self)
+
+    def _workload_grid(self, workload: list[ir.Value]) -> list[ir.Value]:
+        """The workgroup count of a dynamic M, from the count region's `workload`: the N tiles
+        and the batch as planned, ceil(M / BM) M tiles."""
+        const = functools.cache(lambda value: arith.constant(ir.IndexType.get(), value))
+        n_tiles, _, batch = self.pl.grid(self.p.sizes)
+        bm = self.pl.tiling.bm
+        m = in_count_region(self.p.m_extent, workload)
+        return [const(n_tiles), arith.divui(arith.addi(m, const(bm - 1)), const(bm)), const(batch)]
 
     def plan_output_stage(self, lds_left: int) -> OutputStage | None:
         """Sets and returns the output stage (ldsopt/matmul/output_stage.py) of this kernel: its
@@ -464,15 +484,28 @@ class Emitter:
         """x + y in the accumulator's arithmetic (addi for i32, addf for f32)."""
         return arith.addi(x, y) if isinstance(self.acc_type, ir.IntegerType) else arith.addf(x, y)
 
-    def inside(self, ragged: list[tuple[ir.Value, int]]) -> ir.Value:
-        """Whether every index of `ragged` is below its extent."""
-        conds = [arith.cmpi(arith.CmpIPredicate.ult, x, self.k.const(n)) for x, n in ragged]
+    def inside(self, ragged: list[tuple[ir.Value, int | ir.Value]]) -> ir.Value:
+        """Whether every index of `ragged` is below its extent (an int, or a dynamic M's value)."""
+        conds = [arith.cmpi(arith.CmpIPredicate.ult, x, self.k.const(n) if isinstance(n, int) else n)
+                 for x, n in ragged]
         cond = conds[0]
         for c in conds[1:]:
             cond = arith.andi(cond, c)
         return cond
 
-    def or_zero(self, ragged: list[tuple[ir.Value, int]], vtype: ir.VectorType, value) -> ir.Value:
+    def last_index(self, dim: str, last: int) -> ir.Value:
+        """The largest index along matrix dim `dim` at which `last` elements still fit, which
+        the copies clamp their indices to: a constant, or for a dynamic M, M - last, made once
+        right after M's value (it then dominates every use)."""
+        extent = self.p.extent(dim)
+        if isinstance(extent, int):
+            return self.k.const(extent - last)
+        if last not in self._last:
+            with ir.InsertionPoint.after(extent.owner), extent.owner.location:
+                self._last[last] = arith.subi(extent, self.k.const(last))
+        return self._last[last]
+
+    def or_zero(self, ragged: list[tuple[ir.Value, int | ir.Value]], vtype: ir.VectorType, value) -> ir.Value:
         """`value()` (emitted under the guard: it may read) where all of `ragged` is inside, else
         zeros of `vtype` (past K they add nothing to the product, whatever a prologue computes)."""
         if not ragged:
@@ -485,7 +518,7 @@ class Emitter:
         return guard.result
 
     @contextlib.contextmanager
-    def guard(self, ragged: list[tuple[ir.Value, int]]):
+    def guard(self, ragged: list[tuple[ir.Value, int | ir.Value]]):
         """Emits the body of the `with` under `scf.if` all of `ragged` inside (directly if empty)."""
         if not ragged:
             yield

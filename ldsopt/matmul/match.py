@@ -2,7 +2,11 @@
 elementwise producer per operand (`Prologue`) and followed by one fused elementwise consumer
 (`Epilogue`); the contract is ldsopt-matmul-lds's (passes/matmul_lds.py).
 `matches` yields (dispatch, problem, target) for each dispatch not lowered yet; `match`
-returns an `Unmatched` reason (a remark) for the others."""
+returns an `Unmatched` reason (a remark) for the others.
+
+A dynamic M (the output's rows, read at run time: a sequence's length) with N, K and the batch
+static is taken (`MatmulProblem.m_extent`), planned for NOMINAL_M rows; other dynamic extents,
+and a dynamic M with a fused producer or of a convolution, are refused with which it is."""
 
 from __future__ import annotations
 
@@ -11,7 +15,8 @@ import math
 
 from iree.compiler import ir
 
-from ldsopt.codegen.dispatch import Binding, Dispatch, Graph, Strided, analyze, analyze_graph, load_binding
+from ldsopt.codegen.dispatch import (Binding, Dispatch, Graph, Strided, analyze, analyze_graph, dynamic_extent,
+                                     load_binding)
 from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
 from ldsopt.codegen.epilogue import Epilogue, loaded_projections, match_epilogue
 from ldsopt.codegen.kernel import matched_dispatches
@@ -38,6 +43,13 @@ _BODY_OPS = {"f32": ("arith.addf", "arith.mulf", "arith.extf"), "i32": ("arith.a
 NOT_PROJECTION = "an indexing map is not a projection of the loops"
 NO_BATCH = "an operand does not have the batch dim"
 NOT_MATRIX = "an operand is not an (m, k) or (k, n) matrix in some order"
+# The M a dynamic M is planned for (the planner's cost model and tile choice want a size; the
+# kernel reads the real one at run time and treats every M as ragged): a sequence of 512
+# tokens, the longest BERT-like encoders take, so that the tile is chosen for the long
+# sequences where the kernel's time is, not for the short ones that one wave covers anyway.
+NOMINAL_M = 512
+DYNAMIC = "dynamic shapes (extents read at run time)"
+_NAMES = {"b": "batch", "m": "M", "n": "N", "k": "K"}  # ContractionForm.dynamic's, in remarks
 
 
 @dataclasses.dataclass
@@ -92,11 +104,28 @@ class MatmulProblem:
     # A convolution read as an implicit GEMM (ldsopt/matmul/implicit_gemm.py): its operands are
     # gathered from their tensors, its output written at its own dims.
     view: GemmView | None = None
+    # A dynamic M's extent, a value of the dispatch computed from its workload ordinals
+    # (sizes["m"] is then NOMINAL_M, what the plan is made for); None where M is static.
+    m_extent: ir.Value | None = None
+
+    def extent(self, dim: str) -> int | ir.Value:
+        """The extent of matrix dim `dim` ("m", "n" or "k") as the kernel bounds its indices
+        by: its size, or a dynamic M's run-time value."""
+        return self.m_extent if dim == "m" and self.m_extent is not None else self.sizes[dim]
+
+    def ragged(self, dim: str, tile: int) -> bool:
+        """Whether tiles of `tile` along matrix dim `dim` may end past its extent (their
+        indices then guarded or clamped): they do not divide its size, or it is a dynamic M."""
+        return (dim == "m" and self.m_extent is not None) or self.sizes[dim] % tile != 0
 
     def run(self, role: str) -> int:
         """Elements of the operand contiguous in memory along its last matrix dim (the plan's
-        vectors along it divide this): that dim's extent, or a convolution's innermost loop's."""
-        return self.view.runs(role) if self.view else self.sizes[self.dims[role][1]]
+        vectors along it divide this): that dim's extent, or a convolution's innermost loop's;
+        1 along a dynamic M (A stored (k, m)), which a vector could run past the end of."""
+        if self.view:
+            return self.view.runs(role)
+        last = self.dims[role][1]
+        return 1 if last == "m" and self.m_extent is not None else self.sizes[last]
 
     def run_stride(self, role: str) -> int:
         """The stride in memory between the consecutive elements of the operand's run: 1, or a
@@ -223,6 +252,12 @@ class ContractionForm:
         """MatmulProblem.batch_shape."""
         return tuple(self.shape[:len(self.batches)]) if len(self.batches) > 1 else ()
 
+    @property
+    def dynamic(self) -> tuple[str, ...]:
+        """The extents read at run time, among "b" (any batch dim), "m", "n" and "k"."""
+        extents = {"b": self.shape[:-2], "m": self.shape[-2:-1], "n": self.shape[-1:], "k": (self.sizes["k"],)}
+        return tuple(x for x, ns in extents.items() if any(map(ir.ShapedType.is_dynamic_size, ns)))
+
 
 def contraction_form(root: ir.Operation) -> ContractionForm | Unmatched:
     """`root` read as a (batch) matmul (passes/matmul_lds.py's contract, its init aside)."""
@@ -296,16 +331,29 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     init = _init_of(root, f.out_type == "i32")
     if init is None:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
-    return MatmulProblem(f.sizes, {r: d.inputs[pos] for r, (pos, _) in f.roles.items()},
+    sizes, m_extent = f.sizes, None
+    if f.dynamic:
+        if f.dynamic != ("m",):
+            return Unmatched(f"{DYNAMIC}: a dynamic {' and '.join(_NAMES[x] for x in f.dynamic)}; this pass takes a "
+                             "dynamic M only, with N, K and the batch static")
+        if d.prologues:
+            return Unmatched(f"{DYNAMIC}: a dynamic M, which this pass takes without fused producers")
+        a_pos = f.roles["A"][0]
+        m_extent = dynamic_extent(d.inputs[a_pos], f.dims[a_pos].index(f.dims[2][-2]))
+        sizes = {**sizes, "m": NOMINAL_M}
+    return MatmulProblem(sizes, {r: d.inputs[pos] for r, (pos, _) in f.roles.items()},
                          {r: mem for r, (_, mem) in f.roles.items()}, bool(f.batches), init, d.output, d.epilogue,
                          {r: d.prologues[pos] for r, (pos, _) in f.roles.items() if pos in d.prologues},
-                         f.rounded, f.batch_shape, f.batch_at)
+                         f.rounded, f.batch_shape, f.batch_at, m_extent=m_extent)
+
 
 
 def _match_convolution(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     """A contraction read through sums of loops (a convolution) as an implicit GEMM
     (ldsopt/matmul/implicit_gemm.py); its types were checked by `contraction_form`."""
     root = d.root
+    if any(not b.tensor_type.has_static_shape for b in [*d.inputs, d.output]):
+        return Unmatched(f"{DYNAMIC} of a convolution; this pass takes a dynamic M of a matmul only")
     view = gemm_view(root, {pos: b for pos, b in enumerate(d.inputs) if isinstance(b, (Strided, Padded))})
     if not view:
         return view
@@ -332,13 +380,13 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     """The dispatch of one root op (ldsopt.dispatch.analyze), or of fused ops: a root (the one
     op with a reduced loop) fed by elementwise prologues (`_prologue`) and followed by at
     most one elementwise epilogue (`_epilogue`)."""
-    single = analyze(func, roots)
+    single = analyze(func, roots, dynamic=True)
     if single:
         return MatmulDispatch(**{f.name: getattr(single, f.name) for f in dataclasses.fields(Dispatch)})
     # A result stored into part of a binding is taken (a convolution's, into the padded
     # buffer of the next one), a strided slice of an image (a 1x1 stride-2 convolution's), and
     # an image padded in the dispatch (`_padded`).
-    g = analyze_graph(func, (*roots, PAD), out_slices=True, strided=True)
+    g = analyze_graph(func, (*roots, PAD), out_slices=True, strided=True, dynamic=True)
     if not g and "ops fused in one dispatch" in single.reason:
         return g  # why the fused ops are not taken, not that they are several
     g, pads = split_pads(g) if g else (g, [])
@@ -437,8 +485,11 @@ def _epilogue(g: Graph, root: ir.Operation, epi: ir.Operation) -> Epilogue | Unm
     return e
 
 
-def matches(module: ir.Operation, by: ModulePass | str, prologues: bool = False, convolutions: bool = False):
+def matches(module: ir.Operation, by: ModulePass | str, prologues: bool = False, convolutions: bool = False,
+            dynamic: bool = False):
     """(dispatch, problem, target) of each matmul dispatch not lowered yet (kernel.matched_dispatches).
+    A dynamic M only where `dynamic`: the passes that record a staging for ldsopt-matmul-lds
+    leave it to that pass, which then stages the operands itself.
     A dispatch with a prologue only where `prologues`: the register staging of
     ldsopt-matmul-lds applies it; the passes that restage an operand or copy it without
     registers (ldsopt-inthread-transpose, ldsopt-dtl-layout) leave it to that pass. A
@@ -451,6 +502,8 @@ def matches(module: ir.Operation, by: ModulePass | str, prologues: bool = False,
         if p and p.prologues and not prologues:
             return Unmatched(f"operand {', '.join(sorted(p.prologues))} is computed by a fused elementwise producer, "
                              "which ldsopt-matmul-lds applies in its register staging")
+        if p and p.m_extent is not None and not dynamic:
+            return Unmatched(f"{DYNAMIC}; this pass takes static ones")
         if p and p.view and not (prologues or convolutions):
             return Unmatched("a convolution, whose gathered operands ldsopt-matmul-lds and ldsopt-dtl-layout read "
                              "chunk by chunk")

@@ -207,13 +207,13 @@ class PlanOptions(ModulePass):
                                    mma=choice.mma, k_pack=choice.k_pack, stages=choice.stages,
                                    workgroups_per_cu=choice.workgroups_per_cu, k_bytes=choice.k_bytes)
 
-    def planned_matmuls(self, module: ir.Operation, prologues: bool = False,
-                        convolutions: bool = False) -> Iterator[PlannedMatmul]:
+    def planned_matmuls(self, module: ir.Operation, prologues: bool = False, convolutions: bool = False,
+                        dynamic: bool = False) -> Iterator[PlannedMatmul]:
         """The match-and-plan step of the matmul passes: each matmul dispatch this pass takes
         (`match.matches`; with a fused prologue where `prologues`, a convolution where
-        `prologues` or `convolutions`) and its plan (`planned`); one that `planned` leaves gets
-        the reason as a missed remark."""
-        for d, p, tgt in matches(module, self, prologues=prologues, convolutions=convolutions):
+        `prologues` or `convolutions`, a dynamic M where `dynamic`) and its plan (`planned`);
+        one that `planned` leaves gets the reason as a missed remark."""
+        for d, p, tgt in matches(module, self, prologues=prologues, convolutions=convolutions, dynamic=dynamic):
             hopper = self.wgmma_planned(d, p, tgt)
             if hopper is not None:
                 if self.NAME != WGMMA_PASS:

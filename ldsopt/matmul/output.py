@@ -192,10 +192,11 @@ class OutputWriter:
                 lambda: input_read(inputs[pos], mem, idx, vtype, self.global_align(mem, width)))
         self.early = early
 
-    def ragged(self, m: ir.Value, n: ir.Value) -> list[tuple[ir.Value, int]]:
-        """The guards of an output vector at (m, n): M and N where the tiles do not divide them."""
+    def ragged(self, m: ir.Value, n: ir.Value) -> list[tuple[ir.Value, int | ir.Value]]:
+        """The guards of an output vector at (m, n): M and N where the tiles do not divide them,
+        and a dynamic M always (against its run-time value)."""
         p, t = self.em.p, self.em.pl.tiling
-        return [(x, p.sizes[dim]) for dim, x, tile in (("m", m, t.bm), ("n", n, t.bn)) if p.sizes[dim] % tile]
+        return [(x, p.extent(dim)) for dim, x, tile in (("m", m, t.bm), ("n", n, t.bn)) if p.ragged(dim, tile)]
 
     def store_piece(self, piece: ir.Value, m: ir.Value, n: ir.Value, early: list | None = None,
                     staged: tuple[ir.Value, ir.Value] | None = None) -> None:

@@ -2,10 +2,14 @@
 
 import concurrent.futures
 import os
+import pathlib
 import subprocess
 import sys
 
 import pytest
+
+from ldsopt import target
+from ldsopt.run import driver
 
 BIN = os.path.dirname(sys.executable)
 
@@ -34,6 +38,23 @@ def run_program(tmp_path):
         return out
 
     return run
+
+
+def ptx_of(program: str, target_name: str, folder: pathlib.Path,
+           pipeline: str = driver.DEFAULT_PIPELINE) -> tuple[str, list[dict]]:
+    """The PTX of `program` compiled for a CUDA target through `pipeline` in `folder` (which
+    keeps what IREE dumps), and the ldsopt dispatch report."""
+    configured = driver.configure(program, target.known(target_name), str(folder))
+    lowered, report = driver.apply_ldsopt(configured, pipeline)
+    driver.compile_module(lowered, str(folder), "ldsopt", dump=True)
+    (ptx,) = (folder / "executables").glob("*.ptx")
+    return ptx.read_text(), report
+
+
+@pytest.fixture(name="ptx_of")
+def ptx_of_fixture():
+    """`ptx_of`, for the tests that read a CUDA compile's PTX."""
+    return ptx_of
 
 
 def _report(path: str, program_pipeline: str | None, *args: str) -> tuple[int, str]:

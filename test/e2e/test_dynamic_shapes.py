@@ -6,9 +6,12 @@ RMSNorm whose mean divides by the dynamic row length (a scalar the dispatch conv
 pushed constants), BERT-like embeddings and their LayerNorm over a dynamic count of tokens
 (position ids a slice as long as the sequence, token types read at them; against llvm-cpu),
 transposes through LDS (a K^T over a dynamic sequence, scaled per row; NCHW -> NHWC f16 plus
-a residual under a dynamic batch), each compiled once with its dims dynamic and run on
-lavapipe at sizes that take each plan: rows that vectors divide and rows they do not, primes,
-one row, more rows (or tiles) than workgroups launched.
+a residual under a dynamic batch), and matmuls of a dynamic M (ldsopt-matmul-lds: an f32 one
+plus a bias, an f16 batch matmul into f32 with a bias and a tanh, an f32 one whose A is stored
+[k, m]), each compiled once with its dims dynamic and run on lavapipe at sizes that take each
+plan: rows that vectors divide and rows they do not, primes, one row, more rows (or tiles)
+than workgroups launched, whole M tiles and tiles plus a tail. The dynamic-M matmuls are also
+compiled for CUDA (sm_89's mma.sync, sm_90a's wgmma) and gfx942 (MFMA), where they are not run.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import pathlib
 
 import pytest
 
+from ldsopt.measure import isa
 from ldsopt.run import driver
 
 DYNAMIC = pathlib.Path(__file__).parent / "programs" / "dynamic"
@@ -54,6 +58,13 @@ CASES = [
     ("nchw_to_nhwc_17_two_workgroups", "nchw_to_nhwc_f16.mlir", (*shapes("17x24x7x9", "17x7x9x24"), *TWO_WORKGROUPS)),
     *((f"embedding_layernorm_{n}", "embedding_layernorm_f32.mlir",
        ("--reference", "llvm-cpu", *shapes(n, "53x23", "40x23", "3x23", "23", "23"))) for n in ("37", "1", "40")),
+    # a dynamic M: one row, a prime, whole tiles (lavapipe's plans take 128 rows a tile) and two
+    # tiles plus a tail
+    *((f"matmul_bias_{m}", "matmul_bias_f32.mlir", shapes(f"{m}x64", "64x48", "48")) for m in (1, 37, 128, 300)),
+    *((f"batch_matmul_bias_tanh_{m}", "batch_matmul_bias_tanh_f16.mlir", shapes(f"2x{m}x32", "2x32x48", "48"))
+      for m in (1, 37, 128, 300)),
+    # A stored [k, m]: M its contiguous dim
+    *((f"matmul_tn_{m}", "matmul_tn_f32.mlir", shapes(f"64x{m}", "64x48")) for m in (37, 300)),
 ]
 
 
@@ -72,3 +83,24 @@ def test_dynamic_dispatch(case, results):
     assert rc == 0 and lines and lines[-1].startswith("PASS"), report
     sizes = [a.split("=", 1)[1] for a, flag in zip(args[1:], args) if flag == "--input-shape"]
     assert f"module: compiled with its dims dynamic, run at {', '.join(sizes)}" in report, report
+
+
+@pytest.mark.parametrize("target_name, product", [("cuda", "mma.sync.aligned.m16n8k16"),
+                                                  ("cuda-sm90a", "wgmma.mma_async.sync.aligned")])
+def test_dynamic_m_compiles_for_cuda(target_name, product, ptx_of, tmp_path):
+    """The f16 batch matmul of a dynamic M through IREE to PTX: ldsopt-matmul-lds's kernel, on
+    the target's matrix cores, no local memory."""
+    text, report = ptx_of((DYNAMIC / "batch_matmul_bias_tanh_f16.mlir").read_text(), target_name, tmp_path)
+    assert [r["passes"] for r in report] == [["ldsopt-matmul-lds"]], report
+    assert product in text and ".local" not in text, text[:3000]
+
+
+def test_dynamic_m_compiles_for_gfx942(lds_run, tmp_path):
+    """The f32 matmul of a dynamic M for gfx942: ldsopt-matmul-lds's kernel on MFMAs, no spills."""
+    proc = lds_run(str(DYNAMIC / "matmul_bias_f32.mlir"), "--target", "gfx942", "--keep-dynamic", "--require-ldsopt",
+                   *shapes("37x64", "64x48", "48"), "--emit-dir", str(tmp_path / "emit"))
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "COMPILED" in proc.stdout, out
+    assert "main_dispatch_0_matmul_Dx48x64_f32: ldsopt: ldsopt-matmul-lds" in out, out
+    (kernel,) = isa.from_dump_dir(str(tmp_path / "emit" / "executables"))
+    assert kernel.mfma > 0 and kernel.vgpr_spills == 0, kernel.summary()

@@ -12,24 +12,14 @@ import re
 
 import pytest
 
-from ldsopt import target
 from ldsopt.run import driver
 
 PROGRAMS = pathlib.Path(__file__).parent / "programs" / "matmul"
 
 
-def ptx_of(program: str, target_name: str, folder: pathlib.Path,
-           pipeline: str = driver.DEFAULT_PIPELINE) -> tuple[str, list[dict]]:
-    configured = driver.configure(program, target.known(target_name), str(folder))
-    lowered, report = driver.apply_ldsopt(configured, pipeline)
-    driver.compile_module(lowered, str(folder), "ldsopt", dump=True)
-    (ptx,) = (folder / "executables").glob("*.ptx")
-    return ptx.read_text(), report
-
-
 @pytest.mark.parametrize("name, transposes", [("nn_f16_96x160x64", "0,  1"), ("tn_f16_64x96x48", "1,  1"),
                                               ("batch_nt_f16_2x64x80x48_acc", "0,  0")])
-def test_sm90a_compiles_to_wgmma(name, transposes, tmp_path):
+def test_sm90a_compiles_to_wgmma(name, transposes, ptx_of, tmp_path):
     """B [k, n] (NN) and A [k, m] (TN) are read transposed (wgmma's imm-trans-a, imm-trans-b
     after the scales), K-contiguous ones (NT) as they are."""
     text, report = ptx_of((PROGRAMS / f"{name}.mlir").read_text(), "cuda-sm90a", tmp_path)
@@ -44,7 +34,7 @@ def test_sm90a_compiles_to_wgmma(name, transposes, tmp_path):
     assert ".local" not in text and "mma.sync" not in text
 
 
-def test_sm89_keeps_mma_sync(tmp_path):
+def test_sm89_keeps_mma_sync(ptx_of, tmp_path):
     text, _ = ptx_of((PROGRAMS / "nn_f16_96x160x64.mlir").read_text(), "cuda", tmp_path)
     assert ".target sm_89" in text and "mma.sync.aligned.m16n8k16" in text and "wgmma" not in text
 
@@ -54,7 +44,7 @@ CLUSTER = pathlib.Path(__file__).parent / "programs" / "matmul_cluster"
 
 @pytest.mark.parametrize("name, split", [("nn_f16_512x768x3072_bias_residual", 8), ("tn_f16_136x264x512", 2),
                                          ("batch_nt_bf16_2x130x260x512", 4), ("nn_f16_200x296x1000", 4)])
-def test_k_split_over_a_cluster_compiles(name, split, tmp_path):
+def test_k_split_over_a_cluster_compiles(name, split, ptx_of, tmp_path):
     """`cluster-k`: PTX declares the cluster (`.reqnctapercluster`, which a plain launch
     honours) and sums the partials through distributed shared memory: one remote 16-byte
     store (`mapa`) per 4 f32 of a thread's partial sums into the summing workgroup's LDS,
@@ -77,7 +67,7 @@ LARGE = pathlib.Path(__file__).parent / "programs" / "matmul_large"
 
 @pytest.mark.parametrize("name, rank, boxes", [("tn_f16_weighted_4096x2304x96", 2, 4),
                                                ("batch_nt_bf16_weighted_2x520x2048x520", 3, 2)])
-def test_tma_copies_compile(name, rank, boxes, tmp_path):
+def test_tma_copies_compile(name, rank, boxes, ptx_of, tmp_path):
     """The operands of a 128x256-tile product copied by TMA (ldsopt/matmul/tma_copy.py): the
     maps built on the device (`tensormap.replace` into LDS, published by
     `tensormap.cp_fenceproxy`, acquired by the issuing thread), mbarriers that count each K
@@ -97,7 +87,7 @@ def test_tma_copies_compile(name, rank, boxes, tmp_path):
     assert "cp.async.cg" not in product and ".local" not in product
 
 
-def test_tma_false_keeps_cp_async(tmp_path):
+def test_tma_false_keeps_cp_async(ptx_of, tmp_path):
     pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", "ldsopt-matmul-lds{tma=false},")
     text, _ = ptx_of((LARGE / "tn_f16_weighted_4096x2304x96.mlir").read_text(), "cuda-sm90a", tmp_path, pipeline)
     assert "cp.async.cg.shared.global" in text and "cp.async.bulk.tensor" not in text
@@ -107,7 +97,7 @@ CONV = pathlib.Path(__file__).parent / "programs" / "conv"
 
 
 @pytest.mark.parametrize("name", ["fhwc_3x3_s2_bias_relu_f16_2x17x19x16_37", "fhwc_1x1_s2_f16_2x9x11x16_20"])
-def test_convolution_takes_wgmma(name, tmp_path):
+def test_convolution_takes_wgmma(name, ptx_of, tmp_path):
     """An f16 convolution's implicit GEMM on sm_90a: wgmma, its image gathered by the cp.async
     copies' addresses, no mma.sync and no local memory (a padded image's border as the copies'
     zero fill: lit `matmul_lds/wgmma_conv.mlir`). Values need the H200:
