@@ -5,9 +5,12 @@ a `tensor.pad`'s image written into its zero buffer, a slice read out of a tenso
 `insert_slice` into one): already on memrefs, one `linalg.generic` with identity maps whose
 body yields its input (or a `linalg.copy`) from one memref to another, each a binding
 (through `memref.assume_alignment`, and on HIP `amdgpu.fat_raw_buffer_cast`) or one
-`memref.subview` of one, of static sizes and strides and static or dynamic offsets. A dynamic
+`memref.subview` of one, of static strides and static or dynamic offsets. A dynamic
 offset is an index the dispatch computes before the copy (IREE loads it from a binding for a
-`tensor.extract` of an index tensor); those ops stay as they are.
+`tensor.extract` of an index tensor); those ops stay as they are. Sizes may be dynamic but for
+the innermost (`lds-run --keep-dynamic`: a fused projection's Split over a dynamic sequence),
+each computed from the dispatch's workload ordinals: the copy's count of rows is then read at
+run time, in the kernel and in its workgroup count.
 
 The kernel:
 - collapses runs of dims that are contiguous in both views (a 2x3x29x29 NCHW image into
@@ -27,14 +30,15 @@ The kernel:
 
 Left to IREE, with a remark: a copy that converts (a body other than the yield of its
 input), permutes or broadcasts (maps that are not identities), any other op in the dispatch,
-dynamic sizes or strides, a view that is not a binding or one subview of one, a copy of one
-element (rank 0) or none, and element types that are not whole bytes or that the target
-does not compute natively.
+dynamic strides, a dynamic innermost size or one not computed from the workload, a view that
+is not a binding or one subview of one, a copy of one element (rank 0) or none, and element
+types that are not whole bytes or that the target does not compute natively.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 from iree.compiler import ir
@@ -42,8 +46,9 @@ from iree.compiler.dialects import arith, memref, scf
 
 from ldsopt import remarks
 from ldsopt import target as target_model
-from ldsopt.codegen.binding_view import BindingView, binding_view
-from ldsopt.codegen.elementwise import collapsed_view
+from ldsopt.codegen.binding_view import CASTS, BindingView, binding_view
+from ldsopt.codegen.dispatch import from_workload, in_count_region, subspan_dims
+from ldsopt.codegen.elementwise import collapsed_view, extent_product, group_extents
 from ldsopt.codegen.kernel import GridStridePass, Kernel, foreign_types, matched_dispatches, read_vector, write_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.remarks import Unmatched
@@ -53,7 +58,7 @@ from ldsopt.remarks import Unmatched
 _SETUP = ("arith.constant", "hal.interface.binding.subspan", "memref.assume_alignment", "amdgpu.fat_raw_buffer_cast",
           "memref.subview", "memref.load", "hal.interface.constant.load", "arith.index_cast", "arith.index_castui",
           "arith.extui", "arith.extsi", "arith.shli", "arith.ori", "arith.addi", "arith.muli",
-          "util.assume.int", "affine.apply")
+          "util.assume.int", "affine.apply", "iree_tensor_ext.dispatch.workload.ordinal")
 # How a dispatch that computes on tensors reads and writes its bindings.
 _TENSOR_IO = ("iree_codegen.load_from_buffer", "iree_codegen.store_to_buffer", "iree_tensor_ext.dispatch.tensor.load",
               "iree_tensor_ext.dispatch.tensor.store")
@@ -66,6 +71,7 @@ class Copy:
     source: BindingView
     dest: BindingView
     body_ops: list[ir.Operation]
+    extents: dict[int, ir.Value] = dataclasses.field(default_factory=dict)  # dynamic dim -> its size
 
     @property
     def location(self) -> ir.Location:
@@ -105,8 +111,34 @@ def copy_dispatch(func: ir.Operation, roots: tuple[str, ...]) -> Copy | Unmatche
         return Unmatched("not a plain copy: its maps are not identities or its body computes")
     source, dest = (binding_view(v) for v in root.operands)
     if not source or not dest:
-        return source or dest
-    return Copy(func, root, source, dest, ops)
+        return dest if source else source  # the refusal (an Unmatched is false)
+    extents = _dynamic_sizes(root.operands[0])
+    if isinstance(extents, Unmatched):
+        return extents
+    return Copy(func, root, source, dest, ops, extents)
+
+
+def _dynamic_sizes(view: ir.Value) -> dict[int, ir.Value] | Unmatched:
+    """The copy's dynamic dims (those of its source `view`) and their sizes: a subview's
+    dynamic size operands, or the binding's declared dims; each from the workload."""
+    shape = ir.MemRefType(view.type).shape
+    dynamic = [i for i, n in enumerate(shape) if ir.ShapedType.is_dynamic_size(n)]
+    if not dynamic:
+        return {}
+    if dynamic[-1] == len(shape) - 1:
+        return Unmatched("a dynamic row length (the innermost size); this pass takes dynamic outer sizes")
+    if isinstance(view, ir.OpResult) and view.owner.name == "memref.subview":
+        sub = view.owner.operation
+        moving = ir.ShapedType.get_dynamic_stride_or_offset()
+        n_offsets = sum(o == moving for o in ir.DenseI64ArrayAttr(sub.attributes["static_offsets"]))
+        sizes = list(sub.operands)[1 + n_offsets:1 + n_offsets + len(dynamic)]
+    else:
+        while isinstance(view, ir.OpResult) and view.owner.name in CASTS:
+            view = view.owner.operands[0]
+        sizes = subspan_dims(view) or []
+    if len(sizes) != len(dynamic) or not all(map(from_workload, sizes)):
+        return Unmatched("a dynamic size not computed from the dispatch's workload ordinals")
+    return dict(zip(dynamic, sizes))
 
 
 def _match(c: Copy) -> Copy | Unmatched:
@@ -136,16 +168,25 @@ class LowerCopy(GridStridePass):
         shape = list(ir.MemRefType(c.source.value.type).shape)
         etype = ir.MemRefType(c.source.value.type).element_type
         groups = contiguous_groups(shape, [c.source.strides, c.dest.strides])
-        cshape = [math.prod(shape[i] for i in g) for g in groups]
+        # a dynamic group counts as more than one row (its rows' starts must all be aligned)
+        cshape = [math.prod(shape[i] for i in g) if not any(i in c.extents for i in g) else 2 for g in groups]
         v = vector_width(c.source, c.dest, groups, cshape, element_bits(etype), tgt)
         wg = self.workgroup_size
-        items = math.prod(cshape[:-1]) * (cshape[-1] // v if v > 1 else cshape[-1])
-        n_wg = self.workgroups(items, tgt)
-        k = Kernel(c, tgt, (wg, 1, 1), (n_wg, 1, 1))
+        if c.extents:  # the rows counted at run time: `grid_limit` a bound of the workgroups
+            n_wg = self.grid_limit(tgt)
+            per_row = cshape[-1] // v if v > 1 else cshape[-1]  # the row is static (`_dynamic_sizes`)
+            k = Kernel(c, tgt, (wg, 1, 1), (n_wg, 1, 1), lambda workload: self._workload_grid(
+                c, shape, groups, workload, per_row, n_wg))
+        else:
+            items = math.prod(cshape[:-1]) * (cshape[-1] // v if v > 1 else cshape[-1])
+            n_wg = self.workgroups(items, tgt)
+            k = Kernel(c, tgt, (wg, 1, 1), (n_wg, 1, 1))
         with k.ip, c.location:
+            if c.extents:
+                cshape = group_extents(shape, groups, c.extents, k.const)
             src, dst = (collapsed_view(view.value, groups, shape) for view in (c.source, c.dest))
             start = arith.addi(arith.muli(k.block_id(), k.const(wg)), k.thread_id())
-            step = k.const(n_wg * wg)
+            step = arith.muli(k.grid_dim(), k.const(wg)) if c.extents else k.const(n_wg * wg)
             aligned = _dynamic_alignment(k, [c.source, c.dest], v)
             if aligned is None:
                 _rows(k, src, dst, cshape, v, start, step)
@@ -157,12 +198,22 @@ class LowerCopy(GridStridePass):
                         scf.yield_([])
         k.finish(self.NAME)
 
+    def _workload_grid(self, c: Copy, shape: list[int], groups: list[list[int]], workload: list[ir.Value],
+                       per_row: int, most: int) -> list[ir.Value]:
+        """The workgroup count of a copy of dynamic sizes, from the count region's `workload`:
+        a thread a vector of its rows (`per_row` a row), at most `most` workgroups."""
+        const = functools.cache(lambda value: arith.constant(ir.IndexType.get(), value))
+        extents = {i: in_count_region(v, workload) for i, v in c.extents.items()}
+        items = extent_product([*group_extents(shape, groups, extents, const)[:-1], per_row], const)
+        count = arith.divui(arith.addi(items, const(self.workgroup_size - 1)), const(self.workgroup_size))
+        return [arith.maxui(arith.minui(count, const(most)), const(1)), const(1), const(1)]
+
 
 def contiguous_groups(shape: list[int], strides: list[list[int]]) -> list[list[int]]:
     """Runs of consecutive dims that are one contiguous run in every view of `strides`."""
     groups: list[list[int]] = []
     for d in range(len(shape)):
-        if groups and all(s[d - 1] == s[d] * shape[d] for s in strides):
+        if groups and not ir.ShapedType.is_dynamic_size(shape[d]) and all(s[d - 1] == s[d] * shape[d] for s in strides):
             groups[-1].append(d)
         else:
             groups.append([d])
@@ -201,10 +252,11 @@ def _dynamic_alignment(k: Kernel, views: list[BindingView], v: int) -> ir.Value 
     return cond
 
 
-def _rows(k: Kernel, src: ir.Value, dst: ir.Value, cshape: list[int], v: int, start: ir.Value,
+def _rows(k: Kernel, src: ir.Value, dst: ir.Value, cshape: list, v: int, start: ir.Value,
           step: ir.Value) -> None:
-    """The copy of collapsed views of `cshape` in vectors of `v` from each row's start (a
-    grid-stride loop over them), then each row's last `row mod v` elements as scalars."""
+    """The copy of collapsed views of `cshape` (ints, index values where dynamic; the row
+    static) in vectors of `v` from each row's start (a grid-stride loop over them), then each
+    row's last `row mod v` elements as scalars."""
     row = cshape[-1]
     chunks, tail = (row // v, row % v) if v > 1 else (row, 0)
     etype = ir.MemRefType(src.type).element_type
@@ -212,7 +264,7 @@ def _rows(k: Kernel, src: ir.Value, dst: ir.Value, cshape: list[int], v: int, st
     for count, width, first in ((chunks, v, 0), (tail, 1, chunks * v)):
         if count == 0:
             continue
-        loop = scf.ForOp(start, k.const(math.prod(cshape[:-1]) * count), step)
+        loop = scf.ForOp(start, extent_product([*cshape[:-1], count], k.const), step)
         with ir.InsertionPoint(loop.body):
             idx = k.delinearize(loop.induction_variable, [*cshape[:-1], count])
             col = idx[-1] if width == 1 else arith.muli(idx[-1], k.const(width))

@@ -28,8 +28,8 @@ class BindingView:
 
 
 def binding_view(value: ir.Value) -> BindingView | Unmatched:
-    """The BindingView of a memref that is a binding or one static-size, static-stride subview
-    of one (through `CASTS`)."""
+    """The BindingView of a memref that is a binding or one static-stride subview of one
+    (through `CASTS`); its sizes may be dynamic (they say nothing of where a row starts)."""
     mtype = ir.MemRefType(value.type)
     strides, _ = mtype.get_strides_and_offset()
     if any(mtype.is_dynamic_stride_or_offset(s) for s in strides):
@@ -38,9 +38,8 @@ def binding_view(value: ir.Value) -> BindingView | Unmatched:
     offset, dynamic, base = 0, [], value
     if owner is not None and owner.name == "memref.subview":
         sub = owner.operation
-        if any(ir.ShapedType.is_dynamic_size(n) for n in ir.DenseI64ArrayAttr(sub.attributes["static_sizes"])) or \
-                any(mtype.is_dynamic_stride_or_offset(s) for s in ir.DenseI64ArrayAttr(sub.attributes["static_strides"])):
-            return Unmatched("a subview of dynamic sizes or strides")
+        if any(mtype.is_dynamic_stride_or_offset(s) for s in ir.DenseI64ArrayAttr(sub.attributes["static_strides"])):
+            return Unmatched("a subview of dynamic strides")
         base = sub.operands[0]
         outer = ir.MemRefType(base.type)
         outer_strides, _ = outer.get_strides_and_offset()
@@ -58,9 +57,9 @@ def binding_view(value: ir.Value) -> BindingView | Unmatched:
         return Unmatched("copies a view that is not a binding or one subview of one")
     subspan = base.owner.operation
     bound = ir.MemRefType(base.type)
-    _, bound_offset = bound.get_strides_and_offset()
-    if not bound.has_static_shape:
-        return Unmatched("copies a binding of dynamic shape")
+    bound_strides, bound_offset = bound.get_strides_and_offset()
+    if any(bound.is_dynamic_stride_or_offset(s) for s in bound_strides):  # a dynamic extent inside its rows
+        return Unmatched("copies a binding of dynamic strides")
     if not bound.is_dynamic_stride_or_offset(bound_offset):  # else the subspan's offset, below
         offset += bound_offset
     align = ir.IntegerAttr(subspan.attributes["alignment"]).value if "alignment" in subspan.attributes else 1

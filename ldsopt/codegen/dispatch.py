@@ -164,16 +164,16 @@ def workload_ordinal(value: ir.Value) -> int | None:
     return None
 
 
-def _from_workload(value: ir.Value) -> bool:
+def from_workload(value: ir.Value) -> bool:
     """A workload ordinal, or an affine.apply of values that are."""
     if workload_ordinal(value) is not None:
         return True
     return isinstance(value, ir.OpResult) and value.owner.name == "affine.apply" and \
-        all(_from_workload(v) for v in value.owner.operands)
+        all(from_workload(v) for v in value.owner.operands)
 
 
 def in_count_region(value: ir.Value, workload: list[ir.Value]) -> ir.Value:
-    """A dynamic extent (`_from_workload`) computed again, at the insertion point, from the
+    """A dynamic extent (`from_workload`) computed again, at the insertion point, from the
     count region's `workload` arguments."""
     ordinal = workload_ordinal(value)
     if ordinal is not None:
@@ -215,7 +215,7 @@ def _subspan(source: ir.Value) -> ir.Operation | None:
     return owner.operation if owner is not None and owner.name == "hal.interface.binding.subspan" else None
 
 
-def _subspan_dims(source: ir.Value) -> list[ir.Value] | None:
+def subspan_dims(source: ir.Value) -> list[ir.Value] | None:
     """The dynamic dims a binding memref (CUDA/HIP) is declared with: the subspan's, or those
     an expand_shape of it gives; None where it is not a subspan."""
     subspan = _subspan(source)
@@ -330,7 +330,7 @@ def _taken_view(source: ir.Value, slices: bool, offsets: bool = False) -> bool:
     if not (isinstance(source, ir.OpResult) and source.owner.name == "memref.subview"):
         return True
     _, moving, sizes, strides = _segments(source.owner.operation)
-    return slices and not sizes and not strides and (not moving or offsets and all(map(_from_workload, moving))) \
+    return slices and not sizes and not strides and (not moving or offsets and all(map(from_workload, moving))) \
         and ir.MemRefType(source.type).get_strides_and_offset()[0][-1:] == [1]
 
 
@@ -344,7 +344,7 @@ def _binding_of_load(op: ir.Operation, slices: bool = False, offsets: bool = Fal
         t = ir.RankedTensorType(op.result.type)
         if t.has_static_shape:
             return Binding(t, source)
-        dims = _subspan_dims(source)
+        dims = subspan_dims(source)
         return Binding(t, source, dims=dims) if dims is not None else None
     if op.name != "iree_tensor_ext.dispatch.tensor.load":
         return None
@@ -364,8 +364,8 @@ def _static_slice(op: ir.Operation, t: ir.RankedTensorType, offsets: bool = Fals
     target = op.operands[1] if store else op.operands[0]
     m = _DISPATCH_TENSOR.fullmatch(str(target.type))
     bound_dims, moving, dyn_sizes, dyn_strides = _segments(op)[-4:]
-    if m is None or bound_dims or dyn_strides or not all(map(_from_workload, dyn_sizes)) or \
-            moving and not (offsets and all(map(_from_workload, moving))):
+    if m is None or bound_dims or dyn_strides or not all(map(from_workload, dyn_sizes)) or \
+            moving and not (offsets and all(map(from_workload, moving))):
         return None
     bound = ir.RankedTensorType(ir.Type.parse(m.group(2)))
     at, sizes, strides = (list(ir.DenseI64ArrayAttr(op.attributes[f"static_{a}"])) for a in ("offsets", "sizes", "strides"))
@@ -393,7 +393,7 @@ def _binding_of_store(op: ir.Operation, slices: bool = False, offsets: bool = Fa
     if op.name == "iree_codegen.store_to_buffer":
         if not _taken_view(op.operands[1], slices, offsets):
             return None
-        dims = [] if t.has_static_shape else _subspan_dims(op.operands[1])
+        dims = [] if t.has_static_shape else subspan_dims(op.operands[1])
         return (op.operands[0], Binding(t, op.operands[1], dims=dims)) if dims is not None else None
     if op.name != "iree_tensor_ext.dispatch.tensor.store":
         return None
@@ -417,7 +417,7 @@ def _dynamic_refusal(bindings: list[Binding], dynamic: bool, ops: list[ir.Operat
     if not dynamic:
         return Unmatched("dynamic shapes (extents read at run time); this pass takes static ones")
     for b in moving:
-        if not all(_from_workload(v) for v in b.dims):
+        if not all(from_workload(v) for v in b.dims):
             return Unmatched("a dynamic extent that is not computed from the dispatch's workload ordinals")
         if _subspan(b.source) is None:
             return Unmatched("a dynamically shaped tensor that is not a binding")

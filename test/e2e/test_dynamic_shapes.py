@@ -6,7 +6,7 @@ RMSNorm whose mean divides by the dynamic row length (a scalar the dispatch conv
 pushed constants), BERT-like embeddings and their LayerNorm over a dynamic count of tokens
 (position ids a slice as long as the sequence, token types read at them; against llvm-cpu),
 transposes through LDS (a K^T over a dynamic sequence, scaled per row; NCHW -> NHWC f16 plus
-a residual under a dynamic batch), and matmuls of a dynamic M (ldsopt-matmul-lds: an f32 one
+a residual under a dynamic batch), a Split's copies of dynamic rows, and matmuls of a dynamic M (ldsopt-matmul-lds: an f32 one
 plus a bias, an f16 batch matmul into f32 with a bias and a tanh, an f32 one whose A is stored
 [k, m]), each compiled once with its dims dynamic and run on lavapipe at sizes that take each
 plan: rows that vectors divide and rows they do not, primes, one row, more rows (or tiles)
@@ -30,9 +30,11 @@ def shapes(*specs: str) -> tuple[str, ...]:
     return tuple(a for i, s in enumerate(specs) for a in ("--input-shape", f"{i}={s}"))
 
 
-# Two workgroups at most: each takes several tiles of a dynamic transpose in turn.
+# Two workgroups at most: each takes several tiles of a dynamic transpose, or several rows'
+# vectors of a dynamic copy, in turn.
 TWO_WORKGROUPS = ("--pipeline", driver.DEFAULT_PIPELINE.replace(
-    "ldsopt-preload-transposed,", "ldsopt-preload-transposed{max-workgroups=2},"))
+    "ldsopt-preload-transposed,", "ldsopt-preload-transposed{max-workgroups=2},").replace(
+    "ldsopt-lower-copy,", "ldsopt-lower-copy{max-workgroups=2},"))
 
 
 # (id, program, lds-run arguments)
@@ -56,6 +58,10 @@ CASES = [
     ("transpose_scale_200_two_workgroups", "transpose_scale_f32.mlir", (*shapes("200x32", "32"), *TWO_WORKGROUPS)),
     ("nchw_to_nhwc_1", "nchw_to_nhwc_f16.mlir", shapes("1x24x7x9", "1x7x9x24")),
     ("nchw_to_nhwc_17_two_workgroups", "nchw_to_nhwc_f16.mlir", (*shapes("17x24x7x9", "17x7x9x24"), *TWO_WORKGROUPS)),
+    # a Split's copies (ldsopt-lower-copy) of dynamic rows: whole and odd widths
+    ("split_1", "split_f32.mlir", shapes("1x96")),
+    ("split_300_two_workgroups", "split_f32.mlir", (*shapes("300x96"), *TWO_WORKGROUPS)),
+    ("split_odd_131", "split_odd_f16.mlir", shapes("131x75")),
     *((f"embedding_layernorm_{n}", "embedding_layernorm_f32.mlir",
        ("--reference", "llvm-cpu", *shapes(n, "53x23", "40x23", "3x23", "23", "23"))) for n in ("37", "1", "40")),
     # a dynamic M: one row, a prime, whole tiles (lavapipe's plans take 128 rows a tile) and two
