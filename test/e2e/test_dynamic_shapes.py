@@ -8,7 +8,8 @@ pushed constants), BERT-like embeddings and their LayerNorm over a dynamic count
 transposes through LDS (a K^T over a dynamic sequence, scaled per row; NCHW -> NHWC f16 plus
 a residual under a dynamic batch), a Split's copies of dynamic rows, and matmuls of a dynamic M (ldsopt-matmul-lds: an f32 one
 plus a bias, an f16 batch matmul into f32 with a bias and a tanh, an f32 one whose A is stored
-[k, m]), each compiled once with its dims dynamic and run on lavapipe at sizes that take each
+[k, m], an i8 one into i32 with both operands transposed, an f32 one into a loaded init plus a
+residual), each compiled once with its dims dynamic and run on lavapipe at sizes that take each
 plan: rows that vectors divide and rows they do not, primes, one row, more rows (or tiles)
 than workgroups launched, whole M tiles and tiles plus a tail. The dynamic-M matmuls are also
 compiled for CUDA (sm_89's mma.sync, sm_90a's wgmma) and gfx942 (MFMA), where they are not run.
@@ -71,6 +72,10 @@ CASES = [
       for m in (1, 37, 128, 300)),
     # A stored [k, m]: M its contiguous dim
     *((f"matmul_tn_{m}", "matmul_tn_f32.mlir", shapes(f"64x{m}", "64x48")) for m in (37, 300)),
+    # i8 into i32, both operands transposed, and a loaded init plus a residual: N and K odd
+    *((f"matmul_tt_bias_i8_{m}", "matmul_tt_bias_i8.mlir", shapes(f"24x{m}", "40x24", "40")) for m in (1, 37)),
+    *((f"matmul_init_residual_{m}", "matmul_init_residual_f32.mlir", shapes(f"17x{m}", "17x33", f"{m}x33", f"{m}x33"))
+      for m in (1, 65)),
 ]
 
 
