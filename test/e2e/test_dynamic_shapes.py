@@ -6,13 +6,14 @@ RMSNorm whose mean divides by the dynamic row length (a scalar the dispatch conv
 pushed constants), BERT-like embeddings and their LayerNorm over a dynamic count of tokens
 (position ids a slice as long as the sequence, token types read at them; against llvm-cpu),
 transposes through LDS (a K^T over a dynamic sequence, scaled per row; NCHW -> NHWC f16 plus
-a residual under a dynamic batch), a Split's copies of dynamic rows, and matmuls of a dynamic M (ldsopt-matmul-lds: an f32 one
-plus a bias, an f16 batch matmul into f32 with a bias and a tanh, an f32 one whose A is stored
-[k, m], an i8 one into i32 with both operands transposed, an f32 one into a loaded init plus a
-residual), each compiled once with its dims dynamic and run on lavapipe at sizes that take each
-plan: rows that vectors divide and rows they do not, primes, one row, more rows (or tiles)
-than workgroups launched, whole M tiles and tiles plus a tail. The dynamic-M matmuls are also
-compiled for CUDA (sm_89's mma.sync, sm_90a's wgmma) and gfx942 (MFMA), where they are not run.
+a residual under a dynamic batch), a Split's copies of dynamic rows, and matmuls of a dynamic
+M (ldsopt-matmul-lds: an f32 one plus a bias, an f16 batch matmul into f32 with a bias and a
+tanh, an f32 one whose A is stored [k, m], an i8 one into i32 with both operands transposed,
+an f32 one into a loaded init plus a residual), each compiled once with its dims dynamic and
+run on lavapipe at sizes that take each plan: rows that vectors divide and rows they do not,
+primes, one row, more rows (or tiles) than workgroups launched, whole M tiles and tiles plus a
+tail. The dynamic-M matmuls are also compiled for CUDA (sm_89's mma.sync, sm_90a's wgmma) and
+gfx942 (MFMA), where they are not run.
 """
 
 from __future__ import annotations

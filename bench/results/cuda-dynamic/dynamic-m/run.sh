@@ -13,3 +13,7 @@ python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .
 export PYTHONPATH=/tmp/site:$PWD PATH=/tmp/site/bin:$PATH:/usr/local/cuda/bin
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $OUT/gpu.txt
 for d in build/dm/*/; do echo "== $d"; timeout 100 python -m ldsopt.run.replay $d --require-ldsopt 2>&1 | grep -E "^PASS|^FAIL|rror"; done | tee $OUT/values.txt
+# The dynamic copies of ldsopt-lower-copy (a6b80b0), in a second call:
+#   lds-run test/e2e/programs/dynamic/split_f32.mlir --target cuda --keep-dynamic --require-ldsopt --input-shape 0=300x96 --prepare build/lc/split300
+#   lds-run test/e2e/programs/dynamic/split_odd_f16.mlir --target cuda-sm90a --keep-dynamic --require-ldsopt --input-shape 0=131x75 --prepare build/lc/odd131
+# replayed the same way (for d in build/lc/*/), into values-copies.txt.
