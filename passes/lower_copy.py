@@ -210,10 +210,13 @@ class LowerCopy(GridStridePass):
 
 
 def contiguous_groups(shape: list[int], strides: list[list[int]]) -> list[list[int]]:
-    """Runs of consecutive dims that are one contiguous run in every view of `strides`."""
+    """Runs of consecutive dims that are one contiguous run in every view of `strides`; a
+    dynamic dim stays a group of its own (the row, the last group, is then static)."""
+    dynamic = ir.ShapedType.is_dynamic_size
     groups: list[list[int]] = []
     for d in range(len(shape)):
-        if groups and not ir.ShapedType.is_dynamic_size(shape[d]) and all(s[d - 1] == s[d] * shape[d] for s in strides):
+        if groups and not dynamic(shape[d]) and not dynamic(shape[d - 1]) and \
+                all(s[d - 1] == s[d] * shape[d] for s in strides):
             groups[-1].append(d)
         else:
             groups.append([d])
