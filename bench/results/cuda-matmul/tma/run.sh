@@ -8,13 +8,4 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $OUT/gpu.
 for d in build/d4/vd build/d4/vf; do timeout 200 python -m ldsopt.run.replay $d --require-ldsopt 2>&1 | grep -E "^PASS|^FAIL|rror|passed"; done | tee $OUT/values.txt
 timeout 200 python -m ldsopt.measure.bench_replay build/d4/new --out $OUT/new1 > $OUT/new1.log 2>&1
 for r in old2 new3 old4; do v=${r%?}; timeout 150 python -m ldsopt.measure.bench_replay build/d4/$v --variants ldsopt --no-torch --out $OUT/$r > $OUT/$r.log 2>&1; done
-python3 - <<'PY' | tee $OUT/summary.txt
-import json, os
-out = os.environ["OUT"]
-runs = {r: {c['name']: c for c in json.load(open(f'{out}/{r}/results.json'))['cases']} for r in ('new1', 'old2', 'new3', 'old4')}
-print(f"{'case':48s} {'new1':>8s} {'old2':>8s} {'new3':>8s} {'old4':>8s} {'iree':>8s} {'torch':>8s}")
-for name, c in runs['new1'].items():
-    cells = [runs[r].get(name, {}).get('ldsopt', {}).get('us', float('nan')) for r in runs]
-    extra = [c.get(v, {}).get('us', float('nan')) if isinstance(c.get(v), dict) else float('nan') for v in ('iree-default', 'torch')]
-    print(f"{name:48s} " + " ".join(f"{x:8.2f}" for x in cells + extra))
-PY
+python3 bench/side_by_side.py $OUT new1 old2 new3 old4 | tee $OUT/summary.txt
