@@ -49,7 +49,8 @@ from ldsopt import target as target_model
 from ldsopt.codegen.binding_view import CASTS, BindingView, binding_view
 from ldsopt.codegen.dispatch import from_workload, in_count_region, subspan_dims
 from ldsopt.codegen.elementwise import collapsed_view, extent_product, group_extents
-from ldsopt.codegen.kernel import GridStridePass, Kernel, foreign_types, matched_dispatches, read_vector, write_vector
+from ldsopt.codegen.kernel import (GridStridePass, Kernel, ceil_div, foreign_types, launch_count, matched_dispatches,
+                                  read_vector, write_vector)
 from ldsopt.ir_types import element_bits
 from ldsopt.remarks import Unmatched
 
@@ -205,8 +206,7 @@ class LowerCopy(GridStridePass):
         const = functools.cache(lambda value: arith.constant(ir.IndexType.get(), value))
         extents = {i: in_count_region(v, workload) for i, v in c.extents.items()}
         items = extent_product([*group_extents(shape, groups, extents, const)[:-1], per_row], const)
-        count = arith.divui(arith.addi(items, const(self.workgroup_size - 1)), const(self.workgroup_size))
-        return [arith.maxui(arith.minui(count, const(most)), const(1)), const(1), const(1)]
+        return [launch_count(ceil_div(items, self.workgroup_size, const), most, const), const(1), const(1)]
 
 
 def contiguous_groups(shape: list[int], strides: list[list[int]]) -> list[list[int]]:

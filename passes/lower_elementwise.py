@@ -79,8 +79,8 @@ from ldsopt.codegen.dispatch import Binding, Dispatch, analyze, in_count_region,
 from ldsopt.codegen.elementwise import (body_refusal, clone_body, collapse_groups, collapsed_view, extent_product,
                                        group_extents, map_dims, slice_alignment, slice_facts)
 from ldsopt.ir_types import element_bits
-from ldsopt.codegen.kernel import (GridStridePass, Kernel, foreign_types, global_alignment, matched_dispatches, read_vector,
-                                  write_vector)
+from ldsopt.codegen.kernel import (GridStridePass, Kernel, ceil_div, foreign_types, global_alignment, launch_count,
+                                  matched_dispatches, read_vector, write_vector)
 from ldsopt.remarks import Unmatched
 
 
@@ -216,8 +216,7 @@ class LowerElementwise(GridStridePass):
             cshape = group_extents(shape, groups, extents, const)
             n = extent_product(cshape, const)
             items = _chosen(cshape, plans, lambda v: n if v == 1 else arith.divui(n, const(v)), const)
-            count = arith.divui(arith.addi(items, const(wg - 1)), const(wg))
-            return [arith.maxui(arith.minui(count, const(most)), const(1)), const(1), const(1)]
+            return [launch_count(ceil_div(items, wg, const), most, const), const(1), const(1)]
 
         k = Kernel(d, tgt, (wg, 1, 1), (most, 1, 1), workload_grid)
         with k.ip, d.location:

@@ -271,6 +271,17 @@ def _set_workgroup_count(func: ir.Operation, grid: tuple[int, int, int], workloa
             o.erase()
 
 
+def ceil_div(x: ir.Value, d: int, const) -> ir.Value:
+    """ceil(x / d) of an index value `x` (constants made by `const`): a count of `d`-sized tiles."""
+    return arith.divui(arith.addi(x, const(d - 1)), const(d))
+
+
+def launch_count(count: ir.Value, most: int, const) -> ir.Value:
+    """A workgroup count computed at run time, kept within what the kernel states as its bound
+    (`most`) and at least 1 (a dispatch of no workgroups is not launched)."""
+    return arith.maxui(arith.minui(count, const(most)), const(1))
+
+
 def _minor_identity(rank: int, vrank: int) -> ir.AffineMap:
     return ir.AffineMap.get_minor_identity(rank, vrank)
 

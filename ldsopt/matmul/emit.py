@@ -93,7 +93,7 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Binding, Dispatch, in_count_region
 from ldsopt.codegen.async_copy import async_token
-from ldsopt.codegen.kernel import Kernel, global_alignment, read_vector
+from ldsopt.codegen.kernel import Kernel, ceil_div, global_alignment, read_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
 from ldsopt.layout.tile_layout import ATTR, TileLayout
@@ -144,7 +144,7 @@ class Emitter:
         n_tiles, _, batch = self.pl.grid(self.p.sizes)
         bm = self.pl.tiling.bm
         m = in_count_region(self.p.m_extent, workload)
-        return [const(n_tiles), arith.divui(arith.addi(m, const(bm - 1)), const(bm)), const(batch)]
+        return [const(n_tiles), ceil_div(m, bm, const), const(batch)]
 
     def plan_output_stage(self, lds_left: int) -> OutputStage | None:
         """Sets and returns the output stage (ldsopt/matmul/output_stage.py) of this kernel: its

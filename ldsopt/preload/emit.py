@@ -13,7 +13,7 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch, in_count_region
 from ldsopt.codegen.elementwise import collapsed_view, extent_product, group_extents, vectorize_body
-from ldsopt.codegen.kernel import Kernel, global_alignment, read_vector, write_vector
+from ldsopt.codegen.kernel import Kernel, ceil_div, global_alignment, launch_count, read_vector, write_vector
 from ldsopt.layout import index_expr
 from ldsopt.layout import maps as layout
 from ldsopt.preload.problem import FLAT, OUTPUT, Operand, PreloadPlan, PreloadProblem, StageKey, Walk
@@ -51,14 +51,14 @@ class PreloadEmitter:
         """Tiles along each collapsed dim: ints, or index values (ceil(extent / tile)) where
         the extent is one."""
         return [math.ceil(e / t) if isinstance(e, int) else
-                arith.divui(arith.addi(e, const(t - 1)), const(t)) for e, t in zip(extents, self.plan.tile)]
+                ceil_div(e, t, const) for e, t in zip(extents, self.plan.tile)]
 
     def _workload_grid(self, workload: list[ir.Value], limit: int) -> list[ir.Value]:
         """The workgroup count from the workload (dynamic extents): one a tile, at most `limit`."""
         const = functools.cache(lambda value: arith.constant(ir.IndexType.get(), value))
         extents = {i: in_count_region(v, workload) for i, v in zip(self.p.dynamic, self.d.output.dims)}
         n = extent_product(self._tile_counts(self._dynamic_extents(extents, const), const), const)
-        return [arith.maxui(arith.minui(n, const(limit)), const(1)), const(1), const(1)]
+        return [launch_count(n, limit, const), const(1), const(1)]
 
     def emit(self, pass_name: str) -> None:
         k, p, plan = self.k, self.p, self.plan

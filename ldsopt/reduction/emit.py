@@ -25,7 +25,7 @@ from ldsopt import target as target_model
 from ldsopt.codegen.combining import identity_attr
 from ldsopt.codegen.dispatch import Binding, Dispatch, Graph, in_count_region
 from ldsopt.codegen.elementwise import clone_body, vectorize_body
-from ldsopt.codegen.kernel import Kernel, read_vector, write_vector
+from ldsopt.codegen.kernel import Kernel, launch_count, read_vector, write_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
 from ldsopt.reduction.match import Reduction
@@ -89,7 +89,7 @@ class DistributedKernel:
             return arith.constant(ir.IndexType.get(), value)
         p = self.plan.problem
         sizes = [in_count_region(self.extents[i], workload) if i in self.extents else p.shape[i] for i in p.parallel]
-        count = arith.maxui(arith.minui(_product(sizes, const), const(self.plan.grid)), const(1))
+        count = launch_count(_product(sizes, const), self.plan.grid, const)
         return [count, const(1), const(1)]
 
     def _tile_loop(self) -> scf.ForOp:
