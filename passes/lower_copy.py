@@ -5,7 +5,8 @@ a `tensor.pad`'s image written into its zero buffer, a slice read out of a tenso
 `insert_slice` into one): already on memrefs, one `linalg.generic` with identity maps whose
 body yields its input (or a `linalg.copy`) from one memref to another, each a binding
 (through `memref.assume_alignment`, and on HIP `amdgpu.fat_raw_buffer_cast`) or one
-`memref.subview` of one, of static strides and static or dynamic offsets. A dynamic
+`memref.subview` of one, of static strides (but in dims of extent 1, whose stride moves
+nothing: an export's 1x?xN binding) and static or dynamic offsets. A dynamic
 offset is an index the dispatch computes before the copy (IREE loads it from a binding for a
 `tensor.extract` of an index tensor); those ops stay as they are. Sizes may be dynamic but for
 the innermost (`lds-run --keep-dynamic`: a fused projection's Split over a dynamic sequence),
@@ -18,7 +19,8 @@ The kernel:
 - copies each row in vectors of V elements from its start, V the widest power of two within
   the target's widest access (16 bytes; 4 elements on SPIR-V) at which every row starts
   aligned in both views: V divides both views' row strides, their offsets from the binding
-  and the bindings' alignment; the row's last `n mod V` elements are copied as scalars. An
+  and the bindings' alignment (of an offset read at run time, what IREE's `util.assume.int`
+  states it a multiple of); the row's last `n mod V` elements are copied as scalars. An
   innermost stride above 1 (a strided slice) or views whose rows are not aligned alike (an
   NCHW image of 29-wide rows into 35-wide rows) copy scalars;
 - a grid-stride loop gives each thread one vector a step, consecutive threads consecutive
@@ -30,7 +32,7 @@ The kernel:
 
 Left to IREE, with a remark: a copy that converts (a body other than the yield of its
 input), permutes or broadcasts (maps that are not identities), any other op in the dispatch,
-dynamic strides, a dynamic innermost size or one not computed from the workload, a view that
+dynamic strides of dims longer than 1, a dynamic innermost size or one not computed from the workload, a view that
 is not a binding or one subview of one, a copy of one element (rank 0) or none, and element
 types that are not whole bytes or that the target does not compute natively.
 """

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import re
 
 from iree.compiler import ir
 
@@ -27,9 +28,18 @@ class BindingView:
     base_align: int              # bytes the binding's start (with its offset) is known aligned to
 
 
+def _dynamic_strides(t: ir.MemRefType) -> list[int]:
+    """The dims of `t` whose strides are dynamic, but for those of extent 1: the only index into
+    such a dim is 0, so its stride moves nothing (an export's 1x?xN binding has the stride of
+    its batch dim read at run time)."""
+    strides, _ = t.get_strides_and_offset()
+    return [d for d, s in enumerate(strides) if t.is_dynamic_stride_or_offset(s) and t.shape[d] != 1]
+
+
 def binding_view(value: ir.Value) -> BindingView | Unmatched:
     """The BindingView of a memref that is a binding or one static-stride subview of one
-    (through `CASTS`); its sizes may be dynamic (they say nothing of where a row starts)."""
+    (through `CASTS`; dims of extent 1 may have any stride there: `_dynamic_strides`); its sizes
+    may be dynamic (they say nothing of where a row starts)."""
     mtype = ir.MemRefType(value.type)
     strides, _ = mtype.get_strides_and_offset()
     if any(mtype.is_dynamic_stride_or_offset(s) for s in strides):
@@ -43,29 +53,41 @@ def binding_view(value: ir.Value) -> BindingView | Unmatched:
         base = sub.operands[0]
         outer = ir.MemRefType(base.type)
         outer_strides, _ = outer.get_strides_and_offset()
-        if any(outer.is_dynamic_stride_or_offset(s) for s in outer_strides):
+        if _dynamic_strides(outer):
             return Unmatched("a subview of a view of dynamic strides")
         dyn_values = iter(list(sub.operands)[1:])
-        for o, stride in zip(ir.DenseI64ArrayAttr(sub.attributes["static_offsets"]), outer_strides):
-            if mtype.is_dynamic_stride_or_offset(o):
-                dynamic.append((next(dyn_values), stride))
+        for d, (o, stride) in enumerate(zip(ir.DenseI64ArrayAttr(sub.attributes["static_offsets"]), outer_strides)):
+            at = next(dyn_values) if mtype.is_dynamic_stride_or_offset(o) else o
+            if outer.shape[d] == 1:  # its only index is 0
+                continue
+            if isinstance(at, ir.Value):
+                dynamic.append((at, stride))
             else:
-                offset += o * stride
+                offset += at * stride
     while isinstance(base, ir.OpResult) and base.owner.name in CASTS:
         base = base.owner.operands[0]
     if not (isinstance(base, ir.OpResult) and base.owner.name == "hal.interface.binding.subspan"):
         return Unmatched("copies a view that is not a binding or one subview of one")
     subspan = base.owner.operation
     bound = ir.MemRefType(base.type)
-    bound_strides, bound_offset = bound.get_strides_and_offset()
-    if any(bound.is_dynamic_stride_or_offset(s) for s in bound_strides):  # a dynamic extent inside its rows
+    _, bound_offset = bound.get_strides_and_offset()
+    if _dynamic_strides(bound):  # a dynamic extent inside its rows
         return Unmatched("copies a binding of dynamic strides")
     if not bound.is_dynamic_stride_or_offset(bound_offset):  # else the subspan's offset, below
         offset += bound_offset
     align = ir.IntegerAttr(subspan.attributes["alignment"]).value if "alignment" in subspan.attributes else 1
-    at = subspan.operands[0].owner if isinstance(subspan.operands[0], ir.OpResult) else None
-    # The binding's offset, in bytes: a constant's alignment is its own; one read at run time
-    # keeps no more than an element's (as IREE's own codegen assumes).
-    align = math.gcd(align, ir.IntegerAttr(at.attributes["value"]).value) \
-        if at is not None and at.name == "arith.constant" else 1
-    return BindingView(value, list(strides), offset, dynamic, align)
+    return BindingView(value, list(strides), offset, dynamic, math.gcd(align, _offset_divisor(subspan.operands[0])))
+
+
+def _offset_divisor(offset: ir.Value) -> int:
+    """What a binding's offset (bytes) is known to be a multiple of: a constant's own value; one
+    read at run time, the divisor IREE's `util.assume.int` states of it (the gcd over its
+    alternatives), else only 1, as IREE's own codegen assumes."""
+    at = offset.owner if isinstance(offset, ir.OpResult) else None
+    if at is not None and at.name == "arith.constant":
+        return ir.IntegerAttr(at.attributes["value"]).value
+    if at is None or at.name != "util.assume.int":
+        return 1
+    alternatives = ir.ArrayAttr(ir.ArrayAttr(at.attributes["assumptions"])[offset.result_number])
+    divisors = [re.search(r"udiv = (\d+)", str(a)) for a in alternatives]
+    return math.gcd(*(int(d.group(1)) for d in divisors)) if divisors and all(divisors) else 1

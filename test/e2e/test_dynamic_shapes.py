@@ -64,6 +64,9 @@ CASES = [
     ("split_1", "split_f32.mlir", shapes("1x96")),
     ("split_300_two_workgroups", "split_f32.mlir", (*shapes("300x96"), *TWO_WORKGROUPS)),
     ("split_odd_131", "split_odd_f16.mlir", shapes("131x75")),
+    # GPT-2's Split of a 1x?x96 projection: its batch dim's stride is read at run time
+    ("split_batched_1", "split_batched_f32.mlir", shapes("1x1x96")),
+    ("split_batched_300_two_workgroups", "split_batched_f32.mlir", (*shapes("1x300x96"), *TWO_WORKGROUPS)),
     *((f"embedding_layernorm_{n}", "embedding_layernorm_f32.mlir",
        ("--reference", "llvm-cpu", *shapes(n, "53x23", "40x23", "3x23", "23", "23"))) for n in ("37", "1", "40")),
     # a dynamic M: one row, a prime, whole tiles (lavapipe's plans take 128 rows a tile) and two
