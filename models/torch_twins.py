@@ -147,7 +147,9 @@ def llama_block(weights: dict[str, np.ndarray], device: str, dtype: str, heads: 
     cos, sin = w["rope.cos"], w["rope.sin"]
 
     def rope(t):
-        return t * cos + torch.cat((-t[..., dh // 2:], t[..., :dh // 2]), dim=-1) * sin
+        # the tables' first positions: an export's dynamic sequence may be shorter than they are
+        s = t.shape[-2]
+        return t * cos[:s] + torch.cat((-t[..., dh // 2:], t[..., :dh // 2]), dim=-1) * sin[:s]
 
     def block(x):
         b, s, _ = x.shape

@@ -12,7 +12,8 @@ grouped-query attention (ONNX) or merged into [batch x heads] before SDPA (PyTor
 move the reshape up through the computing ops onto the projection's head slices, which it then
 copies out, a dispatch each (two for the PyTorch Llama block).
 
-Emits an `iree_tensor_ext.compute_barrier.end` between the value and the reshape: it stops
+Emits an `iree_tensor_ext.compute_barrier.end` between the value and the reshape (with the
+value's dynamic extents, `tensor.dim`s of it): it stops
 reshapes moving up across it and is gone once IREE has formed dispatches. (A
 `util.optimization_barrier` does the same there but survives into the stream program as a
 barrier on the resource, which IREE meets with a host wait between the halves of a layer.)
@@ -26,6 +27,7 @@ from __future__ import annotations
 import dataclasses
 
 from iree.compiler import ir
+from iree.compiler.dialects import arith, tensor
 
 from ldsopt.attention.raising import ATTENTION
 from ldsopt.codegen.loop_split import program_ops
@@ -55,4 +57,11 @@ class PinAttentionReshapes(ModulePass):
                 computed = reshape.operands[0]
                 with ir.InsertionPoint(reshape), reshape.location:
                     reshape.operands[0] = ir.Operation.create(BARRIER, results=[computed.type],
-                                                              operands=[computed]).result
+                                                              operands=[computed, *_dynamic_dims(computed)]).result
+
+
+def _dynamic_dims(value: ir.Value) -> list[ir.Value]:
+    """`value`'s dynamic extents, which the barrier carries (an export's dynamic sequence)."""
+    shape = ir.RankedTensorType(value.type).shape
+    return [tensor.dim(value, arith.constant(ir.IndexType.get(), d)) for d, n in enumerate(shape)
+            if n == ir.ShapedType.get_dynamic_size()]

@@ -116,3 +116,44 @@ func.func @heads_of_projection_slices(%p: tensor<1x16x96xf32>) -> tensor<1x16x2x
   } -> tensor<1x16x2x16xf32>
   return %a : tensor<1x16x2x16xf32>
 }
+
+// -----
+
+// The same with the sequence dynamic (a PyTorch export's `torch.export.Dim`): the barrier
+// carries the computed value's dynamic extent.
+// CHECK-LABEL: func.func @sdpa_computed_q_dynamic
+// CHECK:         %[[R:.+]] = linalg.generic
+// CHECK:         %[[S:.+]] = tensor.dim %[[R]], %{{.+}} : tensor<1x4x?x8xf32>
+// CHECK:         %[[B:.+]] = iree_tensor_ext.compute_barrier.end %[[R]] : tensor<1x4x?x8xf32>{%[[S]]}
+// CHECK:         tensor.collapse_shape %[[B]] {{\[\[}}0, 1], [2], [3]]
+// CHECK:         iree_linalg_ext.attention
+func.func @sdpa_computed_q_dynamic(%q: tensor<1x4x?x8xf32>, %cos: tensor<?x8xf32>, %k: tensor<4x?x8xf32>,
+                                   %v: tensor<4x?x8xf32>) -> tensor<4x?x8xf32> {
+  %c2 = arith.constant 2 : index
+  %s = tensor.dim %q, %c2 : tensor<1x4x?x8xf32>
+  %e = tensor.empty(%s) : tensor<1x4x?x8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>,
+                                        affine_map<(d0, d1, d2, d3) -> (d2, d3)>,
+                                        affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%q, %cos : tensor<1x4x?x8xf32>, tensor<?x8xf32>) outs(%e : tensor<1x4x?x8xf32>) {
+  ^bb0(%a: f32, %c: f32, %o: f32):
+    %m = arith.mulf %a, %c : f32
+    linalg.yield %m : f32
+  } -> tensor<1x4x?x8xf32>
+  %qc = tensor.collapse_shape %r [[0, 1], [2], [3]] : tensor<1x4x?x8xf32> into tensor<4x?x8xf32>
+  %scale = arith.constant 0.35355339 : f32
+  %out = tensor.empty(%s) : tensor<4x?x8xf32>
+  %a = iree_linalg_ext.attention <{indexing_maps = [
+      affine_map<(b, m, n, k1, k2) -> (b, m, k1)>,
+      affine_map<(b, m, n, k1, k2) -> (b, k2, k1)>,
+      affine_map<(b, m, n, k1, k2) -> (b, k2, n)>,
+      affine_map<(b, m, n, k1, k2) -> ()>,
+      affine_map<(b, m, n, k1, k2) -> (b, m, n)>]}>
+      ins(%qc, %k, %v, %scale : tensor<4x?x8xf32>, tensor<4x?x8xf32>, tensor<4x?x8xf32>, f32)
+      outs(%out : tensor<4x?x8xf32>) {
+    ^bb0(%x: f32):
+      iree_linalg_ext.yield %x : f32
+  } -> tensor<4x?x8xf32>
+  return %a : tensor<4x?x8xf32>
+}
