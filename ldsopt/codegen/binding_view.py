@@ -82,12 +82,13 @@ def binding_view(value: ir.Value) -> BindingView | Unmatched:
 def _offset_divisor(offset: ir.Value) -> int:
     """What a binding's offset (bytes) is known to be a multiple of: a constant's own value; one
     read at run time, the divisor IREE's `util.assume.int` states of it (the gcd over its
-    alternatives), else only 1, as IREE's own codegen assumes."""
+    alternatives, each a call site's; 0 divisible by any), else only 1, as IREE's own codegen
+    assumes."""
     at = offset.owner if isinstance(offset, ir.OpResult) else None
     if at is not None and at.name == "arith.constant":
         return ir.IntegerAttr(at.attributes["value"]).value
     if at is None or at.name != "util.assume.int":
         return 1
-    alternatives = ir.ArrayAttr(ir.ArrayAttr(at.attributes["assumptions"])[offset.result_number])
-    divisors = [re.search(r"udiv = (\d+)", str(a)) for a in alternatives]
-    return math.gcd(*(int(d.group(1)) for d in divisors)) if divisors and all(divisors) else 1
+    alternatives = [str(a) for a in ir.ArrayAttr(ir.ArrayAttr(at.attributes["assumptions"])[offset.result_number])]
+    divisors = [re.search(r"udiv = (\d+)", a) for a in alternatives if "umax = 0>" not in a]  # 0: any
+    return math.gcd(*(int(d.group(1)) for d in divisors)) if all(divisors) else 1

@@ -133,3 +133,26 @@ def test_global_alignment_of_a_slice(offset, at, width, collapse, expected):
         return
       }}""")
     assert global_alignment(buf, 4, "cuda") == expected
+
+
+@pytest.mark.parametrize("assumptions, expected", [
+    ("[<umin = 0, umax = 1024, udiv = 128>]", 16),                      # 128 bytes: the access bounds it
+    ("[<umin = 786432, umax = 786432, udiv = 786432>, <umin = 0, umax = 0>]", 16),  # two call sites, one at 0
+    ("[<umin = 0, umax = 1024, udiv = 128>, <umin = 0, umax = 1024, udiv = 8>]", 8),  # the gcd of the sites'
+    ("[<umin = 0, umax = 9007199254740991>]", 0),                      # no divisor stated: an element's only
+])
+def test_global_alignment_of_a_binding_at_an_assumed_offset(assumptions, expected):
+    """A binding at an offset read at run time: what IREE's util.assume.int states it a multiple of."""
+    _, buf = _view_of(f"""
+      #layout = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>]>
+      func.func @f() {{
+        %0 = hal.interface.constant.load layout(#layout) ordinal(0) : i32
+        %1 = arith.index_castui %0 : i32 to index
+        %2 = util.assume.int %1{assumptions} : index
+        %3 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%2)
+             : memref<64x32xf32, strided<[32, 1], offset: ?>>
+        %4 = memref.subview %3[0, 0] [64, 32] [1, 1] : memref<64x32xf32, strided<[32, 1], offset: ?>>
+             to memref<64x32xf32, strided<[32, 1], offset: ?>>
+        return
+      }}""")
+    assert global_alignment(buf, 4, "cuda") == expected
