@@ -12,7 +12,8 @@ Matches (ldsopt/matmul/rotate_half.py) a `tensor.concat` along the last dim of
 Concat), x of last dim d a view of a projection `A W` (a contraction ldsopt-matmul-lds reads,
 W computed from constants alone): its result through elementwise generics of one input (an f16
 graph's cast), a `tensor.expand_shape` splitting N alone into [heads, d], and transposes that
-keep d last.
+keep d last. A dynamic dim (an export's dynamic sequence) is taken where the halves' size along
+it is the very value x's producer was made with (its init's `tensor.empty`): all of it.
 Emits: W R (W's heads' halves swapped, the first negated: a view, a slice, a negation and a
 concat of the constant W, which IREE evaluates when it compiles), `A (W R)` into the
 projection's init, the same view of it, in place of the concat. Each element is the product

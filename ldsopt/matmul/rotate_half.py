@@ -32,12 +32,25 @@ def _static(op: ir.Operation, name: str) -> list[int]:
     return list(ir.DenseI64ArrayAttr(op.attributes[name]))
 
 
+def _extents(x: ir.Value) -> list[ir.Value] | None:
+    """The values of x's dynamic extents, where its producer states them: a linalg op's init
+    made by `tensor.empty` of them (an export's dynamic sequence); None where it does not."""
+    op = _producer(x)
+    if op is None or not op.name.startswith("linalg.") or not isinstance(x, ir.OpResult):
+        return None
+    init = _producer(op.operands[len(op.operands) - len(op.results) + x.result_number])
+    return list(init.operands) if init is not None and init.name == "tensor.empty" else None
+
+
 def _half(v: ir.Value, second: bool) -> ir.Value | None:
-    """x where `v` is the first (or `second`) half of x's last dim, all of its other dims."""
+    """x where `v` is the first (or `second`) half of x's last dim, all of its other dims
+    (a dynamic one by the very value of its extent)."""
     op = _producer(v)
-    if op is None or op.name != "tensor.extract_slice" or len(op.operands) != 1:
+    if op is None or op.name != "tensor.extract_slice":
         return None
     x = op.operands[0]
+    if len(op.operands) > 1 and list(op.operands)[1:] != _extents(x):
+        return None
     shape = list(ir.RankedTensorType(x.type).shape)
     half = shape[-1] // 2
     if shape[-1] % 2 or _static(op, "static_strides") != [1] * len(shape) or \

@@ -64,6 +64,8 @@ CASES = [
     ("split_1", "split_f32.mlir", shapes("1x96")),
     ("split_300_two_workgroups", "split_f32.mlir", (*shapes("300x96"), *TWO_WORKGROUPS)),
     ("split_odd_131", "split_odd_f16.mlir", shapes("131x75")),
+    # RoPE's rotate_half of a projection (ldsopt-fold-rotate-half): one projection by rotated weights
+    *((f"rope_projection_{n}", "rope_projection_f32.mlir", shapes(f"1x{n}x32")) for n in (1, 37)),
     # GPT-2's Split of a 1x?x96 projection: its batch dim's stride is read at run time
     ("split_batched_1", "split_batched_f32.mlir", shapes("1x1x96")),
     ("split_batched_300_two_workgroups", "split_batched_f32.mlir", (*shapes("1x300x96"), *TWO_WORKGROUPS)),

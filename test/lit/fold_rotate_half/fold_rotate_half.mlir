@@ -86,3 +86,71 @@ func.func @weights_not_constant(%x: tensor<1x16x32xf16>, %w0: tensor<1x32x16xf16
   %rot = tensor.concat dim(3) %neg, %lo : (tensor<1x2x16x4xf16>, tensor<1x2x16x4xf16>) -> tensor<1x2x16x8xf16>
   return %q, %rot : tensor<1x2x16x8xf16>, tensor<1x2x16x8xf16>
 }
+
+// -----
+
+// The sequence dynamic (a PyTorch export's): the halves' dynamic size is the heads' own extent
+// (the value their transpose's init is made of), so they are the whole of it: folded.
+// CHECK-LABEL: func.func @rope_q_dynamic
+// CHECK-SAME:    (%[[X:.+]]: tensor<1x?x32xf32>)
+// CHECK:         %[[SW:.+]] = tensor.concat dim(3) {{.+}} -> tensor<1x32x2x2x4xf32>
+// CHECK:         %[[WR:.+]] = tensor.collapse_shape %[[SW]]
+// CHECK:         %[[MM:.+]] = linalg.batch_matmul ins(%[[X]], %[[WR]] : tensor<1x?x32xf32>, tensor<1x32x16xf32>)
+// CHECK:         %[[E:.+]] = tensor.expand_shape %[[MM]]
+// CHECK:         %[[R:.+]] = linalg.transpose ins(%[[E]] : tensor<1x?x2x8xf32>)
+// CHECK-NOT:     tensor.concat
+// CHECK:         return %{{.+}}, %[[R]]
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @rope_q_dynamic(%x: tensor<1x?x32xf32>) -> (tensor<1x2x?x8xf32>, tensor<1x2x?x8xf32>) {
+  %c1 = arith.constant 1 : index
+  %s = tensor.dim %x, %c1 : tensor<1x?x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %w0 = arith.constant dense<0.5> : tensor<1x32x16xf32>
+  %e = tensor.empty(%s) : tensor<1x?x16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x?x16xf32>) -> tensor<1x?x16xf32>
+  %p = linalg.batch_matmul ins(%x, %w0 : tensor<1x?x32xf32>, tensor<1x32x16xf32>) outs(%init : tensor<1x?x16xf32>) -> tensor<1x?x16xf32>
+  %h = tensor.expand_shape %p [[0], [1], [2, 3]] output_shape [1, %s, 2, 8] : tensor<1x?x16xf32> into tensor<1x?x2x8xf32>
+  %et = tensor.empty(%s) : tensor<1x2x?x8xf32>
+  %q = linalg.transpose ins(%h : tensor<1x?x2x8xf32>) outs(%et : tensor<1x2x?x8xf32>) permutation = [0, 2, 1, 3]
+  %lo = tensor.extract_slice %q[0, 0, 0, 0] [1, 2, %s, 4] [1, 1, 1, 1] : tensor<1x2x?x8xf32> to tensor<1x2x?x4xf32>
+  %hi = tensor.extract_slice %q[0, 0, 0, 4] [1, 2, %s, 4] [1, 1, 1, 1] : tensor<1x2x?x8xf32> to tensor<1x2x?x4xf32>
+  %en = tensor.empty(%s) : tensor<1x2x?x4xf32>
+  %neg = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%hi : tensor<1x2x?x4xf32>) outs(%en : tensor<1x2x?x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<1x2x?x4xf32>
+  // expected-remark @below {{ldsopt-fold-rotate-half: rotate_half of a projection's heads (d = 8) computed as a projection by rotated weights}}
+  %rot = tensor.concat dim(3) %neg, %lo : (tensor<1x2x?x4xf32>, tensor<1x2x?x4xf32>) -> tensor<1x2x?x8xf32>
+  return %q, %rot : tensor<1x2x?x8xf32>, tensor<1x2x?x8xf32>
+}
+
+// -----
+
+// The halves of some other dynamic size (%n rows, not shown to be all of them): left alone.
+// CHECK-LABEL: func.func @rope_q_part_of_the_rows
+// CHECK-COUNT-1: linalg.batch_matmul
+// CHECK:         tensor.concat dim(3)
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @rope_q_part_of_the_rows(%x: tensor<1x?x32xf32>, %n: index) -> (tensor<1x2x?x8xf32>, tensor<1x2x?x4xf32>) {
+  %c1 = arith.constant 1 : index
+  %s = tensor.dim %x, %c1 : tensor<1x?x32xf32>
+  %zero = arith.constant 0.0 : f32
+  %w0 = arith.constant dense<0.5> : tensor<1x32x16xf32>
+  %e = tensor.empty(%s) : tensor<1x?x16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<1x?x16xf32>) -> tensor<1x?x16xf32>
+  %p = linalg.batch_matmul ins(%x, %w0 : tensor<1x?x32xf32>, tensor<1x32x16xf32>) outs(%init : tensor<1x?x16xf32>) -> tensor<1x?x16xf32>
+  %h = tensor.expand_shape %p [[0], [1], [2, 3]] output_shape [1, %s, 2, 8] : tensor<1x?x16xf32> into tensor<1x?x2x8xf32>
+  %et = tensor.empty(%s) : tensor<1x2x?x8xf32>
+  %q = linalg.transpose ins(%h : tensor<1x?x2x8xf32>) outs(%et : tensor<1x2x?x8xf32>) permutation = [0, 2, 1, 3]
+  %lo = tensor.extract_slice %q[0, 0, 0, 0] [1, 2, %n, 4] [1, 1, 1, 1] : tensor<1x2x?x8xf32> to tensor<1x2x?x4xf32>
+  %hi = tensor.extract_slice %q[0, 0, 0, 4] [1, 2, %n, 4] [1, 1, 1, 1] : tensor<1x2x?x8xf32> to tensor<1x2x?x4xf32>
+  %en = tensor.empty(%n) : tensor<1x2x?x4xf32>
+  %neg = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%hi : tensor<1x2x?x4xf32>) outs(%en : tensor<1x2x?x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.negf %in : f32
+    linalg.yield %m : f32
+  } -> tensor<1x2x?x4xf32>
+  %rot = tensor.concat dim(3) %neg, %lo : (tensor<1x2x?x4xf32>, tensor<1x2x?x4xf32>) -> tensor<1x2x?x8xf32>
+  return %rot, %lo : tensor<1x2x?x8xf32>, tensor<1x2x?x4xf32>
+}
