@@ -296,7 +296,9 @@ def test_llama_twin_compiles_with_its_sequence_dynamic(tmp_path, lds_run):
     """The suite's Llama block twin (RoPE's tables sliced to the sequence, causal grouped-query
     SDPA) exported with its sequence dynamic and compiled for cuda with it kept dynamic: the
     program pipeline's barrier over RoPE's result carries the sequence's extent
-    (ldsopt-pin-attention-reshapes), and the six projections are ldsopt's matmuls of a dynamic M."""
+    (ldsopt-pin-attention-reshapes), RoPE's rotate_half is folded into the projections
+    (ldsopt-fold-rotate-half), the six projections are ldsopt's matmuls of a dynamic M, and no
+    dispatch but the attention is left to IREE."""
     from ldsopt.models import suite, torch_twins
     size = suite.SIZES["small"]
     model = torch_twins.of_model(suite.llama_block(size, "f32"))
@@ -308,6 +310,7 @@ def test_llama_twin_compiles_with_its_sequence_dynamic(tmp_path, lds_run):
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0 and "PREPARED" in proc.stdout, out
     assert len(re.findall(r"batch_matmul_1xDx\d+x\d+_f32: ldsopt: ldsopt-matmul-lds$", out, re.M)) == 6, out
+    assert [d for d in re.findall(r"^dispatch (\S+): iree-default", out, re.M) if "attention" not in d] == [], out
 
 
 @pytest.fixture(scope="module")
