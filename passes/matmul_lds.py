@@ -54,15 +54,19 @@ Contract.
   convolution to this pass; ldsopt-dtl-layout may stage its operands (each chunk copied from
   its own gathered index).
 - Dynamic shapes (`lds-run --keep-dynamic`: a serving export's sequence length): a contraction
-  whose M (the output's rows; a batch matmul's within its batch) is read at run time, with N,
-  K and the batch static, is taken (ldsopt/matmul/match.py): planned for `NOMINAL_M` rows (so
-  are the auto choices that read the grid, `carries`), its M always treated as ragged (A's row
-  reads, the consumer's reads and the output's row stores guarded against the run-time M, the
-  copies without registers clamping their rows to it), and the dispatch's count region
-  launches ceil(M / BM) workgroups along y. Left to IREE, with the remark naming the dynamic
-  extent: a dynamic N, K or batch, and a dynamic M with a fused producer or of a convolution.
-  The TMA copies and the staging passes (ldsopt-dtl-layout, ldsopt-inthread-transpose) leave a
-  dynamic M to this pass, which stages the operands itself.
+  whose M (the output's rows; a batch matmul's within its batch), N or K, in any combination,
+  is read at run time, with the batch static, is taken (ldsopt/matmul/match.py): each dynamic
+  dim planned as `NOMINAL_EXTENT` (so are the auto choices that read the grid, `carries`) and
+  always treated as ragged (the operands' reads along it guarded against its run-time value,
+  one element at a time along an operand's dynamic contiguous dim, the copies without
+  registers clamping their indices to it; the consumer's reads and the output's stores guarded
+  against M and N, one element at a time along a dynamic N), the dispatch's count region
+  launches ceil(N / BN) x ceil(M / BM) workgroups, and a dynamic K's loop runs ceil(K / BK)
+  steps counted at run time, its last tile's elements past K read as zeros in both operands.
+  Left to IREE, with the remark naming the dynamic extent: a dynamic batch, and dynamic
+  extents with a fused producer or of a convolution. The TMA copies and the staging passes
+  (ldsopt-dtl-layout, ldsopt-inthread-transpose) leave dynamic extents to this pass, which
+  stages the operands itself.
 - Needs a GPU target (#iree_gpu.target around the dispatch or lds-opt --target); a matched
   dispatch without one is an error.
 

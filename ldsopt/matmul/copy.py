@@ -33,11 +33,12 @@ per operand, chosen once (`strategy`) from its TileLayout's thread map and copy
 The copies without registers run `stages - 1` tiles ahead (emit.py's header); on CUDA the
 copies of a tile are one cp.async group, waited for with `numGroups = stages - 2`.
 Past the operand's ends the copies read what registers would: M/N indices past the extent (a
-dynamic M's: its value read at run time, `Emitter.last_index`) are clamped (rows and columns
+dynamic dim's: its value read at run time, `Emitter.last_index`) are clamped (rows and columns
 past M or N only feed outputs that are never stored; a DMA cannot zero-fill), and so are K
-indices past K, whose chunks must be zeros (their products would add to the sums): cp.async
-copies no source element there (srcElements = 0: zero-fill), the register path reads zeros,
-and gfx942's DMA cannot, so ldsopt-dtl-layout refuses K tails there.
+indices past K (a dynamic K's every tile guarded against it), whose chunks must be zeros
+(their products would add to the sums): cp.async copies no source element there
+(srcElements = 0: zero-fill), the register path reads zeros, and gfx942's DMA cannot, so
+ldsopt-dtl-layout refuses K tails there.
 A K tile past the last K step (`global_index`'s `tile`: the copies the pipeline's last steps
 start, whose K offset is clamped to the last tile's and which no step reads) reads nothing on
 CUDA either (zero-fill), where the kernel says so (the prologue's, and the wgmma scheme's last
@@ -135,7 +136,7 @@ class Copy:
         for dim, local, extent, last in zip(s.dims, src, s.tile, (1, s.vector)):
             g = arith.addi(origin[dim], local)
             if em.p.ragged(dim, extent):  # the K extent is the K step
-                inside += [(g, em.p.sizes[dim])] if dim == "k" else []
+                inside += [(g, em.p.extent(dim))] if dim == "k" else []
                 g = arith.minui(g, em.last_index(dim, last))
             idx.append(g)
         idx = em.operand_index(self.role, idx)

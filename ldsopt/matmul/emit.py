@@ -73,12 +73,16 @@ of this stage state their alignment (`kernel.global_alignment`; not on SPIR-V), 
 cannot prove at a dynamic column.
 Tails: global reads past M, N or K (tiles that do not divide the extents) are guarded and
 read zeros, so they add nothing; stores (and reads of a loaded init or of the consumer's
-operands) past M or N are guarded. A dynamic M (match.py: read at run time, planned for
-NOMINAL_M) is always ragged: A's row reads and the output's row stores are guarded against its
-value, the copies without registers clamp their rows to it, and the count region launches
-ceil(M / BM) workgroups along y (`_workload_grid`; M of up to the target's most workgroups
-along y times BM rows, the bound the kernel states for its block id).
-Vector widths divide the extents they run along, so a vector is all in or all out.
+operands) past M or N are guarded. A dynamic M, N or K (match.py: read at run time, planned
+as NOMINAL_EXTENT) is always ragged: the operands' reads along it and the output's stores are
+guarded against its value, the copies without registers clamp their indices to it, the count
+region launches ceil(M / BM) workgroups along y and ceil(N / BN) along x (`_workload_grid`; up
+to the target's most workgroups along each times the tile, the bound the kernel states for
+its block ids), and a dynamic K's loop runs ceil(K / BK) steps, counted at run time: its
+tiles' K offsets are not clamped (a tile past K reads nothing, each K index guarded), and its
+last step is not peeled.
+Vector widths divide the extents they run along, so a vector is all in or all out (along a
+dynamic extent vectors are of one element).
 """
 
 from __future__ import annotations
@@ -103,6 +107,8 @@ from ldsopt.matmul.output import OutputWriter
 from ldsopt.matmul.output_stage import OutputStage
 from ldsopt.matmul.schemes import MatmulPlan
 
+_GRID_DIMS = ("n", "m", "b")  # what workgroups along x, y and z count (`MatmulPlan.grid`)
+
 
 class Emitter:
     """Builds the kernel of one planned dispatch: the K loop here, each operand's copies by its
@@ -116,19 +122,26 @@ class Emitter:
         self.carry_fragments = carry_fragments  # `carried_fragments` (matrix-core kernels)
         t = pl.tiling
         grid = pl.grid(p.sizes)
-        if p.m_extent is None:
+        if not {"m", "n"} & p.dynamic.keys():
             self.k = Kernel(d, tgt, (t.threads, 1, 1), grid)
-        else:  # a dynamic M: any count of M tiles the target launches, ceil(M / BM) at run time
-            self.k = Kernel(d, tgt, (t.threads, 1, 1), (grid[0], tgt.max_workgroup_counts[1], grid[2]),
-                            self._workload_grid)
-        self._last = {}  # `last_index`'s values of a dynamic M, made once
+        else:  # a dynamic M or N: any count of its tiles the target launches, the count computed at run time
+            bound = tuple(most if dim in p.dynamic else g
+                          for g, most, dim in zip(grid, tgt.max_workgroup_counts, _GRID_DIMS))
+            self.k = Kernel(d, tgt, (t.threads, 1, 1), bound, self._workload_grid)
+        self._last = {}  # `last_index`'s values of the dynamic dims, made once
         self.acc_type = p.acc_type  # f32, i32 for i8 inputs
         if pl.split > 1 and not self.SPLITS_K:
             raise ValueError(f"a {type(pl.scheme).__name__} kernel cannot sum K split over a cluster")
-        # K steps of this workgroup: its chunk of the K tiles where the plan splits K.
-        self.n_steps, left = divmod(math.ceil(p.sizes["k"] / pl.bk), pl.split)
-        if left:
-            raise ValueError(f"{math.ceil(p.sizes['k'] / pl.bk)} K steps do not split into {pl.split} chunks")
+        if pl.split > 1 and {"n", "k"} & p.dynamic.keys():
+            raise ValueError("K split over a cluster needs a static N and K (its steps and the workgroups of an N "
+                             "tile counted at compile time)")
+        # K steps of this workgroup: its chunk of the K tiles where the plan splits K; None for a
+        # dynamic K, whose ceil(K / BK) steps the loop counts at run time.
+        self.n_steps: int | None = None
+        if "k" not in p.dynamic:
+            self.n_steps, left = divmod(math.ceil(p.sizes["k"] / pl.bk), pl.split)
+            if left:
+                raise ValueError(f"{math.ceil(p.sizes['k'] / pl.bk)} K steps do not split into {pl.split} chunks")
         self.k_base: ir.Value | None = None  # where this workgroup's chunk of K starts (split)
         self.output_stage: OutputStage | None = None
         self.extra_lds = 0  # LDS the kernel takes beside the plan's tiles and the output stage
@@ -138,13 +151,14 @@ class Emitter:
         self.writer = OutputWriter(self)
 
     def _workload_grid(self, workload: list[ir.Value]) -> list[ir.Value]:
-        """The workgroup count of a dynamic M, from the count region's `workload`: the N tiles
-        and the batch as planned, ceil(M / BM) M tiles."""
+        """The workgroup count of a dynamic M or N, from the count region's `workload`: ceil(N /
+        BN) N tiles and ceil(M / BM) M tiles where they are dynamic, the others and the batch as
+        planned."""
         const = functools.cache(lambda value: arith.constant(ir.IndexType.get(), value))
-        n_tiles, _, batch = self.pl.grid(self.p.sizes)
-        bm = self.pl.tiling.bm
-        m = in_count_region(self.p.m_extent, workload)
-        return [const(n_tiles), ceil_div(m, bm, const), const(batch)]
+        t = self.pl.tiling
+        extents = {dim: in_count_region(v, workload) for dim, v in self.p.dynamic.items() if dim != "k"}
+        return [ceil_div(extents[dim], tile, const) if dim in extents else const(count)
+                for count, tile, dim in zip(self.pl.grid(self.p.sizes), (t.bn, t.bm, 1), _GRID_DIMS)]
 
     def plan_output_stage(self, lds_left: int) -> OutputStage | None:
         """Sets and returns the output stage (ldsopt/matmul/output_stage.py) of this kernel: its
@@ -196,10 +210,16 @@ class Emitter:
             gpu.barrier()
             acc0 = self.acc_init(k.const(p.init, self.acc_type) if not loaded else self.zero(self.acc_type))
             self.writer.read_epilogue_early()
-            peel = self.overlaps_epilogue()
+            # A dynamic K's last step stays in the loop: which LDS tile it reads is known at run
+            # time only (and K may take no step at all).
+            peel = self.n_steps is not None and self.overlaps_epilogue()
             acc = acc0
-            steps = self.n_steps - peel
-            if steps:
+            if self.n_steps is None:  # one loop of ceil(K / BK) steps, counted at run time
+                steps = ceil_div(p.extent("k"), pl.bk, k.const)
+                acc = self._k_loop(k.const(0), steps, acc0 + self.carried_fragments(k.const(0)),
+                                    len(acc0))[:len(acc0)]
+            elif self.n_steps - peel:
+                steps = self.n_steps - peel
                 # Fragments carried into each step (read after the barrier before it): only for
                 # a loop of several steps, whose steps then start on their products.
                 carried = self.carried_fragments(k.const(0)) if steps > 1 else []
@@ -210,11 +230,7 @@ class Emitter:
                 for lo, hi in ((0, live), (live, steps)):
                     if hi > lo:
                         self.copies_past, self.group = lo > 0 or live == 0, started
-                        loop = scf.ForOp(k.const(lo), k.const(hi), k.const(1), state)
-                        with ir.InsertionPoint(loop.body):
-                            args = list(loop.inner_iter_args)
-                            self._k_step(loop.induction_variable, args[:len(acc0)], args[len(acc0):])
-                        state = list(loop.results)
+                        state = self._k_loop(k.const(lo), k.const(hi), state, len(acc0))
                 acc = state[:len(acc0)]
             acc = self.finish_products(acc)
             if peel:
@@ -332,12 +348,21 @@ class Emitter:
 
     # --- the K loop ---
 
+    def _k_loop(self, lo: ir.Value, hi: ir.Value, state: list[ir.Value], n_acc: int) -> list[ir.Value]:
+        """The K steps [lo, hi) in one loop carrying `state` (the `n_acc` accumulators, then the
+        carried fragments); its results."""
+        loop = scf.ForOp(lo, hi, self.k.const(1), state)
+        with ir.InsertionPoint(loop.body):
+            args = list(loop.inner_iter_args)
+            self._k_step(loop.induction_variable, args[:n_acc], args[n_acc:])
+        return list(loop.results)
+
     def _k_step(self, kt: ir.Value, acc: list[ir.Value], carried: list[ir.Value]) -> None:
         k, stages = self.k, self.pl.stages
         # A K of one step with every operand in registers: no tile follows, so none is read
         # ahead, stored or published (the module docstring says why). Copied operands keep the
         # pipeline: their wait counts on the groups that the prologue started.
-        ahead = self.n_steps > 1 or bool(self.copied)
+        ahead = self.n_steps is None or self.n_steps > 1 or bool(self.copied)
         if self.copied:
             tile = self.offset(kt, stages - 1)
             self._start_copies(self.k0(tile), arith.remui(tile, k.const(stages)), self._slot(tile), self.past_tile())
@@ -368,12 +393,16 @@ class Emitter:
         return self.k.const(self.n_steps) if self.copies_past else None
 
     def _start_pipeline(self) -> None:
-        """The prologue's copies: the copied operands run stages - 1 tiles ahead."""
+        """The prologue's copies: the copied operands run stages - 1 tiles ahead. A dynamic K's
+        tiles are not clamped: each K index is guarded against K, so a tile past it reads
+        nothing."""
         if self.copied:
+            dynamic = self.n_steps is None
             for tile in range(self.pl.stages - 1):
-                self._start_copies(self._from_base(self.k.const(min(tile, self.n_steps - 1) * self.pl.bk)),
+                self._start_copies(self._from_base(self.k.const((tile if dynamic else min(tile, self.n_steps - 1))
+                                                                * self.pl.bk)),
                                    self.k.const(tile), self._slot(self.k.const(tile)),
-                                   self.k.const(tile) if tile >= self.n_steps else None)
+                                   self.k.const(tile) if not dynamic and tile >= self.n_steps else None)
 
     def _slot(self, tile: ir.Value) -> ir.Value | None:
         """The staging slot of K tile `tile` (tile % (stages - 1)); None without a copy that
@@ -384,7 +413,11 @@ class Emitter:
         return arith.remui(tile, self.k.const(slots)) if slots > 1 else self.k.const(0)
 
     def k0(self, tile: ir.Value) -> ir.Value:
-        """K offset of this workgroup's K tile `tile`, clamped to its last tile."""
+        """K offset of this workgroup's K tile `tile`, clamped to its last tile; a dynamic K's
+        unclamped (every K index of its tiles is guarded against K: a tile past it reads
+        nothing)."""
+        if self.n_steps is None:
+            return arith.muli(tile, self.k.const(self.pl.bk))
         return self._from_base(arith.minui(arith.muli(tile, self.k.const(self.pl.bk)),
                                            self.k.const((self.n_steps - 1) * self.pl.bk)))
 
@@ -485,7 +518,7 @@ class Emitter:
         return arith.addi(x, y) if isinstance(self.acc_type, ir.IntegerType) else arith.addf(x, y)
 
     def inside(self, ragged: list[tuple[ir.Value, int | ir.Value]]) -> ir.Value:
-        """Whether every index of `ragged` is below its extent (an int, or a dynamic M's value)."""
+        """Whether every index of `ragged` is below its extent (an int, or a dynamic dim's value)."""
         conds = [arith.cmpi(arith.CmpIPredicate.ult, x, self.k.const(n) if isinstance(n, int) else n)
                  for x, n in ragged]
         cond = conds[0]
@@ -495,15 +528,15 @@ class Emitter:
 
     def last_index(self, dim: str, last: int) -> ir.Value:
         """The largest index along matrix dim `dim` at which `last` elements still fit, which
-        the copies clamp their indices to: a constant, or for a dynamic M, M - last, made once
-        right after M's value (it then dominates every use)."""
+        the copies clamp their indices to: a constant, or for a dynamic dim, its extent - last,
+        made once right after the extent's value (it then dominates every use)."""
         extent = self.p.extent(dim)
         if isinstance(extent, int):
             return self.k.const(extent - last)
-        if last not in self._last:
+        if (dim, last) not in self._last:
             with ir.InsertionPoint.after(extent.owner), extent.owner.location:
-                self._last[last] = arith.subi(extent, self.k.const(last))
-        return self._last[last]
+                self._last[dim, last] = arith.subi(extent, self.k.const(last))
+        return self._last[dim, last]
 
     def or_zero(self, ragged: list[tuple[ir.Value, int | ir.Value]], vtype: ir.VectorType, value) -> ir.Value:
         """`value()` (emitted under the guard: it may read) where all of `ragged` is inside, else

@@ -4,9 +4,10 @@ elementwise producer per operand (`Prologue`) and followed by one fused elementw
 `matches` yields (dispatch, problem, target) for each dispatch not lowered yet; `match`
 returns an `Unmatched` reason (a remark) for the others.
 
-A dynamic M (the output's rows, read at run time: a sequence's length) with N, K and the batch
-static is taken (`MatmulProblem.m_extent`), planned for NOMINAL_M rows; other dynamic extents,
-and a dynamic M with a fused producer or of a convolution, are refused with which it is."""
+Dynamic M, N and K (extents read at run time: a sequence's length, as the rows of a projection,
+the keys of Q K^T, the reduced keys of P V), in any combination with the batch static, are taken
+(`MatmulProblem.dynamic`), each planned as NOMINAL_EXTENT; a dynamic batch, a dynamic extent
+with a fused producer, and a dynamic convolution are refused with which it is."""
 
 from __future__ import annotations
 
@@ -43,11 +44,11 @@ _BODY_OPS = {"f32": ("arith.addf", "arith.mulf", "arith.extf"), "i32": ("arith.a
 NOT_PROJECTION = "an indexing map is not a projection of the loops"
 NO_BATCH = "an operand does not have the batch dim"
 NOT_MATRIX = "an operand is not an (m, k) or (k, n) matrix in some order"
-# The M a dynamic M is planned for (the planner's cost model and tile choice want a size; the
-# kernel reads the real one at run time and treats every M as ragged): a sequence of 512
-# tokens, the longest BERT-like encoders take, so that the tile is chosen for the long
+# The size a dynamic M, N or K is planned for (the planner's cost model and tile choice want a
+# size; the kernel reads the real one at run time and treats such a dim as ragged): a sequence
+# of 512 tokens, the longest BERT-like encoders take, so that the tile is chosen for the long
 # sequences where the kernel's time is, not for the short ones that one wave covers anyway.
-NOMINAL_M = 512
+NOMINAL_EXTENT = 512
 DYNAMIC = "dynamic shapes (extents read at run time)"
 _NAMES = {"b": "batch", "m": "M", "n": "N", "k": "K"}  # ContractionForm.dynamic's, in remarks
 
@@ -104,28 +105,29 @@ class MatmulProblem:
     # A convolution read as an implicit GEMM (ldsopt/matmul/implicit_gemm.py): its operands are
     # gathered from their tensors, its output written at its own dims.
     view: GemmView | None = None
-    # A dynamic M's extent, a value of the dispatch computed from its workload ordinals
-    # (sizes["m"] is then NOMINAL_M, what the plan is made for); None where M is static.
-    m_extent: ir.Value | None = None
+    # The dynamic dims' extents ("m", "n", "k": values of the dispatch computed from its
+    # workload ordinals; sizes[dim] is then NOMINAL_EXTENT, what the plan is made for).
+    dynamic: dict[str, ir.Value] = dataclasses.field(default_factory=dict)
 
     def extent(self, dim: str) -> int | ir.Value:
         """The extent of matrix dim `dim` ("m", "n" or "k") as the kernel bounds its indices
-        by: its size, or a dynamic M's run-time value."""
-        return self.m_extent if dim == "m" and self.m_extent is not None else self.sizes[dim]
+        by: its size, or a dynamic dim's run-time value."""
+        return self.dynamic.get(dim, self.sizes[dim])
 
     def ragged(self, dim: str, tile: int) -> bool:
         """Whether tiles of `tile` along matrix dim `dim` may end past its extent (their
-        indices then guarded or clamped): they do not divide its size, or it is a dynamic M."""
-        return (dim == "m" and self.m_extent is not None) or self.sizes[dim] % tile != 0
+        indices then guarded or clamped): they do not divide its size, or it is dynamic."""
+        return dim in self.dynamic or self.sizes[dim] % tile != 0
 
     def run(self, role: str) -> int:
         """Elements of the operand contiguous in memory along its last matrix dim (the plan's
         vectors along it divide this): that dim's extent, or a convolution's innermost loop's;
-        1 along a dynamic M (A stored (k, m)), which a vector could run past the end of."""
+        1 along a dynamic dim (its rows may start anywhere, and a vector could run past its
+        end), which is then read one element at a time."""
         if self.view:
             return self.view.runs(role)
         last = self.dims[role][1]
-        return 1 if last == "m" and self.m_extent is not None else self.sizes[last]
+        return 1 if last in self.dynamic else self.sizes[last]
 
     def run_stride(self, role: str) -> int:
         """The stride in memory between the consecutive elements of the operand's run: 1, or a
@@ -136,8 +138,9 @@ class MatmulProblem:
     def out_run(self) -> int:
         """Outputs contiguous along n from any multiple of a divisor of this (the output's vectors
         divide it): N, or a convolution's innermost output loop's extent (NCHW's output
-        columns: a vector does not cross into the next row)."""
-        return self.view.extents[self.view.groups["n"][-1]] if self.view else self.sizes["n"]
+        columns: a vector does not cross into the next row); 1 for a dynamic N (`run`)."""
+        return self.view.extents[self.view.groups["n"][-1]] if self.view else 1 if "n" in self.dynamic \
+            else self.sizes["n"]
 
     def operand_index(self, role: str, batch: list[ir.Value], idx: list[ir.Value]) -> list[ir.Value]:
         """The operand's full index: `idx` over its two matrix dims, each of the batch dims'
@@ -331,20 +334,24 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     init = _init_of(root, f.out_type == "i32")
     if init is None:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
-    sizes, m_extent = f.sizes, None
+    sizes, dynamic = f.sizes, {}
     if f.dynamic:
-        if f.dynamic != ("m",):
-            return Unmatched(f"{DYNAMIC}: a dynamic {' and '.join(_NAMES[x] for x in f.dynamic)}; this pass takes a "
-                             "dynamic M only, with N, K and the batch static")
+        named = " and ".join(_NAMES[x] for x in f.dynamic)
+        if "b" in f.dynamic:
+            return Unmatched(f"{DYNAMIC}: a dynamic {named}; this pass takes a dynamic M, N and K, with the batch "
+                             "static")
         if d.prologues:
-            return Unmatched(f"{DYNAMIC}: a dynamic M, which this pass takes without fused producers")
-        a_pos = f.roles["A"][0]
-        m_extent = dynamic_extent(d.inputs[a_pos], f.dims[a_pos].index(f.dims[2][-2]))
-        sizes = {**sizes, "m": NOMINAL_M}
+            return Unmatched(f"{DYNAMIC}: a dynamic {named}, which this pass takes without fused producers")
+        # Each dynamic dim's value where an operand is bound with it: M and K by A, N by B.
+        loops = {"m": ("A", f.dims[2][-2]), "n": ("B", f.dims[2][-1]), "k": ("A", f.k)}
+        for dim in f.dynamic:
+            pos = f.roles[loops[dim][0]][0]
+            dynamic[dim] = dynamic_extent(d.inputs[pos], f.dims[pos].index(loops[dim][1]))
+        sizes = {**sizes, **dict.fromkeys(dynamic, NOMINAL_EXTENT)}
     return MatmulProblem(sizes, {r: d.inputs[pos] for r, (pos, _) in f.roles.items()},
                          {r: mem for r, (_, mem) in f.roles.items()}, bool(f.batches), init, d.output, d.epilogue,
                          {r: d.prologues[pos] for r, (pos, _) in f.roles.items() if pos in d.prologues},
-                         f.rounded, f.batch_shape, f.batch_at, m_extent=m_extent)
+                         f.rounded, f.batch_shape, f.batch_at, dynamic=dynamic)
 
 
 
@@ -353,7 +360,7 @@ def _match_convolution(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     (ldsopt/matmul/implicit_gemm.py); its types were checked by `contraction_form`."""
     root = d.root
     if any(not b.tensor_type.has_static_shape for b in [*d.inputs, d.output]):
-        return Unmatched(f"{DYNAMIC} of a convolution; this pass takes a dynamic M of a matmul only")
+        return Unmatched(f"{DYNAMIC} of a convolution; this pass takes dynamic extents of a matmul only")
     view = gemm_view(root, {pos: b for pos, b in enumerate(d.inputs) if isinstance(b, (Strided, Padded))})
     if not view:
         return view
@@ -488,7 +495,7 @@ def _epilogue(g: Graph, root: ir.Operation, epi: ir.Operation) -> Epilogue | Unm
 def matches(module: ir.Operation, by: ModulePass | str, prologues: bool = False, convolutions: bool = False,
             dynamic: bool = False):
     """(dispatch, problem, target) of each matmul dispatch not lowered yet (kernel.matched_dispatches).
-    A dynamic M only where `dynamic`: the passes that record a staging for ldsopt-matmul-lds
+    Dynamic extents only where `dynamic`: the passes that record a staging for ldsopt-matmul-lds
     leave it to that pass, which then stages the operands itself.
     A dispatch with a prologue only where `prologues`: the register staging of
     ldsopt-matmul-lds applies it; the passes that restage an operand or copy it without
@@ -502,7 +509,7 @@ def matches(module: ir.Operation, by: ModulePass | str, prologues: bool = False,
         if p and p.prologues and not prologues:
             return Unmatched(f"operand {', '.join(sorted(p.prologues))} is computed by a fused elementwise producer, "
                              "which ldsopt-matmul-lds applies in its register staging")
-        if p and p.m_extent is not None and not dynamic:
+        if p and p.dynamic and not dynamic:
             return Unmatched(f"{DYNAMIC}; this pass takes static ones")
         if p and p.view and not (prologues or convolutions):
             return Unmatched("a convolution, whose gathered operands ldsopt-matmul-lds and ldsopt-dtl-layout read "

@@ -194,7 +194,7 @@ class OutputWriter:
 
     def ragged(self, m: ir.Value, n: ir.Value) -> list[tuple[ir.Value, int | ir.Value]]:
         """The guards of an output vector at (m, n): M and N where the tiles do not divide them,
-        and a dynamic M always (against its run-time value)."""
+        and a dynamic M or N always (against its run-time value)."""
         p, t = self.em.p, self.em.pl.tiling
         return [(x, p.extent(dim)) for dim, x, tile in (("m", m, t.bm), ("n", n, t.bn)) if p.ragged(dim, tile)]
 

@@ -329,7 +329,7 @@ def wgmma_refusal(p: MatmulProblem, tgt: target_model.Target) -> str | None:
     """Why the wgmma scheme does not take the product on `tgt` (None: it does): sm_90a only;
     f16 or bf16 inputs accumulated in f32; each operand's contiguous dim (K, or M / N: wgmma
     transposes 16-bit operands itself) a multiple of 8 (whole 16-byte copies; one past K
-    zero-filled); no fused prologue and no convolution whose run is strided (the copies hold
+    zero-filled), so not dynamic; no fused prologue and no convolution whose run is strided (the copies hold
     no registers to compute an operand in, or to keep every other element of a run); a
     convolution's other gathers are the copies' addresses, its padding their zero fill."""
     if not tgt.wgmma:
@@ -338,6 +338,10 @@ def wgmma_refusal(p: MatmulProblem, tgt: target_model.Target) -> str | None:
         return f"wgmma takes f16 and bf16 into f32 ({p.elem_type} into {p.acc_type})"
     if p.prologues or any(p.run_stride(r) > 1 for r in ("A", "B")):
         return "wgmma's operands are copied without registers: no fused prologue, no strided convolution run"
+    dynamic = [r for r in ("A", "B") if not p.view and p.dims[r][1] in p.dynamic]
+    if dynamic:
+        return (f"wgmma's 16-byte copies need each operand's contiguous dim a multiple of 8; operand "
+                f"{' and '.join(dynamic)}'s is dynamic")
     if any(p.run(r) % 8 for r in ("A", "B")):
         return "wgmma's 16-byte copies need each operand's contiguous dim a multiple of 8"
     return None

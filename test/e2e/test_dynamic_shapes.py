@@ -9,11 +9,16 @@ transposes through LDS (a K^T over a dynamic sequence, scaled per row; NCHW -> N
 a residual under a dynamic batch), a Split's copies of dynamic rows, and matmuls of a dynamic
 M (ldsopt-matmul-lds: an f32 one plus a bias, an f16 batch matmul into f32 with a bias and a
 tanh, an f32 one whose A is stored [k, m], an i8 one into i32 with both operands transposed,
-an f32 one into a loaded init plus a residual), each compiled once with its dims dynamic and
-run on lavapipe at sizes that take each plan: rows that vectors divide and rows they do not,
-primes, one row, more rows (or tiles) than workgroups launched, whole M tiles and tiles plus a
-tail. The dynamic-M matmuls are also compiled for CUDA (sm_89's mma.sync, sm_90a's wgmma) and
-gfx942 (MFMA), where they are not run.
+an f32 one into a loaded init plus a residual) and of a dynamic N or K (a bias along a dynamic
+N, a dynamic K read one element at a time along A's rows, attention's Q K^T of a dynamic M and
+N and P V of a dynamic M and K as an eager export computes them, an NT f16 Q K^T, an f16
+product of a dynamic M, N and K plus a tanh, an f16 TN product over a dynamic K), each
+compiled once with its dims dynamic and run on lavapipe at sizes that take each plan: rows
+that vectors divide and rows they do not, primes, one row, more rows (or tiles) than
+workgroups launched, whole tiles and tiles plus a tail, K of one element, of a partial K
+step, of whole steps and of several steps plus a tail, two dynamic dims at different values.
+The dynamic matmuls are also compiled for CUDA (sm_89's mma.sync, sm_90a's wgmma) and gfx942
+(MFMA), where they are not run.
 """
 
 from __future__ import annotations
@@ -82,6 +87,22 @@ CASES = [
     *((f"matmul_tt_bias_i8_{m}", "matmul_tt_bias_i8.mlir", shapes(f"24x{m}", "40x24", "40")) for m in (1, 37)),
     *((f"matmul_init_residual_{m}", "matmul_init_residual_f32.mlir", shapes(f"17x{m}", "17x33", f"{m}x33", f"{m}x33"))
       for m in (1, 65)),
+    # a dynamic N: one column, a prime, whole tiles (lavapipe's plans take 64 columns a tile
+    # here), tiles plus a tail
+    *((f"matmul_n_bias_{n}", "matmul_n_bias_f32.mlir", shapes("33x40", f"40x{n}", f"{n}"))
+      for n in (1, 37, 128, 131)),
+    # a dynamic K: one element, less than a K step, whole steps, several steps plus a tail
+    *((f"matmul_k_{k}", "matmul_k_f32.mlir", shapes(f"33x{k}", f"{k}x48")) for k in (1, 5, 64, 131)),
+    # two dynamic dims at different values (M, N or K); both at one; both whole tiles
+    *((f"batch_matmul_qkt_{m}x{n}", "batch_matmul_qkt_f32.mlir", shapes(f"2x{m}x16", f"2x16x{n}"))
+      for m, n in ((1, 1), (5, 37), (131, 7), (128, 128))),
+    *((f"batch_matmul_pv_{m}x{k}", "batch_matmul_pv_f32.mlir", shapes(f"2x{m}x{k}", f"2x{k}x16"))
+      for m, k in ((1, 1), (37, 5), (3, 131), (128, 64))),
+    *((f"batch_matmul_qk_nt_{m}x{n}", "batch_matmul_qk_nt_f16.mlir", shapes(f"2x{m}x64", f"2x{n}x64"))
+      for m, n in ((37, 131), (64, 1))),
+    *((f"batch_matmul_mnk_{m}x{n}x{k}", "batch_matmul_mnk_f16.mlir", shapes(f"2x{m}x{k}", f"2x{n}x{k}"))
+      for m, n, k in ((1, 1, 1), (37, 5, 13), (11, 131, 64))),
+    *((f"matmul_tn_k_{k}", "matmul_tn_k_f16.mlir", shapes(f"{k}x128", f"{k}x64")) for k in (1, 37, 128)),
 ]
 
 
@@ -102,22 +123,35 @@ def test_dynamic_dispatch(case, results):
     assert f"module: compiled with its dims dynamic, run at {', '.join(sizes)}" in report, report
 
 
-@pytest.mark.parametrize("target_name, product", [("cuda", "mma.sync.aligned.m16n8k16"),
-                                                  ("cuda-sm90a", "wgmma.mma_async.sync.aligned")])
-def test_dynamic_m_compiles_for_cuda(target_name, product, ptx_of, tmp_path):
-    """The f16 batch matmul of a dynamic M through IREE to PTX: ldsopt-matmul-lds's kernel, on
-    the target's matrix cores, no local memory."""
-    text, report = ptx_of((DYNAMIC / "batch_matmul_bias_tanh_f16.mlir").read_text(), target_name, tmp_path)
+MMA_SYNC, WGMMA = "mma.sync.aligned.m16n8k16", "wgmma.mma_async.sync.aligned"
+
+
+@pytest.mark.parametrize("program, target_name, product", [
+    ("batch_matmul_bias_tanh_f16.mlir", "cuda", MMA_SYNC), ("batch_matmul_bias_tanh_f16.mlir", "cuda-sm90a", WGMMA),
+    # a dynamic M, N and K: mma.sync on both (wgmma's 16-byte copies refuse a dynamic contiguous dim)
+    ("batch_matmul_mnk_f16.mlir", "cuda", MMA_SYNC), ("batch_matmul_mnk_f16.mlir", "cuda-sm90a", MMA_SYNC),
+    # a dynamic M and N, both operands K-contiguous; a dynamic K, both operands M/N-contiguous
+    ("batch_matmul_qk_nt_f16.mlir", "cuda-sm90a", WGMMA), ("matmul_tn_k_f16.mlir", "cuda-sm90a", WGMMA),
+])
+def test_dynamic_matmul_compiles_for_cuda(program, target_name, product, ptx_of, tmp_path):
+    """An f16 matmul of dynamic extents through IREE to PTX: ldsopt-matmul-lds's kernel, on the
+    target's matrix cores, no local memory."""
+    text, report = ptx_of((DYNAMIC / program).read_text(), target_name, tmp_path)
     assert [r["passes"] for r in report] == [["ldsopt-matmul-lds"]], report
     assert product in text and ".local" not in text, text[:3000]
 
 
-def test_dynamic_m_compiles_for_gfx942(lds_run, tmp_path):
-    """The f32 matmul of a dynamic M for gfx942: ldsopt-matmul-lds's kernel on MFMAs, no spills."""
-    proc = lds_run(str(DYNAMIC / "matmul_bias_f32.mlir"), "--target", "gfx942", "--keep-dynamic", "--require-ldsopt",
-                   *shapes("37x64", "64x48", "48"), "--emit-dir", str(tmp_path / "emit"))
+@pytest.mark.parametrize("program, args, dispatch", [
+    ("matmul_bias_f32.mlir", shapes("37x64", "64x48", "48"), "matmul_Dx48x64_f32"),
+    ("batch_matmul_mnk_f16.mlir", shapes("2x37x13", "2x5x13"), "matmul_like_2xDxDxD_f16xf16xf32"),
+])
+def test_dynamic_matmul_compiles_for_gfx942(program, args, dispatch, lds_run, tmp_path):
+    """A matmul of dynamic extents for gfx942 (a dynamic M; a dynamic M, N and K):
+    ldsopt-matmul-lds's kernel on MFMAs, no spills."""
+    proc = lds_run(str(DYNAMIC / program), "--target", "gfx942", "--keep-dynamic", "--require-ldsopt", *args,
+                   "--emit-dir", str(tmp_path / "emit"))
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0 and "COMPILED" in proc.stdout, out
-    assert "main_dispatch_0_matmul_Dx48x64_f32: ldsopt: ldsopt-matmul-lds" in out, out
+    assert f"main_dispatch_0_{dispatch}: ldsopt: ldsopt-matmul-lds" in out, out
     (kernel,) = isa.from_dump_dir(str(tmp_path / "emit" / "executables"))
     assert kernel.mfma > 0 and kernel.vgpr_spills == 0, kernel.summary()
