@@ -130,15 +130,9 @@ def _dynamic_sizes(view: ir.Value) -> dict[int, ir.Value] | Unmatched:
         return {}
     if dynamic[-1] == len(shape) - 1:
         return Unmatched("a dynamic row length (the innermost size); this pass takes dynamic outer sizes")
-    if isinstance(view, ir.OpResult) and view.owner.name == "memref.subview":
-        sub = view.owner.operation
-        moving = ir.ShapedType.get_dynamic_stride_or_offset()
-        n_offsets = sum(o == moving for o in ir.DenseI64ArrayAttr(sub.attributes["static_offsets"]))
-        sizes = list(sub.operands)[1 + n_offsets:1 + n_offsets + len(dynamic)]
-    else:
-        while isinstance(view, ir.OpResult) and view.owner.name in CASTS:
-            view = view.owner.operands[0]
-        sizes = subspan_dims(view) or []
+    while isinstance(view, ir.OpResult) and view.owner.name in CASTS:
+        view = view.owner.operands[0]
+    sizes = subspan_dims(view) or []
     if len(sizes) != len(dynamic) or not all(map(from_workload, sizes)):
         return Unmatched("a dynamic size not computed from the dispatch's workload ordinals")
     return dict(zip(dynamic, sizes))

@@ -39,7 +39,7 @@ _DISPATCH_TENSOR = re.compile(r"!iree_tensor_ext\.dispatch\.tensor<(readonly|wri
 
 @dataclasses.dataclass
 class Slice:
-    """A sub-tensor of a static bound tensor (unit strides; dims of size 1 dropped where the
+    """A sub-tensor of a bound tensor (unit strides; dims of size 1 dropped where the
     loaded tensor's rank is less than the bound one's), at offsets and of sizes (also the
     Binding's `dims`) that may be read at run time (index values, defined before `at`)."""
 
@@ -134,13 +134,12 @@ def _kept_dims(sizes: list[int], shape: list[int]) -> list[int] | None:
 
 
 def slice_layout(b: Binding) -> tuple[int, list[int]] | None:
-    """A slice's start and its strides, in elements: its offset from its binding's start, or
-    where offsets are read at run time, the gcd of its static part and the strides they step
-    by (what the start is a multiple of, which is all an alignment needs); None for a whole
-    tensor. (Vulkan: the `Slice`, not yet a subview; CUDA/HIP: IREE's subview.)"""
+    """A slice's (Vulkan: `Slice`; CUDA/HIP: subview) start and strides in elements: its offset from
+    its binding's start, or where offsets are read at run time the gcd of its static part and the
+    strides they step by (all an alignment needs; 0 for a unit dim's dynamic stride); None: whole."""
     if b.slice is not None:
         shape = b.slice.bound_type.shape
-        whole = [math.prod(shape[i + 1:]) for i in range(len(shape))]
+        whole = [math.prod(shape[i + 1:]) if min(shape[i + 1:], default=0) >= 0 else 0 for i in range(len(shape))]
         kept = _kept_dims(b.slice.sizes, b.tensor_type.shape)
         offsets, strides = b.slice.offsets, [whole[d] for d in kept]
     else:
@@ -151,6 +150,7 @@ def slice_layout(b: Binding) -> tuple[int, list[int]] | None:
         offsets = [None if o == ir.ShapedType.get_dynamic_stride_or_offset() else o
                    for o in ir.DenseI64ArrayAttr(src.owner.attributes["static_offsets"])]
         strides = ir.MemRefType(src.type).get_strides_and_offset()[0]
+    whole, strides = ([max(x, 0) for x in xs] for xs in (whole, strides))  # dynamic (a unit dim's): 0
     static = sum(o * s for o, s in zip(offsets, whole) if isinstance(o, int))
     return math.gcd(static, *(s for o, s in zip(offsets, whole) if not isinstance(o, int))) \
         if any(not isinstance(o, int) for o in offsets) else static, strides
@@ -195,8 +195,7 @@ def _segments(op: ir.Operation) -> list[list[ir.Value]]:
 def _whole_dynamic(op: ir.Operation, t: ir.RankedTensorType) -> list[ir.Value] | None:
     """The dynamic extents of a dispatch.tensor.load/store of a whole bound tensor whose shape
     is dynamic (zero offsets, unit strides, its sizes the binding's dims); None otherwise."""
-    segs = _segments(op)
-    bound, bound_dims, offsets, sizes, strides = segs[-5:]
+    bound, bound_dims, offsets, sizes, strides = _segments(op)[-5:]
     m = _DISPATCH_TENSOR.fullmatch(str(bound[0].type))
     static = lambda a: list(ir.DenseI64ArrayAttr(op.attributes[f"static_{a}"]))  # noqa: E731
     if m is None or m.group(2) != str(t) or offsets or strides or len(sizes) != len(bound_dims) or \
@@ -207,29 +206,29 @@ def _whole_dynamic(op: ir.Operation, t: ir.RankedTensorType) -> list[ir.Value] |
 
 
 def _subspan(source: ir.Value) -> ir.Operation | None:
-    """The binding subspan a memref is (through buffer casts and expand_shapes), if any."""
+    """The binding subspan a memref is, or views (through buffer casts, expand_shapes and subviews)."""
     while isinstance(source, ir.OpResult) and source.owner.name in ("amdgpu.fat_raw_buffer_cast",
-                                                                    "memref.expand_shape"):
+                                                                    "memref.expand_shape", "memref.subview"):
         source = source.owner.operands[0]
     owner = source.owner if isinstance(source, ir.OpResult) else None
     return owner.operation if owner is not None and owner.name == "hal.interface.binding.subspan" else None
 
 
 def subspan_dims(source: ir.Value) -> list[ir.Value] | None:
-    """The dynamic dims a binding memref (CUDA/HIP) is declared with: the subspan's, or those
-    an expand_shape of it gives; None where it is not a subspan."""
+    """The dynamic dims a binding memref (CUDA/HIP) is declared with: the subspan's, those an
+    expand_shape of it gives, or a subview's sizes; None where it is none of these."""
+    owner = source.owner.name if isinstance(source, ir.OpResult) else None
+    if owner == "memref.subview":
+        return _segments(source.owner.operation)[2]
     subspan = _subspan(source)
     if subspan is None:
         return None
-    if isinstance(source, ir.OpResult) and source.owner.name == "memref.expand_shape":
-        return list(source.owner.operands)[1:]
-    return _segments(subspan)[1]
+    return list(source.owner.operands)[1:] if owner == "memref.expand_shape" else _segments(subspan)[1]
 
 
 def _is_zero(value: ir.Value) -> bool:
-    owner = value.owner
-    return (isinstance(value, ir.OpResult) and owner.name == "arith.constant"
-            and isinstance(owner.attributes["value"], ir.IntegerAttr) and ir.IntegerAttr(owner.attributes["value"]).value == 0)
+    c = value.owner.attributes["value"] if isinstance(value, ir.OpResult) and value.owner.name == "arith.constant" else None
+    return isinstance(c, ir.IntegerAttr) and ir.IntegerAttr(c).value == 0
 
 
 @dataclasses.dataclass
@@ -275,10 +274,9 @@ def _is_full_slice(op: ir.Operation, binding: ir.Value, tensor_type: ir.Type) ->
 
 # Ops of a dispatch that only set up its operands: constants, bindings (at offsets passed as
 # push constants: constant loads, casts and the range facts IREE states for them), empty
-# tensors and fills of inits.
-# Taken with dynamic shapes only: what shapes a flat binding (CUDA/HIP), and scalar conversions
-# of the dispatch's pushed constants (a mean's row length as a float), uniform values that a
-# kernel's cloned body reads as they are.
+# tensors and fills of inits. Taken with dynamic shapes only: what shapes a flat binding
+# (CUDA/HIP), and scalar conversions of the dispatch's pushed constants (a mean's row length
+# as a float), uniform values that a kernel's cloned body reads as they are.
 _SHAPING = ("affine.apply", "memref.expand_shape", "arith.sitofp", "arith.uitofp", "arith.index_cast")
 _PLUMBING = ("arith.constant", "hal.interface.binding.subspan", "amdgpu.fat_raw_buffer_cast", "tensor.empty",
              "linalg.fill", "hal.interface.constant.load", "arith.index_castui", "util.assume.int",
@@ -325,12 +323,12 @@ def strided_load(op: ir.Operation) -> Strided | None:
 
 def _taken_view(source: ir.Value, slices: bool, offsets: bool = False) -> bool:
     """A memref that a load or store of a binding (CUDA/HIP) may go through: the binding, or
-    (`slices`) a `memref.subview` of it of static offsets (`offsets`: or offsets computed from
-    the dispatch's workload), static sizes and strides, whose rows are contiguous."""
+    (`slices`) a `memref.subview` of it of static strides, whose rows are contiguous, offsets
+    static (`offsets`: or computed from the dispatch's workload), sizes static or computed from it."""
     if not (isinstance(source, ir.OpResult) and source.owner.name == "memref.subview"):
         return True
     _, moving, sizes, strides = _segments(source.owner.operation)
-    return slices and not sizes and not strides and (not moving or offsets and all(map(from_workload, moving))) \
+    return slices and not strides and all(map(from_workload, sizes + moving)) and (offsets or not moving) \
         and ir.MemRefType(source.type).get_strides_and_offset()[0][-1:] == [1]
 
 
@@ -358,13 +356,13 @@ def _binding_of_load(op: ir.Operation, slices: bool = False, offsets: bool = Fal
 
 
 def _static_slice(op: ir.Operation, t: ir.RankedTensorType, offsets: bool = False) -> Binding | None:
-    """A dispatch.tensor.load (or store) of a static tensor at unit strides, static offsets
-    (`offsets`: or computed from the dispatch's workload), sizes static or computed from it."""
-    store = op.name.endswith("store")
-    target = op.operands[1] if store else op.operands[0]
+    """A dispatch.tensor.load (or store) at unit strides of a tensor (dynamic extents from the
+    workload), at static offsets (`offsets`: or from the workload), of sizes static or from it
+    (1 at offset 0 where a dynamic extent makes the stride dynamic)."""
+    target = op.operands[1] if op.name.endswith("store") else op.operands[0]
     m = _DISPATCH_TENSOR.fullmatch(str(target.type))
     bound_dims, moving, dyn_sizes, dyn_strides = _segments(op)[-4:]
-    if m is None or bound_dims or dyn_strides or not all(map(from_workload, dyn_sizes)) or \
+    if m is None or dyn_strides or not all(map(from_workload, bound_dims + dyn_sizes)) or \
             moving and not (offsets and all(map(from_workload, moving))):
         return None
     bound = ir.RankedTensorType(ir.Type.parse(m.group(2)))
@@ -372,8 +370,10 @@ def _static_slice(op: ir.Operation, t: ir.RankedTensorType, offsets: bool = Fals
     values, extents = iter(moving), iter(dyn_sizes)
     at = [next(values) if o == ir.ShapedType.get_dynamic_stride_or_offset() else o for o in at]
     sizes = [next(extents) if ir.ShapedType.is_dynamic_size(n) else n for n in sizes]
-    if not bound.has_static_shape or any(s != 1 for s in strides) or _kept_dims(sizes, t.shape) is None or \
-            any(isinstance(o, int) and isinstance(n, int) and (o < 0 or o + n > d)
+    outer = max((d for d, n in enumerate(bound.shape) if ir.ShapedType.is_dynamic_size(n)), default=0)
+    if any(o != 0 or n != 1 for o, n in zip(at[:outer], sizes)) or any(s != 1 for s in strides) or \
+            _kept_dims(sizes, t.shape) is None or \
+            any(isinstance(o, int) and isinstance(n, int) and (o < 0 or 0 <= d < o + n)
                 for o, n, d in zip(at, sizes, bound.shape)):
         return None
     return Binding(t, target, Slice(bound, at, sizes, op), dims=list(dyn_sizes))

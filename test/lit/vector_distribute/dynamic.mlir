@@ -221,3 +221,70 @@ hal.executable private @main_dispatch_0 {
       }
     }
   }
+
+// -----
+
+// BERT's pooler over a dynamic sequence, as IREE configures it for lavapipe from a torch export
+// run with `lds-run --keep-dynamic`: the first token's hidden state, a static slice of the
+// 1x?x1x32 binding of the last layer's output (its outer stride dynamic, its offset 0 there),
+// times the dense weight, then bias and tanh: a matrix-vector product.
+// CHECK-LABEL: func.func @main_dispatch_15_matmul_1x32x32_f32()
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-vector-distribute"]
+// CHECK:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} : memref<1x?x1x32xf32, strided<[?, 32, 32, 1], offset: ?>
+// CHECK:         %[[TOKEN:.+]] = memref.subview %[[X]][0, 0, 0, 0] [1, 1, 1, 32] [1, 1, 1, 1] : {{.*}} to memref<1x32xf32, strided<[?, 1], offset: ?>
+// CHECK:         vector.transfer_read %[[TOKEN]]
+// CHECK:         math.tanh
+
+  hal.executable private @main_dispatch_15 {
+    hal.executable.variant public @vulkan_spirv_fb target(<"vulkan-spirv", "vulkan-spirv-fb", {iree_codegen.target_info = #iree_gpu.target<arch = "lavapipe", features = "spirv:v1.3,cap:Shader,cap:Float64,cap:Float16,cap:Int64,cap:Int16,cap:Int8,cap:StorageBuffer16BitAccess,cap:StorageBuffer8BitAccess,cap:GroupNonUniform,cap:GroupNonUniformArithmetic,cap:GroupNonUniformShuffle,cap:GroupNonUniformBallot,ext:SPV_KHR_16bit_storage,ext:SPV_KHR_8bit_storage,ext:SPV_KHR_storage_buffer_storage_class", wgp = <compute = fp64|fp32|fp16|int64|int32|int16|int8, storage = b64|b32|b16|b8, subgroup = shuffle|arithmetic, subgroup_size_choices = [8], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 32768, max_workgroup_counts = [65535, 65535, 65535]>>}>) {
+      hal.executable.export public @main_dispatch_15_matmul_1x32x32_f32 ordinal(0) layout(#hal.pipeline.layout<constants = 2, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) count(%arg0: !hal.device, %arg1: index) -> (index, index, index) {
+        %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg1)
+        hal.return %x, %y, %z : index, index, index
+      }
+      builtin.module {
+        func.func @main_dispatch_15_matmul_1x32x32_f32() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.spirv_pipeline<SubgroupReduce> workgroup_size = [8, 1, 1]>} {
+          %cst = arith.constant 0.000000e+00 : f32
+          %c32_i64 = arith.constant 32 : i64
+          %c128 = arith.constant 128 : index
+          %c0 = arith.constant 0 : index
+          %0 = hal.interface.constant.load layout(<constants = 2, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) ordinal(0) : i32
+          %1 = hal.interface.constant.load layout(<constants = 2, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) ordinal(1) : i32
+          %2 = arith.extui %0 : i32 to i64
+          %3 = arith.extui %1 : i32 to i64
+          %4 = arith.shli %3, %c32_i64 : i64
+          %5 = arith.ori %2, %4 : i64
+          %6 = arith.index_castui %5 : i64 to index
+          %7 = util.assume.int %6<umin = 0, umax = 9007199254740991> : index
+          %8 = hal.interface.binding.subspan layout(<constants = 2, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(1) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<32x32xf32>>
+          %9 = hal.interface.binding.subspan layout(<constants = 2, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(2) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<1x32xf32>>
+          %10 = hal.interface.binding.subspan layout(<constants = 2, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(3) alignment(64) offset(%c0) flags(Indirect) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<1x32xf32>>
+          %11 = iree_tensor_ext.dispatch.workload.ordinal %7, 0 : index
+          %12 = hal.interface.binding.subspan layout(<constants = 2, bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c128) flags("ReadOnly|Indirect") : !iree_tensor_ext.dispatch.tensor<readonly:tensor<1x?x1x32xf32>>{%11}
+          %13 = iree_tensor_ext.dispatch.tensor.load %8, offsets = [0, 0], sizes = [32, 32], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<32x32xf32>> -> tensor<32x32xf32>
+          %14 = iree_tensor_ext.dispatch.tensor.load %9, offsets = [0, 0], sizes = [1, 32], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<1x32xf32>> -> tensor<1x32xf32>
+          %15 = tensor.empty() : tensor<1x32xf32>
+          %16 = linalg.fill {lowering_config = #iree_codegen.lowering_config<tile_sizes = [[], [0, 0, 32]]>} ins(%cst : f32) outs(%15 : tensor<1x32xf32>) -> tensor<1x32xf32>
+          %17 = iree_tensor_ext.dispatch.tensor.load %12, offsets = [0, 0, 0, 0], sizes = [1, 1, 1, 32], strides = [1, 1, 1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<1x?x1x32xf32>>{%11} -> tensor<1x32xf32>
+          %18 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%17, %13 : tensor<1x32xf32>, tensor<32x32xf32>) outs(%16 : tensor<1x32xf32>) attrs =  {lowering_config = #iree_codegen.lowering_config<tile_sizes = [[1, 1], [0, 0, 32]]>} {
+          ^bb0(%in: f32, %in_0: f32, %out: f32):
+            %20 = arith.mulf %in, %in_0 : f32
+            %21 = arith.addf %out, %20 : f32
+            linalg.yield %21 : f32
+          } -> tensor<1x32xf32>
+          %19 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%18, %14 : tensor<1x32xf32>, tensor<1x32xf32>) outs(%15 : tensor<1x32xf32>) attrs =  {lowering_config = #iree_codegen.lowering_config<tile_sizes = [[], [0, 0, 32]]>} {
+          ^bb0(%in: f32, %in_0: f32, %out: f32):
+            %20 = arith.addf %in, %in_0 : f32
+            %21 = math.tanh %20 : f32
+            linalg.yield %21 : f32
+          } -> tensor<1x32xf32>
+          iree_tensor_ext.dispatch.tensor.store %19, %10, offsets = [0, 0], sizes = [1, 32], strides = [1, 1] : tensor<1x32xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<1x32xf32>>
+          return
+        }
+        iree_codegen.dispatch_config @main_dispatch_15_matmul_1x32x32_f32 {
+        ^bb0(%arg0: !hal.device, %arg1: index):
+          %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice(%arg1)
+          iree_codegen.yield %x, %y, %z : index, index, index
+        }
+      }
+    }
+  }
