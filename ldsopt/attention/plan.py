@@ -201,7 +201,9 @@ def plan_mma(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs(),
         return None
     keys = knobs.keys or MMA_KEYS
     vt = p.v_keys_inner if v_keys_inner is None else v_keys_inner
-    if keys % intrinsic.k or (vt and p.size(p.k2) % copy_vector(p, tgt)):
+    # V^T's rows are copied in 16-byte chunks along the keys: a key count they divide (not one
+    # read at run time, whose rows are not known to start aligned).
+    if keys % intrinsic.k or (vt and (p.k2 in p.extents or p.size(p.k2) % copy_vector(p, tgt))):
         return None
     eb = element_bits(p.elem_type) // 8
     stages = knobs.stages or MMA_STAGES
