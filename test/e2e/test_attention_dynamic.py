@@ -83,10 +83,9 @@ def test_compiles_for_gfx942(lds_run, tmp_path):
     assert kernel.mfma > 0 and kernel.vgpr_spills == 0 and kernel.sgpr_spills == 0, kernel.summary()
 
 
-# The suite's twins exported with a dynamic sequence: dispatches of one call, ldsopt's of them
-# (GPT-2's fused QKV is split by three copies of a view of dynamic strides, which
-# ldsopt-lower-copy leaves to IREE).
-TWINS = {"encoder_layer": "8 of 8", "gpt2_block": "6 of 9"}
+# The suite's twins exported with a dynamic sequence (Llama's needs the program pipeline to
+# carry the sequence through RoPE's barrier: not here yet).
+TWINS = ("encoder_layer", "gpt2_block")
 
 
 @pytest.fixture(scope="module")
@@ -107,10 +106,11 @@ def twins(tmp_path_factory):
     return out
 
 
-@pytest.mark.parametrize("kind", sorted(TWINS))
+@pytest.mark.parametrize("kind", TWINS)
 def test_twin_of_a_dynamic_sequence_runs_on_lavapipe(kind, twins, lds_run):
     """Compiled once with the sequence dynamic, run at 2, 13 (the export's own) and 37 tokens:
-    the attention is ldsopt-attention's, and values PASS."""
+    the attention is ldsopt-attention's, and values PASS. Left to IREE at most GPT-2's three
+    copies of its fused QKV's slices (views of dynamic strides, for ldsopt-lower-copy)."""
     folder = twins[kind]
     for length in (2, 13, 37):
         proc = lds_run(str(folder / "export" / "model.mlir"), "--target", "lavapipe", "--keep-dynamic",
@@ -119,4 +119,5 @@ def test_twin_of_a_dynamic_sequence_runs_on_lavapipe(kind, twins, lds_run):
         out = proc.stdout + proc.stderr
         assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1].startswith("PASS"), out
         assert re.search(r"attention_2xDx16x16xD: ldsopt: ldsopt-attention", out), out
-        assert f"ldsopt lowered {TWINS[kind]} dispatches" in out, out
+        left = re.findall(r"^dispatch (\S+): iree-default", out, re.M)
+        assert all(d.endswith("slow_memcpy") for d in left), out
