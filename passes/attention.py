@@ -23,7 +23,9 @@ Contract.
   as ragged (rows past M computed on zeros and not stored, keys past K2 -inf and read as zeros
   or clamped), the key tiles ceil(K2 / BN) and the query tiles launched ceil(M / BM) counted
   at run time (the count region computes them from the workload); by every kernel (FMA,
-  mma.sync, wgmma, MFMA), causal too. ldsopt-split-attention leaves them unsplit.
+  mma.sync, wgmma, MFMA), causal too; a V held keys innermost of a dynamic key count by the
+  FMA kernel (mma.sync's 16-byte copies along its rows would need them aligned; IREE 3.13
+  cannot compile it). ldsopt-split-attention leaves them unsplit.
 - Emits one kernel (ldsopt/attention/emit.py): one workgroup per (grid dims, query tile), Q in
   registers, K and V tiles through LDS, the online softmax in f32 (base 2, the scale folded
   into Q), the output normalized and stored once. The scheme: ldsopt/attention/plan.py.
@@ -47,9 +49,9 @@ Contract.
   not take, other element types, head dims not innermost, slices of dynamic offsets, strides
   or misaligned rows, dynamic extents other than the query rows and keys, or not computed from
   the workload), and a V^T that a matrix-core kernel would take with V the other way but not
-  as it is (gfx942's MFMA kernel; mma.sync where its 16-byte copies do not divide the keys, or
-  the keys are read at run time): IREE's own kernel uses the matrix cores there. A matched
-  dispatch without a GPU target is an error.
+  as it is (gfx942's MFMA kernel; mma.sync where its 16-byte copies do not divide the keys):
+  IREE's own kernel uses the matrix cores there. A matched dispatch without a GPU target is an
+  error.
 """
 
 from __future__ import annotations
@@ -64,8 +66,7 @@ from ldsopt.attention.emit_fma import FmaEmitter
 from ldsopt.attention.emit_mfma import MfmaEmitter
 from ldsopt.attention.emit_mma import MmaEmitter
 from ldsopt.attention.emit_wgmma import WgmmaEmitter
-from ldsopt.attention.plan import (MmaKnobs, WgmmaKnobs, matrix_cores_decline_v_keys_inner, plan, plan_mma,
-                                   wgmma_refusal)
+from ldsopt.attention.plan import MmaKnobs, WgmmaKnobs, matrix_cores_decline_v_keys_inner, plan, wgmma_refusal
 from ldsopt.codegen.kernel import matched_dispatches
 from ldsopt.matmul.options import WGMMA_REFUSED
 from ldsopt.registry import ModulePass, PassError, option
@@ -74,10 +75,6 @@ from ldsopt.remarks import Unmatched
 
 V_KEYS_INNER = ("V holds its keys innermost (V^T), which the target's matrix-core kernel does not read here; "
                 "left to IREE, whose kernel uses the matrix cores (ldsopt-attention{mma=false}: the FMA kernel)")
-V_KEYS_INNER_DYNAMIC = ("V holds its keys innermost (V^T) and their count is read at run time: the mma.sync kernel "
-                        "copies V^T's rows in 16-byte chunks, which rows of a run-time length are not known to start "
-                        "aligned at; left to IREE, whose kernel uses the matrix cores (ldsopt-attention{mma=false}: "
-                        "the FMA kernel)")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,8 +103,7 @@ class Attention(ModulePass):
                 continue
             knobs = MmaKnobs(self.mma_warps, self.mma_rows_per_warp, self.mma_keys, self.mma_stages, self.mma_lds_layout)
             if self.mma and matrix_cores_decline_v_keys_inner(p, tgt, knobs):
-                dynamic = p.k2 in p.extents and plan_mma(p, tgt, knobs, v_keys_inner=False)
-                remarks.missed(p.graph.func, self.NAME, V_KEYS_INNER_DYNAMIC if dynamic else V_KEYS_INNER)
+                remarks.missed(p.graph.func, self.NAME, V_KEYS_INNER)
                 continue
             wgmma = WgmmaKnobs(self.wgmma, self.wgmma_warpgroups, self.wgmma_overlap)
             pl = plan(p, tgt, self.mma, knobs, wgmma)

@@ -2,8 +2,8 @@
 --keep-dynamic`): each program compiled once with its query rows and/or keys dynamic and run on
 lavapipe at lengths that take each bound of the kernel: 1, a few, a prime past a tile, whole
 tiles (FMA: 16 rows, 16 keys a tile), rows and keys of different lengths; f16 and f32; a float
-mask of a dynamic row count, a causal region, V held keys innermost (the BERT twin's form) and
-decode against a cache of run-time length (ldsopt-split-attention leaves it unsplit). Values are
+mask of a dynamic row count, a causal region, V held keys innermost (the BERT twin's form, f32
+and f16: the FMA kernel, also on CUDA) and decode against a cache of run-time length (ldsopt-split-attention leaves it unsplit). Values are
 checked by lds-run against its reference. The suite's BERT and GPT-2 twins exported by
 iree-turbine with a dynamic sequence run on lavapipe too: IREE 3.13 cannot compile their
 attention for Vulkan, ldsopt's kernel takes it. The f16 program of both extents dynamic is
@@ -39,6 +39,8 @@ CASES = [
       for m in (1, 37, 131)),
     *((f"vt_keys_{s}", "vt_keys_f32_2xSx16.mlir", shapes(f"2x{s}x16", f"2x{s}x16", f"2x16x{s}"))
       for s in (1, 5, 37, 131)),
+    *((f"vt_keys_f16_{s}", "vt_keys_f16_2xSx64.mlir", shapes(f"2x{s}x64", f"2x{s}x64", f"2x64x{s}"))
+      for s in (1, 37, 131)),
 ]
 
 
@@ -81,6 +83,15 @@ def test_compiles_for_gfx942(lds_run, tmp_path):
     assert proc.returncode == 0 and "COMPILED" in proc.stdout, out
     (kernel,) = isa.from_dump_dir(str(tmp_path / "emit" / "executables"))
     assert kernel.mfma > 0 and kernel.vgpr_spills == 0 and kernel.sgpr_spills == 0, kernel.summary()
+
+
+def test_vt_of_dynamic_keys_takes_the_fma_kernel_on_cuda(ptx_of, tmp_path):
+    """V held keys innermost of a dynamic key count, f16, for CUDA: the FMA kernel (mma.sync's
+    16-byte copies along V^T's rows would need them aligned; IREE 3.13 cannot compile it at
+    all), no local memory."""
+    text, report = ptx_of((PROGRAMS / "vt_keys_f16_2xSx64.mlir").read_text(), "cuda", tmp_path)
+    assert [r["passes"] for r in report] == [["ldsopt-attention"]], report
+    assert "mma.sync" not in text and ".local" not in text, text[:3000]
 
 
 # The suite's twins exported with a dynamic sequence (Llama's needs the program pipeline to

@@ -10,7 +10,7 @@
 #   $P/keys_decode_f16_1x2x1xK2x128.mlir 1,2=1x2x600x128                       decode-600
 #   $P/causal_f32_1x2xSx32.mlir          0,1,2=1x2x131x32                      causal-f32-131
 #   $P/mask_rows_f32_1x2xMx60x80.mlir    0=1x2x131x80 3=131x60                 mask-rows-131
-#   $P/vt_keys_f32_2xSx16.mlir           0,1=2x37x16 2=2x16x37                 vt-keys-37
+#   $P/vt_keys_f16_2xSx64.mlir           0,1=2x37x64 2=2x64x37                 vt-keys-f16-37 (FMA)
 #   the suite BERT twin (ldsopt.torch.export of models.torch_twins.of_model(suite.encoder_layer, small), x dim 1 Dim 2..64),
 #   --parameters model=IRPA 0=1x13x32                                          bert-twin-13 (8 of 8 dispatches ldsopt's)
 #   the suite Llama twin likewise (x dim 1 Dim 2..16), compiled from main 99ac779 with this branch
