@@ -7,7 +7,7 @@
 #   $P/rows_keys_f16_2x3xMxK2x64.mlir   0=2x3xMx64 1=2x3xKx64 2=2x3xKx64      rows-keys-MxK: 37x45 (both T), 67x300, 1x1;
 #                                                                              131x300 (cuda-sm90a)
 #   $D/causal_f16_1x4xSx64.mlir          0,1,2=1x4x200x64                      causal-f16-200 (both T)
-#   $P/keys_decode_f16_1x2x1xK2x128.mlir 1,2=1x2x600x128                       decode-600
+#   $P/keys_decode_f16_1x2x1xK2x128.mlir 1,2=1x2x400x128                       decode-400
 #   $P/causal_f32_1x2xSx32.mlir          0,1,2=1x2x131x32                      causal-f32-131
 #   $P/mask_rows_f32_1x2xMx60x80.mlir    0=1x2x131x80 3=131x60                 mask-rows-131
 #   $P/vt_keys_f16_2xSx64.mlir           0,1=2x37x64 2=2x64x37                 vt-keys-f16-37 (FMA)
