@@ -25,7 +25,9 @@ run-time values and every bound above is computed from them: such an extent is a
 (Q's rows guarded, the output's stores guarded, K's and V's reads guarded or clamped to
 max(extent, 1) - 1, the scores past K2 -inf), the key tiles are ceil(K2 / BN) emitted before the
 kernel, and the count region launches ceil(M / BM) query tiles (`_workload_grid`; M of up to
-the target's most workgroups along x times BM rows, the bound the kernel states).
+the target's most workgroups along x times BM rows, the bound the kernel states). The key loop
+then runs a run-time count of rounds, which `Kernel.finish` cannot bound: on lavapipe, whose
+loops end past 65535 iterations, keys of up to 65535 rounds of KS tiles.
 """
 
 from __future__ import annotations

@@ -83,6 +83,7 @@ class MfmaEmitter(AttentionEmitter):
     def load_tile(self, tile: ir.Value):
         p, pl = self.p, self.pl
         kv0 = arith.muli(tile, self.idx(pl.bn))
+
         def inside(kv):
             return self.inside(kv, self.kv_size, pl.bn)
         k_regs, v_regs = [], []
