@@ -6,7 +6,8 @@ mask of a dynamic row count, a causal region, V held keys innermost (the BERT tw
 and f16: the FMA kernel, also on CUDA) and decode against a cache of run-time length (ldsopt-split-attention leaves it unsplit). Values are
 checked by lds-run against its reference. The suite's BERT and GPT-2 twins exported by
 iree-turbine with a dynamic sequence run on lavapipe too: IREE 3.13 cannot compile their
-attention for Vulkan, ldsopt's kernel takes it. The f16 program of both extents dynamic is
+attention for Vulkan, ldsopt's kernel takes it; so does transformers' BERT with `sdpa` attention
+exported likewise. The f16 program of both extents dynamic is
 compiled for CUDA (sm_89's mma.sync, sm_90a's wgmma) and gfx942 (MFMA), where it is not run.
 """
 
@@ -132,3 +133,28 @@ def test_twin_of_a_dynamic_sequence_runs_on_lavapipe(kind, twins, lds_run):
         assert re.search(r"attention_2xDx16x16xD: ldsopt: ldsopt-attention", out), out
         left = re.findall(r"^dispatch (\S+): iree-default", out, re.M)
         assert all(d.endswith("slow_memcpy") for d in left), out
+
+
+def test_transformers_bert_sdpa_of_a_dynamic_sequence_runs_on_lavapipe(tmp_path, lds_run):
+    """transformers' BERT with `sdpa` attention (one layer, width 32, random weights, no download)
+    exported with its sequence dynamic, compiled once and run at 11 and 5 tokens: its attention
+    is ldsopt-attention's, and values PASS. (With an attention mask IREE's torch input pipeline
+    fails first: test_torch.py's BOOL_LITERAL.)"""
+    torch = pytest.importorskip("torch", reason="the torch extra is not installed (pip install -e '.[torch]')")
+    transformers = pytest.importorskip("transformers", reason="the torch extra is not installed")
+    pytest.importorskip("iree.turbine", reason="the torch extra is not installed")
+    import ldsopt.torch as lt
+
+    torch.manual_seed(0)
+    model = transformers.BertModel(transformers.BertConfig(
+        vocab_size=61, hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=48,
+        max_position_embeddings=32, attn_implementation="sdpa"))
+    lt.export(model, (torch.randint(0, 61, (1, 11)),), str(tmp_path),
+              dynamic_shapes={"input_ids": {1: torch.export.Dim("s", max=32)}})
+    for length in (11, 5):
+        proc = lds_run(str(tmp_path / "export" / "model.mlir"), "--target", "lavapipe", "--keep-dynamic",
+                       "--parameters", f"model={tmp_path / 'parameters' / 'model.irpa'}",
+                       "--input-shape", f"0=1x{length}")
+        out = proc.stdout + proc.stderr
+        assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1].startswith("PASS"), out
+        assert re.search(r"attention_2xDx16x16xD: ldsopt: ldsopt-attention", out), out
