@@ -19,7 +19,7 @@ Contract.
   written by the normalizing generic or by a copy of it in another dim order.
 - Dynamic query rows and keys (their extents read at run time, `lds-run --keep-dynamic`:
   PyTorch exports of a dynamic sequence), with the head dims, the value dim and the batch and
-  heads static: planned for NOMINAL_M of each (ldsopt-matmul-lds's nominal M), always treated
+  heads static: planned for NOMINAL_EXTENT of each (ldsopt-matmul-lds's), always treated
   as ragged (rows past M computed on zeros and not stored, keys past K2 -inf and read as zeros
   or clamped), the key tiles ceil(K2 / BN) and the query tiles launched ceil(M / BM) counted
   at run time (the count region computes them from the workload); by every kernel (FMA,

@@ -32,8 +32,8 @@ as the query heads of a group in grouped-query attention, are grid dims like bat
 V n or k2 (`v_keys_inner`), the output n (vector reads along them).
 
 Dynamic extents (whole bindings whose extents are workload ordinals, a PyTorch export's
-sequence): the query-row dim and the keys may be, each then planned for NOMINAL_M (the matmul's
-nominal M) and read at run time (`AttentionProblem.extents`); a dynamic head dim, value dim or
+sequence): the query-row dim and the keys may be, each then planned for NOMINAL_EXTENT (the
+matmul's) and read at run time (`AttentionProblem.extents`); a dynamic head dim, value dim or
 grid dim is refused with which it is.
 """
 
@@ -47,7 +47,7 @@ from iree.compiler import ir
 from ldsopt.codegen.dispatch import Binding, Graph, analyze_graph, dynamic_extent, load_binding, slice_layout
 from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
 from ldsopt.ir_types import element_bits
-from ldsopt.matmul.match import DYNAMIC, NOMINAL_M
+from ldsopt.matmul.match import DYNAMIC, NOMINAL_EXTENT
 from ldsopt.remarks import Unmatched
 
 ROOTS = ("iree_linalg_ext.online_attention", "linalg.generic", "tensor.extract")
@@ -154,7 +154,7 @@ class AttentionProblem:
     stats: dict[str, Binding] | None = None  # partial form: where the running max and sum go
     mask_generator: MaskGenerator | None = None  # a mask computed in the dispatch (then `mask` is None)
     # The run-time extents of the dynamic loops (the query rows, the keys), values of the
-    # dispatch computed from its workload ordinals; `sizes` holds NOMINAL_M for them.
+    # dispatch computed from its workload ordinals; `sizes` holds NOMINAL_EXTENT for them.
     extents: dict[int, ir.Value] = dataclasses.field(default_factory=dict)
 
     @property
@@ -361,10 +361,10 @@ def match(func: ir.Operation) -> AttentionProblem | Unmatched:
             else:
                 sizes[d] = s
     # A loop static in one operand is so in all (the op's verifier); one dynamic in every
-    # operand is planned for NOMINAL_M, its extent read at run time.
+    # operand is planned for NOMINAL_EXTENT, its extent read at run time.
     extents = {d: v for d, v in extents.items() if not sizes[d]}
     for d in extents:
-        sizes[d] = NOMINAL_M
+        sizes[d] = NOMINAL_EXTENT
     # The row dim: the longest query-row loop, the innermost in Q's memory order of equals (a
     # GQA Q as [S, kv heads, group, D] tiles S, not the group). One query row (decode) has no
     # loop of its own: a loop of extent 1 that no operand indexes.
