@@ -13,8 +13,7 @@
 #   $P/vt_keys_f16_2xSx64.mlir           0,1=2x37x64 2=2x64x37                 vt-keys-f16-37 (FMA)
 #   the suite BERT twin (ldsopt.torch.export of models.torch_twins.of_model(suite.encoder_layer, small), x dim 1 Dim 2..64),
 #   --parameters model=IRPA 0=1x13x32                                          bert-twin-13 (8 of 8 dispatches ldsopt's)
-#   the suite Llama twin likewise (x dim 1 Dim 2..16), compiled from main 99ac779 with this branch
-#   merged (main's program pipeline carries the sequence through RoPE): llama-twin-13 (10 of 10)
+#   the suite Llama twin likewise (x dim 1 Dim 2..16): llama-twin-13 (10 of 10 a call)
 # The prepared folders (binaries) are not committed: regenerate them with the commands above.
 set -u
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl 2>/dev/null
