@@ -47,13 +47,13 @@ CASES = [
 
 @pytest.fixture(scope="module")
 def results(start_runs):
-    return start_runs("test_lavapipe", {
+    return start_runs("test_dynamic_on_lavapipe", {
         cid: (PROGRAMS / prog, None, ("--target", "lavapipe", "--keep-dynamic", "--require-ldsopt", *args))
         for cid, prog, args in CASES})
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
-def test_lavapipe(case, results):
+def test_dynamic_on_lavapipe(case, results):
     cid, prog, args = case
     rc, report = results[cid].result()
     lines = report.strip().splitlines()
