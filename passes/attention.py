@@ -17,6 +17,15 @@ Contract.
   `iree_linalg_ext.index` (a causal one, `select(k2 > m, -inf, s)`, skips the key tiles past
   the diagonal), and the output in any order of its dims with the value dim innermost,
   written by the normalizing generic or by a copy of it in another dim order.
+- Dynamic query rows and keys (their extents read at run time, `lds-run --keep-dynamic`:
+  PyTorch exports of a dynamic sequence), with the head dims, the value dim and the batch and
+  heads static: planned for NOMINAL_EXTENT of each (ldsopt-matmul-lds's), always treated
+  as ragged (rows past M computed on zeros and not stored, keys past K2 -inf and read as zeros
+  or clamped), the key tiles ceil(K2 / BN) and the query tiles launched ceil(M / BM) counted
+  at run time (the count region computes them from the workload); by every kernel (FMA,
+  mma.sync, wgmma, MFMA), causal too; a V held keys innermost of a dynamic key count by the
+  FMA kernel (mma.sync's 16-byte copies along its rows would need them aligned; IREE 3.13
+  cannot compile it). ldsopt-split-attention leaves them unsplit.
 - Emits one kernel (ldsopt/attention/emit.py): one workgroup per (grid dims, query tile), Q in
   registers, K and V tiles through LDS, the online softmax in f32 (base 2, the scale folded
   into Q), the output normalized and stored once. The scheme: ldsopt/attention/plan.py.
@@ -38,10 +47,11 @@ Contract.
 - Left to IREE, with the reason as a remark: dispatches of another form (several attention
   ops, fused producers or consumers other than the above, a mask or region the contract does
   not take, other element types, head dims not innermost, slices of dynamic offsets, strides
-  or misaligned rows), and a V^T that a matrix-core kernel would take with V the other way
-  but not as it is (gfx942's MFMA kernel; mma.sync where its 16-byte copies do not divide the
-  keys): IREE's own kernel uses the matrix cores there. A matched dispatch without a GPU
-  target is an error.
+  or misaligned rows, dynamic extents other than the query rows and keys, or not computed from
+  the workload), and a V^T that a matrix-core kernel would take with V the other way but not
+  as it is (gfx942's MFMA kernel; mma.sync where its 16-byte copies do not divide the keys):
+  IREE's own kernel uses the matrix cores there. A matched dispatch without a GPU target is an
+  error.
 """
 
 from __future__ import annotations

@@ -16,7 +16,8 @@ Splits an `iree_linalg_ext.attention` where
 - the keys have a divisor S in [2, max-splits] leaving chunks of at least `min-chunk` keys:
   S nearest to `waves` x compute units / groups (ldsopt/reduction/plan.py's choose_splits), or
   `splits` where given.
-Anything else is left alone.
+Anything else is left alone; a dynamic attention (its query rows or keys read at run time)
+with a remark saying so.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from ldsopt.attention import split
 from ldsopt.codegen.loop_split import program_ops
 from ldsopt.reduction.plan import choose_splits
 from ldsopt.registry import ModulePass, option
+from ldsopt import remarks
+from ldsopt.remarks import Unmatched
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,8 +48,14 @@ class SplitAttention(ModulePass):
 
     def run(self, module: ir.Operation) -> None:
         tgt = target_model.of_op(module)
-        found = [split.match(op) for op in program_ops(module, (split.ATTENTION,))]
-        for c in (c for c in found if c is not None):
+        found = []
+        for op in program_ops(module, (split.ATTENTION,)):
+            c = split.match(op)
+            if isinstance(c, Unmatched):
+                remarks.program_remark(op, self.NAME, False, c.reason)
+            elif c is not None:
+                found.append(c)
+        for c in found:
             n = self._splits(c, tgt)
             if n is not None:
                 split.rewrite(c, n)

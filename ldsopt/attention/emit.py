@@ -20,10 +20,19 @@ generic's body on (l, acc), stored in the output's dim order. Rows past the quer
 on zeros and are not stored.
 Causal (match.Causal): the key tiles past the workgroup's last row are not visited; the tiles
 wholly at or below its first row skip the region (it would keep every score there).
+Dynamic query rows or keys (match.AttentionProblem.extents): `m_size` and `kv_size` are then
+run-time values and every bound above is computed from them: such an extent is always ragged
+(Q's rows guarded, the output's stores guarded, K's and V's reads guarded or clamped to
+max(extent, 1) - 1, the scores past K2 -inf), the key tiles are ceil(K2 / BN) emitted before the
+kernel, and the count region launches ceil(M / BM) query tiles (`_workload_grid`; M of up to
+the target's most workgroups along x times BM rows, the bound the kernel states). The key loop
+then runs a run-time count of rounds, which `Kernel.finish` cannot bound: on lavapipe, whose
+loops end past 65535 iterations, keys of up to 65535 rounds of KS tiles.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 
 from iree.compiler import ir
@@ -32,9 +41,9 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 from ldsopt.codegen import fast_math
 from ldsopt.attention.match import AttentionProblem
 from ldsopt.attention.plan import AttentionPlan
-from ldsopt.codegen.dispatch import Binding
+from ldsopt.codegen.dispatch import Binding, in_count_region
 from ldsopt.codegen.elementwise import clone_body
-from ldsopt.codegen.kernel import Kernel, global_alignment, read_vector, write_vector
+from ldsopt.codegen.kernel import Kernel, ceil_div, global_alignment, read_vector, write_vector
 from ldsopt.target import Target
 
 LOG2E = 1.4426950408889634
@@ -53,9 +62,16 @@ class AttentionEmitter:
 
     def __init__(self, p: AttentionProblem, pl: AttentionPlan, tgt: Target):
         self.p, self.pl, self.tgt = p, pl, tgt
-        self.k = Kernel(p.graph, tgt, (pl.threads, 1, 1), (pl.row_tiles(p), p.groups, 1))
-        self.m_size, self.kv_size = p.size(p.row), p.size(p.k2)
-        self.n_tiles = math.ceil(self.kv_size / pl.bn)
+        # The extents the kernel bounds its indices by: ints, or run-time values (dynamic).
+        self.m_size, self.kv_size = p.extent(p.row), p.extent(p.k2)
+        if isinstance(self.m_size, int):
+            self.k = Kernel(p.graph, tgt, (pl.threads, 1, 1), (pl.row_tiles(p), p.groups, 1))
+        else:  # any count of query tiles the target launches, ceil(M / BM) at run time
+            self.k = Kernel(p.graph, tgt, (pl.threads, 1, 1), (tgt.max_workgroup_counts[0], p.groups, 1),
+                            self._workload_grid)
+        # Key tiles: a count, or (dynamic keys) ceil(K2 / BN) emitted with the kernel.
+        self.n_tiles = math.ceil(self.kv_size / pl.bn) if isinstance(self.kv_size, int) else None
+        self._last: dict[tuple[ir.Value, int], ir.Value] = {}  # `last`'s values of dynamic extents
 
     # --- scalars and indices ---
 
@@ -67,6 +83,30 @@ class AttentionEmitter:
 
     def add(self, x: ir.Value, off: int) -> ir.Value:
         return arith.addi(x, self.idx(off)) if off else x
+
+    def value(self, x: int | ir.Value) -> ir.Value:
+        """An extent (or a count) as an index value."""
+        return self.idx(x) if isinstance(x, int) else x
+
+    def last(self, extent: int | ir.Value, n: int = 1) -> ir.Value:
+        """The largest index at which `n` elements fit in `extent` (the clamps): a constant,
+        or for a run-time extent max(extent, n) - n, made once after its value (it then
+        dominates every use; an extent below n clamps to 0 rather than wrapping around)."""
+        if isinstance(extent, int):
+            return self.idx(extent - n)
+        if (extent, n) not in self._last:
+            with ir.InsertionPoint.after(extent.owner), extent.owner.location:
+                self._last[(extent, n)] = arith.subi(arith.maxui(extent, self.idx(n)), self.idx(n))
+        return self._last[(extent, n)]
+
+    def ragged(self, extent: int | ir.Value, tile: int) -> bool:
+        """Whether tiles of `tile` may end past `extent` (their indices then guarded or
+        clamped): it does not divide it, or the extent is read at run time."""
+        return not isinstance(extent, int) or extent % tile != 0
+
+    def inside(self, x: ir.Value, extent: int | ir.Value, tile: int) -> ir.Value | None:
+        """x < extent where tiles of `tile` are ragged; None where every index is inside."""
+        return arith.cmpi(arith.CmpIPredicate.ult, x, self.value(extent)) if self.ragged(extent, tile) else None
 
     def indices(self, role: str, at: dict[int, ir.Value]) -> list[ir.Value]:
         """Operand `role`'s indices at the loop values `at` (grid dims added)."""
@@ -85,6 +125,8 @@ class AttentionEmitter:
                 self.mem["mask"] = p.mask.memref()
             if p.mask_generator is not None:
                 self.mask_inputs = [b.memref() for b in p.mask_generator.inputs]
+            if self.n_tiles is None:
+                self.n_tiles = ceil_div(self.kv_size, self.pl.bn, self.idx)
             self.tid = k.thread_id()
             self.grid = dict(zip(p.grid_dims, k.delinearize(k.block_id("y"), [p.size(d) for d in p.grid_dims])))
             self.row0 = arith.muli(k.block_id("x"), self.idx(self.pl.bm))
@@ -93,6 +135,13 @@ class AttentionEmitter:
             self.run_tiles()
             self.finish_rows()
         k.finish(pass_name)
+
+    def _workload_grid(self, workload: list[ir.Value]) -> list[ir.Value]:
+        """The workgroup count of dynamic query rows, from the count region's `workload`:
+        ceil(M / BM) query tiles, the groups as planned."""
+        const = functools.cache(lambda value: arith.constant(ir.IndexType.get(), value))
+        m = in_count_region(self.m_size, workload)
+        return [ceil_div(m, self.pl.bm, const), const(self.p.groups), const(1)]
 
     def _q_scale(self) -> ir.Value:
         """scale * log2(e) in f32: the factor Q is multiplied by."""
@@ -134,10 +183,10 @@ class AttentionEmitter:
         workgroup; per kv-split group, rounded up to whole rounds of KS tiles."""
         p, pl = self.p, self.pl
         if p.causal is None:
-            return self.idx(self.n_tiles), self.idx(0)
-        last_row = arith.minui(self.add(self.row0, pl.bm), self.idx(self.m_size))
+            return self.value(self.n_tiles), self.idx(0)
+        last_row = arith.minui(self.add(self.row0, pl.bm), self.value(self.m_size))
         ends = arith.ceildivui(self.add(last_row, p.causal.offset), self.idx(pl.bn))
-        visited = arith.minui(ends, self.idx(self.n_tiles))
+        visited = arith.minui(ends, self.value(self.n_tiles))
         full = arith.divui(self.add(self.row0, p.causal.offset + 1), self.idx(pl.bn))  # tiles wholly <= row0
         return visited, arith.minui(full, visited)
 
@@ -203,8 +252,8 @@ class AttentionEmitter:
             else:
                 m = m if m.type == f32() else arith.extf(f32(), m)
                 s = arith.addf(s, arith.mulf(m, self.const(LOG2E)))
-        if self.kv_size % self.pl.bn or self.n_tiles % self.pl.kv_splits:  # keys past the end
-            inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size))
+        if self.ragged(self.kv_size, self.pl.bn) or self.ragged(self.n_tiles, self.pl.kv_splits):  # keys past the end
+            inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.value(self.kv_size))
             s = arith.select(inside, s, self.const(-math.inf))
         return s
 
@@ -223,10 +272,14 @@ class AttentionEmitter:
         return clone_body(gen.op, args, None, mapping)[0]
 
     def clamp_row(self, row: ir.Value) -> ir.Value:
-        return arith.minui(row, self.idx(self.m_size - 1)) if self.m_size % self.pl.bm else row
+        return arith.minui(row, self.last(self.m_size)) if self.ragged(self.m_size, self.pl.bm) else row
 
     def clamp_kv(self, kv: ir.Value) -> ir.Value:
-        return arith.minui(kv, self.idx(self.kv_size - 1)) if self.kv_size % self.pl.bn else kv
+        return arith.minui(kv, self.last(self.kv_size)) if self.ragged(self.kv_size, self.pl.bn) else kv
+
+    def row_inside(self, row: ir.Value) -> ir.Value | None:
+        """Query row `row` < M where the row tiles are ragged (None: every row is inside)."""
+        return self.inside(row, self.m_size, self.pl.bm)
 
     def exp2(self, x: ir.Value) -> ir.Value:
         return fast_math.exp2(x, self.tgt.backend)
@@ -258,8 +311,8 @@ class AttentionEmitter:
         if self.p.stats is None:
             return
         cond = storer
-        if self.m_size % self.pl.bm:
-            cond = arith.andi(cond, arith.cmpi(arith.CmpIPredicate.ult, row, self.idx(self.m_size)))
+        if self.ragged(self.m_size, self.pl.bm):
+            cond = arith.andi(cond, self.row_inside(row))
         guard = scf.IfOp(cond)
         with ir.InsertionPoint(guard.then_block):
             for role, value in (("max", m), ("sum", l)):
@@ -271,10 +324,11 @@ class AttentionEmitter:
         """Stores a vector of the output along n at (row, n0), unless the row is past the rows."""
         def write():
             write_vector(value, self.mem["out"], self.indices("out", {self.p.row: row, self.p.n: n0}))
-        if self.m_size % self.pl.bm == 0:
+        inside = self.row_inside(row)
+        if inside is None:
             write()
             return
-        guard = scf.IfOp(arith.cmpi(arith.CmpIPredicate.ult, row, self.idx(self.m_size)))
+        guard = scf.IfOp(inside)
         with ir.InsertionPoint(guard.then_block):
             write()
             scf.yield_([])

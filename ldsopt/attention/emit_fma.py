@@ -49,16 +49,16 @@ class FmaEmitter(AttentionEmitter):
         self.r = r
         self.row = arith.addi(self.row0, r)
         # Q's pieces, in f32, scaled; rows past the end read zeros (never stored).
-        inside = arith.cmpi(arith.CmpIPredicate.ult, self.row, self.idx(self.m_size)) \
-            if self.m_size % pl.bm else None
+        inside = self.row_inside(self.row)
         self.q = []
         for i in range(self.d1 // lanes // self.w1):
             d = self._piece(i, self.w1)
             q = self.read_global("q", {p.row: self.clamp_row(self.row), p.k1: d}, self.w1, inside, aligned=True)
             q = arith.extf(ir.VectorType.get([self.w1], f32()), q) if p.elem_type != f32() else q
             self.q.append(arith.mulf(q, self.splat(self.q_scale, self.w1)))
-        # V^T's reads: vectors of keys that divide the tile and the keys (none straddles the end).
-        self.vt_vector = _pow2_dividing(math.gcd(pl.bn, self.kv_size), vmax)
+        # V^T's reads: vectors of keys that divide the tile and the keys (none straddles the
+        # end); single keys along keys read at run time (nor are its rows known aligned).
+        self.vt_vector = _pow2_dividing(math.gcd(pl.bn, self.kv_size), vmax) if isinstance(self.kv_size, int) else 1
         if not pl.direct:
             bufs = 2 * pl.kv_splits
             self.lds = {"k": self.alloc([bufs, pl.bn, self.d1], p.elem_type),
@@ -81,7 +81,7 @@ class FmaEmitter(AttentionEmitter):
             return self._load_own(tile)
         p, pl = self.p, self.pl
         kv0 = arith.muli(tile, self.idx(pl.bn))
-        guard_kv = self.kv_size % pl.bn or pl.kv_splits > 1
+        guard_kv = self.ragged(self.kv_size, pl.bn) or pl.kv_splits > 1
         out = {}
         for role, width in (("k", self.d1), ("v", self.dn)):
             if role == "v" and p.v_keys_inner:
@@ -91,7 +91,7 @@ class FmaEmitter(AttentionEmitter):
             for key, col in self.chunks(pl.bn, width // pl.vector, pl.group_threads, self.group_tid):
                 col = arith.muli(col, self.idx(pl.vector))
                 kv = arith.addi(kv0, key)
-                inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size)) if guard_kv else None
+                inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.value(self.kv_size)) if guard_kv else None
                 regs.append((key, col, self.read_global(role, {p.k2: kv, (p.k1 if role == "k" else p.n): col},
                                                          pl.vector, inside)))
             out[role] = regs
@@ -102,12 +102,12 @@ class FmaEmitter(AttentionEmitter):
         first key, vector along the keys) reads, in vectors of `vt_vector` keys, each wholly
         inside the keys or wholly past them (zeros)."""
         p, pl, w = self.p, self.pl, self.vt_vector
-        guard = self.kv_size % pl.bn or pl.kv_splits > 1
+        guard = self.ragged(self.kv_size, pl.bn) or pl.kv_splits > 1
         regs = []
         for n, chunk in self.chunks(self.dn, pl.bn // w, pl.group_threads, self.group_tid):
             key = arith.muli(chunk, self.idx(w)) if w > 1 else chunk
             kv = arith.addi(kv0, key)
-            inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size)) if guard else None
+            inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.value(self.kv_size)) if guard else None
             regs.append((n, key, self.read_global("v", {p.k2: kv, p.n: n}, w, inside)))
         return regs
 
@@ -117,7 +117,7 @@ class FmaEmitter(AttentionEmitter):
         round, or a round past the keys) reads the last one, a key past the last the last key:
         every read is in bounds, and the bound gives the keys past the end -inf scores."""
         p, pl = self.p, self.pl
-        kv0 = arith.muli(arith.minui(tile, self.idx(self.n_tiles - 1)), self.idx(pl.bn))
+        kv0 = arith.muli(arith.minui(tile, self.last(self.n_tiles)), self.idx(pl.bn))
         out = []
         for j in range(pl.bn):
             kv = self.clamp_kv(self.add(kv0, j))

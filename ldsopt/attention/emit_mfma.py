@@ -69,7 +69,7 @@ class MfmaEmitter(AttentionEmitter):
         """Q^T's B registers, per head-dim step: 8 consecutive elements of the lane's row read at
         once (16 bytes), split into the two steps they feed (module docstring)."""
         p, k = self.p, self.intr.k
-        inside = arith.cmpi(arith.CmpIPredicate.ult, self.row, self.idx(self.m_size)) if self.m_size % self.pl.bm else None
+        inside = self.row_inside(self.row)
         out = []
         for c in range(self.d1 // (k * PACK)):
             d = arith.addi(self.idx(c * k * PACK), arith.muli(self.quad, self.idx(PACK)))
@@ -83,10 +83,9 @@ class MfmaEmitter(AttentionEmitter):
     def load_tile(self, tile: ir.Value):
         p, pl = self.p, self.pl
         kv0 = arith.muli(tile, self.idx(pl.bn))
-        guard = self.kv_size % pl.bn != 0
 
         def inside(kv):
-            return arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size)) if guard else None
+            return self.inside(kv, self.kv_size, pl.bn)
         k_regs, v_regs = [], []
         for key, col in self.chunks(pl.bn, self.d1 // pl.vector, pl.threads, self.tid):
             col = arith.muli(col, self.idx(pl.vector))

@@ -158,7 +158,7 @@ class MmaEmitter(AttentionEmitter):
         coords = list(zip(lay.d_first, lay.d_second))
         for e, n in mma.runs(coords):
             row = self.add(r0, coords[e][0])
-            inside = arith.cmpi(arith.CmpIPredicate.ult, row, self.idx(self.m_size)) if self.m_size % self.pl.bm else None
+            inside = self.row_inside(row)
             pieces.append(self.read_global("q", {p.row: self.clamp_row(row), p.k1: self.add(k0, coords[e][1])}, n, inside))
         flat = [vector.extract(x, [], [i]) for x in pieces for i in range(ir.VectorType(x.type).shape[0])]
         vt = ir.VectorType.get([lay.elems], p.elem_type)
@@ -187,7 +187,7 @@ class MmaEmitter(AttentionEmitter):
         for row, col in self.chunks(pl.bm, self.d1 // pl.vector, pl.threads, self.tid):
             col = arith.muli(col, self.idx(pl.vector))
             q_row = arith.addi(self.row0, row)
-            inside = arith.cmpi(arith.CmpIPredicate.ult, q_row, self.idx(self.m_size)) if self.m_size % pl.bm else None
+            inside = self.row_inside(q_row)
             tokens.append(async_copy(self.lds["q"], self.lds_at("q", None, row, col), self.src["q"],
                                      self.indices("q", {p.row: self.clamp_row(q_row), p.k1: col}), pl.vector, inside))
         self.group = ir.Operation.create("nvgpu.device_async_create_group", results=[async_token()],
@@ -198,21 +198,21 @@ class MmaEmitter(AttentionEmitter):
         p, pl = self.p, self.pl
         kv0 = arith.muli(tile, self.idx(pl.bn))
         tokens = []
-        whole = self.kv_size % pl.bn == 0  # (`tile` is clamped) every key inside: no bound, no clamp
+        whole = not self.ragged(self.kv_size, pl.bn)  # (`tile` is clamped) every key inside: no bound, no clamp
         if self.vt:  # V^T's rows (value dim) in chunks along the keys, which the chunks divide
             for n, col in self.chunks(self.dn, pl.bn // pl.vector, pl.threads, self.tid):
                 col = arith.muli(col, self.idx(pl.vector))
                 kv = arith.addi(kv0, col)
-                inside = None if whole else arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size))
-                at = {p.k2: kv if whole else arith.minui(kv, self.idx(self.kv_size - pl.vector)), p.n: n}
+                inside = None if whole else arith.cmpi(arith.CmpIPredicate.ult, kv, self.value(self.kv_size))
+                at = {p.k2: kv if whole else arith.minui(kv, self.last(self.kv_size, pl.vector)), p.n: n}
                 tokens.append(async_copy(self.lds["v"], self.lds_at("v", buf, n, col), self.src["v"],
                                          self.indices("v", at), pl.vector, inside))
         for role, width in (("k", self.d1),) + ((("v", self.dn),) if not self.vt else ()):
             for key, col in self.chunks(pl.bn, width // pl.vector, pl.threads, self.tid):
                 col = arith.muli(col, self.idx(pl.vector))
                 kv = arith.addi(kv0, key)
-                inside = None if whole else arith.cmpi(arith.CmpIPredicate.ult, kv, self.idx(self.kv_size))
-                at = {p.k2: kv if whole else arith.minui(kv, self.idx(self.kv_size - 1)),
+                inside = None if whole else arith.cmpi(arith.CmpIPredicate.ult, kv, self.value(self.kv_size))
+                at = {p.k2: kv if whole else arith.minui(kv, self.last(self.kv_size)),
                       (p.k1 if role == "k" else p.n): col}
                 tokens.append(async_copy(self.lds[role], self.lds_at(role, buf, key, col), self.src[role],
                                          self.indices(role, at), pl.vector, inside))
@@ -254,7 +254,7 @@ class MmaEmitter(AttentionEmitter):
         return self.pl.stages - 1
 
     def clamp_tile(self, tile: ir.Value) -> ir.Value:
-        return arith.minui(tile, self.idx(self.n_tiles - 1))
+        return arith.minui(tile, self.last(self.n_tiles))
 
     # --- one tile ---
 

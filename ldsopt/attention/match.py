@@ -30,6 +30,11 @@ V and the output), and the others of Q and the output (query rows; the longest o
 innermost in Q's memory order of equals, is the row dim a workgroup tiles, the others, such
 as the query heads of a group in grouped-query attention, are grid dims like batch). Q and K must hold k1 innermost,
 V n or k2 (`v_keys_inner`), the output n (vector reads along them).
+
+Dynamic extents (whole bindings whose extents are workload ordinals, a PyTorch export's
+sequence): the query-row dim and the keys may be, each then planned for NOMINAL_EXTENT (the
+matmul's) and read at run time (`AttentionProblem.extents`); a dynamic head dim, value dim or
+grid dim is refused with which it is.
 """
 
 from __future__ import annotations
@@ -39,9 +44,10 @@ import math
 
 from iree.compiler import ir
 
-from ldsopt.codegen.dispatch import Binding, Graph, analyze_graph, load_binding, slice_layout
+from ldsopt.codegen.dispatch import Binding, Graph, analyze_graph, dynamic_extent, load_binding, slice_layout
 from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
 from ldsopt.ir_types import element_bits
+from ldsopt.matmul.match import DYNAMIC, NOMINAL_EXTENT
 from ldsopt.remarks import Unmatched
 
 ROOTS = ("iree_linalg_ext.online_attention", "linalg.generic", "tensor.extract")
@@ -147,6 +153,9 @@ class AttentionProblem:
     norm_inputs: list[int | None]      # per input of the generic: the online_attention result it reads
     stats: dict[str, Binding] | None = None  # partial form: where the running max and sum go
     mask_generator: MaskGenerator | None = None  # a mask computed in the dispatch (then `mask` is None)
+    # The run-time extents of the dynamic loops (the query rows, the keys), values of the
+    # dispatch computed from its workload ordinals; `sizes` holds NOMINAL_EXTENT for them.
+    extents: dict[int, ir.Value] = dataclasses.field(default_factory=dict)
 
     @property
     def elem_type(self) -> ir.Type:
@@ -167,6 +176,11 @@ class AttentionProblem:
 
     def size(self, dim: int) -> int:
         return self.sizes[dim]
+
+    def extent(self, dim: int) -> int | ir.Value:
+        """Loop `dim`'s extent as the kernel bounds its indices by: its size, or a dynamic
+        loop's run-time value."""
+        return self.extents.get(dim, self.sizes[dim])
 
     @property
     def groups(self) -> int:
@@ -266,7 +280,7 @@ def _keys_past_row(cmp: ir.Operation, index_op: str, loop_of, row: int, k2: int)
 
 
 def match(func: ir.Operation) -> AttentionProblem | Unmatched:
-    g = analyze_graph(func, ROOTS, slices=True)
+    g = analyze_graph(func, ROOTS, slices=True, dynamic=True)
     if not g:
         return g
     online = [op for op in g.ops if op.name == ONLINE]
@@ -339,14 +353,28 @@ def match(func: ir.Operation) -> AttentionProblem | Unmatched:
         return Unmatched("V has neither its value dim nor its keys innermost (contiguous)")
     if has_mask and not set(by_role["mask"]) <= set(kinds["batch"] + kinds["rows"] + kinds["split"] + [k2]):
         return Unmatched("the mask is indexed by a head or value loop")
-    sizes = [0] * rank + [1]
+    sizes, extents = [0] * rank + [1], {}
     for r in ("q", "k", "v"):
-        for d, s in zip(by_role[r], binds[r].tensor_type.shape):
-            sizes[d] = s
+        for pos, (d, s) in enumerate(zip(by_role[r], binds[r].tensor_type.shape)):
+            if ir.ShapedType.is_dynamic_size(s):
+                extents.setdefault(d, dynamic_extent(binds[r], pos))
+            else:
+                sizes[d] = s
+    # A loop static in one operand is so in all (the op's verifier); one dynamic in every
+    # operand is planned for NOMINAL_EXTENT, its extent read at run time.
+    extents = {d: v for d, v in extents.items() if not sizes[d]}
+    for d in extents:
+        sizes[d] = NOMINAL_EXTENT
     # The row dim: the longest query-row loop, the innermost in Q's memory order of equals (a
     # GQA Q as [S, kv heads, group, D] tiles S, not the group). One query row (decode) has no
     # loop of its own: a loop of extent 1 that no operand indexes.
     row = max(reversed(q_rows), key=lambda d: sizes[d]) if q_rows else rank
+    fixed = sorted(set(extents) - {row, k2})
+    if fixed:
+        what = {k1: "head dim", n: "value dim"}
+        return Unmatched(f"{DYNAMIC}: a dynamic {', '.join(what.get(d, f'batch or head loop d{d}') for d in fixed)}; "
+                         "this pass takes dynamic query rows and keys, with the head dims, the value dim and "
+                         "the batch and heads static")
     if partial:
         out_dims, norm_inputs = by_role["acc"], []
         if out_dims[-1] != n:
@@ -398,4 +426,4 @@ def match(func: ir.Operation) -> AttentionProblem | Unmatched:
         (generated and _causal_generator(generated, by_role["mask"], row, k2))
     return AttentionProblem(g, op, norm, binds["q"], binds["k"], binds["v"], out, binds.get("mask"), scale,
                             dims, sizes, k1, k2, n, row, grid, inits[1], body[:-1], region_arg, region_result,
-                            causal, norm_inputs, stats, generated)
+                            causal, norm_inputs, stats, generated, extents)

@@ -201,7 +201,9 @@ def plan_mma(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs(),
         return None
     keys = knobs.keys or MMA_KEYS
     vt = p.v_keys_inner if v_keys_inner is None else v_keys_inner
-    if keys % intrinsic.k or (vt and p.size(p.k2) % copy_vector(p, tgt)):
+    # V^T's rows are copied in 16-byte chunks along the keys: a key count they divide (not one
+    # read at run time, whose rows are not known to start aligned).
+    if keys % intrinsic.k or (vt and (p.k2 in p.extents or p.size(p.k2) % copy_vector(p, tgt))):
         return None
     eb = element_bits(p.elem_type) // 8
     stages = knobs.stages or MMA_STAGES
@@ -265,8 +267,11 @@ def plan_mfma(p: AttentionProblem, tgt: Target, v_keys_inner: bool | None = None
 
 
 def matrix_cores_decline_v_keys_inner(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs()) -> bool:
-    """V held keys innermost, which a matrix-core kernel would take with V the other way."""
-    return p.v_keys_inner and p.norm is not None and not (plan_mma(p, tgt, knobs) or plan_mfma(p, tgt)) and \
+    """V held keys innermost, which a matrix-core kernel would take with V the other way (and
+    IREE's own kernel takes: not of a dynamic key count, where IREE 3.13 fails, "Padding
+    OnlineAttention without existing mask is not yet supported", and the FMA kernel takes it)."""
+    return p.v_keys_inner and p.norm is not None and p.k2 not in p.extents and \
+        not (plan_mma(p, tgt, knobs) or plan_mfma(p, tgt)) and \
         bool(plan_mma(p, tgt, knobs, v_keys_inner=False) or plan_mfma(p, tgt, v_keys_inner=False))
 
 

@@ -19,7 +19,8 @@ whose consumer fuses into it; ldsopt-attention lowers both. A chunk whose every 
 -inf ends with max = -3.40282347e38 and sum 0 and weighs 2^(-3.4e38 - M') = 0 in the combine
 unless every chunk is so, when the output is 0 / 0 = NaN, as unsplit.
 
-Taken: static shapes, every operand read through a projection of the loops (a mask broadcasts
+Taken: static shapes (a dynamic attention is left alone with a remark: its chunks would not
+be equal, nor its rows known to be few), every operand read through a projection of the loops (a mask broadcasts
 by leaving loops out), the key dim read by K, V and the mask, a score region that does not read
 loop indices (`iree_linalg_ext.index` would see the chunk's key). Maps with constant indices are
 left alone: IREE 3.13's AttentionOp verifier reads a constant index as a loop's and reads out of
@@ -35,6 +36,8 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, linalg, tensor
 
 from ldsopt.codegen.loop_split import expand_dim, iterators_attr, map_attr
+from ldsopt.matmul.match import DYNAMIC
+from ldsopt.remarks import Unmatched
 
 
 ATTENTION = "iree_linalg_ext.attention"
@@ -62,8 +65,9 @@ def _loops(m: ir.AffineMap) -> list[int] | None:
     return [ir.AffineDimExpr(e).position for e in m.results]
 
 
-def match(op: ir.Operation) -> Candidate | None:
-    """The attention op as split.py takes it; None for any other."""
+def match(op: ir.Operation) -> Candidate | Unmatched | None:
+    """The attention op as split.py takes it; Unmatched for a dynamic one (a remark); None
+    for any other."""
     if op.name != ATTENTION or len(op.results) != 1:
         return None
     maps = [_loops(ir.AffineMapAttr(a).value) for a in op.attributes["indexing_maps"]]
@@ -73,9 +77,11 @@ def match(op: ir.Operation) -> Candidate | None:
     by = dict(zip(roles, maps))
     operands = dict(zip(roles, op.operands))
     shaped = [r for r in roles if r != "scale"]
-    if not all(isinstance(operands[r].type, ir.RankedTensorType) and ir.RankedTensorType(operands[r].type).has_static_shape
-               for r in shaped):
+    if not all(isinstance(operands[r].type, ir.RankedTensorType) for r in shaped):
         return None
+    if not all(ir.RankedTensorType(operands[r].type).has_static_shape for r in shaped):
+        return Unmatched(f"{DYNAMIC}: splits a key count known here into equal chunks, for query rows known to be "
+                         "few; left unsplit, to ldsopt-attention's kernel (its key splits in a workgroup)")
     rank = ir.AffineMapAttr(op.attributes["indexing_maps"][0]).value.n_dims
     sizes = {}
     for r in shaped:

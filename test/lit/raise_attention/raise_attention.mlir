@@ -593,8 +593,8 @@ func.func @scale_in_the_body(%q: tensor<2x2x16x8xf32>, %k: tensor<2x2x16x8xf32>,
 // -----
 
 // Left alone: the batch is dynamic (an export with a dynamic batch, compiled with it dynamic).
-// ldsopt-attention takes static shapes, and the expands of the raised op's views would need the
-// batch's extent (built without it, they failed to verify).
+// ldsopt-attention takes no dynamic batch (dynamic query rows and keys only), and the expands of
+// the raised op's views would need the batch's extent (built without it, they failed to verify).
 // CHECK-LABEL: func.func @dynamic_batch
 // CHECK-NOT:     iree_linalg_ext.attention
 // CHECK:         linalg.batch_matmul
