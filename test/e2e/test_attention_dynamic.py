@@ -100,6 +100,17 @@ def test_vt_of_dynamic_keys_takes_the_fma_kernel_on_cuda(ptx_of, tmp_path):
 TWINS = ("encoder_layer", "gpt2_block", "llama_block")
 
 
+def run_export(folder, shape: str, lds_run, target: str = "lavapipe", *args: str) -> str:
+    """lds-run of an export in `folder` (iree-turbine's model.mlir and model.irpa) compiled once
+    with its sequence dynamic, its input of `shape`; its output, checked to PASS (or, prepared
+    for a GPU that is not here, to be PREPARED)."""
+    proc = lds_run(str(folder / "export" / "model.mlir"), "--target", target, "--keep-dynamic",
+                   "--parameters", f"model={folder / 'parameters' / 'model.irpa'}", "--input-shape", f"0={shape}", *args)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1].startswith(("PASS", "PREPARED")), out
+    return out
+
+
 @pytest.fixture(scope="module")
 def twins(tmp_path_factory):
     """{kind: export folder} of the suite's small twins, the sequence dim dynamic (2 to 16)."""
@@ -123,15 +134,22 @@ def test_twin_of_a_dynamic_sequence_runs_on_lavapipe(kind, twins, lds_run):
     """Compiled once with the sequence dynamic, run at 2, 13 and 16 (the export's) tokens: the
     attention is ldsopt-attention's (Llama's causal and grouped-query), every dispatch is
     ldsopt's, and values PASS."""
-    folder = twins[kind]
     for length in (2, 13, 16):
-        proc = lds_run(str(folder / "export" / "model.mlir"), "--target", "lavapipe", "--keep-dynamic",
-                       "--parameters", f"model={folder / 'parameters' / 'model.irpa'}",
-                       "--input-shape", f"0=1x{length}x32")
-        out = proc.stdout + proc.stderr
-        assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1].startswith("PASS"), out
+        out = run_export(twins[kind], f"1x{length}x32", lds_run)
         assert re.search(r"attention_\S+: ldsopt: ldsopt-attention", out), out
         assert not re.search(r"^dispatch \S+: iree-default", out, re.M), out
+
+
+def test_llama_twin_of_a_dynamic_sequence_compiles_for_cuda(twins, lds_run, tmp_path):
+    """The Llama twin (RoPE's tables sliced to the sequence, causal grouped-query SDPA) for cuda:
+    the program pipeline's barrier over RoPE's result carries the sequence's extent
+    (ldsopt-pin-attention-reshapes), RoPE's rotate_half is folded into the projections
+    (ldsopt-fold-rotate-half), and every dispatch is ldsopt's: six projections, matmuls of a
+    dynamic M, and the attention."""
+    out = run_export(twins["llama_block"], "1x13x32", lds_run, "cuda", "--require-ldsopt", "--prepare",
+                     str(tmp_path / "prepared"))
+    assert len(re.findall(r"batch_matmul_1xDx\d+x\d+_f32: ldsopt: ldsopt-matmul-lds$", out, re.M)) == 6, out
+    assert re.search(r"attention_\S+: ldsopt: ldsopt-attention$", out, re.M), out
 
 
 def test_transformers_bert_sdpa_of_a_dynamic_sequence_runs_on_lavapipe(tmp_path, lds_run):
@@ -151,9 +169,5 @@ def test_transformers_bert_sdpa_of_a_dynamic_sequence_runs_on_lavapipe(tmp_path,
     lt.export(model, (torch.randint(0, 61, (1, 11)),), str(tmp_path),
               dynamic_shapes={"input_ids": {1: torch.export.Dim("s", max=32)}})
     for length in (11, 5):
-        proc = lds_run(str(tmp_path / "export" / "model.mlir"), "--target", "lavapipe", "--keep-dynamic",
-                       "--parameters", f"model={tmp_path / 'parameters' / 'model.irpa'}",
-                       "--input-shape", f"0=1x{length}")
-        out = proc.stdout + proc.stderr
-        assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1].startswith("PASS"), out
+        out = run_export(tmp_path, f"1x{length}", lds_run)
         assert re.search(r"attention_2xDx16x16xD: ldsopt: ldsopt-attention", out), out

@@ -292,27 +292,6 @@ def test_dynamic_sequence_length_runs_at_the_inputs_shape(tmp_path):
     assert record["outputs"][0]["name"] == "output 0"
 
 
-def test_llama_twin_compiles_with_its_sequence_dynamic(tmp_path, lds_run):
-    """The suite's Llama block twin (RoPE's tables sliced to the sequence, causal grouped-query
-    SDPA) exported with its sequence dynamic and compiled for cuda with it kept dynamic: the
-    program pipeline's barrier over RoPE's result carries the sequence's extent
-    (ldsopt-pin-attention-reshapes), RoPE's rotate_half is folded into the projections
-    (ldsopt-fold-rotate-half), the six projections are ldsopt's matmuls of a dynamic M, and no
-    dispatch but the attention is left to IREE."""
-    from ldsopt.models import suite, torch_twins
-    size = suite.SIZES["small"]
-    model = torch_twins.of_model(suite.llama_block(size, "f32"))
-    lt.export(model, (torch.randn(1, size.seq, size.hidden),), str(tmp_path),
-              dynamic_shapes={"x": {1: torch.export.Dim("seq", min=2, max=size.seq)}})
-    proc = lds_run(str(tmp_path / "export" / "model.mlir"), "--target", "cuda", "--parameters",
-                   f"model={tmp_path / 'parameters' / 'model.irpa'}", "--keep-dynamic",
-                   "--input-shape", f"0=1x13x{size.hidden}", "--prepare", str(tmp_path / "prepared"))
-    out = proc.stdout + proc.stderr
-    assert proc.returncode == 0 and "PREPARED" in proc.stdout, out
-    assert len(re.findall(r"batch_matmul_1xDx\d+x\d+_f32: ldsopt: ldsopt-matmul-lds$", out, re.M)) == 6, out
-    assert [d for d in re.findall(r"^dispatch (\S+): iree-default", out, re.M) if "attention" not in d] == [], out
-
-
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
     """A BERT exported as a turbine user saves it: model.mlir, weights in model.irpa."""
