@@ -155,7 +155,7 @@ def test_llama_twin_of_a_dynamic_sequence_compiles_for_cuda(twins, lds_run, tmp_
 def test_transformers_bert_sdpa_of_a_dynamic_sequence_runs_on_lavapipe(tmp_path, lds_run):
     """transformers' BERT with `sdpa` attention (one layer, width 32, random weights, no download)
     exported with its sequence dynamic, compiled once and run at 11 and 5 tokens: its attention
-    is ldsopt-attention's, and values PASS. (With an attention mask IREE's torch input pipeline
+    is ldsopt-attention's, every dispatch is ldsopt's, and values PASS. (With an attention mask IREE's torch input pipeline
     fails first: test_torch.py's BOOL_LITERAL.)"""
     torch = pytest.importorskip("torch", reason="the torch extra is not installed (pip install -e '.[torch]')")
     transformers = pytest.importorskip("transformers", reason="the torch extra is not installed")
@@ -169,5 +169,5 @@ def test_transformers_bert_sdpa_of_a_dynamic_sequence_runs_on_lavapipe(tmp_path,
     lt.export(model, (torch.randint(0, 61, (1, 11)),), str(tmp_path),
               dynamic_shapes={"input_ids": {1: torch.export.Dim("s", max=32)}})
     for length in (11, 5):
-        out = run_export(tmp_path, f"1x{length}", lds_run)
+        out = run_export(tmp_path, f"1x{length}", lds_run, "lavapipe", "--require-ldsopt")
         assert re.search(r"attention_2xDx16x16xD: ldsopt: ldsopt-attention", out), out
