@@ -24,6 +24,9 @@ members' chains are alike (same body and maps; the inputs not read along N the s
 the inputs read along N are concatenated too. Slices the program already takes of one
 tensor's last dim (a Split of GPT-2's fused QKV projection), each used only by splits of it
 into heads of one size, are rewritten the same way: slices of the tensor's head split.
+Dims other than N may be dynamic (an export's sequence); such a group is fused only where each
+member's result is split into heads (`slice_heads`), since IREE copies a plain slice of a
+dynamic wide result out in a dispatch of its own (a remark says so).
 Emits (ldsopt/matmul/projections.py): the concatenation of the weights, one contraction into a
 fill of the summed N, the shared consumers on the wide result, and per member a
 `tensor.extract_slice` along N that replaces the member's last carried value. Each element is
@@ -54,6 +57,12 @@ class FuseProjections(ModulePass):
         for func in program_ops(module, ("func.func",)):
             for g in projections.groups(func, ROOTS):
                 ns = [m.n for m in g.members]
+                if projections.copied_out(g):
+                    remarks.program_remark(g.members[0].op, self.NAME, False,
+                                           f"{len(ns)} projections of one input (N = {' + '.join(map(str, ns))}) of "
+                                           "a dynamic shape, whose slices of a wide result IREE would copy out, a "
+                                           "dispatch each")
+                    continue
                 remarks.program_remark(g.members[0].op, self.NAME, True,
                                        f"{len(ns)} projections of one input (N = {' + '.join(map(str, ns))}) fused "
                                        f"into one matmul of N = {sum(ns)}, with {len(g.members[0].steps)} "

@@ -36,15 +36,17 @@ def split_dims(dims: list[int], k: int) -> list[int]:
     return out
 
 
-def expand_dim(value: ir.Value, at: int, splits: int) -> ir.Value:
-    """`value` with its dim `at` split into [splits, extent / splits] (a view: no copy)."""
+def expand_dim(value: ir.Value, at: int, splits: int, sizes: list[ir.Value] = ()) -> ir.Value:
+    """`value` with its static dim `at` split into [splits, extent / splits] (a view: no copy);
+    `sizes`: the values of its dynamic extents, in order."""
     t = ir.RankedTensorType(value.type)
     shape = list(t.shape)
     shape[at:at + 1] = [splits, shape[at] // splits]
     groups = [[i] for i in range(at)] + [[at, at + 1]] + [[i + 1] for i in range(at + 1, t.rank)]
     i64 = ir.IntegerType.get_signless(64)
     reassociation = ir.ArrayAttr.get([ir.ArrayAttr.get([ir.IntegerAttr.get(i64, i) for i in g]) for g in groups])
-    return tensor.ExpandShapeOp(ir.RankedTensorType.get(shape, t.element_type), value, reassociation, [], shape).result
+    return tensor.ExpandShapeOp(ir.RankedTensorType.get(shape, t.element_type), value, reassociation, list(sizes),
+                                shape).result
 
 
 def expand_input(value: ir.Value, dims: list[int], k: int, splits: int) -> ir.Value:

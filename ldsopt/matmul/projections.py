@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 
 from iree.compiler import ir
-from iree.compiler.dialects import linalg, tensor
+from iree.compiler.dialects import arith, linalg, tensor
 
 from ldsopt.codegen.elementwise import map_dims
 from ldsopt.codegen.loop_split import expand_dim
@@ -134,7 +134,7 @@ def _step(v: ir.Value) -> Step | None:
     at = [i for i, x in enumerate(inputs) if x == v]
     empty = _producer(out)
     if len(at) != 1 or maps[at[0]] != identity or maps[-1] != identity or empty is None or \
-            empty.name != "tensor.empty" or not ir.RankedTensorType(op.results[0].type).has_static_shape:
+            empty.name != "tensor.empty" or not _static_n(op.results[0]):
         return None
     along = {}
     for i, x in enumerate(inputs):
@@ -174,17 +174,20 @@ def _fill_value(v: ir.Value) -> ir.Value | None:
     return op.operands[0] if op is not None and op.name == "linalg.fill" else None
 
 
+def _static_n(v: ir.Value) -> bool:
+    """`v`'s last dim (N) is static; the others may be dynamic (an export's sequence)."""
+    return not ir.ShapedType.is_dynamic_size(ir.RankedTensorType(v.type).shape[-1])
+
+
 def _member(op: ir.Operation) -> Member | None:
     """`op` as a projection: a contraction (ldsopt-matmul-lds's forms) from a fill, with constant
-    weights, and its chain of elementwise consumers."""
-    if not all(isinstance(v.type, ir.RankedTensorType) and ir.RankedTensorType(v.type).has_static_shape
-               for v in [*op.operands, *op.results]):
-        return None  # the wide shapes are built from static sizes
+    weights of a static shape, and its chain of elementwise consumers."""
     form = contraction_form(op)
     if not form or len(op.results) != 1 or _fill_value(op.operands[2]) is None:
         return None
     b_at, _ = form.roles["B"]
-    if not is_constant(op.operands[b_at]):
+    if not is_constant(op.operands[b_at]) or not ir.RankedTensorType(op.operands[b_at].type).has_static_shape or \
+            not _static_n(op.results[0]):  # the wide N is built from static sizes
         return None
     n_loop = form.dims[2][-1]
     steps, v = [], op.results[0]
@@ -253,6 +256,15 @@ def groups(func: ir.Operation, roots: tuple[str, ...]) -> list[Group]:
     return out
 
 
+def copied_out(g: Group) -> bool:
+    """Whether IREE would copy the members' slices of the wide result out, a dispatch each: with a
+    dynamic extent, a slice that is not read through a head split (`slice_heads`) is so copied
+    (the SwiGLU's gate and up of an export of a dynamic sequence)."""
+    dynamic = not ir.RankedTensorType(g.members[0].result.type).has_static_shape
+    offsets = [sum(m.n for m in g.members[:i]) for i in range(len(g.members))]
+    return dynamic and _head_size([(m.result, o) for m, o in zip(g.members, offsets)]) is None
+
+
 def _hoist(v: ir.Value, before: ir.Operation, order: dict[ir.Operation, float]) -> None:
     """Moves the constant computation of `v` before `before` where it comes later in the block
     (`order`: the block's ops' positions, kept up to date)."""
@@ -277,6 +289,12 @@ def _wide(v: ir.Value, n: int) -> ir.Type:
     return ir.RankedTensorType.get([*t.shape[:-1], n], t.element_type)
 
 
+def _mixed(shape: list[int], sizes: list[ir.Value]) -> list[int | ir.Value]:
+    """`shape` with its dynamic extents the values `sizes`, in order."""
+    values = iter(sizes)
+    return [next(values) if ir.ShapedType.is_dynamic_size(n) else n for n in shape]
+
+
 def _head_size(pieces: list[tuple[ir.Value, int]]) -> int | None:
     """The head size d where every use of every piece is a `tensor.expand_shape` that splits its
     last dim alone into [heads, d] (d the same for all, dividing each piece's offset), else None."""
@@ -297,24 +315,25 @@ def _head_size(pieces: list[tuple[ir.Value, int]]) -> int | None:
     return d
 
 
-def slice_heads(value: ir.Value, pieces: list[tuple[ir.Value, int]]) -> bool:
+def slice_heads(value: ir.Value, pieces: list[tuple[ir.Value, int]], sizes: list[ir.Value] = ()) -> bool:
     """Where every use of every piece (a part of `value` along its last dim, at the offset given)
     splits it into heads of one size, replaces each split by the slice of `value`'s own head split
-    that it is, at the current insertion point, and says so; else changes nothing. IREE clones
+    that it is, at the current insertion point, and says so; else changes nothing (`sizes`: the
+    values of `value`'s dynamic extents, which its pieces and their splits share). IREE clones
     such a slice into the consumer's dispatch (a load at an offset), where it copies a slice of
     the last dim out in a dispatch of its own."""
     d = _head_size(pieces)
     if d is None:
         return False
     t = ir.RankedTensorType(value.type)
-    heads = expand_dim(value, t.rank - 1, t.shape[-1] // d)
+    heads = expand_dim(value, t.rank - 1, t.shape[-1] // d, sizes)
     for piece, offset in pieces:
         for split in [u.owner.operation.results[0] for u in piece.uses]:
             st = ir.RankedTensorType(split.type)
             offsets = [0] * st.rank
             offsets[-2] = offset // d
             split.replace_all_uses_with(
-                tensor.ExtractSliceOp(st, heads, [], [], [], offsets, list(st.shape), [1] * st.rank).result)
+                tensor.ExtractSliceOp(st, heads, [], list(sizes), [], offsets, list(st.shape), [1] * st.rank).result)
             split.owner.erase()
     return True
 
@@ -336,16 +355,17 @@ def last_dim_slices(func: ir.Operation) -> dict[ir.Value, list[tuple[ir.Operatio
     return found
 
 
-def _slice_members(g: Group, value: ir.Value) -> None:
+def _slice_members(g: Group, value: ir.Value, sizes: list[ir.Value]) -> None:
     """Replaces each member's result by its slice of the wide result `value` along N (or its
-    head splits by slices of `value`'s head split: `slice_heads`)."""
+    head splits by slices of `value`'s head split: `slice_heads`); `sizes`: the values of the
+    dynamic extents they share."""
     offsets = [sum(m.n for m in g.members[:i]) for i in range(len(g.members))]
-    if slice_heads(value, [(m.result, o) for m, o in zip(g.members, offsets)]):
+    if slice_heads(value, [(m.result, o) for m, o in zip(g.members, offsets)], sizes):
         return
     for m, offset in zip(g.members, offsets):
         t = ir.RankedTensorType(m.result.type)
         m.result.replace_all_uses_with(tensor.ExtractSliceOp(
-            t, value, [], [], [], [0] * (t.rank - 1) + [offset], list(t.shape), [1] * t.rank).result)
+            t, value, [], sizes, [], [0] * (t.rank - 1) + [offset], list(t.shape), [1] * t.rank).result)
 
 
 def rewrite(g: Group) -> None:
@@ -363,7 +383,11 @@ def rewrite(g: Group) -> None:
         weights = _concat([m.op.operands[m.b_at] for m in g.members], m0.b_n_dim)
         init_t = _wide(m0.op.results[0], width)
         fill = _producer(m0.op.operands[2])
-        empty = tensor.EmptyOp(list(ir.RankedTensorType(init_t).shape), ir.RankedTensorType(init_t).element_type).result
+        # Every tensor of the chains has the members' leading extents: those of the first one's init.
+        shape = ir.RankedTensorType(init_t).shape
+        sizes = [tensor.dim(m0.op.operands[2], arith.constant(ir.IndexType.get(), i))
+                 for i, n in enumerate(shape) if ir.ShapedType.is_dynamic_size(n)]
+        empty = tensor.EmptyOp(_mixed(shape, sizes), ir.RankedTensorType(init_t).element_type).result
         init = linalg.fill(fill.operands[0], outs=[empty])
         wide = m0.op.clone()
         wide.operands[m0.b_at] = weights
@@ -377,13 +401,13 @@ def rewrite(g: Group) -> None:
                     ins = [m.steps[k].op.operands[i] for m in g.members]
                     operands[i] = _concat(ins, ir.RankedTensorType(ins[0].type).rank - 1)
             out_t = ir.RankedTensorType(_wide(step.op.results[0], width))
-            operands[len(step.op.operands) - 1] = tensor.EmptyOp(list(out_t.shape), out_t.element_type).result
+            operands[len(step.op.operands) - 1] = tensor.EmptyOp(_mixed(out_t.shape, sizes), out_t.element_type).result
             op = step.op.clone()  # after its new operands
             for i, x in operands.items():
                 op.operands[i] = x
             op.results[0].set_type(out_t)
             value = op.results[0]
-        _slice_members(g, value)
+        _slice_members(g, value, sizes)
     for m in g.members:
         for s in reversed(m.steps):
             s.op.erase()

@@ -166,14 +166,47 @@ func.func @mutable_weights(%x: tensor<16x32xf32>) -> (tensor<16x8xf32>, tensor<1
 
 // -----
 
-// Dynamic rows: left alone (the wide product's shape is built from static sizes).
+// Dynamic rows (an export's sequence), each projection split into heads: fused, the wide
+// product's rows those of the first member's init, its head split of that many rows, and each
+// member's heads a slice of it.
 // CHECK-LABEL: func.func @dynamic_rows
-// CHECK-NOT:     tensor.concat
-func.func @dynamic_rows(%x: tensor<?x32xf32>, %init: tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<?x8xf32>) {
+// CHECK:         %[[A:.+]] = linalg.fill
+// CHECK:         %[[W:.+]] = tensor.concat dim(1)
+// CHECK:         %[[ROWS:.+]] = tensor.dim %[[A]], %{{.+}} : tensor<?x8xf32>
+// CHECK:         %[[E:.+]] = tensor.empty(%[[ROWS]]) : tensor<?x16xf32>
+// CHECK:         %[[F:.+]] = linalg.fill {{.+}} outs(%[[E]] : tensor<?x16xf32>)
+// CHECK:         %[[P:.+]] = linalg.matmul ins(%{{.+}}, %[[W]] : tensor<?x32xf32>, tensor<32x16xf32>) outs(%[[F]]
+// CHECK:         %[[H:.+]] = tensor.expand_shape %[[P]] {{\[}}[0], [1, 2]] output_shape [%[[ROWS]], 4, 4]
+// CHECK-DAG:     %[[S0:.+]] = tensor.extract_slice %[[H]][0, 0, 0] [%[[ROWS]], 2, 4] [1, 1, 1]
+// CHECK-DAG:     %[[S1:.+]] = tensor.extract_slice %[[H]][0, 2, 0] [%[[ROWS]], 2, 4] [1, 1, 1]
+// CHECK:         return %[[S0]], %[[S1]]
+func.func @dynamic_rows(%x: tensor<?x32xf32>, %init: tensor<?x8xf32>) -> (tensor<?x2x4xf32>, tensor<?x2x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x32xf32>
   %wa = arith.constant dense<0.5> : tensor<32x8xf32>
   %wb = arith.constant dense<0.25> : tensor<32x8xf32>
   %zero = arith.constant 0.0 : f32
   %a = linalg.fill ins(%zero : f32) outs(%init : tensor<?x8xf32>) -> tensor<?x8xf32>
+  // expected-remark @+1 {{ldsopt-fuse-projections: 2 projections of one input (N = 8 + 8) fused into one matmul of N = 16, with 0 elementwise consumers they share}}
+  %0 = linalg.matmul ins(%x, %wa : tensor<?x32xf32>, tensor<32x8xf32>) outs(%a : tensor<?x8xf32>) -> tensor<?x8xf32>
+  %1 = linalg.matmul ins(%x, %wb : tensor<?x32xf32>, tensor<32x8xf32>) outs(%a : tensor<?x8xf32>) -> tensor<?x8xf32>
+  %h0 = tensor.expand_shape %0 [[0], [1, 2]] output_shape [%n, 2, 4] : tensor<?x8xf32> into tensor<?x2x4xf32>
+  %h1 = tensor.expand_shape %1 [[0], [1, 2]] output_shape [%n, 2, 4] : tensor<?x8xf32> into tensor<?x2x4xf32>
+  return %h0, %h1 : tensor<?x2x4xf32>, tensor<?x2x4xf32>
+}
+
+// -----
+
+// Dynamic rows, the results used whole (a SwiGLU's gate and up): left alone, since IREE would
+// copy each slice of a dynamic wide result out in a dispatch of its own.
+// CHECK-LABEL: func.func @dynamic_rows_used_whole
+// CHECK-NOT:     tensor.concat
+func.func @dynamic_rows_used_whole(%x: tensor<?x32xf32>, %init: tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<?x8xf32>) {
+  %wa = arith.constant dense<0.5> : tensor<32x8xf32>
+  %wb = arith.constant dense<0.25> : tensor<32x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %a = linalg.fill ins(%zero : f32) outs(%init : tensor<?x8xf32>) -> tensor<?x8xf32>
+  // expected-remark @+1 {{ldsopt-fuse-projections: left alone: 2 projections of one input (N = 8 + 8) of a dynamic shape, whose slices of a wide result IREE would copy out, a dispatch each}}
   %0 = linalg.matmul ins(%x, %wa : tensor<?x32xf32>, tensor<32x8xf32>) outs(%a : tensor<?x8xf32>) -> tensor<?x8xf32>
   %1 = linalg.matmul ins(%x, %wb : tensor<?x32xf32>, tensor<32x8xf32>) outs(%a : tensor<?x8xf32>) -> tensor<?x8xf32>
   return %0, %1 : tensor<?x8xf32>, tensor<?x8xf32>

@@ -2,7 +2,9 @@
 # Here, from the repository's root: the suite's BERT-base layer twin (f16, SDPA) exported with a
 # dynamic sequence (up to 512), compiled for cuda-sm90a three ways, each run at 512 tokens:
 #   static   the export specialized to 1x512 before it is compiled (what a fixed shape gets)
-#   dynamic  compiled once with the sequence dynamic (`--keep-dynamic`: a server's module)
+#   dynamic  compiled once with the sequence dynamic (`--keep-dynamic`: a server's module);
+#            at 3cc6a4b, before ldsopt-fuse-projections took dynamic shapes (README, first call)
+#   dynamic2 the same at the commit after it (README, second call)
 #   iree     IREE's default of the dynamic module (`--keep-dynamic --baseline`)
 # into build/dvs/* (ignored by git); the weights once, the other folders' archives links to it.
 set -eu

@@ -1,6 +1,8 @@
 #!/bin/bash
-# On the H200 (one call, `build/dvs` and `.whl` carried): the three modules' values, then their
-# whole-program times in one run (iree-benchmark-module, each module's own inputs at 512).
+# On the H200 (one call, `build/dvs` and `.whl` carried): the modules' values, then their
+# whole-program times in one run (iree-benchmark-module, each module's own inputs at 512). The
+# first call ran static, dynamic and iree; the second dynamic2's values, then static, dynamic
+# and dynamic2 (program_bench-fused.json).
 set -u
 python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl 2>/dev/null
 export PYTHONPATH=/tmp/site:$PWD PATH=/tmp/site/bin:$PATH:/usr/local/cuda/bin
