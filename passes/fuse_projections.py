@@ -26,7 +26,8 @@ tensor's last dim (a Split of GPT-2's fused QKV projection), each used only by s
 into heads of one size, are rewritten the same way: slices of the tensor's head split.
 Dims other than N may be dynamic (an export's sequence); such a group is fused only where each
 member's result is split into heads (`slice_heads`), since IREE copies a plain slice of a
-dynamic wide result out in a dispatch of its own (a remark says so).
+dynamic wide result out in a dispatch of its own (a remark says so); a Split's slices of a
+dynamic tensor, where their size along it is the very extent the tensor was made with.
 Emits (ldsopt/matmul/projections.py): the concatenation of the weights, one contraction into a
 fill of the summed N, the shared consumers on the wide result, and per member a
 `tensor.extract_slice` along N that replaces the member's last carried value. Each element is
@@ -70,7 +71,8 @@ class FuseProjections(ModulePass):
                 projections.rewrite(g)
             for source, slices in projections.last_dim_slices(func).items():
                 with ir.InsertionPoint(slices[0][0]), slices[0][0].location:
-                    if projections.slice_heads(source, [(op.results[0], offset) for op, offset in slices]):
+                    if projections.slice_heads(source, [(op.results[0], offset) for op, offset in slices],
+                                               projections.dynamic_extents(source) or []):
                         remarks.program_remark(slices[0][0], self.NAME, True,
                                                f"{len(slices)} slices of one tensor's last dim read as slices of "
                                                "its head split")

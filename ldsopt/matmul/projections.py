@@ -47,6 +47,16 @@ def is_constant(v: ir.Value) -> bool:
     return op.name in _CONSTANT_OPS and all(is_constant(x) for x in op.operands)
 
 
+def dynamic_extents(x: ir.Value) -> list[ir.Value] | None:
+    """The values of x's dynamic extents, where its producer states them: a linalg op's init
+    made by `tensor.empty` of them (an export's dynamic sequence); None where it does not."""
+    op = _producer(x)
+    if op is None or not op.name.startswith("linalg.") or not isinstance(x, ir.OpResult):
+        return None
+    init = _producer(op.operands[len(op.operands) - len(op.results) + x.result_number])
+    return list(init.operands) if init is not None and init.name == "tensor.empty" else None
+
+
 def _global_is_immutable(load: ir.Operation) -> bool:
     """The `util.global` a load reads is not mutable (looked up in the top module)."""
     top = load
@@ -340,16 +350,18 @@ def slice_heads(value: ir.Value, pieces: list[tuple[ir.Value, int]], sizes: list
 
 def last_dim_slices(func: ir.Operation) -> dict[ir.Value, list[tuple[ir.Operation, int]]]:
     """The `tensor.extract_slice`s of `func`'s body that take a static part of their source's last
-    dim (all of the others, unit strides), by source: (slice, offset)."""
+    dim (all of the others, unit strides; a dynamic one by the very value of its extent:
+    `dynamic_extents`), by source: (slice, offset)."""
     found: dict[ir.Value, list[tuple[ir.Operation, int]]] = {}
     for op in func.regions[0].blocks[0].operations:
         op = op.operation
-        if op.name != "tensor.extract_slice" or len(op.operands) != 1:
+        if op.name != "tensor.extract_slice" or \
+                len(op.operands) > 1 and list(op.operands)[1:] != dynamic_extents(op.operands[0]):
             continue
         src = ir.RankedTensorType(op.operands[0].type)
         offsets, sizes, strides = (list(ir.DenseI64ArrayAttr(op.attributes[f"static_{a}"]))
                                    for a in ("offsets", "sizes", "strides"))
-        if src.has_static_shape and strides == [1] * src.rank and offsets[:-1] == [0] * (src.rank - 1) and \
+        if min(offsets) >= 0 and strides == [1] * src.rank and offsets[:-1] == [0] * (src.rank - 1) and \
                 sizes[:-1] == list(src.shape[:-1]) and list(ir.RankedTensorType(op.results[0].type).shape) == sizes:
             found.setdefault(op.operands[0], []).append((op, offsets[-1]))
     return found

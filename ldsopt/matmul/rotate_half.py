@@ -21,7 +21,7 @@ from iree.compiler.dialects import arith, linalg, tensor
 
 from ldsopt.codegen.elementwise import map_dims
 from ldsopt.matmul.match import contraction_form
-from ldsopt.matmul.projections import is_constant
+from ldsopt.matmul.projections import dynamic_extents, is_constant
 
 
 def _producer(v: ir.Value) -> ir.Operation | None:
@@ -32,16 +32,6 @@ def _static(op: ir.Operation, name: str) -> list[int]:
     return list(ir.DenseI64ArrayAttr(op.attributes[name]))
 
 
-def _extents(x: ir.Value) -> list[ir.Value] | None:
-    """The values of x's dynamic extents, where its producer states them: a linalg op's init
-    made by `tensor.empty` of them (an export's dynamic sequence); None where it does not."""
-    op = _producer(x)
-    if op is None or not op.name.startswith("linalg.") or not isinstance(x, ir.OpResult):
-        return None
-    init = _producer(op.operands[len(op.operands) - len(op.results) + x.result_number])
-    return list(init.operands) if init is not None and init.name == "tensor.empty" else None
-
-
 def _half(v: ir.Value, second: bool) -> ir.Value | None:
     """x where `v` is the first (or `second`) half of x's last dim, all of its other dims
     (a dynamic one by the very value of its extent)."""
@@ -49,7 +39,7 @@ def _half(v: ir.Value, second: bool) -> ir.Value | None:
     if op is None or op.name != "tensor.extract_slice":
         return None
     x = op.operands[0]
-    if len(op.operands) > 1 and list(op.operands)[1:] != _extents(x):
+    if len(op.operands) > 1 and list(op.operands)[1:] != dynamic_extents(x):
         return None
     shape = list(ir.RankedTensorType(x.type).shape)
     half = shape[-1] // 2

@@ -242,3 +242,32 @@ func.func @split_used_whole(%qkv: tensor<1x16x96xf32>) -> (tensor<1x16x2x16xf32>
   %qh = tensor.expand_shape %q [[0], [1], [2, 3]] output_shape [1, 16, 2, 16] : tensor<1x16x32xf32> into tensor<1x16x2x16xf32>
   return %qh, %k : tensor<1x16x2x16xf32>, tensor<1x16x32xf32>
 }
+
+// -----
+
+// GPT-2's Split over a dynamic sequence: the slices' rows are the very extent the projection's
+// result was made with (its init's tensor.empty), so they are all of it: slices of its head split.
+// CHECK-LABEL: func.func @split_heads_dynamic
+// CHECK:         %[[N:.+]] = tensor.dim
+// CHECK:         %[[QKV:.+]] = linalg.generic
+// CHECK:         %[[H:.+]] = tensor.expand_shape %[[QKV]] {{\[}}[0], [1], [2, 3]] output_shape [1, %[[N]], 6, 16] : tensor<1x?x96xf32> into tensor<1x?x6x16xf32>
+// CHECK-DAG:     %[[Q:.+]] = tensor.extract_slice %[[H]][0, 0, 0, 0] [1, %[[N]], 2, 16] [1, 1, 1, 1]
+// CHECK-DAG:     %[[V:.+]] = tensor.extract_slice %[[H]][0, 0, 4, 0] [1, %[[N]], 2, 16] [1, 1, 1, 1]
+// CHECK:         return %[[Q]], %[[V]]
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @split_heads_dynamic(%x: tensor<1x?x96xf32>) -> (tensor<1x?x2x16xf32>, tensor<1x?x2x16xf32>) {
+  %c1 = arith.constant 1 : index
+  %n = tensor.dim %x, %c1 : tensor<1x?x96xf32>
+  %e = tensor.empty(%n) : tensor<1x?x96xf32>
+  %qkv = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<1x?x96xf32>) outs(%e : tensor<1x?x96xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %t = math.tanh %in : f32
+    linalg.yield %t : f32
+  } -> tensor<1x?x96xf32>
+  // expected-remark @+1 {{ldsopt-fuse-projections: 2 slices of one tensor's last dim read as slices of its head split}}
+  %q = tensor.extract_slice %qkv[0, 0, 0] [1, %n, 32] [1, 1, 1] : tensor<1x?x96xf32> to tensor<1x?x32xf32>
+  %v = tensor.extract_slice %qkv[0, 0, 64] [1, %n, 32] [1, 1, 1] : tensor<1x?x96xf32> to tensor<1x?x32xf32>
+  %hq = tensor.expand_shape %q [[0], [1], [2, 3]] output_shape [1, %n, 2, 16] : tensor<1x?x32xf32> into tensor<1x?x2x16xf32>
+  %hv = tensor.expand_shape %v [[0], [1], [2, 3]] output_shape [1, %n, 2, 16] : tensor<1x?x32xf32> into tensor<1x?x2x16xf32>
+  return %hq, %hv : tensor<1x?x2x16xf32>, tensor<1x?x2x16xf32>
+}
