@@ -27,10 +27,9 @@ from __future__ import annotations
 import dataclasses
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, tensor
 
 from ldsopt.attention.raising import ATTENTION
-from ldsopt.codegen.loop_split import program_ops
+from ldsopt.codegen.loop_split import dynamic_dims, program_ops
 from ldsopt.registry import ModulePass
 
 _RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
@@ -57,11 +56,4 @@ class PinAttentionReshapes(ModulePass):
                 computed = reshape.operands[0]
                 with ir.InsertionPoint(reshape), reshape.location:
                     reshape.operands[0] = ir.Operation.create(BARRIER, results=[computed.type],
-                                                              operands=[computed, *_dynamic_dims(computed)]).result
-
-
-def _dynamic_dims(value: ir.Value) -> list[ir.Value]:
-    """`value`'s dynamic extents, which the barrier carries (an export's dynamic sequence)."""
-    shape = ir.RankedTensorType(value.type).shape
-    return [tensor.dim(value, arith.constant(ir.IndexType.get(), d)) for d, n in enumerate(shape)
-            if n == ir.ShapedType.get_dynamic_size()]
+                                                              operands=[computed, *dynamic_dims(computed)]).result

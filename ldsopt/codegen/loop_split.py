@@ -1,14 +1,14 @@
 """Splitting one loop of a linalg op on tensors into (chunks, chunk), as the program-level
 passes do before IREE forms dispatches (ldsopt-split-reduction, ldsopt-split-attention,
 ldsopt-split-matmul): the ops they look at (`program_ops`), the loops an operand reads once
-loop k became loops (k, k + 1), its tensor expanded to match, and the maps and iterators of the
-ops that replace the split one.
+loop k became loops (k, k + 1), its tensor expanded to match (with its dynamic extents,
+`dynamic_dims`), and the maps and iterators of the ops that replace the split one.
 """
 
 from __future__ import annotations
 
 from iree.compiler import ir
-from iree.compiler.dialects import tensor
+from iree.compiler.dialects import arith, tensor
 
 
 def program_ops(module: ir.Operation, names: tuple[str, ...]) -> list[ir.Operation]:
@@ -34,6 +34,14 @@ def split_dims(dims: list[int], k: int) -> list[int]:
     for d in dims:
         out += [k, k + 1] if d == k else [d + (d > k)]
     return out
+
+
+def dynamic_dims(value: ir.Value) -> list[ir.Value]:
+    """`value`'s dynamic extents, in order, as `tensor.dim`s of it at the insertion point (what
+    an op made of a tensor of a dynamic sequence takes with it)."""
+    shape = ir.RankedTensorType(value.type).shape
+    return [tensor.dim(value, arith.constant(ir.IndexType.get(), d)) for d, n in enumerate(shape)
+            if ir.ShapedType.is_dynamic_size(n)]
 
 
 def expand_dim(value: ir.Value, at: int, splits: int, sizes: list[ir.Value] = ()) -> ir.Value:

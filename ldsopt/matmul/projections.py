@@ -20,10 +20,10 @@ from __future__ import annotations
 import dataclasses
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, linalg, tensor
+from iree.compiler.dialects import linalg, tensor
 
 from ldsopt.codegen.elementwise import map_dims
-from ldsopt.codegen.loop_split import expand_dim
+from ldsopt.codegen.loop_split import dynamic_dims, expand_dim
 from ldsopt.matmul.match import contraction_form
 
 # Ops that compute a constant from constants (IREE's const-eval folds them at compile time).
@@ -396,10 +396,9 @@ def rewrite(g: Group) -> None:
         init_t = _wide(m0.op.results[0], width)
         fill = _producer(m0.op.operands[2])
         # Every tensor of the chains has the members' leading extents: those of the first one's init.
-        shape = ir.RankedTensorType(init_t).shape
-        sizes = [tensor.dim(m0.op.operands[2], arith.constant(ir.IndexType.get(), i))
-                 for i, n in enumerate(shape) if ir.ShapedType.is_dynamic_size(n)]
-        empty = tensor.EmptyOp(_mixed(shape, sizes), ir.RankedTensorType(init_t).element_type).result
+        sizes = dynamic_dims(m0.op.operands[2])
+        empty = tensor.EmptyOp(_mixed(ir.RankedTensorType(init_t).shape, sizes),
+                               ir.RankedTensorType(init_t).element_type).result
         init = linalg.fill(fill.operands[0], outs=[empty])
         wide = m0.op.clone()
         wide.operands[m0.b_at] = weights
