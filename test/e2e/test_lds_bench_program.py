@@ -7,6 +7,7 @@ values checked. No timing is asserted (lavapipe is a CPU)."""
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -81,6 +82,19 @@ def test_encoder_layer_end_to_end(encoder, tmp_path):
     assert sorted(os.listdir(out / "iree")) == ["baseline.vmfb", "input0.bin", "manifest.json"]
     with np.load(out / "twin_weights.npz") as w:
         assert w["attn.q.weight"].shape == (32, 32) and w["ln2.bias"].shape == (32,)
+    # The per-dispatch table alone, from the manifest and dispatches/ (carried without weights).
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    shutil.copy(out / "manifest.json", bare)
+    shutil.copytree(out / "dispatches", bare / "dispatches")
+    proc = subprocess.run([sys.executable, "-m", "ldsopt.measure.program_bench", str(bare), "--dispatches-only",
+                           "--repetitions", "1", "--out", str(tmp_path / "only")], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    only = json.loads((tmp_path / "only" / "program_results.json").read_text())
+    assert [r["name"] for r in only["dispatches"]] == [r["name"] for r in rows]
+    assert all(r["ldsopt"]["us"] > 0 for r in only["dispatches"])
+    assert only["whole"] == {} and only["twin"] is None and only["values"] == {"skipped": "--dispatches-only"}
+    assert "Values of the ldsopt module against the reference: not checked" in proc.stdout
 
 
 @pytest.mark.parametrize("block", ["encoder_layer", "gpt2_block", "llama_block", "resnet_cnn"])
