@@ -26,6 +26,7 @@ import glob
 import io
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 
@@ -335,8 +336,27 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
 
         src = os.path.join(work, name + ".mlir")
         output_file.write(src, text)
+        def baseline_failed(sub: str, e: driver.DriverError) -> str:
+            """IREE's default module failing to compile (IREE's own defect: an LLVM crash on a
+            50257-wide arg_compare) is a result to report, not the end of the bench."""
+            shutil.rmtree(os.path.join(folder, sub), ignore_errors=True)
+            lines = str(e).splitlines()
+            cause = next((x.strip() for x in lines[1:] if "error" in x.lower()), "")
+            said = f"{lines[0]} {cause}".strip()[:400]
+            progress(f"IREE's default cannot compile {os.path.basename(path)}: {said}")
+            return said
+
+        src = os.path.join(work, name + ".mlir")
+        output_file.write(src, text)
+        errors, stack_errors = {}, {}
         for variant, sub in WHOLE.items():
-            whole[variant], variant_calls = prepare_whole(src, variant, sub, run_reference=variant == "ldsopt")
+            try:
+                whole[variant], variant_calls = prepare_whole(src, variant, sub, run_reference=variant == "ldsopt")
+            except driver.DriverError as e:
+                if variant == "ldsopt":
+                    raise
+                errors[variant] = baseline_failed(sub, e)
+                continue
             if variant == "ldsopt":
                 calls = variant_calls
             progress(f"prepared the whole program, {variant}: {len(whole[variant]['dispatches'])} dispatch(es)")
@@ -345,7 +365,13 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
             stack_src = os.path.join(work, f"{name}_stack.mlir")
             output_file.write(stack_src, stack_text)
             for variant, sub in STACK.items():
-                prepare_whole(stack_src, variant, sub, function=stack_function, run_reference=False)
+                try:
+                    prepare_whole(stack_src, variant, sub, function=stack_function, run_reference=False)
+                except driver.DriverError as e:
+                    if variant == "ldsopt":
+                        raise
+                    stack_errors[variant] = baseline_failed(sub, e)
+                    continue
                 progress(f"prepared {stack} layers in one call, {variant}")
         flags = whole["ldsopt"]["compile_flags"]
         assert flags[:len(tgt.compile_flags)] == list(tgt.compile_flags), flags
@@ -376,8 +402,10 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
     commit, dirty = git_state()
     manifest = {"program": name, "source": os.path.basename(path), "target": target, "device": tgt.device,
                 "commit": commit, "dirty": dirty, "pipeline": pipeline_text, "program_pipeline": program_pipeline,
-                "dispatch_formation": list(formation), "whole": WHOLE, "dispatches": rows, "twin": twin,
-                **({"stack": {"layers": stack, "whole": STACK}} if stack > 1 else {}),
+                "dispatch_formation": list(formation), "whole": {v: s for v, s in WHOLE.items() if v not in errors},
+                **({"whole_errors": errors} if errors else {}), "dispatches": rows, "twin": twin,
+                **({"stack": {"layers": stack, "whole": {v: s for v, s in STACK.items() if v not in stack_errors},
+                              **({"errors": stack_errors} if stack_errors else {})}} if stack > 1 else {}),
                 "prepared": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
     output_file.write_json(os.path.join(folder, "manifest.json"), manifest)
     progress(f"prepared {len(rows)} dispatch benchmarks; {replay.coverage(rows)}"

@@ -183,3 +183,22 @@ def test_weights_to_archive_takes_onnx_only(tmp_path):
     proc = lds_bench(str(program), "--target", "lavapipe", "--weights-to-archive", "--prepare", str(tmp_path / "p"))
     assert proc.returncode == 1 and "error: --weights-to-archive takes an ONNX model" in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_a_whole_program_iree_cannot_compile_is_reported(tmp_path):
+    """IREE 3.13 cannot compile attention for Vulkan: lds-bench says so for IREE's whole program
+    and its dispatch, and times ldsopt's (as for the base decoder, whose 50257-wide arg_compare
+    crashes LLVM's NVPTX back end in IREE's module)."""
+    program = pathlib.Path(__file__).parent / "programs" / "attention" / "plain_f16_2x3x80x100x64.mlir"
+    out = tmp_path / "bench"
+    proc = lds_bench(str(program), "--target", "lavapipe", "--out", str(out), "--repetitions", "1")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "IREE's default cannot compile plain_f16_2x3x80x100x64.mlir" in proc.stdout
+    assert "online_attention" in proc.stdout  # the line says why
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["whole"] == {"ldsopt": "ldsopt"} and not (out / "iree").exists()
+    report = json.loads((out / "program_results.json").read_text())
+    assert report["whole"]["ldsopt"]["us"] > 0 and report["values"]["passed"]
+    assert report["whole"]["iree-default"]["at_prepare"] and "online_attention" in report["whole"]["iree-default"]["error"]
+    assert "- IREE's default (its own dispatch formation): not timed: iree-compile" in \
+        (out / "program_results.md").read_text()
