@@ -18,7 +18,7 @@ On sm_90a (`--target cuda-sm90a`) a product that the wgmma scheme takes (planner
 gets its plan (`wgmma_planned`) unless `mma=false` or a recorded plan says otherwise (`tiles`
 chooses among its tilings those of a warpgroup per 64 rows, the others going to mma.sync;
 `stages`, where given, caps its LDS tiles; `workgroups-per-cu` sets its LDS budget;
-`cluster-k` its K split over a cluster, planner.split_fits):
+`cluster-k` its K split over a cluster, planner.split_fits, 0 by planner.auto_split):
 the staging passes leave it to ldsopt-matmul-lds, with that as their remark. A product the
 scheme does not take keeps the other plans, and ldsopt-matmul-lds says why on its dispatch
 (`ldsopt.wgmma_refused = "..."`).
@@ -36,7 +36,7 @@ from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch
 from ldsopt.ir_types import element_bits
 from ldsopt.matmul.match import MatmulDispatch, MatmulProblem, matches
-from ldsopt.matmul.planner import K_BYTES, WGMMA_STAGES, plan, wgmma_plan, wgmma_refusal
+from ldsopt.matmul.planner import K_BYTES, WGMMA_STAGES, auto_split, plan, wgmma_plan, wgmma_refusal
 from ldsopt.matmul.recorded import record_staging, recorded_staging, with_recorded
 from ldsopt.matmul.schemes import (TILINGS, WGMMA_TILINGS, MatmulPlan, Tiling, check_k_bytes, check_tilings,
                                    parse_tilings)
@@ -146,9 +146,10 @@ class PlanOptions(ModulePass):
                                          "given, else planner.WGMMA_STAGES", min=2)
     k_bytes: int = option(0, "bytes of K each K step stages (BK; 64: 64 i8, 32 f16/bf16 or 16 f32 elements); 0: "
                              "the plan's cost rule chooses 64 or 128 (planner.K_BYTES)", min=0, check=check_k_bytes)
-    cluster_k: int = option(1, "the wgmma scheme (sm_90a): workgroups of a thread block cluster that share an "
+    cluster_k: int = option(0, "the wgmma scheme (sm_90a): workgroups of a thread block cluster that share an "
                                "output tile, each multiplying its chunk of K, the partial sums added through "
-                               "distributed shared memory (1: none)", min=1, max=8)
+                               "distributed shared memory (0: the plan's rule, planner.auto_split: 2 where the "
+                               "unsplit plan's tiles are 64x64 and its K loop long; 1: none)", min=0, max=8)
 
     def occupancy(self, tgt: target_model.Target) -> int:
         """Workgroups per SM/CU these options plan for. CUDA's default is 2: at one (ptxas
@@ -246,7 +247,10 @@ class PlanOptions(ModulePass):
             else WGMMA_TILINGS
         occupancy = self.workgroups_per_cu or 1
         most = self.stages if self.stages != STAGES_DEFAULT else WGMMA_STAGES  # `stages` given: the most
-        pl = wgmma_plan(p, tgt, tgt.lds_budget(occupancy), tilings, most, self.cluster_k) if tilings else None
+        budget = tgt.lds_budget(occupancy)
+        pl = wgmma_plan(p, tgt, budget, tilings, most, self.cluster_k or 1) if tilings else None
+        if pl is not None and not self.cluster_k:
+            pl = auto_split(p, tgt, pl, wgmma_plan(p, tgt, budget, tilings, most, 2))
         if pl is None and self.cluster_k > 1:
             raise PassError(d.location, f"{self.NAME}: cluster-k={self.cluster_k}: no wgmma tiling splits this "
                                         f"product's K steps over {self.cluster_k} workgroups (planner.split_fits)")

@@ -384,6 +384,25 @@ def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
     return min(fitting, key=lambda pl: plan_cost(p, pl, tgt), default=None)
 
 
+# The K split the plans take unasked (`cluster-k=0`, `auto_split`): 2 ways, where the unsplit
+# plan's tiles are 64x64 and its K loop has at least SPLIT_MIN_STEPS steps. The split plan's
+# 64x128 tiles feed each wgmma twice the columns of one A tile, and the split keeps their
+# grid as wide; measured on the H200 over 18 long-K products, faster only there
+# (bench/results/cuda-matmul/cluster-split-long-k/); the cost rule's split terms do not rank
+# splits (they would split every small product: `cluster-split-80a1ad9/`).
+SPLIT_MIN_STEPS = 48
+
+
+def auto_split(p: MatmulProblem, tgt: target_model.Target, unsplit: MatmulPlan, split: MatmulPlan | None) -> MatmulPlan:
+    """`split` (the wgmma plan split 2 ways) where the rule above takes it and its workgroups
+    fit one wave of the target's compute units, else `unsplit`."""
+    t = unsplit.tiling
+    if split is None or (t.bm, t.bn) != (64, 64) or math.ceil(p.sizes["k"] / unsplit.bk) < SPLIT_MIN_STEPS \
+            or not tgt.compute_units or math.prod(split.grid(p.sizes)) > tgt.compute_units:
+        return unsplit
+    return split
+
+
 def split_fits(p: MatmulProblem, t: Tiling, bk: int, stages: int, split: int, elem_bytes: int) -> bool:
     """Whether the wgmma scheme can split the K steps of tiling `t` over a cluster of `split`
     workgroups (1: unsplit, always): as many steps each, each warp's partial sums summed by one

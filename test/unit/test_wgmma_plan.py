@@ -3,6 +3,8 @@ and stages, and its LDS layouts, each checked against the layout that a wgmma ma
 descriptor of 128-byte swizzle describes (codegen/wgmma.py's transcription of PTX's canonical
 layouts, not the maps under test)."""
 
+import math
+
 import pytest
 from iree.compiler import ir
 
@@ -142,3 +144,27 @@ def test_partials_must_fit_the_operands_lds(matmul_problem):
     p = matmul_problem(("m", "k"), ("k", "n"), "f16", 512, 768, 3072)
     t = schemes.Tiling(128, 256, 8, 16)
     assert planner.split_fits(p, t, 64, 3, 8, 2) and not planner.split_fits(p, t, 64, 2, 8, 2)
+
+
+@pytest.mark.parametrize("b_dims, m, n, k, split", [
+    (("k", "n"), 512, 768, 3072, 2),    # FFN down with K x N weights: 64x64 tiles, 48 K steps -> 64x128 split 2
+    (("k", "n"), 512, 1024, 4096, 2),   # a wider FFN down: 64 K steps
+    (("n", "k"), 512, 1024, 4096, 2),
+    (("k", "n"), 512, 768, 2048, 1),    # 32 K steps: too short a loop
+    (("n", "k"), 512, 768, 3072, 1),    # N x K weights take 64x48 tiles
+    (("k", "n"), 512, 2304, 768, 1),    # QKV: 12 K steps
+    (("k", "n"), 2048, 768, 3072, 1),   # 128x128 tiles, and split they would take more than one wave
+])
+def test_auto_split_takes_long_k_loops_of_64x64_tiles(matmul_problem, b_dims, m, n, k, split):
+    """`cluster-k=0` (the default): planner.auto_split splits K 2 ways where the unsplit plan's
+    tiles are 64x64 and its loop at least SPLIT_MIN_STEPS steps, within one wave of SMs."""
+    p = matmul_problem(("m", "k"), b_dims, "f16", m, n, k)
+    budget = HOPPER.lds_budget(1)
+    unsplit = planner.wgmma_plan(p, HOPPER, budget)
+    pl = planner.auto_split(p, HOPPER, unsplit, planner.wgmma_plan(p, HOPPER, budget, split=2))
+    assert pl.split == split
+    if split > 1:
+        assert (pl.tiling.bm, pl.tiling.bn) == (64, 128)
+        assert math.prod(pl.grid(p.sizes)) <= HOPPER.compute_units
+    else:
+        assert pl is unsplit
