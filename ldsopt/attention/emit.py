@@ -71,7 +71,6 @@ class AttentionEmitter:
                             self._workload_grid)
         # Key tiles: a count, or (dynamic keys) ceil(K2 / BN) emitted with the kernel.
         self.n_tiles = math.ceil(self.kv_size / pl.bn) if isinstance(self.kv_size, int) else None
-        self._last: dict[tuple[ir.Value, int], ir.Value] = {}  # `last`'s values of dynamic extents
 
     # --- scalars and indices ---
 
@@ -89,15 +88,8 @@ class AttentionEmitter:
         return self.idx(x) if isinstance(x, int) else x
 
     def last(self, extent: int | ir.Value, n: int = 1) -> ir.Value:
-        """The largest index at which `n` elements fit in `extent` (the clamps): a constant,
-        or for a run-time extent max(extent, n) - n, made once after its value (it then
-        dominates every use; an extent below n clamps to 0 rather than wrapping around)."""
-        if isinstance(extent, int):
-            return self.idx(extent - n)
-        if (extent, n) not in self._last:
-            with ir.InsertionPoint.after(extent.owner), extent.owner.location:
-                self._last[(extent, n)] = arith.subi(arith.maxui(extent, self.idx(n)), self.idx(n))
-        return self._last[(extent, n)]
+        """The largest index at which `n` elements fit in `extent` (the clamps: Kernel.last_fit)."""
+        return self.k.last_fit(extent, n)
 
     def ragged(self, extent: int | ir.Value, tile: int) -> bool:
         """Whether tiles of `tile` may end past `extent` (their indices then guarded or

@@ -124,6 +124,7 @@ class Kernel:
         self.grid = grid
         self.workload_grid = workload_grid
         self._consts: dict[tuple[int, str], ir.Value] = {}
+        self._last_fits: dict[tuple[ir.Value, int], ir.Value] = {}
         self._conflicts: dict[str, tuple[int, int]] = {}
         block = dispatch.func.regions[0].blocks[0]
         self.ip = ir.InsertionPoint(list(block.operations)[-1])  # kernel code: before the return
@@ -137,6 +138,18 @@ class Kernel:
             with self._const_ip:
                 self._consts[key] = arith.constant(type_, value)
         return self._consts[key]
+
+    def last_fit(self, extent: int | ir.Value, n: int = 1) -> ir.Value:
+        """The largest index at which `n` elements fit in `extent`, which copies and reads clamp
+        their indices to: a constant, or for a run-time extent max(extent, n) - n, made once
+        right after its value (so that it dominates every use); an extent under n clamps to 0
+        rather than wrapping around to the top of the index range."""
+        if isinstance(extent, int):
+            return self.const(extent - n)
+        if (extent, n) not in self._last_fits:
+            with ir.InsertionPoint.after(extent.owner), extent.owner.location:
+                self._last_fits[extent, n] = arith.subi(arith.maxui(extent, self.const(n)), self.const(n))
+        return self._last_fits[extent, n]
 
     def index(self, exprs: list[index_expr.Expr], **env: ir.Value) -> list[ir.Value]:
         """The index expressions `exprs` (a map of ldsopt.layout's) emitted at the insertion

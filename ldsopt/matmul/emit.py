@@ -128,7 +128,6 @@ class Emitter:
             bound = tuple(most if dim in p.dynamic else g
                           for g, most, dim in zip(grid, tgt.max_workgroup_counts, _GRID_DIMS))
             self.k = Kernel(d, tgt, (t.threads, 1, 1), bound, self._workload_grid)
-        self._last = {}  # `last_index`'s values of the dynamic dims, made once
         self.acc_type = p.acc_type  # f32, i32 for i8 inputs
         if pl.split > 1 and not self.SPLITS_K:
             raise ValueError(f"a {type(pl.scheme).__name__} kernel cannot sum K split over a cluster")
@@ -528,15 +527,9 @@ class Emitter:
 
     def last_index(self, dim: str, last: int) -> ir.Value:
         """The largest index along matrix dim `dim` at which `last` elements still fit, which
-        the copies clamp their indices to: a constant, or for a dynamic dim, its extent - last,
-        made once right after the extent's value (it then dominates every use)."""
-        extent = self.p.extent(dim)
-        if isinstance(extent, int):
-            return self.k.const(extent - last)
-        if (dim, last) not in self._last:
-            with ir.InsertionPoint.after(extent.owner), extent.owner.location:
-                self._last[dim, last] = arith.subi(extent, self.k.const(last))
-        return self._last[dim, last]
+        the copies clamp their indices to (Kernel.last_fit: a dynamic extent under `last`
+        clamps to 0)."""
+        return self.k.last_fit(self.p.extent(dim), last)
 
     def or_zero(self, ragged: list[tuple[ir.Value, int | ir.Value]], vtype: ir.VectorType, value) -> ir.Value:
         """`value()` (emitted under the guard: it may read) where all of `ragged` is inside, else

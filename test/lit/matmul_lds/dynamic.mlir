@@ -75,7 +75,7 @@ iree_codegen.dispatch_config @dynamic_m_bias_f32 {
 
 // An f16 batch matmul of one batch and a dynamic M into f32, as IREE binds it on CUDA: flat
 // buffers expanded to [1, s0 floordiv 32, 32]. On sm_90a (wgmma, its operands copied by
-// cp.async: TMA refuses dynamic shapes) A's rows are clamped to M - 1 for the copies (a DMA
+// cp.async: TMA refuses dynamic shapes) A's rows are clamped to max(M, 1) - 1 for the copies (a DMA
 // cannot zero-fill; those rows feed only outputs that are not stored), the output rows are
 // guarded against M, into the output stage and out of it, and the count region computes M
 // from the workload again.
@@ -83,7 +83,8 @@ iree_codegen.dispatch_config @dynamic_m_bias_f32 {
 // SM90-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // SM90:         %[[W:.+]] = iree_tensor_ext.dispatch.workload.ordinal %{{.+}}, 0 : index
 // SM90:         %[[M:.+]] = affine.apply #{{.+}}()[%[[W]]]
-// SM90-NEXT:    %[[LAST:.+]] = arith.subi %[[M]], %c1 : index
+// SM90-NEXT:    %[[ATLEAST:.+]] = arith.maxui %[[M]], %c1 : index
+// SM90-NEXT:    %[[LAST:.+]] = arith.subi %[[ATLEAST]], %c1 : index
 // SM90:         %[[OUT:.+]] = memref.expand_shape {{.*}} output_shape [1, %[[M]], 48]
 // SM90:         %[[Y:.+]] = gpu.block_id  y upper_bound 65535
 // SM90-NEXT:    %[[ROW0:.+]] = arith.muli %[[Y]], %c64 : index
@@ -426,12 +427,13 @@ iree_codegen.dispatch_config @dynamic_m_k_batch {
 
 // An f16 product over a dynamic K with both operands M/N-contiguous, as IREE binds it on CUDA
 // (flat buffers expanded to [K, 128] and [K, 64]): on sm_90a the wgmma scheme's, its cp.async
-// copies of K rows clamped to K - 1 for the address and zero-filled past K (source size 0),
+// copies of K rows clamped to max(K, 1) - 1 for the address and zero-filled past K (source size 0),
 // the K loop's trip count ceil(K / 64) read at run time.
 // SM90-LABEL: func.func @dynamic_k_tn_f16
 // SM90-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // SM90:         %[[K:.+]] = iree_tensor_ext.dispatch.workload.ordinal %{{.+}}, 0 : index
-// SM90-NEXT:    %[[LAST:.+]] = arith.subi %[[K]], %c1 : index
+// SM90-NEXT:    %[[ATLEAST:.+]] = arith.maxui %[[K]], %c1 : index
+// SM90-NEXT:    %[[LAST:.+]] = arith.subi %[[ATLEAST]], %c1 : index
 // SM90:         %[[ROW:.+]] = arith.addi %c0, %{{.+}} : index
 // SM90-NEXT:    %[[CLAMPED:.+]] = arith.minui %[[ROW]], %[[LAST]] : index
 // SM90:         %[[IN:.+]] = arith.cmpi ult, %[[ROW]], %[[K]] : index
