@@ -41,7 +41,22 @@ class Unmatched:
 
 def missed(func: ir.Operation, pass_name: str, reason: str) -> None:
     """Records (or, for a pass that runs again, replaces) `pass_name`'s reason on `func`."""
-    entries = {**reasons(func), pass_name: reason}
+    _record(func, {**reasons(func), pass_name: reason})
+
+
+def lowered(func: ir.Operation, pass_name: str) -> None:
+    """Drops `pass_name`'s reason from `func` once the pass lowered it after all (a later
+    matcher of the same pass: vector-distribute's fused rows after its single reduction)."""
+    entries = reasons(func)
+    if entries.pop(pass_name, None) is None:
+        return
+    if entries:
+        _record(func, entries)
+    else:
+        del func.attributes[MISSED]
+
+
+def _record(func: ir.Operation, entries: dict[str, str]) -> None:
     func.attributes[MISSED] = ir.ArrayAttr.get(
         [ir.ArrayAttr.get([ir.StringAttr.get(k), ir.StringAttr.get(v)]) for k, v in entries.items()])
 

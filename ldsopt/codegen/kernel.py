@@ -223,6 +223,7 @@ class Kernel:
             f"workgroup_size = [{wg}] subgroup_size = {self.target.subgroup_size}>")
         done = [ir.StringAttr(a).value for a in func.attributes[LOWERED_BY]] if LOWERED_BY in func.attributes else []
         func.attributes[LOWERED_BY] = ir.ArrayAttr.get([ir.StringAttr.get(n) for n in done + [pass_name]])
+        remarks.lowered(func, pass_name)
         if self._conflicts:
             func.attributes[BANK_CONFLICTS] = ir.Attribute.parse("{" + ", ".join(
                 f'"{b}" = {{stores = {s}, reads = {r}}}' for b, (s, r) in sorted(self._conflicts.items())) + "}")

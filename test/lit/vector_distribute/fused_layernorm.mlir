@@ -6,6 +6,8 @@
 // gamma and beta f16 column operands. x - mean is computed once, for both sweeps.
 // CHECK-LABEL: func.func @layernorm_normalize
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-vector-distribute"]
+// The reason its first matcher gave (one op, not fused rows) is not left on what it lowered:
+// CHECK-NOT:     ["ldsopt-vector-distribute", "
 // CHECK-SAME:    lds_partials = array<i64: 32, 1>, {{.*}} passes = 2 : i64, {{.*}} row = "registers"
 // CHECK:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0) {{.*}} : memref<16x1000xf16
 // CHECK:         %[[MEAN:.+]] = hal.interface.binding.subspan {{.*}} binding(1) {{.*}} : memref<16xf32
