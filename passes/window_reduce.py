@@ -15,6 +15,14 @@ Contract.
   window point falls outside it. Optionally followed by one elementwise consumer fused
   into the dispatch (an average's divide; `match_epilogue`, as the matmul's), its other
   inputs loaded through projections. The root's result (or the consumer's) is stored whole.
+- The gathered form (`_match_gathered`): PyTorch's AdaptiveAvgPool2d(1) as IREE's torch input
+  forms it, a reduction whose inputs are all such unread windows and whose body reads the
+  image by `tensor.extract` of a loaded binding at indices it computes from `linalg.index`
+  (outside the window a select of 0), the sum its first result (from a constant fill or a
+  loaded tensor, stored whole), every further result a constant from outside the body stored
+  whole (the window's point count, a 0-d tensor). Left alone: other ops in its dispatch (an
+  AdaptiveAvgPool2d(2)'s division and its point counts computed per window), a further
+  result the body computes, a gather of anything but a loaded binding.
 - Left alone, with the reason as a remark: reductions whose inputs are read through other
   maps (a division, a loop in two dims), bodies that read the accumulator elsewhere, windows
   of more than `max-window` points (one thread would go through them alone), and the
@@ -31,7 +39,10 @@ in its own innermost dim (an NHWC image's channels: the window reads are vectors
 the window has at most UNROLL points (3x3) and a loop nest otherwise (7x7, global), each
 step reading the inputs at the window point and applying the body on vectors; then the
 consumer's body, then one store. No LDS: a window's points are read once per output and
-the neighbouring outputs' overlapping reads hit the cache.
+the neighbouring outputs' overlapping reads hit the cache. The gathered form: one thread per
+output element, the body cloned on scalars at each point of a loop nest over the window (each
+extract a `memref.load` at the indices as the body computes them, unclamped, as IREE's llvm-cpu
+lowering loads them), one store; the constants stored once, by the first thread.
 """
 
 from __future__ import annotations
@@ -73,10 +84,17 @@ class Window:
     init: float | int | Binding
     output: Binding
     epilogue: Epilogue | None
+    # The gathered form (`_match_gathered`): each tensor the body reads by `tensor.extract`,
+    # with its binding; and each further result that is a constant (a window's point count),
+    # with the binding it is stored into.
+    gathered: dict = dataclasses.field(default_factory=dict)
+    constants: list[tuple[ir.Value, Binding]] = dataclasses.field(default_factory=list)
 
 
-def _init(root: ir.Operation, g: Graph) -> float | int | Binding | None:
-    init = root.operands[len(root.operands) - 1]
+def _init(root: ir.Operation, g: Graph, init: ir.Value | None = None) -> float | int | Binding | None:
+    """What the accumulator (`init`, by default the root's last operand) starts from: a
+    constant fill's value or a loaded tensor's binding; None otherwise."""
+    init = root.operands[len(root.operands) - 1] if init is None else init
     op = init.owner if isinstance(init, ir.OpResult) else None
     if op is not None and op.name == "linalg.fill":
         cst = op.operands[0].owner if isinstance(op.operands[0], ir.OpResult) else None
@@ -109,9 +127,11 @@ def match(g: Graph) -> Window | Unmatched:
     root = g.ops[0]
     if root.name != "linalg.generic":
         return Unmatched(f"computes with {root.name}; this pass takes a linalg.generic window reduction")
+    if any(op.name == "tensor.extract" for op in root.regions[0].blocks[0].operations):
+        return _match_gathered(g, root, pads)
     if len(root.results) != 1:
         return Unmatched(f"a reduction of {len(root.results)} results (an arg-best's value and index); this pass "
-                         "takes one")
+                         "takes one, or a gathered sum with constants")
     iters = ["reduction" in str(it) for it in root.attributes["iterator_types"]]
     maps = [ir.AffineMapAttr(a).value for a in root.attributes["indexing_maps"]]
     out = map_dims(maps[-1])
@@ -164,6 +184,72 @@ def match(g: Graph) -> Window | Unmatched:
                   output, epilogue)
 
 
+_GATHER_BODY = ("arith.", "math.", "linalg.index", "tensor.extract", "linalg.yield")
+
+
+def _match_gathered(g: Graph, root: ir.Operation, pads: list) -> Window | Unmatched:
+    """The window reduction IREE's torch input forms of PyTorch's adaptive average pooling: no
+    loaded input (tensor.empty windows give the reduced loops their extents), the body reading
+    the image by `tensor.extract` at indices it computes from `linalg.index` (the window's
+    bounds as selects of 0), the sum as the first result, each further result a constant
+    stored whole (the window's point count, for the division after it)."""
+    block = root.regions[0].blocks[0]
+    ops = [op.operation for op in block.operations]
+    if pads or len(g.ops) != 1:
+        return Unmatched("a gathered window reduction with other ops in its dispatch")
+    if any(op.regions or not op.name.startswith(_GATHER_BODY) for op in ops):
+        return Unmatched("a gathered window reduction whose body has other ops than arith, math, linalg.index "
+                         "and tensor.extract")
+    maps = [ir.AffineMapAttr(a).value for a in root.attributes["indexing_maps"]]
+    n_out = len(root.results)
+    n_in = len(maps) - n_out
+    iters = ["reduction" in str(it) for it in root.attributes["iterator_types"]]
+    parallel = [x for x, r in enumerate(iters) if not r]
+    reduced = tuple(x for x, r in enumerate(iters) if r)
+    out = map_dims(maps[n_in])
+    if not reduced or out is None or sorted(out) != parallel:
+        return Unmatched("a gathered reduction whose first output is not indexed by its parallel loops")
+    operands = list(root.operands)
+    for pos in range(n_in):
+        v = operands[pos]
+        if not (isinstance(v, ir.OpResult) and v.owner.name == "tensor.empty") or list(block.arguments[pos].uses):
+            return Unmatched("a gathered reduction with an input other than an unread window shape")
+    gathered = {}
+    for op in ops:
+        if op.name == "tensor.extract":
+            b = g.binding_of(op.operands[0])
+            if b is None:
+                return Unmatched("a tensor.extract of something other than a whole-tensor load of a binding")
+            gathered[op.operands[0]] = b
+    acc = block.arguments[n_in]
+    users = [u.owner for u in acc.uses]
+    yielded = list(ops[-1].operands)
+    if len(users) != 1 or yielded[0].owner != users[0]:
+        return Unmatched("a gathered reduction whose first result is not the accumulator combined once")
+    stores = dict(g.stores)
+    constants = []
+    for j in range(1, n_out):
+        value = yielded[j]
+        inside = isinstance(value, ir.OpResult) and value.owner.parent == root
+        if len(maps[n_in + j].results) or inside or list(block.arguments[n_in + j].uses) or \
+                root.results[j] not in stores:
+            return Unmatched("a gathered reduction with a further result other than a constant stored whole")
+        constants.append((value, stores[root.results[j]]))
+    init = _init(root, g, operands[n_in])
+    if init is None or root.results[0] not in stores or len(g.stores) != n_out:
+        return Unmatched("a gathered reduction whose sum starts from no constant or loaded tensor, or is not "
+                         "stored whole")
+    extents: dict[int, int] = {}
+    for v, m in zip(operands, maps):
+        for e, size in zip(m.results, ir.RankedTensorType(v.type).shape):
+            if isinstance(e, ir.AffineDimExpr):
+                extents.setdefault(e.position, size)
+    if sorted(extents) != list(range(len(iters))):
+        return Unmatched("a loop's extent is not a dim of an operand")
+    return Window(g, root, tuple(extents[x] for x in range(len(iters))), tuple(out), reduced, [None] * n_in, init,
+                  stores[root.results[0]], None, gathered, constants)
+
+
 def _vector_width(w: Window, tgt) -> int:
     """V (module doc): the widest power of two dividing the output's innermost extent that the
     target loads, where each input reading that loop reads it alone in its innermost dim."""
@@ -207,6 +293,9 @@ class WindowReduce(GridStridePass):
                 self._lower(w, tgt)
 
     def _lower(self, w: Window, tgt) -> None:
+        if w.gathered:
+            self._lower_gathered(w, tgt)
+            return
         v = _vector_width(w, tgt)
         out_shape = [w.extents[x] for x in w.out_loops]
         n_items = math.prod(out_shape) // v
@@ -248,6 +337,58 @@ class WindowReduce(GridStridePass):
                 write_vector(value, out_mem, out_idx)
             scf.yield_([])
         k.finish(self.NAME)
+
+    def _lower_gathered(self, w: Window, tgt) -> None:
+        """The gathered form: a thread per output element, its window's points in a loop nest,
+        the body cloned on scalars (its extracts loads at the indices it computes); each
+        constant result stored once, by the first thread."""
+        out_shape = [w.extents[x] for x in w.out_loops]
+        n_items = math.prod(out_shape)
+        wg = self.workgroup_size
+        n_wg = self.workgroups(n_items, tgt)
+        k = Kernel(w.graph, tgt, (wg, 1, 1), (n_wg, 1, 1))
+        block = w.root.regions[0].blocks[0]
+        n_in = len(w.inputs)
+        acc_type = block.arguments[n_in].type
+        with k.ip, w.graph.location:
+            loads = {t: b.memref() for t, b in w.gathered.items()}
+            out_mem = w.output.memref()
+            init_mem = w.init.memref() if isinstance(w.init, Binding) else None
+            start = arith.addi(arith.muli(k.block_id(), k.const(wg)), k.thread_id())
+            first = scf.IfOp(arith.cmpi(arith.CmpIPredicate.eq, start, k.const(0)))
+            with ir.InsertionPoint(first.then_block):
+                for value, b in w.constants:
+                    memref.store(value, b.memref(), [])
+                scf.yield_([])
+            # The body's unread arguments (window shapes, the constants' outputs): zeros.
+            unread = [arith.constant(a.type, 0.0 if isinstance(a.type, ir.FloatType) else 0) for a in block.arguments]
+            loop = scf.ForOp(start, k.const(n_items), k.const(n_wg * wg))
+        with ir.InsertionPoint(loop.body), w.graph.location:
+            out_idx = k.delinearize(loop.induction_variable, out_shape)
+            at = dict(zip(w.out_loops, out_idx))
+            acc = arith.constant(acc_type, w.init) if init_mem is None else memref.load(init_mem, out_idx)
+            acc = self._gathered_nest(k, w, loads, unread, at, acc, list(w.reduced))
+            memref.store(acc, out_mem, out_idx)
+            scf.yield_([])
+        k.finish(self.NAME)
+
+    def _gathered_nest(self, k: Kernel, w: Window, loads: dict, unread: list, at: dict, acc: ir.Value,
+                       loops: list[int]) -> ir.Value:
+        loop = scf.ForOp(k.const(0), k.const(w.extents[loops[0]]), k.const(1), [acc])
+        with ir.InsertionPoint(loop.body):
+            here = {**at, loops[0]: loop.induction_variable}
+            inner = loop.inner_iter_args[0]
+            if len(loops) > 1:
+                result = self._gathered_nest(k, w, loads, unread, here, inner, loops[1:])
+            else:
+                block = w.root.regions[0].blocks[0]
+                n_in = len(w.inputs)
+                mapping = {op.results[0]: here[ir.IntegerAttr(op.attributes["dim"]).value]
+                           for op in (o.operation for o in block.operations) if op.name == "linalg.index"}
+                args = unread[:n_in] + [inner] + unread[n_in + 1:]
+                result = clone_body(w.root, args, None, mapping, loads=loads)[0]
+            scf.yield_([result])
+        return loop.results[0]
 
     def _window(self, k: Kernel, w: Window, mems: list, at: dict, acc: ir.Value, v: int, windows: dict) -> ir.Value:
         """The accumulator after every point of the window (unrolled up to UNROLL points)."""

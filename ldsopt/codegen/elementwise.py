@@ -199,14 +199,16 @@ def vectorize_body(root: ir.Operation, inputs: list[ir.Value], v: int) -> ir.Val
 
 
 def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None, mapping: dict | None = None,
-               reciprocals: dict | None = None) -> list[ir.Value]:
+               reciprocals: dict | None = None, loads: dict | None = None) -> list[ir.Value]:
     """Clones the generic's scalar body (or another op's one-block region ending in a yield, such
     as an attention's score region) at the insertion point, its block arguments taken
     from `args`, onto vectors of `v` lanes (None: as scalars); every yielded value.
     `mapping` (body value -> new value), if given, supplies values for ops not to clone (a
     linalg.index) and receives every cloned one. `reciprocals` (block argument -> the new
     value of its reciprocal), if given, turns `arith.divf x, arg` into `arith.mulf x, 1/arg`.
-    `math.erf` and the sums around it become ldsopt/codegen/fast_math.py's expansions."""
+    `math.erf` and the sums around it become ldsopt/codegen/fast_math.py's expansions.
+    `loads` (loaded tensor -> its binding's memref), scalars only: a `tensor.extract` of such a
+    tensor becomes a `memref.load` at its indices as computed."""
     block = root.regions[0].blocks[0]
     on = target.of_op(root)
     expander = fast_math.Expander(block, on.backend if on else None)
@@ -235,7 +237,10 @@ def clone_body(root: ir.Operation, args: list[ir.Value], v: int | None, mapping:
             mapping[op.results[0]] = new.results[0] if v is None else vector.broadcast(lifted(op.results[0].type),
                                                                                        new.results[0])
             continue
-        if op.name == "arith.divf" and op.operands[1] in reciprocals:
+        if op.name == "tensor.extract" and loads and op.operands[0] in loads:
+            assert v is None, "a gather's computed indices are scalars"
+            new = memref.LoadOp(loads[op.operands[0]], [get(x) for x in list(op.operands)[1:]]).operation
+        elif op.name == "arith.divf" and op.operands[1] in reciprocals:
             new = ir.Operation.create("arith.mulf", results=[lifted(op.results[0].type)],
                                       operands=[get(op.operands[0]), reciprocals[op.operands[1]]], attributes=attrs)
         elif expander.expand(op, get, mapping):

@@ -277,9 +277,24 @@ def test_cnn_with_batchnorm_and_the_module_rebuilt_from_its_folder(tmp_path):
     x = torch.randn(2, 3, 9, 11)
     record = lt.run(cnn, x, target="lavapipe", folder=str(tmp_path), progress=lambda m: None)
     assert record["ok"] and record["passed_torch"], record
+    all_by_ldsopt(record["dispatches"])  # the adaptive pool's gathered window sum too
     rebuilt = torch_replay.rebuild(str(tmp_path), "cpu")  # as the GPU machine does: weights from the archive
     with torch.no_grad():
         assert torch.equal(rebuilt(x), cnn(x))
+
+
+@pytest.mark.parametrize("shape, dtype", [((2, 64, 7, 7), torch.float32), ((3, 5, 13, 17), torch.float16)])
+def test_adaptive_average_pool_to_one_is_a_gathered_window_sum(shape, dtype):
+    """AdaptiveAvgPool2d(1), as torchvision's ResNets end (IREE's torch input makes it a sum
+    whose body gathers the image at the indices it computes, and the window's point count as
+    a second, constant result): ldsopt-window-reduce's, every dispatch ldsopt's, PASS."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(shape[1], 3)).to(dtype)
+    record = lt.run(model, torch.randn(*shape, dtype=dtype), target="lavapipe", progress=lambda m: None)
+    passes(record)
+    all_by_ldsopt(record["dispatches"])
+    pool = [d for d in record["dispatches"] if "_reduction_" in d["name"]]
+    assert len(pool) == 1 and pool[0]["passes"] == ["ldsopt-window-reduce"], record["dispatches"]
 
 
 def test_dynamic_sequence_length_runs_at_the_inputs_shape(tmp_path):
