@@ -68,6 +68,10 @@ from ldsopt.remarks import Unmatched
 
 # Window points emitted one after the other rather than in a loop (a 3x3 max pool's nine).
 UNROLL = 16
+# The gathered form's (scalar) points emitted one after the other: a ResNet's last 7x7 whole,
+# so that each thread's loads, at constant offsets once the index arithmetic folds, issue
+# together instead of one per loop trip.
+GATHER_UNROLL = 64
 _ELEMENTWISE = ("arith.", "math.")
 
 
@@ -344,8 +348,7 @@ class WindowReduce(GridStridePass):
         constant result stored once, by the first thread."""
         out_shape = [w.extents[x] for x in w.out_loops]
         n_items = math.prod(out_shape)
-        wg = self.workgroup_size
-        n_wg = self.workgroups(n_items, tgt)
+        wg, n_wg = self.spread(n_items, tgt)
         k = Kernel(w.graph, tgt, (wg, 1, 1), (n_wg, 1, 1))
         block = w.root.regions[0].blocks[0]
         n_in = len(w.inputs)
@@ -374,21 +377,29 @@ class WindowReduce(GridStridePass):
 
     def _gathered_nest(self, k: Kernel, w: Window, loads: dict, unread: list, at: dict, acc: ir.Value,
                        loops: list[int]) -> ir.Value:
+        """The sum after every point of the window: unrolled up to GATHER_UNROLL points, else
+        a loop nest."""
+        if math.prod(w.extents[x] for x in loops) <= GATHER_UNROLL:
+            for point in itertools.product(*(range(w.extents[x]) for x in loops)):
+                acc = self._gathered_point(w, loads, unread, {**at, **{x: k.const(p) for x, p in zip(loops, point)}},
+                                           acc)
+            return acc
         loop = scf.ForOp(k.const(0), k.const(w.extents[loops[0]]), k.const(1), [acc])
         with ir.InsertionPoint(loop.body):
             here = {**at, loops[0]: loop.induction_variable}
             inner = loop.inner_iter_args[0]
-            if len(loops) > 1:
-                result = self._gathered_nest(k, w, loads, unread, here, inner, loops[1:])
-            else:
-                block = w.root.regions[0].blocks[0]
-                n_in = len(w.inputs)
-                mapping = {op.results[0]: here[ir.IntegerAttr(op.attributes["dim"]).value]
-                           for op in (o.operation for o in block.operations) if op.name == "linalg.index"}
-                args = unread[:n_in] + [inner] + unread[n_in + 1:]
-                result = clone_body(w.root, args, None, mapping, loads=loads)[0]
+            result = self._gathered_nest(k, w, loads, unread, here, inner, loops[1:]) if len(loops) > 1 else \
+                self._gathered_point(w, loads, unread, here, inner)
             scf.yield_([result])
         return loop.results[0]
+
+    def _gathered_point(self, w: Window, loads: dict, unread: list, at: dict, acc: ir.Value) -> ir.Value:
+        """The body on scalars at the loops' values `at`: its linalg.index those values."""
+        block = w.root.regions[0].blocks[0]
+        n_in = len(w.inputs)
+        mapping = {op.results[0]: at[ir.IntegerAttr(op.attributes["dim"]).value]
+                   for op in (o.operation for o in block.operations) if op.name == "linalg.index"}
+        return clone_body(w.root, unread[:n_in] + [acc] + unread[n_in + 1:], None, mapping, loads=loads)[0]
 
     def _window(self, k: Kernel, w: Window, mems: list, at: dict, acc: ir.Value, v: int, windows: dict) -> ir.Value:
         """The accumulator after every point of the window (unrolled up to UNROLL points)."""

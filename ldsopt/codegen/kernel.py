@@ -62,6 +62,17 @@ class GridStridePass(ModulePass):
         """Workgroups for `items` work items, one a thread of `workgroup_size` (at least one)."""
         return max(1, min(math.ceil(items / self.workgroup_size), self.grid_limit(tgt)))
 
+    def spread(self, items: int, tgt: Target) -> tuple[int, int]:
+        """(threads, workgroups) for `items` work items, one a thread: `workgroup_size` threads,
+        halved while the grid would leave some of the target's compute units without a
+        workgroup (down to two subgroups a workgroup), for kernels whose threads each run a
+        long serial chain (a window's points): every SM or CU then runs some."""
+        wg, least = self.workgroup_size, 2 * tgt.subgroup_size
+        while tgt.compute_units and wg % 2 == 0 and wg // 2 >= least and \
+                math.ceil(items / wg) < tgt.compute_units:
+            wg //= 2
+        return wg, max(1, min(math.ceil(items / wg), self.grid_limit(tgt)))
+
 
 def matched_dispatches(module: ir.Operation, roots: tuple[str, ...], match, by: ModulePass | str,
                        analyzer=analyze):
