@@ -267,6 +267,21 @@ def test_suite_blocks_exported_from_pytorch(kind):
     assert len(per_call) == TWIN_DISPATCHES[kind] and all(d["passes"] for d in per_call), record["dispatches"]
 
 
+def test_suite_resnet_exported_from_pytorch():
+    """The suite's ResNet-style CNN's twin (stem, max pool, a bottleneck block, AdaptiveAvgPool2d(1),
+    a classifier) exported by iree-turbine: every dispatch ldsopt's, its pool the gathered
+    window sum's."""
+    from ldsopt.models import suite, torch_twins
+
+    size = suite.CNN_SIZES["small"]
+    torch.manual_seed(0)
+    record = lt.run(torch_twins.of_model(suite.resnet_cnn(size, "f32")),
+                    torch.randn(size.batch, 3, size.image, size.image), target="lavapipe", progress=lambda m: None)
+    passes(record)
+    all_by_ldsopt(record["dispatches"])
+    assert any(d["passes"] == ["ldsopt-window-reduce"] and "_reduction_" in d["name"] for d in record["dispatches"])
+
+
 def test_cnn_with_batchnorm_and_the_module_rebuilt_from_its_folder(tmp_path):
     torch.manual_seed(0)
     cnn = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
