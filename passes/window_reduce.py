@@ -332,7 +332,7 @@ class WindowReduce(GridStridePass):
                 acc = vector.broadcast(vtype, k.const(w.init, acc_type))
             else:
                 acc = read_vector(vtype, init_mem, out_idx)
-            acc = self._window(k, w, mems, at, acc, v, windows)
+            acc = self._window(k, w, at, acc, lambda here, a: self._step(k, w, mems, here, a, v, windows), UNROLL)
             value = acc
             if w.epilogue:
                 value = body_at(w.epilogue.op, w.epilogue.inputs, epi_mems, out_idx, v, acc, None, tgt.backend)
@@ -343,9 +343,9 @@ class WindowReduce(GridStridePass):
         k.finish(self.NAME)
 
     def _lower_gathered(self, w: Window, tgt) -> None:
-        """The gathered form: a thread per output element, its window's points in a loop nest,
-        the body cloned on scalars (its extracts loads at the indices it computes); each
-        constant result stored once, by the first thread."""
+        """The gathered form: a thread per output element, its window's points unrolled or in a
+        loop nest (`_window`), the body cloned on scalars (its extracts loads at the indices it
+        computes); each constant result stored once, by the first thread."""
         out_shape = [w.extents[x] for x in w.out_loops]
         n_items = math.prod(out_shape)
         wg, n_wg = self.spread(n_items, tgt)
@@ -370,28 +370,11 @@ class WindowReduce(GridStridePass):
             out_idx = k.delinearize(loop.induction_variable, out_shape)
             at = dict(zip(w.out_loops, out_idx))
             acc = arith.constant(acc_type, w.init) if init_mem is None else memref.load(init_mem, out_idx)
-            acc = self._gathered_nest(k, w, loads, unread, at, acc, list(w.reduced))
+            acc = self._window(k, w, at, acc, lambda here, a: self._gathered_point(w, loads, unread, here, a),
+                               GATHER_UNROLL)
             memref.store(acc, out_mem, out_idx)
             scf.yield_([])
         k.finish(self.NAME)
-
-    def _gathered_nest(self, k: Kernel, w: Window, loads: dict, unread: list, at: dict, acc: ir.Value,
-                       loops: list[int]) -> ir.Value:
-        """The sum after every point of the window: unrolled up to GATHER_UNROLL points, else
-        a loop nest."""
-        if math.prod(w.extents[x] for x in loops) <= GATHER_UNROLL:
-            for point in itertools.product(*(range(w.extents[x]) for x in loops)):
-                acc = self._gathered_point(w, loads, unread, {**at, **{x: k.const(p) for x, p in zip(loops, point)}},
-                                           acc)
-            return acc
-        loop = scf.ForOp(k.const(0), k.const(w.extents[loops[0]]), k.const(1), [acc])
-        with ir.InsertionPoint(loop.body):
-            here = {**at, loops[0]: loop.induction_variable}
-            inner = loop.inner_iter_args[0]
-            result = self._gathered_nest(k, w, loads, unread, here, inner, loops[1:]) if len(loops) > 1 else \
-                self._gathered_point(w, loads, unread, here, inner)
-            scf.yield_([result])
-        return loop.results[0]
 
     def _gathered_point(self, w: Window, loads: dict, unread: list, at: dict, acc: ir.Value) -> ir.Value:
         """The body on scalars at the loops' values `at`: its linalg.index those values."""
@@ -401,24 +384,23 @@ class WindowReduce(GridStridePass):
                    for op in (o.operation for o in block.operations) if op.name == "linalg.index"}
         return clone_body(w.root, unread[:n_in] + [acc] + unread[n_in + 1:], None, mapping, loads=loads)[0]
 
-    def _window(self, k: Kernel, w: Window, mems: list, at: dict, acc: ir.Value, v: int, windows: dict) -> ir.Value:
-        """The accumulator after every point of the window (unrolled up to UNROLL points)."""
+    def _window(self, k: Kernel, w: Window, at: dict, acc: ir.Value, step, unroll: int) -> ir.Value:
+        """The accumulator after every point of the window, `step(at, acc)` the body at one
+        point: the points one after the other where there are at most `unroll`, else a loop
+        nest."""
         extents = [w.extents[x] for x in w.reduced]
-        if math.prod(extents) <= UNROLL:
+        if math.prod(extents) <= unroll:
             for point in itertools.product(*(range(e) for e in extents)):
-                here = {**at, **{x: k.const(p) for x, p in zip(w.reduced, point)}}
-                acc = self._step(k, w, mems, here, acc, v, windows)
+                acc = step({**at, **{x: k.const(p) for x, p in zip(w.reduced, point)}}, acc)
             return acc
-        return self._nest(k, w, mems, at, acc, v, windows, list(w.reduced))
+        return self._nest(k, w, at, acc, step, list(w.reduced))
 
-    def _nest(self, k: Kernel, w: Window, mems: list, at: dict, acc: ir.Value, v: int, windows: dict,
-              loops: list[int]) -> ir.Value:
+    def _nest(self, k: Kernel, w: Window, at: dict, acc: ir.Value, step, loops: list[int]) -> ir.Value:
         loop = scf.ForOp(k.const(0), k.const(w.extents[loops[0]]), k.const(1), [acc])
         with ir.InsertionPoint(loop.body):
             here = {**at, loops[0]: loop.induction_variable}
             inner = loop.inner_iter_args[0]
-            result = self._step(k, w, mems, here, inner, v, windows) if len(loops) == 1 else \
-                self._nest(k, w, mems, here, inner, v, windows, loops[1:])
+            result = step(here, inner) if len(loops) == 1 else self._nest(k, w, here, inner, step, loops[1:])
             scf.yield_([result])
         return loop.results[0]
 

@@ -58,9 +58,10 @@ class GridStridePass(ModulePass):
         """The most workgroups a kernel's grid may have: the option's, within the target's."""
         return min(self.max_workgroups, tgt.max_workgroup_counts[0])
 
-    def workgroups(self, items: int, tgt: Target) -> int:
-        """Workgroups for `items` work items, one a thread of `workgroup_size` (at least one)."""
-        return max(1, min(math.ceil(items / self.workgroup_size), self.grid_limit(tgt)))
+    def workgroups(self, items: int, tgt: Target, threads: int | None = None) -> int:
+        """Workgroups for `items` work items, one a thread of `threads` (`workgroup_size` by
+        default; at least one)."""
+        return max(1, min(math.ceil(items / (threads or self.workgroup_size)), self.grid_limit(tgt)))
 
     def spread(self, items: int, tgt: Target) -> tuple[int, int]:
         """(threads, workgroups) for `items` work items, one a thread: `workgroup_size` threads,
@@ -71,7 +72,7 @@ class GridStridePass(ModulePass):
         while tgt.compute_units and wg % 2 == 0 and wg // 2 >= least and \
                 math.ceil(items / wg) < tgt.compute_units:
             wg //= 2
-        return wg, max(1, min(math.ceil(items / wg), self.grid_limit(tgt)))
+        return wg, self.workgroups(items, tgt, wg)
 
 
 def matched_dispatches(module: ir.Operation, roots: tuple[str, ...], match, by: ModulePass | str,

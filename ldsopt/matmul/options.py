@@ -250,7 +250,7 @@ class PlanOptions(ModulePass):
         budget = tgt.lds_budget(occupancy)
         pl = wgmma_plan(p, tgt, budget, tilings, most, self.cluster_k or 1) if tilings else None
         if pl is not None and not self.cluster_k:
-            pl = auto_split(p, tgt, pl, wgmma_plan(p, tgt, budget, tilings, most, 2))
+            pl = auto_split(p, tgt, pl, lambda split: wgmma_plan(p, tgt, budget, tilings, most, split))
         if pl is None and self.cluster_k > 1:
             raise PassError(d.location, f"{self.NAME}: cluster-k={self.cluster_k}: no wgmma tiling splits this "
                                         f"product's K steps over {self.cluster_k} workgroups (planner.split_fits)")

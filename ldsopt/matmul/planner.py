@@ -393,14 +393,15 @@ def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
 SPLIT_MIN_STEPS = 48
 
 
-def auto_split(p: MatmulProblem, tgt: target_model.Target, unsplit: MatmulPlan, split: MatmulPlan | None) -> MatmulPlan:
-    """`split` (the wgmma plan split 2 ways) where the rule above takes it and its workgroups
-    fit one wave of the target's compute units, else `unsplit`."""
+def auto_split(p: MatmulProblem, tgt: target_model.Target, unsplit: MatmulPlan,
+               plan_split: Callable[[int], MatmulPlan | None]) -> MatmulPlan:
+    """The plan split 2 ways (`plan_split(2)`, planned only where the rule above may take it)
+    where its workgroups fit one wave of the target's compute units, else `unsplit`."""
     t = unsplit.tiling
-    if split is None or (t.bm, t.bn) != (64, 64) or math.ceil(p.sizes["k"] / unsplit.bk) < SPLIT_MIN_STEPS \
-            or not tgt.compute_units or math.prod(split.grid(p.sizes)) > tgt.compute_units:
+    if (t.bm, t.bn) != (64, 64) or math.ceil(p.sizes["k"] / unsplit.bk) < SPLIT_MIN_STEPS or not tgt.compute_units:
         return unsplit
-    return split
+    split = plan_split(2)
+    return split if split is not None and math.prod(split.grid(p.sizes)) <= tgt.compute_units else unsplit
 
 
 def split_fits(p: MatmulProblem, t: Tiling, bk: int, stages: int, split: int, elem_bytes: int) -> bool:

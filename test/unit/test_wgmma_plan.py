@@ -161,7 +161,7 @@ def test_auto_split_takes_long_k_loops_of_64x64_tiles(matmul_problem, b_dims, m,
     p = matmul_problem(("m", "k"), b_dims, "f16", m, n, k)
     budget = HOPPER.lds_budget(1)
     unsplit = planner.wgmma_plan(p, HOPPER, budget)
-    pl = planner.auto_split(p, HOPPER, unsplit, planner.wgmma_plan(p, HOPPER, budget, split=2))
+    pl = planner.auto_split(p, HOPPER, unsplit, lambda s: planner.wgmma_plan(p, HOPPER, budget, split=s))
     assert pl.split == split
     if split > 1:
         assert (pl.tiling.bm, pl.tiling.bn) == (64, 128)
