@@ -19,6 +19,7 @@ PASSES = {
     "ldsopt-split-attention": "ldsopt.passes.split_attention:SplitAttention",
     "ldsopt-split-matmul": "ldsopt.passes.split_matmul:SplitMatmul",
     "ldsopt-fuse-projections": "ldsopt.passes.fuse_projections:FuseProjections",
+    "ldsopt-transpose-weights": "ldsopt.passes.transpose_weights:TransposeWeights",
     "ldsopt-pin-attention-reshapes": "ldsopt.passes.pin_attention_reshapes:PinAttentionReshapes",
     "ldsopt-fold-rotate-half": "ldsopt.passes.fold_rotate_half:FoldRotateHalf",
     "ldsopt-window-reduce": "ldsopt.passes.window_reduce:WindowReduce",

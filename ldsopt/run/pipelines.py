@@ -3,7 +3,8 @@ print them in `--help` before they import the compiler)."""
 
 # Run on the program, before IREE forms dispatches: passes that change which dispatches exist.
 PROGRAM_PIPELINE = ("builtin.module(ldsopt-raise-attention, ldsopt-fold-rotate-half, ldsopt-fuse-projections, "
-                    "ldsopt-pin-attention-reshapes, ldsopt-split-attention, ldsopt-split-matmul, ldsopt-split-reduction)")
+                    "ldsopt-transpose-weights, ldsopt-pin-attention-reshapes, ldsopt-split-attention, "
+                    "ldsopt-split-matmul, ldsopt-split-reduction)")
 # Specialized passes first; the elementwise lowering takes what is left and qualifies. The
 # matmuls whose register staging is bound by load latency (on CUDA: grids of about one wave)
 # are staged by cp.async in 128-byte K steps, 3 LDS tiles deep (ldsopt-dtl-layout's

@@ -1,6 +1,7 @@
 """Shared helpers for end-to-end tests: run lds-run as a user would and read its verdict."""
 
 import concurrent.futures
+import importlib.util
 import os
 import pathlib
 import subprocess
@@ -80,3 +81,24 @@ def start_runs(request):
 
     yield start
     pool.shutdown(cancel_futures=True)
+
+
+SUITE = pathlib.Path(__file__).resolve().parents[2] / "models" / "suite.py"
+
+
+@pytest.fixture(scope="module")
+def suite():
+    """models/suite.py, imported (it generates the suite's ONNX models)."""
+    spec = importlib.util.spec_from_file_location("ldsopt_model_suite", SUITE)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up there
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture(scope="module")
+def models(suite, tmp_path_factory):
+    """A folder of the suite's models at its default sizes and types."""
+    out = tmp_path_factory.mktemp("models")
+    suite.main([str(out)])
+    return out

@@ -1,8 +1,6 @@
 """Models in (ldsopt/run/model_import.py, models/suite.py): ONNX files and torch-dialect MLIR run
 through lds-run on lavapipe against llvm-cpu, as a user would give them."""
 
-import importlib.util
-import pathlib
 import subprocess
 import sys
 
@@ -11,25 +9,6 @@ import pytest
 onnx = pytest.importorskip("onnx")
 
 from ldsopt.run import model_import  # noqa: E402
-
-SUITE = pathlib.Path(__file__).resolve().parents[2] / "models" / "suite.py"
-
-
-@pytest.fixture(scope="module")
-def suite():
-    spec = importlib.util.spec_from_file_location("ldsopt_model_suite", SUITE)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look their module up there
-    spec.loader.exec_module(mod)
-    return mod
-
-
-@pytest.fixture(scope="module")
-def models(suite, tmp_path_factory):
-    out = tmp_path_factory.mktemp("models")
-    suite.main([str(out)])
-    return out
-
 
 def _passes(proc):
     out = proc.stdout + proc.stderr
