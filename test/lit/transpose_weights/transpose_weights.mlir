@@ -67,3 +67,33 @@ func.func @left_alone(%x: tensor<16x64xf16>, %b: tensor<64x1001xf16>) -> (tensor
       ins(%x, %w : tensor<16x64xf16>, tensor<1001x64xf16>) outs(%acc : tensor<16x1001xf32>) -> tensor<16x1001xf32>
   return %r, %s : tensor<16x1001xf32>, tensor<16x1001xf32>
 }
+
+// -----
+
+// A contraction generic (as IREE's torch input writes a linear layer) of a bf16 weight 40 x 100:
+// its map of B becomes (n, k) over the 100 x 40 copy.
+// CHECK-LABEL: func.func @generic_logits
+// ALL-LABEL:   func.func @generic_logits
+// CHECK:         %[[T:.+]] = linalg.transpose ins(%{{.+}} : tensor<40x100xbf16>) outs(%{{.+}} : tensor<100x40xbf16>) permutation = [1, 0]
+// CHECK:         %[[C:.+]] = util.optimization_barrier %[[T]]
+// CHECK:         linalg.generic {indexing_maps = [#{{.+}}, #[[NK:.+]], #{{.+}}], {{.*}}} ins(%{{.+}}, %[[C]] : tensor<8x40xbf16>, tensor<100x40xbf16>)
+#mk = affine_map<(m, n, k) -> (m, k)>
+#kn = affine_map<(m, n, k) -> (k, n)>
+#mn = affine_map<(m, n, k) -> (m, n)>
+func.func @generic_logits(%x: tensor<8x40xbf16>) -> tensor<8x100xf32> {
+  %zero = arith.constant 0.0 : f32
+  %w = arith.constant dense<0.5> : tensor<40x100xbf16>
+  %e = tensor.empty() : tensor<8x100xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<8x100xf32>) -> tensor<8x100xf32>
+  // expected-remark @+1 {{ldsopt-transpose-weights: weight 40x100 read from a copy stored N x K}}
+  %r = linalg.generic {indexing_maps = [#mk, #kn, #mn], iterator_types = ["parallel", "parallel", "reduction"]}
+      ins(%x, %w : tensor<8x40xbf16>, tensor<40x100xbf16>) outs(%acc : tensor<8x100xf32>) {
+  ^bb0(%a: bf16, %b: bf16, %o: f32):
+    %af = arith.extf %a : bf16 to f32
+    %bf = arith.extf %b : bf16 to f32
+    %p = arith.mulf %af, %bf : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x100xf32>
+  return %r : tensor<8x100xf32>
+}
