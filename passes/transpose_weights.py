@@ -84,8 +84,7 @@ class TransposeWeights(ModulePass):
         if tgt is None or not tgt.wgmma or str(ir.RankedTensorType(op.operands[0].type).element_type) not in \
                 ("f16", "bf16"):
             return False
-        a_pos, a_mem = form.roles["A"]
-        a_run = ir.RankedTensorType(op.operands[a_pos].type).shape[-1]
+        a_run = ir.RankedTensorType(op.operands[form.roles["A"][0]].type).shape[-1]  # A's contiguous dim
         return form.sizes["n"] % WGMMA_RUN != 0 and form.sizes["k"] % WGMMA_RUN == 0 and a_run % WGMMA_RUN == 0
 
 
