@@ -12,10 +12,10 @@ Matches contractions that ldsopt-matmul-lds reads as (batch) matmuls (`linalg.ma
 broadcasts and reshapes, loads of immutable globals: projections.is_constant), of a static
 shape whose last two dims are its K and then its N, any batch dims before them. Which of those
 it rewrites (`mode`):
-- `refused` (the default): where the target has Hopper's wgmma scheme (sm_90a), which copies an
-  operand in 16-byte pieces of its contiguous dim, and N is not a multiple of 8 while K is: a
-  language model's logits over a vocabulary of 50257 are then a wgmma product instead of
-  mma.sync's (planner.wgmma_refusal), on any other target nothing;
+- `refused` (the default): where the planner's wgmma scheme (sm_90a) refuses the product as
+  stored and takes it reading B as N x K (`planner.wgmma_refusal`: its 16-byte copies need
+  each operand's contiguous dim a multiple of 8): a language model's logits over a vocabulary
+  of 50257 are then a wgmma product instead of mma.sync's; on any other target nothing;
 - `all`: every match, on any target (the program is computed the same; which form is faster
   depends on the product and the target: bench/results/cuda-matmul/wave-tiles-2b34081/);
 - `none`: nothing.
@@ -36,12 +36,10 @@ from iree.compiler.dialects import linalg, tensor
 from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.codegen.loop_split import program_ops
-from ldsopt.matmul.match import ROOTS, contraction_form
+from ldsopt.matmul import planner
+from ldsopt.matmul.match import ROOTS, contraction_form, program_problem
 from ldsopt.matmul.projections import is_constant
 from ldsopt.registry import ModulePass, option
-
-WGMMA_RUN = 8  # elements of a 16-bit operand's contiguous dim in one 16-byte copy of the wgmma scheme
-
 
 @dataclasses.dataclass(frozen=True)
 class TransposeWeights(ModulePass):
@@ -78,14 +76,15 @@ class TransposeWeights(ModulePass):
                                    f"weight {'x'.join(map(str, wtype.shape))} read from a copy stored N x K")
 
     def _wanted(self, op: ir.Operation, form, tgt: target_model.Target | None) -> bool:
-        """Whether `mode` rewrites this contraction (module doc)."""
+        """Whether `mode` rewrites this contraction (module doc): for `refused`, the planner's
+        wgmma refusal of the product as stored, and its acceptance of it reading B as N x K."""
         if self.mode == "all":
             return True
-        if tgt is None or not tgt.wgmma or str(ir.RankedTensorType(op.operands[0].type).element_type) not in \
-                ("f16", "bf16"):
+        if tgt is None:
             return False
-        a_run = ir.RankedTensorType(op.operands[form.roles["A"][0]].type).shape[-1]  # A's contiguous dim
-        return form.sizes["n"] % WGMMA_RUN != 0 and form.sizes["k"] % WGMMA_RUN == 0 and a_run % WGMMA_RUN == 0
+        p = program_problem(op, form)
+        return planner.wgmma_refusal(p, tgt) is not None and \
+            planner.wgmma_refusal(dataclasses.replace(p, dims={**p.dims, "B": ("n", "k")}), tgt) is None
 
 
 def _transposed(weight: ir.Value) -> ir.Value:
@@ -96,6 +95,6 @@ def _transposed(weight: ir.Value) -> ir.Value:
     rank = len(shape)
     with ir.InsertionPoint.after(weight.owner), weight.owner.location:
         empty = tensor.empty(shape[:-2] + [shape[-1], shape[-2]], wtype.element_type)
-        moved = linalg.transpose(weight, outs=[empty], permutation=list(range(rank - 2)) + [rank - 1, rank - 2])
-        moved = moved.results[0] if isinstance(moved, ir.OpView) else moved
+        moved = linalg.transpose(weight, outs=[empty],
+                                 permutation=list(range(rank - 2)) + [rank - 1, rank - 2]).results[0]
         return ir.Operation.create("util.optimization_barrier", results=[moved.type], operands=[moved]).result

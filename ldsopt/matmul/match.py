@@ -315,6 +315,16 @@ def contraction_form(root: ir.Operation) -> ContractionForm | Unmatched:
     return ContractionForm(dims, k, batches, roles, batch_at, sizes, out_type, tuple(shape))
 
 
+def program_problem(op: ir.Operation, f: ContractionForm) -> MatmulProblem:
+    """The planner's view of the program's contraction `op` (read as `f`), before IREE forms
+    its dispatch: no epilogue or prologue, a zero init."""
+    operands = {role: Binding(ir.RankedTensorType(op.operands[pos].type), op.operands[pos])
+                for role, (pos, _) in f.roles.items()}
+    init = 0 if isinstance(ir.RankedTensorType(op.results[0].type).element_type, ir.IntegerType) else 0.0
+    return MatmulProblem(dict(f.sizes), operands, {role: mem for role, (_, mem) in f.roles.items()}, bool(f.batches),
+                         init, Binding(ir.RankedTensorType(op.results[0].type), op.results[0]))
+
+
 def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     root = d.root
     if len(d.inputs) != 2:

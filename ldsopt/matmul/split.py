@@ -28,9 +28,9 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, linalg, tensor
 
 from ldsopt import target as target_model
-from ldsopt.codegen.dispatch import Binding
 from ldsopt.codegen.loop_split import expand_input, iterators_attr, maps_attr, split_dims
-from ldsopt.matmul.match import ACCUMULATORS, ROOTS, ContractionForm, MatmulProblem, contraction_form
+from ldsopt.matmul.match import ACCUMULATORS, ROOTS, ContractionForm, MatmulProblem, contraction_form, \
+    program_problem
 from ldsopt.matmul.options import PlanChoice
 from ldsopt.matmul.planner import plan, plan_cost
 from ldsopt.remarks import Unmatched
@@ -85,14 +85,10 @@ def candidate(op: ir.Operation) -> Candidate | Unmatched:
 def _problem(c: Candidate, splits: int) -> MatmulProblem:
     """The planner's view of the product split into `splits` chunks: a batch `splits` times
     larger, K / splits long (no epilogue: it moves to the reduction)."""
-    f, op = c.form, c.op
-    sizes = {**f.sizes, "b": f.sizes["b"] * splits, "k": f.sizes["k"] // splits}
-    operands = {role: Binding(ir.RankedTensorType(op.operands[pos].type), op.operands[pos])
-                for role, (pos, _) in f.roles.items()}
-    init = 0 if isinstance(c.acc_type, ir.IntegerType) else 0.0
-    return MatmulProblem(sizes, operands, {role: mem for role, (_, mem) in f.roles.items()},
-                         splits > 1 or bool(f.batches), init,
-                         Binding(ir.RankedTensorType(op.results[0].type), op.results[0]))
+    f = c.form
+    return dataclasses.replace(program_problem(c.op, f), sizes={**f.sizes, "b": f.sizes["b"] * splits,
+                                                                 "k": f.sizes["k"] // splits},
+                               batched=splits > 1 or bool(f.batches))
 
 
 def cost(c: Candidate, splits: int, tgt: target_model.Target, choice: PlanChoice) -> Cost | None:
