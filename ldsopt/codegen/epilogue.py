@@ -30,17 +30,19 @@ class Epilogue:
     out_dims: tuple[int, ...]
 
 
-def loaded_projections(g: Graph, op: ir.Operation, skip: ir.Value | None,
-                       fused: str) -> list[tuple[Binding, tuple[int, ...]] | None] | Unmatched:
-    """Per input of elementwise `op`: None for `skip`, else its loaded binding and the
-    loops it reads (an ascending projection)."""
+def loaded_projections(g: Graph, op: ir.Operation, skip: ir.Value | None, fused: str,
+                       computed: dict | None = None) -> list[tuple[Binding, tuple[int, ...]] | None] | Unmatched:
+    """Per input of elementwise `op`: None for `skip`, else its loaded binding (or what
+    `computed` maps it to: a value the kernel computes itself) and the loops it reads (an
+    ascending projection)."""
+    computed = computed or {}
     maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
     inputs = []
     for v, m in zip(list(op.operands)[:len(maps) - 1], maps):
         if skip is not None and v == skip:
             inputs.append(None)
             continue
-        b, dims = g.binding_of(v), map_dims(m)
+        b, dims = computed.get(v) or g.binding_of(v), map_dims(m)
         if b is None:
             return Unmatched(f"{fused}: an input of the {'consumer' if skip else 'producer'} is not a "
                              "whole-tensor load of a binding")
@@ -51,12 +53,13 @@ def loaded_projections(g: Graph, op: ir.Operation, skip: ir.Value | None,
     return inputs
 
 
-def match_epilogue(g: Graph, root: ir.Operation, epi: ir.Operation, role: str) -> Epilogue | Unmatched:
+def match_epilogue(g: Graph, root: ir.Operation, epi: ir.Operation, role: str,
+                   computed: dict | None = None) -> Epilogue | Unmatched:
     """The epilogue of a root op whose one result feeds only an all-parallel elementwise
     linalg.generic over its output space, which reads it through the identity map and loaded
     bindings through ascending projections of the loops (a bias, a residual), and whose
     result alone is stored, through a permutation of the loops. `role` names the root in the
-    reasons ("the matmul")."""
+    reasons ("the matmul"); `computed`: inputs the kernel computes (`loaded_projections`)."""
     fused = f"a {root.name} with a fused {epi.name}"
     if len(root.results) != 1 or len(epi.results) != 1 or epi.name != "linalg.generic":
         return Unmatched(f"{fused}: takes {role} followed by one elementwise linalg.generic")
@@ -78,7 +81,7 @@ def match_epilogue(g: Graph, root: ir.Operation, epi: ir.Operation, role: str) -
         return Unmatched(f"{fused}: the consumer's body is not arith/math ops on its inputs")
     if any(v == result and m != identity for v, m in zip(epi.operands, maps)):
         return Unmatched(f"{fused}: the consumer reads {role}'s result through a non-identity map")
-    inputs = loaded_projections(g, epi, result, fused)
+    inputs = loaded_projections(g, epi, result, fused, computed)
     if not isinstance(inputs, list):
         return inputs
     return Epilogue(epi, inputs, tuple(out_dims))

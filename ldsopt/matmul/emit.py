@@ -102,6 +102,7 @@ from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
 from ldsopt.layout.tile_layout import ATTR, TileLayout
 from ldsopt.matmul import copy, output_stage, planner
+from ldsopt.matmul.row_stats import RowStatsKernel, RowValue
 from ldsopt.matmul.match import MatmulProblem
 from ldsopt.matmul.output import OutputWriter
 from ldsopt.matmul.output_stage import OutputStage
@@ -148,6 +149,11 @@ class Emitter:
         self.copies = {r: copy.strategy(self, r) for r in pl.staging}  # chosen once
         self.copied = [c for c in self.copies.values() if c.copied]
         self.writer = OutputWriter(self)
+        # Row sums of A (row_stats.py), carried through the K loop as `row_sums`.
+        self.row_stats = RowStatsKernel(self, p.row_stats) if p.row_stats else None
+        self.row_sums: list[ir.Value] | None = None
+        if self.row_stats:
+            self.extra_lds += self.row_stats.lds_bytes()
 
     def _workload_grid(self, workload: list[ir.Value]) -> list[ir.Value]:
         """The workgroup count of a dynamic M or N, from the count region's `workload`: ceil(N /
@@ -182,7 +188,8 @@ class Emitter:
             self.out = p.output.memref()
             self.init = None if not loaded else self.out if init_is_output else p.init.memref()
             self.mem = {r: b.memref() for r, b in p.operands.items()}
-            self.epilogue_mem = [None if x is None else x[0].memref() for x in p.epilogue.inputs] if p.epilogue else []
+            self.epilogue_mem = [None if x is None else self.row_stats if isinstance(x[0], RowValue) else x[0].memref()
+                                 for x in p.epilogue.inputs] if p.epilogue else []
             self.prologue_mem = {r: [b.memref() for b, _ in pro.inputs] for r, pro in p.prologues.items()}
             self.lds = {r: self._alloc(s) for r, s in pl.staging.items()}
             self.out_lds = None if self.output_stage is None else self.writer.alloc_stage()
@@ -199,6 +206,8 @@ class Emitter:
                 self.k_base = arith.muli(self.rank, k.const(self.n_steps * pl.bk))
             self.origin = {"m": arith.muli(k.block_id("y"), k.const(t.bm)), "n": arith.muli(column, k.const(t.bn))}
             self.thread_origins()
+            if self.row_stats:
+                self.row_sums = self.row_stats.begin()
             for c in self.copies.values():
                 c.locate()
             for c in self.copies.values():
@@ -210,8 +219,8 @@ class Emitter:
             acc0 = self.acc_init(k.const(p.init, self.acc_type) if not loaded else self.zero(self.acc_type))
             self.writer.read_epilogue_early()
             # A dynamic K's last step stays in the loop: which LDS tile it reads is known at run
-            # time only (and K may take no step at all).
-            peel = self.n_steps is not None and self.overlaps_epilogue()
+            # time only (and K may take no step at all). Row sums finish before the first store.
+            peel = self.n_steps is not None and self.overlaps_epilogue() and self.row_stats is None
             acc = acc0
             if self.n_steps is None:  # one loop of ceil(K / BK) steps, counted at run time
                 steps = ceil_div(p.extent("k"), pl.bk, k.const)
@@ -232,6 +241,8 @@ class Emitter:
                         state = self._k_loop(k.const(lo), k.const(hi), state, len(acc0))
                 acc = state[:len(acc0)]
             acc = self.finish_products(acc)
+            if self.row_stats:
+                self.row_stats.finish(self.row_sums)
             if peel:
                 self.last_step_storing(acc)
             else:
@@ -350,13 +361,26 @@ class Emitter:
     def _k_loop(self, lo: ir.Value, hi: ir.Value, state: list[ir.Value], n_acc: int) -> list[ir.Value]:
         """The K steps [lo, hi) in one loop carrying `state` (the `n_acc` accumulators, then the
         carried fragments); its results."""
-        loop = scf.ForOp(lo, hi, self.k.const(1), state)
+        sums = len(self.row_sums) if self.row_sums is not None else 0
+        loop = scf.ForOp(lo, hi, self.k.const(1), state + (self.row_sums or []))
         with ir.InsertionPoint(loop.body):
             args = list(loop.inner_iter_args)
-            self._k_step(loop.induction_variable, args[:n_acc], args[n_acc:])
-        return list(loop.results)
+            kt = loop.induction_variable
+            # Read at the step's start: its tile is published, and no copy of this step refills its buffer.
+            summed = self.row_stats.accumulate(self.lds_tile(kt), self.k0(kt), args[len(args) - sums:]) \
+                if sums else []
+            scf.yield_(self._k_step(kt, args[:n_acc], args[n_acc:len(args) - sums]) + summed)
+        results = list(loop.results)
+        if sums:
+            self.row_sums = results[len(results) - sums:]
+        return results[:len(results) - sums]
 
-    def _k_step(self, kt: ir.Value, acc: list[ir.Value], carried: list[ir.Value]) -> None:
+    def lds_tile(self, kt: ir.Value) -> ir.Value:
+        """The LDS tile that K step `kt` multiplies."""
+        return arith.remui(kt, self.k.const(self.pl.stages))
+
+    def _k_step(self, kt: ir.Value, acc: list[ir.Value], carried: list[ir.Value]) -> list[ir.Value]:
+        """Emits K step `kt`; the accumulators and carried fragments after it."""
         k, stages = self.k, self.pl.stages
         # A K of one step with every operand in registers: no tile follows, so none is read
         # ahead, stored or published (the module docstring says why). Copied operands keep the
@@ -378,7 +402,7 @@ class Emitter:
             gpu.barrier()
         # The next step's first fragments, from the tile the barrier just published (past the
         # last step: a tile no step reads, a harmless read of LDS).
-        scf.yield_(acc + (self.carried_fragments(arith.remui(following, k.const(stages))) if carried else []))
+        return acc + (self.carried_fragments(arith.remui(following, k.const(stages))) if carried else [])
 
     def past_steps(self, steps: int) -> int:
         """Of the loop's first `steps` K steps, the last ones whose copies start a tile past the

@@ -81,7 +81,7 @@ class WgmmaEmitter(Emitter):
             cluster.set_cluster(self.d.func, self.pl.split)
         self.tma: TmaOperands | None = None
         self.by_tma = tma_budget is not None and tma_copy.refusal(self, tma_budget) is None
-        self.extra_lds = tma_copy.lds_bytes(self.pl) if self.by_tma else 0
+        self.extra_lds += tma_copy.lds_bytes(self.pl) if self.by_tma else 0
 
     def plan_output_stage(self, lds_left: int):
         """No output stage under a K split: its barriers would sit in the branch of the warps
@@ -174,7 +174,7 @@ class WgmmaEmitter(Emitter):
         for tile in range(self.pl.stages - 1):
             self.tma.issue(self.k.const(tile))
 
-    def _k_step(self, kt: ir.Value, acc: list[ir.Value], carried: list[ir.Value]) -> None:
+    def _k_step(self, kt: ir.Value, acc: list[ir.Value], carried: list[ir.Value]) -> list[ir.Value]:
         k, stages = self.k, self.pl.stages
         if self.tma is not None:
             acc = self.multiply(self.tma.slot(kt), 0, acc)
@@ -186,15 +186,14 @@ class WgmmaEmitter(Emitter):
                 scf.yield_([])
             gpu.barrier()  # every warpgroup is done with LDS tile (kt - 1) % S
             self.tma.issue(self.offset(kt, stages - 1))
-            scf.yield_(acc)
-            return
+            return acc
         acc = self.multiply(arith.remui(kt, k.const(stages)), 0, acc)
         wgmma.wait(1)  # step kt - 1's wgmmas are done: its LDS tile may be refilled
         self._wait_copies(stages - 3)  # tile kt + 1 has landed
         gpu.barrier()
         tile = self.offset(kt, stages - 1)
         self._start_copies(self.k0(tile), arith.remui(tile, k.const(stages)), None, self.past_tile())
-        scf.yield_(acc)
+        return acc
 
     def _land(self, regs: dict[str, list], buf: ir.Value, slot: ir.Value | None) -> None:
         """The prologue's landing of tile 0: S - 1 tiles in flight, the S - 2 newer ones stay."""

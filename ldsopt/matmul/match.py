@@ -23,7 +23,9 @@ from ldsopt.codegen.epilogue import Epilogue, loaded_projections, match_epilogue
 from ldsopt.codegen.kernel import matched_dispatches
 from ldsopt.ir_types import element_bits
 from ldsopt.codegen.padding import PAD, Padded, padded_inputs, split_pads
+from ldsopt.matmul import row_stats
 from ldsopt.matmul.implicit_gemm import GemmView, gemm_view
+from ldsopt.matmul.row_stats import RowStats, RowValue
 from ldsopt.registry import ModulePass
 from ldsopt.remarks import Unmatched
 
@@ -80,6 +82,7 @@ class MatmulDispatch(Dispatch):
 
     epilogue: Epilogue | None = None
     prologues: dict[int, Prologue] = dataclasses.field(default_factory=dict)  # per root input position
+    row_stats: RowStats | None = None  # row sums of A that the epilogue reads (row_stats.py)
 
 
 @dataclasses.dataclass
@@ -108,6 +111,7 @@ class MatmulProblem:
     # The dynamic dims' extents ("m", "n", "k": values of the dispatch computed from its
     # workload ordinals; sizes[dim] is then NOMINAL_EXTENT, what the plan is made for).
     dynamic: dict[str, ir.Value] = dataclasses.field(default_factory=dict)
+    row_stats: RowStats | None = None  # row sums of A that the epilogue reads (row_stats.py)
 
     def extent(self, dim: str) -> int | ir.Value:
         """The extent of matrix dim `dim` ("m", "n" or "k") as the kernel bounds its indices
@@ -358,10 +362,13 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
             pos = f.roles[loops[dim][0]][0]
             dynamic[dim] = dynamic_extent(d.inputs[pos], f.dims[pos].index(loops[dim][1]))
         sizes = {**sizes, **dict.fromkeys(dynamic, NOMINAL_EXTENT)}
+    if d.row_stats and d.row_stats.op.operands[0] != root.operands[f.roles["A"][0]]:
+        return Unmatched("row sums of A fused into the matmul's dispatch: a reduction beside the matmul reads "
+                         "another tensor than its A operand")
     return MatmulProblem(sizes, {r: d.inputs[pos] for r, (pos, _) in f.roles.items()},
                          {r: mem for r, (_, mem) in f.roles.items()}, bool(f.batches), init, d.output, d.epilogue,
                          {r: d.prologues[pos] for r, (pos, _) in f.roles.items() if pos in d.prologues},
-                         f.rounded, f.batch_shape, f.batch_at, dynamic=dynamic)
+                         f.rounded, f.batch_shape, f.batch_at, dynamic=dynamic, row_stats=d.row_stats)
 
 
 
@@ -395,8 +402,9 @@ def _match_convolution(d: MatmulDispatch) -> MatmulProblem | Unmatched:
 
 def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch | Unmatched:
     """The dispatch of one root op (ldsopt.dispatch.analyze), or of fused ops: a root (the one
-    op with a reduced loop) fed by elementwise prologues (`_prologue`) and followed by at
-    most one elementwise epilogue (`_epilogue`)."""
+    op with a reduced loop beside row sums of its A operand, row_stats.py) fed by elementwise
+    prologues (`_prologue`) and followed by at most one elementwise epilogue (`_epilogue`),
+    which may read the row sums."""
     single = analyze(func, roots, dynamic=True)
     if single:
         return MatmulDispatch(**{f.name: getattr(single, f.name) for f in dataclasses.fields(Dispatch)})
@@ -412,16 +420,23 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     if not g or not g.ops or (len(g.ops) == 1 and not pads and
                               not any(x in single.reason for x in ("part of a binding", "memref.subview"))):
         return single
-    reducing = [i for i, op in enumerate(g.ops) if _reduces(op)]
+    sums = [op for op in g.ops if row_stats.candidate(op)]
+    ops = [op for op in g.ops if op not in sums] if len(sums) == 1 and len(sums) < len(g.ops) else g.ops
+    reducing = [i for i, op in enumerate(ops) if _reduces(op)]
     # Without an op that reduces, the first is taken as the root, for `match` to say why it is no contraction.
     r = reducing[0] if len(reducing) == 1 else 0
-    if len(reducing) > 1 or len(g.ops) - r > 2:
+    if len(reducing) > 1 or len(ops) - r > 2:
         return Unmatched(f"{len(g.ops)} ops fused in one dispatch ({', '.join(op.name for op in g.ops)}); "
-                         "this pass takes a matmul, elementwise producers of its operands and at most one "
-                         "elementwise consumer")
-    root = g.ops[r]
+                         "this pass takes a matmul, elementwise producers of its operands, row sums of its A "
+                         "operand and at most one elementwise consumer")
+    root = ops[r]
+    stats = None
+    if ops is not g.ops:
+        stats = row_stats.match(sums[0], ops[-1] if r == len(ops) - 2 else None)
+        if not stats:
+            return stats
     prologues = {}
-    for op in g.ops[:r]:
+    for op in ops[:r]:
         pro = _prologue(g, root, op)
         if not isinstance(pro, tuple):
             return pro
@@ -436,15 +451,17 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
             return Unmatched(f"an input of {root.name} is not a whole-tensor load of a binding or a fused "
                              "elementwise producer's result")
         inputs.append(b)
-    if r == len(g.ops) - 1:
+    if r == len(ops) - 1:
         if len(g.stores) != 1 or g.stores[0][0] != root.results[0]:
             return Unmatched(f"{root.name} with fused producers: stores {len(g.stores)} results; takes the "
                              "matmul's one result stored")
         return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, prologues=prologues)
-    epilogue = _epilogue(g, root, g.ops[-1])
+    computed = {} if stats is None else {v: RowValue(stats, j) for j, v in enumerate(stats.op.results)}
+    epilogue = _epilogue(g, root, ops[-1], computed)
     if not epilogue:
         return epilogue
-    return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, epilogue=epilogue, prologues=prologues)
+    return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, epilogue=epilogue, prologues=prologues,
+                          row_stats=stats)
 
 
 def _reduces(op: ir.Operation) -> bool:
@@ -484,11 +501,11 @@ def _prologue(g: Graph, root: ir.Operation, pro: ir.Operation) -> tuple[int, Pro
     return inputs_of_root.index(pro.results[0]), Prologue(pro, inputs)
 
 
-def _epilogue(g: Graph, root: ir.Operation, epi: ir.Operation) -> Epilogue | Unmatched:
+def _epilogue(g: Graph, root: ir.Operation, epi: ir.Operation, computed: dict) -> Epilogue | Unmatched:
     """The root's fused consumer (`epilogue.match_epilogue`) if its result is a float or an
     integer of 8 bits or more (an i8 requantization: scale, round, zero point, clamp, to i8) and
     is stored in the loops' order or permuted with n last (the kernel stores vectors along n)."""
-    e = match_epilogue(g, root, epi, "the matmul")
+    e = match_epilogue(g, root, epi, "the matmul", computed)
     if not e:
         return e
     fused = f"a {root.name} with a fused {epi.name}"

@@ -35,6 +35,7 @@ from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch
 from ldsopt.ir_types import element_bits
+from ldsopt.matmul import row_stats
 from ldsopt.matmul.match import MatmulDispatch, MatmulProblem, matches
 from ldsopt.matmul.planner import K_BYTES, WGMMA_STAGES, auto_split, plan, wgmma_plan, wgmma_refusal
 from ldsopt.matmul.recorded import record_staging, recorded_staging, with_recorded
@@ -216,13 +217,12 @@ class PlanOptions(ModulePass):
         one that `planned` leaves gets the reason as a missed remark."""
         for d, p, tgt in matches(module, self, prologues=prologues, convolutions=convolutions, dynamic=dynamic):
             hopper = self.wgmma_planned(d, p, tgt)
-            if hopper is not None:
-                if self.NAME != WGMMA_PASS:
-                    remarks.missed(d.func, self.NAME, f"left to {WGMMA_PASS}'s wgmma scheme (sm_90a)")
-                else:
-                    yield PlannedMatmul(d, p, tgt, *hopper)
+            if hopper is not None and self.NAME != WGMMA_PASS:
+                remarks.missed(d.func, self.NAME, f"left to {WGMMA_PASS}'s wgmma scheme (sm_90a)")
                 continue
-            planned = self.planned(d, p, tgt)
+            planned = hopper if hopper is not None else self.planned(d, p, tgt)
+            if not isinstance(planned, str) and p.row_stats:
+                planned = row_stats.refusal(p, *planned, tgt) or planned
             if isinstance(planned, str):
                 remarks.missed(d.func, self.NAME, planned)
                 continue
@@ -247,9 +247,9 @@ class PlanOptions(ModulePass):
             else WGMMA_TILINGS
         occupancy = self.workgroups_per_cu or 1
         most = self.stages if self.stages != STAGES_DEFAULT else WGMMA_STAGES  # `stages` given: the most
-        budget = tgt.lds_budget(occupancy)
+        budget = tgt.lds_budget(occupancy) - row_stats.reserved_lds(p)
         pl = wgmma_plan(p, tgt, budget, tilings, most, self.cluster_k or 1) if tilings else None
-        if pl is not None and not self.cluster_k:
+        if pl is not None and not self.cluster_k and not p.row_stats:  # row sums need whole rows: no split
             pl = auto_split(p, tgt, pl, lambda split: wgmma_plan(p, tgt, budget, tilings, most, split))
         if pl is None and self.cluster_k > 1:
             raise PassError(d.location, f"{self.NAME}: cluster-k={self.cluster_k}: no wgmma tiling splits this "

@@ -16,6 +16,7 @@ from ldsopt.codegen.kernel import global_alignment, read_vector, write_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
 from ldsopt.matmul import output_stage
+from ldsopt.matmul.row_stats import RowValue
 
 # Registers (bytes per thread) the epilogue's early operand reads may hold through the K loop:
 # 32 registers, a 64x64 f16 tile's residual and bias on 128 threads.
@@ -31,7 +32,10 @@ def along_last(x: tuple, rank: int) -> bool:
 def input_read(x: tuple, buf: ir.Value, idx: list[ir.Value], vtype: ir.VectorType, align: int = 0) -> ir.Value:
     """Input `x` (binding, loops) of an elementwise body at `idx` (the body's loops' values), as
     `vtype` along the last loop: a vector read (of `align` bytes of alignment) where that loop
-    is the input's last dim, else the scalar at its loops, broadcast."""
+    is the input's last dim, else the scalar at its loops, broadcast. A row value the kernel
+    computes (row_stats.RowValue) is read from the kernel's LDS array, `buf` its reader."""
+    if isinstance(x[0], RowValue):
+        return buf.read(x[0].result, idx[x[1][-1]], vtype)
     at = [idx[i] for i in x[1]]
     return read_vector(vtype, buf, at, align) if along_last(x, len(idx)) \
         else vector.broadcast(vtype, memref.load(buf, at))
@@ -46,8 +50,9 @@ def body_at(op: ir.Operation, inputs: list, mems: list, idx: list[ir.Value], wid
     args = []
     for pos, (x, buf) in enumerate(zip(inputs, mems)):
         vtype = None if x is None else ir.VectorType.get([width], x[0].tensor_type.element_type)
-        args.append(value if x is None else early[pos] if early is not None else
-                    input_read(x, buf, idx, vtype, global_alignment(buf, width, backend) if backend else 0))
+        aligned = backend and x is not None and not isinstance(x[0], RowValue)
+        args.append(value if x is None else early[pos] if early is not None and early[pos] is not None else
+                    input_read(x, buf, idx, vtype, global_alignment(buf, width, backend) if aligned else 0))
     return vectorize_body(op, args, width)
 
 
@@ -152,10 +157,11 @@ class OutputWriter:
     def epilogue_keys(self, width: int, dm: int, dn: int) -> list[tuple]:
         """The key of each epilogue input's read for the output vector of `width` at offsets
         (dm, dn): the input, the offsets along the dims it has, the width (None for the
-        contraction's result, which is not read)."""
+        contraction's result, which is not read, and for the row values the kernel computes after
+        the K loop)."""
         dims = self.em.output_groups()
         offset = {"b": 0, "m": dm, "n": dn}
-        return [None if x is None else (pos, tuple(offset[dims[i]] for i in x[1]), width)
+        return [None if x is None or isinstance(x[0], RowValue) else (pos, tuple(offset[dims[i]] for i in x[1]), width)
                 for pos, x in enumerate(self.em.p.epilogue.inputs)]
 
     def read_epilogue_early(self) -> None:

@@ -67,7 +67,8 @@ def refusal(em, lds_budget: int) -> str | None:
             return f"operand {role}'s rows are not a multiple of 16 bytes"
     if isinstance(p.init, Binding) or p.output.slice is not None or not _static(p.output.tensor_type):
         return "a loaded init, or an output slice"
-    if p.epilogue and any(x is not None and x[0].source == p.output.source for x in p.epilogue.inputs):
+    if p.epilogue and any(x is not None and isinstance(x[0], Binding) and x[0].source == p.output.source
+                          for x in p.epilogue.inputs):
         return "an epilogue input bound to the output"
     out_bytes = element_bits(p.output.tensor_type.element_type) // 8
     if p.sizes["n"] % pl.tiling.bn or pl.tiling.bn * out_bytes < 2 * tma.MAP_BYTES + tma.MAP_ALIGNMENT:

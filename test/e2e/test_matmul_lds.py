@@ -9,7 +9,8 @@ dequantization), in programs/matmul_skinny (M or N of 1 to 16), in programs/matm
 spelled them, `linalg.matmul` / `batch_matmul` with indexing_maps, `linalg.contract`, a
 generic whose loops are permuted, batches read as torch.matmul broadcasts them (A's batch of
 1 at index 0) or einsum leaves them (A's batch its middle dim); M = 1, K = 1, batch 3, f16
-out) and in programs/matmul_i8
+out), in programs/matmul_row_sums (the sums of A's rows beside the product, a
+normalization folded into it) and in programs/matmul_i8
 (i8 x i8 -> i32: named and generic, NN, NT, TN, TT, batch 3, M = 1, K = 1, a constant fill and
 a loaded init, a dequantizing consumer to f32, requantizing ones to i8 and an i32 bias) is compiled through IREE, run on lavapipe and
 checked against IREE's llvm-cpu on the original program; plus gfx942 compiles whose ISA must
@@ -34,6 +35,7 @@ I8 = pathlib.Path(__file__).parent / "programs" / "matmul_i8"
 PROLOGUES = pathlib.Path(__file__).parent / "programs" / "matmul_prologue"
 SKINNY = pathlib.Path(__file__).parent / "programs" / "matmul_skinny"
 F16_OUT = pathlib.Path(__file__).parent / "programs" / "matmul_f16_out"
+ROW_SUMS = pathlib.Path(__file__).parent / "programs" / "matmul_row_sums"
 # Prologue programs whose producer IREE 3.13 puts in a dispatch of its own.
 DISPATCHED_APART = {"scale_a_f32_33x40x70"}
 # f32 accumulation in another order than llvm-cpu's (and tf32-free f32 products): small
@@ -103,6 +105,17 @@ def test_prologue_lavapipe(name, run_program):
     assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
     dispatches = 2 if name in DISPATCHED_APART else 1
     assert f"ldsopt lowered {dispatches} of {dispatches} dispatches" in out, out
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in ROW_SUMS.glob("*.mlir")))
+def test_row_sums_lavapipe(name, run_program):
+    """A LayerNorm or RMSNorm folded into the product (a dispatch region of the sums of x's
+    rows, x @ W and the consumer that normalizes with them: ldsopt/matmul/row_stats.py) is one
+    kernel of ours, ragged M, N and K and a batch included, its values llvm-cpu's."""
+    text = (ROW_SUMS / f"{name}.mlir").read_text()
+    out = run_program(text, "--target", "lavapipe", "--require-ldsopt", name=name)
+    assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
+    assert "ldsopt lowered 1 of 1 dispatches" in out, out
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in SKINNY.glob("*.mlir")))

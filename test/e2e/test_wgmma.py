@@ -106,3 +106,16 @@ def test_convolution_takes_wgmma(name, ptx_of, tmp_path):
     assert [r["passes"] for r in report] == [["ldsopt-matmul-lds"]], report
     assert "wgmma.mma_async.sync.aligned" in text and "mma.sync" not in text
     assert "cp.async.cg.shared.global" in text and ".local" not in text
+
+
+ROW_SUMS = pathlib.Path(__file__).parent / "programs" / "matmul_row_sums"
+
+
+def test_row_sums_compile_to_wgmma(ptx_of, tmp_path):
+    """A LayerNorm folded into the product: the wgmma kernel sums x's rows from its swizzled A
+    tiles, 16 bytes a read, and combines each row's lanes by shuffles after the K loop."""
+    text, report = ptx_of((ROW_SUMS / "layernorm_bf16_128x96x256.mlir").read_text(), "cuda-sm90a", tmp_path)
+    assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
+    assert re.search(r"wgmma\.mma_async\.sync\.aligned\.m64n\d+k16\.f32\.bf16\.bf16", text)
+    assert "ld.shared.v4.b32" in text or "ld.shared.v4.u32" in text, text[:3000]
+    assert "shfl.sync.bfly.b32" in text and ".local" not in text

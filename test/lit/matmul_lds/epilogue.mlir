@@ -222,7 +222,7 @@ func.func @two_consumers() {
   %b = iree_codegen.load_from_buffer %1 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
   %e = tensor.empty() : tensor<64x64xf32>
   %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
-  // expected-remark @+1 {{ldsopt-matmul-lds: left to IREE: 3 ops fused in one dispatch (linalg.matmul, linalg.generic, linalg.generic); this pass takes a matmul, elementwise producers of its operands and at most one elementwise consumer}}
+  // expected-remark @+1 {{ldsopt-matmul-lds: left to IREE: 3 ops fused in one dispatch (linalg.matmul, linalg.generic, linalg.generic); this pass takes a matmul, elementwise producers of its operands, row sums of its A operand and at most one elementwise consumer}}
   %mm = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
   ^bb0(%x: f32, %o: f32):

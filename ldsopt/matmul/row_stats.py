@@ -1,0 +1,272 @@
+"""Row sums of the matmul's A operand fused into its dispatch (`RowStats`), computed by the
+kernel from the A tiles it stages in LDS (`RowStatsKernel`) and read by its fused consumer.
+
+What this is for: a normalization before a product with constant weights, LayerNorm(x) @ W =
+r * (x @ (gamma W) - mean * gamma W) + beta W per row (r = 1 / sqrt(var + eps)), needs only the
+rows' sums of x beside the product of x itself. The workgroup of an M tile reads every K of
+its rows anyway; summing them as they pass through LDS saves the normalization's own
+dispatch and its write and read of the normalized rows.
+
+Matched (`match`): in a matmul dispatch, one `linalg.generic` beside the contraction that
+- reads only the contraction's A operand (the same loaded tensor, stored (b?, m, k) with K
+  contiguous and no fused producer), each input through the identity of its loops, the
+  reduced one last (`ELEMENT`), or with that loop at 0 (`FIRST`: the row's first element, a
+  shift that keeps a sum of squares from cancelling);
+- reduces that last loop into each of its results, f32 over (b?, m), each started from a
+  `linalg.fill` of 0.0 and combined by `arith.addf` of its output block argument and a
+  value the body computes from its inputs by arith / math ops;
+- whose results only the contraction's fused consumer reads (through (b?, m): a value per
+  row, `RowValue` in its inputs).
+Anything else is left to the matcher's other rules (`candidate` is the shape test).
+
+Emitted (`RowStatsKernel`): K steps of BK, threads in groups of q consecutive lanes per row
+(q divides the BK / V vectors of V elements of a row, q threads of a group a vector apart),
+several rows per thread where the tile has more rows than threads / q. At the end of each K
+step (its A tile in LDS until a later step's copies overwrite it) each thread reads its
+vectors of its rows from the LDS tile (`Emitter.lds_read`: any layout whose rows hold the
+tile's rows, swizzles within a row included), applies the body to them (the outputs' block
+arguments as zeros: the body's value alone), zeroes the lanes past K, and adds them into
+vector partial sums the K loop carries. After the loop: each partial summed across its
+vector and its group (`Kernel.butterfly`), the group's first lane writes the row's sums into
+an LDS array [results, BM], and a barrier publishes it to the output, which reads row m's at
+m % BM. The sums are the program's reassociated, as any parallel reduction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, gpu, memref, vector
+import numpy as np
+
+from ldsopt.codegen.elementwise import clone_body
+from ldsopt.codegen.kernel import read_vector
+from ldsopt.ir_types import element_bits
+from ldsopt.remarks import Unmatched
+
+ELEMENT, FIRST = "element", "first"
+_WORKGROUP = "#gpu.address_space<workgroup>"
+MOST_ROWS = 256  # the tallest tile of any scheme (its LDS reserved before planning)
+
+
+@dataclasses.dataclass
+class RowStats:
+    """The matched row sums of A: the generic and, per input, how it reads A."""
+
+    op: ir.Operation
+    reads: list[str]  # per input: ELEMENT (at (b?, m, k)) or FIRST (at (b?, m, 0))
+
+    @property
+    def results(self) -> int:
+        return len(self.op.results)
+
+
+@dataclasses.dataclass
+class RowValue:
+    """An input of the fused consumer that the kernel computes: result `result` of the row
+    sums, one f32 per row."""
+
+    stats: RowStats
+    result: int
+
+    @property
+    def tensor_type(self) -> ir.RankedTensorType:
+        return ir.RankedTensorType(self.stats.op.results[self.result].type)
+
+
+def candidate(op: ir.Operation) -> bool:
+    """Whether `op` has the shape of row sums: a generic with one reduced loop, the last one,
+    all of whose inputs are one value, read through the loops' identity or with the last at a
+    constant, and whose results drop that loop."""
+    if op.name != "linalg.generic" or len(op.results) < 1:
+        return False
+    its = [str(it) for it in op.attributes["iterator_types"]]
+    n_in = len(op.operands) - len(op.results)
+    inputs = list(op.operands)[:n_in]
+    maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
+    loops = list(range(len(its)))
+    return bool(inputs) and ["reduction" in it for it in its] == [False] * (len(its) - 1) + [True] and \
+        all(v == inputs[0] for v in inputs) and any(_dims(list(m.results)) == loops for m in maps[:n_in]) and \
+        all(_dims(list(m.results)) == loops[:-1] for m in maps[n_in:])
+
+
+def match(op: ir.Operation, consumer: ir.Operation | None) -> RowStats | Unmatched:
+    """`op` (a `candidate`) as row sums read only by `consumer` (module doc); that it reads
+    the contraction's A operand is for the contraction's matcher to check."""
+    why = "row sums of A fused into the matmul's dispatch"
+    n_in = len(op.operands) - len(op.results)
+    maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
+    loops = list(range(maps[0].n_dims))
+    reads = []
+    for m in maps[:n_in]:
+        exprs = list(m.results)
+        if _dims(exprs) == loops:
+            reads.append(ELEMENT)
+        elif _dims(exprs[:-1]) == loops[:-1] and isinstance(exprs[-1], ir.AffineConstantExpr) and \
+                ir.AffineConstantExpr(exprs[-1]).value == 0:
+            reads.append(FIRST)
+        else:
+            return Unmatched(f"{why}: reads A through {m}; takes its loops' identity, or the row's first element")
+    if any(_dims(list(m.results)) != loops[:-1] for m in maps[n_in:]):
+        return Unmatched(f"{why}: a result is not one value per row")
+    block = op.regions[0].blocks[0]
+    outs = list(block.arguments)[n_in:]
+    yielded = list(list(block.operations)[-1].operands)
+    for j, (out, init) in enumerate(zip(outs, list(op.operands)[n_in:])):
+        if str(out.type) != "f32" or not _zero_fill(init):
+            return Unmatched(f"{why}: result {j} is not an f32 sum started from a fill of 0")
+        add = _producer(yielded[j])
+        if add is None or add.name != "arith.addf" or out not in list(add.operands) or len(list(out.uses)) != 1:
+            return Unmatched(f"{why}: result {j} is not combined by arith.addf of its output")
+    if any(not o.operation.name.startswith(("arith.", "math.")) for o in list(block.operations)[:-1]):
+        return Unmatched(f"{why}: the body is not arith/math ops on its inputs")
+    if consumer is None or any(u.owner != consumer for r in op.results for u in r.uses):
+        return Unmatched(f"{why}: its results are read by other ops than the matmul's fused consumer")
+    return RowStats(op, reads)
+
+
+def _dims(exprs: list) -> list[int | None]:
+    return [ir.AffineDimExpr(e).position if isinstance(e, ir.AffineDimExpr) else None for e in exprs]
+
+
+def _producer(value: ir.Value) -> ir.Operation | None:
+    return value.owner.operation if isinstance(value, ir.OpResult) else None
+
+
+def _zero_fill(init: ir.Value) -> bool:
+    fill = _producer(init)
+    cst = _producer(fill.operands[0]) if fill is not None and fill.name == "linalg.fill" else None
+    value = cst.attributes["value"] if cst is not None and cst.name == "arith.constant" else None
+    return isinstance(value, ir.FloatAttr) and ir.FloatAttr(value).value == 0.0
+
+
+def refusal(p, pl, choice, tgt) -> str | None:
+    """Why the kernel of plan `pl` (of `choice`, on `tgt`) cannot sum the rows of problem
+    `p`'s A (None where it can)."""
+    s = pl.staging.get("A")
+    if "A" in p.prologues:
+        return "row sums of A with a fused producer of A (the sums read the loaded A)"
+    if p.view is not None:
+        return "row sums of a convolution's gathered operand"
+    if p.dims["A"] != ("m", "k") or s is None or not s.k_contiguous:
+        return "row sums of A need A stored and staged K-contiguous (rows of LDS holding rows of A)"
+    if pl.split > 1:
+        return "row sums of A under a K split over a cluster (each workgroup sees part of the rows)"
+    if pl.lds_bytes(element_bits(p.elem_type) // 8) + 4 * p.row_stats.results * pl.tiling.bm > \
+            choice.lds_budget(tgt):
+        return "row sums of A: the plan's LDS leaves no room for the rows' sums"
+    return None
+
+
+def reserved_lds(p) -> int:
+    """LDS bytes to leave the row sums of problem `p` when planning (the largest tile's rows)."""
+    return 4 * p.row_stats.results * MOST_ROWS if p.row_stats else 0
+
+
+class RowStatsKernel:
+    """The row sums' part of the kernel of Emitter `em` (module doc)."""
+
+    def __init__(self, em, stats: RowStats):
+        self.em, self.stats = em, stats
+        t, bk = em.pl.tiling, em.pl.bk
+        self.v = math.gcd(bk, em.k.target.vector_elems(element_bits(em.p.elem_type)))
+        units = bk // self.v
+        # q lanes a row: the most (a power of 2, for the butterfly) that divide a row's
+        # vectors, fit a subgroup and still give each of BM rows a group where threads allow.
+        limit = min(units, em.k.target.subgroup_size, max(1, t.threads // t.bm))
+        self.q = max(d for d in (1 << b for b in range(8)) if d <= limit and units % d == 0)
+        self.rows_at_once = t.threads // self.q
+        self.passes = math.ceil(t.bm / self.rows_at_once)
+        self.units = units // self.q  # vectors of a row a thread reads a K step
+        self.f32 = ir.F32Type.get()
+        self.vtype = ir.VectorType.get([self.v], self.f32)
+
+    def lds_bytes(self) -> int:
+        return 4 * self.stats.results * self.em.pl.tiling.bm
+
+    def begin(self) -> list[ir.Value]:
+        """Before the K loop: the LDS array of the finished sums, each row's first element where
+        the body reads it, and the loop's initial partial sums (zeros)."""
+        em, k = self.em, self.em.k
+        t = em.pl.tiling
+        self.lds = memref.alloc(ir.MemRefType.get([self.stats.results, t.bm], self.f32,
+                                                  memory_space=ir.Attribute.parse(_WORKGROUP)), [], [])
+        self.lane = arith.remui(em.tid, k.const(self.q))
+        group = arith.divui(em.tid, k.const(self.q))
+        self.rows = [em.offset(group, self.rows_at_once * i) for i in range(self.passes)]
+        self.first = []
+        if FIRST in self.stats.reads:
+            one = ir.VectorType.get([1], em.p.elem_type)
+            for row in self.rows:
+                m = arith.addi(em.origin["m"], row)
+                idx = em.operand_index("A", [m, k.const(0)])
+                got = em.or_zero([(m, em.p.extent("m"))] + self._past_tile(row), one,
+                                 lambda: read_vector(one, em.mem["A"], idx))
+                self.first.append(vector.broadcast(ir.VectorType.get([self.v], em.p.elem_type),
+                                                   vector.extract(got, [], [0])))
+        return [self._zeros()] * (self.stats.results * self.passes)
+
+    def _zeros(self) -> ir.Value:
+        return vector.broadcast(self.vtype, self.em.k.const(0.0, self.f32))
+
+    def _past_tile(self, row: ir.Value) -> list:
+        """The guard of the rows of the last pass past BM (where BM is no multiple of the rows a
+        pass covers)."""
+        t = self.em.pl.tiling
+        return [(row, t.bm)] if t.bm % self.rows_at_once else []
+
+    def accumulate(self, buf: ir.Value, k0: ir.Value, partial: list[ir.Value]) -> list[ir.Value]:
+        """The partial sums after adding LDS tile `buf`, A's tile at K offset `k0`."""
+        em, k = self.em, self.em.k
+        out = list(partial)
+        zeros = [self._zeros()] * self.stats.results  # the outputs' block arguments: the body's value alone
+        elems = ir.VectorType.get([self.v], em.p.elem_type)
+        for i, row in enumerate(self.rows):
+            for u in range(self.units):
+                col = arith.muli(arith.addi(self.lane, k.const(u * self.q)), k.const(self.v))
+                x = em.or_zero(self._past_tile(row), elems, lambda: em.lds_read("A", buf, row, col, self.v))
+                args = [x if r == ELEMENT else self.first[i] for r in self.stats.reads] + zeros
+                values = clone_body(self.stats.op, args, self.v)
+                if em.p.ragged("k", em.pl.bk):
+                    values = [self._past_k_zeroed(value, arith.addi(k0, col)) for value in values]
+                for j, value in enumerate(values):
+                    out[i * self.stats.results + j] = arith.addf(out[i * self.stats.results + j], value)
+        return out
+
+    def _past_k_zeroed(self, value: ir.Value, col: ir.Value) -> ir.Value:
+        """`value` (V lanes from K index `col`) with its lanes at K and past it zero: the LDS
+        tile holds zeros there, which the body may turn into something else."""
+        k, i32 = self.em.k, ir.IntegerType.get_signless(32)
+        v32 = ir.VectorType.get([self.v], i32)
+        lanes = arith.constant(v32, ir.DenseElementsAttr.get(
+            np.arange(self.v, dtype="int32"), type=v32))
+        at = arith.addi(vector.broadcast(v32, arith.index_cast(i32, col)), lanes)
+        extent = self.em.p.extent("k")
+        limit = k.const(extent, i32) if isinstance(extent, int) else arith.index_cast(i32, extent)
+        inside = arith.cmpi(arith.CmpIPredicate.ult, at, vector.broadcast(v32, limit))
+        return arith.select(inside, value, vector.broadcast(self.vtype, k.const(0.0, self.f32)))
+
+    def finish(self, partial: list[ir.Value]) -> None:
+        """After the K loop: each row's sums into the LDS array, then the barrier that
+        publishes them."""
+        em, k = self.em, self.em.k
+        offsets = [1 << b for b in range(self.q.bit_length() - 1)]
+        for i, row in enumerate(self.rows):
+            sums = []
+            for j in range(self.stats.results):
+                vec = partial[i * self.stats.results + j]
+                s = vector.extract(vec, [], [0])
+                for e in range(1, self.v):
+                    s = arith.addf(s, vector.extract(vec, [], [e]))
+                sums.append(k.butterfly(s, offsets, arith.addf))  # every lane: shuffles
+            with em.guard([(self.lane, 1)] + self._past_tile(row)):
+                for j, s in enumerate(sums):
+                    memref.store(s, self.lds, [k.const(j), row])
+        gpu.barrier()
+
+    def read(self, j: int, m: ir.Value, vtype: ir.VectorType) -> ir.Value:
+        """Row m's sum j (m a row of this workgroup's tile), broadcast to `vtype`."""
+        k = self.em.k
+        return vector.broadcast(vtype, memref.load(self.lds, [k.const(j), arith.remui(m, k.const(self.em.pl.tiling.bm))]))

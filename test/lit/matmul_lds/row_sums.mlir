@@ -1,0 +1,171 @@
+// RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-matmul-lds)' | filecheck %s
+// RUN: lds-opt %s --split-input-file --target=lavapipe --verify-diagnostics --remarks=missed \
+// RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds)' -o %t
+// RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-matmul-lds)' \
+// RUN:   | filecheck %s --check-prefix=WGMMA
+
+// A LayerNorm folded into the product after it: beside x @ W the dispatch sums x's rows (x,
+// x - x[m, 0] and its square: the mean and a shifted variance), and the consumer normalizes
+// the product with them: r * (acc - mean * c) + d. The kernel sums the rows from the A tiles
+// in LDS, carried through the K loop as vectors; after it, each row's sums go to an LDS array
+// [3, BM] (a butterfly over the row's lanes, then its first lane's store) and a barrier
+// publishes them to the consumer, which reads them at m % BM.
+// CHECK-LABEL: func.func @layernorm_rows
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
+// CHECK:         %[[LDS_A:.+]] = memref.alloc() {{.*}}operand = "A"{{.*}} : memref<2x64x32xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[SUMS:.+]] = memref.alloc() : memref<3x64xf32, #gpu.address_space<workgroup>>
+// The row's first element, read once before the loop.
+// CHECK:         vector.transfer_read %[[X]][%{{.+}}, %c0]{{.*}} : memref<64x96xf16, {{.*}}>, vector<1xf16>
+// CHECK:         %[[LOOP:.+]]:{{[0-9]+}} = scf.for {{.*}} -> ({{.*}}vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// CHECK:           %[[XV:.+]] = vector.transfer_read %[[LDS_A]]{{.*}} : memref<2x64x32xf16, #gpu.address_space<workgroup>>, vector<4xf16>
+// CHECK:           %[[XF:.+]] = arith.extf %[[XV]] : vector<4xf16> to vector<4xf32>
+// CHECK:           %[[D:.+]] = arith.subf %[[XF]], %{{.+}} : vector<4xf32>
+// CHECK:           arith.mulf %[[D]], %[[D]] : vector<4xf32>
+// CHECK:         gpu.shuffle xor
+// CHECK:         memref.store %{{.+}}, %[[SUMS]][%c0, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.store %{{.+}}, %[[SUMS]][%c2, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         gpu.barrier
+// CHECK:         memref.load %[[SUMS]][%c1, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         math.rsqrt %{{.+}} : vector<{{[0-9]+}}xf32>
+// CHECK-NOT:     linalg.generic
+// The wgmma kernel reads the swizzled A tile 8 f16 at a time, each step before its wgmmas.
+// WGMMA-LABEL: func.func @layernorm_rows
+// WGMMA-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// WGMMA:         %[[SUMS:.+]] = memref.alloc() : memref<3x64xf32, #gpu.address_space<workgroup>>
+// WGMMA:         scf.for
+// WGMMA:           vector.load %{{.+}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// WGMMA:           nvvm.wgmma.mma_async
+// WGMMA:         nvvm.wgmma.wait.group.sync.aligned 0
+// WGMMA:         gpu.shuffle xor
+// WGMMA:         gpu.barrier
+// WGMMA:         memref.load %[[SUMS]]
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @layernorm_rows() {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %k = arith.constant 96.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x96xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<96x128xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<128xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<128xf32, #hal.descriptor_type<storage_buffer>>
+  %4 = hal.interface.binding.subspan layout(#layout) binding(4) alignment(64) offset(%c0) flags(Indirect) : memref<64x128xf16, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<64x96xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x96xf16>
+  %w = iree_codegen.load_from_buffer %1 : memref<96x128xf16, #hal.descriptor_type<storage_buffer>> -> tensor<96x128xf16>
+  %c = iree_codegen.load_from_buffer %2 : memref<128xf32, #hal.descriptor_type<storage_buffer>> -> tensor<128xf32>
+  %d = iree_codegen.load_from_buffer %3 : memref<128xf32, #hal.descriptor_type<storage_buffer>> -> tensor<128xf32>
+  %er = tensor.empty() : tensor<64xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%er : tensor<64xf32>) -> tensor<64xf32>
+  %ea = tensor.empty() : tensor<64x128xf32>
+  %fa = linalg.fill ins(%zero : f32) outs(%ea : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %eo = tensor.empty() : tensor<64x128xf16>
+  %s:3 = linalg.generic {indexing_maps = [affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m, 0)>, affine_map<(m, k) -> (m)>, affine_map<(m, k) -> (m)>, affine_map<(m, k) -> (m)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %x : tensor<64x96xf16>, tensor<64x96xf16>) outs(%fr, %fr, %fr : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) {
+  ^bb0(%v: f16, %v0: f16, %s0: f32, %s1: f32, %s2: f32):
+    %a = arith.extf %v : f16 to f32
+    %a0 = arith.extf %v0 : f16 to f32
+    %dd = arith.subf %a, %a0 : f32
+    %n0 = arith.addf %s0, %a : f32
+    %n1 = arith.addf %s1, %dd : f32
+    %sq = arith.mulf %dd, %dd : f32
+    %n2 = arith.addf %s2, %sq : f32
+    linalg.yield %n0, %n1, %n2 : f32, f32, f32
+  } -> (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>)
+  %mm = linalg.matmul ins(%x, %w : tensor<64x96xf16>, tensor<96x128xf16>) outs(%fa : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %s#0, %s#1, %s#2, %c, %d : tensor<64x128xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<128xf32>, tensor<128xf32>) outs(%eo : tensor<64x128xf16>) {
+  ^bb0(%acc: f32, %r0: f32, %r1: f32, %r2: f32, %cn: f32, %dn: f32, %o: f16):
+    %mu = arith.divf %r0, %k : f32
+    %m1 = arith.divf %r1, %k : f32
+    %m2 = arith.divf %r2, %k : f32
+    %m1s = arith.mulf %m1, %m1 : f32
+    %var = arith.subf %m2, %m1s : f32
+    %ve = arith.addf %var, %eps : f32
+    %rs = math.rsqrt %ve : f32
+    %mc = arith.mulf %mu, %cn : f32
+    %t = arith.subf %acc, %mc : f32
+    %u = arith.mulf %rs, %t : f32
+    %z = arith.addf %u, %dn : f32
+    %h = arith.truncf %z : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<64x128xf16>
+  iree_codegen.store_to_buffer %y, %4 : tensor<64x128xf16> into memref<64x128xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// Refused: the sums read B, not the product's A.
+// CHECK-LABEL: func.func @sums_of_b
+// CHECK:         linalg.matmul
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @sums_of_b() {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<64x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf16>
+  %w = iree_codegen.load_from_buffer %1 : memref<64x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf16>
+  %er = tensor.empty() : tensor<64xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%er : tensor<64xf32>) -> tensor<64xf32>
+  %ea = tensor.empty() : tensor<64x64xf32>
+  %fa = linalg.fill ins(%zero : f32) outs(%ea : tensor<64x64xf32>) -> tensor<64x64xf32>
+  // expected-remark @+1 {{ldsopt-matmul-lds: left to IREE: linalg.matmul with a fused elementwise consumer: row sums of A fused into the matmul's dispatch: a reduction beside the matmul reads another tensor than its A operand}}
+  %s = linalg.generic {indexing_maps = [affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m)>], iterator_types = ["parallel", "reduction"]}
+      ins(%w : tensor<64x64xf16>) outs(%fr : tensor<64xf32>) {
+  ^bb0(%v: f16, %s0: f32):
+    %a = arith.extf %v : f16 to f32
+    %n0 = arith.addf %s0, %a : f32
+    linalg.yield %n0 : f32
+  } -> tensor<64xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<64x64xf16>, tensor<64x64xf16>) outs(%fa : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %s : tensor<64x64xf32>, tensor<64xf32>) outs(%ea : tensor<64x64xf32>) {
+  ^bb0(%acc: f32, %r: f32, %o: f32):
+    %z = arith.mulf %acc, %r : f32
+    linalg.yield %z : f32
+  } -> tensor<64x64xf32>
+  iree_codegen.store_to_buffer %y, %2 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// Refused: the sums are stored too (read by another op than the consumer).
+// CHECK-LABEL: func.func @sums_stored
+// CHECK:         linalg.matmul
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @sums_stored() {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<64xf32, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<64x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf16>
+  %w = iree_codegen.load_from_buffer %1 : memref<64x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf16>
+  %er = tensor.empty() : tensor<64xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%er : tensor<64xf32>) -> tensor<64xf32>
+  %ea = tensor.empty() : tensor<64x64xf32>
+  %fa = linalg.fill ins(%zero : f32) outs(%ea : tensor<64x64xf32>) -> tensor<64x64xf32>
+  // expected-remark @+1 {{ldsopt-matmul-lds: left to IREE: row sums of A fused into the matmul's dispatch: its results are read by other ops than the matmul's fused consumer}}
+  %s = linalg.generic {indexing_maps = [affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x64xf16>) outs(%fr : tensor<64xf32>) {
+  ^bb0(%v: f16, %s0: f32):
+    %a = arith.extf %v : f16 to f32
+    %n0 = arith.addf %s0, %a : f32
+    linalg.yield %n0 : f32
+  } -> tensor<64xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<64x64xf16>, tensor<64x64xf16>) outs(%fa : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %s : tensor<64x64xf32>, tensor<64xf32>) outs(%ea : tensor<64x64xf32>) {
+  ^bb0(%acc: f32, %r: f32, %o: f32):
+    %z = arith.mulf %acc, %r : f32
+    linalg.yield %z : f32
+  } -> tensor<64x64xf32>
+  iree_codegen.store_to_buffer %y, %2 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  iree_codegen.store_to_buffer %s, %3 : tensor<64xf32> into memref<64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
