@@ -20,6 +20,7 @@ PASSES = {
     "ldsopt-split-matmul": "ldsopt.passes.split_matmul:SplitMatmul",
     "ldsopt-fuse-projections": "ldsopt.passes.fuse_projections:FuseProjections",
     "ldsopt-transpose-weights": "ldsopt.passes.transpose_weights:TransposeWeights",
+    "ldsopt-fold-norm": "ldsopt.passes.fold_norm:FoldNorm",
     "ldsopt-pin-attention-reshapes": "ldsopt.passes.pin_attention_reshapes:PinAttentionReshapes",
     "ldsopt-fold-rotate-half": "ldsopt.passes.fold_rotate_half:FoldRotateHalf",
     "ldsopt-window-reduce": "ldsopt.passes.window_reduce:WindowReduce",

@@ -49,6 +49,7 @@ INPUTS = {
     "ldsopt-split-matmul": ([("split_matmul/split_matmul.mlir", ("cuda", "lavapipe", None))], ()),
     "ldsopt-fuse-projections": ([("fuse_projections/fuse_projections.mlir", (None,))], ()),
     "ldsopt-transpose-weights": ([("transpose_weights/transpose_weights.mlir", ("cuda-sm90a", "cuda", None))], ()),
+    "ldsopt-fold-norm": ([("fold_norm/fold_norm.mlir", ("lavapipe", None))], ()),
     "ldsopt-fold-rotate-half": ([("fold_rotate_half/fold_rotate_half.mlir", (None,))], ()),
     "ldsopt-pin-attention-reshapes": ([("pin_attention_reshapes/pin_attention_reshapes.mlir", (None,))], ()),
     "ldsopt-window-reduce": ([("window_reduce/pooling.mlir", ("lavapipe", "cuda", "gfx942"))], ()),

@@ -1,0 +1,389 @@
+"""ldsopt-fold-norm: a LayerNorm or RMSNorm whose only users are matmuls by constant weights is
+folded into them, so that each product and its row statistics are one dispatch and the norm's
+own dispatch, with its write and read of the normalized rows, is gone.
+
+Runs on the program (the `func.func`s of the top module, on tensors), before IREE forms
+dispatches; last in the program pipeline, so that the passes before it see the program as
+imported (it wraps what it forms in `flow.dispatch.region`s, which they do not look into).
+
+Matches a contraction that ldsopt-matmul-lds reads as a (batch) matmul (ldsopt/matmul/match.py's
+`contraction_form`: static, A stored (b?, m, k), no batch dim elsewhere than first) whose B is
+computed from constants (projections.is_constant; an optimization barrier over constants too,
+ldsopt-transpose-weights' copies) and whose A is a normalization of x's rows as
+ldsopt/matmul/norms.py reads it: A = gamma * (x - mean) * R + beta (LayerNorm) or gamma * x * R
++ beta (RMSNorm), R any expression of the rows' sum, sum of squares and centered sum of squares,
+gamma and beta optional constant vectors over k; x (or, where the norm extends it to f32, the
+tensor it extends) of B's element type. Every user of A must be such a contraction.
+Emits, per contraction (A [.., M, K], B = W with k, n in either order):
+- W' = gamma * W (rounded to W's type), c = sum_k W'_kn and d = sum_k beta_k W_kn (f32), each behind
+  `util.optimization_barrier`, so that IREE computes them once, at load, in an initializer;
+- the rows' sums of x in one generic (ldsopt/matmul/row_stats.py's form): sum(x), and for a
+  centered statistic sum(x - x0) and sum((x - x0)^2) with x0 the row's first element, so that
+  the variance sum((x - mean)^2) = T2 - T1^2 / K does not cancel; sum(x * x) for RMS;
+- x @ W' (the contraction, reading x and W');
+- its consumer y = R * (acc - mean * c) + d (RMS: R * acc + d), in f32, in place of the
+  contraction's result;
+- one `flow.dispatch.region` of the sums, the product, y and the elementwise consumers IREE
+  would fuse after it (all-parallel generics over its result's space reading it, and each
+  other, through the identity), so that IREE keeps them one dispatch, which
+  ldsopt-matmul-lds takes as a matmul with row sums (the region has one result used outside;
+  otherwise nothing is rewritten).
+Numerics: the same sums and products reassociated, in f32 where the program rounds to f16
+between the norm's steps; the mean is subtracted after the product (acc - mean * c), c summing
+the rounded gamma * W that the product reads, so that the difference is the sum of (x - mean)
+W' but for f32 rounding even where the mean is far from 0 against the rows' spread. Remarks (lds-opt --remarks): each
+product folded, and each norm left with why.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, linalg, math, tensor
+
+from ldsopt import remarks
+from ldsopt.codegen.loop_split import program_ops
+from ldsopt.matmul import norms
+from ldsopt.matmul.match import ROOTS, contraction_form
+from ldsopt.matmul.projections import is_constant
+from ldsopt.registry import ModulePass
+
+_BARRIER = "util.optimization_barrier"
+
+
+@dataclasses.dataclass(frozen=True)
+class FoldNorm(ModulePass):
+    NAME = "ldsopt-fold-norm"
+    SUMMARY = "Fold a LayerNorm or RMSNorm into the matmuls by constant weights that read it (program level)"
+
+    def run(self, module: ir.Operation) -> None:
+        by_a: dict = {}
+        touched = []
+        for op in program_ops(module, ROOTS):
+            form = contraction_form(op)
+            if form and not form.dynamic and _plain(form):
+                by_a.setdefault(op.operands[form.roles["A"][0]], []).append((op, form))
+        for a, products in by_a.items():
+            norm = norms.read_norm(a)
+            if norm is None:
+                continue
+            why = _refusal(a, norm, products)
+            if why:
+                remarks.program_remark(products[0][0], self.NAME, False, why)
+                continue
+            for op, form in products:
+                if _consumers(op) is None:
+                    remarks.program_remark(op, self.NAME, False, "the product's consumers are not one chain IREE "
+                                           "would fuse into one dispatch with it")
+                    continue
+                remarks.program_remark(op, self.NAME, True, f"{'LayerNorm' if norm.centered else 'RMSNorm'} over "
+                                       f"{form.sizes['k']} folded into the product and its row sums")
+                touched.append(op.block)
+                _fold(op, form, norm, _source(norm, op.operands[form.roles["B"][0]]))
+        for block in {id(b): b for b in touched}.values():
+            _erase_unused(block)
+
+
+def _plain(form) -> bool:
+    """A stored (b?, m, k) and B with its batch dims (if any) first."""
+    return form.roles["A"][1] == ("m", "k") and not form.batch_at
+
+
+def _constant(v: ir.Value) -> bool:
+    op = v.owner.operation if isinstance(v, ir.OpResult) else None
+    return is_constant(v) or (op is not None and op.name == _BARRIER and all(is_constant(x) for x in op.operands))
+
+
+def _source(norm: norms.Norm, weight: ir.Value) -> ir.Value | None:
+    """The tensor the product reads for x: x itself, or what it is extended from, whichever is of
+    the weight's element type."""
+    want = ir.RankedTensorType(weight.type).element_type
+    x = norm.x.value
+    if ir.RankedTensorType(x.type).element_type == want:
+        return x
+    op = x.owner.operation if isinstance(x, ir.OpResult) else None
+    if op is not None and op.name == "linalg.generic" and len(op.operands) == 2:
+        body = list(op.regions[0].blocks[0].operations)
+        if len(body) == 2 and body[0].operation.name == "arith.extf" and \
+                ir.RankedTensorType(op.operands[0].type).element_type == want and \
+                ir.RankedTensorType(op.operands[0].type).shape == ir.RankedTensorType(x.type).shape:
+            return op.operands[0]
+    return None
+
+
+def _refusal(a: ir.Value, norm: norms.Norm, products: list) -> str | None:
+    users = {_op(u.owner) for u in a.uses}
+    if len(users) != len(products):
+        return "the normalized rows have other users than matmuls by constant weights"
+    for op, form in products:
+        w = op.operands[form.roles["B"][0]]
+        if not _constant(w):
+            return "a product's weights are not constants"
+        if _source(norm, w) is None:
+            return "x is not of the weights' element type"
+    return None
+
+
+def _fold(op: ir.Operation, form, norm: norms.Norm, x: ir.Value) -> None:
+    """Rewrites product `op` (module doc), whose consumers `_consumers` found."""
+    a_pos, b_pos = form.roles["A"][0], form.roles["B"][0]
+    w = op.operands[b_pos]
+    k_dim = len(ir.RankedTensorType(w.type).shape) - 2 + form.roles["B"][1].index("k")
+    k = ir.RankedTensorType(w.type).shape[k_dim]
+    with ir.InsertionPoint(op), op.location:
+        gamma, beta = _vector(norm.gamma, k, 1.0), _vector(norm.beta, k, 0.0)
+        weights = _scaled_weights(w, k_dim, gamma) if gamma is not None else w
+        c = _reduced(w, k_dim, gamma if gamma is not None else _vector(1.0, k), True) if norm.centered else None
+        d = _reduced(w, k_dim, beta, False) if beta is not None else None
+        stats = _stat_names(norm)
+        sums = _row_sums(x, stats)
+        product = op.clone()
+        product.operands[a_pos] = x
+        product.operands[b_pos] = weights
+        y = _normalized(product.results[0], dict(zip(stats, sums)), norm, c, d,
+                        ir.RankedTensorType(x.type).shape[-1])
+    op.results[0].replace_all_uses_with(y)
+    op.erase()
+    first = [_op(sums[0].owner), _op(product), _op(y.owner)]
+    _wrap(first + _consumers(_op(y.owner)))
+
+
+def _stat_names(norm: norms.Norm) -> list[str]:
+    """The row sums the kernel computes: "sum" (x), "t1" and "t2" (x - x0 and its square),
+    "squares" (x * x), as the norm's statistics need them."""
+    found = set()
+
+    def visit(node: norms.Node):
+        s = norms.stat_of(node, norm.x)
+        if s:
+            found.add(s)
+        for arg in node.args:
+            visit(arg)
+    visit(norm.scale)
+    names = []
+    if norm.centered or "sum" in found:
+        names.append("sum")
+    if "centered" in found:
+        names += ["t1", "t2"]
+    if "squares" in found:
+        names.append("squares")
+    return names
+
+
+def _vector(v: ir.Value | float | None, k: int, neutral: float | None = None) -> ir.Value | None:
+    """A scale or shift over k as a tensor: itself, or a splat of a constant; None for the
+    `neutral` one (a freshly initialized norm's scale of 1 and shift of 0: W itself, nothing)."""
+    if v is None or isinstance(v, ir.Value):
+        return v
+    if v == neutral:
+        return None
+    t = ir.RankedTensorType.get([k], _f32())
+    return arith.constant(t, ir.DenseElementsAttr.get_splat(t, ir.FloatAttr.get(_f32(), v)))
+
+
+def _f32() -> ir.Type:
+    return ir.F32Type.get()
+
+
+def _identity(rank: int) -> ir.AffineMap:
+    return ir.AffineMap.get_identity(rank)
+
+
+def _generic(inputs: list[ir.Value], maps: list[ir.AffineMap], inits: list[ir.Value], iterators: list[str],
+             body) -> list[ir.Value]:
+    """A linalg.generic of `inputs` (read through `maps`) into `inits` (written through the
+    last maps), its body `body(block arguments)` -> the yielded values."""
+    op = linalg.GenericOp([v.type for v in inits], inputs, inits,
+                          ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps]),
+                          ir.ArrayAttr.get([ir.Attribute.parse(f"#linalg.iterator_type<{i}>") for i in iterators]))
+    block = op.regions[0].blocks.append(*[ir.RankedTensorType(v.type).element_type for v in inputs + inits])
+    with ir.InsertionPoint(block):
+        linalg.YieldOp(body(list(block.arguments)))
+    return list(op.results)
+
+
+def _barrier(v: ir.Value) -> ir.Value:
+    return ir.Operation.create(_BARRIER, results=[v.type], operands=[v]).result
+
+
+def _k_map(rank: int, k_dim: int) -> ir.AffineMap:
+    return ir.AffineMap.get(rank, 0, [ir.AffineDimExpr.get(k_dim)])
+
+
+def _scaled(w: ir.Value, g: ir.Value, elem: ir.Type) -> ir.Value:
+    """gamma * W of an element, in f32, rounded once to W's type `elem`: as the product reads it."""
+    product = arith.mulf(_ext(w), _ext(g))
+    return product if elem == _f32() else arith.truncf(elem, product)
+
+
+def _scaled_weights(w: ir.Value, k_dim: int, gamma: ir.Value) -> ir.Value:
+    """gamma * W along k (`_scaled`), behind a barrier."""
+    t = ir.RankedTensorType(w.type)
+    out = tensor.empty(list(t.shape), t.element_type)
+    (scaled,) = _generic([w, gamma], [_identity(t.rank), _k_map(t.rank, k_dim), _identity(t.rank)], [out],
+                         ["parallel"] * t.rank, lambda args: [_scaled(args[0], args[1], t.element_type)])
+    return _barrier(scaled)
+
+
+def _reduced(w: ir.Value, k_dim: int, vec: ir.Value, rounded: bool) -> ir.Value:
+    """sum_k vec_k W_k. (f32, W's dims but k), behind a barrier; `rounded`: of the products
+    rounded to W's type, the scaled weights the product reads (so that acc - mean * c is the
+    sum of (x - mean) times them: a mean large against the rows' spread then cancels exactly)."""
+    t = ir.RankedTensorType(w.type)
+    shape = [n for i, n in enumerate(t.shape) if i != k_dim]
+    zero = arith.constant(_f32(), 0.0)
+    init = linalg.fill(zero, outs=[tensor.empty(shape, _f32())])
+    kept = [ir.AffineDimExpr.get(i) for i in range(t.rank) if i != k_dim]
+    iterators = ["reduction" if i == k_dim else "parallel" for i in range(t.rank)]
+
+    def body(args):
+        wv, g, acc = args
+        return [arith.addf(acc, _ext(_scaled(wv, g, t.element_type if rounded else _f32())))]
+    (summed,) = _generic([w, vec], [_identity(t.rank), _k_map(t.rank, k_dim), ir.AffineMap.get(t.rank, 0, kept)],
+                         [init], iterators, body)
+    return _barrier(summed)
+
+
+def _ext(v: ir.Value) -> ir.Value:
+    return v if v.type == _f32() else arith.extf(_f32(), v)
+
+
+def _row_sums(x: ir.Value, names: list[str]) -> list[ir.Value]:
+    """The row sums `names` of x [.., M, K] (f32 [.., M]) in one generic (row_stats.py's form)."""
+    t = ir.RankedTensorType(x.type)
+    rank = t.rank
+    rows = list(t.shape[:-1])
+    zero = arith.constant(_f32(), 0.0)
+    fill = linalg.fill(zero, outs=[tensor.empty(rows, _f32())])
+    first = "t1" in names
+    row_map = ir.AffineMap.get(rank, 0, [ir.AffineDimExpr.get(i) for i in range(rank - 1)])
+    x0_map = ir.AffineMap.get(rank, 0, [ir.AffineDimExpr.get(i) for i in range(rank - 1)] +
+                              [ir.AffineConstantExpr.get(0)])
+    inputs, maps = ([x, x], [_identity(rank), x0_map]) if first else ([x], [_identity(rank)])
+
+    def body(args):
+        v = _ext(args[0])
+        outs = args[len(inputs):]
+        shifted = arith.subf(v, _ext(args[1])) if first else None
+        terms = {"sum": v, "t1": shifted, "t2": shifted and arith.mulf(shifted, shifted),
+                 "squares": arith.mulf(v, v) if "squares" in names else None}
+        return [arith.addf(out, terms[n]) for out, n in zip(outs, names)]
+    return _generic(inputs, maps + [row_map] * len(names), [fill] * len(names),
+                    ["parallel"] * (rank - 1) + ["reduction"], body)
+
+
+def _normalized(acc: ir.Value, sums: dict, norm: norms.Norm, c: ir.Value | None, d: ir.Value | None,
+                k: int) -> ir.Value:
+    """y = R * (acc - mean * c) + d (RMS: R * acc + d) over acc's space (b?, m, n), f32."""
+    t = ir.RankedTensorType(acc.type)
+    rank = t.rank
+    dims = [ir.AffineDimExpr.get(i) for i in range(rank)]
+    row_map = ir.AffineMap.get(rank, 0, dims[:-1])
+    col_map = ir.AffineMap.get(rank, 0, dims[:-2] + dims[-1:])
+    names = list(sums)
+    cols = [v for v in (c, d) if v is not None]
+    inputs = [acc] + [sums[n] for n in names] + cols
+    maps = [_identity(rank)] + [row_map] * len(names) + [col_map] * len(cols) + [_identity(rank)]
+
+    def body(args):
+        value, stat = args[0], dict(zip(names, args[1:1 + len(names)]))
+        col = dict(zip([n for n, v in (("c", c), ("d", d)) if v is not None], args[1 + len(names):]))
+        kf = arith.constant(_f32(), float(k))
+        leaves = {"sum": stat.get("sum"), "squares": stat.get("squares")}
+        if "t1" in stat:  # sum((x - mean)^2) = T2 - T1^2 / K
+            leaves["centered"] = arith.subf(stat["t2"], arith.divf(arith.mulf(stat["t1"], stat["t1"]), kf))
+        r = _emit(norm.scale, norm.x, leaves)
+        if norm.centered:
+            value = arith.subf(value, arith.mulf(arith.divf(stat["sum"], kf), col["c"]))
+        value = arith.mulf(r, value)
+        return [arith.addf(value, col["d"]) if "d" in col else value]
+    (y,) = _generic(inputs, maps, [tensor.empty(list(t.shape), _f32())], ["parallel"] * rank, body)
+    return y
+
+
+def _emit(node: norms.Node, x: norms.Node, leaves: dict) -> ir.Value:
+    """The row expression `node` in f32 scalar arith, its sums from `leaves`."""
+    if node.kind == "sum":
+        return leaves[norms.stat_of(node, x)]
+    if node.kind == "const":
+        return arith.constant(_f32(), node.const)
+    args = [_emit(a, x, leaves) for a in node.args]
+    ops = {"add": arith.addf, "sub": arith.subf, "mul": arith.mulf, "div": arith.divf,
+           "sqrt": math.sqrt, "rsqrt": math.rsqrt}
+    return ops[node.kind](*args)
+
+
+def _consumers(op: ir.Operation) -> list[ir.Operation] | None:
+    """The elementwise consumers IREE would fuse after `op` (all-parallel generics over its
+    result's space reading it, and each other, through the identity), in program order; None
+    where with them more than one value would be used outside."""
+    members = [op]
+    shape = ir.RankedTensorType(op.results[0].type).shape
+    grown = True
+    while grown:
+        grown = False
+        inside = {r for o in members for r in o.results}
+        for r in list(inside):
+            for user in (_op(u.owner) for u in r.uses):
+                if user not in members and _fusable(user, inside, shape):
+                    members.append(user)
+                    grown = True
+    escaping = [r for o in members for r in o.results if any(_op(u.owner) not in members for u in r.uses)]
+    return _in_block_order(members[1:]) if len(escaping) == 1 else None
+
+
+def _wrap(ops: list[ir.Operation]) -> None:
+    """Moves `ops` (one value of theirs used outside) into one `flow.dispatch.region` after
+    the last of them."""
+    order = _in_block_order(ops)
+    last = order[-1]
+    inside = set(ops)
+    (result,) = [r for o in ops for r in o.results if any(_op(u.owner) not in inside for u in r.uses)]
+    with ir.InsertionPoint.after(last), last.location:
+        region = ir.Operation.create("flow.dispatch.region", results=[result.type], operands=[],
+                                     attributes={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([0, 0])},
+                                     regions=2)
+    body = region.regions[0].blocks.append()
+    uses = [(_op(u.owner), u.operand_number) for u in result.uses]
+    with ir.InsertionPoint(body), last.location:
+        ret = ir.Operation.create("flow.return", operands=[result])
+    for o in order:
+        o.move_before(ret)
+    for user, at in uses:
+        user.operands[at] = region.results[0]
+
+
+def _fusable(op, inside: set, shape: list[int]) -> bool:
+    """An all-parallel linalg.generic with one result over `shape`, reading the region's values
+    through the identity."""
+    if op.name != "linalg.generic" or len(op.results) != 1 or \
+            ir.RankedTensorType(op.results[0].type).shape != shape or \
+            any("reduction" in str(it) for it in op.attributes["iterator_types"]):
+        return False
+    maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
+    n_in = len(op.operands) - 1
+    return all(m == _identity(len(shape)) for v, m in zip(list(op.operands)[:n_in], maps) if v in inside)
+
+
+_PURE = ("linalg.generic", "linalg.fill", "tensor.empty", "tensor.collapse_shape", "tensor.expand_shape")
+
+
+def _erase_unused(block: ir.Block) -> None:
+    """Erases the ops of `block` (the norms' chains the folds left) that nothing reads, last
+    first, until none is left."""
+    erased = True
+    while erased:
+        erased = False
+        for op in reversed([o.operation for o in block.operations]):
+            if op.name in _PURE and not any(len(list(r.uses)) for r in op.results):
+                op.erase()
+                erased = True
+
+
+def _op(x) -> ir.Operation:
+    return x.operation if hasattr(x, "operation") else x
+
+
+def _in_block_order(ops: list[ir.Operation]) -> list[ir.Operation]:
+    return sorted(ops, key=lambda o: sum(1 for p in ops if p.is_before_in_block(o)))
