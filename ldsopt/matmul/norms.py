@@ -30,8 +30,8 @@ _BINARY = {"arith.addf": "add", "arith.subf": "sub", "arith.mulf": "mul", "arith
 _UNARY = {"math.sqrt": "sqrt", "math.rsqrt": "rsqrt"}
 _CASTS = ("arith.extf", "arith.truncf")
 _RESHAPES = ("tensor.collapse_shape", "tensor.expand_shape")
-# Ops of a body that read nothing the value depends on (torch-mlir's check of a zero divisor).
-_IGNORED = ("cf.assert", "arith.cmpf")
+# math.powf by a constant exponent, as the op it is (torch's x ** 2, ** 0.5, ** -0.5).
+_POWERS = {2.0: "square", 0.5: "sqrt", -0.5: "rsqrt"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -196,6 +196,12 @@ class _Reader:
         if op.name in _BINARY:
             a, b = (self.scalar(x, leaves, None) for x in op.operands)
             return None if a is None or b is None else Node(_BINARY[op.name], (a, b), value)
+        if op.name == "math.powf":
+            base, exponent = self.scalar(op.operands[0], leaves, None), self.scalar(op.operands[1], leaves, None)
+            kind = _POWERS.get(exponent.const) if exponent is not None and exponent.kind == "const" else None
+            if base is None or kind is None:
+                return None
+            return Node("mul", (base, base), value) if kind == "square" else Node(kind, (base,), value)
         return None
 
 
@@ -225,7 +231,7 @@ def read_norm(a: ir.Value) -> Norm | None:
     x = u.args[0] if u.kind == "sub" else u
     if x.value is None or _has_sum(x) or (u.kind == "sub" and not _is_mean(u.args[1], x)):
         return None
-    if not _sums_known(scale, x):
+    if not _has_sum(scale) or not _sums_known(scale, x):
         return None
     return Norm(x, u.kind == "sub", scale, gamma, beta)
 

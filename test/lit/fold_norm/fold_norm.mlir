@@ -467,3 +467,51 @@ func.func @two_results_out(%x: tensor<1x8x16xf16>, %bias: tensor<24xf16>) -> (te
   } -> tensor<1x8x24xf16>
   return %y, %mm : tensor<1x8x24xf16>, tensor<1x8x24xf32>
 }
+
+// -----
+
+// An RMSNorm written with powers (x ** 2, (mean + eps) ** -0.5) in f32, before a product whose
+// weight is stored N x K: x * x summed, and the rows' scale as rsqrt; gamma scales W along its
+// second dim.
+// CHECK-LABEL: func.func @rmsnorm_powers
+// CHECK:         linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<24x16xf32>, tensor<16xf32>)
+// CHECK:         flow.dispatch.region
+// CHECK:           linalg.matmul
+// CHECK:           math.rsqrt %{{.+}} : f32
+// CHECK-NOT:       math.powf
+// CHECK:           flow.return
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row2 = affine_map<(d0, d1) -> (d0)>
+#k2 = affine_map<(d0, d1) -> (d1)>
+func.func @rmsnorm_powers(%x: tensor<8x16xf32>) -> tensor<8x24xf32> {
+  %zero = arith.constant 0.0 : f32
+  %k = arith.constant 16.0 : f32
+  %two = arith.constant 2.0 : f32
+  %half = arith.constant -0.5 : f32
+  %eps = arith.constant 1.0e-6 : f32
+  %gamma = arith.constant dense<[1.0, 0.5, 2.0, 1.5, 1.0, 0.5, 2.0, 1.5, 1.0, 0.5, 2.0, 1.5, 1.0, 0.5, 2.0, 1.5]> : tensor<16xf32>
+  %w = arith.constant dense<0.0625> : tensor<24x16xf32>
+  %er = tensor.empty() : tensor<8xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%er : tensor<8xf32>) -> tensor<8xf32>
+  %ss = linalg.generic {indexing_maps = [#id2, #row2], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<8x16xf32>) outs(%fr : tensor<8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %p = math.powf %in, %two : f32
+    %v = arith.addf %out, %p : f32
+    linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %e = tensor.empty() : tensor<8x16xf32>
+  %n = linalg.generic {indexing_maps = [#id2, #row2, #k2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x, %ss, %gamma : tensor<8x16xf32>, tensor<8xf32>, tensor<16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%a: f32, %s: f32, %g: f32, %out: f32):
+    %m = arith.divf %s, %k : f32
+    %me = arith.addf %m, %eps : f32
+    %r = math.powf %me, %half : f32
+    %v = arith.mulf %a, %r : f32
+    %t = arith.mulf %v, %g : f32
+    linalg.yield %t : f32
+  } -> tensor<8x16xf32>
+  %eacc = tensor.empty() : tensor<8x24xf32>
+  %facc = linalg.fill ins(%zero : f32) outs(%eacc : tensor<8x24xf32>) -> tensor<8x24xf32>
+  // expected-remark @+1 {{ldsopt-fold-norm: RMSNorm over 16 folded into the product and its row sums}}
+  %mm = linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>] ins(%n, %w : tensor<8x16xf32>, tensor<24x16xf32>) outs(%facc : tensor<8x24xf32>) -> tensor<8x24xf32>
+  return %mm : tensor<8x24xf32>
+}
