@@ -1,4 +1,4 @@
-"""Helpers on MLIR element types shared by the passes."""
+"""Helpers on MLIR element types and constants shared by the passes."""
 
 from __future__ import annotations
 
@@ -15,3 +15,17 @@ def element_bits(t: ir.Type) -> int:
     if isinstance(t, ir.IntegerType):
         return ir.IntegerType(t).width
     return ir.FloatType(t).width
+
+
+def constant_float(v: ir.Value) -> float | None:
+    """The float an `arith.constant` makes: a float, or the value of a splat float tensor (a
+    0-d tensor too); None for anything else."""
+    op = v.owner.operation if isinstance(v, ir.OpResult) else None
+    if op is None or op.name != "arith.constant":
+        return None
+    attr = op.attributes["value"]
+    if isinstance(attr, ir.FloatAttr):
+        return ir.FloatAttr(attr).value
+    if isinstance(attr, ir.DenseFPElementsAttr) and ir.DenseFPElementsAttr(attr).is_splat:
+        return ir.DenseFPElementsAttr(attr).get_splat_value().value
+    return None

@@ -46,6 +46,7 @@ from iree.compiler.dialects import arith, tensor
 
 from ldsopt.attention.match import NEGLIGIBLE
 from ldsopt.codegen.elementwise import map_dims
+from ldsopt.ir_types import constant_float
 
 ATTENTION = "iree_linalg_ext.attention"
 # Marks each attention's causal mask generator with its own value: IREE merges equal
@@ -144,7 +145,7 @@ def _scaled(v: ir.Value) -> tuple[ir.Value, float] | None:
     body). S before its float casts."""
     for name in ("arith.mulf", "arith.divf"):
         op = _elementwise(v, name)
-        c = _constant_scalar(op.operands[1]) if op is not None and len(op.operands) == 3 else None
+        c = constant_float(op.operands[1]) if op is not None and len(op.operands) == 3 else None
         if c is None:
             op, c = _body_constant(v, name)
         if c is not None and c != 0.0:
@@ -164,7 +165,7 @@ def _body_constant(v: ir.Value, name: str) -> tuple[ir.Operation | None, float |
             binary.operands[0] != op.regions[0].blocks[0].arguments[0] or \
             any(c.name not in ("arith.truncf", "arith.extf") for c in casts):
         return None, None
-    return op, _constant_scalar(_through_scalar_casts(binary.operands[1], casts))
+    return op, constant_float(_through_scalar_casts(binary.operands[1], casts))
 
 
 def _elementwise_maps(op: ir.Operation) -> bool:
@@ -179,18 +180,6 @@ def _through_scalar_casts(v: ir.Value, casts: list[ir.Operation]) -> ir.Value:
     while (op := _op(v)) is not None and any(op == c for c in casts):
         v = op.operands[0]
     return v
-
-
-def _constant_scalar(v: ir.Value) -> float | None:
-    op = _op(v)
-    if op is None or op.name != "arith.constant":
-        return None
-    attr = op.attributes["value"]
-    if isinstance(attr, ir.FloatAttr):
-        return ir.FloatAttr(attr).value
-    if isinstance(attr, ir.DenseFPElementsAttr) and ir.DenseFPElementsAttr(attr).is_splat:
-        return ir.DenseFPElementsAttr(attr).get_splat_value().value
-    return None
 
 
 @dataclasses.dataclass
@@ -443,7 +432,7 @@ def _is_plain_batch_matmul(op: ir.Operation) -> bool:
         if maps != [[0, 1, 3], [0, 3, 2], [0, 1, 2]]:
             return False
     fill = _op(op.operands[2])
-    return fill is not None and fill.name == "linalg.fill" and _constant_scalar(fill.operands[0]) == 0.0
+    return fill is not None and fill.name == "linalg.fill" and constant_float(fill.operands[0]) == 0.0
 
 
 def match(pv: ir.Operation) -> Chain | None:

@@ -24,6 +24,7 @@ import dataclasses
 
 from iree.compiler import ir
 
+from ldsopt.ir_types import constant_float
 from ldsopt.matmul.projections import is_constant
 
 _BINARY = {"arith.addf": "add", "arith.subf": "sub", "arith.mulf": "mul", "arith.divf": "div"}
@@ -70,19 +71,6 @@ def _producer(value: ir.Value) -> ir.Operation | None:
     return value.owner.operation if isinstance(value, ir.OpResult) else None
 
 
-def _splat(value: ir.Value) -> float | None:
-    """The float of a splat (or 0-d) constant tensor or of a scalar constant; else None."""
-    op = _producer(value)
-    if op is None or op.name != "arith.constant":
-        return None
-    attr = op.attributes["value"]
-    if isinstance(attr, ir.FloatAttr):
-        return ir.FloatAttr(attr).value
-    if isinstance(attr, ir.DenseFPElementsAttr) and ir.DenseElementsAttr(attr).is_splat:
-        return ir.FloatAttr(ir.DenseElementsAttr(attr).get_splat_value()).value
-    return None
-
-
 class _Reader:
     """Reads tensors of the shape of A (`full`: [..., M, K]), of a value per row ([..., M] or
     [..., M, 1]) and vectors over k as expression trees (module doc)."""
@@ -111,7 +99,7 @@ class _Reader:
         cls = self.shape_class(value)
         if cls is None:
             return None
-        splat = _splat(value)
+        splat = constant_float(value)
         if splat is not None:
             return Node("const", const=splat)
         if cls == "kvec":
@@ -150,7 +138,7 @@ class _Reader:
         out = args[n_in + result]
         init = _producer(op.operands[n_in + result])
         if add is None or add.name != "arith.addf" or out not in list(add.operands) or init is None or \
-                init.name != "linalg.fill" or _splat(init.operands[0]) != 0.0:
+                init.name != "linalg.fill" or constant_float(init.operands[0]) != 0.0:
             return None
         term = [x for x in add.operands if x != out]
         body = self.scalar(term[0], leaves, None) if len(term) == 1 else None
@@ -182,7 +170,7 @@ class _Reader:
         if op is None:
             return None
         if op.name == "arith.constant":
-            c = _splat(v)
+            c = constant_float(v)
             return None if c is None else Node("const", const=c)
         if op.name in _CASTS:
             inner = self.scalar(op.operands[0], leaves, None)

@@ -43,7 +43,7 @@ import numpy as np
 
 from ldsopt.codegen.elementwise import clone_body
 from ldsopt.codegen.kernel import read_vector
-from ldsopt.ir_types import element_bits
+from ldsopt.ir_types import constant_float, element_bits
 from ldsopt.remarks import Unmatched
 
 ELEMENT, FIRST = "element", "first"
@@ -137,9 +137,7 @@ def _producer(value: ir.Value) -> ir.Operation | None:
 
 def _zero_fill(init: ir.Value) -> bool:
     fill = _producer(init)
-    cst = _producer(fill.operands[0]) if fill is not None and fill.name == "linalg.fill" else None
-    value = cst.attributes["value"] if cst is not None and cst.name == "arith.constant" else None
-    return isinstance(value, ir.FloatAttr) and ir.FloatAttr(value).value == 0.0
+    return fill is not None and fill.name == "linalg.fill" and constant_float(fill.operands[0]) == 0.0
 
 
 def refusal(p, pl, choice, tgt) -> str | None:
