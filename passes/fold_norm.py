@@ -16,7 +16,9 @@ gamma and beta optional constant vectors over k; x (or, where the norm extends i
 tensor it extends) of B's element type. Every user of A must be such a contraction.
 Emits, per contraction (A [.., M, K], B = W with k, n in either order):
 - W' = gamma * W (rounded to W's type), c = sum_k W'_kn and d = sum_k beta_k W_kn (f32), each behind
-  `util.optimization_barrier`, so that IREE computes them once, at load, in an initializer;
+  `util.optimization_barrier`, so that IREE computes them once, at load, in an initializer
+  (from the constants behind W's own barrier where it has one: IREE hoists nothing computed
+  from a barrier's result);
 - the rows' sums of x in one generic (ldsopt/matmul/row_stats.py's form): sum(x), and for a
   centered statistic sum(x - x0) and sum((x - x0)^2) with x0 the row's first element, so that
   the variance sum((x - mean)^2) = T2 - T1^2 / K does not cancel; sum(x * x) for RMS;
@@ -90,8 +92,12 @@ def _plain(form) -> bool:
     return form.roles["A"][1] == ("m", "k") and not form.batch_at
 
 
+def _producer(v: ir.Value) -> ir.Operation | None:
+    return v.owner.operation if isinstance(v, ir.OpResult) else None
+
+
 def _constant(v: ir.Value) -> bool:
-    op = v.owner.operation if isinstance(v, ir.OpResult) else None
+    op = _producer(v)
     return is_constant(v) or (op is not None and op.name == _BARRIER and all(is_constant(x) for x in op.operands))
 
 
@@ -102,7 +108,7 @@ def _source(norm: norms.Norm, weight: ir.Value) -> ir.Value | None:
     x = norm.x.value
     if ir.RankedTensorType(x.type).element_type == want:
         return x
-    op = x.owner.operation if isinstance(x, ir.OpResult) else None
+    op = _producer(x)
     if op is not None and op.name == "linalg.generic" and len(op.operands) == 2:
         body = list(op.regions[0].blocks[0].operations)
         if len(body) == 2 and body[0].operation.name == "arith.extf" and \
@@ -129,11 +135,16 @@ def _fold(op: ir.Operation, form, norm: norms.Norm, x: ir.Value) -> None:
     """Rewrites product `op` (module doc), whose consumers `_consumers` found."""
     a_pos, b_pos = form.roles["A"][0], form.roles["B"][0]
     w = op.operands[b_pos]
+    # What IREE hoists to load time is computed from constants: not from behind a barrier (the
+    # copies of ldsopt-transpose-weights), whose result it does not see as one.
+    barrier = _producer(w)
+    if barrier is not None and barrier.name == _BARRIER:
+        w = barrier.operands[0]
     k_dim = len(ir.RankedTensorType(w.type).shape) - 2 + form.roles["B"][1].index("k")
     k = ir.RankedTensorType(w.type).shape[k_dim]
     with ir.InsertionPoint(op), op.location:
         gamma, beta = _vector(norm.gamma, k, 1.0), _vector(norm.beta, k, 0.0)
-        weights = _scaled_weights(w, k_dim, gamma) if gamma is not None else w
+        weights = _scaled_weights(w, k_dim, gamma) if gamma is not None else op.operands[b_pos]
         c = _reduced(w, k_dim, gamma if gamma is not None else _vector(1.0, k), True) if norm.centered else None
         d = _reduced(w, k_dim, beta, False) if beta is not None else None
         stats = _stat_names(norm)

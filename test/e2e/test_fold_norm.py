@@ -40,6 +40,24 @@ def test_norms_folded_on_lavapipe(suite, tmp_path, lds_run, kind, dtype):
     assert re.search(r"\d+ more run once, at load", folded.stdout), folded.stdout  # gamma * W, its sums
 
 
+def test_folded_after_every_weight_transposed(suite, tmp_path, lds_run):
+    """After ldsopt-transpose-weights{mode=all} the weights are N x K copies behind barriers;
+    gamma * W and its sums are made from the copies' constants, so IREE still makes them at
+    load: as many dispatches a call as the fold alone."""
+    import onnx
+    path = tmp_path / "gpt2_f16.onnx"
+    onnx.save(suite.gpt2_block(suite.SIZES["small"], "f16"), str(path))
+    both = FOLD.replace("ldsopt-transpose-weights,", "ldsopt-transpose-weights{mode=all},")
+    folded = lds_run(str(path), *ARGS, "--program-pipeline", FOLD)
+    moved = lds_run(str(path), *ARGS, "--program-pipeline", both)
+    for proc in (folded, moved):
+        assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1].startswith("PASS"), \
+            proc.stdout + proc.stderr
+    calls = _per_call(moved.stdout)
+    assert len(calls) == len(_per_call(folded.stdout)) and all("_batch_matmul_" in line or "_attention_" in line
+                                                               for line in calls), moved.stdout
+
+
 @pytest.mark.parametrize("kind", ["gpt2_block", "llama_block"])
 def test_pytorch_twins_folded_on_lavapipe(kind):
     """The twins' norms (F.layer_norm, an RMSNorm module) as iree-turbine exports them."""
