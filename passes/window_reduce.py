@@ -34,7 +34,8 @@ Contract.
 The kernel: one thread per vector of V outputs along the output's innermost dim, in a
 grid-stride loop over all of them. V > 1 where every input reading that dim reads it alone
 in its own innermost dim (an NHWC image's channels: the window reads are vectors), else 1
-(an NCHW window's `ow * 2 + kw`: each read one element; a padded innermost dim). For each vector the accumulator
+(an NCHW window's `ow * 2 + kw`: each read one element; a padded innermost dim; a consumer
+that stores that dim along another, as RoPE's frequencies transposed). For each vector the accumulator
 (the fill, broadcast, or the loaded init) goes through the window's loops, unrolled where
 the window has at most UNROLL points (3x3) and a loop nest otherwise (7x7, global), each
 step reading the inputs at the window point and applying the body on vectors; then the
@@ -256,8 +257,11 @@ def _match_gathered(g: Graph, root: ir.Operation, pads: list) -> Window | Unmatc
 
 def _vector_width(w: Window, tgt) -> int:
     """V (module doc): the widest power of two dividing the output's innermost extent that the
-    target loads, where each input reading that loop reads it alone in its innermost dim."""
+    target loads, where each input reading that loop reads it alone in its innermost dim and
+    the consumer, if any, stores it innermost; else 1."""
     inner = w.out_loops[-1]
+    if w.epilogue and w.epilogue.out_dims[-1] != len(w.epilogue.out_dims) - 1:
+        return 1  # the consumer stores the innermost loop along another dim: no vector along it
     for x in w.inputs:
         if x is None:
             continue

@@ -3,7 +3,8 @@ stride 2 padded with -inf as IREE imports an ONNX MaxPool, its padding fused int
 dispatch and read as -inf outside the image, and NHWC f16 with vectors along
 the channels; average pooling NHWC 3x3 and 5x5 stride 2 (a window loop nest) with the divide
 fused after the sum; a global 7x7 average, which ldsopt-vector-distribute takes as a row
-reduction; a depthwise convolution, which ldsopt-matmul-lds leaves) compiled through IREE,
+reduction; a depthwise convolution, which ldsopt-matmul-lds leaves; a K-of-one product, a window
+of one point, stored transposed by its consumer: RoPE's frequencies) compiled through IREE,
 run on lavapipe and checked against the reference on the original program."""
 
 import pathlib
@@ -20,4 +21,4 @@ ROWS = {"avg_nhwc_7x7_global_f32_2x7x7x36"}
 def test_lavapipe(name, run_program):
     out = run_program((PROGRAMS / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt", name=name)
     by = "ldsopt-vector-distribute" if name in ROWS else "ldsopt-window-reduce"
-    assert re.search(rf"^dispatch \w+_(conv|reduction)_\w+: ldsopt: {by}$", out, re.M), out
+    assert re.search(rf"^dispatch \w+_(conv|reduction|batch_matmul)_\w+: ldsopt: {by}$", out, re.M), out
