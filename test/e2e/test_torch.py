@@ -398,3 +398,57 @@ def test_inline_weights_export_runs_as_saved(tmp_path, lds_run):
     assert "util.global" in text and "dense_resource" in text
     proc = lds_run(str(path), "--target", "lavapipe")
     assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1].startswith("PASS"), proc.stdout + proc.stderr
+
+
+class DecoderLayer(torch.nn.Module):
+    """One transformers decoder layer (Llama's with its rotary embedding computed in the
+    program, or GPT-2's block) as a module of the hidden states alone: the layers run where the
+    whole models' causal masks do not import."""
+
+    def __init__(self, kind: str):
+        super().__init__()
+        from transformers.models.gpt2 import modeling_gpt2 as gpt2
+        from transformers.models.llama import modeling_llama as llama
+        torch.manual_seed(0)
+        self.kind = kind
+        if kind == "llama":
+            config = transformers.LlamaConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=1,
+                                              num_attention_heads=4, num_key_value_heads=2, vocab_size=VOCAB,
+                                              max_position_embeddings=64, attn_implementation="sdpa")
+            self.layer = llama.LlamaDecoderLayer(config, layer_idx=0)
+            self.rope = llama.LlamaRotaryEmbedding(config)
+        else:
+            config = transformers.GPT2Config(n_embd=64, n_layer=1, n_head=4, vocab_size=VOCAB, n_positions=64,
+                                             attn_implementation="sdpa")
+            self.layer = gpt2.GPT2Block(config, layer_idx=0)
+        with torch.no_grad():  # norms other than a fresh one's 1 and 0
+            for name, p in self.named_parameters():
+                if "norm" in name or ".ln_" in name:
+                    p.uniform_(0.5, 1.5)
+
+    def forward(self, h):
+        if self.kind == "llama":
+            pos = torch.arange(h.shape[1]).unsqueeze(0)
+            out = self.layer(h, position_embeddings=self.rope(h, pos), attention_mask=None, position_ids=pos)
+        else:
+            out = self.layer(h)
+        return out[0] if isinstance(out, tuple) else out
+
+
+FOLD = driver.PROGRAM_PIPELINE.replace("ldsopt-split-reduction)", "ldsopt-split-reduction, ldsopt-fold-norm)")
+
+
+@pytest.mark.parametrize("kind, program_pipeline", [("llama", driver.PROGRAM_PIPELINE), ("llama", FOLD),
+                                                    ("gpt2", driver.PROGRAM_PIPELINE)])
+def test_transformers_decoder_layers(kind, program_pipeline):
+    """transformers' LlamaDecoderLayer (RoPE's frequencies computed in the program: an outer
+    product stored transposed, which ldsopt-window-reduce once wrote as vectors along the
+    wrong dim, 23% off) and GPT2Block, every dispatch ldsopt's, values the reference's and
+    PyTorch's; with ldsopt-fold-norm, Llama's two RMSNorms (x ** 2 as fpowi, in f32) fold into
+    the products after them. (GPT-2's Conv1D adds its bias as the product's init: not folded.)"""
+    record = lt.run(DecoderLayer(kind).eval(), torch.randn(1, 16, 64), target="lavapipe", progress=lambda m: None,
+                    program_pipeline=program_pipeline)
+    passes(record)
+    all_by_ldsopt(record["dispatches"])
+    per_call = [d["name"] for d in record["dispatches"] if not d.get("at_load")]
+    assert any("_reduction_" in n for n in per_call) == (program_pipeline != FOLD), per_call
