@@ -46,6 +46,7 @@ from iree.compiler.dialects import arith, linalg, math, tensor
 
 from ldsopt import remarks
 from ldsopt.codegen.loop_split import program_ops
+from ldsopt.ir_types import constant_float
 from ldsopt.matmul import norms
 from ldsopt.matmul.match import ROOTS, contraction_form
 from ldsopt.matmul.projections import is_constant
@@ -92,6 +93,13 @@ def _plain(form) -> bool:
     return form.roles["A"][1] == ("m", "k") and not form.batch_at
 
 
+def _from_zeros(op: ir.Operation) -> bool:
+    """Whether the contraction sums from a fill of 0 (into a loaded init, such as addmm's bias,
+    the init would be scaled by the normalizing consumer)."""
+    fill = _producer(op.operands[len(op.operands) - 1])
+    return fill is not None and fill.name == "linalg.fill" and constant_float(fill.operands[0]) == 0.0
+
+
 def _producer(v: ir.Value) -> ir.Operation | None:
     return v.owner.operation if isinstance(v, ir.OpResult) else None
 
@@ -126,6 +134,8 @@ def _refusal(a: ir.Value, norm: norms.Norm, products: list) -> str | None:
         w = op.operands[form.roles["B"][0]]
         if not _constant(w):
             return "a product's weights are not constants"
+        if not _from_zeros(op):
+            return "a product adds into a loaded init (a bias), which the norm's scale would scale too"
         if _source(norm, w) is None:
             return "x is not of the weights' element type"
     return None

@@ -31,7 +31,8 @@ _BINARY = {"arith.addf": "add", "arith.subf": "sub", "arith.mulf": "mul", "arith
 _UNARY = {"math.sqrt": "sqrt", "math.rsqrt": "rsqrt"}
 _CASTS = ("arith.extf", "arith.truncf")
 _RESHAPES = ("tensor.collapse_shape", "tensor.expand_shape")
-# math.powf by a constant exponent, as the op it is (torch's x ** 2, ** 0.5, ** -0.5).
+# math.powf by a constant exponent, as the op it is (torch's x ** 2, ** 0.5, ** -0.5); math.fpowi
+# by 2 too.
 _POWERS = {2.0: "square", 0.5: "sqrt", -0.5: "rsqrt"}
 
 
@@ -184,6 +185,13 @@ class _Reader:
         if op.name in _BINARY:
             a, b = (self.scalar(x, leaves, None) for x in op.operands)
             return None if a is None or b is None else Node(_BINARY[op.name], (a, b), value)
+        if op.name == "math.fpowi":  # torch's x ** 2 in transformers' RMSNorm
+            base = self.scalar(op.operands[0], leaves, None)
+            exponent = _producer(op.operands[1])
+            two = exponent is not None and exponent.name == "arith.constant" and \
+                isinstance(exponent.attributes["value"], ir.IntegerAttr) and \
+                ir.IntegerAttr(exponent.attributes["value"]).value == 2
+            return Node("mul", (base, base), value) if base is not None and two else None
         if op.name == "math.powf":
             base, exponent = self.scalar(op.operands[0], leaves, None), self.scalar(op.operands[1], leaves, None)
             kind = _POWERS.get(exponent.const) if exponent is not None and exponent.kind == "const" else None
