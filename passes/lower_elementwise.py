@@ -8,8 +8,9 @@ its body must be elementwise-mappable ops (arith, math), or (below) also read po
 gather rows of tables. Several results are taken when
 each is stored whole and all are written in one dim order (a masked score and its boolean
 map): the body yields a vector of each at every step. Loops are renumbered in the
-outputs' memory order. An operand transposed against the fastest dim is not matched: it
-is preload_transposed's.
+outputs' memory order. An operand that reads the fastest dim other than last (transposed
+against it) is not matched: it is preload_transposed's; one that does not read it may be
+permuted any way (a row statistic read per head and token: a scalar per vector).
 
 The kernel:
 - collapses runs of output dims that every operand has or lacks alike, next to each other
@@ -89,7 +90,7 @@ def elementwise_operand_dims(root: ir.Operation) -> list[list[int]] | Unmatched:
     (loops renumbered in the outputs' memory order: an output reads 0, 1, ..., n-1), if
     the root is an elementwise generic whose outputs are written in one order and whose
     operands all have the outputs' fastest dim last or not at all (broadcasts, and
-    permutations that keep the fastest dim)."""
+    permutations that keep the fastest dim last; an operand without it, any permutation)."""
     if root.name != "linalg.generic":
         return Unmatched(f"computes with {root.name}")
     iters = [str(a) for a in root.attributes["iterator_types"]]
@@ -105,7 +106,7 @@ def elementwise_operand_dims(root: ir.Operation) -> list[list[int]] | Unmatched:
     out = outs[0]
     renamed = [[out.index(x) for x in od] for od in dims]
     fastest = rank - 1
-    if any(od != sorted(od) and (not od or od[-1] != fastest) for od in renamed):
+    if any(fastest in od and od[-1] != fastest for od in renamed):
         return Unmatched("an operand is transposed against the output's fastest dim "
                          "(ldsopt-preload-transposed's)")
     return renamed
