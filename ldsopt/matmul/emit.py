@@ -39,6 +39,8 @@ plan's choice of 64 bytes of K, 16 f32, 32 f16/bf16, 64 i8, or 128 where its cos
   operand whose staging says `prefetch = P` (inthread_transpose on CUDA) first prefetches,
   each step, the L1 lines of its global reads of tile kt+P (`prefetch.global.L1`, under the
   reads' guards);
+- where the dispatch sums A's rows for its consumer (row_stats.py), each step first adds its
+  A tile's rows from LDS into partial sums the loop carries, finished into LDS after it;
 - the product, by scheme:
   FMA (every target; f32 on CUDA, where mma.sync would round to tf32; lavapipe): thread
   (ty, tx) owns the TM x TN micro-tile at (ty*TM, tx*TN), reads TM x KU of A and KU x TN of
@@ -102,10 +104,10 @@ from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
 from ldsopt.layout.tile_layout import ATTR, TileLayout
 from ldsopt.matmul import copy, output_stage, planner
-from ldsopt.matmul.row_stats import RowStatsKernel, RowValue
 from ldsopt.matmul.match import MatmulProblem
 from ldsopt.matmul.output import OutputWriter
 from ldsopt.matmul.output_stage import OutputStage
+from ldsopt.matmul.row_stats import RowStatsKernel, RowValue
 from ldsopt.matmul.schemes import MatmulPlan
 
 _GRID_DIMS = ("n", "m", "b")  # what workgroups along x, y and z count (`MatmulPlan.grid`)
@@ -360,7 +362,8 @@ class Emitter:
 
     def _k_loop(self, lo: ir.Value, hi: ir.Value, state: list[ir.Value], n_acc: int) -> list[ir.Value]:
         """The K steps [lo, hi) in one loop carrying `state` (the `n_acc` accumulators, then the
-        carried fragments); its results."""
+        carried fragments) and the row sums where the kernel has them (`row_sums`, which it
+        updates); its results but those."""
         sums = len(self.row_sums) if self.row_sums is not None else 0
         loop = scf.ForOp(lo, hi, self.k.const(1), state + (self.row_sums or []))
         with ir.InsertionPoint(loop.body):
