@@ -7,7 +7,9 @@ dispatches; last in the program pipeline, so that the passes before it see the p
 imported (it wraps what it forms in `flow.dispatch.region`s, which they do not look into).
 
 Matches a contraction that ldsopt-matmul-lds reads as a (batch) matmul (ldsopt/matmul/match.py's
-`contraction_form`: static, A stored (b?, m, k), no batch dim elsewhere than first) whose B is
+`contraction_form`: static, A stored (b?, m, k), no batch dim elsewhere than first; A may be a
+`tensor.collapse_shape` of the norm's rows into fewer leading dims, as torch views them for
+addmm, which x then takes too), summing from a fill of 0, whose B is
 computed from constants (projections.is_constant; an optimization barrier over constants too,
 ldsopt-transpose-weights' copies) and whose A is a normalization of x's rows as
 ldsopt/matmul/norms.py reads it: A = gamma * (x - mean) * R + beta (LayerNorm) or gamma * x * R
@@ -68,10 +70,11 @@ class FoldNorm(ModulePass):
             if form and not form.dynamic and _plain(form):
                 by_a.setdefault(op.operands[form.roles["A"][0]], []).append((op, form))
         for a, products in by_a.items():
-            norm = norms.read_norm(a)
+            view = _leading_collapse(a)  # torch's 2-D view of [b, s, k] rows for a matmul
+            norm = norms.read_norm(view.operands[0] if view is not None else a)
             if norm is None:
                 continue
-            why = _refusal(a, norm, products)
+            why = _refusal(a, norm, products, view)
             if why:
                 remarks.program_remark(products[0][0], self.NAME, False, why)
                 continue
@@ -83,7 +86,7 @@ class FoldNorm(ModulePass):
                 remarks.program_remark(op, self.NAME, True, f"{'LayerNorm' if norm.centered else 'RMSNorm'} over "
                                        f"{form.sizes['k']} folded into the product and its row sums")
                 touched.append(op.block)
-                _fold(op, form, norm, _source(norm, op.operands[form.roles["B"][0]]))
+                _fold(op, form, norm, _source(norm, op.operands[form.roles["B"][0]]), view)
         for block in {id(b): b for b in touched}.values():
             _erase_unused(block)
 
@@ -126,9 +129,20 @@ def _source(norm: norms.Norm, weight: ir.Value) -> ir.Value | None:
     return None
 
 
-def _refusal(a: ir.Value, norm: norms.Norm, products: list) -> str | None:
+def _leading_collapse(a: ir.Value) -> ir.Operation | None:
+    """The `tensor.collapse_shape` making `a` of leading dims of its source, k kept last (a
+    [b, s, k] tensor viewed as [b * s, k]), or None."""
+    op = _producer(a)
+    if op is None or op.name != "tensor.collapse_shape":
+        return None
+    source = ir.RankedTensorType(op.operands[0].type).shape
+    return op if source[-1:] == ir.RankedTensorType(a.type).shape[-1:] and len(source) > 1 else None
+
+
+def _refusal(a: ir.Value, norm: norms.Norm, products: list, view: ir.Operation | None) -> str | None:
     users = {_op(u.owner) for u in a.uses}
-    if len(users) != len(products):
+    viewed = {_op(u.owner) for u in view.operands[0].uses} if view is not None else {None}
+    if len(users) != len(products) or viewed != ({view} if view is not None else {None}):
         return "the normalized rows have other users than matmuls by constant weights"
     for op, form in products:
         w = op.operands[form.roles["B"][0]]
@@ -141,8 +155,9 @@ def _refusal(a: ir.Value, norm: norms.Norm, products: list) -> str | None:
     return None
 
 
-def _fold(op: ir.Operation, form, norm: norms.Norm, x: ir.Value) -> None:
-    """Rewrites product `op` (module doc), whose consumers `_consumers` found."""
+def _fold(op: ir.Operation, form, norm: norms.Norm, x: ir.Value, view: ir.Operation | None) -> None:
+    """Rewrites product `op` (module doc), whose consumers `_consumers` found; `view`: the
+    collapse of the norm's rows that it reads, which x takes too."""
     a_pos, b_pos = form.roles["A"][0], form.roles["B"][0]
     w = op.operands[b_pos]
     # What IREE hoists to load time is computed from constants: not from behind a barrier (the
@@ -153,6 +168,8 @@ def _fold(op: ir.Operation, form, norm: norms.Norm, x: ir.Value) -> None:
     k_dim = len(ir.RankedTensorType(w.type).shape) - 2 + form.roles["B"][1].index("k")
     k = ir.RankedTensorType(w.type).shape[k_dim]
     with ir.InsertionPoint(op), op.location:
+        if view is not None:
+            x = tensor.CollapseShapeOp(op.operands[a_pos].type, x, view.attributes["reassociation"]).result
         gamma, beta = _vector(norm.gamma, k, 1.0), _vector(norm.beta, k, 0.0)
         weights = _scaled_weights(w, k_dim, gamma) if gamma is not None else op.operands[b_pos]
         c = _reduced(w, k_dim, gamma if gamma is not None else _vector(1.0, k), True) if norm.centered else None

@@ -439,13 +439,14 @@ FOLD = driver.PROGRAM_PIPELINE.replace("ldsopt-split-reduction)", "ldsopt-split-
 
 
 @pytest.mark.parametrize("kind, program_pipeline", [("llama", driver.PROGRAM_PIPELINE), ("llama", FOLD),
-                                                    ("gpt2", driver.PROGRAM_PIPELINE)])
+                                                    ("gpt2", driver.PROGRAM_PIPELINE), ("gpt2", FOLD)])
 def test_transformers_decoder_layers(kind, program_pipeline):
     """transformers' LlamaDecoderLayer (RoPE's frequencies computed in the program: an outer
     product stored transposed, which ldsopt-window-reduce once wrote as vectors along the
     wrong dim, 23% off) and GPT2Block, every dispatch ldsopt's, values the reference's and
-    PyTorch's; with ldsopt-fold-norm, Llama's two RMSNorms (x ** 2 as fpowi, in f32) fold into
-    the products after them. (GPT-2's Conv1D adds its bias as the product's init: not folded.)"""
+    PyTorch's; with ldsopt-fold-norm, Llama's two RMSNorms (x ** 2 as fpowi, in f32) and
+    GPT-2's two LayerNorms (read by its Conv1D through a 2-D view of the rows) fold into the
+    products after them."""
     record = lt.run(DecoderLayer(kind).eval(), torch.randn(1, 16, 64), target="lavapipe", progress=lambda m: None,
                     program_pipeline=program_pipeline)
     passes(record)

@@ -615,3 +615,101 @@ func.func @bias_as_init(%x: tensor<1x8x16xf16>, %bias: tensor<24xf16>) -> tensor
   } -> tensor<1x8x24xf16>
   return %y : tensor<1x8x24xf16>
 }
+
+// -----
+
+// The norm's rows viewed as a matrix for a matmul (torch's addmm in transformers' Conv1D: [1, 8, 16]
+// collapsed to [8, 16]): x is collapsed the same way, and the product and its sums read it.
+// CHECK-LABEL: func.func @layernorm_2d_view
+// CHECK-SAME:    (%[[X:.+]]: tensor<1x8x16xf16>
+// CHECK:         %[[X2:.+]] = tensor.collapse_shape %[[X]] {{\[}}[0, 1], [2]] : tensor<1x8x16xf16> into tensor<8x16xf16>
+// CHECK:         flow.dispatch.region -> (tensor<8x24xf16>)
+// CHECK:           linalg.generic {{.*}} ins(%[[X2]], %[[X2]] : tensor<8x16xf16>, tensor<8x16xf16>)
+// CHECK:           linalg.matmul ins(%[[X2]], %{{.+}} : tensor<8x16xf16>, tensor<16x24xf16>)
+// CHECK:           flow.return
+#full = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#keep = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#row = affine_map<(d0, d1, d2) -> (d0, d1)>
+#k = affine_map<(d0, d1, d2) -> (d2)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#n2 = affine_map<(d0, d1) -> (d1)>
+util.global private @wqkv2 = dense<0.125> : tensor<16x24xf16>
+func.func @layernorm_2d_view(%x: tensor<1x8x16xf16>, %bias: tensor<24xf16>) -> tensor<8x24xf16> {
+  %zero = arith.constant 0.0 : f32
+  %gamma = arith.constant dense<[1.0, 0.5, 2.0, 1.5, 1.0, 0.5, 2.0, 1.5, 1.0, 0.5, 2.0, 1.5, 1.0, 0.5, 2.0, 1.5]> : tensor<16xf16>
+  %beta = arith.constant dense<[0.0, 0.25, -0.25, 0.5, 0.0, 0.25, -0.25, 0.5, 0.0, 0.25, -0.25, 0.5, 0.0, 0.25, -0.25, 0.5]> : tensor<16xf16>
+  %k = arith.constant 16.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %e32 = tensor.empty() : tensor<1x8x16xf32>
+  %xf = linalg.generic {indexing_maps = [#full, #full], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<1x8x16xf16>) outs(%e32 : tensor<1x8x16xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %v = arith.extf %in : f16 to f32
+    linalg.yield %v : f32
+  } -> tensor<1x8x16xf32>
+  %er = tensor.empty() : tensor<1x8x1xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%er : tensor<1x8x1xf32>) -> tensor<1x8x1xf32>
+  %sum = linalg.generic {indexing_maps = [#full, #keep], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xf : tensor<1x8x16xf32>) outs(%fr : tensor<1x8x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.addf %in, %out : f32
+    linalg.yield %v : f32
+  } -> tensor<1x8x1xf32>
+  %mean = linalg.generic {indexing_maps = [#full, #full], iterator_types = ["parallel", "parallel", "parallel"]} ins(%sum : tensor<1x8x1xf32>) outs(%er : tensor<1x8x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.divf %in, %k : f32
+    linalg.yield %v : f32
+  } -> tensor<1x8x1xf32>
+  %meanc = tensor.collapse_shape %mean [[0], [1, 2]] : tensor<1x8x1xf32> into tensor<1x8xf32>
+  %meanb = linalg.generic {indexing_maps = [#row, #full], iterator_types = ["parallel", "parallel", "parallel"]} ins(%meanc : tensor<1x8xf32>) outs(%e32 : tensor<1x8x16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  } -> tensor<1x8x16xf32>
+  %d = linalg.generic {indexing_maps = [#full, #full, #full], iterator_types = ["parallel", "parallel", "parallel"]} ins(%xf, %meanb : tensor<1x8x16xf32>, tensor<1x8x16xf32>) outs(%e32 : tensor<1x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %v = arith.subf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<1x8x16xf32>
+  %sq = linalg.generic {indexing_maps = [#full, #full, #full], iterator_types = ["parallel", "parallel", "parallel"]} ins(%d, %d : tensor<1x8x16xf32>, tensor<1x8x16xf32>) outs(%e32 : tensor<1x8x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %v = arith.mulf %a, %b : f32
+    linalg.yield %v : f32
+  } -> tensor<1x8x16xf32>
+  %ss = linalg.generic {indexing_maps = [#full, #keep], iterator_types = ["parallel", "parallel", "reduction"]} ins(%sq : tensor<1x8x16xf32>) outs(%fr : tensor<1x8x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.addf %in, %out : f32
+    linalg.yield %v : f32
+  } -> tensor<1x8x1xf32>
+  %rstd = linalg.generic {indexing_maps = [#full, #full], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ss : tensor<1x8x1xf32>) outs(%er : tensor<1x8x1xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.divf %in, %k : f32
+    %e = arith.addf %v, %eps : f32
+    %r = math.rsqrt %e : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x1xf32>
+  %e16 = tensor.empty() : tensor<1x8x16xf16>
+  %n = linalg.generic {indexing_maps = [#full, #keep, #full], iterator_types = ["parallel", "parallel", "parallel"]} ins(%d, %rstd : tensor<1x8x16xf32>, tensor<1x8x1xf32>) outs(%e16 : tensor<1x8x16xf16>) {
+  ^bb0(%a: f32, %b: f32, %out: f16):
+    %v = arith.mulf %a, %b : f32
+    %t = arith.truncf %v : f32 to f16
+    linalg.yield %t : f16
+  } -> tensor<1x8x16xf16>
+  %a = linalg.generic {indexing_maps = [#full, #k, #k, #full], iterator_types = ["parallel", "parallel", "parallel"]} ins(%n, %gamma, %beta : tensor<1x8x16xf16>, tensor<16xf16>, tensor<16xf16>) outs(%e16 : tensor<1x8x16xf16>) {
+  ^bb0(%v: f16, %g: f16, %b: f16, %out: f16):
+    %m = arith.mulf %v, %g : f16
+    %s = arith.addf %m, %b : f16
+    linalg.yield %s : f16
+  } -> tensor<1x8x16xf16>
+  %w = util.global.load @wqkv2 : tensor<16x24xf16>
+  %a2 = tensor.collapse_shape %a [[0, 1], [2]] : tensor<1x8x16xf16> into tensor<8x16xf16>
+  %eacc = tensor.empty() : tensor<8x24xf32>
+  %facc = linalg.fill ins(%zero : f32) outs(%eacc : tensor<8x24xf32>) -> tensor<8x24xf32>
+  // expected-remark @+1 {{ldsopt-fold-norm: LayerNorm over 16 folded into the product and its row sums}}
+  %mm = linalg.matmul ins(%a2, %w : tensor<8x16xf16>, tensor<16x24xf16>) outs(%facc : tensor<8x24xf32>) -> tensor<8x24xf32>
+  %eo = tensor.empty() : tensor<8x24xf16>
+  %y = linalg.generic {indexing_maps = [#id2, #n2, #id2], iterator_types = ["parallel", "parallel"]} ins(%mm, %bias : tensor<8x24xf32>, tensor<24xf16>) outs(%eo : tensor<8x24xf16>) {
+  ^bb0(%v: f32, %b: f16, %out: f16):
+    %t = arith.truncf %v : f32 to f16
+    %s = arith.addf %t, %b : f16
+    linalg.yield %s : f16
+  } -> tensor<8x24xf16>
+  return %y : tensor<8x24xf16>
+}
