@@ -44,10 +44,12 @@ reads, chains of any depth: an embedding, `table[ids[i], j]`; eager BERT's token
   slice's start and strides), so each vector starts aligned, and fits the loads of what is
   read or written as vectors (the tables' rows among them; not the scalar index inputs).
 Indices are used as computed, not clamped, as IREE's llvm-cpu lowering loads at them too: an
-index out of a table's range is the program's fault. Refused, with the reason: a table read at
-indices that vary along the fastest dim otherwise (a scattered gather, a table read down a
-column), a `tensor.extract` of anything but a static tensor loaded from a binding, and such
-bodies on dynamic extents.
+index out of a table's range is the program's fault. A table read at indices that vary along
+the fastest dim otherwise (a scattered gather, a table read down a column: RoPE's rotate_half
+of a tensor computed in the program, as Qwen3 and OLMo2 write it after their QK-norm) makes
+the kernel scalar: V = 1, the whole body on scalars, each table read one load at its indices
+as computed. Refused, with the reason: a `tensor.extract` of anything but a static tensor
+loaded from a binding, and such bodies on dynamic extents.
 
 Dynamic extents (`lds-run --keep-dynamic`; whole tensors whose extents are computed from
 the dispatch's workload ordinals, bound at any offset: IREE packs a program's transients in
@@ -116,6 +118,7 @@ def elementwise_operand_dims(root: ir.Operation) -> list[list[int]] | Unmatched:
 class _Match:
     dims: list[list[int]]              # elementwise_operand_dims
     reads: gather.TableReads | None    # a body with positions or table reads: what it reads
+    scattered: bool = False            # a table read along the fastest dim otherwise: scalars
 
 
 def _match(d: Dispatch) -> _Match | Unmatched:
@@ -136,6 +139,8 @@ def _match(d: Dispatch) -> _Match | Unmatched:
     n_in = len(d.inputs)
     reads = gather.match_reads(d.root, _output_loops(d.root)[fastest], [fastest in od for od in dims[:n_in]],
                                lambda v: _table(v) is not None)
+    if reads == gather.SCATTERED:
+        return _Match(dims, None, scattered=True)
     return Unmatched(reads) if isinstance(reads, str) else _Match(dims, reads)
 
 
@@ -171,7 +176,11 @@ class LowerElementwise(GridStridePass):
         breaks, layouts = slice_facts(d.inputs + d.outputs, dims, shape)
         aligned = math.gcd(*map(slice_alignment, layouts))
         tables: dict[ir.Value, Binding] = {}
-        if reads is None:
+        if m.scattered:  # each position read, each table element loaded alone
+            groups = [[i] for i in range(len(shape))]
+            tables = {t: _table(t) for t in (op.operands[0] for op in _extracts(d.root))}
+            widest = 1
+        elif reads is None:
             groups = collapse_groups(shape, dims, breaks)
             widest = _widest(d.inputs + d.outputs, tgt)
         else:
@@ -200,7 +209,8 @@ class LowerElementwise(GridStridePass):
             with k.ip, d.location:
                 views = [collapsed_view(b.memref(), [groups[i] for i in gs], shape)
                          for b, gs in zip(d.inputs + d.outputs, present)]
-                read = None if reads is None else _Reads(reads, {t: b.memref() for t, b in tables.items()})
+                memrefs = {t: b.memref() for t, b in tables.items()}
+                read = _Reads(reads, memrefs) if reads is not None else memrefs if m.scattered else None
                 _grid_stride(k, d, views, present, groups, cshape, v, _start(k), k.const(n_wg * wg), read=read)
             k.finish(self.NAME)
             return
@@ -259,6 +269,11 @@ def _chosen(cshape: list, plans: tuple[int, ...], of, const) -> ir.Value:
     return value
 
 
+def _extracts(root: ir.Operation) -> list[ir.Operation]:
+    """The body's table reads."""
+    return [o.operation for o in root.regions[0].blocks[0].operations if o.operation.name == "tensor.extract"]
+
+
 @dataclasses.dataclass
 class _Reads:
     """A body's positions and table reads (gather.py), with each table's memref."""
@@ -269,12 +284,13 @@ class _Reads:
 
 def _grid_stride(k: Kernel, d: Dispatch, views: list[ir.Value], present: list[list[int]],
                  groups: list[list[int]], cshape: list, v: int, start: ir.Value, step: ir.Value,
-                 aligned: bool = False, read: _Reads | None = None) -> None:
+                 aligned: bool = False, read: _Reads | dict | None = None) -> None:
     """The grid-stride loop over vectors of `v` elements (`v` divides the innermost extent),
     each thread one vector a step from `start`: reads, the body on vectors, writes.
     `aligned` (dynamic extents): `v` divides the innermost extent, which the compiler cannot
     see (CUDA/HIP would split the accesses): their alignment, their own size, is stated.
-    `read` (a body with positions or table reads; no dims collapsed): `_gathered`."""
+    `read` (a body with positions or table reads; no dims collapsed): `_gathered`; or each
+    table's memref (scattered reads, v = 1): the body on scalars, `_scalar_body`."""
     def align(vtype: ir.VectorType) -> int:
         return vtype.shape[0] * element_bits(vtype.element_type) // 8 if aligned and k.target.backend != "vulkan" else 0
 
@@ -303,10 +319,26 @@ def _grid_stride(k: Kernel, d: Dispatch, views: list[ir.Value], present: list[li
             else:  # read once; broadcast, or (`read`) kept a scalar for the body's uniform ops
                 scalar = memref.load(view, vi)
                 values.append(scalar if read else vector.broadcast(vtype, scalar))
+        if isinstance(read, dict):
+            for result, view in zip(_scalar_body(d, read, values, idx), views[len(d.inputs):]):
+                memref.store(result, view, idx)
+            scf.yield_([])
+            return
         results = _gathered(k, d, read, values, idx, v) if read else clone_body(d.root, values, v)
         for result, view in zip(results, views[len(d.inputs):]):
             write_vector(result, view, idx, align(ir.VectorType(result.type)))
         scf.yield_([])
+
+
+def _scalar_body(d: Dispatch, tables: dict, values: list[ir.Value], idx: list[ir.Value]) -> list[ir.Value]:
+    """The body's results at the element at `idx` (each loop's position, in the outputs'
+    memory order), on scalars: `linalg.index` the positions, each table read a load."""
+    loops = _output_loops(d.root)
+    block = d.root.regions[0].blocks[0]
+    positions = {op.results[0]: idx[loops.index(ir.IntegerAttr(op.attributes["dim"]).value)]
+                 for op in (o.operation for o in block.operations) if op.name == "linalg.index"}
+    scalars = [vector.extract(x, [], [0]) if isinstance(x.type, ir.VectorType) else x for x in values]
+    return clone_body(d.root, scalars, None, positions, loads=tables)
 
 
 def _gathered(k: Kernel, d: Dispatch, read: _Reads, values: list[ir.Value], idx: list[ir.Value],

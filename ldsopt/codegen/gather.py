@@ -12,7 +12,8 @@ whose row index is itself read from a table) is
 - a row read: its last index is `linalg.index along` itself, the others uniform: V
   consecutive elements of the table's (contiguous) row, one vector read.
 An extract whose indices vary along `along` otherwise (a scattered gather, a table read
-transposed) is not matched (`match_reads` says why): a vector of it would be V reads.
+transposed) is not matched (`match_reads` says why, `SCATTERED`): a vector of it would be V
+reads; ldsopt-lower-elementwise then reads it element by element.
 
 ldsopt-lower-elementwise computes the uniform ops once per vector, on scalars (`hoist`), then
 clones the body's other ops onto vectors with those values broadcast (`vector_mapping`).
@@ -56,6 +57,12 @@ class TableReads:
         return list(extract.operands)[1:-1]
 
 
+# Why `match_reads` refuses a table read whose indices vary along `along` otherwise than as
+# its last index (a caller may still read it element by element).
+SCATTERED = ("a tensor.extract at indices that vary along the output's fastest dim other than as the table's "
+             "last index (a scattered gather)")
+
+
 def _owner(value: ir.Value) -> ir.Operation | None:
     return value.owner.operation if isinstance(value, ir.OpResult) else None
 
@@ -87,8 +94,7 @@ def match_reads(root: ir.Operation, along: int, varying: list[bool],
                 last = _owner(operands[-1]) if len(operands) > 1 else None
                 if last is None or last.name != INDEX or _index_dim(last) != along or \
                         not all(map(uniform, operands[1:-1])):
-                    return ("a tensor.extract at indices that vary along the output's fastest dim other than as "
-                            "the table's last index (a scattered gather)")
+                    return SCATTERED
                 rows.append(op)
             continue
         if not op.regions and op.results and (op.name in (INDEX, EXTRACT) or op.name.startswith(_SCALAR_DIALECTS)) \

@@ -63,7 +63,8 @@ GATHERS = pathlib.Path(__file__).parent / "programs" / "gather"
 def test_gather(name, run_program):
     """Embeddings and BERT's double gather (ids in range, drawn at random: the double gathers' row
     ids, a table's values, by the rows of the table they index), f32 and f16 rows of 32,
-    40, 37 (vectors of one) and 24, one row, a body that also computes with the positions:
+    40, 37 (vectors of one) and 24, one row, a body that also computes with the positions, and
+    RoPE's rotate_half read at d +- 64 (a scattered gather, read element by element):
     ldsopt-lower-elementwise's, values equal to llvm-cpu's on lavapipe."""
     out = run_program((GATHERS / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
                       "--reference", "llvm-cpu", name=name)

@@ -1,6 +1,6 @@
 // Bodies that gather rows of a table (ldsopt/codegen/gather.py): tensor.extract of a loaded
 // table at indices read once per vector, its last index the position along the output's fastest
-// dim. Eager BERT's token-type embedding at load (the tiny model's initializer as IREE configures
+// dim (and, read by element, one down a column). Eager BERT's token-type embedding at load (the tiny model's initializer as IREE configures
 // it for CUDA, and for lavapipe at the end) is a double gather, table[ids[pos[i]], j], the positions a
 // slice of a binding; an embedding; a body that also computes with the positions; and the forms
 // left to IREE, each with its remark.
@@ -129,9 +129,15 @@ iree_codegen.dispatch_config @embedding_masked_columns {
 // -----
 
 // A scattered gather, the table read down a column (table[j, ids[i]]): a vector of it would be
-// a read per lane; left to IREE.
+// a read per lane, so the kernel is scalar: one element a thread a step, each table read a load
+// at its indices as computed.
 // CHECK-LABEL: func.func @gather_down_columns
-// CHECK-NOT:     ldsopt.lowered_by
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-lower-elementwise"]
+// CHECK:         scf.for
+// CHECK:           %[[ID:.+]] = memref.load %{{.+}}[%[[I:.+]]] : memref<3xi32
+// CHECK:           %[[C:.+]] = arith.index_cast %[[ID]] : i32 to index
+// CHECK:           %[[X:.+]] = memref.load %{{.+}}[%[[J:.+]], %[[C]]] : memref<32x61xf32
+// CHECK:           memref.store %[[X]], %{{.+}}[%[[I]], %[[J]]] : memref<3x32xf32
 func.func @gather_down_columns() {
   %c0 = arith.constant 0 : index
   %0 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>], flags = None>) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : memref<32x61xf32, #hal.descriptor_type<storage_buffer>>
@@ -140,7 +146,6 @@ func.func @gather_down_columns() {
   %table = iree_codegen.load_from_buffer %0 : memref<32x61xf32, #hal.descriptor_type<storage_buffer>> -> tensor<32x61xf32>
   %ids = iree_codegen.load_from_buffer %1 : memref<3xi32, #hal.descriptor_type<storage_buffer>> -> tensor<3xi32>
   %e = tensor.empty() : tensor<3x32xf32>
-  // expected-remark @+1 {{ldsopt-lower-elementwise: left to IREE: a tensor.extract at indices that vary along the output's fastest dim other than as the table's last index (a scattered gather)}}
   %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%ids : tensor<3xi32>) outs(%e : tensor<3x32xf32>) {
   ^bb0(%in: i32, %out: f32):
     %i = arith.index_cast %in : i32 to index
