@@ -29,3 +29,10 @@ def constant_float(v: ir.Value) -> float | None:
     if isinstance(attr, ir.DenseFPElementsAttr) and ir.DenseFPElementsAttr(attr).is_splat:
         return ir.DenseFPElementsAttr(attr).get_splat_value().value
     return None
+
+
+def fill_constant(v: ir.Value) -> float | None:
+    """The float constant a `linalg.fill` writes into `v` (an accumulator's start); None where
+    `v` is not such a fill."""
+    op = v.owner.operation if isinstance(v, ir.OpResult) else None
+    return constant_float(op.operands[0]) if op is not None and op.name == "linalg.fill" else None

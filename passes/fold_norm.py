@@ -47,8 +47,9 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, linalg, math, tensor
 
 from ldsopt import remarks
+from ldsopt.codegen.dispatch import erase_unused
 from ldsopt.codegen.loop_split import program_ops
-from ldsopt.ir_types import constant_float
+from ldsopt.ir_types import fill_constant
 from ldsopt.matmul import norms
 from ldsopt.matmul.match import ROOTS, contraction_form
 from ldsopt.matmul.projections import is_constant
@@ -99,17 +100,19 @@ def _plain(form) -> bool:
 def _from_zeros(op: ir.Operation) -> bool:
     """Whether the contraction sums from a fill of 0 (into a loaded init, such as addmm's bias,
     the init would be scaled by the normalizing consumer)."""
-    fill = _producer(op.operands[len(op.operands) - 1])
-    return fill is not None and fill.name == "linalg.fill" and constant_float(fill.operands[0]) == 0.0
+    return fill_constant(op.operands[len(op.operands) - 1]) == 0.0
 
 
 def _producer(v: ir.Value) -> ir.Operation | None:
     return v.owner.operation if isinstance(v, ir.OpResult) else None
 
 
-def _constant(v: ir.Value) -> bool:
-    op = _producer(v)
-    return is_constant(v) or (op is not None and op.name == _BARRIER and all(is_constant(x) for x in op.operands))
+def _unbarriered(w: ir.Value) -> ir.Value:
+    """`w`, or what it is behind `util.optimization_barrier` (ldsopt-transpose-weights' copies):
+    IREE hoists to load time what is computed from constants, but nothing from a barrier's
+    result."""
+    op = _producer(w)
+    return op.operands[0] if op is not None and op.name == _BARRIER else w
 
 
 def _source(norm: norms.Norm, weight: ir.Value) -> ir.Value | None:
@@ -146,7 +149,7 @@ def _refusal(a: ir.Value, norm: norms.Norm, products: list, view: ir.Operation |
         return "the normalized rows have other users than matmuls by constant weights"
     for op, form in products:
         w = op.operands[form.roles["B"][0]]
-        if not _constant(w):
+        if not is_constant(_unbarriered(w)):
             return "a product's weights are not constants"
         if not _from_zeros(op):
             return "a product adds into a loaded init (a bias), which the norm's scale would scale too"
@@ -159,12 +162,7 @@ def _fold(op: ir.Operation, form, norm: norms.Norm, x: ir.Value, view: ir.Operat
     """Rewrites product `op` (module doc), whose consumers `_consumers` found; `view`: the
     collapse of the norm's rows that it reads, which x takes too."""
     a_pos, b_pos = form.roles["A"][0], form.roles["B"][0]
-    w = op.operands[b_pos]
-    # What IREE hoists to load time is computed from constants: not from behind a barrier (the
-    # copies of ldsopt-transpose-weights), whose result it does not see as one.
-    barrier = _producer(w)
-    if barrier is not None and barrier.name == _BARRIER:
-        w = barrier.operands[0]
+    w = _unbarriered(op.operands[b_pos])
     k_dim = len(ir.RankedTensorType(w.type).shape) - 2 + form.roles["B"][1].index("k")
     k = ir.RankedTensorType(w.type).shape[k_dim]
     with ir.InsertionPoint(op), op.location:
@@ -408,15 +406,8 @@ _PURE = ("linalg.generic", "linalg.fill", "tensor.empty", "tensor.collapse_shape
 
 
 def _erase_unused(block: ir.Block) -> None:
-    """Erases the ops of `block` (the norms' chains the folds left) that nothing reads, last
-    first, until none is left."""
-    erased = True
-    while erased:
-        erased = False
-        for op in reversed([o.operation for o in block.operations]):
-            if op.name in _PURE and not any(len(list(r.uses)) for r in op.results):
-                op.erase()
-                erased = True
+    """Erases the ops of `block` (the norms' chains the folds left) that nothing reads."""
+    erase_unused([o.operation for o in block.operations if o.operation.name in _PURE])
 
 
 def _op(x) -> ir.Operation:

@@ -46,7 +46,7 @@ from iree.compiler import ir
 
 from ldsopt.codegen.dispatch import Binding, Graph, analyze_graph, dynamic_extent, load_binding, slice_layout
 from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
-from ldsopt.ir_types import element_bits
+from ldsopt.ir_types import element_bits, fill_constant
 from ldsopt.matmul.match import DYNAMIC, NOMINAL_EXTENT
 from ldsopt.remarks import Unmatched
 
@@ -192,16 +192,6 @@ def _producer(v: ir.Value) -> ir.Operation | None:
     return v.owner.operation if isinstance(v, ir.OpResult) else None
 
 
-def _fill_constant(v: ir.Value) -> float | None:
-    fill = _producer(v)
-    if fill is None or fill.name != "linalg.fill":
-        return None
-    cst = _producer(fill.operands[0])
-    if cst is None or cst.name != "arith.constant" or not isinstance(cst.attributes["value"], ir.FloatAttr):
-        return None
-    return ir.FloatAttr(cst.attributes["value"]).value
-
-
 def _scale(v: ir.Value, g) -> float | Binding | Unmatched:
     op = _producer(v)
     if op is not None and op.name == "arith.constant":
@@ -337,7 +327,7 @@ def match(func: ir.Operation) -> AttentionProblem | Unmatched:
     scale = _scale(operands["scale"], g)
     if isinstance(scale, Unmatched):
         return scale
-    inits = [_fill_constant(operands[r]) for r in ("acc", "max", "sum")]
+    inits = [fill_constant(operands[r]) for r in ("acc", "max", "sum")]
     if inits[0] != 0.0 or inits[2] != 0.0 or inits[1] is None:
         return Unmatched("the accumulator and sum do not start from 0, or the max from a constant")
     maps_by = {"q": by_role["q"], "k": by_role["k"], "v": by_role["v"], "out": by_role["acc"]}

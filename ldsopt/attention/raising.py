@@ -46,7 +46,7 @@ from iree.compiler.dialects import arith, tensor
 
 from ldsopt.attention.match import NEGLIGIBLE
 from ldsopt.codegen.elementwise import map_dims
-from ldsopt.ir_types import constant_float
+from ldsopt.ir_types import constant_float, fill_constant
 
 ATTENTION = "iree_linalg_ext.attention"
 # Marks each attention's causal mask generator with its own value: IREE merges equal
@@ -431,8 +431,7 @@ def _is_plain_batch_matmul(op: ir.Operation) -> bool:
         maps = [map_dims(ir.AffineMapAttr(a).value) for a in op.attributes["indexing_maps"]]
         if maps != [[0, 1, 3], [0, 3, 2], [0, 1, 2]]:
             return False
-    fill = _op(op.operands[2])
-    return fill is not None and fill.name == "linalg.fill" and constant_float(fill.operands[0]) == 0.0
+    return fill_constant(op.operands[2]) == 0.0
 
 
 def match(pv: ir.Operation) -> Chain | None:

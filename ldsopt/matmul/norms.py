@@ -24,7 +24,7 @@ import dataclasses
 
 from iree.compiler import ir
 
-from ldsopt.ir_types import constant_float
+from ldsopt.ir_types import constant_float, fill_constant
 from ldsopt.matmul.projections import is_constant
 
 _BINARY = {"arith.addf": "add", "arith.subf": "sub", "arith.mulf": "mul", "arith.divf": "div"}
@@ -137,9 +137,8 @@ class _Reader:
         # A sum over the row from a fill of 0: yield out + f(inputs), either order.
         add = _producer(yielded)
         out = args[n_in + result]
-        init = _producer(op.operands[n_in + result])
-        if add is None or add.name != "arith.addf" or out not in list(add.operands) or init is None or \
-                init.name != "linalg.fill" or constant_float(init.operands[0]) != 0.0:
+        if add is None or add.name != "arith.addf" or out not in list(add.operands) or \
+                fill_constant(op.operands[n_in + result]) != 0.0:
             return None
         term = [x for x in add.operands if x != out]
         body = self.scalar(term[0], leaves, None) if len(term) == 1 else None

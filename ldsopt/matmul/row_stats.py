@@ -43,7 +43,7 @@ import numpy as np
 
 from ldsopt.codegen.elementwise import clone_body
 from ldsopt.codegen.kernel import read_vector
-from ldsopt.ir_types import constant_float, element_bits
+from ldsopt.ir_types import element_bits, fill_constant
 from ldsopt.remarks import Unmatched
 
 ELEMENT, FIRST = "element", "first"
@@ -115,7 +115,7 @@ def match(op: ir.Operation, consumer: ir.Operation | None) -> RowStats | Unmatch
     outs = list(block.arguments)[n_in:]
     yielded = list(list(block.operations)[-1].operands)
     for j, (out, init) in enumerate(zip(outs, list(op.operands)[n_in:])):
-        if str(out.type) != "f32" or not _zero_fill(init):
+        if str(out.type) != "f32" or fill_constant(init) != 0.0:
             return Unmatched(f"{why}: result {j} is not an f32 sum started from a fill of 0")
         add = _producer(yielded[j])
         if add is None or add.name != "arith.addf" or out not in list(add.operands) or len(list(out.uses)) != 1:
@@ -135,11 +135,6 @@ def _producer(value: ir.Value) -> ir.Operation | None:
     return value.owner.operation if isinstance(value, ir.OpResult) else None
 
 
-def _zero_fill(init: ir.Value) -> bool:
-    fill = _producer(init)
-    return fill is not None and fill.name == "linalg.fill" and constant_float(fill.operands[0]) == 0.0
-
-
 def refusal(p, pl, choice, tgt) -> str | None:
     """Why the kernel of plan `pl` (of `choice`, on `tgt`) cannot sum the rows of problem
     `p`'s A (None where it can)."""
@@ -152,15 +147,19 @@ def refusal(p, pl, choice, tgt) -> str | None:
         return "row sums of A need A stored and staged K-contiguous (rows of LDS holding rows of A)"
     if pl.split > 1:
         return "row sums of A under a K split over a cluster (each workgroup sees part of the rows)"
-    if pl.lds_bytes(element_bits(p.elem_type) // 8) + 4 * p.row_stats.results * pl.tiling.bm > \
-            choice.lds_budget(tgt):
+    if pl.lds_bytes(element_bits(p.elem_type) // 8) + _lds_bytes(p.row_stats, pl.tiling.bm) > choice.lds_budget(tgt):
         return "row sums of A: the plan's LDS leaves no room for the rows' sums"
     return None
 
 
 def reserved_lds(p) -> int:
     """LDS bytes to leave the row sums of problem `p` when planning (the largest tile's rows)."""
-    return 4 * p.row_stats.results * MOST_ROWS if p.row_stats else 0
+    return _lds_bytes(p.row_stats, MOST_ROWS) if p.row_stats else 0
+
+
+def _lds_bytes(stats: RowStats, rows: int) -> int:
+    """The LDS array of the finished sums of `rows` rows: an f32 per sum and row."""
+    return 4 * stats.results * rows
 
 
 class RowStatsKernel:
@@ -182,7 +181,7 @@ class RowStatsKernel:
         self.vtype = ir.VectorType.get([self.v], self.f32)
 
     def lds_bytes(self) -> int:
-        return 4 * self.stats.results * self.em.pl.tiling.bm
+        return _lds_bytes(self.stats, self.em.pl.tiling.bm)
 
     def begin(self) -> list[ir.Value]:
         """Before the K loop: the LDS array of the finished sums, each row's first element where
