@@ -10,17 +10,17 @@ Matches a contraction that ldsopt-matmul-lds reads as a (batch) matmul (ldsopt/m
 `contraction_form`: static, A stored (b?, m, k), no batch dim elsewhere than first; A may be a
 `tensor.collapse_shape` of the norm's rows into fewer leading dims, as torch views them for
 addmm, which x then takes too), summing from a fill of 0, whose B is
-computed from constants (projections.is_constant; an optimization barrier over constants too,
+computed from constants (projections.is_constant; a fence over constants too,
 ldsopt-transpose-weights' copies) and whose A is a normalization of x's rows as
 ldsopt/matmul/norms.py reads it: A = gamma * (x - mean) * R + beta (LayerNorm) or gamma * x * R
 + beta (RMSNorm), R any expression of the rows' sum, sum of squares and centered sum of squares,
 gamma and beta optional constant vectors over k; x (or, where the norm extends it to f32, the
 tensor it extends) of B's element type. Every user of A must be such a contraction.
 Emits, per contraction (A [.., M, K], B = W with k, n in either order):
-- W' = gamma * W (rounded to W's type), c = sum_k W'_kn and d = sum_k beta_k W_kn (f32), each behind
-  `util.optimization_barrier`, so that IREE computes them once, at load, in an initializer
-  (from the constants behind W's own barrier where it has one: IREE hoists nothing computed
-  from a barrier's result);
+- W' = gamma * W (rounded to W's type), c = sum_k W'_kn and d = sum_k beta_k W_kn (f32), each behind a
+  fence (`loop_split.fence`), so that IREE computes them once, at load, in an initializer
+  (from the constants behind W's own fence where it has one: IREE hoists nothing computed
+  from a fence's result);
 - the rows' sums of x in one generic (ldsopt/matmul/row_stats.py's form): sum(x), and for a
   centered statistic sum(x - x0) and sum((x - x0)^2) with x0 the row's first element, so that
   the variance sum((x - mean)^2) = T2 - T1^2 / K does not cancel; sum(x * x) for RMS;
@@ -48,14 +48,13 @@ from iree.compiler.dialects import arith, linalg, math, tensor
 
 from ldsopt import remarks
 from ldsopt.codegen.dispatch import erase_unused
-from ldsopt.codegen.loop_split import program_ops
+from ldsopt.codegen.loop_split import FENCE, fence, program_ops
 from ldsopt.ir_types import fill_constant
 from ldsopt.matmul import norms
 from ldsopt.matmul.match import ROOTS, contraction_form
 from ldsopt.matmul.projections import is_constant
 from ldsopt.registry import ModulePass
 
-_BARRIER = "util.optimization_barrier"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -107,12 +106,11 @@ def _producer(v: ir.Value) -> ir.Operation | None:
     return v.owner.operation if isinstance(v, ir.OpResult) else None
 
 
-def _unbarriered(w: ir.Value) -> ir.Value:
-    """`w`, or what it is behind `util.optimization_barrier` (ldsopt-transpose-weights' copies):
-    IREE hoists to load time what is computed from constants, but nothing from a barrier's
-    result."""
+def _unfenced(w: ir.Value) -> ir.Value:
+    """`w`, or what it is behind a fence (ldsopt-transpose-weights' copies): IREE hoists to load
+    time what is computed from constants, but nothing from a fence's result."""
     op = _producer(w)
-    return op.operands[0] if op is not None and op.name == _BARRIER else w
+    return op.operands[0] if op is not None and op.name == FENCE else w
 
 
 def _source(norm: norms.Norm, weight: ir.Value) -> ir.Value | None:
@@ -149,7 +147,7 @@ def _refusal(a: ir.Value, norm: norms.Norm, products: list, view: ir.Operation |
         return "the normalized rows have other users than matmuls by constant weights"
     for op, form in products:
         w = op.operands[form.roles["B"][0]]
-        if not is_constant(_unbarriered(w)):
+        if not is_constant(_unfenced(w)):
             return "a product's weights are not constants"
         if not _from_zeros(op):
             return "a product adds into a loaded init (a bias), which the norm's scale would scale too"
@@ -162,7 +160,7 @@ def _fold(op: ir.Operation, form, norm: norms.Norm, x: ir.Value, view: ir.Operat
     """Rewrites product `op` (module doc), whose consumers `_consumers` found; `view`: the
     collapse of the norm's rows that it reads, which x takes too."""
     a_pos, b_pos = form.roles["A"][0], form.roles["B"][0]
-    w = _unbarriered(op.operands[b_pos])
+    w = _unfenced(op.operands[b_pos])
     k_dim = len(ir.RankedTensorType(w.type).shape) - 2 + form.roles["B"][1].index("k")
     k = ir.RankedTensorType(w.type).shape[k_dim]
     with ir.InsertionPoint(op), op.location:
@@ -239,10 +237,6 @@ def _generic(inputs: list[ir.Value], maps: list[ir.AffineMap], inits: list[ir.Va
     return list(op.results)
 
 
-def _barrier(v: ir.Value) -> ir.Value:
-    return ir.Operation.create(_BARRIER, results=[v.type], operands=[v]).result
-
-
 def _k_map(rank: int, k_dim: int) -> ir.AffineMap:
     return ir.AffineMap.get(rank, 0, [ir.AffineDimExpr.get(k_dim)])
 
@@ -254,16 +248,16 @@ def _scaled(w: ir.Value, g: ir.Value, elem: ir.Type) -> ir.Value:
 
 
 def _scaled_weights(w: ir.Value, k_dim: int, gamma: ir.Value) -> ir.Value:
-    """gamma * W along k (`_scaled`), behind a barrier."""
+    """gamma * W along k (`_scaled`), behind a fence."""
     t = ir.RankedTensorType(w.type)
     out = tensor.empty(list(t.shape), t.element_type)
     (scaled,) = _generic([w, gamma], [_identity(t.rank), _k_map(t.rank, k_dim), _identity(t.rank)], [out],
                          ["parallel"] * t.rank, lambda args: [_scaled(args[0], args[1], t.element_type)])
-    return _barrier(scaled)
+    return fence(scaled)
 
 
 def _reduced(w: ir.Value, k_dim: int, vec: ir.Value, rounded: bool) -> ir.Value:
-    """sum_k vec_k W_k. (f32, W's dims but k), behind a barrier; `rounded`: of the products
+    """sum_k vec_k W_k. (f32, W's dims but k), behind a fence; `rounded`: of the products
     rounded to W's type, the scaled weights the product reads (so that acc - mean * c is the
     sum of (x - mean) times them: a mean large against the rows' spread then cancels exactly)."""
     t = ir.RankedTensorType(w.type)
@@ -278,7 +272,7 @@ def _reduced(w: ir.Value, k_dim: int, vec: ir.Value, rounded: bool) -> ir.Value:
         return [arith.addf(acc, _ext(_scaled(wv, g, t.element_type if rounded else _f32())))]
     (summed,) = _generic([w, vec], [_identity(t.rank), _k_map(t.rank, k_dim), ir.AffineMap.get(t.rank, 0, kept)],
                          [init], iterators, body)
-    return _barrier(summed)
+    return fence(summed)
 
 
 def _ext(v: ir.Value) -> ir.Value:

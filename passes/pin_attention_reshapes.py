@@ -12,11 +12,9 @@ grouped-query attention (ONNX) or merged into [batch x heads] before SDPA (PyTor
 move the reshape up through the computing ops onto the projection's head slices, which it then
 copies out, a dispatch each (two for the PyTorch Llama block).
 
-Emits an `iree_tensor_ext.compute_barrier.end` between the value and the reshape (with the
-value's dynamic extents, `tensor.dim`s of it): it stops
-reshapes moving up across it and is gone once IREE has formed dispatches. (A
-`util.optimization_barrier` does the same there but survives into the stream program as a
-barrier on the resource, which IREE meets with a host wait between the halves of a layer.)
+Emits a fence (`loop_split.fence`, an `iree_tensor_ext.compute_barrier.end`) between the value
+and the reshape: it stops reshapes moving up across it and is gone once IREE has formed
+dispatches.
 
 Left alone: a reshape of moved data (a head transpose, a broadcast), of a slice or of an
 argument, where IREE's moving it is what lets the attention read the projection in place.
@@ -29,11 +27,10 @@ import dataclasses
 from iree.compiler import ir
 
 from ldsopt.attention.raising import ATTENTION
-from ldsopt.codegen.loop_split import dynamic_dims, program_ops
+from ldsopt.codegen.loop_split import fence, program_ops
 from ldsopt.registry import ModulePass
 
 _RESHAPES = ("tensor.expand_shape", "tensor.collapse_shape")
-BARRIER = "iree_tensor_ext.compute_barrier.end"
 
 
 def _computes(value: ir.Value) -> bool:
@@ -55,5 +52,4 @@ class PinAttentionReshapes(ModulePass):
                     continue
                 computed = reshape.operands[0]
                 with ir.InsertionPoint(reshape), reshape.location:
-                    reshape.operands[0] = ir.Operation.create(BARRIER, results=[computed.type],
-                                                              operands=[computed, *dynamic_dims(computed)]).result
+                    reshape.operands[0] = fence(computed)

@@ -20,7 +20,7 @@ it rewrites (`mode`):
   depends on the product and the target: bench/results/cuda-matmul/wave-tiles-2b34081/);
 - `none`: nothing.
 Emits, once per weight however many contractions read it, `linalg.transpose` of its last two
-dims into an empty N x K tensor, behind `util.optimization_barrier` (without it IREE folds the
+dims into an empty N x K tensor, behind a fence (`loop_split.fence`: without it IREE folds the
 transpose back into the contraction's map of B), and each contraction's map of B reading (..., n,
 k). The products, and the order in which each sum adds them, are unchanged. Remarks (lds-opt
 --remarks): at each contraction rewritten, its weight's shape.
@@ -35,7 +35,7 @@ from iree.compiler.dialects import linalg, tensor
 
 from ldsopt import remarks
 from ldsopt import target as target_model
-from ldsopt.codegen.loop_split import program_ops
+from ldsopt.codegen.loop_split import fence, program_ops
 from ldsopt.matmul import planner
 from ldsopt.matmul.match import ROOTS, contraction_form, program_problem
 from ldsopt.matmul.projections import is_constant
@@ -88,8 +88,8 @@ class TransposeWeights(ModulePass):
 
 
 def _transposed(weight: ir.Value) -> ir.Value:
-    """`weight` (..., K, N) transposed to (..., N, K) behind an optimization barrier, made right
-    after the weight's producer."""
+    """`weight` (..., K, N) transposed to (..., N, K) behind a fence, made right after the
+    weight's producer."""
     wtype = ir.RankedTensorType(weight.type)
     shape = list(wtype.shape)
     rank = len(shape)
@@ -97,4 +97,4 @@ def _transposed(weight: ir.Value) -> ir.Value:
         empty = tensor.empty(shape[:-2] + [shape[-1], shape[-2]], wtype.element_type)
         moved = linalg.transpose(weight, outs=[empty],
                                  permutation=list(range(rank - 2)) + [rank - 1, rank - 2]).results[0]
-        return ir.Operation.create("util.optimization_barrier", results=[moved.type], operands=[moved]).result
+        return fence(moved)

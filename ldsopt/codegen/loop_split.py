@@ -2,7 +2,9 @@
 passes do before IREE forms dispatches (ldsopt-split-reduction, ldsopt-split-attention,
 ldsopt-split-matmul): the ops they look at (`program_ops`), the loops an operand reads once
 loop k became loops (k, k + 1), its tensor expanded to match (with its dynamic extents,
-`dynamic_dims`), and the maps and iterators of the ops that replace the split one.
+`dynamic_dims`), and the maps and iterators of the ops that replace the split one; and the
+fence the program-level passes put between a value and the ops that must not see through it
+(`fence`).
 """
 
 from __future__ import annotations
@@ -74,3 +76,16 @@ def maps_attr(operand_dims: list[list[int]], rank: int) -> ir.ArrayAttr:
 def iterators_attr(kinds: list[str]) -> ir.ArrayAttr:
     """`iterator_types` of "parallel" / "reduction" kinds."""
     return ir.ArrayAttr.get([ir.Attribute.parse(f"#linalg.iterator_type<{k}>") for k in kinds])
+
+
+FENCE = "iree_tensor_ext.compute_barrier.end"
+
+
+def fence(value: ir.Value) -> ir.Value:
+    """`value` behind an `iree_tensor_ext.compute_barrier.end`, made at the insertion point: IREE
+    neither folds nor moves ops across it (a transpose back into a contraction's map, a reshape up
+    onto the value's producers) and drops it once it has formed dispatches. What a fence keeps
+    apart from constants IREE still hoists into an initializer. (A `util.optimization_barrier`
+    does the same but survives into the stream program, where it cuts a call into several
+    submissions that each wait for the last.)"""
+    return ir.Operation.create(FENCE, results=[value.type], operands=[value, *dynamic_dims(value)]).result

@@ -8,7 +8,7 @@ import pytest
 
 onnx = pytest.importorskip("onnx")
 
-from ldsopt.run import model_import  # noqa: E402
+from ldsopt.run import model_import, pipelines  # noqa: E402
 
 def _passes(proc):
     out = proc.stdout + proc.stderr
@@ -175,22 +175,32 @@ def test_f16_encoder_casts_join_their_matmuls(suite, tmp_path):
     assert not [n for n in names if n.endswith("_f32xf16")], names  # a cast alone: f32 in, f16 out
 
 
-def test_llama_block_call_waits_only_for_its_results(suite, tmp_path):
-    """The barrier that keeps the split of Llama's computed Q on RoPE's result
-    (ldsopt-pin-attention-reshapes) is gone by the stream program: a call is one queue submission,
-    and the host waits only on the results (a `util.optimization_barrier` there had become a
-    wait on a transient resource, so the GPU drained in the middle of every layer)."""
+# The blocks whose program passes put in fences: Llama's (ldsopt-pin-attention-reshapes on RoPE's
+# result), GPT-2's with every weight's N x K copy made at load and its norms folded.
+_FENCING = {"llama_block": pipelines.PROGRAM_PIPELINE,
+            "gpt2_block": pipelines.PROGRAM_PIPELINE.replace("ldsopt-transpose-weights,", "ldsopt-transpose-weights{mode=all},")
+            .replace("ldsopt-split-reduction)", "ldsopt-split-reduction, ldsopt-fold-norm)")}
+
+
+@pytest.mark.parametrize("block", sorted(_FENCING))
+def test_block_call_is_one_submission(suite, tmp_path, block):
+    """The fences the program passes put in (a reshape kept on Llama's RoPE result, every
+    weight's N x K copy, the folded norm's scaled weights and sums) are gone by the stream
+    program: a call is one queue submission, and the host waits only on the results (a
+    `util.optimization_barrier` there had cut the call into a submission per barrier, each
+    waiting for the last)."""
     from ldsopt import target
     from ldsopt.run import driver
 
-    path = tmp_path / "llama_block_small_f32.onnx"
-    onnx.save(suite.llama_block(suite.SIZES["small"], "f32"), str(path))
-    program = driver.apply_program_pipeline(driver.read_source(str(path)), driver.PROGRAM_PIPELINE, "lavapipe")
+    path = tmp_path / f"{block}_small_f32.onnx"
+    onnx.save(getattr(suite, block)(suite.SIZES["small"], "f32"), str(path))
+    program = driver.apply_program_pipeline(driver.read_source(str(path)), _FENCING[block], "lavapipe")
     _, lowered, report = driver.form_dispatches(program, target.known("lavapipe"), str(tmp_path),
                                                 driver.DEFAULT_PIPELINE)
     assert all(d["passes"] for d in report), report
-    entry = lowered[lowered.index("util.func public @llama_block"):]
+    entry = lowered[lowered.index(f"util.func public @{block}"):]
     entry = entry[:entry.index("\n  }")]
+    assert entry.count("stream.cmd.execute") == 1, entry
     awaits = [line.strip() for line in entry.splitlines() if "stream.timepoint.await" in line]
     assert awaits and not [a for a in awaits if "transient" in a], awaits
 

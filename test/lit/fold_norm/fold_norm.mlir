@@ -13,9 +13,9 @@
 // CHECK-SAME:    (%[[X:.+]]: tensor<1x8x16xf16>, %[[BIAS:.+]]: tensor<24xf16>)
 // CHECK:         %[[W:.+]] = linalg.generic {{.*}} ins(%{{.+}} : tensor<16x24xf16>) outs(%{{.+}} : tensor<1x16x24xf16>)
 // CHECK:         %[[GW:.+]] = linalg.generic {{.*}} ins(%[[W]], %{{.+}} : tensor<1x16x24xf16>, tensor<16xf16>)
-// CHECK:         %[[W2:.+]] = util.optimization_barrier %[[GW]] : tensor<1x16x24xf16>
-// CHECK:         %[[C:.+]] = util.optimization_barrier %{{.+}} : tensor<1x24xf32>
-// CHECK:         %[[D:.+]] = util.optimization_barrier %{{.+}} : tensor<1x24xf32>
+// CHECK:         %[[W2:.+]] = iree_tensor_ext.compute_barrier.end %[[GW]] : tensor<1x16x24xf16>
+// CHECK:         %[[C:.+]] = iree_tensor_ext.compute_barrier.end %{{.+}} : tensor<1x24xf32>
+// CHECK:         %[[D:.+]] = iree_tensor_ext.compute_barrier.end %{{.+}} : tensor<1x24xf32>
 // CHECK:         %[[R:.+]] = flow.dispatch.region -> (tensor<1x8x24xf16>) {
 // CHECK:           %[[S:.+]]:3 = linalg.generic {indexing_maps = [#{{.+}}, #[[FIRST:.+]], #{{.+}}, #{{.+}}, #{{.+}}], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]], %[[X]] : tensor<1x8x16xf16>, tensor<1x8x16xf16>)
 // CHECK:           %[[P:.+]] = linalg.batch_matmul ins(%[[X]], %[[W2]] : tensor<1x8x16xf16>, tensor<1x16x24xf16>)

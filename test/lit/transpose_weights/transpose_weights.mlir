@@ -1,5 +1,5 @@
 // ldsopt-transpose-weights on programs: a matmul's constant K x N weight is read from an N x K
-// copy (a transpose behind an optimization barrier, which IREE hoists into an initializer).
+// copy (a transpose behind a fence, which IREE hoists into an initializer).
 // RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-transpose-weights)' | filecheck %s
 // RUN: lds-opt %s --split-input-file --target=cuda-sm90a --verify-diagnostics --remarks=all --pass-pipeline='builtin.module(ldsopt-transpose-weights)' -o %t
 // RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-transpose-weights{mode=all})' | filecheck %s --check-prefix=ALL
@@ -12,7 +12,7 @@
 // CHECK:         %[[W:.+]] = util.global.load @vocab : tensor<1x64x1001xf16>
 // CHECK:         %[[E:.+]] = tensor.empty() : tensor<1x1001x64xf16>
 // CHECK:         %[[T:.+]] = linalg.transpose ins(%[[W]] : tensor<1x64x1001xf16>) outs(%[[E]] : tensor<1x1001x64xf16>) permutation = [0, 2, 1]
-// CHECK:         %[[C:.+]] = util.optimization_barrier %[[T]] : tensor<1x1001x64xf16>
+// CHECK:         %[[C:.+]] = iree_tensor_ext.compute_barrier.end %[[T]] : tensor<1x1001x64xf16>
 // CHECK:         linalg.batch_matmul indexing_maps = [#{{.+}}, #[[NK]], #{{.+}}] ins(%{{.+}}, %[[C]] : tensor<1x16x64xf16>, tensor<1x1001x64xf16>)
 // CHECK:         linalg.batch_matmul indexing_maps = [#{{.+}}, #[[NK]], #{{.+}}] ins(%{{.+}}, %[[C]] : tensor<1x16x64xf16>, tensor<1x1001x64xf16>)
 // CHECK-NOT:     linalg.transpose
@@ -41,7 +41,7 @@ func.func @logits(%x: tensor<1x16x64xf16>, %y: tensor<1x16x64xf16>) -> (tensor<1
 // ALL:       #[[NK:.+]] = affine_map<(d0, d1, d2) -> (d1, d2)>
 // ALL-LABEL: func.func @projection
 // ALL:         %[[T:.+]] = linalg.transpose ins(%{{.+}} : tensor<64x96xf16>) outs(%{{.+}} : tensor<96x64xf16>) permutation = [1, 0]
-// ALL:         %[[C:.+]] = util.optimization_barrier %[[T]]
+// ALL:         %[[C:.+]] = iree_tensor_ext.compute_barrier.end %[[T]]
 // ALL:         linalg.matmul indexing_maps = [#{{.+}}, #[[NK]], #{{.+}}] ins(%{{.+}}, %[[C]] : tensor<16x64xf16>, tensor<96x64xf16>)
 func.func @projection(%x: tensor<16x64xf16>) -> tensor<16x96xf32> {
   %zero = arith.constant 0.0 : f32
@@ -75,7 +75,7 @@ func.func @left_alone(%x: tensor<16x64xf16>, %b: tensor<64x1001xf16>) -> (tensor
 // CHECK-LABEL: func.func @generic_logits
 // ALL-LABEL:   func.func @generic_logits
 // CHECK:         %[[T:.+]] = linalg.transpose ins(%{{.+}} : tensor<40x100xbf16>) outs(%{{.+}} : tensor<100x40xbf16>) permutation = [1, 0]
-// CHECK:         %[[C:.+]] = util.optimization_barrier %[[T]]
+// CHECK:         %[[C:.+]] = iree_tensor_ext.compute_barrier.end %[[T]]
 // CHECK:         linalg.generic {indexing_maps = [#{{.+}}, #[[NK:.+]], #{{.+}}], {{.*}}} ins(%{{.+}}, %[[C]] : tensor<8x40xbf16>, tensor<100x40xbf16>)
 #mk = affine_map<(m, n, k) -> (m, k)>
 #kn = affine_map<(m, n, k) -> (k, n)>
