@@ -292,13 +292,15 @@ def _row_sums(x: ir.Value, names: list[str]) -> list[ir.Value]:
                               [ir.AffineConstantExpr.get(0)])
     inputs, maps = ([x, x], [_identity(rank), x0_map]) if first else ([x], [_identity(rank)])
 
+    contract = ir.Attribute.parse("#arith.fastmath<contract>")  # a square and its sum may be one fma
+
     def body(args):
         v = _ext(args[0])
         outs = args[len(inputs):]
         shifted = arith.subf(v, _ext(args[1])) if first else None
-        terms = {"sum": v, "t1": shifted, "t2": shifted and arith.mulf(shifted, shifted),
-                 "squares": arith.mulf(v, v) if "squares" in names else None}
-        return [arith.addf(out, terms[n]) for out, n in zip(outs, names)]
+        terms = {"sum": v, "t1": shifted, "t2": shifted and arith.mulf(shifted, shifted, fastmath=contract),
+                 "squares": arith.mulf(v, v, fastmath=contract) if "squares" in names else None}
+        return [arith.addf(out, terms[n], fastmath=contract) for out, n in zip(outs, names)]
     return _generic(inputs, maps + [row_map] * len(names), [fill] * len(names),
                     ["parallel"] * (rank - 1) + ["reduction"], body)
 

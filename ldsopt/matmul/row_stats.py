@@ -24,9 +24,9 @@ Emitted (`RowStatsKernel`): K steps of BK, threads in groups of q consecutive la
 several rows per thread where the tile has more rows than threads / q. At the end of each K
 step (its A tile in LDS until a later step's copies overwrite it) each thread reads its
 vectors of its rows from the LDS tile (`Emitter.lds_read`: any layout whose rows hold the
-tile's rows, swizzles within a row included), applies the body to them (the outputs' block
-arguments as zeros: the body's value alone), zeroes the lanes past K, and adds them into
-vector partial sums the K loop carries. After the loop: each partial summed across its
+tile's rows, swizzles within a row included) and applies the body to them with the vector
+partial sums the K loop carries as its outputs' block arguments (the body adds to them), the
+lanes past K keeping their sums. After the loop: each partial summed across its
 vector and its group (`Kernel.butterfly`), the group's first lane writes the row's sums into
 an LDS array [results, BM], and a barrier publishes it to the output, which reads row m's at
 m % BM. The sums are the program's reassociated, as any parallel reduction.
@@ -215,26 +215,29 @@ class RowStatsKernel:
         return [(row, t.bm)] if t.bm % self.rows_at_once else []
 
     def accumulate(self, buf: ir.Value, k0: ir.Value, partial: list[ir.Value]) -> list[ir.Value]:
-        """The partial sums after adding LDS tile `buf`, A's tile at K offset `k0`."""
+        """The partial sums after adding LDS tile `buf`, A's tile at K offset `k0`: the body
+        applied to the partial sums as its outputs' block arguments (it adds its value to
+        them), lanes at K and past it left as they were."""
         em, k = self.em, self.em.k
         out = list(partial)
-        zeros = [self._zeros()] * self.stats.results  # the outputs' block arguments: the body's value alone
+        n = self.stats.results
         elems = ir.VectorType.get([self.v], em.p.elem_type)
         for i, row in enumerate(self.rows):
             for u in range(self.units):
                 col = arith.muli(arith.addi(self.lane, k.const(u * self.q)), k.const(self.v))
                 x = em.or_zero(self._past_tile(row), elems, lambda: em.lds_read("A", buf, row, col, self.v))
-                args = [x if r == ELEMENT else self.first[i] for r in self.stats.reads] + zeros
+                sums = out[i * n:(i + 1) * n]
+                args = [x if r == ELEMENT else self.first[i] for r in self.stats.reads] + sums
                 values = clone_body(self.stats.op, args, self.v)
                 if em.p.ragged("k", em.pl.bk):
-                    values = [self._past_k_zeroed(value, arith.addi(k0, col)) for value in values]
-                for j, value in enumerate(values):
-                    out[i * self.stats.results + j] = arith.addf(out[i * self.stats.results + j], value)
+                    inside = self._inside_k(arith.addi(k0, col))
+                    values = [arith.select(inside, value, s) for value, s in zip(values, sums)]
+                out[i * n:(i + 1) * n] = values
         return out
 
-    def _past_k_zeroed(self, value: ir.Value, col: ir.Value) -> ir.Value:
-        """`value` (V lanes from K index `col`) with its lanes at K and past it zero: the LDS
-        tile holds zeros there, which the body may turn into something else."""
+    def _inside_k(self, col: ir.Value) -> ir.Value:
+        """Which of the V lanes from K index `col` are inside K (the LDS tile holds zeros past
+        it, which the body may turn into something else)."""
         k, i32 = self.em.k, ir.IntegerType.get_signless(32)
         v32 = ir.VectorType.get([self.v], i32)
         lanes = arith.constant(v32, ir.DenseElementsAttr.get(
@@ -242,8 +245,7 @@ class RowStatsKernel:
         at = arith.addi(vector.broadcast(v32, arith.index_cast(i32, col)), lanes)
         extent = self.em.p.extent("k")
         limit = k.const(extent, i32) if isinstance(extent, int) else arith.index_cast(i32, extent)
-        inside = arith.cmpi(arith.CmpIPredicate.ult, at, vector.broadcast(v32, limit))
-        return arith.select(inside, value, vector.broadcast(self.vtype, k.const(0.0, self.f32)))
+        return arith.cmpi(arith.CmpIPredicate.ult, at, vector.broadcast(v32, limit))
 
     def finish(self, partial: list[ir.Value]) -> None:
         """After the K loop: each row's sums into the LDS array, then the barrier that
