@@ -17,11 +17,15 @@
 // CHECK:         %[[SUMS:.+]] = memref.alloc() : memref<3x64xf32, #gpu.address_space<workgroup>>
 // The row's first element, read once before the loop.
 // CHECK:         vector.transfer_read %[[X]][%{{.+}}, %c0]{{.*}} : memref<64x96xf16, {{.*}}>, vector<1xf16>
-// CHECK:         %[[LOOP:.+]]:{{[0-9]+}} = scf.for {{.*}} -> ({{.*}}vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// The body adds each element's terms to the sums the loop carries (its iter_args), nothing else.
+// CHECK:         %[[LOOP:.+]]:{{[0-9]+}} = scf.for {{.*}}, %[[T0:[a-z0-9]+]] = %{{.+}}, %[[T1:[a-z0-9]+]] = %{{.+}}, %[[T2:[a-z0-9]+]] = %{{.+}}) -> ({{.*}}vector<4xf32>, vector<4xf32>, vector<4xf32>)
 // CHECK:           %[[XV:.+]] = vector.transfer_read %[[LDS_A]]{{.*}} : memref<2x64x32xf16, #gpu.address_space<workgroup>>, vector<4xf16>
 // CHECK:           %[[XF:.+]] = arith.extf %[[XV]] : vector<4xf16> to vector<4xf32>
 // CHECK:           %[[D:.+]] = arith.subf %[[XF]], %{{.+}} : vector<4xf32>
-// CHECK:           arith.mulf %[[D]], %[[D]] : vector<4xf32>
+// CHECK:           arith.addf %[[T0]], %[[XF]] : vector<4xf32>
+// CHECK:           arith.addf %[[T1]], %[[D]] : vector<4xf32>
+// CHECK:           %[[SQ:.+]] = arith.mulf %[[D]], %[[D]] : vector<4xf32>
+// CHECK:           arith.addf %[[T2]], %[[SQ]] : vector<4xf32>
 // CHECK:         gpu.shuffle xor
 // CHECK:         memref.store %{{.+}}, %[[SUMS]][%c0, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
 // CHECK:         memref.store %{{.+}}, %[[SUMS]][%c2, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
