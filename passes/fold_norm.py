@@ -56,7 +56,6 @@ from ldsopt.matmul.projections import is_constant
 from ldsopt.registry import ModulePass
 
 
-
 @dataclasses.dataclass(frozen=True)
 class FoldNorm(ModulePass):
     NAME = "ldsopt-fold-norm"
