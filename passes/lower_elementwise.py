@@ -271,7 +271,7 @@ def _chosen(cshape: list, plans: tuple[int, ...], of, const) -> ir.Value:
 
 def _extracts(root: ir.Operation) -> list[ir.Operation]:
     """The body's table reads."""
-    return [o.operation for o in root.regions[0].blocks[0].operations if o.operation.name == "tensor.extract"]
+    return [o.operation for o in root.regions[0].blocks[0].operations if o.operation.name == gather.EXTRACT]
 
 
 @dataclasses.dataclass

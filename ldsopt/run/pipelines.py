@@ -5,6 +5,15 @@ print them in `--help` before they import the compiler)."""
 PROGRAM_PIPELINE = ("builtin.module(ldsopt-raise-attention, ldsopt-fold-rotate-half, ldsopt-fuse-projections, "
                     "ldsopt-transpose-weights, ldsopt-pin-attention-reshapes, ldsopt-split-attention, "
                     "ldsopt-split-matmul, ldsopt-split-reduction)")
+
+
+def program_pipeline(fold_norm: bool = False, transpose_weights: str | None = None) -> str:
+    """PROGRAM_PIPELINE with the opt-in ldsopt-fold-norm appended (`fold_norm`: it runs last)
+    and ldsopt-transpose-weights in mode `transpose_weights` (None: its default)."""
+    p = PROGRAM_PIPELINE
+    if transpose_weights is not None:
+        p = p.replace("ldsopt-transpose-weights,", f"ldsopt-transpose-weights{{mode={transpose_weights}}},")
+    return p[:-1] + ", ldsopt-fold-norm)" if fold_norm else p
 # Specialized passes first; the elementwise lowering takes what is left and qualifies. The
 # matmuls whose register staging is bound by load latency (on CUDA: grids of about one wave)
 # are staged by cp.async in 128-byte K steps, 3 LDS tiles deep (ldsopt-dtl-layout's

@@ -14,7 +14,7 @@ from ldsopt.run import pipelines
 
 pytest.importorskip("onnx")
 
-FOLD = pipelines.PROGRAM_PIPELINE.replace("ldsopt-split-reduction)", "ldsopt-split-reduction, ldsopt-fold-norm)")
+FOLD = pipelines.program_pipeline(fold_norm=True)
 ARGS = ("--target", "lavapipe", "--weights-to-archive", "--require-ldsopt")
 
 
@@ -41,13 +41,13 @@ def test_norms_folded_on_lavapipe(suite, tmp_path, lds_run, kind, dtype):
 
 
 def test_folded_after_every_weight_transposed(suite, tmp_path, lds_run):
-    """After ldsopt-transpose-weights{mode=all} the weights are N x K copies behind barriers;
+    """After ldsopt-transpose-weights{mode=all} the weights are N x K copies behind fences;
     gamma * W and its sums are made from the copies' constants, so IREE still makes them at
     load: as many dispatches a call as the fold alone."""
     import onnx
     path = tmp_path / "gpt2_f16.onnx"
     onnx.save(suite.gpt2_block(suite.SIZES["small"], "f16"), str(path))
-    both = FOLD.replace("ldsopt-transpose-weights,", "ldsopt-transpose-weights{mode=all},")
+    both = pipelines.program_pipeline(fold_norm=True, transpose_weights="all")
     folded = lds_run(str(path), *ARGS, "--program-pipeline", FOLD)
     moved = lds_run(str(path), *ARGS, "--program-pipeline", both)
     for proc in (folded, moved):

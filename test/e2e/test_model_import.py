@@ -178,8 +178,7 @@ def test_f16_encoder_casts_join_their_matmuls(suite, tmp_path):
 # The blocks whose program passes put in fences: Llama's (ldsopt-pin-attention-reshapes on RoPE's
 # result), GPT-2's with every weight's N x K copy made at load and its norms folded.
 _FENCING = {"llama_block": pipelines.PROGRAM_PIPELINE,
-            "gpt2_block": pipelines.PROGRAM_PIPELINE.replace("ldsopt-transpose-weights,", "ldsopt-transpose-weights{mode=all},")
-            .replace("ldsopt-split-reduction)", "ldsopt-split-reduction, ldsopt-fold-norm)")}
+            "gpt2_block": pipelines.program_pipeline(fold_norm=True, transpose_weights="all")}
 
 
 @pytest.mark.parametrize("block", sorted(_FENCING))

@@ -18,7 +18,7 @@ transformers = pytest.importorskip("transformers", reason="the torch extra is no
 pytest.importorskip("iree.turbine", reason="the torch extra is not installed")
 
 import ldsopt.torch as lt  # noqa: E402
-from ldsopt.run import driver, torch_replay  # noqa: E402
+from ldsopt.run import driver, pipelines, torch_replay  # noqa: E402
 
 VOCAB = 61
 # transformers 5.17's causal masks: without an attention mask, packed-sequence detection
@@ -435,7 +435,7 @@ class DecoderLayer(torch.nn.Module):
         return out[0] if isinstance(out, tuple) else out
 
 
-FOLD = driver.PROGRAM_PIPELINE.replace("ldsopt-split-reduction)", "ldsopt-split-reduction, ldsopt-fold-norm)")
+FOLD = pipelines.program_pipeline(fold_norm=True)
 
 
 @pytest.mark.parametrize("kind, program_pipeline", [("llama", driver.PROGRAM_PIPELINE), ("llama", FOLD),

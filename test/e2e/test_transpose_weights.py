@@ -11,7 +11,7 @@ from ldsopt.run import pipelines
 
 pytest.importorskip("onnx")
 
-ALL = pipelines.PROGRAM_PIPELINE.replace("ldsopt-transpose-weights,", "ldsopt-transpose-weights{mode=all},")
+ALL = pipelines.program_pipeline(transpose_weights="all")
 AT_LOAD = re.compile(r"(\d+) more run once, at load")
 
 
