@@ -120,7 +120,8 @@ from ldsopt.codegen.kernel import LOWERED_BY
 from ldsopt.matmul.emit_fma import FmaEmitter
 from ldsopt.matmul.emit_mma import MmaEmitter
 from ldsopt.matmul.emit_wgmma import WgmmaEmitter
-from ldsopt.matmul.options import PlanChoice, PlanOptions
+from ldsopt.matmul.tma_copy import Multicast
+from ldsopt.matmul.options import MULTICAST_REFUSED, PlanChoice, PlanOptions
 from ldsopt.matmul.match import MatmulProblem
 from ldsopt.matmul.recorded import STAGED_BY
 from ldsopt.matmul.schemes import MatmulPlan, MmaScheme, WgmmaScheme
@@ -148,7 +149,7 @@ class MatmulLds(PlanOptions):
     tma: str = option("auto", "the wgmma scheme's operand tiles copied by Hopper's tensor memory accelerator, one "
                               "thread issuing each K step's boxes and mbarriers counting their bytes "
                               "(ldsopt/matmul/tma_copy.py): auto where the kernel allows it (whole bindings, N in "
-                              "whole tiles, output rows of 384 bytes a tile or more), false: cp.async",
+                              "whole tiles, output rows of 256 bytes a tile or cluster or more), false: cp.async",
                       choices=("auto", "false"))
 
     def run(self, module: ir.Operation) -> None:
@@ -159,11 +160,13 @@ class MatmulLds(PlanOptions):
             emitter = WgmmaEmitter if isinstance(pl.scheme, WgmmaScheme) else \
                 MmaEmitter if isinstance(pl.scheme, MmaScheme) else FmaEmitter
             try:
-                extra = {"tma_budget": choice.lds_budget(tgt) if self.tma == "auto" else None} \
-                    if emitter is WgmmaEmitter else {}
+                extra = {"tma_budget": choice.lds_budget(tgt) if self.tma == "auto" else None,
+                         "multicast": Multicast.parse(self.multicast)} if emitter is WgmmaEmitter else {}
                 kernel = emitter(d, p, pl, tgt, self.carries(pl, p, choice, tgt), **extra)
             except ValueError as e:
                 raise PassError(d.location, f"{self.NAME}: {e}") from None
+            if emitter is WgmmaEmitter and kernel.multicast_refused:
+                d.func.attributes[MULTICAST_REFUSED] = ir.StringAttr.get(kernel.multicast_refused)
             if self.output_lds != "false" and (self.output_lds == "true" or
                                                isinstance(pl.scheme, (MmaScheme, WgmmaScheme))):
                 staged = pl.lds_bytes(element_bits(p.elem_type) // 8)

@@ -5,7 +5,8 @@ dispatch.
 
 - `set_cluster`: a compile-time cluster shape on the kernel (`nvvm.cluster_dim`, PTX
   `.reqnctapercluster`), which a plain launch honours: IREE's runtime launches such a kernel
-  as any other, its grid a multiple of the shape.
+  as any other, its grid a multiple of the shape. Workgroup (x, y) of a cluster of X x Y has
+  rank x % X + (y % Y) X.
 - `sync`: `barrier.cluster.arrive` (release) and `barrier.cluster.wait` (acquire) by every
   thread of every workgroup of the cluster: LDS written before it by any of them is seen by
   reads after it, and no workgroup runs past it (or exits, freeing its LDS) before all reach it.
@@ -13,6 +14,8 @@ dispatch.
   store mapped into workgroup `rank`'s LDS (`mapa.shared::cluster`): a remote store does not
   wait, where a remote load waits a round trip between SMs. PTX inline assembly, as NVVM's
   loads and stores take typed pointers the kernels do not build.
+- `arrive_remote`: an arrival (release, cluster scope) on the mbarrier at the same LDS address
+  in workgroup `rank`: how a workgroup tells another that it is done with LDS the other writes.
 """
 
 from __future__ import annotations
@@ -24,9 +27,9 @@ CLUSTER_DIM = "nvvm.cluster_dim"
 PORTABLE_MOST = 8  # workgroups of a cluster every Hopper GPU schedules
 
 
-def set_cluster(func: ir.Operation, x: int) -> None:
-    """Declares clusters of `x` workgroups along the grid's x on the kernel `func`."""
-    func.attributes[CLUSTER_DIM] = ir.Attribute.parse(f"array<i32: {x}, 1, 1>")
+def set_cluster(func: ir.Operation, x: int, y: int = 1) -> None:
+    """Declares clusters of `x` by `y` workgroups along the grid's x and y on the kernel `func`."""
+    func.attributes[CLUSTER_DIM] = ir.Attribute.parse(f"array<i32: {x}, {y}, 1>")
 
 
 def sync() -> None:
@@ -54,3 +57,11 @@ def load_shared(address: ir.Value) -> list[ir.Value]:
                               "ld.shared.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,r",
                               has_side_effects=True).result
     return [llvm.ExtractValueOp(f32, loaded, [i]).result for i in range(4)]
+
+
+def arrive_remote(address: ir.Value, rank: ir.Value) -> None:
+    """One arrival on the mbarrier at LDS `address` (i32, shared window) of workgroup `rank`
+    (i32) of this cluster, releasing this thread's earlier accesses at cluster scope."""
+    asm = ("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, $0, $1;\n"
+           "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n")
+    llvm.InlineAsmOp(None, [address, rank], asm, "r,r", has_side_effects=True)

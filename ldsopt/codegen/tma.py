@@ -124,8 +124,11 @@ def wait(bar: ir.Value, parity: ir.Value) -> None:
     nvvm.mbarrier_try_wait_parity(bar, parity, arith.constant(_i(32), 0x989680))
 
 
-def load(dest: ir.Value, desc: ir.Value, coords: list[ir.Value], bar: ir.Value) -> None:
+def load(dest: ir.Value, desc: ir.Value, coords: list[ir.Value], bar: ir.Value,
+         multicast: ir.Value | None = None) -> None:
     """One box of the tensor map at generic pointer `desc` at `coords` (i32, innermost first)
-    into LDS `dest` (`!llvm.ptr<3>`), its bytes completed on mbarrier `bar`."""
+    into LDS `dest` (`!llvm.ptr<3>`), its bytes completed on mbarrier `bar`; with `multicast`
+    (an i16 mask of cluster ranks), into the same LDS offset of each of those workgroups, the
+    bytes completed on each one's mbarrier at `bar`'s offset."""
     cluster = llvm.addrspacecast(ir.Type.parse("!llvm.ptr<7>"), dest)  # PTX ISA 8.4 has the cluster form only
-    nvvm.cp_async_bulk_tensor_shared_cluster_global(cluster, desc, coords, bar, [])
+    nvvm.cp_async_bulk_tensor_shared_cluster_global(cluster, desc, coords, bar, [], multicast_mask=multicast)

@@ -32,7 +32,11 @@ PTX `wgmma.mma_async` (inline assembly of the NVVM-to-LLVM patterns).
   whose LDS tile the copies of tile kt + S - 1 then start. After the loop, `wgmma.wait_group 0`.
   By TMA the same loop waits on tile kt + 1's mbarrier instead (each thread, by phase parity:
   the bytes are in LDS and visible to wgmma's proxy), and thread 0 issues tile kt + S - 1's
-  boxes after the barrier.
+  boxes after the barrier. With the boxes shared over a cluster (`multicast`,
+  tma_copy.Multicast: the workgroups of a row band share A's, those of a column B's), the
+  kernel declares the cluster, each step first releases tile kt - 1's LDS tile to the
+  workgroups that write into it, and thread 0 refills the one released a step before (tile
+  kt + S - 2), so that their releases have a step to arrive.
 - The accumulator: one `!llvm.struct` of BN / 2 f32 per thread, the m16n8 C layout of mma.sync
   along N (lane l of warp w of the warpgroup holds rows 16 w + l / 4 (+ 8), columns 8 i + 2 (l
   % 4) (+ 1) of each 8 columns i), stored by the OutputWriter (output.py) in 2-element pieces:
@@ -62,7 +66,7 @@ from ldsopt.layout.tile_layout import ATTR, TileLayout
 from ldsopt.matmul import planner, tma_copy
 from ldsopt.matmul.emit import Emitter
 from ldsopt.matmul.planner import pow2_dividing
-from ldsopt.matmul.tma_copy import TmaOperands
+from ldsopt.matmul.tma_copy import Multicast, TmaOperands
 
 
 class WgmmaEmitter(Emitter):
@@ -70,9 +74,11 @@ class WgmmaEmitter(Emitter):
 
     SPLITS_K = True
 
-    def __init__(self, *args, tma_budget: int | None = None, **kwargs):
+    def __init__(self, *args, tma_budget: int | None = None, multicast: Multicast = Multicast(), **kwargs):
         """`tma_budget`: the LDS bytes a workgroup may take where the operands may be copied by
-        TMA (`tma_copy.refusal`), None where they may not."""
+        TMA (`tma_copy.refusal`), None where they may not; `multicast`: the cluster that shares
+        them where the kernel takes TMA and that cluster (else unshared, `multicast_refused`
+        says why)."""
         super().__init__(*args, **kwargs)
         if self.pl.stages < 3:
             raise ValueError(f"the wgmma scheme needs 3 LDS tiles or more (the plan has {self.pl.stages})")
@@ -80,8 +86,15 @@ class WgmmaEmitter(Emitter):
         if self.pl.split > 1:
             cluster.set_cluster(self.d.func, self.pl.split)
         self.tma: TmaOperands | None = None
-        self.by_tma = tma_budget is not None and tma_copy.refusal(self, tma_budget) is None
-        self.extra_lds += tma_copy.lds_bytes(self.pl) if self.by_tma else 0
+        self.multicast, self.multicast_refused = Multicast(), None
+        if multicast.shared:
+            self.multicast_refused = "no TMA copies (tma=false)" if tma_budget is None else \
+                tma_copy.refusal(self, tma_budget, multicast)
+            self.multicast = Multicast() if self.multicast_refused else multicast
+        self.by_tma = tma_budget is not None and tma_copy.refusal(self, tma_budget, self.multicast) is None
+        self.extra_lds += tma_copy.lds_bytes(self.pl, self.multicast) if self.by_tma else 0
+        if self.multicast.shared:
+            cluster.set_cluster(self.d.func, self.multicast.cn, self.multicast.cm)
 
     def plan_output_stage(self, lds_left: int):
         """No output stage under a K split: its barriers would sit in the branch of the warps
@@ -132,7 +145,7 @@ class WgmmaEmitter(Emitter):
             "B": arith.muli(arith.remui(lane, k.const(4)), k.const(2))}
         self._descriptors()
         if self.by_tma:
-            self.tma = TmaOperands(self)
+            self.tma = TmaOperands(self, self.multicast)
             self.tma.build()
             self.tma.publish()
 
@@ -170,8 +183,10 @@ class WgmmaEmitter(Emitter):
     def _start_pipeline(self) -> None:
         if self.tma is None:
             return super()._start_pipeline()
-        gpu.barrier()  # the mbarriers' inits, before any thread waits on them
-        for tile in range(self.pl.stages - 1):
+        # the mbarriers' inits and the maps, before any thread waits on them or copies by them
+        cluster.sync() if self.multicast.shared else gpu.barrier()
+        self.tma.start()
+        for tile in range(self.pl.stages - 1 - self.tma.lag):
             self.tma.issue(self.k.const(tile))
 
     def _k_step(self, kt: ir.Value, acc: list[ir.Value], carried: list[ir.Value]) -> list[ir.Value]:
@@ -185,7 +200,8 @@ class WgmmaEmitter(Emitter):
                 self.tma.wait(following)
                 scf.yield_([])
             gpu.barrier()  # every warpgroup is done with LDS tile (kt - 1) % S
-            self.tma.issue(self.offset(kt, stages - 1))
+            self.tma.release(kt)
+            self.tma.issue(self.offset(kt, stages - 1 - self.tma.lag))
             return acc
         acc = self.multiply(arith.remui(kt, k.const(stages)), 0, acc)
         wgmma.wait(1)  # step kt - 1's wgmmas are done: its LDS tile may be refilled
@@ -217,6 +233,8 @@ class WgmmaEmitter(Emitter):
         wgmma.wait(0)
         if self.tma is None:
             self._wait_copies(0, self.first_group)
+        if self.multicast.shared:
+            cluster.sync()  # every workgroup has issued its copies by the maps the output overwrites
         return self._sum_over_cluster(acc) if self.pl.split > 1 else acc
 
     def _sum_over_cluster(self, acc: list[ir.Value]) -> list[ir.Value]:

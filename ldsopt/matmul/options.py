@@ -38,6 +38,7 @@ from ldsopt.ir_types import element_bits
 from ldsopt.matmul import row_stats
 from ldsopt.matmul.match import MatmulDispatch, MatmulProblem, matches
 from ldsopt.matmul.planner import K_BYTES, WGMMA_STAGES, auto_split, plan, wgmma_plan, wgmma_refusal
+from ldsopt.matmul.tma_copy import Multicast, check_multicast
 from ldsopt.matmul.recorded import record_staging, recorded_staging, with_recorded
 from ldsopt.matmul.schemes import (TILINGS, WGMMA_TILINGS, MatmulPlan, Tiling, check_k_bytes, check_tilings,
                                    parse_tilings)
@@ -50,6 +51,8 @@ STAGES_DEFAULT = 2
 WGMMA_PASS = "ldsopt-matmul-lds"  # the pass that emits the wgmma scheme; the stagings leave it those
 # On a dispatch that sm_90a's wgmma scheme does not take (it keeps mma.sync): why not.
 WGMMA_REFUSED = "ldsopt.wgmma_refused"
+# On a wgmma dispatch that asked for a multicast (`multicast`) and keeps unshared copies: why.
+MULTICAST_REFUSED = "ldsopt.multicast_refused"
 
 # A 16-bit product whose K is one K step (at most K_BYTES' widest) has no K pipeline to speak
 # of: each workgroup loads its tiles, multiplies and stores, and only other resident workgroups
@@ -151,6 +154,12 @@ class PlanOptions(ModulePass):
                                "output tile, each multiplying its chunk of K, the partial sums added through "
                                "distributed shared memory (0: the plan's rule, planner.auto_split: 2 where the "
                                "unsplit plan's tiles are 64x64 and its K loop long; 1: none)", min=0, max=8)
+    multicast: str = option("1x1", "the wgmma scheme's TMA copies shared over thread block clusters of CMxCN "
+                                   "workgroups (ldsopt/matmul/tma_copy.py): the CN along N share A's tiles, the "
+                                   "CM along M share B's, each copying its slice to all; kernels that cannot "
+                                   "(no TMA, tiles that do not fill whole clusters) stay unshared, saying why on the "
+                                   f"dispatch ({MULTICAST_REFUSED})",
+                            check=check_multicast)
 
     def occupancy(self, tgt: target_model.Target) -> int:
         """Workgroups per SM/CU these options plan for. CUDA's default is 2: at one (ptxas
@@ -181,7 +190,8 @@ class PlanOptions(ModulePass):
                   "k_pack": self.k_pack == rec.k_pack, "stages": self.stages == rec.stages,
                   "workgroups_per_cu": self.workgroups_per_cu == rec.workgroups_per_cu,
                   "k_bytes": self.k_bytes == rec.k_bytes,
-                  "cluster_k": True}  # a recorded plan is never the wgmma scheme's, which alone splits
+                  # a recorded plan is never the wgmma scheme's, which alone splits and multicasts
+                  "cluster_k": True, "multicast": True}
         for f in dataclasses.fields(PlanOptions):
             value = getattr(self, f.name)
             if value != f.default and not agrees[f.name]:
@@ -249,7 +259,8 @@ class PlanOptions(ModulePass):
         most = self.stages if self.stages != STAGES_DEFAULT else WGMMA_STAGES  # `stages` given: the most
         budget = tgt.lds_budget(occupancy) - row_stats.reserved_lds(p)
         pl = wgmma_plan(p, tgt, budget, tilings, most, self.cluster_k or 1) if tilings else None
-        if pl is not None and not self.cluster_k and not p.row_stats:  # row sums need whole rows: no split
+        # row sums need whole rows, a multicast TMA copies (unsplit): no split
+        if pl is not None and not self.cluster_k and not p.row_stats and not Multicast.parse(self.multicast).shared:
             pl = auto_split(p, tgt, pl, lambda split: wgmma_plan(p, tgt, budget, tilings, most, split))
         if pl is None and self.cluster_k > 1:
             raise PassError(d.location, f"{self.NAME}: cluster-k={self.cluster_k}: no wgmma tiling splits this "

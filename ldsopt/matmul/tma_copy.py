@@ -9,28 +9,43 @@ bytes, and every thread waits on it by phase parity before its wgmmas read the t
 - Tails: boxes past M, N or K read zeros, so the K tail adds nothing and rows past M or N feed
   outputs that are never stored.
 - The tensor maps: built by warp 0 at the kernel's start and published in global memory where
-  no other workgroup looks while the K loop runs: the first bytes of this workgroup's own
-  output tile (its first row), which the output overwrites after the loop.
+  no other workgroup looks while the K loop runs: the output rows of this workgroup's cluster
+  (its own tile's, unclustered), map i at the first 128-byte boundary of the band's row
+  i / per row, which the output overwrites after the loop.
 - The mbarrier of LDS tile s completes one phase per K tile t = s, s + S, ...: the issuing
   thread's arrival announces the tile's bytes, the copies complete them; K tile t is waited for
   with parity (t / S) % 2. Tiles past the last K step are not issued (nothing waits for them).
+- Multicast (`Multicast`, a cluster of CM x CN workgroups, x along N): the CN workgroups of a
+  row band share A's tiles and the CM of a column share B's. Each issues slice x % CN of A's
+  box (its rows, or K rows of an MN-major block, in whole 8-row swizzle groups) and slice
+  y % CM of B's to all workgroups that share it, which each receive the whole tile's bytes on
+  their own mbarrier. Before its copies refill an LDS tile, a workgroup must know that every
+  workgroup it writes into is done with it: each, after the barrier that ends its use of
+  that LDS tile, arrives on a second mbarrier of the tile in each workgroup that writes into
+  it (CM + CN - 1 of them, itself included), and the issuing thread waits for that phase.
+  Rank 0 alone builds and publishes the maps, in its band's rows, which the whole cluster
+  reads: a cluster barrier after the mbarriers' inits publishes both, and one after the K
+  loop keeps the output from overwriting them while any workgroup still issues copies.
 
 Refused (`refusal`, the kernel keeps cp.async): operands that are not whole bindings of a static
 row-major layout (slices, convolutions' gathers, fused prologues), a loaded init or an
 epilogue input bound to the output (the output holds the maps while the loop runs), an N that
-the tiles do not divide or an output row of a tile under 384 bytes (room for two aligned maps),
-a K split over a cluster, a K step other than 64 elements of a 16-bit type, and a plan that
-leaves no LDS for the mbarriers and the maps.
+the tiles do not divide or a band too narrow or short to hold the maps (a 128-byte map at a
+128-byte boundary a row), a K split over a cluster, a K step other than 64 elements of a
+16-bit type, and a plan that leaves no LDS for the mbarriers and the maps. A cluster shape
+is refused (`multicast_refusal`) where the tiles do not fill whole clusters, a shared box does
+not split into whole swizzle groups, or the cluster is larger than a portable one.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from iree.compiler import ir
 from iree.compiler.dialects import arith, memref, scf
 
-from ldsopt.codegen import tma
+from ldsopt.codegen import cluster, tma
 from ldsopt.codegen.dispatch import Binding
 from ldsopt.ir_types import element_bits
 
@@ -38,21 +53,84 @@ BOX_K = 64  # elements of a K step: one 128-byte swizzled row of a 16-bit type
 MN_BLOCK = 64  # M/N elements of one box of an M/N-contiguous operand
 
 
-def lds_bytes(pl) -> int:
-    """LDS the TMA copies take beside the plan's tiles: an mbarrier per LDS tile, the maps'
-    scratch, and the alignment of each."""
-    return 8 * pl.stages + tma.MAP_BYTES * len(pl.staging) + tma.MAP_ALIGNMENT
+SWIZZLE_ROWS = 8  # rows of one 128-byte swizzle pattern: a slice of a box starts on one
+
+
+@dataclasses.dataclass(frozen=True)
+class Multicast:
+    """The cluster whose workgroups share their operands' boxes: `cm` along M (sharing B's),
+    `cn` along N (sharing A's); 1 x 1: none."""
+
+    cm: int = 1
+    cn: int = 1
+
+    @classmethod
+    def parse(cls, text: str) -> "Multicast":
+        parts = text.lower().split("x")
+        if len(parts) != 2 or not all(x.isdigit() and int(x) >= 1 for x in parts):
+            raise ValueError(f"'{text}' is not CMxCN with CM, CN at least 1")
+        return cls(int(parts[0]), int(parts[1]))
+
+    @property
+    def shared(self) -> bool:
+        return self.cm * self.cn > 1
+
+    @property
+    def writers(self) -> int:
+        """Workgroups whose copies land in each one's LDS (itself included)."""
+        return self.cm + self.cn - 1
+
+    def count(self, role: str) -> int:
+        """Workgroups that share operand `role`'s boxes."""
+        return self.cn if role == "A" else self.cm
+
+    def __str__(self) -> str:
+        return f"{self.cm}x{self.cn}"
+
+
+def check_multicast(text: str) -> None:
+    """CMxCN: workgroups of a cluster along M and along N (1x1: no cluster)"""
+    Multicast.parse(text)
+
+
+def lds_bytes(pl, multicast: Multicast = Multicast()) -> int:
+    """LDS the TMA copies take beside the plan's tiles: an mbarrier per LDS tile (two under a
+    multicast), the maps' scratch, and the alignment of each."""
+    return 8 * pl.stages * (2 if multicast.shared else 1) + tma.MAP_BYTES * len(pl.staging) + tma.MAP_ALIGNMENT
+
+
+def maps_per_row(em, multicast: Multicast) -> int:
+    """Maps each output row of the cluster's band holds at 128-byte boundaries, whatever the
+    row's own alignment."""
+    width = multicast.cn * em.pl.tiling.bn * element_bits(em.p.output.tensor_type.element_type) // 8
+    return max(0, (width - tma.MAP_ALIGNMENT + 1) // tma.MAP_BYTES)
+
+
+def multicast_refusal(em, multicast: Multicast) -> str | None:
+    """Why the kernel `em` cannot share its boxes over clusters of `multicast`; None if it can."""
+    if not multicast.shared:
+        return None
+    if multicast.cm * multicast.cn > cluster.PORTABLE_MOST:
+        return f"a cluster of {multicast.cm * multicast.cn} workgroups, more than {cluster.PORTABLE_MOST}"
+    gx, gy, _ = em.pl.grid(em.p.sizes)
+    if gx % multicast.cn or gy % multicast.cm:
+        return f"{gy}x{gx} tiles that clusters of {multicast} do not fill"
+    for role in em.pl.staging:
+        rows, count = em.pl.staging[role].tile[0], multicast.count(role)
+        if rows % (SWIZZLE_ROWS * count):
+            return f"operand {role}'s box of {rows} rows in {count} slices of whole swizzle groups"
+    return None
 
 
 def _static(t: ir.RankedTensorType) -> bool:
     return all(d >= 0 for d in t.shape)
 
 
-def refusal(em, lds_budget: int) -> str | None:
+def refusal(em, lds_budget: int, multicast: Multicast = Multicast()) -> str | None:
     """Why the kernel `em` (a WgmmaEmitter) cannot take its operands by TMA within `lds_budget`
-    bytes of LDS a workgroup; None if it can."""
+    bytes of LDS a workgroup, shared over clusters of `multicast`; None if it can."""
     p, pl = em.p, em.pl
-    if pl.lds_bytes(element_bits(p.elem_type) // 8) + lds_bytes(pl) > lds_budget:
+    if pl.lds_bytes(element_bits(p.elem_type) // 8) + lds_bytes(pl, multicast) > lds_budget:
         return "no LDS left for the mbarriers and the maps"
     if pl.split > 1:
         return "a K split over a cluster"
@@ -70,20 +148,24 @@ def refusal(em, lds_budget: int) -> str | None:
     if p.epilogue and any(x is not None and isinstance(x[0], Binding) and x[0].source == p.output.source
                           for x in p.epilogue.inputs):
         return "an epilogue input bound to the output"
-    out_bytes = element_bits(p.output.tensor_type.element_type) // 8
-    if p.sizes["n"] % pl.tiling.bn or pl.tiling.bn * out_bytes < 2 * tma.MAP_BYTES + tma.MAP_ALIGNMENT:
-        return "an N tail, or an output tile row too short to hold two tensor maps"
+    if p.sizes["n"] % pl.tiling.bn:
+        return "an N tail"
+    if multicast_refusal(em, multicast):
+        return multicast_refusal(em, multicast)
+    per_row = maps_per_row(em, multicast)
+    band = p.sizes["m"] - (pl.grid(p.sizes)[1] // multicast.cm - 1) * multicast.cm * pl.tiling.bm
+    if not per_row or min(band, pl.tiling.bm) < math.ceil(len(pl.staging) / per_row):
+        return "output rows too narrow or too few to hold the tensor maps"
     return None
 
 
 class TmaOperands:
-    """The TMA copies of the kernel `em`'s operands (module doc)."""
+    """The TMA copies of the kernel `em`'s operands, shared over clusters of `multicast` (module doc)."""
 
-    def __init__(self, em):
-        self.em = em
-        self.bars = memref.AllocOp(ir.MemRefType.get([em.pl.stages], ir.IntegerType.get_signless(64),
-                                                     memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>")),
-                                   [], [], alignment=8).result
+    def __init__(self, em, multicast: Multicast = Multicast()):
+        self.em, self.mc = em, multicast
+        self.bars = self._barriers()
+        self.empty = self._barriers() if multicast.shared else None
         self.scratch = memref.AllocOp(ir.MemRefType.get([tma.MAP_BYTES * len(em.pl.staging)],
                                                         ir.IntegerType.get_signless(8),
                                                         memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>")),
@@ -92,47 +174,98 @@ class TmaOperands:
         self.bytes = sum(math.prod(s.lds_shape[1:]) for s in em.pl.staging.values()) \
             * element_bits(em.p.elem_type) // 8
 
+    def _barriers(self) -> ir.Value:
+        """One mbarrier per LDS tile."""
+        return memref.AllocOp(ir.MemRefType.get([self.em.pl.stages], ir.IntegerType.get_signless(64),
+                                                memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>")),
+                              [], [], alignment=8).result
+
     # --- at the kernel's start ---
 
     def build(self) -> None:
-        """Thread 0 inits the mbarriers, warp 0 builds the tensor maps in LDS."""
+        """Thread 0 inits the mbarriers, warp 0 of the publishing workgroup builds the tensor
+        maps in LDS."""
         em, k = self.em, self.em.k
         self.first = arith.cmpi(arith.CmpIPredicate.eq, em.tid, k.const(0))
         self.lane, self.warp = arith.remui(em.tid, k.const(32)), arith.divui(em.tid, k.const(32))
-        for i, role in enumerate(self.roles):
-            dims, strides = self._tensor(role)
-            tma.build_descriptor(self.scratch, i * tma.MAP_BYTES, self.lane, self.warp,
-                                 self._global_address(em.mem[role]), em.p.elem_type, dims, strides, self._box(role))
+        self._ranks()
+        publishing = scf.IfOp(self.publisher)
+        with ir.InsertionPoint(publishing.then_block):
+            for i, role in enumerate(self.roles):
+                dims, strides = self._tensor(role)
+                tma.build_descriptor(self.scratch, i * tma.MAP_BYTES, self.lane, self.warp,
+                                     self._global_address(em.mem[role]), em.p.elem_type, dims, strides,
+                                     self._box(role))
+            scf.yield_([])
         only = scf.IfOp(self.first)
         with ir.InsertionPoint(only.then_block):
             for s in range(em.pl.stages):
                 tma.init(self._bar(k.const(s)), 1)
+                if self.empty is not None:
+                    tma.init(self._bar(k.const(s), self.empty), self.mc.writers)
             tma.fence_init()
             scf.yield_([])
 
+    def _ranks(self) -> None:
+        """This workgroup's place in its cluster: `part` of each operand's shared box it issues,
+        the masks of the workgroups that share them, whether it publishes the maps, and (lanes
+        of warp 0) the writer into its LDS whose mbarriers each lane arrives on."""
+        em, k, mc = self.em, self.em.k, self.mc
+        i16, i32 = ir.IntegerType.get_signless(16), ir.IntegerType.get_signless(32)
+        rank_n = arith.remui(k.block_id("x"), k.const(mc.cn))
+        rank_m = arith.remui(k.block_id("y"), k.const(mc.cm))
+        self.part = {"A": rank_n, "B": rank_m}
+        self.band = (arith.subi(em.origin["m"], arith.muli(rank_m, k.const(em.pl.tiling.bm))),
+                     arith.subi(em.origin["n"], arith.muli(rank_n, k.const(em.pl.tiling.bn))))
+        if not mc.shared:
+            self.publisher = arith.constant(ir.IntegerType.get_signless(1), 1)
+            return
+        self.publisher = arith.cmpi(arith.CmpIPredicate.eq, arith.addi(rank_n, rank_m), k.const(0))
+        row = sum(1 << i for i in range(mc.cn))
+        column = sum(1 << (i * mc.cn) for i in range(mc.cm))
+        as_i16 = lambda x: arith.index_cast(i16, x)  # noqa: E731
+        self.mask = {"A": as_i16(arith.shli(k.const(row), arith.muli(rank_m, k.const(mc.cn)))),
+                     "B": as_i16(arith.shli(k.const(column), rank_n))}
+        # lane i < CN: row peer i; then the column's others, in order past this workgroup's row.
+        j = arith.subi(self.lane, k.const(mc.cn))
+        j = arith.addi(j, arith.select(arith.cmpi(arith.CmpIPredicate.uge, j, rank_m), k.const(1), k.const(0)))
+        in_row = arith.cmpi(arith.CmpIPredicate.ult, self.lane, k.const(mc.cn))
+        peer = arith.select(in_row, arith.addi(arith.muli(rank_m, k.const(mc.cn)), self.lane),
+                            arith.addi(rank_n, arith.muli(j, k.const(mc.cn))))
+        self.peer = arith.index_cast(i32, peer)
+        self.releasing = arith.andi(arith.cmpi(arith.CmpIPredicate.eq, self.warp, k.const(0)),
+                                    arith.cmpi(arith.CmpIPredicate.ult, self.lane, k.const(mc.writers)))
+
     def publish(self) -> None:
-        """Warp 0 copies the maps to the first row of this workgroup's output tile, and thread
-        0, which issues the copies, acquires them there."""
-        k = self.em.k
-        i64 = ir.IntegerType.get_signless(64)
-        maps = self._map_address()
-        self.desc = {r: arith.addi(maps, k.const(i * tma.MAP_BYTES, i64)) for i, r in enumerate(self.roles)}
-        for i, role in enumerate(self.roles):
-            tma.publish(self.scratch, i * tma.MAP_BYTES, self.warp, self.desc[role])
+        """Warp 0 of the publishing workgroup copies the maps to its band's output rows."""
+        self.desc = {r: self._map_address(i) for i, r in enumerate(self.roles)}
+        publishing = scf.IfOp(self.publisher)
+        with ir.InsertionPoint(publishing.then_block):
+            for i, role in enumerate(self.roles):
+                tma.publish(self.scratch, i * tma.MAP_BYTES, self.warp, self.desc[role])
+            scf.yield_([])
+        self.pointers = {r: tma.generic_pointer(d) for r, d in self.desc.items()}
+
+    def start(self) -> None:
+        """After the barrier that publishes the mbarriers' inits and the maps (a cluster barrier
+        under a multicast): thread 0, which issues the copies, acquires the maps."""
         only = scf.IfOp(self.first)
         with ir.InsertionPoint(only.then_block):
             for role in self.roles:
                 tma.acquire(self.desc[role])
             scf.yield_([])
-        self.pointers = {r: tma.generic_pointer(d) for r, d in self.desc.items()}
 
-    def _map_address(self) -> ir.Value:
-        """Where the maps go (i64): the first 128-byte boundary in this workgroup's first output row."""
+    def _map_address(self, i: int) -> ir.Value:
+        """Where map i goes (i64): slot i % per row at the first 128-byte boundary of row
+        i / per row of the band (`maps_per_row`)."""
         em, k = self.em, self.em.k
         i64 = ir.IntegerType.get_signless(64)
-        at = self._element_address(em.out, em.output_index(em.origin["m"], em.origin["n"]),
+        per_row = maps_per_row(em, self.mc)
+        row = arith.addi(self.band[0], k.const(i // per_row))
+        at = self._element_address(em.out, em.output_index(row, self.band[1]),
                                    element_bits(em.p.output.tensor_type.element_type) // 8)
-        return arith.andi(arith.addi(at, k.const(tma.MAP_ALIGNMENT - 1, i64)), k.const(-tma.MAP_ALIGNMENT, i64))
+        aligned = arith.andi(arith.addi(at, k.const(tma.MAP_ALIGNMENT - 1, i64)), k.const(-tma.MAP_ALIGNMENT, i64))
+        return arith.addi(aligned, k.const(i % per_row * tma.MAP_BYTES, i64))
 
     def _element_address(self, mem: ir.Value, idx: list[ir.Value], elem_bytes: int) -> ir.Value:
         i64 = ir.IntegerType.get_signless(64)
@@ -168,13 +301,14 @@ class TmaOperands:
         """The box (innermost first): 64 elements along the contiguous dim, the tile's extent
         along the outer matrix dim (BM/BN rows, or the K step's rows), 1 along the batch dims."""
         s = self.em.pl.staging[role]
-        box = {"r": s.tile[0], "c": BOX_K if s.k_contiguous else MN_BLOCK}
+        box = {"r": s.tile[0] // self.mc.count(role), "c": BOX_K if s.k_contiguous else MN_BLOCK}
         p = self.em.p
         batch_dims = len(p.batch_shape) if p.batch_shape else int(p.batched)
         return [box.get(x, 1) for x in p.operand_index(role, ["b"] * batch_dims, ["r", "c"])][::-1]
 
-    def _bar(self, s: ir.Value) -> ir.Value:
-        return tma.shared_pointer(self.bars, arith.muli(s, self.em.k.const(8)))
+    def _bar(self, s: ir.Value, bars: ir.Value | None = None) -> ir.Value:
+        """The mbarrier of LDS tile `s` among `bars` (the copies' by default)."""
+        return tma.shared_pointer(self.bars if bars is None else bars, arith.muli(s, self.em.k.const(8)))
 
     # --- each K tile ---
 
@@ -182,30 +316,71 @@ class TmaOperands:
         """The LDS tile of K tile `tile`: the K tiles take them in turn."""
         return arith.remui(tile, self.em.k.const(self.em.pl.stages))
 
+    @property
+    def lag(self) -> int:
+        """K steps between a workgroup's release of an LDS tile and its refill: one under a
+        multicast, so that the writers' releases have a whole step to arrive and the issuing
+        thread (one of the warpgroup's, whose wgmmas wait for it) does not wait for them."""
+        return 1 if self.mc.shared else 0
+
+    def release(self, step: ir.Value) -> None:
+        """Under a multicast, at K step `step`, after the barrier that ends this workgroup's use
+        of K tile step - 1's LDS tile: lanes of warp 0 arrive on its empty mbarrier in each
+        workgroup that writes into it (where a later K tile refills it: the writers wait for
+        those arrivals only)."""
+        k, i32 = self.em.k, ir.IntegerType.get_signless(32)
+        stages = self.em.pl.stages
+        last = self.em.n_steps - stages + 1  # the steps 1 <= step < last release a tile refilled
+        if not self.mc.shared or last <= 1:
+            return
+        refilled = arith.andi(arith.cmpi(arith.CmpIPredicate.uge, step, k.const(1)),
+                              arith.cmpi(arith.CmpIPredicate.ult, step, k.const(last)))
+        release = scf.IfOp(arith.andi(refilled, self.releasing))
+        with ir.InsertionPoint(release.then_block):
+            empty = arith.index_cast(i32, memref.extract_aligned_pointer_as_index(self.empty))
+            slot = self.slot(arith.addi(step, k.const(stages - 1)))  # (step - 1) % S
+            cluster.arrive_remote(arith.addi(empty, arith.index_cast(i32, arith.muli(slot, k.const(8)))), self.peer)
+            scf.yield_([])
+
     def issue(self, tile: ir.Value) -> None:
-        """Thread 0 announces K tile `tile`'s bytes and starts its boxes into its LDS tile (a
-        tile past the last K step: nothing)."""
-        em, k = self.em, self.em.k
+        """Thread 0 announces K tile `tile`'s bytes and starts its boxes (its slices of them,
+        to the workgroups that share them) into its LDS tile, under a multicast once the
+        workgroups it writes into have released the K tile S before. A tile past the last K
+        step: nothing."""
+        em, k, stages = self.em, self.em.k, self.em.pl.stages
         eb = element_bits(em.p.elem_type) // 8
         buf = self.slot(tile)
         i32 = ir.IntegerType.get_signless(32)
-        go = scf.IfOp(arith.andi(self.first, arith.cmpi(arith.CmpIPredicate.ult, tile, k.const(em.n_steps))))
+        live = arith.cmpi(arith.CmpIPredicate.ult, tile, k.const(em.n_steps))
+        go = scf.IfOp(arith.andi(self.first, live))
         with ir.InsertionPoint(go.then_block):
+            if self.mc.shared:
+                freed = scf.IfOp(arith.cmpi(arith.CmpIPredicate.uge, tile, k.const(stages)))
+                with ir.InsertionPoint(freed.then_block):
+                    # the phase of the K tile S before: (tile / S - 1) % 2
+                    phase = arith.remui(arith.addi(arith.divui(tile, k.const(stages)), k.const(1)), k.const(2))
+                    tma.wait(self._bar(buf, self.empty), arith.index_cast(i32, phase))
+                    scf.yield_([])
             bar = self._bar(buf)
             tma.expect_bytes(bar, self.bytes)
             k0 = arith.muli(tile, k.const(em.pl.bk))  # no K split (`refusal`)
             for role in self.roles:
                 s = em.pl.staging[role]
-                start = arith.muli(buf, k.const(math.prod(s.lds_shape[1:]) * eb))
+                # this workgroup's slice of the box: rows (K-major) or K rows (MN-major) part * rows in
+                rows = s.tile[0] // self.mc.count(role)
+                skip = arith.muli(self.part[role], k.const(rows))
+                start = arith.addi(arith.muli(buf, k.const(math.prod(s.lds_shape[1:]) * eb)),
+                                   arith.muli(skip, k.const(BOX_K * eb)))
                 # K-major: one box of the tile's rows; MN-major: one per 64-column block, K rows down.
                 for j in range(1 if s.k_contiguous else s.tile[1] // MN_BLOCK):
                     if s.dims[0] == "k":
-                        r, c = k0, em.offset(em.origin[s.dims[1]], j * MN_BLOCK)
+                        r, c = arith.addi(k0, skip), em.offset(em.origin[s.dims[1]], j * MN_BLOCK)
                     else:
-                        r, c = em.origin[s.dims[0]], k0
+                        r, c = arith.addi(em.origin[s.dims[0]], skip), k0
                     coords = [arith.index_cast(i32, x) for x in self._full_index(role, r, c)[::-1]]
                     dest = tma.shared_pointer(em.lds[role], arith.addi(start, k.const(j * MN_BLOCK * BOX_K * eb)))
-                    tma.load(dest, self.pointers[role], coords, bar)
+                    tma.load(dest, self.pointers[role], coords, bar,
+                             self.mask[role] if self.mc.count(role) > 1 else None)
             scf.yield_([])
 
     def wait(self, tile: ir.Value) -> None:

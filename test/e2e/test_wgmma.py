@@ -119,3 +119,34 @@ def test_row_sums_compile_to_wgmma(ptx_of, tmp_path):
     assert re.search(r"wgmma\.mma_async\.sync\.aligned\.m64n\d+k16\.f32\.bf16\.bf16", text)
     assert "ld.shared.v4.b32" in text or "ld.shared.v4.u32" in text, text[:3000]
     assert "shfl.sync.bfly.b32" in text and ".local" not in text
+
+
+MULTICAST = pathlib.Path(__file__).parent / "programs" / "matmul_multicast"
+
+
+@pytest.mark.parametrize("name, shape, masks, refills", [("nn_f16_512x768x3072_bias_residual", "2x2", 2, True),
+                                                         ("tn_f16_256x512x520", "4x2", 2, True),
+                                                         ("tn_f16_256x512x520", "2x1", 1, True),
+                                                         ("batch_nn_bf16_2x128x256x136", "1x2", 1, False),
+                                                         ("nt_f16_250x384x200", "2x2", 2, False)])
+def test_multicast_compiles(name, shape, masks, refills, ptx_of, tmp_path):
+    """`multicast=CMxCN`: PTX declares the cluster (x along N: `.reqnctapercluster CN, CM, 1`),
+    `masks` of each K step's boxes are multicast (those of the operands shared by more than one
+    workgroup), one cluster barrier before the K loop and one after it, and where the K loop
+    refills LDS tiles (more K steps than the 4 LDS tiles) each release of one is a remote
+    arrival (`mapa`, then `mbarrier.arrive.release.cluster`) on the writers' mbarriers. Values
+    need the H200: bench/results/cuda-matmul/multicast/."""
+    pipeline = driver.DEFAULT_PIPELINE.replace(
+        "ldsopt-matmul-lds,", f"ldsopt-matmul-lds{{tiles=64x64x8x4 cluster-k=1 multicast={shape}}},")
+    text, report = ptx_of((MULTICAST / f"{name}.mlir").read_text(), "cuda-sm90a", tmp_path, pipeline)
+    assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
+    cm, cn = shape.split("x")
+    start = text.index(".entry main_dispatch_0")
+    product = text[start:text.find(".entry", start + 1)]
+    assert f".reqnctapercluster {cn}, {cm}, 1" in text
+    steps = product.count("mbarrier.arrive.expect_tx")
+    assert product.count(".multicast::cluster") == masks * steps, product.count(".multicast::cluster")
+    assert product.count("cp.async.bulk.tensor") == 2 * steps
+    assert ("mbarrier.arrive.release.cluster.shared::cluster.b64" in product) == refills
+    assert ("mapa.shared::cluster" in product) == refills
+    assert product.count("barrier.cluster.arrive") == 2 and ".local" not in product

@@ -5,7 +5,7 @@
 // 128x256 tiles (M and K tails). Warp 0 builds a tensor map per operand in LDS: dims innermost
 // first (K 200, then 300 rows of A), its 64 x 128 box (64 x 256 for B), the row stride in bytes,
 // f16, the 128-byte swizzle; it publishes them at the first row of the workgroup's own output
-// tile, which thread 0 acquires. Thread 0 inits an mbarrier per LDS tile. The prologue announces
+// tile, which thread 0 acquires after the barrier that publishes them. Thread 0 inits an mbarrier per LDS tile. The prologue announces
 // 3 tiles' 48 KiB (16 KiB of A, 32 KiB of B) and starts one box per operand for each; every
 // thread waits for tile 0 by parity. Each K step: the wgmmas, `wait.group 1`, the wait for the
 // next tile (past the last step none), one barrier (every warpgroup is done with the LDS tile
@@ -27,8 +27,8 @@
 // TMA:         nvvm.fence.mbarrier.init
 // TMA:         tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned
 // TMA:         tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned
-// TMA:         fence.proxy.tensormap::generic.acquire.gpu
 // TMA:         gpu.barrier
+// TMA:         fence.proxy.tensormap::generic.acquire.gpu
 // TMA-COUNT-3: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c49152_i32
 // TMA:         nvvm.mbarrier.try_wait.parity
 // TMA-NEXT:    gpu.barrier
