@@ -14,8 +14,10 @@ dispatch.
   store mapped into workgroup `rank`'s LDS (`mapa.shared::cluster`): a remote store does not
   wait, where a remote load waits a round trip between SMs. PTX inline assembly, as NVVM's
   loads and stores take typed pointers the kernels do not build.
-- `arrive_remote`: an arrival (release, cluster scope) on the mbarrier at the same LDS address
-  in workgroup `rank`: how a workgroup tells another that it is done with LDS the other writes.
+- `arrive_remote`: an arrival on the mbarrier at the same LDS address in workgroup `rank`: how
+  a workgroup tells another that it is done with LDS the other writes. PTX's default
+  semantics (release at CTA scope): the reads it orders are complete wgmma reads, and the
+  cluster-scope release cost the multicast kernels 1.6x (bench/results/cuda-matmul/multicast/).
 """
 
 from __future__ import annotations
@@ -61,7 +63,7 @@ def load_shared(address: ir.Value) -> list[ir.Value]:
 
 def arrive_remote(address: ir.Value, rank: ir.Value) -> None:
     """One arrival on the mbarrier at LDS `address` (i32, shared window) of workgroup `rank`
-    (i32) of this cluster, releasing this thread's earlier accesses at cluster scope."""
+    (i32) of this cluster."""
     asm = ("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, $0, $1;\n"
-           "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n")
+           "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n")
     llvm.InlineAsmOp(None, [address, rank], asm, "r,r", has_side_effects=True)

@@ -146,8 +146,6 @@ class WgmmaEmitter(Emitter):
         self._descriptors()
         if self.by_tma:
             self.tma = TmaOperands(self, self.multicast)
-            self.tma.build()
-            self.tma.publish()
 
     def acc_init(self, value: ir.Value) -> list[ir.Value]:
         return [wgmma.acc_splat(self.pl.tiling.bn, value)]
@@ -181,13 +179,17 @@ class WgmmaEmitter(Emitter):
         return steps - max(0, min(steps, self.n_steps - self.pl.stages + 1))
 
     def _start_pipeline(self) -> None:
+        """By TMA, the first tiles are cp.async's (`TmaOperands.ahead`), started before warp 0
+        builds and publishes the maps, whose chain of fences would otherwise delay every copy."""
         if self.tma is None:
             return super()._start_pipeline()
+        for tile in range(self.tma.ahead):
+            self._start_copies(self.k0(self.k.const(tile)), self.k.const(tile), None)
+        self.tma.build()
+        self.tma.publish()
         # the mbarriers' inits and the maps, before any thread waits on them or copies by them
         cluster.sync() if self.multicast.shared else gpu.barrier()
         self.tma.start()
-        for tile in range(self.pl.stages - 1 - self.tma.lag):
-            self.tma.issue(self.k.const(tile))
 
     def _k_step(self, kt: ir.Value, acc: list[ir.Value], carried: list[ir.Value]) -> list[ir.Value]:
         k, stages = self.k, self.pl.stages
@@ -195,13 +197,14 @@ class WgmmaEmitter(Emitter):
             acc = self.multiply(self.tma.slot(kt), 0, acc)
             wgmma.wait(1)  # step kt - 1's wgmmas are done
             following = self.offset(kt, 1)
-            more = scf.IfOp(arith.cmpi(arith.CmpIPredicate.ult, following, k.const(self.n_steps)))
+            by_tma = arith.cmpi(arith.CmpIPredicate.uge, following, k.const(self.tma.ahead))
+            more = scf.IfOp(arith.andi(by_tma, arith.cmpi(arith.CmpIPredicate.ult, following, k.const(self.n_steps))))
             with ir.InsertionPoint(more.then_block):
                 self.tma.wait(following)
                 scf.yield_([])
             gpu.barrier()  # every warpgroup is done with LDS tile (kt - 1) % S
             self.tma.release(kt)
-            self.tma.issue(self.offset(kt, stages - 1 - self.tma.lag))
+            self.tma.issue(self.offset(kt, self.tma.ahead))
             return acc
         acc = self.multiply(arith.remui(kt, k.const(stages)), 0, acc)
         wgmma.wait(1)  # step kt - 1's wgmmas are done: its LDS tile may be refilled
@@ -212,12 +215,10 @@ class WgmmaEmitter(Emitter):
         return acc
 
     def _land(self, regs: dict[str, list], buf: ir.Value, slot: ir.Value | None) -> None:
-        """The prologue's landing of tile 0: S - 1 tiles in flight, the S - 2 newer ones stay."""
-        if self.tma is not None:
-            self.tma.wait(self.k.const(0))
-            return
+        """The prologue's landing of tile 0: S - 1 tiles in flight, the S - 2 newer ones stay
+        (by TMA: the cp.async tiles before the first TMA one, all landed)."""
         self.first_group = self.group  # a token outside the K loop, for the wait after it
-        self._wait_copies(self.pl.stages - 2)
+        self._wait_copies(0 if self.tma is not None else self.pl.stages - 2)
 
     def _wait_copies(self, newer: int, token: ir.Value | None = None) -> None:
         """Waits until at most `newer` cp.async groups of this thread are in flight (whatever

@@ -28,13 +28,14 @@ bytes, and every thread waits on it by phase parity before its wgmmas read the t
   loop keeps the output from overwriting them while any workgroup still issues copies.
 
 Refused (`refusal`, the kernel keeps cp.async): operands that are not whole bindings of a static
-row-major layout (slices, convolutions' gathers, fused prologues), a loaded init or an
-epilogue input bound to the output (the output holds the maps while the loop runs), an N that
-the tiles do not divide or a band too narrow or short to hold the maps (a 128-byte map at a
-128-byte boundary a row), a K split over a cluster, a K step other than 64 elements of a
-16-bit type, and a plan that leaves no LDS for the mbarriers and the maps. A cluster shape
-is refused (`multicast_refusal`) where the tiles do not fill whole clusters, a shared box does
-not split into whole swizzle groups, or the cluster is larger than a portable one.
+row-major layout (slices, convolutions' gathers, fused prologues), a loaded init or an epilogue
+input bound to the output (the output holds the maps while the loop runs), an N that the tiles do
+not divide or a band too narrow or short to hold the maps (a 128-byte map at a 128-byte boundary a
+row; unshared, both in the tile's first row), a K split over a cluster, a K step other than 64
+elements of a 16-bit type, a K loop no longer than the prologue's cp.async tiles, and a plan that
+leaves no LDS for the mbarriers and the maps. A cluster shape is refused (`multicast_refusal`) where
+the tiles do not fill whole clusters, a shared box does not split into whole swizzle groups, or the
+cluster is larger than a portable one.
 """
 
 from __future__ import annotations
@@ -150,10 +151,16 @@ def refusal(em, lds_budget: int, multicast: Multicast = Multicast()) -> str | No
         return "an epilogue input bound to the output"
     if p.sizes["n"] % pl.tiling.bn:
         return "an N tail"
+    if em.n_steps < pl.stages - (1 if multicast.shared else 0):
+        return f"{em.n_steps} K steps, all copied by the prologue's cp.async"
     if multicast_refusal(em, multicast):
         return multicast_refusal(em, multicast)
     per_row = maps_per_row(em, multicast)
     band = p.sizes["m"] - (pl.grid(p.sizes)[1] // multicast.cm - 1) * multicast.cm * pl.tiling.bm
+    if not multicast.shared and per_row < len(pl.staging):
+        # Unshared, a map a row measured slower than cp.async on the BERT-size products
+        # (bench/results/cuda-matmul/tma-rows/): the maps' chain delays the first copies.
+        return "an output tile row too short to hold both tensor maps"
     if not per_row or min(band, pl.tiling.bm) < math.ceil(len(pl.staging) / per_row):
         return "output rows too narrow or too few to hold the tensor maps"
     return None
@@ -323,6 +330,12 @@ class TmaOperands:
         thread (one of the warpgroup's, whose wgmmas wait for it) does not wait for them."""
         return 1 if self.mc.shared else 0
 
+    @property
+    def ahead(self) -> int:
+        """K tiles the copies run ahead of the products: step kt issues tile kt + ahead. The
+        first `ahead` tiles are the kernel's cp.async ones, which need no map."""
+        return self.em.pl.stages - 1 - self.lag
+
     def release(self, step: ir.Value) -> None:
         """Under a multicast, at K step `step`, after the barrier that ends this workgroup's use
         of K tile step - 1's LDS tile: lanes of warp 0 arrive on its empty mbarrier in each
@@ -384,9 +397,10 @@ class TmaOperands:
             scf.yield_([])
 
     def wait(self, tile: ir.Value) -> None:
-        """Every thread waits for K tile `tile`'s bytes (a tile of the K steps)."""
+        """Every thread waits for K tile `tile`'s bytes (a TMA tile of the K steps: its LDS
+        tile's mbarrier has completed a phase for each TMA tile before it there)."""
         k = self.em.k
-        phase = arith.divui(tile, k.const(self.em.pl.stages))
+        phase = arith.divui(arith.subi(tile, k.const(self.ahead)), k.const(self.em.pl.stages))
         parity = arith.index_cast(ir.IntegerType.get_signless(32), arith.remui(phase, k.const(2)))
         tma.wait(self._bar(self.slot(tile)), parity)
 
