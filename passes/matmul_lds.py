@@ -88,6 +88,10 @@ cluster of N workgroups per tile (up to 8), whose partial sums meet in distribut
 memory, summed in a fixed order by one workgroup per warp's rows, which alone stores them
 (emit_wgmma.py); a split that no tiling takes is a located error. Opt-in: the plans never
 split by themselves (bench/results/cuda-matmul/README.md, "Measured choices", says why).
+`multicast=CMxCN` shares the TMA copies' boxes over clusters of CM x CN workgroups
+(ldsopt/matmul/tma_copy.py); a kernel without TMA copies or whose tiles do not fill whole
+clusters stays unshared and says why (`ldsopt.multicast_refused`). Opt-in: slower than
+unshared on the H200 so far (bench/results/cuda-matmul/multicast/).
 
 The output (option `output-lds`): matrix-core kernels stage the output tile through LDS and
 store it in 16-byte row pieces (ldsopt/matmul/output_stage.py) where that widens the stores and
