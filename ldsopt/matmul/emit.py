@@ -220,28 +220,7 @@ class Emitter:
             gpu.barrier()
             acc0 = self.acc_init(k.const(p.init, self.acc_type) if not loaded else self.zero(self.acc_type))
             self.writer.read_epilogue_early()
-            # A dynamic K's last step stays in the loop: which LDS tile it reads is known at run
-            # time only (and K may take no step at all). Row sums finish before the first store.
-            peel = self.n_steps is not None and self.overlaps_epilogue() and self.row_stats is None
-            acc = acc0
-            if self.n_steps is None:  # one loop of ceil(K / BK) steps, counted at run time
-                steps = ceil_div(p.extent("k"), pl.bk, k.const)
-                acc = self._k_loop(k.const(0), steps, acc0 + self.carried_fragments(k.const(0)),
-                                    len(acc0))[:len(acc0)]
-            elif self.n_steps - peel:
-                steps = self.n_steps - peel
-                # Fragments carried into each step (read after the barrier before it): only for
-                # a loop of several steps, whose steps then start on their products.
-                carried = self.carried_fragments(k.const(0)) if steps > 1 else []
-                state = acc0 + carried
-                # Two loops where the copies of the last steps' tiles lie past K (`past_steps`).
-                live = steps - self.past_steps(steps)
-                started = self.group  # a cp.async token that dominates both loops, for their waits
-                for lo, hi in ((0, live), (live, steps)):
-                    if hi > lo:
-                        self.copies_past, self.group = lo > 0 or live == 0, started
-                        state = self._k_loop(k.const(lo), k.const(hi), state, len(acc0))
-                acc = state[:len(acc0)]
+            acc, peel = self.products(acc0)
             acc = self.finish_products(acc)
             if self.row_stats:
                 self.row_stats.finish(self.row_sums)
@@ -251,9 +230,43 @@ class Emitter:
                 self.store(acc)
         k.finish(pass_name, workgroups_per_cu)
 
+    def products(self, acc0: list[ir.Value]) -> tuple[list[ir.Value], bool]:
+        """The accumulators after the K loop(s) from `acc0`, and whether the last K step was
+        left out of them (`last_step_storing` takes it)."""
+        k, p, pl = self.k, self.p, self.pl
+        # A dynamic K's last step stays in the loop: which LDS tile it reads is known at run
+        # time only (and K may take no step at all). Row sums finish before the first store.
+        peel = self.n_steps is not None and self.overlaps_epilogue() and self.row_stats is None
+        acc = acc0
+        if self.n_steps is None:  # one loop of ceil(K / BK) steps, counted at run time
+            steps = ceil_div(p.extent("k"), pl.bk, k.const)
+            acc = self._k_loop(k.const(0), steps, acc0 + self.carried_fragments(k.const(0)),
+                               len(acc0))[:len(acc0)]
+        elif self.n_steps - peel:
+            steps = self.n_steps - peel
+            # Fragments carried into each step (read after the barrier before it): only for
+            # a loop of several steps, whose steps then start on their products.
+            carried = self.carried_fragments(k.const(0)) if steps > 1 else []
+            state = acc0 + carried
+            # Two loops where the copies of the last steps' tiles lie past K (`past_steps`).
+            live = steps - self.past_steps(steps)
+            started = self.group  # a cp.async token that dominates both loops, for their waits
+            for lo, hi in ((0, live), (live, steps)):
+                if hi > lo:
+                    self.copies_past, self.group = lo > 0 or live == 0, started
+                    state = self._k_loop(k.const(lo), k.const(hi), state, len(acc0))
+            acc = state[:len(acc0)]
+        return acc, peel
+
     # --- what a scheme provides ---
 
     SPLITS_K = False  # whether the scheme sums a K split over a cluster (MatmulPlan.split)
+    # Whether the epilogue's operands are read before the K loop (OutputWriter.read_epilogue_early)
+    early_epilogue = True
+
+    def barrier(self) -> None:
+        """A barrier of the threads that compute and store the tile (all of them here)."""
+        gpu.barrier()
 
     def store(self, acc: list[ir.Value]) -> None:
         """Stores the finished accumulators (`finish_products`') through the output writer."""
@@ -402,7 +415,7 @@ class Emitter:
             acc = self.multiply(cur, kk, acc, carried if kk == 0 and carried else None)
         if ahead:
             self._land(loaded, arith.remui(following, k.const(stages)), self._slot(following))
-            gpu.barrier()
+            self.barrier()
         # The next step's first fragments, from the tile the barrier just published (past the
         # last step: a tile no step reads, a harmless read of LDS).
         return acc + (self.carried_fragments(arith.remui(following, k.const(stages))) if carried else [])

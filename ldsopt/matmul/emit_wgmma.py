@@ -34,9 +34,11 @@ PTX `wgmma.mma_async` (inline assembly of the NVVM-to-LLVM patterns).
   the bytes are in LDS and visible to wgmma's proxy), and thread 0 issues tile kt + S - 1's
   boxes after the barrier. With the boxes shared over a cluster (`multicast`,
   tma_copy.Multicast: the workgroups of a row band share A's, those of a column B's), the
-  kernel declares the cluster, each step first releases tile kt - 1's LDS tile to the
-  workgroups that write into it, and thread 0 refills the one released a step before (tile
-  kt + S - 2), so that their releases have a step to arrive.
+  kernel declares the cluster and a producer warp past the math warps: its loop issues each
+  tile once the workgroups it lands in released its LDS tile; the math warps' loop releases
+  tile kt - 1's to them after `wait.group 1` and waits for tile kt + 1, with no workgroup
+  barrier. The first S - 1 tiles are the math warps' cp.async ones, and their barriers after
+  the loops are named ones of the math warps alone.
 - The accumulator: one `!llvm.struct` of BN / 2 f32 per thread, the m16n8 C layout of mma.sync
   along N (lane l of warp w of the warpgroup holds rows 16 w + l / 4 (+ 8), columns 8 i + 2 (l
   % 4) (+ 1) of each 8 columns i), stored by the OutputWriter (output.py) in 2-element pieces:
@@ -55,10 +57,11 @@ PTX `wgmma.mma_async` (inline assembly of the NVVM-to-LLVM patterns).
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, gpu, llvm, scf, vector
+from iree.compiler.dialects import arith, gpu, llvm, nvvm, scf, vector
 
 from ldsopt.codegen import cluster, wgmma
 from ldsopt.codegen.async_copy import async_wait
@@ -67,6 +70,18 @@ from ldsopt.matmul import planner, tma_copy
 from ldsopt.matmul.emit import Emitter
 from ldsopt.matmul.planner import pow2_dividing
 from ldsopt.matmul.tma_copy import Multicast, TmaOperands
+
+
+@contextlib.contextmanager
+def _only(predicate: ir.Value | None):
+    """Emits the body under `predicate` (an `scf.if` without results), or as it is where None."""
+    if predicate is None:
+        yield
+        return
+    branch = scf.IfOp(predicate)
+    with ir.InsertionPoint(branch.then_block):
+        yield
+        scf.yield_([])
 
 
 class WgmmaEmitter(Emitter):
@@ -95,6 +110,26 @@ class WgmmaEmitter(Emitter):
         self.extra_lds += tma_copy.lds_bytes(self.pl, self.multicast) if self.by_tma else 0
         if self.multicast.shared:
             cluster.set_cluster(self.d.func, self.multicast.cn, self.multicast.cm)
+            # a producer warp past the math warps issues the copies (tma_copy.TmaOperands)
+            self.k.workgroup_size = (self.pl.tiling.threads + 32, 1, 1)
+            self.early_epilogue = False  # the producer warp's threads read no epilogue operand
+
+    @property
+    def producing(self) -> bool:
+        """Whether a producer warp issues the copies (under a multicast)."""
+        return self.multicast.shared
+
+    def _math_warps(self) -> ir.Value:
+        """Whether this thread is one of the tile's math warps' (not the producer warp's)."""
+        return arith.cmpi(arith.CmpIPredicate.ult, self.tid, self.k.const(self.pl.tiling.threads))
+
+    def barrier(self) -> None:
+        """With a producer warp, a barrier of the math warps alone (named barrier 1)."""
+        if not self.producing:
+            return super().barrier()
+        i32 = ir.IntegerType.get_signless(32)
+        nvvm.barrier(barrier_id=arith.constant(i32, 1),
+                     number_of_threads=arith.constant(i32, self.pl.tiling.threads))
 
     def plan_output_stage(self, lds_left: int):
         """No output stage under a K split: its barriers would sit in the branch of the warps
@@ -183,8 +218,9 @@ class WgmmaEmitter(Emitter):
         builds and publishes the maps, whose chain of fences would otherwise delay every copy."""
         if self.tma is None:
             return super()._start_pipeline()
-        for tile in range(self.tma.ahead):
-            self._start_copies(self.k0(self.k.const(tile)), self.k.const(tile), None)
+        with _only(self._math_warps() if self.producing else None):
+            for tile in range(self.tma.ahead):
+                self._start_copies(self.k0(self.k.const(tile)), self.k.const(tile), None)
         self.tma.build()
         self.tma.publish()
         # the mbarriers' inits and the maps, before any thread waits on them or copies by them
@@ -196,15 +232,16 @@ class WgmmaEmitter(Emitter):
         if self.tma is not None:
             acc = self.multiply(self.tma.slot(kt), 0, acc)
             wgmma.wait(1)  # step kt - 1's wgmmas are done
+            self.tma.release(kt)  # to the producer warps that refill its LDS tile (a multicast)
             following = self.offset(kt, 1)
             by_tma = arith.cmpi(arith.CmpIPredicate.uge, following, k.const(self.tma.ahead))
             more = scf.IfOp(arith.andi(by_tma, arith.cmpi(arith.CmpIPredicate.ult, following, k.const(self.n_steps))))
             with ir.InsertionPoint(more.then_block):
                 self.tma.wait(following)
                 scf.yield_([])
-            gpu.barrier()  # every warpgroup is done with LDS tile (kt - 1) % S
-            self.tma.release(kt)
-            self.tma.issue(self.offset(kt, self.tma.ahead))
+            if not self.producing:
+                gpu.barrier()  # every warpgroup is done with LDS tile (kt - 1) % S
+                self.tma.issue(self.offset(kt, self.tma.ahead))
             return acc
         acc = self.multiply(arith.remui(kt, k.const(stages)), 0, acc)
         wgmma.wait(1)  # step kt - 1's wgmmas are done: its LDS tile may be refilled
@@ -217,6 +254,11 @@ class WgmmaEmitter(Emitter):
     def _land(self, regs: dict[str, list], buf: ir.Value, slot: ir.Value | None) -> None:
         """The prologue's landing of tile 0: S - 1 tiles in flight, the S - 2 newer ones stay
         (by TMA: the cp.async tiles before the first TMA one, all landed)."""
+        if self.producing:  # the math warps' copies, in a branch: no token outside it
+            with _only(self._math_warps()):
+                nvvm.cp_async_wait_group(0)
+                wgmma.proxy_fence()
+            return
         self.first_group = self.group  # a token outside the K loop, for the wait after it
         self._wait_copies(0 if self.tma is not None else self.pl.stages - 2)
 
@@ -226,6 +268,20 @@ class WgmmaEmitter(Emitter):
         async proxy (before the barrier that publishes them)."""
         async_wait(token or self.group, newer)
         wgmma.proxy_fence()
+
+    def products(self, acc0: list[ir.Value]) -> tuple[list[ir.Value], bool]:
+        """With a producer warp, the math warps' K loop, and the producer warp's (`produce`)
+        beside it."""
+        if not self.producing:
+            return super().products(acc0)
+        split = scf.IfOp(self._math_warps(), [a.type for a in acc0], has_else=True)
+        with ir.InsertionPoint(split.then_block):
+            acc, peel = super().products(acc0)
+            scf.yield_(acc)
+        with ir.InsertionPoint(split.else_block):
+            self.tma.produce()
+            scf.yield_(acc0)
+        return list(split.results), peel
 
     def finish_products(self, acc: list[ir.Value]) -> list[ir.Value]:
         """The accumulators once the last wgmma group is done; the copies of the tiles past K
@@ -297,10 +353,10 @@ class WgmmaEmitter(Emitter):
         return arith.select(in_a, arith.addi(bases[0], at), arith.addi(bases[1], arith.subi(at, a_bytes)))
 
     def store(self, acc: list[ir.Value]) -> None:
-        """The output, stored by the warps holding whole sums (all of them, unsplit)."""
-        if self.pl.split == 1:
+        """The output, stored by the warps holding whole sums (all math warps, unsplit)."""
+        if self.pl.split == 1 and not self.producing:
             return super().store(acc)
-        guard = scf.IfOp(self.summing)
+        guard = scf.IfOp(self.summing if self.pl.split > 1 else self._math_warps())
         with ir.InsertionPoint(guard.then_block):
             super().store(acc)
             scf.yield_([])

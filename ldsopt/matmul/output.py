@@ -9,7 +9,7 @@ emit_mma.py) says where the pieces are (`Emitter.output_pieces`, `output_origin`
 from __future__ import annotations
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, gpu, memref, vector
+from iree.compiler.dialects import arith, memref, vector
 
 from ldsopt.codegen.elementwise import vectorize_body
 from ldsopt.codegen.kernel import global_alignment, read_vector, write_vector
@@ -132,7 +132,7 @@ class OutputWriter:
         and N, and past the tile in a last round the threads do not fill)."""
         em = self.em
         st, k = em.output_stage, em.k
-        gpu.barrier()
+        em.barrier()
         vtype = ir.VectorType.get([st.vec], ir.MemRefType(em.out.type).element_type)
         c = index_expr.var("c")
         for j in range(st.copies):
@@ -173,7 +173,7 @@ class OutputWriter:
         operand, or where the reads would hold more than EARLY_READ_BYTES of registers per
         thread through the loop: the epilogue then reads at the store."""
         em = self.em
-        if not em.p.epilogue or all(x is None for x in em.p.epilogue.inputs):
+        if not em.early_epilogue or not em.p.epilogue or all(x is None for x in em.p.epilogue.inputs):
             return
         reads = {}
         for _, _, width, dm, dn in em.output_pieces():

@@ -38,7 +38,7 @@ import dataclasses
 import math
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, gpu, memref, vector
+from iree.compiler.dialects import arith, memref, vector
 import numpy as np
 
 from ldsopt.codegen.elementwise import clone_body
@@ -263,7 +263,7 @@ class RowStatsKernel:
             with em.guard([(self.lane, 1)] + self._past_tile(row)):
                 for j, s in enumerate(sums):
                     memref.store(s, self.lds, [k.const(j), row])
-        gpu.barrier()
+        em.barrier()
 
     def read(self, j: int, m: ir.Value, vtype: ir.VectorType) -> ir.Value:
         """Row m's sum j (m a row of this workgroup's tile), broadcast to `vtype`."""

@@ -19,13 +19,15 @@ bytes, and every thread waits on it by phase parity before its wgmmas read the t
   row band share A's tiles and the CM of a column share B's. Each issues slice x % CN of A's
   box (its rows, or K rows of an MN-major block, in whole 8-row swizzle groups) and slice
   y % CM of B's to all workgroups that share it, which each receive the whole tile's bytes on
-  their own mbarrier. Before its copies refill an LDS tile, a workgroup must know that every
-  workgroup it writes into is done with it: each, after the barrier that ends its use of
-  that LDS tile, arrives on a second mbarrier of the tile in each workgroup that writes into
-  it (CM + CN - 1 of them, itself included), and the issuing thread waits for that phase.
+  their own mbarrier. The copies are issued by a producer warp past the math warps (its lane
+  0), which alone waits for other workgroups: before its copies refill an LDS tile, every
+  workgroup they land in must be done with it. Each math warp, once its wgmmas of a K tile
+  are done, arrives on a second mbarrier of that LDS tile in each workgroup that writes into
+  it (CM + CN - 1 of them, itself included: count writers x math warps), and the producer
+  waits for that phase. The math warps wait only for their data, S - 1 tiles ahead.
   Rank 0 alone builds and publishes the maps, in its band's rows, which the whole cluster
   reads: a cluster barrier after the mbarriers' inits publishes both, and one after the K
-  loop keeps the output from overwriting them while any workgroup still issues copies.
+  loops keeps the output from overwriting them while any workgroup still issues copies.
 
 Refused (`refusal`, the kernel keeps cp.async): operands that are not whole bindings of a static
 row-major layout (slices, convolutions' gathers, fused prologues), a loaded init or an epilogue
@@ -111,6 +113,8 @@ def multicast_refusal(em, multicast: Multicast) -> str | None:
     """Why the kernel `em` cannot share its boxes over clusters of `multicast`; None if it can."""
     if not multicast.shared:
         return None
+    if em.p.row_stats:
+        return "row sums (their barriers are the whole workgroup's)"
     if multicast.cm * multicast.cn > cluster.PORTABLE_MOST:
         return f"a cluster of {multicast.cm * multicast.cn} workgroups, more than {cluster.PORTABLE_MOST}"
     gx, gy, _ = em.pl.grid(em.p.sizes)
@@ -151,7 +155,7 @@ def refusal(em, lds_budget: int, multicast: Multicast = Multicast()) -> str | No
         return "an epilogue input bound to the output"
     if p.sizes["n"] % pl.tiling.bn:
         return "an N tail"
-    if em.n_steps < pl.stages - (1 if multicast.shared else 0):
+    if em.n_steps < pl.stages:
         return f"{em.n_steps} K steps, all copied by the prologue's cp.async"
     if multicast_refusal(em, multicast):
         return multicast_refusal(em, multicast)
@@ -171,6 +175,9 @@ class TmaOperands:
 
     def __init__(self, em, multicast: Multicast = Multicast()):
         self.em, self.mc = em, multicast
+        # Under a multicast a producer warp past the tile's threads issues the copies (its
+        # lane 0) and waits for the writers' releases, so that the math warps never do.
+        self.issuer_tid = em.pl.tiling.threads if multicast.shared else 0
         self.bars = self._barriers()
         self.empty = self._barriers() if multicast.shared else None
         self.scratch = memref.AllocOp(ir.MemRefType.get([tma.MAP_BYTES * len(em.pl.staging)],
@@ -194,6 +201,7 @@ class TmaOperands:
         maps in LDS."""
         em, k = self.em, self.em.k
         self.first = arith.cmpi(arith.CmpIPredicate.eq, em.tid, k.const(0))
+        self.issuer = arith.cmpi(arith.CmpIPredicate.eq, em.tid, k.const(self.issuer_tid))
         self.lane, self.warp = arith.remui(em.tid, k.const(32)), arith.divui(em.tid, k.const(32))
         self._ranks()
         publishing = scf.IfOp(self.publisher)
@@ -209,7 +217,7 @@ class TmaOperands:
             for s in range(em.pl.stages):
                 tma.init(self._bar(k.const(s)), 1)
                 if self.empty is not None:
-                    tma.init(self._bar(k.const(s), self.empty), self.mc.writers)
+                    tma.init(self._bar(k.const(s), self.empty), self.mc.writers * em.pl.tiling.threads // 32)
             tma.fence_init()
             scf.yield_([])
 
@@ -240,7 +248,8 @@ class TmaOperands:
         peer = arith.select(in_row, arith.addi(arith.muli(rank_m, k.const(mc.cn)), self.lane),
                             arith.addi(rank_n, arith.muli(j, k.const(mc.cn))))
         self.peer = arith.index_cast(i32, peer)
-        self.releasing = arith.andi(arith.cmpi(arith.CmpIPredicate.eq, self.warp, k.const(0)),
+        # every math warp releases, from its lanes < writers
+        self.releasing = arith.andi(arith.cmpi(arith.CmpIPredicate.ult, em.tid, k.const(em.pl.tiling.threads)),
                                     arith.cmpi(arith.CmpIPredicate.ult, self.lane, k.const(mc.writers)))
 
     def publish(self) -> None:
@@ -255,8 +264,8 @@ class TmaOperands:
 
     def start(self) -> None:
         """After the barrier that publishes the mbarriers' inits and the maps (a cluster barrier
-        under a multicast): thread 0, which issues the copies, acquires the maps."""
-        only = scf.IfOp(self.first)
+        under a multicast): the thread that issues the copies acquires the maps."""
+        only = scf.IfOp(self.issuer)
         with ir.InsertionPoint(only.then_block):
             for role in self.roles:
                 tma.acquire(self.desc[role])
@@ -324,23 +333,17 @@ class TmaOperands:
         return arith.remui(tile, self.em.k.const(self.em.pl.stages))
 
     @property
-    def lag(self) -> int:
-        """K steps between a workgroup's release of an LDS tile and its refill: one under a
-        multicast, so that the writers' releases have a whole step to arrive and the issuing
-        thread (one of the warpgroup's, whose wgmmas wait for it) does not wait for them."""
-        return 1 if self.mc.shared else 0
-
-    @property
     def ahead(self) -> int:
-        """K tiles the copies run ahead of the products: step kt issues tile kt + ahead. The
-        first `ahead` tiles are the kernel's cp.async ones, which need no map."""
-        return self.em.pl.stages - 1 - self.lag
+        """K tiles the copies run ahead of the products: tile kt + ahead is issued once the
+        step kt - 1 is done with its LDS tile. The first `ahead` tiles are the kernel's cp.async
+        ones, which need no map."""
+        return self.em.pl.stages - 1
 
     def release(self, step: ir.Value) -> None:
-        """Under a multicast, at K step `step`, after the barrier that ends this workgroup's use
-        of K tile step - 1's LDS tile: lanes of warp 0 arrive on its empty mbarrier in each
-        workgroup that writes into it (where a later K tile refills it: the writers wait for
-        those arrivals only)."""
+        """Under a multicast, at K step `step` of a math warp, once its wgmmas of K tile step - 1
+        are done: its lanes arrive on that LDS tile's empty mbarrier in each workgroup that
+        writes into it (where a later K tile refills it: the writers wait for those arrivals
+        only)."""
         k, i32 = self.em.k, ir.IntegerType.get_signless(32)
         stages = self.em.pl.stages
         last = self.em.n_steps - stages + 1  # the steps 1 <= step < last release a tile refilled
@@ -355,17 +358,26 @@ class TmaOperands:
             cluster.arrive_remote(arith.addi(empty, arith.index_cast(i32, arith.muli(slot, k.const(8)))), self.peer)
             scf.yield_([])
 
+    def produce(self) -> None:
+        """The producer warp's loop (under a multicast): each TMA tile in K order, issued as soon
+        as the workgroups it lands in have released its LDS tile."""
+        k = self.em.k
+        loop = scf.ForOp(k.const(self.ahead), k.const(self.em.n_steps), k.const(1))
+        with ir.InsertionPoint(loop.body):
+            self.issue(loop.induction_variable)
+            scf.yield_([])
+
     def issue(self, tile: ir.Value) -> None:
-        """Thread 0 announces K tile `tile`'s bytes and starts its boxes (its slices of them,
-        to the workgroups that share them) into its LDS tile, under a multicast once the
-        workgroups it writes into have released the K tile S before. A tile past the last K
-        step: nothing."""
+        """The issuing thread announces K tile `tile`'s bytes and starts its boxes (its slices
+        of them, to the workgroups that share them) into its LDS tile, under a multicast once
+        the workgroups it writes into have released the K tile S before. A tile past the last
+        K step: nothing."""
         em, k, stages = self.em, self.em.k, self.em.pl.stages
         eb = element_bits(em.p.elem_type) // 8
         buf = self.slot(tile)
         i32 = ir.IntegerType.get_signless(32)
         live = arith.cmpi(arith.CmpIPredicate.ult, tile, k.const(em.n_steps))
-        go = scf.IfOp(arith.andi(self.first, live))
+        go = scf.IfOp(arith.andi(self.issuer, live))
         with ir.InsertionPoint(go.then_block):
             if self.mc.shared:
                 freed = scf.IfOp(arith.cmpi(arith.CmpIPredicate.uge, tile, k.const(stages)))

@@ -7,39 +7,53 @@
 
 // The wgmma scheme's TMA copies shared over clusters of 2 x 2 workgroups (ldsopt/matmul/tma_copy.py):
 // NT f16 256x256x520, 64x64 tiles (4 x 4 of them), 9 K steps. The kernel declares the cluster
-// (x along N). Its first two K tiles are cp.async's, whole (step kt copies tile kt + 2). Warp 0 of rank 0 alone builds the maps, each of a half box (32 rows of the 64).
-// Thread 0 inits a full mbarrier per LDS tile (count 1) and an empty one (count 3: the
-// workgroups whose copies land here, itself included); a cluster barrier publishes them and the
-// maps. Each copy is multicast to the two workgroups that share it (an i16 mask). Each K step,
-// after the barrier that ends the use of an LDS tile, lanes of warp 0 arrive on that tile's
-// empty mbarrier in each writer (mapa + a remote arrive), and thread 0 waits for its own
-// before it refills one (the LDS tile released a step before). A cluster barrier after the K loop keeps the output from
-// overwriting the maps (rank 0's band) while any workgroup still issues copies.
+// (x along N) and a producer warp past the 128 math threads. The math warps start the first
+// three K tiles by cp.async, whole. Warp 0 of rank 0 alone builds the maps, each of a half box
+// (32 rows of the 64). Thread 0 inits a full mbarrier per LDS tile (count 1) and an empty one
+// (count 12: 4 math warps of each of the 3 workgroups whose copies land here, itself
+// included); a cluster barrier publishes them and the maps, which the producer acquires. The
+// math warps' loop: the wgmmas, `wait.group 1`, then lanes of each warp arrive on the empty
+// mbarrier of LDS tile kt - 1 in each writer (mapa + a remote arrive), and all wait for the
+// next tile where TMA copies it; no workgroup barrier. The producer warp's loop: tiles 3..8,
+// each once its LDS tile's writers released it, multicast to the two workgroups that share
+// it (an i16 mask). A cluster barrier after the loops keeps the output from overwriting the
+// maps (rank 0's band) while any workgroup still issues copies; the math warps store, their
+// barriers named (1, 128 threads).
 // CHECK-LABEL: func.func @nt_f16
 // CHECK-SAME:    nvvm.cluster_dim = array<i32: 2, 2, 1>
+// CHECK:         gpu.thread_id x upper_bound 160
+// CHECK-COUNT-3: nvgpu.device_async_create_group
 // CHECK:         nvvm.tensormap.replace field = box_dim[1], new_value = %c32_i32
 // CHECK:         nvvm.tensormap.replace field = box_dim[1], new_value = %c32_i32
 // CHECK:         nvvm.mbarrier.init %{{.+}}, %c1_i32
-// CHECK:         nvvm.mbarrier.init %{{.+}}, %c3_i32
+// CHECK:         nvvm.mbarrier.init %{{.+}}, %c12_i32
 // CHECK:         nvvm.fence.mbarrier.init
 // CHECK:         tensormap.cp_fenceproxy
 // CHECK:         nvvm.cluster.arrive
 // CHECK-NEXT:    nvvm.cluster.wait
 // CHECK:         fence.proxy.tensormap::generic.acquire.gpu
-// CHECK-NOT:     nvvm.mbarrier.arrive.expect_tx
-// CHECK:         scf.for
-// CHECK:           gpu.barrier
-// CHECK:           scf.if
-// CHECK:             mapa.shared::cluster.u32
-// CHECK-SAME:        mbarrier.arrive.shared::cluster.b64
-// CHECK:           scf.if
+// CHECK:         nvvm.cp.async.wait.group 0
+// CHECK:         gpu.barrier
+// CHECK:         scf.if
+// CHECK:           scf.for {{.*}} = %c0 to %c9
+// CHECK-COUNT-4:     nvvm.wgmma.mma_async
+// CHECK:             nvvm.wgmma.wait.group.sync.aligned 1
+// CHECK:             scf.if
+// CHECK:               mapa.shared::cluster.u32
+// CHECK-SAME:          mbarrier.arrive.shared::cluster.b64
 // CHECK:             scf.if
 // CHECK:               nvvm.mbarrier.try_wait.parity
+// CHECK-NOT:         gpu.barrier
+// CHECK:         } else {
+// CHECK:           scf.for {{.*}} = %c3 to %c9
+// CHECK:             nvvm.mbarrier.try_wait.parity
 // CHECK:             nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c16384_i32
 // CHECK-COUNT-2:     nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} multicast_mask
 // CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NEXT:    nvvm.cluster.arrive
 // CHECK-NEXT:    nvvm.cluster.wait
+// CHECK:         scf.if
+// CHECK:           nvvm.barrier id = %c1_i32 number_of_threads = %c128_i32
 // Without the option: no cluster, and a 64-column f32 tile's row holds one map, not both: cp.async.
 // NONE-LABEL: func.func @nt_f16
 // NONE-NOT:     nvvm.cluster_dim

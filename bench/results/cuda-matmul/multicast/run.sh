@@ -18,7 +18,7 @@ for round in 1 2; do
   done
 done | tee "$out/sweep.txt"
 # The FFN down kernel's own duration and L2 bytes (ncu) under the plans that matter.
-for v in def t64 t64m22s6 h_t64m22s6 t128 t128notma; do
-  ls "$dir"/time/$v/matmul_NN_512x768x3072_f16_bias_residual/ldsopt/*.vmfb
+for v in ${NCU_VARIANTS:-def t64 t64m22s6 h_t64m22s6 t128 t128notma}; do
+  ls "$dir"/time/$v/matmul_NN_512x768x3072_f16_bias_residual/ldsopt/*.vmfb 2>/dev/null
 done > /tmp/down.txt
 python3 bench/kernel_times.py $(cat /tmp/down.txt) 2>&1 | grep -v Warn | tee "$out/kernel_times.txt"
