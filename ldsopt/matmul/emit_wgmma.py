@@ -30,9 +30,10 @@ PTX `wgmma.mma_async` (inline assembly of the NVVM-to-LLVM patterns).
   wgmma reads through (`fence.proxy.async.shared::cta`, each thread for its own copies), and
   one barrier: tile kt + 1 is published, and every warpgroup is done with tile kt - 1, into
   whose LDS tile the copies of tile kt + S - 1 then start. After the loop, `wgmma.wait_group 0`.
-  By TMA the same loop waits on tile kt + 1's mbarrier instead (each thread, by phase parity:
-  the bytes are in LDS and visible to wgmma's proxy), and thread 0 issues tile kt + S - 1's
-  boxes after the barrier. With the boxes shared over a cluster (`multicast`,
+  By TMA the first S - 1 tiles are still cp.async's (landed before the loop, while warp 0
+  builds the tensor maps); the loop waits on tile kt + 1's mbarrier instead (each thread, by
+  phase parity: the bytes are in LDS and visible to wgmma's proxy), and thread 0 issues tile
+  kt + S - 1's boxes after the barrier. With the boxes shared over a cluster (`multicast`,
   tma_copy.Multicast: the workgroups of a row band share A's, those of a column B's), the
   kernel declares the cluster and a producer warp past the math warps: its loop issues each
   tile once the workgroups it lands in released its LDS tile; the math warps' loop releases
