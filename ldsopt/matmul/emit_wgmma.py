@@ -30,16 +30,16 @@ PTX `wgmma.mma_async` (inline assembly of the NVVM-to-LLVM patterns).
   wgmma reads through (`fence.proxy.async.shared::cta`, each thread for its own copies), and
   one barrier: tile kt + 1 is published, and every warpgroup is done with tile kt - 1, into
   whose LDS tile the copies of tile kt + S - 1 then start. After the loop, `wgmma.wait_group 0`.
-  By TMA the first S - 1 tiles are still cp.async's (landed before the loop, while warp 0
-  builds the tensor maps); the loop waits on tile kt + 1's mbarrier instead (each thread, by
-  phase parity: the bytes are in LDS and visible to wgmma's proxy), and thread 0 issues tile
-  kt + S - 1's boxes after the barrier. With the boxes shared over a cluster (`multicast`,
+  By TMA the same loop waits on tile kt + 1's mbarrier instead (each thread, by phase parity:
+  the bytes are in LDS and visible to wgmma's proxy), and thread 0 issues tile kt + S - 1's
+  boxes after the barrier. With the boxes shared over a cluster (`multicast`,
   tma_copy.Multicast: the workgroups of a row band share A's, those of a column B's), the
   kernel declares the cluster and a producer warp past the math warps: its loop issues each
   tile once the workgroups it lands in released its LDS tile; the math warps' loop releases
   tile kt - 1's to them after `wait.group 1` and waits for tile kt + 1, with no workgroup
-  barrier. The first S - 1 tiles are the math warps' cp.async ones, and their barriers after
-  the loops are named ones of the math warps alone.
+  barrier. The first S - 1 tiles are the math warps' cp.async ones (landed before the loop,
+  while warp 0 builds the maps), and their barriers after the loops are named ones of the
+  math warps alone.
 - The accumulator: one `!llvm.struct` of BN / 2 f32 per thread, the m16n8 C layout of mma.sync
   along N (lane l of warp w of the warpgroup holds rows 16 w + l / 4 (+ 8), columns 8 i + 2 (l
   % 4) (+ 1) of each 8 columns i), stored by the OutputWriter (output.py) in 2-element pieces:
@@ -215,18 +215,21 @@ class WgmmaEmitter(Emitter):
         return steps - max(0, min(steps, self.n_steps - self.pl.stages + 1))
 
     def _start_pipeline(self) -> None:
-        """By TMA, the first tiles are cp.async's (`TmaOperands.ahead`), started before warp 0
-        builds and publishes the maps, whose chain of fences would otherwise delay every copy."""
+        """By TMA, the tiles the copies run ahead: under a multicast the math warps' cp.async
+        ones (`TmaOperands.by_cp_async`), started before warp 0 builds and publishes the maps;
+        unshared, boxes issued once the maps are published."""
         if self.tma is None:
             return super()._start_pipeline()
         with _only(self._math_warps() if self.producing else None):
-            for tile in range(self.tma.ahead):
+            for tile in range(self.tma.by_cp_async):
                 self._start_copies(self.k0(self.k.const(tile)), self.k.const(tile), None)
         self.tma.build()
         self.tma.publish()
         # the mbarriers' inits and the maps, before any thread waits on them or copies by them
         cluster.sync() if self.multicast.shared else gpu.barrier()
         self.tma.start()
+        for tile in range(self.tma.by_cp_async, self.tma.ahead):
+            self.tma.issue(self.k.const(tile))
 
     def _k_step(self, kt: ir.Value, acc: list[ir.Value], carried: list[ir.Value]) -> list[ir.Value]:
         k, stages = self.k, self.pl.stages
@@ -235,7 +238,7 @@ class WgmmaEmitter(Emitter):
             wgmma.wait(1)  # step kt - 1's wgmmas are done
             self.tma.release(kt)  # to the producer warps that refill its LDS tile (a multicast)
             following = self.offset(kt, 1)
-            by_tma = arith.cmpi(arith.CmpIPredicate.uge, following, k.const(self.tma.ahead))
+            by_tma = arith.cmpi(arith.CmpIPredicate.uge, following, k.const(self.tma.by_cp_async))
             more = scf.IfOp(arith.andi(by_tma, arith.cmpi(arith.CmpIPredicate.ult, following, k.const(self.n_steps))))
             with ir.InsertionPoint(more.then_block):
                 self.tma.wait(following)
@@ -254,14 +257,17 @@ class WgmmaEmitter(Emitter):
 
     def _land(self, regs: dict[str, list], buf: ir.Value, slot: ir.Value | None) -> None:
         """The prologue's landing of tile 0: S - 1 tiles in flight, the S - 2 newer ones stay
-        (by TMA: the cp.async tiles before the first TMA one, all landed)."""
+        (under a multicast: the math warps' cp.async tiles, all landed)."""
         if self.producing:  # the math warps' copies, in a branch: no token outside it
             with _only(self._math_warps()):
                 nvvm.cp_async_wait_group(0)
                 wgmma.proxy_fence()
             return
+        if self.tma is not None:
+            self.tma.wait(self.k.const(0))
+            return
         self.first_group = self.group  # a token outside the K loop, for the wait after it
-        self._wait_copies(0 if self.tma is not None else self.pl.stages - 2)
+        self._wait_copies(self.pl.stages - 2)
 
     def _wait_copies(self, newer: int, token: ir.Value | None = None) -> None:
         """Waits until at most `newer` cp.async groups of this thread are in flight (whatever

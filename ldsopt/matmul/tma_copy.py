@@ -34,7 +34,7 @@ row-major layout (slices, convolutions' gathers, fused prologues), a loaded init
 input bound to the output (the output holds the maps while the loop runs), an N that the tiles do
 not divide or a band too narrow or short to hold the maps (a 128-byte map at a 128-byte boundary a
 row; unshared, both in the tile's first row), a K split over a cluster, a K step other than 64
-elements of a 16-bit type, a K loop no longer than the prologue's cp.async tiles, and a plan that
+elements of a 16-bit type, a shared K loop no longer than its cp.async tiles, and a plan that
 leaves no LDS for the mbarriers and the maps. A cluster shape is refused (`multicast_refusal`) where
 the tiles do not fill whole clusters, a shared box does not split into whole swizzle groups, or the
 cluster is larger than a portable one.
@@ -155,7 +155,7 @@ def refusal(em, lds_budget: int, multicast: Multicast = Multicast()) -> str | No
         return "an epilogue input bound to the output"
     if p.sizes["n"] % pl.tiling.bn:
         return "an N tail"
-    if em.n_steps < pl.stages:
+    if multicast.shared and em.n_steps < pl.stages:
         return f"{em.n_steps} K steps, all copied by the prologue's cp.async"
     if multicast_refusal(em, multicast):
         return multicast_refusal(em, multicast)
@@ -335,9 +335,15 @@ class TmaOperands:
     @property
     def ahead(self) -> int:
         """K tiles the copies run ahead of the products: tile kt + ahead is issued once the
-        step kt - 1 is done with its LDS tile. The first `ahead` tiles are the kernel's cp.async
-        ones, which need no map."""
+        step kt - 1 is done with its LDS tile."""
         return self.em.pl.stages - 1
+
+    @property
+    def by_cp_async(self) -> int:
+        """The first K tiles, copied by the math warps' cp.async under a multicast (started
+        before the maps are built, whose chain of fences would delay the first copies of the
+        whole cluster); none unshared."""
+        return self.ahead if self.mc.shared else 0
 
     def release(self, step: ir.Value) -> None:
         """Under a multicast, at K step `step` of a math warp, once its wgmmas of K tile step - 1
@@ -362,7 +368,7 @@ class TmaOperands:
         """The producer warp's loop (under a multicast): each TMA tile in K order, issued as soon
         as the workgroups it lands in have released its LDS tile."""
         k = self.em.k
-        loop = scf.ForOp(k.const(self.ahead), k.const(self.em.n_steps), k.const(1))
+        loop = scf.ForOp(k.const(self.by_cp_async), k.const(self.em.n_steps), k.const(1))
         with ir.InsertionPoint(loop.body):
             self.issue(loop.induction_variable)
             scf.yield_([])
@@ -412,7 +418,7 @@ class TmaOperands:
         """Every thread waits for K tile `tile`'s bytes (a TMA tile of the K steps: its LDS
         tile's mbarrier has completed a phase for each TMA tile before it there)."""
         k = self.em.k
-        phase = arith.divui(arith.subi(tile, k.const(self.ahead)), k.const(self.em.pl.stages))
+        phase = arith.divui(arith.subi(tile, k.const(self.by_cp_async)), k.const(self.em.pl.stages))
         parity = arith.index_cast(ir.IntegerType.get_signless(32), arith.remui(phase, k.const(2)))
         tma.wait(self._bar(self.slot(tile)), parity)
 

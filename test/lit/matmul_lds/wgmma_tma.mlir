@@ -2,19 +2,18 @@
 // RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=128x256x8x16 tma=false})' | filecheck %s --check-prefix=CPASYNC
 
 // The wgmma scheme's operands copied by TMA (ldsopt/matmul/tma_copy.py), NT f16 300x512x200 in
-// 128x256 tiles (M and K tails), 4 K steps in 4 LDS tiles. The first 3 K tiles are cp.async's
-// (one group each), started before the maps exist. Then warp 0 builds a tensor map per operand in
-// LDS: dims innermost first (K 200, then 300 rows of A), its 64 x 128 box (64 x 256 for B), the
-// row stride in bytes, f16, the 128-byte swizzle; it publishes them at the first row of the
-// workgroup's own output tile, which thread 0 acquires after the barrier that publishes them.
-// Thread 0 inits an mbarrier per LDS tile. The cp.async tiles all land before the loop. Each K
-// step: the wgmmas, `wait.group 1`, the wait for the next tile where TMA copies it (tile 3, by
-// parity), one barrier (every warpgroup is done with the LDS tile the copies of tile kt + 3 then
-// refill), and thread 0's boxes of tile kt + 3 (48 KiB: 16 KiB of A, 32 KiB of B).
+// 128x256 tiles (M and K tails). Warp 0 builds a tensor map per operand in LDS: dims innermost
+// first (K 200, then 300 rows of A), its 64 x 128 box (64 x 256 for B), the row stride in bytes,
+// f16, the 128-byte swizzle; it publishes them at the first row of the workgroup's own output tile,
+// which thread 0 acquires after the barrier that publishes them. Thread 0 inits an mbarrier per LDS
+// tile. The prologue announces 3 tiles' 48 KiB (16 KiB of A, 32 KiB of B) and starts one box per
+// operand for each; every thread waits for tile 0 by parity. Each K step: the wgmmas, `wait.group
+// 1`, the wait for the next tile (past the last step none), one barrier (every warpgroup is done
+// with the LDS tile the copies of tile kt + 3 then refill), and thread 0's next boxes. No cp.async
+// is left.
 // TMA-LABEL: func.func @nt_f16
 // TMA:         memref.alloc() alignment = 8 : memref<4xi64, #gpu.address_space<workgroup>>
 // TMA:         memref.alloc() alignment = 128 : memref<256xi8, #gpu.address_space<workgroup>>
-// TMA-COUNT-3: nvgpu.device_async_create_group
 // TMA:         nvvm.tensormap.replace field = global_address
 // TMA:         nvvm.tensormap.replace field = box_dim[0], new_value = %c64_i32
 // TMA:         nvvm.tensormap.replace field = global_dim[0], new_value = %c200_i32
@@ -31,9 +30,9 @@
 // TMA:         tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned
 // TMA:         gpu.barrier
 // TMA:         fence.proxy.tensormap::generic.acquire.gpu
-// TMA-NOT:     nvvm.mbarrier.arrive.expect_tx
-// TMA:         nvgpu.device_async_wait %{{.+}} numGroups = 0
-// TMA:         gpu.barrier
+// TMA-COUNT-3: nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c49152_i32
+// TMA:         nvvm.mbarrier.try_wait.parity
+// TMA-NEXT:    gpu.barrier
 // TMA:         scf.for
 // TMA-COUNT-4:   nvvm.wgmma.mma_async {{.*}} <m = 64, n = 256, k = 16>
 // TMA-NEXT:      nvvm.wgmma.commit.group.sync.aligned
@@ -45,6 +44,7 @@
 // TMA:             nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c49152_i32
 // TMA-COUNT-2:     nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} box[
 // TMA:         nvvm.wgmma.wait.group.sync.aligned 0
+// TMA-NOT:     nvgpu.device_async_copy
 // tma=false: cp.async as before.
 // CPASYNC-LABEL: func.func @nt_f16
 // CPASYNC-NOT:     nvvm.cp.async.bulk.tensor
