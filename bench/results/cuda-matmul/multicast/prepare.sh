@@ -9,7 +9,7 @@ pipeline() {  # the default pipeline with ldsopt-matmul-lds options $1
   python -c "from ldsopt.run import driver; print(driver.DEFAULT_PIPELINE.replace('ldsopt-matmul-lds,', 'ldsopt-matmul-lds{$1},'))"
 }
 progs=test/e2e/programs/matmul_multicast
-for shape in ${SHAPES:-2x2 4x2 1x2 2x1}; do
+for shape in ${SHAPES:-2x2 4x2}; do
   lds-run --target cuda-sm90a --prepare "$dir/vals/$shape" --require-ldsopt \
     --pipeline "$(pipeline "tiles=64x64x8x4 cluster-k=1 multicast=$shape")" $progs/*.mlir > "$dir/vals-$shape.log" 2>&1
 done
@@ -19,13 +19,10 @@ while read -r name options; do
   lds-bench --target cuda-sm90a --cases "$cases" --pipeline "$(pipeline "$options")" \
     --prepare "$dir/time/$name" > "$dir/time-$name.log" 2>&1
 done <<'VARIANTS'
-notma tma=false
 t64 tiles=64x64x8x4 cluster-k=1
-t64m22 tiles=64x64x8x4 cluster-k=1 multicast=2x2
-t64m22s6 tiles=64x64x8x4 cluster-k=1 multicast=2x2 stages=6
-t64m42s6 tiles=64x64x8x4 cluster-k=1 multicast=4x2 stages=6
-t64m12s6 tiles=64x64x8x4 cluster-k=1 multicast=1x2 stages=6
-t128 tiles=64x128x8x8 cluster-k=1
-t128notma tiles=64x128x8x8 cluster-k=1 tma=false
-t128m22s6 tiles=64x128x8x8 cluster-k=1 multicast=2x2 stages=6
+p64m22 tiles=64x64x8x4 cluster-k=1 multicast=2x2
+p64m12 tiles=64x64x8x4 cluster-k=1 multicast=1x2
+p64m42 tiles=64x64x8x4 cluster-k=1 multicast=4x2
+p64m22s6 tiles=64x64x8x4 cluster-k=1 multicast=2x2 stages=6
+p128m22 tiles=64x128x8x8 cluster-k=1 multicast=2x2
 VARIANTS
