@@ -1,4 +1,4 @@
-// NN bf16 -> f32, a batch of 2 (maps of rank 3), K past the tiles.
+// NN bf16 -> f32, a batch of 2 (maps of rank 3), K past the tiles (3 steps: a multicast of 4 LDS tiles refuses it).
 func.func @main(%a: tensor<2x128x136xbf16>, %b: tensor<2x136x256xbf16>) -> tensor<2x128x256xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<2x128x256xf32>

@@ -1,4 +1,4 @@
-// NN f16 -> f32 with one K step: fewer K tiles than LDS tiles, nothing refilled.
+// NN f16 -> f32 with one K step: a multicast refuses it (no K tile past its cp.async ones), unshared.
 func.func @main(%a: tensor<128x64xf16>, %b: tensor<64x256xf16>) -> tensor<128x256xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<128x256xf32>
