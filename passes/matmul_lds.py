@@ -153,7 +153,8 @@ class MatmulLds(PlanOptions):
     tma: str = option("auto", "the wgmma scheme's operand tiles copied by Hopper's tensor memory accelerator, one "
                               "thread issuing each K step's boxes and mbarriers counting their bytes "
                               "(ldsopt/matmul/tma_copy.py): auto where the kernel allows it (whole bindings, N in "
-                              "whole tiles, output rows of 256 bytes a tile or cluster or more), false: cp.async",
+                              "whole tiles, a tile's output row holding both maps, or under a multicast the cluster's "
+                              "rows one each), false: cp.async",
                       choices=("auto", "false"))
 
     def run(self, module: ir.Operation) -> None:

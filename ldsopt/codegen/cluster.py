@@ -16,8 +16,8 @@ dispatch.
   loads and stores take typed pointers the kernels do not build.
 - `arrive_remote`: an arrival on the mbarrier at the same LDS address in workgroup `rank`: how
   a workgroup tells another that it is done with LDS the other writes. PTX's default
-  semantics (release at CTA scope): the reads it orders are complete wgmma reads, and the
-  cluster-scope release cost the multicast kernels 1.6x (bench/results/cuda-matmul/multicast/).
+  semantics (release at CTA scope): the reads it orders are complete wgmma reads, and a
+  cluster-scope release measured slower (bench/results/cuda-matmul/multicast/).
 """
 
 from __future__ import annotations

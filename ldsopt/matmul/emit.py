@@ -583,13 +583,17 @@ class Emitter:
             scf.yield_([vector.broadcast(vtype, self.zero(vtype.element_type))])
         return guard.result
 
-    @contextlib.contextmanager
     def guard(self, ragged: list[tuple[ir.Value, int | ir.Value]]):
         """Emits the body of the `with` under `scf.if` all of `ragged` inside (directly if empty)."""
-        if not ragged:
+        return self.when(self.inside(ragged) if ragged else None)
+
+    @contextlib.contextmanager
+    def when(self, predicate: ir.Value | None):
+        """Emits the body of the `with` under `scf.if` `predicate` (directly where None)."""
+        if predicate is None:
             yield
             return
-        guard = scf.IfOp(self.inside(ragged))
-        with ir.InsertionPoint(guard.then_block):
+        branch = scf.IfOp(predicate)
+        with ir.InsertionPoint(branch.then_block):
             yield
             scf.yield_([])

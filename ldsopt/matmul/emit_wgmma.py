@@ -58,7 +58,6 @@ PTX `wgmma.mma_async` (inline assembly of the NVVM-to-LLVM patterns).
 
 from __future__ import annotations
 
-import contextlib
 import math
 
 from iree.compiler import ir
@@ -71,18 +70,6 @@ from ldsopt.matmul import planner, tma_copy
 from ldsopt.matmul.emit import Emitter
 from ldsopt.matmul.planner import pow2_dividing
 from ldsopt.matmul.tma_copy import Multicast, TmaOperands
-
-
-@contextlib.contextmanager
-def _only(predicate: ir.Value | None):
-    """Emits the body under `predicate` (an `scf.if` without results), or as it is where None."""
-    if predicate is None:
-        yield
-        return
-    branch = scf.IfOp(predicate)
-    with ir.InsertionPoint(branch.then_block):
-        yield
-        scf.yield_([])
 
 
 class WgmmaEmitter(Emitter):
@@ -220,7 +207,7 @@ class WgmmaEmitter(Emitter):
         unshared, boxes issued once the maps are published."""
         if self.tma is None:
             return super()._start_pipeline()
-        with _only(self._math_warps() if self.producing else None):
+        with self.when(self._math_warps() if self.producing else None):
             for tile in range(self.tma.by_cp_async):
                 self._start_copies(self.k0(self.k.const(tile)), self.k.const(tile), None)
         self.tma.build()
@@ -238,8 +225,10 @@ class WgmmaEmitter(Emitter):
             wgmma.wait(1)  # step kt - 1's wgmmas are done
             self.tma.release(kt)  # to the producer warps that refill its LDS tile (a multicast)
             following = self.offset(kt, 1)
-            by_tma = arith.cmpi(arith.CmpIPredicate.uge, following, k.const(self.tma.by_cp_async))
-            more = scf.IfOp(arith.andi(by_tma, arith.cmpi(arith.CmpIPredicate.ult, following, k.const(self.n_steps))))
+            more = arith.cmpi(arith.CmpIPredicate.ult, following, k.const(self.n_steps))
+            if self.tma.by_cp_async:  # those tiles landed before the loop
+                more = arith.andi(more, arith.cmpi(arith.CmpIPredicate.uge, following, k.const(self.tma.by_cp_async)))
+            more = scf.IfOp(more)
             with ir.InsertionPoint(more.then_block):
                 self.tma.wait(following)
                 scf.yield_([])
@@ -259,7 +248,7 @@ class WgmmaEmitter(Emitter):
         """The prologue's landing of tile 0: S - 1 tiles in flight, the S - 2 newer ones stay
         (under a multicast: the math warps' cp.async tiles, all landed)."""
         if self.producing:  # the math warps' copies, in a branch: no token outside it
-            with _only(self._math_warps()):
+            with self.when(self._math_warps()):
                 nvvm.cp_async_wait_group(0)
                 wgmma.proxy_fence()
             return
@@ -281,14 +270,14 @@ class WgmmaEmitter(Emitter):
         beside it."""
         if not self.producing:
             return super().products(acc0)
-        split = scf.IfOp(self._math_warps(), [a.type for a in acc0], has_else=True)
-        with ir.InsertionPoint(split.then_block):
+        loops = scf.IfOp(self._math_warps(), [a.type for a in acc0], has_else=True)
+        with ir.InsertionPoint(loops.then_block):
             acc, peel = super().products(acc0)
             scf.yield_(acc)
-        with ir.InsertionPoint(split.else_block):
+        with ir.InsertionPoint(loops.else_block):
             self.tma.produce()
             scf.yield_(acc0)
-        return list(split.results), peel
+        return list(loops.results), peel
 
     def finish_products(self, acc: list[ir.Value]) -> list[ir.Value]:
         """The accumulators once the last wgmma group is done; the copies of the tiles past K

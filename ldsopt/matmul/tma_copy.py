@@ -157,8 +157,9 @@ def refusal(em, lds_budget: int, multicast: Multicast = Multicast()) -> str | No
         return "an N tail"
     if multicast.shared and em.n_steps < pl.stages:
         return f"{em.n_steps} K steps, all copied by the prologue's cp.async"
-    if multicast_refusal(em, multicast):
-        return multicast_refusal(em, multicast)
+    shared_refusal = multicast_refusal(em, multicast)
+    if shared_refusal:
+        return shared_refusal
     per_row = maps_per_row(em, multicast)
     band = p.sizes["m"] - (pl.grid(p.sizes)[1] // multicast.cm - 1) * multicast.cm * pl.tiling.bm
     if not multicast.shared and per_row < len(pl.staging):
@@ -201,17 +202,16 @@ class TmaOperands:
         maps in LDS."""
         em, k = self.em, self.em.k
         self.first = arith.cmpi(arith.CmpIPredicate.eq, em.tid, k.const(0))
-        self.issuer = arith.cmpi(arith.CmpIPredicate.eq, em.tid, k.const(self.issuer_tid))
+        self.issuer = arith.cmpi(arith.CmpIPredicate.eq, em.tid, k.const(self.issuer_tid)) if self.issuer_tid \
+            else self.first
         self.lane, self.warp = arith.remui(em.tid, k.const(32)), arith.divui(em.tid, k.const(32))
         self._ranks()
-        publishing = scf.IfOp(self.publisher)
-        with ir.InsertionPoint(publishing.then_block):
+        with em.when(self.publisher):
             for i, role in enumerate(self.roles):
                 dims, strides = self._tensor(role)
                 tma.build_descriptor(self.scratch, i * tma.MAP_BYTES, self.lane, self.warp,
                                      self._global_address(em.mem[role]), em.p.elem_type, dims, strides,
                                      self._box(role))
-            scf.yield_([])
         only = scf.IfOp(self.first)
         with ir.InsertionPoint(only.then_block):
             for s in range(em.pl.stages):
@@ -223,18 +223,21 @@ class TmaOperands:
 
     def _ranks(self) -> None:
         """This workgroup's place in its cluster: `part` of each operand's shared box it issues,
-        the masks of the workgroups that share them, whether it publishes the maps, and (lanes
-        of warp 0) the writer into its LDS whose mbarriers each lane arrives on."""
+        the origin of its cluster's output `band`, whether it publishes the maps (None: it is
+        alone), the masks of
+        the workgroups that share each box, and (each math warp's lanes) the writer into its
+        LDS whose mbarriers each lane arrives on. Unshared: the whole boxes, its own tile."""
         em, k, mc = self.em, self.em.k, self.mc
+        if not mc.shared:
+            self.band = (em.origin["m"], em.origin["n"])
+            self.publisher = None
+            return
         i16, i32 = ir.IntegerType.get_signless(16), ir.IntegerType.get_signless(32)
         rank_n = arith.remui(k.block_id("x"), k.const(mc.cn))
         rank_m = arith.remui(k.block_id("y"), k.const(mc.cm))
         self.part = {"A": rank_n, "B": rank_m}
         self.band = (arith.subi(em.origin["m"], arith.muli(rank_m, k.const(em.pl.tiling.bm))),
                      arith.subi(em.origin["n"], arith.muli(rank_n, k.const(em.pl.tiling.bn))))
-        if not mc.shared:
-            self.publisher = arith.constant(ir.IntegerType.get_signless(1), 1)
-            return
         self.publisher = arith.cmpi(arith.CmpIPredicate.eq, arith.addi(rank_n, rank_m), k.const(0))
         row = sum(1 << i for i in range(mc.cn))
         column = sum(1 << (i * mc.cn) for i in range(mc.cm))
@@ -254,12 +257,10 @@ class TmaOperands:
 
     def publish(self) -> None:
         """Warp 0 of the publishing workgroup copies the maps to its band's output rows."""
-        self.desc = {r: self._map_address(i) for i, r in enumerate(self.roles)}
-        publishing = scf.IfOp(self.publisher)
-        with ir.InsertionPoint(publishing.then_block):
+        self.desc = dict(zip(self.roles, self._map_addresses()))
+        with self.em.when(self.publisher):
             for i, role in enumerate(self.roles):
                 tma.publish(self.scratch, i * tma.MAP_BYTES, self.warp, self.desc[role])
-            scf.yield_([])
         self.pointers = {r: tma.generic_pointer(d) for r, d in self.desc.items()}
 
     def start(self) -> None:
@@ -271,17 +272,20 @@ class TmaOperands:
                 tma.acquire(self.desc[role])
             scf.yield_([])
 
-    def _map_address(self, i: int) -> ir.Value:
-        """Where map i goes (i64): slot i % per row at the first 128-byte boundary of row
-        i / per row of the band (`maps_per_row`)."""
+    def _map_addresses(self) -> list[ir.Value]:
+        """Where the maps go (i64): map i in slot i % per row at the first 128-byte boundary of
+        row i / per row of the band (`maps_per_row`)."""
         em, k = self.em, self.em.k
         i64 = ir.IntegerType.get_signless(64)
         per_row = maps_per_row(em, self.mc)
-        row = arith.addi(self.band[0], k.const(i // per_row))
-        at = self._element_address(em.out, em.output_index(row, self.band[1]),
-                                   element_bits(em.p.output.tensor_type.element_type) // 8)
-        aligned = arith.andi(arith.addi(at, k.const(tma.MAP_ALIGNMENT - 1, i64)), k.const(-tma.MAP_ALIGNMENT, i64))
-        return arith.addi(aligned, k.const(i % per_row * tma.MAP_BYTES, i64))
+        rows = []
+        for r in range(math.ceil(len(self.roles) / per_row)):
+            at = self._element_address(em.out, em.output_index(em.offset(self.band[0], r), self.band[1]),
+                                       element_bits(em.p.output.tensor_type.element_type) // 8)
+            rows.append(arith.andi(arith.addi(at, k.const(tma.MAP_ALIGNMENT - 1, i64)),
+                                   k.const(-tma.MAP_ALIGNMENT, i64)))
+        return [arith.addi(rows[i // per_row], k.const(i % per_row * tma.MAP_BYTES, i64)) if i % per_row
+                else rows[i // per_row] for i in range(len(self.roles))]
 
     def _element_address(self, mem: ir.Value, idx: list[ir.Value], elem_bytes: int) -> ir.Value:
         i64 = ir.IntegerType.get_signless(64)
@@ -397,17 +401,20 @@ class TmaOperands:
             k0 = arith.muli(tile, k.const(em.pl.bk))  # no K split (`refusal`)
             for role in self.roles:
                 s = em.pl.staging[role]
-                # this workgroup's slice of the box: rows (K-major) or K rows (MN-major) part * rows in
-                rows = s.tile[0] // self.mc.count(role)
-                skip = arith.muli(self.part[role], k.const(rows))
-                start = arith.addi(arith.muli(buf, k.const(math.prod(s.lds_shape[1:]) * eb)),
-                                   arith.muli(skip, k.const(BOX_K * eb)))
+                start = arith.muli(buf, k.const(math.prod(s.lds_shape[1:]) * eb))
+                # this workgroup's slice of a shared box: rows (K-major) or K rows (MN-major) part * rows in
+                skip = None
+                if self.mc.count(role) > 1:
+                    skip = arith.muli(self.part[role], k.const(s.tile[0] // self.mc.count(role)))
+                    start = arith.addi(start, arith.muli(skip, k.const(BOX_K * eb)))
                 # K-major: one box of the tile's rows; MN-major: one per 64-column block, K rows down.
                 for j in range(1 if s.k_contiguous else s.tile[1] // MN_BLOCK):
                     if s.dims[0] == "k":
-                        r, c = arith.addi(k0, skip), em.offset(em.origin[s.dims[1]], j * MN_BLOCK)
+                        r, c = k0, em.offset(em.origin[s.dims[1]], j * MN_BLOCK)
                     else:
-                        r, c = arith.addi(em.origin[s.dims[0]], skip), k0
+                        r, c = em.origin[s.dims[0]], k0
+                    if skip is not None:
+                        r = arith.addi(r, skip)
                     coords = [arith.index_cast(i32, x) for x in self._full_index(role, r, c)[::-1]]
                     dest = tma.shared_pointer(em.lds[role], arith.addi(start, k.const(j * MN_BLOCK * BOX_K * eb)))
                     tma.load(dest, self.pointers[role], coords, bar,
@@ -418,7 +425,7 @@ class TmaOperands:
         """Every thread waits for K tile `tile`'s bytes (a TMA tile of the K steps: its LDS
         tile's mbarrier has completed a phase for each TMA tile before it there)."""
         k = self.em.k
-        phase = arith.divui(arith.subi(tile, k.const(self.by_cp_async)), k.const(self.em.pl.stages))
+        phase = arith.divui(self.em.offset(tile, -self.by_cp_async), k.const(self.em.pl.stages))
         parity = arith.index_cast(ir.IntegerType.get_signless(32), arith.remui(phase, k.const(2)))
         tma.wait(self._bar(self.slot(tile)), parity)
 
