@@ -25,7 +25,9 @@ A prepared folder (`prepare`):
     torch.json             how to rebuild the module there (`rebuild`) and the inputs' names
 The module is rebuilt on the GPU machine from its transformers config (class name and
 `config.to_dict()`, the same transformers version there), or else from a pickle of the
-module whose weights are left out (its class must import there: torch.nn's do).
+module whose weights are left out (its class must import there: torch.nn's do). A module that
+does not pickle (a lambda attribute, a class made at run time) is still checked everywhere;
+the GPU machine then times ldsopt and IREE's default without PyTorch, and says why.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import copy
 import inspect
 import io
 import os
+import pickle
 import tempfile
 
 import numpy as np
@@ -82,7 +85,12 @@ def _rebuild_recipe(model, folder: str) -> dict:
             else:
                 mod._buffers[leaf] = meta
     pickled = io.BytesIO()
-    torch.save(skeleton, pickled)
+    try:
+        torch.save(skeleton, pickled)
+    except (pickle.PicklingError, AttributeError, TypeError) as e:
+        # A class made at run time or a lambda attribute: the module still runs and is checked
+        # against its outputs here; only its PyTorch side on the GPU machine cannot be rebuilt.
+        return {"kind": "none", "why": f"{type(model).__name__} does not pickle ({e})", "dtype": dtype}
     output_file.write(os.path.join(folder, "module.pt"), pickled.getbuffer())
     return {"kind": "pickle", "file": "module.pt", "dtype": dtype}
 

@@ -312,6 +312,19 @@ def test_adaptive_average_pool_to_one_is_a_gathered_window_sum(shape, dtype):
     assert len(pool) == 1 and pool[0]["passes"] == ["ldsopt-window-reduce"], record["dispatches"]
 
 
+def test_a_module_that_does_not_pickle_is_run_and_checked(tmp_path):
+    """A class made at run time with a lambda attribute: pickle cannot save it, so the GPU
+    machine could not rebuild it; it still runs here and is checked against PyTorch."""
+    model = type("Scaled", (torch.nn.Module,), {"forward": lambda self, x: self.f(x) * 2})()
+    model.f = lambda x: torch.softmax(x, -1)
+    record = lt.run(model, torch.randn(3, 17), target="lavapipe", folder=str(tmp_path), progress=lambda m: None)
+    assert record["ok"] and record["passed"] and record["passed_torch"], record
+    recipe = json.loads((tmp_path / "torch.json").read_text())["rebuild"]
+    assert recipe["kind"] == "none" and "does not pickle" in recipe["why"], recipe
+    with pytest.raises(RuntimeError, match="cannot be rebuilt here: Scaled does not pickle"):
+        torch_replay.rebuild(str(tmp_path), "cpu")
+
+
 def test_dynamic_sequence_length_runs_at_the_inputs_shape(tmp_path):
     model = tiny("bert")
     seq = torch.export.Dim("seq", min=2, max=32)
