@@ -49,7 +49,9 @@ grid-stride loop over workgroups:
 Fused rows. A dispatch that ldsopt.fused_rows reads as rows (softmax, LayerNorm, RMSNorm,
 logsumexp, mean, argmax / argmin, several reductions in one generic, as IREE forms them from
 linalg.softmax or from generics): linalg.generics (and `iree_linalg_ext.arg_compare`) over one
-iteration space whose trailing dims are the reduced ones; any number of reductions, each result
+iteration space S, its reduced dims last, each op's loops renamed to S's (a reduction over an
+outer dim, as linalg.softmax over a middle dim or a PyTorch export of softmax(x, 1) gives it:
+the maps around it run in memory order and read x transposed); any number of reductions, each result
 with its own combining op (those above) and initial value; arg-best reductions (argmax /
 argmin: a value and an index result, first index on ties, in the forms
 ldsopt/reduction/arg_best.py reads by what they compute: torch-mlir's max.dim, TOSA's selects,
@@ -67,11 +69,17 @@ compared and selected on), each position the kernel's coordinate (the row's, bro
 along the row, the chunk's first plus each lane's);
 any number of stored results, full or per row; operands and results that are static slices of
 a binding (a pooler's first token, a row from its third column), their vectors no wider than
-the slice's offset and row strides keep aligned. Not matched (left to IREE): reductions over
-other dims than the trailing ones, transposed or repeated reads, bodies beyond arith / math /
+the slice's offset and row strides keep aligned; tensors read or written through any
+permutation of S. Rows whose elements lie strided in memory (a tensor's contiguous dim is not
+the row's) are read as scalars by reduction_plan.strided_rows: consecutive lanes on consecutive
+rows, a tile of rows per workgroup, the row in registers or read again (not staged in LDS), and
+no dynamic extents. Not matched (left to IREE): full tensors contiguous along different dims
+(one along the row, another strided: a transposed read or write, which IREE forms apart
+without aggressive fusion), repeated reads, an arg-best reduction whose reduced loop is not
+its last, bodies beyond arith / math /
 `linalg.index` (and the table reads above), other select-over-the-output bodies, a reduction starting from another generic's result. A user's
 layout config on any of its generics is refused (an error): the default plan (vectors along
-the row, every thread of the workgroup on one row at a time) is the only one; a row kept in
+the row, every thread of the workgroup on one row at a time; strided rows above) is the only one; a row kept in
 registers (c.) takes fewer threads while each holds fewer than 4 chunks and the grid fills
 the machine (reduction_plan.for_kept_row). Per row:
 a. passes: the reductions that need no other one's result form pass 0, those that read a
@@ -233,6 +241,8 @@ def _match_rows(g: Graph) -> fused_rows.RowGraph | Unmatched:
     rows = fused_rows.match_rows(g)
     if rows and any(n < 0 for n in rows.shape) and _row_extents(rows) is None:
         return Unmatched("a dynamic row count that no loaded or stored tensor of the rows holds")
+    if rows and rows.strided and any(n < 0 for n in rows.shape):
+        return Unmatched("dynamic rows whose elements are strided (a reduction over an outer dim)")
     return rows
 
 
@@ -241,7 +251,7 @@ def _row_extents(rows: fused_rows.RowGraph) -> dict[int, ir.Value] | None:
     that spans it; None where one is not found."""
     g, extents = rows.graph, {}
     spans = [(o.value, o.dims) for o in rows.chunk_operands() + rows.row_operands()] + \
-        [(v, tuple(range(len(rows.shape)))) for v, _ in rows.full_stores]
+        [(v, rows.layouts[v]) for v, _ in rows.full_stores]
     bindings = dict(g.loads + g.stores)
     for value, dims in spans:
         b = bindings.get(value)
@@ -311,7 +321,8 @@ class VectorDistribute(GridStridePass):
         along = [ir.RankedTensorType(o.value.type).element_type for o in chunk_operands
                  if len(rows.shape) - 1 in o.dims] + tables + \
             [ir.RankedTensorType(v.type).element_type for v, _ in rows.full_stores]
-        vector_limit = min((tgt.vector_elems(element_bits(t)) for t in along), default=tgt.vector_elems(32))
+        vector_limit = 1 if rows.strided else \
+            min((tgt.vector_elems(element_bits(t)) for t in along), default=tgt.vector_elems(32))
         # ... and that start where a static slice's offset and row strides allow (a row from
         # column 2): IREE's SPIR-V lowering reads a vector<n> of a binding at its index divided
         # by n (it read the wrong elements), and elsewhere a misaligned vector is split.
@@ -336,15 +347,20 @@ class VectorDistribute(GridStridePass):
         dynamic_row = any(n < 0 for n in rows.shape[rows.k:])
 
         try:
-            plan = reduction_plan.default_plan(problem, self.workgroup_size)
-            if sweeps > 1 and kept(plan) and not self.workgroup_size:
-                plan = reduction_plan.for_kept_row(plan, kept)
-            plan, narrow = _with_narrow(reduction_plan.with_unroll(plan, self.unroll), rows.shape,
-                                        self.workgroup_size, self.unroll)
+            if rows.strided:
+                plan, narrow = reduction_plan.with_unroll(reduction_plan.strided_rows(problem, self.workgroup_size),
+                                                          self.unroll), None
+            else:
+                plan = reduction_plan.default_plan(problem, self.workgroup_size)
+                if sweeps > 1 and kept(plan) and not self.workgroup_size:
+                    plan = reduction_plan.for_kept_row(plan, kept)
+                plan, narrow = _with_narrow(reduction_plan.with_unroll(plan, self.unroll), rows.shape,
+                                            self.workgroup_size, self.unroll)
         except PlanError as e:
             raise PassError(g.location, f"{self.NAME}: no plan: {e}") from None
-        # Rows are whole per workgroup (the default plan puts every thread on the reduction).
-        assert plan.threads_p == 1, plan
+        # Rows are whole per workgroup (the default plan puts every thread on the reduction),
+        # but for strided rows, a tile of them per workgroup.
+        assert plan.threads_p == 1 or rows.strided, plan
         banks = tgt.bank_model()
         accs = [comb.acc_type for level in range(rows.passes) for _, comb in row_partials(rows, level)]
         pads = [plan.lds_row_pad(banks, element_bits(t) // 8) if plan.subgroups_r > 1 else 0 for t in accs]
@@ -352,7 +368,7 @@ class VectorDistribute(GridStridePass):
         row = "global"
         if sweeps > 1 and kept(plan):
             row = "registers"
-        elif sweeps > 1 and self.row_lds and not dynamic_row:
+        elif sweeps > 1 and self.row_lds and not dynamic_row and plan.threads_p == 1:
             partial_bytes = sum(plan.subgroups_r * (1 + pad) * element_bits(t) // 8
                                 for t, pad in zip(accs, pads)) if plan.subgroups_r > 1 else 0
             row_bytes = problem.n_reduced * sum(element_bits(ir.RankedTensorType(o.value.type).element_type) // 8

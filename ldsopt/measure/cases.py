@@ -162,28 +162,33 @@ class FusedCase:
         return sum(o.bytes for o in self.inputs) + self.output.bytes
 
 
-def _row_maps(rank: int) -> tuple[str, str, str]:
-    """(full, row, last-dim) affine maps of a rank-`rank` space whose last dim is reduced."""
+def _row_maps(rank: int, dim: int = -1) -> tuple[str, str, str]:
+    """(full, row, reduced-dim) affine maps of a rank-`rank` space whose dim `dim` (the last by
+    default) is reduced."""
+    dim %= rank
     loops = ", ".join(f"d{i}" for i in range(rank))
     return (f"affine_map<({loops}) -> ({loops})>",
-            f"affine_map<({loops}) -> ({', '.join(f'd{i}' for i in range(rank - 1))})>",
-            f"affine_map<({loops}) -> (d{rank - 1})>")
+            f"affine_map<({loops}) -> ({', '.join(f'd{i}' for i in range(rank) if i != dim)})>",
+            f"affine_map<({loops}) -> (d{dim})>")
 
 
-def _row_case(name, shape, inputs, output, body: list[str], torch: Callable, what: str) -> FusedCase:
-    rank = len(shape)
+def _iterators(rank: int, dim: int = -1) -> tuple[str, ...]:
+    """Every loop parallel but `dim` (the last by default)."""
+    return tuple("reduction" if i == dim % rank else "parallel" for i in range(rank))
+
+
+def _row_case(name, shape, inputs, output, body: list[str], torch: Callable, what: str, dim: int = -1) -> FusedCase:
     ins = tuple(Operand(s, dt, d) for s, dt, d in inputs)
-    return FusedCase(name, ins, Operand(*output), ("parallel",) * (rank - 1) + ("reduction",),
-                   "\n".join(body) + "\n", torch, what)
+    return FusedCase(name, ins, Operand(*output), _iterators(len(shape), dim), "\n".join(body) + "\n", torch, what)
 
 
-def _max_and_sum_exp(shape: tuple[int, ...], dtype: str) -> list[str]:
-    """The lines of %max (over the last dim) and %sum (of exp(x - max)) of %x, in f32 (an f16
-    input extended): the start of a softmax and of a logsumexp."""
-    full, row, _ = _row_maps(len(shape))
-    red = ", ".join(['"parallel"'] * (len(shape) - 1) + ['"reduction"'])
+def _max_and_sum_exp(shape: tuple[int, ...], dtype: str, dim: int = -1) -> list[str]:
+    """The lines of %max (over dim `dim`, the last by default) and %sum (of exp(x - max)) of %x,
+    in f32 (an f16 input extended): the start of a softmax and of a logsumexp."""
+    full, row, _ = _row_maps(len(shape), dim)
+    red = ", ".join(f'"{it}"' for it in _iterators(len(shape), dim))
     t = "tensor<" + "x".join(map(str, shape)) + f"x{dtype}>"
-    r = "tensor<" + "x".join(map(str, shape[:-1])) + "xf32>"
+    r = "tensor<" + "x".join(str(n) for i, n in enumerate(shape) if i != dim % len(shape)) + "xf32>"
     ext = [f"      %f = arith.extf %in : {dtype} to f32"] if dtype != "f32" else []
     f = "%f" if ext else "%in"
     return [
@@ -208,21 +213,22 @@ def _max_and_sum_exp(shape: tuple[int, ...], dtype: str) -> list[str]:
         f"  }} -> {r}"]
 
 
-def _softmax(shape: tuple[int, ...], dtype: str) -> FusedCase:
-    """softmax over the last dim: max, sum of exp(x - max), exp(x - max) / sum, in f32 (an f16
+def _softmax(shape: tuple[int, ...], dtype: str, dim: int = -1) -> FusedCase:
+    """softmax over dim `dim` (the last by default; another: rows strided in memory, as over a
+    segmentation head's channels): max, sum of exp(x - max), exp(x - max) / sum, in f32 (an f16
     input is extended, the result truncated back), as IREE decomposes linalg.softmax."""
     rank = len(shape)
-    full, row, _ = _row_maps(rank)
+    full, row, _ = _row_maps(rank, dim)
     par = ", ".join(['"parallel"'] * rank)
     t = "tensor<" + "x".join(map(str, shape)) + f"x{dtype}>"
-    r = "tensor<" + "x".join(map(str, shape[:-1])) + "xf32>"
+    r = "tensor<" + "x".join(str(n) for i, n in enumerate(shape) if i != dim % rank) + "xf32>"
     ext = [f"      %f = arith.extf %in : {dtype} to f32"] if dtype != "f32" else []
     f = "%f" if ext else "%in"
     trunc = [f"      %o = arith.truncf %q : f32 to {dtype}"] if dtype != "f32" else []
     o = "%o" if trunc else "%q"
     body = [
         f"func.func @main(%x: {t}) -> {t} {{",
-        *_max_and_sum_exp(shape, dtype),
+        *_max_and_sum_exp(shape, dtype, dim),
         f"  %eo = tensor.empty() : {t}",
         f"  %y = linalg.generic {{indexing_maps = [{full}, {row}, {row}, {full}], iterator_types = [{par}]}}",
         f"      ins(%x, %max, %sum : {t}, {r}, {r}) outs(%eo : {t}) {{",
@@ -235,9 +241,11 @@ def _softmax(shape: tuple[int, ...], dtype: str) -> FusedCase:
         f"  return %y : {t}",
         "}"]
     dims = tuple(range(rank))
-    return _row_case(f"softmax_{'x'.join(map(str, shape))}_{dtype}", shape, [(shape, dtype, dims)],
-                     (shape, dtype, dims), body, lambda a: a.softmax(-1),
-                     f"softmax over rows, f32 inside, {dtype} in and out")
+    last = dim % rank == rank - 1
+    return _row_case(f"softmax_{'x'.join(map(str, shape))}{'' if last else f'_dim{dim % rank}'}_{dtype}", shape,
+                     [(shape, dtype, dims)], (shape, dtype, dims), body, lambda a: a.softmax(dim),
+                     f"softmax over {'rows' if last else f'dim {dim % rank} (strided rows)'}, f32 inside, "
+                     f"{dtype} in and out", dim)
 
 
 def _layernorm(rows: int, n: int, dtype: str) -> FusedCase:
@@ -591,6 +599,8 @@ CASES: tuple[Case, ...] = (
     _matmul(8192, 8192, 1024, "bf16", "mk", "kn"),
     _matmul(4096, 4096, 4096, "bf16", "mk", "nk"),  # K-contiguous both: direct-to-LDS (dtl_layout) needs no transpose
     *(_softmax(shape, dt) for shape in ((32, 4096, 4096), (4, 64, 1000)) for dt in ("f32", "f16")),
+    # a segmentation head's softmax over its 19 classes, NCHW
+    *(_softmax((8, 19, 256, 256), dt, dim=1) for dt in ("f32", "f16")),
     *(_layernorm(rows, n, "f16") for rows, n in ((16384, 4096), (512, 768))),
     *(_logsumexp(rows, n) for rows, n in ((64, 50257), (4, 1000))),
     *BERT_MATMULS,

@@ -93,7 +93,10 @@ class FusedRowKernel(DistributedKernel):
         """One row: the reduction passes, each followed by the exchange of its partials and
         the row maps it makes computable, then the pass that stores the full results."""
         rows, plan = self.rows, self.plan
-        self.out_coords = self.k.delinearize(tile, self.out_sizes) if self.out_sizes else []
+        # A tile is threads_p consecutive rows, the thread's the p-th (one row where every
+        # thread is on it).
+        row = tile if plan.threads_p == 1 else self._linear((tile, plan.threads_p), (self.p, 1))
+        self.out_coords = self.k.delinearize(row, self.out_sizes) if self.out_sizes else []
         self.row: dict = {}  # row values (scalars) by tensor, and loaded row operands by (tensor, dims)
         for o in rows.row_operands():
             index = [self.out_coords[d] for d in o.dims]
@@ -139,7 +142,7 @@ class FusedRowKernel(DistributedKernel):
 
                 self._chunk_loop([], functools.partial(self._read, sweep=rows.passes), store)
         if rows.row_stores:
-            with self._only_if(self._is_zero(self.tid)):
+            with self._only_if(self._is_zero(self.r)):
                 for value, _ in rows.row_stores:
                     memref.store(self.row[value], self._buffer(value, self.outs), self.out_coords)
 
@@ -431,4 +434,5 @@ class FusedRowKernel(DistributedKernel):
             with self._only_if(valid[i] if valid else None):
                 for value, _ in self.rows.full_stores:
                     full = self._full(c, value)
-                    write_vector(full, self._buffer(value, self.outs), c.coords, self._align(ir.VectorType(full.type)))
+                    index = [c.coords[d] for d in self.rows.layouts[value]]
+                    write_vector(full, self._buffer(value, self.outs), index, self._align(ir.VectorType(full.type)))

@@ -3,11 +3,19 @@ softmax, layernorm, RMSNorm, logsumexp and the like, read as one computation ove
 
 A dispatch (ldsopt.dispatch.Graph) matches when its generics share one iteration space S of
 rank n whose trailing dims R = (k, ..., n-1) are the reduced ones. A *row* is one point of
-the leading dims P = (0, ..., k-1). Every tensor in the dispatch is
+the leading dims P = (0, ..., k-1). S is the first reduction's loops, its parallel ones first;
+the loops of every op of n loops are renamed to S's (`Node.loops`): a reduction's parallel
+loops first, then its reduced ones; a map's so that it reads the values computed in the
+dispatch at the points they were computed at, its other loops as an earlier op read the same
+loaded tensor (a map before the first reduction, as the ops after it read its results).
+A reduction over an outer dim (softmax over channels) then reads and writes its tensors
+through permutations of S, and its rows are *strided* (`RowGraph.strided`): every full
+tensor must then be contiguous along the same dim (a kernel coalesces one layout). Every
+tensor in the dispatch is
 - full: shape S, one element per point (the input, exp(x - max), the normalized output);
 - row: shape S[:k], one element per row (max, sum, mean, rsqrt(var + eps));
-- or, for loaded tensors only, read through any ascending subset of the dims (a scale or
-  bias over R, a row tensor, a scalar).
+- or, for loaded tensors only, read through any subset of the dims (a scale or bias over R,
+  a row tensor, a scalar).
 The generics are
 - reductions: n loops, P parallel and R reduced; each result j is `combine_j(f_j(inputs),
   out_j)` (a combining op of ldsopt.combining, its own per result: a generic with two results
@@ -26,7 +34,8 @@ The generics are
   extended to f32 for the global average pool after it): maps over those dims. (A producer
   over reduced dims, such as a matmul's dequantized weights, is not one: that product is
   ldsopt-matmul-lds's.)
-Operands are read through ascending projections (no transposes); bodies are arith / math and
+Operands are read through projections of S without repeated dims, full results written through
+a permutation of S (`RowGraph.layouts`); bodies are arith / math and
 `linalg.index`, the element's position along a loop of the op (a mask computed from the row
 and column, as PyTorch's eager attention builds it in its softmax: `index_cast`, `cmpi`,
 `select` on it); the loop is a dim of S (`Node.loops`). With one reduced dim, a map's body may
@@ -101,6 +110,21 @@ class RowGraph:
     nodes: list[Node]                # in program order
     full_stores: list[tuple[ir.Value, Binding]]
     row_stores: list[tuple[ir.Value, Binding]]
+    layouts: dict = dataclasses.field(default_factory=dict)  # full stored value -> the dim of S of
+                                                              # each of its dims (a permutation)
+
+    def full_layouts(self) -> list[tuple[int, ...]]:
+        """The dims of S of every full tensor loaded or stored, in memory order."""
+        n = len(self.shape)
+        return [o.dims for o in self.chunk_operands() if len(o.dims) == n] + list(self.layouts.values())
+
+    @property
+    def strided(self) -> bool:
+        """Whether a tensor read or written along the row is contiguous along another dim than
+        the row's innermost (a reduction over an outer dim: the row's elements lie strided)."""
+        last = len(self.shape) - 1
+        return any(o.dims[-1] != last for o in self.chunk_operands()) or \
+            any(dims[-1] != last for dims in self.layouts.values())
 
     @property
     def reduced(self) -> tuple[int, ...]:
@@ -265,6 +289,60 @@ def _parameter_dims(op: ir.Operation, iterators: list[str], later: list[ir.Opera
     return placed if placed is not None and uses == len(list(op.results[0].uses)) else None
 
 
+def _renaming(ins: list[ir.Value], maps: list[list[int]], computed: dict, read_as: dict,
+              n: int) -> list[int] | None:
+    """The dim of S each loop of an all-parallel op of n loops runs over: where an operand is
+    a value computed in the dispatch, the dims it has there (its elements are S's points);
+    the loops left follow a loaded tensor as an earlier op read it (`read_as`), which keeps
+    the op's reads and writes along the same memory dims; the rest in their order. None where
+    computed operands disagree."""
+    sigma: dict[int, int] = {}
+    for known in (computed, read_as):
+        for v, m in zip(ins, maps):
+            dims = known.get(v)
+            if dims is None or len(dims) != len(m):
+                continue
+            for loop, d in zip(m, dims):
+                if loop in sigma or d in sigma.values():
+                    if sigma.get(loop) != d and known is computed:
+                        return None
+                    continue
+                sigma[loop] = d
+    free = [d for d in range(n) if d not in sigma.values()]
+    sigma.update(zip([loop for loop in range(n) if loop not in sigma], free))
+    return [sigma[loop] for loop in range(n)]
+
+
+def _reduction_renaming(iterators: list[str]) -> list[int]:
+    """The dim of S each loop of a reduction runs over: its parallel loops first, in their
+    order, then its reduced ones (linalg.softmax over a middle dim reduces loop 1 of 3)."""
+    order = [x for x, t in enumerate(iterators) if t == "parallel"] + \
+        [x for x, t in enumerate(iterators) if t == "reduction"]
+    return [order.index(x) for x in range(len(iterators))]
+
+
+def _early_renamings(ops: list[ir.Operation], structures: list, first: int, n: int) -> dict[int, list[int]]:
+    """The renamings (as `_renaming`'s) of the all-parallel ops of n loops before the first
+    reduction (a cast of the input), from where the reductions and the ops renamed so far
+    read their results, last op first; an op whose results they do not read keeps its order."""
+    renamed = {j: _reduction_renaming(st[0]) for j, st in enumerate(structures) if "reduction" in st[0]}
+    for i in reversed(range(first)):
+        it, maps, ins, _ = structures[i]
+        if it != ["parallel"] * n or any(m is None for m in maps):
+            continue
+        out_maps = dict(zip(ops[i].results, maps[len(ins):]))
+        sigma: dict[int, int] = {}
+        for j, sigma_j in renamed.items():
+            for v, m in zip(structures[j][2], structures[j][1]):
+                out_map = out_maps.get(v)
+                if out_map is not None and len(out_map) == len(m):
+                    for loop, x in zip(out_map, m):
+                        sigma.setdefault(loop, sigma_j[x])
+        if sorted(sigma) == list(range(n)) and sorted(sigma.values()) == list(range(n)):
+            renamed[i] = [sigma[loop] for loop in range(n)]
+    return {i: sigma for i, sigma in renamed.items() if i < first}
+
+
 def match_rows(g: Graph) -> RowGraph | Unmatched:
     """The dispatch as a RowGraph (module docstring), or why not."""
     if any(op.name not in ROOTS for op in g.ops):
@@ -277,27 +355,48 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
         return Unmatched("no reduction")
     if any(m is None for ms in maps_of for m in ms):
         return Unmatched("an indexing map is not a projection of the loops")
-    n, k = len(iterators[first]), iterators[first].index("reduction")
+    n, k = len(iterators[first]), iterators[first].count("parallel")
     shape = _loop_sizes(structures[first][2] + structures[first][3], maps_of[first], n)
     if shape is None:
         return Unmatched("the reduction's loop extents are not static")
+    if g.ops[first].name == "linalg.generic":
+        shape = [shape[_reduction_renaming(iterators[first]).index(d)] for d in range(n)]
     reduce_iters = ["parallel"] * k + ["reduction"] * (n - k)
     space: dict[ir.Value, tuple[int, ...]] = {}   # generic results: their dims
     ready: dict[ir.Value, int] = {}               # generic results: passes done before they exist
     nodes = []
+    read_as: dict[ir.Value, tuple[int, ...]] = {}  # loaded tensors: the dims of S an op first read them by
+    early = _early_renamings(g.ops, structures, first, n)
     for i, (op, (it, maps, ins, outs)) in enumerate(zip(g.ops, structures)):
         sizes = _loop_sizes(ins + outs, maps, len(it))
         placed = _parameter_dims(op, it, g.ops[i + 1:], structures[i + 1:], n, g)
+        loops = tuple(range(len(it)))
+        sigma = None
+        if len(it) == n and op.name == "linalg.generic" and sizes is not None:
+            # An op over the row's points may run its loops in another order than S (a
+            # reduction over an outer dim, the maps around it in memory order): renamed to S's.
+            if "reduction" in it:
+                sigma = _reduction_renaming(it)
+            elif it == ["parallel"] * n:
+                sigma = early.get(i, list(range(n))) if i < first else \
+                    _renaming(ins, maps[:len(ins)], space, read_as, n)
+                if sigma is None:
+                    return Unmatched("an op reads values of the rows at other points than they were computed at")
+        if sigma is not None:
+            loops, maps = tuple(sigma), [[sigma[x] for x in m] for m in maps]
+            sizes, it = [sizes[sigma.index(d)] for d in range(n)], [it[sigma.index(d)] for d in range(n)]
+        out_map = tuple(maps[len(ins)]) if maps[len(ins):] else ()
         if it == reduce_iters and sizes == shape:
             kind, out_dims = REDUCE, tuple(range(k))
-        elif it == ["parallel"] * n and sizes == shape:
-            kind, out_dims = MAP, tuple(range(n))
+        elif it == ["parallel"] * n and sizes == shape and sorted(out_map) == list(range(n)):
+            # Its full results in memory: the dims of S in their order (a permutation).
+            kind, out_dims = MAP, out_map
         elif k > 0 and it == ["parallel"] * k and sizes == shape[:k]:
             kind, out_dims = ROW_MAP, tuple(range(k))
         elif placed is not None and sizes == [shape[d] for d in placed] and all(d < k for d in placed):
             # A map of loaded parameters over some row dims (an f16 BatchNorm's scale extended
             # to f32): computed where its consumers read it, its loops renamed to those dims.
-            kind, out_dims = MAP, placed
+            kind, out_dims, loops = MAP, placed, placed
             maps = [[placed[x] for x in m] for m in maps]
         else:
             return Unmatched("not one row space: the reduced dims are not the trailing ones of every op, "
@@ -308,8 +407,8 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
         operands = []
         for v, m in zip(ins, maps[:n_in]):
             dims = tuple(m)
-            if list(dims) != sorted(set(dims)):
-                return Unmatched("an operand is read transposed or with a repeated dim")
+            if len(set(dims)) != len(dims):
+                return Unmatched("an operand is read with a repeated dim")
             if v in space:
                 if dims != space[v]:
                     return Unmatched("a value computed in the dispatch is read through another map than it has")
@@ -317,13 +416,15 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
                 return Unmatched("an operand is neither loaded from a binding nor computed by the row's ops")
             elif not _scalar_type_ok(ir.RankedTensorType(v.type).element_type):
                 return Unmatched(f"an operand of element type {ir.RankedTensorType(v.type).element_type}")
+            if v not in space:
+                read_as.setdefault(v, dims)
             operands.append(Operand(v, dims))
         block = op.regions[0].blocks[0]
         best = None
         if op.name == ARG_COMPARE:
             best = arg_best.match_arg_compare(op) if kind == REDUCE else \
                 Unmatched("an arg_compare over other dims than the trailing one")
-        elif kind == REDUCE and n - k == 1:
+        elif kind == REDUCE and n - k == 1 and loops == tuple(range(n)):
             best = arg_best.match_generic(op, n)
         if isinstance(best, Unmatched):
             return best
@@ -332,14 +433,15 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
                              "this pass reads it from a loaded input")
         body = [x.operation for x in block.operations]
         gathers = any(b.name == gather.EXTRACT for b in body)
-        reads = _table_reads(op, operands, space, g, shape) if gathers and kind == MAP and k == n - 1 else None
+        reads = _table_reads(op, operands, space, g, shape) \
+            if gathers and kind == MAP and k == n - 1 and loops == tuple(range(n)) else None
         allowed = _YIELDS + (gather.INDEX,) + ((gather.EXTRACT,) if reads is not None else ())
         if gathers and reads is None or \
                 any(len(b.regions) or not (b.name in allowed or b.name.startswith(_BODY_DIALECTS)) for b in body):
             return Unmatched("a body op other than arith, math and linalg.index (or an embedding's table read "
                              "along the row)")
         level = max((ready[o.value] for o in operands if o.value in ready), default=0)
-        node = Node(op, ARG_BEST if best else kind, operands, tuple(range(n)) if kind == REDUCE else out_dims,
+        node = Node(op, ARG_BEST if best else kind, operands, loops if kind != ROW_MAP else out_dims,
                     level, arg_best=best,
                     row_divisors=_row_divisors(block, operands, k) if kind != ROW_MAP else [], reads=reads)
         if kind == REDUCE:
@@ -370,4 +472,20 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
         if value not in space:
             return Unmatched("stores a value the row's ops do not compute")
         (full if len(space[value]) == n else row).append((value, binding))
-    return RowGraph(g, tuple(shape), k, nodes, full, row)
+    rows = RowGraph(g, tuple(shape), k, nodes, full, row, {v: space[v] for v, _ in full})
+    if rows.strided and any(n.kind == REDUCE and any(any(d >= k for d in o.dims) and
+                                                    all(d >= k or shape[d] == 1 for d in o.dims) and
+                                                    g.binding_of(o.value) is not None for o in n.operands)
+                            for n in nodes):
+        # Strided rows reduced with a loaded vector along them (the same for every row, but
+        # for unit dims): a matrix-vector product whose matrix holds K outer, which
+        # ldsopt-matmul-lds's skinny tiles read in vectors.
+        return Unmatched("a product of strided rows with a vector along them is a contraction "
+                         "(ldsopt-matmul-lds's), not a row reduction")
+    contiguous = {dims[-1] for dims in rows.full_layouts()}
+    if rows.strided and len(contiguous) > 1:
+        # Lanes on consecutive rows coalesce the strided tensors and scatter the others: those
+        # dispatches are better formed apart (a transpose, then rows).
+        return Unmatched("full tensors of the rows lie contiguous along different dims (some along the row, "
+                         "some strided: a transposed read or write)")
+    return rows

@@ -340,6 +340,33 @@ def _grown(plan: ReductionPlan) -> ReductionPlan:
     return plan
 
 
+# Elements of a strided row each of its lanes aims to reduce before they meet, and the bytes
+# the lanes on consecutive rows read together at least (a sector of the GPUs' caches).
+STRIDED_ROW_ELEMENTS = 8
+SECTOR_BYTES = 32
+
+
+def strided_rows(p: ReductionProblem, workgroup_size: int = 0) -> ReductionPlan:
+    """A fused row kernel's plan for rows whose elements lie strided in memory (a reduction
+    over an outer dim: softmax over channels, a channels-first LayerNorm): scalars, and
+    consecutive lanes on consecutive rows, which are consecutive in memory, so the lanes'
+    reads coalesce, enough of them to read SECTOR_BYTES together (by the problem's bytes an
+    element); the rest of the subgroup on the row, at most as many lanes as give each about
+    STRIDED_ROW_ELEMENTS; subgroups on more rows (up to WORKGROUP_SIZE threads, or
+    `workgroup_size`), fewer while the grid would leave compute units idle. Tiles of rows
+    divide the row count (a power of two that does: an odd count gets a subgroup a row)."""
+    L = p.subgroup_size
+    sector_lanes = min(L, max(1, SECTOR_BYTES // p.element_bytes))
+    lanes_r = min(L // sector_lanes, 1 << (max(1, p.n_reduced // STRIDED_ROW_ELEMENTS).bit_length() - 1))
+    lanes_p = min(L // lanes_r, _pow2_dividing(p.n_outputs, L))
+    subgroups = _pow2_dividing(p.n_outputs // lanes_p, max(1, min(workgroup_size or WORKGROUP_SIZE, p.max_threads) // L))
+    plan = ReductionPlan(p, 1, lanes_p, L // lanes_p, subgroups, 1, reduction_fastest=False, source="default")
+    while plan.subgroups_p > 1 and p.compute_units is not None and plan.grid < p.compute_units:
+        plan = dataclasses.replace(plan, subgroups_p=plan.subgroups_p // 2)
+    plan.check()
+    return plan
+
+
 # Chunks a thread of a fused row kernel aims to hold (see for_kept_row).
 KEPT_ROW_CHUNKS = 4
 

@@ -312,6 +312,36 @@ def test_adaptive_average_pool_to_one_is_a_gathered_window_sum(shape, dtype):
     assert len(pool) == 1 and pool[0]["passes"] == ["ldsopt-window-reduce"], record["dispatches"]
 
 
+class ConvNeXtLayerNorm(torch.nn.Module):
+    """ConvNeXt's LayerNorm in its channels-first form (over dim 1 of NCHW), as its code writes it."""
+
+    def __init__(self, channels: int):
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.rand(channels) + 0.5)
+        self.bias = torch.nn.Parameter(torch.randn(channels))
+
+    def forward(self, x):
+        u = x.mean(1, keepdim=True)
+        s = (x - u).pow(2).mean(1, keepdim=True)
+        x = (x - u) / torch.sqrt(s + 1e-6)
+        return self.weight[:, None, None] * x + self.bias[:, None, None]
+
+
+@pytest.mark.parametrize("model, shape, dtype", [
+    (ConvNeXtLayerNorm(24), (2, 24, 7, 9), torch.float32),
+    (torch.nn.Softmax(dim=1), (2, 21, 33), torch.float16),
+    (torch.nn.LogSoftmax(dim=0), (37, 12), torch.float32),
+], ids=["convnext_layernorm", "softmax_dim1_f16", "log_softmax_dim0"])
+def test_reductions_over_an_outer_dim_are_strided_rows(model, shape, dtype):
+    """Normalizations over an outer dim: one fused dispatch whose rows lie strided in memory,
+    ldsopt's, PASS (IREE's own SPIR-V kernel gave wrong values for the first two on lavapipe)."""
+    torch.manual_seed(0)
+    record = lt.run(model.to(dtype), torch.randn(*shape, dtype=dtype), target="lavapipe", progress=lambda m: None)
+    assert record["ok"] and record["passed"] and record["passed_torch"], record
+    (dispatch,) = record["dispatches"]
+    assert dispatch["passes"] == ["ldsopt-vector-distribute"], record["dispatches"]
+
+
 def test_a_module_that_does_not_pickle_is_run_and_checked(tmp_path):
     """A class made at run time with a lambda attribute: pickle cannot save it, so the GPU
     machine could not rebuild it; it still runs here and is checked against PyTorch."""

@@ -180,9 +180,11 @@ def test_fused_positions_compile_for_gfx942_and_cuda(program, tmp_path):
     assert kernel.vgpr_spills == 0 and kernel.sgpr_spills == 0
 
 
-def test_fused_not_matched_stays_with_iree():
-    """A softmax over a middle dim is no row-wise fusion: IREE's pipeline lowers it, right."""
-    proc = _lds_run(PROGRAMS / "fused_not_matched" / "softmax_middle_f32_4x300x6.mlir")
+def test_a_scan_stays_with_iree():
+    """A cumulative sum (iree_linalg_ext.scan) is no reduction this pass takes: IREE's pipeline
+    lowers it, right, and the pass says why."""
+    proc = _lds_run(PROGRAMS / "left_to_iree" / "cumsum_f32_4x300.mlir")
     assert proc.returncode != 0  # --require-ldsopt: one dispatch fell back
-    assert re.search(r"dispatch \S+softmax\S+: iree-default", proc.stdout), proc.stdout + proc.stderr
+    assert re.search(r"dispatch \S+scan\S+: iree-default", proc.stdout), proc.stdout + proc.stderr
+    assert "ldsopt-vector-distribute: computes with iree_linalg_ext.scan" in proc.stdout
     assert "max abs error" in proc.stdout and "values differ" not in proc.stdout + proc.stderr

@@ -75,7 +75,8 @@ def _rows(body: str, stores: str):
                 "combines": [[c.name for c in n.combines] for n in rows.nodes],
                 "chunk_operands": [o.dims for o in rows.chunk_operands()],
                 "staged_operands": [o.dims for o in rows.staged_operands()],
-                "full_stores": len(rows.full_stores), "row_stores": len(rows.row_stores)}
+                "full_stores": len(rows.full_stores), "row_stores": len(rows.row_stores),
+                "strided": rows.strided, "layouts": list(rows.layouts.values())}
 
 
 def test_softmax_is_two_passes_and_a_consumer():
@@ -161,12 +162,12 @@ def test_positions_in_bodies():
 
 @pytest.mark.parametrize("body, why", [
     ("""
-  %r = linalg.generic {indexing_maps = [#id, #row, #tr], iterator_types = ["parallel", "parallel"]}
-      ins(%x, %m : tensor<8x64xf32>, tensor<8xf32>) outs(%e2t : tensor<64x8xf32>) {
-  ^bb0(%a: f32, %mm: f32, %o: f32):
+  %r:2 = linalg.generic {indexing_maps = [#id, #row, #tr, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : tensor<8x64xf32>, tensor<8xf32>) outs(%e2t, %e2 : tensor<64x8xf32>, tensor<8x64xf32>) {
+  ^bb0(%a: f32, %mm: f32, %o: f32, %o2: f32):
     %y = arith.subf %a, %mm : f32
-    linalg.yield %y : f32
-  } -> tensor<64x8xf32>
+    linalg.yield %y, %y : f32, f32
+  } -> (tensor<64x8xf32>, tensor<8x64xf32>)
 """, "an op writes its result through a permutation or broadcast"),
     ("""
   %r = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
@@ -187,14 +188,66 @@ def test_positions_in_bodies():
 """, "a reduction whose combiner, initial value or type is not one the kernel combines"),
 ])
 def test_left_to_iree(body, why):
-    """A consumer writing the rows transposed; a reduction starting from another one's result;
-    a select over the output (argmax-like but not the pattern): each left, with why."""
+    """A consumer writing its results in two dim orders; a reduction starting from another
+    one's result; a select over the output (argmax-like but not the pattern): each left, with
+    why."""
     body = "  %e2t = tensor.empty() : tensor<64x8xf32>\n" + MAX + body
-    rtype = "tensor<64x8xf32>" if "#tr" in body else "tensor<8xf32>"
-    assert _rows(body, _store("%r", rtype, 2)) == why
+    stores = _store("%r#0", "tensor<64x8xf32>", 2) + _store("%r#1", "tensor<8x64xf32>", 3) if "%r:2" in body \
+        else _store("%r", "tensor<8xf32>", 2)
+    assert _rows(body, stores) == why
 
 
-def test_reduction_over_a_leading_dim_is_left_to_iree():
+def test_rows_read_along_memory_and_written_strided_are_left_to_iree():
+    """x read along the row but the result written transposed: no one layout coalesces both."""
+    body = "  %e2t = tensor.empty() : tensor<64x8xf32>\n" + MAX + """
+  %r = linalg.generic {indexing_maps = [#id, #row, #tr], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %m : tensor<8x64xf32>, tensor<8xf32>) outs(%e2t : tensor<64x8xf32>) {
+  ^bb0(%a: f32, %mm: f32, %o: f32):
+    %y = arith.subf %a, %mm : f32
+    linalg.yield %y : f32
+  } -> tensor<64x8xf32>
+"""
+    assert _rows(body, _store("%r", "tensor<64x8xf32>", 2)).startswith(
+        "full tensors of the rows lie contiguous along different dims")
+
+
+# Softmax over the leading dim of x [8, 64], as IREE forms it: the reductions' loops (column,
+# row) read x transposed, the consumer's (row, column) read it in order.
+COLUMN_SOFTMAX = """
+  %e64 = tensor.empty() : tensor<64xf32>
+  %f64 = linalg.fill ins(%ninf : f32) outs(%e64 : tensor<64xf32>) -> tensor<64xf32>
+  %cast = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<8x64xf32>) outs(%e2 : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = arith.mulf %a, %a : f32
+    linalg.yield %y : f32
+  } -> tensor<8x64xf32>
+  %m = linalg.generic {indexing_maps = [#tr, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%cast : tensor<8x64xf32>) outs(%f64 : tensor<64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = arith.maximumf %a, %o : f32
+    linalg.yield %y : f32
+  } -> tensor<64xf32>
+  %r = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%cast, %m : tensor<8x64xf32>, tensor<64xf32>) outs(%e2 : tensor<8x64xf32>) {
+  ^bb0(%a: f32, %mm: f32, %o: f32):
+    %y = arith.subf %a, %mm : f32
+    linalg.yield %y : f32
+  } -> tensor<8x64xf32>
+"""
+
+
+def test_a_reduction_over_an_outer_dim_renames_the_maps_loops():
+    """The map before the reduction and the one after run over S = (column, row) in another
+    order: their loops are renamed to S's, x is read transposed, and the rows are strided."""
+    rows = _rows(COLUMN_SOFTMAX, _store("%r", "tensor<8x64xf32>", 2))
+    assert rows["shape"] == (64, 8) and rows["k"] == 1 and rows["strided"]
+    assert rows["nodes"] == [(MAP, 0, [(1, 0)]), (REDUCE, 0, [(1, 0)]), (MAP, 1, [(1, 0), (0,)])]
+    assert rows["loops"] == [(1, 0), (0, 1), (1, 0)] and rows["layouts"] == [(1, 0)]
+
+
+def test_a_reduction_over_a_leading_dim_is_strided_rows():
+    """Its loops (reduced, parallel) are renamed: S = (column, row), x read transposed."""
     body = """
   %e64 = tensor.empty() : tensor<64xf32>
   %f64 = linalg.fill ins(%zero : f32) outs(%e64 : tensor<64xf32>) -> tensor<64xf32>
@@ -205,7 +258,9 @@ def test_reduction_over_a_leading_dim_is_left_to_iree():
     linalg.yield %y : f32
   } -> tensor<64xf32>
 """
-    assert _rows(body, _store("%cs", "tensor<64xf32>", 2)).startswith("not one row space")
+    rows = _rows(body, _store("%cs", "tensor<64xf32>", 2))
+    assert rows["shape"] == (64, 8) and rows["k"] == 1 and rows["strided"]
+    assert rows["nodes"] == [(REDUCE, 0, [(1, 0)])] and rows["loops"] == [(1, 0)] and rows["row_stores"] == 1
 
 
 ARGMAX = """

@@ -5,7 +5,7 @@ import pytest
 from ldsopt import target as target_model
 from ldsopt.layout.banks import BankModel
 from ldsopt.reduction.plan import (PlanError, ReductionProblem, choose_unroll, config_plan, default_plan, for_kept_row,
-                                   parse_lowering_config, with_unroll)
+                                   parse_lowering_config, strided_rows, with_unroll)
 
 GFX942 = dict(subgroup_size=64, max_threads=1024, max_workgroups=2**31 - 1)
 LAVAPIPE = dict(subgroup_size=8, max_threads=1024, max_workgroups=65535)
@@ -219,3 +219,22 @@ def test_kept_rows_take_fewer_threads(shape, vector_limit, operands, threads):
     plan = for_kept_row(default_plan(ReductionProblem(shape, (1,), vector_limit, **H200)), _kept(operands))
     assert plan.workgroup_size == threads
     assert _kept(operands)(plan)
+
+
+@pytest.mark.parametrize("rows, length, element_bytes, lanes_p, lanes_r, subgroups_p", [
+    # softmax over 19 channels of f32 [1, 19, 512, 512]: 2 lanes a row (about 8 elements
+    # each), 16 rows a subgroup, 8 subgroups (2048 tiles fill the 132 SMs)
+    (262144, 19, 4, 16, 2, 8),
+    # a channels-first LayerNorm of 768 channels on 56 x 56: 8 rows read together (a 32-byte
+    # sector of f32), 4 lanes on each; 2 subgroups, as 4 would leave SMs idle (98 tiles)
+    (3136, 768, 4, 8, 4, 2),
+    # the same on 7 x 7: 49 rows, odd: one row a tile, the whole subgroup on it
+    (49, 768, 4, 1, 32, 1),
+    # f16: 16 rows read together
+    (4096, 64, 2, 16, 2, 1),
+])
+def test_strided_rows_plans(rows, length, element_bytes, lanes_p, lanes_r, subgroups_p):
+    plan = strided_rows(ReductionProblem((rows, length), (1,), 1, **H200, element_bytes=element_bytes))
+    assert (plan.vector, plan.lanes_p, plan.lanes_r, plan.subgroups_p, plan.subgroups_r) == \
+        (1, lanes_p, lanes_r, subgroups_p, 1)
+    assert not plan.reduction_fastest and plan.problem.n_outputs % plan.outputs_per_tile == 0

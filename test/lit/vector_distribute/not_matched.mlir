@@ -31,8 +31,9 @@ func.func @select_body() {
 
 #layout2 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 
-// Softmax whose consumer writes the rows transposed: the fused rows need every full tensor in
-// one dim order (the output's map is not the identity): left alone.
+// Softmax whose consumer writes the rows transposed: x lies along the rows, the output across
+// them, and no one thread layout coalesces both (strided rows need every full tensor strided
+// alike): left alone.
 // CHECK-LABEL: func.func @transposed_consumer
 // CHECK-NOT:     ldsopt.lowered_by
 // CHECK:         linalg.generic

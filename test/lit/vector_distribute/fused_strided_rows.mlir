@@ -1,0 +1,85 @@
+// RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-vector-distribute, canonicalize, cse)' | filecheck %s
+
+// Fused rows whose elements lie strided in memory: the reductions run over an outer dim
+// (ldsopt-vector-distribute's *Fused rows*, reduction_plan.strided_rows).
+
+// softmax(x, dim=1) of an f16 x [2, 12, 22], as IREE forms it from a PyTorch export: the cast
+// to f32 runs over (b, c, w) in memory order, the reductions over S = (b, w, c) read it
+// transposed, the maps after them in memory order again; their loops are renamed to S's.
+// The rows (b, w) are 44; a tile is 4 consecutive rows (lane % 4), which lie consecutive in
+// memory, and 2 lanes on each row (lane / 4) take every other channel: six scalar reads a
+// thread at [b, c, w], kept in registers over the three sweeps; the lanes of a row meet by one
+// shuffle (xor 4); the results written back at the same [b, c, w]. IREE's own SPIR-V kernel
+// for this dispatch gave wrong values on lavapipe.
+// CHECK-LABEL: func.func @softmax_over_channels
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-vector-distribute"]
+// CHECK-SAME:    lanes = "parallel_fastest", parallel = array<i64: 1, 1, 4, 1>, {{.*}} reduction = array<i64: 1, 6, 2, 1>, row = "registers"
+// CHECK-DAG:     %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0) {{.*}} : memref<2x12x22xf16
+// CHECK-DAG:     %[[Y:.+]] = hal.interface.binding.subspan {{.*}} binding(1) {{.*}} : memref<2x12x22xf16
+// CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 8
+// CHECK:         %[[LANE:.+]] = arith.remui %[[TID]], %c8
+// CHECK:         %[[LANE_P:.+]] = arith.remui %[[LANE]], %c4
+// CHECK:         %[[LANE_R:.+]] = arith.divui %[[LANE]], %c4
+// CHECK:         %[[R:.+]] = arith.addi %{{.+}}, %[[LANE_R]]
+// CHECK:         scf.for %[[TILE:.+]] = %{{.+}} to %c11 step %c11 {
+// CHECK:           %[[FIRST:.+]] = arith.muli %[[TILE]], %c4
+// CHECK:           %[[ROW:.+]] = arith.addi %[[FIRST]], %[[LANE_P]]
+// CHECK-DAG:       %[[W:.+]] = arith.remui %[[ROW]], %c22
+// CHECK-DAG:       %[[B:.+]] = arith.divui %[[ROW]], %c22
+// CHECK:           %[[X0:.+]] = vector.transfer_read %[[X]][%[[B]], %[[R]], %[[W]]], {{.*}} vector<1xf16>
+// CHECK-COUNT-5:   vector.transfer_read %[[X]][%[[B]], %{{.+}}, %[[W]]], {{.*}} vector<1xf16>
+// CHECK-NOT:       vector.transfer_read
+// CHECK:           gpu.shuffle xor %{{.+}}, %c4_i32, %c8_i32 : f32
+// CHECK:           math.exp
+// CHECK:           gpu.shuffle xor %{{.+}}, %c4_i32, %c8_i32 : f32
+// CHECK-NOT:       gpu.barrier
+// CHECK:           vector.transfer_write %{{.+}}, %[[Y]][%[[B]], %[[R]], %[[W]]] {{.*}} : vector<1xf16>
+// CHECK-COUNT-5:   vector.transfer_write %{{.+}}, %[[Y]][%[[B]], %{{.+}}, %[[W]]]
+
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#tr = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+#row = affine_map<(d0, d1, d2) -> (d0, d1)>
+#col = affine_map<(d0, d1, d2) -> (d0, d2)>
+func.func @softmax_over_channels() {
+  %c0 = arith.constant 0 : index
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.000000e+00 : f32
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x12x22xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags(Indirect) : memref<2x12x22xf16, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<2x12x22xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x12x22xf16>
+  %e = tensor.empty() : tensor<2x12x22xf32>
+  %eh = tensor.empty() : tensor<2x12x22xf16>
+  %er = tensor.empty() : tensor<2x22xf32>
+  %fm = linalg.fill ins(%ninf : f32) outs(%er : tensor<2x22xf32>) -> tensor<2x22xf32>
+  %fz = linalg.fill ins(%zero : f32) outs(%er : tensor<2x22xf32>) -> tensor<2x22xf32>
+  %xf = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<2x12x22xf16>) outs(%e : tensor<2x12x22xf32>) {
+  ^bb0(%in: f16, %out: f32):
+    %v = arith.extf %in : f16 to f32
+    linalg.yield %v : f32
+  } -> tensor<2x12x22xf32>
+  %m = linalg.generic {indexing_maps = [#tr, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%xf : tensor<2x12x22xf32>) outs(%fm : tensor<2x22xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.maximumf %in, %out : f32
+    linalg.yield %v : f32
+  } -> tensor<2x22xf32>
+  %ex = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%xf, %m : tensor<2x12x22xf32>, tensor<2x22xf32>) outs(%e : tensor<2x12x22xf32>) {
+  ^bb0(%in: f32, %mm: f32, %out: f32):
+    %d = arith.subf %in, %mm : f32
+    %v = math.exp %d : f32
+    linalg.yield %v : f32
+  } -> tensor<2x12x22xf32>
+  %s = linalg.generic {indexing_maps = [#tr, #row], iterator_types = ["parallel", "parallel", "reduction"]} ins(%ex : tensor<2x12x22xf32>) outs(%fz : tensor<2x22xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = arith.addf %in, %out : f32
+    linalg.yield %v : f32
+  } -> tensor<2x22xf32>
+  %y = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ex, %s : tensor<2x12x22xf32>, tensor<2x22xf32>) outs(%eh : tensor<2x12x22xf16>) {
+  ^bb0(%in: f32, %ss: f32, %out: f16):
+    %d = arith.divf %in, %ss : f32
+    %v = arith.truncf %d : f32 to f16
+    linalg.yield %v : f16
+  } -> tensor<2x12x22xf16>
+  iree_codegen.store_to_buffer %y, %1 : tensor<2x12x22xf16> into memref<2x12x22xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
