@@ -269,8 +269,8 @@ def _layernorm(rows: int, n: int, dtype: str) -> FusedCase:
         "      %s = arith.addf %f, %acc : f32",
         "      linalg.yield %s : f32",
         f"  }} -> {r}",
-        f"  %mean = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], "
-        f"iterator_types = [\"parallel\"]}}",
+        "  %mean = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], "
+        "iterator_types = [\"parallel\"]}",
         f"      ins(%sum : {r}) outs(%er : {r}) {{",
         "    ^bb0(%s: f32, %o: f32):",
         "      %m = arith.divf %s, %n : f32",
@@ -322,8 +322,8 @@ def _logsumexp(rows: int, n: int) -> FusedCase:
     body = [
         f"func.func @main(%x: {t}) -> {r} {{",
         *_max_and_sum_exp((rows, n), "f32"),
-        f"  %y = linalg.generic {{indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, "
-        f"affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]}}",
+        "  %y = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, "
+        "affine_map<(d0) -> (d0)>], iterator_types = [\"parallel\"]}",
         f"      ins(%sum, %max : {r}, {r}) outs(%er : {r}) {{",
         "    ^bb0(%s: f32, %mx: f32, %o: f32):",
         "      %l = math.log %s : f32",

@@ -205,7 +205,7 @@ def _per_variant(row: dict, v: str, cell) -> str:
 
 def markdown(report: dict) -> str:
     subject = f"`{report['source']}`, dispatch by dispatch" if "program" in report else "the cases of ldsopt/measure/cases.py"
-    lines = [f"# gfx942 (MI300X): ldsopt's kernels beside IREE's default, from their ISA", "",
+    lines = ["# gfx942 (MI300X): ldsopt's kernels beside IREE's default, from their ISA", "",
              f"{subject}; commit {report['commit']}{' (working tree had changes)' if report['dirty'] else ''}, "
              f"{report['date']}; ldsopt pipeline `{report['pipeline']}`.",
              "**Static facts, no run**: no HIP device ran these kernels. Each is read from the gfx942 ISA "
