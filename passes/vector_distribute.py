@@ -73,10 +73,12 @@ the slice's offset and row strides keep aligned; tensors read or written through
 permutation of S. Rows whose elements lie strided in memory (a tensor's contiguous dim is not
 the row's) are read as scalars by reduction_plan.strided_rows: consecutive lanes on consecutive
 rows, a tile of rows per workgroup, the row in registers or read again (not staged in LDS), and
-no dynamic extents. Not matched (left to IREE): full tensors contiguous along different dims
-(one along the row, another strided: a transposed read or write, which IREE forms apart
-without aggressive fusion), repeated reads, an arg-best reduction whose reduced loop is not
-its last, bodies beyond arith / math /
+no dynamic extents; a transposed write-back of rows read along memory is taken (ConvNeXt's
+LayerNorm written back to NCHW). Not matched (left to IREE): loads contiguous along different
+dims (one along the row, another strided: a transposed read, which IREE forms apart without
+aggressive fusion), or a full tensor contiguous along a dim that is neither the row's nor the
+rows', repeated reads, an arg-best reduction whose reduced loop is not its last, bodies
+beyond arith / math /
 `linalg.index` (and the table reads above), other select-over-the-output bodies, a reduction starting from another generic's result. A user's
 layout config on any of its generics is refused (an error): the default plan (vectors along
 the row, every thread of the workgroup on one row at a time; strided rows above) is the only one; a row kept in

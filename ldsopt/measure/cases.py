@@ -4,10 +4,9 @@ Each case is a `func.func @main` generated from a few numbers so that the shapes
 name, the program and the byte count cannot drift apart: one `linalg.generic` (`Case`), or
 the ops of a fused program as a model writes it (`FusedCase`: softmax, layer norm,
 logsumexp; a matmul with the elementwise epilogue of a transformer layer), which IREE fuses
-into as few dispatches as it can. Bytes
-moved are the floor of memory traffic: each input read once, the output written once.
-The memory-bound cases are the project's baseline workloads; those that no
-ldsopt pass takes yet run IREE's default pipeline in both variants until one does.
+into as few dispatches as it can. Bytes moved are the floor of memory traffic: each input
+read once, the output written once. The memory-bound cases are the project's baseline
+workloads; those that no ldsopt pass takes run IREE's default pipeline in both variants.
 
 This file imports only the standard library: `ldsopt.measure.bench` copies it into each prepared
 folder, and the replay on the GPU machine (no compiler, maybe no torch) loads it from
@@ -163,8 +162,7 @@ class FusedCase:
 
 
 def _row_maps(rank: int, dim: int = -1) -> tuple[str, str, str]:
-    """(full, row, reduced-dim) affine maps of a rank-`rank` space whose dim `dim` (the last by
-    default) is reduced."""
+    """(full, row, reduced-dim) affine maps of a rank-`rank` space reducing `dim` (default: last)."""
     dim %= rank
     loops = ", ".join(f"d{i}" for i in range(rank))
     return (f"affine_map<({loops}) -> ({loops})>",
@@ -172,21 +170,17 @@ def _row_maps(rank: int, dim: int = -1) -> tuple[str, str, str]:
             f"affine_map<({loops}) -> (d{dim})>")
 
 
-def _iterators(rank: int, dim: int = -1) -> tuple[str, ...]:
-    """Every loop parallel but `dim` (the last by default)."""
-    return tuple("reduction" if i == dim % rank else "parallel" for i in range(rank))
-
-
 def _row_case(name, shape, inputs, output, body: list[str], torch: Callable, what: str, dim: int = -1) -> FusedCase:
     ins = tuple(Operand(s, dt, d) for s, dt, d in inputs)
-    return FusedCase(name, ins, Operand(*output), _iterators(len(shape), dim), "\n".join(body) + "\n", torch, what)
+    iterators = tuple("reduction" if i == dim % len(shape) else "parallel" for i in range(len(shape)))
+    return FusedCase(name, ins, Operand(*output), iterators, "\n".join(body) + "\n", torch, what)
 
 
 def _max_and_sum_exp(shape: tuple[int, ...], dtype: str, dim: int = -1) -> list[str]:
     """The lines of %max (over dim `dim`, the last by default) and %sum (of exp(x - max)) of %x,
     in f32 (an f16 input extended): the start of a softmax and of a logsumexp."""
     full, row, _ = _row_maps(len(shape), dim)
-    red = ", ".join(f'"{it}"' for it in _iterators(len(shape), dim))
+    red = ", ".join('"reduction"' if i == dim % len(shape) else '"parallel"' for i in range(len(shape)))
     t = "tensor<" + "x".join(map(str, shape)) + f"x{dtype}>"
     r = "tensor<" + "x".join(str(n) for i, n in enumerate(shape) if i != dim % len(shape)) + "xf32>"
     ext = [f"      %f = arith.extf %in : {dtype} to f32"] if dtype != "f32" else []
@@ -241,11 +235,10 @@ def _softmax(shape: tuple[int, ...], dtype: str, dim: int = -1) -> FusedCase:
         f"  return %y : {t}",
         "}"]
     dims = tuple(range(rank))
-    last = dim % rank == rank - 1
-    return _row_case(f"softmax_{'x'.join(map(str, shape))}{'' if last else f'_dim{dim % rank}'}_{dtype}", shape,
-                     [(shape, dtype, dims)], (shape, dtype, dims), body, lambda a: a.softmax(dim),
-                     f"softmax over {'rows' if last else f'dim {dim % rank} (strided rows)'}, f32 inside, "
-                     f"{dtype} in and out", dim)
+    over = "" if dim % rank == rank - 1 else f"_dim{dim % rank}"
+    return _row_case(f"softmax_{'x'.join(map(str, shape))}{over}_{dtype}", shape, [(shape, dtype, dims)],
+                     (shape, dtype, dims), body, lambda a: a.softmax(dim),
+                     f"softmax over {'rows' if not over else 'strided rows'}, f32 inside, {dtype} in and out", dim)
 
 
 def _layernorm(rows: int, n: int, dtype: str) -> FusedCase:
@@ -446,12 +439,10 @@ def _matmul_epilogue(batch: int, m: int, n: int, k: int, b_stored: str, epilogue
 # also NT, weights stored N x K as nn.Linear holds them (B K-contiguous: any wgmma tile width).
 BERT_MATMULS = tuple(
     _matmul_epilogue(batch, m, n, k, b_stored, epi)
-    for batch, m, n, k, b_stored, epis in ((0, 512, 2304, 768, "kn", ("bias",)),
-                                           (0, 512, 768, 768, "kn", ("bias",)),
+    for batch, m, n, k, b_stored, epis in ((0, 512, 2304, 768, "kn", ("bias",)), (0, 512, 768, 768, "kn", ("bias",)),
                                            (0, 512, 3072, 768, "kn", ("bias_gelu", "bias")),
                                            (0, 512, 768, 3072, "kn", ("bias_residual",)),
-                                           (12, 512, 512, 64, "nk", ("scale",)),
-                                           (12, 512, 64, 512, "kn", ()),
+                                           (12, 512, 512, 64, "nk", ("scale",)), (12, 512, 64, 512, "kn", ()),
                                            (0, 512, 2304, 768, "nk", ("bias",)), (0, 512, 768, 768, "nk", ("bias",)),
                                            (0, 512, 3072, 768, "nk", ("bias_gelu",)), (0, 512, 768, 3072, "nk", ("bias_residual",)))
     for epi in (*epis, "cast"))
@@ -599,8 +590,7 @@ CASES: tuple[Case, ...] = (
     _matmul(8192, 8192, 1024, "bf16", "mk", "kn"),
     _matmul(4096, 4096, 4096, "bf16", "mk", "nk"),  # K-contiguous both: direct-to-LDS (dtl_layout) needs no transpose
     *(_softmax(shape, dt) for shape in ((32, 4096, 4096), (4, 64, 1000)) for dt in ("f32", "f16")),
-    # a segmentation head's softmax over its 19 classes, NCHW
-    *(_softmax((8, 19, 256, 256), dt, dim=1) for dt in ("f32", "f16")),
+    *(_softmax((8, 19, 256, 256), dt, dim=1) for dt in ("f32", "f16")),  # a segmentation head's 19 classes
     *(_layernorm(rows, n, "f16") for rows, n in ((16384, 4096), (512, 768))),
     *(_logsumexp(rows, n) for rows, n in ((64, 50257), (4, 1000))),
     *BERT_MATMULS,

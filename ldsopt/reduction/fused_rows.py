@@ -9,9 +9,10 @@ loops first, then its reduced ones; a map's so that it reads the values computed
 dispatch at the points they were computed at, its other loops as an earlier op read the same
 loaded tensor (a map before the first reduction, as the ops after it read its results).
 A reduction over an outer dim (softmax over channels) then reads and writes its tensors
-through permutations of S, and its rows are *strided* (`RowGraph.strided`): every full
-tensor must then be contiguous along the same dim (a kernel coalesces one layout). Every
-tensor in the dispatch is
+through permutations of S, and its rows are *strided* (`RowGraph.strided`): the full tensors
+it loads must then be contiguous along one dim, and every full tensor along the row's last
+dim or the rows' (a transposed write-back is fine; two layouts of loads are formed apart).
+Every tensor in the dispatch is
 - full: shape S, one element per point (the input, exp(x - max), the normalized output);
 - row: shape S[:k], one element per row (max, sum, mean, rsqrt(var + eps));
 - or, for loaded tensors only, read through any subset of the dims (a scale or bias over R,
@@ -482,10 +483,13 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
         # ldsopt-matmul-lds's skinny tiles read in vectors.
         return Unmatched("a product of strided rows with a vector along them is a contraction "
                          "(ldsopt-matmul-lds's), not a row reduction")
-    contiguous = {dims[-1] for dims in rows.full_layouts()}
-    if rows.strided and len(contiguous) > 1:
-        # Lanes on consecutive rows coalesce the strided tensors and scatter the others: those
-        # dispatches are better formed apart (a transpose, then rows).
-        return Unmatched("full tensors of the rows lie contiguous along different dims (some along the row, "
-                         "some strided: a transposed read or write)")
+    if rows.strided:
+        # Lanes on consecutive rows coalesce the tensors contiguous along the rows' last dim,
+        # and read those along the row lane by lane. Loads of both kinds, or along a third
+        # dim, are better formed apart (a transpose, then rows); a transposed write-back of
+        # rows read along memory (ConvNeXt's permute back to NCHW after its LayerNorm) is not.
+        loaded = {o.dims[-1] for o in rows.chunk_operands() if len(o.dims) == n}
+        if len(loaded) > 1 or not {dims[-1] for dims in rows.full_layouts()} <= {k - 1, n - 1}:
+            return Unmatched("full tensors of the rows lie contiguous along different dims (loads along the "
+                             "row and strided, or along another dim)")
     return rows

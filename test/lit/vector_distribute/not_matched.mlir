@@ -31,39 +31,6 @@ func.func @select_body() {
 
 #layout2 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 
-// Softmax whose consumer writes the rows transposed: x lies along the rows, the output across
-// them, and no one thread layout coalesces both (strided rows need every full tensor strided
-// alike): left alone.
-// CHECK-LABEL: func.func @transposed_consumer
-// CHECK-NOT:     ldsopt.lowered_by
-// CHECK:         linalg.generic
-func.func @transposed_consumer() {
-  %c0 = arith.constant 0 : index
-  %cst = arith.constant 0xFF800000 : f32
-  %0 = hal.interface.binding.subspan layout(#layout2) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<16x8xf32, #hal.descriptor_type<storage_buffer>>
-  %1 = hal.interface.binding.subspan layout(#layout2) binding(1) alignment(64) offset(%c0) flags(Indirect) : memref<8x16xf32, #hal.descriptor_type<storage_buffer>>
-  %2 = iree_codegen.load_from_buffer %0 : memref<16x8xf32, #hal.descriptor_type<storage_buffer>> -> tensor<16x8xf32>
-  %3 = tensor.empty() : tensor<16xf32>
-  %4 = linalg.fill ins(%cst : f32) outs(%3 : tensor<16xf32>) -> tensor<16xf32>
-  %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%2 : tensor<16x8xf32>) outs(%4 : tensor<16xf32>) {
-  ^bb0(%in: f32, %out: f32):
-    %6 = arith.maximumf %in, %out : f32
-    linalg.yield %6 : f32
-  } -> tensor<16xf32>
-  %6 = tensor.empty() : tensor<8x16xf32>
-  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d1, d0)>], iterator_types = ["parallel", "parallel"]} ins(%2, %5 : tensor<16x8xf32>, tensor<16xf32>) outs(%6 : tensor<8x16xf32>) {
-  ^bb0(%in: f32, %m: f32, %out: f32):
-    %8 = arith.subf %in, %m : f32
-    linalg.yield %8 : f32
-  } -> tensor<8x16xf32>
-  iree_codegen.store_to_buffer %7, %1 : tensor<8x16xf32> into memref<8x16xf32, #hal.descriptor_type<storage_buffer>>
-  return
-}
-
-// -----
-
-#layout2 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
-
 // A tiling-only lowering_config (IREE's TileAndFuse choice, no bases) states no layout: the
 // default plan is used.
 // CHECK-LABEL: func.func @tiling_only_config
