@@ -342,6 +342,19 @@ def test_reductions_over_an_outer_dim_are_strided_rows(model, shape, dtype):
     assert dispatch["passes"] == ["ldsopt-vector-distribute"], record["dispatches"]
 
 
+def test_convnext_passes_with_its_layernorms_by_ldsopt():
+    """transformers' ConvNeXt permutes to channels-last for each LayerNorm and back: IREE fuses
+    the write-back to NCHW into the norm's dispatch, whose SPIR-V kernel (IREE's default
+    pipeline too) gave wrong values on lavapipe; as strided rows it is ldsopt's, and right."""
+    torch.manual_seed(0)
+    model = transformers.ConvNextModel(transformers.ConvNextConfig(
+        num_channels=3, hidden_sizes=[16, 32], depths=[1, 1], num_stages=2, image_size=32))
+    record = lt.run(model, torch.randn(1, 3, 32, 32), target="lavapipe", progress=lambda m: None)
+    passes(record)
+    norms = [d for d in record["dispatches"] if "_reduction_" in d["name"]]
+    assert norms and all(d["passes"] == ["ldsopt-vector-distribute"] for d in norms), record["dispatches"]
+
+
 def test_a_module_that_does_not_pickle_is_run_and_checked(tmp_path):
     """A class made at run time with a lambda attribute: pickle cannot save it, so the GPU
     machine could not rebuild it; it still runs here and is checked against PyTorch."""
