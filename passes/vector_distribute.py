@@ -72,8 +72,9 @@ a binding (a pooler's first token, a row from its third column), their vectors n
 the slice's offset and row strides keep aligned; tensors read or written through any
 permutation of S. Rows whose elements lie strided in memory (a tensor's contiguous dim is not
 the row's) are read as scalars by reduction_plan.strided_rows: consecutive lanes on consecutive
-rows, a tile of rows per workgroup, the row in registers or read again (not staged in LDS), and
-no dynamic extents; a transposed write-back of rows read along memory is taken (ConvNeXt's
+rows, a tile of rows per workgroup, the row in registers or read again (not staged in LDS); a
+few long rows also get the subgroups the rows leave, whose partials meet through LDS, each
+thread reading its row's column of them; no dynamic extents; a transposed write-back of rows read along memory is taken (ConvNeXt's
 LayerNorm written back to NCHW). Not matched (left to IREE): loads contiguous along different
 dims (one along the row, another strided: a transposed read, which IREE forms apart without
 aggressive fusion), or a full tensor contiguous along a dim that is neither the row's nor the
@@ -365,7 +366,8 @@ class VectorDistribute(GridStridePass):
         assert plan.threads_p == 1 or rows.strided, plan
         banks = tgt.bank_model()
         accs = [comb.acc_type for level in range(rows.passes) for _, comb in row_partials(rows, level)]
-        pads = [plan.lds_row_pad(banks, element_bits(t) // 8) if plan.subgroups_r > 1 else 0 for t in accs]
+        pads = [plan.lds_row_pad(banks, element_bits(t) // 8) if plan.subgroups_r > 1 and plan.threads_p == 1 else 0
+                for t in accs]
         # Where the row waits between sweeps: registers, else LDS, else global memory (read again).
         row = "global"
         if sweeps > 1 and kept(plan):

@@ -157,15 +157,17 @@ class DistributedKernel:
         self.p = self.tid if plan.threads_r == 1 else self._linear((sg_p, plan.lanes_p), (lane_p, 1))
         self.r = self.tid if plan.threads_p == 1 else self._linear((self.sg_r, plan.lanes_r), (self.lane_r, 1))
 
-    def _lds_partials(self, acc_type: ir.Type, pad: int, name: str = "partials") -> ir.Value:
+    def _lds_partials(self, acc_type: ir.Type, pad: int, name: str = "partials", reads: int | None = None) -> ir.Value:
         """The workgroup buffer of partials: a row per subgroup on the reduction. Its bank
-        conflicts are recorded as the plan priced them: its read-back (`lds_row_pad`); its
-        writes none, each subgroup writing one contiguous row."""
+        conflicts are recorded as the plan priced them: its read-back (`lds_row_pad`), or
+        `reads` where the kernel reads it otherwise; its writes none, each subgroup writing
+        one contiguous row."""
         space = ir.Attribute.parse("#gpu.address_space<workgroup>")
         lds_type = ir.MemRefType.get([self.plan.subgroups_r, self.plan.outputs_per_tile + pad], acc_type,
                                      memory_space=space)
-        self.k.record_bank_conflicts(name, 0, self.plan.readback_conflicts(
-            self.k.target.bank_model(), element_bits(acc_type) // 8, pad))
+        if reads is None:
+            reads = self.plan.readback_conflicts(self.k.target.bank_model(), element_bits(acc_type) // 8, pad)
+        self.k.record_bank_conflicts(name, 0, reads)
         return memref.alloc(lds_type, [], [])
 
     def _split(self, id_: ir.Value, n_p: int, n_r: int) -> tuple[ir.Value, ir.Value]:

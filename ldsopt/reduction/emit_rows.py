@@ -8,13 +8,14 @@ import functools
 import math
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, gpu, memref, vector
+from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Binding
 from ldsopt.codegen import gather
 from ldsopt.codegen.elementwise import clone_body
 from ldsopt.codegen.kernel import read_vector, write_vector
+from ldsopt.ir_types import element_bits
 from ldsopt.reduction import arg_best, fused_rows
 from ldsopt.reduction.emit import Combiner, DistributedKernel
 from ldsopt.reduction.plan import ReductionPlan
@@ -75,7 +76,8 @@ class FusedRowKernel(DistributedKernel):
         if plan.subgroups_r > 1:
             parts = [p for level in range(self.rows.passes) for p in row_partials(self.rows, level)]
             for i, ((key, comb), pad) in enumerate(zip(parts, self.lds_pads)):
-                self.lds[key] = self._lds_partials(comb.acc_type, pad, f"partials{i}")
+                reads = self._column_conflicts(comb.acc_type) if plan.threads_p > 1 else None
+                self.lds[key] = self._lds_partials(comb.acc_type, pad, f"partials{i}", reads)
         # row == "lds": each staged operand's row, laid out as the chunks (the vectors of a
         # chunk contiguous); a thread reads back only what it wrote, so no barrier.
         self.staged = {}
@@ -407,12 +409,31 @@ class FusedRowKernel(DistributedKernel):
         # overtake this tile's reads; with more, another pass's barrier parts them.
         if self.tiles_repeat and self.rows.passes == 1:
             gpu.barrier()
+        column = k.const(0) if plan.threads_p == 1 else self.p
         with self._only_if(None if plan.lanes_r == 1 else self._is_zero(self.lane_r)):
             for (key, _), part in zip(parts, partials):
-                memref.store(part, self.lds[key], [self.sg_r, k.const(0)])
+                memref.store(part, self.lds[key], [self.sg_r, column])
         gpu.barrier()
+        if plan.threads_p > 1:
+            return [self._column_total(self.lds[key], cb) for key, cb in parts]
         kk, _ = self._readback_lanes()
         return [self._partials_total(self.lds[key], k.const(0), kk, cb) for key, cb in parts]
+
+    def _column_total(self, lds: ir.Value, combine: Combiner) -> ir.Value:
+        """Strided rows (a tile of rows a workgroup): column p of the partials buffer, this
+        thread's row, combined over every subgroup, by each thread serially."""
+        k = self.k
+        loop = scf.ForOp(k.const(0), k.const(self.plan.subgroups_r), k.const(1), [combine.identity(combine.acc_type)])
+        with ir.InsertionPoint(loop.body):
+            scf.yield_([combine(loop.inner_iter_args[0], memref.load(lds, [loop.induction_variable, self.p]))])
+        return loop.results[0]
+
+    def _column_conflicts(self, acc_type: ir.Type) -> int:
+        """The bank model's extra cycles of subgroup 0 reading its first row of partials by
+        columns (`_column_total`): lane % lanes_p, lanes of one row reading one word."""
+        size = element_bits(acc_type) // 8
+        addresses = [lane % self.plan.lanes_p * size for lane in range(self.plan.subgroup_size)]
+        return self.k.target.bank_model().conflicts(addresses, size)
 
     def _row_maps(self, level: int) -> None:
         """The row maps computable after `level` reduction passes, on scalars; then the

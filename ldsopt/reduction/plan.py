@@ -352,17 +352,25 @@ def strided_rows(p: ReductionProblem, workgroup_size: int = 0) -> ReductionPlan:
     consecutive lanes on consecutive rows, which are consecutive in memory, so the lanes'
     reads coalesce, enough of them to read SECTOR_BYTES together (by the problem's bytes an
     element); the rest of the subgroup on the row, at most as many lanes as give each about
-    STRIDED_ROW_ELEMENTS; subgroups on more rows (up to WORKGROUP_SIZE threads, or
-    `workgroup_size`), fewer while the grid would leave compute units idle. Tiles of rows
-    divide the row count (a power of two that does: an odd count gets a subgroup a row)."""
+    STRIDED_ROW_ELEMENTS. Subgroups (up to WORKGROUP_SIZE threads, or `workgroup_size`) take
+    more rows, fewer while the grid would leave compute units idle; where it still does (few
+    rows), or `workgroup_size` asks for them, the subgroups the rows leave take the row too
+    (their partials meet through LDS) while each thread keeps STRIDED_ROW_ELEMENTS. Tiles of
+    rows divide the row count (a power of two that does: an odd count gets a subgroup a row)."""
     L = p.subgroup_size
     sector_lanes = min(L, max(1, SECTOR_BYTES // p.element_bytes))
     lanes_r = min(L // sector_lanes, 1 << (max(1, p.n_reduced // STRIDED_ROW_ELEMENTS).bit_length() - 1))
     lanes_p = min(L // lanes_r, _pow2_dividing(p.n_outputs, L))
-    subgroups = _pow2_dividing(p.n_outputs // lanes_p, max(1, min(workgroup_size or WORKGROUP_SIZE, p.max_threads) // L))
-    plan = ReductionPlan(p, 1, lanes_p, L // lanes_p, subgroups, 1, reduction_fastest=False, source="default")
+    lanes_r = L // lanes_p
+    subgroups = max(1, min(workgroup_size or WORKGROUP_SIZE, p.max_threads) // L)
+    plan = ReductionPlan(p, 1, lanes_p, lanes_r, _pow2_dividing(p.n_outputs // lanes_p, subgroups), 1,
+                         reduction_fastest=False, source="default")
     while plan.subgroups_p > 1 and p.compute_units is not None and plan.grid < p.compute_units:
         plan = dataclasses.replace(plan, subgroups_p=plan.subgroups_p // 2)
+    idle = p.compute_units is not None and plan.grid < p.compute_units
+    while (idle or workgroup_size) and 2 * plan.subgroups_p * plan.subgroups_r <= subgroups and \
+            p.n_reduced // (2 * plan.threads_r) >= STRIDED_ROW_ELEMENTS:
+        plan = dataclasses.replace(plan, subgroups_r=2 * plan.subgroups_r)
     plan.check()
     return plan
 

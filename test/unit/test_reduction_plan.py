@@ -221,20 +221,30 @@ def test_kept_rows_take_fewer_threads(shape, vector_limit, operands, threads):
     assert _kept(operands)(plan)
 
 
-@pytest.mark.parametrize("rows, length, element_bytes, lanes_p, lanes_r, subgroups_p", [
+@pytest.mark.parametrize("rows, length, element_bytes, lanes_p, lanes_r, subgroups_p, subgroups_r", [
     # softmax over 19 channels of f32 [1, 19, 512, 512]: 2 lanes a row (about 8 elements
     # each), 16 rows a subgroup, 8 subgroups (2048 tiles fill the 132 SMs)
-    (262144, 19, 4, 16, 2, 8),
+    (262144, 19, 4, 16, 2, 8, 1),
     # a channels-first LayerNorm of 768 channels on 56 x 56: 8 rows read together (a 32-byte
     # sector of f32), 4 lanes on each; 2 subgroups, as 4 would leave SMs idle (98 tiles)
-    (3136, 768, 4, 8, 4, 2),
-    # the same on 7 x 7: 49 rows, odd: one row a tile, the whole subgroup on it
-    (49, 768, 4, 1, 32, 1),
+    (3136, 768, 4, 8, 4, 2, 1),
+    # the same on 7 x 7: 49 rows, odd: one row a tile, the whole subgroup on it, and a second
+    # subgroup on it too (49 tiles leave SMs idle; 12 elements a thread)
+    (49, 768, 4, 1, 32, 1, 2),
     # f16: 16 rows read together
-    (4096, 64, 2, 16, 2, 1),
+    (4096, 64, 2, 16, 2, 1, 1),
+    # softmax over dim 0 of [4096, 8]: one tile of the 8 rows, 8 subgroups on them
+    (8, 4096, 4, 8, 4, 1, 8),
 ])
-def test_strided_rows_plans(rows, length, element_bytes, lanes_p, lanes_r, subgroups_p):
+def test_strided_rows_plans(rows, length, element_bytes, lanes_p, lanes_r, subgroups_p, subgroups_r):
     plan = strided_rows(ReductionProblem((rows, length), (1,), 1, **H200, element_bytes=element_bytes))
     assert (plan.vector, plan.lanes_p, plan.lanes_r, plan.subgroups_p, plan.subgroups_r) == \
-        (1, lanes_p, lanes_r, subgroups_p, 1)
+        (1, lanes_p, lanes_r, subgroups_p, subgroups_r)
     assert not plan.reduction_fastest and plan.problem.n_outputs % plan.outputs_per_tile == 0
+
+
+def test_strided_rows_take_the_workgroup_asked_for():
+    """Unknown compute units (lavapipe) never add subgroups on the rows, unless asked."""
+    p = ReductionProblem((12, 37), (1,), 1, **LAVAPIPE, element_bytes=4)
+    assert strided_rows(p).subgroups_r == 1
+    assert (strided_rows(p, 64).subgroups_p, strided_rows(p, 64).subgroups_r) == (1, 2)

@@ -123,3 +123,43 @@ func.func @transposed_consumer() {
   iree_codegen.store_to_buffer %7, %1 : tensor<8x16xf32> into memref<8x16xf32, #hal.descriptor_type<storage_buffer>>
   return
 }
+
+// -----
+
+#layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+
+// max and x - max over dim 0 of x [64, 4]: 4 rows of 64, strided by 4. One tile of the 4 rows
+// (lane % 4), 2 lanes on each, and the subgroups the rows leave on them too (the grid of one
+// workgroup leaves compute units idle): 4 subgroups, whose partials meet through LDS, each
+// thread reading its row's column of them (no padding: the lanes read consecutive words).
+// CHECK-LABEL: func.func @few_long_rows
+// CHECK-SAME:    parallel = array<i64: 1, 1, 4, 1>, {{.*}} reduction = array<i64: 4, 8, 2, 1>
+// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<4x4xf32, #gpu.address_space<workgroup>>
+// CHECK:         gpu.shuffle xor %{{.+}}, %c4_i32, %c8_i32 : f32
+// CHECK:         memref.store %{{.+}}, %[[LDS]][%[[SG:.+]], %[[P:.+]]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    gpu.barrier
+// CHECK:         scf.for %[[K:.+]] = %c0 to %c4 step %c1
+// CHECK:           memref.load %[[LDS]][%[[K]], %[[P]]]
+func.func @few_long_rows() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0xFF800000 : f32
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x4xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags(Indirect) : memref<64x4xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = iree_codegen.load_from_buffer %0 : memref<64x4xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x4xf32>
+  %3 = tensor.empty() : tensor<4xf32>
+  %4 = linalg.fill ins(%cst : f32) outs(%3 : tensor<4xf32>) -> tensor<4xf32>
+  %5 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%2 : tensor<64x4xf32>) outs(%4 : tensor<4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %6 = arith.maximumf %in, %out : f32
+    linalg.yield %6 : f32
+  } -> tensor<4xf32>
+  %6 = tensor.empty() : tensor<64x4xf32>
+  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%2, %5 : tensor<64x4xf32>, tensor<4xf32>) outs(%6 : tensor<64x4xf32>) {
+  ^bb0(%in: f32, %m: f32, %out: f32):
+    %8 = arith.subf %in, %m : f32
+    linalg.yield %8 : f32
+  } -> tensor<64x4xf32>
+  iree_codegen.store_to_buffer %7, %1 : tensor<64x4xf32> into memref<64x4xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
