@@ -74,7 +74,7 @@ permutation of S. Rows whose elements lie strided in memory (a tensor's contiguo
 the row's) are read as scalars by reduction_plan.strided_rows: consecutive lanes on consecutive
 rows, a tile of rows per workgroup, the row in registers or read again (not staged in LDS); a
 few long rows also get the subgroups the rows leave, whose partials meet through LDS, each
-thread reading its row's column of them; no dynamic extents; a transposed write-back of rows read along memory is taken (ConvNeXt's
+thread reading its row's column of them; with extents read at run time, a row a tile; a transposed write-back of rows read along memory is taken (ConvNeXt's
 LayerNorm written back to NCHW). Not matched (left to IREE): loads contiguous along different
 dims (one along the row, another strided: a transposed read, which IREE forms apart without
 aggressive fusion), or a full tensor contiguous along a dim that is neither the row's nor the
@@ -244,8 +244,6 @@ def _match_rows(g: Graph) -> fused_rows.RowGraph | Unmatched:
     rows = fused_rows.match_rows(g)
     if rows and any(n < 0 for n in rows.shape) and _row_extents(rows) is None:
         return Unmatched("a dynamic row count that no loaded or stored tensor of the rows holds")
-    if rows and rows.strided and any(n < 0 for n in rows.shape):
-        return Unmatched("dynamic rows whose elements are strided (a reduction over an outer dim)")
     return rows
 
 
@@ -351,8 +349,8 @@ class VectorDistribute(GridStridePass):
 
         try:
             if rows.strided:
-                plan, narrow = reduction_plan.with_unroll(reduction_plan.strided_rows(problem, self.workgroup_size),
-                                                          self.unroll), None
+                strided = reduction_plan.strided_rows(problem, self.workgroup_size, one_row=any(n < 0 for n in rows.shape))
+                plan, narrow = reduction_plan.with_unroll(strided, self.unroll), None
             else:
                 plan = reduction_plan.default_plan(problem, self.workgroup_size)
                 if sweeps > 1 and kept(plan) and not self.workgroup_size:

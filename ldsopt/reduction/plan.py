@@ -346,7 +346,7 @@ STRIDED_ROW_ELEMENTS = 8
 SECTOR_BYTES = 32
 
 
-def strided_rows(p: ReductionProblem, workgroup_size: int = 0) -> ReductionPlan:
+def strided_rows(p: ReductionProblem, workgroup_size: int = 0, one_row: bool = False) -> ReductionPlan:
     """A fused row kernel's plan for rows whose elements lie strided in memory (a reduction
     over an outer dim: softmax over channels, a channels-first LayerNorm): scalars, and
     consecutive lanes on consecutive rows, which are consecutive in memory, so the lanes'
@@ -356,15 +356,16 @@ def strided_rows(p: ReductionProblem, workgroup_size: int = 0) -> ReductionPlan:
     more rows, fewer while the grid would leave compute units idle; where it still does (few
     rows), or `workgroup_size` asks for them, the subgroups the rows leave take the row too
     (their partials meet through LDS) while each thread keeps STRIDED_ROW_ELEMENTS. Tiles of
-    rows divide the row count (a power of two that does: an odd count gets a subgroup a row)."""
+    rows divide the row count (a power of two that does: an odd count gets a subgroup a row);
+    `one_row` (extents read at run time) makes every tile one row."""
     L = p.subgroup_size
     sector_lanes = min(L, max(1, SECTOR_BYTES // p.element_bytes))
     lanes_r = min(L // sector_lanes, 1 << (max(1, p.n_reduced // STRIDED_ROW_ELEMENTS).bit_length() - 1))
-    lanes_p = min(L // lanes_r, _pow2_dividing(p.n_outputs, L))
+    lanes_p = 1 if one_row else min(L // lanes_r, _pow2_dividing(p.n_outputs, L))
     lanes_r = L // lanes_p
     subgroups = max(1, min(workgroup_size or WORKGROUP_SIZE, p.max_threads) // L)
-    plan = ReductionPlan(p, 1, lanes_p, lanes_r, _pow2_dividing(p.n_outputs // lanes_p, subgroups), 1,
-                         reduction_fastest=False, source="default")
+    plan = ReductionPlan(p, 1, lanes_p, lanes_r, 1 if one_row else _pow2_dividing(p.n_outputs // lanes_p, subgroups),
+                         1, reduction_fastest=False, source="default")
     while plan.subgroups_p > 1 and p.compute_units is not None and plan.grid < p.compute_units:
         plan = dataclasses.replace(plan, subgroups_p=plan.subgroups_p // 2)
     idle = p.compute_units is not None and plan.grid < p.compute_units

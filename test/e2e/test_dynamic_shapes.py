@@ -51,6 +51,9 @@ CASES = [
     ("bias_tanh_1x1", "bias_tanh_f16.mlir", shapes("1x1", "1")),
     ("softmax_rows_37", "softmax_rows_f32.mlir", shapes("37x1000")),
     ("softmax_rows_1", "softmax_rows_f32.mlir", shapes("1x1000")),
+    # softmax over a middle dim, all dims dynamic (strided rows, one a tile): one class, an
+    # odd size, one element of one row
+    *((f"softmax_channels_{x}", "softmax_channels_f32.mlir", shapes(x)) for x in ("3x19x37", "2x1x64", "1x5x1")),
     ("row_sum_131", "row_sum_f16.mlir", shapes("131x777")),
     ("row_sum_1", "row_sum_f16.mlir", shapes("1x777")),
     # a static innermost extent that vectors do not divide, under a dynamic batch
