@@ -21,7 +21,8 @@ Contract.
   consumer whose result is i1.
 - The contraction is stored, or feeds one elementwise consumer that IREE fused into the
   dispatch (bias add, GELU, residual add, scaling, truncf to f16): an all-parallel
-  `linalg.generic` over the contraction's output space (b?, m, n), arith/math body ops only,
+  `linalg.generic` over the contraction's output space (b?, m, n), arith/math body ops and
+  `linalg.index` (a causal mask computed from the output's position) only,
   reading the contraction's result through the identity map and loaded bindings through
   ascending projections of (b?, m, n) (a bias over n or m, a residual over (m, n)), whose one
   result (any float type, or an integer of 8 bits or more; an i8 matmul's consumer reads the

@@ -13,7 +13,8 @@ Contract.
   --iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops fuses;
   ldsopt/codegen/padding.py): it is read in its bound tensor, the padding value where a
   window point falls outside it. Optionally followed by one elementwise consumer fused
-  into the dispatch (an average's divide; `match_epilogue`, as the matmul's), its other
+  into the dispatch (an average's divide, by a count computed from the output's position where
+  the padding is excluded; `match_epilogue`, as the matmul's), its other
   inputs loaded through projections. The root's result (or the consumer's) is stored whole.
 - The gathered form (`_match_gathered`): PyTorch's AdaptiveAvgPool2d(1) as IREE's torch input
   forms it, a reduction whose inputs are all such unread windows and whose body reads the

@@ -79,16 +79,18 @@ def body_is_elementwise(root: ir.Operation) -> bool:
     return body_refusal(root) is None
 
 
-def body_refusal(root: ir.Operation, gathers: bool = False) -> str | None:
+def body_refusal(root: ir.Operation, gathers: bool = False, positions: bool = False) -> str | None:
     """Why the generic's body is not elementwise (`body_is_elementwise`; `gathers`: or
     elementwise on positions and table reads, `linalg.index` and `tensor.extract`, which
-    ldsopt/codegen/gather.py matches), naming what it reads or computes with; None where it is."""
+    ldsopt/codegen/gather.py matches; `positions`: or on positions, `linalg.index`), naming what
+    it reads or computes with; None where it is."""
     block = root.regions[0].blocks[0]
     args = list(block.arguments)
-    kind = "elementwise arith/math ops" + (", linalg.index and tensor.extract" if gathers else "")
+    reads = ("linalg.index", "tensor.extract") if gathers else ("linalg.index",) if positions else ()
+    kind = "elementwise arith/math ops" + "".join(f", {r}" for r in reads)
     if any(len(list(a.uses)) for a in args[len(args) - len(root.results):]):
         return f"its body reads its outputs (not {kind})"
-    allowed = ("linalg.yield",) + (("linalg.index", "tensor.extract") if gathers else ())
+    allowed = ("linalg.yield",) + reads
     other = sorted({op.operation.name for op in block.operations if len(op.regions) or not (
         op.operation.name in allowed or op.operation.name.startswith(_ELEMENTWISE_DIALECTS))})
     return f"its body computes with {', '.join(other)} (not {kind})" if other else None

@@ -11,7 +11,7 @@ import dataclasses
 from iree.compiler import ir
 
 from ldsopt.codegen.dispatch import Binding, Graph
-from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
+from ldsopt.codegen.elementwise import body_refusal, map_dims
 from ldsopt.remarks import Unmatched
 
 
@@ -57,8 +57,10 @@ def match_epilogue(g: Graph, root: ir.Operation, epi: ir.Operation, role: str,
                    computed: dict | None = None) -> Epilogue | Unmatched:
     """The epilogue of a root op whose one result feeds only an all-parallel elementwise
     linalg.generic over its output space, which reads it through the identity map and loaded
-    bindings through ascending projections of the loops (a bias, a residual), and whose
-    result alone is stored, through a permutation of the loops. `role` names the root in the
+    bindings through ascending projections of the loops (a bias, a residual), may compute
+    with its element's position (`linalg.index`: an average pool's count of the window's
+    points inside the image), and whose result alone is stored, through a permutation of
+    the loops. `role` names the root in the
     reasons ("the matmul"); `computed`: inputs the kernel computes (`loaded_projections`)."""
     fused = f"a {root.name} with a fused {epi.name}"
     if len(root.results) != 1 or len(epi.results) != 1 or epi.name != "linalg.generic":
@@ -77,8 +79,9 @@ def match_epilogue(g: Graph, root: ir.Operation, epi: ir.Operation, role: str,
     out_dims = map_dims(maps[-1])
     if out_dims is None or sorted(out_dims) != list(range(rank)):
         return Unmatched(f"{fused}: the consumer writes its result through {maps[-1]}; takes permutations")
-    if not body_is_elementwise(epi):
-        return Unmatched(f"{fused}: the consumer's body is not arith/math ops on its inputs")
+    refused = body_refusal(epi, positions=True)
+    if refused:
+        return Unmatched(f"{fused}: the consumer's {refused}")
     if any(v == result and m != identity for v, m in zip(epi.operands, maps)):
         return Unmatched(f"{fused}: the consumer reads {role}'s result through a non-identity map")
     inputs = loaded_projections(g, epi, result, fused, computed)

@@ -183,6 +183,21 @@ def vector_mapping(reads: TableReads, root: ir.Operation, scalars: dict, vectors
     return mapping
 
 
+def loop_positions(op: ir.Operation, idx: list[ir.Value], v: int | None) -> dict:
+    """For clone_body's mapping: each `linalg.index d` of `op`'s body -> the position along its
+    loop d at `idx` (the loops' values): on vectors of `v` lanes along the last loop, each
+    lane's there and `idx[d]` broadcast along the others; scalars where `v` is None."""
+    out = {}
+    for x in op.regions[0].blocks[0].operations:
+        if x.operation.name != INDEX:
+            continue
+        d = ir.IntegerAttr(x.operation.attributes["dim"]).value
+        out[x.operation.results[0]] = idx[d] if v is None else \
+            lane_positions(idx[d], v, ir.IndexType.get()) if d == len(idx) - 1 else \
+            vector.broadcast(ir.VectorType.get([v], ir.IndexType.get()), idx[d])
+    return out
+
+
 def lane_positions(first: ir.Value, v: int, etype: ir.Type) -> ir.Value:
     """The positions of a vector's `v` lanes from `first` (an index), as a vector of `etype`
     (an integer type or index)."""

@@ -11,7 +11,8 @@ from __future__ import annotations
 from iree.compiler import ir
 from iree.compiler.dialects import arith, memref, vector
 
-from ldsopt.codegen.elementwise import vectorize_body
+from ldsopt.codegen import gather
+from ldsopt.codegen.elementwise import clone_body
 from ldsopt.codegen.kernel import global_alignment, read_vector, write_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
@@ -44,16 +45,16 @@ def input_read(x: tuple, buf: ir.Value, idx: list[ir.Value], vtype: ir.VectorTyp
 def body_at(op: ir.Operation, inputs: list, mems: list, idx: list[ir.Value], width: int,
             value: ir.Value | None = None, early: list | None = None, backend: str | None = None) -> ir.Value:
     """Elementwise `op`'s body on vectors of `width` along the last loop at `idx` (its loops'
-    values), its inputs read by `input_read` from `mems` (with their alignment stated for
-    `backend` where given: `idx`'s last loop at a multiple of `width`) or given by `early` (read
-    before); a None input is `value`."""
+    values; a `linalg.index` is the position there), its inputs read by `input_read` from
+    `mems` (with their alignment stated for `backend` where given: `idx`'s last loop at a
+    multiple of `width`) or given by `early` (read before); a None input is `value`."""
     args = []
     for pos, (x, buf) in enumerate(zip(inputs, mems)):
         vtype = None if x is None else ir.VectorType.get([width], x[0].tensor_type.element_type)
         aligned = backend and x is not None and not isinstance(x[0], RowValue)
         args.append(value if x is None else early[pos] if early is not None and early[pos] is not None else
                     input_read(x, buf, idx, vtype, global_alignment(buf, width, backend) if aligned else 0))
-    return vectorize_body(op, args, width)
+    return clone_body(op, args, width, gather.loop_positions(op, idx, width))[0]
 
 
 class Offsets:

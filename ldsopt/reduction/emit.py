@@ -22,6 +22,7 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
 from ldsopt import target as target_model
+from ldsopt.codegen import gather
 from ldsopt.codegen.combining import identity_attr
 from ldsopt.codegen.dispatch import Binding, Dispatch, Graph, in_count_region
 from ldsopt.codegen.elementwise import clone_body, vectorize_body
@@ -435,5 +436,5 @@ class ReductionKernel(DistributedKernel):
         # The fused consumer's body on the total and its other inputs at the same output.
         args = [total if x is None else memref.load(mem, [coords[i] for i in x[1]])
                 for x, mem in zip(epilogue.inputs, self.epilogue_mem)]
-        (result,) = clone_body(epilogue.op, args, None)
+        (result,) = clone_body(epilogue.op, args, None, gather.loop_positions(epilogue.op, coords, None))
         memref.store(result, self.output, [coords[i] for i in epilogue.out_dims])

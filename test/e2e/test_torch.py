@@ -342,6 +342,17 @@ def test_reductions_over_an_outer_dim_are_strided_rows(model, shape, dtype):
     assert dispatch["passes"] == ["ldsopt-vector-distribute"], record["dispatches"]
 
 
+@pytest.mark.parametrize("pool", [torch.nn.AvgPool2d(3, 2, padding=1, count_include_pad=False),
+                                  torch.nn.AvgPool2d((3, 2), (2, 1), padding=1, count_include_pad=False)],
+                         ids=["3x3_s2", "3x2_s2x1"])
+def test_average_pool_excluding_the_padding_is_a_window_reduction(pool):
+    """count_include_pad=False divides each window's sum by its points inside the image, which
+    the export computes from the output's position: one dispatch, ldsopt-window-reduce's."""
+    record = lt.run(pool, torch.randn(2, 5, 13, 11), target="lavapipe", progress=lambda m: None)
+    assert record["ok"] and record["passed"] and record["passed_torch"], record
+    assert [d["passes"] for d in record["dispatches"]] == [["ldsopt-window-reduce"]], record["dispatches"]
+
+
 def test_convnext_passes_with_its_layernorms_by_ldsopt():
     """transformers' ConvNeXt permutes to channels-last for each LayerNorm and back: IREE fuses
     the write-back to NCHW into the norm's dispatch, whose SPIR-V kernel (IREE's default

@@ -2,7 +2,8 @@
 stride 2 padded with -inf as IREE imports an ONNX MaxPool, its padding fused into the pool's
 dispatch and read as -inf outside the image, and NHWC f16 with vectors along
 the channels; average pooling NHWC 3x3 and 5x5 stride 2 (a window loop nest) with the divide
-fused after the sum; a global 7x7 average, which ldsopt-vector-distribute takes as a row
+fused after the sum, and NCHW 3x3 stride 2 excluding the padding from the count (a divide
+by a count computed from the output's position); a global 7x7 average, which ldsopt-vector-distribute takes as a row
 reduction; a depthwise convolution, which ldsopt-matmul-lds leaves; a K-of-one product, a window
 of one point, stored transposed by its consumer: RoPE's frequencies) compiled through IREE,
 run on lavapipe and checked against the reference on the original program."""

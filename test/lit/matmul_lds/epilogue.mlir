@@ -587,3 +587,41 @@ func.func @bias_relu_f16() {
   iree_codegen.store_to_buffer %r, %3 : tensor<64x64xf16> into memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
   return
 }
+
+// -----
+
+// A consumer that computes with its element's position (eager attention's causal mask:
+// -10000 where the column is past the row): each output vector's positions are its row,
+// broadcast, and its first column plus each lane's.
+// CHECK-LABEL: func.func @causal_mask_positions
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[ACC:.+]]:4 = scf.for
+// CHECK:         %[[ROW:.+]] = vector.broadcast %{{.+}} : index to vector<4xindex>
+// CHECK:         %[[COL0:.+]] = vector.broadcast %{{.+}} : index to vector<4xindex>
+// CHECK:         %[[COLS:.+]] = arith.addi %[[COL0]], %{{.+}} : vector<4xindex>
+// CHECK:         %[[LATER:.+]] = arith.cmpi ugt, %[[COLS]], %[[ROW]] : vector<4xindex>
+// CHECK:         arith.select %[[LATER]], %{{.+}}, %[[ACC]]#0 : vector<4xi1>, vector<4xf32>
+#layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @causal_mask_positions() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout3) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %later = arith.cmpi ugt, %j, %i : index
+    %masked = arith.constant -10000.0 : f32
+    %y = arith.select %later, %masked, %x : f32
+    linalg.yield %y : f32
+  } -> tensor<64x64xf32>
+  iree_codegen.store_to_buffer %r, %2 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
