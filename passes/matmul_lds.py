@@ -24,7 +24,8 @@ Contract.
   `linalg.generic` over the contraction's output space (b?, m, n), arith/math body ops and
   `linalg.index` (a causal mask computed from the output's position) only,
   reading the contraction's result through the identity map and loaded bindings through
-  ascending projections of (b?, m, n) (a bias over n or m, a residual over (m, n)), whose one
+  projections of (b?, m, n) (a bias over n or m, a residual over (m, n); in another order, a
+  residual over (n, m), each lane of an output vector loads its own element), whose one
   result (any float type, or an integer of 8 bits or more; an i8 matmul's consumer reads the
   i32 sums: `arith.sitofp` and a scale, dequantization; an i32 bias; or a requantization to
   i8, scaled in f32, rounded, a zero point added, clamped to [-128, 127]) is stored, in (b?, m, n) order or permuted with n last (attention's

@@ -31,10 +31,11 @@ class Epilogue:
 
 
 def loaded_projections(g: Graph, op: ir.Operation, skip: ir.Value | None, fused: str,
-                       computed: dict | None = None) -> list[tuple[Binding, tuple[int, ...]] | None] | Unmatched:
+                       computed: dict | None = None,
+                       permuted: bool = False) -> list[tuple[Binding, tuple[int, ...]] | None] | Unmatched:
     """Per input of elementwise `op`: None for `skip`, else its loaded binding (or what
     `computed` maps it to: a value the kernel computes itself) and the loops it reads (an
-    ascending projection)."""
+    ascending projection; with `permuted`, in any order)."""
     computed = computed or {}
     maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
     inputs = []
@@ -46,9 +47,9 @@ def loaded_projections(g: Graph, op: ir.Operation, skip: ir.Value | None, fused:
         if b is None:
             return Unmatched(f"{fused}: an input of the {'consumer' if skip else 'producer'} is not a "
                              "whole-tensor load of a binding")
-        if dims is None or dims != sorted(set(dims)):
+        if dims is None or dims != sorted(set(dims)) and not (permuted and len(set(dims)) == len(dims)):
             return Unmatched(f"{fused}: the {'consumer' if skip else 'producer'} reads a binding through {m}; "
-                             "takes ascending projections")
+                             f"takes {'projections' if permuted else 'ascending projections'}")
         inputs.append((b, tuple(dims)))
     return inputs
 
@@ -57,7 +58,8 @@ def match_epilogue(g: Graph, root: ir.Operation, epi: ir.Operation, role: str,
                    computed: dict | None = None) -> Epilogue | Unmatched:
     """The epilogue of a root op whose one result feeds only an all-parallel elementwise
     linalg.generic over its output space, which reads it through the identity map and loaded
-    bindings through ascending projections of the loops (a bias, a residual), may compute
+    bindings through projections of the loops (a bias, a residual; in any order: ConvNeXt's
+    NCHW residual after its channels-last product), may compute
     with its element's position (`linalg.index`: an average pool's count of the window's
     points inside the image), and whose result alone is stored, through a permutation of
     the loops. `role` names the root in the
@@ -84,7 +86,7 @@ def match_epilogue(g: Graph, root: ir.Operation, epi: ir.Operation, role: str,
         return Unmatched(f"{fused}: the consumer's {refused}")
     if any(v == result and m != identity for v, m in zip(epi.operands, maps)):
         return Unmatched(f"{fused}: the consumer reads {role}'s result through a non-identity map")
-    inputs = loaded_projections(g, epi, result, fused, computed)
+    inputs = loaded_projections(g, epi, result, fused, computed, permuted=True)
     if not isinstance(inputs, list):
         return inputs
     return Epilogue(epi, inputs, tuple(out_dims))

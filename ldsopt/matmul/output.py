@@ -33,10 +33,16 @@ def along_last(x: tuple, rank: int) -> bool:
 def input_read(x: tuple, buf: ir.Value, idx: list[ir.Value], vtype: ir.VectorType, align: int = 0) -> ir.Value:
     """Input `x` (binding, loops) of an elementwise body at `idx` (the body's loops' values), as
     `vtype` along the last loop: a vector read (of `align` bytes of alignment) where that loop
-    is the input's last dim, else the scalar at its loops, broadcast. A row value the kernel
-    computes (row_stats.RowValue) is read from the kernel's LDS array, `buf` its reader."""
+    is the input's last dim; a load a lane where it is another of its dims (an input read
+    transposed); else the scalar at its loops, broadcast. A row value the kernel computes
+    (row_stats.RowValue) is read from the kernel's LDS array, `buf` its reader."""
     if isinstance(x[0], RowValue):
         return buf.read(x[0].result, idx[x[1][-1]], vtype)
+    last = len(idx) - 1
+    if last in x[1] and not along_last(x, len(idx)):
+        lanes = [idx[:last] + [arith.addi(idx[last], arith.constant(idx[last].type, lane)) if lane else idx[last]]
+                 for lane in range(vtype.shape[0])]
+        return vector.from_elements(vtype, [memref.load(buf, [at[i] for i in x[1]]) for at in lanes])
     at = [idx[i] for i in x[1]]
     return read_vector(vtype, buf, at, align) if along_last(x, len(idx)) \
         else vector.broadcast(vtype, memref.load(buf, at))
@@ -183,7 +189,7 @@ class OutputWriter:
                     reads.setdefault(key, (dm, dn))
         inputs = em.p.epilogue.inputs
         rank = len(em.output_groups())
-        held = sum((width if along_last(inputs[pos], rank) else 1)
+        held = sum((width if rank - 1 in inputs[pos][1] else 1)
                    * element_bits(inputs[pos][0].tensor_type.element_type) // 8 for pos, _, width in reads)
         if held > EARLY_READ_BYTES:
             return

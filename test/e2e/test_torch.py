@@ -353,7 +353,7 @@ def test_average_pool_excluding_the_padding_is_a_window_reduction(pool):
     assert [d["passes"] for d in record["dispatches"]] == [["ldsopt-window-reduce"]], record["dispatches"]
 
 
-def test_convnext_passes_with_its_layernorms_by_ldsopt():
+def test_convnext_passes_every_dispatch_by_ldsopt():
     """transformers' ConvNeXt permutes to channels-last for each LayerNorm and back: IREE fuses
     the write-back to NCHW into the norm's dispatch, whose SPIR-V kernel (IREE's default
     pipeline too) gave wrong values on lavapipe; as strided rows it is ldsopt's, and right."""
@@ -364,6 +364,7 @@ def test_convnext_passes_with_its_layernorms_by_ldsopt():
     passes(record)
     norms = [d for d in record["dispatches"] if "_reduction_" in d["name"]]
     assert norms and all(d["passes"] == ["ldsopt-vector-distribute"] for d in norms), record["dispatches"]
+    all_by_ldsopt(record["dispatches"])  # its MLP products too, their NCHW residual read transposed
 
 
 def test_a_module_that_does_not_pickle_is_run_and_checked(tmp_path):
