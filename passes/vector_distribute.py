@@ -74,12 +74,12 @@ permutation of S. Rows whose elements lie strided in memory (a tensor's contiguo
 the row's) are read as scalars by reduction_plan.strided_rows: consecutive lanes on consecutive
 rows, a tile of rows per workgroup, the row in registers or read again (not staged in LDS); a
 few long rows also get the subgroups the rows leave, whose partials meet through LDS, each
-thread reading its row's column of them; with extents read at run time, a row a tile; a transposed write-back of rows read along memory is taken (ConvNeXt's
-LayerNorm written back to NCHW). Not matched (left to IREE): loads contiguous along different
-dims (one along the row, another strided: a transposed read, which IREE forms apart without
-aggressive fusion), or a full tensor contiguous along a dim that is neither the row's nor the
-rows', repeated reads, an arg-best reduction whose reduced loop is not its last, bodies
-beyond arith / math /
+thread reading its row's column of them; with extents read at run time, a row a tile. A
+transposed write-back of rows read along memory is taken (ConvNeXt's LayerNorm written back to
+NCHW). Not matched (left to IREE): loads contiguous along different dims (one along the row,
+another strided: a transposed read, which IREE forms apart without aggressive fusion), or a
+full tensor contiguous along a dim that is neither the row's nor the rows', repeated reads, an
+arg-best reduction whose reduced loop is not its last, bodies beyond arith / math /
 `linalg.index` (and the table reads above), other select-over-the-output bodies, a reduction starting from another generic's result. A user's
 layout config on any of its generics is refused (an error): the default plan (vectors along
 the row, every thread of the workgroup on one row at a time; strided rows above) is the only one; a row kept in
@@ -349,7 +349,8 @@ class VectorDistribute(GridStridePass):
 
         try:
             if rows.strided:
-                strided = reduction_plan.strided_rows(problem, self.workgroup_size, one_row=any(n < 0 for n in rows.shape))
+                dynamic = any(n < 0 for n in rows.shape)
+                strided = reduction_plan.strided_rows(problem, self.workgroup_size, one_row=dynamic)
                 plan, narrow = reduction_plan.with_unroll(strided, self.unroll), None
             else:
                 plan = reduction_plan.default_plan(problem, self.workgroup_size)

@@ -59,11 +59,11 @@ def match_epilogue(g: Graph, root: ir.Operation, epi: ir.Operation, role: str,
     """The epilogue of a root op whose one result feeds only an all-parallel elementwise
     linalg.generic over its output space, which reads it through the identity map and loaded
     bindings through projections of the loops (a bias, a residual; in any order: ConvNeXt's
-    NCHW residual after its channels-last product), may compute
-    with its element's position (`linalg.index`: an average pool's count of the window's
-    points inside the image), and whose result alone is stored, through a permutation of
-    the loops. `role` names the root in the
-    reasons ("the matmul"); `computed`: inputs the kernel computes (`loaded_projections`)."""
+    NCHW residual after its channels-last product), may compute with its element's position
+    (`linalg.index`: an average pool's count of the window's points inside the image), and
+    whose result alone is stored, through a permutation of the loops. `role` names the root
+    in the reasons ("the matmul"); `computed`: inputs the kernel computes
+    (`loaded_projections`)."""
     fused = f"a {root.name} with a fused {epi.name}"
     if len(root.results) != 1 or len(epi.results) != 1 or epi.name != "linalg.generic":
         return Unmatched(f"{fused}: takes {role} followed by one elementwise linalg.generic")

@@ -360,9 +360,9 @@ def strided_rows(p: ReductionProblem, workgroup_size: int = 0, one_row: bool = F
     `one_row` (extents read at run time) makes every tile one row."""
     L = p.subgroup_size
     sector_lanes = min(L, max(1, SECTOR_BYTES // p.element_bytes))
-    lanes_r = min(L // sector_lanes, 1 << (max(1, p.n_reduced // STRIDED_ROW_ELEMENTS).bit_length() - 1))
-    lanes_p = 1 if one_row else min(L // lanes_r, _pow2_dividing(p.n_outputs, L))
-    lanes_r = L // lanes_p
+    row_lanes = min(L // sector_lanes, 1 << (max(1, p.n_reduced // STRIDED_ROW_ELEMENTS).bit_length() - 1))
+    lanes_p = 1 if one_row else min(L // row_lanes, _pow2_dividing(p.n_outputs, L))
+    lanes_r = L // lanes_p  # the lanes the rows leave are on the row too
     subgroups = max(1, min(workgroup_size or WORKGROUP_SIZE, p.max_threads) // L)
     plan = ReductionPlan(p, 1, lanes_p, lanes_r, 1 if one_row else _pow2_dividing(p.n_outputs // lanes_p, subgroups),
                          1, reduction_fastest=False, source="default")
