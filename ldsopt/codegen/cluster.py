@@ -10,9 +10,10 @@ dispatch.
 - `sync`: `barrier.cluster.arrive` (release) and `barrier.cluster.wait` (acquire) by every
   thread of every workgroup of the cluster: LDS written before it by any of them is seen by
   reads after it, and no workgroup runs past it (or exits, freeing its LDS) before all reach it.
-- `store_remote` / `load_shared`: 16-byte LDS accesses by 32-bit shared-window address, the
-  store mapped into workgroup `rank`'s LDS (`mapa.shared::cluster`): a remote store does not
-  wait, where a remote load waits a round trip between SMs. PTX inline assembly, as NVVM's
+- `store_remote` / `load_shared` / `load_remote`: LDS accesses by 32-bit shared-window
+  address (16 bytes, 16 bytes, an f32), the remote ones mapped into workgroup `rank`'s LDS
+  (`mapa.shared::cluster`): a remote store does not wait, where a remote load waits a round
+  trip between SMs. PTX inline assembly, as NVVM's
   loads and stores take typed pointers the kernels do not build.
 - `arrive_remote`: an arrival on the mbarrier at the same LDS address in workgroup `rank`: how
   a workgroup tells another that it is done with LDS the other writes. PTX's default
@@ -59,6 +60,14 @@ def load_shared(address: ir.Value) -> list[ir.Value]:
                               "ld.shared.v4.f32 {$0, $1, $2, $3}, [$4];", "=f,=f,=f,=f,r",
                               has_side_effects=True).result
     return [llvm.ExtractValueOp(f32, loaded, [i]).result for i in range(4)]
+
+
+def load_remote(address: ir.Value, rank: ir.Value) -> ir.Value:
+    """The f32 at LDS `address` (i32, shared window) of workgroup `rank` (i32) of this
+    cluster: a remote load, which waits a round trip between SMs."""
+    asm = ("{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, $1, $2;\n"
+           "ld.shared::cluster.f32 $0, [remote];\n}\n")
+    return llvm.InlineAsmOp(ir.F32Type.get(), [address, rank], asm, "=f,r,r", has_side_effects=True).result
 
 
 def arrive_remote(address: ir.Value, rank: ir.Value) -> None:

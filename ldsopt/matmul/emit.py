@@ -132,8 +132,8 @@ class Emitter:
                           for g, most, dim in zip(grid, tgt.max_workgroup_counts, _GRID_DIMS))
             self.k = Kernel(d, tgt, (t.threads, 1, 1), bound, self._workload_grid)
         self.acc_type = p.acc_type  # f32, i32 for i8 inputs
-        if pl.split > 1 and not self.SPLITS_K:
-            raise ValueError(f"a {type(pl.scheme).__name__} kernel cannot sum K split over a cluster")
+        if (pl.split > 1 or pl.row_share > 1) and not self.CLUSTERS:
+            raise ValueError(f"a {type(pl.scheme).__name__} kernel runs in no cluster (a K split, shared row sums)")
         if pl.split > 1 and {"n", "k"} & p.dynamic.keys():
             raise ValueError("K split over a cluster needs a static N and K (its steps and the workgroups of an N "
                              "tile counted at compile time)")
@@ -260,7 +260,7 @@ class Emitter:
 
     # --- what a scheme provides ---
 
-    SPLITS_K = False  # whether the scheme sums a K split over a cluster (MatmulPlan.split)
+    CLUSTERS = False  # whether the scheme runs in clusters (MatmulPlan.split, MatmulPlan.row_share)
     # Whether the epilogue's operands are read before the K loop (OutputWriter.read_epilogue_early)
     early_epilogue = True
 
@@ -383,7 +383,7 @@ class Emitter:
             args = list(loop.inner_iter_args)
             kt = loop.induction_variable
             # Read at the step's start: its tile is published, and no copy of this step refills its buffer.
-            summed = self.row_stats.accumulate(self.lds_tile(kt), self.k0(kt), args[len(args) - sums:]) \
+            summed = self.row_stats.accumulate(self.lds_tile(kt), self.k0(kt), kt, args[len(args) - sums:]) \
                 if sums else []
             scf.yield_(self._k_step(kt, args[:n_acc], args[n_acc:len(args) - sums]) + summed)
         results = list(loop.results)

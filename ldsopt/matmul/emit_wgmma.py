@@ -54,6 +54,9 @@ PTX `wgmma.mma_async` (inline assembly of the NVVM-to-LLVM patterns).
   warps add them from their own LDS in rank order from their own, and alone run the
   consumer and store (no output stage under a split). The sum is deterministic: its order,
   and so its rounding, is the plan's.
+- Row sums of A shared over a cluster (`MatmulPlan.row_share` = C > 1, row_stats.py): the
+  kernel is declared with clusters of C workgroups along x, C N tiles of one row band, which
+  sum every C-th K step of their rows each and add the C partial sums after the loop.
 """
 
 from __future__ import annotations
@@ -75,7 +78,7 @@ from ldsopt.matmul.tma_copy import Multicast, TmaOperands
 class WgmmaEmitter(Emitter):
     """Hopper's warpgroup MMA on operands in swizzled LDS rows (module doc)."""
 
-    SPLITS_K = True
+    CLUSTERS = True
 
     def __init__(self, *args, tma_budget: int | None = None, multicast: Multicast = Multicast(), **kwargs):
         """`tma_budget`: the LDS bytes a workgroup may take where the operands may be copied by
@@ -86,8 +89,8 @@ class WgmmaEmitter(Emitter):
         if self.pl.stages < 3:
             raise ValueError(f"the wgmma scheme needs 3 LDS tiles or more (the plan has {self.pl.stages})")
         self.acc_struct = wgmma.acc_struct(self.pl.tiling.bn)
-        if self.pl.split > 1:
-            cluster.set_cluster(self.d.func, self.pl.split)
+        if self.pl.split > 1 or self.pl.row_share > 1:
+            cluster.set_cluster(self.d.func, self.pl.split * self.pl.row_share)
         self.tma: TmaOperands | None = None
         self.multicast, self.multicast_refused = Multicast(), None
         if multicast.shared:

@@ -1,6 +1,7 @@
 """The options that choose a matmul plan (`PlanOptions`: workgroups-per-cu, mma, tiles, k-pack,
-stages, k-bytes, cluster-k), shared by ldsopt-matmul-lds and the passes that restage its operands before it
-(ldsopt-inthread-transpose, ldsopt-dtl-layout), their one match-and-plan step
+stages, k-bytes, cluster-k, multicast, row-sums-cluster), shared by ldsopt-matmul-lds and the
+passes that restage its operands before it (ldsopt-inthread-transpose, ldsopt-dtl-layout),
+their one match-and-plan step
 (`PlanOptions.planned_matmuls`), and the plan they record once.
 
 The first of these passes that records a staging on a matmul's root op also records what
@@ -18,7 +19,8 @@ On sm_90a (`--target cuda-sm90a`) a product that the wgmma scheme takes (planner
 gets its plan (`wgmma_planned`) unless `mma=false` or a recorded plan says otherwise (`tiles`
 chooses among its tilings those of a warpgroup per 64 rows, the others going to mma.sync;
 `stages`, where given, caps its LDS tiles; `workgroups-per-cu` sets its LDS budget;
-`cluster-k` its K split over a cluster, planner.split_fits, 0 by planner.auto_split):
+`cluster-k` its K split over a cluster, planner.split_fits, 0 by planner.auto_split;
+`row-sums-cluster` the cluster that shares A's row sums, row_stats.shared_by):
 the staging passes leave it to ldsopt-matmul-lds, with that as their remark. A product the
 scheme does not take keeps the other plans, and ldsopt-matmul-lds says why on its dispatch
 (`ldsopt.wgmma_refused = "..."`).
@@ -160,6 +162,11 @@ class PlanOptions(ModulePass):
                                    "(no TMA, tiles that do not fill whole clusters) stay unshared, saying why on the "
                                    f"dispatch ({MULTICAST_REFUSED})",
                             check=check_multicast)
+    row_sums_cluster: int = option(0, "the wgmma scheme (sm_90a), where the dispatch sums A's rows for its "
+                                      "consumer (ldsopt-fold-norm): at most this many workgroups of a thread "
+                                      "block cluster along N share the sums, each summing every C-th K step, the "
+                                      "partial sums added through distributed shared memory (0: "
+                                      "row_stats.SHARE_DEFAULT; 1: none)", min=0, max=8)
 
     def occupancy(self, tgt: target_model.Target) -> int:
         """Workgroups per SM/CU these options plan for. CUDA's default is 2: at one (ptxas
@@ -191,7 +198,7 @@ class PlanOptions(ModulePass):
                   "workgroups_per_cu": self.workgroups_per_cu == rec.workgroups_per_cu,
                   "k_bytes": self.k_bytes == rec.k_bytes,
                   # a recorded plan is never the wgmma scheme's, which alone splits and multicasts
-                  "cluster_k": True, "multicast": True}
+                  "cluster_k": True, "multicast": True, "row_sums_cluster": True}
         for f in dataclasses.fields(PlanOptions):
             value = getattr(self, f.name)
             if value != f.default and not agrees[f.name]:
@@ -267,6 +274,9 @@ class PlanOptions(ModulePass):
                                         f"product's K steps over {self.cluster_k} workgroups (planner.split_fits)")
         if pl is None:
             return None
+        if not Multicast.parse(self.multicast).shared:  # a multicast takes the cluster
+            pl = dataclasses.replace(pl, row_share=row_stats.shared_by(p, pl, self.row_sums_cluster or
+                                                                       row_stats.SHARE_DEFAULT))
         return pl, PlanChoice((pl.tiling,), True, 0, pl.stages, occupancy, pl.bk * element_bits(p.elem_type) // 8)
 
     def planned(self, d: MatmulDispatch, p: MatmulProblem,

@@ -30,6 +30,17 @@ lanes past K keeping their sums. After the loop: each partial summed across its
 vector and its group (`Kernel.butterfly`), the group's first lane writes the row's sums into
 an LDS array [results, BM], and a barrier publishes it to the output, which reads row m's at
 m % BM. The sums are the program's reassociated, as any parallel reduction.
+
+Shared over a cluster (`MatmulPlan.row_share` = C > 1, the wgmma scheme on sm_90a,
+`shared_by`): every workgroup of a row band sums the same rows, so the C workgroups of a
+cluster along N (C consecutive N tiles of one band) share the work: the workgroup of cluster
+rank r sums the K steps kt with kt % C == r alone. After the loop each writes its partial
+sums into its LDS array, a cluster barrier publishes them, each thread adds its entries of
+the C arrays (distributed shared memory, `cluster.load_remote`, in rank order, so that every
+workgroup of the cluster gets the same bits), a second cluster barrier tells every workgroup
+that the others are done reading its array, and the totals replace its partial sums there.
+Refused (C = 1): a dynamic N (its tiles' count is not known to divide into clusters), a K
+split over a cluster, a multicast (options.py: both take the cluster).
 """
 
 from __future__ import annotations
@@ -38,9 +49,10 @@ import dataclasses
 import math
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, memref, vector
+from iree.compiler.dialects import arith, memref, scf, vector
 import numpy as np
 
+from ldsopt.codegen import cluster
 from ldsopt.codegen.elementwise import clone_body
 from ldsopt.codegen.kernel import read_vector
 from ldsopt.ir_types import element_bits, fill_constant
@@ -49,6 +61,8 @@ from ldsopt.remarks import Unmatched
 ELEMENT, FIRST = "element", "first"
 _WORKGROUP = "#gpu.address_space<workgroup>"
 MOST_ROWS = 256  # the tallest tile of any scheme (its LDS reserved before planning)
+# The most workgroups that share a band's row sums where the plan chooses (`row-sums-cluster=0`).
+SHARE_DEFAULT = 4
 
 
 @dataclasses.dataclass
@@ -152,6 +166,21 @@ def refusal(p, pl, choice, tgt) -> str | None:
     return None
 
 
+def shared_by(p, pl, most: int) -> int:
+    """The workgroups of a cluster along N that share the row sums of problem `p` under the
+    wgmma plan `pl` (MatmulPlan.row_share; module doc): the most, a power of 2 at most `most`
+    and a portable cluster, that divide its N tiles and leave each a K step; 1 where `p` has
+    no row sums, a dynamic N, or `pl` splits K over a cluster."""
+    if not p.row_stats or pl.split > 1 or "n" in p.dynamic:
+        return 1
+    tiles = math.ceil(p.sizes["n"] / pl.tiling.bn)
+    steps = most if "k" in p.dynamic else math.ceil(p.sizes["k"] / pl.bk)
+    share = 1
+    while 2 * share <= min(most, cluster.PORTABLE_MOST, steps) and tiles % (2 * share) == 0:
+        share *= 2
+    return share
+
+
 def reserved_lds(p) -> int:
     """LDS bytes to leave the row sums of problem `p` when planning (the largest tile's rows)."""
     return _lds_bytes(p.row_stats, MOST_ROWS) if p.row_stats else 0
@@ -177,6 +206,7 @@ class RowStatsKernel:
         self.rows_at_once = t.threads // self.q
         self.passes = math.ceil(t.bm / self.rows_at_once)
         self.units = units // self.q  # vectors of a row a thread reads a K step
+        self.share = em.pl.row_share
         self.f32 = ir.F32Type.get()
         self.vtype = ir.VectorType.get([self.v], self.f32)
 
@@ -191,6 +221,8 @@ class RowStatsKernel:
         self.lds = memref.alloc(ir.MemRefType.get([self.stats.results, t.bm], self.f32,
                                                   memory_space=ir.Attribute.parse(_WORKGROUP)), [], [])
         self.lane = arith.remui(em.tid, k.const(self.q))
+        if self.share > 1:  # this workgroup's rank in its cluster along N
+            self.rank = arith.remui(k.block_id("x"), k.const(self.share))
         group = arith.divui(em.tid, k.const(self.q))
         self.rows = [em.offset(group, self.rows_at_once * i) for i in range(self.passes)]
         self.first = []
@@ -214,10 +246,23 @@ class RowStatsKernel:
         t = self.em.pl.tiling
         return [(row, t.bm)] if t.bm % self.rows_at_once else []
 
-    def accumulate(self, buf: ir.Value, k0: ir.Value, partial: list[ir.Value]) -> list[ir.Value]:
-        """The partial sums after adding LDS tile `buf`, A's tile at K offset `k0`: the body
-        applied to the partial sums as its outputs' block arguments (it adds its value to
-        them), lanes at K and past it left as they were."""
+    def accumulate(self, buf: ir.Value, k0: ir.Value, kt: ir.Value, partial: list[ir.Value]) -> list[ir.Value]:
+        """The partial sums after adding LDS tile `buf`, A's tile of K step `kt` at K offset
+        `k0`: the body applied to the partial sums as its outputs' block arguments (it adds
+        its value to them), lanes at K and past it left as they were; shared over a cluster,
+        only in the workgroup whose step it is."""
+        if self.share == 1:
+            return self._add(buf, k0, partial)
+        k = self.em.k
+        mine = arith.cmpi(arith.CmpIPredicate.eq, arith.remui(kt, k.const(self.share)), self.rank)
+        branch = scf.IfOp(mine, [v.type for v in partial], has_else=True)
+        with ir.InsertionPoint(branch.then_block):
+            scf.yield_(self._add(buf, k0, partial))
+        with ir.InsertionPoint(branch.else_block):
+            scf.yield_(partial)
+        return list(branch.results)
+
+    def _add(self, buf: ir.Value, k0: ir.Value, partial: list[ir.Value]) -> list[ir.Value]:
         em, k = self.em, self.em.k
         out = list(partial)
         n = self.stats.results
@@ -248,8 +293,8 @@ class RowStatsKernel:
         return arith.cmpi(arith.CmpIPredicate.ult, at, vector.broadcast(v32, limit))
 
     def finish(self, partial: list[ir.Value]) -> None:
-        """After the K loop: each row's sums into the LDS array, then the barrier that
-        publishes them."""
+        """After the K loop: each row's sums into the LDS array (shared over a cluster, the
+        cluster's totals: `_sum_over_cluster`), then the barrier that publishes them."""
         em, k = self.em, self.em.k
         offsets = [1 << b for b in range(self.q.bit_length() - 1)]
         for i, row in enumerate(self.rows):
@@ -263,7 +308,34 @@ class RowStatsKernel:
             with em.guard([(self.lane, 1)] + self._past_tile(row)):
                 for j, s in enumerate(sums):
                     memref.store(s, self.lds, [k.const(j), row])
+        if self.share > 1:
+            self._sum_over_cluster()
         em.barrier()
+
+    def _sum_over_cluster(self) -> None:
+        """Each entry of the LDS array, the sum of the cluster's partial sums of it (module
+        doc): thread t adds entries t, t + threads, ... of every workgroup's array."""
+        em, k = self.em, self.em.k
+        i32 = ir.IntegerType.get_signless(32)
+        bm, threads = em.pl.tiling.bm, em.pl.tiling.threads
+        entries = self.stats.results * bm
+        base = cluster.shared_address(self.lds)
+        cluster.sync()  # every workgroup's partial sums are in its array
+        totals = []
+        for first in range(0, entries, threads):
+            # past the last entry: a re-read of it, whose total is not stored
+            at = arith.minui(em.offset(em.tid, first), k.const(entries - 1))
+            address = arith.addi(base, arith.muli(arith.index_cast(i32, at), k.const(4, i32)))
+            total = None
+            for rank in range(self.share):
+                x = cluster.load_remote(address, k.const(rank, i32))
+                total = x if total is None else arith.addf(total, x)
+            totals.append((first, total))
+        cluster.sync()  # no workgroup reads this one's partial sums any more
+        for first, total in totals:
+            at = em.offset(em.tid, first)
+            with em.guard([(at, entries)] if first + threads > entries else []):
+                memref.store(total, self.lds, [arith.divui(at, k.const(bm)), arith.remui(at, k.const(bm))])
 
     def read(self, j: int, m: ir.Value, vtype: ir.VectorType) -> ir.Value:
         """Row m's sum j (m a row of this workgroup's tile), broadcast to `vtype`."""

@@ -239,6 +239,9 @@ class MatmulPlan:
     # Workgroups of one cluster that share each output tile, each multiplying its own chunk
     # of the K steps (the wgmma scheme's cluster split, emit_wgmma.py; 1: none).
     split: int = 1
+    # Workgroups of one cluster along N that share the row sums of A (row_stats.py), each
+    # summing every row_share-th K step of the same rows (the wgmma scheme; 1: none).
+    row_share: int = 1
 
     @property
     def tiling(self) -> Tiling:

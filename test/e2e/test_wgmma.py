@@ -122,6 +122,23 @@ def test_row_sums_compile_to_wgmma(ptx_of, tmp_path):
     assert "shfl.sync.bfly.b32" in text and ".local" not in text
 
 
+@pytest.mark.parametrize("asked, share", [(0, 4), (8, 8), (2, 2), (1, 1)])
+def test_row_sums_shared_over_a_cluster(asked, share, ptx_of, tmp_path):
+    """The row sums of a product of eight N tiles a band (row_stats.shared_by): by default a
+    cluster of 4 along N shares them (row_stats.SHARE_DEFAULT), `row-sums-cluster` sets the
+    most; each workgroup adds its 3 x 64 entries of the cluster's arrays after a cluster
+    barrier, a remote load each (2 passes of 128 threads), then a second barrier. Values need
+    the H200: bench/results/cuda-models/row-share/."""
+    option = f"{{row-sums-cluster={asked}}}" if asked else ""
+    pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", f"ldsopt-matmul-lds{option},")
+    text, report = ptx_of((ROW_SUMS / "layernorm_f16_100x512x456.mlir").read_text(), "cuda-sm90a", tmp_path,
+                          pipeline)
+    assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
+    assert (f".reqnctapercluster {share}, 1, 1" in text) == (share > 1)
+    assert text.count("ld.shared::cluster.f32") == (2 * share if share > 1 else 0)
+    assert text.count("barrier.cluster.arrive") == (2 if share > 1 else 0) and ".local" not in text
+
+
 @pytest.mark.parametrize("name, shape, masks, refills", [("nn_f16_512x768x3072_bias_residual", "2x2", 2, True),
                                                          ("tn_f16_256x512x520", "4x2", 2, True),
                                                          ("tn_f16_256x512x520", "2x1", 1, True),

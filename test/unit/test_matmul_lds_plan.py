@@ -309,7 +309,7 @@ def test_passes_that_record_a_staging_take_the_plan_options_of_matmul_lds(matmul
 
     shared = fields(options.PlanOptions)
     assert shared == ["workgroups_per_cu", "mma", "tiles", "k_pack", "stages", "k_bytes", "cluster_k",
-                      "multicast"]
+                      "multicast", "row_sums_cluster"]
     for cls in (matmul_lds.MatmulLds, dtl_layout.DtlLayout, inthread_transpose.InthreadTranspose):
         assert issubclass(cls, options.PlanOptions) and fields(cls)[:len(shared)] == shared
     opts = dict(tiles="256x128x8x8", workgroups_per_cu=1)

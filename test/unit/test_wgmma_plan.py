@@ -3,6 +3,7 @@ and stages, and its LDS layouts, each checked against the layout that a wgmma ma
 descriptor of 128-byte swizzle describes (codegen/wgmma.py's transcription of PTX's canonical
 layouts, not the maps under test)."""
 
+import dataclasses
 import math
 
 import pytest
@@ -11,7 +12,7 @@ from iree.compiler import ir
 from ldsopt import target as target_model
 from ldsopt.codegen.wgmma import k_major_bytes, mn_major_bytes
 from ldsopt.layout.tile_layout import Direct, LdsRows, RowChunks
-from ldsopt.matmul import planner, schemes
+from ldsopt.matmul import planner, row_stats, schemes
 
 HOPPER = target_model.by_name("cuda-sm90a")
 
@@ -168,3 +169,21 @@ def test_auto_split_takes_long_k_loops_of_64x64_tiles(matmul_problem, b_dims, m,
         assert math.prod(pl.grid(p.sizes)) <= HOPPER.compute_units
     else:
         assert pl is unsplit
+
+
+@pytest.mark.parametrize("n, k, most, split, share", [(512, 456, 4, 1, 4),   # 8 N tiles of 64: 4 at most
+                                                      (512, 456, 8, 1, 8),
+                                                      (384, 456, 8, 1, 2),   # 6 tiles: 2 divide them
+                                                      (512, 100, 8, 1, 2),   # 2 K steps: 2 share them
+                                                      (512, 456, 8, 2, 1),   # a K split takes the cluster
+                                                      (448, 456, 8, 1, 1)])  # 7 tiles
+def test_row_sums_shared_by(matmul_problem, n, k, most, split, share):
+    """row_stats.shared_by: the most workgroups (a power of 2, at most `most`) whose count
+    divides a band's N tiles and leaves each a K step share a band's row sums; none under a
+    K split or without row sums."""
+    p = matmul_problem(("m", "k"), ("k", "n"), "f16", 100, n, k)
+    pl = planner.wgmma_plan(p, HOPPER, HOPPER.lds_budget(1), (schemes.Tiling(64, 64, 8, 4),))
+    pl = dataclasses.replace(pl, split=split)
+    assert row_stats.shared_by(p, pl, most) == 1  # no row sums
+    p.row_stats = row_stats.RowStats(None, [row_stats.ELEMENT])
+    assert row_stats.shared_by(p, pl, most) == share

@@ -3,6 +3,8 @@
 // RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds)' -o %t
 // RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-matmul-lds)' \
 // RUN:   | filecheck %s --check-prefix=WGMMA
+// RUN: lds-opt %s --split-input-file --target=cuda-sm90a \
+// RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{row-sums-cluster=1})' | filecheck %s --check-prefix=NOSHARE
 
 // A LayerNorm folded into the product after it: beside x @ W the dispatch sums x's rows (x,
 // x - x[m, 0] and its square: the mean and a shifted variance), and the consumer normalizes
@@ -34,16 +36,43 @@
 // CHECK:         math.rsqrt %{{.+}} : vector<{{[0-9]+}}xf32>
 // CHECK-NOT:     linalg.generic
 // The wgmma kernel reads the swizzled A tile 8 f16 at a time, each step before its wgmmas.
+// Its two N tiles, one row band, are a cluster that shares the sums: the workgroup of rank r
+// sums the K steps kt with kt % 2 == r; after the loop each stores its partial sums, a
+// cluster barrier publishes them, each thread adds an entry of both workgroups' arrays (in
+// rank order: the same bits in both) and, after a second cluster barrier (no workgroup
+// reads the others' arrays any more), stores the total in its own.
 // WGMMA-LABEL: func.func @layernorm_rows
-// WGMMA-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// WGMMA-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"], nvvm.cluster_dim = array<i32: 2, 1, 1>
 // WGMMA:         %[[SUMS:.+]] = memref.alloc() : memref<3x64xf32, #gpu.address_space<workgroup>>
-// WGMMA:         scf.for
-// WGMMA:           vector.load %{{.+}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// WGMMA:         %[[X:.+]] = gpu.block_id x
+// WGMMA:         %[[RANK:.+]] = arith.remui %[[X]], %c2 : index
+// WGMMA:         scf.for %[[KT:.+]] = %c0 to %c2
+// WGMMA:           %[[STEP:.+]] = arith.remui %[[KT]], %c2 : index
+// WGMMA:           %[[MINE:.+]] = arith.cmpi eq, %[[STEP]], %[[RANK]] : index
+// WGMMA:           scf.if %[[MINE]] -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// WGMMA:             vector.load %{{.+}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // WGMMA:           nvvm.wgmma.mma_async
 // WGMMA:         nvvm.wgmma.wait.group.sync.aligned 0
 // WGMMA:         gpu.shuffle xor
+// WGMMA:         memref.store %{{.+}}, %[[SUMS]][%c2, %{{.+}}]
+// WGMMA:         nvvm.cluster.arrive
+// WGMMA-NEXT:    nvvm.cluster.wait
+// WGMMA:         %[[R0:.+]] = llvm.inline_asm {{.*}}ld.shared::cluster.f32{{.*}} %[[AT:.+]], %c0_i32
+// WGMMA:         %[[R1:.+]] = llvm.inline_asm {{.*}}ld.shared::cluster.f32{{.*}} %[[AT]], %c1_i32
+// WGMMA:         %[[TOTAL:.+]] = arith.addf %[[R0]], %[[R1]] : f32
+// WGMMA:         nvvm.cluster.arrive
+// WGMMA-NEXT:    nvvm.cluster.wait
+// WGMMA:         memref.store %[[TOTAL]], %[[SUMS]]
 // WGMMA:         gpu.barrier
 // WGMMA:         memref.load %[[SUMS]]
+// Asked for no cluster, each workgroup sums every K step of its rows.
+// NOSHARE-LABEL: func.func @layernorm_rows
+// NOSHARE-NOT:     nvvm.cluster_dim
+// NOSHARE-SAME:    translation_info
+// NOSHARE:         scf.for
+// NOSHARE-NOT:     nvvm.cluster
+// NOSHARE:         gpu.barrier
+// NOSHARE:         memref.load
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @layernorm_rows() {
   %c0 = arith.constant 0 : index
