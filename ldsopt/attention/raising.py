@@ -501,4 +501,6 @@ def match(pv: ir.Operation) -> Chain | None:
             return None
     if any(isinstance(x, tuple) and not all(y in sizes for y in x) for view in views.values() for x in view.loops):
         return None  # a merged dim whose loops' extents no operand shows
+    if 1 in (sizes.get("k1"), sizes.get("k2"), sizes.get("n")):
+        return None  # IREE drops a unit head, key or value loop, leaving an op that no kernel takes
     return Chain(pv, views, scale, out, batch, sizes, _causal_past_value(views["mask"]) if "mask" in views else None)

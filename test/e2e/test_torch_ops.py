@@ -63,6 +63,9 @@ def _cases():
         "linear_bf16": (nn.Linear(48, 24).bfloat16(), (r(6, 48, dtype=torch.bfloat16),)),
         "cumsum": (Fn(lambda x: torch.cumsum(x, 1)), (r(3, 40),)),
         "topk": (Fn(lambda x: torch.topk(x, 3, dim=-1).values), (r(4, 20),)),
+        # LeViT's last stage: attention over one key (not raised: IREE drops the unit key loop)
+        "attention_one_key": (Fn(lambda q, k, v: torch.softmax(q @ k.transpose(-1, -2) * 0.25, -1) @ v),
+                              (r(2, 3, 5, 8), r(2, 3, 1, 8), r(2, 3, 1, 8))),
     }
 
 

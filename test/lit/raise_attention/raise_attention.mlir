@@ -147,6 +147,28 @@ func.func @softmax_op(%q: tensor<4x8x16xf32>, %k: tensor<4x8x16xf32>, %v: tensor
 
 // -----
 
+// Left alone: one key (LeViT's last stage attends over one token). IREE would fold the unit key
+// loop away, and ldsopt-attention takes no attention without a key loop, so the raised op would
+// leave IREE a dispatch it cannot compile for Vulkan.
+// CHECK-LABEL: func.func @one_key
+// CHECK-NOT:     iree_linalg_ext.attention
+// CHECK:         linalg.softmax
+func.func @one_key(%q: tensor<4x8x16xf32>, %k: tensor<4x1x16xf32>, %v: tensor<4x1x16xf32>) -> tensor<4x8x16xf32> {
+  %cst = arith.constant 0.000000e+00 : f32
+  %et = tensor.empty() : tensor<4x16x1xf32>
+  %kt = linalg.transpose ins(%k : tensor<4x1x16xf32>) outs(%et : tensor<4x16x1xf32>) permutation = [0, 2, 1]
+  %e = tensor.empty() : tensor<4x8x1xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<4x8x1xf32>) -> tensor<4x8x1xf32>
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<4x8x16xf32>, tensor<4x16x1xf32>) outs(%z : tensor<4x8x1xf32>) -> tensor<4x8x1xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<4x8x1xf32>) outs(%e : tensor<4x8x1xf32>) -> tensor<4x8x1xf32>
+  %e2 = tensor.empty() : tensor<4x8x16xf32>
+  %z2 = linalg.fill ins(%cst : f32) outs(%e2 : tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<4x8x1xf32>, tensor<4x1x16xf32>) outs(%z2 : tensor<4x8x16xf32>) -> tensor<4x8x16xf32>
+  return %o : tensor<4x8x16xf32>
+}
+
+// -----
+
 // Left alone: K^T is an input of its own ([g, dim, keys]), so the raised op would read K down its
 // keys, which ldsopt-attention's kernels do not (IREE would get one dispatch it cannot compile
 // for Vulkan instead of three that ldsopt lowers).
