@@ -162,11 +162,11 @@ class PlanOptions(ModulePass):
                                    "(no TMA, tiles that do not fill whole clusters) stay unshared, saying why on the "
                                    f"dispatch ({MULTICAST_REFUSED})",
                             check=check_multicast)
-    row_sums_cluster: int = option(0, "the wgmma scheme (sm_90a), where the dispatch sums A's rows for its "
+    row_sums_cluster: int = option(1, "the wgmma scheme (sm_90a), where the dispatch sums A's rows for its "
                                       "consumer (ldsopt-fold-norm): at most this many workgroups of a thread "
                                       "block cluster along N share the sums, each summing every C-th K step, the "
-                                      "partial sums added through distributed shared memory (0: "
-                                      "row_stats.SHARE_DEFAULT; 1: none)", min=0, max=8)
+                                      "partial sums added through distributed shared memory (1: none; opt-in: "
+                                      "slower where measured, bench/results/cuda-models/row-share/)", min=1, max=8)
 
     def occupancy(self, tgt: target_model.Target) -> int:
         """Workgroups per SM/CU these options plan for. CUDA's default is 2: at one (ptxas
@@ -275,8 +275,7 @@ class PlanOptions(ModulePass):
         if pl is None:
             return None
         if not Multicast.parse(self.multicast).shared:  # a multicast takes the cluster
-            pl = dataclasses.replace(pl, row_share=row_stats.shared_by(p, pl, self.row_sums_cluster or
-                                                                       row_stats.SHARE_DEFAULT))
+            pl = dataclasses.replace(pl, row_share=row_stats.shared_by(p, pl, self.row_sums_cluster))
         return pl, PlanChoice((pl.tiling,), True, 0, pl.stages, occupancy, pl.bk * element_bits(p.elem_type) // 8)
 
     def planned(self, d: MatmulDispatch, p: MatmulProblem,

@@ -31,8 +31,8 @@ vector and its group (`Kernel.butterfly`), the group's first lane writes the row
 an LDS array [results, BM], and a barrier publishes it to the output, which reads row m's at
 m % BM. The sums are the program's reassociated, as any parallel reduction.
 
-Shared over a cluster (`MatmulPlan.row_share` = C > 1, the wgmma scheme on sm_90a,
-`shared_by`): every workgroup of a row band sums the same rows, so the C workgroups of a
+Shared over a cluster (`MatmulPlan.row_share` = C > 1, the wgmma scheme on sm_90a, opt-in by
+`row-sums-cluster`, `shared_by`): every workgroup of a row band sums the same rows, so the C workgroups of a
 cluster along N (C consecutive N tiles of one band) share the work: the workgroup of cluster
 rank r sums the K steps kt with kt % C == r alone. After the loop each writes its partial
 sums into its LDS array, a cluster barrier publishes them, each thread adds its entries of
@@ -61,8 +61,6 @@ from ldsopt.remarks import Unmatched
 ELEMENT, FIRST = "element", "first"
 _WORKGROUP = "#gpu.address_space<workgroup>"
 MOST_ROWS = 256  # the tallest tile of any scheme (its LDS reserved before planning)
-# The most workgroups that share a band's row sums where the plan chooses (`row-sums-cluster=0`).
-SHARE_DEFAULT = 4
 
 
 @dataclasses.dataclass

@@ -122,13 +122,13 @@ def test_row_sums_compile_to_wgmma(ptx_of, tmp_path):
     assert "shfl.sync.bfly.b32" in text and ".local" not in text
 
 
-@pytest.mark.parametrize("asked, share", [(0, 4), (8, 8), (2, 2), (1, 1)])
+@pytest.mark.parametrize("asked, share", [(0, 1), (8, 8), (4, 4), (2, 2)])
 def test_row_sums_shared_over_a_cluster(asked, share, ptx_of, tmp_path):
-    """The row sums of a product of eight N tiles a band (row_stats.shared_by): by default a
-    cluster of 4 along N shares them (row_stats.SHARE_DEFAULT), `row-sums-cluster` sets the
-    most; each workgroup adds its 3 x 64 entries of the cluster's arrays after a cluster
-    barrier, a remote load each (2 passes of 128 threads), then a second barrier. Values need
-    the H200: bench/results/cuda-models/row-share/."""
+    """The row sums of a product of eight N tiles a band (row_stats.shared_by): unshared by
+    default, `row-sums-cluster` the most workgroups of a cluster along N that share them; each
+    workgroup adds its 3 x 64 entries of the cluster's arrays after a cluster barrier, a
+    remote load each (2 passes of 128 threads), then a second barrier. Values need Hopper:
+    bench/results/cuda-models/row-share/."""
     option = f"{{row-sums-cluster={asked}}}" if asked else ""
     pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", f"ldsopt-matmul-lds{option},")
     text, report = ptx_of((ROW_SUMS / "layernorm_f16_100x512x456.mlir").read_text(), "cuda-sm90a", tmp_path,

@@ -4,7 +4,7 @@
 // RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-matmul-lds)' \
 // RUN:   | filecheck %s --check-prefix=WGMMA
 // RUN: lds-opt %s --split-input-file --target=cuda-sm90a \
-// RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{row-sums-cluster=1})' | filecheck %s --check-prefix=NOSHARE
+// RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{row-sums-cluster=2})' | filecheck %s --check-prefix=SHARE
 
 // A LayerNorm folded into the product after it: beside x @ W the dispatch sums x's rows (x,
 // x - x[m, 0] and its square: the mean and a shifted variance), and the consumer normalizes
@@ -35,44 +35,49 @@
 // CHECK:         memref.load %[[SUMS]][%c1, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
 // CHECK:         math.rsqrt %{{.+}} : vector<{{[0-9]+}}xf32>
 // CHECK-NOT:     linalg.generic
-// The wgmma kernel reads the swizzled A tile 8 f16 at a time, each step before its wgmmas.
-// Its two N tiles, one row band, are a cluster that shares the sums: the workgroup of rank r
-// sums the K steps kt with kt % 2 == r; after the loop each stores its partial sums, a
-// cluster barrier publishes them, each thread adds an entry of both workgroups' arrays (in
-// rank order: the same bits in both) and, after a second cluster barrier (no workgroup
-// reads the others' arrays any more), stores the total in its own.
+// The wgmma kernel reads the swizzled A tile 8 f16 at a time, each step before its wgmmas;
+// each workgroup sums every K step of its rows.
 // WGMMA-LABEL: func.func @layernorm_rows
-// WGMMA-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"], nvvm.cluster_dim = array<i32: 2, 1, 1>
+// WGMMA-NOT:     nvvm.cluster_dim
+// WGMMA-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // WGMMA:         %[[SUMS:.+]] = memref.alloc() : memref<3x64xf32, #gpu.address_space<workgroup>>
-// WGMMA:         %[[X:.+]] = gpu.block_id x
-// WGMMA:         %[[RANK:.+]] = arith.remui %[[X]], %c2 : index
-// WGMMA:         scf.for %[[KT:.+]] = %c0 to %c2
-// WGMMA:           %[[STEP:.+]] = arith.remui %[[KT]], %c2 : index
-// WGMMA:           %[[MINE:.+]] = arith.cmpi eq, %[[STEP]], %[[RANK]] : index
-// WGMMA:           scf.if %[[MINE]] -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
-// WGMMA:             vector.load %{{.+}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// WGMMA:         scf.for
+// WGMMA:           vector.load %{{.+}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // WGMMA:           nvvm.wgmma.mma_async
 // WGMMA:         nvvm.wgmma.wait.group.sync.aligned 0
 // WGMMA:         gpu.shuffle xor
-// WGMMA:         memref.store %{{.+}}, %[[SUMS]][%c2, %{{.+}}]
-// WGMMA:         nvvm.cluster.arrive
-// WGMMA-NEXT:    nvvm.cluster.wait
-// WGMMA:         %[[R0:.+]] = llvm.inline_asm {{.*}}ld.shared::cluster.f32{{.*}} %[[AT:.+]], %c0_i32
-// WGMMA:         %[[R1:.+]] = llvm.inline_asm {{.*}}ld.shared::cluster.f32{{.*}} %[[AT]], %c1_i32
-// WGMMA:         %[[TOTAL:.+]] = arith.addf %[[R0]], %[[R1]] : f32
-// WGMMA:         nvvm.cluster.arrive
-// WGMMA-NEXT:    nvvm.cluster.wait
-// WGMMA:         memref.store %[[TOTAL]], %[[SUMS]]
+// WGMMA-NOT:     nvvm.cluster
 // WGMMA:         gpu.barrier
 // WGMMA:         memref.load %[[SUMS]]
-// Asked for no cluster, each workgroup sums every K step of its rows.
-// NOSHARE-LABEL: func.func @layernorm_rows
-// NOSHARE-NOT:     nvvm.cluster_dim
-// NOSHARE-SAME:    translation_info
-// NOSHARE:         scf.for
-// NOSHARE-NOT:     nvvm.cluster
-// NOSHARE:         gpu.barrier
-// NOSHARE:         memref.load
+// Shared over a cluster (row-sums-cluster=2): the two N tiles of the row band are a cluster;
+// the workgroup of rank r sums the K steps kt with kt % 2 == r; after the loop each stores its
+// partial sums, a cluster barrier publishes them, each thread adds an entry of both
+// workgroups' arrays (in rank order: the same bits in both) and, after a second cluster
+// barrier (no workgroup reads the others' arrays any more), stores the total in its own.
+// SHARE-LABEL: func.func @layernorm_rows
+// SHARE-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"], nvvm.cluster_dim = array<i32: 2, 1, 1>
+// SHARE:         %[[SUMS:.+]] = memref.alloc() : memref<3x64xf32, #gpu.address_space<workgroup>>
+// SHARE:         %[[X:.+]] = gpu.block_id x
+// SHARE:         %[[RANK:.+]] = arith.remui %[[X]], %c2 : index
+// SHARE:         scf.for %[[KT:.+]] = %c0 to %c2
+// SHARE:           %[[STEP:.+]] = arith.remui %[[KT]], %c2 : index
+// SHARE:           %[[MINE:.+]] = arith.cmpi eq, %[[STEP]], %[[RANK]] : index
+// SHARE:           scf.if %[[MINE]] -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// SHARE:             vector.load %{{.+}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// SHARE:           nvvm.wgmma.mma_async
+// SHARE:         nvvm.wgmma.wait.group.sync.aligned 0
+// SHARE:         gpu.shuffle xor
+// SHARE:         memref.store %{{.+}}, %[[SUMS]][%c2, %{{.+}}]
+// SHARE:         nvvm.cluster.arrive
+// SHARE-NEXT:    nvvm.cluster.wait
+// SHARE:         %[[R0:.+]] = llvm.inline_asm {{.*}}ld.shared::cluster.f32{{.*}} %[[AT:.+]], %c0_i32
+// SHARE:         %[[R1:.+]] = llvm.inline_asm {{.*}}ld.shared::cluster.f32{{.*}} %[[AT]], %c1_i32
+// SHARE:         %[[TOTAL:.+]] = arith.addf %[[R0]], %[[R1]] : f32
+// SHARE:         nvvm.cluster.arrive
+// SHARE-NEXT:    nvvm.cluster.wait
+// SHARE:         memref.store %[[TOTAL]], %[[SUMS]]
+// SHARE:         gpu.barrier
+// SHARE:         memref.load %[[SUMS]]
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @layernorm_rows() {
   %c0 = arith.constant 0 : index

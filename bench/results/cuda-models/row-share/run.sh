@@ -19,3 +19,5 @@ for b in "$@"; do
   grep -E "^- (ldsopt|IREE|PyTorch)" $OUT/$b/program_results.md
   timeout 60 python3 bench/kernel_times.py "build/share/$b/dispatches/ldsopt/*.vmfb" > $OUT/$b/kernel_times.txt 2>&1
 done
+# One archive of the folders: a call returns at most 8 files.
+(cd $OUT && tar czf folders.tgz */ && rm -rf */)
