@@ -72,18 +72,19 @@ import dataclasses
 import functools
 import math
 
-from iree.compiler import ir
+from iree.compiler import ir, passmanager
 from iree.compiler.dialects import arith, memref, scf, vector
 
 from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.codegen import gather
-from ldsopt.codegen.dispatch import Binding, Dispatch, analyze, in_count_region, load_binding, slice_layout
+from ldsopt.codegen.dispatch import (Binding, Dispatch, analyze, dispatch_funcs, in_count_region, load_binding,
+                                    slice_layout)
 from ldsopt.codegen.elementwise import (body_refusal, clone_body, collapse_groups, collapsed_view, extent_product,
                                        group_extents, map_dims, slice_alignment, slice_facts)
 from ldsopt.ir_types import element_bits
-from ldsopt.codegen.kernel import (GridStridePass, Kernel, ceil_div, foreign_types, global_alignment, launch_count,
-                                  matched_dispatches, read_vector, write_vector)
+from ldsopt.codegen.kernel import (LOWERED_BY, GridStridePass, Kernel, ceil_div, foreign_types, global_alignment,
+                                  launch_count, matched_dispatches, read_vector, write_vector)
 from ldsopt.remarks import Unmatched
 
 
@@ -144,6 +145,30 @@ def _match(d: Dispatch) -> _Match | Unmatched:
     return Unmatched(reads) if isinstance(reads, str) else _Match(dims, reads)
 
 
+_analyze = functools.partial(analyze, slices=True, results=True, dynamic=True, offsets=True)
+_FUSE = "func.func(linalg-fuse-elementwise-ops)"
+
+
+def _fuse_chain(func: ir.Operation) -> None:
+    """A dispatch of several all-parallel generics (a producer of a loop space of its own read
+    by a consumer, as IREE forms roberta's position ids and their embedding) becomes one
+    generic by MLIR's elementwise fusion, where that and this pass's match take it: the
+    fusion runs on a copy, which replaces the dispatch only then (it drops IREE's
+    lowering_config, which IREE's own pipeline needs); else the dispatch stays as it was."""
+    d = _analyze(func, ("linalg.generic",))
+    roots = [o for o in func.regions[0].blocks[0].operations if o.operation.name == "linalg.generic"]
+    if d or "ops fused in one dispatch" not in d.reason or \
+            any("reduction" in str(it) for r in roots for it in r.attributes["iterator_types"]):
+        return
+    fused = func.clone(ir.InsertionPoint(func))
+    passmanager.PassManager.parse(_FUSE).run(fused.operation)
+    d = _analyze(fused, ("linalg.generic",))
+    if d and _match(d):
+        func.erase()
+    else:
+        fused.erase()
+
+
 def _output_loops(root: ir.Operation) -> list[int]:
     """The loops in the outputs' memory order (their renumbering: renamed r is loop out[r])."""
     return map_dims(ir.AffineMapAttr(list(root.attributes["indexing_maps"])[-1]).value)
@@ -163,8 +188,10 @@ class LowerElementwise(GridStridePass):
                "grid-stride kernels")
 
     def run(self, module: ir.Operation) -> None:
-        for d, m, tgt in matched_dispatches(module, ("linalg.generic",), _match, self,
-                                            functools.partial(analyze, slices=True, results=True, dynamic=True, offsets=True)):
+        for func in dispatch_funcs(module):
+            if LOWERED_BY not in func.attributes:
+                _fuse_chain(func)
+        for d, m, tgt in matched_dispatches(module, ("linalg.generic",), _match, self, _analyze):
             foreign = foreign_types([d.root], tgt)
             if foreign:
                 remarks.missed(d.func, self.NAME, foreign)

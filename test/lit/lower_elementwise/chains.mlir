@@ -1,0 +1,82 @@
+// Dispatches of several all-parallel generics, a producer in a loop space of its own read by
+// its consumer (IREE forms roberta's and MPNet's position ids and their embedding so): MLIR's
+// elementwise fusion (linalg-fuse-elementwise-ops) on a copy makes one generic, which replaces
+// the dispatch where this pass then takes it; else the dispatch stays as IREE configured it.
+// RUN: lds-opt %s --split-input-file --target=lavapipe --pass-pipeline='builtin.module(ldsopt-lower-elementwise)' \
+// RUN:   | filecheck %s
+
+#id1 = affine_map<(d0) -> (d0)>
+#col = affine_map<(d0, d1) -> (d0)>
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
+
+// The position ids (ids + 1, in i64) and the embedding rows they index: one kernel, each
+// vector's row index computed once from the loaded id, the row read as a vector.
+// CHECK-LABEL: func.func @position_embedding
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-lower-elementwise"]
+// CHECK:         memref.load %{{.+}} : memref<9xi32
+// CHECK:         arith.extsi %{{.+}} : i32 to i64
+// CHECK:         arith.addi
+// CHECK:         vector.transfer_read %{{.+}} : memref<40x32xf32{{.*}}>, vector<4xf32>
+// CHECK-NOT:     linalg.generic
+func.func @position_embedding() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : i64
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<9xi32>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<40x32xf32>>
+  %2 = hal.interface.binding.subspan layout(#layout3) binding(2) alignment(64) offset(%c0) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<9x32xf32>>
+  %ids = iree_tensor_ext.dispatch.tensor.load %0, offsets = [0], sizes = [9], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<9xi32>> -> tensor<9xi32>
+  %table = iree_tensor_ext.dispatch.tensor.load %1, offsets = [0, 0], sizes = [40, 32], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<40x32xf32>> -> tensor<40x32xf32>
+  %e = tensor.empty() : tensor<9xi64>
+  %pos = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]} ins(%ids : tensor<9xi32>) outs(%e : tensor<9xi64>) {
+  ^bb0(%in: i32, %out: i64):
+    %x = arith.extsi %in : i32 to i64
+    %y = arith.addi %x, %c1 : i64
+    linalg.yield %y : i64
+  } -> tensor<9xi64>
+  %e2 = tensor.empty() : tensor<9x32xf32>
+  %r = linalg.generic {indexing_maps = [#col, #id2], iterator_types = ["parallel", "parallel"]} ins(%pos : tensor<9xi64>) outs(%e2 : tensor<9x32xf32>) {
+  ^bb0(%p: i64, %out: f32):
+    %j = linalg.index 1 : index
+    %k = arith.index_cast %p : i64 to index
+    %v = tensor.extract %table[%k, %j] : tensor<40x32xf32>
+    linalg.yield %v : f32
+  } -> tensor<9x32xf32>
+  iree_tensor_ext.dispatch.tensor.store %r, %2, offsets = [0, 0], sizes = [9, 32], strides = [1, 1] : tensor<9x32xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<9x32xf32>>
+  return
+}
+
+// -----
+
+// Fused, the consumer would read the sums transposed against its fastest dim, which this pass
+// does not take (ldsopt-preload-transposed's): the dispatch keeps its two generics and IREE's
+// lowering_config on the consumer.
+// CHECK:       #[[CONFIG:.+]] = #iree_codegen.lowering_config<tile_sizes = {{\[\[}}1, 8]]>
+// CHECK-LABEL: func.func @transposed_chain
+// CHECK-NOT:     ldsopt.lowered_by
+// CHECK:         ldsopt.missed = {{.*}}"2 ops fused in one dispatch (linalg.generic, linalg.generic); this pass takes one"
+// CHECK:         linalg.generic
+// CHECK:         linalg.generic {{.*}}lowering_config = #[[CONFIG]]
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+#layout2 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
+func.func @transposed_chain() {
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(#layout2) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<9x32xf32>>
+  %1 = hal.interface.binding.subspan layout(#layout2) binding(1) alignment(64) offset(%c0) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<32x9xf32>>
+  %x = iree_tensor_ext.dispatch.tensor.load %0, offsets = [0, 0], sizes = [9, 32], strides = [1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<9x32xf32>> -> tensor<9x32xf32>
+  %e = tensor.empty() : tensor<9x32xf32>
+  %s = linalg.generic {indexing_maps = [#id2, #id2], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<9x32xf32>) outs(%e : tensor<9x32xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %y = arith.addf %in, %in : f32
+    linalg.yield %y : f32
+  } -> tensor<9x32xf32>
+  %e2 = tensor.empty() : tensor<32x9xf32>
+  %t = linalg.generic {indexing_maps = [#tr, #id2], iterator_types = ["parallel", "parallel"]} ins(%s : tensor<9x32xf32>) outs(%e2 : tensor<32x9xf32>) attrs = {lowering_config = #iree_codegen.lowering_config<tile_sizes = [[1, 8]]>} {
+  ^bb0(%in: f32, %out: f32):
+    %y = math.exp %in : f32
+    linalg.yield %y : f32
+  } -> tensor<32x9xf32>
+  iree_tensor_ext.dispatch.tensor.store %t, %1, offsets = [0, 0], sizes = [32, 9], strides = [1, 1] : tensor<32x9xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<32x9xf32>>
+  return
+}
