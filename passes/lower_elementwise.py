@@ -60,6 +60,11 @@ workgroup count is computed in the dispatch_config region from the workload for 
 the kernel will take, the grid-stride step the workgroups launched (`gpu.grid_dim`). A
 dynamic extent not computed from workload ordinals is left to IREE with that reason.
 
+A dispatch of several all-parallel generics (a producer in a loop space of its own read by
+its consumer: roberta's position ids and the embedding rows they index) is first fused into
+one generic by MLIR's `linalg-fuse-elementwise-ops`, on a copy that replaces the dispatch only
+where the one generic is matched here (`_fuse_chain`: the fusion drops IREE's lowering_config).
+
 Left to IREE's own pipeline: a rank-0 output (one element: nothing to vectorize or
 distribute), and a dispatch computing in an element type the target does not compute
 natively (e.g. i64 without `int64` in its `compute`): IREE emulates those in its own
