@@ -159,13 +159,19 @@ def _fuse_chain(func: ir.Operation) -> None:
     by a consumer, as IREE forms roberta's position ids and their embedding) becomes one
     generic by MLIR's elementwise fusion, where that and this pass's match take it: the
     fusion runs on a copy, which replaces the dispatch only then (it drops IREE's
-    lowering_config, which IREE's own pipeline needs); else the dispatch stays as it was."""
+    lowering_config, which IREE's own pipeline needs); else the dispatch stays as it was. A
+    producer read more than once (PVT's position ids, read as rows and as columns) is first
+    copied for each read: the fusion takes a producer of one use."""
     d = _analyze(func, ("linalg.generic",))
     roots = [o for o in func.regions[0].blocks[0].operations if o.operation.name == "linalg.generic"]
     if d or "ops fused in one dispatch" not in d.reason or \
             any("reduction" in str(it) for r in roots for it in r.attributes["iterator_types"]):
         return
     fused = func.clone(ir.InsertionPoint(func))
+    for op in [o.operation for o in fused.regions[0].blocks[0].operations if o.operation.name == "linalg.generic"]:
+        if len(op.results) == 1:
+            for use in list(op.results[0].uses)[1:]:
+                use.owner.operands[use.operand_number] = op.clone(ir.InsertionPoint(op)).results[0]
     passmanager.PassManager.parse(_FUSE).run(fused.operation)
     d = _analyze(fused, ("linalg.generic",))
     if d and _match(d):

@@ -48,6 +48,47 @@ func.func @position_embedding() {
 
 // -----
 
+// A producer read twice (PVT's position ids, the rows and the columns of a table it
+// interpolates): copied for each read, then fused; one kernel, element by element (the table
+// read varies along the fastest dim otherwise than as a row).
+// CHECK-LABEL: func.func @producer_read_twice
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-lower-elementwise"]
+// CHECK-COUNT-2: arith.fptosi
+// CHECK:         memref.load %{{.+}} : memref<8x8x16xf32
+// CHECK-NOT:     linalg.generic
+#id1 = affine_map<(d0) -> (d0)>
+#rows = affine_map<(d0, d1, d2) -> (d1)>
+#cols = affine_map<(d0, d1, d2) -> (d2)>
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
+func.func @producer_read_twice() {
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(#layout3) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<8xf32>>
+  %1 = hal.interface.binding.subspan layout(#layout3) binding(1) alignment(64) offset(%c0) flags(ReadOnly) : !iree_tensor_ext.dispatch.tensor<readonly:tensor<8x8x16xf32>>
+  %2 = hal.interface.binding.subspan layout(#layout3) binding(2) alignment(64) offset(%c0) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<16x8x8xf32>>
+  %grid = iree_tensor_ext.dispatch.tensor.load %0, offsets = [0], sizes = [8], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<8xf32>> -> tensor<8xf32>
+  %table = iree_tensor_ext.dispatch.tensor.load %1, offsets = [0, 0, 0], sizes = [8, 8, 16], strides = [1, 1, 1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<8x8x16xf32>> -> tensor<8x8x16xf32>
+  %e = tensor.empty() : tensor<8xi64>
+  %ids = linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]} ins(%grid : tensor<8xf32>) outs(%e : tensor<8xi64>) {
+  ^bb0(%in: f32, %out: i64):
+    %x = arith.fptosi %in : f32 to i64
+    linalg.yield %x : i64
+  } -> tensor<8xi64>
+  %e2 = tensor.empty() : tensor<16x8x8xf32>
+  %r = linalg.generic {indexing_maps = [#rows, #cols, #id3], iterator_types = ["parallel", "parallel", "parallel"]} ins(%ids, %ids : tensor<8xi64>, tensor<8xi64>) outs(%e2 : tensor<16x8x8xf32>) {
+  ^bb0(%i: i64, %j: i64, %out: f32):
+    %c = linalg.index 0 : index
+    %ii = arith.index_cast %i : i64 to index
+    %jj = arith.index_cast %j : i64 to index
+    %v = tensor.extract %table[%ii, %jj, %c] : tensor<8x8x16xf32>
+    linalg.yield %v : f32
+  } -> tensor<16x8x8xf32>
+  iree_tensor_ext.dispatch.tensor.store %r, %2, offsets = [0, 0, 0], sizes = [16, 8, 8], strides = [1, 1, 1] : tensor<16x8x8xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<16x8x8xf32>>
+  return
+}
+
+// -----
+
 // Fused, the consumer would read the sums transposed against its fastest dim, which this pass
 // does not take (ldsopt-preload-transposed's): the dispatch keeps its two generics and IREE's
 // lowering_config on the consumer.
