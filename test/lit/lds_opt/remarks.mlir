@@ -36,29 +36,31 @@ func.func @matmul_f16_out() {
 // -----
 
 #layout2 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
-// Two generics fused in one dispatch (an exp feeding a negation): the matmul pass takes a
-// contraction and its elementwise consumer, and the first is no contraction; no other pass
-// takes several roots.
+// Two generics fused in one dispatch (an exp feeding a negation that reads it transposed): the
+// matmul pass takes a contraction and its elementwise consumer read through the identity; the
+// elementwise pass fuses such a chain only into a generic it takes, and this
+// one reads its input transposed against its fastest dim; no other pass takes several roots.
 func.func @fused_two_generics() {
   %c0 = arith.constant 0 : index
-  %0 = hal.interface.binding.subspan layout(#layout2) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<16xf32, #hal.descriptor_type<storage_buffer>>
-  %1 = hal.interface.binding.subspan layout(#layout2) binding(1) alignment(64) offset(%c0) flags(Indirect) : memref<16xf32, #hal.descriptor_type<storage_buffer>>
-  %2 = iree_codegen.load_from_buffer %0 : memref<16xf32, #hal.descriptor_type<storage_buffer>> -> tensor<16xf32>
-  %3 = tensor.empty() : tensor<16xf32>
-  // expected-remark @+3 {{ldsopt-matmul-lds: left to IREE: linalg.generic with a fused elementwise consumer: linalg.generic with 1 inputs is not a contraction of two operands}}
+  %0 = hal.interface.binding.subspan layout(#layout2) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<4x8xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout2) binding(1) alignment(64) offset(%c0) flags(Indirect) : memref<8x4xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = iree_codegen.load_from_buffer %0 : memref<4x8xf32, #hal.descriptor_type<storage_buffer>> -> tensor<4x8xf32>
+  %3 = tensor.empty() : tensor<4x8xf32>
+  // expected-remark @+3 {{ldsopt-matmul-lds: left to IREE: a linalg.generic with a fused linalg.generic: the consumer reads the matmul's result through a non-identity map}}
   // expected-remark @+2 {{ldsopt-preload-transposed: left to IREE: 2 ops fused in one dispatch}}
   // expected-remark @+1 {{ldsopt-lower-elementwise: left to IREE: 2 ops fused in one dispatch}}
-  %4 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%2 : tensor<16xf32>) outs(%3 : tensor<16xf32>) {
+  %4 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%2 : tensor<4x8xf32>) outs(%3 : tensor<4x8xf32>) {
   ^bb0(%in: f32, %out: f32):
     %5 = math.exp %in : f32
     linalg.yield %5 : f32
-  } -> tensor<16xf32>
-  %6 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%4 : tensor<16xf32>) outs(%3 : tensor<16xf32>) {
+  } -> tensor<4x8xf32>
+  %e = tensor.empty() : tensor<8x4xf32>
+  %6 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%4 : tensor<4x8xf32>) outs(%e : tensor<8x4xf32>) {
   ^bb0(%in: f32, %out: f32):
     %7 = arith.negf %in : f32
     linalg.yield %7 : f32
-  } -> tensor<16xf32>
-  iree_codegen.store_to_buffer %6, %1 : tensor<16xf32> into memref<16xf32, #hal.descriptor_type<storage_buffer>>
+  } -> tensor<8x4xf32>
+  iree_codegen.store_to_buffer %6, %1 : tensor<8x4xf32> into memref<8x4xf32, #hal.descriptor_type<storage_buffer>>
   return
 }
 
