@@ -158,8 +158,9 @@ def _fuse_chain(func: ir.Operation) -> None:
     """A dispatch of several all-parallel generics (a producer of a loop space of its own read
     by a consumer, as IREE forms roberta's position ids and their embedding) becomes one
     generic by MLIR's elementwise fusion, where that and this pass's match take it: the
-    fusion runs on a copy, which replaces the dispatch only then (it drops IREE's
-    lowering_config, which IREE's own pipeline needs); else the dispatch stays as it was. A
+    fusion runs on a copy, which replaces the dispatch only then, in types the target computes
+    (it drops IREE's lowering_config, which IREE's own pipeline needs); else the dispatch
+    stays as it was. A
     producer read more than once (PVT's position ids, read as rows and as columns) is first
     copied for each read: the fusion takes a producer of one use."""
     d = _analyze(func, ("linalg.generic",))
@@ -174,7 +175,8 @@ def _fuse_chain(func: ir.Operation) -> None:
                 use.owner.operands[use.operand_number] = op.clone(ir.InsertionPoint(op)).results[0]
     passmanager.PassManager.parse(_FUSE).run(fused.operation)
     d = _analyze(fused, ("linalg.generic",))
-    if d and _match(d):
+    tgt = target_model.of_op(func)
+    if d and _match(d) and tgt is not None and not foreign_types([d.root], tgt):
         func.erase()
     else:
         fused.erase()

@@ -121,3 +121,51 @@ func.func @transposed_chain() {
   iree_tensor_ext.dispatch.tensor.store %t, %1, offsets = [0, 0], sizes = [32, 9], strides = [1, 1] : tensor<32x9xf32> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<32x9xf32>>
   return
 }
+
+// -----
+
+// The chain in i64 on a target that does not compute it (lavapipe as ldsopt declared it before
+// it stated shaderInt64): fused, the pass would leave it to IREE, so it stays unfused, with
+// IREE's lowering_config.
+// CHECK:       #[[CONFIG:.+]] = #iree_codegen.lowering_config<tile_sizes = {{\[\[}}1, 8]]>
+// CHECK-LABEL: func.func @chain_in_i64()
+// CHECK-NOT:     ldsopt.lowered_by
+// CHECK:         linalg.generic
+// CHECK:         linalg.generic {{.*}}lowering_config = #[[CONFIG]]
+
+hal.executable private @chain_in_i64 {
+  hal.executable.variant public @vulkan_spirv_fb target(<"vulkan-spirv", "vulkan-spirv-fb", {iree_codegen.target_info = #iree_gpu.target<arch = "lavapipe", features = "spirv:v1.3,cap:Shader,cap:Float16,cap:Int16,cap:Int8,cap:StorageBuffer16BitAccess,cap:StorageBuffer8BitAccess,cap:GroupNonUniform,cap:GroupNonUniformArithmetic,cap:GroupNonUniformShuffle,cap:GroupNonUniformBallot,ext:SPV_KHR_16bit_storage,ext:SPV_KHR_8bit_storage,ext:SPV_KHR_storage_buffer_storage_class", wgp = <compute = fp32|fp16|int32|int16|int8, storage = b32|b16|b8, subgroup = shuffle|arithmetic, subgroup_size_choices = [8], max_workgroup_sizes = [1024, 1024, 1024], max_thread_count_per_workgroup = 1024, max_workgroup_memory_bytes = 32768, max_workgroup_counts = [65535, 65535, 65535]>>}>) {
+    hal.executable.export public @chain_in_i64 ordinal(0) layout(#hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) count(%arg0: !hal.device) -> (index, index, index) {
+      %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+      hal.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @chain_in_i64() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.spirv_pipeline<BaseVectorize> workgroup_size = [8, 1, 1]>} {
+        %c0 = arith.constant 0 : index
+        %c1 = arith.constant 1 : i64
+        %0 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : !iree_tensor_ext.dispatch.tensor<readonly:tensor<8xi64>>
+        %2 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(2) alignment(64) offset(%c0) flags(Indirect) : !iree_tensor_ext.dispatch.tensor<writeonly:tensor<8x16xi64>>
+        %3 = iree_tensor_ext.dispatch.tensor.load %0, offsets = [0], sizes = [8], strides = [1] : !iree_tensor_ext.dispatch.tensor<readonly:tensor<8xi64>> -> tensor<8xi64>
+        %4 = tensor.empty() : tensor<8xi64>
+        %5 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%3 : tensor<8xi64>) outs(%4 : tensor<8xi64>) {
+        ^bb0(%in: i64, %out: i64):
+          %7 = arith.addi %in, %c1 : i64
+          linalg.yield %7 : i64
+        } -> tensor<8xi64>
+        %6 = tensor.empty() : tensor<8x16xi64>
+        %8 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%5 : tensor<8xi64>) outs(%6 : tensor<8x16xi64>) attrs = {lowering_config = #iree_codegen.lowering_config<tile_sizes = [[1, 8]]>} {
+        ^bb0(%in: i64, %out: i64):
+          %9 = arith.muli %in, %in : i64
+          linalg.yield %9 : i64
+        } -> tensor<8x16xi64>
+        iree_tensor_ext.dispatch.tensor.store %8, %2, offsets = [0, 0], sizes = [8, 16], strides = [1, 1] : tensor<8x16xi64> -> !iree_tensor_ext.dispatch.tensor<writeonly:tensor<8x16xi64>>
+        return
+      }
+      iree_codegen.dispatch_config @chain_in_i64 {
+      ^bb0(%arg0: !hal.device):
+        %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+        iree_codegen.yield %x, %y, %z : index, index, index
+      }
+    }
+  }
+}
