@@ -13,8 +13,8 @@ dispatch.
 - `store_remote` / `load_shared` / `load_remote`: LDS accesses by 32-bit shared-window
   address (16 bytes, 16 bytes, an f32), the remote ones mapped into workgroup `rank`'s LDS
   (`mapa.shared::cluster`): a remote store does not wait, where a remote load waits a round
-  trip between SMs. PTX inline assembly, as NVVM's
-  loads and stores take typed pointers the kernels do not build.
+  trip between SMs. PTX inline assembly, as NVVM's loads and stores take typed pointers the
+  kernels do not build.
 - `arrive_remote`: an arrival on the mbarrier at the same LDS address in workgroup `rank`: how
   a workgroup tells another that it is done with LDS the other writes. PTX's default
   semantics (release at CTA scope): the reads it orders are complete wgmma reads, and a

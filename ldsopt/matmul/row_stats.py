@@ -32,9 +32,9 @@ an LDS array [results, BM], and a barrier publishes it to the output, which read
 m % BM. The sums are the program's reassociated, as any parallel reduction.
 
 Shared over a cluster (`MatmulPlan.row_share` = C > 1, the wgmma scheme on sm_90a, opt-in by
-`row-sums-cluster`, `shared_by`): every workgroup of a row band sums the same rows, so the C workgroups of a
-cluster along N (C consecutive N tiles of one band) share the work: the workgroup of cluster
-rank r sums the K steps kt with kt % C == r alone. After the loop each writes its partial
+`row-sums-cluster`, `shared_by`): every workgroup of a row band sums the same rows, so the C
+workgroups of a cluster along N (C consecutive N tiles of one band) share the work: the
+workgroup of cluster rank r sums the K steps kt with kt % C == r alone. After the loop each writes its partial
 sums into its LDS array, a cluster barrier publishes them, each thread adds its entries of
 the C arrays (distributed shared memory, `cluster.load_remote`, in rank order, so that every
 workgroup of the cluster gets the same bits), a second cluster barrier tells every workgroup
@@ -321,17 +321,17 @@ class RowStatsKernel:
         cluster.sync()  # every workgroup's partial sums are in its array
         totals = []
         for first in range(0, entries, threads):
+            at = em.offset(em.tid, first)
             # past the last entry: a re-read of it, whose total is not stored
-            at = arith.minui(em.offset(em.tid, first), k.const(entries - 1))
-            address = arith.addi(base, arith.muli(arith.index_cast(i32, at), k.const(4, i32)))
+            address = arith.addi(base, arith.muli(arith.index_cast(i32, arith.minui(at, k.const(entries - 1))),
+                                                  k.const(4, i32)))
             total = None
             for rank in range(self.share):
                 x = cluster.load_remote(address, k.const(rank, i32))
                 total = x if total is None else arith.addf(total, x)
-            totals.append((first, total))
+            totals.append((first, at, total))
         cluster.sync()  # no workgroup reads this one's partial sums any more
-        for first, total in totals:
-            at = em.offset(em.tid, first)
+        for first, at, total in totals:
             with em.guard([(at, entries)] if first + threads > entries else []):
                 memref.store(total, self.lds, [arith.divui(at, k.const(bm)), arith.remui(at, k.const(bm))])
 
