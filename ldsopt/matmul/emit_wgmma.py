@@ -270,7 +270,7 @@ class WgmmaEmitter(Emitter):
 
     def products(self, acc0: list[ir.Value]) -> tuple[list[ir.Value], bool]:
         """With a producer warp, the math warps' K loop, and the producer warp's (`produce`)
-        beside it."""
+        beside it, whose accumulators are undefined (no thread of it reads them)."""
         if not self.producing:
             return super().products(acc0)
         loops = scf.IfOp(self._math_warps(), [a.type for a in acc0], has_else=True)
@@ -279,7 +279,9 @@ class WgmmaEmitter(Emitter):
             scf.yield_(acc)
         with ir.InsertionPoint(loops.else_block):
             self.tma.produce()
-            scf.yield_(acc0)
+            # Undefined, not acc0: instructions that define the accumulator's registers while
+            # its wgmmas are in flight make ptxas serialize every wgmma of the kernel (C7515).
+            scf.yield_([llvm.UndefOp(a.type).result for a in acc0])
         return list(loops.results), peel
 
     def finish_products(self, acc: list[ir.Value]) -> list[ir.Value]:
