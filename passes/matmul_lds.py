@@ -93,7 +93,7 @@ split by themselves (bench/results/cuda-matmul/README.md, "Measured choices", sa
 `multicast=CMxCN` shares the TMA copies' boxes over clusters of CM x CN workgroups
 (ldsopt/matmul/tma_copy.py); a kernel without TMA copies or whose tiles do not fill whole
 clusters stays unshared and says why (`ldsopt.multicast_refused`). Opt-in: slower than
-unshared on the H200 so far (bench/results/cuda-matmul/multicast/).
+unshared on the H200 so far (bench/results/cuda-matmul/multicast/, multicast-depth/).
 
 The output (option `output-lds`): matrix-core kernels stage the output tile through LDS and
 store it in 16-byte row pieces (ldsopt/matmul/output_stage.py) where that widens the stores and

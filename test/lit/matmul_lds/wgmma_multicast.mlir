@@ -16,7 +16,8 @@
 // mbarrier of LDS tile kt - 1 in each writer (mapa + a remote arrive), and all wait for the
 // next tile where TMA copies it; no workgroup barrier. The producer warp's loop: tiles 3..8,
 // each once its LDS tile's writers released it, multicast to the two workgroups that share
-// it (an i16 mask). A cluster barrier after the loops keeps the output from overwriting the
+// it (an i16 mask); its accumulators are undefined, not the math warps' zeros (ptxas would
+// serialize the wgmmas). A cluster barrier after the loops keeps the output from overwriting the
 // maps (rank 0's band) while any workgroup still issues copies; the math warps store, their
 // barriers named (1, 128 threads).
 // CHECK-LABEL: func.func @nt_f16
@@ -49,6 +50,8 @@
 // CHECK:             nvvm.mbarrier.try_wait.parity
 // CHECK:             nvvm.mbarrier.arrive.expect_tx %{{.+}}, %c16384_i32
 // CHECK-COUNT-2:     nvvm.cp.async.bulk.tensor.shared.cluster.global {{.*}} multicast_mask
+// CHECK:           %[[UNSET:.+]] = llvm.mlir.undef : !llvm.struct
+// CHECK-NEXT:      scf.yield %[[UNSET]]
 // CHECK:         nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NEXT:    nvvm.cluster.arrive
 // CHECK-NEXT:    nvvm.cluster.wait
