@@ -35,17 +35,20 @@ def program_pipeline(args) -> str:
 
 def prepare_suite(args) -> int:
     """Prepares each input into its own subfolder; prints one line each."""
-    from ldsopt.run import driver
+    from ldsopt.run import driver, ptxas_check
     failed = 0
     for path in args.inputs:
         folder = os.path.join(args.prepare, os.path.splitext(os.path.basename(path))[0])
         try:
-            driver.prepare(path, args.target or "cuda", folder, function=args.function, seed=args.seed,
-                           pipeline_text=args.pipeline or driver.DEFAULT_PIPELINE,
-                           program_pipeline=program_pipeline(args), baseline=args.baseline,
-                           atol=args.atol, rtol=args.rtol, special_values=args.special_values,
-                           given=input_options(args, path), archives=archives(args),
-                           weights_to_archive=args.weights_to_archive, keep_dynamic=args.keep_dynamic)
+            manifest = driver.prepare(
+                path, args.target or "cuda", folder, function=args.function, seed=args.seed,
+                pipeline_text=args.pipeline or driver.DEFAULT_PIPELINE, program_pipeline=program_pipeline(args),
+                baseline=args.baseline, atol=args.atol, rtol=args.rtol, special_values=args.special_values,
+                given=input_options(args, path), archives=archives(args),
+                weights_to_archive=args.weights_to_archive, keep_dynamic=args.keep_dynamic)
+            for d in manifest["dispatches"]:
+                for finding in ptxas_check.findings(d):
+                    print(f"{path}: warning: dispatch {d['name']}: ptxas: {finding}", file=sys.stderr, flush=True)
             print(f"PREPARED {folder}", flush=True)
         except (driver.DriverError, FileNotFoundError, UsageError, output_file.OutputError) as e:
             failed += 1

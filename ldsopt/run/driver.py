@@ -27,7 +27,7 @@ from ldsopt import target as target_model
 from ldsopt.run import compile_cache, model_import, numpy_reference, parameters
 from ldsopt.run import inputs as inputs_mod
 from ldsopt.run import record as run_record
-from ldsopt.run import formation, pipelines
+from ldsopt.run import formation, pipelines, ptxas_check
 from ldsopt.run import reference as reference_mod
 from ldsopt.run import reference_companions as companions
 from ldsopt.codegen.kernel import LOWERED_BY, USER_CONFIG, recorded_bank_conflicts
@@ -551,6 +551,7 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
         chosen, ours, report = form_dispatches(program, tgt, folder, pipeline_text, f64_io)
         flags += chosen
     vmfb = compile_module(ours, folder, "ldsopt" if not baseline else "baseline", dump=dump)
+    ptxas_check.annotate(report, vmfb)  # spills and serialized wgmmas, where ptxas is on PATH
     inputs = [Tensor(shape, dtype, f"input{i}.bin") for i, (shape, dtype) in enumerate(sig.inputs)]
     for t, arr in zip(inputs, arrays):
         t.save(folder, arr)

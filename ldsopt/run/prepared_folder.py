@@ -8,7 +8,8 @@ manifest with `"tolerances": []` used to PASS with nothing compared; an output n
 - the folder is a folder holding manifest.json, a JSON object;
 - the keys replay reads are there, of their types: `source`, `target`, `device`, `function`,
   `vmfb` strings, `special_values` a bool, `dispatches` a list of objects with a `name` and a
-  list of `passes`, `reference` an object, `inputs`, `outputs`, `expected` and `tolerances`
+  list of `passes` (and where present a `ptxas` object of `registers`, an integer or null,
+  `spill_bytes`, an integer, and `warnings`, strings: ptxas_check.py), `reference` an object, `inputs`, `outputs`, `expected` and `tolerances`
   lists, `sensitivity` (a tensor or null an output) and `as_written` (a list of tensors an
   output) lists where present (older folders have none), `parameters` (archives: a `scope`
   and an existing `file`, relative to the folder: only read, it may be shared by a suite's
@@ -149,6 +150,14 @@ def load(folder: str) -> dict:
             m.fail(f"dispatches[{i}]", "expected an object")
         m.get("name", (str,), d, f"dispatches[{i}].name")
         m.get("passes", (list,), d, f"dispatches[{i}].passes")
+        if "ptxas" in d:
+            k = m.get("ptxas", (dict,), d, f"dispatches[{i}].ptxas")
+            m.get("registers", (int, type(None)), k, f"dispatches[{i}].ptxas.registers")
+            m.get("spill_bytes", (int,), k, f"dispatches[{i}].ptxas.spill_bytes")
+            if not all(isinstance(w, str) for w in m.get("warnings", (list,), k, f"dispatches[{i}].ptxas.warnings")):
+                m.fail(f"dispatches[{i}].ptxas.warnings", "expected strings")
+            if set(k) - {"registers", "spill_bytes", "warnings"}:
+                m.fail(f"dispatches[{i}].ptxas", f"unknown keys {sorted(set(k) - {'registers', 'spill_bytes', 'warnings'})}")
     vmfb = m.file_name("vmfb", m.get("vmfb", (str,)))
     inputs = [m.tensor(t, f"inputs[{i}]") for i, t in enumerate(m.get("inputs", (list,)))]
     outputs = [m.tensor(t, f"outputs[{i}]") for i, t in enumerate(m.get("outputs", (list,)))]

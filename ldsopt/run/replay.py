@@ -27,7 +27,7 @@ import os
 import sys
 
 from ldsopt.cli import folder_lock, interrupts, output_file
-from ldsopt.run import prepared_folder
+from ldsopt.run import prepared_folder, ptxas_check
 from ldsopt.run.iree_tools import parameter_flags, run_module
 from ldsopt.run import record as run_record
 from ldsopt.run.tensor_file import FLOATS, Tensor, nbytes
@@ -80,6 +80,7 @@ def dispatch_lines(dispatches: list[dict]) -> list[str]:
         how = "ldsopt: " + ", ".join(d["passes"]) if d["passes"] else f"iree-default ({d['pipeline']})"
         lines.append(f"dispatch {d['name']}: {how}" + (" (once, at load)" if d.get("at_load") else ""))
         lines += [f"  {name}: {why}" for name, why in d.get("missed", {}).items()]
+        lines += [f"  ptxas: {x}" for x in ptxas_check.findings(d)]
     lines.append(coverage(dispatches))
     return lines
 

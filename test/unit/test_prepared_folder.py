@@ -88,6 +88,15 @@ CASES = {
     "as written not a list": (lambda m: m.update(as_written=[None]), "as_written[0]: expected a list of tensors"),
     "as written missing": (lambda m: m["as_written"][0].append({"shape": [2], "dtype": "f32", "file": "w.bin"}),
                            "as_written[0][0].file: w.bin is not in the folder"),
+    # what ptxas said of a kernel (ptxas_check.py), printed by the report
+    "ptxas not an object": (lambda m: m["dispatches"].append({"name": "d", "passes": [], "ptxas": 3}),
+                            "dispatches[1].ptxas: expected dict"),
+    "ptxas warnings not strings": (lambda m: m["dispatches"].append(
+        {"name": "d", "passes": [], "ptxas": {"registers": 40, "spill_bytes": 0, "warnings": [1]}}),
+        "dispatches[1].ptxas.warnings: expected strings"),
+    "ptxas unknown key": (lambda m: m["dispatches"].append(
+        {"name": "d", "passes": [], "ptxas": {"registers": None, "spill_bytes": 0, "warnings": [], "x": 1}}),
+        "dispatches[1].ptxas: unknown keys ['x']"),
 }
 
 
