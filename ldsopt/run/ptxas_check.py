@@ -33,10 +33,12 @@ _WARNING = re.compile(r"ptxas (?:info|warning)\s*: (\(C\d+\) .*?) in the functio
 
 @dataclasses.dataclass
 class Kernel:
+    """What ptxas -v said of one kernel: its registers, its spill stores and loads, its
+    warnings (code and message, without the kernel's name)."""
+
     registers: int | None = None
     spill_bytes: int = 0
     warnings: list[str] = dataclasses.field(default_factory=list)
-
 
 
 def ptx_modules(data: bytes) -> list[str]:
@@ -51,14 +53,18 @@ def ptx_modules(data: bytes) -> list[str]:
 
 def assemble(ptx: str, ptxas: str) -> str:
     """`ptxas -v` on `ptx` for its `.target` (sm_52 where it names none); its stderr (its
-    errors, where it fails, name no kernel: nothing is recorded then)."""
+    errors, where it fails, name no kernel: nothing is recorded then; nor where it cannot be
+    run or runs past 5 minutes)."""
     arch = _TARGET.search(ptx)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "kernel.ptx")
         with open(path, "w") as f:
             f.write(ptx)
-        proc = subprocess.run([ptxas, f"-arch={arch.group(1) if arch else 'sm_52'}", "-v", path,
-                               "-o", os.path.join(tmp, "kernel.cubin")], capture_output=True, text=True, timeout=300)
+        try:
+            proc = subprocess.run([ptxas, f"-arch={arch.group(1) if arch else 'sm_52'}", "-v", path, "-o",
+                                   os.path.join(tmp, "kernel.cubin")], capture_output=True, text=True, timeout=300)
+        except (OSError, subprocess.TimeoutExpired):
+            return ""
     return proc.stderr
 
 
