@@ -160,9 +160,8 @@ def _fuse_chain(func: ir.Operation) -> None:
     generic by MLIR's elementwise fusion, where that and this pass's match take it: the
     fusion runs on a copy, which replaces the dispatch only then, in types the target computes
     (it drops IREE's lowering_config, which IREE's own pipeline needs); else the dispatch
-    stays as it was. A
-    producer read more than once (PVT's position ids, read as rows and as columns) is first
-    copied for each read: the fusion takes a producer of one use."""
+    stays as it was. A producer read more than once (PVT's position ids, read as rows and as
+    columns) is first copied for each read: the fusion takes a producer of one use."""
     d = _analyze(func, ("linalg.generic",))
     roots = [o for o in func.regions[0].blocks[0].operations if o.operation.name == "linalg.generic"]
     if d or "ops fused in one dispatch" not in d.reason or \
