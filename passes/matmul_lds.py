@@ -94,6 +94,11 @@ split by themselves (bench/results/cuda-matmul/README.md, "Measured choices", sa
 (ldsopt/matmul/tma_copy.py); a kernel without TMA copies or whose tiles do not fill whole
 clusters stays unshared and says why (`ldsopt.multicast_refused`). Opt-in: slower than
 unshared on the H200 so far (bench/results/cuda-matmul/multicast/, multicast-depth/).
+`persistent=true` (opt-in) makes a kernel with TMA copies and more tiles than SMs a
+persistent one (ldsopt/matmul/persistent.py): one workgroup an SM walking the tiles, the K
+pipeline running on across them so that the next tile's first copies are in flight while a
+tile is stored; a kernel that cannot stays a plain grid and says why
+(`ldsopt.persistent_refused`).
 
 The output (option `output-lds`): matrix-core kernels stage the output tile through LDS and
 store it in 16-byte row pieces (ldsopt/matmul/output_stage.py) where that widens the stores and
@@ -128,6 +133,7 @@ from ldsopt.matmul.emit_mma import MmaEmitter
 from ldsopt.matmul.emit_wgmma import WgmmaEmitter
 from ldsopt.matmul.tma_copy import Multicast
 from ldsopt.matmul.options import MULTICAST_REFUSED, PlanChoice, PlanOptions
+from ldsopt.matmul.persistent import PERSISTENT_REFUSED
 from ldsopt.matmul.match import MatmulProblem
 from ldsopt.matmul.recorded import STAGED_BY
 from ldsopt.matmul.schemes import MatmulPlan, MmaScheme, WgmmaScheme
@@ -159,6 +165,12 @@ class MatmulLds(PlanOptions):
                               "rows one each), false: cp.async",
                       choices=("auto", "false"))
 
+    persistent: str = option("false", "the wgmma scheme with TMA copies: one workgroup an SM walking the "
+                                      "output tiles, the next tile's first copies in flight while a tile is "
+                                      "stored (ldsopt/matmul/persistent.py); kernels that cannot stay a plain "
+                                      f"grid and say why ({PERSISTENT_REFUSED})",
+                             choices=("false", "true"))
+
     def run(self, module: ir.Operation) -> None:
         for m in self.planned_matmuls(module, prologues=True, dynamic=True):
             d, p, tgt, pl, choice = m.dispatch, m.problem, m.target, m.plan, m.choice
@@ -168,12 +180,15 @@ class MatmulLds(PlanOptions):
                 MmaEmitter if isinstance(pl.scheme, MmaScheme) else FmaEmitter
             try:
                 extra = {"tma_budget": choice.lds_budget(tgt) if self.tma == "auto" else None,
-                         "multicast": Multicast.parse(self.multicast)} if emitter is WgmmaEmitter else {}
+                         "multicast": Multicast.parse(self.multicast),
+                         "walk_tiles": self.persistent == "true"} if emitter is WgmmaEmitter else {}
                 kernel = emitter(d, p, pl, tgt, self.carries(pl, p, choice, tgt), **extra)
             except ValueError as e:
                 raise PassError(d.location, f"{self.NAME}: {e}") from None
-            if emitter is WgmmaEmitter and kernel.multicast_refused:
-                d.func.attributes[MULTICAST_REFUSED] = ir.StringAttr.get(kernel.multicast_refused)
+            for attr, why in ((MULTICAST_REFUSED, getattr(kernel, "multicast_refused", None)),
+                              (PERSISTENT_REFUSED, getattr(kernel, "persistent_refused", None))):
+                if why:
+                    d.func.attributes[attr] = ir.StringAttr.get(why)
             if self.output_lds != "false" and (self.output_lds == "true" or
                                                isinstance(pl.scheme, (MmaScheme, WgmmaScheme))):
                 staged = pl.lds_bytes(element_bits(p.elem_type) // 8)

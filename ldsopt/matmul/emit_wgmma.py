@@ -69,8 +69,9 @@ from iree.compiler.dialects import arith, gpu, llvm, nvvm, scf, vector
 from ldsopt.codegen import cluster, wgmma
 from ldsopt.codegen.async_copy import async_wait
 from ldsopt.layout.tile_layout import ATTR, TileLayout
-from ldsopt.matmul import planner, tma_copy
+from ldsopt.matmul import persistent, planner, tma_copy
 from ldsopt.matmul.emit import Emitter
+from ldsopt.matmul.persistent import TileWalk
 from ldsopt.matmul.planner import pow2_dividing
 from ldsopt.matmul.tma_copy import Multicast, TmaOperands
 
@@ -80,11 +81,13 @@ class WgmmaEmitter(Emitter):
 
     CLUSTERS = True
 
-    def __init__(self, *args, tma_budget: int | None = None, multicast: Multicast = Multicast(), **kwargs):
+    def __init__(self, *args, tma_budget: int | None = None, multicast: Multicast = Multicast(),
+                 walk_tiles: bool = False, **kwargs):
         """`tma_budget`: the LDS bytes a workgroup may take where the operands may be copied by
         TMA (`tma_copy.refusal`), None where they may not; `multicast`: the cluster that shares
         them where the kernel takes TMA and that cluster (else unshared, `multicast_refused`
-        says why)."""
+        says why); `walk_tiles`: a persistent kernel where it can be one (persistent.py; else a
+        plain grid, `persistent_refused` says why)."""
         super().__init__(*args, **kwargs)
         if self.pl.stages < 3:
             raise ValueError(f"the wgmma scheme needs 3 LDS tiles or more (the plan has {self.pl.stages})")
@@ -99,6 +102,12 @@ class WgmmaEmitter(Emitter):
             self.multicast = Multicast() if self.multicast_refused else multicast
         self.by_tma = tma_budget is not None and tma_copy.refusal(self, tma_budget, self.multicast) is None
         self.extra_lds += tma_copy.lds_bytes(self.pl, self.multicast) if self.by_tma else 0
+        self.walk: TileWalk | None = None
+        self.persistent_refused = persistent.refusal(self, self.k.target.compute_units) if walk_tiles else None
+        if walk_tiles and self.persistent_refused is None:
+            self.walk = TileWalk(self, self.k.target.compute_units)
+            self.k.grid = self.walk.grid
+            self.early_epilogue = False  # each tile's epilogue operands are read at its store
         if self.multicast.shared:
             cluster.set_cluster(self.d.func, self.multicast.cn, self.multicast.cm)
             # a producer warp past the math warps issues the copies (tma_copy.TmaOperands)
@@ -172,6 +181,8 @@ class WgmmaEmitter(Emitter):
         self._descriptors()
         if self.by_tma:
             self.tma = TmaOperands(self, self.multicast)
+        if self.walk is not None:
+            self.walk.start()
 
     def acc_init(self, value: ir.Value) -> list[ir.Value]:
         return [wgmma.acc_splat(self.pl.tiling.bn, value)]
@@ -228,7 +239,8 @@ class WgmmaEmitter(Emitter):
             wgmma.wait(1)  # step kt - 1's wgmmas are done
             self.tma.release(kt)  # to the producer warps that refill its LDS tile (a multicast)
             following = self.offset(kt, 1)
-            more = arith.cmpi(arith.CmpIPredicate.ult, following, k.const(self.n_steps))
+            steps = self.walk.iterations if self.walk is not None else k.const(self.n_steps)
+            more = arith.cmpi(arith.CmpIPredicate.ult, following, steps)
             if self.tma.by_cp_async:  # those tiles landed before the loop
                 more = arith.andi(more, arith.cmpi(arith.CmpIPredicate.uge, following, k.const(self.tma.by_cp_async)))
             more = scf.IfOp(more)
@@ -270,7 +282,10 @@ class WgmmaEmitter(Emitter):
 
     def products(self, acc0: list[ir.Value]) -> tuple[list[ir.Value], bool]:
         """With a producer warp, the math warps' K loop, and the producer warp's (`produce`)
-        beside it, whose accumulators are undefined (no thread of it reads them)."""
+        beside it, whose accumulators are undefined (no thread of it reads them). Walking
+        tiles, one loop over all of them (`_walk`)."""
+        if self.walk is not None:
+            return self._walk(acc0), False
         if not self.producing:
             return super().products(acc0)
         loops = scf.IfOp(self._math_warps(), [a.type for a in acc0], has_else=True)
@@ -283,6 +298,27 @@ class WgmmaEmitter(Emitter):
             # its wgmmas are in flight make ptxas serialize every wgmma of the kernel (C7515).
             scf.yield_([llvm.UndefOp(a.type).result for a in acc0])
         return list(loops.results), peel
+
+    def _walk(self, acc0: list[ir.Value]) -> list[ir.Value]:
+        """The persistent kernel's loops (persistent.py): for each of its tiles, the K loop from
+        `acc0` (its iteration `it` the walk's, which the copies and mbarriers count: the last
+        steps' copies issue the next tile's first K tiles), then its wgmmas waited for and the
+        tile stored. Nested, not one flat loop with a branch at each tile's end: there the
+        accumulators' phi made ptxas serialize every wgmma (C7514)."""
+        k, walk = self.k, self.walk
+        tiles = scf.ForOp(k.const(0), walk.count, k.const(1))
+        with ir.InsertionPoint(tiles.body):
+            j = tiles.induction_variable
+            first = arith.muli(j, k.const(self.n_steps))
+            steps = scf.ForOp(k.const(0), k.const(self.n_steps), k.const(1), acc0)
+            with ir.InsertionPoint(steps.body):
+                it = arith.addi(first, steps.induction_variable)
+                scf.yield_(self._k_step(it, list(steps.inner_iter_args), []))
+            wgmma.wait(0)
+            self.origin = walk.origin(j)
+            super().store(list(steps.results))
+            scf.yield_([])
+        return acc0
 
     def finish_products(self, acc: list[ir.Value]) -> list[ir.Value]:
         """The accumulators once the last wgmma group is done; the copies of the tiles past K
@@ -354,7 +390,10 @@ class WgmmaEmitter(Emitter):
         return arith.select(in_a, arith.addi(bases[0], at), arith.addi(bases[1], arith.subi(at, a_bytes)))
 
     def store(self, acc: list[ir.Value]) -> None:
-        """The output, stored by the warps holding whole sums (all math warps, unsplit)."""
+        """The output, stored by the warps holding whole sums (all math warps, unsplit);
+        walking tiles, each stored in the loop (`_walk`)."""
+        if self.walk is not None:
+            return
         if self.pl.split == 1 and not self.producing:
             return super().store(acc)
         guard = scf.IfOp(self.summing if self.pl.split > 1 else self._math_warps())

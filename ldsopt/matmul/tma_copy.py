@@ -228,8 +228,9 @@ class TmaOperands:
         the workgroups that share each box, and (each math warp's lanes) the writer into its
         LDS whose mbarriers each lane arrives on. Unshared: the whole boxes, its own tile."""
         em, k, mc = self.em, self.em.k, self.mc
-        if not mc.shared:
-            self.band = (em.origin["m"], em.origin["n"])
+        if not mc.shared:  # a tile walk's last tile, which it stores last (persistent.py)
+            band = em.walk.last_origin() if em.walk is not None else em.origin
+            self.band = (band["m"], band["n"])
             self.publisher = None
             return
         i16, i32 = ir.IntegerType.get_signless(16), ir.IntegerType.get_signless(32)
@@ -386,7 +387,7 @@ class TmaOperands:
         eb = element_bits(em.p.elem_type) // 8
         buf = self.slot(tile)
         i32 = ir.IntegerType.get_signless(32)
-        live = arith.cmpi(arith.CmpIPredicate.ult, tile, k.const(em.n_steps))
+        k_tile, origin, live = self._place(tile)
         go = scf.IfOp(arith.andi(self.issuer, live))
         with ir.InsertionPoint(go.then_block):
             if self.mc.shared:
@@ -398,7 +399,7 @@ class TmaOperands:
                     scf.yield_([])
             bar = self._bar(buf)
             tma.expect_bytes(bar, self.bytes)
-            k0 = arith.muli(tile, k.const(em.pl.bk))  # no K split (`refusal`)
+            k0 = arith.muli(k_tile, k.const(em.pl.bk))  # no K split (`refusal`)
             for role in self.roles:
                 s = em.pl.staging[role]
                 start = arith.muli(buf, k.const(math.prod(s.lds_shape[1:]) * eb))
@@ -410,9 +411,9 @@ class TmaOperands:
                 # K-major: one box of the tile's rows; MN-major: one per 64-column block, K rows down.
                 for j in range(1 if s.k_contiguous else s.tile[1] // MN_BLOCK):
                     if s.dims[0] == "k":
-                        r, c = k0, em.offset(em.origin[s.dims[1]], j * MN_BLOCK)
+                        r, c = k0, em.offset(origin[s.dims[1]], j * MN_BLOCK)
                     else:
-                        r, c = em.origin[s.dims[0]], k0
+                        r, c = origin[s.dims[0]], k0
                     if skip is not None:
                         r = arith.addi(r, skip)
                     coords = [arith.index_cast(i32, x) for x in self._full_index(role, r, c)[::-1]]
@@ -420,6 +421,16 @@ class TmaOperands:
                     tma.load(dest, self.pointers[role], coords, bar,
                              self.mask[role] if self.mc.count(role) > 1 else None)
             scf.yield_([])
+
+    def _place(self, it: ir.Value) -> tuple[ir.Value, dict[str, ir.Value], ir.Value]:
+        """(K tile, output tile origin, whether issued at all) of pipeline iteration `it`: the
+        workgroup's own tile's K tile `it` below its steps, or under a tile walk (persistent.py)
+        its j-th tile's K tile below all its tiles' steps."""
+        em, k = self.em, self.em.k
+        if em.walk is None:
+            return it, em.origin, arith.cmpi(arith.CmpIPredicate.ult, it, k.const(em.n_steps))
+        j, k_tile = em.walk.of_iteration(it)
+        return k_tile, em.walk.origin(j), arith.cmpi(arith.CmpIPredicate.ult, it, em.walk.iterations)
 
     def wait(self, tile: ir.Value) -> None:
         """Every thread waits for K tile `tile`'s bytes (a TMA tile of the K steps: its LDS

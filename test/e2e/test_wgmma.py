@@ -66,6 +66,7 @@ def test_k_split_over_a_cluster_compiles(name, split, ptx_of, tmp_path):
 
 LARGE = pathlib.Path(__file__).parent / "programs" / "matmul_large"
 MULTICAST = pathlib.Path(__file__).parent / "programs" / "matmul_multicast"
+PERSISTENT = pathlib.Path(__file__).parent / "programs" / "matmul_persistent"
 
 
 @pytest.mark.parametrize("name, rank, boxes", [("tn_f16_weighted_4096x2304x96", 2, 4),
@@ -180,13 +181,16 @@ PTXAS = shutil.which("ptxas")
     (ROW_SUMS / "layernorm_f16_100x512x456.mlir", "row-sums-cluster=4"),
     (MULTICAST / "nn_f16_512x768x3072_bias_residual.mlir", "tiles=64x64x8x4 cluster-k=1 multicast=2x2"),
     (MULTICAST / "tn_f16_256x512x520.mlir", "tiles=64x64x8x4 cluster-k=1 multicast=4x2 stages=8"),
+    (PERSISTENT / "nt_f16_residual_2100x2048x136.mlir", "tiles=128x256x8x16 persistent=true"),
 ])
 def test_ptxas_keeps_the_wgmmas_asynchronous(program, options, ptx_of, tmp_path):
     """ptxas assembles each form of the wgmma kernel (plain, a K split, TMA copies, shared row
-    sums, a producer warp under a multicast) without a performance warning: one (C7515) means
-    it serialized every wgmma of the kernel, as it did when the producer warp's branch defined
-    the accumulator's registers (the multicast kernels then ran 1.5x slower than unshared,
-    bench/results/cuda-matmul/multicast-depth/); and without spills. `lds-run` reports the
+    sums, a producer warp under a multicast, a persistent walk over the tiles) without a
+    performance warning: one (C7515) means it serialized every wgmma of the kernel, as it did
+    when the producer warp's branch defined the accumulator's registers (the multicast kernels
+    then ran 1.5x slower than unshared, bench/results/cuda-matmul/multicast-depth/), and as
+    C7514 did for a persistent walk of one flat loop branching at each tile's end; and without
+    spills. `lds-run` reports the
     same per dispatch (ldsopt/run/ptxas_check.py)."""
     option = f"{{{options}}}" if options else ""
     pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", f"ldsopt-matmul-lds{option},")
