@@ -4,8 +4,8 @@
 # prepare DIR` builds each VARIANT below (its name: m4x2 multicast or cp cp.async, tiles BMxBN,
 # sS LDS tiles) from a copy of ldsopt/ with trace.patch applied (DIR/inputs holds the program's
 # inputs, DIR/VARIANT.vmfb each module). There (carrying .whl and DIR): `trace.sh run DIR OUT`
-# runs each module twice (20 s each at most) and keeps each output, the stamps over its tiles' first rows;
-# then here `python stamps.py OUT/*_*.npy`.
+# runs each module twice (`warm.py`: three calls in one process, the last one's output kept; 30 s
+# at most), the stamps over its tiles' first rows; then here `python stamps.py OUT/*_*.npy`.
 set -euo pipefail
 what=${1:?prepare or run}; dir=${2:?DIR}
 prog=test/e2e/programs/matmul_multicast/nn_f16_512x768x3072_bias_residual.mlir
@@ -32,10 +32,8 @@ else
   out=${3:?OUT}; mkdir -p "$out"
   python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl 2>/dev/null
   export PYTHONPATH=/tmp/site PATH=/tmp/site/bin:$PATH
-  inputs=$(python3 -c "import json; m = json.load(open('$dir/inputs/manifest.json')); print(' '.join(
-    '--input=%sx%s=@$dir/inputs/%s' % ('x'.join(map(str, t['shape'])), t['dtype'], t['file']) for t in m['inputs']))")
   for v in "$dir"/*.vmfb; do name=$(basename "$v" .vmfb); for r in 1 2; do
-    timeout 20 iree-run-module --device=cuda --module="$v" --function=main $inputs --output=@"$out/${name}_$r.npy" \
-      > /dev/null || { echo "$name run $r: exit $?" | tee -a "$out/failed.txt"; break; }
+    timeout 30 python3 bench/results/cuda-matmul/multicast-depth/warm.py "$v" "$dir/inputs" "$out/${name}_$r.npy" \
+      || { echo "$name run $r: exit $?" | tee -a "$out/failed.txt"; break; }
   done; done
 fi
