@@ -11,9 +11,9 @@ the wgmma plans' LDS). The tensor maps are built once and published in the outpu
 workgroup's last tile, which nothing stores before its last TMA copy has landed.
 
 Refused (`refusal`; the kernel stays a plain grid and the dispatch says why): operands not
-copied by TMA, a multicast, a K split or shared row sums (their clusters), a dynamic K (the
-walk counts iterations at compile time), a batch of more than one, and no more tiles than SMs
-(nothing to walk).
+copied by TMA (so K is static: the walk counts iterations at compile time), a multicast or a K
+split (their clusters), row sums of A (the fold's, which the K loop carries), a batch of more
+than one, and no more tiles than SMs (nothing to walk).
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ def refusal(em, compute_units: int | None) -> str | None:
     pl, p = em.pl, em.p
     if not em.by_tma:
         return "its operands are not copied by TMA"
-    if em.multicast.shared or pl.split > 1 or pl.row_share > 1:
-        return "it runs in clusters (a multicast, a K split or shared row sums)"
-    if em.n_steps is None:
-        return "its K is dynamic"
+    if em.multicast.shared or pl.split > 1:
+        return "it runs in clusters (a multicast or a K split)"
+    if em.row_stats is not None:
+        return "it sums A's rows (ldsopt-fold-norm's form)"
     if p.sizes.get("b", 1) > 1:
         return "its batch has more than one matrix"
     if not compute_units or math.prod(pl.grid(p.sizes)) <= compute_units:

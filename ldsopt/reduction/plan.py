@@ -351,15 +351,16 @@ def strided_rows(p: ReductionProblem, workgroup_size: int = 0, one_row: bool = F
     over an outer dim: softmax over channels, a channels-first LayerNorm): scalars, and
     consecutive lanes on consecutive rows, which are consecutive in memory, so the lanes'
     reads coalesce, enough of them to read SECTOR_BYTES together (by the problem's bytes an
-    element, a power of two at most); the rest of the subgroup on the row, at most as many lanes as give each about
-    STRIDED_ROW_ELEMENTS. Subgroups (up to WORKGROUP_SIZE threads, or `workgroup_size`) take
-    more rows, fewer while the grid would leave compute units idle; where it still does (few
-    rows), or `workgroup_size` asks for them, the subgroups the rows leave take the row too
-    (their partials meet through LDS) while each thread keeps STRIDED_ROW_ELEMENTS. Tiles of
-    rows divide the row count (a power of two that does: an odd count gets a subgroup a row);
-    `one_row` (extents read at run time) makes every tile one row."""
+    element; a power of two, at most that many); the rest of the subgroup on the row, at most
+    as many lanes as give each about STRIDED_ROW_ELEMENTS. Subgroups (up to WORKGROUP_SIZE
+    threads, or `workgroup_size`) take more rows, fewer while the grid would leave compute
+    units idle; where it still does (few rows), or `workgroup_size` asks for them, the
+    subgroups the rows leave take the row too (their partials meet through LDS) while each
+    thread keeps STRIDED_ROW_ELEMENTS. Tiles of rows divide the row count (a power of two that
+    does: an odd count gets a subgroup a row); `one_row` (extents read at run time) makes every
+    tile one row."""
     L = p.subgroup_size
-    sector_lanes = min(L, 1 << (max(1, SECTOR_BYTES // p.element_bytes).bit_length() - 1))  # a power of two
+    sector_lanes = min(L, 1 << (max(1, SECTOR_BYTES // p.element_bytes).bit_length() - 1))
     row_lanes = min(L // sector_lanes, 1 << (max(1, p.n_reduced // STRIDED_ROW_ELEMENTS).bit_length() - 1))
     lanes_p = 1 if one_row else min(L // row_lanes, _pow2_dividing(p.n_outputs, L))
     lanes_r = L // lanes_p  # the lanes the rows leave are on the row too

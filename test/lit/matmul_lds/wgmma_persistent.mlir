@@ -90,3 +90,63 @@ func.func @nt_f16_few_tiles() attributes {translation_info = #iree_codegen.trans
   iree_codegen.store_to_buffer %7, %2 : tensor<1024x2304xf32> into memref<1024x2304xf32, #hal.descriptor_type<storage_buffer>>
   return
 }
+
+// -----
+
+// A product that sums A's rows for its consumer (ldsopt-fold-norm's form; 16 x 9 = 144 tiles):
+// the K loop carries the sums, which the walk does not; a plain grid, saying why.
+// CHECK-LABEL: func.func @layernorm_rows_walk
+// CHECK-SAME:    ldsopt.persistent_refused = "it sums A's rows (ldsopt-fold-norm's form)"
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @layernorm_rows_walk() {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %k = arith.constant 512.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2048x512xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<512x2304xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2304xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2304xf32, #hal.descriptor_type<storage_buffer>>
+  %4 = hal.interface.binding.subspan layout(#layout) binding(4) alignment(64) offset(%c0) flags(Indirect) : memref<2048x2304xf16, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<2048x512xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2048x512xf16>
+  %w = iree_codegen.load_from_buffer %1 : memref<512x2304xf16, #hal.descriptor_type<storage_buffer>> -> tensor<512x2304xf16>
+  %c = iree_codegen.load_from_buffer %2 : memref<2304xf32, #hal.descriptor_type<storage_buffer>> -> tensor<2304xf32>
+  %d = iree_codegen.load_from_buffer %3 : memref<2304xf32, #hal.descriptor_type<storage_buffer>> -> tensor<2304xf32>
+  %er = tensor.empty() : tensor<2048xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%er : tensor<2048xf32>) -> tensor<2048xf32>
+  %ea = tensor.empty() : tensor<2048x2304xf32>
+  %fa = linalg.fill ins(%zero : f32) outs(%ea : tensor<2048x2304xf32>) -> tensor<2048x2304xf32>
+  %eo = tensor.empty() : tensor<2048x2304xf16>
+  %s:3 = linalg.generic {indexing_maps = [affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m, 0)>, affine_map<(m, k) -> (m)>, affine_map<(m, k) -> (m)>, affine_map<(m, k) -> (m)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %x : tensor<2048x512xf16>, tensor<2048x512xf16>) outs(%fr, %fr, %fr : tensor<2048xf32>, tensor<2048xf32>, tensor<2048xf32>) {
+  ^bb0(%v: f16, %v0: f16, %s0: f32, %s1: f32, %s2: f32):
+    %a = arith.extf %v : f16 to f32
+    %a0 = arith.extf %v0 : f16 to f32
+    %dd = arith.subf %a, %a0 : f32
+    %n0 = arith.addf %s0, %a : f32
+    %n1 = arith.addf %s1, %dd : f32
+    %sq = arith.mulf %dd, %dd : f32
+    %n2 = arith.addf %s2, %sq : f32
+    linalg.yield %n0, %n1, %n2 : f32, f32, f32
+  } -> (tensor<2048xf32>, tensor<2048xf32>, tensor<2048xf32>)
+  %mm = linalg.matmul ins(%x, %w : tensor<2048x512xf16>, tensor<512x2304xf16>) outs(%fa : tensor<2048x2304xf32>) -> tensor<2048x2304xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %s#0, %s#1, %s#2, %c, %d : tensor<2048x2304xf32>, tensor<2048xf32>, tensor<2048xf32>, tensor<2048xf32>, tensor<2304xf32>, tensor<2304xf32>) outs(%eo : tensor<2048x2304xf16>) {
+  ^bb0(%acc: f32, %r0: f32, %r1: f32, %r2: f32, %cn: f32, %dn: f32, %o: f16):
+    %mu = arith.divf %r0, %k : f32
+    %m1 = arith.divf %r1, %k : f32
+    %m2 = arith.divf %r2, %k : f32
+    %m1s = arith.mulf %m1, %m1 : f32
+    %var = arith.subf %m2, %m1s : f32
+    %ve = arith.addf %var, %eps : f32
+    %rs = math.rsqrt %ve : f32
+    %mc = arith.mulf %mu, %cn : f32
+    %t = arith.subf %acc, %mc : f32
+    %u = arith.mulf %rs, %t : f32
+    %z = arith.addf %u, %dn : f32
+    %h = arith.truncf %z : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<2048x2304xf16>
+  iree_codegen.store_to_buffer %y, %4 : tensor<2048x2304xf16> into memref<2048x2304xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
