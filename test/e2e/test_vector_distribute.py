@@ -188,3 +188,13 @@ def test_a_scan_stays_with_iree():
     assert re.search(r"dispatch \S+scan\S+: iree-default", proc.stdout), proc.stdout + proc.stderr
     assert "ldsopt-vector-distribute: computes with iree_linalg_ext.scan" in proc.stdout
     assert "max abs error" in proc.stdout and "values differ" not in proc.stdout + proc.stderr
+
+
+def test_strided_rows_of_six_byte_elements_plan_on_sm90a(lds_run, tmp_path):
+    """A dispatch of rows read along memory that reads an f32 and an f16 (6 bytes an element,
+    of which a 32-byte sector holds 5: lds-run's formations fuse the residual add and the
+    column sums) is lowered, where the strided plan's 5 lanes a row failed the whole program
+    (test_reduction_plan.py has the plan). Prepared only: sm_90a runs on the H200."""
+    program = PROGRAMS / "strided_rows_sm90a" / "residual_sums_f16_2100x2048x136.mlir"
+    proc = lds_run(str(program), "--target", "cuda-sm90a", "--prepare", str(tmp_path / "p"))
+    assert proc.returncode == 0 and "ldsopt lowered 3 of 3 dispatches" in proc.stdout, proc.stdout + proc.stderr
