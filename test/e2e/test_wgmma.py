@@ -182,6 +182,8 @@ PTXAS = shutil.which("ptxas")
     (MULTICAST / "nn_f16_512x768x3072_bias_residual.mlir", "tiles=64x64x8x4 cluster-k=1 multicast=2x2"),
     (MULTICAST / "tn_f16_256x512x520.mlir", "tiles=64x64x8x4 cluster-k=1 multicast=4x2 stages=8"),
     (PERSISTENT / "nt_f16_residual_2100x2048x136.mlir", "tiles=128x256x8x16 persistent=true"),
+    (PERSISTENT.with_name("matmul_persistent_stage") / "nn_f16_weighted_2056x2304x520.mlir",
+     "tiles=128x128x8x8 workgroups-per-cu=1 persistent=true"),
 ])
 def test_ptxas_keeps_the_wgmmas_asynchronous(program, options, ptx_of, tmp_path):
     """ptxas assembles each form of the wgmma kernel (plain, a K split, TMA copies, shared row
