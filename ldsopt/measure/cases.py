@@ -19,7 +19,7 @@ import dataclasses
 import math
 from typing import Callable
 
-ELEMENT_BYTES = {"f32": 4, "f16": 2, "bf16": 2}
+ELEMENT_BYTES = {"f32": 4, "f16": 2, "bf16": 2, "i8": 1, "i32": 4}
 
 # Run by `lds-bench --target lavapipe` when no --cases are given: small enough for a CPU.
 SMOKE = ("rowsum_4x4096_f32", "add_bcast_1024x1024_f32")
@@ -120,23 +120,23 @@ def _nhwc_nchw_add(n: int, h: int, w: int, c: int, dtype: str) -> Case:
 
 
 def _matmul(m: int, n: int, k: int, dtype: str, a_stored: str, b_stored: str) -> Case:
-    """out[m,n] (f32) = sum_k a[m,k] * b[k,n], with A stored as "mk" or "km" and B as "kn" or
-    "nk" (NN is mk/kn; TN stores A as KxM; NT stores B as NxK); f16/bf16 extended to f32."""
-    dims = {"m": 0, "n": 1, "k": 2}
-    ext = {"m": m, "n": n, "k": k}
+    """out[m,n] (f32, i32 for i8) = sum_k a[m,k] * b[k,n], A stored as "mk" or "km", B as "kn" or
+    "nk" (NN is mk/kn; TN stores A as KxM; NT B as NxK); f16/bf16 extended to f32, i8 to i32."""
+    dims, ext = {"m": 0, "n": 1, "k": 2}, {"m": m, "n": n, "k": k}
     a = Operand(tuple(ext[c] for c in a_stored), dtype, tuple(dims[c] for c in a_stored))
     b = Operand(tuple(ext[c] for c in b_stored), dtype, tuple(dims[c] for c in b_stored))
-    body = () if dtype == "f32" else (f"%x = arith.extf %in0 : {dtype} to f32", f"%y = arith.extf %in1 : {dtype} to f32")
-    x, y = ("%in0", "%in1") if dtype == "f32" else ("%x", "%y")
-    body += (f"%p = arith.mulf {x}, {y} : f32", "%r = arith.addf %acc, %p : f32")
+    acc, i, extend = ("i32", "i", "arith.extsi") if dtype == "i8" else ("f32", "f", "arith.extf")
+    body = () if dtype == acc else (f"%x = {extend} %in0 : {dtype} to {acc}", f"%y = {extend} %in1 : {dtype} to {acc}")
+    x, y = ("%in0", "%in1") if dtype == acc else ("%x", "%y")
+    body += (f"%p = arith.mul{i} {x}, {y} : {acc}", f"%r = arith.add{i} %acc, %p : {acc}")
     layout = ("N" if a_stored == "mk" else "T") + ("N" if b_stored == "kn" else "T")
 
     def torch_twin(ta, tb):  # cuBLAS; a 16-bit product comes out 16-bit (f32 accumulation inside)
         return (ta if a_stored == "mk" else ta.t()) @ (tb if b_stored == "kn" else tb.t())
 
-    return Case(f"matmul_{layout}_{m}x{n}x{k}_{dtype}", (a, b), Operand((m, n), "f32", (0, 1)),
-                ("parallel", "parallel", "reduction"), body, "0.0", torch_twin,
-                f"matmul {layout} ({a_stored}, {b_stored}) {dtype} -> f32", flops=2 * m * n * k)
+    return Case(f"matmul_{layout}_{m}x{n}x{k}_{dtype}", (a, b), Operand((m, n), acc, (0, 1)),
+                ("parallel", "parallel", "reduction"), body, "0" if acc == "i32" else "0.0", torch_twin,
+                f"matmul {layout} ({a_stored}, {b_stored}) {dtype} -> {acc}", flops=2 * m * n * k)
 
 
 @dataclasses.dataclass(frozen=True)

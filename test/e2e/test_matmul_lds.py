@@ -26,7 +26,7 @@ import pytest
 
 from ldsopt import target
 from ldsopt.run import driver
-from ldsopt.measure import isa
+from ldsopt.measure import cases, isa
 
 PROGRAMS = pathlib.Path(__file__).parent / "programs" / "matmul"
 EPILOGUES = pathlib.Path(__file__).parent / "programs" / "matmul_epilogue"
@@ -284,33 +284,8 @@ def test_16_bit_result_gfx942_mfma(run_program, tmp_path):
     assert "COMPILED" in out
 
 
-MAIN_LOOP_MAPS = {"nn": ("(m, k)", "(k, n)"), "tn": ("(k, m)", "(k, n)"), "nt": ("(m, k)", "(n, k)")}
-
-
-def _product(form: str, elem: str, m: int, n: int, k: int) -> str:
-    """A (form) product of `elem` inputs into f32 (f16) or i32 (i8), as a linalg.generic."""
-    acc, ext, mul, add, zero = ("f32", "arith.extf", "arith.mulf", "arith.addf", "0.0") if elem != "i8" else \
-        ("i32", "arith.extsi", "arith.muli", "arith.addi", "0")
-    a_map, b_map = MAIN_LOOP_MAPS[form]
-    dims = {"m": m, "n": n, "k": k}
-    a_t, b_t = (f"tensor<{'x'.join(str(dims[d]) for d in mp.strip('()').split(', '))}x{elem}>" for mp in (a_map, b_map))
-    return f"""func.func @main(%a: {a_t}, %b: {b_t}) -> tensor<{m}x{n}x{acc}> {{
-  %zero = arith.constant {zero} : {acc}
-  %e = tensor.empty() : tensor<{m}x{n}x{acc}>
-  %f = linalg.fill ins(%zero : {acc}) outs(%e : tensor<{m}x{n}x{acc}>) -> tensor<{m}x{n}x{acc}>
-  %c = linalg.generic {{indexing_maps = [affine_map<(m, n, k) -> {a_map}>, affine_map<(m, n, k) -> {b_map}>,
-                                        affine_map<(m, n, k) -> (m, n)>], iterator_types = ["parallel", "parallel", "reduction"]}}
-      ins(%a, %b : {a_t}, {b_t}) outs(%f : tensor<{m}x{n}x{acc}>) {{
-  ^bb0(%x: {elem}, %y: {elem}, %o: {acc}):
-    %xe = {ext} %x : {elem} to {acc}
-    %ye = {ext} %y : {elem} to {acc}
-    %p = {mul} %xe, %ye : {acc}
-    %s = {add} %o, %p : {acc}
-    linalg.yield %s : {acc}
-  }} -> tensor<{m}x{n}x{acc}>
-  return %c : tensor<{m}x{n}x{acc}>
-}}
-"""
+# The storage order of A and B, as ldsopt.measure.cases._matmul names them.
+STORED = {"nn": ("mk", "kn"), "tn": ("km", "kn"), "nt": ("mk", "nk")}
 
 
 def _loops(asm: str) -> list[list[str]]:
@@ -334,15 +309,16 @@ def test_gfx942_main_loop(form, elem, run_program, tmp_path):
     in registers by ldsopt-inthread-transpose); no spills; and a pipelined K loop: one loop
     whose body issues the next tile's global loads beside its LDS reads, its MFMAs and its
     barrier."""
-    run_program(_product(form, elem, 4096, 4096, 4096), "--target", "gfx942", "--require-ldsopt",
+    run_program(cases._matmul(4096, 4096, 4096, elem, *STORED[form]).mlir, "--target", "gfx942", "--require-ldsopt",
                 "--emit-dir", str(tmp_path / "emit"), name=f"{form}_{elem}")
     (kernel,) = isa.from_dump_dir(str(tmp_path / "emit" / "executables"))
     assert kernel.vgpr_spills == 0 and kernel.sgpr_spills == 0 and kernel.scratch_bytes == 0, kernel.summary()
     reads = {op: c for op, c in kernel.ds_ops.items() if op.startswith("ds_read")}
     assert reads and all(re.search(r"b64|b128", op) for op in reads), reads
     (asm,) = (tmp_path / "emit" / "executables").glob("*.rocmasm")
-    pipelined = [body for body in _loops(asm.read_text())
+    loops = _loops(asm.read_text())
+    pipelined = [body for body in loops
                  if any(op.startswith("v_mfma") for op in body) and "s_barrier" in body
                  and any(op.startswith("ds_read") for op in body)
                  and any(op.startswith(("buffer_load", "global_load")) for op in body)]
-    assert len(pipelined) == 1, [collections.Counter(b).most_common(8) for b in _loops(asm.read_text())]
+    assert len(pipelined) == 1, [collections.Counter(b).most_common(8) for b in loops]
