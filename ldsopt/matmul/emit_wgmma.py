@@ -315,8 +315,9 @@ class WgmmaEmitter(Emitter):
                 it = arith.addi(first, steps.induction_variable)
                 scf.yield_(self._k_step(it, list(steps.inner_iter_args), []))
             wgmma.wait(0)
-            self.origin = walk.origin(j)
+            plain, self.origin = self.origin, walk.origin(j)  # the writer stores at self.origin
             super().store(list(steps.results))
+            self.origin = plain  # values of this loop's body: nothing after it may use them
             scf.yield_([])
         return acc0
 
