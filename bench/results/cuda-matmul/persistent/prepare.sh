@@ -6,7 +6,7 @@
 # through the LDS output stage).
 set -euo pipefail
 export PATH=$PWD/.venv/bin:$PATH
-with() { python -c "from ldsopt.run import driver; print(driver.DEFAULT_PIPELINE.replace('ldsopt-matmul-lds,', 'ldsopt-matmul-lds{$1},'))"; }
+with() { python -c "from ldsopt.run import driver; print(driver.DEFAULT_PIPELINE.replace('ldsopt-matmul-lds,', 'ldsopt-matmul-lds{$*},'))"; }
 C=matmul_NN_4096x4096x4096_f16,matmul_TN_4096x4096x4096_f16,matmul_NT_4096x4096x4096_f16,matmul_NN_8192x8192x1024_bf16,matmul_NT_4096x4096x4096_bf16
 rm -rf build/pp build/pers build/pers_stage
 lds-bench --target cuda-sm90a --cases $C --prepare build/pp/base

@@ -1,8 +1,8 @@
 // NN bf16 with tails on M (2056 = 16.06 x 128) and K (520 = 8.1 x 64), N in whole tiles
-// (4096): 17 x 16 = 272 tiles of 128x256, about two a workgroup when `persistent=true` walks
-// them on the 132 SMs, the last few workgroups one fewer; the next tile's copies cross each
-// tile's last K step. The rows weighted by w keep the check small while every element of the
-// product counts.
+// (4096): 17 x 16 = 272 tiles of 128x256 (`tiles=128x256x8x16`), about two a workgroup when
+// `persistent=true` walks them on the 132 SMs, the last few workgroups one fewer; the next
+// tile's copies cross each tile's last K step. The rows weighted by w keep the check small
+// while every element of the product counts.
 func.func @main(%a: tensor<2056x520xbf16>, %b: tensor<520x4096xbf16>, %w: tensor<4096xf32>) -> tensor<2056xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<2056x4096xf32>
