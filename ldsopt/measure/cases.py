@@ -440,8 +440,7 @@ def _matmul_epilogue(batch: int, m: int, n: int, k: int, b_stored: str, epilogue
 BERT_MATMULS = tuple(
     _matmul_epilogue(batch, m, n, k, b_stored, epi)
     for batch, m, n, k, b_stored, epis in ((0, 512, 2304, 768, "kn", ("bias",)), (0, 512, 768, 768, "kn", ("bias",)),
-                                           (0, 512, 3072, 768, "kn", ("bias_gelu", "bias")),
-                                           (0, 512, 768, 3072, "kn", ("bias_residual",)),
+                                           (0, 512, 3072, 768, "kn", ("bias_gelu", "bias")), (0, 512, 768, 3072, "kn", ("bias_residual",)),
                                            (12, 512, 512, 64, "nk", ("scale",)), (12, 512, 64, 512, "kn", ()),
                                            (0, 512, 2304, 768, "nk", ("bias",)), (0, 512, 768, 768, "nk", ("bias",)),
                                            (0, 512, 3072, 768, "nk", ("bias_gelu",)), (0, 512, 768, 3072, "nk", ("bias_residual",)))
@@ -449,9 +448,10 @@ BERT_MATMULS = tuple(
 
 # Few output tiles and a long K, f16 with the cast to f16 (and a bias): what ldsopt-split-matmul
 # splits over chunks of K (issue 36: 64x64x8192 took 23 us for its 2 MB on the H200), and M = 16
-# tokens through BERT's FFN down.
+# tokens through BERT's FFN down. Then large products storing what cuBLAS stores (f16, not f32).
 SPLIT_K = tuple(_matmul_epilogue(0, m, n, k, "kn", epi)
-                for m, n, k, epi in ((64, 64, 8192, "cast"), (128, 128, 16384, "cast"), (16, 768, 3072, "bias")))
+                for m, n, k, epi in ((64, 64, 8192, "cast"), (128, 128, 16384, "cast"), (16, 768, 3072, "bias"),
+                                     (4096, 4096, 4096, "cast"), (8192, 8192, 1024, "cast")))
 
 
 def _sdpa(causal: bool):
