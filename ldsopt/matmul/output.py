@@ -93,11 +93,14 @@ class OutputWriter:
         self.early = None
 
     def alloc_stage(self) -> ir.Value:
-        """The output stage's LDS tile, its layout recorded on the alloc (`ldsopt.output_stage`)."""
+        """The output stage's LDS tile, its layout recorded on the alloc (`ldsopt.output_stage`),
+        aligned to its copies' width: IREE packs a kernel's LDS allocations one after the other,
+        so without it the tile starts wherever the one before ends (after 3 mbarriers: 8 bytes
+        past a 16-byte boundary, where its 16-byte reads fault)."""
         st = self.em.output_stage
-        mtype = ir.MemRefType.get(list(st.shape), ir.MemRefType(self.em.out.type).element_type,
-                                  memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
-        buf = memref.alloc(mtype, [], [])
+        elem = ir.MemRefType(self.em.out.type).element_type
+        mtype = ir.MemRefType.get(list(st.shape), elem, memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
+        buf = memref.AllocOp(mtype, [], [], alignment=st.vec * element_bits(elem) // 8).result
         i64 = ir.IntegerType.get_signless(64)
         buf.owner.attributes[output_stage.ATTR] = ir.DictAttr.get(
             {"pad": ir.IntegerAttr.get(i64, st.pad), "vec": ir.IntegerAttr.get(i64, st.vec)})

@@ -14,6 +14,7 @@ import shutil
 
 import pytest
 
+from ldsopt.measure import cases
 from ldsopt.run import driver, ptxas_check
 
 PROGRAMS = pathlib.Path(__file__).parent / "programs" / "matmul"
@@ -168,6 +169,20 @@ def test_multicast_compiles(name, shape, masks, refills, ptx_of, tmp_path):
     assert ("mbarrier.arrive.shared::cluster.b64" in product) == refills
     assert ("mapa.shared::cluster" in product) == refills
     assert product.count("barrier.cluster.arrive") == 2 and ".local" not in product
+
+
+def test_output_stage_after_odd_mbarriers_stays_aligned(ptx_of, tmp_path):
+    """A TMA kernel at 3 LDS tiles has 24 bytes of mbarriers, after which IREE packed the output
+    stage (f16 out, 128x256 tiles) at byte 280: its 16-byte LDS reads faulted and the kernel
+    hung on the H100 (bench/results/cuda-matmul/stages3-hang/). The stage's alloc states its
+    copies' alignment; every 16-byte LDS access's constant offset is a multiple of 16."""
+    program = cases._matmul_epilogue(0, 256, 512, 512, "kn", "cast").mlir
+    pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", "ldsopt-matmul-lds{tiles=128x256x8x16 stages=3},")
+    text, report = ptx_of(program, "cuda-sm90a", tmp_path, pipeline)
+    assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
+    assert "cp.async.bulk.tensor" in text and "mbarrier.init" in text
+    offsets = [int(o) for o in re.findall(r"(?:ld|st)\.shared\.v4\.b32\s+(?:\{[^}]*\}, )?\[%r\w+\+(\d+)\]", text)]
+    assert offsets and all(o % 16 == 0 for o in offsets), offsets
 
 
 PTXAS = shutil.which("ptxas")

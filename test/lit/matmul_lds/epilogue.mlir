@@ -17,12 +17,12 @@
 // into 16-bit accesses. GELU's 2^x is PTX's ex2.approx, a lane at a time (IREE would expand
 // math.exp2 into a polynomial there). The last K step is out of the loop and goes by
 // accumulator, each one's GELU after the next one's products (which it overlaps). The consumer's f16 pieces go through the output stage (64 x (64 + 8)
-// f16 in LDS) and leave 16 bytes a lane; with output-lds=false they are written directly, their
+// f16 in LDS, aligned to its 16-byte copies) and leave 16 bytes a lane; with output-lds=false they are written directly, their
 // alignment (4 bytes) stated too.
 // CUDA-LABEL: func.func @bias_gelu_f16
 // CUDA:         %[[BIAS:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
 // CUDA:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(3)
-// CUDA:         %[[LO:.+]] = memref.alloc() {ldsopt.output_stage = {pad = 8 : i64, vec = 8 : i64}} : memref<64x72xf16, #gpu.address_space<workgroup>>
+// CUDA:         %[[LO:.+]] = memref.alloc() alignment = 16 {ldsopt.output_stage = {pad = 8 : i64, vec = 8 : i64}} : memref<64x72xf16, #gpu.address_space<workgroup>>
 // CUDA-COUNT-2: vector.load %[[BIAS]][%{{.+}}] alignment = 8 : memref<64xf32, {{.*}}>, vector<2xf32>
 // CUDA:         %[[ACC:.+]]:4 = scf.for
 // CUDA-NOT:     vector.load %[[BIAS]]

@@ -16,7 +16,7 @@
 // MFMA-LABEL: func.func @nn_f16
 // MFMA:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "MFMA_F32_16x16x16_F16", {{.*}} read_vector = 4 : i64, {{.*}}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>
 // MFMA:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "MFMA_F32_16x16x16_F16", {{.*}} read_vector = 1 : i64, {{.*}}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>
-// MFMA:         %[[LO:.+]] = memref.alloc() {ldsopt.output_stage = {pad = 4 : i64, vec = 4 : i64}} : memref<64x68xf32, #gpu.address_space<workgroup>>
+// MFMA:         %[[LO:.+]] = memref.alloc() alignment = 16 {ldsopt.output_stage = {pad = 4 : i64, vec = 4 : i64}} : memref<64x68xf32, #gpu.address_space<workgroup>>
 // MFMA:         %[[LANE:.+]] = arith.remui %{{.+}}, %c64
 // MFMA:         scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
 // MFMA:           vector.transfer_read %[[LB]]{{.*}} vector<1xf16>
@@ -55,7 +55,7 @@
 // OCC2-ROCM-NOT:   nvvm.minctasm
 // MMA:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", {{.*}}pad = 8 : i64, {{.*}}read_vector = 8 : i64, {{.*}}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>
 // MMA:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", {{.*}}pad = 8 : i64, {{.*}}read_vector = 8 : i64, {{.*}}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>
-// MMA:         %[[LO:.+]] = memref.alloc() {ldsopt.output_stage = {pad = 8 : i64, vec = 4 : i64}} : memref<64x72xf32, #gpu.address_space<workgroup>>
+// MMA:         %[[LO:.+]] = memref.alloc() alignment = 16 {ldsopt.output_stage = {pad = 8 : i64, vec = 4 : i64}} : memref<64x72xf32, #gpu.address_space<workgroup>>
 // MMA:         scf.for {{.*}} -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>)
 // MMA:           %[[BB:.+]] = nvgpu.ldmatrix %[[LB]][{{.*}}] numTiles = 4 transpose = true : memref<2x32x72xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
 // MMA-NEXT:      %[[B:.+]] = vector.extract_strided_slice %[[BB]] offsets = [0, 0], sizes = [2, 2], strides = [1, 1] : vector<4x2xf16> to vector<2x2xf16>

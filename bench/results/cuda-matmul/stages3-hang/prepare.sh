@@ -2,7 +2,8 @@
 # Here (no GPU), from the repository root: which part of the wgmma kernel at 3 LDS tiles hung
 # (../same-output/). DIR/vals/V: a 256x512x512 f16 product with f16 out (128x256 tiles, TMA copies
 # by default) under each variant V below, prepared by lds-run for values; DIR/time/V: the
-# 4096^3 and 8192x8192x1024 f16-out cases under the variants that do not hang there. Usage: prepare.sh DIR
+# 4096^3 and 8192x8192x1024 f16-out cases at 3 LDS tiles with the output stage and at 4
+# without. Usage: [CALL=1] prepare.sh DIR
 set -euo pipefail
 dir=${1:?DIR}; rm -rf "$dir"; mkdir -p "$dir"
 export PATH=$PWD/.venv/bin:$PATH
@@ -20,5 +21,8 @@ s3cp|tiles=128x256x8x16 stages=3 tma=false
 s4cpdirect|tiles=128x256x8x16 tma=false
 VARIANTS
 C=matmul_NN_4096x4096x4096_f16_cast,matmul_NN_8192x8192x1024_f16_cast
-lds-bench --target cuda-sm90a --cases $C --pipeline "$(with tiles=128x256x8x16 stages=3 tma=false)" --prepare "$dir/time/s3cp"
-lds-bench --target cuda-sm90a --cases $C --pipeline "$(with tiles=128x256x8x16 tma=false)" --prepare "$dir/time/s4cp"
+# call 1: by cp.async, 3 LDS tiles and the output stage against 4 and direct stores; call 2
+# (after the fix): the same by TMA
+if [ "${CALL:-2}" = 1 ]; then v3="stages=3 tma=false" v4="tma=false"; else v3="stages=3" v4=""; fi
+lds-bench --target cuda-sm90a --cases $C --pipeline "$(with tiles=128x256x8x16 $v3)" --prepare "$dir/time/s3"
+lds-bench --target cuda-sm90a --cases $C --pipeline "$(with tiles=128x256x8x16 $v4)" --prepare "$dir/time/s4"
