@@ -98,9 +98,7 @@ unshared on the H200 so far (bench/results/cuda-matmul/multicast/, multicast-dep
 persistent one (ldsopt/matmul/persistent.py): one workgroup an SM walking the tiles, the K
 pipeline running on across them so that the next tile's first copies are in flight while a
 tile is stored; a kernel that cannot stays a plain grid and says why
-(`ldsopt.persistent_refused`). `wgmma-groups=2` (opt-in) leaves two K steps' wgmma groups in
-flight as each step waits, the copies one LDS tile less ahead; a plan of fewer than 4 LDS
-tiles, or a multicast, is then a located error.
+(`ldsopt.persistent_refused`).
 
 The output (option `output-lds`): matrix-core kernels stage the output tile through LDS and
 store it in 16-byte row pieces (ldsopt/matmul/output_stage.py) where that widens the stores and
@@ -172,9 +170,6 @@ class MatmulLds(PlanOptions):
                                       "stored (ldsopt/matmul/persistent.py); kernels that cannot stay a plain "
                                       f"grid and say why ({PERSISTENT_REFUSED})",
                              choices=("false", "true"))
-    wgmma_groups: int = option(1, "the wgmma scheme: K steps' wgmma groups in flight as a step waits, its own "
-                                  "included; with 2 the copies run one LDS tile less ahead, so the plan needs "
-                                  "4 LDS tiles (ldsopt/matmul/emit_wgmma.py)", min=1, max=2)
 
     def run(self, module: ir.Operation) -> None:
         for m in self.planned_matmuls(module, prologues=True, dynamic=True):
@@ -186,8 +181,7 @@ class MatmulLds(PlanOptions):
             try:
                 extra = {"tma_budget": choice.lds_budget(tgt) if self.tma == "auto" else None,
                          "multicast": Multicast.parse(self.multicast),
-                         "walk_tiles": self.persistent == "true",
-                         "groups": self.wgmma_groups} if emitter is WgmmaEmitter else {}
+                         "walk_tiles": self.persistent == "true"} if emitter is WgmmaEmitter else {}
                 kernel = emitter(d, p, pl, tgt, self.carries(pl, p, choice, tgt), **extra)
             except ValueError as e:
                 raise PassError(d.location, f"{self.NAME}: {e}") from None

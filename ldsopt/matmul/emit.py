@@ -261,9 +261,6 @@ class Emitter:
     # --- what a scheme provides ---
 
     CLUSTERS = False  # whether the scheme runs in clusters (MatmulPlan.split, MatmulPlan.row_share)
-    # K steps whose LDS tiles are still read when a step starts its copies: its own (and, with
-    # asynchronous products, those before it still in flight); the copies run S - this ahead.
-    reading_steps = 1
     # Whether the epilogue's operands are read before the K loop (OutputWriter.read_epilogue_early)
     early_epilogue = True
 
@@ -424,9 +421,9 @@ class Emitter:
         return acc + (self.carried_fragments(arith.remui(following, k.const(stages))) if carried else [])
 
     def past_steps(self, steps: int) -> int:
-        """Of the loop's first `steps` K steps, the last ones whose copies start a tile past K,
-        in a loop of their own whose copies read nothing (`past_tile`); 0 here: the copies read
-        the clamped last tile again (emit_wgmma.py overrides it)."""
+        """Of the loop's first `steps` K steps, the last ones whose copies start a tile past the
+        last K step, in a loop of their own whose copies read nothing (`past_tile`); 0 here:
+        the copies read the clamped last tile again (emit_wgmma.py overrides it)."""
         return 0
 
     def past_tile(self) -> ir.Value | None:
@@ -435,11 +432,12 @@ class Emitter:
         return self.k.const(self.n_steps) if self.copies_past else None
 
     def _start_pipeline(self) -> None:
-        """The prologue's copies: the copied operands run stages - reading_steps tiles ahead. A
-        dynamic K's tiles are not clamped: each K index is guarded, so one past K reads nothing."""
+        """The prologue's copies: the copied operands run stages - 1 tiles ahead. A dynamic K's
+        tiles are not clamped: each K index is guarded against K, so a tile past it reads
+        nothing."""
         if self.copied:
             dynamic = self.n_steps is None
-            for tile in range(self.pl.stages - self.reading_steps):
+            for tile in range(self.pl.stages - 1):
                 self._start_copies(self._from_base(self.k.const((tile if dynamic else min(tile, self.n_steps - 1))
                                                                 * self.pl.bk)),
                                    self.k.const(tile), self._slot(self.k.const(tile)),
@@ -455,7 +453,8 @@ class Emitter:
 
     def k0(self, tile: ir.Value) -> ir.Value:
         """K offset of this workgroup's K tile `tile`, clamped to its last tile; a dynamic K's
-        unclamped (every K index of its tiles is guarded: a tile past K reads nothing)."""
+        unclamped (every K index of its tiles is guarded against K: a tile past it reads
+        nothing)."""
         if self.n_steps is None:
             return arith.muli(tile, self.k.const(self.pl.bk))
         return self._from_base(arith.minui(arith.muli(tile, self.k.const(self.pl.bk)),

@@ -30,9 +30,6 @@ PTX `wgmma.mma_async` (inline assembly of the NVVM-to-LLVM patterns).
   wgmma reads through (`fence.proxy.async.shared::cta`, each thread for its own copies), and
   one barrier: tile kt + 1 is published, and every warpgroup is done with tile kt - 1, into
   whose LDS tile the copies of tile kt + S - 1 then start. After the loop, `wgmma.wait_group 0`.
-  With G groups in flight (`wgmma-groups=G`, S >= G + 2), each step waits with
-  `wgmma.wait_group G` (step kt - G's done), the copies run S - G tiles ahead, into the LDS
-  tile of step kt - G: a step's issue no longer waits for the group just before it.
   By TMA the same loop waits on tile kt + 1's mbarrier instead (each thread, by phase parity:
   the bytes are in LDS and visible to wgmma's proxy), and thread 0 issues tile kt + S - 1's
   boxes after the barrier. With the boxes shared over a cluster (`multicast`,
@@ -85,20 +82,15 @@ class WgmmaEmitter(Emitter):
     CLUSTERS = True
 
     def __init__(self, *args, tma_budget: int | None = None, multicast: Multicast = Multicast(),
-                 walk_tiles: bool = False, groups: int = 1, **kwargs):
+                 walk_tiles: bool = False, **kwargs):
         """`tma_budget`: the LDS bytes a workgroup may take where the operands may be copied by
         TMA (`tma_copy.refusal`), None where they may not; `multicast`: the cluster that shares
         them where the kernel takes TMA and that cluster (else unshared, `multicast_refused`
         says why); `walk_tiles`: a persistent kernel where it can be one (persistent.py; else a
-        plain grid, `persistent_refused` says why); `groups`: the K steps' wgmma groups each
-        step leaves in flight, its own included (module doc)."""
+        plain grid, `persistent_refused` says why)."""
         super().__init__(*args, **kwargs)
-        self.reading_steps = groups
-        if self.pl.stages < groups + 2:
-            raise ValueError(f"the wgmma scheme with {groups} group(s) in flight needs {groups + 2} LDS tiles "
-                             f"or more (the plan has {self.pl.stages})")
-        if groups > 1 and multicast.shared:
-            raise ValueError("a multicast's LDS tiles are released one K step behind: one wgmma group in flight")
+        if self.pl.stages < 3:
+            raise ValueError(f"the wgmma scheme needs 3 LDS tiles or more (the plan has {self.pl.stages})")
         self.acc_struct = wgmma.acc_struct(self.pl.tiling.bn)
         if self.pl.split > 1 or self.pl.row_share > 1:
             cluster.set_cluster(self.d.func, self.pl.split * self.pl.row_share)
@@ -221,7 +213,7 @@ class WgmmaEmitter(Emitter):
         (bench/results/cuda-matmul/no-reread/). By TMA they are not issued at all: one loop."""
         if self.by_tma:
             return 0
-        return steps - max(0, min(steps, self.n_steps - self.pl.stages + self.reading_steps))
+        return steps - max(0, min(steps, self.n_steps - self.pl.stages + 1))
 
     def _start_pipeline(self) -> None:
         """By TMA, the tiles the copies run ahead: under a multicast the math warps' cp.async
@@ -244,7 +236,7 @@ class WgmmaEmitter(Emitter):
         k, stages = self.k, self.pl.stages
         if self.tma is not None:
             acc = self.multiply(self.tma.slot(kt), 0, acc)
-            wgmma.wait(self.reading_steps)  # step kt - groups's wgmmas are done
+            wgmma.wait(1)  # step kt - 1's wgmmas are done
             self.tma.release(kt)  # to the producer warps that refill its LDS tile (a multicast)
             following = self.offset(kt, 1)
             steps = self.walk.iterations if self.walk is not None else k.const(self.n_steps)
@@ -259,18 +251,17 @@ class WgmmaEmitter(Emitter):
                 gpu.barrier()  # every warpgroup is done with LDS tile (kt - 1) % S
                 self.tma.issue(self.offset(kt, self.tma.ahead))
             return acc
-        ahead = stages - self.reading_steps  # the copies' lead
         acc = self.multiply(arith.remui(kt, k.const(stages)), 0, acc)
-        wgmma.wait(self.reading_steps)  # step kt - groups's are done: its LDS tile takes tile kt + ahead
-        self._wait_copies(ahead - 2)  # tile kt + 1 has landed
+        wgmma.wait(1)  # step kt - 1's wgmmas are done: its LDS tile may be refilled
+        self._wait_copies(stages - 3)  # tile kt + 1 has landed
         gpu.barrier()
-        tile = self.offset(kt, ahead)
+        tile = self.offset(kt, stages - 1)
         self._start_copies(self.k0(tile), arith.remui(tile, k.const(stages)), None, self.past_tile())
         return acc
 
     def _land(self, regs: dict[str, list], buf: ir.Value, slot: ir.Value | None) -> None:
-        """The prologue's landing of tile 0: of the tiles in flight (S - groups), the newer ones
-        stay (under a multicast: the math warps' cp.async tiles, all landed)."""
+        """The prologue's landing of tile 0: S - 1 tiles in flight, the S - 2 newer ones stay
+        (under a multicast: the math warps' cp.async tiles, all landed)."""
         if self.producing:  # the math warps' copies, in a branch: no token outside it
             with self.when(self._math_warps()):
                 nvvm.cp_async_wait_group(0)
@@ -280,7 +271,7 @@ class WgmmaEmitter(Emitter):
             self.tma.wait(self.k.const(0))
             return
         self.first_group = self.group  # a token outside the K loop, for the wait after it
-        self._wait_copies(self.pl.stages - self.reading_steps - 1)
+        self._wait_copies(self.pl.stages - 2)
 
     def _wait_copies(self, newer: int, token: ir.Value | None = None) -> None:
         """Waits until at most `newer` cp.async groups of this thread are in flight (whatever

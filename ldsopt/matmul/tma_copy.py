@@ -340,8 +340,8 @@ class TmaOperands:
     @property
     def ahead(self) -> int:
         """K tiles the copies run ahead of the products: tile kt + ahead is issued once the
-        step whose LDS tile it takes (kt + ahead - S) is done with it."""
-        return self.em.pl.stages - self.em.reading_steps
+        step kt - 1 is done with its LDS tile."""
+        return self.em.pl.stages - 1
 
     @property
     def by_cp_async(self) -> int:

@@ -21,4 +21,4 @@ done; done
 python3 bench/side_by_side.py "$OUT/runs" "${runs[@]}" | tee $OUT/summary.txt
 for v in def g2 s6 g2s6; do ls "$dir"/time/$v/matmul_NN_512x*/ldsopt/*.vmfb; done > /tmp/small.txt
 timeout 200 python3 bench/kernel_times.py $(cat /tmp/small.txt) 2>&1 | grep -v Warn | tee $OUT/kernel_times.txt
-tar czf $OUT/runs.tgz -C $OUT runs runs-*.log && rm -rf $OUT/runs $OUT/runs-*.log
+(cd $OUT && tar czf runs.tgz runs runs-*.log && rm -rf runs runs-*.log)
