@@ -16,7 +16,7 @@ from ldsopt.codegen.elementwise import clone_body
 from ldsopt.codegen.kernel import global_alignment, read_vector, write_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
-from ldsopt.matmul import output_stage
+from ldsopt.matmul import output_stage, quad_stores
 from ldsopt.matmul.row_stats import RowValue
 
 # Registers (bytes per thread) the epilogue's early operand reads may hold through the K loop:
@@ -108,9 +108,33 @@ class OutputWriter:
 
     def store_all(self, acc: list[ir.Value]) -> None:
         offsets = self.offsets()
-        for i, value in enumerate(acc):
-            self.store_accumulator(i, value, offsets)
+        out_bytes = element_bits(ir.MemRefType(self.em.out.type).element_type) // 8
+        groups = quad_stores.plan(self.em, out_bytes, self.global_align(self.em.out, quad_stores.STORE_BYTES // out_bytes))
+        if groups:
+            self.store_quads(acc, offsets, groups, quad_stores.STORE_BYTES // (quad_stores.PIECE * out_bytes))
+        else:
+            for i, value in enumerate(acc):
+                self.store_accumulator(i, value, offsets)
         self.finish()
+
+    def store_quads(self, acc: list[ir.Value], offsets: tuple, groups: list[quad_stores.Group], g: int) -> None:
+        """Stores the accumulators 16 bytes a lane, each group's pieces exchanged among the
+        quad's lanes (quad_stores.py): their values as `store_piece` makes them."""
+        em, (at, _, _) = self.em, offsets
+        flats = [em.flat(value) for value in acc]
+        quads = quad_stores.QuadStores(em, g)
+        n0 = quad_stores.quad_origin(em, at.n(0))
+        width = quad_stores.PIECE
+        for group in groups:
+            values = []
+            for j, (i, first) in enumerate(group.pieces):
+                dn = group.dn + j * width * quad_stores.QUAD
+                piece = vector.extract_strided_slice(ir.VectorType.get([width], em.acc_type), flats[i], [first],
+                                                     [width], [1])
+                early = [self.early.get(key) for key in self.epilogue_keys(width, group.dm, dn)] if self.early else None
+                values.append(self.piece_value(piece, em.output_index(at.m(group.dm), at.n(dn)), early))
+            n = quads.column(em.offset(n0, group.dn))
+            self.write(quads.exchange(values), em.output_index(at.m(group.dm), n), g * width)
 
     def offsets(self) -> tuple[Offsets, Offsets | None, dict[int, list[tuple[int, int, int, int]]]]:
         """Where this thread's output pieces go (in the output, and in the output stage if
@@ -224,15 +248,21 @@ class OutputWriter:
         idx = em.output_index(m, n)
         width = ir.VectorType(piece.type).shape[0]
         with em.guard(self.ragged(m, n)):
-            value = piece if em.init is None else em.add(piece, self.init_vector(piece.type, idx, width))
-            if em.p.rounded:  # the contraction's result, in the operands' 16-bit type
-                value = arith.truncf(ir.VectorType.get([width], em.p.elem_type), value)
-            if em.p.epilogue:
-                value = self.epilogue(value, idx, early)
+            value = self.piece_value(piece, idx, early)
             if staged is None:
                 self.write(value, idx, width)
             else:
                 write_vector(value, em.out_lds, self.stage_indices(*staged), self.stage_align(width))
+
+    def piece_value(self, piece: ir.Value, idx: list[ir.Value], early: list | None) -> ir.Value:
+        """What a piece of the accumulator at `idx` stores: the loaded init added, rounded to
+        the operands' type where the contraction's result is, the epilogue applied."""
+        em = self.em
+        width = ir.VectorType(piece.type).shape[0]
+        value = piece if em.init is None else em.add(piece, self.init_vector(piece.type, idx, width))
+        if em.p.rounded:  # the contraction's result, in the operands' 16-bit type
+            value = arith.truncf(ir.VectorType.get([width], em.p.elem_type), value)
+        return self.epilogue(value, idx, early) if em.p.epilogue else value
 
     def init_vector(self, vtype: ir.VectorType, idx: list[ir.Value], width: int) -> ir.Value:
         """The loaded init at `idx` as `vtype` (the accumulator's), extended from a rounded

@@ -185,6 +185,19 @@ def test_output_stage_after_odd_mbarriers_stays_aligned(ptx_of, tmp_path):
     assert offsets and all(o % 16 == 0 for o in offsets), offsets
 
 
+@pytest.mark.parametrize("case, stores, shuffles", [(("kn", "cast"), 16, 48), (("nk", "bias_gelu"), 16, 48)])
+def test_direct_16bit_stores_widen_across_quads(case, stores, shuffles, ptx_of, tmp_path):
+    """A 128x256 tile of f16 out leaves no LDS for the output stage: its 64 pieces of 4 bytes a
+    lane go out as 16 stores of 16 bytes, 4 blocks' pieces exchanged among each quad's lanes by
+    3 shuffles (quad_stores.py), the epilogue (a bias and GELU) applied before the exchange."""
+    program = cases._matmul_epilogue(0, 128, 512, 192, *case).mlir
+    pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", "ldsopt-matmul-lds{tiles=128x256x8x16},")
+    text, report = ptx_of(program, "cuda-sm90a", tmp_path, pipeline)
+    assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
+    assert text.count("st.global.v4.b32") == stores and "st.global.b32" not in text
+    assert text.count("shfl.sync.bfly.b32") == shuffles and "ld.shared.v4" not in text
+
+
 PTXAS = shutil.which("ptxas")
 
 
