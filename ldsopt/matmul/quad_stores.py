@@ -7,15 +7,17 @@ as it is held, a warp's store instruction writes 8 rows of 16 bytes (f32) or 8 b
 a quarter or half of each row's 32-byte sector, so a 16-bit output takes as many store
 instructions as an f32 one for half the bytes.
 
-What. The pieces of G consecutive 8-column blocks of one row (G = 16 bytes / a piece's bytes: 4
-for a 16-bit output, 2 for f32), their final values computed as before (the init added, the
-epilogue applied, in the output's type), are exchanged among the quad's lanes: flat slot f = 4j + q
-(block j, lane q; columns 2f) goes to lane f / G, which then holds G slots in a row, 16 bytes,
-and writes them with one store: the quad writes 64 contiguous bytes of its row. The exchange is
+What. For a 16-bit output, the pieces of G = 4 consecutive 8-column blocks of one row, their
+final values computed as before (the init added, the epilogue applied, in the output's type),
+are exchanged among the quad's lanes: flat slot f = 4j + q (block j, lane q; columns 2f) goes to
+lane f / G, which then holds G slots in a row, 16 bytes, and writes them with one store: the
+quad writes 64 contiguous bytes of its row. An f32 output's pieces already fill each row's
+sector (4 lanes of 8 bytes); widening them too (G = 2) measured slower on the H100, so they stay
+(bench/results/cuda-matmul/quad-stores/). The exchange is
 4 rounds of a shuffle by lane xor x (x = 0 keeps the lane's own), each 32-bit word of a piece a
 shuffle; which piece a lane sends and which slot it fills depend on its q, chosen by selects.
 
-Matched (`plan`): CUDA; no output stage; M and N divided by the tiles (no guard may split a
+Matched (`plan`): CUDA; a 16-bit output; no output stage; M and N divided by the tiles (no guard may split a
 quad); every piece 2 elements, in blocks 8 columns apart, in whole runs of G blocks; lane l's
 output at column 2 (l % 4) of its quad's row (`Emitter.lane_output`); the output's rows aligned
 to 16 bytes; an epilogue's result stored along N. Else the pieces are stored as they are held.
@@ -34,6 +36,7 @@ from ldsopt.ir_types import element_bits
 STORE_BYTES = 16  # one lane's widened store
 QUAD = 4          # lanes that share a row of the C layout
 PIECE = 2         # elements of a lane's piece in a block
+WIDENED_BYTES = 2  # the output elements whose pieces widen (module doc)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,7 +52,7 @@ def plan(em, out_bytes: int, row_align: int) -> list[Group] | None:
     """The groups of the kernel `em`'s pieces where its stores widen (module doc), else None;
     `out_bytes`: an output element's, `row_align`: the alignment a 16-byte store of a row can
     state (OutputWriter.global_align)."""
-    if em.k.target.backend != "cuda" or em.output_stage is not None or STORE_BYTES % (PIECE * out_bytes):
+    if em.k.target.backend != "cuda" or em.output_stage is not None or out_bytes != WIDENED_BYTES:
         return None
     t = em.pl.tiling
     if any(em.p.ragged(dim, tile) for dim, tile in (("m", t.bm), ("n", t.bn))) or row_align < STORE_BYTES:

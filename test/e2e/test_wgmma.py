@@ -198,6 +198,16 @@ def test_direct_16bit_stores_widen_across_quads(case, stores, shuffles, ptx_of, 
     assert text.count("shfl.sync.bfly.b32") == shuffles and "ld.shared.v4" not in text
 
 
+def test_direct_f32_stores_stay_as_held(ptx_of, tmp_path):
+    """An f32 output's 8-byte pieces already fill each row's 32-byte sector a store; widened
+    they measured slower (bench/results/cuda-matmul/quad-stores/), so they stay: 64 stores of
+    8 bytes a lane, no shuffle."""
+    program = cases._matmul(128, 512, 192, "f16", "mk", "kn").mlir
+    pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", "ldsopt-matmul-lds{tiles=128x256x8x16},")
+    text, _ = ptx_of(program, "cuda-sm90a", tmp_path, pipeline)
+    assert text.count("st.global.v2.b32") == 64 and "shfl.sync" not in text
+
+
 PTXAS = shutil.which("ptxas")
 
 
