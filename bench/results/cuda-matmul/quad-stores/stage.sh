@@ -1,0 +1,37 @@
+#!/bin/bash
+# Does the output stage still pay where quad stores can take its place? GPT-2's four products
+# (f16 out, 64-wide tiles that the stage fits beside) under the default (the stage) and with
+# output-lds=false (quad stores), and the large f16-out products with persistent=true; base:
+# the default before quad stores (272431e's parent, a worktree; FFN down's K split has no
+# stage, so its stores widened by default). Here:
+# `stage.sh prepare DIR`; there (carrying .whl and DIR): `OUT=... stage.sh run DIR`.
+set -u
+what=${1:?prepare or run}; dir=${2:?DIR}
+gpt2=matmul_NN_512x768x3072_f16_bias_residual,matmul_NN_512x2304x768_f16_bias,matmul_NN_512x3072x768_f16_bias_gelu,matmul_NN_512x768x768_f16_bias
+large=matmul_NN_4096x4096x4096_f16_cast,matmul_NN_8192x8192x1024_f16_cast
+if [ "$what" = prepare ]; then
+  set -e; rm -rf "$dir"
+  export PATH=$PWD/.venv/bin:$PATH
+  with() { python -c "from ldsopt.run import driver; print(driver.DEFAULT_PIPELINE.replace('ldsopt-matmul-lds,', 'ldsopt-matmul-lds{$*},'))"; }
+  lds-bench --target cuda-sm90a --cases $gpt2,$large --prepare "$dir/def" > /dev/null
+  lds-bench --target cuda-sm90a --cases $gpt2 --pipeline "$(with output-lds=false)" --prepare "$dir/quad" > /dev/null
+  lds-bench --target cuda-sm90a --cases $large --pipeline "$(with persistent=true)" --prepare "$dir/p" > /dev/null
+  base=$(mktemp -d); trap 'git worktree remove --force "$base"' EXIT
+  git worktree add -q --detach "$base" 272431e~1
+  PYTHONPATH="$base" lds-bench --target cuda-sm90a --cases $gpt2,$large --prepare "$dir/base" > /dev/null
+  du -sh "$dir"
+else
+  python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl 2>/dev/null
+  export PYTHONPATH=/tmp/site:$PWD PATH=/tmp/site/bin:$PATH:/usr/local/cuda/bin
+  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $OUT/gpu.txt
+  mkdir -p $OUT/runs
+  for r in base1 def2 quad3 p4 base5 def6 quad7 p8; do
+    torch=--no-torch; [ $r = base1 ] && torch=
+    timeout 100 python -m ldsopt.measure.bench_replay "$dir/${r%?}" --variants ldsopt $torch --out $OUT/runs/$r \
+      > $OUT/runs/$r.log 2>&1
+  done
+  python3 bench/side_by_side.py $OUT/runs base1 def2 quad3 p4 base5 def6 quad7 p8 | tee $OUT/summary.txt
+  ls "$dir"/{base,def,quad}/matmul_NN_512x*/ldsopt/*.vmfb > /tmp/small.txt
+  timeout 150 python3 bench/kernel_times.py $(cat /tmp/small.txt) 2>&1 | grep -v Warn | tee $OUT/kernel_times.txt
+  (cd $OUT && tar czf runs.tgz runs && rm -rf runs)
+fi
