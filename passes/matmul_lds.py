@@ -94,11 +94,14 @@ split by themselves (bench/results/cuda-matmul/README.md, "Measured choices", sa
 (ldsopt/matmul/tma_copy.py); a kernel without TMA copies or whose tiles do not fill whole
 clusters stays unshared and says why (`ldsopt.multicast_refused`). Opt-in: slower than
 unshared on the H200 so far (bench/results/cuda-matmul/multicast/, multicast-depth/).
-`persistent=true` (opt-in) makes a kernel with TMA copies and more tiles than SMs a
-persistent one (ldsopt/matmul/persistent.py): one workgroup an SM walking the tiles, the K
-pipeline running on across them so that the next tile's first copies are in flight while a
-tile is stored; a kernel that cannot stays a plain grid and says why
-(`ldsopt.persistent_refused`).
+A kernel with TMA copies and more tiles than SMs is a persistent one by default
+(ldsopt/matmul/persistent.py; option `persistent`, auto): one workgroup an SM walking the
+tiles, the K pipeline running on across them so that the next tile's first copies are in
+flight while a tile is stored. With `persistent=true` a kernel that cannot stays a plain grid
+and says why (`ldsopt.persistent_refused`); `persistent=false` keeps every plain grid. Chosen
+by measuring the large products on the H100 (bench/results/cuda-matmul/quad-stores/,
+persistent/): faster at 8192x8192x1024 and for 4096^3 with a 16-bit output, level at 4096^3
+with f32 out.
 
 The output (option `output-lds`): matrix-core kernels stage the output tile through LDS and
 store it in 16-byte row pieces (ldsopt/matmul/output_stage.py) where that widens the stores and
@@ -165,11 +168,12 @@ class MatmulLds(PlanOptions):
                               "rows one each), false: cp.async",
                       choices=("auto", "false"))
 
-    persistent: str = option("false", "the wgmma scheme with TMA copies: one workgroup an SM walking the "
-                                      "output tiles, the next tile's first copies in flight while a tile is "
-                                      "stored (ldsopt/matmul/persistent.py); kernels that cannot stay a plain "
-                                      f"grid and say why ({PERSISTENT_REFUSED})",
-                             choices=("false", "true"))
+    persistent: str = option("auto", "the wgmma scheme with TMA copies: one workgroup an SM walking the "
+                                     "output tiles, the next tile's first copies in flight while a tile is "
+                                     "stored (ldsopt/matmul/persistent.py): auto where a kernel can, true the "
+                                     f"same, and those that cannot stay a plain grid saying why ({PERSISTENT_REFUSED}), "
+                                     "false never",
+                             choices=("auto", "true", "false"))
 
     def run(self, module: ir.Operation) -> None:
         for m in self.planned_matmuls(module, prologues=True, dynamic=True):
@@ -181,12 +185,13 @@ class MatmulLds(PlanOptions):
             try:
                 extra = {"tma_budget": choice.lds_budget(tgt) if self.tma == "auto" else None,
                          "multicast": Multicast.parse(self.multicast),
-                         "walk_tiles": self.persistent == "true"} if emitter is WgmmaEmitter else {}
+                         "walk_tiles": self.persistent != "false"} if emitter is WgmmaEmitter else {}
                 kernel = emitter(d, p, pl, tgt, self.carries(pl, p, choice, tgt), **extra)
             except ValueError as e:
                 raise PassError(d.location, f"{self.NAME}: {e}") from None
+            asked = self.persistent == "true"  # auto walks where it can, silently elsewhere
             for attr, why in ((MULTICAST_REFUSED, getattr(kernel, "multicast_refused", None)),
-                              (PERSISTENT_REFUSED, getattr(kernel, "persistent_refused", None))):
+                              (PERSISTENT_REFUSED, asked and getattr(kernel, "persistent_refused", None))):
                 if why:
                     d.func.attributes[attr] = ir.StringAttr.get(why)
             if self.output_lds != "false" and (self.output_lds == "true" or

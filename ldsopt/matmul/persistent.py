@@ -1,4 +1,4 @@
-"""The persistent wgmma kernel's walk over the output tiles (`ldsopt-matmul-lds{persistent=true}`).
+"""The persistent wgmma kernel's walk over the output tiles (ldsopt-matmul-lds, `persistent=auto` by default).
 
 One workgroup an SM: G = min(T, SMs) workgroups, workgroup w taking tiles w, w + G, w + 2G, ...
 of the plain grid's T tiles, in the order that grid launches them (N tiles fastest), so that

@@ -3,6 +3,8 @@
 // RUN: lds-opt %s --split-input-file --target=cuda-sm90a \
 // RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=128x256x8x16 persistent=true tma=false})' \
 // RUN:   | filecheck %s --check-prefix=CPASYNC
+// RUN: lds-opt %s --split-input-file --target=cuda-sm90a \
+// RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=128x256x8x16})' | filecheck %s --check-prefix=AUTO
 
 // The persistent wgmma kernel (ldsopt/matmul/persistent.py): NT f16 2048x2304x520 on 128x256
 // tiles is 16 x 9 = 144 tiles, more than the target's 132 SMs, so 132 workgroups walk them
@@ -14,6 +16,11 @@
 // its own origin, inside the walk. The accumulators start from zeros before each K loop (no
 // branch inside it: ptxas would serialize the wgmmas). Without TMA the kernel stays a plain
 // grid, saying why.
+// By default (persistent=auto) the same walk, and a kernel that cannot walk stays a plain grid
+// without saying so.
+// AUTO-LABEL: func.func @nt_f16_walk
+// AUTO-NOT:     ldsopt.persistent_refused
+// AUTO:         gpu.block_id x upper_bound 132
 // CHECK-LABEL: func.func @nt_f16_walk
 // CHECK:         gpu.block_id x upper_bound 132
 // CHECK:         %[[LEFT:.+]] = arith.subi %c143, %{{.+}}
@@ -66,6 +73,9 @@ func.func @nt_f16_walk() attributes {translation_info = #iree_codegen.translatio
 // -----
 
 // 8 x 9 = 72 tiles: no more than the SMs, nothing to walk; a plain grid, saying why.
+// AUTO-LABEL: func.func @nt_f16_few_tiles
+// AUTO-NOT:     ldsopt.persistent_refused
+// AUTO:         nvvm.wgmma.mma_async
 // CHECK-LABEL: func.func @nt_f16_few_tiles
 // CHECK-SAME:    ldsopt.persistent_refused = "it has no more tiles than SMs"
 // CHECK:         gpu.block_id x upper_bound 9
@@ -95,6 +105,9 @@ func.func @nt_f16_few_tiles() attributes {translation_info = #iree_codegen.trans
 
 // A product that sums A's rows for its consumer (ldsopt-fold-norm's form; 16 x 9 = 144 tiles):
 // the K loop carries the sums, which the walk does not; a plain grid, saying why.
+// AUTO-LABEL: func.func @layernorm_rows_walk
+// AUTO-NOT:     ldsopt.persistent_refused
+// AUTO:         nvvm.wgmma.mma_async
 // CHECK-LABEL: func.func @layernorm_rows_walk
 // CHECK-SAME:    ldsopt.persistent_refused = "it sums A's rows (ldsopt-fold-norm's form)"
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
