@@ -198,6 +198,22 @@ def test_direct_16bit_stores_widen_across_quads(case, stores, shuffles, ptx_of, 
     assert text.count("shfl.sync.bfly.b32") == shuffles and "ld.shared.v4" not in text
 
 
+def test_walk_stores_each_tile_across_quads(ptx_of, tmp_path):
+    """By default a product of more tiles than SMs walks them (persistent=auto): 1152x2048x192 on
+    64x256 tiles is 144 tiles on 132 workgroups, each tile's f16 output (bias and residual
+    added) stored 16 bytes a lane inside the walk. Values: bench/results/cuda-matmul/quad-stores/
+    walk.sh (numpy on the GPU machine)."""
+    program = cases._matmul_epilogue(0, 1152, 2048, 192, "kn", "bias_residual").mlir
+    pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,",
+                                               "ldsopt-matmul-lds{tiles=64x256x8x16 output-lds=false},")
+    text, report = ptx_of(program, "cuda-sm90a", tmp_path, pipeline)
+    assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
+    assert "cp.async.bulk.tensor" in text and ".maxntid 128, 1, 1" in text
+    assert re.search(r"mad\.lo\.s32\s+%r\d+, %r\d+, 132, %r\d+;", text)  # tile j of workgroup w: w + 132 j
+    assert text.count("st.global.v4.b32") == 16 and "st.global.b32" not in text
+    assert text.count("shfl.sync.bfly.b32") == 48
+
+
 def test_direct_f32_stores_stay_as_held(ptx_of, tmp_path):
     """An f32 output's 8-byte pieces already fill each row's 32-byte sector a store; widened
     they measured slower (bench/results/cuda-matmul/quad-stores/), so they stay: 64 stores of
