@@ -21,17 +21,9 @@ if [ "$what" = prepare ]; then
   PYTHONPATH="$base" lds-bench --target cuda-sm90a --cases $gpt2,$large --prepare "$dir/base" > /dev/null
   du -sh "$dir"
 else
-  python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl 2>/dev/null
-  export PYTHONPATH=/tmp/site:$PWD PATH=/tmp/site/bin:$PATH:/usr/local/cuda/bin
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $OUT/gpu.txt
-  mkdir -p $OUT/runs
-  for r in base1 def2 quad3 p4 base5 def6 quad7 p8; do
-    torch=--no-torch; [ $r = base1 ] && torch=
-    timeout 100 python -m ldsopt.measure.bench_replay "$dir/${r%?}" --variants ldsopt $torch --out $OUT/runs/$r \
-      > $OUT/runs/$r.log 2>&1
-  done
-  python3 bench/side_by_side.py $OUT/runs base1 def2 quad3 p4 base5 def6 quad7 p8 | tee $OUT/summary.txt
-  ls "$dir"/{base,def,quad}/matmul_NN_512x*/ldsopt/*.vmfb > /tmp/small.txt
-  timeout 150 python3 bench/kernel_times.py $(cat /tmp/small.txt) 2>&1 | grep -v Warn | tee $OUT/kernel_times.txt
-  (cd $OUT && tar czf runs.tgz runs && rm -rf runs)
+  . bench/device_rounds.sh
+  device_setup
+  replay_rounds "$dir" base1 def2 quad3 p4 base5 def6 quad7 p8
+  timeout 150 python3 bench/kernel_times.py "$dir"/{base,def,quad}/matmul_NN_512x*/ldsopt/*.vmfb 2>&1 | grep -v Warn \
+    | tee $OUT/kernel_times.txt
 fi

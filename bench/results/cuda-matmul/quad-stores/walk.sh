@@ -18,9 +18,8 @@ if [ "$what" = prepare ]; then
   echo "shuffles $(grep -c gpu.shuffle "$dir/prep/ldsopt.mlir"), $(grep -o 'block_id x upper_bound [0-9]*' "$dir/prep/ldsopt.mlir" | head -1)"
   rm -rf "$dir/prep"
 else
-  python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl 2>/dev/null
-  export PYTHONPATH=/tmp/site:$PWD PATH=/tmp/site/bin:$PATH
-  nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $OUT/gpu.txt
+  . bench/device_rounds.sh
+  device_setup
   timeout 60 python3 bench/results/cuda-matmul/quad-stores/check_walk.py "$dir/walk.vmfb" 1152 2048 192 2>&1 \
     | tail -3 | tee $OUT/values.txt
 fi
