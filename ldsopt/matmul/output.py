@@ -99,7 +99,8 @@ class OutputWriter:
         past a 16-byte boundary, where its 16-byte reads fault)."""
         st = self.em.output_stage
         elem = ir.MemRefType(self.em.out.type).element_type
-        mtype = ir.MemRefType.get(list(st.shape), elem, memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
+        mtype = ir.MemRefType.get(list(st.shape), elem,
+                                  memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
         buf = memref.AllocOp(mtype, [], [], alignment=st.vec * element_bits(elem) // 8).result
         i64 = ir.IntegerType.get_signless(64)
         buf.owner.attributes[output_stage.ATTR] = ir.DictAttr.get(
@@ -109,19 +110,21 @@ class OutputWriter:
     def store_all(self, acc: list[ir.Value]) -> None:
         offsets = self.offsets()
         out_bytes = element_bits(ir.MemRefType(self.em.out.type).element_type) // 8
-        groups = quad_stores.plan(self.em, out_bytes, self.global_align(self.em.out, quad_stores.STORE_BYTES // out_bytes))
+        row_align = self.global_align(self.em.out, quad_stores.STORE_BYTES // out_bytes)
+        groups = quad_stores.plan(self.em, out_bytes, row_align)
         if groups:
-            self.store_quads(acc, offsets, groups, quad_stores.STORE_BYTES // (quad_stores.PIECE * out_bytes))
+            self.store_quads(acc, offsets, groups)
         else:
             for i, value in enumerate(acc):
                 self.store_accumulator(i, value, offsets)
         self.finish()
 
-    def store_quads(self, acc: list[ir.Value], offsets: tuple, groups: list[quad_stores.Group], g: int) -> None:
+    def store_quads(self, acc: list[ir.Value], offsets: tuple, groups: list[quad_stores.Group]) -> None:
         """Stores the accumulators 16 bytes a lane, each group's pieces exchanged among the
         quad's lanes (quad_stores.py): their values as `store_piece` makes them."""
         em, (at, _, _) = self.em, offsets
         flats = [em.flat(value) for value in acc]
+        g = len(groups[0].pieces)
         quads = quad_stores.QuadStores(em, g)
         n0 = quad_stores.quad_origin(em, at.n(0))
         width = quad_stores.PIECE

@@ -11,16 +11,17 @@ What. For a 16-bit output, the pieces of G = 4 consecutive 8-column blocks of on
 final values computed as before (the init added, the epilogue applied, in the output's type),
 are exchanged among the quad's lanes: flat slot f = 4j + q (block j, lane q; columns 2f) goes to
 lane f / G, which then holds G slots in a row, 16 bytes, and writes them with one store: the
-quad writes 64 contiguous bytes of its row. An f32 output's pieces already fill each row's
-sector (4 lanes of 8 bytes); widening them too (G = 2) measured slower on the H100, so they stay
-(bench/results/cuda-matmul/quad-stores/). The exchange is
-4 rounds of a shuffle by lane xor x (x = 0 keeps the lane's own), each 32-bit word of a piece a
-shuffle; which piece a lane sends and which slot it fills depend on its q, chosen by selects.
+quad writes 64 contiguous bytes of its row. The exchange is 4 rounds of a shuffle by lane xor x
+(x = 0 keeps the lane's own), each 32-bit word of a piece a shuffle; which piece a lane sends and
+which slot it fills depend on its q, chosen by selects. An f32 output's pieces already fill
+each row's sector (4 lanes of 8 bytes); widened too (G = 2, `rounds(2)`) they measured slower
+on the H100, so they stay (bench/results/cuda-matmul/quad-stores/).
 
-Matched (`plan`): CUDA; a 16-bit output; no output stage; M and N divided by the tiles (no guard may split a
-quad); every piece 2 elements, in blocks 8 columns apart, in whole runs of G blocks; lane l's
-output at column 2 (l % 4) of its quad's row (`Emitter.lane_output`); the output's rows aligned
-to 16 bytes; an epilogue's result stored along N. Else the pieces are stored as they are held.
+Matched (`plan`): CUDA; a 16-bit output; no output stage; M and N divided by the tiles (no
+guard may split a quad); every piece 2 elements, in blocks 8 columns apart, in whole runs of G
+blocks; lane l's output at column 2 (l % 4) of its quad's row (`Emitter.lane_output`); the
+output's rows aligned to 16 bytes; an epilogue's result stored along N. Else the pieces are
+stored as they are held.
 """
 
 from __future__ import annotations
