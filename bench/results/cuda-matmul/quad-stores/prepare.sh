@@ -1,5 +1,5 @@
 #!/bin/bash
-# Here (no GPU), from the repository root, at the commit that adds quad_stores.py: DIR/vals/T/P,
+# Here (no GPU), from the repository root, at 272431e (which adds quad_stores.py): DIR/vals/T/P,
 # small products whose output leaves by direct stores (no output stage) prepared by lds-run for
 # values: on sm_90a (wgmma, 128x256 tiles: no room for the stage) and on sm_89 PTX (mma.sync,
 # output-lds=false); DIR/time/{base,quad}: lds-bench --prepare of the large products with f16
@@ -30,6 +30,6 @@ lds-run --target cuda --require-ldsopt --pipeline "$(with output-lds=false)" --p
 C=matmul_NN_4096x4096x4096_f16_cast,matmul_NN_8192x8192x1024_f16_cast,matmul_NN_4096x4096x4096_f16,matmul_TN_4096x4096x4096_f16,matmul_NN_8192x8192x1024_bf16
 lds-bench --target cuda-sm90a --cases $C --prepare "$dir/time/quad" > "$dir/time-quad.log" 2>&1
 base=$(mktemp -d); trap 'git worktree remove --force "$base"' EXIT
-git worktree add -q --detach "$base" HEAD~1
+git worktree add -q --detach "$base" 272431e~1
 PYTHONPATH="$base" lds-bench --target cuda-sm90a --cases $C --prepare "$dir/time/base" > "$dir/time-base.log" 2>&1
 du -sh "$dir"

@@ -3,15 +3,14 @@
 # products and the large products under each variant below) and DIR/vals/NAME (matmul programs
 # prepared by lds-run with two wgmma groups in flight: tails, a batch, a K split, one K step,
 # TMA and cp.async, for values). Usage: prepare.sh DIR
-# The option `wgmma-groups` is groups.patch's (not landed: the README says why), applied to a
-# copy of ldsopt/ and passes/ that the tools import instead.
+# The option `wgmma-groups` is add3164's, reverted since (the README says why; groups.patch is
+# its diff): the tools import ldsopt/ and passes/ from a worktree at add3164.
 set -euo pipefail
 dir=${1:?DIR}; rm -rf "$dir"; mkdir -p "$dir"
 export PATH=$PWD/.venv/bin:$PATH
-copy=$(mktemp -d); trap 'rm -rf "$copy"' EXIT
-cp -r ldsopt passes "$copy/"
-patch -s -d "$copy" -p1 < bench/results/cuda-matmul/wgmma-groups/groups.patch
-mv "$copy/passes" "$copy/ldsopt/passes"  # where `ldsopt.passes` is looked for first
+copy=$(mktemp -d); trap 'git worktree remove --force "$copy"' EXIT
+git worktree add -q --detach "$copy" add3164
+ln -s ../passes "$copy/ldsopt/passes"  # where `ldsopt.passes` is looked for first
 export PYTHONPATH="$copy"
 with() { python -c "from ldsopt.run import driver; print(driver.DEFAULT_PIPELINE.replace('ldsopt-matmul-lds,', 'ldsopt-matmul-lds{$*},'))"; }
 gpt2=matmul_NN_512x768x3072_f16_bias_residual,matmul_NN_512x2304x768_f16_bias,matmul_NN_512x3072x768_f16_bias_gelu,matmul_NN_512x768x768_f16_bias
