@@ -126,7 +126,7 @@ class OutputWriter:
         flats = [em.flat(value) for value in acc]
         g = len(groups[0].pieces)
         quads = quad_stores.QuadStores(em, g)
-        n0 = quad_stores.quad_origin(em, at.n(0))
+        origin = quads.quad_origin(at.n(0))
         width = quad_stores.PIECE
         for group in groups:
             values = []
@@ -134,9 +134,9 @@ class OutputWriter:
                 dn = group.dn + j * width * quad_stores.QUAD
                 piece = vector.extract_strided_slice(ir.VectorType.get([width], em.acc_type), flats[i], [first],
                                                      [width], [1])
-                early = [self.early.get(key) for key in self.epilogue_keys(width, group.dm, dn)] if self.early else None
-                values.append(self.piece_value(piece, em.output_index(at.m(group.dm), at.n(dn)), early))
-            n = quads.column(em.offset(n0, group.dn))
+                values.append(self.piece_value(piece, em.output_index(at.m(group.dm), at.n(dn)),
+                                               self.early_reads(width, group.dm, dn)))
+            n = quads.column(origin, group.dn)
             self.write(quads.exchange(values), em.output_index(at.m(group.dm), n), g * width)
 
     def offsets(self) -> tuple[Offsets, Offsets | None, dict[int, list[tuple[int, int, int, int]]]]:
@@ -156,8 +156,8 @@ class OutputWriter:
         for first, width, dm, dn in pieces.get(i, []):
             piece = flat if width == ir.VectorType(flat.type).shape[0] else vector.extract_strided_slice(
                 ir.VectorType.get([width], self.em.acc_type), flat, [first], [width], [1])
-            early = [self.early.get(key) for key in self.epilogue_keys(width, dm, dn)] if self.early else None
-            self.store_piece(piece, at.m(dm), at.n(dn), early, local and (local.m(dm), local.n(dn)))
+            self.store_piece(piece, at.m(dm), at.n(dn), self.early_reads(width, dm, dn),
+                             local and (local.m(dm), local.n(dn)))
 
     def finish(self) -> None:
         """After every accumulator is stored: the output stage's copy out, if there is one."""
@@ -190,6 +190,11 @@ class OutputWriter:
         row a multiple of the widest access)."""
         em = self.em
         return em.lds_alignment(n, element_bits(ir.MemRefType(em.out.type).element_type) // 8, em.output_stage.shape)
+
+    def early_reads(self, width: int, dm: int, dn: int) -> list | None:
+        """The epilogue inputs' reads made before the K loop for the output vector of `width`
+        at offsets (dm, dn) (None for an input read at the store), or None without them."""
+        return [self.early.get(key) for key in self.epilogue_keys(width, dm, dn)] if self.early else None
 
     def epilogue_keys(self, width: int, dm: int, dn: int) -> list[tuple]:
         """The key of each epilogue input's read for the output vector of `width` at offsets

@@ -60,9 +60,10 @@ def plan(em, out_bytes: int, row_align: int) -> list[Group] | None:
         return None
     if em.p.epilogue and em.p.epilogue.out_dims[-1] != len(em.output_groups()) - 1:
         return None
-    if any(em.lane_output(lane) != (em.lane_output(lane - lane % QUAD)[0], em.lane_output(lane - lane % QUAD)[1]
-                                    + PIECE * (lane % QUAD)) for lane in range(em.k.target.subgroup_size)):
-        return None
+    for lane in range(em.k.target.subgroup_size):
+        row, col = em.lane_output(lane - lane % QUAD)
+        if em.lane_output(lane) != (row, col + PIECE * (lane % QUAD)):
+            return None
     g = STORE_BYTES // (PIECE * out_bytes)
     rows: dict[int, dict[int, tuple[int, int]]] = {}
     for i, first, width, dm, dn in em.output_pieces():
@@ -99,9 +100,8 @@ def rounds(g: int) -> tuple[tuple[int, tuple[int | None, ...], tuple[int | None,
 
 
 class QuadStores:
-    """The widened stores of one kernel: `store(values, m, n)` writes a group's final values
-    (vectors of PIECE elements, in block order) from this lane's row `m` and its quad's column
-    `n` (the group's first block, this lane's own column offset removed)."""
+    """The exchange of one kernel's groups of G pieces (`exchange`) and where each lane's 16
+    bytes of a group go (`column`)."""
 
     def __init__(self, em, g: int):
         self.em, self.g = em, g
@@ -154,13 +154,11 @@ class QuadStores:
             cond = arith.ori(cond, self.is_q[q])
         return arith.select(cond, got, before)
 
-    def column(self, n: ir.Value) -> ir.Value:
-        """This lane's column of the group's 16 bytes from the quad's column `n`."""
-        k = self.em.k
-        return arith.addi(n, arith.muli(self.q, k.const(self.g * PIECE)))
+    def quad_origin(self, n: ir.Value) -> ir.Value:
+        """The quad's column from this lane's output column `n` (its own q pieces removed)."""
+        return arith.subi(n, arith.muli(self.q, self.em.k.const(PIECE)))
 
-
-def quad_origin(em, n: ir.Value) -> ir.Value:
-    """The quad's column from a lane's output column `n` (its own 2 q removed)."""
-    k = em.k
-    return arith.subi(n, arith.muli(arith.remui(em.tid, k.const(QUAD)), k.const(PIECE)))
+    def column(self, origin: ir.Value, dn: int) -> ir.Value:
+        """This lane's column of the 16 bytes of the group at `dn` from its quad's column
+        `origin` (`quad_origin`): G q pieces into the group."""
+        return arith.addi(self.em.offset(origin, dn), arith.muli(self.q, self.em.k.const(self.g * PIECE)))
