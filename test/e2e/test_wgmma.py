@@ -20,6 +20,13 @@ from ldsopt.run import driver, ptxas_check
 PROGRAMS = pathlib.Path(__file__).parent / "programs" / "matmul"
 
 
+def matmul_lds(options: str = "") -> str:
+    """The default pipeline with ldsopt-matmul-lds given `options` (none: as it is)."""
+    if not options:
+        return driver.DEFAULT_PIPELINE
+    return driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", f"ldsopt-matmul-lds{{{options}}},")
+
+
 @pytest.mark.parametrize("name, transposes", [("nn_f16_96x160x64", "0,  1"), ("tn_f16_64x96x48", "1,  1"),
                                               ("batch_nt_f16_2x64x80x48_acc", "0,  0")])
 def test_sm90a_compiles_to_wgmma(name, transposes, ptx_of, tmp_path):
@@ -54,7 +61,7 @@ def test_k_split_over_a_cluster_compiles(name, split, ptx_of, tmp_path):
     between the two cluster barriers, and there one local read per 4 f32 of each other
     workgroup's; no local memory. Values need the H200:
     bench/results/cuda-matmul/cluster-split-*/ has the programs' replays there."""
-    pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", f"ldsopt-matmul-lds{{cluster-k={split}}},")
+    pipeline = matmul_lds(f"cluster-k={split}")
     text, report = ptx_of((CLUSTER / f"{name}.mlir").read_text(), "cuda-sm90a", tmp_path, pipeline)
     assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
     assert f".reqnctapercluster {split}, 1, 1" in text and ".explicitcluster" in text
@@ -93,7 +100,7 @@ def test_tma_copies_compile(name, rank, boxes, ptx_of, tmp_path):
 
 
 def test_tma_false_keeps_cp_async(ptx_of, tmp_path):
-    pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", "ldsopt-matmul-lds{tma=false},")
+    pipeline = matmul_lds("tma=false")
     text, _ = ptx_of((LARGE / "tn_f16_weighted_4096x2304x96.mlir").read_text(), "cuda-sm90a", tmp_path, pipeline)
     assert "cp.async.cg.shared.global" in text and "cp.async.bulk.tensor" not in text
 
@@ -133,8 +140,7 @@ def test_row_sums_shared_over_a_cluster(asked, share, ptx_of, tmp_path):
     workgroup adds its 3 x 64 entries of the cluster's arrays after a cluster barrier, a
     remote load each (2 passes of 128 threads), then a second barrier. Values need Hopper:
     bench/results/cuda-models/row-share/."""
-    option = f"{{row-sums-cluster={asked}}}" if asked else ""
-    pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", f"ldsopt-matmul-lds{option},")
+    pipeline = matmul_lds(f"row-sums-cluster={asked}" if asked else "")
     text, report = ptx_of((ROW_SUMS / "layernorm_f16_100x512x456.mlir").read_text(), "cuda-sm90a", tmp_path,
                           pipeline)
     assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
@@ -155,8 +161,7 @@ def test_multicast_compiles(name, shape, masks, refills, ptx_of, tmp_path):
     refills LDS tiles (more K steps than the 4 LDS tiles) each release of one is a remote
     arrival (`mapa`, then `mbarrier.arrive.shared::cluster`) on the writers' mbarriers. Values
     need the H200: bench/results/cuda-matmul/multicast/."""
-    pipeline = driver.DEFAULT_PIPELINE.replace(
-        "ldsopt-matmul-lds,", f"ldsopt-matmul-lds{{tiles=64x64x8x4 cluster-k=1 multicast={shape}}},")
+    pipeline = matmul_lds(f"tiles=64x64x8x4 cluster-k=1 multicast={shape}")
     text, report = ptx_of((MULTICAST / f"{name}.mlir").read_text(), "cuda-sm90a", tmp_path, pipeline)
     assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
     cm, cn = shape.split("x")
@@ -177,7 +182,7 @@ def test_output_stage_after_odd_mbarriers_stays_aligned(ptx_of, tmp_path):
     hung on the H100 (bench/results/cuda-matmul/stages3-hang/). The stage's alloc states its
     copies' alignment; every 16-byte LDS access's constant offset is a multiple of 16."""
     program = cases._matmul_epilogue(0, 256, 512, 512, "kn", "cast").mlir
-    pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", "ldsopt-matmul-lds{tiles=128x256x8x16 stages=3},")
+    pipeline = matmul_lds("tiles=128x256x8x16 stages=3")
     text, report = ptx_of(program, "cuda-sm90a", tmp_path, pipeline)
     assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
     assert "cp.async.bulk.tensor" in text and "mbarrier.init" in text
@@ -191,7 +196,7 @@ def test_direct_16bit_stores_widen_across_quads(case, stores, shuffles, ptx_of, 
     lane go out as 16 stores of 16 bytes, 4 blocks' pieces exchanged among each quad's lanes by
     3 shuffles (quad_stores.py), the epilogue (a bias and GELU) applied before the exchange."""
     program = cases._matmul_epilogue(0, 128, 512, 192, *case).mlir
-    pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", "ldsopt-matmul-lds{tiles=128x256x8x16},")
+    pipeline = matmul_lds("tiles=128x256x8x16")
     text, report = ptx_of(program, "cuda-sm90a", tmp_path, pipeline)
     assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
     assert text.count("st.global.v4.b32") == stores and "st.global.b32" not in text
@@ -204,8 +209,7 @@ def test_walk_stores_each_tile_across_quads(ptx_of, tmp_path):
     added) stored 16 bytes a lane inside the walk. Values: bench/results/cuda-matmul/quad-stores/
     walk.sh (numpy on the GPU machine)."""
     program = cases._matmul_epilogue(0, 1152, 2048, 192, "kn", "bias_residual").mlir
-    pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,",
-                                               "ldsopt-matmul-lds{tiles=64x256x8x16 output-lds=false},")
+    pipeline = matmul_lds("tiles=64x256x8x16 output-lds=false")
     text, report = ptx_of(program, "cuda-sm90a", tmp_path, pipeline)
     assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
     assert "cp.async.bulk.tensor" in text and ".maxntid 128, 1, 1" in text
@@ -219,7 +223,7 @@ def test_direct_f32_stores_stay_as_held(ptx_of, tmp_path):
     they measured slower (bench/results/cuda-matmul/quad-stores/), so they stay: 64 stores of
     8 bytes a lane, no shuffle."""
     program = cases._matmul(128, 512, 192, "f16", "mk", "kn").mlir
-    pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", "ldsopt-matmul-lds{tiles=128x256x8x16},")
+    pipeline = matmul_lds("tiles=128x256x8x16")
     text, _ = ptx_of(program, "cuda-sm90a", tmp_path, pipeline)
     assert text.count("st.global.v2.b32") == 64 and "shfl.sync" not in text
 
@@ -248,8 +252,7 @@ def test_ptxas_keeps_the_wgmmas_asynchronous(program, options, ptx_of, tmp_path)
     C7514 did for a persistent walk of one flat loop branching at each tile's end; and without
     spills. `lds-run` reports the
     same per dispatch (ldsopt/run/ptxas_check.py)."""
-    option = f"{{{options}}}" if options else ""
-    pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", f"ldsopt-matmul-lds{option},")
+    pipeline = matmul_lds(options)
     text, report = ptx_of(program.read_text(), "cuda-sm90a", tmp_path, pipeline)
     assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
     kernels = ptxas_check.parse(ptxas_check.assemble(text, PTXAS))
@@ -261,8 +264,7 @@ def test_prepare_records_what_ptxas_says(lds_run, tmp_path):
     """`lds-run --prepare` for a CUDA target records each ldsopt kernel's registers, spills
     and ptxas's warnings in the manifest's dispatch entry (a clean kernel: none), and prints
     any warning under its dispatch (test_ptxas_check.py)."""
-    pipeline = driver.DEFAULT_PIPELINE.replace(
-        "ldsopt-matmul-lds,", "ldsopt-matmul-lds{tiles=64x64x8x4 cluster-k=1 multicast=2x2},")
+    pipeline = matmul_lds("tiles=64x64x8x4 cluster-k=1 multicast=2x2")
     proc = lds_run(str(MULTICAST / "nt_f16_250x384x200.mlir"), "--target", "cuda-sm90a", "--pipeline", pipeline,
                    "--prepare", str(tmp_path / "p"))
     assert proc.returncode == 0 and "ptxas:" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
