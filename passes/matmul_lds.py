@@ -175,6 +175,13 @@ class MatmulLds(PlanOptions):
                                      "false never",
                              choices=("auto", "true", "false"))
 
+    tma_store: str = option("false", "a persistent wgmma kernel's output tiles through an LDS stage that the tensor "
+                                     "memory accelerator stores while the next tile's K loop runs "
+                                     "(ldsopt/matmul/tma_store.py): true where the kernel allows it and the stage "
+                                     "fits the LDS the plan leaves, false: the output stored by the threads (measured "
+                                     "faster: bench/results/cuda-matmul/tma-store/)",
+                            choices=("false", "true"))
+
     def run(self, module: ir.Operation) -> None:
         for m in self.planned_matmuls(module, prologues=True, dynamic=True):
             d, p, tgt, pl, choice = m.dispatch, m.problem, m.target, m.plan, m.choice
@@ -185,7 +192,8 @@ class MatmulLds(PlanOptions):
             try:
                 extra = {"tma_budget": choice.lds_budget(tgt) if self.tma == "auto" else None,
                          "multicast": Multicast.parse(self.multicast),
-                         "walk_tiles": self.persistent != "false"} if emitter is WgmmaEmitter else {}
+                         "walk_tiles": self.persistent != "false",
+                         "tma_stores": self.tma_store == "true"} if emitter is WgmmaEmitter else {}
                 kernel = emitter(d, p, pl, tgt, self.carries(pl, p, choice, tgt), **extra)
             except ValueError as e:
                 raise PassError(d.location, f"{self.NAME}: {e}") from None

@@ -13,6 +13,10 @@ the device, tile copies global -> LDS by one thread, and the mbarriers that coun
 - `load`: `cp.async.bulk.tensor` of one box at integer coordinates (innermost dim first) into
   LDS, completing bytes on an mbarrier; coordinates past the tensor read zeros (the hardware's
   fill), so tails need no guards.
+- `store`: the reverse, one box from LDS to global memory, in a bulk async-group of the
+  issuing thread (`commit`); elements past the tensor are not written. `wait_read` waits until
+  the thread's groups have read their LDS (it may be written again), `wait_written` until
+  their writes are done.
 - mbarriers: `init` (once, by one thread, before a barrier), `expect_bytes` (the arrival that
   announces a phase's bytes, by the issuing thread), `wait` (every thread that reads the LDS
   the phase fills, by phase parity; NVVM's op loops until the phase completes).
@@ -28,7 +32,8 @@ from iree.compiler.dialects import arith, llvm, memref, nvvm, scf
 
 MAP_BYTES = 128
 MAP_ALIGNMENT = 128
-ELEMTYPES = ("f16", "bf16")  # the 16-bit types the maps are built for
+ELEMTYPES = ("f16", "bf16")  # the 16-bit types the operand maps are built for
+MAP_ELEMTYPES = ELEMTYPES + ("f32",)  # what build_descriptor takes (an f32 output's map too)
 
 
 def _i(width: int) -> ir.Type:
@@ -51,9 +56,11 @@ def generic_pointer(address: ir.Value) -> ir.Value:
 def build_descriptor(scratch: ir.Value, offset: int, lane: ir.Value, warp: ir.Value, address: ir.Value,
                      elem: ir.Type, dims: list[int], strides: list[int], box: list[int]) -> None:
     """Warp 0 builds the tensor map of the tensor at global `address` (i64) with `dims`
-    (innermost first), byte `strides` of the outer dims and `box`, 16-bit `elem` in the
+    (innermost first), byte `strides` of the outer dims and `box`, `elem` (MAP_ELEMTYPES) in the
     128-byte swizzle, in LDS `scratch` (an i8 buffer) at byte `offset` (MAP_BYTES). `lane`,
     `warp`: this thread's (index)."""
+    if str(elem) not in MAP_ELEMTYPES:
+        raise ValueError(f"no tensor map of {elem}")
     index = ir.IndexType.get()
     c = lambda v, w=32: arith.constant(_i(w), v)  # noqa: E731
     first = scf.IfOp(arith.cmpi(arith.CmpIPredicate.eq, warp, arith.constant(index, 0)))
@@ -132,3 +139,24 @@ def load(dest: ir.Value, desc: ir.Value, coords: list[ir.Value], bar: ir.Value,
     bytes completed on each one's mbarrier at `bar`'s offset."""
     cluster = llvm.addrspacecast(ir.Type.parse("!llvm.ptr<7>"), dest)  # PTX ISA 8.4 has the cluster form only
     nvvm.cp_async_bulk_tensor_shared_cluster_global(cluster, desc, coords, bar, [], multicast_mask=multicast)
+
+
+def store(src: ir.Value, desc: ir.Value, coords: list[ir.Value]) -> None:
+    """One box of the tensor map at generic pointer `desc` at `coords` (i32, innermost first)
+    from LDS `src` (`!llvm.ptr<3>`), in this thread's current bulk async-group."""
+    nvvm.cp_async_bulk_tensor_global_shared_cta(desc, src, coords)
+
+
+def commit() -> None:
+    """Closes this thread's bulk async-group of stores."""
+    nvvm.cp_async_bulk_commit_group()
+
+
+def wait_read(newer: int = 0) -> None:
+    """Until at most `newer` of this thread's bulk groups still read their LDS."""
+    nvvm.cp_async_bulk_wait_group(newer, read=True)
+
+
+def wait_written(newer: int = 0) -> None:
+    """Until at most `newer` of this thread's bulk groups are not yet written in full."""
+    nvvm.cp_async_bulk_wait_group(newer)

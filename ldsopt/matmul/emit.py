@@ -146,6 +146,7 @@ class Emitter:
                 raise ValueError(f"{math.ceil(p.sizes['k'] / pl.bk)} K steps do not split into {pl.split} chunks")
         self.k_base: ir.Value | None = None  # where this workgroup's chunk of K starts (split)
         self.output_stage: OutputStage | None = None
+        self.tma_store = None  # a walking wgmma kernel's tiles stored by TMA (tma_store.py)
         self.extra_lds = 0  # LDS the kernel takes beside the plan's tiles and the output stage
         self.copies_past = False  # whether the K loop being emitted copies tiles past K only
         self.copies = {r: copy.strategy(self, r) for r in pl.staging}  # chosen once

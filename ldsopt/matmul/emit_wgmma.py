@@ -69,7 +69,7 @@ from iree.compiler.dialects import arith, gpu, llvm, nvvm, scf, vector
 from ldsopt.codegen import cluster, wgmma
 from ldsopt.codegen.async_copy import async_wait
 from ldsopt.layout.tile_layout import ATTR, TileLayout
-from ldsopt.matmul import persistent, planner, tma_copy
+from ldsopt.matmul import persistent, planner, tma_copy, tma_store
 from ldsopt.matmul.emit import Emitter
 from ldsopt.matmul.persistent import TileWalk
 from ldsopt.matmul.planner import pow2_dividing
@@ -82,13 +82,15 @@ class WgmmaEmitter(Emitter):
     CLUSTERS = True
 
     def __init__(self, *args, tma_budget: int | None = None, multicast: Multicast = Multicast(),
-                 walk_tiles: bool = False, **kwargs):
+                 walk_tiles: bool = False, tma_stores: bool = False, **kwargs):
         """`tma_budget`: the LDS bytes a workgroup may take where the operands may be copied by
         TMA (`tma_copy.refusal`), None where they may not; `multicast`: the cluster that shares
         them where the kernel takes TMA and that cluster (else unshared, `multicast_refused`
         says why); `walk_tiles`: a persistent kernel where it can be one (persistent.py; else a
-        plain grid, `persistent_refused` says why)."""
+        plain grid, `persistent_refused` says why); `tma_stores`: its tiles stored by TMA where
+        they can be (tma_store.py)."""
         super().__init__(*args, **kwargs)
+        self.tma_stores = tma_stores
         if self.pl.stages < 3:
             raise ValueError(f"the wgmma scheme needs 3 LDS tiles or more (the plan has {self.pl.stages})")
         self.acc_struct = wgmma.acc_struct(self.pl.tiling.bn)
@@ -133,8 +135,16 @@ class WgmmaEmitter(Emitter):
 
     def plan_output_stage(self, lds_left: int):
         """No output stage under a K split: its barriers would sit in the branch of the warps
-        that store (`store`)."""
-        return None if self.pl.split > 1 else super().plan_output_stage(lds_left)
+        that store (`store`). A walking kernel's stage is drained by TMA stores where it fits
+        (tma_store.py)."""
+        if self.pl.split > 1:
+            return None
+        if self.tma_stores and tma_store.refusal(self) is None:
+            store = tma_store.TmaStore(self)
+            if store.lds_bytes() <= lds_left:
+                self.tma_store, self.output_stage = store, store.stage
+                return self.output_stage
+        return super().plan_output_stage(lds_left)
 
     # --- LDS and descriptors ---
 
@@ -316,8 +326,9 @@ class WgmmaEmitter(Emitter):
                 scf.yield_(self._k_step(it, list(steps.inner_iter_args), []))
             wgmma.wait(0)
             plain, self.origin = self.origin, walk.origin(j)  # the writer stores at self.origin
+            self.last_tile = arith.cmpi(arith.CmpIPredicate.eq, j, arith.subi(walk.count, k.const(1)))
             super().store(list(steps.results))
-            self.origin = plain  # values of this loop's body: nothing after it may use them
+            self.origin, self.last_tile = plain, None  # values of this loop's body: nothing after it may use them
             scf.yield_([])
         return acc0
 

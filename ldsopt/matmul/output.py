@@ -101,13 +101,15 @@ class OutputWriter:
         elem = ir.MemRefType(self.em.out.type).element_type
         mtype = ir.MemRefType.get(list(st.shape), elem,
                                   memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
-        buf = memref.AllocOp(mtype, [], [], alignment=st.vec * element_bits(elem) // 8).result
+        buf = memref.AllocOp(mtype, [], [], alignment=st.alignment or st.vec * element_bits(elem) // 8).result
         i64 = ir.IntegerType.get_signless(64)
         buf.owner.attributes[output_stage.ATTR] = ir.DictAttr.get(
             {"pad": ir.IntegerAttr.get(i64, st.pad), "vec": ir.IntegerAttr.get(i64, st.vec)})
         return buf
 
     def store_all(self, acc: list[ir.Value]) -> None:
+        if self.em.tma_store is not None:
+            self.em.tma_store.free()
         offsets = self.offsets()
         out_bytes = element_bits(ir.MemRefType(self.em.out.type).element_type) // 8
         row_align = self.global_align(self.em.out, quad_stores.STORE_BYTES // out_bytes)
@@ -160,8 +162,12 @@ class OutputWriter:
                              local and (local.m(dm), local.n(dn)))
 
     def finish(self) -> None:
-        """After every accumulator is stored: the output stage's copy out, if there is one."""
-        if self.em.output_stage is not None:
+        """After every accumulator is stored: the output stage's copy out, if there is one (by
+        the copy engine where it stores the tiles: tma_store.py)."""
+        em = self.em
+        if em.tma_store is not None:
+            em.tma_store.finish(em.last_tile, self.copy_out)
+        elif em.output_stage is not None:
             self.copy_out()
 
     def copy_out(self) -> None:

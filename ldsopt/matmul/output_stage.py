@@ -10,7 +10,8 @@ consecutive threads write consecutive 16-byte pieces of a row and a warp whole l
 
 The layout is `layout.Padded` rows, its pad the bank model's choice (ldsopt/layout/banks.py) over the
 first wave's piece writes and its copy reads; pads are multiples of the widest access, so every
-access stays aligned to its size.
+access stays aligned to its size. A stage that the copy engine drains (tma_store.py) is laid out
+as its boxes are instead (`swizzle`).
 
 Refused (the output stays direct): an LDS tile past what the plan leaves of the budget, and
 outputs whose copy vectors would be no wider than the pieces already are (nothing to gain).
@@ -42,10 +43,12 @@ class OutputStage:
     pad: int       # elements after each row
     vec: int       # elements of one copy
     threads: int
+    swizzle: object = None  # an address map of the tile in place of the padded rows (tma_store.py)
+    alignment: int = 0  # bytes the tile starts at a multiple of (0: one copy's)
 
     @property
-    def address_map(self) -> Padded:
-        return Padded(row_elems=self.cols, pad_elems=self.pad)
+    def address_map(self):
+        return self.swizzle or Padded(row_elems=self.cols, pad_elems=self.pad)
 
     @property
     def shape(self) -> tuple[int, int]:

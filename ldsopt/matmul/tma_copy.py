@@ -11,7 +11,8 @@ bytes, and every thread waits on it by phase parity before its wgmmas read the t
 - The tensor maps: built by warp 0 at the kernel's start and published in global memory where
   no other workgroup looks while the K loop runs: the output rows of this workgroup's cluster
   (its own tile's, unclustered), map i at the first 128-byte boundary of the band's row
-  i / per row, which the output overwrites after the loop.
+  i / per row, which the output overwrites after the loop. Where the copy engine stores the
+  output too (tma_store.py), the output's map follows the operands'.
 - The mbarrier of LDS tile s completes one phase per K tile t = s, s + S, ...: the issuing
   thread's arrival announces the tile's bytes, the copies complete them; K tile t is waited for
   with parity (t / S) % 2. Tiles past the last K step are not issued (nothing waits for them).
@@ -157,18 +158,28 @@ def refusal(em, lds_budget: int, multicast: Multicast = Multicast()) -> str | No
         return "an N tail"
     if multicast.shared and em.n_steps < pl.stages:
         return f"{em.n_steps} K steps, all copied by the prologue's cp.async"
-    shared_refusal = multicast_refusal(em, multicast)
-    if shared_refusal:
-        return shared_refusal
+    return multicast_refusal(em, multicast) or maps_refusal(em, multicast, len(pl.staging))
+
+
+def maps_refusal(em, multicast: Multicast, count: int) -> str | None:
+    """Why the output rows of the kernel `em`'s band cannot hold `count` tensor maps; None if
+    they can."""
+    pl, p = em.pl, em.p
     per_row = maps_per_row(em, multicast)
     band = p.sizes["m"] - (pl.grid(p.sizes)[1] // multicast.cm - 1) * multicast.cm * pl.tiling.bm
-    if not multicast.shared and per_row < len(pl.staging):
+    if not multicast.shared and per_row < count:
         # Unshared, a map a row measured slower than cp.async on the BERT-size products
         # (bench/results/cuda-matmul/tma-rows/): the maps' chain delays the first copies.
-        return "an output tile row too short to hold both tensor maps"
-    if not per_row or min(band, pl.tiling.bm) < math.ceil(len(pl.staging) / per_row):
+        return f"an output tile row too short to hold all {count} tensor maps"
+    if not per_row or min(band, pl.tiling.bm) < math.ceil(count / per_row):
         return "output rows too narrow or too few to hold the tensor maps"
     return None
+
+
+def tensor_dims(shape: list[int], elem_bytes: int) -> tuple[list[int], list[int]]:
+    """Dims (innermost first) and byte strides of the outer dims of a row-major tensor of `shape`."""
+    dims = list(shape)[::-1]
+    return dims, [math.prod(dims[:i + 1]) * elem_bytes for i in range(len(dims) - 1)]
 
 
 class TmaOperands:
@@ -181,11 +192,13 @@ class TmaOperands:
         self.issuer_tid = em.pl.tiling.threads if multicast.shared else 0
         self.bars = self._barriers()
         self.empty = self._barriers() if multicast.shared else None
-        self.scratch = memref.AllocOp(ir.MemRefType.get([tma.MAP_BYTES * len(em.pl.staging)],
+        self.roles = list(em.pl.staging)
+        # the operands' maps, then the output's where the copy engine stores it (tma_store.py)
+        self.maps = self.roles + (["out"] if em.tma_store is not None else [])
+        self.scratch = memref.AllocOp(ir.MemRefType.get([tma.MAP_BYTES * len(self.maps)],
                                                         ir.IntegerType.get_signless(8),
                                                         memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>")),
                                       [], [], alignment=tma.MAP_ALIGNMENT).result
-        self.roles = list(em.pl.staging)
         self.bytes = sum(math.prod(s.lds_shape[1:]) for s in em.pl.staging.values()) \
             * element_bits(em.p.elem_type) // 8
 
@@ -207,11 +220,12 @@ class TmaOperands:
         self.lane, self.warp = arith.remui(em.tid, k.const(32)), arith.divui(em.tid, k.const(32))
         self._ranks()
         with em.when(self.publisher):
-            for i, role in enumerate(self.roles):
-                dims, strides = self._tensor(role)
+            for i, name in enumerate(self.maps):
+                mem, elem, box = (em.out, em.tma_store.elem, em.tma_store.box) if name == "out" else \
+                    (em.mem[name], em.p.elem_type, self._box(name))
+                dims, strides = tensor_dims(ir.MemRefType(mem.type).shape, element_bits(elem) // 8)
                 tma.build_descriptor(self.scratch, i * tma.MAP_BYTES, self.lane, self.warp,
-                                     self._global_address(em.mem[role]), em.p.elem_type, dims, strides,
-                                     self._box(role))
+                                     self._global_address(mem), elem, dims, strides, box)
         only = scf.IfOp(self.first)
         with ir.InsertionPoint(only.then_block):
             for s in range(em.pl.stages):
@@ -258,10 +272,10 @@ class TmaOperands:
 
     def publish(self) -> None:
         """Warp 0 of the publishing workgroup copies the maps to its band's output rows."""
-        self.desc = dict(zip(self.roles, self._map_addresses()))
+        self.desc = dict(zip(self.maps, self._map_addresses()))
         with self.em.when(self.publisher):
-            for i, role in enumerate(self.roles):
-                tma.publish(self.scratch, i * tma.MAP_BYTES, self.warp, self.desc[role])
+            for i, name in enumerate(self.maps):
+                tma.publish(self.scratch, i * tma.MAP_BYTES, self.warp, self.desc[name])
         self.pointers = {r: tma.generic_pointer(d) for r, d in self.desc.items()}
 
     def start(self) -> None:
@@ -269,8 +283,8 @@ class TmaOperands:
         under a multicast): the thread that issues the copies acquires the maps."""
         only = scf.IfOp(self.issuer)
         with ir.InsertionPoint(only.then_block):
-            for role in self.roles:
-                tma.acquire(self.desc[role])
+            for name in self.maps:
+                tma.acquire(self.desc[name])
             scf.yield_([])
 
     def _map_addresses(self) -> list[ir.Value]:
@@ -280,13 +294,13 @@ class TmaOperands:
         i64 = ir.IntegerType.get_signless(64)
         per_row = maps_per_row(em, self.mc)
         rows = []
-        for r in range(math.ceil(len(self.roles) / per_row)):
+        for r in range(math.ceil(len(self.maps) / per_row)):
             at = self._element_address(em.out, em.output_index(em.offset(self.band[0], r), self.band[1]),
                                        element_bits(em.p.output.tensor_type.element_type) // 8)
             rows.append(arith.andi(arith.addi(at, k.const(tma.MAP_ALIGNMENT - 1, i64)),
                                    k.const(-tma.MAP_ALIGNMENT, i64)))
         return [arith.addi(rows[i // per_row], k.const(i % per_row * tma.MAP_BYTES, i64)) if i % per_row
-                else rows[i // per_row] for i in range(len(self.roles))]
+                else rows[i // per_row] for i in range(len(self.maps))]
 
     def _element_address(self, mem: ir.Value, idx: list[ir.Value], elem_bytes: int) -> ir.Value:
         i64 = ir.IntegerType.get_signless(64)
@@ -311,12 +325,6 @@ class TmaOperands:
         """Operand `role`'s tensor index (outermost first) of its matrix element (r, c): its outer
         matrix dim at r, its contiguous one at c, the batch dims at this workgroup's."""
         return self.em.p.operand_index(role, self.em.batch, [r, c])
-
-    def _tensor(self, role: str) -> tuple[list[int], list[int]]:
-        """Dims (innermost first) and byte strides of the outer dims of operand `role`'s tensor."""
-        dims = list(self.em.p.operands[role].tensor_type.shape)[::-1]
-        eb = element_bits(self.em.p.elem_type) // 8
-        return dims, [math.prod(dims[:i + 1]) * eb for i in range(len(dims) - 1)]
 
     def _box(self, role: str) -> list[int]:
         """The box (innermost first): 64 elements along the contiguous dim, the tile's extent

@@ -228,6 +228,30 @@ def test_direct_f32_stores_stay_as_held(ptx_of, tmp_path):
     assert text.count("st.global.v2.b32") == 64 and "shfl.sync" not in text
 
 
+@pytest.mark.parametrize("case, tiles, boxes", [(("plain", "kn", 4), "128x128x8x8", 4),
+                                               (("bias_residual", "kn", 2), "64x256x8x16", 4)])
+def test_walk_stores_tiles_by_tma(case, tiles, boxes, ptx_of, tmp_path):
+    """With tma-store=true a walking kernel's tiles leave by the copy engine (tma_store.py): per
+    tile, thread 0 waits for the boxes before to be read out of the stage and, after the fence
+    and the barrier, issues one box of 128 bytes a row per 32 f32 (64 f16) columns as a bulk
+    group; the last tile waits for all of them written and is copied out by the threads in
+    16-byte pieces. An f32 output (2056x2304x520 on 128x128) and an f16 one with a bias and a
+    residual (2100x2048x200 on 64x256). Values: bench/results/cuda-matmul/tma-store/."""
+    kind, b_stored, out_bytes = case
+    sizes = {"plain": (2056, 2304, 520), "bias_residual": (2100, 2048, 200)}[kind]
+    program = cases._matmul(*sizes, "f16", "mk", b_stored) if kind == "plain" else \
+        cases._matmul_epilogue(0, *sizes, b_stored, kind)
+    text, report = ptx_of(program.mlir, "cuda-sm90a", tmp_path, matmul_lds(f"tiles={tiles} workgroups-per-cu=1 tma-store=true"))
+    assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
+    assert text.count("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group") == boxes
+    assert text.count("cp.async.bulk.commit_group") == 1
+    assert "cp.async.bulk.wait_group.read \t0" in text and "cp.async.bulk.wait_group \t0" in text
+    assert "fence.proxy.async.shared::cta" in text and "elemtype.shared::cta.b1024.b32" in text
+    bm, bn, tm, tn = map(int, tiles.split("x"))
+    assert text.count("st.global.v4.b32") == bm * bn * out_bytes // 16 // (bm // tm * bn // tn)  # the last tile
+    assert "st.global.v2.b32" not in text and "st.global.b32" not in text
+
+
 PTXAS = shutil.which("ptxas")
 
 
@@ -242,6 +266,8 @@ PTXAS = shutil.which("ptxas")
     (PERSISTENT / "nt_f16_residual_2100x2048x136.mlir", "tiles=128x256x8x16 persistent=true"),
     (PERSISTENT.with_name("matmul_persistent_stage") / "nn_f16_weighted_2056x2304x520.mlir",
      "tiles=128x128x8x8 workgroups-per-cu=1 persistent=true"),
+    (PERSISTENT.with_name("matmul_persistent_stage") / "nn_f16_weighted_2056x2304x520.mlir",
+     "tiles=128x128x8x8 workgroups-per-cu=1 tma-store=true"),
 ])
 def test_ptxas_keeps_the_wgmmas_asynchronous(program, options, ptx_of, tmp_path):
     """ptxas assembles each form of the wgmma kernel (plain, a K split, TMA copies, shared row

@@ -1,0 +1,124 @@
+"""A walking wgmma kernel's output tiles stored by the tensor memory accelerator (sm_90a).
+
+Why. A persistent kernel (persistent.py) stores each tile from its math warps' registers before
+its next tile's wgmmas start; its SMs finish their tiles together, and memory takes all their
+stores while the tensor cores wait (bench/results/cuda-matmul/persistent/: 8192x8192x1024 with
+an f32 output). Here the math warps write the tile to an LDS stage and one thread hands it to
+the copy engine (`cp.async.bulk.tensor`, LDS to global, ldsopt/codegen/tma.py), which drains
+it while the next tile's K loop runs.
+
+- The stage: the BM x BN tile in the layout of the engine's boxes: column blocks of 128 bytes
+  (32 f32, 64 f16), each block's BM rows in the 128-byte swizzle (`address_map`,
+  wgmma_maps.SwizzledColumnBlocks: the 8 rows of a warp's 8-byte pieces fall in 8 distinct
+  16-byte units), 1024-byte aligned; a box a block.
+- A tile's output: thread 0 waits until the previous tile's boxes have been read out of the
+  stage (`free`), the workgroup meets; each thread writes its pieces there (the init and the
+  epilogue applied, OutputWriter.store_piece) and fences them to the engine's proxy; the
+  workgroup meets; thread 0 issues the boxes as one bulk group (`finish`). The engine clips
+  rows past M.
+- The output's tensor map is built and published with the operands' (tma_copy.TmaOperands), in
+  the output rows of the workgroup's last tile. That tile is therefore stored by the threads from
+  the same stage (OutputWriter.copy_out) once every earlier box is written, which also leaves
+  no bulk copy in flight when the kernel ends.
+
+Refused (`refusal`; the output as without it): a kernel that does not walk its tiles or copies
+its operands by cp.async, an output of another type than f16, bf16 and f32 or in fewer than
+whole 128-byte blocks, an epilogue that stores in another dim order, output rows that cannot
+hold one more map, and a stage past the LDS the plan leaves.
+"""
+
+from __future__ import annotations
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, scf
+
+from ldsopt.codegen import tma, wgmma
+from ldsopt.ir_types import element_bits
+from ldsopt.layout.wgmma_maps import SwizzledColumnBlocks
+from ldsopt.matmul import tma_copy
+from ldsopt.matmul.output_stage import OutputStage
+
+SWIZZLE_BYTES = 128  # a box's row: the 128-byte swizzle's span
+UNIT_BYTES = 16  # the swizzle's unit
+STAGE_ALIGNMENT = 1024  # the swizzle's pattern: 8 rows of 128 bytes
+
+
+def refusal(em) -> str | None:
+    """Why the wgmma kernel `em` cannot store its tiles by TMA (None: it can, LDS permitting)."""
+    p, t = em.p, em.pl.tiling
+    elem = p.output.tensor_type.element_type
+    if em.walk is None or not em.by_tma:
+        return "it does not walk its tiles with TMA copies"
+    if str(elem) not in tma.MAP_ELEMTYPES:
+        return f"an output of {elem}"
+    if t.bn * element_bits(elem) // 8 % SWIZZLE_BYTES:
+        return f"a tile of {t.bn} {elem} columns, not whole 128-byte blocks"
+    if p.epilogue and list(p.epilogue.out_dims) != list(range(len(p.epilogue.out_dims))):
+        return "an epilogue that stores in another dim order"
+    return tma_copy.maps_refusal(em, em.multicast, len(em.pl.staging) + 1)
+
+
+class TmaStore:
+    """The TMA stores of the walking kernel `em`'s tiles (module doc)."""
+
+    def __init__(self, em):
+        self.em = em
+        self.elem = em.p.output.tensor_type.element_type
+        self.elem_bytes = element_bits(self.elem) // 8
+        t = em.pl.tiling
+        self.block = SWIZZLE_BYTES // self.elem_bytes
+        # rows x block elements, innermost first, then 1 along the output's batch dims
+        self.box = [self.block, t.bm] + [1] * (len(em.p.output.tensor_type.shape) - 2)
+        self.stage = OutputStage(t.bm, t.bn, 0, UNIT_BYTES // self.elem_bytes, t.threads, self.address_map,
+                                 STAGE_ALIGNMENT)
+
+    @property
+    def address_map(self) -> SwizzledColumnBlocks:
+        t = self.em.pl.tiling
+        return SwizzledColumnBlocks(vec=UNIT_BYTES // self.elem_bytes, per_phase=1, max_phase=8,
+                                    block=self.block, rows=t.bm, row_elems=t.bn)
+
+    def lds_bytes(self) -> int:
+        """The stage, its alignment, and one more tensor map."""
+        return self.stage.lds_bytes(self.elem_bytes) + STAGE_ALIGNMENT + tma.MAP_BYTES
+
+    def _issuer(self) -> scf.IfOp:
+        em = self.em
+        return scf.IfOp(arith.cmpi(arith.CmpIPredicate.eq, em.tid, em.k.const(0)))
+
+    def free(self) -> None:
+        """Before a tile's pieces are written: the previous tile's boxes are out of the stage."""
+        only = self._issuer()
+        with ir.InsertionPoint(only.then_block):
+            tma.wait_read(0)
+            scf.yield_([])
+        self.em.barrier()
+
+    def finish(self, last: ir.Value, copy_out) -> None:
+        """After a tile's pieces are written: its boxes issued, or for the workgroup's last tile
+        (`last`, i1), every earlier box written (the maps' rows are then free) and the tile
+        copied out by the threads (`copy_out`, which meets first)."""
+        em, k = self.em, self.em.k
+        wgmma.proxy_fence()  # this thread's pieces, to the copy engine's proxy
+        em.barrier()
+        only = self._issuer()
+        with ir.InsertionPoint(only.then_block):
+            branch = scf.IfOp(last, has_else=True)
+            with ir.InsertionPoint(branch.then_block):
+                tma.wait_written(0)
+                scf.yield_([])
+            with ir.InsertionPoint(branch.else_block):
+                i32 = ir.IntegerType.get_signless(32)
+                desc = em.tma.pointers["out"]
+                for b in range(em.pl.tiling.bn // self.block):
+                    n = em.offset(em.origin["n"], b * self.block)
+                    coords = [arith.index_cast(i32, x) for x in em.output_index(em.origin["m"], n)[::-1]]
+                    src = tma.shared_pointer(em.out_lds, k.const(b * self.stage.rows * SWIZZLE_BYTES))
+                    tma.store(src, desc, coords)
+                tma.commit()
+                scf.yield_([])
+            scf.yield_([])
+        stored_by_threads = scf.IfOp(last)
+        with ir.InsertionPoint(stored_by_threads.then_block):
+            copy_out()
+            scf.yield_([])

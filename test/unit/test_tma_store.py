@@ -1,0 +1,52 @@
+"""ldsopt/matmul/tma_store.py: the stage is laid out as the copy engine's boxes in the 128-byte
+swizzle, and a warp's accumulator pieces fill it without bank conflicts beyond their width."""
+
+import types
+
+import pytest
+from iree.compiler import ir
+
+from ldsopt.layout import index_expr
+from ldsopt.matmul import tma_store
+from ldsopt.matmul.schemes import Tiling
+
+
+def store(bm: int, bn: int, elem: str) -> tma_store.TmaStore:
+    with ir.Context(), ir.Location.unknown():
+        out = types.SimpleNamespace(tensor_type=ir.RankedTensorType.get([4096, 4096], ir.Type.parse(elem)))
+        em = types.SimpleNamespace(p=types.SimpleNamespace(output=out),
+                                   pl=types.SimpleNamespace(tiling=Tiling(bm, bn, 8, 8)))
+        return tma_store.TmaStore(em)
+
+
+def byte_of(st: tma_store.TmaStore, row: int, col: int) -> int:
+    r, c = index_expr.Function(("r", "c"), st.address_map.place(index_expr.var("r"), index_expr.var("c")))(row, col)
+    return (int(r) * st.stage.cols + int(c)) * st.elem_bytes
+
+
+@pytest.mark.parametrize("bm, bn, elem", [(128, 128, "f32"), (64, 256, "f16"), (128, 256, "bf16")])
+def test_stage_is_the_boxes_in_the_128_byte_swizzle(bm, bn, elem):
+    """Element (r, c) lies in box c / (128 / e) (bm rows of 128 bytes each, one box after the
+    other), its 16-byte unit u of the row at u ^ r % 8: what a TMA map of that box reads in
+    swizzle mode 128B from a 1024-byte aligned stage."""
+    st = store(bm, bn, elem)
+    e = st.elem_bytes
+    assert st.box == [128 // e, bm] and st.stage.alignment == 1024 and st.stage.pad == 0
+    for row in range(0, bm, 3):
+        for col in range(0, bn, 5):
+            box, within = divmod(col * e, 128)
+            unit, byte = divmod(within, 16)
+            assert byte_of(st, row, col) == box * bm * 128 + row * 128 + (unit ^ row % 8) * 16 + byte, (row, col)
+
+
+def test_warp_pieces_take_two_wavefronts():
+    """A warp's store of its 8-byte f32 pieces (lane l: row l / 4, columns 2 (l % 4) + 8 i) fills
+    each of the 32 banks twice: the minimum for 256 bytes, no conflict."""
+    st = store(128, 128, "f32")
+    for i in range(16):
+        banks = [0] * 32
+        for lane in range(32):
+            at = byte_of(st, lane // 4, 2 * (lane % 4) + 8 * i)
+            for word in (at // 4, at // 4 + 1):
+                banks[word % 32] += 1
+        assert banks == [2] * 32, (i, banks)
