@@ -43,7 +43,7 @@ from ldsopt.attention.match import AttentionProblem
 from ldsopt.attention.plan import AttentionPlan
 from ldsopt.codegen.dispatch import Binding, in_count_region
 from ldsopt.codegen.elementwise import clone_body
-from ldsopt.codegen.kernel import Kernel, ceil_div, global_alignment, read_vector, write_vector
+from ldsopt.codegen.kernel import Kernel, ceil_div, global_alignment, lds_alloc, read_vector, write_vector
 from ldsopt.target import Target
 
 LOG2E = 1.4426950408889634
@@ -51,10 +51,6 @@ LOG2E = 1.4426950408889634
 
 def f32() -> ir.Type:
     return ir.F32Type.get()
-
-
-def workgroup_space() -> ir.Attribute:
-    return ir.Attribute.parse("#gpu.address_space<workgroup>")
 
 
 class AttentionEmitter:
@@ -347,7 +343,7 @@ class AttentionEmitter:
         return out
 
     def alloc(self, shape: list[int], elem: ir.Type) -> ir.Value:
-        return memref.alloc(ir.MemRefType.get(shape, elem, memory_space=workgroup_space()), [], [])
+        return lds_alloc(shape, elem)
 
     def read_global(self, role: str, at: dict[int, ir.Value], n: int, inside: ir.Value | None,
                     aligned: bool = False) -> ir.Value:

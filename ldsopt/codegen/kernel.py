@@ -15,6 +15,7 @@ ops, workgroup memory, barriers) in front of the dispatch's terminator, then cal
 - refuses a kernel whose loops iterate more often per thread than the target runs loops
   (`Target.max_loop_iterations`: lavapipe ends them silently past 65535), a PassError at the
   dispatch rather than a kernel that leaves outputs unwritten.
+Its workgroup memory comes from `lds_alloc`, which states every buffer's alignment.
 """
 
 from __future__ import annotations
@@ -363,6 +364,19 @@ class L1Prefetch:
 
 def _index(value: int) -> ir.Value:
     return arith.constant(ir.IndexType.get(), value)
+
+
+# Bytes an LDS buffer starts at a multiple of, at least: the widest vector access of any target.
+LDS_ALIGNMENT = 16
+
+
+def lds_alloc(shape: list[int], elem: ir.Type, alignment: int = LDS_ALIGNMENT) -> ir.Value:
+    """A workgroup-memory (LDS) buffer of `shape` x `elem` starting at a multiple of `alignment`
+    bytes. IREE packs a kernel's LDS buffers one after the other, each at the alignment its alloc
+    states and no more: a buffer that 16-byte vectors read must say so, whatever lies before it
+    (an output stage placed 8 bytes off after 3 mbarriers hung, bench/results/cuda-matmul/stages3-hang/)."""
+    mtype = ir.MemRefType.get(shape, elem, memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
+    return memref.AllocOp(mtype, [], [], alignment=alignment).result
 
 
 def global_alignment(buf: ir.Value, n: int, backend: str) -> int:

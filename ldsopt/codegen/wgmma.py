@@ -24,6 +24,8 @@ from collections.abc import Callable
 from iree.compiler import ir
 from iree.compiler.dialects import arith, llvm, memref, nvvm
 
+from ldsopt.codegen.kernel import lds_alloc
+
 STRIDE_1024 = (1024 >> 4) << 32   # the stride byte offset field: an 8-row group of 128-byte rows
 SWIZZLE_128B = 1 << 62
 ADDRESS_BITS = (1 << 14) - 1      # the start address / 16
@@ -40,8 +42,7 @@ def _i64() -> ir.Type:
 
 def alloc_swizzled(shape: list[int], elem: ir.Type) -> ir.Value:
     """An LDS buffer aligned where the 128-byte swizzle's pattern starts."""
-    mtype = ir.MemRefType.get(shape, elem, memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
-    return memref.AllocOp(mtype, [], [], alignment=SWIZZLE_ALIGNMENT).result
+    return lds_alloc(shape, elem, SWIZZLE_ALIGNMENT)
 
 
 def descriptor(const: Const, buf: ir.Value, leading_bytes: int, byte_offset: ir.Value | None = None) -> ir.Value:

@@ -54,10 +54,10 @@ so that is for the lowering below it.
 from __future__ import annotations
 
 from iree.compiler import ir
-from iree.compiler.dialects import amdgpu, arith, memref, scf, vector
+from iree.compiler.dialects import amdgpu, arith, scf, vector
 
 from ldsopt.codegen.async_copy import FAT_RAW_BUFFER, GLOBAL, async_copy, async_wait, dma_source
-from ldsopt.codegen.kernel import L1Prefetch, read_vector, transposed, write_vector
+from ldsopt.codegen.kernel import L1Prefetch, lds_alloc, read_vector, transposed, write_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
 from ldsopt.layout.tile_layout import Direct, Registers, RowChunks, StorageOrder, TileLayout
@@ -254,9 +254,7 @@ class StagedCpAsync(Copy):
 
     def allocate(self) -> None:
         em, s = self.em, self.s
-        space = ir.Attribute.parse("#gpu.address_space<workgroup>")
-        shape = [s.buffers - 1, s.tile[0] * s.tile[1]]
-        self.raw = memref.alloc(ir.MemRefType.get(shape, em.p.elem_type, memory_space=space), [], [])
+        self.raw = lds_alloc([s.buffers - 1, s.tile[0] * s.tile[1]], em.p.elem_type)
         self.source = dma_source(em.mem[self.role], GLOBAL)
         self.first = arith.muli(em.tid, em.k.const(s.vector)) if s.vector > 1 else em.tid
 

@@ -94,12 +94,12 @@ import functools
 import math
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, gpu, memref, scf, vector
+from iree.compiler.dialects import arith, gpu, scf, vector
 
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Binding, Dispatch, in_count_region
 from ldsopt.codegen.async_copy import async_token
-from ldsopt.codegen.kernel import Kernel, ceil_div, global_alignment, read_vector
+from ldsopt.codegen.kernel import Kernel, ceil_div, global_alignment, lds_alloc, read_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
 from ldsopt.layout.tile_layout import ATTR, TileLayout
@@ -338,9 +338,7 @@ class Emitter:
     # --- the operands in LDS ---
 
     def _alloc(self, s: TileLayout) -> ir.Value:
-        mtype = ir.MemRefType.get(list(s.lds_shape), self.p.elem_type,
-                                  memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
-        buf = memref.alloc(mtype, [], [])
+        buf = lds_alloc(list(s.lds_shape), self.p.elem_type)
         buf.owner.attributes[ATTR] = s.attr()
         self.k.record_bank_conflicts(s.operand, *planner.lds_conflicts(
             s, self.pl.scheme, element_bits(self.p.elem_type) // 8, self.k.target.bank_model()))

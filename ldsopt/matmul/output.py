@@ -13,7 +13,7 @@ from iree.compiler.dialects import arith, memref, vector
 
 from ldsopt.codegen import gather
 from ldsopt.codegen.elementwise import clone_body
-from ldsopt.codegen.kernel import global_alignment, read_vector, write_vector
+from ldsopt.codegen.kernel import LDS_ALIGNMENT, global_alignment, lds_alloc, read_vector, write_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
 from ldsopt.matmul import output_stage, quad_stores
@@ -93,15 +93,10 @@ class OutputWriter:
         self.early = None
 
     def alloc_stage(self) -> ir.Value:
-        """The output stage's LDS tile, its layout recorded on the alloc (`ldsopt.output_stage`),
-        aligned to its copies' width: IREE packs a kernel's LDS allocations one after the other,
-        so without it the tile starts wherever the one before ends (after 3 mbarriers: 8 bytes
-        past a 16-byte boundary, where its 16-byte reads fault)."""
+        """The output stage's LDS tile, its layout recorded on the alloc (`ldsopt.output_stage`)."""
         st = self.em.output_stage
         elem = ir.MemRefType(self.em.out.type).element_type
-        mtype = ir.MemRefType.get(list(st.shape), elem,
-                                  memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
-        buf = memref.AllocOp(mtype, [], [], alignment=st.alignment or st.vec * element_bits(elem) // 8).result
+        buf = lds_alloc(list(st.shape), elem, max(LDS_ALIGNMENT, st.alignment))
         i64 = ir.IntegerType.get_signless(64)
         buf.owner.attributes[output_stage.ATTR] = ir.DictAttr.get(
             {"pad": ir.IntegerAttr.get(i64, st.pad), "vec": ir.IntegerAttr.get(i64, st.vec)})

@@ -54,7 +54,7 @@ import numpy as np
 
 from ldsopt.codegen import cluster
 from ldsopt.codegen.elementwise import clone_body
-from ldsopt.codegen.kernel import read_vector
+from ldsopt.codegen.kernel import lds_alloc, read_vector
 from ldsopt.ir_types import element_bits, fill_constant
 from ldsopt.remarks import Unmatched
 
@@ -216,8 +216,7 @@ class RowStatsKernel:
         the body reads it, and the loop's initial partial sums (zeros)."""
         em, k = self.em, self.em.k
         t = em.pl.tiling
-        self.lds = memref.alloc(ir.MemRefType.get([self.stats.results, t.bm], self.f32,
-                                                  memory_space=ir.Attribute.parse(_WORKGROUP)), [], [])
+        self.lds = lds_alloc([self.stats.results, t.bm], self.f32)
         self.lane = arith.remui(em.tid, k.const(self.q))
         if self.share > 1:  # this workgroup's rank in its cluster along N
             self.rank = arith.remui(k.block_id("x"), k.const(self.share))

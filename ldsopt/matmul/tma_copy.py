@@ -50,6 +50,7 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, memref, scf
 
 from ldsopt.codegen import cluster, tma
+from ldsopt.codegen.kernel import lds_alloc
 from ldsopt.codegen.dispatch import Binding
 from ldsopt.ir_types import element_bits
 
@@ -195,18 +196,13 @@ class TmaOperands:
         self.roles = list(em.pl.staging)
         # the operands' maps, then the output's where the copy engine stores it (tma_store.py)
         self.maps = self.roles + (["out"] if em.tma_store is not None else [])
-        self.scratch = memref.AllocOp(ir.MemRefType.get([tma.MAP_BYTES * len(self.maps)],
-                                                        ir.IntegerType.get_signless(8),
-                                                        memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>")),
-                                      [], [], alignment=tma.MAP_ALIGNMENT).result
+        self.scratch = lds_alloc([tma.MAP_BYTES * len(self.maps)], ir.IntegerType.get_signless(8), tma.MAP_ALIGNMENT)
         self.bytes = sum(math.prod(s.lds_shape[1:]) for s in em.pl.staging.values()) \
             * element_bits(em.p.elem_type) // 8
 
     def _barriers(self) -> ir.Value:
         """One mbarrier per LDS tile."""
-        return memref.AllocOp(ir.MemRefType.get([self.em.pl.stages], ir.IntegerType.get_signless(64),
-                                                memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>")),
-                              [], [], alignment=8).result
+        return lds_alloc([self.em.pl.stages], ir.IntegerType.get_signless(64), 8)
 
     # --- at the kernel's start ---
 

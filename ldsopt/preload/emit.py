@@ -13,7 +13,7 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch, in_count_region
 from ldsopt.codegen.elementwise import collapsed_view, extent_product, group_extents, vectorize_body
-from ldsopt.codegen.kernel import Kernel, ceil_div, global_alignment, launch_count, read_vector, write_vector
+from ldsopt.codegen.kernel import Kernel, ceil_div, global_alignment, launch_count, lds_alloc, read_vector, write_vector
 from ldsopt.layout import index_expr
 from ldsopt.layout import maps as layout
 from ldsopt.preload.problem import FLAT, OUTPUT, Operand, PreloadPlan, PreloadProblem, StageKey, Walk
@@ -113,11 +113,9 @@ class PreloadEmitter:
 
     def _alloc(self, key: StageKey) -> ir.Value:
         x = self.p.output if key == OUTPUT else self.p.inputs[key]
-        mtype = ir.MemRefType.get(self.plan.lds_shape(key), x.binding.tensor_type.element_type,
-                                  memory_space=ir.Attribute.parse("#gpu.address_space<workgroup>"))
         if key in self.plan.conflicts:
             self.k.record_bank_conflicts("output" if key == OUTPUT else f"input{key}", *self.plan.conflicts[key])
-        return memref.alloc(mtype, [], [])
+        return lds_alloc(self.plan.lds_shape(key), x.binding.tensor_type.element_type)
 
     def _tile_origin(self, t: ir.Value) -> dict[int, ir.Value]:
         """The first element of tile `t` along every dim (tiles walked with the last dim fastest)."""

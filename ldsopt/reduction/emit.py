@@ -26,7 +26,7 @@ from ldsopt.codegen import gather
 from ldsopt.codegen.combining import identity_attr
 from ldsopt.codegen.dispatch import Binding, Dispatch, Graph, in_count_region
 from ldsopt.codegen.elementwise import clone_body, vectorize_body
-from ldsopt.codegen.kernel import Kernel, launch_count, read_vector, write_vector
+from ldsopt.codegen.kernel import Kernel, launch_count, lds_alloc, read_vector, write_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
 from ldsopt.reduction.match import Reduction
@@ -163,13 +163,10 @@ class DistributedKernel:
         conflicts are recorded as the plan priced them: its read-back (`lds_row_pad`), or
         `reads` where the kernel reads it otherwise; its writes none, each subgroup writing
         one contiguous row."""
-        space = ir.Attribute.parse("#gpu.address_space<workgroup>")
-        lds_type = ir.MemRefType.get([self.plan.subgroups_r, self.plan.outputs_per_tile + pad], acc_type,
-                                     memory_space=space)
         if reads is None:
             reads = self.plan.readback_conflicts(self.k.target.bank_model(), element_bits(acc_type) // 8, pad)
         self.k.record_bank_conflicts(name, 0, reads)
-        return memref.alloc(lds_type, [], [])
+        return lds_alloc([self.plan.subgroups_r, self.plan.outputs_per_tile + pad], acc_type)
 
     def _split(self, id_: ir.Value, n_p: int, n_r: int) -> tuple[ir.Value, ir.Value]:
         """(output, reduction) coordinates of a lane or subgroup id, in the plan's order."""

@@ -14,7 +14,7 @@ from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Binding
 from ldsopt.codegen import gather
 from ldsopt.codegen.elementwise import clone_body
-from ldsopt.codegen.kernel import read_vector, write_vector
+from ldsopt.codegen.kernel import lds_alloc, read_vector, write_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.reduction import arg_best, fused_rows
 from ldsopt.reduction.emit import Combiner, DistributedKernel
@@ -82,11 +82,9 @@ class FusedRowKernel(DistributedKernel):
         # chunk contiguous); a thread reads back only what it wrote, so no barrier.
         self.staged = {}
         if self.row_place == "lds":
-            space = ir.Attribute.parse("#gpu.address_space<workgroup>")
             for o in self.rows.staged_operands():
                 etype = ir.RankedTensorType(o.value.type).element_type
-                self.staged[o.value] = memref.alloc(
-                    ir.MemRefType.get([plan.problem.n_reduced], etype, memory_space=space), [], [])
+                self.staged[o.value] = lds_alloc([plan.problem.n_reduced], etype)
 
     def _buffer(self, value: ir.Value, pairs) -> ir.Value:
         return next(buf for v, buf in pairs if v == value)

@@ -16,7 +16,7 @@
 // FMA:       workgroup_size = [128, 1, 1] subgroup_size = 8
 // FMA-LABEL: func.func @plain_f16
 // FMA-SAME:    ldsopt.lowered_by = ["ldsopt-attention"]
-// FMA-DAG:     memref.alloc() : memref<2x16x64xf16, #gpu.address_space<workgroup>>
+// FMA-DAG:     memref.alloc() alignment = 16 : memref<2x16x64xf16, #gpu.address_space<workgroup>>
 // FMA:         scf.for %{{.+}} = %c0 to %c7 step %c1 iter_args({{.*}}) -> (f32, f32, vector<4xf32>, vector<4xf32>)
 // FMA:           gpu.shuffle xor %{{.+}}, %c4_i32, %c8_i32 : f32
 // FMA-NEXT:      arith.addf
@@ -36,8 +36,8 @@
 // ldmatrix.x4.trans.
 // MMA:       workgroup_size = [128, 1, 1] subgroup_size = 32
 // MMA-LABEL: func.func @plain_f16
-// MMA:         %[[K:.+]] = memref.alloc() : memref<2x64x64xf16, #gpu.address_space<workgroup>>
-// MMA:         %[[V:.+]] = memref.alloc() : memref<2x64x64xf16, #gpu.address_space<workgroup>>
+// MMA:         %[[K:.+]] = memref.alloc() alignment = 16 : memref<2x64x64xf16, #gpu.address_space<workgroup>>
+// MMA:         %[[V:.+]] = memref.alloc() alignment = 16 : memref<2x64x64xf16, #gpu.address_space<workgroup>>
 // MMA:         arith.xori
 // MMA:         nvgpu.device_async_copy %{{.+}}, %[[K]][%c0, {{.*}}], 8, %{{.+}} bypassL1
 // MMA:         nvgpu.device_async_create_group
@@ -82,7 +82,7 @@
 // rows unpadded, 16-byte chunk c of row r at chunk c ^ (r % 8).
 // KNOBS:       workgroup_size = [128, 1, 1] subgroup_size = 32
 // KNOBS-LABEL: func.func @plain_f16
-// KNOBS:         %[[K:.+]] = memref.alloc() : memref<3x64x64xf16, #gpu.address_space<workgroup>>
+// KNOBS:         %[[K:.+]] = memref.alloc() alignment = 16 : memref<3x64x64xf16, #gpu.address_space<workgroup>>
 // KNOBS:         arith.xori
 // KNOBS:         nvgpu.device_async_create_group
 // KNOBS:         nvgpu.device_async_create_group
@@ -214,8 +214,8 @@ func.func @plain_f16() {
 // 2048 keys are whole tiles of 64: K's and V's copies need no bound (no zero-fill predicate).
 // MMA:       workgroup_size = [128, 1, 1] subgroup_size = 32
 // MMA-LABEL: func.func @plain_d128_f16
-// MMA-DAG:     %[[K:.+]] = memref.alloc() : memref<2x64x128xf16, #gpu.address_space<workgroup>>
-// MMA-DAG:     %[[Q:.+]] = memref.alloc() : memref<128x128xf16, #gpu.address_space<workgroup>>
+// MMA-DAG:     %[[K:.+]] = memref.alloc() alignment = 16 : memref<2x64x128xf16, #gpu.address_space<workgroup>>
+// MMA-DAG:     %[[Q:.+]] = memref.alloc() alignment = 16 : memref<128x128xf16, #gpu.address_space<workgroup>>
 // MMA:         nvgpu.device_async_copy %{{.+}}, %[[Q]][{{.*}}], 8 bypassL1
 // MMA:         nvgpu.device_async_create_group
 // MMA:         nvgpu.device_async_copy %{{.+}}, %[[K]][%c0, {{.*}}], 8 bypassL1
@@ -656,7 +656,7 @@ func.func @causal_form_mask_kept_f16() {
 // MMA-NOT:     gpu.barrier
 // MMA:         scf.for %{{.+}} = %c0 to %c32 step %c1 iter_args({{.+}}) -> (f32, f32, vector<8xf32>, vector<8xf16>,
 // MMA-NOT:     gpu.barrier
-// MMA:         memref.alloc() : memref<8x1x130xf32, #gpu.address_space<workgroup>>
+// MMA:         memref.alloc() alignment = 16 : memref<8x1x130xf32, #gpu.address_space<workgroup>>
 // MMA:         gpu.barrier
 // MMA:         scf.if
 // MMA:           vector.transfer_write {{.*}} : vector<8xf16>

@@ -148,7 +148,7 @@ iree_codegen.dispatch_config @rows_keys_f16 {
 // FMA:         %[[S:.+]] = iree_tensor_ext.dispatch.workload.ordinal %{{.+}}, 0 : index
 // FMA:         %[[VT:.+]] = hal.interface.binding.subspan {{.*}} : memref<2x16x?xf32, strided<[?, ?, 1], offset: ?>, {{.*}}>{%[[S]]}
 // FMA:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} : memref<?x2x16xf32, strided<[32, 16, 1], offset: ?>, {{.*}}>{%[[S]]}
-// FMA:         memref.alloc() : memref<4x16x16xf32, #gpu.address_space<workgroup>>
+// FMA:         memref.alloc() alignment = 16 : memref<4x16x16xf32, #gpu.address_space<workgroup>>
 // FMA:         scf.if %{{.+}} -> (vector<4xf32>) {
 // FMA:         %[[KV:.+]] = arith.addi %{{[0-9]+}}, %{{[0-9]+}} : index
 // FMA-NEXT:    %[[IN:.+]] = arith.cmpi ult, %[[KV]], %[[S]] : index

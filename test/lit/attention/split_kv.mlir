@@ -26,7 +26,7 @@
 // CHECK:           llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK-NOT:       gpu.barrier
 // CHECK:           scf.yield
-// CHECK:         memref.alloc() : memref<8x1x130xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.alloc() alignment = 16 : memref<8x1x130xf32, #gpu.address_space<workgroup>>
 // CHECK:         gpu.barrier
 // CHECK:         vector.transfer_write %{{.+}}, %[[ACC]][%[[CHUNK:.+]], %[[HEAD:.+]], %{{.+}}] {{.+}} : vector<8xf32>
 // CHECK:         scf.if

@@ -69,8 +69,8 @@ func.func @mha_f32() {
 // FMA-SAME:    ldsopt.lowered_by = ["ldsopt-attention"]
 // FMA:         %[[V:.+]] = hal.interface.binding.subspan {{.*}} offset(%c2688) {{.*}} : memref<2x16x7xf32
 // FMA:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(1) {{.*}} : memref<7x2x16xf32
-// FMA:         memref.alloc() : memref<2x16x16xf32, #gpu.address_space<workgroup>>
-// FMA-NEXT:    %[[VT:.+]] = memref.alloc() : memref<2x16x16xf32, #gpu.address_space<workgroup>>
+// FMA:         memref.alloc() alignment = 16 : memref<2x16x16xf32, #gpu.address_space<workgroup>>
+// FMA-NEXT:    %[[VT:.+]] = memref.alloc() alignment = 16 : memref<2x16x16xf32, #gpu.address_space<workgroup>>
 // FMA:         vector.transfer_read %[[V]][%{{.+}}, %[[N:[0-9]+]], %[[KEY:[0-9]+]]], {{.*}} vector<1xf32>
 // FMA:         memref.store %{{.+}}, %[[VT]][%c0, %[[KEY]], %[[N]]]
 // FMA:         arith.remsi %{{.+}}, %c7 : index
@@ -265,8 +265,8 @@ func.func @separate_f16() {
 // MMA-LABEL: func.func @v_keys_inner_f16
 // MMA-SAME:    ldsopt.lowered_by = ["ldsopt-attention"]
 // MMA:         %[[VG:.+]] = hal.interface.binding.subspan {{.*}} offset(%c204800) {{.*}} : memref<2x2x64x80xf16
-// MMA:         memref.alloc() : memref<2x64x64xf16, #gpu.address_space<workgroup>>
-// MMA-NEXT:    %[[VT:.+]] = memref.alloc() : memref<2x64x64xf16, #gpu.address_space<workgroup>>
+// MMA:         memref.alloc() alignment = 16 : memref<2x64x64xf16, #gpu.address_space<workgroup>>
+// MMA-NEXT:    %[[VT:.+]] = memref.alloc() alignment = 16 : memref<2x64x64xf16, #gpu.address_space<workgroup>>
 // MMA:         %[[VSRC:.+]] = memref.memory_space_cast %[[VG]]
 // MMA:         nvgpu.device_async_copy %[[VSRC]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}], %[[VT]][
 // MMA:         scf.for

@@ -15,8 +15,8 @@
 // CHECK-LABEL: func.func @nn_f16
 // CHECK-SAME:    ldsopt.bank_conflicts = {A = {reads = 0 : i64, stores = 0 : i64}, B = {reads = 0 : i64, stores = 0 : i64}}
 // CHECK-SAME:    ldsopt.dtl = {A = "direct rotation<2,8,4>", B = "direct perm<16,8>+block_pad<512,16>"}
-// CHECK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {copy = "direct", {{.*}} lds_layout = "rotation<2,8,4>", {{.*}} lds_shape = [2, 2048], {{.*}} vector = 2 : i64}} : memref<2x2048xf16, #gpu.address_space<workgroup>>
-// CHECK:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {copy = "direct", {{.*}} lds_layout = "perm<16,8>+block_pad<512,16>", {{.*}} lds_shape = [2, 2096], {{.*}}} : memref<2x2096xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[LA:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {copy = "direct", {{.*}} lds_layout = "rotation<2,8,4>", {{.*}} lds_shape = [2, 2048], {{.*}} vector = 2 : i64}} : memref<2x2048xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[LB:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {copy = "direct", {{.*}} lds_layout = "perm<16,8>+block_pad<512,16>", {{.*}} lds_shape = [2, 2096], {{.*}}} : memref<2x2096xf16, #gpu.address_space<workgroup>>
 // CHECK:         %[[TID:.+]] = gpu.thread_id x
 // CHECK:         %[[SA:.+]] = memref.memory_space_cast %{{.+}} : memref<96x64xf16, #hal.descriptor_type<storage_buffer>> to memref<96x64xf16, #amdgpu.address_space<fat_raw_buffer>>
 // A's chunk 0: storage row tid / 16 and col 2 (tid % 16); the source chunk is rotated back by
@@ -111,8 +111,8 @@
 // layout picked above (the rotation) avoids.
 // PAD-SAME:    ldsopt.bank_conflicts = {A = {reads = 4 : i64, stores = 0 : i64}, B = {reads = 0 : i64, stores = 0 : i64}}
 // PAD-SAME:    A = "direct block_pad<128,4>", B = "direct block_pad<256,16>"
-// PAD:         memref.alloc() {{.*}} : memref<2x2108xf16, #gpu.address_space<workgroup>>
-// PAD:         memref.alloc() {{.*}} : memref<2x2160xf16, #gpu.address_space<workgroup>>
+// PAD:         memref.alloc() alignment = 16 {{.*}} : memref<2x2108xf16, #gpu.address_space<workgroup>>
+// PAD:         memref.alloc() alignment = 16 {{.*}} : memref<2x2160xf16, #gpu.address_space<workgroup>>
 
 // CUDA (sm_89): cp.async of 16-byte lanes by default (8 f16, `.cg`: bypassL1), one chunk of each
 // 64x32 tile per thread, one group of both operands' copies per K step. B (K x N) is read by
@@ -151,8 +151,8 @@
 // barrier). Step kt starts tile kt+2 into LDS tile (kt+2) % 3 (last read by step kt-1, before
 // the barrier that ended it), multiplies tile kt % 3, then waits for tile kt+1's group.
 // STAGES-LABEL: func.func @nn_f16
-// STAGES:         %[[LA:.+]] = memref.alloc() {{.*}}lds_shape = [3, 2048]{{.*}} : memref<3x2048xf16, #gpu.address_space<workgroup>>
-// STAGES:         %[[LB:.+]] = memref.alloc() {{.*}} : memref<3x2048xf16, #gpu.address_space<workgroup>>
+// STAGES:         %[[LA:.+]] = memref.alloc() alignment = 16 {{.*}}lds_shape = [3, 2048]{{.*}} : memref<3x2048xf16, #gpu.address_space<workgroup>>
+// STAGES:         %[[LB:.+]] = memref.alloc() alignment = 16 {{.*}} : memref<3x2048xf16, #gpu.address_space<workgroup>>
 // STAGES:         nvgpu.device_async_copy {{.*}}, %[[LA]][%c0, %{{.+}}], 8
 // STAGES:         nvgpu.device_async_copy {{.*}}, %[[LB]][%c0, %{{.+}}], 8
 // STAGES-NEXT:    nvgpu.device_async_create_group
@@ -179,7 +179,7 @@
 // stages=4 (gfx942): tiles 0-2 start in the prologue (8 gather_to_lds a tile per thread); the
 // waits leave the two newer tiles' 16 loads in flight (vmcnt: loads return in order).
 // STAGES4-LABEL: func.func @nn_f16
-// STAGES4:         memref.alloc() {{.*}} : memref<4x2048xf16, #gpu.address_space<workgroup>>
+// STAGES4:         memref.alloc() alignment = 16 {{.*}} : memref<4x2048xf16, #gpu.address_space<workgroup>>
 // STAGES4-COUNT-8: amdgpu.gather_to_lds {{.*}}, %{{.+}}[%c0, %{{.+}}]
 // STAGES4-COUNT-8: amdgpu.gather_to_lds {{.*}}, %{{.+}}[%c1, %{{.+}}]
 // STAGES4-COUNT-8: amdgpu.gather_to_lds {{.*}}, %{{.+}}[%c2, %{{.+}}]
@@ -226,7 +226,7 @@ func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_inf
 // CHECK-LABEL: func.func @k_tail
 // CHECK-SAME:    ldsopt.dtl = {A = "left alone: K = 48 has a tail past the K step 32: a DMA cannot zero-fill it", B = "left alone: K = 48
 // CHECK-NOT:     amdgpu.gather_to_lds
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["m", "k"]
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"]
 // CHECK-NOT:     amdgpu.gather_to_lds
 // CHECK:         return
 
@@ -258,8 +258,8 @@ func.func @k_tail() attributes {translation_info = #iree_codegen.translation_inf
 // supports without zero-extension); A still goes direct.
 // CHECK-LABEL: func.func @odd_n
 // CHECK-SAME:    ldsopt.dtl = {A = "direct rotation<2,8,4>", B = "left alone: its contiguous extent 161 is not whole 4-byte lanes (the transfer size the target supports)"}
-// CHECK:         memref.alloc() {ldsopt.staging = {copy = "direct"
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["k", "n"]
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {copy = "direct"
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"]
 // CHECK:         amdgpu.gather_to_lds {{.*}} memref<96x64xf16
 // CHECK-NOT:     amdgpu.gather_to_lds {{.*}} memref<64x161xf16
 // CHECK:         vector.transfer_write {{.*}} : vector<{{[0-9]+}}xf16>, memref<2x32x{{[0-9]+}}xf16, #gpu.address_space<workgroup>>

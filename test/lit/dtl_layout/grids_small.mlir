@@ -12,7 +12,7 @@
 // CHECK-SAME:    ldsopt.dtl = {A = "direct {{.*}}", B = "direct {{.*}}"}
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-dtl-layout", "ldsopt-matmul-lds"]
 // CHECK-SAME:    ldsopt.missed = [{{.*}}["ldsopt-inthread-transpose", "its operands are staged already (by ldsopt-dtl-layout)"]]
-// CHECK:         memref.alloc() {{.*}}operand = "A"{{.*}}tile = [64, 64]
+// CHECK:         memref.alloc() alignment = 16 {{.*}}operand = "A"{{.*}}tile = [64, 64]
 // CHECK:         nvgpu.device_async_copy
 // CHECK:         scf.for %{{.*}} = %c0 to %c12 step %c1
 // `grids=auto` (the default pipeline's) takes it the same way, in 4 warps; its 96 workgroups are
@@ -21,8 +21,8 @@
 // AUTO:        workgroup_size = [128, 1, 1]
 // AUTO-LABEL:  func.func @bert_projection
 // AUTO-SAME:     ldsopt.lowered_by = ["ldsopt-dtl-layout", "ldsopt-matmul-lds"]
-// AUTO:          memref.alloc() {{.*}}lds_shape = [4, 4096], operand = "A"{{.*}}tile = [64, 64]
-// AUTO:          memref.alloc() {{.*}}lds_shape = [4, 4096], operand = "B"{{.*}}tile = [64, 64]
+// AUTO:          memref.alloc() alignment = 16 {{.*}}lds_shape = [4, 4096], operand = "A"{{.*}}tile = [64, 64]
+// AUTO:          memref.alloc() alignment = 16 {{.*}}lds_shape = [4, 4096], operand = "B"{{.*}}tile = [64, 64]
 // AUTO:          scf.for %{{.*}} = %c0 to %c12 step %c1 iter_args({{.*}}) -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf16>, {{.*}}) {
 // On gfx942 (no asynchronous copy) the pass leaves it to the others.
 // GFX942-LABEL: func.func @bert_projection
@@ -60,7 +60,7 @@ iree_codegen.dispatch_config @bert_projection {
 // `grids=auto` keeps its 3 stages and ldsopt-matmul-lds its uncarried loop.
 // AUTO-LABEL:  func.func @bert_qkv
 // AUTO-SAME:     ldsopt.lowered_by = ["ldsopt-dtl-layout", "ldsopt-matmul-lds"]
-// AUTO:          memref.alloc() {{.*}}lds_shape = [3, 4096], operand = "A"{{.*}}tile = [64, 64]
+// AUTO:          memref.alloc() alignment = 16 {{.*}}lds_shape = [3, 4096], operand = "A"{{.*}}tile = [64, 64]
 // AUTO:          scf.for %{{.*}} = %c0 to %c12 step %c1 iter_args({{.*}}) -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>) {
 #layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @bert_qkv() {
@@ -98,8 +98,8 @@ iree_codegen.dispatch_config @bert_qkv {
 // AUTO:        workgroup_size = [256, 1, 1]
 // AUTO-LABEL:  func.func @nt_f16_4096
 // AUTO-SAME:     ldsopt.lowered_by = ["ldsopt-dtl-layout", "ldsopt-matmul-lds"]
-// AUTO:          memref.alloc() {{.*}}operand = "A"{{.*}}tile = [128, 32]
-// AUTO:          memref.alloc() {{.*}}operand = "B"{{.*}}tile = [256, 32]
+// AUTO:          memref.alloc() alignment = 16 {{.*}}operand = "A"{{.*}}tile = [128, 32]
+// AUTO:          memref.alloc() alignment = 16 {{.*}}operand = "B"{{.*}}tile = [256, 32]
 // AUTO:          nvgpu.device_async_copy
 // AUTO:          scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args({{.*}}) -> ({{.*}}vector<2x2xf32>, vector<2x2xf16>, {{.*}}, vector<4x2xf16>) {
 

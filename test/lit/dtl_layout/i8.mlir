@@ -7,7 +7,7 @@
 // GFX-LABEL: func.func @nn_i8
 // GFX-SAME:    ldsopt.dtl = {A = "direct {{.+}}", B = "direct {{.+}}"}
 // GFX-SAME:    ldsopt.lowered_by = ["ldsopt-dtl-layout", "ldsopt-matmul-lds"]
-// GFX:         memref.alloc() {ldsopt.staging = {copy = "direct", dims = ["m", "k"], fragment = "MFMA_I32_16x16x32_I8", {{.*}} vector = 4 : i64}} : memref<2x8192xi8, #gpu.address_space<workgroup>>
+// GFX:         memref.alloc() alignment = 16 {ldsopt.staging = {copy = "direct", dims = ["m", "k"], fragment = "MFMA_I32_16x16x32_I8", {{.*}} vector = 4 : i64}} : memref<2x8192xi8, #gpu.address_space<workgroup>>
 // GFX:         amdgpu.gather_to_lds {{.*}} : vector<4xi8>, memref<128x128xi8, #amdgpu.address_space<fat_raw_buffer>>, memref<2x8192xi8, #gpu.address_space<workgroup>>
 // GFX:         scf.for
 // GFX:           amdgpu.gather_to_lds {{.*}} : vector<4xi8>
@@ -15,7 +15,7 @@
 // On CUDA, 16-byte cp.async lanes, 16 i8 each.
 // CUDA-LABEL: func.func @nn_i8
 // CUDA-SAME:    ldsopt.lowered_by = ["ldsopt-dtl-layout", "ldsopt-matmul-lds"]
-// CUDA:         memref.alloc() {ldsopt.staging = {copy = "direct", dims = ["m", "k"], fragment = "NV_MMA_SYNC_I32_16x8x32_I8", {{.*}} vector = 16 : i64}} : memref<2x8192xi8, #gpu.address_space<workgroup>>
+// CUDA:         memref.alloc() alignment = 16 {ldsopt.staging = {copy = "direct", dims = ["m", "k"], fragment = "NV_MMA_SYNC_I32_16x8x32_I8", {{.*}} vector = 16 : i64}} : memref<2x8192xi8, #gpu.address_space<workgroup>>
 // CUDA:         nvgpu.device_async_copy {{.*}}, 16 bypassL1 : memref<128x128xi8, #gpu.address_space<global>> to memref<2x8192xi8, #gpu.address_space<workgroup>>
 // CUDA:         scf.for
 // CUDA:           nvgpu.device_async_copy {{.*}}, 16 bypassL1 : memref<128x128xi8

@@ -6,8 +6,8 @@
 
 // CHECK-LABEL: func.func @transposed
 // CHECK-SAME:    ldsopt.dtl = {A = "direct rotation<2,4,8>", B = "left alone: its LDS layout is not its global order as planned (DTL cannot transpose)"}
-// CHECK:         memref.alloc() {ldsopt.staging = {copy = "direct", dims = ["m", "k"], {{.*}} k_pack = 2 : i64
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}} register_transpose = true
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {copy = "direct", dims = ["m", "k"], {{.*}} k_pack = 2 : i64
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], {{.*}} register_transpose = true
 // CHECK:         amdgpu.gather_to_lds {{.*}} memref<128x64xf16
 // CHECK-NOT:     amdgpu.gather_to_lds {{.*}} memref<64x256xf16
 // CHECK:         vector.transpose

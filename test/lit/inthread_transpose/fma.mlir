@@ -15,8 +15,8 @@
 // the FMA fragments are vector<4xbf16> reads along K.
 // CHECK-LABEL: func.func @tn_bf16_fma
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"]
-// CHECK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "m"], fragment = "fma 4x4", lds_order = [1, 0], lds_shape = [2, 64, 36], operand = "A", pad = 4 : i64, rake = 4 : i64, read_vector = 4 : i64, register_transpose = true, swizzle = "none", thread_map = "(32,8):(2,256)", threads = 256 : i64, tile = [32, 64], vector = 2 : i64}} : memref<2x64x36xbf16, #gpu.address_space<workgroup>>
-// CHECK:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}} lds_order = [0, 1], lds_shape = [2, 64, 32], {{.*}} register_transpose = true, {{.*}}} : memref<2x64x32xbf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[LA:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "m"], fragment = "fma 4x4", lds_order = [1, 0], lds_shape = [2, 64, 36], operand = "A", pad = 4 : i64, rake = 4 : i64, read_vector = 4 : i64, register_transpose = true, swizzle = "none", thread_map = "(32,8):(2,256)", threads = 256 : i64, tile = [32, 64], vector = 2 : i64}} : memref<2x64x36xbf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[LB:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], {{.*}} lds_order = [0, 1], lds_shape = [2, 64, 32], {{.*}} register_transpose = true, {{.*}}} : memref<2x64x32xbf16, #gpu.address_space<workgroup>>
 // CHECK-COUNT-4: vector.transfer_read {{.*}} : memref<64x64xbf16, #hal.descriptor_type<storage_buffer>>, vector<2xbf16>
 // CHECK:         vector.transpose %{{.+}}, [1, 0] : vector<4x2xbf16> to vector<2x4xbf16>
 // CHECK:         vector.transfer_write {{.*}}, %[[LA]][{{.*}} : vector<4xbf16>, memref<2x64x36xbf16, #gpu.address_space<workgroup>>

@@ -13,7 +13,7 @@
 // REC-SAME:      B = {dims = ["k", "n"], fragment = "MFMA_I32_16x16x32_I8", k_order = "(8,4,2):(1,16,8)", k_pack = 2 : i64, {{.*}} lds_order = [0, 1], {{.*}} rake = 8 : i64, read_vector = 16 : i64, register_transpose = true, {{.*}} tile = [64, 128], vector = 4 : i64}
 // MFMA-LABEL: func.func @nn_i8
 // MFMA-SAME:    ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"]
-// MFMA:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}} rake = 8 : i64, {{.*}} register_transpose = true, {{.*}}} : memref<2x128x64xi8, #gpu.address_space<workgroup>>
+// MFMA:         %[[LB:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], {{.*}} rake = 8 : i64, {{.*}} register_transpose = true, {{.*}}} : memref<2x128x64xi8, #gpu.address_space<workgroup>>
 // MFMA:         vector.transpose %{{.+}}, [1, 0] : vector<8x4xi8> to vector<4x8xi8>
 // MFMA:         vector.store %{{.+}}, %[[LB]]{{.*}} alignment = 8 : memref<2x128x64xi8, #gpu.address_space<workgroup>>, vector<8xi8>
 // MFMA:         scf.for
@@ -27,7 +27,7 @@
 // m16n8k32 read 16 bytes at a time.
 // MMA-LABEL: func.func @nn_i8
 // MMA-SAME:    ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"]
-// MMA:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "NV_MMA_SYNC_I32_16x8x32_I8", {{.*}} prefetch = 2 : i64, rake = 8 : i64, read_vector = 16 : i64, register_transpose = true, {{.*}}} : memref<2x128x64xi8, #gpu.address_space<workgroup>>
+// MMA:         %[[LB:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], fragment = "NV_MMA_SYNC_I32_16x8x32_I8", {{.*}} prefetch = 2 : i64, rake = 8 : i64, read_vector = 16 : i64, register_transpose = true, {{.*}}} : memref<2x128x64xi8, #gpu.address_space<workgroup>>
 // MMA:         vector.transpose %{{.+}}, [1, 0] : vector<8x4xi8> to vector<4x8xi8>
 // MMA:         scf.for
 // MMA:           vector.transpose %{{.+}}, [1, 0] : vector<8x4xi8> to vector<4x8xi8>

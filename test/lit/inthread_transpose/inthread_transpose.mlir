@@ -27,8 +27,8 @@
 // CHECK-LABEL: func.func @nn_f16
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"]
 // CHECK:         %[[B:.+]] = hal.interface.binding.subspan {{.*}} binding(1)
-// CHECK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], {{.*}} k_pack = 2 : i64, {{.*}} rake = 1 : i64, read_vector = 8 : i64, register_transpose = false, {{.*}}} : memref<2x128x40xf16, #gpu.address_space<workgroup>>
-// CHECK:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}} k_pack = 2 : i64, {{.*}} rake = 4 : i64, {{.*}} register_transpose = true, row_xor = 4 : i64, swizzle = "rotating<8,2,4>", {{.*}}} : memref<2x128x32xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[LA:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"], {{.*}} k_pack = 2 : i64, {{.*}} rake = 1 : i64, read_vector = 8 : i64, register_transpose = false, {{.*}}} : memref<2x128x40xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[LB:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], {{.*}} k_pack = 2 : i64, {{.*}} rake = 4 : i64, {{.*}} register_transpose = true, row_xor = 4 : i64, swizzle = "rotating<8,2,4>", {{.*}}} : memref<2x128x32xf16, #gpu.address_space<workgroup>>
 // CHECK:         %[[R0:.+]] = vector.transfer_read %[[B]][{{.+}}]{{.*}} : memref<64x256xf16, {{.*}}>, vector<4xf16>
 // CHECK:         %[[R1:.+]] = vector.transfer_read %[[B]][{{.+}}]{{.*}} : memref<64x256xf16, {{.*}}>, vector<4xf16>
 // CHECK:         %[[R2:.+]] = vector.transfer_read %[[B]][{{.+}}]{{.*}} : memref<64x256xf16, {{.*}}>, vector<4xf16>
@@ -94,8 +94,8 @@ iree_codegen.dispatch_config @nn_f16 {
 // REC-LABEL: func.func @tt_f16
 // REC:         ldsopt.staging = {A = {dims = ["k", "m"], fragment = "MFMA_F32_16x16x16_F16", k_order = "(4,4,2):(1,8,4)", k_pack = 2 : i64, lane_rows = 2 : i64, lds_order = [1, 0], lds_shape = [2, 128, 32], operand = "A", pad = 0 : i64, rake = 4 : i64, read_vector = 8 : i64, register_transpose = true, row_xor = 4 : i64, swizzle = "rotating<8,2,4>", thread_map = "(2,32,4):(512,4,1024)", threads = 256 : i64, tile = [32, 128], vector = 4 : i64}, B = {dims = ["n", "k"], {{.*}} k_pack = 2 : i64, {{.*}} register_transpose = false
 // CHECK-LABEL: func.func @tt_f16
-// CHECK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "m"], {{.*}} register_transpose = true, {{.*}}} : memref<2x128x32xf16, #gpu.address_space<workgroup>>
-// CHECK:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["n", "k"], {{.*}} register_transpose = false, {{.*}}} : memref<2x128x40xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[LA:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "m"], {{.*}} register_transpose = true, {{.*}}} : memref<2x128x32xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[LB:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["n", "k"], {{.*}} register_transpose = false, {{.*}}} : memref<2x128x40xf16, #gpu.address_space<workgroup>>
 // CHECK:         vector.transpose {{.*}} : vector<4x4xf16> to vector<4x4xf16>
 // CHECK:         scf.for
 // CHECK:           %[[FB:.+]] = vector.load %[[LB]]{{.*}} : memref<2x128x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
@@ -186,7 +186,7 @@ iree_codegen.dispatch_config @nt_f16 {
 // SREC-NOT:     ldsopt.staging
 // SREC:         return
 // SMALL-LABEL: func.func @nn_f16_small_k_tile
-// SMALL:         memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}} rake = 1 : i64, read_vector = 1 : i64, register_transpose = false, {{.*}}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>
+// SMALL:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], {{.*}} rake = 1 : i64, read_vector = 1 : i64, register_transpose = false, {{.*}}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>
 // SMALL-NOT:     vector.transpose
 // SMALL:         vector.transfer_read {{.*}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>, vector<1xf16>
 func.func @nn_f16_small_k_tile() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] subgroup_size = 64>} {
@@ -224,7 +224,7 @@ iree_codegen.dispatch_config @nn_f16_small_k_tile {
 // REC-LABEL: func.func @nn_f32
 // REC:         ldsopt.staging = {A = {{{.*}}register_transpose = false{{.*}}}, B = {dims = ["k", "n"], fragment = "MFMA_F32_16x16x4_F32", k_order = "(4,4):(4,1)", k_pack = 4 : i64, {{.*}} rake = 2 : i64, read_vector = 4 : i64, register_transpose = true
 // CHECK-LABEL: func.func @nn_f32
-// CHECK:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "MFMA_F32_16x16x4_F32", {{.*}} register_transpose = true, {{.*}}}
+// CHECK:         %[[LB:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], fragment = "MFMA_F32_16x16x4_F32", {{.*}} register_transpose = true, {{.*}}}
 // CHECK:         vector.transpose {{.*}} : vector<2x4xf32> to vector<4x2xf32>
 // CHECK:         scf.for
 // CHECK:           %[[FB:.+]] = vector.load %[[LB]]{{.*}} alignment = 16 : {{.*}}, vector<4xf32>

@@ -42,7 +42,7 @@
 // WIDE: B = {dims = ["k", "n"]{{.*}}k_pack = 2 : i64, lane_rows = 4 : i64, {{.*}}rake = 8 : i64, {{.*}}row_xor = 2 : i64, swizzle = "none", thread_map = "(4,64,1):(1024,2,4096)", {{.*}}vector = 2 : i64}}
 // lanes=rows: consecutive threads take consecutive 4-row K blocks of one 4-column N group: thread t
 // reads K rows 4 * (t % 8) + i at N 4 * (t / 8).
-// ROWS: memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}lanes = "rows", {{.*}}thread_map = "(8,32):(512,4)"
+// ROWS: memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], {{.*}}lanes = "rows", {{.*}}thread_map = "(8,32):(512,4)"
 // ROWS: %[[TID:.+]] = gpu.thread_id x
 // ROWS: %[[KB:.+]] = arith.remui %[[TID]], %c8 : index
 // ROWS-NEXT: %[[NB:.+]] = arith.divui %[[TID]], %c8 : index
@@ -54,8 +54,8 @@
 // copy=direct: each raked row (4 f16, 8 bytes) is a cp.async into the thread's slots of a
 // staging buffer (one tile, 4096 f16), the step's copies one group; after the group is waited
 // for, the thread reads its 4 rows back, transposes them and stores the columns as before.
-// DIRECT: memref.alloc() {ldsopt.staging = {copy = "direct", dims = ["k", "n"], {{.*}} register_transpose = true
-// DIRECT: %[[RAW:.+]] = memref.alloc() : memref<1x4096xf16, #gpu.address_space<workgroup>>
+// DIRECT: memref.alloc() alignment = 16 {ldsopt.staging = {copy = "direct", dims = ["k", "n"], {{.*}} register_transpose = true
+// DIRECT: %[[RAW:.+]] = memref.alloc() alignment = 16 : memref<1x4096xf16, #gpu.address_space<workgroup>>
 // DIRECT: scf.for
 // DIRECT-COUNT-4: nvgpu.device_async_copy %{{.+}}[%{{.+}}, %{{.+}}], %[[RAW]][%c0, %{{.+}}], 4 : memref<64x256xf16, #gpu.address_space<global>> to memref<1x4096xf16, #gpu.address_space<workgroup>>
 // DIRECT: %[[G:.+]] = nvgpu.device_async_create_group
@@ -72,7 +72,7 @@
 // prefetched into L1 at the binding's address (read once, before the loop) + 512 bytes a row
 // + 2 a column;
 // A, not raked, is not prefetched. prefetch=0 and gfx942: no prefetch.
-// PREFETCH: memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}prefetch = 2 : i64, rake = 4
+// PREFETCH: memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], {{.*}}prefetch = 2 : i64, rake = 4
 // PREFETCH: %[[PTR:[a-z_0-9]+]] = memref.extract_aligned_pointer_as_index %[[B:[0-9]+]] : memref<64x256xf16
 // PREFETCH: scf.for %[[KT:[a-z_0-9]+]] =
 // PREFETCH: %[[AHEAD:[0-9]+]] = arith.addi %[[KT]], %c2 : index
@@ -100,7 +100,7 @@
 // contradicts it is a located error.
 // TILES: #translation = #iree_codegen.translation_info<{{.*}}workgroup_size = [128, 1, 1]
 // TILES: func.func @nn_f16() attributes {ldsopt.bank_conflicts = {{.*}}, ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"], translation_info = #translation}
-// TILES: memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}lds_shape = [2, 64, 32], {{.*}}rake = 4 : i64, {{.*}}register_transpose = true, {{.*}}threads = 128 : i64, tile = [32, 64]
+// TILES: memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], {{.*}}lds_shape = [2, 64, 32], {{.*}}rake = 4 : i64, {{.*}}register_transpose = true, {{.*}}threads = 128 : i64, tile = [32, 64]
 // OTHERPLAN: options.mlir:{{[0-9]+}}:{{[0-9]+}}: error: ldsopt-matmul-lds: option tiles=128x128x8x8 contradicts the plan ldsopt-inthread-transpose recorded ({{.*}}tiling = "64x64x8x4"{{.*}}); give the plan options to the first pass that plans the matmul
 func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] subgroup_size = 64>} {
   %cst = arith.constant 0.000000e+00 : f32

@@ -27,8 +27,8 @@
 // CHECK:         %[[W:.+]] = hal.interface.binding.subspan {{.*}} binding(1)
 // CHECK:         %[[BIAS:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
 // CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(3)
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["m", "k"], {{.*}}operand = "A"{{.*}}vector = 4 : i64}
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["n", "k"], {{.*}}operand = "B"{{.*}}vector = 4 : i64}
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"], {{.*}}operand = "A"{{.*}}vector = 4 : i64}
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["n", "k"], {{.*}}operand = "B"{{.*}}vector = 4 : i64}
 // CHECK:         %[[OW:.+]] = arith.remui %{{.+}}, %c9
 // CHECK:         %[[Q:.+]] = arith.divui %{{.+}}, %c9
 // CHECK:         %[[OH:.+]] = arith.remui %[[Q]], %c8
@@ -86,8 +86,8 @@ func.func @conv_bias_relu() {
 // CHECK-LABEL: func.func @nchw
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // CHECK:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["m", "k"], {{.*}}operand = "A"
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["n", "k"], {{.*}}operand = "B"{{.*}}vector = 1 : i64}
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"], {{.*}}operand = "A"
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["n", "k"], {{.*}}operand = "B"{{.*}}vector = 1 : i64}
 // CHECK:         %[[Z:.+]] = gpu.block_id  z upper_bound 2
 // CHECK:         vector.transfer_read %[[X]][%[[Z]], %{{.+}}, %{{.+}}, %{{.+}}]{{.*}} : memref<2x3x35x35xf32, {{.*}}>, vector<1xf32>
 #layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>

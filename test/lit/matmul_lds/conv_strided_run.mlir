@@ -15,7 +15,7 @@
 // CUDA-LABEL: func.func @projection_shortcut
 // CUDA-SAME:    ldsopt.dtl = {A = "direct {{.+}}", B = "left alone: its run lies 2 elements apart along a row
 // CUDA:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
-// CUDA:         memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}operand = "B"{{.*}}vector = 4 : i64}
+// CUDA:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], {{.*}}operand = "B"{{.*}}vector = 4 : i64}
 // CUDA:         %[[OW:.+]] = arith.remui %{{.+}}, %c28 : index
 // CUDA:         %[[OH:.+]] = arith.divui %{{.+}}, %c28 : index
 // CUDA:         %[[H:.+]] = arith.muli %[[OH]], %c2 : index
@@ -28,12 +28,12 @@
 // MFMA fragments' wide reads.
 // GFX-LABEL: func.func @projection_shortcut
 // GFX-SAME:    ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"]
-// GFX:         memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}lds_order = [0, 1], {{.*}}operand = "B", {{.*}}rake = 4 : i64, {{.*}}register_transpose = true{{.*}}vector = 2 : i64}
+// GFX:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], {{.*}}lds_order = [0, 1], {{.*}}operand = "B", {{.*}}rake = 4 : i64, {{.*}}register_transpose = true{{.*}}vector = 2 : i64}
 // GFX-COUNT-4: vector.shuffle %{{.+}}, %{{.+}} [0, 2] : vector<4xf16>, vector<4xf16>
 // GFX:         vector.transpose
 // CHECK-LABEL: func.func @projection_shortcut
 // CHECK:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}operand = "B"{{.*}}vector = 2 : i64}
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], {{.*}}operand = "B"{{.*}}vector = 2 : i64}
 // CHECK:         %[[ROW:.+]] = vector.transfer_read %[[X]]{{.*}} : memref<8x64x56x56xf16, {{.*}}>, vector<4xf16>
 // CHECK-NEXT:    vector.shuffle %[[ROW]], %{{.+}} [0, 2] : vector<4xf16>, vector<4xf16>
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>

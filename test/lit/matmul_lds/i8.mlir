@@ -12,8 +12,8 @@
 // none to LDS and needs no barrier.
 // FMA-LABEL: func.func @nn_i8
 // FMA-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
-// FMA:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "fma 4x4"{{.*}}} : memref<2x64x64xi8, #gpu.address_space<workgroup>>
-// FMA:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "fma 4x4"{{.*}}} : memref<2x64x64xi8, #gpu.address_space<workgroup>>
+// FMA:         %[[LA:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"], fragment = "fma 4x4"{{.*}}} : memref<2x64x64xi8, #gpu.address_space<workgroup>>
+// FMA:         %[[LB:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], fragment = "fma 4x4"{{.*}}} : memref<2x64x64xi8, #gpu.address_space<workgroup>>
 // FMA:         scf.for {{.*}} -> (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>)
 // FMA:           %[[RA:.+]] = vector.transfer_read %[[LA]]{{.*}} vector<4xi8>
 // FMA-NEXT:      %[[XA:.+]] = arith.extsi %[[RA]] : vector<4xi8> to vector<4xi32>
@@ -29,8 +29,8 @@
 // gfx942: v_mfma_i32_16x16x32_i8 (amdgpu.mfma 16x16x32), 8 K-consecutive i8 a lane: A's one
 // 8-byte read from its K-contiguous rows, B's eight scalar reads down its N-contiguous rows.
 // MFMA-LABEL: func.func @nn_i8
-// MFMA:         memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "MFMA_I32_16x16x32_I8", {{.*}} read_vector = 8 : i64, {{.*}}} : memref<2x64x80xi8, #gpu.address_space<workgroup>>
-// MFMA:         memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "MFMA_I32_16x16x32_I8", {{.*}} read_vector = 1 : i64, {{.*}}} : memref<2x64x64xi8, #gpu.address_space<workgroup>>
+// MFMA:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"], fragment = "MFMA_I32_16x16x32_I8", {{.*}} read_vector = 8 : i64, {{.*}}} : memref<2x64x80xi8, #gpu.address_space<workgroup>>
+// MFMA:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], fragment = "MFMA_I32_16x16x32_I8", {{.*}} read_vector = 1 : i64, {{.*}}} : memref<2x64x64xi8, #gpu.address_space<workgroup>>
 // MFMA:         scf.for {{.*}} -> (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<4xi32>)
 // MFMA:           %[[B0:.+]] = vector.from_elements {{.*}} : vector<8xi8>
 // MFMA:           %[[A0:.+]] = vector.load {{.*}} alignment = 8 : {{.*}}, vector<8xi8>
@@ -43,7 +43,7 @@
 // CUDA: mma.sync m16n8k32 s8 (nvgpu.mma.sync, lowered to mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32):
 // A's four 4-byte registers, B's two, C's 2x2 i32 stored as pairs along N.
 // MMA-LABEL: func.func @nn_i8
-// MMA:         memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_I32_16x8x32_I8", {{.*}} read_vector = 4 : i64, {{.*}}} : memref<2x64x80xi8, #gpu.address_space<workgroup>>
+// MMA:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_I32_16x8x32_I8", {{.*}} read_vector = 4 : i64, {{.*}}} : memref<2x64x80xi8, #gpu.address_space<workgroup>>
 // MMA:         scf.for {{.*}} -> (vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>, vector<2x2xi32>)
 // MMA:           %[[B:.+]] = vector.shape_cast %{{.+}} : vector<8xi8> to vector<2x4xi8>
 // MMA:           vector.load {{.*}} alignment = 4 : memref<2x64x80xi8, #gpu.address_space<workgroup>>, vector<4xi8>

@@ -10,8 +10,8 @@
 // CHECK-LABEL: func.func @bert_projection
 // CHECK-SAME:    ldsopt.dtl = {A = "direct
 // CHECK-NOT:     ldsopt.matmul_plan
-// CHECK:         memref.alloc() {{.*}}operand = "A"{{.*}}tile = [64, 64]
-// CHECK:         memref.alloc() {{.*}}operand = "B"{{.*}}tile = [64, 64]
+// CHECK:         memref.alloc() alignment = 16 {{.*}}operand = "A"{{.*}}tile = [64, 64]
+// CHECK:         memref.alloc() alignment = 16 {{.*}}operand = "B"{{.*}}tile = [64, 64]
 // CHECK:         nvgpu.device_async_wait %{{.*}} numGroups = 2
 // CHECK:         scf.for %{{.*}} = %c0 to %c12 step %c1
 // CHECK:           nvgpu.mma.sync

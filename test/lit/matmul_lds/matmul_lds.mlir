@@ -11,8 +11,8 @@
 // CHECK:         %[[A:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
 // CHECK:         %[[B:.+]] = hal.interface.binding.subspan {{.*}} binding(1)
 // CHECK:         %[[C:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
-// CHECK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "fma 4x4", lds_order = [1, 0], lds_shape = [2, 64, 16], operand = "A", pad = 0 : i64, rake = 1 : i64, read_vector = 4 : i64, register_transpose = false, swizzle = "none", thread_map = "(4,64):(4,16)", threads = 256 : i64, tile = [64, 16], vector = 4 : i64}} : memref<2x64x16xf32, #gpu.address_space<workgroup>>
-// CHECK:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "fma 4x4", lds_order = [1, 0], lds_shape = [2, 16, 64], operand = "B", pad = 0 : i64, rake = 1 : i64, read_vector = 4 : i64, register_transpose = false, swizzle = "none", thread_map = "(16,16):(4,64)", threads = 256 : i64, tile = [16, 64], vector = 4 : i64}} : memref<2x16x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LA:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"], fragment = "fma 4x4", lds_order = [1, 0], lds_shape = [2, 64, 16], operand = "A", pad = 0 : i64, rake = 1 : i64, read_vector = 4 : i64, register_transpose = false, swizzle = "none", thread_map = "(4,64):(4,16)", threads = 256 : i64, tile = [64, 16], vector = 4 : i64}} : memref<2x64x16xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LB:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], fragment = "fma 4x4", lds_order = [1, 0], lds_shape = [2, 16, 64], operand = "B", pad = 0 : i64, rake = 1 : i64, read_vector = 4 : i64, register_transpose = false, swizzle = "none", thread_map = "(16,16):(4,64)", threads = 256 : i64, tile = [16, 64], vector = 4 : i64}} : memref<2x16x64xf32, #gpu.address_space<workgroup>>
 // CHECK-NOT:     scf.if
 // CHECK:         %[[GA:.+]] = vector.transfer_read %[[A]]{{.*}} vector<4xf32>
 // CHECK:         %[[GB:.+]] = vector.transfer_read %[[B]]{{.*}} vector<4xf32>
@@ -79,8 +79,8 @@ iree_codegen.dispatch_config @nn_f32 {
 // CHECK-LABEL: func.func @nt_bf16_acc
 // CHECK:         %[[A:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
 // CHECK:         %[[C:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
-// CHECK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], {{.*}} operand = "A", pad = 0 : i64, {{.*}} vector = 2 : i64}} : memref<2x64x32xbf16, #gpu.address_space<workgroup>>
-// CHECK:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["n", "k"], fragment = "fma 4x4", lds_order = [0, 1], lds_shape = [2, 64, 36], operand = "B", pad = 4 : i64, {{.*}}}} : memref<2x64x36xbf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[LA:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"], {{.*}} operand = "A", pad = 0 : i64, {{.*}} vector = 2 : i64}} : memref<2x64x32xbf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[LB:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["n", "k"], fragment = "fma 4x4", lds_order = [0, 1], lds_shape = [2, 64, 36], operand = "B", pad = 4 : i64, {{.*}}}} : memref<2x64x36xbf16, #gpu.address_space<workgroup>>
 // CHECK:         %[[IN_M:.+]] = arith.cmpi ult, %{{.+}}, %c33
 // CHECK:         %[[IN_K:.+]] = arith.cmpi ult, %{{.+}}, %c70
 // CHECK:         %[[IN:.+]] = arith.andi %[[IN_M]], %[[IN_K]]
@@ -128,8 +128,8 @@ func.func @nt_bf16_acc() attributes {translation_info = #iree_codegen.translatio
 // TN f16, 64x96x48: A (K x M) is staged M-contiguous (lds_order [0, 1]), its fragment read
 // as vectors along M; K (48) has a tail in steps of 32: guarded reads on K only.
 // CHECK-LABEL: func.func @tn_f16
-// CHECK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "m"], fragment = "fma 4x4", lds_order = [0, 1], lds_shape = [2, 32, 64], operand = "A", {{.*}}} : memref<2x32x64xf16, #gpu.address_space<workgroup>>
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}} : memref<2x32x64xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[LA:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "m"], fragment = "fma 4x4", lds_order = [0, 1], lds_shape = [2, 32, 64], operand = "A", {{.*}}} : memref<2x32x64xf16, #gpu.address_space<workgroup>>
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], {{.*}}} : memref<2x32x64xf16, #gpu.address_space<workgroup>>
 // CHECK:         gpu.block_id x upper_bound 2
 // CHECK-NOT:     arith.cmpi ult, %{{.+}}, %c64
 // CHECK:         arith.cmpi ult, %{{.+}}, %c48
@@ -164,8 +164,8 @@ func.func @tn_f16() attributes {translation_info = #iree_codegen.translation_inf
 // CHECK-LABEL: func.func @batch_tt_f32
 // CHECK:         %[[A:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
 // CHECK:         %[[C:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["k", "m"], {{.*}}} : memref<2x16x64xf32, #gpu.address_space<workgroup>>
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["n", "k"], {{.*}} pad = 4 : i64, {{.*}}} : memref<2x64x20xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "m"], {{.*}}} : memref<2x16x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["n", "k"], {{.*}} pad = 4 : i64, {{.*}}} : memref<2x64x20xf32, #gpu.address_space<workgroup>>
 // CHECK:         %[[Z:.+]] = gpu.block_id z upper_bound 3
 // CHECK:         vector.transfer_read %[[A]][%[[Z]], %{{.+}}, %{{.+}}]
 // CHECK:         scf.for %{{.+}} = %c0 to %c3 step %c1
@@ -236,7 +236,7 @@ func.func @max_plus() attributes {translation_info = #iree_codegen.translation_i
 // The named linalg.matmul (IREE generalizes it, but it is matched as written too).
 // CHECK-LABEL: func.func @named_matmul
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["m", "k"]
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"]
 // CHECK:         vector.fma
 // CHECK-NOT:     linalg.matmul
 func.func @named_matmul() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [8, 8, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<no_reduce_shared_memory_bank_conflicts = true, use_igemm_convolution = false>}>} {

@@ -14,8 +14,8 @@
 // fragments are read first and kept; A's one repetition at a time, each followed by its MFMAs.
 // MFMA:       workgroup_size = [256, 1, 1] subgroup_size = 64
 // MFMA-LABEL: func.func @nn_f16
-// MFMA:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "MFMA_F32_16x16x16_F16", {{.*}} read_vector = 4 : i64, {{.*}}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>
-// MFMA:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "MFMA_F32_16x16x16_F16", {{.*}} read_vector = 1 : i64, {{.*}}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>
+// MFMA:         %[[LA:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"], fragment = "MFMA_F32_16x16x16_F16", {{.*}} read_vector = 4 : i64, {{.*}}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>
+// MFMA:         %[[LB:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], fragment = "MFMA_F32_16x16x16_F16", {{.*}} read_vector = 1 : i64, {{.*}}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>
 // MFMA:         %[[LO:.+]] = memref.alloc() alignment = 16 {ldsopt.output_stage = {pad = 4 : i64, vec = 4 : i64}} : memref<64x68xf32, #gpu.address_space<workgroup>>
 // MFMA:         %[[LANE:.+]] = arith.remui %{{.+}}, %c64
 // MFMA:         scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
@@ -53,8 +53,8 @@
 // OCC1-NOT:     nvvm.minctasm
 // OCC2-ROCM-LABEL: func.func @nn_f16
 // OCC2-ROCM-NOT:   nvvm.minctasm
-// MMA:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", {{.*}}pad = 8 : i64, {{.*}}read_vector = 8 : i64, {{.*}}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>
-// MMA:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["k", "n"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", {{.*}}pad = 8 : i64, {{.*}}read_vector = 8 : i64, {{.*}}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>
+// MMA:         %[[LA:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", {{.*}}pad = 8 : i64, {{.*}}read_vector = 8 : i64, {{.*}}} : memref<2x64x40xf16, #gpu.address_space<workgroup>>
+// MMA:         %[[LB:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", {{.*}}pad = 8 : i64, {{.*}}read_vector = 8 : i64, {{.*}}} : memref<2x32x72xf16, #gpu.address_space<workgroup>>
 // MMA:         %[[LO:.+]] = memref.alloc() alignment = 16 {ldsopt.output_stage = {pad = 8 : i64, vec = 4 : i64}} : memref<64x72xf32, #gpu.address_space<workgroup>>
 // MMA:         scf.for {{.*}} -> (vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>, vector<2x2xf32>)
 // MMA:           %[[BB:.+]] = nvgpu.ldmatrix %[[LB]][{{.*}}] numTiles = 4 transpose = true : memref<2x32x72xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
@@ -164,8 +164,8 @@ func.func @nn_f32() attributes {translation_info = #iree_codegen.translation_inf
 // pairs equal K: a lane's 8 slots are 8 consecutive K, one 16-byte read per row. gfx942: each
 // read is split into the two steps' MFMA registers; B's kept, A's read one repetition at a time.
 // MFMA-LABEL: func.func @nt_f16
-// MFMA:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "MFMA_F32_16x16x16_F16", k_order = "(4,4,2):(1,8,4)", k_pack = 2 : i64, {{.*}} read_vector = 8 : i64
-// MFMA:         %[[LB:.+]] = memref.alloc() {ldsopt.staging = {dims = ["n", "k"], fragment = "MFMA_F32_16x16x16_F16", k_order = "(4,4,2):(1,8,4)", k_pack = 2 : i64, {{.*}} read_vector = 8 : i64
+// MFMA:         %[[LA:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"], fragment = "MFMA_F32_16x16x16_F16", k_order = "(4,4,2):(1,8,4)", k_pack = 2 : i64, {{.*}} read_vector = 8 : i64
+// MFMA:         %[[LB:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["n", "k"], fragment = "MFMA_F32_16x16x16_F16", k_order = "(4,4,2):(1,8,4)", k_pack = 2 : i64, {{.*}} read_vector = 8 : i64
 // MFMA:         scf.for
 // MFMA:           %[[RB:.+]] = vector.load %[[LB]][{{.*}} alignment = 16 : memref<2x64x40xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // MFMA-NEXT:      %[[B0:.+]] = vector.extract_strided_slice %[[RB]] offsets = [0], sizes = [4], strides = [1]
@@ -179,7 +179,7 @@ func.func @nn_f32() attributes {translation_info = #iree_codegen.translation_inf
 // CUDA, by default: both fragments by ldmatrix (K-contiguous, read plainly), in K's natural
 // order: A's by x4, B's two N tiles at a time by x4.
 // MMA-LABEL: func.func @nt_f16
-// MMA:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", lds_order
+// MMA:         %[[LA:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", lds_order
 // MMA-NOT:     k_pack
 // MMA:         scf.for
 // MMA:           nvgpu.ldmatrix %[[LB:.+]][{{.*}}] numTiles = 4 transpose = false : memref<2x64x40xf16, #gpu.address_space<workgroup>> -> vector<4x2xf16>
@@ -189,7 +189,7 @@ func.func @nn_f32() attributes {translation_info = #iree_codegen.translation_inf
 // 16-byte reads of K 8t .. 8t+7, whose elements 0, 1 / 2, 3 are step 0's A registers a0 / a2
 // (a1, a3 from row g+8).
 // PACK-LABEL: func.func @nt_f16
-// PACK:         %[[LA:.+]] = memref.alloc() {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", k_order = "(2,4,4):(1,8,2)", k_pack = 2 : i64
+// PACK:         %[[LA:.+]] = memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"], fragment = "NV_MMA_SYNC_F32_16x8x16_F16", k_order = "(2,4,4):(1,8,2)", k_pack = 2 : i64
 // PACK:         scf.for
 // PACK:           %[[RB:.+]] = vector.load {{.*}} alignment = 16 : memref<2x64x32xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // PACK-NEXT:      %[[B0:.+]] = vector.extract_strided_slice %[[RB]] offsets = [0], sizes = [4], strides = [1]

@@ -10,8 +10,8 @@
 // B (N x K) is staged K-contiguous.
 // CHECK-LABEL: func.func @matmul_transpose_b
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["m", "k"], {{.*}}operand = "A"
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["n", "k"], {{.*}}operand = "B"
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"], {{.*}}operand = "A"
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["n", "k"], {{.*}}operand = "B"
 // CHECK:         scf.for
 // CHECK:           vector.fma
 // CHECK-NOT:     linalg.matmul
@@ -42,8 +42,8 @@ iree_codegen.dispatch_config @matmul_transpose_b {
 // batch on the grid's z (3), A (B x K x M) staged M-contiguous.
 // CHECK-LABEL: func.func @batch_matmul_transpose_a
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["k", "m"], {{.*}}operand = "A"
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}operand = "B"
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "m"], {{.*}}operand = "A"
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], {{.*}}operand = "B"
 // CHECK:         gpu.block_id  z
 // CHECK:       iree_codegen.dispatch_config @batch_matmul_transpose_a
 // CHECK:         arith.constant 1 : index
@@ -75,8 +75,8 @@ iree_codegen.dispatch_config @batch_matmul_transpose_a {
 // `linalg.contract`, both operands transposed (A as K x M, B as N x K).
 // CHECK-LABEL: func.func @contract_tt
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["k", "m"], {{.*}}operand = "A"
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["n", "k"], {{.*}}operand = "B"
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "m"], {{.*}}operand = "A"
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["n", "k"], {{.*}}operand = "B"
 // CHECK-NOT:     linalg.contract
 #layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @contract_tt() {
@@ -106,8 +106,8 @@ iree_codegen.dispatch_config @contract_tt {
 // order, the grid over (N / 64, M / 64).
 // CHECK-LABEL: func.func @permuted_loops
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["m", "k"], {{.*}}operand = "A"
-// CHECK:         memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}operand = "B"
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"], {{.*}}operand = "A"
+// CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], {{.*}}operand = "B"
 // CHECK:       iree_codegen.dispatch_config @permuted_loops
 // CHECK:         arith.constant 2 : index
 // CHECK-NEXT:    arith.constant 1 : index

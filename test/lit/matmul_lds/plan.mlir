@@ -6,7 +6,7 @@
 // 128x128 that leave most SMs idle; on CUDA a 64x64 tile is 4 warps (options.CUDA_TILINGS).
 // CHECK:       workgroup_size = [128, 1, 1]
 // CHECK-LABEL: func.func @bert_projection
-// CHECK:         memref.alloc() {{.*}}operand = "A"{{.*}}tile = [64, 32]
+// CHECK:         memref.alloc() alignment = 16 {{.*}}operand = "A"{{.*}}tile = [64, 32]
 // CHECK:       iree_codegen.dispatch_config @bert_projection
 // CHECK:         arith.constant 12 : index
 // CHECK-NEXT:    arith.constant 8 : index
@@ -36,7 +36,7 @@ iree_codegen.dispatch_config @bert_projection {
 
 // 4096 x 4096 x 1024 f16: 1024 tiles of 128x128 fill the SMs many times; the most reuse wins.
 // CHECK-LABEL: func.func @large
-// CHECK:         memref.alloc() {{.*}}operand = "A"{{.*}}tile = [128, 32]
+// CHECK:         memref.alloc() alignment = 16 {{.*}}operand = "A"{{.*}}tile = [128, 32]
 // CHECK:       iree_codegen.dispatch_config @large
 // CHECK:         arith.constant 32 : index
 // CHECK-NEXT:    arith.constant 32 : index
@@ -67,7 +67,7 @@ iree_codegen.dispatch_config @large {
 // along N only, so B is read once.
 // CHECK:       workgroup_size = [64, 1, 1]
 // CHECK-LABEL: func.func @gemv
-// CHECK:         memref.alloc() {{.*}}operand = "A"{{.*}}tile = [16, 32]
+// CHECK:         memref.alloc() alignment = 16 {{.*}}operand = "A"{{.*}}tile = [16, 32]
 // CHECK:       iree_codegen.dispatch_config @gemv
 // CHECK:         arith.constant 24 : index
 // CHECK-NEXT:    arith.constant 1 : index
@@ -100,7 +100,7 @@ iree_codegen.dispatch_config @gemv {
 // tiles of 4 warps (128 threads) for 6 workgroups an SM (nvvm.minctasm), 768 workgroups.
 // CHECK-LABEL: func.func @attention_scores
 // CHECK-SAME:    nvvm.minctasm = 6 : i32
-// CHECK:         memref.alloc() {{.*}}operand = "A"{{.*}}threads = 128 : i64, tile = [64, 32]
+// CHECK:         memref.alloc() alignment = 16 {{.*}}operand = "A"{{.*}}threads = 128 : i64, tile = [64, 32]
 // CHECK:       iree_codegen.dispatch_config @attention_scores
 // CHECK:         arith.constant 8 : index
 // CHECK-NEXT:    arith.constant 8 : index

@@ -15,7 +15,7 @@
 // CHECK:         %[[W:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
 // CHECK:         %[[S:.+]] = hal.interface.binding.subspan {{.*}} binding(1)
 // CHECK:         %[[A:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
-// CHECK:         %[[LDS_B:.+]] = memref.alloc() {{.*}}operand = "B"{{.*}} : memref<2x16x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS_B:.+]] = memref.alloc() alignment = 16 {{.*}}operand = "B"{{.*}} : memref<2x16x64xf32, #gpu.address_space<workgroup>>
 // CHECK-NOT:     linalg.generic
 // CHECK:         %[[AV:.+]] = vector.transfer_read %[[A]]{{.*}} : memref<64x64xf32, {{.*}}>, vector<4xf32>
 // CHECK:         %[[WV:.+]] = vector.transfer_read %[[W]][%{{.+}}, %[[N:.+]]], {{.*}} : memref<64x64xf16, {{.*}}>, vector<4xf16>
@@ -75,7 +75,7 @@ func.func @dequant_b_f16() {
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // CHECK:         %[[W:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
 // CHECK:         %[[S:.+]] = hal.interface.binding.subspan {{.*}} binding(1)
-// CHECK:         %[[LDS_B:.+]] = memref.alloc() {{.*}}operand = "B"{{.*}} : memref<2x64x20xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS_B:.+]] = memref.alloc() alignment = 16 {{.*}}operand = "B"{{.*}} : memref<2x64x20xf32, #gpu.address_space<workgroup>>
 // CHECK:         %[[IN:.+]] = arith.cmpi ult, %[[N:.+]], %c40 : index
 // CHECK:         %[[BV:.+]] = scf.if %[[IN]] -> (vector<4xf32>) {
 // CHECK:           %[[WV:.+]] = vector.transfer_read %[[W]][%[[N]], %{{.+}}], {{.*}} : memref<40x64xi8, {{.*}}>, vector<4xi8>
@@ -123,7 +123,7 @@ func.func @dequant_bt_i8_ragged() {
 // CHECK:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
 // CHECK:         %[[S:.+]] = hal.interface.binding.subspan {{.*}} binding(1)
 // CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(4)
-// CHECK:         %[[LDS_A:.+]] = memref.alloc() {{.*}}operand = "A"{{.*}} : memref<2x64x16xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS_A:.+]] = memref.alloc() alignment = 16 {{.*}}operand = "A"{{.*}} : memref<2x64x16xf32, #gpu.address_space<workgroup>>
 // CHECK:         %[[XV:.+]] = vector.transfer_read %[[X]][%[[M:.+]], %{{.+}}], {{.*}} : memref<64x64xf16, {{.*}}>, vector<4xf16>
 // CHECK:         %[[SC:.+]] = memref.load %[[S]][%[[M]]] : memref<64xf32
 // CHECK:         %[[SV:.+]] = vector.broadcast %[[SC]] : f32 to vector<4xf32>
@@ -237,7 +237,7 @@ func.func @producer_reads_transposed() {
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // CHECK:         %[[S:.+]] = hal.interface.binding.subspan {{.*}} binding(1)
 // CHECK:         %[[W:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
-// CHECK:         %[[LDS_B:.+]] = memref.alloc() {{.*}}operand = "B"{{.*}} : memref<2x16x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS_B:.+]] = memref.alloc() alignment = 16 {{.*}}operand = "B"{{.*}} : memref<2x16x64xf32, #gpu.address_space<workgroup>>
 // CHECK:         %[[SV:.+]] = vector.transfer_read %[[S]][%[[N:.+]]], {{.*}} : memref<64xf32, {{.*}}>, vector<4xf32>
 // CHECK:         %[[WV:.+]] = vector.transfer_read %[[W]][%{{.+}}, %[[N]]], {{.*}} : memref<64x64xi8, {{.*}}>, vector<4xi8>
 // CHECK:         %[[WF:.+]] = arith.sitofp %[[WV]] : vector<4xi8> to vector<4xf32>

@@ -12,12 +12,12 @@
 // CHECK: #translation = #iree_codegen.translation_info<{{.*}}workgroup_size = [128, 1, 1]
 // CHECK-LABEL: func.func @nn_f16() attributes {ldsopt.bank_conflicts = {{.*}}, ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-matmul-lds"]
 // CHECK-NOT: nvvm.minctasm
-// CHECK: memref.alloc() {ldsopt.staging = {dims = ["m", "k"], {{.*}}k_pack = 2 : i64, {{.*}}lds_shape = [2, 64, 32]
-// CHECK: memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}lds_shape = [2, 64, 32], {{.*}}register_transpose = true, {{.*}}threads = 128 : i64
+// CHECK: memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"], {{.*}}k_pack = 2 : i64, {{.*}}lds_shape = [2, 64, 32]
+// CHECK: memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], {{.*}}lds_shape = [2, 64, 32], {{.*}}register_transpose = true, {{.*}}threads = 128 : i64
 // CHECK: nvgpu.mma.sync
 // DTL: #translation = #iree_codegen.translation_info<{{.*}}workgroup_size = [128, 1, 1]
 // DTL-LABEL: func.func @nn_f16() attributes {ldsopt.bank_conflicts = {{.*}}, ldsopt.dtl = {A = "direct none", B = "left alone: {{.*}}"}, ldsopt.lowered_by = ["ldsopt-inthread-transpose", "ldsopt-dtl-layout", "ldsopt-matmul-lds"]
-// DTL: memref.alloc() {ldsopt.staging = {{.*}}lds_shape = [2, 2048], {{.*}}threads = 128 : i64
+// DTL: memref.alloc() alignment = 16 {ldsopt.staging = {{.*}}lds_shape = [2, 2048], {{.*}}threads = 128 : i64
 // DTL: nvgpu.device_async_copy
 func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] subgroup_size = 64>} {
   %cst = arith.constant 0.000000e+00 : f32
@@ -55,10 +55,10 @@ iree_codegen.dispatch_config @nn_f16 {
 // CHECK: #translation = #iree_codegen.translation_info<{{.*}}workgroup_size = [128, 1, 1]
 // CHECK-LABEL: func.func @recorded()
 // CHECK-NOT: nvvm.minctasm
-// CHECK: memref.alloc() {ldsopt.staging = {dims = ["m", "k"], {{.*}}lds_shape = [3, 64, 40]
-// CHECK: memref.alloc() {ldsopt.staging = {dims = ["k", "n"], {{.*}}lds_shape = [3, 64, 32], {{.*}}register_transpose = true
+// CHECK: memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["m", "k"], {{.*}}lds_shape = [3, 64, 40]
+// CHECK: memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"], {{.*}}lds_shape = [3, 64, 32], {{.*}}register_transpose = true
 // DTL-LABEL: func.func @recorded()
-// DTL: memref.alloc() {ldsopt.staging = {{.*}}lds_shape = [3, 2048]
+// DTL: memref.alloc() alignment = 16 {ldsopt.staging = {{.*}}lds_shape = [3, 2048]
 func.func @recorded() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [64, 1, 1] subgroup_size = 64>} {
   %cst = arith.constant 0.000000e+00 : f32
   %c0 = arith.constant 0 : index

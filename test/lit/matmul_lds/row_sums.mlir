@@ -15,8 +15,8 @@
 // CHECK-LABEL: func.func @layernorm_rows
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // CHECK:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
-// CHECK:         %[[LDS_A:.+]] = memref.alloc() {{.*}}operand = "A"{{.*}} : memref<2x64x32xf16, #gpu.address_space<workgroup>>
-// CHECK:         %[[SUMS:.+]] = memref.alloc() : memref<3x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS_A:.+]] = memref.alloc() alignment = 16 {{.*}}operand = "A"{{.*}} : memref<2x64x32xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[SUMS:.+]] = memref.alloc() alignment = 16 : memref<3x64xf32, #gpu.address_space<workgroup>>
 // The row's first element, read once before the loop.
 // CHECK:         vector.transfer_read %[[X]][%{{.+}}, %c0]{{.*}} : memref<64x96xf16, {{.*}}>, vector<1xf16>
 // The body adds each element's terms to the sums the loop carries (its iter_args), nothing else.
@@ -40,7 +40,7 @@
 // WGMMA-LABEL: func.func @layernorm_rows
 // WGMMA-NOT:     nvvm.cluster_dim
 // WGMMA-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
-// WGMMA:         %[[SUMS:.+]] = memref.alloc() : memref<3x64xf32, #gpu.address_space<workgroup>>
+// WGMMA:         %[[SUMS:.+]] = memref.alloc() alignment = 16 : memref<3x64xf32, #gpu.address_space<workgroup>>
 // WGMMA:         scf.for
 // WGMMA:           vector.load %{{.+}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // WGMMA:           nvvm.wgmma.mma_async
@@ -56,7 +56,7 @@
 // barrier (no workgroup reads the others' arrays any more), stores the total in its own.
 // SHARE-LABEL: func.func @layernorm_rows
 // SHARE-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"], nvvm.cluster_dim = array<i32: 2, 1, 1>
-// SHARE:         %[[SUMS:.+]] = memref.alloc() : memref<3x64xf32, #gpu.address_space<workgroup>>
+// SHARE:         %[[SUMS:.+]] = memref.alloc() alignment = 16 : memref<3x64xf32, #gpu.address_space<workgroup>>
 // SHARE:         %[[X:.+]] = gpu.block_id x
 // SHARE:         %[[RANK:.+]] = arith.remui %[[X]], %c2 : index
 // SHARE:         scf.for %[[KT:.+]] = %c0 to %c2

@@ -13,7 +13,7 @@
 // CHECK:         %[[D:.+]] = iree_tensor_ext.dispatch.workload.ordinal %{{.+}}, 0 : index
 // CHECK:         %[[K:.+]] = hal.interface.binding.subspan {{.*}} binding(0) {{.*}} : memref<?x32xf32, {{.*}}>{%[[D]]}
 // CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(2) {{.*}} : memref<32x?xf32, {{.*}}>{%[[D]]}
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<64x36xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<64x36xf32, #gpu.address_space<workgroup>>
 // CHECK:         %[[UP:.+]] = arith.addi %[[D]], %c63 : index
 // CHECK:         %[[TILES:.+]] = arith.divui %[[UP]], %c64 : index
 // CHECK:         %[[GRID:.+]] = gpu.grid_dim x upper_bound 65535

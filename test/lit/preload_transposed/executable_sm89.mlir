@@ -11,7 +11,7 @@
 // CHECK:         %[[NHWC:.+]] = hal.interface.binding.subspan {{.+}} binding(0) {{.+}} : memref<256x49x2048xf32
 // CHECK:         %[[NCHW:.+]] = hal.interface.binding.subspan {{.+}} binding(1)
 // CHECK:         %[[NCHWF:.+]] = memref.collapse_shape %[[NCHW]] {{\[\[}}0], [1, 2]] : memref<256x2048x49xf32, {{.+}}> into memref<256x100352xf32
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<49x67xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<49x67xf32, #gpu.address_space<workgroup>>
 // CHECK:         gpu.block_id x upper_bound 8192
 // CHECK:             %[[V:.+]] = vector.load %[[NHWC]][{{.+}}] alignment = 16 : memref<256x49x2048xf32, {{.+}}>, vector<4xf32>
 // CHECK:             vector.transfer_write %[[V]], %[[LDS]]

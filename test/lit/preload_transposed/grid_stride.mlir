@@ -3,7 +3,7 @@
 // RUN: lds-opt %s --target=lavapipe --pass-pipeline='builtin.module(ldsopt-preload-transposed{max-workgroups=5})' | filecheck %s
 
 // CHECK-LABEL: func.func @grid_stride
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<64x33xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<64x33xf32, #gpu.address_space<workgroup>>
 // CHECK:         %[[BID:.+]] = gpu.block_id x upper_bound 5
 // CHECK:         scf.for %{{.+}} = %[[BID]] to %c16 step %c5
 // CHECK-NEXT:      gpu.barrier

@@ -15,7 +15,7 @@
 // CHECK:         %[[NHWC:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0], [1, 2], [3]] : memref<2x16x16x64xf32, {{.+}}> into memref<2x256x64xf32, {{.+}}>
 // CHECK:         %[[NCHW:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0], [1], [2, 3]] : memref<2x64x16x16xf32, {{.+}}> into memref<2x64x256xf32, {{.+}}>
 // CHECK:         %[[OUT:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0], [1], [2, 3]]
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<64x33xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<64x33xf32, #gpu.address_space<workgroup>>
 // CHECK:         %[[BID:.+]] = gpu.block_id x upper_bound 16
 // CHECK:         scf.for %{{.+}} = %[[BID]] to %c16 step %c16
 // CHECK-NOT:       gpu.barrier
@@ -50,7 +50,7 @@
 // The kernel records the bank model's price of that choice: no extra cycles for the column reads,
 // 8 for the row writes (16-byte vectors, written 4 bytes at a time into rows of 65 floats).
 // GFX942-SAME:   ldsopt.bank_conflicts = {input0 = {reads = 0 : i64, stores = 8 : i64}}
-// GFX942:        memref.alloc() : memref<64x65xf32, #gpu.address_space<workgroup>>
+// GFX942:        memref.alloc() alignment = 16 : memref<64x65xf32, #gpu.address_space<workgroup>>
 // GFX942:        gpu.block_id x upper_bound 8
 // Each thread takes blocks thread and thread + 256, whose coordinates are the thread's plus
 // constants (the second block: 32 channels on).
@@ -98,7 +98,7 @@ iree_codegen.dispatch_config @nhwc_nchw_add {
 // vectors of 4 (HW alone allows 1): NCHW and the output are read and written flattened.
 // CHECK:         %[[NCHW:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0], [1, 2, 3]] : memref<2x256x7x7xf32, {{.+}}> into memref<2x12544xf32
 // CHECK:         %[[OUT:.+]] = memref.collapse_shape %{{.+}} {{\[\[}}0], [1, 2, 3]] : memref<2x256x7x7xf32, {{.+}}> into memref<2x12544xf32
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<49x65xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<49x65xf32, #gpu.address_space<workgroup>>
 // CHECK:         gpu.block_id x upper_bound 8
 // CHECK:           %[[V:.+]] = vector.transfer_read %[[NHWC]][{{.+}}]{{.*}}, vector<4xf32>
 // CHECK:           vector.transfer_write %[[V]], %[[LDS]]
@@ -112,7 +112,7 @@ iree_codegen.dispatch_config @nhwc_nchw_add {
 // CHECK:           %[[S:.+]] = arith.addf %[[COL]], %[[D]] : vector<4xf32>
 // CHECK:           vector.transfer_write %[[S]], %[[OUT]][{{.+}}]{{.*}} : vector<4xf32>, memref<2x12544xf32
 // GFX942-LABEL: func.func @hw49_several_channels
-// GFX942:        memref.alloc() : memref<49x67xf32, #gpu.address_space<workgroup>>
+// GFX942:        memref.alloc() alignment = 16 : memref<49x67xf32, #gpu.address_space<workgroup>>
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @hw49_several_channels() {
   %c0 = arith.constant 0 : index
@@ -141,7 +141,7 @@ iree_codegen.dispatch_config @hw49_several_channels {
 // A 21x1009 -> 1009x21 transpose: 1009 is prime, so tiles of 128 along it end ragged and
 // every access there is guarded; 21 is taken whole.
 // CHECK-LABEL: func.func @ragged_1009x21
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<21x129xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<21x129xf32, #gpu.address_space<workgroup>>
 // CHECK:         gpu.block_id x upper_bound 8
 // Ragged blocks: the loads alone are guarded (yielding zeros outside), the stores follow.
 // CHECK:           %[[IN:.+]] = arith.cmpi ult, %{{.+}}, %c1009 : index
@@ -186,7 +186,7 @@ iree_codegen.dispatch_config @ragged_1009x21 {
 // CHECK:         %[[A:.+]] = memref.collapse_shape %{{.+}} into memref<2x64x64xf32
 // CHECK:         %[[B:.+]] = memref.collapse_shape %{{.+}} into memref<2x64x64xf32
 // CHECK:         %[[OUT:.+]] = memref.collapse_shape
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<64x33xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<64x33xf32, #gpu.address_space<workgroup>>
 // CHECK-NOT:     memref.alloc
 // CHECK:           %[[X:.+]] = vector.transfer_read %[[A]][{{.+}}]{{.*}}, vector<4xf32>
 // CHECK:           %[[Y:.+]] = vector.transfer_read %[[B]][{{.+}}]{{.*}}, vector<4xf32>
@@ -227,8 +227,8 @@ iree_codegen.dispatch_config @output_transposed {
 // Two inputs transposed differently ((k, j, i) and (i, k, j) for an (i, j, k) output): the
 // tile spans all three dims and each input has its own LDS buffer in its own order.
 // CHECK-LABEL: func.func @two_transposed_differently
-// CHECK:         %[[L0:.+]] = memref.alloc() : memref<16x8x8xf32, #gpu.address_space<workgroup>>
-// CHECK:         %[[L1:.+]] = memref.alloc() : memref<8x16x10xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[L0:.+]] = memref.alloc() alignment = 16 : memref<16x8x8xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[L1:.+]] = memref.alloc() alignment = 16 : memref<8x16x10xf32, #gpu.address_space<workgroup>>
 // CHECK:           vector.transfer_write %{{.+}}, %[[L0]]
 // CHECK:           vector.transfer_write %{{.+}}, %[[L1]]
 // CHECK:         gpu.barrier
@@ -236,8 +236,8 @@ iree_codegen.dispatch_config @output_transposed {
 // CHECK:           memref.load %[[L1]]
 // CHECK:           arith.addf {{.+}} : vector<4xf32>
 // GFX942-LABEL: func.func @two_transposed_differently
-// GFX942:        memref.alloc() : memref<16x12x11xf32, #gpu.address_space<workgroup>>
-// GFX942:        memref.alloc() : memref<8x16x12xf32, #gpu.address_space<workgroup>>
+// GFX942:        memref.alloc() alignment = 16 : memref<16x12x11xf32, #gpu.address_space<workgroup>>
+// GFX942:        memref.alloc() alignment = 16 : memref<8x16x12xf32, #gpu.address_space<workgroup>>
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @two_transposed_differently() {
   %c0 = arith.constant 0 : index
@@ -266,7 +266,7 @@ iree_codegen.dispatch_config @two_transposed_differently {
 // A transposed input plus a bias broadcast along the output's contiguous dim: the bias is
 // read straight from global memory, one element broadcast to the vector.
 // CHECK-LABEL: func.func @broadcast_bias
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<64x33xf32
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<64x33xf32
 // CHECK:         gpu.barrier
 // CHECK:           vector.from_elements
 // CHECK:           %[[B:.+]] = memref.load %{{.+}}[%{{.+}}] : memref<32xf32, #hal.descriptor_type<storage_buffer>>
@@ -300,7 +300,7 @@ iree_codegen.dispatch_config @broadcast_bias {
 // f16: the same kernel on vector<4xf16> (SPIR-V's widest vector); gfx942 reads 8 at a time.
 // CHECK-LABEL: func.func @transpose_f16
 // Rows padded by 2 halves, not 1: 32-bit aligned, so a row vector is 2 LDS writes, not 4.
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<96x66xf16, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<96x66xf16, #gpu.address_space<workgroup>>
 // CHECK:           vector.transfer_read {{.+}} : memref<96x128xf16, {{.+}}>, vector<4xf16>
 // CHECK:         gpu.barrier
 // CHECK:           vector.from_elements {{.+}} : vector<4xf16>
@@ -332,14 +332,14 @@ iree_codegen.dispatch_config @transpose_f16 {
 // i8 A^T + B: LDS rows of 32 + 4 bytes (32-bit aligned row vectors); B is read from global
 // memory as it is.
 // CHECK-LABEL: func.func @transpose_i8
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<256x36xi8, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<256x36xi8, #gpu.address_space<workgroup>>
 // CHECK:           vector.transfer_read %{{.+}} : memref<256x128xi8, {{.+}}>, vector<4xi8>
 // CHECK:         gpu.barrier
 // CHECK:           vector.from_elements {{.+}} : vector<4xi8>
 // CHECK:           vector.transfer_read %{{.+}} : memref<128x256xi8, {{.+}}>, vector<4xi8>
 // CHECK:           arith.addi {{.+}} : vector<4xi8>
 // GFX942-LABEL: func.func @transpose_i8
-// GFX942:        memref.alloc() : memref<256x66xi8, #gpu.address_space<workgroup>>
+// GFX942:        memref.alloc() alignment = 16 : memref<256x66xi8, #gpu.address_space<workgroup>>
 // GFX942:          vector.load %{{.+}} alignment = 16 : memref<256x128xi8, {{.+}}>, vector<16xi8>
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @transpose_i8() {

@@ -17,7 +17,7 @@
 // CHECK:         %[[SUB:.+]] = memref.subview %{{.+}}[0, 0, 2, 0] [1, 7, 2, 16] [1, 1, 1, 1]
 // CHECK:         %[[K:.+]] = memref.collapse_shape %[[SUB]] {{\[}}[0], [1, 2]] : memref<7x2x16xf32, strided<[96, 16, 1], offset: ?>, {{.+}}> into memref<7x32xf32, strided<[96, 1], offset: ?>, {{.+}}>
 // CHECK:         %[[OUT:.+]] = memref.collapse_shape %{{.+}} {{\[}}[0, 1, 2]] : {{.+}} into memref<224xf32, strided<[1], offset: ?>, {{.+}}>
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<7x32xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<7x32xf32, #gpu.address_space<workgroup>>
 // The binding's offset (896 bytes) and the slice's keep every vector 16-byte aligned, which the
 // global accesses state (LLVM cannot see it through the binding's run-time offset).
 // CHECK:         %[[V:.+]] = vector.load %[[K]][%{{.+}}, %{{.+}}] alignment = 16 : memref<7x32xf32, strided<[96, 1], offset: ?>, {{.+}}>, vector<4xf32>
@@ -57,7 +57,7 @@ iree_codegen.dispatch_config @bert_k_slice_transpose {
 // VK-SAME:    ldsopt.lowered_by = ["ldsopt-preload-transposed"]
 // VK:         %[[SUB:.+]] = memref.subview %{{.+}}[0, 1, 3] [13, 3, 29] [1, 1, 1] : memref<13x5x37xf32, {{.+}}> to memref<13x3x29xf32, strided<[185, 37, 1], offset: 40>, {{.+}}>
 // VK-NOT:     memref.collapse_shape %[[SUB]]
-// VK:         memref.alloc() : memref<13x3x29xf32, #gpu.address_space<workgroup>>
+// VK:         memref.alloc() alignment = 16 : memref<13x3x29xf32, #gpu.address_space<workgroup>>
 // VK:         vector.transfer_read %[[SUB]][%{{.+}}, %{{.+}}, %{{.+}}], %{{.+}} {in_bounds = [true]} : memref<13x3x29xf32, strided<[185, 37, 1], offset: 40>, {{.+}}>, vector<1xf32>
 // VK-NOT:     vector<4xf32>
 // VK:         return

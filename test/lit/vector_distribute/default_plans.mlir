@@ -21,7 +21,7 @@
 // CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 256
 // CHECK:         %[[LANE:.+]] = arith.remui %[[TID]], %c8
 // CHECK:         %[[SG:.+]] = arith.divui %[[TID]], %c8
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<32x1xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<32x1xf32, #gpu.address_space<workgroup>>
 // CHECK:         scf.for %[[ROW:.+]] = %{{.+}} to %c4 step %c4 {
 // CHECK:           %[[ZEROS:.+]] = arith.constant dense<0.000000e+00> : vector<4xf32>
 // CHECK:           %[[ACC:.+]] = scf.for %[[CH:.+]] = %[[TID]] to %c256 step %c1024 iter_args(%[[A:.+]] = %[[ZEROS]]) -> (vector<4xf32>) {
@@ -105,7 +105,7 @@ func.func @row_sum() {
 // CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 512
 // CHECK:         %[[LANE:.+]] = arith.remui %[[TID]], %c8
 // CHECK:         %[[SG:.+]] = arith.divui %[[TID]], %c8
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<64x36xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<64x36xf32, #gpu.address_space<workgroup>>
 // CHECK:         scf.for %[[TILE:.+]] = %{{.+}} to %c2 step %c2 {
 // CHECK:           %[[ACC:.+]] = scf.for %[[R:.+]] = %[[SG]] to %c320 step %c256 iter_args
 // CHECK:             vector.transfer_read %{{.+}}[%[[R]], %{{.+}}]{{.*}} : memref<512x64xf32, {{.*}}>, vector<4xf32>
@@ -152,7 +152,7 @@ func.func @col_sum() {
 // SPIR-V 1.3 has no vector select on a scalar condition.
 // CHECK-LABEL: func.func @sum_prime
 // CHECK-SAME:    parallel_dims = array<i64>, reduced_dims = array<i64: 0>, reduction = array<i64: 32, 40, 8, 1>, source = "default", unroll = 16 : i64
-// CHECK:         memref.alloc() : memref<32x1xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.alloc() alignment = 16 : memref<32x1xf32, #gpu.address_space<workgroup>>
 // CHECK:         gpu.block_id x upper_bound 1
 // CHECK:         %[[MAIN:.+]]:2 = scf.for %[[C:.+]] = %thread_id_x to %c6167 step %c4096 iter_args(%{{.+}} = %{{.+}}, %{{.+}} = %thread_id_x) -> (vector<1xf32>, index)
 // CHECK-COUNT-16:  vector.transfer_read {{.*}} : memref<10007xf32, {{.*}}>, vector<1xf32>
@@ -198,7 +198,7 @@ func.func @sum_prime() {
 // f16 max accumulated in f16: 16-bit values cross lanes as i32 (bitcast, extui, shuffle,
 // trunci, bitcast); the identity is -inf (0xFC00).
 // CHECK-LABEL: func.func @max_f16
-// CHECK:         memref.alloc() : memref<16x1xf16, #gpu.address_space<workgroup>>
+// CHECK:         memref.alloc() alignment = 16 : memref<16x1xf16, #gpu.address_space<workgroup>>
 // CHECK:         arith.constant dense<0xFC00> : vector<4xf16>
 // CHECK:         arith.maximumf %{{.+}}, %{{.+}} : vector<4xf16>
 // CHECK:         %[[I:.+]] = arith.bitcast %{{.+}} : f16 to i16
@@ -260,7 +260,7 @@ func.func @sumsq_f16_to_f32() {
 
 // Unsigned min of i32: the identity is all ones (-1); 999 = 27 * 37 takes scalar reads.
 // CHECK-LABEL: func.func @minui_i32
-// CHECK:         memref.alloc() : memref<32x1xi32, #gpu.address_space<workgroup>>
+// CHECK:         memref.alloc() alignment = 16 : memref<32x1xi32, #gpu.address_space<workgroup>>
 // CHECK:         arith.constant dense<-1> : vector<1xi32>
 // CHECK:         arith.minui %{{.+}}, %{{.+}} : vector<1xi32>
 // CHECK:         gpu.shuffle xor {{.*}} : i32

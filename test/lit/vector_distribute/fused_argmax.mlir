@@ -20,9 +20,9 @@
 // CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 256
 // CHECK:         %[[LANE:.+]] = arith.remui %[[TID]], %c8
 // CHECK:         %[[SG:.+]] = arith.divui %[[TID]], %c8
-// CHECK:         %[[LDS_NAN:.+]] = memref.alloc() : memref<32x1xi32, #gpu.address_space<workgroup>>
-// CHECK:         %[[LDS_MAX:.+]] = memref.alloc() : memref<32x1xf32, #gpu.address_space<workgroup>>
-// CHECK:         %[[LDS_IDX:.+]] = memref.alloc() : memref<32x1xi32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS_NAN:.+]] = memref.alloc() alignment = 16 : memref<32x1xi32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS_MAX:.+]] = memref.alloc() alignment = 16 : memref<32x1xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS_IDX:.+]] = memref.alloc() alignment = 16 : memref<32x1xi32, #gpu.address_space<workgroup>>
 // CHECK:         scf.for %[[ROW:.+]] =
 // CHECK:           %[[COL:.+]] = arith.muli %{{.+}}, %c4
 // CHECK:           %[[X:.+]] = vector.transfer_read %{{.+}}[%[[ROW]], %[[COL]]]

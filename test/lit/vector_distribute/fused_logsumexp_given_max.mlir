@@ -10,7 +10,7 @@
 // CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 256
 // CHECK:         %[[LANE:.+]] = arith.remui %[[TID]], %c8
 // CHECK:         %[[SG:.+]] = arith.divui %[[TID]], %c8
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<32x1xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<32x1xf32, #gpu.address_space<workgroup>>
 // CHECK:         scf.for %[[ROW:.+]] =
 // CHECK:           %[[M:.+]] = memref.load %[[MAXB]][%[[ROW]]]
 // CHECK:           scf.for

@@ -14,7 +14,7 @@
 // CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 256
 // CHECK:         %[[LANE:.+]] = arith.remui %[[TID]], %c8
 // CHECK:         %[[SG:.+]] = arith.divui %[[TID]], %c8
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<32x1xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<32x1xf32, #gpu.address_space<workgroup>>
 // CHECK:         scf.for %[[ROW:.+]] = %{{.+}} to %c24 step %c24 {
 // CHECK:           scf.for %{{.+}} = %[[TID]] to %c160 step %c256 iter_args
 // CHECK:             vector.transfer_read %[[X]][%[[ROW]], %{{.+}}]

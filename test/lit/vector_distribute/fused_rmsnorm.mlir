@@ -13,7 +13,7 @@
 // CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 256
 // CHECK:         %[[LANE:.+]] = arith.remui %[[TID]], %c8
 // CHECK:         %[[SG:.+]] = arith.divui %[[TID]], %c8
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<32x1xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<32x1xf32, #gpu.address_space<workgroup>>
 // CHECK:         scf.for %[[ROW:.+]] = %{{.+}} to %c16 step %c16 {
 // CHECK:           %[[OWNS:.+]] = arith.cmpi ult, %[[TID]], %c250
 // CHECK:           %[[COL:.+]] = arith.muli %{{.+}}, %c4

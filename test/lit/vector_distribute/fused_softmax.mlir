@@ -23,8 +23,8 @@
 // CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 256
 // CHECK:         %[[LANE:.+]] = arith.remui %[[TID]], %c8
 // CHECK:         %[[SG:.+]] = arith.divui %[[TID]], %c8
-// CHECK:         %[[LDS_MAX:.+]] = memref.alloc() : memref<32x1xf32, #gpu.address_space<workgroup>>
-// CHECK:         %[[LDS_SUM:.+]] = memref.alloc() : memref<32x1xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS_MAX:.+]] = memref.alloc() alignment = 16 : memref<32x1xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS_SUM:.+]] = memref.alloc() alignment = 16 : memref<32x1xf32, #gpu.address_space<workgroup>>
 // CHECK:         scf.for %[[ROW:.+]] = %{{.+}} to %c16 step %c16 {
 // CHECK:           %[[OWNS:.+]] = arith.cmpi ult, %[[TID]], %c250
 // CHECK:           %[[CH:.+]] = arith.minui %[[TID]], %c249
@@ -87,7 +87,7 @@
 // LDS-LABEL: func.func @softmax
 // LDS-SAME:    passes = 3 : i64, {{.*}} row = "lds"
 // LDS:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
-// LDS:         %[[ROW_LDS:.+]] = memref.alloc() : memref<1000xf32, #gpu.address_space<workgroup>>
+// LDS:         %[[ROW_LDS:.+]] = memref.alloc() alignment = 16 : memref<1000xf32, #gpu.address_space<workgroup>>
 // LDS:         scf.for %[[ROW:.+]] =
 // LDS:           scf.for %[[CH:.+]] = %{{.+}} to %c250 step %c256
 // LDS:             %[[COL:.+]] = arith.muli %[[CH]], %c4

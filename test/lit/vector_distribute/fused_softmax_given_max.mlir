@@ -12,7 +12,7 @@
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-vector-distribute"]
 // CHECK-SAME:    lds_partials = array<i64: 16, 1>, {{.*}} passes = 2 : i64, {{.*}} reduction = array<i64: 16, 1, 8, 4>, row = "registers"
 // CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 128
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<16x1xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<16x1xf32, #gpu.address_space<workgroup>>
 // CHECK:         scf.for %[[ROW:.+]] = %{{.+}} to %c8 step %c8 {
 // CHECK:           %[[MAX:.+]] = memref.load %{{.+}}[%[[ROW]]] : memref<8xf32, #hal.descriptor_type<storage_buffer>>
 // CHECK:           %[[OWNS:.+]] = arith.cmpi ult, %[[TID]], %c75

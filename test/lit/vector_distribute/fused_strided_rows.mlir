@@ -134,7 +134,7 @@ func.func @transposed_consumer() {
 // thread reading its row's column of them (no padding: the lanes read consecutive words).
 // CHECK-LABEL: func.func @few_long_rows
 // CHECK-SAME:    parallel = array<i64: 1, 1, 4, 1>, {{.*}} reduction = array<i64: 4, 8, 2, 1>
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<4x4xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<4x4xf32, #gpu.address_space<workgroup>>
 // CHECK:         gpu.shuffle xor %{{.+}}, %c4_i32, %c8_i32 : f32
 // CHECK:         memref.store %{{.+}}, %[[LDS]][%[[SG:.+]], %[[P:.+]]]
 // CHECK-NEXT:    }

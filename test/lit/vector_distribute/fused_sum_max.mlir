@@ -11,8 +11,8 @@
 // CHECK:         %[[TID:.+]] = gpu.thread_id x upper_bound 256
 // CHECK:         %[[LANE:.+]] = arith.remui %[[TID]], %c8
 // CHECK:         %[[SG:.+]] = arith.divui %[[TID]], %c8
-// CHECK:         %[[LDS_S:.+]] = memref.alloc() : memref<32x1xf32, #gpu.address_space<workgroup>>
-// CHECK:         %[[LDS_M:.+]] = memref.alloc() : memref<32x1xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS_S:.+]] = memref.alloc() alignment = 16 : memref<32x1xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS_M:.+]] = memref.alloc() alignment = 16 : memref<32x1xf32, #gpu.address_space<workgroup>>
 // CHECK:         scf.for %[[ROW:.+]] =
 // CHECK:           scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>) {
 // CHECK:             %[[V:.+]] = vector.transfer_read

@@ -4,7 +4,7 @@
 // LDS write (the previous row's partials may still be being read) and one after it.
 // CHECK-LABEL: func.func @row_sum_13
 // CHECK-SAME:    parallel = array<i64: 1, 7, 1, 1>
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<32x1xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<32x1xf32, #gpu.address_space<workgroup>>
 // CHECK:         %[[BID:.+]] = gpu.block_id x upper_bound 2
 // CHECK:         scf.for %[[ROW:.+]] = %[[BID]] to %c13 step %c2 {
 // CHECK:           scf.for

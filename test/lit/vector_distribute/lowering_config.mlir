@@ -18,7 +18,7 @@
 // SEED2:         %[[LANE_R:.+]] = arith.remui %[[LANE]], %c16
 // SEED2:         %[[LANE_P:.+]] = arith.divui %[[LANE]], %c16
 // SEED2:         %[[SG:.+]] = arith.divui %[[TID]], %c64
-// SEED2:         %[[LDS:.+]] = memref.alloc() : memref<4x4xf32, #gpu.address_space<workgroup>>
+// SEED2:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<4x4xf32, #gpu.address_space<workgroup>>
 // The config states the layout, the plan the unroll: 16 chunks of 4 floats per thread, 4 loads
 // per iteration (chunks c, c+64, c+128, c+192), no leftovers.
 // SEED2:         scf.for %{{.+}} = %{{.+}} to %c832 step %c256 iter_args(%{{.+}} = %{{.+}}) -> (vector<4xf32>)
@@ -42,7 +42,7 @@
 // 4096 -> scalar, thread_basis [[64], [0]], subgroup_basis [[4], [0]], reduction [1024].
 // SEED1-LABEL: func.func @reduce_fp16_dispatch_0_generic_4096_f32
 // SEED1-SAME:    lds_partials = array<i64: 4, 1>, {{.*}} reduction = array<i64: 4, 4, 64, 4>, source = "lowering_config"
-// SEED1:         memref.alloc() : memref<4x1xf32, #gpu.address_space<workgroup>>
+// SEED1:         memref.alloc() alignment = 16 : memref<4x1xf32, #gpu.address_space<workgroup>>
 // SEED1-COUNT-6: gpu.shuffle xor
 // SEED1:         gpu.barrier
 // SEED1-COUNT-2: gpu.shuffle xor
@@ -56,7 +56,7 @@
 // lanes, xor 4) and combined.
 // CHECK-LABEL: func.func @serial_tail
 // CHECK-SAME:    lds_partials = array<i64: 2, 16>, parallel = array<i64: 2, 1, 8, 1>, {{.*}} reduction = array<i64: 2, 1, 1, 4>, source = "lowering_config"
-// CHECK:         %[[LDS:.+]] = memref.alloc() : memref<2x16xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[LDS:.+]] = memref.alloc() alignment = 16 : memref<2x16xf32, #gpu.address_space<workgroup>>
 // CHECK-NOT:     gpu.shuffle
 // CHECK:         memref.store %{{.+}}, %[[LDS]]
 // CHECK:         gpu.barrier
