@@ -82,16 +82,14 @@ class TmaStore:
         """The stage, its alignment, and one more tensor map."""
         return self.stage.lds_bytes(self.elem_bytes) + STAGE_ALIGNMENT + tma.MAP_BYTES
 
-    def _issuer(self) -> scf.IfOp:
-        em = self.em
-        return scf.IfOp(arith.cmpi(arith.CmpIPredicate.eq, em.tid, em.k.const(0)))
+    def _issuer(self) -> ir.Value:
+        """Whether this thread issues the stores (thread 0)."""
+        return arith.cmpi(arith.CmpIPredicate.eq, self.em.tid, self.em.k.const(0))
 
     def free(self) -> None:
         """Before a tile's pieces are written: the previous tile's boxes are out of the stage."""
-        only = self._issuer()
-        with ir.InsertionPoint(only.then_block):
+        with self.em.when(self._issuer()):
             tma.wait_read(0)
-            scf.yield_([])
         self.em.barrier()
 
     def finish(self, last: ir.Value, copy_out) -> None:
@@ -101,24 +99,19 @@ class TmaStore:
         em, k = self.em, self.em.k
         wgmma.proxy_fence()  # this thread's pieces, to the copy engine's proxy
         em.barrier()
-        only = self._issuer()
-        with ir.InsertionPoint(only.then_block):
+        with em.when(self._issuer()):
             branch = scf.IfOp(last, has_else=True)
             with ir.InsertionPoint(branch.then_block):
                 tma.wait_written(0)
                 scf.yield_([])
             with ir.InsertionPoint(branch.else_block):
                 i32 = ir.IntegerType.get_signless(32)
-                desc = em.tma.pointers["out"]
                 for b in range(em.pl.tiling.bn // self.block):
                     n = em.offset(em.origin["n"], b * self.block)
                     coords = [arith.index_cast(i32, x) for x in em.output_index(em.origin["m"], n)[::-1]]
                     src = tma.shared_pointer(em.out_lds, k.const(b * self.stage.rows * SWIZZLE_BYTES))
-                    tma.store(src, desc, coords)
+                    tma.store(src, em.tma.pointers["out"], coords)
                 tma.commit()
                 scf.yield_([])
-            scf.yield_([])
-        stored_by_threads = scf.IfOp(last)
-        with ir.InsertionPoint(stored_by_threads.then_block):
+        with em.when(last):
             copy_out()
-            scf.yield_([])
