@@ -7,10 +7,8 @@
 set -euo pipefail
 dir=${1:?DIR}; rm -rf "$dir"; mkdir -p "$dir/time"
 export PATH=$PWD/.venv/bin:$PATH
-here=$PWD/bench/results/cuda-matmul/store-skew
-tree=$(mktemp -d); trap 'git worktree remove --force "$tree"' EXIT
-git worktree add -q --detach "$tree" fdd1724
-(cd "$tree" && git apply "$here/skew.patch" && ln -s ../passes ldsopt/passes)
+. bench/patched_tree.sh
+patched_tree fdd1724 bench/results/cuda-matmul/store-skew/skew.patch
 C=matmul_NN_8192x8192x1024_bf16,matmul_NN_4096x4096x4096_f16
 for ns in 0 4000 8000 16000 30000; do
   LDSOPT_WALK_SKEW_NS=$ns PYTHONPATH="$tree" lds-bench --target cuda-sm90a --cases $C \

@@ -8,10 +8,8 @@
 set -euo pipefail
 dir=${1:?DIR}; rm -rf "$dir"; mkdir -p "$dir"
 export PATH=$PWD/.venv/bin:$PATH
-here=$PWD/bench/results/cuda-matmul/wgmma-accumulators
-tree=$(mktemp -d); trap 'git worktree remove --force "$tree"' EXIT
-git worktree add -q --detach "$tree" a9b7236
-(cd "$tree" && git apply "$here/accumulators.patch" && ln -s ../passes ldsopt/passes)
+. bench/patched_tree.sh
+patched_tree a9b7236 bench/results/cuda-matmul/wgmma-accumulators/accumulators.patch
 export PYTHONPATH="$tree"
 with() { python -c "from ldsopt.run import driver; print(driver.DEFAULT_PIPELINE.replace('ldsopt-matmul-lds,', 'ldsopt-matmul-lds{$*},'))"; }
 P=test/e2e/programs
