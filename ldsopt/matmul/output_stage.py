@@ -44,7 +44,7 @@ class OutputStage:
     vec: int       # elements of one copy
     threads: int
     swizzle: object = None  # an address map of the tile in place of the padded rows (tma_store.py)
-    alignment: int = 0  # bytes the tile starts at a multiple of (0: one copy's)
+    alignment: int = 0  # bytes the tile starts at a multiple of, where more than kernel.LDS_ALIGNMENT
 
     @property
     def address_map(self):

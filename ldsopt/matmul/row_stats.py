@@ -59,7 +59,6 @@ from ldsopt.ir_types import element_bits, fill_constant
 from ldsopt.remarks import Unmatched
 
 ELEMENT, FIRST = "element", "first"
-_WORKGROUP = "#gpu.address_space<workgroup>"
 MOST_ROWS = 256  # the tallest tile of any scheme (its LDS reserved before planning)
 
 
