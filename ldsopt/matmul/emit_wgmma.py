@@ -105,6 +105,7 @@ class WgmmaEmitter(Emitter):
         self.by_tma = tma_budget is not None and tma_copy.refusal(self, tma_budget, self.multicast) is None
         self.extra_lds += tma_copy.lds_bytes(self.pl, self.multicast) if self.by_tma else 0
         self.walk: TileWalk | None = None
+        self.last_tile: ir.Value | None = None  # whether the walk's tile being stored is this workgroup's last
         self.persistent_refused = persistent.refusal(self, self.k.target.compute_units) if walk_tiles else None
         if walk_tiles and self.persistent_refused is None:
             self.walk = TileWalk(self, self.k.target.compute_units)

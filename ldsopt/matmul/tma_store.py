@@ -47,8 +47,8 @@ def refusal(em) -> str | None:
     """Why the wgmma kernel `em` cannot store its tiles by TMA (None: it can, LDS permitting)."""
     p, t = em.p, em.pl.tiling
     elem = p.output.tensor_type.element_type
-    if em.walk is None or not em.by_tma:
-        return "it does not walk its tiles with TMA copies"
+    if em.walk is None:  # a walk copies its operands by TMA (persistent.refusal)
+        return "it does not walk its tiles"
     if str(elem) not in tma.MAP_ELEMTYPES:
         return f"an output of {elem}"
     if t.bn * element_bits(elem) // 8 % SWIZZLE_BYTES:
