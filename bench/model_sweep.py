@@ -1,5 +1,5 @@
-"""Models nobody here wrote, through ldsopt: transformers' vision, speech and text encoders,
-each random-initialized at a tiny size (one or two blocks, width 16-48, nothing downloaded),
+"""Models nobody here wrote, through ldsopt: transformers' vision, speech and text encoders and
+its text decoders (causal, some of grouped keys or a sliding window), each random-initialized at a tiny size (one or two blocks, width 16-48, nothing downloaded),
 exported by iree-turbine and run by `ldsopt.torch.run` on a target (lavapipe by default),
 its values checked against the reference and against PyTorch. One line a model: values, the
 dispatches ldsopt lowers of all, those left to IREE with the passes' reasons, or the first
@@ -43,6 +43,25 @@ def _vision(cls, config, small=True, **kw):
 
 
 MODELS = {
+    "gpt2": _text(T.GPT2Model, T.GPT2Config, n_positions=40, use_cache=False),
+    "llama": _text(T.LlamaModel, T.LlamaConfig, num_key_value_heads=1, max_position_embeddings=40, use_cache=False),
+    "mistral": _text(T.MistralModel, T.MistralConfig, num_key_value_heads=1, sliding_window=4, max_position_embeddings=40,
+                     use_cache=False),
+    "qwen2": _text(T.Qwen2Model, T.Qwen2Config, num_key_value_heads=1, max_position_embeddings=40, use_cache=False),
+    "gemma": _text(T.GemmaModel, T.GemmaConfig, num_key_value_heads=1, head_dim=16, max_position_embeddings=40,
+                   use_cache=False),
+    "phi": _text(T.PhiModel, T.PhiConfig, max_position_embeddings=40, use_cache=False),
+    "gpt_neox": _text(T.GPTNeoXModel, T.GPTNeoXConfig, max_position_embeddings=40, use_cache=False),
+    "gptj": _text(T.GPTJModel, T.GPTJConfig, rotary_dim=8, n_positions=40, use_cache=False),
+    "opt": _text(T.OPTModel, T.OPTConfig, ffn_dim=48, word_embed_proj_dim=32, max_position_embeddings=40,
+                 use_cache=False),
+    "falcon": _text(T.FalconModel, T.FalconConfig, use_cache=False),
+    "bloom": _text(T.BloomModel, T.BloomConfig, use_cache=False),
+    "deberta_v2": _text(T.DebertaV2Model, T.DebertaV2Config, max_position_embeddings=40),
+    "squeezebert": _text(T.SqueezeBertModel, T.SqueezeBertConfig, embedding_size=32, max_position_embeddings=40,
+                         q_groups=2, k_groups=2, v_groups=2, post_attention_groups=2, intermediate_groups=2,
+                         output_groups=2),
+    "convbert": _text(T.ConvBertModel, T.ConvBertConfig, embedding_size=32, max_position_embeddings=40),
     "albert": _text(T.AlbertModel, T.AlbertConfig, embedding_size=16, max_position_embeddings=32),
     "electra": _text(T.ElectraModel, T.ElectraConfig, embedding_size=16, max_position_embeddings=32),
     "roberta": _text(T.RobertaModel, T.RobertaConfig, max_position_embeddings=40),
@@ -76,12 +95,17 @@ MODELS = {
     "mobilenet_v1": _vision(T.MobileNetV1Model, T.MobileNetV1Config, False, image_size=32, depth_multiplier=0.25),
     "mobilevit": _vision(T.MobileViTModel, T.MobileViTConfig, False, image_size=32, hidden_sizes=[16, 24, 32],
                          neck_hidden_sizes=[8, 8, 16, 16, 24, 32, 64], num_attention_heads=2),
+    "beit": _vision(T.BeitModel, T.BeitConfig, image_size=32, patch_size=8),
+    "yolos": _vision(T.YolosModel, T.YolosConfig, image_size=[32, 32], patch_size=8, num_detection_tokens=4),
     "vit_mae": _vision(T.ViTMAEModel, T.ViTMAEConfig, image_size=32, patch_size=8, mask_ratio=0.0),
     "whisper_encoder": lambda: (T.WhisperModel(T.WhisperConfig(
         d_model=32, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2, decoder_attention_heads=2,
         encoder_ffn_dim=48, decoder_ffn_dim=48, num_mel_bins=16, max_source_positions=16, vocab_size=VOCAB,
         pad_token_id=0, bos_token_id=1, eos_token_id=2, decoder_start_token_id=1)).encoder,
         (torch.randn(1, 16, 32, generator=torch.Generator().manual_seed(3)),)),
+    "wav2vec2": lambda: (T.Wav2Vec2Model(T.Wav2Vec2Config(
+        **SMALL, conv_dim=(16, 16), conv_stride=(5, 2), conv_kernel=(10, 3), num_conv_pos_embeddings=16,
+        num_conv_pos_embedding_groups=4)), (torch.randn(1, 400, generator=torch.Generator().manual_seed(4)),)),
 }
 
 

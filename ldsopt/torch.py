@@ -8,7 +8,8 @@ against PyTorch's own output and the reference, and on CUDA time it against PyTo
 
 Needs the `torch` extra (`pip install -e '.[torch]'`: torch, iree-turbine, transformers).
 `export` is what a turbine user writes: `aot.export(model, args=..., dynamic_shapes=...)`
-with the module's parameters and persistent buffers externalized (turbine's
+(with the ops IREE 3.13's torch import does not lower decomposed first:
+run/torch_decompositions.py) with the module's parameters and persistent buffers externalized (turbine's
 `externalize_module_parameters`, scope "model") into one archive, `model.irpa`, which every
 module of the folder and the reference read, and from which the GPU machine rebuilds the
 PyTorch module's weights (so they travel once). The export then runs as `lds-run` runs it
@@ -43,7 +44,7 @@ import numpy as np
 
 from ldsopt.run import iree_tools
 from ldsopt.cli import output_file
-from ldsopt.run import driver, inputs, parameters, replay, torch_replay
+from ldsopt.run import driver, inputs, parameters, replay, torch_decompositions, torch_replay
 from ldsopt import target as target_model
 
 SCOPE = "model"
@@ -107,7 +108,8 @@ def export(model, args: tuple, folder: str, *, kwargs: dict | None = None, dynam
                     if isinstance(t, torch.Tensor)]
     recipe = _rebuild_recipe(model, folder)
     aot.externalize_module_parameters(model, external_scope=SCOPE)
-    exported = aot.export(model, args=tuple(args), kwargs=kwargs, dynamic_shapes=dynamic_shapes)
+    with torch_decompositions.applied():  # ops IREE's torch import does not lower, rewritten
+        exported = aot.export(model, args=tuple(args), kwargs=kwargs, dynamic_shapes=dynamic_shapes)
     mlir = os.path.join(folder, "export", "model.mlir")
     exported.save_mlir(mlir)
     aot.save_module_parameters(os.path.join(folder, "parameters", "model.irpa"), model)

@@ -45,6 +45,7 @@ from iree.compiler import ir, passmanager
 from iree.compiler.dialects import arith, func, tensor
 
 from ldsopt import shared_context
+from ldsopt.run import torch_decompositions
 
 # The opset ONNX files are upgraded to when older: the first with LayerNormalization, and
 # one IREE 3.13's importer covers.
@@ -198,7 +199,9 @@ def lower_torch(text: str) -> str:
             passmanager.PassManager.parse(pipeline).run(module.operation)
         except ir.MLIRError as e:
             how = "IREE's ONNX pipelines" if onnx else "IREE's torch input pipeline (torch-to-iree)"
-            raise ModelImportError(f"lowering torch to linalg by {how} failed:\n{_errors(e)}") from None
+            note = None if onnx else torch_decompositions.hint(_errors(e))
+            raise ModelImportError(f"lowering torch to linalg by {how} failed:\n{_errors(e)}"
+                                   + (f"\n{note}" if note else "")) from None
         if not by_linalg:
             as_func_entry_points(module)
         return str(module)
