@@ -21,7 +21,8 @@ extents are read at run time: each such extent is a workload ordinal of the disp
 `affine.apply` of them (CUDA/HIP: IREE binds a flat buffer and `memref.expand_shape`s it,
 `?x4` as `[s0 floordiv 4, 4]`), which the Binding lists in `dims`; the workgroup count
 region, which receives the workload as its arguments, recomputes them (`in_count_region`).
-Any other dynamic extent stays unmatched.
+Any other dynamic extent stays unmatched. The ops that only set up operands (constants, the
+bindings' offsets, pushed scalars) are passed over: codegen/plumbing.py.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import re
 
 from iree.compiler import ir
 
+from ldsopt.codegen.plumbing import SHAPING, is_plumbing
 from ldsopt.remarks import Unmatched
 
 _DISPATCH_TENSOR = re.compile(r"!iree_tensor_ext\.dispatch\.tensor<(readonly|writeonly|readwrite):(tensor<.*>)>")
@@ -272,19 +274,6 @@ def _is_full_slice(op: ir.Operation, binding: ir.Value, tensor_type: ir.Type) ->
             and m is not None and m.group(2) == str(tensor_type))
 
 
-# Ops of a dispatch that only set up its operands: constants, bindings (at offsets passed as
-# push constants: constant loads, casts and the range facts IREE states for them), empty
-# tensors and fills of inits. Taken with dynamic shapes only: what shapes a flat binding
-# (CUDA/HIP), and scalar conversions of the dispatch's pushed constants (a mean's row length
-# as a float), uniform values that a kernel's cloned body reads as they are.
-_SHAPING = ("affine.apply", "memref.expand_shape", "arith.sitofp", "arith.uitofp", "arith.index_cast")
-_PLUMBING = ("arith.constant", "hal.interface.binding.subspan", "amdgpu.fat_raw_buffer_cast", "tensor.empty",
-             "linalg.fill", "hal.interface.constant.load", "arith.index_castui", "util.assume.int",
-             # a dynamic extent: two i32 constants joined into an i64, a workload ordinal; with
-             # dynamic shapes only, _SHAPING
-             "arith.extui", "arith.shli", "arith.ori", "iree_tensor_ext.dispatch.workload.ordinal", *_SHAPING)
-
-
 @dataclasses.dataclass
 class Strided(Binding):
     """A static slice with strides (every dim kept) of a bound tensor, which only a pass that
@@ -412,7 +401,7 @@ def _dynamic_refusal(bindings: list[Binding], dynamic: bool, ops: list[ir.Operat
     shaping ops of dynamic extents among `ops` are not plumbing."""
     moving = [b for b in bindings if not b.tensor_type.has_static_shape]
     if not moving:
-        shaping = next((op.name for op in ops if op.name in _SHAPING), None)
+        shaping = next((op.name for op in ops if op.name in SHAPING), None)
         return Unmatched(f"computes with {shaping} on static shapes") if shaping else None
     if not dynamic:
         return Unmatched("dynamic shapes (extents read at run time); this pass takes static ones")
@@ -477,7 +466,7 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = Fals
             roots.append(op)
         elif name in ("iree_codegen.store_to_buffer", "iree_tensor_ext.dispatch.tensor.store"):
             stores.append(op)
-        elif name in _PLUMBING or (slices and name == "memref.subview"):
+        elif is_plumbing(op) or (slices and name == "memref.subview"):
             continue
         else:
             return Unmatched(f"computes with {name}; this pass takes one {takes} and its loads and store")
@@ -557,7 +546,7 @@ def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool 
         elif op.name == "memref.subview" and (slices or out_slices and _only_stored_into(op) or
                                               strided and _only_loaded(op)):
             continue
-        elif op.name not in _PLUMBING:
+        elif not is_plumbing(op):
             return Unmatched(f"computes with {op.name}; this pass takes {' and '.join(root_names)} ops "
                              "between whole-tensor loads and stores")
     tensors = [b.tensor_type for _, b in loads + stores] + \

@@ -476,6 +476,21 @@ def test_inline_weights_export_runs_as_saved(tmp_path, lds_run):
     assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1].startswith("PASS"), proc.stdout + proc.stderr
 
 
+def test_yolos_passes_every_dispatch_ldsopts():
+    """YOLOS: its position embeddings resized bicubically (PyTorch's decomposition,
+    run/torch_decompositions.py), and initializers whose dispatches share one executable, the
+    constant that tells them apart pushed as i32 bits and bitcast to f32 in the kernel."""
+    torch.manual_seed(0)
+    model = transformers.YolosModel(transformers.YolosConfig(
+        image_size=[32, 32], patch_size=8, num_detection_tokens=4, hidden_size=32, num_hidden_layers=1,
+        num_attention_heads=2, intermediate_size=48))
+    image = torch.randn(1, 3, 32, 32, generator=torch.Generator().manual_seed(2))
+    record = lt.run(model, image, target="lavapipe", progress=lambda m: None)
+    passes(record)
+    all_by_ldsopt(record["dispatches"])
+    assert any(d["name"].startswith("_initializer_") for d in record["dispatches"]), record["dispatches"]
+
+
 def test_a_users_own_export_of_gpt2_fails_with_the_remedy(tmp_path, lds_run):
     """An export made without ldsopt's rewrites still holds transformers' torch.diff, which IREE's
     import does not lower: lds-run says IREE's error and how to export instead, no traceback."""

@@ -153,3 +153,52 @@ func.func @reduction_left_alone() {
   iree_codegen.store_to_buffer %4, %1 : tensor<8xf32> into memref<8xf32, #hal.descriptor_type<storage_buffer>>
   return
 }
+
+// -----
+
+#layoutc = #hal.pipeline.layout<constants = 2, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>], flags = None>
+
+// A scalar pushed as constants (IREE shares one executable among dispatches that differ by a
+// constant, passing it as i32 bits): an f32 bitcast back, an f16 truncated then bitcast; the
+// kernel's body reads them as they are, broadcast.
+// CHECK-LABEL: func.func @pushed_scalars
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-lower-elementwise"]
+// CHECK-DAG:     %[[P0:.+]] = hal.interface.constant.load {{.*}} ordinal(0) : i32
+// CHECK-DAG:     %[[P1:.+]] = hal.interface.constant.load {{.*}} ordinal(1) : i32
+// CHECK-DAG:     %[[S:.+]] = arith.bitcast %[[P0]] : i32 to f32
+// CHECK-DAG:     %[[T:.+]] = arith.trunci %[[P1]] : i32 to i16
+// CHECK-DAG:     %[[H:.+]] = arith.bitcast %[[T]] : i16 to f16
+// CHECK:         scf.for
+// CHECK:           %[[X:.+]] = vector.transfer_read
+// CHECK:           %[[SV:.+]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
+// CHECK:           arith.subf %[[SV]], %[[X]] : vector<4xf32>
+// CHECK:           %[[HV:.+]] = vector.broadcast %[[H]] : f16 to vector<4xf16>
+// CHECK:           arith.extf %[[HV]] : vector<4xf16> to vector<4xf32>
+// SPIRV-LABEL: func.func @pushed_scalars
+// SPIRV-SAME:    ldsopt.lowered_by = ["ldsopt-lower-elementwise"]
+func.func @pushed_scalars() {
+  %c0 = arith.constant 0 : index
+  %p0 = hal.interface.constant.load layout(#layoutc) ordinal(0) : i32
+  %p1 = hal.interface.constant.load layout(#layoutc) ordinal(1) : i32
+  %s = arith.bitcast %p0 : i32 to f32
+  %t = arith.trunci %p1 : i32 to i16
+  %h = arith.bitcast %t : i16 to f16
+  %0 = hal.interface.binding.subspan layout(#layoutc) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : memref<64xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layoutc) binding(1) alignment(64) offset(%c0) flags(None) : memref<64xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = iree_codegen.load_from_buffer %0 : memref<64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64xf32>
+  %3 = tensor.empty() : tensor<64xf32>
+  %4 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%2 : tensor<64xf32>) outs(%3 : tensor<64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %5 = arith.subf %s, %in : f32
+    %6 = arith.extf %h : f16 to f32
+    %7 = arith.mulf %5, %6 : f32
+    linalg.yield %7 : f32
+  } -> tensor<64xf32>
+  iree_codegen.store_to_buffer %4, %1 : tensor<64xf32> into memref<64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+iree_codegen.dispatch_config @pushed_scalars {
+^bb0(%arg0: !hal.device):
+  %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+  iree_codegen.yield %x, %y, %z : index, index, index
+}
