@@ -15,7 +15,10 @@ Contract.
   model), accumulated in f32 like the others and rounded to the result's type once, at the
   store (before a fused consumer, which reads the 16-bit result); or inputs i8,
   result i32, body `out + extsi(a) * extsi(b)` (addi, muli, extsi: the named ops' default,
-  signed cast). The output starts as a `linalg.fill` of a constant or as a loaded tensor.
+  signed cast). The output starts as a `linalg.fill` of a constant, as a loaded tensor, or
+  as a loaded tensor broadcast by a fused `linalg.generic` along ascending dims with no
+  arithmetic (a grouped convolution's bias, as torch-mlir starts its accumulator, which
+  IREE keeps in the dispatch where a reshape stands between them), added at the store.
   Left to IREE, with the reason as a remark: other type combinations (i8 -> i8, i8 x f16,
   i16, f8), unsigned i8 (`arith.extui`: a body that is not the one above), and a fused
   consumer whose result is i1.

@@ -1,6 +1,7 @@
 """Which dispatches are matmuls: a contraction (`MatmulProblem`), optionally fed by a fused
-elementwise producer per operand (`Prologue`) and followed by one fused elementwise consumer
-(`Epilogue`); the contract is ldsopt-matmul-lds's (passes/matmul_lds.py).
+elementwise producer per operand (`Prologue`), its init broadcast from a loaded tensor by a
+fused producer (`BroadcastInit`), and followed by one fused elementwise consumer (`Epilogue`);
+the contract is ldsopt-matmul-lds's (passes/matmul_lds.py).
 `matches` yields (dispatch, problem, target) for each dispatch not lowered yet; `match`
 returns an `Unmatched` reason (a remark) for the others.
 
@@ -75,6 +76,15 @@ class Prologue:
 
 
 @dataclasses.dataclass
+class BroadcastInit(Binding):
+    """An init that a fused linalg.generic broadcasts from a loaded binding (a convolution's
+    bias, as torch-mlir starts a convolution's accumulator from it): the binding, read at the
+    output's dims `reads` (positions in the contraction's output, ascending)."""
+
+    reads: tuple[int, ...] = ()
+
+
+@dataclasses.dataclass
 class MatmulDispatch(Dispatch):
     """A dispatch whose root is the contraction; `output` is where the epilogue's result is
     stored when it has one. An input of the root computed by a prologue has as its binding
@@ -83,6 +93,7 @@ class MatmulDispatch(Dispatch):
     epilogue: Epilogue | None = None
     prologues: dict[int, Prologue] = dataclasses.field(default_factory=dict)  # per root input position
     row_stats: RowStats | None = None  # row sums of A that the epilogue reads (row_stats.py)
+    init: BroadcastInit | None = None  # the root's init where a fused producer broadcasts it
 
 
 @dataclasses.dataclass
@@ -93,7 +104,7 @@ class MatmulProblem:
     operands: dict[str, Binding]        # "A" (over m, k), "B" (over n, k); a prologue's source
     dims: dict[str, tuple[str, ...]]    # memory order per operand, batch dropped: ("m", "k") ...
     batched: bool
-    init: float | int | Binding         # a fill constant or the loaded initial output
+    init: float | int | Binding         # a fill constant, the loaded initial output or a BroadcastInit
     output: Binding                     # the contraction's result, or the epilogue's
     epilogue: Epilogue | None = None
     prologues: dict[str, Prologue] = dataclasses.field(default_factory=dict)  # per operand role
@@ -200,9 +211,12 @@ def _is_mul_add_body(root: ir.Operation, acc_type: str) -> bool:
     return ((x == in0 and y == in1) or (x == in1 and y == in0)) and len(ops) == 3 + exts
 
 
-def _init_of(root: ir.Operation, integer: bool) -> float | int | Binding | None:
-    """The accumulator's start: a loaded tensor, or the constant a `linalg.fill` writes, an
-    integer one for an integer accumulator (`integer`), else a float one."""
+def _init_of(d: MatmulDispatch, integer: bool) -> float | int | Binding | None:
+    """The accumulator's start: a loaded tensor (or one broadcast, `d.init`), or the constant a
+    `linalg.fill` writes, an integer one for an integer accumulator (`integer`), else a float one."""
+    if d.init is not None:
+        return d.init
+    root = d.root
     init = root.operands[len(root.operands) - 1]
     fill = _producer(init)
     if fill is not None and fill.name == "linalg.fill":
@@ -345,7 +359,7 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
         return Unmatched(STRIDED)
     if any(isinstance(b, Padded) for b in d.inputs):
         return Unmatched(PADDED)
-    init = _init_of(root, f.out_type == "i32")
+    init = _init_of(d, f.out_type == "i32")
     if init is None:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
     sizes, dynamic = f.sizes, {}
@@ -390,7 +404,7 @@ def _match_convolution(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     out_type = str(ir.RankedTensorType(root.results[0].type).element_type)
     if not _is_mul_add_body(root, "f32" if out_type in ROUNDED_RESULTS else out_type):
         return Unmatched("a convolution whose body is not a multiply-add")
-    init = _init_of(root, out_type == "i32")
+    init = _init_of(d, out_type == "i32")
     if init is None:
         return Unmatched("the accumulator starts neither from a constant fill nor from a loaded tensor")
     sizes = {x: view.size(x) for x in ("b", "m", "n", "k")}
@@ -435,8 +449,13 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
         stats = row_stats.match(sums[0], ops[-1] if r == len(ops) - 2 else None)
         if not stats:
             return stats
-    prologues = {}
+    prologues, init = {}, None
     for op in ops[:r]:
+        if op.results[0] == root.operands[len(root.operands) - 1]:
+            init = _broadcast_init(g, root, op)
+            if not isinstance(init, BroadcastInit):
+                return init
+            continue
         pro = _prologue(g, root, op)
         if not isinstance(pro, tuple):
             return pro
@@ -455,13 +474,13 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
         if len(g.stores) != 1 or g.stores[0][0] != root.results[0]:
             return Unmatched(f"{root.name} with fused producers: stores {len(g.stores)} results; takes the "
                              "matmul's one result stored")
-        return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, prologues=prologues)
+        return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, prologues=prologues, init=init)
     computed = {} if stats is None else {v: RowValue(stats, j) for j, v in enumerate(stats.op.results)}
     epilogue = _epilogue(g, root, ops[-1], computed)
     if not epilogue:
         return epilogue
     return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, epilogue=epilogue, prologues=prologues,
-                          row_stats=stats)
+                          row_stats=stats, init=init)
 
 
 def _reduces(op: ir.Operation) -> bool:
@@ -499,6 +518,30 @@ def _prologue(g: Graph, root: ir.Operation, pro: ir.Operation) -> tuple[int, Pro
     if not inputs:
         return Unmatched(f"{fused}: the producer reads no binding")
     return inputs_of_root.index(pro.results[0]), Prologue(pro, inputs)
+
+
+def _broadcast_init(g: Graph, root: ir.Operation, op: ir.Operation) -> BroadcastInit | Unmatched:
+    """The root's init as a linalg.generic `op` makes it: one loaded binding (whole) copied to
+    every element of the init through an ascending projection of its loops (a broadcast, no
+    arithmetic, no transpose), used by the root alone."""
+    fused = f"a {root.name} whose init a fused {op.name} computes"
+    maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]] if "indexing_maps" in op.attributes \
+        else []
+    if op.name != "linalg.generic" or len(op.results) != 1 or len(maps) != 2:
+        return Unmatched(f"{fused}: takes a broadcast of one loaded tensor")
+    rank = ir.RankedTensorType(op.results[0].type).rank
+    reads = [ir.AffineDimExpr(e).position if isinstance(e, ir.AffineDimExpr) else -1 for e in maps[0].results]
+    block = op.regions[0].blocks[0]
+    yielded = list(block.operations)[-1].operands[0] if len(list(block.operations)) == 1 else None
+    if (maps[1] != ir.AffineMap.get_identity(rank) or any("reduction" in str(it) for it in op.attributes[
+            "iterator_types"]) or reads != sorted(set(reads)) or -1 in reads or yielded is None or yielded != block.arguments[0]):
+        return Unmatched(f"{fused}: takes a broadcast of one loaded tensor along ascending dims, no arithmetic")
+    if len(list(op.results[0].uses)) != 1:
+        return Unmatched(f"{fused}: the broadcast has other uses than the init")
+    b = g.binding_of(op.operands[0])
+    if b is None or type(b) is not Binding or b.slice is not None:
+        return Unmatched(f"{fused}: the broadcast tensor is not a whole-tensor load of a binding")
+    return BroadcastInit(**{f.name: getattr(b, f.name) for f in dataclasses.fields(Binding)}, reads=tuple(reads))
 
 
 def _epilogue(g: Graph, root: ir.Operation, epi: ir.Operation, computed: dict) -> Epilogue | Unmatched:

@@ -275,10 +275,16 @@ class OutputWriter:
 
     def init_vector(self, vtype: ir.VectorType, idx: list[ir.Value], width: int) -> ir.Value:
         """The loaded init at `idx` as `vtype` (the accumulator's), extended from a rounded
-        result's 16-bit type."""
+        result's 16-bit type; a broadcast one (match.BroadcastInit) read at its dims, the same
+        for the piece's elements where it does not have n."""
         em = self.em
         elem = ir.MemRefType(em.init.type).element_type
-        value = read_vector(ir.VectorType.get([width], elem), em.init, idx, self.global_align(em.init, width))
+        reads = getattr(em.p.init, "reads", None)
+        if reads is not None and (not reads or reads[-1] != len(idx) - 1):
+            value = vector.broadcast(ir.VectorType.get([width], elem), memref.load(em.init, [idx[i] for i in reads]))
+        else:
+            at = idx if reads is None else [idx[i] for i in reads]
+            value = read_vector(ir.VectorType.get([width], elem), em.init, at, self.global_align(em.init, width))
         return value if elem == vtype.element_type else arith.extf(vtype, value)
 
     def write(self, value: ir.Value, idx: list[ir.Value], width: int) -> None:

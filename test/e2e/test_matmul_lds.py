@@ -1,6 +1,6 @@
 """ldsopt-matmul-lds end to end: each program in programs/matmul (NN, NT, TN, TT; f32, f16,
 bf16 inputs with f32 accumulation; batched; tails on M, N and K; zero, constant and loaded
-inits), each in programs/matmul_epilogue (a fused elementwise consumer: bias, GELU by erf
+inits, and a bias broadcast into the init of a grouped 1x1 convolution), each in programs/matmul_epilogue (a fused elementwise consumer: bias, GELU by erf
 and by tanh, ReLU, SiLU, scaling by a constant, a 0-d or a broadcast tensor, residual,
 truncf to f16 or bf16, bias + activation + truncf in one generic), in
 programs/matmul_prologue (an operand computed by a fused elementwise producer: a
