@@ -19,6 +19,10 @@ And, found by running transformers' encoders (bench/model_sweep.py):
   every dimension but `dim` (all of them where `dim` is -1), as PyTorch defines it.
 - `aten.upsample_bicubic2d.vec` (YOLOS's position embeddings): PyTorch's own decomposition
   (torch._decomp's, taken by turbine's `add_ops`).
+- `aten.histc` (Mixtral's count of tokens per expert): each element's bin as PyTorch's linear
+  bins compute it ((x - min) * bins / (max - min), truncated, the top edge in the last bin,
+  elements outside [min, max] left out; the data's range where min == max), counted by
+  comparing with every bin.
 
 The rewrites are exact: the same values, dtypes and shapes (the bicubic resize's to f32
 rounding: its decomposition sums in another order). test/unit/test_torch_decompositions.py
@@ -53,6 +57,23 @@ def _weight_norm(v, g, dim=0):
     return v * (g / v.norm(2, dims, keepdim=True))
 
 
+def _histc(x, bins=100, min=0, max=0):
+    import torch
+    x = x.flatten()
+    if min == max:  # the data's range, widened by 1 each way where it is one value
+        lo, hi = x.min(), x.max()
+        same = lo == hi
+        lo, hi = torch.where(same, lo - 1, lo), torch.where(same, hi + 1, hi)
+    else:
+        lo, hi = min, max
+    # PyTorch's linear bins: (x - lo) * bins / (hi - lo) truncated, the top edge in the last bin
+    pos = ((x - lo) * bins / (hi - lo)).to(torch.int64)
+    pos = torch.where(pos == bins, bins - 1, pos)
+    inside = torch.logical_and(x >= lo, x <= hi)
+    hits = torch.logical_and(pos[:, None] == torch.arange(bins, device=x.device), inside[:, None])
+    return hits.sum(0).to(x.dtype)
+
+
 def table() -> dict:
     """The ops rewritten here (module doc) and their decompositions."""
     import torch
@@ -62,7 +83,8 @@ def table() -> dict:
             aten.__and__.Tensor: aten.bitwise_and.Tensor,
             aten.__or__.Tensor: aten.bitwise_or.Tensor,
             aten.multiply.Tensor: aten.mul.Tensor,
-            aten._weight_norm.default: _weight_norm}
+            aten._weight_norm.default: _weight_norm,
+            aten.histc.default: _histc}
 
 
 def pytorchs() -> list:
@@ -74,7 +96,7 @@ def pytorchs() -> list:
 # How IREE's import names the ops rewritten here when it fails on them (the bool `new_ones` as
 # the literal it folds into).
 IREE_SPELLINGS = ("torch.aten.diff", "dense<true> : tensor<i1>", "torch.aten.__and__", "torch.aten.__or__",
-                  "torch.aten.multiply", "torch.aten._weight_norm", "torch.aten.upsample_bicubic2d")
+                  "torch.aten.multiply", "torch.aten._weight_norm", "torch.aten.upsample_bicubic2d", "torch.aten.histc")
 
 
 def hint(error: str) -> str | None:

@@ -63,6 +63,11 @@ def _cases():
         "linear_bf16": (nn.Linear(48, 24).bfloat16(), (r(6, 48, dtype=torch.bfloat16),)),
         "cumsum": (Fn(lambda x: torch.cumsum(x, 1)), (r(3, 40),)),
         "topk": (Fn(lambda x: torch.topk(x, 3, dim=-1).values), (r(4, 20),)),
+        # ops IREE's torch import does not lower, rewritten before it (run/torch_decompositions.py):
+        # a MoE's count of tokens per expert, a packed-sequence test, masks combined
+        "histc_of_experts": (Fn(lambda i: torch.histc(i.float(), bins=5, min=0, max=4)), (ints(5, 23),)),
+        "diff_and_masks": (Fn(lambda p, x: ((torch.diff(p, dim=-1) == 1) & (x[:, 1:] > 0)) | (x[:, :-1] < -1)),
+                           (ints(4, 3, 12), r(3, 12))),
         # LeViT's last stage: attention over one key (not raised: IREE drops the unit key loop)
         "attention_one_key": (Fn(lambda q, k, v: torch.softmax(q @ k.transpose(-1, -2) * 0.25, -1) @ v),
                               (r(2, 3, 5, 8), r(2, 3, 1, 8), r(2, 3, 1, 8))),

@@ -44,6 +44,17 @@ def test_weight_norm(dim):
     same(td._weight_norm(v, g, dim), aten._weight_norm(v, g, dim))
 
 
+@pytest.mark.parametrize("case", ["experts", "range", "data_range", "one_value", "nan"])
+def test_histc(case):
+    x, bins, lo, hi = {
+        "experts": (torch.randint(0, 4, (18,), generator=torch.Generator().manual_seed(0)).float(), 4, 0, 3),
+        "range": (rand(1000), 7, -1.5, 2.0),
+        "data_range": (rand(50, seed=1), 5, 0, 0),
+        "one_value": (torch.full((5,), 2.0), 3, 0, 0),
+        "nan": (torch.tensor([0.0, 1.0, 2.0, 3.0, float("nan"), -1.0, 4.0]), 3, 0, 3)}[case]
+    same(td._histc(x, bins, lo, hi), torch.histc(x, bins, lo, hi))
+
+
 def test_aliases():
     a, b = rand(4, 3) > 0, rand(4, 3, seed=1) > 0
     decomposed = td.table()
@@ -63,7 +74,7 @@ def test_pytorchs_bicubic(align):
 
 
 class Masks(torch.nn.Module):
-    """What transformers' masks do, and the encoders' weight norm and bicubic resize."""
+    """What transformers' masks do, the encoders' weight norm and bicubic resize, a histogram."""
 
     def forward(self, ids, x, w):
         packed = torch.diff(ids, dim=-1) != 1
@@ -71,7 +82,7 @@ class Masks(torch.nn.Module):
         mask = (neutral & (ids[:, None, :] <= ids[:, :, None])) | packed[:, None, :1]
         normed = torch._weight_norm(w, w.new_ones(w.shape[0], 1), 0)
         up = torch.nn.functional.interpolate(x, size=(5, 6), mode="bicubic", align_corners=False)
-        return mask, torch.multiply(normed, 2.0), up
+        return mask, torch.multiply(normed, 2.0), up, torch.histc(x, 4, -1.0, 1.0)
 
 
 def test_export_holds_no_op_iree_does_not_lower():
@@ -80,7 +91,7 @@ def test_export_holds_no_op_iree_does_not_lower():
     with td.applied():
         text = str(aot.export(Masks(), args=args).mlir_module)
     assert "torch.operator" not in text, re.findall(r'torch\.operator "[^"]+"', text)
-    for op in ["diff", "new_ones", "__and__", "__or__", "multiply", "_weight_norm", "upsample_bicubic2d"]:
+    for op in ["diff", "new_ones", "__and__", "__or__", "multiply", "_weight_norm", "upsample_bicubic2d", "histc"]:
         assert f"torch.aten.{op}" not in text, op
     assert "dense<true> : tensor<i1>" not in text
     # and without the rewrites, the export holds them (so this test sees what it removes)
