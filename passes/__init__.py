@@ -25,4 +25,5 @@ PASSES = {
     "ldsopt-fold-rotate-half": "ldsopt.passes.fold_rotate_half:FoldRotateHalf",
     "ldsopt-window-reduce": "ldsopt.passes.window_reduce:WindowReduce",
     "ldsopt-lower-copy": "ldsopt.passes.lower_copy:LowerCopy",
+    "ldsopt-lower-scan": "ldsopt.passes.lower_scan:LowerScan",
 }

@@ -181,9 +181,9 @@ def test_fused_positions_compile_for_gfx942_and_cuda(program, tmp_path):
 
 
 def test_a_scan_stays_with_iree():
-    """A cumulative sum (iree_linalg_ext.scan) is no reduction this pass takes: IREE's pipeline
-    lowers it, right, and the pass says why."""
-    proc = _lds_run(PROGRAMS / "left_to_iree" / "cumsum_f32_4x300.mlir")
+    """A running max (iree_linalg_ext.scan) is no reduction this pass takes (nor a sum that
+    ldsopt-lower-scan takes): IREE's pipeline lowers it, right, and the passes say why."""
+    proc = _lds_run(PROGRAMS / "left_to_iree" / "running_max_f32_4x300.mlir")
     assert proc.returncode != 0  # --require-ldsopt: one dispatch fell back
     assert re.search(r"dispatch \S+scan\S+: iree-default", proc.stdout), proc.stdout + proc.stderr
     assert "ldsopt-vector-distribute: computes with iree_linalg_ext.scan" in proc.stdout
