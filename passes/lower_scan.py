@@ -21,8 +21,10 @@ Floats are combined in another order than one by one (the partials, then their p
 same sums within rounding.
 
 Left to IREE, with a remark: exclusive scans, other combiners (max, min, a body of several
-ops), an accumulator that starts elsewhere than the identity, dynamic shapes, inputs that are
-not whole-tensor loads, and element types the target does not compute natively.
+ops), an accumulator that starts elsewhere than the identity, rows of one element whose total
+is stored (IREE's own scan leaves the accumulator at its start there, not at the element),
+dynamic shapes, inputs that are not whole-tensor loads, and element types the target does not
+compute natively.
 """
 
 from __future__ import annotations
@@ -116,6 +118,9 @@ def scan_dispatch(func: ir.Operation, roots: tuple[str, ...]) -> Scan | Unmatche
 def _match(s: Scan) -> Scan | Unmatched:
     if 0 in s.shape:
         return Unmatched("an empty scan")
+    if s.total is not None and s.shape[s.dim] == 1:
+        # IREE's scan leaves the accumulator at its start where the row is one element long
+        return Unmatched("a scan of one element a row whose total is stored (IREE's scan leaves it at its start)")
     return s
 
 
