@@ -525,16 +525,15 @@ def _broadcast_init(g: Graph, root: ir.Operation, op: ir.Operation) -> Broadcast
     every element of the init through an ascending projection of its loops (a broadcast, no
     arithmetic, no transpose), used by the root alone."""
     fused = f"a {root.name} whose init a fused {op.name} computes"
-    maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]] if "indexing_maps" in op.attributes \
-        else []
-    if op.name != "linalg.generic" or len(op.results) != 1 or len(maps) != 2:
+    if op.name != "linalg.generic" or len(op.results) != 1 or len(op.operands) != 2:
         return Unmatched(f"{fused}: takes a broadcast of one loaded tensor")
-    rank = ir.RankedTensorType(op.results[0].type).rank
-    reads = [ir.AffineDimExpr(e).position if isinstance(e, ir.AffineDimExpr) else -1 for e in maps[0].results]
+    read_map, out_map = (ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"])
+    reads = [ir.AffineDimExpr(e).position if isinstance(e, ir.AffineDimExpr) else -1 for e in read_map.results]
     block = op.regions[0].blocks[0]
-    yielded = list(block.operations)[-1].operands[0] if len(list(block.operations)) == 1 else None
-    if (maps[1] != ir.AffineMap.get_identity(rank) or any("reduction" in str(it) for it in op.attributes[
-            "iterator_types"]) or reads != sorted(set(reads)) or -1 in reads or yielded is None or yielded != block.arguments[0]):
+    body = [o.operation for o in block.operations]
+    copies = len(body) == 1 and body[0].operands[0] == block.arguments[0]
+    if out_map != ir.AffineMap.get_identity(out_map.n_dims) or reads != sorted(set(reads)) or -1 in reads \
+            or not copies:
         return Unmatched(f"{fused}: takes a broadcast of one loaded tensor along ascending dims, no arithmetic")
     if len(list(op.results[0].uses)) != 1:
         return Unmatched(f"{fused}: the broadcast has other uses than the init")
