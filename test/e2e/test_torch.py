@@ -75,11 +75,12 @@ def test_bert_passes(dtype):
     assert at_load and all(d["passes"] == ["ldsopt-lower-elementwise"] for d in at_load), record["dispatches"]
 
 
+@pytest.mark.parametrize("kind,attn", [("bert", "eager"), ("gpt2", "sdpa"), ("llama", "eager")])
 @pytest.mark.parametrize("target", ["cuda", "gfx942"])
-def test_bert_compiles_for_gpus_all_by_ldsopt(target, tmp_path):
-    """The eager BERT export compiles for CUDA and gfx942 (prepared only: no such device here),
-    every dispatch ldsopt's."""
-    record = lt.run(tiny("bert", "eager", torch.float32), ids(), target=target, folder=str(tmp_path),
+def test_compiles_for_gpus_all_by_ldsopt(kind, attn, target, tmp_path):
+    """BERT's, GPT-2's and Llama's exports compile for CUDA and gfx942 (prepared only: no such
+    device here), every dispatch ldsopt's."""
+    record = lt.run(tiny(kind, attn, torch.float32), ids(), target=target, folder=str(tmp_path),
                     progress=lambda m: None)
     assert record["prepared"] == str(tmp_path) and (tmp_path / "ldsopt" / "ldsopt.vmfb").exists(), record
     manifest = json.loads((tmp_path / "ldsopt" / "manifest.json").read_text())
