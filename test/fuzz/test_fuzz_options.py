@@ -54,6 +54,7 @@ INPUTS = {
     "ldsopt-pin-attention-reshapes": ([("pin_attention_reshapes/pin_attention_reshapes.mlir", (None,))], ()),
     "ldsopt-window-reduce": ([("window_reduce/pooling.mlir", ("lavapipe", "cuda", "gfx942"))], ()),
     "ldsopt-lower-copy": ([("lower_copy/lower_copy.mlir", ("cuda", "lavapipe", "gfx942"))], ()),
+    "ldsopt-lower-scan": ([("lower_scan/lower_scan.mlir", ("cuda", "lavapipe", "gfx942"))], ()),
 }
 
 # Known defects, fixed on branch `robust`: out-of-range option values are not validated (an
