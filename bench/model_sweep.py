@@ -57,6 +57,9 @@ MODELS = {
                  use_cache=False),
     "falcon": _text(T.FalconModel, T.FalconConfig, use_cache=False),
     "bloom": _text(T.BloomModel, T.BloomConfig, use_cache=False),
+    # a mixture of experts: its default grouped_mm experts are a custom op no importer lowers
+    "mixtral": _text(T.MixtralModel, T.MixtralConfig, num_key_value_heads=1, num_local_experts=4, num_experts_per_tok=2,
+                     max_position_embeddings=40, use_cache=False, experts_implementation="batched_mm"),
     "phi3": _text(T.Phi3Model, T.Phi3Config, num_key_value_heads=1, max_position_embeddings=40, use_cache=False,
                   pad_token_id=0),
     "qwen3": _text(T.Qwen3Model, T.Qwen3Config, num_key_value_heads=1, head_dim=16, max_position_embeddings=40,

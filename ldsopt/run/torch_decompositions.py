@@ -29,7 +29,9 @@ rounding: its decomposition sums in another order). test/unit/test_torch_decompo
 checks each against the op it replaces. Anything else is left to turbine's table.
 
 A torch export made without them (a user's own `aot.export`) still fails in IREE's import;
-`hint` names the remedy beside IREE's error where the error is about one of these ops.
+`hint` names the remedy beside IREE's error where the error is about one of these ops, or
+about transformers' `grouped_mm` custom op (a mixture of experts' default, which no importer
+lowers; its `batched_mm` experts export as plain ops).
 """
 
 from __future__ import annotations
@@ -100,7 +102,11 @@ IREE_SPELLINGS = ("torch.aten.diff", "dense<true> : tensor<i1>", "torch.aten.__a
 
 
 def hint(error: str) -> str | None:
-    """The remedy, where IREE's import `error` is about an op rewritten here."""
+    """The remedy, where IREE's import `error` is about an op rewritten here or about
+    transformers' grouped_mm experts."""
+    if "torch.transformers.grouped_mm" in error:
+        return ("note: transformers' grouped_mm experts are a custom op no importer lowers; build the model "
+                "with experts_implementation=\"batched_mm\" (its config's), whose experts export as plain ops")
     if not any(name in error for name in IREE_SPELLINGS):
         return None
     return ("note: ldsopt rewrites this op before IREE's import where it exports the module itself "
