@@ -127,7 +127,9 @@ MODELS = {
                          neck_hidden_sizes=[8, 8, 16, 16, 24, 32, 64], num_attention_heads=2),
     "beit": _vision(T.BeitModel, T.BeitConfig, image_size=32, patch_size=8),
     "yolos": _vision(T.YolosModel, T.YolosConfig, image_size=[32, 32], patch_size=8, num_detection_tokens=4),
-    "vit_mae": _vision(T.ViTMAEModel, T.ViTMAEConfig, image_size=32, patch_size=8, mask_ratio=0.0),
+    # the patches' shuffling noise passed in (else drawn in the forward, unlike PyTorch's draw)
+    "vit_mae": lambda: (T.ViTMAEModel(T.ViTMAEConfig(image_size=32, patch_size=8, mask_ratio=0.0, **SMALL)),
+                        (_image(), torch.rand(1, 16, generator=torch.Generator().manual_seed(5)))),
     "whisper_encoder": lambda: (T.WhisperModel(T.WhisperConfig(
         d_model=32, encoder_layers=1, decoder_layers=1, encoder_attention_heads=2, decoder_attention_heads=2,
         encoder_ffn_dim=48, decoder_ffn_dim=48, num_mel_bins=16, max_source_positions=16, vocab_size=VOCAB,

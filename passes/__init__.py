@@ -26,4 +26,5 @@ PASSES = {
     "ldsopt-window-reduce": "ldsopt.passes.window_reduce:WindowReduce",
     "ldsopt-lower-copy": "ldsopt.passes.lower_copy:LowerCopy",
     "ldsopt-lower-scan": "ldsopt.passes.lower_scan:LowerScan",
+    "ldsopt-lower-sort": "ldsopt.passes.lower_sort:LowerSort",
 }

@@ -25,4 +25,4 @@ def program_pipeline(fold_norm: bool = False, transpose_weights: str | None = No
 # pad's image into its buffer, slices) are already on memrefs, which only ldsopt-lower-copy reads.
 DEFAULT_PIPELINE = ("builtin.module(ldsopt-attention, ldsopt-vector-distribute, ldsopt-dtl-layout{grids=auto k-bytes=128 stages=3}, "
                     "ldsopt-inthread-transpose, ldsopt-matmul-lds, ldsopt-window-reduce, ldsopt-preload-transposed, "
-                    "ldsopt-lower-elementwise, ldsopt-lower-copy, ldsopt-lower-scan, canonicalize, cse)")
+                    "ldsopt-lower-elementwise, ldsopt-lower-copy, ldsopt-lower-scan, ldsopt-lower-sort, canonicalize, cse)")

@@ -493,6 +493,23 @@ def test_yolos_passes_every_dispatch_ldsopts():
     assert any(d["name"].startswith("_initializer_") for d in record["dispatches"]), record["dispatches"]
 
 
+def test_vit_mae_sorts_its_patches_in_lds():
+    """ViT-MAE shuffles its patches by two argsorts, which IREE 3.13 cannot compile for Vulkan
+    (lds-run --baseline fails): ldsopt-lower-sort takes both, and the model passes against the
+    reference and PyTorch (its shuffling noise given as an input), every dispatch ldsopt's."""
+    torch.manual_seed(0)
+    model = transformers.ViTMAEModel(transformers.ViTMAEConfig(
+        image_size=32, patch_size=8, mask_ratio=0.0, hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+        intermediate_size=48))
+    image = torch.randn(1, 3, 32, 32, generator=torch.Generator().manual_seed(2))
+    noise = torch.rand(1, 16, generator=torch.Generator().manual_seed(5))
+    record = lt.run(model, image, noise, target="lavapipe", progress=lambda m: None)
+    passes(record)
+    all_by_ldsopt(record["dispatches"])
+    sorts = [d for d in record["dispatches"] if "_sort_" in d["name"]]
+    assert len(sorts) == 2 and all(d["passes"] == ["ldsopt-lower-sort"] for d in sorts), record["dispatches"]
+
+
 def test_a_users_own_export_of_gpt2_fails_with_the_remedy(tmp_path, lds_run):
     """An export made without ldsopt's rewrites still holds transformers' torch.diff, which IREE's
     import does not lower: lds-run says IREE's error and how to export instead, no traceback."""

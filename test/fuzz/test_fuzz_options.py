@@ -55,6 +55,7 @@ INPUTS = {
     "ldsopt-window-reduce": ([("window_reduce/pooling.mlir", ("lavapipe", "cuda", "gfx942"))], ()),
     "ldsopt-lower-copy": ([("lower_copy/lower_copy.mlir", ("cuda", "lavapipe", "gfx942"))], ()),
     "ldsopt-lower-scan": ([("lower_scan/lower_scan.mlir", ("cuda", "lavapipe", "gfx942"))], ()),
+    "ldsopt-lower-sort": ([("lower_sort/lower_sort.mlir", ("cuda", "lavapipe", "gfx942"))], ()),
 }
 
 # Known defects, fixed on branch `robust`: out-of-range option values are not validated (an
