@@ -20,7 +20,8 @@ IREE 3.13 cannot compile its own sort for SPIR-V ("'vector.transfer_read' op wit
 should be broken down by prior passes"): on Vulkan these dispatches run only through this pass.
 A row must fit LDS (P slots of every operand and a 4-byte position each). Left to IREE, with a
 remark: rows past that, a comparator with other ops than arith's, operands computed in the
-dispatch, dynamic shapes, and element types the target does not compute natively.
+dispatch, dynamic shapes, elements of less than a byte (i1), and element types the target does
+not compute natively.
 """
 
 from __future__ import annotations
@@ -94,6 +95,9 @@ def sort_dispatch(func: ir.Operation, roots: tuple[str, ...]) -> Sort | Unmatche
 def _match(s: Sort) -> Sort | Unmatched:
     if 0 in s.shape:
         return Unmatched("an empty sort")
+    narrow = next((b.tensor_type.element_type for b in s.operands if element_bits(b.tensor_type.element_type) % 8), None)
+    if narrow is not None:
+        return Unmatched(f"sorts {narrow} elements; this pass holds whole bytes in LDS")
     return s
 
 
