@@ -35,10 +35,10 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf
 
-from ldsopt import remarks
 from ldsopt import target as target_model
-from ldsopt.codegen.dispatch import Binding, Graph, analyze_graph
-from ldsopt.codegen.kernel import GridStridePass, Kernel, foreign_types, lds_alloc, matched_dispatches
+from ldsopt.codegen.dispatch import Binding, analyze_graph
+from ldsopt.codegen.kernel import GridStridePass, lds_alloc
+from ldsopt.codegen.row_kernel import RowDispatch, each_row, lower_each, power_of_two_at_least, row_kernel
 from ldsopt.remarks import Unmatched
 
 ROOT = "iree_linalg_ext.scan"
@@ -47,21 +47,11 @@ COMBINERS = {"arith.addi": 0, "arith.addf": 0.0, "arith.muli": 1, "arith.mulf": 
 
 
 @dataclasses.dataclass
-class Scan:
-    graph: Graph
-    source: Binding
-    output: Binding
-    total: Binding | None     # where the accumulator (each row's total) is stored, if it is
-    dim: int
-    combiner: str
-
-    @property
-    def func(self) -> ir.Operation:
-        return self.graph.func
-
-    @property
-    def location(self) -> ir.Location:
-        return self.graph.location
+class Scan(RowDispatch):
+    source: Binding | None = None
+    output: Binding | None = None
+    total: Binding | None = None     # where the accumulator (each row's total) is stored, if it is
+    combiner: str = ""
 
     @property
     def shape(self) -> list[int]:
@@ -111,8 +101,8 @@ def scan_dispatch(func: ir.Operation, roots: tuple[str, ...]) -> Scan | Unmatche
     if op.results[0] not in stored or len(g.stores) != 1 + (op.results[1] in stored) or \
             (op.results[1] not in stored and list(op.results[1].uses)):
         return Unmatched("the scanned result is not stored whole, or the total is used otherwise than stored")
-    return Scan(g, source, stored[op.results[0]], stored.get(op.results[1]),
-                ir.IntegerAttr(op.attributes["dimension"]).value, combiner)
+    return Scan(g, ir.IntegerAttr(op.attributes["dimension"]).value, source, stored[op.results[0]],
+                stored.get(op.results[1]), combiner)
 
 
 def _match(s: Scan) -> Scan | Unmatched:
@@ -130,21 +120,13 @@ class LowerScan(GridStridePass):
     SUMMARY = "Lower prefix sums and products (iree_linalg_ext.scan) to a workgroup per row, partials met in LDS"
 
     def run(self, module: ir.Operation) -> None:
-        for s, _, tgt in matched_dispatches(module, (ROOT,), _match, self, scan_dispatch):
-            foreign = foreign_types(s.graph.ops, tgt)
-            if foreign:
-                remarks.missed(s.func, self.NAME, foreign)
-            else:
-                self._lower(s, tgt)
+        lower_each(module, ROOT, _match, scan_dispatch, self, self._lower)
 
     def _lower(self, s: Scan, tgt: target_model.Target) -> None:
         shape, d = s.shape, s.dim
-        length, others = shape[d], [n for i, n in enumerate(shape) if i != d]
-        rows = math.prod(others)
-        threads = min(1 << (self.workgroup_size.bit_length() - 1), 1 << max(0, (length - 1).bit_length()))
+        length = shape[d]
+        k, threads, n_wg = row_kernel(self, s, shape, tgt, power_of_two_at_least(length))
         chunk = math.ceil(length / threads)
-        n_wg = self.workgroups(rows, tgt, threads=1)
-        k = Kernel(s.graph, tgt, (threads, 1, 1), (n_wg, 1, 1))
         etype = s.source.tensor_type.element_type
         with k.ip, s.location:
             src, out = s.source.memref(), s.output.memref()
@@ -155,13 +137,8 @@ class LowerScan(GridStridePass):
             t = k.thread_id()
             lo = arith.muli(t, k.const(chunk))
             hi = arith.minui(arith.addi(lo, k.const(chunk)), k.const(length))
-            row_loop = scf.ForOp(k.block_id(), k.const(rows), k.const(n_wg))
-            with ir.InsertionPoint(row_loop.body):
-                at = k.delinearize(row_loop.induction_variable, others) if others else []
-
-                def index(j: ir.Value) -> list[ir.Value]:
-                    return at[:d] + [j] + at[d:]
-
+            with each_row(k, shape, d, n_wg) as row:
+                index = row.index
                 # 1. the thread's partial
                 part = scf.ForOp(lo, hi, k.const(1), [identity])
                 with ir.InsertionPoint(part.body):
@@ -194,10 +171,8 @@ class LowerScan(GridStridePass):
                     last = arith.cmpi(arith.CmpIPredicate.eq, t, k.const(threads - 1))
                     branch = scf.IfOp(last)
                     with ir.InsertionPoint(branch.then_block):
-                        memref.store(memref.load(partials, [t]), total, at)
+                        memref.store(memref.load(partials, [t]), total, row.at)
                         scf.yield_([])
-                gpu.barrier()  # the partials are read before the next row writes them
-                scf.yield_([])
         k.finish(self.NAME)
 
 

@@ -34,9 +34,10 @@ from iree.compiler.dialects import arith, gpu, memref, scf
 
 from ldsopt import remarks
 from ldsopt import target as target_model
-from ldsopt.codegen.dispatch import Binding, Graph, analyze_graph
+from ldsopt.codegen.dispatch import Binding, analyze_graph
 from ldsopt.codegen.elementwise import clone_body
-from ldsopt.codegen.kernel import GridStridePass, Kernel, foreign_types, lds_alloc, matched_dispatches
+from ldsopt.codegen.kernel import GridStridePass, Kernel, lds_alloc
+from ldsopt.codegen.row_kernel import RowDispatch, each_row, lower_each, power_of_two_at_least, row_kernel
 from ldsopt.ir_types import element_bits
 from ldsopt.remarks import Unmatched
 
@@ -44,23 +45,9 @@ ROOT = "iree_linalg_ext.sort"
 
 
 @dataclasses.dataclass
-class Sort:
-    graph: Graph
-    operands: list[Binding]           # per operand of the sort, where it is loaded from
-    stored: dict[int, Binding]        # per result stored, where
-    dim: int
-
-    @property
-    def func(self) -> ir.Operation:
-        return self.graph.func
-
-    @property
-    def location(self) -> ir.Location:
-        return self.graph.location
-
-    @property
-    def op(self) -> ir.Operation:
-        return self.graph.ops[0]
+class Sort(RowDispatch):
+    operands: list[Binding] = dataclasses.field(default_factory=list)  # per operand, where it is loaded from
+    stored: dict[int, Binding] = dataclasses.field(default_factory=dict)  # per result stored, where
 
     @property
     def shape(self) -> list[int]:
@@ -89,7 +76,7 @@ def sort_dispatch(func: ir.Operation, roots: tuple[str, ...]) -> Sort | Unmatche
         stored[list(op.results).index(value)] = b
     if len(stored) != len(g.stores) or any(list(op.results[i].uses) and i not in stored for i in range(len(op.results))):
         return Unmatched("a result of the sort is stored twice or used otherwise than stored")
-    return Sort(g, operands, stored, ir.IntegerAttr(op.attributes["dimension"]).value)
+    return Sort(g, ir.IntegerAttr(op.attributes["dimension"]).value, operands, stored)
 
 
 def _match(s: Sort) -> Sort | Unmatched:
@@ -101,35 +88,23 @@ def _match(s: Sort) -> Sort | Unmatched:
     return s
 
 
-def _slots(length: int) -> int:
-    return 1 << max(0, (length - 1).bit_length())
-
-
 @dataclasses.dataclass(frozen=True)
 class LowerSort(GridStridePass):
     NAME = "ldsopt-lower-sort"
     SUMMARY = "Lower sorts (iree_linalg_ext.sort) to a stable bitonic network per row in LDS"
 
     def run(self, module: ir.Operation) -> None:
-        for s, _, tgt in matched_dispatches(module, (ROOT,), _match, self, sort_dispatch):
-            foreign = foreign_types(s.graph.ops, tgt)
-            slots = _slots(s.shape[s.dim])
-            lds = slots * (4 + sum(element_bits(b.tensor_type.element_type) // 8 for b in s.operands))
-            if foreign:
-                remarks.missed(s.func, self.NAME, foreign)
-            elif lds > tgt.lds_bytes:
-                remarks.missed(s.func, self.NAME, f"a row of {s.shape[s.dim]} takes {lds} bytes of LDS, past the "
-                                                  f"target's {tgt.lds_bytes}")
-            else:
-                self._lower(s, tgt, slots)
+        lower_each(module, ROOT, _match, sort_dispatch, self, self._lower)
 
-    def _lower(self, s: Sort, tgt: target_model.Target, slots: int) -> None:
+    def _lower(self, s: Sort, tgt: target_model.Target) -> None:
         shape, d = s.shape, s.dim
-        length, others = shape[d], [n for i, n in enumerate(shape) if i != d]
-        rows = math.prod(others)
-        threads = max(1, min(1 << (self.workgroup_size.bit_length() - 1), slots // 2))
-        n_wg = self.workgroups(rows, tgt, threads=1)
-        k = Kernel(s.graph, tgt, (threads, 1, 1), (n_wg, 1, 1))
+        length, slots = shape[d], power_of_two_at_least(shape[d])
+        lds = slots * (4 + sum(element_bits(b.tensor_type.element_type) // 8 for b in s.operands))
+        if lds > tgt.lds_bytes:
+            remarks.missed(s.func, self.NAME, f"a row of {length} takes {lds} bytes of LDS, past the target's "
+                                              f"{tgt.lds_bytes}")
+            return
+        k, threads, n_wg = row_kernel(self, s, shape, tgt, slots // 2)
         i32 = ir.IntegerType.get_signless(32)
         with k.ip, s.location:
             sources = [b.memref() for b in s.operands]
@@ -137,13 +112,8 @@ class LowerSort(GridStridePass):
             bufs = [lds_alloc([slots], b.tensor_type.element_type) for b in s.operands]
             pos = lds_alloc([slots], i32)
             t = k.thread_id()
-            row_loop = scf.ForOp(k.block_id(), k.const(rows), k.const(n_wg))
-            with ir.InsertionPoint(row_loop.body):
-                at = k.delinearize(row_loop.induction_variable, others) if others else []
-
-                def index(j: ir.Value) -> list[ir.Value]:
-                    return at[:d] + [j] + at[d:]
-
+            with each_row(k, shape, d, n_wg) as row:
+                index = row.index
                 # the row into LDS, the slots past it holding its first element
                 fill = scf.ForOp(t, k.const(slots), k.const(threads))
                 with ir.InsertionPoint(fill.body):
@@ -169,8 +139,6 @@ class LowerSort(GridStridePass):
                     for i, out in outputs.items():
                         memref.store(memref.load(bufs[i], [j]), out, index(j))
                     scf.yield_([])
-                gpu.barrier()  # the row's slots are read before the next row writes them
-                scf.yield_([])
         k.finish(self.NAME)
 
     def _exchange(self, k: Kernel, s: Sort, bufs: list[ir.Value], pos: ir.Value, t: ir.Value, threads: int,
