@@ -75,3 +75,31 @@ iree_codegen.dispatch_config @computed_keys {
   %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
   iree_codegen.yield %x, %y, %z : index, index, index
 }
+
+// -----
+
+#layout2 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+
+// A row of 16384 f32 keys and i64 indices needs 256 KiB of LDS (16 bytes a slot): left to IREE.
+// CHECK-LABEL: func.func @past_lds
+// CHECK-NOT:     ldsopt.lowered_by
+func.func @past_lds() {
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(#layout2) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<1x16384xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout2) binding(1) alignment(64) offset(%c0) flags(Indirect) : memref<1x16384xi64, #hal.descriptor_type<storage_buffer>>
+  %k = iree_codegen.load_from_buffer %0 : memref<1x16384xf32, #hal.descriptor_type<storage_buffer>> -> tensor<1x16384xf32>
+  %i = iree_codegen.load_from_buffer %1 : memref<1x16384xi64, #hal.descriptor_type<storage_buffer>> -> tensor<1x16384xi64>
+  // expected-remark @+1 {{ldsopt-lower-sort: left to IREE: a row of 16384 takes 262144 bytes of LDS, past the target's}}
+  %r:2 = iree_linalg_ext.sort dimension(1) outs(%k, %i : tensor<1x16384xf32>, tensor<1x16384xi64>) {
+  ^bb0(%a: f32, %b: f32, %c: i64, %d: i64):
+    %lt = arith.cmpf olt, %a, %b : f32
+    iree_linalg_ext.yield %lt : i1
+  } -> tensor<1x16384xf32>, tensor<1x16384xi64>
+  iree_codegen.store_to_buffer %r#1, %1 : tensor<1x16384xi64> into memref<1x16384xi64, #hal.descriptor_type<storage_buffer>>
+  return
+}
+iree_codegen.dispatch_config @past_lds {
+^bb0(%arg0: !hal.device):
+  %x, %y, %z = iree_tensor_ext.dispatch.workgroup_count_from_slice()
+  iree_codegen.yield %x, %y, %z : index, index, index
+}
