@@ -45,8 +45,8 @@ def _vision(cls, config, small=True, **kw):
 MODELS = {
     "gpt2": _text(T.GPT2Model, T.GPT2Config, n_positions=40, use_cache=False),
     "llama": _text(T.LlamaModel, T.LlamaConfig, num_key_value_heads=1, max_position_embeddings=40, use_cache=False),
-    "mistral": _text(T.MistralModel, T.MistralConfig, num_key_value_heads=1, sliding_window=4, max_position_embeddings=40,
-                     use_cache=False),
+    "mistral": _text(T.MistralModel, T.MistralConfig, num_key_value_heads=1, sliding_window=4,
+                     max_position_embeddings=40, use_cache=False),
     "qwen2": _text(T.Qwen2Model, T.Qwen2Config, num_key_value_heads=1, max_position_embeddings=40, use_cache=False),
     "gemma": _text(T.GemmaModel, T.GemmaConfig, num_key_value_heads=1, head_dim=16, max_position_embeddings=40,
                    use_cache=False),

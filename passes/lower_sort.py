@@ -74,7 +74,8 @@ def sort_dispatch(func: ir.Operation, roots: tuple[str, ...]) -> Sort | Unmatche
         if value not in list(op.results):
             return Unmatched("stores a value the sort does not compute")
         stored[list(op.results).index(value)] = b
-    if len(stored) != len(g.stores) or any(list(op.results[i].uses) and i not in stored for i in range(len(op.results))):
+    unstored_use = any(list(r.uses) and i not in stored for i, r in enumerate(op.results))
+    if len(stored) != len(g.stores) or unstored_use:
         return Unmatched("a result of the sort is stored twice or used otherwise than stored")
     return Sort(g, ir.IntegerAttr(op.attributes["dimension"]).value, operands, stored)
 
@@ -82,7 +83,8 @@ def sort_dispatch(func: ir.Operation, roots: tuple[str, ...]) -> Sort | Unmatche
 def _match(s: Sort) -> Sort | Unmatched:
     if 0 in s.shape:
         return Unmatched("an empty sort")
-    narrow = next((b.tensor_type.element_type for b in s.operands if element_bits(b.tensor_type.element_type) % 8), None)
+    types = [b.tensor_type.element_type for b in s.operands]
+    narrow = next((t for t in types if element_bits(t) % 8), None)
     if narrow is not None:
         return Unmatched(f"sorts {narrow} elements; this pass holds whole bytes in LDS")
     return s

@@ -103,5 +103,6 @@ def test_hint_names_the_remedy_for_the_ops_rewritten_only():
     diff = "loc(\"-\":9:11): error: failed to legalize operation 'torch.operator' ... torch.aten.diff"
     assert "torch_decompositions.applied()" in td.hint(diff)
     assert td.hint("error: failed to legalize operation 'torch.aten.unknown_op'") is None
-    moe = "error: failed to legalize operation 'torch.operator' ... <{name = \"torch.transformers.grouped_mm_fallback\"}>"
+    moe = ("error: failed to legalize operation 'torch.operator' ... "
+           "<{name = \"torch.transformers.grouped_mm_fallback\"}>")
     assert 'experts_implementation="batched_mm"' in td.hint(moe)
