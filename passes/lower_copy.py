@@ -46,13 +46,12 @@ import math
 from iree.compiler import ir
 from iree.compiler.dialects import arith, memref, scf
 
-from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.codegen.binding_view import CASTS, BindingView, binding_view
 from ldsopt.codegen.dispatch import from_workload, in_count_region, subspan_dims
 from ldsopt.codegen.elementwise import collapsed_view, extent_product, group_extents
-from ldsopt.codegen.kernel import (GridStridePass, Kernel, ceil_div, foreign_types, launch_count, matched_dispatches,
-                                  read_vector, write_vector)
+from ldsopt.codegen.kernel import (GridStridePass, Kernel, ceil_div, launch_count, matched_dispatches,
+                                  natively_computed, read_vector, write_vector)
 from ldsopt.ir_types import element_bits
 from ldsopt.remarks import Unmatched
 
@@ -154,12 +153,9 @@ class LowerCopy(GridStridePass):
     SUMMARY = "Lower IREE's copy dispatches (pads, slices, updates) to coalesced copies in aligned vectors"
 
     def run(self, module: ir.Operation) -> None:
-        for c, _, tgt in matched_dispatches(module, ("linalg.generic", "linalg.copy"), _match, self, copy_dispatch):
-            foreign = foreign_types([c.root], tgt)
-            if foreign:
-                remarks.missed(c.func, self.NAME, foreign)
-            else:
-                self._lower(c, tgt)
+        matches = matched_dispatches(module, ("linalg.generic", "linalg.copy"), _match, self, copy_dispatch)
+        for c, _, tgt in natively_computed(matches, lambda c: [c.root], self.NAME):
+            self._lower(c, tgt)
 
     def _lower(self, c: Copy, tgt: target_model.Target) -> None:
         shape = list(ir.MemRefType(c.source.value.type).shape)

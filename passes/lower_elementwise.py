@@ -80,7 +80,6 @@ import math
 from iree.compiler import ir, passmanager
 from iree.compiler.dialects import arith, memref, scf, vector
 
-from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.codegen import gather
 from ldsopt.codegen.dispatch import (Binding, Dispatch, analyze, dispatch_funcs, in_count_region, load_binding,
@@ -89,7 +88,7 @@ from ldsopt.codegen.elementwise import (body_refusal, clone_body, collapse_group
                                        group_extents, map_dims, slice_alignment, slice_facts)
 from ldsopt.ir_types import element_bits
 from ldsopt.codegen.kernel import (LOWERED_BY, GridStridePass, Kernel, ceil_div, foreign_types, global_alignment,
-                                  launch_count, matched_dispatches, read_vector, write_vector)
+                                  launch_count, matched_dispatches, natively_computed, read_vector, write_vector)
 from ldsopt.remarks import Unmatched
 
 
@@ -203,12 +202,9 @@ class LowerElementwise(GridStridePass):
         for func in dispatch_funcs(module):
             if LOWERED_BY not in func.attributes:
                 _fuse_chain(func)
-        for d, m, tgt in matched_dispatches(module, ("linalg.generic",), _match, self, _analyze):
-            foreign = foreign_types([d.root], tgt)
-            if foreign:
-                remarks.missed(d.func, self.NAME, foreign)
-            else:
-                self._lower(d, m, tgt)
+        matches = matched_dispatches(module, ("linalg.generic",), _match, self, _analyze)
+        for d, m, tgt in natively_computed(matches, lambda d: [d.root], self.NAME):
+            self._lower(d, m, tgt)
 
     def _lower(self, d: Dispatch, m: _Match, tgt: target_model.Target) -> None:
         shape, dims, reads = list(d.output.tensor_type.shape), m.dims, m.reads

@@ -37,8 +37,8 @@ from iree.compiler.dialects import arith, gpu, memref, scf
 
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Binding, analyze_graph
-from ldsopt.codegen.kernel import GridStridePass, lds_alloc
-from ldsopt.codegen.row_kernel import RowDispatch, each_row, lower_each, power_of_two_at_least, row_kernel
+from ldsopt.codegen.kernel import GridStridePass, lds_alloc, matched_dispatches, natively_computed
+from ldsopt.codegen.row_kernel import RowDispatch, each_row, power_of_two_at_least, row_kernel
 from ldsopt.remarks import Unmatched
 
 ROOT = "iree_linalg_ext.scan"
@@ -120,7 +120,9 @@ class LowerScan(GridStridePass):
     SUMMARY = "Lower prefix sums and products (iree_linalg_ext.scan) to a workgroup per row, partials met in LDS"
 
     def run(self, module: ir.Operation) -> None:
-        lower_each(module, ROOT, _match, scan_dispatch, self, self._lower)
+        matches = matched_dispatches(module, (ROOT,), _match, self, scan_dispatch)
+        for d, _, tgt in natively_computed(matches, lambda d: d.graph.ops, self.NAME):
+            self._lower(d, tgt)
 
     def _lower(self, s: Scan, tgt: target_model.Target) -> None:
         shape, d = s.shape, s.dim

@@ -36,8 +36,8 @@ from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Binding, analyze_graph
 from ldsopt.codegen.elementwise import clone_body
-from ldsopt.codegen.kernel import GridStridePass, Kernel, lds_alloc
-from ldsopt.codegen.row_kernel import RowDispatch, each_row, lower_each, power_of_two_at_least, row_kernel
+from ldsopt.codegen.kernel import GridStridePass, Kernel, lds_alloc, matched_dispatches, natively_computed
+from ldsopt.codegen.row_kernel import RowDispatch, each_row, power_of_two_at_least, row_kernel
 from ldsopt.ir_types import element_bits
 from ldsopt.remarks import Unmatched
 
@@ -96,7 +96,9 @@ class LowerSort(GridStridePass):
     SUMMARY = "Lower sorts (iree_linalg_ext.sort) to a stable bitonic network per row in LDS"
 
     def run(self, module: ir.Operation) -> None:
-        lower_each(module, ROOT, _match, sort_dispatch, self, self._lower)
+        matches = matched_dispatches(module, (ROOT,), _match, self, sort_dispatch)
+        for d, _, tgt in natively_computed(matches, lambda d: d.graph.ops, self.NAME):
+            self._lower(d, tgt)
 
     def _lower(self, s: Sort, tgt: target_model.Target) -> None:
         shape, d = s.shape, s.dim

@@ -150,7 +150,7 @@ from ldsopt import remarks
 from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Dispatch, Graph, analyze_graph, dynamic_extent, slice_layout
 from ldsopt.codegen.elementwise import slice_alignment
-from ldsopt.codegen.kernel import USER_CONFIG, GridStridePass, foreign_types, matched_dispatches
+from ldsopt.codegen.kernel import USER_CONFIG, GridStridePass, matched_dispatches, natively_computed
 from ldsopt.ir_types import element_bits
 from ldsopt.reduction import fused_rows
 from ldsopt.reduction import plan as reduction_plan
@@ -289,13 +289,11 @@ class VectorDistribute(GridStridePass):
                                         "of the division, which would cost each element as much as an exp")
 
     def run(self, module: ir.Operation) -> None:
-        for d, red, tgt in matched_dispatches(module, ("linalg.generic", "linalg.reduce"), _match_single, self,
-                                              analyzer=analyze_reduction):
+        matches = matched_dispatches(module, ("linalg.generic", "linalg.reduce"), _match_single, self,
+                                     analyzer=analyze_reduction)
+        for d, red, tgt in natively_computed(matches, lambda d: [d.root] + ([d.epilogue.op] if d.epilogue else []),
+                                             self.NAME):
             func = d.func
-            foreign = foreign_types([d.root] + ([d.epilogue.op] if d.epilogue else []), tgt)
-            if foreign:
-                remarks.missed(func, self.NAME, foreign)
-                continue
             try:
                 plan, narrow = _with_narrow(self._plan(d, red, tgt), red.shape, self.workgroup_size, self.unroll)
             except PlanError as e:  # the default plans' gap: the dispatch stays IREE's, saying why
@@ -309,13 +307,10 @@ class VectorDistribute(GridStridePass):
                 narrow and ReductionKernel(d, red, narrow, tgt, lds_pad, self.NAME, extents))
         # Then the dispatches of several ops (or several results) that form rows.
         # Rows may be read from or written to static slices of a binding (a pooler's first token).
-        for g, rows, tgt in matched_dispatches(module, fused_rows.ROOTS, _match_rows, self,
-                                               analyzer=functools.partial(analyze_graph, slices=True, dynamic=True)):
-            foreign = foreign_types(g.ops, tgt)
-            if foreign:
-                remarks.missed(g.func, self.NAME, foreign)
-            else:
-                self._fused(g, rows, tgt)
+        matches = matched_dispatches(module, fused_rows.ROOTS, _match_rows, self,
+                                     analyzer=functools.partial(analyze_graph, slices=True, dynamic=True))
+        for g, rows, tgt in natively_computed(matches, lambda g: g.ops, self.NAME):
+            self._fused(g, rows, tgt)
 
     def _fused(self, g: Graph, rows: fused_rows.RowGraph, tgt: target_model.Target) -> None:
         for n in rows.nodes:

@@ -60,11 +60,10 @@ from ldsopt.codegen.dispatch import Binding, Graph, analyze_graph
 from ldsopt.codegen.elementwise import DimSum, clone_body, dim_sums, map_dims, sum_exprs
 from ldsopt.codegen.epilogue import Epilogue, match_epilogue
 from ldsopt.codegen.padding import PAD, Padded, padded_dims, padded_inputs, split_pads, through_pad
-from ldsopt.codegen.kernel import GridStridePass, Kernel, foreign_types, matched_dispatches, read_vector, write_vector
+from ldsopt.codegen.kernel import GridStridePass, Kernel, matched_dispatches, natively_computed, read_vector, write_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
 from ldsopt.matmul.output import body_at
-from ldsopt import remarks
 from ldsopt.registry import option
 from ldsopt.remarks import Unmatched
 
@@ -294,12 +293,9 @@ class WindowReduce(GridStridePass):
         def analyzer(func: ir.Operation, roots: tuple[str, ...]) -> Graph | Unmatched:
             return analyze_graph(func, (*roots, PAD), out_slices=True)
 
-        for d, w, tgt in matched_dispatches(module, ("linalg.generic",), match_here, self, analyzer=analyzer):
-            foreign = foreign_types(d.ops, tgt)
-            if foreign:
-                remarks.missed(d.func, self.NAME, foreign)
-            else:
-                self._lower(w, tgt)
+        matches = matched_dispatches(module, ("linalg.generic",), match_here, self, analyzer=analyzer)
+        for _, w, tgt in natively_computed(matches, lambda d: d.ops, self.NAME):
+            self._lower(w, tgt)
 
     def _lower(self, w: Window, tgt) -> None:
         if w.gathered:

@@ -76,6 +76,18 @@ class GridStridePass(ModulePass):
         return wg, self.workgroups(items, tgt, wg)
 
 
+def natively_computed(matches, ops, pass_name: str):
+    """The (dispatch, match, target) of `matches` (matched_dispatches') whose `ops(dispatch)`
+    compute in types the target computes natively (`foreign_types`); for the others a remark of
+    `pass_name` says which type, and the dispatch stays IREE's."""
+    for d, m, tgt in matches:
+        foreign = foreign_types(ops(d), tgt)
+        if foreign:
+            remarks.missed(d.func, pass_name, foreign)
+        else:
+            yield d, m, tgt
+
+
 def matched_dispatches(module: ir.Operation, roots: tuple[str, ...], match, by: ModulePass | str,
                        analyzer=analyze):
     """(dispatch, match(dispatch), target) for each dispatch no pass has lowered yet that

@@ -1,21 +1,20 @@
 """Kernels that take a dispatch's one op row by row along one dim, a workgroup a row
-(ldsopt-lower-scan, ldsopt-lower-sort): the matched dispatch (`RowDispatch`), the loop over
-the passes' matches with the foreign-types remark (`lower_each`), and the grid-stride loop over
-rows (`each_row`), whose body a pass writes with the row's index at hand."""
+(ldsopt-lower-scan, ldsopt-lower-sort): the matched dispatch (`RowDispatch`), the kernel's
+threads and workgroups (`row_kernel`), and the grid-stride loop over rows (`each_row`), whose
+body a pass writes with the row's index at hand."""
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
 import math
-from typing import Callable, Iterator
+from typing import Iterator
 
 from iree.compiler import ir
 from iree.compiler.dialects import gpu, scf
 
-from ldsopt import remarks
 from ldsopt.codegen.dispatch import Graph
-from ldsopt.codegen.kernel import Kernel, foreign_types, matched_dispatches
+from ldsopt.codegen.kernel import Kernel
 
 
 @dataclasses.dataclass
@@ -36,18 +35,6 @@ class RowDispatch:
     @property
     def op(self) -> ir.Operation:
         return self.graph.ops[0]
-
-
-def lower_each(module: ir.Operation, root: str, match, analyzer, pass_, lower: Callable) -> None:
-    """`lower(dispatch, target)` for each dispatch of `root` that `analyzer` reads and `match`
-    accepts (kernel.matched_dispatches), unless its op computes in types the target does not
-    compute natively (a remark of `pass_` says so)."""
-    for d, _, tgt in matched_dispatches(module, (root,), match, pass_, analyzer):
-        foreign = foreign_types(d.graph.ops, tgt)
-        if foreign:
-            remarks.missed(d.func, pass_.NAME, foreign)
-        else:
-            lower(d, tgt)
 
 
 @dataclasses.dataclass
