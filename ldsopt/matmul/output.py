@@ -17,6 +17,7 @@ from ldsopt.codegen.kernel import LDS_ALIGNMENT, global_alignment, lds_alloc, re
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
 from ldsopt.matmul import output_stage, quad_stores
+from ldsopt.matmul.match import BroadcastInit
 from ldsopt.matmul.row_stats import RowValue
 
 # Registers (bytes per thread) the epilogue's early operand reads may hold through the K loop:
@@ -279,7 +280,7 @@ class OutputWriter:
         for the piece's elements where it does not have n."""
         em = self.em
         elem = ir.MemRefType(em.init.type).element_type
-        reads = getattr(em.p.init, "reads", None)
+        reads = em.p.init.reads if isinstance(em.p.init, BroadcastInit) else None
         if reads is not None and (not reads or reads[-1] != len(idx) - 1):
             value = vector.broadcast(ir.VectorType.get([width], elem), memref.load(em.init, [idx[i] for i in reads]))
         else:
