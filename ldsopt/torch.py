@@ -143,7 +143,8 @@ def prepare(model, *args, target: str, folder: str, kwargs: dict | None = None, 
     example = [t for t in torch.utils._pytree.tree_leaves((tuple(args), kwargs or {})) if isinstance(t, torch.Tensor)]
     given = inputs.Options(names=record["names"], arrays={i: _numpy(a) for i, a in enumerate(example)})
     source = os.path.join(folder, record["mlir"])
-    variants = {"ldsopt": False, "iree": True} if target == "cuda" else {"ldsopt": False}
+    on_cuda = target_model.known(target).device == "cuda"
+    variants = {"ldsopt": False, "iree": True} if on_cuda else {"ldsopt": False}
     for sub, baseline in variants.items():
         man = driver.prepare(source, target, os.path.join(folder, sub), pipeline_text=pipeline_text,
                              program_pipeline=program_pipeline, baseline=baseline, run_reference=not baseline,
@@ -174,7 +175,7 @@ def run(model, *args, target: str | None = None, folder: str | None = None, kwar
         if target == "gfx942" or target_model.known(target).device not in devices:
             return {"prepared": where if folder else None, "target": target,
                     "replay": f"python -m ldsopt.run.torch_replay {where}"}
-        return torch_replay.replay(where, time=time and target == "cuda", say=progress)
+        return torch_replay.replay(where, time=time and target_model.known(target).device == "cuda", say=progress)
 
 
 __all__ = ["export", "prepare", "run"]

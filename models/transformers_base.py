@@ -3,7 +3,7 @@
 
     python models/transformers_base.py DIR [--model bert|gpt2|llama] [--layers 1] [--vocab 1024]
                                        [--batch 1] [--seq 128] [--dtype f32|f16] [--attn eager|sdpa]
-                                       [--target cuda]
+                                       [--target cuda|cuda-sm90a]
     python -m ldsopt.run.torch_replay DIR      # there: the ldsopt module against the reference and
                                            # PyTorch, timed against eager, torch.compile, a CUDA graph
 
@@ -36,7 +36,7 @@ def main(argv=None) -> int:
     ap.add_argument("--dtype", choices=["f32", "f16"], default="f32")
     ap.add_argument("--attn", choices=["eager", "sdpa"], default="eager",
                     help="transformers' attention: eager (matmuls and a softmax) or sdpa (an attention op)")
-    ap.add_argument("--target", default="cuda", choices=["cuda", "lavapipe", "gfx942"])
+    ap.add_argument("--target", default="cuda", choices=["cuda", "cuda-sm90a", "lavapipe", "gfx942"])
     args = ap.parse_args(argv)
 
     import torch
