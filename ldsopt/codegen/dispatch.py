@@ -60,6 +60,13 @@ class Binding:
     slice: Slice | None = None
     dims: list[ir.Value] = dataclasses.field(default_factory=list)  # the dynamic extents, in order
 
+    @property
+    def is_slice(self) -> bool:
+        """Part of its binding: a Slice (Vulkan), or a `memref.subview` of the binding (CUDA/HIP,
+        and a Vulkan slice once `memref()` has viewed it)."""
+        return self.slice is not None or \
+            isinstance(self.source, ir.OpResult) and self.source.owner.name == "memref.subview"
+
     def memref(self) -> ir.Value:
         """A memref over the binding (the slice's subview); built next to the binding the
         first time (Vulkan)."""

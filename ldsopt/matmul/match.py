@@ -233,15 +233,21 @@ def _init_of(d: MatmulDispatch, integer: bool) -> float | int | Binding | None:
 
 STRIDED = ("reads a strided slice of a binding; ldsopt-matmul-lds takes one as a convolution's image "
            "(implicit GEMM)")
+SLICED = ("reads part of a binding (a tensor slice) as an operand or init of the product; ldsopt-matmul-lds "
+          "takes slices in its fused consumer's inputs")
 PADDED = ("reads an operand through a tensor.pad; ldsopt-matmul-lds takes one as a convolution's image "
           "(implicit GEMM)")
 
 
 def match(d: MatmulDispatch) -> MatmulProblem | Unmatched:
-    fused = [b for pro in d.prologues.values() for b, _ in pro.inputs] + \
-        [x[0] for x in (d.epilogue.inputs if d.epilogue else []) if x is not None]
+    producers = [b for pro in d.prologues.values() for b, _ in pro.inputs]
+    fused = producers + [x[0] for x in (d.epilogue.inputs if d.epilogue else []) if x is not None]
     if any(isinstance(b, Strided) for b in fused):
         return Unmatched(f"a fused producer or consumer {STRIDED}")
+    # The operand copies, TMA's maps and a loaded init read whole tensors; a slice is read only
+    # by the fused consumer, whose reads go through the slice's view.
+    if any(isinstance(b, Binding) and b.is_slice for b in [*d.inputs, *producers, d.init]):
+        return Unmatched(SLICED)
     p = _match_contraction(d)
     if not p and d.epilogue:
         return Unmatched(f"{d.root.name} with a fused elementwise consumer: {p.reason}")
@@ -423,9 +429,10 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     if single:
         return MatmulDispatch(**{f.name: getattr(single, f.name) for f in dataclasses.fields(Dispatch)})
     # A result stored into part of a binding is taken (a convolution's, into the padded
-    # buffer of the next one), a strided slice of an image (a 1x1 stride-2 convolution's), and
-    # an image padded in the dispatch (`_padded`).
-    g = analyze_graph(func, (*roots, PAD), out_slices=True, strided=True, dynamic=True)
+    # buffer of the next one), a strided slice of an image (a 1x1 stride-2 convolution's), an
+    # image padded in the dispatch (`_padded`), and static slices that the fused consumer reads
+    # (`match` refuses them elsewhere: MobileBERT's residual, a slice of a wider buffer).
+    g = analyze_graph(func, (*roots, PAD), slices=True, out_slices=True, strided=True, dynamic=True)
     if not g and "ops fused in one dispatch" in single.reason:
         return g  # why the fused ops are not taken, not that they are several
     g, pads = split_pads(g) if g else (g, [])
