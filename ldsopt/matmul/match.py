@@ -249,6 +249,10 @@ def match(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     if any(isinstance(b, Binding) and b.is_slice for b in [*d.inputs, *producers, d.init]):
         return Unmatched(SLICED)
     p = _match_contraction(d)
+    if p and p.view is not None and d.epilogue and d.epilogue.out_dims[-1] != len(d.epilogue.out_dims) - 1:
+        out_map = ir.AffineMapAttr(list(ir.ArrayAttr(d.epilogue.op.attributes["indexing_maps"]))[-1]).value
+        return Unmatched(f"a convolution with a fused {d.epilogue.op.name} that writes its result through {out_map}; "
+                         "takes permutations that keep n last")
     if not p and d.epilogue:
         return Unmatched(f"{d.root.name} with a fused elementwise consumer: {p.reason}")
     if not p and d.prologues:
@@ -553,15 +557,11 @@ def _broadcast_init(g: Graph, root: ir.Operation, op: ir.Operation) -> Broadcast
 def _epilogue(g: Graph, root: ir.Operation, epi: ir.Operation, computed: dict) -> Epilogue | Unmatched:
     """The root's fused consumer (`epilogue.match_epilogue`) if its result is a float or an
     integer of 8 bits or more (an i8 requantization: scale, round, zero point, clamp, to i8) and
-    is stored in the loops' order or permuted with n last (the kernel stores vectors along n)."""
+    is stored in the loops' order or permuted (with n not last, lane by lane: OutputWriter.write)."""
     e = match_epilogue(g, root, epi, "the matmul", computed)
     if not e:
         return e
     fused = f"a {root.name} with a fused {epi.name}"
-    if e.out_dims[-1] != len(e.out_dims) - 1:
-        out_map = ir.AffineMapAttr(list(ir.ArrayAttr(epi.attributes["indexing_maps"]))[-1]).value
-        return Unmatched(f"{fused}: the consumer writes its result through {out_map}; takes permutations that "
-                         "keep n last")
     result = ir.RankedTensorType(epi.results[0].type).element_type
     if not isinstance(result, ir.FloatType) and element_bits(result) < 8:
         return Unmatched(f"{fused}: the consumer's result is {result}; takes floats and integers of 8 bits or more")

@@ -290,14 +290,21 @@ class OutputWriter:
 
     def write(self, value: ir.Value, idx: list[ir.Value], width: int) -> None:
         """Writes a vector of the output along N at `idx` (b?, m, n): in the epilogue's result's
-        dim order where there is one."""
+        dim order where there is one; lane by lane where that order does not put n last (a
+        transposed store: each lane's element at its own n, M elements apart)."""
         em = self.em
         if not em.p.epilogue:
             write_vector(value, em.out, idx, self.global_align(em.out, width))
             return
-        along_n = em.p.epilogue.out_dims[-1] == len(idx) - 1  # else stored in another order
-        write_vector(value, em.out, [idx[i] for i in em.p.epilogue.out_dims],
-                     self.global_align(em.out, width) if along_n else 0)
+        dims = em.p.epilogue.out_dims
+        at = [idx[i] for i in dims]
+        if dims[-1] == len(idx) - 1:
+            write_vector(value, em.out, at, self.global_align(em.out, width))
+            return
+        n_at = dims.index(len(idx) - 1)
+        for lane in range(width):
+            at[n_at] = em.offset(idx[-1], lane)
+            memref.store(vector.extract(value, [], [lane]), em.out, at)
 
     def global_align(self, buf: ir.Value, n: int) -> int:
         """The alignment to state on a global access of `n` elements along N (its index along
