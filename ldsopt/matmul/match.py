@@ -249,10 +249,6 @@ def match(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     if any(isinstance(b, Binding) and b.is_slice for b in [*d.inputs, *producers, d.init]):
         return Unmatched(SLICED)
     p = _match_contraction(d)
-    if p and p.view is not None and d.epilogue and d.epilogue.out_dims[-1] != len(d.epilogue.out_dims) - 1:
-        out_map = ir.AffineMapAttr(list(ir.ArrayAttr(d.epilogue.op.attributes["indexing_maps"]))[-1]).value
-        return Unmatched(f"a convolution with a fused {d.epilogue.op.name} that writes its result through {out_map}; "
-                         "takes permutations that keep n last")
     if not p and d.epilogue:
         return Unmatched(f"{d.root.name} with a fused elementwise consumer: {p.reason}")
     if not p and d.prologues:

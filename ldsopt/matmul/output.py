@@ -135,7 +135,7 @@ class OutputWriter:
                 values.append(self.piece_value(piece, em.output_index(at.m(group.dm), at.n(dn)),
                                                self.early_reads(width, group.dm, dn)))
             n = quads.column(origin, group.dn)
-            self.write(quads.exchange(values), em.output_index(at.m(group.dm), n), g * width)
+            self.write(quads.exchange(values), at.m(group.dm), n, g * width)
 
     def offsets(self) -> tuple[Offsets, Offsets | None, dict[int, list[tuple[int, int, int, int]]]]:
         """Where this thread's output pieces go (in the output, and in the output stage if
@@ -181,7 +181,7 @@ class OutputWriter:
             last = st.threads * (j + 1) > st.chunks
             with em.guard(self.ragged(m, n) + ([(chunk, st.chunks)] if last else [])):
                 value = read_vector(vtype, em.out_lds, self.stage_indices(row, col), self.stage_align(st.vec))
-                self.write(value, em.output_index(m, n), st.vec)
+                self.write(value, m, n, st.vec)
 
     def stage_indices(self, row: ir.Value, col: ir.Value) -> list[ir.Value]:
         placed = self.em.output_stage.address_map.place(index_expr.var("row"), index_expr.var("col"))
@@ -260,7 +260,7 @@ class OutputWriter:
         with em.guard(self.ragged(m, n)):
             value = self.piece_value(piece, idx, early)
             if staged is None:
-                self.write(value, idx, width)
+                self.write(value, m, n, width)
             else:
                 write_vector(value, em.out_lds, self.stage_indices(*staged), self.stage_align(width))
 
@@ -288,23 +288,22 @@ class OutputWriter:
             value = read_vector(ir.VectorType.get([width], elem), em.init, at, self.global_align(em.init, width))
         return value if elem == vtype.element_type else arith.extf(vtype, value)
 
-    def write(self, value: ir.Value, idx: list[ir.Value], width: int) -> None:
-        """Writes a vector of the output along N at `idx` (b?, m, n): in the epilogue's result's
-        dim order where there is one; lane by lane where that order does not put n last (a
-        transposed store: each lane's element at its own n, M elements apart)."""
+    def write(self, value: ir.Value, m: ir.Value, n: ir.Value, width: int) -> None:
+        """Writes a vector of the output along N at (m, n): at `output_index`, in the epilogue's
+        result's dim order where there is one; lane by lane where that order does not put the
+        vector's dim last (a transposed store: each lane's element at its own output index)."""
         em = self.em
+        idx = em.output_index(m, n)
         if not em.p.epilogue:
             write_vector(value, em.out, idx, self.global_align(em.out, width))
             return
         dims = em.p.epilogue.out_dims
-        at = [idx[i] for i in dims]
         if dims[-1] == len(idx) - 1:
-            write_vector(value, em.out, at, self.global_align(em.out, width))
+            write_vector(value, em.out, [idx[i] for i in dims], self.global_align(em.out, width))
             return
-        n_at = dims.index(len(idx) - 1)
         for lane in range(width):
-            at[n_at] = em.offset(idx[-1], lane)
-            memref.store(vector.extract(value, [], [lane]), em.out, at)
+            at = em.output_index(m, em.offset(n, lane))
+            memref.store(vector.extract(value, [], [lane]), em.out, [at[i] for i in dims])
 
     def global_align(self, buf: ir.Value, n: int) -> int:
         """The alignment to state on a global access of `n` elements along N (its index along
