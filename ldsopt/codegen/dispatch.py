@@ -540,7 +540,10 @@ def analyze_graph(func: ir.Operation, root_names: tuple[str, ...], slices: bool 
         return refused
     roots, loads, stores = [], [], []
     for op in ops:
-        b = _binding_of_load(op, slices) or (strided_load(op) if strided else None)
+        # A strided view first: a CUDA subview of contiguous rows at outer strides (a stride-2
+        # convolution's image) is a slice to `_binding_of_load` too, which the caller then
+        # cannot tell from a unit-stride one (ldsopt-matmul-lds reads it as a Strided image).
+        b = (strided_load(op) if strided else None) or _binding_of_load(op, slices)
         if b is not None:
             loads.append((op.results[0], b))
         elif op.name in root_names:
