@@ -6,20 +6,37 @@ fused after the sum, and NCHW 3x3 stride 2 excluding the padding from the count 
 by a count computed from the output's position); a global 7x7 average, which ldsopt-vector-distribute takes as a row
 reduction; a depthwise convolution, which ldsopt-matmul-lds leaves; a K-of-one product, a window
 of one point, stored transposed by its consumer: RoPE's frequencies) compiled through IREE,
-run on lavapipe and checked against the reference on the original program."""
+run on lavapipe and checked against the reference on the original program. The default
+pipeline gives the K-of-one product to ldsopt-matmul-lds (`test_outer_product_is_a_product`)."""
 
 import pathlib
 import re
 
 import pytest
 
+from ldsopt.run import driver
+
 PROGRAMS = pathlib.Path(__file__).parent / "programs" / "pooling"
 # IREE collapses a global pooling's window to a row: a reduction that ldsopt-vector-distribute takes.
 ROWS = {"avg_nhwc_7x7_global_f32_2x7x7x36"}
+# ldsopt-matmul-lds, first in the pipeline, takes a K-of-one product stored transposed (each
+# lane's element stored alone); window-reduce's reading of it is run without the matmul passes.
+PRODUCTS = {"outer_product_transposed_f32_1x8x16"}
+WITHOUT_MATMUL = re.sub(r"ldsopt-(dtl-layout(\{[^}]*\})?|inthread-transpose|matmul-lds), ", "", driver.DEFAULT_PIPELINE)
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in PROGRAMS.glob("*.mlir")))
 def test_lavapipe(name, run_program):
-    out = run_program((PROGRAMS / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt", name=name)
+    pipeline = ["--pipeline", WITHOUT_MATMUL] if name in PRODUCTS else []
+    out = run_program((PROGRAMS / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt", *pipeline,
+                      name=name)
     by = "ldsopt-vector-distribute" if name in ROWS else "ldsopt-window-reduce"
     assert re.search(rf"^dispatch \w+_(conv|reduction|batch_matmul)_\w+: ldsopt: {by}$", out, re.M), out
+
+
+def test_outer_product_is_a_product(run_program):
+    """With the default pipeline the K-of-one product stored transposed is ldsopt-matmul-lds's."""
+    name = "outer_product_transposed_f32_1x8x16"
+    out = run_program((PROGRAMS / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
+                      name=name + "_default")
+    assert re.search(r"^dispatch \w+_batch_matmul_\w+: ldsopt: ldsopt-matmul-lds$", out, re.M), out
