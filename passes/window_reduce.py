@@ -336,7 +336,7 @@ class WindowReduce(GridStridePass):
             acc = self._window(k, w, at, acc, lambda here, a: self._step(k, w, mems, here, a, v, windows), UNROLL)
             value = acc
             if w.epilogue:
-                value = body_at(w.epilogue.op, w.epilogue.inputs, epi_mems, out_idx, v, acc, None, tgt.backend)
+                value = body_at(w.epilogue.op, w.epilogue.inputs, epi_mems, out_idx, v, acc, None, tgt.backend)[0]
                 write_vector(value, out_mem, [out_idx[i] for i in w.epilogue.out_dims])
             else:
                 write_vector(value, out_mem, out_idx)

@@ -28,6 +28,9 @@ class Epilogue:
     # The loops of the stored result's dims, in its memory order: a permutation of the loops
     # (attention's head merge writes (b, m, n) as (m, b, n)).
     out_dims: tuple[int, ...]
+    # The consumer's other results (`match_epilogue(results=True)`), each stored whole too: its
+    # binding and its dims' loops, as `out_dims` (LeViT's BatchNorm, stored as is and permuted).
+    extra: tuple[tuple[Binding, tuple[int, ...]], ...] = ()
 
 
 def loaded_projections(g: Graph, op: ir.Operation, skip: ir.Value | None, fused: str,
@@ -39,7 +42,7 @@ def loaded_projections(g: Graph, op: ir.Operation, skip: ir.Value | None, fused:
     computed = computed or {}
     maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
     inputs = []
-    for v, m in zip(list(op.operands)[:len(maps) - 1], maps):
+    for v, m in zip(list(op.operands)[:len(maps) - len(op.results)], maps):
         if skip is not None and v == skip:
             inputs.append(None)
             continue
@@ -55,7 +58,7 @@ def loaded_projections(g: Graph, op: ir.Operation, skip: ir.Value | None, fused:
 
 
 def match_epilogue(g: Graph, root: ir.Operation, epi: ir.Operation, role: str,
-                   computed: dict | None = None) -> Epilogue | Unmatched:
+                   computed: dict | None = None, results: bool = False) -> Epilogue | Unmatched:
     """The epilogue of a root op whose one result feeds only an all-parallel elementwise
     linalg.generic over its output space, which reads it through the identity map and loaded
     bindings through projections of the loops (a bias, a residual; in any order: ConvNeXt's
@@ -63,24 +66,30 @@ def match_epilogue(g: Graph, root: ir.Operation, epi: ir.Operation, role: str,
     (`linalg.index`: an average pool's count of the window's points inside the image), and
     whose result alone is stored, through a permutation of the loops. `role` names the root
     in the reasons ("the matmul"); `computed`: inputs the kernel computes
-    (`loaded_projections`)."""
+    (`loaded_projections`). `results`: the consumer may have several results, each stored once
+    (the first is the kernel's output, the others `Epilogue.extra`)."""
     fused = f"a {root.name} with a fused {epi.name}"
-    if len(root.results) != 1 or len(epi.results) != 1 or epi.name != "linalg.generic":
+    if len(root.results) != 1 or epi.name != "linalg.generic" or len(epi.results) != 1 and not results:
         return Unmatched(f"{fused}: takes {role} followed by one elementwise linalg.generic")
     result = root.results[0]
     users = [u.owner for u in result.uses]
     if len(users) != 1 or users[0] != epi:
         return Unmatched(f"{fused}: {role}'s result has {len(users)} uses; takes one elementwise consumer")
-    if len(g.stores) != 1 or g.stores[0][0] != epi.results[0]:
-        return Unmatched(f"{fused}: stores {len(g.stores)} results; takes the consumer's one result stored")
+    stored = dict(g.stores)
+    if len(g.stores) != len(epi.results) or any(r not in stored for r in epi.results):
+        return Unmatched(f"{fused}: stores {len(g.stores)} results; takes the consumer's "
+                         + ("results, each stored once" if results else "one result stored"))
     rank = ir.RankedTensorType(result.type).rank
     identity = ir.AffineMap.get_identity(rank)
     maps = [ir.AffineMapAttr(a).value for a in epi.attributes["indexing_maps"]]
     if any("reduction" in str(it) for it in epi.attributes["iterator_types"]) or maps[0].n_dims != rank:
         return Unmatched(f"{fused}: the consumer is not all-parallel over {role}'s output")
-    out_dims = map_dims(maps[-1])
-    if out_dims is None or sorted(out_dims) != list(range(rank)):
-        return Unmatched(f"{fused}: the consumer writes its result through {maps[-1]}; takes permutations")
+    dims = []
+    for m in maps[len(maps) - len(epi.results):]:
+        d = map_dims(m)
+        if d is None or sorted(d) != list(range(rank)):
+            return Unmatched(f"{fused}: the consumer writes its result through {m}; takes permutations")
+        dims.append(tuple(d))
     refused = body_refusal(epi, positions=True)
     if refused:
         return Unmatched(f"{fused}: the consumer's {refused}")
@@ -89,4 +98,4 @@ def match_epilogue(g: Graph, root: ir.Operation, epi: ir.Operation, role: str,
     inputs = loaded_projections(g, epi, result, fused, computed, permuted=True)
     if not isinstance(inputs, list):
         return inputs
-    return Epilogue(epi, inputs, tuple(out_dims))
+    return Epilogue(epi, inputs, dims[0], tuple((stored[r], d) for r, d in zip(list(epi.results)[1:], dims[1:])))

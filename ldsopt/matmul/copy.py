@@ -231,7 +231,7 @@ class RegisterRows(Copy):
         if pro is None:
             value = read_vector(wide, em.mem[self.role], idx, em.gathered_alignment(self.role, width))
         else:
-            value = body_at(pro.op, pro.inputs, em.prologue_mem[self.role], idx, width)
+            value = body_at(pro.op, pro.inputs, em.prologue_mem[self.role], idx, width)[0]
         return vector.shuffle(value, value, list(range(0, width, stride))) if stride > 1 else value
 
     def prefetch(self, kt: ir.Value) -> None:

@@ -172,6 +172,8 @@ class Emitter:
         """Sets and returns the output stage (ldsopt/matmul/output_stage.py) of this kernel: its
         pad priced by the target's bank model on this thread layout's pieces, within `lds_left`
         bytes of LDS; None where it does not pay or fit."""
+        if self.p.epilogue and self.p.epilogue.extra:  # the stage holds one result
+            return None
         t, model = self.pl.tiling, self.k.target.bank_model()
         pieces = self.output_pieces()
 

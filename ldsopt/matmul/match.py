@@ -486,7 +486,8 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     epilogue = _epilogue(g, root, ops[-1], computed)
     if not epilogue:
         return epilogue
-    return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, epilogue=epilogue, prologues=prologues,
+    output = dict(g.stores)[epilogue.op.results[0]]
+    return MatmulDispatch(g.func, root, inputs, output, g.body_ops, epilogue=epilogue, prologues=prologues,
                           row_stats=stats, init=init)
 
 
@@ -553,14 +554,17 @@ def _broadcast_init(g: Graph, root: ir.Operation, op: ir.Operation) -> Broadcast
 def _epilogue(g: Graph, root: ir.Operation, epi: ir.Operation, computed: dict) -> Epilogue | Unmatched:
     """The root's fused consumer (`epilogue.match_epilogue`) if its result is a float or an
     integer of 8 bits or more (an i8 requantization: scale, round, zero point, clamp, to i8) and
-    is stored in the loops' order or permuted (with n not last, lane by lane: OutputWriter.write)."""
-    e = match_epilogue(g, root, epi, "the matmul", computed)
+    is stored in the loops' order or permuted (with n not last, lane by lane: OutputWriter.write);
+    several results each stored (`Epilogue.extra`, by the direct stores alone)."""
+    e = match_epilogue(g, root, epi, "the matmul", computed, results=True)
     if not e:
         return e
     fused = f"a {root.name} with a fused {epi.name}"
-    result = ir.RankedTensorType(epi.results[0].type).element_type
-    if not isinstance(result, ir.FloatType) and element_bits(result) < 8:
-        return Unmatched(f"{fused}: the consumer's result is {result}; takes floats and integers of 8 bits or more")
+    for r in epi.results:
+        result = ir.RankedTensorType(r.type).element_type
+        if not isinstance(result, ir.FloatType) and element_bits(result) < 8:
+            return Unmatched(f"{fused}: the consumer's result is {result}; takes floats and integers of 8 bits or "
+                             "more")
     return e
 
 

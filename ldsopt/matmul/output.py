@@ -50,18 +50,19 @@ def input_read(x: tuple, buf: ir.Value, idx: list[ir.Value], vtype: ir.VectorTyp
 
 
 def body_at(op: ir.Operation, inputs: list, mems: list, idx: list[ir.Value], width: int,
-            value: ir.Value | None = None, early: list | None = None, backend: str | None = None) -> ir.Value:
+            value: ir.Value | None = None, early: list | None = None, backend: str | None = None) -> list[ir.Value]:
     """Elementwise `op`'s body on vectors of `width` along the last loop at `idx` (its loops'
     values; a `linalg.index` is the position there), its inputs read by `input_read` from
     `mems` (with their alignment stated for `backend` where given: `idx`'s last loop at a
-    multiple of `width`) or given by `early` (read before); a None input is `value`."""
+    multiple of `width`) or given by `early` (read before); a None input is `value`. Every
+    result's vector, in order."""
     args = []
     for pos, (x, buf) in enumerate(zip(inputs, mems)):
         vtype = None if x is None else ir.VectorType.get([width], x[0].tensor_type.element_type)
         aligned = backend and x is not None and not isinstance(x[0], RowValue)
         args.append(value if x is None else early[pos] if early is not None and early[pos] is not None else
                     input_read(x, buf, idx, vtype, global_alignment(buf, width, backend) if aligned else 0))
-    return clone_body(op, args, width, gather.loop_positions(op, idx, width))[0]
+    return clone_body(op, args, width, gather.loop_positions(op, idx, width))
 
 
 class Offsets:
@@ -258,21 +259,29 @@ class OutputWriter:
         idx = em.output_index(m, n)
         width = ir.VectorType(piece.type).shape[0]
         with em.guard(self.ragged(m, n)):
-            value = self.piece_value(piece, idx, early)
+            value, *extra = self.piece_values(piece, idx, early)
             if staged is None:
                 self.write(value, m, n, width)
+                # The consumer's further results (no output stage, quad or TMA stores with them).
+                for (b, dims), v in zip(em.p.epilogue.extra if extra else (), extra):
+                    self.write_to(b.memref(), dims, v, m, n, width)
             else:
                 write_vector(value, em.out_lds, self.stage_indices(*staged), self.stage_align(width))
 
     def piece_value(self, piece: ir.Value, idx: list[ir.Value], early: list | None) -> ir.Value:
+        """What a piece of the accumulator at `idx` stores to the output (`piece_values`' first)."""
+        return self.piece_values(piece, idx, early)[0]
+
+    def piece_values(self, piece: ir.Value, idx: list[ir.Value], early: list | None) -> list[ir.Value]:
         """What a piece of the accumulator at `idx` stores: the loaded init added, rounded to
-        the operands' type where the contraction's result is, the epilogue applied."""
+        the operands' type where the contraction's result is, the epilogue applied (each of its
+        results: the output's first, then `Epilogue.extra`'s)."""
         em = self.em
         width = ir.VectorType(piece.type).shape[0]
         value = piece if em.init is None else em.add(piece, self.init_vector(piece.type, idx, width))
         if em.p.rounded:  # the contraction's result, in the operands' 16-bit type
             value = arith.truncf(ir.VectorType.get([width], em.p.elem_type), value)
-        return self.epilogue(value, idx, early) if em.p.epilogue else value
+        return self.epilogue(value, idx, early) if em.p.epilogue else [value]
 
     def init_vector(self, vtype: ir.VectorType, idx: list[ir.Value], width: int) -> ir.Value:
         """The loaded init at `idx` as `vtype` (the accumulator's), extended from a rounded
@@ -293,26 +302,31 @@ class OutputWriter:
         result's dim order where there is one; lane by lane where that order does not put the
         vector's dim last (a transposed store: each lane's element at its own output index)."""
         em = self.em
-        idx = em.output_index(m, n)
         if not em.p.epilogue:
-            write_vector(value, em.out, idx, self.global_align(em.out, width))
+            write_vector(value, em.out, em.output_index(m, n), self.global_align(em.out, width))
             return
-        dims = em.p.epilogue.out_dims
+        self.write_to(em.out, em.p.epilogue.out_dims, value, m, n, width)
+
+    def write_to(self, buf: ir.Value, dims: tuple[int, ...], value: ir.Value, m: ir.Value, n: ir.Value,
+                 width: int) -> None:
+        """`write` of an epilogue result stored in `buf` with its dims' loops `dims`."""
+        em = self.em
+        idx = em.output_index(m, n)
         if dims[-1] == len(idx) - 1:
-            write_vector(value, em.out, [idx[i] for i in dims], self.global_align(em.out, width))
+            write_vector(value, buf, [idx[i] for i in dims], self.global_align(buf, width))
             return
         for lane in range(width):
             at = em.output_index(m, em.offset(n, lane))
-            memref.store(vector.extract(value, [], [lane]), em.out, [at[i] for i in dims])
+            memref.store(vector.extract(value, [], [lane]), buf, [at[i] for i in dims])
 
     def global_align(self, buf: ir.Value, n: int) -> int:
         """The alignment to state on a global access of `n` elements along N (its index along
         N is a multiple of n: pieces start at multiples of their width)."""
         return global_alignment(buf, n, self.em.k.target.backend)
 
-    def epilogue(self, value: ir.Value, idx: list[ir.Value], early: list | None = None) -> ir.Value:
+    def epilogue(self, value: ir.Value, idx: list[ir.Value], early: list | None = None) -> list[ir.Value]:
         """The epilogue's body on vectors along N at `idx` (b?, m, n), `value` standing for the
-        contraction's result."""
+        contraction's result: each of its results."""
         em = self.em
         return body_at(em.p.epilogue.op, em.p.epilogue.inputs, em.epilogue_mem, idx,
                        ir.VectorType(value.type).shape[0], value, early, em.k.target.backend)

@@ -58,7 +58,7 @@ def plan(em, out_bytes: int, row_align: int) -> list[Group] | None:
     t = em.pl.tiling
     if any(em.p.ragged(dim, tile) for dim, tile in (("m", t.bm), ("n", t.bn))) or row_align < STORE_BYTES:
         return None
-    if em.p.epilogue and em.p.epilogue.out_dims[-1] != len(em.output_groups()) - 1:
+    if em.p.epilogue and (em.p.epilogue.out_dims[-1] != len(em.output_groups()) - 1 or em.p.epilogue.extra):
         return None
     for lane in range(em.k.target.subgroup_size):
         row, col = em.lane_output(lane - lane % QUAD)

@@ -55,6 +55,8 @@ def refusal(em) -> str | None:
         return f"a tile of {t.bn} {elem} columns, not whole 128-byte blocks"
     if p.epilogue and list(p.epilogue.out_dims) != list(range(len(p.epilogue.out_dims))):
         return "an epilogue that stores in another dim order"
+    if p.epilogue and p.epilogue.extra:
+        return "an epilogue that stores several results"
     return tma_copy.maps_refusal(em, em.multicast, len(em.pl.staging) + 1)
 
 

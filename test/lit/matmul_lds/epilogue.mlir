@@ -319,6 +319,49 @@ func.func @transposed_result() {
 
 // -----
 
+// A consumer of two results, each stored (LeViT's BatchNorm stored as is and permuted): both
+// come from one clone of the body per piece; the first is written as a vector along n, the
+// second, stored (n, m), a lane at a time.
+// CHECK-LABEL: func.func @two_results
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[OUT:.+]] = hal.interface.binding.subspan {{.*}} binding(2)
+// CHECK:         %[[OUT2:.+]] = hal.interface.binding.subspan {{.*}} binding(3)
+// CHECK:         %[[ACC:.+]]:4 = scf.for
+// CHECK:           scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[M:.+]] = arith.addi
+// CHECK-NEXT:    %[[N:.+]] = arith.addi
+// CHECK-NEXT:    %[[T:.+]] = math.tanh %[[ACC]]#0 : vector<4xf32>
+// CHECK-NEXT:    %[[E:.+]] = math.exp %[[ACC]]#0 : vector<4xf32>
+// CHECK-NEXT:    vector.transfer_write %[[T]], %[[OUT]][%[[M]], %[[N]]]
+// CHECK-NEXT:    %[[E0:.+]] = vector.extract %[[E]][0] : f32 from vector<4xf32>
+// CHECK-NEXT:    memref.store %[[E0]], %[[OUT2]][%[[N]], %[[M]]]
+#layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @two_results() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout4) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout4) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout4) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout4) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %a = iree_codegen.load_from_buffer %0 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %b = iree_codegen.load_from_buffer %1 : memref<64x64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf32>
+  %e = tensor.empty() : tensor<64x64xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<64x64xf32>, tensor<64x64xf32>) outs(%z : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<64x64xf32>) outs(%e, %e : tensor<64x64xf32>, tensor<64x64xf32>) {
+  ^bb0(%x: f32, %o: f32, %o2: f32):
+    %y = math.tanh %x : f32
+    %w = math.exp %x : f32
+    linalg.yield %y, %w : f32, f32
+  } -> (tensor<64x64xf32>, tensor<64x64xf32>)
+  iree_codegen.store_to_buffer %r#0, %2 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  iree_codegen.store_to_buffer %r#1, %3 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
 // ReLU (`arith.maximumf` with 0) on each accumulator piece before its store along n.
 // CHECK-LABEL: func.func @relu
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
