@@ -28,19 +28,19 @@ Contract.
   `linalg.index` (a causal mask computed from the output's position) only,
   reading the contraction's result through the identity map and loaded bindings through
   projections of (b?, m, n) (a bias over n or m, a residual over (m, n); in another order, a
-  residual over (n, m), each lane of an output vector loads its own element), whose one
-  result (any float type, or an integer of 8 bits or more; an i8 matmul's consumer reads the
-  i32 sums: `arith.sitofp` and a scale, dequantization; an i32 bias; or a requantization to
-  i8, scaled in f32, rounded, a zero point added, clamped to [-128, 127]) is stored, in
-  (b?, m, n) order or permuted: with n last (attention's head merge) as vectors, otherwise (a
-  transposed store: FocalNet's 1x1 convolution stored channels last, SqueezeBERT's) each
-  lane's element alone at its own output index. A binding it reads may be a static,
-  unit-stride slice of a wider tensor (MobileBERT's residual, a projection IREE keeps in a
-  wider buffer), read through the slice's view, where the operands, a loaded init and a
-  prologue's inputs must be whole tensors (left to IREE, said so). The contraction's result is then never stored: each output piece goes through
-  the consumer's body on vectors (`Emitter._epilogue` in ldsopt/matmul/emit.py). Anything
-  else (two consumers, a stored contraction result, more fused ops) is left alone, with the
-  reason as a remark.
+  residual over (n, m), each lane of an output vector loads its own element), whose result (or
+  each of its results, stored directly: LeViT's BatchNorm stored twice; any float type, or an
+  integer of 8 bits or more; an i8 matmul's consumer reads the i32 sums: `arith.sitofp` and a
+  scale, dequantization; an i32 bias; or a requantization to i8, scaled in f32, rounded, a zero
+  point added, clamped to [-128, 127]) is stored, in (b?, m, n) order or permuted: with n last
+  (attention's head merge) as vectors, otherwise (a transposed store: FocalNet's 1x1 convolution
+  stored channels last, SqueezeBERT's) each lane's element alone at its own output index. A
+  binding it reads may be a static, unit-stride slice of a wider tensor (MobileBERT's residual,
+  a projection IREE keeps in a wider buffer), read through the slice's view, where the operands,
+  a loaded init and a prologue's inputs must be whole tensors (left to IREE, said so). The
+  contraction's result is then never stored: each output piece goes through the consumer's body
+  on vectors (`Emitter._epilogue` in ldsopt/matmul/emit.py). Anything else (two consumers, a
+  stored contraction result, more fused ops) is left alone, with the reason as a remark.
 - An operand may be computed in the dispatch by an elementwise producer that IREE fused
   before the contraction (IREE 3.13 fuses dequantizations: `extf`/`sitofp` of narrower
   weights or activations times a per-channel scale, minus a zero point; it leaves a plain
