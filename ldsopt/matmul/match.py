@@ -546,7 +546,7 @@ def _broadcast_init(g: Graph, root: ir.Operation, op: ir.Operation) -> Broadcast
     if len(list(op.results[0].uses)) != 1:
         return Unmatched(f"{fused}: the broadcast has other uses than the init")
     b = g.binding_of(op.operands[0])
-    if b is None or type(b) is not Binding or b.slice is not None:
+    if b is None or type(b) is not Binding or b.is_slice:
         return Unmatched(f"{fused}: the broadcast tensor is not a whole-tensor load of a binding")
     return BroadcastInit(**{f.name: getattr(b, f.name) for f in dataclasses.fields(Binding)}, reads=tuple(reads))
 

@@ -146,7 +146,7 @@ def refusal(em, lds_budget: int, multicast: Multicast = Multicast()) -> str | No
     if p.prologues or p.view is not None:
         return "an operand computed by a prologue or gathered by a convolution"
     for role, b in p.operands.items():
-        if b.slice is not None or not _static(b.tensor_type):
+        if b.is_slice or not _static(b.tensor_type):
             return f"operand {role} is a slice or has a dynamic shape"
         if b.tensor_type.shape[-1] * element_bits(p.elem_type) // 8 % 16:
             return f"operand {role}'s rows are not a multiple of 16 bytes"
