@@ -50,7 +50,9 @@ bench/results/cuda-bert/pipeline/).
 `grids=auto` (the default pipeline's) takes those, and also the large products: on CUDA, 16-bit
 operands, neither `tiles` nor `workgroups-per-cu` given, a grid of at least LARGE_GRID_WAVES
 waves of LARGE_GRID's tiles on the SMs and a K of its stages at least, it stages them by cp.async
-in LARGE_GRID's plan (128x256 tiles of 8 warps, one workgroup an SM, 64 bytes of K, 3 stages),
+in LARGE_GRID's plan (128x256 tiles of 8 warps, one workgroup an SM, 3 stages, and the widest K
+step of LARGE_GRID_K_BYTES whose stages fit an SM's LDS: 64 bytes in sm_89's 99 KiB, 128 in
+sm_90a's 227 KiB, where `wgmma=false` or a product wgmma refuses keeps mma.sync),
 which ldsopt-matmul-lds emits with carried fragments (its `carry-fragments=auto`): faster than
 the register staging's 128x128 tiles on the H200 (bench/results/cuda-matmul/sweep-424b3f4 and
 grids-auto-886e672). Of the small grids it takes, one of no more workgroups than SMs (BERT's
@@ -80,7 +82,10 @@ RECORD = "ldsopt.dtl"
 SMALL_GRID_WAVES = 1.5
 # `grids=auto`'s plan for large products (the `tiles`, `workgroups-per-cu`, `k-bytes` and `stages`
 # it stands for), and the fewest waves of its tiles on the SMs a grid must have to take it.
-LARGE_GRID = {"tiles": "128x256x8x16", "workgroups_per_cu": 1, "k_bytes": 64, "stages": 3}
+LARGE_GRID = {"tiles": "128x256x8x16", "workgroups_per_cu": 1, "stages": 3}
+# Its K step, the widest that fits: 128 bytes measured 3-13% faster than 64 where both fit (an
+# H100, bench/results/cuda-matmul/mma-sync-hopper-lds/).
+LARGE_GRID_K_BYTES = (128, 64)
 LARGE_GRID_WAVES = 2
 # `grids=auto`'s stages for a grid of no more workgroups than SMs (at least the `stages` option).
 SUB_WAVE_STAGES = 4
@@ -163,16 +168,20 @@ class DtlLayout(PlanOptions):
         if tgt.backend != "cuda" or not tgt.async_copy or not tgt.compute_units or element_bits(p.elem_type) != 16 \
                 or self.tiles or self.workgroups_per_cu or PLAN_ATTR in d.root.attributes:
             return None
-        large = dataclasses.replace(self, **LARGE_GRID)
-        (t,) = parse_tilings(large.tiles)
+        (t,) = parse_tilings(LARGE_GRID["tiles"])
         tiles = math.ceil(p.sizes["m"] / t.bm) * math.ceil(p.sizes["n"] / t.bn) * p.sizes["b"]
-        bk = large.k_bytes * 8 // element_bits(p.elem_type)
-        if tiles < LARGE_GRID_WAVES * tgt.compute_units or p.sizes["k"] < large.stages * bk:
+        if tiles < LARGE_GRID_WAVES * tgt.compute_units:
             return None
-        try:
-            return large.plan_dispatch(d, p, tgt)
-        except PassError:
-            return None
+        for k_bytes in LARGE_GRID_K_BYTES:
+            large = dataclasses.replace(self, **LARGE_GRID, k_bytes=k_bytes)
+            if (t.bm + t.bn) * k_bytes * large.stages > large.lds_budget(tgt) or \
+                    p.sizes["k"] < large.stages * k_bytes * 8 // element_bits(p.elem_type):
+                continue
+            try:
+                return large.plan_dispatch(d, p, tgt)
+            except PassError:
+                continue
+        return None
 
     def small_grid(self, d: MatmulDispatch, p: MatmulProblem, tgt: Target) -> tuple[MatmulPlan, PlanChoice] | str:
         """The dispatch's plan and what chose it, or why it is not one `grids=small` takes: a

@@ -139,6 +139,8 @@ class PlanOptions(ModulePass):
     workgroups_per_cu: int = option(0, "workgroups that must fit an SM/CU together: in its LDS, and on CUDA in its "
                                        "registers (nvvm.minctasm); 0: the target's (2 on CUDA, 1 elsewhere)", min=0)
     mma: bool = option(True, "use the target's matrix-core intrinsic (gfx942 MFMA, CUDA mma.sync) where it has one")
+    wgmma: bool = option(True, "on sm_90a, the wgmma scheme for the products it takes (false: mma.sync's plan, "
+                               "in the LDS of the sm_90a target's SM)")
     tiles: str = option("", "tilings to choose from by the plan's cost rule, as BMxBNxTMxTN,... (TMxTN: the FMA "
                             "micro-tile; threads = BM/TM * BN/TN, whole subgroups; any sizes, e.g. 96x96x3x4); "
                             "default 128x128x8x8 down to 32x32x2x2 and skinny ones (16x64x4x4, 64x16x4x4, "
@@ -197,6 +199,8 @@ class PlanOptions(ModulePass):
                   "k_pack": self.k_pack == rec.k_pack, "stages": self.stages == rec.stages,
                   "workgroups_per_cu": self.workgroups_per_cu == rec.workgroups_per_cu,
                   "k_bytes": self.k_bytes == rec.k_bytes,
+                  # a recorded plan is mma.sync's (or FMA's): wgmma=false agrees
+                  "wgmma": not self.wgmma,
                   # a recorded plan is never the wgmma scheme's, which alone splits and multicasts
                   "cluster_k": True, "multicast": True, "row_sums_cluster": True}
         for f in dataclasses.fields(PlanOptions):
@@ -253,7 +257,7 @@ class PlanOptions(ModulePass):
         the scheme takes the product (`wgmma_refusal`), among its tilings (WGMMA_TILINGS, or
         those of `tiles` with a warpgroup of threads per 64 rows: e.g. 192x256x8x16); else None
         (such a product keeps the mma.sync plan)."""
-        if not tgt.wgmma or not self.mma or PLAN_ATTR in d.root.attributes:
+        if not tgt.wgmma or not self.mma or not self.wgmma or PLAN_ATTR in d.root.attributes:
             return None
         refusal = wgmma_refusal(p, tgt)
         if refusal is not None:

@@ -308,7 +308,7 @@ def test_passes_that_record_a_staging_take_the_plan_options_of_matmul_lds(matmul
         return [f.name for f in dataclasses.fields(cls)]
 
     shared = fields(options.PlanOptions)
-    assert shared == ["workgroups_per_cu", "mma", "tiles", "k_pack", "stages", "k_bytes", "cluster_k",
+    assert shared == ["workgroups_per_cu", "mma", "wgmma", "tiles", "k_pack", "stages", "k_bytes", "cluster_k",
                       "multicast", "row_sums_cluster"]
     for cls in (matmul_lds.MatmulLds, dtl_layout.DtlLayout, inthread_transpose.InthreadTranspose):
         assert issubclass(cls, options.PlanOptions) and fields(cls)[:len(shared)] == shared

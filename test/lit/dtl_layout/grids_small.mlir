@@ -2,6 +2,7 @@
 // RUN: lds-opt %s --split-input-file --target=gfx942 --pass-pipeline='builtin.module(ldsopt-dtl-layout{grids=small k-bytes=128 stages=4}, ldsopt-inthread-transpose, ldsopt-matmul-lds)' | filecheck %s --check-prefix=GFX942
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{grids=small tiles=128x128x8x8 k-bytes=128 stages=4}, ldsopt-inthread-transpose, ldsopt-matmul-lds)' | filecheck %s --check-prefix=NOPLAN
 // RUN: lds-opt %s --split-input-file --target=cuda --pass-pipeline='builtin.module(ldsopt-dtl-layout{grids=auto k-bytes=128 stages=3}, ldsopt-inthread-transpose, ldsopt-matmul-lds)' | filecheck %s --check-prefix=AUTO
+// RUN: lds-opt %s --split-input-file --target=cuda-sm90a --pass-pipeline='builtin.module(ldsopt-dtl-layout{grids=auto k-bytes=128 stages=3 wgmma=false}, ldsopt-inthread-transpose, ldsopt-matmul-lds{wgmma=false})' | filecheck %s --check-prefix=HOPPER
 
 // `grids=small` (and the default pipeline's `grids=auto`): a matmul whose register staging is
 // bound by load latency (a grid of about one wave on a cp.async target, K filling the 4-step
@@ -102,6 +103,15 @@ iree_codegen.dispatch_config @bert_qkv {
 // AUTO:          memref.alloc() alignment = 16 {{.*}}operand = "B"{{.*}}tile = [256, 32]
 // AUTO:          nvgpu.device_async_copy
 // AUTO:          scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args({{.*}}) -> ({{.*}}vector<2x2xf32>, vector<2x2xf16>, {{.*}}, vector<4x2xf16>) {
+// On sm_90a with mma.sync (`wgmma=false`), an SM's 227 KiB hold 3 stages of 128 bytes of K (64
+// steps): the widest K step of LARGE_GRID_K_BYTES that fits.
+// HOPPER-LABEL: func.func @nt_f16_4096
+// HOPPER-SAME:    ldsopt.lowered_by = ["ldsopt-dtl-layout", "ldsopt-matmul-lds"]
+// HOPPER:         memref.alloc() alignment = 16 {{.*}}operand = "A"{{.*}}tile = [128, 64]
+// HOPPER:         memref.alloc() alignment = 16 {{.*}}operand = "B"{{.*}}tile = [256, 64]
+// HOPPER:         nvgpu.device_async_copy
+// HOPPER:         scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(
+// HOPPER:         nvgpu.mma.sync
 
 func.func @nt_f16_4096() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
   %cst = arith.constant 0.000000e+00 : f32
