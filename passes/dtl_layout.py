@@ -83,8 +83,8 @@ SMALL_GRID_WAVES = 1.5
 # `grids=auto`'s plan for large products (the `tiles`, `workgroups-per-cu`, `k-bytes` and `stages`
 # it stands for), and the fewest waves of its tiles on the SMs a grid must have to take it.
 LARGE_GRID = {"tiles": "128x256x8x16", "workgroups_per_cu": 1, "stages": 3}
-# Its K step, the widest that fits: 128 bytes measured 3-13% faster than 64 where both fit (an
-# H100, bench/results/cuda-matmul/mma-sync-hopper-lds/).
+# Its K step: the widest of these whose stages fit, 128 bytes measured faster than 64 where both
+# fit (bench/results/cuda-matmul/mma-sync-hopper-lds/).
 LARGE_GRID_K_BYTES = (128, 64)
 LARGE_GRID_WAVES = 2
 # `grids=auto`'s stages for a grid of no more workgroups than SMs (at least the `stages` option).
@@ -174,8 +174,7 @@ class DtlLayout(PlanOptions):
             return None
         for k_bytes in LARGE_GRID_K_BYTES:
             large = dataclasses.replace(self, **LARGE_GRID, k_bytes=k_bytes)
-            if (t.bm + t.bn) * k_bytes * large.stages > large.lds_budget(tgt) or \
-                    p.sizes["k"] < large.stages * k_bytes * 8 // element_bits(p.elem_type):
+            if p.sizes["k"] < large.stages * k_bytes * 8 // element_bits(p.elem_type):
                 continue
             try:
                 return large.plan_dispatch(d, p, tgt)

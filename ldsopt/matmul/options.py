@@ -199,10 +199,8 @@ class PlanOptions(ModulePass):
                   "k_pack": self.k_pack == rec.k_pack, "stages": self.stages == rec.stages,
                   "workgroups_per_cu": self.workgroups_per_cu == rec.workgroups_per_cu,
                   "k_bytes": self.k_bytes == rec.k_bytes,
-                  # a recorded plan is mma.sync's (or FMA's): wgmma=false agrees
-                  "wgmma": not self.wgmma,
                   # a recorded plan is never the wgmma scheme's, which alone splits and multicasts
-                  "cluster_k": True, "multicast": True, "row_sums_cluster": True}
+                  "wgmma": True, "cluster_k": True, "multicast": True, "row_sums_cluster": True}
         for f in dataclasses.fields(PlanOptions):
             value = getattr(self, f.name)
             if value != f.default and not agrees[f.name]:
