@@ -136,13 +136,13 @@ class WgmmaEmitter(Emitter):
 
     def plan_output_stage(self, lds_left: int):
         """No output stage under a K split: its barriers would sit in the branch of the warps
-        that store (`store`). A walking kernel's stage is drained by TMA stores where it fits
-        (tma_store.py)."""
+        that store (`store`). A walking kernel's stage is drained by TMA stores where one column
+        block fits, the tile leaving in as few parts as fit (tma_store.py)."""
         if self.pl.split > 1:
             return None
         if self.tma_stores and tma_store.refusal(self) is None:
-            store = tma_store.TmaStore(self)
-            if store.lds_bytes() <= lds_left:
+            store = tma_store.fitting(self, lds_left)
+            if store is not None:
                 self.tma_store, self.output_stage = store, store.stage
                 return self.output_stage
         return super().plan_output_stage(lds_left)

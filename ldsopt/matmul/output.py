@@ -105,18 +105,23 @@ class OutputWriter:
         return buf
 
     def store_all(self, acc: list[ir.Value]) -> None:
-        if self.em.tma_store is not None:
-            self.em.tma_store.free()
+        tma_store = self.em.tma_store
         offsets = self.offsets()
         out_bytes = element_bits(ir.MemRefType(self.em.out.type).element_type) // 8
         row_align = self.global_align(self.em.out, quad_stores.STORE_BYTES // out_bytes)
         groups = quad_stores.plan(self.em, out_bytes, row_align)
         if groups:
             self.store_quads(acc, offsets, groups)
-        else:
+        elif tma_store is None:
             for i, value in enumerate(acc):
                 self.store_accumulator(i, value, offsets)
-        self.finish()
+        for part in range(tma_store.parts if tma_store else 0):  # the tile through the copy engine's stage
+            tma_store.free()
+            for i, value in enumerate(acc):
+                self.store_accumulator(i, value, offsets, part)
+            tma_store.finish(self.em.last_tile, self.copy_out, part)
+        if tma_store is None:
+            self.finish()
 
     def store_quads(self, acc: list[ir.Value], offsets: tuple, groups: list[quad_stores.Group]) -> None:
         """Stores the accumulators 16 bytes a lane, each group's pieces exchanged among the
@@ -148,37 +153,41 @@ class OutputWriter:
         return (Offsets(em, *em.output_origin()),
                 None if em.output_stage is None else Offsets(em, *em.output_local()), pieces)
 
-    def store_accumulator(self, i: int, value: ir.Value, offsets: tuple) -> None:
-        """Stores accumulator `i` (holding `value`): its pieces, at `offsets` (`offsets()`)."""
+    def store_accumulator(self, i: int, value: ir.Value, offsets: tuple, part: int | None = None) -> None:
+        """Stores accumulator `i` (holding `value`): its pieces, at `offsets` (`offsets()`);
+        with a `part`, only that part's of the TMA stores' stage (tma_store.py), at its columns."""
         at, local, pieces = offsets
         flat = self.em.flat(value)
         for first, width, dm, dn in pieces.get(i, []):
+            shift = 0
+            if part is not None:
+                if self.em.tma_store.part_of(dn, width) != part:
+                    continue
+                shift = part * self.em.tma_store.cols
             piece = flat if width == ir.VectorType(flat.type).shape[0] else vector.extract_strided_slice(
                 ir.VectorType.get([width], self.em.acc_type), flat, [first], [width], [1])
             self.store_piece(piece, at.m(dm), at.n(dn), self.early_reads(width, dm, dn),
-                             local and (local.m(dm), local.n(dn)))
+                             local and (local.m(dm), local.n(dn - shift)))
 
     def finish(self) -> None:
-        """After every accumulator is stored: the output stage's copy out, if there is one (by
-        the copy engine where it stores the tiles: tma_store.py)."""
-        em = self.em
-        if em.tma_store is not None:
-            em.tma_store.finish(em.last_tile, self.copy_out)
-        elif em.output_stage is not None:
+        """After every accumulator is stored: the output stage's copy out, if there is one."""
+        if self.em.output_stage is not None:
             self.copy_out()
 
-    def copy_out(self) -> None:
-        """The staged output tile from LDS to the output, `vec` elements a copy (guarded past M
-        and N, and past the tile in a last round the threads do not fill)."""
+    def copy_out(self, part: int = 0) -> None:
+        """The staged output tile (or its columns' `part` of the TMA stores' stage) from LDS to
+        the output, `vec` elements a copy (guarded past M and N, and past the tile in a last
+        round the threads do not fill)."""
         em = self.em
         st, k = em.output_stage, em.k
         em.barrier()
         vtype = ir.VectorType.get([st.vec], ir.MemRefType(em.out.type).element_type)
         c = index_expr.var("c")
+        n0 = em.offset(em.origin["n"], part * st.cols)
         for j in range(st.copies):
             chunk = em.offset(em.tid, st.threads * j)
             row, col = k.index(list(st.copy_origin(c)), c=chunk)
-            m, n = arith.addi(em.origin["m"], row), arith.addi(em.origin["n"], col)
+            m, n = arith.addi(em.origin["m"], row), arith.addi(n0, col)
             last = st.threads * (j + 1) > st.chunks
             with em.guard(self.ragged(m, n) + ([(chunk, st.chunks)] if last else [])):
                 value = read_vector(vtype, em.out_lds, self.stage_indices(row, col), self.stage_align(st.vec))

@@ -11,20 +11,25 @@ it while the next tile's K loop runs.
   (32 f32, 64 f16), each block's BM rows in the 128-byte swizzle (`address_map`,
   wgmma_maps.SwizzledColumnBlocks: the 8 rows of a warp's 8-byte pieces fall in 8 distinct
   16-byte units), 1024-byte aligned; a box a block.
-- A tile's output: thread 0 waits until the previous tile's boxes have been read out of the
-  stage (`free`), the workgroup meets; each thread writes its pieces there (the init and the
-  epilogue applied, OutputWriter.store_piece) and fences them to the engine's proxy; the
-  workgroup meets; thread 0 issues the boxes as one bulk group (`finish`). The engine clips
-  rows past M.
+- Parts: where the whole tile does not fit beside the operands' LDS tiles (a 128x256 f32 tile
+  is 128 KiB), the stage holds 1/P of its column blocks, P the fewest of 2, 4, ... that fit
+  (`fitting`), and the tile leaves in P parts through it, part p's columns p BN / P on.
+- A tile's output, part by part: thread 0 waits until the boxes before (the previous part's,
+  or the previous tile's last) have been read out of the stage (`free`), the workgroup meets;
+  each thread writes the part's pieces there (the init and the epilogue applied,
+  OutputWriter.store_piece) and fences them to the engine's proxy; the workgroup meets; thread
+  0 issues the part's boxes as one bulk group (`finish`). The engine clips rows past M. The
+  last part's boxes drain while the next tile's K loop runs; the earlier parts' are waited for
+  by the math warps (a part's drain, not its stores issued from registers).
 - The output's tensor map is built and published with the operands' (tma_copy.TmaOperands), in
   the output rows of the workgroup's last tile. That tile is therefore stored by the threads from
-  the same stage (OutputWriter.copy_out) once every earlier box is written, which also leaves
-  no bulk copy in flight when the kernel ends.
+  the same stage (OutputWriter.copy_out, part by part) once every earlier box is written, which
+  also leaves no bulk copy in flight when the kernel ends.
 
 Refused (`refusal`; the output as without it): a kernel that does not walk its tiles or copies
 its operands by cp.async, an output of another type than f16, bf16 and f32 or in fewer than
 whole 128-byte blocks, an epilogue that stores in another dim order, output rows that cannot
-hold one more map, and a stage past the LDS the plan leaves.
+hold one more map, and a stage of one column block past the LDS the plan leaves.
 """
 
 from __future__ import annotations
@@ -60,25 +65,47 @@ def refusal(em) -> str | None:
     return tma_copy.maps_refusal(em, em.multicast, len(em.pl.staging) + 1)
 
 
-class TmaStore:
-    """The TMA stores of the walking kernel `em`'s tiles (module doc)."""
+def fitting(em, lds_left: int) -> "TmaStore | None":
+    """The TMA stores of `em`'s tiles in the fewest parts whose stage fits `lds_left` bytes
+    (None: not even one 128-byte column block does)."""
+    blocks = em.pl.tiling.bn * element_bits(em.p.output.tensor_type.element_type) // 8 // SWIZZLE_BYTES
+    parts = 1
+    while blocks % parts == 0:
+        store = TmaStore(em, parts)
+        if store.lds_bytes() <= lds_left:
+            return store
+        parts *= 2
+    return None
 
-    def __init__(self, em):
-        self.em = em
+
+class TmaStore:
+    """The TMA stores of the walking kernel `em`'s tiles, in `parts` parts of its columns
+    (module doc)."""
+
+    def __init__(self, em, parts: int = 1):
+        self.em, self.parts = em, parts
         self.elem = em.p.output.tensor_type.element_type
         self.elem_bytes = element_bits(self.elem) // 8
         t = em.pl.tiling
         self.block = SWIZZLE_BYTES // self.elem_bytes
+        self.cols = t.bn // parts  # a part's, the stage's
+        assert self.cols % self.block == 0, (t.bn, parts)
         # rows x block elements, innermost first, then 1 along the output's batch dims
         self.box = [self.block, t.bm] + [1] * (len(em.p.output.tensor_type.shape) - 2)
-        self.stage = OutputStage(t.bm, t.bn, 0, UNIT_BYTES // self.elem_bytes, t.threads, self.address_map,
+        self.stage = OutputStage(t.bm, self.cols, 0, UNIT_BYTES // self.elem_bytes, t.threads, self.address_map,
                                  STAGE_ALIGNMENT)
 
     @property
     def address_map(self) -> SwizzledColumnBlocks:
-        t = self.em.pl.tiling
         return SwizzledColumnBlocks(vec=UNIT_BYTES // self.elem_bytes, per_phase=1, max_phase=8,
-                                    block=self.block, rows=t.bm, row_elems=t.bn)
+                                    block=self.block, rows=self.em.pl.tiling.bm, row_elems=self.cols)
+
+    def part_of(self, dn: int, width: int) -> int:
+        """The part holding a piece of `width` columns `dn` past the thread's first (whose own
+        column in the tile is below 8: the wgmma C layout's lane offset)."""
+        part, within = divmod(dn, self.cols)
+        assert within - within % 8 + 8 <= self.cols and dn % 8 + width <= 8, (dn, width, self.cols)
+        return part
 
     def lds_bytes(self) -> int:
         """The stage, its alignment, and one more tensor map."""
@@ -94,10 +121,10 @@ class TmaStore:
             tma.wait_read(0)
         self.em.barrier()
 
-    def finish(self, last: ir.Value, copy_out) -> None:
-        """After a tile's pieces are written: its boxes issued, or for the workgroup's last tile
-        (`last`, i1), every earlier box written (the maps' rows are then free) and the tile
-        copied out by the threads (`copy_out`, which meets first)."""
+    def finish(self, last: ir.Value, copy_out, part: int) -> None:
+        """After a part's pieces are written: its boxes issued, or for the workgroup's last tile
+        (`last`, i1), every earlier box written (the maps' rows are then free) and the part
+        copied out by the threads (`copy_out(part)`, which meets first)."""
         em, k = self.em, self.em.k
         wgmma.proxy_fence()  # this thread's pieces, to the copy engine's proxy
         em.barrier()
@@ -108,12 +135,12 @@ class TmaStore:
                 scf.yield_([])
             with ir.InsertionPoint(branch.else_block):
                 i32 = ir.IntegerType.get_signless(32)
-                for b in range(em.pl.tiling.bn // self.block):
-                    n = em.offset(em.origin["n"], b * self.block)
+                for b in range(self.cols // self.block):
+                    n = em.offset(em.origin["n"], part * self.cols + b * self.block)
                     coords = [arith.index_cast(i32, x) for x in em.output_index(em.origin["m"], n)[::-1]]
                     src = tma.shared_pointer(em.out_lds, k.const(b * self.stage.rows * SWIZZLE_BYTES))
                     tma.store(src, em.tma.pointers["out"], coords)
                 tma.commit()
                 scf.yield_([])
         with em.when(last):
-            copy_out()
+            copy_out(part)

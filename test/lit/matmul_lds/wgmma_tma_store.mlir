@@ -4,6 +4,9 @@
 // RUN: lds-opt %s --split-input-file --target=cuda-sm90a \
 // RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=128x128x8x8 workgroups-per-cu=1})' \
 // RUN:   | filecheck %s --check-prefix=THREADS
+// RUN: lds-opt %s --split-input-file --target=cuda-sm90a \
+// RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=128x256x8x16 workgroups-per-cu=1 tma-store=true})' \
+// RUN:   | filecheck %s --check-prefix=PARTS
 
 // A walking kernel's tiles stored by TMA (ldsopt/matmul/tma_store.py): NT f16 2048x2304x520 with
 // an f32 output on 128x128 tiles is 16 x 18 = 288 tiles for 132 workgroups; the 64 KiB tile fits
@@ -36,6 +39,25 @@
 // CHECK:           scf.if %[[LAST]] {
 // CHECK-NEXT:        gpu.barrier
 // CHECK:             vector.load %[[STAGE]]
+// On 128x256 tiles the 128 KiB f32 tile does not fit beside the 4 LDS tiles of 48 KiB: the stage
+// holds a quarter of its columns (64, two boxes), and each tile leaves in 4 parts through it,
+// each part waiting for the one before to be read out of the stage.
+// PARTS-LABEL: func.func @nt_f16_f32_tma_store
+// PARTS:         %[[STAGE:.+]] = memref.alloc() alignment = 1024 {ldsopt.output_stage = {pad = 0 : i64, vec = 4 : i64}} : memref<128x64xf32, #gpu.address_space<workgroup>>
+// PARTS:         scf.for %{{.+}} = %c0 to %{{.+}} step %c1 {
+// PARTS:           nvvm.cp.async.bulk.wait_group 0 read
+// PARTS:           gpu.barrier
+// PARTS-COUNT-16:  vector.store %{{.+}}, %[[STAGE]]
+// PARTS-NEXT:      nvvm.fence.proxy <async.shared>, space = <cta>
+// PARTS-NEXT:      gpu.barrier
+// PARTS:           } else {
+// PARTS-COUNT-2:     nvvm.cp.async.bulk.tensor.global.shared.cta
+// PARTS-NEXT:        nvvm.cp.async.bulk.commit.group
+// PARTS:             gpu.barrier
+// PARTS-COUNT-8:     vector.load %[[STAGE]]
+// PARTS-COUNT-3:   nvvm.cp.async.bulk.wait_group 0 read
+// PARTS-NOT:       nvvm.cp.async.bulk.wait_group 0 read
+// PARTS:         return
 // THREADS-LABEL: func.func @nt_f16_f32_tma_store
 // THREADS:         memref.alloc() alignment = 16 {ldsopt.output_stage = {pad = 8 : i64, vec = 4 : i64}} : memref<128x136xf32, #gpu.address_space<workgroup>>
 // THREADS-NOT:     nvvm.cp.async.bulk.tensor.global.shared.cta
