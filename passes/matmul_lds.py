@@ -185,10 +185,12 @@ class MatmulLds(PlanOptions):
 
     tma_store: str = option("false", "a persistent wgmma kernel's output tiles through an LDS stage that the tensor "
                                      "memory accelerator stores while the next tile's K loop runs "
-                                     "(ldsopt/matmul/tma_store.py): true where the kernel allows it and the stage "
-                                     "fits the LDS the plan leaves, false: the output stored by the threads (measured "
-                                     "faster: bench/results/cuda-matmul/tma-store/)",
-                            choices=("false", "true"))
+                                     "(ldsopt/matmul/tma_store.py): true where the kernel allows it and a stage "
+                                     "fits the LDS the plan leaves (a tile that does not fit leaving in parts), "
+                                     "double the same with a tile in parts through two part buffers, false: the "
+                                     "output stored by the threads (measured faster: "
+                                     "bench/results/cuda-matmul/tma-store/)",
+                            choices=("false", "true", "double"))
 
     def run(self, module: ir.Operation) -> None:
         for m in self.planned_matmuls(module, prologues=True, dynamic=True):
@@ -201,7 +203,7 @@ class MatmulLds(PlanOptions):
                 extra = {"tma_budget": choice.lds_budget(tgt) if self.tma == "auto" else None,
                          "multicast": Multicast.parse(self.multicast),
                          "walk_tiles": self.persistent != "false",
-                         "tma_stores": self.tma_store == "true"} if emitter is WgmmaEmitter else {}
+                         "tma_store_buffers": {"false": 0, "true": 1, "double": 2}[self.tma_store]} if emitter is WgmmaEmitter else {}
                 kernel = emitter(d, p, pl, tgt, self.carries(pl, p, choice, tgt), **extra)
             except ValueError as e:
                 raise PassError(d.location, f"{self.NAME}: {e}") from None

@@ -82,15 +82,15 @@ class WgmmaEmitter(Emitter):
     CLUSTERS = True
 
     def __init__(self, *args, tma_budget: int | None = None, multicast: Multicast = Multicast(),
-                 walk_tiles: bool = False, tma_stores: bool = False, **kwargs):
+                 walk_tiles: bool = False, tma_store_buffers: int = 0, **kwargs):
         """`tma_budget`: the LDS bytes a workgroup may take where the operands may be copied by
         TMA (`tma_copy.refusal`), None where they may not; `multicast`: the cluster that shares
         them where the kernel takes TMA and that cluster (else unshared, `multicast_refused`
         says why); `walk_tiles`: a persistent kernel where it can be one (persistent.py; else a
-        plain grid, `persistent_refused` says why); `tma_stores`: its tiles stored by TMA where
-        they can be (tma_store.py)."""
+        plain grid, `persistent_refused` says why); `tma_store_buffers`: its tiles stored by TMA where
+        they can be (tma_store.py), a tile in parts through that many part buffers (0: not)."""
         super().__init__(*args, **kwargs)
-        self.tma_stores = tma_stores
+        self.tma_store_buffers = tma_store_buffers
         if self.pl.stages < 3:
             raise ValueError(f"the wgmma scheme needs 3 LDS tiles or more (the plan has {self.pl.stages})")
         self.acc_struct = wgmma.acc_struct(self.pl.tiling.bn)
@@ -140,8 +140,8 @@ class WgmmaEmitter(Emitter):
         block fits, the tile leaving in as few parts as fit (tma_store.py)."""
         if self.pl.split > 1:
             return None
-        if self.tma_stores and tma_store.refusal(self) is None:
-            store = tma_store.fitting(self, lds_left)
+        if self.tma_store_buffers and tma_store.refusal(self) is None:
+            store = tma_store.fitting(self, lds_left, self.tma_store_buffers)
             if store is not None:
                 self.tma_store, self.output_stage = store, store.stage
                 return self.output_stage

@@ -8,6 +8,8 @@ emit_mma.py) says where the pieces are (`Emitter.output_pieces`, `output_origin`
 
 from __future__ import annotations
 
+import dataclasses
+
 from iree.compiler import ir
 from iree.compiler.dialects import arith, memref, vector
 
@@ -159,11 +161,11 @@ class OutputWriter:
         at, local, pieces = offsets
         flat = self.em.flat(value)
         for first, width, dm, dn in pieces.get(i, []):
-            shift = 0
+            shift = 0  # from the piece's column in the tile to its column in the stage
             if part is not None:
                 if self.em.tma_store.part_of(dn, width) != part:
                     continue
-                shift = part * self.em.tma_store.cols
+                shift = part * self.em.tma_store.cols - self.em.tma_store.stage_col(part)
             piece = flat if width == ir.VectorType(flat.type).shape[0] else vector.extract_strided_slice(
                 ir.VectorType.get([width], self.em.acc_type), flat, [first], [width], [1])
             self.store_piece(piece, at.m(dm), at.n(dn), self.early_reads(width, dm, dn),
@@ -175,22 +177,25 @@ class OutputWriter:
             self.copy_out()
 
     def copy_out(self, part: int = 0) -> None:
-        """The staged output tile (or its columns' `part` of the TMA stores' stage) from LDS to
-        the output, `vec` elements a copy (guarded past M and N, and past the tile in a last
-        round the threads do not fill)."""
+        """The staged output tile (or, through the TMA stores' stage, the columns of its `part`)
+        from LDS to the output, `vec` elements a copy (guarded past M and N, and past the tile in
+        a last round the threads do not fill)."""
         em = self.em
-        st, k = em.output_stage, em.k
+        st, k, col0, n0 = em.output_stage, em.k, 0, em.origin["n"]
+        if em.tma_store is not None:  # the part's buffer, at the part's columns of the output
+            st = dataclasses.replace(st, cols=em.tma_store.cols)
+            col0, n0 = em.tma_store.stage_col(part), em.offset(n0, part * em.tma_store.cols)
         em.barrier()
         vtype = ir.VectorType.get([st.vec], ir.MemRefType(em.out.type).element_type)
         c = index_expr.var("c")
-        n0 = em.offset(em.origin["n"], part * st.cols)
         for j in range(st.copies):
             chunk = em.offset(em.tid, st.threads * j)
             row, col = k.index(list(st.copy_origin(c)), c=chunk)
             m, n = arith.addi(em.origin["m"], row), arith.addi(n0, col)
             last = st.threads * (j + 1) > st.chunks
             with em.guard(self.ragged(m, n) + ([(chunk, st.chunks)] if last else [])):
-                value = read_vector(vtype, em.out_lds, self.stage_indices(row, col), self.stage_align(st.vec))
+                value = read_vector(vtype, em.out_lds, self.stage_indices(row, em.offset(col, col0)),
+                                    self.stage_align(st.vec))
                 self.write(value, m, n, st.vec)
 
     def stage_indices(self, row: ir.Value, col: ir.Value) -> list[ir.Value]:

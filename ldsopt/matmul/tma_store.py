@@ -12,15 +12,17 @@ it while the next tile's K loop runs.
   wgmma_maps.SwizzledColumnBlocks: the 8 rows of a warp's 8-byte pieces fall in 8 distinct
   16-byte units), 1024-byte aligned; a box a block.
 - Parts: where the whole tile does not fit beside the operands' LDS tiles (a 128x256 f32 tile
-  is 128 KiB), the stage holds 1/P of its column blocks, P the fewest of 2, 4, ... that fit
-  (`fitting`), and the tile leaves in P parts through it, part p's columns p BN / P on.
-- A tile's output, part by part: thread 0 waits until the boxes before (the previous part's,
-  or the previous tile's last) have been read out of the stage (`free`), the workgroup meets;
-  each thread writes the part's pieces there (the init and the epilogue applied,
-  OutputWriter.store_piece) and fences them to the engine's proxy; the workgroup meets; thread
-  0 issues the part's boxes as one bulk group (`finish`). The engine clips rows past M. The
-  last part's boxes drain while the next tile's K loop runs; the earlier parts' are waited for
-  by the math warps (a part's drain, not its stores issued from registers).
+  is 128 KiB), the stage holds B buffers of 1/P of its column blocks each, P the fewest of 2,
+  4, ... that fit (`fitting`; B = 2 with `tma-store=double`, else 1), and the tile leaves in P
+  parts through them, part p's columns p BN / P on, in buffer p % B.
+- A tile's output, part by part: thread 0 waits until the boxes that last used the part's
+  buffer (B parts before, counting the previous tile's) have been read out of the stage
+  (`free`), the workgroup meets; each thread writes the part's pieces there (the init and the
+  epilogue applied, OutputWriter.store_piece) and fences them to the engine's proxy; the
+  workgroup meets; thread 0 issues the part's boxes as one bulk group (`finish`). The engine
+  clips rows past M. The last parts' boxes drain while the next tile's K loop runs; with one
+  buffer the math warps wait for each earlier part's drain, with two a part's drain overlaps
+  the next part's writes.
 - The output's tensor map is built and published with the operands' (tma_copy.TmaOperands), in
   the output rows of the workgroup's last tile. That tile is therefore stored by the threads from
   the same stage (OutputWriter.copy_out, part by part) once every earlier box is written, which
@@ -65,13 +67,14 @@ def refusal(em) -> str | None:
     return tma_copy.maps_refusal(em, em.multicast, len(em.pl.staging) + 1)
 
 
-def fitting(em, lds_left: int) -> "TmaStore | None":
-    """The TMA stores of `em`'s tiles in the fewest parts whose stage fits `lds_left` bytes
-    (None: not even one 128-byte column block does)."""
+def fitting(em, lds_left: int, buffers: int = 1) -> "TmaStore | None":
+    """The TMA stores of `em`'s tiles in the fewest parts whose stage fits `lds_left` bytes, a
+    tile in parts through `buffers` part buffers (None: not even one 128-byte column block a
+    buffer fits)."""
     blocks = em.pl.tiling.bn * element_bits(em.p.output.tensor_type.element_type) // 8 // SWIZZLE_BYTES
     parts = 1
     while blocks % parts == 0:
-        store = TmaStore(em, parts)
+        store = TmaStore(em, parts, buffers if parts > 1 else 1)
         if store.lds_bytes() <= lds_left:
             return store
         parts *= 2
@@ -80,25 +83,25 @@ def fitting(em, lds_left: int) -> "TmaStore | None":
 
 class TmaStore:
     """The TMA stores of the walking kernel `em`'s tiles, in `parts` parts of its columns
-    (module doc)."""
+    through `buffers` part buffers (module doc)."""
 
-    def __init__(self, em, parts: int = 1):
-        self.em, self.parts = em, parts
+    def __init__(self, em, parts: int = 1, buffers: int = 1):
+        self.em, self.parts, self.buffers = em, parts, buffers
         self.elem = em.p.output.tensor_type.element_type
         self.elem_bytes = element_bits(self.elem) // 8
         t = em.pl.tiling
         self.block = SWIZZLE_BYTES // self.elem_bytes
-        self.cols = t.bn // parts  # a part's, the stage's
-        assert self.cols % self.block == 0, (t.bn, parts)
+        self.cols = t.bn // parts  # a part's, a buffer's
+        assert self.cols % self.block == 0 and parts % buffers == 0, (t.bn, parts, buffers)
         # rows x block elements, innermost first, then 1 along the output's batch dims
         self.box = [self.block, t.bm] + [1] * (len(em.p.output.tensor_type.shape) - 2)
-        self.stage = OutputStage(t.bm, self.cols, 0, UNIT_BYTES // self.elem_bytes, t.threads, self.address_map,
-                                 STAGE_ALIGNMENT)
+        self.stage = OutputStage(t.bm, buffers * self.cols, 0, UNIT_BYTES // self.elem_bytes, t.threads,
+                                 self.address_map, STAGE_ALIGNMENT)
 
     @property
     def address_map(self) -> SwizzledColumnBlocks:
         return SwizzledColumnBlocks(vec=UNIT_BYTES // self.elem_bytes, per_phase=1, max_phase=8,
-                                    block=self.block, rows=self.em.pl.tiling.bm, row_elems=self.cols)
+                                    block=self.block, rows=self.em.pl.tiling.bm, row_elems=self.buffers * self.cols)
 
     def part_of(self, dn: int, width: int) -> int:
         """The part holding a piece of `width` columns `dn` past the thread's first (whose own
@@ -106,6 +109,10 @@ class TmaStore:
         part, within = divmod(dn, self.cols)
         assert within - within % 8 + 8 <= self.cols and dn % 8 + width <= 8, (dn, width, self.cols)
         return part
+
+    def stage_col(self, part: int) -> int:
+        """The stage column of part `part`'s first: its buffer's."""
+        return part % self.buffers * self.cols
 
     def lds_bytes(self) -> int:
         """The stage, its alignment, and one more tensor map."""
@@ -116,9 +123,10 @@ class TmaStore:
         return arith.cmpi(arith.CmpIPredicate.eq, self.em.tid, self.em.k.const(0))
 
     def free(self) -> None:
-        """Before a tile's pieces are written: the previous tile's boxes are out of the stage."""
+        """Before a part's pieces are written: the boxes that last used its buffer are out of
+        the stage (every bulk group but the newest B - 1)."""
         with self.em.when(self._issuer()):
-            tma.wait_read(0)
+            tma.wait_read(self.buffers - 1)
         self.em.barrier()
 
     def finish(self, last: ir.Value, copy_out, part: int) -> None:
@@ -138,7 +146,8 @@ class TmaStore:
                 for b in range(self.cols // self.block):
                     n = em.offset(em.origin["n"], part * self.cols + b * self.block)
                     coords = [arith.index_cast(i32, x) for x in em.output_index(em.origin["m"], n)[::-1]]
-                    src = tma.shared_pointer(em.out_lds, k.const(b * self.stage.rows * SWIZZLE_BYTES))
+                    block = self.stage_col(part) // self.block + b
+                    src = tma.shared_pointer(em.out_lds, k.const(block * self.stage.rows * SWIZZLE_BYTES))
                     tma.store(src, em.tma.pointers["out"], coords)
                 tma.commit()
                 scf.yield_([])

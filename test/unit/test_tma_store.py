@@ -16,9 +16,9 @@ def kernel(bm: int, bn: int, elem: str):
     return types.SimpleNamespace(p=types.SimpleNamespace(output=out), pl=types.SimpleNamespace(tiling=Tiling(bm, bn, 8, 8)))
 
 
-def store(bm: int, bn: int, elem: str, parts: int = 1) -> tma_store.TmaStore:
+def store(bm: int, bn: int, elem: str, parts: int = 1, buffers: int = 1) -> tma_store.TmaStore:
     with ir.Context(), ir.Location.unknown():
-        return tma_store.TmaStore(kernel(bm, bn, elem), parts)
+        return tma_store.TmaStore(kernel(bm, bn, elem), parts, buffers)
 
 
 def byte_of(st: tma_store.TmaStore, row: int, col: int) -> int:
@@ -26,18 +26,19 @@ def byte_of(st: tma_store.TmaStore, row: int, col: int) -> int:
     return (int(r) * st.stage.cols + int(c)) * st.elem_bytes
 
 
-@pytest.mark.parametrize("bm, bn, elem, parts", [(128, 128, "f32", 1), (64, 256, "f16", 1), (128, 256, "bf16", 1),
-                                                 (128, 256, "f32", 4)])
-def test_stage_is_the_boxes_in_the_128_byte_swizzle(bm, bn, elem, parts):
+@pytest.mark.parametrize("bm, bn, elem, parts, buffers", [(128, 128, "f32", 1, 1), (64, 256, "f16", 1, 1),
+                                                          (128, 256, "bf16", 1, 1), (128, 256, "f32", 4, 1),
+                                                          (128, 256, "f32", 8, 2)])
+def test_stage_is_the_boxes_in_the_128_byte_swizzle(bm, bn, elem, parts, buffers):
     """Element (r, c) of the stage (a part's columns) lies in box c / (128 / e) (bm rows of 128
     bytes each, one box after the other), its 16-byte unit u of the row at u ^ r % 8: what a TMA
     map of that box reads in swizzle mode 128B from a 1024-byte aligned stage."""
-    st = store(bm, bn, elem, parts)
+    st = store(bm, bn, elem, parts, buffers)
     e = st.elem_bytes
     assert st.box == [128 // e, bm] and st.stage.alignment == 1024 and st.stage.pad == 0
-    assert st.stage.cols == bn // parts
+    assert st.stage.cols == buffers * bn // parts
     for row in range(0, bm, 3):
-        for col in range(0, bn // parts, 5):
+        for col in range(0, st.stage.cols, 5):
             box, within = divmod(col * e, 128)
             unit, byte = divmod(within, 16)
             assert byte_of(st, row, col) == box * bm * 128 + row * 128 + (unit ^ row % 8) * 16 + byte, (row, col)
@@ -67,7 +68,22 @@ def test_fitting_takes_the_fewest_parts_whose_stage_fits(lds_left_kib, parts):
             assert st.lds_bytes() <= lds_left_kib * 1024 and st.stage.cols == 256 // parts
 
 
-def test_part_of_a_piece():
-    """A piece belongs to the part of its 8-column group (the lane's offset within it below 8)."""
+@pytest.mark.parametrize("lds_left_kib, parts", [(200, 1), (100, 4), (40, 8), (20, None)])
+def test_fitting_with_two_buffers(lds_left_kib, parts):
+    """Two part buffers: a tile that fits whole still takes one stage; in parts, the stage holds
+    two of them (4 parts: 2 x 32 KiB, 8 parts: 2 x 16 KiB)."""
+    with ir.Context(), ir.Location.unknown():
+        st = tma_store.fitting(kernel(128, 256, "f32"), lds_left_kib * 1024, buffers=2)
+        assert (st and st.parts) == parts
+        if st:
+            assert st.buffers == (1 if parts == 1 else 2) and st.stage.cols == st.buffers * 256 // parts
+
+
+def test_part_of_a_piece_and_its_buffer():
+    """A piece belongs to the part of its 8-column group (the lane's offset within it below 8);
+    part p lies in buffer p % B."""
     st = store(128, 256, "f32", 4)
     assert [st.part_of(dn, 2) for dn in (0, 6, 56, 62, 64, 200, 254)] == [0, 0, 0, 0, 1, 3, 3]
+    assert [st.stage_col(p) for p in range(4)] == [0, 0, 0, 0]
+    st = store(128, 256, "f32", 8, 2)
+    assert [st.stage_col(p) for p in range(8)] == [0, 32] * 4

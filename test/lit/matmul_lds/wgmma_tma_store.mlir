@@ -7,6 +7,9 @@
 // RUN: lds-opt %s --split-input-file --target=cuda-sm90a \
 // RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=128x256x8x16 workgroups-per-cu=1 tma-store=true})' \
 // RUN:   | filecheck %s --check-prefix=PARTS
+// RUN: lds-opt %s --split-input-file --target=cuda-sm90a \
+// RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=128x256x8x16 workgroups-per-cu=1 tma-store=double})' \
+// RUN:   | filecheck %s --check-prefix=DOUBLE
 
 // A walking kernel's tiles stored by TMA (ldsopt/matmul/tma_store.py): NT f16 2048x2304x520 with
 // an f32 output on 128x128 tiles is 16 x 18 = 288 tiles for 132 workgroups; the 64 KiB tile fits
@@ -58,6 +61,24 @@
 // PARTS-COUNT-3:   nvvm.cp.async.bulk.wait_group 0 read
 // PARTS-NOT:       nvvm.cp.async.bulk.wait_group 0 read
 // PARTS:         return
+// With two part buffers (tma-store=double) the same 32 KiB hold two parts of 32 columns (one box
+// each): 8 parts, each waiting only for the boxes of the part before the last (wait_group 1),
+// part 1 written to the second buffer's columns and issued from its 16 KiB.
+// DOUBLE-LABEL: func.func @nt_f16_f32_tma_store
+// DOUBLE:         %[[STAGE:.+]] = memref.alloc() alignment = 1024 {{.+}} : memref<128x64xf32, #gpu.address_space<workgroup>>
+// DOUBLE:         scf.for %{{.+}} = %c0 to %{{.+}} step %c1 {
+// DOUBLE:           nvvm.cp.async.bulk.wait_group 1 read
+// DOUBLE-COUNT-8:   vector.store %{{.+}}, %[[STAGE]]
+// DOUBLE-NOT:       vector.store %{{.+}}, %[[STAGE]]
+// DOUBLE:           nvvm.cp.async.bulk.tensor.global.shared.cta
+// DOUBLE-NEXT:      nvvm.cp.async.bulk.commit.group
+// DOUBLE:           nvvm.cp.async.bulk.wait_group 1 read
+// DOUBLE:           %[[BASE:.+]] = memref.extract_aligned_pointer_as_index %[[STAGE]]
+// DOUBLE-NEXT:      arith.addi %[[BASE]], %c16384 : index
+// DOUBLE:           nvvm.cp.async.bulk.tensor.global.shared.cta
+// DOUBLE-COUNT-6:   nvvm.cp.async.bulk.wait_group 1 read
+// DOUBLE-NOT:       nvvm.cp.async.bulk.wait_group {{.}} read
+// DOUBLE:         return
 // THREADS-LABEL: func.func @nt_f16_f32_tma_store
 // THREADS:         memref.alloc() alignment = 16 {ldsopt.output_stage = {pad = 8 : i64, vec = 4 : i64}} : memref<128x136xf32, #gpu.address_space<workgroup>>
 // THREADS-NOT:     nvvm.cp.async.bulk.tensor.global.shared.cta

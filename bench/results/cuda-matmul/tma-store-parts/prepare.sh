@@ -4,8 +4,8 @@
 # fit beside the operands' LDS tiles). DIR/walk/NAME.vmfb: walking kernels checked there against
 # numpy (../tma-store/check.py): f32 out on the default 128x256 tiles with M and K tails (4
 # parts at 4 LDS tiles), NT f32 out at 3 LDS tiles (2 parts), f16 out with a bias and a residual
-# (2 parts). DIR/vals/P: lds-run folders (llvm-cpu's expected values) of the persistent programs
-# of test/e2e/programs with tma-store=true. DIR/time/V: lds-bench --prepare of the large
+# (2 parts); each again with two part buffers (`_double`). DIR/vals/P: lds-run folders (llvm-cpu's expected values) of the persistent programs
+# of test/e2e/programs with tma-store=double. DIR/time/V: lds-bench --prepare of the large
 # products for each variant V (run.sh names them).
 # Usage: prepare.sh DIR
 set -euo pipefail
@@ -21,22 +21,28 @@ for name, case in {"plain_kn_2056x2304x520": cases._matmul(2056, 2304, 520, "f16
                    "bias_residual_kn_2100x2048x200": cases._matmul_epilogue(0, 2100, 2048, 200, "kn", "bias_residual")}.items():
     open(f"{out}/{name}.mlir", "w").write(case.mlir)
 PY
-walk() {  # NAME OPTIONS
+walk() {  # NAME OPTIONS [SUFFIX]
   lds-run --target cuda-sm90a --require-ldsopt --pipeline "$(with $2)" --prepare "$dir/prep" "$dir/src/$1.mlir" \
-    > "$dir/walk/$1.log" 2>&1
-  cp "$dir/prep/ldsopt.vmfb" "$dir/walk/$1.vmfb"
+    > "$dir/walk/$1${3:+_$3}.log" 2>&1
+  cp "$dir/prep/ldsopt.vmfb" "$dir/walk/$1${3:+_$3}.vmfb"
   echo "$1 ($2): stage $(grep -o 'output_stage = {[^}]*}} : memref<[0-9a-z]*' "$dir/prep/ldsopt.mlir" | grep -o 'memref.*' | head -1), $(grep -c 'nvvm.cp.async.bulk.tensor.global.shared.cta' "$dir/prep/ldsopt.mlir" || true) TMA box stores, $(grep -o 'block_id x upper_bound [0-9]*' "$dir/prep/ldsopt.mlir" | head -1)"
   rm -rf "$dir/prep"
 }
 walk plain_kn_2056x2304x520 "tiles=128x256x8x16 tma-store=true"
 walk plain_nk_2100x4096x264 "tiles=128x256x8x16 stages=3 tma-store=true"
 walk bias_residual_kn_2100x2048x200 "tiles=128x256x8x16 tma-store=true"
+walk plain_kn_2056x2304x520 "tiles=128x256x8x16 tma-store=double" double
+walk plain_nk_2100x4096x264 "tiles=128x256x8x16 stages=3 tma-store=double" double
+walk bias_residual_kn_2100x2048x200 "tiles=128x256x8x16 tma-store=double" double
 P=test/e2e/programs
-lds-run --target cuda-sm90a --require-ldsopt --pipeline "$(with tiles=128x256x8x16 tma-store=true)" --prepare "$dir/vals/default" \
-  $P/matmul_persistent/*.mlir > "$dir/vals-default.log" 2>&1
+# (one set: two would pass the 64 MiB a device call carries)
+lds-run --target cuda-sm90a --require-ldsopt --pipeline "$(with tiles=128x256x8x16 tma-store=double)" --prepare "$dir/vals/double" \
+  $P/matmul_persistent/*.mlir > "$dir/vals-double.log" 2>&1
 C=matmul_NN_8192x8192x1024_bf16,matmul_NN_4096x4096x4096_f16,matmul_NN_8192x8192x1024_f16_cast
 bench() { lds-bench --target cuda-sm90a --cases $C --pipeline "$(with $2)" --prepare "$dir/time/$1" > "$dir/time-$1.log" 2>&1; }
 bench base ""
 bench p4 "tma-store=true"
 bench p2 "stages=3 tma-store=true"
+bench d8 "tma-store=double"
+bench d4 "stages=3 tma-store=double"
 du -sh "$dir"

@@ -10,7 +10,9 @@ check=bench/results/cuda-matmul/tma-store/check.py
 for spec in "plain_kn_2056x2304x520 plain 2056 2304 520 kn" "plain_nk_2100x4096x264 plain 2100 4096 264 nk" \
             "bias_residual_kn_2100x2048x200 bias_residual 2100 2048 200 kn"; do
   set -- $spec
-  echo "$1: $(timeout 60 python3 $check "$dir/walk/$1.vmfb" "${@:2}" 2>&1 | tail -1)"
+  for v in "" _double; do
+    echo "$1$v: $(timeout 60 python3 $check "$dir/walk/$1$v.vmfb" "${@:2}" 2>&1 | tail -1)"
+  done
 done | tee "$OUT/walk-values.txt"
 replay_values "$dir"/vals/*/*/
-replay_rounds "$dir/time" base1 p41 p21 base2 p42 p22
+replay_rounds "$dir/time" base1 p41 p21 d81 d41 base2 p42 p22 d82 d42
