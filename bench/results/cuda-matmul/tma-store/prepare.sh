@@ -11,15 +11,7 @@ set -euo pipefail
 dir=${1:?DIR}; rm -rf "$dir"; mkdir -p "$dir/src" "$dir/walk"
 export PATH=$PWD/.venv/bin:$PATH
 with() { python -c "from ldsopt.run import driver; print(driver.DEFAULT_PIPELINE.replace('ldsopt-matmul-lds,', 'ldsopt-matmul-lds{$*},'))"; }
-python - "$dir/src" <<'PY'
-import sys
-from ldsopt.measure import cases
-out = sys.argv[1]
-for name, case in {"plain_kn_2056x2304x520": cases._matmul(2056, 2304, 520, "f16", "mk", "kn"),
-                   "plain_nk_1000x4096x264": cases._matmul(1000, 4096, 264, "f16", "mk", "nk"),
-                   "bias_residual_kn_2100x2048x200": cases._matmul_epilogue(0, 2100, 2048, 200, "kn", "bias_residual")}.items():
-    open(f"{out}/{name}.mlir", "w").write(case.mlir)
-PY
+python bench/results/cuda-matmul/tma-store/sources.py "$dir/src" plain:2056:2304:520:kn plain:1000:4096:264:nk bias_residual:2100:2048:200:kn
 walk() {  # NAME OPTIONS
   lds-run --target cuda-sm90a --require-ldsopt --pipeline "$(with $2)" --prepare "$dir/prep" "$dir/src/$1.mlir" \
     > "$dir/walk/$1.log" 2>&1
