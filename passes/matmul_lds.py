@@ -188,8 +188,8 @@ class MatmulLds(PlanOptions):
                                      "(ldsopt/matmul/tma_store.py): true where the kernel allows it and a stage "
                                      "fits the LDS the plan leaves (a tile that does not fit leaving in parts), "
                                      "double the same with a tile in parts through two part buffers, false: the "
-                                     "output stored by the threads (measured faster: "
-                                     "bench/results/cuda-matmul/tma-store/)",
+                                     "output stored by the threads (measured as fast or faster: "
+                                     "bench/results/cuda-matmul/tma-store/, tma-store-parts/)",
                             choices=("false", "true", "double"))
 
     def run(self, module: ir.Operation) -> None:
