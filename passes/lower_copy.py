@@ -48,7 +48,8 @@ from iree.compiler.dialects import arith, memref, scf
 
 from ldsopt import target as target_model
 from ldsopt.codegen.binding_view import CASTS, BindingView, binding_view
-from ldsopt.codegen.dispatch import from_workload, in_count_region, subspan_dims
+from ldsopt.codegen.dispatch import subspan_dims
+from ldsopt.codegen.workload import from_workload, in_count_region
 from ldsopt.codegen.elementwise import collapsed_view, extent_product, group_extents
 from ldsopt.codegen.kernel import (GridStridePass, Kernel, ceil_div, launch_count, matched_dispatches,
                                   natively_computed, read_vector, write_vector)

@@ -27,7 +27,9 @@ The kernel:
 Operands may be slices of a binding (static sizes, unit strides, offsets static or pushed at
 run time as workload ordinals: a fused projection's gate and up, read or written): runs are
 not collapsed across a slice's gaps, and V also divides every slice's start and row strides
-(and the strides its run-time offsets step by), so each vector starts aligned.
+(and the strides its run-time offsets step by), so each vector starts aligned. An input may
+also be read at static steps of a static binding (every second element of a row: GPT-J's
+rotary half, `x[..., 1::2]`); a step along the output's fastest dim makes V = 1.
 
 Bodies that read positions (`linalg.index`) or gather (`tensor.extract` of a loaded table, at
 indices computed by `arith.index_cast` and arith ops from inputs, positions and other table
@@ -82,8 +84,8 @@ from iree.compiler.dialects import arith, memref, scf, vector
 
 from ldsopt import target as target_model
 from ldsopt.codegen import gather
-from ldsopt.codegen.dispatch import (Binding, Dispatch, analyze, dispatch_funcs, in_count_region, load_binding,
-                                    slice_layout)
+from ldsopt.codegen.dispatch import Binding, Dispatch, analyze, dispatch_funcs, load_binding, slice_layout
+from ldsopt.codegen.workload import in_count_region
 from ldsopt.codegen.elementwise import (body_refusal, clone_body, collapse_groups, collapsed_view, extent_product,
                                        group_extents, map_dims, slice_alignment, slice_facts)
 from ldsopt.ir_types import element_bits
@@ -149,7 +151,7 @@ def _match(d: Dispatch) -> _Match | Unmatched:
     return Unmatched(reads) if isinstance(reads, str) else _Match(dims, reads)
 
 
-_analyze = functools.partial(analyze, slices=True, results=True, dynamic=True, offsets=True)
+_analyze = functools.partial(analyze, slices=True, results=True, dynamic=True, offsets=True, steps=True)
 _FUSE = "func.func(linalg-fuse-elementwise-ops)"
 
 
@@ -230,6 +232,9 @@ class LowerElementwise(GridStridePass):
                                           for b in rows))
             fastest = len(shape) - 1
             widest = _widest([b for b, od in zip(d.inputs, dims) if fastest in od] + d.outputs + rows, tgt)
+        if any(layout and fastest_dims[-1:] == [len(shape) - 1] and layout[1][-1] != 1
+               for layout, fastest_dims in zip(layouts, dims)):
+            widest = 1  # a slice read at a step along the fastest dim: no two of its elements are adjacent
         wg = self.workgroup_size
         most = self.grid_limit(tgt)
         # Per operand, the collapsed groups it has, in its memory order.

@@ -41,7 +41,8 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 from ldsopt.codegen import fast_math
 from ldsopt.attention.match import AttentionProblem
 from ldsopt.attention.plan import AttentionPlan
-from ldsopt.codegen.dispatch import Binding, in_count_region
+from ldsopt.codegen.dispatch import Binding
+from ldsopt.codegen.workload import in_count_region
 from ldsopt.codegen.elementwise import clone_body
 from ldsopt.codegen.kernel import Kernel, ceil_div, global_alignment, lds_alloc, read_vector, write_vector
 from ldsopt.target import Target

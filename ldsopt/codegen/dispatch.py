@@ -20,7 +20,7 @@ extents are read at run time: each such extent is a workload ordinal of the disp
 (`iree_tensor_ext.dispatch.workload.ordinal`, its value pushed as constants) or an
 `affine.apply` of them (CUDA/HIP: IREE binds a flat buffer and `memref.expand_shape`s it,
 `?x4` as `[s0 floordiv 4, 4]`), which the Binding lists in `dims`; the workgroup count
-region, which receives the workload as its arguments, recomputes them (`in_count_region`).
+region, which receives the workload as its arguments, recomputes them (codegen/workload.py).
 Any other dynamic extent stays unmatched. The ops that only set up operands (constants, the
 bindings' offsets, pushed scalars) are passed over: codegen/plumbing.py.
 """
@@ -34,6 +34,7 @@ import re
 from iree.compiler import ir
 
 from ldsopt.codegen.plumbing import SHAPING, is_plumbing
+from ldsopt.codegen.workload import from_workload
 from ldsopt.remarks import Unmatched
 
 _DISPATCH_TENSOR = re.compile(r"!iree_tensor_ext\.dispatch\.tensor<(readonly|writeonly|readwrite):(tensor<.*>)>")
@@ -41,14 +42,16 @@ _DISPATCH_TENSOR = re.compile(r"!iree_tensor_ext\.dispatch\.tensor<(readonly|wri
 
 @dataclasses.dataclass
 class Slice:
-    """A sub-tensor of a bound tensor (unit strides; dims of size 1 dropped where the
-    loaded tensor's rank is less than the bound one's), at offsets and of sizes (also the
-    Binding's `dims`) that may be read at run time (index values, defined before `at`)."""
+    """A sub-tensor of a bound tensor (dims of size 1 dropped where the loaded tensor's rank is
+    less than the bound one's), at offsets and of sizes (also the Binding's `dims`) that may be
+    read at run time (index values, defined before `at`), every `steps[d]`-th element of dim d
+    (static; unit steps but where a pass takes them: `analyze(steps=True)`)."""
 
     bound_type: ir.RankedTensorType
     offsets: list[int | ir.Value]
     sizes: list[int | ir.Value]
     at: ir.Operation | None = None
+    steps: list[int] | None = None  # None: all 1
 
 
 @dataclasses.dataclass
@@ -116,11 +119,12 @@ def _subview(whole: ir.Value, sl: Slice, tensor_type: ir.RankedTensorType) -> ir
     elif not mtype.is_dynamic_stride_or_offset(offset):
         offset += sum(o * s for o, s in zip(sl.offsets, strides))
     kept = _kept_dims(sl.sizes, tensor_type.shape)
-    layout = ir.StridedLayoutAttr.get(offset, [strides[d] for d in kept])
+    steps = sl.steps or [1] * len(sl.sizes)
+    layout = ir.StridedLayoutAttr.get(offset, [strides[d] * steps[d] for d in kept])
     rtype = ir.MemRefType.get(tensor_type.shape, mtype.element_type, layout=layout, memory_space=mtype.memory_space)
     i64 = lambda xs: ir.DenseI64ArrayAttr.get(xs)  # noqa: E731
     attrs = {"static_offsets": i64([dynamic if isinstance(o, ir.Value) else o for o in sl.offsets]),
-             "static_sizes": i64([_static_size(n) for n in sl.sizes]), "static_strides": i64([1] * len(sl.sizes)),
+             "static_sizes": i64([_static_size(n) for n in sl.sizes]), "static_strides": i64(steps),
              "operandSegmentSizes": ir.DenseI32ArrayAttr.get([1, len(moving), len(sizes), 0])}
     return ir.Operation.create("memref.subview", results=[rtype], operands=[whole, *moving, *sizes], attributes=attrs).result
 
@@ -150,7 +154,8 @@ def slice_layout(b: Binding) -> tuple[int, list[int]] | None:
         shape = b.slice.bound_type.shape
         whole = [math.prod(shape[i + 1:]) if min(shape[i + 1:], default=0) >= 0 else 0 for i in range(len(shape))]
         kept = _kept_dims(b.slice.sizes, b.tensor_type.shape)
-        offsets, strides = b.slice.offsets, [whole[d] for d in kept]
+        steps = b.slice.steps or [1] * len(shape)
+        offsets, strides = b.slice.offsets, [whole[d] * steps[d] for d in kept]
     else:
         src = b.source
         if not (isinstance(src, ir.OpResult) and src.owner.name == "memref.subview"):
@@ -163,33 +168,6 @@ def slice_layout(b: Binding) -> tuple[int, list[int]] | None:
     static = sum(o * s for o, s in zip(offsets, whole) if isinstance(o, int))
     return math.gcd(static, *(s for o, s in zip(offsets, whole) if not isinstance(o, int))) \
         if any(not isinstance(o, int) for o in offsets) else static, strides
-
-
-def workload_ordinal(value: ir.Value) -> int | None:
-    """The workload ordinal a dynamic extent is (the dispatch's count region receives it as
-    its argument 1 + ordinal); None for any other value."""
-    if isinstance(value, ir.OpResult) and value.owner.name == "iree_tensor_ext.dispatch.workload.ordinal":
-        return ir.IntegerAttr(value.owner.attributes["ordinal"]).value
-    return None
-
-
-def from_workload(value: ir.Value) -> bool:
-    """A workload ordinal, or an affine.apply of values that are."""
-    if workload_ordinal(value) is not None:
-        return True
-    return isinstance(value, ir.OpResult) and value.owner.name == "affine.apply" and \
-        all(from_workload(v) for v in value.owner.operands)
-
-
-def in_count_region(value: ir.Value, workload: list[ir.Value]) -> ir.Value:
-    """A dynamic extent (`from_workload`) computed again, at the insertion point, from the
-    count region's `workload` arguments."""
-    ordinal = workload_ordinal(value)
-    if ordinal is not None:
-        return workload[ordinal]
-    op = value.owner
-    return ir.Operation.create("affine.apply", results=[value.type], attributes={"map": op.attributes["map"]},
-                               operands=[in_count_region(v, workload) for v in op.operands]).result
 
 
 def _segments(op: ir.Operation) -> list[list[ir.Value]]:
@@ -317,23 +295,26 @@ def strided_load(op: ir.Operation) -> Strided | None:
     return Strided(bound, source, offsets=offsets, strides=strides)
 
 
-def _taken_view(source: ir.Value, slices: bool, offsets: bool = False) -> bool:
+def _taken_view(source: ir.Value, slices: bool, offsets: bool = False, steps: bool = False) -> bool:
     """A memref that a load or store of a binding (CUDA/HIP) may go through: the binding, or
-    (`slices`) a `memref.subview` of it of static strides, whose rows are contiguous, offsets
-    static (`offsets`: or computed from the dispatch's workload), sizes static or computed from it."""
+    (`slices`) a `memref.subview` of it of static strides, whose rows are contiguous (`steps`:
+    or not), offsets static (`offsets`: or computed from the dispatch's workload), sizes static
+    or computed from it."""
     if not (isinstance(source, ir.OpResult) and source.owner.name == "memref.subview"):
         return True
     _, moving, sizes, strides = _segments(source.owner.operation)
     return slices and not strides and all(map(from_workload, sizes + moving)) and (offsets or not moving) \
-        and ir.MemRefType(source.type).get_strides_and_offset()[0][-1:] == [1]
+        and (steps or ir.MemRefType(source.type).get_strides_and_offset()[0][-1:] == [1])
 
 
-def _binding_of_load(op: ir.Operation, slices: bool = False, offsets: bool = False) -> Binding | None:
+def _binding_of_load(op: ir.Operation, slices: bool = False, offsets: bool = False,
+                     steps: bool = False) -> Binding | None:
     """The Binding a load reads: a whole tensor, or (`slices`) a static slice of one
-    (`offsets`: or one at offsets computed from the dispatch's workload)."""
+    (`offsets`: or one at offsets computed from the dispatch's workload; `steps`: or one of
+    static steps, every n-th element of a dim)."""
     if op.name == "iree_codegen.load_from_buffer":
         source = op.operands[0]
-        if not _taken_view(source, slices, offsets):
+        if not _taken_view(source, slices, offsets, steps):
             return None
         t = ir.RankedTensorType(op.result.type)
         if t.has_static_shape:
@@ -348,13 +329,14 @@ def _binding_of_load(op: ir.Operation, slices: bool = False, offsets: bool = Fal
     dims = None if t.has_static_shape else _whole_dynamic(op, t)
     if dims is not None:
         return Binding(t, op.operands[0], dims=dims)
-    return _static_slice(op, t, offsets) if slices else None
+    return _static_slice(op, t, offsets, steps) if slices else None
 
 
-def _static_slice(op: ir.Operation, t: ir.RankedTensorType, offsets: bool = False) -> Binding | None:
-    """A dispatch.tensor.load (or store) at unit strides of a tensor (dynamic extents from the
-    workload), at static offsets (`offsets`: or from the workload), of sizes static or from it
-    (1 at offset 0 where a dynamic extent makes the stride dynamic)."""
+def _static_slice(op: ir.Operation, t: ir.RankedTensorType, offsets: bool = False, steps: bool = False) -> Binding | None:
+    """A dispatch.tensor.load (or store) at unit strides (`steps`: or static ones, on static
+    bound shapes) of a tensor (dynamic extents from the workload), at static offsets
+    (`offsets`: or from the workload), of sizes static or from it (1 at offset 0 where a
+    dynamic extent makes the stride dynamic)."""
     target = op.operands[1] if op.name.endswith("store") else op.operands[0]
     m = _DISPATCH_TENSOR.fullmatch(str(target.type))
     bound_dims, moving, dyn_sizes, dyn_strides = _segments(op)[-4:]
@@ -367,12 +349,14 @@ def _static_slice(op: ir.Operation, t: ir.RankedTensorType, offsets: bool = Fals
     at = [next(values) if o == ir.ShapedType.get_dynamic_stride_or_offset() else o for o in at]
     sizes = [next(extents) if ir.ShapedType.is_dynamic_size(n) else n for n in sizes]
     outer = max((d for d, n in enumerate(bound.shape) if ir.ShapedType.is_dynamic_size(n)), default=0)
-    if any(o != 0 or n != 1 for o, n in zip(at[:outer], sizes)) or any(s != 1 for s in strides) or \
+    stepped = any(s != 1 for s in strides)
+    if any(o != 0 or n != 1 for o, n in zip(at[:outer], sizes)) or \
+            stepped and not (steps and bound.has_static_shape and all(isinstance(n, int) for n in sizes)) or \
             _kept_dims(sizes, t.shape) is None or \
-            any(isinstance(o, int) and isinstance(n, int) and (o < 0 or 0 <= d < o + n)
-                for o, n, d in zip(at, sizes, bound.shape)):
+            any(isinstance(o, int) and isinstance(n, int) and (o < 0 or 0 <= d < o + (n - 1) * st + 1)
+                for o, n, st, d in zip(at, sizes, strides, bound.shape)):
         return None
-    return Binding(t, target, Slice(bound, at, sizes, op), dims=list(dyn_sizes))
+    return Binding(t, target, Slice(bound, at, sizes, op, strides if stepped else None), dims=list(dyn_sizes))
 
 
 def load_binding(value: ir.Value, slices: bool = False) -> Binding | None:
@@ -429,36 +413,40 @@ def _is_slice_load(op: ir.Operation) -> bool:
     return op.name.endswith("dispatch.tensor.load")
 
 
-def _slice_refusal(slices: bool, offsets: bool = False, access: str = "reads") -> str:
+def _slice_refusal(slices: bool, offsets: bool = False, access: str = "reads", steps: bool = False) -> str:
     """Why a load (`access` "writes": a store) of part of a binding is refused."""
     if not slices:
         return f"{access} part of a binding (a tensor slice), not " + ("whole tensors" if access == "reads" else "a whole tensor")
+    strides = "static strides" if steps and access == "reads" else "unit strides"
     return f"{access} part of a binding (a tensor slice, not of " + \
-        ("unit strides, at offsets and of sizes static or computed from the dispatch's workload)" if offsets
-         else "static offsets, unit strides and sizes static or computed from the dispatch's workload)")
+        (f"{strides}, at offsets and of sizes static or computed from the dispatch's workload)" if offsets
+         else f"static offsets, {strides} and sizes static or computed from the dispatch's workload)")
 
 
 def _refused_slice(ops: list[ir.Operation], slices: bool, strided: bool = False,
-                   offsets: bool = False) -> Unmatched | None:
+                   offsets: bool = False, steps: bool = False) -> Unmatched | None:
     """The refusal of a dispatch that loads a slice the pass does not take, said before the
     ops that compute its offsets (a loaded index) or view it (a memref.subview) are."""
     for op in ops:
-        if _is_slice_load(op) and _binding_of_load(op, slices, offsets) is None and not (strided and strided_load(op)):
-            return Unmatched(_slice_refusal(slices, offsets))
+        if _is_slice_load(op) and _binding_of_load(op, slices, offsets, steps) is None and \
+                not (strided and strided_load(op)):
+            return Unmatched(_slice_refusal(slices, offsets, steps=steps))
     return None
 
 
 def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = False,
-            results: bool = False, dynamic: bool = False, offsets: bool = False) -> Dispatch | Unmatched:
+            results: bool = False, dynamic: bool = False, offsets: bool = False, steps: bool = False
+            ) -> Dispatch | Unmatched:
     """Matches a dispatch made of whole-tensor loads (`slices`: or loads of static slices;
-    `offsets`: also at offsets computed from workload ordinals), one root op of `root_names`
+    `offsets`: also at offsets computed from workload ordinals; `steps`: also of static
+    strides, every n-th element of a dim, `Slice.steps`), one root op of `root_names`
     (plus tensor.empty / linalg.fill feeding its inits) and one whole-tensor store of its
     result (`results`: of each of its results, in any order; `slices`: or of a slice),
     `dynamic`: also of dynamic shapes whose extents are workload ordinals.
     Anything else (several roots, dynamic shapes, other slices) is Unmatched, with why."""
     block = func.regions[0].blocks[0]
     ops = [o.operation for o in block.operations][:-1]  # Operation, not OpView: FuncOp.name is its symbol
-    refused = _refused_slice(ops, slices, offsets=offsets)
+    refused = _refused_slice(ops, slices, offsets=offsets, steps=steps)
     if refused is not None:
         return refused
     loads: list[tuple[ir.Operation, Binding]] = []
@@ -466,7 +454,7 @@ def analyze(func: ir.Operation, root_names: tuple[str, ...], slices: bool = Fals
     takes = " or ".join(root_names)
     for op in ops:
         name = op.name
-        b = _binding_of_load(op, slices, offsets)
+        b = _binding_of_load(op, slices, offsets, steps)
         if b is not None:
             loads.append((op, b))
         elif name in root_names:

@@ -97,7 +97,8 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, scf, vector
 
 from ldsopt import target as target_model
-from ldsopt.codegen.dispatch import Binding, Dispatch, in_count_region
+from ldsopt.codegen.dispatch import Binding, Dispatch
+from ldsopt.codegen.workload import in_count_region
 from ldsopt.codegen.async_copy import async_token
 from ldsopt.codegen.kernel import Kernel, ceil_div, global_alignment, lds_alloc, read_vector
 from ldsopt.ir_types import element_bits
@@ -106,7 +107,6 @@ from ldsopt.layout.tile_layout import ATTR, TileLayout
 from ldsopt.matmul import copy, output_stage, planner
 from ldsopt.matmul.match import MatmulProblem
 from ldsopt.matmul.output import OutputWriter
-from ldsopt.matmul.output_stage import OutputStage
 from ldsopt.matmul.row_stats import RowStatsKernel, RowValue
 from ldsopt.matmul.schemes import MatmulPlan
 
@@ -145,7 +145,7 @@ class Emitter:
             if left:
                 raise ValueError(f"{math.ceil(p.sizes['k'] / pl.bk)} K steps do not split into {pl.split} chunks")
         self.k_base: ir.Value | None = None  # where this workgroup's chunk of K starts (split)
-        self.output_stage: OutputStage | None = None
+        self.output_stage: output_stage.OutputStage | None = None
         self.tma_store = None  # a walking wgmma kernel's tiles stored by TMA (tma_store.py)
         self.extra_lds = 0  # LDS the kernel takes beside the plan's tiles and the output stage
         self.copies_past = False  # whether the K loop being emitted copies tiles past K only
@@ -168,7 +168,7 @@ class Emitter:
         return [ceil_div(extents[dim], tile, const) if dim in extents else const(count)
                 for count, tile, dim in zip(self.pl.grid(self.p.sizes), (t.bn, t.bm, 1), _GRID_DIMS)]
 
-    def plan_output_stage(self, lds_left: int) -> OutputStage | None:
+    def plan_output_stage(self, lds_left: int) -> output_stage.OutputStage | None:
         """Sets and returns the output stage (ldsopt/matmul/output_stage.py) of this kernel: its
         pad priced by the target's bank model on this thread layout's pieces, within `lds_left`
         bytes of LDS; None where it does not pay or fit."""

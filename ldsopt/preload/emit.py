@@ -11,7 +11,8 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
 from ldsopt import target as target_model
-from ldsopt.codegen.dispatch import Dispatch, in_count_region
+from ldsopt.codegen.dispatch import Dispatch
+from ldsopt.codegen.workload import in_count_region
 from ldsopt.codegen.elementwise import collapsed_view, extent_product, group_extents, vectorize_body
 from ldsopt.codegen.kernel import Kernel, ceil_div, global_alignment, launch_count, lds_alloc, read_vector, write_vector
 from ldsopt.layout import index_expr

@@ -24,7 +24,8 @@ from iree.compiler.dialects import arith, gpu, memref, scf, vector
 from ldsopt import target as target_model
 from ldsopt.codegen import gather
 from ldsopt.codegen.combining import identity_attr
-from ldsopt.codegen.dispatch import Binding, Dispatch, Graph, in_count_region
+from ldsopt.codegen.dispatch import Binding, Dispatch, Graph
+from ldsopt.codegen.workload import in_count_region
 from ldsopt.codegen.elementwise import clone_body, vectorize_body
 from ldsopt.codegen.kernel import Kernel, launch_count, lds_alloc, read_vector, write_vector
 from ldsopt.ir_types import element_bits
@@ -72,7 +73,7 @@ class DistributedKernel:
     def __init__(self, d: Dispatch | Graph, plan: ReductionPlan, tgt: target_model.Target, pass_name: str,
                  extents: dict[int, ir.Value] | None = None):
         """`extents`: the dynamic extents of iteration dims, as values of the dispatch
-        computed from its workload ordinals (dispatch.in_count_region)."""
+        computed from its workload ordinals (workload.in_count_region)."""
         self.d, self.plan, self.pass_name = d, plan, pass_name
         self.extents = extents or {}
         p = plan.problem

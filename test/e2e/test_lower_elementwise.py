@@ -119,6 +119,15 @@ def test_slices_at_run_time_offsets(name, value, run_program):
     assert "ldsopt: ldsopt-lower-elementwise" in out
 
 
+@pytest.mark.parametrize("name", ["odd_lanes_negated_f32_3x9x2x16", "odd_rows_bias_f16_13x37", "even_rows_scaled_f16_10x64"])
+def test_slices_at_steps(name, run_program):
+    """Slices read at steps (every second element of a row, every second row): against
+    llvm-cpu on lavapipe."""
+    out = run_program((SLICES / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
+                      "--reference", "llvm-cpu", name=name)
+    assert "ldsopt: ldsopt-lower-elementwise" in out
+
+
 def test_slices_at_a_run_time_row_gfx942_wide_loads(run_program, tmp_path):
     """gfx942: a run-time row moves the gate and up slices by whole rows (160 bytes), so they
     are still read 16 bytes a lane."""
