@@ -298,13 +298,15 @@ def strided_load(op: ir.Operation) -> Strided | None:
 def _taken_view(source: ir.Value, slices: bool, offsets: bool = False, steps: bool = False) -> bool:
     """A memref that a load or store of a binding (CUDA/HIP) may go through: the binding, or
     (`slices`) a `memref.subview` of it of static strides, whose rows are contiguous (`steps`:
-    or not), offsets static (`offsets`: or computed from the dispatch's workload), sizes static
+    or, its layout's strides static, not), offsets static (`offsets`: or computed from the dispatch's workload), sizes static
     or computed from it."""
     if not (isinstance(source, ir.OpResult) and source.owner.name == "memref.subview"):
         return True
     _, moving, sizes, strides = _segments(source.owner.operation)
+    mtype = ir.MemRefType(source.type)
+    laid = mtype.get_strides_and_offset()[0]
     return slices and not strides and all(map(from_workload, sizes + moving)) and (offsets or not moving) \
-        and (steps or ir.MemRefType(source.type).get_strides_and_offset()[0][-1:] == [1])
+        and (laid[-1:] == [1] or steps and not any(map(mtype.is_dynamic_stride_or_offset, laid)))
 
 
 def _binding_of_load(op: ir.Operation, slices: bool = False, offsets: bool = False,
