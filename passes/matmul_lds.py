@@ -151,6 +151,9 @@ from ldsopt.matmul.schemes import MatmulPlan, MmaScheme, WgmmaScheme
 from ldsopt.registry import PassError, option
 from ldsopt.target import Target
 
+# `tma-store`'s values: the part buffers of the TMA stores' stage (0: the threads store the tiles).
+TMA_STORE_BUFFERS = {"false": 0, "true": 1, "double": 2}
+
 
 @dataclasses.dataclass(frozen=True)
 class MatmulLds(PlanOptions):
@@ -190,7 +193,7 @@ class MatmulLds(PlanOptions):
                                      "double the same with a tile in parts through two part buffers, false: the "
                                      "output stored by the threads (measured as fast or faster: "
                                      "bench/results/cuda-matmul/tma-store/, tma-store-parts/)",
-                            choices=("false", "true", "double"))
+                            choices=tuple(TMA_STORE_BUFFERS))
 
     def run(self, module: ir.Operation) -> None:
         for m in self.planned_matmuls(module, prologues=True, dynamic=True):
@@ -203,7 +206,7 @@ class MatmulLds(PlanOptions):
                 extra = {"tma_budget": choice.lds_budget(tgt) if self.tma == "auto" else None,
                          "multicast": Multicast.parse(self.multicast),
                          "walk_tiles": self.persistent != "false",
-                         "tma_store_buffers": {"false": 0, "true": 1, "double": 2}[self.tma_store]} if emitter is WgmmaEmitter else {}
+                         "tma_store_buffers": TMA_STORE_BUFFERS[self.tma_store]} if emitter is WgmmaEmitter else {}
                 kernel = emitter(d, p, pl, tgt, self.carries(pl, p, choice, tgt), **extra)
             except ValueError as e:
                 raise PassError(d.location, f"{self.NAME}: {e}") from None

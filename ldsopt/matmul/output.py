@@ -107,23 +107,23 @@ class OutputWriter:
         return buf
 
     def store_all(self, acc: list[ir.Value]) -> None:
-        tma_store = self.em.tma_store
-        offsets = self.offsets()
+        offsets, tma_store = self.offsets(), self.em.tma_store
+        if tma_store is not None:  # the tile through the copy engine's stage, part by part
+            for part in range(tma_store.parts):
+                tma_store.free()
+                for i, value in enumerate(acc):
+                    self.store_accumulator(i, value, offsets, part)
+                tma_store.finish(self.em.last_tile, self.copy_out, part)
+            return
         out_bytes = element_bits(ir.MemRefType(self.em.out.type).element_type) // 8
         row_align = self.global_align(self.em.out, quad_stores.STORE_BYTES // out_bytes)
         groups = quad_stores.plan(self.em, out_bytes, row_align)
         if groups:
             self.store_quads(acc, offsets, groups)
-        elif tma_store is None:
+        else:
             for i, value in enumerate(acc):
                 self.store_accumulator(i, value, offsets)
-        for part in range(tma_store.parts if tma_store else 0):  # the tile through the copy engine's stage
-            tma_store.free()
-            for i, value in enumerate(acc):
-                self.store_accumulator(i, value, offsets, part)
-            tma_store.finish(self.em.last_tile, self.copy_out, part)
-        if tma_store is None:
-            self.finish()
+        self.finish()
 
     def store_quads(self, acc: list[ir.Value], offsets: tuple, groups: list[quad_stores.Group]) -> None:
         """Stores the accumulators 16 bytes a lane, each group's pieces exchanged among the
