@@ -19,7 +19,8 @@ acc = acc 2^(m - m') + P V, with m from the op's max fill. The output is the nor
 generic's body on (l, acc), stored in the output's dim order. Rows past the query rows compute
 on zeros and are not stored.
 Causal (match.Causal): the key tiles past the workgroup's last row are not visited; the tiles
-wholly at or below its first row skip the region (it would keep every score there).
+wholly at or below its first row skip the region (it would keep every score there); the query
+tiles go to the workgroups in reverse (`row_tile`: the longest rows first).
 Dynamic query rows or keys (match.AttentionProblem.extents): `m_size` and `kv_size` are then
 run-time values and every bound above is computed from them: such an extent is always ragged
 (Q's rows guarded, the output's stores guarded, K's and V's reads guarded or clamped to
@@ -56,6 +57,10 @@ def f32() -> ir.Type:
 
 class AttentionEmitter:
     """The kernel of one planned attention dispatch; the scheme's subclass gives the products."""
+
+    # Whether a kv-split group's last round computes on a tile past the last one (clamped, its
+    # keys then past the bound); a scheme that skips such rounds sets it False.
+    computes_past_last_tile = True
 
     def __init__(self, p: AttentionProblem, pl: AttentionPlan, tgt: Target):
         self.p, self.pl, self.tgt = p, pl, tgt
@@ -118,12 +123,22 @@ class AttentionEmitter:
                 self.n_tiles = ceil_div(self.kv_size, self.pl.bn, self.idx)
             self.tid = k.thread_id()
             self.grid = dict(zip(p.grid_dims, k.delinearize(k.block_id("y"), [p.size(d) for d in p.grid_dims])))
-            self.row0 = arith.muli(k.block_id("x"), self.idx(self.pl.bm))
+            self.row0 = arith.muli(self.row_tile(), self.idx(self.pl.bm))
             self.q_scale = self._q_scale()
             self.setup()
             self.run_tiles()
             self.finish_rows()
         k.finish(pass_name)
+
+    def row_tile(self) -> ir.Value:
+        """The workgroup's query tile: x; causal, the tiles in reverse, so that the rows with the
+        most keys start first and a grid of several waves ends on the short ones."""
+        x = self.k.block_id("x")
+        if self.p.causal is None:
+            return x
+        tiles = self.idx(self.pl.row_tiles(self.p)) if isinstance(self.m_size, int) else \
+            ceil_div(self.m_size, self.pl.bm, self.idx)
+        return arith.subi(arith.subi(tiles, self.idx(1)), x)
 
     def _workload_grid(self, workload: list[ir.Value]) -> list[ir.Value]:
         """The workgroup count of dynamic query rows, from the count region's `workload`:
@@ -241,7 +256,8 @@ class AttentionEmitter:
             else:
                 m = m if m.type == f32() else arith.extf(f32(), m)
                 s = arith.addf(s, arith.mulf(m, self.const(LOG2E)))
-        if self.ragged(self.kv_size, self.pl.bn) or self.ragged(self.n_tiles, self.pl.kv_splits):  # keys past the end
+        if self.ragged(self.kv_size, self.pl.bn) or \
+                (self.computes_past_last_tile and self.ragged(self.n_tiles, self.pl.kv_splits)):  # keys past the end
             inside = arith.cmpi(arith.CmpIPredicate.ult, kv, self.value(self.kv_size))
             s = arith.select(inside, s, self.const(-math.inf))
         return s

@@ -87,6 +87,8 @@ def acc_as_operand(acc: mma.OperandLayout, operand: mma.OperandLayout, n: int, l
 
 class MmaEmitter(AttentionEmitter):
 
+    computes_past_last_tile = False  # run_tiles skips a kv split's tile past the visited ones
+
     def setup(self) -> None:
         p, pl = self.p, self.pl
         self.softmax_setup(mma.BY_NAME[pl.scheme])
@@ -122,11 +124,14 @@ class MmaEmitter(AttentionEmitter):
         the loop state (per row tile: the running max and sum of each accumulator row, O)."""
         p, pl = self.p, self.pl
         self.intr = intr
-        self.split = None
+        # kv splits (the wgmma kernel's): group `split` of the workgroup's threads, `gtid` a
+        # thread's place in its group, whose warps own the workgroup's rows.
+        self.split = arith.divui(self.tid, self.idx(pl.group_threads)) if pl.kv_splits > 1 else None
+        self.gtid = arith.remui(self.tid, self.idx(pl.group_threads)) if pl.kv_splits > 1 else self.tid
         self.d1, self.dn = p.size(p.k1), p.size(p.n)
         lane_count = intr.subgroup
-        self.lane = arith.remui(self.tid, self.idx(lane_count))
-        self.warp = arith.divui(self.tid, self.idx(lane_count))
+        self.lane = arith.remui(self.gtid, self.idx(lane_count))
+        self.warp = arith.divui(self.gtid, self.idx(lane_count))
         self.wrow = arith.addi(self.row0, arith.muli(self.warp, self.idx(intr.m * pl.warp_rows)))
         self.p_from_acc = acc_as_operand(intr.c, intr.a, intr.n, lane_count)
         assert self.p_from_acc is not None
@@ -194,13 +199,14 @@ class MmaEmitter(AttentionEmitter):
                                          operands=tokens).result
 
     def copy_tile(self, tile: ir.Value, buf: ir.Value) -> None:
-        """Starts this thread's cp.async copies of key tile `tile` into LDS tile `buf`, one group."""
+        """Starts this thread's cp.async copies of key tile `tile` into LDS tile `buf` (of its
+        kv split's), one group: the threads of its split copy it."""
         p, pl = self.p, self.pl
         kv0 = arith.muli(tile, self.idx(pl.bn))
         tokens = []
         whole = not self.ragged(self.kv_size, pl.bn)  # (`tile` is clamped) every key inside: no bound, no clamp
         if self.vt:  # V^T's rows (value dim) in chunks along the keys, which the chunks divide
-            for n, col in self.chunks(self.dn, pl.bn // pl.vector, pl.threads, self.tid):
+            for n, col in self.chunks(self.dn, pl.bn // pl.vector, pl.group_threads, self.gtid):
                 col = arith.muli(col, self.idx(pl.vector))
                 kv = arith.addi(kv0, col)
                 inside = None if whole else arith.cmpi(arith.CmpIPredicate.ult, kv, self.value(self.kv_size))
@@ -208,7 +214,7 @@ class MmaEmitter(AttentionEmitter):
                 tokens.append(async_copy(self.lds["v"], self.lds_at("v", buf, n, col), self.src["v"],
                                          self.indices("v", at), pl.vector, inside))
         for role, width in (("k", self.d1),) + ((("v", self.dn),) if not self.vt else ()):
-            for key, col in self.chunks(pl.bn, width // pl.vector, pl.threads, self.tid):
+            for key, col in self.chunks(pl.bn, width // pl.vector, pl.group_threads, self.gtid):
                 col = arith.muli(col, self.idx(pl.vector))
                 kv = arith.addi(kv0, key)
                 inside = None if whole else arith.cmpi(arith.CmpIPredicate.ult, kv, self.value(self.kv_size))
@@ -226,26 +232,42 @@ class MmaEmitter(AttentionEmitter):
         async_wait(self.first_group, in_flight)
 
     def run_tiles(self) -> None:
-        stages = self.pl.stages
+        """The rounds: round i computes kv split s's tile i KS + s (KS = 1: tile i), skipped
+        past the visited tiles (the rounds are the same for every split: their barriers)."""
+        stages, splits = self.pl.stages, self.pl.kv_splits
         visited, first_region = self.tile_bounds()
+
+        def tile_of(rnd: ir.Value) -> ir.Value:
+            return arith.addi(arith.muli(rnd, self.idx(splits)), self.split) if splits > 1 else rnd
         groups = []
         if self.pl.q_lds:
             self.copy_q()  # the oldest group: landed by the first round's wait
             groups.append(self.group)
         ahead = self.copies_ahead()
         for s in range(ahead):
-            self.copy_tile(self.clamp_tile(self.idx(s)), self.idx(s))
+            self.copy_tile(self.clamp_tile(tile_of(self.idx(s))), self.idx(s))
             groups.append(self.group)
         self.first_group = groups[0]
-        loop = scf.ForOp(self.idx(0), visited, self.idx(1), self.state)
+        rounds = arith.ceildivui(visited, self.idx(splits)) if splits > 1 else visited
+        loop = scf.ForOp(self.idx(0), rounds, self.idx(1), self.state)
         with ir.InsertionPoint(loop.body):
-            tile = loop.induction_variable
+            rnd = loop.induction_variable
             self.wait_copies(ahead - 1)
             gpu.barrier()
-            ahead = arith.addi(tile, self.idx(ahead))
-            self.copy_tile(self.clamp_tile(ahead), arith.remui(ahead, self.idx(stages)))
-            buf = arith.remui(tile, self.idx(stages))
-            scf.yield_(self.step(tile, buf, list(loop.inner_iter_args), first_region))
+            nxt = arith.addi(rnd, self.idx(ahead))
+            self.copy_tile(self.clamp_tile(tile_of(nxt)), arith.remui(nxt, self.idx(stages)))
+            buf = arith.remui(rnd, self.idx(stages))
+            state, tile = list(loop.inner_iter_args), tile_of(rnd)
+            if splits == 1:
+                scf.yield_(self.step(tile, buf, state, first_region))
+            else:
+                inside = scf.IfOp(arith.cmpi(arith.CmpIPredicate.ult, tile, visited), [v.type for v in state],
+                                  has_else=True)
+                with ir.InsertionPoint(inside.then_block):
+                    scf.yield_(self.step(tile, buf, state, first_region))
+                with ir.InsertionPoint(inside.else_block):
+                    scf.yield_(state)
+                scf.yield_(list(inside.results))
         self.state = list(loop.results)
 
     def copies_ahead(self) -> int:

@@ -35,7 +35,7 @@ Taken and refused: plan.wgmma_refusal.
 from __future__ import annotations
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, scf, vector
+from iree.compiler.dialects import arith, gpu, memref, scf, vector
 
 from ldsopt.attention.emit import f32
 from ldsopt.attention.emit_mma import MmaEmitter
@@ -83,11 +83,11 @@ class WgmmaEmitter(MmaEmitter):
         rows = {"q": pl.bm, "k": pl.bn, "v": pl.bn}
         self.maps = {r: SwizzledColumnBlocks(8, 1, 8, block=BLOCK, rows=rows[r], row_elems=widths[r]) for r in rows}
         self.lds = {"q": wgmma.alloc_swizzled([pl.bm, self.d1], p.elem_type)}
-        for r in ("k", "v"):
-            self.lds[r] = wgmma.alloc_swizzled([pl.stages, pl.bn, widths[r]], p.elem_type)
+        for r in ("k", "v"):  # each kv split's `stages` tiles
+            self.lds[r] = wgmma.alloc_swizzled([pl.kv_splits * pl.stages, pl.bn, widths[r]], p.elem_type)
         self.tile_bytes = {r: rows[r] * widths[r] * self.eb for r in rows}
         self.src = {r: dma_source(self.mem[r], GLOBAL) for r in self.lds}
-        warpgroup = arith.divui(self.tid, self.idx(WARPGROUP))
+        warpgroup = arith.divui(self.gtid, self.idx(WARPGROUP))
         const = self.k.const
         self.desc = {"q": wgmma.descriptor(const, self.lds["q"], 0,
                                            arith.muli(warpgroup, self.idx(ROWS * wgmma.SWIZZLE_ROW_BYTES))),
@@ -97,7 +97,11 @@ class WgmmaEmitter(MmaEmitter):
 
     def lds_at(self, role: str, buf: ir.Value | None, row: ir.Value, col: ir.Value) -> list[ir.Value]:
         r, c = self.k.index(list(self.maps[role].place(index_expr.var("row"), index_expr.var("col"))), row=row, col=col)
-        return ([] if buf is None else [buf]) + [r, c]
+        return ([] if buf is None else [self._split_buf(buf)]) + [r, c]
+
+    def _split_buf(self, buf: ir.Value) -> ir.Value:
+        """The LDS tile of K's and V's that is the thread's kv split's tile `buf`."""
+        return buf if self.split is None else arith.addi(arith.muli(self.split, self.idx(self.pl.stages)), buf)
 
     def wait_copies(self, in_flight: int) -> None:
         async_wait(self.first_group, in_flight)
@@ -123,7 +127,56 @@ class WgmmaEmitter(MmaEmitter):
             wgmma.commit()
             self.state = self.state[:2 * r] + [o]
         wgmma.wait(0)
-        super().finish_rows()
+        if self.split is None:
+            super().finish_rows()
+            return
+        self.wait_copies(0)  # the LDS the combine reads and writes is no copy's
+        self.state = self._combined()
+        first = scf.IfOp(arith.cmpi(arith.CmpIPredicate.eq, self.split, self.idx(0)))
+        with ir.InsertionPoint(first.then_block):
+            super().finish_rows()
+            scf.yield_([])
+
+    def _combined(self) -> list[ir.Value]:
+        """The loop state of the kv splits combined, in split 0's threads: each other split's
+        thread writes its rows' running max and sum and its O accumulators to LDS, at its place
+        in the group (thread-fastest), and the thread of split 0 at the same place (the same
+        rows and columns) reads them. With M the rows' largest max, each split's sum and O are
+        scaled by 2^(m - M) (1 where m is M: a row no split saw, -inf everywhere) and added."""
+        pl, r = self.pl, len(self.rows)
+        m, l, o = self.state[:r], self.state[r:2 * r], self.state[2 * r]
+        elems = wgmma.acc_elements(o, self.dn)
+        mine = m + l + elems
+        slots = self.alloc([pl.kv_splits - 1, len(mine), pl.group_threads], f32())
+        others = scf.IfOp(arith.cmpi(arith.CmpIPredicate.ugt, self.split, self.idx(0)))
+        with ir.InsertionPoint(others.then_block):
+            at = arith.subi(self.split, self.idx(1))
+            for i, x in enumerate(mine):
+                memref.store(x, slots, [at, self.idx(i), self.gtid])
+            scf.yield_([])
+        gpu.barrier()
+        for s in range(pl.kv_splits - 1):
+            theirs = [memref.load(slots, [self.idx(s), self.idx(i), self.gtid]) for i in range(len(mine))]
+            mine = self._merged(mine, theirs)
+        return mine[:2 * r] + [wgmma.acc_from_elements(mine[2 * r:])]
+
+    def _merged(self, a: list[ir.Value], b: list[ir.Value]) -> list[ir.Value]:
+        """Two splits' (max, sum of each row; O's elements) as one."""
+        r, rows = len(self.rows), self.intr.c.d_first
+        scale_a, scale_b, out_m, out_l = [], [], [], []
+        for i in range(r):
+            top = arith.maximumf(a[i], b[i])
+            sa, sb = (arith.select(arith.cmpf(arith.CmpFPredicate.OEQ, x, top), self.const(1.0),
+                                   self.exp2(arith.subf(x, top))) for x in (a[i], b[i]))
+            out_m.append(top)
+            out_l.append(arith.addf(arith.mulf(a[r + i], sa), arith.mulf(b[r + i], sb)))
+            scale_a.append(sa)
+            scale_b.append(sb)
+        out_o = []
+        for e, (x, y) in enumerate(zip(a[2 * r:], b[2 * r:])):  # element e of a C tile: row rows[e % elems]
+            i = self.rows.index(rows[e % len(rows)])
+            out_o.append(arith.addf(arith.mulf(x, scale_a[i]), arith.mulf(y, scale_b[i])))
+        return out_m + out_l + out_o
 
     # --- descriptors of K slices ---
 
@@ -136,7 +189,7 @@ class WgmmaEmitter(MmaEmitter):
     def _at_buf(self, role: str, buf: ir.Value) -> ir.Value:
         """role's (K, V) descriptor at LDS tile `buf`."""
         i64 = ir.IntegerType.get_signless(64)
-        units = arith.index_cast(i64, arith.muli(buf, self.idx(self.tile_bytes[role] // 16)))
+        units = arith.index_cast(i64, arith.muli(self._split_buf(buf), self.idx(self.tile_bytes[role] // 16)))
         return arith.addi(self.desc[role], units)
 
     # --- one tile ---

@@ -76,6 +76,7 @@ PAD_BYTES = 16          # after each padded LDS row
 WGMMA_HEADS = (64, 128)  # head and value dims of the wgmma kernel
 WGMMA_KEYS = 128        # keys a tile, wgmma (S: 64 registers a thread)
 WGMMA_STAGES = 2        # LDS tiles of K and V, wgmma; one more where P V runs under the next softmax
+WGMMA_KV_SPLITS = 2     # warpgroups on one workgroup's rows, taking its key tiles in turn, where the rows are few
 
 
 @dataclasses.dataclass(frozen=True)
@@ -278,11 +279,13 @@ def matrix_cores_decline_v_keys_inner(p: AttentionProblem, tgt: Target, knobs: M
 @dataclasses.dataclass(frozen=True)
 class WgmmaKnobs:
     """What ldsopt-attention's options fix of the wgmma plan: whether to use it at all, its
-    warpgroups a workgroup (0: the plan's), the overlap of P V with the next softmax."""
+    warpgroups of query rows a workgroup (0: the plan's), the overlap of P V with the next
+    softmax, the kv splits (0: the plan's)."""
 
     use: bool = True
     warpgroups: int = 0
     overlap: bool = False
+    kv_splits: int = 0
 
 
 def wgmma_refusal(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs(),
@@ -314,13 +317,17 @@ def wgmma_refusal(p: AttentionProblem, tgt: Target, knobs: MmaKnobs = MmaKnobs()
 def plan_wgmma(p: AttentionProblem, tgt: Target, knobs: WgmmaKnobs = WgmmaKnobs()) -> AttentionPlan | None:
     """Hopper's wgmma kernel (emit_wgmma.py) where `wgmma_refusal` has no reason: a warpgroup of
     128 threads per 64 query rows, WGMMA_KEYS keys a tile, WGMMA_STAGES LDS tiles of K and V
-    (cp.async), Q's tile in LDS, everything in the 128-byte swizzle. Two warpgroups a workgroup
-    (each K and V tile copied once for 128 rows) where the grid of 128-row workgroups still
-    fills every SM; else one (BERT's 12 heads of 512 rows: 96 workgroups of 64 rows rather
-    than 48 of 128 on the H200's 132 SMs). `knobs.warpgroups` (1 or 2) fixes it. `knobs.overlap`: each
-    tile's P V wgmmas run on while the next tile's S is computed and its softmax runs
-    (FlashAttention-3's intra-warpgroup overlap), which keeps V's tile one round longer: an LDS
-    tile more."""
+    (cp.async), Q's tile in LDS, everything in the 128-byte swizzle. Two warpgroups of rows a
+    workgroup (each K and V tile copied once for 128 rows) where the grid of 128-row workgroups
+    still fills every SM; else one (BERT's 12 heads of 512 rows: 96 workgroups of 64 rows rather
+    than 48 of 128 on the H200's 132 SMs), and the SM's second warpgroup takes half of the key
+    tiles instead (`kv_splits` = WGMMA_KV_SPLITS groups, tiles s, s + KS, ... each with LDS tiles
+    of its own, combined through LDS at the end), where there are two tiles or more: a
+    warpgroup's loop is then half as long, and a causal grid's longest rows (which bound a grid
+    of one wave) take half the time. `knobs.warpgroups` (1 or 2) and `knobs.kv_splits` (1 or 2)
+    fix them. `knobs.overlap`: each tile's P V wgmmas run on while the next tile's S is computed
+    and its softmax runs (FlashAttention-3's intra-warpgroup overlap), which keeps V's tile one
+    round longer: an LDS tile more; no kv splits then."""
     if wgmma_refusal(p, tgt, wgmma=knobs) is not None:
         return None
     warpgroups, overlap = knobs.warpgroups, knobs.overlap
@@ -328,14 +335,24 @@ def plan_wgmma(p: AttentionProblem, tgt: Target, knobs: WgmmaKnobs = WgmmaKnobs(
     units = tgt.compute_units or 1
     if not warpgroups:
         warpgroups = 2 if math.ceil(p.size(p.row) / 128) * p.groups >= units else 1
+    many_tiles = p.k2 in p.extents or math.ceil(p.size(p.k2) / WGMMA_KEYS) >= 2
+    stages = WGMMA_STAGES + overlap
     for wg in sorted({warpgroups, 1}, reverse=True):
         bm = 64 * wg
-        stages = WGMMA_STAGES + overlap
-        lds = stages * WGMMA_KEYS * (d1 + dn) * eb + bm * d1 * eb
-        if lds <= tgt.lds_bytes and 128 * wg <= tgt.max_threads:
-            return AttentionPlan("wgmma", bm, WGMMA_KEYS, 1, 128 * wg, 1, copy_vector(p, tgt), 1, stages,
-                                 swizzle=True, q_lds=True, overlap=overlap)
+        splits = knobs.kv_splits or (WGMMA_KV_SPLITS if wg == 1 and many_tiles else 1)
+        for ks in sorted({1 if overlap else splits, 1}, reverse=True):
+            lds = ks * stages * WGMMA_KEYS * (d1 + dn) * eb + bm * d1 * eb + (ks - 1) * wgmma_combine_bytes(bm, dn)
+            if lds <= tgt.lds_bytes and 128 * wg * ks <= tgt.max_threads:
+                return AttentionPlan("wgmma", bm, WGMMA_KEYS, ks, 128 * wg, 1, copy_vector(p, tgt), 1, stages,
+                                     swizzle=True, q_lds=True, overlap=overlap)
     return None
+
+
+def wgmma_combine_bytes(bm: int, dn: int) -> int:
+    """LDS of one kv split's partials for the combine of the wgmma kernel, f32: O's bm x dn
+    accumulators and the running max and sum of each thread's two rows (bm / 64 warpgroups of
+    128 threads)."""
+    return bm * (dn + 8) * 4
 
 
 def plan(p: AttentionProblem, tgt: Target, use_mma: bool = True, knobs: MmaKnobs = MmaKnobs(),

@@ -531,6 +531,77 @@ func.func @causal_f16() {
 
 // -----
 
+// Few rows (2 heads x 5 row tiles of 64) against three key tiles on sm_90a: one warpgroup of
+// rows, and a second on the same rows taking every other key tile (two kv splits): 256
+// threads, each split's two LDS tiles of K and V (4 in all), the query tiles launched in
+// reverse (causal: the longest rows first), rounds of two tiles, a split's tile past the
+// visited ones skipped. After the loop split 1 leaves its rows' max and sum and its O in LDS
+// (thread-fastest), one barrier, and split 0 merges them (each scaled by 2^(m - M)) and stores
+// the output.
+// WGMMA:         workgroup_size = [256, 1, 1] subgroup_size = 32
+// WGMMA-LABEL:   func.func @causal_kv_splits_f16
+// WGMMA:           %[[X:.+]] = gpu.block_id x upper_bound 5
+// WGMMA-NEXT:      arith.subi %c4, %[[X]] : index
+// WGMMA:           %[[SPLIT:.+]] = arith.divui %thread_id_x, %c128 : index
+// WGMMA:           memref.alloc() alignment = 1024 : memref<4x128x64xf16, #gpu.address_space<workgroup>>
+// WGMMA:           %[[VISITED:.+]] = arith.minui %{{.+}}, %c3 : index
+// WGMMA:           %[[ROUNDS:.+]] = arith.ceildivui %[[VISITED]], %c2 : index
+// WGMMA:           scf.for %{{.+}} = %c0 to %[[ROUNDS]] step %c1
+// WGMMA:             %[[IN:.+]] = arith.cmpi ult, %{{.+}}, %[[VISITED]] : index
+// WGMMA-NEXT:        scf.if %[[IN]]
+// WGMMA-COUNT-4:       nvvm.wgmma.mma_async
+// WGMMA:           %[[SLOTS:.+]] = memref.alloc() {{.*}} : memref<1x36x128xf32, #gpu.address_space<workgroup>>
+// WGMMA-NEXT:      %[[OTHER:.+]] = arith.cmpi ugt, %[[SPLIT]], %c0 : index
+// WGMMA-NEXT:      scf.if %[[OTHER]] {
+// WGMMA-COUNT-36:    memref.store %{{.+}}, %[[SLOTS]]
+// WGMMA:           gpu.barrier
+// WGMMA:           arith.maximumf
+// WGMMA:           llvm.nvvm.ex2.approx
+// WGMMA:           %[[FIRST:.+]] = arith.cmpi eq, %[[SPLIT]], %c0 : index
+// WGMMA-NEXT:      scf.if %[[FIRST]] {
+// WGMMA:             vector.transfer_write
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @causal_kv_splits_f16() {
+  %cst = arith.constant 1.000000e+00 : f32
+  %cst_0 = arith.constant -3.40282347E+38 : f32
+  %cst_1 = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %cst_2 = arith.constant 0xFF800000 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f16
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x300x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x300x64xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x300x64xf16, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<2x300x64xf16, #hal.descriptor_type<storage_buffer>>
+  %4 = iree_codegen.load_from_buffer %0 : memref<2x300x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x300x64xf16>
+  %5 = iree_codegen.load_from_buffer %1 : memref<2x300x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x300x64xf16>
+  %6 = iree_codegen.load_from_buffer %2 : memref<2x300x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2x300x64xf16>
+  %7 = tensor.empty() : tensor<2x300x64xf16>
+  %8 = tensor.empty() : tensor<2x300x64xf32>
+  %9 = tensor.empty() : tensor<2x300xf32>
+  %10 = linalg.fill ins(%cst_1 : f32) outs(%8 : tensor<2x300x64xf32>) -> tensor<2x300x64xf32>
+  %11 = linalg.fill ins(%cst_0 : f32) outs(%9 : tensor<2x300xf32>) -> tensor<2x300xf32>
+  %12 = linalg.fill ins(%cst_1 : f32) outs(%9 : tensor<2x300xf32>) -> tensor<2x300xf32>
+  %13:3 = iree_linalg_ext.online_attention <indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d2)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]> ins(%4, %5, %6, %cst_3 : tensor<2x300x64xf16>, tensor<2x300x64xf16>, tensor<2x300x64xf16>, f16) outs(%10, %11, %12 : tensor<2x300x64xf32>, tensor<2x300xf32>, tensor<2x300xf32>) {
+  ^bb0(%arg0: f32):
+    %15 = iree_linalg_ext.index 1 : index
+    %16 = iree_linalg_ext.index 4 : index
+    %17 = arith.cmpi ugt, %16, %15 : index
+    %18 = arith.select %17, %cst_2, %arg0 : f32
+    iree_linalg_ext.yield %18 : f32
+  } -> tensor<2x300x64xf32>, tensor<2x300xf32>, tensor<2x300xf32>
+  %14 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%13#2, %13#0 : tensor<2x300xf32>, tensor<2x300x64xf32>) outs(%7 : tensor<2x300x64xf16>) {
+  ^bb0(%in: f32, %in_4: f32, %out: f16):
+    %15 = arith.divf %cst, %in : f32
+    %16 = arith.mulf %15, %in_4 : f32
+    %17 = arith.truncf %16 : f32 to f16
+    linalg.yield %17 : f16
+  } -> tensor<2x300x64xf16>
+  iree_codegen.store_to_buffer %14, %3 : tensor<2x300x64xf16> into memref<2x300x64xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
 // Causal by a mask computed from its indices alone, select(k2 > m, c, 0) with c <= -1e4 (what
 // ldsopt-raise-attention makes of GPT-2's constant mask): the key tiles past the workgroup's
 // last row are not visited; the mask is added on the others.

@@ -71,14 +71,18 @@
 // MMA:         %[[UPM:.+]] = arith.addi %[[WM]], %c63 : index
 // MMA-NEXT:    %[[QTILES:.+]] = arith.divui %[[UPM]], %c64 : index
 // MMA-NEXT:    iree_codegen.yield %[[QTILES]], %c6, %c1 : index, index, index
-// wgmma (sm_90a): the same bounds on 128-key tiles.
+// wgmma (sm_90a): the same bounds on 128-key tiles, taken by two kv splits (one warpgroup of
+// rows: few rows) in rounds of two tiles, a split's tile past the last skipped.
 // WGMMA-LABEL: func.func @rows_keys_f16
 // WGMMA-SAME:    ldsopt.lowered_by = ["ldsopt-attention"]
 // WGMMA:         %[[K2:.+]] = iree_tensor_ext.dispatch.workload.ordinal %{{.+}}, 1 : index
 // WGMMA:         %[[UP:.+]] = arith.addi %[[K2]], %c127 : index
 // WGMMA-NEXT:    %[[TILES:.+]] = arith.divui %[[UP]], %c128 : index
-// WGMMA:         scf.for %{{.+}} = %c0 to %[[TILES]] step %c1
-// WGMMA:           nvvm.wgmma.mma_async
+// WGMMA:         %[[ROUNDS:.+]] = arith.ceildivui %[[TILES]], %c2 : index
+// WGMMA:         scf.for %{{.+}} = %c0 to %[[ROUNDS]] step %c1
+// WGMMA:           %[[IN:.+]] = arith.cmpi ult, %{{.+}}, %[[TILES]] : index
+// WGMMA-NEXT:      scf.if %[[IN]]
+// WGMMA:             nvvm.wgmma.mma_async
 // WGMMA:       iree_codegen.dispatch_config @rows_keys_f16
 // WGMMA:         arith.divui %{{.+}}, %c64 : index
 // MFMA on gfx942: 64-key tiles read through registers, guarded.
