@@ -46,7 +46,7 @@ from __future__ import annotations
 
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith, gpu, llvm, math, scf, vector
+from iree.compiler.dialects import arith, gpu, llvm, math, nvvm, scf, vector
 
 from ldsopt.codegen.async_copy import GLOBAL, async_copy, async_token, async_wait, dma_source
 from ldsopt.layout import index_expr, mma
@@ -248,12 +248,15 @@ class MmaEmitter(AttentionEmitter):
             self.copy_tile(self.clamp_tile(tile_of(self.idx(s))), self.idx(s))
             groups.append(self.group)
         self.first_group = groups[0]
+        if splits > 1 and self.pl.q_lds:  # Q, copied by every split's threads, published to all
+            self.wait_copies(ahead)
+            gpu.barrier()
         rounds = arith.ceildivui(visited, self.idx(splits)) if splits > 1 else visited
         loop = scf.ForOp(self.idx(0), rounds, self.idx(1), self.state)
         with ir.InsertionPoint(loop.body):
             rnd = loop.induction_variable
             self.wait_copies(ahead - 1)
-            gpu.barrier()
+            self.split_barrier()
             nxt = arith.addi(rnd, self.idx(ahead))
             self.copy_tile(self.clamp_tile(tile_of(nxt)), arith.remui(nxt, self.idx(stages)))
             buf = arith.remui(rnd, self.idx(stages))
@@ -269,6 +272,16 @@ class MmaEmitter(AttentionEmitter):
                     scf.yield_(state)
                 scf.yield_(list(inside.results))
         self.state = list(loop.results)
+
+    def split_barrier(self) -> None:
+        """A round's barrier: of the thread's kv split (named barrier 1 + split: a split waits
+        for its own copies and warps, not for the other split's round), or of the workgroup."""
+        if self.split is None:
+            gpu.barrier()
+            return
+        i32 = ir.IntegerType.get_signless(32)
+        nvvm.barrier(barrier_id=arith.addi(arith.index_cast(i32, self.split), arith.constant(i32, 1)),
+                     number_of_threads=arith.constant(i32, self.pl.group_threads))
 
     def copies_ahead(self) -> int:
         """How many tiles ahead of the one computed the copies run: all LDS tiles but the one

@@ -2,7 +2,14 @@
 FlashAttention-3's products on FlashAttention-2's loop (emit_mma.py's, whose copies and softmax
 it shares).
 
-`plan.bm / 64` warpgroups of 128 threads, each owning 64 query rows; BN keys a tile.
+`plan.bm / 64` warpgroups of 128 threads, each owning 64 query rows; BN keys a tile. With
+`plan.kv_splits` = 2 (few rows: plan.plan_wgmma) a second group of warpgroups owns the same
+rows: group s takes key tiles s, s + 2, ... in LDS tiles of its own, copied by its threads,
+each round met at a named barrier of its own (Q, copied by all, at one barrier before the
+loop); a group's tile past the visited ones is skipped. After the loop group 1 leaves its rows'
+running max and sum and its O accumulators in LDS, each thread at its place in the group, and
+group 0's thread at the same place (the same rows and columns) merges them and stores the
+output (`_combined`).
 - LDS: Q's tile [BM, head dim] once, and `plan.stages` tiles of K [BN, head dim] and V [BN,
   value dim], each in the 128-byte swizzle wgmma's descriptors read (wgmma_maps.SwizzledColumnBlocks
   of 64-element blocks: each 64 columns of the tile are its rows of 128 bytes, 16-byte unit u

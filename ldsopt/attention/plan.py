@@ -320,12 +320,11 @@ def plan_wgmma(p: AttentionProblem, tgt: Target, knobs: WgmmaKnobs = WgmmaKnobs(
     (cp.async), Q's tile in LDS, everything in the 128-byte swizzle. Two warpgroups of rows a
     workgroup (each K and V tile copied once for 128 rows) where the grid of 128-row workgroups
     still fills every SM; else one (BERT's 12 heads of 512 rows: 96 workgroups of 64 rows rather
-    than 48 of 128 on the H200's 132 SMs), and the SM's second warpgroup takes half of the key
-    tiles instead (`kv_splits` = WGMMA_KV_SPLITS groups, tiles s, s + KS, ... each with LDS tiles
-    of its own, combined through LDS at the end), where there are two tiles or more: a
-    warpgroup's loop is then half as long, and a causal grid's longest rows (which bound a grid
-    of one wave) take half the time. `knobs.warpgroups` (1 or 2) and `knobs.kv_splits` (1 or 2)
-    fix them. `knobs.overlap`: each tile's P V wgmmas run on while the next tile's S is computed
+    than 48 of 128 on the H200's 132 SMs), and a second warpgroup on the same rows takes every
+    other key tile instead (`kv_splits` = WGMMA_KV_SPLITS groups, tiles s, s + KS, ... each in
+    LDS tiles of its own, combined through LDS at the end) where there are two tiles or more and
+    the LDS holds both groups' tiles (head dim 64): the SM then has two warpgroups' work.
+    `knobs.warpgroups` (1 or 2) and `knobs.kv_splits` (1 or 2) fix them. `knobs.overlap`: each tile's P V wgmmas run on while the next tile's S is computed
     and its softmax runs (FlashAttention-3's intra-warpgroup overlap), which keeps V's tile one
     round longer: an LDS tile more; no kv splits then."""
     if wgmma_refusal(p, tgt, wgmma=knobs) is not None:

@@ -534,8 +534,9 @@ func.func @causal_f16() {
 // Few rows (2 heads x 5 row tiles of 64) against three key tiles on sm_90a: one warpgroup of
 // rows, and a second on the same rows taking every other key tile (two kv splits): 256
 // threads, each split's two LDS tiles of K and V (4 in all), the query tiles launched in
-// reverse (causal: the longest rows first), rounds of two tiles, a split's tile past the
-// visited ones skipped. After the loop split 1 leaves its rows' max and sum and its O in LDS
+// reverse (causal: the longest rows first), Q published by one barrier before the loop, rounds
+// of two tiles, each split's met at its own named barrier, a split's tile past the visited
+// ones skipped. After the loop split 1 leaves its rows' max and sum and its O in LDS
 // (thread-fastest), one barrier, and split 0 merges them (each scaled by 2^(m - M)) and stores
 // the output.
 // WGMMA:         workgroup_size = [256, 1, 1] subgroup_size = 32
@@ -545,8 +546,17 @@ func.func @causal_f16() {
 // WGMMA:           %[[SPLIT:.+]] = arith.divui %thread_id_x, %c128 : index
 // WGMMA:           memref.alloc() alignment = 1024 : memref<4x128x64xf16, #gpu.address_space<workgroup>>
 // WGMMA:           %[[VISITED:.+]] = arith.minui %{{.+}}, %c3 : index
-// WGMMA:           %[[ROUNDS:.+]] = arith.ceildivui %[[VISITED]], %c2 : index
+// WGMMA:           nvgpu.device_async_wait %{{.+}} numGroups = 1
+// WGMMA-NEXT:      nvvm.fence.proxy
+// WGMMA-NEXT:      gpu.barrier
+// WGMMA-NEXT:      %[[ROUNDS:.+]] = arith.ceildivui %[[VISITED]], %c2 : index
 // WGMMA:           scf.for %{{.+}} = %c0 to %[[ROUNDS]] step %c1
+// WGMMA:             nvgpu.device_async_wait %{{.+}} numGroups = 0
+// WGMMA-NEXT:        nvvm.fence.proxy
+// WGMMA-NEXT:        %[[S32:.+]] = arith.index_cast %[[SPLIT]] : index to i32
+// WGMMA-NEXT:        %[[BAR:.+]] = arith.addi %[[S32]], %c1_i32 : i32
+// WGMMA-NEXT:        nvvm.barrier id = %[[BAR]] number_of_threads = %c128_i32
+// WGMMA-NOT:         gpu.barrier
 // WGMMA:             %[[IN:.+]] = arith.cmpi ult, %{{.+}}, %[[VISITED]] : index
 // WGMMA-NEXT:        scf.if %[[IN]]
 // WGMMA-COUNT-4:       nvvm.wgmma.mma_async
