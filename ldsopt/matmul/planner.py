@@ -198,17 +198,33 @@ def _scheme(p: MatmulProblem, t: Tiling, tgt: target_model.Target, use_mma: bool
     return FmaScheme(t)
 
 
-# The cost model of `plan_cost`, in multiply-adds, fitted to the ldsopt matmul kernels of
-# the BERT-base layer's five shapes, f16, at seven tilings (128x128 to 32x32) on the H200
-# (bench/results/cuda-bert): per K element, a tile costs its BM x BN multiply-adds, LOAD per
-# element of A and B it loads and STEP whatever its size (the latency a K step waits for
-# that no tile size hides); the consumer's body EPILOGUE per op and output; each tile that
-# shares a CU with another adds SHARE of its time (a second workgroup on an SM hides some
-# of the first one's latency, so two took about 1.8 times one, three 2.6 times).
-LOAD_COST = 9
-STEP_COST = 4096
-EPILOGUE_OP_COST = 64
-SHARE = 0.8
+@dataclasses.dataclass(frozen=True)
+class CostModel:
+    """The constants of `plan_cost`, in multiply-adds: per K element, a tile costs its BM x BN
+    multiply-adds, `load` per element of A and B it loads and `step` whatever its size (the
+    latency a K step waits for that no tile size hides); the consumer's body `epilogue_op` per
+    op and output; each tile that shares a CU with another adds `share` of its time (a second
+    workgroup on an SM hides some of the first one's latency)."""
+
+    load: float
+    step: float
+    epilogue_op: float
+    share: float
+
+    def time(self, tiles: int, compute_units: int, k: int, bm: int, bn: int, epilogue_ops: int,
+             narrow: float = 0.0, split: int = 1) -> tuple[float, float]:
+        """(time, work) of `tiles` tiles of BM x BN over K elements (`plan_cost`)."""
+        per_cu = math.ceil(tiles / (compute_units or 1))
+        tile = k * (bm * bn + self.load * (bm + bn) + self.step + narrow) + bm * bn * self.epilogue_op * epilogue_ops / split
+        if split > 1:  # its share of the partial sums, out to and back from the others' LDS
+            tile += SPLIT_SYNC_COST + bm * bn * SPLIT_SUM_COST * (split - 1) / split
+        return tile * (1 + (per_cu - 1) * self.share), tiles * tile
+
+
+# Fitted to the mma.sync kernels of the BERT-base layer's five shapes, f16, at seven tilings
+# (128x128 to 32x32) on the H200 (bench/results/cuda-bert); every scheme's plans take them
+# (bench/fit_cost_model.py weighs them against the wgmma kernels' sweeps).
+COSTS = CostModel(load=9, step=4096, epilogue_op=64, share=0.8)
 # Per matrix-core family (mma.family): each LDS read instruction of a wave that a fragment
 # staged K-strided takes beyond what the same fragment K-contiguous would (MFMA f16: four
 # 16-bit reads for one 64-bit one; i8: eight 8-bit ones). CDNA3 (gfx942): not fitted (no gfx942
@@ -231,31 +247,28 @@ SPLIT_SUM_COST = 10
 K_BYTES = (64, 128)
 
 
-def plan_cost(p: MatmulProblem, pl: MatmulPlan, tgt: target_model.Target) -> tuple[float, int]:
-    """(time, work) of the plan in multiply-adds, by a simple model of the machine. The grid's
-    T = ceil(M/BM) * ceil(N/BN) * B tiles go round-robin over the target's CUs (SMs); the
-    busiest CU takes n = ceil(T / CUs) of them and takes 1 + (n - 1) * SHARE times one tile's
-    time (the CUs left idle cost nothing). A tile's time: K x (BM x BN + LOAD_COST x (BM + BN)
-    + STEP_COST), the rows and columns past M and N included, plus BM x BN x EPILOGUE_OP_COST
-    per op of the fused consumer's body but its constants (the cast to f16 is one), plus K x
-    the target's NARROW_READ_COST per extra fragment read per K element of its K-strided
-    operands (`narrow_reads`). work = T tiles' time.
+def plan_cost(p: MatmulProblem, pl: MatmulPlan, tgt: target_model.Target,
+              costs: CostModel | None = None) -> tuple[float, float]:
+    """(time, work) of the plan in multiply-adds, by a simple model of the machine (`costs`, by
+    default COSTS). The grid's T = ceil(M/BM) *
+    ceil(N/BN) * B tiles go round-robin over the target's CUs (SMs); the busiest CU takes n =
+    ceil(T / CUs) of them and takes 1 + (n - 1) * share times one tile's time (the CUs left
+    idle cost nothing). A tile's time: K x (BM x BN + load x (BM + BN) + step), the rows and
+    columns past M and N included, plus BM x BN x epilogue_op per op of the fused consumer's
+    body but its constants (the cast to f16 is one), plus K x the target's NARROW_READ_COST per
+    extra fragment read per K element of its K-strided operands (`narrow_reads`). work = T
+    tiles' time.
     So a small product takes a tiling whose tiles spread over more CUs (512 x 768 on the
     H200's 132 SMs: 96 tiles of 64x64 rather than 24 of 128x128), a large one the tiling of
     most reuse (4096^2: 128x128), and a skinny one (M or N up to 16, GEMV-like) a 16-row
     (column) tile whose grid runs along the long side."""
     t = pl.tiling
-    tiles = math.prod(pl.grid(p.sizes))
-    per_cu = math.ceil(tiles / (tgt.compute_units or 1))
+    costs = costs or COSTS
     k = math.ceil(p.sizes["k"] / pl.bk) * pl.bk // pl.split
     epilogue_ops = sum(op.name not in ("arith.constant", "linalg.yield")
                        for op in p.epilogue.op.regions[0].blocks[0].operations) if p.epilogue else 0
     narrow = NARROW_READ_COST.get(mma.family(tgt.backend, tgt.arch), 0) * narrow_reads(pl)
-    tile = k * (t.bm * t.bn + LOAD_COST * (t.bm + t.bn) + STEP_COST + narrow) \
-        + t.bm * t.bn * EPILOGUE_OP_COST * epilogue_ops / pl.split
-    if pl.split > 1:  # its share of the partial sums, out to and back from the others' LDS
-        tile += SPLIT_SYNC_COST + t.bm * t.bn * SPLIT_SUM_COST * (pl.split - 1) / pl.split
-    return tile * (1 + (per_cu - 1) * SHARE), tiles * tile
+    return costs.time(math.prod(pl.grid(p.sizes)), tgt.compute_units, k, t.bm, t.bn, epilogue_ops, narrow, pl.split)
 
 
 def narrow_reads(pl: MatmulPlan) -> float:
@@ -349,11 +362,11 @@ def wgmma_refusal(p: MatmulProblem, tgt: target_model.Target) -> str | None:
 
 def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
                tilings: tuple[Tiling, ...] = WGMMA_TILINGS, most_stages: int = WGMMA_STAGES,
-               split: int = 1) -> MatmulPlan | None:
+               split: int = 1, costs: CostModel | None = None) -> MatmulPlan | None:
     """The plan of least `plan_cost` among the wgmma scheme's tilings (WgmmaScheme) that fit
     the target's threads and LDS at WGMMA_MIN_STAGES tiles or more (as many as fit, up to
-    `most_stages`), its K split over a cluster of `split` workgroups (`split_fits`; 1: none);
-    None if none fits. Each operand's tile, in its memory order, is copied by
+    `most_stages`), its K split over a cluster of `split` workgroups (`split_fits`; 1: none),
+    costed by `costs` (COSTS); None if none fits. Each operand's tile, in its memory order, is copied by
     cp.async in 16-byte chunks, threads along its rows, into the layout the scheme's
     descriptors describe: K-contiguous, BM (BN) rows of the 64-element K step (128 bytes) in
     the 128-byte swizzle; M/N-contiguous, the 64 K rows of each 64-column block in it (so
@@ -381,7 +394,7 @@ def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
         else:
             if split_fits(p, t, bk, stages, split, elem_bytes):
                 fitting.append(MatmulPlan(scheme, bk, staging, split))
-    return min(fitting, key=lambda pl: plan_cost(p, pl, tgt), default=None)
+    return min(fitting, key=lambda pl: plan_cost(p, pl, tgt, costs), default=None)
 
 
 # The K split the plans take unasked (`cluster-k=0`, `auto_split`): 2 ways, where the unsplit

@@ -454,3 +454,14 @@ def test_plan_cost_counts_tiles_per_cu_and_the_epilogue(matmul_problem):
     assert planner.plan_cost(p, t32, cuda)[0] == pytest.approx(1.8 * 768 * (32 * 64 + 9 * 96 + 4096))
     _with_epilogue(p, 3)
     assert planner.plan_cost(p, t64, cuda)[0] == 7176192 + 64 * 64 * 64 * 3
+
+
+def test_cost_model_time_counts_waves_and_splits():
+    """A tile's time is K x (BM x BN + load x (BM + BN) + step) plus the epilogue's ops; the
+    busiest CU's extra tiles add `share` of it each; a K split adds its sync and sums."""
+    c = planner.CostModel(load=9, step=4096, epilogue_op=64, share=0.8)
+    tile = 768 * (64 * 64 + 9 * 128 + 4096) + 64 * 64 * 64 * 3
+    assert c.time(132, 132, 768, 64, 64, 3) == (tile, 132 * tile)
+    assert c.time(264, 132, 768, 64, 64, 3)[0] == pytest.approx(1.8 * tile)
+    split = c.time(132, 132, 384, 64, 64, 3, split=2)[0]
+    assert split == 384 * (64 * 64 + 9 * 128 + 4096) + 64 * 64 * 64 * 3 / 2 + planner.SPLIT_SYNC_COST + 64 * 64 * planner.SPLIT_SUM_COST / 2
