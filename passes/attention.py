@@ -36,9 +36,9 @@ Contract.
 - On sm_90a (`--target cuda-sm90a`) Hopper's wgmma kernel (ldsopt/attention/emit_wgmma.py) takes
   what plan.wgmma_refusal allows (f16, bf16; head and value dims 64 or 128; V's value dim
   innermost; any mask or region; not with the `mma-*` options; `wgmma=false` keeps mma.sync,
-  `wgmma-warpgroups` fixes its warpgroups of rows a workgroup and `wgmma-kv-splits` its groups
-  of warpgroups on the same rows, each taking every other key tile (the plan's where the rows
-  are too few for two warpgroups of rows an SM); each tile's products run in turn,
+  `wgmma-warpgroups` fixes its warpgroups of rows a workgroup and `wgmma-kv-splits` the
+  warpgroups on one warpgroup's rows, each taking every other key tile (the plan's where the
+  rows are too few for two warpgroups of rows an SM); each tile's products run in turn,
   `wgmma-overlap=true` runs a tile's P V under the next tile's softmax instead, which measured
   slower on the H200: bench/results/cuda-attention/); the others keep mma.sync (or FMA), with
   the reason on the dispatch (`ldsopt.wgmma_refused = "..."`, as ldsopt-matmul-lds records it).
@@ -96,7 +96,7 @@ class Attention(ModulePass):
                                       "(0: the plan's)", choices=(0, 1, 2))
     wgmma_overlap: bool = option(False, "sm_90a's wgmma kernel: each key tile's P V runs under the next tile's "
                                        "softmax (one more LDS tile)")
-    wgmma_kv_splits: int = option(0, "sm_90a's wgmma kernel: groups of warpgroups on the same rows taking the key "
+    wgmma_kv_splits: int = option(0, "sm_90a's wgmma kernel: warpgroups on one warpgroup's rows taking the key "
                                      "tiles in turn (0: the plan's)", choices=(0, 1, 2))
 
     def run(self, module: ir.Operation) -> None:

@@ -3,8 +3,8 @@ FlashAttention-3's products on FlashAttention-2's loop (emit_mma.py's, whose cop
 it shares).
 
 `plan.bm / 64` warpgroups of 128 threads, each owning 64 query rows; BN keys a tile. With
-`plan.kv_splits` = 2 (few rows: plan.plan_wgmma) a second group of warpgroups owns the same
-rows: group s takes key tiles s, s + 2, ... in LDS tiles of its own, copied by its threads,
+`plan.kv_splits` = 2 (few rows: plan.plan_wgmma) a second warpgroup owns the same 64 rows:
+group s takes key tiles s, s + 2, ... in LDS tiles of its own, copied by its threads,
 each round met at a named barrier of its own (Q, copied by all, at one barrier before the
 loop); a group's tile past the visited ones is skipped. After the loop group 1 leaves its rows'
 running max and sum and its O accumulators in LDS, each thread at its place in the group, and

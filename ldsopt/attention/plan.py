@@ -324,9 +324,10 @@ def plan_wgmma(p: AttentionProblem, tgt: Target, knobs: WgmmaKnobs = WgmmaKnobs(
     other key tile instead (`kv_splits` = WGMMA_KV_SPLITS groups, tiles s, s + KS, ... each in
     LDS tiles of its own, combined through LDS at the end) where there are two tiles or more and
     the LDS holds both groups' tiles (head dim 64): the SM then has two warpgroups' work.
-    `knobs.warpgroups` (1 or 2) and `knobs.kv_splits` (1 or 2) fix them. `knobs.overlap`: each tile's P V wgmmas run on while the next tile's S is computed
-    and its softmax runs (FlashAttention-3's intra-warpgroup overlap), which keeps V's tile one
-    round longer: an LDS tile more; no kv splits then."""
+    `knobs.warpgroups` (1 or 2) and `knobs.kv_splits` (1 or 2; splits only with one warpgroup
+    of rows) fix them. `knobs.overlap`: each tile's P V wgmmas run on while the next tile's S is
+    computed and its softmax runs (FlashAttention-3's intra-warpgroup overlap), which keeps V's
+    tile one round longer: an LDS tile more; no kv splits then."""
     if wgmma_refusal(p, tgt, wgmma=knobs) is not None:
         return None
     warpgroups, overlap = knobs.warpgroups, knobs.overlap
@@ -338,8 +339,8 @@ def plan_wgmma(p: AttentionProblem, tgt: Target, knobs: WgmmaKnobs = WgmmaKnobs(
     stages = WGMMA_STAGES + overlap
     for wg in sorted({warpgroups, 1}, reverse=True):
         bm = 64 * wg
-        splits = knobs.kv_splits or (WGMMA_KV_SPLITS if wg == 1 and many_tiles else 1)
-        for ks in sorted({1 if overlap else splits, 1}, reverse=True):
+        splits = (knobs.kv_splits or (WGMMA_KV_SPLITS if many_tiles else 1)) if wg == 1 and not overlap else 1
+        for ks in sorted({splits, 1}, reverse=True):
             lds = ks * stages * WGMMA_KEYS * (d1 + dn) * eb + bm * d1 * eb + (ks - 1) * wgmma_combine_bytes(bm, dn)
             if lds <= tgt.lds_bytes and 128 * wg * ks <= tgt.max_threads:
                 return AttentionPlan("wgmma", bm, WGMMA_KEYS, ks, 128 * wg, 1, copy_vector(p, tgt), 1, stages,
