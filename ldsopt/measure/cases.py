@@ -453,6 +453,12 @@ SPLIT_K = tuple(_matmul_epilogue(0, m, n, k, "kn", epi)
                 for m, n, k, epi in ((64, 64, 8192, "cast"), (128, 128, 16384, "cast"), (16, 768, 3072, "bias"),
                                      (4096, 4096, 4096, "cast"), (8192, 8192, 1024, "cast")))
 
+# Products whose grids take several waves of the plans' tiles: Llama's gate and up (512 x 6144)
+# and BERT's projections at 2048 and 4096 tokens, where what a second tile on an SM costs (the
+# cost model's `share`, bench/results/cuda-matmul/cost-model-fit/) decides the tiling.
+MULTI_WAVE = tuple(_matmul_epilogue(0, m, n, k, "kn", "cast")
+                   for m, n, k in ((512, 6144, 768), (2048, 2304, 768), (4096, 768, 768)))
+
 
 def _sdpa(causal: bool):
     """PyTorch's SDPA on the case's tensors. Its fused kernels (flash, memory-efficient) take
@@ -595,6 +601,7 @@ CASES: tuple[Case, ...] = (
     *(_logsumexp(rows, n) for rows, n in ((64, 50257), (4, 1000))),
     *BERT_MATMULS,
     *SPLIT_K,
+    *MULTI_WAVE,
     *ATTENTION,
     *RESNET50_CONVS,
 )
