@@ -446,18 +446,12 @@ BERT_MATMULS = tuple(
                                            (0, 512, 3072, 768, "nk", ("bias_gelu",)), (0, 512, 768, 3072, "nk", ("bias_residual",)))
     for epi in (*epis, "cast"))
 
-# Few output tiles and a long K, f16 with the cast to f16 (and a bias): what ldsopt-split-matmul
-# splits over chunks of K (issue 36: 64x64x8192 took 23 us for its 2 MB on the H200), and M = 16
-# tokens through BERT's FFN down. Then large products storing what cuBLAS stores (f16, not f32).
-SPLIT_K = tuple(_matmul_epilogue(0, m, n, k, "kn", epi)
-                for m, n, k, epi in ((64, 64, 8192, "cast"), (128, 128, 16384, "cast"), (16, 768, 3072, "bias"),
-                                     (4096, 4096, 4096, "cast"), (8192, 8192, 1024, "cast")))
-
-# Products whose grids take several waves of the plans' tiles: Llama's gate and up (512 x 6144)
-# and BERT's projections at 2048 and 4096 tokens, where what a second tile on an SM costs (the
-# cost model's `share`, bench/results/cuda-matmul/cost-model-fit/) decides the tiling.
-MULTI_WAVE = tuple(_matmul_epilogue(0, m, n, k, "kn", "cast")
-                   for m, n, k in ((512, 6144, 768), (2048, 2304, 768), (4096, 768, 768)))
+# Few output tiles and a long K (what ldsopt-split-matmul splits over chunks of K; issue 36: 64x64x8192 took 23 us
+# for its 2 MB on the H200), M = 16 tokens through BERT's FFN down, large products storing what cuBLAS stores (f16),
+# and grids of several waves (Llama's gate and up; BERT at 2048, 4096 tokens), tiled as the cost model's `share` says.
+MORE_MATMULS = tuple(_matmul_epilogue(0, m, n, k, "kn", epi) for m, n, k, epi in (
+    (64, 64, 8192, "cast"), (128, 128, 16384, "cast"), (16, 768, 3072, "bias"), (4096, 4096, 4096, "cast"),
+    (8192, 8192, 1024, "cast"), (512, 6144, 768, "cast"), (2048, 2304, 768, "cast"), (4096, 768, 768, "cast")))
 
 
 def _sdpa(causal: bool):
@@ -600,8 +594,7 @@ CASES: tuple[Case, ...] = (
     *(_layernorm(rows, n, "f16") for rows, n in ((16384, 4096), (512, 768))),
     *(_logsumexp(rows, n) for rows, n in ((64, 50257), (4, 1000))),
     *BERT_MATMULS,
-    *SPLIT_K,
-    *MULTI_WAVE,
+    *MORE_MATMULS,
     *ATTENTION,
     *RESNET50_CONVS,
 )

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Here, from the repository's root: prepare.sh DIR. The multi-wave products of cases.MULTI_WAVE
+# Here, from the repository's root: prepare.sh DIR. The multi-wave products of cases.MORE_MATMULS
 # for cuda-sm90a under the default plan and four forced wgmma tilings (those COSTS and the fit
 # choose among), one lds-bench folder a variant: DIR/default, DIR/t<tiling>.
 set -eu
