@@ -29,8 +29,7 @@ from iree.compiler import ir
 
 from ldsopt import target as target_model
 from ldsopt.cli import output_file
-from ldsopt.codegen.dispatch import Binding
-from ldsopt.matmul import match, planner, schemes
+from ldsopt.matmul import planner, schemes
 
 RESULTS = pathlib.Path(__file__).parent / "results" / "cuda-matmul"
 TARGET = target_model.by_name("cuda-sm90a")  # the H200's SMs
@@ -124,11 +123,7 @@ def changed_plans(old: planner.CostModel, new: planner.CostModel) -> tuple[int, 
         for m, n, k, b in itertools.product((64, 128, 256, 512, 1024, 2048, 3000, 4096, 8192),
                                             (64, 256, 768, 1024, 2304, 3072, 4096, 6144, 8192),
                                             (256, 768, 1024, 3072, 4096, 8192), (("k", "n"), ("n", "k"))):
-            sizes = {"b": 1, "m": m, "n": n, "k": k}
-            bind = {r: Binding(ir.RankedTensorType.get([sizes[d] for d in dims], elem), None)
-                    for r, dims in (("A", ("m", "k")), ("B", b))}
-            p = match.MatmulProblem(sizes, bind, {"A": ("m", "k"), "B": b}, False, 0.0,
-                                    Binding(ir.RankedTensorType.get([m, n], ir.F32Type.get()), None))
+            p = planner.shaped_problem(("m", "k"), b, elem, m, n, k)
             plans = [planner.wgmma_plan(p, tgt, budget, costs=costs) for costs in (old, new)]
             tiles = [pl and f"{pl.tiling.bm}x{pl.tiling.bn}" for pl in plans]
             planned += 1

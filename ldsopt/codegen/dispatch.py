@@ -297,9 +297,9 @@ def strided_load(op: ir.Operation) -> Strided | None:
 
 def _taken_view(source: ir.Value, slices: bool, offsets: bool = False, steps: bool = False) -> bool:
     """A memref that a load or store of a binding (CUDA/HIP) may go through: the binding, or
-    (`slices`) a `memref.subview` of it of static strides, whose rows are contiguous (`steps`:
-    or, its layout's strides static, not), offsets static (`offsets`: or computed from the dispatch's workload), sizes static
-    or computed from it."""
+    (`slices`) a `memref.subview` of it of static strides whose rows are contiguous (`steps`:
+    or whose layout's strides are all static), offsets static (`offsets`: or computed from the
+    dispatch's workload), sizes static or computed from it."""
     if not (isinstance(source, ir.OpResult) and source.owner.name == "memref.subview"):
         return True
     _, moving, sizes, strides = _segments(source.owner.operation)

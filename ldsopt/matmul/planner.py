@@ -15,8 +15,10 @@ import math
 from collections.abc import Callable
 
 import numpy as np
+from iree.compiler import ir
 
 from ldsopt.codegen import cluster
+from ldsopt.codegen.dispatch import Binding
 from ldsopt.layout import mma
 from ldsopt import target as target_model
 from ldsopt.layout.banks import BankModel
@@ -245,6 +247,18 @@ SPLIT_SUM_COST = 10
 # taken: 64 (32 f16), or 128 where its cost is less, e.g. where a K-strided operand's K tile
 # then gives each thread the 2 K rows that ldsopt-inthread-transpose needs.
 K_BYTES = (64, 128)
+
+
+def shaped_problem(dims_a: tuple[str, str], dims_b: tuple[str, str], elem: ir.Type, m: int, n: int,
+                   k: int) -> MatmulProblem:
+    """A product of these sizes, each operand's dims in its memory order, over bindings of no
+    value (planning reads only shapes and types; the output f32), for planning without a
+    dispatch. Needs a context."""
+    sizes = {"b": 1, "m": m, "n": n, "k": k}
+    binding = {r: Binding(ir.RankedTensorType.get([sizes[d] for d in dims], elem), None)
+               for r, dims in (("A", dims_a), ("B", dims_b))}
+    return MatmulProblem(sizes, binding, {"A": dims_a, "B": dims_b}, False, 0.0,
+                         Binding(ir.RankedTensorType.get([m, n], ir.F32Type.get()), None))
 
 
 def plan_cost(p: MatmulProblem, pl: MatmulPlan, tgt: target_model.Target,
