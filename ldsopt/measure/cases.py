@@ -446,9 +446,9 @@ BERT_MATMULS = tuple(
                                            (0, 512, 3072, 768, "nk", ("bias_gelu",)), (0, 512, 768, 3072, "nk", ("bias_residual",)))
     for epi in (*epis, "cast"))
 
-# Few output tiles and a long K (what ldsopt-split-matmul splits over chunks of K; issue 36: 64x64x8192 took 23 us
-# for its 2 MB on the H200), M = 16 tokens through BERT's FFN down, large products storing what cuBLAS stores (f16),
-# and grids of several waves (Llama's gate and up; BERT at 2048, 4096 tokens), tiled as the cost model's `share` says.
+# Few output tiles and a long K (what ldsopt-split-matmul splits over chunks of K), M = 16 tokens through BERT's
+# FFN down, large products storing what cuBLAS stores (f16), and grids of several waves (Llama's gate and up; BERT
+# at 2048 and 4096 tokens), whose tiling the cost model's `share` decides (bench/results/cuda-matmul/cost-model-fit/).
 MORE_MATMULS = tuple(_matmul_epilogue(0, m, n, k, "kn", epi) for m, n, k, epi in (
     (64, 64, 8192, "cast"), (128, 128, 16384, "cast"), (16, 768, 3072, "bias"), (4096, 4096, 4096, "cast"),
     (8192, 8192, 1024, "cast"), (512, 6144, 768, "cast"), (2048, 2304, 768, "cast"), (4096, 768, 768, "cast")))
