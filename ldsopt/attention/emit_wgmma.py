@@ -138,23 +138,24 @@ class WgmmaEmitter(MmaEmitter):
             super().finish_rows()
             return
         self.wait_copies(0)  # the LDS the combine reads and writes is no copy's
-        self.state = self._combined()
+        slots = self._published()
         first = scf.IfOp(arith.cmpi(arith.CmpIPredicate.eq, self.split, self.idx(0)))
         with ir.InsertionPoint(first.then_block):
+            self.state = self._combined(slots)
             super().finish_rows()
             scf.yield_([])
 
-    def _combined(self) -> list[ir.Value]:
-        """The loop state of the kv splits combined, in split 0's threads: each other split's
-        thread writes its rows' running max and sum and its O accumulators to LDS, at its place
-        in the group (thread-fastest), and the thread of split 0 at the same place (the same
-        rows and columns) reads them. With M the rows' largest max, each split's sum and O are
-        scaled by 2^(m - M) (1 where m is M: a row no split saw, -inf everywhere) and added."""
-        pl, r = self.pl, len(self.rows)
-        m, l, o = self.state[:r], self.state[r:2 * r], self.state[2 * r]
-        elems = wgmma.acc_elements(o, self.dn)
-        mine = m + l + elems
-        slots = self.alloc([pl.kv_splits - 1, len(mine), pl.group_threads], f32())
+    def _state_elements(self) -> list[ir.Value]:
+        """The loop state as f32 scalars: the rows' running max and sum, then O's elements."""
+        r = len(self.rows)
+        return self.state[:2 * r] + wgmma.acc_elements(self.state[2 * r], self.dn)
+
+    def _published(self) -> ir.Value:
+        """Each split but 0 writes its loop state (`_state_elements`) to LDS slots, at its
+        thread's place in the group (thread-fastest), for split 0's thread at the same place
+        (the same rows and columns); then the workgroup meets. Returns the slots."""
+        mine = self._state_elements()
+        slots = self.alloc([self.pl.kv_splits - 1, len(mine), self.pl.group_threads], f32())
         others = scf.IfOp(arith.cmpi(arith.CmpIPredicate.ugt, self.split, self.idx(0)))
         with ir.InsertionPoint(others.then_block):
             at = arith.subi(self.split, self.idx(1))
@@ -162,7 +163,15 @@ class WgmmaEmitter(MmaEmitter):
                 memref.store(x, slots, [at, self.idx(i), self.gtid])
             scf.yield_([])
         gpu.barrier()
-        for s in range(pl.kv_splits - 1):
+        return slots
+
+    def _combined(self, slots: ir.Value) -> list[ir.Value]:
+        """In split 0's threads, the loop state of every kv split combined: the other splits'
+        read from `slots` (`_published`). With M the rows' largest max, each split's sum and O
+        are scaled by 2^(m - M) (1 where m is M: a row no split saw, -inf everywhere) and
+        added."""
+        r, mine = len(self.rows), self._state_elements()
+        for s in range(self.pl.kv_splits - 1):
             theirs = [memref.load(slots, [self.idx(s), self.idx(i), self.gtid]) for i in range(len(mine))]
             mine = self._merged(mine, theirs)
         return mine[:2 * r] + [wgmma.acc_from_elements(mine[2 * r:])]

@@ -537,8 +537,8 @@ func.func @causal_f16() {
 // reverse (causal: the longest rows first), Q published by one barrier before the loop, rounds
 // of two tiles, each split's met at its own named barrier, a split's tile past the visited
 // ones skipped. After the loop split 1 leaves its rows' max and sum and its O in LDS
-// (thread-fastest), one barrier, and split 0 merges them (each scaled by 2^(m - M)) and stores
-// the output.
+// (thread-fastest), one barrier, and split 0 alone reads them, merges them (each scaled by
+// 2^(m - M)) and stores the output.
 // WGMMA:         workgroup_size = [256, 1, 1] subgroup_size = 32
 // WGMMA-LABEL:   func.func @causal_kv_splits_f16
 // WGMMA:           %[[X:.+]] = gpu.block_id x upper_bound 5
@@ -565,10 +565,11 @@ func.func @causal_f16() {
 // WGMMA-NEXT:      scf.if %[[OTHER]] {
 // WGMMA-COUNT-36:    memref.store %{{.+}}, %[[SLOTS]]
 // WGMMA:           gpu.barrier
-// WGMMA:           arith.maximumf
-// WGMMA:           llvm.nvvm.ex2.approx
-// WGMMA:           %[[FIRST:.+]] = arith.cmpi eq, %[[SPLIT]], %c0 : index
+// WGMMA-NEXT:      %[[FIRST:.+]] = arith.cmpi eq, %[[SPLIT]], %c0 : index
 // WGMMA-NEXT:      scf.if %[[FIRST]] {
+// WGMMA:             memref.load %[[SLOTS]]
+// WGMMA:             arith.maximumf
+// WGMMA:             llvm.nvvm.ex2.approx
 // WGMMA:             vector.transfer_write
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @causal_kv_splits_f16() {
