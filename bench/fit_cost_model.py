@@ -1,16 +1,17 @@
 """Fits the matmul plans' cost model (planner.CostModel) to the tiling sweeps of the wgmma
 kernels committed under bench/results/cuda-matmul/, and says what the fit would change
-against the constants the plans take (planner.COSTS, fitted to the mma.sync kernels).
+against the constants the wgmma plans take (planner.WGMMA_COSTS, this script's fit when it
+was adopted; planner.COSTS, fitted to the mma.sync kernels, is reported beside them).
 
 Each measured row is (call, case, tiling BM x BN, us): the default plan and forced tilings of
-the same products in one device call. The model's time of a row (CostModel.time: the grid's
+the same products in one device call (each round of a side-by-side summary a row). The model's time of a row (CostModel.time: the grid's
 tiles over cuda-sm90a's SMs, wgmma's K steps, the epilogue's ops) maps to microseconds by a
 floor and a scale of each call (least squares on relative errors; a call's kernels and
 machine are its own), so the constants are fitted on how times vary within a call. A grid
-over (load, step, epilogue_op, share) takes the least error. Reported for COSTS and the fitted
+over (load, step, epilogue_op, share) takes the least error. Reported for COSTS, WGMMA_COSTS and the fitted
 constants: the error, and per (call, case) the tiling each picks among the measured ones
 against the measured best. Then, over a grid of product shapes, the wgmma plans
-(planner.wgmma_plan, cuda-sm90a) that the fitted constants choose otherwise than COSTS.
+(planner.wgmma_plan, cuda-sm90a) that the fitted constants choose otherwise than WGMMA_COSTS.
 
     python bench/fit_cost_model.py [--out FILE]
 """
@@ -48,8 +49,11 @@ SWEEPS = (
      {"default": None, "t64x48": (64, 48), "t64x32": (64, 32), "t64x144": (64, 144), "t64x192": (64, 192)}),
     ("2b34081-nn", "wave-tiles-2b34081/nn_summary.txt", {"default": None, "t64x192": (64, 192)}),
     ("cf9e131", "gpt2-products-sweep/sweep.txt", {"def": None, "t64": (64, 64), "t128": (64, 128)}),
+    # multi-wave products, two rounds each (an H100; the default plan is the 64x128 tiling there)
+    ("cost-model-fit-h100", "cost-model-fit/call1-h100/summary.txt",
+     {"t64x128x8x8": (64, 128), "t128x128x8x8": (128, 128), "t128x256x8x16": (128, 256), "t64x256x8x16": (64, 256)}),
 )
-GRID = {"load": (0, 4, 9, 16, 24, 32, 48, 64, 96, 128), "step": (0, 1024, 2048, 4096, 8192, 16384, 32768),
+GRID = {"load": (0, 4, 9, 16, 24, 32, 48, 64, 96, 128), "step": (0, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768),
         "epilogue_op": (0, 16, 32, 64, 128, 256), "share": (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)}
 
 
@@ -63,10 +67,18 @@ def rows() -> list[tuple[str, str, tuple[int, int], float]]:
     """(call, case, tiling, us) of every swept row."""
     out = []
     for call, path, variants in SWEEPS:
-        variant = None
+        variant, columns = None, None
         for line in open(RESULTS / path):
             if line.startswith("=="):  # gpt2-products-sweep: "== variant", then "case  us (TFLOP/s)"
                 variant = line.split()[1]
+                continue
+            if line.startswith("case "):  # bench/side_by_side.py: a column a run, VARIANT + round digit
+                columns = [run[:-1] for run in line.split()[1:]]
+                continue
+            if columns:
+                case, *times = line.split()
+                out += [(call, case, variants[run], float(us)) for run, us in zip(columns, times)
+                        if run in variants and us != "nan"]
                 continue
             cells = [c.strip() for c in line.split("|")]
             if len(cells) > 3:  # lds-bench tables: "variant | case | bytes | us (TFLOP/s) | ..."
@@ -140,14 +152,14 @@ def main() -> None:
     fitted = min((planner.CostModel(*c) for c in itertools.product(*GRID.values())), key=lambda c: error(c, data))
     lines = [f"{len(data)} measured rows, {len({(r[0], r[1]) for r in data})} products in "
              f"{len({r[0] for r in data})} calls", ""]
-    for label, costs in (("COSTS", planner.COSTS), ("fitted", fitted)):
+    for label, costs in (("COSTS", planner.COSTS), ("WGMMA_COSTS", planner.WGMMA_COSTS), ("fitted", fitted)):
         ps = picks(costs, data)
         lines += [f"{label}: {costs}", f"  relative RMS error {error(costs, data):.3f}; the measured best picked in "
                   f"{sum(p[3] <= p[4] for p in ps)} of {len(ps)}, mean time over the best "
                   f"{statistics.mean(p[3] / p[4] for p in ps):.4f}, worst {max(p[3] / p[4] for p in ps):.3f}"]
         lines += [f"    {call} {case}: {pick[0]}x{pick[1]} {us} us (best {best})" for call, case, pick, us, best in ps
                   if us > best]
-    planned, differ = changed_plans(planner.COSTS, fitted)
+    planned, differ = changed_plans(planner.WGMMA_COSTS, fitted)
     lines += ["", f"wgmma plans of {planned} products (f16, cuda-sm90a) that the fit changes: {len(differ)}"]
     by_change: dict[str, list[str]] = {}
     for mnk, b, change in differ:

@@ -224,9 +224,14 @@ class CostModel:
 
 
 # Fitted to the mma.sync kernels of the BERT-base layer's five shapes, f16, at seven tilings
-# (128x128 to 32x32) on the H200 (bench/results/cuda-bert); every scheme's plans take them
-# (bench/fit_cost_model.py weighs them against the wgmma kernels' sweeps).
+# (128x128 to 32x32) on the H200 (bench/results/cuda-bert); every scheme's plans but wgmma's
+# take them.
 COSTS = CostModel(load=9, step=4096, epilogue_op=64, share=0.8)
+# Fitted by bench/fit_cost_model.py to the wgmma kernels' tiling sweeps, one-wave products and
+# grids of several waves (bench/results/cuda-matmul/cost-model-fit/): wgmma_plan's. Against
+# COSTS they load an operand's element dearer and a K step's latency cheaper, and a second
+# tile on an SM hides nothing of the first: several waves take the larger tiles.
+WGMMA_COSTS = CostModel(load=64, step=256, epilogue_op=64, share=1.0)
 # Per matrix-core family (mma.family): each LDS read instruction of a wave that a fragment
 # staged K-strided takes beyond what the same fragment K-contiguous would (MFMA f16: four
 # 16-bit reads for one 64-bit one; i8: eight 8-bit ones). CDNA3 (gfx942): not fitted (no gfx942
@@ -380,7 +385,7 @@ def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
     """The plan of least `plan_cost` among the wgmma scheme's tilings (WgmmaScheme) that fit
     the target's threads and LDS at WGMMA_MIN_STAGES tiles or more (as many as fit, up to
     `most_stages`), its K split over a cluster of `split` workgroups (`split_fits`; 1: none),
-    costed by `costs` (COSTS); None if none fits. Each operand's tile, in its memory order, is copied by
+    costed by `costs` (WGMMA_COSTS); None if none fits. Each operand's tile, in its memory order, is copied by
     cp.async in 16-byte chunks, threads along its rows, into the layout the scheme's
     descriptors describe: K-contiguous, BM (BN) rows of the 64-element K step (128 bytes) in
     the 128-byte swizzle; M/N-contiguous, the 64 K rows of each 64-column block in it (so
@@ -408,7 +413,7 @@ def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
         else:
             if split_fits(p, t, bk, stages, split, elem_bytes):
                 fitting.append(MatmulPlan(scheme, bk, staging, split))
-    return min(fitting, key=lambda pl: plan_cost(p, pl, tgt, costs), default=None)
+    return min(fitting, key=lambda pl: plan_cost(p, pl, tgt, costs or WGMMA_COSTS), default=None)
 
 
 # The K split the plans take unasked (`cluster-k=0`, `auto_split`): 2 ways, where the unsplit

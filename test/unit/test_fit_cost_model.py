@@ -17,11 +17,23 @@ _SPEC.loader.exec_module(fit)
 def test_the_sweeps_parse_into_products_of_several_tilings():
     rows = fit.rows()
     products = {(r[0], r[1]) for r in rows}
-    assert len(rows) >= 50 and len({r[0] for r in rows}) == 4
+    assert len(rows) >= 74 and len({r[0] for r in rows}) == 5
     assert all(us > 0 for *_, us in rows)
-    assert sum(len({r[2] for r in rows if (r[0], r[1]) == p}) > 1 for p in products) >= 15
+    assert sum(len({r[2] for r in rows if (r[0], r[1]) == p}) > 1 for p in products) >= 18
     # a default row takes the tiling of its commit: the large products 128x256
     assert ("a9506f5", "matmul_NN_4096x4096x4096_f16", (128, 256), 226.5) in rows
+    # a side-by-side summary gives a row a round, under the run's tiling
+    h100 = [r for r in rows if r[:3] == ("cost-model-fit-h100", "matmul_NN_512x6144x768_f16_cast", (128, 256))]
+    assert sorted(r[3] for r in h100) == [14.03, 14.35]
+
+
+def test_the_wgmma_constants_pick_the_measured_best_of_the_multi_wave_products():
+    """WGMMA_COSTS (the fit adopted) picks each H100 product's fastest tiling, where COSTS did not."""
+    rows = [r for r in fit.rows() if r[0] == "cost-model-fit-h100"]
+    picks = {case: pick for _, case, pick, *_ in fit.picks(planner.WGMMA_COSTS, rows)}
+    best = {case: min((r for r in rows if r[1] == case), key=lambda r: r[3])[2] for case in picks}
+    assert len(picks) == 3 and picks == best
+    assert all(us > best_us for *_, us, best_us in fit.picks(planner.COSTS, rows))
 
 
 def test_the_fit_recovers_the_constants_that_made_the_times():
