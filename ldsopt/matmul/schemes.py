@@ -213,10 +213,12 @@ class WgmmaScheme:
 # (wgmma's widest N), the accumulators BN / 2 registers a thread. 64x48 and 64x144 fill one
 # wave of 132 SMs with 512-row products of a K-contiguous B (BERT-base's N = 768 and 2304:
 # 128 workgroups each; an N-contiguous B takes whole 64-column blocks, planner.wgmma_plan).
-# 64x192 (FFN up's wave) is not among them: bench/results/cuda-matmul/README.md, "Measured
-# choices".
-WGMMA_TILINGS = (Tiling(128, 256, 8, 16), Tiling(128, 128, 8, 8), Tiling(64, 256, 8, 16), Tiling(64, 144, 8, 9),
-                 Tiling(64, 128, 8, 8), Tiling(64, 64, 8, 4), Tiling(64, 48, 8, 3))
+# 128x192 packs the waves of mid-sized products (512 x 6144, 4096 x 768: one wave of 128
+# tiles; 2048 x 2304: two of 96). Measured and left out: 64x192 (FFN up's wave), 192x192,
+# and 256x128 ahead of 128x256 (bench/results/cuda-matmul/wave-tiles-128x192/, and the
+# README's "Measured choices").
+WGMMA_TILINGS = (Tiling(128, 256, 8, 16), Tiling(128, 128, 8, 8), Tiling(128, 192, 8, 12), Tiling(64, 256, 8, 16),
+                 Tiling(64, 144, 8, 9), Tiling(64, 128, 8, 8), Tiling(64, 64, 8, 4), Tiling(64, 48, 8, 3))
 
 
 def row_runs(coords: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
