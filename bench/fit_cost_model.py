@@ -1,17 +1,18 @@
 """Fits the matmul plans' cost model (planner.CostModel) to the tiling sweeps of the wgmma
 kernels committed under bench/results/cuda-matmul/, and says what the fit would change
-against the constants the wgmma plans take (planner.WGMMA_COSTS, this script's fit when it
-was adopted; planner.COSTS, fitted to the mma.sync kernels, is reported beside them).
+against the constants the wgmma plans take (planner.WGMMA_COSTS, its fit over the sweeps up
+to cost-model-fit/call1-h100; planner.COSTS, fitted to the mma.sync kernels, beside them).
 
 Each measured row is (call, case, tiling BM x BN, us): the default plan and forced tilings of
-the same products in one device call (each round of a side-by-side summary a row). The model's time of a row (CostModel.time: the grid's
-tiles over cuda-sm90a's SMs, wgmma's K steps, the epilogue's ops) maps to microseconds by a
-floor and a scale of each call (least squares on relative errors; a call's kernels and
-machine are its own), so the constants are fitted on how times vary within a call. A grid
-over (load, step, epilogue_op, share) takes the least error. Reported for COSTS, WGMMA_COSTS and the fitted
-constants: the error, and per (call, case) the tiling each picks among the measured ones
-against the measured best. Then, over a grid of product shapes, the wgmma plans
-(planner.wgmma_plan, cuda-sm90a) that the fitted constants choose otherwise than WGMMA_COSTS.
+the same products in one device call (each round of a side-by-side summary a row). The
+model's time of a row (CostModel.time: the grid's tiles over cuda-sm90a's SMs, wgmma's K
+steps, the epilogue's ops) maps to microseconds by a floor and a scale of each call (least
+squares on relative errors; a call's kernels and machine are its own), so the constants are
+fitted on how times vary within a call. A grid over (load, step, epilogue_op, share) takes
+the least error. Reported for COSTS, WGMMA_COSTS and the fitted constants: the error, and per
+(call, case) the tiling each picks among the measured ones against the measured best. Then,
+over a grid of product shapes, the wgmma plans (planner.wgmma_plan, cuda-sm90a) that the
+fitted constants choose otherwise than WGMMA_COSTS.
 
     python bench/fit_cost_model.py [--out FILE]
 """
@@ -49,9 +50,12 @@ SWEEPS = (
      {"default": None, "t64x48": (64, 48), "t64x32": (64, 32), "t64x144": (64, 144), "t64x192": (64, 192)}),
     ("2b34081-nn", "wave-tiles-2b34081/nn_summary.txt", {"default": None, "t64x192": (64, 192)}),
     ("cf9e131", "gpt2-products-sweep/sweep.txt", {"def": None, "t64": (64, 64), "t128": (64, 128)}),
-    # multi-wave products, two rounds each (an H100; the default plan is the 64x128 tiling there)
+    # multi-wave products, two rounds each, on H100s (the default plans left out: each is one
+    # of the forced tilings)
     ("cost-model-fit-h100", "cost-model-fit/call1-h100/summary.txt",
      {"t64x128x8x8": (64, 128), "t128x128x8x8": (128, 128), "t128x256x8x16": (128, 256), "t64x256x8x16": (64, 256)}),
+    ("wave-tiles-h100", "wave-tiles-128x192/call1-h100/summary.txt",
+     {"t192x192x8x12": (192, 192), "t128x192x8x12": (128, 192), "t256x128x8x8": (256, 128)}),
 )
 GRID = {"load": (0, 4, 9, 16, 24, 32, 48, 64, 96, 128), "step": (0, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768),
         "epilogue_op": (0, 16, 32, 64, 128, 256), "share": (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)}

@@ -17,9 +17,9 @@ _SPEC.loader.exec_module(fit)
 def test_the_sweeps_parse_into_products_of_several_tilings():
     rows = fit.rows()
     products = {(r[0], r[1]) for r in rows}
-    assert len(rows) >= 74 and len({r[0] for r in rows}) == 5
+    assert len(rows) >= 104 and len({r[0] for r in rows}) == 6
     assert all(us > 0 for *_, us in rows)
-    assert sum(len({r[2] for r in rows if (r[0], r[1]) == p}) > 1 for p in products) >= 18
+    assert sum(len({r[2] for r in rows if (r[0], r[1]) == p}) > 1 for p in products) >= 23
     # a default row takes the tiling of its commit: the large products 128x256
     assert ("a9506f5", "matmul_NN_4096x4096x4096_f16", (128, 256), 226.5) in rows
     # a side-by-side summary gives a row a round, under the run's tiling
