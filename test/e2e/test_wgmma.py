@@ -77,17 +77,20 @@ MULTICAST = pathlib.Path(__file__).parent / "programs" / "matmul_multicast"
 PERSISTENT = pathlib.Path(__file__).parent / "programs" / "matmul_persistent"
 
 
-@pytest.mark.parametrize("name, rank, boxes", [("tn_f16_weighted_4096x2304x96", 2, 4),
-                                               ("batch_nt_bf16_weighted_2x520x2048x520", 3, 2)])
-def test_tma_copies_compile(name, rank, boxes, ptx_of, tmp_path):
-    """The operands of a 128x256-tile product copied by TMA (ldsopt/matmul/tma_copy.py): the
-    maps built on the device (`tensormap.replace` into LDS, published by
-    `tensormap.cp_fenceproxy`, acquired by the issuing thread), mbarriers that count each K
-    step's bytes, `boxes` boxes of `rank` dims a step (128x128 tiles: TN's MN-major operands
-    2 blocks of 64 columns each; the batch NT's one box each, the batch their third dim), waits
-    by phase parity, and no cp.async or local memory left. Values need the H200: the
-    matmul_large programs' replays in bench/results/cuda-matmul/tma-*/."""
-    text, report = ptx_of((LARGE / f"{name}.mlir").read_text(), "cuda-sm90a", tmp_path)
+@pytest.mark.parametrize("name, tiles, rank, boxes", [("tn_f16_weighted_4096x2304x96", "", 2, 5),
+                                                      ("tn_f16_weighted_4096x2304x96", "128x128x8x8", 2, 4),
+                                                      ("batch_nt_bf16_weighted_2x520x2048x520", "128x128x8x8", 3, 2)])
+def test_tma_copies_compile(name, tiles, rank, boxes, ptx_of, tmp_path):
+    """The operands of a large product copied by TMA (ldsopt/matmul/tma_copy.py): the maps
+    built on the device (`tensormap.replace` into LDS, published by `tensormap.cp_fenceproxy`,
+    acquired by the issuing thread), mbarriers that count each K step's bytes, `boxes` boxes of
+    `rank` dims a step (TN's MN-major operands a box per 64 columns: 2 + 3 in the 128x192
+    tiles the plan takes, 2 + 2 in 128x128 ones; the batch NT's one box each, the batch their
+    third dim), waits by phase parity, and no cp.async or local memory left. Values need the
+    H200: the matmul_large programs' replays in bench/results/cuda-matmul/tma-*/ and
+    wave-tiles-128x192/."""
+    text, report = ptx_of((LARGE / f"{name}.mlir").read_text(), "cuda-sm90a", tmp_path,
+                          matmul_lds(f"tiles={tiles}" if tiles else ""))
     start = text.index(".entry main_dispatch_0")
     product = text[start:text.find(".entry", start + 1)]
     assert "wgmma.mma_async" in product
