@@ -394,7 +394,8 @@ def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
     bk = WgmmaScheme.K_ROW
     fitting = []
     for t in tilings:
-        if t.threads > tgt.max_threads or t.bm % WgmmaScheme.M or t.bn % 8 or not 8 <= t.bn <= 256:
+        if t.threads > tgt.max_threads or t.bm % WgmmaScheme.M or t.bn % 8 or not 8 <= t.bn <= 256 or \
+                (t.dividing and p.ragged("n", t.bn)):
             continue
         stages = min(most_stages, lds_budget // ((t.bm + t.bn) * bk * elem_bytes))
         if stages < WGMMA_MIN_STAGES:

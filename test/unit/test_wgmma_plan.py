@@ -68,6 +68,18 @@ def test_mn_major_operand_takes_whole_column_blocks(matmul_problem):
     assert (pl.tiling.bm, pl.tiling.bn, pl.scheme.fragment("B")) == (64, 48, "wgmma m64n48k16")
 
 
+@pytest.mark.parametrize("m, n, bn", [(2048, 2304, 192), (512, 6144, 192), (1030, 2048, 256), (2048, 2048, 256)])
+def test_128x192_only_where_it_divides_n(matmul_problem, m, n, bn):
+    """M x N x 768 (B K x N): 128x192 tiles pack the waves of 2048 x 2304 and 512 x 6144, but
+    a ragged N would lose the copy engine (unpriced by the cost model): there the plan keeps a
+    tiling that divides N. Asked for by `tiles`, 128x192 is taken all the same."""
+    p = matmul_problem(("m", "k"), ("k", "n"), "f16", m, n, 768)
+    pl = planner.wgmma_plan(p, HOPPER, HOPPER.lds_budget(1))
+    assert (pl.tiling.bm, pl.tiling.bn) == (128, bn) and n % bn == 0
+    forced = planner.wgmma_plan(p, HOPPER, HOPPER.lds_budget(1), tilings=(schemes.Tiling(128, 192, 8, 12),))
+    assert (forced.tiling.bm, forced.tiling.bn) == (128, 192)
+
+
 def test_small_lds_takes_fewer_stages(matmul_problem):
     p = matmul_problem(("m", "k"), ("n", "k"), "bf16", 4096, 4096, 4096)
     assert planner.wgmma_plan(p, HOPPER, 3 * (128 + 256) * 128).stages == 3
