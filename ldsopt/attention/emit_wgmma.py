@@ -138,10 +138,11 @@ class WgmmaEmitter(MmaEmitter):
             super().finish_rows()
             return
         self.wait_copies(0)  # the LDS the combine reads and writes is no copy's
-        slots = self._published()
+        mine = self._state_elements()
+        slots = self._published(mine)
         first = scf.IfOp(arith.cmpi(arith.CmpIPredicate.eq, self.split, self.idx(0)))
         with ir.InsertionPoint(first.then_block):
-            self.state = self._combined(slots)
+            self.state = self._combined(mine, slots)
             super().finish_rows()
             scf.yield_([])
 
@@ -150,11 +151,10 @@ class WgmmaEmitter(MmaEmitter):
         r = len(self.rows)
         return self.state[:2 * r] + wgmma.acc_elements(self.state[2 * r], self.dn)
 
-    def _published(self) -> ir.Value:
-        """Each split but 0 writes its loop state (`_state_elements`) to LDS slots, at its
-        thread's place in the group (thread-fastest), for split 0's thread at the same place
+    def _published(self, mine: list[ir.Value]) -> ir.Value:
+        """Each split but 0 writes its loop state (`mine`, `_state_elements`) to LDS slots, at
+        its thread's place in the group (thread-fastest), for split 0's thread at the same place
         (the same rows and columns); then the workgroup meets. Returns the slots."""
-        mine = self._state_elements()
         slots = self.alloc([self.pl.kv_splits - 1, len(mine), self.pl.group_threads], f32())
         others = scf.IfOp(arith.cmpi(arith.CmpIPredicate.ugt, self.split, self.idx(0)))
         with ir.InsertionPoint(others.then_block):
@@ -165,12 +165,12 @@ class WgmmaEmitter(MmaEmitter):
         gpu.barrier()
         return slots
 
-    def _combined(self, slots: ir.Value) -> list[ir.Value]:
-        """In split 0's threads, the loop state of every kv split combined: the other splits'
-        read from `slots` (`_published`). With M the rows' largest max, each split's sum and O
+    def _combined(self, mine: list[ir.Value], slots: ir.Value) -> list[ir.Value]:
+        """In split 0's threads, its loop state (`mine`) and every other kv split's, read from
+        `slots` (`_published`), combined. With M the rows' largest max, each split's sum and O
         are scaled by 2^(m - M) (1 where m is M: a row no split saw, -inf everywhere) and
         added."""
-        r, mine = len(self.rows), self._state_elements()
+        r = len(self.rows)
         for s in range(self.pl.kv_splits - 1):
             theirs = [memref.load(slots, [self.idx(s), self.idx(i), self.gtid]) for i in range(len(mine))]
             mine = self._merged(mine, theirs)

@@ -269,10 +269,9 @@ def shaped_problem(dims_a: tuple[str, str], dims_b: tuple[str, str], elem: ir.Ty
 def plan_cost(p: MatmulProblem, pl: MatmulPlan, tgt: target_model.Target,
               costs: CostModel | None = None) -> tuple[float, float]:
     """(time, work) of the plan in multiply-adds, by a simple model of the machine (`costs`, by
-    default COSTS). The grid's T = ceil(M/BM) *
-    ceil(N/BN) * B tiles go round-robin over the target's CUs (SMs); the busiest CU takes n =
-    ceil(T / CUs) of them and takes 1 + (n - 1) * share times one tile's time (the CUs left
-    idle cost nothing). A tile's time: K x (BM x BN + load x (BM + BN) + step), the rows and
+    default COSTS). The grid's T = ceil(M/BM) * ceil(N/BN) * B tiles go round-robin over the
+    target's CUs (SMs); the busiest CU takes n = ceil(T / CUs) of them and takes
+    1 + (n - 1) * share times one tile's time (the CUs left idle cost nothing). A tile's time: K x (BM x BN + load x (BM + BN) + step), the rows and
     columns past M and N included, plus BM x BN x epilogue_op per op of the fused consumer's
     body but its constants (the cast to f16 is one), plus K x the target's NARROW_READ_COST per
     extra fragment read per K element of its K-strided operands (`narrow_reads`). work = T
@@ -385,13 +384,15 @@ def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
     """The plan of least `plan_cost` among the wgmma scheme's tilings (WgmmaScheme) that fit
     the target's threads and LDS at WGMMA_MIN_STAGES tiles or more (as many as fit, up to
     `most_stages`), its K split over a cluster of `split` workgroups (`split_fits`; 1: none),
-    costed by `costs` (WGMMA_COSTS); None if none fits. Each operand's tile, in its memory order, is copied by
+    costed by `costs` (WGMMA_COSTS); None if none fits. A tiling marked `dividing` is taken
+    only where its BN divides N. Each operand's tile, in its memory order, is copied by
     cp.async in 16-byte chunks, threads along its rows, into the layout the scheme's
     descriptors describe: K-contiguous, BM (BN) rows of the 64-element K step (128 bytes) in
     the 128-byte swizzle; M/N-contiguous, the 64 K rows of each 64-column block in it (so
     such an operand's BM or BN is a multiple of 64)."""
     elem_bytes = element_bits(p.elem_type) // 8
     bk = WgmmaScheme.K_ROW
+    costs = costs or WGMMA_COSTS
     fitting = []
     for t in tilings:
         if t.threads > tgt.max_threads or t.bm % WgmmaScheme.M or t.bn % 8 or not 8 <= t.bn <= 256 or \
@@ -414,7 +415,7 @@ def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
         else:
             if split_fits(p, t, bk, stages, split, elem_bytes):
                 fitting.append(MatmulPlan(scheme, bk, staging, split))
-    return min(fitting, key=lambda pl: plan_cost(p, pl, tgt, costs or WGMMA_COSTS), default=None)
+    return min(fitting, key=lambda pl: plan_cost(p, pl, tgt, costs), default=None)
 
 
 # The K split the plans take unasked (`cluster-k=0`, `auto_split`): 2 ways, where the unsplit
