@@ -164,7 +164,7 @@ class AttentionEmitter:
         """Thread coordinates, Q in registers, LDS buffers, the running max, sum and accumulator."""
         raise NotImplementedError
 
-    def tile_step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], with_region: bool) -> list[ir.Value]:
+    def tile_step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], diagonal: bool) -> list[ir.Value]:
         """The loop state after key tile `tile` (in LDS tile `buf`)."""
         raise NotImplementedError
 
@@ -183,7 +183,8 @@ class AttentionEmitter:
     # --- the key loop ---
 
     def tile_bounds(self) -> tuple[ir.Value, ir.Value]:
-        """(tiles visited, tiles that need the region: from the first of these on), of this
+        """(tiles visited, the first tile across the diagonal: causal, the tiles before it are
+        wholly at or below the workgroup's first row and skip the causal selection), of this
         workgroup; per kv-split group, rounded up to whole rounds of KS tiles."""
         p, pl = self.p, self.pl
         if p.causal is None:
@@ -198,7 +199,7 @@ class AttentionEmitter:
         """The rounds of key tiles: in round i, group s takes tile i * KS + s. Two LDS tiles:
         round i computes on buffer i % 2 while its next tile's reads are in flight."""
         pl = self.pl
-        visited, first_region = self.tile_bounds()
+        visited, first_diagonal = self.tile_bounds()
         rounds = arith.ceildivui(visited, self.idx(pl.kv_splits))
 
         def tile_of(rnd: ir.Value) -> ir.Value:
@@ -213,18 +214,18 @@ class AttentionEmitter:
             nxt = arith.addi(rnd, self.idx(1))
             loaded = self.load_tile(tile_of(nxt))
             buf = arith.remui(rnd, self.idx(2))
-            state = self.step(tile, buf, list(loop.inner_iter_args), first_region)
+            state = self.step(tile, buf, list(loop.inner_iter_args), first_diagonal)
             self.store_tile(loaded, arith.remui(nxt, self.idx(2)))
             gpu.barrier()
             scf.yield_(state)
         self.state = list(loop.results)
 
-    def step(self, tile: ir.Value, buf, state: list[ir.Value], first_region: ir.Value) -> list[ir.Value]:
-        """`tile_step` of tile `tile`, with the region where it applies: causal, only from
-        tile `first_region` on (a branch), else on every tile that has one."""
-        if not (self.p.region and self.p.causal is not None):
-            return self.tile_step(tile, buf, state, bool(self.p.region))
-        needs = arith.cmpi(arith.CmpIPredicate.uge, tile, first_region)
+    def step(self, tile: ir.Value, buf, state: list[ir.Value], first_diagonal: ir.Value) -> list[ir.Value]:
+        """`tile_step` of tile `tile`: causal, a branch between the tiles from `first_diagonal`
+        on, across the diagonal, and those below it, which skip the causal selection (`score`)."""
+        if self.p.causal is None:
+            return self.tile_step(tile, buf, state, True)
+        needs = arith.cmpi(arith.CmpIPredicate.uge, tile, first_diagonal)
         branch = scf.IfOp(needs, [v.type for v in state], has_else=True)
         with ir.InsertionPoint(branch.then_block):
             scf.yield_(self.tile_step(tile, buf, state, True))
@@ -234,11 +235,13 @@ class AttentionEmitter:
 
     # --- per score ---
 
-    def score(self, s: ir.Value, row: ir.Value, kv: ir.Value, with_region: bool) -> ir.Value:
+    def score(self, s: ir.Value, row: ir.Value, kv: ir.Value, diagonal: bool) -> ir.Value:
         """Score `s` (f32, log2 units) of query row `row` and key `kv` after the region, the
-        mask and the key bound."""
+        mask and the key bound. Not `diagonal` (a causal kernel's key tile wholly at or below
+        its first query row) leaves out the causal selection: the region that is one, or the
+        causal mask, which is otherwise read as the -inf selection it is to the softmax."""
         p = self.p
-        if with_region and p.region:
+        if p.region and (diagonal or not p.causal_region):
             at = {p.row: row, p.k2: kv}
             mapping = {}
             for op in p.region:
@@ -248,7 +251,11 @@ class AttentionEmitter:
                     if mapping[op.results[0]] is None:
                         raise ValueError(f"region reads loop {d}")
             s = clone_body(p.op, [s], None, mapping)[0]
-        if p.mask_kind is not None:
+        if p.causal_mask:
+            if diagonal:
+                past = arith.cmpi(arith.CmpIPredicate.ugt, kv, self.add(row, p.causal.offset))
+                s = arith.select(past, self.const(-math.inf), s)
+        elif p.mask_kind is not None:
             m = self.mask_value(self.indices("mask", {p.row: self.clamp_row(row), p.k2: self.clamp_kv(kv)}))
             if p.mask_kind == "bool":
                 bit = arith.trunci(ir.IntegerType.get_signless(1), m) if ir.IntegerType(m.type).width > 1 else m

@@ -157,7 +157,7 @@ class FmaEmitter(AttentionEmitter):
         if not self.pl.direct:
             return super().run_tiles()
         pl = self.pl
-        visited, first_region = self.tile_bounds()
+        visited, first_diagonal = self.tile_bounds()
         rounds = arith.ceildivui(visited, self.idx(pl.kv_splits))
 
         def tile_of(rnd: ir.Value) -> ir.Value:
@@ -170,13 +170,13 @@ class FmaEmitter(AttentionEmitter):
             rnd = loop.induction_variable
             args = list(loop.inner_iter_args)
             ahead = self.load_tile(tile_of(arith.addi(rnd, self.idx(1))))
-            state = self.step(tile_of(rnd), args[n:], args[:n], first_region)
+            state = self.step(tile_of(rnd), args[n:], args[:n], first_diagonal)
             scf.yield_(state + ahead)
         self.state = list(loop.results)[:n]
 
     # --- one tile ---
 
-    def tile_step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], with_region: bool) -> list[ir.Value]:
+    def tile_step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], diagonal: bool) -> list[ir.Value]:
         pl, k = self.pl, self.k
         b = buf if pl.direct else self._buf(buf)
         m, l, acc = state[0], state[1], state[2:]
@@ -191,7 +191,7 @@ class FmaEmitter(AttentionEmitter):
                     qe, ke = vector.extract(q, [], [e]), vector.extract(kk, [], [e])
                     s = arith.mulf(qe, ke) if s is None else math_d.fma(qe, ke, s)
             s = k.butterfly(s, [lanes >> (e + 1) for e in range(int(math.log2(lanes)))], arith.addf) if lanes > 1 else s
-            scores.append(self.score(s, self.row, self.add(kv0, j), with_region))
+            scores.append(self.score(s, self.row, self.add(kv0, j), diagonal))
         m_new = m
         for s in scores:
             m_new = arith.maximumf(m_new, s)

@@ -121,7 +121,7 @@ class MfmaEmitter(AttentionEmitter):
         a, b = arith.divui(self.col, self.idx(4)), arith.remui(self.col, self.idx(4))
         return arith.addi(self.add(arith.muli(a, self.idx(8)), 32 * (j // 2) + 4 * (j % 2)), b)
 
-    def tile_step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], with_region: bool) -> list[ir.Value]:
+    def tile_step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], diagonal: bool) -> list[ir.Value]:
         intr, pl, p = self.intr, self.pl, self.p
         m, l, acc = state[0], state[1], state[2:]
         kv0 = arith.muli(tile, self.idx(pl.bn))
@@ -138,7 +138,7 @@ class MfmaEmitter(AttentionEmitter):
                     s = intr.emit(a, self.q[c * PACK + st], s)
             key = arith.addi(arith.addi(kv0, self._key(j)), arith.muli(self.quad, self.idx(2)))
             scores.append([self.score(arith.mulf(vector.extract(s, [], [e]), self.q_scale), self.row,
-                                      self.add(key, e), with_region) for e in range(4)])
+                                      self.add(key, e), diagonal) for e in range(4)])
         top = m
         for ss in scores:
             for x in ss:

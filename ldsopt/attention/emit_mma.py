@@ -12,11 +12,11 @@ keys a tile. Per lane and row tile (mma.py's m16n8k16 layouts, g = lane / 4, t =
 - S = Q K^T: BN / 8 accumulators (rows g and g + 8, keys 2t, 2t + 1 of each 8), K's B
   fragments read from LDS by `ldmatrix` (K's rows are keys, head dim contiguous: K-contiguous
   for this product);
-- the scores through the region (on the tiles that need it), the mask and the key bound; the
+- the scores through the region, the mask (causal ones only on the tiles across the diagonal) and the key bound; the
   row max by the lane's own scores, then the 4 lanes of its row (shuffles 1, 2); P = 2^(S -
   m) in f32; the row sum stays the lane's partial sum until the end, when the 4 lanes add
   theirs (each rescales by the same factors). Where nothing but -inf selections comes between
-  the product and the softmax (no mask; no region, or the causal one) and the scale is a
+  the product and the softmax (no mask, or the causal one; no region, or the causal one) and the scale is a
   positive constant, the scale is folded (FlashAttention-2): the max is taken of the raw
   scores and scaled once a row, and P = 2^(S c - m) is one multiply-add and one ex2 (c =
   scale * log2 e); otherwise each score is scaled before the region, as the op defines it;
@@ -135,8 +135,8 @@ class MmaEmitter(AttentionEmitter):
         self.wrow = arith.addi(self.row0, arith.muli(self.warp, self.idx(intr.m * pl.warp_rows)))
         self.p_from_acc = acc_as_operand(intr.c, intr.a, intr.n, lane_count)
         assert self.p_from_acc is not None
-        self.folded = (not isinstance(p.scale, Binding) and p.scale > 0 and p.mask_kind is None
-                       and (not p.region or p.causal is not None))
+        self.folded = (not isinstance(p.scale, Binding) and p.scale > 0 and (p.mask_kind is None or p.causal_mask)
+                       and (not p.region or p.causal_region))
         acc_t = intr.c.register_type(f32())
         self.rows = sorted(set(intr.c.d_first))  # the accumulator rows a lane holds
         rows = len(self.rows)
@@ -235,7 +235,7 @@ class MmaEmitter(AttentionEmitter):
         """The rounds: round i computes kv split s's tile i KS + s (KS = 1: tile i), skipped
         past the visited tiles (the rounds are the same for every split: their barriers)."""
         stages, splits = self.pl.stages, self.pl.kv_splits
-        visited, first_region = self.tile_bounds()
+        visited, first_diagonal = self.tile_bounds()
 
         def tile_of(rnd: ir.Value) -> ir.Value:
             return arith.addi(arith.muli(rnd, self.idx(splits)), self.split) if splits > 1 else rnd
@@ -262,12 +262,12 @@ class MmaEmitter(AttentionEmitter):
             buf = arith.remui(rnd, self.idx(stages))
             state, tile = list(loop.inner_iter_args), tile_of(rnd)
             if splits == 1:
-                scf.yield_(self.step(tile, buf, state, first_region))
+                scf.yield_(self.step(tile, buf, state, first_diagonal))
             else:
                 inside = scf.IfOp(arith.cmpi(arith.CmpIPredicate.ult, tile, visited), [v.type for v in state],
                                   has_else=True)
                 with ir.InsertionPoint(inside.then_block):
-                    scf.yield_(self.step(tile, buf, state, first_region))
+                    scf.yield_(self.step(tile, buf, state, first_diagonal))
                 with ir.InsertionPoint(inside.else_block):
                     scf.yield_(state)
                 scf.yield_(list(inside.results))
@@ -344,7 +344,7 @@ class MmaEmitter(AttentionEmitter):
             return [both]
         return [vector.extract_strided_slice(one, both, [i * shape[0], 0], shape, [1, 1]) for i in range(pair)]
 
-    def tile_step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], with_region: bool) -> list[ir.Value]:
+    def tile_step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], diagonal: bool) -> list[ir.Value]:
         intr, pl = self.intr, self.pl
         c = intr.c
         kv0 = arith.muli(tile, self.idx(pl.bn))
@@ -359,7 +359,7 @@ class MmaEmitter(AttentionEmitter):
                         s_acc[rt][j] = intr.emit(qa[rt][i], kb, s_acc[rt][j])
         updated, probs = [], []
         for rt, (m, l, acc) in enumerate(self._split(state)):
-            m, l, acc, p = self._softmax_step(rt, s_acc[rt], m, l, acc, kv0, with_region)
+            m, l, acc, p = self._softmax_step(rt, s_acc[rt], m, l, acc, kv0, diagonal)
             updated.append((m, l, acc))
             probs.append(p)
         # O += P V; each V fragment read once for all row tiles.
@@ -377,14 +377,14 @@ class MmaEmitter(AttentionEmitter):
         return self._fragments("q", None, rt * self.intr.m, c * self.intr.k)[0] if self.q is None else self.q[rt][c]
 
     def _softmax_step(self, rt: int, s_acc: list[ir.Value], m: list[ir.Value], l: list[ir.Value],
-                      acc: list[ir.Value], kv0: ir.Value, with_region: bool):
+                      acc: list[ir.Value], kv0: ir.Value, diagonal: bool):
         """Row tile rt's scores (region, mask, bound), its kept running max and sum, O rescaled
         where a row's max moved, and the probabilities P (per S accumulator, per element)."""
-        kept, l, alpha, probs = self._probabilities(rt, s_acc, m, l, kv0, with_region)
+        kept, l, alpha, probs = self._probabilities(rt, s_acc, m, l, kv0, diagonal)
         return kept, l, self._rescaled(acc, alpha, m, kept), probs
 
     def _probabilities(self, rt: int, s_acc: list[ir.Value], m: list[ir.Value], l: list[ir.Value],
-                       kv0: ir.Value, with_region: bool):
+                       kv0: ir.Value, diagonal: bool):
         """`_softmax_step` but O's rescale: the kept max and sum, the factor 2^(m - m') of each
         accumulator element's row, and P."""
         c, rows = self.intr.c, self.rows
@@ -397,7 +397,7 @@ class MmaEmitter(AttentionEmitter):
             elems = [vector.extract(flat, [], [e]) for e in range(c.elems)]
             if not self.folded:
                 elems = [arith.mulf(x, self.q_scale) for x in elems]
-            scores.append([self.score(x, self.add(row_base, dr), self.add(key_base, j * self.intr.n + dk), with_region)
+            scores.append([self.score(x, self.add(row_base, dr), self.add(key_base, j * self.intr.n + dk), diagonal)
                            for x, dr, dk in zip(elems, c.d_first, c.d_second)])
         kept, alpha = [], []
         for i, dr in enumerate(rows):

@@ -23,7 +23,8 @@ output (`_combined`).
   of them in mma.sync's m16n8 C layout, each 8 keys one C tile (wgmma_maps.accumulator_coords),
   so emit_mma's `_probabilities` and `_rescaled` run on them as they are (the scale folded
   where it may, the region, mask and key bound, the lazy rescale of O by a warp vote). Only
-  they branch on a causal region: the wgmmas stay on the loop's straight line.
+  they branch on a causal kernel's tiles across the diagonal: the wgmmas stay on the loop's
+  straight line.
 - O += P V: BN / 16 wgmmas m64n{value dim}k16 with A from registers: P's f16 (bf16) A fragment
   of each 16 keys is mma.sync's m16n8k16 one (wgmma_maps.register_a_coords), built from S's
   accumulators by emit_mma's `_p_operand`, packed two to a .b32 and settled before the fence
@@ -210,11 +211,11 @@ class WgmmaEmitter(MmaEmitter):
 
     # --- one tile ---
 
-    def step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], first_region: ir.Value) -> list[ir.Value]:
+    def step(self, tile: ir.Value, buf: ir.Value, state: list[ir.Value], first_diagonal: ir.Value) -> list[ir.Value]:
         """Issues S's wgmmas and, overlapping, those of the previous tile's P V (a group after
         S's); waits for S (P V runs on), the softmax; then (P V done) rescales O. Not
         overlapping, this tile's P V follows and is waited for; else it is the next round's.
-        Only the softmax branches on the region (causal: from tile `first_region` on), so the
+        Only the softmax branches on the diagonal (causal: from tile `first_diagonal` on), so the
         wgmmas and their registers are one straight line."""
         p, pl, c = self.p, self.pl, self.intr.c
         const = self.k.const
@@ -240,7 +241,7 @@ class WgmmaEmitter(MmaEmitter):
             wgmma.wait(1)  # S's group is done; P V's runs under the softmax
         else:
             wgmma.wait(0)
-        kept, l, alpha, probs = self._softmax(tile, self._c_tiles(s, pl.bn), m, l, kv0, first_region)
+        kept, l, alpha, probs = self._softmax(tile, self._c_tiles(s, pl.bn), m, l, kv0, first_diagonal)
         if pl.overlap:
             wgmma.wait(0)  # O is the previous tile's P V's: done before it is rescaled
         acc = self._rescaled(self._c_tiles(o, self.dn), alpha, m, kept)
@@ -257,17 +258,17 @@ class WgmmaEmitter(MmaEmitter):
         return kept + l + [o]
 
     def _softmax(self, tile: ir.Value, s_tiles: list[ir.Value], m: list[ir.Value], l: list[ir.Value], kv0: ir.Value,
-                 first_region: ir.Value):
-        """`_probabilities` of the tile, with the region where it applies (as `step` of emit.py)."""
+                 first_diagonal: ir.Value):
+        """`_probabilities` of the tile, diagonal or not (as `step` of emit.py)."""
         p = self.p
-        if not (p.region and p.causal is not None):
-            return self._probabilities(0, s_tiles, m, l, kv0, bool(p.region))
+        if p.causal is None:
+            return self._probabilities(0, s_tiles, m, l, kv0, True)
         r, elems = len(self.rows), self.intr.c.elems
-        needs = arith.cmpi(arith.CmpIPredicate.uge, tile, first_region)
+        needs = arith.cmpi(arith.CmpIPredicate.uge, tile, first_diagonal)
         branch = scf.IfOp(needs, [f32()] * (2 * r + elems + elems * len(s_tiles)), has_else=True)
-        for block, with_region in ((branch.then_block, True), (branch.else_block, False)):
+        for block, diagonal in ((branch.then_block, True), (branch.else_block, False)):
             with ir.InsertionPoint(block):
-                kept, l2, alpha, probs = self._probabilities(0, s_tiles, m, l, kv0, with_region)
+                kept, l2, alpha, probs = self._probabilities(0, s_tiles, m, l, kv0, diagonal)
                 scf.yield_(kept + l2 + alpha + [x for ps in probs for x in ps])
         out = list(branch.results)
         probs = out[2 * r + elems:]

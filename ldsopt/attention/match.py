@@ -65,9 +65,14 @@ NEGLIGIBLE = -1e4
 
 @dataclasses.dataclass
 class Causal:
-    """The region masks keys past the query row: S = -inf where k2 > m + offset."""
+    """Keys past the query row are masked, S = -inf where k2 > m + offset: by the region (the
+    whole region is that selection), or `by_mask`, by a mask computed from its indices alone
+    (`_causal_generator`: its values past the row NEGLIGIBLE, -inf to the softmax, and 0
+    elsewhere). Either way the key tiles wholly at or below a query tile's first row need
+    neither."""
 
     offset: int = 0
+    by_mask: bool = False
 
 
 @dataclasses.dataclass
@@ -169,6 +174,16 @@ class AttentionProblem:
         return "bool" if isinstance(ir.RankedTensorType(t).element_type, ir.IntegerType) else "float"
 
     @property
+    def causal_region(self) -> bool:
+        """The region is the causal selection alone (`Causal`)."""
+        return self.causal is not None and not self.causal.by_mask
+
+    @property
+    def causal_mask(self) -> bool:
+        """The mask is a causal one computed from its indices (`Causal.by_mask`)."""
+        return self.causal is not None and self.causal.by_mask
+
+    @property
     def v_keys_inner(self) -> bool:
         """V is held with its keys innermost (V^T, [.., value dim, keys]), as IREE forms it
         where it propagates the head transposes of a PyTorch export into V's producer."""
@@ -241,8 +256,9 @@ def _causal(region: list[ir.Operation], arg: ir.Value, result: ir.Value, row: in
 def _causal_generator(gen: MaskGenerator, mask_dims: list[int], row: int, k2: int) -> Causal | None:
     """Causal where the mask is computed from its indices alone as `select(k2 > row, c, 0)`
     (either spelling of the comparison) with c at most NEGLIGIBLE: what ldsopt-raise-attention
-    makes of a causal mask constant. The kernel skips the key tiles past the diagonal and
-    adds the mask on the others."""
+    makes of a causal mask constant. The kernel skips the key tiles past the diagonal, reads
+    the mask as the -inf selection it is to the softmax on the tiles across it, and not at
+    all on those below it."""
     block = gen.op.regions[0].blocks[0]
     body = [o.operation for o in block.operations]
     sel = _producer(body[-1].operands[0])
@@ -254,7 +270,7 @@ def _causal_generator(gen: MaskGenerator, mask_dims: list[int], row: int, k2: in
     if cmp is None or cmp.name != "arith.cmpi" or None in values or not (values[0] <= NEGLIGIBLE and values[1] == 0):
         return None
     loop_of = {loop: mask_dims[j] for j, loop in enumerate(gen.out_loops)}
-    return Causal() if _keys_past_row(cmp, "linalg.index", loop_of.get, row, k2) else None
+    return Causal(by_mask=True) if _keys_past_row(cmp, "linalg.index", loop_of.get, row, k2) else None
 
 
 def _keys_past_row(cmp: ir.Operation, index_op: str, loop_of, row: int, k2: int) -> bool:

@@ -82,7 +82,8 @@ def _attention_ptx(name: str, target_name: str, tmp_path) -> str:
     return ptx.read_text()
 
 
-@pytest.mark.parametrize("name", MATRIX_CORE + ["vt_f16_1x2x37x48x64"])  # V^T: mma.sync reads it plainly
+@pytest.mark.parametrize("name", MATRIX_CORE + ["vt_f16_1x2x37x48x64",  # V^T: mma.sync reads it plainly
+                                                 "causal_mask_f16_1x2x300x300x64"])
 def test_cuda_mma_sync_ptx(name, tmp_path):
     """sm_89 PTX, the dispatches formed as lds-run forms them (run on the H200 by `lds-run FILE --target
     cuda --prepare DIR` and `python -m ldsopt.replay DIR` there): mma.sync m16n8k16 for both products,
@@ -106,7 +107,7 @@ def test_cuda_mma_sync_ptx(name, tmp_path):
 WGMMA = {"plain_f16_2x3x80x100x64": (4, 128, 8, 64), "causal_f16_1x2x100x100x64": (4, 128, 8, 64),
          "gqa_f16_1x8x33x70x128": (8, 128, 8, 128), "mask_i1_bf16_2x2x24x41x64": (4, 128, 8, 64),
          "causal_bf16_1x3x130x130x128": (8, 128, 8, 128), "causal_f16_1x2x300x300x64": (4, 128, 8, 64),
-         "plain_bf16_2x2x200x390x64": (4, 128, 8, 64)}
+         "plain_bf16_2x2x200x390x64": (4, 128, 8, 64), "causal_mask_f16_1x2x300x300x64": (4, 128, 8, 64)}
 
 
 def test_cuda_sm90a_float_mask_keeps_mma_sync(tmp_path):

@@ -615,17 +615,44 @@ func.func @causal_kv_splits_f16() {
 
 // Causal by a mask computed from its indices alone, select(k2 > m, c, 0) with c <= -1e4 (what
 // ldsopt-raise-attention makes of GPT-2's constant mask): the key tiles past the workgroup's
-// last row are not visited; the mask is added on the others.
+// last row are not visited; on the tiles across the diagonal the mask is the -inf selection
+// it is to the softmax, and on those below it nothing: neither branch reads or adds the mask,
+// and the scale is folded (one fma a score).
 // MMA-LABEL: func.func @causal_mask_f16
+// MMA:         %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
 // MMA:         %[[END:.+]] = arith.ceildivui %{{.+}}, %c64 : index
 // MMA:         %[[N:.+]] = arith.minui %[[END]], %c2 : index
 // MMA:         scf.for %{{.+}} = %c0 to %[[N]] step %c1
-// MMA:           arith.cmpi ugt
+// MMA:           arith.cmpi uge
+// MMA-NEXT:      scf.if
+// MMA:             %[[PAST:.+]] = arith.cmpi ugt
+// MMA-NEXT:        arith.select %[[PAST]], %[[NEGINF]], %{{.+}} : f32
+// MMA-NOT:         arith.addf %{{.+}}, %cst{{.*}} : f32
+// MMA:             math.fma
+// MMA:           } else {
+// MMA-NOT:         arith.cmpi ugt
+// MMA:             math.fma
+// MMA:           }
 // WGMMA-LABEL: func.func @causal_mask_f16
 // WGMMA:         arith.ceildivui %{{.+}}, %c128 : index
 // WGMMA-COUNT-4:   nvvm.wgmma.mma_async
+// WGMMA:           arith.cmpi uge
+// WGMMA-NEXT:      scf.if %{{.+}} -> (f32, f32, f32, f32, f32, f32, f32, f32
+// WGMMA:             arith.cmpi ugt
+// WGMMA:             math.fma
+// WGMMA:           } else {
+// WGMMA-NOT:         arith.cmpi ugt
+// WGMMA:             math.fma
+// WGMMA:           }
 // FMA-LABEL: func.func @causal_mask_f16
 // FMA:         arith.ceildivui %{{.+}}, %c16 : index
+// FMA:         scf.for
+// FMA:           arith.cmpi uge
+// FMA-NEXT:      scf.if
+// FMA:             arith.cmpi ugt
+// FMA:           } else {
+// FMA-NOT:         arith.cmpi ugt
+// FMA:           }
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @causal_mask_f16() {
   %cst = arith.constant 1.000000e+00 : f32
