@@ -19,8 +19,10 @@ acc = acc 2^(m - m') + P V, with m from the op's max fill. The output is the nor
 generic's body on (l, acc), stored in the output's dim order. Rows past the query rows compute
 on zeros and are not stored.
 Causal (match.Causal): the key tiles past the workgroup's last row are not visited; the tiles
-wholly at or below its first row skip the region (it would keep every score there); the query
-tiles go to the workgroups in reverse (`row_tile`: the longest rows first).
+wholly at or below its first row skip the causal selection (it would keep every score there):
+the region that is one, or a causal mask, which the tiles across the diagonal read as the -inf
+selection it is to the softmax; the query tiles go to the workgroups in reverse (`row_tile`:
+the longest rows first).
 Dynamic query rows or keys (match.AttentionProblem.extents): `m_size` and `kv_size` are then
 run-time values and every bound above is computed from them: such an extent is always ragged
 (Q's rows guarded, the output's stores guarded, K's and V's reads guarded or clamped to
