@@ -80,6 +80,7 @@ class WgmmaEmitter(Emitter):
     """Hopper's warpgroup MMA on operands in swizzled LDS rows (module doc)."""
 
     CLUSTERS = True
+    ROW_SUMS_LAST = True
 
     def __init__(self, *args, tma_budget: int | None = None, multicast: Multicast = Multicast(),
                  walk_tiles: bool = False, tma_store_buffers: int = 0, **kwargs):

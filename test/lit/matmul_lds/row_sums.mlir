@@ -35,15 +35,20 @@
 // CHECK:         memref.load %[[SUMS]][%c1, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
 // CHECK:         math.rsqrt %{{.+}} : vector<{{[0-9]+}}xf32>
 // CHECK-NOT:     linalg.generic
-// The wgmma kernel reads the swizzled A tile 8 f16 at a time, each step before its wgmmas;
-// each workgroup sums every K step of its rows.
+// The wgmma kernel reads the swizzled A tile 8 f16 at a time, each step after its wgmmas,
+// their wait and the next tile's copies (ROW_SUMS_LAST: the sums run under them); each
+// workgroup sums every K step of its rows.
 // WGMMA-LABEL: func.func @layernorm_rows
 // WGMMA-NOT:     nvvm.cluster_dim
 // WGMMA-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // WGMMA:         %[[SUMS:.+]] = memref.alloc() alignment = 16 : memref<3x64xf32, #gpu.address_space<workgroup>>
 // WGMMA:         scf.for
-// WGMMA:           vector.load %{{.+}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<8xf16>
 // WGMMA:           nvvm.wgmma.mma_async
+// WGMMA:           nvvm.wgmma.wait.group.sync.aligned 1
+// WGMMA:           gpu.barrier
+// WGMMA:           nvgpu.device_async_copy
+// WGMMA:           vector.load %{{.+}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<8xf16>
+// WGMMA:           scf.yield
 // WGMMA:         nvvm.wgmma.wait.group.sync.aligned 0
 // WGMMA:         gpu.shuffle xor
 // WGMMA-NOT:     nvvm.cluster
@@ -60,11 +65,11 @@
 // SHARE:         %[[X:.+]] = gpu.block_id x
 // SHARE:         %[[RANK:.+]] = arith.remui %[[X]], %c2 : index
 // SHARE:         scf.for %[[KT:.+]] = %c0 to %c2
+// SHARE:           nvvm.wgmma.mma_async
 // SHARE:           %[[STEP:.+]] = arith.remui %[[KT]], %c2 : index
 // SHARE:           %[[MINE:.+]] = arith.cmpi eq, %[[STEP]], %[[RANK]] : index
 // SHARE:           scf.if %[[MINE]] -> (vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // SHARE:             vector.load %{{.+}} : memref<{{.*}}xf16, #gpu.address_space<workgroup>>, vector<8xf16>
-// SHARE:           nvvm.wgmma.mma_async
 // SHARE:         nvvm.wgmma.wait.group.sync.aligned 0
 // SHARE:         gpu.shuffle xor
 // SHARE:         memref.store %{{.+}}, %[[SUMS]][%c2, %{{.+}}]
