@@ -16,8 +16,9 @@ Contract.
   (evaluated at each score), a score region of arith and math ops and
   `iree_linalg_ext.index` (a causal one, `select(k2 > m, -inf, s)`, or a mask computed from
   its indices alone as `select(k2 > m, c, 0)` with c at most -1e4, skips the key tiles past
-  the diagonal and is applied only on those across it), and the output in any order of its dims with the value dim innermost,
-  written by the normalizing generic or by a copy of it in another dim order.
+  the diagonal and is applied only on those across it), and the output in any order of its
+  dims with the value dim innermost, written by the normalizing generic or by a copy of it in
+  another dim order.
 - Dynamic query rows and keys (their extents read at run time, `lds-run --keep-dynamic`:
   PyTorch exports of a dynamic sequence), with the head dims, the value dim and the batch and
   heads static: planned for NOMINAL_EXTENT of each (ldsopt-matmul-lds's), always treated

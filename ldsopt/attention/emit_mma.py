@@ -12,14 +12,15 @@ keys a tile. Per lane and row tile (mma.py's m16n8k16 layouts, g = lane / 4, t =
 - S = Q K^T: BN / 8 accumulators (rows g and g + 8, keys 2t, 2t + 1 of each 8), K's B
   fragments read from LDS by `ldmatrix` (K's rows are keys, head dim contiguous: K-contiguous
   for this product);
-- the scores through the region, the mask (causal ones only on the tiles across the diagonal) and the key bound; the
-  row max by the lane's own scores, then the 4 lanes of its row (shuffles 1, 2); P = 2^(S -
-  m) in f32; the row sum stays the lane's partial sum until the end, when the 4 lanes add
-  theirs (each rescales by the same factors). Where nothing but -inf selections comes between
-  the product and the softmax (no mask, or the causal one; no region, or the causal one) and the scale is a
-  positive constant, the scale is folded (FlashAttention-2): the max is taken of the raw
-  scores and scaled once a row, and P = 2^(S c - m) is one multiply-add and one ex2 (c =
-  scale * log2 e); otherwise each score is scaled before the region, as the op defines it;
+- the scores through the region, the mask (a causal one only on the tiles across the
+  diagonal) and the key bound; the row max by the lane's own scores, then the 4 lanes of its
+  row (shuffles 1, 2); P = 2^(S - m) in f32; the row sum stays the lane's partial sum until
+  the end, when the 4 lanes add theirs (each rescales by the same factors). Where nothing but
+  -inf selections comes between the product and the softmax (no mask, or the causal one; no
+  region, or the causal one) and the scale is a positive constant, the scale is folded
+  (FlashAttention-2): the max is taken of the raw scores and scaled once a row, and P =
+  2^(S c - m) is one multiply-add and one ex2 (c = scale * log2 e); otherwise each score is
+  scaled before the region, as the op defines it;
 - O += P V: P goes to the second product's A operand in registers: the accumulators of keys
   16c..16c+7 and 16c+8..16c+15 are, pairwise packed to f16 (`_p_operand`), the A fragment of
   key step c (mma.py's C and A layouts: `acc_as_operand` checks it); V's B fragments (keys are
