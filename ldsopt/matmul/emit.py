@@ -40,8 +40,7 @@ plan's choice of 64 bytes of K, 16 f32, 32 f16/bf16, 64 i8, or 128 where its cos
   each step, the L1 lines of its global reads of tile kt+P (`prefetch.global.L1`, under the
   reads' guards);
 - where the dispatch sums A's rows for its consumer (row_stats.py), each step adds its A
-  tile's rows from LDS into partial sums the loop carries (first, or last where the scheme's
-  products are asynchronous: `ROW_SUMS_LAST`), finished into LDS after the loop;
+  tile's rows into partial sums the loop carries (`ROW_SUMS_LAST`), finished after the loop;
 - the product, by scheme:
   FMA (every target; f32 on CUDA, where mma.sync would round to tf32; lavapipe): thread
   (ty, tx) owns the TM x TN micro-tile at (ty*TM, tx*TN), reads TM x KU of A and KU x TN of
@@ -265,11 +264,7 @@ class Emitter:
     # --- what a scheme provides ---
 
     CLUSTERS = False  # whether the scheme runs in clusters (MatmulPlan.split, MatmulPlan.row_share)
-    # Whether a K step sums its A tile's rows (row_stats.py) after its own work (products, waits,
-    # the next copies) rather than before it: where the products run on asynchronously, the
-    # sums then run under them and under the copies in flight instead of delaying the copies.
-    # Needs a step's copies to leave its own LDS tile alone (two tiles or more).
-    ROW_SUMS_LAST = False
+    ROW_SUMS_LAST = False  # whether a K step sums A's rows after its products and copies (row_stats.py)
     # Whether the epilogue's operands are read before the K loop (OutputWriter.read_epilogue_early)
     early_epilogue = True
 
@@ -389,13 +384,9 @@ class Emitter:
         with ir.InsertionPoint(loop.body):
             args = list(loop.inner_iter_args)
             kt = loop.induction_variable
-            def summed() -> list[ir.Value]:  # tile kt: published, and no copy of step kt refills its buffer
-                return self.row_stats.accumulate(self.lds_tile(kt), self.k0(kt), kt, args[len(args) - sums:]) \
-                    if sums else []
-
-            first = [] if self.ROW_SUMS_LAST else summed()
-            stepped = self._k_step(kt, args[:n_acc], args[n_acc:len(args) - sums])
-            scf.yield_(stepped + (summed() if self.ROW_SUMS_LAST else first))
+            step = functools.partial(self._k_step, kt, args[:n_acc], args[n_acc:len(args) - sums])
+            stepped, summed = self.row_stats.stepped(kt, args[len(args) - sums:], step) if sums else (step(), [])
+            scf.yield_(stepped + summed)
         results = list(loop.results)
         if sums:
             self.row_sums = results[len(results) - sums:]

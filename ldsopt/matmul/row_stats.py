@@ -21,8 +21,10 @@ Anything else is left to the matcher's other rules (`candidate` is the shape tes
 
 Emitted (`RowStatsKernel`): K steps of BK, threads in groups of q consecutive lanes per row
 (q divides the BK / V vectors of V elements of a row, q threads of a group a vector apart),
-several rows per thread where the tile has more rows than threads / q. At the end of each K
-step (its A tile in LDS until a later step's copies overwrite it) each thread reads its
+several rows per thread where the tile has more rows than threads / q. In each K step (its A
+tile in LDS until a later step's copies overwrite it): first, or where the scheme's products
+run asynchronously (`Emitter.ROW_SUMS_LAST`, wgmma) last, after them and the next tile's
+copies, so that the sums run under both instead of delaying the copies; each thread reads its
 vectors of its rows from the LDS tile (`Emitter.lds_read`: any layout whose rows hold the
 tile's rows, swizzles within a row included) and applies the body to them with the vector
 partial sums the K loop carries as its outputs' block arguments (the body adds to them), the
@@ -241,6 +243,17 @@ class RowStatsKernel:
         pass covers)."""
         t = self.em.pl.tiling
         return [(row, t.bm)] if t.bm % self.rows_at_once else []
+
+    def stepped(self, kt: ir.Value, partial: list[ir.Value], step) -> tuple[list[ir.Value], list[ir.Value]]:
+        """K step `kt`'s results (`step()`, the emitter's step) and the partial sums after it,
+        its A tile's rows added before the step or after it (`Emitter.ROW_SUMS_LAST`); the tile
+        stays published throughout: no copy of step kt refills its LDS tile."""
+        em = self.em
+        if em.ROW_SUMS_LAST:
+            results = step()
+            return results, self.accumulate(em.lds_tile(kt), em.k0(kt), kt, partial)
+        summed = self.accumulate(em.lds_tile(kt), em.k0(kt), kt, partial)
+        return step(), summed
 
     def accumulate(self, buf: ir.Value, k0: ir.Value, kt: ir.Value, partial: list[ir.Value]) -> list[ir.Value]:
         """The partial sums after adding LDS tile `buf`, A's tile of K step `kt` at K offset
