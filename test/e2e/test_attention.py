@@ -107,7 +107,8 @@ def test_cuda_mma_sync_ptx(name, tmp_path):
 WGMMA = {"plain_f16_2x3x80x100x64": (4, 128, 8, 64), "causal_f16_1x2x100x100x64": (4, 128, 8, 64),
          "gqa_f16_1x8x33x70x128": (8, 128, 8, 128), "mask_i1_bf16_2x2x24x41x64": (4, 128, 8, 64),
          "causal_bf16_1x3x130x130x128": (8, 128, 8, 128), "causal_f16_1x2x300x300x64": (4, 128, 8, 64),
-         "plain_bf16_2x2x200x390x64": (4, 128, 8, 64), "causal_mask_f16_1x2x300x300x64": (4, 128, 8, 64)}
+         "plain_bf16_2x2x200x390x64": (4, 128, 8, 64), "causal_mask_f16_1x2x300x300x64": (4, 128, 8, 64),
+         "softcap_causal_mask_f16_1x2x200x200x64": (4, 128, 8, 64)}
 
 
 def test_cuda_sm90a_float_mask_keeps_mma_sync(tmp_path):
