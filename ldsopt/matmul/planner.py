@@ -271,11 +271,11 @@ def plan_cost(p: MatmulProblem, pl: MatmulPlan, tgt: target_model.Target,
     """(time, work) of the plan in multiply-adds, by a simple model of the machine (`costs`, by
     default COSTS). The grid's T = ceil(M/BM) * ceil(N/BN) * B tiles go round-robin over the
     target's CUs (SMs); the busiest CU takes n = ceil(T / CUs) of them and takes
-    1 + (n - 1) * share times one tile's time (the CUs left idle cost nothing). A tile's time: K x (BM x BN + load x (BM + BN) + step), the rows and
-    columns past M and N included, plus BM x BN x epilogue_op per op of the fused consumer's
-    body but its constants (the cast to f16 is one), plus K x the target's NARROW_READ_COST per
-    extra fragment read per K element of its K-strided operands (`narrow_reads`). work = T
-    tiles' time.
+    1 + (n - 1) * share times one tile's time (the CUs left idle cost nothing). A tile's time:
+    K x (BM x BN + load x (BM + BN) + step), the rows and columns past M and N included, plus
+    BM x BN x epilogue_op per op of the fused consumer's body but its constants (the cast to
+    f16 is one), plus K x the target's NARROW_READ_COST per extra fragment read per K element
+    of its K-strided operands (`narrow_reads`). work = T tiles' time.
     So a small product takes a tiling whose tiles spread over more CUs (512 x 768 on the
     H200's 132 SMs: 96 tiles of 64x64 rather than 24 of 128x128), a large one the tiling of
     most reuse (4096^2: 128x128), and a skinny one (M or N up to 16, GEMV-like) a 16-row
