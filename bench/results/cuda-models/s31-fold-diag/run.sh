@@ -3,7 +3,7 @@
 # the dispatch kernels' times (bench/kernel_times.py), the row-sum programs' values
 # (`lds-run test/e2e/programs/matmul_row_sums/*.mlir test/e2e/programs/fold_norm/*.mlir
 # --target cuda-sm90a --prepare build/rsv`), and the GPT-2 block against a folded variant
-# (call 3: gpt2_fold_lanes, call 5: gpt2_fold_under, each `lds-bench ... --program-pipeline
+# (call 3: gpt2_fold_lanes, call 4: gpt2_fold_under, each `lds-bench ... --program-pipeline
 # <default + ldsopt-fold-norm>` from the patched tree).
 set -u
 source bench/device_rounds.sh; device_setup
