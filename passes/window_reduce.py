@@ -26,7 +26,8 @@ Contract.
   result the body computes, a gather of anything but a loaded binding.
 - Left alone, with the reason as a remark: reductions whose inputs are read through other
   maps (a division, a loop in two dims), bodies that read the accumulator elsewhere, windows
-  of more than `max-window` points (one thread would go through them alone), and the
+  of more than `max-window` points (one thread would go through them alone), reductions to a
+  scalar (no output dim for the threads), and the
   reductions with long rows that ldsopt-vector-distribute takes (run it first: it takes
   projection-map reductions over trailing dims; what it leaves, such as global pooling over an
   NHWC image's H and W, this pass takes).
@@ -285,6 +286,9 @@ class WindowReduce(GridStridePass):
     def run(self, module: ir.Operation) -> None:
         def match_here(g: Graph) -> Window | Unmatched:
             w = match(g)
+            if w and not w.out_loops:
+                return Unmatched("a reduction to a scalar: no output for threads to share (a row reduction's: "
+                                 "ldsopt-vector-distribute's, or IREE's)")
             if w and math.prod(w.extents[x] for x in w.reduced) > self.max_window:
                 return Unmatched(f"a window of {math.prod(w.extents[x] for x in w.reduced)} points, more than "
                                  f"max-window={self.max_window}: a thread per output would go through it alone")

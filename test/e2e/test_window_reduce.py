@@ -40,3 +40,12 @@ def test_outer_product_is_a_product(run_program):
     out = run_program((PROGRAMS / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
                       name=name + "_default")
     assert re.search(r"^dispatch \w+_batch_matmul_\w+: ldsopt: ldsopt-matmul-lds$", out, re.M), out
+
+
+def test_a_reduction_to_a_scalar_is_left_to_iree(run_program):
+    """Every loop reduced into a 0-d output (a fuzzer's program) is no window for threads to
+    share: the pass leaves it, with its remark, and IREE's pipeline computes it right."""
+    program = PROGRAMS.parent / "left_to_iree" / "reduce_to_scalar_bcast_f32_2x2.mlir"
+    out = run_program(program.read_text(), "--target", "lavapipe", name="reduce_to_scalar")
+    assert re.search(r"^dispatch \w+_reduction_2x2_f32: iree-default", out, re.M), out
+    assert "ldsopt-window-reduce: a reduction to a scalar" in out, out

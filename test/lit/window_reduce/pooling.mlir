@@ -150,6 +150,33 @@ func.func @long_window() {
 
 // -----
 
+// A reduction to a scalar (every loop reduced, a 0-d output: a 2x2 tensor plus a row vector
+// broadcast along it, as the fuzzer wrote it) has no output for threads to share: left alone
+// (it used to fail with an IndexError on the output's innermost loop).
+#layout_scalar = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @to_scalar() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout_scalar) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2x2xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout_scalar) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout_scalar) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<f32, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<2x2xf32, #hal.descriptor_type<storage_buffer>> -> tensor<2x2xf32>
+  %v = iree_codegen.load_from_buffer %1 : memref<2xf32, #hal.descriptor_type<storage_buffer>> -> tensor<2xf32>
+  %e = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  // expected-remark @+1 {{ldsopt-window-reduce: left to IREE: a reduction to a scalar: no output for threads to share (a row reduction's: ldsopt-vector-distribute's, or IREE's)}}
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> ()>], iterator_types = ["reduction", "reduction"]} ins(%x, %v : tensor<2x2xf32>, tensor<2xf32>) outs(%f : tensor<f32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %s = arith.addf %a, %b : f32
+    %t = arith.addf %s, %out : f32
+    linalg.yield %t : f32
+  } -> tensor<f32>
+  iree_codegen.store_to_buffer %y, %2 : tensor<f32> into memref<f32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
 // The same max pool with its -inf padding fused into the dispatch (IREE's
 // --iree-dispatch-creation-enable-fuse-padding-into-linalg-consumer-ops): the image is read in
 // its own 15x15 binding at (oh * 2 + kh - 1, ow * 2 + kw - 1), a window point outside it
