@@ -10,7 +10,9 @@ Matches a dispatch whose root is a `linalg.generic` with reduction iterators or 
 - the body ends in one combining op of the output block argument and a value computed from
   the inputs alone (elementwise producers such as `x*x` or `arith.extf` may precede it):
   add, mul, float min/max (`minimumf`, `maximumf`, `minnumf`, `maxnumf`), integer min/max
-  (`minsi`, `maxsi`, `minui`, `maxui`), `andi`, `ori`, `xori`;
+  (`minsi`, `maxsi`, `minui`, `maxui`), `andi`, `ori`, `xori`; a float accumulator less a
+  value (`out - v`, IREE's canonical form of `out + (-v)`) is first rewritten as the addition
+  it is (`combining.subtractions_as_additions`, in every reduction body of the module);
 - the output starts as a `linalg.fill` value or as a loaded tensor;
 - the result is stored, or feeds one elementwise consumer that IREE fused into the dispatch
   (ldsopt-split-matmul's sum of partials with the matmul's bias, GELU, residual or cast): an
@@ -148,6 +150,7 @@ from iree.compiler import ir
 
 from ldsopt import remarks
 from ldsopt import target as target_model
+from ldsopt.codegen import combining
 from ldsopt.codegen.dispatch import Dispatch, Graph, analyze_graph, dynamic_extent, slice_layout
 from ldsopt.codegen.elementwise import slice_alignment
 from ldsopt.codegen.kernel import USER_CONFIG, GridStridePass, matched_dispatches, natively_computed
@@ -289,6 +292,15 @@ class VectorDistribute(GridStridePass):
                                         "of the division, which would cost each element as much as an exp")
 
     def run(self, module: ir.Operation) -> None:
+        roots = []
+
+        def visit(op):
+            if op.name in ("linalg.generic", "linalg.reduce"):
+                roots.append(op.operation)
+            return ir.WalkResult.ADVANCE
+        module.walk(visit)
+        for root in roots:
+            combining.subtractions_as_additions(root)  # `out - v`, as IREE canonicalizes `out + (-v)`
         matches = matched_dispatches(module, ("linalg.generic", "linalg.reduce"), _match_single, self,
                                      analyzer=analyze_reduction)
         for d, red, tgt in natively_computed(matches, lambda d: [d.root] + ([d.epilogue.op] if d.epilogue else []),

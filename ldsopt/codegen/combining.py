@@ -2,6 +2,9 @@
 
 Shared by ldsopt-vector-distribute (which starts every partial from the identity) and
 ldsopt-split-reduction (which starts the first of its two reductions from it).
+`subtractions_as_additions` rewrites `out - v` (a float accumulator less a value, which
+IREE's canonicalizer makes of a sum of negated values) into `out + (-v)`, the same in IEEE
+arithmetic: a combiner with an identity.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import math
 
 from iree.compiler import ir
+from iree.compiler.dialects import arith
 
 _FLOAT_IDENTITY = {"arith.addf": 0.0, "arith.mulf": 1.0, "arith.minimumf": math.inf, "arith.minnumf": math.inf,
                    "arith.maximumf": -math.inf, "arith.maxnumf": -math.inf}
@@ -59,3 +63,19 @@ def combining_ops(root: ir.Operation, positions: bool = False) -> list[ir.Operat
             return None
         combines.append(combine)
     return combines
+
+
+def subtractions_as_additions(root: ir.Operation) -> None:
+    """Rewrites, in the body of the linalg.generic / linalg.reduce `root`, each `arith.subf`
+    of an output block argument less a value into `arith.addf` of it and the value negated
+    (x - y and x + (-y) are the same float, signed zeros and NaNs included)."""
+    block = root.regions[0].blocks[0]
+    n_out = len(root.results)
+    out_args = list(block.arguments)[len(block.arguments) - n_out:]
+    for op in [op.operation for op in block.operations]:
+        if op.name != "arith.subf" or op.operands[0] not in out_args or op.operands[1] in out_args:
+            continue
+        with ir.InsertionPoint(op), op.location:
+            added = arith.addf(op.operands[0], arith.negf(op.operands[1]))
+        op.results[0].replace_all_uses_with(added)
+        op.erase()
