@@ -66,9 +66,15 @@ def combining_ops(root: ir.Operation, positions: bool = False) -> list[ir.Operat
 
 
 def subtractions_as_additions(root: ir.Operation) -> None:
-    """Rewrites, in the body of the linalg.generic / linalg.reduce `root`, each `arith.subf`
-    of an output block argument less a value into `arith.addf` of it and the value negated
-    (x - y and x + (-y) are the same float, signed zeros and NaNs included)."""
+    """Rewrites, in the body of `root` where it is a reduction (a linalg.reduce, or a
+    linalg.generic with a reduced loop), each `arith.subf` of an output block argument less a
+    value into `arith.addf` of it and the value negated (x - y and x + (-y) are the same
+    float, signed zeros and NaNs included); any other op is left as it is."""
+    if root.name == "linalg.generic":
+        if not any("reduction" in str(it) for it in root.attributes["iterator_types"]):
+            return
+    elif root.name != "linalg.reduce":
+        return
     block = root.regions[0].blocks[0]
     n_out = len(root.results)
     out_args = list(block.arguments)[len(block.arguments) - n_out:]
