@@ -382,7 +382,7 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
             pos = f.roles[loops[dim][0]][0]
             dynamic[dim] = dynamic_extent(d.inputs[pos], f.dims[pos].index(loops[dim][1]))
         sizes = {**sizes, **dict.fromkeys(dynamic, NOMINAL_EXTENT)}
-    if d.row_stats and d.row_stats.op.operands[0] != root.operands[f.roles["A"][0]]:
+    if d.row_stats and d.row_stats.loaded is None and d.row_stats.op.operands[0] != root.operands[f.roles["A"][0]]:
         return Unmatched("row sums of A fused into the matmul's dispatch: a reduction beside the matmul reads "
                          "another tensor than its A operand")
     return MatmulProblem(sizes, {r: d.inputs[pos] for r, (pos, _) in f.roles.items()},
@@ -441,7 +441,7 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     if not g or not g.ops or (len(g.ops) == 1 and not pads and
                               not any(x in single.reason for x in ("part of a binding", "memref.subview"))):
         return single
-    sums = [op for op in g.ops if row_stats.candidate(op)]
+    sums = [op for op in g.ops if row_stats.candidate(op, g.binding_of)]
     ops = [op for op in g.ops if op not in sums] if len(sums) == 1 and len(sums) < len(g.ops) else g.ops
     reducing = [i for i, op in enumerate(ops) if _reduces(op)]
     # Without an op that reduces, the first is taken as the root, for `match` to say why it is no contraction.
@@ -453,7 +453,7 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     root = ops[r]
     stats = None
     if ops is not g.ops:
-        stats = row_stats.match(sums[0], ops[-1] if r == len(ops) - 2 else None)
+        stats = row_stats.match(sums[0], ops[-1] if r == len(ops) - 2 else None, g.binding_of)
         if not stats:
             return stats
     prologues, init = {}, None

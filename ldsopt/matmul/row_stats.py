@@ -33,6 +33,18 @@ vector and its group (`Kernel.butterfly`), the group's first lane writes the row
 an LDS array [results, BM], and a barrier publishes it to the output, which reads row m's at
 m % BM. The sums are the program's reassociated, as any parallel reduction.
 
+Row values from loaded tensors (`RowStats.loaded`): where the generic's inputs are not A alone
+but loaded tensors (A among them or not), read through any maps that are sums of its loops
+times constants (`(m, c) -> (m, c * 64)`), it reduces a short loop of a few values a row
+(statistics per chunk of a row's columns, made where the rows were produced, combined into the
+rows' sums). The kernel computes them once before its K loop, whose loads and
+products hide them: thread t takes row t (and t + threads, ...), walks the reduced loop
+loading each input's element and applying the body to its running sums, and writes the
+row's results into the same LDS array, which the barrier after the loop publishes. Matched
+where every result is read only by the fused consumer, along its rows (through (b?, m):
+what tells them from a contraction written as a generic); refused where the reduced loop's
+extent is not static.
+
 Shared over a cluster (`MatmulPlan.row_share` = C > 1, the wgmma scheme on sm_90a, opt-in by
 `row-sums-cluster`, `shared_by`): every workgroup of a row band sums the same rows, so the C
 workgroups of a cluster along N (C consecutive N tiles of one band) share the work: the
@@ -55,7 +67,7 @@ from iree.compiler.dialects import arith, memref, scf, vector
 import numpy as np
 
 from ldsopt.codegen import cluster
-from ldsopt.codegen.elementwise import clone_body
+from ldsopt.codegen.elementwise import clone_body, dim_sums
 from ldsopt.codegen.kernel import lds_alloc, read_vector
 from ldsopt.ir_types import element_bits, fill_constant
 from ldsopt.remarks import Unmatched
@@ -66,10 +78,13 @@ MOST_ROWS = 256  # the tallest tile of any scheme (its LDS reserved before plann
 
 @dataclasses.dataclass
 class RowStats:
-    """The matched row sums of A: the generic and, per input, how it reads A."""
+    """The matched row sums of A: the generic and, per input, how it reads A; or the row values
+    it computes from loaded tensors (`loaded`, module doc)."""
 
     op: ir.Operation
-    reads: list[str]  # per input: ELEMENT (at (b?, m, k)) or FIRST (at (b?, m, 0))
+    reads: list[str]  # per input: ELEMENT (at (b?, m, k)) or FIRST (at (b?, m, 0)); [] where loaded
+    loaded: list | None = None  # per input: its Binding, and its map's `dim_sums`
+    extent: int = 0  # loaded: the reduced loop's extent
 
     @property
     def results(self) -> int:
@@ -89,10 +104,11 @@ class RowValue:
         return ir.RankedTensorType(self.stats.op.results[self.result].type)
 
 
-def candidate(op: ir.Operation) -> bool:
+def candidate(op: ir.Operation, binding_of) -> bool:
     """Whether `op` has the shape of row sums: a generic with one reduced loop, the last one,
-    all of whose inputs are one value, read through the loops' identity or with the last at a
-    constant, and whose results drop that loop."""
+    whose results drop that loop, and whose inputs are either one value, read through the
+    loops' identity or with the last at a constant, or loaded tensors (`binding_of` gives
+    their Binding) whose every use is a read along rows (`_read_per_row`)."""
     if op.name != "linalg.generic" or len(op.results) < 1:
         return False
     its = [str(it) for it in op.attributes["iterator_types"]]
@@ -100,18 +116,43 @@ def candidate(op: ir.Operation) -> bool:
     inputs = list(op.operands)[:n_in]
     maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
     loops = list(range(len(its)))
-    return bool(inputs) and ["reduction" in it for it in its] == [False] * (len(its) - 1) + [True] and \
-        all(v == inputs[0] for v in inputs) and any(_dims(list(m.results)) == loops for m in maps[:n_in]) and \
-        all(_dims(list(m.results)) == loops[:-1] for m in maps[n_in:])
+    if not inputs or ["reduction" in it for it in its] != [False] * (len(its) - 1) + [True] or \
+            any(_dims(list(m.results)) != loops[:-1] for m in maps[n_in:]):
+        return False
+    if all(v == inputs[0] for v in inputs) and any(_dims(list(m.results)) == loops for m in maps[:n_in]):
+        return True
+    return all(binding_of(v) is not None for v in inputs) and _read_per_row(op)
 
 
-def match(op: ir.Operation, consumer: ir.Operation | None) -> RowStats | Unmatched:
+def _read_per_row(op: ir.Operation) -> bool:
+    """Every use of `op`'s results is a generic's input read through fewer dims than its loops
+    (a value per row broadcast along N), never through their identity as a contraction's
+    result is."""
+    for r in op.results:
+        for u in r.uses:
+            user = u.owner
+            if user.name != "linalg.generic":
+                return False
+            m = ir.AffineMapAttr(user.attributes["indexing_maps"][u.operand_number]).value
+            if len(m.results) >= m.n_dims:
+                return False
+    return any(True for r in op.results for _ in r.uses)
+
+
+def match(op: ir.Operation, consumer: ir.Operation | None, binding_of) -> RowStats | Unmatched:
     """`op` (a `candidate`) as row sums read only by `consumer` (module doc); that it reads
-    the contraction's A operand is for the contraction's matcher to check."""
+    the contraction's A operand is for the contraction's matcher to check. Where its inputs are
+    not one value, as row values from the loaded tensors `binding_of` gives (`_match_loaded`)."""
     why = "row sums of A fused into the matmul's dispatch"
     n_in = len(op.operands) - len(op.results)
     maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
     loops = list(range(maps[0].n_dims))
+    refused = _sums_refusal(op, consumer, why)
+    if refused is not None:
+        return refused
+    inputs = list(op.operands)[:n_in]
+    if not all(v == inputs[0] for v in inputs) or not any(_dims(list(m.results)) == loops for m in maps[:n_in]):
+        return _match_loaded(op, binding_of)
     reads = []
     for m in maps[:n_in]:
         exprs = list(m.results)
@@ -122,8 +163,33 @@ def match(op: ir.Operation, consumer: ir.Operation | None) -> RowStats | Unmatch
             reads.append(FIRST)
         else:
             return Unmatched(f"{why}: reads A through {m}; takes its loops' identity, or the row's first element")
-    if any(_dims(list(m.results)) != loops[:-1] for m in maps[n_in:]):
-        return Unmatched(f"{why}: a result is not one value per row")
+    return RowStats(op, reads)
+
+
+def _match_loaded(op: ir.Operation, binding_of) -> RowStats | Unmatched:
+    """`op` as row values reduced from loaded tensors (module doc)."""
+    why = "row values from loaded tensors fused into the matmul's dispatch"
+    n_in = len(op.operands) - len(op.results)
+    maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
+    loaded, extent = [], None
+    for v, m in zip(list(op.operands)[:n_in], maps):
+        sums = dim_sums(m)
+        if sums is None:
+            return Unmatched(f"{why}: reads an input through {m}, not a sum of its loops times constants")
+        shape = ir.RankedTensorType(v.type).shape
+        for (terms, const), size in zip(sums, shape):
+            if terms == ((m.n_dims - 1, 1),) and const == 0:
+                extent = size
+        loaded.append((binding_of(v), sums))
+    if extent is None or extent == ir.ShapedType.get_dynamic_size():
+        return Unmatched(f"{why}: no input reads the reduced loop alone along a static dim (its extent)")
+    return RowStats(op, [], loaded, extent)
+
+
+def _sums_refusal(op: ir.Operation, consumer: ir.Operation | None, why: str) -> Unmatched | None:
+    """Why `op` is not sums per row that only `consumer` reads: f32 results from fills of 0,
+    each combined by an addf of its output, a body of arith/math ops."""
+    n_in = len(op.operands) - len(op.results)
     block = op.regions[0].blocks[0]
     outs = list(block.arguments)[n_in:]
     yielded = list(list(block.operations)[-1].operands)
@@ -137,7 +203,7 @@ def match(op: ir.Operation, consumer: ir.Operation | None) -> RowStats | Unmatch
         return Unmatched(f"{why}: the body is not arith/math ops on its inputs")
     if consumer is None or any(u.owner != consumer for r in op.results for u in r.uses):
         return Unmatched(f"{why}: its results are read by other ops than the matmul's fused consumer")
-    return RowStats(op, reads)
+    return None
 
 
 def _dims(exprs: list) -> list[int | None]:
@@ -152,13 +218,17 @@ def refusal(p, pl, choice, tgt) -> str | None:
     """Why the kernel of plan `pl` (of `choice`, on `tgt`) cannot sum the rows of problem
     `p`'s A (None where it can)."""
     s = pl.staging.get("A")
-    if "A" in p.prologues:
+    if p.row_stats.loaded is not None:
+        loops = len(p.row_stats.op.attributes["iterator_types"])
+        if p.view is not None or loops - 2 != (len(p.batch_shape) or int(p.batched)):
+            return "row values from loaded tensors whose loops are not the product's batch, rows and one more"
+    elif "A" in p.prologues:
         return "row sums of A with a fused producer of A (the sums read the loaded A)"
-    if p.view is not None:
+    elif p.view is not None:
         return "row sums of a convolution's gathered operand"
-    if p.dims["A"] != ("m", "k") or s is None or not s.k_contiguous:
+    elif p.dims["A"] != ("m", "k") or s is None or not s.k_contiguous:
         return "row sums of A need A stored and staged K-contiguous (rows of LDS holding rows of A)"
-    if pl.split > 1:
+    elif pl.split > 1:
         return "row sums of A under a K split over a cluster (each workgroup sees part of the rows)"
     if pl.lds_bytes(element_bits(p.elem_type) // 8) + _lds_bytes(p.row_stats, pl.tiling.bm) > choice.lds_budget(tgt):
         return "row sums of A: the plan's LDS leaves no room for the rows' sums"
@@ -170,7 +240,7 @@ def shared_by(p, pl, most: int) -> int:
     wgmma plan `pl` (MatmulPlan.row_share; module doc): the most, a power of 2 at most `most`
     and a portable cluster, that divide its N tiles and leave each a K step; 1 where `p` has
     no row sums, a dynamic N, or `pl` splits K over a cluster."""
-    if not p.row_stats or pl.split > 1 or "n" in p.dynamic:
+    if not p.row_stats or p.row_stats.loaded is not None or pl.split > 1 or "n" in p.dynamic:
         return 1
     tiles = math.ceil(p.sizes["n"] / pl.tiling.bn)
     steps = most if "k" in p.dynamic else math.ceil(p.sizes["k"] / pl.bk)
@@ -218,6 +288,9 @@ class RowStatsKernel:
         em, k = self.em, self.em.k
         t = em.pl.tiling
         self.lds = lds_alloc([self.stats.results, t.bm], self.f32)
+        if self.stats.loaded is not None:
+            self._loaded_values()
+            return []
         self.lane = arith.remui(em.tid, k.const(self.q))
         if self.share > 1:  # this workgroup's rank in its cluster along N
             self.rank = arith.remui(k.block_id("x"), k.const(self.share))
@@ -234,6 +307,27 @@ class RowStatsKernel:
                 self.first.append(vector.broadcast(ir.VectorType.get([self.v], em.p.elem_type),
                                                    vector.extract(got, [], [0])))
         return [self._zeros()] * (self.stats.results * self.passes)
+
+    def _loaded_values(self) -> None:
+        """Each row's values from the loaded tensors into the LDS array (module doc): thread t
+        row t, t + threads, ...; the reduced loop an scf.for carrying the running sums."""
+        em, k = self.em, self.em.k
+        t, stats = em.pl.tiling, self.stats
+        mems = [b.memref() for b, _ in stats.loaded]
+        zero = k.const(0.0, self.f32)
+        for first in range(0, t.bm, t.threads):
+            row = em.offset(em.tid, first)
+            m = arith.addi(em.origin["m"], row)
+            ragged = [(m, em.p.extent("m"))] + ([(row, t.bm)] if first + t.threads > t.bm else [])
+            with em.guard(ragged):
+                loop = scf.ForOp(k.const(0), k.const(stats.extent), k.const(1), [zero] * stats.results)
+                with ir.InsertionPoint(loop.body):
+                    at = [*em.batch, m, loop.induction_variable]
+                    args = [memref.load(mem, [_sum_index(k, terms, const, at) for terms, const in sums])
+                            for mem, (_, sums) in zip(mems, stats.loaded)]
+                    scf.yield_(clone_body(stats.op, args + list(loop.inner_iter_args), None))
+                for j, value in enumerate(loop.results):
+                    memref.store(value, self.lds, [k.const(j), row])
 
     def _zeros(self) -> ir.Value:
         return vector.broadcast(self.vtype, self.em.k.const(0.0, self.f32))
@@ -306,7 +400,7 @@ class RowStatsKernel:
         cluster's totals: `_sum_over_cluster`), then the barrier that publishes them."""
         em, k = self.em, self.em.k
         offsets = [1 << b for b in range(self.q.bit_length() - 1)]
-        for i, row in enumerate(self.rows):
+        for i, row in enumerate(self.rows if self.stats.loaded is None else []):
             sums = []
             for j in range(self.stats.results):
                 vec = partial[i * self.stats.results + j]
@@ -350,3 +444,12 @@ class RowStatsKernel:
         """Row m's sum j (m a row of this workgroup's tile), broadcast to `vtype`."""
         k = self.em.k
         return vector.broadcast(vtype, memref.load(self.lds, [k.const(j), arith.remui(m, k.const(self.em.pl.tiling.bm))]))
+
+
+def _sum_index(k, terms: tuple[tuple[int, int], ...], const: int, at: list[ir.Value]) -> ir.Value:
+    """The index sum(at[loop] * stride) + const of one dim of a `dim_sums` map."""
+    out = None
+    for loop, stride in terms:
+        x = at[loop] if stride == 1 else arith.muli(at[loop], k.const(stride))
+        out = x if out is None else arith.addi(out, x)
+    return k.const(const) if out is None else arith.addi(out, k.const(const)) if const else out

@@ -124,6 +124,7 @@ def test_convolution_takes_wgmma(name, ptx_of, tmp_path):
 
 
 ROW_SUMS = pathlib.Path(__file__).parent / "programs" / "matmul_row_sums"
+ROW_VALUES = pathlib.Path(__file__).parent / "programs" / "matmul_row_values"
 
 
 def test_row_sums_compile_to_wgmma(ptx_of, tmp_path):
@@ -134,6 +135,18 @@ def test_row_sums_compile_to_wgmma(ptx_of, tmp_path):
     assert re.search(r"wgmma\.mma_async\.sync\.aligned\.m64n\d+k16\.f32\.bf16\.bf16", text)
     assert "ld.shared.v4.b32" in text or "ld.shared.v4.u32" in text, text[:3000]
     assert "shfl.sync.bfly.b32" in text and ".local" not in text
+
+
+def test_row_values_compile_to_wgmma(ptx_of, tmp_path):
+    """A norm folded into the product with its rows' sums combined from loaded per-chunk
+    statistics (GPT-2's 12 chunks of 64): the wgmma kernel loads them, one row a thread, before
+    its K loop (scalar global loads: the chunks' f32 sums, x's 16-bit elements; no shuffles, no
+    row is summed across lanes)."""
+    text, report = ptx_of((ROW_VALUES / "layernorm_chunks_f16_256x384x768.mlir").read_text(), "cuda-sm90a", tmp_path)
+    assert [r["passes"] for r in report if r["passes"]] == [["ldsopt-matmul-lds"]], report
+    assert re.search(r"wgmma\.mma_async\.sync\.aligned\.m64n\d+k16\.f32\.f16\.f16", text)
+    assert re.search(r"ld\.global(\.nc)?\.b32\b", text) and re.search(r"ld\.global(\.nc)?\.b16\b", text)
+    assert "shfl.sync" not in text and ".local" not in text
 
 
 @pytest.mark.parametrize("asked, share", [(0, 1), (8, 8), (4, 4), (2, 2)])

@@ -212,3 +212,101 @@ func.func @sums_stored() {
   iree_codegen.store_to_buffer %s, %3 : tensor<64xf32> into memref<64xf32, #hal.descriptor_type<storage_buffer>>
   return
 }
+
+// -----
+
+// Row values from loaded tensors: the rows' sums combined from statistics per chunk of 8
+// columns (t1, t2 [64, 12], made where x was produced) and x's elements at each chunk's start
+// and the row's, reduced over the 12 chunks. No sums in the K loop: before it each thread
+// walks its row's chunks (an scf.for carrying the three sums as scalars, loading its inputs'
+// elements) and stores the row's values into the LDS array that the consumer reads.
+// CHECK-LABEL: func.func @layernorm_chunks
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
+// CHECK:         %[[T1:.+]] = hal.interface.binding.subspan {{.*}} binding(4)
+// CHECK:         %[[SUMS:.+]] = memref.alloc() alignment = 16 : memref<3x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[ROWS:.+]]:3 = scf.for %[[C:.+]] = %c0 to %c12 step %c1 iter_args({{.*}}) -> (f32, f32, f32)
+// CHECK:           memref.load %[[T1]][%{{.+}}, %[[C]]] : memref<64x12xf32, {{.*}}>
+// CHECK:           %[[H0:.+]] = arith.muli %[[C]], %c8 : index
+// CHECK:           memref.load %[[X]][%{{.+}}, %[[H0]]] : memref<64x96xf16, {{.*}}>
+// CHECK:           memref.load %[[X]][%{{.+}}, %c0] : memref<64x96xf16, {{.*}}>
+// CHECK:         memref.store %[[ROWS]]#2, %[[SUMS]][%c2, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         scf.for {{.*}} -> (vector<
+// CHECK-NOT:       memref<3x64xf32
+// CHECK:         gpu.barrier
+// CHECK:         memref.load %[[SUMS]][%c1, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         math.rsqrt %{{.+}} : vector<{{[0-9]+}}xf32>
+// CHECK-NOT:     linalg.generic
+// WGMMA-LABEL: func.func @layernorm_chunks
+// WGMMA-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// WGMMA:         scf.for %{{.+}} = %c0 to %c12 step %c1 iter_args({{.*}}) -> (f32, f32, f32)
+// WGMMA:         nvvm.wgmma.mma_async
+// WGMMA-NOT:     gpu.shuffle
+// WGMMA:         memref.load
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @layernorm_chunks() {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %k = arith.constant 96.0 : f32
+  %w8 = arith.constant 8.0 : f32
+  %two = arith.constant 2.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x96xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<96x128xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<128xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<128xf32, #hal.descriptor_type<storage_buffer>>
+  %4 = hal.interface.binding.subspan layout(#layout) binding(4) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x12xf32, #hal.descriptor_type<storage_buffer>>
+  %5 = hal.interface.binding.subspan layout(#layout) binding(5) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x12xf32, #hal.descriptor_type<storage_buffer>>
+  %6 = hal.interface.binding.subspan layout(#layout) binding(6) alignment(64) offset(%c0) flags(Indirect) : memref<64x128xf16, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<64x96xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x96xf16>
+  %w = iree_codegen.load_from_buffer %1 : memref<96x128xf16, #hal.descriptor_type<storage_buffer>> -> tensor<96x128xf16>
+  %c = iree_codegen.load_from_buffer %2 : memref<128xf32, #hal.descriptor_type<storage_buffer>> -> tensor<128xf32>
+  %d = iree_codegen.load_from_buffer %3 : memref<128xf32, #hal.descriptor_type<storage_buffer>> -> tensor<128xf32>
+  %t1 = iree_codegen.load_from_buffer %4 : memref<64x12xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x12xf32>
+  %t2 = iree_codegen.load_from_buffer %5 : memref<64x12xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64x12xf32>
+  %er = tensor.empty() : tensor<64xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%er : tensor<64xf32>) -> tensor<64xf32>
+  %ea = tensor.empty() : tensor<64x128xf32>
+  %fa = linalg.fill ins(%zero : f32) outs(%ea : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %eo = tensor.empty() : tensor<64x128xf16>
+  %s:3 = linalg.generic {indexing_maps = [affine_map<(m, c) -> (m, c)>, affine_map<(m, c) -> (m, c)>, affine_map<(m, c) -> (m, c * 8)>, affine_map<(m, c) -> (m, 0)>, affine_map<(m, c) -> (m)>, affine_map<(m, c) -> (m)>, affine_map<(m, c) -> (m)>], iterator_types = ["parallel", "reduction"]}
+      ins(%t1, %t2, %x, %x : tensor<64x12xf32>, tensor<64x12xf32>, tensor<64x96xf16>, tensor<64x96xf16>) outs(%fr, %fr, %fr : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) {
+  ^bb0(%a1: f32, %a2: f32, %h0: f16, %x0: f16, %s0: f32, %s1: f32, %s2: f32):
+    %a = arith.extf %h0 : f16 to f32
+    %a0 = arith.extf %x0 : f16 to f32
+    %dd = arith.subf %a, %a0 : f32
+    %wa = arith.mulf %w8, %a : f32
+    %c0s = arith.addf %a1, %wa : f32
+    %n0 = arith.addf %s0, %c0s : f32
+    %wd = arith.mulf %w8, %dd : f32
+    %c1s = arith.addf %a1, %wd : f32
+    %n1 = arith.addf %s1, %c1s : f32
+    %dt = arith.mulf %dd, %a1 : f32
+    %dt2 = arith.mulf %two, %dt : f32
+    %wdd = arith.mulf %wd, %dd : f32
+    %c2a = arith.addf %a2, %dt2 : f32
+    %c2s = arith.addf %c2a, %wdd : f32
+    %n2 = arith.addf %s2, %c2s : f32
+    linalg.yield %n0, %n1, %n2 : f32, f32, f32
+  } -> (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>)
+  %mm = linalg.matmul ins(%x, %w : tensor<64x96xf16>, tensor<96x128xf16>) outs(%fa : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %s#0, %s#1, %s#2, %c, %d : tensor<64x128xf32>, tensor<64xf32>, tensor<64xf32>, tensor<64xf32>, tensor<128xf32>, tensor<128xf32>) outs(%eo : tensor<64x128xf16>) {
+  ^bb0(%acc: f32, %r0: f32, %r1: f32, %r2: f32, %cc: f32, %ddd: f32, %o: f16):
+    %mu = arith.divf %r0, %k : f32
+    %m1 = arith.divf %r1, %k : f32
+    %m2 = arith.divf %r2, %k : f32
+    %m1s = arith.mulf %m1, %m1 : f32
+    %var = arith.subf %m2, %m1s : f32
+    %ve = arith.addf %var, %eps : f32
+    %rs = math.rsqrt %ve : f32
+    %mc = arith.mulf %mu, %cc : f32
+    %tt = arith.subf %acc, %mc : f32
+    %u = arith.mulf %rs, %tt : f32
+    %yy = arith.addf %u, %ddd : f32
+    %h = arith.truncf %yy : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<64x128xf16>
+  iree_codegen.store_to_buffer %y, %6 : tensor<64x128xf16> into memref<64x128xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
