@@ -340,8 +340,7 @@ def mark_user_configs(text: str) -> str:
 
 
 def without_gpu_configs(text: str) -> str:
-    """The program without GPU lowering configs, which llvm-cpu rejects; the values it
-    computes do not depend on them."""
+    """The program less GPU lowering configs (llvm-cpu rejects them) and dispatch regions: the same values."""
     with shared_context.get() as ctx:
         module = ir.Module.parse(text, ctx)
 
@@ -352,6 +351,7 @@ def without_gpu_configs(text: str) -> str:
             return ir.WalkResult.ADVANCE
 
         module.operation.walk(strip)
+        reference_mod.inline_dispatch_regions(module)
         return str(module)
 
 

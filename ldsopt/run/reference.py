@@ -303,3 +303,25 @@ def computed_float_types(text: str) -> set[str]:
 def tolerance_growth(k: int) -> float:
     """The factor on the tolerances of a float output whose reference is not promoted."""
     return max(1.0, math.sqrt(k / 64))
+
+
+def inline_dispatch_regions(module: ir.Module) -> None:
+    """Replaces each `flow.dispatch.region` of `module` by its body: a region only says which
+    ops form one dispatch (ldsopt's kernels' formation), which the reference must not depend
+    on: IREE 3.13's llvm-cpu computed a product's residual epilogue wrongly in the region of
+    it and statistics of its result (test/e2e/programs/matmul_chunk_stats/), right apart."""
+    regions = []
+
+    def find(op):
+        if op.name == "flow.dispatch.region":
+            regions.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(find)
+    for region in regions:
+        body = list(region.regions[0].blocks[0].operations)
+        for op in body[:-1]:
+            op.move_before(region)
+        for result, value in zip(region.results, body[-1].operands):
+            result.replace_all_uses_with(value)
+        region.erase()

@@ -2,6 +2,7 @@
 it makes and the tolerances it records."""
 
 import pathlib
+import re
 
 import pytest
 
@@ -50,6 +51,18 @@ def test_reference_source_drops_gpu_configs():
                                     '#iree_gpu.lowering_config<{workgroup = [0]}>}')
     assert "lowering_config" in text
     assert "lowering_config" not in driver.without_gpu_configs(text)
+
+
+def test_reference_source_inlines_dispatch_regions():
+    """A flow.dispatch.region is ldsopt's formation, not the program's values: the reference
+    computes its body where the region stood, its results replaced by the body's."""
+    body = SUM.format(n=64).split("\n", 1)[1].rsplit("  return", 1)[0]
+    text = ("func.func @main(%a: tensor<64xf32>) -> tensor<f32> {\n"
+            "  %d = flow.dispatch.region -> (tensor<f32>) {\n" + body + "    flow.return %r : tensor<f32>\n  }\n"
+            "  return %d : tensor<f32>\n}\n")
+    out = driver.without_gpu_configs(text)
+    assert "flow.dispatch.region" not in out and "flow.return" not in out
+    assert re.search(r"(%\d+) = linalg.generic .*return \1 : tensor<f32>", out, re.S)
 
 
 def test_user_configs_are_marked():
