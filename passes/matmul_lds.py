@@ -116,6 +116,13 @@ store it in 16-byte row pieces (ldsopt/matmul/output_stage.py) where that widens
 the tile takes no more LDS than the operands' staging; other kernels, or any with
 `output-lds=false`, store their accumulator pieces directly.
 
+Beside the consumer, the dispatch may hold what `ldsopt-fold-norm` forms: sums of A's rows, or
+values per row reduced from loaded tensors, that the consumer reads (ldsopt/matmul/row_stats.py),
+and statistics per chunk of columns of the consumer's result, stored as further results
+(ldsopt/matmul/chunk_stats.py: the output tile is then staged wherever the stage fits; a
+dispatch whose tile is not staged, or whose tiles hold no whole chunks, is left to IREE with
+the reason).
+
 `carry-fragments` (matrix-core kernels): the first fragment read group of each K step is read
 right after the barrier that publishes its tile, at the end of the step before, and carried
 into the step in registers, so that its first products need not wait for LDS (register double
@@ -137,7 +144,9 @@ import math
 
 from iree.compiler import ir
 
+from ldsopt import remarks
 from ldsopt.ir_types import element_bits
+from ldsopt.matmul import chunk_stats
 from ldsopt.codegen.kernel import LOWERED_BY
 from ldsopt.matmul.emit_fma import FmaEmitter
 from ldsopt.matmul.emit_mma import MmaEmitter
@@ -215,13 +224,18 @@ class MatmulLds(PlanOptions):
                               (PERSISTENT_REFUSED, asked and getattr(kernel, "persistent_refused", None))):
                 if why:
                     d.func.attributes[attr] = ir.StringAttr.get(why)
-            if self.output_lds != "false" and (self.output_lds == "true" or
-                                               isinstance(pl.scheme, (MmaScheme, WgmmaScheme))):
+            if p.chunk_stats or self.output_lds != "false" and (self.output_lds == "true" or
+                                                                isinstance(pl.scheme, (MmaScheme, WgmmaScheme))):
                 staged = pl.lds_bytes(element_bits(p.elem_type) // 8)
                 left = choice.lds_budget(tgt) - staged - kernel.extra_lds
                 # auto: at most the operands' LDS again, so that the stage does not cost resident
                 # workgroups where LDS allows more than the plan's (bench/results/cuda-bert/output_stage).
-                kernel.plan_output_stage(left if self.output_lds == "true" else min(left, staged))
+                # Chunk statistics are made from the staged tile: a stage wherever it fits.
+                kernel.plan_output_stage(left if self.output_lds == "true" or p.chunk_stats else min(left, staged))
+            why = p.chunk_stats and chunk_stats.refusal(p, pl, kernel.output_stage, kernel.tma_store)
+            if why:
+                remarks.missed(d.func, self.NAME, why)
+                continue
             kernel.emit(self.NAME, choice.workgroups_per_cu)
 
     def carries(self, pl: MatmulPlan, p: MatmulProblem, choice: PlanChoice, tgt: Target) -> bool:

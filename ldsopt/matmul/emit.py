@@ -180,9 +180,9 @@ class Emitter:
         def writes(lane: int) -> list[tuple[int, int, int]]:
             m0, n0 = self.lane_output(lane)
             return [(m0 + dm, n0 + dn, width) for _, _, width, dm, dn in pieces]
-        self.output_stage = output_stage.plan(t.bm, t.bn, self.p.out_run, t.threads,
-                                              element_bits(self.p.output.tensor_type.element_type) // 8,
-                                              writes, model, lds_left, self.k.target.max_vector_elems)
+        self.output_stage = output_stage.plan(
+            t.bm, t.bn, self.p.out_run, t.threads, element_bits(self.p.output.tensor_type.element_type) // 8,
+            writes, model, lds_left, self.k.target.max_vector_elems, needed=bool(self.p.chunk_stats))
         return self.output_stage
 
     def emit(self, pass_name: str, workgroups_per_cu: int = 1) -> None:

@@ -1,7 +1,7 @@
 """Which dispatches are matmuls: a contraction (`MatmulProblem`), optionally fed by a fused
 elementwise producer per operand (`Prologue`), its init broadcast from a loaded tensor by a
-fused producer (`BroadcastInit`), and followed by one fused elementwise consumer (`Epilogue`);
-the contract is ldsopt-matmul-lds's (passes/matmul_lds.py).
+fused producer (`BroadcastInit`), and followed by one fused elementwise consumer (`Epilogue`)
+and statistics of its result (chunk_stats.py); the contract is ldsopt-matmul-lds's.
 `matches` yields (dispatch, problem, target) for each dispatch not lowered yet; `match`
 returns an `Unmatched` reason (a remark) for the others.
 
@@ -24,7 +24,7 @@ from ldsopt.codegen.epilogue import Epilogue, loaded_projections, match_epilogue
 from ldsopt.codegen.kernel import matched_dispatches
 from ldsopt.ir_types import element_bits
 from ldsopt.codegen.padding import PAD, Padded, padded_inputs, split_pads
-from ldsopt.matmul import row_stats
+from ldsopt.matmul import chunk_stats, row_stats
 from ldsopt.matmul.implicit_gemm import GemmView, gemm_view
 from ldsopt.matmul.row_stats import RowStats, RowValue
 from ldsopt.registry import ModulePass
@@ -94,6 +94,7 @@ class MatmulDispatch(Dispatch):
     prologues: dict[int, Prologue] = dataclasses.field(default_factory=dict)  # per root input position
     row_stats: RowStats | None = None  # row sums of A that the epilogue reads (row_stats.py)
     init: BroadcastInit | None = None  # the root's init where a fused producer broadcasts it
+    chunk_stats: chunk_stats.ChunkStats | None = None  # statistics of the epilogue's result (chunk_stats.py)
 
 
 @dataclasses.dataclass
@@ -123,6 +124,7 @@ class MatmulProblem:
     # workload ordinals; sizes[dim] is then NOMINAL_EXTENT, what the plan is made for).
     dynamic: dict[str, ir.Value] = dataclasses.field(default_factory=dict)
     row_stats: RowStats | None = None  # row sums of A that the epilogue reads (row_stats.py)
+    chunk_stats: chunk_stats.ChunkStats | None = None  # statistics of the epilogue's result (chunk_stats.py)
 
     def extent(self, dim: str) -> int | ir.Value:
         """The extent of matrix dim `dim` ("m", "n" or "k") as the kernel bounds its indices
@@ -388,8 +390,8 @@ def _match_contraction(d: MatmulDispatch) -> MatmulProblem | Unmatched:
     return MatmulProblem(sizes, {r: d.inputs[pos] for r, (pos, _) in f.roles.items()},
                          {r: mem for r, (_, mem) in f.roles.items()}, bool(f.batches), init, d.output, d.epilogue,
                          {r: d.prologues[pos] for r, (pos, _) in f.roles.items() if pos in d.prologues},
-                         f.rounded, f.batch_shape, f.batch_at, dynamic=dynamic, row_stats=d.row_stats)
-
+                         f.rounded, f.batch_shape, f.batch_at, dynamic=dynamic, row_stats=d.row_stats,
+                         chunk_stats=d.chunk_stats)
 
 
 def _match_convolution(d: MatmulDispatch) -> MatmulProblem | Unmatched:
@@ -424,7 +426,7 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     """The dispatch of one root op (ldsopt.dispatch.analyze), or of fused ops: a root (the one
     op with a reduced loop beside row sums of its A operand, row_stats.py) fed by elementwise
     prologues (`_prologue`) and followed by at most one elementwise epilogue (`_epilogue`),
-    which may read the row sums."""
+    which may read the row sums, and statistics of whose result may follow (chunk_stats.py)."""
     single = analyze(func, roots, dynamic=True)
     if single:
         return MatmulDispatch(**{f.name: getattr(single, f.name) for f in dataclasses.fields(Dispatch)})
@@ -441,8 +443,10 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     if not g or not g.ops or (len(g.ops) == 1 and not pads and
                               not any(x in single.reason for x in ("part of a binding", "memref.subview"))):
         return single
-    sums = [op for op in g.ops if row_stats.candidate(op, g.binding_of)]
-    ops = [op for op in g.ops if op not in sums] if len(sums) == 1 and len(sums) < len(g.ops) else g.ops
+    ops, chunks = chunk_stats.split(g.ops)
+    sums = [op for op in ops if row_stats.candidate(op, g.binding_of)]
+    sums = sums if len(sums) == 1 and len(sums) < len(ops) else []
+    ops = [op for op in ops if op not in sums]
     reducing = [i for i, op in enumerate(ops) if _reduces(op)]
     # Without an op that reduces, the first is taken as the root, for `match` to say why it is no contraction.
     r = reducing[0] if len(reducing) == 1 else 0
@@ -451,11 +455,9 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
                          "this pass takes a matmul, elementwise producers of its operands, row sums of its A "
                          "operand and at most one elementwise consumer")
     root = ops[r]
-    stats = None
-    if ops is not g.ops:
-        stats = row_stats.match(sums[0], ops[-1] if r == len(ops) - 2 else None, g.binding_of)
-        if not stats:
-            return stats
+    stats = row_stats.match(sums[0], ops[-1] if r == len(ops) - 2 else None, g.binding_of) if sums else None
+    if stats is not None and not stats:
+        return stats
     prologues, init = {}, None
     for op in ops[:r]:
         if op.results[0] == root.operands[len(root.operands) - 1]:
@@ -478,24 +480,25 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
                              "elementwise producer's result")
         inputs.append(b)
     if r == len(ops) - 1:
-        if len(g.stores) != 1 or g.stores[0][0] != root.results[0]:
-            return Unmatched(f"{root.name} with fused producers: stores {len(g.stores)} results; takes the "
-                             "matmul's one result stored")
+        if len(g.stores) != 1 or g.stores[0][0] != root.results[0]:  # chunk statistics included
+            return Unmatched(f"{root.name} with fused producers: stores {len(g.stores)} results; takes one")
         return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, prologues=prologues, init=init)
     computed = {} if stats is None else {v: RowValue(stats, j) for j, v in enumerate(stats.op.results)}
-    epilogue = _epilogue(g, root, ops[-1], computed)
+    epilogue = _epilogue(chunk_stats.without_stores(g, chunks), root, ops[-1], computed)
     if not epilogue:
         return epilogue
-    output = dict(g.stores)[epilogue.op.results[0]]
-    return MatmulDispatch(g.func, root, inputs, output, g.body_ops, epilogue=epilogue, prologues=prologues,
-                          row_stats=stats, init=init)
+    stores = dict(g.stores)
+    chunked = chunk_stats.match(chunks, epilogue.op.results[0], stores) if chunks else None
+    if chunked is not None and not chunked:
+        return chunked
+    return MatmulDispatch(g.func, root, inputs, stores[epilogue.op.results[0]], g.body_ops, epilogue=epilogue,
+                          prologues=prologues, row_stats=stats, init=init, chunk_stats=chunked)
 
 
 def _reduces(op: ir.Operation) -> bool:
     """A named matmul, or a generic or contract with a reduced loop."""
-    if "iterator_types" not in op.attributes:
-        return op.name != "linalg.generic"
-    return any("reduction" in str(it) for it in op.attributes["iterator_types"])
+    its = op.attributes["iterator_types"] if "iterator_types" in op.attributes else None
+    return op.name != "linalg.generic" if its is None else any("reduction" in str(it) for it in its)
 
 
 def _prologue(g: Graph, root: ir.Operation, pro: ir.Operation) -> tuple[int, Prologue] | Unmatched:

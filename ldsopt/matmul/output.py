@@ -18,7 +18,7 @@ from ldsopt.codegen.elementwise import clone_body
 from ldsopt.codegen.kernel import LDS_ALIGNMENT, global_alignment, lds_alloc, read_vector, write_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
-from ldsopt.matmul import output_stage, quad_stores
+from ldsopt.matmul import chunk_stats, output_stage, quad_stores
 from ldsopt.matmul.match import BroadcastInit
 from ldsopt.matmul.row_stats import RowValue
 
@@ -186,6 +186,8 @@ class OutputWriter:
             st = dataclasses.replace(st, cols=em.tma_store.cols)
             col0, n0 = em.tma_store.stage_col(part), em.offset(n0, part * em.tma_store.cols)
         em.barrier()
+        if em.p.chunk_stats:  # from the staged tile (never through the TMA stores' stage)
+            chunk_stats.emit(em)
         vtype = ir.VectorType.get([st.vec], ir.MemRefType(em.out.type).element_type)
         c = index_expr.var("c")
         for j in range(st.copies):

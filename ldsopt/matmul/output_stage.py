@@ -83,15 +83,16 @@ def copy_vector(cols: int, n: int, elem_bytes: int, max_elems: int | None) -> in
 
 
 def plan(rows: int, cols: int, n: int, threads: int, elem_bytes: int, writes: Writes, model: BankModel,
-         lds_left: int, max_elems: int | None = None) -> Optional[OutputStage]:
+         lds_left: int, max_elems: int | None = None, needed: bool = False) -> Optional[OutputStage]:
     """The output stage of a BM x BN tile of an output whose N is `n`, written by `threads`
     threads as `writes(lane)` says: the pad with the fewest extra LDS cycles (ties: the
     smallest); None where the copies (of at most `max_elems` elements) would be no wider than
-    the widest piece or the tile does not fit the `lds_left` bytes."""
+    the widest piece (unless the kernel `needed` the tile in LDS: chunk_stats.py) or the tile
+    does not fit the `lds_left` bytes."""
     vec = copy_vector(cols, n, elem_bytes, max_elems)
     pieces = np.array([writes(lane) for lane in range(model.wave_size)], dtype=np.int64)  # (lane, piece, 3)
     widest = int(pieces[:, :, 2].max())
-    if vec <= widest:
+    if vec <= widest and not needed:
         return None
     unit = max(vec, widest)
     best = None

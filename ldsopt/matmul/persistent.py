@@ -34,8 +34,8 @@ def refusal(em, compute_units: int | None) -> str | None:
         return "its operands are not copied by TMA"
     if em.multicast.shared or pl.split > 1:
         return "it runs in clusters (a multicast or a K split)"
-    if em.row_stats is not None:
-        return "it sums A's rows (ldsopt-fold-norm's form)"
+    if em.row_stats is not None or em.p.chunk_stats:
+        return "it sums A's rows or its output's chunks (ldsopt-fold-norm's forms)"
     if p.sizes.get("b", 1) > 1:
         return "its batch has more than one matrix"
     if not compute_units or math.prod(pl.grid(p.sizes)) <= compute_units:

@@ -23,6 +23,7 @@ from ldsopt.layout import mma
 from ldsopt import target as target_model
 from ldsopt.layout.banks import BankModel
 from ldsopt.ir_types import element_bits
+from ldsopt.matmul import chunk_stats
 from ldsopt.matmul.match import MatmulProblem
 from ldsopt.matmul.schemes import TILINGS, WGMMA_TILINGS, FmaScheme, MatmulPlan, MmaScheme, Tiling, WgmmaScheme
 from ldsopt.layout.tile_layout import Direct, Lanes, LdsRows, RowChunks, TileLayout
@@ -336,7 +337,8 @@ def _plans(p: MatmulProblem, tgt: target_model.Target, lds_budget: int, use_mma:
     fitting = []
     for t in tilings:
         whole_subgroups = t.threads % tgt.subgroup_size == 0  # a wave's lanes are all in the tile
-        scheme = _scheme(p, t, tgt, use_mma) if t.threads <= tgt.max_threads and whole_subgroups else None
+        fits = t.threads <= tgt.max_threads and whole_subgroups and chunk_stats.whole_chunks(p, t)
+        scheme = _scheme(p, t, tgt, use_mma) if fits else None
         if scheme is None:
             continue
         staging = {r: _staging(p, r, scheme, bk, tgt, model, stages) for r in ("A", "B")}
@@ -345,7 +347,7 @@ def _plans(p: MatmulProblem, tgt: target_model.Target, lds_budget: int, use_mma:
         pack = packing(scheme, staging, bk, element_bits(p.elem_type), tgt, k_pack)
         staging = {r: with_k_pack(s, scheme, pack, elem_bytes, model) for r, s in staging.items()} if pack else staging
         pl = MatmulPlan(scheme, bk, staging)
-        if pl.lds_bytes(elem_bytes) <= lds_budget:
+        if pl.lds_bytes(elem_bytes) + chunk_stats.reserved(p, t) <= lds_budget:
             fitting.append(pl)
     return fitting
 
@@ -396,9 +398,9 @@ def wgmma_plan(p: MatmulProblem, tgt: target_model.Target, lds_budget: int,
     fitting = []
     for t in tilings:
         if t.threads > tgt.max_threads or t.bm % WgmmaScheme.M or t.bn % 8 or not 8 <= t.bn <= 256 or \
-                (t.dividing and p.ragged("n", t.bn)):
+                (t.dividing and p.ragged("n", t.bn)) or not chunk_stats.whole_chunks(p, t):
             continue
-        stages = min(most_stages, lds_budget // ((t.bm + t.bn) * bk * elem_bytes))
+        stages = min(most_stages, (lds_budget - chunk_stats.reserved(p, t)) // ((t.bm + t.bn) * bk * elem_bytes))
         if stages < WGMMA_MIN_STAGES:
             continue
         scheme = WgmmaScheme(t)

@@ -187,8 +187,16 @@ def _match_loaded(op: ir.Operation, binding_of) -> RowStats | Unmatched:
 
 
 def _sums_refusal(op: ir.Operation, consumer: ir.Operation | None, why: str) -> Unmatched | None:
-    """Why `op` is not sums per row that only `consumer` reads: f32 results from fills of 0,
-    each combined by an addf of its output, a body of arith/math ops."""
+    """Why `op` is not sums per row that only `consumer` reads (`sums_refusal`)."""
+    refused = sums_refusal(op, why)
+    if refused is None and (consumer is None or any(u.owner != consumer for r in op.results for u in r.uses)):
+        return Unmatched(f"{why}: its results are read by other ops than the matmul's fused consumer")
+    return refused
+
+
+def sums_refusal(op: ir.Operation, why: str) -> Unmatched | None:
+    """Why generic `op` is not sums: f32 results from fills of 0, each combined by an addf of its
+    output, a body of arith/math ops (chunk_stats.py's sums too)."""
     n_in = len(op.operands) - len(op.results)
     block = op.regions[0].blocks[0]
     outs = list(block.arguments)[n_in:]
@@ -201,8 +209,6 @@ def _sums_refusal(op: ir.Operation, consumer: ir.Operation | None, why: str) -> 
             return Unmatched(f"{why}: result {j} is not combined by arith.addf of its output")
     if any(not o.operation.name.startswith(("arith.", "math.")) for o in list(block.operations)[:-1]):
         return Unmatched(f"{why}: the body is not arith/math ops on its inputs")
-    if consumer is None or any(u.owner != consumer for r in op.results for u in r.uses):
-        return Unmatched(f"{why}: its results are read by other ops than the matmul's fused consumer")
     return None
 
 

@@ -11,7 +11,9 @@ generic whose loops are permuted, batches read as torch.matmul broadcasts them (
 1 at index 0) or einsum leaves them (A's batch its middle dim); M = 1, K = 1, batch 3, f16
 out), in programs/matmul_row_sums (the sums of A's rows beside the product, a
 normalization folded into it), in programs/matmul_row_values (the same with its rows' sums
-combined from statistics per chunk of columns loaded beside the product) and in programs/matmul_i8
+combined from statistics per chunk of columns loaded beside the product), in
+programs/matmul_chunk_stats (those statistics made from the product's own residual epilogue,
+further results of its dispatch) and in programs/matmul_i8
 (i8 x i8 -> i32: named and generic, NN, NT, TN, TT, batch 3, M = 1, K = 1, a constant fill and
 a loaded init, a dequantizing consumer to f32, requantizing ones to i8 and an i32 bias) is compiled through IREE, run on lavapipe and
 checked against IREE's llvm-cpu on the original program; plus gfx942 compiles whose ISA must
@@ -38,6 +40,7 @@ SKINNY = pathlib.Path(__file__).parent / "programs" / "matmul_skinny"
 F16_OUT = pathlib.Path(__file__).parent / "programs" / "matmul_f16_out"
 ROW_SUMS = pathlib.Path(__file__).parent / "programs" / "matmul_row_sums"
 ROW_VALUES = pathlib.Path(__file__).parent / "programs" / "matmul_row_values"
+CHUNK_STATS = pathlib.Path(__file__).parent / "programs" / "matmul_chunk_stats"
 # Prologue programs whose producer IREE 3.13 puts in a dispatch of its own.
 DISPATCHED_APART = {"scale_a_f32_33x40x70"}
 # f32 accumulation in another order than llvm-cpu's (and tf32-free f32 products): small
@@ -130,6 +133,18 @@ def test_row_values_lavapipe(name, run_program):
     out = run_program(text, "--target", "lavapipe", name=name)
     assert re.search(r"^dispatch main_dispatch_1_matmul_\S+: ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$",
                      out, re.M), out
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in CHUNK_STATS.glob("*.mlir")))
+def test_chunk_stats_lavapipe(name, run_program):
+    """A product's residual epilogue and statistics per chunk of its result in one dispatch
+    (ldsopt/matmul/chunk_stats.py: from the output stage's tile, further results): one kernel
+    of ours, prime M, chunks of 8 and 64 and the last N tile's chunks past N, all three
+    outputs llvm-cpu's."""
+    out = run_program((CHUNK_STATS / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
+                      name=name)
+    assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
+    assert "ldsopt lowered 1 of 1 dispatches" in out and "3 outputs" in out, out
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in SKINNY.glob("*.mlir")))

@@ -125,6 +125,7 @@ def test_convolution_takes_wgmma(name, ptx_of, tmp_path):
 
 ROW_SUMS = pathlib.Path(__file__).parent / "programs" / "matmul_row_sums"
 ROW_VALUES = pathlib.Path(__file__).parent / "programs" / "matmul_row_values"
+CHUNK_STATS = pathlib.Path(__file__).parent / "programs" / "matmul_chunk_stats"
 
 
 def test_row_sums_compile_to_wgmma(ptx_of, tmp_path):
@@ -147,6 +148,19 @@ def test_row_values_compile_to_wgmma(ptx_of, tmp_path):
     assert re.search(r"wgmma\.mma_async\.sync\.aligned\.m64n\d+k16\.f32\.f16\.f16", text)
     assert re.search(r"ld\.global(\.nc)?\.b32\b", text) and re.search(r"ld\.global(\.nc)?\.b16\b", text)
     assert "shfl.sync" not in text and ".local" not in text
+
+
+def test_chunk_stats_compile_to_wgmma(ptx_of, tmp_path):
+    """GPT-2's O projection with its residual epilogue and statistics per chunk of 64 columns of
+    its result: the wgmma kernel's output stage (16-byte LDS reads of its rows) feeds both
+    its copy out and the chunks' sums, which it stores as f32 scalars; unsplit (a K split
+    would leave the tile to one workgroup of the cluster)."""
+    text, report = ptx_of((CHUNK_STATS / "residual_chunks_f16_512x768x768.mlir").read_text(), "cuda-sm90a",
+                          tmp_path)
+    assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
+    assert re.search(r"wgmma\.mma_async\.sync\.aligned\.m64n\d+k16\.f32\.f16\.f16", text)
+    assert re.search(r"ld\.shared\.v4\.(b|u)32", text) and re.search(r"st\.global\.(f|b)32\b", text)
+    assert ".reqnctapercluster" not in text and ".local" not in text
 
 
 @pytest.mark.parametrize("asked, share", [(0, 1), (8, 8), (4, 4), (2, 2)])

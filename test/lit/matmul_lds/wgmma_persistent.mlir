@@ -109,7 +109,7 @@ func.func @nt_f16_few_tiles() attributes {translation_info = #iree_codegen.trans
 // AUTO-NOT:     ldsopt.persistent_refused
 // AUTO:         nvvm.wgmma.mma_async
 // CHECK-LABEL: func.func @layernorm_rows_walk
-// CHECK-SAME:    ldsopt.persistent_refused = "it sums A's rows (ldsopt-fold-norm's form)"
+// CHECK-SAME:    ldsopt.persistent_refused = "it sums A's rows or its output's chunks (ldsopt-fold-norm's forms)"
 #layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @layernorm_rows_walk() {
   %c0 = arith.constant 0 : index

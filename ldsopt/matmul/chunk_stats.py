@@ -1,0 +1,190 @@
+"""Statistics per chunk of columns of the matmul's output, made by its kernel from the output
+tile it stages in LDS and stored as further results of its dispatch (`ChunkStats`).
+
+What this is for: a norm of the rows that a product's epilogue makes (GPT-2's and Llama's
+h = x + attn @ Wo + b, before the norm of the next sublayer) needs every column of a row, which
+no workgroup holds. Each workgroup holds whole chunks of W columns of its rows; their sums,
+shifted by the chunk's first element so that a sum of squares does not cancel, are all the
+product after the norm needs to recover the rows' statistics (row_stats.py's loaded row
+values combine them), so the norm needs no dispatch of its own.
+
+Matched (`split`, `match`): in a matmul dispatch with a fused consumer whose (first) result h
+[M, N] is stored, one more `linalg.generic` that
+- reads only h, over its loops (m, n) with n reduced, each input at (m, n) (`ELEMENT`) or at
+  (m, (n floordiv W) * W) (`FIRST`: the chunk's first element), W dividing N (h is not
+  reshaped into chunks: IREE's CUDA configuration would carry such a reshape into the product
+  and its operands);
+- reduces n into each of its results, f32 [M, N / W] at (m, n floordiv W), each started from a
+  fill of 0 and combined by `arith.addf` of its output block argument and a value the body
+  computes from its inputs by arith / math ops (row_stats.py's sums, over a chunk of a row);
+- whose results are stored whole.
+Refused (`refusal`): a batch, a dynamic extent, a K split over a cluster (the plans take none
+unasked where there are chunk statistics), no output stage (the tile must pass through
+LDS: a consumer of several results, a stage past the LDS budget, the copy engine's stores), and
+tiles whose columns are not whole chunks (W must divide BN). Planned (`whole_chunks`,
+`reserved`): among the tilings whose BN W divides, each plan leaving the LDS of its stage.
+
+Emitted (`emit`, after the output stage's barrier, before its copy out): thread t takes the
+(row, chunk) pairs t, t + threads, ... of its tile, reads the chunk's W elements from the stage
+in vectors of V (the stage's copy width where it divides W), applies the body to vector
+partial sums, adds their lanes and stores each result at (m, N tile's first chunk + chunk);
+rows past M and chunks past N (a last N tile's) are skipped. The sums are the program's
+reassociated, as any parallel reduction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+
+from iree.compiler import ir
+from iree.compiler.dialects import arith, memref, scf, vector
+
+from ldsopt.codegen.dispatch import Binding, Graph
+from ldsopt.codegen.elementwise import clone_body
+from ldsopt.codegen.kernel import read_vector
+from ldsopt.ir_types import element_bits
+from ldsopt.matmul import row_stats
+from ldsopt.remarks import Unmatched
+
+ELEMENT, FIRST = "element", "first"
+
+
+@dataclasses.dataclass
+class ChunkStats:
+    """The matched chunk statistics: the generic, per input ELEMENT or FIRST, the chunk width
+    W and each result's binding."""
+
+    op: ir.Operation
+    reads: list[str]
+    width: int
+    outputs: list[Binding]
+
+
+_CHUNK = re.compile(r"d1 floordiv (\d+)")
+_HEAD = re.compile(r"\(d1 floordiv (\d+)\) \* (\d+)")
+
+
+def split(ops: list[ir.Operation]) -> tuple[list[ir.Operation], ir.Operation | None]:
+    """`ops` without the chunk statistics (`_candidate`: exactly one), and their op (else None)."""
+    made = {v for op in ops for v in op.results}
+    found = [op for op in ops if _candidate(op) and op.operands[0] in made]
+    return ([op for op in ops if op != found[0]], found[0]) if len(found) == 1 else (ops, None)
+
+
+def without_stores(g: Graph, op: ir.Operation | None) -> Graph:
+    """Graph `g` less the stores of `op`'s results (the statistics', which the consumer's
+    matcher does not count as its own)."""
+    mine = list(op.results) if op is not None else []
+    return dataclasses.replace(g, stores=[s for s in g.stores if s[0] not in mine])
+
+
+def _candidate(op: ir.Operation) -> bool:
+    """A generic over (m, n), n reduced, whose inputs are all one value and whose results are
+    read at (m, n floordiv W)."""
+    if op.name != "linalg.generic" or not op.operands:
+        return False
+    its = [str(it) for it in op.attributes["iterator_types"]]
+    n_in = len(op.operands) - len(op.results)
+    maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
+    return ["reduction" in it for it in its] == [False, True] and n_in > 0 and \
+        all(v == op.operands[0] for v in list(op.operands)[:n_in]) and \
+        all([str(e) for e in m.results][:1] == ["d0"] and _CHUNK.fullmatch(str(m.results[-1]))
+            for m in maps[n_in:])
+
+
+def match(op: ir.Operation, h: ir.Value, stores: dict) -> ChunkStats | Unmatched:
+    """`op` (split's) as chunk statistics of `h`, the consumer's result (module doc); `stores`
+    maps each stored value to its binding."""
+    why = "statistics per chunk of the matmul's output fused into its dispatch"
+    if op.operands[0] != h:
+        return Unmatched(f"{why}: they read another value than the consumer's result")
+    n_in = len(op.operands) - len(op.results)
+    maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
+    width = {int(_CHUNK.fullmatch(str(m.results[-1])).group(1)) for m in maps[n_in:]}
+    reads = []
+    for m in maps[:n_in]:
+        exprs = [str(e) for e in m.results]
+        head = _HEAD.fullmatch(exprs[-1]) if len(exprs) == 2 else None
+        if exprs == ["d0", "d1"]:
+            reads.append(ELEMENT)
+        elif exprs[0] == "d0" and head and head.group(1) == head.group(2):
+            reads.append(FIRST)
+            width.add(int(head.group(1)))
+        else:
+            return Unmatched(f"{why}: reads h through {m}; takes (m, n) or (m, (n floordiv W) * W)")
+    n = ir.RankedTensorType(h.type).shape[-1]
+    if len(width) != 1 or n % min(width) or ELEMENT not in reads:
+        return Unmatched(f"{why}: not every element of chunks of one width dividing {n}")
+    refused = row_stats.sums_refusal(op, why)
+    if refused is not None:
+        return refused
+    if any(r not in stores for r in op.results):
+        return Unmatched(f"{why}: a result is not stored whole")
+    return ChunkStats(op, reads, width.pop(), [stores[r] for r in op.results])
+
+
+def whole_chunks(p, t) -> bool:
+    """Whether tiling `t`'s tiles hold whole chunks of problem `p`'s statistics (True without)."""
+    return not p.chunk_stats or t.bn % p.chunk_stats.width == 0
+
+
+def reserved(p, t) -> int:
+    """LDS bytes that planning tiling `t` for problem `p` leaves the output stage that chunk
+    statistics are made from (0 without them)."""
+    return t.bm * t.bn * element_bits(p.output.tensor_type.element_type) // 8 if p.chunk_stats else 0
+
+
+def refusal(p, pl, stage, tma_store) -> str | None:
+    """Why the kernel of plan `pl` with output stage `stage` (drained by `tma_store`, if any)
+    cannot make problem `p`'s chunk statistics (None where it can)."""
+    why = "statistics per chunk of the output"
+    if p.batched or p.dynamic or p.view is not None or pl.split > 1:
+        return f"{why} of a batched, dynamic or convolution product, or of one split over a cluster"
+    if stage is None or tma_store is not None:
+        return f"{why} need the output tile staged in LDS and copied out by threads (one consumer result, " \
+            "within the LDS budget)"
+    if pl.tiling.bn % p.chunk_stats.width:
+        return f"{why}: the {pl.tiling.bn}-column tile holds no whole chunks of {p.chunk_stats.width}"
+    return None
+
+
+def emit(em) -> None:
+    """The chunk statistics of emitter `em`'s output tile, from its output stage (module doc);
+    at the point after the stage's barrier."""
+    k, t, stats = em.k, em.pl.tiling, em.p.chunk_stats
+    st, w = em.output_stage, stats.width
+    v = math.gcd(w, st.vec)
+    elem = ir.MemRefType(em.out.type).element_type
+    f32 = ir.F32Type.get()
+    per_row = t.bn // w
+    pairs = t.bm * per_row
+    mems = [b.memref() for b in stats.outputs]
+    first_chunk = arith.divui(em.origin["n"], k.const(w))
+    zero = vector.broadcast(ir.VectorType.get([v], f32), k.const(0.0, f32))
+    for first in range(0, pairs, t.threads):
+        pair = em.offset(em.tid, first)
+        row, chunk = arith.divui(pair, k.const(per_row)), arith.remui(pair, k.const(per_row))
+        m, c = arith.addi(em.origin["m"], row), arith.addi(first_chunk, chunk)
+        ragged = [(m, em.p.extent("m")), (c, em.p.sizes["n"] // w)] + \
+            ([(pair, pairs)] if first + t.threads > pairs else [])
+        with em.guard(ragged):
+            col0 = arith.muli(chunk, k.const(w))
+            head = None
+            if FIRST in stats.reads:
+                one = read_vector(ir.VectorType.get([1], elem), em.out_lds, em.writer.stage_indices(row, col0))
+                head = vector.broadcast(ir.VectorType.get([v], elem), vector.extract(one, [], [0]))
+            loop = scf.ForOp(k.const(0), k.const(w // v), k.const(1), [zero] * len(stats.outputs))
+            with ir.InsertionPoint(loop.body):
+                col = arith.addi(col0, arith.muli(loop.induction_variable, k.const(v)))
+                x = read_vector(ir.VectorType.get([v], elem), em.out_lds, em.writer.stage_indices(row, col),
+                                em.writer.stage_align(v))
+                args = [x if r == ELEMENT else head for r in stats.reads] + list(loop.inner_iter_args)
+                scf.yield_(clone_body(stats.op, args, v))
+            at = [m, c]
+            for mem, partial in zip(mems, loop.results):
+                total = vector.extract(partial, [], [0])
+                for lane in range(1, v):
+                    total = arith.addf(total, vector.extract(partial, [], [lane]))
+                memref.store(total, mem, at)
