@@ -37,6 +37,17 @@ between the norm's steps; the mean is subtracted after the product (acc - mean *
 the rounded gamma * W that the product reads, so that the difference is the sum of (x - mean)
 W' but for f32 rounding even where the mean is far from 0 against the rows' spread. Remarks (lds-opt --remarks): each
 product folded, and each norm left with why.
+
+Option `stats=producer`: the rows' statistics come from where x is made instead of the folded
+product's K loop. Taken where x [.., M, K] (K a multiple of CHUNK) is the one value read
+elsewhere of a contraction and the all-parallel generics after it on its way to x (a
+residual block's h = x_in + attn @ Wo + b: `_made_by_product`); else the norm is left alone.
+That product, its generics and a generic summing x - h0 and its square over each chunk of
+CHUNK columns (h0 the chunk's first element; x * x for RMS), read through `n floordiv CHUNK`
+(ldsopt/matmul/chunk_stats.py's form), become one `flow.dispatch.region` of three results (two
+for RMS); each folded product's row sums are then one generic over (.., m, chunk) combining
+them with x's elements at each chunk's start and the row's (`_combined`: the same sums,
+reassociated; ldsopt/matmul/row_stats.py's row values from loaded tensors).
 """
 
 from __future__ import annotations
@@ -53,13 +64,20 @@ from ldsopt.ir_types import fill_constant
 from ldsopt.matmul import norms
 from ldsopt.matmul.match import ROOTS, contraction_form
 from ldsopt.matmul.projections import is_constant
-from ldsopt.registry import ModulePass
+from ldsopt.registry import ModulePass, option
+
+CHUNK = 64  # columns of a chunk of the producer form's statistics: the least BN of a wgmma plan
 
 
 @dataclasses.dataclass(frozen=True)
 class FoldNorm(ModulePass):
     NAME = "ldsopt-fold-norm"
     SUMMARY = "Fold a LayerNorm or RMSNorm into the matmuls by constant weights that read it (program level)"
+
+    stats: str = option("rows", "where the rows' statistics come from: rows (each folded product sums x's rows in "
+                               "its K loop) or producer (the product whose epilogue makes x sums each chunk of "
+                               f"{CHUNK} columns of it, in its dispatch; a norm whose x no product makes is left "
+                               "alone)", choices=("rows", "producer"))
 
     def run(self, module: ir.Operation) -> None:
         by_a: dict = {}
@@ -74,6 +92,12 @@ class FoldNorm(ModulePass):
             if norm is None:
                 continue
             why = _refusal(a, norm, products, view)
+            chunks = None
+            if not why and self.stats == "producer":
+                x = _source(norm, products[0][0].operands[products[0][1].roles["B"][0]])
+                producer = _made_by_product(x)
+                why = _producer_refusal(x, producer)
+                chunks, x = (None, None) if why else _chunk_stats(producer, _stat_names(norm))
             if why:
                 remarks.program_remark(products[0][0], self.NAME, False, why)
                 continue
@@ -83,9 +107,11 @@ class FoldNorm(ModulePass):
                                            "would fuse into one dispatch with it")
                     continue
                 remarks.program_remark(op, self.NAME, True, f"{'LayerNorm' if norm.centered else 'RMSNorm'} over "
-                                       f"{form.sizes['k']} folded into the product and its row sums")
+                                       f"{form.sizes['k']} folded into the product and its row sums" +
+                                       (", combined from the statistics per chunk the product before makes"
+                                        if chunks else ""))
                 touched.append(op.block)
-                _fold(op, form, norm, _source(norm, op.operands[form.roles["B"][0]]), view)
+                _fold(op, form, norm, x if chunks else _source(norm, op.operands[form.roles["B"][0]]), view, chunks)
         for block in {id(b): b for b in touched}.values():
             _erase_unused(block)
 
@@ -155,9 +181,11 @@ def _refusal(a: ir.Value, norm: norms.Norm, products: list, view: ir.Operation |
     return None
 
 
-def _fold(op: ir.Operation, form, norm: norms.Norm, x: ir.Value, view: ir.Operation | None) -> None:
+def _fold(op: ir.Operation, form, norm: norms.Norm, x: ir.Value, view: ir.Operation | None,
+          chunks: dict | None) -> None:
     """Rewrites product `op` (module doc), whose consumers `_consumers` found; `view`: the
-    collapse of the norm's rows that it reads, which x takes too."""
+    collapse of the norm's rows that it reads, which x takes too; `chunks`: x's statistics per
+    chunk (`_chunk_stats`), which its row sums then combine."""
     a_pos, b_pos = form.roles["A"][0], form.roles["B"][0]
     w = _unfenced(op.operands[b_pos])
     k_dim = len(ir.RankedTensorType(w.type).shape) - 2 + form.roles["B"][1].index("k")
@@ -170,7 +198,7 @@ def _fold(op: ir.Operation, form, norm: norms.Norm, x: ir.Value, view: ir.Operat
         c = _reduced(w, k_dim, gamma if gamma is not None else _vector(1.0, k), True) if norm.centered else None
         d = _reduced(w, k_dim, beta, False) if beta is not None else None
         stats = _stat_names(norm)
-        sums = _row_sums(x, stats)
+        sums = _row_sums(x, stats) if chunks is None else _combined(x, chunks, stats, view)
         product = op.clone()
         product.operands[a_pos] = x
         product.operands[b_pos] = weights
@@ -304,6 +332,123 @@ def _row_sums(x: ir.Value, names: list[str]) -> list[ir.Value]:
                     ["parallel"] * (rank - 1) + ["reduction"], body)
 
 
+def _made_by_product(x: ir.Value | None) -> list[ir.Operation] | None:
+    """The contraction and the elementwise ops after it that make x (all-parallel generics over
+    x's shape, each reading the values on its way from the contraction through the identity),
+    in program order, where x is the only value of theirs read elsewhere; else None."""
+    if x is None:
+        return None
+    shape = ir.RankedTensorType(x.type).shape
+    members, roots, todo = [], [], [x]
+    while todo:
+        op = _producer(todo.pop())
+        if op is None or op in members:
+            continue
+        members.append(op)
+        if contraction_form(op):
+            roots.append(op)
+        else:
+            todo += _on_the_way(op, shape)
+    inside = set(members)
+    escaping = {r for o in members for r in o.results if any(_op(u.owner) not in inside for u in r.uses)}
+    return _in_block_order(members) if len(roots) == 1 and len(members) > 1 and escaping == {x} else None
+
+
+def _on_the_way(op: ir.Operation, shape: list[int]) -> list[ir.Value]:
+    """The inputs of elementwise `op` (an all-parallel generic of one result of `shape`; none
+    for any other op) that it reads through the identity and that a contraction makes, directly
+    or through such ops."""
+    if op.name != "linalg.generic" or len(op.results) != 1 or ir.RankedTensorType(op.results[0].type).shape != shape \
+            or any("reduction" in str(it) for it in op.attributes["iterator_types"]):
+        return []
+    maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
+    found = []
+    for v, m in zip(list(op.operands)[:len(op.operands) - 1], maps):
+        made = _producer(v)
+        if m == _identity(len(shape)) and made is not None and (contraction_form(made) or _on_the_way(made, shape)):
+            found.append(v)
+    return found
+
+
+def _producer_refusal(x: ir.Value | None, producer: list[ir.Operation] | None) -> str | None:
+    """Why x's statistics cannot come from the product that makes it (the producer form)."""
+    if producer is None:
+        return "x is not made by a product's elementwise epilogue (stats=producer)"
+    if ir.RankedTensorType(x.type).shape[-1] % CHUNK:
+        return f"x's rows are not whole chunks of {CHUNK} (stats=producer)"
+    return None
+
+
+def _chunk_stats(producer: list[ir.Operation], names: list[str]) -> tuple[dict, ir.Value]:
+    """Statistics per chunk of CHUNK columns of x, the result of `producer`'s last op
+    (chunk_stats.py's form): "t1" and "t2" (sum(x - h0), sum((x - h0)^2), h0 the chunk's first
+    element) for a centered norm's sums, "squares" (sum(x * x)) for RMS; `producer` and them
+    moved into one dispatch region. Returns them and x, as the region's results."""
+    last = producer[-1]
+    x = last.results[0]
+    t = ir.RankedTensorType(x.type)
+    rank = t.rank
+    wanted = ["t1", "t2"] if "t1" in names or "sum" in names else ["squares"]
+    with ir.InsertionPoint.after(last), last.location:
+        dims = [ir.AffineDimExpr.get(i) for i in range(rank)]
+        w = ir.AffineConstantExpr.get(CHUNK)
+        chunk = ir.AffineFloorDivExpr.get(dims[-1], w)
+        out_map = ir.AffineMap.get(rank, 0, dims[:-1] + [chunk])
+        head_map = ir.AffineMap.get(rank, 0, dims[:-1] + [ir.AffineMulExpr.get(chunk, w)])
+        zero = arith.constant(_f32(), 0.0)
+        fill = linalg.fill(zero, outs=[tensor.empty(list(t.shape[:-1]) + [t.shape[-1] // CHUNK], _f32())])
+        shifted = wanted[0] == "t1"
+        inputs, maps = ([x, x], [_identity(rank), head_map]) if shifted else ([x], [_identity(rank)])
+
+        def body(args):
+            v = _ext(args[0])
+            d = arith.subf(v, _ext(args[1])) if shifted else None
+            terms = [d, arith.mulf(d, d)] if shifted else [arith.mulf(v, v)]
+            return [arith.addf(out, term) for out, term in zip(args[len(inputs):], terms)]
+        results = _generic(inputs, maps + [out_map] * len(wanted), [fill] * len(wanted),
+                           ["parallel"] * (rank - 1) + ["reduction"], body)
+    exported = _wrap(producer + [_op(results[0].owner)], also=results)
+    return dict(zip(wanted, exported[1:])), exported[0]
+
+
+def _combined(x: ir.Value, chunks: dict, names: list[str], view: ir.Operation | None) -> list[ir.Value]:
+    """The row sums `names` of x [.., M, K] (`_row_sums`') combined from its statistics per
+    chunk (`_chunk_stats`; collapsed as `view` collapses x's rows), in one generic over
+    (.., m, c) that ldsopt-matmul-lds reads as row values from loaded tensors: with
+    d = h0 - x0 (h0 the chunk's first element, x0 the row's) a chunk adds t1 + W h0 to the sum,
+    t1 + W d to sum(x - x0) and t2 + 2 d t1 + W d^2 to sum((x - x0)^2); squares add up."""
+    if view is not None:
+        chunks = {n: tensor.CollapseShapeOp(ir.RankedTensorType.get(
+            list(ir.RankedTensorType(x.type).shape[:-1]) + [ir.RankedTensorType(v.type).shape[-1]], _f32()),
+            v, view.attributes["reassociation"]).result for n, v in chunks.items()}
+    t = ir.RankedTensorType(x.type)
+    rank = t.rank
+    dims = [ir.AffineDimExpr.get(i) for i in range(rank)]
+    row_map = ir.AffineMap.get(rank, 0, dims[:-1])
+    fill = linalg.fill(arith.constant(_f32(), 0.0), outs=[tensor.empty(list(t.shape[:-1]), _f32())])
+    w = float(CHUNK)
+    if "squares" in chunks:
+        inputs, maps = [chunks["squares"]], [_identity(rank)]
+    else:
+        head = ir.AffineMap.get(rank, 0, dims[:-1] + [ir.AffineMulExpr.get(dims[-1], ir.AffineConstantExpr.get(CHUNK))])
+        first = ir.AffineMap.get(rank, 0, dims[:-1] + [ir.AffineConstantExpr.get(0)])
+        inputs, maps = [chunks["t1"], chunks["t2"], x, x], [_identity(rank)] * 2 + [head, first]
+
+    def body(args):
+        outs = args[len(inputs):]
+        if "squares" in chunks:
+            return [arith.addf(outs[0], args[0])]
+        t1, t2, h0 = args[0], args[1], _ext(args[2])
+        d = arith.subf(h0, _ext(args[3]))
+        wd = arith.mulf(arith.constant(_f32(), w), d)
+        terms = {"sum": arith.addf(t1, arith.mulf(arith.constant(_f32(), w), h0)), "t1": arith.addf(t1, wd),
+                 "t2": arith.addf(arith.addf(t2, arith.mulf(arith.constant(_f32(), 2.0), arith.mulf(d, t1))),
+                                  arith.mulf(wd, d))}
+        return [arith.addf(out, terms[n]) for out, n in zip(outs, names)]
+    return _generic(inputs, maps + [row_map] * len(names), [fill] * len(names),
+                    ["parallel"] * (rank - 1) + ["reduction"], body)
+
+
 def _normalized(acc: ir.Value, sums: dict, norm: norms.Norm, c: ir.Value | None, d: ir.Value | None,
                 k: int) -> ir.Value:
     """y = R * (acc - mean * c) + d (RMS: R * acc + d) over acc's space (b?, m, n), f32."""
@@ -364,25 +509,28 @@ def _consumers(op: ir.Operation) -> list[ir.Operation] | None:
     return _in_block_order(members[1:]) if len(escaping) == 1 else None
 
 
-def _wrap(ops: list[ir.Operation]) -> None:
-    """Moves `ops` (one value of theirs used outside) into one `flow.dispatch.region` after
-    the last of them."""
+def _wrap(ops: list[ir.Operation], also: list[ir.Value] = ()) -> list[ir.Value]:
+    """Moves `ops` into one `flow.dispatch.region` after the last of them, whose results are
+    their values used outside (one where `also` is empty) and then `also`; returns those."""
     order = _in_block_order(ops)
     last = order[-1]
     inside = set(ops)
-    (result,) = [r for o in ops for r in o.results if any(_op(u.owner) not in inside for u in r.uses)]
+    results = [r for o in order for r in o.results if any(_op(u.owner) not in inside for u in r.uses)]
+    results += [v for v in also if v not in results]
     with ir.InsertionPoint.after(last), last.location:
-        region = ir.Operation.create("flow.dispatch.region", results=[result.type], operands=[],
+        region = ir.Operation.create("flow.dispatch.region", results=[r.type for r in results], operands=[],
                                      attributes={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([0, 0])},
                                      regions=2)
     body = region.regions[0].blocks.append()
-    uses = [(_op(u.owner), u.operand_number) for u in result.uses]
+    uses = [[(_op(u.owner), u.operand_number) for u in r.uses if _op(u.owner) not in inside] for r in results]
     with ir.InsertionPoint(body), last.location:
-        ret = ir.Operation.create("flow.return", operands=[result])
+        ret = ir.Operation.create("flow.return", operands=results)
     for o in order:
         o.move_before(ret)
-    for user, at in uses:
-        user.operands[at] = region.results[0]
+    for outside, value in zip(uses, region.results):
+        for user, at in outside:
+            user.operands[at] = value
+    return list(region.results)
 
 
 def _fusable(op, inside: set, shape: list[int]) -> bool:

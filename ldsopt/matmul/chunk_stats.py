@@ -10,15 +10,16 @@ values combine them), so the norm needs no dispatch of its own.
 
 Matched (`split`, `match`): in a matmul dispatch with a fused consumer whose (first) result h
 [M, N] is stored, one more `linalg.generic` that
-- reads only h, over its loops (m, n) with n reduced, each input at (m, n) (`ELEMENT`) or at
-  (m, (n floordiv W) * W) (`FIRST`: the chunk's first element), W dividing N (h is not
-  reshaped into chunks: IREE's CUDA configuration would carry such a reshape into the product
-  and its operands);
-- reduces n into each of its results, f32 [M, N / W] at (m, n floordiv W), each started from a
-  fill of 0 and combined by `arith.addf` of its output block argument and a value the body
-  computes from its inputs by arith / math ops (row_stats.py's sums, over a chunk of a row);
+- reads only h, over its loops (b.., m, n) with n reduced (the batch's loops leading, as h's),
+  each input at (b.., m, n) (`ELEMENT`) or at (b.., m, (n floordiv W) * W) (`FIRST`: the
+  chunk's first element), W dividing N (h is not reshaped into chunks: IREE's CUDA
+  configuration would carry such a reshape into the product and its operands);
+- reduces n into each of its results, f32 [b.., M, N / W] at (b.., m, n floordiv W), each
+  started from a fill of 0 and combined by `arith.addf` of its output block argument and a
+  value the body computes from its inputs by arith / math ops (row_stats.py's sums, over a
+  chunk of a row);
 - whose results are stored whole.
-Refused (`refusal`): a batch, a dynamic extent, a K split over a cluster (the plans take none
+Refused (`refusal`): a dynamic extent, a K split over a cluster (the plans take none
 unasked where there are chunk statistics), no output stage (the tile must pass through
 LDS: a consumer of several results, a stage past the LDS budget, the copy engine's stores), and
 tiles whose columns are not whole chunks (W must divide BN). Planned (`whole_chunks`,
@@ -26,7 +27,8 @@ tiles whose columns are not whole chunks (W must divide BN). Planned (`whole_chu
 
 Emitted (`emit`, after the output stage's barrier, before its copy out): thread t takes the
 (row, chunk) pairs t, t + threads, ... of its tile, reads the chunk's W elements from the stage
-in vectors of V (the stage's copy width where it divides W), applies the body to vector
+in vectors of V (the stage's copy width where it divides W, at most the target's widest
+vector: the partials are f32), applies the body to vector
 partial sums, adds their lanes and stores each result at (m, N tile's first chunk + chunk);
 rows past M and chunks past N (a last N tile's) are skipped. The sums are the program's
 reassociated, as any parallel reduction.
@@ -62,8 +64,8 @@ class ChunkStats:
     outputs: list[Binding]
 
 
-_CHUNK = re.compile(r"d1 floordiv (\d+)")
-_HEAD = re.compile(r"\(d1 floordiv (\d+)\) \* (\d+)")
+_CHUNK = re.compile(r"d(\d+) floordiv (\d+)")
+_HEAD = re.compile(r"\(d(\d+) floordiv (\d+)\) \* (\d+)")
 
 
 def split(ops: list[ir.Operation]) -> tuple[list[ir.Operation], ir.Operation | None]:
@@ -80,18 +82,30 @@ def without_stores(g: Graph, op: ir.Operation | None) -> Graph:
     return dataclasses.replace(g, stores=[s for s in g.stores if s[0] not in mine])
 
 
+def _leading(rank: int) -> list[str]:
+    """The leading loops (b.., m) of a generic of `rank` loops, as its maps print them."""
+    return [f"d{i}" for i in range(rank - 1)]
+
+
 def _candidate(op: ir.Operation) -> bool:
-    """A generic over (m, n), n reduced, whose inputs are all one value and whose results are
-    read at (m, n floordiv W)."""
+    """A generic over (b.., m, n), n reduced, whose inputs are all one value and whose results
+    are read at (b.., m, n floordiv W)."""
     if op.name != "linalg.generic" or not op.operands:
         return False
     its = [str(it) for it in op.attributes["iterator_types"]]
     n_in = len(op.operands) - len(op.results)
     maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
-    return ["reduction" in it for it in its] == [False, True] and n_in > 0 and \
+    rank = len(its)
+    return rank >= 2 and ["reduction" in it for it in its] == [False] * (rank - 1) + [True] and n_in > 0 and \
         all(v == op.operands[0] for v in list(op.operands)[:n_in]) and \
-        all([str(e) for e in m.results][:1] == ["d0"] and _CHUNK.fullmatch(str(m.results[-1]))
+        all([str(e) for e in m.results][:-1] == _leading(rank) and _chunk_of(str(m.results[-1]), rank)
             for m in maps[n_in:])
+
+
+def _chunk_of(expr: str, rank: int) -> int | None:
+    """W where `expr` is `n floordiv W` (n the last of `rank` loops)."""
+    m = _CHUNK.fullmatch(expr)
+    return int(m.group(2)) if m and int(m.group(1)) == rank - 1 else None
 
 
 def match(op: ir.Operation, h: ir.Value, stores: dict) -> ChunkStats | Unmatched:
@@ -102,18 +116,19 @@ def match(op: ir.Operation, h: ir.Value, stores: dict) -> ChunkStats | Unmatched
         return Unmatched(f"{why}: they read another value than the consumer's result")
     n_in = len(op.operands) - len(op.results)
     maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
-    width = {int(_CHUNK.fullmatch(str(m.results[-1])).group(1)) for m in maps[n_in:]}
+    rank = maps[0].n_dims
+    width = {_chunk_of(str(m.results[-1]), rank) for m in maps[n_in:]}
     reads = []
     for m in maps[:n_in]:
         exprs = [str(e) for e in m.results]
-        head = _HEAD.fullmatch(exprs[-1]) if len(exprs) == 2 else None
-        if exprs == ["d0", "d1"]:
+        head = _HEAD.fullmatch(exprs[-1]) if exprs[:-1] == _leading(rank) else None
+        if exprs == _leading(rank) + [f"d{rank - 1}"]:
             reads.append(ELEMENT)
-        elif exprs[0] == "d0" and head and head.group(1) == head.group(2):
+        elif head and int(head.group(1)) == rank - 1 and head.group(2) == head.group(3):
             reads.append(FIRST)
-            width.add(int(head.group(1)))
+            width.add(int(head.group(2)))
         else:
-            return Unmatched(f"{why}: reads h through {m}; takes (m, n) or (m, (n floordiv W) * W)")
+            return Unmatched(f"{why}: reads h through {m}; takes (b.., m, n) or (b.., m, (n floordiv W) * W)")
     n = ir.RankedTensorType(h.type).shape[-1]
     if len(width) != 1 or n % min(width) or ELEMENT not in reads:
         return Unmatched(f"{why}: not every element of chunks of one width dividing {n}")
@@ -140,8 +155,8 @@ def refusal(p, pl, stage, tma_store) -> str | None:
     """Why the kernel of plan `pl` with output stage `stage` (drained by `tma_store`, if any)
     cannot make problem `p`'s chunk statistics (None where it can)."""
     why = "statistics per chunk of the output"
-    if p.batched or p.dynamic or p.view is not None or pl.split > 1:
-        return f"{why} of a batched, dynamic or convolution product, or of one split over a cluster"
+    if p.dynamic or p.view is not None or pl.split > 1:
+        return f"{why} of a dynamic or convolution product, or of one split over a cluster"
     if stage is None or tma_store is not None:
         return f"{why} need the output tile staged in LDS and copied out by threads (one consumer result, " \
             "within the LDS budget)"
@@ -155,7 +170,7 @@ def emit(em) -> None:
     at the point after the stage's barrier."""
     k, t, stats = em.k, em.pl.tiling, em.p.chunk_stats
     st, w = em.output_stage, stats.width
-    v = math.gcd(w, st.vec)
+    v = math.gcd(w, st.vec, em.k.target.max_vector_elems or st.vec)  # f32 partials: SPIR-V's vectors of 4
     elem = ir.MemRefType(em.out.type).element_type
     f32 = ir.F32Type.get()
     per_row = t.bn // w
@@ -182,7 +197,7 @@ def emit(em) -> None:
                                 em.writer.stage_align(v))
                 args = [x if r == ELEMENT else head for r in stats.reads] + list(loop.inner_iter_args)
                 scf.yield_(clone_body(stats.op, args, v))
-            at = [m, c]
+            at = [*em.batch, m, c]
             for mem, partial in zip(mems, loop.results):
                 total = vector.extract(partial, [], [0])
                 for lane in range(1, v):

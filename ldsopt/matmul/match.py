@@ -455,7 +455,8 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
                          "this pass takes a matmul, elementwise producers of its operands, row sums of its A "
                          "operand and at most one elementwise consumer")
     root = ops[r]
-    stats = row_stats.match(sums[0], ops[-1] if r == len(ops) - 2 else None, g.binding_of) if sums else None
+    stats = row_stats.match(sums[0], ops[-1] if r == len(ops) - 2 else None, g.binding_of,
+                            list(root.operands)) if sums else None
     if stats is not None and not stats:
         return stats
     prologues, init = {}, None

@@ -139,10 +139,11 @@ def _read_per_row(op: ir.Operation) -> bool:
     return any(True for r in op.results for _ in r.uses)
 
 
-def match(op: ir.Operation, consumer: ir.Operation | None, binding_of) -> RowStats | Unmatched:
+def match(op: ir.Operation, consumer: ir.Operation | None, binding_of, operands: list[ir.Value]) -> RowStats | Unmatched:
     """`op` (a `candidate`) as row sums read only by `consumer` (module doc); that it reads
-    the contraction's A operand is for the contraction's matcher to check. Where its inputs are
-    not one value, as row values from the loaded tensors `binding_of` gives (`_match_loaded`)."""
+    the contraction's A operand (one of its `operands`) is for the contraction's matcher to
+    check. Where its inputs are not one of those, as row values from the loaded tensors
+    `binding_of` gives (`_match_loaded`)."""
     why = "row sums of A fused into the matmul's dispatch"
     n_in = len(op.operands) - len(op.results)
     maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
@@ -151,7 +152,8 @@ def match(op: ir.Operation, consumer: ir.Operation | None, binding_of) -> RowSta
     if refused is not None:
         return refused
     inputs = list(op.operands)[:n_in]
-    if not all(v == inputs[0] for v in inputs) or not any(_dims(list(m.results)) == loops for m in maps[:n_in]):
+    if not all(v == inputs[0] for v in inputs) or not any(_dims(list(m.results)) == loops for m in maps[:n_in]) \
+            or inputs[0] not in operands:
         return _match_loaded(op, binding_of)
     reads = []
     for m in maps[:n_in]:
@@ -174,8 +176,9 @@ def _match_loaded(op: ir.Operation, binding_of) -> RowStats | Unmatched:
     loaded, extent = [], None
     for v, m in zip(list(op.operands)[:n_in], maps):
         sums = dim_sums(m)
-        if sums is None:
-            return Unmatched(f"{why}: reads an input through {m}, not a sum of its loops times constants")
+        if sums is None or binding_of(v) is None:
+            return Unmatched(f"{why}: reads an input through {m}, not a sum of its loops times constants, or "
+                             "an input that is not a loaded tensor")
         shape = ir.RankedTensorType(v.type).shape
         for (terms, const), size in zip(sums, shape):
             if terms == ((m.n_dims - 1, 1),) and const == 0:

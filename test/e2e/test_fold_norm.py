@@ -5,6 +5,7 @@ dispatches are gone, every dispatch is ldsopt's, the folded weights are made at 
 small GPT-2 block compiled for sm_90a: its QKV projection, with the rows' sums, is a wgmma
 kernel."""
 
+import dataclasses
 import pathlib
 import re
 
@@ -15,6 +16,7 @@ from ldsopt.run import pipelines
 pytest.importorskip("onnx")
 
 FOLD = pipelines.program_pipeline(fold_norm=True)
+PRODUCER = FOLD.replace("ldsopt-fold-norm)", "ldsopt-fold-norm{stats=producer})")
 ARGS = ("--target", "lavapipe", "--weights-to-archive", "--require-ldsopt")
 
 
@@ -38,6 +40,24 @@ def test_norms_folded_on_lavapipe(suite, tmp_path, lds_run, kind, dtype):
     assert not any("_reduction_" in line for line in _per_call(folded.stdout)), folded.stdout
     assert len(_per_call(folded.stdout)) == len(_per_call(plain.stdout)) - 1, folded.stdout
     assert re.search(r"\d+ more run once, at load", folded.stdout), folded.stdout  # gamma * W, its sums
+
+
+@pytest.mark.parametrize("kind, dtype", [("gpt2_block", "f16"), ("llama_block", "f32")])
+def test_statistics_from_the_product_before(suite, tmp_path, lds_run, kind, dtype):
+    """`stats=producer` at hidden 128 (two chunks of 64): the norm after the attention's residual
+    is folded into the MLP's first products with its statistics made by the O projection's
+    dispatch (its region holds the chunks' sums, read through `n floordiv 64`); the block's
+    first norm, whose x is the block's input, stays a dispatch. Values PASS, every dispatch
+    ldsopt's."""
+    import onnx
+    path = tmp_path / f"{kind}_{dtype}.onnx"
+    onnx.save(getattr(suite, kind)(dataclasses.replace(suite.SIZES["small"], hidden=128, ffn=256), dtype), str(path))
+    proc = lds_run(str(path), *ARGS, "--program-pipeline", PRODUCER, "--emit-dir", str(tmp_path / "emit"))
+    assert proc.returncode == 0 and proc.stdout.strip().splitlines()[-1].startswith("PASS"), proc.stdout + proc.stderr
+    dispatches = (tmp_path / "emit" / "configured.mlir").read_text().split("func.func @")[1:]
+    made = [d for d in dispatches if "floordiv 64" in d and "matmul" in d.split("(")[0]]
+    assert len(made) == 1, [d.split("(")[0] for d in dispatches]
+    assert sum("_reduction_" in line for line in _per_call(proc.stdout)) == 1, proc.stdout
 
 
 def test_folded_after_every_weight_transposed(suite, tmp_path, lds_run):
