@@ -40,7 +40,8 @@ times constants (`(m, c) -> (m, c * 64)`), it reduces a short loop of a few valu
 rows' sums). The kernel computes them once before its K loop, whose loads and
 products hide them: thread t takes row t (and t + threads, ...), walks the reduced loop
 loading each input's element and applying the body to its running sums, and writes the
-row's results into the same LDS array, which the barrier after the loop publishes. Matched
+row's results into the same LDS array, which the barrier after the loop publishes (a short
+reduced loop unrolled, all its loads issued first). Matched
 where every result is read only by the fused consumer, along its rows (through (b?, m):
 what tells them from a contraction written as a generic); refused where the reduced loop's
 extent is not static.
@@ -74,6 +75,10 @@ from ldsopt.remarks import Unmatched
 
 ELEMENT, FIRST = "element", "first"
 MOST_ROWS = 256  # the tallest tile of any scheme (its LDS reserved before planning)
+# Loaded row values: the most steps of their reduced loop that are unrolled (GPT-2's 12 chunks
+# a row: in an scf.for each step waited for its loads, 3.7 us of its QKV product on an H100,
+# bench/results/cuda-models/s32-row-inputs/).
+UNROLLED = 32
 
 
 @dataclasses.dataclass
@@ -319,23 +324,34 @@ class RowStatsKernel:
 
     def _loaded_values(self) -> None:
         """Each row's values from the loaded tensors into the LDS array (module doc): thread t
-        row t, t + threads, ...; the reduced loop an scf.for carrying the running sums."""
+        row t, t + threads, ...; a reduced loop of at most UNROLLED steps unrolled, its loads
+        all issued before the body's first use of them (one round trip, not one a step), a
+        longer one an scf.for carrying the running sums."""
         em, k = self.em, self.em.k
         t, stats = em.pl.tiling, self.stats
         mems = [b.memref() for b, _ in stats.loaded]
         zero = k.const(0.0, self.f32)
+
+        def loads(m: ir.Value, c: ir.Value) -> list[ir.Value]:
+            at = [*em.batch, m, c]
+            return [memref.load(mem, [_sum_index(k, terms, const, at) for terms, const in sums])
+                    for mem, (_, sums) in zip(mems, stats.loaded)]
         for first in range(0, t.bm, t.threads):
             row = em.offset(em.tid, first)
             m = arith.addi(em.origin["m"], row)
             ragged = [(m, em.p.extent("m"))] + ([(row, t.bm)] if first + t.threads > t.bm else [])
             with em.guard(ragged):
-                loop = scf.ForOp(k.const(0), k.const(stats.extent), k.const(1), [zero] * stats.results)
-                with ir.InsertionPoint(loop.body):
-                    at = [*em.batch, m, loop.induction_variable]
-                    args = [memref.load(mem, [_sum_index(k, terms, const, at) for terms, const in sums])
-                            for mem, (_, sums) in zip(mems, stats.loaded)]
-                    scf.yield_(clone_body(stats.op, args + list(loop.inner_iter_args), None))
-                for j, value in enumerate(loop.results):
+                if stats.extent <= UNROLLED:
+                    values = [zero] * stats.results
+                    for args in [loads(m, k.const(c)) for c in range(stats.extent)]:
+                        values = clone_body(stats.op, args + values, None)
+                else:
+                    loop = scf.ForOp(k.const(0), k.const(stats.extent), k.const(1), [zero] * stats.results)
+                    with ir.InsertionPoint(loop.body):
+                        scf.yield_(clone_body(stats.op, loads(m, loop.induction_variable) +
+                                              list(loop.inner_iter_args), None))
+                    values = list(loop.results)
+                for j, value in enumerate(values):
                     memref.store(value, self.lds, [k.const(j), row])
 
     def _zeros(self) -> ir.Value:

@@ -218,19 +218,21 @@ func.func @sums_stored() {
 // Row values from loaded tensors: the rows' sums combined from statistics per chunk of 8
 // columns (t1, t2 [64, 12], made where x was produced) and x's elements at each chunk's start
 // and the row's, reduced over the 12 chunks. No sums in the K loop: before it each thread
-// walks its row's chunks (an scf.for carrying the three sums as scalars, loading its inputs'
-// elements) and stores the row's values into the LDS array that the consumer reads.
+// takes its row's 12 chunks, unrolled: every chunk's loads first (t1 and t2 at (m, c), x at
+// (m, 8 c) and (m, 0)), then the body's sums as scalars, and stores the row's values into the
+// LDS array that the consumer reads.
 // CHECK-LABEL: func.func @layernorm_chunks
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // CHECK:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
 // CHECK:         %[[T1:.+]] = hal.interface.binding.subspan {{.*}} binding(4)
 // CHECK:         %[[SUMS:.+]] = memref.alloc() alignment = 16 : memref<3x64xf32, #gpu.address_space<workgroup>>
-// CHECK:         %[[ROWS:.+]]:3 = scf.for %[[C:.+]] = %c0 to %c12 step %c1 iter_args({{.*}}) -> (f32, f32, f32)
-// CHECK:           memref.load %[[T1]][%{{.+}}, %[[C]]] : memref<64x12xf32, {{.*}}>
-// CHECK:           %[[H0:.+]] = arith.muli %[[C]], %c8 : index
-// CHECK:           memref.load %[[X]][%{{.+}}, %[[H0]]] : memref<64x96xf16, {{.*}}>
-// CHECK:           memref.load %[[X]][%{{.+}}, %c0] : memref<64x96xf16, {{.*}}>
-// CHECK:         memref.store %[[ROWS]]#2, %[[SUMS]][%c2, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.load %[[T1]][%{{.+}}, %c0] : memref<64x12xf32, {{.*}}>
+// CHECK:         memref.load %[[X]][%{{.+}}, %c0] : memref<64x96xf16, {{.*}}>
+// CHECK:         memref.load %[[T1]][%{{.+}}, %c11] : memref<64x12xf32, {{.*}}>
+// CHECK:         memref.load %[[X]][%{{.+}}, %{{.+}}] : memref<64x96xf16, {{.*}}>
+// CHECK-NOT:     memref.load %[[T1]]
+// CHECK:         arith.extf
+// CHECK:         memref.store %{{.+}}, %[[SUMS]][%c2, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
 // CHECK:         scf.for {{.*}} -> (vector<
 // CHECK-NOT:       memref<3x64xf32
 // CHECK:         gpu.barrier
@@ -239,7 +241,7 @@ func.func @sums_stored() {
 // CHECK-NOT:     linalg.generic
 // WGMMA-LABEL: func.func @layernorm_chunks
 // WGMMA-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
-// WGMMA:         scf.for %{{.+}} = %c0 to %c12 step %c1 iter_args({{.*}}) -> (f32, f32, f32)
+// WGMMA:         memref.load %{{.+}}[%{{.+}}, %c11] : memref<64x12xf32, {{.*}}>
 // WGMMA:         nvvm.wgmma.mma_async
 // WGMMA-NOT:     gpu.shuffle
 // WGMMA:         memref.load
