@@ -92,8 +92,15 @@ class FoldNorm(ModulePass):
             if norm is None:
                 continue
             why = _refusal(a, norm, products, view)
+            folded = []
+            for op, form in products if not why else []:
+                if _consumers(op) is None:
+                    remarks.program_remark(op, self.NAME, False, "the product's consumers are not one chain IREE "
+                                           "would fuse into one dispatch with it")
+                else:
+                    folded.append((op, form))
             chunks = None
-            if not why and self.stats == "producer":
+            if folded and self.stats == "producer":  # the producer's region only where a fold reads it
                 x = _source(norm, products[0][0].operands[products[0][1].roles["B"][0]])
                 producer = _made_by_product(x)
                 why = _producer_refusal(x, producer)
@@ -101,11 +108,7 @@ class FoldNorm(ModulePass):
             if why:
                 remarks.program_remark(products[0][0], self.NAME, False, why)
                 continue
-            for op, form in products:
-                if _consumers(op) is None:
-                    remarks.program_remark(op, self.NAME, False, "the product's consumers are not one chain IREE "
-                                           "would fuse into one dispatch with it")
-                    continue
+            for op, form in folded:
                 remarks.program_remark(op, self.NAME, True, f"{'LayerNorm' if norm.centered else 'RMSNorm'} over "
                                        f"{form.sizes['k']} folded into the product and its row sums" +
                                        (", combined from the statistics per chunk the product before makes"
