@@ -199,7 +199,4 @@ def emit(em) -> None:
                 scf.yield_(clone_body(stats.op, args, v))
             at = [*em.batch, m, c]
             for mem, partial in zip(mems, loop.results):
-                total = vector.extract(partial, [], [0])
-                for lane in range(1, v):
-                    total = arith.addf(total, vector.extract(partial, [], [lane]))
-                memref.store(total, mem, at)
+                memref.store(row_stats.sum_lanes(partial), mem, at)

@@ -75,9 +75,9 @@ from ldsopt.remarks import Unmatched
 
 ELEMENT, FIRST = "element", "first"
 MOST_ROWS = 256  # the tallest tile of any scheme (its LDS reserved before planning)
-# Loaded row values: the most steps of their reduced loop that are unrolled (GPT-2's 12 chunks
-# a row: in an scf.for each step waited for its loads, 3.7 us of its QKV product on an H100,
-# bench/results/cuda-models/s32-row-inputs/).
+# Loaded row values: the most steps of their reduced loop that are unrolled, so that a row's
+# loads are all in flight at once; in an scf.for each step waits for its own loads
+# (bench/results/cuda-models/s32-row-inputs/ measured what that cost).
 UNROLLED = 32
 
 
@@ -428,10 +428,7 @@ class RowStatsKernel:
         for i, row in enumerate(self.rows if self.stats.loaded is None else []):
             sums = []
             for j in range(self.stats.results):
-                vec = partial[i * self.stats.results + j]
-                s = vector.extract(vec, [], [0])
-                for e in range(1, self.v):
-                    s = arith.addf(s, vector.extract(vec, [], [e]))
+                s = sum_lanes(partial[i * self.stats.results + j])
                 sums.append(k.butterfly(s, offsets, arith.addf))  # every lane: shuffles
             with em.guard([(self.lane, 1)] + self._past_tile(row)):
                 for j, s in enumerate(sums):
@@ -469,6 +466,14 @@ class RowStatsKernel:
         """Row m's sum j (m a row of this workgroup's tile), broadcast to `vtype`."""
         k = self.em.k
         return vector.broadcast(vtype, memref.load(self.lds, [k.const(j), arith.remui(m, k.const(self.em.pl.tiling.bm))]))
+
+
+def sum_lanes(vec: ir.Value) -> ir.Value:
+    """The sum of a vector's lanes, first to last (chunk_stats.py's partial sums too)."""
+    total = vector.extract(vec, [], [0])
+    for lane in range(1, ir.VectorType(vec.type).shape[0]):
+        total = arith.addf(total, vector.extract(vec, [], [lane]))
+    return total
 
 
 def _sum_index(k, terms: tuple[tuple[int, int], ...], const: int, at: list[ir.Value]) -> ir.Value:
