@@ -25,11 +25,13 @@ Emits, per contraction (A [.., M, K], B = W with k, n in either order):
   centered statistic sum(x - x0) and sum((x - x0)^2) with x0 the row's first element, so that
   the variance sum((x - mean)^2) = T2 - T1^2 / K does not cancel; sum(x * x) for RMS;
 - x @ W' (the contraction, reading x and W');
+- the rows' mean and scale R from those sums, in one generic over the rows (row_stats.py's
+  finish: the kernel computes them once a row, not once an element);
 - its consumer y = R * (acc - mean * c) + d (RMS: R * acc + d), in f32, in place of the
   contraction's result;
-- one `flow.dispatch.region` of the sums, the product, y and the elementwise consumers IREE
-  would fuse after it (all-parallel generics over its result's space reading it, and each
-  other, through the identity), so that IREE keeps them one dispatch, which
+- one `flow.dispatch.region` of the sums, the row values, the product, y and the elementwise
+  consumers IREE would fuse after it (all-parallel generics over its result's space reading
+  it, and each other, through the identity), so that IREE keeps them one dispatch, which
   ldsopt-matmul-lds takes as a matmul with row sums (the region has one result used outside;
   otherwise nothing is rewritten).
 Numerics: the same sums and products reassociated, in f32 where the program rounds to f16
@@ -202,14 +204,14 @@ def _fold(op: ir.Operation, form, norm: norms.Norm, x: ir.Value, view: ir.Operat
         d = _reduced(w, k_dim, beta, False) if beta is not None else None
         stats = _stat_names(norm)
         sums = _row_sums(x, stats) if chunks is None else _combined(x, chunks, stats, view)
+        rows = _per_row(dict(zip(stats, sums)), norm, ir.RankedTensorType(x.type).shape[-1])
         product = op.clone()
         product.operands[a_pos] = x
         product.operands[b_pos] = weights
-        y = _normalized(product.results[0], dict(zip(stats, sums)), norm, c, d,
-                        ir.RankedTensorType(x.type).shape[-1])
+        y = _normalized(product.results[0], rows, c, d)
     op.results[0].replace_all_uses_with(y)
     op.erase()
-    first = [_op(sums[0].owner), _op(product), _op(y.owner)]
+    first = [_op(sums[0].owner), _op(rows[0].owner), _op(product), _op(y.owner)]
     _wrap(first + _consumers(_op(y.owner)))
 
 
@@ -452,30 +454,44 @@ def _combined(x: ir.Value, chunks: dict, names: list[str], view: ir.Operation | 
                     ["parallel"] * (rank - 1) + ["reduction"], body)
 
 
-def _normalized(acc: ir.Value, sums: dict, norm: norms.Norm, c: ir.Value | None, d: ir.Value | None,
-                k: int) -> ir.Value:
-    """y = R * (acc - mean * c) + d (RMS: R * acc + d) over acc's space (b?, m, n), f32."""
-    t = ir.RankedTensorType(acc.type)
-    rank = t.rank
-    dims = [ir.AffineDimExpr.get(i) for i in range(rank)]
-    row_map = ir.AffineMap.get(rank, 0, dims[:-1])
-    col_map = ir.AffineMap.get(rank, 0, dims[:-2] + dims[-1:])
+def _per_row(sums: dict, norm: norms.Norm, k: int) -> list[ir.Value]:
+    """The row values the consumer reads, from the rows' sums, in one generic over the rows (f32
+    [.., M]; row_stats.py's finish): the scale R, and for a centered norm first the mean."""
+    t = ir.RankedTensorType(next(iter(sums.values())).type)
     names = list(sums)
-    cols = [v for v in (c, d) if v is not None]
-    inputs = [acc] + [sums[n] for n in names] + cols
-    maps = [_identity(rank)] + [row_map] * len(names) + [col_map] * len(cols) + [_identity(rank)]
+    outs = 2 if norm.centered else 1
 
     def body(args):
-        value, stat = args[0], dict(zip(names, args[1:1 + len(names)]))
-        col = dict(zip([n for n, v in (("c", c), ("d", d)) if v is not None], args[1 + len(names):]))
+        stat = dict(zip(names, args))
         kf = arith.constant(_f32(), float(k))
         leaves = {"sum": stat.get("sum"), "squares": stat.get("squares")}
         if "t1" in stat:  # sum((x - mean)^2) = T2 - T1^2 / K
             leaves["centered"] = arith.subf(stat["t2"], arith.divf(arith.mulf(stat["t1"], stat["t1"]), kf))
         r = _emit(norm.scale, norm.x, leaves)
-        if norm.centered:
-            value = arith.subf(value, arith.mulf(arith.divf(stat["sum"], kf), col["c"]))
-        value = arith.mulf(r, value)
+        return [arith.divf(stat["sum"], kf), r] if norm.centered else [r]
+    empty = tensor.empty(list(t.shape), _f32())
+    return _generic([sums[n] for n in names], [_identity(t.rank)] * (len(names) + outs),
+                    [empty] * outs, ["parallel"] * t.rank, body)
+
+
+def _normalized(acc: ir.Value, rows: list[ir.Value], c: ir.Value | None, d: ir.Value | None) -> ir.Value:
+    """y = R * (acc - mean * c) + d (RMS: R * acc + d) over acc's space (b?, m, n), f32, from the
+    row values `rows` ([mean,] R: `_per_row`)."""
+    t = ir.RankedTensorType(acc.type)
+    rank = t.rank
+    dims = [ir.AffineDimExpr.get(i) for i in range(rank)]
+    row_map = ir.AffineMap.get(rank, 0, dims[:-1])
+    col_map = ir.AffineMap.get(rank, 0, dims[:-2] + dims[-1:])
+    cols = [v for v in (c, d) if v is not None]
+    inputs = [acc] + rows + cols
+    maps = [_identity(rank)] + [row_map] * len(rows) + [col_map] * len(cols) + [_identity(rank)]
+
+    def body(args):
+        value, row = args[0], args[1:1 + len(rows)]
+        col = dict(zip([n for n, v in (("c", c), ("d", d)) if v is not None], args[1 + len(rows):]))
+        if c is not None:
+            value = arith.subf(value, arith.mulf(row[0], col["c"]))
+        value = arith.mulf(row[-1], value)
         return [arith.addf(value, col["d"]) if "d" in col else value]
     (y,) = _generic(inputs, maps, [tensor.empty(list(t.shape), _f32())], ["parallel"] * rank, body)
     return y

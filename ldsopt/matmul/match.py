@@ -446,7 +446,8 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     ops, chunks = chunk_stats.split(g.ops)
     sums = [op for op in ops if row_stats.candidate(op, g.binding_of)]
     sums = sums if len(sums) == 1 and len(sums) < len(ops) else []
-    ops = [op for op in ops if op not in sums]
+    finish = [op for op in ops if sums and row_stats.finishes(op, sums[0])][:1]
+    ops = [op for op in ops if op not in sums + finish]
     reducing = [i for i, op in enumerate(ops) if _reduces(op)]
     # Without an op that reduces, the first is taken as the root, for `match` to say why it is no contraction.
     r = reducing[0] if len(reducing) == 1 else 0
@@ -456,7 +457,7 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
                          "operand and at most one elementwise consumer")
     root = ops[r]
     stats = row_stats.match(sums[0], ops[-1] if r == len(ops) - 2 else None, g.binding_of,
-                            list(root.operands)) if sums else None
+                            list(root.operands), *finish) if sums else None
     if stats is not None and not stats:
         return stats
     prologues, init = {}, None
@@ -484,7 +485,7 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
         if len(g.stores) != 1 or g.stores[0][0] != root.results[0]:  # chunk statistics included
             return Unmatched(f"{root.name} with fused producers: stores {len(g.stores)} results; takes one")
         return MatmulDispatch(g.func, root, inputs, g.stores[0][1], g.body_ops, prologues=prologues, init=init)
-    computed = {} if stats is None else {v: RowValue(stats, j) for j, v in enumerate(stats.op.results)}
+    computed = {} if stats is None else {v: RowValue(stats, j) for j, v in enumerate(stats.values)}
     epilogue = _epilogue(chunk_stats.without_stores(g, chunks), root, ops[-1], computed)
     if not epilogue:
         return epilogue

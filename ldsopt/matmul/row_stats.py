@@ -46,6 +46,13 @@ where every result is read only by the fused consumer, along its rows (through (
 what tells them from a contraction written as a generic); refused where the reduced loop's
 extent is not static.
 
+Finished per row (`RowStats.finish`): the sums may be read through one all-parallel generic
+over their own loops (b?, m) that computes the consumer's row values from them (a norm's mean
+and its scale, where the consumer would otherwise redo that per element), reading only the
+sums through the identity, its results f32 and read only by the consumer along rows. The
+kernel applies its body to each row's finished sums before writing them to the LDS array,
+which then holds its results in place of the sums.
+
 Shared over a cluster (`MatmulPlan.row_share` = C > 1, the wgmma scheme on sm_90a, opt-in by
 `row-sums-cluster`, `shared_by`): every workgroup of a row band sums the same rows, so the C
 workgroups of a cluster along N (C consecutive N tiles of one band) share the work: the
@@ -55,7 +62,8 @@ the C arrays (distributed shared memory, `cluster.load_remote`, in rank order, s
 workgroup of the cluster gets the same bits), a second cluster barrier tells every workgroup
 that the others are done reading its array, and the totals replace its partial sums there.
 Refused (C = 1): a dynamic N (its tiles' count is not known to divide into clusters), a K
-split over a cluster, a multicast (options.py: both take the cluster).
+split over a cluster, a multicast (options.py: both take the cluster), a finish (a row's sums
+are added up over the cluster entry by entry, not row by row).
 """
 
 from __future__ import annotations
@@ -90,10 +98,17 @@ class RowStats:
     reads: list[str]  # per input: ELEMENT (at (b?, m, k)) or FIRST (at (b?, m, 0)); [] where loaded
     loaded: list | None = None  # per input: its Binding, and its map's `dim_sums`
     extent: int = 0  # loaded: the reduced loop's extent
+    finish: ir.Operation | None = None  # the generic making the row values from the sums (module doc)
 
     @property
     def results(self) -> int:
+        """The sums' count."""
         return len(self.op.results)
+
+    @property
+    def values(self) -> list[ir.Value]:
+        """The row values the consumer reads: the finish's results, else the sums."""
+        return list((self.finish or self.op).results)
 
 
 @dataclasses.dataclass
@@ -106,7 +121,7 @@ class RowValue:
 
     @property
     def tensor_type(self) -> ir.RankedTensorType:
-        return ir.RankedTensorType(self.stats.op.results[self.result].type)
+        return ir.RankedTensorType(self.stats.values[self.result].type)
 
 
 def candidate(op: ir.Operation, binding_of) -> bool:
@@ -130,12 +145,16 @@ def candidate(op: ir.Operation, binding_of) -> bool:
 
 
 def _read_per_row(op: ir.Operation) -> bool:
-    """Every use of `op`'s results is a generic's input read through fewer dims than its loops
-    (a value per row broadcast along N), never through their identity as a contraction's
-    result is."""
+    """Every use of `op`'s results (or of a finish's, `finishes`, of them) is a generic's input
+    read through fewer dims than its loops (a value per row broadcast along N), never through
+    their identity as a contraction's result is."""
     for r in op.results:
         for u in r.uses:
             user = u.owner
+            if finishes(user.operation, op):
+                if not _read_per_row(user.operation):
+                    return False
+                continue
             if user.name != "linalg.generic":
                 return False
             m = ir.AffineMapAttr(user.attributes["indexing_maps"][u.operand_number]).value
@@ -144,22 +163,45 @@ def _read_per_row(op: ir.Operation) -> bool:
     return any(True for r in op.results for _ in r.uses)
 
 
-def match(op: ir.Operation, consumer: ir.Operation | None, binding_of, operands: list[ir.Value]) -> RowStats | Unmatched:
-    """`op` (a `candidate`) as row sums read only by `consumer` (module doc); that it reads
-    the contraction's A operand (one of its `operands`) is for the contraction's matcher to
-    check. Where its inputs are not one of those, as row values from the loaded tensors
-    `binding_of` gives (`_match_loaded`)."""
+def finishes(op: ir.Operation, sums: ir.Operation) -> bool:
+    """Whether `op` is a finish of row sums `sums` (module doc): an all-parallel generic over the
+    sums' loops reading only them through the identity, into f32 results through the identity
+    whose initial values it does not read, its body arith/math ops."""
+    if op.name != "linalg.generic" or op == sums:
+        return False
+    rank = ir.RankedTensorType(sums.results[0].type).rank
+    its = [str(it) for it in op.attributes["iterator_types"]]
+    n_in = len(op.operands) - len(op.results)
+    maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
+    block = op.regions[0].blocks[0]
+    return len(its) == rank and all("parallel" in it for it in its) and n_in > 0 and \
+        all(v in list(sums.results) for v in list(op.operands)[:n_in]) and \
+        all(m == ir.AffineMap.get_identity(rank) for m in maps) and \
+        all(str(ir.RankedTensorType(r.type).element_type) == "f32" for r in op.results) and \
+        not any(True for a in list(block.arguments)[n_in:] for _ in a.uses) and \
+        all(o.operation.name.startswith(("arith.", "math.")) for o in list(block.operations)[:-1])
+
+
+def match(op: ir.Operation, consumer: ir.Operation | None, binding_of, operands: list[ir.Value],
+          finish: ir.Operation | None = None) -> RowStats | Unmatched:
+    """`op` (a `candidate`) as row sums read only by `consumer`, or by `finish` (a `finishes`
+    of them) whose results only `consumer` reads (module doc); that it reads the contraction's
+    A operand (one of its `operands`) is for the contraction's matcher to check. Where its
+    inputs are not one of those, as row values from the loaded tensors `binding_of` gives
+    (`_match_loaded`)."""
     why = "row sums of A fused into the matmul's dispatch"
     n_in = len(op.operands) - len(op.results)
     maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
     loops = list(range(maps[0].n_dims))
-    refused = _sums_refusal(op, consumer, why)
+    refused = _sums_refusal(op, finish or consumer, why)
+    if refused is None and finish is not None:
+        refused = _sums_refusal(finish, consumer, why, sums=False)
     if refused is not None:
         return refused
     inputs = list(op.operands)[:n_in]
     if not all(v == inputs[0] for v in inputs) or not any(_dims(list(m.results)) == loops for m in maps[:n_in]) \
             or inputs[0] not in operands:
-        return _match_loaded(op, binding_of)
+        return _match_loaded(op, binding_of, finish)
     reads = []
     for m in maps[:n_in]:
         exprs = list(m.results)
@@ -170,10 +212,10 @@ def match(op: ir.Operation, consumer: ir.Operation | None, binding_of, operands:
             reads.append(FIRST)
         else:
             return Unmatched(f"{why}: reads A through {m}; takes its loops' identity, or the row's first element")
-    return RowStats(op, reads)
+    return RowStats(op, reads, finish=finish)
 
 
-def _match_loaded(op: ir.Operation, binding_of) -> RowStats | Unmatched:
+def _match_loaded(op: ir.Operation, binding_of, finish: ir.Operation | None) -> RowStats | Unmatched:
     """`op` as row values reduced from loaded tensors (module doc)."""
     why = "row values from loaded tensors fused into the matmul's dispatch"
     n_in = len(op.operands) - len(op.results)
@@ -191,13 +233,13 @@ def _match_loaded(op: ir.Operation, binding_of) -> RowStats | Unmatched:
         loaded.append((binding_of(v), sums))
     if extent is None or extent == ir.ShapedType.get_dynamic_size():
         return Unmatched(f"{why}: no input reads the reduced loop alone along a static dim (its extent)")
-    return RowStats(op, [], loaded, extent)
+    return RowStats(op, [], loaded, extent, finish)
 
 
-def _sums_refusal(op: ir.Operation, consumer: ir.Operation | None, why: str) -> Unmatched | None:
-    """Why `op` is not sums per row that only `consumer` reads (`sums_refusal`)."""
-    refused = sums_refusal(op, why)
-    if refused is None and (consumer is None or any(u.owner != consumer for r in op.results for u in r.uses)):
+def _sums_refusal(op: ir.Operation, reader: ir.Operation | None, why: str, sums: bool = True) -> Unmatched | None:
+    """Why `op` is not sums per row (`sums_refusal`; where `sums`) that only `reader` reads."""
+    refused = sums_refusal(op, why) if sums else None
+    if refused is None and (reader is None or any(u.owner != reader for r in op.results for u in r.uses)):
         return Unmatched(f"{why}: its results are read by other ops than the matmul's fused consumer")
     return refused
 
@@ -254,7 +296,8 @@ def shared_by(p, pl, most: int) -> int:
     wgmma plan `pl` (MatmulPlan.row_share; module doc): the most, a power of 2 at most `most`
     and a portable cluster, that divide its N tiles and leave each a K step; 1 where `p` has
     no row sums, a dynamic N, or `pl` splits K over a cluster."""
-    if not p.row_stats or p.row_stats.loaded is not None or pl.split > 1 or "n" in p.dynamic:
+    if not p.row_stats or p.row_stats.loaded is not None or p.row_stats.finish is not None or pl.split > 1 \
+            or "n" in p.dynamic:
         return 1
     tiles = math.ceil(p.sizes["n"] / pl.tiling.bn)
     steps = most if "k" in p.dynamic else math.ceil(p.sizes["k"] / pl.bk)
@@ -270,8 +313,9 @@ def reserved_lds(p) -> int:
 
 
 def _lds_bytes(stats: RowStats, rows: int) -> int:
-    """The LDS array of the finished sums of `rows` rows: an f32 per sum and row."""
-    return 4 * stats.results * rows
+    """The LDS array of the row values of `rows` rows: an f32 per value (finished sums, or the
+    partial sums a cluster adds up) and row."""
+    return 4 * max(stats.results, len(stats.values)) * rows
 
 
 class RowStatsKernel:
@@ -301,7 +345,7 @@ class RowStatsKernel:
         the body reads it, and the loop's initial partial sums (zeros)."""
         em, k = self.em, self.em.k
         t = em.pl.tiling
-        self.lds = lds_alloc([self.stats.results, t.bm], self.f32)
+        self.lds = lds_alloc([max(self.stats.results, len(self.stats.values)), t.bm], self.f32)
         if self.stats.loaded is not None:
             self._loaded_values()
             return []
@@ -351,7 +395,7 @@ class RowStatsKernel:
                         scf.yield_(clone_body(stats.op, loads(m, loop.induction_variable) +
                                               list(loop.inner_iter_args), None))
                     values = list(loop.results)
-                for j, value in enumerate(values):
+                for j, value in enumerate(self._finished(values)):
                     memref.store(value, self.lds, [k.const(j), row])
 
     def _zeros(self) -> ir.Value:
@@ -430,12 +474,23 @@ class RowStatsKernel:
             for j in range(self.stats.results):
                 s = sum_lanes(partial[i * self.stats.results + j])
                 sums.append(k.butterfly(s, offsets, arith.addf))  # every lane: shuffles
+            values = self._finished(sums)
             with em.guard([(self.lane, 1)] + self._past_tile(row)):
-                for j, s in enumerate(sums):
-                    memref.store(s, self.lds, [k.const(j), row])
+                for j, value in enumerate(values):
+                    memref.store(value, self.lds, [k.const(j), row])
         if self.share > 1:
             self._sum_over_cluster()
         em.barrier()
+
+    def _finished(self, sums: list[ir.Value]) -> list[ir.Value]:
+        """A row's values from its sums (scalars): the finish's body, else the sums."""
+        finish = self.stats.finish
+        if finish is None:
+            return sums
+        n_in = len(finish.operands) - len(finish.results)
+        of = dict(zip(self.stats.op.results, sums))
+        unread = [self.em.k.const(0.0, self.f32)] * len(finish.results)  # initial values it does not read
+        return clone_body(finish, [of[v] for v in list(finish.operands)[:n_in]] + unread, None)
 
     def _sum_over_cluster(self) -> None:
         """Each entry of the LDS array, the sum of the cluster's partial sums of it (module

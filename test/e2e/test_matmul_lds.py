@@ -115,8 +115,9 @@ def test_prologue_lavapipe(name, run_program):
 @pytest.mark.parametrize("name", sorted(p.stem for p in ROW_SUMS.glob("*.mlir")))
 def test_row_sums_lavapipe(name, run_program):
     """A LayerNorm or RMSNorm folded into the product (a dispatch region of the sums of x's
-    rows, x @ W and the consumer that normalizes with them: ldsopt/matmul/row_stats.py) is one
-    kernel of ours, ragged M, N and K and a batch included, its values llvm-cpu's."""
+    rows, x @ W and the consumer that normalizes with them: ldsopt/matmul/row_stats.py; the
+    rows' mean and scale finished from the sums in a generic of their own, or in the consumer)
+    is one kernel of ours, ragged M, N and K and a batch included, its values llvm-cpu's."""
     text = (ROW_SUMS / f"{name}.mlir").read_text()
     out = run_program(text, "--target", "lavapipe", "--require-ldsopt", name=name)
     assert re.search(r"ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$", out, re.M), out
@@ -127,8 +128,9 @@ def test_row_sums_lavapipe(name, run_program):
 def test_row_values_lavapipe(name, run_program):
     """A norm folded into the product whose rows' sums are combined from per-chunk statistics
     made by a dispatch before (loaded tensors read through a chunk's stride, and x's first
-    element: row_stats.py's loaded row values): the product's dispatch is one kernel of ours,
-    odd chunk widths and ragged M and K included, its values llvm-cpu's."""
+    element: row_stats.py's loaded row values, finished per row or not): the product's
+    dispatch is one kernel of ours, odd chunk widths and ragged M and K included, its values
+    llvm-cpu's."""
     text = (ROW_VALUES / f"{name}.mlir").read_text()
     out = run_program(text, "--target", "lavapipe", name=name)
     assert re.search(r"^dispatch main_dispatch_1_matmul_\S+: ldsopt: (ldsopt-inthread-transpose, )?ldsopt-matmul-lds$",

@@ -18,9 +18,15 @@
 // CHECK:         %[[D:.+]] = iree_tensor_ext.compute_barrier.end %{{.+}} : tensor<1x24xf32>
 // CHECK:         %[[R:.+]] = flow.dispatch.region -> (tensor<1x8x24xf16>) {
 // CHECK:           %[[S:.+]]:3 = linalg.generic {indexing_maps = [#{{.+}}, #[[FIRST:.+]], #{{.+}}, #{{.+}}, #{{.+}}], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[X]], %[[X]] : tensor<1x8x16xf16>, tensor<1x8x16xf16>)
-// CHECK:           %[[P:.+]] = linalg.batch_matmul ins(%[[X]], %[[W2]] : tensor<1x8x16xf16>, tensor<1x16x24xf16>)
-// CHECK:           %[[Y:.+]] = linalg.generic {{.*}} ins(%[[P]], %[[S]]#0, %[[S]]#1, %[[S]]#2, %[[C]], %[[D]] :
+// CHECK:           %[[ROW:.+]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[S]]#0, %[[S]]#1, %[[S]]#2 : tensor<1x8xf32>, tensor<1x8xf32>, tensor<1x8xf32>)
 // CHECK:             math.rsqrt
+// CHECK:           %[[P:.+]] = linalg.batch_matmul ins(%[[X]], %[[W2]] : tensor<1x8x16xf16>, tensor<1x16x24xf16>)
+// CHECK:           %[[Y:.+]] = linalg.generic {{.*}} ins(%[[P]], %[[ROW]]#0, %[[ROW]]#1, %[[C]], %[[D]] :
+// CHECK-NOT:         math.rsqrt
+// CHECK:             arith.subf
+// CHECK:             arith.mulf
+// CHECK:             arith.addf
+// CHECK-NEXT:        linalg.yield
 // CHECK:           %[[B:.+]] = linalg.generic {{.*}} ins(%[[Y]], %[[BIAS]] : tensor<1x8x24xf32>, tensor<24xf16>)
 // CHECK:           flow.return %[[B]] : tensor<1x8x24xf16>
 // CHECK:         return %[[R]]
@@ -125,8 +131,9 @@ func.func @layernorm_qkv(%x: tensor<1x8x16xf16>, %bias: tensor<24xf16>) -> tenso
 // CHECK:         flow.dispatch.region
 // CHECK:           linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}], iterator_types = ["parallel", "parallel", "reduction"]} ins(%{{.+}} : tensor<1x8x16xf16>)
 // CHECK:             arith.mulf %{{.+}}, %{{.+}} : f32
+// CHECK:           linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]}
+// CHECK:             math.sqrt %{{.+}} : f32
 // CHECK:           linalg.batch_matmul
-// CHECK:           math.sqrt %{{.+}} : f32
 // CHECK-NOT:       arith.subf
 // CHECK:           flow.return
 #full = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
@@ -476,8 +483,8 @@ func.func @two_results_out(%x: tensor<1x8x16xf16>, %bias: tensor<24xf16>) -> (te
 // CHECK-LABEL: func.func @rmsnorm_powers
 // CHECK:         linalg.generic {{.*}} ins(%{{.+}}, %{{.+}} : tensor<24x16xf32>, tensor<16xf32>)
 // CHECK:         flow.dispatch.region
-// CHECK:           linalg.matmul
 // CHECK:           math.rsqrt %{{.+}} : f32
+// CHECK:           linalg.matmul
 // CHECK-NOT:       math.powf
 // CHECK:           flow.return
 #id2 = affine_map<(d0, d1) -> (d0, d1)>

@@ -17,8 +17,9 @@
 // CHECK:           flow.return %[[X]], %[[T]]#0, %[[T]]#1
 // CHECK:         %[[R:.+]] = flow.dispatch.region -> (tensor<1x8x24xf16>) {
 // CHECK:           %[[S:.+]]:3 = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[H]]#1, %[[H]]#2, %[[H]]#0, %[[H]]#0 : tensor<1x8x2xf32>, tensor<1x8x2xf32>, tensor<1x8x128xf16>, tensor<1x8x128xf16>)
+// CHECK:           %[[ROW:.+]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]} ins(%[[S]]#0, %[[S]]#1, %[[S]]#2 :
 // CHECK:           linalg.batch_matmul ins(%[[H]]#0, %{{.+}} : tensor<1x8x128xf16>, tensor<1x128x24xf16>)
-// CHECK:           linalg.generic {{.*}} ins(%{{.+}}, %[[S]]#0, %[[S]]#1, %[[S]]#2,
+// CHECK:           linalg.generic {{.*}} ins(%{{.+}}, %[[ROW]]#0, %[[ROW]]#1,
 // CHECK:         return %[[R]], %[[H]]#0
 #full = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #keep = affine_map<(d0, d1, d2) -> (d0, d1, 0)>

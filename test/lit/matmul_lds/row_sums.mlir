@@ -139,6 +139,90 @@ func.func @layernorm_rows() {
 
 // -----
 
+// The same sums finished per row (row_stats.py's finish): a generic over the rows makes the
+// mean and the scale r from them, and the consumer reads those two. The kernel applies the
+// finish to each row's sums once, after their butterfly, and stores its results into the LDS
+// array in place of the sums: the consumer's body is per element alone (no rsqrt on vectors).
+// Not shared over a cluster: a cluster adds the sums up entry by entry, not row by row.
+// CHECK-LABEL: func.func @layernorm_finished
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// CHECK:         %[[VALUES:.+]] = memref.alloc() alignment = 16 : memref<3x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         scf.for
+// CHECK:         gpu.shuffle xor
+// CHECK:         %[[R:.+]] = math.rsqrt %{{.+}} : f32
+// CHECK:         memref.store %{{.+}}, %[[VALUES]][%c0, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.store %[[R]], %[[VALUES]][%c1, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         gpu.barrier
+// CHECK:         memref.load %[[VALUES]][%c0, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.load %[[VALUES]][%c1, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
+// CHECK-NOT:     math.rsqrt
+// CHECK:         return
+// SHARE-LABEL: func.func @layernorm_finished
+// SHARE-NOT:     nvvm.cluster_dim
+// SHARE-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
+// SHARE-NOT:     nvvm.cluster.arrive
+// SHARE:         return
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @layernorm_finished() {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %k = arith.constant 96.0 : f32
+  %eps = arith.constant 1.0e-5 : f32
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x96xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<96x128xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<128xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<128xf32, #hal.descriptor_type<storage_buffer>>
+  %4 = hal.interface.binding.subspan layout(#layout) binding(4) alignment(64) offset(%c0) flags(Indirect) : memref<64x128xf16, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<64x96xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x96xf16>
+  %w = iree_codegen.load_from_buffer %1 : memref<96x128xf16, #hal.descriptor_type<storage_buffer>> -> tensor<96x128xf16>
+  %c = iree_codegen.load_from_buffer %2 : memref<128xf32, #hal.descriptor_type<storage_buffer>> -> tensor<128xf32>
+  %d = iree_codegen.load_from_buffer %3 : memref<128xf32, #hal.descriptor_type<storage_buffer>> -> tensor<128xf32>
+  %er = tensor.empty() : tensor<64xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%er : tensor<64xf32>) -> tensor<64xf32>
+  %ea = tensor.empty() : tensor<64x128xf32>
+  %fa = linalg.fill ins(%zero : f32) outs(%ea : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %eo = tensor.empty() : tensor<64x128xf16>
+  %s:3 = linalg.generic {indexing_maps = [affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m, 0)>, affine_map<(m, k) -> (m)>, affine_map<(m, k) -> (m)>, affine_map<(m, k) -> (m)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x, %x : tensor<64x96xf16>, tensor<64x96xf16>) outs(%fr, %fr, %fr : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) {
+  ^bb0(%v: f16, %v0: f16, %s0: f32, %s1: f32, %s2: f32):
+    %a = arith.extf %v : f16 to f32
+    %a0 = arith.extf %v0 : f16 to f32
+    %dd = arith.subf %a, %a0 : f32
+    %n0 = arith.addf %s0, %a : f32
+    %n1 = arith.addf %s1, %dd : f32
+    %sq = arith.mulf %dd, %dd : f32
+    %n2 = arith.addf %s2, %sq : f32
+    linalg.yield %n0, %n1, %n2 : f32, f32, f32
+  } -> (tensor<64xf32>, tensor<64xf32>, tensor<64xf32>)
+  %rows:2 = linalg.generic {indexing_maps = [affine_map<(m) -> (m)>, affine_map<(m) -> (m)>, affine_map<(m) -> (m)>, affine_map<(m) -> (m)>, affine_map<(m) -> (m)>], iterator_types = ["parallel"]}
+      ins(%s#0, %s#1, %s#2 : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) outs(%er, %er : tensor<64xf32>, tensor<64xf32>) {
+  ^bb0(%r0: f32, %r1: f32, %r2: f32, %o0: f32, %o1: f32):
+    %mu = arith.divf %r0, %k : f32
+    %m1 = arith.divf %r1, %k : f32
+    %m2 = arith.divf %r2, %k : f32
+    %m1s = arith.mulf %m1, %m1 : f32
+    %var = arith.subf %m2, %m1s : f32
+    %ve = arith.addf %var, %eps : f32
+    %rs = math.rsqrt %ve : f32
+    linalg.yield %mu, %rs : f32, f32
+  } -> (tensor<64xf32>, tensor<64xf32>)
+  %mm = linalg.matmul ins(%x, %w : tensor<64x96xf16>, tensor<96x128xf16>) outs(%fa : tensor<64x128xf32>) -> tensor<64x128xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (n)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %rows#0, %rows#1, %c, %d : tensor<64x128xf32>, tensor<64xf32>, tensor<64xf32>, tensor<128xf32>, tensor<128xf32>) outs(%eo : tensor<64x128xf16>) {
+  ^bb0(%acc: f32, %mu: f32, %rs: f32, %cn: f32, %dn: f32, %o: f16):
+    %mc = arith.mulf %mu, %cn : f32
+    %t = arith.subf %acc, %mc : f32
+    %u = arith.mulf %rs, %t : f32
+    %z = arith.addf %u, %dn : f32
+    %h = arith.truncf %z : f32 to f16
+    linalg.yield %h : f16
+  } -> tensor<64x128xf16>
+  iree_codegen.store_to_buffer %y, %4 : tensor<64x128xf16> into memref<64x128xf16, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
 // Refused: the sums read B, not the product's A.
 // CHECK-LABEL: func.func @sums_of_b
 // CHECK:         linalg.matmul
