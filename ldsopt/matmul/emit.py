@@ -155,8 +155,7 @@ class Emitter:
         # Row sums of A (row_stats.py), carried through the K loop as `row_sums`.
         self.row_stats = RowStatsKernel(self, p.row_stats) if p.row_stats else None
         self.row_sums: list[ir.Value] | None = None
-        if self.row_stats:
-            self.extra_lds += self.row_stats.lds_bytes()
+        self.extra_lds += self.row_stats.lds_bytes() if self.row_stats else 0
 
     def _workload_grid(self, workload: list[ir.Value]) -> list[ir.Value]:
         """The workgroup count of a dynamic M or N, from the count region's `workload`: ceil(N /
@@ -211,14 +210,14 @@ class Emitter:
                 self.k_base = arith.muli(self.rank, k.const(self.n_steps * pl.bk))
             self.origin = {"m": arith.muli(k.block_id("y"), k.const(t.bm)), "n": arith.muli(column, k.const(t.bn))}
             self.thread_origins()
-            if self.row_stats:
-                self.row_sums = self.row_stats.begin()
             for c in self.copies.values():
                 c.locate()
             for c in self.copies.values():
                 c.start_prefetching()
             self.group = None  # the cp.async group of the newest tile's copies (CUDA)
             self._start_pipeline()
+            if self.row_stats:  # after the first copies are issued: their latency hides its loads
+                self.row_sums = self.row_stats.begin()
             self._land(self._read_tiles(self._from_base(k.const(0))), k.const(0), self._slot(k.const(0)))
             gpu.barrier()
             acc0 = self.acc_init(k.const(p.init, self.acc_type) if not loaded else self.zero(self.acc_type))

@@ -37,11 +37,11 @@ Row values from loaded tensors (`RowStats.loaded`): where the generic's inputs a
 but loaded tensors (A among them or not), read through any maps that are sums of its loops
 times constants (`(m, c) -> (m, c * 64)`), it reduces a short loop of a few values a row
 (statistics per chunk of a row's columns, made where the rows were produced, combined into the
-rows' sums). The kernel computes them once before its K loop, whose loads and
-products hide them: thread t takes row t (and t + threads, ...), walks the reduced loop
-loading each input's element and applying the body to its running sums, and writes the
-row's results into the same LDS array, which the barrier after the loop publishes (a short
-reduced loop unrolled, all its loads issued first). Matched
+rows' sums). The kernel computes them once before its K loop, once its first copies are
+issued (their latency hides the loads'): thread t takes row t (and t + threads, ...), walks
+the reduced loop loading each input's element and applying the body to its running sums, and
+writes the row's results into the same LDS array, which the barrier after the loop publishes
+(a short reduced loop unrolled, all its loads issued first). Matched
 where every result is read only by the fused consumer, along its rows (through (b?, m):
 what tells them from a contraction written as a generic); refused where the reduced loop's
 extent is not static.
@@ -341,8 +341,10 @@ class RowStatsKernel:
         return _lds_bytes(self.stats, self.em.pl.tiling.bm)
 
     def begin(self) -> list[ir.Value]:
-        """Before the K loop: the LDS array of the finished sums, each row's first element where
-        the body reads it, and the loop's initial partial sums (zeros)."""
+        """Before the K loop, once the pipeline's first copies are issued (their latency hides
+        these loads'): the LDS array of the finished sums, each row's first element where the
+        body reads it, and the loop's initial partial sums (zeros); or the row values from
+        loaded tensors, computed."""
         em, k = self.em, self.em.k
         t = em.pl.tiling
         self.lds = lds_alloc([max(self.stats.results, len(self.stats.values)), t.bm], self.f32)
