@@ -3,9 +3,9 @@ the IREE runtime in this process (its module, inputs and parameter archives, in 
 mode of timing.RUNTIME_MODES) under torch.profiler, whose CUPTI tracing records every kernel
 the process launches, IREE's too. The kernels are cut into calls where the GPU idles longer
 than `--call-gap` us; per call (the first `--skip` left out): its span from the first
-kernel's start to the last one's end, the kernels' sum, the idle time between them, and that
-idle time by the kernel it follows (which launch waits, and how long). The GPU machine has
-no Nsight Systems; this is its timeline.
+kernel's start to the last one's end, the kernels' sum, the idle time between them, each
+kernel's duration, and that idle time by the kernel it follows (which launch waits, and how
+long). The GPU machine has no Nsight Systems; this is its timeline.
 
     python3 bench/program_timeline.py DIR/ldsopt-stack [--mode graphs] [--calls 30] [--layers 12]
 
@@ -78,10 +78,12 @@ def main() -> None:
     if not cs:
         raise SystemExit("error: no calls traced")
     spans, busy, idle = [], [], []
-    after = collections.defaultdict(list)
+    after, durations = collections.defaultdict(list), collections.defaultdict(list)
     for c in cs:
         spans.append(c[-1][0] + c[-1][1] - c[0][0])
         busy.append(sum(d for _, d, _ in c))
+        for _, d, name in c:
+            durations[name].append(d)
         gaps = [(b[0] - (a[0] + a[1]), a[2]) for a, b in zip(c, c[1:])]
         idle.append(sum(g for g, _ in gaps))
         for g, name in gaps:
@@ -90,6 +92,9 @@ def main() -> None:
     print(f"{args.folder} ({args.mode}): {len(cs)} calls of {statistics.median(len(c) for c in cs)} kernels; "
           f"per call / {n}: span {statistics.median(spans) / n:.2f} us, kernels {statistics.median(busy) / n:.2f} us, "
           f"idle between kernels {statistics.median(idle) / n:.2f} us")
+    print("each kernel's duration (us: median, launches a call, their sum a call / layers):")
+    for name, ds in sorted(durations.items(), key=lambda kv: -sum(kv[1])):
+        print(f"  {statistics.median(ds):6.2f} {len(ds) / len(cs):6.1f} {sum(ds) / len(cs) / n:6.2f}  {name[:110]}")
     print("idle after each kernel (us: median, mean, launches traced):")
     for name, gs in sorted(after.items(), key=lambda kv: -sum(kv[1])):
         print(f"  {statistics.median(gs):6.2f} {statistics.mean(gs):6.2f} {len(gs):6d}  {name[:110]}")

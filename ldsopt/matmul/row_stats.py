@@ -369,35 +369,63 @@ class RowStatsKernel:
         return [self._zeros()] * (self.stats.results * self.passes)
 
     def _loaded_values(self) -> None:
-        """Each row's values from the loaded tensors into the LDS array (module doc): thread t
-        row t, t + threads, ...; a reduced loop of at most UNROLLED steps unrolled, its loads
-        all issued before the body's first use of them (one round trip, not one a step), a
-        longer one an scf.for carrying the running sums."""
+        """Each row's values from the loaded tensors into the LDS array (module doc): q lanes a
+        row (the least power of 2 that covers the reduced loop, at most a subgroup), lane l
+        taking its steps l, l + q, ... (so that a row's loads are consecutive); where a lane
+        takes at most UNROLLED steps, every row's loads are issued before the body's first use
+        of them (one round trip, not one a step), else an scf.for carries the running sums.
+        Then the lanes' sums are added by a butterfly, finished, and stored by the row's first
+        lane. Rows past M read M's last one (every lane runs the butterfly) and store nothing."""
         em, k = self.em, self.em.k
         t, stats = em.pl.tiling, self.stats
+        q = min(1 << (stats.extent - 1).bit_length(), k.target.subgroup_size)
+        rows, steps = t.threads // q, math.ceil(stats.extent / q)
         mems = [b.memref() for b, _ in stats.loaded]
-        zero = k.const(0.0, self.f32)
+        lane, group = arith.remui(em.tid, k.const(q)), arith.divui(em.tid, k.const(q))
+        extent_m = em.p.extent("m")
+        last_m = k.const(extent_m - 1) if isinstance(extent_m, int) else arith.subi(extent_m, k.const(1))
 
-        def loads(m: ir.Value, c: ir.Value) -> list[ir.Value]:
-            at = [*em.batch, m, c]
+        def loads(m: ir.Value, j: int | ir.Value) -> tuple[list[ir.Value], ir.Value | None]:
+            """The inputs of lane step j of row m (at step min(l + q j, extent - 1)), and
+            whether that step is inside the loop (None: always)."""
+            c = arith.addi(lane, k.const(q * j) if isinstance(j, int) else arith.muli(j, k.const(q)))
+            whole = stats.extent % q == 0 or (isinstance(j, int) and q * (j + 1) <= stats.extent)
+            inside = None if whole else arith.cmpi(arith.CmpIPredicate.ult, c, k.const(stats.extent))
+            at = [*em.batch, m, c if inside is None else arith.minui(c, k.const(stats.extent - 1))]
             return [memref.load(mem, [_sum_index(k, terms, const, at) for terms, const in sums])
-                    for mem, (_, sums) in zip(mems, stats.loaded)]
-        for first in range(0, t.bm, t.threads):
-            row = em.offset(em.tid, first)
+                    for mem, (_, sums) in zip(mems, stats.loaded)], inside
+
+        def body(step: tuple[list[ir.Value], ir.Value | None], values: list[ir.Value]) -> list[ir.Value]:
+            args, inside = step
+            new = clone_body(stats.op, args + values, None)
+            return new if inside is None else [arith.select(inside, n, v) for n, v in zip(new, values)]
+        passes = []
+        for first in range(0, t.bm, rows):
+            row = em.offset(group, first)
             m = arith.addi(em.origin["m"], row)
-            ragged = [(m, em.p.extent("m"))] + ([(row, t.bm)] if first + t.threads > t.bm else [])
+            passes.append((first, row, m, arith.minui(m, last_m)))
+        zeros = [k.const(0.0, self.f32)] * stats.results
+        if steps <= UNROLLED:
+            issued = [[loads(read, j) for j in range(steps)] for *_, read in passes]
+            partial = []
+            for row_steps in issued:
+                values = zeros
+                for step in row_steps:
+                    values = body(step, values)
+                partial.append(values)
+        else:
+            partial = []
+            for *_, read in passes:
+                loop = scf.ForOp(k.const(0), k.const(steps), k.const(1), zeros)
+                with ir.InsertionPoint(loop.body):
+                    scf.yield_(body(loads(read, loop.induction_variable), list(loop.inner_iter_args)))
+                partial.append(list(loop.results))
+        offsets = [1 << b for b in range(q.bit_length() - 1)]
+        for (first, row, m, _), values in zip(passes, partial):
+            sums = [k.butterfly(v, offsets, arith.addf) for v in values]  # every lane: shuffles
+            ragged = [(lane, 1), (m, extent_m)] + ([(row, t.bm)] if first + rows > t.bm else [])
             with em.guard(ragged):
-                if stats.extent <= UNROLLED:
-                    values = [zero] * stats.results
-                    for args in [loads(m, k.const(c)) for c in range(stats.extent)]:
-                        values = clone_body(stats.op, args + values, None)
-                else:
-                    loop = scf.ForOp(k.const(0), k.const(stats.extent), k.const(1), [zero] * stats.results)
-                    with ir.InsertionPoint(loop.body):
-                        scf.yield_(clone_body(stats.op, loads(m, loop.induction_variable) +
-                                              list(loop.inner_iter_args), None))
-                    values = list(loop.results)
-                for j, value in enumerate(self._finished(values)):
+                for j, value in enumerate(self._finished(sums)):
                     memref.store(value, self.lds, [k.const(j), row])
 
     def _zeros(self) -> ir.Value:
