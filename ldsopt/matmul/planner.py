@@ -233,8 +233,9 @@ COSTS = CostModel(load=9, step=4096, epilogue_op=64, share=0.8)
 # COSTS they load an operand's element dearer and a K step's latency cheaper, and a second
 # tile on an SM hides nothing of the first: several waves take the larger tiles. The sweeps
 # do not pin `epilogue_op` (their error moves by 5% from 0 to 128): it is Hopper's ratio of
-# f16 tensor-core multiply-adds to f32 ops an SM does a cycle, 16, which the timed products
-# with heavy epilogues (a norm folded before a GELU) bear out (bench/results/cuda-models/s33-finish/).
+# f16 tensor-core multiply-adds to f32 ops an SM does a cycle, 16, which the products timed
+# with heavy epilogues (a norm folded before a GELU) bear out
+# (bench/results/cuda-matmul/cost-model-fit/README.md).
 WGMMA_COSTS = CostModel(load=64, step=256, epilogue_op=16, share=1.0)
 # Per matrix-core family (mma.family): each LDS read instruction of a wave that a fragment
 # staged K-strided takes beyond what the same fragment K-contiguous would (MFMA f16: four

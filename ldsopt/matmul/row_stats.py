@@ -38,10 +38,11 @@ but loaded tensors (A among them or not), read through any maps that are sums of
 times constants (`(m, c) -> (m, c * 64)`), it reduces a short loop of a few values a row
 (statistics per chunk of a row's columns, made where the rows were produced, combined into the
 rows' sums). The kernel computes them once before its K loop, once its first copies are
-issued (their latency hides the loads'): thread t takes row t (and t + threads, ...), walks
-the reduced loop loading each input's element and applying the body to its running sums, and
-writes the row's results into the same LDS array, which the barrier after the loop publishes
-(a short reduced loop unrolled, all its loads issued first). Matched
+issued (their latency hides the loads'): q lanes a row, each walking every q-th step of the
+reduced loop, loading each input's element and applying the body to its running sums (a
+short loop unrolled, every row's loads issued first); a butterfly adds the lanes' sums, and
+the row's first lane writes its results into the same LDS array, which the barrier after the
+loop publishes. Matched
 where every result is read only by the fused consumer, along its rows (through (b?, m):
 what tells them from a contraction written as a generic); refused where the reduced loop's
 extent is not static.
