@@ -4,7 +4,9 @@
 # at most: exit 124 is a hang) into $OUT/values.txt; `replay_rounds DIR RUN...` replays
 # DIR/VARIANT for each RUN named VARIANT plus its round digit (bench_replay, ldsopt only, cuBLAS
 # beside the first), 150 s at most each, prints them side by side into $OUT/summary.txt and
-# packs their folders into $OUT/runs.tgz.
+# packs their folders into $OUT/runs.tgz; `blocks_once BUILD NAME...` gives each variant folder
+# of BUILD/variants.txt its block's shared files back (cuda-models/fence-d844df1) and runs
+# program_bench once on each NAME into $OUT/NAME.
 
 device_setup() {
   python3 -m pip install -q --no-index --no-deps --no-compile --target /tmp/site .whl/*.whl 2>/dev/null
@@ -30,4 +32,20 @@ replay_rounds() {
   done
   python3 bench/side_by_side.py "$OUT/runs" "$@" | tee "$OUT/summary.txt"
   (cd "$OUT" && tar czf runs.tgz runs && rm -rf runs)
+}
+
+blocks_once() {
+  local build=$1 name first f; shift
+  while read -r name first; do
+    [[ $name == "$first" ]] && continue
+    for f in $(cat bench/results/cuda-models/fence-d844df1/shared-files.txt); do
+      [ -e "$build/$first/$f" ] && cp -r "$build/$first/$f" "$build/$name/$f"
+    done
+  done < "$build/variants.txt"
+  for name in "$@"; do
+    timeout 100 python -m ldsopt.measure.program_bench "$build/$name" --repetitions 1 --out "$OUT/$name" 2>&1 \
+      | grep -v Warning > "$OUT/$name.log"
+    rm -f "$OUT/$name/program_results.png"
+    grep -E "^- (ldsopt|PyTorch)|^Values" "$OUT/$name/program_results.md"
+  done
 }
