@@ -223,6 +223,53 @@ func.func @layernorm_finished() {
 
 // -----
 
+// Refused: a generic over the rows that reads another tensor beside the sums (a loaded [64]
+// vector) is no finish of them (`row_stats.finishes`: the sums alone, through the identity),
+// so the sums are read by another op than the consumer, and the dispatch is left to IREE.
+// CHECK-LABEL: func.func @finish_reads_other
+// CHECK:         linalg.matmul
+#layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @finish_reads_other() {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x64xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout) binding(2) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = hal.interface.binding.subspan layout(#layout) binding(3) alignment(64) offset(%c0) flags(Indirect) : memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<64x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf16>
+  %w = iree_codegen.load_from_buffer %1 : memref<64x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x64xf16>
+  %g = iree_codegen.load_from_buffer %2 : memref<64xf32, #hal.descriptor_type<storage_buffer>> -> tensor<64xf32>
+  %er = tensor.empty() : tensor<64xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%er : tensor<64xf32>) -> tensor<64xf32>
+  %ea = tensor.empty() : tensor<64x64xf32>
+  %fa = linalg.fill ins(%zero : f32) outs(%ea : tensor<64x64xf32>) -> tensor<64x64xf32>
+  // expected-remark @+1 {{ldsopt-matmul-lds: left to IREE: row sums of A fused into the matmul's dispatch: its results are read by other ops than the matmul's fused consumer}}
+  %s = linalg.generic {indexing_maps = [affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m)>], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<64x64xf16>) outs(%fr : tensor<64xf32>) {
+  ^bb0(%v: f16, %s0: f32):
+    %a = arith.extf %v : f16 to f32
+    %n0 = arith.addf %s0, %a : f32
+    linalg.yield %n0 : f32
+  } -> tensor<64xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(m) -> (m)>, affine_map<(m) -> (m)>, affine_map<(m) -> (m)>], iterator_types = ["parallel"]}
+      ins(%s, %g : tensor<64xf32>, tensor<64xf32>) outs(%er : tensor<64xf32>) {
+  ^bb0(%v0: f32, %gv: f32, %o: f32):
+    %q = arith.mulf %v0, %gv : f32
+    linalg.yield %q : f32
+  } -> tensor<64xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<64x64xf16>, tensor<64x64xf16>) outs(%fa : tensor<64x64xf32>) -> tensor<64x64xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>, affine_map<(m, n) -> (m)>, affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %r : tensor<64x64xf32>, tensor<64xf32>) outs(%ea : tensor<64x64xf32>) {
+  ^bb0(%acc: f32, %rv: f32, %o: f32):
+    %z = arith.mulf %acc, %rv : f32
+    linalg.yield %z : f32
+  } -> tensor<64x64xf32>
+  iree_codegen.store_to_buffer %y, %3 : tensor<64x64xf32> into memref<64x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
 // Refused: the sums read B, not the product's A.
 // CHECK-LABEL: func.func @sums_of_b
 // CHECK:         linalg.matmul
