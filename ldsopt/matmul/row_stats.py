@@ -180,7 +180,7 @@ def finishes(op: ir.Operation, sums: ir.Operation) -> bool:
         all(m == ir.AffineMap.get_identity(rank) for m in maps) and \
         all(str(ir.RankedTensorType(r.type).element_type) == "f32" for r in op.results) and \
         not any(True for a in list(block.arguments)[n_in:] for _ in a.uses) and \
-        all(o.operation.name.startswith(("arith.", "math.")) for o in list(block.operations)[:-1])
+        _scalar_body(op)
 
 
 def match(op: ir.Operation, consumer: ir.Operation | None, binding_of, operands: list[ir.Value],
@@ -258,9 +258,15 @@ def sums_refusal(op: ir.Operation, why: str) -> Unmatched | None:
         add = _producer(yielded[j])
         if add is None or add.name != "arith.addf" or out not in list(add.operands) or len(list(out.uses)) != 1:
             return Unmatched(f"{why}: result {j} is not combined by arith.addf of its output")
-    if any(not o.operation.name.startswith(("arith.", "math.")) for o in list(block.operations)[:-1]):
+    if not _scalar_body(op):
         return Unmatched(f"{why}: the body is not arith/math ops on its inputs")
     return None
+
+
+def _scalar_body(op: ir.Operation) -> bool:
+    """Whether generic `op`'s body is arith / math ops alone (but its yield)."""
+    body = list(op.regions[0].blocks[0].operations)[:-1]
+    return all(o.operation.name.startswith(("arith.", "math.")) for o in body)
 
 
 def _dims(exprs: list) -> list[int | None]:
@@ -314,9 +320,9 @@ def reserved_lds(p) -> int:
 
 
 def _lds_bytes(stats: RowStats, rows: int) -> int:
-    """The LDS array of the row values of `rows` rows: an f32 per value (finished sums, or the
-    partial sums a cluster adds up) and row."""
-    return 4 * max(stats.results, len(stats.values)) * rows
+    """The LDS array of the row values of `rows` rows: an f32 per value (the finish's results, or
+    the sums, whose partials a cluster adds up there: a finish is never shared) and row."""
+    return 4 * len(stats.values) * rows
 
 
 class RowStatsKernel:
@@ -348,7 +354,7 @@ class RowStatsKernel:
         loaded tensors, computed."""
         em, k = self.em, self.em.k
         t = em.pl.tiling
-        self.lds = lds_alloc([max(self.stats.results, len(self.stats.values)), t.bm], self.f32)
+        self.lds = lds_alloc([len(self.stats.values), t.bm], self.f32)
         if self.stats.loaded is not None:
             self._loaded_values()
             return []

@@ -141,20 +141,21 @@ func.func @layernorm_rows() {
 
 // The same sums finished per row (row_stats.py's finish): a generic over the rows makes the
 // mean and the scale r from them, and the consumer reads those two. The kernel applies the
-// finish to each row's sums once, after their butterfly, and stores its results into the LDS
-// array in place of the sums: the consumer's body is per element alone (no rsqrt on vectors).
+// finish to each row's sums once, after their butterfly, and stores its two results into the
+// LDS array in place of the three sums: the consumer's body is per element alone (no rsqrt on
+// vectors).
 // Not shared over a cluster: a cluster adds the sums up entry by entry, not row by row.
 // CHECK-LABEL: func.func @layernorm_finished
 // CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
-// CHECK:         %[[VALUES:.+]] = memref.alloc() alignment = 16 : memref<3x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         %[[VALUES:.+]] = memref.alloc() alignment = 16 : memref<2x64xf32, #gpu.address_space<workgroup>>
 // CHECK:         scf.for
 // CHECK:         gpu.shuffle xor
 // CHECK:         %[[R:.+]] = math.rsqrt %{{.+}} : f32
-// CHECK:         memref.store %{{.+}}, %[[VALUES]][%c0, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
-// CHECK:         memref.store %[[R]], %[[VALUES]][%c1, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.store %{{.+}}, %[[VALUES]][%c0, %{{.+}}] : memref<2x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.store %[[R]], %[[VALUES]][%c1, %{{.+}}] : memref<2x64xf32, #gpu.address_space<workgroup>>
 // CHECK:         gpu.barrier
-// CHECK:         memref.load %[[VALUES]][%c0, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
-// CHECK:         memref.load %[[VALUES]][%c1, %{{.+}}] : memref<3x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.load %[[VALUES]][%c0, %{{.+}}] : memref<2x64xf32, #gpu.address_space<workgroup>>
+// CHECK:         memref.load %[[VALUES]][%c1, %{{.+}}] : memref<2x64xf32, #gpu.address_space<workgroup>>
 // CHECK-NOT:     math.rsqrt
 // CHECK:         return
 // SHARE-LABEL: func.func @layernorm_finished
