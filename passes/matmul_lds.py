@@ -224,15 +224,16 @@ class MatmulLds(PlanOptions):
                               (PERSISTENT_REFUSED, asked and getattr(kernel, "persistent_refused", None))):
                 if why:
                     d.func.attributes[attr] = ir.StringAttr.get(why)
-            if p.chunk_stats or self.output_lds != "false" and (self.output_lds == "true" or
-                                                                isinstance(pl.scheme, (MmaScheme, WgmmaScheme))):
+            if self.output_lds != "false" and (self.output_lds == "true" or p.chunk_stats or
+                                               isinstance(pl.scheme, (MmaScheme, WgmmaScheme))):
                 staged = pl.lds_bytes(element_bits(p.elem_type) // 8)
                 left = choice.lds_budget(tgt) - staged - kernel.extra_lds
                 # auto: at most the operands' LDS again, so that the stage does not cost resident
                 # workgroups where LDS allows more than the plan's (bench/results/cuda-bert/output_stage).
-                # Chunk statistics are made from the staged tile: a stage wherever it fits.
+                # Chunk statistics are made from the staged tile wherever it fits, else from the
+                # registers (chunk_stats.emit_registers).
                 kernel.plan_output_stage(left if self.output_lds == "true" or p.chunk_stats else min(left, staged))
-            why = p.chunk_stats and chunk_stats.refusal(p, pl, kernel.output_stage, kernel.tma_store)
+            why = p.chunk_stats and chunk_stats.refusal(kernel)
             if why:
                 remarks.missed(d.func, self.NAME, why)
                 continue

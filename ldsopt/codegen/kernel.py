@@ -205,17 +205,25 @@ class Kernel:
         return coords
 
     def shuffle_xor(self, value: ir.Value, offset: int) -> ir.Value:
-        """`value` of the lane whose id is this lane's xor `offset`. Values narrower than
-        32 bits travel as i32: the shuffle lowerings of CUDA and SPIR-V want 32-bit words."""
+        """`value` of the lane whose id is this lane's xor `offset`."""
+        return self._shuffle(value, self.const(offset, ir.IntegerType.get_signless(32)), gpu.ShuffleMode.XOR)
+
+    def shuffle_from(self, value: ir.Value, lane: ir.Value) -> ir.Value:
+        """`value` of lane `lane` (an index below the subgroup size)."""
+        i32 = ir.IntegerType.get_signless(32)
+        return self._shuffle(value, arith.index_cast(i32, lane), gpu.ShuffleMode.IDX)
+
+    def _shuffle(self, value: ir.Value, operand: ir.Value, mode) -> ir.Value:
+        """A `gpu.shuffle` of `value` in `mode`. Values narrower than 32 bits travel as i32: the
+        shuffle lowerings of CUDA and SPIR-V want 32-bit words."""
         width = self.const(self.target.subgroup_size, ir.IntegerType.get_signless(32))
-        off = self.const(offset, ir.IntegerType.get_signless(32))
         bits = element_bits(value.type)
         if bits >= 32:
-            return gpu.shuffle(value, off, width, gpu.ShuffleMode.XOR)[0]
+            return gpu.shuffle(value, operand, width, mode)[0]
         as_int = value if isinstance(value.type, ir.IntegerType) else \
             arith.bitcast(ir.IntegerType.get_signless(bits), value)
         word = arith.extui(ir.IntegerType.get_signless(32), as_int)
-        back = arith.trunci(as_int.type, gpu.shuffle(word, off, width, gpu.ShuffleMode.XOR)[0])
+        back = arith.trunci(as_int.type, gpu.shuffle(word, operand, width, mode)[0])
         return back if back.type == value.type else arith.bitcast(value.type, back)
 
     def butterfly(self, value: ir.Value, offsets: list[int], combine) -> ir.Value:

@@ -151,18 +151,65 @@ def reserved(p, t) -> int:
     return t.bm * t.bn * element_bits(p.output.tensor_type.element_type) // 8 if p.chunk_stats else 0
 
 
-def refusal(p, pl, stage, tma_store) -> str | None:
-    """Why the kernel of plan `pl` with output stage `stage` (drained by `tma_store`, if any)
-    cannot make problem `p`'s chunk statistics (None where it can)."""
+def refusal(em) -> str | None:
+    """Why kernel `em` (its output stage and TMA stores planned) cannot make its problem's chunk
+    statistics (None where it can): from its staged tile, else from its registers (`_lanes`)."""
+    p, pl = em.p, em.pl
     why = "statistics per chunk of the output"
-    if p.dynamic or p.view is not None or pl.split > 1:
-        return f"{why} of a dynamic or convolution product, or of one split over a cluster"
-    if stage is None or tma_store is not None:
-        return f"{why} need the output tile staged in LDS and copied out by threads (one consumer result, " \
-            "within the LDS budget)"
+    if p.dynamic or p.view is not None:
+        return f"{why} of a dynamic or convolution product"
     if pl.tiling.bn % p.chunk_stats.width:
         return f"{why}: the {pl.tiling.bn}-column tile holds no whole chunks of {p.chunk_stats.width}"
-    return None
+    if em.tma_store is not None:
+        return f"{why} through the copy engine's stores' stage"
+    lanes = None if em.output_stage is not None else _lanes(em)
+    return lanes if isinstance(lanes, str) else None
+
+
+def _lanes(em) -> int | str:
+    """Where the output is not staged: the lane bits that tell apart the lanes of a subgroup
+    holding one chunk of one of their rows (their mask), or why the registers cannot make the
+    chunks' sums. It takes, on the first subgroup's lanes (`lane_output`) and the pieces each
+    stores (`output_pieces`, offsets from the lane's output origin): the lanes holding a (row,
+    chunk) are those equal but for the mask's bits (a butterfly sums over them), together
+    they hold the chunk's W columns, and every piece lies in one chunk, the same number of
+    chunks after its lane's own on every lane (its slot), and its group's first lane (the
+    leader) holds the chunk's first column first among its pieces of the slot."""
+    sg, w = em.k.target.subgroup_size, em.p.chunk_stats.width
+    at = [em.lane_output(lane) for lane in range(sg)]
+    pieces = [(dm, dn, width) for _, _, width, dm, dn in em.output_pieces()]
+    why = (f"statistics per chunk of the output need the output tile staged in LDS, or each chunk of "
+           f"{w} columns of a row in the registers of lanes of one subgroup")
+    if em.p.epilogue.extra:
+        return f"{why}, and a consumer of one result"
+    for dm, dn, width in pieces:
+        spans = {(_slot(c, dn, w), _slot(c, dn + width - 1, w)) for _, c in at}
+        if len(spans) != 1 or len(set(spans.pop())) != 1:
+            return why
+    key = [(r, c // w) for r, c in at]
+    mask = 0
+    for a in range(sg):
+        for b in range(sg):
+            mask |= a ^ b if key[a] == key[b] else 0
+    if any((key[a] == key[b]) != (a & ~mask == b & ~mask) for a in range(sg) for b in range(sg)):
+        return why
+    for leader in range(sg):
+        if leader & mask:
+            continue
+        for dm, s in {(dm, _slot(at[0][1], dn, w)) for dm, dn, _ in pieces}:
+            first = (at[leader][1] // w + s) * w
+            mine = sorted(dn for d, dn, _ in pieces if (d, _slot(at[0][1], dn, w)) == (dm, s))
+            cols = {at[lane][1] + dn + e for lane in range(sg) if lane & ~mask == leader
+                    for d, dn, width in pieces if (d, _slot(at[0][1], dn, w)) == (dm, s) for e in range(width)}
+            if at[leader][1] + mine[0] != first or cols != set(range(first, first + w)):
+                return why
+    return mask
+
+
+def _slot(c: int, dn: int, w: int) -> int:
+    """The chunk of the piece at `dn` from a lane whose output starts at column `c`, counted from
+    the lane's own."""
+    return (c + dn) // w - c // w
 
 
 def emit(em) -> None:
@@ -200,3 +247,37 @@ def emit(em) -> None:
             at = [*em.batch, m, c]
             for mem, partial in zip(mems, loop.results):
                 memref.store(row_stats.sum_lanes(partial), mem, at)
+
+
+def emit_registers(em, kept: list[tuple[ir.Value, int, int]]) -> None:
+    """The chunk statistics of emitter `em`'s output tile from the values its threads store,
+    where it has no output stage (`kept`: each piece's stored vector and its (dm, dn) from
+    the thread's output origin): each thread applies the body to its pieces of each (row,
+    slot) (`_lanes`), the lanes holding a chunk add their sums by a butterfly, the chunk's
+    first element broadcast from its leader (a shuffle) where the body reads it, and the
+    leader stores them (rows past M, chunks past N skipped). Every lane of a subgroup runs it."""
+    k, stats = em.k, em.p.chunk_stats
+    w, mask, f32 = stats.width, _lanes(em), ir.F32Type.get()
+    slots: dict[tuple[int, int], list[tuple[ir.Value, int]]] = {}
+    for value, dm, dn in sorted(kept, key=lambda piece: piece[1:]):
+        slots.setdefault((dm, _slot(em.lane_output(0)[1], dn, w)), []).append((value, dn))
+    lane = arith.remui(em.tid, k.const(k.target.subgroup_size))
+    offsets = [1 << b for b in range(mask.bit_length()) if mask >> b & 1]
+    m0, n0 = em.output_origin()
+    mems = [b.memref() for b in stats.outputs]
+    for (dm, _), pieces in slots.items():
+        head = None
+        if FIRST in stats.reads:
+            head = k.shuffle_from(vector.extract(pieces[0][0], [], [0]), arith.andi(lane, k.const(k.target.subgroup_size - 1 & ~mask)))
+        totals = None
+        for value, _ in pieces:
+            width = ir.VectorType(value.type).shape[0]
+            zero = vector.broadcast(ir.VectorType.get([width], f32), k.const(0.0, f32))
+            args = [value if r == ELEMENT else vector.broadcast(value.type, head) for r in stats.reads]
+            sums = [row_stats.sum_lanes(v) for v in clone_body(stats.op, args + [zero] * len(mems), width)]
+            totals = sums if totals is None else [arith.addf(t, x) for t, x in zip(totals, sums)]
+        totals = [k.butterfly(t, offsets, arith.addf) for t in totals]
+        m, c = em.offset(m0, dm), arith.divui(em.offset(n0, pieces[0][1]), k.const(w))
+        with em.guard([(arith.andi(lane, k.const(mask)), 1), (m, em.p.extent("m")), (c, em.p.sizes["n"] // w)]):
+            for mem, total in zip(mems, totals):
+                memref.store(total, mem, [*em.batch, m, c])

@@ -268,10 +268,9 @@ class PlanOptions(ModulePass):
         most = self.stages if self.stages != STAGES_DEFAULT else WGMMA_STAGES  # `stages` given: the most
         budget = tgt.lds_budget(occupancy) - row_stats.reserved_lds(p)
         pl = wgmma_plan(p, tgt, budget, tilings, most, self.cluster_k or 1) if tilings else None
-        # row sums need whole rows, chunk statistics one storing workgroup a tile, a multicast TMA
-        # copies (unsplit): no split
-        if pl is not None and not self.cluster_k and not p.row_stats and not p.chunk_stats and \
-                not Multicast.parse(self.multicast).shared:
+        # row sums need whole rows, a multicast TMA copies (unsplit): no split. Chunk statistics
+        # split: the summing warps make them from their registers (chunk_stats.emit_registers).
+        if pl is not None and not self.cluster_k and not p.row_stats and not Multicast.parse(self.multicast).shared:
             pl = auto_split(p, tgt, pl, lambda split: wgmma_plan(p, tgt, budget, tilings, most, split))
         if pl is None and self.cluster_k > 1:
             raise PassError(d.location, f"{self.NAME}: cluster-k={self.cluster_k}: no wgmma tiling splits this "

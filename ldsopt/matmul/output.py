@@ -118,16 +118,22 @@ class OutputWriter:
         out_bytes = element_bits(ir.MemRefType(self.em.out.type).element_type) // 8
         row_align = self.global_align(self.em.out, quad_stores.STORE_BYTES // out_bytes)
         groups = quad_stores.plan(self.em, out_bytes, row_align)
+        # Chunk statistics of an unstaged tile are summed from the stored values (registers).
+        kept = [] if self.em.p.chunk_stats and self.em.output_stage is None else None
         if groups:
-            self.store_quads(acc, offsets, groups)
+            self.store_quads(acc, offsets, groups, kept)
         else:
             for i, value in enumerate(acc):
-                self.store_accumulator(i, value, offsets)
+                self.store_accumulator(i, value, offsets, kept=kept)
+        if kept is not None:
+            chunk_stats.emit_registers(self.em, kept)
         self.finish()
 
-    def store_quads(self, acc: list[ir.Value], offsets: tuple, groups: list[quad_stores.Group]) -> None:
+    def store_quads(self, acc: list[ir.Value], offsets: tuple, groups: list[quad_stores.Group],
+                    kept: list | None = None) -> None:
         """Stores the accumulators 16 bytes a lane, each group's pieces exchanged among the
-        quad's lanes (quad_stores.py): their values as `store_piece` makes them."""
+        quad's lanes (quad_stores.py): their values as `store_piece` makes them (each with its
+        offsets added to `kept`, if given)."""
         em, (at, _, _) = self.em, offsets
         flats = [em.flat(value) for value in acc]
         g = len(groups[0].pieces)
@@ -142,6 +148,8 @@ class OutputWriter:
                                                      [width], [1])
                 values.append(self.piece_value(piece, em.output_index(at.m(group.dm), at.n(dn)),
                                                self.early_reads(width, group.dm, dn)))
+                if kept is not None:
+                    kept.append((values[-1], group.dm, dn))
             n = quads.column(origin, group.dn)
             self.write(quads.exchange(values), at.m(group.dm), n, g * width)
 
@@ -155,9 +163,11 @@ class OutputWriter:
         return (Offsets(em, *em.output_origin()),
                 None if em.output_stage is None else Offsets(em, *em.output_local()), pieces)
 
-    def store_accumulator(self, i: int, value: ir.Value, offsets: tuple, part: int | None = None) -> None:
+    def store_accumulator(self, i: int, value: ir.Value, offsets: tuple, part: int | None = None,
+                          kept: list | None = None) -> None:
         """Stores accumulator `i` (holding `value`): its pieces, at `offsets` (`offsets()`);
-        with a `part`, only that part's of the TMA stores' stage (tma_store.py), at its columns."""
+        with a `part`, only that part's of the TMA stores' stage (tma_store.py), at its columns;
+        with `kept`, unstaged, each stored vector and its offsets added to it (`store_kept`)."""
         at, local, pieces = offsets
         flat = self.em.flat(value)
         for first, width, dm, dn in pieces.get(i, []):
@@ -168,6 +178,9 @@ class OutputWriter:
                 shift = part * self.em.tma_store.cols - self.em.tma_store.stage_col(part)
             piece = flat if width == ir.VectorType(flat.type).shape[0] else vector.extract_strided_slice(
                 ir.VectorType.get([width], self.em.acc_type), flat, [first], [width], [1])
+            if kept is not None:
+                kept.append((self.store_kept(piece, at.m(dm), at.n(dn), self.early_reads(width, dm, dn)), dm, dn))
+                continue
             self.store_piece(piece, at.m(dm), at.n(dn), self.early_reads(width, dm, dn),
                              local and (local.m(dm), local.n(dn - shift)))
 
@@ -283,6 +296,18 @@ class OutputWriter:
                     self.write_to(b.memref(), dims, v, m, n, width)
             else:
                 write_vector(value, em.out_lds, self.stage_indices(*staged), self.stage_align(width))
+
+    def store_kept(self, piece: ir.Value, m: ir.Value, n: ir.Value, early: list | None) -> ir.Value:
+        """`store_piece` to the output, the stored vector made outside the guard (zeros past M
+        or N) and returned, so that every lane holds one for chunk_stats.emit_registers."""
+        em = self.em
+        width = ir.VectorType(piece.type).shape[0]
+        ragged = self.ragged(m, n)
+        value = em.or_zero(ragged, ir.VectorType.get([width], ir.MemRefType(em.out.type).element_type),
+                           lambda: self.piece_value(piece, em.output_index(m, n), early))
+        with em.guard(ragged):
+            self.write(value, m, n, width)
+        return value
 
     def piece_value(self, piece: ir.Value, idx: list[ir.Value], early: list | None) -> ir.Value:
         """What a piece of the accumulator at `idx` stores to the output (`piece_values`' first)."""
