@@ -149,6 +149,19 @@ def test_chunk_stats_lavapipe(name, run_program):
     assert "ldsopt lowered 1 of 1 dispatches" in out and "3 outputs" in out, out
 
 
+@pytest.mark.parametrize("name", ["residual_chunks_f16_37x72x40", "residual_chunks_f16_45x80x56"])
+def test_chunk_stats_in_registers_lavapipe(name, run_program, tmp_path):
+    """`output-lds=false`: statistics per chunk of an unstaged tile, from the values each thread
+    stores (chunk_stats.emit_registers: the chunk's first element shuffled from its first lane,
+    the sums added over its lanes): chunks of 8 and 16 in lavapipe's subgroups of 8, M prime and
+    N past the tile, all three outputs llvm-cpu's."""
+    pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", "ldsopt-matmul-lds{output-lds=false},")
+    run_program((CHUNK_STATS / f"{name}.mlir").read_text(), "--target", "lavapipe", "--require-ldsopt",
+                "--pipeline", pipeline, "--emit-dir", str(tmp_path / "emit"), name=name)
+    kernel = (tmp_path / "emit" / "ldsopt.mlir").read_text()
+    assert "ldsopt.output_stage" not in kernel and "gpu.shuffle idx" in kernel
+
+
 @pytest.mark.parametrize("name", sorted(p.stem for p in SKINNY.glob("*.mlir")))
 def test_skinny_lavapipe(name, run_program, tmp_path):
     """Skinny products (M or N of 1 to 16, K of 1000 or 4096) get the 16-wide tilings in 64

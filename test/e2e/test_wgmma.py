@@ -50,6 +50,7 @@ def test_sm89_keeps_mma_sync(ptx_of, tmp_path):
 
 
 CLUSTER = pathlib.Path(__file__).parent / "programs" / "matmul_cluster"
+CHUNK_STATS = pathlib.Path(__file__).parent / "programs" / "matmul_chunk_stats"
 
 
 @pytest.mark.parametrize("name, split", [("nn_f16_512x768x3072_bias_residual", 8), ("tn_f16_136x264x512", 2),
@@ -69,6 +70,19 @@ def test_k_split_over_a_cluster_compiles(name, split, ptx_of, tmp_path):
     n = int(re.search(r"wgmma\.mma_async\.sync\.aligned\.m64n(\d+)k16", text).group(1))
     assert text.count("st.shared::cluster.v4.f32") == text.count("mapa.shared::cluster.u32") == n // 8
     assert text.count("ld.shared.v4.f32") == (split - 1) * n // 8
+    assert ".local" not in text
+
+
+def test_chunk_stats_under_a_k_split_compile(ptx_of, tmp_path):
+    """GPT-2's FFN down with statistics per chunk of 64 columns of its result (what the next
+    layer's folded norm reads): the plan splits its K over a cluster of 2 as it does the plain
+    product, and the summing warps make the statistics from their registers: one shuffle of the
+    chunk's first element per row and chunk a warp holds (2 rows of 2 chunks of its 64x128
+    tile's), sums over the quads (xor 1, 2), no output stage, no local memory."""
+    text, report = ptx_of((CHUNK_STATS / "residual_chunks_f16_512x768x3072.mlir").read_text(), "cuda-sm90a", tmp_path)
+    assert report[0]["passes"] == ["ldsopt-matmul-lds"], report
+    assert ".reqnctapercluster 2, 1, 1" in text and "wgmma.mma_async.sync.aligned.m64n128k16" in text
+    assert text.count("shfl.sync.idx.b32") == 4 and text.count("shfl.sync.bfly.b32") >= 16
     assert ".local" not in text
 
 
