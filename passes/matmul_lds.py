@@ -119,9 +119,10 @@ the tile takes no more LDS than the operands' staging; other kernels, or any wit
 Beside the consumer, the dispatch may hold what `ldsopt-fold-norm` forms: sums of A's rows, or
 values per row reduced from loaded tensors, that the consumer reads (ldsopt/matmul/row_stats.py),
 and statistics per chunk of columns of the consumer's result, stored as further results
-(ldsopt/matmul/chunk_stats.py: the output tile is then staged wherever the stage fits; a
-dispatch whose tile is not staged, or whose tiles hold no whole chunks, is left to IREE with
-the reason).
+(ldsopt/matmul/chunk_stats.py: from the output tile, staged wherever the stage fits unless
+`output-lds=false`, else from the values the threads store, as under a K split; a dispatch
+whose tiles hold no whole chunks, or whose unstaged chunks span more than a subgroup's lanes, is
+left to IREE with the reason).
 
 `carry-fragments` (matrix-core kernels): the first fragment read group of each K step is read
 right after the barrier that publishes its tile, at the end of the step before, and carried

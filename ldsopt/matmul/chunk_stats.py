@@ -1,5 +1,6 @@
 """Statistics per chunk of columns of the matmul's output, made by its kernel from the output
-tile it stages in LDS and stored as further results of its dispatch (`ChunkStats`).
+tile it stages in LDS, or else from the values its threads store, and stored as further results
+of its dispatch (`ChunkStats`).
 
 What this is for: a norm of the rows that a product's epilogue makes (GPT-2's and Llama's
 h = x + attn @ Wo + b, before the norm of the next sublayer) needs every column of a row, which
@@ -19,19 +20,24 @@ Matched (`split`, `match`): in a matmul dispatch with a fused consumer whose (fi
   value the body computes from its inputs by arith / math ops (row_stats.py's sums, over a
   chunk of a row);
 - whose results are stored whole.
-Refused (`refusal`): a dynamic extent, a K split over a cluster (the plans take none
-unasked where there are chunk statistics), no output stage (the tile must pass through
-LDS: a consumer of several results, a stage past the LDS budget, the copy engine's stores), and
-tiles whose columns are not whole chunks (W must divide BN). Planned (`whole_chunks`,
+Refused (`refusal`): a dynamic extent, a convolution, the copy engine's stores, tiles whose
+columns are not whole chunks (W must divide BN), and, without an output stage (a K split over a
+cluster, whose summing warps store the tile; `output-lds=false`; a stage past the LDS budget),
+a consumer of several results or a layout whose lanes do not hold a row's chunk within one
+subgroup (`_lanes`: a chunk of 64 over lavapipe's FMA tiles). Planned (`whole_chunks`,
 `reserved`): among the tilings whose BN W divides, each plan leaving the LDS of its stage.
 
-Emitted (`emit`, after the output stage's barrier, before its copy out): thread t takes the
+Emitted from the stage (`emit`, after the output stage's barrier, before its copy out): thread t takes the
 (row, chunk) pairs t, t + threads, ... of its tile, reads the chunk's W elements from the stage
 in vectors of V (the stage's copy width where it divides W, at most the target's widest
 vector: the partials are f32), applies the body to vector
 partial sums, adds their lanes and stores each result at (m, N tile's first chunk + chunk);
-rows past M and chunks past N (a last N tile's) are skipped. The sums are the program's
-reassociated, as any parallel reduction.
+rows past M and chunks past N (a last N tile's) are skipped. From the registers
+(`emit_registers`, after the stores): each thread applies the body to the pieces it stored of
+each (row, chunk) it holds (zeros past M and N, whose sums nobody stores), the chunk's first
+element shuffled from the chunk's first lane, the chunk's lanes add their sums by a butterfly
+(`gpu.shuffle xor`; the wgmma and mma.sync C layouts' quads) and its first lane stores them.
+The sums are the program's reassociated, as any parallel reduction.
 """
 
 from __future__ import annotations
