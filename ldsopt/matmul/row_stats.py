@@ -38,7 +38,8 @@ but loaded tensors (A among them or not), read through any maps that are sums of
 times constants (`(m, c) -> (m, c * 64)`), it reduces a short loop of a few values a row
 (statistics per chunk of a row's columns, made where the rows were produced, combined into the
 rows' sums). The kernel computes them once before its K loop, once its first copies are
-issued (their latency hides the loads'): q lanes a row, each walking every q-th step of the
+issued (their latency hides the loads'): q lanes a row (as many as one pass over the tile's
+rows leaves each), each walking every q-th step of the
 reduced loop, loading each input's element and applying the body to its running sums (a
 short loop unrolled, every row's loads issued first); a butterfly adds the lanes' sums, and
 the row's first lane writes its results into the same LDS array, which the barrier after the
@@ -377,7 +378,9 @@ class RowStatsKernel:
 
     def _loaded_values(self) -> None:
         """Each row's values from the loaded tensors into the LDS array (module doc): q lanes a
-        row (the least power of 2 that covers the reduced loop, at most a subgroup), lane l
+        row (the least power of 2 that covers the reduced loop, at most a subgroup, and few
+        enough that one pass of the threads covers the tile's rows: each pass is a butterfly
+        and a finish after the loads, in turn), lane l
         taking its steps l, l + q, ... (so that a row's loads are consecutive); where a lane
         takes at most UNROLLED steps, every row's loads are issued before the body's first use
         of them (one round trip, not one a step), else an scf.for carries the running sums.
@@ -385,7 +388,8 @@ class RowStatsKernel:
         lane. Rows past M read M's last one (every lane runs the butterfly) and store nothing."""
         em, k = self.em, self.em.k
         t, stats = em.pl.tiling, self.stats
-        q = min(1 << (stats.extent - 1).bit_length(), k.target.subgroup_size)
+        one_pass = 1 << (max(1, t.threads // t.bm).bit_length() - 1)
+        q = min(1 << (stats.extent - 1).bit_length(), k.target.subgroup_size, one_pass)
         rows, steps = t.threads // q, math.ceil(stats.extent / q)
         mems = [b.memref() for b, _ in stats.loaded]
         lane, group = arith.remui(em.tid, k.const(q)), arith.divui(em.tid, k.const(q))
