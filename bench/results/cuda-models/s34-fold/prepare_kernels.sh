@@ -3,7 +3,7 @@
 # GPT-2's base block (build/s34/models, ../fence-d844df1/prepare.sh) prepared with
 # ldsopt-fold-norm{stats=producer} at each commit below (a worktree each, built there as
 # bench/patched_tree.sh does), its FFN up folded from the O projection's chunk statistics
-# (dispatch 4) kept; the plain FFN up and FFN down of build/s34/gpt2_block (the default pipeline
+# (dispatch 4) kept (9140700 emits what ff74a4c does; 20d3a9a: one pass over the rows); the plain FFN up and FFN down of build/s34/gpt2_block (the default pipeline
 # at af0c419's tree); and the FFN down program with chunk statistics
 # (test/e2e/programs/matmul_chunk_stats/residual_chunks_f16_512x768x3072.mlir) by the default
 # pipeline (split over a cluster of 2, statistics from registers) and with cluster-k=1 (unsplit,
@@ -11,7 +11,7 @@
 set -eu
 out=build/s34k
 rm -rf $out && mkdir -p $out/k
-for c in ee42205 328bf42 ff74a4c 9140700; do
+for c in ee42205 328bf42 9140700 20d3a9a; do
   tree=$(mktemp -d) && git worktree add -q --detach $tree $c && ln -s ../passes $tree/ldsopt/passes
   P=$(cd $tree && PYTHONPATH=$tree python -c "from ldsopt.run import pipelines; print(pipelines.PROGRAM_PIPELINE.replace('ldsopt-split-reduction)', 'ldsopt-split-reduction, ldsopt-fold-norm{stats=producer})'))")
   (cd $tree && PYTHONPATH=$tree lds-bench $OLDPWD/build/s34/models/gpt2_block_base_f16.onnx --target cuda-sm90a \
