@@ -268,13 +268,14 @@ def emit_registers(em, kept: list[tuple[ir.Value, int, int]]) -> None:
     for value, dm, dn in sorted(kept, key=lambda piece: piece[1:]):
         slots.setdefault((dm, _slot(em.lane_output(0)[1], dn, w)), []).append((value, dn))
     lane = arith.remui(em.tid, k.const(k.target.subgroup_size))
+    leader = arith.andi(lane, k.const(k.target.subgroup_size - 1 & ~mask))
     offsets = [1 << b for b in range(mask.bit_length()) if mask >> b & 1]
     m0, n0 = em.output_origin()
     mems = [b.memref() for b in stats.outputs]
     for (dm, _), pieces in slots.items():
         head = None
         if FIRST in stats.reads:
-            head = k.shuffle_from(vector.extract(pieces[0][0], [], [0]), arith.andi(lane, k.const(k.target.subgroup_size - 1 & ~mask)))
+            head = k.shuffle_from(vector.extract(pieces[0][0], [], [0]), leader)
         totals = None
         for value, _ in pieces:
             width = ir.VectorType(value.type).shape[0]
