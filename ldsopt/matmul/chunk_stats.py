@@ -190,7 +190,7 @@ def _lanes(em) -> int | str:
         return f"{why}, and a consumer of one result"
     for dm, dn, width in pieces:
         spans = {(_slot(c, dn, w), _slot(c, dn + width - 1, w)) for _, c in at}
-        if len(spans) != 1 or len(set(spans.pop())) != 1:
+        if len(spans) != 1 or len(set(*spans)) != 1:  # one slot on every lane, one chunk a piece
             return why
     key = [(r, c // w) for r, c in at]
     mask = 0
@@ -199,15 +199,12 @@ def _lanes(em) -> int | str:
             mask |= a ^ b if key[a] == key[b] else 0
     if any((key[a] == key[b]) != (a & ~mask == b & ~mask) for a in range(sg) for b in range(sg)):
         return why
-    for leader in range(sg):
-        if leader & mask:
-            continue
-        for dm, s in {(dm, _slot(at[0][1], dn, w)) for dm, dn, _ in pieces}:
+    for (dm, s), mine in _by_slot(at[0][1], w, pieces).items():
+        for leader in (lane for lane in range(sg) if not lane & mask):
             first = (at[leader][1] // w + s) * w
-            mine = sorted(dn for d, dn, _ in pieces if (d, _slot(at[0][1], dn, w)) == (dm, s))
             cols = {at[lane][1] + dn + e for lane in range(sg) if lane & ~mask == leader
-                    for d, dn, width in pieces if (d, _slot(at[0][1], dn, w)) == (dm, s) for e in range(width)}
-            if at[leader][1] + mine[0] != first or cols != set(range(first, first + w)):
+                    for dn, width in mine for e in range(width)}
+            if at[leader][1] + mine[0][0] != first or cols != set(range(first, first + w)):
                 return why
     return mask
 
@@ -216,6 +213,15 @@ def _slot(c: int, dn: int, w: int) -> int:
     """The chunk of the piece at `dn` from a lane whose output starts at column `c`, counted from
     the lane's own."""
     return (c + dn) // w - c // w
+
+
+def _by_slot(c: int, w: int, pieces: list[tuple]) -> dict[tuple[int, int], list[tuple]]:
+    """A lane's pieces (dm, dn, x), its output starting at column `c`, grouped by (dm, slot),
+    each group's (dn, x) in order of dn."""
+    groups: dict[tuple[int, int], list[tuple]] = {}
+    for dm, dn, x in sorted(pieces, key=lambda piece: piece[:2]):
+        groups.setdefault((dm, _slot(c, dn, w)), []).append((dn, x))
+    return groups
 
 
 def emit(em) -> None:
@@ -264,9 +270,7 @@ def emit_registers(em, kept: list[tuple[ir.Value, int, int]]) -> None:
     leader stores them (rows past M, chunks past N skipped). Every lane of a subgroup runs it."""
     k, stats = em.k, em.p.chunk_stats
     w, mask, f32 = stats.width, _lanes(em), ir.F32Type.get()
-    slots: dict[tuple[int, int], list[tuple[ir.Value, int]]] = {}
-    for value, dm, dn in sorted(kept, key=lambda piece: piece[1:]):
-        slots.setdefault((dm, _slot(em.lane_output(0)[1], dn, w)), []).append((value, dn))
+    slots = _by_slot(em.lane_output(0)[1], w, [(dm, dn, value) for value, dm, dn in kept])
     lane = arith.remui(em.tid, k.const(k.target.subgroup_size))
     leader = arith.andi(lane, k.const(k.target.subgroup_size - 1 & ~mask))
     offsets = [1 << b for b in range(mask.bit_length()) if mask >> b & 1]
@@ -275,16 +279,16 @@ def emit_registers(em, kept: list[tuple[ir.Value, int, int]]) -> None:
     for (dm, _), pieces in slots.items():
         head = None
         if FIRST in stats.reads:
-            head = k.shuffle_from(vector.extract(pieces[0][0], [], [0]), leader)
+            head = k.shuffle_from(vector.extract(pieces[0][1], [], [0]), leader)
         totals = None
-        for value, _ in pieces:
+        for _, value in pieces:
             width = ir.VectorType(value.type).shape[0]
             zero = vector.broadcast(ir.VectorType.get([width], f32), k.const(0.0, f32))
             args = [value if r == ELEMENT else vector.broadcast(value.type, head) for r in stats.reads]
             sums = [row_stats.sum_lanes(v) for v in clone_body(stats.op, args + [zero] * len(mems), width)]
             totals = sums if totals is None else [arith.addf(t, x) for t, x in zip(totals, sums)]
         totals = [k.butterfly(t, offsets, arith.addf) for t in totals]
-        m, c = em.offset(m0, dm), arith.divui(em.offset(n0, pieces[0][1]), k.const(w))
+        m, c = em.offset(m0, dm), arith.divui(em.offset(n0, pieces[0][0]), k.const(w))
         with em.guard([(arith.andi(lane, k.const(mask)), 1), (m, em.p.extent("m")), (c, em.p.sizes["n"] // w)]):
             for mem, total in zip(mems, totals):
                 memref.store(total, mem, [*em.batch, m, c])

@@ -39,12 +39,11 @@ times constants (`(m, c) -> (m, c * 64)`), it reduces a short loop of a few valu
 (statistics per chunk of a row's columns, made where the rows were produced, combined into the
 rows' sums). The kernel computes them once before its K loop, once its first copies are
 issued (their latency hides the loads'): q lanes a row (as many as one pass over the tile's
-rows leaves each), each walking every q-th step of the
-reduced loop, loading each input's element and applying the body to its running sums (a
-short loop unrolled, every row's loads issued first); a butterfly adds the lanes' sums, and
-the row's first lane writes its results into the same LDS array, which the barrier after the
-loop publishes. Matched
-where every result is read only by the fused consumer, along its rows (through (b?, m):
+rows leaves each), each walking every q-th step of the reduced loop, loading each input's
+element and applying the body to its running sums (a short loop unrolled, every row's loads
+issued first); a butterfly adds the lanes' sums, and the row's first lane writes its results
+into the same LDS array, which the barrier after the loop publishes. Matched where every
+result is read only by the fused consumer, along its rows (through (b?, m):
 what tells them from a contraction written as a generic); refused where the reduced loop's
 extent is not static.
 
@@ -380,8 +379,8 @@ class RowStatsKernel:
         """Each row's values from the loaded tensors into the LDS array (module doc): q lanes a
         row (the least power of 2 that covers the reduced loop, at most a subgroup, and few
         enough that one pass of the threads covers the tile's rows: each pass is a butterfly
-        and a finish after the loads, in turn), lane l
-        taking its steps l, l + q, ... (so that a row's loads are consecutive); where a lane
+        and a finish after the loads, in turn), lane l taking its steps l, l + q, ... (so
+        that a row's loads are consecutive); where a lane
         takes at most UNROLLED steps, every row's loads are issued before the body's first use
         of them (one round trip, not one a step), else an scf.for carries the running sums.
         Then the lanes' sums are added by a butterfly, finished, and stored by the row's first
