@@ -17,7 +17,10 @@ times, in one run: the ldsopt module's outputs checked against the reference (as
 --replay`); each dispatch's benchmark module, ldsopt's and IREE's (`iree-benchmark-module
 --batch_size=N`, the time per dispatch, median of the repetitions); the two whole-program
 modules (`benchmark`); the PyTorch twin where the folder has one (CUDA events around N calls,
-its output checked against the same reference). Writes OUT/program_results.{json,md,png}.
+its output checked against the same reference); with `--stack N`, the N-layer modules per layer,
+the twin stacked the same way, and the ldsopt stack's values against the twin's N layers in f32
+(`stack_values`: the stack has no reference of its own). Writes OUT/program_results.{json,md,png};
+exits 1 where a value check fails.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import tempfile
 
 from ldsopt.run import iree_tools
 from ldsopt.cli import output_file
-from ldsopt.measure import timing
+from ldsopt.measure import stack_values, timing
 from ldsopt.run import parameters, replay, value_check
 from ldsopt.measure.timing import parse_benchmark_json
 from ldsopt.run.iree_tools import tool
@@ -162,7 +165,8 @@ def _twin(folder: str, man: dict, repetitions: int, batch: int) -> dict:
     dtype = timing.TORCH_DTYPES[x.dtype]
     twin = man["twin"]
     twins = timing.load_script(os.path.join(folder, twin["script"]), "ldsopt_torch_twins")
-    layer = getattr(twins, twin["function"])(twin_weights(folder, twin), "cuda", dtype, **twin["kwargs"])
+    weights = twin_weights(folder, twin)
+    layer = getattr(twins, twin["function"])(weights, "cuda", dtype, **twin["kwargs"])
     xt = torch.from_numpy(x.load(ours)).to("cuda")
     with torch.inference_mode():
         y = layer(xt).float().cpu().numpy()
@@ -173,6 +177,13 @@ def _twin(folder: str, man: dict, repetitions: int, batch: int) -> dict:
         y_graph = y_graph.float().cpu().numpy()
         us_graph = timer.time_us(graph.replay, batch)
         stack = _twin_stack(torch, timer, layer, xt, man["stack"]["layers"], batch) if man.get("stack") else None
+    if stack and "ldsopt" in man["stack"]["whole"]:
+        try:
+            stack["values"] = stack_values.check(
+                torch, os.path.join(folder, man["stack"]["whole"]["ldsopt"]), man["stack"]["layers"], layer,
+                getattr(twins, twin["function"])(weights, "cuda", "float32", **twin["kwargs"]))
+        except (RuntimeError, OSError, ValueError, KeyError) as e:
+            stack["values"] = {"layers": man["stack"]["layers"], "error": f"{type(e).__name__}: {e}"}
     sensitivity = whole.get("sensitivity", [None])[0]
     ref, sens = exp.load(ours), Tensor(**sensitivity).load(ours) if sensitivity else None
     c, cg = (value_check.compare(out.astype(DTYPES[exp.dtype][0]), ref, exp.dtype, tol["atol"], tol["rtol"], what,
@@ -287,6 +298,8 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
                 twin = _twin(folder, man, repetitions, batch)
                 say(f"PyTorch twin: eager {twin['us']:.1f} us, one CUDA graph {twin['graph_us']:.1f} us, output "
                     f"{'PASS' if twin['passed'] else 'FAIL'} (max abs error {twin['max_abs']:.3g})")
+                if "values" in twin.get("stack", {}):
+                    say(stack_values.line(twin["stack"]["values"]))
             except Exception as e:  # noqa: BLE001 - a failing twin must not lose the IREE numbers
                 twin = {"error": f"{type(e).__name__}: {e}"}
                 say(f"PyTorch twin: error: {twin['error']}")
@@ -403,6 +416,8 @@ def _stack_lines(stack: dict, twin: dict | None) -> list[str]:
                      f"one CUDA graph {twin['stack']['graph_us']:.1f} us per layer (replays back to back)"
                      + (f", {awaited:.1f} us per layer with each call awaited (as the IREE lines time a call)"
                         if awaited is not None else ""))
+        if "values" in twin["stack"]:
+            lines.append(f"- {stack_values.line(twin['stack']['values'])}")
     return lines
 
 
@@ -487,9 +502,11 @@ def main(argv=None) -> int:
         failed = [r["name"] for r in replay.each_call(report["dispatches"])
                   if any("us" not in r[v] and v not in r.get("errors", {}) for v in timing.VARIANTS)]
         failed += [v for v, w in report["whole"].items() if "us" not in w and not w.get("at_prepare")]
-        if failed or not report["values"].get("passed", True):
-            print(f"error: {'failed to time: ' + ', '.join(failed) if failed else 'the ldsopt module gives wrong values'}",
-                  file=sys.stderr)
+        stacked = ((report.get("twin") or {}).get("stack") or {}).get("values", {"passed": True})
+        wrong = None if report["values"].get("passed", True) else "the ldsopt module gives wrong values"
+        wrong = wrong or (None if stacked.get("passed") else stack_values.line(stacked))
+        if failed or wrong:
+            print(f"error: {'failed to time: ' + ', '.join(failed) if failed else wrong}", file=sys.stderr)
             return 1
         return 0
     results = []

@@ -1,0 +1,46 @@
+"""stack_values.check on lavapipe: the suite's small GPT-2 block at hidden 128, three layers in one
+call with `ldsopt-fold-norm{stats=producer}` (each later layer's first norm folded into its QKV
+projection, its statistics made by the previous layer's FFN down, the case a single layer never
+has), run and judged against the PyTorch twin on the CPU, in f32 and in f16. The same check
+fails when told the stack holds a layer fewer than it does."""
+
+import dataclasses
+import re
+
+import pytest
+
+from ldsopt.measure import bench, bench_replay, stack_values
+from ldsopt.run import driver, pipelines
+
+onnx = pytest.importorskip("onnx")
+torch = pytest.importorskip("torch")
+
+PRODUCER = pipelines.program_pipeline(fold_norm=True).replace("ldsopt-fold-norm)",
+                                                              "ldsopt-fold-norm{stats=producer})")
+
+
+def test_folded_stack_against_its_twin(suite, tmp_path):
+    from onnx import numpy_helper
+    model = suite.gpt2_block(dataclasses.replace(suite.SIZES["small"], hidden=128, ffn=256), "f16")
+    path = tmp_path / "gpt2.onnx"
+    onnx.save(model, str(path))
+    text, function = bench.stacked(driver.read_source(str(path)), 3, str(path))
+    (tmp_path / "stack.mlir").write_text(text)
+    folder = tmp_path / "stack"
+    man = driver.prepare(str(tmp_path / "stack.mlir"), "lavapipe", str(folder), function=function,
+                         program_pipeline=PRODUCER, run_reference=False)
+    assert all(d["passes"] for d in man["dispatches"]), man["dispatches"]  # every dispatch ldsopt's
+    # Six dispatches in the first layer (its first norm reads the stack's input), five in each
+    # later one: its first norm folded into its QKV projection.
+    configured = (folder / "configured.mlir").read_text()
+    called = re.findall(r"stream\.cmd\.dispatch @[\w.$-]+::@[\w.$-]+::@([\w.$-]+)",
+                        configured.split(f"util.func public @{function}(")[1])
+    assert len(called) == 6 + 5 + 5 and sum("_reduction_" in c for c in called) == 1, called
+    twins = bench_replay.load_script(str(suite.__file__).replace("suite.py", "torch_twins.py"), "ldsopt_torch_twins")
+    name, kwargs = twins.named_twin(model)
+    weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    low, f32 = (getattr(twins, name)(weights, "cpu", dtype, **kwargs) for dtype in ("float16", "float32"))
+    r = stack_values.check(torch, str(folder), 3, low, f32, device="cpu")
+    assert r["passed"] and 0 < r["relative_error"], r
+    wrong = stack_values.check(torch, str(folder), 2, low, f32, device="cpu")
+    assert not wrong["passed"] and wrong["relative_error"] > 10 * wrong["bound"], wrong
