@@ -46,6 +46,6 @@ blocks_once() {
     timeout 100 python -m ldsopt.measure.program_bench "$build/$name" --repetitions 1 --out "$OUT/$name" 2>&1 \
       | grep -v Warning > "$OUT/$name.log"
     rm -f "$OUT/$name/program_results.png"
-    grep -E "^- (ldsopt|PyTorch)|^Values" "$OUT/$name/program_results.md"
+    grep -E "^- (ldsopt|PyTorch|values of)|^Values" "$OUT/$name/program_results.md"
   done
 }
