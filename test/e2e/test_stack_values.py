@@ -1,8 +1,9 @@
-"""stack_values.check on lavapipe: the suite's small GPT-2 block at hidden 128, three layers in one
-call with `ldsopt-fold-norm{stats=producer}` (each later layer's first norm folded into its QKV
-projection, its statistics made by the previous layer's FFN down, the case a single layer never
-has), run and judged against the PyTorch twin on the CPU, in f32 and in f16. The same check
-fails when told the stack holds a layer fewer than it does."""
+"""stack_values.check on lavapipe: the suite's small GPT-2 (LayerNorm) and Llama (RMSNorm) blocks at
+hidden 128, three layers in one call with `ldsopt-fold-norm{stats=producer}` (each later layer's
+first norm folded into its Q, K and V projections, its statistics made by the previous layer's
+FFN down, the case a single layer never has), run and judged against the PyTorch twin on the
+CPU, in f32 and in f16. The same check fails when told the stack holds a layer fewer than it
+does."""
 
 import dataclasses
 import re
@@ -19,10 +20,11 @@ PRODUCER = pipelines.program_pipeline(fold_norm=True).replace("ldsopt-fold-norm)
                                                               "ldsopt-fold-norm{stats=producer})")
 
 
-def test_folded_stack_against_its_twin(suite, tmp_path):
+@pytest.mark.parametrize("kind", ["gpt2_block", "llama_block"])
+def test_folded_stack_against_its_twin(suite, tmp_path, kind):
     from onnx import numpy_helper
-    model = suite.gpt2_block(dataclasses.replace(suite.SIZES["small"], hidden=128, ffn=256), "f16")
-    path = tmp_path / "gpt2.onnx"
+    model = getattr(suite, kind)(dataclasses.replace(suite.SIZES["small"], hidden=128, ffn=256), "f16")
+    path = tmp_path / f"{kind}.onnx"
     onnx.save(model, str(path))
     text, function = bench.stacked(driver.read_source(str(path)), 3, str(path))
     (tmp_path / "stack.mlir").write_text(text)
@@ -30,12 +32,14 @@ def test_folded_stack_against_its_twin(suite, tmp_path):
     man = driver.prepare(str(tmp_path / "stack.mlir"), "lavapipe", str(folder), function=function,
                          program_pipeline=PRODUCER, run_reference=False)
     assert all(d["passes"] for d in man["dispatches"]), man["dispatches"]  # every dispatch ldsopt's
-    # Six dispatches in the first layer (its first norm reads the stack's input), five in each
-    # later one: its first norm folded into its QKV projection.
+    # One norm dispatch in three layers: the first layer's, whose x is the stack's input; each
+    # later layer's first norm is folded into the products after it.
     configured = (folder / "configured.mlir").read_text()
     called = re.findall(r"stream\.cmd\.dispatch @[\w.$-]+::@[\w.$-]+::@([\w.$-]+)",
                         configured.split(f"util.func public @{function}(")[1])
-    assert len(called) == 6 + 5 + 5 and sum("_reduction_" in c for c in called) == 1, called
+    single = re.findall(r"stream\.cmd\.dispatch @[\w.$-]+::@[\w.$-]+::@([\w.$-]+)",
+                        configured.split(f"util.func public @{kind}(")[1].split("util.func")[0])
+    assert sum("_reduction_" in c for c in called) == 1 and len(called) == 3 * len(single) - 2, (called, single)
     twins = bench_replay.load_script(str(suite.__file__).replace("suite.py", "torch_twins.py"), "ldsopt_torch_twins")
     name, kwargs = twins.named_twin(model)
     weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
