@@ -68,8 +68,8 @@ def check(torch, folder: str, layers: int, layer_low, layer_f32, device: str = "
     `device`)."""
     x, ours = run_stack(folder)
     with torch.inference_mode():
-        low = f32 = torch.from_numpy(x).to(device)
-        f32 = f32.float()
+        low = torch.from_numpy(x).to(device)
+        f32 = low.float()
         for _ in range(layers):
             low, f32 = layer_low(low), layer_f32(f32)
         low, f32 = low.float().cpu().numpy(), f32.double().cpu().numpy()
