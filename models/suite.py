@@ -219,10 +219,16 @@ def gpt2_block(size: Size, dtype: str = "f32") -> onnx.ModelProto:
 
 
 def _rmsnorm(g: Graph, x: str, hidden: int, name: str | None = None) -> str:
-    """x / sqrt(mean(x^2) + 1e-6) * weight, over the last dim; the weight `name`.weight."""
-    ms = g.op("ReduceMean", g.op("Mul", x, x), axes=[-1], keepdims=1)
-    r = g.op("Reciprocal", g.op("Sqrt", g.op("Add", ms, g.const(1e-6))))
-    return g.op("Mul", g.op("Mul", x, r), g.weight(hidden, positive=True, name=name and f"{name}.weight"))
+    """x / sqrt(mean(x^2) + 1e-6) * weight, over the last dim; the weight `name`.weight. In a
+    16-bit model the rows are normalized in f32 and rounded back before the weight, as
+    transformers' LlamaRMSNorm and torch's rms_norm (the twin's) compute it: in f16 the sum of
+    squares of a residual stream 12 layers deep overflows."""
+    wide = x if g.onnx_type == TensorProto.FLOAT else g.op("Cast", x, to=TensorProto.FLOAT)
+    ms = g.op("ReduceMean", g.op("Mul", wide, wide), axes=[-1], keepdims=1)
+    r = g.op("Reciprocal", g.op("Sqrt", g.op("Add", ms, g.const(1e-6, dtype=np.float32))))
+    n = g.op("Mul", wide, r)
+    n = n if wide == x else g.op("Cast", n, to=g.onnx_type)
+    return g.op("Mul", n, g.weight(hidden, positive=True, name=name and f"{name}.weight"))
 
 
 def decoder_block(size: Size, dtype: str = "f32") -> onnx.ModelProto:
