@@ -19,7 +19,7 @@ import os
 
 import numpy as np
 
-from ldsopt.run.iree_tools import parameter_flags, run_module
+from ldsopt.run import replay
 from ldsopt.run.tensor_file import Tensor
 
 # ldsopt's 16-bit stack may round differently from PyTorch's (its own kernels, fast exp, where
@@ -47,19 +47,14 @@ def judge(ours: np.ndarray, twin_low: np.ndarray, ref: np.ndarray) -> dict:
 
 def run_stack(folder: str) -> tuple[np.ndarray, np.ndarray]:
     """Runs the stacked module of its prepared subfolder `folder` on the folder's own input:
-    (input, output). RuntimeError if the module fails."""
+    (input, output). RuntimeError if the module fails or is not of one tensor to one."""
     with open(os.path.join(folder, "manifest.json")) as f:
         man = json.load(f)
-    inputs, outputs = [Tensor(**t) for t in man["inputs"]], [Tensor(**t) for t in man["outputs"]]
-    if len(inputs) != 1 or len(outputs) != 1:
+    if len(man["inputs"]) != 1 or len(man["outputs"]) != 1:
         raise RuntimeError(f"{folder}: a stack takes one tensor and returns one, this has "
-                           f"{len(inputs)} and {len(outputs)}")
-    out = os.path.join(folder, outputs[0].file)
-    if os.path.lexists(out):  # an output the module did not write is not an earlier run's
-        os.remove(out)
-    run_module(os.path.join(folder, man["vmfb"]), man["function"], man["device"], inputs, outputs, folder,
-               tuple(parameter_flags(man, folder)), why=", the stacked layers' values")
-    return inputs[0].load(folder), outputs[0].load(folder)
+                           f"{len(man['inputs'])} and {len(man['outputs'])}")
+    (out,) = replay.run_outputs(folder, man, man["device"], why=", the stacked layers' values")
+    return Tensor(**man["inputs"][0]).load(folder), out
 
 
 def check(torch, folder: str, layers: int, layer_low, layer_f32, device: str = "cuda") -> dict:

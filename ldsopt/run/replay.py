@@ -46,21 +46,13 @@ def replay(folder: str, device: str | None = None, atol: float | None = None, rt
     sensitivity = [t and Tensor(**t) for t in man.get("sensitivity", [None] * len(outputs))]
     written = [[Tensor(**t) for t in ways] for ways in man.get("as_written", [[]] * len(outputs))]
     device = device or man["device"]
-    for t in outputs:  # so that an output the module does not write is not an earlier run's
-        if os.path.lexists(os.path.join(folder, t.file)):
-            os.remove(os.path.join(folder, t.file))
-    run_module(os.path.join(folder, man["vmfb"]), man["function"], device, inputs, outputs, folder,
-               tuple(parameter_flags(man, folder)))
+    got = run_outputs(folder, man, device)
     comps = []
-    for i, (out, exp, tol, sens, wr) in enumerate(zip(outputs, expected, man["tolerances"], sensitivity, written)):
-        path = os.path.join(folder, out.file)
-        size = os.path.getsize(path) if os.path.isfile(path) else None
-        if size != nbytes(out.shape, out.dtype):
-            raise RuntimeError(f"iree-run-module left output {i} ({out.file}) "
-                               + ("unwritten" if size is None else f"of {size} bytes, not {out.spec}"))
+    for i, (out, got_i, exp, tol, sens, wr) in enumerate(zip(outputs, got, expected, man["tolerances"], sensitivity,
+                                                             written)):
         a = tol["atol"] if atol is None else atol
         r = tol["rtol"] if rtol is None else rtol
-        comps.append(compare(out.load(folder), exp.load(folder), out.dtype, a, r, f"output {i}", ref_dtype=exp.dtype,
+        comps.append(compare(got_i, exp.load(folder), out.dtype, a, r, f"output {i}", ref_dtype=exp.dtype,
                              sensitivity=sens.load(folder) if sens else None,
                              written=[t.load(folder) for t in wr]))
     assert len(comps) == len(outputs) > 0  # prepared_folder.load refuses a folder of no outputs
@@ -70,6 +62,25 @@ def replay(folder: str, device: str | None = None, atol: float | None = None, rt
     output_file.write_json(os.path.join(folder, "result.json"), result)
     run_record.write_readme(folder)
     return result
+
+
+def run_outputs(folder: str, man: dict, device: str, why: str = "") -> list:
+    """Runs the function of a prepared folder's manifest `man` on its inputs, the outputs of an
+    earlier run removed first: its outputs, loaded. RuntimeError if the module fails or leaves
+    an output unwritten or of the wrong size."""
+    inputs, outputs = [Tensor(**t) for t in man["inputs"]], [Tensor(**t) for t in man["outputs"]]
+    for t in outputs:  # so that an output the module does not write is not an earlier run's
+        if os.path.lexists(os.path.join(folder, t.file)):
+            os.remove(os.path.join(folder, t.file))
+    run_module(os.path.join(folder, man["vmfb"]), man["function"], device, inputs, outputs, folder,
+               tuple(parameter_flags(man, folder)), why=why)
+    for i, out in enumerate(outputs):
+        path = os.path.join(folder, out.file)
+        size = os.path.getsize(path) if os.path.isfile(path) else None
+        if size != nbytes(out.shape, out.dtype):
+            raise RuntimeError(f"iree-run-module left output {i} ({out.file}) "
+                               + ("unwritten" if size is None else f"of {size} bytes, not {out.spec}"))
+    return [out.load(folder) for out in outputs]
 
 
 def dispatch_lines(dispatches: list[dict]) -> list[str]:

@@ -6,11 +6,10 @@ CPU, in f32 and in f16. The same check fails when told the stack holds a layer f
 does."""
 
 import dataclasses
-import re
 
 import pytest
 
-from ldsopt.measure import bench, bench_replay, stack_values
+from ldsopt.measure import bench, stack_values
 from ldsopt.run import driver, pipelines
 
 onnx = pytest.importorskip("onnx")
@@ -23,6 +22,8 @@ PRODUCER = pipelines.program_pipeline(fold_norm=True).replace("ldsopt-fold-norm)
 @pytest.mark.parametrize("kind", ["gpt2_block", "llama_block"])
 def test_folded_stack_against_its_twin(suite, tmp_path, kind):
     from onnx import numpy_helper
+
+    from ldsopt.models import torch_twins as twins
     model = getattr(suite, kind)(dataclasses.replace(suite.SIZES["small"], hidden=128, ffn=256), "f16")
     path = tmp_path / f"{kind}.onnx"
     onnx.save(model, str(path))
@@ -35,12 +36,10 @@ def test_folded_stack_against_its_twin(suite, tmp_path, kind):
     # One norm dispatch in three layers: the first layer's, whose x is the stack's input; each
     # later layer's first norm is folded into the products after it.
     configured = (folder / "configured.mlir").read_text()
-    called = re.findall(r"stream\.cmd\.dispatch @[\w.$-]+::@[\w.$-]+::@([\w.$-]+)",
-                        configured.split(f"util.func public @{function}(")[1])
-    single = re.findall(r"stream\.cmd\.dispatch @[\w.$-]+::@[\w.$-]+::@([\w.$-]+)",
-                        configured.split(f"util.func public @{kind}(")[1].split("util.func")[0])
-    assert sum("_reduction_" in c for c in called) == 1 and len(called) == 3 * len(single) - 2, (called, single)
-    twins = bench_replay.load_script(str(suite.__file__).replace("suite.py", "torch_twins.py"), "ldsopt_torch_twins")
+    called, single = (bench.dispatch_calls(configured.split(f"util.func public @{f}(")[1].split("util.func")[0])
+                      for f in (function, kind))
+    norms = sum(n for c, n in called.items() if "_reduction_" in c)
+    assert norms == 1 and sum(called.values()) == 3 * sum(single.values()) - 2, (called, single)
     name, kwargs = twins.named_twin(model)
     weights = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
     low, f32 = (getattr(twins, name)(weights, "cpu", dtype, **kwargs) for dtype in ("float16", "float32"))
