@@ -33,7 +33,7 @@ from ldsopt.run import reference_companions as companions
 from ldsopt.codegen.kernel import LOWERED_BY, USER_CONFIG, recorded_bank_conflicts
 from ldsopt.run.iree_tools import COMMANDS, log_command, run_module, tool
 from ldsopt.run.tensor_file import DTYPES, FLOATS, Tensor, as_float64
-from ldsopt.run.value_check import tolerances
+from ldsopt.run.value_check import output_tolerances
 
 # The default pipelines (ldsopt/run/pipelines.py), under the names the tools and tests use.
 PROGRAM_PIPELINE, DEFAULT_PIPELINE = pipelines.PROGRAM_PIPELINE, pipelines.DEFAULT_PIPELINE
@@ -405,10 +405,11 @@ def _widened(promotion: reference_mod.Promotion, dtype: str) -> str:
 
 def _reference_info(engine: str, text: str, sig: Signature, promotion: reference_mod.Promotion) -> dict:
     float_out = any(dtype in FLOATS for _, dtype in sig.outputs)
+    types = reference_mod.float_types(text) if float_out else reference_mod.FloatTypes(set(), set())
     return {"engine": engine, "precision": "f64" if promotion.promoted else "program",
             "not_promoted": promotion.why, "numpy_refused": None,
             "reduction_length": reference_mod.reduction_length(text) if float_out and not promotion.promoted else None,
-            "computes_in": sorted(reference_mod.computed_float_types(text)) if float_out else []}
+            "computes_in": sorted(types.computed), "rounds_to": sorted(types.rounded)}
 
 
 def _numpy_reference(text: str, as_written: str, sig: Signature, inputs: list[Tensor], folder: str,
@@ -484,25 +485,6 @@ def _llvm_cpu_reference(text: str, as_written: str, sig: Signature, inputs: list
     return Reference(expected, info, sensitivity, [[] for _ in expected])
 
 
-def output_tolerances(sig: Signature, ref: dict | None, atol: float | None, rtol: float | None) -> list[dict]:
-    """The tolerances of each output (`replay.tolerances`: `atol`/`rtol` where given, else
-    the defaults of the loosest of the output's type and the float types the program
-    computes in, `reference.computed_float_types`), the defaults grown by
-    `reference.tolerance_growth` where the reference is the program as written."""
-    growth = reference_mod.tolerance_growth(ref["reduction_length"]) if ref and ref["reduction_length"] else 1.0
-    computed = ref.get("computes_in", []) if ref else []
-    out = []
-    for _, dtype in sig.outputs:
-        if dtype not in FLOATS:
-            a, r = tolerances(dtype, atol, rtol)
-            out.append({"atol": a, "rtol": r})
-            continue
-        defaults = [tolerances(t, None, None) for t in [dtype, *computed]]
-        out.append({"atol": atol if atol is not None else max(x for x, _ in defaults) * growth,
-                    "rtol": rtol if rtol is not None else max(y for _, y in defaults) * growth})
-    return out
-
-
 def prepare(source_path: str, target_name: str, folder: str, *, function: str | None = None, seed: int = 0,
             pipeline_text: str = DEFAULT_PIPELINE, program_pipeline: str = PROGRAM_PIPELINE,
             baseline: bool = False, dump: bool = False, atol: float | None = None, rtol: float | None = None,
@@ -569,7 +551,8 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
                 "expected": [dataclasses.asdict(t) for t in ref.expected], "reference": ref.info,
                 "sensitivity": [t and dataclasses.asdict(t) for t in ref.sensitivity],
                 "as_written": [[dataclasses.asdict(t) for t in ways] for ways in ref.as_written],
-                "tolerances": output_tolerances(sig, ref.info, atol, rtol), "parameters": placed}
+                "tolerances": output_tolerances([d for _, d in sig.outputs], ref.info, atol, rtol),
+                "parameters": placed}
     output_file.write_json(os.path.join(folder, "manifest.json"), manifest)
     run_record.write_readme(folder)
     return manifest

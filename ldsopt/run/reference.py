@@ -8,7 +8,7 @@ kernel more accurate than its reference would then fail. So the reference is the
 with f16, bf16 and f32 promoted to f64 (`promote_to_f64`), run on llvm-cpu on the same
 inputs widened exactly to f64; lds-run compares each output with it at the tolerances of
 the loosest of the output's element type and the float types the program rounds in
-(`computed_float_types`: an f32 output of f16 math carries f16's error).
+(`float_types`: an f32 output of f16 math carries f16's error).
 
 What promotion changes, and what it keeps:
 - Named linalg ops are generalized first, so that their implicit casts are explicit ops.
@@ -37,7 +37,7 @@ float type. The reason is recorded and shown. For such a program the float outpu
 tolerances grow with the longest reduction of the program, K terms (`reduction_length`):
 both the kernel and the reference carry rounding errors that grow, for sums in random order
 and sign, like sqrt(K) (the probabilistic bound of Higham and Mary, 2019), so atol and rtol
-are multiplied by `tolerance_growth(K)` = max(1, sqrt(K / 64)): unchanged up to 64 terms,
+are multiplied by `value_check.tolerance_growth(K)` = max(1, sqrt(K / 64)): unchanged up to 64 terms,
 8x at 4096.
 """
 
@@ -46,6 +46,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+import typing
 
 from iree.compiler import ir, passmanager
 from iree.compiler.dialects import arith
@@ -281,28 +282,61 @@ def reduction_length(text: str) -> int:
 _EXACT = ("arith.extf", "arith.truncf", "arith.constant", "arith.bitcast")
 
 
-def computed_float_types(text: str) -> set[str]:
-    """The float types `text` computes in: the element types of the results of its arith and
-    math ops (inside linalg bodies too) that round. An f32 output computed from f16 math
-    (math.exp of an f16, then extf) carries f16's error, which the promoted reference does
-    not: its tolerances are those of the loosest type it was computed in."""
-    found: set[str] = set()
+class FloatTypes(typing.NamedTuple):
+    """The float types a program computes in, and those it rounds computed values to."""
+    computed: set[str]
+    rounded: set[str]
+
+
+def float_types(text: str) -> FloatTypes:
+    """`computed`: the element types of the results of `text`'s arith and math ops (inside
+    linalg bodies too) that round. An f32 output computed from f16 math (math.exp of an f16,
+    then extf) carries f16's error, which the promoted reference does not: its tolerances are
+    those of the loosest type it was computed in.
+    `rounded`: the result types of its `arith.truncf`s of computed values. The reference keeps
+    a truncf's rounding, but not where it falls: a kernel that sums in another order lands on
+    the neighbouring f16 now and then, and an f32 statistic of those f16 values (a chunk's sum
+    of squares about its first element) moves by that ulp. A truncf of an input or a constant
+    rounds the same numbers in both and does not count (`_rounds_computed`)."""
+    found = FloatTypes(set(), set())
     with shared_context.get():
         module = ir.Module.parse(text)
         _generalize(module)
 
         def visit(op):
-            if op.name.startswith(("arith.", "math.")) and op.name not in _EXACT:
-                found.update(str(scalar_type(r.type)) for r in op.results if isinstance(scalar_type(r.type), ir.FloatType))
+            if op.name.startswith(("arith.", "math.")):
+                to = found.computed if op.name not in _EXACT else \
+                    found.rounded if op.name == "arith.truncf" and _rounds_computed(op.operands[0]) else set()
+                to.update(str(scalar_type(r.type)) for r in op.results if isinstance(scalar_type(r.type), ir.FloatType))
             return ir.WalkResult.ADVANCE
 
         module.operation.walk(visit)
     return found
 
 
-def tolerance_growth(k: int) -> float:
-    """The factor on the tolerances of a float output whose reference is not promoted."""
-    return max(1.0, math.sqrt(k / 64))
+# Ops whose result holds the numbers of their first operand (a fill: its scalar's), for
+# `_rounds_computed`.
+_SAME_VALUES = ("arith.extf", "arith.truncf", "arith.bitcast", "tensor.collapse_shape", "tensor.expand_shape",
+                "tensor.extract_slice", "tensor.extract", "linalg.fill")
+
+
+def _rounds_computed(value: ir.Value) -> bool:
+    """Whether `value` may be a computed one: False only where it is, through ops that keep
+    the numbers (_SAME_VALUES, a linalg body's argument as the operand it reads), a function's
+    argument, a constant or a fill of one."""
+    while True:
+        if isinstance(value.owner, ir.Block):
+            owner = value.owner.owner.operation
+            if owner.name != "linalg.generic":
+                return owner.name != "func.func"
+            value = owner.operands[ir.BlockArgument(value).arg_number]
+            continue
+        op = value.owner.operation
+        if op.name in ("arith.constant", "tensor.empty", "util.global.load"):
+            return False
+        if op.name not in _SAME_VALUES:
+            return True  # a linalg op's result too: what its body yields
+        value = op.operands[0]
 
 
 def inline_dispatch_regions(module: ir.Module) -> None:

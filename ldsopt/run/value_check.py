@@ -23,12 +23,16 @@ The rule (README.md states it where it describes lds-run's check):
   the f64 reference is the finite one): the difference is the program's, not the kernel's,
   and the report says so.
 Default tolerances per element type: TOLERANCES (the callers pick the loosest of the output's
-type and the types the program computes in). Standard library and numpy only.
+type and the types the program computes in), and no tighter an rtol than `rounded_rtol` of each
+type the program rounds computed values to: a kernel that computes such a value in another order
+may land on the neighbouring value of the narrow type, and what the program computes from it in
+a wider type moves by that ulp. Standard library and numpy only.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 
@@ -36,6 +40,11 @@ from ldsopt.run.tensor_file import FLOATS, as_float64, round_to
 
 # Default (atol, rtol) per float output element type.
 TOLERANCES = {"f32": (1e-4, 1e-4), "f64": (1e-9, 1e-9), "f16": (1e-2, 1e-2), "bf16": (5e-2, 2e-2)}
+# Explicit mantissa bits of the float types a program may round to.
+MANTISSA_BITS = {"f16": 10, "bf16": 7, "f32": 23, "f64": 52}
+# Ulps of such a type an output computed from its rounded values may move by: each value read
+# may sit one ulp off, and a sum about one of them (a centred statistic) may cancel.
+ROUNDED_ULPS = 4
 # How many times its measured sensitivity an element's scale may be (see the module docstring).
 SENSITIVITY_MARGIN = 4.0
 
@@ -63,6 +72,38 @@ def tolerances(dtype: str, atol: float | None, rtol: float | None) -> tuple[floa
         return 0.0, 0.0
     da, dr = TOLERANCES[dtype]
     return (da if atol is None else atol, dr if rtol is None else rtol)
+
+
+def rounded_rtol(dtype: str) -> float:
+    """The least rtol of an output computed from values the program rounds to `dtype`."""
+    return ROUNDED_ULPS * 2.0 ** -MANTISSA_BITS[dtype]
+
+
+def tolerance_growth(k: int) -> float:
+    """The factor on the tolerances of a float output whose reference is not promoted
+    (`ldsopt.run.reference`: a sum's rounding grows like sqrt(K))."""
+    return max(1.0, math.sqrt(k / 64))
+
+
+def output_tolerances(dtypes: list[str], ref: dict | None, atol: float | None, rtol: float | None) -> list[dict]:
+    """The tolerances of outputs of `dtypes` given the reference that ran (`ref`: its
+    `reduction_length`, `computes_in` and `rounds_to`): `atol`/`rtol` where given, else the
+    defaults of the loosest of the output's type and the float types the program computes in,
+    grown by `tolerance_growth` where the reference is the program as written, and the rtol no
+    less than `rounded_rtol` of each type the program rounds computed values to."""
+    growth = tolerance_growth(ref["reduction_length"]) if ref and ref["reduction_length"] else 1.0
+    computed, rounded = (ref.get("computes_in", []), ref.get("rounds_to", [])) if ref else ([], [])
+    out = []
+    for dtype in dtypes:
+        if dtype not in FLOATS:
+            a, r = tolerances(dtype, atol, rtol)
+            out.append({"atol": a, "rtol": r})
+            continue
+        defaults = [tolerances(t, None, None) for t in [dtype, *computed]]
+        least = max((rounded_rtol(t) for t in rounded), default=0.0)
+        out.append({"atol": atol if atol is not None else max(x for x, _ in defaults) * growth,
+                    "rtol": rtol if rtol is not None else max(max(y for _, y in defaults) * growth, least)})
+    return out
 
 
 def rms(values: np.ndarray) -> float:

@@ -83,17 +83,6 @@ def test_user_configs_are_marked():
     assert driver.mark_user_configs(plain) == plain
 
 
-def test_tolerances_grow_only_for_unpromoted_references():
-    sig = driver.Signature("main", [], [([4], "f16"), ([4], "i32"), ([4], "f32")])
-    promoted = {"precision": "f64", "not_promoted": None, "reduction_length": None}
-    assert driver.output_tolerances(sig, promoted, None, None) == [
-        {"atol": 1e-2, "rtol": 1e-2}, {"atol": 0.0, "rtol": 0.0}, {"atol": 1e-4, "rtol": 1e-4}]
-    as_written = {"precision": "program", "not_promoted": "arith.fptosi ...", "reduction_length": 4096}
-    assert driver.output_tolerances(sig, as_written, None, None)[2] == {"atol": 8e-4, "rtol": 8e-4}
-    # what the user gives is used as given
-    assert driver.output_tolerances(sig, as_written, 1e-3, None)[2] == {"atol": 1e-3, "rtol": 8e-4}
-
-
 def test_dispatch_flags_fuse_where_it_pays(tmp_path):
     """Aggressive fusion makes a decomposed softmax one dispatch (ldsopt's); for the NHWC example it would
     fuse a transposing producer into the reduction's dispatch, which no pass takes: IREE's

@@ -170,3 +170,18 @@ def test_integers_compare_exactly():
     assert not c.ok and c.bad == 1 and c.max_abs == 1
 
 
+def test_tolerances_grow_only_for_unpromoted_references():
+    assert value_check.tolerance_growth(1) == value_check.tolerance_growth(64) == 1.0
+    assert value_check.tolerance_growth(4096) == 8.0
+    sig = ["f16", "i32", "f32"]  # the outputs' types
+    promoted = {"precision": "f64", "not_promoted": None, "reduction_length": None}
+    assert value_check.output_tolerances(sig, promoted, None, None) == [
+        {"atol": 1e-2, "rtol": 1e-2}, {"atol": 0.0, "rtol": 0.0}, {"atol": 1e-4, "rtol": 1e-4}]
+    as_written = {"precision": "program", "not_promoted": "arith.fptosi ...", "reduction_length": 4096}
+    assert value_check.output_tolerances(sig, as_written, None, None)[2] == {"atol": 8e-4, "rtol": 8e-4}
+    # what the user gives is used as given
+    assert value_check.output_tolerances(sig, as_written, 1e-3, None)[2] == {"atol": 1e-3, "rtol": 8e-4}
+    # an f32 output of values the program rounds to f16: no tighter an rtol than 4 ulps of f16
+    rounds = {**promoted, "computes_in": ["f32"], "rounds_to": ["f16"]}
+    assert value_check.output_tolerances(sig, rounds, None, None)[2] == {"atol": 1e-4, "rtol": 4 * 2.0 ** -10}
+    assert value_check.output_tolerances(sig, {**as_written, "rounds_to": ["f16"]}, None, None)[2]["rtol"] == 4 * 2.0 ** -10
