@@ -5,7 +5,9 @@ the process launches, IREE's too. The kernels are cut into calls where the GPU i
 than `--call-gap` us; per call (the first `--skip` left out): its span from the first
 kernel's start to the last one's end, the kernels' sum, the idle time between them, each
 kernel's duration, and that idle time by the kernel it follows (which launch waits, and how
-long). The GPU machine has no Nsight Systems; this is its timeline.
+long); the copies and fills of a call (apart from the kernels) and the GPU's idle time from
+one call's end to the next one's start (the host's work of a call that no kernel overlaps).
+The GPU machine has no Nsight Systems; this is its timeline.
 
     python3 bench/program_timeline.py DIR/ldsopt-stack [--mode graphs] [--calls 30] [--layers 12]
 
@@ -50,8 +52,13 @@ def kernels(folder: str, flags: tuple[str, ...], calls: int) -> list[tuple[float
         for _ in range(calls):
             fn(*args).to_host()
     out = [(e.time_range.start, e.time_range.elapsed_us(), e.name) for e in prof.events()
-           if e.device_type.name == "CUDA" and not e.name.startswith(("Memcpy", "Memset"))]
+           if e.device_type.name == "CUDA"]
     return sorted(out)
+
+
+def is_copy(name: str) -> bool:
+    """A copy or fill the runtime issues (CUPTI's Memcpy/Memset records), not a kernel."""
+    return name.startswith(("Memcpy", "Memset"))
 
 
 def calls_of(ks: list[tuple[float, float, str]], call_gap: float) -> list[list[tuple[float, float, str]]]:
@@ -74,9 +81,13 @@ def main() -> None:
     ap.add_argument("--layers", type=int, default=1, help="divide the per-call figures by this")
     args = ap.parse_args()
     flags = timing.RUNTIME_MODES["cuda"][args.mode]
-    cs = calls_of(kernels(args.folder, flags, args.calls), args.call_gap)[args.skip:]
-    if not cs:
+    every = calls_of(kernels(args.folder, flags, args.calls), args.call_gap)[args.skip:]
+    if not every:
         raise SystemExit("error: no calls traced")
+    # between calls: from a call's last record to the next one's first (the call's own host work)
+    between = [b[0][0] - (a[-1][0] + a[-1][1]) for a, b in zip(every, every[1:])]
+    copies = [[k for k in c if is_copy(k[2])] for c in every]
+    cs = [[k for k in c if not is_copy(k[2])] for c in every]
     spans, busy, idle = [], [], []
     after, durations = collections.defaultdict(list), collections.defaultdict(list)
     for c in cs:
@@ -92,6 +103,13 @@ def main() -> None:
     print(f"{args.folder} ({args.mode}): {len(cs)} calls of {statistics.median(len(c) for c in cs)} kernels; "
           f"per call / {n}: span {statistics.median(spans) / n:.2f} us, kernels {statistics.median(busy) / n:.2f} us, "
           f"idle between kernels {statistics.median(idle) / n:.2f} us")
+    if between:
+        print(f"GPU idle between calls: {statistics.median(between):.1f} us a call (median), "
+              f"{statistics.median(between) / n:.2f} us / {n}")
+    print(f"copies and fills a call (Memcpy/Memset, apart from the kernels above): "
+          f"{statistics.median(len(c) for c in copies)}, {statistics.median(sum(d for _, d, _ in c) for c in copies):.2f} us")
+    for name, count in sorted(collections.Counter(k[2] for c in copies for k in c).items()):
+        print(f"  {count / len(copies):6.1f} a call  {name[:110]}")
     print("each kernel's duration (us: median, launches a call, their sum a call / layers):")
     for name, ds in sorted(durations.items(), key=lambda kv: -sum(kv[1])):
         print(f"  {statistics.median(ds):6.2f} {len(ds) / len(cs):6.1f} {sum(ds) / len(cs) / n:6.2f}  {name[:110]}")
