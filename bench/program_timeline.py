@@ -26,7 +26,8 @@ from ldsopt.run.tensor_file import Tensor
 
 
 def kernels(folder: str, flags: tuple[str, ...], calls: int) -> list[tuple[float, float, str]]:
-    """(start us, duration us, name) of every kernel the folder's function ran in `calls` calls."""
+    """(start us, duration us, name) of every kernel, copy and fill the folder's function ran in
+    `calls` calls."""
     import iree.runtime as rt
     import torch
     from torch.profiler import ProfilerActivity, profile
@@ -71,23 +72,18 @@ def calls_of(ks: list[tuple[float, float, str]], call_gap: float) -> list[list[t
     return calls + ([cur] if cur else [])
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("folder")
-    ap.add_argument("--mode", default="default", help="a runtime mode of timing.RUNTIME_MODES['cuda']")
-    ap.add_argument("--calls", type=int, default=30)
-    ap.add_argument("--skip", type=int, default=1, help="first calls traced left out")
-    ap.add_argument("--call-gap", type=float, default=30.0, help="us of idle GPU that ends a call")
-    ap.add_argument("--layers", type=int, default=1, help="divide the per-call figures by this")
-    args = ap.parse_args()
-    flags = timing.RUNTIME_MODES["cuda"][args.mode]
-    every = calls_of(kernels(args.folder, flags, args.calls), args.call_gap)[args.skip:]
-    if not every:
+def summary(records: list[tuple[float, float, str]], call_gap: float, skip: int, layers: int) -> list[str]:
+    """The report's lines for the traced `records` (start us, duration us, name; kernels, copies
+    and fills): calls are cut where no kernel runs for longer than `call_gap` us, the first
+    `skip` left out; figures a call are divided by `layers`."""
+    ks = [r for r in records if not is_copy(r[2])]
+    cs = calls_of(ks, call_gap)[skip:]
+    if not cs:
         raise SystemExit("error: no calls traced")
-    # between calls: from a call's last record to the next one's first (the call's own host work)
-    between = [b[0][0] - (a[-1][0] + a[-1][1]) for a, b in zip(every, every[1:])]
-    copies = [[k for k in c if is_copy(k[2])] for c in every]
-    cs = [[k for k in c if not is_copy(k[2])] for c in every]
+    # from one call's last kernel to the next one's first: the host's work of a call, its copies
+    between = [b[0][0] - (a[-1][0] + a[-1][1]) for a, b in zip(cs, cs[1:])]
+    starts = [c[0][0] for c in cs] + [float("inf")]
+    copies = [[r for r in records if is_copy(r[2]) and lo <= r[0] < hi] for lo, hi in zip(starts, starts[1:])]
     spans, busy, idle = [], [], []
     after, durations = collections.defaultdict(list), collections.defaultdict(list)
     for c in cs:
@@ -99,23 +95,40 @@ def main() -> None:
         idle.append(sum(g for g, _ in gaps))
         for g, name in gaps:
             after[name].append(g)
-    n = args.layers
-    print(f"{args.folder} ({args.mode}): {len(cs)} calls of {statistics.median(len(c) for c in cs)} kernels; "
-          f"per call / {n}: span {statistics.median(spans) / n:.2f} us, kernels {statistics.median(busy) / n:.2f} us, "
-          f"idle between kernels {statistics.median(idle) / n:.2f} us")
+    n = layers
+    lines = [f"{len(cs)} calls of {statistics.median(len(c) for c in cs)} kernels; per call / {n}: span "
+             f"{statistics.median(spans) / n:.2f} us, kernels {statistics.median(busy) / n:.2f} us, idle between "
+             f"kernels {statistics.median(idle) / n:.2f} us"]
     if between:
-        print(f"GPU idle between calls: {statistics.median(between):.1f} us a call (median), "
-              f"{statistics.median(between) / n:.2f} us / {n}")
-    print(f"copies and fills a call (Memcpy/Memset, apart from the kernels above): "
-          f"{statistics.median(len(c) for c in copies)}, {statistics.median(sum(d for _, d, _ in c) for c in copies):.2f} us")
-    for name, count in sorted(collections.Counter(k[2] for c in copies for k in c).items()):
-        print(f"  {count / len(copies):6.1f} a call  {name[:110]}")
-    print("each kernel's duration (us: median, launches a call, their sum a call / layers):")
-    for name, ds in sorted(durations.items(), key=lambda kv: -sum(kv[1])):
-        print(f"  {statistics.median(ds):6.2f} {len(ds) / len(cs):6.1f} {sum(ds) / len(cs) / n:6.2f}  {name[:110]}")
-    print("idle after each kernel (us: median, mean, launches traced):")
-    for name, gs in sorted(after.items(), key=lambda kv: -sum(kv[1])):
-        print(f"  {statistics.median(gs):6.2f} {statistics.mean(gs):6.2f} {len(gs):6d}  {name[:110]}")
+        lines.append(f"GPU without a kernel between calls: {statistics.median(between):.1f} us a call (median), "
+                     f"{statistics.median(between) / n:.2f} us / {n}")
+    lines.append(f"copies and fills a call (Memcpy/Memset, from its first kernel to the next call's): "
+                 f"{statistics.median(len(c) for c in copies):g}, "
+                 f"{statistics.median(sum(d for _, d, _ in c) for c in copies):.2f} us")
+    lines += [f"  {count / len(copies):6.1f} a call  {name[:110]}"
+              for name, count in sorted(collections.Counter(r[2] for c in copies for r in c).items())]
+    lines.append("each kernel's duration (us: median, launches a call, their sum a call / layers):")
+    lines += [f"  {statistics.median(ds):6.2f} {len(ds) / len(cs):6.1f} {sum(ds) / len(cs) / n:6.2f}  {name[:110]}"
+              for name, ds in sorted(durations.items(), key=lambda kv: -sum(kv[1]))]
+    lines.append("idle after each kernel (us: median, mean, launches traced):")
+    lines += [f"  {statistics.median(gs):6.2f} {statistics.mean(gs):6.2f} {len(gs):6d}  {name[:110]}"
+              for name, gs in sorted(after.items(), key=lambda kv: -sum(kv[1]))]
+    return lines
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folder")
+    ap.add_argument("--mode", default="default", help="a runtime mode of timing.RUNTIME_MODES['cuda']")
+    ap.add_argument("--calls", type=int, default=30)
+    ap.add_argument("--skip", type=int, default=1, help="first calls traced left out")
+    ap.add_argument("--call-gap", type=float, default=30.0, help="us without a kernel that ends a call")
+    ap.add_argument("--layers", type=int, default=1, help="divide the per-call figures by this")
+    args = ap.parse_args()
+    lines = summary(kernels(args.folder, timing.RUNTIME_MODES["cuda"][args.mode], args.calls), args.call_gap,
+                    args.skip, args.layers)
+    print(f"{args.folder} ({args.mode}): {lines[0]}")
+    print("\n".join(lines[1:]))
 
 
 if __name__ == "__main__":
