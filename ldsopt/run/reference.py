@@ -8,7 +8,8 @@ kernel more accurate than its reference would then fail. So the reference is the
 with f16, bf16 and f32 promoted to f64 (`promote_to_f64`), run on llvm-cpu on the same
 inputs widened exactly to f64; lds-run compares each output with it at the tolerances of
 the loosest of the output's element type and the float types the program rounds in
-(`float_types`: an f32 output of f16 math carries f16's error).
+(`float_types`: an f32 output of f16 math carries f16's error), the rtol no tighter than a few
+ulps of each type it rounds computed values to (`value_check.rounded_rtol`).
 
 What promotion changes, and what it keeps:
 - Named linalg ops are generalized first, so that their implicit casts are explicit ops.
