@@ -17,41 +17,30 @@ from __future__ import annotations
 
 import argparse
 import collections
-import json
-import os
 import statistics
 
-from ldsopt.measure import timing
-from ldsopt.run.tensor_file import Tensor
+from ldsopt.measure import back_to_back, timing
 
 
 def kernels(folder: str, flags: tuple[str, ...], calls: int) -> list[tuple[float, float, str]]:
     """(start us, duration us, name) of every kernel, copy and fill the folder's function ran in
-    `calls` calls."""
+    `calls` calls, each awaited and its first result read back."""
     import iree.runtime as rt
     import torch
     from torch.profiler import ProfilerActivity, profile
 
-    with open(os.path.join(folder, "manifest.json")) as f:
-        man = json.load(f)
-    if flags:
-        rt.flags.parse_flags(*flags)
-    config = rt.Config(man["device"])
-    modules = []
-    for r in man.get("parameters", []):
-        index = rt.ParameterIndex()
-        index.load(os.path.join(folder, r["file"]))
-        modules.append(rt.create_io_parameters_module(config.vm_instance, index.create_provider(scope=r["scope"])))
-    modules += [rt.create_hal_module(config.vm_instance, config.device),
-                rt.VmModule.mmap(config.vm_instance, os.path.join(folder, man["vmfb"]))]
-    fn = getattr(rt.load_vm_modules(*modules, config=config)[-1], man["function"])
-    args = [rt.asdevicearray(config.device, Tensor(**t).load(folder)) for t in man["inputs"]]
+    device, context, function, args, _ = back_to_back.load(folder, flags)
+
+    def call():
+        results = back_to_back.invoke(context, function, args)
+        back_to_back.to_host(device, results.get_as_object(0, rt.HalBufferView))
+
     torch.zeros(1, device="cuda")  # CUPTI needs a CUDA context of torch's before it traces
     for _ in range(3):
-        fn(*args).to_host()
+        call()
     with profile(activities=[ProfilerActivity.CUDA]) as prof:
         for _ in range(calls):
-            fn(*args).to_host()
+            call()
     out = [(e.time_range.start, e.time_range.elapsed_us(), e.name) for e in prof.events()
            if e.device_type.name == "CUDA"]
     return sorted(out)

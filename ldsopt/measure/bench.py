@@ -207,8 +207,10 @@ WHOLE = {"ldsopt": "ldsopt", "iree-default": "iree"}
 DISPATCHES = "dispatches"
 
 
-# `--stack N`: the whole-program modules of N layers in one call, in these subfolders.
-STACK = {"ldsopt": "ldsopt-stack", "iree-default": "iree-stack"}
+# `--stack N`: the whole-program modules of N layers in one call, in these subfolders; ldsopt's
+# twice, the second with functions that take fences (driver.ASYNC_CALLS), whose calls
+# `back_to_back` issues without awaiting each.
+STACK = {"ldsopt": "ldsopt-stack", "ldsopt-async": "ldsopt-async-stack", "iree-default": "iree-stack"}
 
 
 def stacked(text: str, layers: int, path: str) -> tuple[str, str]:
@@ -227,9 +229,10 @@ def stacked(text: str, layers: int, path: str) -> tuple[str, str]:
     name = f"{sig.function}_stack{layers}"
     calls = [f"    %x{i + 1} = func.call @{sig.function}(%x{i}) : ({t}) -> {t}" for i in range(layers)]
     func = "\n".join([f"  func.func @{name}(%x0: {t}) -> {t} {{", *calls, f"    return %x{layers} : {t}", "  }"])
-    end = text.rstrip().rfind("}")
     with shared_context.get() as ctx:
-        module = ir.Module.parse(text[:end] + func + "\n}\n", ctx)
+        printed = str(ir.Module.parse(text, ctx))  # its last brace the module's, written or not
+        end = printed.rstrip().rfind("}")
+        module = ir.Module.parse(printed[:end] + func + "\n}\n", ctx)
         passmanager.PassManager.parse("builtin.module(inline)").run(module.operation)
         return str(module), name
 
@@ -300,9 +303,9 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
     in folder/parameters, and both whole-program modules read them there. `weights_to_archive`:
     an ONNX model's weights become parameters of one more such archive, which the twin reads
     too (`model_import.import_onnx`), so the folder holds them once. `stack` (a layer: one
-    tensor in, one of its type out): also the two whole-program modules of `stack` layers
-    in one call (`stacked`; STACK's subfolders), timed per layer without the per-call costs
-    a model of many layers pays once, and the twin stacked the same way."""
+    tensor in, one of its type out): also the whole-program modules of `stack` layers in one
+    call (`stacked`; STACK's subfolders), timed per layer without the per-call costs a model of
+    many layers pays once, and the twin stacked the same way."""
     from ldsopt.run import inputs, model_import
     tgt = target_model.known(target)
     name = os.path.splitext(os.path.basename(path))[0]
@@ -325,7 +328,7 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
             default), slimmed to what the replay reads; its manifest and `dispatch_calls`."""
             sub_folder = os.path.join(folder, sub)
             man = driver.prepare(src, target, sub_folder, pipeline_text=pipeline_text,
-                                 program_pipeline=program_pipeline, baseline=variant != "ldsopt", given=given,
+                                 program_pipeline=program_pipeline, baseline=variant == "iree-default", given=given,
                                  archives=archives, parameters_folder=os.path.join(folder, "parameters"), **kwargs)
             with open(os.path.join(sub_folder, "configured.mlir")) as f:
                 calls = dispatch_calls(f.read())
@@ -366,9 +369,10 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
             output_file.write(stack_src, stack_text)
             for variant, sub in STACK.items():
                 try:
-                    prepare_whole(stack_src, variant, sub, function=stack_function, run_reference=False)
+                    prepare_whole(stack_src, variant, sub, function=stack_function, run_reference=False,
+                                  async_calls=variant == "ldsopt-async")
                 except driver.DriverError as e:
-                    if variant == "ldsopt":
+                    if variant != "iree-default":
                         raise
                     stack_errors[variant] = baseline_failed(sub, e)
                     continue

@@ -54,6 +54,9 @@ PROGRAM_PIPELINE, DEFAULT_PIPELINE = pipelines.PROGRAM_PIPELINE, pipelines.DEFAU
 #   own, as in a BERT layer's Q, K and V projections (one dispatch and two calls fewer, and
 #   the layer faster on the H200: bench/results/cuda-models/README.md).
 NO_INLINED_CONSTANTS = ("--iree-flow-inline-constants-max-byte-length=0",)
+# A module whose functions take a wait and a signal fence after their arguments (IREE's
+# coarse-fences ABI), so that calls can be issued back to back (`ldsopt.measure.back_to_back`).
+ASYNC_CALLS = "--iree-execution-model=async-external"
 AGGRESSIVE_FUSION = ("--iree-dispatch-creation-enable-aggressive-fusion",)
 EARLY_TRUNC_FUSION = ("--iree-dispatch-creation-enable-early-trunc-fusion",)
 # The formations form_dispatches tries, in this order (a tie goes to the earlier one).
@@ -490,7 +493,8 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
             baseline: bool = False, dump: bool = False, atol: float | None = None, rtol: float | None = None,
             run_reference: bool = True, special_values: bool = False, reference_engine: str = "auto",
             given: inputs_mod.Options | None = None, archives: list[parameters.Archive] = (),
-            parameters_folder: str | None = None, weights_to_archive: bool = False, keep_dynamic: bool = False) -> dict:
+            parameters_folder: str | None = None, weights_to_archive: bool = False, keep_dynamic: bool = False,
+            async_calls: bool = False) -> dict:
     """Compiles `source_path` for `target_name` into `folder` with inputs (`given`'s values,
     the rest `inputs.random_inputs`, with special values if asked, within the bounds the
     program's table reads set: inputs that would read out of bounds are refused before
@@ -502,7 +506,8 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
     `program_pipeline` runs on the program first; the reference runs the original. The
     manifest records the reference that ran and the tolerances of each output (`atol`/`rtol`
     where given). `weights_to_archive`: an ONNX model's weights become parameters of one more
-    archive (`model_import.import_onnx`), placed with the others."""
+    archive (`model_import.import_onnx`), placed with the others. `async_calls`: the module's
+    functions take fences (ASYNC_CALLS)."""
     os.makedirs(folder, exist_ok=True)
     if os.path.exists(os.path.join(folder, COMMANDS)):  # the log is of this run's commands only
         os.remove(os.path.join(folder, COMMANDS))
@@ -522,7 +527,7 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
     placed = parameters.place(list(archives), parameters_folder or os.path.join(folder, "parameters"), folder)
     archives = [parameters.Archive(r["scope"], os.path.join(folder, r["file"])) for r in placed]
     f64_io = (target_model.KEEP_F64,) if any(dt == "f64" for _, dt in sig.inputs + sig.outputs) else ()
-    flags = f64_io
+    flags = f64_io + ((ASYNC_CALLS,) if async_calls else ())
     compiled, text = (text if keep_dynamic else specialized), specialized
     if baseline:
         ours = configure(compiled, tgt, folder, flags)
@@ -530,7 +535,7 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
             report = dispatch_report(ir.Module.parse(ours, ctx))
     else:
         program = apply_program_pipeline(compiled, program_pipeline, target_name)
-        chosen, ours, report = form_dispatches(program, tgt, folder, pipeline_text, f64_io)
+        chosen, ours, report = form_dispatches(program, tgt, folder, pipeline_text, flags)
         flags += chosen
     vmfb = compile_module(ours, folder, "ldsopt" if not baseline else "baseline", dump=dump)
     ptxas_check.annotate(report, vmfb)  # spills and serialized wgmmas, where ptxas is on PATH

@@ -131,7 +131,8 @@ def test_weights_to_archive_and_stack(encoder, tmp_path):
     """--weights-to-archive: the model's weights once, in an archive both modules and the twin
     read; the weights ldsopt-fuse-projections concatenates are joined once, at load, by the
     initializer's dispatches, which the per-call count leaves out. --stack 3: the layer three
-    times in one call, both ways, timed per layer."""
+    times in one call, both ways, timed per layer, and ldsopt's also with its calls issued back to
+    back."""
     out = tmp_path / "bench"
     proc = lds_bench(str(encoder), "--target", "lavapipe", "--weights-to-archive", "--stack", "3", "--out", str(out),
                      "--repetitions", "1")
@@ -150,12 +151,15 @@ def test_weights_to_archive_and_stack(encoder, tmp_path):
     assert f"ldsopt lowered {len(per_call)} of {len(per_call)} dispatches of each call; {len(at_load)} more run " \
         "once, at load" in (out / "program_results.md").read_text()
     stack = report["stack"]
-    assert stack["layers"] == 3 and set(stack["whole"]) == {"ldsopt", "iree-default"}
+    assert stack["layers"] == 3 and set(stack["whole"]) == {"ldsopt", "ldsopt-async", "iree-default"}
     for r in stack["whole"].values():  # no timing claim (lavapipe, a shared CPU): the figures are there
         assert r["us"] > 0 and r["per_layer_us"] == pytest.approx(r["us"] / 3), r
+    issued = stack["whole"]["ldsopt-async"]["back_to_back"]
+    assert issued["us"] > 0 and issued["per_layer_us"] == pytest.approx(issued["us"] / 3), issued
     stack_man = json.loads((out / "ldsopt-stack" / "manifest.json").read_text())
     assert stack_man["function"] == "encoder_layer_stack3"
-    assert "## 3 layers in one call" in (out / "program_results.md").read_text()
+    md = (out / "program_results.md").read_text()
+    assert "## 3 layers in one call" in md and "- ldsopt, calls issued back to back" in md
     # The twin's weights: the archive's (by initializer name) and the small rest, as the model has them.
     from onnx import numpy_helper
     from ldsopt.measure import program_bench

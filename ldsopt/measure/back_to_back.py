@@ -1,0 +1,140 @@
+"""Calls of a prepared module issued back to back, as a model's loop or a server issues them.
+
+The folder's function, compiled with IREE's coarse-fences ABI (`driver.ASYNC_CALLS`; `lds-bench
+--stack` prepares ldsopt's stack so, `ldsopt-async-stack`), is invoked N times in a row on its
+inputs in this process, each call waiting in the device's queue for the one before (its wait
+fence the previous call's signal) while the host goes on to issue the next; the time is from
+the first issue to the last call's completion, over N. The host's work of a call (arguments,
+invocation, queue submissions) then overlaps the calls before it on the GPU, as CUDA graph
+replays issued back to back do; iree-benchmark-module awaits every call instead. Every call's
+results are held until the last completes (no buffer is released while the queue may use it).
+
+    python -m ldsopt.measure.back_to_back FOLDER [--mode MODE] [--calls N]   # prints JSON
+
+A function without fences is refused with an error (its folder was not prepared so).
+Needs the IREE runtime; the mode's flags (timing.RUNTIME_MODES) are the process's, so
+`program_bench` runs this in a process of its own per mode.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+import numpy as np
+
+from ldsopt.measure import timing
+from ldsopt.run.tensor_file import Tensor
+
+COARSE_FENCES = "coarse-fences"
+
+
+class NotAsync(ValueError):
+    """The folder's function takes no fences."""
+
+
+def load(folder: str, flags: tuple[str, ...] = ()):
+    """(device, VM context, the manifest's function, its inputs as device arrays, manifest) of a
+    prepared folder (its module and parameter archives), the runtime `flags` parsed first."""
+    import iree.runtime as rt
+
+    with open(os.path.join(folder, "manifest.json")) as f:
+        man = json.load(f)
+    if flags:
+        rt.flags.parse_flags(*flags)
+    config = rt.Config(man["device"])
+    modules = []
+    for r in man.get("parameters", []):
+        index = rt.ParameterIndex()
+        index.load(os.path.join(folder, r["file"]))
+        modules.append(rt.create_io_parameters_module(config.vm_instance, index.create_provider(scope=r["scope"])))
+    main = rt.VmModule.mmap(config.vm_instance, os.path.join(folder, man["vmfb"]))
+    modules += [rt.create_hal_module(config.vm_instance, config.device), main]
+    context = rt.VmContext(config.vm_instance, modules=modules)
+    function = main.lookup_function(man["function"])
+    args = [rt.asdevicearray(config.device, Tensor(**t).load(folder)) for t in man["inputs"]]
+    return config.device, context, function, args, man
+
+
+def invoke(context, function, args, *fences):
+    """The function's results (a VmVariantList) called on device arrays `args`, then `fences`."""
+    import iree.runtime as rt
+
+    inputs = rt.VmVariantList(len(args) + len(fences))
+    for ref in [a._buffer_view.ref for a in args] + [f.ref for f in fences]:
+        inputs.push_ref(ref)
+    results = rt.VmVariantList(1)
+    context.invoke(function, inputs, results)
+    return results
+
+
+def calls(folder: str, n: int, flags: tuple[str, ...] = (), warmup: int = 3) -> tuple[float, list[np.ndarray]]:
+    """Seconds a call of `n` issued back to back (after `warmup` calls, awaited), and the last
+    call's outputs."""
+    import iree.runtime as rt
+
+    device, context, function, args, _ = load(folder, flags)
+    if function.reflection.get("iree.abi.model") != COARSE_FENCES:
+        raise NotAsync(f"{folder}: its function {function.name} takes no fences; prepare it with "
+                       f"IREE's async-external execution model (lds-bench --stack makes ldsopt-async-stack)")
+    semaphore = device.create_semaphore(0)
+
+    def issue(i: int):  # after the call before it in the queue
+        return invoke(context, function, args, rt.HalFence.create_at(semaphore, i),
+                      rt.HalFence.create_at(semaphore, i + 1))
+
+    for i in range(warmup):
+        issue(i)
+        rt.HalFence.create_at(semaphore, i + 1).wait()
+    start = time.perf_counter()
+    held = [issue(warmup + i) for i in range(n)]
+    rt.HalFence.create_at(semaphore, warmup + n).wait()
+    seconds = (time.perf_counter() - start) / n
+    last = held[-1]
+    return seconds, [to_host(device, last.get_as_object(i, rt.HalBufferView)) for i in range(len(last))]
+
+
+def to_host(device, view) -> np.ndarray:
+    """A buffer view's values, copied through a staging buffer the host maps (DeviceArray's
+    to_host imports a numpy allocation instead, which Vulkan refuses unless 4096-aligned)."""
+    import iree.runtime as rt
+
+    source = view.get_buffer()
+    staging = device.allocator.allocate_buffer(
+        memory_type=int(rt.MemoryType.HOST_LOCAL | rt.MemoryType.DEVICE_VISIBLE),
+        allowed_usage=int(rt.BufferUsage.TRANSFER_TARGET | rt.BufferUsage.MAPPING_SCOPED),
+        allocation_size=source.byte_length())
+    semaphore = device.create_semaphore(0)
+    device.queue_copy(source, staging, wait_semaphores=rt.HalFence.create_at(semaphore, 0),
+                      signal_semaphores=rt.HalFence.create_at(semaphore, 1))
+    rt.HalFence.create_at(semaphore, 1).wait()
+    dtype = rt.HalElementType.map_to_dtype(view.element_type)
+    return np.array(staging.map().asarray(view.shape, dtype))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m ldsopt.measure.back_to_back", description=__doc__.splitlines()[0])
+    ap.add_argument("folder")
+    ap.add_argument("--mode", default="default", help="a runtime mode of timing.RUNTIME_MODES for the folder's device")
+    ap.add_argument("--calls", type=int, default=100)
+    args = ap.parse_args(argv)
+    with open(os.path.join(args.folder, "manifest.json")) as f:
+        device = json.load(f)["device"]
+    modes = timing.RUNTIME_MODES.get(device, {"default": ()})
+    if args.mode not in modes:
+        print(f"error: --mode: {args.mode!r} is not a runtime mode of {device} ({', '.join(modes)})", file=sys.stderr)
+        return 1
+    try:
+        seconds, _ = calls(args.folder, args.calls, modes[args.mode])
+    except NotAsync as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    print(json.dumps({"us": seconds * 1e6, "calls": args.calls, "mode": args.mode, "flags": list(modes[args.mode])}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

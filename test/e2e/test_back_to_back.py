@@ -1,0 +1,46 @@
+"""ldsopt.measure.back_to_back on lavapipe: `lds-bench --stack` of a layer written without a
+module around its function prepares ldsopt's stack twice, the second taking fences (IREE's
+async-external model); its calls issued back to back, each waiting in the queue for the one
+before, return what the awaited stack returns, bit for bit (the same kernels). A folder whose
+function takes no fences, or a runtime mode the device has not, is refused with an error."""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import numpy as np
+
+from ldsopt.measure import back_to_back
+from ldsopt.run import replay
+
+PROGRAM = pathlib.Path(__file__).resolve().parent / "programs" / "fused" / "softmax_generics_f32_9x7.mlir"
+BIN = os.path.dirname(sys.executable)
+
+
+def test_calls_back_to_back_compute_what_the_awaited_stack_does(tmp_path):
+    folder = tmp_path / "p"
+    proc = subprocess.run([os.path.join(BIN, "lds-bench"), str(PROGRAM), "--target", "lavapipe", "--stack", "3",
+                           "--prepare", str(folder)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    stack = json.loads((folder / "manifest.json").read_text())["stack"]
+    assert stack["whole"] == {"ldsopt": "ldsopt-stack", "ldsopt-async": "ldsopt-async-stack",
+                              "iree-default": "iree-stack"}
+    awaited = json.loads((folder / "ldsopt-stack" / "manifest.json").read_text())
+    issued = json.loads((folder / "ldsopt-async-stack" / "manifest.json").read_text())
+    assert "--iree-execution-model=async-external" in issued["compile_flags"]
+    assert issued["dispatches"] == awaited["dispatches"] and all(d["passes"] for d in issued["dispatches"])
+
+    seconds, (out,) = back_to_back.calls(str(folder / "ldsopt-async-stack"), 7)
+    (want,) = replay.run_outputs(str(folder / "ldsopt-stack"), awaited, awaited["device"])
+    assert seconds > 0 and out.shape == (9, 7)
+    np.testing.assert_array_equal(out, want)
+
+    cli = [sys.executable, "-m", "ldsopt.measure.back_to_back"]
+    proc = subprocess.run([*cli, str(folder / "ldsopt-async-stack"), "--calls", "3"], capture_output=True, text=True)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["calls"] == 3, proc.stderr
+    proc = subprocess.run([*cli, str(folder / "ldsopt-stack")], capture_output=True, text=True)
+    assert proc.returncode == 1 and "takes no fences" in proc.stderr and "Traceback" not in proc.stderr
+    proc = subprocess.run([*cli, str(folder / "ldsopt-async-stack"), "--mode", "graphs"], capture_output=True, text=True)
+    assert proc.returncode == 1 and "error: --mode" in proc.stderr and "Traceback" not in proc.stderr
