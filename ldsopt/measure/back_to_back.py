@@ -121,8 +121,14 @@ def main(argv=None) -> int:
     ap.add_argument("--mode", default="default", help="a runtime mode of timing.RUNTIME_MODES for the folder's device")
     ap.add_argument("--calls", type=int, default=100)
     args = ap.parse_args(argv)
-    with open(os.path.join(args.folder, "manifest.json")) as f:
-        device = json.load(f)["device"]
+    if args.calls < 1:
+        ap.error(f"--calls: expected an integer 1 or more, got {args.calls}")
+    try:
+        with open(os.path.join(args.folder, "manifest.json")) as f:
+            device = json.load(f)["device"]
+    except (OSError, ValueError, KeyError) as e:
+        print(f"error: {args.folder}: not a prepared folder ({type(e).__name__}: {e})", file=sys.stderr)
+        return 1
     modes = timing.RUNTIME_MODES.get(device, {"default": ()})
     if args.mode not in modes:
         print(f"error: --mode: {args.mode!r} is not a runtime mode of {device} ({', '.join(modes)})", file=sys.stderr)
@@ -131,6 +137,9 @@ def main(argv=None) -> int:
         seconds, _ = calls(args.folder, args.calls, modes[args.mode])
     except NotAsync as e:
         print(f"error: {e}", file=sys.stderr)
+        return 1
+    except (OSError, RuntimeError, ValueError, KeyError) as e:  # the module, its inputs or the device
+        print(f"error: {args.folder}: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
     print(json.dumps({"us": seconds * 1e6, "calls": args.calls, "mode": args.mode, "flags": list(modes[args.mode])}))
     return 0

@@ -18,8 +18,9 @@ times, in one run: the ldsopt module's outputs checked against the reference (as
 --batch_size=N`, the time per dispatch, median of the repetitions); the two whole-program
 modules (`benchmark`); the PyTorch twin where the folder has one (CUDA events around N calls,
 its output checked against the same reference); with `--stack N`, the N-layer modules per layer
-(ldsopt's also with its calls issued back to back, `back_to_back`), the twin stacked the same way, and the ldsopt stack's values against the twin's N layers in f32
-(`stack_values`: the stack has no reference of its own). Writes OUT/program_results.{json,md,png};
+(ldsopt's also with its calls issued back to back, `back_to_back`), the twin stacked the same
+way, and the ldsopt stack's values against the twin's N layers in f32 (`stack_values`: the
+stack has no reference of its own). Writes OUT/program_results.{json,md,png};
 exits 1 where a value check fails.
 """
 
@@ -135,18 +136,22 @@ def _fastest_mode(folder: str, device: str, repetitions: int, min_time: str, say
     return {**runs[best], "mode": best, "flags": list(modes[best]), "modes": {m: r["us"] for m, r in runs.items()}}
 
 
-def _back_to_back(folder: str, device: str, say) -> dict:
+def back_to_back_timed(folder: str, device: str, say) -> dict:
     """A module whose functions take fences, its calls issued back to back (`back_to_back`, in a
     process of its own per runtime mode: the runtime's flags are a process's): the fastest
-    mode's record, named, with every mode's time."""
+    mode's record, named, with every mode's time; or its error."""
     runs = {}
-    for mode in timing.RUNTIME_MODES.get(device, {"default": ()}):
-        proc = subprocess.run([sys.executable, "-m", "ldsopt.measure.back_to_back", folder, "--mode", mode],
-                              capture_output=True, text=True, timeout=300)
-        if proc.returncode != 0:
-            raise RuntimeError(f"back_to_back failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
-        runs[mode] = json.loads(proc.stdout.strip().splitlines()[-1])
-        say(f" ({mode}, calls back to back): {runs[mode]['us']:.1f} us")
+    try:
+        for mode in timing.RUNTIME_MODES.get(device, {"default": ()}):
+            proc = subprocess.run([sys.executable, "-m", "ldsopt.measure.back_to_back", folder, "--mode", mode],
+                                  capture_output=True, text=True, timeout=300)
+            if proc.returncode != 0:
+                raise RuntimeError(f"back_to_back failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
+            runs[mode] = json.loads(proc.stdout.strip().splitlines()[-1])
+            say(f" ({mode}, calls back to back): {runs[mode]['us']:.1f} us")
+    except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+        say(f": calls back to back: error: {e}")
+        return {"error": f"{type(e).__name__}: {e}"}
     best = min(runs, key=lambda m: runs[m]["us"])
     return {**runs[best], "modes": {m: r["us"] for m, r in runs.items()}}
 
@@ -301,16 +306,12 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
         stack = {"layers": layers, "whole": {v: {"error": e, "at_prepare": True}
                                              for v, e in man["stack"].get("errors", {}).items()}}
         for variant, sub in man["stack"]["whole"].items():
-            r = timed(sub, f"{layers} layers in one call, {variant}")
+            if variant == "ldsopt-async":  # its calls issued back to back, not awaited one by one
+                r = back_to_back_timed(os.path.join(folder, sub), device,
+                                       lambda line: say(f"{layers} layers in one call, {variant}{line}"))
+            else:
+                r = timed(sub, f"{layers} layers in one call, {variant}")
             stack["whole"][variant] = {**r, "per_layer_us": r["us"] / layers} if "us" in r else r
-        if "us" in stack["whole"].get("ldsopt-async", {}):
-            sub = man["stack"]["whole"]["ldsopt-async"]
-            try:
-                r = _back_to_back(os.path.join(folder, sub), device, lambda line: say(f"{layers} layers, {sub}{line}"))
-                stack["whole"]["ldsopt-async"]["back_to_back"] = {**r, "per_layer_us": r["us"] / layers}
-            except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
-                stack["whole"]["ldsopt-async"]["back_to_back"] = {"error": f"{type(e).__name__}: {e}"}
-                say(f"{layers} layers, {sub}: calls back to back: error: {e}")
     twin = None
     if man.get("twin") and not dispatches_only:
         if not use_torch:
@@ -433,12 +434,9 @@ def _stack_lines(stack: dict, twin: dict | None) -> list[str]:
 
     lines = ["", f"## {n} layers in one call (each output the next input), per layer", "",
              f"- ldsopt: {per_layer(w.get('ldsopt', {}))}"]
-    if "back_to_back" in w.get("ldsopt-async", {}):
-        b = w["ldsopt-async"]["back_to_back"]
+    if "ldsopt-async" in w:
         lines.append("- ldsopt, calls issued back to back (its functions taking fences, IREE's async-external "
-                     "model; each call waits in the queue for the one before): "
-                     + (f"{b['per_layer_us']:.1f} us per layer ({b['us']:.1f} us a call), runtime mode "
-                        f"'{b['mode']}'" if "us" in b else b["error"]))
+                     f"model; each call waits in the queue for the one before): {per_layer(w['ldsopt-async'])}")
     lines.append(f"- IREE's default: {per_layer(w.get('iree-default', {}))}")
     if twin and "stack" in twin:
         awaited = twin["stack"].get("graph_awaited_us")

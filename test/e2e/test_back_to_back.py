@@ -2,7 +2,8 @@
 module around its function prepares ldsopt's stack twice, the second taking fences (IREE's
 async-external model); its calls issued back to back, each waiting in the queue for the one
 before, return what the awaited stack returns, bit for bit (the same kernels). A folder whose
-function takes no fences, or a runtime mode the device has not, is refused with an error."""
+function takes no fences, a runtime mode the device has not, a folder that is not prepared or
+no calls are refused with an error."""
 
 import json
 import os
@@ -44,3 +45,7 @@ def test_calls_back_to_back_compute_what_the_awaited_stack_does(tmp_path):
     assert proc.returncode == 1 and "takes no fences" in proc.stderr and "Traceback" not in proc.stderr
     proc = subprocess.run([*cli, str(folder / "ldsopt-async-stack"), "--mode", "graphs"], capture_output=True, text=True)
     assert proc.returncode == 1 and "error: --mode" in proc.stderr and "Traceback" not in proc.stderr
+    proc = subprocess.run([*cli, str(tmp_path)], capture_output=True, text=True)
+    assert proc.returncode == 1 and "not a prepared folder" in proc.stderr and "Traceback" not in proc.stderr
+    proc = subprocess.run([*cli, str(folder / "ldsopt-async-stack"), "--calls", "0"], capture_output=True, text=True)
+    assert proc.returncode == 2 and "error: --calls" in proc.stderr and "Traceback" not in proc.stderr

@@ -154,8 +154,7 @@ def test_weights_to_archive_and_stack(encoder, tmp_path):
     assert stack["layers"] == 3 and set(stack["whole"]) == {"ldsopt", "ldsopt-async", "iree-default"}
     for r in stack["whole"].values():  # no timing claim (lavapipe, a shared CPU): the figures are there
         assert r["us"] > 0 and r["per_layer_us"] == pytest.approx(r["us"] / 3), r
-    issued = stack["whole"]["ldsopt-async"]["back_to_back"]
-    assert issued["us"] > 0 and issued["per_layer_us"] == pytest.approx(issued["us"] / 3), issued
+    assert stack["whole"]["ldsopt-async"]["calls"] == 100  # issued back to back, not awaited
     stack_man = json.loads((out / "ldsopt-stack" / "manifest.json").read_text())
     assert stack_man["function"] == "encoder_layer_stack3"
     md = (out / "program_results.md").read_text()
