@@ -9,7 +9,7 @@ invocation, queue submissions) then overlaps the calls before it on the GPU, as 
 replays issued back to back do; iree-benchmark-module awaits every call instead. Every call's
 results are held until the last completes (no buffer is released while the queue may use it).
 
-    python -m ldsopt.measure.back_to_back FOLDER [--mode MODE] [--calls N]   # prints JSON
+    python -m ldsopt.measure.back_to_back FOLDER [--mode MODE] [--calls N] [--independent]   # prints JSON
 
 A function without fences is refused with an error (its folder was not prepared so).
 Needs the IREE runtime; the mode's flags (timing.RUNTIME_MODES) are the process's, so
@@ -71,29 +71,34 @@ def invoke(context, function, args, *fences):
     return results
 
 
-def calls(folder: str, n: int, flags: tuple[str, ...] = (), warmup: int = 3) -> tuple[float, list[np.ndarray]]:
+def calls(folder: str, n: int, flags: tuple[str, ...] = (), warmup: int = 3,
+          independent: bool = False) -> tuple[float, list[np.ndarray]]:
     """Seconds a call of `n` issued back to back (after `warmup` calls, awaited), and the last
-    call's outputs."""
+    call's outputs. `independent`: no call waits for another (each signals a semaphore of its
+    own; the device's queue alone orders them), where by default each waits for the one before."""
     import iree.runtime as rt
 
     device, context, function, args, _ = load(folder, flags)
     if function.reflection.get("iree.abi.model") != COARSE_FENCES:
         raise NotAsync(f"{folder}: its function {function.name} takes no fences; prepare it with "
                        f"IREE's async-external execution model (lds-bench --stack makes ldsopt-async-stack)")
-    semaphore = device.create_semaphore(0)
+    chain = device.create_semaphore(0)
 
-    def issue(i: int):  # after the call before it in the queue
-        return invoke(context, function, args, rt.HalFence.create_at(semaphore, i),
-                      rt.HalFence.create_at(semaphore, i + 1))
+    def issue(i: int) -> tuple:  # (its results, the fence it signals)
+        if independent:
+            wait, done = rt.HalFence(1), rt.HalFence.create_at(device.create_semaphore(0), 1)
+        else:
+            wait, done = rt.HalFence.create_at(chain, i), rt.HalFence.create_at(chain, i + 1)
+        return invoke(context, function, args, wait, done), done
 
     for i in range(warmup):
-        issue(i)
-        rt.HalFence.create_at(semaphore, i + 1).wait()
+        issue(i)[1].wait()
     start = time.perf_counter()
     held = [issue(warmup + i) for i in range(n)]
-    rt.HalFence.create_at(semaphore, warmup + n).wait()
+    for _, done in held[-1:] if not independent else held:
+        done.wait()
     seconds = (time.perf_counter() - start) / n
-    last = held[-1]
+    last = held[-1][0]
     return seconds, [to_host(device, last.get_as_object(i, rt.HalBufferView)) for i in range(len(last))]
 
 
@@ -120,6 +125,8 @@ def main(argv=None) -> int:
     ap.add_argument("folder")
     ap.add_argument("--mode", default="default", help="a runtime mode of timing.RUNTIME_MODES for the folder's device")
     ap.add_argument("--calls", type=int, default=100)
+    ap.add_argument("--independent", action="store_true",
+                    help="no call waits for another (the device's queue alone orders them)")
     args = ap.parse_args(argv)
     if args.calls < 1:
         ap.error(f"--calls: expected an integer 1 or more, got {args.calls}")
@@ -134,14 +141,15 @@ def main(argv=None) -> int:
         print(f"error: --mode: {args.mode!r} is not a runtime mode of {device} ({', '.join(modes)})", file=sys.stderr)
         return 1
     try:
-        seconds, _ = calls(args.folder, args.calls, modes[args.mode])
+        seconds, _ = calls(args.folder, args.calls, modes[args.mode], independent=args.independent)
     except NotAsync as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     except (OSError, RuntimeError, ValueError, KeyError) as e:  # the module, its inputs or the device
         print(f"error: {args.folder}: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
-    print(json.dumps({"us": seconds * 1e6, "calls": args.calls, "mode": args.mode, "flags": list(modes[args.mode])}))
+    print(json.dumps({"us": seconds * 1e6, "calls": args.calls, "mode": args.mode, "flags": list(modes[args.mode]),
+                      "independent": args.independent}))
     return 0
 
 

@@ -136,19 +136,22 @@ def _fastest_mode(folder: str, device: str, repetitions: int, min_time: str, say
     return {**runs[best], "mode": best, "flags": list(modes[best]), "modes": {m: r["us"] for m, r in runs.items()}}
 
 
-def back_to_back_timed(folder: str, device: str, say) -> dict:
+def back_to_back_timed(folder: str, device: str, say, independent: bool = False) -> dict:
     """A module whose functions take fences, its calls issued back to back (`back_to_back`, in a
-    process of its own per runtime mode: the runtime's flags are a process's): the fastest
-    mode's record, named, with every mode's time; or its error."""
+    process of its own per runtime mode: the runtime's flags are a process's; `independent`:
+    no call waiting for another): the fastest mode's record, named, with every mode's time; or
+    its error."""
     runs = {}
     try:
         for mode in timing.RUNTIME_MODES.get(device, {"default": ()}):
-            proc = subprocess.run([sys.executable, "-m", "ldsopt.measure.back_to_back", folder, "--mode", mode],
+            proc = subprocess.run([sys.executable, "-m", "ldsopt.measure.back_to_back", folder, "--mode", mode,
+                                   *(["--independent"] if independent else [])],
                                   capture_output=True, text=True, timeout=300)
             if proc.returncode != 0:
                 raise RuntimeError(f"back_to_back failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
             runs[mode] = json.loads(proc.stdout.strip().splitlines()[-1])
-            say(f" ({mode}, calls back to back): {runs[mode]['us']:.1f} us")
+            say(f" ({mode}, calls back to back{', none waiting for another' if independent else ''}): "
+                f"{runs[mode]['us']:.1f} us")
     except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
         say(f": calls back to back: error: {e}")
         return {"error": f"{type(e).__name__}: {e}"}
@@ -307,8 +310,12 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
                                              for v, e in man["stack"].get("errors", {}).items()}}
         for variant, sub in man["stack"]["whole"].items():
             if variant == "ldsopt-async":  # its calls issued back to back, not awaited one by one
-                r = back_to_back_timed(os.path.join(folder, sub), device,
-                                       lambda line: say(f"{layers} layers in one call, {variant}{line}"))
+                def line(text: str) -> None:
+                    say(f"{layers} layers in one call, {variant}{text}")
+                r = back_to_back_timed(os.path.join(folder, sub), device, line)
+                if "us" in r:
+                    free = back_to_back_timed(os.path.join(folder, sub), device, line, independent=True)
+                    r["independent"] = {**free, "per_layer_us": free["us"] / layers} if "us" in free else free
             else:
                 r = timed(sub, f"{layers} layers in one call, {variant}")
             stack["whole"][variant] = {**r, "per_layer_us": r["us"] / layers} if "us" in r else r
@@ -435,8 +442,10 @@ def _stack_lines(stack: dict, twin: dict | None) -> list[str]:
     lines = ["", f"## {n} layers in one call (each output the next input), per layer", "",
              f"- ldsopt: {per_layer(w.get('ldsopt', {}))}"]
     if "ldsopt-async" in w:
+        a = w["ldsopt-async"]
         lines.append("- ldsopt, calls issued back to back (its functions taking fences, IREE's async-external "
-                     f"model; each call waits in the queue for the one before): {per_layer(w['ldsopt-async'])}")
+                     f"model; each call waits in the queue for the one before): {per_layer(a)}"
+                     + (f"; no call waiting for another: {per_layer(a['independent'])}" if "independent" in a else ""))
     lines.append(f"- IREE's default: {per_layer(w.get('iree-default', {}))}")
     if twin and "stack" in twin:
         awaited = twin["stack"].get("graph_awaited_us")

@@ -1,9 +1,9 @@
 """ldsopt.measure.back_to_back on lavapipe: `lds-bench --stack` of a layer written without a
 module around its function prepares ldsopt's stack twice, the second taking fences (IREE's
 async-external model); its calls issued back to back, each waiting in the queue for the one
-before, return what the awaited stack returns, bit for bit (the same kernels). A folder whose
-function takes no fences, a runtime mode the device has not, a folder that is not prepared or
-no calls are refused with an error."""
+before or none waiting for another, return what the awaited stack returns, bit for bit (the
+same kernels). A folder whose function takes no fences, a runtime mode the device has not, a
+folder that is not prepared or no calls are refused with an error."""
 
 import json
 import os
@@ -33,14 +33,17 @@ def test_calls_back_to_back_compute_what_the_awaited_stack_does(tmp_path):
     assert "--iree-execution-model=async-external" in issued["compile_flags"]
     assert issued["dispatches"] == awaited["dispatches"] and all(d["passes"] for d in issued["dispatches"])
 
-    seconds, (out,) = back_to_back.calls(str(folder / "ldsopt-async-stack"), 7)
     (want,) = replay.run_outputs(str(folder / "ldsopt-stack"), awaited, awaited["device"])
-    assert seconds > 0 and out.shape == (9, 7)
-    np.testing.assert_array_equal(out, want)
+    for independent in (False, True):  # each call after the one before, or none waiting
+        seconds, (out,) = back_to_back.calls(str(folder / "ldsopt-async-stack"), 7, independent=independent)
+        assert seconds > 0 and out.shape == (9, 7)
+        np.testing.assert_array_equal(out, want)
 
     cli = [sys.executable, "-m", "ldsopt.measure.back_to_back"]
-    proc = subprocess.run([*cli, str(folder / "ldsopt-async-stack"), "--calls", "3"], capture_output=True, text=True)
+    proc = subprocess.run([*cli, str(folder / "ldsopt-async-stack"), "--calls", "3", "--independent"],
+                          capture_output=True, text=True)
     assert proc.returncode == 0 and json.loads(proc.stdout)["calls"] == 3, proc.stderr
+    assert json.loads(proc.stdout)["independent"]
     proc = subprocess.run([*cli, str(folder / "ldsopt-stack")], capture_output=True, text=True)
     assert proc.returncode == 1 and "takes no fences" in proc.stderr and "Traceback" not in proc.stderr
     proc = subprocess.run([*cli, str(folder / "ldsopt-async-stack"), "--mode", "graphs"], capture_output=True, text=True)
