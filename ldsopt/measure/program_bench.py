@@ -124,39 +124,42 @@ def _time_dispatch(folder: str, module: str | None, name: str, device: str, batc
         return {"error": f"{type(e).__name__}: {e}"}
 
 
-def _fastest_mode(folder: str, device: str, repetitions: int, min_time: str, say) -> dict:
-    """`benchmark` under each of the device's runtime modes (timing.RUNTIME_MODES; the default
-    alone where it has none): the fastest mode's record, named, with every mode's time."""
+def _fastest(device: str, time_mode, say, label: str = "") -> dict:
+    """`time_mode(mode, flags)` (a record with `us`) under each of the device's runtime modes
+    (timing.RUNTIME_MODES; the default alone where it has none): the fastest mode's record,
+    named, with every mode's time."""
     modes = timing.RUNTIME_MODES.get(device, {"default": ()})
     runs = {}
     for mode, flags in modes.items():
-        runs[mode] = benchmark(folder, repetitions, min_time, flags)
-        say(f" ({mode}): {runs[mode]['us']:.1f} us")
+        runs[mode] = time_mode(mode, flags)
+        say(f" ({mode}{label}): {runs[mode]['us']:.1f} us")
     best = min(runs, key=lambda m: runs[m]["us"])
     return {**runs[best], "mode": best, "flags": list(modes[best]), "modes": {m: r["us"] for m, r in runs.items()}}
+
+
+def _fastest_mode(folder: str, device: str, repetitions: int, min_time: str, say) -> dict:
+    """`benchmark` at the device's fastest runtime mode (`_fastest`)."""
+    return _fastest(device, lambda mode, flags: benchmark(folder, repetitions, min_time, flags), say)
 
 
 def back_to_back_timed(folder: str, device: str, say, independent: bool = False) -> dict:
     """A module whose functions take fences, its calls issued back to back (`back_to_back`, in a
     process of its own per runtime mode: the runtime's flags are a process's; `independent`:
-    no call waiting for another): the fastest mode's record, named, with every mode's time; or
-    its error."""
-    runs = {}
+    no call waiting for another) at the fastest mode (`_fastest`); or its error."""
+    def run(mode: str, flags) -> dict:
+        proc = subprocess.run([sys.executable, "-m", "ldsopt.measure.back_to_back", folder, "--mode", mode,
+                               *(["--independent"] if independent else [])],
+                              capture_output=True, text=True, timeout=300)
+        if proc.returncode != 0:
+            raise RuntimeError(f"back_to_back failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+
     try:
-        for mode in timing.RUNTIME_MODES.get(device, {"default": ()}):
-            proc = subprocess.run([sys.executable, "-m", "ldsopt.measure.back_to_back", folder, "--mode", mode,
-                                   *(["--independent"] if independent else [])],
-                                  capture_output=True, text=True, timeout=300)
-            if proc.returncode != 0:
-                raise RuntimeError(f"back_to_back failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
-            runs[mode] = json.loads(proc.stdout.strip().splitlines()[-1])
-            say(f" ({mode}, calls back to back{', none waiting for another' if independent else ''}): "
-                f"{runs[mode]['us']:.1f} us")
+        label = ", calls back to back" + (", none waiting for another" if independent else "")
+        return _fastest(device, run, say, label)
     except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
         say(f": calls back to back: error: {e}")
         return {"error": f"{type(e).__name__}: {e}"}
-    best = min(runs, key=lambda m: runs[m]["us"])
-    return {**runs[best], "modes": {m: r["us"] for m, r in runs.items()}}
 
 
 def twin_weights(folder: str, twin: dict) -> dict:

@@ -305,10 +305,13 @@ def float_types(text: str) -> FloatTypes:
         _generalize(module)
 
         def visit(op):
-            if op.name.startswith(("arith.", "math.")):
-                to = found.computed if op.name not in _EXACT else \
-                    found.rounded if op.name == "arith.truncf" and _rounds_computed(op.operands[0]) else set()
-                to.update(str(scalar_type(r.type)) for r in op.results if isinstance(scalar_type(r.type), ir.FloatType))
+            if not op.name.startswith(("arith.", "math.")):
+                return ir.WalkResult.ADVANCE
+            types = {str(scalar_type(r.type)) for r in op.results if isinstance(scalar_type(r.type), ir.FloatType)}
+            if op.name not in _EXACT:
+                found.computed.update(types)
+            elif op.name == "arith.truncf" and _rounds_computed(op.operands[0]):
+                found.rounded.update(types)
             return ir.WalkResult.ADVANCE
 
         module.operation.walk(visit)
