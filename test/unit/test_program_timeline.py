@@ -37,3 +37,22 @@ def test_summary_keeps_copies_apart_and_times_the_gaps_between_calls():
     assert lines[2].endswith(": 2, 3.50 us")
     assert "     1.0 a call  Memcpy DtoH (Device -> Pinned)" in lines
     assert "   10.00    2.0  10.00  a" in lines
+
+
+def test_overlaps_counts_kernels_that_start_before_another_ended():
+    serial = [(0.0, 10.0, "a"), (10.0, 4.0, "b"), (20.0, 1.0, "Memcpy DtoH"), (20.5, 2.0, "a")]
+    assert timeline.overlaps(serial) == (0, 0.0)
+    # b starts 3 us before a ends; c within a as well (2 us before its end); the copy is no kernel
+    assert timeline.overlaps([(0.0, 10.0, "a"), (7.0, 1.0, "b"), (8.0, 9.0, "c"), (9.0, 1.0, "Memset")]) == (2, 3.0)
+
+
+def test_back_to_back_summary_times_the_span_of_all_calls():
+    records = [r for r in trace(3) if not r[2].startswith("Memset")]
+    lines = timeline.back_to_back_summary(150.0, records, calls=3, layers=2)
+    # the third call's kernels end at 499 us, 497 us after the first kernel's start (at 2)
+    assert lines[0] == ("3 calls of 4 kernels issued back to back; a call / 2: host clock 75.00 us, "
+                        "GPU span 82.83 us, kernels 14.00 us, idle 68.83 us")
+    assert lines[1] == "kernels that start before another ended: 0 of 12 (longest overlap 0.00 us)"
+    # 1 us after each kernel within a call, 202 us between calls (2 of them over 3 calls)
+    assert lines[2] == "idle between kernels: median 1.00 us; 0.666667 a call longer than 5 us, 134.7 us a call"
+    assert "    1.00  81.40      5  b" in lines  # the last b has no kernel after it
