@@ -8,6 +8,11 @@ the first issue to the last call's completion, over N. The host's work of a call
 invocation, queue submissions) then overlaps the calls before it on the GPU, as CUDA graph
 replays issued back to back do; iree-benchmark-module awaits every call instead. Every call's
 results are held until the last completes (no buffer is released while the queue may use it).
+Where the function takes its storage from the caller (ldsopt/run/caller_storage.py, as
+`lds-bench --stack` prepares it), each call gets output buffers of its own, allocated before
+the timing, and all calls one transient buffer (the queue runs them one after another): the
+calls then allocate and free nothing, which in IREE 3.13's CUDA HAL would wait on the host
+for the call's own kernels.
 
     python -m ldsopt.measure.back_to_back FOLDER [--mode MODE] [--calls N] [--independent]   # prints JSON
 
@@ -27,13 +32,15 @@ import time
 import numpy as np
 
 from ldsopt.measure import timing
-from ldsopt.run.tensor_file import Tensor
+from ldsopt.run import caller_storage
+from ldsopt.run.tensor_file import Tensor, nbytes
 
 COARSE_FENCES = "coarse-fences"
 
 
 class NotAsync(ValueError):
-    """The folder's function takes no fences."""
+    """The folder's function cannot be issued back to back: it takes no fences, or storage of
+    no constant size."""
 
 
 def load(folder: str, flags: tuple[str, ...] = ()):
@@ -59,12 +66,13 @@ def load(folder: str, flags: tuple[str, ...] = ()):
     return config.device, context, function, args, man
 
 
-def invoke(context, function, args, *fences):
-    """The function's results (a VmVariantList) called on device arrays `args`, then `fences`."""
+def invoke(context, function, args, *more):
+    """The function's results (a VmVariantList) called on device arrays `args`, then `more`
+    (buffers, fences: anything with a VM ref)."""
     import iree.runtime as rt
 
-    inputs = rt.VmVariantList(len(args) + len(fences))
-    for ref in [a._buffer_view.ref for a in args] + [f.ref for f in fences]:
+    inputs = rt.VmVariantList(len(args) + len(more))
+    for ref in [a._buffer_view.ref for a in args] + [m.ref for m in more]:
         inputs.push_ref(ref)
     results = rt.VmVariantList(1)
     context.invoke(function, inputs, results)
@@ -78,10 +86,11 @@ def calls(folder: str, n: int, flags: tuple[str, ...] = (), warmup: int = 3,
     own; the device's queue alone orders them), where by default each waits for the one before."""
     import iree.runtime as rt
 
-    device, context, function, args, _ = load(folder, flags)
+    device, context, function, args, man = load(folder, flags)
     if function.reflection.get("iree.abi.model") != COARSE_FENCES:
         raise NotAsync(f"{folder}: its function {function.name} takes no fences; prepare it with "
                        f"IREE's async-external execution model (lds-bench --stack makes ldsopt-async-stack)")
+    storage = caller_buffers(device, function, man, warmup + n)
     chain = device.create_semaphore(0)
 
     def issue(i: int) -> tuple:  # (its results, the fence it signals)
@@ -89,7 +98,7 @@ def calls(folder: str, n: int, flags: tuple[str, ...] = (), warmup: int = 3,
             wait, done = rt.HalFence(1), rt.HalFence.create_at(device.create_semaphore(0), 1)
         else:
             wait, done = rt.HalFence.create_at(chain, i), rt.HalFence.create_at(chain, i + 1)
-        return invoke(context, function, args, wait, done), done
+        return invoke(context, function, args, *storage(i), wait, done), done
 
     for i in range(warmup):
         issue(i)[1].wait()
@@ -100,6 +109,27 @@ def calls(folder: str, n: int, flags: tuple[str, ...] = (), warmup: int = 3,
     seconds = (time.perf_counter() - start) / n
     last = held[-1][0]
     return seconds, [to_host(device, last.get_as_object(i, rt.HalBufferView)) for i in range(len(last))]
+
+
+def caller_buffers(device, function, man: dict, calls: int):
+    """`storage(i)`: the buffers call i passes after its arguments where the function takes its
+    storage from the caller (caller_storage's arguments: each call its own outputs, one
+    transient buffer for all), else none."""
+    import iree.runtime as rt
+
+    if f"{{{caller_storage.TRANSIENTS}" not in function.reflection.get("iree.abi.declaration", ""):
+        return lambda i: ()
+    if caller_storage.TRANSIENTS_SIZE not in function.reflection:
+        raise NotAsync(f"{function.name}: the transient storage it takes has no constant size")
+
+    def buffer(size: int):
+        return device.allocator.allocate_buffer(memory_type=int(rt.MemoryType.DEVICE_LOCAL),
+                                                allowed_usage=int(rt.BufferUsage.DEFAULT),
+                                                allocation_size=max(size, 16))
+
+    transients = buffer(int(function.reflection[caller_storage.TRANSIENTS_SIZE]))
+    outputs = [[buffer(nbytes(t["shape"], t["dtype"])) for t in man["outputs"]] for _ in range(calls)]
+    return lambda i: (*outputs[i], transients)
 
 
 def to_host(device, view) -> np.ndarray:

@@ -24,7 +24,7 @@ from iree.compiler import ir
 from ldsopt import diagnostics, pipeline, remarks, shared_context, syntax_upgrade
 from ldsopt.cli import output_file
 from ldsopt import target as target_model
-from ldsopt.run import compile_cache, model_import, numpy_reference, parameters
+from ldsopt.run import caller_storage, compile_cache, model_import, numpy_reference, parameters
 from ldsopt.run import inputs as inputs_mod
 from ldsopt.run import record as run_record
 from ldsopt.run import formation, pipelines, ptxas_check
@@ -507,7 +507,8 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
     manifest records the reference that ran and the tolerances of each output (`atol`/`rtol`
     where given). `weights_to_archive`: an ONNX model's weights become parameters of one more
     archive (`model_import.import_onnx`), placed with the others. `async_calls`: the module's
-    functions take fences (ASYNC_CALLS)."""
+    functions take fences (ASYNC_CALLS), and the entry function its results' and its transient
+    storage (`caller_storage`), so that a call neither allocates nor frees."""
     os.makedirs(folder, exist_ok=True)
     if os.path.exists(os.path.join(folder, COMMANDS)):  # the log is of this run's commands only
         os.remove(os.path.join(folder, COMMANDS))
@@ -529,12 +530,19 @@ def prepare(source_path: str, target_name: str, folder: str, *, function: str | 
     f64_io = (target_model.KEEP_F64,) if any(dt == "f64" for _, dt in sig.inputs + sig.outputs) else ()
     flags = f64_io + ((ASYNC_CALLS,) if async_calls else ())
     compiled, text = (text if keep_dynamic else specialized), specialized
+
+    def as_called(program: str) -> str:
+        try:
+            return caller_storage.with_caller_storage(program, sig.function) if async_calls else program
+        except caller_storage.CallerStorageError as e:
+            raise DriverError(str(e), source_path) from None
+
     if baseline:
-        ours = configure(compiled, tgt, folder, flags)
+        ours = configure(as_called(compiled), tgt, folder, flags)
         with shared_context.get() as ctx:
             report = dispatch_report(ir.Module.parse(ours, ctx))
     else:
-        program = apply_program_pipeline(compiled, program_pipeline, target_name)
+        program = as_called(apply_program_pipeline(compiled, program_pipeline, target_name))
         chosen, ours, report = form_dispatches(program, tgt, folder, pipeline_text, flags)
         flags += chosen
     vmfb = compile_module(ours, folder, "ldsopt" if not baseline else "baseline", dump=dump)

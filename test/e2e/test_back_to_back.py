@@ -1,8 +1,9 @@
 """ldsopt.measure.back_to_back on lavapipe: `lds-bench --stack` of a layer written without a
 module around its function prepares ldsopt's stack twice, the second taking fences (IREE's
-async-external model); its calls issued back to back, each waiting in the queue for the one
-before or none waiting for another, return what the awaited stack returns, bit for bit (the
-same kernels). A folder whose function takes no fences, a runtime mode the device has not, a
+async-external model) and taking its result's and its transient storage from the caller (so
+that a call allocates and frees nothing); its calls issued back to back, each waiting in the
+queue for the one before or none waiting for another, return what the awaited stack returns,
+bit for bit (the same kernels). A folder whose function takes no fences, a runtime mode the device has not, a
 folder that is not prepared or no calls are refused with an error."""
 
 import json
@@ -32,6 +33,12 @@ def test_calls_back_to_back_compute_what_the_awaited_stack_does(tmp_path):
     issued = json.loads((folder / "ldsopt-async-stack" / "manifest.json").read_text())
     assert "--iree-execution-model=async-external" in issued["compile_flags"]
     assert issued["dispatches"] == awaited["dispatches"] and all(d["passes"] for d in issued["dispatches"])
+    calls = subprocess.run([os.path.join(BIN, "iree-dump-module"), str(folder / "ldsopt-async-stack" / issued["vmfb"])],
+                           capture_output=True, text=True, check=True).stdout
+    assert "%input1: !hal.buffer {iree.abi.output = 0 : index}, %input2: !hal.buffer {iree.abi.transients" in calls
+    stack = calls[calls.index(f"vm.func @{issued['function']}("):]
+    stack = stack[:stack.index("\n}")]
+    assert "queue.execute" in stack and "queue.alloca" not in stack and "queue.dealloca" not in stack
 
     (want,) = replay.run_outputs(str(folder / "ldsopt-stack"), awaited, awaited["device"])
     for independent in (False, True):  # each call after the one before, or none waiting
