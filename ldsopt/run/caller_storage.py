@@ -19,10 +19,6 @@ own arguments: the output buffers, the transient buffer, then (async-external) t
 
 from __future__ import annotations
 
-from iree.compiler import ir
-
-from ldsopt import shared_context
-
 OUTPUT = "iree.abi.output"
 TRANSIENTS = "iree.abi.transients"
 TRANSIENTS_SIZE = "iree.abi.transients.size.constant"  # the reflection key of a constant size
@@ -33,9 +29,17 @@ class CallerStorageError(ValueError):
 
 
 def with_caller_storage(text: str, function: str) -> str:
+    from iree.compiler import ir  # here: the GPU machine, which reads the constants, has no compiler
+
+    from ldsopt import shared_context
+
     with shared_context.get() as ctx:
         module = ir.Module.parse(text, ctx)
-        op = _find(module, function)
+        op = next((op.operation for op in module.body.operations
+                   if op.operation.name in ("func.func", "util.func")
+                   and ir.StringAttr(op.operation.attributes["sym_name"]).value == function), None)
+        if op is None:
+            raise CallerStorageError(f"no function @{function} in the program")
         ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
         if not all(isinstance(t, ir.RankedTensorType) for t in ftype.results):
             raise CallerStorageError(f"@{function} returns something other than tensors: its results' storage "
@@ -54,10 +58,3 @@ def with_caller_storage(text: str, function: str) -> str:
         op.attributes["arg_attrs"] = ir.ArrayAttr.get(old + added)
         return str(module)
 
-
-def _find(module: ir.Module, function: str) -> ir.Operation:
-    for op in module.body.operations:
-        op = op.operation
-        if op.name in ("func.func", "util.func") and ir.StringAttr(op.attributes["sym_name"]).value == function:
-            return op
-    raise CallerStorageError(f"no function @{function} in the program")
