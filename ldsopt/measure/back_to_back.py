@@ -14,7 +14,12 @@ the timing, and all calls one transient buffer (the queue runs them one after an
 calls then allocate and free nothing, which in IREE 3.13's CUDA HAL would wait on the host
 for the call's own kernels.
 
-    python -m ldsopt.measure.back_to_back FOLDER [--mode MODE] [--calls N] [--independent]   # prints JSON
+    python -m ldsopt.measure.back_to_back FOLDER [--mode MODE] [--calls N] [--independent] [--against AWAITED]
+
+prints JSON. `--against` names a folder of the same program compiled to be awaited (the
+stack's `ldsopt-stack`): its call, in the same process and mode, must return the last call's
+outputs bit for bit (the same kernels on the same inputs), else the run fails: a figure of
+calls that overlapped or raced on the GPU is not a call's time.
 
 A function without fences is refused with an error (its folder was not prepared so).
 Needs the IREE runtime; the mode's flags (timing.RUNTIME_MODES) are the process's, so
@@ -111,6 +116,16 @@ def calls(folder: str, n: int, flags: tuple[str, ...] = (), warmup: int = 3,
     return seconds, [to_host(device, last.get_as_object(i, rt.HalBufferView)) for i in range(len(last))]
 
 
+def awaited_outputs(folder: str) -> list[np.ndarray]:
+    """The outputs of one awaited call of a folder's function (taking no fences), in the
+    process's runtime mode."""
+    import iree.runtime as rt
+
+    device, context, function, args, _ = load(folder)
+    results = invoke(context, function, args)
+    return [to_host(device, results.get_as_object(i, rt.HalBufferView)) for i in range(len(results))]
+
+
 def caller_buffers(device, function, man: dict, calls: int):
     """`storage(i)`: the buffers call i passes after its arguments where the function takes its
     storage from the caller (caller_storage's arguments: each call its own outputs, one
@@ -157,6 +172,8 @@ def main(argv=None) -> int:
     ap.add_argument("--calls", type=int, default=100)
     ap.add_argument("--independent", action="store_true",
                     help="no call waits for another (the device's queue alone orders them)")
+    ap.add_argument("--against", help="a folder of the same program whose awaited call must return the last call's "
+                                      "outputs, bit for bit")
     args = ap.parse_args(argv)
     if args.calls < 1:
         ap.error(f"--calls: expected an integer 1 or more, got {args.calls}")
@@ -171,15 +188,25 @@ def main(argv=None) -> int:
         print(f"error: --mode: {args.mode!r} is not a runtime mode of {device} ({', '.join(modes)})", file=sys.stderr)
         return 1
     try:
-        seconds, _ = calls(args.folder, args.calls, modes[args.mode], independent=args.independent)
+        seconds, outs = calls(args.folder, args.calls, modes[args.mode], independent=args.independent)
+        want = awaited_outputs(args.against) if args.against else None
     except NotAsync as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     except (OSError, RuntimeError, ValueError, KeyError) as e:  # the module, its inputs or the device
         print(f"error: {args.folder}: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
-    print(json.dumps({"us": seconds * 1e6, "calls": args.calls, "mode": args.mode, "flags": list(modes[args.mode]),
-                      "independent": args.independent}))
+    record = {"us": seconds * 1e6, "calls": args.calls, "mode": args.mode, "flags": list(modes[args.mode]),
+              "independent": args.independent}
+    if want is not None:
+        if len(want) != len(outs) or any(a.tobytes() != b.tobytes() for a, b in zip(outs, want)):
+            diff = max((float(np.max(np.abs(a.astype(np.float64) - b.astype(np.float64))))
+                        for a, b in zip(outs, want) if a.shape == b.shape), default=float("nan"))
+            print(f"error: {args.folder}: the last call's outputs differ from {args.against}'s awaited call's "
+                  f"(mode {args.mode}; at most {diff:g} apart)", file=sys.stderr)
+            return 1
+        record["same_as_awaited"] = args.against
+    print(json.dumps(record))
     return 0
 
 

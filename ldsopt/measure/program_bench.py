@@ -142,13 +142,15 @@ def _fastest_mode(folder: str, device: str, repetitions: int, min_time: str, say
     return _fastest(device, lambda mode, flags: benchmark(folder, repetitions, min_time, flags), say)
 
 
-def back_to_back_timed(folder: str, device: str, say, independent: bool = False) -> dict:
+def back_to_back_timed(folder: str, device: str, say, independent: bool = False, against: str | None = None) -> dict:
     """A module whose functions take fences, its calls issued back to back (`back_to_back`, in a
     process of its own per runtime mode: the runtime's flags are a process's; `independent`:
-    no call waiting for another) at the fastest mode (`_fastest`); or its error."""
+    no call waiting for another) at the fastest mode (`_fastest`); or its error, which a mode
+    whose last call's outputs are not the awaited module `against`'s, bit for bit, is."""
     def run(mode: str, flags) -> dict:
         proc = subprocess.run([sys.executable, "-m", "ldsopt.measure.back_to_back", folder, "--mode", mode,
-                               *(["--independent"] if independent else [])],
+                               *(["--independent"] if independent else []),
+                               *(["--against", against] if against else [])],
                               capture_output=True, text=True, timeout=300)
         if proc.returncode != 0:
             raise RuntimeError(f"back_to_back failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
@@ -315,9 +317,11 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
             if variant == "ldsopt-async":  # its calls issued back to back, not awaited one by one
                 def line(text: str) -> None:
                     say(f"{layers} layers in one call, {variant}{text}")
-                r = back_to_back_timed(os.path.join(folder, sub), device, line)
+                awaited = os.path.join(folder, man["stack"]["whole"]["ldsopt"])
+                r = back_to_back_timed(os.path.join(folder, sub), device, line, against=awaited)
                 if "us" in r:
-                    free = back_to_back_timed(os.path.join(folder, sub), device, line, independent=True)
+                    free = back_to_back_timed(os.path.join(folder, sub), device, line, independent=True,
+                                              against=awaited)
                     r["independent"] = {**free, "per_layer_us": free["us"] / layers} if "us" in free else free
             else:
                 r = timed(sub, f"{layers} layers in one call, {variant}")
@@ -448,7 +452,9 @@ def _stack_lines(stack: dict, twin: dict | None) -> list[str]:
         a = w["ldsopt-async"]
         lines.append("- ldsopt, calls issued back to back (its functions taking fences, IREE's async-external "
                      f"model; each call waits in the queue for the one before): {per_layer(a)}"
-                     + (f"; no call waiting for another: {per_layer(a['independent'])}" if "independent" in a else ""))
+                     + (f"; no call waiting for another: {per_layer(a['independent'])}" if "independent" in a else "")
+                     + ("; in every runtime mode the last call's outputs are the awaited call's, bit for bit"
+                        if "us" in a and "same_as_awaited" in a else ""))
     lines.append(f"- IREE's default: {per_layer(w.get('iree-default', {}))}")
     if twin and "stack" in twin:
         awaited = twin["stack"].get("graph_awaited_us")

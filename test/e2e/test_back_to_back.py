@@ -3,12 +3,14 @@ module around its function prepares ldsopt's stack twice, the second taking fenc
 async-external model) and taking its result's and its transient storage from the caller (so
 that a call allocates and frees nothing); its calls issued back to back, each waiting in the
 queue for the one before or none waiting for another, return what the awaited stack returns,
-bit for bit (the same kernels). A folder whose function takes no fences, a runtime mode the device has not, a
-folder that is not prepared or no calls are refused with an error."""
+bit for bit (the same kernels), which `--against` checks (and fails where they differ). A
+folder whose function takes no fences, a runtime mode the device has not, a folder that is
+not prepared or no calls are refused with an error."""
 
 import json
 import os
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -51,6 +53,15 @@ def test_calls_back_to_back_compute_what_the_awaited_stack_does(tmp_path):
                           capture_output=True, text=True)
     assert proc.returncode == 0 and json.loads(proc.stdout)["calls"] == 3, proc.stderr
     assert json.loads(proc.stdout)["independent"]
+    against = [*cli, str(folder / "ldsopt-async-stack"), "--calls", "3", "--against"]
+    proc = subprocess.run([*against, str(folder / "ldsopt-stack")], capture_output=True, text=True)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["same_as_awaited"], proc.stderr
+    other = tmp_path / "other"  # the awaited stack on other inputs: its outputs are not the calls'
+    shutil.copytree(folder / "ldsopt-stack", other)
+    x = np.fromfile(other / "input0.bin", dtype=np.float32)
+    (x + 1).tofile(other / "input0.bin")
+    proc = subprocess.run([*against, str(other)], capture_output=True, text=True)
+    assert proc.returncode == 1 and "outputs differ from" in proc.stderr and "Traceback" not in proc.stderr
     proc = subprocess.run([*cli, str(folder / "ldsopt-stack")], capture_output=True, text=True)
     assert proc.returncode == 1 and "takes no fences" in proc.stderr and "Traceback" not in proc.stderr
     proc = subprocess.run([*cli, str(folder / "ldsopt-async-stack"), "--mode", "graphs"], capture_output=True, text=True)

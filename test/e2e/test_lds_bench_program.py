@@ -156,11 +156,14 @@ def test_weights_to_archive_and_stack(encoder, tmp_path):
         assert r["us"] > 0 and r["per_layer_us"] == pytest.approx(r["us"] / 3), r
     issued = stack["whole"]["ldsopt-async"]  # issued back to back, not awaited
     assert issued["calls"] == 100 and issued["independent"]["us"] > 0, issued
+    # each mode's last call returned the awaited stack's outputs, bit for bit
+    assert issued["same_as_awaited"].endswith("ldsopt-stack") and "same_as_awaited" in issued["independent"]
     stack_man = json.loads((out / "ldsopt-stack" / "manifest.json").read_text())
     assert stack_man["function"] == "encoder_layer_stack3"
     md = (out / "program_results.md").read_text()
     assert "## 3 layers in one call" in md and "- ldsopt, calls issued back to back" in md
     assert "; no call waiting for another: " in md
+    assert "; in every runtime mode the last call's outputs are the awaited call's, bit for bit" in md
     # The twin's weights: the archive's (by initializer name) and the small rest, as the model has them.
     from onnx import numpy_helper
     from ldsopt.measure import program_bench
