@@ -208,8 +208,8 @@ DISPATCHES = "dispatches"
 
 
 # `--stack N`: the whole-program modules of N layers in one call, in these subfolders; ldsopt's
-# twice, the second with functions that take fences (driver.ASYNC_CALLS), whose calls
-# `back_to_back` issues without awaiting each.
+# twice, the second with functions that take fences (driver.ASYNC_CALLS) and their storage from
+# the caller (ldsopt/run/caller_storage.py), whose calls `back_to_back` issues without awaiting each.
 STACK = {"ldsopt": "ldsopt-stack", "ldsopt-async": "ldsopt-async-stack", "iree-default": "iree-stack"}
 
 

@@ -450,8 +450,8 @@ def _stack_lines(stack: dict, twin: dict | None) -> list[str]:
              f"- ldsopt: {per_layer(w.get('ldsopt', {}))}"]
     if "ldsopt-async" in w:
         a = w["ldsopt-async"]
-        lines.append("- ldsopt, calls issued back to back (its functions taking fences, IREE's async-external "
-                     f"model; each call waits in the queue for the one before): {per_layer(a)}"
+        lines.append("- ldsopt, calls issued back to back (its functions taking fences and their storage, IREE's "
+                     f"async-external model; each call waits in the queue for the one before): {per_layer(a)}"
                      + (f"; no call waiting for another: {per_layer(a['independent'])}" if "independent" in a else "")
                      + ("; in every runtime mode the last call's outputs are the awaited call's, bit for bit"
                         if "us" in a and "same_as_awaited" in a else ""))
