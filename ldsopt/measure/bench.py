@@ -207,10 +207,13 @@ WHOLE = {"ldsopt": "ldsopt", "iree-default": "iree"}
 DISPATCHES = "dispatches"
 
 
-# `--stack N`: the whole-program modules of N layers in one call, in these subfolders; ldsopt's
-# twice, the second with functions that take fences (driver.ASYNC_CALLS) and their storage from
-# the caller (ldsopt/run/caller_storage.py), whose calls `back_to_back` issues without awaiting each.
-STACK = {"ldsopt": "ldsopt-stack", "ldsopt-async": "ldsopt-async-stack", "iree-default": "iree-stack"}
+# `--stack N`: the whole-program modules of N layers in one call, in these subfolders; each
+# twice, the `-async` one with functions that take fences (driver.ASYNC_CALLS) and their storage
+# from the caller (ldsopt/run/caller_storage.py), whose calls `back_to_back` issues without
+# awaiting each (and checks against the awaited variant's outputs: its name without `-async`).
+STACK = {"ldsopt": "ldsopt-stack", "ldsopt-async": "ldsopt-async-stack", "iree-default": "iree-stack",
+         "iree-default-async": "iree-async-stack"}
+ASYNC = "-async"
 
 
 def stacked(text: str, layers: int, path: str) -> tuple[str, str]:
@@ -328,8 +331,9 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
             default), slimmed to what the replay reads; its manifest and `dispatch_calls`."""
             sub_folder = os.path.join(folder, sub)
             man = driver.prepare(src, target, sub_folder, pipeline_text=pipeline_text,
-                                 program_pipeline=program_pipeline, baseline=variant == "iree-default", given=given,
-                                 archives=archives, parameters_folder=os.path.join(folder, "parameters"), **kwargs)
+                                 program_pipeline=program_pipeline, baseline=variant.startswith("iree-default"),
+                                 given=given, archives=archives, parameters_folder=os.path.join(folder, "parameters"),
+                                 **kwargs)
             with open(os.path.join(sub_folder, "configured.mlir")) as f:
                 calls = dispatch_calls(f.read())
             man["source"] = os.path.basename(path)
@@ -337,8 +341,6 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
             _slim(sub_folder, man)
             return man, calls
 
-        src = os.path.join(work, name + ".mlir")
-        output_file.write(src, text)
         def baseline_failed(sub: str, e: driver.DriverError) -> str:
             """IREE's default module failing to compile (IREE's own defect: an LLVM crash on a
             50257-wide arg_compare) is a result to report, not the end of the bench."""
@@ -370,9 +372,9 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
             for variant, sub in STACK.items():
                 try:
                     prepare_whole(stack_src, variant, sub, function=stack_function, run_reference=False,
-                                  async_calls=variant == "ldsopt-async")
+                                  async_calls=variant.endswith(ASYNC))
                 except driver.DriverError as e:
-                    if variant != "iree-default":
+                    if not variant.startswith("iree-default"):
                         raise
                     stack_errors[variant] = baseline_failed(sub, e)
                     continue

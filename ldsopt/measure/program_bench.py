@@ -314,10 +314,10 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
         stack = {"layers": layers, "whole": {v: {"error": e, "at_prepare": True}
                                              for v, e in man["stack"].get("errors", {}).items()}}
         for variant, sub in man["stack"]["whole"].items():
-            if variant == "ldsopt-async":  # its calls issued back to back, not awaited one by one
+            if variant.endswith("-async"):  # its calls issued back to back, not awaited one by one
                 def line(text: str) -> None:
                     say(f"{layers} layers in one call, {variant}{text}")
-                awaited = os.path.join(folder, man["stack"]["whole"]["ldsopt"])
+                awaited = os.path.join(folder, man["stack"]["whole"][variant[:-len("-async")]])
                 r = back_to_back_timed(os.path.join(folder, sub), device, line, against=awaited)
                 if "us" in r:
                     free = back_to_back_timed(os.path.join(folder, sub), device, line, independent=True,
@@ -446,21 +446,25 @@ def _stack_lines(stack: dict, twin: dict | None) -> list[str]:
         return f"{r['per_layer_us']:.1f} us per layer ({r['us']:.1f} us a call){_mode(r)}" if "us" in r \
             else r.get("error", "-")
 
+    def back_to_back(who: str, a: dict) -> str:
+        return (f"- {who}, calls issued back to back (its functions taking fences and their storage, IREE's "
+                f"async-external model; each call waits in the queue for the one before): {per_layer(a)}"
+                + (f"; no call waiting for another: {per_layer(a['independent'])}" if "independent" in a else "")
+                + ("; in every runtime mode the last call's outputs are the awaited call's, bit for bit"
+                   if "us" in a and "same_as_awaited" in a else ""))
+
     lines = ["", f"## {n} layers in one call (each output the next input), per layer", "",
              f"- ldsopt: {per_layer(w.get('ldsopt', {}))}"]
     if "ldsopt-async" in w:
-        a = w["ldsopt-async"]
-        lines.append("- ldsopt, calls issued back to back (its functions taking fences and their storage, IREE's "
-                     f"async-external model; each call waits in the queue for the one before): {per_layer(a)}"
-                     + (f"; no call waiting for another: {per_layer(a['independent'])}" if "independent" in a else "")
-                     + ("; in every runtime mode the last call's outputs are the awaited call's, bit for bit"
-                        if "us" in a and "same_as_awaited" in a else ""))
+        lines.append(back_to_back("ldsopt", w["ldsopt-async"]))
     lines.append(f"- IREE's default: {per_layer(w.get('iree-default', {}))}")
+    if "iree-default-async" in w:
+        lines.append(back_to_back("IREE's default", w["iree-default-async"]))
     if twin and "stack" in twin:
         awaited = twin["stack"].get("graph_awaited_us")
         lines.append(f"- PyTorch twin, {n} layers a call: eager {twin['stack']['us']:.1f} us per layer, "
                      f"one CUDA graph {twin['stack']['graph_us']:.1f} us per layer (replays back to back)"
-                     + (f", {awaited:.1f} us per layer with each call awaited (as the IREE lines time a call)"
+                     + (f", {awaited:.1f} us per layer with each call awaited (as the awaited IREE lines time a call)"
                         if awaited is not None else ""))
         if "values" in twin["stack"]:
             lines.append(f"- {stack_values.line(twin['stack']['values'])}")

@@ -30,7 +30,7 @@ def test_calls_back_to_back_compute_what_the_awaited_stack_does(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     stack = json.loads((folder / "manifest.json").read_text())["stack"]
     assert stack["whole"] == {"ldsopt": "ldsopt-stack", "ldsopt-async": "ldsopt-async-stack",
-                              "iree-default": "iree-stack"}
+                              "iree-default": "iree-stack", "iree-default-async": "iree-async-stack"}
     awaited = json.loads((folder / "ldsopt-stack" / "manifest.json").read_text())
     issued = json.loads((folder / "ldsopt-async-stack" / "manifest.json").read_text())
     assert "--iree-execution-model=async-external" in issued["compile_flags"]

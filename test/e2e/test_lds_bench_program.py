@@ -151,7 +151,8 @@ def test_weights_to_archive_and_stack(encoder, tmp_path):
     assert f"ldsopt lowered {len(per_call)} of {len(per_call)} dispatches of each call; {len(at_load)} more run " \
         "once, at load" in (out / "program_results.md").read_text()
     stack = report["stack"]
-    assert stack["layers"] == 3 and set(stack["whole"]) == {"ldsopt", "ldsopt-async", "iree-default"}
+    assert stack["layers"] == 3
+    assert set(stack["whole"]) == {"ldsopt", "ldsopt-async", "iree-default", "iree-default-async"}
     for r in stack["whole"].values():  # no timing claim (lavapipe, a shared CPU): the figures are there
         assert r["us"] > 0 and r["per_layer_us"] == pytest.approx(r["us"] / 3), r
     issued = stack["whole"]["ldsopt-async"]  # issued back to back, not awaited
@@ -164,6 +165,8 @@ def test_weights_to_archive_and_stack(encoder, tmp_path):
     assert "## 3 layers in one call" in md and "- ldsopt, calls issued back to back" in md
     assert "; no call waiting for another: " in md
     assert "; in every runtime mode the last call's outputs are the awaited call's, bit for bit" in md
+    assert "- IREE's default, calls issued back to back" in md  # its own stack, checked against its awaited one
+    assert stack["whole"]["iree-default-async"]["same_as_awaited"].endswith("iree-stack")
     # The twin's weights: the archive's (by initializer name) and the small rest, as the model has them.
     from onnx import numpy_helper
     from ldsopt.measure import program_bench
