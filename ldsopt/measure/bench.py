@@ -227,15 +227,19 @@ def stacked(text: str, layers: int, path: str) -> tuple[str, str]:
     if len(sig.inputs) != 1 or sig.outputs != sig.inputs:
         raise driver.DriverError(f"--stack needs a layer: a function of one tensor to one tensor of the same type; "
                                  f"@{sig.function} takes {len(sig.inputs)} and returns {len(sig.outputs)}", path)
-    shape, dtype = sig.inputs[0]
-    t = f"tensor<{'x'.join(map(str, shape))}x{dtype}>"
     name = f"{sig.function}_stack{layers}"
-    calls = [f"    %x{i + 1} = func.call @{sig.function}(%x{i}) : ({t}) -> {t}" for i in range(layers)]
-    func = "\n".join([f"  func.func @{name}(%x0: {t}) -> {t} {{", *calls, f"    return %x{layers} : {t}", "  }"])
     with shared_context.get() as ctx:
-        printed = str(ir.Module.parse(text, ctx))  # its last brace the module's, written or not
-        end = printed.rstrip().rfind("}")
-        module = ir.Module.parse(printed[:end] + func + "\n}\n", ctx)
+        module = ir.Module.parse(text, ctx)
+        entry = next(op.operation for op in module.body.operations if op.operation.name == "func.func"
+                     and ir.StringAttr(op.operation.attributes["sym_name"]).value == sig.function)
+        # the layer's type as written (a PyTorch export's is a !torch.vtensor); the declaration lets
+        # the new function parse alone before it moves into the module
+        t = str(ir.FunctionType(ir.TypeAttr(entry.attributes["function_type"]).value).inputs[0])
+        calls = [f"  %x{i + 1} = func.call @{sig.function}(%x{i}) : ({t}) -> {t}" for i in range(layers)]
+        func = "\n".join([f"func.func private @{sig.function}(%x: {t}) -> {t}",
+                          f"func.func @{name}(%x0: {t}) -> {t} {{", *calls, f"  return %x{layers} : {t}", "}"])
+        parsed = ir.Module.parse(func, ctx)  # alive while its function moves: its ops are freed with it
+        module.body.append(parsed.body.operations[1])
         passmanager.PassManager.parse("builtin.module(inline)").run(module.operation)
         return str(module), name
 
