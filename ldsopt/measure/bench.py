@@ -201,19 +201,19 @@ def prepare(target: str, folder: str, names: list[str] | None = None,
     return manifest
 
 
-# A program or model (`lds-bench PROGRAM`): its two whole-program modules, prepared as
-# `lds-run --prepare` does, in these subfolders; its dispatch benchmarks in DISPATCHES/.
-WHOLE = {"ldsopt": "ldsopt", "iree-default": "iree"}
+# A program or model (`lds-bench PROGRAM`): its whole-program modules, prepared as `lds-run
+# --prepare` does, in these subfolders; its dispatch benchmarks in DISPATCHES/. An `-async`
+# variant's functions take fences (driver.ASYNC_CALLS) and their storage from the caller
+# (ldsopt/run/caller_storage.py): `back_to_back` issues its calls without awaiting each, and
+# checks them against the awaited variant's outputs (its name without `-async`).
+WHOLE = {"ldsopt": "ldsopt", "ldsopt-async": "ldsopt-async", "iree-default": "iree"}
 DISPATCHES = "dispatches"
+ASYNC = "-async"
 
-
-# `--stack N`: the whole-program modules of N layers in one call, in these subfolders; each
-# twice, the `-async` one with functions that take fences (driver.ASYNC_CALLS) and their storage
-# from the caller (ldsopt/run/caller_storage.py), whose calls `back_to_back` issues without
-# awaiting each (and checks against the awaited variant's outputs: its name without `-async`).
+# `--stack N`: the whole-program modules of N layers in one call, in these subfolders, each
+# also as an `-async` variant.
 STACK = {"ldsopt": "ldsopt-stack", "ldsopt-async": "ldsopt-async-stack", "iree-default": "iree-stack",
          "iree-default-async": "iree-async-stack"}
-ASYNC = "-async"
 
 
 def stacked(text: str, layers: int, path: str) -> tuple[str, str]:
@@ -345,14 +345,17 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
             _slim(sub_folder, man)
             return man, calls
 
-        def baseline_failed(sub: str, e: driver.DriverError) -> str:
-            """IREE's default module failing to compile (IREE's own defect: an LLVM crash on a
-            50257-wide arg_compare) is a result to report, not the end of the bench."""
+        def left_out(sub: str, variant: str, e: driver.DriverError) -> str:
+            """A module other than ldsopt's awaited one failing to prepare (IREE's default: its own
+            defect, an LLVM crash on a 50257-wide arg_compare; ldsopt's async: a function whose
+            results' storage cannot come from the caller) is a result to report, not the end of
+            the bench."""
             shutil.rmtree(os.path.join(folder, sub), ignore_errors=True)
             lines = str(e).splitlines()
             cause = next((x.strip() for x in lines[1:] if "error" in x.lower()), "")
             said = f"{lines[0]} {cause}".strip()[:400]
-            progress(f"IREE's default cannot compile {os.path.basename(path)}: {said}")
+            who = "IREE's default" if variant.startswith("iree-default") else variant
+            progress(f"{who} cannot compile {os.path.basename(path)}: {said}")
             return said
 
         src = os.path.join(work, name + ".mlir")
@@ -360,11 +363,12 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
         errors, stack_errors = {}, {}
         for variant, sub in WHOLE.items():
             try:
-                whole[variant], variant_calls = prepare_whole(src, variant, sub, run_reference=variant == "ldsopt")
+                whole[variant], variant_calls = prepare_whole(src, variant, sub, run_reference=variant == "ldsopt",
+                                                              async_calls=variant.endswith(ASYNC))
             except driver.DriverError as e:
                 if variant == "ldsopt":
                     raise
-                errors[variant] = baseline_failed(sub, e)
+                errors[variant] = left_out(sub, variant, e)
                 continue
             if variant == "ldsopt":
                 calls = variant_calls
@@ -380,7 +384,7 @@ def prepare_program(path: str, target: str, folder: str, pipeline_text: str = dr
                 except driver.DriverError as e:
                     if not variant.startswith("iree-default"):
                         raise
-                    stack_errors[variant] = baseline_failed(sub, e)
+                    stack_errors[variant] = left_out(sub, variant, e)
                     continue
                 progress(f"prepared {stack} layers in one call, {variant}")
         flags = whole["ldsopt"]["compile_flags"]

@@ -299,7 +299,21 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
 
     if not dispatches_only:  # a module IREE could not compile when the folder was prepared
         whole.update({v: {"error": e, "at_prepare": True} for v, e in man.get("whole_errors", {}).items()})
+    def issued(subs: dict, variant: str, what: str) -> dict:
+        """An -async variant's calls back to back, chained and independent, checked against
+        the awaited variant's outputs (its name without -async)."""
+        def line(text: str) -> None:
+            say(f"{what}{text}")
+        sub, awaited = os.path.join(folder, subs[variant]), os.path.join(folder, subs[variant[:-len("-async")]])
+        r = back_to_back_timed(sub, device, line, against=awaited)
+        if "us" in r:
+            r["independent"] = back_to_back_timed(sub, device, line, independent=True, against=awaited)
+        return r
+
     for variant, sub in ({} if dispatches_only else man["whole"]).items():
+        if variant.endswith("-async"):  # its calls issued back to back, not awaited one by one
+            whole[variant] = issued(man["whole"], variant, f"whole program, {variant}")
+            continue
         whole[variant] = timed(sub, f"whole program, {variant}")
         if "error" in whole[variant]:
             continue
@@ -314,15 +328,11 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
         stack = {"layers": layers, "whole": {v: {"error": e, "at_prepare": True}
                                              for v, e in man["stack"].get("errors", {}).items()}}
         for variant, sub in man["stack"]["whole"].items():
-            if variant.endswith("-async"):  # its calls issued back to back, not awaited one by one
-                def line(text: str) -> None:
-                    say(f"{layers} layers in one call, {variant}{text}")
-                awaited = os.path.join(folder, man["stack"]["whole"][variant[:-len("-async")]])
-                r = back_to_back_timed(os.path.join(folder, sub), device, line, against=awaited)
-                if "us" in r:
-                    free = back_to_back_timed(os.path.join(folder, sub), device, line, independent=True,
-                                              against=awaited)
-                    r["independent"] = {**free, "per_layer_us": free["us"] / layers} if "us" in free else free
+            if variant.endswith("-async"):
+                r = issued(man["stack"]["whole"], variant, f"{layers} layers in one call, {variant}")
+                free = r.get("independent", {})
+                if "us" in free:
+                    r["independent"] = {**free, "per_layer_us": free["us"] / layers}
             else:
                 r = timed(sub, f"{layers} layers in one call, {variant}")
             stack["whole"][variant] = {**r, "per_layer_us": r["us"] / layers} if "us" in r else r
@@ -390,6 +400,9 @@ def markdown(report: dict) -> str:
                  else "PASS." if report["values"]["passed"] else "FAIL."),
              "", "## Whole program (`iree-benchmark-module` on the function, median)", "",
              f"- ldsopt: {_us(ours)} us{speed}{_mode(ours)}; {replay.coverage(report['dispatches'])}",
+             *([_back_to_back_line("ldsopt", whole["ldsopt-async"],
+                                   lambda r: f"{_us(r)} us{_mode(r)}" if "us" in r else r.get("error", "-"))]
+               if "ldsopt-async" in whole else []),
              "- IREE's default (its own dispatch formation): " + (
                  f"not timed: {iree['error']}" if iree.get("at_prepare") else f"{_us(iree)} us{_mode(iree)}")]
     if twin:
@@ -438,6 +451,15 @@ def markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _back_to_back_line(who: str, a: dict, figure) -> str:
+    """The report's line of an -async variant's calls issued back to back, `figure(record)` its time."""
+    return (f"- {who}, calls issued back to back (its functions taking fences and their storage, IREE's "
+            f"async-external model; each call waits in the queue for the one before): {figure(a)}"
+            + (f"; no call waiting for another: {figure(a['independent'])}" if "independent" in a else "")
+            + ("; in every runtime mode the last call's outputs are the awaited call's, bit for bit"
+               if "us" in a and "same_as_awaited" in a else ""))
+
+
 def _stack_lines(stack: dict, twin: dict | None) -> list[str]:
     """The section of `--stack`: per layer, N layers in one call."""
     n, w = stack["layers"], stack["whole"]
@@ -446,20 +468,13 @@ def _stack_lines(stack: dict, twin: dict | None) -> list[str]:
         return f"{r['per_layer_us']:.1f} us per layer ({r['us']:.1f} us a call){_mode(r)}" if "us" in r \
             else r.get("error", "-")
 
-    def back_to_back(who: str, a: dict) -> str:
-        return (f"- {who}, calls issued back to back (its functions taking fences and their storage, IREE's "
-                f"async-external model; each call waits in the queue for the one before): {per_layer(a)}"
-                + (f"; no call waiting for another: {per_layer(a['independent'])}" if "independent" in a else "")
-                + ("; in every runtime mode the last call's outputs are the awaited call's, bit for bit"
-                   if "us" in a and "same_as_awaited" in a else ""))
-
     lines = ["", f"## {n} layers in one call (each output the next input), per layer", "",
              f"- ldsopt: {per_layer(w.get('ldsopt', {}))}"]
     if "ldsopt-async" in w:
-        lines.append(back_to_back("ldsopt", w["ldsopt-async"]))
+        lines.append(_back_to_back_line("ldsopt", w["ldsopt-async"], per_layer))
     lines.append(f"- IREE's default: {per_layer(w.get('iree-default', {}))}")
     if "iree-default-async" in w:
-        lines.append(back_to_back("IREE's default", w["iree-default-async"]))
+        lines.append(_back_to_back_line("IREE's default", w["iree-default-async"], per_layer))
     if twin and "stack" in twin:
         awaited = twin["stack"].get("graph_awaited_us")
         lines.append(f"- PyTorch twin, {n} layers a call: eager {twin['stack']['us']:.1f} us per layer, "

@@ -66,8 +66,12 @@ def test_encoder_layer_end_to_end(encoder, tmp_path):
     assert report["values"]["passed"]
     assert report["whole"]["ldsopt"]["us"] > 0 and report["whole"]["iree-default"]["us"] > 0
     assert report["whole"]["iree-default"]["pipeline"] == "iree-default"
+    # the whole program's calls issued back to back too, each mode's outputs the awaited module's
+    issued = report["whole"]["ldsopt-async"]
+    assert issued["us"] > 0 and issued["same_as_awaited"].endswith("ldsopt") and "same_as_awaited" in issued["independent"]
     assert "skipped" in report["twin"]  # no CUDA here
     md = (out / "program_results.md").read_text()
+    assert "- ldsopt, calls issued back to back (its functions taking fences and their storage" in md
     table = [line for line in md.splitlines() if line.startswith("| ") and line[2].isdigit()]
     assert len(table) == len(rows)
     assert " ".join(report["dispatch_formation"]) in md  # the header says how both columns were formed
@@ -207,7 +211,7 @@ def test_a_whole_program_iree_cannot_compile_is_reported(tmp_path):
     assert "IREE's default cannot compile plain_f16_2x3x80x100x64.mlir" in proc.stdout
     assert "online_attention" in proc.stdout  # the line says why
     man = json.loads((out / "manifest.json").read_text())
-    assert man["whole"] == {"ldsopt": "ldsopt"} and not (out / "iree").exists()
+    assert man["whole"] == {"ldsopt": "ldsopt", "ldsopt-async": "ldsopt-async"} and not (out / "iree").exists()
     report = json.loads((out / "program_results.json").read_text())
     assert report["whole"]["ldsopt"]["us"] > 0 and report["values"]["passed"]
     assert report["whole"]["iree-default"]["at_prepare"] and "online_attention" in report["whole"]["iree-default"]["error"]
