@@ -5,7 +5,8 @@ that a call allocates and frees nothing); its calls issued back to back, each wa
 queue for the one before or none waiting for another, return what the awaited stack returns,
 bit for bit (the same kernels), which `--against` checks (and fails where they differ). A
 folder whose function takes no fences, a runtime mode the device has not, a folder that is
-not prepared or no calls are refused with an error."""
+not prepared or no calls are refused with an error. A block exported from PyTorch (iree-turbine)
+stacks and runs back to back the same way."""
 
 import json
 import os
@@ -15,6 +16,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from ldsopt.measure import back_to_back
 from ldsopt.run import replay
@@ -70,3 +72,27 @@ def test_calls_back_to_back_compute_what_the_awaited_stack_does(tmp_path):
     assert proc.returncode == 1 and "not a prepared folder" in proc.stderr and "Traceback" not in proc.stderr
     proc = subprocess.run([*cli, str(folder / "ldsopt-async-stack"), "--calls", "0"], capture_output=True, text=True)
     assert proc.returncode == 2 and "error: --calls" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_pytorch_export_stacks_and_runs_back_to_back(tmp_path):
+    """`lds-bench --stack` of a block as iree-turbine saves it (a !torch.vtensor function, its
+    weights in a dialect-resources section after the module): the stack builds (it once took
+    the resources' closing brace for the module's and raised), and its calls issued back to back
+    return the awaited stack's outputs bit for bit."""
+    torch = pytest.importorskip("torch", reason="the torch extra is not installed (pip install -e '.[torch]')")
+    aot = pytest.importorskip("iree.turbine.aot", reason="the torch extra is not installed")
+
+    from ldsopt.models import suite, torch_twins
+    size = suite.SIZES["small"]
+    torch.manual_seed(0)
+    path = tmp_path / "gpt2.mlir"
+    aot.export(torch_twins.of_model(suite.gpt2_block(size, "f32")).eval(),
+               torch.randn(1, size.seq, size.hidden)).save_mlir(str(path))
+    assert "!torch.vtensor" in path.read_text() and "{-#" in path.read_text()
+    folder = tmp_path / "p"
+    proc = subprocess.run([os.path.join(BIN, "lds-bench"), str(path), "--target", "lavapipe", "--stack", "2",
+                           "--prepare", str(folder)], capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stdout + proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "ldsopt.measure.back_to_back", str(folder / "ldsopt-async-stack"),
+                           "--calls", "2", "--against", str(folder / "ldsopt-stack")], capture_output=True, text=True)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["same_as_awaited"], proc.stderr

@@ -257,34 +257,6 @@ def test_suite_blocks_exported_from_pytorch(kind):
     assert len(per_call) == TWIN_DISPATCHES[kind] and all(d["passes"] for d in per_call), record["dispatches"]
 
 
-def test_a_pytorch_export_stacks_and_runs_back_to_back(tmp_path):
-    """`lds-bench --stack` of a block as iree-turbine saves it (a !torch.vtensor function, its
-    weights in a dialect-resources section after the module): the stack builds (it once took
-    the resources' closing brace for the module's and raised), and its calls issued back to back
-    return the awaited stack's outputs bit for bit."""
-    import os
-    import subprocess
-    import sys
-
-    from iree.turbine import aot
-
-    from ldsopt.models import suite, torch_twins
-    size = suite.SIZES["small"]
-    torch.manual_seed(0)
-    path = tmp_path / "gpt2.mlir"
-    aot.export(torch_twins.of_model(suite.gpt2_block(size, "f32")).eval(),
-               torch.randn(1, size.seq, size.hidden)).save_mlir(str(path))
-    assert "!torch.vtensor" in path.read_text() and "{-#" in path.read_text()
-    folder = tmp_path / "p"
-    bench = os.path.join(os.path.dirname(sys.executable), "lds-bench")
-    proc = subprocess.run([bench, str(path), "--target", "lavapipe", "--stack", "2", "--prepare", str(folder)],
-                          capture_output=True, text=True, timeout=900)
-    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stdout + proc.stderr
-    proc = subprocess.run([sys.executable, "-m", "ldsopt.measure.back_to_back", str(folder / "ldsopt-async-stack"),
-                           "--calls", "2", "--against", str(folder / "ldsopt-stack")], capture_output=True, text=True)
-    assert proc.returncode == 0 and json.loads(proc.stdout)["same_as_awaited"], proc.stderr
-
-
 def test_suite_resnet_exported_from_pytorch():
     """The suite's ResNet-style CNN's twin (stem, max pool, a bottleneck block, AdaptiveAvgPool2d(1),
     a classifier) exported by iree-turbine: every dispatch ldsopt's, its pool the gathered
