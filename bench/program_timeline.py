@@ -14,8 +14,9 @@ The GPU machine has no Nsight Systems; this is its timeline.
 span (from their first kernel's start to the last one's end) a call, their kernels' sum, where
 the idle time lies, and the kernels that started before another had ended: in IREE's graphs
 mode a call's independent dispatches (no barrier between them) run side by side, and
-dependent ones start some 0.1 us apart, so a few overlaps are no race by themselves; that the
-calls compute what an awaited call does is `back_to_back --against`'s check.
+dependent ones start the moment the one before ends (CUPTI's timestamps then overlap a
+little), so overlaps are no race by themselves; that the calls compute what an awaited call
+does is `back_to_back --against`'s check.
 
     python3 bench/program_timeline.py DIR/ldsopt-stack [--mode graphs] [--calls 30] [--layers 12]
     python3 bench/program_timeline.py DIR/ldsopt-async-stack --back-to-back independent --layers 12
