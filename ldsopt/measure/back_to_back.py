@@ -14,9 +14,10 @@ the timing, and all calls one transient buffer (the queue runs them one after an
 calls then allocate and free nothing, which in IREE 3.13's CUDA HAL would wait on the host
 for the call's own kernels.
 
-    python -m ldsopt.measure.back_to_back FOLDER [--mode MODE] [--calls N] [--independent] [--against AWAITED]
+    python -m ldsopt.measure.back_to_back FOLDER [--mode MODE] [--calls N] [--independent | --both]
+                                         [--against AWAITED]
 
-prints JSON. `--against` names a folder of the same program compiled to be awaited (the
+prints a JSON line (`--both`: one a way, the module loaded once). `--against` names a folder of the same program compiled to be awaited (the
 stack's `ldsopt-stack`): its call, in the same process and mode, must return the last call's
 outputs bit for bit (the same kernels on the same inputs), else the run fails: a figure of
 calls that overlapped or raced on the GPU is not a call's time.
@@ -89,31 +90,40 @@ def calls(folder: str, n: int, flags: tuple[str, ...] = (), warmup: int = 3,
     """Seconds a call of `n` issued back to back (after `warmup` calls, awaited), and the last
     call's outputs. `independent`: no call waits for another (each signals a semaphore of its
     own; the device's queue alone orders them), where by default each waits for the one before."""
+    return ways(folder, n, flags, warmup, (independent,))[independent]
+
+
+def ways(folder: str, n: int, flags: tuple[str, ...] = (), warmup: int = 3,
+         independent: tuple[bool, ...] = (False, True)) -> dict[bool, tuple[float, list[np.ndarray]]]:
+    """`calls` each way of `independent`, one after the other, the module loaded once."""
     import iree.runtime as rt
 
     device, context, function, args, man = load(folder, flags)
     if function.reflection.get("iree.abi.model") != COARSE_FENCES:
         raise NotAsync(f"{folder}: its function {function.name} takes no fences; prepare it with "
                        f"IREE's async-external execution model (lds-bench --stack makes ldsopt-async-stack)")
-    storage = caller_buffers(device, function, man, warmup + n)
-    chain = device.create_semaphore(0)
+    storage = caller_buffers(device, function, man, warmup + n)  # a way's calls all end before the next way's
+    out = {}
+    for free in independent:
+        chain = device.create_semaphore(0)
 
-    def issue(i: int) -> tuple:  # (its results, the fence it signals)
-        if independent:
-            wait, done = rt.HalFence(1), rt.HalFence.create_at(device.create_semaphore(0), 1)
-        else:
-            wait, done = rt.HalFence.create_at(chain, i), rt.HalFence.create_at(chain, i + 1)
-        return invoke(context, function, args, *storage(i), wait, done), done
+        def issue(i: int) -> tuple:  # (its results, the fence it signals)
+            if free:
+                wait, done = rt.HalFence(1), rt.HalFence.create_at(device.create_semaphore(0), 1)
+            else:
+                wait, done = rt.HalFence.create_at(chain, i), rt.HalFence.create_at(chain, i + 1)
+            return invoke(context, function, args, *storage(i), wait, done), done
 
-    for i in range(warmup):
-        issue(i)[1].wait()
-    start = time.perf_counter()
-    held = [issue(warmup + i) for i in range(n)]
-    for _, done in held[-1:] if not independent else held:
-        done.wait()
-    seconds = (time.perf_counter() - start) / n
-    last = held[-1][0]
-    return seconds, [to_host(device, last.get_as_object(i, rt.HalBufferView)) for i in range(len(last))]
+        for i in range(warmup):
+            issue(i)[1].wait()
+        start = time.perf_counter()
+        held = [issue(warmup + i) for i in range(n)]
+        for _, done in held if free else held[-1:]:
+            done.wait()
+        seconds = (time.perf_counter() - start) / n
+        last = held[-1][0]
+        out[free] = seconds, [to_host(device, last.get_as_object(i, rt.HalBufferView)) for i in range(len(last))]
+    return out
 
 
 def awaited_outputs(folder: str) -> list[np.ndarray]:
@@ -172,6 +182,8 @@ def main(argv=None) -> int:
     ap.add_argument("--calls", type=int, default=100)
     ap.add_argument("--independent", action="store_true",
                     help="no call waits for another (the device's queue alone orders them)")
+    ap.add_argument("--both", action="store_true", help="each way, chained then independent, the module loaded "
+                                                         "once: a JSON line each")
     ap.add_argument("--against", help="a folder of the same program whose awaited call must return the last call's "
                                       "outputs, bit for bit")
     args = ap.parse_args(argv)
@@ -188,7 +200,8 @@ def main(argv=None) -> int:
         print(f"error: --mode: {args.mode!r} is not a runtime mode of {device} ({', '.join(modes)})", file=sys.stderr)
         return 1
     try:
-        seconds, outs = calls(args.folder, args.calls, modes[args.mode], independent=args.independent)
+        timed = ways(args.folder, args.calls, modes[args.mode],
+                     independent=(False, True) if args.both else (args.independent,))
         want = awaited_outputs(args.against) if args.against else None
     except NotAsync as e:
         print(f"error: {e}", file=sys.stderr)
@@ -196,17 +209,22 @@ def main(argv=None) -> int:
     except (OSError, RuntimeError, ValueError, KeyError) as e:  # the module, its inputs or the device
         print(f"error: {args.folder}: {type(e).__name__}: {e}", file=sys.stderr)
         return 1
-    record = {"us": seconds * 1e6, "calls": args.calls, "mode": args.mode, "flags": list(modes[args.mode]),
-              "independent": args.independent}
-    if want is not None:
-        if len(want) != len(outs) or any(a.tobytes() != b.tobytes() for a, b in zip(outs, want)):
-            diff = max((float(np.max(np.abs(a.astype(np.float64) - b.astype(np.float64))))
-                        for a, b in zip(outs, want) if a.shape == b.shape), default=float("nan"))
-            print(f"error: {args.folder}: the last call's outputs differ from {args.against}'s awaited call's "
-                  f"(mode {args.mode}; at most {diff:g} apart)", file=sys.stderr)
-            return 1
-        record["same_as_awaited"] = args.against
-    print(json.dumps(record))
+    records = []
+    for free, (seconds, outs) in timed.items():
+        record = {"us": seconds * 1e6, "calls": args.calls, "mode": args.mode, "flags": list(modes[args.mode]),
+                  "independent": free}
+        if want is not None:
+            if len(want) != len(outs) or any(a.tobytes() != b.tobytes() for a, b in zip(outs, want)):
+                diff = max((float(np.max(np.abs(a.astype(np.float64) - b.astype(np.float64))))
+                            for a, b in zip(outs, want) if a.shape == b.shape), default=float("nan"))
+                print(f"error: {args.folder}: the last call's outputs differ from {args.against}'s awaited call's "
+                      f"(mode {args.mode}{', independent calls' if free else ''}; at most {diff:g} apart)",
+                      file=sys.stderr)
+                return 1
+            record["same_as_awaited"] = args.against
+        records.append(record)
+    for record in records:
+        print(json.dumps(record))
     return 0
 
 

@@ -142,24 +142,29 @@ def _fastest_mode(folder: str, device: str, repetitions: int, min_time: str, say
     return _fastest(device, lambda mode, flags: benchmark(folder, repetitions, min_time, flags), say)
 
 
-def back_to_back_timed(folder: str, device: str, say, independent: bool = False, against: str | None = None) -> dict:
-    """A module whose functions take fences, its calls issued back to back (`back_to_back`, in a
-    process of its own per runtime mode: the runtime's flags are a process's; `independent`:
-    no call waiting for another) at the fastest mode (`_fastest`); or its error, which a mode
-    whose last call's outputs are not the awaited module `against`'s, bit for bit, is."""
-    def run(mode: str, flags) -> dict:
-        proc = subprocess.run([sys.executable, "-m", "ldsopt.measure.back_to_back", folder, "--mode", mode,
-                               *(["--independent"] if independent else []),
-                               *(["--against", against] if against else [])],
-                              capture_output=True, text=True, timeout=300)
-        if proc.returncode != 0:
-            raise RuntimeError(f"back_to_back failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
-        return json.loads(proc.stdout.strip().splitlines()[-1])
+def back_to_back_timed(folder: str, device: str, say, against: str | None = None) -> dict:
+    """A module whose functions take fences, its calls issued back to back (`back_to_back
+    --both`, in a process of its own per runtime mode: the runtime's flags are a process's),
+    each call waiting for the one before, at the fastest mode (`_fastest`), with the same for
+    no call waiting for another as its `independent`; or its error, which a mode whose last
+    call's outputs are not the awaited module `against`'s, bit for bit, is."""
+    by_mode = {}
+
+    def run(mode: str, independent: bool) -> dict:
+        if mode not in by_mode:
+            proc = subprocess.run([sys.executable, "-m", "ldsopt.measure.back_to_back", folder, "--mode", mode,
+                                   "--both", *(["--against", against] if against else [])],
+                                  capture_output=True, text=True, timeout=300)
+            if proc.returncode != 0:
+                raise RuntimeError(f"back_to_back failed ({proc.returncode}): {proc.stderr.strip()[-400:]}")
+            by_mode[mode] = {r["independent"]: r for r in map(json.loads, proc.stdout.strip().splitlines()[-2:])}
+        return by_mode[mode][independent]
 
     try:
-        label = ", calls back to back" + (", none waiting for another" if independent else "")
-        return _fastest(device, run, say, label)
-    except (OSError, RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
+        r = _fastest(device, lambda mode, flags: run(mode, False), say, ", calls back to back")
+        return {**r, "independent": _fastest(device, lambda mode, flags: run(mode, True), say,
+                                             ", calls back to back, none waiting for another")}
+    except (OSError, RuntimeError, ValueError, KeyError, subprocess.TimeoutExpired) as e:
         say(f": calls back to back: error: {e}")
         return {"error": f"{type(e).__name__}: {e}"}
 
@@ -305,10 +310,7 @@ def replay_program(folder: str, out: str | None = None, *, batch: int | None = N
         def line(text: str) -> None:
             say(f"{what}{text}")
         sub, awaited = os.path.join(folder, subs[variant]), os.path.join(folder, subs[variant[:-len("-async")]])
-        r = back_to_back_timed(sub, device, line, against=awaited)
-        if "us" in r:
-            r["independent"] = back_to_back_timed(sub, device, line, independent=True, against=awaited)
-        return r
+        return back_to_back_timed(sub, device, line, against=awaited)
 
     for variant, sub in ({} if dispatches_only else man["whole"]).items():
         if variant.endswith("-async"):  # its calls issued back to back, not awaited one by one

@@ -58,6 +58,10 @@ def test_calls_back_to_back_compute_what_the_awaited_stack_does(tmp_path):
     against = [*cli, str(folder / "ldsopt-async-stack"), "--calls", "3", "--against"]
     proc = subprocess.run([*against, str(folder / "ldsopt-stack")], capture_output=True, text=True)
     assert proc.returncode == 0 and json.loads(proc.stdout)["same_as_awaited"], proc.stderr
+    proc = subprocess.run([*against, str(folder / "ldsopt-stack"), "--both"], capture_output=True, text=True)
+    both = [json.loads(line) for line in proc.stdout.splitlines()]  # a line each way, one load
+    assert proc.returncode == 0 and [r["independent"] for r in both] == [False, True], proc.stderr
+    assert all(r["same_as_awaited"] and r["us"] > 0 for r in both)
     other = tmp_path / "other"  # the awaited stack on other inputs: its outputs are not the calls'
     shutil.copytree(folder / "ldsopt-stack", other)
     x = np.fromfile(other / "input0.bin", dtype=np.float32)
