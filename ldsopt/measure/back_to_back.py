@@ -9,10 +9,10 @@ invocation, queue submissions) then overlaps the calls before it on the GPU, as 
 replays issued back to back do; iree-benchmark-module awaits every call instead. Every call's
 results are held until the last completes (no buffer is released while the queue may use it).
 Where the function takes its storage from the caller (ldsopt/run/caller_storage.py, as
-`lds-bench --stack` prepares it), each call gets output buffers of its own, allocated before
-the timing, and all calls one transient buffer (the queue runs them one after another): the
-calls then allocate and free nothing, which in IREE 3.13's CUDA HAL would wait on the host
-for the call's own kernels.
+`lds-bench --stack` prepares it), each call gets output buffers (from a ring, `caller_buffers`)
+and all calls one transient buffer, allocated before the timing (the queue runs the calls one
+after another): the calls then allocate and free nothing, which in IREE 3.13's CUDA HAL would
+wait on the host for the call's own kernels.
 
     python -m ldsopt.measure.back_to_back FOLDER [--mode MODE] [--calls N] [--independent | --both]
                                          [--against AWAITED]
@@ -136,10 +136,15 @@ def awaited_outputs(folder: str) -> list[np.ndarray]:
     return [to_host(device, results.get_as_object(i, rt.HalBufferView)) for i in range(len(results))]
 
 
+RING_BYTES = 256 << 20  # the calls' output buffers, at most (as many sets as fit, at least 2)
+
+
 def caller_buffers(device, function, man: dict, calls: int):
     """`storage(i)`: the buffers call i passes after its arguments where the function takes its
-    storage from the caller (caller_storage's arguments: each call its own outputs, one
-    transient buffer for all), else none."""
+    storage from the caller (caller_storage's arguments: outputs of its own, one transient
+    buffer for all), else none. A model's logits would take gigabytes over a hundred calls, so
+    the output sets are a ring of as many as RING_BYTES holds: call i reuses call i - k's,
+    which the queue has completed before it starts, as it runs the calls one after another."""
     import iree.runtime as rt
 
     if f"{{{caller_storage.TRANSIENTS}" not in function.reflection.get("iree.abi.declaration", ""):
@@ -153,8 +158,10 @@ def caller_buffers(device, function, man: dict, calls: int):
                                                 allocation_size=max(size, 16))
 
     transients = buffer(int(function.reflection[caller_storage.TRANSIENTS_SIZE]))
-    outputs = [[buffer(nbytes(t["shape"], t["dtype"])) for t in man["outputs"]] for _ in range(calls)]
-    return lambda i: (*outputs[i], transients)
+    per_call = sum(nbytes(t["shape"], t["dtype"]) for t in man["outputs"])
+    ring = min(calls, max(2, RING_BYTES // max(per_call, 1)))
+    outputs = [[buffer(nbytes(t["shape"], t["dtype"])) for t in man["outputs"]] for _ in range(ring)]
+    return lambda i: (*outputs[i % ring], transients)
 
 
 def to_host(device, view) -> np.ndarray:
