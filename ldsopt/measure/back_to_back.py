@@ -121,18 +121,21 @@ def ways(folder: str, n: int, flags: tuple[str, ...] = (), warmup: int = 3,
         for _, done in held if free else held[-1:]:
             done.wait()
         seconds = (time.perf_counter() - start) / n
-        last = held[-1][0]
-        out[free] = seconds, [to_host(device, last.get_as_object(i, rt.HalBufferView)) for i in range(len(last))]
+        out[free] = seconds, outputs(device, held[-1][0])
     return out
 
 
 def awaited_outputs(folder: str) -> list[np.ndarray]:
     """The outputs of one awaited call of a folder's function (taking no fences), in the
     process's runtime mode."""
+    device, context, function, args, _ = load(folder)
+    return outputs(device, invoke(context, function, args))
+
+
+def outputs(device, results) -> list[np.ndarray]:
+    """A call's results (its VmVariantList of buffer views), each copied to the host."""
     import iree.runtime as rt
 
-    device, context, function, args, _ = load(folder)
-    results = invoke(context, function, args)
     return [to_host(device, results.get_as_object(i, rt.HalBufferView)) for i in range(len(results))]
 
 
