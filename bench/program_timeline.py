@@ -35,13 +35,20 @@ from ldsopt.measure import back_to_back, timing
 Record = tuple[float, float, str]  # start us, duration us, name
 
 
+def torch_context() -> None:
+    """torch's CUDA context, made before IREE's device: CUPTI needs it before it traces, and a
+    process whose IREE device came first aborted at exit (`free(): invalid pointer`)."""
+    import torch
+
+    torch.zeros(1, device="cuda")
+
+
 def traced(run, api: bool) -> tuple[list[Record], list[Record]]:
     """(the GPU's kernels, copies and fills; with `api`, the CUDA driver and runtime calls of
     the process's threads, IREE's included) while `run()` runs, each sorted by start."""
-    import torch
     from torch.profiler import ProfilerActivity, profile
 
-    torch.zeros(1, device="cuda")  # CUPTI needs a CUDA context of torch's before it traces
+    torch_context()
     activities = [ProfilerActivity.CUDA] + ([ProfilerActivity.CPU] if api else [])
     with profile(activities=activities) as prof:
         run()
@@ -60,6 +67,7 @@ def kernels(folder: str, flags: tuple[str, ...], calls: int, api: bool = False) 
     read back (after 3 such calls untraced)."""
     import iree.runtime as rt
 
+    torch_context()
     device, context, function, args, _ = back_to_back.load(folder, flags)
 
     def call():
