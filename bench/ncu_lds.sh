@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
   folders+=("$1"); shift
 done
 mkdir -p "$out"
-bench=$(command -v iree-benchmark-module || python3 -c "from ldsopt.replay import tool; print(tool('iree-benchmark-module'))") || exit 1
+bench=$(command -v iree-benchmark-module || python3 -c "from ldsopt.run.iree_tools import tool; print(tool('iree-benchmark-module'))") || exit 1
 metrics=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed_op_ldgsts.sum
 [ "${NCU_STALLS:-0}" = 1 ] && for r in barrier long_scoreboard short_scoreboard mio_throttle math_pipe_throttle wait \
     not_selected selected lg_throttle dispatch_stall; do metrics+=",smsp__average_warps_issue_stalled_${r}_per_issue_active.ratio"; done \

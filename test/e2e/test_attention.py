@@ -86,7 +86,7 @@ def _attention_ptx(name: str, target_name: str, tmp_path) -> str:
                                                  "causal_mask_f16_1x2x300x300x64"])
 def test_cuda_mma_sync_ptx(name, tmp_path):
     """sm_89 PTX, the dispatches formed as lds-run forms them (run on the H200 by `lds-run FILE --target
-    cuda --prepare DIR` and `python -m ldsopt.replay DIR` there): mma.sync m16n8k16 for both products,
+    cuda --prepare DIR` and `python -m ldsopt.run.replay DIR` there): mma.sync m16n8k16 for both products,
     K's fragments by ldmatrix and V's by ldmatrix.trans, two a load (x4), K and V by cp.async, 2^x by
     ex2.approx, O's rescale behind a warp vote; no local memory. V held keys innermost (vt_): its
     fragments by plain ldmatrix.x2, no .trans."""
