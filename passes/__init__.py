@@ -27,4 +27,5 @@ PASSES = {
     "ldsopt-lower-copy": "ldsopt.passes.lower_copy:LowerCopy",
     "ldsopt-lower-scan": "ldsopt.passes.lower_scan:LowerScan",
     "ldsopt-lower-sort": "ldsopt.passes.lower_sort:LowerSort",
+    "ldsopt-trim-windows": "ldsopt.passes.trim_windows:TrimWindows",
 }

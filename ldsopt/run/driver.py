@@ -406,15 +406,6 @@ def _widened(promotion: reference_mod.Promotion, dtype: str) -> str:
     return "f64" if promotion.promoted and dtype in FLOATS else dtype
 
 
-def _reference_info(engine: str, text: str, sig: Signature, promotion: reference_mod.Promotion) -> dict:
-    float_out = any(dtype in FLOATS for _, dtype in sig.outputs)
-    types = reference_mod.float_types(text) if float_out else reference_mod.FloatTypes(set(), set())
-    return {"engine": engine, "precision": "f64" if promotion.promoted else "program",
-            "not_promoted": promotion.why, "numpy_refused": None,
-            "reduction_length": reference_mod.reduction_length(text) if float_out and not promotion.promoted else None,
-            "computes_in": sorted(types.computed), "rounds_to": sorted(types.rounded)}
-
-
 def _numpy_reference(text: str, as_written: str, sig: Signature, inputs: list[Tensor], folder: str,
                      promotion: reference_mod.Promotion, archives: list[parameters.Archive], seed: int) -> Reference:
     stored = [t.load(folder) for t in inputs]
@@ -426,7 +417,7 @@ def _numpy_reference(text: str, as_written: str, sig: Signature, inputs: list[Te
         t = Tensor(shape, _widened(promotion, dtype), f"expected{i}.bin")
         t.save(folder, np.asarray(value).reshape(shape))
         expected.append(t)
-    info = _reference_info("numpy", text, sig, promotion)
+    info = reference_mod.info("numpy", text, sig.outputs, promotion)
     dtypes = [_widened(promotion, t.dtype) for t in inputs]
     sensitivity = companions.numpy_sensitivity(promotion.text, sig.function, arrays, dtypes, sig.outputs, values,
                                                folder, seed, info["computes_in"], store)
@@ -439,14 +430,25 @@ def _llvm_cpu_reference(text: str, as_written: str, sig: Signature, inputs: list
                         promotion: reference_mod.Promotion, archives: list[parameters.Archive],
                         seed: int) -> Reference:
     """The reference on llvm-cpu: `promotion`'s program, or `as_written` (the program without
-    GPU configs) where llvm-cpu cannot compile the promoted one."""
+    GPU configs) where llvm-cpu cannot compile the promoted one; either with its windows'
+    inputs trimmed (`reference.windows_trimmed`) where llvm-cpu cannot compile it as it is."""
     cpu = target_model.known("llvm-cpu")
     src = os.path.join(folder, "reference_source.mlir")
     vmfb = os.path.join(folder, "reference.vmfb")
 
+    trimmed = []  # compiled with its windows' inputs trimmed: llvm-cpu failed on the program as written
+
     def compile_reference(program: str) -> None:
         output_file.write(src, program)
-        iree_compile([src, *cpu.compile_flags, "-o", vmfb], "reference compile (llvm-cpu)", folder)
+        build = [src, *cpu.compile_flags, "-o", vmfb]
+        try:
+            iree_compile(build, "reference compile (llvm-cpu)", folder)
+        except DriverError:
+            if (windows := reference_mod.windows_trimmed(program)) is None:
+                raise
+            output_file.write(src, windows)
+            iree_compile(build, "reference compile (llvm-cpu), its windows' inputs trimmed", folder)
+            trimmed.append(True)
 
     def run_reference(promotion: reference_mod.Promotion) -> tuple[list[Tensor], list[Tensor]]:
         ref_inputs = [t if _widened(promotion, t.dtype) == t.dtype else Tensor(t.shape, "f64", f"reference_input{i}.bin")
@@ -482,7 +484,7 @@ def _llvm_cpu_reference(text: str, as_written: str, sig: Signature, inputs: list
         promotion = reference_mod.Promotion(as_written, False, f"llvm-cpu fails to run it in f64: {status[:-1]}")
         compile_reference(as_written)
         ref_inputs, expected = run_reference(promotion)
-    info = _reference_info("llvm-cpu", text, sig, promotion)
+    info = reference_mod.info("llvm-cpu", text, sig.outputs, promotion, bool(trimmed))
     sensitivity = companions.llvm_cpu_sensitivity(vmfb, sig.function, cpu.device, ref_inputs, expected, folder, seed,
                                                   info["computes_in"], tuple(a.flag for a in archives))
     return Reference(expected, info, sensitivity, [[] for _ in expected])

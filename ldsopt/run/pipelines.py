@@ -2,9 +2,9 @@
 print them in `--help` before they import the compiler)."""
 
 # Run on the program, before IREE forms dispatches: passes that change which dispatches exist.
-PROGRAM_PIPELINE = ("builtin.module(ldsopt-raise-attention, ldsopt-fold-rotate-half, ldsopt-fuse-projections, "
-                    "ldsopt-transpose-weights, ldsopt-pin-attention-reshapes, ldsopt-split-attention, "
-                    "ldsopt-split-matmul, ldsopt-split-reduction)")
+PROGRAM_PIPELINE = ("builtin.module(ldsopt-trim-windows, ldsopt-raise-attention, ldsopt-fold-rotate-half, "
+                    "ldsopt-fuse-projections, ldsopt-transpose-weights, ldsopt-pin-attention-reshapes, "
+                    "ldsopt-split-attention, ldsopt-split-matmul, ldsopt-split-reduction)")
 
 
 def program_pipeline(fold_norm: bool = False, transpose_weights: str | None = None) -> str:

@@ -37,7 +37,8 @@ FIELDS: dict[str, tuple[tuple[str, ...], str]] = {
                               "conflicts of the LDS buffers an ldsopt pass planned (bank_conflicts)"),
     "reference": (("dict", "null"), "the reference that ran: engine (numpy or llvm-cpu), precision (f64 or "
                                     "program), not_promoted (why not in f64), numpy_refused (why numpy did not "
-                                    "evaluate it), reduction_length, computes_in, rounds_to; null if none ran"),
+                                    "evaluate it), reduction_length, computes_in, rounds_to, windows_trimmed (compiled "
+                                    "with its windows' inputs trimmed to what they read); null if none ran"),
     "tolerances": (("list",), "per output, the atol and rtol it is held to"),
     "outputs": (("list", "null"), "per output as compared: name, dtype, max_abs, max_rel, ok, bad, special, "
                                   "atol, rtol, scale (the most an element's own scale may be), elements (how "

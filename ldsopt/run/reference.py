@@ -54,6 +54,7 @@ from iree.compiler.dialects import arith
 
 from ldsopt import shared_context
 from ldsopt.ir_types import scalar_type
+from ldsopt.run.tensor_file import FLOATS
 
 NARROW = (ir.F16Type, ir.BF16Type, ir.F32Type)
 # f16, bf16 or f32 named in the text of a type or attribute (`f32`, `tensor<4x?xf16>`).
@@ -363,3 +364,33 @@ def inline_dispatch_regions(module: ir.Module) -> None:
         for result, value in zip(region.results, body[-1].operands):
             result.replace_all_uses_with(value)
         region.erase()
+
+
+def info(engine: str, text: str, outputs: list[tuple], promotion: Promotion, trimmed: bool = False) -> dict:
+    """What ran as the reference of `text` (`outputs`: its (shape, dtype) each), as the manifest
+    records it: the engine, the precision, why not promoted, the longest reduction where the
+    float outputs' tolerances grow with it, the float types computed in and rounded to, and
+    whether its windows' inputs were `trimmed` (`windows_trimmed`)."""
+    float_out = any(dtype in FLOATS for _, dtype in outputs)
+    types = float_types(text) if float_out else FloatTypes(set(), set())
+    return {"engine": engine, "precision": "f64" if promotion.promoted else "program",
+            "not_promoted": promotion.why, "numpy_refused": None,
+            "reduction_length": reduction_length(text) if float_out and not promotion.promoted else None,
+            "computes_in": sorted(types.computed), "rounds_to": sorted(types.rounded),
+            "windows_trimmed": trimmed}
+
+
+def windows_trimmed(text: str) -> str | None:
+    """`text` with every convolution's and pooling window's input trimmed to the elements its
+    windows read (passes/trim_windows.py: exact, each window reads what it read), or None where
+    nothing is trimmed. The reference's last resort: IREE 3.13's llvm-cpu, like its GPU
+    backends, fails to compile a window with one output position over a wider input
+    (MobileViT's), which the program ldsopt compiles no longer has."""
+    from ldsopt import pipeline  # the pass registry, only when a reference needs it
+
+    with shared_context.get() as ctx:
+        module = ir.Module.parse(text, ctx)
+        before = str(module)
+        pipeline.run(module, "builtin.module(ldsopt-trim-windows)")
+        after = str(module)
+    return None if after == before else after

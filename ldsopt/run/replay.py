@@ -118,9 +118,10 @@ def coverage(dispatches: list[dict]) -> str:
 
 def describe_reference(ref: dict) -> str:
     engine = ref.get("engine", "llvm-cpu")
+    trimmed = ", its windows' inputs trimmed to what they read" if ref.get("windows_trimmed") else ""
     if ref["precision"] == "f64":
-        return f"reference: {engine}, the program with its float arithmetic in f64"
-    how = f"reference: {engine}, the program as written ({ref['not_promoted']})"
+        return f"reference: {engine}, the program with its float arithmetic in f64{trimmed}"
+    how = f"reference: {engine}, the program as written{trimmed} ({ref['not_promoted']})"
     if ref.get("reduction_length"):
         how += f"; float tolerances scaled for reductions of {ref['reduction_length']} terms"
     return how
