@@ -78,9 +78,11 @@ rows, a tile of rows per workgroup, the row in registers or read again (not stag
 few long rows also get the subgroups the rows leave, whose partials meet through LDS, each
 thread reading its row's column of them; with extents read at run time, a row a tile. A
 transposed write-back of rows read along memory is taken (ConvNeXt's LayerNorm written back to
-NCHW). Not matched (left to IREE): loads contiguous along different dims (one along the row,
-another strided: a transposed read, which IREE forms apart without aggressive fusion), or a
-full tensor contiguous along a dim that is neither the row's nor the rows', repeated reads, an
+NCHW), contiguous along any of the rows' dims (MobileViT's LayerNorm folded back into patches,
+stored lane by lane: IREE 3.13's own kernel of it is wrong on lavapipe). Not matched (left to
+IREE): loads contiguous along different dims (one along the row, another strided: a transposed
+read, which IREE forms apart without aggressive fusion), or along a dim that is neither the
+row's nor the rows' last, repeated reads, an
 arg-best reduction whose reduced loop is not its last, bodies beyond arith / math /
 `linalg.index` (and the table reads above), other select-over-the-output bodies, a reduction starting from another generic's result. A user's
 layout config on any of its generics is refused (an error): the default plan (vectors along

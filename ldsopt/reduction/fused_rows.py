@@ -10,8 +10,8 @@ dispatch at the points they were computed at, its other loops as an earlier op r
 loaded tensor (a map before the first reduction, as the ops after it read its results).
 A reduction over an outer dim (softmax over channels) then reads and writes its tensors
 through permutations of S, and its rows are *strided* (`RowGraph.strided`): the full tensors
-it loads must then be contiguous along one dim, and every full tensor along the row's last
-dim or the rows' (a transposed write-back is fine; two layouts of loads are formed apart).
+it loads must then be contiguous along one dim, the row's last or the rows' last, and those it
+stores along any dim of S (a transposed write-back is fine; two layouts of loads are formed apart).
 Every tensor in the dispatch is
 - full: shape S, one element per point (the input, exp(x - max), the normalized output);
 - row: shape S[:k], one element per row (max, sum, mean, rsqrt(var + eps));
@@ -113,11 +113,6 @@ class RowGraph:
     row_stores: list[tuple[ir.Value, Binding]]
     layouts: dict = dataclasses.field(default_factory=dict)  # full stored value -> the dim of S of
                                                               # each of its dims (a permutation)
-
-    def full_layouts(self) -> list[tuple[int, ...]]:
-        """The dims of S of every full tensor loaded or stored, in memory order."""
-        n = len(self.shape)
-        return [o.dims for o in self.chunk_operands() if len(o.dims) == n] + list(self.layouts.values())
 
     @property
     def strided(self) -> bool:
@@ -487,9 +482,12 @@ def match_rows(g: Graph) -> RowGraph | Unmatched:
         # Lanes on consecutive rows coalesce the tensors contiguous along the rows' last dim,
         # and read those along the row lane by lane. Loads of both kinds, or along a third
         # dim, are better formed apart (a transpose, then rows); a transposed write-back of
-        # rows read along memory (ConvNeXt's permute back to NCHW after its LayerNorm) is not.
+        # rows read along memory is not, whichever of the rows' dims it is contiguous along
+        # (ConvNeXt's permute back to NCHW after its LayerNorm; MobileViT's folding after its
+        # LayerNorm, stored along the rows' first dim, which IREE's own kernel gets wrong).
         loaded = {o.dims[-1] for o in rows.chunk_operands() if len(o.dims) == n}
-        if len(loaded) > 1 or not {dims[-1] for dims in rows.full_layouts()} <= {k - 1, n - 1}:
+        stored = {dims[-1] for dims in rows.layouts.values()}
+        if len(loaded) > 1 or not loaded <= {k - 1, n - 1} or not stored <= set(range(k)) | {n - 1}:
             return Unmatched("full tensors of the rows lie contiguous along different dims (loads along the "
                              "row and strided, or along another dim)")
     return rows

@@ -163,3 +163,47 @@ func.func @few_long_rows() {
   iree_codegen.store_to_buffer %7, %1 : tensor<64x4xf32> into memref<64x4xf32, #hal.descriptor_type<storage_buffer>>
   return
 }
+
+// -----
+
+#layout4 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+
+// MobileViT's LayerNorm folded back into patches: rows (i, j) of 16 read along memory, each
+// element normalized and stored at [c, j, i], contiguous along the rows' first dim (i): the rows
+// are strided, the stores scalar at the permuted coordinates.
+// CHECK-LABEL: func.func @norm_stored_along_first_row_dim
+// CHECK-SAME:    ldsopt.lowered_by = ["ldsopt-vector-distribute"]
+// CHECK:         %[[Y:.+]] = hal.interface.binding.subspan {{.*}} binding(2) {{.*}} : memref<16x4x4xf32
+// CHECK:         math.rsqrt
+// CHECK:         vector.transfer_write %{{.+}}, %[[Y]][%[[C:.+]], %[[J:.+]], %[[I:.+]]] {{.*}} : vector<1xf32>
+func.func @norm_stored_along_first_row_dim() {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.000000e+00 : f32
+  %n = arith.constant 1.600000e+01 : f32
+  %eps = arith.constant 9.99999974E-6 : f32
+  %0 = hal.interface.binding.subspan layout(#layout4) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<4x4x16xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout4) binding(1) alignment(64) offset(%c0) flags(ReadOnly) : memref<16xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout4) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<16x4x4xf32, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<4x4x16xf32, #hal.descriptor_type<storage_buffer>> -> tensor<4x4x16xf32>
+  %g = iree_codegen.load_from_buffer %1 : memref<16xf32, #hal.descriptor_type<storage_buffer>> -> tensor<16xf32>
+  %er = tensor.empty() : tensor<4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%er : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %ss = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<4x4x16xf32>) outs(%f : tensor<4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %m = arith.mulf %in, %in : f32
+    %a = arith.addf %m, %out : f32
+    linalg.yield %a : f32
+  } -> tensor<4x4xf32>
+  %e = tensor.empty() : tensor<16x4x4xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d1, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %ss, %g : tensor<4x4x16xf32>, tensor<4x4xf32>, tensor<16xf32>) outs(%e : tensor<16x4x4xf32>) {
+  ^bb0(%in: f32, %s: f32, %gg: f32, %out: f32):
+    %d = arith.divf %s, %n : f32
+    %a = arith.addf %d, %eps : f32
+    %q = math.rsqrt %a : f32
+    %v = arith.mulf %in, %q : f32
+    %w = arith.mulf %v, %gg : f32
+    linalg.yield %w : f32
+  } -> tensor<16x4x4xf32>
+  iree_codegen.store_to_buffer %y, %2 : tensor<16x4x4xf32> into memref<16x4x4xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
