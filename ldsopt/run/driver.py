@@ -439,6 +439,7 @@ def _llvm_cpu_reference(text: str, as_written: str, sig: Signature, inputs: list
     trimmed = []  # compiled with its windows' inputs trimmed: llvm-cpu failed on the program as written
 
     def compile_reference(program: str) -> None:
+        trimmed.clear()
         output_file.write(src, program)
         build = [src, *cpu.compile_flags, "-o", vmfb]
         try:
