@@ -52,6 +52,7 @@ INPUTS = {
     "ldsopt-fold-norm": ([("fold_norm/fold_norm.mlir", ("lavapipe", None))], ()),
     "ldsopt-fold-rotate-half": ([("fold_rotate_half/fold_rotate_half.mlir", (None,))], ()),
     "ldsopt-pin-attention-reshapes": ([("pin_attention_reshapes/pin_attention_reshapes.mlir", (None,))], ()),
+    "ldsopt-trim-windows": ([("trim_windows/trim_windows.mlir", (None,))], ()),
     "ldsopt-window-reduce": ([("window_reduce/pooling.mlir", ("lavapipe", "cuda", "gfx942"))], ()),
     "ldsopt-lower-copy": ([("lower_copy/lower_copy.mlir", ("cuda", "lavapipe", "gfx942"))], ()),
     "ldsopt-lower-scan": ([("lower_scan/lower_scan.mlir", ("cuda", "lavapipe", "gfx942"))], ()),
