@@ -1,8 +1,13 @@
-"""Helpers on MLIR element types and constants shared by the passes."""
+"""Helpers on MLIR element types, constants and values shared by the passes."""
 
 from __future__ import annotations
 
 from iree.compiler import ir
+
+
+def producer(value: ir.Value) -> ir.Operation | None:
+    """The op whose result `value` is; None for a block argument."""
+    return value.owner.operation if isinstance(value, ir.OpResult) else None
 
 
 def scalar_type(t: ir.Type) -> ir.Type:

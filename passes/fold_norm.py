@@ -62,7 +62,7 @@ from iree.compiler.dialects import arith, linalg, math, tensor
 from ldsopt import remarks
 from ldsopt.codegen.dispatch import erase_unused
 from ldsopt.codegen.loop_split import FENCE, fence, program_ops
-from ldsopt.ir_types import fill_constant
+from ldsopt.ir_types import fill_constant, producer
 from ldsopt.matmul import norms
 from ldsopt.matmul.match import ROOTS, contraction_form
 from ldsopt.matmul.projections import is_constant
@@ -132,14 +132,10 @@ def _from_zeros(op: ir.Operation) -> bool:
     return fill_constant(op.operands[len(op.operands) - 1]) == 0.0
 
 
-def _producer(v: ir.Value) -> ir.Operation | None:
-    return v.owner.operation if isinstance(v, ir.OpResult) else None
-
-
 def _unfenced(w: ir.Value) -> ir.Value:
     """`w`, or what it is behind a fence (ldsopt-transpose-weights' copies): IREE hoists to load
     time what is computed from constants, but nothing from a fence's result."""
-    op = _producer(w)
+    op = producer(w)
     return op.operands[0] if op is not None and op.name == FENCE else w
 
 
@@ -150,7 +146,7 @@ def _source(norm: norms.Norm, weight: ir.Value) -> ir.Value | None:
     x = norm.x.value
     if ir.RankedTensorType(x.type).element_type == want:
         return x
-    op = _producer(x)
+    op = producer(x)
     if op is not None and op.name == "linalg.generic" and len(op.operands) == 2:
         body = list(op.regions[0].blocks[0].operations)
         if len(body) == 2 and body[0].operation.name == "arith.extf" and \
@@ -163,7 +159,7 @@ def _source(norm: norms.Norm, weight: ir.Value) -> ir.Value | None:
 def _leading_collapse(a: ir.Value) -> ir.Operation | None:
     """The `tensor.collapse_shape` making `a` of leading dims of its source, k kept last (a
     [b, s, k] tensor viewed as [b * s, k]), or None."""
-    op = _producer(a)
+    op = producer(a)
     if op is None or op.name != "tensor.collapse_shape":
         return None
     source = ir.RankedTensorType(op.operands[0].type).shape
@@ -346,7 +342,7 @@ def _made_by_product(x: ir.Value | None) -> list[ir.Operation] | None:
     shape = ir.RankedTensorType(x.type).shape
     members, roots, todo = [], [], [x]
     while todo:
-        op = _producer(todo.pop())
+        op = producer(todo.pop())
         if op is None or op in members:
             continue
         members.append(op)
@@ -369,7 +365,7 @@ def _on_the_way(op: ir.Operation, shape: list[int]) -> list[ir.Value]:
     maps = [ir.AffineMapAttr(a).value for a in op.attributes["indexing_maps"]]
     found = []
     for v, m in zip(list(op.operands)[:len(op.operands) - 1], maps):
-        made = _producer(v)
+        made = producer(v)
         if m == _identity(len(shape)) and made is not None and (contraction_form(made) or _on_the_way(made, shape)):
             found.append(v)
     return found

@@ -38,11 +38,9 @@ from iree.compiler.dialects import linalg, tensor
 
 from ldsopt import remarks
 from ldsopt.codegen.elementwise import dim_sums, map_dims
+from ldsopt.codegen.loop_split import program_ops
+from ldsopt.ir_types import producer
 from ldsopt.registry import ModulePass
-
-
-def _producer(value: ir.Value) -> ir.Operation | None:
-    return value.owner.operation if isinstance(value, ir.OpResult) else None
 
 
 def _static_shape(value: ir.Value) -> list[int] | None:
@@ -97,7 +95,7 @@ def match(op: ir.Operation) -> Trim | None:
 
 def _trimmed_pad(t: Trim) -> ir.Value | None:
     """The input's pad with `t.excess` less high padding, where it covers it; else None."""
-    pad = _producer(t.op.operands[0])
+    pad = producer(t.op.operands[0])
     if pad is None or pad.name != "tensor.pad":
         return None
     high = list(ir.DenseI64ArrayAttr(pad.attributes["static_high"]))
@@ -131,11 +129,10 @@ class TrimWindows(ModulePass):
                 found.append(t)
             return ir.WalkResult.ADVANCE
 
-        for top in module.regions[0].blocks[0].operations:
-            if top.operation.name == "func.func":
-                top.operation.walk(visit)
+        for func in program_ops(module, ("func.func",)):
+            func.walk(visit)
         for t in found:
-            old = _producer(t.op.operands[0])
+            old = producer(t.op.operands[0])
             trimmed = _trimmed_pad(t)
             if trimmed is None and any(x > 0 and one for x, one in zip(t.excess, t.one_position)):
                 trimmed = _slice(t)

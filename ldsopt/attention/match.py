@@ -46,7 +46,7 @@ from iree.compiler import ir
 
 from ldsopt.codegen.dispatch import Binding, Graph, analyze_graph, dynamic_extent, load_binding, slice_layout
 from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
-from ldsopt.ir_types import element_bits, fill_constant
+from ldsopt.ir_types import element_bits, fill_constant, producer
 from ldsopt.matmul.match import DYNAMIC, NOMINAL_EXTENT
 from ldsopt.remarks import Unmatched
 
@@ -203,12 +203,8 @@ class AttentionProblem:
         return math.prod(self.sizes[d] for d in self.grid_dims)
 
 
-def _producer(v: ir.Value) -> ir.Operation | None:
-    return v.owner.operation if isinstance(v, ir.OpResult) else None
-
-
 def _scale(v: ir.Value, g) -> float | Binding | Unmatched:
-    op = _producer(v)
+    op = producer(v)
     if op is not None and op.name == "arith.constant":
         return ir.FloatAttr(op.attributes["value"]).value
     if op is not None and op.name == "tensor.extract":
@@ -240,11 +236,11 @@ def _causal(region: list[ir.Operation], arg: ir.Value, result: ir.Value, row: in
     """Causal where the region is `select(k2 > row, -inf, s)` (either spelling of the
     comparison) on the two loops' `iree_linalg_ext.index`es: the kernel then skips key tiles
     past the diagonal (the region still runs on every score it computes)."""
-    sel = _producer(result)
+    sel = producer(result)
     if sel is None or sel.name != "arith.select" or len(region) not in (4, 5):
         return None
     cmp, neg, pos = (sel.operands[i] for i in range(3))
-    cst, cmp = _producer(neg), _producer(cmp)
+    cst, cmp = producer(neg), producer(cmp)
     if pos != arg or cst is None or cst.name != "arith.constant" or cmp is None or cmp.name != "arith.cmpi":
         return None
     value = ir.FloatAttr(cst.attributes["value"]).value if isinstance(cst.attributes["value"], ir.FloatAttr) else 0
@@ -261,10 +257,10 @@ def _causal_generator(gen: MaskGenerator, mask_dims: list[int], row: int, k2: in
     all on those below it."""
     block = gen.op.regions[0].blocks[0]
     body = [o.operation for o in block.operations]
-    sel = _producer(body[-1].operands[0])
+    sel = producer(body[-1].operands[0])
     if gen.inputs or sel is None or sel.name != "arith.select":
         return None
-    cmp, past, kept = (_producer(sel.operands[i]) for i in range(3))
+    cmp, past, kept = (producer(sel.operands[i]) for i in range(3))
     values = [ir.FloatAttr(c.attributes["value"]).value if c is not None and c.name == "arith.constant"
               and isinstance(c.attributes["value"], ir.FloatAttr) else None for c in (past, kept)]
     if cmp is None or cmp.name != "arith.cmpi" or None in values or not (values[0] <= NEGLIGIBLE and values[1] == 0):
@@ -276,7 +272,7 @@ def _causal_generator(gen: MaskGenerator, mask_dims: list[int], row: int, k2: in
 def _keys_past_row(cmp: ir.Operation, index_op: str, loop_of, row: int, k2: int) -> bool:
     """`cmp` (an arith.cmpi) is `k2 > row` or `row < k2` on two `index_op`s, whose dims
     `loop_of` maps to the attention's loops."""
-    idx = [_producer(x) for x in cmp.operands]
+    idx = [producer(x) for x in cmp.operands]
     if any(i is None or i.name != index_op for i in idx):
         return False
     a, b = (loop_of(ir.IntegerAttr(i.attributes["dim"]).value) for i in idx)

@@ -22,7 +22,7 @@ from ldsopt.codegen.dispatch import (Binding, Dispatch, Graph, Strided, analyze,
 from ldsopt.codegen.elementwise import body_is_elementwise, map_dims
 from ldsopt.codegen.epilogue import Epilogue, loaded_projections, match_epilogue
 from ldsopt.codegen.kernel import matched_dispatches
-from ldsopt.ir_types import element_bits
+from ldsopt.ir_types import element_bits, producer
 from ldsopt.codegen.padding import PAD, Padded, padded_inputs, split_pads
 from ldsopt.matmul import chunk_stats, row_stats
 from ldsopt.matmul.implicit_gemm import GemmView, gemm_view
@@ -181,10 +181,6 @@ class MatmulProblem:
         return ir.Type.parse(ACCUMULATORS[str(self.elem_type)])
 
 
-def _producer(value: ir.Value) -> ir.Operation | None:
-    return value.owner.operation if isinstance(value, ir.OpResult) else None
-
-
 def _is_mul_add_body(root: ir.Operation, acc_type: str) -> bool:
     """The body is `yield out + ext?(in0) * ext?(in1)` (either order of add and mul operands),
     in the accumulator's arithmetic: addf, mulf, extf for f32; addi, muli, extsi for i32 (an
@@ -194,18 +190,18 @@ def _is_mul_add_body(root: ir.Operation, acc_type: str) -> bool:
     block = root.regions[0].blocks[0]
     in0, in1, out = list(block.arguments)
     ops = [op.operation for op in block.operations]
-    add = _producer(ops[-1].operands[0])
+    add = producer(ops[-1].operands[0])
     if add is None or add.name != add_name:
         return False
     add_args = list(add.operands)
     if out not in add_args:
         return False
-    mul = _producer(add_args[1] if add_args[0] == out else add_args[0])
+    mul = producer(add_args[1] if add_args[0] == out else add_args[0])
     if mul is None or mul.name != mul_name or any(v.type != out.type for v in mul.operands):
         return False
 
     def source(v: ir.Value) -> ir.Value:
-        op = _producer(v)
+        op = producer(v)
         return op.operands[0] if op is not None and op.name == ext_name else v
 
     x, y = (source(v) for v in mul.operands)
@@ -220,9 +216,9 @@ def _init_of(d: MatmulDispatch, integer: bool) -> float | int | Binding | None:
         return d.init
     root = d.root
     init = root.operands[len(root.operands) - 1]
-    fill = _producer(init)
+    fill = producer(init)
     if fill is not None and fill.name == "linalg.fill":
-        cst = _producer(fill.operands[0])
+        cst = producer(fill.operands[0])
         if cst is not None and cst.name == "arith.constant":
             value = cst.attributes["value"]
             if isinstance(value, ir.IntegerAttr) and integer:

@@ -24,7 +24,7 @@ import dataclasses
 
 from iree.compiler import ir
 
-from ldsopt.ir_types import constant_float, fill_constant
+from ldsopt.ir_types import constant_float, fill_constant, producer
 from ldsopt.matmul.projections import is_constant
 
 _BINARY = {"arith.addf": "add", "arith.subf": "sub", "arith.mulf": "mul", "arith.divf": "div"}
@@ -68,10 +68,6 @@ class Norm:
     beta: ir.Value | float | None
 
 
-def _producer(value: ir.Value) -> ir.Operation | None:
-    return value.owner.operation if isinstance(value, ir.OpResult) else None
-
-
 class _Reader:
     """Reads tensors of the shape of A (`full`: [..., M, K]), of a value per row ([..., M] or
     [..., M, 1]) and vectors over k as expression trees (module doc)."""
@@ -105,7 +101,7 @@ class _Reader:
             return Node("const", const=splat)
         if cls == "kvec":
             return Node("kvec", value=value) if is_constant(value) else None
-        op = _producer(value)
+        op = producer(value)
         if op is not None and op.name in _RESHAPES:
             return self.tensor(op.operands[0]) if self.shape_class(op.operands[0]) == cls else None
         if op is not None and op.name == "linalg.generic":
@@ -135,7 +131,7 @@ class _Reader:
         if not reduced:
             return self.scalar(yielded, leaves, value)
         # A sum over the row from a fill of 0: yield out + f(inputs), either order.
-        add = _producer(yielded)
+        add = producer(yielded)
         out = args[n_in + result]
         if add is None or add.name != "arith.addf" or out not in list(add.operands) or \
                 fill_constant(op.operands[n_in + result]) != 0.0:
@@ -166,7 +162,7 @@ class _Reader:
         is the elements of, for the root."""
         if v in leaves:
             return leaves[v]
-        op = _producer(v)
+        op = producer(v)
         if op is None:
             return None
         if op.name == "arith.constant":
@@ -186,7 +182,7 @@ class _Reader:
             return None if a is None or b is None else Node(_BINARY[op.name], (a, b), value)
         if op.name == "math.fpowi":  # torch's x ** 2 in transformers' RMSNorm
             base = self.scalar(op.operands[0], leaves, None)
-            exponent = _producer(op.operands[1])
+            exponent = producer(op.operands[1])
             two = exponent is not None and exponent.name == "arith.constant" and \
                 isinstance(exponent.attributes["value"], ir.IntegerAttr) and \
                 ir.IntegerAttr(exponent.attributes["value"]).value == 2
@@ -198,7 +194,6 @@ class _Reader:
                 return None
             return Node("mul", (base, base), value) if kind == "square" else Node(kind, (base,), value)
         return None
-
 
 
 def read_norm(a: ir.Value) -> Norm | None:

@@ -24,6 +24,7 @@ from iree.compiler.dialects import linalg, tensor
 
 from ldsopt.codegen.elementwise import map_dims
 from ldsopt.codegen.loop_split import dynamic_dims, expand_dim
+from ldsopt.ir_types import producer
 from ldsopt.matmul.match import contraction_form
 
 # Ops that compute a constant from constants (IREE's const-eval folds them at compile time).
@@ -32,14 +33,10 @@ _CONSTANT_OPS = ("arith.constant", "tensor.empty", "linalg.generic", "linalg.bro
                  "tensor.concat")
 
 
-def _producer(v: ir.Value) -> ir.Operation | None:
-    return v.owner.operation if isinstance(v, ir.OpResult) else None
-
-
 def is_constant(v: ir.Value) -> bool:
     """`v` is computed from constants alone (a load of an immutable global, such as a model's
     weight in a parameter archive, counts as one)."""
-    op = _producer(v)
+    op = producer(v)
     if op is None:
         return False
     if op.name == "util.global.load":
@@ -50,10 +47,10 @@ def is_constant(v: ir.Value) -> bool:
 def dynamic_extents(x: ir.Value) -> list[ir.Value] | None:
     """The values of x's dynamic extents, where its producer states them: a linalg op's init
     made by `tensor.empty` of them (an export's dynamic sequence); None where it does not."""
-    op = _producer(x)
+    op = producer(x)
     if op is None or not op.name.startswith("linalg.") or not isinstance(x, ir.OpResult):
         return None
-    init = _producer(op.operands[len(op.operands) - len(op.results) + x.result_number])
+    init = producer(op.operands[len(op.operands) - len(op.results) + x.result_number])
     return list(init.operands) if init is not None and init.name == "tensor.empty" else None
 
 
@@ -110,7 +107,7 @@ def _same_scalar(a: ir.Value, b: ir.Value) -> bool:
     """One value, or two constants of one value."""
     if a == b:
         return True
-    pa, pb = _producer(a), _producer(b)
+    pa, pb = producer(a), producer(b)
     return pa is not None and pb is not None and pa.name == pb.name == "arith.constant" and \
         _attributes(pa) == _attributes(pb)
 
@@ -142,7 +139,7 @@ def _step(v: ir.Value) -> Step | None:
     rank = ir.RankedTensorType(v.type).rank
     identity = list(range(rank))
     at = [i for i, x in enumerate(inputs) if x == v]
-    empty = _producer(out)
+    empty = producer(out)
     if len(at) != 1 or maps[at[0]] != identity or maps[-1] != identity or empty is None or \
             empty.name != "tensor.empty" or not _static_n(op.results[0]):
         return None
@@ -180,7 +177,7 @@ class Group:
 
 
 def _fill_value(v: ir.Value) -> ir.Value | None:
-    op = _producer(v)
+    op = producer(v)
     return op.operands[0] if op is not None and op.name == "linalg.fill" else None
 
 
@@ -278,7 +275,7 @@ def copied_out(g: Group) -> bool:
 def _hoist(v: ir.Value, before: ir.Operation, order: dict[ir.Operation, float]) -> None:
     """Moves the constant computation of `v` before `before` where it comes later in the block
     (`order`: the block's ops' positions, kept up to date)."""
-    op = _producer(v)
+    op = producer(v)
     if op is None or order.get(op, -1) < order[before]:
         return
     for x in op.operands:
@@ -394,7 +391,7 @@ def rewrite(g: Group) -> None:
     with ir.InsertionPoint(lead), lead.location:
         weights = _concat([m.op.operands[m.b_at] for m in g.members], m0.b_n_dim)
         init_t = _wide(m0.op.results[0], width)
-        fill = _producer(m0.op.operands[2])
+        fill = producer(m0.op.operands[2])
         # Every tensor of the chains has the members' leading extents: those of the first one's init.
         sizes = dynamic_dims(m0.op.operands[2])
         empty = tensor.EmptyOp(_mixed(ir.RankedTensorType(init_t).shape, sizes),

@@ -20,12 +20,9 @@ from iree.compiler import ir
 from iree.compiler.dialects import arith, linalg, tensor
 
 from ldsopt.codegen.elementwise import map_dims
+from ldsopt.ir_types import producer
 from ldsopt.matmul.match import contraction_form
 from ldsopt.matmul.projections import dynamic_extents, is_constant
-
-
-def _producer(v: ir.Value) -> ir.Operation | None:
-    return v.owner.operation if isinstance(v, ir.OpResult) else None
 
 
 def _static(op: ir.Operation, name: str) -> list[int]:
@@ -35,7 +32,7 @@ def _static(op: ir.Operation, name: str) -> list[int]:
 def _half(v: ir.Value, second: bool) -> ir.Value | None:
     """x where `v` is the first (or `second`) half of x's last dim, all of its other dims
     (a dynamic one by the very value of its extent)."""
-    op = _producer(v)
+    op = producer(v)
     if op is None or op.name != "tensor.extract_slice":
         return None
     x = op.operands[0]
@@ -99,7 +96,7 @@ def match(concat: ir.Operation) -> RotateHalf | None:
     rank = ir.RankedTensorType(concat.results[0].type).rank
     if ir.IntegerAttr(concat.attributes["dim"]).value != rank - 1:
         return None
-    neg, lo = (_producer(v) for v in concat.operands)
+    neg, lo = (producer(v) for v in concat.operands)
     if neg is None or not _elementwise_unary(neg, "arith.negf"):
         return None
     x = _half(neg.operands[0], second=True)
@@ -108,7 +105,7 @@ def match(concat: ir.Operation) -> RotateHalf | None:
     head = ir.RankedTensorType(x.type).shape[-1]
     view, v = [], x
     while True:
-        op = _producer(v)
+        op = producer(v)
         if op is None:
             return None
         if op.name == "linalg.transpose":

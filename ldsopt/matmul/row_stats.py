@@ -79,7 +79,7 @@ import numpy as np
 from ldsopt.codegen import cluster
 from ldsopt.codegen.elementwise import clone_body, dim_sums
 from ldsopt.codegen.kernel import lds_alloc, read_vector
-from ldsopt.ir_types import element_bits, fill_constant
+from ldsopt.ir_types import element_bits, fill_constant, producer
 from ldsopt.remarks import Unmatched
 
 ELEMENT, FIRST = "element", "first"
@@ -255,7 +255,7 @@ def sums_refusal(op: ir.Operation, why: str) -> Unmatched | None:
     for j, (out, init) in enumerate(zip(outs, list(op.operands)[n_in:])):
         if str(out.type) != "f32" or fill_constant(init) != 0.0:
             return Unmatched(f"{why}: result {j} is not an f32 sum started from a fill of 0")
-        add = _producer(yielded[j])
+        add = producer(yielded[j])
         if add is None or add.name != "arith.addf" or out not in list(add.operands) or len(list(out.uses)) != 1:
             return Unmatched(f"{why}: result {j} is not combined by arith.addf of its output")
     if not _scalar_body(op):
@@ -271,10 +271,6 @@ def _scalar_body(op: ir.Operation) -> bool:
 
 def _dims(exprs: list) -> list[int | None]:
     return [ir.AffineDimExpr(e).position if isinstance(e, ir.AffineDimExpr) else None for e in exprs]
-
-
-def _producer(value: ir.Value) -> ir.Operation | None:
-    return value.owner.operation if isinstance(value, ir.OpResult) else None
 
 
 def refusal(p, pl, choice, tgt) -> str | None:
