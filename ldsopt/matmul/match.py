@@ -444,6 +444,9 @@ def analyze_matmul(func: ir.Operation, roots: tuple[str, ...]) -> MatmulDispatch
     sums = sums if len(sums) == 1 and len(sums) < len(ops) else []
     finish = [op for op in ops if sums and row_stats.finishes(op, sums[0])][:1]
     ops = [op for op in ops if op not in sums + finish]
+    if not ops:  # a LayerNorm's statistics alone: sums of rows, no product
+        return Unmatched(f"{len(g.ops)} ops fused in one dispatch ({', '.join(op.name for op in g.ops)}): row "
+                         "sums and their finish, no contraction")
     reducing = [i for i, op in enumerate(ops) if _reduces(op)]
     # Without an op that reduces, the first is taken as the root, for `match` to say why it is no contraction.
     r = reducing[0] if len(reducing) == 1 else 0

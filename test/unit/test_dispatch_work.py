@@ -3,6 +3,7 @@ on a matmul with a bias epilogue and an elementwise add as IREE 3.13 configures 
 
 from iree.compiler import ir
 
+from ldsopt.measure import cases
 from ldsopt.measure.dispatch_work import dispatch_work
 from ldsopt.run import driver
 
@@ -35,3 +36,14 @@ def test_bytes_and_flops_per_dispatch(tmp_path):
     assert matmul == {"bytes": 64 * 48 * 2 + 48 * 32 * 2 + 32 * 4 + 64 * 32 * 4, "flops": 2 * 64 * 32 * 48,
                       "type": "f16"}
     assert add == {"bytes": 3 * 1000 * 4, "flops": 0, "type": None}
+
+
+def test_a_layernorm_dispatch_is_no_matmul(tmp_path):
+    """IREE configures a LayerNorm for CUDA as one dispatch of its row sums, their finish and the
+    normalization: the matmul matcher took the sums apart and was left with no op (IndexError in
+    `lds-bench --target cuda`); it is a dispatch of no FLOPs counted."""
+    program = next(c for c in cases.CASES if c.name == "layernorm_512x768_f16").mlir
+    configured = driver.configure(program, driver.target_model.known("cuda"), str(tmp_path))
+    with ir.Context():
+        work = dispatch_work(ir.Module.parse(configured))
+    assert work and all(w["flops"] == 0 for w in work.values())
