@@ -142,6 +142,9 @@ def _output_line(c: dict) -> str:
                 if finite else []) + ([f"the f64 reference overflows where the program's own arithmetic does not "
                                        f"({other} elements)"] if other else [])
         line += "; " + ", ".join(said) + ": judged against the program as written"
+    if c.get("zeros_pass"):
+        line += ("; warning: an output of zeros would pass as well (its reference is within the tolerance of 0 "
+                 "everywhere), so this comparison cannot tell these values from none written")
     if not c["ok"]:
         line += f"; {c['bad']} elements out of tolerance"
         if c["special"]:
@@ -172,6 +175,9 @@ def format_report(result: dict, require_ldsopt: bool = False) -> tuple[str, bool
         why.append(f"--require-ldsopt: {len(fell_back)} dispatch(es) fell back to IREE's default pipeline")
     count = f"{len(compared)} output{'s' * (len(compared) != 1)}, {sum(c.get('elements', 0) for c in compared)} " \
             "elements compared"
+    vacuous = sum(1 for c in compared if c.get("zeros_pass"))
+    if vacuous:
+        count += f" ({vacuous} of the outputs compared vacuously: zeros would pass too)"
     lines.append(("PASS" if ok else "FAIL") + f" {result['source']} on {result['target']} ({result['device']}): "
                  + "; ".join([*why, count]))
     return "\n".join(lines), ok

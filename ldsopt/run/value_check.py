@@ -22,6 +22,9 @@ The rule (README.md states it where it describes lds-run's check):
   one of them, by the same rule, and is counted apart (`overflow`, of which `f64_finite` where
   the f64 reference is the finite one): the difference is the program's, not the kernel's,
   and the report says so.
+An output whose every element an output of zeros would pass as well (a reference within the
+tolerance of 0 everywhere) is compared, and the comparison says so (`zeros_pass`): such a check
+cannot tell a right kernel from one that writes nothing, and the report warns of it.
 Default tolerances per element type: TOLERANCES (the callers pick the loosest of the output's
 type and the types the program computes in), and no tighter an rtol than `rounded_rtol` of each
 type the program rounds computed values to: a kernel that computes such a value in another order
@@ -64,6 +67,7 @@ class Comparison:
     elements: int = 0   # elements compared
     overflow: int = 0   # elements judged against the program as written (see the module docstring)
     f64_finite: int = 0  # of them, where the f64 reference is finite and the program's arithmetic is not
+    zeros_pass: bool = False  # an output of zeros would pass too: the check cannot tell it from no output
 
 
 def tolerances(dtype: str, atol: float | None, rtol: float | None) -> tuple[float, float]:
@@ -129,7 +133,8 @@ def compare(out: np.ndarray, ref: np.ndarray, dtype: str, atol: float, rtol: flo
         bad = int((diff != 0).sum())
         worst = float(diff.max()) if diff.size else 0.0
         rel = float((diff / np.maximum(np.abs(r), 1)).max()) if diff.size else 0.0
-        return Comparison(name, dtype, worst, rel, bad == 0, bad, 0, atol, rtol, 0.0, int(o.size))
+        return Comparison(name, dtype, worst, rel, bad == 0, bad, 0, atol, rtol, 0.0, int(o.size),
+                          zeros_pass=not r.any())
     r_class = round_to(r, dtype) if ref_dtype not in (None, dtype) else r
     cap = max(rms(r[np.isfinite(r)]), atol)
     own = np.zeros(r.shape) if sensitivity is None else np.where(np.isfinite(sensitivity), sensitivity, 0.0)
@@ -147,7 +152,8 @@ def compare(out: np.ndarray, ref: np.ndarray, dtype: str, atol: float, rtol: flo
     rel = diff / np.maximum(size, np.finfo(np.float64).tiny)
     return Comparison(name, dtype, float(diff.max()) if diff.size else 0.0, float(rel.max()) if rel.size else 0.0,
                       not failed.any(), int(failed.sum()), int(special.sum()), atol, rtol, cap, int(o.size),
-                      int(overflow.sum()), int((overflow & np.isfinite(r_class)).sum()))
+                      int(overflow.sum()), int((overflow & np.isfinite(r_class)).sum()),
+                      bool(_judge(np.zeros_like(r), r, r_class, s, atol, rtol)[0].all()))
 
 
 def _judge(o: np.ndarray, r: np.ndarray, r_class: np.ndarray, s: np.ndarray, atol: float,

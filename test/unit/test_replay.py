@@ -45,3 +45,13 @@ def test_overflow_of_the_program_arithmetic_is_reported_as_such():
     assert ok
     assert ("the f64 reference is finite where the program's own arithmetic overflows, or underflows to subnormals "
             "flushed to 0 (3 elements): judged against the program as written") in text
+
+
+def test_a_comparison_that_zeros_would_pass_is_flagged():
+    """A reference within the tolerance of 0 everywhere (activations that vanished) cannot tell
+    right values from none written: the output's line and the verdict say so."""
+    text, ok = replay.format_report(_result([_output(zeros_pass=True), _output(name="output 1")]))
+    assert ok
+    assert "output 0 (f16)" in text and "an output of zeros would pass as well" in text
+    assert text.splitlines()[-1] == ("PASS p.mlir on lavapipe (vulkan): 2 outputs, 200 elements compared "
+                                     "(1 of the outputs compared vacuously: zeros would pass too)")

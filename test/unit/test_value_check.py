@@ -164,6 +164,17 @@ def test_errors_are_reported_over_finite_pairs():
     assert c.max_abs == 0.25 and c.max_rel == 0.25
 
 
+def test_a_reference_within_the_tolerance_of_zero_is_flagged_as_one_zeros_would_pass():
+    """MobileViT's activations at its sweep size vanished (1e-44 and below): its outputs passed
+    against a reference of zeros. The comparison says when zeros would pass."""
+    tiny = check([1e-30, -2e-35], [3e-31, 0.0])
+    assert tiny.ok and tiny.zeros_pass
+    assert not check([1.0, 2e-35], [1.0, 0.0]).zeros_pass
+    assert not check([1e-3, 0.0], [1e-3, 0.0]).zeros_pass  # past atol + rtol * atol
+    assert value_check.compare(np.zeros(3, np.int32), np.zeros(3, np.int32), "i32", 0, 0, "o").zeros_pass
+    assert not value_check.compare(np.ones(3, np.int32), np.ones(3, np.int32), "i32", 0, 0, "o").zeros_pass
+
+
 def test_integers_compare_exactly():
     assert value_check.compare(np.array([3, -7], np.int32), np.array([3, -7], np.int32), "i32", 0, 0, "o").ok
     c = value_check.compare(np.array([3, -6], np.int32), np.array([3, -7], np.int32), "i32", 0, 0, "o")
