@@ -252,8 +252,8 @@ def _check_guards(p: MatmulProblem, pl: MatmulPlan, s: TileLayout, elem_bytes: i
         raise LeftAlone(f"its run lies {p.run_stride(s.operand)} elements apart along a row (a strided "
                         "convolution's image): a copy moves whole lanes, the register staging keeps what it needs")
     if p.run(s.operand) % vec:
-        raise LeftAlone(f"its contiguous extent {p.run(s.operand)} is not whole {lane}-byte lanes "
-                         "(the transfer size the target supports)")
+        raise LeftAlone(f"its aligned contiguous run of {p.run(s.operand)} elements (its extent, as far as the "
+                        f"rows' starts are aligned) is not whole {lane}-byte lanes (the transfer size the target supports)")
     if dma and p.sizes["k"] % pl.bk:
         raise LeftAlone(f"K = {p.sizes['k']} has a tail past the K step {pl.bk}: a DMA cannot zero-fill it")
     if dma and p.view and p.view.padded.get(s.operand):

@@ -11,6 +11,7 @@ import re
 
 from iree.compiler import ir
 
+from ldsopt.ir_types import element_bits
 from ldsopt.remarks import Unmatched
 
 # What a binding goes through before it is viewed (HIP: a buffer resource of it).
@@ -92,3 +93,51 @@ def _offset_divisor(offset: ir.Value) -> int:
     alternatives = [str(a) for a in ir.ArrayAttr(ir.ArrayAttr(at.attributes["assumptions"])[offset.result_number])]
     divisors = [re.search(r"udiv = (\d+)", a) for a in alternatives if "umax = 0>" not in a]  # 0: any
     return math.gcd(*(int(d.group(1)) for d in divisors)) if all(divisors) else 1
+
+
+def row_alignment(source: ir.Value, tensor_type: ir.RankedTensorType, slice_=None, run: int = 1) -> int:
+    """Elements that the start of each run of `run` contiguous elements of a binding's view is
+    known to be a multiple of, counted from an address aligned to the element: the gcd of its
+    binding's start (the subspan's `alignment` and offset, in elements), the view's start in it
+    and the strides of its dims outside the run (those of at least `run` elements; a convolution's
+    run of its filter's (c, kh, kw) crosses the others; a run-time offset counts by its stride).
+    0 where nothing bounds it. A vector of n elements at an index of its run that is a multiple of
+    n is aligned to its own size only where n divides this: IREE's SPIR-V lowering reads or writes
+    a misaligned one at its index rounded down (at the wrong place), and on CUDA only the
+    alignment stated (`kernel.global_alignment`) keeps LLVM from splitting it. `source` is a
+    binding (CUDA/HIP: a memref, a reshape of one or a subview of one; Vulkan: the dispatch-tensor
+    subspan) and `slice_` a Vulkan `dispatch.Slice` of it (or None)."""
+    if source is None:  # a problem made without a dispatch (the planners' own tests): nothing bounds it
+        return 0
+    eb = max(1, element_bits(tensor_type.element_type) // 8)
+    if isinstance(source.type, ir.MemRefType):
+        mtype = ir.MemRefType(source.type)
+        strides, _ = mtype.get_strides_and_offset()
+        rows = [s for d, s in enumerate(strides[:-1]) if mtype.shape[d] != 1 and not 0 <= s < run]
+        if any(mtype.is_dynamic_stride_or_offset(s) for s in rows):
+            return 1
+        start = source  # a reshape of a binding or its subview starts where that does
+        while isinstance(start, ir.OpResult) and start.owner.name in ("memref.expand_shape", "memref.collapse_shape"):
+            start = start.owner.operands[0]
+        view = binding_view(start)
+        if not view:
+            return 1
+        steps = [*rows, view.offset, *(stride for _, stride in view.dynamic)]
+        base = view.base_align
+    elif not (isinstance(source, ir.OpResult) and source.owner.name == "hal.interface.binding.subspan"):
+        return 0  # a program's value (ldsopt/matmul/split.py plans before dispatches): its dispatch bounds it
+    else:
+        subspan = source.owner.operation
+        align = ir.IntegerAttr(subspan.attributes["alignment"]).value if "alignment" in subspan.attributes else 1
+        base = math.gcd(align, _offset_divisor(subspan.operands[0]))
+        shape = (slice_.bound_type if slice_ is not None else tensor_type).shape
+        if any(n < 0 for n in shape[1:]):
+            return 1
+        strides = [math.prod(shape[d + 1:]) for d in range(len(shape))]
+        steps = [s * (slice_.steps[d] if slice_ is not None and slice_.steps else 1) for d, s in enumerate(strides[:-1])]
+        steps = [s for s in steps if s >= run]
+        if slice_ is not None:
+            steps += [o * s if isinstance(o, int) else s for o, s in zip(slice_.offsets, strides)]
+    if base % eb:
+        return 1
+    return math.gcd(base // eb if base else 0, *(abs(s) for s in steps))

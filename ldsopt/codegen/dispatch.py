@@ -33,6 +33,7 @@ import re
 
 from iree.compiler import ir
 
+from ldsopt.codegen.binding_view import row_alignment
 from ldsopt.codegen.plumbing import SHAPING, is_plumbing
 from ldsopt.codegen.workload import from_workload
 from ldsopt.remarks import Unmatched
@@ -69,6 +70,11 @@ class Binding:
         and a Vulkan slice once `memref()` has viewed it)."""
         return self.slice is not None or \
             isinstance(self.source, ir.OpResult) and self.source.owner.name == "memref.subview"
+
+    def aligned_run(self, run: int) -> int:
+        """The longest divisor of `run` (elements contiguous in memory) that each run's start is
+        aligned to (`binding_view.row_alignment`): vectors along the run must divide it."""
+        return math.gcd(run, row_alignment(self.source, self.tensor_type, self.slice, run))
 
     def memref(self) -> ir.Value:
         """A memref over the binding (the slice's subview); built next to the binding the

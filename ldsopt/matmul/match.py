@@ -139,12 +139,12 @@ class MatmulProblem:
     def run(self, role: str) -> int:
         """Elements of the operand contiguous in memory along its last matrix dim (the plan's
         vectors along it divide this): that dim's extent, or a convolution's innermost loop's;
-        1 along a dynamic dim (its rows may start anywhere, and a vector could run past its
-        end), which is then read one element at a time."""
+        1 along a dynamic dim (a vector could run past its end); no longer than the rows' starts
+        are aligned to (`Binding.aligned_run`: a binding at an odd offset, an odd row length)."""
         if self.view:
-            return self.view.runs(role)
+            return self.operands[role].aligned_run(self.view.runs(role))
         last = self.dims[role][1]
-        return 1 if last in self.dynamic else self.sizes[last]
+        return 1 if last in self.dynamic else self.operands[role].aligned_run(self.sizes[last])
 
     def run_stride(self, role: str) -> int:
         """The stride in memory between the consecutive elements of the operand's run: 1, or a
@@ -155,9 +155,10 @@ class MatmulProblem:
     def out_run(self) -> int:
         """Outputs contiguous along n from any multiple of a divisor of this (the output's vectors
         divide it): N, or a convolution's innermost output loop's extent (NCHW's output
-        columns: a vector does not cross into the next row); 1 for a dynamic N (`run`)."""
-        return self.view.extents[self.view.groups["n"][-1]] if self.view else 1 if "n" in self.dynamic \
-            else self.sizes["n"]
+        columns: a vector does not cross into the next row); 1 for a dynamic N (`run`); as `run`,
+        no longer than the rows' starts are aligned to (the interior of a padded tensor)."""
+        return self.output.aligned_run(self.view.extents[self.view.groups["n"][-1]] if self.view else
+                                       1 if "n" in self.dynamic else self.sizes["n"])
 
     def operand_index(self, role: str, batch: list[ir.Value], idx: list[ir.Value]) -> list[ir.Value]:
         """The operand's full index: `idx` over its two matrix dims, each of the batch dims'

@@ -169,7 +169,8 @@ func.func @depthwise() {
 // A ResNet shortcut as IREE forms it on CUDA (NCHW, 1x1 stride 2): the image is a strided
 // memref.subview loaded whole, and the result goes into the interior of a padded buffer
 // (another subview, stored into). The image is read in its whole binding at (2 oh, 2 ow), one
-// element at a time (its columns are strided); the result written through the subview.
+// element at a time (its columns are strided); the result written through the subview, one
+// element at a time too: its rows start at element 9 + 8 oh, odd (`Binding.aligned_run`).
 // CUDA-LABEL: func.func @shortcut_into_padded
 // CUDA-SAME:    ldsopt.lowered_by = ["ldsopt-matmul-lds"]
 // CUDA:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
@@ -178,7 +179,7 @@ func.func @depthwise() {
 // CUDA:         %[[OH2:.+]] = arith.muli %{{.+}}, %c2
 // CUDA:         %[[OW2:.+]] = arith.muli %{{.+}}, %c2
 // CUDA:         vector.transfer_read %[[X]][%{{.+}}, %{{.+}}, %[[OH2]], %[[OW2]]]{{.*}} : memref<2x13x9x11xf32, #hal.descriptor_type<storage_buffer>>, vector<1xf32>
-// CUDA:         vector.transfer_write %{{.+}}, %[[INNER]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}]{{.*}} : vector<2xf32>, memref<2x24x5x6xf32, strided<[1344, 56, 8, 1], offset: 9>
+// CUDA:         vector.transfer_write %{{.+}}, %[[INNER]][%{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}]{{.*}} : vector<1xf32>, memref<2x24x5x6xf32, strided<[1344, 56, 8, 1], offset: 9>
 #layout3 = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
 func.func @shortcut_into_padded() {
   %c0 = arith.constant 0 : index
