@@ -156,10 +156,9 @@ def sweep(name: str, target: str) -> dict:
     dispatches = r.get("dispatches") or []
     left = [{"name": d["name"], "missed": d.get("missed") or {}} for d in dispatches if not d["passes"]]
     outputs = r.get("outputs") or []
-    return {"model": name, "ran": True, "values": bool(r.get("passed")),
-            "torch": bool(r.get("passed_torch")),
-            "zeros_pass": bool(outputs) and all(o.get("zeros_pass") for o in outputs), "dispatches": len(dispatches), "ldsopt": len(dispatches) - len(left),
-            "left": left}
+    return {"model": name, "ran": True, "values": bool(r.get("passed")), "torch": bool(r.get("passed_torch")),
+            "zeros_pass": bool(outputs) and all(o.get("zeros_pass") for o in outputs),
+            "dispatches": len(dispatches), "ldsopt": len(dispatches) - len(left), "left": left}
 
 
 def _why(missed: dict[str, str]) -> str:
