@@ -16,6 +16,9 @@ from ldsopt.remarks import Unmatched
 
 # What a binding goes through before it is viewed (HIP: a buffer resource of it).
 CASTS = ("memref.assume_alignment", "amdgpu.fat_raw_buffer_cast")
+# The widest vector access to global memory a kernel makes (16 bytes: SPIR-V's vec4 of 32 bits,
+# CUDA's and HIP's 128-bit loads): starts aligned to it bound no vector.
+WIDEST_ACCESS_BYTES = 16
 
 
 @dataclasses.dataclass
@@ -76,8 +79,13 @@ def binding_view(value: ir.Value) -> BindingView | Unmatched:
         return Unmatched("copies a binding of dynamic strides")
     if not bound.is_dynamic_stride_or_offset(bound_offset):  # else the subspan's offset, below
         offset += bound_offset
-    align = ir.IntegerAttr(subspan.attributes["alignment"]).value if "alignment" in subspan.attributes else 1
-    return BindingView(value, list(strides), offset, dynamic, math.gcd(align, _offset_divisor(subspan.operands[0])))
+    return BindingView(value, list(strides), offset, dynamic,
+                       math.gcd(_alignment(subspan), _offset_divisor(subspan.operands[0])))
+
+
+def _alignment(subspan: ir.Operation) -> int:
+    """The bytes a binding's start is aligned to, as its subspan states (1 where it does not)."""
+    return ir.IntegerAttr(subspan.attributes["alignment"]).value if "alignment" in subspan.attributes else 1
 
 
 def _offset_divisor(offset: ir.Value) -> int:
@@ -97,47 +105,70 @@ def _offset_divisor(offset: ir.Value) -> int:
 
 def row_alignment(source: ir.Value, tensor_type: ir.RankedTensorType, slice_=None, run: int = 1) -> int:
     """Elements that the start of each run of `run` contiguous elements of a binding's view is
-    known to be a multiple of, counted from an address aligned to the element: the gcd of its
-    binding's start (the subspan's `alignment` and offset, in elements), the view's start in it
-    and the strides of its dims outside the run (those of at least `run` elements; a convolution's
-    run of its filter's (c, kh, kw) crosses the others; a run-time offset counts by its stride).
-    0 where nothing bounds it. A vector of n elements at an index of its run that is a multiple of
-    n is aligned to its own size only where n divides this: IREE's SPIR-V lowering reads or writes
-    a misaligned one at its index rounded down (at the wrong place), and on CUDA only the
-    alignment stated (`kernel.global_alignment`) keeps LLVM from splitting it. `source` is a
-    binding (CUDA/HIP: a memref, a reshape of one or a subview of one; Vulkan: the dispatch-tensor
-    subspan) and `slice_` a Vulkan `dispatch.Slice` of it (or None)."""
+    known to be a multiple of, where that is short of a 16-byte access (0: every start is
+    16-byte aligned, or nothing is known to bound it): the gcd of its binding's start (the
+    subspan's `alignment` and offset, in elements), the view's start in it and the strides of its
+    dims outside the run (those of at least `run` elements: a convolution's run of its filter's
+    (c, kh, kw) crosses the others; a run-time offset counts by its stride; a dynamic stride of a
+    contiguous binding by the static extents inside it). A vector of n elements at an index of its
+    run that is a multiple of n is aligned to its own size only where n divides this: IREE's
+    SPIR-V lowering writes a misaligned one at its index rounded down (at the wrong place), and
+    on CUDA only the alignment stated (`kernel.global_alignment`) keeps LLVM from splitting it.
+    `source` is a binding (CUDA/HIP: a memref, a reshape of one or a subview of one; Vulkan: the
+    dispatch-tensor subspan) and `slice_` a Vulkan `dispatch.Slice` of it (or None)."""
     if source is None:  # a problem made without a dispatch (the planners' own tests): nothing bounds it
         return 0
     eb = max(1, element_bits(tensor_type.element_type) // 8)
     if isinstance(source.type, ir.MemRefType):
         mtype = ir.MemRefType(source.type)
         strides, _ = mtype.get_strides_and_offset()
-        rows = [s for d, s in enumerate(strides[:-1]) if mtype.shape[d] != 1 and not 0 <= s < run]
-        if any(mtype.is_dynamic_stride_or_offset(s) for s in rows):
-            return 1
-        start = source  # a reshape of a binding or its subview starts where that does
-        while isinstance(start, ir.OpResult) and start.owner.name in ("memref.expand_shape", "memref.collapse_shape"):
+        start = source  # a reshape of a binding or of its subview starts where that does
+        while isinstance(start, ir.OpResult) and start.owner.name in ("memref.expand_shape", "memref.collapse_shape",
+                                                                       *CASTS):
             start = start.owner.operands[0]
-        view = binding_view(start)
-        if not view:
+        whole = isinstance(start, ir.OpResult) and start.owner.name == "hal.interface.binding.subspan"
+        view = None if whole else binding_view(start)
+        if not whole and not view:
             return 1
-        steps = [*rows, view.offset, *(stride for _, stride in view.dynamic)]
-        base = view.base_align
+        inner = _static_inner(mtype.shape)
+        rows = []
+        for d, st in enumerate(strides[:-1]):
+            if mtype.shape[d] == 1:
+                continue
+            if mtype.is_dynamic_stride_or_offset(st):
+                if not whole:  # a subview's dynamic stride: its parent's rows, of any length
+                    return 1
+                st = inner[d]  # a whole binding is contiguous: its stride is a multiple of this
+            if st >= run:
+                rows.append(st)
+        if whole:
+            subspan = start.owner.operation
+            bound = ir.MemRefType(start.type)
+            _, at = bound.get_strides_and_offset()
+            steps = rows + ([] if bound.is_dynamic_stride_or_offset(at) else [at])
+            base = math.gcd(_alignment(subspan), _offset_divisor(subspan.operands[0]))
+        else:
+            steps = [*rows, view.offset, *(stride for _, stride in view.dynamic)]
+            base = view.base_align
     elif not (isinstance(source, ir.OpResult) and source.owner.name == "hal.interface.binding.subspan"):
         return 0  # a program's value (ldsopt/matmul/split.py plans before dispatches): its dispatch bounds it
     else:
         subspan = source.owner.operation
-        align = ir.IntegerAttr(subspan.attributes["alignment"]).value if "alignment" in subspan.attributes else 1
-        base = math.gcd(align, _offset_divisor(subspan.operands[0]))
+        base = math.gcd(_alignment(subspan), _offset_divisor(subspan.operands[0]))
         shape = (slice_.bound_type if slice_ is not None else tensor_type).shape
-        if any(n < 0 for n in shape[1:]):
-            return 1
-        strides = [math.prod(shape[d + 1:]) for d in range(len(shape))]
-        steps = [s * (slice_.steps[d] if slice_ is not None and slice_.steps else 1) for d, s in enumerate(strides[:-1])]
+        strides = _static_inner(shape)
+        each = slice_.steps if slice_ is not None and slice_.steps else [1] * len(shape)
+        steps = [s * each[d] for d, s in enumerate(strides[:-1])]
         steps = [s for s in steps if s >= run]
         if slice_ is not None:
             steps += [o * s if isinstance(o, int) else s for o, s in zip(slice_.offsets, strides)]
     if base % eb:
         return 1
-    return math.gcd(base // eb if base else 0, *(abs(s) for s in steps))
+    align = math.gcd(base // eb if base else 0, *(abs(s) for s in steps))
+    return 0 if align % max(1, WIDEST_ACCESS_BYTES // eb) == 0 else align
+
+
+def _static_inner(shape: list[int]) -> list[int]:
+    """Per dim, the product of the static extents inside it: its stride in a contiguous layout,
+    or a divisor of it where some are dynamic."""
+    return [math.prod(n for n in shape[d + 1:] if n >= 0) for d in range(len(shape))]
