@@ -79,13 +79,14 @@ def binding_view(value: ir.Value) -> BindingView | Unmatched:
         return Unmatched("copies a binding of dynamic strides")
     if not bound.is_dynamic_stride_or_offset(bound_offset):  # else the subspan's offset, below
         offset += bound_offset
-    return BindingView(value, list(strides), offset, dynamic,
-                       math.gcd(_alignment(subspan), _offset_divisor(subspan.operands[0])))
+    return BindingView(value, list(strides), offset, dynamic, _base_alignment(subspan))
 
 
-def _alignment(subspan: ir.Operation) -> int:
-    """The bytes a binding's start is aligned to, as its subspan states (1 where it does not)."""
-    return ir.IntegerAttr(subspan.attributes["alignment"]).value if "alignment" in subspan.attributes else 1
+def _base_alignment(subspan: ir.Operation) -> int:
+    """The bytes a binding's start is known aligned to: its subspan's `alignment` (1 where it
+    states none) and what its offset is a multiple of."""
+    align = ir.IntegerAttr(subspan.attributes["alignment"]).value if "alignment" in subspan.attributes else 1
+    return math.gcd(align, _offset_divisor(subspan.operands[0]))
 
 
 def _offset_divisor(offset: ir.Value) -> int:
@@ -146,7 +147,7 @@ def row_alignment(source: ir.Value, tensor_type: ir.RankedTensorType, slice_=Non
             bound = ir.MemRefType(start.type)
             _, at = bound.get_strides_and_offset()
             steps = rows + ([] if bound.is_dynamic_stride_or_offset(at) else [at])
-            base = math.gcd(_alignment(subspan), _offset_divisor(subspan.operands[0]))
+            base = _base_alignment(subspan)
         else:
             steps = [*rows, view.offset, *(stride for _, stride in view.dynamic)]
             base = view.base_align
@@ -154,7 +155,7 @@ def row_alignment(source: ir.Value, tensor_type: ir.RankedTensorType, slice_=Non
         return 0  # a program's value (ldsopt/matmul/split.py plans before dispatches): its dispatch bounds it
     else:
         subspan = source.owner.operation
-        base = math.gcd(_alignment(subspan), _offset_divisor(subspan.operands[0]))
+        base = _base_alignment(subspan)
         shape = (slice_.bound_type if slice_ is not None else tensor_type).shape
         strides = _static_inner(shape)
         each = slice_.steps if slice_ is not None and slice_.steps else [1] * len(shape)
