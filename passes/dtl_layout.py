@@ -26,7 +26,10 @@ Guards (an operand that fails one keeps ldsopt-matmul-lds's own staging):
   ldsopt-inthread-transpose rewrote, or one already rewritten here);
 - its elements must pack into lanes (element size 1, 2 or 4 bytes) and its contiguous
   extent must be a multiple of a lane (a lane must not straddle rows; gfx942's 1- and 2-byte
-  DMA zero-extends to 4 bytes in LDS, which would break any layout);
+  DMA zero-extends to 4 bytes in LDS, which would break any layout), each run starting at a
+  multiple of a lane in memory (`MatmulProblem.run(copied=True)`: a 16-byte cp.async from a
+  misaligned address never completes; an NCHW image's run of output columns starts at
+  `ow + kw`);
 - on gfx942, K must be a multiple of the K step: its DMA cannot zero-fill a K tail (M/N tails
   are clamped: they only feed outputs that are never stored); cp.async zero-fills the chunks
   past K (src-size 0) and the register path reads zeros there, so they take K tails; for the
@@ -251,9 +254,9 @@ def _check_guards(p: MatmulProblem, pl: MatmulPlan, s: TileLayout, elem_bytes: i
     if p.run_stride(s.operand) > 1:
         raise LeftAlone(f"its run lies {p.run_stride(s.operand)} elements apart along a row (a strided "
                         "convolution's image): a copy moves whole lanes, the register staging keeps what it needs")
-    if p.run(s.operand) % vec:
-        raise LeftAlone(f"its aligned contiguous run of {p.run(s.operand)} elements (its extent, as far as the "
-                        f"rows' starts are aligned) is not whole {lane}-byte lanes (the transfer size the target supports)")
+    if p.run(s.operand, copied=True) % vec:
+        raise LeftAlone(f"its aligned contiguous run of {p.run(s.operand, copied=True)} elements (its extent, as far as the "
+                        f"runs' starts are aligned) is not whole {lane}-byte lanes (the transfer size the target supports)")
     if dma and p.sizes["k"] % pl.bk:
         raise LeftAlone(f"K = {p.sizes['k']} has a tail past the K step {pl.bk}: a DMA cannot zero-fill it")
     if dma and p.view and p.view.padded.get(s.operand):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+from typing import Callable
 
 from iree.compiler import ir
 
@@ -104,19 +105,23 @@ def _offset_divisor(offset: ir.Value) -> int:
     return math.gcd(*(int(d.group(1)) for d in divisors)) if all(divisors) else 1
 
 
-def row_alignment(source: ir.Value, tensor_type: ir.RankedTensorType, slice_=None, run: int = 1) -> int:
+def row_alignment(source: ir.Value, tensor_type: ir.RankedTensorType, slice_=None, run: int = 1,
+                  steps: Callable[[list[int]], list[int]] | None = None) -> int:
     """Elements that the start of each run of `run` contiguous elements of a binding's view is
     known to be a multiple of, where that is short of a 16-byte access (0: every start is
     16-byte aligned, or nothing is known to bound it): the gcd of its binding's start (the
-    subspan's `alignment` and offset, in elements), the view's start in it and the strides of its
-    dims outside the run (those of at least `run` elements: a convolution's run of its filter's
-    (c, kh, kw) crosses the others; a run-time offset counts by its stride; a dynamic stride of a
-    contiguous binding by the static extents inside it). A vector of n elements at an index of its
-    run that is a multiple of n is aligned to its own size only where n divides this: IREE's
-    SPIR-V lowering writes a misaligned one at its index rounded down (at the wrong place), and
-    on CUDA only the alignment stated (`kernel.global_alignment`) keeps LLVM from splitting it.
-    `source` is a binding (CUDA/HIP: a memref, a reshape of one or a subview of one; Vulkan: the
-    dispatch-tensor subspan) and `slice_` a Vulkan `dispatch.Slice` of it (or None)."""
+    subspan's `alignment` and offset, in elements), the view's start in it and the steps
+    between the runs' starts. Those are the strides of the view's dims but its last (the run's),
+    or, given `steps`, what it makes of the dims' strides (a convolution's loops outside its run,
+    `GemmView.start_steps`: an NCHW image's `ow + kw` steps by one element). A run-time offset
+    counts by its stride; a dynamic stride of a contiguous binding by the static extents inside
+    it. A vector of n elements at an index of its run that is a multiple of n is aligned to its
+    own size only where n divides this: IREE's SPIR-V lowering writes a misaligned one at its
+    index rounded down (at the wrong place), a 16-byte `cp.async` from a misaligned address
+    never completes, and on CUDA only the alignment stated (`kernel.global_alignment`) keeps
+    LLVM from splitting it. `source` is a binding (CUDA/HIP: a memref, a reshape of one or a
+    subview of one; Vulkan: the dispatch-tensor subspan) and `slice_` a Vulkan
+    `dispatch.Slice` of it (or None)."""
     if source is None:  # a problem made without a dispatch (the planners' own tests): nothing bounds it
         return 0
     eb = max(1, element_bits(tensor_type.element_type) // 8)
@@ -132,24 +137,22 @@ def row_alignment(source: ir.Value, tensor_type: ir.RankedTensorType, slice_=Non
         if not whole and not view:
             return 1
         inner = _static_inner(mtype.shape)
-        rows = []
-        for d, st in enumerate(strides[:-1]):
-            if mtype.shape[d] == 1:
-                continue
-            if mtype.is_dynamic_stride_or_offset(st):
+        dim_strides = []
+        for d, st in enumerate(strides):
+            if mtype.is_dynamic_stride_or_offset(st) and mtype.shape[d] != 1:
                 if not whole:  # a subview's dynamic stride: its parent's rows, of any length
                     return 1
                 st = inner[d]  # a whole binding is contiguous: its stride is a multiple of this
-            if st >= run:
-                rows.append(st)
+            dim_strides.append(0 if mtype.shape[d] == 1 else st)
+        rows = _steps(dim_strides, run, steps)
         if whole:
             subspan = start.owner.operation
             bound = ir.MemRefType(start.type)
             _, at = bound.get_strides_and_offset()
-            steps = rows + ([] if bound.is_dynamic_stride_or_offset(at) else [at])
+            rows += [] if bound.is_dynamic_stride_or_offset(at) else [at]
             base = _base_alignment(subspan)
         else:
-            steps = [*rows, view.offset, *(stride for _, stride in view.dynamic)]
+            rows += [view.offset, *(stride for _, stride in view.dynamic)]
             base = view.base_align
     elif not (isinstance(source, ir.OpResult) and source.owner.name == "hal.interface.binding.subspan"):
         return 0  # a program's value (ldsopt/matmul/split.py plans before dispatches): its dispatch bounds it
@@ -159,14 +162,28 @@ def row_alignment(source: ir.Value, tensor_type: ir.RankedTensorType, slice_=Non
         shape = (slice_.bound_type if slice_ is not None else tensor_type).shape
         strides = _static_inner(shape)
         each = slice_.steps if slice_ is not None and slice_.steps else [1] * len(shape)
-        steps = [s * each[d] for d, s in enumerate(strides[:-1])]
-        steps = [s for s in steps if s >= run]
+        dim_strides = [s * each[d] for d, s in enumerate(strides)]
+        if steps is not None and len(shape) != tensor_type.rank:  # a slice without its dims of size 1
+            kept = [d for d, n in enumerate(slice_.sizes) if n != 1]
+            if len(kept) != tensor_type.rank:
+                return 1
+            dim_strides = [dim_strides[d] for d in kept]
+        rows = _steps(dim_strides, run, steps)
         if slice_ is not None:
-            steps += [o * s if isinstance(o, int) else s for o, s in zip(slice_.offsets, strides)]
+            rows += [o * s if isinstance(o, int) else s for o, s in zip(slice_.offsets, strides)]
     if base % eb:
         return 1
-    align = math.gcd(base // eb if base else 0, *(abs(s) for s in steps))
+    align = math.gcd(base // eb if base else 0, *(abs(s) for s in rows))
     return 0 if align % max(1, WIDEST_ACCESS_BYTES // eb) == 0 else align
+
+
+def _steps(dim_strides: list[int], run: int, steps: Callable[[list[int]], list[int]] | None) -> list[int]:
+    """The steps between a view's runs' starts (`row_alignment`): `steps` of its dims'
+    strides, or the strides of its dims but the last that a run does not cross (those of at
+    least `run` elements)."""
+    if steps is not None:
+        return list(steps(dim_strides))
+    return [st for st in dim_strides[:-1] if st >= run]
 
 
 def _static_inner(shape: list[int]) -> list[int]:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+from typing import Callable
 
 from iree.compiler import ir
 
@@ -71,10 +72,11 @@ class Binding:
         return self.slice is not None or \
             isinstance(self.source, ir.OpResult) and self.source.owner.name == "memref.subview"
 
-    def aligned_run(self, run: int) -> int:
+    def aligned_run(self, run: int, steps: Callable[[list[int]], list[int]] | None = None) -> int:
         """The longest divisor of `run` (elements contiguous in memory) that each run's start is
-        aligned to (`binding_view.row_alignment`): vectors along the run must divide it."""
-        return math.gcd(run, row_alignment(self.source, self.tensor_type, self.slice, run))
+        aligned to (`binding_view.row_alignment`, with its `steps`): vectors along the run must
+        divide it."""
+        return math.gcd(run, row_alignment(self.source, self.tensor_type, self.slice, run, steps))
 
     def memref(self) -> ir.Value:
         """A memref over the binding (the slice's subview); built next to the binding the

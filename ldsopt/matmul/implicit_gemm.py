@@ -20,7 +20,10 @@ its loops, its operands gathered by index arithmetic instead of a plain 2-D read
   1x1 stride-2 convolution, `ow * 2`), that dim's values are every s-th element of a row
   (`_strided_run`, `GemmView.strides`): a vector of n of them is one contiguous, aligned read
   of n * s elements that keeps every s-th (the register staging's; a copy engine moves whole
-  lanes, so ldsopt-dtl-layout and wgmma leave such an operand alone). Where its last read
+  lanes, so ldsopt-dtl-layout and wgmma leave such an operand alone). A run's starts step by
+  the loops outside it (`start_steps`): an NCHW image's run of output columns starts at
+  `ow + kw`, anywhere in a row, so a copy of aligned lanes cannot take it (the register
+  staging reads it, its vectors unaligned where the target allows). Where its last read
   would pass the row's end (an odd row), it is still read along that dim, one element at a
   time: a warp's reads s elements apart, not a channel's rows apart. Where none of these
   holds (an NCHW image at stride 2 under a wider window), one element.
@@ -89,6 +92,26 @@ class GemmView:
         """Elements of the operand contiguous in memory along its last matrix dim from any
         multiple of a divisor of this (`_run`), or every s-th of a row (`strides`)."""
         return self.run_lengths[role]
+
+    def start_steps(self, role: str, dim_strides: list[int]) -> list[int]:
+        """Elements of memory between the starts of operand `role`'s runs (`runs`), given the
+        strides of its tensor's dims: each loop outside the run by its stride (its coefficients
+        times its dims' strides; a loop the run takes part of, by the run's span of it) and each
+        dim's constant by its stride (a low padding, a slice's offset). An NCHW image's `kw`
+        steps by one element beside the run of `ow`: its vectors start anywhere in a row."""
+        stride: dict[int, int] = {}
+        for (terms, _), st in zip(self.sums[role], dim_strides):
+            for loop, coeff in terms:
+                stride[loop] = stride.get(loop, 0) + coeff * st
+        span, left = {}, self.runs(role)
+        for loop in reversed(self.groups[self.dims[role][1]]):
+            if left <= 1:
+                break
+            whole = left % self.extents[loop] == 0
+            span[loop] = self.extents[loop] if whole else left
+            left = left // self.extents[loop] if whole else 1
+        return [st * span.get(loop, 1) for loop, st in stride.items() if span.get(loop, 1) != self.extents[loop]] + \
+            [const * st for (_, const), st in zip(self.sums[role], dim_strides)]
 
     def loop_exprs(self, dim: str, x: Expr) -> dict[int, Expr]:
         """The loops of group `dim` at matrix index `x`, row-major (the last loop fastest)."""

@@ -13,6 +13,7 @@ with a fused producer, and a dynamic convolution are refused with which it is.""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 
 from iree.compiler import ir
@@ -136,13 +137,18 @@ class MatmulProblem:
         indices then guarded or clamped): they do not divide its size, or it is dynamic."""
         return dim in self.dynamic or self.sizes[dim] % tile != 0
 
-    def run(self, role: str) -> int:
+    def run(self, role: str, copied: bool = False) -> int:
         """Elements of the operand contiguous in memory along its last matrix dim (the plan's
         vectors along it divide this): that dim's extent, or a convolution's innermost loop's;
         1 along a dynamic dim (a vector could run past its end); no longer than the rows' starts
-        are aligned to (`Binding.aligned_run`: a binding at an odd offset, an odd row length)."""
+        are aligned to (`Binding.aligned_run`: a binding at an odd offset, an odd row length).
+        `copied`: what a copy of whole aligned lanes (cp.async, wgmma's) moves at once, no longer
+        than every run's start is aligned to, a convolution's loops outside it included
+        (`GemmView.start_steps`: an NCHW image's `ow + kw`); a register's read need not be
+        (LLVM splits it on CUDA, HIP reads it whole; SPIR-V: `GemmView.aligned_vectors`)."""
         if self.view:
-            return self.operands[role].aligned_run(self.view.runs(role))
+            steps = functools.partial(self.view.start_steps, role) if copied else None
+            return self.operands[role].aligned_run(self.view.runs(role), steps)
         last = self.dims[role][1]
         return 1 if last in self.dynamic else self.operands[role].aligned_run(self.sizes[last])
 
@@ -192,11 +198,9 @@ def _is_mul_add_body(root: ir.Operation, acc_type: str) -> bool:
     in0, in1, out = list(block.arguments)
     ops = [op.operation for op in block.operations]
     add = producer(ops[-1].operands[0])
-    if add is None or add.name != add_name:
+    if add is None or add.name != add_name or out not in list(add.operands):
         return False
     add_args = list(add.operands)
-    if out not in add_args:
-        return False
     mul = producer(add_args[1] if add_args[0] == out else add_args[0])
     if mul is None or mul.name != mul_name or any(v.type != out.type for v in mul.operands):
         return False
@@ -220,13 +224,9 @@ def _init_of(d: MatmulDispatch, integer: bool) -> float | int | Binding | None:
     fill = producer(init)
     if fill is not None and fill.name == "linalg.fill":
         cst = producer(fill.operands[0])
-        if cst is not None and cst.name == "arith.constant":
-            value = cst.attributes["value"]
-            if isinstance(value, ir.IntegerAttr) and integer:
-                return ir.IntegerAttr(value).value
-            if isinstance(value, ir.FloatAttr) and not integer:
-                return ir.FloatAttr(value).value
-        return None
+        kind = ir.IntegerAttr if integer else ir.FloatAttr
+        value = cst.attributes["value"] if cst is not None and cst.name == "arith.constant" else None
+        return kind(value).value if isinstance(value, kind) else None
     return load_binding(init)
 
 

@@ -379,8 +379,8 @@ def wgmma_refusal(p: MatmulProblem, tgt: target_model.Target) -> str | None:
     if dynamic:
         return (f"wgmma's 16-byte copies need each operand's contiguous dim a multiple of 8; operand "
                 f"{' and '.join(dynamic)}'s is dynamic")
-    if any(p.run(r) % 8 for r in ("A", "B")):
-        return "wgmma's 16-byte copies need each operand's contiguous dim a multiple of 8"
+    if any(p.run(r, copied=True) % 8 for r in ("A", "B")):
+        return "wgmma's 16-byte copies need each operand's contiguous dim a multiple of 8, its starts aligned to it"
     return None
 
 

@@ -254,3 +254,56 @@ def test_padded_nchw_rows_may_straddle_the_border():
         inside &= (idx[d] >= 0) & (idx[d] < extent)
     clamped = tuple(np.clip(i, 0, s - 1) for i, s in zip(idx, x.shape))
     np.testing.assert_array_equal(np.where(inside, x[clamped], 0.0), cols.reshape(n, c * k * k, h * w))
+
+
+def _nchw(n, c, h, w, f, k, dilation, pad=0):
+    """An NCHW convolution (FCHW filters, stride 1) as IREE generalizes it, its image padded by
+    `pad` in its rows and columns where given (`Padded`); the root and the image's binding."""
+    from ldsopt.codegen.padding import Padded
+    oh, ow = h + 2 * pad - dilation * (k - 1), w + 2 * pad - dilation * (k - 1)
+    s = f" * {dilation}" if dilation > 1 else ""
+    module, root = _generic([f"(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5{s}, d3 + d6{s})",
+                             "(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)",
+                             "(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)"],
+                            [(n, c, h + 2 * pad, w + 2 * pad), (f, c, k, k), (n, f, oh, ow)],
+                            ["parallel"] * 4 + ["reduction"] * 3)
+    image = Padded(ir.RankedTensorType.get([n, c, h, w], ir.F32Type.get()), None, low=(0, 0, pad, pad),
+                   high=(0, 0, pad, pad), value=ir.FloatAttr.get(ir.F32Type.get(), 0.0))
+    return module, root, ({0: image} if pad else {}), (n, c, h, w)
+
+
+@pytest.mark.parametrize("form", [
+    ("nhwc", (2, 13, 15, 5, 7, 3, 1, 1, "fhwc")),   # primes
+    ("nhwc", (1, 9, 10, 2, 4, 2, 1, 1, "fhwc")),    # a run of 2 channels x 2 columns, at ow * 2
+    ("nhwc", (1, 15, 14, 12, 20, 3, 1, 2, "fhwc")),  # dilation 2
+    ("nhwc", (2, 17, 19, 16, 37, 3, 2, 1, "hwcf")),  # stride 2, filters K x N
+    ("nchw", (1, 8, 20, 20, 32, 3, 2)),             # `ow + 2 kw`: rows of 20, runs at even offsets
+    ("nchw", (2, 3, 13, 16, 5, 3, 1)),              # `ow + kw`
+    ("nchw", (1, 4, 6, 16, 8, 3, 1, 1)),            # `ow + kw - 1`, padded
+    ("nchw", (1, 2, 5, 8, 3, 1, 1, 4)),             # 1x1 padded by 4: whole rows of 8 at -4 + 16 h
+])
+def test_start_steps_give_the_alignment_of_every_run(form):
+    """`start_steps` over a tensor's row-major strides: their gcd is the gcd of the offsets in
+    memory of every start of each operand's runs (its matrix index along the run dim a multiple
+    of `runs`), numpy's over every such position: a vector of a copy is aligned to its size
+    exactly where that size divides it."""
+    kind, args = form
+    if kind == "nhwc":
+        (module, root), padded, image = _nhwc(*args), {}, None
+    else:
+        module, root, padded, image = _nchw(*args)
+    view = gemm_view(root, padded)
+    assert view, view
+    shapes = {r: image if image and view.inputs[r] == 0 else
+              tuple(ir.RankedTensorType(root.operands[view.inputs[r]].type).shape) for r in ("A", "B")}
+    for role in ("A", "B"):
+        shape, run = shapes[role], view.runs(role)
+        strides = [int(np.prod(shape[d + 1:])) for d in range(len(shape))]
+        sizes = [view.size(d) for d in view.dims[role]]
+        batch = [index_expr.var("b")] if view.groups["b"] else []
+        grids = np.meshgrid(*([np.arange(view.size("b"))] if batch else []), np.arange(sizes[0]),
+                            np.arange(0, sizes[1], run), indexing="ij")
+        env = dict(zip((["b"] if batch else []) + ["x0", "x1"], grids))
+        idx = _evaluate(view.indices(role, [index_expr.var("x0"), index_expr.var("x1")], batch), **env)
+        offsets = sum(np.asarray(i) * s for i, s in zip(idx, strides))
+        assert np.gcd.reduce(np.abs(offsets).ravel()) == np.gcd.reduce(np.abs(view.start_steps(role, strides))), role

@@ -258,7 +258,7 @@ func.func @k_tail() attributes {translation_info = #iree_codegen.translation_inf
 // supports without zero-extension): odd rows start off a lane, so no run longer than an element
 // is aligned; A still goes direct.
 // CHECK-LABEL: func.func @odd_n
-// CHECK-SAME:    ldsopt.dtl = {A = "direct rotation<2,8,4>", B = "left alone: its aligned contiguous run of 1 elements (its extent, as far as the rows' starts are aligned) is not whole 4-byte lanes (the transfer size the target supports)"}
+// CHECK-SAME:    ldsopt.dtl = {A = "direct rotation<2,8,4>", B = "left alone: its aligned contiguous run of 1 elements (its extent, as far as the runs' starts are aligned) is not whole 4-byte lanes (the transfer size the target supports)"}
 // CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {copy = "direct"
 // CHECK:         memref.alloc() alignment = 16 {ldsopt.staging = {dims = ["k", "n"]
 // CHECK:         amdgpu.gather_to_lds {{.*}} memref<96x64xf16

@@ -202,3 +202,36 @@ func.func @shortcut_into_padded() {
   iree_codegen.store_to_buffer %y, %inner : tensor<2x24x5x6xf32> into memref<2x24x5x6xf32, strided<[1344, 56, 8, 1], offset: 9>, #hal.descriptor_type<storage_buffer>>
   return
 }
+
+// -----
+
+// NCHW 3x3 at dilation 2, unpadded (a 20x20 image, 16x16 outputs): the image's rows (80 bytes)
+// start 16-byte aligned, but a run of output columns starts at `ow + 2 * kw`, 8 bytes off for
+// odd kw. ldsopt-dtl-layout copies the filters and leaves the image to the registers: a 16-byte
+// cp.async must start 16-byte aligned (the copy of `ow + 2 * kw` never completed on an H100).
+// The register staging reads it 4 wide, no alignment stated (LLVM splits the reads on CUDA).
+// DTL-LABEL: func.func @nchw_dilated
+// DTL-SAME:    ldsopt.dtl = {A = "direct none", B = "left alone: its aligned contiguous run of 2 elements {{.+}} is not whole 16-byte lanes {{.+}}"}
+// DTL-NOT:     nvgpu.device_async_copy {{.*}} : memref<1x8x20x20xf32
+// DTL:         vector.transfer_read {{.*}} {in_bounds = [true]} : memref<1x8x20x20xf32, #hal.descriptor_type<storage_buffer>>, vector<4xf32>
+// DTL-NOT:     nvgpu.device_async_copy {{.*}} : memref<1x8x20x20xf32
+#layout_dil = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @nchw_dilated() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout_dil) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<1x8x20x20xf32, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout_dil) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<32x8x3x3xf32, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout_dil) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<1x32x16x16xf32, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<1x8x20x20xf32, #hal.descriptor_type<storage_buffer>> -> tensor<1x8x20x20xf32>
+  %w = iree_codegen.load_from_buffer %1 : memref<32x8x3x3xf32, #hal.descriptor_type<storage_buffer>> -> tensor<32x8x3x3xf32>
+  %e = tensor.empty() : tensor<1x32x16x16xf32>
+  %z = linalg.fill ins(%cst : f32) outs(%e : tensor<1x32x16x16xf32>) -> tensor<1x32x16x16xf32>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5 * 2, d3 + d6 * 2)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x8x20x20xf32>, tensor<32x8x3x3xf32>) outs(%z : tensor<1x32x16x16xf32>) {
+  ^bb0(%in: f32, %in_0: f32, %out: f32):
+    %p = arith.mulf %in, %in_0 : f32
+    %s = arith.addf %out, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x32x16x16xf32>
+  iree_codegen.store_to_buffer %y, %2 : tensor<1x32x16x16xf32> into memref<1x32x16x16xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}

@@ -112,7 +112,8 @@ func.func @pad_value_one() {
 // (4 a vector on CUDA), which run along the padded innermost dim and may straddle its border. A
 // vector all inside the row (its first column below 16 - 4 + 1) is read whole, else element by
 // element, each outside the row a zero; the padded rows are checked for the whole vector.
-// cp.async cannot zero-fill a lane's first elements: ldsopt-dtl-layout leaves the image.
+// ldsopt-dtl-layout leaves the image: its lanes would start at `ow + kw - 1`, off the 16 bytes
+// a cp.async must be aligned to (and cp.async cannot zero-fill a lane's first elements).
 // On SPIR-V the image is read an element at a time: a vector at `ow + kw - 1` starts off a
 // multiple of its width, which IREE's SPIR-V lowering would read at the index divided by it.
 // CHECK-LABEL: func.func @padded_nchw
@@ -121,7 +122,7 @@ func.func @pad_value_one() {
 // CHECK:         vector.transfer_read {{.*}} : memref<1x4x6x16xf32, {{.*}}>, vector<1xf32>
 // CHECK-NOT:     vector.transfer_read {{.*}} : memref<1x4x6x16xf32, {{.*}}>, vector<{{[2-4]}}xf32>
 // DTL-LABEL: func.func @padded_nchw
-// DTL-SAME:    ldsopt.dtl = {A = "direct none", B = "left alone: its lanes run along a padded dim and may straddle the border: a copy cannot zero-fill their first elements"}
+// DTL-SAME:    ldsopt.dtl = {A = "direct none", B = "left alone: its aligned contiguous run of 1 elements {{.+}} is not whole 16-byte lanes {{.+}}"}
 // DTL:         %[[X:.+]] = hal.interface.binding.subspan {{.*}} binding(0)
 // DTL:         %[[H:.+]] = arith.addi %{{.+}}, %c-1 : index
 // DTL:         %[[W:.+]] = arith.addi %{{.+}}, %c-1 : index

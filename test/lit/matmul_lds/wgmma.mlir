@@ -123,7 +123,7 @@ func.func @nn_f16() attributes {translation_info = #iree_codegen.translation_inf
 // NT f16, 96x160x70: K is not a multiple of 8 (the 16-byte copies of a row would straddle K), so
 // the wgmma scheme refuses it and says why on the dispatch; mma.sync as on sm_89.
 // WGMMA-LABEL: func.func @nt_f16_k70
-// WGMMA-SAME:    ldsopt.wgmma_refused = "wgmma's 16-byte copies need each operand's contiguous dim a multiple of 8"
+// WGMMA-SAME:    ldsopt.wgmma_refused = "wgmma's 16-byte copies need each operand's contiguous dim a multiple of 8, its starts aligned to it"
 // WGMMA-NOT:     wgmma.mma_async
 // WGMMA:         nvgpu.mma.sync
 // SM89-LABEL:  func.func @nt_f16_k70
@@ -152,3 +152,42 @@ func.func @nt_f16_k70() attributes {translation_info = #iree_codegen.translation
   return
 }
 
+
+// -----
+
+// A padded NCHW 3x3 f16 convolution (a 32x64 image, 16 channels; what PyTorch's ResNets export):
+// the image is B, read along the output's columns, and its rows (128 bytes) start aligned, but
+// each run of 64 columns starts at `ow + kw - 1`: 16-byte copies of it would start 2 bytes off
+// for most kw (cp.async needs its own size), so the wgmma scheme refuses it and says why;
+// mma.sync through registers.
+// WGMMA-LABEL: func.func @padded_nchw_f16
+// WGMMA-SAME:    ldsopt.wgmma_refused = "wgmma's 16-byte copies need each operand's contiguous dim a multiple of 8, its starts aligned to it"
+// WGMMA-NOT:     wgmma.mma_async
+// WGMMA:         nvgpu.mma.sync
+#layout_nchw = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @padded_nchw_f16() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f16
+  %cz = arith.constant 0.0 : f32
+  %0 = hal.interface.binding.subspan layout(#layout_nchw) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<1x16x32x64xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout_nchw) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<64x16x3x3xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout_nchw) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<1x64x32x64xf32, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<1x16x32x64xf16, #hal.descriptor_type<storage_buffer>> -> tensor<1x16x32x64xf16>
+  %w = iree_codegen.load_from_buffer %1 : memref<64x16x3x3xf16, #hal.descriptor_type<storage_buffer>> -> tensor<64x16x3x3xf16>
+  %e = tensor.empty() : tensor<1x64x32x64xf32>
+  %z = linalg.fill ins(%cz : f32) outs(%e : tensor<1x64x32x64xf32>) -> tensor<1x64x32x64xf32>
+  %xp = tensor.pad %x low[0, 0, 1, 1] high[0, 0, 1, 1] {
+  ^bb0(%i0: index, %i1: index, %i2: index, %i3: index):
+    tensor.yield %cst : f16
+  } : tensor<1x16x32x64xf16> to tensor<1x16x34x66xf16>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%xp, %w : tensor<1x16x34x66xf16>, tensor<64x16x3x3xf16>) outs(%z : tensor<1x64x32x64xf32>) {
+  ^bb0(%in: f16, %in_0: f16, %out: f32):
+    %a = arith.extf %in : f16 to f32
+    %b = arith.extf %in_0 : f16 to f32
+    %p = arith.mulf %a, %b : f32
+    %s = arith.addf %out, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64x32x64xf32>
+  iree_codegen.store_to_buffer %y, %2 : tensor<1x64x32x64xf32> into memref<1x64x32x64xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
