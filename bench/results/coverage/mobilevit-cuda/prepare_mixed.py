@@ -1,15 +1,10 @@
 # Here: the old MobileViT module (build/mvcuda, e6e6cae: hangs on CUDA) with some of its
 # executables replaced by the new module's (build/mv39c, 818d855: ends), one vmfb per subset.
-import os, re, sys
+import os, sys
 from ldsopt.run import driver
+from executables import execs
 old = open("build/mvcuda/mobilevit/ldsopt/ldsopt.mlir").read()
 new = open("build/mv39c/mobilevit/ldsopt/ldsopt.mlir").read()
-def execs(text):
-    spans = {}
-    for m in re.finditer(r"^  hal\.executable private @(\w+) \{\n", text, re.M):
-        end = text.index("\n  }\n", m.start()) + len("\n  }\n")
-        spans[m.group(1)] = (m.start(), end)
-    return spans
 subsets = {"all10": [2, 5, 8, 14, 18, 45, 46, 50, 108, 109], "conv": [18, 45], "stores": [2, 5, 8, 14, 46, 109]}
 subsets.update({f"d{i}": [i] for i in subsets["all10"]})
 out = "build/mvmix"

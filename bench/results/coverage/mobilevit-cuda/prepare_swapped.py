@@ -2,16 +2,10 @@
 # with one executable as the full ldsopt pipeline lowered it, for each of the matmul passes' ones.
 import os, re
 from ldsopt.run import driver
+from executables import execs
 full = open("build/mvcuda/mobilevit/ldsopt/ldsopt.mlir").read()
 base = open("build/mvbis_mlir/no-matmul.mlir").read()
 out = "build/mvswap"; os.makedirs(out, exist_ok=True)
-def execs(text):
-    """name -> (start, end) of each top-level hal.executable's text."""
-    spans = {}
-    for m in re.finditer(r"^  hal\.executable private @(\w+) \{\n", text, re.M):
-        end = text.index("\n  }\n", m.start()) + len("\n  }\n")
-        spans[m.group(1)] = (m.start(), end)
-    return spans
 fs, bs = execs(full), execs(base)
 names = [n for n, (a, b) in fs.items() if re.search(r'lowered_by = \[[^]]*"ldsopt-(matmul-lds|dtl-layout)', full[a:b])]
 print(len(names), names)
