@@ -4,6 +4,8 @@
 // RUN:   --pass-pipeline='builtin.module(ldsopt-matmul-lds{tiles=64x64x4x4})' -o %t
 // RUN: lds-opt %s --split-input-file --target=cuda \
 // RUN:   --pass-pipeline='builtin.module(ldsopt-dtl-layout, ldsopt-matmul-lds)' | filecheck %s --check-prefix=DTL
+// RUN: lds-opt %s --split-input-file --target=gfx942 \
+// RUN:   --pass-pipeline='builtin.module(ldsopt-dtl-layout, ldsopt-matmul-lds)' | filecheck %s --check-prefix=GFX
 
 // A 3x3 stride-2 NHWC convolution (the image given padded, 2x17x19x16; 37 FHWC filters) with
 // its bias and ReLU, as IREE generalizes and fuses it: an implicit GEMM of M = 2*8*9 output
@@ -233,5 +235,36 @@ func.func @nchw_dilated() {
     linalg.yield %s : f32
   } -> tensor<1x32x16x16xf32>
   iree_codegen.store_to_buffer %y, %2 : tensor<1x32x16x16xf32> into memref<1x32x16x16xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// NCHW 3x3 f16 on gfx942, unpadded (an 18x18 image): rows of 36 bytes start 4-byte aligned,
+// but a run of output columns starts at `ow + kw`, 2 bytes off for odd kw: the DMA's 4-byte
+// lanes (`amdgpu.gather_to_lds` of 2 f16) must start aligned, so ldsopt-dtl-layout copies the
+// filters and leaves the image to the registers. (At dilation 2 the starts are even: copied.)
+// GFX-LABEL: func.func @nchw_f16_gfx942
+// GFX-SAME:    ldsopt.dtl = {A = "direct {{.+}}", B = "left alone: its aligned contiguous run of 1 elements {{.+}} is not whole 4-byte lanes {{.+}}"}
+// GFX:         amdgpu.gather_to_lds {{.*}} memref<32x32x3x3xf16, #amdgpu.address_space<fat_raw_buffer>>
+// GFX-NOT:     amdgpu.gather_to_lds {{.*}} memref<1x32x18x18xf16
+#layout_und = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>
+func.func @nchw_f16_gfx942() {
+  %c0 = arith.constant 0 : index
+  %cst = arith.constant 0.0 : f16
+  %0 = hal.interface.binding.subspan layout(#layout_und) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<1x32x18x18xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(#layout_und) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<32x32x3x3xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(#layout_und) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<1x32x16x16xf16, #hal.descriptor_type<storage_buffer>>
+  %x = iree_codegen.load_from_buffer %0 : memref<1x32x18x18xf16, #hal.descriptor_type<storage_buffer>> -> tensor<1x32x18x18xf16>
+  %w = iree_codegen.load_from_buffer %1 : memref<32x32x3x3xf16, #hal.descriptor_type<storage_buffer>> -> tensor<32x32x3x3xf16>
+  %e = tensor.empty() : tensor<1x32x16x16xf16>
+  %z = linalg.fill ins(%cst : f16) outs(%e : tensor<1x32x16x16xf16>) -> tensor<1x32x16x16xf16>
+  %y = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d4, d2 + d5, d3 + d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>, affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%x, %w : tensor<1x32x18x18xf16>, tensor<32x32x3x3xf16>) outs(%z : tensor<1x32x16x16xf16>) {
+  ^bb0(%in: f16, %in_0: f16, %out: f16):
+    %p = arith.mulf %in, %in_0 : f16
+    %s = arith.addf %out, %p : f16
+    linalg.yield %s : f16
+  } -> tensor<1x32x16x16xf16>
+  iree_codegen.store_to_buffer %y, %2 : tensor<1x32x16x16xf16> into memref<1x32x16x16xf16, #hal.descriptor_type<storage_buffer>>
   return
 }
