@@ -98,7 +98,10 @@ class GemmView:
         strides of its tensor's dims: each loop outside the run by its stride (its coefficients
         times its dims' strides; a loop the run takes part of, by the run's span of it) and each
         dim's constant by its stride (a low padding, a slice's offset). An NCHW image's `kw`
-        steps by one element beside the run of `ow`: its vectors start anywhere in a row."""
+        steps by one element beside the run of `ow`: its vectors start anywhere in a row. Strides
+        of another rank than the tensor's (a view this cannot map) step by one element."""
+        if len(dim_strides) != len(self.sums[role]):
+            return [1]
         stride: dict[int, int] = {}
         for (terms, _), st in zip(self.sums[role], dim_strides):
             for loop, coeff in terms:

@@ -307,3 +307,4 @@ def test_start_steps_give_the_alignment_of_every_run(form):
         idx = _evaluate(view.indices(role, [index_expr.var("x0"), index_expr.var("x1")], batch), **env)
         offsets = sum(np.asarray(i) * s for i, s in zip(idx, strides))
         assert np.gcd.reduce(np.abs(offsets).ravel()) == np.gcd.reduce(np.abs(view.start_steps(role, strides))), role
+        assert view.start_steps(role, strides[1:]) == [1]  # strides it cannot map: unaligned
