@@ -1,5 +1,5 @@
-"""ldsopt/run/iree_tools.py: run_module runs a Vulkan run that the runtime lost once more, says
-so, and never hides any other failure (through a stand-in iree-run-module that fails as told)."""
+"""ldsopt/run/iree_tools.py: run_module runs a Vulkan run that the runtime lost again (up to
+VULKAN_ATTEMPTS in all), says so, and never hides any other failure (through a stand-in iree-run-module that fails as told)."""
 
 import pytest
 
@@ -49,11 +49,17 @@ def test_a_stalled_vulkan_run_is_run_again(fake, tmp_path, monkeypatch):
     assert runs() == 2
 
 
-def test_lost_twice_fails_with_the_runtimes_message(fake, tmp_path):
+def test_lost_twice_is_run_a_third_time(fake, tmp_path):
     runs = fake("lost", "1 2")
+    run(tmp_path)
+    assert runs() == 3
+
+
+def test_lost_every_time_fails_with_the_runtimes_message(fake, tmp_path):
+    runs = fake("lost", "1 2 3")
     with pytest.raises(RuntimeError, match="DATA_LOSS"):
         run(tmp_path)
-    assert runs() == 2
+    assert runs() == iree_tools.VULKAN_ATTEMPTS == 3
 
 
 @pytest.mark.parametrize("how, device", [("other", "vulkan"), ("lost", "local-task"), ("lost", "cuda")])
