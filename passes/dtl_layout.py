@@ -254,9 +254,10 @@ def _check_guards(p: MatmulProblem, pl: MatmulPlan, s: TileLayout, elem_bytes: i
     if p.run_stride(s.operand) > 1:
         raise LeftAlone(f"its run lies {p.run_stride(s.operand)} elements apart along a row (a strided "
                         "convolution's image): a copy moves whole lanes, the register staging keeps what it needs")
-    if p.run(s.operand, copied=True) % vec:
-        raise LeftAlone(f"its aligned contiguous run of {p.run(s.operand, copied=True)} elements (its extent, as far as the "
-                        f"runs' starts are aligned) is not whole {lane}-byte lanes (the transfer size the target supports)")
+    run = p.run(s.operand, copied=True)
+    if run % vec:
+        raise LeftAlone(f"its aligned contiguous run of {run} elements (its extent, as far as the runs' starts are "
+                        f"aligned) is not whole {lane}-byte lanes (the transfer size the target supports)")
     if dma and p.sizes["k"] % pl.bk:
         raise LeftAlone(f"K = {p.sizes['k']} has a tail past the K step {pl.bk}: a DMA cannot zero-fill it")
     if dma and p.view and p.view.padded.get(s.operand):
