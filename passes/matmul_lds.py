@@ -102,14 +102,15 @@ split by themselves (bench/results/cuda-matmul/README.md, "Measured choices", sa
 (ldsopt/matmul/tma_copy.py); a kernel without TMA copies or whose tiles do not fill whole
 clusters stays unshared and says why (`ldsopt.multicast_refused`). Opt-in: slower than
 unshared on the H200 so far (bench/results/cuda-matmul/multicast/, multicast-depth/).
-A kernel with TMA copies and more tiles than SMs is a persistent one by default
+A wgmma kernel with TMA copies and more tiles than SMs is a persistent one by default
 (ldsopt/matmul/persistent.py; option `persistent`, auto): one workgroup an SM walking the
 tiles, the K pipeline running on across them so that the next tile's first copies are in
-flight while a tile is stored. With `persistent=true` a kernel that cannot stays a plain grid
-and says why (`ldsopt.persistent_refused`); `persistent=false` keeps every plain grid. Chosen
-by measuring the large products on the H100 (bench/results/cuda-matmul/quad-stores/,
-persistent/): faster at 8192x8192x1024 and for 4096^3 with a 16-bit output, level at 4096^3
-with f32 out.
+flight while a tile is stored. Chosen by measuring the large products on the H100
+(bench/results/cuda-matmul/quad-stores/, persistent/): faster at 8192x8192x1024 and for 4096^3
+with a 16-bit output, level at 4096^3 with f32 out. `persistent=true` walks the kernels of
+every scheme (mma.sync, MFMA, FMA: their copies and register reads take the origin of the
+tile they fetch), and a kernel that cannot stays a plain grid and says why
+(`ldsopt.persistent_refused`); `persistent=false` keeps every plain grid.
 
 The output (option `output-lds`): matrix-core kernels stage the output tile through LDS and
 store it in 16-byte row pieces (ldsopt/matmul/output_stage.py) where that widens the stores and
@@ -189,10 +190,10 @@ class MatmulLds(PlanOptions):
                               "rows one each), false: cp.async",
                       choices=("auto", "false"))
 
-    persistent: str = option("auto", "the wgmma scheme with TMA copies: one workgroup an SM walking the "
-                                     "output tiles, the next tile's first copies in flight while a tile is "
-                                     "stored (ldsopt/matmul/persistent.py): auto where a kernel can, true the "
-                                     f"same, and those that cannot stay a plain grid saying why ({PERSISTENT_REFUSED}), "
+    persistent: str = option("auto", "one workgroup an SM walking the output tiles, the next tile's first "
+                                     "copies in flight while a tile is stored (ldsopt/matmul/persistent.py): auto "
+                                     "for the wgmma kernels with TMA copies that can, true for every kernel that "
+                                     f"can, those that cannot staying a plain grid saying why ({PERSISTENT_REFUSED}), "
                                      "false never",
                              choices=("auto", "true", "false"))
 
@@ -215,14 +216,15 @@ class MatmulLds(PlanOptions):
             try:
                 extra = {"tma_budget": choice.lds_budget(tgt) if self.tma == "auto" else None,
                          "multicast": Multicast.parse(self.multicast),
-                         "walk_tiles": self.persistent != "false",
                          "tma_store_buffers": TMA_STORE_BUFFERS[self.tma_store]} if emitter is WgmmaEmitter else {}
                 kernel = emitter(d, p, pl, tgt, self.carries(pl, p, choice, tgt), **extra)
             except ValueError as e:
                 raise PassError(d.location, f"{self.NAME}: {e}") from None
-            asked = self.persistent == "true"  # auto walks where it can, silently elsewhere
+            asked = self.persistent == "true"  # auto walks the wgmma kernels that can, silently elsewhere
+            if asked or (self.persistent == "auto" and emitter is WgmmaEmitter):
+                kernel.walk_tiles(choice.workgroups_per_cu)
             for attr, why in ((MULTICAST_REFUSED, getattr(kernel, "multicast_refused", None)),
-                              (PERSISTENT_REFUSED, asked and getattr(kernel, "persistent_refused", None))):
+                              (PERSISTENT_REFUSED, asked and kernel.persistent_refused)):
                 if why:
                     d.func.attributes[attr] = ir.StringAttr.get(why)
             if self.output_lds != "false" and (self.output_lds == "true" or p.chunk_stats or

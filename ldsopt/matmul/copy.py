@@ -240,7 +240,9 @@ class RegisterRows(Copy):
         if self.prefetcher is None:
             return
         em = self.em
-        for chunk in self.row_reads(em.k0(em.offset(kt, self.s.copy.prefetch))):
+        with em.pipeline_tile(em.offset(kt, self.s.copy.prefetch)) as tile:  # a walk's may be its next tile's
+            reads = self.row_reads(em.k0(tile))
+        for chunk in reads:
             for ragged, idx in chunk:
                 with em.guard(ragged):
                     self.prefetcher(idx)

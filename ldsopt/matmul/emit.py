@@ -3,7 +3,9 @@ emit_wgmma.py, emits the product and the output store).
 
 The kernel. Workgroup (x, y, z) computes the BM x BN tile (y, x) of batch z (where the plan
 splits K over a cluster of S, `MatmulPlan.split`: tile (y, x / S), the K steps of chunk
-x % S, the scheme summing the chunks: emit_wgmma.py): the tiling of
+x % S, the scheme summing the chunks: emit_wgmma.py; walking its tiles, persistent.py, workgroup
+x computes tiles x, x + G, ... one K loop each, its pipeline running on from one into the
+next, `pipeline_tile`): the tiling of
 TILINGS (128x128 to 32x32 in 256 threads, 16-wide ones in 64 for skinny products) that the
 target's threads, vector width and LDS take and that `plan_cost`, a model of how the tiles
 spread over the target's compute units, finds fastest; the `tiles` option gives the tilings
@@ -100,12 +102,13 @@ from ldsopt import target as target_model
 from ldsopt.codegen.dispatch import Binding, Dispatch
 from ldsopt.codegen.workload import in_count_region
 from ldsopt.codegen.async_copy import async_token
-from ldsopt.codegen.kernel import Kernel, ceil_div, global_alignment, lds_alloc, read_vector
+from ldsopt.codegen.kernel import Kernel, ceil_div, lds_alloc, read_vector
 from ldsopt.ir_types import element_bits
 from ldsopt.layout import index_expr
 from ldsopt.layout.tile_layout import ATTR, TileLayout
-from ldsopt.matmul import copy, output_stage, planner
+from ldsopt.matmul import copy, output_stage, persistent, planner
 from ldsopt.matmul.match import MatmulProblem
+from ldsopt.matmul.operand_places import OperandPlaces
 from ldsopt.matmul.output import OutputWriter
 from ldsopt.matmul.row_stats import RowStatsKernel, RowValue
 from ldsopt.matmul.schemes import MatmulPlan
@@ -113,7 +116,7 @@ from ldsopt.matmul.schemes import MatmulPlan
 _GRID_DIMS = ("n", "m", "b")  # what workgroups along x, y and z count (`MatmulPlan.grid`)
 
 
-class Emitter:
+class Emitter(OperandPlaces):
     """Builds the kernel of one planned dispatch: the K loop here, each operand's copies by its
     strategy (copy.py), the output by an OutputWriter (output.py); the product and where the
     output pieces are in the scheme's subclass. ValueError for an operand copy the target has
@@ -156,6 +159,19 @@ class Emitter:
         self.row_stats = RowStatsKernel(self, p.row_stats) if p.row_stats else None
         self.row_sums: list[ir.Value] | None = None
         self.extra_lds += self.row_stats.lds_bytes() if self.row_stats else 0
+        self.walk: persistent.TileWalk | None = None  # a persistent kernel's walk (`walk_tiles`)
+        self.persistent_refused: str | None = None
+        self.last_tile: ir.Value | None = None  # whether the walk's tile being stored is this workgroup's last
+
+    def walk_tiles(self, per_cu: int = 1) -> None:
+        """Makes this kernel, `per_cu` workgroups an SM, a persistent one (persistent.py) where it
+        can be, else says why (`persistent_refused`); before `plan_output_stage`."""
+        units = self.k.target.compute_units
+        self.persistent_refused = persistent.refusal(self, units, per_cu)
+        if self.persistent_refused is None:
+            self.walk = persistent.TileWalk(self, units * per_cu)
+            self.k.grid = self.walk.grid
+            self.early_epilogue = False  # each tile's epilogue operands are read at its store
 
     def _workload_grid(self, workload: list[ir.Value]) -> list[ir.Value]:
         """The workgroup count of a dynamic M or N, from the count region's `workload`: ceil(N /
@@ -203,12 +219,16 @@ class Emitter:
             # The batch dims' indices: z, or z delinearized over several (a K split's chunk, batch).
             z = k.block_id("z")
             self.batch = k.delinearize(z, list(p.batch_shape)) if p.batch_shape else [z] if p.batched else []
-            column = k.block_id("x")
-            if pl.split > 1:  # x: the N tile's `split` workgroups side by side, one chunk of K each
-                self.rank = arith.remui(column, k.const(pl.split))
-                column = arith.divui(column, k.const(pl.split))
-                self.k_base = arith.muli(self.rank, k.const(self.n_steps * pl.bk))
-            self.origin = {"m": arith.muli(k.block_id("y"), k.const(t.bm)), "n": arith.muli(column, k.const(t.bn))}
+            if self.walk is not None:  # where its first tile's reads start
+                self.walk.start()
+                self.origin = self.walk.origin(k.const(0))
+            else:
+                column = k.block_id("x")
+                if pl.split > 1:  # x: the N tile's `split` workgroups side by side, one chunk of K each
+                    self.rank = arith.remui(column, k.const(pl.split))
+                    column = arith.divui(column, k.const(pl.split))
+                    self.k_base = arith.muli(self.rank, k.const(self.n_steps * pl.bk))
+                self.origin = {"m": arith.muli(k.block_id("y"), k.const(t.bm)), "n": arith.muli(column, k.const(t.bn))}
             self.thread_origins()
             for c in self.copies.values():
                 c.locate()
@@ -222,14 +242,17 @@ class Emitter:
             gpu.barrier()
             acc0 = self.acc_init(k.const(p.init, self.acc_type) if not loaded else self.zero(self.acc_type))
             self.writer.read_epilogue_early()
-            acc, peel = self.products(acc0)
-            acc = self.finish_products(acc)
-            if self.row_stats:
-                self.row_stats.finish(self.row_sums)
-            if peel:
-                self.last_step_storing(acc)
+            if self.walk is not None:  # each tile's K loop, then its store
+                self.walk.loops(acc0)
             else:
-                self.store(acc)
+                acc, peel = self.products(acc0)
+                acc = self.finish_products(acc)
+                if self.row_stats:
+                    self.row_stats.finish(self.row_sums)
+                if peel:
+                    self.last_step_storing(acc)
+                else:
+                    self.store(acc)
         k.finish(pass_name, workgroups_per_cu)
 
     def products(self, acc0: list[ir.Value]) -> tuple[list[ir.Value], bool]:
@@ -266,6 +289,11 @@ class Emitter:
     ROW_SUMS_LAST = False  # whether a K step sums A's rows after its products and copies (row_stats.py)
     # Whether the epilogue's operands are read before the K loop (OutputWriter.read_epilogue_early)
     early_epilogue = True
+
+    def walk_refusal(self) -> str | None:
+        """Why this scheme's kernel cannot walk its tiles, beyond what persistent.refusal asks
+        of every scheme (None: it can)."""
+        return None
 
     def barrier(self) -> None:
         """A barrier of the threads that compute and store the tile (all of them here)."""
@@ -400,17 +428,18 @@ class Emitter:
         k, stages = self.k, self.pl.stages
         # A K of one step with every operand in registers: no tile follows, so none is read
         # ahead, stored or published (the module docstring says why). Copied operands keep the
-        # pipeline: their wait counts on the groups that the prologue started.
-        ahead = self.n_steps is None or self.n_steps > 1 or bool(self.copied)
+        # pipeline: their wait counts on the groups that the prologue started; a walk's next
+        # step may be its next tile's.
+        ahead = self.n_steps is None or self.n_steps > 1 or bool(self.copied) or self.walk is not None
         if self.copied:
-            tile = self.offset(kt, stages - 1)
-            self._start_copies(self.k0(tile), arith.remui(tile, k.const(stages)), self._slot(tile), self.past_tile())
+            self._copy_ahead(self.offset(kt, stages - 1))
         cur = arith.remui(kt, k.const(stages))
         following = self.offset(kt, 1)
         if ahead:
             for c in self.copies.values():
                 c.prefetch(kt)
-            loaded = self._read_tiles(self.k0(following))
+            with self.pipeline_tile(following) as tile:
+                loaded = self._read_tiles(self.k0(tile))
         for kk in range(0, self.pl.bk, self.k_group()):
             acc = self.multiply(cur, kk, acc, carried if kk == 0 and carried else None)
         if ahead:
@@ -435,13 +464,38 @@ class Emitter:
         """The prologue's copies: the copied operands run stages - 1 tiles ahead. A dynamic K's
         tiles are not clamped: each K index is guarded against K, so a tile past it reads
         nothing."""
-        if self.copied:
+        if self.copied and self.walk is not None:
+            for tile in range(self.pl.stages - 1):
+                self._copy_ahead(self.k.const(tile))
+        elif self.copied:
             dynamic = self.n_steps is None
             for tile in range(self.pl.stages - 1):
                 self._start_copies(self._from_base(self.k.const((tile if dynamic else min(tile, self.n_steps - 1))
                                                                 * self.pl.bk)),
                                    self.k.const(tile), self._slot(self.k.const(tile)),
                                    self.k.const(tile) if not dynamic and tile >= self.n_steps else None)
+
+    @contextlib.contextmanager
+    def pipeline_tile(self, tile: ir.Value):
+        """The K tile of the pipeline's tile `tile`: this workgroup's K tile `tile`, or under a
+        walk that of its iteration `tile` (TileWalk.at), with `origin` its output tile's while
+        the body copies or reads it."""
+        if self.walk is None:
+            yield tile
+            return
+        plain = self.origin
+        self.origin, k_tile = self.walk.at(tile)
+        try:
+            yield k_tile
+        finally:
+            self.origin = plain
+
+    def _copy_ahead(self, tile: ir.Value) -> None:
+        """Starts the copies of the pipeline's tile `tile` into LDS tile tile % S (`pipeline_tile`;
+        a walk's past its last iteration read nothing)."""
+        with self.pipeline_tile(tile) as k_tile:
+            self._start_copies(self.k0(k_tile), arith.remui(tile, self.k.const(self.pl.stages)), self._slot(tile),
+                               k_tile if self.walk is not None else self.past_tile())
 
     def _slot(self, tile: ir.Value) -> ir.Value | None:
         """The staging slot of K tile `tile` (tile % (stages - 1)); None without a copy that
@@ -485,64 +539,6 @@ class Emitter:
             self.copied[0].wait(self, self.copied)
         for r, c in self.copies.items():
             c.land(regs.get(r), buf, slot)
-
-    # --- where the operands and the output are ---
-
-    def operand_index(self, role: str, idx: list[ir.Value]) -> list[ir.Value]:
-        """The indices into operand `role` of its element at matrix index `idx` (its two
-        matrix dims, in its memory order): the batch dims' indices inserted, or a
-        convolution's tensor indices gathered by its implicit GEMM view."""
-        view = self.p.view
-        if view is None:
-            return self.p.operand_index(role, self.batch, idx)
-        names = [f"x{i}" for i in range(len(idx))]
-        batch = [f"b{i}" for i in range(len(self.batch))]
-        exprs = view.indices(role, [index_expr.var(x) for x in names], [index_expr.var(b) for b in batch])
-        return self.k.index(exprs, **dict(zip(names, idx)), **dict(zip(batch, self.batch)))
-
-    def operand_bounds(self, role: str, idx: list[ir.Value], n: int = 1) -> list[tuple[ir.Value, int]]:
-        """(index, extent) of each padded dim among operand `role`'s indices `idx`
-        (`operand_index`'s), as `inside` takes them: the element is in the image where all are
-        below their extents, else a border zero (implicit_gemm.py's `Padded`); [] unpadded. For
-        a vector of n > 1, not the dim it may straddle (`straddle`)."""
-        edge = self.straddle(role, n)
-        return [(idx[d], e) for d, e in self.padded_dims(role) if (d, e) != edge]
-
-    def straddle(self, role: str, n: int) -> tuple[int, int] | None:
-        """(dim, extent) of the padded dim a vector of n elements of operand `role` runs along
-        and may straddle the border of (GemmView.straddles), where n > 1; else None."""
-        view = self.p.view
-        return view.straddles(role) if view is not None and n > 1 else None
-
-    def padded_dims(self, role: str) -> tuple[tuple[int, int], ...]:
-        """(dim, extent) of each padded dim of operand `role`'s tensor (GemmView.padded)."""
-        view = self.p.view
-        return view.padded.get(role, ()) if view is not None else ()
-
-    def gathered_alignment(self, role: str, n: int) -> int:
-        """Bytes of alignment to state on a read of n elements of a convolution's operand (0:
-        none; not a convolution, SPIR-V, or a vector that may start off a multiple of n of its
-        tensor's last dim): LLVM cannot see it through the gather's divisions, and CUDA split
-        such a read of 8 f16 into eight 2-byte loads."""
-        view = self.p.view
-        if view is None or n == 1 or not view.aligned_vectors(role, n):
-            return 0
-        return global_alignment(self.mem[role], n, self.k.target.backend)
-
-    def output_index(self, m: ir.Value, n: ir.Value) -> list[ir.Value]:
-        """The indices of the output element at (m, n) in the contraction's loops (b?, m, n):
-        a convolution's at its own output dims (those its fused consumer reads by)."""
-        view = self.p.view
-        if view is None:
-            return self.batch + [m, n]
-        batch = [f"b{i}" for i in range(len(self.batch))]
-        exprs = view.output_loops(index_expr.var("m"), index_expr.var("n"), [index_expr.var(b) for b in batch])
-        return self.k.index(exprs, m=m, n=n, **dict(zip(batch, self.batch)))
-
-    def output_groups(self) -> list[str]:
-        """Per index of `output_index`, the matrix dim it moves with: "b", "m" or "n"."""
-        view = self.p.view
-        return view.output_groups() if view else ["b"] * len(self.batch) + ["m", "n"]
 
     # --- arithmetic and guards, shared with the copies and the output ---
 

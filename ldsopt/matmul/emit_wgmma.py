@@ -69,9 +69,8 @@ from iree.compiler.dialects import arith, gpu, llvm, nvvm, scf, vector
 from ldsopt.codegen import cluster, wgmma
 from ldsopt.codegen.async_copy import async_wait
 from ldsopt.layout.tile_layout import ATTR, TileLayout
-from ldsopt.matmul import persistent, planner, tma_copy, tma_store
+from ldsopt.matmul import planner, tma_copy, tma_store
 from ldsopt.matmul.emit import Emitter
-from ldsopt.matmul.persistent import TileWalk
 from ldsopt.matmul.planner import pow2_dividing
 from ldsopt.matmul.tma_copy import Multicast, TmaOperands
 
@@ -83,12 +82,11 @@ class WgmmaEmitter(Emitter):
     ROW_SUMS_LAST = True
 
     def __init__(self, *args, tma_budget: int | None = None, multicast: Multicast = Multicast(),
-                 walk_tiles: bool = False, tma_store_buffers: int = 0, **kwargs):
+                 tma_store_buffers: int = 0, **kwargs):
         """`tma_budget`: the LDS bytes a workgroup may take where the operands may be copied by
         TMA (`tma_copy.refusal`), None where they may not; `multicast`: the cluster that shares
         them where the kernel takes TMA and that cluster (else unshared, `multicast_refused`
-        says why); `walk_tiles`: a persistent kernel where it can be one (persistent.py; else a
-        plain grid, `persistent_refused` says why); `tma_store_buffers`: its tiles stored by TMA where
+        says why); `tma_store_buffers`: a walking kernel's tiles (`walk_tiles`) stored by TMA where
         they can be (tma_store.py), a tile in parts through that many part buffers (0: not)."""
         super().__init__(*args, **kwargs)
         self.tma_store_buffers = tma_store_buffers
@@ -105,13 +103,6 @@ class WgmmaEmitter(Emitter):
             self.multicast = Multicast() if self.multicast_refused else multicast
         self.by_tma = tma_budget is not None and tma_copy.refusal(self, tma_budget, self.multicast) is None
         self.extra_lds += tma_copy.lds_bytes(self.pl, self.multicast) if self.by_tma else 0
-        self.walk: TileWalk | None = None
-        self.last_tile: ir.Value | None = None  # whether the walk's tile being stored is this workgroup's last
-        self.persistent_refused = persistent.refusal(self, self.k.target.compute_units) if walk_tiles else None
-        if walk_tiles and self.persistent_refused is None:
-            self.walk = TileWalk(self, self.k.target.compute_units)
-            self.k.grid = self.walk.grid
-            self.early_epilogue = False  # each tile's epilogue operands are read at its store
         if self.multicast.shared:
             cluster.set_cluster(self.d.func, self.multicast.cn, self.multicast.cm)
             # a producer warp past the math warps issues the copies (tma_copy.TmaOperands)
@@ -126,6 +117,13 @@ class WgmmaEmitter(Emitter):
     def _math_warps(self) -> ir.Value:
         """Whether this thread is one of the tile's math warps' (not the producer warp's)."""
         return arith.cmpi(arith.CmpIPredicate.ult, self.tid, self.k.const(self.pl.tiling.threads))
+
+    def walk_refusal(self) -> str | None:
+        if not self.by_tma:
+            return "its operands are not copied by TMA"
+        if self.multicast.shared:
+            return "it runs in clusters (a multicast or a K split)"
+        return None
 
     def barrier(self) -> None:
         """With a producer warp, a barrier of the math warps alone (named barrier 1)."""
@@ -193,8 +191,6 @@ class WgmmaEmitter(Emitter):
         self._descriptors()
         if self.by_tma:
             self.tma = TmaOperands(self, self.multicast)
-        if self.walk is not None:
-            self.walk.start()
 
     def acc_init(self, value: ir.Value) -> list[ir.Value]:
         return [wgmma.acc_splat(self.pl.tiling.bn, value)]
@@ -294,10 +290,7 @@ class WgmmaEmitter(Emitter):
 
     def products(self, acc0: list[ir.Value]) -> tuple[list[ir.Value], bool]:
         """With a producer warp, the math warps' K loop, and the producer warp's (`produce`)
-        beside it, whose accumulators are undefined (no thread of it reads them). Walking
-        tiles, one loop over all of them (`_walk`)."""
-        if self.walk is not None:
-            return self._walk(acc0), False
+        beside it, whose accumulators are undefined (no thread of it reads them)."""
         if not self.producing:
             return super().products(acc0)
         loops = scf.IfOp(self._math_warps(), [a.type for a in acc0], has_else=True)
@@ -310,29 +303,6 @@ class WgmmaEmitter(Emitter):
             # its wgmmas are in flight make ptxas serialize every wgmma of the kernel (C7515).
             scf.yield_([llvm.UndefOp(a.type).result for a in acc0])
         return list(loops.results), peel
-
-    def _walk(self, acc0: list[ir.Value]) -> list[ir.Value]:
-        """The persistent kernel's loops (persistent.py): for each of its tiles, the K loop from
-        `acc0` (its iteration `it` the walk's, which the copies and mbarriers count: the last
-        steps' copies issue the next tile's first K tiles), then its wgmmas waited for and the
-        tile stored. Nested, not one flat loop with a branch at each tile's end: there the
-        accumulators' phi made ptxas serialize every wgmma (C7514)."""
-        k, walk = self.k, self.walk
-        tiles = scf.ForOp(k.const(0), walk.count, k.const(1))
-        with ir.InsertionPoint(tiles.body):
-            j = tiles.induction_variable
-            first = arith.muli(j, k.const(self.n_steps))
-            steps = scf.ForOp(k.const(0), k.const(self.n_steps), k.const(1), acc0)
-            with ir.InsertionPoint(steps.body):
-                it = arith.addi(first, steps.induction_variable)
-                scf.yield_(self._k_step(it, list(steps.inner_iter_args), []))
-            wgmma.wait(0)
-            plain, self.origin = self.origin, walk.origin(j)  # the writer stores at self.origin
-            self.last_tile = arith.cmpi(arith.CmpIPredicate.eq, j, arith.subi(walk.count, k.const(1)))
-            super().store(list(steps.results))
-            self.origin, self.last_tile = plain, None  # values of this loop's body: nothing after it may use them
-            scf.yield_([])
-        return acc0
 
     def finish_products(self, acc: list[ir.Value]) -> list[ir.Value]:
         """The accumulators once the last wgmma group is done; the copies of the tiles past K
@@ -404,10 +374,7 @@ class WgmmaEmitter(Emitter):
         return arith.select(in_a, arith.addi(bases[0], at), arith.addi(bases[1], arith.subi(at, a_bytes)))
 
     def store(self, acc: list[ir.Value]) -> None:
-        """The output, stored by the warps holding whole sums (all math warps, unsplit);
-        walking tiles, each stored in the loop (`_walk`)."""
-        if self.walk is not None:
-            return
+        """The output, stored by the warps holding whole sums (all math warps, unsplit)."""
         if self.pl.split == 1 and not self.producing:
             return super().store(acc)
         guard = scf.IfOp(self.summing if self.pl.split > 1 else self._math_warps())

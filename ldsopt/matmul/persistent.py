@@ -1,19 +1,27 @@
-"""The persistent wgmma kernel's walk over the output tiles (ldsopt-matmul-lds, `persistent=auto` by default).
+"""A persistent matmul kernel's walk over its output tiles (ldsopt-matmul-lds `persistent`).
 
-One workgroup an SM: G = min(T, SMs) workgroups, workgroup w taking tiles w, w + G, w + 2G, ...
+As many workgroups as the plan keeps resident (one an SM for the large plans, `per_cu` an SM
+else): G = min(T, SMs * per_cu) workgroups, workgroup w taking tiles w, w + G, w + 2G, ...
 of the plain grid's T tiles, in the order that grid launches them (N tiles fastest), so that
 the G tiles in flight at a time are the ones a wave of the plain grid would run. Its K pipeline
 runs over the concatenation of its tiles' K steps (iteration i: tile i / steps, K tile i %
-steps), one mbarrier phase an iteration, so the copies of the next tile's first K tiles are in
-flight while a tile's epilogue stores it: each tile's pipeline fill after the first overlaps
-the stores of the one before, which a plain grid serializes on each SM (one workgroup an SM at
-the wgmma plans' LDS). The tensor maps are built once and published in the output rows of the
-workgroup's last tile, which nothing stores before its last TMA copy has landed.
+steps; `TileWalk.at`), so the copies (and the register reads) of the next tile's first K
+tiles are issued by the last steps of a tile and are in flight while its epilogue stores it:
+each tile's pipeline fill after the first overlaps the stores of the one before, which a plain
+grid serializes on each SM where the plan runs one workgroup an SM. The loops are nested
+(`TileWalk.loops`: a K loop per tile, the tile stored after it), not one flat loop with a
+branch at each tile's end: there the accumulators' phi made ptxas serialize every wgmma
+(C7514). The wgmma scheme's copies by TMA count the walk's iterations on their mbarriers
+(tma_copy.py); its tensor maps are published in the output rows of the workgroup's last
+tile, which nothing stores before its last TMA copy has landed. Every other scheme's copies
+and reads take the origin of the iteration they fetch (`Emitter.pipeline_tile`); the copies
+of iterations past the walk's last read nothing.
 
-Refused (`refusal`; the kernel stays a plain grid and the dispatch says why): operands not
-copied by TMA (so K is static: the walk counts iterations at compile time), a multicast or a K
-split (their clusters), row sums of A (the fold's, which the K loop carries), a batch of more
-than one, and no more tiles than SMs (nothing to walk).
+Refused (`refusal`; the kernel stays a plain grid and the dispatch says why): a dynamic M, N
+or K (the walk counts its tiles and steps at compile time), clusters (a multicast or a K
+split), row sums of A or of the output's chunks (the fold's, which the K loop carries), a
+batch of more than one, no more tiles than SMs (nothing to walk), and what a scheme refuses
+besides (`Emitter.walk_refusal`: the wgmma scheme's operands not copied by TMA).
 """
 
 from __future__ import annotations
@@ -21,36 +29,41 @@ from __future__ import annotations
 import math
 
 from iree.compiler import ir
-from iree.compiler.dialects import arith
+from iree.compiler.dialects import arith, scf
 
 # The function attribute saying why a kernel asked to be persistent is a plain grid.
 PERSISTENT_REFUSED = "ldsopt.persistent_refused"
 
 
-def refusal(em, compute_units: int | None) -> str | None:
-    """Why the wgmma kernel `em` cannot walk its tiles persistently (None: it can)."""
+def refusal(em, compute_units: int | None, per_cu: int = 1) -> str | None:
+    """Why the kernel `em` (an Emitter), `per_cu` workgroups an SM, cannot walk its tiles
+    persistently (None: it can)."""
     pl, p = em.pl, em.p
-    if not em.by_tma:
-        return "its operands are not copied by TMA"
-    if em.multicast.shared or pl.split > 1:
+    own = em.walk_refusal()
+    if own:
+        return own
+    if pl.split > 1 or pl.row_share > 1:
         return "it runs in clusters (a multicast or a K split)"
-    if em.row_stats is not None or em.p.chunk_stats:
+    if em.row_stats is not None or p.chunk_stats:
         return "it sums A's rows or its output's chunks (ldsopt-fold-norm's forms)"
+    if p.dynamic:
+        return "its M, N or K is dynamic (the walk counts its tiles and K steps at compile time)"
     if p.sizes.get("b", 1) > 1:
         return "its batch has more than one matrix"
-    if not compute_units or math.prod(pl.grid(p.sizes)) <= compute_units:
-        return "it has no more tiles than SMs"
+    if not compute_units or math.prod(pl.grid(p.sizes)) <= compute_units * per_cu:
+        return "it has no more tiles than SMs" + (f" times its {per_cu} workgroups an SM" if per_cu > 1 else "")
     return None
 
 
 class TileWalk:
     """The tiles of workgroup w (module doc): `count` of them, the origin of its j-th."""
 
-    def __init__(self, em, compute_units: int):
+    def __init__(self, em, workgroups: int):
+        """`workgroups`: how many run at once (SMs times the plan's workgroups an SM)."""
         self.em = em
         self.n_tiles, m_tiles, _ = em.pl.grid(em.p.sizes)
         self.tiles = self.n_tiles * m_tiles
-        self.workgroups = min(self.tiles, compute_units)
+        self.workgroups = min(self.tiles, workgroups)
 
     @property
     def grid(self) -> tuple[int, int, int]:
@@ -80,3 +93,35 @@ class TileWalk:
         """(j, K tile) of pipeline iteration `it`."""
         steps = self.em.k.const(self.em.n_steps)
         return arith.divui(it, steps), arith.remui(it, steps)
+
+    def at(self, it: ir.Value) -> tuple[dict[str, ir.Value], ir.Value]:
+        """(origin, K tile) of pipeline iteration `it`; past the walk's last iteration, its last
+        tile's origin and K tile `n_steps`, a tile past K (its copies read nothing, register
+        reads of it are clamped to the last K tile: `Emitter.k0`)."""
+        k = self.em.k
+        live = arith.cmpi(arith.CmpIPredicate.ult, it, self.iterations)
+        j, k_tile = self.of_iteration(it)
+        j = arith.select(live, j, arith.subi(self.count, k.const(1)))
+        return self.origin(j), arith.select(live, k_tile, k.const(self.em.n_steps))
+
+    def loops(self, acc0: list[ir.Value]) -> None:
+        """For each of this workgroup's tiles, the K loop from `acc0` (its iterations the walk's,
+        which the copies count: the last steps' start the next tile's first K tiles), then its
+        products finished and the tile stored at its origin. The fragments a step carries
+        into the next (`Emitter.carried_fragments`) cross from one tile's loop into the next's."""
+        em, k = self.em, self.em.k
+        n = len(acc0)
+        tiles = scf.ForOp(k.const(0), self.count, k.const(1), em.carried_fragments(k.const(0)))
+        with ir.InsertionPoint(tiles.body):
+            j = tiles.induction_variable
+            first = arith.muli(j, k.const(em.n_steps))
+            steps = scf.ForOp(k.const(0), k.const(em.n_steps), k.const(1), acc0 + list(tiles.inner_iter_args))
+            with ir.InsertionPoint(steps.body):
+                state = list(steps.inner_iter_args)
+                scf.yield_(em._k_step(arith.addi(first, steps.induction_variable), state[:n], state[n:]))
+            acc = em.finish_products(list(steps.results)[:n])
+            plain, em.origin = em.origin, self.origin(j)  # the writer stores at em.origin
+            em.last_tile = arith.cmpi(arith.CmpIPredicate.eq, j, arith.subi(self.count, k.const(1)))
+            em.store(acc)
+            em.origin, em.last_tile = plain, None  # values of this loop's body: nothing after it may use them
+            scf.yield_(list(steps.results)[n:])

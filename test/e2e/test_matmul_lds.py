@@ -311,6 +311,31 @@ def test_gelu_epilogue_uses_the_hardware_exp2(tmp_path):
     assert "v_exp_f32" in text and "v_ldexp_f32" not in text and "v_rcp_f32" not in text, text[:2000]
 
 
+# Products of more tiles than lavapipe's 4 compute units (as the target states them): tails on
+# M, N and K, every storage order, a loaded init, a bias, a residual read through a slice,
+# and a generated one (M and K prime) with an f16 output through the output stage.
+WALKS = [(PROGRAMS / "nn_f32_257x129x65_acc.mlir", ""), (PROGRAMS / "tn_f32_257x129x65.mlir", ""),
+         (PROGRAMS / "nt_f32_160x192x40.mlir", ""), (PROGRAMS / "tt_bf16_96x160x64.mlir", ""),
+         (EPILOGUES / "bias_f16_96x160x64.mlir", ""), (EPILOGUES / "nn_f16_residual_slice_130x128x72.mlir", ""),
+         ("nt_f16_bias_residual_197x136x67", " output-lds=true tiles=64x64x8x2")]
+
+
+@pytest.mark.parametrize("program, options", WALKS, ids=lambda x: getattr(x, "stem", x) or "plan")
+def test_walk_lavapipe(program, options, run_program, tmp_path):
+    """persistent=true (ldsopt/matmul/persistent.py) on lavapipe's FMA kernels: 4 workgroups
+    walk the tiles, the register reads of a tile's last K step fetching the next tile's first,
+    each tile stored at its own origin (through the output stage where one is made); values
+    checked against the reference."""
+    text = program.read_text() if isinstance(program, pathlib.Path) else \
+        cases._matmul_epilogue(0, 197, 136, 67, "nk", "bias_residual").mlir
+    pipeline = driver.DEFAULT_PIPELINE.replace("ldsopt-matmul-lds,", f"ldsopt-matmul-lds{{persistent=true{options}}},")
+    run_program(text, "--target", "lavapipe", "--require-ldsopt", "--pipeline", pipeline,
+                "--emit-dir", str(tmp_path / "emit"), *_tolerance(text), name="walk")
+    kernel = (tmp_path / "emit" / "ldsopt.mlir").read_text()
+    assert "persistent_refused" not in kernel and re.search(r"gpu.block_id x upper_bound 4\b", kernel), kernel
+    assert ("ldsopt.output_stage" in kernel) == ("output-lds=true" in options)
+
+
 @pytest.mark.parametrize("name", sorted(p.stem for p in F16_OUT.glob("*.mlir")))
 def test_16_bit_result_lavapipe(name, run_program):
     """f16 x f16 -> f16 and bf16 x bf16 -> bf16 products (a batch, a loaded init, a fused bias)
