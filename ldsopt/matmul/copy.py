@@ -240,7 +240,8 @@ class RegisterRows(Copy):
         if self.prefetcher is None:
             return
         em = self.em
-        with em.pipeline_tile(em.offset(kt, self.s.copy.prefetch)) as tile:  # a walk's may be its next tile's
+        ahead = self.s.copy.prefetch
+        with em.pipeline_tile(em.offset(kt, ahead), ahead) as (tile, _):  # a walk's may be its next tile's
             reads = self.row_reads(em.k0(tile))
         for chunk in reads:
             for ragged, idx in chunk:

@@ -289,6 +289,8 @@ class Emitter(OperandPlaces):
     ROW_SUMS_LAST = False  # whether a K step sums A's rows after its products and copies (row_stats.py)
     # Whether the epilogue's operands are read before the K loop (OutputWriter.read_epilogue_early)
     early_epilogue = True
+    # Whether a walk's copies count its iterations on their own (persistent.TileWalk.loops).
+    WALK_ITERATIONS = False
 
     def walk_refusal(self) -> str | None:
         """Why this scheme's kernel cannot walk its tiles, beyond what persistent.refusal asks
@@ -419,35 +421,38 @@ class Emitter(OperandPlaces):
             self.row_sums = results[len(results) - sums:]
         return results[:len(results) - sums]
 
-    def lds_tile(self, kt: ir.Value) -> ir.Value:
-        """The LDS tile that K step `kt` multiplies."""
-        return arith.remui(kt, self.k.const(self.pl.stages))
+    def lds_tile(self, tile: ir.Value, ahead: int = 0) -> ir.Value:
+        """The LDS tile of the pipeline's tile `tile`, `ahead` steps past the step being emitted:
+        tile % S; under a walk its own count (TileWalk.lds_tile)."""
+        if self.walk is not None:
+            return self.walk.lds_tile(ahead)
+        return arith.remui(tile, self.k.const(self.pl.stages))
 
     def _k_step(self, kt: ir.Value, acc: list[ir.Value], carried: list[ir.Value]) -> list[ir.Value]:
         """Emits K step `kt`; the accumulators and carried fragments after it."""
-        k, stages = self.k, self.pl.stages
+        stages = self.pl.stages
         # A K of one step with every operand in registers: no tile follows, so none is read
         # ahead, stored or published (the module docstring says why). Copied operands keep the
         # pipeline: their wait counts on the groups that the prologue started; a walk's next
         # step may be its next tile's.
         ahead = self.n_steps is None or self.n_steps > 1 or bool(self.copied) or self.walk is not None
         if self.copied:
-            self._copy_ahead(self.offset(kt, stages - 1))
-        cur = arith.remui(kt, k.const(stages))
+            self._copy_ahead(self.offset(kt, stages - 1), stages - 1)
+        cur = self.lds_tile(kt)
         following = self.offset(kt, 1)
         if ahead:
             for c in self.copies.values():
                 c.prefetch(kt)
-            with self.pipeline_tile(following) as tile:
+            with self.pipeline_tile(following, 1) as (tile, _):
                 loaded = self._read_tiles(self.k0(tile))
         for kk in range(0, self.pl.bk, self.k_group()):
             acc = self.multiply(cur, kk, acc, carried if kk == 0 and carried else None)
         if ahead:
-            self._land(loaded, arith.remui(following, k.const(stages)), self._slot(following))
+            self._land(loaded, self.lds_tile(following, 1), self._slot(following, 1))
             self.barrier()
         # The next step's first fragments, from the tile the barrier just published (past the
         # last step: a tile no step reads, a harmless read of LDS).
-        return acc + (self.carried_fragments(arith.remui(following, k.const(stages))) if carried else [])
+        return acc + (self.carried_fragments(self.lds_tile(following, 1)) if carried else [])
 
     def past_steps(self, steps: int) -> int:
         """Of the loop's first `steps` K steps, the last ones whose copies start a tile past the
@@ -466,7 +471,7 @@ class Emitter(OperandPlaces):
         nothing."""
         if self.copied and self.walk is not None:
             for tile in range(self.pl.stages - 1):
-                self._copy_ahead(self.k.const(tile))
+                self._copy_ahead(self.k.const(tile), tile)
         elif self.copied:
             dynamic = self.n_steps is None
             for tile in range(self.pl.stages - 1):
@@ -476,33 +481,37 @@ class Emitter(OperandPlaces):
                                    self.k.const(tile) if not dynamic and tile >= self.n_steps else None)
 
     @contextlib.contextmanager
-    def pipeline_tile(self, tile: ir.Value):
-        """The K tile of the pipeline's tile `tile`: this workgroup's K tile `tile`, or under a
-        walk that of its iteration `tile` (TileWalk.at), with `origin` its output tile's while
-        the body copies or reads it."""
+    def pipeline_tile(self, tile: ir.Value, ahead: int):
+        """(K tile, past) of the pipeline's tile `tile`, `ahead` steps past the step being
+        emitted: this workgroup's K tile `tile` (past: None); under a walk the K tile of the
+        tile it falls in (TileWalk.at), with `origin` that tile's while the body copies or reads
+        it, and past that K tile where it may lie past the walk's last tile (its copies then
+        read nothing), else None."""
         if self.walk is None:
-            yield tile
+            yield tile, None
             return
         plain = self.origin
-        self.origin, k_tile = self.walk.at(tile)
+        self.origin, k_tile, past = self.walk.at(ahead)
         try:
-            yield k_tile
+            yield k_tile, past
         finally:
             self.origin = plain
 
-    def _copy_ahead(self, tile: ir.Value) -> None:
-        """Starts the copies of the pipeline's tile `tile` into LDS tile tile % S (`pipeline_tile`;
-        a walk's past its last iteration read nothing)."""
-        with self.pipeline_tile(tile) as k_tile:
-            self._start_copies(self.k0(k_tile), arith.remui(tile, self.k.const(self.pl.stages)), self._slot(tile),
-                               k_tile if self.walk is not None else self.past_tile())
+    def _copy_ahead(self, tile: ir.Value, ahead: int) -> None:
+        """Starts the copies of the pipeline's tile `tile` (`pipeline_tile`) into its LDS tile."""
+        with self.pipeline_tile(tile, ahead) as (k_tile, past):
+            self._start_copies(self.k0(k_tile), self.lds_tile(tile, ahead), self._slot(tile, ahead),
+                               past if self.walk is not None else self.past_tile())
 
-    def _slot(self, tile: ir.Value) -> ir.Value | None:
-        """The staging slot of K tile `tile` (tile % (stages - 1)); None without a copy that
-        lands in one."""
+    def _slot(self, tile: ir.Value, ahead: int = 0) -> ir.Value | None:
+        """The staging slot of the pipeline's tile `tile` (tile % (stages - 1); a walk's
+        iteration's, `ahead` steps past the step being emitted); None without a copy that lands
+        in one."""
         if not any(c.slotted for c in self.copies.values()):
             return None
         slots = self.pl.stages - 1
+        if self.walk is not None:
+            tile = self.walk.iteration(ahead)
         return arith.remui(tile, self.k.const(slots)) if slots > 1 else self.k.const(0)
 
     def k0(self, tile: ir.Value) -> ir.Value:

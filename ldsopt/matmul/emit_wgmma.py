@@ -80,6 +80,7 @@ class WgmmaEmitter(Emitter):
 
     CLUSTERS = True
     ROW_SUMS_LAST = True
+    WALK_ITERATIONS = True  # a walk's TMA copies count its iterations on their mbarriers (tma_copy.py)
 
     def __init__(self, *args, tma_budget: int | None = None, multicast: Multicast = Multicast(),
                  tma_store_buffers: int = 0, **kwargs):

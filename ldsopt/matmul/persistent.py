@@ -14,8 +14,10 @@ branch at each tile's end: there the accumulators' phi made ptxas serialize ever
 (C7514). The wgmma scheme's copies by TMA count the walk's iterations on their mbarriers
 (tma_copy.py); its tensor maps are published in the output rows of the workgroup's last
 tile, which nothing stores before its last TMA copy has landed. Every other scheme's copies
-and reads take the origin of the iteration they fetch (`Emitter.pipeline_tile`); the copies
-of iterations past the walk's last read nothing.
+and reads take the origin and K tile of the iteration they fetch from the tile and K step
+being emitted (`Emitter.pipeline_tile`, `TileWalk.at`), and each step's LDS tile is counted
+by the loops (`TileWalk.lds_tile`); the copies of iterations past the walk's last read
+nothing.
 
 Refused (`refusal`; the kernel stays a plain grid and the dispatch says why): a dynamic M, N
 or K (the walk counts its tiles and steps at compile time), clusters (a multicast or a K
@@ -77,6 +79,9 @@ class TileWalk:
         self.count = arith.addi(arith.divui(arith.subi(k.const(self.tiles - 1), self.w),
                                             k.const(self.workgroups)), k.const(1))
         self.iterations = arith.muli(self.count, k.const(self.em.n_steps))
+        # Where `loops` is: the tile j, its first iteration, the K step s and its LDS tile; before
+        # the loops, the first tile's first step.
+        self.j = self.first = self.s = self.stage = k.const(0)
 
     def origin(self, j: ir.Value) -> dict[str, ir.Value]:
         """(m, n) origin of this workgroup's j-th tile."""
@@ -94,34 +99,66 @@ class TileWalk:
         steps = self.em.k.const(self.em.n_steps)
         return arith.divui(it, steps), arith.remui(it, steps)
 
-    def at(self, it: ir.Value) -> tuple[dict[str, ir.Value], ir.Value]:
-        """(origin, K tile) of pipeline iteration `it`; past the walk's last iteration, its last
-        tile's origin and K tile `n_steps`, a tile past K (its copies read nothing, register
-        reads of it are clamped to the last K tile: `Emitter.k0`)."""
-        k = self.em.k
-        live = arith.cmpi(arith.CmpIPredicate.ult, it, self.iterations)
-        j, k_tile = self.of_iteration(it)
+    def at(self, ahead: int) -> tuple[dict[str, ir.Value], ir.Value, ir.Value]:
+        """(origin, K tile, past) of the iteration `ahead` steps past the step being emitted
+        (`Emitter.pipeline_tile`): those of the tile it falls in, from the current tile and K
+        step; past the walk's last tile, its last tile's origin and K tile `n_steps`, a tile
+        past K (its copies read nothing, register reads of it are clamped to the last K tile:
+        `Emitter.k0`). `past` is the K tile: any may lie past the last tile."""
+        em, k = self.em, self.em.k
+        step = em.offset(self.s, ahead)
+        steps = k.const(em.n_steps)
+        j = arith.addi(self.j, arith.divui(step, steps))
+        live = arith.cmpi(arith.CmpIPredicate.ult, j, self.count)
         j = arith.select(live, j, arith.subi(self.count, k.const(1)))
-        return self.origin(j), arith.select(live, k_tile, k.const(self.em.n_steps))
+        k_tile = arith.select(live, arith.remui(step, steps), steps)
+        return self.origin(j), k_tile, k_tile
+
+    def lds_tile(self, ahead: int) -> ir.Value:
+        """The LDS tile of the iteration `ahead` (below S) steps past the step being emitted:
+        its own count mod S, carried by the loops (the iteration mod S, in 64 bits where LLVM
+        sees no bound on the walk's iterations, made it distribute the remainder over every
+        copy's LDS address)."""
+        k, stages = self.em.k, self.em.pl.stages
+        if ahead == 0:
+            return self.stage
+        x = arith.addi(self.stage, k.const(ahead))
+        wraps = arith.cmpi(arith.CmpIPredicate.uge, x, k.const(stages))
+        return arith.select(wraps, arith.subi(x, k.const(stages)), x)
+
+    def iteration(self, ahead: int) -> ir.Value:
+        """The walk's iteration `ahead` steps past the step being emitted."""
+        return self.em.offset(arith.addi(self.first, self.s), ahead)
 
     def loops(self, acc0: list[ir.Value]) -> None:
-        """For each of this workgroup's tiles, the K loop from `acc0` (its iterations the walk's,
-        which the copies count: the last steps' start the next tile's first K tiles), then its
-        products finished and the tile stored at its origin. The fragments a step carries
-        into the next (`Emitter.carried_fragments`) cross from one tile's loop into the next's."""
+        """For each of this workgroup's tiles, the K loop from `acc0` (its step kt the walk's
+        iteration j * n_steps + kt, which the copies count: the last steps' start the next
+        tile's first K tiles), then its products finished and the tile stored at its origin.
+        The fragments a step carries into the next (`Emitter.carried_fragments`) cross from one
+        tile's loop into the next's, and so does the LDS tile of the step (`lds_tile`) where
+        the copies and reads take their place from the walk (`at`: all but the wgmma scheme's
+        TMA copies, which count the iterations on their own)."""
         em, k = self.em, self.em.k
-        n = len(acc0)
-        tiles = scf.ForOp(k.const(0), self.count, k.const(1), em.carried_fragments(k.const(0)))
+        n, own, plain = len(acc0), em.WALK_ITERATIONS, em.origin
+        tiles = scf.ForOp(k.const(0), self.count, k.const(1),
+                          em.carried_fragments(k.const(0)) + ([] if own else [k.const(0)]))  # + the LDS tile
         with ir.InsertionPoint(tiles.body):
-            j = tiles.induction_variable
-            first = arith.muli(j, k.const(em.n_steps))
+            self.j = tiles.induction_variable
+            self.first = arith.muli(self.j, k.const(em.n_steps))
             steps = scf.ForOp(k.const(0), k.const(em.n_steps), k.const(1), acc0 + list(tiles.inner_iter_args))
             with ir.InsertionPoint(steps.body):
-                state = list(steps.inner_iter_args)
-                scf.yield_(em._k_step(arith.addi(first, steps.induction_variable), state[:n], state[n:]))
-            acc = em.finish_products(list(steps.results)[:n])
-            plain, em.origin = em.origin, self.origin(j)  # the writer stores at em.origin
-            em.last_tile = arith.cmpi(arith.CmpIPredicate.eq, j, arith.subi(self.count, k.const(1)))
+                args = list(steps.inner_iter_args)
+                self.s = steps.induction_variable
+                if not own:
+                    self.stage = args.pop()
+                out = em._k_step(arith.addi(self.first, self.s), args[:n], args[n:])
+                scf.yield_(out + ([] if own else [self.lds_tile(1)]))
+            state = list(steps.results)
+            acc = em.finish_products(state[:n])
+            em.origin = self.origin(self.j)  # the writer stores at em.origin
+            em.last_tile = arith.cmpi(arith.CmpIPredicate.eq, self.j, arith.subi(self.count, k.const(1)))
             em.store(acc)
-            em.origin, em.last_tile = plain, None  # values of this loop's body: nothing after it may use them
-            scf.yield_(list(steps.results)[n:])
+            scf.yield_(state[n:])
+        # values of the loop's body: nothing after it may use them
+        em.origin, em.last_tile = plain, None
+        self.j = self.first = self.s = self.stage = k.const(0)

@@ -5,12 +5,13 @@
 
 // An mma.sync kernel walking its tiles (ldsopt/matmul/persistent.py, `persistent=true`): NT f16
 // 2048x2304x520 on the plan's 128x64 tiles, two workgroups an SM, is 16 x 36 = 576 tiles, so
-// 264 workgroups walk them (tile w, then w + 264, ...). The K pipeline runs over the walk's
-// iterations: each tile's K loop (17 steps of 32) runs at iteration j * 17 + kt and reads the
-// registers of iteration + 1, whose output tile and K tile come from that iteration (past this
-// workgroup's last iteration: its last tile, and K tile 17, clamped to the last K offset
-// 512), so a tile's last step reads the next tile's first K tile; the tile is stored at its
-// own origin after its loop, inside the walk. By default (auto) only the wgmma kernels walk.
+// 264 workgroups walk them (tile w, then w + 264, ...). Each tile's K loop (17 steps of 32)
+// carries the LDS tile of its step from the last tile's loop (0, 1, 0, ... over the walk's
+// iterations) and reads the registers of the step after it: K step kt + 1 of tile j, or past
+// the tile's last step K step 0 of tile j + 1 (its origin that tile's), or past this
+// workgroup's last tile its last tile and K tile 17, clamped to the last K offset 512; so a
+// tile's last step reads the next tile's first K tile. The tile is stored at its own origin
+// after its loop, inside the walk. By default (auto) only the wgmma kernels walk.
 // AUTO-LABEL: func.func @nt_f16_walk
 // AUTO:         gpu.block_id x upper_bound 36
 // AUTO-NOT:     gpu.block_id x upper_bound 264
@@ -20,30 +21,34 @@
 // CHECK:         %[[LEFT:.+]] = arith.subi %c575, %[[W]]
 // CHECK:         %[[MORE:.+]] = arith.divui %[[LEFT]], %c264
 // CHECK:         %[[COUNT:.+]] = arith.addi %[[MORE]], %c1
-// CHECK:         %[[ITERATIONS:.+]] = arith.muli %[[COUNT]], %c17
-// CHECK:         scf.for %[[J:.+]] = %c0 to %[[COUNT]] step %c1 {
-// CHECK:           %[[FIRST:.+]] = arith.muli %[[J]], %c17
-// CHECK:           scf.for %[[KT:.+]] = %c0 to %c17 step %c1 iter_args
-// CHECK:             %[[IT:.+]] = arith.addi %[[FIRST]], %[[KT]]
-// CHECK:             %[[NEXT:.+]] = arith.addi %[[IT]], %c1
-// CHECK:             %[[LIVE:.+]] = arith.cmpi ult, %[[NEXT]], %[[ITERATIONS]]
-// CHECK:             %[[TILE_J:.+]] = arith.divui %[[NEXT]], %c17
-// CHECK:             %[[K_TILE:.+]] = arith.remui %[[NEXT]], %c17
+// CHECK:         scf.for %[[J:.+]] = %c0 to %[[COUNT]] step %c1 iter_args(%[[FIRST_LDS:.+]] = %c0) -> (index) {
+// CHECK:           scf.for %[[KT:.+]] = %c0 to %c17 step %c1 iter_args({{.*}}, %[[LDS:.+]] = %[[FIRST_LDS]])
+// CHECK:             %[[NEXT:.+]] = arith.addi %[[KT]], %c1
+// CHECK:             %[[CROSSED:.+]] = arith.divui %[[NEXT]], %c17
+// CHECK:             %[[TILE_J:.+]] = arith.addi %[[J]], %[[CROSSED]]
+// CHECK:             %[[LIVE:.+]] = arith.cmpi ult, %[[TILE_J]], %[[COUNT]]
 // CHECK:             %[[LAST:.+]] = arith.subi %[[COUNT]], %c1
 // CHECK:             %[[J_READ:.+]] = arith.select %[[LIVE]], %[[TILE_J]], %[[LAST]]
+// CHECK:             %[[K_TILE:.+]] = arith.remui %[[NEXT]], %c17
+// CHECK:             %[[K_READ:.+]] = arith.select %[[LIVE]], %[[K_TILE]], %c17
 // CHECK:             %[[STRIDE:.+]] = arith.muli %[[J_READ]], %c264
 // CHECK:             %[[TILE:.+]] = arith.addi %[[W]], %[[STRIDE]]
 // CHECK:             arith.divui %[[TILE]], %c36
-// CHECK:             %[[K_READ:.+]] = arith.select %[[LIVE]], %[[K_TILE]], %c17
 // CHECK:             %[[K0:.+]] = arith.muli %[[K_READ]], %c32
 // CHECK:             arith.minui %[[K0]], %c512
 // CHECK-COUNT-16:    nvgpu.mma.sync
+// CHECK:             %[[LDS_NEXT:.+]] = arith.addi %[[LDS]], %c1
+// CHECK:             %[[WRAPS:.+]] = arith.cmpi uge, %[[LDS_NEXT]], %c2
+// CHECK:             %[[WRAPPED:.+]] = arith.subi %[[LDS_NEXT]], %c2
+// CHECK:             %[[STORED_LDS:.+]] = arith.select %[[WRAPS]], %[[WRAPPED]], %[[LDS_NEXT]]
+// CHECK:             vector.store %{{.+}}, %{{.+}}[%[[STORED_LDS]],
 // CHECK:             gpu.barrier
 // CHECK:             scf.yield
 // CHECK:           }
 // CHECK:           %[[MINE:.+]] = arith.muli %[[J]], %c264
 // CHECK:           arith.addi %[[W]], %[[MINE]]
 // CHECK:           vector.store
+// CHECK:           scf.yield %{{.+}} : index
 // CHECK:         }
 // CHECK-NEXT:    return
 func.func @nt_f16_walk() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
