@@ -241,7 +241,7 @@ class RegisterRows(Copy):
             return
         em = self.em
         ahead = self.s.copy.prefetch
-        with em.pipeline_tile(em.offset(kt, ahead), ahead) as (tile, _):  # a walk's may be its next tile's
+        with em.pipeline_tile(em.offset(kt, ahead), ahead) as tile:  # a walk's may be its next tile's
             reads = self.row_reads(em.k0(tile))
         for chunk in reads:
             for ragged, idx in chunk:

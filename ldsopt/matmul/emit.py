@@ -160,7 +160,7 @@ class Emitter(OperandPlaces):
         self.row_sums: list[ir.Value] | None = None
         self.extra_lds += self.row_stats.lds_bytes() if self.row_stats else 0
         self.walk: persistent.TileWalk | None = None  # a persistent kernel's walk (`walk_tiles`)
-        self.persistent_refused: str | None = None
+        self.persistent_refused: str | None = None  # why it is not one, where asked
         self.last_tile: ir.Value | None = None  # whether the walk's tile being stored is this workgroup's last
 
     def walk_tiles(self, per_cu: int = 1) -> None:
@@ -293,8 +293,7 @@ class Emitter(OperandPlaces):
     WALK_ITERATIONS = False
 
     def walk_refusal(self) -> str | None:
-        """Why this scheme's kernel cannot walk its tiles, beyond what persistent.refusal asks
-        of every scheme (None: it can)."""
+        """Why this kernel cannot walk its tiles, beyond what persistent.refusal asks of all."""
         return None
 
     def barrier(self) -> None:
@@ -443,7 +442,7 @@ class Emitter(OperandPlaces):
         if ahead:
             for c in self.copies.values():
                 c.prefetch(kt)
-            with self.pipeline_tile(following, 1) as (tile, _):
+            with self.pipeline_tile(following, 1) as tile:
                 loaded = self._read_tiles(self.k0(tile))
         for kk in range(0, self.pl.bk, self.k_group()):
             acc = self.multiply(cur, kk, acc, carried if kk == 0 and carried else None)
@@ -482,31 +481,28 @@ class Emitter(OperandPlaces):
 
     @contextlib.contextmanager
     def pipeline_tile(self, tile: ir.Value, ahead: int):
-        """(K tile, past) of the pipeline's tile `tile`, `ahead` steps past the step being
-        emitted: this workgroup's K tile `tile` (past: None); under a walk the K tile of the
-        tile it falls in (TileWalk.at), with `origin` that tile's while the body copies or reads
-        it, and past that K tile where it may lie past the walk's last tile (its copies then
-        read nothing), else None."""
+        """The K tile of the pipeline's tile `tile`, `ahead` steps past the step being emitted:
+        `tile`; under a walk that of the tile it falls in (TileWalk.at), with `origin` that
+        tile's while the body copies or reads it."""
         if self.walk is None:
-            yield tile, None
+            yield tile
             return
         plain = self.origin
-        self.origin, k_tile, past = self.walk.at(ahead)
+        self.origin, k_tile = self.walk.at(ahead)
         try:
-            yield k_tile, past
+            yield k_tile
         finally:
             self.origin = plain
 
     def _copy_ahead(self, tile: ir.Value, ahead: int) -> None:
         """Starts the copies of the pipeline's tile `tile` (`pipeline_tile`) into its LDS tile."""
-        with self.pipeline_tile(tile, ahead) as (k_tile, past):
+        with self.pipeline_tile(tile, ahead) as k_tile:
             self._start_copies(self.k0(k_tile), self.lds_tile(tile, ahead), self._slot(tile, ahead),
-                               past if self.walk is not None else self.past_tile())
+                               k_tile if self.walk is not None else self.past_tile())
 
     def _slot(self, tile: ir.Value, ahead: int = 0) -> ir.Value | None:
-        """The staging slot of the pipeline's tile `tile` (tile % (stages - 1); a walk's
-        iteration's, `ahead` steps past the step being emitted); None without a copy that lands
-        in one."""
+        """The staging slot of the pipeline's tile `tile`, `ahead` steps past the step being
+        emitted (its iteration mod S - 1); None without a copy that lands in one."""
         if not any(c.slotted for c in self.copies.values()):
             return None
         slots = self.pl.stages - 1

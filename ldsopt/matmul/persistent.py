@@ -99,12 +99,12 @@ class TileWalk:
         steps = self.em.k.const(self.em.n_steps)
         return arith.divui(it, steps), arith.remui(it, steps)
 
-    def at(self, ahead: int) -> tuple[dict[str, ir.Value], ir.Value, ir.Value]:
-        """(origin, K tile, past) of the iteration `ahead` steps past the step being emitted
+    def at(self, ahead: int) -> tuple[dict[str, ir.Value], ir.Value]:
+        """(origin, K tile) of the iteration `ahead` steps past the step being emitted
         (`Emitter.pipeline_tile`): those of the tile it falls in, from the current tile and K
         step; past the walk's last tile, its last tile's origin and K tile `n_steps`, a tile
         past K (its copies read nothing, register reads of it are clamped to the last K tile:
-        `Emitter.k0`). `past` is the K tile: any may lie past the last tile."""
+        `Emitter.k0`)."""
         em, k = self.em, self.em.k
         step = em.offset(self.s, ahead)
         steps = k.const(em.n_steps)
@@ -112,7 +112,7 @@ class TileWalk:
         live = arith.cmpi(arith.CmpIPredicate.ult, j, self.count)
         j = arith.select(live, j, arith.subi(self.count, k.const(1)))
         k_tile = arith.select(live, arith.remui(step, steps), steps)
-        return self.origin(j), k_tile, k_tile
+        return self.origin(j), k_tile
 
     def lds_tile(self, ahead: int) -> ir.Value:
         """The LDS tile of the iteration `ahead` (below S) steps past the step being emitted:
