@@ -11,5 +11,7 @@ for t in sm90a cuda; do
   [ -d "$dir/values-$t" ] || continue
   replay_values "$dir/values-$t"/* > /dev/null; mv "$OUT/values.txt" "$OUT/values-$t.txt"
 done
-replay_rounds "$dir" lg1 walk1 lg2 walk2
+rounds="lg1 walk1 lg2 walk2"  # with the same cases for --target cuda where DIR has them (c89, c89w)
+[ -d "$dir/c89" ] && rounds="lg1 walk1 c891 c89w1 lg2 walk2 c892 c89w2"
+replay_rounds "$dir" $rounds
 cp "$dir/commit.txt" "$OUT/"
