@@ -58,7 +58,11 @@ step of LARGE_GRID_K_BYTES whose stages fit an SM's LDS: 64 bytes in sm_89's 99 
 sm_90a's 227 KiB, where `wgmma=false` or a product wgmma refuses keeps mma.sync),
 which ldsopt-matmul-lds emits with carried fragments (its `carry-fragments=auto`): faster than
 the register staging's 128x128 tiles on the H200 (bench/results/cuda-matmul/sweep-424b3f4 and
-grids-auto-886e672). Of the small grids it takes, one of no more workgroups than SMs (BERT's
+grids-auto-886e672). An mma.sync plan at the 128-byte step whose B is stored K-contiguous (NT)
+takes LARGE_WALK_STAGES stages where they fit and K fills them, and records that the kernel
+walks its tiles (the plan's `walk`, which ldsopt-matmul-lds's `persistent=auto` takes):
+faster so for NT on an H100, where NN and TN were not, nor NT on sm_89's 64-byte steps
+(bench/results/cuda-matmul/persistent-mma/). Of the small grids it takes, one of no more workgroups than SMs (BERT's
 768-wide products: 96 tiles of 64x64) gets SUB_WAVE_STAGES stages where K fills them, and
 carried fragments (ldsopt-matmul-lds's auto): each such SM runs that workgroup alone, so its LDS
 and registers may go to the pipeline (bench/results/cuda-matmul/sub-wave-*).
@@ -90,6 +94,9 @@ LARGE_GRID = {"tiles": "128x256x8x16", "workgroups_per_cu": 1, "stages": 3}
 # fit (bench/results/cuda-matmul/mma-sync-hopper-lds/).
 LARGE_GRID_K_BYTES = (128, 64)
 LARGE_GRID_WAVES = 2
+# Its mma.sync plan at that widest K step for a B stored K-contiguous (NT): this many stages,
+# walking its tiles (ldsopt-matmul-lds's `persistent=auto` reads the plan's `walk`).
+LARGE_WALK_STAGES = 4
 # `grids=auto`'s stages for a grid of no more workgroups than SMs (at least the `stages` option).
 SUB_WAVE_STAGES = 4
 
@@ -180,10 +187,25 @@ class DtlLayout(PlanOptions):
             if p.sizes["k"] < large.stages * k_bytes * 8 // element_bits(p.elem_type):
                 continue
             try:
-                return large.plan_dispatch(d, p, tgt)
+                planned = large.plan_dispatch(d, p, tgt)
             except PassError:
                 continue
+            return large.large_walk(d, p, tgt, *planned) or planned
         return None
+
+    def large_walk(self, d: MatmulDispatch, p: MatmulProblem, tgt: Target, pl: MatmulPlan,
+                   choice: PlanChoice) -> tuple[MatmulPlan, PlanChoice] | None:
+        """LARGE_GRID's plan `pl` (these options') walking its tiles in LARGE_WALK_STAGES stages
+        where the module docstring says, or None: not mma.sync, not the widest K step, B not
+        K-contiguous, a K shorter than the stages, or the stages do not fit."""
+        if not isinstance(pl.scheme, MmaScheme) or choice.k_bytes != LARGE_GRID_K_BYTES[0] \
+                or p.dims["B"][-1] != "k" or p.sizes["k"] < LARGE_WALK_STAGES * pl.bk:
+            return None
+        try:
+            deeper, deeper_choice = dataclasses.replace(self, stages=LARGE_WALK_STAGES).plan_dispatch(d, p, tgt)
+        except PassError:
+            return None
+        return deeper, dataclasses.replace(deeper_choice, walk=True)
 
     def small_grid(self, d: MatmulDispatch, p: MatmulProblem, tgt: Target) -> tuple[MatmulPlan, PlanChoice] | str:
         """The dispatch's plan and what chose it, or why it is not one `grids=small` takes: a

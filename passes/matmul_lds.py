@@ -107,7 +107,9 @@ A wgmma kernel with TMA copies and more tiles than SMs is a persistent one by de
 tiles, the K pipeline running on across them so that the next tile's first copies are in
 flight while a tile is stored. Chosen by measuring the large products on the H100
 (bench/results/cuda-matmul/quad-stores/, persistent/): faster at 8192x8192x1024 and for 4096^3
-with a 16-bit output, level at 4096^3 with f32 out. `persistent=true` walks the kernels of
+with a 16-bit output, level at 4096^3 with f32 out; so is a kernel whose recorded plan says
+it walks (`walk`: ldsopt-dtl-layout's large mma.sync products with B K-contiguous on Hopper).
+`persistent=true` walks the kernels of
 every scheme (mma.sync, MFMA, FMA: their copies and register reads take the origin of the
 tile they fetch), and a kernel that cannot stays a plain grid and says why
 (`ldsopt.persistent_refused`); `persistent=false` keeps every plain grid.
@@ -192,7 +194,8 @@ class MatmulLds(PlanOptions):
 
     persistent: str = option("auto", "one workgroup an SM walking the output tiles, the next tile's first "
                                      "copies in flight while a tile is stored (ldsopt/matmul/persistent.py): auto "
-                                     "for the wgmma kernels with TMA copies that can, true for every kernel that "
+                                     "for the wgmma kernels with TMA copies and the kernels whose recorded plan "
+                                     "walks (ldsopt-dtl-layout's large NT products) that can, true for every kernel that "
                                      f"can, those that cannot staying a plain grid saying why ({PERSISTENT_REFUSED}), "
                                      "false never",
                              choices=("auto", "true", "false"))
@@ -220,8 +223,9 @@ class MatmulLds(PlanOptions):
                 kernel = emitter(d, p, pl, tgt, self.carries(pl, p, choice, tgt), **extra)
             except ValueError as e:
                 raise PassError(d.location, f"{self.NAME}: {e}") from None
-            asked = self.persistent == "true"  # auto walks the wgmma kernels that can, silently elsewhere
-            if asked or (self.persistent == "auto" and emitter is WgmmaEmitter):
+            asked = self.persistent == "true"
+            # auto: the wgmma kernels and those whose plan walks (its `walk`), where they can, silently elsewhere
+            if asked or (self.persistent == "auto" and (emitter is WgmmaEmitter or choice.walk)):
                 kernel.walk_tiles(choice.workgroups_per_cu)
             for attr, why in ((MULTICAST_REFUSED, getattr(kernel, "multicast_refused", None)),
                               (PERSISTENT_REFUSED, asked and kernel.persistent_refused)):

@@ -75,8 +75,9 @@ CUDA_TILINGS = tuple(SHORT_K_TILINGS[0] if t == Tiling(64, 64, 4, 4) else t for 
 class PlanChoice:
     """What chooses a matmul plan, resolved for a target: the tilings to choose from (one when
     recorded: the chosen one), whether to use the matrix cores, the k-pack limit, the LDS
-    tiles per operand, the workgroups per CU the LDS budget is shared by and the bytes of K
-    per K step."""
+    tiles per operand, the workgroups per CU the LDS budget is shared by, the bytes of K
+    per K step, and whether the kernel should walk its tiles (ldsopt-matmul-lds's
+    `persistent=auto` then walks it where it can, whatever its scheme)."""
 
     tilings: tuple[Tiling, ...]
     mma: bool
@@ -84,6 +85,7 @@ class PlanChoice:
     stages: int
     workgroups_per_cu: int
     k_bytes: int
+    walk: bool = False
 
     def lds_budget(self, tgt: target_model.Target) -> int:
         """LDS bytes one workgroup may take: its share of a CU's / SM's (target.Target.lds_budget)."""
@@ -97,7 +99,8 @@ class PlanChoice:
             "mma": ir.BoolAttr.get(self.mma), "k_pack": ir.IntegerAttr.get(i64, self.k_pack),
             "stages": ir.IntegerAttr.get(i64, self.stages),
             "workgroups_per_cu": ir.IntegerAttr.get(i64, self.workgroups_per_cu),
-            "k_bytes": ir.IntegerAttr.get(i64, self.k_bytes)})
+            "k_bytes": ir.IntegerAttr.get(i64, self.k_bytes),
+            **({"walk": ir.BoolAttr.get(True)} if self.walk else {})})
 
 
 def recorded_plan(d: Dispatch, pass_name: str) -> tuple[PlanChoice, str] | None:
@@ -110,14 +113,14 @@ def recorded_plan(d: Dispatch, pass_name: str) -> tuple[PlanChoice, str] | None:
         (tiling,) = parse_tilings(ir.StringAttr(a["tiling"]).value)
         choice = PlanChoice((tiling,), ir.BoolAttr(a["mma"]).value, ir.IntegerAttr(a["k_pack"]).value,
                             ir.IntegerAttr(a["stages"]).value, ir.IntegerAttr(a["workgroups_per_cu"]).value,
-                            ir.IntegerAttr(a["k_bytes"]).value)
+                            ir.IntegerAttr(a["k_bytes"]).value, "walk" in a and ir.BoolAttr(a["walk"]).value)
         if choice.k_pack < -1 or choice.stages < 2 or choice.workgroups_per_cu < 1 or choice.k_bytes < 16:
             raise ValueError("out of range")
         check_k_bytes(choice.k_bytes)
         return choice, ir.StringAttr(a["by"]).value
     except (ValueError, KeyError, TypeError):
         raise PassError(d.location, f"{pass_name}: {PLAN_ATTR} = {d.root.attributes[PLAN_ATTR]} is not a recorded plan "
-                                    "(by, tiling BMxBNxTMxTN, mma, k_pack, stages, workgroups_per_cu, k_bytes)") from None
+                                    "(by, tiling BMxBNxTMxTN, mma, k_pack, stages, workgroups_per_cu, k_bytes[, walk])") from None
 
 
 @dataclasses.dataclass(frozen=True)

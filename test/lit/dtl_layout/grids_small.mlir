@@ -104,14 +104,21 @@ iree_codegen.dispatch_config @bert_qkv {
 // AUTO:          nvgpu.device_async_copy
 // AUTO:          scf.for %{{.*}} = %c0 to %c128 step %c1 iter_args({{.*}}) -> ({{.*}}vector<2x2xf32>, vector<2x2xf16>, {{.*}}, vector<4x2xf16>) {
 // On sm_90a with mma.sync (`wgmma=false`), an SM's 227 KiB hold 3 stages of 128 bytes of K (64
-// steps): the widest K step of LARGE_GRID_K_BYTES that fits.
+// steps): the widest K step of LARGE_GRID_K_BYTES that fits; and since B is K-contiguous, 4
+// stages of it (LARGE_WALK_STAGES), the plan's `walk` making ldsopt-matmul-lds's
+// `persistent=auto` walk the tiles: 132 workgroups, each a loop over its tiles around the K loop.
 // HOPPER-LABEL: func.func @nt_f16_4096
 // HOPPER-SAME:    ldsopt.lowered_by = ["ldsopt-dtl-layout", "ldsopt-matmul-lds"]
+// HOPPER-NOT:     ldsopt.persistent_refused
 // HOPPER:         memref.alloc() alignment = 16 {{.*}}operand = "A"{{.*}}tile = [128, 64]
+// HOPPER-SAME:      memref<4x8192xf16
 // HOPPER:         memref.alloc() alignment = 16 {{.*}}operand = "B"{{.*}}tile = [256, 64]
+// HOPPER-SAME:      memref<4x16384xf16
+// HOPPER:         gpu.block_id x upper_bound 132
 // HOPPER:         nvgpu.device_async_copy
-// HOPPER:         scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(
-// HOPPER:         nvgpu.mma.sync
+// HOPPER:         scf.for %{{.*}} = %c0 to %{{.*}} step %c1 iter_args(
+// HOPPER:           scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(
+// HOPPER:           nvgpu.mma.sync
 
 func.func @nt_f16_4096() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
   %cst = arith.constant 0.000000e+00 : f32
@@ -124,6 +131,41 @@ func.func @nt_f16_4096() attributes {translation_info = #iree_codegen.translatio
   %5 = tensor.empty() : tensor<4096x4096xf32>
   %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
   %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<4096x4096xf16>, tensor<4096x4096xf16>) outs(%6 : tensor<4096x4096xf32>) attrs =  {lowering_config = #iree_gpu.lowering_config<{convert_acc_gemm, mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16>, padding = [32, 32, 64], promote_operands = [0, 1], reduction = [0, 0, 4], subgroup = [1, 2, 0], workgroup = [32, 32, 0]}>} {
+  ^bb0(%in: f16, %in_0: f16, %out: f32):
+    %8 = arith.extf %in : f16 to f32
+    %9 = arith.extf %in_0 : f16 to f32
+    %10 = arith.mulf %8, %9 : f32
+    %11 = arith.addf %out, %10 : f32
+    linalg.yield %11 : f32
+  } -> tensor<4096x4096xf32>
+  iree_codegen.store_to_buffer %7, %2 : tensor<4096x4096xf32> into memref<4096x4096xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
+// NN f16 4096^3 on sm_90a with mma.sync: B is N-contiguous, so the large plan keeps 3 stages and
+// a plain grid (walking measured slower there: bench/results/cuda-matmul/persistent-mma/).
+// HOPPER-LABEL: func.func @nn_f16_4096
+// HOPPER-SAME:    ldsopt.lowered_by = ["ldsopt-dtl-layout", "ldsopt-matmul-lds"]
+// HOPPER:         memref.alloc() alignment = 16 {{.*}}operand = "A"{{.*}}tile = [128, 64]
+// HOPPER-SAME:      memref<3x8192xf16
+// HOPPER-NOT:     upper_bound 132
+// HOPPER:         scf.for %{{.*}} = %c0 to %c64 step %c1 iter_args(
+// HOPPER-NOT:     scf.for
+// HOPPER:         nvgpu.mma.sync
+
+func.func @nn_f16_4096() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<4096x4096xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<4096x4096xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<4096x4096xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = iree_codegen.load_from_buffer %0 : memref<4096x4096xf16, #hal.descriptor_type<storage_buffer>> -> tensor<4096x4096xf16>
+  %4 = iree_codegen.load_from_buffer %1 : memref<4096x4096xf16, #hal.descriptor_type<storage_buffer>> -> tensor<4096x4096xf16>
+  %5 = tensor.empty() : tensor<4096x4096xf32>
+  %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<4096x4096xf32>) -> tensor<4096x4096xf32>
+  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<4096x4096xf16>, tensor<4096x4096xf16>) outs(%6 : tensor<4096x4096xf32>) attrs =  {lowering_config = #iree_gpu.lowering_config<{convert_acc_gemm, mma_kind = #iree_gpu.mma_layout<NV_MMA_SYNC_F32_16x8x16_F16>, padding = [32, 32, 64], promote_operands = [0, 1], reduction = [0, 0, 4], subgroup = [1, 2, 0], workgroup = [32, 32, 0]}>} {
   ^bb0(%in: f16, %in_0: f16, %out: f32):
     %8 = arith.extf %in : f16 to f32
     %9 = arith.extf %in_0 : f16 to f32

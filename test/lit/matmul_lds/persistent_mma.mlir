@@ -75,6 +75,40 @@ func.func @nt_f16_walk() attributes {translation_info = #iree_codegen.translatio
 
 // -----
 
+// A recorded plan whose `walk` is set (ldsopt-dtl-layout's large NT products on sm_90a record it)
+// walks under `persistent=auto` too, whatever its scheme.
+// AUTO-LABEL: func.func @nt_f16_plan_walks
+// AUTO-NOT:     ldsopt.persistent_refused
+// AUTO:         gpu.block_id x upper_bound 264
+// AUTO:         scf.for %{{.*}} = %c0 to %{{.*}} step %c1 iter_args(
+// AUTO:           scf.for %{{.*}} = %c0 to %c17 step %c1 iter_args(
+// CHECK-LABEL: func.func @nt_f16_plan_walks
+// CHECK:         gpu.block_id x upper_bound 264
+
+func.func @nt_f16_plan_walks() attributes {translation_info = #iree_codegen.translation_info<pipeline = #iree_gpu.pipeline<TileAndFuse> workgroup_size = [128, 1, 1] subgroup_size = 32, {gpu_pipeline_options = #iree_gpu.pipeline_options<prefetch_num_stages = 2, no_reduce_shared_memory_bank_conflicts = false, use_igemm_convolution = false>}>} {
+  %cst = arith.constant 0.000000e+00 : f32
+  %c0 = arith.constant 0 : index
+  %0 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(0) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2048x520xf16, #hal.descriptor_type<storage_buffer>>
+  %1 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(1) alignment(64) offset(%c0) flags("ReadOnly|Indirect") : memref<2304x520xf16, #hal.descriptor_type<storage_buffer>>
+  %2 = hal.interface.binding.subspan layout(<bindings = [#hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, "ReadOnly|Indirect">, #hal.pipeline.binding<storage_buffer, Indirect>], flags = Indirect>) binding(2) alignment(64) offset(%c0) flags(Indirect) : memref<2048x2304xf32, #hal.descriptor_type<storage_buffer>>
+  %3 = iree_codegen.load_from_buffer %0 : memref<2048x520xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2048x520xf16>
+  %4 = iree_codegen.load_from_buffer %1 : memref<2304x520xf16, #hal.descriptor_type<storage_buffer>> -> tensor<2304x520xf16>
+  %5 = tensor.empty() : tensor<2048x2304xf32>
+  %6 = linalg.fill ins(%cst : f32) outs(%5 : tensor<2048x2304xf32>) -> tensor<2048x2304xf32>
+  %7 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%3, %4 : tensor<2048x520xf16>, tensor<2304x520xf16>) outs(%6 : tensor<2048x2304xf32>) attrs = {ldsopt.matmul_plan = {by = "hand", k_bytes = 64 : i64, k_pack = -1 : i64, mma = true, stages = 2 : i64, tiling = "128x64x8x4", workgroups_per_cu = 2 : i64, walk = true}} {
+  ^bb0(%in: f16, %in_0: f16, %out: f32):
+    %8 = arith.extf %in : f16 to f32
+    %9 = arith.extf %in_0 : f16 to f32
+    %10 = arith.mulf %8, %9 : f32
+    %11 = arith.addf %out, %10 : f32
+    linalg.yield %11 : f32
+  } -> tensor<2048x2304xf32>
+  iree_codegen.store_to_buffer %7, %2 : tensor<2048x2304xf32> into memref<2048x2304xf32, #hal.descriptor_type<storage_buffer>>
+  return
+}
+
+// -----
+
 // A dynamic M: its tiles are counted at run time, so the kernel stays a plain grid, saying why.
 // CHECK-LABEL: func.func @dynamic_m_bias_f32
 // CHECK-SAME:    ldsopt.persistent_refused = "its M, N or K is dynamic (the walk counts its tiles and K steps at compile time)"
