@@ -62,10 +62,11 @@ grids-auto-886e672). An mma.sync plan at the 128-byte step whose B is stored K-c
 takes LARGE_WALK_STAGES stages where they fit and K fills them, and records that the kernel
 walks its tiles (the plan's `walk`, which ldsopt-matmul-lds's `persistent=auto` takes):
 faster so for NT on an H100, where NN and TN were not, nor NT on sm_89's 64-byte steps
-(bench/results/cuda-matmul/persistent-mma/). Of the small grids it takes, one of no more workgroups than SMs (BERT's
-768-wide products: 96 tiles of 64x64) gets SUB_WAVE_STAGES stages where K fills them, and
-carried fragments (ldsopt-matmul-lds's auto): each such SM runs that workgroup alone, so its LDS
-and registers may go to the pipeline (bench/results/cuda-matmul/sub-wave-*).
+(bench/results/cuda-matmul/persistent-mma/). Of the small grids it takes, one of no more
+workgroups than SMs (BERT's 768-wide products: 96 tiles of 64x64) gets SUB_WAVE_STAGES stages
+where K fills them, and carried fragments (ldsopt-matmul-lds's auto): each such SM runs that
+workgroup alone, so its LDS and registers may go to the pipeline
+(bench/results/cuda-matmul/sub-wave-*).
 """
 
 from __future__ import annotations

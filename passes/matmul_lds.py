@@ -109,10 +109,9 @@ flight while a tile is stored. Chosen by measuring the large products on the H10
 (bench/results/cuda-matmul/quad-stores/, persistent/): faster at 8192x8192x1024 and for 4096^3
 with a 16-bit output, level at 4096^3 with f32 out; so is a kernel whose recorded plan says
 it walks (`walk`: ldsopt-dtl-layout's large mma.sync products with B K-contiguous on Hopper).
-`persistent=true` walks the kernels of
-every scheme (mma.sync, MFMA, FMA: their copies and register reads take the origin of the
-tile they fetch), and a kernel that cannot stays a plain grid and says why
-(`ldsopt.persistent_refused`); `persistent=false` keeps every plain grid.
+`persistent=true` walks the kernels of every scheme (mma.sync, MFMA, FMA: their copies and
+register reads take the origin of the tile they fetch), and a kernel that cannot stays a plain
+grid and says why (`ldsopt.persistent_refused`); `persistent=false` keeps every plain grid.
 
 The output (option `output-lds`): matrix-core kernels stage the output tile through LDS and
 store it in 16-byte row pieces (ldsopt/matmul/output_stage.py) where that widens the stores and
@@ -195,9 +194,9 @@ class MatmulLds(PlanOptions):
     persistent: str = option("auto", "one workgroup an SM walking the output tiles, the next tile's first "
                                      "copies in flight while a tile is stored (ldsopt/matmul/persistent.py): auto "
                                      "for the wgmma kernels with TMA copies and the kernels whose recorded plan "
-                                     "walks (ldsopt-dtl-layout's large NT products) that can, true for every kernel that "
-                                     f"can, those that cannot staying a plain grid saying why ({PERSISTENT_REFUSED}), "
-                                     "false never",
+                                     "walks (ldsopt-dtl-layout's large NT products) that can, true for every "
+                                     "kernel that can, those that cannot staying a plain grid saying why "
+                                     f"({PERSISTENT_REFUSED}), false never",
                              choices=("auto", "true", "false"))
 
     tma_store: str = option("false", "a persistent wgmma kernel's output tiles through an LDS stage that the tensor "

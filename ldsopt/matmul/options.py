@@ -119,8 +119,9 @@ def recorded_plan(d: Dispatch, pass_name: str) -> tuple[PlanChoice, str] | None:
         check_k_bytes(choice.k_bytes)
         return choice, ir.StringAttr(a["by"]).value
     except (ValueError, KeyError, TypeError):
-        raise PassError(d.location, f"{pass_name}: {PLAN_ATTR} = {d.root.attributes[PLAN_ATTR]} is not a recorded plan "
-                                    "(by, tiling BMxBNxTMxTN, mma, k_pack, stages, workgroups_per_cu, k_bytes[, walk])") from None
+        raise PassError(d.location, f"{pass_name}: {PLAN_ATTR} = {d.root.attributes[PLAN_ATTR]} is not a recorded "
+                                    "plan (by, tiling BMxBNxTMxTN, mma, k_pack, stages, workgroups_per_cu, k_bytes[, "
+                                    "walk])") from None
 
 
 @dataclasses.dataclass(frozen=True)
