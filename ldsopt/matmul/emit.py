@@ -422,8 +422,8 @@ class Emitter(OperandPlaces):
 
     def lds_tile(self, tile: ir.Value, ahead: int = 0) -> ir.Value:
         """The LDS tile of the pipeline's tile `tile`, `ahead` steps past the step being emitted:
-        tile % S; under a walk its own count (TileWalk.lds_tile)."""
-        if self.walk is not None:
+        tile % S; under a walk whose loops count it, that count (TileWalk.lds_tile)."""
+        if self.walk is not None and not self.WALK_ITERATIONS:
             return self.walk.lds_tile(ahead)
         return arith.remui(tile, self.k.const(self.pl.stages))
 
@@ -447,7 +447,7 @@ class Emitter(OperandPlaces):
         for kk in range(0, self.pl.bk, self.k_group()):
             acc = self.multiply(cur, kk, acc, carried if kk == 0 and carried else None)
         if ahead:
-            self._land(loaded, self.lds_tile(following, 1), self._slot(following, 1))
+            self._land(loaded, self.lds_tile(following, 1), self._slot(following))
             self.barrier()
         # The next step's first fragments, from the tile the barrier just published (past the
         # last step: a tile no step reads, a harmless read of LDS).
@@ -497,17 +497,15 @@ class Emitter(OperandPlaces):
     def _copy_ahead(self, tile: ir.Value, ahead: int) -> None:
         """Starts the copies of the pipeline's tile `tile` (`pipeline_tile`) into its LDS tile."""
         with self.pipeline_tile(tile, ahead) as k_tile:
-            self._start_copies(self.k0(k_tile), self.lds_tile(tile, ahead), self._slot(tile, ahead),
+            self._start_copies(self.k0(k_tile), self.lds_tile(tile, ahead), self._slot(tile),
                                k_tile if self.walk is not None else self.past_tile())
 
-    def _slot(self, tile: ir.Value, ahead: int = 0) -> ir.Value | None:
-        """The staging slot of the pipeline's tile `tile`, `ahead` steps past the step being
-        emitted (its iteration mod S - 1); None without a copy that lands in one."""
+    def _slot(self, tile: ir.Value) -> ir.Value | None:
+        """The staging slot of the pipeline's tile `tile` (under a walk its iteration): tile %
+        (S - 1); None without a copy that lands in one."""
         if not any(c.slotted for c in self.copies.values()):
             return None
         slots = self.pl.stages - 1
-        if self.walk is not None:
-            tile = self.walk.iteration(ahead)
         return arith.remui(tile, self.k.const(slots)) if slots > 1 else self.k.const(0)
 
     def k0(self, tile: ir.Value) -> ir.Value:

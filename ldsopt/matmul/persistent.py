@@ -126,10 +126,6 @@ class TileWalk:
         wraps = arith.cmpi(arith.CmpIPredicate.uge, x, k.const(stages))
         return arith.select(wraps, arith.subi(x, k.const(stages)), x)
 
-    def iteration(self, ahead: int) -> ir.Value:
-        """The walk's iteration `ahead` steps past the step being emitted."""
-        return self.em.offset(arith.addi(self.first, self.s), ahead)
-
     def loops(self, acc0: list[ir.Value]) -> None:
         """For each of this workgroup's tiles, the K loop from `acc0` (its step kt the walk's
         iteration j * n_steps + kt, which the copies count: the last steps' start the next
